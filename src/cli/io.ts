@@ -1,0 +1,55 @@
+import { Chalk, type ChalkInstance } from 'chalk';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+
+/**
+ * Everything a command writes goes through an Io, so commands run in-process in tests
+ * (capturing output) exactly as they run from the terminal.
+ */
+export interface Io {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  isTTY: boolean;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (t) => void process.stdout.write(t),
+    stderr: (t) => void process.stderr.write(t),
+    env: process.env,
+    cwd: process.cwd(),
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}
+
+/** Colours only on a TTY, never with NO_COLOR (https://no-color.org) or --no-color. */
+export function makeChalk(io: Io, forceOff = false): ChalkInstance {
+  const off = forceOff || 'NO_COLOR' in io.env || !io.isTTY;
+  const forced = io.env.FORCE_COLOR && io.env.FORCE_COLOR !== '0';
+  return new Chalk({ level: off && !forced ? 0 : 1 });
+}
+
+export function formatDiagnostic(d: Diagnostic, c: ChalkInstance): string {
+  const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}` : '';
+  const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info');
+  let s = `${d.file ? c.bold(d.file) + where + ': ' : ''}${sev} ${c.dim(d.code)} ${d.message}\n`;
+  if (d.hint) s += `  ${c.dim('hint:')} ${d.hint}\n`;
+  return s;
+}
+
+/** Diagnostics grouped by file, files in name order, stable within a file. */
+export function formatDiagnostics(ds: Diagnostic[], c: ChalkInstance): string {
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of ds) {
+    const k = d.file ?? '';
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(d);
+  }
+  let out = '';
+  for (const file of [...groups.keys()].sort()) {
+    if (file) out += `\n${c.underline(file)}\n`;
+    for (const d of groups.get(file)!) out += formatDiagnostic({ ...d, file: undefined }, c).replace(/^/gm, '  ').replace(/^  $/gm, '');
+  }
+  return out;
+}

@@ -1,0 +1,70 @@
+import { Command, CommanderError } from 'commander';
+import { AureusError, ExitCode, isAureusError } from '../errors.js';
+import { formatDiagnostics, makeChalk, processIo, type Io } from './io.js';
+import { resolveRoot, type CommandContext } from './context.js';
+import { commands } from './commands/index.js';
+
+/**
+ * The CLI entry point and its single error boundary. Returns the exit code instead of calling
+ * process.exit, so tests run it in-process. Expected failures (AureusError) print diagnostics
+ * and a hint; anything else is a bug: one line unless AUREUS_DEBUG=1, then the stack.
+ */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const debug = io.env.AUREUS_DEBUG === '1';
+  const noColorFlag = argv.includes('--no-color');
+  const chalk = makeChalk(io, noColorFlag);
+  const program = new Command();
+  program
+    .name('aureus')
+    .description('Aureus — a narrative compiler for serialized late-Republic political thrillers.\nTruth lives outside the LLM: symbolic code owns the world, models only propose and render.')
+    .option('-C <dir>', 'run as if started in <dir> (the world repository)')
+    .option('--no-color', 'disable colours (NO_COLOR is honoured too)')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr, outputError: (s, write) => write(chalk.red(s)) })
+    .exitOverride();
+  program.addHelpText(
+    'after',
+    `
+Examples:
+  $ aureus init my-world                 scaffold a world repository with the starter season kit
+  $ aureus -C my-world validate          check every world file and reference
+  $ aureus -C my-world episode run       compile the next episode (offline without ANTHROPIC_API_KEY)
+
+Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verification failed,
+5 repair budget exhausted, 6 no feasible plan, 7 provider error, 8 dirty world, 9 locked,
+10 git error, 130 interrupted. See README.md.`,
+  );
+
+  // Commands that finish normally but with a non-zero code (validate finding problems) set exit.code.
+  const exit = { code: ExitCode.OK as number };
+  const ctxFor = (): CommandContext => ({ io, root: resolveRoot(io, program.opts().C), chalk, debug, exit });
+  for (const register of commands) register(program, ctxFor);
+  for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exit.code;
+  } catch (e) {
+    return report(e, io, chalk, debug);
+  }
+}
+
+function report(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, debug: boolean): number {
+  if (e instanceof CommanderError) {
+    if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
+    return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
+  }
+  if (isAureusError(e)) {
+    if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk) + '\n');
+    io.stderr(`${chalk.red('aureus:')} ${e.message}\n`);
+    if (e.hint) io.stderr(`${chalk.dim('hint:')} ${e.hint}\n`);
+    if (debug && e.stack) io.stderr(e.stack + '\n');
+    return e.exitCode;
+  }
+  const err = e instanceof Error ? e : new Error(String(e));
+  io.stderr(`${chalk.red('aureus: internal error:')} ${err.message}\n`);
+  io.stderr(debug && err.stack ? err.stack + '\n' : `${chalk.dim('This is a bug in aureus. Re-run with AUREUS_DEBUG=1 for the stack trace.')}\n`);
+  return ExitCode.INTERNAL;
+}
+
+export { AureusError };

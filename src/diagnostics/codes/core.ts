@@ -1,0 +1,5 @@
+import { defineDiagnostics } from '../catalog.js';
+
+// AUR2xxx — expressions, deltas, invariants.
+defineDiagnostics([
+]);

@@ -1,0 +1,11 @@
+// Importing this module registers every catalog range.
+import './codes/world.js';
+import './codes/core.js';
+import './codes/planning.js';
+import './codes/llm.js';
+import './codes/verify.js';
+import './codes/commit.js';
+import './codes/cli.js';
+
+export * from './catalog.js';
+export * from './diagnostic.js';

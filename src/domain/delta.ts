@@ -1,0 +1,30 @@
+import type { DeltaOp } from './world.js';
+
+/**
+ * A delta with every role bound and every expression evaluated: a concrete path into the
+ * world (docs/paths.md), ready to apply. Plans, packets, scene events and episode_deltas.json
+ * all carry deltas in this form.
+ */
+export interface ResolvedDelta {
+  path: string;
+  op: DeltaOp;
+  value?: number | string | boolean;
+  from?: string;
+  to?: string;
+  amount?: number;
+}
+
+/** Where a canonical change came from: the SUPPORTED_BY link of seed 004. */
+export interface Provenance {
+  episode: string; // "s01e03"
+  scene: string; // "SC04"
+  event: string; // "e2"
+  operator: string | null; // "op_witness_flip", or null for claims/decay/system deltas
+}
+
+export interface AppliedDelta extends ResolvedDelta {
+  provenance: Provenance;
+  /** Value at the path before and after (for ledger transfers: the two balances). */
+  before: unknown;
+  after: unknown;
+}

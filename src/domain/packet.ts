@@ -1,0 +1,82 @@
+import type { ResolvedDelta } from './delta.js';
+import type { Register, Setting, SecretStatus } from './world.js';
+import type { MandatoryBeat } from './plan.js';
+
+export interface PacketCastMember {
+  id: string;
+  name: string;
+  cue: string;
+  status: string;
+  mood: string;
+  objective: string;
+  register: Register;
+  voice_tags: string[];
+  sample_lines: string[];
+  /** Where the character was before this scene (for the teleport check). */
+  previous_location: string;
+  /** Days available to travel here since their previous scene. */
+  days_since_previous: number;
+}
+
+export interface SubgraphEdge {
+  from: string;
+  to: string;
+  weights: Record<string, number>;
+  flags: string[];
+  relevance: number;
+}
+
+export interface PacketInstruction {
+  beat_id: string;
+  application_id: string;
+  tag: MandatoryBeat | null;
+  operator_id: string;
+  operator_name: string;
+  type: 'thriller' | 'soap';
+  bindings: Record<string, string>;
+  outcome: 'success' | 'fail';
+  /** success_beat or fail_beat, with role names replaced by character names. */
+  narrative_directive: string;
+  visual_cues: string[];
+  triggered_risks: string[];
+}
+
+export interface ScenePacket {
+  format: 1;
+  episode_id: string;
+  scene_id: string; // "SC04"
+  number: number;
+  act: number;
+  marquee: boolean;
+  setting: {
+    location: string;
+    location_name: string;
+    kind: Setting;
+    time_of_day: string;
+    day: number;
+    date_text: string;
+    atmosphere: string;
+  };
+  cast: PacketCastMember[];
+  /** Characters known to be dead at this point (may be mentioned, never speak or act). */
+  dead: { id: string; name: string; cue: string }[];
+  retrieved_subgraph: {
+    k: number;
+    characters: { id: string; name: string; faction: string; status: string; location: string; stats: Record<string, number>; intentions: string[] }[];
+    edges: SubgraphEdge[];
+    secrets: { id: string; text: string; subject: string; holders: string[]; status: SecretStatus; legal_value: number; public_damage: number }[];
+    threads: { id: string; question: string; progress: number; status: string }[];
+    accounts: { id: string; owner: string; denarii: number }[];
+  };
+  pruned: { kind: 'edge' | 'secret' | 'thread' | 'account' | 'character'; id: string; relevance: number }[];
+  director_instructions: { purpose: string; sequence: PacketInstruction[] };
+  constraints: {
+    required_deltas: (ResolvedDelta & { application_id: string })[];
+    forbidden_facts: string[];
+    allowed_inventions: { max: number; kinds: string[] };
+    hook_requirement: string;
+  };
+  state_hash_before: string;
+  token_estimate: number;
+  token_budget: number;
+}

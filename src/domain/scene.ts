@@ -1,0 +1,85 @@
+import type { ResolvedDelta } from './delta.js';
+
+/** A new fact the writer introduced (spec §8.3). */
+export interface Claim {
+  id: string;
+  kind: 'minor_character' | 'object' | 'place_detail' | 'rumor' | 'fact' | 'belief';
+  text: string;
+  subject?: string;
+}
+
+/** What happened on screen, aligned to the plan's operator applications. */
+export interface SceneEvent {
+  id: string; // "e1"
+  type: 'operator' | 'action' | 'dialogue' | 'transfer' | 'movement' | 'reveal';
+  application_id?: string;
+  operator_id?: string;
+  actor?: string;
+  target?: string;
+  /** The deltas this event depicts; must cover the packet's required_deltas. */
+  deltas: ResolvedDelta[];
+  text: string;
+}
+
+/** The writer's raw output split into its three sections (spec §6.3). */
+export interface ParsedSceneOutput {
+  scene_text: string;
+  claims: Claim[];
+  events: SceneEvent[];
+  /** Problems met while parsing: missing sections, repaired JSON. Never thrown. */
+  parse_findings: { code: string; message: string }[];
+}
+
+export type Severity = 'hard' | 'soft';
+
+export interface Finding {
+  code: string; // "AUR5003"
+  severity: Severity;
+  scene: string;
+  rule: string;
+  message: string;
+  /** The quoted span of scene text the finding is about, if any. */
+  span?: { line: number; text: string };
+  fix: string;
+}
+
+export interface SceneAttempt {
+  attempt: number;
+  model: string;
+  mode: 'write' | 'regenerate' | 'punch_up' | 'simplified';
+  raw_file: string; // "drafts/SC04.1.txt"
+  findings: Finding[];
+  critic: { verdict: 'PASS' | 'FAIL'; notes: string[] } | null;
+  verdict: 'PASS' | 'FAIL';
+}
+
+export interface SceneReport {
+  scene: string;
+  attempts: SceneAttempt[];
+  final_verdict: 'PASS' | 'FAIL';
+  manual_review: boolean;
+}
+
+export interface VerifierReport {
+  format: 1;
+  episode_id: string;
+  scenes: SceneReport[];
+  episode_findings: Finding[];
+  budget: { per_scene: number; per_episode: number; used: number };
+  verdict: 'PASS' | 'FAIL';
+}
+
+/** A scene that passed verification: what stage H commits. */
+export interface ApprovedScene {
+  scene: string;
+  /** Final screenplay-style text (the ---SCENE_TEXT--- section). */
+  text: string;
+  events: SceneEvent[];
+  accepted_claims: Claim[];
+  /** Useful but not canon: become rumors/beliefs of the cast (spec §8.3). */
+  downgraded_claims: Claim[];
+  attempts: number;
+  model: string;
+  /** True if the scene was rewritten with a simplified operator set (needs manual review). */
+  simplified: boolean;
+}

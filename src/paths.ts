@@ -1,0 +1,34 @@
+import path from 'node:path';
+import type { EpisodeRef } from './domain/context.js';
+
+/** Where things live inside a world repository. One place, so no module invents its own layout. */
+export const seasonDirName = (season: number) => `season_${String(season).padStart(2, '0')}`;
+export const episodeDirName = (episode: number) => `episode_${String(episode).padStart(2, '0')}`;
+
+/** Committed episode folder, relative to the root: seasons/season_01/episode_03 */
+export function episodeRelDir(ref: EpisodeRef): string {
+  return path.posix.join('seasons', seasonDirName(ref.season), episodeDirName(ref.episode));
+}
+
+export function seasonGoalsRel(season: number): string {
+  return path.posix.join('seasons', seasonDirName(season), 'season_goals.json');
+}
+
+/** Run-private state, git-ignored. */
+export const AUREUS_DIR = '.aureus';
+export const CACHE_DIR = path.posix.join(AUREUS_DIR, 'cache');
+export const RUNS_DIR = path.posix.join(AUREUS_DIR, 'runs');
+export const LOCK_FILE = path.posix.join(AUREUS_DIR, 'lock');
+
+/** A run's draft/checkpoint folder: .aureus/runs/s01e03-<seed> (same layout as the episode folder). */
+export function runRelDir(ref: EpisodeRef, seed: string): string {
+  const safeSeed = seed.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
+  return path.posix.join(RUNS_DIR, `${ref.id}-${safeSeed}`);
+}
+
+export const CONFIG_FILE = 'aureus.config.yaml';
+
+/** Root of the aureus package itself (where the starter kit and schemas ship). */
+export function packageRoot(): string {
+  return path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+}

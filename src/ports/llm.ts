@@ -1,0 +1,70 @@
+/**
+ * The one port every LLM call goes through (issue 5). Providers: `offline` (default without a key),
+ * `anthropic:<model>`, `replay:<dir>`. The domain never imports a provider directly; stages receive
+ * an `Llm` (router) and call `complete`.
+ */
+
+export type LlmRole = 'director' | 'proposals' | 'writer' | 'critic' | 'recap';
+export const LLM_ROLES: readonly LlmRole[] = ['director', 'proposals', 'writer', 'critic', 'recap'];
+
+export interface LlmMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface LlmRequest {
+  role: LlmRole;
+  /** Role instructions. */
+  system: string;
+  /** Static, cacheable prefix (style guide, lexicon, operator and world digest). Sent first with cache_control. */
+  static_context?: string;
+  messages: LlmMessage[];
+  /** If set, the answer must be JSON valid against this schema (validated, repaired, re-asked). */
+  json_schema?: object;
+  /** Name of the schema, for error messages. */
+  schema_name?: string;
+  max_tokens: number;
+  signal?: AbortSignal;
+  /** Use the escalation model for this call (spec §7.2). */
+  escalate?: boolean;
+  /**
+   * The structured task the prompt was rendered from (scene packet, character, plan inputs...).
+   * The offline provider works from this instead of parsing prompts. Never part of the cache key.
+   */
+  payload?: unknown;
+  /** Accounting labels for run_log.jsonl. */
+  meta?: { episode?: string; scene?: string; attempt?: number };
+}
+
+export interface LlmUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+}
+
+export interface LlmResponse {
+  text: string;
+  json?: unknown;
+  usage: LlmUsage;
+  cost_usd: number;
+  model: string;
+  provider: string;
+  stop_reason: string;
+  latency_ms: number;
+  cached: boolean;
+}
+
+/** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */
+export interface LlmProvider {
+  readonly id: string;
+  complete(request: LlmRequest, model: string): Promise<LlmResponse>;
+}
+
+/** What stages hold: routing, JSON validation/repair/re-ask, caching and accounting already applied. */
+export interface Llm {
+  complete(request: LlmRequest): Promise<LlmResponse>;
+  /** True for the deterministic offline/replay providers. */
+  readonly deterministic: boolean;
+  readonly providerId: string;
+}
