@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { stableStringify } from '../core/json.js';
+
+/**
+ * Checkpoints of a run under `.aureus/runs/<run-id>/checkpoints/`: one canonical JSON file per
+ * finished stage or scene, written atomically, so a process killed at any instant leaves either
+ * the whole checkpoint or none of it. A resumed run loads what is there and redoes only the rest.
+ */
+export class Checkpoints {
+  readonly dir: string;
+  constructor(runDir: string) {
+    this.dir = path.join(runDir, 'checkpoints');
+  }
+
+  private file(name: string): string {
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`bad checkpoint name ${name}`);
+    return path.join(this.dir, `${name}.json`);
+  }
+
+  has(name: string): boolean {
+    return fs.existsSync(this.file(name));
+  }
+
+  load<T>(name: string): T | null {
+    try {
+      return JSON.parse(fs.readFileSync(this.file(name), 'utf8')) as T;
+    } catch {
+      return null; // missing or torn (cannot be torn: atomic) — treat as not done
+    }
+  }
+
+  save(name: string, value: unknown): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    writeFileAtomic.sync(this.file(name), stableStringify(value));
+    testKillHook(name);
+  }
+
+  list(prefix: string): string[] {
+    try {
+      return fs
+        .readdirSync(this.dir)
+        .filter((f) => f.startsWith(prefix) && f.endsWith('.json'))
+        .map((f) => f.slice(0, -5))
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+}
+
+/**
+ * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<checkpoint-name>` makes the process SIGKILL itself right
+ * after that checkpoint is durable (or at that named point of the commit transaction), so tests
+ * can prove that a run killed there resumes to the same commit. Names: planning, scene-SC03,
+ * scenes, stage-h, commit-staged, commit-applied, commit-committed. Comma-separated for several
+ * (the first one reached fires). Never set it outside tests.
+ */
+export function testKillHook(name: string): void {
+  const at = process.env.AUREUS_TEST_KILL_AT;
+  if (!at) return;
+  if (at.split(',').map((s) => s.trim()).includes(name)) process.kill(process.pid, 'SIGKILL');
+}

@@ -1,0 +1,162 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { stableStringify } from '../core/json.js';
+import { sha256 } from '../core/hash.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { RUNS_DIR } from '../paths.js';
+import * as git from '../git/season-git.js';
+import { testKillHook } from './checkpoint.js';
+
+/**
+ * The commit of an episode as a roll-forward transaction (docs/workflow.md, "Atomicity").
+ *
+ *   1. stage   every file of the commit is written under <run>/stage/ and the journal
+ *              <run>/commit.json is written (state "staged"). World and git are untouched.
+ *   2. apply   the staged files are copied over the world files and into the episode folder.
+ *   3. commit  `git add` + `git commit` of exactly those paths, then the annotated tag.
+ *   4. done    the run folder is deleted.
+ *
+ * A crash before the journal exists leaves world/ and git untouched (the run resumes from its
+ * checkpoints). A crash after it is ROLLED FORWARD by the next mutating command: the staged files
+ * are complete and canonical, so copying them again, committing and tagging gives exactly the
+ * commit an uninterrupted run makes. Each step is idempotent (a commit already made is found by
+ * its message on top of the recorded HEAD; a tag already made is kept).
+ */
+export interface CommitRequest {
+  episode: string; // "s01e03"
+  tag: string; // "s01e03"
+  message: string;
+  /** Repository-relative path -> exact content. */
+  files: Record<string, string>;
+}
+
+export interface CommitJournal extends Omit<CommitRequest, 'files'> {
+  format: 1;
+  head_before: string | null;
+  /** sha256 of each staged file, so a torn stage is detected instead of committed. */
+  hashes: Record<string, string>;
+}
+
+export interface CommitResult {
+  commit: string;
+  tag: string;
+  recovered: boolean;
+}
+
+const JOURNAL = 'commit.json';
+
+function journalPath(runDir: string): string {
+  return path.join(runDir, JOURNAL);
+}
+
+/** Write the commit's files under <run>/stage/ (the --no-commit output too). */
+export function stageFiles(runDir: string, files: Record<string, string>): string {
+  const stageDir = path.join(runDir, 'stage');
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(stageDir, rel);
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileAtomic.sync(abs, content);
+  }
+  return stageDir;
+}
+
+export async function commitEpisode(root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
+  stageFiles(runDir, req.files);
+  const journal: CommitJournal = {
+    format: 1,
+    episode: req.episode,
+    tag: req.tag,
+    message: req.message,
+    head_before: await git.headCommit(root),
+    hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
+  };
+  // The journal is written last and atomically: its existence means "the stage is complete".
+  writeFileAtomic.sync(journalPath(runDir), stableStringify(journal));
+  testKillHook('commit-staged');
+  return finish(root, runDir, journal, false);
+}
+
+function readStaged(runDir: string, journal: CommitJournal): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const rel of Object.keys(journal.hashes).sort()) {
+    const content = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
+    if (sha256(content) !== journal.hashes[rel]) throw new Error(`staged file ${rel} does not match its hash`);
+    out[rel] = content;
+  }
+  return out;
+}
+
+async function finish(root: string, runDir: string, journal: CommitJournal, recovered: boolean): Promise<CommitResult> {
+  const files = readStaged(runDir, journal);
+  const paths = Object.keys(files).sort();
+
+  let commit = await findCommit(root, journal);
+  if (!commit) {
+    for (const rel of paths) {
+      const abs = path.join(root, rel);
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileAtomic.sync(abs, files[rel]);
+    }
+    testKillHook('commit-applied');
+    commit = await git.commitPaths(root, paths, journal.message);
+    testKillHook('commit-committed');
+  }
+  const tagged = await git.resolveRef(root, `refs/tags/${journal.tag}`);
+  if (tagged === null) await git.createAnnotatedTag(root, journal.tag, journal.message.split('\n')[0], commit);
+  else if (tagged !== commit) {
+    throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
+      exitCode: ExitCode.GIT,
+      diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
+    });
+  }
+  fs.rmSync(runDir, { recursive: true, force: true });
+  return { commit, tag: journal.tag, recovered };
+}
+
+/** The commit this journal already made, if any: same message, on top of the recorded HEAD. */
+async function findCommit(root: string, journal: CommitJournal): Promise<string | null> {
+  const head = await git.headCommit(root);
+  if (!head || head === journal.head_before) return null;
+  const candidates = journal.head_before ? await git.commitsBetween(root, journal.head_before, head) : [head];
+  for (const sha of candidates) {
+    const msg = await git.commitMessage(root, sha);
+    if (msg.trim() === journal.message.trim()) return sha;
+  }
+  return null;
+}
+
+/**
+ * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
+ * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
+ */
+export async function recoverPendingCommits(root: string): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
+  const runsDir = path.join(root, RUNS_DIR);
+  const results: CommitResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let entries: string[] = [];
+  try {
+    entries = fs.readdirSync(runsDir).sort();
+  } catch {
+    return { results, diagnostics };
+  }
+  for (const name of entries) {
+    const runDir = path.join(runsDir, name);
+    const jf = journalPath(runDir);
+    if (!fs.existsSync(jf)) continue;
+    let journal: CommitJournal;
+    try {
+      journal = JSON.parse(fs.readFileSync(jf, 'utf8')) as CommitJournal;
+    } catch (e) {
+      throw new AureusError('an interrupted commit cannot be recovered', {
+        exitCode: ExitCode.GIT,
+        diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
+      });
+    }
+    const r = await finish(root, runDir, journal, true);
+    results.push(r);
+    diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }));
+  }
+  return { results, diagnostics };
+}
