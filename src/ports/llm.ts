@@ -33,7 +33,13 @@ export interface LlmRequest {
    */
   payload?: unknown;
   /** Accounting labels for run_log.jsonl. */
-  meta?: { episode?: string; scene?: string; attempt?: number };
+  meta?: {
+    episode?: string;
+    scene?: string;
+    attempt?: number;
+    /** Distinguishes calls that share role/scene/attempt (e.g. the proposals character id). Also forks the offline Rng. */
+    label?: string;
+  };
 }
 
 export interface LlmUsage {

@@ -1,5 +1,148 @@
 import { defineDiagnostics } from '../catalog.js';
 
 // AUR4xxx — LLM providers, routing, replay cache.
+//   AUR40xx  provider ids, CLI flags, routing
+//   AUR41xx  aureus.config.yaml (the LLM layer's settings file: provider, models, prices, budgets)
+//   AUR42xx  calls: JSON answers, HTTP, budget, abort, streaming
+//   AUR43xx  record/replay cache
+//   AUR44xx  run log and `aureus cost`
 defineDiagnostics([
+  {
+    code: 'AUR4001',
+    severity: 'error',
+    message: 'unknown provider "{id}"',
+    hint: 'valid forms: auto | offline | anthropic | anthropic:<model> | replay:<dir>',
+  },
+  {
+    code: 'AUR4002',
+    severity: 'error',
+    message: 'bad --model value "{value}"',
+    hint: 'valid form: --model <role>=<model-id> with role one of {roles}, e.g. --model writer=claude-opus-4-5',
+  },
+  {
+    code: 'AUR4003',
+    severity: 'error',
+    message: 'bad {flag} value "{value}": {reason}',
+    hint: '{expected}',
+  },
+  {
+    code: 'AUR4004',
+    severity: 'warning',
+    message: 'model "{model}" (used for {slots}) has no price in aureus.config.yaml; its cost is reported as 0',
+    hint: 'add prices.{model}: { input, output, cache_write, cache_read } in USD per million tokens',
+  },
+  {
+    code: 'AUR4005',
+    severity: 'error',
+    message: 'the anthropic provider needs ANTHROPIC_API_KEY',
+    hint: 'export ANTHROPIC_API_KEY=…, or use --provider offline, or --provider replay:<dir> with a recorded cache',
+  },
+  {
+    code: 'AUR4006',
+    severity: 'error',
+    message: 'no offline realizer for role "{role}"',
+    hint: 'an offline realizer lives in src/providers/offline/<role>.ts and exports `realize`, or is registered with registerOfflineRealizer()',
+  },
+  {
+    code: 'AUR4101',
+    severity: 'error',
+    message: 'YAML syntax error: {detail}',
+    hint: 'fix the YAML syntax at the position shown',
+  },
+  {
+    code: 'AUR4102',
+    severity: 'error',
+    message: '{detail}',
+    hint: 'see schemas/config.schema.json for the allowed values',
+  },
+  {
+    code: 'AUR4103',
+    severity: 'error',
+    message: 'unknown key "{key}"',
+    hint: '{suggestion}',
+  },
+  {
+    code: 'AUR4104',
+    severity: 'error',
+    message: 'forbidden key "{key}" (prototype pollution)',
+    hint: 'remove the key; __proto__, constructor and prototype are never valid keys',
+  },
+  {
+    code: 'AUR4105',
+    severity: 'error',
+    message: 'cannot read the config file: {detail}',
+    hint: 'aureus.config.yaml must be a UTF-8 text file under 1 MiB',
+  },
+  {
+    code: 'AUR4106',
+    severity: 'error',
+    message: 'the config file must hold a mapping at the top level, not {kind}',
+    hint: 'start from the aureus.config.yaml that `aureus init` writes',
+  },
+  {
+    code: 'AUR4201',
+    severity: 'error',
+    message: 'the {role} answer is not valid {schema} after {attempts} attempt(s): {problems}',
+    hint: 'the model kept answering with JSON that does not match the schema; try --model {role}=<a stronger model> or raise budgets.json_reasks',
+  },
+  {
+    code: 'AUR4202',
+    severity: 'error',
+    message: 'provider call budget exhausted: {used} of {limit} requests this episode (retries included)',
+    hint: 'raise budgets.provider_calls_per_episode in aureus.config.yaml; the run is resumable',
+  },
+  {
+    code: 'AUR4203',
+    severity: 'error',
+    message: 'the provider answered HTTP {status} for the {role} call: {detail}',
+    hint: '{advice}',
+  },
+  {
+    code: 'AUR4204',
+    severity: 'error',
+    message: 'cannot reach the provider for the {role} call after retries: {detail}',
+    hint: 'check the network and ANTHROPIC_BASE_URL; the run is resumable',
+  },
+  {
+    code: 'AUR4205',
+    severity: 'error',
+    message: 'the {role} call was aborted',
+    hint: 'the run is resumable: run the same command again',
+  },
+  {
+    code: 'AUR4206',
+    severity: 'error',
+    message: 'the {role} answer stream was cut off {attempts} time(s): {detail}',
+    hint: 'the provider closed the stream early; the run is resumable',
+  },
+  {
+    code: 'AUR4207',
+    severity: 'error',
+    message: 'the {role} call timed out after {timeout_ms} ms',
+    hint: 'raise timeouts_ms.{role} in aureus.config.yaml; the run is resumable',
+  },
+  {
+    code: 'AUR4301',
+    severity: 'error',
+    message: 'replay miss: no recorded answer for the {role} call{where} (key {key})',
+    hint: 'record it first with a real provider (cache.mode read-write), or point replay:<dir> at the cache that holds it',
+  },
+  {
+    code: 'AUR4302',
+    severity: 'warning',
+    message: 'ignoring a corrupt cache entry {file}: {detail}',
+    hint: 'delete the file; it will be recorded again',
+  },
+  {
+    code: 'AUR4401',
+    severity: 'error',
+    message: 'no run log at {file}',
+    hint: 'name an episode (s01e03), an episode folder or a run folder that holds run_log.jsonl',
+  },
+  {
+    code: 'AUR4402',
+    severity: 'warning',
+    message: 'skipping an invalid run log line: {detail}',
+    hint: 'run_log.jsonl holds one JSON object per line',
+  },
 ]);

@@ -1,0 +1,210 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { LineCounter, parseDocument, visit, isMap, isPair, isScalar, type Document, type Node as YamlNode } from 'yaml';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { CONFIG_FILE, packageRoot } from '../paths.js';
+import { defaultConfig } from './defaults.js';
+import { applyOverrides } from './overrides.js';
+import type { AureusConfig, ConfigOverrides, ModelSlot } from './types.js';
+
+/**
+ * Loading aureus.config.yaml: read safely (size, UTF-8), parse YAML with positions, refuse
+ * prototype keys, validate against schemas/config.schema.json (compiled once), merge over the
+ * defaults, then apply CLI overrides. Problems come back as diagnostics with line:col and a JSON
+ * pointer; the caller decides whether to stop (loadConfigOrThrow does, exit 3).
+ */
+
+export interface LoadedConfig {
+  config: AureusConfig;
+  diagnostics: Diagnostic[];
+  /** True when the world has an aureus.config.yaml (false: defaults only). */
+  fromFile: boolean;
+}
+
+const MAX_BYTES = 1024 * 1024;
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+let compiled: { validate: ValidateFunction; schema: Record<string, unknown> } | undefined;
+
+/** The config schema, compiled once per process. */
+export function configSchema(): { validate: ValidateFunction; schema: Record<string, unknown> } {
+  if (compiled) return compiled;
+  const schema = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'schemas', 'config.schema.json'), 'utf8')) as Record<string, unknown>;
+  // ajv ships CommonJS; createRequire keeps the constructor types straight under NodeNext.
+  const require = createRequire(import.meta.url);
+  const Ajv2020 = require('ajv/dist/2020.js').default as typeof import('ajv').default;
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+  compiled = { validate: ajv.compile(schema), schema };
+  return compiled;
+}
+
+export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedConfig {
+  const file = path.join(root, CONFIG_FILE);
+  const diagnostics: Diagnostic[] = [];
+  const finish = (cfg: AureusConfig, fromFile: boolean): LoadedConfig => {
+    const config = applyOverrides(cfg, overrides);
+    diagnostics.push(...priceWarnings(config));
+    return { config, diagnostics, fromFile };
+  };
+  if (!fs.existsSync(file)) return finish(defaultConfig(), false);
+
+  const where = { file: CONFIG_FILE };
+  let text: string;
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile()) throw new Error('not a regular file');
+    if (st.size > MAX_BYTES) throw new Error(`${st.size} bytes is more than 1 MiB`);
+    text = new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
+    if (text.includes('\0')) throw new Error('it contains NUL bytes (a binary file?)');
+  } catch (e) {
+    const detail = e instanceof TypeError ? 'not valid UTF-8' : (e as Error).message;
+    diagnostics.push(diag('AUR4105', { detail }, where));
+    return finish(defaultConfig(), true);
+  }
+
+  const lc = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    for (const err of doc.errors) {
+      const pos = lc.linePos(err.pos[0]);
+      const detail = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+      diagnostics.push(diag('AUR4101', { detail }, { ...where, line: pos.line, column: pos.col }));
+    }
+    return finish(defaultConfig(), true);
+  }
+
+  // Prototype keys, anywhere in the tree, before anything turns the document into objects.
+  visit(doc, {
+    Pair(_k, pair, ancestors) {
+      const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+      if (key !== undefined && FORBIDDEN_KEYS.has(key)) {
+        const ptr = pointerOf(ancestors, key);
+        diagnostics.push(diag('AUR4104', { key }, { ...where, pointer: ptr, ...posOf(pair.key as YamlNode, lc) }));
+      }
+    },
+  });
+  if (diagnostics.length > 0) return finish(defaultConfig(), true);
+
+  const data: unknown = doc.toJS({ maxAliasCount: 50 }) ?? {};
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    diagnostics.push(diag('AUR4106', { kind: Array.isArray(data) ? 'a list' : `a ${typeof data}` }, where));
+    return finish(defaultConfig(), true);
+  }
+
+  const { validate, schema } = configSchema();
+  if (!validate(data)) {
+    for (const err of validate.errors ?? []) diagnostics.push(schemaDiagnostic(err, doc, lc, schema));
+    return finish(defaultConfig(), true);
+  }
+  return finish(mergeOverDefaults(data as Partial<AureusConfig>), true);
+}
+
+/** loadConfig, throwing exit 3 (invalid config) when there is any error diagnostic. */
+export function loadConfigOrThrow(root: string, overrides?: ConfigOverrides): LoadedConfig {
+  const loaded = loadConfig(root, overrides);
+  const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    throw new AureusError(`${CONFIG_FILE} is invalid (${errors.length} error${errors.length > 1 ? 's' : ''})`, {
+      exitCode: ExitCode.INVALID_WORLD,
+      diagnostics: loaded.diagnostics,
+    });
+  }
+  return loaded;
+}
+
+function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
+  const d = defaultConfig();
+  return {
+    provider: user.provider ?? d.provider,
+    models: { ...d.models, ...user.models },
+    prices: { ...d.prices, ...user.prices },
+    budgets: { ...d.budgets, ...user.budgets },
+    concurrency: user.concurrency ?? d.concurrency,
+    timeouts_ms: { ...d.timeouts_ms, ...user.timeouts_ms },
+    max_tokens: { ...d.max_tokens, ...user.max_tokens },
+    stream_roles: user.stream_roles ?? d.stream_roles,
+    cache: { ...d.cache, ...user.cache },
+    packets: { ...d.packets, ...user.packets },
+    chaos: user.chaos ?? d.chaos,
+  };
+}
+
+/** One warning per model that routing can reach but the price table does not know. */
+function priceWarnings(config: AureusConfig): Diagnostic[] {
+  if (config.provider === 'offline' || config.provider.startsWith('replay:')) return [];
+  const bySlot = new Map<string, ModelSlot[]>();
+  const pinned = config.provider.startsWith('anthropic:') ? config.provider.slice('anthropic:'.length) : undefined;
+  for (const [slot, model] of Object.entries(config.models) as [ModelSlot, string][]) {
+    const m = pinned ?? model;
+    if (!config.prices[m]) bySlot.set(m, [...(bySlot.get(m) ?? []), slot]);
+  }
+  return [...bySlot].map(([model, slots]) => diag('AUR4004', { model, slots: slots.join(', ') }, { file: CONFIG_FILE, pointer: '/prices' }));
+}
+
+function escapePointer(s: string): string {
+  return s.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function pointerOf(ancestors: readonly unknown[], key: string): string {
+  const segs: string[] = [];
+  for (const a of ancestors) if (isPair(a) && isScalar(a.key)) segs.push(String(a.key.value));
+  return '/' + [...segs, key].map(escapePointer).join('/');
+}
+
+function posOf(node: YamlNode | null | undefined, lc: LineCounter): { line?: number; column?: number } {
+  const off = node?.range?.[0];
+  if (off === undefined) return {};
+  const p = lc.linePos(off);
+  return { line: p.line, column: p.col };
+}
+
+function segmentsOf(pointer: string): string[] {
+  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The YAML node at a JSON pointer (the key node when asked for a key). */
+function nodeAt(doc: Document, segs: string[], keyName?: string): YamlNode | undefined {
+  const parent = segs.length === 0 ? doc.contents : (doc.getIn(segs, true) as unknown);
+  if (keyName === undefined) return (parent as YamlNode) ?? undefined;
+  if (isMap(parent)) {
+    const pair = parent.items.find((p) => isScalar(p.key) && String(p.key.value) === keyName);
+    if (pair) return pair.key as YamlNode;
+  }
+  return parent as YamlNode | undefined;
+}
+
+function knownKeysAt(schema: Record<string, unknown>, segs: string[]): string[] {
+  let s: Record<string, unknown> | undefined = schema;
+  for (const seg of segs) {
+    const props = s?.properties as Record<string, Record<string, unknown>> | undefined;
+    s = props?.[seg] ?? (s?.additionalProperties as Record<string, unknown> | undefined);
+  }
+  return Object.keys((s?.properties as object) ?? {}).filter((k) => k !== '$schema');
+}
+
+function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) dp[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++)
+      dp[i][j] = Math.min(dp[i - 1][j] + 1, dp[i][j - 1] + 1, dp[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+  return dp[a.length][b.length];
+}
+
+function schemaDiagnostic(err: ErrorObject, doc: Document, lc: LineCounter, schema: Record<string, unknown>): Diagnostic {
+  const segs = segmentsOf(err.instancePath);
+  if (err.keyword === 'additionalProperties') {
+    const key = String((err.params as { additionalProperty: string }).additionalProperty);
+    const known = knownKeysAt(schema, segs);
+    const best = known.map((k) => [k, editDistance(k, key)] as const).sort((a, b) => a[1] - b[1])[0];
+    const suggestion = best && best[1] <= 2 ? `did you mean "${best[0]}"?` : `known keys here: ${known.join(', ')}`;
+    return diag('AUR4103', { key, suggestion }, { file: CONFIG_FILE, pointer: err.instancePath + '/' + escapePointer(key), ...posOf(nodeAt(doc, segs, key), lc) });
+  }
+  let detail = `${err.instancePath || '/'} ${err.message ?? 'is invalid'}`;
+  if (err.keyword === 'enum') detail += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  if (err.keyword === 'pattern' && err.instancePath === '/provider') detail = '/provider must be one of auto | offline | anthropic | anthropic:<model> | replay:<dir>';
+  return diag('AUR4102', { detail }, { file: CONFIG_FILE, pointer: err.instancePath, ...posOf(nodeAt(doc, segs), lc) });
+}

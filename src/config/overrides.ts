@@ -1,0 +1,77 @@
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import { MODEL_ID_RE, parseProviderId } from './provider-id.js';
+import { MODEL_SLOTS, CACHE_MODES, type AureusConfig, type CacheMode, type ConfigOverrides, type ModelSlot } from './types.js';
+
+/**
+ * Parsing of the CLI flags that override aureus.config.yaml. Each parser throws a usage error
+ * (exit 2) whose diagnostic lists the valid forms, so commands can call them straight from
+ * their option handlers.
+ */
+
+function usage(flag: string, value: string, reason: string, expected: string): AureusError {
+  return new AureusError(`bad ${flag} value "${value}": ${reason}`, {
+    exitCode: ExitCode.USAGE,
+    diagnostics: [diag('AUR4003', { flag, value, reason, expected })],
+  });
+}
+
+/** `--provider <id>`: validated, returned as written. */
+export function parseProviderFlag(value: string): string {
+  parseProviderId(value);
+  return value.trim();
+}
+
+/** Repeated `--model <role>=<id>` into a role → model map. */
+export function parseModelFlags(values: readonly string[]): Partial<Record<ModelSlot, string>> {
+  const out: Partial<Record<ModelSlot, string>> = {};
+  for (const v of values) {
+    const m = /^([a-z]+)=(.+)$/.exec(v.trim());
+    const role = m?.[1] as ModelSlot | undefined;
+    const id = m?.[2];
+    if (!role || !id || !MODEL_SLOTS.includes(role) || !MODEL_ID_RE.test(id)) {
+      const roles = MODEL_SLOTS.join(', ');
+      throw new AureusError(`bad --model value "${v}" (valid form: <role>=<model-id>, role one of ${roles})`, {
+        exitCode: ExitCode.USAGE,
+        diagnostics: [diag('AUR4002', { value: v, roles })],
+      });
+    }
+    out[role] = id;
+  }
+  return out;
+}
+
+export function parseConcurrency(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isInteger(n) || n < 1 || n > 64) {
+    throw usage('--concurrency', value, 'not an integer from 1 to 64', 'valid form: --concurrency <n> with 1 <= n <= 64, e.g. --concurrency 8');
+  }
+  return n;
+}
+
+export function parseChaos(value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw usage('--chaos', value, 'not a number from 0 to 1', 'valid form: --chaos <rate> with 0 <= rate <= 1, e.g. --chaos 0.3');
+  }
+  return n;
+}
+
+export function parseCacheMode(value: string): CacheMode {
+  if (!(CACHE_MODES as readonly string[]).includes(value)) {
+    throw usage('--cache', value, 'not a cache mode', `valid forms: ${CACHE_MODES.join(' | ')}`);
+  }
+  return value as CacheMode;
+}
+
+/** A new config with the overrides applied (the input is not modified). */
+export function applyOverrides(config: AureusConfig, o: ConfigOverrides | undefined): AureusConfig {
+  if (!o) return config;
+  const out: AureusConfig = structuredClone(config);
+  if (o.provider !== undefined) out.provider = parseProviderFlag(o.provider);
+  if (o.models) for (const [slot, id] of Object.entries(o.models)) if (id) out.models[slot as ModelSlot] = id;
+  if (o.concurrency !== undefined) out.concurrency = o.concurrency;
+  if (o.chaos !== undefined) out.chaos = o.chaos;
+  if (o.cacheMode !== undefined) out.cache.mode = o.cacheMode;
+  return out;
+}

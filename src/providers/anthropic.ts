@@ -1,0 +1,212 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { AureusConfig } from '../config/types.js';
+import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
+import { CallBudget } from './budget.js';
+import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
+
+/**
+ * The Anthropic Messages API provider (@anthropic-ai/sdk).
+ *
+ * - The SDK is imported lazily on the first call, so starting the CLI never loads it.
+ * - ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL come from the env we are given, and baseURL is
+ *   passed explicitly (tests point it at a local server). The key goes to the SDK only; we never
+ *   log it, put it in an error, a cache entry or the run log.
+ * - Prompt caching: the static context (style guide, lexicon, operator and world digest) is the
+ *   first system block, marked `cache_control: ephemeral`; the role instructions follow it and
+ *   the dynamic packet is in the messages.
+ * - Roles in `stream_roles` stream (long writer calls); the text is collected from
+ *   content_block_delta events and usage from message_start/message_delta. A stream that ends
+ *   without message_stop (cut off) is retried by us, since the SDK only retries a request
+ *   before its body starts.
+ * - Retries: the SDK retries 408/409/429 (honouring retry-after), 5xx/529 and connection errors
+ *   up to `budgets.retries`. Every HTTP request, retries included, is charged to the episode's
+ *   CallBudget in the fetch wrapper; once it is spent, the wrapper answers a synthetic
+ *   non-retryable error and the call fails with CallBudgetError.
+ * - Timeouts per role (timeouts_ms); the caller's AbortSignal is passed through, and an abort
+ *   becomes LlmAbortedError (exit 130).
+ */
+
+export interface AnthropicProviderOptions {
+  config: AureusConfig;
+  env: NodeJS.ProcessEnv;
+  budget: CallBudget;
+}
+
+type Sdk = typeof import('@anthropic-ai/sdk');
+const BUDGET_HEADER = 'x-aureus-budget';
+
+class StreamCutOff extends Error {}
+
+export class AnthropicProvider implements LlmProvider {
+  readonly id = 'anthropic';
+  private readonly config: AureusConfig;
+  private readonly budget: CallBudget;
+  private readonly apiKey: string;
+  private readonly baseURL: string | undefined;
+  private sdk?: Promise<{ sdk: Sdk; client: Anthropic }>;
+
+  constructor(opts: AnthropicProviderOptions) {
+    const key = opts.env.ANTHROPIC_API_KEY;
+    if (!key) throw new ProviderError('the anthropic provider needs ANTHROPIC_API_KEY', 'AUR4005', {});
+    this.apiKey = key;
+    this.baseURL = opts.env.ANTHROPIC_BASE_URL || undefined;
+    this.config = opts.config;
+    this.budget = opts.budget;
+  }
+
+  private load(): Promise<{ sdk: Sdk; client: Anthropic }> {
+    this.sdk ??= import('@anthropic-ai/sdk').then((sdk) => {
+      const budget = this.budget;
+      const budgetFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+        if (!budget.take()) {
+          const body = JSON.stringify({ type: 'error', error: { type: 'aureus_call_budget', message: 'provider call budget exhausted' } });
+          return new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'x-should-retry': 'false', [BUDGET_HEADER]: 'exhausted' } });
+        }
+        return fetch(input, init);
+      };
+      const client = new sdk.default({
+        apiKey: this.apiKey,
+        authToken: null,
+        ...(this.baseURL ? { baseURL: this.baseURL } : {}),
+        maxRetries: this.config.budgets.retries,
+        fetch: budgetFetch,
+      });
+      return { sdk, client };
+    });
+    return this.sdk;
+  }
+
+  async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
+    if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
+    const { sdk, client } = await this.load();
+    const stream = this.config.stream_roles.includes(req.role);
+    const maxAttempts = stream ? this.config.budgets.retries + 1 : 1;
+    const t0 = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = stream ? await this.streamOnce(client, req, model) : await this.createOnce(client, req, model);
+        return { ...out, cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
+      } catch (e) {
+        if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) continue;
+        throw this.mapError(sdk, e, req, attempt);
+      }
+    }
+  }
+
+  private params(req: LlmRequest, model: string) {
+    const system: Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }> = [];
+    if (req.static_context) system.push({ type: 'text', text: req.static_context, cache_control: { type: 'ephemeral' } });
+    if (req.system) system.push({ type: 'text', text: req.system });
+    return {
+      model,
+      max_tokens: req.max_tokens,
+      ...(system.length ? { system } : {}),
+      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+    };
+  }
+
+  private requestOptions(req: LlmRequest, signal?: AbortSignal) {
+    // Never plan more retries than the budget can pay for (the wrapper enforces it exactly).
+    const maxRetries = Math.max(0, Math.min(this.config.budgets.retries, this.budget.remaining - 1));
+    return { timeout: this.config.timeouts_ms[req.role], maxRetries, ...(signal ? { signal } : {}) };
+  }
+
+  private async createOnce(client: Anthropic, req: LlmRequest, model: string) {
+    const msg = await client.messages.create({ ...this.params(req, model), stream: false }, this.requestOptions(req, req.signal));
+    const text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    return { text, usage: usageOf(msg.usage), model: msg.model || model, stop_reason: msg.stop_reason ?? 'unknown' };
+  }
+
+  private async streamOnce(client: Anthropic, req: LlmRequest, model: string) {
+    // A body can stall after the headers (where the SDK timeout stops): bound the whole stream too.
+    const timer = new AbortController();
+    const handle = setTimeout(() => timer.abort(new Error('timeout')), this.config.timeouts_ms[req.role]);
+    const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
+    try {
+      const events = await client.messages.create({ ...this.params(req, model), stream: true }, this.requestOptions(req, signal));
+      let text = '';
+      let usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+      let stop = 'unknown';
+      let actualModel = model;
+      let done = false;
+      try {
+        for await (const ev of events) {
+          if (ev.type === 'message_start') {
+            usage = usageOf(ev.message.usage);
+            actualModel = ev.message.model || model;
+          } else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
+            text += ev.delta.text;
+          } else if (ev.type === 'message_delta') {
+            stop = ev.delta.stop_reason ?? stop;
+            const u = ev.usage as Partial<Anthropic.MessageDeltaUsage>;
+            if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
+            if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
+            if (typeof u.cache_creation_input_tokens === 'number') usage.cache_write_tokens = u.cache_creation_input_tokens;
+            if (typeof u.cache_read_input_tokens === 'number') usage.cache_read_tokens = u.cache_read_input_tokens;
+          } else if (ev.type === 'message_stop') {
+            done = true;
+          }
+        }
+      } catch (e) {
+        if (signal.aborted) throw e;
+        throw new StreamCutOff(`the stream broke: ${(e as Error).message}`);
+      }
+      if (!done) throw new StreamCutOff('the stream ended before message_stop');
+      return { text, usage, model: actualModel, stop_reason: stop };
+    } catch (e) {
+      if (timer.signal.aborted && !req.signal?.aborted) throw new TimedOut();
+      throw e;
+    } finally {
+      clearTimeout(handle);
+    }
+  }
+
+  private mapError(sdk: Sdk, e: unknown, req: LlmRequest, attempts: number): unknown {
+    const role: LlmRole = req.role;
+    if (req.signal?.aborted || e instanceof sdk.APIUserAbortError) return new LlmAbortedError(role, e);
+    if (e instanceof TimedOut || e instanceof sdk.APIConnectionTimeoutError) {
+      return new ProviderError(`the ${role} call timed out`, 'AUR4207', { role, timeout_ms: this.config.timeouts_ms[role] }, undefined, e);
+    }
+    if (e instanceof StreamCutOff) return new ProviderError(`the ${role} answer stream was cut off`, 'AUR4206', { role, attempts, detail: e.message }, undefined, e);
+    if (e instanceof sdk.APIConnectionError) {
+      return new ProviderError(`cannot reach the provider for the ${role} call`, 'AUR4204', { role, detail: causeText(e) }, undefined, e);
+    }
+    if (e instanceof sdk.APIError) {
+      if (e.headers?.get(BUDGET_HEADER)) return new CallBudgetError(this.budget.used, this.budget.limit);
+      const status = e.status ?? 0;
+      const detail = apiErrorDetail(e);
+      const advice =
+        status === 401 || status === 403
+          ? 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)'
+          : status === 429
+            ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
+            : status >= 500
+              ? 'the provider is failing or overloaded; retry later, the run is resumable'
+              : 'the request was rejected; check the model id in aureus.config.yaml';
+      return new ProviderError(`the provider answered HTTP ${status} for the ${role} call: ${detail}`, 'AUR4203', { status, role, detail, advice }, status, e);
+    }
+    return e;
+  }
+}
+
+class TimedOut extends Error {}
+
+function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {
+  return {
+    input_tokens: u?.input_tokens ?? 0,
+    output_tokens: u?.output_tokens ?? 0,
+    cache_write_tokens: u?.cache_creation_input_tokens ?? 0,
+    cache_read_tokens: u?.cache_read_input_tokens ?? 0,
+  };
+}
+
+function apiErrorDetail(e: { error?: unknown; message: string }): string {
+  const inner = (e.error as { error?: { type?: string; message?: string } } | undefined)?.error;
+  if (inner?.message) return `${inner.type ?? 'error'}: ${inner.message}`.slice(0, 300);
+  return e.message.slice(0, 300);
+}
+
+function causeText(e: Error): string {
+  const c = (e as { cause?: unknown }).cause;
+  return c instanceof Error ? `${e.message} (${c.message})` : e.message;
+}

@@ -1,0 +1,146 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { hashValue } from '../core/hash.js';
+import { stableStringify } from '../core/json.js';
+import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
+import { ReplayMissError } from './errors.js';
+
+/**
+ * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
+ *
+ * The key is the sha256 of the canonical JSON of what determines an answer:
+ *   { provider, model, system, static_context, messages, json_schema, max_tokens }
+ * and nothing else: not the payload (the offline provider's input, invisible to a real model),
+ * not the meta labels, never the API key or any header. An entry holds the answer text, usage,
+ * stop reason and model, plus the role and labels for people reading the cache. Files are
+ * written atomically at `<dir>/<key[0..2]>/<key>.json`.
+ *
+ * Modes: read-write (hit → cached answer, miss → ask the provider and record), replay (hit →
+ * cached answer, miss → ReplayMissError naming the call; the inner provider is never built, so
+ * no key and zero HTTP), off (no decorator at all).
+ */
+
+export interface CacheKeyMaterial {
+  provider: string;
+  model: string;
+  system: string;
+  static_context: string | null;
+  messages: LlmRequest['messages'];
+  json_schema: object | null;
+  max_tokens: number;
+}
+
+export function cacheKeyMaterial(family: string, model: string, req: LlmRequest): CacheKeyMaterial {
+  return {
+    provider: family,
+    model,
+    system: req.system,
+    static_context: req.static_context ?? null,
+    messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
+    json_schema: req.json_schema ?? null,
+    max_tokens: req.max_tokens,
+  };
+}
+
+export function cacheKey(family: string, model: string, req: LlmRequest): string {
+  return hashValue(cacheKeyMaterial(family, model, req));
+}
+
+export interface CacheEntry {
+  format: 1;
+  key: string;
+  role: LlmRole;
+  provider: string;
+  model: string;
+  meta?: LlmRequest['meta'];
+  response: { text: string; usage: LlmUsage; stop_reason: string; model: string };
+}
+
+export class ResponseCache {
+  readonly dir: string;
+  /** Called with a warning text when an entry is unreadable (treated as a miss). */
+  onCorrupt?: (file: string, detail: string) => void;
+
+  constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  fileFor(key: string): string {
+    if (!/^[0-9a-f]{64}$/.test(key)) throw new Error(`bad cache key ${key}`);
+    return path.join(this.dir, key.slice(0, 2), `${key}.json`);
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const file = this.fileFor(key);
+    let text: string;
+    try {
+      text = await fs.promises.readFile(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    try {
+      const e = JSON.parse(text) as CacheEntry;
+      if (e.format !== 1 || e.key !== key || typeof e.response?.text !== 'string' || typeof e.response.usage !== 'object') throw new Error('not a cache entry');
+      return e;
+    } catch (err) {
+      this.onCorrupt?.(file, (err as Error).message);
+      return undefined;
+    }
+  }
+
+  async put(entry: CacheEntry): Promise<void> {
+    const file = this.fileFor(entry.key);
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await writeFileAtomic(file, stableStringify(entry));
+  }
+}
+
+/** Wraps a provider with the cache. `inner` is built lazily (never, in replay mode). */
+export class CachingProvider implements LlmProvider {
+  readonly id: string;
+  private readonly family: string;
+  private readonly cache: ResponseCache;
+  private readonly mode: 'read-write' | 'replay';
+  private readonly makeInner: () => LlmProvider;
+  private inner?: LlmProvider;
+
+  constructor(opts: { id: string; family: string; cache: ResponseCache; mode: 'read-write' | 'replay'; inner: () => LlmProvider }) {
+    this.id = opts.id;
+    this.family = opts.family;
+    this.cache = opts.cache;
+    this.mode = opts.mode;
+    this.makeInner = opts.inner;
+  }
+
+  async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
+    const key = cacheKey(this.family, model, req);
+    const hit = await this.cache.get(key);
+    if (hit) {
+      return {
+        text: hit.response.text,
+        usage: { ...hit.response.usage },
+        cost_usd: 0,
+        model: hit.response.model,
+        provider: this.id,
+        stop_reason: hit.response.stop_reason,
+        latency_ms: 0,
+        cached: true,
+      };
+    }
+    if (this.mode === 'replay') throw new ReplayMissError(req.role, key, req.meta);
+    this.inner ??= this.makeInner();
+    const res = await this.inner.complete(req, model);
+    const entry: CacheEntry = {
+      format: 1,
+      key,
+      role: req.role,
+      provider: this.family,
+      model,
+      response: { text: res.text, usage: res.usage, stop_reason: res.stop_reason, model: res.model },
+    };
+    if (req.meta) entry.meta = req.meta;
+    await this.cache.put(entry);
+    return res;
+  }
+}

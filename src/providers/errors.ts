@@ -1,0 +1,73 @@
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import type { LlmRole } from '../ports/llm.js';
+
+/**
+ * Typed failures of the LLM layer. All are AureusErrors (the CLI prints them without a stack);
+ * the subclasses let stages react: e.g. the planning stages catch LlmOutputError and fall back to
+ * the symbolic answer. Exit codes: 7 (provider) for everything but an abort, which is 130.
+ */
+
+/** A JSON answer still invalid after repair and the configured re-asks. */
+export class LlmOutputError extends AureusError {
+  readonly role: LlmRole;
+  readonly schemaName: string;
+  readonly problems: string[];
+  readonly lastText: string;
+  constructor(role: LlmRole, schemaName: string, problems: string[], attempts: number, lastText: string) {
+    const shown = problems.slice(0, 5).join('; ');
+    super(`the ${role} answer is not valid ${schemaName} after ${attempts} attempt(s): ${shown}`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4201', { role, schema: schemaName, attempts, problems: shown })],
+    });
+    this.name = 'LlmOutputError';
+    this.role = role;
+    this.schemaName = schemaName;
+    this.problems = problems;
+    this.lastText = lastText;
+  }
+}
+
+/** Replay mode found no recorded answer. Names the request so it can be recorded. */
+export class ReplayMissError extends AureusError {
+  readonly key: string;
+  readonly role: LlmRole;
+  constructor(role: LlmRole, key: string, meta: { episode?: string; scene?: string; label?: string } | undefined) {
+    const parts = [meta?.episode, meta?.scene, meta?.label].filter(Boolean);
+    const where = parts.length ? ` (${parts.join(' ')})` : '';
+    super(`replay miss: no recorded answer for the ${role} call${where}, key ${key}`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4301', { role, where, key })],
+    });
+    this.name = 'ReplayMissError';
+    this.key = key;
+    this.role = role;
+  }
+}
+
+export class CallBudgetError extends AureusError {
+  constructor(used: number, limit: number) {
+    super(`provider call budget exhausted (${used} of ${limit} requests)`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4202', { used, limit })],
+    });
+    this.name = 'CallBudgetError';
+  }
+}
+
+export class LlmAbortedError extends AureusError {
+  constructor(role: LlmRole, cause?: unknown) {
+    super(`the ${role} call was aborted`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR4205', { role })], cause });
+    this.name = 'LlmAbortedError';
+  }
+}
+
+/** Any other provider failure (HTTP status, network, timeout, truncated stream, missing key). */
+export class ProviderError extends AureusError {
+  readonly status?: number;
+  constructor(message: string, code: string, args: Record<string, unknown>, status?: number, cause?: unknown) {
+    super(message, { exitCode: ExitCode.PROVIDER, diagnostics: [diag(code, args)], cause });
+    this.name = 'ProviderError';
+    this.status = status;
+  }
+}

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { jsonrepair } from 'jsonrepair';
+import type { ValidateFunction } from 'ajv';
+import type { Ajv2020 as AjvType } from 'ajv/dist/2020.js';
+import { hashValue } from '../core/hash.js';
+import { packageRoot } from '../paths.js';
+
+/**
+ * Checking a JSON answer: find the JSON in the text (models wrap it in fences or prose), parse,
+ * repair when it is truncated or sloppy (jsonrepair: trailing commas, unclosed brackets, single
+ * quotes), then validate with ajv against the request's schema. Validators are compiled once per
+ * distinct schema.
+ */
+
+const require = createRequire(import.meta.url);
+let ajv: AjvType | undefined;
+const validators = new Map<string, ValidateFunction>();
+
+function newAjv(): AjvType {
+  const Ajv2020 = require('ajv/dist/2020.js').default as typeof AjvType;
+  const addFormats = require("ajv-formats").default as (a: AjvType) => AjvType;
+  const a = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+  addFormats(a);
+  return a;
+}
+
+function sharedAjv(): AjvType {
+  if (ajv) return ajv;
+  ajv = newAjv();
+  // Register the package's schemas so request schemas can $ref them by $id.
+  const dir = path.join(packageRoot(), 'schemas');
+  try {
+    for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.json')).sort()) {
+      try {
+        const s = JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { $id?: string };
+        if (s.$id && !ajv.getSchema(s.$id)) ajv.addSchema(s);
+      } catch {
+        // A schema another part is still writing; requests that need it will say so.
+      }
+    }
+  } catch {
+    // No schemas directory: self-contained request schemas still work.
+  }
+  return ajv;
+}
+
+export function validatorFor(schema: object): ValidateFunction {
+  const key = hashValue(schema);
+  const known = validators.get(key);
+  if (known) return known;
+  let v: ValidateFunction;
+  {
+    const id = (schema as { $id?: string }).$id;
+    const shared = sharedAjv();
+    const registered = id ? shared.getSchema(id) : undefined;
+    if (registered && hashValue(registered.schema) === key) v = registered;
+    else v = (id && registered ? newAjv() : shared).compile(schema);
+    validators.set(key, v);
+  }
+  return v;
+}
+
+/** The JSON part of a model's text: inside ```json fences, else from the first { or [. */
+export function extractJsonText(text: string): string {
+  const fence = /```(?:json)?\s*\n([\s\S]*?)(?:```|$)/.exec(text);
+  const body = fence ? fence[1] : text;
+  const start = body.search(/[[{]/);
+  return (start >= 0 ? body.slice(start) : body).trim();
+}
+
+export type JsonCheck = { ok: true; value: unknown; repaired: boolean } | { ok: false; problems: string[] };
+
+export function checkJsonAnswer(text: string, schema: object | undefined): JsonCheck {
+  const raw = extractJsonText(text);
+  let value: unknown;
+  let repaired = false;
+  try {
+    value = JSON.parse(raw);
+  } catch (e1) {
+    try {
+      value = JSON.parse(jsonrepair(raw));
+      repaired = true;
+    } catch {
+      return { ok: false, problems: [`not parseable JSON (${(e1 as Error).message})`] };
+    }
+  }
+  return checkJsonValue(value, schema, repaired);
+}
+
+/** Validate an already parsed value (the offline provider hands its JSON over directly). */
+export function checkJsonValue(value: unknown, schema: object | undefined, repaired = false): JsonCheck {
+  if (!schema) return { ok: true, value, repaired };
+  const validate = validatorFor(schema);
+  if (validate(value)) return { ok: true, value, repaired };
+  const problems = (validate.errors ?? []).map((e) => {
+    let m = `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`;
+    if (e.keyword === 'additionalProperties') m += ` ("${(e.params as { additionalProperty: string }).additionalProperty}")`;
+    if (e.keyword === 'enum') m += `: ${(e.params as { allowedValues: unknown[] }).allowedValues.map((x) => JSON.stringify(x)).join(', ')}`;
+    return m;
+  });
+  return { ok: false, problems: [...new Set(problems)] };
+}
+
+/** The follow-up user message of a re-ask. */
+export function reaskMessage(schemaName: string, problems: string[]): string {
+  return [
+    `Your previous answer is not valid JSON for the schema ${schemaName}. Problems:`,
+    ...problems.slice(0, 20).map((p) => `- ${p}`),
+    'Reply again with the complete, corrected JSON only: no prose, no code fences.',
+  ].join('\n');
+}

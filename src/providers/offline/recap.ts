@@ -1,0 +1,99 @@
+import type { RecapEvent, RecapPayload } from '../../stages/h-commit/recap-model.js';
+import type { OfflineRealizer } from './index.js';
+
+/**
+ * The offline realizer of the `recap` role: a deterministic "Previously on…" text written from
+ * the recap events (which come from the applied deltas). It picks the most consequential events
+ * — deaths and arrests, revelations, money, threads — so a recap stays a paragraph, not a ledger.
+ */
+const WEIGHT: Record<RecapEvent['kind'], number> = {
+  status: 0,
+  secret: 1,
+  transfer: 2,
+  learned: 3,
+  thread: 4,
+  global: 5,
+  relationship: 6,
+  intention: 7,
+  location: 8,
+  stat: 9,
+  fact: 10,
+};
+
+const REL_WORDS: Record<string, [string, string]> = {
+  loyalty: ['grew more loyal to', 'turned less loyal to'],
+  fear: ['came to fear', 'stopped fearing'],
+  debt: ['fell deeper into debt to', 'paid down a debt to'],
+  affection: ['warmed to', 'cooled towards'],
+  rivalry: ['sharpened a rivalry with', 'eased a rivalry with'],
+  trust: ['came to trust', 'lost trust in'],
+};
+
+const STATUS_WORDS: Record<string, string> = { dead: 'is dead', exiled: 'was driven into exile', imprisoned: 'was thrown into a cell', alive: 'returned among the living' };
+
+function denarii(n: number): string {
+  return `${n.toLocaleString('en-US')} denarii`;
+}
+
+function sentence(e: RecapEvent): string {
+  switch (e.kind) {
+    case 'status':
+      return `${e.who} ${STATUS_WORDS[e.value] ?? `is now ${e.value}`}.`;
+    case 'secret':
+      return e.value === 'revealed'
+        ? `The secret is out: ${e.secret.replace(/\.$/, '')}.`
+        : e.value === 'rumored'
+          ? `Rumour spread that ${lower(e.secret).replace(/\.$/, '')}.`
+          : e.value === 'inert'
+            ? `An old secret about ${e.subject} lost its sting.`
+            : `${e.subject}'s secret went back into the dark.`;
+    case 'learned':
+      return `${e.who} learned that ${lower(e.secret).replace(/\.$/, '')}.`;
+    case 'transfer':
+      return `${denarii(e.amount)} passed from ${e.from} to ${e.to}.`;
+    case 'thread':
+      return e.status === 'resolved' ? `Settled at last: ${e.question}` : `Still unanswered: ${e.question}`;
+    case 'global':
+      return `${e.metric} ${e.change > 0 ? 'rose' : 'fell'} by ${Math.abs(e.change)}.`;
+    case 'relationship': {
+      const w = REL_WORDS[e.weight];
+      return w ? `${e.from} ${e.change > 0 ? w[0] : w[1]} ${e.to}.` : `${e.from} and ${e.to}: ${e.weight} ${e.change > 0 ? 'up' : 'down'}.`;
+    }
+    case 'intention':
+      return e.added ? `${e.who} resolved to ${lower(e.intention.replace(/_/g, ' '))}.` : `${e.who} abandoned the plan to ${lower(e.intention.replace(/_/g, ' '))}.`;
+    case 'location':
+      return `${e.who} went to ${e.place}.`;
+    case 'stat':
+      return `${e.who}'s ${e.stat} ${e.change > 0 ? 'rose' : 'fell'}.`;
+    case 'fact':
+      return e.text;
+  }
+}
+
+function lower(s: string): string {
+  return s.length > 1 && s[1] === s[1].toLowerCase() ? s[0].toLowerCase() + s.slice(1) : s;
+}
+
+export function realizeRecap(payload: RecapPayload, maxSentences = 9): string {
+  const ranked = payload.events
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => WEIGHT[a.e.kind] - WEIGHT[b.e.kind] || a.i - b.i)
+    .slice(0, maxSentences)
+    .sort((a, b) => a.i - b.i)
+    .map(({ e }) => sentence(e));
+  const seen = new Set<string>();
+  const unique = ranked.filter((s) => (seen.has(s) ? false : (seen.add(s), true)));
+  const opening = `Previously on ${payload.world_title}…`;
+  const body = unique.length ? unique.join(' ') : 'Rome held its breath; nothing that mattered changed hands.';
+  const close = payload.cliffhanger.summary ? `And at the last: ${payload.cliffhanger.summary.replace(/\s+/g, ' ').trim().replace(/\.?$/, '.')}` : '';
+  return [opening, '', body, ...(close ? ['', close] : [])].join('\n') + '\n';
+}
+
+/** The offline dispatcher's entry point for the `recap` role (src/providers/offline/index.ts). */
+export const realize: OfflineRealizer = (req) => {
+  const payload = req.payload as RecapPayload | undefined;
+  if (!payload || payload.task !== 'recap' || !Array.isArray(payload.events)) {
+    return { text: 'Previously on Aureus…\n\nThe record of the last episode could not be read.\n' };
+  }
+  return { text: realizeRecap(payload) };
+};

@@ -1,0 +1,85 @@
+import path from 'node:path';
+import type { AureusConfig } from '../config/types.js';
+import { parseProviderId, resolveProviderSpec } from '../config/provider-id.js';
+import type { LlmProvider } from '../ports/llm.js';
+import { AnthropicProvider } from './anthropic.js';
+import { CallBudget } from './budget.js';
+import { CachingProvider, ResponseCache } from './cache.js';
+import { OfflineProvider } from './offline/index.js';
+
+/**
+ * The provider registry, keyed by id string (see config/provider-id.ts for the forms):
+ *   offline            OfflineProvider (deterministic; never cached: it is its own replay)
+ *   anthropic          AnthropicProvider with the per-role models, behind the record/replay cache
+ *   anthropic:<model>  the same, one model pinned for every role (escalation included)
+ *   replay:<dir>       answers only from the cache dir <dir> (relative to the world root);
+ *                      deterministic, no key, zero HTTP
+ *   auto               anthropic when ANTHROPIC_API_KEY is set, else offline
+ * An unknown id throws a usage error (exit 2, AUR4001) that lists the valid forms.
+ * With cache.mode `replay` the anthropic provider behaves like replay:<cache.dir>.
+ */
+export interface CreateProviderOptions {
+  /** World repository root: cache and replay dirs are resolved against it. */
+  root: string;
+  config: AureusConfig;
+  env?: NodeJS.ProcessEnv;
+  /** Offline provider seed. */
+  seed?: string;
+  /** Offline writer defect rate; defaults to config.chaos. */
+  chaos?: number;
+  /** Shared per-episode request budget; a fresh one from config when absent. */
+  budget?: CallBudget;
+  /** Warnings (corrupt cache entries) go here. */
+  onWarning?: (file: string, detail: string) => void;
+}
+
+export interface CreatedProvider {
+  provider: LlmProvider;
+  /** The id as resolved (`auto` → offline/anthropic), for the run log and commit trailers. */
+  providerId: string;
+  deterministic: boolean;
+  pinnedModel?: string;
+  budget: CallBudget;
+}
+
+export function createProvider(id: string, opts: CreateProviderOptions): CreatedProvider {
+  const env = opts.env ?? process.env;
+  parseProviderId(id);
+  const spec = resolveProviderSpec(id, env);
+  const budget = opts.budget ?? new CallBudget(opts.config.budgets.provider_calls_per_episode);
+  const cacheFor = (dir: string) => {
+    const cache = new ResponseCache(path.resolve(opts.root, dir));
+    if (opts.onWarning) cache.onCorrupt = opts.onWarning;
+    return cache;
+  };
+
+  if (spec.kind === 'offline') {
+    return { provider: new OfflineProvider({ seed: opts.seed ?? 'aureus', chaos: opts.chaos ?? opts.config.chaos }), providerId: 'offline', deterministic: true, budget };
+  }
+  if (spec.kind === 'replay') {
+    const provider = new CachingProvider({
+      id: 'replay',
+      family: 'anthropic',
+      cache: cacheFor(spec.dir),
+      mode: 'replay',
+      inner: () => {
+        throw new Error('replay never calls a provider');
+      },
+    });
+    return { provider, providerId: `replay:${spec.dir}`, deterministic: true, budget };
+  }
+  // anthropic
+  const pinned = spec.model;
+  const providerId = pinned ? `anthropic:${pinned}` : 'anthropic';
+  const mode = opts.config.cache.mode;
+  const makeInner = () => new AnthropicProvider({ config: opts.config, env, budget });
+  if (mode === 'off') return { provider: makeInner(), providerId, deterministic: false, pinnedModel: pinned, budget };
+  if (mode === 'read-write') {
+    // Build it now: a missing key should fail before the run starts, not at the first miss.
+    const inner = makeInner();
+    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner });
+    return { provider, providerId, deterministic: false, pinnedModel: pinned, budget };
+  }
+  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner });
+  return { provider, providerId, deterministic: true, pinnedModel: pinned, budget };
+}

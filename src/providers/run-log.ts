@@ -1,0 +1,175 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { round } from '../core/json.js';
+import { canonicalCompact } from '../core/json.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { LLM_ROLES, type LlmRole } from '../ports/llm.js';
+
+/**
+ * The run log: one JSON line per provider call (re-asks and cache hits included) in the
+ * episode's run_log.jsonl. It is the only place latencies and costs are written; deterministic
+ * providers record latency 0 so the committed file is byte-identical between runs. Lines are
+ * appended as calls finish (so a crash keeps them), and `finalize()` rewrites the file in a
+ * canonical order, so concurrency never changes its bytes.
+ */
+export interface RunLogEntry {
+  role: LlmRole;
+  model: string;
+  provider: string;
+  episode?: string;
+  scene?: string;
+  label?: string;
+  /** The stage's attempt number (regeneration), from request meta. */
+  attempt: number;
+  /** 0 for the first ask, 1.. for JSON re-asks within one complete(). */
+  reask: number;
+  escalated: boolean;
+  latency_ms: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number;
+  cached: boolean;
+  stop_reason: string;
+  /** Set when the call failed: the diagnostic code (AUR42xx/AUR43xx). */
+  error?: string;
+}
+
+export interface RunLogSink {
+  append(entry: RunLogEntry): void;
+}
+
+/** Keeps entries in memory (tests, `--no-commit` dry runs). */
+export class MemoryRunLog implements RunLogSink {
+  readonly entries: RunLogEntry[] = [];
+  append(entry: RunLogEntry): void {
+    this.entries.push(entry);
+  }
+}
+
+/** Appends JSON lines to a file, in call order; `finalize()` rewrites it sorted. */
+export class JsonlRunLog implements RunLogSink {
+  readonly file: string;
+  readonly entries: RunLogEntry[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  private failure: unknown;
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  append(entry: RunLogEntry): void {
+    this.entries.push(entry);
+    const line = canonicalCompact(entry) + '\n';
+    this.chain = this.chain.then(async () => {
+      try {
+        await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+        await fs.promises.appendFile(this.file, line);
+      } catch (e) {
+        this.failure ??= e;
+      }
+    });
+  }
+
+  /** Wait for pending appends. Throws the first write error, if any. */
+  async flush(): Promise<void> {
+    await this.chain;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Rewrite the file (atomically) with every line ever appended to it, in canonical order. */
+  async finalize(): Promise<RunLogEntry[]> {
+    await this.flush();
+    const { entries } = readRunLog(this.file);
+    const sorted = sortRunLog(entries);
+    await writeFileAtomic(this.file, sorted.map((e) => canonicalCompact(e) + '\n').join(''));
+    return sorted;
+  }
+}
+
+const PHASE: Record<LlmRole, number> = { proposals: 0, director: 1, writer: 2, critic: 2, recap: 3 };
+
+/** Canonical order: stage phase, scene, attempt, role, re-ask, then the line itself. */
+export function sortRunLog(entries: readonly RunLogEntry[]): RunLogEntry[] {
+  const keyed = entries.map((e) => ({ e, s: canonicalCompact(e) }));
+  keyed.sort(
+    (a, b) =>
+      (a.e.episode ?? '').localeCompare(b.e.episode ?? '') ||
+      PHASE[a.e.role] - PHASE[b.e.role] ||
+      (a.e.scene ?? '').localeCompare(b.e.scene ?? '') ||
+      a.e.attempt - b.e.attempt ||
+      LLM_ROLES.indexOf(a.e.role) - LLM_ROLES.indexOf(b.e.role) ||
+      (a.e.label ?? '').localeCompare(b.e.label ?? '') ||
+      a.e.reask - b.e.reask ||
+      (a.s < b.s ? -1 : a.s > b.s ? 1 : 0),
+  );
+  return keyed.map((k) => k.e);
+}
+
+/** Parse a run_log.jsonl; bad lines become warnings, not failures. */
+export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[] } {
+  const entries: RunLogEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  if (!fs.existsSync(file)) return { entries, diagnostics };
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    try {
+      const v = JSON.parse(line) as RunLogEntry;
+      if (!v || typeof v !== 'object' || !LLM_ROLES.includes(v.role) || typeof v.model !== 'string') throw new Error('not a run log entry');
+      entries.push(v);
+    } catch (e) {
+      diagnostics.push(diag('AUR4402', { detail: (e as Error).message }, { file, line: i + 1, column: 1 }));
+    }
+  });
+  return { entries, diagnostics };
+}
+
+export interface RoleTotals {
+  calls: number;
+  cached: number;
+  failed: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  cost_usd: number;
+  latency_ms: number;
+}
+
+export interface RunLogSummary {
+  per_role: Partial<Record<LlmRole, RoleTotals>>;
+  per_model: Record<string, RoleTotals>;
+  total: RoleTotals;
+}
+
+function emptyTotals(): RoleTotals {
+  return { calls: 0, cached: 0, failed: 0, input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0, cost_usd: 0, latency_ms: 0 };
+}
+
+function add(t: RoleTotals, e: RunLogEntry): void {
+  t.calls += 1;
+  if (e.cached) t.cached += 1;
+  if (e.error) t.failed += 1;
+  t.input_tokens += e.input_tokens;
+  t.output_tokens += e.output_tokens;
+  t.cache_read_tokens += e.cache_read_tokens;
+  t.cache_write_tokens += e.cache_write_tokens;
+  t.cost_usd = round(t.cost_usd + e.cost_usd, 6);
+  t.latency_ms += e.latency_ms;
+}
+
+/** Totals per role, per model and overall (the episode summary and `aureus cost`). */
+export function summarizeRunLog(entries: readonly RunLogEntry[]): RunLogSummary {
+  const per_role: Partial<Record<LlmRole, RoleTotals>> = {};
+  const per_model: Record<string, RoleTotals> = {};
+  const total = emptyTotals();
+  for (const e of entries) {
+    add((per_role[e.role] ??= emptyTotals()), e);
+    add((per_model[e.model] ??= emptyTotals()), e);
+    add(total, e);
+  }
+  return { per_role, per_model, total };
+}
