@@ -1,0 +1,40 @@
+import type { Operator, RoleKind } from '../../domain/world.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { WorldIndex } from '../world-index.js';
+import { makeEvalContext } from './context.js';
+import { evaluateCondition } from './evaluate.js';
+
+export interface PrereqResult {
+  expr: string;
+  holds: boolean;
+  /** Set when the expression could not be evaluated (it then counts as not holding). */
+  error?: Diagnostic;
+}
+
+/** The declared kind of each role of an operator (`actor` is always a character). */
+export function operatorRoleKinds(operator: Pick<Operator, 'roles'>): Record<string, RoleKind> {
+  const kinds: Record<string, RoleKind> = Object.create(null);
+  for (const [role, spec] of Object.entries(operator.roles ?? {})) if (spec?.kind) kinds[role] = spec.kind;
+  if (!kinds.actor) kinds.actor = 'character';
+  return kinds;
+}
+
+/**
+ * Evaluate every prerequisite of an operator under the given bindings on one state.
+ * `holds` is true only when every prerequisite evaluates to true; an evaluation error is
+ * reported in the result and counts as not holding. All prerequisites are evaluated (no
+ * short-circuit) so planners and reports can show each one.
+ */
+export function checkPrereqs(
+  operator: Pick<Operator, 'roles' | 'prereqs'>,
+  bindings: Record<string, string>,
+  index: WorldIndex,
+  extra: { episode?: number } = {},
+): { holds: boolean; results: PrereqResult[] } {
+  const ctx = makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: operatorRoleKinds(operator) });
+  const results: PrereqResult[] = (operator.prereqs ?? []).map((p) => {
+    const r = evaluateCondition(p.expr, ctx);
+    return r.ok ? { expr: p.expr, holds: r.value } : { expr: p.expr, holds: false, error: r.diagnostic };
+  });
+  return { holds: results.every((r) => r.holds), results };
+}

@@ -1,0 +1,119 @@
+import type {
+  Character,
+  Faction,
+  LedgerAccount,
+  Location,
+  Operator,
+  Relationship,
+  Secret,
+  Thread,
+  World,
+} from '../domain/world.js';
+
+/**
+ * Lookup tables over one World state. Built once per state (O(n) plus the travel matrix) and
+ * treated as read-only; after a scene, build a new one from the new World. Maps (not plain
+ * objects) so that an id like "__proto__" or "constructor" can never hit a prototype.
+ */
+export interface WorldIndex {
+  readonly world: World;
+  readonly characters: ReadonlyMap<string, Character>;
+  readonly secrets: ReadonlyMap<string, Secret>;
+  readonly threads: ReadonlyMap<string, Thread>;
+  readonly locations: ReadonlyMap<string, Location>;
+  readonly factions: ReadonlyMap<string, Faction>;
+  readonly operators: ReadonlyMap<string, Operator>;
+  /** Key `${from}>${to}`. */
+  readonly edges: ReadonlyMap<string, Relationship>;
+  /** Outgoing edges per character id, in file order. */
+  readonly edgesFrom: ReadonlyMap<string, readonly Relationship[]>;
+  /** Incoming edges per character id, in file order. */
+  readonly edgesTo: ReadonlyMap<string, readonly Relationship[]>;
+  readonly ledger: ReadonlyMap<string, LedgerAccount>;
+  /** All-pairs shortest travel days; a missing entry means unreachable. travel.get(a).get(a) = 0. */
+  readonly travel: ReadonlyMap<string, ReadonlyMap<string, number>>;
+}
+
+export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
+
+function byId<T extends { id: string }>(items: readonly T[] | undefined): Map<string, T> {
+  const m = new Map<string, T>();
+  // First occurrence wins: duplicates are a validation error reported by the store, and the
+  // index must stay deterministic even on an invalid world.
+  for (const it of items ?? []) if (!m.has(it.id)) m.set(it.id, it);
+  return m;
+}
+
+/**
+ * Shortest travel days between every pair of locations (Floyd–Warshall; a season has tens of
+ * locations, so O(n^3) is negligible). Edges are symmetric; the shortest declared edge wins.
+ */
+function travelMatrix(world: World): Map<string, Map<string, number>> {
+  const ids = (world.world?.locations ?? []).map((l) => l.id);
+  const known = new Set(ids);
+  const d = new Map<string, Map<string, number>>();
+  for (const a of ids) d.set(a, new Map([[a, 0]]));
+  const relax = (a: string, b: string, days: number) => {
+    const row = d.get(a)!;
+    const cur = row.get(b);
+    if (cur === undefined || days < cur) row.set(b, days);
+  };
+  for (const e of world.world?.travel ?? []) {
+    if (!known.has(e.from) || !known.has(e.to) || !(e.days >= 0)) continue;
+    relax(e.from, e.to, e.days);
+    relax(e.to, e.from, e.days);
+  }
+  for (const k of ids) {
+    const dk = d.get(k)!;
+    for (const i of ids) {
+      const di = d.get(i)!;
+      const ik = di.get(k);
+      if (ik === undefined) continue;
+      for (const [j, kj] of dk) {
+        const via = ik + kj;
+        const ij = di.get(j);
+        if (ij === undefined || via < ij) di.set(j, via);
+      }
+    }
+  }
+  return d;
+}
+
+export function indexWorld(world: World): WorldIndex {
+  const edges = new Map<string, Relationship>();
+  const edgesFrom = new Map<string, Relationship[]>();
+  const edgesTo = new Map<string, Relationship[]>();
+  for (const r of world.relationships?.relationships ?? []) {
+    const k = edgeKey(r.from, r.to);
+    if (edges.has(k)) continue;
+    edges.set(k, r);
+    (edgesFrom.get(r.from) ?? edgesFrom.set(r.from, []).get(r.from)!).push(r);
+    (edgesTo.get(r.to) ?? edgesTo.set(r.to, []).get(r.to)!).push(r);
+  }
+  return {
+    world,
+    characters: byId(world.characters?.characters),
+    secrets: byId(world.secrets?.secrets),
+    threads: byId(world.threads?.threads),
+    locations: byId(world.world?.locations),
+    factions: byId(world.factions?.factions),
+    operators: byId(world.operators?.operators),
+    edges,
+    edgesFrom,
+    edgesTo,
+    ledger: byId(world.assets?.cash_ledger),
+    travel: travelMatrix(world),
+  };
+}
+
+/** Shortest travel days between two locations, or null when there is no route (or an unknown id). */
+export function travelDays(index: WorldIndex, from: string, to: string): number | null {
+  return index.travel.get(from)?.get(to) ?? null;
+}
+
+/** Sum of all ledger balances. */
+export function ledgerTotal(world: World): number {
+  let t = 0;
+  for (const a of world.assets?.cash_ledger ?? []) t += a.denarii;
+  return t;
+}
