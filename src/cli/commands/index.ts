@@ -1,5 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { registerImport } from './import.js';
+import { registerInit } from './init.js';
+import { registerValidate } from './validate.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -9,4 +12,7 @@ import type { CommandContext } from '../context.js';
 export type RegisterCommand = (program: Command, ctx: () => CommandContext) => void;
 
 export const commands: RegisterCommand[] = [
+  registerInit,
+  registerValidate,
+  registerImport,
 ];

@@ -1,5 +1,10 @@
 import { defineDiagnostics } from '../catalog.js';
 
 // AUR7xxx — CLI usage, config, import.
+// AUR700x: `aureus init` and `aureus validate` (other areas use their own sub-ranges, e.g. AUR79xx import).
 defineDiagnostics([
+  { code: 'AUR7001', severity: 'error', message: 'cannot create a world in {dir}: the directory is not empty ({entries})', hint: 'pick a new or empty directory; aureus init never overwrites existing files' },
+  { code: 'AUR7002', severity: 'error', message: 'cannot create a world at {dir}: it exists and is not a directory', hint: 'pick a path that does not exist yet, or an empty directory' },
+  { code: 'AUR7003', severity: 'error', message: 'the starter kit is incomplete: {missing} not found in {kit}', hint: 'reinstall aureus (npm install) so its world/, operators/, style/, seasons/ and schemas/ are present' },
+  { code: 'AUR7004', severity: 'error', message: 'cannot create a world at {dir}: {reason}', hint: 'check the path and its permissions; nothing was left behind' },
 ]);

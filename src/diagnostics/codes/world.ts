@@ -1,5 +1,39 @@
 import { defineDiagnostics } from '../catalog.js';
 
 // AUR1xxx — world files: reading, JSON, schema, references.
+// 100x: reading and parsing; 101x: schema; 102x-103x: references and world rules.
 defineDiagnostics([
+  // Reading and parsing (shared by every JSON input through store/read.ts readJsonFileSafe).
+  { code: 'AUR1000', severity: 'error', message: 'not a world repository: {root} has no world/ folder', hint: 'create one with `aureus init <dir>`, or point -C at a world repository' },
+  { code: 'AUR1001', severity: 'error', message: 'missing file {file}', hint: 'every world repository needs this file; `aureus init` creates a complete one to copy from' },
+  { code: 'AUR1002', severity: 'error', message: 'file is {size} bytes, over the {limit}-byte limit', hint: 'world files are hand-edited data; split or trim it (nothing this large is read, to protect memory)' },
+  { code: 'AUR1003', severity: 'error', message: 'file is not valid UTF-8 (first bad byte at offset {offset})', hint: 're-save the file as UTF-8 (most editors: "Save with encoding")' },
+  { code: 'AUR1004', severity: 'error', message: 'file is empty', hint: 'a world file holds a JSON object with at least "format": 1; `aureus init` creates complete ones' },
+  { code: 'AUR1005', severity: 'error', message: 'invalid JSON: {detail}', hint: 'fix the syntax at this line and column (a trailing comma or a missing quote is the usual cause)' },
+  { code: 'AUR1006', severity: 'error', message: 'forbidden key "{key}"', hint: '"__proto__", "constructor" and "prototype" are never valid keys: they could alter object prototypes; rename or remove it' },
+  { code: 'AUR1007', severity: 'error', message: 'incompatible format: the file has format {found}, this aureus supports format {supported}', hint: 'convert the file to format {supported}, or use the aureus version that wrote it' },
+  { code: 'AUR1008', severity: 'error', message: 'cannot read {file}: {reason}', hint: 'check that it is a regular, readable file' },
+  { code: 'AUR1009', severity: 'error', message: 'duplicate key "{key}" in the same object', hint: 'JSON parsers silently keep only the last one; keep one' },
+  // Schema (schemas/*.schema.json, compiled once with ajv, all errors).
+  { code: 'AUR1010', severity: 'error', message: 'unknown key "{key}"', hint: '{suggestion}allowed keys here: {allowed}' },
+  { code: 'AUR1011', severity: 'error', message: 'wrong type: expected {expected}, got {got}', hint: 'change the value to {expected}' },
+  { code: 'AUR1012', severity: 'error', message: 'missing required key "{key}"', hint: 'add "{key}" here (see {schema})' },
+  { code: 'AUR1013', severity: 'error', message: 'value {value} is out of range: must be {comparison} {limit}', hint: 'the declared range is in {schema}' },
+  { code: 'AUR1014', severity: 'error', message: 'value {value} is not allowed here', hint: '{suggestion}allowed: {allowed}' },
+  { code: 'AUR1015', severity: 'error', message: 'value {value} does not match the pattern {pattern}', hint: 'see {schema} for the expected form' },
+  { code: 'AUR1016', severity: 'error', message: 'schema violation: {detail}', hint: 'see {schema}' },
+  // References and world rules (checked once every file is schema-valid).
+  { code: 'AUR1020', severity: 'error', message: 'duplicate {kind} id "{id}" (first at {first})', hint: 'ids must be unique within their collection; rename one' },
+  { code: 'AUR1021', severity: 'error', message: 'id "{id}" is not path-safe: ids may contain only a-z, 0-9 and _', hint: '{why}' },
+  { code: 'AUR1022', severity: 'error', message: '{what} "{id}" does not exist', hint: '{suggestion}known {kind} ids: {known}' },
+  { code: 'AUR1023', severity: 'error', message: 'ledger account "{id}" has a negative balance ({denarii} denarii)', hint: 'balances are whole denarii, never negative; debts belong in relationships (debt) or contracts' },
+  { code: 'AUR1024', severity: 'error', message: 'dead character "{id}" holds intentions: {intentions}', hint: 'the dead do not act; empty bdi.intentions or change the status' },
+  { code: 'AUR1025', severity: 'error', message: 'metric "{metric}" has value {value} outside its declared range {min}..{max}', hint: 'move the value inside the range or widen the range' },
+  { code: 'AUR1026', severity: 'error', message: 'metric "{metric}" declares min {min} above max {max}', hint: 'swap min and max' },
+  { code: 'AUR1027', severity: 'error', message: 'operator "{operator}": {problem}', hint: '{fix}' },
+  { code: 'AUR1028', severity: 'error', message: 'ledger account "{id}" is owned by {kind} "{owner}", which does not exist', hint: '{suggestion}known {kind} ids: {known}' },
+  { code: 'AUR1029', severity: 'error', message: 'travel edge {from} → {to} is a loop', hint: 'travel edges join two different locations; same-place moves take 0 days without an edge' },
+  { code: 'AUR1030', severity: 'error', message: 'relationship {from} → {to} points at itself', hint: 'relationships are between two different characters' },
+  { code: 'AUR1031', severity: 'error', message: 'season goals file declares season {found} but lives in {dir}', hint: 'set "season" to {expected} or move the file' },
+  { code: 'AUR1032', severity: 'error', message: 'ledger account "{id}" belongs to {kind} "{owner}" but is not named after it', hint: 'a {kind}\'s account uses the {kind}\'s id (transfers name accounts by role): rename the account to "{owner}"' },
 ]);

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+
+/**
+ * `aureus init <dir>`: scaffold a world repository (starter kit, schemas, config, .gitignore,
+ * git repository on main with a first commit). Refuses an existing non-empty directory (exit 2).
+ */
+export function registerInit(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('init')
+    .description('create a world repository with the starter season kit, a .gitignore, git init and a first commit')
+    .argument('<dir>', 'where to create it (a new or empty directory; relative to -C)')
+    .option('--json', 'print {"root", "commit", "files"} instead of text')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ aureus init my-world                 scaffold ./my-world and commit it
+  $ aureus -C my-world validate          then check it
+
+Exit codes: 0 created, 2 the directory exists and is not empty (or not a directory), 10 git failed.
+On any failure nothing is left behind.`,
+    )
+    .action(async (dir: string, opts: { json?: boolean }) => {
+      const c = ctx();
+      const { scaffoldWorld } = await import('../../store/scaffold.js');
+      const target = path.resolve(c.root, dir);
+      const r = await scaffoldWorld(target);
+      if (opts.json) {
+        const { stableStringify } = await import('../../core/json.js');
+        c.io.stdout(stableStringify(r));
+        return;
+      }
+      const shown = path.relative(c.io.cwd, target) || '.';
+      c.io.stdout(
+        `${c.chalk.green('✓')} created the world repository ${target} (${r.files.length} files, commit ${r.commit.slice(0, 7)} on main)\n` +
+          `Next:\n  aureus -C ${shown.includes(' ') ? JSON.stringify(shown) : shown} validate\n`,
+      );
+    });
+}

@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import type { Diagnostic } from '../../diagnostics/index.js';
+import type { CommandContext } from '../context.js';
+import { formatDiagnostics } from '../io.js';
+import { ExitCode } from '../../errors.js';
+
+/**
+ * `aureus validate [--json]`: every world file (safe read, format, schema, references), every
+ * season's goals, the expressions, and aureus.config.yaml. Exit 0 when there is no error
+ * (warnings do not fail), 3 otherwise. Validation writes nothing.
+ */
+export function registerValidate(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('validate')
+    .description('check every world file, reference, expression and the config; print all diagnostics grouped by file')
+    .option('--json', 'print {"valid": boolean, "diagnostics": [...]} instead of text')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ aureus validate                      check the world repository in the current directory
+  $ aureus -C my-world validate --json   machine-readable result for CI or an editor
+
+Exit codes: 0 valid (warnings allowed), 3 invalid world or config.`,
+    )
+    .action(async (opts: { json?: boolean }) => {
+      const c = ctx();
+      const { validateWorldRepository } = await import('../../store/validate.js');
+      const result = await validateWorldRepository(c.root);
+      const errors = result.diagnostics.filter((d) => d.severity === 'error');
+      if (!result.valid) c.exit.code = ExitCode.INVALID_WORLD;
+      if (opts.json) {
+        const { stableStringify } = await import('../../core/json.js');
+        c.io.stdout(stableStringify({ valid: result.valid, diagnostics: result.diagnostics }));
+        return;
+      }
+      if (result.diagnostics.length) c.io.stdout(formatDiagnostics(result.diagnostics, c.chalk).replace(/^\n/, '') + '\n');
+      c.io.stdout(summary(result.diagnostics, errors, result.stats, c) + '\n');
+    });
+}
+
+function summary(all: Diagnostic[], errors: Diagnostic[], stats: string, c: CommandContext): string {
+  const warnings = all.filter((d) => d.severity === 'warning').length;
+  const files = new Set(all.map((d) => d.file ?? '')).size;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  if (errors.length === 0) {
+    const w = warnings ? ` (${plural(warnings, 'warning')})` : '';
+    return `${c.chalk.green('✓')} ${c.root} is a valid world${w}: ${stats}`;
+  }
+  return `${c.chalk.red('✗')} ${plural(errors.length, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${plural(files, 'file')}: the world in ${c.root} is invalid`;
+}

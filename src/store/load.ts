@@ -1,0 +1,98 @@
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { seasonGoalsRel } from '../paths.js';
+import { readJsonFileSafe } from './read.js';
+import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
+import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
+
+/**
+ * The world store adapter, reading side: every file of WORLD_FILES plus each season's goals,
+ * each through the same pipeline (safe read → format → schema), then the cross-file reference
+ * checks once every file is schema-valid (their findings would be noise on malformed data).
+ */
+
+export interface LoadedSeasonGoals {
+  season: number;
+  file: string;
+  goals: SeasonGoals;
+}
+
+export interface LoadedWorld {
+  /** The world when there is no error-severity diagnostic; null otherwise. */
+  world: World | null;
+  /** Season goals of every seasons/season_NN/ folder, in season order (empty when invalid). */
+  seasonGoals: LoadedSeasonGoals[];
+  diagnostics: Diagnostic[];
+}
+
+/** Read, format-check and schema-validate one file; the value only when all of it passed. */
+export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<{ value: unknown; diagnostics: Diagnostic[] }> {
+  const r = await readJsonFileSafe(path.join(root, rel), rel);
+  if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
+  const format = checkFormat(r.value, rel);
+  if (format) return { value: undefined, diagnostics: [format] };
+  const schema = validateSchema(kind, r.value, rel);
+  return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [] };
+}
+
+async function isDir(p: string): Promise<boolean> {
+  try {
+    return (await stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Seasons that have a folder (seasons/season_NN); season 1 is always expected. */
+async function seasonNumbers(root: string): Promise<number[]> {
+  const found = new Set<number>([1]);
+  try {
+    for (const e of await readdir(path.join(root, 'seasons'), { withFileTypes: true })) {
+      const m = /^season_(\d{2,})$/.exec(e.name);
+      if (e.isDirectory() && m) found.add(Number(m[1]));
+    }
+  } catch {
+    // No seasons/ folder: season 1's goals are reported missing below.
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+export async function loadWorld(root: string): Promise<LoadedWorld> {
+  if (!(await isDir(path.join(root, 'world')))) {
+    return { world: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
+  }
+  const keys = Object.keys(WORLD_FILES) as (keyof World)[];
+  const parts = await Promise.all(keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k)));
+  const seasons = await seasonNumbers(root);
+  const goals = await Promise.all(seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals')));
+
+  const diagnostics = [...parts, ...goals].flatMap((p) => p.diagnostics);
+  if (diagnostics.some((d) => d.severity === 'error')) return { world: null, seasonGoals: [], diagnostics };
+
+  const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
+  const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
+  const refs = checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]);
+  diagnostics.push(...refs);
+  const ok = !diagnostics.some((d) => d.severity === 'error');
+  return { world: ok ? world : null, seasonGoals: ok ? seasonGoals : [], diagnostics };
+}
+
+/**
+ * For commands that need a valid world to proceed (plan, episode run): the world, or an
+ * AureusError with exit code 3 carrying every diagnostic.
+ */
+export async function loadWorldOrThrow(root: string): Promise<{ world: World; seasonGoals: LoadedSeasonGoals[]; diagnostics: Diagnostic[] }> {
+  const r = await loadWorld(root);
+  if (!r.world) {
+    const n = r.diagnostics.filter((d) => d.severity === 'error').length;
+    throw new AureusError(`the world in ${root} is invalid (${n} error${n === 1 ? '' : 's'})`, {
+      exitCode: ExitCode.INVALID_WORLD,
+      diagnostics: r.diagnostics,
+      hint: 'run `aureus validate` for the full list, fix the files, then re-run',
+    });
+  }
+  return { world: r.world, seasonGoals: r.seasonGoals, diagnostics: r.diagnostics };
+}

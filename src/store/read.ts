@@ -1,0 +1,116 @@
+import { open, type FileHandle } from 'node:fs/promises';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { parseJson } from './json-parse.js';
+
+/** Nothing larger is read: world files are hand-edited data, and this protects memory. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+export interface SafeJson {
+  /** The parsed value when `ok`; undefined otherwise. */
+  value: unknown;
+  ok: boolean;
+  diagnostics: Diagnostic[];
+}
+
+/** Offset of the first byte that breaks UTF-8, for the diagnostic. */
+export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      min = 0x80;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      min = 0x800;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      min = 0x10000;
+    } else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return -1;
+}
+
+/**
+ * Decode bytes as strict UTF-8 (a leading BOM is dropped) and parse them as JSON, turning every
+ * problem into a catalog diagnostic on `rel`: not UTF-8, empty, syntax error at line:col,
+ * forbidden or duplicate keys. Usable on any JSON input (packets, model answers saved to disk).
+ */
+export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel })]);
+  }
+  return parseJsonTextSafe(text, rel);
+}
+
+/** As parseJsonBytesSafe, for text already in memory. */
+export function parseJsonTextSafe(text: string, rel: string): SafeJson {
+  if (text.trim() === '') return fail([diag('AUR1004', {}, { file: rel })]);
+  const r = parseJson(text);
+  const diagnostics: Diagnostic[] = [];
+  if (!r.ok) diagnostics.push(diag('AUR1005', { detail: r.error.message }, { file: rel, line: r.error.line, column: r.error.column }));
+  for (const k of r.keys) {
+    const code = k.kind === 'forbidden' ? 'AUR1006' : 'AUR1009';
+    diagnostics.push(diag(code, { key: k.key }, { file: rel, pointer: k.pointer, line: k.line, column: k.column }));
+  }
+  if (!r.ok || diagnostics.length) return fail(diagnostics);
+  return { ok: true, value: r.value, diagnostics: [] };
+}
+
+/**
+ * Read a JSON file safely: missing file, not a regular file, over MAX_FILE_BYTES (checked on the
+ * open handle before reading a byte), then everything parseJsonBytesSafe checks.
+ * `rel` is the name the diagnostics carry (relative to the world root).
+ */
+export async function readJsonFileSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): Promise<SafeJson> {
+  const limit = opts.maxBytes ?? MAX_FILE_BYTES;
+  let handle: FileHandle;
+  try {
+    handle = await open(absPath, 'r');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return fail([diag('AUR1001', { file: rel }, { file: rel })]);
+    return fail([diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel })]);
+  }
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return fail([diag('AUR1008', { file: rel, reason: st.isDirectory() ? 'it is a directory' : 'it is not a regular file' }, { file: rel })]);
+    if (st.size > limit) return fail([diag('AUR1002', { size: st.size, limit }, { file: rel })]);
+    if (st.size === 0) return fail([diag('AUR1004', {}, { file: rel })]);
+    const bytes = await handle.readFile();
+    // The file may have grown between stat and read; the limit holds for what was read too.
+    if (bytes.length > limit) return fail([diag('AUR1002', { size: bytes.length, limit }, { file: rel })]);
+    return parseJsonBytesSafe(bytes, rel);
+  } catch (e) {
+    return fail([diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel })]);
+  } finally {
+    await handle.close();
+  }
+}
+
+function errnoReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'EACCES' || err.code === 'EPERM') return 'permission denied';
+  if (err.code === 'EISDIR') return 'it is a directory';
+  return err.code ?? (err instanceof Error ? err.message : String(e));
+}
+
+function fail(diagnostics: Diagnostic[]): SafeJson {
+  return { ok: false, value: undefined, diagnostics };
+}

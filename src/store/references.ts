@@ -1,0 +1,228 @@
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { WORLD_FILES, type Effect, type Operator, type SeasonGoals, type World } from '../domain/world.js';
+import { didYouMean, listSome } from './suggest.js';
+
+/**
+ * The checks a schema cannot express, run once every file is schema-valid: duplicate ids,
+ * dangling references between files, ledger and metric rules, the dead holding intentions, and
+ * the structure of operators' roles and effects. Pure: data in, diagnostics out.
+ */
+
+export interface SeasonGoalsInput {
+  /** Relative path, e.g. seasons/season_01/season_goals.json */
+  file: string;
+  /** The season number its folder names. */
+  season: number;
+  goals: SeasonGoals;
+}
+
+/** Roots a resolved effect path may start with (docs/paths.md). */
+const PATH_ROOTS = ['world', 'characters', 'relationships', 'secrets', 'threads', 'assets'];
+
+interface IdIndex {
+  kind: string;
+  file: string;
+  ids: Map<string, string>; // id -> pointer of its first occurrence
+}
+
+function index(kind: string, file: string, items: { id: string }[], base: string, out: Diagnostic[]): IdIndex {
+  const ids = new Map<string, string>();
+  items.forEach((item, i) => {
+    const pointer = `${base}/${i}/id`;
+    const first = ids.get(item.id);
+    if (first !== undefined) out.push(diag('AUR1020', { kind, id: item.id, first }, { file, pointer }));
+    else ids.set(item.id, pointer);
+  });
+  return { kind, file, ids };
+}
+
+function refCheck(out: Diagnostic[], target: IdIndex | IdIndex[], id: string, what: string, file: string, pointer: string): boolean {
+  const targets = Array.isArray(target) ? target : [target];
+  if (targets.some((t) => t.ids.has(id))) return true;
+  const known = targets.flatMap((t) => [...t.ids.keys()]);
+  const kind = targets.map((t) => t.kind).join('/');
+  out.push(diag('AUR1022', { what, id, kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer }));
+  return false;
+}
+
+export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] = []): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const F = WORLD_FILES;
+
+  const locations = index('location', F.world, world.world.locations, '/locations', out);
+  const factions = index('faction', F.factions, world.factions.factions, '/factions', out);
+  const characters = index('character', F.characters, world.characters.characters, '/characters', out);
+  const secrets = index('secret', F.secrets, world.secrets.secrets, '/secrets', out);
+  const threads = index('thread', F.threads, world.threads.threads, '/threads', out);
+  index('constraint', F.constraints, world.constraints.constraints, '/constraints', out);
+  index('operator', F.operators, world.operators.operators, '/operators', out);
+  const accounts = index('ledger account', F.assets, world.assets.cash_ledger, '/cash_ledger', out);
+  const goods = index('good', F.assets, world.assets.goods, '/goods', out);
+  const contracts = index('contract', F.assets, world.assets.contracts, '/contracts', out);
+  const networks = index('network', F.assets, world.assets.networks, '/networks', out);
+  index('canon fact', F.canon, world.canon.facts, '/facts', out);
+  // Who can own goods, sign contracts or patronise a network: a character, a faction or an account.
+  const parties = [characters, factions, accounts];
+
+  checkWorldFile(world, locations, out);
+
+  world.characters.characters.forEach((c, i) => {
+    const at = `/characters/${i}`;
+    refCheck(out, factions, c.faction, 'faction', F.characters, `${at}/faction`);
+    refCheck(out, locations, c.location, 'location', F.characters, `${at}/location`);
+    c.bdi.desires.forEach((d, j) => {
+      if (d.target !== undefined) refCheck(out, characters, d.target, 'desire target character', F.characters, `${at}/bdi/desires/${j}/target`);
+    });
+    if (c.status === 'dead' && c.bdi.intentions.length > 0)
+      out.push(diag('AUR1024', { id: c.id, intentions: c.bdi.intentions.join(', ') }, { file: F.characters, pointer: `${at}/bdi/intentions` }));
+  });
+
+  const edges = new Map<string, string>();
+  world.relationships.relationships.forEach((r, i) => {
+    const at = `/relationships/${i}`;
+    refCheck(out, characters, r.from, 'character', F.relationships, `${at}/from`);
+    refCheck(out, characters, r.to, 'character', F.relationships, `${at}/to`);
+    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file: F.relationships, pointer: at }));
+    const key = `${r.from}→${r.to}`;
+    const first = edges.get(key);
+    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: key, first }, { file: F.relationships, pointer: at }));
+    else edges.set(key, at);
+  });
+
+  world.assets.cash_ledger.forEach((a, i) => {
+    const at = `/cash_ledger/${i}`;
+    if (a.denarii < 0) out.push(diag('AUR1023', { id: a.id, denarii: a.denarii }, { file: F.assets, pointer: `${at}/denarii` }));
+    const owners = a.owner_kind === 'character' ? characters : a.owner_kind === 'faction' ? factions : null;
+    if (owners && !owners.ids.has(a.owner)) {
+      const known = [...owners.ids.keys()];
+      out.push(diag('AUR1028', { id: a.id, kind: a.owner_kind, owner: a.owner, known: listSome(known), suggestion: didYouMean(a.owner, known) }, { file: F.assets, pointer: `${at}/owner` }));
+    } else if (owners && a.id !== a.owner) {
+      out.push(diag('AUR1032', { id: a.id, kind: a.owner_kind, owner: a.owner }, { file: F.assets, pointer: `${at}/id` }));
+    }
+  });
+  world.assets.goods.forEach((g, i) => refCheck(out, parties, g.owner, 'owner', F.assets, `/goods/${i}/owner`));
+  world.assets.contracts.forEach((c, i) => c.parties.forEach((p, j) => refCheck(out, parties, p, 'contract party', F.assets, `/contracts/${i}/parties/${j}`)));
+  world.assets.networks.forEach((n, i) => {
+    refCheck(out, parties, n.patron, 'patron', F.assets, `/networks/${i}/patron`);
+    n.clients.forEach((c, j) => refCheck(out, parties, c, 'client', F.assets, `/networks/${i}/clients/${j}`));
+  });
+
+  world.secrets.secrets.forEach((s, i) => {
+    refCheck(out, characters, s.subject, 'subject character', F.secrets, `/secrets/${i}/subject`);
+    s.holders.forEach((h, j) => refCheck(out, characters, h, 'holder character', F.secrets, `/secrets/${i}/holders/${j}`));
+  });
+  world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => refCheck(out, characters, s, 'stakeholder character', F.threads, `/threads/${i}/stakeholders/${j}`)));
+
+  world.operators.operators.forEach((op, i) => checkOperator(op, `/operators/${i}`, { characters, secrets, threads, accounts }, out));
+
+  const anything = [characters, factions, locations, secrets, threads, accounts, goods, contracts, networks];
+  world.canon.facts.forEach((f, i) => {
+    if (f.subject !== undefined) refCheck(out, anything, f.subject, 'canon fact subject', F.canon, `/facts/${i}/subject`);
+  });
+
+  for (const s of seasons) checkSeasonGoals(s, threads, out);
+  return out;
+}
+
+function checkWorldFile(world: World, locations: IdIndex, out: Diagnostic[]): void {
+  const F = WORLD_FILES.world;
+  const seen = new Map<string, string>();
+  world.world.travel.forEach((t, i) => {
+    const at = `/travel/${i}`;
+    refCheck(out, locations, t.from, 'location', F, `${at}/from`);
+    refCheck(out, locations, t.to, 'location', F, `${at}/to`);
+    if (t.from === t.to) out.push(diag('AUR1029', { from: t.from, to: t.to }, { file: F, pointer: at }));
+    // Travel is symmetric, so a→b and b→a are the same edge.
+    const key = [t.from, t.to].sort().join('↔');
+    const first = seen.get(key);
+    if (first !== undefined) out.push(diag('AUR1020', { kind: 'travel edge', id: key, first }, { file: F, pointer: at }));
+    else seen.set(key, at);
+  });
+  for (const [name, m] of Object.entries(world.world.global)) {
+    const at = `/global/${name}`;
+    if (m.min > m.max) out.push(diag('AUR1026', { metric: name, min: m.min, max: m.max }, { file: F, pointer: at }));
+    else if (m.value < m.min || m.value > m.max) out.push(diag('AUR1025', { metric: name, value: m.value, min: m.min, max: m.max }, { file: F, pointer: `${at}/value` }));
+  }
+}
+
+interface OperatorScope {
+  characters: IdIndex;
+  secrets: IdIndex;
+  threads: IdIndex;
+  accounts: IdIndex;
+}
+
+function checkOperator(op: Operator, at: string, scope: OperatorScope, out: Diagnostic[]): void {
+  const file = WORLD_FILES.operators;
+  const problem = (problem: string, fix: string, pointer: string) => out.push(diag('AUR1027', { operator: op.id, problem, fix }, { file, pointer }));
+  const actor = op.roles.actor;
+  if (actor && actor.kind !== 'character') problem(`role "actor" has kind "${actor.kind}"`, 'the actor is always a character: set its kind to "character"', `${at}/roles/actor/kind`);
+
+  const roleNames = Object.keys(op.roles);
+  const checkEffect = (e: Effect, ptr: string) => {
+    const segs = e.path.split('.');
+    const first = segs[0]!;
+    const role = op.roles[first];
+    if (e.op === 'transfer') {
+      if (e.path !== 'assets.cash_ledger') problem(`a transfer must have the path "assets.cash_ledger", not "${e.path}"`, 'transfers move denarii between ledger accounts', `${ptr}/path`);
+      for (const side of ['from', 'to'] as const) {
+        const v = e[side];
+        if (v === undefined) {
+          problem(`the transfer has no "${side}"`, `add "${side}": a role name or a ledger account id`, ptr);
+          continue;
+        }
+        const r = op.roles[v];
+        if (r ? r.kind !== 'character' && r.kind !== 'faction' : !scope.accounts.ids.has(v))
+          problem(
+            r ? `transfer "${side}" names role "${v}" of kind "${r.kind}"` : `transfer "${side}" "${v}" is neither a role nor a ledger account`,
+            `use a character or faction role (${roleNames.join(', ')}) or a ledger account id ${didYouMean(v, [...roleNames, ...scope.accounts.ids.keys()])}`.trim(),
+            `${ptr}/${side}`,
+          );
+      }
+      if (e.amount === undefined) problem('the transfer has no "amount"', 'add "amount": denarii as a number or {"expr": "…"}', ptr);
+      if (e.value !== undefined) problem('a transfer takes "amount", not "value"', 'rename "value" to "amount"', `${ptr}/value`);
+      return;
+    }
+    if (e.value === undefined) problem(`the "${e.op}" effect on "${e.path}" has no "value"`, 'add "value"', ptr);
+    for (const k of ['from', 'to', 'amount'] as const)
+      if (e[k] !== undefined) problem(`"${k}" is only for transfers, not "${e.op}"`, `remove "${k}"`, `${ptr}/${k}`);
+    if (role) {
+      if (role.kind === 'location' || role.kind === 'faction')
+        problem(`effect path "${e.path}" starts with role "${first}" of kind "${role.kind}"`, 'only character, secret and thread roles can start a path (docs/paths.md)', `${ptr}/path`);
+      return;
+    }
+    if (!PATH_ROOTS.includes(first)) {
+      problem(
+        `effect path "${e.path}" starts with "${first}", which is neither a role of this operator nor a world root`,
+        `${didYouMean(first, [...roleNames, ...PATH_ROOTS])}start with a role (${roleNames.join(', ')}) or one of ${PATH_ROOTS.join(', ')}`,
+        `${ptr}/path`,
+      );
+      return;
+    }
+    // A literal id right after characters./secrets./threads. must exist (roles are allowed there too).
+    const literal = first === 'characters' ? scope.characters : first === 'secrets' ? scope.secrets : first === 'threads' ? scope.threads : null;
+    const id = segs[1];
+    if (literal && id !== undefined && !op.roles[id] && !literal.ids.has(id)) {
+      const known = [...literal.ids.keys()];
+      out.push(diag('AUR1022', { what: `${literal.kind} in effect path "${e.path}"`, id, kind: literal.kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer: `${ptr}/path` }));
+    }
+    if (first === 'relationships') {
+      for (const seg of segs.slice(1, 3)) {
+        if (!op.roles[seg] && !scope.characters.ids.has(seg)) {
+          const known = [...roleNames, ...scope.characters.ids.keys()];
+          out.push(diag('AUR1022', { what: `character in effect path "${e.path}"`, id: seg, kind: 'role/character', known: listSome(known), suggestion: didYouMean(seg, known) }, { file, pointer: `${ptr}/path` }));
+        }
+      }
+    }
+  };
+  op.effects.forEach((e, j) => checkEffect(e, `${at}/effects/${j}`));
+  op.side_effect_risks.forEach((r, j) => r.effects?.forEach((e, k) => checkEffect(e, `${at}/side_effect_risks/${j}/effects/${k}`)));
+}
+
+function checkSeasonGoals(s: SeasonGoalsInput, threads: IdIndex, out: Diagnostic[]): void {
+  const g = s.goals;
+  if (g.season !== s.season) out.push(diag('AUR1031', { found: g.season, dir: s.file.split('/').slice(0, 2).join('/'), expected: s.season }, { file: s.file, pointer: '/season' }));
+  index('season goal', s.file, g.goals, '/goals', out);
+  g.goals.forEach((goal, i) => goal.threads.forEach((t, j) => refCheck(out, threads, t, 'thread', s.file, `/goals/${i}/threads/${j}`)));
+  g.finale_threads.forEach((t, i) => refCheck(out, threads, t, 'thread', s.file, `/finale_threads/${i}`));
+}

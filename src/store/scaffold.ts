@@ -1,0 +1,138 @@
+import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { diag } from '../diagnostics/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { createGit } from '../git/simple-git.js';
+import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
+
+/**
+ * `aureus init`: a new world repository from the starter kit. Built in a hidden sibling folder
+ * and renamed into place at the end, so a failure at any step (copy, git) leaves nothing behind:
+ * not the folder, not a half-made repository.
+ */
+
+/** What a world repository gets from the package (directories copied whole). */
+export const KIT_DIRS = ['world', 'operators', 'style', 'schemas'] as const;
+export const KIT_FILES = [seasonGoalsRel(1)] as const;
+/** Copied when the package has it. */
+export const KIT_OPTIONAL_FILES = [CONFIG_FILE] as const;
+
+export const WORLD_GITIGNORE = `# Aureus run state: drafts, checkpoints, the replay cache and the run lock.\n${AUREUS_DIR}/\nnode_modules/\n`;
+
+export const INITIAL_COMMIT_MESSAGE = 'Create the world from the Aureus starter kit';
+
+export interface ScaffoldResult {
+  root: string;
+  commit: string;
+  /** Files committed, relative, sorted. */
+  files: string[];
+}
+
+async function exists(p: string): Promise<boolean> {
+  try {
+    await lstat(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuse anything but a missing path or an empty directory, saying why. */
+async function checkTarget(target: string): Promise<void> {
+  let st;
+  try {
+    st = await stat(target);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw usage(diag('AUR7004', { dir: target, reason: (e as Error).message }));
+  }
+  if (!st.isDirectory()) throw usage(diag('AUR7002', { dir: target }));
+  const entries = await readdir(target);
+  if (entries.length > 0) {
+    const shown = entries.sort().slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} entries)` : '');
+    throw usage(diag('AUR7001', { dir: target, entries: shown }));
+  }
+}
+
+function usage(d: ReturnType<typeof diag>): AureusError {
+  return new AureusError(d.message, { exitCode: ExitCode.USAGE, hint: d.hint });
+}
+
+async function listFiles(dir: string, base = dir): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await readdir(dir, { withFileTypes: true })) {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      if (e.name === '.git') continue;
+      out.push(...(await listFiles(abs, base)));
+    } else out.push(path.relative(base, abs).split(path.sep).join('/'));
+  }
+  return out.sort();
+}
+
+/**
+ * Create a world repository at `target` (absolute): the starter kit from `kitRoot` (default:
+ * the aureus package), a .gitignore, `git init` on branch main and a first commit.
+ */
+export async function scaffoldWorld(target: string, opts: { kitRoot?: string } = {}): Promise<ScaffoldResult> {
+  const kit = opts.kitRoot ?? packageRoot();
+  await checkTarget(target);
+
+  const missing: string[] = [];
+  for (const rel of [...KIT_DIRS, ...KIT_FILES]) if (!(await exists(path.join(kit, rel)))) missing.push(rel);
+  if (missing.length) {
+    const d = diag('AUR7003', { missing: missing.join(', '), kit });
+    throw new AureusError(d.message, { exitCode: ExitCode.INTERNAL, hint: d.hint });
+  }
+
+  const parent = path.dirname(target);
+  // mkdir returns the first directory it had to create: that is what to remove on failure.
+  let createdParent: string | undefined;
+  try {
+    createdParent = await mkdir(parent, { recursive: true });
+  } catch (e) {
+    throw usage(diag('AUR7004', { dir: target, reason: (e as Error).message }));
+  }
+  let staging: string | undefined;
+  let removedEmptyTarget = false;
+  try {
+    staging = await mkdtemp(path.join(parent, `.${path.basename(target)}.aureus-init-`));
+    for (const rel of KIT_DIRS) await cp(path.join(kit, rel), path.join(staging, rel), { recursive: true, errorOnExist: true, force: false });
+    for (const rel of [...KIT_FILES, ...KIT_OPTIONAL_FILES]) {
+      const from = path.join(kit, rel);
+      if (!(await exists(from))) continue;
+      await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
+      await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
+    }
+    await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
+
+    const git = createGit(staging);
+    await git.init({ branch: 'main' });
+    await git.ensureIdentity();
+    const files = await listFiles(staging);
+    await git.add(['.']);
+    const commit = await git.commit(INITIAL_COMMIT_MESSAGE);
+
+    // Nothing in .git records the absolute path, so the finished repository can move into place.
+    // An empty target directory is replaced (rename(2) allows that); it was checked empty above.
+    if (await exists(target)) {
+      await rmdir(target);
+      removedEmptyTarget = true;
+    }
+    await rename(staging, target);
+    staging = undefined;
+    return { root: target, commit, files };
+  } catch (e) {
+    if (staging) await rm(staging, { recursive: true, force: true });
+    if (removedEmptyTarget) await mkdir(target).catch(() => undefined);
+    if (createdParent) await rm(createdParent, { recursive: true, force: true });
+    if (e instanceof AureusError) throw e;
+    // A path the user cannot write to is a usage problem; anything else is unexpected.
+    const userSide = ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ENAMETOOLONG'].includes((e as NodeJS.ErrnoException).code ?? '');
+    throw new AureusError(`cannot create a world at ${target}: ${(e as Error).message}`, {
+      exitCode: userSide ? ExitCode.USAGE : ExitCode.INTERNAL,
+      diagnostics: [diag('AUR7004', { dir: target, reason: (e as Error).message })],
+      cause: e,
+    });
+  }
+}
