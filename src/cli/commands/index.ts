@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { registerImport } from './import.js';
+import { registerCost } from './cost.js';
 import { registerInit } from './init.js';
 import { registerValidate } from './validate.js';
 
@@ -15,4 +16,5 @@ export const commands: RegisterCommand[] = [
   registerInit,
   registerValidate,
   registerImport,
+  registerCost,
 ];

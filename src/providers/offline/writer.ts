@@ -6,6 +6,7 @@ import type { LlmRequest } from '../../ports/llm.js';
 import { SECTION, type LexiconEntry, type WriterPayload } from '../../stages/e-writer/types.js';
 import { lexiconPattern } from '../../stages/f-verifier/rules/voice.js';
 import * as P from './writer-phrases.js';
+import type { OfflineRealizer } from './index.js';
 
 /**
  * The offline writer: a deterministic, seeded screenplay renderer working from the scene packet
@@ -483,3 +484,6 @@ function fmt(n: unknown): string {
   const v = Number(n);
   return Number.isFinite(v) ? v.toLocaleString('en-US') : String(n);
 }
+
+/** Registry entry point (offline/index.ts loads `realize` from ./writer.js). */
+export const realize: OfflineRealizer = (req, ctx) => offlineWrite(req, { seed: ctx.seed, chaos: ctx.chaos });

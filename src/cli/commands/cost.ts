@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+
+/** `aureus cost [episode]`: tokens and cost per role from an episode's run_log.jsonl. */
+export const registerCost: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  program
+    .command('cost [episode]')
+    .description("print an episode's LLM tokens and cost per role (from its run_log.jsonl)")
+    .option('--json', 'print the totals as JSON')
+    .addHelpText(
+      'after',
+      `
+[episode] is s01e03, an episode or run folder, or a run_log.jsonl; default: the latest episode.
+Cached (replayed) calls count their recorded tokens but cost 0.
+
+Examples:
+  $ aureus cost                     the latest committed episode
+  $ aureus cost s01e03 --json
+  $ aureus cost .aureus/runs/s01e04-7    a run that has not been committed`,
+    )
+    .action(async (episode: string | undefined, o: { json?: boolean }) => {
+      const c = ctx();
+      const { costReport } = await import('../../providers/cost-report.js');
+      const { formatDiagnostics } = await import('../io.js');
+      const report = costReport(c.root, episode);
+      if (report.diagnostics.length) c.io.stderr(formatDiagnostics(report.diagnostics, c.chalk));
+      const { per_role, per_model, total } = report.summary;
+      if (o.json) {
+        c.io.stdout(JSON.stringify({ file: report.file, per_role, per_model, total }, null, 2) + '\n');
+        return;
+      }
+      const header = ['role', 'calls', 'cached', 'input', 'output', 'cache write', 'cache read', 'cost USD'];
+      const rows: string[][] = [];
+      const row = (name: string, t: typeof total) => [
+        name,
+        String(t.calls),
+        String(t.cached),
+        String(t.input_tokens),
+        String(t.output_tokens),
+        String(t.cache_write_tokens),
+        String(t.cache_read_tokens),
+        t.cost_usd.toFixed(4),
+      ];
+      for (const role of ['proposals', 'director', 'writer', 'critic', 'recap'] as const) {
+        const t = per_role[role];
+        if (t) rows.push(row(role, t));
+      }
+      rows.push(row('total', total));
+      const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+      const fmt = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+      let out = `${c.chalk.bold(report.file)}\n${c.chalk.dim(fmt(header))}\n`;
+      rows.forEach((r, i) => (out += (i === rows.length - 1 ? c.chalk.bold(fmt(r)) : fmt(r)) + '\n'));
+      const models = Object.entries(per_model).sort(([a], [b]) => a.localeCompare(b));
+      if (models.length) out += c.chalk.dim(`models: ${models.map(([m, t]) => `${m} ${t.calls} call${t.calls === 1 ? '' : 's'}`).join(', ')}`) + '\n';
+      c.io.stdout(out);
+    });
+};
