@@ -55,6 +55,8 @@ export interface PlannedScene {
   purpose: string;
   /** Cold opens, reversals and finales: the writer may use the escalation model. */
   marquee: boolean;
+  /** Characters who travel to this scene (the planner applies `characters.<id>.location set <to>` in its projection). */
+  movements?: { character: string; from: string; to: string; days: number }[];
 }
 
 export interface AcceptanceCheck {

@@ -1,0 +1,133 @@
+import type { CliffhangerConstraints, EpisodeRef } from '../../domain/context.js';
+import type { EpisodeContext, ThreadCadenceStatus } from '../../domain/episode-context.js';
+import type { InWorldDate, Thread, World } from '../../domain/world.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/planning.js';
+import { hashValue } from '../../core/hash.js';
+import { round } from '../../core/json.js';
+import { snapshotTension } from '../c-director/metrics.js';
+
+/** Progress at or above this counts as "near resolution" (spec §10.2 deferral). */
+export const NEAR_RESOLUTION = 0.8;
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+export function dateText(d: InWorldDate, plusDays = 0): string {
+  // A simple 30-day-month calendar is enough for scene headings; the committed date is stage H's.
+  let day = d.day + plusDays;
+  let month = d.month;
+  let year = d.year_bc;
+  while (day > 30) {
+    day -= 30;
+    month += 1;
+    if (month > 12) { month = 1; year -= 1; }
+  }
+  return `${day} ${MONTHS[month - 1] ?? `month ${month}`} ${year} BC`;
+}
+
+/** Spec §10.3: episodes since the thread last progressed, counted up to the episode being planned. */
+export function episodesSinceProgress(t: Thread, episode: number): number {
+  return Math.max(0, episode - 1 - (t.last_progress_episode ?? 0));
+}
+
+export function threadCadence(t: Thread, episode: number): ThreadCadenceStatus {
+  const since = episodesSinceProgress(t, episode);
+  return {
+    id: t.id,
+    question: t.question,
+    type: t.type,
+    priority: t.priority,
+    major: t.major,
+    status: t.status,
+    progress: round(t.progress),
+    cadence: t.cadence,
+    last_progress_episode: t.last_progress_episode,
+    episodes_since_progress: since,
+    overdue: since > t.cadence,
+    near_resolution: t.progress >= NEAR_RESOLUTION,
+  };
+}
+
+export interface SnapshotInput {
+  world: World;
+  ref: EpisodeRef;
+  seed: string;
+  /** The previous episode's cliffhanger_constraints.json, or null (first episode / none written). */
+  previousCliffhanger: CliffhangerConstraints | null;
+}
+
+/** Stage A (pure): the episode context. */
+export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeContext; diagnostics: Diagnostic[] } {
+  const { world, ref, seed } = input;
+  const cliff = input.previousCliffhanger;
+  const diagnostics: Diagnostic[] = [];
+  const notes: string[] = [];
+  const chars = world.characters.characters;
+  const byId = new Map(chars.map((c) => [c.id, c]));
+  const principals = chars.filter((c) => c.principal);
+  const acting = principals.filter((c) => c.status === 'alive').map((c) => c.id).sort();
+  const unavailable = principals.filter((c) => c.status !== 'alive').map((c) => ({ id: c.id, status: c.status })).sort((a, b) => a.id.localeCompare(b.id));
+  for (const u of unavailable) notes.push(`${u.id} is ${u.status} and cannot act`);
+
+  let mustStart = false;
+  let timeSkip = true;
+  let opening: EpisodeContext['opening'] = null;
+  if (cliff) {
+    mustStart = cliff.kind === 'physical_danger' || cliff.must_start_immediately === true;
+    timeSkip = !mustStart && (cliff.kind === 'revelation' || cliff.time_skip_allowed === true);
+    if (mustStart) {
+      const locationOk = world.world.locations.some((l) => l.id === cliff.location);
+      const characters: string[] = [];
+      for (const id of cliff.characters) {
+        const c = byId.get(id);
+        if (c && c.status === 'alive') characters.push(id);
+        else {
+          diagnostics.push(diag('AUR3004', { what: 'character', id }, { severity: 'info' }));
+          notes.push(`cliffhanger character ${id} left out of the opening (${c ? c.status : 'unknown'})`);
+        }
+      }
+      if (!locationOk) {
+        diagnostics.push(diag('AUR3004', { what: 'location', id: cliff.location }));
+        notes.push(`cliffhanger location ${cliff.location} is unknown; the opening is unconstrained`);
+      } else if (characters.length > 0) {
+        opening = { location: cliff.location, characters, scene: cliff.scene, summary: cliff.summary };
+        notes.push(`physical danger: scene 1 continues at ${cliff.location} with ${characters.join(', ')}, no time skip`);
+      } else {
+        notes.push('physical danger, but no one from the cliffhanger can appear; the opening is unconstrained');
+      }
+    } else if (timeSkip) {
+      notes.push(`${cliff.kind} cliffhanger: a time skip is allowed`);
+    } else {
+      notes.push(`${cliff.kind} cliffhanger: no time skip`);
+    }
+  }
+
+  const metrics: Record<string, number> = {};
+  for (const k of Object.keys(world.world.global).sort()) metrics[k] = round(world.world.global[k]!.value);
+
+  const context: EpisodeContext = {
+    format: 1,
+    episode_id: ref.id,
+    season: ref.season,
+    episode: ref.episode,
+    seed,
+    state_hash: hashValue(world),
+    date: { ...world.world.date },
+    date_text: dateText(world.world.date),
+    previous_cliffhanger: cliff,
+    must_start_immediately: mustStart,
+    time_skip_allowed: timeSkip,
+    opening,
+    active_threads: world.threads.threads
+      .filter((t) => t.status === 'open')
+      .map((t) => threadCadence(t, ref.episode))
+      .sort((a, b) => Number(b.overdue) - Number(a.overdue) || b.priority - a.priority || a.id.localeCompare(b.id)),
+    acting_principals: acting,
+    unavailable,
+    metrics,
+    tension: round(snapshotTension(world)),
+    notes,
+  };
+  return { context, diagnostics };
+}

@@ -1,0 +1,126 @@
+import type { Character, Operator, RoleKind, Thread, World } from '../../domain/world.js';
+import { round } from '../../core/json.js';
+
+/**
+ * BDI-lite scoring and binding enumeration (docs/planning.md, stage B). Shared by the Director,
+ * which scores the same candidates again with episode-level needs on top.
+ */
+
+/** Characters who can act: alive (not dead, exiled or imprisoned). */
+export const canAct = (c: Character | undefined): boolean => !!c && c.status === 'alive';
+
+/** Role names of an operator in a stable order: actor first, then alphabetical. */
+export function roleOrder(op: Operator): string[] {
+  const roles = Object.keys(op.roles ?? {}).filter((r) => r !== 'actor').sort();
+  return ['actor', ...roles];
+}
+
+export function roleKind(op: Operator, role: string): RoleKind {
+  return role === 'actor' ? 'character' : (op.roles?.[role]?.kind ?? 'character');
+}
+
+/** Candidate ids for a role kind (the actor is bound separately). */
+export function candidatesFor(world: World, kind: RoleKind): string[] {
+  switch (kind) {
+    case 'character': return world.characters.characters.filter(canAct).map((c) => c.id).sort();
+    case 'secret': return world.secrets.secrets.filter((s) => s.status !== 'inert').map((s) => s.id).sort();
+    case 'thread': return world.threads.threads.filter((t) => t.status === 'open').map((t) => t.id).sort();
+    case 'location': return world.world.locations.map((l) => l.id).sort();
+    case 'faction': return world.factions.factions.map((f) => f.id).sort();
+  }
+}
+
+/**
+ * Every binding of `op` with `actor` fixed: the cartesian product of the other roles' candidates,
+ * never binding the same character to two roles.
+ */
+export function enumerateBindings(world: World, op: Operator, actor: string, cache = new Map<RoleKind, string[]>()): Record<string, string>[] {
+  const roles = roleOrder(op).slice(1);
+  const out: Record<string, string>[] = [];
+  const cands = (k: RoleKind) => cache.get(k) ?? (cache.set(k, candidatesFor(world, k)), cache.get(k)!);
+  const rec = (i: number, b: Record<string, string>, usedChars: Set<string>) => {
+    if (i === roles.length) { out.push({ ...b }); return; }
+    const role = roles[i]!;
+    const kind = roleKind(op, role);
+    for (const id of cands(kind)) {
+      if (kind === 'character' && usedChars.has(id)) continue;
+      b[role] = id;
+      if (kind === 'character') usedChars.add(id);
+      rec(i + 1, b, usedChars);
+      if (kind === 'character') usedChars.delete(id);
+      delete b[role];
+    }
+  };
+  rec(0, { actor }, new Set([actor]));
+  return out;
+}
+
+/** Canonical key of a binding, for dedup and deterministic tie-breaks. */
+export function bindingKey(opId: string, bindings: Record<string, string>): string {
+  return opId + '(' + Object.keys(bindings).sort().map((k) => `${k}=${bindings[k]}`).join(',') + ')';
+}
+
+/** The main target of a move: the `target` role, else the first non-actor role in order. */
+export function mainTarget(op: Operator, bindings: Record<string, string>): string | null {
+  if (bindings.target) return bindings.target;
+  const r = roleOrder(op).slice(1).find((x) => bindings[x] !== undefined);
+  return r ? bindings[r]! : null;
+}
+
+const words = (s: string): string[] => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+
+/** Does an intention token ("CORNER_GRAIN") name this operator's business? */
+export function intentionMatches(intention: string, op: Operator): boolean {
+  const opWords = new Set([...words(op.id), ...words(op.name), ...op.thread_tags.flatMap(words), ...op.beats.flatMap(words)]);
+  for (const e of op.effects) if (typeof e.value === 'string') for (const w of words(e.value)) opWords.add(w);
+  return words(intention).some((w) => opWords.has(w) || [...opWords].some((o) => o.length >= 5 && w.length >= 5 && o.slice(0, 5) === w.slice(0, 5)));
+}
+
+/** Threads a use of `op` with these bindings advances: tag overlap + a bound stakeholder, or a direct thread write. */
+export function threadsAdvancedBy(world: World, op: Operator, bindings: Record<string, string>): string[] {
+  const bound = new Set(Object.values(bindings));
+  const out = new Set<string>();
+  for (const t of world.threads.threads) {
+    if (t.status !== 'open') continue;
+    const tagHit = op.thread_tags.some((x) => t.tags.includes(x));
+    const stake = t.stakeholders.length === 0 || t.stakeholders.some((s) => bound.has(s));
+    if (tagHit && stake) out.add(t.id);
+  }
+  for (const e of op.effects) {
+    const m = /^(?:threads\.([a-z0-9_]+)|([a-z0-9_]+))\./.exec(e.path);
+    const id = m?.[1] ?? (m?.[2] && roleKind(op, m[2]) === 'thread' && op.roles[m[2]] ? bindings[m[2]] : undefined);
+    if (id && world.threads.threads.some((t) => t.id === id && t.status === 'open')) out.add(id);
+  }
+  return [...out].sort();
+}
+
+export interface BdiScore {
+  score: number;
+  /** The desire that contributed most, if any (for the rationale). */
+  topDesire: { text: string; kind: string; weight: number } | null;
+  intentions: string[];
+  stakes: string[];
+}
+
+/** Stage B score of `actor` doing `op` with `bindings` (docs/planning.md). */
+export function bdiScore(world: World, actor: Character, op: Operator, bindings: Record<string, string>, threads?: string[]): BdiScore {
+  const bound = new Set(Object.entries(bindings).filter(([r]) => r !== 'actor').map(([, id]) => id));
+  let score = 0;
+  let top: BdiScore['topDesire'] = null;
+  let topV = 0;
+  for (const d of actor.bdi.desires) {
+    if (!op.serves.includes(d.kind)) continue;
+    const v = d.weight * (d.target && bound.has(d.target) ? 1.5 : 1);
+    score += v;
+    if (v > topV) { topV = v; top = { text: d.text, kind: d.kind, weight: d.weight }; }
+  }
+  const intentions = actor.bdi.intentions.filter((i) => intentionMatches(i, op));
+  score += 0.5 * intentions.length;
+  const adv = threads ?? threadsAdvancedBy(world, op, bindings);
+  const byId = new Map<string, Thread>(world.threads.threads.map((t) => [t.id, t]));
+  const stakes = adv.filter((id) => byId.get(id)?.stakeholders.includes(actor.id));
+  score += 0.25 * stakes.length;
+  return { score: round(score), topDesire: top, intentions, stakes };
+}
+
+export const priorityOf = (score: number): number => round(score / (score + 1));

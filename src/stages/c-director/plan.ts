@@ -1,0 +1,492 @@
+import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
+import type { EpisodeContext } from '../../domain/episode-context.js';
+import type { AgentProposals } from '../../domain/proposals.js';
+import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene, RiskRoll } from '../../domain/plan.js';
+import type { Character, Operator, World } from '../../domain/world.js';
+import { Rng } from '../../core/rng.js';
+import { round } from '../../core/json.js';
+import { hashValue } from '../../core/hash.js';
+import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
+import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
+import { applyDeltas, resolveEffects } from '../../core/deltas/index.js';
+import { bdiScore, bindingKey, canAct, enumerateBindings, roleKind, roleOrder, threadsAdvancedBy } from '../b-proposals/bdi.js';
+import { NEAR_RESOLUTION } from '../a-snapshot/index.js';
+import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js';
+import { actPacing, isMeaningful, pacingLowTwoActs, snapshotTension, tensionPlateau, tooManyNearResolution } from './metrics.js';
+import { chooseObjectives } from './objectives.js';
+import { infeasible } from './infeasible.js';
+import { acceptanceChecks, openingWorld } from './checks.js';
+
+/** Thread progress per application (docs/planning.md §C.5). */
+export const THREAD_STEP = { success: 0.1, fail: 0.05 } as const;
+export const FAIL_COST: { stat: 'dignitas'; amount: number } = { stat: 'dignitas', amount: 2 };
+const TIMES: PlannedScene['time_of_day'][] = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
+
+export interface DirectorInput {
+  world: World;
+  context: EpisodeContext;
+  proposals: AgentProposals;
+  seed: string;
+}
+
+interface Candidate {
+  op: Operator;
+  actor: Character;
+  bindings: Record<string, string>;
+  key: string;
+  chars: string[];
+  threads: string[];
+  base: number;
+  proposal: { by: string; priority: number; exact: boolean } | null;
+}
+
+interface Projection {
+  world: World;
+  index: WorldIndex;
+}
+
+/** Where each character last was in the episode (location and scene day). */
+interface Whereabouts {
+  location: string;
+  day: number;
+}
+
+/**
+ * The symbolic Director (HTN-lite, spec §2.2): a greedy, forward, seeded planner over the
+ * projected state. Throws AureusError(PLAN_INFEASIBLE) naming the rule it could not meet.
+ */
+export function planSymbolic(input: DirectorInput): EpisodePlan {
+  const { world, context, proposals, seed } = input;
+  const rng = new Rng(seed);
+  const episode = context.episode;
+
+  const acting = world.characters.characters.filter((c) => c.principal && canAct(c));
+  if (acting.length === 0) throw infeasible('acting_principals', 'no principal is alive and free', 'AUR3002');
+  const openThreads = world.threads.threads.filter((t) => t.status === 'open');
+  const shape = episodeShape(acting.length, openThreads.length, rng);
+  const objectives = chooseObjectives(world, context, rng);
+
+  // ---- candidates: every operator x binding for every acting principal (prereqs checked lazily) ----
+  const proposalIndex = new Map<string, { by: string; priority: number }>();
+  const proposalOpActor = new Map<string, { by: string; priority: number }>();
+  for (const p of proposals.proposals) for (const m of p.moves) {
+    proposalIndex.set(bindingKey(m.operator_id, m.bindings), { by: p.character_id, priority: m.priority });
+    const k = `${m.operator_id}|${p.character_id}`;
+    if (!proposalOpActor.has(k)) proposalOpActor.set(k, { by: p.character_id, priority: m.priority });
+  }
+  const cache = new Map();
+  const candidates: Candidate[] = [];
+  const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
+  for (const actor of [...acting].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const op of ops) {
+      for (const bindings of enumerateBindings(world, op, actor.id, cache)) {
+        const threads = threadsAdvancedBy(world, op, bindings);
+        const key = bindingKey(op.id, bindings);
+        const exact = proposalIndex.get(key);
+        const loose = proposalOpActor.get(`${op.id}|${actor.id}`);
+        const chars = roleOrder(op).filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
+        candidates.push({
+          op, actor, bindings, key, chars, threads,
+          base: bdiScore(world, actor, op, bindings, threads).score,
+          proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
+        });
+      }
+    }
+  }
+
+  // ---- planning state ----
+  const start = openingWorld(world, context);
+  let proj: Projection = { world: start, index: indexWorld(start) };
+  const where = new Map<string, Whereabouts>();
+  for (const c of start.characters.characters) where.set(c.id, { location: c.location, day: 0 });
+  const overdue = new Set(context.active_threads.filter((t) => t.overdue).map((t) => t.id));
+  const advancedCount = new Map<string, number>();
+  const deferred = new Set<string>();
+  const resolvedMajors = new Set<string>();
+  const opUses = new Map<string, number>();
+  const usedKeys = new Set<string>();
+  const actorActUses = new Map<string, number>();
+  const typeCount = { thriller: 0, soap: 0 };
+  const appearances = new Map<string, number>();
+  const dramaResponses: DramaResponse[] = [];
+  const tensionSeries: number[] = [];
+  const pacingSeries: number[] = [];
+  let actMeaningful = 0;
+  let actApps = 0;
+  let pendingComplication = false;
+  let pendingTags: MandatoryBeat[] = [];
+  const placedTags = new Set<MandatoryBeat>();
+  let clock = { day: 0, tod: -1 };
+
+  const beats: Beat[] = [];
+  const scenes: PlannedScene[] = [];
+  let appSeq = 0;
+  let slotSeq = 0;
+  const totalSlots = shape.total;
+  const opening = context.must_start_immediately ? context.opening : null;
+
+  const typeAllowed = (t: 'thriller' | 'soap', remainingAfter: number): boolean => {
+    const th = typeCount.thriller + (t === 'thriller' ? 1 : 0);
+    const so = typeCount.soap + (t === 'soap' ? 1 : 0);
+    if (th > LIMITS.thriller.max || so > LIMITS.soap.max) return false;
+    // The remaining slots must still be able to reach both minimums.
+    return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter;
+  };
+
+  for (const sc of shape.scenes) {
+    const isLast = sc.number === shape.scenes.length;
+    // Tags due here: the default one, plus any that slipped from earlier scenes or were scheduled.
+    let tag: MandatoryBeat | null = null;
+    const due: MandatoryBeat[] = [...pendingTags];
+    if (sc.tag && !placedTags.has(sc.tag) && !due.includes(sc.tag)) due.push(sc.tag);
+    if (isLast) { tag = 'cliffhanger'; }
+    else {
+      // Never put the cliffhanger anywhere but the last scene; others in their scheduled order.
+      const order: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
+      tag = order.find((t) => due.includes(t) && !placedTags.has(t)) ?? null;
+    }
+
+    const sceneApps: OperatorApplication[] = [];
+    let location: string | null = null;
+    let sceneDay = 0;
+    let sceneTod = 0;
+    const movements: NonNullable<PlannedScene['movements']> = [];
+    const cast = new Set<string>();
+    const sceneRng = rng.fork(`time/${sc.id}`);
+    const step = 1 + sceneRng.int(2);
+    const forcedOpening = sc.number === 1 && opening ? opening : null;
+
+    for (let k = 0; k < sc.applications; k++) {
+      const slotType = shape.slotTypes[slotSeq] ?? 'thriller';
+      const remainingAfter = totalSlots - slotSeq - 1;
+      const needTag = k === 0 ? tag : null;
+      const needComplication = pendingComplication && !needTag;
+      const jitter = rng.fork(`slot/${slotSeq + 1}`);
+      const scored: { c: Candidate; s: number; tie: number }[] = [];
+      for (const c of candidates) {
+        if (needTag && !c.op.beats.includes(needTag)) continue;
+        if (!typeAllowed(c.op.type, remainingAfter)) continue;
+        if (usedKeys.has(c.key)) continue;
+        if (!c.chars.every((id) => canAct(proj.index.characters.get(id)))) continue;
+        if (location && !settingOk(proj.index, c.op, location)) continue;
+        let s = c.base;
+        if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
+        for (const t of c.threads) {
+          if (deferred.has(t)) continue;
+          const th = proj.index.threads.get(t);
+          if (!th || th.status !== 'open') continue;
+          let need = th.priority / 5;
+          const n = advancedCount.get(t) ?? 0;
+          if (overdue.has(t) && n === 0) need += sc.act <= 2 ? 3 : 1.5;
+          s += n === 0 ? need : need / (1 + n);
+        }
+        if (c.op.type === slotType) s += 0.6;
+        if (c.op.beats.includes(ACT_PHASE[sc.act]!)) s += 0.5;
+        if (needComplication && c.op.beats.includes('complication')) s += 5;
+        s -= 0.6 * (opUses.get(c.op.id) ?? 0);
+        s -= 0.3 * (actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0);
+        // Spread the screen time: every earlier appearance of a bound character costs a little.
+        for (const id of c.chars) s -= 0.15 * (appearances.get(id) ?? 0);
+        if (forcedOpening && k === 0) {
+          const inOpening = c.chars.filter((id) => forcedOpening.characters.includes(id)).length;
+          s += 2 * inOpening;
+        }
+        if (k > 0) s += 0.8 * c.chars.filter((id) => cast.has(id)).length;
+        scored.push({ c, s, tie: jitter.next() * 0.25 });
+      }
+      scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
+
+      let chosen: {
+        c: Candidate; app: OperatorApplication; proj: Projection; loc: string; day: number; tod: number; moves: typeof movements; applied: AppliedDelta[];
+      } | null = null;
+      for (const { c } of scored) {
+        const prereq = checkPrereqs(c.op, c.bindings, proj.index, { episode });
+        if (!prereq.holds) continue;
+        // Location and time of the scene (fixed by its first application).
+        let loc: string | null = location;
+        if (!loc) loc = forcedOpening && k === 0 ? forcedOpening.location : pickLocation(proj.index, c, where);
+        if (!loc) continue;
+        const sceneCast = [...new Set([...cast, ...c.chars, ...(forcedOpening ? forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [])])];
+        const timing = sceneTime(proj.index, sceneCast, loc, where, k === 0 ? { day: clock.day, tod: clock.tod + step } : { day: sceneDay, tod: sceneTod });
+        if (!timing) continue;
+        if (k > 0 && (timing.day !== sceneDay || timing.tod !== sceneTod)) continue;
+        // Move the cast, then apply the application's deltas on the projection.
+        const moves: typeof movements = [];
+        const moveDeltas: ResolvedDelta[] = [];
+        for (const id of sceneCast) {
+          const from = proj.index.characters.get(id)!.location;
+          if (from !== loc) {
+            moves.push({ character: id, from, to: loc, days: travelDays(proj.index, from, loc) ?? 0 });
+            moveDeltas.push({ path: `characters.${id}.location`, op: 'set', value: loc });
+          }
+        }
+        const moved = moveDeltas.length ? applyDeltas(proj.world, moveDeltas, prov(context, sc.id, null)) : { ok: true as const, world: proj.world, applied: [] };
+        if (!moved.ok) continue;
+        const movedIndex = moveDeltas.length ? indexWorld(moved.world) : proj.index;
+        const appId = `a${String(appSeq + 1).padStart(2, '0')}`;
+        const built = buildApplication(c, appId, movedIndex, moved.world, rng, episode, deferred, resolvedMajors);
+        if (!built) continue;
+        const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
+        if (!applied.ok) continue;
+        built.app.prereqs = prereq.results.map((r) => ({ expr: r.expr, holds: r.holds }));
+        chosen = { c, app: built.app, proj: { world: applied.world, index: indexWorld(applied.world) }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
+        break;
+      }
+
+      if (!chosen) {
+        if (k > 0) {
+          // No second move fits this scene: give the slot back to a later act-3/4 scene if possible.
+          const later = shape.scenes.find((s2) => s2.number > sc.number && s2.applications === 1 && s2.tag === null && !(s2.number === shape.scenes.length));
+          if (later) { later.applications = 2; slotSeq++; continue; }
+          throw infeasible('prereqs_hold', `no applicable operator for the second move of ${sc.id}`);
+        }
+        if (needTag && needTag !== 'cliffhanger' && !isLast) {
+          // Slip the mandatory beat to the next scene and fill this one without it.
+          if (!pendingTags.includes(needTag)) pendingTags.push(needTag);
+          tag = null;
+          k--;
+          continue;
+        }
+        if (needTag === 'cliffhanger') throw infeasible('cliffhanger_last', `no operator tagged cliffhanger applies in the last scene (${sc.id})`);
+        if (needComplication) {
+          pendingComplication = false;
+          dramaResponses.push({ condition: 'pacing_low', action: 'inject_complication', at: sc.id, detail: 'no complication operator applies here; the injection was dropped' });
+          k--;
+          continue;
+        }
+        throw infeasible('prereqs_hold', `no operator's prerequisites hold on the projected state for ${sc.id} (${typeCount.thriller} thriller and ${typeCount.soap} soap moves placed)`);
+      }
+
+      const { c, app } = chosen;
+      if (k === 0) {
+        location = chosen.loc; sceneDay = chosen.day; sceneTod = chosen.tod;
+        clock = { day: sceneDay, tod: sceneTod };
+      }
+      if (needComplication && c.op.beats.includes('complication')) {
+        pendingComplication = false;
+        app.source = 'injected';
+        const last = dramaResponses[dramaResponses.length - 1];
+        if (last && last.action === 'inject_complication' && last.at === 'pending') { last.at = sc.id; last.detail += `; injected ${c.op.id} (${app.id})`; }
+      }
+      if (needTag) { placedTags.add(needTag); pendingTags = pendingTags.filter((t) => t !== needTag); }
+      for (const m of chosen.moves) { movements.push(m); }
+      for (const id of [...c.chars, ...(forcedOpening && k === 0 ? forcedOpening.characters : [])]) if (canAct(proj.index.characters.get(id))) cast.add(id);
+      proj = chosen.proj;
+      for (const id of cast) where.set(id, { location: location!, day: sceneDay });
+      appSeq++;
+      slotSeq++;
+      typeCount[c.op.type]++;
+      usedKeys.add(c.key);
+      opUses.set(c.op.id, (opUses.get(c.op.id) ?? 0) + 1);
+      actorActUses.set(`${sc.act}|${c.actor.id}`, (actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0) + 1);
+      for (const id of c.chars) appearances.set(id, (appearances.get(id) ?? 0) + 1);
+      for (const t of app.threads_advanced) advancedCount.set(t, (advancedCount.get(t) ?? 0) + 1);
+      for (const t of app.threads_advanced) {
+        const th = proj.index.threads.get(t);
+        if (th && th.major && (th.status === 'resolved' || th.progress >= 1)) resolvedMajors.add(t);
+      }
+      actMeaningful += chosen.applied.filter(isMeaningful).length;
+      actApps++;
+      sceneApps.push(app);
+    }
+
+    // ---- the scene and its beat ----
+    const resolvedHere = sceneApps.some((a) => a.required_deltas.some((d) => /^threads\.[a-z0-9_]+\.status$/.test(d.path) && d.value === 'resolved'));
+    const beatId = `b${String(beats.length + 1).padStart(2, '0')}`;
+    const beatTag = sceneApps.length && tag && sceneApps[0]!.operator_id && world.operators.operators.find((o) => o.id === sceneApps[0]!.operator_id)?.beats.includes(tag) ? tag : null;
+    beats.push({
+      id: beatId,
+      act: sc.act,
+      phase: resolvedHere && sc.act === 4 ? 'resolution' : ACT_PHASE[sc.act]!,
+      tag: beatTag,
+      scene: sc.id,
+      applications: sceneApps,
+      summary: sceneApps.map((a) => summarize(world, a)).join(' Then ') ,
+    });
+    scenes.push({
+      id: sc.id,
+      number: sc.number,
+      act: sc.act,
+      location: location!,
+      time_of_day: TIMES[sceneTod]!,
+      day: sceneDay,
+      cast: [...cast].sort(),
+      beats: [beatId],
+      purpose: purposeOf(world, sc, beatTag, sceneApps),
+      marquee: sc.number === 1 || beatTag === 'reversal' || isLast,
+      ...(movements.length ? { movements: movements.sort((a, b) => a.character.localeCompare(b.character)) } : {}),
+    });
+
+    // ---- drama responses (spec §10.2) on the projection after the scene ----
+    tensionSeries.push(snapshotTension(proj.world));
+    if (tensionPlateau(tensionSeries) && !placedTags.has('confrontation') && !pendingTags.includes('confrontation') && !isLast) {
+      pendingTags.push('confrontation');
+      dramaResponses.push({ condition: 'tension_plateau', action: 'schedule_confrontation', at: shape.scenes[sc.number]?.id ?? sc.id, detail: `tension held at ${tensionSeries[tensionSeries.length - 1]} for 3 scenes (${scenes.slice(-3).map((s) => s.id).join(', ')}); the confrontation is moved up` });
+    }
+    const near = [...proj.index.threads.values()].filter((t) => t.status === 'open' && t.progress >= NEAR_RESOLUTION && !deferred.has(t.id)).map((t) => t.id);
+    if (tooManyNearResolution(near)) {
+      const victim = [...near].map((id) => proj.index.threads.get(id)!).sort((a, b) => Number(overdue.has(a.id)) - Number(overdue.has(b.id)) || a.priority - b.priority || a.id.localeCompare(b.id))[0]!;
+      deferred.add(victim.id);
+      dramaResponses.push({ condition: 'threads_near_resolution', action: 'defer_resolution', at: sc.id, detail: `${near.length} threads near resolution (${near.join(', ')}); ${victim.id} is deferred to the next episode` });
+    }
+    const nextScene = shape.scenes[sc.number];
+    if (!nextScene || nextScene.act !== sc.act) {
+      pacingSeries.push(actPacing(actMeaningful, actApps));
+      actMeaningful = 0; actApps = 0;
+      if (nextScene && pacingLowTwoActs(pacingSeries) && !pendingComplication) {
+        pendingComplication = true;
+        dramaResponses.push({ condition: 'pacing_low', action: 'inject_complication', at: 'pending', detail: `pacing ${pacingSeries.slice(-2).join(' and ')} in acts ${sc.act - 1} and ${sc.act}` });
+      }
+    }
+  }
+  for (const r of dramaResponses) if (r.at === 'pending') { r.at = 'end'; r.detail += '; the episode ended before it could be injected'; }
+
+  const threadsAdvanced = [...advancedCount.keys()].sort();
+  const plan: EpisodePlan = {
+    format: 1,
+    episode_id: context.episode_id,
+    season: context.season,
+    episode: context.episode,
+    seed,
+    title: titleOf(world, beats),
+    state_hash: context.state_hash,
+    objectives,
+    beats,
+    scenes,
+    threads_advanced: threadsAdvanced,
+    drama_responses: dramaResponses,
+    acceptance_checks: [],
+    director: { source: 'symbolic', attempts: 0, fallback_reason: null },
+  };
+  plan.acceptance_checks = acceptanceChecks(plan, world, context).checks;
+  const failed = plan.acceptance_checks.find((ch) => !ch.passed);
+  if (failed) throw infeasible(failed.id, failed.detail);
+  return plan;
+}
+
+const prov = (context: EpisodeContext, scene: string, operator: string | null) => () => ({ episode: context.episode_id, scene, event: 'plan', operator });
+
+function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
+  const l = index.locations.get(location);
+  return !!l && op.settings.includes(l.setting);
+}
+
+/** Where the actor is if the setting fits; else the target; else the allowed place the cast reaches fastest. */
+function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>): string | null {
+  const allowed = [...index.locations.values()].filter((l) => c.op.settings.includes(l.setting)).map((l) => l.id).sort();
+  if (allowed.length === 0) return null;
+  for (const id of c.chars) {
+    const loc = index.characters.get(id)?.location;
+    if (loc && allowed.includes(loc)) return loc;
+  }
+  let best: string | null = null;
+  let bestCost = Infinity;
+  for (const l of allowed) {
+    let cost = 0;
+    for (const id of c.chars) {
+      const from = where.get(id)?.location ?? index.characters.get(id)?.location ?? l;
+      const d = travelDays(index, from, l);
+      cost += d === null ? 1000 : d;
+    }
+    if (cost < bestCost) { bestCost = cost; best = l; }
+  }
+  return bestCost >= 1000 ? null : best;
+}
+
+/** The earliest (day, time) at `loc` no earlier than `from` that every cast member can reach. */
+function sceneTime(index: WorldIndex, cast: string[], loc: string, where: Map<string, Whereabouts>, from: { day: number; tod: number }): { day: number; tod: number } | null {
+  let day = from.day;
+  let tod = from.tod;
+  while (tod >= TIMES.length) { tod -= TIMES.length; day += 1; }
+  if (tod < 0) tod = 0;
+  for (const id of cast) {
+    const w = where.get(id);
+    const cur = index.characters.get(id)?.location ?? w?.location;
+    if (!cur) continue;
+    const d = travelDays(index, cur, loc);
+    if (d === null) return null;
+    const earliest = (w?.day ?? 0) + d;
+    if (d > 0 && earliest > day) { day = earliest; tod = 1; }
+    else if (d > 0 && earliest === day && w && w.day === day) { /* arrives the same day it left only if d == 0 */ }
+  }
+  return { day, tod };
+}
+
+function buildApplication(
+  c: Candidate, id: string, index: WorldIndex, world: World, rng: Rng, episode: number, deferred: Set<string>, resolvedMajors: Set<string>,
+): { app: OperatorApplication } | null {
+  const roleKinds = operatorRoleKinds(c.op);
+  const risks: RiskRoll[] = c.op.side_effect_risks.map((r, k) => {
+    const roll = round(rng.fork(`risk/${id}/${k}`).next());
+    return { text: r.text, prob: r.prob, roll, triggered: roll < r.prob };
+  });
+  const outcome: 'success' | 'fail' = risks.some((r) => r.triggered) ? 'fail' : 'success';
+  const deltas: ResolvedDelta[] = [];
+  if (outcome === 'success') {
+    const r = resolveEffects(c.op.effects, c.bindings, index, { episode, roleKinds });
+    if (!r.ok) return null;
+    deltas.push(...r.deltas);
+  } else {
+    c.op.side_effect_risks.forEach((risk, k) => {
+      if (!risks[k]!.triggered || !risk.effects?.length) return;
+      const r = resolveEffects(risk.effects, c.bindings, index, { episode, roleKinds });
+      if (r.ok) deltas.push(...r.deltas);
+    });
+    deltas.push({ path: `characters.${c.actor.id}.stats.${FAIL_COST.stat}`, op: 'subtract', value: FAIL_COST.amount });
+  }
+  const threads: string[] = [];
+  for (const t of c.threads) {
+    if (deferred.has(t)) continue;
+    const th = index.threads.get(t);
+    if (!th || th.status !== 'open') continue;
+    const stepV = THREAD_STEP[outcome];
+    const wouldResolve = th.progress + stepV >= 1;
+    // Spec §6.1: at most one major thread fully resolved per episode.
+    if (wouldResolve && th.major && resolvedMajors.size >= 1 && !resolvedMajors.has(t)) continue;
+    threads.push(t);
+    // An effect may already write this thread's progress; the planner's step comes on top.
+    deltas.push({ path: `threads.${t}.progress`, op: 'add', value: stepV });
+    deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
+    if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
+  }
+  void world;
+  return {
+    app: {
+      id,
+      operator_id: c.op.id,
+      type: c.op.type,
+      bindings: { ...c.bindings },
+      outcome,
+      risks,
+      prereqs: [],
+      required_deltas: deltas,
+      threads_advanced: threads,
+      source: c.proposal?.exact ? 'proposal' : 'director',
+      ...(c.proposal?.exact ? { proposed_by: c.proposal.by } : {}),
+    },
+  };
+}
+
+const nameOf = (world: World, id: string): string => world.characters.characters.find((c) => c.id === id)?.name ?? id;
+
+function summarize(world: World, a: OperatorApplication): string {
+  const op = world.operators.operators.find((o) => o.id === a.operator_id);
+  const others = Object.entries(a.bindings).filter(([r]) => r !== 'actor').map(([r, id]) => `${r} ${nameOf(world, id)}`);
+  return `${nameOf(world, a.bindings.actor!)}: ${op?.name ?? a.operator_id}${others.length ? ` (${others.join(', ')})` : ''} — ${a.outcome}.`;
+}
+
+function purposeOf(world: World, sc: SceneSlotPlan, tag: MandatoryBeat | null, apps: OperatorApplication[]): string {
+  const what = apps.map((a) => world.operators.operators.find((o) => o.id === a.operator_id)?.name ?? a.operator_id).join(' + ');
+  const threads = [...new Set(apps.flatMap((a) => a.threads_advanced))];
+  return `${tag ? tag.toUpperCase() + ': ' : ''}${what}${threads.length ? `; advances ${threads.join(', ')}` : ''} (act ${sc.act}, ${ACT_PHASE[sc.act]})`;
+}
+
+function titleOf(world: World, beats: Beat[]): string {
+  const rev = beats.find((b) => b.tag === 'reversal')?.applications[0];
+  const cliff = beats.find((b) => b.tag === 'cliffhanger')?.applications[0];
+  const opName = (a?: OperatorApplication) => world.operators.operators.find((o) => o.id === a?.operator_id)?.name ?? '';
+  const target = cliff?.bindings.target ? nameOf(world, cliff.bindings.target).split(' ').slice(-1)[0] : '';
+  return [opName(rev), target ? `${opName(cliff)} for ${target}` : opName(cliff)].filter(Boolean).join(', ');
+}
+
+export { hashValue };
