@@ -1,0 +1,182 @@
+import type { Io } from './io.js';
+import type { ChalkInstance } from 'chalk';
+
+/**
+ * Progress of `episode run`: the stages A–H, and inside E–G a live status per scene (writing,
+ * verifying, repairing, done) with the calls in flight. Three renderers behind one sink:
+ *   - listr2 on a TTY (to stderr, so stdout stays clean for the summary);
+ *   - plain lines on stderr without a TTY (CI logs, tests);
+ *   - silent with --json (stdout carries only the final JSON summary).
+ */
+export type StageId = 'A' | 'B' | 'C' | 'D' | 'EFG' | 'H' | 'commit';
+export type StageState = 'done' | 'resumed' | 'failed' | 'skipped';
+export type SceneState = 'writing' | 'verifying' | 'repairing' | 'done' | 'failed' | 'resumed';
+
+export const STAGE_TITLES: Record<StageId, string> = {
+  A: 'A  snapshot',
+  B: 'B  agent proposals',
+  C: 'C  director plan',
+  D: 'D  scene packets',
+  EFG: 'E–G write, verify, repair',
+  H: 'H  deltas, recap, cliffhanger',
+  commit: '   commit and tag',
+};
+export const STAGE_ORDER: StageId[] = ['A', 'B', 'C', 'D', 'EFG', 'H', 'commit'];
+
+export interface ProgressSink {
+  stage(id: StageId, state: StageState, detail?: string): void;
+  /** The scene ids of E–G, once the plan is known. */
+  scenes(ids: string[]): void;
+  scene(id: string, state: SceneState, detail?: string): void;
+  inflight(active: number, queued: number): void;
+  info(text: string): void;
+  /** Stop rendering (after success or failure). */
+  close(): Promise<void>;
+}
+
+export class SilentProgress implements ProgressSink {
+  stage(): void {}
+  scenes(): void {}
+  scene(): void {}
+  inflight(): void {}
+  info(): void {}
+  async close(): Promise<void> {}
+}
+
+/** One line per event on stderr. */
+export class PlainProgress implements ProgressSink {
+  private lastInflight = '';
+  constructor(
+    private readonly io: Io,
+    private readonly c: ChalkInstance,
+  ) {}
+  stage(id: StageId, state: StageState, detail?: string): void {
+    const mark = state === 'failed' ? this.c.red('failed') : state === 'resumed' ? this.c.cyan('resumed') : state === 'skipped' ? this.c.dim('skipped') : this.c.green('done');
+    this.io.stderr(`${STAGE_TITLES[id].trim()} … ${mark}${detail ? ` ${this.c.dim(`(${detail})`)}` : ''}\n`);
+  }
+  scenes(ids: string[]): void {
+    this.io.stderr(`${ids.length} scenes: ${ids.join(' ')}\n`);
+  }
+  scene(id: string, state: SceneState, detail?: string): void {
+    this.io.stderr(`  ${id} ${state}${detail ? ` ${this.c.dim(`(${detail})`)}` : ''}\n`);
+  }
+  inflight(active: number, queued: number): void {
+    const s = `${active}/${queued}`;
+    if (s === this.lastInflight || (active === 0 && queued === 0)) return;
+    this.lastInflight = s;
+  }
+  info(text: string): void {
+    this.io.stderr(`${text}\n`);
+  }
+  async close(): Promise<void> {}
+}
+
+interface Deferred {
+  promise: Promise<void>;
+  resolve: () => void;
+  reject: (e: Error) => void;
+  settled: boolean;
+}
+
+function deferred(): Deferred {
+  let resolve!: () => void;
+  let reject!: (e: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  promise.catch(() => undefined);
+  const d: Deferred = { promise, resolve: () => ((d.settled = true), resolve()), reject: (e) => ((d.settled = true), reject(e)), settled: false };
+  return d;
+}
+
+type TitleSetter = { title: string; output?: string; skip?: (msg?: string) => void };
+
+/** listr2 renderer, driven by pipeline events (tasks await deferreds resolved by the sink). */
+export class ListrProgress implements ProgressSink {
+  private readonly stages = new Map<StageId, Deferred>(STAGE_ORDER.map((s) => [s, deferred()]));
+  private readonly stageTasks = new Map<StageId, TitleSetter>();
+  private readonly sceneDone = new Map<string, Deferred>();
+  private readonly sceneTasks = new Map<string, TitleSetter>();
+  private readonly sceneIds = deferred();
+  private ids: string[] = [];
+  private running: Promise<unknown> | null = null;
+
+  static async create(): Promise<ListrProgress> {
+    const p = new ListrProgress();
+    await p.start();
+    return p;
+  }
+
+  private async start(): Promise<void> {
+    const { Listr, ProcessOutput } = await import('listr2');
+    const tasks = STAGE_ORDER.map((id) => ({
+      title: STAGE_TITLES[id],
+      task: async (_ctx: unknown, task: TitleSetter & { newListr: (t: unknown[], o: unknown) => unknown }) => {
+        this.stageTasks.set(id, task);
+        if (id === 'EFG') {
+          await Promise.race([this.sceneIds.promise, this.stages.get(id)!.promise]);
+          if (this.ids.length) {
+            return task.newListr(
+              this.ids.map((scene) => ({
+                title: `${scene} queued`,
+                task: async (_c: unknown, t: TitleSetter) => {
+                  this.sceneTasks.set(scene, t);
+                  await this.sceneDone.get(scene)!.promise;
+                },
+              })),
+              { concurrent: true, exitOnError: false, rendererOptions: { collapseSubtasks: false } },
+            );
+          }
+        }
+        await this.stages.get(id)!.promise;
+      },
+    }));
+    const out = new ProcessOutput(process.stderr, process.stderr);
+    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, rendererOptions: { processOutput: out } as never });
+    this.running = listr.run().catch(() => undefined);
+  }
+
+  stage(id: StageId, state: StageState, detail?: string): void {
+    const d = this.stages.get(id)!;
+    const t = this.stageTasks.get(id);
+    if (t) t.title = `${STAGE_TITLES[id]}${state === 'resumed' ? ' (resumed)' : ''}${detail ? ` — ${detail}` : ''}`;
+    if (state === 'failed') d.reject(new Error(detail ?? 'failed'));
+    else d.resolve();
+    if (id === 'EFG') {
+      this.sceneIds.resolve();
+      for (const s of this.sceneDone.values()) if (!s.settled) s.resolve();
+    }
+  }
+  scenes(ids: string[]): void {
+    this.ids = ids;
+    for (const id of ids) this.sceneDone.set(id, deferred());
+    this.sceneIds.resolve();
+  }
+  scene(id: string, state: SceneState, detail?: string): void {
+    const t = this.sceneTasks.get(id);
+    if (t) t.title = `${id} ${state}${detail ? ` — ${detail}` : ''}`;
+    const d = this.sceneDone.get(id);
+    if (!d) return;
+    if (state === 'done' || state === 'resumed') d.resolve();
+    else if (state === 'failed') d.reject(new Error(detail ?? `${id} failed`));
+  }
+  inflight(active: number, queued: number): void {
+    const t = this.stageTasks.get('EFG');
+    if (t) t.title = `${STAGE_TITLES.EFG} — ${active} in flight, ${queued} queued`;
+  }
+  info(): void {}
+  async close(): Promise<void> {
+    for (const d of this.stages.values()) if (!d.settled) d.reject(new Error('stopped'));
+    this.sceneIds.resolve();
+    for (const d of this.sceneDone.values()) if (!d.settled) d.reject(new Error('stopped'));
+    await this.running;
+  }
+}
+
+export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean): Promise<ProgressSink> {
+  if (json) return new SilentProgress();
+  // listr2 draws on the real terminal; in-process tests pass a non-TTY Io and get plain lines.
+  if (io.isTTY && process.stderr.isTTY && !io.env.CI) return ListrProgress.create();
+  return new PlainProgress(io, chalk);
+}

@@ -1,0 +1,49 @@
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import * as git from '../git/season-git.js';
+import { committedEpisodes, findCommittedEpisode } from './episodes.js';
+import { requireEpisodeId } from './episode-id.js';
+
+/**
+ * `aureus rollback s01e03`: revert that episode's commit and every commit after it on the
+ * current branch (newest first, one revert commit each), so the world files and episode folders
+ * are exactly as they were before s01e03 — and history is kept. The tags of the reverted
+ * episodes are renamed to rolledback/<id>/<sha> so the ids are free to be compiled again.
+ */
+export interface RollbackResult {
+  episode: string;
+  reverted: { commit: string; subject: string; revert: string }[];
+  retagged: { from: string; to: string }[];
+  head: string;
+}
+
+export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {
+  const ref = requireEpisodeId(episode);
+  const found = await findCommittedEpisode(root, ref);
+  if (!found) {
+    throw new AureusError(`episode ${ref.id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: ref.id })] });
+  }
+  const head = (await git.headCommit(root))!;
+  const parent = await git.parentOf(root, found.commit);
+  const range = parent ? await git.commitsBetween(root, parent, head) : [found.commit, ...(await git.commitsBetween(root, found.commit, head))];
+  const newestFirst = [...range].reverse();
+  const subjects = new Map<string, string>();
+  for (const sha of newestFirst) subjects.set(sha, (await git.commitMessage(root, sha)).split('\n')[0]);
+  const live = await committedEpisodes(root);
+  const reverts = await git.revertCommits(root, newestFirst, (sha) => `Revert "${subjects.get(sha)}"\n\nThis reverts commit ${sha}.\nRolled back with \`aureus rollback ${ref.id}\`.\n`);
+  const inRange = new Set(range);
+  const retagged: { from: string; to: string }[] = [];
+  for (const ep of live) {
+    if (!inRange.has(ep.commit)) continue;
+    const to = `rolledback/${ep.ref.id}/${ep.commit.slice(0, 10)}`;
+    if ((await git.resolveRef(root, `refs/tags/${to}`)) === null) await git.createAnnotatedTag(root, to, `${ep.tag} (rolled back)`, ep.commit);
+    await git.deleteTag(root, ep.tag);
+    retagged.push({ from: ep.tag, to });
+  }
+  return {
+    episode: ref.id,
+    reverted: newestFirst.map((sha, i) => ({ commit: sha, subject: subjects.get(sha) ?? '', revert: reverts[i] })),
+    retagged,
+    head: (await git.headCommit(root))!,
+  };
+}

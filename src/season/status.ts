@@ -1,0 +1,115 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import { episodeRelDir } from '../paths.js';
+import type { World } from '../domain/world.js';
+import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
+import { round } from '../core/json.js';
+import { committedEpisodes, nextEpisode } from './episodes.js';
+import { readWorldAt } from './world-at.js';
+import * as git from '../git/season-git.js';
+
+/** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
+export interface SeasonStatus {
+  date: { year_bc: number; month: number; day: number; text: string };
+  branch: string | null;
+  committed: { id: string; tag: string; commit: string; title: string; tension: number | null }[];
+  next_episode: string;
+  metrics: { id: string; label: string; value: number; min: number; max: number }[];
+  threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
+  principals: { id: string; name: string; faction: string; status: string; location: string; denarii: number; dignitas: number; auctoritas: number; fama: number; standing: number }[];
+  tension_sparkline: string;
+}
+
+const MONTHS = ['Ianuarius', 'Februarius', 'Martius', 'Aprilis', 'Maius', 'Iunius', 'Quinctilis', 'Sextilis', 'September', 'October', 'November', 'December'];
+const BARS = '▁▂▃▄▅▆▇█';
+
+export function sparkline(values: number[], min = 0, max = 10): string {
+  return values.map((v) => BARS[Math.max(0, Math.min(BARS.length - 1, Math.round(((v - min) / (max - min || 1)) * (BARS.length - 1))))]).join('');
+}
+
+/** Standing: the mean of dignitas, auctoritas and fama (0..100) — the Roman measure of a man. */
+function standing(stats: Record<string, number>): number {
+  return round(((stats.dignitas ?? 0) + (stats.auctoritas ?? 0) + (stats.fama ?? 0)) / 3, 1);
+}
+
+export async function seasonStatus(root: string): Promise<SeasonStatus> {
+  const world: World = await readWorldAt(root, null);
+  const next = nextEpisode(root);
+  const committed = await committedEpisodes(root);
+  const rows = committed.map((c) => {
+    let tension: number | null = null;
+    let title = '';
+    try {
+      const m = JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(c.ref), 'episode_metrics.json'), 'utf8')) as EpisodeMetrics;
+      tension = m.episode.tension;
+    } catch {
+      /* an episode without metrics shows a gap */
+    }
+    try {
+      title = (JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(c.ref), 'episode_plan.json'), 'utf8')) as { title?: string }).title ?? '';
+    } catch {
+      /* untitled */
+    }
+    return { id: c.ref.id, tag: c.tag, commit: c.commit, title, tension };
+  });
+  const d = world.world.date;
+  const ledger = new Map(world.assets.cash_ledger.map((a) => [a.id, a.denarii]));
+  return {
+    date: { ...d, text: `${d.day} ${MONTHS[d.month - 1] ?? d.month} ${d.year_bc} BC (${754 - d.year_bc} a.u.c.)` },
+    branch: await git.currentBranch(root),
+    committed: rows,
+    next_episode: next.id,
+    metrics: Object.entries(world.world.global)
+      .sort((a, b) => a[0].localeCompare(b[0]))
+      .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
+    threads: world.threads.threads.map((t) => {
+      const since = Math.max(0, next.episode - 1 - t.last_progress_episode);
+      return {
+        id: t.id,
+        question: t.question,
+        status: t.status,
+        progress: round(t.progress),
+        last_progress_episode: t.last_progress_episode,
+        episodes_since_progress: since,
+        cadence: t.cadence,
+        cadence_status: t.status === 'resolved' ? 'resolved' : t.status === 'dormant' ? 'dormant' : since > t.cadence ? 'overdue' : since === t.cadence ? 'due' : 'ok',
+      };
+    }),
+    principals: world.characters.characters
+      .filter((c) => c.principal)
+      .map((c) => ({
+        id: c.id,
+        name: c.name,
+        faction: c.faction,
+        status: c.status,
+        location: c.location,
+        denarii: ledger.get(c.id) ?? 0,
+        dignitas: c.stats.dignitas,
+        auctoritas: c.stats.auctoritas,
+        fama: c.stats.fama,
+        standing: standing(c.stats as unknown as Record<string, number>),
+      }))
+      .sort((a, b) => b.standing - a.standing || a.id.localeCompare(b.id)),
+    tension_sparkline: sparkline(rows.map((r) => r.tension ?? 0)),
+  };
+}
+
+export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; dim: (t: string) => string; red: (t: string) => string; yellow: (t: string) => string; green: (t: string) => string }): string {
+  const out: string[] = [];
+  out.push(`${c.bold('Date')}      ${s.date.text}`);
+  out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
+  out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
+  if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => (e.tension ?? 0).toFixed(1)).join(' '))}`);
+  out.push('', c.bold('Rome'));
+  for (const m of s.metrics) out.push(`  ${m.label.padEnd(24)} ${String(m.value).padStart(8)}  ${c.dim(`(${m.min}..${m.max})`)}`);
+  out.push('', c.bold('Threads'));
+  for (const t of s.threads) {
+    const tag = t.cadence_status === 'overdue' ? c.red('overdue') : t.cadence_status === 'due' ? c.yellow('due') : t.cadence_status === 'ok' ? c.green('ok') : c.dim(t.cadence_status);
+    out.push(`  ${tag.padEnd(8)} ${String(Math.round(t.progress * 100)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
+  }
+  out.push('', c.bold('Principals'));
+  for (const p of s.principals) {
+    out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${String(p.standing).padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
+  }
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,42 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { WORLD_FILES, type World } from '../domain/world.js';
+import * as git from '../git/season-git.js';
+
+/**
+ * Read the world files as they are in the working tree (ref = null) or at a commit, through
+ * `git show`. The files are Aureus's own canonical JSON, so plain JSON.parse is enough here;
+ * a missing part (canon.json before the first episode) reads as empty.
+ */
+const EMPTY: Partial<Record<keyof World, unknown>> = {
+  canon: { format: 1, facts: [] },
+  constraints: { format: 1, constraints: [] },
+};
+
+export async function readWorldAt(root: string, ref: string | null): Promise<World> {
+  const out: Record<string, unknown> = {};
+  for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
+    let text: string | null;
+    if (ref === null) {
+      try {
+        text = fs.readFileSync(path.join(root, rel), 'utf8');
+      } catch {
+        text = null;
+      }
+    } else text = await git.showFile(root, ref, rel);
+    out[key] = text === null ? (EMPTY[key] ?? null) : JSON.parse(text);
+  }
+  return out as unknown as World;
+}
+
+/** A file of an episode folder in the working tree, or at a commit. */
+export async function readEpisodeFile(root: string, ref: string | null, rel: string): Promise<string | null> {
+  if (ref === null) {
+    try {
+      return fs.readFileSync(path.join(root, rel), 'utf8');
+    } catch {
+      return null;
+    }
+  }
+  return git.showFile(root, ref, rel);
+}

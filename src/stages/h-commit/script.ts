@@ -1,0 +1,38 @@
+import type { EpisodePlan } from '../../domain/plan.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { ApprovedScene } from '../../domain/scene.js';
+import { parseSceneText, renderScriptMarkdown, sceneHeading, type ScriptDoc } from '../../season/script-model.js';
+
+/**
+ * episode_script.md (spec §11.1): the approved scenes in plan order, each under a heading built
+ * from its packet (not from whatever heading the writer typed), a cast line, and the text with
+ * dialogue normalised to `> CUE: line`.
+ */
+export function buildScriptDoc(plan: EpisodePlan, packets: ScenePacket[], scenes: ApprovedScene[]): ScriptDoc {
+  const byScene = new Map(scenes.map((s) => [s.scene, s]));
+  const packetOf = new Map(packets.map((p) => [p.scene_id, p]));
+  const label = plan.episode_id.toUpperCase();
+  const first = packets[0];
+  const doc: ScriptDoc = {
+    title: `${label}: ${plan.title}`,
+    subtitle: first ? first.setting.date_text : undefined,
+    scenes: [],
+  };
+  for (const planned of plan.scenes) {
+    const approved = byScene.get(planned.id);
+    const packet = packetOf.get(planned.id);
+    if (!approved || !packet) continue;
+    const cues = [...packet.cast.map((c) => c.cue), ...packet.dead.map((d) => d.cue)];
+    doc.scenes.push({
+      id: planned.id,
+      heading: sceneHeading(packet.setting.kind, packet.setting.location_name, packet.setting.time_of_day),
+      cast: packet.cast.map((c) => c.name),
+      elements: parseSceneText(approved.text, cues),
+    });
+  }
+  return doc;
+}
+
+export function buildScript(plan: EpisodePlan, packets: ScenePacket[], scenes: ApprovedScene[]): string {
+  return renderScriptMarkdown(buildScriptDoc(plan, packets, scenes));
+}
