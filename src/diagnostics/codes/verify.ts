@@ -1,5 +1,43 @@
 import { defineDiagnostics } from '../catalog.js';
 
 // AUR5xxx — writer output and verification, stages E-G.
+// Findings reuse these entries: the message is the finding's message, the hint its fix instruction.
+// Codes are stable; docs/verifier.md lists each rule with its severity.
 defineDiagnostics([
+  // Parsing the writer's output (spec §6.3 format).
+  { code: 'AUR5001', severity: 'error', message: 'the {section} section is missing from the writer output', hint: 'Output exactly three sections in order: ---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS---.' },
+  { code: 'AUR5002', severity: 'error', message: 'the {section} section is not JSON: {detail}', hint: 'Give the {section} section as one JSON array and nothing else.' },
+  { code: 'AUR5003', severity: 'warning', message: 'the {section} JSON needed repair ({detail})', hint: 'Emit strict JSON: no trailing commas, no comments, no code fences.' },
+  { code: 'AUR5004', severity: 'error', message: '{section}{pointer} does not match its schema: {detail}', hint: 'Follow the {section} schema: {expected}.' },
+  { code: 'AUR5005', severity: 'error', message: 'the SCENE_TEXT section is empty', hint: 'Write the scene before the CLAIMS section.' },
+  // Invariants (spec §9.1).
+  { code: 'AUR5010', severity: 'error', message: '{name} is dead but speaks', hint: 'Remove every line spoken by {name}; the dead may only be mentioned.' },
+  { code: 'AUR5011', severity: 'error', message: '{name} is dead but acts in event {event}', hint: 'Give event {event} to a living cast member or drop it; {name} is dead.' },
+  { code: 'AUR5012', severity: 'error', message: '{name} speaks but is not in the scene cast', hint: 'Only the cast may speak: {cast}. Introduce an extra only through a minor_character claim.' },
+  { code: 'AUR5013', severity: 'error', message: 'event {event} has {name} as {role} but {name} is not in the scene cast', hint: 'Events may only involve the cast: {cast}.' },
+  { code: 'AUR5014', severity: 'error', message: '{name} appears at {location} but was at {from} ({days} day(s) away, {available} available)', hint: '{name} cannot reach {location} in time: leave {name} out of this scene.' },
+  { code: 'AUR5020', severity: 'error', message: 'event {event} overdraws {account}: {balance} denarii available, {amount} moved', hint: 'Move at most {balance} denarii from {account}, or only the transfers the packet requires.' },
+  { code: 'AUR5021', severity: 'error', message: 'event {event} spends the same denarii twice (transfer {from} -> {to} of {amount} repeats a required transfer)', hint: 'List each required transfer once, in the event aligned to its application.' },
+  // Plan compliance.
+  { code: 'AUR5030', severity: 'error', message: 'event {event} depicts {operator} effects ({path}) while its prerequisites do not hold (planned outcome: {outcome})', hint: 'Write the failure: {directive}' },
+  { code: 'AUR5031', severity: 'error', message: 'required delta {delta} of application {application} is not in the scene events', hint: 'Show it on screen and list it in SCENE_EVENTS with application_id "{application}": {delta}.' },
+  { code: 'AUR5032', severity: 'error', message: 'event {event} depicts a change ({delta}) that no planned application of this scene requires', hint: 'Only the packet\'s required deltas may change the world; describe other things without deltas.' },
+  { code: 'AUR5033', severity: 'error', message: 'event {event} names application {application} which is not planned for this scene', hint: 'Use only these application ids: {known}.' },
+  // Claims (spec §8.3).
+  { code: 'AUR5040', severity: 'error', message: '{count} claims exceed the {max} inventions allowed in this scene', hint: 'Introduce at most {max} new facts; drop claim {claim}.' },
+  { code: 'AUR5041', severity: 'error', message: 'claim {claim} is a {kind}, which this scene may not invent (allowed: {allowed})', hint: 'Drop claim {claim} or recast it as one of: {allowed}.' },
+  { code: 'AUR5042', severity: 'error', message: 'claim {claim} contradicts canon: {detail}', hint: 'Drop claim {claim}; canon says {canon}.' },
+  { code: 'AUR5043', severity: 'error', message: 'claim {claim} states the hidden secret {secret} as fact, and nobody in the cast holds it', hint: 'Do not reveal {secret} here; at most hint at it without stating it.' },
+  // Voice.
+  { code: 'AUR5050', severity: 'error', message: 'anachronism "{word}"', hint: 'Replace "{word}" with {replacement}.' },
+  // Soft quality gates (spec §9.2).
+  { code: 'AUR5060', severity: 'warning', message: 'the scene does not end on a hook or button line', hint: 'End on one short line (dialogue or action) that turns the scene: {hook}' },
+  { code: 'AUR5061', severity: 'warning', message: 'critic: {detail}', hint: '{fix}' },
+  { code: 'AUR5070', severity: 'warning', message: 'the episode has no approved {beat} beat', hint: 'Plan and depict exactly one {beat}.' },
+  { code: 'AUR5071', severity: 'warning', message: 'thread {thread} has not progressed for {since} episode(s) (cadence {cadence})', hint: 'Advance {thread} this episode.' },
+  // Orchestration and CLI.
+  { code: 'AUR5080', severity: 'error', message: 'cannot read {what} {file}: {detail}', hint: 'Pass an existing file.' },
+  { code: 'AUR5081', severity: 'error', message: '{file} is not a scene packet: {detail}', hint: 'Pass a packets/SCxx.json written by stage D.' },
+  { code: 'AUR5090', severity: 'error', message: 'repair budget exhausted: {failed} scene(s) still failing after {used} regeneration(s)', hint: 'Read verifier_report.json, then resume with a higher budget or edit the plan.' },
+  { code: 'AUR5091', severity: 'warning', message: 'scene {scene} was rewritten with a simplified operator set', hint: 'Review {scene} by hand: optional applications and risks were dropped.' },
 ]);

@@ -91,11 +91,17 @@ export function renderScene(p: WriterPayload, ctx: OfflineWriterContext = {}): s
 // ---------------------------------------------------------------------------------------------
 // Composition
 
+/** Short names read better on the page: the cue for the cast and the dead, the last name otherwise. */
+function shortName(c: { name: string; cue?: string }): string {
+  if (c.cue) return c.cue.toLowerCase().replace(/(^|[\s'-])\p{L}/gu, (m) => m.toUpperCase());
+  return c.name.split(/\s+/).pop()!;
+}
+
 function names(pk: ScenePacket) {
   const byId = new Map<string, string>();
-  for (const c of pk.retrieved_subgraph.characters) byId.set(c.id, c.name);
-  for (const d of pk.dead) byId.set(d.id, d.name);
-  for (const c of pk.cast) byId.set(c.id, c.name);
+  for (const c of pk.retrieved_subgraph.characters) byId.set(c.id, shortName(c));
+  for (const d of pk.dead) byId.set(d.id, shortName(d));
+  for (const c of pk.cast) byId.set(c.id, shortName(c));
   const secrets = new Map(pk.retrieved_subgraph.secrets.map((s) => [s.id, s]));
   const threads = new Map(pk.retrieved_subgraph.threads.map((t) => [t.id, t]));
   const nameOf = (id: string | undefined) => (id ? byId.get(id) ?? humanize(id) : 'someone');
@@ -158,7 +164,7 @@ function compose(p: WriterPayload, rng: Rng): Draft {
     lines.push(sentence(ins.narrative_directive));
     if (!simplified && ins.visual_cues.length) lines.push(sentence(rng.pick(ins.visual_cues)));
     if (actor) {
-      say(actor, registerLine(actor, other && other.id !== actor.id ? other.name : targetName));
+      say(actor, registerLine(actor, other && other.id !== actor.id ? shortName(other) : targetName));
       if (formal && !rhetoricUsed && !simplified) {
         const device = rng.pick(['anaphora', 'tricolon', 'sententia'] as const);
         say(actor, rng.pick(P.RHETORIC[device]));
@@ -179,12 +185,12 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   if (!steps.length) {
     // A connective scene: the cast talk; nothing changes.
     const [a, b] = pk.cast;
-    if (a) say(a, registerLine(a, b?.name ?? 'friend'));
-    if (b) say(b, registerLine(b, a.name));
+    if (a) say(a, registerLine(a, b ? shortName(b) : 'friend'));
+    if (b) say(b, registerLine(b, shortName(a)));
     if (a && formal && !simplified) say(a, rng.pick(P.RHETORIC[rng.pick(['anaphora', 'tricolon', 'sententia'] as const)]));
     lines.push('');
     lastMover = a;
-    lastTarget = b?.name ?? 'the room';
+    lastTarget = b ? shortName(b) : 'the room';
   }
 
   const claims: Claim[] = simplified ? [] : inventClaims(p, rng, lines);
@@ -192,7 +198,7 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   const mover = lastMover ?? pk.cast[0];
   const isCliff = sequence.some((s) => s.tag === 'cliffhanger');
   const hookPool = isCliff ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  const hook = fill(rng.pick(hookPool), { name: mover?.name ?? 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target: lastTarget || 'the room' });
+  const hook = fill(rng.pick(hookPool), { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target: lastTarget || 'the room' });
   lines.push(hook);
   return { lines, claims, events, hookIndex: lines.length - 1 };
 }
@@ -319,7 +325,7 @@ function punchUp(p: WriterPayload, rng: Rng): Draft {
   if (actor) lines.push(`> ${cueOf(actor)}: ${rng.pick(P.REACTIONS.success)}`);
   lines.push('');
   const pool = pk.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  lines.push(fill(rng.pick(pool), { name: actor?.name ?? 'Someone', CUE: actor ? cueOf(actor) : 'CROWD', target: targetName }));
+  lines.push(fill(rng.pick(pool), { name: actor ? shortName(actor) : 'Someone', CUE: actor ? cueOf(actor) : 'CROWD', target: targetName }));
   return {
     lines,
     claims: safeParse(p.keep_claims_json) as Claim[],

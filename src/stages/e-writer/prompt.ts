@@ -1,0 +1,122 @@
+import { stableStringify } from '../../core/json.js';
+import type { ResolvedDelta } from '../../domain/delta.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { LlmRequest } from '../../ports/llm.js';
+import { SECTION, type AttemptMode, type LexiconEntry, type WriterPayload, type WriterStyle } from './types.js';
+
+/** The writer's role instructions (spec §6.3), identical for every scene so they cache. */
+export const WRITER_SYSTEM = `You are the Writer of Aureus, a late-Roman-Republic political thriller.
+Truth lives outside you: the SCENE_PACKET says what happens; you render it as a screenplay-style scene.
+
+INSTRUCTIONS:
+1. Review director_instructions.sequence.
+2. For each beat, follow narrative_directive strictly.
+   - If outcome is "fail", write the failure.
+   - Use the visual_cues from the operator data.
+3. Include every constraints.required_deltas entry via explicit action or dialogue, and list it in
+   SCENE_EVENTS in an event whose application_id is the delta's application_id.
+4. Voice control:
+   - Check every line against the LEXICON's forbidden anachronisms.
+   - Court/Villa/Senate/Temple: use at least one rhetorical device (anaphora, tricolon, sententia).
+   - Street/Port/Camp: use Thriller Mode (short sentences).
+5. Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
+6. End with a hook or button line per constraints.hook_requirement.
+
+SCENE TEXT FORMAT:
+## <SCENE_ID> — INT. <LOCATION> - <TIME>      (EXT. for street, port and camp)
+**Cast:** <names>
+Action lines as plain paragraphs.
+Dialogue as one line per speech: > CUE: words   (CUE is the character's cue in capitals)
+
+OUTPUT FORMAT (exactly these three markers, nothing else):
+${SECTION.text}
+[screenplay-style prose]
+
+${SECTION.claims}
+[JSON array of new facts introduced: {"id":"c1","kind":"minor_character|object|place_detail|rumor|fact|belief","text":"...","subject":"<id, optional>"}]
+
+${SECTION.events}
+[JSON array of events: {"id":"e1","type":"operator|action|dialogue|transfer|movement|reveal","application_id":"a01","operator_id":"...","actor":"<character id>","target":"<id>","deltas":[<required deltas, verbatim>],"text":"..."}]`;
+
+export function renderLexiconMd(entries: LexiconEntry[]): string {
+  const rows = entries.map((e) => `| ${e.word} | ${e.replacement} |`).join('\n');
+  return `## Forbidden anachronisms\n\n| forbidden | Roman replacement |\n| --- | --- |\n${rows}\n`;
+}
+
+/** The static, cacheable prefix: style guide then lexicon (spec §6.3 STYLE_GUIDE, LEXICON). */
+export function writerStaticContext(style: WriterStyle): string {
+  return `STYLE_GUIDE:\n${style.guide.trim()}\n\nLEXICON:\n${(style.lexicon_md ?? renderLexiconMd(style.lexicon)).trim()}\n`;
+}
+
+export function describeDelta(d: ResolvedDelta): string {
+  if (d.op === 'transfer') return `${d.path} transfer ${d.amount} from ${d.from} to ${d.to}`;
+  return `${d.path} ${d.op} ${JSON.stringify(d.value)}`;
+}
+
+export interface WriterRequestOptions {
+  seed: string;
+  attempt: number;
+  mode: AttemptMode;
+  prohibitions?: string[];
+  prohibited_codes?: string[];
+  restate_deltas?: boolean;
+  strict_json?: boolean;
+  escalate?: boolean;
+  keep_text?: string;
+  keep_claims_json?: string;
+  keep_events_json?: string;
+  signal?: AbortSignal;
+  max_tokens?: number;
+}
+
+/** Builds the §6.3 writer request for one attempt; regenerations put prohibitions at the very top. */
+export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: WriterRequestOptions): LlmRequest {
+  const parts: string[] = [];
+  const prohibitions = o.prohibitions ?? [];
+  if (prohibitions.length) {
+    parts.push(`PROHIBITIONS (your previous draft broke these rules; obey every one):\n${prohibitions.map((p) => `- ${p}`).join('\n')}`);
+  }
+  if (o.strict_json) {
+    parts.push('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array: no code fences, no comments, no trailing commas, no prose.');
+  }
+  if (o.restate_deltas) {
+    const list = packet.constraints.required_deltas.map((d) => `- [${d.application_id}] ${describeDelta(d)}`).join('\n');
+    parts.push(`REQUIRED_DELTAS (each must happen on screen and appear verbatim in SCENE_EVENTS under its application_id):\n${list}`);
+  }
+  if (o.mode === 'simplified') {
+    parts.push('SIMPLIFIED: write a plain, direct scene that depicts only the required deltas. No new claims, no extra events.');
+  }
+  if (o.mode === 'punch_up' && o.keep_text !== undefined) {
+    parts.push(
+      `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
+    );
+  }
+  parts.push(`SCENE_PACKET:\n${stableStringify(packet).trimEnd()}`);
+  const payload: WriterPayload = {
+    task: 'write_scene',
+    seed: o.seed,
+    packet,
+    attempt: o.attempt,
+    mode: o.mode,
+    prohibitions,
+    prohibited_codes: o.prohibited_codes ?? [],
+    restate_deltas: o.restate_deltas ?? false,
+    strict_json: o.strict_json ?? false,
+    lexicon: style.lexicon,
+  };
+  if (o.keep_text !== undefined) payload.keep_text = o.keep_text;
+  if (o.keep_claims_json !== undefined) payload.keep_claims_json = o.keep_claims_json;
+  if (o.keep_events_json !== undefined) payload.keep_events_json = o.keep_events_json;
+  const req: LlmRequest = {
+    role: 'writer',
+    system: WRITER_SYSTEM,
+    static_context: writerStaticContext(style),
+    messages: [{ role: 'user', content: parts.join('\n\n') }],
+    max_tokens: o.max_tokens ?? 4096,
+    payload,
+    meta: { episode: packet.episode_id, scene: packet.scene_id, attempt: o.attempt },
+  };
+  if (o.escalate) req.escalate = true;
+  if (o.signal) req.signal = o.signal;
+  return req;
+}

@@ -1,0 +1,62 @@
+import type { ScenePacket } from '../../domain/packet.js';
+
+/** One forbidden word or phrase of the lexicon with its Roman replacement (style/lexicon.md). */
+export interface LexiconEntry {
+  word: string;
+  replacement: string;
+}
+
+/** The static style material every writer prompt starts with (spec §6.3: STYLE_GUIDE, LEXICON). */
+export interface WriterStyle {
+  guide: string;
+  lexicon: LexiconEntry[];
+  /** The lexicon as authored (markdown); rendered from `lexicon` when absent. */
+  lexicon_md?: string;
+}
+
+export type AttemptMode = 'write' | 'regenerate' | 'punch_up' | 'simplified';
+
+/**
+ * The structured task behind a writer prompt. Real models read the rendered prompt; the offline
+ * writer reads this (ports/llm.ts `payload`), so both see the same instructions.
+ */
+export interface WriterPayload {
+  task: 'write_scene';
+  seed: string;
+  packet: ScenePacket;
+  attempt: number;
+  mode: AttemptMode;
+  /** Explicit prohibitions put at the top of a regeneration prompt (spec §9.4). */
+  prohibitions: string[];
+  /** Finding codes the prohibitions came from (lets the offline writer avoid exactly those defects). */
+  prohibited_codes: string[];
+  /** Required deltas restated after a plan-compliance failure. */
+  restate_deltas: boolean;
+  /** Stricter JSON-only instructions after a schema/format failure. */
+  strict_json: boolean;
+  /** Punch-up: the opening 60-70% of the last attempt's scene text, kept verbatim. */
+  keep_text?: string;
+  /** Punch-up: the previous attempt's claims and events, kept. */
+  keep_claims_json?: string;
+  keep_events_json?: string;
+  lexicon: LexiconEntry[];
+}
+
+/** The critic's task (spec §6.4). */
+export interface CriticPayload {
+  task: 'critique_scene';
+  packet: ScenePacket;
+  scene_text: string;
+  claims: unknown[];
+  events: unknown[];
+}
+
+export interface CriticVerdict {
+  verdict: 'PASS' | 'FAIL';
+  violations: { type: string; rule: string; message: string }[];
+  warnings: string[];
+  fix_instructions: string[];
+}
+
+/** Markers of the three output sections (spec §6.3). */
+export const SECTION = { text: '---SCENE_TEXT---', claims: '---CLAIMS---', events: '---SCENE_EVENTS---' } as const;

@@ -1,0 +1,59 @@
+import type { CanonFact } from '../../domain/world.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { Finding } from '../../domain/scene.js';
+import type { LexiconEntry } from '../e-writer/types.js';
+import type { ParsedWriterOutput } from '../e-writer/parse.js';
+import { catalogEntry } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/verify.js';
+
+/** A character the verifier may meet in a scene: from the world, the packet cast, the dead or the subgraph. */
+export interface KnownCharacter {
+  id: string;
+  name: string;
+  cue: string;
+  status: string;
+  /** Where the world puts them before this scene, if known. */
+  location?: string;
+}
+
+/**
+ * What one scene is checked against. Only the packet is required: `scene verify` can run on a
+ * packet alone. The pipeline adds the world's characters, travel matrix and canon.
+ */
+export interface VerifyContext {
+  packet: ScenePacket;
+  lexicon: LexiconEntry[];
+  /** Travel days between two location ids; undefined when unknown (then no teleport finding). */
+  travelDays?: (from: string, to: string) => number | undefined;
+  characters?: KnownCharacter[];
+  canon?: CanonFact[];
+}
+
+/** The parsed output plus where its scene text sits in the raw file (for quoting spans). */
+export interface SceneUnderTest {
+  parsed: ParsedWriterOutput;
+}
+
+export type Args = Record<string, string | number>;
+
+/** Builds a Finding from the catalog: its message and fix are the catalog message and hint. */
+export function finding(
+  code: string,
+  severity: 'hard' | 'soft',
+  scene: string,
+  rule: string,
+  args: Args,
+  span?: { line: number; text: string },
+): Finding {
+  const e = catalogEntry(code);
+  const fill = (t: string) => t.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
+  const f: Finding = { code, severity, scene, rule, message: fill(e.message), fix: fill(e.hint) };
+  if (span) f.span = { line: span.line, text: span.text.length > 240 ? span.text.slice(0, 237) + '...' : span.text };
+  return f;
+}
+
+/** Scene text lines with their raw-file line numbers. */
+export function textLines(p: ParsedWriterOutput): { line: number; text: string }[] {
+  if (!p.scene_text) return [];
+  return p.scene_text.split('\n').map((text, i) => ({ line: p.text_first_line + i, text }));
+}

@@ -1,0 +1,91 @@
+import { stableStringify } from '../../core/json.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { Claim, Finding, SceneEvent } from '../../domain/scene.js';
+import type { Llm, LlmRequest } from '../../ports/llm.js';
+import type { CriticPayload, CriticVerdict } from '../e-writer/types.js';
+import { finding } from './context.js';
+
+/** The critic prompt of spec §6.4, sent on the `critic` role once the deterministic checks pass. */
+export const CRITIC_SYSTEM = `Output JSON only.
+
+TASK:
+Evaluate the scene for:
+1. Plan compliance - did it accomplish the required beats of director_instructions?
+2. Delta coverage - are all required_deltas depicted?
+3. Hook presence - does it end with a button line?
+4. Voice consistency - no anachronisms, correct register?
+
+OUTPUT:
+{"verdict": "PASS|FAIL", "violations": [{"type": "...", "rule": "...", "message": "..."}], "warnings": ["..."], "fix_instructions": ["..."]}`;
+
+export const CRITIC_SCHEMA = {
+  type: 'object',
+  required: ['verdict', 'violations', 'warnings', 'fix_instructions'],
+  properties: {
+    verdict: { enum: ['PASS', 'FAIL'] },
+    violations: {
+      type: 'array',
+      items: { type: 'object', required: ['type', 'rule', 'message'], properties: { type: { type: 'string' }, rule: { type: 'string' }, message: { type: 'string' } } },
+    },
+    warnings: { type: 'array', items: { type: 'string' } },
+    fix_instructions: { type: 'array', items: { type: 'string' } },
+  },
+} as const;
+
+export function buildCriticRequest(packet: ScenePacket, text: string, claims: Claim[], events: SceneEvent[], attempt: number, signal?: AbortSignal): LlmRequest {
+  const payload: CriticPayload = { task: 'critique_scene', packet, scene_text: text, claims, events };
+  const req: LlmRequest = {
+    role: 'critic',
+    system: CRITIC_SYSTEM,
+    messages: [
+      {
+        role: 'user',
+        content: `SCENE_TEXT:\n${text}\n\nSCENE_PACKET:\n${stableStringify(packet).trimEnd()}\n\nCLAIMS:\n${JSON.stringify(claims)}\n\nSCENE_EVENTS:\n${JSON.stringify(events)}`,
+      },
+    ],
+    json_schema: CRITIC_SCHEMA,
+    schema_name: 'critic_verdict',
+    max_tokens: 1024,
+    payload,
+    meta: { episode: packet.episode_id, scene: packet.scene_id, attempt },
+  };
+  if (signal) req.signal = signal;
+  return req;
+}
+
+export interface CriticResult {
+  verdict: CriticVerdict;
+  model: string;
+  findings: Finding[];
+}
+
+/** Runs the critic; its violations become soft AUR5061 findings (quality, fixed by a punch-up). */
+export async function runCritic(llm: Llm, req: LlmRequest): Promise<CriticResult> {
+  const res = await llm.complete(req);
+  const v = normalizeVerdict(res.json ?? safeJson(res.text));
+  const scene = (req.payload as CriticPayload).packet.scene_id;
+  const findings = v.verdict === 'FAIL'
+    ? (v.violations.length ? v.violations : [{ type: 'quality', rule: 'critic', message: 'the critic failed the scene' }]).map((x, i) =>
+        finding('AUR5061', 'soft', scene, `critic.${x.rule || x.type}`, { detail: x.message, fix: v.fix_instructions[i] ?? v.fix_instructions[0] ?? 'Rework the ending.' }),
+      )
+    : [];
+  return { verdict: v, model: res.model, findings };
+}
+
+function safeJson(t: string): unknown {
+  try {
+    return JSON.parse(t);
+  } catch {
+    return null;
+  }
+}
+
+function normalizeVerdict(x: unknown): CriticVerdict {
+  const o = (x ?? {}) as Partial<CriticVerdict>;
+  return {
+    verdict: o.verdict === 'FAIL' ? 'FAIL' : o.verdict === 'PASS' ? 'PASS' : 'FAIL',
+    violations: Array.isArray(o.violations) ? o.violations : [],
+    warnings: Array.isArray(o.warnings) ? o.warnings.map(String) : [],
+    fix_instructions: Array.isArray(o.fix_instructions) ? o.fix_instructions.map(String) : [],
+  };
+}

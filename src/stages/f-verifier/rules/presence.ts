@@ -1,0 +1,120 @@
+import type { Finding, SceneEvent } from '../../../domain/scene.js';
+import type { ParsedWriterOutput } from '../../e-writer/parse.js';
+import { finding, textLines, type KnownCharacter, type VerifyContext } from '../context.js';
+import { extractSpeeches, normalizeCue } from '../dialogue.js';
+
+/** Collective cues a crowd may speak under without being a character. */
+const COLLECTIVE = new Set(['CROWD', 'ALL', 'VOICES', 'VOICE', 'SEVERAL']);
+
+interface Who {
+  id: string;
+  name: string;
+  dead: boolean;
+  inCast: boolean;
+  location?: string;
+}
+
+/** Every name a character may be cued by: the cue, the full name, the last name. */
+function cuesOf(c: { name: string; cue: string }): string[] {
+  const n = c.name.toUpperCase();
+  const parts = n.split(/\s+/);
+  return [...new Set([normalizeCue(c.cue), n, parts[parts.length - 1]].filter(Boolean))];
+}
+
+export function whoIndex(ctx: VerifyContext): { byCue: Map<string, Who>; byId: Map<string, Who> } {
+  const byId = new Map<string, Who>();
+  const p = ctx.packet;
+  const add = (c: KnownCharacter, inCast: boolean, dead: boolean) => {
+    const prior = byId.get(c.id);
+    byId.set(c.id, {
+      id: c.id,
+      name: c.name,
+      dead: dead || (prior?.dead ?? false),
+      inCast: inCast || (prior?.inCast ?? false),
+      location: prior?.location ?? c.location,
+    });
+  };
+  for (const c of ctx.characters ?? []) add(c, false, c.status === 'dead');
+  for (const c of p.retrieved_subgraph.characters) add({ id: c.id, name: c.name, cue: c.name.split(/\s+/).pop()!, status: c.status, location: c.location }, false, c.status === 'dead');
+  for (const d of p.dead) add({ ...d, status: 'dead' }, false, true);
+  for (const c of p.cast) add(c, true, c.status === 'dead');
+  const byCue = new Map<string, Who>();
+  const cueSources: { id: string; name: string; cue: string }[] = [
+    ...p.cast,
+    ...p.dead,
+    ...(ctx.characters ?? []),
+    ...p.retrieved_subgraph.characters.map((c) => ({ id: c.id, name: c.name, cue: c.name.split(/\s+/).pop()! })),
+  ];
+  // Cast cues win over others that share a name part; first registration wins otherwise.
+  for (const c of cueSources) for (const k of cuesOf(c)) if (!byCue.has(k)) byCue.set(k, byId.get(c.id)!);
+  return { byCue, byId };
+}
+
+/** Dead characters who speak or act, speakers/actors outside the cast, teleportation. */
+export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[]): Finding[] {
+  const out: Finding[] = [];
+  const pk = ctx.packet;
+  const scene = pk.scene_id;
+  const { byCue, byId } = whoIndex(ctx);
+  const castNames = pk.cast.map((c) => c.name).join(', ');
+  const here = pk.setting.location;
+  const teleported = new Set<string>();
+
+  const teleportCheck = (w: Who, span?: { line: number; text: string }) => {
+    if (w.inCast || w.dead || teleported.has(w.id) || !w.location || w.location === here || !ctx.travelDays) return;
+    const days = ctx.travelDays(w.location, here);
+    // A character not planned into this scene has no travel time budgeted for it.
+    if (days === undefined || days <= 0) return;
+    teleported.add(w.id);
+    out.push(finding('AUR5014', 'hard', scene, 'invariant.teleport', { name: w.name, location: pk.setting.location_name, from: w.location, days, available: 0 }, span));
+  };
+
+  const speeches = extractSpeeches(textLines(p), new Set(byCue.keys()));
+  const seen = new Set<string>();
+  for (const s of speeches) {
+    const w = byCue.get(s.cue);
+    const key = `${s.cue}`;
+    if (w?.dead) {
+      if (!seen.has(key)) out.push(finding('AUR5010', 'hard', scene, 'invariant.dead_speaks', { name: w.name }, s));
+      seen.add(key);
+      continue;
+    }
+    if (w && !w.inCast) {
+      if (!seen.has(key)) {
+        out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: w.name, cast: castNames }, s));
+        teleportCheck(w, s);
+      }
+      seen.add(key);
+      continue;
+    }
+    if (!w && !COLLECTIVE.has(s.cue) && !claimedExtras.some((x) => x.includes(s.cue))) {
+      if (!seen.has(key)) out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: s.cue, cast: castNames }, s));
+      seen.add(key);
+    }
+  }
+
+  if (eventsUsable) {
+    for (const e of p.events as SceneEvent[]) {
+      if (e.actor) {
+        const w = byId.get(e.actor);
+        if (w?.dead) out.push(finding('AUR5011', 'hard', scene, 'invariant.dead_acts', { name: w.name, event: e.id }));
+        else if (!w || !w.inCast) {
+          out.push(finding('AUR5013', 'hard', scene, 'cast.actor_not_in_cast', { event: e.id, name: w?.name ?? e.actor, role: 'actor', cast: castNames }));
+          if (w) teleportCheck(w);
+        }
+      }
+    }
+  }
+
+  // Cast members whose previous scene was too far away for the days between (a planning defect, still a hard fail).
+  if (ctx.travelDays) {
+    for (const c of pk.cast) {
+      if (!c.previous_location || c.previous_location === here) continue;
+      const days = ctx.travelDays(c.previous_location, here);
+      if (days !== undefined && days > c.days_since_previous) {
+        out.push(finding('AUR5014', 'hard', scene, 'invariant.teleport', { name: c.name, location: pk.setting.location_name, from: c.previous_location, days, available: c.days_since_previous }));
+      }
+    }
+  }
+  return out;
+}
