@@ -37,3 +37,17 @@ defineDiagnostics([
   { code: 'AUR1031', severity: 'error', message: 'season goals file declares season {found} but lives in {dir}', hint: 'set "season" to {expected} or move the file' },
   { code: 'AUR1032', severity: 'error', message: 'ledger account "{id}" belongs to {kind} "{owner}" but is not named after it', hint: 'a {kind}\'s account uses the {kind}\'s id (transfers name accounts by role): rename the account to "{owner}"' },
 ]);
+
+// AUR18xx — the style files: style/style_guide.md and style/lexicon.md (src/style/).
+defineDiagnostics([
+  { code: 'AUR1801', severity: 'error', message: 'no lexicon table found: expected a markdown table with the header "forbidden | replacement | note"', hint: 'add a table whose header row is exactly | forbidden | replacement | note | followed by | --- | --- | --- |' },
+  { code: 'AUR1802', severity: 'error', message: 'lexicon row has {count} cells; expected 3 (forbidden | replacement | note)', hint: 'write each row as | word | Roman replacement | note |; escape a literal pipe as \\|' },
+  { code: 'AUR1803', severity: 'error', message: 'lexicon row has an empty {column} cell', hint: 'every forbidden word needs its Roman replacement; the note may be empty' },
+  { code: 'AUR1804', severity: 'error', message: 'forbidden word "{word}" is listed twice (first at line {first})', hint: 'keep one row per forbidden word' },
+  { code: 'AUR1805', severity: 'error', message: 'lexicon table header row is not followed by a separator row', hint: 'put | --- | --- | --- | right under the header row' },
+  { code: 'AUR1806', severity: 'error', message: 'forbidden entry "{word}" must start and end with a letter or digit', hint: 'list plain words or phrases; matching is whole-word and case-insensitive' },
+  { code: 'AUR1807', severity: 'error', message: 'style file {file} is missing', hint: 'restore it from the starter kit (aureus init copies style/)' },
+  { code: 'AUR1808', severity: 'error', message: 'style file {file} is not valid UTF-8 (first bad byte at offset {offset})', hint: 'save the file as UTF-8' },
+  { code: 'AUR1809', severity: 'error', message: 'style file {file} is empty', hint: 'restore it from the starter kit' },
+  { code: 'AUR1810', severity: 'error', message: 'style file {file} is larger than {max} bytes', hint: 'style files are prompts; keep them short' },
+]);
