@@ -6,6 +6,7 @@ import './codes/llm.js';
 import './codes/verify.js';
 import './codes/commit.js';
 import './codes/cli.js';
+import './codes/import.js';
 
 export * from './catalog.js';
 export * from './diagnostic.js';

@@ -1,0 +1,91 @@
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+
+function int(v: string): number {
+  return /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+}
+
+/**
+ * `aureus import dprr <dir>` and `aureus import synthetic <dir>`: build a complete world repository
+ * (files + first git commit) from the DPRR tables or from a seeded generator. Thin: the work is in
+ * src/import/.
+ */
+export const registerImport: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  const group = program.command('import').description('build a world repository from external data (DPRR) or a synthetic generator');
+  group.addHelpText('after', `
+Examples:
+  $ aureus import dprr rome-63 --from -100 --to -63 --limit 200
+  $ aureus import synthetic big --principals 10000 --seed bench`);
+
+  group
+    .command('dprr <dir>')
+    .description('import the Digital Prosopography of the Roman Republic (CC BY-NC 4.0) as a new world repository in <dir>')
+    .requiredOption('--from <year>', 'first year of the window, negative for BC (e.g. -100)')
+    .requiredOption('--to <year>', 'last year of the window and the world\'s year (e.g. -44 → 1 January 44 BC)')
+    .option('--limit <n>', 'keep only the N highest-ranked persons (the living first)')
+    .option('--principals <n>', 'how many of the living become principals', '10')
+    .option('--seed <seed>', 'seed for the invented parts (ledgers, secrets, temperaments)')
+    .option('--data <dir>', 'folder with the DPRR CSV tables (default: ../shared/data/dprr next to the aureus package)')
+    .option('--json', 'print a JSON summary')
+    .addHelpText('after', `
+Persons active in the window become characters (the dead by the --to year are kept, status dead);
+offices held give dignitas, auctoritas and standing; family, marriage and colleague ties become
+weighted relationships; large gentes become factions beside optimates, populares and equites.
+Ledgers, secrets and temperaments are invented (seeded) and say so in NOTICE.md.
+
+Example:
+  $ aureus import dprr rome --from -100 --to -44 --limit 1000 --principals 100`)
+    .action(async (dir: string, o: { from: string; to: string; limit?: string; principals: string; seed?: string; data?: string; json?: boolean }) => {
+      const c = ctx();
+      const { importDprrFiles } = await import('../../import/dprr/index.js');
+      const { writeWorldRepo } = await import('../../import/write.js');
+      const target = path.resolve(c.io.cwd, dir);
+      const opts = {
+        from: int(o.from),
+        to: int(o.to),
+        limit: o.limit === undefined ? undefined : int(o.limit),
+        principals: int(o.principals),
+        seed: o.seed,
+        data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
+      };
+      const { files, assembled } = await importDprrFiles(opts);
+      await writeWorldRepo(target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`, c.io.env);
+      const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
+      if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
+      else
+        c.io.stdout(
+          `${c.chalk.green('imported')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals, ${assembled.stats.dead} dead), ` +
+            `${assembled.stats.factions} factions, ${assembled.stats.relationships} relationships, ${assembled.stats.secrets} secrets into ${dir}\n` +
+            `${c.chalk.dim('DPRR data CC BY-NC 4.0 (King\'s College London); invented parts are listed in NOTICE.md')}\n`,
+        );
+    });
+
+  group
+    .command('synthetic <dir>')
+    .description('generate a synthetic world of N principals (deterministic from --seed) for benchmarks')
+    .requiredOption('--principals <n>', 'number of principals (10 … 10000)')
+    .option('--seed <seed>', 'generator seed', 'bench')
+    .option('--json', 'print a JSON summary')
+    .addHelpText('after', `
+Example:
+  $ aureus import synthetic big --principals 10000 --seed bench`)
+    .action(async (dir: string, o: { principals: string; seed: string; json?: boolean }) => {
+      const c = ctx();
+      const { AureusError, ExitCode } = await import('../../errors.js');
+      const { diag } = await import('../../diagnostics/index.js');
+      const n = int(o.principals);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
+        throw new AureusError('invalid --principals', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option: '--principals', value: o.principals, reason: 'an integer from 1 to 100000' })] });
+      }
+      const { loadStarterKit } = await import('../../import/kit.js');
+      const { syntheticRepoFiles } = await import('../../import/synthetic.js');
+      const { writeWorldRepo } = await import('../../import/write.js');
+      const { files, assembled } = syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit());
+      const target = path.resolve(c.io.cwd, dir);
+      await writeWorldRepo(target, files, `Synthetic world: ${n} principals (seed ${o.seed})`, c.io.env);
+      if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
+      else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
+    });
+};
