@@ -4,6 +4,7 @@ import { registerImport } from './import.js';
 import { registerCost } from './cost.js';
 import { registerInit } from './init.js';
 import { registerValidate } from './validate.js';
+import { registerSceneVerify } from './scene-verify.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -17,4 +18,5 @@ export const commands: RegisterCommand[] = [
   registerValidate,
   registerImport,
   registerCost,
+  registerSceneVerify,
 ];

@@ -34,7 +34,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
   const claims = usable.claims ? (parsed.claims as Claim[]) : [];
   const events = usable.events ? (parsed.events as SceneEvent[]) : [];
   const cv = claimRules(claims, ctx);
-  const extras = claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase());
+  const extras = usable.claims ? claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase()) : null;
   const findings: Finding[] = [
     ...formatRules(parsed, scene),
     ...presenceRules(parsed, ctx, usable.events, extras),

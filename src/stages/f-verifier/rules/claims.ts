@@ -51,7 +51,7 @@ export function claimRules(claims: Claim[], ctx: VerifyContext): ClaimsVerdict {
     if (!allowedKinds.includes(c.kind)) {
       return reject(finding('AUR5041', 'hard', scene, 'claims.kind_not_allowed', { claim: c.id, kind: c.kind, allowed: allowedKinds.join(', ') }));
     }
-    const deadHit = dead.find((d) => c.subject === d.id || new RegExp(`\\b${escapeRe(d.name)}\\b`, 'i').test(c.text));
+    const deadHit = dead.find((d) => c.subject === d.id || [d.name, d.cue].some((n) => n && new RegExp(`\\b${escapeRe(n)}\\b`, 'i').test(c.text)));
     if (deadHit && ALIVE.test(c.text) && !NON_CANON_KINDS.has(c.kind)) {
       return reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
     }

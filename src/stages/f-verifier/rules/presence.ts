@@ -51,7 +51,8 @@ export function whoIndex(ctx: VerifyContext): { byCue: Map<string, Who>; byId: M
 }
 
 /** Dead characters who speak or act, speakers/actors outside the cast, teleportation. */
-export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[]): Finding[] {
+/** `claimedExtras` is null when the CLAIMS section is unusable: then unknown cues are not judged (no cascade). */
+export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[] | null): Finding[] {
   const out: Finding[] = [];
   const pk = ctx.packet;
   const scene = pk.scene_id;
@@ -87,7 +88,7 @@ export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsU
       seen.add(key);
       continue;
     }
-    if (!w && !COLLECTIVE.has(s.cue) && !claimedExtras.some((x) => x.includes(s.cue))) {
+    if (!w && claimedExtras && !COLLECTIVE.has(s.cue) && !claimedExtras.some((x) => x.includes(s.cue))) {
       if (!seen.has(key)) out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: s.cue, cast: castNames }, s));
       seen.add(key);
     }

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+
+/**
+ * `aureus scene verify --packet <packet.json> --scene <scene.txt> [--json]`: the deterministic
+ * verifier on one writer output. A stable interface (README "scene verify"): exit 0 when no hard
+ * finding fires, 4 when one does.
+ */
+export const registerSceneVerify: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  const scene = program.commands.find((c) => c.name() === 'scene') ?? program.command('scene').description('work on single scenes');
+  scene
+    .command('verify')
+    .description("run the verifier's deterministic rules on one writer output")
+    .requiredOption('--packet <file>', 'the scene packet (packets/SCxx.json)')
+    .requiredOption('--scene <file>', 'the raw writer output (---SCENE_TEXT--- / ---CLAIMS--- / ---SCENE_EVENTS---)')
+    .option('--lexicon <file>', 'lexicon (JSON or markdown); default: style/lexicon.md of the world')
+    .option('--json', 'print the verdict and findings as JSON')
+    // Subcommands are created before main() wires the top-level ones: wire this one here.
+    .exitOverride()
+    .configureOutput(program.configureOutput())
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
+2 a file cannot be read, 3 the packet is not a scene packet.
+Inside a world repository (-C <dir>) the world's characters and travel matrix are used too.
+
+Examples:
+  $ aureus scene verify --packet .aureus/runs/s01e01-7/packets/SC04.json --scene .aureus/runs/s01e01-7/drafts/SC04.1.txt
+  $ aureus -C my-world scene verify --packet SC04.json --scene SC04.txt --json`,
+    )
+    .action(async (o: { packet: string; scene: string; lexicon?: string; json?: boolean }) => {
+      const c = ctx();
+      const path = await import('node:path');
+      const { readPacket, readTextFile, loadLexicon, loadWorldContext } = await import('../../stages/f-verifier/load.js');
+      const { verifySceneOutput } = await import('../../stages/f-verifier/verify.js');
+      const { ExitCode } = await import('../../errors.js');
+      const packet = readPacket(path.resolve(c.io.cwd, o.packet));
+      const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
+      const lexicon = loadLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
+      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon });
+      const verdict = v.hard ? 'FAIL' : 'PASS';
+      if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
+      if (o.json) {
+        c.io.stdout(
+          JSON.stringify(
+            {
+              scene: packet.scene_id,
+              verdict,
+              findings: v.findings,
+              accepted_claims: v.accepted_claims,
+              downgraded_claims: v.downgraded_claims,
+              rejected_claims: v.rejected_claims,
+            },
+            null,
+            2,
+          ) + '\n',
+        );
+        return;
+      }
+      const ch = c.chalk;
+      let out = '';
+      for (const f of v.findings) {
+        const sev = f.severity === 'hard' ? ch.red('hard') : ch.yellow('soft');
+        out += `${o.scene}${f.span ? `:${f.span.line}` : ''}: ${sev} ${ch.dim(f.code)} ${f.message}\n`;
+        if (f.span) out += `  ${ch.dim('>')} ${f.span.text}\n`;
+        out += `  ${ch.dim('fix:')} ${f.fix}\n`;
+      }
+      const hard = v.findings.filter((f) => f.severity === 'hard').length;
+      const soft = v.findings.length - hard;
+      out += `${packet.scene_id}: ${verdict === 'PASS' ? ch.green('PASS') : ch.red('FAIL')} (${hard} hard, ${soft} soft finding${soft === 1 ? '' : 's'}; claims: ${v.accepted_claims.length} accepted, ${v.downgraded_claims.length} downgraded, ${v.rejected_claims.length} rejected)\n`;
+      c.io.stdout(out);
+    });
+};

@@ -1,0 +1,89 @@
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/verify.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { LexiconEntry } from '../e-writer/types.js';
+import type { KnownCharacter, VerifyContext } from './context.js';
+import { travelMatrix } from './world-context.js';
+
+/** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
+export function readTextFile(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new AureusError(`cannot read ${what}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what, file, detail: (e as NodeJS.ErrnoException).code ?? String(e) })] });
+  }
+}
+
+export function readPacket(file: string): ScenePacket {
+  const text = readTextFile(file, 'packet');
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw badPacket(file, (e as Error).message);
+  }
+  const p = v as Partial<ScenePacket>;
+  const missing = ['scene_id', 'setting', 'cast', 'dead', 'retrieved_subgraph', 'director_instructions', 'constraints'].filter((k) => !(p && typeof p === 'object' && k in p));
+  if (missing.length) throw badPacket(file, `missing ${missing.join(', ')}`);
+  return v as ScenePacket;
+}
+
+function badPacket(file: string, detail: string): AureusError {
+  return new AureusError('invalid scene packet', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5081', { file, detail }, { file })] });
+}
+
+/**
+ * Parses a lexicon: JSON ([{word, replacement}]) or the markdown of style/lexicon.md, where each
+ * table row `| forbidden | replacement |` or bullet `- forbidden → replacement` (also `->`, `:`, `=`)
+ * is one entry. Header and separator rows are skipped.
+ */
+export function parseLexiconText(text: string): LexiconEntry[] {
+  const t = text.trim();
+  if (t.startsWith('[')) {
+    const arr = JSON.parse(t) as { word?: string; forbidden?: string; replacement?: string; roman?: string }[];
+    return arr.map((e) => ({ word: String(e.word ?? e.forbidden ?? ''), replacement: String(e.replacement ?? e.roman ?? '') })).filter((e) => e.word);
+  }
+  const out: LexiconEntry[] = [];
+  for (const line of t.split(/\r?\n/)) {
+    const row = /^\s*\|([^|]+)\|([^|]+)\|/.exec(line);
+    const bullet = /^\s*[-*]\s+`?([^`→:=]+?)`?\s*(?:→|->|:|=)\s*(.+)$/.exec(line);
+    const m = row ?? bullet;
+    if (!m) continue;
+    const word = m[1].trim().replace(/^[`*"]+|[`*"]+$/g, '');
+    const replacement = m[2].trim().replace(/^[`*"]+|[`*"]+$/g, '');
+    if (!word || /^-+$/.test(word) || /^(forbidden|word|anachronism)s?$/i.test(word)) continue;
+    out.push({ word, replacement });
+  }
+  return out;
+}
+
+/** The lexicon from --lexicon, else the world's style/lexicon.md, else none. */
+export function loadLexicon(root: string, file?: string): LexiconEntry[] {
+  const f = file ?? path.join(root, 'style', 'lexicon.md');
+  if (!file && !existsSync(f)) return [];
+  return parseLexiconText(readTextFile(f, 'lexicon'));
+}
+
+/**
+ * The world around a packet, when the command runs inside a world repository: characters (for
+ * names, the dead and where non-cast speakers are) and the travel matrix (teleportation).
+ * Unreadable files are skipped: the packet alone is enough to verify.
+ */
+export function loadWorldContext(root: string): Omit<VerifyContext, 'packet' | 'lexicon'> {
+  const read = (rel: string): unknown => {
+    try {
+      return JSON.parse(readFileSync(path.join(root, rel), 'utf8'));
+    } catch {
+      return undefined;
+    }
+  };
+  const out: Omit<VerifyContext, 'packet' | 'lexicon'> = {};
+  const w = read('world/world.json') as { locations?: unknown[]; travel?: unknown[] } | undefined;
+  if (w && Array.isArray(w.locations) && Array.isArray(w.travel)) out.travelDays = travelMatrix({ world: w as never });
+  const c = read('world/characters.json') as { characters?: KnownCharacter[] } | undefined;
+  if (c && Array.isArray(c.characters)) out.characters = c.characters.map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
+  return out;
+}

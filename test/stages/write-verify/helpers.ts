@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ScenePacket } from '../../../src/domain/packet.js';
+import type { LexiconEntry } from '../../../src/stages/e-writer/types.js';
+import { travelMatrix } from '../../../src/stages/f-verifier/world-context.js';
+import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
+
+export const FIX = path.resolve(__dirname, '../../fixtures/scenes');
+
+export function fixture(name: string): string {
+  return readFileSync(path.join(FIX, name), 'utf8');
+}
+export function packet(name = 'packet_villa.json'): ScenePacket {
+  return JSON.parse(fixture(name)) as ScenePacket;
+}
+export function lexicon(): LexiconEntry[] {
+  return JSON.parse(fixture('lexicon.json')) as LexiconEntry[];
+}
+export function ctx(p: ScenePacket = packet()): VerifyContext {
+  const w = JSON.parse(fixture('world_travel.json'));
+  return {
+    packet: p,
+    lexicon: lexicon(),
+    travelDays: travelMatrix({ world: w }),
+    characters: [
+      { id: 'crassus', name: 'Marcus Crassus', cue: 'CRASSUS', status: 'alive', location: 'villa_crassus' },
+      { id: 'cicero', name: 'Marcus Tullius Cicero', cue: 'CICERO', status: 'alive', location: 'villa_crassus' },
+      { id: 'tertulla', name: 'Tertulla', cue: 'TERTULLA', status: 'alive', location: 'villa_crassus' },
+      { id: 'clodius', name: 'Publius Clodius Pulcher', cue: 'CLODIUS', status: 'alive', location: 'ostia' },
+      { id: 'catilina', name: 'Lucius Sergius Catilina', cue: 'CATILINA', status: 'dead', location: 'forum' },
+    ],
+  };
+}

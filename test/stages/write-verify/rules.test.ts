@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
+import { ctx, fixture, packet } from './helpers.js';
+
+/**
+ * Every deterministic rule against a fixture that breaks it (planted the way a model would) and
+ * against clean.txt, which passes every rule while containing the near misses: a dead man
+ * mentioned, "papery" next to the forbidden "paper", a screenplay-form cue, a claimed extra.
+ */
+const cases: { file: string; codes: string[]; packet?: string; hard?: boolean }[] = [
+  { file: 'missing_section.txt', codes: ['AUR5001'] },
+  { file: 'claims_unparseable.txt', codes: ['AUR5002'] },
+  { file: 'events_schema.txt', codes: ['AUR5004'] },
+  { file: 'dead_speaks.txt', codes: ['AUR5010'] },
+  { file: 'dead_acts.txt', codes: ['AUR5011'] },
+  { file: 'speaker_not_in_cast.txt', codes: ['AUR5012', 'AUR5014'] },
+  { file: 'extra_unclaimed.txt', codes: ['AUR5012'] },
+  { file: 'actor_not_in_cast.txt', codes: ['AUR5013', 'AUR5014'] },
+  { file: 'clean.txt', packet: 'packet_villa_teleport.json', codes: ['AUR5014'] },
+  { file: 'overdraw.txt', codes: ['AUR5020', 'AUR5032'] },
+  { file: 'double_spend.txt', codes: ['AUR5021'] },
+  { file: 'effects_without_prereqs.txt', codes: ['AUR5030'] },
+  { file: 'required_missing.txt', codes: ['AUR5031'] },
+  { file: 'unplanned_delta.txt', codes: ['AUR5032'] },
+  { file: 'unknown_application.txt', codes: ['AUR5033'] },
+  { file: 'too_many_claims.txt', codes: ['AUR5040'] },
+  { file: 'claim_kind.txt', codes: ['AUR5041'] },
+  { file: 'claim_dead_alive.txt', packet: 'packet_villa_facts.json', codes: ['AUR5042'] },
+  { file: 'claim_hidden_secret.txt', packet: 'packet_villa_facts.json', codes: ['AUR5043'] },
+  { file: 'anachronism.txt', codes: ['AUR5050', 'AUR5050', 'AUR5050'] },
+  { file: 'no_hook.txt', codes: ['AUR5060'], hard: false },
+];
+
+describe('deterministic verifier rules', () => {
+  it('passes the clean scene with no finding at all', () => {
+    const v = verifySceneOutput(fixture('clean.txt'), ctx());
+    expect(v.findings).toEqual([]);
+    expect(v.hard).toBe(false);
+    expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+  });
+
+  for (const c of cases) {
+    it(`${c.file} -> ${[...new Set(c.codes)].join(', ')}`, () => {
+      const v = verifySceneOutput(fixture(c.file), ctx(packet(c.packet)));
+      expect(v.findings.map((f) => f.code).sort()).toEqual([...c.codes].sort());
+      expect(v.hard).toBe(c.hard ?? true);
+      for (const f of v.findings) {
+        expect(f.scene).toBe('SC04');
+        expect(f.message.length).toBeGreaterThan(10);
+        expect(f.fix.length).toBeGreaterThan(10);
+        expect(f.message).not.toMatch(/\{\w+\}/);
+        expect(f.fix).not.toMatch(/\{\w+\}/);
+      }
+    });
+  }
+
+  it('quotes the span of a dead man speaking by its line in the raw file', () => {
+    const raw = fixture('dead_speaks.txt');
+    const [f] = verifySceneOutput(raw, ctx()).findings;
+    expect(f.span?.text).toBe('> CATILINA: You thought you were rid of me?');
+    expect(raw.split('\n')[f.span!.line - 1]).toBe(f.span!.text);
+    expect(f.severity).toBe('hard');
+  });
+
+  it('quotes each anachronism whole-word, case-insensitive, with its Roman replacement', () => {
+    const fs = verifySceneOutput(fixture('anachronism.txt'), ctx()).findings;
+    expect(fs.map((f) => f.message)).toEqual(['anachronism "Okay"', 'anachronism "minutes"', 'anachronism "Police"']);
+    expect(fs[1].fix).toBe('Replace "minutes" with "moments".');
+    expect(fs[0].span?.text).toBe('> CICERO: Okay. Give me five minutes, and no Police.');
+  });
+
+  it('downgrades a hidden secret stated as fact when someone in the cast holds it', () => {
+    const v = verifySceneOutput(fixture('claim_secret_downgraded.txt'), ctx(packet('packet_villa_facts.json')));
+    expect(v.findings).toEqual([]);
+    expect(v.downgraded_claims).toEqual([{ id: 'c3', kind: 'belief', text: 'Clodius plans to enter the Bona Dea rites disguised as a woman.' }]);
+    expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('rejects the claims that break a rule and keeps the rest', () => {
+    const v = verifySceneOutput(fixture('claim_dead_alive.txt'), ctx(packet('packet_villa_facts.json')));
+    expect(v.rejected_claims.map((c) => c.id)).toEqual(['c3']);
+    expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('does not fire teleport without travel evidence (packet alone)', () => {
+    const c = { ...ctx(packet('packet_villa_teleport.json')), travelDays: undefined };
+    expect(verifySceneOutput(fixture('clean.txt'), c).findings).toEqual([]);
+  });
+
+  it('reports the transfer that overdraws with the balance it had', () => {
+    const f = verifySceneOutput(fixture('overdraw.txt'), ctx()).findings.find((x) => x.code === 'AUR5020')!;
+    expect(f.message).toBe('event e3 overdraws cicero: 7000 denarii available, 9000 moved');
+  });
+});
