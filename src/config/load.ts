@@ -96,7 +96,10 @@ export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedCon
 
   const { validate, schema } = configSchema();
   if (!validate(data)) {
-    for (const err of validate.errors ?? []) diagnostics.push(schemaDiagnostic(err, doc, lc, schema));
+    const found = (validate.errors ?? []).map((err) => schemaDiagnostic(err, doc, lc, schema));
+    // In file order, as a reader scans it.
+    found.sort((a, b) => (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+    diagnostics.push(...found);
     return finish(defaultConfig(), true);
   }
   return finish(mergeOverDefaults(data as Partial<AureusConfig>), true);

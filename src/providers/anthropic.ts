@@ -106,9 +106,8 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private requestOptions(req: LlmRequest, signal?: AbortSignal) {
-    // Never plan more retries than the budget can pay for (the wrapper enforces it exactly).
-    const maxRetries = Math.max(0, Math.min(this.config.budgets.retries, this.budget.remaining - 1));
-    return { timeout: this.config.timeouts_ms[req.role], maxRetries, ...(signal ? { signal } : {}) };
+    // The fetch wrapper charges every attempt to the budget and stops the retries when it is spent.
+    return { timeout: this.config.timeouts_ms[req.role], maxRetries: this.config.budgets.retries, ...(signal ? { signal } : {}) };
   }
 
   private async createOnce(client: Anthropic, req: LlmRequest, model: string) {

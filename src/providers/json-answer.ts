@@ -63,17 +63,18 @@ export function validatorFor(schema: object): ValidateFunction {
 }
 
 /** The JSON part of a model's text: inside ```json fences, else from the first { or [. */
-export function extractJsonText(text: string): string {
+export function extractJsonText(text: string): string | undefined {
   const fence = /```(?:json)?\s*\n([\s\S]*?)(?:```|$)/.exec(text);
   const body = fence ? fence[1] : text;
   const start = body.search(/[[{]/);
-  return (start >= 0 ? body.slice(start) : body).trim();
+  return start >= 0 ? body.slice(start).trim() : undefined;
 }
 
 export type JsonCheck = { ok: true; value: unknown; repaired: boolean } | { ok: false; problems: string[] };
 
 export function checkJsonAnswer(text: string, schema: object | undefined): JsonCheck {
   const raw = extractJsonText(text);
+  if (raw === undefined) return { ok: false, problems: ['the answer holds no JSON object or array'] };
   let value: unknown;
   let repaired = false;
   try {

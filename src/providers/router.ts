@@ -85,7 +85,9 @@ export class LlmRouter implements Llm {
         throw e;
       }
       const latency = this.deterministic || res.cached ? 0 : res.latency_ms;
-      const cost = res.cached ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model]);
+      // Deterministic providers (offline, replay) spend nothing. A real answer is priced by the model
+      // it names (the API may answer with a dated snapshot id), else by the model we routed to.
+      const cost = res.cached || this.deterministic ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model]);
       this.log(request, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
       total.input_tokens += res.usage.input_tokens;
       total.output_tokens += res.usage.output_tokens;

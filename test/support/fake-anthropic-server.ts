@@ -101,6 +101,13 @@ export const steps = {
   hang: (): FakeStep => ({ kind: 'hang' }),
 };
 
+/** The API key a request carried (`x-api-key`, or `authorization: Bearer …` as newer SDKs send it). */
+export function apiKeyOf(req: FakeRequest): string | undefined {
+  if (req.headers['x-api-key']) return req.headers['x-api-key'];
+  const m = /^Bearer (.+)$/.exec(req.headers['authorization'] ?? '');
+  return m?.[1];
+}
+
 /** A writer answer in the spec §6.3 format, for tests that need a well-formed one. */
 export function writerAnswer(sceneText: string, claims: unknown[] = [], events: unknown[] = []): string {
   return `---SCENE_TEXT---\n${sceneText}\n\n---CLAIMS---\n${JSON.stringify(claims)}\n\n---SCENE_EVENTS---\n${JSON.stringify(events)}\n`;

@@ -1,0 +1,341 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { apiKeyOf, startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { openLlm } from '../../src/providers/index.js';
+import { MemoryRunLog, JsonlRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
+import { CallBudgetError, LlmAbortedError, LlmOutputError, ProviderError, ReplayMissError } from '../../src/providers/errors.js';
+import type { AureusConfig } from '../../src/config/types.js';
+import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
+
+let server: FakeAnthropicServer;
+let root: string;
+
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  server.requests.length = 0;
+  server.handler = () => steps.ok('ok');
+  root = await tempRoot();
+});
+
+function env() {
+  return { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url };
+}
+
+function open(config: AureusConfig, runLog = new MemoryRunLog(), signal?: AbortSignal) {
+  const llm = openLlm({ root, config, env: env(), runLog, signal });
+  return { llm, runLog };
+}
+
+const anthropicNoCache = (patch: (c: AureusConfig) => void = () => {}) =>
+  testConfig((c) => {
+    c.provider = 'anthropic';
+    c.cache.mode = 'off';
+    patch(c);
+  });
+
+describe('anthropic provider against the fake Messages API', () => {
+  it('routes roles to models, puts the static context first with cache_control, and sends the key only as a header', async () => {
+    server.script(steps.json({ verdict: 'PASS', violations: [] }), steps.ok('SCENE'), steps.json({ verdict: 'PASS', violations: [] }));
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(criticRequest());
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    expect(res.model).toBe('claude-haiku-4-5');
+    expect(res.provider).toBe('anthropic');
+    expect(res.cached).toBe(false);
+    await llm.complete(writerRequest({ escalate: true }));
+    await llm.complete(criticRequest({ role: 'proposals' }));
+
+    const [critic, writer, proposals] = server.requests;
+    expect(critic.body!.model).toBe('claude-haiku-4-5');
+    expect(writer.body!.model).toBe('claude-opus-4-5'); // escalated
+    expect(proposals.body!.model).toBe('claude-haiku-4-5');
+    const system = critic.body!.system as Array<{ text: string; cache_control?: unknown }>;
+    expect(system[0]).toEqual({ type: 'text', text: criticRequest().static_context, cache_control: { type: 'ephemeral' } });
+    expect(system[1]).toEqual({ type: 'text', text: criticRequest().system });
+    expect(critic.body!.messages).toEqual([{ role: 'user', content: criticRequest().messages[0].content }]);
+    expect(apiKeyOf(critic)).toBe(FAKE_KEY);
+    expect(critic.raw).not.toContain(FAKE_KEY);
+    expect(critic.body!.stream).toBeFalsy();
+  });
+
+  it('pins one model for every role with anthropic:<model>', async () => {
+    const { llm } = open(anthropicNoCache((c) => (c.provider = 'anthropic:claude-sonnet-4-5')));
+    server.script(steps.ok('a'), steps.ok('b'));
+    await llm.complete(writerRequest({ escalate: true }));
+    await llm.complete(criticRequest({ json_schema: undefined }));
+    expect(server.requests.map((r) => r.body!.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5']);
+    expect(llm.providerId).toBe('anthropic:claude-sonnet-4-5');
+  });
+
+  it('prices input, output, cache writes and cache reads from the config table', async () => {
+    server.script(
+      steps.json({ verdict: 'PASS', violations: [] }, { usage: { input_tokens: 1000, output_tokens: 500, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0 } }),
+      steps.json({ verdict: 'PASS', violations: [] }, { usage: { input_tokens: 1000, output_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000 } }),
+    );
+    const { llm, runLog } = open(anthropicNoCache());
+    const a = await llm.complete(criticRequest());
+    const b = await llm.complete(criticRequest());
+    // Haiku: $1 in, $5 out, $1.25 cache write, $0.10 cache read per MTok.
+    expect(a.cost_usd).toBe(0.006); // (1000*1 + 500*5 + 2000*1.25) / 1e6
+    expect(b.cost_usd).toBe(0.0037); // (1000*1 + 500*5 + 2000*0.1) / 1e6
+    expect(b.usage).toEqual({ input_tokens: 1000, output_tokens: 500, cache_write_tokens: 0, cache_read_tokens: 2000 });
+    const sum = summarizeRunLog(runLog.entries);
+    expect(sum.per_role.critic).toMatchObject({ calls: 2, input_tokens: 2000, output_tokens: 1000, cache_write_tokens: 2000, cache_read_tokens: 2000, cost_usd: 0.0097 });
+    expect(sum.total.cost_usd).toBe(0.0097);
+    expect(runLog.entries.every((e) => e.latency_ms >= 0 && e.model === 'claude-haiku-4-5' && e.scene === 'SC03')).toBe(true);
+  });
+
+  it('retries 429 (retry-after), 529 and 500 through the SDK and succeeds', async () => {
+    server.script(steps.rateLimited(0.001), steps.overloaded(), steps.serverError(), steps.json({ verdict: 'FAIL', violations: [{ type: 'hook', message: 'no button line' }] }));
+    const { llm, runLog } = open(anthropicNoCache());
+    const res = await llm.complete(criticRequest());
+    expect(res.json).toMatchObject({ verdict: 'FAIL' });
+    expect(server.requests).toHaveLength(4);
+    expect(llm.budget.used).toBe(4);
+    expect(runLog.entries).toHaveLength(1);
+  });
+
+  it('gives up after the configured retries with a typed provider error (exit 7)', async () => {
+    server.script(steps.overloaded(), steps.overloaded(), steps.overloaded());
+    const { llm, runLog } = open(anthropicNoCache((c) => (c.budgets.retries = 2)));
+    const err = await llm.complete(criticRequest()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).status).toBe(529);
+    expect((err as ProviderError).exitCode).toBe(7);
+    expect((err as ProviderError).diagnostics[0].code).toBe('AUR4203');
+    expect(server.requests).toHaveLength(3);
+    expect(runLog.entries[0]).toMatchObject({ role: 'critic', error: 'AUR4203', output_tokens: 0 });
+  });
+
+  it('does not retry a 401 and says to check the key', async () => {
+    server.script(steps.unauthorized());
+    const { llm } = open(anthropicNoCache());
+    const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.status).toBe(401);
+    expect(err.diagnostics[0].hint).toMatch(/ANTHROPIC_API_KEY/);
+    expect(err.message).not.toContain(FAKE_KEY);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a connection reset', async () => {
+    server.script(steps.reset(), steps.json({ verdict: 'PASS', violations: [] }));
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(criticRequest());
+    expect(res.json).toMatchObject({ verdict: 'PASS' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('streams writer calls and collects text and usage from the SSE events', async () => {
+    const text = writerAnswer('EXT. OSTIA - DOCKS - NIGHT\n\nRain. Crates. A knife.\n\nVARO: Move.', [{ fact: 'a grain ship burned' }], [{ event: 'fire' }]);
+    server.script(steps.ok(text, { usage: { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 800, cache_read_input_tokens: 0 } }));
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(writerRequest());
+    expect(server.requests[0].body!.stream).toBe(true);
+    expect(res.text).toBe(text);
+    expect(res.stop_reason).toBe('end_turn');
+    expect(res.usage).toEqual({ input_tokens: 1200, output_tokens: 300, cache_write_tokens: 800, cache_read_tokens: 0 });
+    // Sonnet: (1200*3 + 300*15 + 800*3.75) / 1e6
+    expect(res.cost_usd).toBe(0.0111);
+  });
+
+  it('retries a stream cut off mid-answer, and fails typed when it keeps being cut', async () => {
+    const text = writerAnswer('INT. VILLA - NIGHT\n\nDRUSILLA: You are not angry. You are afraid.');
+    server.script(steps.truncated(text, 'destroy'), steps.truncated(text, 'end'), steps.ok(text));
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(writerRequest());
+    expect(res.text).toBe(text);
+    expect(server.requests).toHaveLength(3);
+
+    server.requests.length = 0;
+    server.script(steps.truncated(text, 'end'), steps.truncated(text, 'end'));
+    const { llm: llm2 } = open(anthropicNoCache((c) => (c.budgets.retries = 1)));
+    const err = (await llm2.complete(writerRequest()).catch((e: unknown) => e)) as ProviderError;
+    expect(err).toBeInstanceOf(ProviderError);
+    expect(err.diagnostics[0].code).toBe('AUR4206');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('returns a max_tokens answer as it is, and repairs truncated JSON without a re-ask', async () => {
+    server.script(steps.maxTokens('INT. CURIA - DAY\n\nCICERO: How long'), steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook", "message": "no button'));
+    const { llm } = open(anthropicNoCache());
+    const w = await llm.complete(writerRequest());
+    expect(w.stop_reason).toBe('max_tokens');
+    expect(w.text).toBe('INT. CURIA - DAY\n\nCICERO: How long');
+    const c = await llm.complete(criticRequest());
+    expect(c.json).toEqual({ verdict: 'FAIL', violations: [{ type: 'hook', message: 'no button' }] });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('re-asks with the validation errors after malformed or schema-invalid JSON', async () => {
+    server.script(steps.malformedJson(), steps.json({ verdict: 'MAYBE', violations: [] }), steps.json({ verdict: 'PASS', violations: [] }));
+    const { llm, runLog } = open(anthropicNoCache());
+    const res = await llm.complete(criticRequest());
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    expect(server.requests).toHaveLength(3);
+    const second = server.requests[1].body!.messages;
+    expect(second).toHaveLength(3);
+    expect(second[1]).toEqual({ role: 'assistant', content: steps.malformedJson().kind === 'ok' ? (steps.malformedJson() as { text: string }).text : '' });
+    expect(second[2].content).toMatch(/not valid JSON for the schema critic_verdict/);
+    expect(second[2].content).toMatch(/holds no JSON object or array/);
+    const third = server.requests[2].body!.messages;
+    expect(third[4].content).toMatch(/\/verdict must be equal to one of the allowed values: "PASS", "FAIL"/);
+    expect(runLog.entries.map((e) => e.reask)).toEqual([0, 1, 2]);
+    expect(res.usage.input_tokens).toBe(300); // summed over the three asks (100 each)
+  });
+
+  it('raises LlmOutputError naming role, schema and problems when re-asks run out', async () => {
+    server.handler = () => steps.json({ verdict: 'PASS' });
+    const { llm } = open(anthropicNoCache((c) => (c.budgets.json_reasks = 1)));
+    const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as LlmOutputError;
+    expect(err).toBeInstanceOf(LlmOutputError);
+    expect(err.role).toBe('critic');
+    expect(err.schemaName).toBe('critic_verdict');
+    expect(err.problems).toEqual(["/ must have required property 'violations'"]);
+    expect(err.diagnostics[0].code).toBe('AUR4201');
+    expect(err.message).toMatch(/critic answer is not valid critic_verdict after 2 attempt/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('passes a writer answer with a missing output section through unchanged (stage E parses sections)', async () => {
+    server.script(steps.missingSection());
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(writerRequest());
+    expect(res.text).toContain('---CLAIMS---');
+    expect(res.text).not.toContain('---SCENE_EVENTS---');
+    expect(res.json).toBeUndefined();
+  });
+
+  it('stops at the per-episode call budget, retries included', async () => {
+    server.handler = () => steps.rateLimited(0.001);
+    const { llm } = open(anthropicNoCache((c) => ((c.budgets.provider_calls_per_episode = 3), (c.budgets.retries = 5))));
+    const err = await llm.complete(criticRequest()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CallBudgetError);
+    expect((err as CallBudgetError).diagnostics[0].code).toBe('AUR4202');
+    expect(server.requests).toHaveLength(3);
+    // The budget is spent: the next call fails without touching the network.
+    await expect(llm.complete(criticRequest())).rejects.toBeInstanceOf(CallBudgetError);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('aborts an in-flight call cleanly (exit 130)', async () => {
+    server.script(steps.hang());
+    const ac = new AbortController();
+    const { llm } = open(anthropicNoCache(), new MemoryRunLog(), ac.signal);
+    const p = llm.complete(writerRequest());
+    setTimeout(() => ac.abort(), 50);
+    const err = await p.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmAbortedError);
+    expect((err as LlmAbortedError).exitCode).toBe(130);
+    await expect(llm.complete(criticRequest())).rejects.toBeInstanceOf(LlmAbortedError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('times out per role', async () => {
+    server.handler = () => steps.hang();
+    const { llm } = open(anthropicNoCache((c) => ((c.timeouts_ms.critic = 150), (c.budgets.retries = 0))));
+    const t0 = Date.now();
+    const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.diagnostics[0].code).toBe('AUR4207');
+    expect(Date.now() - t0).toBeLessThan(3000);
+  });
+
+  it('runs at most `concurrency` calls at once', async () => {
+    let inFlight = 0;
+    let peak = 0;
+    server.handler = () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      setTimeout(() => inFlight--, 60);
+      return steps.ok('x', { delayMs: 60 });
+    };
+    const { llm } = open(anthropicNoCache((c) => (c.concurrency = 2)));
+    await Promise.all(Array.from({ length: 6 }, (_, i) => llm.complete(writerRequest({ meta: { scene: `SC0${i}` } }))));
+    expect(server.requests).toHaveLength(6);
+    expect(peak).toBe(2);
+  });
+
+  it('refuses to start without ANTHROPIC_API_KEY', () => {
+    expect(() => openLlm({ root, config: anthropicNoCache(), env: {} })).toThrow(/ANTHROPIC_API_KEY/);
+  });
+});
+
+describe('record/replay cache', () => {
+  const cfg = (mode: 'read-write' | 'replay') => testConfig((c) => ((c.provider = 'anthropic'), (c.cache.mode = mode)));
+
+  it('records in read-write mode, answers hits from disk, and replays with zero HTTP and no key', async () => {
+    const runLogFile = path.join(root, '.aureus', 'runs', 's01e01-7', 'run_log.jsonl');
+    const runLog = new JsonlRunLog(runLogFile);
+    const llm = openLlm({ root, config: cfg('read-write'), env: env(), runLog });
+    server.script(steps.json({ verdict: 'PASS', violations: [] }), steps.ok('INT. FORUM - DAY'));
+    const first = await llm.complete(criticRequest());
+    const w = await llm.complete(writerRequest());
+    expect(first.cached).toBe(false);
+    expect(server.requests).toHaveLength(2);
+    const again = await llm.complete(criticRequest());
+    expect(again.cached).toBe(true);
+    expect(again.cost_usd).toBe(0);
+    expect(again.json).toEqual(first.json);
+    expect(server.requests).toHaveLength(2);
+    // payload and meta are not part of the key
+    const withPayload = await llm.complete(criticRequest({ payload: { anything: 1 }, meta: { scene: 'SC99' } }));
+    expect(withPayload.cached).toBe(true);
+    expect(server.requests).toHaveLength(2);
+    await runLog.finalize();
+
+    const cacheFiles = listFiles(path.join(root, '.aureus', 'cache'));
+    expect(cacheFiles).toHaveLength(2);
+    expect(cacheFiles.every((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.test(f))).toBe(true);
+
+    // Replay: a fresh Llm, no key, the server is not asked.
+    const before = server.requests.length;
+    const replayLog = new MemoryRunLog();
+    const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:.aureus/cache')), env: {}, runLog: replayLog });
+    expect(replay.deterministic).toBe(true);
+    const r1 = await replay.complete(criticRequest());
+    const r2 = await replay.complete(writerRequest());
+    expect(r1.json).toEqual(first.json);
+    expect(r2.text).toBe(w.text);
+    expect(r1.cached && r2.cached).toBe(true);
+    expect(replayLog.entries.every((e) => e.latency_ms === 0 && e.cost_usd === 0 && e.cached)).toBe(true);
+    // cache.mode replay with the anthropic provider is the same, and needs no key either
+    const replay2 = openLlm({ root, config: cfg('replay'), env: {} });
+    expect((await replay2.complete(writerRequest())).text).toBe(w.text);
+    expect(server.requests.length).toBe(before);
+
+    // The key went over the wire, and nowhere onto disk.
+    expect(apiKeyOf(server.requests[0])).toBe(FAKE_KEY);
+    expect(filesContaining(root, FAKE_KEY)).toEqual([]);
+    expect(fs.readFileSync(runLogFile, 'utf8').trim().split('\n')).toHaveLength(4);
+  });
+
+  it('a replay miss names the role, the scene and the key', async () => {
+    const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:recorded')), env: {} });
+    const err = (await replay.complete(writerRequest({ meta: { episode: 's01e02', scene: 'SC07' } })).catch((e: unknown) => e)) as ReplayMissError;
+    expect(err).toBeInstanceOf(ReplayMissError);
+    expect(err.exitCode).toBe(7);
+    expect(err.message).toMatch(/writer call \(s01e02 SC07\), key [0-9a-f]{64}/);
+    expect(err.diagnostics[0].code).toBe('AUR4301');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('treats a corrupt entry as a miss, warns, and records it again', async () => {
+    const warnings: string[] = [];
+    const llm = openLlm({ root, config: cfg('read-write'), env: env(), onWarning: (f, d) => warnings.push(`${f}: ${d}`) });
+    server.script(steps.ok('one'), steps.ok('two'));
+    await llm.complete(writerRequest());
+    const [file] = listFiles(path.join(root, '.aureus', 'cache'));
+    fs.writeFileSync(path.join(root, '.aureus', 'cache', file), '{"format": 1, "key": "trunc');
+    const res = await llm.complete(writerRequest());
+    expect(res.cached).toBe(false);
+    expect(res.text).toBe('two');
+    expect(warnings).toHaveLength(1);
+    const again = await llm.complete(writerRequest());
+    expect(again).toMatchObject({ cached: true, text: 'two' });
+  });
+});
