@@ -4,3 +4,4 @@ export { makeEvalContext, type EvalContext } from './context.js';
 export { checkPrereqs, operatorRoleKinds, type PrereqResult } from './prereqs.js';
 export { FUNCTIONS, type FunctionSpec } from './functions.js';
 export { STRUCT_FIELDS, structFields, isView, viewMeta, type ExprType, type StructName, type Value, type View } from './views.js';
+export { typecheckWorldExpressions, typecheckExpression } from './check.js';

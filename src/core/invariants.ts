@@ -1,0 +1,129 @@
+import type { ResolvedDelta } from '../domain/delta.js';
+import type { Operator, World } from '../domain/world.js';
+import { WORLD_FILES } from '../domain/world.js';
+import { diag } from '../diagnostics/catalog.js';
+import '../diagnostics/codes/core.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { makeEvalContext } from './expr/context.js';
+import { evaluateCondition } from './expr/evaluate.js';
+import { checkPrereqs } from './expr/prereqs.js';
+import { indexWorld, ledgerTotal, travelDays, type WorldIndex } from './world-index.js';
+
+/**
+ * The hard invariants of spec §9.1 as pure checks, each with a stable code. The verifier
+ * (stage F), the planner (stage C) and commit (stage H) call these; none of them throws.
+ */
+
+/** AUR2050: every balance is a whole, non-negative number of denarii. */
+export function checkLedger(world: World): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  (world.assets?.cash_ledger ?? []).forEach((a, i) => {
+    if (typeof a.denarii !== 'number' || !Number.isSafeInteger(a.denarii) || a.denarii < 0) {
+      out.push(diag('AUR2050', { account: a.id, balance: a.denarii }, { file: WORLD_FILES.assets, pointer: `/cash_ledger/${i}/denarii` }));
+    }
+  });
+  return out;
+}
+
+/** Net denarii created by a batch: mints (add on an account) minus burns (subtract). Transfers count zero. */
+export function mintedBy(deltas: readonly ResolvedDelta[]): number {
+  let net = 0;
+  for (const d of deltas) {
+    if (typeof d.path !== 'string' || !d.path.startsWith('assets.cash_ledger.') || typeof d.value !== 'number') continue;
+    if (d.op === 'add') net += d.value;
+    else if (d.op === 'subtract') net -= d.value;
+  }
+  return net;
+}
+
+/**
+ * AUR2051: the ledger total after a batch equals the total before plus explicit mints minus
+ * burns, i.e. every transfer conserved it.
+ */
+export function checkLedgerConservation(before: World, after: World, deltas: readonly ResolvedDelta[]): Diagnostic[] {
+  const b = ledgerTotal(before);
+  const a = ledgerTotal(after);
+  const expected = b + mintedBy(deltas);
+  return a === expected ? [] : [diag('AUR2051', { before: b, after: a, expected })];
+}
+
+/** True when `who` can get from where they are now to `toLocation` within `days` days. */
+export function canReach(index: WorldIndex, who: string, toLocation: string, days: number): boolean {
+  const c = index.characters.get(who);
+  if (!c) return false;
+  const need = travelDays(index, c.location, toLocation);
+  return need !== null && need <= days;
+}
+
+/**
+ * AUR2053 (or AUR2059 for an unknown character): a character appearing at `toLocation` must be
+ * able to travel there from `from` (default: where the index says they are) in `days` days.
+ */
+export function checkReach(index: WorldIndex, who: string, toLocation: string, days: number, from?: string): Diagnostic | null {
+  const c = index.characters.get(who);
+  if (!c) return diag('AUR2059', { who });
+  const start = from ?? c.location;
+  const need = travelDays(index, start, toLocation);
+  if (need !== null && need <= days) return null;
+  return diag('AUR2053', { who, from: start, to: toLocation, days, need: need === null ? 'no route' : `${need} day(s)` });
+}
+
+/** AUR2052: every actor is a known, living character (dead, exiled or imprisoned ones cannot act). */
+export function checkActorsAlive(index: WorldIndex, actors: readonly string[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const who of [...new Set(actors)]) {
+    const c = index.characters.get(who);
+    if (!c) out.push(diag('AUR2059', { who }));
+    else if (c.status !== 'alive') out.push(diag('AUR2052', { who, status: c.status }));
+  }
+  return out;
+}
+
+/** AUR2054/AUR2055: an operator's prerequisites hold on the state before its effects apply. */
+export function checkOperatorPrereqs(
+  operator: Pick<Operator, 'id' | 'roles' | 'prereqs'>,
+  bindings: Record<string, string>,
+  index: WorldIndex,
+  extra: { episode?: number } = {},
+): Diagnostic[] {
+  const r = checkPrereqs(operator, bindings, index, extra);
+  const out: Diagnostic[] = [];
+  for (const p of r.results) {
+    if (p.error) out.push(diag('AUR2055', { operator: operator.id, expr: p.expr, detail: p.error.message }));
+    else if (!p.holds) out.push(diag('AUR2054', { operator: operator.id, expr: p.expr }));
+  }
+  return out;
+}
+
+function checkConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number }): Diagnostic[] {
+  const index = 'characters' in worldOrIndex && worldOrIndex.characters instanceof Map ? (worldOrIndex as WorldIndex) : indexWorld(worldOrIndex as World);
+  const ctx = makeEvalContext(index, {}, { episode: extra.episode });
+  const out: Diagnostic[] = [];
+  (index.world.constraints?.constraints ?? []).forEach((c, i) => {
+    if (c.kind !== kind) return;
+    const where = { file: WORLD_FILES.constraints, pointer: `/constraints/${i}/expr` };
+    const r = evaluateCondition(c.expr, ctx);
+    if (!r.ok) out.push(diag('AUR2057', { id: c.id, detail: r.diagnostic.message }, where));
+    else if (!r.value) out.push(diag(kind === 'hard' ? 'AUR2056' : 'AUR2058', { id: c.id, message: c.message }, where));
+  });
+  return out;
+}
+
+/** AUR2056/AUR2057: every hard constraint of world/constraints.json holds. */
+export function checkHardConstraints(world: World | WorldIndex, extra: { episode?: number } = {}): Diagnostic[] {
+  return checkConstraints(world, 'hard', extra);
+}
+
+/** AUR2058 (warnings): soft constraints that do not hold. */
+export function checkSoftConstraints(world: World | WorldIndex, extra: { episode?: number } = {}): Diagnostic[] {
+  return checkConstraints(world, 'soft', extra);
+}
+
+/**
+ * The state invariants that need no scene context: ledger balances and the hard constraints.
+ * Run on every state the engine produces.
+ */
+export function checkStateInvariants(world: World, extra: { episode?: number } = {}): Diagnostic[] {
+  const index = indexWorld(world);
+  return [...checkLedger(world), ...checkHardConstraints(index, extra)];
+}
