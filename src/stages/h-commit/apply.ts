@@ -20,6 +20,8 @@ export interface CanonResult {
   world: World;
   applied: AppliedDelta[];
   facts: CanonFact[];
+  /** The world after each approved scene, in order (the tension curve is measured on these). */
+  sceneWorlds: { scene: string; world: World }[];
 }
 
 const FACT_KINDS = new Set(['minor_character', 'object', 'place_detail', 'fact']);
@@ -34,6 +36,7 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
   let w = world;
   const applied: AppliedDelta[] = [];
   const facts: CanonFact[] = [];
+  const sceneWorlds: { scene: string; world: World }[] = [];
   for (const planned of plan.scenes) {
     const scene = approved.get(planned.id);
     if (!scene) continue;
@@ -68,6 +71,7 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
     }
     w = r.world;
     applied.push(...r.applied);
+    sceneWorlds.push({ scene: planned.id, world: w });
     scene.accepted_claims
       .filter((c) => FACT_KINDS.has(c.kind))
       .forEach((c, i) => {
@@ -87,5 +91,5 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
     const add = facts.filter((f) => !known.has(f.id));
     w = { ...w, canon: { ...(w.canon ?? { format: 1 }), format: 1, facts: [...(w.canon?.facts ?? []), ...add] } };
   }
-  return { world: w, applied, facts };
+  return { world: w, applied, facts, sceneWorlds };
 }

@@ -1,0 +1,59 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { hashValue } from '../core/hash.js';
+import { stableStringify } from '../core/json.js';
+import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
+
+/**
+ * Resume without repeating LLM calls: every finished call's response is written to
+ * <run>/calls/<key>.json (atomically) before the stage sees it; a resumed run answers the same
+ * call from there instead of the provider. The key hashes everything that defines the call
+ * (role, prompts, schema, limits, escalation, labels, payload) and nothing that depends on timing,
+ * so the same call of a resumed run finds the same file whatever order calls finish in.
+ * Replayed answers are identical to the originals, so a resumed run decides exactly as the
+ * uninterrupted run did. Replayed calls are not logged again: their run-log lines are already in
+ * the run's run_log.jsonl (`beforeRecord` flushes the log before a call is journaled).
+ */
+export class JournaledLlm implements Llm {
+  readonly deterministic: boolean;
+  readonly providerId: string;
+  readonly dir: string;
+  replayed = 0;
+  fresh = 0;
+
+  constructor(
+    private readonly inner: Llm,
+    runDir: string,
+    private readonly beforeRecord: () => Promise<void> = async () => {},
+    /** Called when a call goes to the provider (progress: writing / verifying). */
+    private readonly onCall: (req: LlmRequest) => void = () => {},
+  ) {
+    this.deterministic = inner.deterministic;
+    this.providerId = inner.providerId;
+    this.dir = path.join(runDir, 'calls');
+  }
+
+  static keyOf(req: LlmRequest): string {
+    const { signal: _signal, ...rest } = req;
+    return hashValue(rest).slice(0, 32);
+  }
+
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    const file = path.join(this.dir, `${JournaledLlm.keyOf(request)}.json`);
+    try {
+      const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
+      this.replayed += 1;
+      return cached;
+    } catch {
+      /* not journaled yet */
+    }
+    this.onCall(request);
+    const res = await this.inner.complete(request);
+    await this.beforeRecord();
+    fs.mkdirSync(this.dir, { recursive: true });
+    writeFileAtomic.sync(file, stableStringify(res));
+    this.fresh += 1;
+    return res;
+  }
+}

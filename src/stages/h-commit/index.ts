@@ -1,0 +1,170 @@
+import path from 'node:path';
+import type { AppliedDelta, Provenance } from '../../domain/delta.js';
+import type { CliffhangerConstraints, EpisodeRef } from '../../domain/context.js';
+import type { EpisodeContext } from '../../domain/episode-context.js';
+import type { AgentProposals } from '../../domain/proposals.js';
+import type { EpisodePlan } from '../../domain/plan.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import type { ApprovedScene, VerifierReport } from '../../domain/scene.js';
+import { WORLD_FILES, type InWorldDate, type World } from '../../domain/world.js';
+import { stableStringify } from '../../core/json.js';
+import { applyDeltas } from '../../core/deltas/index.js';
+import { decayDeltas } from '../../core/decay.js';
+import { threadProgressDeltas } from '../../core/threads.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/index.js';
+import { episodeRelDir } from '../../paths.js';
+import { applyApprovedScenes } from './apply.js';
+import { extractCliffhanger } from './cliffhanger.js';
+import { episodeMetrics } from './metrics.js';
+import type { EpisodeMetrics } from './metrics-model.js';
+import { buildDashboard, recapEvents, renderRecapMarkdown, type RecapPayload } from './recap-model.js';
+import { buildScript } from './script.js';
+
+/**
+ * Stage H (spec §5.2 H, §8, §11), the pure part: approved scenes → the committed world and every
+ * artifact of the episode folder. Order: canon (scene deltas + claims, scene by scene), then the
+ * decay pass, then thread progress, then the calendar. The recap TEXT comes from the `recap` LLM
+ * role and is passed to `episodeFiles`; everything else here is deterministic.
+ */
+export interface StageHInput {
+  ref: EpisodeRef;
+  seed: string;
+  world: World;
+  context: EpisodeContext;
+  proposals: AgentProposals;
+  plan: EpisodePlan;
+  packets: ScenePacket[];
+  scenes: ApprovedScene[];
+  report: VerifierReport;
+  runDir?: string;
+}
+
+export interface StageHResult {
+  world: World;
+  applied: AppliedDelta[];
+  metrics: EpisodeMetrics;
+  cliffhanger: CliffhangerConstraints;
+  script: string;
+  recap: RecapPayload;
+}
+
+const MONTH_DAYS = 30; // the same simple calendar as stage A's date_text
+
+export function advanceDate(d: InWorldDate, days: number): InWorldDate {
+  let day = d.day + days;
+  let month = d.month;
+  let year = d.year_bc;
+  while (day > MONTH_DAYS) {
+    day -= MONTH_DAYS;
+    month += 1;
+    if (month > 12) {
+      month = 1;
+      year -= 1;
+    }
+  }
+  return { year_bc: year, month, day };
+}
+
+function applySystem(world: World, deltas: ReturnType<typeof decayDeltas>, prov: Provenance, runDir: string): { world: World; applied: AppliedDelta[] } {
+  if (!deltas.length) return { world, applied: [] };
+  const r = applyDeltas(world, deltas, () => prov);
+  if (!r.ok) {
+    throw new AureusError(`the ${prov.event} pass could not be applied`, {
+      exitCode: ExitCode.INTERNAL,
+      diagnostics: [diag('AUR6016', { scene: prov.event, message: r.diagnostics.map((d) => d.message).join('; '), run: runDir }), ...r.diagnostics],
+    });
+  }
+  return { world: r.world, applied: r.applied };
+}
+
+export function stageH(input: StageHInput): StageHResult {
+  const { plan, ref } = input;
+  const runDir = input.runDir ?? '';
+  const canon = applyApprovedScenes(input.world, plan, input.packets, input.scenes, runDir);
+  const lastScene = plan.scenes[plan.scenes.length - 1]?.id ?? '';
+  const system = (event: string): Provenance => ({ episode: plan.episode_id, scene: lastScene, event, operator: null });
+
+  const decay = applySystem(canon.world, decayDeltas(canon.world), system('decay'), runDir);
+  const approvedIds = new Set(input.scenes.map((s) => s.scene));
+  const advanced = new Set(
+    plan.beats.filter((b) => approvedIds.has(b.scene)).flatMap((b) => b.applications.flatMap((a) => a.threads_advanced)),
+  );
+  const threads = applySystem(decay.world, threadProgressDeltas(decay.world, ref.episode, [...advanced].sort()), system('threads'), runDir);
+
+  const cliffhanger = extractCliffhanger(plan, input.packets, threads.world);
+  // The calendar: the episode ends on its last scene's day; unless the cliffhanger forbids it,
+  // the usual gap between episodes passes before the next one.
+  const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
+  const gap = cliffhanger.time_skip_allowed ? threads.world.world.days_per_episode : 0;
+  const world: World = { ...threads.world, world: { ...threads.world.world, date: advanceDate(threads.world.world.date, lastDay + gap) } };
+
+  const applied = [...canon.applied, ...decay.applied, ...threads.applied];
+  const metrics = episodeMetrics(plan, canon.sceneWorlds, canon.applied);
+  const recap: RecapPayload = {
+    task: 'recap',
+    episode_id: plan.episode_id,
+    title: plan.title,
+    world_title: world.world.title,
+    events: recapEvents(canon.applied, input.world, world),
+    dashboard: buildDashboard(input.world, world, ref.episode),
+    cliffhanger: { summary: cliffhanger.summary, open_question: cliffhanger.open_question },
+  };
+  return { world, applied, metrics, cliffhanger, script: buildScript(plan, input.packets, input.scenes), recap };
+}
+
+/**
+ * Every file the episode commit writes: the world files (canonical JSON; unchanged ones have
+ * unchanged bytes) and the episode folder. Keys are repository-relative POSIX paths.
+ */
+export function episodeFiles(
+  input: StageHInput,
+  h: StageHResult,
+  recapText: string,
+  runLogText: string,
+  drafts: Record<string, string>,
+): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) files[rel] = stableStringify(h.world[key]);
+  const dir = episodeRelDir(input.ref);
+  const put = (rel: string, content: string) => {
+    files[path.posix.join(dir, rel)] = content;
+  };
+  put('episode_context.json', stableStringify(input.context));
+  put('agent_proposals.json', stableStringify(input.proposals));
+  put('episode_plan.json', stableStringify(input.plan));
+  for (const p of input.packets) put(`packets/${p.scene_id}.json`, stableStringify(p));
+  put('episode_script.md', h.script);
+  put('episode_deltas.json', stableStringify({ format: 1, episode_id: input.plan.episode_id, deltas: h.applied }));
+  put('verifier_report.json', stableStringify(input.report));
+  put('cliffhanger_constraints.json', stableStringify(h.cliffhanger));
+  put('episode_metrics.json', stableStringify(h.metrics));
+  put('recap.md', renderRecapMarkdown(h.recap, recapText));
+  put('run_log.jsonl', runLogText);
+  for (const [rel, text] of Object.entries(drafts)) put(rel, text);
+  return files;
+}
+
+export interface CommitTrailers {
+  provider: string;
+  models: string;
+  seed: string;
+  tokens: string;
+  cost: string;
+}
+
+/** `S01E03: <title>`, blank line, the recap text, blank line, the Aureus-* trailers. */
+export function commitMessage(ref: EpisodeRef, title: string, recapText: string, t: CommitTrailers): string {
+  return [
+    `${ref.id.toUpperCase()}: ${title}`,
+    '',
+    recapText.trim(),
+    '',
+    `Aureus-Provider: ${t.provider}`,
+    `Aureus-Models: ${t.models}`,
+    `Aureus-Seed: ${t.seed}`,
+    `Aureus-Tokens: ${t.tokens}`,
+    `Aureus-Cost: ${t.cost}`,
+    '',
+  ].join('\n');
+}
