@@ -80,7 +80,7 @@ export class AnthropicProvider implements LlmProvider {
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const { sdk, client } = await this.load();
     const stream = this.config.stream_roles.includes(req.role);
-    const maxAttempts = stream ? this.config.budgets.retries + 1 : 1;
+    const maxAttempts = this.config.budgets.retries + 1;
     const t0 = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
@@ -111,7 +111,15 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private async createOnce(client: Anthropic, req: LlmRequest, model: string) {
-    const msg = await client.messages.create({ ...this.params(req, model), stream: false }, this.requestOptions(req, req.signal));
+    const { sdk } = await this.load();
+    let msg: Anthropic.Message;
+    try {
+      msg = await client.messages.create({ ...this.params(req, model), stream: false }, this.requestOptions(req, req.signal));
+    } catch (e) {
+      // The SDK retries until the headers arrive; a body that breaks after them is ours to retry.
+      if (e instanceof sdk.AnthropicError || req.signal?.aborted) throw e;
+      throw new StreamCutOff(`the answer body broke: ${(e as Error).message}`);
+    }
     const text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
     return { text, usage: usageOf(msg.usage), model: msg.model || model, stop_reason: msg.stop_reason ?? 'unknown' };
   }

@@ -161,6 +161,15 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('retries a non-streamed answer whose body is cut after the headers', async () => {
+    server.script(steps.truncated('{"verdict":"PASS","violations":[]}'), steps.json({ verdict: 'PASS', violations: [] }));
+    const { llm } = open(anthropicNoCache());
+    const res = await llm.complete(criticRequest());
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    expect(server.requests).toHaveLength(2);
+    expect(server.requests[0].body!.stream).toBeFalsy();
+  });
+
   it('returns a max_tokens answer as it is, and repairs truncated JSON without a re-ask', async () => {
     server.script(steps.maxTokens('INT. CURIA - DAY\n\nCICERO: How long'), steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook", "message": "no button'));
     const { llm } = open(anthropicNoCache());

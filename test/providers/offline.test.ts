@@ -110,6 +110,23 @@ describe('offline provider dispatcher', () => {
     await expect(p).rejects.toBeInstanceOf(LlmAbortedError);
   });
 
+  it('simulates latency for benchmarks without changing what is recorded, and aborts during it', async () => {
+    register('writer', proseRealizer);
+    const root = await tempRoot();
+    const runLog = new MemoryRunLog();
+    const provider = new OfflineProvider({ seed: 'lat', simulatedLatencyMs: 40 });
+    const llm = openLlm({ root, config: testConfig((c) => (c.concurrency = 4)), runLog, provider: { provider, providerId: 'offline', deterministic: true } });
+    const t0 = performance.now();
+    await Promise.all([1, 2, 3, 4].map((i) => llm.complete(writerRequest({ meta: { scene: `SC0${i}` } }))));
+    const wall = performance.now() - t0;
+    expect(wall).toBeGreaterThanOrEqual(38); // the calls really waited
+    expect(runLog.entries.every((e) => e.latency_ms === 0)).toBe(true);
+    const ac = new AbortController();
+    const p = llm.complete(writerRequest({ signal: ac.signal }));
+    setTimeout(() => ac.abort(), 5);
+    await expect(p).rejects.toBeInstanceOf(LlmAbortedError);
+  });
+
   it('gives a byte-identical finalized run log at concurrency 1 and 8', async () => {
     register('writer', proseRealizer);
     register('critic', verdictRealizer);

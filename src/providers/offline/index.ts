@@ -88,16 +88,23 @@ export async function offlineRealizerFor(role: LlmRole): Promise<OfflineRealizer
 export interface OfflineProviderOptions {
   seed: string;
   chaos?: number;
+  /**
+   * Simulated latency per call in ms (benchmarks: the critical-path measurement). The recorded
+   * latency stays 0, so artifacts do not change; only wall time does.
+   */
+  simulatedLatencyMs?: number;
 }
 
 export class OfflineProvider implements LlmProvider {
   readonly id = 'offline';
   private readonly seed: string;
   private readonly chaos: number;
+  private readonly simulatedLatencyMs: number;
 
   constructor(opts: OfflineProviderOptions) {
     this.seed = opts.seed;
     this.chaos = opts.chaos ?? 0;
+    this.simulatedLatencyMs = opts.simulatedLatencyMs ?? 0;
   }
 
   /** The fork label of a call: everything that identifies it, nothing that depends on timing. */
@@ -108,6 +115,7 @@ export class OfflineProvider implements LlmProvider {
 
   async complete(req: LlmRequest, _model: string): Promise<LlmResponse> {
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
+    if (this.simulatedLatencyMs > 0) await sleep(this.simulatedLatencyMs, req);
     const realize = await offlineRealizerFor(req.role);
     const rng = new Rng(this.seed).fork(OfflineProvider.forkLabel(req));
     const out = await realize(req, { rng, chaos: this.chaos, seed: this.seed });
@@ -126,4 +134,18 @@ export class OfflineProvider implements LlmProvider {
     if (out.json !== undefined) res.json = out.json;
     return res;
   }
+}
+
+function sleep(ms: number, req: LlmRequest): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new LlmAbortedError(req.role, req.signal?.reason));
+    };
+    const t = setTimeout(() => {
+      req.signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -4,7 +4,7 @@ import type { PacketCastMember, PacketInstruction, ScenePacket } from '../../dom
 import type { Claim, SceneEvent } from '../../domain/scene.js';
 import type { LlmRequest } from '../../ports/llm.js';
 import { SECTION, type LexiconEntry, type WriterPayload } from '../../stages/e-writer/types.js';
-import { lexiconPattern } from '../../stages/f-verifier/rules/voice.js';
+import { findAnachronisms } from '../../style/lexicon.js';
 import * as P from './writer-phrases.js';
 import type { OfflineRealizer } from './index.js';
 
@@ -388,7 +388,7 @@ function plantDefect(d: Draft, p: WriterPayload, rng: Rng): void {
     case 'anachronism': {
       const e = rng.pick(p.lexicon);
       const who = rng.pick(pk.cast);
-      const t = rng.pick([`> ${cueOf(who)}: Give me a ${e.word}. Just one.`, `${who.name} thinks of the ${e.word}, and says nothing.`, `> ${cueOf(who)}: No more ${e.word}, not tonight.`]);
+      const t = rng.pick([`> ${cueOf(who)}: ${cap(e.forbidden)}. That is all I will say.`, `${who.name} thinks of the ${e.forbidden}, and says nothing.`, `> ${cueOf(who)}: No more talk of ${e.forbidden}, not tonight.`]);
       d.lines.splice(mid, 0, t);
       d.planted = t;
       break;
@@ -463,10 +463,20 @@ function scrub(text: string, lexicon: LexiconEntry[], d: Draft): string {
     .join('\n');
 }
 
-export function scrubPlain(text: string, lexicon: LexiconEntry[]): string {
+/**
+ * Replaces every lexicon hit (the verifier's own matcher) with the first Roman alternative,
+ * keeping an initial capital. Repeated in case a replacement itself contains a forbidden word.
+ */
+export function scrubPlain(text: string, lexicon: readonly LexiconEntry[]): string {
   let out = text;
-  for (const e of lexicon) {
-    out = out.replace(lexiconPattern(e.word), (m) => (m[0] === m[0].toUpperCase() && m[0] !== m[0].toLowerCase() ? cap(e.replacement) : e.replacement));
+  for (let pass = 0; pass < 3; pass++) {
+    const hits = findAnachronisms(out, lexicon);
+    if (!hits.length) return out;
+    for (const h of [...hits].reverse()) {
+      const alt = (h.replacement.split(';')[0] ?? '').trim().replace(/\s*\([^)]*\)/g, '') || 'that';
+      const rep = /^\p{Lu}/u.test(h.word) ? cap(alt) : alt;
+      out = out.slice(0, h.index) + rep + out.slice(h.index + h.word.length);
+    }
   }
   return out;
 }
