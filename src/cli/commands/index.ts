@@ -5,6 +5,7 @@ import { registerCost } from './cost.js';
 import { registerInit } from './init.js';
 import { registerValidate } from './validate.js';
 import { registerSceneVerify } from './scene-verify.js';
+import { registerEpisodePlan } from './episode-plan.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -19,4 +20,5 @@ export const commands: RegisterCommand[] = [
   registerImport,
   registerCost,
   registerSceneVerify,
+  registerEpisodePlan,
 ];

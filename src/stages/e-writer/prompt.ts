@@ -39,8 +39,8 @@ ${SECTION.events}
 [JSON array of events: {"id":"e1","type":"operator|action|dialogue|transfer|movement|reveal","application_id":"a01","operator_id":"...","actor":"<character id>","target":"<id>","deltas":[<required deltas, verbatim>],"text":"..."}]`;
 
 export function renderLexiconMd(entries: LexiconEntry[]): string {
-  const rows = entries.map((e) => `| ${e.word} | ${e.replacement} |`).join('\n');
-  return `## Forbidden anachronisms\n\n| forbidden | Roman replacement |\n| --- | --- |\n${rows}\n`;
+  const rows = entries.map((e) => `| ${e.forbidden} | ${e.replacement} | |`).join('\n');
+  return `## Forbidden anachronisms\n\n| forbidden | replacement | note |\n| --- | --- | --- |\n${rows}\n`;
 }
 
 /** The static, cacheable prefix: style guide then lexicon (spec §6.3 STYLE_GUIDE, LEXICON). */

@@ -1,10 +1,12 @@
 import type { ScenePacket } from '../../domain/packet.js';
 
-/** One forbidden word or phrase of the lexicon with its Roman replacement (style/lexicon.md). */
-export interface LexiconEntry {
-  word: string;
-  replacement: string;
-}
+import type { LexiconEntry as StyleLexiconEntry } from '../../style/lexicon.js';
+
+/**
+ * One forbidden word or phrase of the lexicon with its Roman replacement(s) (style/lexicon.md,
+ * parsed by src/style/lexicon.ts). Replacements may list alternatives separated by ';'.
+ */
+export type LexiconEntry = Pick<StyleLexiconEntry, 'forbidden' | 'replacement'>;
 
 /** The static style material every writer prompt starts with (spec §6.3: STYLE_GUIDE, LEXICON). */
 export interface WriterStyle {

@@ -5,6 +5,7 @@ import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/verify.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { LexiconEntry } from '../e-writer/types.js';
+import { parseLexicon } from '../../style/lexicon.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 
@@ -36,35 +37,28 @@ function badPacket(file: string, detail: string): AureusError {
 }
 
 /**
- * Parses a lexicon: JSON ([{word, replacement}]) or the markdown of style/lexicon.md, where each
- * table row `| forbidden | replacement |` or bullet `- forbidden → replacement` (also `->`, `:`, `=`)
- * is one entry. Header and separator rows are skipped.
+ * Parses a lexicon: JSON ([{forbidden, replacement}]) or the markdown of style/lexicon.md
+ * (read by src/style/lexicon.ts, the one lexicon parser).
  */
-export function parseLexiconText(text: string): LexiconEntry[] {
+export function parseLexiconText(text: string, file: string): LexiconEntry[] {
   const t = text.trim();
   if (t.startsWith('[')) {
-    const arr = JSON.parse(t) as { word?: string; forbidden?: string; replacement?: string; roman?: string }[];
-    return arr.map((e) => ({ word: String(e.word ?? e.forbidden ?? ''), replacement: String(e.replacement ?? e.roman ?? '') })).filter((e) => e.word);
+    let arr: { forbidden?: string; word?: string; replacement?: string }[];
+    try {
+      arr = JSON.parse(t);
+    } catch (e) {
+      throw new AureusError('invalid lexicon', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what: 'lexicon', file, detail: (e as Error).message })] });
+    }
+    return arr.map((e) => ({ forbidden: String(e.forbidden ?? e.word ?? ''), replacement: String(e.replacement ?? '') })).filter((e) => e.forbidden);
   }
-  const out: LexiconEntry[] = [];
-  for (const line of t.split(/\r?\n/)) {
-    const row = /^\s*\|([^|]+)\|([^|]+)\|/.exec(line);
-    const bullet = /^\s*[-*]\s+`?([^`→:=]+?)`?\s*(?:→|->|:|=)\s*(.+)$/.exec(line);
-    const m = row ?? bullet;
-    if (!m) continue;
-    const word = m[1].trim().replace(/^[`*"]+|[`*"]+$/g, '');
-    const replacement = m[2].trim().replace(/^[`*"]+|[`*"]+$/g, '');
-    if (!word || /^-+$/.test(word) || /^(forbidden|word|anachronism)s?$/i.test(word)) continue;
-    out.push({ word, replacement });
-  }
-  return out;
+  return parseLexicon(text, file).entries;
 }
 
 /** The lexicon from --lexicon, else the world's style/lexicon.md, else none. */
 export function loadLexicon(root: string, file?: string): LexiconEntry[] {
   const f = file ?? path.join(root, 'style', 'lexicon.md');
   if (!file && !existsSync(f)) return [];
-  return parseLexiconText(readTextFile(f, 'lexicon'));
+  return parseLexiconText(readTextFile(f, 'lexicon'), f);
 }
 
 /**

@@ -1,39 +1,28 @@
 import type { Finding } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
-import type { LexiconEntry } from '../../e-writer/types.js';
+import { findAnachronisms } from '../../../style/lexicon.js';
 import { finding, textLines, type VerifyContext } from '../context.js';
 
-export interface AnachronismHit {
-  word: string;
-  replacement: string;
-  line: number;
-  column: number;
-  text: string;
-}
-
-/** Whole word or phrase, case-insensitive, Unicode letters as word characters. */
-export function lexiconPattern(word: string): RegExp {
-  const body = word.trim().split(/\s+/).map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s+');
-  return new RegExp(`(?<![\\p{L}\\p{N}_])${body}(?![\\p{L}\\p{N}_])`, 'giu');
-}
-
-export function scanAnachronisms(lines: { line: number; text: string }[], lexicon: LexiconEntry[]): AnachronismHit[] {
-  const hits: AnachronismHit[] = [];
-  for (const e of lexicon) {
-    const re = lexiconPattern(e.word);
-    for (const l of lines) {
-      re.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = re.exec(l.text))) hits.push({ word: m[0], replacement: e.replacement, line: l.line, column: m.index + 1, text: l.text });
-    }
-  }
-  return hits.sort((a, b) => a.line - b.line || a.column - b.column);
-}
-
+/**
+ * Anachronisms through the lexicon's own matcher (src/style/lexicon.ts: whole word or phrase,
+ * case-insensitive, plurals of single words, longest match wins), quoted with the replacement.
+ */
 export function anachronismRules(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
-  return scanAnachronisms(textLines(p), ctx.lexicon).map((h) =>
-    finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: `"${h.replacement}"` }, { line: h.line, text: h.text }),
+  if (!p.scene_text || !ctx.lexicon.length) return [];
+  const lines = p.scene_text.split('\n');
+  return findAnachronisms(p.scene_text, ctx.lexicon).map((h) =>
+    finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, { line: p.text_first_line + h.line - 1, text: lines[h.line - 1] }),
   );
+}
+
+/** "very well; so be it" -> "very well" or "so be it" */
+export function quoteAlternatives(replacement: string): string {
+  return replacement
+    .split(';')
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => `"${x}"`)
+    .join(' or ');
 }
 
 /** Longest final line that still reads as a button: one beat, not a summary paragraph. */

@@ -1,0 +1,155 @@
+import { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/planning.js';
+import { formatDiagnostics } from '../io.js';
+
+/**
+ * The `episode` command group. Other modules add their subcommands to the same group
+ * (`episode run`): call `episodeCommand(program)`, which creates the group once and returns it.
+ */
+export function episodeCommand(program: Command): Command {
+  const existing = program.commands.find((c) => c.name() === 'episode');
+  if (existing) return existing;
+  return program
+    .command('episode')
+    .description('plan and compile episodes')
+    .addHelpText('after', `
+Examples:
+  $ aureus episode plan                  plan the next episode (stages A–D) into its draft folder`);
+}
+
+/** Subcommands need the program's error handling too: main.ts only configures top-level commands. */
+function inheritErrorHandling(program: Command, sub: Command): Command {
+  return sub.exitOverride().configureOutput(program.configureOutput());
+}
+
+const int = (flag: string, min: number) => (v: string): number => {
+  if (!/^\d+$/.test(v) || Number(v) < min) {
+    throw new AureusError(`bad ${flag} value "${v}"`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: flag, detail: `"${v}" is not a whole number >= ${min}` })] });
+  }
+  return Number(v);
+};
+
+interface PlanOptions {
+  season?: number;
+  episode?: number;
+  seed?: string;
+  json?: boolean;
+  provider?: string;
+  k?: number;
+  tokenBudget?: number;
+}
+
+export function registerEpisodePlan(program: Command, ctx: () => CommandContext): void {
+  const episode = episodeCommand(program);
+  const sub = episode
+    .command('plan')
+    .description('run planning stages A–D: snapshot, agent proposals, the Director\'s plan and the scene packets')
+    .option('--season <n>', 'season number (default: the latest season folder)', int('--season', 1))
+    .option('--episode <n>', 'episode number (default: the one after the last committed episode)', int('--episode', 1))
+    .option('--seed <s>', 'planning seed (default: the episode id, e.g. s01e01)')
+    .option('--provider <id>', 'LLM provider for the proposals and director roles (default: config, else offline)')
+    .option('--k <hops>', 'subgraph walk depth for packets: 1 or 2', int('--k', 1))
+    .option('--token-budget <n>', 'estimated tokens allowed per packet', int('--token-budget', 200))
+    .option('--json', 'print a summary object instead of the beat sheet')
+    .addHelpText('after', `
+Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
+the run's draft folder .aureus/runs/<sNNeNN>-<seed>/. The same world and seed give byte-identical files.
+
+Examples:
+  $ aureus episode plan                          plan the next episode with its default seed
+  $ aureus episode plan --episode 2 --seed alt   another plan for episode 2
+  $ aureus -C my-world episode plan --json       machine-readable summary
+
+Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagnostic names the rule).`);
+  inheritErrorHandling(program, sub);
+  sub.action(async (opts: PlanOptions) => {
+    const c = ctx();
+    if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
+      throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
+    }
+    const path = await import('node:path');
+    const { loadWorldOrThrow } = await import('../../store/index.js');
+    const { loadConfigOrThrow } = await import('../../config/load.js');
+    const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
+    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
+    const { episodeRef } = await import('../../domain/context.js');
+    const { runRelDir, episodeRelDir } = await import('../../paths.js');
+    const fs = await import('node:fs');
+
+    const { world } = await loadWorldOrThrow(c.root);
+    const next = await nextEpisodeRef(c.root, opts.season);
+    const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
+    if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
+      throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
+    }
+    const seed = opts.seed ?? ref.id;
+    const runDir = path.join(c.root, runRelDir(ref, seed));
+    const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: opts.provider } : undefined);
+    await fs.promises.mkdir(runDir, { recursive: true });
+    const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
+    const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
+    const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
+    const started = performance.now();
+    const artifacts = await planEpisode({
+      world, ref, seed, previousCliffhanger, llm,
+      packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
+    });
+    const files = await writePlanningArtifacts(runDir, artifacts);
+    await runLog.finalize();
+    const ms = Math.round(performance.now() - started);
+    const rel = path.relative(c.root, runDir) || '.';
+    const { plan } = artifacts;
+    const apps = plan.beats.flatMap((b) => b.applications);
+    if (opts.json) {
+      const { stableStringify } = await import('../../core/json.js');
+      c.io.stdout(stableStringify({
+        episode_id: plan.episode_id, seed, title: plan.title, dir: rel, files,
+        scenes: plan.scenes.length,
+        applications: { thriller: apps.filter((a) => a.type === 'thriller').length, soap: apps.filter((a) => a.type === 'soap').length, failed: apps.filter((a) => a.outcome === 'fail').length },
+        threads_advanced: plan.threads_advanced,
+        mandatory: Object.fromEntries(plan.beats.filter((b) => b.tag).map((b) => [b.tag!, b.scene])),
+        drama_responses: plan.drama_responses.map((r) => `${r.action}@${r.at}`),
+        acceptance: Object.fromEntries(plan.acceptance_checks.map((a) => [a.id, a.passed])),
+        director: plan.director,
+        state_hash: plan.state_hash,
+        diagnostics: artifacts.diagnostics,
+      }));
+      return;
+    }
+    if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
+    c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n`);
+  });
+}
+
+function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {
+  const { plan, context } = a;
+  const ch = c.chalk;
+  const names = new Map<string, string>();
+  for (const p of a.packets) for (const m of p.cast) names.set(m.id, m.cue);
+  const lines: string[] = [];
+  lines.push(ch.bold(`${plan.episode_id} — ${plan.title}`));
+  lines.push(`${context.date_text}; tension ${context.tension}; ${context.must_start_immediately ? 'opens immediately after the cliffhanger' : context.time_skip_allowed ? 'time skip allowed' : 'no time skip'}`);
+  for (const [f, o] of Object.entries(plan.objectives)) lines.push(`  objective ${f}: ${o}`);
+  let act = 0;
+  for (const s of plan.scenes) {
+    if (s.act !== act) { act = s.act; lines.push('', ch.bold(`ACT ${act} — ${plan.beats.find((b) => b.scene === s.id)?.phase ?? ''}`)); }
+    const beat = plan.beats.find((b) => b.scene === s.id);
+    const tag = beat?.tag ? ch.magenta(` [${beat.tag.toUpperCase()}]`) : '';
+    lines.push(`${ch.cyan(s.id)} day ${s.day} ${s.time_of_day}, ${s.location} — ${s.cast.map((x) => names.get(x) ?? x).join(', ')}${tag}`);
+    for (const app of beat?.applications ?? []) {
+      const out = app.outcome === 'success' ? ch.green('success') : ch.red('fail');
+      const binds = Object.entries(app.bindings).filter(([r]) => r !== 'actor').map(([r, id]) => `${r}=${id}`).join(' ');
+      lines.push(`    ${app.id} ${app.operator_id} (${app.type}) by ${app.bindings.actor} ${binds} → ${out}${app.threads_advanced.length ? `; advances ${app.threads_advanced.join(', ')}` : ''}`);
+    }
+  }
+  lines.push('', `threads advanced: ${plan.threads_advanced.join(', ')}`);
+  if (plan.drama_responses.length) lines.push(`drama responses: ${plan.drama_responses.map((r) => `${r.action} at ${r.at}`).join('; ')}`);
+  const failed = plan.acceptance_checks.filter((x) => !x.passed);
+  lines.push(`acceptance: ${plan.acceptance_checks.length - failed.length}/${plan.acceptance_checks.length} checks pass; director: ${plan.director.source}${plan.director.fallback_reason ? ` (fallback: ${plan.director.fallback_reason})` : ''}`);
+  return lines.join('\n');
+}
+
+export { Command };

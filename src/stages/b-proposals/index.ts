@@ -1,0 +1,146 @@
+import type { EpisodeContext } from '../../domain/episode-context.js';
+import type { AgentProposals, CharacterProposals, ProposedMove } from '../../domain/proposals.js';
+import type { Character, World } from '../../domain/world.js';
+import type { Llm } from '../../ports/llm.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { diag } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/planning.js';
+import { Rng } from '../../core/rng.js';
+import { indexWorld, type WorldIndex } from '../../core/world-index.js';
+import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
+import { resolveEffects } from '../../core/deltas/index.js';
+import { bdiScore, bindingKey, canAct, enumerateBindings, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
+import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
+
+/** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */
+export const MOVES = { min: 2, max: 3 } as const;
+
+/** All valid scored moves of one principal on the snapshot, best first. */
+export function rankMoves(world: World, index: WorldIndex, actor: Character, seed: string, episode: number): ProposedMove[] {
+  const rng = new Rng(seed).fork(`proposals/${actor.id}`);
+  const cache = new Map();
+  const scored: { move: ProposedMove; score: number; tie: number; key: string }[] = [];
+  for (const op of [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id))) {
+    for (const bindings of enumerateBindings(world, op, actor.id, cache)) {
+      if (!checkPrereqs(op, bindings, index, { episode }).holds) continue;
+      const s = bdiScore(world, actor, op, bindings);
+      const r = resolveEffects(op.effects, bindings, index, { episode, roleKinds: operatorRoleKinds(op) });
+      if (!r.ok) continue;
+      const risk = [...op.side_effect_risks].sort((a, b) => b.prob - a.prob)[0];
+      const why = s.topDesire ? `${actor.name} wants to ${s.topDesire.text.charAt(0).toLowerCase()}${s.topDesire.text.slice(1)} (${s.topDesire.kind} ${s.topDesire.weight})` : `${actor.name} sees an opening`;
+      const extra = [s.intentions.length ? `intends ${s.intentions.join(', ')}` : '', s.stakes.length ? `has a stake in ${s.stakes.join(', ')}` : ''].filter(Boolean).join('; ');
+      const target = mainTarget(op, bindings);
+      const tName = target ? (world.characters.characters.find((c) => c.id === target)?.name ?? target) : '';
+      scored.push({
+        score: s.score,
+        tie: rng.next() * 0.05,
+        key: bindingKey(op.id, bindings),
+        move: {
+          operator_id: op.id,
+          target,
+          bindings,
+          rationale: `${why}; ${op.name}${tName ? ` against ${tName}` : ''} serves it${extra ? ` (${extra})` : ''}.`,
+          expected_deltas: r.deltas,
+          risk: risk ? `${risk.text} (${Math.round(risk.prob * 100)}%)` : 'none',
+          priority: priorityOf(s.score),
+        },
+      });
+    }
+  }
+  scored.sort((a, b) => b.score + b.tie - (a.score + a.tie) || (a.key < b.key ? -1 : 1));
+  return scored.map((x) => x.move);
+}
+
+/** Keep the best binding of each operator, then the best 2-3 operators. */
+export function pickMoves(ranked: ProposedMove[]): ProposedMove[] {
+  const seen = new Set<string>();
+  const out: ProposedMove[] = [];
+  for (const m of ranked) {
+    if (seen.has(m.operator_id)) continue;
+    seen.add(m.operator_id);
+    out.push(m);
+    if (out.length === MOVES.max) break;
+  }
+  // A weak third move (under half the best priority) is left out: 2 strong moves beat 3 padded ones.
+  if (out.length === 3 && out[2]!.priority < out[0]!.priority / 2) out.pop();
+  return out;
+}
+
+/** Stage B, symbolic: every acting principal's 2-3 moves. Pure. */
+export function proposeSymbolic(world: World, context: EpisodeContext): AgentProposals {
+  const index = indexWorld(world);
+  const proposals: CharacterProposals[] = [];
+  const skipped: AgentProposals['skipped'] = [];
+  for (const c of [...world.characters.characters].filter((x) => x.principal).sort((a, b) => a.id.localeCompare(b.id))) {
+    if (!canAct(c)) { skipped.push({ character_id: c.id, status: c.status }); continue; }
+    proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode)), source: 'symbolic', dropped: [] });
+  }
+  return { format: 1, episode_id: context.episode_id, state_hash: context.state_hash, proposals, skipped };
+}
+
+/** Why a model's move is invalid on the snapshot, or null when it is valid. */
+export function invalidMove(world: World, index: WorldIndex, characterId: string, m: ProposedMove, episode: number): string | null {
+  const op = index.operators.get(m.operator_id);
+  if (!op) return `operator ${m.operator_id} does not exist`;
+  if (m.bindings.actor !== characterId) return `the actor must be ${characterId}, not ${m.bindings.actor}`;
+  for (const r of roleOrder(op)) {
+    const id = m.bindings[r];
+    const kind = roleKind(op, r);
+    if (!id) return `role ${r} of ${op.id} is not bound`;
+    const ok = kind === 'character' ? canAct(index.characters.get(id)) : kind === 'secret' ? index.secrets.has(id) : kind === 'thread' ? index.threads.has(id) : kind === 'location' ? index.locations.has(id) : index.factions.has(id);
+    if (!ok) return `role ${r} is bound to ${id}, which is not a ${kind} that can take part`;
+  }
+  for (const r of Object.keys(m.bindings)) if (!op.roles[r] && r !== 'actor') return `${op.id} has no role ${r}`;
+  const pre = checkPrereqs(op, m.bindings, index, { episode });
+  if (!pre.holds) return `prerequisite ${pre.results.find((x) => !x.holds)?.expr} does not hold`;
+  return null;
+}
+
+/**
+ * Stage B through the LLM port (role `proposals`). The symbolic moves are computed first and sent
+ * as the payload; the offline realizer returns them. A model's moves are validated and invalid
+ * ones replaced by unused symbolic moves, recorded in `dropped`.
+ */
+export async function proposeWithLlm(world: World, context: EpisodeContext, llm: Llm): Promise<{ proposals: AgentProposals; diagnostics: Diagnostic[] }> {
+  const symbolic = proposeSymbolic(world, context);
+  const index = indexWorld(world);
+  const diagnostics: Diagnostic[] = [];
+  const out: CharacterProposals[] = [];
+  for (const p of symbolic.proposals) {
+    const character = index.characters.get(p.character_id)!;
+    // Nothing applies to this character: there is nothing a model could validly propose either.
+    if (p.moves.length === 0) { out.push(p); continue; }
+    const res = await llm.complete({
+      role: 'proposals',
+      system: 'You voice one principal of a late-Republic political thriller. Output JSON only: {"character_id","moves":[{operator_id,target,bindings,rationale,expected_deltas,risk,priority}]} with 2-3 moves consistent with the character\'s beliefs, desires and intentions. Use only the operators and bindings offered; their prerequisites must hold.',
+      messages: [{ role: 'user', content: JSON.stringify({ character, candidate_moves: p.moves }) }],
+      json_schema: characterAnswerSchema(),
+      schema_name: 'agent_proposals#/$defs/character_answer',
+      max_tokens: 1500,
+      payload: { character, moves: p.moves },
+      meta: { episode: context.episode_id, scene: p.character_id },
+    });
+    const answer = res.json ?? safeParse(res.text);
+    const schemaErr = validateCharacterAnswer(answer);
+    const dropped: CharacterProposals['dropped'] = [];
+    const kept: ProposedMove[] = [];
+    if (schemaErr) {
+      dropped.push({ operator_id: '*', reason: `answer does not match the schema: ${schemaErr}` });
+    } else {
+      const a = answer as { character_id: string; moves: ProposedMove[] };
+      for (const m of a.moves) {
+        const why = a.character_id !== p.character_id ? `answer is for ${a.character_id}` : invalidMove(world, index, p.character_id, m, context.episode);
+        if (why) dropped.push({ operator_id: m.operator_id, reason: why });
+        else if (!kept.some((k) => k.operator_id === m.operator_id)) kept.push({ ...m, target: m.target ?? null });
+      }
+    }
+    for (const s of p.moves) if (kept.length < MOVES.min && !kept.some((k) => k.operator_id === s.operator_id)) kept.push(s);
+    for (const d of dropped) diagnostics.push(diag('AUR3005', { character: p.character_id, reason: `${d.operator_id}: ${d.reason}` }));
+    out.push({ character_id: p.character_id, moves: kept.slice(0, MOVES.max), source: kept.every((k) => p.moves.some((s) => bindingKey(s.operator_id, s.bindings) === bindingKey(k.operator_id, k.bindings))) ? 'symbolic' : 'llm', dropped });
+  }
+  return { proposals: { ...symbolic, proposals: out }, diagnostics };
+}
+
+function safeParse(text: string): unknown {
+  try { return JSON.parse(text); } catch { return undefined; }
+}

@@ -1,0 +1,279 @@
+import type { EpisodeContext } from '../../domain/episode-context.js';
+import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
+import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
+import type { Character, Operator, World } from '../../domain/world.js';
+import { hashValue } from '../../core/hash.js';
+import { round, stableStringify } from '../../core/json.js';
+import { indexWorld, type WorldIndex } from '../../core/world-index.js';
+import { dateText } from '../a-snapshot/index.js';
+import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
+import { openingWorld, projectPlan } from '../c-director/checks.js';
+import { snapshotTension } from '../c-director/metrics.js';
+
+export interface PacketOptions {
+  /** Hops of the subgraph walk from the cast (1 or 2). */
+  k: 1 | 2;
+  /** Estimated tokens (ceil(chars/4) of the packet's canonical JSON) a packet may take. */
+  tokenBudget: number;
+  allowedInventions: { max: number; kinds: string[] };
+}
+
+export const DEFAULT_PACKET_OPTIONS: PacketOptions = {
+  k: 2,
+  tokenBudget: 6000,
+  allowedInventions: { max: 2, kinds: ['minor_character', 'object', 'place_detail'] },
+};
+
+export const estimateTokens = (value: unknown): number => Math.ceil(stableStringify(value).length / 4);
+
+const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
+
+/** Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot. */
+export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}): ScenePacket[] {
+  const opts: PacketOptions = { ...DEFAULT_PACKET_OPTIONS, ...options };
+  if (opts.k !== 1 && opts.k !== 2) throw new Error(`packet k must be 1 or 2, got ${String(opts.k)}`);
+  const projection = projectPlan(plan, world, context);
+  const start = openingWorld(world, context);
+  const ops = new Map(world.operators.operators.map((o) => [o.id, o]));
+  const last = new Map<string, { location: string; day: number }>();
+  for (const c of start.characters.characters) last.set(c.id, { location: c.location, day: 0 });
+  const snapshotEdges = new Map(world.relationships.relationships.map((r) => [`${r.from}>${r.to}`, stableStringify(r)]));
+  const packets: ScenePacket[] = [];
+  plan.scenes.forEach((scene, i) => {
+    const before = projection.before[i]!;
+    const index = indexWorld(before);
+    const beats = plan.beats.filter((b) => b.scene === scene.id);
+    const apps = beats.flatMap((b) => b.applications);
+    const location = index.locations.get(scene.location);
+    const bound = new Set(apps.flatMap((a) => Object.values(a.bindings)));
+    const advanced = new Set(apps.flatMap((a) => a.threads_advanced));
+
+    const cast: PacketCastMember[] = scene.cast.map((id) => {
+      const c = index.characters.get(id)!;
+      const prev = last.get(id) ?? { location: c.location, day: 0 };
+      return {
+        id, name: c.name, cue: c.cue, status: c.status,
+        mood: moodOf(index, c, scene.cast, apps),
+        objective: objectiveOf(world, ops, c, apps),
+        register: c.voice.register, voice_tags: [...c.voice.tags], sample_lines: [...(c.voice.sample_lines ?? [])],
+        previous_location: prev.location,
+        days_since_previous: Math.max(0, scene.day - prev.day),
+      };
+    });
+    for (const id of scene.cast) last.set(id, { location: scene.location, day: scene.day });
+
+    // ---- GraphRAG-lite: k-hop walk over relationship edges from the cast ----
+    const hop = new Map<string, number>(scene.cast.map((id) => [id, 0]));
+    let frontier = [...scene.cast];
+    for (let h = 1; h <= opts.k; h++) {
+      const next: string[] = [];
+      for (const id of frontier) {
+        for (const r of [...(index.edgesFrom.get(id) ?? []), ...(index.edgesTo.get(id) ?? [])]) {
+          const other = r.from === id ? r.to : r.from;
+          if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
+        }
+      }
+      frontier = next;
+    }
+    const stakeholders = new Set([...index.threads.values()].filter((t) => t.status === 'open' && (advanced.has(t.id) || t.stakeholders.some((s) => scene.cast.includes(s)))).flatMap((t) => t.stakeholders));
+    const edges: SubgraphEdge[] = [];
+    for (const r of before.relationships.relationships) {
+      if (!hop.has(r.from) || !hop.has(r.to)) continue;
+      const changed = snapshotEdges.get(`${r.from}>${r.to}`) !== stableStringify(r);
+      const inCast = Number(scene.cast.includes(r.from)) + Number(scene.cast.includes(r.to));
+      const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
+      // Filter (spec §2.2): relevant to the cast, an active thread, or something changed this episode.
+      if (inCast === 0 && !touchesThread && !changed) continue;
+      const relevance = round(1.5 * inCast + (bound.has(r.from) || bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
+        - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * Math.max(...WEIGHTS.map((w) => r.weights[w] ?? 0)));
+      const weights: Record<string, number> = {};
+      for (const w of WEIGHTS) weights[w] = round(r.weights[w] ?? 0);
+      edges.push({ from: r.from, to: r.to, weights, flags: [...r.flags], relevance });
+    }
+    const walked = new Set(hop.keys());
+    const secretRel = new Map<string, number>();
+    const secrets = [...index.secrets.values()]
+      .filter((s) => s.status !== 'inert' && (walked.has(s.subject) || s.holders.some((h) => walked.has(h))))
+      // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
+      .filter((s) => s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id))
+      .map((s) => {
+        secretRel.set(s.id, round((bound.has(s.id) ? 3 : 0) + (scene.cast.includes(s.subject) ? 1.5 : 0) + s.holders.filter((h) => scene.cast.includes(h)).length + s.legal_value + s.public_damage));
+        return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage) };
+      });
+    const threadRel = new Map<string, number>();
+    const threads = [...index.threads.values()]
+      .filter((t) => t.status === 'open' && (advanced.has(t.id) || t.stakeholders.some((s) => scene.cast.includes(s))))
+      .map((t) => {
+        threadRel.set(t.id, round((advanced.has(t.id) ? 3 : 0) + t.priority / 5));
+        return { id: t.id, question: t.question, progress: round(t.progress), status: t.status };
+      });
+    const transferParties = new Set(apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
+    const accounts = before.assets.cash_ledger
+      .filter((a) => scene.cast.includes(a.owner) || transferParties.has(a.id))
+      .map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
+    const characters = [...walked].sort().map((id) => {
+      const c = index.characters.get(id)!;
+      return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
+    });
+
+    const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
+    const dead = before.characters.characters.filter((c) => c.status === 'dead').map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
+    const forbidden: string[] = [];
+    for (const s of index.secrets.values()) {
+      if (s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id)) continue;
+      forbidden.push(`No one here knows it, so it must not be stated as fact: "${s.text}"`);
+    }
+    for (const d of dead) forbidden.push(`${d.name} is dead: may be mentioned, never speaks or acts`);
+    for (const c of before.characters.characters) if (c.status === 'exiled' || c.status === 'imprisoned') forbidden.push(`${c.name} is ${c.status} and cannot appear`);
+    forbidden.push(`Only the cast (${cast.map((c) => c.name).join(', ')}) speak or act on stage`);
+    for (const m of cast) if (m.previous_location !== scene.location) forbidden.push(`${m.name} arrives from ${index.locations.get(m.previous_location)?.name ?? m.previous_location} (${m.days_since_previous} day(s) since their last scene) and is nowhere else meanwhile`);
+
+    const isLast = i === plan.scenes.length - 1;
+    const tension = snapshotTension(before);
+    const packet: ScenePacket = {
+      format: 1,
+      episode_id: plan.episode_id,
+      scene_id: scene.id,
+      number: scene.number,
+      act: scene.act,
+      marquee: scene.marquee,
+      setting: {
+        location: scene.location,
+        location_name: location?.name ?? scene.location,
+        kind: location?.setting ?? 'street',
+        time_of_day: scene.time_of_day,
+        day: scene.day,
+        date_text: dateText(context.date, scene.day),
+        atmosphere: atmosphere(location?.description ?? '', scene.time_of_day, tension),
+      },
+      cast,
+      dead,
+      retrieved_subgraph: { k: opts.k, characters, edges: edges.sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`)), secrets, threads, accounts },
+      pruned: [],
+      director_instructions: { purpose: scene.purpose, sequence },
+      constraints: {
+        required_deltas: apps.flatMap((a) => a.required_deltas.map((d) => ({ ...d, application_id: a.id }))),
+        forbidden_facts: forbidden,
+        allowed_inventions: { max: opts.allowedInventions.max, kinds: [...opts.allowedInventions.kinds] },
+        hook_requirement: isLast
+          ? `End on the cliffhanger: ${sequence.find((s) => s.tag === 'cliffhanger')?.narrative_directive ?? sequence[sequence.length - 1]?.narrative_directive ?? ''} Leave the question open.`
+          : `End on a button line: a hook that turns toward what comes next (${plan.scenes[i + 1]!.purpose.split(';')[0]}).`,
+      },
+      state_hash_before: hashValue(before),
+      token_estimate: 0,
+      token_budget: opts.tokenBudget,
+    };
+    prune(packet, opts.tokenBudget, secretRel, threadRel);
+    packets.push(packet);
+  });
+  return packets;
+}
+
+/** Drop the least relevant context until the estimate fits: edges, then secrets, threads, accounts, characters. */
+function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
+  const g = p.retrieved_subgraph;
+  const castIds = new Set(p.cast.map((c) => c.id));
+  const measure = () => { p.token_estimate = 0; p.token_estimate = estimateTokens(p); return p.token_estimate; };
+  while (measure() > budget) {
+    if (g.edges.length) {
+      const e = g.edges.pop()!; // sorted by relevance, least relevant last
+      p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
+      continue;
+    }
+    const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
+      [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
+    const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); continue; }
+    const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); continue; }
+    const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); continue; }
+    const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0) ?? pickLow(g.characters, () => 1);
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); continue; }
+    break; // nothing left to prune: the rest is the scene itself
+  }
+}
+
+function names(world: World, index: WorldIndex, op: Operator, a: OperatorApplication): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const r of roleOrder(op)) {
+    const id = a.bindings[r];
+    if (!id) continue;
+    const k = roleKind(op, r);
+    const label = k === 'character' ? index.characters.get(id)?.name
+      : k === 'secret' ? `the secret that ${lower(index.secrets.get(id)?.text ?? id)}`
+      : k === 'thread' ? `the question "${index.threads.get(id)?.question ?? id}"`
+      : k === 'location' ? index.locations.get(id)?.name
+      : world.factions.factions.find((f) => f.id === id)?.name;
+    m.set(r, label ?? id);
+  }
+  return m;
+}
+
+const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1).replace(/\.$/, '');
+
+/** Replace whole-word role names ("actor", "target's") by the bound names. */
+export function bindRoleNames(text: string, roles: Map<string, string>): string {
+  let out = text;
+  for (const [role, name] of [...roles.entries()].sort((a, b) => b[0].length - a[0].length)) {
+    out = out.replace(new RegExp(`\\b${role}\\b`, 'g'), name);
+  }
+  return out.charAt(0).toUpperCase() + out.slice(1);
+}
+
+function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorApplication, beatId: string, tag: PacketInstruction['tag']): PacketInstruction {
+  const roles = names(world, index, op, a);
+  return {
+    beat_id: beatId,
+    application_id: a.id,
+    tag,
+    operator_id: op.id,
+    operator_name: op.name,
+    type: op.type,
+    bindings: { ...a.bindings },
+    outcome: a.outcome,
+    narrative_directive: bindRoleNames(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat, roles),
+    visual_cues: [...op.writer_guidance.visual_cues],
+    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => r.text),
+  };
+}
+
+function moodOf(index: WorldIndex, c: Character, cast: string[], apps: OperatorApplication[]): string {
+  let fear = 0, rivalry = 0, affection = 0, trust = 0;
+  for (const o of cast) {
+    if (o === c.id) continue;
+    const w = index.edges.get(`${c.id}>${o}`)?.weights;
+    if (!w) continue;
+    fear = Math.max(fear, w.fear); rivalry = Math.max(rivalry, w.rivalry); affection = Math.max(affection, w.affection); trust = Math.max(trust, w.trust);
+  }
+  const acts = apps.some((a) => a.bindings.actor === c.id);
+  if (fear >= 0.5) return 'afraid, hiding it';
+  if (rivalry >= 0.6) return acts ? 'hostile and on the attack' : 'hostile, on guard';
+  if (affection >= 0.6) return trust >= 0.5 ? 'warm, at ease' : 'fond but uneasy';
+  if (acts) return c.stats.courage >= 60 ? 'resolute' : 'calculating';
+  return c.stats.cunning >= 70 ? 'watchful' : 'wary';
+}
+
+function objectiveOf(world: World, ops: Map<string, Operator>, c: Character, apps: OperatorApplication[]): string {
+  const name = (id: string) => world.characters.characters.find((x) => x.id === id)?.name ?? id;
+  for (const a of apps) {
+    const op = ops.get(a.operator_id)!;
+    if (a.bindings.actor === c.id) {
+      const t = a.bindings.target ? ` on ${name(a.bindings.target)}` : '';
+      return `${op.name}${t}`;
+    }
+  }
+  for (const a of apps) {
+    const op = ops.get(a.operator_id)!;
+    if (Object.entries(a.bindings).some(([r, id]) => r !== 'actor' && id === c.id)) return `Withstand ${name(a.bindings.actor!)}'s ${op.name.toLowerCase()}`;
+  }
+  const d = [...c.bdi.desires].sort((x, y) => y.weight - x.weight)[0];
+  return d ? d.text : 'Watch and wait';
+}
+
+function atmosphere(description: string, time: string, tension: number): string {
+  const mood = tension >= 7 ? 'The air is taut; everyone watches everyone.' : tension >= 4 ? 'Uneasy: rumours travel faster than men.' : 'Deceptively calm.';
+  return `${description} ${time.charAt(0).toUpperCase() + time.slice(1)}. ${mood}`.trim();
+}
+
+export { canAct };

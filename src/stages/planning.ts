@@ -1,0 +1,133 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { CliffhangerConstraints, EpisodeRef } from '../domain/context.js';
+import type { EpisodeContext } from '../domain/episode-context.js';
+import type { AgentProposals } from '../domain/proposals.js';
+import type { EpisodePlan } from '../domain/plan.js';
+import type { ScenePacket } from '../domain/packet.js';
+import type { World } from '../domain/world.js';
+import type { Llm } from '../ports/llm.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { diag } from '../diagnostics/catalog.js';
+import './../diagnostics/codes/planning.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { stableStringify } from '../core/json.js';
+import { episodeRef } from '../domain/context.js';
+import { episodeDirName, episodeRelDir, seasonDirName } from '../paths.js';
+import { buildEpisodeContext } from './a-snapshot/index.js';
+import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
+import { planSymbolic } from './c-director/plan.js';
+import { directWithLlm, DIRECTOR_RETRIES } from './c-director/llm.js';
+import { buildPackets, type PacketOptions } from './d-packets/index.js';
+
+/**
+ * Planning stages A–D (docs/planning.md). `planEpisode` is pure apart from the LLM port; the
+ * file helpers below are the I/O edge (reading the previous cliffhanger, writing the artifacts).
+ */
+export interface PlanningInput {
+  world: World;
+  ref: EpisodeRef;
+  seed: string;
+  previousCliffhanger: CliffhangerConstraints | null;
+  /** Through the port for roles `proposals` and `director`; without it, the symbolic answers are used directly. */
+  llm?: Llm;
+  packets?: Partial<PacketOptions>;
+  directorRetries?: number;
+}
+
+export interface PlanningArtifacts {
+  context: EpisodeContext;
+  proposals: AgentProposals;
+  plan: EpisodePlan;
+  packets: ScenePacket[];
+  diagnostics: Diagnostic[];
+}
+
+export async function planEpisode(input: PlanningInput): Promise<PlanningArtifacts> {
+  const { context, diagnostics } = buildEpisodeContext(input);
+  let proposals: AgentProposals;
+  if (input.llm) {
+    const r = await proposeWithLlm(input.world, context, input.llm);
+    proposals = r.proposals;
+    diagnostics.push(...r.diagnostics);
+  } else {
+    proposals = proposeSymbolic(input.world, context);
+  }
+  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed });
+  let plan = symbolic;
+  if (input.llm) {
+    const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES);
+    plan = r.plan;
+    diagnostics.push(...r.diagnostics);
+  }
+  const packets = buildPackets(plan, input.world, context, input.packets);
+  return { context, proposals, plan, packets, diagnostics };
+}
+
+/** The artifacts as files (relative path -> canonical JSON), in a stable order. */
+export function planningFiles(a: PlanningArtifacts): [string, string][] {
+  return [
+    ['episode_context.json', stableStringify(a.context)],
+    ['agent_proposals.json', stableStringify(a.proposals)],
+    ['episode_plan.json', stableStringify(a.plan)],
+    ...a.packets.map((p): [string, string] => [`packets/${p.scene_id}.json`, stableStringify(p)]),
+  ];
+}
+
+/** Write the artifacts under `dir` (the run's draft folder), each file atomically. Returns the relative paths. */
+export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts): Promise<string[]> {
+  const files = planningFiles(a);
+  await fs.promises.mkdir(path.join(dir, 'packets'), { recursive: true });
+  // Packets of an earlier plan with more scenes would be stale: remove the ones this plan has not.
+  const keep = new Set(files.map(([f]) => f));
+  for (const f of await fs.promises.readdir(path.join(dir, 'packets'))) {
+    if (/^SC\d{2}\.json$/.test(f) && !keep.has(`packets/${f}`)) await fs.promises.rm(path.join(dir, 'packets', f));
+  }
+  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text);
+  return files.map(([f]) => f);
+}
+
+/** The previous episode's cliffhanger_constraints.json, or null when there is none (episode 1, or not written). */
+export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Promise<CliffhangerConstraints | null> {
+  if (ref.episode <= 1) return null;
+  const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json');
+  let text: string;
+  try {
+    text = await fs.promises.readFile(path.join(root, rel), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AureusError('cannot read the previous cliffhanger', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3003', { detail: String((e as Error).message), file: rel }, { file: rel })] });
+  }
+  let v: unknown;
+  try { v = JSON.parse(text); } catch (e) {
+    throw new AureusError('cannot read the previous cliffhanger', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3003', { detail: `invalid JSON: ${(e as Error).message}`, file: rel }, { file: rel })] });
+  }
+  const c = v as Partial<CliffhangerConstraints>;
+  const kinds = ['physical_danger', 'revelation', 'political', 'emotional'];
+  if (!c || typeof c !== 'object' || !kinds.includes(String(c.kind)) || typeof c.location !== 'string' || !Array.isArray(c.characters)) {
+    throw new AureusError('cannot read the previous cliffhanger', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3003', { detail: 'it needs kind, location and characters', file: rel }, { file: rel })] });
+  }
+  return {
+    format: 1, episode_id: String(c.episode_id ?? ''), kind: c.kind as CliffhangerConstraints['kind'],
+    must_start_immediately: c.must_start_immediately === true, time_skip_allowed: c.time_skip_allowed === true,
+    scene: String(c.scene ?? ''), location: c.location, characters: c.characters.map(String),
+    operator_id: String(c.operator_id ?? ''), application_id: String(c.application_id ?? ''),
+    summary: String(c.summary ?? ''), open_question: String(c.open_question ?? ''),
+  };
+}
+
+/** The next episode to plan: one after the last committed episode folder of the latest season (s01e01 in a new world). */
+export async function nextEpisodeRef(root: string, season?: number): Promise<EpisodeRef> {
+  const seasonsDir = path.join(root, 'seasons');
+  const list = async (dir: string, re: RegExp) => {
+    try { return (await fs.promises.readdir(dir)).map((f) => re.exec(f)).filter((m): m is RegExpExecArray => !!m).map((m) => Number(m[1])); } catch { return []; }
+  };
+  const s = season ?? Math.max(1, ...(await list(seasonsDir, /^season_(\d{2,})$/)));
+  const eps = [];
+  for (const e of await list(path.join(seasonsDir, seasonDirName(s)), /^episode_(\d{2,})$/)) {
+    // Committed = has its plan (stage H writes the whole folder at once).
+    if (fs.existsSync(path.join(seasonsDir, seasonDirName(s), episodeDirName(e), 'episode_plan.json'))) eps.push(e);
+  }
+  return episodeRef(s, eps.length ? Math.max(...eps) + 1 : 1);
+}
