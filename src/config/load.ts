@@ -88,7 +88,14 @@ export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedCon
   });
   if (diagnostics.length > 0) return finish(defaultConfig(), true);
 
-  const data: unknown = doc.toJS({ maxAliasCount: 50 }) ?? {};
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 50 }) ?? {};
+  } catch (e) {
+    // An alias bomb ("billion laughs") or a tag that cannot be resolved.
+    diagnostics.push(diag('AUR4101', { detail: (e as Error).message }, { ...where, line: 1, column: 1 }));
+    return finish(defaultConfig(), true);
+  }
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     diagnostics.push(diag('AUR4106', { kind: Array.isArray(data) ? 'a list' : `a ${typeof data}` }, where));
     return finish(defaultConfig(), true);

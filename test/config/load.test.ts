@@ -111,6 +111,13 @@ describe('loadConfig', () => {
     expect(loadConfig(await world('')).diagnostics).toEqual([]);
   });
 
+  it('refuses an alias bomb', async () => {
+    const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill('*' + String.fromCharCode(96 + i)).join(', ')}]`);
+    const { diagnostics } = loadConfig(await world(lines.join('\n') + '\n'));
+    expect(diagnostics[0]).toMatchObject({ code: 'AUR4101', message: expect.stringMatching(/alias/i) });
+  });
+
   it('warns when a routed model has no price', async () => {
     const { diagnostics } = loadConfig(await world('provider: anthropic\nmodels:\n  critic: claude-haiku-9\n'));
     expect(diagnostics).toEqual([expect.objectContaining({ code: 'AUR4004', severity: 'warning', message: expect.stringMatching(/"claude-haiku-9" \(used for critic\)/) })]);
