@@ -164,6 +164,18 @@ describe('parsing', () => {
   });
 });
 
+describe('the in operator and names that start with "in"', () => {
+  it('keeps identifiers like informer and index intact', () => {
+    const c = makeEvalContext(index, { informer: 'crassus', index: 'cicero' });
+    const v = (src: string) => evaluate(src, c);
+    expect(v('informer.wealth > 1')).toEqual({ ok: true, value: true });
+    expect(v('index.wealth < informer.wealth')).toEqual({ ok: true, value: true });
+    expect(v('informer.wealth>1&&index.wealth<9')).toEqual({ ok: true, value: true });
+    expect(v("'a'in['a']")).toEqual({ ok: true, value: true });
+    expect(v('1 in[2]')).toEqual({ ok: true, value: false });
+  });
+});
+
 describe('checkPrereqs', () => {
   it('evaluates every prerequisite with the operator role kinds', () => {
     const op = witnessFlip();
