@@ -67,7 +67,8 @@ export class AnthropicProvider implements LlmProvider {
       const client = new sdk.default({
         apiKey: this.apiKey,
         authToken: null,
-        ...(this.baseURL ? { baseURL: this.baseURL } : {}),
+        // Explicit, so only the env we were given counts (not whatever process.env holds).
+        baseURL: this.baseURL ?? 'https://api.anthropic.com',
         maxRetries: this.config.budgets.retries,
         fetch: budgetFetch,
       });
