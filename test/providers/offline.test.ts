@@ -5,7 +5,8 @@ import { openLlm } from '../../src/providers/index.js';
 import { MissingRealizerError, OfflineProvider, offlineRealizerFor, registerOfflineRealizer, type OfflineRealizer } from '../../src/providers/offline/index.js';
 import { JsonlRunLog, MemoryRunLog, readRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
 import { LlmAbortedError, LlmOutputError } from '../../src/providers/errors.js';
-import type { LlmRequest, LlmRole } from '../../src/ports/llm.js';
+import { LLM_ROLES, type LlmRequest, type LlmRole } from '../../src/ports/llm.js';
+import { packageRoot } from '../../src/paths.js';
 import { criticRequest, criticSchema, tempRoot, testConfig, writerRequest } from './helpers.js';
 
 const cleanups: Array<() => void> = [];
@@ -93,6 +94,13 @@ describe('offline provider dispatcher', () => {
     const res = await llm.complete(criticRequest({ json_schema: criticSchema }));
     expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
     expect(seenMessages).toEqual([1, 3]);
+  });
+
+  it('loads each conventional src/providers/offline/<role>.ts module that exists', async () => {
+    const dir = path.join(packageRoot(), 'src', 'providers', 'offline');
+    const present = LLM_ROLES.filter((r) => fs.existsSync(path.join(dir, `${r}.ts`)));
+    for (const role of present) expect(typeof (await offlineRealizerFor(role)), role).toBe('function');
+    for (const role of LLM_ROLES.filter((r) => !present.includes(r))) await expect(offlineRealizerFor(role)).rejects.toBeInstanceOf(MissingRealizerError);
   });
 
   it('a role without a realizer is a typed error naming it', async () => {
