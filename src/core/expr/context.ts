@@ -29,6 +29,8 @@ export class EvalFail {
   constructor(readonly diagnostic: Diagnostic) {}
 }
 
+const VIEW_CACHE = new WeakMap<WorldIndex, Map<string, View | undefined>>();
+
 const KIND_ORDER: readonly RoleKind[] = ['character', 'secret', 'thread', 'location', 'faction'];
 
 export function entityExists(index: WorldIndex, kind: RoleKind, id: string): boolean {
@@ -64,8 +66,11 @@ export function makeEvalContext(
     const kind = declared ?? inferKind(index, id) ?? (role === 'actor' ? 'character' : undefined);
     if (kind) bound.set(role, { kind, id });
   }
-  const views = new Map<string, View | undefined>();
-  let wv: View | undefined;
+  // Views are immutable and an index is one immutable state, so views are shared by every
+  // context over the same index (planning evaluates thousands of prerequisites per state).
+  let views = VIEW_CACHE.get(index);
+  if (!views) VIEW_CACHE.set(index, (views = new Map()));
+  const cache = views;
   const episode = typeof extra.episode === 'number' && Number.isFinite(extra.episode) ? extra.episode : 0;
   return {
     index,
@@ -73,7 +78,7 @@ export function makeEvalContext(
     episode,
     view(kind, id) {
       const key = `${kind}:${id}`;
-      if (views.has(key)) return views.get(key);
+      if (cache.has(key)) return cache.get(key);
       let v: View | undefined;
       switch (kind) {
         case 'character': { const c = index.characters.get(id); v = c && characterView(c); break; }
@@ -82,11 +87,14 @@ export function makeEvalContext(
         case 'location': { const l = index.locations.get(id); v = l && locationView(l); break; }
         case 'faction': { const f = index.factions.get(id); v = f && factionView(f); break; }
       }
-      views.set(key, v);
+      cache.set(key, v);
       return v;
     },
     worldView() {
-      return (wv ??= worldView(index.world, episode));
+      const key = `world:${episode}`;
+      let v = cache.get(key);
+      if (!v) cache.set(key, (v = worldView(index.world, episode)));
+      return v;
     },
   };
 }
