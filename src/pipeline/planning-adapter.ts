@@ -6,8 +6,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
 import type { AureusConfig } from '../config/types.js';
-import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 
 /**
  * The seam between the pipeline and the planning stages A–D (src/stages/planning.ts). Kept in
@@ -32,17 +31,17 @@ export interface PlanningInput {
   onStage?: (stage: 'A' | 'B' | 'C' | 'D') => void;
 }
 
-export async function runPlanning(input: PlanningInput): Promise<PlanningOutput> {
-  let mod: Record<string, unknown>;
-  try {
-    const spec = '../stages/planning.js';
-    mod = (await import(spec)) as Record<string, unknown>;
-  } catch (e) {
-    throw new AureusError('the planning stages are not available', { exitCode: ExitCode.INTERNAL, diagnostics: [diag('AUR6020', { stage: 'A–D (src/stages/planning.ts)' })], cause: e });
-  }
-  const fn = (mod.planEpisode ?? mod.runPlanning) as ((i: unknown) => Promise<PlanningOutput>) | undefined;
-  if (typeof fn !== 'function') {
-    throw new AureusError('the planning stages are not available', { exitCode: ExitCode.INTERNAL, diagnostics: [diag('AUR6020', { stage: 'A–D planEpisode()' })] });
-  }
-  return fn(input);
+export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
+  const { planEpisode } = await import('../stages/planning.js');
+  input.signal?.throwIfAborted();
+  const a = await planEpisode({
+    world: input.world,
+    ref: input.ref,
+    seed: input.seed,
+    previousCliffhanger: input.previousCliffhanger,
+    llm: input.llm,
+    packets: { tokenBudget: input.config.packets.token_budget },
+  });
+  for (const s of ['A', 'B', 'C', 'D'] as const) input.onStage?.(s);
+  return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
 }

@@ -181,8 +181,10 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
     const resumedPlanning = planning !== null;
     if (planning) for (const s of ['A', 'B', 'C', 'D'] as const) progress.stage(s, 'resumed');
     else {
-      planning = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done') });
+      const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done') });
       check(where);
+      warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
+      planning = { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets };
       cp.save('planning', planning);
     }
     const { context, proposals, plan, packets } = planning;

@@ -29,7 +29,7 @@ export function chartSvg(m: EpisodeMetrics): string {
   for (let v = 0; v <= 10; v += 2) parts.push(`<line x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/><text x="${L - 6}" y="${y(v) + 4}" font-size="10" text-anchor="end">${v}</text>`);
   // Pacing bars span each act's scenes.
   for (const a of m.acts) {
-    const idx = a.scenes.map((s) => m.tension_curve.findIndex((p) => p.scene === s)).filter((i) => i >= 0);
+    const idx = m.tension_curve.map((p, i) => (p.act === a.act ? i : -1)).filter((i) => i >= 0);
     if (!idx.length) continue;
     const x0 = x(Math.min(...idx)) - (W - L - R) / n / 2 + 2;
     const x1 = x(Math.max(...idx)) + (W - L - R) / n / 2 - 2;

@@ -6,6 +6,14 @@ import { registerInit } from './init.js';
 import { registerValidate } from './validate.js';
 import { registerSceneVerify } from './scene-verify.js';
 import { registerEpisodePlan } from './episode-plan.js';
+import { registerEpisodeRun } from './episode-run.js';
+import { registerSeason } from './season.js';
+import { registerStatus } from './status.js';
+import { registerRecap } from './recap.js';
+import { registerDiff } from './diff.js';
+import { registerBranch } from './branch.js';
+import { registerRollback } from './rollback.js';
+import { registerExport } from './export.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -21,4 +29,12 @@ export const commands: RegisterCommand[] = [
   registerCost,
   registerSceneVerify,
   registerEpisodePlan,
+  registerEpisodeRun,
+  registerSeason,
+  registerStatus,
+  registerRecap,
+  registerDiff,
+  registerBranch,
+  registerRollback,
+  registerExport,
 ];

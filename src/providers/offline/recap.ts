@@ -74,9 +74,24 @@ function lower(s: string): string {
   return s.length > 1 && s[1] === s[1].toLowerCase() ? s[0].toLowerCase() + s.slice(1) : s;
 }
 
-export function realizeRecap(payload: RecapPayload, maxSentences = 9): string {
-  const ranked = payload.events
-    .map((e, i) => ({ e, i }))
+/** At most this many sentences of one kind, so one busy ledger cannot crowd out the drama. */
+const PER_KIND: Partial<Record<RecapEvent['kind'], number>> = { transfer: 2, learned: 2, global: 2, relationship: 2, intention: 1, location: 1, stat: 1, thread: 2 };
+
+function salience(e: RecapEvent): number {
+  if (e.kind === 'transfer') return e.amount;
+  if ('change' in e) return Math.abs(e.change);
+  if (e.kind === 'thread') return e.status === 'resolved' ? 2 : e.progress;
+  return 0;
+}
+
+export function realizeRecap(payload: RecapPayload, maxSentences = 8): string {
+  const indexed = payload.events.map((e, i) => ({ e, i }));
+  const kept: typeof indexed = [];
+  for (const kind of Object.keys(WEIGHT) as RecapEvent['kind'][]) {
+    const ofKind = indexed.filter((x) => x.e.kind === kind).sort((a, b) => salience(b.e) - salience(a.e) || a.i - b.i);
+    kept.push(...ofKind.slice(0, PER_KIND[kind] ?? 3));
+  }
+  const ranked = kept
     .sort((a, b) => WEIGHT[a.e.kind] - WEIGHT[b.e.kind] || a.i - b.i)
     .slice(0, maxSentences)
     .sort((a, b) => a.i - b.i)

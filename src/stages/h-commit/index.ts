@@ -100,7 +100,7 @@ export function stageH(input: StageHInput): StageHResult {
   const world: World = { ...threads.world, world: { ...threads.world.world, date: advanceDate(threads.world.world.date, lastDay + gap) } };
 
   const applied = [...canon.applied, ...decay.applied, ...threads.applied];
-  const metrics = episodeMetrics(plan, canon.sceneWorlds, canon.applied);
+  const metrics = episodeMetrics(plan, input.world, canon.sceneWorlds, canon.applied);
   const recap: RecapPayload = {
     task: 'recap',
     episode_id: plan.episode_id,

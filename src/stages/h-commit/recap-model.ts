@@ -59,12 +59,15 @@ export interface RecapPayload {
 const FIRST_METRICS = ['unrest', 'grain_index', 'legal_exposure'];
 
 function nameOf(world: World, id: string): string {
-  return (
+  const direct =
     world.characters.characters.find((c) => c.id === id)?.name ??
     world.factions.factions.find((f) => f.id === id)?.name ??
-    world.world.locations.find((l) => l.id === id)?.name ??
-    id
-  );
+    world.world.locations.find((l) => l.id === id)?.name;
+  if (direct) return direct;
+  // A ledger account: its owner's name, else the id in words ("annona_fund" -> "the annona fund").
+  const acc = world.assets.cash_ledger.find((a) => a.id === id);
+  if (acc && acc.owner !== id) return nameOf(world, acc.owner);
+  return `the ${id.replace(/_/g, ' ')}`;
 }
 
 function num(v: unknown): number {

@@ -1,0 +1,36 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/index.js';
+
+/** `aureus branch <name> --from s01e02`: a what-if season on its own git branch. */
+export function registerBranch(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('branch <name>')
+    .description('start a what-if season: a new git branch at an episode, checked out')
+    .requiredOption('--from <episode>', 'the episode (or git ref) the branch starts from, e.g. s01e02')
+    .option('--allow-dirty', 'switch even with uncommitted changes under world/')
+    .option('--json', 'print {branch, from, commit} as JSON')
+    .addHelpText('after', `
+The next \`aureus episode run\` on the branch compiles the episode after <episode> anew. Episodes
+committed on the branch are tagged <name>/sNNeNN (the plain tags stay with the original line).
+
+Examples:
+  $ aureus branch cato-wins --from s01e02
+  $ aureus episode run`)
+    .action(async (name: string, o: { from: string; allowDirty?: boolean; json?: boolean }) => {
+      const c = ctx();
+      const git = await import('../../git/season-git.js');
+      await git.requireRepo(c.root);
+      const { withLock } = await import('../../pipeline/lock.js');
+      const { branchFrom } = await import('../../season/branch.js');
+      const r = await withLock(c.root, 'branch', async () => {
+        if (!o.allowDirty) {
+          const dirty = await git.dirtyPaths(c.root, ['world', 'operators', 'seasons']);
+          if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((l) => l.slice(3)).slice(0, 8).join(', ') })] });
+        }
+        return branchFrom(c.root, name, o.from);
+      });
+      c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);
+    });
+}

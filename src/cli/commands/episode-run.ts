@@ -1,0 +1,69 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { episodeCommand } from './episode-plan.js';
+import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
+
+/** `aureus episode run`: compile the next episode, A–H, and commit it. */
+export function registerEpisodeRun(program: Command, ctx: () => CommandContext): void {
+  const group = episodeCommand(program);
+  const sub = addRunFlags(group.command('run').description('compile an episode end to end (stages A–H) and commit it to git with its tag'))
+    .option('--episode <n>', 'episode number (default: the one after the last committed episode)')
+    .addHelpText(
+      'after',
+      `
+Runs the snapshot, proposals, plan, packets, writing, verification, repair and commit. Every stage
+and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>/: after a crash, a kill or
+Ctrl-C, run the same command again (or add --resume) and it continues without repeating finished
+LLM calls. The commit holds only the world files and seasons/season_NN/episode_NN/, tagged sNNeNN.
+
+Examples:
+  $ aureus episode run                         the next episode, offline unless ANTHROPIC_API_KEY is set
+  $ aureus episode run --seed alt --no-commit  a variant, staged in the run folder only
+  $ aureus episode run --chaos 0.3             watch the verifier and repair loop work
+  $ aureus episode run --json | jq .commit
+
+Exit codes: 0 committed, 3 invalid world/config, 5 repair budget exhausted (resumable), 6 no feasible
+plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the lock, 10 git error,
+130 interrupted (resumable).`,
+    );
+  sub.exitOverride().configureOutput(program.configureOutput());
+  sub.action(async (f: RunFlags & { episode?: string }) => {
+    const c = ctx();
+    const { requirePositiveInt } = await import('../../season/episode-id.js');
+    const season = requirePositiveInt('season', f.season);
+    const episode = requirePositiveInt('episode', f.episode);
+    const overrides = await overridesFrom(f);
+    const { makeProgress } = await import('../progress.js');
+    const { runEpisode } = await import('../../pipeline/run-episode.js');
+    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
+    const warnings: Diagnostic[] = [];
+    const intr = interruptSignal();
+    try {
+      const s = await runEpisode({
+        root: c.root,
+        season,
+        episode,
+        seed: f.seed,
+        overrides,
+        noCommit: f.commit === false,
+        allowDirty: Boolean(f.allowDirty),
+        resume: Boolean(f.resume),
+        signal: intr.signal,
+        progress,
+        env: c.io.env,
+        warnings,
+      });
+      await progress.close();
+      if (!f.json) printWarnings(c, warnings);
+      if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warnings.map((w) => ({ code: w.code, message: w.message })) }, null, 2) + '\n');
+      else c.io.stdout(renderSummary(s, c));
+    } catch (e) {
+      await progress.close();
+      printWarnings(c, warnings);
+      throw e;
+    } finally {
+      intr.dispose();
+    }
+  });
+}

@@ -1,0 +1,40 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/index.js';
+
+/** `aureus rollback s01e03`: revert that episode and every later commit; history is kept. */
+export function registerRollback(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('rollback <episode>')
+    .description('revert an episode\'s commit and every later one (git revert, history kept), restoring the world')
+    .option('--json', 'print the reverted commits as JSON')
+    .addHelpText('after', `
+Each commit from <episode> to HEAD is reverted newest first, one revert commit each. The reverted
+episodes' tags are renamed rolledback/<id>/<sha>, so the episode can be compiled again.
+
+Examples:
+  $ aureus rollback s01e03
+  $ aureus episode run          compiles s01e03 again`)
+    .action(async (episode: string, o: { json?: boolean }) => {
+      const c = ctx();
+      const git = await import('../../git/season-git.js');
+      await git.requireRepo(c.root);
+      const { requireEpisodeId } = await import('../../season/episode-id.js');
+      requireEpisodeId(episode);
+      const { withLock } = await import('../../pipeline/lock.js');
+      const { rollbackEpisode } = await import('../../season/rollback.js');
+      const r = await withLock(c.root, 'rollback', async () => {
+        const dirty = await git.dirtyPaths(c.root, ['world', 'operators', 'seasons']);
+        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((l) => l.slice(3)).slice(0, 8).join(', ') })] });
+        return rollbackEpisode(c.root, episode);
+      });
+      if (o.json) c.io.stdout(JSON.stringify(r, null, 2) + '\n');
+      else {
+        let out = `${c.chalk.green('✓')} rolled back ${r.episode}: ${r.reverted.length} commit${r.reverted.length === 1 ? '' : 's'} reverted\n`;
+        for (const x of r.reverted) out += `  ${x.commit.slice(0, 10)} ${x.subject}  → revert ${x.revert.slice(0, 10)}\n`;
+        for (const t of r.retagged) out += c.chalk.dim(`  tag ${t.from} → ${t.to}\n`);
+        c.io.stdout(out);
+      }
+    });
+}

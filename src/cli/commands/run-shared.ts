@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { ConfigOverrides } from '../../config/types.js';
+import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
+import { formatDiagnostics } from '../io.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
+
+/** Options shared by `episode run` and `season run`. */
+export interface RunFlags {
+  season?: string;
+  seed?: string;
+  provider?: string;
+  model?: string[];
+  concurrency?: string;
+  chaos?: string;
+  commit?: boolean; // --no-commit sets false
+  allowDirty?: boolean;
+  resume?: boolean;
+  json?: boolean;
+}
+
+export function addRunFlags(cmd: Command): Command {
+  return cmd
+    .option('--season <n>', 'season number (default: the season of the last committed episode, else 1)')
+    .option('--seed <s>', 'run seed (default: derived from the previous cliffhanger, so a plain re-run resumes)')
+    .option('--provider <id>', 'LLM provider: auto | offline | anthropic | anthropic:<model> | replay:<dir>')
+    .option('--model <role=id>', 'model for a role (repeatable): director, writer, proposals, critic, recap, escalation', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--concurrency <n>', 'LLM calls in flight (default from config, 4)')
+    .option('--chaos <rate>', 'offline writer defect rate 0..1, to watch the verify/repair loop work')
+    .option('--no-commit', 'run A–H but leave world/ and git untouched (output staged in the run folder)')
+    .option('--allow-dirty', 'run even with uncommitted changes under world/ and operators/')
+    .option('--resume', 'continue an interrupted run (a plain re-run does too)')
+    .option('--json', 'print one machine-readable summary on stdout (no progress output)');
+}
+
+export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
+  const { parseProviderFlag, parseModelFlags, parseConcurrency, parseChaos } = await import('../../config/overrides.js');
+  const o: ConfigOverrides = {};
+  if (f.provider !== undefined) o.provider = parseProviderFlag(f.provider);
+  if (f.model?.length) o.models = parseModelFlags(f.model);
+  if (f.concurrency !== undefined) o.concurrency = parseConcurrency(f.concurrency);
+  if (f.chaos !== undefined) o.chaos = parseChaos(f.chaos);
+  return o;
+}
+
+/**
+ * Ctrl-C aborts in-flight calls through an AbortSignal; the run then fails with exit 130 and
+ * leaves world/ and git untouched. A second Ctrl-C exits at once (still resumable).
+ */
+export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+  const ac = new AbortController();
+  let count = 0;
+  const onInt = () => {
+    count += 1;
+    if (count > 1) process.exit(130);
+    ac.abort(new Error('SIGINT'));
+  };
+  process.on('SIGINT', onInt);
+  process.on('SIGTERM', onInt);
+  return {
+    signal: ac.signal,
+    dispose: () => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onInt);
+    },
+  };
+}
+
+export function printWarnings(c: CommandContext, warnings: Diagnostic[]): void {
+  if (warnings.length) c.io.stderr(formatDiagnostics(warnings, c.chalk).replace(/^\n/, ''));
+}
+
+/** The final summary: scenes, repairs, findings, tokens, cost, and the commit with its tag. */
+export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
+  const ch = c.chalk;
+  const lines: string[] = [];
+  const head = s.status === 'committed' ? ch.green('✓ committed') : s.status === 'recovered' ? ch.cyan('✓ recovered') : ch.yellow('✓ staged (not committed)');
+  lines.push(`${head} ${ch.bold(`${s.episode.toUpperCase()}: ${s.title}`)}`);
+  lines.push(`  scenes    ${s.approved}/${s.scenes} approved, ${s.attempts} attempts, ${s.repairs} repairs${s.manual_review ? `, ${s.manual_review} for manual review` : ''}`);
+  lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft`);
+  lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''})`);
+  lines.push(`  cost      $${s.cost_usd.toFixed(4)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
+  if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
+  lines.push(`  script    ${s.script}`);
+  return lines.join('\n') + '\n';
+}

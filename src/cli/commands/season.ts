@@ -1,0 +1,74 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
+
+/** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
+export function registerSeason(program: Command, ctx: () => CommandContext): void {
+  const group = program.commands.find((x) => x.name() === 'season') ?? program.command('season').description('season workflow: compile several episodes in a row');
+  const sub = addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
+    .option('--count <n>', 'how many episodes (default 1)', '1')
+    .addHelpText(
+      'after',
+      `
+Each episode is committed before the next starts, and each is seeded from the previous episode's
+cliffhanger (seed = hash of its cliffhanger_constraints.json), so a season is reproducible. --seed
+applies to the first episode only. An interrupted commit recovered at the start counts as one of N.
+
+Examples:
+  $ aureus season run --count 3             three episodes offline (CI's command)
+  $ aureus season run --count 2 --json      one JSON object with every episode's summary`,
+    );
+  sub.exitOverride().configureOutput(program.configureOutput());
+  sub.action(async (f: RunFlags & { count: string }) => {
+    const c = ctx();
+    const { requirePositiveInt } = await import('../../season/episode-id.js');
+    const count = requirePositiveInt('count', f.count, 99)!;
+    const season = requirePositiveInt('season', f.season);
+    const overrides = await overridesFrom(f);
+    const { makeProgress } = await import('../progress.js');
+    const { runEpisode } = await import('../../pipeline/run-episode.js');
+    const { acquireLock } = await import('../../pipeline/lock.js');
+    const { requireRepo } = await import('../../git/season-git.js');
+    await requireRepo(c.root);
+    const warnings: Diagnostic[] = [];
+    const lock = acquireLock(c.root, 'season run', { warnings });
+    const intr = interruptSignal();
+    const done = [];
+    try {
+      for (let i = 0; i < count; i++) {
+        const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
+        try {
+          const s = await runEpisode({
+            root: c.root,
+            season,
+            seed: i === 0 ? f.seed : undefined,
+            overrides,
+            noCommit: f.commit === false,
+            allowDirty: Boolean(f.allowDirty),
+            signal: intr.signal,
+            progress,
+            env: c.io.env,
+            warnings,
+            lockHeld: true,
+          });
+          done.push(s);
+          await progress.close();
+          if (!f.json) c.io.stdout(renderSummary(s, c));
+          if (s.status === 'staged') break; // --no-commit: the next episode needs this one committed
+        } catch (e) {
+          await progress.close();
+          throw e;
+        }
+      }
+      if (!f.json) printWarnings(c, warnings);
+      if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: warnings.map((w) => ({ code: w.code, message: w.message })) }, null, 2) + '\n');
+    } catch (e) {
+      printWarnings(c, warnings);
+      throw e;
+    } finally {
+      intr.dispose();
+      lock.release();
+    }
+  });
+}

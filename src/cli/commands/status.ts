@@ -1,0 +1,22 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+
+/** `aureus status [--json]`: the season dashboard. */
+export function registerStatus(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('status')
+    .description('the season dashboard: date, metrics, threads with cadence status, principals\' standing, tension sparkline')
+    .option('--json', 'print the dashboard as JSON')
+    .addHelpText('after', `
+Examples:
+  $ aureus status
+  $ aureus -C my-world status --json | jq .threads`)
+    .action(async (o: { json?: boolean }) => {
+      const c = ctx();
+      const { requireRepo } = await import('../../git/season-git.js');
+      await requireRepo(c.root);
+      const { seasonStatus, renderStatus } = await import('../../season/status.js');
+      const s = await seasonStatus(c.root);
+      c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s, c.chalk));
+    });
+}
