@@ -17,6 +17,7 @@ export function defaultConfig(): AureusConfig {
       recap: 'claude-haiku-4-5',
       escalation: 'claude-opus-4-5',
     },
+    escalations: { critic: 'claude-sonnet-4-5' },
     prices: {
       'claude-sonnet-4-5': { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 },
       'claude-haiku-4-5': { input: 1, output: 5, cache_write: 1.25, cache_read: 0.1 },

@@ -130,6 +130,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
   return {
     provider: user.provider ?? d.provider,
     models: { ...d.models, ...user.models },
+    escalations: user.escalations ?? d.escalations,
     prices: { ...d.prices, ...user.prices },
     budgets: { ...d.budgets, ...user.budgets },
     concurrency: user.concurrency ?? d.concurrency,
@@ -145,9 +146,13 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
 /** One warning per model that routing can reach but the price table does not know. */
 function priceWarnings(config: AureusConfig): Diagnostic[] {
   if (config.provider === 'offline' || config.provider.startsWith('replay:')) return [];
-  const bySlot = new Map<string, ModelSlot[]>();
+  const bySlot = new Map<string, string[]>();
   const pinned = config.provider.startsWith('anthropic:') ? config.provider.slice('anthropic:'.length) : undefined;
-  for (const [slot, model] of Object.entries(config.models) as [ModelSlot, string][]) {
+  const routes: Array<[string, string]> = [
+    ...(Object.entries(config.models) as [ModelSlot, string][]),
+    ...Object.entries(config.escalations).map(([role, m]) => [`${role} escalation`, m] as [string, string]),
+  ];
+  for (const [slot, model] of routes) {
     const m = pinned ?? model;
     if (!config.prices[m]) bySlot.set(m, [...(bySlot.get(m) ?? []), slot]);
   }

@@ -69,7 +69,13 @@ export function applyOverrides(config: AureusConfig, o: ConfigOverrides | undefi
   if (!o) return config;
   const out: AureusConfig = structuredClone(config);
   if (o.provider !== undefined) out.provider = parseProviderFlag(o.provider);
-  if (o.models) for (const [slot, id] of Object.entries(o.models)) if (id) out.models[slot as ModelSlot] = id;
+  if (o.models)
+    for (const [slot, id] of Object.entries(o.models)) {
+      if (!id) continue;
+      out.models[slot as ModelSlot] = id;
+      // `--model escalation=<id>` means every escalation, including the per-role ones.
+      if (slot === 'escalation') out.escalations = {};
+    }
   if (o.concurrency !== undefined) out.concurrency = o.concurrency;
   if (o.chaos !== undefined) out.chaos = o.chaos;
   if (o.cacheMode !== undefined) out.cache.mode = o.cacheMode;

@@ -27,6 +27,11 @@ export interface AureusConfig {
    */
   provider: string;
   models: Record<ModelSlot, string>;
+  /**
+   * Per-role escalation targets that differ from `models.escalation` (spec §6.4: the critic
+   * escalates to a Sonnet-class model, not Opus). A role not listed escalates to models.escalation.
+   */
+  escalations: Partial<Record<LlmRole, string>>;
   prices: Record<string, ModelPrice>;
   budgets: {
     /** Regenerations per scene (spec §9.3). */

@@ -48,7 +48,8 @@ export class LlmRouter implements Llm {
   /** The model a request is routed to. */
   modelFor(req: Pick<LlmRequest, 'role' | 'escalate'>): string {
     if (this.opts.pinnedModel) return this.opts.pinnedModel;
-    const slot: ModelSlot = req.escalate ? 'escalation' : req.role;
+    if (req.escalate) return this.opts.config.escalations[req.role] ?? this.opts.config.models.escalation;
+    const slot: ModelSlot = req.role;
     return this.opts.config.models[slot];
   }
 
@@ -74,7 +75,7 @@ export class LlmRouter implements Llm {
 
     for (let reask = 0; ; reask++) {
       if (signal?.aborted) throw new LlmAbortedError(request.role, signal.reason);
-      const req: LlmRequest = { ...request, messages, ...(signal ? { signal } : {}) };
+      const req: LlmRequest = { ...request, messages, max_tokens: request.max_tokens > 0 ? request.max_tokens : config.max_tokens[request.role], ...(signal ? { signal } : {}) };
       const t0 = performance.now();
       let res: LlmResponse;
       try {

@@ -189,6 +189,12 @@ describe('CLI flag parsing', () => {
     }
   });
 
+  it('--model escalation=<id> replaces every escalation target', () => {
+    const out = applyOverrides(defaultConfig(), { models: parseModelFlags(['escalation=claude-opus-9']) });
+    expect(out.models.escalation).toBe('claude-opus-9');
+    expect(out.escalations).toEqual({});
+  });
+
   it('applyOverrides leaves its input alone', () => {
     const base = defaultConfig();
     const out = applyOverrides(base, { models: { critic: 'x' } });

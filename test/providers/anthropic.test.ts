@@ -50,8 +50,11 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(res.cached).toBe(false);
     await llm.complete(writerRequest({ escalate: true }));
     await llm.complete(criticRequest({ role: 'proposals' }));
+    server.script(steps.json({ verdict: 'PASS', violations: [] }));
+    await llm.complete(criticRequest({ escalate: true }));
 
-    const [critic, writer, proposals] = server.requests;
+    const [critic, writer, proposals, criticEscalated] = server.requests;
+    expect(criticEscalated.body!.model).toBe('claude-sonnet-4-5'); // spec §6.4
     expect(critic.body!.model).toBe('claude-haiku-4-5');
     expect(writer.body!.model).toBe('claude-opus-4-5'); // escalated
     expect(proposals.body!.model).toBe('claude-haiku-4-5');

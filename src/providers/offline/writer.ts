@@ -18,6 +18,8 @@ export interface OfflineWriterContext {
   seed?: string;
   /** Probability in [0,1] of a planted defect on a first attempt. */
   chaos?: number;
+  /** Plant exactly this defect (tests, demos), regardless of chaos. */
+  defect?: DefectKind;
 }
 
 export type DefectKind =
@@ -83,7 +85,8 @@ export function renderScene(p: WriterPayload, ctx: OfflineWriterContext = {}): s
   if (p.mode !== 'simplified') {
     const rate = chaosRateFor(p.attempt, ctx.chaos ?? 0);
     const crng = new Rng(seed).fork(`chaos/${pk.scene_id}/${p.attempt}`);
-    if (rate > 0 && crng.next() < rate) plantDefect(draft, p, crng);
+    if (ctx.defect) plantDefect(draft, p, crng, ctx.defect);
+    else if (rate > 0 && crng.next() < rate) plantDefect(draft, p, crng);
   }
   return serialize(draft, p.lexicon);
 }
@@ -151,6 +154,7 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   };
 
   let rhetoricUsed = false;
+  const shown = new Set<string>();
   const events: SceneEvent[] = [];
   let lastMover: PacketCastMember | undefined;
   let lastTarget = '';
@@ -173,7 +177,16 @@ function compose(p: WriterPayload, rng: Rng): Draft {
     }
     if (!simplified) lines.push(rng.pick(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS));
     const deltas = pk.constraints.required_deltas.filter((d) => d.application_id === ins.application_id);
-    for (const d of deltas) lines.push(depict(d, pk, rng));
+    for (const d of deltas) {
+      // One line per thread and no line twice: bookkeeping deltas ride along with their thread.
+      const isThread = d.path.startsWith('threads.');
+      if (isThread && shown.has(d.path.split('.').slice(0, 2).join('.'))) continue;
+      const line = depict(d, pk, rng);
+      const key = isThread ? d.path.split('.').slice(0, 2).join('.') : line;
+      if (shown.has(key)) continue;
+      shown.add(key);
+      lines.push(line);
+    }
     if (other && actor && other.id !== actor.id) say(other, rng.pick(P.REACTIONS[ins.outcome]));
     if (!simplified && ins.triggered_risks.length) lines.push(sentence(`And then the risk comes due: ${lowerFirst(ins.triggered_risks[0])}`));
     lines.push('');
@@ -372,13 +385,15 @@ function teleportCandidates(pk: ScenePacket) {
   );
 }
 
-function plantDefect(d: Draft, p: WriterPayload, rng: Rng): void {
+function plantDefect(d: Draft, p: WriterPayload, rng: Rng, forced?: DefectKind): void {
   const prohibited = new Set(p.prohibited_codes);
   const kinds = DEFECT_KINDS.filter((k) => feasible(k, p, d) && !DEFECT_CODES[k].some((c) => prohibited.has(c)));
-  if (!kinds.length) return;
-  const kind = rng.pick(kinds);
+  if (forced && !feasible(forced, p, d)) return;
+  if (!forced && !kinds.length) return;
+  const kind = forced ?? rng.pick(kinds);
   const pk = p.packet;
-  const mid = Math.max(4, Math.min(d.hookIndex - 1, 4 + rng.int(Math.max(1, d.hookIndex - 4))));
+  // Somewhere after the opening paragraph (heading, blank, cast, blank, opening, blank) and before the hook.
+  const mid = Math.min(d.hookIndex - 1, 6 + rng.int(Math.max(1, d.hookIndex - 7)));
   switch (kind) {
     case 'dead_speaks': {
       const ghost = rng.pick(pk.dead);
