@@ -1,4 +1,5 @@
 import type { ResolvedDelta } from '../domain/delta.js';
+import { applyDeltas } from './deltas/apply.js';
 import type { Operator, World } from '../domain/world.js';
 import { WORLD_FILES } from '../domain/world.js';
 import { diag } from '../diagnostics/catalog.js';
@@ -126,4 +127,82 @@ export function checkSoftConstraints(world: World | WorldIndex, extra: { episode
 export function checkStateInvariants(world: World, extra: { episode?: number } = {}): Diagnostic[] {
   const index = indexWorld(world);
   return [...checkLedger(world), ...checkHardConstraints(index, extra)];
+}
+
+/** A scene as far as travel is concerned (PlannedScene has these fields). */
+export interface SceneWhereabouts {
+  id: string;
+  location: string;
+  /** Day offset within the episode (0-based). */
+  day: number;
+  cast: readonly string[];
+}
+
+/**
+ * No teleportation: walking the scenes in order, each cast member must be able to travel from
+ * where they were last seen (initially: their location in the index, on `startDay`) to the
+ * scene's location in the days elapsed since. Each problem is returned with its scene id:
+ * AUR2053 (cannot reach), AUR2059 (unknown character), AUR2052 (with `requireAlive`, a cast
+ * member who is not alive in the index).
+ */
+export function checkMovements(
+  index: WorldIndex,
+  scenes: readonly SceneWhereabouts[],
+  opts: { startDay?: number; requireAlive?: boolean } = {},
+): { scene: string; diagnostic: Diagnostic }[] {
+  const out: { scene: string; diagnostic: Diagnostic }[] = [];
+  const seen = new Map<string, { location: string; day: number }>();
+  for (const sc of scenes) {
+    for (const who of sc.cast) {
+      const c = index.characters.get(who);
+      if (!c) { out.push({ scene: sc.id, diagnostic: diag('AUR2059', { who }) }); continue; }
+      if (opts.requireAlive && c.status !== 'alive') { out.push({ scene: sc.id, diagnostic: diag('AUR2052', { who, status: c.status }) }); continue; }
+      const last = seen.get(who) ?? { location: c.location, day: opts.startDay ?? 0 };
+      const days = sc.day - last.day;
+      const d = checkReach(index, who, sc.location, Math.max(0, days), last.location);
+      if (d) out.push({ scene: sc.id, diagnostic: d });
+      seen.set(who, { location: sc.location, day: sc.day });
+    }
+  }
+  return out;
+}
+
+/** One operator use in an episode, in order: what checkApplicationSequence walks. */
+export interface ApplicationStep {
+  id: string;
+  operator: Pick<Operator, 'id' | 'roles' | 'prereqs'>;
+  bindings: Record<string, string>;
+  /** The resolved deltas this application applies. */
+  deltas: readonly ResolvedDelta[];
+  /** Role names that act (default: ["actor"]); they must be alive when it applies. */
+  actors?: readonly string[];
+}
+
+/**
+ * Prerequisites hold before effects, actors are alive, and the ledger is conserved, across a
+ * sequence of applications: each step is checked on the state left by the steps before it.
+ * Returns the problems per application id; the walk stops at a batch that cannot apply.
+ */
+export function checkApplicationSequence(
+  world: World,
+  steps: readonly ApplicationStep[],
+  extra: { episode?: number } = {},
+): { application: string; diagnostic: Diagnostic }[] {
+  const out: { application: string; diagnostic: Diagnostic }[] = [];
+  let cur = world;
+  for (const st of steps) {
+    const index = indexWorld(cur);
+    const push = (d: Diagnostic) => out.push({ application: st.id, diagnostic: d });
+    const actors = (st.actors ?? ['actor']).map((r) => st.bindings[r]).filter((x): x is string => typeof x === 'string');
+    checkActorsAlive(index, actors).forEach(push);
+    checkOperatorPrereqs(st.operator, st.bindings, index, extra).forEach(push);
+    const r = applyDeltas(cur, st.deltas, () => ({ episode: '', scene: '', event: st.id, operator: st.operator.id }));
+    if (!r.ok) {
+      r.diagnostics.forEach(push);
+      break;
+    }
+    checkLedgerConservation(cur, r.world, st.deltas).forEach(push);
+    cur = r.world;
+  }
+  return out;
 }

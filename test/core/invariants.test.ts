@@ -6,6 +6,8 @@ import {
   checkHardConstraints,
   checkLedger,
   checkLedgerConservation,
+  checkMovements,
+  checkApplicationSequence,
   checkOperatorPrereqs,
   checkReach,
   checkSoftConstraints,
@@ -97,5 +99,44 @@ describe('constraints', () => {
     expect(d.map((x) => x.code)).toEqual(['AUR2056', 'AUR2057']);
     expect(d[0]!.message).toContain('Rome must stay calm');
     expect(checkStateInvariants(w).map((x) => x.code)).toEqual(['AUR2056', 'AUR2057']);
+  });
+});
+
+describe('sequences', () => {
+  it('checks movements scene by scene against travel days', () => {
+    const ix = indexWorld(smallWorld());
+    const r = checkMovements(ix, [
+      { id: 'SC01', location: 'rome_senate', day: 0, cast: ['crassus', 'cicero'] },
+      { id: 'SC02', location: 'ostia', day: 0, cast: ['crassus', 'clodius'] }, // crassus needs 1 day
+      { id: 'SC03', location: 'ostia', day: 1, cast: ['cicero'] },
+      { id: 'SC04', location: 'capua', day: 3, cast: ['cicero', 'sulla', 'nobody'] }, // cicero ostia->capua needs 3, has 2
+    ], { requireAlive: true });
+    expect(r.map((x) => [x.scene, x.diagnostic.code])).toEqual([
+      ['SC02', 'AUR2053'],
+      ['SC04', 'AUR2053'],
+      ['SC04', 'AUR2052'],
+      ['SC04', 'AUR2059'],
+    ]);
+    expect(r[0]!.diagnostic.message).toContain("'crassus' cannot reach ostia from rome_senate in 0 day(s)");
+  });
+  it('checks prerequisites on the state each application starts from', () => {
+    const w = smallWorld();
+    const op = witnessFlip();
+    const pay: ResolvedDelta[] = [{ path: 'characters.cicero.stats.wealth', op: 'add', value: 5 }];
+    const steps = [
+      { id: 'a01', operator: op, bindings: { actor: 'crassus', target: 'cicero' }, deltas: pay },
+      // cicero is now at wealth 13: 95 > 130 fails.
+      { id: 'a02', operator: op, bindings: { actor: 'crassus', target: 'cicero' }, deltas: [] },
+      { id: 'a03', operator: op, bindings: { actor: 'sulla', target: 'cicero' }, deltas: [{ path: 'assets.cash_ledger', op: 'transfer', from: 'cicero', to: 'crassus', amount: 1e6 }] as ResolvedDelta[] },
+      { id: 'a04', operator: op, bindings: { actor: 'crassus', target: 'cicero' }, deltas: [] },
+    ];
+    const r = checkApplicationSequence(w, steps);
+    expect(r.map((x) => [x.application, x.diagnostic.code])).toEqual([
+      ['a02', 'AUR2054'],
+      ['a03', 'AUR2052'],
+      ['a03', 'AUR2054'],
+      ['a03', 'AUR2054'],
+      ['a03', 'AUR2025'],
+    ]);
   });
 });
