@@ -33,7 +33,9 @@ export function makeChalk(io: Io, forceOff = false): ChalkInstance {
 export function formatDiagnostic(d: Diagnostic, c: ChalkInstance): string {
   const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}` : '';
   const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info');
-  let s = `${d.file ? c.bold(d.file) + where + ': ' : ''}${sev} ${c.dim(d.code)} ${d.message}\n`;
+  // Without a file (grouped under a file heading) the location still shows: "12:5: " or "/a/0/b: ".
+  const loc = d.file ? c.bold(d.file) + where + ': ' : where ? where.replace(/^[ :]/, '') + ': ' : '';
+  let s = `${loc}${sev} ${c.dim(d.code)} ${d.message}\n`;
   if (d.hint) s += `  ${c.dim('hint:')} ${d.hint}\n`;
   return s;
 }

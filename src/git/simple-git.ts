@@ -13,11 +13,19 @@ export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } a
 
 const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
 
+/**
+ * Program-launching variables: Aureus never opens an editor or pager (messages go in with -m), and
+ * simple-git refuses to run at all while any of them is set (they can execute arbitrary programs).
+ */
+const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
+
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (k.startsWith('GIT_') && !KEPT_GIT_VARS.includes(k)) continue;
+    const upper = k.toUpperCase();
+    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.includes(upper)) continue;
+    if (DROPPED_VARS.has(upper)) continue;
     env[k] = v;
   }
   return env;
@@ -59,7 +67,19 @@ class SimpleGitPort implements GitPort {
 
   /** Created on first use: simple-git refuses a base directory that does not exist (yet). */
   private get git(): SimpleGit {
-    this.instance ??= simpleGit({ baseDir: this.root, maxConcurrentProcesses: 2, trimmed: false }).env(cleanEnv());
+    this.instance ??= simpleGit({
+      baseDir: this.root,
+      maxConcurrentProcesses: 2,
+      trimmed: false,
+      // simple-git only fails a command that exits non-zero AND wrote to stderr; `git commit` with
+      // nothing to commit exits 1 with its message on stdout. Any non-zero exit is a failure here.
+      errors: (error, result) => {
+        if (error) return error;
+        if (result.exitCode === 0) return undefined;
+        const out = Buffer.concat([...result.stdErr, ...result.stdOut]);
+        return out.length ? out : Buffer.from(`exit code ${result.exitCode}`);
+      },
+    }).env(cleanEnv());
     return this.instance;
   }
 

@@ -43,17 +43,32 @@ export function pointerOf(segments: readonly (string | number)[]): string {
 }
 
 export function positionOf(text: string, offset: number): JsonPosition {
-  let line = 1;
-  let lineStart = 0;
-  const end = Math.min(offset, text.length);
-  for (let i = 0; i < end; i++) {
-    if (text.charCodeAt(i) === 10) {
-      line++;
-      lineStart = i + 1;
-    }
-  }
-  return { offset, line, column: end - lineStart + 1 };
+  return new LineIndex(text).position(offset);
 }
+
+/** Line starts, computed once, so many positions in a large file cost log(n) each. */
+class LineIndex {
+  private starts: number[] | undefined;
+  constructor(private readonly text: string) {}
+  position(offset: number): JsonPosition {
+    if (!this.starts) {
+      this.starts = [0];
+      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    }
+    const at = Math.min(offset, this.text.length);
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return { offset, line: lo + 1, column: at - this.starts[lo]! + 1 };
+  }
+}
+
+/** At most this many key findings are kept (a hostile file could hold millions). */
+export const MAX_KEY_FINDINGS = 100;
 
 class Fail {
   constructor(
@@ -74,7 +89,14 @@ function describe(text: string, at: number): string {
 class Parser {
   pos = 0;
   readonly keys: JsonKeyFinding[] = [];
-  constructor(private readonly text: string) {}
+  readonly lines: LineIndex;
+  constructor(private readonly text: string) {
+    this.lines = new LineIndex(text);
+  }
+
+  private finding(kind: JsonKeyFinding['kind'], key: string, pointer: string, at: number): void {
+    if (this.keys.length < MAX_KEY_FINDINGS) this.keys.push({ kind, key, pointer, ...this.lines.position(at) });
+  }
 
   parse(): unknown {
     const v = this.value('', 0);
@@ -135,11 +157,12 @@ class Parser {
       if (t[this.pos] !== ':') throw new Fail(`expected ':' after the key "${key}", found ${describe(t, this.pos)}`, this.pos);
       this.pos++;
       const childPointer = pointer + '/' + escapePointerSegment(key);
+      // Findings are recorded before the value is parsed, so they come out in document order.
+      const forbidden = FORBIDDEN_KEYS.has(key);
+      if (forbidden) this.finding('forbidden', key, childPointer, keyAt);
+      else if (seen.has(key)) this.finding('duplicate', key, childPointer, keyAt);
       const v = this.value(childPointer, depth);
-      if (FORBIDDEN_KEYS.has(key)) {
-        this.keys.push({ kind: 'forbidden', key, pointer: childPointer, ...positionOf(t, keyAt) });
-      } else {
-        if (seen.has(key)) this.keys.push({ kind: 'duplicate', key, pointer: childPointer, ...positionOf(t, keyAt) });
+      if (!forbidden) {
         seen.add(key);
         out[key] = v;
       }
@@ -230,7 +253,7 @@ export function parseJson(text: string): JsonParseResult {
     const value = p.parse();
     return { ok: true, value, keys: p.keys };
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, error: { message: e.message, ...positionOf(text, e.offset) }, keys: p.keys };
+    if (e instanceof Fail) return { ok: false, error: { message: e.message, ...p.lines.position(e.offset) }, keys: p.keys };
     throw e;
   }
 }

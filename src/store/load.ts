@@ -23,6 +23,11 @@ export interface LoadedSeasonGoals {
 export interface LoadedWorld {
   /** The world when there is no error-severity diagnostic; null otherwise. */
   world: World | null;
+  /**
+   * The world as soon as every file is schema-valid, even when reference checks failed: for
+   * further static checks (expressions) that only need well-typed data. Null otherwise.
+   */
+  parsed: World | null;
   /** Season goals of every seasons/season_NN/ folder, in season order (empty when invalid). */
   seasonGoals: LoadedSeasonGoals[];
   diagnostics: Diagnostic[];
@@ -62,7 +67,7 @@ async function seasonNumbers(root: string): Promise<number[]> {
 
 export async function loadWorld(root: string): Promise<LoadedWorld> {
   if (!(await isDir(path.join(root, 'world')))) {
-    return { world: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
+    return { world: null, parsed: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
   const parts = await Promise.all(keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k)));
@@ -70,14 +75,14 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
   const goals = await Promise.all(seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals')));
 
   const diagnostics = [...parts, ...goals].flatMap((p) => p.diagnostics);
-  if (diagnostics.some((d) => d.severity === 'error')) return { world: null, seasonGoals: [], diagnostics };
+  if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };
 
   const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
   const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
   const refs = checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]);
   diagnostics.push(...refs);
   const ok = !diagnostics.some((d) => d.severity === 'error');
-  return { world: ok ? world : null, seasonGoals: ok ? seasonGoals : [], diagnostics };
+  return { world: ok ? world : null, parsed: world, seasonGoals: ok ? seasonGoals : [], diagnostics };
 }
 
 /**

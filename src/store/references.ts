@@ -186,33 +186,27 @@ function checkOperator(op: Operator, at: string, scope: OperatorScope, out: Diag
     if (e.value === undefined) problem(`the "${e.op}" effect on "${e.path}" has no "value"`, 'add "value"', ptr);
     for (const k of ['from', 'to', 'amount'] as const)
       if (e[k] !== undefined) problem(`"${k}" is only for transfers, not "${e.op}"`, `remove "${k}"`, `${ptr}/${k}`);
-    if (role) {
-      if (role.kind === 'location' || role.kind === 'faction')
-        problem(`effect path "${e.path}" starts with role "${first}" of kind "${role.kind}"`, 'only character, secret and thread roles can start a path (docs/paths.md)', `${ptr}/path`);
-      return;
-    }
-    if (!PATH_ROOTS.includes(first)) {
-      problem(
-        `effect path "${e.path}" starts with "${first}", which is neither a role of this operator nor a world root`,
-        `${didYouMean(first, [...roleNames, ...PATH_ROOTS])}start with a role (${roleNames.join(', ')}) or one of ${PATH_ROOTS.join(', ')}`,
-        `${ptr}/path`,
-      );
-      return;
-    }
+    // Roles and the path grammar are core/expr/check.ts's (AUR20xx); here only ids written literally.
+    if (role || !PATH_ROOTS.includes(first)) return;
     // A literal id right after characters./secrets./threads. must exist (roles are allowed there too).
     const literal = first === 'characters' ? scope.characters : first === 'secrets' ? scope.secrets : first === 'threads' ? scope.threads : null;
     const id = segs[1];
     if (literal && id !== undefined && !op.roles[id] && !literal.ids.has(id)) {
       const known = [...literal.ids.keys()];
-      out.push(diag('AUR1022', { what: `${literal.kind} in effect path "${e.path}"`, id, kind: literal.kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer: `${ptr}/path` }));
+      out.push(diag('AUR1022', { what: literal.kind, id, kind: literal.kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer: `${ptr}/path` }));
     }
     if (first === 'relationships') {
       for (const seg of segs.slice(1, 3)) {
         if (!op.roles[seg] && !scope.characters.ids.has(seg)) {
           const known = [...roleNames, ...scope.characters.ids.keys()];
-          out.push(diag('AUR1022', { what: `character in effect path "${e.path}"`, id: seg, kind: 'role/character', known: listSome(known), suggestion: didYouMean(seg, known) }, { file, pointer: `${ptr}/path` }));
+          out.push(diag('AUR1022', { what: 'character', id: seg, kind: 'role/character', known: listSome(known), suggestion: didYouMean(seg, known) }, { file, pointer: `${ptr}/path` }));
         }
       }
+    }
+    const account = first === 'assets' && segs[1] === 'cash_ledger' ? segs[2] : undefined;
+    if (account !== undefined && !op.roles[account] && !scope.accounts.ids.has(account)) {
+      const known = [...roleNames, ...scope.accounts.ids.keys()];
+      out.push(diag('AUR1022', { what: 'ledger account', id: account, kind: 'role/ledger account', known: listSome(known), suggestion: didYouMean(account, known) }, { file, pointer: `${ptr}/path` }));
     }
   };
   op.effects.forEach((e, j) => checkEffect(e, `${at}/effects/${j}`));

@@ -93,9 +93,19 @@ export function unsafeIdDiagnostic(id: string, file: string, pointer: string): D
 }
 
 function translateErrors(errors: ErrorObject[], root: unknown, file: string, schema: string): Diagnostic[] {
-  // anyOf/oneOf report every failed branch and then themselves; keep only the summary.
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  const underUnion = (e: ErrorObject) => unions.some((u) => u !== e && e.schemaPath.startsWith(u.schemaPath + '/') && e.instancePath.startsWith(u.instancePath));
+  // anyOf/oneOf report every failed branch right before themselves; keep only the summary. The
+  // branch errors are the contiguous run just before it on the same instance (a $ref branch's
+  // schemaPath points into $defs, so the schema path cannot tell them apart).
+  const branchErrors = new Set<ErrorObject>();
+  errors.forEach((u, i) => {
+    if (u.keyword !== 'anyOf' && u.keyword !== 'oneOf') return;
+    for (let j = i - 1; j >= 0; j--) {
+      const e = errors[j]!;
+      if (e.instancePath !== u.instancePath && !e.instancePath.startsWith(u.instancePath + '/')) break;
+      branchErrors.add(e);
+    }
+  });
+  const underUnion = (e: ErrorObject) => branchErrors.has(e);
   // propertyNames reports the inner failure and then itself; keep the outer one (it names the key).
   const names = errors.filter((e) => e.keyword === 'propertyNames');
   const underNames = (e: ErrorObject) => names.some((n) => n !== e && e.schemaPath.startsWith(n.schemaPath + '/') && e.instancePath === n.instancePath);

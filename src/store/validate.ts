@@ -1,10 +1,13 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { loadConfig } from '../config/load.js';
+import { typecheckWorldExpressions } from '../core/expr/check.js';
 import { loadWorld } from './load.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
- * season goals and references (store), then aureus.config.yaml (config).
+ * season goals and references (store), the expressions of operators and constraints (core/expr,
+ * once every file is schema-valid: they need well-typed data), then
+ * aureus.config.yaml (config).
  */
 export interface ValidationResult {
   valid: boolean;
@@ -16,6 +19,7 @@ export interface ValidationResult {
 export async function validateWorldRepository(root: string): Promise<ValidationResult> {
   const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
+  if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
   diagnostics.push(...loadConfig(root).diagnostics);
 
   const w = loaded.world;

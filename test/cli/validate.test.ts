@@ -1,0 +1,138 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
+import { baseWorldDir, copyBaseWorld, FIXTURES, hashTree, REPO, runCli, STACK_TRACE, tempDir } from './helpers.js';
+import { buildScenarioWorld, loadScenarios } from './scenarios.js';
+
+const made: string[] = [];
+afterAll(() => {
+  for (const d of made) fs.rmSync(d, { recursive: true, force: true });
+});
+
+const REQUIRED_SCENARIOS = [
+  'invalid-json',
+  'wrong-type',
+  'unknown-key',
+  'missing-file',
+  'duplicate-id',
+  'dangling-reference',
+  'proto-key',
+  'constructor-key',
+  'unsafe-id',
+  'oversize-file',
+  'not-utf8',
+  'empty-file',
+];
+
+describe('aureus validate on a valid world', () => {
+  it(`accepts the base world (${baseWorldDir().name}) with zero diagnostics and exit 0`, async () => {
+    const dir = copyBaseWorld('valid');
+    made.push(dir);
+    const before = hashTree(dir);
+    const r = await runCli(['-C', dir, 'validate']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/is a valid world: \d+ characters/);
+    const j = await runCli(['-C', dir, 'validate', '--json']);
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.stdout)).toEqual({ valid: true, diagnostics: [] });
+    expect(hashTree(dir)).toBe(before);
+  });
+
+  it('accepts the minimal fixture world', async () => {
+    const r = await runCli(['-C', path.join(FIXTURES, 'minimal'), 'validate', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ valid: true, diagnostics: [] });
+    expect(r.code).toBe(0);
+  });
+
+  it('reports a directory without world/ as not a world repository (one diagnostic, exit 3)', async () => {
+    const dir = tempDir('empty');
+    made.push(dir);
+    const r = await runCli(['-C', dir, 'validate', '--json']);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { valid: boolean; diagnostics: Diagnostic[] };
+    expect(out.valid).toBe(false);
+    expect(out.diagnostics.map((d) => d.code)).toEqual(['AUR1000']);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('aureus validate on bad input', () => {
+  const scenarios = loadScenarios();
+
+  it('has a fixture for every required bad-input case', () => {
+    expect(scenarios.map((s) => s.name)).toEqual(expect.arrayContaining(REQUIRED_SCENARIOS));
+  });
+
+  for (const s of scenarios) {
+    it(`${s.name}: ${s.description}`, async () => {
+      const dir = buildScenarioWorld(s);
+      made.push(dir);
+      const before = hashTree(dir);
+      const prototypeKeysBefore = Object.getOwnPropertyNames(Object.prototype).sort();
+
+      // Text output: the diagnostic under its file heading, with its location; exit 3; no stack.
+      const text = await runCli(['-C', dir, 'validate']);
+      expect(text.code).toBe(3);
+      expect(text.stdout + text.stderr).not.toMatch(STACK_TRACE);
+      const e = s.expect;
+      const lines = text.stdout.split('\n');
+      const heading = lines.indexOf(e.file);
+      expect(heading, `no heading for ${e.file} in:\n${text.stdout}`).toBeGreaterThanOrEqual(0);
+      const entry = lines.slice(heading + 1).find((l) => l.includes(e.code));
+      expect(entry, `no ${e.code} under ${e.file} in:\n${text.stdout}`).toBeDefined();
+      if (e.line !== undefined) expect(entry).toContain(`${e.line}:${e.column}: error ${e.code}`);
+      else if (e.pointer !== undefined) expect(entry).toContain(`${e.pointer}: error ${e.code}`);
+      expect(text.stdout).toMatch(/✗ \d+ errors? in \d+ files?: the world in .* is invalid/);
+
+      // JSON output: the same diagnostic as data.
+      const json = await runCli(['-C', dir, 'validate', '--json']);
+      expect(json.code).toBe(3);
+      const out = JSON.parse(json.stdout) as { valid: boolean; diagnostics: Diagnostic[] };
+      expect(out.valid).toBe(false);
+      const d = out.diagnostics.find((x) => x.code === e.code && x.file === e.file);
+      expect(d, JSON.stringify(out.diagnostics, null, 1)).toBeDefined();
+      expect(d!.severity).toBe('error');
+      if (e.pointer !== undefined) expect(d!.pointer).toBe(e.pointer);
+      if (e.pointerMatches !== undefined) expect(d!.pointer).toMatch(new RegExp(e.pointerMatches));
+      if (e.line !== undefined) expect([d!.line, d!.column]).toEqual([e.line, e.column]);
+      if (e.message !== undefined) expect(d!.message).toContain(e.message);
+      if (e.hint !== undefined) expect(d!.hint).toContain(e.hint);
+      expect(d!.hint, 'every diagnostic carries a fix hint').toBeTruthy();
+
+      // Nothing written, nothing polluted.
+      expect(hashTree(dir)).toBe(before);
+      expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeysBefore);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    });
+  }
+});
+
+describe('aureus validate output', () => {
+  it('groups diagnostics by file, files in name order', async () => {
+    const dir = copyBaseWorld('grouped');
+    made.push(dir);
+    fs.writeFileSync(path.join(dir, 'world/threads.json'), '');
+    fs.writeFileSync(path.join(dir, 'world/factions.json'), '{');
+    const r = await runCli(['-C', dir, 'validate']);
+    expect(r.code).toBe(3);
+    const headings = r.stdout.split('\n').filter((l) => /^[a-z_/]+\.json$/.test(l));
+    expect(headings).toEqual(['world/factions.json', 'world/threads.json']);
+    expect(r.stdout).toContain('world/factions.json\n  1:2: error AUR1005 invalid JSON: expected a double-quoted key, found the end of the file');
+  });
+
+  it('has --help with an example', async () => {
+    const r = await runCli(['validate', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('aureus -C my-world validate --json');
+  });
+
+  it('validates the repository itself (the starter kit) with zero diagnostics when the kit is present', async () => {
+    if (!fs.existsSync(path.join(REPO, 'world/world.json'))) return;
+    const r = await runCli(['-C', REPO, 'validate', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual({ valid: true, diagnostics: [] });
+    expect(r.code).toBe(0);
+  });
+});

@@ -1,0 +1,139 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { AureusError } from '../../src/errors.js';
+import { createGit, parsePorcelainZ } from '../../src/git/simple-git.js';
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+function tmp(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-git-'));
+  dirs.push(d);
+  return d;
+}
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const write = (root: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+};
+
+async function repo() {
+  const root = tmp();
+  const g = createGit(root);
+  await g.init();
+  await g.ensureIdentity();
+  return { root, g };
+}
+
+describe('simple-git adapter (GitPort) on real repositories', () => {
+  it('init makes a repository on branch main; isRepo tells repositories apart', async () => {
+    const root = tmp();
+    const g = createGit(root);
+    expect(await g.isRepo()).toBe(false);
+    await g.init();
+    expect(await g.isRepo()).toBe(true);
+    expect(git(root, 'symbolic-ref', '--short', 'HEAD')).toBe('main');
+    expect(await g.head()).toBeNull();
+    expect(await g.log()).toEqual([]);
+    expect(await createGit(path.join(root, 'does-not-exist')).isRepo()).toBe(false);
+  });
+
+  it('add + commit return the sha that HEAD points at; status filters by path', async () => {
+    const { root, g } = await repo();
+    write(root, 'world/a.json', '{}\n');
+    write(root, 'notes/b.md', 'b\n');
+    expect((await g.status()).map((e) => [e.path, e.index, e.worktree])).toEqual([
+      ['notes/b.md', '?', '?'],
+      ['world/a.json', '?', '?'],
+    ]);
+    expect((await g.status(['world'])).map((e) => e.path)).toEqual(['world/a.json']);
+    await g.add(['world']);
+    expect((await g.status(['world'])).map((e) => [e.path, e.index])).toEqual([['world/a.json', 'A']]);
+    const sha = await g.commit('Add the world\n\nWith a body line.');
+    expect(sha).toMatch(/^[0-9a-f]{40}$/);
+    expect(await g.head()).toBe(sha);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(sha);
+    expect(await g.status(['world'])).toEqual([]);
+    expect((await g.status()).map((e) => e.path)).toEqual(['notes/b.md']);
+    write(root, 'world/a.json', '{"x": 1}\n');
+    expect(await g.status(['world'])).toEqual([{ path: 'world/a.json', index: ' ', worktree: 'M' }]);
+  });
+
+  it('tag creates an annotated tag; log lists commits newest first, filtered by path', async () => {
+    const { root, g } = await repo();
+    write(root, 'a.txt', '1');
+    await g.add(['a.txt']);
+    const first = await g.commit('first');
+    write(root, 'b.txt', '2');
+    await g.add(['b.txt']);
+    const second = await g.commit('second: touches b\n\nbody');
+    await g.tag('s01e01', 'Episode 1');
+    expect(git(root, 'cat-file', '-t', 's01e01')).toBe('tag');
+    expect(git(root, 'rev-parse', 's01e01^{commit}')).toBe(second);
+    expect(git(root, 'tag', '-l', '--format=%(contents:subject)', 's01e01')).toBe('Episode 1');
+
+    const log = await g.log();
+    expect(log.map((e) => [e.sha, e.subject])).toEqual([
+      [second, 'second: touches b'],
+      [first, 'first'],
+    ]);
+    expect(log[0]!.message).toBe('second: touches b\n\nbody');
+    expect(log[0]!.date).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await g.log({ paths: ['a.txt'] })).map((e) => e.sha)).toEqual([first]);
+    expect((await g.log({ maxCount: 1 })).map((e) => e.sha)).toEqual([second]);
+    await g.tag('old', 'at first', first);
+    expect(git(root, 'rev-parse', 'old^{commit}')).toBe(first);
+  });
+
+  it('ensureIdentity sets a local identity only when none resolves', async () => {
+    const root = tmp();
+    const g = createGit(root);
+    await g.init();
+    // Isolated from the machine's global config, as on a fresh CI runner.
+    const home = tmp();
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM };
+    Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' });
+    try {
+      const isolated = createGit(root);
+      await isolated.ensureIdentity();
+      expect(git(root, 'config', '--local', 'user.name')).toBe('Aureus');
+      expect(git(root, 'config', '--local', 'user.email')).toBe('aureus@localhost');
+      write(root, 'x', 'x');
+      await isolated.add(['x']);
+      expect(await isolated.commit('works without a global identity')).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+    // An identity already configured is kept.
+    const other = tmp();
+    const g2 = createGit(other);
+    await g2.init();
+    git(other, 'config', 'user.name', 'Cicero');
+    git(other, 'config', 'user.email', 'cicero@example.org');
+    await g2.ensureIdentity();
+    expect(git(other, 'config', '--local', 'user.name')).toBe('Cicero');
+  });
+
+  it('failures become AureusError with exit code 10 and AUR6010, never a raw exception', async () => {
+    const { g } = await repo();
+    const err = await g.commit('nothing staged').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AureusError);
+    expect((err as AureusError).exitCode).toBe(10);
+    expect((err as AureusError).diagnostics[0]!.code).toBe('AUR6010');
+    await expect(g.tag('bad..name', 'x')).rejects.toBeInstanceOf(AureusError);
+    expect(await g.commit('empty but allowed', { allowEmpty: true })).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('parses porcelain -z output with renames and spaces', () => {
+    expect(parsePorcelainZ('R  new name.txt\0old.txt\0 M a b.json\0?? c\0')).toEqual([
+      { path: 'new name.txt', index: 'R', worktree: ' ', from: 'old.txt' },
+      { path: 'a b.json', index: ' ', worktree: 'M' },
+      { path: 'c', index: '?', worktree: '?' },
+    ]);
+  });
+});
