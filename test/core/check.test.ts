@@ -35,6 +35,7 @@ describe('typecheckWorldExpressions', () => {
         { expr: 'actor.wealth >' },
       ],
     }));
+    for (const x of d) expect(`${x.message} ${x.hint ?? ''}`).not.toMatch(/\{\w+\}/);
     expect(d.map((x) => [x.code, x.pointer!.split('/').pop() === 'expr' ? x.pointer!.split('/')[4] : x.pointer, x.column])).toEqual([
       ['AUR2003', '0', 1],
       ['AUR2005', '1', 1],

@@ -93,6 +93,7 @@ describe('transactional application', () => {
           expect(r.failedIndex).toBeGreaterThanOrEqual(0);
           expect(r.failedIndex).toBeLessThan(batch.length);
           expect(r.diagnostics[0]!.code).toMatch(/^AUR20[2-3]\d$/);
+          expect(`${r.diagnostics[0]!.message} ${r.diagnostics[0]!.hint ?? ''}`).not.toMatch(/\{\w+\}/);
         } else {
           expect(r.applied).toHaveLength(batch.length);
           // Every value stays inside its declared range.
@@ -164,6 +165,8 @@ describe('evaluator safety', () => {
       if (typeof r.value === 'number') expect(Number.isFinite(r.value)).toBe(true);
     } else {
       expect(r.diagnostic.code).toMatch(/^AUR20\d\d$/);
+      // Every placeholder of the catalog template was filled.
+      expect(`${r.diagnostic.message} ${r.diagnostic.hint ?? ''}`).not.toMatch(/\{\w+\}/);
     }
     return r;
   }
