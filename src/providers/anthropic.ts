@@ -193,6 +193,10 @@ export class AnthropicProvider implements LlmProvider {
               : 'the request was rejected; check the model id in aureus.config.yaml';
       return new ProviderError(`the provider answered HTTP ${status} for the ${role} call: ${detail}`, 'AUR4203', { status, role, detail, advice }, status, e);
     }
+    if (e instanceof sdk.AnthropicError) {
+      const detail = e.message.slice(0, 300);
+      return new ProviderError(`the provider failed for the ${role} call: ${detail}`, 'AUR4208', { role, detail }, undefined, e);
+    }
     return e;
   }
 }

@@ -164,6 +164,14 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('retries a stream that breaks with an SSE error event', async () => {
+    const text = writerAnswer('EXT. SUBURA - DAY\n\nSmoke. Shouting. A door slams.');
+    server.script(steps.streamError(text), steps.ok(text));
+    const { llm } = open(anthropicNoCache());
+    expect((await llm.complete(writerRequest())).text).toBe(text);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('retries a non-streamed answer whose body is cut after the headers', async () => {
     server.script(steps.truncated('{"verdict":"PASS","violations":[]}'), steps.json({ verdict: 'PASS', violations: [] }));
     const { llm } = open(anthropicNoCache());

@@ -34,6 +34,8 @@ export type FakeStep =
   | { kind: 'reset' }
   /** Start an SSE stream, send part of the text, then cut it (destroy) or end it early without message_stop. */
   | { kind: 'truncate'; text: string; cut: 'destroy' | 'end'; usage?: Partial<FakeUsage> }
+  /** Start an SSE stream, send part of the text, then an `error` event (overloaded mid-stream), then end. */
+  | { kind: 'stream_error'; text: string; errorType?: string }
   /** Never answer (until the client gives up or aborts). */
   | { kind: 'hang' };
 
@@ -98,6 +100,8 @@ export const steps = {
     kind: 'ok',
     text: '---SCENE_TEXT---\nINT. CURIA - DAY\n\nCICERO rises.\n\nCICERO: How long, Catilina?\n\n---CLAIMS---\n[]\n',
   }),
+  /** A stream that breaks with an SSE `error` event after part of the text (the API does this when overloaded). */
+  streamError: (text: string, errorType = 'overloaded_error'): FakeStep => ({ kind: 'stream_error', text, errorType }),
   hang: (): FakeStep => ({ kind: 'hang' }),
 };
 
@@ -193,7 +197,7 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     const text = step.text;
     const usage = usageFor(step, body, text);
     if (!body?.stream) {
-      if (step.kind === 'truncate') {
+      if (step.kind === 'truncate' || step.kind === 'stream_error') {
         // A non-streaming answer cut mid-body.
         res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
         res.write(JSON.stringify({ id, type: 'message', role: 'assistant', content: [{ type: 'text', text }] }).slice(0, 40));
@@ -223,8 +227,14 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     sse(res, 'ping', { type: 'ping' });
     const pieces = text.match(/[\s\S]{1,40}/g) ?? [];
-    const sent = step.kind === 'truncate' ? pieces.slice(0, Math.max(1, Math.floor(pieces.length / 2))) : pieces;
+    const partial = step.kind === 'truncate' || step.kind === 'stream_error';
+    const sent = partial ? pieces.slice(0, Math.max(1, Math.floor(pieces.length / 2))) : pieces;
     for (const p of sent) sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } });
+    if (step.kind === 'stream_error') {
+      sse(res, 'error', { type: 'error', error: { type: step.errorType ?? 'overloaded_error', message: 'Overloaded' } });
+      res.end();
+      return;
+    }
     if (step.kind === 'truncate') {
       if (step.cut === 'destroy') {
         // Let the written events leave before cutting, as a real mid-stream drop would.

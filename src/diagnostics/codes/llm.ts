@@ -122,6 +122,12 @@ defineDiagnostics([
     hint: 'raise timeouts_ms.{role} in aureus.config.yaml; the run is resumable',
   },
   {
+    code: 'AUR4208',
+    severity: 'error',
+    message: 'the provider failed for the {role} call: {detail}',
+    hint: 'check the model id and settings in aureus.config.yaml; the run is resumable',
+  },
+  {
     code: 'AUR4301',
     severity: 'error',
     message: 'replay miss: no recorded answer for the {role} call{where} (key {key})',
