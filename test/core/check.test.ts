@@ -33,6 +33,7 @@ describe('typecheckWorldExpressions', () => {
         { expr: 'holds(actor, target)' },
         { expr: 'actor.wealth.x > 1' },
         { expr: 'actor.wealth >' },
+        { expr: "actor.status == 1 || actor == 'crassus' || actor != target || actor.location == null" },
       ],
     }));
     for (const x of d) expect(`${x.message} ${x.hint ?? ''}`).not.toMatch(/\{\w+\}/);
@@ -48,6 +49,7 @@ describe('typecheckWorldExpressions', () => {
       ['AUR2007', '8', 14],
       ['AUR2004', '9', 14],
       ['AUR2001', '10', 15],
+      ['AUR2007', '11', 1],
     ]);
   });
   it('checks effect paths, ops and value/amount expressions, including risk effects', () => {

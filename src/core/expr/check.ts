@@ -45,6 +45,9 @@ function idExists(world: World, kind: string, id: string): boolean {
 }
 
 const known = (t: ExprType, ...ok: ExprType[]) => t === 'any' || ok.includes(t);
+const ENTITY: readonly ExprType[] = ['character', 'secret', 'thread', 'location', 'faction'];
+/** Same type, or an entity and an id string (an entity view equals its id). */
+const comparable = (a: ExprType, b: ExprType) => a === b || (ENTITY.includes(a) && b === 'string') || (ENTITY.includes(b) && a === 'string');
 
 function tc(node: Ast, env: Env): ExprType {
   switch (node.type) {
@@ -115,6 +118,8 @@ function tc(node: Ast, env: Env): ExprType {
           if (!known(l, 'boolean') || !known(r, 'boolean')) bad(`${op} needs booleans, not ${l} and ${r}`);
           return 'boolean';
         case '==': case '!=':
+          // Values of different types are never equal: that is an authoring mistake, not a condition.
+          if (l !== 'any' && r !== 'any' && l !== 'null' && r !== 'null' && !comparable(l, r)) bad(`${op} compares ${l} with ${r}, which can never be equal`);
           return 'boolean';
         case 'in':
           if (!known(r, 'list')) report(env, 'AUR2007', { detail: `in needs a list on its right, not ${r}` }, node.right.start);
