@@ -12,7 +12,7 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const FIXTURES = path.join(REPO, 'test/fixtures/worlds');
 
 /** The starter kit's world files (relative to the repo root), as `aureus init` copies them. */
-const KIT_PARTS = ['world', 'operators', 'seasons/season_01/season_goals.json'];
+const KIT_PARTS = ['world', 'operators', 'style', 'seasons/season_01/season_goals.json'];
 
 /**
  * The world the bad-input scenarios start from: the repository's starter kit when it is there,

@@ -21,8 +21,6 @@ function minimalKit(): string {
   const kit = tmp('kit');
   fs.cpSync(path.join(FIXTURES, 'minimal'), kit, { recursive: true });
   fs.cpSync(path.join(REPO, 'schemas'), path.join(kit, 'schemas'), { recursive: true });
-  fs.mkdirSync(path.join(kit, 'style'));
-  fs.writeFileSync(path.join(kit, 'style/style_guide.md'), '# Style\n');
   return kit;
 }
 
@@ -67,6 +65,9 @@ describe('aureus init', () => {
     expect(git(r.root, 'rev-parse', 'HEAD')).toBe(r.commit);
     const deep = await scaffoldWorld(path.join(parent, 'a/b/c'), { kitRoot: kit });
     expect(git(deep.root, 'log', '--format=%s')).toBe('Create the world from the Aureus starter kit');
+    const v = await runCli(['-C', deep.root, 'validate']);
+    expect(v.stdout).toContain('is a valid world: 3 characters');
+    expect(v.code).toBe(0);
 
     if (kitPresent) {
       const j = await runCli(['-C', parent, 'init', 'jw', '--json']);

@@ -122,6 +122,27 @@ describe('aureus validate output', () => {
     expect(r.stdout).toContain('world/factions.json\n  1:2: error AUR1005 invalid JSON: expected a double-quoted key, found the end of the file');
   });
 
+  it('checks the style files too (style/lexicon.md missing → AUR1807)', async () => {
+    const dir = copyBaseWorld('style');
+    made.push(dir);
+    fs.rmSync(path.join(dir, 'style/lexicon.md'));
+    const r = await runCli(['-C', dir, 'validate', '--json']);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { diagnostics: Diagnostic[] };
+    expect(out.diagnostics.map((d) => [d.code, d.file])).toEqual([['AUR1807', 'style/lexicon.md']]);
+  });
+
+  it('reports aureus.config.yaml problems with the world ones', async () => {
+    const dir = copyBaseWorld('config');
+    made.push(dir);
+    fs.writeFileSync(path.join(dir, 'aureus.config.yaml'), 'concurrency: [unclosed\n');
+    const r = await runCli(['-C', dir, 'validate', '--json']);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { diagnostics: Diagnostic[] };
+    expect(out.diagnostics.length).toBeGreaterThan(0);
+    expect(out.diagnostics.every((d) => d.file === 'aureus.config.yaml' && d.line !== undefined)).toBe(true);
+  });
+
   it('has --help with an example', async () => {
     const r = await runCli(['validate', '--help']);
     expect(r.code).toBe(0);
