@@ -14,11 +14,14 @@ interface Who {
   location?: string;
 }
 
-/** Every name a character may be cued by: the cue, the full name, the last name. */
+/** Praenomina are shared by half the Senate: never a cue on their own. */
+const PRAENOMINA = new Set(['MARCUS', 'GAIUS', 'LUCIUS', 'PUBLIUS', 'QUINTUS', 'GNAEUS', 'TITUS', 'DECIMUS', 'SERVIUS', 'AULUS', 'SEXTUS', 'TIBERIUS', 'APPIUS', 'MANIUS', 'SPURIUS', 'NUMERIUS', 'MAMERCUS']);
+
+/** Every name a character may be cued by: the cue, the full name, and each nomen/cognomen. */
 function cuesOf(c: { name: string; cue: string }): string[] {
   const n = c.name.toUpperCase();
-  const parts = n.split(/\s+/);
-  return [...new Set([normalizeCue(c.cue), n, parts[parts.length - 1]].filter(Boolean))];
+  const parts = n.split(/\s+/).filter((x) => x.length >= 4 && !PRAENOMINA.has(x));
+  return [...new Set([normalizeCue(c.cue), n, ...parts].filter(Boolean))];
 }
 
 export function whoIndex(ctx: VerifyContext): { byCue: Map<string, Who>; byId: Map<string, Who> } {

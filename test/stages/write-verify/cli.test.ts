@@ -1,0 +1,93 @@
+import { mkdtemp, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../../src/cli/main.js';
+import type { Io } from '../../../src/cli/io.js';
+import { FIX } from './helpers.js';
+
+function io(cwd: string): Io & { out: string; err: string } {
+  const o = { out: '', err: '' };
+  return Object.assign(o, {
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+    env: { NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    cwd,
+    isTTY: false,
+  });
+}
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'aureus-sv-'));
+  await mkdir(path.join(dir, 'world'));
+  await mkdir(path.join(dir, 'style'));
+  // A world repository around the packet: travel matrix and lexicon come from it.
+  await copyFile(path.join(FIX, 'world_travel.json'), path.join(dir, 'world', 'world.json'));
+  await writeFile(path.join(dir, 'style', 'lexicon.md'), '# Lexicon\n\n| forbidden | replacement | note |\n| --- | --- | --- |\n| okay | very well; so be it | modern |\n| minute | moment | modern |\n');
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const args = (scene: string, ...more: string[]) => ['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', path.join(FIX, scene), ...more];
+
+describe('aureus scene verify', () => {
+  it('exits 0 on a clean scene', async () => {
+    const x = io(dir);
+    expect(await main(args('clean.txt'), x)).toBe(0);
+    expect(x.out).toContain('SC04: PASS (0 hard, 0 soft findings; claims: 2 accepted, 0 downgraded, 0 rejected)');
+  });
+
+  it('exits 4 with quoted spans and fixes on a failing scene', async () => {
+    const x = io(dir);
+    expect(await main(args('dead_speaks.txt'), x)).toBe(4);
+    const line = x.out.split('\n')[0];
+    expect(line).toMatch(/dead_speaks\.txt:\d+: hard AUR5010 Lucius Sergius Catilina is dead but speaks$/);
+    expect(x.out).toContain('  > > CATILINA: You thought you were rid of me?');
+    expect(x.out).toContain('  fix: Remove every line spoken by Lucius Sergius Catilina');
+    expect(x.out).toContain('SC04: FAIL');
+  });
+
+  it('uses the world lexicon (plurals included) and prints --json', async () => {
+    const x = io(dir);
+    expect(await main(['-C', dir, ...args('anachronism.txt', '--json')], x)).toBe(4);
+    const r = JSON.parse(x.out);
+    expect(r.verdict).toBe('FAIL');
+    expect(r.findings.map((f: { message: string }) => f.message)).toEqual(['anachronism "Okay"', 'anachronism "minutes"']);
+    expect(r.findings[0].fix).toBe('Replace "Okay" with "very well" or "so be it".');
+  });
+
+  it('uses the world travel matrix for teleportation', async () => {
+    const x = io(dir);
+    expect(await main(['-C', dir, ...args('speaker_not_in_cast.txt', '--json')], x)).toBe(4);
+    expect(JSON.parse(x.out).findings.map((f: { code: string }) => f.code)).toEqual(['AUR5012', 'AUR5014']);
+  });
+
+  it('passes with soft findings only (exit 0)', async () => {
+    const x = io(dir);
+    expect(await main(args('no_hook.txt', '--json'), x)).toBe(0);
+    const r = JSON.parse(x.out);
+    expect(r.verdict).toBe('PASS');
+    expect(r.findings.map((f: { code: string; severity: string }) => [f.code, f.severity])).toEqual([['AUR5060', 'soft']]);
+  });
+
+  it('reports unreadable files (2) and bad packets (3) as diagnostics', async () => {
+    const x = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', path.join(dir, 'nope.txt')], x)).toBe(2);
+    expect(x.err).toContain('AUR5080');
+    const bad = path.join(dir, 'bad.json');
+    await writeFile(bad, '{"format": 1}');
+    const y = io(dir);
+    expect(await main(['scene', 'verify', '--packet', bad, '--scene', path.join(FIX, 'clean.txt')], y)).toBe(3);
+    expect(y.err).toContain('AUR5081');
+    const z = io(dir);
+    expect(await main(['scene', 'verify', '--packet', bad], z)).toBe(2);
+  });
+
+  it('has --help with an example', async () => {
+    const x = io(dir);
+    expect(await main(['scene', 'verify', '--help'], x)).toBe(0);
+    expect(x.out).toContain('$ aureus scene verify --packet');
+  });
+});

@@ -1,0 +1,180 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EpisodePlan } from '../../../src/domain/plan.js';
+import type { ScenePacket } from '../../../src/domain/packet.js';
+import type { World } from '../../../src/domain/world.js';
+import type { Llm, LlmRequest, LlmResponse } from '../../../src/ports/llm.js';
+import { offlineCritique } from '../../../src/providers/offline/critic.js';
+import { offlineWrite } from '../../../src/providers/offline/writer.js';
+import type { WriterPayload } from '../../../src/stages/e-writer/types.js';
+import { writeEpisodeScenes } from '../../../src/stages/scenes.js';
+import { fixture, lexicon, packet } from './helpers.js';
+
+/**
+ * The repair loop driven by a scripted writer: an Llm (the port) whose writer answers come from
+ * a per-scene script of fixture texts, and whose critic is the real offline critic. Every request
+ * is recorded, so the tests can read the prompts the loop built.
+ */
+class ScriptedLlm implements Llm {
+  readonly deterministic = true;
+  readonly providerId = 'scripted';
+  readonly requests: LlmRequest[] = [];
+  constructor(private readonly script: (scene: string, attempt: number, req: LlmRequest) => string) {}
+  async complete(req: LlmRequest): Promise<LlmResponse> {
+    this.requests.push(req);
+    const base = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost_usd: 0, provider: 'scripted', stop_reason: 'end_turn', latency_ms: 0, cached: false };
+    if (req.role === 'critic') return { ...base, ...offlineCritique(req), model: 'critic-model' };
+    const p = req.payload as WriterPayload;
+    // Delay inversely to scene order, so completion order differs from scene order.
+    await new Promise((r) => setTimeout(r, (9 - p.packet.number) * 3));
+    return { ...base, text: this.script(p.packet.scene_id, p.attempt, req), model: req.escalate ? 'big-model' : 'writer-model' };
+  }
+  writerRequests(scene: string): LlmRequest[] {
+    return this.requests.filter((r) => r.role === 'writer' && (r.payload as WriterPayload).packet.scene_id === scene);
+  }
+}
+
+function scenePacket(n: number): ScenePacket {
+  const p = packet();
+  const id = `SC${String(n).padStart(2, '0')}`;
+  return { ...p, scene_id: id, number: n };
+}
+
+/** Fixture texts are written for SC04; re-label them for another scene. */
+const as = (file: string, scene: string) => fixture(file).replace(/SC04/g, scene);
+
+const world = { threads: { format: 1, threads: [] }, characters: { format: 1, characters: [] }, world: { locations: [], travel: [] }, canon: { format: 1, facts: [] } } as unknown as World;
+const plan = { episode_id: 's01e01', episode: 1, beats: [] } as unknown as EpisodePlan;
+const style = { guide: 'Short sentences in the street.', lexicon: lexicon() };
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+async function run(llm: Llm, packets: ScenePacket[], budgets = { per_scene: 2, per_episode: 12 }, concurrency = 4, draftDir?: string) {
+  return writeEpisodeScenes({ llm, plan, packets, world, style, budgets, concurrency, seed: 's', draftDir });
+}
+
+describe('stage G: budgeted repair', () => {
+  it('regenerates a deterministic failure with explicit prohibitions at the top of the prompt', async () => {
+    const llm = new ScriptedLlm((s, a) => (a === 1 ? as('dead_speaks.txt', s) : as('clean.txt', s)));
+    const res = await run(llm, [scenePacket(4)]);
+    expect(res.ok).toBe(true);
+    const [r1, r2] = llm.writerRequests('SC04');
+    expect(r1.messages[0].content.startsWith('SCENE_PACKET:')).toBe(true);
+    expect(r2.messages[0].content.split('\n')[0]).toBe('PROHIBITIONS (your previous draft broke these rules; obey every one):');
+    expect(r2.messages[0].content.split('\n')[1]).toBe('- Lucius Sergius Catilina is dead but speaks. Remove every line spoken by Lucius Sergius Catilina; the dead may only be mentioned.');
+    expect((r2.payload as WriterPayload).prohibited_codes).toEqual(['AUR5010']);
+    expect(r2.escalate).toBeUndefined();
+    const sc = res.report.scenes[0];
+    expect(sc.attempts.map((a) => [a.mode, a.verdict])).toEqual([['write', 'FAIL'], ['regenerate', 'PASS']]);
+    expect(sc.attempts[0].critic).toBeNull();
+    expect(sc.attempts[1].critic?.verdict).toBe('PASS');
+    expect(res.report.budget.used).toBe(1);
+    expect(res.scenes[0].attempts).toBe(2);
+  });
+
+  it('restates the required deltas after a plan-compliance failure', async () => {
+    const llm = new ScriptedLlm((s, a) => (a === 1 ? as('required_missing.txt', s) : as('clean.txt', s)));
+    await run(llm, [scenePacket(4)]);
+    const r2 = llm.writerRequests('SC04')[1];
+    expect((r2.payload as WriterPayload).restate_deltas).toBe(true);
+    expect(r2.messages[0].content).toContain('REQUIRED_DELTAS (each must happen on screen');
+    expect(r2.messages[0].content).toContain('- [a05] characters.cicero.stats.fama subtract 3');
+  });
+
+  it('asks for strict JSON after a format failure', async () => {
+    const llm = new ScriptedLlm((s, a) => (a === 1 ? as('claims_unparseable.txt', s) : as('clean.txt', s)));
+    await run(llm, [scenePacket(4)]);
+    const r2 = llm.writerRequests('SC04')[1];
+    expect((r2.payload as WriterPayload).strict_json).toBe(true);
+    expect(r2.messages[0].content).toContain('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array');
+  });
+
+  it('answers a quality failure with a punch-up of the last 30-40% only, through the offline writer', async () => {
+    const llm = new ScriptedLlm((s, a, req) => (a === 1 ? as('no_hook.txt', s) : offlineWrite(req, { seed: 's' }).text));
+    const res = await run(llm, [scenePacket(4)]);
+    expect(res.ok).toBe(true);
+    const sc = res.report.scenes[0];
+    expect(sc.attempts[0].findings.map((f) => f.code)).toEqual(['AUR5060', 'AUR5061']);
+    expect(sc.attempts[1].mode).toBe('punch_up');
+    const p2 = llm.writerRequests('SC04')[1].payload as WriterPayload;
+    const first = as('no_hook.txt', 'SC04').split('---SCENE_TEXT---\n')[1].split('\n\n---CLAIMS---')[0].split('\n');
+    const kept = p2.keep_text!.split('\n');
+    expect(kept.length / first.length).toBeGreaterThanOrEqual(0.6);
+    expect(kept.length / first.length).toBeLessThanOrEqual(0.7);
+    expect(res.scenes[0].text.startsWith(p2.keep_text!)).toBe(true);
+    expect(res.scenes[0].events.map((e) => e.id)).toEqual(['e1', 'e2']);
+  });
+
+  it('escalates after two failures, then falls back to a simplified operator set for manual review', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'aureus-repair-'));
+    dirs.push(dir);
+    const llm = new ScriptedLlm((s, a) => (a < 4 ? as('dead_speaks.txt', s) : as('clean.txt', s)
+            .replace('Sosia, the doorkeeper, slips in.\n> SOSIA: They are waiting in the atrium.\n\n', '')
+            .replace(/\n\n---CLAIMS---\n[\s\S]*?\n\n---SCENE_EVENTS---/, '\n\n---CLAIMS---\n[]\n\n---SCENE_EVENTS---')));
+    const res = await run(llm, [scenePacket(4)], undefined, 4, dir);
+    expect(res.ok).toBe(true);
+    const reqs = llm.writerRequests('SC04');
+    expect(reqs.map((r) => Boolean(r.escalate))).toEqual([false, false, true, true]);
+    const last = reqs[3].payload as WriterPayload;
+    expect(last.mode).toBe('simplified');
+    expect(last.packet.constraints.allowed_inventions).toEqual({ max: 0, kinds: [] });
+    expect(last.packet.director_instructions.sequence.every((s) => s.triggered_risks.length === 0)).toBe(true);
+    expect(last.packet.constraints.required_deltas).toEqual(packet().constraints.required_deltas);
+    const sc = res.report.scenes[0];
+    expect(sc.attempts.map((a) => a.mode)).toEqual(['write', 'regenerate', 'regenerate', 'simplified']);
+    expect(sc.attempts.map((a) => a.model)).toEqual(['writer-model', 'writer-model', 'big-model', 'big-model']);
+    expect(sc.manual_review).toBe(true);
+    expect(res.scenes[0].simplified).toBe(true);
+    expect(res.report.budget.used).toBe(3);
+    expect(await readFile(path.join(dir, 'drafts/SC04.3.txt'), 'utf8')).toBe(as('dead_speaks.txt', 'SC04'));
+  });
+
+  it('fails cleanly when a scene keeps failing: ok false, report written, nothing approved for it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'aureus-repair-'));
+    dirs.push(dir);
+    const llm = new ScriptedLlm((s) => (s === 'SC02' ? as('dead_speaks.txt', s) : as('clean.txt', s)));
+    const res = await run(llm, [scenePacket(1), scenePacket(2), scenePacket(3)], undefined, 4, dir);
+    expect(res.ok).toBe(false);
+    expect(res.report.verdict).toBe('FAIL');
+    expect(res.scenes.map((s) => s.scene)).toEqual(['SC01', 'SC03']);
+    expect(res.report.scenes.map((s) => s.final_verdict)).toEqual(['PASS', 'FAIL', 'PASS']);
+    expect(res.report.scenes[1].attempts).toHaveLength(4);
+    const onDisk = JSON.parse(await readFile(path.join(dir, 'verifier_report.json'), 'utf8'));
+    expect(onDisk.verdict).toBe('FAIL');
+  });
+
+  it('allocates the episode budget in scene order, whatever the completion order and concurrency', async () => {
+    const failing = new Set(['SC02', 'SC05', 'SC07']);
+    const script = (s: string) => (failing.has(s) ? as('dead_speaks.txt', s) : as('clean.txt', s));
+    const packets = [1, 2, 3, 4, 5, 6, 7, 8].map(scenePacket);
+    const outs: string[] = [];
+    for (const conc of [1, 3, 8]) {
+      const res = await run(new ScriptedLlm(script), packets, { per_scene: 2, per_episode: 5 }, conc);
+      expect(res.ok).toBe(false);
+      expect(res.report.budget.used).toBe(5);
+      // Round 2 grants SC02, SC05, SC07; round 3 grants SC02 and SC05; SC07's third try is denied.
+      expect(res.report.scenes.filter((s) => failing.has(s.scene)).map((s) => [s.scene, s.attempts.length])).toEqual([
+        ['SC02', 3],
+        ['SC05', 3],
+        ['SC07', 2],
+      ]);
+      outs.push(JSON.stringify(res));
+    }
+    expect(outs[1]).toBe(outs[0]);
+    expect(outs[2]).toBe(outs[0]);
+  });
+
+  it('propagates an abort', async () => {
+    const ac = new AbortController();
+    const llm = new ScriptedLlm((s) => {
+      ac.abort(new Error('interrupted'));
+      return as('dead_speaks.txt', s);
+    });
+    await expect(writeEpisodeScenes({ llm, plan, packets: [scenePacket(1), scenePacket(2)], world, style, budgets: { per_scene: 2, per_episode: 12 }, concurrency: 1, seed: 's', signal: ac.signal })).rejects.toThrow('interrupted');
+  });
+});
