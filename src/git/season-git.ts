@@ -13,15 +13,21 @@ import { diag } from '../diagnostics/index.js';
 
 export const AUREUS_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
 
+const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
+/** simple-git refuses to run while program-launching variables are set; Aureus never needs them. */
+const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS', 'GIT_EDITOR', 'GIT_PAGER', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_ASKPASS']);
+
 function gitOf(root: string, extraEnv: Record<string, string> = {}): SimpleGit {
-  const g = simpleGit({ baseDir: root, maxConcurrentProcesses: 2, trimmed: false });
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('GIT_')) env[k] = v;
-  // Keep a caller's explicit identity/dates, drop repository-redirecting variables (GIT_DIR etc.).
-  for (const k of ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE']) {
-    if (process.env[k]) env[k] = process.env[k]!;
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    const upper = k.toUpperCase();
+    // Keep a caller's explicit identity/dates; drop repository-redirecting variables (GIT_DIR…).
+    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.includes(upper)) continue;
+    if (DROPPED_VARS.has(upper)) continue;
+    env[k] = v;
   }
-  return g.env({ ...env, ...extraEnv });
+  return simpleGit({ baseDir: root, maxConcurrentProcesses: 2, trimmed: false }).env({ ...env, ...extraEnv });
 }
 
 async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {

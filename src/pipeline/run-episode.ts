@@ -264,7 +264,8 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
       check(where);
       await runLog.flush();
       // Canonical order, and a line repeated by a call redone after a crash counts once.
-      const entries = sortRunLog(readRunLog(runLogFile).entries);
+      // Calls aborted by Ctrl-C are artifacts of the interruption, not of the episode: dropped.
+      const entries = sortRunLog(readRunLog(runLogFile).entries.filter((e) => e.error !== 'AUR4205'));
       const lines = [...new Set(entries.map((e) => canonicalCompact(e)))];
       const unique = lines.map((l) => JSON.parse(l));
       const total = summarizeRunLog(unique).total;
