@@ -54,7 +54,10 @@ export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel })]);
+    // Windows editors often save "Unicode" as UTF-16; say so instead of a bare byte offset.
+    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+    const hint = utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
+    return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel, ...(hint ? { hint } : {}) })]);
   }
   return parseJsonTextSafe(text, rel);
 }

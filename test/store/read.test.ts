@@ -58,6 +58,11 @@ describe('readJsonFileSafe', () => {
     expect(r.diagnostics).toMatchObject([{ code: 'AUR1003', message: 'file is not valid UTF-8 (first bad byte at offset 10)' }]);
   });
 
+  it('recognises UTF-16 and says so', () => {
+    const r = parseJsonBytesSafe(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{}', 'utf16le')]), 'w.json');
+    expect(r.diagnostics).toMatchObject([{ code: 'AUR1003', hint: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' }]);
+  });
+
   it('reports every forbidden and duplicate key, not just the first', () => {
     const r = parseJsonBytesSafe(Buffer.from('{"__proto__": 1, "a": 1, "a": 2, "constructor": {}}'), 'x.json');
     expect(r.ok).toBe(false);
