@@ -88,7 +88,11 @@ export class AnthropicProvider implements LlmProvider {
         const out = stream ? await this.streamOnce(client, req, model) : await this.createOnce(client, req, model);
         return { ...out, cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
       } catch (e) {
-        if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) continue;
+        if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
+          // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
+          await pause(Math.min(2000, 100 * 2 ** (attempt - 1)), req.signal);
+          continue;
+        }
         throw this.mapError(sdk, e, req, attempt);
       }
     }
@@ -202,6 +206,18 @@ export class AnthropicProvider implements LlmProvider {
 }
 
 class TimedOut extends Error {}
+
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
 
 function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {
   return {

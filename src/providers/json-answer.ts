@@ -62,12 +62,36 @@ export function validatorFor(schema: object): ValidateFunction {
   return v;
 }
 
-/** The JSON part of a model's text: inside ```json fences, else from the first { or [. */
+/**
+ * The JSON part of a model's text: inside ```json fences, else from the first { or [ to the
+ * bracket that closes it (prose after it is dropped). An unclosed value runs to the end of the
+ * text, for jsonrepair to finish.
+ */
 export function extractJsonText(text: string): string | undefined {
   const fence = /```(?:json)?\s*\n([\s\S]*?)(?:```|$)/.exec(text);
   const body = fence ? fence[1] : text;
   const start = body.search(/[[{]/);
-  return start >= 0 ? body.slice(start).trim() : undefined;
+  if (start < 0) return undefined;
+  return body.slice(start, balancedEnd(body, start)).trim();
+}
+
+/** Index just past the bracket closing the one at `start`, or the text's length. */
+function balancedEnd(s: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < s.length; i++) {
+    const ch = s[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') depth++;
+    else if (ch === '}' || ch === ']') {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return s.length;
 }
 
 export type JsonCheck = { ok: true; value: unknown; repaired: boolean } | { ok: false; problems: string[] };

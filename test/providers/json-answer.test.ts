@@ -9,6 +9,10 @@ describe('JSON answers', () => {
     expect(extractJsonText('Here you go:\n```json\n{"a": 1}\n```\nThanks')).toBe('{"a": 1}');
     expect(extractJsonText('Sure. {"a": [1, 2]}')).toBe('{"a": [1, 2]}');
     expect(extractJsonText('no json here')).toBeUndefined();
+    expect(extractJsonText('{"a": "x}]", "b": [1, {"c": 2}]}\nHope this helps! {not this}')).toBe('{"a": "x}]", "b": [1, {"c": 2}]}');
+    expect(extractJsonText('{"a": "say \\"hi\\" }", "b": 1} trailing')).toBe('{"a": "say \\"hi\\" }", "b": 1}');
+    expect(extractJsonText('{"a": [1, 2')).toBe('{"a": [1, 2');
+    expect(checkJsonAnswer('Here is the verdict: {"verdict": "PASS", "violations": []} Let me know.', criticSchema)).toEqual({ ok: true, value: { verdict: 'PASS', violations: [] }, repaired: false });
   });
 
   it('repairs trailing commas and truncation, then validates', () => {
