@@ -18,8 +18,7 @@ afterAll(async () => {
   await server.close();
 });
 beforeEach(async () => {
-  server.requests.length = 0;
-  server.handler = () => steps.ok('ok');
+  server.reset();
   root = await tempRoot();
 });
 
@@ -92,6 +91,18 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(sum.per_role.critic).toMatchObject({ calls: 2, input_tokens: 2000, output_tokens: 1000, cache_write_tokens: 2000, cache_read_tokens: 2000, cost_usd: 0.0097 });
     expect(sum.total.cost_usd).toBe(0.0097);
     expect(runLog.entries.every((e) => e.latency_ms >= 0 && e.model === 'claude-haiku-4-5' && e.scene === 'SC03')).toBe(true);
+  });
+
+  it('the fake server simulates prompt caching: first a cache write, then cache reads of the static prefix', async () => {
+    const { llm, runLog } = open(anthropicNoCache());
+    await llm.complete(writerRequest({ meta: { scene: 'SC01' } }));
+    await llm.complete(writerRequest({ meta: { scene: 'SC02' }, messages: [{ role: 'user', content: 'another packet' }] }));
+    const prefix = Math.ceil(writerRequest().static_context!.length / 4);
+    expect(runLog.entries.map((e) => [e.cache_write_tokens, e.cache_read_tokens])).toEqual([
+      [prefix, 0],
+      [0, prefix],
+    ]);
+    expect(runLog.entries[1].cost_usd).toBeLessThan(runLog.entries[0].cost_usd);
   });
 
   it('retries 429 (retry-after), 529 and 500 through the SDK and succeeds', async () => {

@@ -74,6 +74,8 @@ export interface FakeAnthropicServer {
    * cache_read_input_tokens (chars / 4). Default true.
    */
   simulateCache: boolean;
+  /** Forget recorded requests, queued steps and seen cache prefixes; restore the default handler. */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -274,6 +276,13 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     },
     set simulateCache(v) {
       state.simulateCache = v;
+    },
+    reset: () => {
+      requests.length = 0;
+      queue.length = 0;
+      seenPrefixes.clear();
+      state.handler = opts.handler ?? ((): FakeStep => steps.ok('ok'));
+      state.simulateCache = true;
     },
     close: () =>
       new Promise<void>((resolve) => {
