@@ -71,3 +71,13 @@ export class ProviderError extends AureusError {
     this.status = status;
   }
 }
+
+/**
+ * Whether a stage with a symbolic answer (proposals, director) may fall back to it after this
+ * error. Only a bad model answer qualifies. A replay miss must stay loud (a silent fallback would
+ * hide a stale recording and change the episode), and aborts, budget exhaustion and provider
+ * outages end the run so it can be resumed with the same answers.
+ */
+export function canFallBackFrom(e: unknown): boolean {
+  return e instanceof LlmOutputError;
+}

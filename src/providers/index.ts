@@ -59,5 +59,5 @@ export { CallBudget } from './budget.js';
 export { ResponseCache, CachingProvider, cacheKey, cacheKeyMaterial, type CacheEntry } from './cache.js';
 export { JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
 export { costOf, estimateTokens } from './cost.js';
-export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
+export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';

@@ -59,3 +59,14 @@ describe('cache keys and cost', () => {
     expect(costOf({ input_tokens: 5, output_tokens: 5, cache_read_tokens: 5, cache_write_tokens: 5 }, undefined)).toBe(0);
   });
 });
+
+describe('canFallBackFrom', () => {
+  it('allows a symbolic fallback only after a bad model answer', async () => {
+    const { canFallBackFrom, LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError } = await import('../../src/providers/errors.js');
+    expect(canFallBackFrom(new LlmOutputError('director', 'episode_plan', ['x'], 3, ''))).toBe(true);
+    expect(canFallBackFrom(new ReplayMissError('director', 'a'.repeat(64), { episode: 's01e01' }))).toBe(false);
+    expect(canFallBackFrom(new CallBudgetError(3, 3))).toBe(false);
+    expect(canFallBackFrom(new LlmAbortedError('director'))).toBe(false);
+    expect(canFallBackFrom(new Error('bug'))).toBe(false);
+  });
+});
