@@ -66,6 +66,13 @@ interface SceneState {
   simplified: boolean;
 }
 
+/** The Director's evaluated prerequisites per application id. */
+export function planPrereqs(plan: EpisodePlan): Record<string, { expr: string; holds: boolean }[]> {
+  const out: Record<string, { expr: string; holds: boolean }[]> = {};
+  for (const b of plan.beats ?? []) for (const a of b.applications) out[a.id] = a.prereqs;
+  return out;
+}
+
 /**
  * Stages E-G for a whole episode: write every scene, verify it, repair it within budget.
  * Scenes run concurrently (p-limit) in rounds; budget grants are made in scene order between
@@ -74,7 +81,7 @@ interface SceneState {
  */
 export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promise<WriteEpisodeScenesResult> {
   const packets = [...opts.packets].sort((a, b) => compareSceneIds(a.scene_id, b.scene_id));
-  const base = worldVerifyContext(opts.world, opts.style.lexicon);
+  const base: Omit<VerifyContext, 'packet'> = { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan) };
   const limit = pLimit(Math.max(1, opts.concurrency));
   const budget: BudgetState = { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: 0 };
   const states = new Map<string, SceneState>(

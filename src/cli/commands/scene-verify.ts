@@ -24,7 +24,8 @@ export const registerSceneVerify: RegisterCommand = (program: Command, ctx: () =
       `
 Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
 2 a file cannot be read, 3 the packet is not a scene packet.
-Inside a world repository (-C <dir>) the world's characters and travel matrix are used too.
+Inside a world repository (-C <dir>) the world's characters and travel matrix are used too;
+beside a run folder's episode_plan.json (../episode_plan.json) the plan's prerequisite checks too.
 
 Examples:
   $ aureus scene verify --packet .aureus/runs/s01e01-7/packets/SC04.json --scene .aureus/runs/s01e01-7/drafts/SC04.1.txt
@@ -33,13 +34,14 @@ Examples:
     .action(async (o: { packet: string; scene: string; lexicon?: string; json?: boolean }) => {
       const c = ctx();
       const path = await import('node:path');
-      const { readPacket, readTextFile, loadLexicon, loadWorldContext } = await import('../../stages/f-verifier/load.js');
+      const { readPacket, readTextFile, loadLexicon, loadWorldContext, loadPlanPrereqs } = await import('../../stages/f-verifier/load.js');
       const { verifySceneOutput } = await import('../../stages/f-verifier/verify.js');
       const { ExitCode } = await import('../../errors.js');
-      const packet = readPacket(path.resolve(c.io.cwd, o.packet));
+      const packetFile = path.resolve(c.io.cwd, o.packet);
+      const packet = readPacket(packetFile);
       const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
       const lexicon = loadLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
-      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon });
+      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon, prereqs: loadPlanPrereqs(packetFile) });
       const verdict = v.hard ? 'FAIL' : 'PASS';
       if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
       if (o.json) {

@@ -19,9 +19,10 @@ defineDiagnostics([
   { code: 'AUR5020', severity: 'error', message: 'event {event} overdraws {account}: {balance} denarii available, {amount} moved', hint: 'Move at most {balance} denarii from {account}, or only the transfers the packet requires.' },
   { code: 'AUR5021', severity: 'error', message: 'event {event} spends the same denarii twice (transfer {from} -> {to} of {amount} repeats a required transfer)', hint: 'List each required transfer once, in the event aligned to its application.' },
   // Plan compliance.
-  { code: 'AUR5030', severity: 'error', message: 'event {event} depicts {operator} effects ({path}) while its prerequisites do not hold (planned outcome: {outcome})', hint: 'Write the failure: {directive}' },
+  { code: 'AUR5030', severity: 'error', message: 'event {event} depicts {operator} ({application}) while its prerequisite {expr} is false on the projected state', hint: 'Do not show {operator} taking effect here; its prerequisite {expr} does not hold.' },
   { code: 'AUR5031', severity: 'error', message: 'required delta {delta} of application {application} is not in the scene events', hint: 'Show it on screen and list it in SCENE_EVENTS with application_id "{application}": {delta}.' },
   { code: 'AUR5032', severity: 'error', message: 'event {event} depicts a change ({delta}) that no planned application of this scene requires', hint: 'Only the packet\'s required deltas may change the world; describe other things without deltas.' },
+  { code: 'AUR5034', severity: 'error', message: 'event {event} depicts {operator} succeeding ({path}) but the plan says it fails', hint: 'Write the failure: {directive}' },
   { code: 'AUR5033', severity: 'error', message: 'event {event} names application {application} which is not planned for this scene', hint: 'Use only these application ids: {known}.' },
   // Claims (spec §8.3).
   { code: 'AUR5040', severity: 'error', message: '{count} claims exceed the {max} inventions allowed in this scene', hint: 'Introduce at most {max} new facts; drop claim {claim}.' },

@@ -27,6 +27,11 @@ export interface VerifyContext {
   travelDays?: (from: string, to: string) => number | undefined;
   characters?: KnownCharacter[];
   canon?: CanonFact[];
+  /**
+   * The plan's prerequisite checks per application id, evaluated by the Director on the projected
+   * state before the application (EpisodePlan beats[].applications[].prereqs). Absent: not judged.
+   */
+  prereqs?: Record<string, { expr: string; holds: boolean }[]>;
 }
 
 /** The parsed output plus where its scene text sits in the raw file (for quoting spans). */

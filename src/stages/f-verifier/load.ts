@@ -62,6 +62,22 @@ export function loadLexicon(root: string, file?: string): LexiconEntry[] {
 }
 
 /**
+ * The plan's evaluated prerequisites, when the packet sits in a run or episode folder
+ * (`<folder>/packets/SC04.json` beside `<folder>/episode_plan.json`). Absent or unreadable: none.
+ */
+export function loadPlanPrereqs(packetFile: string): VerifyContext['prereqs'] {
+  const planFile = path.join(path.dirname(packetFile), '..', 'episode_plan.json');
+  try {
+    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { beats?: { applications?: { id: string; prereqs?: { expr: string; holds: boolean }[] }[] }[] };
+    const out: NonNullable<VerifyContext['prereqs']> = {};
+    for (const b of plan.beats ?? []) for (const a of b.applications ?? []) if (Array.isArray(a.prereqs)) out[a.id] = a.prereqs;
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * The world around a packet, when the command runs inside a world repository: characters (for
  * names, the dead and where non-cast speakers are) and the travel matrix (teleportation).
  * Unreadable files are skipped: the packet alone is enough to verify.

@@ -3,7 +3,7 @@ import type { Finding } from '../../domain/scene.js';
 import type { AttemptMode } from '../e-writer/types.js';
 
 /** Codes answered by restating the required deltas (plan compliance, spec §9.4). */
-export const PLAN_CODES = new Set(['AUR5030', 'AUR5031', 'AUR5032', 'AUR5033']);
+export const PLAN_CODES = new Set(['AUR5030', 'AUR5031', 'AUR5032', 'AUR5033', 'AUR5034']);
 /** Codes answered by stricter JSON-only instructions (schema/format, spec §9.4). */
 export const FORMAT_CODES = new Set(['AUR5001', 'AUR5002', 'AUR5004', 'AUR5005']);
 

@@ -64,6 +64,17 @@ describe('aureus scene verify', () => {
     expect(JSON.parse(x.out).findings.map((f: { code: string }) => f.code)).toEqual(['AUR5012', 'AUR5014']);
   });
 
+  it("reads the plan's prerequisite checks beside a run folder's packets", async () => {
+    const run = path.join(dir, 'run');
+    await mkdir(path.join(run, 'packets'), { recursive: true });
+    await copyFile(path.join(FIX, 'packet_villa.json'), path.join(run, 'packets', 'SC04.json'));
+    const plan = { beats: [{ applications: [{ id: 'a04', prereqs: [{ expr: 'balance(actor) >= 5000', holds: false }] }] }] };
+    await writeFile(path.join(run, 'episode_plan.json'), JSON.stringify(plan));
+    const x = io(dir);
+    expect(await main(['scene', 'verify', '--packet', 'run/packets/SC04.json', '--scene', path.join(FIX, 'clean.txt'), '--json'], x)).toBe(4);
+    expect(JSON.parse(x.out).findings.map((f: { code: string }) => f.code)).toEqual(['AUR5030']);
+  });
+
   it('passes with soft findings only (exit 0)', async () => {
     const x = io(dir);
     expect(await main(args('no_hook.txt', '--json'), x)).toBe(0);

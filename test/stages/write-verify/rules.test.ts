@@ -19,7 +19,7 @@ const cases: { file: string; codes: string[]; packet?: string; hard?: boolean }[
   { file: 'clean.txt', packet: 'packet_villa_teleport.json', codes: ['AUR5014'] },
   { file: 'overdraw.txt', codes: ['AUR5020', 'AUR5032'] },
   { file: 'double_spend.txt', codes: ['AUR5021'] },
-  { file: 'effects_without_prereqs.txt', codes: ['AUR5030'] },
+  { file: 'fail_as_success.txt', codes: ['AUR5034'] },
   { file: 'required_missing.txt', codes: ['AUR5031'] },
   { file: 'unplanned_delta.txt', codes: ['AUR5032'] },
   { file: 'unknown_application.txt', codes: ['AUR5033'] },
@@ -84,6 +84,15 @@ describe('deterministic verifier rules', () => {
 
   it('does not fire teleport without travel evidence (packet alone)', () => {
     const c = { ...ctx(packet('packet_villa_teleport.json')), travelDays: undefined };
+    expect(verifySceneOutput(fixture('clean.txt'), c).findings).toEqual([]);
+  });
+
+  it('flags an application depicted while the plan found a prerequisite false (once per application)', () => {
+    const c = { ...ctx(), prereqs: { a04: [{ expr: "balance(actor) >= 5000", holds: true }, { expr: "rel(target, actor).trust > 0.5", holds: false }], a05: [{ expr: 'true', holds: true }] } };
+    const fs = verifySceneOutput(fixture('clean.txt'), c).findings;
+    expect(fs.map((f) => f.code)).toEqual(['AUR5030']);
+    expect(fs[0].message).toBe('event e1 depicts Loan Leash (a04) while its prerequisite `rel(target, actor).trust > 0.5` is false on the projected state');
+    c.prereqs.a04[1].holds = true;
     expect(verifySceneOutput(fixture('clean.txt'), c).findings).toEqual([]);
   });
 

@@ -13,9 +13,10 @@ export function sameDelta(a: ResolvedDelta, b: ResolvedDelta): boolean {
  * Plan compliance and ledger rules over the events:
  * - every required delta appears in an event aligned to its application (AUR5031);
  * - no event names an application that is not planned here (AUR5033);
- * - no event depicts a change beyond the required ones (AUR5032), and for an application whose
- *   planned outcome is "fail" (its prerequisites do not hold on the projected state) such a change
- *   is depicting the operator's effects anyway (AUR5030);
+ * - no event depicts an application whose prerequisite is false on the projected state (AUR5030,
+ *   from the plan's evaluated prereqs when the context has them);
+ * - no event depicts a change beyond the required ones (AUR5032); for an application planned to
+ *   fail, such a change is depicting it succeeding (AUR5034);
  * - transfers replayed against the packet's balances never go negative (AUR5020) and a required
  *   transfer is not listed twice (AUR5021).
  */
@@ -27,10 +28,18 @@ export function deltaRules(events: SceneEvent[], ctx: VerifyContext): Finding[] 
   const remaining = pk.constraints.required_deltas.map((d) => ({ d, app: d.application_id, used: false }));
   const known = [...instr.keys()].join(', ') || '(none)';
 
+  const judged = new Set<string>();
   for (const e of events) {
     if (e.application_id && !instr.has(e.application_id)) {
       out.push(finding('AUR5033', 'hard', scene, 'plan.unknown_application', { event: e.id, application: e.application_id, known }));
       continue;
+    }
+    // An operator taking effect while a prerequisite is false on the projected state.
+    const falsePre = e.application_id && (e.deltas ?? []).length ? ctx.prereqs?.[e.application_id]?.find((p) => !p.holds) : undefined;
+    if (falsePre && !judged.has(e.application_id!)) {
+      judged.add(e.application_id!);
+      const ins = instr.get(e.application_id!)!;
+      out.push(finding('AUR5030', 'hard', scene, 'plan.effects_without_prereqs', { event: e.id, operator: ins.operator_name, application: ins.application_id, expr: `\`${falsePre.expr}\`` }));
     }
     for (const d of e.deltas ?? []) {
       const slot = remaining.find((r) => !r.used && r.app === e.application_id && sameDelta(r.d, d));
@@ -47,11 +56,10 @@ export function deltaRules(events: SceneEvent[], ctx: VerifyContext): Finding[] 
       const ins = e.application_id ? instr.get(e.application_id) : undefined;
       if (ins && ins.outcome === 'fail') {
         out.push(
-          finding('AUR5030', 'hard', scene, 'plan.effects_without_prereqs', {
+          finding('AUR5034', 'hard', scene, 'plan.fail_depicted_as_success', {
             event: e.id,
             operator: ins.operator_name,
             path: d.path,
-            outcome: ins.outcome,
             directive: ins.narrative_directive,
           }),
         );

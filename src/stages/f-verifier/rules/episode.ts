@@ -2,6 +2,7 @@ import { MANDATORY_BEATS, type EpisodePlan } from '../../../domain/plan.js';
 import type { Finding } from '../../../domain/scene.js';
 import type { World } from '../../../domain/world.js';
 import { finding } from '../context.js';
+import { episodesSinceProgress } from '../../a-snapshot/index.js';
 
 /**
  * Episode-level soft gates (spec §9.2): every mandatory beat type is depicted by an approved scene,
@@ -20,7 +21,8 @@ export function episodeRules(plan: EpisodePlan, world: World, approvedScenes: Se
   }
   for (const t of world.threads.threads) {
     if (t.status !== 'open') continue;
-    const since = plan.episode - t.last_progress_episode;
+    // Overdue going into the episode (stage A's definition, spec §10.3) and still not advanced.
+    const since = episodesSinceProgress(t, plan.episode);
     if (since > t.cadence && !advanced.has(t.id)) {
       out.push(finding('AUR5071', 'soft', plan.episode_id, 'episode.thread_cadence', { thread: t.id, since, cadence: t.cadence }));
     }
