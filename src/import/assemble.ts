@@ -113,19 +113,23 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
     if (!namesake) continue;
     castMapping[sc.id] = namesake.id;
     taken.add(namesake.id);
-    if (!principalIds.has(namesake.id)) {
+    if (sc.principal && !principalIds.has(namesake.id)) {
       const demote = [...principalIds].filter((id) => !taken.has(id)).sort((a, b) => rank.get(b)! - rank.get(a)!)[0];
       if (demote === undefined) continue;
       principalIds.delete(demote);
       principalIds.add(namesake.id);
     }
   }
-  const pool = [...principalIds].sort((a, b) => rank.get(a)! - rank.get(b)!);
-  let next = 0;
+  // Starter principals map onto principals, starter supporting characters onto supporting ones;
+  // when the imported cast is too small, the unmapped are dropped from threads rather than folded
+  // onto someone already cast (which would make every principal a stakeholder of every thread).
+  const byRank = (a: string, b: string) => rank.get(a)! - rank.get(b)!;
+  const principalPool = [...principalIds].sort(byRank).filter((id) => !taken.has(id));
+  const supportPool = living.map((p) => p.id).filter((id) => !principalIds.has(id) && !taken.has(id));
   for (const sc of starterCast) {
-    if (castMapping[sc.id] || pool.length === 0) continue;
-    const free = pool.filter((id) => !taken.has(id));
-    const pick = free.length ? free[0] : pool[next++ % pool.length];
+    if (castMapping[sc.id]) continue;
+    const pick = (sc.principal ? principalPool : supportPool).shift();
+    if (pick === undefined) continue;
     castMapping[sc.id] = pick;
     taken.add(pick);
   }
@@ -327,11 +331,10 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
     }
     return out;
   };
-  const mapId = (id: string) => castMapping[id] ?? id;
   const threads: Thread[] = kit.threads.threads.map((t) => ({
     ...t,
     question: renameText(t.question),
-    stakeholders: [...new Set(t.stakeholders.map(mapId).filter((id) => ids.has(id)))],
+    stakeholders: [...new Set(t.stakeholders.flatMap((id) => (castMapping[id] ? [castMapping[id]] : [])))],
   }));
   const constraints: Constraint[] = kit.constraints.constraints.map((c) => ({
     ...c,
