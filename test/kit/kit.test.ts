@@ -290,6 +290,21 @@ describe('starter kit: operators', () => {
     expect(ops.some((o) => o.side_effect_risks.some((r) => r.effects?.length))).toBe(true);
   });
 
+  it('writes guidance with bare role names, which the packet stage replaces by the bound names', () => {
+    // d-packets binds "actor", "target", … in success_beat/fail_beat to names; a role word that is
+    // not a declared role would be left unbound, and a beat that names no role cannot be bound at all.
+    const roleWords = /\b(actor|target|rival|secret|thread)\b/g;
+    for (const op of ops) {
+      const roles = rolesOf(op);
+      for (const key of ['success_beat', 'fail_beat'] as const) {
+        const text = op.writer_guidance[key];
+        for (const m of text.matchAll(roleWords)) expect(roles, `${op.id}.${key}: "${m[1]}"`).toContain(m[1]);
+      }
+      expect(roles.some((r) => new RegExp(`\\b${r}\\b`).test(op.writer_guidance.success_beat)), `${op.id}.success_beat names a role`).toBe(true);
+      for (const cue of op.writer_guidance.visual_cues) expect(cue, op.id).not.toMatch(/\b(actor|target|rival)\b/);
+    }
+  });
+
   it('writes effects only in the role-relative path forms, with moderate magnitudes', () => {
     const weight = new Set<string>(WEIGHT_NAMES);
     const stats = new Set<string>(STAT_NAMES);
