@@ -197,7 +197,7 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     const model = (step.kind === 'ok' && step.model) || body?.model || 'claude-fake';
     const id = `msg_fake_${++msgCounter}`;
     const text = step.text;
-    const usage = usageFor(step, body, text);
+    const usage = usageFor('usage' in step ? step : {}, body, text);
     if (!body?.stream) {
       if (step.kind === 'truncate' || step.kind === 'stream_error') {
         // A non-streaming answer cut mid-body.
