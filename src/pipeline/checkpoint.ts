@@ -31,10 +31,17 @@ export class Checkpoints {
     }
   }
 
-  save(name: string, value: unknown): void {
+  /**
+   * Save, and return the value as a resumed run will load it (canonical key order). The run goes
+   * on with this copy, so an uninterrupted run and a resumed one feed later stages the very same
+   * data (key order included: some outputs serialise objects as they come).
+   */
+  save<T>(name: string, value: T): T {
     fs.mkdirSync(this.dir, { recursive: true });
-    writeFileAtomic.sync(this.file(name), stableStringify(value));
+    const text = stableStringify(value);
+    writeFileAtomic.sync(this.file(name), text);
     testKillHook(name);
+    return JSON.parse(text) as T;
   }
 
   list(prefix: string): string[] {

@@ -184,8 +184,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
       const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done') });
       check(where);
       warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
-      planning = { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets };
-      cp.save('planning', planning);
+      planning = cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
     }
     const { context, proposals, plan, packets } = planning;
 
@@ -239,8 +238,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
           diagnostics: [diag('AUR6007', { detail: `${failing.join(', ')} still failing after ${res.report.budget.used} regenerations; report in ${path.posix.join(runRel, 'verifier_report.json')}` })],
         });
       }
-      scenes = { scenes: res.scenes, report: res.report };
-      cp.save('scenes', scenes);
+      scenes = cp.save('scenes', { scenes: res.scenes, report: res.report });
       progress.stage('EFG', 'done', `${res.scenes.length} scenes, ${res.report.budget.used} repairs`);
     }
 
@@ -305,7 +303,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
           soft: allFindings.filter((f) => f.severity === 'soft').length,
         },
       };
-      cp.save('stage-h', h);
+      h = cp.save('stage-h', h);
       progress.stage('H', 'done');
     }
 
