@@ -15,16 +15,18 @@ export const OPENINGS: Record<Setting, string[]> = {
     'Benches creak under the weight of clients and the curious. {atmo}',
     'Wax tablets, scribes, and a hundred whispered wagers. {atmo}',
     'The praetor\'s chair stands empty, and every eye keeps returning to it. {atmo}',
-    'Light falls in long bars across the tribunal. {atmo}',
+    'D|Light falls in long bars across the tribunal. {atmo}',
     'Advocates pace. Witnesses wait. {atmo}',
   ],
   villa: [
-    'Lamps burn low along the colonnade. {atmo}',
-    'The atrium pool holds a small, trembling sky. {atmo}',
+    'N|Lamps burn low along the colonnade. {atmo}',
+    'D|The atrium pool holds a small, trembling sky. {atmo}',
     'Slaves move without sound between the couches. {atmo}',
     'The masks of the ancestors watch from their cupboards. {atmo}',
     'A fountain murmurs in the peristyle, as if it had secrets of its own. {atmo}',
-    'The dinner has been cleared; the real business begins. {atmo}',
+    'D|Sunlight slants through the compluvium onto cold marble. {atmo}',
+    'A slave trims a wick that does not need trimming, and listens. {atmo}',
+    'N|The dinner has been cleared; the real business begins. {atmo}',
   ],
   senate: [
     'The Curia smells of old wax and older grudges. {atmo}',
@@ -44,16 +46,20 @@ export const OPENINGS: Record<Setting, string[]> = {
     'Mud. Shouting. A cart stuck in the Subura. {atmo}',
     'Smoke from a cookshop. A dog barking. {atmo}',
     'Too many people. Not enough room. {atmo}',
-    'Laundry overhead. Knives underneath. {atmo}',
+    'D|Laundry overhead. Knives underneath. {atmo}',
     'A street preacher rants at nobody. Nobody listens. {atmo}',
     'Shutters bang. A child runs. {atmo}',
+    'N|Torches gutter in brackets. Doorways full of shadow. {atmo}',
+    'N|A watchman\'s call. Then nothing. {atmo}',
   ],
   port: [
     'Gulls. Rope. The stink of tar. {atmo}',
     'Amphorae stacked to the height of a man. {atmo}',
     'A grain barge rides low in the water. {atmo}',
-    'Dockers chant. Overseers count. {atmo}',
+    'D|Dockers chant. Overseers count. {atmo}',
     'Salt wind off the river mouth. {atmo}',
+    'N|Lanterns on the quay. Water slapping stone. {atmo}',
+    'Ropes creak. Somebody curses in Greek. {atmo}',
   ],
   camp: [
     'Tents in straight lines. Fires in straight lines. {atmo}',
@@ -61,6 +67,7 @@ export const OPENINGS: Record<Setting, string[]> = {
     'The smell of wet leather and porridge. {atmo}',
     'Standards planted. Sentries doubled. {atmo}',
     'Mules complain. Nobody else dares. {atmo}',
+    'N|Watch fires. Low voices. A sentry stamping for warmth. {atmo}',
   ],
 };
 
@@ -215,6 +222,18 @@ export const REACTIONS = {
 };
 
 /** Closing button lines; {name} is the last mover, {target} the one moved against. */
+/** Global metrics as people feel them (the packet carries only their ids). */
+export const METRIC_WORDS: Record<string, string> = {
+  unrest: 'anger in the streets',
+  grain_index: 'price of bread',
+  legal_exposure: 'shadow of the courts',
+  scandal_temp: 'heat of scandal',
+  threat_level: 'sense of danger',
+  threat_to_goals: 'danger to every plan',
+  public_order: 'order in the streets',
+  treasury: 'treasury',
+};
+
 export const HOOKS = [
   '{name} does not look back. Behind, {target} has already begun to plan.',
   'The door closes. Somewhere, a tally changes.',
@@ -227,6 +246,10 @@ export const HOOKS = [
   '> {CUE}: Now we find out who was lying.',
   'Outside, someone has been listening the whole time.',
   '> {CUE}: That was the easy part.',
+  '> {CUE}: Write it down. Someone will want to read it at my trial.',
+  '{name} counts to ten, slowly, and smiles at nobody.',
+  '> {CUE}: Find out who else knows. Tonight.',
+  'Nobody notices the tablet missing from the table. Not yet.',
   'The wax cools. The promise holds. For now.',
 ];
 
@@ -248,7 +271,16 @@ export const TIME_WORDS: Record<string, string> = {
 
 /** Names for extras the writer may invent (as minor_character claims). */
 export const EXTRA_NAMES = ['Phileros', 'Eutychus', 'Onesimus', 'Chrysis', 'Pamphilus', 'Tyndarus', 'Sosia', 'Hermeros', 'Doris', 'Callidamas'];
-export const EXTRA_ROLES = ['doorkeeper', 'freedman scribe', 'wine steward', 'runner', 'lamp-boy', 'bath attendant', 'messenger'];
+/** Extras by setting: a doorkeeper belongs in a house, a docker on the quay. */
+export const EXTRA_ROLES: Record<Setting, string[]> = {
+  court: ['freedman scribe', 'runner', 'juror\'s slave', 'court usher'],
+  villa: ['doorkeeper', 'wine steward', 'lamp-boy', 'bath attendant', 'freedman secretary'],
+  senate: ['clerk', 'runner', 'lictor\'s boy'],
+  temple: ['temple slave', 'haruspex\'s boy', 'incense seller'],
+  street: ['runner', 'cookshop boy', 'water-carrier', 'messenger'],
+  port: ['docker', 'tally-clerk', 'boatman', 'messenger'],
+  camp: ['orderly', 'mule driver', 'messenger'],
+};
 export const EXTRA_LINES = ['A message, for your eyes only.', 'They are waiting in the atrium.', 'The litter is ready.', 'Someone left this at the gate.'];
 
 export const OBJECTS = ['a wax tablet sealed with green wax', 'a signet ring on a cord', 'a purse stitched with a merchant\'s mark', 'a bronze lamp shaped like a ship', 'a torn page of a ledger', 'a clay token from the grain dole'];

@@ -138,7 +138,7 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   const sequence = pk.director_instructions.sequence;
   const lines: string[] = [];
   lines.push(heading(pk), '', `**Cast:** ${pk.cast.map((c) => c.name).join(', ')}`, '');
-  lines.push(fill(rng.pick(P.OPENINGS[pk.setting.kind]), { atmo: sentence(pk.setting.atmosphere) }).trim(), '');
+  lines.push(fill(pickOpening(pk, rng), { atmo: sentence(pk.setting.atmosphere) }).trim(), '');
 
   const speaker = (preferred: string | undefined, avoid?: string): PacketCastMember | undefined => {
     const c = preferred ? castById.get(preferred) : undefined;
@@ -216,6 +216,13 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   return { lines, claims, events, hookIndex: lines.length - 1 };
 }
 
+/** An opening that fits the hour: `N|` lines only at dusk or night, `D|` lines only by daylight. */
+function pickOpening(pk: ScenePacket, rng: Rng): string {
+  const night = pk.setting.time_of_day === 'dusk' || pk.setting.time_of_day === 'night';
+  const pool = (P.OPENINGS[pk.setting.kind] ?? P.OPENINGS.street).filter((o) => !(night ? o.startsWith('D|') : o.startsWith('N|')));
+  return rng.pick(pool).replace(/^[ND]\|/, '');
+}
+
 function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedDelta & { application_id: string })[]): SceneEvent {
   const e: SceneEvent = {
     id: `e${idx + 1}`,
@@ -246,7 +253,7 @@ function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
     if (kind === 'minor_character') {
       const name = rng.shuffle(P.EXTRA_NAMES).find((x) => !taken.has(x.toUpperCase()));
       if (!name || claims.some((c) => c.kind === 'minor_character')) continue;
-      const role = rng.pick(P.EXTRA_ROLES);
+      const role = rng.pick(P.EXTRA_ROLES[pk.setting.kind] ?? P.EXTRA_ROLES.street);
       claims.push({ id, kind, text: `${name}, a ${role} at ${pk.setting.location_name}` });
       lines.splice(lines.length - 1, 0, `${name}, the ${role}, slips in.`, `> ${name.toUpperCase()}: ${rng.pick(P.EXTRA_LINES)}`, '');
     } else if (kind === 'object') {
@@ -320,8 +327,11 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
     return rng.next() < 0.5 ? `One step nearer to an answer: ${lowerFirst(q)}?` : `Everyone feels it: ${lowerFirst(q)}? Closer now.`;
   }
   if (seg[0] === 'world') {
-    const metric = humanize(seg[2] ?? 'mood');
-    return up ? `Beyond the walls, the ${metric} rises.` : `Beyond the walls, the ${metric} eases.`;
+    const metric = P.METRIC_WORDS[seg[2] ?? ''] ?? humanize(seg[2] ?? 'mood');
+    const t = up
+      ? rng.pick(['Beyond the walls, the {m} rises.', 'Across the city, the {m} climbs.', 'You can feel it from here: the {m} grows.', 'By nightfall the {m} will be worse.'])
+      : rng.pick(['Beyond the walls, the {m} eases.', 'Across the city, the {m} falls back.', 'For a moment, the {m} slackens.']);
+    return t.replace('{m}', metric);
   }
   return `Something changes, and everyone present feels it.`;
 }
