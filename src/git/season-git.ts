@@ -166,9 +166,11 @@ export async function commitsBetween(root: string, from: string, to: string): Pr
 }
 
 export async function isAncestor(root: string, a: string, b: string): Promise<boolean> {
+  // Not `merge-base --is-ancestor`: it answers with an exit status only, which simple-git does
+  // not report as an error. The merge base of a and b is a exactly when a is an ancestor of b.
   try {
-    await gitOf(root).raw(['merge-base', '--is-ancestor', a, b]);
-    return true;
+    const [ra, base] = await Promise.all([resolveRef(root, a), gitOf(root).raw(['merge-base', a, b])]);
+    return ra !== null && base.trim() === ra;
   } catch {
     return false;
   }
@@ -234,5 +236,12 @@ export async function fsck(root: string): Promise<boolean> {
 export async function filesInCommit(root: string, ref: string): Promise<string[]> {
   return wrap('show', async () =>
     (await gitOf(root).raw(['show', '--pretty=format:', '--name-only', ref])).split('\n').map((s) => s.trim()).filter(Boolean).sort(),
+  );
+}
+
+/** Local branches whose history contains the commit. */
+export async function branchesContaining(root: string, sha: string): Promise<string[]> {
+  return wrap('branch --contains', async () =>
+    (await gitOf(root).raw(['branch', '--contains', sha, '--format=%(refname:short)'])).split('\n').map((s) => s.trim()).filter(Boolean).sort(),
   );
 }

@@ -25,7 +25,11 @@ function dateStr(w: World): string {
 }
 
 export function diffWorlds(a: World, b: World): WorldDiff {
-  const name = (id: string) => b.characters.characters.find((c) => c.id === id)?.name ?? a.characters.characters.find((c) => c.id === id)?.name ?? id;
+  const name = (id: string) =>
+    b.characters.characters.find((c) => c.id === id)?.name ??
+    a.characters.characters.find((c) => c.id === id)?.name ??
+    b.factions.factions.find((f) => f.id === id)?.name ??
+    `the ${id.replace(/_/g, ' ')}`;
   const diff: WorldDiff = { date: null, metrics: [], money: [], characters: [], secrets: [], relationships: [], threads: [], canon: { added: [] } };
 
   if (dateStr(a) !== dateStr(b)) diff.date = { from: dateStr(a), to: dateStr(b) };

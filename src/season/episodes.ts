@@ -70,9 +70,15 @@ async function tagsFor(root: string, ref: EpisodeRef): Promise<string[]> {
   return all.filter((t) => t === ref.id || (t.endsWith(`/${ref.id}`) && !t.startsWith('rolledback/')));
 }
 
+/** Is the episode's folder there (a rolled-back episode's commit stays in history, its folder does not). */
+function folderPresent(root: string, ref: EpisodeRef): boolean {
+  return fs.existsSync(path.join(root, episodeRelDir(ref), 'cliffhanger_constraints.json'));
+}
+
 /** The committed episode in the current history, or null. */
 export async function findCommittedEpisode(root: string, ref: EpisodeRef): Promise<CommittedEpisode | null> {
   const head = await git.headCommit(root);
+  if (!folderPresent(root, ref)) return null;
   for (const tag of await tagsFor(root, ref)) {
     const commit = await git.resolveRef(root, `refs/tags/${tag}`);
     if (commit && head && (await git.isAncestor(root, commit, head))) return { ref, tag, commit };
@@ -96,11 +102,10 @@ export async function committedEpisodes(root: string): Promise<CommittedEpisode[
   for (const tag of tags) {
     if (tag.startsWith('rolledback/')) continue;
     const ref = parseEpisodeId(tag.split('/').pop() ?? '');
-    if (!ref || out.has(ref.id)) continue;
+    if (!ref || out.has(ref.id) || !folderPresent(root, ref)) continue;
     const commit = await git.resolveRef(root, `refs/tags/${tag}`);
     if (commit && (await git.isAncestor(root, commit, head))) out.set(ref.id, { ref, tag, commit });
   }
-  // A rolled-back episode's tag is renamed, so everything left in history is live.
   return [...out.values()].sort((a, b) => a.ref.season - b.ref.season || a.ref.episode - b.ref.episode);
 }
 

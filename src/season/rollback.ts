@@ -8,7 +8,9 @@ import { requireEpisodeId } from './episode-id.js';
  * `aureus rollback s01e03`: revert that episode's commit and every commit after it on the
  * current branch (newest first, one revert commit each), so the world files and episode folders
  * are exactly as they were before s01e03 — and history is kept. The tags of the reverted
- * episodes are renamed to rolledback/<id>/<sha> so the ids are free to be compiled again.
+ * episodes are renamed to rolledback/<id>/<sha> so the ids are free to be compiled again (unless
+ * another branch still holds that episode: then the tag stays, and the next run of that episode
+ * here is tagged <branch>/<id>).
  */
 export interface RollbackResult {
   episode: string;
@@ -33,8 +35,13 @@ export async function rollbackEpisode(root: string, episode: string): Promise<Ro
   const reverts = await git.revertCommits(root, newestFirst, (sha) => `Revert "${subjects.get(sha)}"\n\nThis reverts commit ${sha}.\nRolled back with \`aureus rollback ${ref.id}\`.\n`);
   const inRange = new Set(range);
   const retagged: { from: string; to: string }[] = [];
+  const branch = await git.currentBranch(root);
   for (const ep of live) {
     if (!inRange.has(ep.commit)) continue;
+    // A tag shared with another branch's history (a what-if branch's parent line) stays: that
+    // line still has the episode. A re-run here then tags "<branch>/<id>".
+    const others = (await git.branchesContaining(root, ep.commit)).filter((b) => b !== branch);
+    if (others.length) continue;
     const to = `rolledback/${ep.ref.id}/${ep.commit.slice(0, 10)}`;
     if ((await git.resolveRef(root, `refs/tags/${to}`)) === null) await git.createAnnotatedTag(root, to, `${ep.tag} (rolled back)`, ep.commit);
     await git.deleteTag(root, ep.tag);
