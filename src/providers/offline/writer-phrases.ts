@@ -239,7 +239,7 @@ export const HOOKS = [
   'The door closes. Somewhere, a tally changes.',
   '> {CUE}: Tomorrow, then. And tomorrow I will not be alone.',
   '> {CUE}: Tell no one. Especially not your friends.',
-  'Only the lamp sees {name} smile.',
+  'N|Only the lamp sees {name} smile.',
   '{target} stays where {name} left them, very still.',
   '> {CUE}: Let them come.',
   'A seal is broken. A name is crossed out.',
@@ -251,6 +251,7 @@ export const HOOKS = [
   '> {CUE}: Find out who else knows. Tonight.',
   'Nobody notices the tablet missing from the table. Not yet.',
   'The wax cools. The promise holds. For now.',
+  'D|In the hard light nobody can pretend not to have heard.',
 ];
 
 export const CLIFFHANGER_HOOKS = [
@@ -281,17 +282,30 @@ export const EXTRA_ROLES: Record<Setting, string[]> = {
   port: ['docker', 'tally-clerk', 'boatman', 'messenger'],
   camp: ['orderly', 'mule driver', 'messenger'],
 };
-export const EXTRA_LINES = ['A message, for your eyes only.', 'They are waiting in the atrium.', 'The litter is ready.', 'Someone left this at the gate.'];
+export const EXTRA_LINES = [
+  'A message, for your eyes only.',
+  'They are waiting for you.',
+  'The litter is ready.',
+  'Someone left this at the gate.',
+  'Forgive me. There are men asking for you by name.',
+  'The seal was broken when it reached me. I swear it.',
+  'Shall I send them away?',
+  'Your brother\'s man is outside. He will not give his name.',
+  'They say the consul has already heard.',
+  'It is done, as you asked.',
+];
 
 export const OBJECTS = ['a wax tablet sealed with green wax', 'a signet ring on a cord', 'a purse stitched with a merchant\'s mark', 'a bronze lamp shaped like a ship', 'a torn page of a ledger', 'a clay token from the grain dole'];
-export const PLACE_DETAILS = [
-  'a cracked fresco of Mars above the door',
-  'a shrine to the household gods with a fresh garland',
-  'a floor mosaic of dolphins worn smooth by feet',
-  'a shuttered window onto the street',
-  'a brazier that never quite warms the room',
-  'an old bloodstain scrubbed pale on the threshold',
-];
+/** Place details by setting, so a field never grows a household shrine. */
+export const PLACE_DETAILS: Record<Setting, string[]> = {
+  court: ['the clepsydra of the tribunal, its bowl half empty', 'a bench carved with the names of bored jurors', 'a bronze tablet of the law, green at the edges'],
+  villa: ['a cracked fresco of Mars above the door', 'a shrine to the household gods with a fresh garland', 'a floor mosaic of dolphins worn smooth by feet', 'an old bloodstain scrubbed pale on the threshold'],
+  senate: ['a statue of Victory whose wings need gilding', 'a bench that creaks under whoever speaks longest', 'a draught from the bronze doors that nobody fixes'],
+  temple: ['a votive shelf crowded with clay limbs', 'a smoke-blackened ceiling above the altar', 'a crack in the cult statue\'s plinth, filled with wax'],
+  street: ['a shrine at the crossroads with a wilted garland', 'a wall covered in painted election slogans', 'a fountain spout shaped like a lion, dribbling'],
+  port: ['a stack of broken amphorae by the harbour wall', 'a mooring post worn smooth by ropes', 'a customs table under a torn awning'],
+  camp: ['a ditch freshly dug along the east side', 'a standard planted in a bed of stones', 'a row of tents patched with old cloaks'],
+};
 
 export const STAT_WORDS: Record<string, [string, string]> = {
   wealth: ['{name}\'s fortune swells.', '{name}\'s fortune shrinks.'],

@@ -107,7 +107,8 @@ function names(pk: ScenePacket) {
   for (const c of pk.cast) byId.set(c.id, shortName(c));
   const secrets = new Map(pk.retrieved_subgraph.secrets.map((s) => [s.id, s]));
   const threads = new Map(pk.retrieved_subgraph.threads.map((t) => [t.id, t]));
-  const nameOf = (id: string | undefined) => (id ? byId.get(id) ?? humanize(id) : 'someone');
+  // An id the packet does not name (an institution's account, say) reads as "the annona fund".
+  const nameOf = (id: string | undefined) => (id ? byId.get(id) ?? `the ${humanize(id)}` : 'someone');
   return { nameOf, secrets, threads };
 }
 
@@ -211,16 +212,19 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   const mover = lastMover ?? pk.cast[0];
   const isCliff = sequence.some((s) => s.tag === 'cliffhanger');
   const hookPool = isCliff ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  const hook = fill(rng.pick(hookPool), { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target: lastTarget || 'the room' });
+  const hook = fill(pickTimed(hookPool, pk, rng), { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target: lastTarget || 'the room' });
   lines.push(hook);
   return { lines, claims, events, hookIndex: lines.length - 1 };
 }
 
-/** An opening that fits the hour: `N|` lines only at dusk or night, `D|` lines only by daylight. */
-function pickOpening(pk: ScenePacket, rng: Rng): string {
+/** A phrase that fits the hour: `N|` lines only at dusk or night, `D|` lines only by daylight. */
+function pickTimed(pool: readonly string[], pk: ScenePacket, rng: Rng): string {
   const night = pk.setting.time_of_day === 'dusk' || pk.setting.time_of_day === 'night';
-  const pool = (P.OPENINGS[pk.setting.kind] ?? P.OPENINGS.street).filter((o) => !(night ? o.startsWith('D|') : o.startsWith('N|')));
-  return rng.pick(pool).replace(/^[ND]\|/, '');
+  return rng.pick(pool.filter((o) => !(night ? o.startsWith('D|') : o.startsWith('N|')))).replace(/^[ND]\|/, '');
+}
+
+function pickOpening(pk: ScenePacket, rng: Rng): string {
+  return pickTimed(P.OPENINGS[pk.setting.kind] ?? P.OPENINGS.street, pk, rng);
 }
 
 function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedDelta & { application_id: string })[]): SceneEvent {
@@ -249,10 +253,11 @@ function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
   for (const c of [...pk.dead, ...pk.retrieved_subgraph.characters]) for (const part of c.name.split(/\s+/)) taken.add(part.toUpperCase());
   for (let i = 0; i < n; i++) {
     const kind = rng.pick(usable);
+    if (claims.some((c) => c.kind === kind)) continue; // at most one invention of each kind
     const id = `c${claims.length + 1}`;
     if (kind === 'minor_character') {
       const name = rng.shuffle(P.EXTRA_NAMES).find((x) => !taken.has(x.toUpperCase()));
-      if (!name || claims.some((c) => c.kind === 'minor_character')) continue;
+      if (!name) continue;
       const role = rng.pick(P.EXTRA_ROLES[pk.setting.kind] ?? P.EXTRA_ROLES.street);
       claims.push({ id, kind, text: `${name}, a ${role} at ${pk.setting.location_name}` });
       lines.splice(lines.length - 1, 0, `${name}, the ${role}, slips in.`, `> ${name.toUpperCase()}: ${rng.pick(P.EXTRA_LINES)}`, '');
@@ -261,7 +266,7 @@ function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
       claims.push({ id, kind, text: `At ${pk.setting.location_name} there is ${obj}.` });
       lines.splice(lines.length - 1, 0, `On the table: ${obj}.`, '');
     } else {
-      const det = rng.pick(P.PLACE_DETAILS);
+      const det = rng.pick(P.PLACE_DETAILS[pk.setting.kind] ?? P.PLACE_DETAILS.street);
       claims.push({ id, kind, text: `${pk.setting.location_name} has ${det}.` });
       lines.splice(lines.length - 1, 0, `${cap(det)}.`, '');
     }
@@ -297,7 +302,7 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
     if (seg[2] === 'bdi') {
       const item = String(d.value);
       const known = item.startsWith('KNOWS:') ? secrets.get(item.slice(6)) : undefined;
-      const what = known ? known.text : humanize(item).toLowerCase();
+      const what = known ? known.text : item.startsWith('KNOWS:') ? `the truth about the ${humanize(item.slice(6))}` : humanize(item).toLowerCase();
       if (seg[3] === 'beliefs') return d.op === 'subtract' ? `${who} no longer believes it: ${trimDot(what)}.` : `${who} understands now: ${trimDot(what)}.`;
       return d.op === 'subtract' ? `${who} abandons the plan to ${what}.` : `${who} resolves to ${what}.`;
     }
@@ -311,7 +316,7 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
   }
   if (seg[0] === 'secrets') {
     const s = secrets.get(seg[1]);
-    const text = trimDot(s?.text ?? humanize(seg[1]));
+    const text = trimDot(s?.text ?? `the business of the ${humanize(seg[1])}`);
     if (seg[2] === 'status') {
       if (d.value === 'revealed') return `It is out in the open: ${lowerFirst(text)}.`;
       if (d.value === 'rumored') return `A whisper starts to travel: ${lowerFirst(text)}.`;
@@ -322,7 +327,13 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
   }
   if (seg[0] === 'threads') {
     const t = threads.get(seg[1]);
-    const q = trimDot(t?.question ?? humanize(seg[1])).replace(/\?$/, '');
+    if (!t) {
+      // The packet pruned the thread: speak of the matter, not of a question we cannot quote.
+      const m = humanize(seg[1]);
+      if (seg[2] === 'status') return d.value === 'resolved' ? `The matter of the ${m} is settled.` : `The matter of the ${m} is set aside.`;
+      return rng.pick([`The matter of the ${m} moves a step.`, `Everyone here feels the ${m} shift.`, `One more turn of the screw in the ${m}.`]);
+    }
+    const q = trimDot(t.question).replace(/\?$/, '');
     if (seg[2] === 'status') return d.value === 'resolved' ? `The question is settled: ${lowerFirst(q)}.` : `The question of ${lowerFirst(q)} is set aside.`;
     return rng.next() < 0.5 ? `One step nearer to an answer: ${lowerFirst(q)}?` : `Everyone feels it: ${lowerFirst(q)}? Closer now.`;
   }
@@ -348,7 +359,7 @@ function punchUp(p: WriterPayload, rng: Rng): Draft {
   if (actor) lines.push(`> ${cueOf(actor)}: ${rng.pick(P.REACTIONS.success)}`);
   lines.push('');
   const pool = pk.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  lines.push(fill(rng.pick(pool), { name: actor ? shortName(actor) : 'Someone', CUE: actor ? cueOf(actor) : 'CROWD', target: targetName }));
+  lines.push(fill(pickTimed(pool, pk, rng), { name: actor ? shortName(actor) : 'Someone', CUE: actor ? cueOf(actor) : 'CROWD', target: targetName }));
   return {
     lines,
     claims: safeParse(p.keep_claims_json) as Claim[],
