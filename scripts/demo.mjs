@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm run demo`: scaffold a fresh demo world into ./demo (git-ignored) with `aureus init`, then
-// check it with `aureus validate`, exactly as a user would run them. Later steps (compiling an
-// episode) are added here as the pipeline lands.
+// `npm run demo`: scaffold a fresh demo world into ./demo (git-ignored) with `aureus init`, check it
+// with `aureus validate`, compile episode S01E01 offline with `aureus episode run` (stages A–H,
+// committed to the demo repository and tagged s01e01), and print where the script is — exactly
+// the commands a user would type.
 import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -10,10 +11,13 @@ import { fileURLToPath } from 'node:url';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const demo = path.join(repo, 'demo');
 const bin = path.join(repo, 'bin', 'aureus.js');
+// The demo is offline whatever the environment: no key is read, no network is used.
+const env = { ...process.env };
+delete env.ANTHROPIC_API_KEY;
 
 function aureus(...args) {
   process.stdout.write(`\n$ aureus ${args.join(' ')}\n`);
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repo, stdio: 'inherit' });
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd: repo, stdio: 'inherit', env });
   if (r.status !== 0) {
     process.stderr.write(`\ndemo: \`aureus ${args.join(' ')}\` failed with exit code ${r.status ?? r.signal}\n`);
     process.exit(r.status ?? 1);
@@ -30,4 +34,11 @@ if (existsSync(demo)) {
 }
 aureus('init', 'demo');
 aureus('-C', 'demo', 'validate');
-process.stdout.write(`\nThe demo world is in ${demo} (a git repository; ./demo is git-ignored).\nTry: node bin/aureus.js -C demo --help\n`);
+aureus('-C', 'demo', 'episode', 'run', '--provider', 'offline');
+aureus('-C', 'demo', 'validate');
+const script = path.join(demo, 'seasons', 'season_01', 'episode_01', 'episode_script.md');
+process.stdout.write(
+  `\nThe script of S01E01 is in ${script}\n` +
+    `The demo world is a git repository (./demo is git-ignored); the episode is its commit tagged s01e01.\n` +
+    `Try:\n  node bin/aureus.js -C demo status\n  node bin/aureus.js -C demo recap\n  node bin/aureus.js -C demo export s01e01 --format html -o demo/s01e01.html\n  node bin/aureus.js -C demo episode run      (the next episode)\n`,
+);

@@ -96,6 +96,8 @@ type TitleSetter = { title: string; output?: string; skip?: (msg?: string) => vo
 export class ListrProgress implements ProgressSink {
   private readonly stages = new Map<StageId, Deferred>(STAGE_ORDER.map((s) => [s, deferred()]));
   private readonly stageTasks = new Map<StageId, TitleSetter>();
+  /** Titles and skips set before listr started the task (stages finish before their turn is drawn). */
+  private readonly pendingTitle = new Map<StageId, { title: string; skip: boolean }>();
   private readonly sceneDone = new Map<string, Deferred>();
   private readonly sceneTasks = new Map<string, TitleSetter>();
   private readonly sceneIds = deferred();
@@ -114,6 +116,11 @@ export class ListrProgress implements ProgressSink {
       title: STAGE_TITLES[id],
       task: async (_ctx: unknown, task: TitleSetter & { newListr: (t: unknown[], o: unknown) => unknown }) => {
         this.stageTasks.set(id, task);
+        const pending = this.pendingTitle.get(id);
+        if (pending) {
+          if (pending.skip && task.skip) return task.skip(pending.title);
+          task.title = pending.title;
+        }
         if (id === 'EFG') {
           await Promise.race([this.sceneIds.promise, this.stages.get(id)!.promise]);
           if (this.ids.length) {
@@ -140,7 +147,11 @@ export class ListrProgress implements ProgressSink {
   stage(id: StageId, state: StageState, detail?: string): void {
     const d = this.stages.get(id)!;
     const t = this.stageTasks.get(id);
-    if (t) t.title = `${STAGE_TITLES[id]}${state === 'resumed' ? ' (resumed)' : ''}${detail ? ` — ${detail}` : ''}`;
+    const title = `${STAGE_TITLES[id]}${state === 'resumed' ? ' (resumed)' : ''}${detail ? ` — ${detail}` : ''}`;
+    if (t) {
+      if (state === 'skipped' && t.skip) t.skip(title);
+      else t.title = title;
+    } else this.pendingTitle.set(id, { title, skip: state === 'skipped' });
     if (state === 'failed') d.reject(new Error(detail ?? 'failed'));
     else d.resolve();
     if (id === 'EFG') {
@@ -177,6 +188,7 @@ export class ListrProgress implements ProgressSink {
 export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean): Promise<ProgressSink> {
   if (json) return new SilentProgress();
   // listr2 draws on the real terminal; in-process tests pass a non-TTY Io and get plain lines.
-  if (io.isTTY && process.stderr.isTTY && !io.env.CI) return ListrProgress.create();
+  // A terminal that reports no width (script(1), some CI shells) gets plain lines too.
+  if (io.isTTY && process.stderr.isTTY && (process.stderr.columns ?? 0) >= 40 && !io.env.CI) return ListrProgress.create();
   return new PlainProgress(io, chalk);
 }
