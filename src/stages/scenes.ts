@@ -4,6 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import pLimit from 'p-limit';
 import { stableStringify } from '../core/json.js';
 import type { EpisodePlan } from '../domain/plan.js';
+import type { ResolvedDelta } from '../domain/delta.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { ApprovedScene, Finding, SceneAttempt, SceneReport, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
@@ -166,7 +167,8 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
       scenes.push({
         scene: p.scene_id,
         text: st.last.parsed.scene_text,
-        events: st.last.parsed.events,
+        // A delta copied verbatim from the packet may carry its application_id: the event has it already.
+        events: st.last.parsed.events.map((e) => ({ ...e, deltas: (e.deltas ?? []).map(({ application_id: _a, ...d }: ResolvedDelta & { application_id?: string }) => d) })),
         accepted_claims: st.last.accepted_claims,
         downgraded_claims: st.last.downgraded_claims,
         attempts: st.attempts.length,

@@ -96,6 +96,13 @@ describe('deterministic verifier rules', () => {
     expect(verifySceneOutput(fixture('clean.txt'), c).findings).toEqual([]);
   });
 
+  it('accepts required deltas copied verbatim from the packet (application_id included) and float noise', () => {
+    const raw = fixture('clean.txt')
+      .replace('{"path":"relationships.cicero.crassus.debt","op":"add","value":0.3}', '{"application_id":"a04","path":"relationships.cicero.crassus.debt","op":"add","value":0.30000000000000004}');
+    expect(raw).toContain('0.30000000000000004');
+    expect(verifySceneOutput(raw, ctx()).findings).toEqual([]);
+  });
+
   it('reports the transfer that overdraws with the balance it had', () => {
     const f = verifySceneOutput(fixture('overdraw.txt'), ctx()).findings.find((x) => x.code === 'AUR5020')!;
     expect(f.message).toBe('event e3 overdraws cicero: 7000 denarii available, 9000 moved');

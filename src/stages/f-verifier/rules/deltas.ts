@@ -3,10 +3,15 @@ import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import { describeDelta } from '../../e-writer/prompt.js';
 import { finding, type VerifyContext } from '../context.js';
 
+/** Numbers equal up to float noise (a model may write 0.30000000000000004 for 0.3). */
+function sameNumber(a: unknown, b: unknown): boolean {
+  return typeof a === 'number' && typeof b === 'number' ? Math.abs(a - b) < 1e-6 : a === b;
+}
+
 export function sameDelta(a: ResolvedDelta, b: ResolvedDelta): boolean {
   if (a.path !== b.path || a.op !== b.op) return false;
-  if (a.op === 'transfer') return a.from === b.from && a.to === b.to && Number(a.amount) === Number(b.amount);
-  return a.value === b.value;
+  if (a.op === 'transfer') return a.from === b.from && a.to === b.to && sameNumber(a.amount, b.amount);
+  return sameNumber(a.value, b.value);
 }
 
 /**
