@@ -104,7 +104,8 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
       prohibited_codes: plan?.prohibited_codes,
       restate_deltas: plan?.restate_deltas,
       strict_json: plan?.strict_json,
-      escalate: plan?.escalate,
+      // Marquee scenes (cold open, reversal, finale) get the escalation model from the start (spec §6.3).
+      escalate: plan?.escalate || packet.marquee || undefined,
       signal: opts.signal,
       ...(mode === 'punch_up' && st.last
         ? {

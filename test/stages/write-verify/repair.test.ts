@@ -77,6 +77,14 @@ describe('stage G: budgeted repair', () => {
     expect(res.scenes[0].attempts).toBe(2);
   });
 
+  it('writes marquee scenes with the escalation model from the first attempt', async () => {
+    const llm = new ScriptedLlm((s) => as('clean.txt', s));
+    const res = await run(llm, [{ ...scenePacket(1), marquee: true }, scenePacket(2)]);
+    expect(llm.writerRequests('SC01').map((r) => r.escalate)).toEqual([true]);
+    expect(llm.writerRequests('SC02').map((r) => r.escalate)).toEqual([undefined]);
+    expect(res.report.scenes.map((s) => s.attempts[0].model)).toEqual(['big-model', 'writer-model']);
+  });
+
   it('restates the required deltas after a plan-compliance failure', async () => {
     const llm = new ScriptedLlm((s, a) => (a === 1 ? as('required_missing.txt', s) : as('clean.txt', s)));
     await run(llm, [scenePacket(4)]);
