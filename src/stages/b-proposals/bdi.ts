@@ -69,11 +69,23 @@ export function mainTarget(op: Operator, bindings: Record<string, string>): stri
 
 const words = (s: string): string[] => s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
 
-/** Does an intention token ("CORNER_GRAIN") name this operator's business? */
+const opWordCache = new WeakMap<Operator, { set: Set<string>; stems: Set<string> }>();
+
+function operatorWords(op: Operator): { set: Set<string>; stems: Set<string> } {
+  let w = opWordCache.get(op);
+  if (!w) {
+    const set = new Set([...words(op.id), ...words(op.name), ...op.thread_tags.flatMap(words), ...op.beats.flatMap(words)]);
+    for (const e of op.effects) if (typeof e.value === 'string') for (const x of words(e.value)) set.add(x);
+    w = { set, stems: new Set([...set].filter((o) => o.length >= 5).map((o) => o.slice(0, 5))) };
+    opWordCache.set(op, w);
+  }
+  return w;
+}
+
+/** Does an intention token ("CORNER_GRAIN") name this operator's business? (word or 5-letter stem match) */
 export function intentionMatches(intention: string, op: Operator): boolean {
-  const opWords = new Set([...words(op.id), ...words(op.name), ...op.thread_tags.flatMap(words), ...op.beats.flatMap(words)]);
-  for (const e of op.effects) if (typeof e.value === 'string') for (const w of words(e.value)) opWords.add(w);
-  return words(intention).some((w) => opWords.has(w) || [...opWords].some((o) => o.length >= 5 && w.length >= 5 && o.slice(0, 5) === w.slice(0, 5)));
+  const w = operatorWords(op);
+  return words(intention).some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
 /** Threads a use of `op` with these bindings advances: tag overlap + a bound stakeholder, or a direct thread write. */

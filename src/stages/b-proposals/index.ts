@@ -9,46 +9,45 @@ import { Rng } from '../../core/rng.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
 import { resolveEffects } from '../../core/deltas/index.js';
-import { bdiScore, bindingKey, canAct, enumerateBindings, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
+import { bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
+import { candidatePool } from './pool.js';
 import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
 
 /** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */
 export const MOVES = { min: 2, max: 3 } as const;
 
-/** All valid scored moves of one principal on the snapshot, best first. */
+/** The best valid move of each operator for one principal on the snapshot, best first. */
 export function rankMoves(world: World, index: WorldIndex, actor: Character, seed: string, episode: number): ProposedMove[] {
   const rng = new Rng(seed).fork(`proposals/${actor.id}`);
-  const cache = new Map();
-  const scored: { move: ProposedMove; score: number; tie: number; key: string }[] = [];
-  for (const op of [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id))) {
-    for (const bindings of enumerateBindings(world, op, actor.id, cache)) {
-      if (!checkPrereqs(op, bindings, index, { episode }).holds) continue;
-      const s = bdiScore(world, actor, op, bindings);
-      const r = resolveEffects(op.effects, bindings, index, { episode, roleKinds: operatorRoleKinds(op) });
-      if (!r.ok) continue;
-      const risk = [...op.side_effect_risks].sort((a, b) => b.prob - a.prob)[0];
-      const why = s.topDesire ? `${actor.name} wants to ${s.topDesire.text.charAt(0).toLowerCase()}${s.topDesire.text.slice(1)} (${s.topDesire.kind} ${s.topDesire.weight})` : `${actor.name} sees an opening`;
-      const extra = [s.intentions.length ? `intends ${s.intentions.join(', ')}` : '', s.stakes.length ? `has a stake in ${s.stakes.join(', ')}` : ''].filter(Boolean).join('; ');
-      const target = mainTarget(op, bindings);
-      const tName = target ? (world.characters.characters.find((c) => c.id === target)?.name ?? target) : '';
-      scored.push({
-        score: s.score,
-        tie: rng.next() * 0.05,
-        key: bindingKey(op.id, bindings),
-        move: {
-          operator_id: op.id,
-          target,
-          bindings,
-          rationale: `${why}; ${op.name}${tName ? ` against ${tName}` : ''} serves it${extra ? ` (${extra})` : ''}.`,
-          expected_deltas: r.deltas,
-          risk: risk ? `${risk.text} (${Math.round(risk.prob * 100)}%)` : 'none',
-          priority: priorityOf(s.score),
-        },
-      });
-    }
+  const scored = candidatePool(world, episode, index)
+    .filter((e) => e.actor.id === actor.id && e.valid)
+    .map((e) => ({ e, tie: rng.next() * 0.05 }));
+  scored.sort((a, b) => b.e.bdi.score + b.tie - (a.e.bdi.score + a.tie) || (a.e.key < b.e.key ? -1 : 1));
+  const seen = new Set<string>();
+  const out: ProposedMove[] = [];
+  for (const { e } of scored) {
+    if (seen.has(e.op.id)) continue;
+    const op = e.op;
+    const r = resolveEffects(op.effects, e.bindings, index, { episode, roleKinds: operatorRoleKinds(op) });
+    if (!r.ok) continue;
+    seen.add(op.id);
+    const s = e.bdi;
+    const risk = [...op.side_effect_risks].sort((a, b) => b.prob - a.prob)[0];
+    const why = s.topDesire ? `${actor.name} wants to ${s.topDesire.text.charAt(0).toLowerCase()}${s.topDesire.text.slice(1)} (${s.topDesire.kind} ${s.topDesire.weight})` : `${actor.name} sees an opening`;
+    const extra = [s.intentions.length ? `intends ${s.intentions.join(', ')}` : '', s.stakes.length ? `has a stake in ${s.stakes.join(', ')}` : ''].filter(Boolean).join('; ');
+    const target = mainTarget(op, e.bindings);
+    const tName = target ? (world.characters.characters.find((c) => c.id === target)?.name ?? target) : '';
+    out.push({
+      operator_id: op.id,
+      target,
+      bindings: { ...e.bindings },
+      rationale: `${why}; ${op.name}${tName ? ` against ${tName}` : ''} serves it${extra ? ` (${extra})` : ''}.`,
+      expected_deltas: r.deltas,
+      risk: risk ? `${risk.text} (${Math.round(risk.prob * 100)}%)` : 'none',
+      priority: priorityOf(s.score),
+    });
   }
-  scored.sort((a, b) => b.score + b.tie - (a.score + a.tie) || (a.key < b.key ? -1 : 1));
-  return scored.map((x) => x.move);
+  return out;
 }
 
 /** Keep the best binding of each operator, then the best 2-3 operators. */

@@ -1,4 +1,4 @@
-import type { ResolvedDelta } from '../../domain/delta.js';
+import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { AcceptanceCheck, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
 import { MANDATORY_BEATS } from '../../domain/plan.js';
@@ -10,7 +10,7 @@ import { checkPrereqs } from '../../core/expr/index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
 import { LIMITS, PHASE_RANK } from './shape.js';
-import { snapshotTension, tensionPlateau } from './metrics.js';
+import { DramaTracker } from './metrics.js';
 
 const TIMES = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
 
@@ -18,6 +18,8 @@ const TIMES = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
 export interface PlanProjection {
   before: World[];
   after: World[];
+  /** Applied deltas of each scene (movements first). */
+  applied: AppliedDelta[][];
   /** Problems met while re-projecting (prereqs not holding, deltas that cannot apply). */
   problems: string[];
 }
@@ -30,10 +32,22 @@ export function openingWorld(world: World, context: EpisodeContext): World {
   return r.ok ? r.world : world;
 }
 
+// Checks and packets replay the same plan; a copy made with {...plan} shares its beats array.
+const projectionMemo = new WeakMap<object, { world: World; context: EpisodeContext; projection: PlanProjection }>();
+
 /** Replay a plan over the snapshot: movements, then each application's prereqs and deltas, scene by scene. */
 export function projectPlan(plan: EpisodePlan, world: World, context: EpisodeContext): PlanProjection {
+  const m = projectionMemo.get(plan.beats);
+  if (m && m.world === world && m.context === context) return m.projection;
+  const projection = replay(plan, world, context);
+  projectionMemo.set(plan.beats, { world, context, projection });
+  return projection;
+}
+
+function replay(plan: EpisodePlan, world: World, context: EpisodeContext): PlanProjection {
   const before: World[] = [];
   const after: World[] = [];
+  const applied: AppliedDelta[][] = [];
   const problems: string[] = [];
   let w = openingWorld(world, context);
   const beatsById = new Map(plan.beats.map((b) => [b.id, b]));
@@ -45,6 +59,7 @@ export function projectPlan(plan: EpisodePlan, world: World, context: EpisodeCon
       if (r.ok) w = r.world; else problems.push(`${sc.id}: movements cannot apply: ${r.diagnostics[0]?.message}`);
     }
     before.push(w);
+    const sceneApplied: AppliedDelta[] = [];
     for (const bid of sc.beats) {
       const b = beatsById.get(bid);
       if (!b) continue;
@@ -59,12 +74,13 @@ export function projectPlan(plan: EpisodePlan, world: World, context: EpisodeCon
           if (!canAct(idx.characters.get(a.bindings[r]!))) problems.push(`${a.id}: ${a.bindings[r]} (${r}) cannot act in ${sc.id}`);
         }
         const res = applyDeltas(w, a.required_deltas, prov(sc.id, a.operator_id));
-        if (res.ok) w = res.world; else problems.push(`${a.id}: required deltas cannot apply: ${res.diagnostics[0]?.message}`);
+        if (res.ok) { w = res.world; sceneApplied.push(...res.applied); } else problems.push(`${a.id}: required deltas cannot apply: ${res.diagnostics[0]?.message}`);
       }
     }
     after.push(w);
+    applied.push(sceneApplied);
   }
-  return { before, after, problems };
+  return { before, after, applied, problems };
 }
 
 const check = (id: string, rule: string, passed: boolean, detail: string): AcceptanceCheck => ({ id, rule, passed, detail });
@@ -165,15 +181,22 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
   checks.push(check('risks_rolled', 'side-effect risks rolled with the run seed decide success or fail', riskProblems.length === 0, riskProblems.slice(0, 5).join('; ') || `${apps.filter((a) => a.outcome === 'fail').length} of ${apps.length} applications fail`));
 
   // Drama responses: every §10.2 condition that arose is answered in drama_responses.
-  const tension = projection.after.map(snapshotTension);
+  const drama = new DramaTracker();
   const dramaProblems: string[] = [];
   const confrontationAt = plan.scenes.findIndex((s) => plan.beats.some((b) => b.scene === s.id && b.tag === 'confrontation'));
-  for (let i = 2; i < tension.length - 1; i++) {
-    if (tensionPlateau(tension.slice(0, i + 1)) && (confrontationAt < 0 || confrontationAt > i)) {
-      if (!plan.drama_responses.some((r) => r.action === 'schedule_confrontation')) dramaProblems.push(`tension plateau at ${plan.scenes[i]!.id} without a scheduled confrontation`);
-      break;
+  let plateauAnswered = false;
+  plan.scenes.forEach((s, i) => {
+    drama.addScene(s.id, s.act, projection.before[i]!, projection.after[i]!, projection.applied[i] ?? [], plan.beats.filter((b) => b.scene === s.id && b.tag).map((b) => b.tag!));
+    const p = drama.plateauAt(s.id);
+    if (p && i < n - 1 && (confrontationAt < 0 || confrontationAt > i) && !plateauAnswered) {
+      plateauAnswered = true;
+      if (!plan.drama_responses.some((r) => r.action === 'schedule_confrontation')) dramaProblems.push(`tension plateau at ${s.id} with the confrontation still to come, but no confrontation was scheduled`);
     }
-  }
+    const next = plan.scenes[i + 1];
+    if (next && next.act !== s.act && drama.pacingLowEndingAt(s.act) && !plan.drama_responses.some((r) => r.action === 'inject_complication')) {
+      dramaProblems.push(`pacing below 4 in acts ${s.act - 1} and ${s.act}, but no complication was injected`);
+    }
+  });
   for (const r of plan.drama_responses) {
     const pair = { pacing_low: 'inject_complication', tension_plateau: 'schedule_confrontation', threads_near_resolution: 'defer_resolution' }[r.condition];
     if (pair !== r.action) dramaProblems.push(`response ${r.condition} → ${r.action} is not the spec's`);

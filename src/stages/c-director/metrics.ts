@@ -1,53 +1,55 @@
 import type { AppliedDelta } from '../../domain/delta.js';
+import type { DramaResponse } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import { round } from '../../core/json.js';
+import { actMetrics, pacingResponses, sceneMetrics, tension, tensionPlateauResponses, threadsToDefer, type SceneMetrics } from '../../core/metrics.js';
 
 /**
- * The drama metrics the Director steers by while planning (spec §10.1), on a projected state.
- * Metric values are normalised to 0..10 through their declared min..max so worlds with other
- * scales behave the same.
+ * The drama metrics the Director steers by while planning (spec §10), computed with the core's
+ * definitions (src/core/metrics.ts, docs/metrics.md) so the plan and episode_metrics.json agree.
  */
-function metric10(world: World, name: string): number | null {
-  const m = world.world.global[name];
-  if (!m || !(m.max > m.min)) return null;
-  return ((m.value - m.min) / (m.max - m.min)) * 10;
+export const snapshotTension = (world: World): number => tension(world);
+
+/** Incremental §10.2 bookkeeping over the scenes planned so far. */
+export class DramaTracker {
+  readonly scenes: SceneMetrics[] = [];
+
+  addScene(scene: string, act: number, before: World, after: World, applied: readonly AppliedDelta[], tags: readonly string[]): void {
+    this.scenes.push(sceneMetrics({ scene, act, before, after, applied, tags }));
+  }
+
+  /** A tension plateau whose third scene is `scene` (core: flat to one decimal for 3+ scenes). */
+  plateauAt(scene: string): DramaResponse | undefined {
+    return tensionPlateauResponses(this.scenes).find((r) => r.at === scene);
+  }
+
+  /** Pacing below 4 in the last two completed acts (core pacingResponses), if that pair ends at `act`. */
+  pacingLowEndingAt(act: number): DramaResponse | undefined {
+    return pacingResponses(actMetrics(this.scenes)).find((r) => r.at === `act ${act}`);
+  }
+
+  pacing(): number[] {
+    return actMetrics(this.scenes).map((a) => a.pacing);
+  }
 }
+
+/** Threads to defer on this state (core: more than 2 near resolution → defer all but 2). */
+export const threadsToDeferNow = (world: World): string[] => threadsToDefer(world).map((t) => t.id);
 
 /**
- * Tension = (threat_to_goals + scandal_temp + unrest) / 3. A world may declare `threat_to_goals`;
- * otherwise it is `legal_exposure` (the threat the law poses to the principals' goals). A missing
- * input counts 0.
+ * Kept for stage H (src/stages/h-commit/metrics.ts): a delta that changed something the audience
+ * sees (not thread bookkeeping or a walk across town). The Director itself counts meaningful
+ * deltas with the core's range-aware definition (core/metrics.ts isMeaningful).
  */
-export function snapshotTension(world: World): number {
-  const threat = metric10(world, 'threat_to_goals') ?? metric10(world, 'legal_exposure') ?? 0;
-  const scandal = metric10(world, 'scandal_temp') ?? 0;
-  const unrest = metric10(world, 'unrest') ?? 0;
-  return round(Math.min(10, Math.max(0, (threat + scandal + unrest) / 3)), 2);
-}
-
-/** A delta that changed something the audience sees (not thread bookkeeping or a walk across town). */
 export function isMeaningful(d: AppliedDelta): boolean {
   if (/^threads\.[a-z0-9_]+\.(progress|last_progress_episode)$/.test(d.path)) return false;
   if (/^characters\.[a-z0-9_]+\.location$/.test(d.path)) return false;
   return JSON.stringify(d.before) !== JSON.stringify(d.after);
 }
 
-/** Two meaningful deltas are expected per operator application. */
-export const EXPECTED_DELTAS_PER_APPLICATION = 2;
+/** The core's expected meaningful deltas per act (core/metrics.ts MetricsOptions default). */
+export const EXPECTED_DELTAS_PER_ACT = 8;
 
-/** Pacing (0..10) = 10 × meaningful deltas of the act / expected deltas of the act. */
-export function actPacing(meaningful: number, applications: number): number {
-  const expected = Math.max(1, applications * EXPECTED_DELTAS_PER_APPLICATION);
-  return round(Math.min(10, (10 * meaningful) / expected), 2);
+/** Pacing (0..10) of an act, as the core defines it; `applications` is accepted for older callers and unused. */
+export function actPacing(meaningful: number, _applications?: number): number {
+  return Math.round(Math.min(10, Math.max(0, (10 * meaningful) / EXPECTED_DELTAS_PER_ACT)) * 100) / 100;
 }
-
-/** Spec §10.2 conditions, as pure predicates over the series the Director keeps. */
-export const PACING_LOW = 4;
-export const pacingLowTwoActs = (pacing: number[]): boolean =>
-  pacing.length >= 2 && pacing[pacing.length - 1]! < PACING_LOW && pacing[pacing.length - 2]! < PACING_LOW;
-export const tensionPlateau = (tension: number[]): boolean => {
-  if (tension.length < 3) return false;
-  const [a, b, c] = tension.slice(-3);
-  return a === b && b === c;
-};
-export const tooManyNearResolution = (nearIds: string[]): boolean => nearIds.length > 2;

@@ -9,10 +9,11 @@ import { hashValue } from '../../core/hash.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
 import { applyDeltas, resolveEffects } from '../../core/deltas/index.js';
-import { bdiScore, bindingKey, canAct, enumerateBindings, roleKind, roleOrder, threadsAdvancedBy } from '../b-proposals/bdi.js';
+import { bindingKey, canAct } from '../b-proposals/bdi.js';
+import { candidatePool } from '../b-proposals/pool.js';
 import { NEAR_RESOLUTION } from '../a-snapshot/index.js';
 import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js';
-import { actPacing, isMeaningful, pacingLowTwoActs, snapshotTension, tensionPlateau, tooManyNearResolution } from './metrics.js';
+import { DramaTracker, threadsToDeferNow } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
@@ -74,25 +75,14 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
     const k = `${m.operator_id}|${p.character_id}`;
     if (!proposalOpActor.has(k)) proposalOpActor.set(k, { by: p.character_id, priority: m.priority });
   }
-  const cache = new Map();
-  const candidates: Candidate[] = [];
-  const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
-  for (const actor of [...acting].sort((a, b) => a.id.localeCompare(b.id))) {
-    for (const op of ops) {
-      for (const bindings of enumerateBindings(world, op, actor.id, cache)) {
-        const threads = threadsAdvancedBy(world, op, bindings);
-        const key = bindingKey(op.id, bindings);
-        const exact = proposalIndex.get(key);
-        const loose = proposalOpActor.get(`${op.id}|${actor.id}`);
-        const chars = roleOrder(op).filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
-        candidates.push({
-          op, actor, bindings, key, chars, threads,
-          base: bdiScore(world, actor, op, bindings, threads).score,
-          proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
-        });
-      }
-    }
-  }
+  const candidates: Candidate[] = candidatePool(world, episode).map((e) => {
+    const exact = proposalIndex.get(e.key);
+    const loose = proposalOpActor.get(`${e.op.id}|${e.actor.id}`);
+    return {
+      op: e.op, actor: e.actor, bindings: e.bindings, key: e.key, chars: e.chars, threads: e.threads, base: e.bdi.score,
+      proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
+    };
+  });
 
   // ---- planning state ----
   const start = openingWorld(world, context);
@@ -109,10 +99,8 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
   const typeCount = { thriller: 0, soap: 0 };
   const appearances = new Map<string, number>();
   const dramaResponses: DramaResponse[] = [];
-  const tensionSeries: number[] = [];
-  const pacingSeries: number[] = [];
-  let actMeaningful = 0;
-  let actApps = 0;
+  const drama = new DramaTracker();
+  const sceneApplied: AppliedDelta[] = [];
   let pendingComplication = false;
   let pendingTags: MandatoryBeat[] = [];
   const placedTags = new Set<MandatoryBeat>();
@@ -124,13 +112,33 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
   let slotSeq = 0;
   const totalSlots = shape.total;
   const opening = context.must_start_immediately ? context.opening : null;
+  const majorOpen = world.threads.threads.filter((t) => t.major && t.status === 'open').map((t) => t.id);
 
-  const typeAllowed = (t: 'thriller' | 'soap', remainingAfter: number): boolean => {
-    const th = typeCount.thriller + (t === 'thriller' ? 1 : 0);
-    const so = typeCount.soap + (t === 'soap' ? 1 : 0);
-    if (th > LIMITS.thriller.max || so > LIMITS.soap.max) return false;
-    // The remaining slots must still be able to reach both minimums.
-    return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter;
+  /**
+   * Type limits, keeping the final (cliffhanger) slot a wildcard: every earlier slot must leave
+   * the counts where either type can still close the episode, because only a few operators can
+   * end it and their type is not known in advance.
+   */
+  // Mandatory beats only some operators carry: when all of a tag's operators are of one type, an
+  // untagged slot must not use up the last application of that type before the tag is placed.
+  const tagTypes = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
+  for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) tagTypes.set(t, new Set(world.operators.operators.filter((o) => o.beats.includes(t)).map((o) => o.type)));
+  const reserved = (t: 'thriller' | 'soap', forTag: MandatoryBeat | null): number =>
+    [...tagTypes].filter(([tag, types]) => tag !== forTag && !placedTags.has(tag) && types.size === 1 && types.has(t)).length;
+  const typeAllowed = (t: 'thriller' | 'soap', remainingAfter: number, forTag: MandatoryBeat | null = null): boolean => {
+    const th = typeCount.thriller + (t === 'thriller' ? 1 : 0) + reserved('thriller', forTag);
+    const so = typeCount.soap + (t === 'soap' ? 1 : 0) + reserved('soap', forTag);
+    const wildcard = totalSlots < LIMITS.thriller.max + LIMITS.soap.max;
+    if (!wildcard) {
+      if (th > LIMITS.thriller.max || so > LIMITS.soap.max) return false;
+      return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter;
+    }
+    if (remainingAfter === 0) {
+      return th >= LIMITS.thriller.min && th <= LIMITS.thriller.max && so >= LIMITS.soap.min && so <= LIMITS.soap.max;
+    }
+    if (th > LIMITS.thriller.max - 1 || so > LIMITS.soap.max - 1) return false;
+    // The slots left before the last must bring both counts to their minimums.
+    return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter - 1;
   };
 
   for (const sc of shape.scenes) {
@@ -145,8 +153,12 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
       const order: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
       tag = order.find((t) => due.includes(t) && !placedTags.has(t)) ?? null;
     }
+    // A due tag that does not get this scene waits for the next one.
+    for (const t of due) if (t !== tag && t !== 'cliffhanger' && !placedTags.has(t) && !pendingTags.includes(t)) pendingTags.push(t);
 
     const sceneApps: OperatorApplication[] = [];
+    const sceneStart = proj.world;
+    sceneApplied.length = 0;
     let location: string | null = null;
     let sceneDay = 0;
     let sceneTod = 0;
@@ -163,9 +175,10 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
       const needComplication = pendingComplication && !needTag;
       const jitter = rng.fork(`slot/${slotSeq + 1}`);
       const scored: { c: Candidate; s: number; tie: number }[] = [];
+      const allowed = { thriller: typeAllowed('thriller', remainingAfter, needTag), soap: typeAllowed('soap', remainingAfter, needTag) };
       for (const c of candidates) {
         if (needTag && !c.op.beats.includes(needTag)) continue;
-        if (!typeAllowed(c.op.type, remainingAfter)) continue;
+        if (!allowed[c.op.type]) continue;
         if (usedKeys.has(c.key)) continue;
         if (!c.chars.every((id) => canAct(proj.index.characters.get(id)))) continue;
         if (location && !settingOk(proj.index, c.op, location)) continue;
@@ -223,12 +236,17 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
         const moved = moveDeltas.length ? applyDeltas(proj.world, moveDeltas, prov(context, sc.id, null)) : { ok: true as const, world: proj.world, applied: [] };
         if (!moved.ok) continue;
         const movedIndex = moveDeltas.length ? indexWorld(moved.world) : proj.index;
+        // The move happens where the scene is: prereqs are judged after the cast has arrived.
+        const prereqAtScene = moveDeltas.length ? checkPrereqs(c.op, c.bindings, movedIndex, { episode }) : prereq;
+        if (!prereqAtScene.holds) continue;
         const appId = `a${String(appSeq + 1).padStart(2, '0')}`;
         const built = buildApplication(c, appId, movedIndex, moved.world, rng, episode, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
         if (!applied.ok) continue;
-        built.app.prereqs = prereq.results.map((r) => ({ expr: r.expr, holds: r.holds }));
+        // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
+        if (majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) continue;
+        built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
         chosen = { c, app: built.app, proj: { world: applied.world, index: indexWorld(applied.world) }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
         break;
       }
@@ -285,8 +303,7 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
         const th = proj.index.threads.get(t);
         if (th && th.major && (th.status === 'resolved' || th.progress >= 1)) resolvedMajors.add(t);
       }
-      actMeaningful += chosen.applied.filter(isMeaningful).length;
-      actApps++;
+      sceneApplied.push(...chosen.applied);
       sceneApps.push(app);
     }
 
@@ -318,24 +335,24 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
     });
 
     // ---- drama responses (spec §10.2) on the projection after the scene ----
-    tensionSeries.push(snapshotTension(proj.world));
-    if (tensionPlateau(tensionSeries) && !placedTags.has('confrontation') && !pendingTags.includes('confrontation') && !isLast) {
+    drama.addScene(sc.id, sc.act, sceneStart, proj.world, sceneApplied, beatTag ? [beatTag] : []);
+    const plateau = drama.plateauAt(sc.id);
+    if (plateau && !placedTags.has('confrontation') && !pendingTags.includes('confrontation') && !isLast) {
       pendingTags.push('confrontation');
-      dramaResponses.push({ condition: 'tension_plateau', action: 'schedule_confrontation', at: shape.scenes[sc.number]?.id ?? sc.id, detail: `tension held at ${tensionSeries[tensionSeries.length - 1]} for 3 scenes (${scenes.slice(-3).map((s) => s.id).join(', ')}); the confrontation is moved up` });
+      dramaResponses.push({ ...plateau, at: shape.scenes[sc.number]?.id ?? sc.id, detail: `${plateau.detail}; the confrontation is moved up to the next scene` });
     }
-    const near = [...proj.index.threads.values()].filter((t) => t.status === 'open' && t.progress >= NEAR_RESOLUTION && !deferred.has(t.id)).map((t) => t.id);
-    if (tooManyNearResolution(near)) {
-      const victim = [...near].map((id) => proj.index.threads.get(id)!).sort((a, b) => Number(overdue.has(a.id)) - Number(overdue.has(b.id)) || a.priority - b.priority || a.id.localeCompare(b.id))[0]!;
-      deferred.add(victim.id);
-      dramaResponses.push({ condition: 'threads_near_resolution', action: 'defer_resolution', at: sc.id, detail: `${near.length} threads near resolution (${near.join(', ')}); ${victim.id} is deferred to the next episode` });
+    for (const t of threadsToDeferNow(proj.world)) {
+      if (deferred.has(t)) continue;
+      deferred.add(t);
+      const near = [...proj.index.threads.values()].filter((x) => x.status === 'open' && x.progress >= NEAR_RESOLUTION).map((x) => x.id);
+      dramaResponses.push({ condition: 'threads_near_resolution', action: 'defer_resolution', at: sc.id, detail: `${near.length} threads near resolution (${near.join(', ')}); ${t} is deferred to the next episode` });
     }
     const nextScene = shape.scenes[sc.number];
-    if (!nextScene || nextScene.act !== sc.act) {
-      pacingSeries.push(actPacing(actMeaningful, actApps));
-      actMeaningful = 0; actApps = 0;
-      if (nextScene && pacingLowTwoActs(pacingSeries) && !pendingComplication) {
+    if (nextScene && nextScene.act !== sc.act) {
+      const low = drama.pacingLowEndingAt(sc.act);
+      if (low && !pendingComplication) {
         pendingComplication = true;
-        dramaResponses.push({ condition: 'pacing_low', action: 'inject_complication', at: 'pending', detail: `pacing ${pacingSeries.slice(-2).join(' and ')} in acts ${sc.act - 1} and ${sc.act}` });
+        dramaResponses.push({ ...low, at: 'pending', detail: low.detail });
       }
     }
   }

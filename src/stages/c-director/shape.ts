@@ -49,7 +49,9 @@ export function episodeShape(acting: number, openThreads: number, rng: Rng): Epi
   let num = 1;
   for (let a = 0; a < 4; a++) for (let i = 0; i < sizes[a]!; i++, num++) scenes.push({ number: num, id: sceneId(num), act: a + 1, applications: 1, tag: null });
 
-  const total = Math.min(LIMITS.thriller.max + LIMITS.soap.max, Math.max(n, LIMITS.thriller.min + LIMITS.soap.min) + r.int(3));
+  // At most one application short of both maxima, so the last (cliffhanger) slot can take either
+  // type (see plan.ts typeAllowed); a 24-scene episode needs all 24.
+  const total = Math.max(n, Math.min(LIMITS.thriller.max + LIMITS.soap.max - 1, Math.max(n, LIMITS.thriller.min + LIMITS.soap.min) + r.int(3)));
   let thriller = Math.min(LIMITS.thriller.max, Math.max(LIMITS.thriller.min, Math.round(total * 0.6)));
   let soap = total - thriller;
   if (soap < LIMITS.soap.min) { soap = LIMITS.soap.min; thriller = total - soap; }

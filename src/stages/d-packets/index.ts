@@ -1,7 +1,7 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
-import type { Character, Operator, World } from '../../domain/world.js';
+import type { Character, Operator, Relationship, World } from '../../domain/world.js';
 import { hashValue } from '../../core/hash.js';
 import { round, stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
@@ -37,7 +37,9 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const ops = new Map(world.operators.operators.map((o) => [o.id, o]));
   const last = new Map<string, { location: string; day: number }>();
   for (const c of start.characters.characters) last.set(c.id, { location: c.location, day: 0 });
-  const snapshotEdges = new Map(world.relationships.relationships.map((r) => [`${r.from}>${r.to}`, stableStringify(r)]));
+  const snapshotEdges = new Map(world.relationships.relationships.map((r) => [`${r.from}>${r.to}`, r]));
+  const sameEdge = (a: Relationship | undefined, b: Relationship): boolean =>
+    a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   const packets: ScenePacket[] = [];
   plan.scenes.forEach((scene, i) => {
     const before = projection.before[i]!;
@@ -79,7 +81,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     const edges: SubgraphEdge[] = [];
     for (const r of before.relationships.relationships) {
       if (!hop.has(r.from) || !hop.has(r.to)) continue;
-      const changed = snapshotEdges.get(`${r.from}>${r.to}`) !== stableStringify(r);
+      const changed = !sameEdge(snapshotEdges.get(`${r.from}>${r.to}`), r);
       const inCast = Number(scene.cast.includes(r.from)) + Number(scene.cast.includes(r.to));
       const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
       // Filter (spec §2.2): relevant to the cast, an active thread, or something changed this episode.
@@ -169,28 +171,46 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   return packets;
 }
 
-/** Drop the least relevant context until the estimate fits: edges, then secrets, threads, accounts, characters. */
+/**
+ * Drop the least relevant context until the estimate fits: edges, then secrets, threads,
+ * accounts, characters. The exact estimate is re-measured after each batch; within a batch each
+ * removal is credited with its compact JSON length, an underestimate of its indented size, so a
+ * batch never prunes more than needed by much.
+ */
 function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
   const g = p.retrieved_subgraph;
   const castIds = new Set(p.cast.map((c) => c.id));
   const measure = () => { p.token_estimate = 0; p.token_estimate = estimateTokens(p); return p.token_estimate; };
-  while (measure() > budget) {
+  const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
+    [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
+  const removeOne = (): number => {
     if (g.edges.length) {
       const e = g.edges.pop()!; // sorted by relevance, least relevant last
       p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
-      continue;
+      return JSON.stringify(e).length;
     }
-    const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
-      [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
     const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
-    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); continue; }
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return JSON.stringify(s).length; }
     const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
-    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); continue; }
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return JSON.stringify(t).length; }
     const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); continue; }
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return JSON.stringify(a).length; }
     const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0) ?? pickLow(g.characters, () => 1);
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); continue; }
-    break; // nothing left to prune: the rest is the scene itself
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); return JSON.stringify(c).length; }
+    return 0; // nothing left to prune: the rest is the scene itself
+  };
+  let est = measure();
+  while (est > budget) {
+    let excess = (est - budget) * 4;
+    let progressed = false;
+    while (excess > 0) {
+      const freed = removeOne();
+      if (freed === 0) break;
+      progressed = true;
+      excess -= Math.max(1, freed - 40); // less the pruned-list entry this removal adds
+    }
+    if (!progressed) break;
+    est = measure();
   }
 }
 

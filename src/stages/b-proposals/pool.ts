@@ -1,0 +1,128 @@
+import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
+import { indexWorld, type WorldIndex } from '../../core/world-index.js';
+import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast } from '../../core/expr/index.js';
+import { bdiScore, bindingKey, canAct, candidatesFor, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+
+/**
+ * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
+ * shared by stage B (proposals) and stage C (the Director).
+ *
+ * A world can have tens of thousands of bindings (three character roles over fifteen
+ * characters), so bindings are enumerated role by role and each top-level `&&` conjunct of a
+ * prerequisite is evaluated as soon as every role it names is bound: a failing conjunct prunes
+ * the whole subtree. This gives exactly the bindings whose prereqs hold on the snapshot (a
+ * conjunct that cannot be evaluated counts as false, as in checkPrereqs). Each (actor,
+ * operator) family keeps its VALID_PER_FAMILY best bindings, plus up to INVALID_PER_FAMILY
+ * complete bindings that failed only on their last conjuncts: an earlier move in the episode
+ * may make them possible, and the Director re-checks every prereq on the projected state.
+ */
+export const VALID_PER_FAMILY = 16;
+export const INVALID_PER_FAMILY = 4;
+
+export interface PoolEntry {
+  op: Operator;
+  actor: Character;
+  bindings: Record<string, string>;
+  key: string;
+  /** Characters bound to character roles (actor first). */
+  chars: string[];
+  threads: string[];
+  bdi: BdiScore;
+  /** Prereqs hold on the snapshot. */
+  valid: boolean;
+}
+
+interface Conjunct {
+  ast: Ast | null; // null: the prerequisite does not parse, so it never holds
+  /** Index (in roleOrder) of the last role the conjunct names; -1 when it names none. */
+  at: number;
+}
+
+function conjuncts(op: Operator, roles: string[]): Conjunct[] {
+  const out: Conjunct[] = [];
+  const names = (a: Ast, acc: Set<string>): Set<string> => {
+    switch (a.type) {
+      case 'Identifier': acc.add(a.name); break;
+      case 'Member': names(a.object, acc); break;
+      case 'Call': a.args.forEach((x) => names(x, acc)); break;
+      case 'Binary': names(a.left, acc); names(a.right, acc); break;
+      case 'Unary': names(a.argument, acc); break;
+      case 'Array': a.elements.forEach((x) => names(x, acc)); break;
+      default: break;
+    }
+    return acc;
+  };
+  const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
+  for (const p of op.prereqs ?? []) {
+    const parsed = parseExpression(p.expr);
+    if (!parsed.ok) { out.push({ ast: null, at: -1 }); continue; }
+    for (const c of split(parsed.ast)) {
+      const used = names(c, new Set());
+      // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
+      const idx = [...used].filter((n) => n !== 'world').map((n) => roles.indexOf(n));
+      out.push({ ast: c, at: idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx) });
+    }
+  }
+  return out;
+}
+
+const memo = new WeakMap<World, Map<number, PoolEntry[]>>();
+
+export function candidatePool(world: World, episode: number, index: WorldIndex = indexWorld(world)): PoolEntry[] {
+  let byEp = memo.get(world);
+  if (!byEp) memo.set(world, (byEp = new Map()));
+  const hit = byEp.get(episode);
+  if (hit) return hit;
+  const out: PoolEntry[] = [];
+  const cands = new Map<RoleKind, string[]>();
+  const candidates = (k: RoleKind) => cands.get(k) ?? (cands.set(k, candidatesFor(world, k)), cands.get(k)!);
+  const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
+  const actors = world.characters.characters.filter((c) => c.principal && canAct(c)).sort((a, b) => a.id.localeCompare(b.id));
+  for (const op of ops) {
+    const roles = roleOrder(op);
+    const kinds = operatorRoleKinds(op);
+    const conj = conjuncts(op, roles);
+    const holdsAt = (i: number, b: Record<string, string>): boolean => {
+      const ctx = makeEvalContext(index, b, { episode, roleKinds: kinds });
+      for (const c of conj) {
+        if (c.at !== i && !(i === 0 && c.at === -1)) continue;
+        if (!c.ast) return false;
+        const r = evaluateAst(c.ast, ctx);
+        if (!r.ok || r.value !== true) return false;
+      }
+      return true;
+    };
+    for (const actor of actors) {
+      const valid: Record<string, string>[] = [];
+      const nearMiss: Record<string, string>[] = [];
+      const rec = (i: number, b: Record<string, string>, used: Set<string>): void => {
+        if (i === roles.length) { valid.push({ ...b }); return; }
+        const role = roles[i]!;
+        const kind = roleKind(op, role);
+        for (const id of candidates(kind)) {
+          if (kind === 'character' && used.has(id)) continue;
+          b[role] = id;
+          if (kind === 'character') used.add(id);
+          if (holdsAt(i, b)) rec(i + 1, b, used);
+          else if (i === roles.length - 1 && nearMiss.length < INVALID_PER_FAMILY * 4) nearMiss.push({ ...b });
+          if (kind === 'character') used.delete(id);
+          delete b[role];
+        }
+      };
+      const b: Record<string, string> = { actor: actor.id };
+      if (holdsAt(0, b)) rec(1, b, new Set([actor.id]));
+      const score = (bindings: Record<string, string>, ok: boolean) => {
+        const threads = threadsAdvancedBy(world, op, bindings);
+        const chars = roles.filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
+        return { op, actor, bindings, key: bindingKey(op.id, bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
+      };
+      const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
+        xs.map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+      out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
+    }
+  }
+  // Stable order: actor, then operator, then score.
+  out.sort((x, y) => (x.actor.id < y.actor.id ? -1 : x.actor.id > y.actor.id ? 1 : 0) || (x.op.id < y.op.id ? -1 : x.op.id > y.op.id ? 1 : 0));
+  byEp.set(episode, out);
+  return out;
+}
