@@ -28,19 +28,21 @@ export class JournaledLlm implements Llm {
     private readonly beforeRecord: () => Promise<void> = async () => {},
     /** Called when a call goes to the provider (progress: writing / verifying). */
     private readonly onCall: (req: LlmRequest) => void = () => {},
+    /** What answers the calls (provider, model routing, chaos): a change of it is a change of call. */
+    private readonly salt: unknown = null,
   ) {
     this.deterministic = inner.deterministic;
     this.providerId = inner.providerId;
     this.dir = path.join(runDir, 'calls');
   }
 
-  static keyOf(req: LlmRequest): string {
+  static keyOf(req: LlmRequest, salt: unknown = null): string {
     const { signal: _signal, ...rest } = req;
-    return hashValue(rest).slice(0, 32);
+    return hashValue({ salt, req: rest }).slice(0, 32);
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
-    const file = path.join(this.dir, `${JournaledLlm.keyOf(request)}.json`);
+    const file = path.join(this.dir, `${JournaledLlm.keyOf(request, this.salt)}.json`);
     try {
       const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
       this.replayed += 1;

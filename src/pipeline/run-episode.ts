@@ -169,7 +169,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
     if (!scene) return;
     if (req.role === 'writer') progress.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
     else if (req.role === 'critic') progress.scene(scene, 'verifying');
-  });
+  }, { provider: router.providerId, models: config.models, chaos: config.chaos });
 
   const check = (where: string) => {
     if (o.signal?.aborted) throw interrupted(where, o.signal.reason);

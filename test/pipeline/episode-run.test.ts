@@ -180,4 +180,28 @@ describe('aureus episode run', () => {
     expect(s2.seed).toBe(summary.seed);
     expect(git(w, 'rev-parse', 'HEAD^{tree}')).toBe(git(root, 'rev-parse', 'HEAD^{tree}'));
   });
+
+  it('exhausted repair budget: exit 5, nothing committed, the report kept; the run resumes', async () => {
+    const w = copyRepo(pristine, 'budget');
+    const cfg = path.join(w, 'aureus.config.yaml');
+    fs.writeFileSync(cfg, fs.readFileSync(cfg, 'utf8').replace(/per_episode: \d+/, 'per_episode: 1'));
+    git(w, 'commit', '-q', '-am', 'tight budget');
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await cli(['episode', 'run', '--chaos', '1'], w);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('AUR6007');
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'status', '--porcelain')).toBe('');
+    const [run] = fs.readdirSync(path.join(w, '.aureus/runs'));
+    const report = JSON.parse(fs.readFileSync(path.join(w, '.aureus/runs', run, 'verifier_report.json'), 'utf8'));
+    expect(report.verdict).toBe('FAIL');
+    expect(report.budget.used).toBe(1);
+    // Without the defects, the same run (same folder, planning from its checkpoint) goes through.
+    const again = await cli(['episode', 'run', '--json'], w);
+    expect(again.code, again.stderr).toBe(0);
+    const s2 = JSON.parse(again.stdout);
+    expect(s2.run_dir).toBe(`.aureus/runs/${run}`);
+    expect(s2.resumed.planning).toBe(true);
+    expect(s2.status).toBe('committed');
+  }, 300_000);
 });
