@@ -15,6 +15,7 @@ import type { VerifyContext } from './f-verifier/context.js';
 import { verifySceneOutput, type SceneVerification } from './f-verifier/verify.js';
 import { buildCriticRequest, runCritic } from './f-verifier/critic.js';
 import { episodeRules } from './f-verifier/rules/episode.js';
+import { finding } from './f-verifier/context.js';
 import { worldVerifyContext } from './f-verifier/world-context.js';
 import { keepOpening, planRepair, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
 import { compareSceneIds, grantRound, type BudgetState } from './g-repair/budget.js';
@@ -128,6 +129,8 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
       findings.push(...c.findings);
     }
     const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
+    // The simplified fallback is logged for manual review (spec §7.2), as a soft finding on its attempt.
+    if (mode === 'simplified') findings.push(finding('AUR5091', 'soft', packet.scene_id, 'repair.simplified', { scene: packet.scene_id }));
     st.attempts.push({ attempt, model: res.model, mode, raw_file: rawFile, findings, critic, verdict });
     st.last = { ...v, findings };
     st.lastPacket = packet;

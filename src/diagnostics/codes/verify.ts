@@ -39,6 +39,5 @@ defineDiagnostics([
   // Orchestration and CLI.
   { code: 'AUR5080', severity: 'error', message: 'cannot read {what} {file}: {detail}', hint: 'Pass an existing file.' },
   { code: 'AUR5081', severity: 'error', message: '{file} is not a scene packet: {detail}', hint: 'Pass a packets/SCxx.json written by stage D.' },
-  { code: 'AUR5090', severity: 'error', message: 'repair budget exhausted: {failed} scene(s) still failing after {used} regeneration(s)', hint: 'Read verifier_report.json, then resume with a higher budget or edit the plan.' },
   { code: 'AUR5091', severity: 'warning', message: 'scene {scene} was rewritten with a simplified operator set', hint: 'Review {scene} by hand: optional applications and risks were dropped.' },
 ]);

@@ -137,6 +137,7 @@ describe('stage G: budgeted repair', () => {
     expect(sc.attempts.map((a) => a.mode)).toEqual(['write', 'regenerate', 'regenerate', 'simplified']);
     expect(sc.attempts.map((a) => a.model)).toEqual(['writer-model', 'writer-model', 'big-model', 'big-model']);
     expect(sc.manual_review).toBe(true);
+    expect(sc.attempts[3].findings.map((f) => [f.code, f.severity, f.message])).toEqual([['AUR5091', 'soft', 'scene SC04 was rewritten with a simplified operator set']]);
     expect(res.scenes[0].simplified).toBe(true);
     expect(res.report.budget.used).toBe(3);
     expect(await readFile(path.join(dir, 'drafts/SC04.3.txt'), 'utf8')).toBe(as('dead_speaks.txt', 'SC04'));
