@@ -34,7 +34,7 @@ export function chartSvg(m: EpisodeMetrics): string {
     const x0 = x(Math.min(...idx)) - (W - L - R) / n / 2 + 2;
     const x1 = x(Math.max(...idx)) + (W - L - R) / n / 2 - 2;
     parts.push(`<rect class="pacing" x="${x0.toFixed(1)}" y="${y(a.pacing).toFixed(1)}" width="${(x1 - x0).toFixed(1)}" height="${(y(0) - y(a.pacing)).toFixed(1)}" fill="#c9a227" fill-opacity="0.25"><title>Act ${a.act} pacing ${a.pacing}</title></rect>`);
-    parts.push(`<text x="${((x0 + x1) / 2).toFixed(1)}" y="${H - 6}" font-size="10" text-anchor="middle">Act ${a.act}</text>`);
+    parts.push(`<text x="${((x0 + x1) / 2).toFixed(1)}" y="${H - 6}" font-size="10" text-anchor="middle">Act ${a.act} · pacing ${a.pacing} · volatility ${a.volatility}</text>`);
   }
   const pts = m.tension_curve.map((p, i) => `${x(i).toFixed(1)},${y(p.tension).toFixed(1)}`).join(' ');
   parts.push(`<polyline class="tension" points="${pts}" fill="none" stroke="#8b1e1e" stroke-width="2"/>`);
