@@ -5,7 +5,15 @@ import type { Diagnostic } from '../../diagnostics/index.js';
 
 /** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
 export function registerSeason(program: Command, ctx: () => CommandContext): void {
-  const group = program.commands.find((x) => x.name() === 'season') ?? program.command('season').description('season workflow: compile several episodes in a row');
+  const group =
+    program.commands.find((x) => x.name() === 'season') ??
+    program
+      .command('season')
+      .description('season workflow: compile several episodes in a row')
+      .addHelpText('after', `
+Examples:
+  $ aureus season run --count 3          three episodes, each committed and tagged
+See also: aureus status, recap, diff, branch, rollback, export.`);
   const sub = addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
     .option('--count <n>', 'how many episodes (default 1)', '1')
     .addHelpText(
