@@ -82,7 +82,12 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
   const out: Record<string, string> = {};
   for (const rel of Object.keys(journal.hashes).sort()) {
     const content = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
-    if (sha256(content) !== journal.hashes[rel]) throw new Error(`staged file ${rel} does not match its hash`);
+    if (sha256(content) !== journal.hashes[rel]) {
+      throw new AureusError('an interrupted commit cannot be recovered', {
+        exitCode: ExitCode.GIT,
+        diagnostics: [diag('AUR6018', { file: path.posix.join(path.basename(path.dirname(runDir)), path.basename(runDir), JOURNAL), message: `staged file ${rel} does not match its hash` })],
+      });
+    }
     out[rel] = content;
   }
   return out;
