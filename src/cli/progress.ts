@@ -58,12 +58,12 @@ export class PlainProgress implements ProgressSink {
     this.io.stderr(`${ids.length} scenes: ${ids.join(' ')}\n`);
   }
   scene(id: string, state: SceneState, detail?: string): void {
-    this.io.stderr(`  ${id} ${state}${detail ? ` ${this.c.dim(`(${detail})`)}` : ''}\n`);
+    const busy = state === 'writing' || state === 'repairing' || state === 'verifying' ? this.lastInflight : '';
+    const bits = [detail, busy].filter(Boolean).join(', ');
+    this.io.stderr(`  ${id} ${state}${bits ? ` ${this.c.dim(`(${bits})`)}` : ''}\n`);
   }
   inflight(active: number, queued: number): void {
-    const s = `${active}/${queued}`;
-    if (s === this.lastInflight || (active === 0 && queued === 0)) return;
-    this.lastInflight = s;
+    this.lastInflight = active || queued ? `${active} in flight${queued ? `, ${queued} queued` : ''}` : '';
   }
   info(text: string): void {
     this.io.stderr(`${text}\n`);

@@ -21,6 +21,8 @@ export class JournaledLlm implements Llm {
   readonly dir: string;
   replayed = 0;
   fresh = 0;
+  /** Calls sent to the provider and not answered yet (progress: "n in flight"). */
+  active = 0;
 
   constructor(
     private readonly inner: Llm,
@@ -50,8 +52,14 @@ export class JournaledLlm implements Llm {
     } catch {
       /* not journaled yet */
     }
+    this.active += 1;
     this.onCall(request);
-    const res = await this.inner.complete(request);
+    let res: LlmResponse;
+    try {
+      res = await this.inner.complete(request);
+    } finally {
+      this.active -= 1;
+    }
     await this.beforeRecord();
     fs.mkdirSync(this.dir, { recursive: true });
     writeFileAtomic.sync(file, stableStringify(res));

@@ -164,8 +164,9 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
   const runLog = new JsonlRunLog(runLogFile);
   const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env });
   const sceneOf = (req: LlmRequest) => req.meta?.scene;
-  const llm = new JournaledLlm(router, runDir, () => runLog.flush(), (req) => {
+  const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req) => {
     const scene = sceneOf(req);
+    progress.inflight(llm.active, router.pending.queued);
     if (!scene) return;
     if (req.role === 'writer') progress.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
     else if (req.role === 'critic') progress.scene(scene, 'verifying');
@@ -205,7 +206,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
       const { loadStyle } = await import('../style/index.js');
       const { writeEpisodeScenes } = await import('../stages/scenes.js');
       const style = await loadStyle(root);
-      const timer = setInterval(() => progress.inflight(router.pending.active, router.pending.queued), 250);
+      const timer = setInterval(() => progress.inflight(llm.active, router.pending.queued), 250);
       let res;
       try {
         res = await writeEpisodeScenes({
