@@ -1,0 +1,116 @@
+// Child process: one in-process episode (stages A–H, no git) on the starter world through a
+// simulated-latency provider (every call takes exactly <ms>), at a given concurrency; then the
+// naive baseline: the same calls, one at a time, each prompt carrying the whole world.
+//   node bench/episode.mjs <latencyMs> <concurrency> [naive]
+import { setTimeout as sleep } from 'node:timers/promises';
+import { dist, peakRssMb, r1, ROOT } from './lib.mjs';
+
+const latency = Number(process.argv[2] ?? 50);
+const concurrency = Number(process.argv[3] ?? 1);
+const withNaive = process.argv[4] === 'naive';
+
+const { loadWorldOrThrow } = await dist('store/index.js');
+const { loadConfigOrThrow } = await dist('config/load.js');
+const { OfflineProvider, openLlm, estimateTokens } = await dist('providers/index.js');
+const { planEpisode } = await dist('stages/planning.js');
+const { writeEpisodeScenes } = await dist('stages/scenes.js');
+const { stageH } = await dist('stages/h-commit/index.js');
+const { loadStyle } = await dist('style/index.js');
+const { episodeRef } = await dist('domain/context.js');
+const { canonicalCompact } = await dist('core/json.js');
+
+const { world } = await loadWorldOrThrow(ROOT);
+const { config } = loadConfigOrThrow(ROOT, { concurrency, provider: 'offline' });
+const seed = 'bench';
+const ref = episodeRef(1, 1);
+
+/** A provider whose every call takes `latency` ms, answering like the offline provider; records the call graph. */
+class LatencyProvider {
+  constructor(ms) {
+    this.id = `latency:${ms}`;
+    this.ms = ms;
+    this.inner = new OfflineProvider({ seed, simulatedLatencyMs: 0 });
+    this.calls = [];
+    this.t0 = performance.now();
+  }
+  async complete(req, model) {
+    const start = performance.now() - this.t0;
+    await sleep(this.ms);
+    const res = await this.inner.complete(req, model);
+    const prompt = [req.system, req.static_context ?? '', ...req.messages.map((m) => m.content)].join('\n');
+    this.calls.push({
+      role: req.role,
+      scene: req.meta?.scene ?? null,
+      attempt: req.meta?.attempt ?? null,
+      start,
+      end: performance.now() - this.t0,
+      input_tokens: estimateTokens(prompt),
+      static_tokens: estimateTokens(req.static_context ?? ''),
+      dynamic_text: [req.system, ...req.messages.map((m) => m.content)].join('\n'),
+      req,
+    });
+    return { ...res, latency_ms: this.ms };
+  }
+}
+
+const provider = new LatencyProvider(latency);
+const llm = openLlm({ root: ROOT, config, seed, provider: { provider, providerId: provider.id, deterministic: true } });
+const style = await loadStyle(ROOT);
+const writerStyle = { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown };
+
+const t0 = performance.now();
+const planning = await planEpisode({ world, ref, seed, previousCliffhanger: null, llm, packets: { tokenBudget: config.packets.token_budget } });
+const tPlanned = performance.now();
+const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style: writerStyle, budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode }, concurrency, seed });
+const tScenes = performance.now();
+const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
+await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], max_tokens: config.max_tokens.recap, payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
+const wall = performance.now() - t0;
+
+// Critical path of the call graph: proposals are independent of each other (one layer), director
+// calls are sequential re-asks, each scene's writer/critic attempts form a chain and scenes are
+// independent, the recap comes last. With unlimited parallelism and zero compute this is the floor.
+const calls = provider.calls;
+const count = (role) => calls.filter((c) => c.role === role).length;
+const perScene = new Map();
+for (const c of calls) if (c.scene && (c.role === 'writer' || c.role === 'critic')) perScene.set(c.scene, (perScene.get(c.scene) ?? 0) + 1);
+const depth = (count('proposals') > 0 ? 1 : 0) + count('director') + Math.max(0, ...perScene.values()) + count('recap');
+const criticalPathMs = depth * latency;
+
+const tokens = calls.reduce((s, c) => s + c.input_tokens, 0);
+const writer = calls.filter((c) => c.role === 'writer');
+const writerInput = writer.reduce((s, c) => s + c.input_tokens, 0);
+const writerStatic = writer.reduce((s, c) => s + c.static_tokens, 0);
+const worldTokens = estimateTokens(canonicalCompact(world));
+
+const result = {
+  latency_ms: latency,
+  concurrency,
+  wall_ms: r1(wall),
+  phases_ms: { planning_AD: r1(tPlanned - t0), scenes_EG: r1(tScenes - tPlanned), commit_H_recap: r1(performance.now() - tScenes - (performance.now() - t0 - wall)) },
+  calls: calls.length,
+  calls_by_role: Object.fromEntries(['proposals', 'director', 'writer', 'critic', 'recap'].map((r) => [r, count(r)])),
+  critical_path_depth: depth,
+  critical_path_ms: criticalPathMs,
+  ok: efg.ok,
+  aureus_input_tokens: tokens,
+  world_tokens: worldTokens,
+  naive_input_tokens: calls.reduce((s, c) => s + worldTokens + estimateTokens(c.dynamic_text), 0),
+  writer_input_tokens: writerInput,
+  writer_static_tokens: writerStatic,
+  rss_mb: peakRssMb(),
+};
+
+if (withNaive) {
+  // The naive pipeline: no packets, no concurrency; every call re-sends the whole world bible.
+  const naive = new OfflineProvider({ seed, simulatedLatencyMs: 0 });
+  const worldJson = canonicalCompact(world);
+  const tn = performance.now();
+  for (const c of calls) {
+    const req = { ...c.req, static_context: undefined, messages: [{ role: 'user', content: `CURRENT_STATE: ${worldJson}\n\n${c.dynamic_text}` }] };
+    await sleep(latency);
+    await naive.complete(req, 'naive');
+  }
+  result.naive_wall_ms = r1(performance.now() - tn);
+}
+process.stdout.write(JSON.stringify(result) + '\n');

@@ -1,0 +1,65 @@
+// Shared helpers for `npm run bench` (plain ESM over the built dist/, so the bench measures what ships).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const dist = (rel) => import(path.join(ROOT, 'dist', rel));
+
+export function median(xs) {
+  const s = xs.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b);
+  if (!s.length) return null;
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+export const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
+export const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
+/** Peak resident set size of this process so far, in MB (ru_maxrss is in KB on Linux). */
+export const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+
+/**
+ * Run a child node script, collecting the JSON lines it prints; kill it (SIGKILL) at the cap.
+ * Returns { lines, timedOut, code, ms }. Memory-heavy work runs in children so each size gets its
+ * own peak RSS and a runaway stage cannot take the whole bench down.
+ */
+export function runChild(script, args, capMs, env = {}) {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['--max-old-space-size=4096', path.join(ROOT, 'bench', script), ...args], {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    let timedOut = false;
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, capMs);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const lines = out
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l));
+      resolve({ lines, timedOut, code, stderr: err.slice(-2000), ms: performance.now() - t0 });
+    });
+  });
+}
+
+/** Build an in-memory world of a bench size: DPRR for ≤ 3,000 principals, synthetic beyond. */
+export async function benchWorld(size) {
+  const { loadStarterKit } = await dist('import/kit.js');
+  const kit = await loadStarterKit(ROOT);
+  if (size <= 3000) {
+    const { importDprrFiles } = await dist('import/dprr/index.js');
+    const { assembled } = await importDprrFiles({ from: -100, to: -44, limit: size, principals: size }, kit);
+    return { world: assembled.world, source: `DPRR 100–44 BC, top ${size}` };
+  }
+  const { generateSyntheticWorld } = await dist('import/synthetic.js');
+  return { world: generateSyntheticWorld({ principals: size, seed: 'bench' }, kit).world, source: `synthetic, seed bench` };
+}

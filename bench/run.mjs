@@ -1,0 +1,135 @@
+// `npm run bench`: scale of the symbolic stages, wall time against the critical path, prompt
+// tokens against naive full-world prompting, CLI cold start and a whole offline episode.
+// Writes bench/results.json (git-ignored) and prints markdown tables. See README "Benchmarks".
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { median, r1, ROOT, runChild } from './lib.mjs';
+
+const quick = process.argv.includes('--quick');
+const SIZES = quick ? [10, 100] : [10, 100, 1000, 10000];
+const REPS = { 10: 5, 100: 1, 1000: 1, 10000: 1 };
+const CAP_MS = { 10: 60_000, 100: 120_000, 1000: 120_000, 10000: 120_000 };
+const STAGES = ['A', 'C', 'D', 'F', 'H'];
+const LATENCY = 50;
+const log = (s) => process.stderr.write(s + '\n');
+const results = { node: process.version, cpus: os.cpus().length, date_note: 'figures vary by machine; compare ratios, not absolutes', stages: {}, episode: {}, cli: {} };
+
+// (a) symbolic stages by world size, each size in its own process (own peak RSS, killable at the cap).
+for (const size of SIZES) {
+  log(`(a) stages on ${size} principals (cap ${CAP_MS[size] / 1000}s)…`);
+  const r = await runChild('stages.mjs', [String(size), String(REPS[size])], CAP_MS[size]);
+  const by = Object.fromEntries(r.lines.map((l) => [l.stage, l]));
+  results.stages[size] = {
+    source: by.build?.source ?? null,
+    characters: by.build?.characters ?? null,
+    relationships: by.build?.relationships ?? null,
+    build_ms: by.build?.ms ?? null,
+    B_ms: by.B?.ms ?? null,
+    packet_tokens: by['D-tokens']?.packet_tokens ?? null,
+    timed_out: r.timedOut,
+    error: !r.timedOut && r.code !== 0 ? r.stderr.split('\n').filter(Boolean).slice(-3).join(' | ') : null,
+    stages: Object.fromEntries(STAGES.map((s) => [s, by[s] ? { ms: by[s].ms, runs: by[s].runs, peak_rss_mb: by[s].rss_mb } : null])),
+  };
+}
+
+// (b) + (c) episode wall time with a fixed-latency provider, concurrency 1 and 8, against the
+// critical path and the naive sequential full-world pipeline.
+for (const c of [1, 8]) {
+  const runs = [];
+  for (let i = 0; i < 3; i++) {
+    log(`(b) episode, ${LATENCY} ms per call, concurrency ${c}, run ${i + 1}/3…`);
+    const r = await runChild('episode.mjs', [String(LATENCY), String(c), ...(i === 0 && c === 1 ? ['naive'] : [])], 180_000);
+    if (r.lines[0]) runs.push(r.lines[0]);
+    else log(`  failed: ${r.stderr.split('\n').slice(-3).join(' | ')}`);
+  }
+  if (!runs.length) continue;
+  const first = runs[0];
+  results.episode[`c${c}`] = {
+    wall_ms: r1(median(runs.map((x) => x.wall_ms))),
+    phases_ms: first.phases_ms,
+    calls: first.calls,
+    calls_by_role: first.calls_by_role,
+    critical_path_depth: first.critical_path_depth,
+    critical_path_ms: first.critical_path_ms,
+    ...(first.naive_wall_ms !== undefined ? { naive_wall_ms: first.naive_wall_ms } : {}),
+    tokens: {
+      aureus_input: first.aureus_input_tokens,
+      naive_input: first.naive_input_tokens,
+      world: first.world_tokens,
+      writer_input: first.writer_input_tokens,
+      writer_static_prefix: first.writer_static_tokens,
+    },
+  };
+}
+
+// (d) CLI cold start and a whole offline episode end to end (init + episode run, real git).
+const bin = path.join(ROOT, 'bin/aureus.js');
+const cold = [];
+for (let i = 0; i < 10; i++) {
+  const t = performance.now();
+  const p = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+  if (p.status === 0) cold.push(performance.now() - t);
+}
+results.cli.cold_start_ms = r1(median(cold));
+log('(d) full offline episodes end to end…');
+const e2e = [];
+let e2eError = null;
+for (let i = 0; i < 3; i++) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'aureus-bench-'));
+  try {
+    const world = path.join(dir, 'w');
+    const init = spawnSync(process.execPath, [bin, 'init', world], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    if (init.status !== 0) throw new Error(`init exited ${init.status}: ${init.stderr.slice(-300)}`);
+    const t = performance.now();
+    const run = spawnSync(process.execPath, [bin, '-C', world, 'episode', 'run', '--provider', 'offline', '--json'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '' } });
+    if (run.status !== 0) throw new Error(`episode run exited ${run.status}: ${run.stderr.slice(-300)}`);
+    e2e.push(performance.now() - t);
+  } catch (e) {
+    e2eError = e.message;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+results.cli.offline_episode_ms = r1(median(e2e));
+results.cli.offline_episode_error = e2eError;
+
+// Growth factors between consecutive sizes (time ratio; ~10 for linear over 10x sizes).
+const growth = {};
+for (const s of STAGES) {
+  growth[s] = {};
+  for (let i = 1; i < SIZES.length; i++) {
+    const a = results.stages[SIZES[i - 1]]?.stages[s]?.ms;
+    const b = results.stages[SIZES[i]]?.stages[s]?.ms;
+    growth[s][`${SIZES[i - 1]}→${SIZES[i]}`] = a && b ? r1(b / Math.max(a, 0.05)) : null;
+  }
+}
+results.growth = growth;
+
+await writeFile(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+
+// Markdown.
+const cell = (x, unit = '') => (x === null || x === undefined ? '—' : `${x}${unit}`);
+let md = `\n## Symbolic stages (median ms; peak RSS MB of the process so far)\n\n| principals | world | ${STAGES.map((s) => `${s} ms`).join(' | ')} | peak RSS | B ms (aside) | packet tokens |\n|${'---|'.repeat(STAGES.length + 5)}\n`;
+for (const size of SIZES) {
+  const r = results.stages[size];
+  const rss = Math.max(0, ...STAGES.map((s) => r.stages[s]?.peak_rss_mb ?? 0));
+  const cut = r.timed_out ? ` (cap ${CAP_MS[size] / 1000}s hit)` : r.error ? ' (error)' : '';
+  md += `| ${size} | ${r.characters ?? '—'} chars, ${r.relationships ?? '—'} edges${cut} | ${STAGES.map((s) => cell(r.stages[s]?.ms)).join(' | ')} | ${rss || '—'} | ${cell(r.B_ms)} | ${cell(r.packet_tokens)} |\n`;
+}
+md += `\nGrowth factor (time ratio between sizes; 10 = linear):\n\n| stage | ${SIZES.slice(1).map((s, i) => `${SIZES[i]}→${s}`).join(' | ')} |\n|${'---|'.repeat(SIZES.length)}\n`;
+for (const s of STAGES) md += `| ${s} | ${SIZES.slice(1).map((x, i) => cell(growth[s][`${SIZES[i]}→${x}`], '×')).join(' | ')} |\n`;
+const e1 = results.episode.c1, e8 = results.episode.c8;
+if (e1 && e8) {
+  md += `\n## Episode wall time, ${LATENCY} ms per call (starter world, ${e1.calls} calls)\n\n| run | wall ms | ÷ critical path (${e1.critical_path_ms} ms, depth ${e1.critical_path_depth}) | naive ÷ this |\n|---|---|---|---|\n`;
+  md += `| Aureus, concurrency 1 | ${e1.wall_ms} | ${r1(e1.wall_ms / e1.critical_path_ms)}× | ${r1(e1.naive_wall_ms / e1.wall_ms)}× |\n`;
+  md += `| Aureus, concurrency 8 | ${e8.wall_ms} | ${r1(e8.wall_ms / e8.critical_path_ms)}× | ${r1(e1.naive_wall_ms / e8.wall_ms)}× |\n`;
+  md += `| naive sequential, whole world per prompt | ${e1.naive_wall_ms} | ${r1(e1.naive_wall_ms / e1.critical_path_ms)}× | 1× |\n`;
+  md += `\nPhases at concurrency 8 (ms): planning A–D ${e8.phases_ms.planning_AD}, scenes E–G ${e8.phases_ms.scenes_EG}, H + recap ${e8.phases_ms.commit_H_recap}.\n`;
+  const t = e1.tokens;
+  md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
+}
+md += `\n## CLI\n\n| | median ms |\n|---|---|\n| cold start \`aureus --help\` | ${cell(results.cli.cold_start_ms)} |\n| full offline episode (\`episode run\`, starter world, commit included) | ${cell(results.cli.offline_episode_ms)}${e2eError ? ` (${e2eError.split('\n')[0]})` : ''} |\n`;
+process.stdout.write(md);
+log('\nwrote bench/results.json');
