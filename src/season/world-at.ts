@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
+import { AureusError, ExitCode } from '../errors.js';
 import * as git from '../git/season-git.js';
 
 /**
@@ -24,7 +25,24 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
         text = null;
       }
     } else text = await git.showFile(root, ref, rel);
-    out[key] = text === null ? (EMPTY[key] ?? null) : JSON.parse(text);
+    if (text === null) {
+      if (EMPTY[key] !== undefined) {
+        out[key] = EMPTY[key];
+        continue;
+      }
+      throw new AureusError(`${rel} is missing${ref ? ` at ${ref.slice(0, 12)}` : ''}: not an Aureus world`, {
+        exitCode: ExitCode.INVALID_WORLD,
+        hint: 'run the command inside a world repository (aureus init), or pass -C <dir>',
+      });
+    }
+    try {
+      out[key] = JSON.parse(text);
+    } catch (e) {
+      throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON: ${(e as Error).message}`, {
+        exitCode: ExitCode.INVALID_WORLD,
+        hint: 'run `aureus validate` on that state',
+      });
+    }
   }
   return out as unknown as World;
 }
