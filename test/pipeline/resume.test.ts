@@ -99,11 +99,11 @@ describe.runIf(builtCli())('resume after a crash', () => {
     expect((await cli(['validate'], w)).code).toBe(0);
   }, 600_000);
 
-  it('--resume after a kill in the scenes gives the same tree', async () => {
+  it('--resume after a kill in the scenes gives the same tree, at another concurrency', async () => {
     const w = copyRepo(pristine, 'resume-flag');
-    let r = await spawnCli(['episode', 'run'], w, { AUREUS_TEST_KILL_AT: 'scene-SC05' });
+    let r = await spawnCli(['episode', 'run', '--concurrency', '2'], w, { AUREUS_TEST_KILL_AT: 'scene-SC05' });
     expect(r.signal).toBe('SIGKILL');
-    r = await spawnCli(['episode', 'run', '--resume', '--json'], w);
+    r = await spawnCli(['episode', 'run', '--resume', '--json', '--concurrency', '8'], w);
     expect(r.code, r.stderr).toBe(0);
     const s = JSON.parse(r.stdout);
     expect(s.status).toBe('committed');
