@@ -317,7 +317,7 @@ describe('starter kit: operators', () => {
       if (seg[0] === 'world') {
         expect(seg[1], where).toBe('global');
         expect(metrics.has(seg[2]!), where).toBe(true);
-        if (num !== undefined) expect(num >= 1 && num <= 2, where).toBe(true);
+        if (num !== undefined) expect(num >= 0.5 && num <= 1, where).toBe(true);
       } else if (seg[0] === 'relationships') {
         expect(seg.length, where).toBe(4);
         for (const s of [seg[1]!, seg[2]!]) expect(roles.includes(s) || charIds.has(s), where).toBe(true);
