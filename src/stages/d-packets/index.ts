@@ -171,11 +171,17 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   return packets;
 }
 
+/** Characters an item takes in the packet's canonical JSON at `depth` (2 spaces per level). */
+function indentedSize(item: unknown, depth: number): number {
+  const text = stableStringify(item);
+  return text.length + (text.split('\n').length - 1) * depth * 2;
+}
+const PRUNED_ENTRY_CHARS = 90;
+
 /**
  * Drop the least relevant context until the estimate fits: edges, then secrets, threads,
- * accounts, characters. The exact estimate is re-measured after each batch; within a batch each
- * removal is credited with its compact JSON length, an underestimate of its indented size, so a
- * batch never prunes more than needed by much.
+ * accounts, characters. Each removal is credited with its size in the canonical JSON (less the
+ * entry it adds to `pruned`); the exact estimate is re-measured after each batch.
  */
 function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
   const g = p.retrieved_subgraph;
@@ -187,16 +193,16 @@ function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, t
     if (g.edges.length) {
       const e = g.edges.pop()!; // sorted by relevance, least relevant last
       p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
-      return JSON.stringify(e).length;
+      return indentedSize(e, 3);
     }
     const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
-    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return JSON.stringify(s).length; }
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return indentedSize(s, 3); }
     const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
-    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return JSON.stringify(t).length; }
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return indentedSize(t, 3); }
     const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return JSON.stringify(a).length; }
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return indentedSize(a, 3); }
     const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0) ?? pickLow(g.characters, () => 1);
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); return JSON.stringify(c).length; }
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); return indentedSize(c, 3); }
     return 0; // nothing left to prune: the rest is the scene itself
   };
   let est = measure();
@@ -207,7 +213,7 @@ function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, t
       const freed = removeOne();
       if (freed === 0) break;
       progressed = true;
-      excess -= Math.max(1, freed - 40); // less the pruned-list entry this removal adds
+      excess -= Math.max(1, freed - PRUNED_ENTRY_CHARS); // less the pruned-list entry this removal adds
     }
     if (!progressed) break;
     est = measure();
@@ -221,7 +227,7 @@ function names(world: World, index: WorldIndex, op: Operator, a: OperatorApplica
     if (!id) continue;
     const k = roleKind(op, r);
     const label = k === 'character' ? index.characters.get(id)?.name
-      : k === 'secret' ? `the secret that ${lower(index.secrets.get(id)?.text ?? id)}`
+      : k === 'secret' ? `the secret ("${(index.secrets.get(id)?.text ?? id).replace(/\.$/, '')}")`
       : k === 'thread' ? `the question "${index.threads.get(id)?.question ?? id}"`
       : k === 'location' ? index.locations.get(id)?.name
       : world.factions.factions.find((f) => f.id === id)?.name;
@@ -230,13 +236,17 @@ function names(world: World, index: WorldIndex, op: Operator, a: OperatorApplica
   return m;
 }
 
-const lower = (s: string) => s.charAt(0).toLowerCase() + s.slice(1).replace(/\.$/, '');
 
-/** Replace whole-word role names ("actor", "target's") by the bound names. */
+/**
+ * Replace whole-word role names ("actor", "the target's") by the bound names. An article in
+ * front of the role goes too ("the actor" → "Crassus"); for labels that bring their own
+ * article ("the secret (…)") it is kept once.
+ */
 export function bindRoleNames(text: string, roles: Map<string, string>): string {
   let out = text;
   for (const [role, name] of [...roles.entries()].sort((a, b) => b[0].length - a[0].length)) {
-    out = out.replace(new RegExp(`\\b${role}\\b`, 'g'), name);
+    out = out.replace(new RegExp(`\\b(?:(the|The)\\s+)?${role}\\b`, 'g'), (_m, article: string | undefined) =>
+      article === 'The' ? name.charAt(0).toUpperCase() + name.slice(1) : name);
   }
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
