@@ -129,66 +129,59 @@ export function parseLexicon(markdown: string, file: string = LEXICON_FILE): Lex
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * The pattern for one entry: whole word (no letter, digit or underscore on either side),
- * case-insensitive, any run of whitespace between the words of a phrase, either apostrophe.
- * A final letter may take a plural -s / -es, so "dollar" also catches "dollars".
+ * The pattern for one entry (case-insensitive through the scanner's flags): any run of
+ * whitespace between the words of a phrase, either apostrophe, and a final letter may take a
+ * plural -s / -es, so "dollar" also catches "dollars". Word boundaries are added by the scanner.
  */
 function entryPattern(forbidden: string): string {
   const words = normal(forbidden).split(' ').map((w) => escapeRe(w).replace(/'/g, "['’]"));
   const plural = /\p{L}$/u.test(forbidden) ? '(?:e?s)?' : '';
-  return `(?<![\\p{L}\\p{N}_])${words.join('\\s+')}${plural}(?![\\p{L}\\p{N}_])`;
+  return `${words.join('\\s+')}${plural}`;
 }
 
-const compiled = new WeakMap<readonly Pick<LexiconEntry, 'forbidden' | 'replacement'>[], RegExp[]>();
+/** No letter, digit or underscore may touch a match on either side (whole words only). */
+const BEFORE = '(?<![\\p{L}\\p{N}_])';
+const AFTER = '(?![\\p{L}\\p{N}_])';
 
-function patternsFor(entries: readonly Pick<LexiconEntry, 'forbidden' | 'replacement'>[]): RegExp[] {
-  let res = compiled.get(entries);
-  if (!res) {
-    res = entries.map((e) => new RegExp(entryPattern(e.forbidden), 'giu'));
-    compiled.set(entries, res);
-  }
-  return res;
+/** One alternation over every entry, longest first, so a single left-to-right scan finds them all. */
+const compiled = new WeakMap<readonly Pick<LexiconEntry, 'forbidden' | 'replacement'>[], { re: RegExp; order: number[] } | null>();
+
+function scannerFor(entries: readonly Pick<LexiconEntry, 'forbidden' | 'replacement'>[]): { re: RegExp; order: number[] } | null {
+  if (compiled.has(entries)) return compiled.get(entries)!;
+  // Longer entries first: at one position "stock market" wins over "stock", "o'clock" over "o".
+  const order = entries.map((_, i) => i).sort((a, b) => entries[b]!.forbidden.length - entries[a]!.forbidden.length || a - b);
+  const scanner = order.length ? { re: new RegExp(`${BEFORE}(?:${order.map((i) => `(${entryPattern(entries[i]!.forbidden)}${AFTER})`).join('|')})`, 'giu'), order } : null;
+  compiled.set(entries, scanner);
+  return scanner;
 }
 
 /**
- * Every forbidden word or phrase in `text`, in text order. Where two entries overlap
- * ("o'clock" and "clock") the longer match wins, so each span is reported once.
+ * Every forbidden word or phrase in `text`, in text order. The scan is leftmost-longest and
+ * never reports overlapping spans: in "o'clock" only the "o'clock" entry is reported, not "clock".
  */
 export function findAnachronisms(text: string, entries: readonly Pick<LexiconEntry, 'forbidden' | 'replacement'>[]): AnachronismHit[] {
-  const raw: { start: number; end: number; entry: number }[] = [];
-  const patterns = patternsFor(entries);
-  patterns.forEach((re, entry) => {
-    re.lastIndex = 0;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      raw.push({ start: m.index, end: m.index + m[0].length, entry });
-      if (m[0].length === 0) re.lastIndex++;
-    }
-  });
-  raw.sort((a, b) => a.start - b.start || b.end - a.end || a.entry - b.entry);
+  const scanner = scannerFor(entries);
+  if (!scanner) return [];
   // Line starts, to turn offsets into line:column without rescanning the text per hit.
   const lineStarts = [0];
   for (let k = 0; k < text.length; k++) if (text[k] === '\n') lineStarts.push(k + 1);
   const hits: AnachronismHit[] = [];
-  let coveredTo = -1;
-  for (const r of raw) {
-    if (r.start < coveredTo) continue;
-    coveredTo = r.end;
+  const re = new RegExp(scanner.re.source, scanner.re.flags);
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (m[0].length === 0) {
+      re.lastIndex++;
+      continue;
+    }
+    const group = m.findIndex((g, i) => i > 0 && g !== undefined);
+    const e = entries[scanner.order[group - 1]!]!;
     let lo = 0;
     let hi = lineStarts.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if (lineStarts[mid]! <= r.start) lo = mid;
+      if (lineStarts[mid]! <= m.index) lo = mid;
       else hi = mid - 1;
     }
-    const e = entries[r.entry]!;
-    hits.push({
-      word: text.slice(r.start, r.end),
-      forbidden: e.forbidden,
-      replacement: e.replacement,
-      index: r.start,
-      line: lo + 1,
-      column: r.start - lineStarts[lo]! + 1,
-    });
+    hits.push({ word: m[0], forbidden: e.forbidden, replacement: e.replacement, index: m.index, line: lo + 1, column: m.index - lineStarts[lo]! + 1 });
   }
   return hits;
 }
