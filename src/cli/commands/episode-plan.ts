@@ -87,7 +87,8 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     }
     const seed = opts.seed ?? ref.id;
     const runDir = path.join(c.root, runRelDir(ref, seed));
-    const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: opts.provider } : undefined);
+    const { parseProviderFlag } = await import('../../config/overrides.js');
+    const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined);
     await fs.promises.mkdir(runDir, { recursive: true });
     const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
     const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
