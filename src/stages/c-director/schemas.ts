@@ -44,9 +44,14 @@ export function validateAgainst(name: PlanningSchema, value: unknown): string | 
 }
 
 /** The schema a model answers one character's proposals with (agent_proposals $defs/character_answer). */
+let answerSchema: object | undefined;
 export function characterAnswerSchema(): object {
-  const s = loadSchema('agent_proposals') as { $defs: object };
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
+  // One object for the process: validators downstream may cache by identity.
+  if (!answerSchema) {
+    const s = loadSchema('agent_proposals') as { $defs: object };
+    answerSchema = { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
+  }
+  return answerSchema;
 }
 
 export function validateCharacterAnswer(value: unknown): string | null {
