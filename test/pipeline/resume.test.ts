@@ -15,7 +15,9 @@ let baselineTree = '';
 beforeAll(async () => {
   pristine = await makeWorld('resume-pristine');
   const base = copyRepo(pristine, 'resume-base');
-  const r = await cli(['episode', 'run', '--json'], base);
+  if (!builtCli()) return;
+  // The uninterrupted run goes through the same built CLI as the interrupted ones.
+  const r = await spawnCli(['episode', 'run', '--json'], base);
   if (r.code !== 0) throw new Error(`baseline run failed: ${r.stderr}`);
   baselineTree = git(base, 'rev-parse', 'HEAD^{tree}');
 }, 300_000);
