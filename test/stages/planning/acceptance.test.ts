@@ -200,3 +200,16 @@ describe.each(scenarios())('planning on $name', (s) => {
     });
   });
 });
+
+describe('the rules hold whatever the seed', () => {
+  it.each(['planning-base', 'planning-few-operators'])('%s: 8 seeds, 8 different valid plans', async (name) => {
+    const s = scenarios().find((x) => x.name === name)!;
+    const shapes = new Set<string>();
+    for (let i = 0; i < 8; i++) {
+      const a = await planScenario(s, `seed-${i}`);
+      expect(a.plan.acceptance_checks.filter((c) => !c.passed), `seed-${i}`).toEqual([]);
+      shapes.add(JSON.stringify(a.plan.beats.map((b) => b.applications.map((x) => [x.operator_id, x.bindings]))));
+    }
+    expect(shapes.size).toBe(8);
+  });
+});
