@@ -217,7 +217,7 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
         if (!prereq.holds) continue;
         // Location and time of the scene (fixed by its first application).
         let loc: string | null = location;
-        if (!loc) loc = forcedOpening && k === 0 ? forcedOpening.location : pickLocation(proj.index, c, where);
+        if (!loc) loc = forcedOpening && k === 0 ? forcedOpening.location : pickLocation(proj.index, c, where, rng.fork(sc.id));
         if (!loc) continue;
         const sceneCast = [...new Set([...cast, ...c.chars, ...(forcedOpening ? forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [])])];
         const timing = sceneTime(proj.index, sceneCast, loc, where, k === 0 ? { day: clock.day, tod: clock.tod + step } : { day: sceneDay, tod: sceneTod });
@@ -389,14 +389,14 @@ function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
 }
 
 /** Where the actor is if the setting fits; else the target; else the allowed place the cast reaches fastest. */
-function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>): string | null {
+function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>, rng: Rng): string | null {
   const allowed = [...index.locations.values()].filter((l) => c.op.settings.includes(l.setting)).map((l) => l.id).sort();
   if (allowed.length === 0) return null;
   for (const id of c.chars) {
     const loc = index.characters.get(id)?.location;
     if (loc && allowed.includes(loc)) return loc;
   }
-  let best: string | null = null;
+  let best: string[] = [];
   let bestCost = Infinity;
   for (const l of allowed) {
     let cost = 0;
@@ -405,9 +405,12 @@ function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Wherea
       const d = travelDays(index, from, l);
       cost += d === null ? 1000 : d;
     }
-    if (cost < bestCost) { bestCost = cost; best = l; }
+    if (cost < bestCost) { bestCost = cost; best = [l]; }
+    else if (cost === bestCost) best.push(l);
   }
-  return bestCost >= 1000 ? null : best;
+  if (bestCost >= 1000 || best.length === 0) return null;
+  // Equally near places: the seed chooses, so scenes do not all drift to the first id in the alphabet.
+  return best.length === 1 ? best[0]! : rng.fork(`place/${c.key}`).pick(best);
 }
 
 /** The earliest (day, time) at `loc` no earlier than `from` that every cast member can reach. */
