@@ -203,6 +203,8 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
         if (forcedOpening && k === 0) {
           const inOpening = c.chars.filter((id) => forcedOpening.characters.includes(id)).length;
           s += 2 * inOpening;
+          // The opening's place is forced: moves allowed there come first; another is used only if none applies.
+          if (settingOk(proj.index, c.op, forcedOpening.location)) s += 3;
         }
         if (k > 0) s += 0.8 * c.chars.filter((id) => cast.has(id)).length;
         scored.push({ c, s, tie: jitter.next() * 0.25 });
