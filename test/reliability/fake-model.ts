@@ -1,0 +1,76 @@
+import { Rng } from '../../src/core/rng.js';
+import type { LlmRequest } from '../../src/ports/llm.js';
+import { realize as writeScene } from '../../src/providers/offline/writer.js';
+import { realize as critique } from '../../src/providers/offline/critic.js';
+import { realize as propose } from '../../src/providers/offline/proposals.js';
+import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropic-server.js';
+
+/**
+ * A "model" behind the fake Messages API server for whole-episode reliability runs: it reads the
+ * prompt that reached the wire (the scene packet, the critic's inputs, a principal's candidate
+ * moves) and answers the way the offline realizer would, so a fault-free episode can pass. The
+ * Director gets prose instead of JSON, like a model that will not follow the format: the
+ * pipeline must fall back to its symbolic plan. Faults are injected at a seeded rate.
+ */
+const textOf = (c: string | Array<{ type: string; text?: string }>): string => (typeof c === 'string' ? c : c.map((b) => b.text ?? '').join(''));
+
+function sync<T>(v: T | Promise<T>): T {
+  if (v instanceof Promise) throw new Error('offline realizer is async; the fake server needs a synchronous answer');
+  return v;
+}
+const ctx = { rng: new Rng('fake-model'), chaos: 0, seed: 'fake-model' };
+const asText = (a: { text: string; json?: unknown }) => (a.text !== '' || a.json === undefined ? a.text : JSON.stringify(a.json));
+
+export function modelAnswer(req: FakeRequest): string {
+  const body = req.body!;
+  const last = textOf(body.messages[body.messages.length - 1].content);
+  const first = textOf(body.messages[0].content);
+  const call = (role: LlmRequest['role'], payload: unknown): LlmRequest => ({ role, system: '', messages: [], max_tokens: 1, payload });
+  if (first.startsWith('SCENE_TEXT:\n')) {
+    const [, rest1] = first.split(/^SCENE_TEXT:\n/);
+    const [sceneText, rest2] = rest1.split('\n\nSCENE_PACKET:\n');
+    const [packetJson, rest3] = rest2.split('\n\nCLAIMS:\n');
+    const [claims, events] = rest3.split('\n\nSCENE_EVENTS:\n');
+    return asText(sync(critique(call('critic', { task: 'critique_scene', packet: JSON.parse(packetJson), scene_text: sceneText, claims: JSON.parse(claims), events: JSON.parse(events) }), ctx)));
+  }
+  const at = first.lastIndexOf('SCENE_PACKET:\n');
+  if (at >= 0) {
+    const packet = JSON.parse(first.slice(at + 'SCENE_PACKET:\n'.length));
+    const payload = { task: 'write_scene', seed: 'fake-model', packet, attempt: req.index + 1, mode: 'write', prohibitions: [], prohibited_codes: [], restate_deltas: false, strict_json: false, lexicon: [] };
+    return asText(sync(writeScene(call('writer', payload), ctx)));
+  }
+  try {
+    const v = JSON.parse(first) as { character?: unknown; candidate_moves?: unknown };
+    if (v && v.candidate_moves) return asText(sync(propose(call('proposals', { character: v.character, moves: v.candidate_moves }), ctx)));
+  } catch {
+    /* not a proposals prompt */
+  }
+  if (/recap|Previously on/i.test(JSON.stringify(body.system ?? '')) || /Previously/.test(last)) return 'Previously on the Republic: the Senate met, money moved, and a secret came closer to the light.';
+  return 'I would rather describe the plan in prose: first the grain, then the courts, then the election.';
+}
+
+/** A handler: the right answer, or with probability `rate` one of the faults the issue lists. */
+export function faultyHandler(seed: string, rate: number): { handler: (req: FakeRequest) => FakeStep; faults: Record<string, number> } {
+  const rng = new Rng(seed);
+  const faults: Record<string, number> = {};
+  const kinds = ['rateLimited', 'overloaded', 'serverError', 'reset', 'truncated', 'streamError', 'maxTokens', 'malformed'] as const;
+  const handler = (req: FakeRequest): FakeStep => {
+    const r = rng.fork(`req/${req.index}`);
+    const text = modelAnswer(req);
+    if (r.next() >= rate) return steps.ok(text);
+    const kind = r.pick(kinds);
+    faults[kind] = (faults[kind] ?? 0) + 1;
+    const cut = text.slice(0, Math.floor(text.length * r.next()));
+    switch (kind) {
+      case 'rateLimited': return steps.rateLimited(0.001);
+      case 'overloaded': return steps.overloaded(1);
+      case 'serverError': return steps.serverError(1);
+      case 'reset': return steps.reset();
+      case 'truncated': return steps.truncated(cut, r.next() < 0.5 ? 'destroy' : 'end');
+      case 'streamError': return steps.streamError(cut);
+      case 'maxTokens': return steps.maxTokens(cut);
+      default: return steps.malformedJson();
+    }
+  };
+  return { handler, faults };
+}
