@@ -1,7 +1,11 @@
 /**
- * The git port: the few operations Aureus needs from version control, so commands and stages
- * depend on this interface and not on a git library. One adapter: ./simple-git.ts.
- * Every failure leaves as an AureusError with exit code 10 (git error) and diagnostic AUR6010.
+ * The git port: the operations Aureus needs from version control (init, the commit stage, the
+ * season workflow), so commands and stages depend on this interface and not on a git library.
+ * One adapter: ./simple-git.ts (`createGit(root)`).
+ *
+ * Every failure leaves as an AureusError with exit code 10 (git error) and diagnostic AUR6010 —
+ * except `requireRepo`, which reports AUR6011. Queries whose "no" is an expected answer (isRepo,
+ * resolve, head, currentBranch, showFile, isAncestor, isValidBranchName) return null/false instead.
  */
 
 export interface GitStatusEntry {
@@ -26,28 +30,80 @@ export interface GitLogEntry {
   date: string;
 }
 
+export interface GitCommitOptions {
+  /** Make the commit even when it changes nothing (otherwise "nothing to commit" is a failure). */
+  allowEmpty?: boolean;
+  /**
+   * Commit only these paths (`git commit -- <paths>`), whatever else is staged. They must be
+   * tracked or added first.
+   */
+  paths?: string[];
+}
+
 export interface GitPort {
   /** Repository root this port works on (absolute). */
   readonly root: string;
+
+  // --- repository ---
   /** `git init` with the given initial branch (default main). */
   init(opts?: { branch?: string }): Promise<void>;
   /** True when root is inside a git work tree. */
   isRepo(): Promise<boolean>;
+  /** Throws AureusError (exit 10, AUR6011) unless root is inside a git work tree. */
+  requireRepo(): Promise<void>;
+  /**
+   * Make commits possible on a machine without a configured identity (fresh CI): if user.name
+   * or user.email resolves to nothing, set a local one in this repository. (Commits, tags and
+   * reverts made through this port also fall back to the Aureus identity for that one command
+   * when none resolves, without writing config.)
+   */
+  ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
+
+  // --- working tree ---
   /** Changes (staged, unstaged, untracked) — all, or only under the given paths. */
   status(paths?: string[]): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
   add(paths: string[]): Promise<void>;
-  /** Commit what is staged; returns the new commit's sha. */
-  commit(message: string, opts?: { allowEmpty?: boolean }): Promise<string>;
-  /** Create an annotated tag at HEAD (or `ref`). */
-  tag(name: string, message: string, ref?: string): Promise<void>;
+  /** Commit (what is staged, or only `opts.paths`); returns the new commit's sha. */
+  commit(message: string, opts?: GitCommitOptions): Promise<string>;
+  /**
+   * Revert each commit, in the order given (pass newest first), each as its own commit with
+   * `messageFor(sha)`; history is kept. A revert that changes nothing still gets its commit, so
+   * the result has one revert sha per input sha. A conflict aborts that revert and fails.
+   */
+  revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]>;
+
+  // --- refs and history ---
   /** HEAD's commit sha, or null in a repository without commits. */
   head(): Promise<string | null>;
+  /** The commit sha a ref (sha, tag, branch, `x^`, …) resolves to, or null if it does not. */
+  resolve(ref: string): Promise<string | null>;
+  /** The checked-out branch's short name, or null when HEAD is detached. */
+  currentBranch(): Promise<string | null>;
   /** Commits reachable from HEAD (or `ref`), newest first, optionally only those touching `paths`. */
   log(opts?: { maxCount?: number; paths?: string[]; ref?: string }): Promise<GitLogEntry[]>;
-  /**
-   * Make commits possible on a machine without a configured identity (fresh CI): if user.name
-   * or user.email resolves to nothing, set a local one in this repository.
-   */
-  ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
+  /** Full message of a commit, ending with exactly one newline. */
+  message(ref: string): Promise<string>;
+  /** Commits in (from, to], oldest first. */
+  commitsBetween(from: string, to: string): Promise<string[]>;
+  /** True when commit `a` is an ancestor of (or equal to) `b`; false also when either does not resolve. */
+  isAncestor(a: string, b: string): Promise<boolean>;
+  /** Content of a file at a ref, or null if it does not exist there. */
+  showFile(ref: string, file: string): Promise<string | null>;
+
+  // --- tags ---
+  /** Create an annotated tag at HEAD (or `ref`). */
+  tag(name: string, message: string, ref?: string): Promise<void>;
+  /** Delete a tag. */
+  deleteTag(name: string): Promise<void>;
+  /** Tag names matching a glob (e.g. "s01e*"), sorted. */
+  tags(pattern?: string): Promise<string[]>;
+
+  // --- branches ---
+  /** Whether `name` is acceptable to git as a branch name. */
+  isValidBranchName(name: string): Promise<boolean>;
+  /** Create branch `name` at `from` and switch the working tree to it. */
+  checkoutNewBranch(name: string, from: string): Promise<void>;
+  /** Local branches whose history contains the commit, sorted. */
+  branchesContaining(sha: string): Promise<string[]>;
 }

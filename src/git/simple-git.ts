@@ -1,24 +1,29 @@
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import type { GitLogEntry, GitPort, GitStatusEntry } from './port.js';
+import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
 
 /**
- * The GitPort adapter over simple-git. Commands run with argument arrays (no shell), with
- * repository-redirecting GIT_* variables dropped (a caller's GIT_DIR, e.g. inside a hook, must not
- * send our commits elsewhere) but explicit identity and date variables kept.
+ * The one GitPort adapter, over simple-git. Two simple-git pitfalls are handled for EVERY
+ * operation, because each command goes through `gitAt`:
+ *
+ * - simple-git only fails a command that exits non-zero AND wrote to stderr, so `git commit` with
+ *   nothing to commit (exit 1, message on stdout) would "succeed". Here any non-zero exit fails.
+ * - simple-git refuses to run at all while program-launching variables (EDITOR, PAGER, GIT_EDITOR…)
+ *   are in the child's environment. Aureus never opens an editor or pager (messages go in with -m),
+ *   so they are dropped, as are repository-redirecting GIT_* variables (a caller's GIT_DIR, e.g.
+ *   inside a hook, must not send our commits elsewhere). Explicit identity and date variables stay.
+ *
+ * Commands run with argument arrays (no shell), so a multi-line -m message survives intact.
  */
 
 export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
 
 const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
-
-/**
- * Program-launching variables: Aureus never opens an editor or pager (messages go in with -m), and
- * simple-git refuses to run at all while any of them is set (they can execute arbitrary programs).
- */
+/** Non-GIT_ program-launching variables (every other GIT_* variable is dropped by prefix). */
 const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 
+/** The child environment, read from process.env at each command (tests and callers may change it). */
 function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
@@ -31,12 +36,38 @@ function cleanEnv(): Record<string, string> {
   return env;
 }
 
+/**
+ * A simple-git instance for one command. Made per command: it is a cheap object, the environment
+ * is then current, and simple-git refuses a base directory that does not exist (yet) — which
+ * must surface as that command's failure, not at construction of the port.
+ */
+function gitAt(root: string, extraEnv: Record<string, string> = {}): SimpleGit {
+  return simpleGit({
+    baseDir: root,
+    maxConcurrentProcesses: 2,
+    trimmed: false,
+    errors: (error, result) => {
+      if (error) return error;
+      if (result.exitCode === 0) return undefined;
+      const out = Buffer.concat([...result.stdErr, ...result.stdOut]);
+      return out.length ? out : Buffer.from(`exit code ${result.exitCode}`);
+    },
+  }).env({ ...cleanEnv(), ...extraEnv });
+}
+
+/** The lines of git's output that say what went wrong ("fatal: …", "nothing to commit…"), at most 3. */
+export function summarizeGitOutput(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const telling = lines.filter((l) => /^(fatal|error):/i.test(l) || /nothing (added )?to commit|no changes added to commit/i.test(l));
+  return (telling.length ? telling : lines).slice(0, 3).join(' ');
+}
+
 async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof AureusError) throw e;
-    const message = (e instanceof Error ? e.message : String(e)).trim().split('\n').slice(0, 3).join(' ');
+    const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
     throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message })], cause: e });
   }
 }
@@ -58,33 +89,45 @@ export function parsePorcelainZ(out: string): GitStatusEntry[] {
   return entries;
 }
 
+const lines = (out: string): string[] => out.split('\n').map((s) => s.trim()).filter(Boolean);
+
 const FIELD = '\x1f';
 const RECORD = '\x1e';
+// --cleanup=verbatim keeps the message byte-exact; --no-verify: a world repo's commits are ours.
+const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 
 class SimpleGitPort implements GitPort {
-  private instance: SimpleGit | undefined;
   constructor(readonly root: string) {}
 
-  /** Created on first use: simple-git refuses a base directory that does not exist (yet). */
-  private get git(): SimpleGit {
-    this.instance ??= simpleGit({
-      baseDir: this.root,
-      maxConcurrentProcesses: 2,
-      trimmed: false,
-      // simple-git only fails a command that exits non-zero AND wrote to stderr; `git commit` with
-      // nothing to commit exits 1 with its message on stdout. Any non-zero exit is a failure here.
-      errors: (error, result) => {
-        if (error) return error;
-        if (result.exitCode === 0) return undefined;
-        const out = Buffer.concat([...result.stdErr, ...result.stdOut]);
-        return out.length ? out : Buffer.from(`exit code ${result.exitCode}`);
-      },
-    }).env(cleanEnv());
-    return this.instance;
+  private raw(what: string, args: string[], extraEnv?: Record<string, string>): Promise<string> {
+    return wrap(what, () => gitAt(this.root, extraEnv).raw(args));
   }
 
-  private raw(what: string, args: string[]): Promise<string> {
-    return wrap(what, () => this.git.raw(args));
+  /** Output of a command whose failure is an expected "no" (null), not an error. */
+  private async query(args: string[]): Promise<string | null> {
+    try {
+      return await gitAt(this.root).raw(args);
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Identity variables for a commit-making command when the repository resolves none, so a run
+   * on a fresh CI machine never fails on "Please tell me who you are" (and writes no config).
+   */
+  private async identityEnv(): Promise<Record<string, string>> {
+    const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
+    const env: Record<string, string> = {};
+    if (!process.env.GIT_AUTHOR_NAME && !(await get('user.name'))) {
+      env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
+      env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
+    }
+    if (!process.env.GIT_AUTHOR_EMAIL && !(await get('user.email'))) {
+      env.GIT_AUTHOR_EMAIL = FALLBACK_IDENTITY.email;
+      env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
+    }
+    return env;
   }
 
   async init(opts: { branch?: string } = {}): Promise<void> {
@@ -95,11 +138,19 @@ class SimpleGitPort implements GitPort {
   }
 
   async isRepo(): Promise<boolean> {
-    try {
-      return (await this.git.raw(['rev-parse', '--is-inside-work-tree'])).trim() === 'true';
-    } catch {
-      return false;
+    return (await this.query(['rev-parse', '--is-inside-work-tree']))?.trim() === 'true';
+  }
+
+  async requireRepo(): Promise<void> {
+    if (!(await this.isRepo())) {
+      throw new AureusError(`${this.root} is not a git repository`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6011', { root: this.root })] });
     }
+  }
+
+  async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {
+    const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
+    if (!(await get('user.name'))) await this.raw('config', ['config', 'user.name', fallback.name]);
+    if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
   async status(paths: string[] = []): Promise<GitStatusEntry[]> {
@@ -113,26 +164,47 @@ class SimpleGitPort implements GitPort {
     await this.raw('add', ['add', '--', ...paths]);
   }
 
-  async commit(message: string, opts: { allowEmpty?: boolean } = {}): Promise<string> {
-    // --cleanup=verbatim keeps the message byte-exact; --no-verify: a world repo's commits are ours.
-    const args = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim', '-m', message];
+  async commit(message: string, opts: GitCommitOptions = {}): Promise<string> {
+    const args = [...COMMIT_ARGS, '-m', message];
     if (opts.allowEmpty) args.push('--allow-empty');
-    await this.raw('commit', args);
+    if (opts.paths?.length) args.push('--', ...opts.paths);
+    await this.raw('commit', args, await this.identityEnv());
     const sha = await this.head();
-    if (!sha) throw new AureusError('git commit failed: no HEAD after committing', { exitCode: ExitCode.GIT });
+    if (!sha) throw new AureusError('git commit failed: no HEAD after committing', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what: 'commit', message: 'no HEAD after committing' })] });
     return sha;
   }
 
-  async tag(name: string, message: string, ref = 'HEAD'): Promise<void> {
-    await this.raw('tag', ['tag', '-a', name, '-m', message, ref]);
+  async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {
+    const env = await this.identityEnv();
+    const made: string[] = [];
+    for (const sha of shas) {
+      await wrap('revert', async () => {
+        const g = gitAt(this.root, env);
+        try {
+          await g.raw(['revert', '--no-edit', '--no-commit', sha]);
+        } catch (e) {
+          await gitAt(this.root, env).raw(['revert', '--abort']).catch(() => undefined);
+          throw e;
+        }
+        // --allow-empty: a commit whose changes a later one in the range already undid reverts to
+        // nothing, and still gets its own revert commit (one revert per reverted commit).
+        await g.raw([...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)]);
+      });
+      made.push((await this.head())!);
+    }
+    return made;
   }
 
   async head(): Promise<string | null> {
-    try {
-      return (await this.git.raw(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'])).trim() || null;
-    } catch {
-      return null;
-    }
+    return this.resolve('HEAD');
+  }
+
+  async resolve(ref: string): Promise<string | null> {
+    return (await this.query(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim() || null;
+  }
+
+  async currentBranch(): Promise<string | null> {
+    return (await this.query(['symbolic-ref', '--quiet', '--short', 'HEAD']))?.trim() || null;
   }
 
   async log(opts: { maxCount?: number; paths?: string[]; ref?: string } = {}): Promise<GitLogEntry[]> {
@@ -152,16 +224,47 @@ class SimpleGitPort implements GitPort {
       });
   }
 
-  async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {
-    const get = async (key: string) => {
-      try {
-        return (await this.git.raw(['config', '--get', key])).trim();
-      } catch {
-        return ''; // exit 1: not set anywhere
-      }
-    };
-    if (!(await get('user.name'))) await this.raw('config', ['config', 'user.name', fallback.name]);
-    if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
+  async message(ref: string): Promise<string> {
+    return (await this.raw('log', ['log', '-1', '--format=%B', ref])).replace(/\n+$/, '\n');
+  }
+
+  async commitsBetween(from: string, to: string): Promise<string[]> {
+    return lines(await this.raw('rev-list', ['rev-list', '--reverse', `${from}..${to}`]));
+  }
+
+  async isAncestor(a: string, b: string): Promise<boolean> {
+    // The merge base of a and b is a exactly when a is an ancestor of b. (`merge-base
+    // --is-ancestor` answers "no" with exit 1, indistinguishable here from a failure.)
+    const [ra, base] = await Promise.all([this.resolve(a), this.query(['merge-base', a, b])]);
+    return ra !== null && base !== null && base.trim() === ra;
+  }
+
+  async showFile(ref: string, file: string): Promise<string | null> {
+    return this.query(['show', `${ref}:${file}`]);
+  }
+
+  async tag(name: string, message: string, ref = 'HEAD'): Promise<void> {
+    await this.raw('tag', ['tag', '-a', name, '-m', message, ref], await this.identityEnv());
+  }
+
+  async deleteTag(name: string): Promise<void> {
+    await this.raw('tag -d', ['tag', '-d', name]);
+  }
+
+  async tags(pattern = '*'): Promise<string[]> {
+    return lines(await this.raw('tag --list', ['tag', '--list', pattern])).sort();
+  }
+
+  async isValidBranchName(name: string): Promise<boolean> {
+    return (await this.query(['check-ref-format', '--branch', name])) !== null;
+  }
+
+  async checkoutNewBranch(name: string, from: string): Promise<void> {
+    await this.raw('switch', ['switch', '--quiet', '-c', name, from]);
+  }
+
+  async branchesContaining(sha: string): Promise<string[]> {
+    return lines(await this.raw('branch --contains', ['branch', '--contains', sha, '--format=%(refname:short)'])).sort();
   }
 }
 

@@ -10,7 +10,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { episodeRelDir, runRelDir } from '../paths.js';
 import type { ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 import { SilentProgress, type ProgressSink } from '../cli/progress.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode, tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
@@ -111,7 +111,7 @@ async function chooseEpisode(root: string, o: EpisodeRunOptions): Promise<Episod
 }
 
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
-  await git.requireRepo(o.root);
+  await createGit(o.root).requireRepo();
   const lock = o.lockHeld ? null : acquireLock(o.root, 'episode run', { warnings: o.warnings });
   try {
     return await runLocked(o);
@@ -140,9 +140,9 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
 
   // 2. Refuse to run on top of uncommitted world edits (they would be committed as the episode's).
   if (!o.allowDirty && !o.noCommit) {
-    const dirty = await git.dirtyPaths(root, WORLD_PATHS);
+    const dirty = await createGit(root).status(WORLD_PATHS);
     if (dirty.length) {
-      const files = dirty.map((l) => l.slice(3)).slice(0, 8).join(', ');
+      const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
       throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files })] });
     }
   }
@@ -344,7 +344,7 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
 }
 
 async function recoveredSummary(root: string, commit: string, tag: string): Promise<EpisodeRunSummary> {
-  const message = await git.commitMessage(root, commit);
+  const message = await createGit(root).message(commit);
   const subject = message.split('\n')[0];
   const id = tag.split('/').pop() ?? tag;
   const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';

@@ -6,7 +6,7 @@ import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 import { testKillHook } from './checkpoint.js';
 
 /**
@@ -63,13 +63,14 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
 }
 
 export async function commitEpisode(root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
+  const git = createGit(root);
   stageFiles(runDir, req.files);
   const journal: CommitJournal = {
     format: 1,
     episode: req.episode,
     tag: req.tag,
     message: req.message,
-    head_before: await git.headCommit(root),
+    head_before: await git.head(),
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
   };
   // The journal is written last and atomically: its existence means "the stage is complete".
@@ -94,6 +95,7 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
 }
 
 async function finish(root: string, runDir: string, journal: CommitJournal, recovered: boolean): Promise<CommitResult> {
+  const git = createGit(root);
   const files = readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
 
@@ -105,11 +107,13 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
       writeFileAtomic.sync(abs, files[rel]);
     }
     testKillHook('commit-applied');
-    commit = await git.commitPaths(root, paths, journal.message);
+    // Only the episode's paths are committed, even if the user staged something else.
+    await git.add(paths);
+    commit = await git.commit(journal.message, { paths });
     testKillHook('commit-committed');
   }
-  const tagged = await git.resolveRef(root, `refs/tags/${journal.tag}`);
-  if (tagged === null) await git.createAnnotatedTag(root, journal.tag, journal.message.split('\n')[0], commit);
+  const tagged = await git.resolve(`refs/tags/${journal.tag}`);
+  if (tagged === null) await git.tag(journal.tag, journal.message.split('\n')[0], commit);
   else if (tagged !== commit) {
     throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
       exitCode: ExitCode.GIT,
@@ -122,11 +126,12 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
 
 /** The commit this journal already made, if any: same message, on top of the recorded HEAD. */
 async function findCommit(root: string, journal: CommitJournal): Promise<string | null> {
-  const head = await git.headCommit(root);
+  const git = createGit(root);
+  const head = await git.head();
   if (!head || head === journal.head_before) return null;
-  const candidates = journal.head_before ? await git.commitsBetween(root, journal.head_before, head) : [head];
+  const candidates = journal.head_before ? await git.commitsBetween(journal.head_before, head) : [head];
   for (const sha of candidates) {
-    const msg = await git.commitMessage(root, sha);
+    const msg = await git.message(sha);
     if (msg.trim() === journal.message.trim()) return sha;
   }
   return null;

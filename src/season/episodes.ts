@@ -4,7 +4,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { episodeRelDir, seasonDirName } from '../paths.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 import { parseEpisodeId } from './episode-id.js';
 
 /**
@@ -66,7 +66,8 @@ export function seasonExists(root: string, season: number): boolean {
 
 /** Every tag naming this episode: "s01e03" and "<branch>/s01e03". */
 async function tagsFor(root: string, ref: EpisodeRef): Promise<string[]> {
-  const all = await git.listTags(root, `*${ref.id}`);
+  const git = createGit(root);
+  const all = await git.tags(`*${ref.id}`);
   return all.filter((t) => t === ref.id || (t.endsWith(`/${ref.id}`) && !t.startsWith('rolledback/')));
 }
 
@@ -77,34 +78,37 @@ function folderPresent(root: string, ref: EpisodeRef): boolean {
 
 /** The committed episode in the current history, or null. */
 export async function findCommittedEpisode(root: string, ref: EpisodeRef): Promise<CommittedEpisode | null> {
-  const head = await git.headCommit(root);
+  const git = createGit(root);
+  const head = await git.head();
   if (!folderPresent(root, ref)) return null;
   for (const tag of await tagsFor(root, ref)) {
-    const commit = await git.resolveRef(root, `refs/tags/${tag}`);
-    if (commit && head && (await git.isAncestor(root, commit, head))) return { ref, tag, commit };
+    const commit = await git.resolve(`refs/tags/${tag}`);
+    if (commit && head && (await git.isAncestor(commit, head))) return { ref, tag, commit };
   }
   return null;
 }
 
 /** The tag name a new commit of this episode gets on the current branch. */
 export async function tagNameFor(root: string, ref: EpisodeRef): Promise<string> {
-  if ((await git.resolveRef(root, `refs/tags/${ref.id}`)) === null) return ref.id;
-  const branch = (await git.currentBranch(root)) ?? 'detached';
+  const git = createGit(root);
+  if ((await git.resolve(`refs/tags/${ref.id}`)) === null) return ref.id;
+  const branch = (await git.currentBranch()) ?? 'detached';
   return `${branch}/${ref.id}`;
 }
 
 /** Committed episodes reachable from HEAD, in episode order. */
 export async function committedEpisodes(root: string): Promise<CommittedEpisode[]> {
-  const head = await git.headCommit(root);
+  const git = createGit(root);
+  const head = await git.head();
   if (!head) return [];
-  const tags = await git.listTags(root, '*');
+  const tags = await git.tags('*');
   const out = new Map<string, CommittedEpisode>();
   for (const tag of tags) {
     if (tag.startsWith('rolledback/')) continue;
     const ref = parseEpisodeId(tag.split('/').pop() ?? '');
     if (!ref || out.has(ref.id) || !folderPresent(root, ref)) continue;
-    const commit = await git.resolveRef(root, `refs/tags/${tag}`);
-    if (commit && (await git.isAncestor(root, commit, head))) out.set(ref.id, { ref, tag, commit });
+    const commit = await git.resolve(`refs/tags/${tag}`);
+    if (commit && (await git.isAncestor(commit, head))) out.set(ref.id, { ref, tag, commit });
   }
   return [...out.values()].sort((a, b) => a.ref.season - b.ref.season || a.ref.episode - b.ref.episode);
 }
@@ -114,6 +118,7 @@ export async function committedEpisodes(root: string): Promise<CommittedEpisode[
  * `diff`, any git ref. Refs starting with "-" are refused so they can never become options.
  */
 export async function resolveEpisodeOrRef(root: string, value: string, allowRef: boolean): Promise<{ commit: string; label: string; ref: EpisodeRef | null }> {
+  const git = createGit(root);
   const ep = parseEpisodeId(value);
   if (ep) {
     const c = await findCommittedEpisode(root, ep);
@@ -123,7 +128,7 @@ export async function resolveEpisodeOrRef(root: string, value: string, allowRef:
     }
   }
   if (allowRef && !value.startsWith('-') && /^[A-Za-z0-9._/@{}~^-]+$/.test(value) && !value.includes('..')) {
-    const commit = await git.resolveRef(root, value);
+    const commit = await git.resolve(value);
     if (commit) return { commit, label: value, ref: null };
   }
   throw new AureusError(`unknown episode or ref: ${JSON.stringify(value)}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6012', { ref: value.slice(0, 80) })] });

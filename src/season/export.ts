@@ -11,7 +11,7 @@ import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
 import { requireEpisodeId } from './episode-id.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 
 export type ExportFormat = 'fountain' | 'md' | 'html';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['fountain', 'md', 'html'];
@@ -41,7 +41,7 @@ export async function exportEpisode(root: string, episode: string, format: Expor
   const report = await json<VerifierReport>('verifier_report.json');
   const plan = await json<EpisodePlan>('episode_plan.json');
   const after = await readWorldAt(root, at.commit);
-  const parent = await git.parentOf(root, at.commit);
+  const parent = await createGit(root).resolve(`${at.commit}^`);
   const before = parent ? await readWorldAt(root, parent) : after;
   const threads = (plan?.threads_advanced ?? []).map((id) => {
     const t = after.threads.threads.find((x) => x.id === id);

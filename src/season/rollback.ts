@@ -1,6 +1,6 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 import { committedEpisodes, findCommittedEpisode } from './episodes.js';
 import { requireEpisodeId } from './episode-id.js';
 
@@ -20,37 +20,38 @@ export interface RollbackResult {
 }
 
 export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {
+  const git = createGit(root);
   const ref = requireEpisodeId(episode);
   const found = await findCommittedEpisode(root, ref);
   if (!found) {
     throw new AureusError(`episode ${ref.id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: ref.id })] });
   }
-  const head = (await git.headCommit(root))!;
-  const parent = await git.parentOf(root, found.commit);
-  const range = parent ? await git.commitsBetween(root, parent, head) : [found.commit, ...(await git.commitsBetween(root, found.commit, head))];
+  const head = (await git.head())!;
+  const parent = await git.resolve(`${found.commit}^`);
+  const range = parent ? await git.commitsBetween(parent, head) : [found.commit, ...(await git.commitsBetween(found.commit, head))];
   const newestFirst = [...range].reverse();
   const subjects = new Map<string, string>();
-  for (const sha of newestFirst) subjects.set(sha, (await git.commitMessage(root, sha)).split('\n')[0]);
+  for (const sha of newestFirst) subjects.set(sha, (await git.message(sha)).split('\n')[0]);
   const live = await committedEpisodes(root);
-  const reverts = await git.revertCommits(root, newestFirst, (sha) => `Revert "${subjects.get(sha)}"\n\nThis reverts commit ${sha}.\nRolled back with \`aureus rollback ${ref.id}\`.\n`);
+  const reverts = await git.revert(newestFirst, (sha) => `Revert "${subjects.get(sha)}"\n\nThis reverts commit ${sha}.\nRolled back with \`aureus rollback ${ref.id}\`.\n`);
   const inRange = new Set(range);
   const retagged: { from: string; to: string }[] = [];
-  const branch = await git.currentBranch(root);
+  const branch = await git.currentBranch();
   for (const ep of live) {
     if (!inRange.has(ep.commit)) continue;
     // A tag shared with another branch's history (a what-if branch's parent line) stays: that
     // line still has the episode. A re-run here then tags "<branch>/<id>".
-    const others = (await git.branchesContaining(root, ep.commit)).filter((b) => b !== branch);
+    const others = (await git.branchesContaining(ep.commit)).filter((b) => b !== branch);
     if (others.length) continue;
     const to = `rolledback/${ep.ref.id}/${ep.commit.slice(0, 10)}`;
-    if ((await git.resolveRef(root, `refs/tags/${to}`)) === null) await git.createAnnotatedTag(root, to, `${ep.tag} (rolled back)`, ep.commit);
-    await git.deleteTag(root, ep.tag);
+    if ((await git.resolve(`refs/tags/${to}`)) === null) await git.tag(to, `${ep.tag} (rolled back)`, ep.commit);
+    await git.deleteTag(ep.tag);
     retagged.push({ from: ep.tag, to });
   }
   return {
     episode: ref.id,
     reverted: newestFirst.map((sha, i) => ({ commit: sha, subject: subjects.get(sha) ?? '', revert: reverts[i] })),
     retagged,
-    head: (await git.headCommit(root))!,
+    head: (await git.head())!,
   };
 }

@@ -6,7 +6,7 @@ import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { round } from '../core/json.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { readWorldAt } from './world-at.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
 export interface SeasonStatus {
@@ -56,7 +56,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const ledger = new Map(world.assets.cash_ledger.map((a) => [a.id, a.denarii]));
   return {
     date: { ...d, text: `${d.day} ${MONTHS[d.month - 1] ?? d.month} ${d.year_bc} BC (${754 - d.year_bc} a.u.c.)` },
-    branch: await git.currentBranch(root),
+    branch: await createGit(root).currentBranch(),
     committed: rows,
     next_episode: next.id,
     metrics: Object.entries(world.world.global)

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import * as git from '../git/season-git.js';
+import { createGit } from '../git/simple-git.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -24,7 +24,7 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
       } catch {
         text = null;
       }
-    } else text = await git.showFile(root, ref, rel);
+    } else text = await createGit(root).showFile(ref, rel);
     if (text === null) {
       if (EMPTY[key] !== undefined) {
         out[key] = EMPTY[key];
@@ -56,5 +56,5 @@ export async function readEpisodeFile(root: string, ref: string | null, rel: str
       return null;
     }
   }
-  return git.showFile(root, ref, rel);
+  return createGit(root).showFile(ref, rel);
 }

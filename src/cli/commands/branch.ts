@@ -20,14 +20,15 @@ Examples:
   $ aureus episode run`)
     .action(async (name: string, o: { from: string; allowDirty?: boolean; json?: boolean }) => {
       const c = ctx();
-      const git = await import('../../git/season-git.js');
-      await git.requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      const git = createGit(c.root);
+      await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');
       const { branchFrom } = await import('../../season/branch.js');
       const r = await withLock(c.root, 'branch', async () => {
         if (!o.allowDirty) {
-          const dirty = await git.dirtyPaths(c.root, ['world', 'operators', 'seasons']);
-          if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((l) => l.slice(3)).slice(0, 8).join(', ') })] });
+          const dirty = await git.status(['world', 'operators', 'seasons']);
+          if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
         }
         return branchFrom(c.root, name, o.from);
       });

@@ -16,8 +16,8 @@ Examples:
   $ aureus diff s01e02 HEAD --json`)
     .action(async (from: string, to: string, o: { json?: boolean }) => {
       const c = ctx();
-      const { requireRepo } = await import('../../git/season-git.js');
-      await requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      await createGit(c.root).requireRepo();
       const { resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { readWorldAt } = await import('../../season/world-at.js');
       const { diffWorlds, renderDiff } = await import('../../season/diff.js');

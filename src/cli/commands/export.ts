@@ -17,8 +17,8 @@ Examples:
   $ aureus export s01e02 --format html -o s01e02.html`)
     .action(async (episode: string, o: { format: string; output?: string }) => {
       const c = ctx();
-      const { requireRepo } = await import('../../git/season-git.js');
-      await requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      await createGit(c.root).requireRepo();
       const { exportEpisode, requireFormat } = await import('../../season/export.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);

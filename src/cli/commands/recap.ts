@@ -14,8 +14,8 @@ Examples:
   $ aureus recap s01e02`)
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();
-      const { requireRepo } = await import('../../git/season-git.js');
-      await requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      await createGit(c.root).requireRepo();
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { readEpisodeFile } = await import('../../season/world-at.js');

@@ -18,15 +18,16 @@ Examples:
   $ aureus episode run          compiles s01e03 again`)
     .action(async (episode: string, o: { json?: boolean }) => {
       const c = ctx();
-      const git = await import('../../git/season-git.js');
-      await git.requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      const git = createGit(c.root);
+      await git.requireRepo();
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);
       const { withLock } = await import('../../pipeline/lock.js');
       const { rollbackEpisode } = await import('../../season/rollback.js');
       const r = await withLock(c.root, 'rollback', async () => {
-        const dirty = await git.dirtyPaths(c.root, ['world', 'operators', 'seasons']);
-        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((l) => l.slice(3)).slice(0, 8).join(', ') })] });
+        const dirty = await git.status(['world', 'operators', 'seasons']);
+        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
         return rollbackEpisode(c.root, episode);
       });
       if (o.json) c.io.stdout(JSON.stringify(r, null, 2) + '\n');

@@ -37,8 +37,8 @@ Examples:
     const { makeProgress } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     const { acquireLock } = await import('../../pipeline/lock.js');
-    const { requireRepo } = await import('../../git/season-git.js');
-    await requireRepo(c.root);
+    const { createGit } = await import('../../git/simple-git.js');
+    await createGit(c.root).requireRepo();
     const warnings: Diagnostic[] = [];
     const lock = acquireLock(c.root, 'season run', { warnings });
     const intr = interruptSignal();

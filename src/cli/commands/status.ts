@@ -13,8 +13,8 @@ Examples:
   $ aureus -C my-world status --json | jq .threads`)
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
-      const { requireRepo } = await import('../../git/season-git.js');
-      await requireRepo(c.root);
+      const { createGit } = await import('../../git/simple-git.js');
+      await createGit(c.root).requireRepo();
       const { seasonStatus, renderStatus } = await import('../../season/status.js');
       const s = await seasonStatus(c.root);
       c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s, c.chalk));

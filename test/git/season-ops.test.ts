@@ -1,0 +1,222 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { AureusError } from '../../src/errors.js';
+import { createGit, summarizeGitOutput } from '../../src/git/simple-git.js';
+import type { GitPort } from '../../src/git/port.js';
+
+/**
+ * The season-workflow operations of the one GitPort adapter (rev-parse, tags, show, revert,
+ * branches, status filters), and the two simple-git pitfalls on each of them: a non-zero exit
+ * with an empty stderr is a failure, and EDITOR/PAGER/GIT_EDITOR… in the environment do not stop
+ * simple-git from running.
+ */
+
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+function tmp(): string {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-git-season-'));
+  dirs.push(d);
+  return d;
+}
+const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
+const write = (root: string, rel: string, text: string) => {
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  fs.writeFileSync(path.join(root, rel), text);
+};
+
+async function repo(): Promise<{ root: string; g: GitPort }> {
+  const root = tmp();
+  const g = createGit(root);
+  await g.init();
+  await g.ensureIdentity();
+  return { root, g };
+}
+
+async function commitFile(g: GitPort, rel: string, text: string, message: string): Promise<string> {
+  write(g.root, rel, text);
+  await g.add([rel]);
+  return g.commit(message);
+}
+
+const PROGRAM_VARS = { EDITOR: 'vi', VISUAL: 'vi', PAGER: 'less', GIT_EDITOR: 'vi', GIT_PAGER: 'less', GIT_SEQUENCE_EDITOR: 'vi' };
+const saved = new Map<string, string | undefined>();
+function setProgramVars(): void {
+  for (const [k, v] of Object.entries(PROGRAM_VARS)) {
+    saved.set(k, process.env[k]);
+    process.env[k] = v;
+  }
+}
+afterEach(() => {
+  for (const [k, v] of saved) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+  saved.clear();
+});
+
+describe('the simple-git pitfalls the adapter exists to handle (control: plain simple-git)', () => {
+  it('plain simple-git refuses to run with EDITOR/PAGER set, and reports a no-op commit as success', async () => {
+    const { root, g } = await repo();
+    await commitFile(g, 'a.txt', '1', 'first');
+    await expect(simpleGit({ baseDir: root }).env({ ...process.env, EDITOR: 'vi', PAGER: 'less' }).raw(['status'])).rejects.toThrow(/EDITOR|PAGER/);
+    await expect(simpleGit({ baseDir: root }).raw(['commit', '-m', 'nothing'])).resolves.toMatch(/nothing to commit/);
+  });
+});
+
+describe('nothing to commit is a failure, with exit 10 and a clear message', () => {
+  it('commit, commit of paths, and a commit with untracked files around all fail', async () => {
+    const { root, g } = await repo();
+    const first = await commitFile(g, 'world/a.json', '{}\n', 'first');
+    for (const attempt of [() => g.commit('again'), () => g.commit('again', { paths: ['world/a.json'] })]) {
+      const err = (await attempt().catch((e: unknown) => e)) as AureusError;
+      expect(err).toBeInstanceOf(AureusError);
+      expect(err.exitCode).toBe(10);
+      expect(err.diagnostics[0]!.code).toBe('AUR6010');
+      expect(err.message).toBe('git commit failed: nothing to commit, working tree clean');
+    }
+    write(root, 'stray.txt', 'x');
+    const err = (await g.commit('again').catch((e: unknown) => e)) as AureusError;
+    expect(err.exitCode).toBe(10);
+    expect(err.message).toMatch(/^git commit failed: nothing added to commit but untracked files present/);
+    // Nothing was made: HEAD is where it was, and the failure did not report an old sha as new.
+    expect(await g.head()).toBe(first);
+    expect(sh(root, 'rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('a git message is summarised by its telling lines', () => {
+    expect(summarizeGitOutput('On branch main\nnothing to commit, working tree clean\n')).toBe('nothing to commit, working tree clean');
+    expect(summarizeGitOutput('hint: x\nfatal: bad revision\n')).toBe('fatal: bad revision');
+    expect(summarizeGitOutput('a\nb\nc\nd')).toBe('a b c');
+  });
+});
+
+describe('season operations with EDITOR, VISUAL, PAGER and GIT_EDITOR/GIT_PAGER set', () => {
+  it('status with path filters, add, commit of paths only, message, resolve and commitsBetween', async () => {
+    setProgramVars();
+    const { root, g } = await repo();
+    const first = await commitFile(g, 'world/a.json', '{"a":1}\n', 'first');
+    write(root, 'world/a.json', '{"a":2}\n');
+    write(root, 'notes.md', 'staged but not part of the episode\n');
+    await g.add(['notes.md']);
+    expect((await g.status(['world', 'operators', 'seasons'])).map((e) => e.path)).toEqual(['world/a.json']);
+
+    await g.add(['world/a.json']);
+    const second = await g.commit('S01E01: Ides\n\nrecap\n\nAureus-Seed: 7\n', { paths: ['world/a.json'] });
+    // Only the given paths went in; the other staged file is still staged, uncommitted.
+    expect(sh(root, 'show', '--pretty=format:', '--name-only', second)).toBe('world/a.json');
+    expect(await g.status()).toEqual([{ path: 'notes.md', index: 'A', worktree: ' ' }]);
+    expect(await g.message(second)).toBe('S01E01: Ides\n\nrecap\n\nAureus-Seed: 7\n');
+
+    expect(await g.resolve('HEAD')).toBe(second);
+    expect(await g.resolve(`${second}^`)).toBe(first);
+    expect(await g.resolve(`${first}^`)).toBeNull();
+    expect(await g.resolve('refs/heads/nope')).toBeNull();
+    expect(await g.commitsBetween(first, second)).toEqual([second]);
+    expect(await g.isAncestor(first, second)).toBe(true);
+    expect(await g.isAncestor(second, first)).toBe(false);
+    expect(await g.isAncestor('nope', second)).toBe(false);
+    expect(await g.currentBranch()).toBe('main');
+  });
+
+  it('annotated tags: create, list by glob, resolve, rename by create + delete', async () => {
+    setProgramVars();
+    const { root, g } = await repo();
+    const first = await commitFile(g, 'a.txt', '1', 'S01E01: one');
+    const second = await commitFile(g, 'a.txt', '2', 'S01E02: two');
+    await g.tag('s01e01', 'S01E01: one', first);
+    await g.tag('s01e02', 'S01E02: two');
+    await g.tag('what-if/s01e02', 'S01E02 on a branch', second);
+    expect(sh(root, 'cat-file', '-t', 's01e02')).toBe('tag');
+    expect(await g.tags()).toEqual(['s01e01', 's01e02', 'what-if/s01e02']);
+    expect(await g.tags('*s01e02')).toEqual(['s01e02', 'what-if/s01e02']);
+    expect(await g.resolve('refs/tags/s01e01')).toBe(first);
+
+    await g.tag(`rolledback/s01e02/${second.slice(0, 10)}`, 's01e02 (rolled back)', second);
+    await g.deleteTag('s01e02');
+    expect(await g.resolve('refs/tags/s01e02')).toBeNull();
+    expect(await g.tags('rolledback/*')).toEqual([`rolledback/s01e02/${second.slice(0, 10)}`]);
+
+    const dup = (await g.tag('s01e01', 'again').catch((e: unknown) => e)) as AureusError;
+    expect(dup).toBeInstanceOf(AureusError);
+    expect(dup.exitCode).toBe(10);
+    expect(dup.message).toMatch(/^git tag failed: fatal: tag 's01e01' already exists/);
+    await expect(g.deleteTag('no-such-tag')).rejects.toMatchObject({ exitCode: 10 });
+  });
+
+  it('showFile reads a file at a ref, null where it does not exist', async () => {
+    setProgramVars();
+    const { g } = await repo();
+    const first = await commitFile(g, 'world/world.json', '{"v":1}\n', 'one');
+    await commitFile(g, 'world/world.json', '{"v":2}\n', 'two');
+    expect(await g.showFile(first, 'world/world.json')).toBe('{"v":1}\n');
+    expect(await g.showFile('HEAD', 'world/world.json')).toBe('{"v":2}\n');
+    expect(await g.showFile('HEAD', 'world/canon.json')).toBeNull();
+    expect(await g.showFile('no-such-ref', 'world/world.json')).toBeNull();
+  });
+
+  it('revert: one commit each, newest first, history kept; an empty revert still gets its commit', async () => {
+    setProgramVars();
+    const { root, g } = await repo();
+    const base = await commitFile(g, 'w.txt', 'base\n', 'base');
+    const e1 = await commitFile(g, 'e1.txt', 'one\n', 'S01E01');
+    const e2 = await commitFile(g, 'e2.txt', 'two\n', 'S01E02');
+    const reverts = await g.revert([e2, e1], (sha) => `Revert ${sha.slice(0, 7)}\n`);
+    expect(reverts).toHaveLength(2);
+    expect(new Set(reverts).size).toBe(2);
+    expect(await g.head()).toBe(reverts[1]);
+    expect(await g.message(reverts[0]!)).toBe(`Revert ${e2.slice(0, 7)}\n`);
+    expect(sh(root, 'ls-tree', '--name-only', 'HEAD')).toBe('w.txt');
+    expect(sh(root, 'rev-list', '--count', 'HEAD')).toBe('5');
+    expect(await g.isAncestor(base, 'HEAD')).toBe(true);
+
+    // e2 is already undone: reverting it again changes nothing, and still makes a commit.
+    const again = await g.revert([reverts[0]!, e2], () => 'noop pair\n');
+    expect(again).toHaveLength(2);
+    expect(again[0]).not.toBe(again[1]);
+    expect(sh(root, 'ls-tree', '--name-only', 'HEAD')).toBe('w.txt');
+  });
+
+  it('a conflicting revert fails with exit 10 and leaves no revert in progress', async () => {
+    setProgramVars();
+    const { root, g } = await repo();
+    await commitFile(g, 'w.txt', 'base\n', 'base');
+    const change = await commitFile(g, 'w.txt', 'changed\n', 'change');
+    const head = await commitFile(g, 'w.txt', 'changed again\n', 'change again');
+    const err = (await g.revert([change], () => 'Revert change\n').catch((e: unknown) => e)) as AureusError;
+    expect(err).toBeInstanceOf(AureusError);
+    expect(err.exitCode).toBe(10);
+    expect(err.message).toMatch(/^git revert failed: /);
+    expect(await g.head()).toBe(head);
+    expect(fs.existsSync(path.join(root, '.git', 'REVERT_HEAD'))).toBe(false);
+    expect(await g.status()).toEqual([]);
+  });
+
+  it('branches: name check, create + switch, branches containing a commit', async () => {
+    setProgramVars();
+    const { g } = await repo();
+    const first = await commitFile(g, 'a.txt', '1', 'one');
+    await commitFile(g, 'a.txt', '2', 'two');
+    expect(await g.isValidBranchName('cato-wins')).toBe(true);
+    expect(await g.isValidBranchName('bad..name')).toBe(false);
+    await g.checkoutNewBranch('cato-wins', first);
+    expect(await g.currentBranch()).toBe('cato-wins');
+    expect(await g.head()).toBe(first);
+    expect(await g.resolve('refs/heads/cato-wins')).toBe(first);
+    expect(await g.branchesContaining(first)).toEqual(['cato-wins', 'main']);
+    await expect(g.checkoutNewBranch('cato-wins', first)).rejects.toMatchObject({ exitCode: 10 });
+  });
+
+  it('requireRepo: AUR6011 outside a repository, nothing inside one', async () => {
+    setProgramVars();
+    const { g } = await repo();
+    await expect(g.requireRepo()).resolves.toBeUndefined();
+    const err = (await createGit(tmp()).requireRepo().catch((e: unknown) => e)) as AureusError;
+    expect(err).toBeInstanceOf(AureusError);
+    expect(err.exitCode).toBe(10);
+    expect(err.diagnostics[0]!.code).toBe('AUR6011');
+  });
+});
