@@ -83,6 +83,14 @@ const writerInput = writer.reduce((s, c) => s + c.input_tokens, 0);
 const writerStatic = writer.reduce((s, c) => s + c.static_tokens, 0);
 const worldTokens = estimateTokens(canonicalCompact(world));
 
+/** Most calls of a role in flight at once (1 = the role's calls ran one after another). */
+const peakInFlight = (role) => {
+  const ev = calls.filter((c) => c.role === role).flatMap((c) => [[c.start, 1], [c.end, -1]]).sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  let n = 0, peak = 0;
+  for (const [, d] of ev) peak = Math.max(peak, (n += d));
+  return peak;
+};
+
 const result = {
   latency_ms: latency,
   concurrency,
@@ -91,6 +99,7 @@ const result = {
   calls: calls.length,
   calls_by_role: Object.fromEntries(['proposals', 'director', 'writer', 'critic', 'recap'].map((r) => [r, count(r)])),
   critical_path_depth: depth,
+  peak_in_flight: Object.fromEntries(['proposals', 'writer', 'critic'].map((r) => [r, peakInFlight(r)])),
   critical_path_ms: criticalPathMs,
   ok: efg.ok,
   aureus_input_tokens: tokens,

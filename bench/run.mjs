@@ -52,6 +52,7 @@ for (const c of [1, 8]) {
     calls: first.calls,
     calls_by_role: first.calls_by_role,
     critical_path_depth: first.critical_path_depth,
+    peak_in_flight: first.peak_in_flight,
     critical_path_ms: first.critical_path_ms,
     ...(first.naive_wall_ms !== undefined ? { naive_wall_ms: first.naive_wall_ms } : {}),
     tokens: {
@@ -126,7 +127,7 @@ if (e1 && e8) {
   md += `| Aureus, concurrency 1 | ${e1.wall_ms} | ${r1(e1.wall_ms / e1.critical_path_ms)}× | ${r1(e1.naive_wall_ms / e1.wall_ms)}× |\n`;
   md += `| Aureus, concurrency 8 | ${e8.wall_ms} | ${r1(e8.wall_ms / e8.critical_path_ms)}× | ${r1(e1.naive_wall_ms / e8.wall_ms)}× |\n`;
   md += `| naive sequential, whole world per prompt | ${e1.naive_wall_ms} | ${r1(e1.naive_wall_ms / e1.critical_path_ms)}× | 1× |\n`;
-  md += `\nPhases at concurrency 8 (ms): planning A–D ${e8.phases_ms.planning_AD}, scenes E–G ${e8.phases_ms.scenes_EG}, H + recap ${e8.phases_ms.commit_H_recap}.\n`;
+  md += `\nPhases at concurrency 8 (ms): planning A–D ${e8.phases_ms.planning_AD}, scenes E–G ${e8.phases_ms.scenes_EG}, H + recap ${e8.phases_ms.commit_H_recap}. Most calls in flight at once: ${Object.entries(e8.peak_in_flight).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`;
   const t = e1.tokens;
   md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
 }

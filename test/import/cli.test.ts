@@ -13,7 +13,7 @@ import { episodeRef } from '../../src/domain/context.js';
 const DATA = path.resolve(__dirname, '../../../shared/data/dprr');
 
 function io(cwd: string): Io & { out: string; err: string } {
-  const o = { out: '', err: '', cwd, env: { ...process.env, NO_COLOR: '1' }, isTTY: false } as Io & { out: string; err: string };
+  const o = { out: '', err: '', cwd, env: { ...process.env, NO_COLOR: '1' }, isTTY: false } as unknown as Io & { out: string; err: string };
   o.stdout = (t) => void (o.out += t);
   o.stderr = (t) => void (o.err += t);
   return o;
