@@ -63,3 +63,43 @@ export function overdueThreads(world: World, completedEpisode: number): OverdueT
       (a.thread.id < b.thread.id ? -1 : a.thread.id > b.thread.id ? 1 : 0),
   );
 }
+
+/**
+ * Season pacing of thread progress (docs/planning.md, "Thread pacing"). A thread has a target
+ * episode: the season's finale (season_goals.episodes_planned) for the finale threads, twice the
+ * season for the others (subplots that may run on), never earlier than MIN_RESOLUTION_EPISODE.
+ * Before its target a thread may gain at most (1 − progress) / (target − episode + 1) in one
+ * episode — the remaining distance spread evenly over the episodes left, so it can never reach 1
+ * early — and from its target on, the whole remaining distance.
+ */
+export const MIN_RESOLUTION_EPISODE = 4;
+export const DEFAULT_EPISODES_PLANNED = 10;
+
+export interface SeasonPacingGoals {
+  episodes_planned: number;
+  finale_threads: string[];
+}
+
+export interface ThreadPace {
+  target_episode: number;
+  /** Progress the thread may gain this episode (planner steps and operator effects together). */
+  budget: number;
+  /** Whether it may be resolved this episode. */
+  may_resolve: boolean;
+}
+
+export function threadTargetEpisode(thread: Thread, goals: SeasonPacingGoals | null | undefined): number {
+  const planned = Math.max(1, goals?.episodes_planned ?? DEFAULT_EPISODES_PLANNED);
+  // Without season goals the major threads are the finale's.
+  const finale = goals ? goals.finale_threads.includes(thread.id) : thread.major;
+  return Math.max(MIN_RESOLUTION_EPISODE, finale ? planned : 2 * planned);
+}
+
+export function threadPace(thread: Thread, episode: number, goals: SeasonPacingGoals | null | undefined): ThreadPace {
+  const target = threadTargetEpisode(thread, goals);
+  const remaining = Math.max(0, 1 - thread.progress);
+  const mayResolve = episode >= target;
+  const budget = mayResolve ? remaining : remaining / (target - episode + 1);
+  // Rounded down so the spread never adds up to 1 early; the whole remainder once it may resolve.
+  return { target_episode: target, budget: mayResolve ? budget : Math.floor(budget * 10000) / 10000, may_resolve: mayResolve };
+}

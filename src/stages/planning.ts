@@ -6,7 +6,7 @@ import type { EpisodeContext } from '../domain/episode-context.js';
 import type { AgentProposals } from '../domain/proposals.js';
 import type { EpisodePlan } from '../domain/plan.js';
 import type { ScenePacket } from '../domain/packet.js';
-import type { World } from '../domain/world.js';
+import type { SeasonGoals, World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/catalog.js';
@@ -34,6 +34,8 @@ export interface PlanningInput {
   llm?: Llm;
   packets?: Partial<PacketOptions>;
   directorRetries?: number;
+  /** The season's goals: thread progress is paced to episodes_planned and finale_threads (core/threads.ts threadPace). */
+  seasonGoals?: SeasonGoals | null;
 }
 
 export interface PlanningArtifacts {
@@ -54,7 +56,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   } else {
     proposals = proposeSymbolic(input.world, context);
   }
-  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed });
+  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null });
   let plan = symbolic;
   if (input.llm) {
     const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES);

@@ -12,14 +12,18 @@ import { applyDeltas, resolveEffects } from '../../core/deltas/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
 import { candidatePool } from '../b-proposals/pool.js';
 import { NEAR_RESOLUTION } from '../a-snapshot/index.js';
+import { threadPace, type SeasonPacingGoals, type ThreadPace } from '../../core/threads.js';
 import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js';
 import { DramaTracker, threadsToDeferNow } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
+import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
 
-/** Thread progress per application (docs/planning.md §C.5). */
+/** Thread progress per application (docs/planning.md §C.7), at most the thread's pace budget left. */
 export const THREAD_STEP = { success: 0.1, fail: 0.05 } as const;
+/** A step smaller than this does not advance a thread (its budget for the episode is spent). */
+export const MIN_THREAD_STEP = 0.005;
 export const FAIL_COST: { stat: 'dignitas'; amount: number } = { stat: 'dignitas', amount: 2 };
 const TIMES: PlannedScene['time_of_day'][] = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
 
@@ -28,6 +32,8 @@ export interface DirectorInput {
   context: EpisodeContext;
   proposals: AgentProposals;
   seed: string;
+  /** The season's goals (episodes_planned, finale_threads) that pace thread progress; defaults when absent. */
+  seasonGoals?: SeasonPacingGoals | null;
 }
 
 interface Candidate {
@@ -57,8 +63,29 @@ interface Whereabouts {
  * projected state. Throws AureusError(PLAN_INFEASIBLE) naming the rule it could not meet.
  */
 export function planSymbolic(input: DirectorInput): EpisodePlan {
+  // Greedy planning can paint itself into a corner late in a season (the last cliffhanger move
+  // used up earlier, a cast stranded out of town). Before giving up, re-plan with wider seeded
+  // jitter: every attempt is a function of the seed, so the result stays deterministic.
+  let first: unknown = null;
+  for (let attempt = 0; attempt < PLAN_ATTEMPTS; attempt++) {
+    try {
+      return planAttempt(input, attempt);
+    } catch (e) {
+      if (!(e instanceof AureusError) || e.exitCode !== ExitCode.PLAN_INFEASIBLE || e.diagnostics.some((d) => d.code === 'AUR3002')) throw e;
+      first ??= e;
+    }
+  }
+  throw first;
+}
+
+/** How many seeded attempts the Director makes before reporting the plan infeasible. */
+export const PLAN_ATTEMPTS = 4;
+
+function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const { world, context, proposals, seed } = input;
-  const rng = new Rng(seed);
+  const rng = attempt === 0 ? new Rng(seed) : new Rng(seed).fork(`retry/${attempt}`);
+  const jitterScale = 0.25 + attempt;
+  const lastType: 'thriller' | 'soap' | null = attempt === 0 ? null : attempt % 2 === 1 ? 'soap' : 'thriller';
   const episode = context.episode;
 
   const acting = world.characters.characters.filter((c) => c.principal && canAct(c));
@@ -83,6 +110,8 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
       proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
     };
   });
+
+  const cliffCandidates = candidates.filter((c) => c.op.beats.includes('cliffhanger'));
 
   // ---- planning state ----
   const start = openingWorld(world, context);
@@ -113,6 +142,13 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
   const totalSlots = shape.total;
   const opening = context.must_start_immediately ? context.opening : null;
   const majorOpen = world.threads.threads.filter((t) => t.major && t.status === 'open').map((t) => t.id);
+  // Season pacing (core/threads.ts threadPace): how much each thread may gain in this episode.
+  const pacing: Pacing = { episode, pace: new Map(), start: new Map() };
+  for (const t of start.threads.threads) {
+    if (t.status !== 'open') continue;
+    pacing.pace.set(t.id, threadPace(t, episode, input.seasonGoals));
+    pacing.start.set(t.id, t.progress);
+  }
 
   /**
    * Type limits, keeping the final (cliffhanger) slot a wildcard: every earlier slot must leave
@@ -131,6 +167,9 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
     const wildcard = totalSlots < LIMITS.thriller.max + LIMITS.soap.max;
     if (!wildcard) {
       if (th > LIMITS.thriller.max || so > LIMITS.soap.max) return false;
+      // A full 24-application episode fixes every type; a re-plan keeps the last one for the other
+      // type than it first had, so a cliffhanger of that type can close the episode.
+      if (lastType && remainingAfter > 0 && (lastType === 'thriller' ? th > LIMITS.thriller.max - 1 : so > LIMITS.soap.max - 1)) return false;
       return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter;
     }
     if (remainingAfter === 0) {
@@ -176,6 +215,7 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
       const jitter = rng.fork(`slot/${slotSeq + 1}`);
       const scored: { c: Candidate; s: number; tie: number }[] = [];
       const allowed = { thriller: typeAllowed('thriller', remainingAfter, needTag), soap: typeAllowed('soap', remainingAfter, needTag) };
+      const reserve = isLast ? new Set<string>() : cliffhangerReserve(cliffCandidates, proj.index, usedKeys, episode, attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
       for (const c of candidates) {
         if (needTag && !c.op.beats.includes(needTag)) continue;
         if (!allowed[c.op.type]) continue;
@@ -188,6 +228,7 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
           if (deferred.has(t)) continue;
           const th = proj.index.threads.get(t);
           if (!th || th.status !== 'open') continue;
+          if (budgetLeft(pacing, t, th.progress) < MIN_THREAD_STEP) continue;
           let need = th.priority / 5;
           const n = advancedCount.get(t) ?? 0;
           if (overdue.has(t) && n === 0) need += sc.act <= 2 ? 3 : 1.5;
@@ -207,7 +248,9 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
           if (settingOk(proj.index, c.op, forcedOpening.location)) s += 3;
         }
         if (k > 0) s += 0.8 * c.chars.filter((id) => cast.has(id)).length;
-        scored.push({ c, s, tie: jitter.next() * 0.25 });
+        // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
+        if (reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
+        scored.push({ c, s, tie: jitter.next() * jitterScale });
       }
       scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
 
@@ -242,7 +285,7 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
         const prereqAtScene = moveDeltas.length ? checkPrereqs(c.op, c.bindings, movedIndex, { episode }) : prereq;
         if (!prereqAtScene.holds) continue;
         const appId = `a${String(appSeq + 1).padStart(2, '0')}`;
-        const built = buildApplication(c, appId, movedIndex, moved.world, rng, episode, deferred, resolvedMajors);
+        const built = buildApplication(c, appId, movedIndex, rng, pacing, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
         if (!applied.ok) continue;
@@ -383,6 +426,27 @@ export function planSymbolic(input: DirectorInput): EpisodePlan {
   return plan;
 }
 
+/**
+ * When this few (operator, actor) families can still end the episode, the earlier slots leave them
+ * alone; a re-plan (attempt > 0) protects every one of them.
+ */
+export const CLIFFHANGER_RESERVE = 3;
+const RESERVE_PENALTY = 100;
+
+/** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
+function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
+  const families = new Set<string>();
+  for (const c of cliff) {
+    const f = `${c.op.id}|${c.actor.id}`;
+    if (families.has(f) || usedKeys.has(c.key)) continue;
+    if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
+    if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+    families.add(f);
+    if (families.size > limit) return new Set();
+  }
+  return families;
+}
+
 const prov = (context: EpisodeContext, scene: string, operator: string | null) => () => ({ episode: context.episode_id, scene, event: 'plan', operator });
 
 function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
@@ -425,8 +489,12 @@ function sceneTime(index: WorldIndex, cast: string[], loc: string, where: Map<st
     const w = where.get(id);
     const cur = index.characters.get(id)?.location ?? w?.location;
     if (!cur) continue;
-    const d = travelDays(index, cur, loc);
-    if (d === null) return null;
+    // An effect may have moved the character since their last scene (a flight, an arrest): the
+    // journey counts from both places, as the time_and_place check replays it from the last scene.
+    const d0 = travelDays(index, cur, loc);
+    const d1 = w && w.location !== cur ? travelDays(index, w.location, loc) : d0;
+    if (d0 === null || d1 === null) return null;
+    const d = Math.max(d0, d1);
     const earliest = (w?.day ?? 0) + d;
     if (d > 0 && earliest > day) { day = earliest; tod = 1; }
     else if (d > 0 && earliest === day && w && w.day === day) { /* arrives the same day it left only if d == 0 */ }
@@ -434,9 +502,24 @@ function sceneTime(index: WorldIndex, cast: string[], loc: string, where: Map<st
   return { day, tod };
 }
 
+interface Pacing {
+  episode: number;
+  pace: Map<string, ThreadPace>;
+  /** Progress of each open thread when the episode began. */
+  start: Map<string, number>;
+}
+
+/** What a thread may still gain in this episode (its pace budget minus what it has gained so far). */
+function budgetLeft(p: Pacing, thread: string, progress: number): number {
+  const pace = p.pace.get(thread);
+  if (!pace) return 0;
+  return pace.budget - (progress - (p.start.get(thread) ?? progress));
+}
+
 function buildApplication(
-  c: Candidate, id: string, index: WorldIndex, world: World, rng: Rng, episode: number, deferred: Set<string>, resolvedMajors: Set<string>,
+  c: Candidate, id: string, index: WorldIndex, rng: Rng, pacing: Pacing, deferred: Set<string>, resolvedMajors: Set<string>,
 ): { app: OperatorApplication } | null {
+  const episode = pacing.episode;
   const roleKinds = operatorRoleKinds(c.op);
   const risks: RiskRoll[] = c.op.side_effect_risks.map((r, k) => {
     const roll = round(rng.fork(`risk/${id}/${k}`).next());
@@ -456,22 +539,53 @@ function buildApplication(
     });
     deltas.push({ path: `characters.${c.actor.id}.stats.${FAIL_COST.stat}`, op: 'subtract', value: FAIL_COST.amount });
   }
+  // Progress the operator's own effects write, per thread (they replace the planner's step, never stack with it).
+  const explicit = new Map<string, number>();
+  for (const d of deltas) {
+    const m = /^threads\.([a-z0-9_]+)\.progress$/.exec(d.path);
+    if (!m || typeof d.value !== 'number') continue;
+    const cur = index.threads.get(m[1]!)?.progress ?? 0;
+    const at = cur + (explicit.get(m[1]!) ?? 0);
+    const gain = d.op === 'add' ? d.value : d.op === 'subtract' ? -d.value : d.op === 'set' ? d.value - at : 0;
+    explicit.set(m[1]!, (explicit.get(m[1]!) ?? 0) + gain);
+  }
   const threads: string[] = [];
-  for (const t of c.threads) {
-    if (deferred.has(t)) continue;
+  const majorWouldResolve = (t: string) => resolvedMajors.size >= 1 && !resolvedMajors.has(t);
+  for (const t of [...new Set([...c.threads, ...explicit.keys()])].sort()) {
     const th = index.threads.get(t);
-    if (!th || th.status !== 'open') continue;
-    const stepV = THREAD_STEP[outcome];
-    const wouldResolve = th.progress + stepV >= 1;
+    if (!th || th.status !== 'open') {
+      if (explicit.has(t)) return null;
+      continue;
+    }
+    const pace = pacing.pace.get(t);
+    const left = budgetLeft(pacing, t, th.progress);
+    const own = explicit.get(t);
+    if (own !== undefined) {
+      if (own <= 0) continue; // a setback (a failed move's risk): not an advance, and no step on top
+      // The operator's effect is taken whole or not at all: within the budget left, or as the
+      // thread's first gain of the episode if it leaves the thread short of 1 before its target.
+      const gained = th.progress - (pacing.start.get(t) ?? th.progress);
+      const reaches = th.progress + own >= 1 - 1e-9;
+      if (deferred.has(t) || !pace) return null;
+      if (reaches && !pace.may_resolve) return null;
+      if (own > left + 1e-9 && gained > 1e-9) return null;
+      if (reaches && th.major && majorWouldResolve(t)) return null;
+      threads.push(t);
+      deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
+      if (reaches) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
+      continue;
+    }
+    if (deferred.has(t) || !pace) continue;
+    const stepV = round(Math.min(THREAD_STEP[outcome], left, 1 - th.progress));
+    if (stepV < MIN_THREAD_STEP) continue;
+    const wouldResolve = pace.may_resolve && th.progress + stepV >= 1 - 1e-9;
     // Spec §6.1: at most one major thread fully resolved per episode.
-    if (wouldResolve && th.major && resolvedMajors.size >= 1 && !resolvedMajors.has(t)) continue;
+    if (wouldResolve && th.major && majorWouldResolve(t)) continue;
     threads.push(t);
-    // An effect may already write this thread's progress; the planner's step comes on top.
     deltas.push({ path: `threads.${t}.progress`, op: 'add', value: stepV });
     deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
     if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
   }
-  void world;
   return {
     app: {
       id,
@@ -507,8 +621,13 @@ function titleOf(world: World, beats: Beat[]): string {
   const rev = beats.find((b) => b.tag === 'reversal')?.applications[0];
   const cliff = beats.find((b) => b.tag === 'cliffhanger')?.applications[0];
   const opName = (a?: OperatorApplication) => world.operators.operators.find((o) => o.id === a?.operator_id)?.name ?? '';
-  const target = cliff?.bindings.target ? nameOf(world, cliff.bindings.target).split(' ').slice(-1)[0] : '';
-  return [opName(rev), target ? `${opName(cliff)} for ${target}` : opName(cliff)].filter(Boolean).join(', ');
+  // The name the audience knows (the cue: "Clodius", not "Pulcher").
+  const who = cliff?.bindings.target ? world.characters.characters.find((c) => c.id === cliff.bindings.target) : undefined;
+  const target = who ? who.cue.charAt(0).toUpperCase() + who.cue.slice(1).toLowerCase() : cliff?.bindings.target ? nameOf(world, cliff.bindings.target).split(' ').slice(-1)[0] : '';
+  const nameWords = new Set(world.characters.characters.flatMap((c) => [...c.name.split(/\s+/), c.cue].map((w) => w.toLowerCase())));
+  const parts = [opName(rev), target ? `${opName(cliff)} for ${target}` : opName(cliff)].filter(Boolean);
+  // Sentence case after the comma ("An omen at the altar, a letter under seal for Caesar"); a name keeps its capital.
+  return parts.map((p, i) => (i > 0 && !nameWords.has(p.split(/[\s']/)[0]!.toLowerCase()) ? p.charAt(0).toLowerCase() + p.slice(1) : p)).join(', ');
 }
 
 export { hashValue };

@@ -1,0 +1,77 @@
+import type { World, SeasonGoals } from '../../../src/domain/world.js';
+import type { CliffhangerConstraints } from '../../../src/domain/context.js';
+import type { EpisodePlan } from '../../../src/domain/plan.js';
+import type { AppliedDelta, ResolvedDelta } from '../../../src/domain/delta.js';
+import { episodeRef } from '../../../src/domain/context.js';
+import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
+import { proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
+import { planSymbolic } from '../../../src/stages/c-director/plan.js';
+import { applyDeltas } from '../../../src/core/deltas/index.js';
+import { decayDeltas } from '../../../src/core/decay.js';
+import { threadProgressDeltas } from '../../../src/core/threads.js';
+import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
+import { advanceDate } from '../../../src/stages/h-commit/index.js';
+
+/**
+ * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
+ * "approved" as planned, and the world is committed the way stage H does it (the plan's
+ * required_deltas scene by scene, then the decay pass, thread progress and the calendar). It is
+ * what `aureus season run` does to the world with the offline provider, minus the writing.
+ */
+export interface SimEpisode {
+  episode: number;
+  plan: EpisodePlan;
+  before: World;
+  after: World;
+  /** Every delta committed for the episode (plan, decay, threads). */
+  applied: AppliedDelta[];
+  cliffhanger: CliffhangerConstraints;
+}
+
+export function commitPlan(world: World, plan: EpisodePlan): { world: World; applied: AppliedDelta[] } {
+  let w = world;
+  const applied: AppliedDelta[] = [];
+  const apply = (deltas: ResolvedDelta[], event: string, scene: string) => {
+    if (!deltas.length) return;
+    const r = applyDeltas(w, deltas, () => ({ episode: plan.episode_id, scene, event, operator: null }));
+    if (!r.ok) throw new Error(`${plan.episode_id} ${scene}: ${r.diagnostics.map((d) => d.message).join('; ')}`);
+    w = r.world;
+    applied.push(...r.applied);
+  };
+  for (const sc of plan.scenes) {
+    const deltas = plan.beats.filter((b) => b.scene === sc.id).flatMap((b) => b.applications.flatMap((a) => a.required_deltas));
+    apply(deltas, 'plan', sc.id);
+  }
+  const last = plan.scenes[plan.scenes.length - 1]?.id ?? '';
+  apply(decayDeltas(w), 'decay', last);
+  apply(threadProgressDeltas(w, plan.episode, plan.threads_advanced), 'threads', last);
+  return { world: w, applied };
+}
+
+export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals): SimEpisode[] {
+  const out: SimEpisode[] = [];
+  let w = world;
+  let cliff: CliffhangerConstraints | null = null;
+  for (let e = 1; e <= count; e++) {
+    const ref = episodeRef(1, e);
+    const epSeed = `${seed}-${ref.id}`;
+    const { context } = buildEpisodeContext({ world: w, ref, seed: epSeed, previousCliffhanger: cliff });
+    const proposals = proposeSymbolic(w, context);
+    let plan: EpisodePlan;
+    try {
+      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, ...(seasonGoals ? { seasonGoals } : {}) });
+    } catch (err) {
+      const e2 = err as Error & { diagnostics?: { message: string }[] };
+      throw new Error(`${ref.id} (seed ${epSeed}): ${e2.message} ${(e2.diagnostics ?? []).map((d) => d.message).join('; ')}`);
+    }
+    const committed = commitPlan(w, plan);
+    const cliffhanger = extractCliffhanger(plan, [], committed.world);
+    const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
+    const gap = cliffhanger.time_skip_allowed ? committed.world.world.days_per_episode : 0;
+    const after: World = { ...committed.world, world: { ...committed.world.world, date: advanceDate(committed.world.world.date, lastDay + gap) } };
+    out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
+    w = after;
+    cliff = cliffhanger;
+  }
+  return out;
+}
