@@ -18,7 +18,8 @@ beforeAll(async () => {
   if (!builtCli()) return;
   pristine = await makeWorld('rel-crash-pristine');
   const base = copyRepo(pristine, 'rel-crash-base');
-  const r = await cli(['episode', 'run', '--json'], base);
+  // The same built CLI as the killed runs, so the comparison is code against the same code.
+  const r = await spawnCli(['episode', 'run', '--json'], base);
   if (r.code !== 0) throw new Error(`baseline run failed: ${r.stderr}`);
   baselineTree = git(base, 'rev-parse', 'HEAD^{tree}');
 }, 300_000);
