@@ -1,5 +1,6 @@
 import type { RecapEvent, RecapPayload } from '../../stages/h-commit/recap-model.js';
 import type { OfflineRealizer } from './index.js';
+import { INTENTION_PHRASES, lowerLead } from './writer-phrases.js';
 
 /**
  * The offline realizer of the `recap` role: a deterministic "Previously on…" text written from
@@ -35,7 +36,15 @@ function denarii(n: number): string {
   return `${n.toLocaleString('en-US')} denarii`;
 }
 
-function sentence(e: RecapEvent): string {
+/** Open threads in turn, so two of them never start the same way. */
+const THREAD_LEADS = ['Still unanswered: ', 'Closer to an answer: ', 'And the question remains: '];
+
+function cap(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+/** `nth`: how many sentences of this kind came before, for variety. */
+function sentence(e: RecapEvent, nth = 0): string {
   switch (e.kind) {
     case 'status':
       return `${e.who} ${STATUS_WORDS[e.value] ?? `is now ${e.value}`}.`;
@@ -43,24 +52,28 @@ function sentence(e: RecapEvent): string {
       return e.value === 'revealed'
         ? `The secret is out: ${e.secret.replace(/\.$/, '')}.`
         : e.value === 'rumored'
-          ? `Rumour spread that ${lower(e.secret).replace(/\.$/, '')}.`
+          ? `Rumour spread that ${lowerLead(e.secret).replace(/\.$/, '')}.`
           : e.value === 'inert'
             ? `An old secret about ${e.subject} lost its sting.`
             : `${e.subject}'s secret went back into the dark.`;
     case 'learned':
-      return `${e.who} learned that ${lower(e.secret).replace(/\.$/, '')}.`;
+      return `${e.who} learned that ${lowerLead(e.secret).replace(/\.$/, '')}.`;
     case 'transfer':
       return `${denarii(e.amount)} passed from ${e.from} to ${e.to}.`;
     case 'thread':
-      return e.status === 'resolved' ? `Settled at last: ${e.question}` : `Still unanswered: ${e.question}`;
-    case 'global':
-      return `${e.metric} ${e.change > 0 ? 'rose' : 'fell'} by ${Math.abs(e.change)}.`;
+      return e.status === 'resolved' ? `Settled at last: ${e.question}` : `${THREAD_LEADS[nth % THREAD_LEADS.length]}${e.question}`;
+    case 'global': {
+      const by = Math.abs(e.change);
+      return `${cap(e.noun ?? e.metric)} ${e.change > 0 ? 'rose' : 'fell'} by ${by} point${by === 1 ? '' : 's'}.`;
+    }
     case 'relationship': {
       const w = REL_WORDS[e.weight];
       return w ? `${e.from} ${e.change > 0 ? w[0] : w[1]} ${e.to}.` : `${e.from} and ${e.to}: ${e.weight} ${e.change > 0 ? 'up' : 'down'}.`;
     }
-    case 'intention':
-      return e.added ? `${e.who} resolved to ${lower(e.intention.replace(/_/g, ' '))}.` : `${e.who} abandoned the plan to ${lower(e.intention.replace(/_/g, ' '))}.`;
+    case 'intention': {
+      const what = INTENTION_PHRASES[e.intention] ?? e.phrase ?? e.intention.replace(/_/g, ' ').toLowerCase();
+      return e.added ? `${e.who} resolved to ${what}.` : `${e.who} abandoned the plan to ${what}.`;
+    }
     case 'location':
       return `${e.who} went to ${e.place}.`;
     case 'stat':
@@ -70,8 +83,15 @@ function sentence(e: RecapEvent): string {
   }
 }
 
-function lower(s: string): string {
-  return s.length > 1 && s[1] === s[1].toLowerCase() ? s[0].toLowerCase() + s.slice(1) : s;
+/** After its first mention a full name shortens to the name the audience knows. */
+function shortenRepeats(text: string, short: Record<string, string> | undefined): string {
+  let out = text;
+  for (const [full, cue] of Object.entries(short ?? {}).sort((a, b) => b[0].length - a[0].length)) {
+    const at = out.indexOf(full);
+    if (at < 0) continue;
+    out = out.slice(0, at + full.length) + out.slice(at + full.length).split(full).join(cue);
+  }
+  return out;
 }
 
 /** At most this many sentences of one kind, so one busy ledger cannot crowd out the drama. */
@@ -94,14 +114,19 @@ export function realizeRecap(payload: RecapPayload, maxSentences = 8): string {
   const ranked = kept
     .sort((a, b) => WEIGHT[a.e.kind] - WEIGHT[b.e.kind] || a.i - b.i)
     .slice(0, maxSentences)
-    .sort((a, b) => a.i - b.i)
-    .map(({ e }) => sentence(e));
+    .sort((a, b) => a.i - b.i);
+  const count = new Map<string, number>();
+  const sentences = ranked.map(({ e }) => {
+    const k = count.get(e.kind) ?? 0;
+    count.set(e.kind, k + 1);
+    return sentence(e, k);
+  });
   const seen = new Set<string>();
-  const unique = ranked.filter((s) => (seen.has(s) ? false : (seen.add(s), true)));
+  const unique = sentences.filter((s) => (seen.has(s) ? false : (seen.add(s), true)));
   const opening = `Previously on ${payload.world_title}…`;
   const body = unique.length ? unique.join(' ') : 'Rome held its breath; nothing that mattered changed hands.';
   const close = payload.cliffhanger.summary ? `And at the last: ${payload.cliffhanger.summary.replace(/\s+/g, ' ').trim().replace(/\.?$/, '.')}` : '';
-  return [opening, '', body, ...(close ? ['', close] : [])].join('\n') + '\n';
+  return [opening, '', shortenRepeats([body, ...(close ? ['', close] : [])].join('\n'), payload.dashboard?.short_names)].join('\n') + '\n';
 }
 
 /** The offline dispatcher's entry point for the `recap` role (src/providers/offline/index.ts). */

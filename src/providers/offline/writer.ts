@@ -6,6 +6,7 @@ import type { LlmRequest } from '../../ports/llm.js';
 import { SECTION, type LexiconEntry, type WriterPayload } from '../../stages/e-writer/types.js';
 import { findAnachronisms } from '../../style/lexicon.js';
 import * as P from './writer-phrases.js';
+import { lowerLead } from './writer-phrases.js';
 import type { OfflineRealizer } from './index.js';
 
 /**
@@ -80,8 +81,8 @@ export function renderScene(p: WriterPayload, ctx: OfflineWriterContext = {}): s
   const pk = p.packet;
   const rng = new Rng(seed).fork(`writer/${pk.scene_id}/${p.attempt}`);
   let draft: Draft;
-  if (p.mode === 'punch_up' && p.keep_text !== undefined) draft = punchUp(p, rng);
-  else draft = compose(p, rng);
+  if (p.mode === 'punch_up' && p.keep_text !== undefined) draft = punchUp(p, rng, seed);
+  else draft = compose(p, rng, seed);
   if (p.mode !== 'simplified') {
     const rate = chaosRateFor(p.attempt, ctx.chaos ?? 0);
     const crng = new Rng(seed).fork(`chaos/${pk.scene_id}/${p.attempt}`);
@@ -100,24 +101,105 @@ function shortName(c: { name: string; cue?: string }): string {
   return c.name.split(/\s+/).pop()!;
 }
 
-function names(pk: ScenePacket) {
+interface Names {
+  nameOf: (id: string | undefined) => string;
+  secrets: Map<string, ScenePacket['retrieved_subgraph']['secrets'][number]>;
+  threads: Map<string, ScenePacket['retrieved_subgraph']['threads'][number]>;
+  /** Lower-cased words of every name the packet knows, so ids in words keep their capitals ("indict Catiline"). */
+  nameWords: Set<string>;
+  /** [full name, short name] of every multi-word name, for shortening repeats. */
+  fullNames: [string, string][];
+}
+
+function names(pk: ScenePacket): Names {
   const byId = new Map<string, string>();
-  for (const c of pk.retrieved_subgraph.characters) byId.set(c.id, shortName(c));
-  for (const d of pk.dead) byId.set(d.id, shortName(d));
-  for (const c of pk.cast) byId.set(c.id, shortName(c));
+  const nameWords = new Set<string>();
+  const fullNames = new Map<string, string>();
+  const note = (c: { id: string; name: string; cue?: string }) => {
+    const short = shortName(c);
+    byId.set(c.id, short);
+    for (const w of [...c.name.split(/\s+/), short]) nameWords.add(w.toLowerCase());
+    if (/\s/.test(c.name) && c.name !== short) fullNames.set(c.name, short);
+  };
+  for (const c of pk.retrieved_subgraph.characters) note(c);
+  for (const d of pk.dead) note(d);
+  for (const c of pk.cast) note(c);
   const secrets = new Map(pk.retrieved_subgraph.secrets.map((s) => [s.id, s]));
   const threads = new Map(pk.retrieved_subgraph.threads.map((t) => [t.id, t]));
   // An id the packet does not name (an institution's account, say) reads as "the annona fund".
   const nameOf = (id: string | undefined) => (id ? byId.get(id) ?? `the ${humanize(id)}` : 'someone');
-  return { nameOf, secrets, threads };
+  return { nameOf, secrets, threads, nameWords, fullNames: [...fullNames.entries()].sort((a, b) => b[0].length - a[0].length) };
 }
 
 function humanize(id: string): string {
   return id.replace(/^(sec|thr|loc|fac)_/, '').replace(/_/g, ' ');
 }
 
+/** An id or intention in words, keeping the capitals of the names in it ("INDICT_CATILINE" → "indict Catiline"). */
+function inWords(id: string, nameWords: Set<string>): string {
+  return humanize(id).toLowerCase().split(' ').map((w) => (nameWords.has(w) ? cap(w) : w)).join(' ');
+}
+
+/** A place id in words: a proper name, so title-cased ("loc_porta_capena" → "Porta Capena"). */
+function placeWords(id: string): string {
+  return humanize(id).split(' ').map((w, i) => (i > 0 && /^(of|the|on|at|in|by)$/.test(w) ? w : cap(w))).join(' ');
+}
+
+/**
+ * A thread by a short name for when its question was already quoted in the scene: "Murena's
+ * trial", "the grain shortage", "the business of Servilia and Caesar". A word of the id is a name
+ * when the question or the packet spells it with a capital.
+ */
+export function threadNoun(id: string, question: string, nameWords: Set<string> = new Set()): string {
+  const words = humanize(id).toLowerCase().split(' ').filter(Boolean);
+  const isName = (w: string) => nameWords.has(w) || new RegExp(`\\b${cap(w)}\\b`).test(question);
+  const named = words.map((w) => (isName(w) ? cap(w) : w));
+  if (words.length > 1 && words.every(isName)) return `the business of ${named.slice(0, -1).join(', ')} and ${named.at(-1)}`;
+  if (words.length > 1 && isName(words[0]!)) return `${named[0]}'s ${named.slice(1).join(' ')}`;
+  return `the ${named.join(' ')}`;
+}
+
 function fill(t: string, v: Record<string, string>): string {
   return t.replace(/\{(\w+)\}/g, (m, k: string) => v[k] ?? m);
+}
+
+/** A name fit to address someone by; "someone" or "the annona fund" is not. */
+function addressable(name: string | undefined): name is string {
+  return !!name && name !== 'someone' && !/^the\s/.test(name);
+}
+
+/** Fills {target}; with nobody to address, the vocative goes ("Say it plainly, {target}." → "Say it plainly."). */
+function address(t: string, target: string | undefined): string {
+  if (addressable(target)) return fill(t, { target });
+  return t.replace(/,\s*\{target\},?/g, '').replace(/\{target\},?\s*/g, '');
+}
+
+/**
+ * Directive text as prose. Operator beats offer alternatives to a model ("X refuses, or agrees
+ * too easily"); on the page the first one happens. Notes to the writer after the first sentence
+ * go. Full names after their first use shorten.
+ */
+function prose(text: string, n: Names): string {
+  let out = text
+    .replace(/, or [^,;.]*(?=[;.]|$)/g, '')
+    // Notes to the writer ("Show the exact price …", "Violence has weight: …") are not on-screen action.
+    .split(/(?<=\.)\s+/)
+    .filter((sentence, i) => i === 0 || !/^(Show|Leave|End|Make|Keep|Let the scene|Violence has weight)\b/.test(sentence))
+    .join(' ');
+  for (const [full, short] of n.fullNames) {
+    const at = out.indexOf(full);
+    if (at < 0) continue;
+    const head = out.slice(0, at + full.length);
+    out = head + out.slice(at + full.length).split(full).join(short);
+  }
+  return out;
+}
+
+/** Every full name to its short form (for lines after the directive has introduced everyone). */
+function shortNames(text: string, n: Names): string {
+  let out = text;
+  for (const [full, short] of n.fullNames) out = out.split(full).join(short);
+  return out;
 }
 
 function cueOf(c: PacketCastMember): string {
@@ -130,16 +212,42 @@ function heading(pk: ScenePacket): string {
   return `## ${pk.scene_id} — ${ext} ${pk.setting.location_name.toUpperCase()} - ${time}`;
 }
 
-function compose(p: WriterPayload, rng: Rng): Draft {
+/**
+ * A phrase from a pool the whole episode walks in one seeded order, indexed by scene number, so
+ * scenes written independently (and concurrently) rarely share a stock line. `fits` skips
+ * entries that do not suit this scene (the hour, a missing addressee).
+ */
+function cycled(pool: readonly string[], key: string, seed: string, pk: ScenePacket, offset = 0, fits: (s: string) => boolean = () => true): string {
+  const order = new Rng(seed).fork(`cycle/${key}`).shuffle(pool);
+  const usable = order.filter(fits);
+  const list = usable.length ? usable : order;
+  return list[(((pk.number - 1 + offset) % list.length) + list.length) % list.length]!;
+}
+
+/** `N|` lines only at dusk or night, `D|` lines only by daylight. */
+function timeFits(pk: ScenePacket): (o: string) => boolean {
+  const night = pk.setting.time_of_day === 'dusk' || pk.setting.time_of_day === 'night';
+  return (o) => !(night ? o.startsWith('D|') : o.startsWith('N|'));
+}
+const untimed = (o: string) => o.replace(/^[ND]\|/, '');
+
+interface SceneState {
+  /** A thread question has been quoted in full in this scene. */
+  quoted: boolean;
+}
+
+function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
   const pk = p.packet;
   const formal = P.FORMAL_SETTINGS.includes(pk.setting.kind);
-  const { nameOf } = names(pk);
+  const n = names(pk);
+  const { nameOf } = n;
   const castById = new Map(pk.cast.map((c) => [c.id, c]));
   const simplified = p.mode === 'simplified';
   const sequence = pk.director_instructions.sequence;
   const lines: string[] = [];
   lines.push(heading(pk), '', `**Cast:** ${pk.cast.map((c) => c.name).join(', ')}`, '');
-  lines.push(fill(pickOpening(pk, rng), { atmo: sentence(pk.setting.atmosphere) }).trim(), '');
+  const opening = untimed(cycled(P.OPENINGS[pk.setting.kind] ?? P.OPENINGS.street, `open/${pk.setting.kind}`, seed, pk, 0, timeFits(pk)));
+  lines.push(fill(opening, { atmo: sentence(pk.setting.atmosphere) }).trim(), '');
 
   const speaker = (preferred: string | undefined, avoid?: string): PacketCastMember | undefined => {
     const c = preferred ? castById.get(preferred) : undefined;
@@ -148,14 +256,18 @@ function compose(p: WriterPayload, rng: Rng): Draft {
     return others.length ? rng.pick(others) : pk.cast[0];
   };
   const say = (c: PacketCastMember, text: string) => lines.push(`> ${cueOf(c)}: ${text}`);
-  const registerLine = (c: PacketCastMember, target: string) => {
+  const registerLine = (c: PacketCastMember, target: string | undefined, k: number) => {
     // Now and then a character borrows their own sample line, for voice.
     if (c.sample_lines.length && rng.next() < 0.3) return rng.pick(c.sample_lines);
-    return fill(rng.pick(P.REGISTER_LINES[c.register] ?? P.REGISTER_LINES.patrician), { target });
+    const pool = P.REGISTER_LINES[c.register] ?? P.REGISTER_LINES.patrician;
+    // Keyed by register, not speaker: two merchants in one episode do not share a line.
+    return address(cycled(pool, `register/${c.register}`, seed, pk, 3 * k), target);
   };
+  const beat = (k: number) => cycled(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS, `beat/${formal ? 'formal' : 'thriller'}`, seed, pk, 5 * k);
 
   let rhetoricUsed = false;
   const shown = new Set<string>();
+  const state: SceneState = { quoted: false };
   const events: SceneEvent[] = [];
   let lastMover: PacketCastMember | undefined;
   let lastTarget = '';
@@ -164,67 +276,73 @@ function compose(p: WriterPayload, rng: Rng): Draft {
   steps.forEach((ins, idx) => {
     const actor = speaker(ins.bindings.actor);
     const targetId = ins.bindings.target;
-    const targetName = nameOf(targetId);
     const other = targetId && castById.has(targetId) ? castById.get(targetId)! : speaker(undefined, actor?.id);
-    lines.push(sentence(ins.narrative_directive));
+    lines.push(sentence(prose(ins.narrative_directive, n)));
     if (!simplified && ins.visual_cues.length) lines.push(sentence(rng.pick(ins.visual_cues)));
     if (actor) {
-      say(actor, registerLine(actor, other && other.id !== actor.id ? shortName(other) : targetName));
+      // Only someone in the room is addressed by name.
+      let speech = registerLine(actor, other && other.id !== actor.id ? shortName(other) : undefined, idx);
       if (formal && !rhetoricUsed && !simplified) {
+        // One speech, not two cues in a row from the same mouth.
         const device = rng.pick(['anaphora', 'tricolon', 'sententia'] as const);
-        say(actor, rng.pick(P.RHETORIC[device]));
+        speech = `${speech} ${cycled(P.RHETORIC[device], `rhetoric/${device}`, seed, pk)}`;
         rhetoricUsed = true;
       }
+      say(actor, speech);
     }
-    if (!simplified) lines.push(rng.pick(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS));
+    // One beat of atmosphere per scene, after the first move: more reads as padding.
+    if (!simplified && idx === 0) lines.push(beat(idx));
     const deltas = pk.constraints.required_deltas.filter((d) => d.application_id === ins.application_id);
     for (const d of deltas) {
       // One line per thread and no line twice: bookkeeping deltas ride along with their thread.
       const isThread = d.path.startsWith('threads.');
       if (isThread && shown.has(d.path.split('.').slice(0, 2).join('.'))) continue;
-      const line = depict(d, pk, rng);
+      const line = depict(d, pk, rng, state);
       const key = isThread ? d.path.split('.').slice(0, 2).join('.') : line;
       if (shown.has(key)) continue;
       shown.add(key);
       lines.push(line);
     }
-    if (other && actor && other.id !== actor.id) say(other, rng.pick(P.REACTIONS[ins.outcome]));
-    if (!simplified && ins.triggered_risks.length) lines.push(sentence(`And then the risk comes due: ${lowerFirst(ins.triggered_risks[0])}`));
+    if (other && actor && other.id !== actor.id) say(other, cycled(P.REACTIONS[ins.outcome], `reaction/${ins.outcome}`, seed, pk, 4 * idx));
+    if (!simplified && ins.triggered_risks.length) {
+      const lead = rng.pick(P.RISK_LEADS);
+      const risk = sentence(shortNames(prose(ins.triggered_risks[0]!, n), n));
+      lines.push(lead ? `${lead}${lead.endsWith(': ') ? lowerLead(risk) : risk}` : risk);
+    }
     lines.push('');
     events.push(eventFor(ins, idx, deltas));
     lastMover = actor;
-    lastTarget = targetName;
+    lastTarget = other && actor && other.id !== actor.id ? shortName(other) : '';
   });
 
   if (!steps.length) {
     // A connective scene: the cast talk; nothing changes.
     const [a, b] = pk.cast;
-    if (a) say(a, registerLine(a, b ? shortName(b) : 'friend'));
-    if (b) say(b, registerLine(b, shortName(a)));
-    if (a && formal && !simplified) say(a, rng.pick(P.RHETORIC[rng.pick(['anaphora', 'tricolon', 'sententia'] as const)]));
+    if (a) {
+      let speech = registerLine(a, b ? shortName(b) : undefined, 0);
+      if (formal && !simplified) speech = `${speech} ${cycled(P.RHETORIC[rng.pick(['anaphora', 'tricolon', 'sententia'] as const)], 'rhetoric/connective', seed, pk)}`;
+      say(a, speech);
+    }
+    if (b) say(b, registerLine(b, a ? shortName(a) : undefined, 1));
     lines.push('');
     lastMover = a;
-    lastTarget = b ? shortName(b) : 'the room';
+    lastTarget = b ? shortName(b) : '';
   }
 
-  const claims: Claim[] = simplified ? [] : inventClaims(p, rng, lines);
+  const claims: Claim[] = simplified ? [] : inventClaims(p, rng, lines, seed);
   if (lines[lines.length - 1] !== '') lines.push('');
   const mover = lastMover ?? pk.cast[0];
   const isCliff = sequence.some((s) => s.tag === 'cliffhanger');
-  const hookPool = isCliff ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  const hook = fill(pickTimed(hookPool, pk, rng), { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target: lastTarget || 'the room' });
-  lines.push(hook);
+  lines.push(hookLine(isCliff ? P.CLIFFHANGER_HOOKS : P.HOOKS, pk, seed, mover, lastTarget));
   return { lines, claims, events, hookIndex: lines.length - 1 };
 }
 
-/** A phrase that fits the hour: `N|` lines only at dusk or night, `D|` lines only by daylight. */
-function pickTimed(pool: readonly string[], pk: ScenePacket, rng: Rng): string {
-  const night = pk.setting.time_of_day === 'dusk' || pk.setting.time_of_day === 'night';
-  return rng.pick(pool.filter((o) => !(night ? o.startsWith('D|') : o.startsWith('N|')))).replace(/^[ND]\|/, '');
-}
-
-function pickOpening(pk: ScenePacket, rng: Rng): string {
-  return pickTimed(P.OPENINGS[pk.setting.kind] ?? P.OPENINGS.street, pk, rng);
+/** The button line: walks the episode's hook order; a hook about "{target}" needs someone to be about. */
+function hookLine(pool: readonly string[], pk: ScenePacket, seed: string, mover: PacketCastMember | undefined, target: string): string {
+  const time = timeFits(pk);
+  const fits = (o: string) => time(o) && (addressable(target) || !o.includes('{target}')) && (!!mover || !/\{(name|CUE)\}/.test(o));
+  const hook = untimed(cycled(pool, pool === P.HOOKS ? 'hook' : 'cliff', seed, pk, 0, fits));
+  return cap(fill(hook, { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target }));
 }
 
 function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedDelta & { application_id: string })[]): SceneEvent {
@@ -242,7 +360,7 @@ function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedDelta & 
 }
 
 /** Invents 0..allowed.max claims of the allowed canon kinds, and puts them on screen. */
-function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
+function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: string): Claim[] {
   const pk = p.packet;
   const { max, kinds } = pk.constraints.allowed_inventions;
   const usable = kinds.filter((k) => k === 'minor_character' || k === 'object' || k === 'place_detail');
@@ -256,15 +374,19 @@ function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
     if (claims.some((c) => c.kind === kind)) continue; // at most one invention of each kind
     const id = `c${claims.length + 1}`;
     if (kind === 'minor_character') {
-      const name = rng.shuffle(P.EXTRA_NAMES).find((x) => !taken.has(x.toUpperCase()));
-      if (!name) continue;
-      const role = rng.pick(P.EXTRA_ROLES[pk.setting.kind] ?? P.EXTRA_ROLES.street);
+      // The same few regulars at each place, in a seeded order: an extra keeps one name and one trade.
+      const pool = (P.EXTRAS[pk.setting.kind] ?? P.EXTRAS.street).filter((x) => !taken.has(x.name.toUpperCase()));
+      if (!pool.length) continue;
+      const order = new Rng(seed).fork(`extras/${pk.setting.location}`).shuffle(pool);
+      const { name, role } = order[rng.int(Math.min(2, order.length))]!;
       claims.push({ id, kind, text: `${name}, a ${role} at ${pk.setting.location_name}` });
-      lines.splice(lines.length - 1, 0, `${name}, the ${role}, slips in.`, `> ${name.toUpperCase()}: ${rng.pick(P.EXTRA_LINES)}`, '');
+      const outdoors = P.THRILLER_SETTINGS.includes(pk.setting.kind);
+      const entrance = fill(cycled(outdoors ? P.ENTRANCES_OUTDOORS : P.ENTRANCES, 'entrance', seed, pk), { who: `${name}, the ${role},` });
+      lines.splice(lines.length - 1, 0, entrance, `> ${name.toUpperCase()}: ${cycled(P.EXTRA_LINES, 'extra-line', seed, pk)}`, '');
     } else if (kind === 'object') {
-      const obj = rng.pick(P.OBJECTS);
+      const obj = cycled(P.OBJECTS, 'object', seed, pk);
       claims.push({ id, kind, text: `At ${pk.setting.location_name} there is ${obj}.` });
-      lines.splice(lines.length - 1, 0, `On the table: ${obj}.`, '');
+      lines.splice(lines.length - 1, 0, `${cap(rng.pick(P.OBJECT_LEADS))}${obj}.`, '');
     } else {
       const det = rng.pick(P.PLACE_DETAILS[pk.setting.kind] ?? P.PLACE_DETAILS.street);
       claims.push({ id, kind, text: `${pk.setting.location_name} has ${det}.` });
@@ -275,12 +397,18 @@ function inventClaims(p: WriterPayload, rng: Rng, lines: string[]): Claim[] {
 }
 
 /** Shows one required delta on screen, as action. */
-export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
-  const { nameOf, secrets, threads } = names(pk);
+export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneState = { quoted: false }): string {
+  return cap(depictRaw(d, pk, rng, state));
+}
+
+function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneState): string {
+  const n = names(pk);
+  const { nameOf, secrets, threads, nameWords } = n;
   const seg = d.path.split('.');
   const up = d.op === 'add' || (d.op === 'multiply' && Number(d.value) >= 1) || (d.op === 'set' && Number(d.value) > 0);
+  const pick2 = (w: [string[], string[]]) => rng.pick(up ? w[0] : w[1]);
   if (seg[0] === 'assets' && d.op === 'transfer') {
-    return `${nameOf(d.from)} pays ${nameOf(d.to)} ${fmt(d.amount)} denarii. The coins are counted twice.`;
+    return fill(rng.pick(P.TRANSFER_LINES), { from: nameOf(d.from), to: nameOf(d.to), amount: fmt(d.amount) });
   }
   if (seg[0] === 'assets' && seg[2]) {
     return up ? `${nameOf(seg[2])}'s strongbox grows heavier by ${fmt(d.value)} denarii.` : `${nameOf(seg[2])}'s strongbox lightens by ${fmt(d.value)} denarii.`;
@@ -289,7 +417,7 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
     const who = nameOf(seg[1]);
     if (seg[2] === 'stats') {
       const w = P.STAT_WORDS[seg[3]];
-      return w ? fill(up ? w[0] : w[1], { name: who }) : `${who} is changed by this.`;
+      return w ? fill(pick2(w), { name: who }) : `${who} is changed by this.`;
     }
     if (seg[2] === 'status') {
       const v = String(d.value);
@@ -298,68 +426,69 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng): string {
       if (v === 'imprisoned') return `Lictors close around ${who} and lead them away.`;
       return `${who} is free again.`;
     }
-    if (seg[2] === 'location') return `${who} sets out for ${humanize(String(d.value))}.`;
+    if (seg[2] === 'location') return `${who} sets out for ${placeWords(String(d.value))}.`;
     if (seg[2] === 'bdi') {
       const item = String(d.value);
       const known = item.startsWith('KNOWS:') ? secrets.get(item.slice(6)) : undefined;
-      const what = known ? known.text : item.startsWith('KNOWS:') ? `the truth about the ${humanize(item.slice(6))}` : humanize(item).toLowerCase();
+      const what = known ? lowerLead(known.text) : item.startsWith('KNOWS:') ? `the truth about ${threadNoun(item.slice(6), '', nameWords).replace(/^the /, 'the ')}` : P.INTENTION_PHRASES[item] ?? inWords(item, nameWords);
       if (seg[3] === 'beliefs') return d.op === 'subtract' ? `${who} no longer believes it: ${trimDot(what)}.` : `${who} understands now: ${trimDot(what)}.`;
-      return d.op === 'subtract' ? `${who} abandons the plan to ${what}.` : `${who} resolves to ${what}.`;
+      return d.op === 'subtract' ? `${who} abandons the plan to ${trimDot(what)}.` : `${who} resolves to ${trimDot(what)}.`;
     }
   }
   if (seg[0] === 'relationships') {
     const from = nameOf(seg[1]);
     const to = nameOf(seg[2]);
-    if (seg[3] === 'flags') return d.op === 'subtract' ? `Between ${from} and ${to}: no longer ${humanize(String(d.value))}.` : `Between ${from} and ${to}: ${humanize(String(d.value))}, now.`;
+    if (seg[3] === 'flags') return d.op === 'subtract' ? `Between ${from} and ${to}: no longer ${humanize(String(d.value)).toLowerCase()}.` : `Between ${from} and ${to}: ${humanize(String(d.value)).toLowerCase()}, now.`;
     const w = P.WEIGHT_WORDS[seg[3]];
-    return w ? fill(up ? w[0] : w[1], { from, to }) : `Something shifts between ${from} and ${to}.`;
+    return w ? fill(pick2(w), { from, to }) : `Something shifts between ${from} and ${to}.`;
   }
   if (seg[0] === 'secrets') {
     const s = secrets.get(seg[1]);
-    const text = trimDot(s?.text ?? `the business of the ${humanize(seg[1])}`);
+    const matter = threadNoun(seg[1], s?.text ?? '', nameWords);
+    const text = trimDot(s?.text ?? `the business of ${matter.replace(/^the /, '')}`);
     if (seg[2] === 'status') {
-      if (d.value === 'revealed') return `It is out in the open: ${lowerFirst(text)}.`;
-      if (d.value === 'rumored') return `A whisper starts to travel: ${lowerFirst(text)}.`;
-      return `The matter of ${humanize(seg[1])} goes quiet.`;
+      if (d.value === 'revealed') return `It is out in the open: ${lowerLead(text)}.`;
+      if (d.value === 'rumored') return `A whisper starts to travel: ${lowerLead(text)}.`;
+      return `The matter of ${matter.replace(/^the /, '')} goes quiet.`;
     }
-    if (seg[2] === 'holders') return d.op === 'subtract' ? `${nameOf(String(d.value))} is cut out of the secret.` : `${nameOf(String(d.value))} learns it: ${lowerFirst(text)}.`;
-    return up ? `The evidence about ${humanize(seg[1])} hardens.` : `The evidence about ${humanize(seg[1])} weakens.`;
+    if (seg[2] === 'holders') return d.op === 'subtract' ? `${nameOf(String(d.value))} is cut out of the secret.` : `${nameOf(String(d.value))} learns it: ${lowerLead(text)}.`;
+    return up ? `The evidence about ${matter.replace(/^the /, '')} hardens.` : `The evidence about ${matter.replace(/^the /, '')} weakens.`;
   }
   if (seg[0] === 'threads') {
     const t = threads.get(seg[1]);
+    const noun = threadNoun(seg[1], t?.question ?? '', nameWords);
     if (!t) {
       // The packet pruned the thread: speak of the matter, not of a question we cannot quote.
-      const m = humanize(seg[1]);
-      if (seg[2] === 'status') return d.value === 'resolved' ? `The matter of the ${m} is settled.` : `The matter of the ${m} is set aside.`;
-      return rng.pick([`The matter of the ${m} moves a step.`, `Everyone here feels the ${m} shift.`, `One more turn of the screw in the ${m}.`]);
+      if (seg[2] === 'status') return d.value === 'resolved' ? `${cap(noun)} is settled.` : `${cap(noun)} is set aside.`;
+      return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
     }
     const q = trimDot(t.question).replace(/\?$/, '');
-    if (seg[2] === 'status') return d.value === 'resolved' ? `The question is settled: ${lowerFirst(q)}.` : `The question of ${lowerFirst(q)} is set aside.`;
-    return rng.next() < 0.5 ? `One step nearer to an answer: ${lowerFirst(q)}?` : `Everyone feels it: ${lowerFirst(q)}? Closer now.`;
+    if (seg[2] === 'status') return d.value === 'resolved' ? `The question is settled: ${q}?` : `${cap(noun)} is set aside, for now.`;
+    if (state.quoted) return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
+    state.quoted = true;
+    return fill(rng.pick(P.THREAD_QUESTION_LINES), { q });
   }
   if (seg[0] === 'world') {
-    const metric = P.METRIC_WORDS[seg[2] ?? ''] ?? humanize(seg[2] ?? 'mood');
-    const t = up
-      ? rng.pick(['Beyond the walls, the {m} rises.', 'Across the city, the {m} climbs.', 'You can feel it from here: the {m} grows.', 'By nightfall the {m} will be worse.'])
-      : rng.pick(['Beyond the walls, the {m} eases.', 'Across the city, the {m} falls back.', 'For a moment, the {m} slackens.']);
-    return t.replace('{m}', metric);
+    const lines = P.METRIC_LINES[seg[2] ?? ''];
+    if (lines) return pick2(lines);
+    return pick2(P.METRIC_FALLBACK).replace('{m}', humanize(seg[2] ?? 'mood'));
   }
   return `Something changes, and everyone present feels it.`;
 }
 
-function punchUp(p: WriterPayload, rng: Rng): Draft {
+function punchUp(p: WriterPayload, rng: Rng, seed: string): Draft {
   const pk = p.packet;
   const lines = (p.keep_text ?? '').split('\n');
   while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
   const actor = pk.cast.find((c) => c.id === pk.director_instructions.sequence.at(-1)?.bindings.actor) ?? pk.cast[0];
   const lastTarget = pk.director_instructions.sequence.at(-1)?.bindings.target;
-  const targetName = names(pk).nameOf(lastTarget);
+  const targetName = lastTarget && pk.cast.some((c) => c.id === lastTarget) ? names(pk).nameOf(lastTarget) : '';
   const formal = P.FORMAL_SETTINGS.includes(pk.setting.kind);
   lines.push('', rng.pick(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS));
   if (actor) lines.push(`> ${cueOf(actor)}: ${rng.pick(P.REACTIONS.success)}`);
   lines.push('');
   const pool = pk.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') ? P.CLIFFHANGER_HOOKS : P.HOOKS;
-  lines.push(fill(pickTimed(pool, pk, rng), { name: actor ? shortName(actor) : 'Someone', CUE: actor ? cueOf(actor) : 'CROWD', target: targetName }));
+  lines.push(hookLine(pool, pk, seed, actor, targetName));
   return {
     lines,
     claims: safeParse(p.keep_claims_json) as Claim[],
@@ -524,10 +653,6 @@ function sentence(s: string): string {
 }
 function cap(s: string): string {
   return s ? s[0].toUpperCase() + s.slice(1) : s;
-}
-/** Secret and thread texts often start with a name, so their case is kept as authored. */
-function lowerFirst(s: string): string {
-  return s;
 }
 function trimDot(s: string): string {
   return s.trim().replace(/[.]+$/, '');

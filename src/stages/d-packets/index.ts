@@ -41,6 +41,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const sameEdge = (a: Relationship | undefined, b: Relationship): boolean =>
     a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   const packets: ScenePacket[] = [];
+  const visited = new Set<string>();
   plan.scenes.forEach((scene, i) => {
     const before = projection.before[i]!;
     const index = indexWorld(before);
@@ -131,6 +132,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     for (const m of cast) if (m.previous_location !== scene.location) forbidden.push(`${m.name} arrives from ${index.locations.get(m.previous_location)?.name ?? m.previous_location} (${m.days_since_previous} day(s) since their last scene) and is nowhere else meanwhile`);
 
     const isLast = i === plan.scenes.length - 1;
+    const revisit = visited.has(scene.location);
+    visited.add(scene.location);
     const tension = snapshotTension(before);
     const packet: ScenePacket = {
       format: 1,
@@ -146,7 +149,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
         time_of_day: scene.time_of_day,
         day: scene.day,
         date_text: dateText(context.date, scene.day),
-        atmosphere: atmosphere(location?.description ?? '', scene.time_of_day, tension),
+        // The place is described the first time the episode goes there, not at every return.
+        atmosphere: atmosphere(revisit ? '' : location?.description ?? '', scene.time_of_day, tension, scene.number),
       },
       cast,
       dead,
@@ -251,6 +255,25 @@ export function bindRoleNames(text: string, roles: Map<string, string>): string 
   return out.charAt(0).toUpperCase() + out.slice(1);
 }
 
+/**
+ * Risk texts name their parties by what they are in the story ("the accused", "the betrayed
+ * one"); on the page those are the bound people. Each noun stands for the role it describes.
+ */
+const ROLE_NOUNS: [RegExp, string][] = [
+  [/\b[Tt]he accuser\b/g, 'actor'],
+  [/\b[Tt]he (accused|betrayed one|victim|debtor|informer|witness|confidant|owner|writer)\b/g, 'target'],
+];
+
+export function bindRoleNouns(text: string, roles: Map<string, string>): string {
+  let out = text;
+  for (const [re, role] of ROLE_NOUNS) {
+    const name = roles.get(role);
+    // Only character roles: "the owner" of a secret's label would read as "the secret (…)".
+    if (name && !/^the /.test(name)) out = out.replace(re, name);
+  }
+  return out;
+}
+
 function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorApplication, beatId: string, tag: PacketInstruction['tag']): PacketInstruction {
   const roles = names(world, index, op, a);
   return {
@@ -264,7 +287,7 @@ function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorA
     outcome: a.outcome,
     narrative_directive: bindRoleNames(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat, roles),
     visual_cues: [...op.writer_guidance.visual_cues],
-    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => r.text),
+    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bindRoleNames(bindRoleNouns(r.text, roles), roles)),
   };
 }
 
@@ -301,8 +324,20 @@ function objectiveOf(world: World, ops: Map<string, Operator>, c: Character, app
   return d ? d.text : 'Watch and wait';
 }
 
-function atmosphere(description: string, time: string, tension: number): string {
-  const mood = tension >= 7 ? 'The air is taut; everyone watches everyone.' : tension >= 4 ? 'Uneasy: rumours travel faster than men.' : 'Deceptively calm.';
+/** Moods by tension band, taken in turn by scene number so consecutive scenes do not share one. */
+const MOODS: [number, string[]][] = [
+  [7, ['The air is taut; everyone watches everyone.', 'Nobody sits with their back to a door.', 'Every voice is a little too loud.', 'Tempers are short and blades are near.', 'Men check the exits before they check the faces.', 'The city has the feel of a drawn bow.']],
+  [4, ['Uneasy: rumours travel faster than men.', 'Everyone has heard something; nobody says what.', 'Conversations stop when strangers pass.', 'The city is holding its breath.', 'Smiles are thin today.', 'Every greeting is weighed before it is returned.']],
+  [0, ['Deceptively calm.', 'Quiet, for now.', 'An ordinary hour, on the surface.', 'The calm of people who have not heard yet.']],
+];
+
+/**
+ * The place's description (first visit only), the hour, and a mood. On a return the mood is
+ * given every third scene only, so the same few sentences do not open every scene.
+ */
+function atmosphere(description: string, time: string, tension: number, number: number): string {
+  const pool = MOODS.find(([min]) => tension >= min)![1];
+  const mood = description || number % 3 === 1 ? pool[Math.floor((number - 1) / 2) % pool.length]! : '';
   return `${description} ${time.charAt(0).toUpperCase() + time.slice(1)}. ${mood}`.trim();
 }
 

@@ -14,9 +14,9 @@ export type RecapEvent =
   | { kind: 'learned'; scene: string; secret: string; who: string }
   | { kind: 'relationship'; scene: string; from: string; to: string; weight: string; change: number }
   | { kind: 'stat'; scene: string; who: string; stat: string; change: number }
-  | { kind: 'global'; scene: string; metric: string; change: number }
+  | { kind: 'global'; scene: string; metric: string; change: number; noun?: string }
   | { kind: 'thread'; scene: string; question: string; status: string; progress: number }
-  | { kind: 'intention'; scene: string; who: string; intention: string; added: boolean }
+  | { kind: 'intention'; scene: string; who: string; intention: string; added: boolean; phrase?: string }
   | { kind: 'location'; scene: string; who: string; place: string }
   | { kind: 'fact'; scene: string; text: string };
 
@@ -44,6 +44,8 @@ export interface DashboardThread {
 export interface Dashboard {
   metrics: DashboardMetric[];
   threads: DashboardThread[];
+  /** Full name → the name the audience knows (the cue), so a recap names someone in full once. */
+  short_names?: Record<string, string>;
 }
 
 export interface RecapPayload {
@@ -57,6 +59,37 @@ export interface RecapPayload {
 }
 
 const FIRST_METRICS = ['unrest', 'grain_index', 'legal_exposure'];
+
+/**
+ * A metric as the subject of a sentence ("Unrest in the streets rose by 1"): world labels are
+ * written for the dashboard ("How much of the year's dirt is heading for the courts"), so the
+ * starter metrics have short nouns here; another world's metric uses its label without the
+ * scale note, or its id in words when the label is a question.
+ */
+const METRIC_NOUNS: Record<string, string> = {
+  unrest: 'unrest in the streets',
+  grain_index: 'the grain in the public granaries',
+  legal_exposure: 'the legal danger to the powerful',
+  scandal_temp: 'the heat of gossip',
+  senate_resolve: "the Senate's resolve",
+  threat_level: 'the danger of an armed rising',
+  threat_to_goals: 'the pressure on every plan',
+  public_order: 'public order',
+  treasury: 'the treasury',
+};
+
+export function metricNoun(id: string, label: string | undefined): string {
+  if (METRIC_NOUNS[id]) return METRIC_NOUNS[id];
+  const plain = (label ?? '').replace(/\s*\([^)]*\)\s*/g, ' ').trim();
+  if (plain && !/^(how|what|who|which|whether|will|is|are|does|do|can)\b/i.test(plain)) return /^\p{Lu}\p{Ll}/u.test(plain) && !/^The\b/.test(plain) ? plain.charAt(0).toLowerCase() + plain.slice(1) : plain.replace(/^The\b/, 'the');
+  return id.replace(/_/g, ' ');
+}
+
+/** An intention id in words, names keeping their capitals ("INDICT_CATILINE" → "indict Catiline"). */
+export function intentionWords(world: World, intention: string): string {
+  const names = new Set(world.characters.characters.flatMap((c) => [...c.name.split(/\s+/), c.cue].map((w) => w.toLowerCase())));
+  return intention.replace(/_/g, ' ').toLowerCase().split(' ').map((w) => (names.has(w) ? w.charAt(0).toUpperCase() + w.slice(1) : w)).join(' ');
+}
 
 function nameOf(world: World, id: string): string {
   const direct =
@@ -99,7 +132,7 @@ export function recapEvents(applied: AppliedDelta[], before: World, after: World
     } else if (seg[0] === 'characters' && seg[2] === 'stats') {
       sum(`stat/${seg[1]}/${seg[3]}`, { kind: 'stat', scene, who: n(seg[1]), stat: seg[3], change: round(num(d.after) - num(d.before)) });
     } else if (seg[0] === 'characters' && seg[3] === 'intentions') {
-      events.push({ kind: 'intention', scene, who: n(seg[1]), intention: String(d.value), added: d.op === 'add' });
+      events.push({ kind: 'intention', scene, who: n(seg[1]), intention: String(d.value), added: d.op === 'add', phrase: intentionWords(after, String(d.value)) });
     } else if (seg[0] === 'relationships' && seg.length === 4 && seg[3] !== 'flags') {
       sum(`rel/${seg[1]}/${seg[2]}/${seg[3]}`, { kind: 'relationship', scene, from: n(seg[1]), to: n(seg[2]), weight: seg[3], change: round(num(d.after) - num(d.before)) });
     } else if (seg[0] === 'secrets') {
@@ -109,7 +142,7 @@ export function recapEvents(applied: AppliedDelta[], before: World, after: World
       if (seg[2] === 'holders' && d.op === 'add') events.push({ kind: 'learned', scene, secret: s.text, who: n(String(d.value)) });
     } else if (seg[0] === 'world' && seg[1] === 'global') {
       const label = after.world.global[seg[2]]?.label ?? seg[2];
-      sum(`global/${seg[2]}`, { kind: 'global', scene, metric: label, change: round(num(d.after) - num(d.before)) });
+      sum(`global/${seg[2]}`, { kind: 'global', scene, metric: label, noun: metricNoun(seg[2], label), change: round(num(d.after) - num(d.before)) });
     } else if (seg[0] === 'threads' && (seg[2] === 'progress' || seg[2] === 'status')) {
       const t = after.threads.threads.find((x) => x.id === seg[1]);
       if (!t) continue;
@@ -148,7 +181,12 @@ export function buildDashboard(before: World, after: World, episode: number): Da
       cadence_status,
     };
   });
-  return { metrics, threads };
+  const short_names: Record<string, string> = {};
+  for (const c of after.characters.characters) {
+    const cue = c.cue.charAt(0).toUpperCase() + c.cue.slice(1).toLowerCase();
+    if (cue !== c.name) short_names[c.name] = cue;
+  }
+  return { metrics, threads, short_names };
 }
 
 function fmt(n: number): string {
