@@ -23,7 +23,7 @@ import { acceptanceChecks, openingWorld } from './checks.js';
 /** Thread progress per application (docs/planning.md §C.7), at most the thread's pace budget left. */
 export const THREAD_STEP = { success: 0.1, fail: 0.05 } as const;
 /** A step smaller than this does not advance a thread (its budget for the episode is spent). */
-export const MIN_THREAD_STEP = 0.005;
+export const MIN_THREAD_STEP = 0.001;
 export const FAIL_COST: { stat: 'dignitas'; amount: number } = { stat: 'dignitas', amount: 2 };
 const TIMES: PlannedScene['time_of_day'][] = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
 
@@ -85,6 +85,8 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const { world, context, proposals, seed } = input;
   const rng = attempt === 0 ? new Rng(seed) : new Rng(seed).fork(`retry/${attempt}`);
   const jitterScale = 0.25 + attempt;
+  // Risk rolls are always the seed's own (the risks_rolled check replays them); only choices vary.
+  const riskRng = new Rng(seed);
   const lastType: 'thriller' | 'soap' | null = attempt === 0 ? null : attempt % 2 === 1 ? 'soap' : 'thriller';
   const episode = context.episode;
 
@@ -92,6 +94,12 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   if (acting.length === 0) throw infeasible('acting_principals', 'no principal is alive and free', 'AUR3002');
   const openThreads = world.threads.threads.filter((t) => t.status === 'open');
   const shape = episodeShape(acting.length, openThreads.length, rng);
+  if (attempt > 0) {
+    // A re-plan gives the reversal the whole of act 4 to find a move: it is due from the act's first scene.
+    const rev = shape.scenes.find((x) => x.tag === 'reversal');
+    const first4 = shape.scenes.find((x) => x.act === 4 && x.tag === null && x.number < shape.scenes.length);
+    if (rev && first4 && first4.number < rev.number) { rev.tag = null; first4.tag = 'reversal'; }
+  }
   const objectives = chooseObjectives(world, context, rng);
 
   // ---- candidates: every operator x binding for every acting principal (prereqs checked lazily) ----
@@ -112,6 +120,8 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   });
 
   const cliffCandidates = candidates.filter((c) => c.op.beats.includes('cliffhanger'));
+  const tagCandidates = new Map<MandatoryBeat, Candidate[]>();
+  for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) tagCandidates.set(t, candidates.filter((c) => c.op.beats.includes(t)));
 
   // ---- planning state ----
   const start = openingWorld(world, context);
@@ -159,8 +169,16 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   // untagged slot must not use up the last application of that type before the tag is placed.
   const tagTypes = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
   for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) tagTypes.set(t, new Set(world.operators.operators.filter((o) => o.beats.includes(t)).map((o) => o.type)));
+  // Late in a season a tag's carriers of one type may all have stopped applying: then the tag is
+  // reserved an application of the type that still can carry it (recomputed before every slot).
+  let liveTagTypes = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
   const reserved = (t: 'thriller' | 'soap', forTag: MandatoryBeat | null): number =>
-    [...tagTypes].filter(([tag, types]) => tag !== forTag && !placedTags.has(tag) && types.size === 1 && types.has(t)).length;
+    [...tagTypes].filter(([tag, types]) => {
+      if (tag === forTag || placedTags.has(tag)) return false;
+      const live = liveTagTypes.get(tag);
+      const eff = types.size === 1 ? types : live && live.size === 1 ? live : null;
+      return !!eff && eff.has(t);
+    }).length;
   const typeAllowed = (t: 'thriller' | 'soap', remainingAfter: number, forTag: MandatoryBeat | null = null): boolean => {
     const th = typeCount.thriller + (t === 'thriller' ? 1 : 0) + reserved('thriller', forTag);
     const so = typeCount.soap + (t === 'soap' ? 1 : 0) + reserved('soap', forTag);
@@ -215,6 +233,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const jitter = rng.fork(`slot/${slotSeq + 1}`);
       const scored: { c: Candidate; s: number; tie: number }[] = [];
       const allowed = { thriller: typeAllowed('thriller', remainingAfter, needTag), soap: typeAllowed('soap', remainingAfter, needTag) };
+      liveTagTypes = isLast ? new Map() : liveTypesOfTags(tagCandidates, placedTags, proj.index, usedKeys, episode);
       const reserve = isLast ? new Set<string>() : cliffhangerReserve(cliffCandidates, proj.index, usedKeys, episode, attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
       for (const c of candidates) {
         if (needTag && !c.op.beats.includes(needTag)) continue;
@@ -285,7 +304,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         const prereqAtScene = moveDeltas.length ? checkPrereqs(c.op, c.bindings, movedIndex, { episode }) : prereq;
         if (!prereqAtScene.holds) continue;
         const appId = `a${String(appSeq + 1).padStart(2, '0')}`;
-        const built = buildApplication(c, appId, movedIndex, rng, pacing, deferred, resolvedMajors);
+        const built = buildApplication(c, appId, movedIndex, riskRng, pacing, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
         if (!applied.ok) continue;
@@ -388,6 +407,11 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
     }
     for (const t of threadsToDeferNow(proj.world)) {
       if (deferred.has(t)) continue;
+      // An overdue thread must be advanced this episode (overdue_first): it is not deferred before that.
+      if (overdue.has(t) && !advancedCount.has(t)) continue;
+      // Nor while the episode has not yet advanced two threads: late in a season most threads sit
+      // near resolution, and deferring them all would leave nothing to advance (threads_advanced).
+      if (advancedCount.size < 2 && !advancedCount.has(t)) continue;
       deferred.add(t);
       const near = [...proj.index.threads.values()].filter((x) => x.status === 'open' && x.progress >= NEAR_RESOLUTION).map((x) => x.id);
       dramaResponses.push({ condition: 'threads_near_resolution', action: 'defer_resolution', at: sc.id, detail: `${near.length} threads near resolution (${near.join(', ')}); ${t} is deferred to the next episode` });
@@ -445,6 +469,26 @@ function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set
     if (families.size > limit) return new Set();
   }
   return families;
+}
+
+/** For each unplaced mandatory tag, the types of its carriers whose prereqs hold on the projection now. */
+function liveTypesOfTags(
+  tagCandidates: Map<MandatoryBeat, Candidate[]>, placed: Set<MandatoryBeat>, index: WorldIndex, usedKeys: Set<string>, episode: number,
+): Map<MandatoryBeat, Set<'thriller' | 'soap'>> {
+  const out = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
+  for (const [tag, cands] of tagCandidates) {
+    if (placed.has(tag)) continue;
+    const types = new Set<'thriller' | 'soap'>();
+    for (const c of cands) {
+      if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
+      if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
+      if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+      types.add(c.op.type);
+      if (types.size === 2) break;
+    }
+    out.set(tag, types);
+  }
+  return out;
 }
 
 const prov = (context: EpisodeContext, scene: string, operator: string | null) => () => ({ episode: context.episode_id, scene, event: 'plan', operator });
@@ -509,6 +553,11 @@ interface Pacing {
   start: Map<string, number>;
 }
 
+/** Remove the progress deltas of one thread (replaced by the paced gain). */
+function dropProgress(deltas: ResolvedDelta[], thread: string): void {
+  for (let i = deltas.length - 1; i >= 0; i--) if (deltas[i]!.path === `threads.${thread}.progress`) deltas.splice(i, 1);
+}
+
 /** What a thread may still gain in this episode (its pace budget minus what it has gained so far). */
 function budgetLeft(p: Pacing, thread: string, progress: number): number {
   const pace = p.pace.get(thread);
@@ -562,15 +611,15 @@ function buildApplication(
     const own = explicit.get(t);
     if (own !== undefined) {
       if (own <= 0) continue; // a setback (a failed move's risk): not an advance, and no step on top
-      // The operator's effect is taken whole or not at all: within the budget left, or as the
-      // thread's first gain of the episode if it leaves the thread short of 1 before its target.
-      const gained = th.progress - (pacing.start.get(t) ?? th.progress);
-      const reaches = th.progress + own >= 1 - 1e-9;
-      if (deferred.has(t) || !pace) return null;
-      if (reaches && !pace.may_resolve) return null;
-      if (own > left + 1e-9 && gained > 1e-9) return null;
-      if (reaches && th.major && majorWouldResolve(t)) return null;
+      if (deferred.has(t) || !pace) { dropProgress(deltas, t); continue; }
+      // The operator's own progress is the move's whole gain (no step on top), cut to the thread's
+      // pace budget left: a move can never rush a thread past its season schedule.
+      const gain = round(Math.min(own, left, 1 - th.progress));
+      const reaches = pace.may_resolve && th.progress + gain >= 1 - 1e-9;
+      dropProgress(deltas, t);
+      if (gain < MIN_THREAD_STEP || (reaches && th.major && majorWouldResolve(t))) continue;
       threads.push(t);
+      deltas.push({ path: `threads.${t}.progress`, op: 'add', value: gain });
       deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
       if (reaches) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
       continue;
@@ -586,6 +635,8 @@ function buildApplication(
     deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
     if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
   }
+  // A move whose only effect was progress the pace cut away changes nothing: not a beat.
+  if (deltas.length === 0) return null;
   return {
     app: {
       id,
