@@ -16,7 +16,7 @@ import { episodesInTree, findCommittedEpisode, nextEpisode, tagNameFor } from '.
 import { Checkpoints } from './checkpoint.js';
 import { JournaledLlm } from './call-journal.js';
 import { acquireLock } from './lock.js';
-import { commitEpisode, recoverPendingCommits, stageFiles } from './transaction.js';
+import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
 
 /**
@@ -40,6 +40,8 @@ export interface EpisodeRunOptions {
   warnings?: Diagnostic[];
   /** The caller already holds the lock (season run). */
   lockHeld?: boolean;
+  /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
+  preflight?: RunPreflight | null;
 }
 
 export interface EpisodeRunSummary {
@@ -94,7 +96,7 @@ function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
   }
 }
 
-async function chooseEpisode(root: string, o: EpisodeRunOptions): Promise<EpisodeRef> {
+async function chooseEpisode(root: string, o: Pick<EpisodeRunOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
   const next = nextEpisode(root, o.season);
   if (o.episode === undefined) return next;
   const ref = episodeRef(o.season ?? next.season, o.episode);
@@ -110,11 +112,44 @@ async function chooseEpisode(root: string, o: EpisodeRunOptions): Promise<Episod
   return ref;
 }
 
+/**
+ * What a run checks before it may write anything: the dirty world (exit 8), the episode asked for
+ * (usage, exit 2) and the whole of `aureus validate` (exit 3), in that order. Read-only, so it runs
+ * before the lock and a refused run leaves no trace, not even an empty .aureus/.
+ */
+export interface RunPreflight {
+  ref: EpisodeRef;
+  world: World;
+  /** HEAD when the checks ran: a commit made since (another run) means they must be made again. */
+  head: string | null;
+}
+
+export async function preflightEpisode(o: Pick<EpisodeRunOptions, 'root' | 'season' | 'episode' | 'allowDirty' | 'noCommit'>): Promise<RunPreflight> {
+  const root = o.root;
+  const git = createGit(root);
+  const head = await git.head();
+  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's).
+  if (!o.allowDirty && !o.noCommit) {
+    const dirty = await git.status(WORLD_PATHS);
+    if (dirty.length) {
+      const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
+      throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files })] });
+    }
+  }
+  const ref = await chooseEpisode(root, o);
+  const { loadValidatedWorld } = await import('../store/validate.js');
+  const { world } = await loadValidatedWorld(root);
+  return { ref, world, head };
+}
+
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
   await createGit(o.root).requireRepo();
+  // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
+  // then wait for it. Otherwise they come first, so a refused run writes nothing.
+  const pre = o.preflight ?? (hasPendingCommits(o.root) ? null : await preflightEpisode(o));
   const lock = o.lockHeld ? null : acquireLock(o.root, 'episode run', { warnings: o.warnings });
   try {
-    return await runLocked(o);
+    return await runLocked(o, pre);
   } finally {
     lock?.release();
   }
@@ -125,7 +160,7 @@ function interrupted(where: string, cause: unknown): AureusError {
   return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where })], cause });
 }
 
-async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
+async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promise<EpisodeRunSummary> {
   const root = o.root;
   const progress = o.progress ?? new SilentProgress();
   const warnings = o.warnings ?? [];
@@ -138,18 +173,10 @@ async function runLocked(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
     return recoveredSummary(root, r.commit, r.tag);
   }
 
-  // 2. Refuse to run on top of uncommitted world edits (they would be committed as the episode's).
-  if (!o.allowDirty && !o.noCommit) {
-    const dirty = await createGit(root).status(WORLD_PATHS);
-    if (dirty.length) {
-      const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
-      throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files })] });
-    }
-  }
-
-  const ref = await chooseEpisode(root, o);
-  const { loadWorldOrThrow } = await import('../store/index.js');
-  const { world } = await loadWorldOrThrow(root);
+  // 2. Dirty world, episode, full validation: done before the lock unless the world may have
+  // changed since (a commit rolled forward, or another run committed before we took the lock).
+  const checked = pre && !rec.results.length && (await createGit(root).head()) === pre.head ? pre : await preflightEpisode(o);
+  const { ref, world } = checked;
   const prevText = readPreviousCliffhanger(root, ref);
   const previousCliffhanger = prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null;
   const seed = o.seed ?? deriveSeed(ref, prevText, world);

@@ -141,6 +141,15 @@ async function findCommit(root: string, journal: CommitJournal): Promise<string 
  * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
  * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
  */
+/** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
+export function hasPendingCommits(root: string): boolean {
+  try {
+    return fs.readdirSync(path.join(root, RUNS_DIR)).some((name) => fs.existsSync(journalPath(path.join(root, RUNS_DIR, name))));
+  } catch {
+    return false;
+  }
+}
+
 export async function recoverPendingCommits(root: string): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
   const runsDir = path.join(root, RUNS_DIR);
   const results: CommitResult[] = [];

@@ -2,7 +2,9 @@ import type { Diagnostic } from '../diagnostics/index.js';
 import { loadConfig } from '../config/load.js';
 import { typecheckWorldExpressions } from '../core/expr/check.js';
 import { loadStyle } from '../style/guide.js';
-import { loadWorld } from './load.js';
+import type { World } from '../domain/world.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { loadWorld, type LoadedWorld } from './load.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
@@ -17,13 +19,18 @@ export interface ValidationResult {
   stats: string;
 }
 
-export async function validateWorldRepository(root: string): Promise<ValidationResult> {
+async function checkAll(root: string): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[] }> {
   const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
   if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
   // Not a world repository at all (AUR1000): one diagnostic says so; the style files would only repeat it.
   if (!diagnostics.some((d) => d.code === 'AUR1000')) diagnostics.push(...(await loadStyle(root)).diagnostics);
   diagnostics.push(...loadConfig(root).diagnostics);
+  return { loaded, diagnostics };
+}
+
+export async function validateWorldRepository(root: string): Promise<ValidationResult> {
+  const { loaded, diagnostics } = await checkAll(root);
 
   const w = loaded.world;
   const stats = w
@@ -38,4 +45,23 @@ export async function validateWorldRepository(root: string): Promise<ValidationR
       ].join(', ')
     : '';
   return { valid: !diagnostics.some((d) => d.severity === 'error'), diagnostics, stats };
+}
+
+/**
+ * For commands that compile from the world (`episode plan`, `episode run`, `season run`): exactly
+ * what `aureus validate` checks, once, and the world — or an AureusError with exit code 3 carrying
+ * every diagnostic. Running on a world `validate` rejects (an expression escaping the sandbox, a
+ * broken style guide or config) would commit its consequences.
+ */
+export async function loadValidatedWorld(root: string): Promise<{ world: World; diagnostics: Diagnostic[] }> {
+  const { loaded, diagnostics } = await checkAll(root);
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  if (errors || !loaded.world) {
+    throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {
+      exitCode: ExitCode.INVALID_WORLD,
+      diagnostics,
+      hint: 'run `aureus validate` for the full list, fix the files, then re-run',
+    });
+  }
+  return { world: loaded.world, diagnostics };
 }

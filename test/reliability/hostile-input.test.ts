@@ -235,6 +235,33 @@ describe('hostile-input corpus', () => {
     expect(fs.existsSync('/tmp/pwned')).toBe(false);
   });
 
+  it('`episode run`, `season run` and `episode plan` refuse whatever `aureus validate` refuses (exit 3), even with --allow-dirty: nothing written, no .aureus/', async () => {
+    const cases: { name: string; file: string; content: (t: string) => string | Buffer; code: RegExp }[] = [
+      ...['constructor.constructor escape', '__proto__ member', 'char() prototype walk', 'eval in a prerequisite'].map((n) => {
+        const c = worldCases.find((x) => x.name === n)!;
+        return { name: n, file: c.file, content: c.mutate, code: /AUR2\d{3}/ };
+      }),
+      { name: 'empty style guide', file: 'style/style_guide.md', content: () => '', code: /AUR18\d\d/ },
+    ];
+    for (const c of cases) {
+      await withMutation(c.file, c.content(fs.readFileSync(path.join(w, c.file), 'utf8')), async () => {
+        expect((await cli(['validate'], w)).code, c.name).toBe(3);
+        for (const argv of [['episode', 'run', '--allow-dirty'], ['season', 'run', '--allow-dirty', '--count', '2'], ['episode', 'plan']]) {
+          fs.rmSync(path.join(w, '.aureus'), { recursive: true, force: true });
+          const before = treeHash(w);
+          const r = await cli(argv, w);
+          const out = r.stdout + r.stderr;
+          expect(r.code, `${c.name}, ${argv.join(' ')}: ${out}`).toBe(3);
+          expect(out).toContain(c.file);
+          expect(out).toMatch(c.code);
+          expect(out).not.toMatch(STACK);
+          expect(treeHash(w)).toEqual(before);
+          expect(fs.existsSync(path.join(w, '.aureus')), `${c.name}, ${argv.join(' ')}`).toBe(false);
+        }
+      });
+    }
+  });
+
   it('a broken world stops `episode run` before anything is written (exit 3)', async () => {
     for (const c of ['truncated JSON', '__proto__ key in a character', 'unknown faction', 'huge file (11 MB)', 'binary file (invalid UTF-8)'].map((n) => worldCases.find((x) => x.name === n)!)) {
       const original = fs.readFileSync(path.join(w, c.file), 'utf8');

@@ -71,7 +71,7 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
       throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
     }
     const path = await import('node:path');
-    const { loadWorldOrThrow } = await import('../../store/index.js');
+    const { loadValidatedWorld } = await import('../../store/validate.js');
     const { loadConfigOrThrow } = await import('../../config/load.js');
     const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
     const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
@@ -79,7 +79,8 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     const { runRelDir, episodeRelDir } = await import('../../paths.js');
     const fs = await import('node:fs');
 
-    const { world } = await loadWorldOrThrow(c.root);
+    // Everything `aureus validate` checks, before any file is written.
+    const { world } = await loadValidatedWorld(c.root);
     const next = await nextEpisodeRef(c.root, opts.season);
     const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
     if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {

@@ -39,6 +39,10 @@ Examples:
     const { acquireLock } = await import('../../pipeline/lock.js');
     const { createGit } = await import('../../git/simple-git.js');
     await createGit(c.root).requireRepo();
+    // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
+    const { preflightEpisode } = await import('../../pipeline/run-episode.js');
+    const { hasPendingCommits } = await import('../../pipeline/transaction.js');
+    const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
     const warnings: Diagnostic[] = [];
     const lock = acquireLock(c.root, 'season run', { warnings });
     const intr = interruptSignal();
@@ -59,6 +63,7 @@ Examples:
             env: c.io.env,
             warnings,
             lockHeld: true,
+            preflight: i === 0 ? preflight : undefined,
           });
           done.push(s);
           await progress.close();
