@@ -25,10 +25,22 @@ interface IdIndex {
   ids: Map<string, string>; // id -> pointer of its first occurrence
 }
 
+/**
+ * Ids the id pattern ([a-z0-9_]+) allows but that name members of every JavaScript object (the
+ * lower-case spellings of Object.prototype's members, and `prototype`): as keys of the engine's
+ * lookup objects they would read or overwrite the prototype instead of an entity.
+ */
+export const RESERVED_IDS: readonly string[] = [
+  '__proto__', 'constructor', 'prototype', 'tostring', 'valueof', 'tolocalestring', 'hasownproperty', 'isprototypeof', 'propertyisenumerable',
+  '__definegetter__', '__definesetter__', '__lookupgetter__', '__lookupsetter__',
+];
+const RESERVED = new Set(RESERVED_IDS);
+
 function index(kind: string, file: string, items: { id: string }[], base: string, out: Diagnostic[]): IdIndex {
   const ids = new Map<string, string>();
   items.forEach((item, i) => {
     const pointer = `${base}/${i}/id`;
+    if (RESERVED.has(item.id)) out.push(diag('AUR1033', { kind, id: item.id, reserved: RESERVED_IDS.slice(0, 5).join(', ') + '…' }, { file, pointer }));
     const first = ids.get(item.id);
     if (first !== undefined) out.push(diag('AUR1020', { kind, id: item.id, first }, { file, pointer }));
     else ids.set(item.id, pointer);

@@ -87,6 +87,11 @@ const worldCases: WorldCase[] = [
   { name: 'location id with a backslash', file: W, mutate: json((v) => (v.locations[0].id = '..\\..\\x')), code: 'AUR10', where: '/locations/0/id' },
   { name: 'secret id with a NUL byte', file: S, mutate: json((v) => (v.secrets[0].id = 'sec\u0000x')), code: 'AUR10', where: '/secrets/0/id' },
   { name: 'faction id upper case', file: F, mutate: json((v) => (v.factions[0].id = 'Optimates')), code: 'AUR10', where: '/factions/0/id' },
+  // Ids the pattern allows but that name members of every JavaScript object (AUR1033).
+  ...['__proto__', 'constructor', 'prototype', 'tostring', 'valueof'].flatMap((id): WorldCase[] => [
+    { name: `reserved character id ${id}`, file: C, mutate: json((v) => (v.characters[0].id = id)), code: 'AUR1033', where: '/characters/0/id' },
+    { name: `reserved location id ${id}`, file: W, mutate: json((v) => (v.locations[0].id = id)), code: 'AUR1033', where: '/locations/0/id' },
+  ]),
   // Dangling references and duplicates.
   { name: 'duplicate character id', file: C, mutate: json((v) => (v.characters[1].id = v.characters[0].id)), code: 'AUR1020', where: '/characters/1' },
   { name: 'unknown faction', file: C, mutate: json((v) => (v.characters[0].faction = 'illuminati')), code: 'AUR1022', where: '/characters/0/faction' },
