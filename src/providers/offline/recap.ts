@@ -50,7 +50,7 @@ function sentence(e: RecapEvent, nth = 0): string {
       return `${e.who} ${STATUS_WORDS[e.value] ?? `is now ${e.value}`}.`;
     case 'secret':
       return e.value === 'revealed'
-        ? `The secret is out: ${e.secret.replace(/\.$/, '')}.`
+        ? `The secret is out: ${lowerLead(e.secret).replace(/\.$/, '')}.`
         : e.value === 'rumored'
           ? `Rumour spread that ${lowerLead(e.secret).replace(/\.$/, '')}.`
           : e.value === 'inert'

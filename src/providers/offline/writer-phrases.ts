@@ -406,6 +406,14 @@ export const HOOKS = [
   'Nobody notices the tablet missing from the table. Not yet.',
   'The wax cools. The promise holds. For now.',
   'D|In the hard light nobody can pretend not to have heard.',
+  '> {CUE}: Not a word of this to anyone.',
+  'N|Somewhere across the city, a lamp goes out.',
+  '> {CUE}: Good. Now the hard part.',
+  '{name} waits until the footsteps fade, then breathes.',
+  'D|A bell rings in the Forum. Nobody moves to answer it.',
+  '> {CUE}: Remember this day. I will.',
+  'Somewhere a dog starts barking, and does not stop.',
+  '> {CUE}: We will see who blinks first.',
 ];
 
 export const CLIFFHANGER_HOOKS = [

@@ -234,6 +234,8 @@ const untimed = (o: string) => o.replace(/^[ND]\|/, '');
 interface SceneState {
   /** A thread question has been quoted in full in this scene. */
   quoted: boolean;
+  /** The episode seed, for stock lines cycled across the episode's scenes. */
+  seed?: string;
 }
 
 function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
@@ -267,7 +269,7 @@ function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
 
   let rhetoricUsed = false;
   const shown = new Set<string>();
-  const state: SceneState = { quoted: false };
+  const state: SceneState = { quoted: false, seed };
   const events: SceneEvent[] = [];
   let lastMover: PacketCastMember | undefined;
   let lastTarget = '';
@@ -407,8 +409,10 @@ function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneStat
   const seg = d.path.split('.');
   const up = d.op === 'add' || (d.op === 'multiply' && Number(d.value) >= 1) || (d.op === 'set' && Number(d.value) > 0);
   const pick2 = (w: [string[], string[]]) => rng.pick(up ? w[0] : w[1]);
+  // Transfers and the city's mood recur in most scenes: walk their pools across the episode.
+  const stock = (pool: readonly string[], key: string) => (state.seed ? cycled(pool, key, state.seed, pk) : rng.pick(pool));
   if (seg[0] === 'assets' && d.op === 'transfer') {
-    return fill(rng.pick(P.TRANSFER_LINES), { from: nameOf(d.from), to: nameOf(d.to), amount: fmt(d.amount) });
+    return fill(stock(P.TRANSFER_LINES, 'transfer'), { from: nameOf(d.from), to: nameOf(d.to), amount: fmt(d.amount) });
   }
   if (seg[0] === 'assets' && seg[2]) {
     return up ? `${nameOf(seg[2])}'s strongbox grows heavier by ${fmt(d.value)} denarii.` : `${nameOf(seg[2])}'s strongbox lightens by ${fmt(d.value)} denarii.`;
@@ -470,7 +474,7 @@ function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneStat
   }
   if (seg[0] === 'world') {
     const lines = P.METRIC_LINES[seg[2] ?? ''];
-    if (lines) return pick2(lines);
+    if (lines) return stock(up ? lines[0] : lines[1], `metric/${seg[2]}/${up ? 'up' : 'down'}`);
     return pick2(P.METRIC_FALLBACK).replace('{m}', humanize(seg[2] ?? 'mood'));
   }
   return `Something changes, and everyone present feels it.`;

@@ -150,7 +150,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
         day: scene.day,
         date_text: dateText(context.date, scene.day),
         // The place is described the first time the episode goes there, not at every return.
-        atmosphere: atmosphere(revisit ? '' : location?.description ?? '', scene.time_of_day, tension, scene.number),
+        atmosphere: atmosphere(revisit ? '' : location?.description ?? '', scene.time_of_day, tension, scene.number + 5 * (Number(plan.episode_id.replace(/\D/g, '')) || 0)),
       },
       cast,
       dead,
@@ -337,6 +337,7 @@ const MOODS: [number, string[]][] = [
  */
 function atmosphere(description: string, time: string, tension: number, number: number): string {
   const pool = MOODS.find(([min]) => tension >= min)![1];
+  // `number` is offset by the episode, so episodes do not repeat each other's moods scene by scene.
   const mood = description || number % 3 === 1 ? pool[Math.floor((number - 1) / 2) % pool.length]! : '';
   return `${description} ${time.charAt(0).toUpperCase() + time.slice(1)}. ${mood}`.trim();
 }
