@@ -9,6 +9,16 @@ import { resolveEpisodeOrRef } from './episodes.js';
  * "<name>/s01e03" because the plain tag belongs to the original line.
  */
 export async function branchFrom(root: string, name: string, from: string): Promise<{ branch: string; from: string; commit: string }> {
+  const at = await checkBranchArgs(root, name, from);
+  await createGit(root).checkoutNewBranch(name, at.commit);
+  return { branch: name, from: at.label, commit: at.commit };
+}
+
+/**
+ * The name and the episode or ref, checked without writing anything: the command calls it before
+ * it takes the run lock, so a rejected `branch` leaves no trace (branchFrom checks again under it).
+ */
+export async function checkBranchArgs(root: string, name: string, from: string): Promise<{ label: string; commit: string }> {
   const git = createGit(root);
   if (name.startsWith('-') || name.startsWith('rolledback') || !(await git.isValidBranchName(name))) {
     throw new AureusError(`bad branch name ${JSON.stringify(name)}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6013', { name: name.slice(0, 60), reason: 'not a valid git branch name' })] });
@@ -16,7 +26,5 @@ export async function branchFrom(root: string, name: string, from: string): Prom
   if ((await git.resolve(`refs/heads/${name}`)) !== null) {
     throw new AureusError(`branch ${name} exists`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6013', { name, reason: 'a branch with that name exists' })] });
   }
-  const at = await resolveEpisodeOrRef(root, from, true);
-  await git.checkoutNewBranch(name, at.commit);
-  return { branch: name, from: at.label, commit: at.commit };
+  return resolveEpisodeOrRef(root, from, true);
 }

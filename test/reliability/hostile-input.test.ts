@@ -157,9 +157,9 @@ beforeAll(async () => {
 afterAll(cleanup);
 
 /**
- * Every file under the root, .git and .aureus included, with a content hash. Empty directories are
- * not content (git does not track them): commands that take the run lock create an empty,
- * git-ignored .aureus/ before they look at their arguments, and that alone is not a write.
+ * Every directory and every file under the root, .git and .aureus included, with a content hash.
+ * Directories count too: a refused command must not even create an empty .aureus/ (commands check
+ * their arguments and the world before they take the run lock).
  */
 function treeHash(root: string): string[] {
   const out: string[] = [];
@@ -170,7 +170,10 @@ function treeHash(root: string): string[] {
       // git status refreshes the stat cache in .git/index without changing what is staged: compare
       // the staged entries (below) rather than the cache file's bytes.
       if (rel === path.join('.git', 'index')) continue;
-      if (e.isDirectory()) walk(p);
+      if (e.isDirectory()) {
+        out.push(`${rel}/`);
+        walk(p);
+      }
       else out.push(`${rel} ${createHash('sha256').update(fs.readFileSync(p)).digest('hex').slice(0, 16)}`);
     }
   };

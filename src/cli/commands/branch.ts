@@ -24,12 +24,18 @@ Examples:
       const git = createGit(c.root);
       await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');
-      const { branchFrom } = await import('../../season/branch.js');
+      const { branchFrom, checkBranchArgs } = await import('../../season/branch.js');
+      const requireClean = async () => {
+        if (o.allowDirty) return;
+        const dirty = await git.status(['world', 'operators', 'seasons']);
+        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
+      };
+      // Arguments and the dirty check first: taking the lock writes .aureus/, and a refused
+      // command must leave the repository as it found it. Both are checked again under the lock.
+      await checkBranchArgs(c.root, name, o.from);
+      await requireClean();
       const r = await withLock(c.root, 'branch', async () => {
-        if (!o.allowDirty) {
-          const dirty = await git.status(['world', 'operators', 'seasons']);
-          if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
-        }
+        await requireClean();
         return branchFrom(c.root, name, o.from);
       });
       c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+
+/**
+ * A command that refuses its arguments (or a dirty world) writes nothing: not a file, and not even
+ * an empty directory — in particular no `.aureus/`, which taking the run lock would create. The
+ * listing compared here holds every directory and file under the root except .git's contents
+ * (checked through git: HEAD, refs, status).
+ */
+let w = '';
+beforeAll(async () => {
+  w = await makeWorld('refusals');
+}, 120_000);
+afterAll(cleanup);
+
+function listing(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const rel = path.relative(root, path.join(dir, e.name));
+      if (rel === '.git') continue;
+      if (e.isDirectory()) {
+        out.push(rel + '/');
+        walk(path.join(dir, e.name));
+      } else out.push(`${rel} ${fs.statSync(path.join(dir, e.name)).size}`);
+    }
+  };
+  walk(root);
+  out.push(git(root, 'rev-parse', 'HEAD'), git(root, 'for-each-ref'), git(root, 'status', '--porcelain'));
+  return out;
+}
+
+const refused: { name: string; argv: string[]; exit: number }[] = [
+  { name: 'branch: a traversal name', argv: ['branch', '../../evil', '--from', 's01e01'], exit: 2 },
+  { name: 'branch: a name starting with -', argv: ['branch', '-x', '--from', 'HEAD'], exit: 2 },
+  { name: 'branch: an existing branch', argv: ['branch', 'main', '--from', 'HEAD'], exit: 2 },
+  { name: 'branch: an episode not committed', argv: ['branch', 'what_if', '--from', 's01e07'], exit: 2 },
+  { name: 'branch: an unknown ref', argv: ['branch', 'what_if', '--from', 'nosuchref'], exit: 2 },
+  { name: 'episode run: an episode out of order', argv: ['episode', 'run', '--episode', '5'], exit: 2 },
+  { name: 'episode run: a bad episode number', argv: ['episode', 'run', '--episode', '0'], exit: 2 },
+  { name: 'season run: a bad count', argv: ['season', 'run', '--count', '0'], exit: 2 },
+];
+
+describe('refused commands write nothing, not even .aureus/', () => {
+  it.each(refused)('$name → exit $exit', async (c) => {
+    expect(fs.existsSync(path.join(w, '.aureus'))).toBe(false);
+    const before = listing(w);
+    const r = await cli(c.argv, w);
+    expect(r.code, r.stdout + r.stderr).toBe(c.exit);
+    expect(listing(w)).toEqual(before);
+    expect(fs.existsSync(path.join(w, '.aureus'))).toBe(false);
+  });
+
+  it('a dirty world refuses `episode run`, `season run` and `branch` (exit 8) without writing', async () => {
+    const file = path.join(w, 'world/factions.json');
+    const original = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, original.replace(/\n$/, '\n\n'));
+    try {
+      for (const argv of [['episode', 'run'], ['season', 'run', '--count', '2'], ['branch', 'what_if', '--from', 'HEAD']]) {
+        const before = listing(w);
+        const r = await cli(argv, w);
+        expect(r.code, `${argv.join(' ')}: ${r.stdout}${r.stderr}`).toBe(8);
+        expect(r.stdout + r.stderr).toContain('AUR6001');
+        expect(listing(w)).toEqual(before);
+        expect(fs.existsSync(path.join(w, '.aureus'))).toBe(false);
+      }
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+});
