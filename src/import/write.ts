@@ -1,10 +1,13 @@
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { simpleGit } from 'simple-git';
+import { createGit } from '../git/simple-git.js';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { RepoFiles } from './files.js';
+
+/** The commit identity when the machine resolves none (a fresh CI machine). */
+const IMPORT_IDENTITY = { name: 'Aureus import', email: 'aureus@localhost' };
 
 async function isEmptyDirOrMissing(dir: string): Promise<boolean> {
   try {
@@ -23,7 +26,7 @@ async function isEmptyDirOrMissing(dir: string): Promise<boolean> {
  * complete (rename(2) replaces a missing or empty directory atomically). A failure leaves the
  * target exactly as it was.
  */
-export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string): Promise<void> {
   const dir = path.resolve(target);
   if (!(await isEmptyDirOrMissing(dir))) {
     throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
@@ -38,20 +41,14 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
       await mkdir(path.dirname(abs), { recursive: true });
       await writeFileAtomic(abs, content);
     }
-    const identity = {
-      GIT_AUTHOR_NAME: env.GIT_AUTHOR_NAME ?? 'Aureus import',
-      GIT_AUTHOR_EMAIL: env.GIT_AUTHOR_EMAIL ?? 'aureus@localhost',
-      GIT_COMMITTER_NAME: env.GIT_COMMITTER_NAME ?? 'Aureus import',
-      GIT_COMMITTER_EMAIL: env.GIT_COMMITTER_EMAIL ?? 'aureus@localhost',
-    };
-    const git = simpleGit({ baseDir: staging }).env({ ...pickGitEnv(env), ...identity });
-    try {
-      await git.init(['--initial-branch=main']);
-      await git.add(['-A']);
-      await git.commit(commitMessage);
-    } catch (e) {
-      throw new AureusError(`git failed while creating the world repository: ${(e as Error).message.split('\n')[0]}`, { exitCode: ExitCode.GIT, cause: e });
-    }
+    // Through the one git port, as `aureus init` does: its environment hygiene (no caller GIT_DIR,
+    // editor or pager; GIT_AUTHOR_*/GIT_COMMITTER_* identity and dates passed through), exactly
+    // the written files staged (never `add -A`), and the repository's identity, else ours.
+    const git = createGit(staging);
+    await git.init({ branch: 'main' });
+    await git.ensureIdentity(IMPORT_IDENTITY);
+    await git.add([...files.keys()].sort());
+    await git.commit(commitMessage);
     if (!(await isEmptyDirOrMissing(dir))) {
       throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
     }
@@ -61,11 +58,4 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
     await rm(staging, { recursive: true, force: true });
     throw e;
   }
-}
-
-/** PATH and HOME for git itself; nothing else of the caller's environment leaks into the child. */
-function pickGitEnv(env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const k of ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TMPDIR', 'GIT_CONFIG_NOSYSTEM']) if (env[k] !== undefined) out[k] = env[k]!;
-  return out;
 }

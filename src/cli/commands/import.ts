@@ -51,7 +51,7 @@ Example:
         data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
       };
       const { files, assembled } = await importDprrFiles(opts);
-      await writeWorldRepo(target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`, c.io.env);
+      await writeWorldRepo(target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
       const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
       if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
       else
@@ -84,7 +84,7 @@ Example:
       const { writeWorldRepo } = await import('../../import/write.js');
       const { files, assembled } = syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit());
       const target = path.resolve(c.io.cwd, dir);
-      await writeWorldRepo(target, files, `Synthetic world: ${n} principals (seed ${o.seed})`, c.io.env);
+      await writeWorldRepo(target, files, `Synthetic world: ${n} principals (seed ${o.seed})`);
       if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
       else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
     });
