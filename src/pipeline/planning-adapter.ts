@@ -32,9 +32,12 @@ export interface PlanningInput {
 }
 
 export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
-  const { planEpisode } = await import('../stages/planning.js');
+  const { planEpisode, readSeasonGoals } = await import('../stages/planning.js');
   input.signal?.throwIfAborted();
+  // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
+  const seasonGoals = await readSeasonGoals(input.root, input.ref.season);
   const a = await planEpisode({
+    seasonGoals,
     world: input.world,
     ref: input.ref,
     seed: input.seed,

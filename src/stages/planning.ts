@@ -14,7 +14,7 @@ import './../diagnostics/codes/planning.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { stableStringify } from '../core/json.js';
 import { episodeRef } from '../domain/context.js';
-import { episodeDirName, episodeRelDir, seasonDirName } from '../paths.js';
+import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '../paths.js';
 import { buildEpisodeContext } from './a-snapshot/index.js';
 import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
 import { planSymbolic } from './c-director/plan.js';
@@ -117,6 +117,29 @@ export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Pr
     operator_id: String(c.operator_id ?? ''), application_id: String(c.application_id ?? ''),
     summary: String(c.summary ?? ''), open_question: String(c.open_question ?? ''),
   };
+}
+
+/**
+ * The season's goals (seasons/season_NN/season_goals.json) that pace thread progress, or null when
+ * the season has none. A malformed file is AUR3003 (exit 3); `aureus validate` checks its schema.
+ */
+export async function readSeasonGoals(root: string, season: number): Promise<SeasonGoals | null> {
+  const rel = seasonGoalsRel(season);
+  let text: string;
+  try {
+    text = await fs.promises.readFile(path.join(root, rel), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: String((e as Error).message), file: rel }, { file: rel })] });
+  }
+  let v: Partial<SeasonGoals>;
+  try { v = JSON.parse(text) as Partial<SeasonGoals>; } catch (e) {
+    throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: `invalid JSON: ${(e as Error).message}`, file: rel }, { file: rel })] });
+  }
+  if (!v || typeof v !== 'object' || typeof v.episodes_planned !== 'number' || !Array.isArray(v.finale_threads)) {
+    throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: 'it needs episodes_planned and finale_threads', file: rel }, { file: rel })] });
+  }
+  return v as SeasonGoals;
 }
 
 /** The next episode to plan: one after the last committed episode folder of the latest season (s01e01 in a new world). */

@@ -50,4 +50,10 @@ defineDiagnostics([
     message: 'invalid planning option {option}: {detail}',
     hint: 'See `aureus episode plan --help`.',
   },
+  {
+    code: 'AUR3009',
+    severity: 'error',
+    message: 'cannot read the season goals: {detail}',
+    hint: 'Fix {file} (`aureus validate` checks it against schemas/season_goals.schema.json), or remove it to plan with the default pacing.',
+  },
 ]);

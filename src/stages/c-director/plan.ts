@@ -202,14 +202,14 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
     const isLast = sc.number === shape.scenes.length;
     // Tags due here: the default one, plus any that slipped from earlier scenes or were scheduled.
     let tag: MandatoryBeat | null = null;
+    const slipped = new Set<MandatoryBeat>();
     const due: MandatoryBeat[] = [...pendingTags];
     if (sc.tag && !placedTags.has(sc.tag) && !due.includes(sc.tag)) due.push(sc.tag);
+    // Never put the cliffhanger anywhere but the last scene; others in their scheduled order.
+    const order: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
+    const nextDue = (): MandatoryBeat | null => order.find((t) => due.includes(t) && !placedTags.has(t) && !slipped.has(t)) ?? null;
     if (isLast) { tag = 'cliffhanger'; }
-    else {
-      // Never put the cliffhanger anywhere but the last scene; others in their scheduled order.
-      const order: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
-      tag = order.find((t) => due.includes(t) && !placedTags.has(t)) ?? null;
-    }
+    else tag = nextDue();
     // A due tag that does not get this scene waits for the next one.
     for (const t of due) if (t !== tag && t !== 'cliffhanger' && !placedTags.has(t) && !pendingTags.includes(t)) pendingTags.push(t);
 
@@ -323,9 +323,12 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
           throw infeasible('prereqs_hold', `no applicable operator for the second move of ${sc.id}`);
         }
         if (needTag && needTag !== 'cliffhanger' && !isLast) {
-          // Slip the mandatory beat to the next scene and fill this one without it.
+          // Slip the mandatory beat to the next scene. Another tag due here (e.g. the scene's own
+          // reveal, displaced by a scheduled confrontation) gets the scene instead; it stays queued
+          // in pendingTags until it is placed.
           if (!pendingTags.includes(needTag)) pendingTags.push(needTag);
-          tag = null;
+          slipped.add(needTag);
+          tag = nextDue();
           k--;
           continue;
         }

@@ -59,6 +59,9 @@ export function tempDir(label: string): string {
 export function copyScenario(s: Scenario): string {
   const dir = tempDir(s.name);
   for (const part of s.parts) fs.cpSync(path.join(s.dir, part), path.join(dir, part), { recursive: true });
+  // `episode plan` validates the world as `aureus validate` does, style files included: a scenario
+  // without its own style/ gets the starter kit's.
+  if (!fs.existsSync(path.join(dir, 'style')) && fs.existsSync(path.join(REPO, 'style'))) fs.cpSync(path.join(REPO, 'style'), path.join(dir, 'style'), { recursive: true });
   return dir;
 }
 
