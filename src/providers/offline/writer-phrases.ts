@@ -349,6 +349,13 @@ export const TRANSFER_LINES = [
   '{to} takes {amount} denarii from {from} and does not count them in front of anyone.',
 ];
 
+/** A transfer to or from an institution's account ("the annona fund"), which cannot take or count anything. */
+export const TRANSFER_LINES_ACCOUNT = [
+  '{from} pays {amount} denarii to {to}.',
+  '{amount} denarii go from {from} to {to}, and a clerk writes it down.',
+  'The ledger moves: {amount} denarii, from {from} to {to}.',
+];
+
 /** A thread moves; {q} is its question (quoted in full once per scene at most). */
 export const THREAD_QUESTION_LINES = [
   'One step nearer to an answer: {q}?',

@@ -171,7 +171,10 @@ function addressable(name: string | undefined): name is string {
 /** Fills {target}; with nobody to address, the vocative goes ("Say it plainly, {target}." → "Say it plainly."). */
 function address(t: string, target: string | undefined): string {
   if (addressable(target)) return fill(t, { target });
-  return t.replace(/,\s*\{target\},?/g, '').replace(/\{target\},?\s*/g, '');
+  return t
+    .replace(/,\s*\{target\},(?=\s+(and|but|or)\b)/g, ',')
+    .replace(/,\s*\{target\},?/g, '')
+    .replace(/\{target\},?\s*/g, '');
 }
 
 /**
@@ -236,6 +239,8 @@ interface SceneState {
   quoted: boolean;
   /** The episode seed, for stock lines cycled across the episode's scenes. */
   seed?: string;
+  /** Next variant index per phrase pool used in this scene. */
+  used?: Map<readonly string[], number>;
 }
 
 function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
@@ -262,8 +267,10 @@ function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
     // Now and then a character borrows their own sample line, for voice.
     if (c.sample_lines.length && rng.next() < 0.3) return rng.pick(c.sample_lines);
     const pool = P.REGISTER_LINES[c.register] ?? P.REGISTER_LINES.patrician;
+    // With nobody in the room to speak to, a line is said to the air, not to "you".
+    const fits = addressable(target) ? () => true : (l: string) => !/\b(you|your|yours)\b/i.test(l);
     // Keyed by register, not speaker: two merchants in one episode do not share a line.
-    return address(cycled(pool, `register/${c.register}`, seed, pk, 3 * k), target);
+    return address(cycled(pool, `register/${c.register}`, seed, pk, 3 * k, fits), target);
   };
   const beat = (k: number) => cycled(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS, `beat/${formal ? 'formal' : 'thriller'}`, seed, pk, 5 * k);
 
@@ -300,7 +307,8 @@ function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
       const isThread = d.path.startsWith('threads.');
       if (isThread && shown.has(d.path.split('.').slice(0, 2).join('.'))) continue;
       const line = depict(d, pk, rng, state);
-      const key = isThread ? d.path.split('.').slice(0, 2).join('.') : line;
+      // A stat moved twice in one scene (the move and its risk) is shown once.
+      const key = isThread ? d.path.split('.').slice(0, 2).join('.') : /^characters\.[^.]+\.stats\./.test(d.path) ? d.path : line;
       if (shown.has(key)) continue;
       shown.add(key);
       lines.push(line);
@@ -408,11 +416,21 @@ function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneStat
   const { nameOf, secrets, threads, nameWords } = n;
   const seg = d.path.split('.');
   const up = d.op === 'add' || (d.op === 'multiply' && Number(d.value) >= 1) || (d.op === 'set' && Number(d.value) > 0);
-  const pick2 = (w: [string[], string[]]) => rng.pick(up ? w[0] : w[1]);
+  // Variants of one pool rotate within the scene, so two people do not "warm despite everything" in a row.
+  const pick2 = (w: [string[], string[]]) => {
+    const pool = up ? w[0] : w[1];
+    const used = state.used ?? (state.used = new Map<readonly string[], number>());
+    const k = used.get(pool) ?? rng.int(pool.length);
+    used.set(pool, k + 1);
+    return pool[k % pool.length]!;
+  };
   // Transfers and the city's mood recur in most scenes: walk their pools across the episode.
   const stock = (pool: readonly string[], key: string) => (state.seed ? cycled(pool, key, state.seed, pk) : rng.pick(pool));
   if (seg[0] === 'assets' && d.op === 'transfer') {
-    return fill(stock(P.TRANSFER_LINES, 'transfer'), { from: nameOf(d.from), to: nameOf(d.to), amount: fmt(d.amount) });
+    const from = nameOf(d.from);
+    const to = nameOf(d.to);
+    const account = !addressable(from) || !addressable(to);
+    return cap(fill(stock(account ? P.TRANSFER_LINES_ACCOUNT : P.TRANSFER_LINES, account ? 'transfer-account' : 'transfer'), { from, to, amount: fmt(d.amount) }));
   }
   if (seg[0] === 'assets' && seg[2]) {
     return up ? `${nameOf(seg[2])}'s strongbox grows heavier by ${fmt(d.value)} denarii.` : `${nameOf(seg[2])}'s strongbox lightens by ${fmt(d.value)} denarii.`;
