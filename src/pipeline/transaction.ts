@@ -137,10 +137,6 @@ async function findCommit(root: string, journal: CommitJournal): Promise<string 
   return null;
 }
 
-/**
- * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
- * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
- */
 /** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
 export function hasPendingCommits(root: string): boolean {
   try {
@@ -150,6 +146,10 @@ export function hasPendingCommits(root: string): boolean {
   }
 }
 
+/**
+ * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
+ * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
+ */
 export async function recoverPendingCommits(root: string): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
   const runsDir = path.join(root, RUNS_DIR);
   const results: CommitResult[] = [];
