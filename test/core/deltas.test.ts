@@ -50,7 +50,7 @@ describe('path grammar', () => {
     }
   });
   it('rejects anything else', () => {
-    for (const p of ['world.global', 'world.date.day', 'characters.cicero.stats.charm', 'characters.cicero.bdi.desires', 'characters.__proto__.status',
+    for (const p of ['world.global', 'world.date', 'world.date.hour', 'characters.cicero.stats.charm', 'characters.cicero.bdi.desires', 'characters.__proto__.status',
       'characters.Cicero.status', 'relationships.a.b.love', 'secrets.s.text', 'assets.goods', 'constructor', 'world..global.x', 'world.global.unrest.value', '']) {
       expect(parsePath(p).ok, p).toBe(false);
     }
@@ -205,7 +205,9 @@ describe('applyDeltas: every operation', () => {
   it('rejects unknown paths, bad values and non-finite numbers', () => {
     const w = smallWorld();
     expect(rejects(w, [{ path: 'world.global.nope', op: 'add', value: 1 }]).diagnostics[0]!.code).toBe('AUR2023');
-    expect(rejects(w, [{ path: 'world.date.day', op: 'add', value: 1 }]).diagnostics[0]!.code).toBe('AUR2020');
+    expect(rejects(w, [{ path: 'world.date.hour', op: 'set', value: 1 }]).diagnostics[0]!.code).toBe('AUR2020');
+    // The calendar is set field by field (stage H does the carries), never added to.
+    expect(rejects(w, [{ path: 'world.date.day', op: 'add', value: 1 }]).diagnostics[0]!.code).toBe('AUR2021');
     expect(rejects(w, [{ path: 'world.global.unrest', op: 'transfer', value: 1 }]).diagnostics[0]!.code).toBe('AUR2021');
     expect(rejects(w, [{ path: 'world.global.unrest', op: 'add', value: 'x' }]).diagnostics[0]!.code).toBe('AUR2022');
     rejects(w, [{ path: 'world.global.unrest', op: 'add', value: Number.NaN }]);

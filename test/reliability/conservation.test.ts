@@ -13,7 +13,7 @@ const DPRR = path.resolve(__dirname, '../../../shared/data/dprr');
  * tagged): between consecutive commits the ledger's total changes by exactly the explicit mint
  * and burn deltas of that episode (transfers conserve it), and every canonical change to the
  * world — every stat, status, location, belief, intention, edge weight and flag, secret field,
- * thread field, metric and balance — is covered by an applied delta with provenance in that
+ * thread field, metric, balance and the date — is covered by an applied delta with provenance in that
  * episode's episode_deltas.json; anything else (factions, operators, constraints, descriptions)
  * does not change at all. New canon facts carry their episode and scene.
  */
@@ -76,6 +76,8 @@ function leaves(w: World): Map<string, string> {
     m.set(`world.global.${k}`, J(metric.value));
     m.set(`fixed.world.global.${k}`, J({ ...metric, value: undefined }));
   }
+  // The calendar too: stage H moves it with world.date.<field> deltas (docs/paths.md), no exemption.
+  for (const [k, v] of Object.entries(w.world.date)) m.set(`world.date.${k}`, J(v));
   m.set('fixed.world', J({ ...w.world, global: undefined, date: undefined }));
   for (const c of w.characters.characters) {
     const p = `characters.${c.id}`;

@@ -31,6 +31,8 @@ const CHARACTER_STATUSES: readonly CharacterStatus[] = ['alive', 'dead', 'exiled
 const SECRET_STATUSES: readonly SecretStatus[] = ['hidden', 'rumored', 'revealed', 'inert'];
 const THREAD_STATUSES: readonly ThreadStatus[] = ['open', 'resolved', 'dormant'];
 const UNIT = { min: 0, max: 1 } as const;
+/** world.date's ranges, as schemas/world.schema.json declares them (year_bc 1..753: 753 BC is a.u.c. 1). */
+const DATE_RANGE = { year_bc: { min: 1, max: 753 }, month: { min: 1, max: 12 }, day: { min: 1, max: 31 } } as const;
 
 class Fail {
   constructor(readonly diagnostic: Diagnostic) {}
@@ -230,6 +232,16 @@ function applyOne(draft: Draft, d: ResolvedDelta): { before: unknown; after: unk
       const after = numeric(d, m.value, { min: m.min, max: m.max });
       const before = m.value;
       draft.writeMetric(t.metric).value = after;
+      return { before, after };
+    }
+    case 'date': {
+      const v = numberValue(d);
+      if (!Number.isInteger(v)) fail('AUR2022', { path: d.path, detail: `a date field is a whole number, got ${v}` });
+      const date = draft.w.world?.date ?? missing('world date', 'date');
+      const before = date[t.field];
+      const after = clamp(v, DATE_RANGE[t.field]);
+      const wf = draft.file('world');
+      wf.date = { ...wf.date, [t.field]: after };
       return { before, after };
     }
     case 'stat': {

@@ -11,6 +11,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
  */
 export type PathTarget =
   | { kind: 'global'; metric: string }
+  | { kind: 'date'; field: DateField }
   | { kind: 'stat'; character: string; stat: StatName }
   | { kind: 'char_status'; character: string }
   | { kind: 'char_location'; character: string }
@@ -28,11 +29,18 @@ export type PathTarget =
 
 export type TargetKind = PathTarget['kind'];
 
+/** The fields of world.date (docs/paths.md): written by stage H's calendar pass. */
+export const DATE_FIELDS = ['year_bc', 'month', 'day'] as const;
+export type DateField = (typeof DATE_FIELDS)[number];
+const isDateField = (s: string): s is DateField => (DATE_FIELDS as readonly string[]).includes(s);
+
 const NUMERIC: DeltaOp[] = ['add', 'subtract', 'set', 'multiply'];
 const LIST: DeltaOp[] = ['add', 'subtract'];
 
 export const OPS_BY_TARGET: Readonly<Record<TargetKind, readonly DeltaOp[]>> = {
   global: NUMERIC,
+  // Set only: calendar carries (day 30 + 1 → the next month) are the writer's arithmetic, not a clamp's.
+  date: ['set'],
   stat: NUMERIC,
   char_status: ['set'],
   char_location: ['set'],
@@ -69,6 +77,7 @@ export function parsePath(path: string): PathResult {
   switch (root) {
     case 'world':
       if (n === 3 && a === 'global') target = { kind: 'global', metric: b! };
+      else if (n === 3 && a === 'date' && isDateField(b!)) target = { kind: 'date', field: b };
       break;
     case 'characters':
       if (n === 4 && b === 'stats' && isStat(c!)) target = { kind: 'stat', character: a!, stat: c };

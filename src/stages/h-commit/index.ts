@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { AppliedDelta, Provenance } from '../../domain/delta.js';
+import type { AppliedDelta, Provenance, ResolvedDelta } from '../../domain/delta.js';
 import type { CliffhangerConstraints, EpisodeRef } from '../../domain/context.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { AgentProposals } from '../../domain/proposals.js';
@@ -8,7 +8,7 @@ import type { ScenePacket } from '../../domain/packet.js';
 import type { ApprovedScene, VerifierReport } from '../../domain/scene.js';
 import { WORLD_FILES, type InWorldDate, type World } from '../../domain/world.js';
 import { stableStringify } from '../../core/json.js';
-import { applyDeltas } from '../../core/deltas/index.js';
+import { applyDeltas, DATE_FIELDS } from '../../core/deltas/index.js';
 import { decayDeltas } from '../../core/decay.js';
 import { threadProgressDeltas } from '../../core/threads.js';
 import { AureusError, ExitCode } from '../../errors.js';
@@ -66,7 +66,12 @@ export function advanceDate(d: InWorldDate, days: number): InWorldDate {
   return { year_bc: year, month, day };
 }
 
-function applySystem(world: World, deltas: ReturnType<typeof decayDeltas>, prov: Provenance, runDir: string): { world: World; applied: AppliedDelta[] } {
+/** The deltas that move the calendar from one date to another: a `set` per field that changes, year first. */
+export function dateDeltas(from: InWorldDate, to: InWorldDate): ResolvedDelta[] {
+  return DATE_FIELDS.filter((f) => from[f] !== to[f]).map((f) => ({ path: `world.date.${f}`, op: 'set' as const, value: to[f] }));
+}
+
+function applySystem(world: World, deltas: readonly ResolvedDelta[], prov: Provenance, runDir: string): { world: World; applied: AppliedDelta[] } {
   if (!deltas.length) return { world, applied: [] };
   const r = applyDeltas(world, deltas, () => prov);
   if (!r.ok) {
@@ -95,11 +100,14 @@ export function stageH(input: StageHInput): StageHResult {
   const cliffhanger = extractCliffhanger(plan, input.packets, threads.world);
   // The calendar: the episode ends on its last scene's day; unless the cliffhanger forbids it,
   // the usual gap between episodes passes before the next one.
+  // A recorded change like any other (world.date.<field> set deltas, event "date"), so every
+  // committed change is in episode_deltas.json with its provenance.
   const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
   const gap = cliffhanger.time_skip_allowed ? threads.world.world.days_per_episode : 0;
-  const world: World = { ...threads.world, world: { ...threads.world.world, date: advanceDate(threads.world.world.date, lastDay + gap) } };
+  const calendar = applySystem(threads.world, dateDeltas(threads.world.world.date, advanceDate(threads.world.world.date, lastDay + gap)), system('date'), runDir);
+  const world: World = calendar.world;
 
-  const applied = [...canon.applied, ...decay.applied, ...threads.applied];
+  const applied = [...canon.applied, ...decay.applied, ...threads.applied, ...calendar.applied];
   const metrics = episodeMetrics(plan, input.world, canon.sceneWorlds, canon.applied);
   const recap: RecapPayload = {
     task: 'recap',
