@@ -88,20 +88,47 @@ export function intentionMatches(intention: string, op: Operator): boolean {
   return words(intention).some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
+interface ThreadLookup {
+  byId: Map<string, Thread>;
+  /** Open threads by stakeholder id. */
+  byStakeholder: Map<string, Thread[]>;
+  /** Open threads without stakeholders. */
+  unowned: Thread[];
+}
+
+const threadLookups = new WeakMap<World, ThreadLookup>();
+
+/** Thread lookups of one world state, built once (the pool scores thousands of bindings per state). */
+function threadLookup(world: World): ThreadLookup {
+  let l = threadLookups.get(world);
+  if (!l) {
+    l = { byId: new Map(), byStakeholder: new Map(), unowned: [] };
+    for (const t of world.threads.threads) {
+      if (!l.byId.has(t.id)) l.byId.set(t.id, t);
+      if (t.status !== 'open') continue;
+      if (t.stakeholders.length === 0) l.unowned.push(t);
+      for (const s of new Set(t.stakeholders)) (l.byStakeholder.get(s) ?? l.byStakeholder.set(s, []).get(s)!).push(t);
+    }
+    threadLookups.set(world, l);
+  }
+  return l;
+}
+
 /** Threads a use of `op` with these bindings advances: tag overlap + a bound stakeholder, or a direct thread write. */
 export function threadsAdvancedBy(world: World, op: Operator, bindings: Record<string, string>): string[] {
-  const bound = new Set(Object.values(bindings));
+  const look = threadLookup(world);
   const out = new Set<string>();
-  for (const t of world.threads.threads) {
-    if (t.status !== 'open') continue;
-    const tagHit = op.thread_tags.some((x) => t.tags.includes(x));
-    const stake = t.stakeholders.length === 0 || t.stakeholders.some((s) => bound.has(s));
-    if (tagHit && stake) out.add(t.id);
+  if (op.thread_tags.length) {
+    // Only threads with a bound stakeholder (or none at all) can qualify: look those up, not every thread.
+    const tagHit = (t: Thread) => op.thread_tags.some((x) => t.tags.includes(x));
+    for (const id of new Set(Object.values(bindings))) for (const t of look.byStakeholder.get(id) ?? []) if (tagHit(t)) out.add(t.id);
+    for (const t of look.unowned) if (tagHit(t)) out.add(t.id);
   }
   for (const e of op.effects) {
     const m = /^(?:threads\.([a-z0-9_]+)|([a-z0-9_]+))\./.exec(e.path);
     const id = m?.[1] ?? (m?.[2] && roleKind(op, m[2]) === 'thread' && op.roles[m[2]] ? bindings[m[2]] : undefined);
-    if (id && world.threads.threads.some((t) => t.id === id && t.status === 'open')) out.add(id);
+    const t = id ? look.byId.get(id) : undefined;
+    if (t && t.status === 'open') out.add(t.id);
   }
   return [...out].sort();
 }
@@ -129,7 +156,7 @@ export function bdiScore(world: World, actor: Character, op: Operator, bindings:
   const intentions = actor.bdi.intentions.filter((i) => intentionMatches(i, op));
   score += 0.5 * intentions.length;
   const adv = threads ?? threadsAdvancedBy(world, op, bindings);
-  const byId = new Map<string, Thread>(world.threads.threads.map((t) => [t.id, t]));
+  const byId = threadLookup(world).byId;
   const stakes = adv.filter((id) => byId.get(id)?.stakeholders.includes(actor.id));
   score += 0.25 * stakes.length;
   return { score: round(score), topDesire: top, intentions, stakes };

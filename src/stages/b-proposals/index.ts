@@ -10,7 +10,8 @@ import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
 import { resolveEffects } from '../../core/deltas/index.js';
 import { bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
-import { candidatePool } from './pool.js';
+import { poolOf } from './pool.js';
+import { actingPrincipals } from './known.js';
 import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
 
 /** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */
@@ -19,8 +20,8 @@ export const MOVES = { min: 2, max: 3 } as const;
 /** The best valid move of each operator for one principal on the snapshot, best first. */
 export function rankMoves(world: World, index: WorldIndex, actor: Character, seed: string, episode: number): ProposedMove[] {
   const rng = new Rng(seed).fork(`proposals/${actor.id}`);
-  const scored = candidatePool(world, episode, index)
-    .filter((e) => e.actor.id === actor.id && e.valid)
+  const scored = poolOf(world, episode, index, actor.id)
+    .filter((e) => e.valid)
     .map((e) => ({ e, tie: rng.next() * 0.05 }));
   scored.sort((a, b) => b.e.bdi.score + b.tie - (a.e.bdi.score + a.tie) || (a.e.key < b.e.key ? -1 : 1));
   const seen = new Set<string>();
@@ -36,7 +37,7 @@ export function rankMoves(world: World, index: WorldIndex, actor: Character, see
     const why = s.topDesire ? `${actor.name} wants to ${s.topDesire.text.charAt(0).toLowerCase()}${s.topDesire.text.slice(1)} (${s.topDesire.kind} ${s.topDesire.weight})` : `${actor.name} sees an opening`;
     const extra = [s.intentions.length ? `intends ${s.intentions.join(', ')}` : '', s.stakes.length ? `has a stake in ${s.stakes.join(', ')}` : ''].filter(Boolean).join('; ');
     const target = mainTarget(op, e.bindings);
-    const tName = target ? (world.characters.characters.find((c) => c.id === target)?.name ?? target) : '';
+    const tName = target ? (index.characters.get(target)?.name ?? target) : '';
     out.push({
       operator_id: op.id,
       target,
@@ -65,13 +66,18 @@ export function pickMoves(ranked: ProposedMove[]): ProposedMove[] {
   return out;
 }
 
-/** Stage B, symbolic: every acting principal's 2-3 moves. Pure. */
+/**
+ * Stage B, symbolic: the 2-3 moves of each of the episode's acting principals (all who can act,
+ * or at most ACTING_CAP of them in a big world: known.ts actingPrincipals). Pure.
+ */
 export function proposeSymbolic(world: World, context: EpisodeContext): AgentProposals {
   const index = indexWorld(world);
   const proposals: CharacterProposals[] = [];
   const skipped: AgentProposals['skipped'] = [];
+  const acting = new Set(actingPrincipals(world, context.episode).map((c) => c.id));
   for (const c of [...world.characters.characters].filter((x) => x.principal).sort((a, b) => a.id.localeCompare(b.id))) {
     if (!canAct(c)) { skipped.push({ character_id: c.id, status: c.status }); continue; }
+    if (!acting.has(c.id)) continue;
     proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode)), source: 'symbolic', dropped: [] });
   }
   return { format: 1, episode_id: context.episode_id, state_hash: context.state_hash, proposals, skipped };

@@ -1,7 +1,8 @@
 import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast } from '../../core/expr/index.js';
-import { bdiScore, bindingKey, canAct, candidatesFor, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+import { bdiScore, bindingKey, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+import { actingPrincipals, knownCandidates } from './known.js';
 
 /**
  * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
@@ -74,10 +75,18 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
   const hit = byEp.get(episode);
   if (hit) return hit;
   const out: PoolEntry[] = [];
-  const cands = new Map<RoleKind, string[]>();
-  const candidates = (k: RoleKind) => cands.get(k) ?? (cands.set(k, candidatesFor(world, k)), cands.get(k)!);
   const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
-  const actors = world.characters.characters.filter((c) => c.principal && canAct(c)).sort((a, b) => a.id.localeCompare(b.id));
+  // The episode's acting principals, and for each the candidates it knows (known.ts): a few
+  // dozen per role, however big the world.
+  const actors = actingPrincipals(world, episode);
+  const knownBy = new Map<string, Map<RoleKind, string[]>>();
+  const candidatesOf = (actor: string, k: RoleKind): string[] => {
+    let m = knownBy.get(actor);
+    if (!m) knownBy.set(actor, (m = new Map()));
+    let l = m.get(k);
+    if (!l) m.set(k, (l = knownCandidates(world, index, actor, k)));
+    return l;
+  };
   for (const op of ops) {
     const roles = roleOrder(op);
     const kinds = operatorRoleKinds(op);
@@ -99,7 +108,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
         if (i === roles.length) { valid.push({ ...b }); return; }
         const role = roles[i]!;
         const kind = roleKind(op, role);
-        for (const id of candidates(kind)) {
+        for (const id of candidatesOf(actor.id, kind)) {
           if (kind === 'character' && used.has(id)) continue;
           b[role] = id;
           if (kind === 'character') used.add(id);
@@ -125,4 +134,18 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
   out.sort((x, y) => (x.actor.id < y.actor.id ? -1 : x.actor.id > y.actor.id ? 1 : 0) || (x.op.id < y.op.id ? -1 : x.op.id > y.op.id ? 1 : 0));
   byEp.set(episode, out);
   return out;
+}
+
+const byActorMemo = new WeakMap<PoolEntry[], Map<string, PoolEntry[]>>();
+
+/** The pool's entries of one actor (pool order), without scanning the whole pool per actor. */
+export function poolOf(world: World, episode: number, index: WorldIndex, actor: string): PoolEntry[] {
+  const pool = candidatePool(world, episode, index);
+  let m = byActorMemo.get(pool);
+  if (!m) {
+    m = new Map();
+    for (const e of pool) (m.get(e.actor.id) ?? m.set(e.actor.id, []).get(e.actor.id)!).push(e);
+    byActorMemo.set(pool, m);
+  }
+  return m.get(actor) ?? [];
 }

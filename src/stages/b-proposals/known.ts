@@ -1,0 +1,177 @@
+import type { Character, RoleKind, Secret, Thread, World } from '../../domain/world.js';
+import type { WorldIndex } from '../../core/world-index.js';
+import { episodesSinceProgress } from '../a-snapshot/index.js';
+import { canAct, candidatesFor } from './bdi.js';
+
+/**
+ * What an agent knows (GraphRAG-lite, spec §2.2; docs/planning.md "Scaling"). Planning cost is
+ * acting principals × operators × bindings, and a binding ranges over every candidate of each
+ * role: over a whole 10,000-principal world that is hopeless, and it is not how a Roman senator
+ * plots either. So:
+ *
+ * - an episode's acting principals are at most ACTING_CAP (actingPrincipals);
+ * - a character role ranges over the actor's neighbourhood, at most KNOWN_CAP characters ranked by
+ *   relevance (knownCharacters); secret and thread roles over those connected to the actor or a
+ *   neighbour.
+ *
+ * A world small enough that a kind has at most KNOWN_CAP candidates (the starter world: 15
+ * characters, 9 threads) is known in full, so its plans are exactly what they were without the
+ * restriction. The restriction only drops bindings; every binding kept still has its prereqs
+ * checked exactly.
+ */
+export const KNOWN_CAP = 16;
+/** Most principals who act (propose and are planned for) in one episode. */
+export const ACTING_CAP = 24;
+/** Of ACTING_CAP, how many come from the stakeholders of the most urgent threads (the rest by standing). */
+export const ACTING_FROM_THREADS = 12;
+
+/** Relevance of a neighbour, by how the actor knows them (summed over every connection). */
+const RELEVANCE = { edgeOut: 3, edgeIn: 2, secret: 1.5, coStake: 1, place: 0.25 } as const;
+
+interface Known {
+  /** Secrets (not inert) by holder and by subject id, sorted by id. */
+  secretsOf: Map<string, Secret[]>;
+  /** Open threads by stakeholder id. */
+  threadsOf: Map<string, Thread[]>;
+  /** Open threads without stakeholders (anyone may take part). */
+  openUnowned: Thread[];
+  /** Characters who can act, by location. */
+  at: Map<string, string[]>;
+  full: Map<RoleKind, string[]>;
+  chars: Map<string, string[]>;
+  acting: Map<number, Character[]>;
+}
+
+const cache = new WeakMap<World, Known>();
+
+function push<K, V>(m: Map<K, V[]>, k: K, v: V): void {
+  const l = m.get(k);
+  if (l) l.push(v);
+  else m.set(k, [v]);
+}
+
+function known(world: World): Known {
+  let k = cache.get(world);
+  if (k) return k;
+  const secretsOf = new Map<string, Secret[]>();
+  for (const s of [...world.secrets.secrets].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    if (s.status === 'inert') continue;
+    for (const h of new Set([...s.holders, s.subject])) push(secretsOf, h, s);
+  }
+  const threadsOf = new Map<string, Thread[]>();
+  const openUnowned: Thread[] = [];
+  for (const t of world.threads.threads) {
+    if (t.status !== 'open') continue;
+    if (t.stakeholders.length === 0) openUnowned.push(t);
+    for (const s of new Set(t.stakeholders)) push(threadsOf, s, t);
+  }
+  const at = new Map<string, string[]>();
+  for (const c of world.characters.characters) if (canAct(c)) push(at, c.location, c.id);
+  k = { secretsOf, threadsOf, openUnowned, at, full: new Map(), chars: new Map(), acting: new Map() };
+  cache.set(world, k);
+  return k;
+}
+
+/** Every candidate of a kind in the world (sorted), memoized per world. */
+function fullList(world: World, kind: RoleKind): string[] {
+  const k = known(world);
+  let l = k.full.get(kind);
+  if (!l) k.full.set(kind, (l = candidatesFor(world, kind)));
+  return l;
+}
+
+/**
+ * The characters `actor` considers for a character role, sorted by id: everyone who can act when
+ * there are at most KNOWN_CAP others; else the KNOWN_CAP most relevant of its neighbourhood —
+ * relationship edges out and in, holders and subjects of the secrets it holds, co-stakeholders
+ * of its open threads, and who is at its location (weights in RELEVANCE; ties by id).
+ */
+export function knownCharacters(world: World, index: WorldIndex, actor: string): string[] {
+  const all = fullList(world, 'character');
+  if (all.length <= KNOWN_CAP + 1) return all.filter((id) => id !== actor);
+  const k = known(world);
+  const hit = k.chars.get(actor);
+  if (hit) return hit;
+  const score = new Map<string, number>();
+  const add = (id: string, v: number) => {
+    if (id === actor || !canAct(index.characters.get(id))) return;
+    score.set(id, (score.get(id) ?? 0) + v);
+  };
+  for (const r of index.edgesFrom.get(actor) ?? []) add(r.to, RELEVANCE.edgeOut);
+  for (const r of index.edgesTo.get(actor) ?? []) add(r.from, RELEVANCE.edgeIn);
+  for (const s of k.secretsOf.get(actor) ?? []) {
+    if (!s.holders.includes(actor)) continue;
+    for (const h of s.holders) add(h, RELEVANCE.secret);
+    add(s.subject, RELEVANCE.secret);
+  }
+  for (const t of k.threadsOf.get(actor) ?? []) for (const s of t.stakeholders) add(s, RELEVANCE.coStake);
+  const loc = index.characters.get(actor)?.location;
+  // Everyone at the same place is a possible acquaintance, weakly: in a big city that is thousands,
+  // so they are scored last and only fill the neighbourhood up to the cap.
+  if (loc) {
+    const here = k.at.get(loc) ?? [];
+    if (score.size < KNOWN_CAP) {
+      const extra = here.filter((id) => id !== actor && !score.has(id)).sort().slice(0, KNOWN_CAP - score.size);
+      for (const id of extra) add(id, RELEVANCE.place);
+    }
+    for (const id of here) if (score.has(id)) score.set(id, score.get(id)! + RELEVANCE.place);
+  }
+  const out = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, KNOWN_CAP).map(([id]) => id).sort();
+  k.chars.set(actor, out);
+  return out;
+}
+
+/**
+ * Candidate ids of one role kind for `actor` (the actor excluded for character roles is done by
+ * the enumerator): characters as knownCharacters; secrets held by or about the actor or a known
+ * character; open threads with the actor or a known character among their stakeholders (or none);
+ * locations and factions in full (a season has tens of them). A kind with at most KNOWN_CAP
+ * candidates in the world is known in full.
+ */
+export function knownCandidates(world: World, index: WorldIndex, actor: string, kind: RoleKind): string[] {
+  const all = fullList(world, kind);
+  if (kind === 'character') return knownCharacters(world, index, actor);
+  if (all.length <= KNOWN_CAP || kind === 'location' || kind === 'faction') return all;
+  const k = known(world);
+  const people = [actor, ...knownCharacters(world, index, actor)];
+  const ids = new Set<string>();
+  if (kind === 'secret') for (const p of people) for (const s of k.secretsOf.get(p) ?? []) ids.add(s.id);
+  else {
+    for (const p of people) for (const t of k.threadsOf.get(p) ?? []) ids.add(t.id);
+    for (const t of k.openUnowned) ids.add(t.id);
+  }
+  return [...ids].sort();
+}
+
+const standing = (c: Character): number => (c.stats.auctoritas ?? 0) + (c.stats.dignitas ?? 0) + (c.stats.gratia ?? 0);
+
+/**
+ * The principals who act in an episode, sorted by id: every principal who can act when there are
+ * at most ACTING_CAP; else the stakeholders of the most urgent open threads (overdue first, then
+ * priority, then id — the order stage A lists them in; each thread's stakeholders by standing)
+ * up to ACTING_FROM_THREADS, then the rest by standing (auctoritas + dignitas + gratia, ties by
+ * id) up to ACTING_CAP. Deterministic, and a function of the world and the episode only.
+ */
+export function actingPrincipals(world: World, episode: number): Character[] {
+  const all = world.characters.characters.filter((c) => c.principal && canAct(c)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  if (all.length <= ACTING_CAP) return all;
+  const k = known(world);
+  const hit = k.acting.get(episode);
+  if (hit) return hit;
+  const byStanding = [...all].sort((a, b) => standing(b) - standing(a) || (a.id < b.id ? -1 : 1));
+  const principal = new Map(all.map((c) => [c.id, c]));
+  const chosen = new Set<Character>();
+  const threads = world.threads.threads
+    .filter((t) => t.status === 'open')
+    .map((t) => ({ t, overdue: episodesSinceProgress(t, episode) > t.cadence }))
+    .sort((a, b) => Number(b.overdue) - Number(a.overdue) || b.t.priority - a.t.priority || (a.t.id < b.t.id ? -1 : 1));
+  for (const { t } of threads) {
+    if (chosen.size >= ACTING_FROM_THREADS) break;
+    const stake = t.stakeholders.map((id) => principal.get(id)).filter((c): c is Character => !!c).sort((a, b) => standing(b) - standing(a) || (a.id < b.id ? -1 : 1));
+    for (const c of stake) if (chosen.size < ACTING_FROM_THREADS) chosen.add(c);
+  }
+  for (const c of byStanding) if (chosen.size < ACTING_CAP) chosen.add(c);
+  const out = [...chosen].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  k.acting.set(episode, out);
+  return out;
+}
