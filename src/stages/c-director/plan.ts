@@ -617,10 +617,10 @@ function buildApplication(
       if (deferred.has(t) || !pace) { dropProgress(deltas, t); continue; }
       // The operator's own progress is the move's whole gain (no step on top), cut to the thread's
       // pace budget left: a move can never rush a thread past its season schedule.
-      const gain = round(Math.min(own, left, 1 - th.progress));
-      const reaches = pace.may_resolve && th.progress + gain >= 1 - 1e-9;
+      const reaches = pace.may_resolve && th.progress + Math.min(own, left) >= 1 - 0.005;
+      const gain = reaches ? round(1 - th.progress) : round(Math.min(own, left, 1 - th.progress));
       dropProgress(deltas, t);
-      if (gain < MIN_THREAD_STEP || (reaches && th.major && majorWouldResolve(t))) continue;
+      if ((gain < MIN_THREAD_STEP && !reaches) || gain <= 0 || (reaches && th.major && majorWouldResolve(t))) continue;
       threads.push(t);
       deltas.push({ path: `threads.${t}.progress`, op: 'add', value: gain });
       deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
@@ -628,8 +628,11 @@ function buildApplication(
       continue;
     }
     if (deferred.has(t) || !pace) continue;
-    const stepV = round(Math.min(THREAD_STEP[outcome], left, 1 - th.progress));
-    if (stepV < MIN_THREAD_STEP) continue;
+    // From its target on, a step that covers the rest closes the thread, however small the rest is.
+    // (A remainder under 0.005 after the step is taken with it: no thread is left a hair short of 1.)
+    const closes = pace.may_resolve && 1 - th.progress <= Math.min(THREAD_STEP[outcome], left) + 0.005;
+    const stepV = closes ? round(1 - th.progress) : round(Math.min(THREAD_STEP[outcome], left, 1 - th.progress));
+    if (stepV < MIN_THREAD_STEP && !closes) continue;
     const wouldResolve = pace.may_resolve && th.progress + stepV >= 1 - 1e-9;
     // Spec §6.1: at most one major thread fully resolved per episode.
     if (wouldResolve && th.major && majorWouldResolve(t)) continue;
