@@ -36,12 +36,54 @@ export interface WorldIndex {
 
 export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
 
-function byId<T extends { id: string }>(items: readonly T[] | undefined): Map<string, T> {
+/**
+ * Lookups built from one array, reused while the array holds the very same elements. Deltas are
+ * applied copy-on-write (core/deltas), so a projected world shares every list a scene did not
+ * touch with the state before it: the Director and the packet builder index a state per move and
+ * per scene, and on a 10,000-principal world rebuilding the relationship maps each time dominated
+ * planning. The reuse check compares element identities (cheap next to building a Map), so an
+ * array edited in place (a test fixture pushing a character) is rebuilt, never served stale.
+ */
+const listMemo = new WeakMap<readonly object[], { items: readonly object[]; value: unknown }>();
+
+function memoList<T extends object, V>(items: readonly T[], build: (items: readonly T[]) => V): V {
+  const hit = listMemo.get(items);
+  if (hit && hit.items.length === items.length && hit.items.every((x, i) => x === items[i])) return hit.value as V;
+  const value = build(items);
+  listMemo.set(items, { items: items.slice(), value });
+  return value;
+}
+
+function buildById<T extends { id: string }>(items: readonly T[]): Map<string, T> {
   const m = new Map<string, T>();
   // First occurrence wins: duplicates are a validation error reported by the store, and the
   // index must stay deterministic even on an invalid world.
-  for (const it of items ?? []) if (!m.has(it.id)) m.set(it.id, it);
+  for (const it of items) if (!m.has(it.id)) m.set(it.id, it);
   return m;
+}
+
+function byId<T extends { id: string }>(items: readonly T[] | undefined): Map<string, T> {
+  return items ? memoList(items, buildById) : new Map<string, T>();
+}
+
+interface EdgeMaps {
+  edges: Map<string, Relationship>;
+  edgesFrom: Map<string, Relationship[]>;
+  edgesTo: Map<string, Relationship[]>;
+}
+
+function buildEdges(rels: readonly Relationship[]): EdgeMaps {
+  const edges = new Map<string, Relationship>();
+  const edgesFrom = new Map<string, Relationship[]>();
+  const edgesTo = new Map<string, Relationship[]>();
+  for (const r of rels) {
+    const k = edgeKey(r.from, r.to);
+    if (edges.has(k)) continue;
+    edges.set(k, r);
+    (edgesFrom.get(r.from) ?? edgesFrom.set(r.from, []).get(r.from)!).push(r);
+    (edgesTo.get(r.to) ?? edgesTo.set(r.to, []).get(r.to)!).push(r);
+  }
+  return { edges, edgesFrom, edgesTo };
 }
 
 /**
@@ -80,16 +122,8 @@ function travelMatrix(world: World): Map<string, Map<string, number>> {
 }
 
 export function indexWorld(world: World): WorldIndex {
-  const edges = new Map<string, Relationship>();
-  const edgesFrom = new Map<string, Relationship[]>();
-  const edgesTo = new Map<string, Relationship[]>();
-  for (const r of world.relationships?.relationships ?? []) {
-    const k = edgeKey(r.from, r.to);
-    if (edges.has(k)) continue;
-    edges.set(k, r);
-    (edgesFrom.get(r.from) ?? edgesFrom.set(r.from, []).get(r.from)!).push(r);
-    (edgesTo.get(r.to) ?? edgesTo.set(r.to, []).get(r.to)!).push(r);
-  }
+  const rels = world.relationships?.relationships;
+  const { edges, edgesFrom, edgesTo } = rels ? memoList(rels, buildEdges) : buildEdges([]);
   return {
     world,
     characters: byId(world.characters?.characters),
