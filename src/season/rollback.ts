@@ -19,13 +19,23 @@ export interface RollbackResult {
   head: string;
 }
 
-export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {
-  const git = createGit(root);
+/**
+ * Read-only checks of a rollback request: a well-formed id of an episode in the current history.
+ * The command runs them before taking the lock (so a refused rollback writes nothing, not even
+ * `.aureus/`) and rollbackEpisode runs them again under it.
+ */
+export async function checkRollbackArgs(root: string, episode: string) {
   const ref = requireEpisodeId(episode);
   const found = await findCommittedEpisode(root, ref);
   if (!found) {
     throw new AureusError(`episode ${ref.id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: ref.id })] });
   }
+  return { ref, found };
+}
+
+export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {
+  const git = createGit(root);
+  const { ref, found } = await checkRollbackArgs(root, episode);
   const head = (await git.head())!;
   const parent = await git.resolve(`${found.commit}^`);
   const range = parent ? await git.commitsBetween(parent, head) : [found.commit, ...(await git.commitsBetween(found.commit, head))];

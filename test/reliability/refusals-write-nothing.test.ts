@@ -41,6 +41,8 @@ const refused: { name: string; argv: string[]; exit: number }[] = [
   { name: 'episode run: an episode out of order', argv: ['episode', 'run', '--episode', '5'], exit: 2 },
   { name: 'episode run: a bad episode number', argv: ['episode', 'run', '--episode', '0'], exit: 2 },
   { name: 'season run: a bad count', argv: ['season', 'run', '--count', '0'], exit: 2 },
+  { name: 'rollback: an episode not committed', argv: ['rollback', 's01e07'], exit: 2 },
+  { name: 'rollback: a traversal id', argv: ['rollback', '../s01e01'], exit: 2 },
 ];
 
 describe('refused commands write nothing, not even .aureus/', () => {

@@ -21,13 +21,17 @@ Examples:
       const { createGit } = await import('../../git/simple-git.js');
       const git = createGit(c.root);
       await git.requireRepo();
-      const { requireEpisodeId } = await import('../../season/episode-id.js');
-      requireEpisodeId(episode);
       const { withLock } = await import('../../pipeline/lock.js');
-      const { rollbackEpisode } = await import('../../season/rollback.js');
-      const r = await withLock(c.root, 'rollback', async () => {
+      const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
+      // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
+      const refuseDirty = async () => {
         const dirty = await git.status(['world', 'operators', 'seasons']);
         if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
+      };
+      await checkRollbackArgs(c.root, episode);
+      await refuseDirty();
+      const r = await withLock(c.root, 'rollback', async () => {
+        await refuseDirty();
         return rollbackEpisode(c.root, episode);
       });
       if (o.json) c.io.stdout(JSON.stringify(r, null, 2) + '\n');
