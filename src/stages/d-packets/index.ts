@@ -2,13 +2,13 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
 import type { Character, Operator, Relationship, World } from '../../domain/world.js';
-import { hashValue } from '../../core/hash.js';
 import { round, stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { dateText } from '../a-snapshot/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
 import { openingWorld, projectPlan } from '../c-director/checks.js';
 import { snapshotTension } from '../c-director/metrics.js';
+import { StateHasher } from './state-hash.js';
 
 export interface PacketOptions {
   /** Hops of the subgraph walk from the cast (1 or 2). */
@@ -28,6 +28,15 @@ export const estimateTokens = (value: unknown): number => Math.ceil(stableString
 
 const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 
+/**
+ * A world with at most this many hidden secrets (or dead, exiled and imprisoned characters) lists
+ * them all in every packet's forbidden facts, as a season-sized world always has. Beyond it (an
+ * imported city of thousands) a packet names only those of its retrieved subgraph — the walked
+ * characters, whom the writer can see — or the packet would carry the whole world's secrets
+ * (240,000 tokens a scene at 10,000 principals) and no budget could hold it.
+ */
+export const FORBIDDEN_ALL_CAP = 64;
+
 /** Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot. */
 export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}): ScenePacket[] {
   const opts: PacketOptions = { ...DEFAULT_PACKET_OPTIONS, ...options };
@@ -42,6 +51,9 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   const packets: ScenePacket[] = [];
   const visited = new Set<string>();
+  const hasher = new StateHasher();
+  const hiddenCount = world.secrets.secrets.filter((s) => s.status === 'hidden').length;
+  const goneCount = world.characters.characters.filter((c) => c.status !== 'alive').length;
   plan.scenes.forEach((scene, i) => {
     const before = projection.before[i]!;
     const index = indexWorld(before);
@@ -57,7 +69,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       return {
         id, name: c.name, cue: c.cue, status: c.status,
         mood: moodOf(index, c, scene.cast, apps),
-        objective: objectiveOf(world, ops, c, apps),
+        objective: objectiveOf(index, ops, c, apps),
         register: c.voice.register, voice_tags: [...c.voice.tags], sample_lines: [...(c.voice.sample_lines ?? [])],
         previous_location: prev.location,
         days_since_previous: Math.max(0, scene.day - prev.day),
@@ -120,14 +132,17 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     });
 
     const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
-    const dead = before.characters.characters.filter((c) => c.status === 'dead').map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
+    const allGone = goneCount <= FORBIDDEN_ALL_CAP;
+    const dead = before.characters.characters.filter((c) => c.status === 'dead' && (allGone || walked.has(c.id))).map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
     const forbidden: string[] = [];
+    const allHidden = hiddenCount <= FORBIDDEN_ALL_CAP;
     for (const s of index.secrets.values()) {
       if (s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id)) continue;
+      if (!allHidden && !walked.has(s.subject) && !s.holders.some((h) => walked.has(h))) continue;
       forbidden.push(`No one here knows it, so it must not be stated as fact: "${s.text}"`);
     }
     for (const d of dead) forbidden.push(`${d.name} is dead: may be mentioned, never speaks or acts`);
-    for (const c of before.characters.characters) if (c.status === 'exiled' || c.status === 'imprisoned') forbidden.push(`${c.name} is ${c.status} and cannot appear`);
+    for (const c of before.characters.characters) if ((c.status === 'exiled' || c.status === 'imprisoned') && (allGone || walked.has(c.id))) forbidden.push(`${c.name} is ${c.status} and cannot appear`);
     forbidden.push(`Only the cast (${cast.map((c) => c.name).join(', ')}) speak or act on stage`);
     for (const m of cast) if (m.previous_location !== scene.location) forbidden.push(`${m.name} arrives from ${index.locations.get(m.previous_location)?.name ?? m.previous_location} (${m.days_since_previous} day(s) since their last scene) and is nowhere else meanwhile`);
 
@@ -165,7 +180,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
           ? `End on the cliffhanger: ${sequence.find((s) => s.tag === 'cliffhanger')?.narrative_directive ?? sequence[sequence.length - 1]?.narrative_directive ?? ''} Leave the question open.`
           : `End on a button line: a hook that turns toward what comes next (${plan.scenes[i + 1]!.purpose.split(';')[0]}).`,
       },
-      state_hash_before: hashValue(before),
+      state_hash_before: hasher.hash(before),
       token_estimate: 0,
       token_budget: opts.tokenBudget,
     };
@@ -307,8 +322,8 @@ function moodOf(index: WorldIndex, c: Character, cast: string[], apps: OperatorA
   return c.stats.cunning >= 70 ? 'watchful' : 'wary';
 }
 
-function objectiveOf(world: World, ops: Map<string, Operator>, c: Character, apps: OperatorApplication[]): string {
-  const name = (id: string) => world.characters.characters.find((x) => x.id === id)?.name ?? id;
+function objectiveOf(index: WorldIndex, ops: Map<string, Operator>, c: Character, apps: OperatorApplication[]): string {
+  const name = (id: string) => index.characters.get(id)?.name ?? id;
   for (const a of apps) {
     const op = ops.get(a.operator_id)!;
     if (a.bindings.actor === c.id) {

@@ -1,0 +1,74 @@
+import { sha256 } from '../../core/hash.js';
+
+/**
+ * hashValue (core/hash.ts) of a sequence of world states, byte for byte, without re-serialising
+ * what the states share. Stage D hashes the state before every scene; on a 10,000-principal world
+ * each canonical serialisation is ~27 MB and took ~0.5 s, 24 times per episode. Deltas are applied
+ * copy-on-write, so consecutive states share almost every character, edge and secret object: each
+ * array element's canonical JSON is kept for the life of one StateHasher (one buildPackets call,
+ * during which nothing mutates the states), and a state's text is assembled from those pieces.
+ *
+ * The text is exactly JSON.stringify(canonicalize(value)) (core/json.ts): keys sorted by code
+ * unit, undefined members left out, undefined/function array elements as null, non-finite
+ * numbers refused with the same error, and the key order of the plain object canonicalize
+ * builds (see jsonKeyOrder). test/stages/planning/scale.test.ts compares the two.
+ */
+export class StateHasher {
+  private readonly pieces = new WeakMap<object, string>();
+
+  hash(value: unknown): string {
+    return sha256(this.text(value, false));
+  }
+
+  private text(v: unknown, element: boolean): string {
+    if (v === null) return 'null';
+    switch (typeof v) {
+      case 'number':
+        if (!Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
+        return JSON.stringify(v);
+      case 'string':
+      case 'boolean':
+        return JSON.stringify(v);
+      case 'object': break;
+      default: return JSON.stringify(v) as string; // bigint throws as JSON.stringify does
+    }
+    const o = v as object;
+    if (element) {
+      const hit = this.pieces.get(o);
+      if (hit !== undefined) return hit;
+    }
+    let out: string;
+    if (Array.isArray(o)) {
+      const parts: string[] = new Array(o.length);
+      for (let i = 0; i < o.length; i++) {
+        const x: unknown = o[i];
+        parts[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+      }
+      out = '[' + parts.join(',') + ']';
+    } else {
+      const rec = o as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+        const x = rec[k];
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+        parts.push(JSON.stringify(k) + ':' + this.text(x, false));
+      }
+      out = '{' + parts.join(',') + '}';
+    }
+    if (element) this.pieces.set(o, out);
+    return out;
+  }
+}
+
+const isIndexKey = (k: string): boolean => /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
+
+/**
+ * The order JSON.stringify writes the keys of an object they were inserted into in `sorted`
+ * order: array-index keys ("0", "12") first, numerically, then the rest as inserted; and
+ * "__proto__", which an assignment turns into the prototype instead of a key, not at all.
+ */
+function jsonKeyOrder(sorted: string[]): string[] {
+  if (!sorted.some((k) => k === '__proto__' || isIndexKey(k))) return sorted;
+  const idx = sorted.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
+  return [...idx, ...sorted.filter((k) => !isIndexKey(k) && k !== '__proto__')];
+}

@@ -1,0 +1,100 @@
+import { describe, expect, it, beforeAll } from 'vitest';
+import fc from 'fast-check';
+import type { World } from '../../../src/domain/world.js';
+import { episodeRef } from '../../../src/domain/context.js';
+import { loadStarterKit } from '../../../src/import/kit.js';
+import { generateSyntheticWorld } from '../../../src/import/synthetic.js';
+import { indexWorld } from '../../../src/core/world-index.js';
+import { hashValue } from '../../../src/core/hash.js';
+import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
+import { invalidMove, proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
+import { candidatePool } from '../../../src/stages/b-proposals/pool.js';
+import { ACTING_CAP, KNOWN_CAP, actingPrincipals, knownCandidates, knownCharacters } from '../../../src/stages/b-proposals/known.js';
+import { roleKind } from '../../../src/stages/b-proposals/bdi.js';
+import { planSymbolic } from '../../../src/stages/c-director/plan.js';
+import { projectPlan } from '../../../src/stages/c-director/checks.js';
+import { buildPackets } from '../../../src/stages/d-packets/index.js';
+import { StateHasher } from '../../../src/stages/d-packets/state-hash.js';
+import { REPO, hasStarter } from './helpers.js';
+
+// A world of 1,000 synthetic principals (1,500 characters, ~5,000 edges, 1,000 secrets, ~600
+// threads) is planned end to end: planning must scale with what each agent knows, not with the
+// world (docs/planning.md "Scaling"). Structure is asserted, never time.
+describe.runIf(hasStarter)('planning a 1,000-principal world', () => {
+  let world: World;
+  beforeAll(async () => {
+    world = generateSyntheticWorld({ principals: 1000, seed: 'scale' }, await loadStarterKit(REPO)).world;
+  });
+
+  it('acts with at most ACTING_CAP principals, each considering at most KNOWN_CAP characters it knows', () => {
+    const index = indexWorld(world);
+    const acting = actingPrincipals(world, 1);
+    expect(acting.length).toBe(ACTING_CAP);
+    expect(acting.map((c) => c.id)).toEqual([...acting.map((c) => c.id)].sort());
+    expect(acting.every((c) => c.principal && c.status === 'alive')).toBe(true);
+    for (const a of acting) {
+      const known = knownCharacters(world, index, a.id);
+      expect(known.length).toBeGreaterThan(0);
+      expect(known.length).toBeLessThanOrEqual(KNOWN_CAP);
+      expect(known).not.toContain(a.id);
+      // Someone it has a relationship with is always among those it knows (edges rank first).
+      const linked = new Set([...(index.edgesFrom.get(a.id) ?? []).map((r) => r.to), ...(index.edgesTo.get(a.id) ?? []).map((r) => r.from)]);
+      if (linked.size) expect(known.some((id) => linked.has(id))).toBe(true);
+      // Secrets offered to it concern it or someone it knows.
+      const people = new Set([a.id, ...known]);
+      for (const id of knownCandidates(world, index, a.id, 'secret')) {
+        const s = index.secrets.get(id)!;
+        expect(people.has(s.subject) || s.holders.some((h) => people.has(h))).toBe(true);
+      }
+    }
+    // Every pooled binding only names acting principals as actors and known characters in other roles.
+    const actingIds = new Set(acting.map((c) => c.id));
+    for (const e of candidatePool(world, 1, index)) {
+      expect(actingIds.has(e.actor.id)).toBe(true);
+      const known = new Set(knownCharacters(world, index, e.actor.id));
+      for (const [role, id] of Object.entries(e.bindings)) if (role !== 'actor' && roleKind(e.op, role) === 'character') expect(known.has(id)).toBe(true);
+    }
+  });
+
+  it('proposes valid moves, plans an episode whose acceptance checks all pass, and builds its packets', () => {
+    const index = indexWorld(world);
+    const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 1), seed: 'scale', previousCliffhanger: null });
+    const proposals = proposeSymbolic(world, context);
+    expect(proposals.proposals.length).toBe(ACTING_CAP);
+    expect(proposals.proposals.filter((p) => p.moves.length >= 2).length).toBeGreaterThan(ACTING_CAP / 2);
+    for (const p of proposals.proposals) for (const m of p.moves) expect(invalidMove(world, index, p.character_id, m, 1)).toBeNull();
+
+    const plan = planSymbolic({ world, context, proposals, seed: 'scale' });
+    expect(plan.scenes.length).toBeGreaterThanOrEqual(18);
+    expect(plan.acceptance_checks.length).toBeGreaterThan(5);
+    expect(plan.acceptance_checks.filter((c) => !c.passed)).toEqual([]);
+    // Deterministic: the same seed gives the same plan.
+    expect(planSymbolic({ world, context, proposals, seed: 'scale' })).toEqual(plan);
+
+    const packets = buildPackets(plan, world, context, { tokenBudget: 6000 });
+    expect(packets.map((p) => p.scene_id)).toEqual(plan.scenes.map((s) => s.id));
+    const projection = projectPlan(plan, world, context);
+    for (const i of [0, packets.length - 1]) expect(packets[i]!.state_hash_before).toBe(hashValue(projection.before[i]!));
+    // Forbidden facts name what the scene's subgraph can see, not every secret of the city.
+    for (const p of packets) expect(p.constraints.forbidden_facts.length).toBeLessThan(200);
+  });
+});
+
+describe('StateHasher', () => {
+  it('gives hashValue of every value, sharing pieces between states', () => {
+    const hasher = new StateHasher();
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), tie('arr'), tie('obj')),
+      arr: fc.array(fc.oneof(tie('value'), fc.constant(undefined)), { maxLength: 4 }),
+      obj: fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(tie('value'), fc.constant(undefined)), { maxKeys: 5 }),
+    }));
+    fc.assert(fc.property(json.value, (v) => {
+      expect(hasher.hash(v)).toBe(hashValue(v));
+      expect(hasher.hash({ again: v, list: [v, v] })).toBe(hashValue({ again: v, list: [v, v] }));
+    }), { numRuns: 500 });
+    // Index-like keys come first in JSON.stringify's order; an own "__proto__" key is dropped by canonicalize.
+    const odd = JSON.parse('{"__proto__":{"a":1},"10":2,"2":[3],"b":{"1":0,"":1},"":null}') as unknown;
+    expect(hasher.hash(odd)).toBe(hashValue(odd));
+    expect(() => hasher.hash({ x: [Infinity] })).toThrow(/non-finite/);
+  });
+});
