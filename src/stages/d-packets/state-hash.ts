@@ -33,7 +33,9 @@ export class StateHasher {
       default: return JSON.stringify(v) as string; // bigint throws as JSON.stringify does
     }
     const o = v as object;
-    if (element) {
+    // Array elements (a character, an edge) and whole arrays (a list no scene touched) are reused.
+    const keep = element || Array.isArray(o);
+    if (keep) {
       const hit = this.pieces.get(o);
       if (hit !== undefined) return hit;
     }
@@ -55,7 +57,7 @@ export class StateHasher {
       }
       out = '{' + parts.join(',') + '}';
     }
-    if (element) this.pieces.set(o, out);
+    if (keep) this.pieces.set(o, out);
     return out;
   }
 }
