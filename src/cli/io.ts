@@ -31,7 +31,10 @@ export function makeChalk(io: Io, forceOff = false): ChalkInstance {
 }
 
 export function formatDiagnostic(d: Diagnostic, c: ChalkInstance): string {
-  const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}` : '';
+  // A syntax error has line:col in its file; an expression diagnostic has a JSON pointer to the
+  // expression string plus the column inside that string, shown as "/…/expr:7".
+  const col = d.column !== undefined ? `:${d.column}` : '';
+  const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}${col}` : '';
   const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info');
   // Without a file (grouped under a file heading) the location still shows: "12:5: " or "/a/0/b: ".
   const loc = d.file ? c.bold(d.file) + where + ': ' : where ? where.replace(/^[ :]/, '') + ': ' : '';
