@@ -14,7 +14,7 @@ export const registerSceneVerify: RegisterCommand = (program: Command, ctx: () =
     .description("run the verifier's deterministic rules on one writer output")
     .requiredOption('--packet <file>', 'the scene packet (packets/SCxx.json)')
     .requiredOption('--scene <file>', 'the raw writer output (---SCENE_TEXT--- / ---CLAIMS--- / ---SCENE_EVENTS---)')
-    .option('--lexicon <file>', 'lexicon (JSON or markdown); default: style/lexicon.md of the world')
+    .option('--lexicon <file>', 'lexicon (JSON or markdown); default: style/lexicon.md of the world, else the one shipped with aureus')
     .option('--json', 'print the verdict and findings as JSON')
     // Subcommands are created before main() wires the top-level ones: wire this one here.
     .exitOverride()
@@ -34,14 +34,14 @@ Examples:
     .action(async (o: { packet: string; scene: string; lexicon?: string; json?: boolean }) => {
       const c = ctx();
       const path = await import('node:path');
-      const { readPacket, readTextFile, loadLexicon, loadWorldContext, loadPlanPrereqs } = await import('../../stages/f-verifier/load.js');
+      const { readPacket, readTextFile, resolveLexicon, loadWorldContext, loadPlanPrereqs } = await import('../../stages/f-verifier/load.js');
       const { verifySceneOutput } = await import('../../stages/f-verifier/verify.js');
       const { ExitCode } = await import('../../errors.js');
       const packetFile = path.resolve(c.io.cwd, o.packet);
       const packet = readPacket(packetFile);
       const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
-      const lexicon = loadLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
-      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon, prereqs: loadPlanPrereqs(packetFile) });
+      const lex = resolveLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
+      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon: lex.entries, prereqs: loadPlanPrereqs(packetFile) });
       const verdict = v.hard ? 'FAIL' : 'PASS';
       if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
       if (o.json) {
@@ -54,6 +54,7 @@ Examples:
               accepted_claims: v.accepted_claims,
               downgraded_claims: v.downgraded_claims,
               rejected_claims: v.rejected_claims,
+              lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
             },
             null,
             2,
@@ -72,6 +73,8 @@ Examples:
       const hard = v.findings.filter((f) => f.severity === 'hard').length;
       const soft = v.findings.length - hard;
       out += `${packet.scene_id}: ${verdict === 'PASS' ? ch.green('PASS') : ch.red('FAIL')} (${hard} hard, ${soft} soft finding${soft === 1 ? '' : 's'}; claims: ${v.accepted_claims.length} accepted, ${v.downgraded_claims.length} downgraded, ${v.rejected_claims.length} rejected)\n`;
+      const lexWhat = lex.source === 'option' ? '--lexicon' : lex.source === 'world' ? "the world's" : `aureus's default, no style/lexicon.md in ${c.root}`;
+      out += `${ch.dim('lexicon:')} ${lex.file} (${lex.entries.length} entries; ${lexWhat})\n`;
       c.io.stdout(out);
     });
 };

@@ -8,6 +8,7 @@ import type { LexiconEntry } from '../e-writer/types.js';
 import { parseLexicon } from '../../style/lexicon.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
+import { packageRoot } from '../../paths.js';
 
 /** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
 export function readTextFile(file: string, what: string): string {
@@ -54,11 +55,28 @@ export function parseLexiconText(text: string, file: string): LexiconEntry[] {
   return parseLexicon(text, file).entries;
 }
 
-/** The lexicon from --lexicon, else the world's style/lexicon.md, else none. */
+/** Which lexicon a verification used, so the output can say so. */
+export interface LoadedLexicon {
+  entries: LexiconEntry[];
+  file: string;
+  /** 'option': --lexicon; 'world': the world's style/lexicon.md; 'package': the one shipped with aureus. */
+  source: 'option' | 'world' | 'package';
+}
+
+/**
+ * The lexicon from --lexicon, else the world's style/lexicon.md, else the lexicon shipped with the
+ * package: outside a world the anachronism check must still run rather than silently pass.
+ */
+export function resolveLexicon(root: string, file?: string): LoadedLexicon {
+  if (file) return { entries: parseLexiconText(readTextFile(file, 'lexicon'), file), file, source: 'option' };
+  const world = path.join(root, 'style', 'lexicon.md');
+  const [f, source] = existsSync(world) ? [world, 'world' as const] : [path.join(packageRoot(), 'style', 'lexicon.md'), 'package' as const];
+  return { entries: parseLexiconText(readTextFile(f, 'lexicon'), f), file: f, source };
+}
+
+/** The entries of resolveLexicon (kept for callers that only need the words). */
 export function loadLexicon(root: string, file?: string): LexiconEntry[] {
-  const f = file ?? path.join(root, 'style', 'lexicon.md');
-  if (!file && !existsSync(f)) return [];
-  return parseLexiconText(readTextFile(f, 'lexicon'), f);
+  return resolveLexicon(root, file).entries;
 }
 
 /**

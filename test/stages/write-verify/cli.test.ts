@@ -102,3 +102,31 @@ describe('aureus scene verify', () => {
     expect(x.out).toContain('$ aureus scene verify --packet');
   });
 });
+
+describe('aureus scene verify outside a world', () => {
+  let bare = '';
+  beforeAll(async () => {
+    bare = await mkdtemp(path.join(os.tmpdir(), 'aureus-sv-bare-'));
+  });
+  afterAll(async () => {
+    await rm(bare, { recursive: true, force: true });
+  });
+
+  it("falls back to the package's lexicon and says so (an anachronism still fails, exit 4)", async () => {
+    const x = io(bare);
+    expect(await main(args('anachronism.txt'), x)).toBe(4);
+    expect(x.out).toMatch(/hard AUR5050 anachronism "Okay"/);
+    expect(x.out).toMatch(/^lexicon: .*style[/\\]lexicon\.md \(\d+ entries; aureus's default, no style\/lexicon\.md in /m);
+    const j = io(bare);
+    expect(await main(args('anachronism.txt', '--json'), j)).toBe(4);
+    const r = JSON.parse(j.out);
+    expect(r.findings.map((f: { code: string }) => f.code)).toContain('AUR5050');
+    expect(r.lexicon.source).toBe('package');
+  });
+
+  it("reports the world's lexicon inside a world", async () => {
+    const x = io(dir);
+    expect(await main(args('anachronism.txt'), x)).toBe(4);
+    expect(x.out).toContain(`lexicon: ${path.join(dir, 'style', 'lexicon.md')} (2 entries; the world's)`);
+  });
+});
