@@ -33,8 +33,9 @@ export class StateHasher {
       default: return JSON.stringify(v) as string; // bigint throws as JSON.stringify does
     }
     const o = v as object;
-    // Array elements (a character, an edge) and whole arrays (a list no scene touched) are reused.
-    const keep = element || Array.isArray(o);
+    // Array elements (a character, an edge) are reused. Whole arrays are not kept: each scene's state
+    // has its own 14 MB character list text, and keeping 24 of them cost more memory than it saved time.
+    const keep = element;
     if (keep) {
       const hit = this.pieces.get(o);
       if (hit !== undefined) return hit;
