@@ -49,7 +49,7 @@ export function registerEpisodePlan(program: Command, ctx: () => CommandContext)
     .description('run planning stages A–D: snapshot, agent proposals, the Director\'s plan and the scene packets')
     .option('--season <n>', 'season number (default: the latest season folder)', int('--season', 1))
     .option('--episode <n>', 'episode number (default: the one after the last committed episode)', int('--episode', 1))
-    .option('--seed <s>', 'planning seed (default: the episode id, e.g. s01e01)')
+    .option('--seed <s>', 'planning seed (default: the one `episode run` uses, from the previous cliffhanger or the world)')
     .option('--provider <id>', 'LLM provider for the proposals and director roles (default: config, else offline)')
     .option('--k <hops>', 'subgraph walk depth for packets: 1 or 2', int('--k', 1))
     .option('--token-budget <n>', 'estimated tokens allowed per packet', int('--token-budget', 200))
@@ -86,7 +86,9 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
       throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
     }
-    const seed = opts.seed ?? ref.id;
+    // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
+    // world's hash), so a plan previews exactly the episode a run would compile.
+    const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
     const runDir = path.join(c.root, runRelDir(ref, seed));
     const { parseProviderFlag } = await import('../../config/overrides.js');
     const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined);
@@ -126,6 +128,24 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
     c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n`);
   });
+}
+
+/** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
+async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World): Promise<string> {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { deriveSeed } = await import('../../pipeline/run-episode.js');
+  const { episodeRef } = await import('../../domain/context.js');
+  const { episodeRelDir } = await import('../../paths.js');
+  let prev: string | null = null;
+  if (ref.episode > 1) {
+    try {
+      prev = fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
+    } catch {
+      prev = null;
+    }
+  }
+  return deriveSeed(ref, prev, world);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {
