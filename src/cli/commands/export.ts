@@ -25,9 +25,9 @@ Examples:
       const r = await exportEpisode(c.root, episode, requireFormat(o.format));
       if (o.output) {
         const path = await import('node:path');
-        const { default: writeFileAtomic } = await import('write-file-atomic');
+        const { writeOutputFile } = await import('../output-file.js');
         const file = path.resolve(c.io.cwd, o.output);
-        await writeFileAtomic(file, r.content);
+        await writeOutputFile(file, r.content);
         c.io.stderr(`${c.chalk.green('✓')} wrote ${file}\n`);
       } else c.io.stdout(r.content);
     });

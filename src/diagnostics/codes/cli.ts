@@ -7,4 +7,6 @@ defineDiagnostics([
   { code: 'AUR7002', severity: 'error', message: 'cannot create a world at {dir}: it exists and is not a directory', hint: 'pick a path that does not exist yet, or an empty directory' },
   { code: 'AUR7003', severity: 'error', message: 'the starter kit is incomplete: {missing} not found in {kit}', hint: 'reinstall aureus (npm install) so its world/, operators/, style/, seasons/ and schemas/ are present' },
   { code: 'AUR7004', severity: 'error', message: 'cannot create a world at {dir}: {reason}', hint: 'check the path and its permissions; nothing was left behind' },
+  { code: 'AUR7005', severity: 'error', message: 'cannot write {file}: {reason}', hint: 'pass -o a path in an existing, writable directory (or omit -o to print to stdout)' },
+  { code: 'AUR7006', severity: 'error', message: 'cannot use {dir} as the world directory (-C): {reason}', hint: 'pass -C the world repository directory' },
 ]);

@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/catalog.js';
+import '../diagnostics/codes/cli.js';
+
+/** Why a path cannot be written, in words (never the atomic writer's temp-file name). */
+function reasonFor(file: string, code: string | undefined): string {
+  const dir = path.dirname(file);
+  switch (code) {
+    case 'ENOENT':
+      return `the directory ${dir} does not exist`;
+    case 'ENOTDIR':
+      return `a parent of ${file} is not a directory`;
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+    case 'EPERM':
+      return `permission denied in ${dir}`;
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return code ?? 'unknown error';
+  }
+}
+
+function badOutput(file: string, reason: string): AureusError {
+  return new AureusError(`cannot write ${file}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file, reason })] });
+}
+
+/**
+ * Writes a command's -o/--output file atomically. A bad path is a usage error (exit 2) naming the
+ * path and why; the checks come first so the message names the user's path, not a temp file.
+ */
+export async function writeOutputFile(file: string, content: string): Promise<void> {
+  const dir = path.dirname(file);
+  let st: fs.Stats;
+  try {
+    st = fs.statSync(dir);
+  } catch (e) {
+    throw badOutput(file, reasonFor(file, (e as NodeJS.ErrnoException).code));
+  }
+  if (!st.isDirectory()) throw badOutput(file, `${dir} is not a directory`);
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw badOutput(file, 'it is a directory');
+  const { default: writeFileAtomic } = await import('write-file-atomic');
+  try {
+    await writeFileAtomic(file, content);
+  } catch (e) {
+    throw badOutput(file, reasonFor(file, (e as NodeJS.ErrnoException).code));
+  }
+}

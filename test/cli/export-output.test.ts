@@ -1,0 +1,44 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, makeWorld, tempDir } from '../pipeline/world.js';
+import { STACK_TRACE } from './helpers.js';
+
+let root = '';
+beforeAll(async () => {
+  root = await makeWorld('export-o');
+  const r = await cli(['episode', 'run', '--json'], root);
+  if (r.code !== 0) throw new Error(`episode run failed (${r.code}): ${r.stderr}`);
+}, 300_000);
+afterAll(cleanup);
+
+describe('aureus export -o with a bad output path', () => {
+  it('a missing directory is a usage error (exit 2) naming the path and why, no temp-file name', async () => {
+    const out = path.join(tempDir('export-missing'), 'nonexistent', 'dir', 'x.md');
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', out], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`AUR7005 cannot write ${out}: the directory ${path.dirname(out)} does not exist`);
+    expect(r.stderr).not.toMatch(/x\.md\.\d+/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a parent that is a file, and a target that is a directory, are usage errors too', async () => {
+    const d = tempDir('export-bad');
+    fs.writeFileSync(path.join(d, 'plain'), 'x');
+    const underFile = await cli(['export', 's01e01', '-o', path.join(d, 'plain', 'x.fountain')], root);
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toMatch(/AUR7005 cannot write .*x\.fountain: .*not a directory/);
+    const onDir = await cli(['export', 's01e01', '-o', d], root);
+    expect(onDir.code).toBe(2);
+    expect(onDir.stderr).toContain(`AUR7005 cannot write ${d}: it is a directory`);
+    expect(fs.readdirSync(d)).toEqual(['plain']);
+  });
+
+  it('a good path is written (relative to the cwd)', async () => {
+    const d = tempDir('export-ok');
+    const r = await cli(['-C', root, 'export', 's01e01', '--format', 'md', '-o', 'x.md'], d);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(d, 'x.md'), 'utf8').length).toBeGreaterThan(100);
+  });
+});
