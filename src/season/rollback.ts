@@ -27,10 +27,34 @@ export interface RollbackResult {
 export async function checkRollbackArgs(root: string, episode: string) {
   const ref = requireEpisodeId(episode);
   const found = await findCommittedEpisode(root, ref);
-  if (!found) {
-    throw new AureusError(`episode ${ref.id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: ref.id })] });
-  }
+  if (!found) throw await notCommittedHere(root, ref.id);
   return { ref, found };
+}
+
+/**
+ * Why an episode cannot be rolled back, told apart by its tags: never committed (no tag at all),
+ * rolled back on this line (a rolledback/<id>/<sha> tag in the current history and no live tag
+ * here), or committed on another branch only.
+ */
+async function notCommittedHere(root: string, id: string): Promise<AureusError> {
+  const git = createGit(root);
+  const head = await git.head();
+  const tags = await git.tags(`*${id}*`);
+  const live = tags.filter((t) => t === id || (t.endsWith(`/${id}`) && !t.startsWith('rolledback/')));
+  const rolled = tags.filter((t) => t.startsWith(`rolledback/${id}/`));
+  const inHistory = async (t: string) => {
+    const c = await git.resolve(`refs/tags/${t}`);
+    return Boolean(c && head && (await git.isAncestor(c, head)));
+  };
+  let rolledHere: string | undefined;
+  for (const t of rolled) if (await inHistory(t)) rolledHere = t;
+  if (rolledHere) {
+    return new AureusError(`episode ${id} was rolled back`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6021', { episode: id, tag: rolledHere })] });
+  }
+  if (!live.length) {
+    return new AureusError(`episode ${id} has not been committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6022', { episode: id })] });
+  }
+  return new AureusError(`episode ${id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: id })], hint: `tag${live.length === 1 ? '' : 's'} ${live.join(', ')} ${live.length === 1 ? 'is' : 'are'} on another line` });
 }
 
 export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {

@@ -13,7 +13,10 @@ export function registerBranch(program: Command, ctx: () => CommandContext): voi
     .option('--json', 'print {branch, from, commit} as JSON')
     .addHelpText('after', `
 The next \`aureus episode run\` on the branch compiles the episode after <episode> anew. Episodes
-committed on the branch are tagged <name>/sNNeNN (the plain tags stay with the original line).
+committed on the branch are tagged <name>/sNNeNN (the plain tags stay with the original line):
+a branch-qualified tag is used whenever the plain tag sNNeNN is held by another line. Commands that
+take an episode id (export, diff, recap, rollback) take the plain id and use the tag in the current
+branch's history; git commands can name either tag (git show cato-wins/s01e03).
 
 Examples:
   $ aureus branch cato-wins --from s01e02

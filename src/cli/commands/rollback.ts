@@ -13,6 +13,13 @@ export function registerRollback(program: Command, ctx: () => CommandContext): v
 Each commit from <episode> to HEAD is reverted newest first, one revert commit each. The reverted
 episodes' tags are renamed rolledback/<id>/<sha>, so the episode can be compiled again.
 
+Branch-qualified tags: an episode committed while its plain tag (s01e03) is held by another line
+(a what-if branch's parent, see \`aureus branch --help\`) is tagged <branch>/s01e03. Always pass the
+plain id: rollback uses whichever tag is in the current branch's history. A tag another branch's
+history still holds is kept (that line still has the episode); a re-run here is tagged <branch>/<id>.
+Refusals say why: AUR6022 never committed, AUR6021 already rolled back (rolledback/<id>/<sha>),
+AUR6014 committed on another branch only.
+
 Examples:
   $ aureus rollback s01e03
   $ aureus episode run          compiles s01e03 again`)

@@ -22,4 +22,6 @@ defineDiagnostics([
   { code: 'AUR6018', severity: 'error', message: 'the commit journal {file} is unreadable: {message}', hint: 'delete the run folder to abandon the interrupted commit (world files may need `git checkout`)' },
   { code: 'AUR6019', severity: 'error', message: 'the episode folder {dir} is missing {file}', hint: 'the episode was not committed by aureus, or was edited by hand' },
   { code: 'AUR6020', severity: 'error', message: 'a stage is missing: {stage}', hint: 'this build of aureus does not include {stage} yet' },
+  { code: 'AUR6021', severity: 'error', message: 'episode {episode} was rolled back (tag {tag}); there is nothing to roll back', hint: 'compile it again with `aureus episode run`; `aureus status` lists the committed episodes' },
+  { code: 'AUR6022', severity: 'error', message: 'no episode {episode} has been committed', hint: '`aureus status` lists the committed episodes and the next one to compile' },
 ]);
