@@ -109,12 +109,14 @@ export function invalidMove(world: World, index: WorldIndex, characterId: string
 export async function proposeWithLlm(world: World, context: EpisodeContext, llm: Llm): Promise<{ proposals: AgentProposals; diagnostics: Diagnostic[] }> {
   const symbolic = proposeSymbolic(world, context);
   const index = indexWorld(world);
-  const diagnostics: Diagnostic[] = [];
-  const out: CharacterProposals[] = [];
-  for (const p of symbolic.proposals) {
+  // The principals' calls are independent: issue them together (the router's limiter bounds the
+  // calls in flight) and assemble the answers in principal order, so the result never depends on
+  // which call finished first.
+  const answers = await Promise.all(symbolic.proposals.map(async (p): Promise<{ entry: CharacterProposals; diagnostics: Diagnostic[] }> => {
     const character = index.characters.get(p.character_id)!;
     // Nothing applies to this character: there is nothing a model could validly propose either.
-    if (p.moves.length === 0) { out.push(p); continue; }
+    if (p.moves.length === 0) return { entry: p, diagnostics: [] };
+    const diagnostics: Diagnostic[] = [];
     const res = await llm.complete({
       role: 'proposals',
       system: 'You voice one principal of a late-Republic political thriller. Output JSON only: {"character_id","moves":[{operator_id,target,bindings,rationale,expected_deltas,risk,priority}]} with 2-3 moves consistent with the character\'s beliefs, desires and intentions. Use only the operators and bindings offered; their prerequisites must hold.',
@@ -141,9 +143,10 @@ export async function proposeWithLlm(world: World, context: EpisodeContext, llm:
     }
     for (const s of p.moves) if (kept.length < MOVES.min && !kept.some((k) => k.operator_id === s.operator_id)) kept.push(s);
     for (const d of dropped) diagnostics.push(diag('AUR3005', { character: p.character_id, reason: `${d.operator_id}: ${d.reason}` }));
-    out.push({ character_id: p.character_id, moves: kept.slice(0, MOVES.max), source: kept.every((k) => p.moves.some((s) => bindingKey(s.operator_id, s.bindings) === bindingKey(k.operator_id, k.bindings))) ? 'symbolic' : 'llm', dropped });
-  }
-  return { proposals: { ...symbolic, proposals: out }, diagnostics };
+    const entry: CharacterProposals = { character_id: p.character_id, moves: kept.slice(0, MOVES.max), source: kept.every((k) => p.moves.some((s) => bindingKey(s.operator_id, s.bindings) === bindingKey(k.operator_id, k.bindings))) ? 'symbolic' : 'llm', dropped };
+    return { entry, diagnostics };
+  }));
+  return { proposals: { ...symbolic, proposals: answers.map((a) => a.entry) }, diagnostics: answers.flatMap((a) => a.diagnostics) };
 }
 
 function safeParse(text: string): unknown {

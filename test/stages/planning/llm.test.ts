@@ -47,6 +47,33 @@ describe('stage B through the LLM port', () => {
     expect(roles.filter((r) => r === 'director')).toHaveLength(1);
   });
 
+  it('asks the principals concurrently and keeps principal order whatever order the answers arrive in', async () => {
+    const { world } = await loadScenario(s);
+    const base = (await planScenario(s)).context;
+    let inFlight = 0;
+    let maxInFlight = 0;
+    let n = 0;
+    const slow: Llm = {
+      deterministic: false,
+      providerId: 'slow',
+      async complete(req: LlmRequest): Promise<LlmResponse> {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        // Earlier calls answer later, so completion order is the reverse of call order.
+        await new Promise((r) => setTimeout(r, 40 - 3 * n++));
+        inFlight--;
+        const p = req.payload as { character: { id: string }; moves: unknown[] };
+        const json = { character_id: p.character.id, moves: p.moves };
+        return { text: JSON.stringify(json), json, usage: { input_tokens: 1, output_tokens: 1, cache_read_tokens: 0, cache_write_tokens: 0 }, cost_usd: 0, model: 'slow', provider: 'slow', stop_reason: 'end_turn', latency_ms: 0, cached: false };
+      },
+    };
+    const { proposals } = await proposeWithLlm(world, base, slow);
+    const symbolic = (await planScenario(s)).proposals;
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(proposals.proposals.map((p) => p.character_id)).toEqual(symbolic.proposals.map((p) => p.character_id));
+    expect(stableStringify(proposals.proposals.map((p) => p.moves))).toBe(stableStringify(symbolic.proposals.map((p) => p.moves)));
+  });
+
   it('drops invalid model moves (unknown operator, wrong actor, failing prereq) for symbolic ones, recorded', async () => {
     const { world } = await loadScenario(s);
     const base = (await planScenario(s)).context;
