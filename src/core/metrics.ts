@@ -12,12 +12,23 @@ import { projectScenes } from './projection.js';
  *
  *   tension    (0-10) = (threat_to_goals + scandal_temp + unrest) / 3
  *   pacing     (0-10) = clamp(10 * meaningful_deltas_this_act / expected_deltas_per_act, 0, 10)
+ *                        expected_deltas_per_act = scenes_in_act * expected_deltas_per_scene(world)
  *   volatility (0-10) = clamp((narrative_swings + betrayals + reversals) / act_count, 0, 10)
  */
 
 export interface MetricsOptions {
-  /** Meaningful deltas an act "should" have; pacing is 10 when an act reaches it. Default 8. */
+  /**
+   * A fixed number of meaningful deltas every act "should" have (pacing is 10 when an act reaches
+   * it). When absent, the expectation is scene-count-aware: scenes_in_act x expectedDeltasPerScene.
+   */
   expectedDeltasPerAct?: number;
+  /**
+   * Meaningful deltas a scene "should" make; default: the world's catalog average
+   * (expectedDeltasPerScene(world)), else FALLBACK_DELTAS_PER_SCENE.
+   */
+  expectedDeltasPerScene?: number;
+  /** A plateau is a run of 3+ scenes whose tensions lie within this of each other (max - min). Default 0.05. */
+  plateauTolerance?: number;
   /** A numeric change is meaningful when |after - before| >= this fraction of its range. Default 0.05. */
   meaningfulFraction?: number;
   /** A scene is a narrative swing when its tension moves by at least this much. Default 2. */
@@ -28,14 +39,43 @@ export interface MetricsOptions {
   nearResolution?: number;
 }
 
-const DEFAULTS: Required<MetricsOptions> = {
-  expectedDeltasPerAct: 8,
+/** Meaningful deltas per scene expected when the world declares no operators. */
+export const FALLBACK_DELTAS_PER_SCENE = 2;
+
+type Resolved = Omit<Required<MetricsOptions>, 'expectedDeltasPerAct'> & { expectedDeltasPerAct: number | undefined };
+const DEFAULTS: Resolved = {
+  expectedDeltasPerAct: undefined,
+  expectedDeltasPerScene: FALLBACK_DELTAS_PER_SCENE,
+  plateauTolerance: 0.05,
   meaningfulFraction: 0.05,
   swingThreshold: 2,
   betrayalDrop: 0.2,
   nearResolution: 0.8,
 };
-const opt = (o: MetricsOptions | undefined): Required<MetricsOptions> => ({ ...DEFAULTS, ...(o ?? {}) });
+const opt = (o: MetricsOptions | undefined): Resolved => {
+  const r: Resolved = { ...DEFAULTS };
+  for (const [k, v] of Object.entries(o ?? {})) if (v !== undefined) (r as unknown as Record<string, unknown>)[k] = v;
+  return r;
+};
+
+/**
+ * What one scene's move "should" change: the mean number of declared effects of the world's
+ * operators (rounded to 2 decimals), i.e. what an average move changes when it succeeds in full.
+ * A scene falls short of it when its move fails (the effects do not happen), when an effect is
+ * clamped at a bound or repeats a value, or when its change is too small to be meaningful; a
+ * scene exceeds it with travel and thread progress. Without operators: FALLBACK_DELTAS_PER_SCENE.
+ */
+export function expectedDeltasPerScene(world: World): number {
+  const ops = world.operators?.operators ?? [];
+  if (ops.length === 0) return FALLBACK_DELTAS_PER_SCENE;
+  return round(ops.reduce((n, o) => n + (o.effects?.length ?? 0), 0) / ops.length, 2) || FALLBACK_DELTAS_PER_SCENE;
+}
+
+/** The meaningful deltas an act of `scenes` scenes is expected to make under these options. */
+export function expectedDeltasForAct(scenes: number, options?: MetricsOptions): number {
+  const o = opt(options);
+  return round(o.expectedDeltasPerAct ?? scenes * o.expectedDeltasPerScene, 2);
+}
 const clamp10 = (x: number) => Math.min(10, Math.max(0, x));
 
 // ---- tension ----
@@ -195,6 +235,8 @@ export interface ActMetrics {
   tension: number;
   tension_peak: number;
   meaningful_deltas: number;
+  /** The act's expectation: scenes x expected deltas per scene (or the fixed expectedDeltasPerAct). */
+  expected_deltas: number;
   pacing: number;
   narrative_swings: number;
   betrayals: number;
@@ -212,13 +254,15 @@ export function actMetrics(scenes: readonly SceneMetrics[], options?: MetricsOpt
     const swings = ss.filter((s) => s.swing).length;
     const betrayals = ss.reduce((n, s) => n + s.betrayals, 0);
     const reversals = ss.reduce((n, s) => n + s.reversals, 0);
+    const expected = expectedDeltasForAct(ss.length, o);
     return {
       act,
       scenes: ss.length,
       tension: round(ss.reduce((n, s) => n + s.tension, 0) / ss.length, 2),
       tension_peak: Math.max(...ss.map((s) => s.tension)),
       meaningful_deltas: meaningful,
-      pacing: round(clamp10((10 * meaningful) / Math.max(1e-9, o.expectedDeltasPerAct)), 2),
+      expected_deltas: expected,
+      pacing: round(clamp10((10 * meaningful) / Math.max(1e-9, expected)), 2),
       narrative_swings: swings,
       betrayals,
       reversals,
@@ -271,15 +315,25 @@ export function pacingResponses(acts: readonly ActMetrics[]): DramaResponse[] {
 }
 
 /**
- * Tension the same (to one decimal) for 3 or more consecutive scenes: schedule a
- * confrontation at the third scene of the run. One response per run.
+ * Tension the same for 3 or more consecutive scenes (spec: "same value 3+ scenes"): schedule a
+ * confrontation at the third scene of the run. One response per run. "The same" means the run's
+ * tensions lie within plateauTolerance (default 0.05) of each other, max - min: a real change of
+ * tension (one secret's status or a global moving) is >= 0.03 on the starter world, and, unlike
+ * rounding to one decimal, 4.04 and 4.06 are the same while 4.06 and 4.14 are not.
  */
-export function tensionPlateauResponses(scenes: readonly Pick<SceneMetrics, 'scene' | 'tension'>[]): DramaResponse[] {
+export function tensionPlateauResponses(scenes: readonly Pick<SceneMetrics, 'scene' | 'tension'>[], options?: MetricsOptions): DramaResponse[] {
+  const tol = opt(options).plateauTolerance + 1e-9;
   const out: DramaResponse[] = [];
   let runStart = 0;
+  let lo = scenes[0]?.tension ?? 0;
+  let hi = lo;
   for (let i = 1; i <= scenes.length; i++) {
-    const same = i < scenes.length && round(scenes[i]!.tension, 1) === round(scenes[runStart]!.tension, 1);
-    if (same) continue;
+    if (i < scenes.length) {
+      const t = scenes[i]!.tension;
+      const nlo = Math.min(lo, t);
+      const nhi = Math.max(hi, t);
+      if (nhi - nlo <= tol) { lo = nlo; hi = nhi; continue; }
+    }
     if (i - runStart >= 3) {
       out.push({
         condition: 'tension_plateau',
@@ -289,6 +343,7 @@ export function tensionPlateauResponses(scenes: readonly Pick<SceneMetrics, 'sce
       });
     }
     runStart = i;
+    lo = hi = scenes[i]?.tension ?? 0;
   }
   return out;
 }
@@ -352,10 +407,11 @@ export function computeEpisodeMetrics(
 ): { ok: true; metrics: EpisodeMetrics; end: World } | { ok: false; scene: string; diagnostics: Diagnostic[] } {
   const proj = projectScenes(world, scenes.map((s) => ({ scene: s.scene, deltas: s.deltas })), { hashes: false });
   if (!proj.ok) return { ok: false, scene: proj.scene, diagnostics: proj.diagnostics };
+  const o: MetricsOptions = { expectedDeltasPerScene: expectedDeltasPerScene(world), ...(options ?? {}) };
   const sm = scenes.map((s, i) =>
-    sceneMetrics({ scene: s.scene, act: s.act, before: proj.before[i]!, after: proj.after[i]!, applied: proj.applied[i]!, tags: s.tags }, options),
+    sceneMetrics({ scene: s.scene, act: s.act, before: proj.before[i]!, after: proj.after[i]!, applied: proj.applied[i]!, tags: s.tags }, o),
   );
-  const acts = actMetrics(sm, options);
+  const acts = actMetrics(sm, o);
   const end = proj.after.length ? proj.after[proj.after.length - 1]! : world;
   return {
     ok: true,
@@ -365,7 +421,7 @@ export function computeEpisodeMetrics(
       acts,
       episode: episodeSummary(acts),
       tension_curve: sm.map((s) => ({ scene: s.scene, tension: s.tension })),
-      responses: [...pacingResponses(acts), ...tensionPlateauResponses(sm), ...deferResponses(end, options)],
+      responses: [...pacingResponses(acts), ...tensionPlateauResponses(sm, o), ...deferResponses(end, o)],
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { AppliedDelta } from '../../domain/delta.js';
 import type { DramaResponse } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import { actMetrics, pacingResponses, sceneMetrics, tension, tensionPlateauResponses, threadsToDefer, type SceneMetrics } from '../../core/metrics.js';
+import { actMetrics, expectedDeltasPerScene, pacingResponses, sceneMetrics, tension, tensionPlateauResponses, threadsToDefer, type MetricsOptions, type SceneMetrics } from '../../core/metrics.js';
 
 /**
  * The drama metrics the Director steers by while planning (spec §10), computed with the core's
@@ -12,23 +12,26 @@ export const snapshotTension = (world: World): number => tension(world);
 /** Incremental §10.2 bookkeeping over the scenes planned so far. */
 export class DramaTracker {
   readonly scenes: SceneMetrics[] = [];
+  /** Fixed on the first scene: pacing's expectation comes from the episode's world (its operator catalog). */
+  private options: MetricsOptions | undefined;
 
   addScene(scene: string, act: number, before: World, after: World, applied: readonly AppliedDelta[], tags: readonly string[]): void {
-    this.scenes.push(sceneMetrics({ scene, act, before, after, applied, tags }));
+    this.options ??= { expectedDeltasPerScene: expectedDeltasPerScene(before) };
+    this.scenes.push(sceneMetrics({ scene, act, before, after, applied, tags }, this.options));
   }
 
   /** A tension plateau whose third scene is `scene` (core: flat to one decimal for 3+ scenes). */
   plateauAt(scene: string): DramaResponse | undefined {
-    return tensionPlateauResponses(this.scenes).find((r) => r.at === scene);
+    return tensionPlateauResponses(this.scenes, this.options).find((r) => r.at === scene);
   }
 
   /** Pacing below 4 in the last two completed acts (core pacingResponses), if that pair ends at `act`. */
   pacingLowEndingAt(act: number): DramaResponse | undefined {
-    return pacingResponses(actMetrics(this.scenes)).find((r) => r.at === `act ${act}`);
+    return pacingResponses(actMetrics(this.scenes, this.options)).find((r) => r.at === `act ${act}`);
   }
 
   pacing(): number[] {
-    return actMetrics(this.scenes).map((a) => a.pacing);
+    return actMetrics(this.scenes, this.options).map((a) => a.pacing);
   }
 }
 
@@ -46,10 +49,10 @@ export function isMeaningful(d: AppliedDelta): boolean {
   return JSON.stringify(d.before) !== JSON.stringify(d.after);
 }
 
-/** The core's expected meaningful deltas per act (core/metrics.ts MetricsOptions default). */
-export const EXPECTED_DELTAS_PER_ACT = 8;
-
-/** Pacing (0..10) of an act, as the core defines it; `applications` is accepted for older callers and unused. */
-export function actPacing(meaningful: number, _applications?: number): number {
-  return Math.round(Math.min(10, Math.max(0, (10 * meaningful) / EXPECTED_DELTAS_PER_ACT)) * 100) / 100;
+/**
+ * Pacing (0..10) of an act, as the core defines it: 10 x meaningful / (scenes x expected deltas
+ * per scene). Pass the world's expectedDeltasPerScene (core/metrics.ts) as `perScene`.
+ */
+export function actPacing(meaningful: number, scenes: number, perScene: number): number {
+  return Math.round(Math.min(10, Math.max(0, (10 * meaningful) / Math.max(1e-9, scenes * perScene))) * 100) / 100;
 }

@@ -1,7 +1,7 @@
 import type { AppliedDelta } from '../../domain/delta.js';
 import type { EpisodePlan } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import { actMetrics, deferResponses, episodeSummary, pacingResponses, sceneMetrics, tensionPlateauResponses } from '../../core/metrics.js';
+import { actMetrics, deferResponses, episodeSummary, expectedDeltasPerScene, pacingResponses, sceneMetrics, tensionPlateauResponses } from '../../core/metrics.js';
 import type { EpisodeMetrics } from './metrics-model.js';
 
 /**
@@ -16,6 +16,8 @@ export interface SceneWorld {
 
 export function episodeMetrics(plan: EpisodePlan, start: World, sceneWorlds: SceneWorld[], applied: AppliedDelta[]): EpisodeMetrics {
   const actOf = new Map(plan.scenes.map((s) => [s.id, s.act]));
+  // Pacing's expectation from the episode's own world, as the Director planned by (DramaTracker).
+  const options = { expectedDeltasPerScene: expectedDeltasPerScene(start) };
   let before = start;
   const scenes = sceneWorlds.map((sw) => {
     const m = sceneMetrics({
@@ -25,11 +27,11 @@ export function episodeMetrics(plan: EpisodePlan, start: World, sceneWorlds: Sce
       after: sw.world,
       applied: applied.filter((a) => a.provenance.scene === sw.scene && a.provenance.operator !== null),
       tags: plan.beats.filter((b) => b.scene === sw.scene && b.tag).map((b) => b.tag as string),
-    });
+    }, options);
     before = sw.world;
     return m;
   });
-  const acts = actMetrics(scenes);
+  const acts = actMetrics(scenes, options);
   const end = sceneWorlds.length ? sceneWorlds[sceneWorlds.length - 1].world : start;
   return {
     format: 1,
@@ -38,6 +40,6 @@ export function episodeMetrics(plan: EpisodePlan, start: World, sceneWorlds: Sce
     acts,
     episode: episodeSummary(acts),
     tension_curve: scenes.map((s) => ({ scene: s.scene, act: s.act, tension: s.tension })),
-    responses: [...pacingResponses(acts), ...tensionPlateauResponses(scenes), ...deferResponses(end)],
+    responses: [...pacingResponses(acts), ...tensionPlateauResponses(scenes, options), ...deferResponses(end, options)],
   };
 }
