@@ -1,4 +1,8 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/catalog.js';
+import '../diagnostics/codes/cli.js';
 import type { ChalkInstance } from 'chalk';
 import type { Io } from './io.js';
 
@@ -13,6 +17,22 @@ export interface CommandContext {
   exit: { code: number };
 }
 
+/**
+ * The world root for -C <dir>. A -C that names an existing non-directory is a usage error here,
+ * before any command touches it (git would otherwise fail later with a confusing "git error").
+ */
 export function resolveRoot(io: Io, dir: string | undefined): string {
-  return path.resolve(io.cwd, dir ?? '.');
+  const root = path.resolve(io.cwd, dir ?? '.');
+  if (dir !== undefined) {
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.statSync(root);
+    } catch {
+      st = undefined; // a missing directory is each command's to report (init may create it)
+    }
+    if (st && !st.isDirectory()) {
+      throw new AureusError(`-C ${dir}: not a directory`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7006', { dir: root, reason: 'not a directory' })] });
+    }
+  }
+  return root;
 }

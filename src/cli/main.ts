@@ -38,6 +38,8 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   // Commands that finish normally but with a non-zero code (validate finding problems) set exit.code.
   const exit = { code: ExitCode.OK as number };
   const ctxFor = (): CommandContext => ({ io, root: resolveRoot(io, program.opts().C), chalk, debug, exit });
+  // Check -C before any action runs (resolveRoot throws a usage error for a non-directory).
+  program.hook('preAction', () => void resolveRoot(io, program.opts().C));
   for (const register of commands) register(program, ctxFor);
   for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
 

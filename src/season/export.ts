@@ -21,6 +21,16 @@ export function requireFormat(value: string): ExportFormat {
   throw new AureusError(`unknown export format ${JSON.stringify(value)}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6017', { format: value.slice(0, 40) })] });
 }
 
+/**
+ * The title page's author: Aureus and the provider that rendered the prose, from the episode
+ * commit's Aureus-Provider trailer ("Aureus (offline)"); plain "Aureus" when it has none.
+ */
+async function authorOf(root: string, commit: string): Promise<string> {
+  const msg = await createGit(root).message(commit);
+  const provider = /^Aureus-Provider:[ \t]*(\S[^\n]*?)\s*$/m.exec(msg)?.[1];
+  return provider ? `Aureus (${provider})` : 'Aureus';
+}
+
 /** Export a committed episode (read from its tag, so it works from any branch state). */
 export async function exportEpisode(root: string, episode: string, format: ExportFormat): Promise<{ content: string; extension: string; episode: string }> {
   const ref = requireEpisodeId(episode);
@@ -31,7 +41,7 @@ export async function exportEpisode(root: string, episode: string, format: Expor
   if (md === null) throw new AureusError(`episode ${ref.id} has no script`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6019', { dir, file: 'episode_script.md' })] });
   if (format === 'md') return { content: md, extension: 'md', episode: ref.id };
   const doc = parseScriptMarkdown(md);
-  if (format === 'fountain') return { content: scriptToFountain(doc, { credit: 'compiled by', author: 'Aureus' }), extension: 'fountain', episode: ref.id };
+  if (format === 'fountain') return { content: scriptToFountain(doc, { credit: 'Written by', author: await authorOf(root, at.commit) }), extension: 'fountain', episode: ref.id };
 
   const json = async <T>(file: string): Promise<T | null> => {
     const t = await read(file);

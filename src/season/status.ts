@@ -101,7 +101,10 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => (e.tension ?? 0).toFixed(1)).join(' '))}`);
   out.push('', c.bold('Rome'));
-  for (const m of s.metrics) out.push(`  ${m.label.padEnd(24)} ${String(m.value).padStart(8)}  ${c.dim(`(${m.min}..${m.max})`)}`);
+  // The metric id is the short name (labels are sentences and would push the values out of line);
+  // the label follows, dimmed, after the range.
+  const idWidth = Math.max(0, ...s.metrics.map((m) => m.id.length));
+  for (const m of s.metrics) out.push(`  ${m.id.padEnd(idWidth)} ${String(m.value).padStart(8)}  ${c.dim(`(${m.min}..${m.max})  ${m.label}`)}`);
   out.push('', c.bold('Threads'));
   for (const t of s.threads) {
     const tag = t.cadence_status === 'overdue' ? c.red('overdue') : t.cadence_status === 'due' ? c.yellow('due') : t.cadence_status === 'ok' ? c.green('ok') : c.dim(t.cadence_status);

@@ -12,6 +12,15 @@ beforeAll(async () => {
 }, 300_000);
 afterAll(cleanup);
 
+describe('aureus export --format fountain', () => {
+  it('credits the title page sensibly: "Written by" Aureus and the provider', async () => {
+    const r = await cli(['export', 's01e01', '--format', 'fountain'], root);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^Title: S01E01: .+\nCredit: Written by\nAuthor: Aureus \(offline\)\n/);
+    expect(r.stdout).not.toContain('compiled by');
+  });
+});
+
 describe('aureus export -o with a bad output path', () => {
   it('a missing directory is a usage error (exit 2) naming the path and why, no temp-file name', async () => {
     const out = path.join(tempDir('export-missing'), 'nonexistent', 'dir', 'x.md');

@@ -8,7 +8,16 @@ import type { RegisterCommand } from './index.js';
  * finding fires, 4 when one does.
  */
 export const registerSceneVerify: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
-  const scene = program.commands.find((c) => c.name() === 'scene') ?? program.command('scene').description('work on single scenes');
+  const scene = program.commands.find((c) => c.name() === 'scene') ?? program
+      .command('scene')
+      .description('work on single scenes')
+      .addHelpText(
+        'after',
+        `
+Examples:
+  $ aureus scene verify --packet SC04.json --scene SC04.txt              verify one writer output
+  $ aureus -C my-world scene verify --packet .aureus/runs/s01e01-7/packets/SC04.json --scene .aureus/runs/s01e01-7/drafts/SC04.1.txt --json`,
+      );
   scene
     .command('verify')
     .description("run the verifier's deterministic rules on one writer output")

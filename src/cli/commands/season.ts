@@ -15,7 +15,7 @@ Examples:
   $ aureus season run --count 3          three episodes, each committed and tagged
 See also: aureus status, recap, diff, branch, rollback, export.`);
   const sub = addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
-    .option('--count <n>', 'how many episodes (default 1)', '1')
+    .option('--count <n>', 'how many episodes', '1')
     .addHelpText(
       'after',
       `
