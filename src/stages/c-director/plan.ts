@@ -137,6 +137,8 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const actorActUses = new Map<string, number>();
   const typeCount = { thriller: 0, soap: 0 };
   const appearances = new Map<string, number>();
+  /** Scenes set at each location so far this episode (location variety, see pickLocation). */
+  const locUses = new Map<string, number>();
   const dramaResponses: DramaResponse[] = [];
   const drama = new DramaTracker();
   const sceneApplied: AppliedDelta[] = [];
@@ -242,6 +244,8 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         if (!c.chars.every((id) => canAct(proj.index.characters.get(id)))) continue;
         if (location && !settingOk(proj.index, c.op, location)) continue;
         let s = c.base;
+        // Location variety: a first move whose every allowed place is already full costs a little.
+        if (!location && !(forcedOpening && k === 0) && locUses.size) s -= LOCATION_FULL_PENALTY * Math.max(0, minUses(proj.index, c.op, locUses) - LOCATION_SOFT_CAP + 1);
         if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
         for (const t of c.threads) {
           if (deferred.has(t)) continue;
@@ -281,7 +285,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         if (!prereq.holds) continue;
         // Location and time of the scene (fixed by its first application).
         let loc: string | null = location;
-        if (!loc) loc = forcedOpening && k === 0 ? forcedOpening.location : pickLocation(proj.index, c, where, rng.fork(sc.id));
+        if (!loc) loc = forcedOpening && k === 0 ? forcedOpening.location : pickLocation(proj.index, c, where, locUses, rng.fork(sc.id));
         if (!loc) continue;
         const sceneCast = [...new Set([...cast, ...c.chars, ...(forcedOpening ? forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [])])];
         const timing = sceneTime(proj.index, sceneCast, loc, where, k === 0 ? { day: clock.day, tod: clock.tod + step } : { day: sceneDay, tod: sceneTod });
@@ -346,6 +350,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       if (k === 0) {
         location = chosen.loc; sceneDay = chosen.day; sceneTod = chosen.tod;
         clock = { day: sceneDay, tod: sceneTod };
+        locUses.set(chosen.loc, (locUses.get(chosen.loc) ?? 0) + 1);
       }
       if (needComplication && c.op.beats.includes('complication')) {
         pendingComplication = false;
@@ -501,27 +506,60 @@ function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
   return !!l && op.settings.includes(l.setting);
 }
 
-/** Where the actor is if the setting fits; else the target; else the allowed place the cast reaches fastest. */
-function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>, rng: Rng): string | null {
-  const allowed = [...index.locations.values()].filter((l) => c.op.settings.includes(l.setting)).map((l) => l.id).sort();
+/**
+ * Location variety ("good drama"): an episode should not live in one house. A place that already
+ * holds LOCATION_SOFT_CAP scenes is used again only when the move allows nowhere else (or
+ * everywhere else is full too); below that, each earlier scene there costs LOCATION_REUSE_COST.
+ */
+const LOCATION_SOFT_CAP = 4;
+const LOCATION_REUSE_COST = 0.75;
+const LOCATION_FULL_COST = 100;
+/** A character staying where they already are (no journey, the scene plays on their ground). */
+const LOCATION_HOME_BONUS = 1;
+/** Each day of travel of each bound character; a day's ride (Ostia, Tusculum) beats a full house. */
+const LOCATION_TRAVEL_COST = 1.5;
+/** Candidate score lost per scene over the cap of the least-used place its operator allows. */
+const LOCATION_FULL_PENALTY = 0.5;
+
+const allowedPlaces = (index: WorldIndex, op: Operator): string[] =>
+  [...index.locations.values()].filter((l) => op.settings.includes(l.setting)).map((l) => l.id).sort();
+
+function minUses(index: WorldIndex, op: Operator, uses: ReadonlyMap<string, number>): number {
+  let m = Infinity;
+  for (const l of allowedPlaces(index, op)) m = Math.min(m, uses.get(l) ?? 0);
+  return m === Infinity ? 0 : m;
+}
+
+/**
+ * The scene's place among those the operator's settings allow, cheapest first:
+ *   cost = travel days of the bound characters x LOCATION_TRAVEL_COST
+ *        + earlier scenes there x LOCATION_REUSE_COST (LOCATION_FULL_COST once at the soft cap)
+ *        - LOCATION_HOME_BONUS if a bound character is already there.
+ * Unreachable places are never chosen; ties go to the seed.
+ */
+function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>, uses: ReadonlyMap<string, number>, rng: Rng): string | null {
+  const allowed = allowedPlaces(index, c.op);
   if (allowed.length === 0) return null;
-  for (const id of c.chars) {
-    const loc = index.characters.get(id)?.location;
-    if (loc && allowed.includes(loc)) return loc;
-  }
   let best: string[] = [];
   let bestCost = Infinity;
   for (const l of allowed) {
-    let cost = 0;
+    let travel = 0;
+    let unreachable = false;
+    let home = false;
     for (const id of c.chars) {
+      if (index.characters.get(id)?.location === l) home = true;
       const from = where.get(id)?.location ?? index.characters.get(id)?.location ?? l;
       const d = travelDays(index, from, l);
-      cost += d === null ? 1000 : d;
+      if (d === null) unreachable = true;
+      else travel += d;
     }
+    if (unreachable) continue;
+    const n = uses.get(l) ?? 0;
+    const cost = Math.round((travel * LOCATION_TRAVEL_COST + (n >= LOCATION_SOFT_CAP ? LOCATION_FULL_COST + n : n * LOCATION_REUSE_COST) - (home ? LOCATION_HOME_BONUS : 0)) * 100) / 100;
     if (cost < bestCost) { bestCost = cost; best = [l]; }
     else if (cost === bestCost) best.push(l);
   }
-  if (bestCost >= 1000 || best.length === 0) return null;
+  if (best.length === 0) return null;
   // Equally near places: the seed chooses, so scenes do not all drift to the first id in the alphabet.
   return best.length === 1 ? best[0]! : rng.fork(`place/${c.key}`).pick(best);
 }
