@@ -52,6 +52,8 @@ export interface ScenePacket {
     location: string;
     location_name: string;
     kind: Setting;
+    /** Outdoors (EXT. heading) or indoors (INT.), from the location (world isExterior). Optional for older packets. */
+    exterior?: boolean;
     time_of_day: string;
     day: number;
     date_text: string;

@@ -21,6 +21,19 @@ export interface Location {
   /** Drives the writer's register: court/villa/senate/temple = rhetoric, street/port/camp = thriller mode. */
   setting: Setting;
   description: string;
+  /**
+   * Outdoors (script headings say EXT.) or indoors (INT.). Optional: when absent it follows the
+   * setting (isExterior): street, port and camp are outdoors, the rest indoors.
+   */
+  exterior?: boolean;
+}
+
+/** Settings that are outdoors when a location does not say (Location.exterior). */
+export const EXTERIOR_SETTINGS: readonly Setting[] = ['street', 'port', 'camp'];
+
+/** Whether scenes at this location play outdoors: its `exterior` flag, else by its setting. */
+export function isExterior(location: { setting: Setting; exterior?: boolean }): boolean {
+  return location.exterior ?? EXTERIOR_SETTINGS.includes(location.setting);
 }
 
 export interface TravelEdge {

@@ -210,7 +210,8 @@ function cueOf(c: PacketCastMember): string {
 }
 
 function heading(pk: ScenePacket): string {
-  const ext = P.THRILLER_SETTINGS.includes(pk.setting.kind) ? 'EXT.' : 'INT.';
+  // The packet says whether the place is outdoors (the Forum is, though its register is the court's).
+  const ext = (pk.setting.exterior ?? P.THRILLER_SETTINGS.includes(pk.setting.kind)) ? 'EXT.' : 'INT.';
   const time = P.TIME_WORDS[pk.setting.time_of_day] ?? pk.setting.time_of_day.toUpperCase();
   return `## ${pk.scene_id} — ${ext} ${pk.setting.location_name.toUpperCase()} - ${time}`;
 }

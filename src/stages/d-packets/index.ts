@@ -1,7 +1,7 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
-import type { Character, Operator, Relationship, World } from '../../domain/world.js';
+import { isExterior, type Character, type Operator, type Relationship, type World } from '../../domain/world.js';
 import { round, stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { dateText } from '../a-snapshot/index.js';
@@ -161,6 +161,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
         location: scene.location,
         location_name: location?.name ?? scene.location,
         kind: location?.setting ?? 'street',
+        // INT./EXT. of the heading: the location's own flag, else by its setting.
+        exterior: location ? isExterior(location) : true,
         time_of_day: scene.time_of_day,
         day: scene.day,
         date_text: dateText(context.date, scene.day),
@@ -347,13 +349,14 @@ const MOODS: [number, string[]][] = [
 ];
 
 /**
- * The place's description (first visit only), the hour, and a mood. On a return the mood is
- * given every third scene only, so the same few sentences do not open every scene.
+ * The place's description (first visit only), the hour, and a mood every third scene, so the same
+ * few sentences do not open every scene (an episode that visits many places would otherwise repeat
+ * a mood on each first visit).
  */
 function atmosphere(description: string, time: string, tension: number, number: number): string {
   const pool = MOODS.find(([min]) => tension >= min)![1];
   // `number` is offset by the episode, so episodes do not repeat each other's moods scene by scene.
-  const mood = description || number % 3 === 1 ? pool[Math.floor((number - 1) / 2) % pool.length]! : '';
+  const mood = number % 3 === 1 ? pool[Math.floor((number - 1) / 2) % pool.length]! : '';
   return `${description} ${time.charAt(0).toUpperCase() + time.slice(1)}. ${mood}`.trim();
 }
 

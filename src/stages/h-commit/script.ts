@@ -25,12 +25,22 @@ export function buildScriptDoc(plan: EpisodePlan, packets: ScenePacket[], scenes
     const cues = [...packet.cast.map((c) => c.cue), ...packet.dead.map((d) => d.cue)];
     doc.scenes.push({
       id: planned.id,
-      heading: sceneHeading(packet.setting.kind, packet.setting.location_name, packet.setting.time_of_day),
+      heading: headingOf(packet),
       cast: packet.cast.map((c) => c.name),
       elements: parseSceneText(approved.text, cues),
     });
   }
   return doc;
+}
+
+/**
+ * The scene heading: INT./EXT. from the packet's `exterior` (the location's flag, e.g. the Forum is
+ * outdoors though its setting is court); older packets without it fall back to the setting.
+ */
+function headingOf(packet: ScenePacket): string {
+  const h = sceneHeading(packet.setting.kind, packet.setting.location_name, packet.setting.time_of_day);
+  if (packet.setting.exterior === undefined) return h;
+  return h.replace(/^(INT|EXT)\./, packet.setting.exterior ? 'EXT.' : 'INT.');
 }
 
 export function buildScript(plan: EpisodePlan, packets: ScenePacket[], scenes: ApprovedScene[]): string {
