@@ -237,6 +237,13 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const allowed = { thriller: typeAllowed('thriller', remainingAfter, needTag), soap: typeAllowed('soap', remainingAfter, needTag) };
       liveTagTypes = isLast ? new Map() : liveTypesOfTags(tagCandidates, placedTags, proj.index, usedKeys, episode);
       const reserve = isLast ? new Set<string>() : cliffhangerReserve(cliffCandidates, proj.index, usedKeys, episode, attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+      // Location variety: the fullness of each operator's least-used place, once per slot (not per candidate).
+      const fullness = new Map<Operator, number>();
+      const placeFull = (op: Operator): number => {
+        let f = fullness.get(op);
+        if (f === undefined) { f = Math.max(0, minUses(proj.index, op, locUses) - LOCATION_SOFT_CAP + 1); fullness.set(op, f); }
+        return f;
+      };
       for (const c of candidates) {
         if (needTag && !c.op.beats.includes(needTag)) continue;
         if (!allowed[c.op.type]) continue;
@@ -245,7 +252,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         if (location && !settingOk(proj.index, c.op, location)) continue;
         let s = c.base;
         // Location variety: a first move whose every allowed place is already full costs a little.
-        if (!location && !(forcedOpening && k === 0) && locUses.size) s -= LOCATION_FULL_PENALTY * Math.max(0, minUses(proj.index, c.op, locUses) - LOCATION_SOFT_CAP + 1);
+        if (!location && !(forcedOpening && k === 0) && locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
         if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
         for (const t of c.threads) {
           if (deferred.has(t)) continue;
