@@ -21,8 +21,11 @@ describe('aureus episode plan', () => {
     expect(r.stdout).toMatch(/\[CLIFFHANGER\]/);
     expect(r.stdout).toMatch(/threads advanced: thr_/);
     expect(r.stdout).toMatch(/acceptance: 15\/15 checks pass/);
-    const dir = runDir(root, 's01e01', 's01e01');
-    const files = readTree(dir);
+    // The default seed is episode run's (derived from the world), so find the one run folder.
+    const runs = fs.readdirSync(path.join(root, '.aureus/runs'));
+    expect(runs).toHaveLength(1);
+    expect(runs[0]).toMatch(/^s01e01-[0-9a-f]{12}$/);
+    const files = readTree(path.join(root, '.aureus/runs', runs[0]));
     for (const f of ['episode_context.json', 'agent_proposals.json', 'episode_plan.json', 'packets/SC01.json', 'packets/SC18.json']) expect(files.has(f), f).toBe(true);
     const plan = JSON.parse(files.get('episode_plan.json')!);
     expect([...files.keys()].filter((f) => f.startsWith('packets/'))).toHaveLength(plan.scenes.length);
@@ -65,14 +68,16 @@ describe('aureus episode plan', () => {
     expect(o.director).toEqual({ source: 'symbolic', attempts: 1, fallback_reason: null });
   });
 
-  it('defaults to the episode after the last committed one, with its id as the seed', async () => {
+  it('defaults to the episode after the last committed one, with episode run\'s derived seed', async () => {
     const root = copyScenario(base);
     const ep1 = path.join(root, 'seasons/season_01/episode_01');
     fs.mkdirSync(ep1, { recursive: true });
     fs.writeFileSync(path.join(ep1, 'episode_plan.json'), '{}\n');
     const r = await runCli(['-C', root, 'episode', 'plan', '--json'], root);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ episode_id: 's01e02', seed: 's01e02' });
+    const o = JSON.parse(r.stdout);
+    expect(o.episode_id).toBe('s01e02');
+    expect(o.seed).toMatch(/^[0-9a-f]{12}$/);
     // Planning a committed episode again is refused.
     const again = await runCli(['-C', root, 'episode', 'plan', '--episode', '1'], root);
     expect(again.code).toBe(2);
@@ -84,7 +89,8 @@ describe('aureus episode plan', () => {
     const root = copyScenario(s);
     const r = await runCli(['-C', root, 'episode', 'plan', '--episode', '2', '--json'], root);
     expect(r.code).toBe(0);
-    const ctx = JSON.parse(fs.readFileSync(path.join(runDir(root, 's01e02', 's01e02'), 'episode_context.json'), 'utf8'));
+    const o = JSON.parse(r.stdout);
+    const ctx = JSON.parse(fs.readFileSync(path.join(root, o.dir, 'episode_context.json'), 'utf8'));
     expect(ctx.must_start_immediately).toBe(true);
     expect(ctx.opening.location).toBe('ostia');
   });
@@ -95,8 +101,9 @@ describe('aureus episode plan', () => {
     expect(r.code).toBe(6);
     expect(r.stderr).toMatch(/AUR3001 no feasible plan: rule "prereqs_hold" could not be met/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const dir = runDir(root, 's01e01', 's01e01');
-    expect(fs.existsSync(path.join(dir, 'episode_plan.json'))).toBe(false);
+    const runs = path.join(root, '.aureus/runs');
+    const plans = fs.existsSync(runs) ? fs.readdirSync(runs).filter((d) => fs.existsSync(path.join(runs, d, 'episode_plan.json'))) : [];
+    expect(plans).toEqual([]);
   });
 
   it('rejects bad options with a usage error', async () => {
