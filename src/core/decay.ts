@@ -36,8 +36,9 @@ export function decayDeltas(world: World): ResolvedDelta[] {
   for (const s of world.secrets?.secrets ?? []) {
     if (s.status === 'inert') continue;
     const f = decayFactor(s.half_life_episodes);
-    const legal = round(s.legal_value * f);
-    const damage = round(s.public_damage * f);
+    // Rounding to 4 decimals must never lift a value (5.1e-5 would round up to 0.0001): decay is monotone.
+    const legal = Math.min(s.legal_value, round(s.legal_value * f));
+    const damage = Math.min(s.public_damage, round(s.public_damage * f));
     if (legal !== s.legal_value) out.push({ path: `secrets.${s.id}.legal_value`, op: 'set', value: legal });
     if (damage !== s.public_damage) out.push({ path: `secrets.${s.id}.public_damage`, op: 'set', value: damage });
     if (isSpent({ legal_value: legal, public_damage: damage })) out.push({ path: `secrets.${s.id}.status`, op: 'set', value: 'inert' });

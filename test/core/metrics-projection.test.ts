@@ -93,7 +93,7 @@ describe('scene and act metrics', () => {
 });
 
 describe('Director responses', () => {
-  const act = (n: number, pacing: number) => ({ act: n, scenes: 5, tension: 5, tension_peak: 5, meaningful_deltas: 0, pacing, narrative_swings: 0, betrayals: 0, reversals: 0, volatility: 0 });
+  const act = (n: number, pacing: number) => ({ act: n, scenes: 5, tension: 5, tension_peak: 5, meaningful_deltas: 0, pacing, expected_deltas: 20, narrative_swings: 0, betrayals: 0, reversals: 0, volatility: 0 });
   it('injects a complication after two acts of pacing below 4', () => {
     expect(pacingResponses([act(1, 3), act(2, 5), act(3, 3.9)])).toEqual([]);
     const r = pacingResponses([act(1, 3), act(2, 3.9), act(3, 2), act(4, 1)]);

@@ -43,7 +43,7 @@ describe.runIf(hasStarter)('headings on the starter world', () => {
       const head = text.split('\n')[0]!;
       expect(head).toMatch(HEADING);
       expect(head.includes(' — EXT. '), `${pk.scene_id} ${head}`).toBe(pk.setting.exterior);
-      scenes.push({ scene: pk.scene_id, text, events: [], accepted_claims: [], downgraded_claims: [], attempts: 1, model: 'offline' } as ApprovedScene);
+      scenes.push({ scene: pk.scene_id, text, events: [], accepted_claims: [], downgraded_claims: [], attempts: 1, model: 'offline', simplified: false });
     }
     const kinds = new Set(a.packets.map((p) => p.setting.location));
     expect(kinds.has('forum') || kinds.has('subura') || kinds.has('campus_martius')).toBe(true);
