@@ -1,3 +1,4 @@
+import '../diagnostics/codes/cli.js';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -15,7 +16,10 @@ async function isEmptyDirOrMissing(dir: string): Promise<boolean> {
     if (!s.isDirectory()) return false;
     return (await readdir(dir)).length === 0;
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return true;
+    // A parent that is a file: the path can never be a world directory.
+    if (code === 'ENOTDIR') return false;
     throw e;
   }
 }
@@ -31,9 +35,21 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
   if (!(await isEmptyDirOrMissing(dir))) {
     throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
   }
-  await mkdir(path.dirname(dir), { recursive: true });
   const staging = `${dir}.aureus-import-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
+  // The place must be writable before any work: a parent that is a file, a missing permission or a
+  // pseudo file system (/proc) is the user's path problem (exit 2), not an internal error.
+  try {
+    await mkdir(path.dirname(dir), { recursive: true });
+    await mkdir(staging);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOTDIR' || code === 'EEXIST' ? `a parent of ${target} is not a directory`
+      : code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(dir)}`
+      : code === 'EROFS' ? 'the file system is read-only'
+      : `${code ?? 'error'}: cannot create a directory there`;
+    throw new AureusError(`cannot write ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: target, reason }, { hint: 'pass a new or empty directory whose parent exists and is writable' })] });
+  }
   try {
     for (const [rel, content] of files) {
       const abs = path.join(staging, rel);

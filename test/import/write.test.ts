@@ -83,3 +83,22 @@ describe('writeWorldRepo', () => {
     expect(() => git(other, 'rev-parse', 'HEAD')).toThrow();
   });
 });
+
+describe('a target that can never be a world directory is a usage error, not a crash', () => {
+  it('under a plain file: exit 2 (AUR7904), nothing written', async () => {
+    const file = path.join(tmp, 'plain-file');
+    fs.writeFileSync(file, 'x');
+    const err = await writeWorldRepo(path.join(file, 'w'), files(), 'import').then(() => null, (e) => e);
+    expect(err?.exitCode).toBe(2);
+    expect(err?.diagnostics?.[0]?.code).toBe('AUR7904');
+    expect(fs.readFileSync(file, 'utf8')).toBe('x');
+  });
+
+  it('where no directory can be created (/proc): exit 2 (AUR7005) naming the path and why', async () => {
+    const target = `/proc/aureus-import-test-${process.pid}`;
+    const err = await writeWorldRepo(target, files(), 'import').then(() => null, (e) => e);
+    expect(err?.exitCode).toBe(2);
+    expect(err?.diagnostics?.[0]?.code).toBe('AUR7005');
+    expect(err?.diagnostics?.[0]?.message).toContain(target);
+  });
+});
