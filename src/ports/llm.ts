@@ -74,3 +74,13 @@ export interface Llm {
   readonly deterministic: boolean;
   readonly providerId: string;
 }
+
+/**
+ * Whether a stage that has a symbolic answer (proposals, director) may use it after this error.
+ * Only a bad model answer qualifies (providers mark those errors `badModelAnswer: true`). A replay
+ * miss must stay loud (a silent fallback would hide a stale recording and change the episode), and
+ * aborts, budget exhaustion and provider outages end the run so it can be resumed.
+ */
+export function isBadModelAnswer(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && (e as { badModelAnswer?: unknown }).badModelAnswer === true;
+}

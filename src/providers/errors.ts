@@ -1,6 +1,6 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import type { LlmRole } from '../ports/llm.js';
+import { isBadModelAnswer, type LlmRole } from '../ports/llm.js';
 
 /**
  * Typed failures of the LLM layer. All are AureusErrors (the CLI prints them without a stack);
@@ -10,6 +10,8 @@ import type { LlmRole } from '../ports/llm.js';
 
 /** A JSON answer still invalid after repair and the configured re-asks. */
 export class LlmOutputError extends AureusError {
+  /** The port's marker (isBadModelAnswer): a stage may fall back to its symbolic answer. */
+  readonly badModelAnswer = true;
   readonly role: LlmRole;
   readonly schemaName: string;
   readonly problems: string[];
@@ -79,5 +81,5 @@ export class ProviderError extends AureusError {
  * outages end the run so it can be resumed with the same answers.
  */
 export function canFallBackFrom(e: unknown): boolean {
-  return e instanceof LlmOutputError;
+  return e instanceof LlmOutputError && isBadModelAnswer(e);
 }

@@ -1,7 +1,7 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { AgentProposals, CharacterProposals, ProposedMove } from '../../domain/proposals.js';
 import type { Character, World } from '../../domain/world.js';
-import type { Llm } from '../../ports/llm.js';
+import { isBadModelAnswer, type Llm } from '../../ports/llm.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
@@ -117,16 +117,26 @@ export async function proposeWithLlm(world: World, context: EpisodeContext, llm:
     // Nothing applies to this character: there is nothing a model could validly propose either.
     if (p.moves.length === 0) return { entry: p, diagnostics: [] };
     const diagnostics: Diagnostic[] = [];
-    const res = await llm.complete({
-      role: 'proposals',
-      system: 'You voice one principal of a late-Republic political thriller. Output JSON only: {"character_id","moves":[{operator_id,target,bindings,rationale,expected_deltas,risk,priority}]} with 2-3 moves consistent with the character\'s beliefs, desires and intentions. Use only the operators and bindings offered; their prerequisites must hold.',
-      messages: [{ role: 'user', content: JSON.stringify({ character, candidate_moves: p.moves }) }],
-      json_schema: characterAnswerSchema(),
-      schema_name: 'agent_proposals#/$defs/character_answer',
-      max_tokens: 1500,
-      payload: { character, moves: p.moves },
-      meta: { episode: context.episode_id, scene: p.character_id },
-    });
+    let res: Awaited<ReturnType<Llm['complete']>>;
+    try {
+      res = await llm.complete({
+        role: 'proposals',
+        system: 'You voice one principal of a late-Republic political thriller. Output JSON only: {"character_id","moves":[{operator_id,target,bindings,rationale,expected_deltas,risk,priority}]} with 2-3 moves consistent with the character\'s beliefs, desires and intentions. Use only the operators and bindings offered; their prerequisites must hold.',
+        messages: [{ role: 'user', content: JSON.stringify({ character, candidate_moves: p.moves }) }],
+        json_schema: characterAnswerSchema(),
+        schema_name: 'agent_proposals#/$defs/character_answer',
+        max_tokens: 1500,
+        payload: { character, moves: p.moves },
+        meta: { episode: context.episode_id, scene: p.character_id },
+      });
+    } catch (e) {
+      // A model that keeps answering badly (after repair and re-asks) costs this principal its
+      // model moves, never the episode; any other failure (abort, replay miss, outage) ends the run.
+      if (!isBadModelAnswer(e)) throw e;
+      const reason = `the model's answer stayed invalid: ${e instanceof Error ? e.message : String(e)}`;
+      diagnostics.push(diag('AUR3005', { character: p.character_id, reason: `*: ${reason}` }));
+      return { entry: { ...p, dropped: [{ operator_id: '*', reason }] }, diagnostics };
+    }
     const answer = res.json ?? safeParse(res.text);
     const schemaErr = validateCharacterAnswer(answer);
     const dropped: CharacterProposals['dropped'] = [];

@@ -2,7 +2,7 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { EpisodePlan } from '../../domain/plan.js';
 import type { AgentProposals } from '../../domain/proposals.js';
 import type { World } from '../../domain/world.js';
-import type { Llm, LlmMessage } from '../../ports/llm.js';
+import { isBadModelAnswer, type Llm, type LlmMessage } from '../../ports/llm.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
@@ -70,7 +70,10 @@ export async function directWithLlm(
       });
       answer = res.json ?? JSON.parse(res.text);
     } catch (e) {
-      if (isAureusError(e) && e.exitCode === 130) throw e; // Ctrl-C stops the run; anything else falls back
+      // Only a bad model answer falls back to the symbolic plan. Ctrl-C, a replay miss (a stale
+      // recording must stay loud, or CI would silently change the episode), a spent call budget and
+      // a provider outage end the run, which can then be resumed with the same answers.
+      if (isAureusError(e) && !isBadModelAnswer(e)) throw e;
       lastReason = `provider error: ${e instanceof Error ? e.message : String(e)}`;
       diagnostics.push(diag('AUR3006', { attempt: attempt + 1, reason: lastReason }));
       break;

@@ -8,6 +8,8 @@ import { openLlm, MemoryRunLog } from '../../../src/providers/index.js';
 import { planEpisode } from '../../../src/stages/planning.js';
 import { proposeWithLlm } from '../../../src/stages/b-proposals/index.js';
 import { directWithLlm } from '../../../src/stages/c-director/llm.js';
+import { LlmOutputError } from '../../../src/providers/errors.js';
+import { AureusError, ExitCode } from '../../../src/errors.js';
 import { loadScenario, planScenario, scenario, tempDir } from './helpers.js';
 
 /**
@@ -74,6 +76,19 @@ describe('stage B through the LLM port', () => {
     expect(stableStringify(proposals.proposals.map((p) => p.moves))).toBe(stableStringify(symbolic.proposals.map((p) => p.moves)));
   });
 
+  it('a principal whose model answer stays invalid keeps its symbolic moves; a typed outage ends the run', async () => {
+    const { world } = await loadScenario(s);
+    const base = (await planScenario(s)).context;
+    const symbolic = (await planScenario(s)).proposals;
+    const bad = new ScriptedLlm(() => new LlmOutputError('proposals', 'character_answer', ['/moves: required'], 3, '{}'));
+    const { proposals, diagnostics } = await proposeWithLlm(world, base, bad);
+    expect(stableStringify(proposals.proposals.map((p) => p.moves))).toBe(stableStringify(symbolic.proposals.map((p) => p.moves)));
+    expect(diagnostics.length).toBeGreaterThan(0);
+    expect(diagnostics.every((d) => d.code === 'AUR3005')).toBe(true);
+    const outage = new ScriptedLlm(() => new AureusError('the API is unreachable', { exitCode: ExitCode.PROVIDER }));
+    await expect(proposeWithLlm(world, base, outage)).rejects.toMatchObject({ exitCode: ExitCode.PROVIDER });
+  });
+
   it('drops invalid model moves (unknown operator, wrong actor, failing prereq) for symbolic ones, recorded', async () => {
     const { world } = await loadScenario(s);
     const base = (await planScenario(s)).context;
@@ -135,11 +150,19 @@ describe('stage C through the LLM port', () => {
     expect(r.plan.director.fallback_reason).toMatch(/^schema:/);
   });
 
-  it('a provider failure never fails the episode', async () => {
+  it('an unexpected (untyped) failure of a model call falls back, never failing the episode', async () => {
     const llm = new ScriptedLlm(() => new Error('connection reset'));
     const r = await directWithLlm(symbolic, a.world, a.context, a.proposals, llm, 2);
     expect(r.plan.director).toMatchObject({ source: 'symbolic', attempts: 1 });
     expect(r.plan.director.fallback_reason).toMatch(/connection reset/);
+  });
+
+  it('only a bad model answer falls back: a replay miss or an outage (typed provider errors) ends the run', async () => {
+    const bad = new ScriptedLlm(() => new LlmOutputError('director', 'episode_plan', ['/scenes: too short'], 3, '{}'));
+    const r = await directWithLlm(symbolic, a.world, a.context, a.proposals, bad, 2);
+    expect(r.plan.director).toMatchObject({ source: 'symbolic', attempts: 1 });
+    const miss = new ScriptedLlm(() => new AureusError('replay miss: no recorded answer for the director call', { exitCode: ExitCode.PROVIDER }));
+    await expect(directWithLlm(symbolic, a.world, a.context, a.proposals, miss, 2)).rejects.toMatchObject({ exitCode: ExitCode.PROVIDER });
   });
 
   it('a valid model plan that differs is accepted, its checks recomputed', async () => {
