@@ -59,7 +59,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null });
   let plan = symbolic;
   if (input.llm) {
-    const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES);
+    const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES, input.seasonGoals ?? null);
     plan = r.plan;
     diagnostics.push(...r.diagnostics);
   }

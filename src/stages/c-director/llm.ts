@@ -1,7 +1,7 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { EpisodePlan } from '../../domain/plan.js';
 import type { AgentProposals } from '../../domain/proposals.js';
-import type { World } from '../../domain/world.js';
+import type { SeasonGoals, World } from '../../domain/world.js';
 import { isBadModelAnswer, type Llm, type LlmMessage } from '../../ports/llm.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
@@ -39,12 +39,15 @@ export function planErrors(candidate: unknown, world: World, context: EpisodeCon
  */
 export async function directWithLlm(
   symbolic: EpisodePlan, world: World, context: EpisodeContext, proposals: AgentProposals, llm: Llm, retries = DIRECTOR_RETRIES,
+  seasonGoals: SeasonGoals | null = null,
 ): Promise<{ plan: EpisodePlan; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const messages: LlmMessage[] = [{
     role: 'user',
     content: stableStringify({
       CURRENT_STATE: { state_hash: context.state_hash, date: context.date_text, metrics: context.metrics, acting_principals: context.acting_principals },
+      // Spec §6.1's inputs: the season's goals steer which threads this episode should push.
+      SEASON_GOALS: seasonGoals,
       THREADS: context.active_threads,
       OPERATORS: world.operators.operators.map((o) => ({ id: o.id, type: o.type, beats: o.beats, roles: o.roles, prereqs: o.prereqs, settings: o.settings })),
       CLIFFHANGER_CONSTRAINTS: context.previous_cliffhanger,

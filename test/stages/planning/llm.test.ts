@@ -165,6 +165,15 @@ describe('stage C through the LLM port', () => {
     await expect(directWithLlm(symbolic, a.world, a.context, a.proposals, miss, 2)).rejects.toMatchObject({ exitCode: ExitCode.PROVIDER });
   });
 
+  it('sends the spec §6.1 inputs, season goals included', async () => {
+    const llm = new ScriptedLlm(() => structuredClone(symbolic));
+    const goals = { format: 1 as const, season: 1, title: 'T', logline: 'L', episodes_planned: 10, goals: [{ id: 'g1', text: 'Hold Rome', threads: [] }], finale_threads: [] };
+    await directWithLlm(symbolic, a.world, a.context, a.proposals, llm, 0, goals);
+    const sent = JSON.parse(llm.requests[0]!.messages[0]!.content);
+    expect(Object.keys(sent).sort()).toEqual(['CLIFFHANGER_CONSTRAINTS', 'CURRENT_STATE', 'OPERATORS', 'PROPOSALS', 'SEASON_GOALS', 'SYMBOLIC_PLAN', 'THREADS']);
+    expect(sent.SEASON_GOALS.goals[0].text).toBe('Hold Rome');
+  });
+
   it('a valid model plan that differs is accepted, its checks recomputed', async () => {
     const llm = new ScriptedLlm((_req, n) => {
       const p = structuredClone(symbolic);
