@@ -10,7 +10,7 @@ import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
 import { applyDeltas, resolveEffects } from '../../core/deltas/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
-import { candidatePool } from '../b-proposals/pool.js';
+import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
 import { NEAR_RESOLUTION } from '../a-snapshot/index.js';
 import { threadPace, type SeasonPacingGoals, type ThreadPace } from '../../core/threads.js';
 import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js';
@@ -36,13 +36,8 @@ export interface DirectorInput {
   seasonGoals?: SeasonPacingGoals | null;
 }
 
-interface Candidate {
-  op: Operator;
-  actor: Character;
-  bindings: Record<string, string>;
-  key: string;
-  chars: string[];
-  threads: string[];
+/** A pool entry (the move itself) as the Director weighs it: base score and the proposal behind it. */
+interface Candidate extends Pick<PoolEntry, 'op' | 'actor' | 'bindings' | 'key' | 'chars' | 'threads'> {
   base: number;
   proposal: { by: string; priority: number; exact: boolean } | null;
 }
