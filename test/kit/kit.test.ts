@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRepoJson, readStarterWorld, REPO_ROOT } from '../support/starter-world.js';
 import { describe, expect, it } from 'vitest';
 import { STAT_NAMES, WEIGHT_NAMES } from '../../src/domain/world.js';
 import type { Effect, Operator, World } from '../../src/domain/world.js';
@@ -10,21 +11,10 @@ import type { Effect, Operator, World } from '../../src/domain/world.js';
  * the operators' prerequisites and the constraints with the expression engine (src/core/expr).
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const read = <T>(rel: string): T => JSON.parse(fs.readFileSync(path.join(ROOT, rel), 'utf8')) as T;
+const ROOT = REPO_ROOT;
+const read = readRepoJson;
 
-const world: World = {
-  world: read('world/world.json'),
-  factions: read('world/factions.json'),
-  characters: read('world/characters.json'),
-  relationships: read('world/relationships.json'),
-  assets: read('world/assets.json'),
-  secrets: read('world/secrets.json'),
-  threads: read('world/threads.json'),
-  constraints: read('world/constraints.json'),
-  operators: read('operators/operators.json'),
-  canon: read('world/canon.json'),
-};
+const world: World = readStarterWorld();
 const goals = read<{ $schema: string; format: number; season: number; episodes_planned: number; goals: { id: string; threads: string[] }[]; finale_threads: string[] }>(
   'seasons/season_01/season_goals.json',
 );

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readStarterWorld } from '../support/starter-world.js';
 import { describe, expect, it } from 'vitest';
 import { makeEvalContext } from '../../src/core/expr/context.js';
 import { evaluateCondition } from '../../src/core/expr/evaluate.js';
@@ -15,20 +16,7 @@ import type { Operator, RoleKind, World } from '../../src/domain/world.js';
  * whose operators are dead on arrival would make episode 1 infeasible.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const read = (rel: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, rel), 'utf8'));
-const world = {
-  world: read('world/world.json'),
-  factions: read('world/factions.json'),
-  characters: read('world/characters.json'),
-  relationships: read('world/relationships.json'),
-  assets: read('world/assets.json'),
-  secrets: read('world/secrets.json'),
-  threads: read('world/threads.json'),
-  constraints: read('world/constraints.json'),
-  operators: read('operators/operators.json'),
-  canon: read('world/canon.json'),
-} as World;
+const world = readStarterWorld();
 const index = indexWorld(world);
 
 const pools: Record<RoleKind, string[]> = {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { readStarterWorld } from '../support/starter-world.js';
 import { describe, expect, it } from 'vitest';
 import { checkPrereqs, operatorRoleKinds } from '../../src/core/expr/prereqs.js';
 import { applyDeltas, resolveEffects } from '../../src/core/deltas/index.js';
@@ -15,14 +16,7 @@ import type { RoleKind, World } from '../../src/domain/world.js';
  * (the kit only transfers) and no balance negative.
  */
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const read = (rel: string): unknown => JSON.parse(fs.readFileSync(path.join(ROOT, rel), 'utf8'));
-const starter = {
-  world: read('world/world.json'), factions: read('world/factions.json'), characters: read('world/characters.json'),
-  relationships: read('world/relationships.json'), assets: read('world/assets.json'), secrets: read('world/secrets.json'),
-  threads: read('world/threads.json'), constraints: read('world/constraints.json'), operators: read('operators/operators.json'),
-  canon: read('world/canon.json'),
-} as World;
+const starter = readStarterWorld();
 
 const MOVES = 3 * 22;
 
