@@ -1,3 +1,4 @@
+import { requireCleanWorld } from './clean-world.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { episodeRef, type CliffhangerConstraints, type EpisodeRef } from '../domain/context.js';
@@ -129,13 +130,7 @@ export async function preflightEpisode(o: Pick<EpisodeRunOptions, 'root' | 'seas
   const git = createGit(root);
   const head = await git.head();
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's).
-  if (!o.allowDirty && !o.noCommit) {
-    const dirty = await git.status(WORLD_PATHS);
-    if (dirty.length) {
-      const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
-      throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files })] });
-    }
-  }
+  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, WORLD_PATHS);
   const ref = await chooseEpisode(root, o);
   const { loadValidatedWorld } = await import('../store/validate.js');
   const { world } = await loadValidatedWorld(root);

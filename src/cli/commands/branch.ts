@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { AureusError, ExitCode } from '../../errors.js';
-import { diag } from '../../diagnostics/index.js';
 
 /** `aureus branch <name> --from s01e02`: a what-if season on its own git branch. */
 export function registerBranch(program: Command, ctx: () => CommandContext): void {
@@ -28,10 +26,9 @@ Examples:
       await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');
       const { branchFrom, checkBranchArgs } = await import('../../season/branch.js');
+      const { requireCleanWorld } = await import('../../pipeline/clean-world.js');
       const requireClean = async () => {
-        if (o.allowDirty) return;
-        const dirty = await git.status(['world', 'operators', 'seasons']);
-        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
+        if (!o.allowDirty) await requireCleanWorld(git, ['world', 'operators', 'seasons']);
       };
       // Arguments and the dirty check first: taking the lock writes .aureus/, and a refused
       // command must leave the repository as it found it. Both are checked again under the lock.

@@ -1,7 +1,5 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { AureusError, ExitCode } from '../../errors.js';
-import { diag } from '../../diagnostics/index.js';
 
 /** `aureus rollback s01e03`: revert that episode and every later commit; history is kept. */
 export function registerRollback(program: Command, ctx: () => CommandContext): void {
@@ -31,10 +29,8 @@ Examples:
       const { withLock } = await import('../../pipeline/lock.js');
       const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
       // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
-      const refuseDirty = async () => {
-        const dirty = await git.status(['world', 'operators', 'seasons']);
-        if (dirty.length) throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') })] });
-      };
+      const { requireCleanWorld } = await import('../../pipeline/clean-world.js');
+      const refuseDirty = () => requireCleanWorld(git, ['world', 'operators', 'seasons']);
       await checkRollbackArgs(c.root, episode);
       await refuseDirty();
       const r = await withLock(c.root, 'rollback', async () => {
