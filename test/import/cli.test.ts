@@ -10,7 +10,7 @@ import { proposeSymbolic } from '../../src/stages/b-proposals/index.js';
 import { planSymbolic } from '../../src/stages/c-director/plan.js';
 import { episodeRef } from '../../src/domain/context.js';
 
-const DATA = path.resolve(__dirname, '../../../shared/data/dprr');
+const DATA = path.resolve(__dirname, '../../data/dprr');
 
 function io(cwd: string): Io & { out: string; err: string } {
   const o = { out: '', err: '', cwd, env: { ...process.env, NO_COLOR: '1' }, isTTY: false } as unknown as Io & { out: string; err: string };

@@ -11,7 +11,7 @@ import { validateWorldRepository } from '../../src/store/validate.js';
 import { ID_PATTERN, type World } from '../../src/domain/world.js';
 import { isAureusError } from '../../src/errors.js';
 
-const DATA = path.resolve(__dirname, '../../../shared/data/dprr');
+const DATA = path.resolve(__dirname, '../../data/dprr');
 const KIT = path.resolve(__dirname, 'fixtures/kit');
 const window: DprrImportOptions = { from: -100, to: -44, data: DATA };
 

@@ -6,7 +6,7 @@ import type { World } from '../../src/domain/world.js';
 import { WORLD_FILES } from '../../src/domain/world.js';
 import { builtCli, cleanup, makeWorld, spawnCli, tempDir } from '../pipeline/world.js';
 
-const DPRR = path.resolve(__dirname, '../../../shared/data/dprr');
+const DPRR = path.resolve(__dirname, '../../data/dprr');
 
 /**
  * Conservation and provenance over a 20-episode season (offline, each episode committed and

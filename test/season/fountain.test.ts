@@ -5,7 +5,7 @@ import { Fountain } from 'fountain-js';
 import { FOUNTAIN_KINDS, renderFountain, scriptToFountain, type FountainElement } from '../../src/season/fountain.js';
 import { parseScriptMarkdown, parseSceneText, renderScriptMarkdown, type ScriptDoc } from '../../src/season/script-model.js';
 
-const FIXTURES = path.resolve(__dirname, '../../../shared/data/fountain');
+const FIXTURES = path.resolve(__dirname, '../fixtures/fountain');
 const KINDS = new Set<string>(FOUNTAIN_KINDS);
 
 type Tok = { type: string; text?: string; scene_number?: string; is_title?: boolean };

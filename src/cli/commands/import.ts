@@ -27,7 +27,7 @@ Examples:
     .option('--limit <n>', 'keep only the N highest-ranked persons (the living first)')
     .option('--principals <n>', 'how many of the living become principals', '10')
     .option('--seed <seed>', 'seed for the invented parts (ledgers, secrets, temperaments)')
-    .option('--data <dir>', 'folder with the DPRR CSV tables (default: ../shared/data/dprr next to the aureus package)')
+    .option('--data <dir>', 'folder with the DPRR CSV tables (default: the DPRR tables shipped in the aureus package, data/dprr)')
     .option('--json', 'print a JSON summary')
     .addHelpText('after', `
 Persons active in the window become characters (the dead by the --to year are kept, status dead);

@@ -18,12 +18,12 @@ export interface DprrImportOptions {
   /** Principals among the living (default 10). */
   principals?: number;
   seed?: string;
-  /** Folder with the DPRR CSV tables (default: ../shared/data/dprr next to the package). */
+  /** Folder with the DPRR CSV tables (default: the package's data/dprr). */
   data?: string;
 }
 
 export function defaultDprrDataDir(): string {
-  return path.resolve(packageRoot(), '..', 'shared', 'data', 'dprr');
+  return path.resolve(packageRoot(), 'data', 'dprr');
 }
 
 export const DPRR_ATTRIBUTION =
