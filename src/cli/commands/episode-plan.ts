@@ -74,7 +74,7 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     const { loadValidatedWorld } = await import('../../store/validate.js');
     const { loadConfigOrThrow } = await import('../../config/load.js');
     const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
-    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, readSeasonGoals, nextEpisodeRef } = await import('../../stages/planning.js');
+    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, readSeasonGoals, readRecentMoves, nextEpisodeRef } = await import('../../stages/planning.js');
     const { episodeRef } = await import('../../domain/context.js');
     const { runRelDir, episodeRelDir } = await import('../../paths.js');
     const fs = await import('node:fs');
@@ -100,7 +100,7 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     // Thread progress is paced to the season's goals (docs/planning.md, "Thread pacing").
     const seasonGoals = await readSeasonGoals(c.root, ref.season);
     const artifacts = await planEpisode({
-      world, ref, seed, previousCliffhanger, llm, seasonGoals,
+      world, ref, seed, previousCliffhanger, llm, seasonGoals, recentMoves: await readRecentMoves(c.root, ref),
       packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
     });
     const files = await writePlanningArtifacts(runDir, artifacts);

@@ -128,7 +128,8 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   }
 
   const types = new TypeBudget(world, totalSlots, lastType, placedTags);
-  const memory = new SeasonMemory(episode, input.recentMoves ?? []);
+  // The last re-plan forgets the season: a repeat is better than no episode at all.
+  const memory = new SeasonMemory(episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
 
   for (const sc of shape.scenes) {
     const isLast = sc.number === shape.scenes.length;

@@ -64,7 +64,9 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (k > 0) s += 0.8 * c.chars.filter((id) => st.cast.has(id)).length;
   // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
   if (st.reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
-  s -= st.memory.penalty(c);
+  // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
+  const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
+  s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
   return s;
 }
 
