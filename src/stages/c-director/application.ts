@@ -7,6 +7,7 @@ import { operatorRoleKinds } from '../../core/expr/index.js';
 import { resolveEffects } from '../../core/deltas/index.js';
 import type { ThreadPace } from '../../core/threads.js';
 import type { Candidate } from './candidates.js';
+import { cascadeDeltas } from '../../core/cascade.js';
 
 /**
  * One operator application as the Director commits to it: the risk rolls, the outcome, the deltas,
@@ -111,6 +112,8 @@ export function buildApplication(
     deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
     if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
   }
+  // Consequences land: a death, exile or arrest carries its cascade (core/cascade.ts).
+  deltas.push(...cascadeDeltas(index.world, deltas));
   // A move whose only effect was progress the pace cut away changes nothing: not a beat.
   if (deltas.length === 0) return null;
   return {
