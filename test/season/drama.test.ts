@@ -4,6 +4,7 @@ import { loadWorldOrThrow } from '../../src/store/index.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
 import { tension } from '../../src/core/metrics.js';
 import { COOLDOWN_EPISODES, moveKey, recentMovesOf } from '../../src/stages/c-director/memory.js';
+import { threadsAdvancedBy } from '../../src/stages/b-proposals/bdi.js';
 import { hasStarter, REPO } from '../stages/planning/helpers.js';
 import { simulateSeason, type SimEpisode } from '../stages/planning/season-sim.js';
 
@@ -68,10 +69,40 @@ describe.runIf(hasStarter)('a 12-episode season read as drama', () => {
     }, 120_000);
   }
 
-  it('reports the season shape (tension per act, deaths and exiles)', async () => {
-    const rows: string[] = [];
-    for (const seed of SEEDS) {
+  for (const seed of SEEDS) {
+    it(`never replays a story after its thread is resolved (seed ${seed})`, async () => {
       const eps = await season(seed);
+      const replays: string[] = [];
+      for (const e of eps) {
+        for (const a of e.plan.beats.flatMap((b) => b.applications)) {
+          const op = e.before.operators.operators.find((o) => o.id === a.operator_id)!;
+          const threads = threadsAdvancedBy(e.before, op, a.bindings);
+          if (threads.length && threads.every((t) => e.before.threads.threads.find((x) => x.id === t)!.status === 'resolved')) replays.push(`e${e.episode} ${a.operator_id} (${threads.join(', ')})`);
+        }
+      }
+      expect(replays).toEqual([]);
+      // And something did resolve in 12 episodes, so the check above has something to bite on.
+      expect(eps[eps.length - 1]!.after.threads.threads.some((t) => t.status === 'resolved')).toBe(true);
+    }, 120_000);
+
+    it(`lets at least one character die or go into exile, with the cascade (seed ${seed})`, async () => {
+      const eps = await season(seed);
+      const end = eps[eps.length - 1]!.after;
+      const fallen = end.characters.characters.filter((c) => c.status === 'dead' || c.status === 'exiled');
+      expect(fallen.length).toBeGreaterThanOrEqual(1);
+      for (const c of fallen) {
+        expect(c.bdi.intentions, `${c.id} (${c.status}) still intends`).toEqual([]);
+        if (c.status === 'dead') expect(end.secrets.secrets.filter((s) => s.holders.includes(c.id)).map((s) => s.id)).toEqual([]);
+        // Nobody fallen acts after the fall.
+        const fellIn = eps.findIndex((e) => e.after.characters.characters.find((x) => x.id === c.id)!.status !== 'alive');
+        for (const e of eps.slice(fellIn + 1)) {
+          expect(e.plan.beats.flatMap((b) => b.applications).filter((a) => a.bindings.actor === c.id)).toEqual([]);
+        }
+      }
+      // The irreversible comes late: in the season's last third.
+      const first = eps.findIndex((e) => e.after.characters.characters.some((c) => c.status === 'dead' || c.status === 'exiled'));
+      expect(first + 1).toBeGreaterThanOrEqual(Math.ceil(EPISODES / 2));
+      // Measured for the report (the act-by-act tension rise, issue 17 item 5, is not yet asserted).
       let rising = 0;
       const peaks: number[] = [];
       for (const ep of eps) {
@@ -80,11 +111,7 @@ describe.runIf(hasStarter)('a 12-episode season read as drama', () => {
         if (actMean(4) - actMean(1) >= 1.5) rising++;
         peaks.push(Math.max(...ts.map((x) => x.t)));
       }
-      const fallen = eps[eps.length - 1]!.after.characters.characters.filter((c) => c.status === 'dead' || c.status === 'exiled').map((c) => `${c.id}:${c.status}`);
-      rows.push(`${seed}: rising ${rising}/${eps.length}, peak in e${peaks.indexOf(Math.max(...peaks)) + 1}, fallen [${fallen.join(', ')}]`);
-    }
-    // Measured, not yet asserted (issue 17 items 2 and 5 are open): printed for the report.
-    console.log(rows.join('\n'));
-    expect(rows).toHaveLength(SEEDS.length);
-  }, 240_000);
+      console.log(`${seed}: rising ${rising}/${eps.length}, peak in e${peaks.indexOf(Math.max(...peaks)) + 1}, fallen ${fallen.map((c) => `${c.id}:${c.status}`).join(', ')} (first in e${first + 1})`);
+    }, 120_000);
+  }
 });

@@ -129,6 +129,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
 
   const types = new TypeBudget(world, totalSlots, lastType, placedTags);
   // The last re-plan forgets the season: a repeat is better than no episode at all.
+  const seasonProgress = Math.min(1, episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
   const memory = new SeasonMemory(episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
 
   for (const sc of shape.scenes) {
@@ -170,7 +171,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const reserve = isLast ? new Set<string>() : cliffhangerReserve(cliffCandidates, proj.index, usedKeys, episode, attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
       const st = {
         index: proj.index, scene: sc, k, slotType, needTag, needComplication, allowed, usedKeys, location, forcedOpening, locUses,
-        deferred, overdue, pacing, advancedCount, opUses, actorActUses, appearances, cast, reserve, memory,
+        deferred, overdue, pacing, advancedCount, opUses, actorActUses, appearances, cast, reserve, memory, seasonProgress, relaxed: attempt === PLAN_ATTEMPTS - 1,
       };
       const placeFull = placeFullness(proj.index, locUses);
       for (const c of candidates) {

@@ -7,6 +7,7 @@ import { RESERVE_PENALTY, type Candidate } from './candidates.js';
 import { LOCATION_FULL_PENALTY, LOCATION_SOFT_CAP, minUses, settingOk } from './locations.js';
 import { MIN_THREAD_STEP, budgetLeft, type Pacing } from './application.js';
 import type { SeasonMemory } from './memory.js';
+import { FALLEN_STATUSES } from '../../core/cascade.js';
 
 /** Everything the score of one slot's candidates depends on (the planner's running state). */
 export interface SlotScoring {
@@ -33,6 +34,22 @@ export interface SlotScoring {
   cast: ReadonlySet<string>;
   reserve: ReadonlySet<string>;
   memory: SeasonMemory;
+  /** How far into the season this episode is (0 at the start, 1 at episodes_planned). */
+  seasonProgress: number;
+  /** The last re-plan: the season's memory and closed stories no longer bar a move. */
+  relaxed: boolean;
+}
+
+/** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
+const FATAL_BONUS = 4;
+const fatal = new WeakMap<object, boolean>();
+export function isFatal(op: Operator): boolean {
+  let f = fatal.get(op);
+  if (f === undefined) {
+    f = op.effects.some((e) => /\.status$/.test(String(e.path)) && (FALLEN_STATUSES as readonly unknown[]).includes(e.value));
+    fatal.set(op, f);
+  }
+  return f;
 }
 
 /** The candidate's score for this slot, or null when it cannot take the slot at all. */
@@ -43,6 +60,8 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (st.usedKeys.has(c.key)) return null;
   if (!c.chars.every((id) => canAct(index.characters.get(id)))) return null;
   if (st.location && !settingOk(index, c.op, st.location)) return null;
+  // A resolved thread stays resolved: a move whose every story is closed is not replayed.
+  if (!st.relaxed && closedStory(c, index)) return null;
   let s = c.base;
   // Location variety: a first move whose every allowed place is already full costs a little.
   if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
@@ -66,6 +85,8 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (st.reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
   // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
   const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
+  // The season's shape: the irreversible moves come late, and then they press.
+  if (isFatal(c.op)) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
   s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
   return s;
 }
@@ -94,4 +115,9 @@ export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, nu
     if (f === undefined) { f = Math.max(0, minUses(index, op, locUses) - LOCATION_SOFT_CAP + 1); fullness.set(op, f); }
     return f;
   };
+}
+
+/** Every thread the move belongs to (by tags or effects) is resolved. */
+export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
+  return c.threads.length > 0 && c.threads.every((t) => index.threads.get(t)?.status === 'resolved');
 }
