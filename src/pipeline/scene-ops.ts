@@ -225,7 +225,7 @@ export async function verifyForCommit(root: string, review: ReviewState, world: 
           code: f?.code ?? 'FAIL',
           message: f?.message ?? 'the scene did not pass verification',
           where: f?.span ? ` (line ${f.span.line}: ${f.span.text.trim().slice(0, 80)})` : '',
-          fix: `${f?.fix ? `${f.fix}; ` : ''}change it with \`aureus scene edit ${sr.scene}\` or \`aureus scene rewrite ${sr.scene}\``,
+          fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it with \`aureus scene edit ${sr.scene}\` or \`aureus scene rewrite ${sr.scene}\``,
         })],
       });
     }
