@@ -149,11 +149,19 @@ describe('hand edits of the staged files are never silently dropped', () => {
     expect(refused.stderr).toContain('AUR6106');
     expect(refused.stderr).toContain('episode_plan.json');
     fs.writeFileSync(plan, planText);
+    // scene edit without --from opens $EDITOR on the scene in the Writer's format.
+    const six = dialogueLine(section(read(f), 'SC06'));
+    const sixCue = six.slice(2, six.indexOf(':'));
+    const ed = await cli(['scene', 'edit', 'SC06'], w, { EDITOR: `sed -i 's/${sixCue}: .*/${sixCue}: Not one word of this leaves the house./'` });
+    expect(ed.code, ed.stderr).toBe(0);
+    // Restaging after the edit adopted the hand edit of SC04 first, and said so.
+    expect(ed.stderr).toContain('AUR6107');
+    expect(read(f)).toContain(`> ${sixCue}: Not one word of this leaves the house.`);
     // The plain re-run of --no-commit resumes and commits — with the hand edit.
     const r = await cli(['episode', 'run', '--json'], w);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout).warnings.map((x: { code: string }) => x.code)).toContain('AUR6107');
     expect(read(path.join(w, 'seasons/season_01/episode_01/episode_script.md'))).toContain(mine);
+    expect(read(path.join(w, 'seasons/season_01/episode_01/episode_script.md'))).toContain('Not one word of this leaves the house.');
   }, 120_000);
 });
 

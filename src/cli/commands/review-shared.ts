@@ -19,10 +19,17 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
   return withLock(c.root, command, async () => {
     const { loadValidatedWorld } = await import('../../store/validate.js');
     const { world } = await loadValidatedWorld(c.root);
+    // Hand edits of the staged script first: the operation drops the staged stage H, they must not go with it.
+    const { adoptStagedEdits } = await import('../../pipeline/scene-ops.js');
+    await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);
     const result = await op(world);
     const staged = await restage(c, requireReview(c.root), warnings, true);
     return { result, staged, warnings };
-  }, warnings);
+  }, warnings).finally(async () => {
+    // Adopted hand edits of the staged script (AUR6107), a stale lock removed…: always said.
+    const { printWarnings } = await import('./run-shared.js');
+    printWarnings(c, warnings);
+  });
 }
 
 /** `episode run` of the staged episode again: its own run folder, from its checkpoints. */
