@@ -48,7 +48,7 @@ Examples:
 
   wire(scene.command('edit <scene>')
     .description("replace one staged scene with your text (opens $EDITOR without --from)")
-    .option('--from <file>', 'read the new scene from this file (- for stdin is not supported: give a file)')
+    .option('--from <file>', 'read the new scene from this file (the prose alone, or the three sections of a Writer answer)')
     .option('--json', 'print the verdict and findings as JSON')
     .addHelpText('after', `
 The file holds the scene text (the claims and events of the scene are kept), or all three sections
