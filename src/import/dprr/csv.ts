@@ -29,7 +29,7 @@ const OPTIONS = { bom: true, record_delimiter: ['\r\n', '\n', '\r'], skip_empty_
 /** csv-parse, with its errors as CsvError (its messages are already specific: "Invalid Closing Quote: got "z" at line 2 …"). */
 function parseRecords(text: string): { record: string[]; line: number }[] {
   try {
-    const out = parse(text, { ...OPTIONS, info: true }) as { record: string[]; info: { lines: number } }[];
+    const out = parse(text, { ...OPTIONS, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
     return out.map((r) => ({ record: r.record, line: r.info.lines }));
   } catch (e) {
     const err = e as CsvParseError;

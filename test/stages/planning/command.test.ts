@@ -60,7 +60,7 @@ describe('aureus episode plan', () => {
     const o = JSON.parse(r.stdout);
     expect(o.episode_id).toBe('s01e01');
     expect(o.seed).toBe('s1');
-    expect(o.dir).toBe('.aureus/runs/s01e01-s1');
+    expect(o.dir).toMatch(/^\.aureus\/runs\/s01e01-s1-[0-9a-f]{8}$/);
     expect(o.scenes).toBeGreaterThanOrEqual(18);
     expect(o.applications.thriller).toBeGreaterThanOrEqual(10);
     expect(Object.keys(o.mandatory).sort()).toEqual(['cliffhanger', 'confrontation', 'reveal', 'reversal']);

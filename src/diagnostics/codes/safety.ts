@@ -1,0 +1,30 @@
+import { defineDiagnostics } from '../catalog.js';
+
+// Hardening (issue 12): the atomic commit, locks, hostile files and paths, hard constraints.
+// Sub-ranges: AUR105x world files, AUR207x hard constraints, AUR605x commit and lock, AUR705x CLI usage.
+defineDiagnostics([
+  {
+    code: 'AUR6050',
+    severity: 'error',
+    message: 'the commit would write through the symbolic link {path}',
+    hint: 'Aureus never writes through a link (git cannot commit beyond one); replace the link with the real folder or file, then re-run to resume.',
+  },
+  {
+    code: 'AUR6051',
+    severity: 'error',
+    message: 'cannot commit over {path}: {reason}',
+    hint: 'The path must be a regular file or absent; fix it, then re-run to resume.',
+  },
+  {
+    code: 'AUR6052',
+    severity: 'info',
+    message: 'the commit of {episode} failed and was rolled back: world/ and git are as they were{detail}',
+    hint: 'Fix the cause above, then re-run the same command: the run resumes from its checkpoints and commits.',
+  },
+  {
+    code: 'AUR6053',
+    severity: 'warning',
+    message: 'removed {count} temporary file(s) left by an interrupted write: {files}',
+    hint: '',
+  },
+]);
