@@ -27,4 +27,16 @@ defineDiagnostics([
     message: 'removed {count} temporary file(s) left by an interrupted write: {files}',
     hint: '',
   },
+  {
+    code: 'AUR6055',
+    severity: 'error',
+    message: 'cannot use {path} for the run lock: {reason}',
+    hint: '.aureus/ is Aureus\'s private folder in the world repository (git-ignored); if something else took its name, move it away and re-run.',
+  },
+  {
+    code: 'AUR6056',
+    severity: 'error',
+    message: 'the stale lock {path} cannot be removed: {reason}',
+    hint: 'No aureus process holds it; remove .aureus/lock (and .aureus/lock.json) by hand, then re-run.',
+  },
 ]);
