@@ -273,6 +273,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
       const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
       const input = { ref, seed, world, context, proposals, plan, packets, scenes: scenes.scenes, report: scenes.report, runDir: runRel };
       const out = stageH(input);
+      (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(world, out.world, ref.episode, ref.id);
       const recapRes = await llm.complete({
         role: 'recap',
         system: RECAP_SYSTEM,

@@ -39,4 +39,10 @@ defineDiagnostics([
     message: 'the stale lock {path} cannot be removed: {reason}',
     hint: 'No aureus process holds it; remove .aureus/lock (and .aureus/lock.json) by hand, then re-run.',
   },
+  {
+    code: 'AUR2070',
+    severity: 'error',
+    message: 'the changes of {episode} break the hard constraint {id}; nothing was committed',
+    hint: 'The Director plans around hard constraints, so a changed world/constraints.json or a hand-edited run is the likely cause; re-plan (delete the run folder) or fix the constraint.',
+  },
 ]);
