@@ -15,6 +15,7 @@ import { createGit } from '../git/simple-git.js';
 import { SilentProgress, type ProgressSink } from '../cli/progress.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode, tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
+import { requireSeasonGoals } from '../season/require-season.js';
 import { JournaledLlm } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
@@ -99,6 +100,7 @@ function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
 
 async function chooseEpisode(root: string, o: Pick<EpisodeRunOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
   const next = nextEpisode(root, o.season);
+  requireSeasonGoals(root, next.season);
   if (o.episode === undefined) return next;
   const ref = episodeRef(o.season ?? next.season, o.episode);
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {

@@ -1,10 +1,11 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
+import { checkStringLengths } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
 
@@ -35,12 +36,33 @@ export interface LoadedWorld {
 
 /** Read, format-check and schema-validate one file; the value only when all of it passed. */
 export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<{ value: unknown; diagnostics: Diagnostic[] }> {
+  const escape = await linkLeavingRoot(root, rel);
+  if (escape) return { value: undefined, diagnostics: [escape] };
   const r = await readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
+  const tooLong = checkStringLengths(r.value, rel);
+  if (tooLong.length) return { value: undefined, diagnostics: tooLong };
   const format = checkFormat(r.value, rel);
   if (format) return { value: undefined, diagnostics: [format] };
   const schema = validateSchema(kind, r.value, rel);
   return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [] };
+}
+
+/**
+ * AUR1050: a world file that is (or lies under) a symbolic link resolving outside the repository.
+ * Reading it would import foreign data, and a commit would write through it (issue 12).
+ */
+async function linkLeavingRoot(root: string, rel: string): Promise<Diagnostic | null> {
+  let target: string;
+  try {
+    target = await realpath(path.join(root, rel));
+  } catch {
+    return null; // missing or unreadable: the safe reader reports it
+  }
+  const base = await realpath(root).catch(() => path.resolve(root));
+  const inside = path.relative(base, target);
+  if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return null;
+  return diag('AUR1050', { file: rel, target }, { file: rel });
 }
 
 async function isDir(p: string): Promise<boolean> {

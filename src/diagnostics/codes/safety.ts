@@ -45,4 +45,22 @@ defineDiagnostics([
     message: 'the changes of {episode} break the hard constraint {id}; nothing was committed',
     hint: 'The Director plans around hard constraints, so a changed world/constraints.json or a hand-edited run is the likely cause; re-plan (delete the run folder) or fix the constraint.',
   },
+  {
+    code: 'AUR1050',
+    severity: 'error',
+    message: '{file} is a symbolic link that leaves the repository (it resolves to {target})',
+    hint: 'World files must live inside the world repository: copy the file in instead of linking to it. Aureus never reads or writes through such a link.',
+  },
+  {
+    code: 'AUR7050',
+    severity: 'error',
+    message: 'season {season} has no season goals ({file} is missing); seasons with goals: {known}',
+    hint: 'Pick an existing season, or start the new season by writing its season_goals.json first (copy the previous season\'s and edit it).',
+  },
+  {
+    code: 'AUR1051',
+    severity: 'error',
+    message: 'a string of {length} characters is longer than the {max} a world file allows',
+    hint: 'Names, ids and descriptions are short prose; a value this long is a paste or generation accident. Shorten it.',
+  },
 ]);
