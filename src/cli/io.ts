@@ -47,8 +47,11 @@ export function formatDiagnostic(raw: Diagnostic, c: ChalkInstance): string {
   const d: Diagnostic = { ...raw, message: e(raw.message)!, hint: e(raw.hint), file: e(raw.file), pointer: e(raw.pointer) };
   // A syntax error has line:col in its file; an expression diagnostic has a JSON pointer to the
   // expression string plus the column inside that string, shown as "/…/expr:7".
+  // A schema or reference error has both: "world/characters.json:12:7 /characters/2/name".
   const col = d.column !== undefined ? `:${d.column}` : '';
-  const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}${col}` : '';
+  const lineCol = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
+  const pointer = d.pointer !== undefined ? ` ${d.pointer || '/'}${d.line === undefined ? col : ''}` : '';
+  const where = lineCol + pointer;
   const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info');
   // Without a file (grouped under a file heading) the location still shows: "12:5: " or "/a/0/b: ".
   const loc = d.file ? c.bold(d.file) + where + ': ' : where ? where.replace(/^[ :]/, '') + ': ' : '';

@@ -1,6 +1,6 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { parseJson } from './json-parse.js';
+import { parseJson, type JsonPosition } from './json-parse.js';
 import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
 
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
@@ -11,6 +11,8 @@ export interface SafeJson {
   value: unknown;
   ok: boolean;
   diagnostics: Diagnostic[];
+  /** When `ok`: the line:column of a JSON pointer in the text (for schema and reference errors). */
+  locate?: (pointer: string) => JsonPosition | null;
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -74,7 +76,7 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
     diagnostics.push(diag(code, { key: k.key }, { file: rel, pointer: k.pointer, line: k.line, column: k.column }));
   }
   if (!r.ok || diagnostics.length) return fail(diagnostics);
-  return { ok: true, value: r.value, diagnostics: [] };
+  return { ok: true, value: r.value, diagnostics: [], locate: r.ok ? r.locate : undefined };
 }
 
 /**
