@@ -5,7 +5,7 @@ import { isAureusError } from '../../src/errors.js';
 import { commitEpisode, recoverPendingCommits } from '../../src/pipeline/transaction.js';
 import { runRelDir } from '../../src/paths.js';
 import { episodeRef } from '../../src/domain/context.js';
-import { cleanup, git, makeWorld, tempDir } from '../pipeline/world.js';
+import { cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
 
 /**
  * Issue 12, atomicity: a git failure during the commit leaves world/ and git exactly as before,
@@ -139,6 +139,28 @@ describe('a failed commit is rolled back', () => {
     expect(snapshot(d)).toEqual(before);
     expect(fs.existsSync(path.join(runDir, 'commit.json'))).toBe(false);
   });
+});
+
+describe('episode run with a git failure at commit time (end to end)', () => {
+  it('exits 10, leaves world/ and git exactly as before, and a re-run resumes and commits', async () => {
+    const root = await makeWorld('e2e-lock');
+    const before = { head: git(root, 'rev-parse', 'HEAD'), status: git(root, 'status', '--porcelain', '--untracked-files=all'), tags: git(root, 'tag', '--list') };
+    const worldBytes = fs.readFileSync(path.join(root, 'world/characters.json'), 'utf8');
+    fs.writeFileSync(path.join(root, '.git/index.lock'), '');
+    const r = await cli(['episode', 'run', '--json'], root);
+    expect(r.code).toBe(10);
+    expect(r.stderr).toMatch(/AUR6052/);
+    fs.rmSync(path.join(root, '.git/index.lock'));
+    expect({ head: git(root, 'rev-parse', 'HEAD'), status: git(root, 'status', '--porcelain', '--untracked-files=all'), tags: git(root, 'tag', '--list') }).toEqual(before);
+    expect(fs.readFileSync(path.join(root, 'world/characters.json'), 'utf8')).toBe(worldBytes);
+    expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
+    const again = await cli(['episode', 'run', '--json'], root);
+    expect(again.code, again.stderr).toBe(0);
+    const summary = JSON.parse(again.stdout);
+    expect(summary.status).toBe('committed');
+    expect(summary.resumed.planning).toBe(true);
+    expect(git(root, 'rev-parse', 's01e01^{commit}')).toBe(summary.commit);
+  }, 300_000);
 });
 
 describe('temp files of an interrupted write', () => {
