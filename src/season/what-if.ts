@@ -9,6 +9,7 @@ import { seasonDirName } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
 import { validateSchema, type SchemaKind } from '../store/schema.js';
 import { checkWorldReferences } from '../store/references.js';
+import { checkStateInvariants } from '../core/invariants.js';
 import { writeTextFile, writeWorld } from '../store/write.js';
 import { readWorldAt } from './world-at.js';
 import { branchFrom, checkBranchArgs } from './branch.js';
@@ -52,7 +53,8 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
     const problems = validateSchema(key as SchemaKind, r.world[key], rel);
     if (problems.length) throw new AureusError('the --set change makes the world invalid', { exitCode: ExitCode.USAGE, diagnostics: problems });
   }
-  const refs = checkWorldReferences(r.world).filter((d) => d.severity === 'error');
+  // References, the ledger and the hard constraints (e.g. "the consul survives"): a what-if stays a valid world.
+  const refs = [...checkWorldReferences(r.world), ...checkStateInvariants(r.world)].filter((d) => d.severity === 'error');
   if (refs.length) throw new AureusError('the --set change makes the world invalid', { exitCode: ExitCode.USAGE, diagnostics: refs });
   return { world: r.world, applied: r.applied };
 }

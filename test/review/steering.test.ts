@@ -133,5 +133,10 @@ describe('what-if branches that diverge', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('AUR6109');
     expect(git(w, 'branch', '--list', 'oops')).toBe('');
+    // A change that breaks a hard constraint (the consul survives the season) is refused too.
+    const hard = await cli(['branch', 'oops', '--set', 'characters.cicero.status=dead'], w);
+    expect(hard.code).toBe(2);
+    expect(hard.stderr).toContain('AUR2056');
+    expect(git(w, 'branch', '--list', 'oops')).toBe('');
   }, 60_000);
 });
