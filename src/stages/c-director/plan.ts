@@ -16,6 +16,9 @@ import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
+import { breaksHardConstraint } from './hard-constraints.js';
+// Showrunner steering (issue 16): a separate hook, logic in ./steering.ts.
+import { SteeringHook, checkPlanSteering, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, TIMES, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
@@ -33,6 +36,8 @@ export interface DirectorInput {
   seasonGoals?: SeasonPacingGoals | null;
   /** The moves of the season's earlier episodes (memory.ts): recent (operator, actor, target) cool down. */
   recentMoves?: readonly RecentMove[];
+  /** The showrunner's steering (--focus, --require, --avoid, --cast, season notes); none when absent. */
+  steering?: Steering | null;
 }
 
 interface Projection {
@@ -83,6 +88,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
     if (rev && first4 && first4.number < rev.number) { rev.tag = null; first4.tag = 'reversal'; }
   }
   const objectives = chooseObjectives(world, context, rng);
+  const steer = new SteeringHook(input.steering ?? null);
 
   const candidates = buildCandidates(world, episode, proposals);
   const cliffCandidates = candidates.filter((c) => c.op.beats.includes('cliffhanger'));
@@ -176,7 +182,9 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const placeFull = placeFullness(proj.index, locUses);
       for (const c of candidates) {
         const s = scoreCandidate(c, st, placeFull);
-        if (s !== null) scored.push({ c, s, tie: jitter.next() * jitterScale });
+        if (s === null) continue;
+        const steered = steer.score(c);
+        if (steered !== null) scored.push({ c, s: s + steered, tie: jitter.next() * jitterScale });
       }
       scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
 
@@ -214,7 +222,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         const built = buildApplication(c, appId, movedIndex, riskRng, pacing, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
-        if (!applied.ok) continue;
+        if (!applied.ok || breaksHardConstraint(proj.index, applied.world, episode)) continue;
         // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
         if (majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) continue;
         built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
@@ -280,6 +288,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       }
       sceneApplied.push(...chosen.applied);
       sceneApps.push(app);
+      steer.placed(app);
     }
 
     // ---- the scene and its beat ----
@@ -358,6 +367,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   plan.acceptance_checks = acceptanceChecks(plan, world, context).checks;
   const failed = plan.acceptance_checks.find((ch) => !ch.passed);
   if (failed) throw infeasible(failed.id, failed.detail);
+  checkPlanSteering(plan, input.steering);
   return plan;
 }
 
