@@ -27,6 +27,11 @@ import { TypeBudget } from './type-budget.js';
 import { SeasonMemory, type RecentMove } from './memory.js';
 import { purposeOf, summarize, titleOf } from './text.js';
 
+/** A move the showrunner requires (--require) is scored without the season's memory or closed stories. */
+const FORGETFUL = new SeasonMemory(0);
+const isRequired = (s: Steering | null | undefined, c: Candidate): boolean =>
+  !!s && s.require.some((r) => r.op === c.op.id && (!r.actor || r.actor === c.actor.id));
+
 export interface DirectorInput {
   world: World;
   context: EpisodeContext;
@@ -179,9 +184,11 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         index: proj.index, scene: sc, k, slotType, needTag, needComplication, allowed, usedKeys, location, forcedOpening, locUses,
         deferred, overdue, pacing, advancedCount, opUses, actorActUses, appearances, cast, reserve, memory, seasonProgress, relaxed: attempt === PLAN_ATTEMPTS - 1,
       };
+      const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
       const placeFull = placeFullness(proj.index, locUses);
       for (const c of candidates) {
-        const s = scoreCandidate(c, st, placeFull);
+        // A move the showrunner requires (--require) is not held back by the season's memory.
+        const s = scoreCandidate(c, isRequired(input.steering, c) ? stRequired : st, placeFull);
         if (s === null) continue;
         const steered = steer.score(c);
         if (steered !== null) scored.push({ c, s: s + steered, tie: jitter.next() * jitterScale });
