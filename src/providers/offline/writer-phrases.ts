@@ -234,10 +234,10 @@ export const REGISTER_LINES: Record<Register, string[]> = {
   matron: [
     'You forget who arranged your marriage, {target}.',
     'I hear everything said at my table, and most of what is not.',
-    'Sons do not disappoint their mothers twice.',
+    'A family forgives once. I keep the count.',
     'A household is a republic, {target}, and I am its consul.',
     'Smile, {target}. The slaves are watching.',
-    'I have buried a husband. I can bury a scandal.',
+    'I have buried worse than a scandal, {target}.',
     'I married into this family, {target}. I did not surrender to it.',
     'The women of this city talk, and I listen.',
   ],

@@ -3,6 +3,7 @@ import type { PacketCastMember, ScenePacket } from '../../domain/packet.js';
 import type { Claim, SceneEvent } from '../../domain/scene.js';
 import type { LlmRequest } from '../../ports/llm.js';
 import { type WriterPayload } from '../../stages/e-writer/types.js';
+import { vocativesFit } from '../../core/forms-of-address.js';
 import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import type { OfflineRealizer } from './index.js';
@@ -97,7 +98,10 @@ function compose(p: WriterPayload, rng: Rng, seed: string): Draft {
   const say = (c: PacketCastMember, text: string) => lines.push(`> ${cueOf(c)}: ${text}`);
   const registerLine = (c: PacketCastMember, target: string | undefined, k: number) => {
     // Now and then a character borrows their own sample line, for voice.
-    if (c.sample_lines.length && rng.next() < 0.3) return rng.pick(c.sample_lines);
+    // Only lines whose forms of address fit: Servilia's "Gaius" is for Caesar, Caesar's "Mother" for nobody on the page.
+    const addressee = target ? pk.cast.find((x) => shortName(x) === target)?.name : undefined;
+    const own = c.sample_lines.filter((l) => vocativesFit(l, addressee));
+    if (own.length && rng.next() < 0.3) return rng.pick(own);
     const pool = P.REGISTER_LINES[c.register] ?? P.REGISTER_LINES.patrician;
     // With nobody in the room to speak to, a line is said to the air, not to "you".
     const fits = addressable(target) ? () => true : (l: string) => !/\b(you|your|yours)\b/i.test(l);
