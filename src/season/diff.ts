@@ -1,5 +1,6 @@
 import type { World } from '../domain/world.js';
 import { round } from '../core/json.js';
+import { formatDate } from '../core/roman-date.js';
 
 /**
  * A semantic diff of two worlds: what a showrunner asks after a stretch of episodes — who gained
@@ -21,7 +22,7 @@ const W_EPS = 0.05;
 
 function dateStr(w: World): string {
   const d = w.world?.date;
-  return d ? `${d.day}/${d.month}/${d.year_bc} BC` : '?';
+  return d ? formatDate(d) : '?';
 }
 
 export function diffWorlds(a: World, b: World): WorldDiff {

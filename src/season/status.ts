@@ -4,6 +4,7 @@ import { episodeRelDir } from '../paths.js';
 import type { World } from '../domain/world.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { round } from '../core/json.js';
+import { aucYear, formatDate } from '../core/roman-date.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/simple-git.js';
@@ -20,7 +21,6 @@ export interface SeasonStatus {
   tension_sparkline: string;
 }
 
-const MONTHS = ['Ianuarius', 'Februarius', 'Martius', 'Aprilis', 'Maius', 'Iunius', 'Quinctilis', 'Sextilis', 'September', 'October', 'November', 'December'];
 const BARS = '▁▂▃▄▅▆▇█';
 
 export function sparkline(values: number[], min = 0, max = 10): string {
@@ -55,7 +55,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const d = world.world.date;
   const ledger = new Map(world.assets.cash_ledger.map((a) => [a.id, a.denarii]));
   return {
-    date: { ...d, text: `${d.day} ${MONTHS[d.month - 1] ?? d.month} ${d.year_bc} BC (${754 - d.year_bc} a.u.c.)` },
+    date: { ...d, text: `${formatDate(d)}, ${aucYear(d.year_bc)} a.u.c.` },
     branch: await createGit(root).currentBranch(),
     committed: rows,
     next_episode: next.id,
