@@ -6,6 +6,7 @@ import type { ApprovedScene, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { sha256, hashValue } from '../core/hash.js';
 import { canonicalCompact, round, stableStringify } from '../core/json.js';
+import { formatUsd } from '../core/readable.js';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { episodeRelDir, runRelDir } from '../paths.js';
@@ -313,7 +314,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
           models,
           seed,
           tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens})`,
-          cost: `$${total.cost_usd.toFixed(4)}`,
+          cost: formatUsd(total.cost_usd),
         }),
         totals: { input: total.input_tokens, output: total.output_tokens, cache_read: total.cache_read_tokens, cache_write: total.cache_write_tokens, cost_usd: round(total.cost_usd, 6) },
         report: {

@@ -1,6 +1,7 @@
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { ScriptDoc } from './script-model.js';
+import { formatValue } from '../core/readable.js';
 
 /**
  * The self-contained HTML episode report (`aureus export <ep> --format html`): the script, an
@@ -75,7 +76,7 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     })
     .join('\n');
   const threads = input.threads.length
-    ? `<ul>${input.threads.map((t) => `<li>${esc(t.question)} — progress ${t.from} → ${t.to} (${esc(t.status)})</li>`).join('')}</ul>`
+    ? `<ul>${input.threads.map((t) => `<li>${esc(t.question)} — progress ${formatValue(t.from, 'weight')} → ${formatValue(t.to, 'weight')} (${esc(t.status)})</li>`).join('')}</ul>`
     : '<p>No thread advanced.</p>';
   return `<!doctype html>
 <html lang="en">

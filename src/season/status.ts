@@ -5,6 +5,7 @@ import type { World } from '../domain/world.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { round } from '../core/json.js';
 import { aucYear, formatDate } from '../core/roman-date.js';
+import { formatValue, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/simple-git.js';
@@ -99,20 +100,20 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Date')}      ${s.date.text}`);
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
-  if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => (e.tension ?? 0).toFixed(1)).join(' '))}`);
+  if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);
   // the label follows, dimmed, after the range.
   const idWidth = Math.max(0, ...s.metrics.map((m) => m.id.length));
-  for (const m of s.metrics) out.push(`  ${m.id.padEnd(idWidth)} ${String(m.value).padStart(8)}  ${c.dim(`(${m.min}..${m.max})  ${m.label}`)}`);
+  for (const m of s.metrics) out.push(`  ${m.id.padEnd(idWidth)} ${formatValue(m.value, 'metric').padStart(8)}  ${c.dim(`(${m.min}..${m.max})  ${m.label}`)}`);
   out.push('', c.bold('Threads'));
   for (const t of s.threads) {
     const tag = t.cadence_status === 'overdue' ? c.red('overdue') : t.cadence_status === 'due' ? c.yellow('due') : t.cadence_status === 'ok' ? c.green('ok') : c.dim(t.cadence_status);
-    out.push(`  ${tag.padEnd(8)} ${String(Math.round(t.progress * 100)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
+    out.push(`  ${tag.padEnd(8)} ${String(roundForReader(t.progress * 100, 0)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
   }
   out.push('', c.bold('Principals'));
   for (const p of s.principals) {
-    out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${String(p.standing).padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
+    out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${formatValue(p.standing, 'stat').padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
   }
   return out.join('\n') + '\n';
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
+import { formatUsd } from '../../core/readable.js';
 
 /** `aureus cost [episode]`: tokens and cost per role from an episode's run_log.jsonl. */
 export const registerCost: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -40,7 +41,7 @@ Examples:
         String(t.output_tokens),
         String(t.cache_write_tokens),
         String(t.cache_read_tokens),
-        t.cost_usd.toFixed(4),
+        formatUsd(t.cost_usd).slice(1),
       ];
       for (const role of ['proposals', 'director', 'writer', 'critic', 'recap'] as const) {
         const t = per_role[role];

@@ -4,6 +4,7 @@ import type { ConfigOverrides } from '../../config/types.js';
 import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
 import { formatDiagnostics } from '../io.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import { formatUsd } from '../../core/readable.js';
 
 /** Options shared by `episode run` and `season run`. */
 export interface RunFlags {
@@ -79,7 +80,7 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   lines.push(`  scenes    ${s.approved}/${s.scenes} approved, ${s.attempts} attempts, ${s.repairs} repairs${s.manual_review ? `, ${s.manual_review} for manual review` : ''}`);
   lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft`);
   lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''})`);
-  lines.push(`  cost      $${s.cost_usd.toFixed(4)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  lines.push(`  cost      ${formatUsd(s.cost_usd)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
   if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
   lines.push(`  script    ${s.script}`);
