@@ -28,7 +28,8 @@ export interface PlanningInput {
   llm: Llm;
   config: AureusConfig;
   signal?: AbortSignal;
-  onStage?: (stage: 'A' | 'B' | 'C' | 'D') => void;
+  /** Told when each of A–D really starts and ends. */
+  onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
 }
 
 export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
@@ -44,7 +45,7 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
     previousCliffhanger: input.previousCliffhanger,
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
+    onStage: input.onStage,
   });
-  for (const s of ['A', 'B', 'C', 'D'] as const) input.onStage?.(s);
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
 }

@@ -8,7 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/simple-git.js';
-import { SilentProgress, type ProgressSink } from '../cli/progress.js';
+import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
 import { JournaledLlm } from './call-journal.js';
@@ -79,10 +79,11 @@ interface Run {
   cp: Checkpoints;
   llm: JournaledLlm;
   providerId: string;
-  pendingCalls: () => number;
   runLogFile: string;
   flushRunLog: () => Promise<void>;
   progress: ProgressSink;
+  /** Scene states and counters for E–G (the counters follow the scene lines). */
+  tracker: SceneTracker;
   warnings: Diagnostic[];
   where: string;
   check: () => void;
@@ -108,6 +109,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     let h = run.cp.load<StageHCheckpoint>('stage-h');
     if (h) run.progress.stage('H', 'resumed');
     else {
+      run.progress.stage('H', 'running');
       h = run.cp.save('stage-h', await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal }));
       run.progress.stage('H', 'done');
     }
@@ -132,20 +134,19 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
   const runLog = new JsonlRunLog(runLogFile);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env });
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t) });
+  const tracker = new SceneTracker(progress, () => ({ active: llm.active, waiting: router.pending.queued }));
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req: LlmRequest) => {
     const scene = req.meta?.scene;
-    progress.inflight(llm.active, router.pending.queued);
     if (!scene) return;
-    if (req.role === 'writer') progress.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
-    else if (req.role === 'critic') progress.scene(scene, 'verifying');
+    if (req.role === 'writer') tracker.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
+    else if (req.role === 'critic') tracker.scene(scene, 'verifying');
   }, { provider: router.providerId, models: config.models, chaos: config.chaos });
   const run: Run = {
-    o, root, ref, world, seed, config, runDir, runRel, llm, progress,
+    o, root, ref, world, seed, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
     cp: new Checkpoints(runDir),
     providerId: router.providerId,
-    pendingCalls: () => router.pending.queued,
     runLogFile,
     flushRunLog: () => runLog.flush(),
     warnings: o.warnings ?? [],
@@ -165,7 +166,7 @@ async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed
     return { output: saved, resumed: true };
   }
   const { root, world, ref, seed, previousCliffhanger, llm, config } = run;
-  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s) => run.progress.stage(s, 'done') });
+  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state) });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
   const output = run.cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
@@ -178,20 +179,22 @@ type ScenesOutput = { scenes: ApprovedScene[]; report: VerifierReport };
 async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output: ScenesOutput; resumed: number }> {
   run.where = 'scene writing';
   const { plan, packets } = planning;
-  const { progress, cp, llm, config } = run;
+  const { progress, tracker, cp, llm, config } = run;
   const ids = plan.scenes.map((s) => s.id);
-  progress.scenes(ids);
+  progress.stage('EFG', 'running');
+  tracker.scenes(ids);
   const saved = cp.load<ScenesOutput>('scenes');
   if (saved) {
-    for (const id of ids) progress.scene(id, 'resumed');
+    for (const id of ids) tracker.scene(id, 'resumed');
     progress.stage('EFG', 'resumed');
     return { output: saved, resumed: ids.length };
   }
   const resumed = ids.filter((id) => cp.has(`scene-${id}`)).length;
+  for (const id of ids) if (cp.has(`scene-${id}`)) tracker.scene(id, 'resumed');
   const { loadStyle } = await import('../style/index.js');
   const { writeEpisodeScenes } = await import('../stages/scenes.js');
   const style = await loadStyle(run.root);
-  const timer = setInterval(() => progress.inflight(llm.active, run.pendingCalls()), 250);
+  const timer = setInterval(() => tracker.emit(), 250);
   let res;
   try {
     res = await writeEpisodeScenes({
@@ -207,9 +210,9 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
       signal: run.o.signal,
       onProgress: (p) => {
         if (p.verdict === 'PASS') {
-          progress.scene(p.scene, 'done', p.attempt > 1 ? `${p.attempt} attempts` : undefined);
+          tracker.scene(p.scene, 'done', p.attempt > 1 ? `${p.attempt} attempts` : undefined);
           cp.save(`scene-${p.scene}`, p);
-        } else progress.scene(p.scene, 'repairing', `${p.findings} finding${p.findings === 1 ? '' : 's'}`);
+        } else tracker.scene(p.scene, 'repairing', `${p.findings} finding${p.findings === 1 ? '' : 's'}`);
       },
     });
   } finally {
@@ -256,6 +259,7 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   }
   run.where = 'commit';
   run.check();
+  run.progress.stage('commit', 'running');
   const tag = await tagNameFor(run.root, ref);
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message, files: h.files });
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);

@@ -36,6 +36,8 @@ export interface PlanningInput {
   directorRetries?: number;
   /** The season's goals: thread progress is paced to episodes_planned and finale_threads (core/threads.ts threadPace). */
   seasonGoals?: SeasonGoals | null;
+  /** Told when each of A–D really starts and ends (progress). */
+  onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
 }
 
 export interface PlanningArtifacts {
@@ -47,7 +49,11 @@ export interface PlanningArtifacts {
 }
 
 export async function planEpisode(input: PlanningInput): Promise<PlanningArtifacts> {
+  const on = input.onStage ?? (() => {});
+  on('A', 'running');
   const { context, diagnostics } = buildEpisodeContext(input);
+  on('A', 'done');
+  on('B', 'running');
   let proposals: AgentProposals;
   if (input.llm) {
     const r = await proposeWithLlm(input.world, context, input.llm);
@@ -56,6 +62,8 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   } else {
     proposals = proposeSymbolic(input.world, context);
   }
+  on('B', 'done');
+  on('C', 'running');
   const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null });
   let plan = symbolic;
   if (input.llm) {
@@ -63,7 +71,10 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
     plan = r.plan;
     diagnostics.push(...r.diagnostics);
   }
+  on('C', 'done');
+  on('D', 'running');
   const packets = buildPackets(plan, input.world, context, input.packets);
+  on('D', 'done');
   return { context, proposals, plan, packets, diagnostics };
 }
 
