@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { formatDiagnostics, makeChalk, processIo, type Io } from './io.js';
@@ -17,6 +18,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   program
     .name('aureus')
     .description('Aureus — a narrative compiler for serialized late-Republic political thrillers.\nTruth lives outside the LLM: symbolic code owns the world, models only propose and render.')
+    .version(packageVersion(), '-V, --version', 'print the aureus version')
     .option('-C <dir>', 'run as if started in <dir> (the world repository)')
     .option('--no-color', 'disable colours (NO_COLOR is honoured too)')
     .showHelpAfterError('(run with --help for usage)')
@@ -51,15 +53,29 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   }
 }
 
+/** The version from package.json (next to dist/ and src/), read once at start. */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 function report(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, debug: boolean): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') return ExitCode.OK;
     return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   if (isAureusError(e)) {
-    if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk) + '\n');
-    io.stderr(`${chalk.red('aureus:')} ${e.message}\n`);
-    if (e.hint) io.stderr(`${chalk.dim('hint:')} ${e.hint}\n`);
+    // Said once: a single error diagnostic already states the failure (code, place, message, hint),
+    // so the summary line would only repeat it; several get a one-line summary after them.
+    const errors = e.diagnostics.filter((d) => d.severity === 'error');
+    const single = errors.length === 1 ? errors[0] : undefined;
+    if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk).replace(/^\n/, '') + (single ? '' : '\n'));
+    if (!single) io.stderr(`${chalk.red('aureus:')} ${e.message}\n`);
+    if (e.hint && e.hint !== single?.hint) io.stderr(`${chalk.dim('hint:')} ${e.hint}\n`);
     if (debug && e.stack) io.stderr(e.stack + '\n');
     return e.exitCode;
   }

@@ -117,7 +117,9 @@ export class ListrProgress implements ProgressSink {
       },
     }));
     const out = new ProcessOutput(process.stderr, process.stderr);
-    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, rendererOptions: { processOutput: out } as never });
+    // listr2's own SIGINT handler calls process.exit(127), leaving the lock behind and printing
+    // nothing: Ctrl-C belongs to the run (cli/commands/run-shared.ts interruptSignal, exit 130).
+    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, registerSignalListeners: false, rendererOptions: { processOutput: out } as never });
     this.running = listr.run().catch(() => undefined);
   }
 

@@ -8,7 +8,7 @@ import { diag } from '../diagnostics/index.js';
 import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
-import { requireCleanWorld } from './clean-world.js';
+import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 
 /**
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
@@ -21,8 +21,6 @@ export interface EpisodeChoiceOptions {
   allowDirty?: boolean;
   noCommit?: boolean;
 }
-
-const WORLD_PATHS = ['world', 'operators'];
 
 /** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
 export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
@@ -71,8 +69,9 @@ export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPref
   const root = o.root;
   const git = createGit(root);
   const head = await git.head();
-  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's).
-  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, WORLD_PATHS);
+  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
+  // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
+  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);
   const ref = await chooseEpisode(root, o);
   const { loadValidatedWorld } = await import('../store/validate.js');
   const { world } = await loadValidatedWorld(root);

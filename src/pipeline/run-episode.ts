@@ -53,9 +53,13 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // then wait for it. Otherwise they come first, so a refused run writes nothing.
   const pre = o.preflight ?? (hasPendingCommits(o.root) ? null : await preflightEpisode(o));
   const lock = o.lockHeld ? null : acquireLock(o.root, 'episode run', { warnings: o.warnings });
+  // A second Ctrl-C exits at once (process.exit): the lock still goes; the checkpoints stay.
+  const onExit = () => lock?.release();
+  process.once('exit', onExit);
   try {
     return await runLocked(o, pre);
   } finally {
+    process.off('exit', onExit);
     lock?.release();
   }
 }

@@ -146,6 +146,25 @@ export function hasPendingCommits(root: string): boolean {
   }
 }
 
+/** The episodes whose commit was interrupted and waits to be rolled forward (status: the next episode follows them). */
+export function pendingCommitEpisodes(root: string): string[] {
+  const out: string[] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(path.join(root, RUNS_DIR)).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    try {
+      out.push((JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal).episode);
+    } catch {
+      /* no journal: not pending */
+    }
+  }
+  return out;
+}
+
 /**
  * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
  * practice: the lock serialises runs). Call it holding the lock, before the dirty check.

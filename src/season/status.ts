@@ -7,6 +7,9 @@ import { round } from '../core/json.js';
 import { aucYear, formatDate } from '../core/roman-date.js';
 import { formatValue, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
+import { pendingCommitEpisodes } from '../pipeline/transaction.js';
+import { parseEpisodeId } from './episode-id.js';
+import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/simple-git.js';
 
@@ -16,6 +19,8 @@ export interface SeasonStatus {
   branch: string | null;
   committed: { id: string; tag: string; commit: string; title: string; tension: number | null }[];
   next_episode: string;
+  /** An episode whose commit was interrupted: the next `episode run` finishes it first. */
+  pending_commit: string | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
   threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
   principals: { id: string; name: string; faction: string; status: string; location: string; denarii: number; dignitas: number; auctoritas: number; fama: number; standing: number }[];
@@ -35,7 +40,10 @@ function standing(stats: Record<string, number>): number {
 
 export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const world: World = await readWorldAt(root, null);
-  const next = nextEpisode(root);
+  // An interrupted commit is finished by the next run before anything else: the episode after it is next.
+  const pending = pendingCommitEpisodes(root).map(parseEpisodeId).filter((r): r is EpisodeRef => r !== null).pop() ?? null;
+  const inTree = nextEpisode(root);
+  const next = pending && (pending.season > inTree.season || (pending.season === inTree.season && pending.episode >= inTree.episode)) ? episodeRef(pending.season, pending.episode + 1) : inTree;
   const committed = await committedEpisodes(root);
   const rows = committed.map((c) => {
     let tension: number | null = null;
@@ -60,6 +68,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     branch: await createGit(root).currentBranch(),
     committed: rows,
     next_episode: next.id,
+    pending_commit: pending?.id ?? null,
     metrics: Object.entries(world.world.global)
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
@@ -100,6 +109,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Date')}      ${s.date.text}`);
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
+  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: \`aureus episode run\` finishes it first`)}`);
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);

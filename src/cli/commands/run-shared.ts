@@ -48,13 +48,22 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
  * Ctrl-C aborts in-flight calls through an AbortSignal; the run then fails with exit 130 and
  * leaves world/ and git untouched. A second Ctrl-C exits at once (still resumable).
  */
-export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+/**
+ * Ctrl-C (SIGINT) and SIGTERM during a run: the first one says so at once and aborts the run, which
+ * stops at the next safe point, releases the lock and exits 130 with the run resumable; a second one
+ * quits at once (still 130; the lock is released on exit, the checkpoints keep the run resumable).
+ */
+export function interruptSignal(stderr: (text: string) => void = (t) => void process.stderr.write(t)): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
   let count = 0;
-  const onInt = () => {
+  const onInt = (sig: NodeJS.Signals) => {
     count += 1;
-    if (count > 1) process.exit(130);
-    ac.abort(new Error('SIGINT'));
+    if (count > 1) {
+      stderr('\naureus: interrupted again; quitting now. Run the same command to resume.\n');
+      process.exit(130);
+    }
+    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). The run stays resumable.\n`);
+    ac.abort(new Error(sig));
   };
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onInt);
