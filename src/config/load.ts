@@ -143,7 +143,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
   };
 }
 
-/** One warning per model that routing can reach but the price table does not know. */
+/** One error per model that routing can reach but the price table does not know: a typo'd id is caught before any call. */
 function priceWarnings(config: AureusConfig): Diagnostic[] {
   if (config.provider === 'offline' || config.provider.startsWith('replay:')) return [];
   const bySlot = new Map<string, string[]>();
