@@ -153,6 +153,12 @@ class SimpleGitPort implements GitPort {
     if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
+  async setConfig(entries: ReadonlyArray<[string, string]>): Promise<void> {
+    for (const [key, value] of entries) {
+      if (((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '') !== value) await this.raw('config', ['config', '--local', key, value]);
+    }
+  }
+
   async status(paths: string[] = []): Promise<GitStatusEntry[]> {
     const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
     if (paths.length) args.push('--', ...paths);

@@ -8,6 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/simple-git.js';
+import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
@@ -265,6 +266,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   run.check();
   run.progress.stage('commit', 'running');
   const tag = await tagNameFor(run.root, ref);
+  // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent).
+  await createGit(run.root).setConfig(ENTITY_DIFF_CONFIG);
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message, files: h.files });
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
