@@ -58,8 +58,10 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   await i.flushRunLog();
   // Canonical order, and a line repeated by a call redone after a crash counts once.
   // Calls aborted by Ctrl-C are artifacts of the interruption, not of the episode: dropped.
+  // The committed copy describes the episode's calls, not how this run obtained them: without the
+  // `cached` flag a recorded run and its replay commit the same run_log.jsonl.
   const entries = sortRunLog(readRunLog(i.runLogFile).entries.filter((e) => e.error !== 'AUR4205'));
-  const lines = [...new Set(entries.map((e) => canonicalCompact(e)))];
+  const lines = [...new Set(entries.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
   const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report));
@@ -69,9 +71,9 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   return {
     files,
     title: plan.title,
-    provider: i.providerId,
+    provider: publicProviderId(i.providerId),
     message: commitMessage(i.ref, plan.title, recapRes.text, {
-      provider: i.providerId,
+      provider: publicProviderId(i.providerId),
       models,
       seed: i.seed,
       tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens})`,
@@ -88,6 +90,16 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       soft: allFindings.filter((f) => f.severity === 'soft').length,
     },
   };
+}
+
+/**
+ * The provider id as committed (trailers) and reported: a replay directory given as an absolute
+ * path is a fact about one machine, so only its last folder name is kept ("replay:…/cache").
+ */
+export function publicProviderId(id: string): string {
+  if (!id.startsWith('replay:')) return id;
+  const dir = id.slice('replay:'.length);
+  return path.isAbsolute(dir) || /^[A-Za-z]:[\\/]/.test(dir) ? `replay:…/${path.basename(dir)}` : id;
 }
 
 function readDrafts(runDir: string, report: VerifierReport): Record<string, string> {
