@@ -69,6 +69,9 @@ export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPref
   const root = o.root;
   const git = createGit(root);
   const head = await git.head();
+  // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
+  const { loadConfigOrThrow } = await import('../config/load.js');
+  loadConfigOrThrow(root);
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
   if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);

@@ -13,7 +13,8 @@ export const registerCost: RegisterCommand = (program: Command, ctx: () => Comma
       'after',
       `
 [episode] is s01e03, an episode or run folder, or a run_log.jsonl; default: the latest episode.
-Cached (replayed) calls count their recorded tokens but cost 0.
+A replayed call counts the tokens and cost of the call it replays, so a recorded run and its replay
+report the same figures. A malformed line is an error (exit 3): a total that skipped it would be wrong.
 
 Examples:
   $ aureus cost                     the latest committed episode
