@@ -66,7 +66,7 @@ function deferred(): Deferred {
   return d;
 }
 
-type TitleSetter = { title: string; output?: string | null; skip?: (msg?: string) => void };
+type TitleSetter = { title: string; output?: string; skip?: (msg?: string) => void };
 
 /** listr2 renderer, driven by pipeline events (tasks await deferreds resolved by the sink). */
 export class ListrProgress implements ProgressSink {
@@ -130,7 +130,6 @@ export class ListrProgress implements ProgressSink {
       this.current = id;
       return;
     }
-    if (t) t.output = null;
     const title = `${STAGE_TITLES[id]}${state === 'resumed' ? ' (resumed)' : ''}${detail ? ` — ${detail}` : ''}`;
     if (t) {
       if (state === 'skipped' && t.skip) t.skip(title);

@@ -70,4 +70,20 @@ describe.skipIf(!TMUX)('Ctrl-C during episode run', () => {
       expect(git(root, 'tag', '--list')).toContain('s01e01');
     }, 90_000);
   }
+
+  it('a whole run on a terminal draws every stage and commits (exit 0)', async () => {
+    const root = await makeWorld('tty');
+    const out = path.join(tempDir('tty-out'), 'exit');
+    const session = `aureus-tty-${process.pid}`;
+    execFileSync('tmux', ['new-session', '-d', '-s', session, '-x', '120', '-y', '60', 'bash', '-c', `cd '${root}' && env -u CI -u NO_COLOR -u ANTHROPIC_API_KEY node '${BIN}' episode run; echo $? > '${out}'; sleep 30`]);
+    try {
+      await until(() => fs.existsSync(out) && fs.readFileSync(out, 'utf8').trim() !== '', 'the run to exit', 120_000);
+      const screen = execFileSync('tmux', ['capture-pane', '-p', '-t', session, '-S', '-200'], { encoding: 'utf8' });
+      expect(Number(fs.readFileSync(out, 'utf8').trim()), screen).toBe(0);
+      for (const stage of ['A  snapshot', 'B  agent proposals', 'C  director plan', 'D  scene packets', 'E–G write, verify, repair', 'H  deltas, recap, cliffhanger', 'commit and tag']) expect(screen).toMatch(new RegExp(`✔ +${stage}`));
+      expect(screen).not.toMatch(/internal error|null/);
+    } finally {
+      spawnSync('tmux', ['kill-session', '-t', session]);
+    }
+  }, 150_000);
 });
