@@ -8,6 +8,7 @@ import { diag } from '../diagnostics/index.js';
 import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
+import { requireSeasonGoals } from '../season/require-season.js';
 import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 
 /**
@@ -39,6 +40,7 @@ export function readPreviousCliffhanger(root: string, ref: EpisodeRef): string |
 
 async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
   const next = nextEpisode(root, o.season);
+  requireSeasonGoals(root, next.season);
   if (o.episode === undefined) return next;
   const ref = episodeRef(o.season ?? next.season, o.episode);
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {

@@ -17,7 +17,8 @@ import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
 import { deriveSeed, preflightEpisode, readPreviousCliffhanger, type RunPreflight } from './episode-choice.js';
-import { recoveredSummary, type EpisodeRunSummary, type StageHCheckpoint } from './run-summary.js';
+import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
+import { recoveredSummary } from './recovered-summary.js';
 import { runStageH } from './run-stage-h.js';
 
 export { deriveSeed, preflightEpisode, type RunPreflight } from './episode-choice.js';

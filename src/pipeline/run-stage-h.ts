@@ -45,6 +45,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const { context, proposals, plan, packets } = i.planning;
   const input = { ref: i.ref, seed: i.seed, world: i.world, context, proposals, plan, packets, scenes: i.scenes.scenes, report: i.scenes.report, runDir: i.runRel };
   const out = stageH(input);
+  (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(i.world, out.world, i.ref.episode, i.ref.id);
   const recapRes = await i.llm.complete({
     role: 'recap',
     system: RECAP_SYSTEM,
