@@ -47,6 +47,9 @@ export interface EpisodeRunOptions {
   lockHeld?: boolean;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
+  /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
+  steering?: import('../stages/c-director/steering.js').Steering | null;
+  trailers?: string[];
 }
 
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
@@ -135,7 +138,9 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const seed = o.seed ?? deriveSeed(ref, prevText, world);
   const { loadConfigOrThrow } = await import('../config/load.js');
   const { config } = loadConfigOrThrow(root, o.overrides);
-  const runRel = runRelDir(ref, seed);
+  const staged = await import('./staged.js');
+  const runRel = runRelDir(ref, staged.runKey(seed, o.steering));
+  await staged.beforeRun({ root, ref, runRel, world, commit: !o.noCommit, warnings: o.warnings ?? [] });
   const runDir = path.join(root, runRel);
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
@@ -172,7 +177,7 @@ async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed
     return { output: saved, resumed: true };
   }
   const { root, world, ref, seed, previousCliffhanger, llm, config } = run;
-  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state) });
+  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
   const output = run.cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
@@ -260,6 +265,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   const scriptRel = path.posix.join(episodeRelDir(ref), 'episode_script.md');
   if (run.o.noCommit) {
     stageFiles(run.runDir, h.files);
+    const staged = await import('./staged.js');
+    staged.recordStaged(run.root, { ref, seed: run.seed, runRel, steering: run.o.steering ?? null });
     run.progress.stage('commit', 'skipped', '--no-commit');
     return { ...base, status: 'staged', commit: null, tag: null, script: path.posix.join(runRel, 'stage', scriptRel) };
   }
@@ -269,7 +276,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   const tag = await tagNameFor(run.root, ref);
   // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent).
   await createGit(run.root).setConfig(ENTITY_DIFF_CONFIG);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message, files: h.files });
+  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
+  (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
 }
