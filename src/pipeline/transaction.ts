@@ -113,7 +113,9 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
   const git = createGit(root);
   const files = readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
-  let commit = await findCommit(root, journal);
+  // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
+  // only a recovered journal has to look for the commit it may already have made.
+  let commit = recovered ? await findCommit(root, journal) : null;
   const progress = { added: false, committed: null as string | null };
   try {
     if (!commit) {
@@ -128,9 +130,19 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
       progress.committed = commit;
       testKillHook('commit-committed');
     }
-    const tagged = await git.resolve(`refs/tags/${journal.tag}`);
-    if (tagged === null) await git.tag(journal.tag, journal.message.split('\n')[0], commit);
-    else if (tagged !== commit) {
+    // A fresh run's preflight already refused an existing tag, so it tags straight away and looks
+    // at the tag only if that fails; a recovered journal looks first (the tag may be made already).
+    let tagged = recovered ? await git.resolve(`refs/tags/${journal.tag}`) : null;
+    if (tagged === null) {
+      try {
+        await git.tag(journal.tag, journal.message.split('\n')[0], commit);
+        tagged = commit;
+      } catch (e) {
+        tagged = await git.resolve(`refs/tags/${journal.tag}`);
+        if (tagged === null) throw e;
+      }
+    }
+    if (tagged !== commit) {
       throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
         exitCode: ExitCode.GIT,
         diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
@@ -144,7 +156,11 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
   // power cut could leave a committed episode whose world files are empty and no journal to redo them.
   durableBarrier(paths.map((rel) => path.join(root, rel)));
-  fs.rmSync(runDir, { recursive: true, force: true });
+  // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
+  // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
+  // journal whose staged files are half deleted.
+  fs.rmSync(journalPath(runDir), { force: true });
+  await fs.promises.rm(runDir, { recursive: true, force: true });
   return { commit, tag: journal.tag, recovered };
 }
 
