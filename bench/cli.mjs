@@ -10,7 +10,11 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { median, r1, requireDprrData, ROOT } from './lib.mjs';
 
-const reps = Number(process.argv[process.argv.indexOf('--reps') + 1]) || 5;
+const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const reps = Number(arg('--reps')) || 5;
+// --only startup,episode,plan (default all); --sizes 100,1000,all,10000 for the planning worlds.
+const only = new Set((arg('--only') ?? 'startup,episode,plan').split(','));
+const sizes = new Set((arg('--sizes') ?? '100,1000,all,10000').split(','));
 const log = (s) => process.stderr.write(s + '\n');
 const bin = path.join(ROOT, 'bin/aureus.js');
 const probe = pathToFileURL(path.join(ROOT, 'bench/probe.mjs')).href;
@@ -61,11 +65,13 @@ function aureus(args, cwd) {
 const results = { reps, load: os.loadavg().map((x) => r1(x)), cpus: os.cpus().length, node: process.version };
 
 log(`(e) CLI start-up, ${reps} runs each…`);
-results.node_e0 = measure('node -e 0', ['-e', '0']);
-results.help = measure('aureus --help', [bin, '--help']);
+if (only.has('startup')) {
+  results.node_e0 = measure('node -e 0', ['-e', '0']);
+  results.help = measure('aureus --help', [bin, '--help']);
+}
 
-log('(e) offline episode run on a fresh starter world…');
-results.episode_run = measure('episode run', (o) => [bin, '-C', o.world, 'episode', 'run', '--provider', 'offline', '--json'], (i) => {
+if (only.has('episode')) log('(e) offline episode run on a fresh starter world…');
+if (only.has('episode')) results.episode_run = measure('episode run', (o) => [bin, '-C', o.world, 'episode', 'run', '--provider', 'offline', '--json'], (i) => {
   const world = path.join(tmp, `starter-${i}`);
   aureus(['init', world]);
   return { world };
@@ -76,7 +82,7 @@ results.episode_run = measure('episode run', (o) => [bin, '-C', o.world, 'episod
 const worlds = [];
 try {
   requireDprrData();
-  for (const limit of [100, 1000, null]) {
+  for (const limit of only.has('plan') ? [100, 1000, null].filter((l) => sizes.has(String(l ?? 'all'))) : []) {
     const dir = path.join(tmp, `dprr-${limit ?? 'all'}`);
     log(`(e) importing DPRR ${limit ?? 'all'}…`);
     aureus(['import', 'dprr', dir, '--from', '-100', '--to', '-44', ...(limit ? ['--limit', String(limit)] : [])]);
@@ -85,7 +91,7 @@ try {
 } catch (e) {
   missing.push(`DPRR worlds: ${e.message.split('\n')[0]}`);
 }
-try {
+if (only.has('plan') && sizes.has('10000')) try {
   const dir = path.join(tmp, 'synthetic-10000');
   log('(e) generating the synthetic 10,000-character world…');
   aureus(['import', 'synthetic', dir, '--principals', '6667']);
@@ -97,7 +103,10 @@ results.plan = [];
 for (const w of worlds) {
   log(`(e) episode plan on ${w.label} (${w.chars} characters)…`);
   const n = w.chars >= 10000 ? Math.min(reps, 3) : reps;
+  // The synthetic world's relationships.json is just over the store's 10 MB cap: raised knowingly.
+  if (w.chars >= 10000) env.AUREUS_MAX_FILE_BYTES = String(64 * 1024 * 1024);
   results.plan.push({ ...w, dir: undefined, ...measure(`episode plan ${w.label}`, [bin, '-C', w.dir, 'episode', 'plan', '--provider', 'offline', '--json'], () => ({}), n) });
+  delete env.AUREUS_MAX_FILE_BYTES;
 }
 rmSync(tmp, { recursive: true, force: true });
 
