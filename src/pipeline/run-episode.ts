@@ -45,6 +45,9 @@ export interface EpisodeRunOptions {
   lockHeld?: boolean;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
+  /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
+  steering?: import('../stages/c-director/steering.js').Steering | null;
+  trailers?: string[];
 }
 
 export interface EpisodeRunSummary {
@@ -181,7 +184,9 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   const { loadConfigOrThrow } = await import('../config/load.js');
   const { config } = loadConfigOrThrow(root, o.overrides);
 
-  const runRel = runRelDir(ref, seed);
+  const staged = await import('./staged.js');
+  const runRel = runRelDir(ref, staged.runKey(seed, o.steering));
+  await staged.beforeRun({ root, ref, runRel, world, commit: !o.noCommit, warnings });
   const runDir = path.join(root, runRel);
   const cp = new Checkpoints(runDir);
   const { JsonlRunLog, openLlm, readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
@@ -207,7 +212,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     const resumedPlanning = planning !== null;
     if (planning) for (const s of ['A', 'B', 'C', 'D'] as const) progress.stage(s, 'resumed');
     else {
-      const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done') });
+      const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done'), steering: o.steering });
       check(where);
       warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
       planning = cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
@@ -353,13 +358,15 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     const scriptRel = path.posix.join(episodeRelDir(ref), 'episode_script.md');
     if (o.noCommit) {
       const stageDir = stageFiles(runDir, h.files);
+      staged.recordStaged(root, { ref, seed, runRel, steering: o.steering ?? null });
       progress.stage('commit', 'skipped', '--no-commit');
       return { ...base, status: 'staged', commit: null, tag: null, script: path.posix.join(runRel, 'stage', scriptRel) + (stageDir ? '' : '') };
     }
     where = 'commit';
     check(where);
     const tag = await tagNameFor(root, ref);
-    const committed = await commitEpisode(root, runDir, { episode: ref.id, tag, message: h.message, files: h.files });
+    const committed = await commitEpisode(root, runDir, { episode: ref.id, tag, message: h.message + (o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
+    staged.clearReview(root);
     progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
     return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
   } catch (e) {

@@ -14,6 +14,9 @@ import { registerDiff } from './diff.js';
 import { registerBranch } from './branch.js';
 import { registerRollback } from './rollback.js';
 import { registerExport } from './export.js';
+import { registerSceneReview } from './scene-review.js';
+import { registerEpisodeReview } from './episode-review.js';
+import { registerNote } from './note.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -37,4 +40,7 @@ export const commands: RegisterCommand[] = [
   registerBranch,
   registerRollback,
   registerExport,
+  registerSceneReview,
+  registerEpisodeReview,
+  registerNote,
 ];
