@@ -111,7 +111,7 @@ export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts):
   for (const f of await fs.promises.readdir(path.join(dir, 'packets'))) {
     if (/^SC\d{2}\.json$/.test(f) && !keep.has(`packets/${f}`)) await fs.promises.rm(path.join(dir, 'packets', f));
   }
-  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text);
+  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text, { fsync: false }); // a draft lost to a power cut is rewritten by the resumed run
   return files.map(([f]) => f);
 }
 
