@@ -4,7 +4,7 @@ import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { resolveRoot, type CommandContext } from './context.js';
-import { commands } from './commands/index.js';
+import { commandsNeeded, loadAllCommands, registerTable } from './commands/index.js';
 
 /**
  * The CLI entry point and its single error boundary. Returns the exit code instead of calling
@@ -48,15 +48,25 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     while (top.parent && top.parent !== program) top = top.parent;
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
   });
-  for (const register of commands) register(program, ctxFor);
-  for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
-
   try {
+    await registerCommands(program, argv, ctxFor);
+    for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
     await program.parseAsync(argv, { from: 'user' });
     return exit.code;
   } catch (e) {
     return report(e, io, chalk, debug);
   }
+}
+
+/**
+ * Only what this argv needs is imported: the command table for the top-level help, the named
+ * command's modules for a command, every module when the argv names no known command.
+ */
+async function registerCommands(program: Command, argv: string[], ctxFor: () => CommandContext): Promise<void> {
+  const needed = commandsNeeded(argv);
+  if (needed === 'table') return registerTable(program);
+  const registers = needed === 'all' ? await loadAllCommands() : await needed.load();
+  for (const register of registers) register(program, ctxFor);
 }
 
 /** The version from package.json (next to dist/ and src/), read once at start. */
