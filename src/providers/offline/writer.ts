@@ -1,3 +1,4 @@
+import { playKind, realizeActor } from './play.js';
 import { Rng } from '../../core/rng.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket } from '../../domain/packet.js';
@@ -686,4 +687,6 @@ function fmt(n: unknown): string {
 }
 
 /** Registry entry point (offline/index.ts loads `realize` from ./writer.js). */
-export const realize: OfflineRealizer = (req, ctx) => offlineWrite(req, { seed: ctx.seed, chaos: ctx.chaos });
+// Play mode's Actor shares the writer role (writer-role model); its payload says which task it is.
+export const realize: OfflineRealizer = (req, ctx) =>
+  playKind(req.payload) === 'play_actor' ? realizeActor(req, ctx) : offlineWrite(req, { seed: ctx.seed, chaos: ctx.chaos });

@@ -1,0 +1,186 @@
+import type { Llm } from '../ports/llm.js';
+import type { ScenePacket } from '../domain/packet.js';
+import type { World } from '../domain/world.js';
+import { actorTurn } from './actor.js';
+import { canonize } from './canonize.js';
+import { chooseSpeaker, beatByPosition, extractProposals, writeBrief } from './director.js';
+import { parseCommand, type Parsed } from './directives.js';
+import { evaluate, suggestNext } from './evaluate.js';
+import { cleanInput } from './input.js';
+import { runAction } from './commands.js';
+import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
+import type { SessionStore } from './store.js';
+import { BEATS, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+
+export interface PlayDeps {
+  root: string;
+  store: SessionStore;
+  llm: Llm;
+  world: World;
+  packet: ScenePacket;
+  briefBudget: number;
+  maxInput: number;
+  /** Events for the user (rendered as text, or one JSON line each with --json). Never carries the brief. */
+  emit: (e: PlayEvent) => void;
+  /** Informational text (status, help, scene). */
+  info: (text: string) => void;
+}
+
+/**
+ * The scene and turn loops (seed 004). Every state change is a record appended to the session log
+ * first and then reduced into the state, so the log alone rebuilds the session (resume).
+ */
+export class PlaySession {
+  state: PlayState;
+  private pending: { id: string; text: string } | null = null;
+
+  private constructor(private readonly d: PlayDeps, state: PlayState) {
+    this.state = state;
+  }
+
+  static start(d: PlayDeps, id: string, seed: string, setup: SceneSetup): PlaySession {
+    d.store.create(id);
+    const s = new PlaySession(d, emptyState(id, seed, setup));
+    s.record({ type: 'start', session: id, seed, setup });
+    s.rebrief();
+    return s;
+  }
+
+  static resume(d: PlayDeps, id: string): PlaySession {
+    const { state, pending } = replay(d.store.read(id));
+    const s = new PlaySession(d, state);
+    s.pending = pending;
+    return s;
+  }
+
+  get done(): boolean {
+    return this.state.complete !== null;
+  }
+
+  private record(r: TurnRecord): void {
+    this.d.store.append(this.state.session, r);
+    ({ state: this.state, pendingUser: this.pending } = reduce(this.state, r, this.pending));
+  }
+
+  private nextId(): string {
+    return turnId(this.state.seq + 1);
+  }
+
+  /** Finish what a kill interrupted: a user turn without its answer, or a completion not yet written. */
+  async recover(): Promise<void> {
+    if (this.pending) await this.answer(this.pending.id, this.pending.text);
+    if (!this.done && this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
+  }
+
+  /** One input line: a slash command or an in-character turn. */
+  async line(raw: string): Promise<void> {
+    if (this.done) return;
+    const input = cleanInput(raw, this.d.maxInput);
+    for (const n of input.notices) this.d.emit({ type: 'notice', message: n });
+    if (input.text === '') {
+      if (raw.trim() !== '' || input.notices.length) return;
+      this.d.emit({ type: 'notice', message: 'empty line ignored (type /help for the commands)' });
+      return;
+    }
+    const cmd = parseCommand(input.text);
+    if (cmd) return this.act(cmd);
+    if (this.state.cast.length === 0) {
+      this.d.emit({ type: 'notice', message: 'nobody else is on stage: bring someone in with /character <id>' });
+      return;
+    }
+    const id = this.nextId();
+    this.record({ type: 'user', id, text: input.text, truncated: input.truncated });
+    await this.answer(id, input.text);
+  }
+
+  private async act(p: Parsed): Promise<void> {
+    if (!p.ok) return this.d.emit({ type: 'notice', message: `${p.error}; nothing changed` });
+    await runAction(this.ctl(), p.action);
+  }
+
+  private ctl() {
+    return {
+      state: () => this.state,
+      deps: this.d,
+      nextId: () => this.nextId(),
+      record: (r: TurnRecord) => this.record(r),
+      rebrief: () => this.rebrief(),
+      setPacket: (p: ScenePacket) => void (this.d.packet = p),
+      canonize: (trigger: string) => this.checkpoint(trigger),
+      finish: (trigger: string) => this.finish(trigger),
+    };
+  }
+
+  private async answer(userId: string, text: string): Promise<void> {
+    const s = this.state;
+    const speaker = chooseSpeaker(this.d.packet, s.cast, text, s.director.turn_count);
+    const beat = await this.classify(s.director.turn_count + 1);
+    const cast = s.cast.map((id) => {
+      const pc = this.d.packet.cast.find((c) => c.id === id);
+      const c = this.d.world.characters.characters.find((x) => x.id === id);
+      return { id, name: c?.name ?? id, cue: c?.cue ?? id.toUpperCase(), mood: pc?.mood ?? 'guarded', objective: pc?.objective ?? c?.bdi.intentions[0] ?? 'hold position', sample_lines: c?.voice.sample_lines ?? [] };
+    });
+    const history = s.exchanges.map((e) => ({ user: e.user, answer: e.answer }));
+    const payload = { kind: 'play_actor' as const, speaker, principal: s.setup.principal, cast, user_text: text, turn: s.director.turn_count, tension: s.director.tension_curve.at(-1) ?? 0.3, topics: s.brief?.suggested_topics ?? [] };
+    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` });
+    const actorId = this.nextId();
+    this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
+    const dir = this.state.director;
+    this.d.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
+    for (const p of t.directives) {
+      if (!p.ok) this.d.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
+      else if (['note', 'thread', 'beat', 'character'].includes(p.action.name)) await runAction(this.ctl(), p.action);
+    }
+    await this.stage(userId, actorId, text, t.answer);
+    if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
+  }
+
+  /** The beat by a classifier call through the port (the offline realizer answers with the position heuristic). */
+  private async classify(turn: number): Promise<Beat> {
+    const s = this.state.setup;
+    const heuristic = beatByPosition(turn, Math.max(1, s.turn_budget));
+    const res = await this.d.llm.complete({
+      role: 'director',
+      system: 'Classify the narrative beat of the latest exchange. Answer JSON {"beat": one of establishment, complication, escalation, pivot, resolution}.',
+      messages: [{ role: 'user', content: this.state.exchanges.slice(-2).map((e) => `${e.user}\n${e.content}`).join('\n\n') || '(scene opening)' }],
+      json_schema: { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } },
+      schema_name: 'play_beat',
+      max_tokens: 50,
+      payload: { kind: 'play_beat', heuristic },
+      meta: { scene: s.scene, label: `play/${this.state.session}/beat/${turn}` },
+    });
+    const b = (res.json as { beat?: string } | undefined)?.beat;
+    return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
+  }
+
+  private async stage(userId: string, actorId: string, text: string, answer: import('./types.js').ActorAnswer): Promise<void> {
+    const next = this.state.proposals.length + 1;
+    const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
+    for (const p of props) this.record({ type: 'proposal', proposal: p });
+    if (props.length) this.rebrief();
+    if (props.some((p) => p.critical)) await this.checkpoint('critical');
+  }
+
+  /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */
+  rebrief(): void {
+    const s = this.state;
+    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget);
+    this.record({ type: 'brief', id: this.nextId(), brief });
+  }
+
+  private async checkpoint(trigger: string): Promise<void> {
+    const r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+    this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+  }
+
+  /** Scene end: canonize what is staged, then the evaluation and the next suggestion. */
+  async finish(trigger: string): Promise<void> {
+    if (this.done) return;
+    await this.checkpoint(trigger === 'user_end' ? 'scene_end' : trigger);
+    const evaluation = evaluate(this.state, this.d.packet);
+    const next = suggestNext(this.state, this.d.packet);
+    this.record({ type: 'complete', id: this.nextId(), trigger, evaluation, next });
+    this.d.emit({ type: 'episode_complete', trigger, evaluation, next_suggestion: next });
+  }
+}
