@@ -14,6 +14,9 @@ import { registerDiff } from './diff.js';
 import { registerBranch } from './branch.js';
 import { registerRollback } from './rollback.js';
 import { registerExport } from './export.js';
+import { registerPlay } from './play.js';
+import { registerSession } from './session.js';
+import { registerQuery } from './query.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -37,4 +40,7 @@ export const commands: RegisterCommand[] = [
   registerBranch,
   registerRollback,
   registerExport,
+  registerPlay,
+  registerSession,
+  registerQuery,
 ];

@@ -31,7 +31,7 @@ export const realizeActor: OfflineRealizer = (req, ctx) => {
   const echo = (p.user_text.match(/[A-Za-z]{6,}/g) ?? []).at(-1);
   const topicWord = (p.topics[p.turn % Math.max(1, p.topics.length)] ?? '').match(/[A-Za-z]{6,}/)?.[0]?.toLowerCase();
   const lines = [rng.pick(OPENERS)];
-  if (echo) lines.push(`"${echo.toLowerCase()}", you say.`);
+  if (echo) lines.push(`You say '${echo.toLowerCase()}' as if the word were yours.`);
   lines.push(me?.sample_lines.length ? rng.pick(me.sample_lines) : rng.pick(TURNS));
   if (topicWord && rng.next() < 0.5) lines.push(`And the ${topicWord} will not wait.`);
   const beat = p.tension + shift >= 0.6 ? ' [DIRECTIVE:beat|beat:escalation]' : '';
