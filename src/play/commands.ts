@@ -23,7 +23,7 @@ export interface SessionControl {
  */
 export async function runAction(c: SessionControl, a: PlayAction): Promise<void> {
   const fail = (m: string) => c.deps.emit({ type: 'notice', message: `/${a.name}: ${m}; nothing changed` });
-  const rec = (args: string, effect: string) => c.record({ type: 'command', id: c.nextId(), name: a.name, args, effect });
+  const rec = (args: string, effect: string) => c.record({ type: 'command', id: c.nextId(), name: a.name, args, effect: a.source === 'directive' ? `${effect} (model directive)` : effect });
   const s = c.state();
   switch (a.name) {
     case 'note':

@@ -34,7 +34,7 @@ export const realizeActor: OfflineRealizer = (req, ctx) => {
   if (echo) lines.push(`You say '${echo.toLowerCase()}' as if the word were yours.`);
   lines.push(me?.sample_lines.length ? rng.pick(me.sample_lines) : rng.pick(TURNS));
   if (topicWord && rng.next() < 0.5) lines.push(`And the ${topicWord} will not wait.`);
-  const beat = p.tension + shift >= 0.6 ? ' [DIRECTIVE:beat|beat:escalation]' : '';
+  const beat = p.tension + shift >= 0.5 ? ' [DIRECTIVE:beat|beat:escalation]' : '';
   const answer = {
     speaker: p.speaker,
     dialogue: lines.join(' ') + beat,
