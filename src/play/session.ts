@@ -10,7 +10,7 @@ import { cleanInput } from './input.js';
 import { runAction } from './commands.js';
 import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
-import { BEATS, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
 
 export interface PlayDeps {
   root: string;
@@ -57,9 +57,26 @@ export class PlaySession {
     return this.state.complete !== null;
   }
 
+  /** Records and events of one exchange, written in one atomic append (see answer()). */
+  private batch: { records: TurnRecord[]; events: PlayEvent[] } | null = null;
+
   private record(r: TurnRecord): void {
-    this.d.store.append(this.state.session, r);
+    if (this.batch) this.batch.records.push(r);
+    else this.d.store.append(this.state.session, r);
     ({ state: this.state, pendingUser: this.pending } = reduce(this.state, r, this.pending));
+  }
+
+  private emit(e: PlayEvent): void {
+    if (this.batch) this.batch.events.push(e);
+    else this.d.emit(e);
+  }
+
+  private flush(): void {
+    const b = this.batch;
+    this.batch = null;
+    if (!b) return;
+    this.d.store.appendMany(this.state.session, b.records);
+    for (const e of b.events) this.d.emit(e);
   }
 
   private nextId(): string {
@@ -69,6 +86,7 @@ export class PlaySession {
   /** Finish what a kill interrupted: a user turn without its answer, or a completion not yet written. */
   async recover(): Promise<void> {
     if (this.pending) await this.answer(this.pending.id, this.pending.text);
+    else if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (!this.done && this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
   }
 
@@ -123,15 +141,21 @@ export class PlaySession {
     const history = s.exchanges.map((e) => ({ user: e.user, answer: e.answer }));
     const payload = { kind: 'play_actor' as const, speaker, principal: s.setup.principal, cast, user_text: text, turn: s.director.turn_count, tension: s.director.tension_curve.at(-1) ?? 0.3, topics: s.brief?.suggested_topics ?? [] };
     const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` });
+    // The answer, its directives, its proposals and the new brief are one atomic append, and the
+    // user sees the answer only after it: a kill leaves the exchange wholly there or wholly absent
+    // (then resume answers the user's line again, identically).
+    this.batch = { records: [], events: [] };
     const actorId = this.nextId();
     this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
     const dir = this.state.director;
-    this.d.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
+    this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
     for (const p of t.directives) {
-      if (!p.ok) this.d.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
+      if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
       else if (['note', 'thread', 'beat', 'character'].includes(p.action.name)) await runAction(this.ctl(), p.action);
     }
-    await this.stage(userId, actorId, text, t.answer);
+    this.stage(userId, actorId, text, t.answer);
+    this.flush();
+    if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
   }
 
@@ -153,12 +177,11 @@ export class PlaySession {
     return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
   }
 
-  private async stage(userId: string, actorId: string, text: string, answer: import('./types.js').ActorAnswer): Promise<void> {
+  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer): void {
     const next = this.state.proposals.length + 1;
     const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
     for (const p of props) this.record({ type: 'proposal', proposal: p });
     if (props.length) this.rebrief();
-    if (props.some((p) => p.critical)) await this.checkpoint('critical');
   }
 
   /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */

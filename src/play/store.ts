@@ -16,6 +16,8 @@ import type { TurnRecord } from './types.js';
 export interface SessionStore {
   create(id: string): void;
   append(id: string, record: TurnRecord): void;
+  /** Append several records in one atomic write: all of them or none. */
+  appendMany(id: string, records: TurnRecord[]): void;
   read(id: string): TurnRecord[];
   list(): string[];
   exists(id: string): boolean;
@@ -45,7 +47,10 @@ export function fileSessionStore(root: string): SessionStore {
       writeFileAtomic.sync(file(id), '');
     },
     append(id, record) {
-      writeFileAtomic.sync(file(id), raw(id) + JSON.stringify(record) + '\n');
+      this.appendMany(id, [record]);
+    },
+    appendMany(id, records) {
+      if (records.length) writeFileAtomic.sync(file(id), raw(id) + records.map((r) => JSON.stringify(r) + '\n').join(''));
     },
     read(id) {
       if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, hint: 'list the sessions with `aureus session list`' });
