@@ -69,6 +69,15 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     const show = await cli(['session', 'show', 's1', '--json'], w);
     const list = await cli(['session', 'list'], w);
     expect(list.stdout).toMatch(/^s1 +cicero +PLAY +3 turns +complete/m);
+    // Query canon: the value's history names the play session and its turns.
+    const hist = await cli(['query', 'history', canon.deltas[0]!.path, '--json'], w);
+    expect(hist.code, hist.stderr).toBe(0);
+    const h = JSON.parse(hist.stdout) as { session: string | null; turns: string | null }[];
+    expect(h.at(-1)).toMatchObject({ session: 's1' });
+    expect(h.at(-1)!.turns).toContain(canon.deltas[0]!.provenance.turns[0]);
+    const who = await cli(['query', 'character', 'cicero', '--json'], w);
+    expect(JSON.parse(who.stdout)).toMatchObject({ id: 'cicero', status: 'alive' });
+    expect((await cli(['query', 'knows', 'sec_nope'], w)).code).toBe(2);
     const visible = [r.stdout, r.stderr, show.stdout, fs.readFileSync(path.join(w, 'seasons/season_01/play/s1/canon_01.json'), 'utf8')].join('\n');
     expect(visible).not.toMatch(/DIRECTIVE|director_brief/i);
     const secrets = briefStrings(w, 's1');
