@@ -20,6 +20,8 @@ export interface Provenance {
   scene: string; // "SC04"
   event: string; // "e2"
   operator: string | null; // "op_witness_flip", or null for claims/decay/system deltas
+  /** Present when the scene's text is an author's edit (issue 16); model-written scenes leave it out. */
+  author?: 'human';
 }
 
 export interface AppliedDelta extends ResolvedDelta {

@@ -46,7 +46,12 @@ export interface Finding {
 export interface SceneAttempt {
   attempt: number;
   model: string;
-  mode: 'write' | 'regenerate' | 'punch_up' | 'simplified';
+  /** `rewrite` and `edit` are the showrunner's (issue 16): a rewrite asked for, an author's text. */
+  mode: 'write' | 'regenerate' | 'punch_up' | 'simplified' | 'rewrite' | 'edit';
+  /** Present on an author's edit: the text is the showrunner's, not a model's. */
+  author?: 'human';
+  /** A rewrite's note. */
+  note?: string;
   raw_file: string; // "drafts/SC04.1.txt"
   findings: Finding[];
   critic: { verdict: 'PASS' | 'FAIL'; notes: string[] } | null;
@@ -82,4 +87,6 @@ export interface ApprovedScene {
   model: string;
   /** True if the scene was rewritten with a simplified operator set (needs manual review). */
   simplified: boolean;
+  /** Present when the text is an author's edit (`aureus scene edit`): marked in the deltas' provenance. */
+  author?: 'human';
 }

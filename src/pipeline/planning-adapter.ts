@@ -7,6 +7,7 @@ import type { World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
 import type { AureusConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/index.js';
+import type { Steering } from '../stages/c-director/steering.js';
 
 /**
  * The seam between the pipeline and the planning stages A–D (src/stages/planning.ts). Kept in
@@ -29,6 +30,8 @@ export interface PlanningInput {
   config: AureusConfig;
   signal?: AbortSignal;
   onStage?: (stage: 'A' | 'B' | 'C' | 'D') => void;
+  /** The showrunner's flags (--focus, --require, --avoid, --cast); the season notes are added here. */
+  steering?: Steering | null;
 }
 
 export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
@@ -36,6 +39,7 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
   input.signal?.throwIfAborted();
   // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
   const seasonGoals = await readSeasonGoals(input.root, input.ref.season);
+  const steering = await steeringWithNotes(input.root, input.ref.id, input.steering ?? null);
   const a = await planEpisode({
     seasonGoals,
     world: input.world,
@@ -44,7 +48,16 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
     previousCliffhanger: input.previousCliffhanger,
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
+    steering,
   });
   for (const s of ['A', 'B', 'C', 'D'] as const) input.onStage?.(s);
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
+}
+
+/** The steering flags plus the season notes addressed to this episode (the Director's input, issue 16). */
+export async function steeringWithNotes(root: string, episodeId: string, flags: Steering | null): Promise<Steering> {
+  const { notesFor } = await import('../season/notes.js');
+  const { NO_STEERING } = await import('../stages/c-director/steering.js');
+  const notes = notesFor(root, episodeId).map((n) => ({ id: n.id, text: n.text, ...(n.thread ? { thread: n.thread } : {}), ...(n.character ? { character: n.character } : {}) }));
+  return { ...(flags ?? NO_STEERING), notes };
 }

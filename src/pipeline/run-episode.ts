@@ -15,6 +15,8 @@ import { createGit } from '../git/simple-git.js';
 import { SilentProgress, type ProgressSink } from '../cli/progress.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode, tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
+import { recoveredSummary } from './recovered-summary.js';
+import { requireSeasonGoals } from '../season/require-season.js';
 import { JournaledLlm } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
@@ -43,6 +45,9 @@ export interface EpisodeRunOptions {
   lockHeld?: boolean;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
+  /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
+  steering?: import('../stages/c-director/steering.js').Steering | null;
+  trailers?: string[];
 }
 
 export interface EpisodeRunSummary {
@@ -99,6 +104,7 @@ function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
 
 async function chooseEpisode(root: string, o: Pick<EpisodeRunOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
   const next = nextEpisode(root, o.season);
+  requireSeasonGoals(root, next.season);
   if (o.episode === undefined) return next;
   const ref = episodeRef(o.season ?? next.season, o.episode);
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {
@@ -178,7 +184,9 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   const { loadConfigOrThrow } = await import('../config/load.js');
   const { config } = loadConfigOrThrow(root, o.overrides);
 
-  const runRel = runRelDir(ref, seed);
+  const staged = await import('./staged.js');
+  const runRel = runRelDir(ref, staged.runKey(seed, o.steering));
+  await staged.beforeRun({ root, ref, runRel, world, commit: !o.noCommit, warnings });
   const runDir = path.join(root, runRel);
   const cp = new Checkpoints(runDir);
   const { JsonlRunLog, openLlm, readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
@@ -204,7 +212,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     const resumedPlanning = planning !== null;
     if (planning) for (const s of ['A', 'B', 'C', 'D'] as const) progress.stage(s, 'resumed');
     else {
-      const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done') });
+      const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: o.signal, onStage: (s) => progress.stage(s, 'done'), steering: o.steering });
       check(where);
       warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
       planning = cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
@@ -273,6 +281,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
       const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
       const input = { ref, seed, world, context, proposals, plan, packets, scenes: scenes.scenes, report: scenes.report, runDir: runRel };
       const out = stageH(input);
+      (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(world, out.world, ref.episode, ref.id);
       const recapRes = await llm.complete({
         role: 'recap',
         system: RECAP_SYSTEM,
@@ -349,13 +358,15 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     const scriptRel = path.posix.join(episodeRelDir(ref), 'episode_script.md');
     if (o.noCommit) {
       const stageDir = stageFiles(runDir, h.files);
+      staged.recordStaged(root, { ref, seed, runRel, steering: o.steering ?? null });
       progress.stage('commit', 'skipped', '--no-commit');
       return { ...base, status: 'staged', commit: null, tag: null, script: path.posix.join(runRel, 'stage', scriptRel) + (stageDir ? '' : '') };
     }
     where = 'commit';
     check(where);
     const tag = await tagNameFor(root, ref);
-    const committed = await commitEpisode(root, runDir, { episode: ref.id, tag, message: h.message, files: h.files });
+    const committed = await commitEpisode(root, runDir, { episode: ref.id, tag, message: h.message + (o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
+    staged.clearReview(root);
     progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
     return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
   } catch (e) {
@@ -363,42 +374,6 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(where, e);
     throw e;
   }
-}
-
-async function recoveredSummary(root: string, commit: string, tag: string): Promise<EpisodeRunSummary> {
-  const message = await createGit(root).message(commit);
-  const subject = message.split('\n')[0];
-  const id = tag.split('/').pop() ?? tag;
-  const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';
-  const ref = episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6)));
-  let report: VerifierReport | null = null;
-  try {
-    report = JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(ref), 'verifier_report.json'), 'utf8')) as VerifierReport;
-  } catch {
-    /* summary without verifier figures */
-  }
-  const findings = report ? [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings] : [];
-  const tokens = /input (\d+), output (\d+), cache read (\d+), cache write (\d+)/.exec(trailer('Tokens'));
-  return {
-    status: 'recovered',
-    episode: ref.id,
-    title: subject.replace(/^S\d+E\d+: /, ''),
-    seed: trailer('Seed'),
-    provider: trailer('Provider'),
-    scenes: report?.scenes.length ?? 0,
-    approved: report?.scenes.filter((s) => s.final_verdict === 'PASS').length ?? 0,
-    attempts: report?.scenes.reduce((n, s) => n + s.attempts.length, 0) ?? 0,
-    repairs: report?.budget.used ?? 0,
-    manual_review: report?.scenes.filter((s) => s.manual_review).length ?? 0,
-    findings: { hard: findings.filter((f) => f.severity === 'hard').length, soft: findings.filter((f) => f.severity === 'soft').length },
-    tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
-    cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
-    commit,
-    tag,
-    script: path.posix.join(episodeRelDir(ref), 'episode_script.md'),
-    run_dir: '',
-    resumed: { planning: true, scenes: report?.scenes.length ?? 0, calls_replayed: 0 },
-  };
 }
 
 export { stableStringify };

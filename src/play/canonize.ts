@@ -10,7 +10,7 @@ import { withLock } from '../pipeline/lock.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
 import { claimRules } from '../stages/f-verifier/rules/claims.js';
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
-import { mergeNotes, readSeasonNotes, seasonNotesRel } from './notes.js';
+import { playNotesFile } from './notes.js';
 import type { PlayState } from './state.js';
 import type { Proposal } from './types.js';
 
@@ -48,9 +48,8 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
     }
     if (s.notes.length || s.threads.length) {
-      const src = (x: { id: string; turn: string }) => ({ id: x.id, source: 'play', session: s.session, turn: x.turn });
-      const merged = mergeNotes(readSeasonNotes(root, s.setup.season), s.notes.map((x) => ({ ...src(x), text: x.text })), s.threads.map((x) => ({ ...src(x), question: x.question })));
-      files[seasonNotesRel(s.setup.season)] = stableStringify(merged);
+      const notes = playNotesFile(root, s.setup.season, s.notes, s.threads, s.setup.principal);
+      files[notes.rel] = notes.content;
     }
     if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {} };
     const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected };

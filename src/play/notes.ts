@@ -1,49 +1,25 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { seasonDirName } from '../paths.js';
+import { stableStringify } from '../core/json.js';
+import { nextEpisode } from '../season/episodes.js';
+import { notesRel, readNotes, type SeasonNote, type SeasonNotes } from '../season/notes.js';
 
 /**
- * The season's notes and proposed threads: `seasons/season_NN/notes.json`
- *   { "format": 1, "notes": [{ id, text, source, session?, turn? }], "proposed_threads": [{ id, question, source, session?, turn? }] }
- * Play writes to it only inside a canonization commit (never mid-turn), so a note is in git exactly
- * when the scene's canon is. Entries are keyed by id (`<session>/<turn>`), so writing twice adds nothing.
- * The next compiled episode's Director reads it (issue 16's `aureus note` shares this file).
+ * Play's side of the season notes (`seasons/season_NN/notes.json`, module src/season/notes.ts, shared
+ * with `aureus note`). A `/note` becomes a note with source `play` addressed to the next episode to
+ * compile, so its Director reads it; a `/thread` becomes such a note too ("Proposed thread: …"),
+ * because the notes are what the next Director reads. Written only inside a canonization commit,
+ * never mid-turn; a note already there (same text, episode and source) is not added twice.
  */
-export interface SeasonNote {
-  id: string;
-  text: string;
-  source: string;
-  session?: string;
-  turn?: string;
-}
-export interface ProposedThread {
-  id: string;
-  question: string;
-  source: string;
-  session?: string;
-  turn?: string;
-}
-export interface SeasonNotes {
-  format: 1;
-  notes: SeasonNote[];
-  proposed_threads: ProposedThread[];
-}
-
-export const seasonNotesRel = (season: number) => path.posix.join('seasons', seasonDirName(season), 'notes.json');
-
-export function readSeasonNotes(root: string, season: number): SeasonNotes {
-  try {
-    const v = JSON.parse(fs.readFileSync(path.join(root, seasonNotesRel(season)), 'utf8')) as Partial<SeasonNotes>;
-    return { format: 1, notes: Array.isArray(v.notes) ? v.notes : [], proposed_threads: Array.isArray(v.proposed_threads) ? v.proposed_threads : [] };
-  } catch {
-    return { format: 1, notes: [], proposed_threads: [] };
-  }
-}
-
-export function mergeNotes(base: SeasonNotes, notes: SeasonNote[], threads: ProposedThread[]): SeasonNotes {
-  const n = new Map(base.notes.map((x) => [x.id, x]));
-  for (const x of notes) n.set(x.id, x);
-  const t = new Map(base.proposed_threads.map((x) => [x.id, x]));
-  for (const x of threads) t.set(x.id, x);
-  return { format: 1, notes: [...n.values()], proposed_threads: [...t.values()] };
+export function playNotesFile(root: string, season: number, notes: { text: string }[], threads: { question: string }[], principal: string): { rel: string; content: string } {
+  const current: SeasonNotes = readNotes(root, season);
+  const episode = nextEpisode(root, season).id;
+  const all: SeasonNote[] = [...current.notes];
+  let n = all.reduce((m, x) => Math.max(m, Number(x.id.slice(1)) || 0), 0);
+  const add = (text: string) => {
+    const t = text.replace(/\s+/g, ' ').trim().slice(0, 2000);
+    if (!t || all.some((x) => x.text === t && x.episode === episode && x.source === 'play')) return;
+    all.push({ id: `n${String(++n).padStart(3, '0')}`, text: t, episode, character: principal, source: 'play' });
+  };
+  for (const x of notes) add(x.text);
+  for (const x of threads) add(`Proposed thread: ${x.question}`);
+  return { rel: notesRel(season), content: stableStringify({ format: 1, season, notes: all } satisfies SeasonNotes) };
 }

@@ -20,6 +20,7 @@ import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
 import { planSymbolic } from './c-director/plan.js';
 import { directWithLlm, DIRECTOR_RETRIES } from './c-director/llm.js';
 import { buildPackets, type PacketOptions } from './d-packets/index.js';
+import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
 
 /**
  * Planning stages A–D (docs/planning.md). `planEpisode` is pure apart from the LLM port; the
@@ -36,6 +37,8 @@ export interface PlanningInput {
   directorRetries?: number;
   /** The season's goals: thread progress is paced to episodes_planned and finale_threads (core/threads.ts threadPace). */
   seasonGoals?: SeasonGoals | null;
+  /** The showrunner's steering and the notes addressed to this episode (c-director/steering.ts). */
+  steering?: Steering | null;
 }
 
 export interface PlanningArtifacts {
@@ -47,6 +50,8 @@ export interface PlanningArtifacts {
 }
 
 export async function planEpisode(input: PlanningInput): Promise<PlanningArtifacts> {
+  const steering = isSteered(input.steering) ? input.steering : null;
+  if (steering) checkSteering(input.world, steering);
   const { context, diagnostics } = buildEpisodeContext(input);
   let proposals: AgentProposals;
   if (input.llm) {
@@ -56,11 +61,15 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   } else {
     proposals = proposeSymbolic(input.world, context);
   }
-  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null });
+  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null, steering });
   let plan = symbolic;
   if (input.llm) {
-    const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES, input.seasonGoals ?? null);
+    const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES, input.seasonGoals ?? null, steering ? showrunnerBrief(steering) : null);
     plan = r.plan;
+    // A model's plan that ignores the showrunner's request gives way to the symbolic one, which honours it.
+    if (steering && plan !== symbolic) {
+      try { checkPlanSteering(plan, steering); } catch { plan = { ...symbolic, director: { ...symbolic.director, fallback_reason: 'the model plan did not honour the steering' } }; }
+    }
     diagnostics.push(...r.diagnostics);
   }
   const packets = buildPackets(plan, input.world, context, input.packets);

@@ -62,7 +62,10 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     const d0 = canon.deltas[0]!.path.split('.');
     expect(rel.relationships.find((e) => e.from === d0[1] && e.to === d0[2])).toBeDefined();
     const notes = JSON.parse(fs.readFileSync(path.join(w, 'seasons/season_01/notes.json'), 'utf8')) as { notes: { text: string }[] };
-    expect(notes.notes.map((n) => n.text)).toEqual(['Catiline lies about Faesulae']);
+    expect(notes.notes).toEqual([{ id: 'n001', text: 'Catiline lies about Faesulae', episode: 's01e01', character: 'cicero', source: 'play' }]);
+    // The shared notes module (aureus note) reads what play wrote: schema-valid, addressed to the next episode.
+    const { notesFor } = await import('../../src/season/notes.js');
+    expect(notesFor(w, 's01e01').map((n) => n.text)).toEqual(['Catiline lies about Faesulae']);
 
     // The model's directive was executed (a beat) and stripped; no brief anywhere visible.
     expect(log.some((x) => x.type === 'command' && x.name === 'beat' && String(x.effect).includes('model directive'))).toBe(true);

@@ -5,8 +5,9 @@ import type { CommandContext } from '../context.js';
 export function registerBranch(program: Command, ctx: () => CommandContext): void {
   program
     .command('branch <name>')
-    .description('start a what-if season: a new git branch at an episode, checked out')
-    .requiredOption('--from <episode>', 'the episode (or git ref) the branch starts from, e.g. s01e02')
+    .description('start a what-if season: a new git branch at an episode, checked out (optionally with world changes)')
+    .option('--from <episode>', 'the episode (or git ref) the branch starts from, e.g. s01e02 (default with --set: HEAD)')
+    .option('--set <path=value>', 'change the world on the new branch (repeatable): a recorded, committed delta, e.g. characters.cato.status=exiled', (v: string, prev: string[] = []) => [...prev, v])
     .option('--allow-dirty', 'switch even with uncommitted changes under world/')
     .option('--json', 'print {branch, from, commit} as JSON')
     .addHelpText('after', `
@@ -18,8 +19,13 @@ branch's history; git commands can name either tag (git show cato-wins/s01e03).
 
 Examples:
   $ aureus branch cato-wins --from s01e02
-  $ aureus episode run`)
-    .action(async (name: string, o: { from: string; allowDirty?: boolean; json?: boolean }) => {
+  $ aureus episode run
+  $ aureus branch no-varo --set characters.varo.status=exiled --set metrics.unrest=0.8
+
+With --set the change is applied through the delta engine (paths as in docs/paths.md), recorded with
+its provenance in seasons/season_NN/what_if/<name>.json and committed on the new branch, so the next
+episode there is compiled on the changed world.`)
+    .action(async (name: string, o: { from?: string; set?: string[]; allowDirty?: boolean; json?: boolean }) => {
       const c = ctx();
       const { createGit } = await import('../../git/simple-git.js');
       const git = createGit(c.root);
@@ -32,11 +38,27 @@ Examples:
       };
       // Arguments and the dirty check first: taking the lock writes .aureus/, and a refused
       // command must leave the repository as it found it. Both are checked again under the lock.
-      await checkBranchArgs(c.root, name, o.from);
+      if (!o.from && !o.set?.length) {
+        const { AureusError, ExitCode } = await import('../../errors.js');
+        throw new AureusError('branch needs --from <episode> or --set <path>=<value>', { exitCode: ExitCode.USAGE, hint: 'aureus branch cato-wins --from s01e02' });
+      }
+      const from = o.from ?? 'HEAD';
+      await checkBranchArgs(c.root, name, from);
       await requireClean();
+      if (o.set?.length) {
+        const { branchWithSets, parseSets } = await import('../../season/what-if.js');
+        parseSets(o.set); // a malformed --set is refused before the lock
+        const r = await withLock(c.root, 'branch', async () => {
+          await requireClean();
+          return branchWithSets(c.root, name, from, o.set!);
+        });
+        const lines = r.deltas.map((d) => `  ${d.path}: ${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`).join('\n');
+        c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
+        return;
+      }
       const r = await withLock(c.root, 'branch', async () => {
         await requireClean();
-        return branchFrom(c.root, name, o.from);
+        return branchFrom(c.root, name, from);
       });
       c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);
     });

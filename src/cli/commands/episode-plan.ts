@@ -4,6 +4,7 @@ import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
 import { formatDiagnostics } from '../io.js';
+import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 
 /**
  * The `episode` command group. Other modules add their subcommands to the same group
@@ -32,7 +33,7 @@ const int = (flag: string, min: number) => (v: string): number => {
   return Number(v);
 };
 
-interface PlanOptions {
+interface PlanOptions extends SteerFlags {
   season?: number;
   episode?: number;
   seed?: string;
@@ -44,7 +45,7 @@ interface PlanOptions {
 
 export function registerEpisodePlan(program: Command, ctx: () => CommandContext): void {
   const episode = episodeCommand(program);
-  const sub = episode
+  const sub = addSteerFlags(episode
     .command('plan')
     .description('run planning stages A–D: snapshot, agent proposals, the Director\'s plan and the scene packets')
     .option('--season <n>', 'season number (default: the latest season folder)', int('--season', 1))
@@ -53,7 +54,7 @@ export function registerEpisodePlan(program: Command, ctx: () => CommandContext)
     .option('--provider <id>', 'LLM provider for the proposals and director roles (default: config, else offline)')
     .option('--k <hops>', 'subgraph walk depth for packets: 1 or 2', int('--k', 1))
     .option('--token-budget <n>', 'estimated tokens allowed per packet', int('--token-budget', 200))
-    .option('--json', 'print a summary object instead of the beat sheet')
+    .option('--json', 'print a summary object instead of the beat sheet'))
     .addHelpText('after', `
 Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
 the run's draft folder .aureus/runs/<sNNeNN>-<seed>/. The same world and seed give byte-identical files.
@@ -62,8 +63,10 @@ Examples:
   $ aureus episode plan                          plan the next episode with its default seed
   $ aureus episode plan --episode 2 --seed alt   another plan for episode 2
   $ aureus -C my-world episode plan --json       machine-readable summary
+  $ aureus episode plan --focus thr_murena_trial --cast terentia   steer the Director (notes from aureus note are read too)
 
-Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagnostic names the rule).`);
+Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
+(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread).`);
   inheritErrorHandling(program, sub);
   sub.action(async (opts: PlanOptions) => {
     const c = ctx();
@@ -83,13 +86,16 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     const { world } = await loadValidatedWorld(c.root);
     const next = await nextEpisodeRef(c.root, opts.season);
     const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
+    (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
     if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
       throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
     }
     // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
     // world's hash), so a plan previews exactly the episode a run would compile.
     const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
-    const runDir = path.join(c.root, runRelDir(ref, seed));
+    const flags = await steeringFrom(opts);
+    const { runKey } = await import('../../pipeline/staged.js');
+    const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
     const { parseProviderFlag } = await import('../../config/overrides.js');
     const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined);
     await fs.promises.mkdir(runDir, { recursive: true });
@@ -101,6 +107,7 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     const seasonGoals = await readSeasonGoals(c.root, ref.season);
     const artifacts = await planEpisode({
       world, ref, seed, previousCliffhanger, llm, seasonGoals,
+      steering: await (await import('../../pipeline/planning-adapter.js')).steeringWithNotes(c.root, ref.id, flags),
       packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
     });
     const files = await writePlanningArtifacts(runDir, artifacts);

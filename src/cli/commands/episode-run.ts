@@ -3,12 +3,14 @@ import type { CommandContext } from '../context.js';
 import { episodeCommand } from './episode-plan.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 
 /** `aureus episode run`: compile the next episode, A–H, and commit it. */
 export function registerEpisodeRun(program: Command, ctx: () => CommandContext): void {
   const group = episodeCommand(program);
-  const sub = addRunFlags(group.command('run').description('compile an episode end to end (stages A–H) and commit it to git with its tag'))
-    .option('--episode <n>', 'episode number (default: the one after the last committed episode)')
+  const sub = addSteerFlags(addRunFlags(group.command('run').description('compile an episode end to end (stages A–H) and commit it to git with its tag'))
+    .option('--episode <n>', 'episode number (default: the one after the last committed episode)'))
+    .option('--review', 'stop before the commit and keep the episode staged for review (see `aureus episode review`)')
     .addHelpText(
       'after',
       `
@@ -22,18 +24,21 @@ Examples:
   $ aureus episode run --seed alt --no-commit  a variant, staged in the run folder only
   $ aureus episode run --chaos 0.3             watch the verifier and repair loop work
   $ aureus episode run --json | jq .commit
+  $ aureus episode run --review                stage it, then: episode review, scene edit/rewrite/pin, episode commit
+  $ aureus episode run --focus thr_murena_trial --require op_bribe_juror@crassus --avoid op_assassinate
 
 Exit codes: 0 committed, 3 invalid world/config, 5 repair budget exhausted (resumable), 6 no feasible
 plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the lock, 10 git error,
 130 interrupted (resumable).`,
     );
   sub.exitOverride().configureOutput(program.configureOutput());
-  sub.action(async (f: RunFlags & { episode?: string }) => {
+  sub.action(async (f: RunFlags & SteerFlags & { episode?: string; review?: boolean }) => {
     const c = ctx();
     const { requirePositiveInt } = await import('../../season/episode-id.js');
     const season = requirePositiveInt('season', f.season);
     const episode = requirePositiveInt('episode', f.episode);
     const overrides = await overridesFrom(f);
+    const steering = await steeringFrom(f);
     const { makeProgress } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
@@ -46,7 +51,8 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
         episode,
         seed: f.seed,
         overrides,
-        noCommit: f.commit === false,
+        noCommit: f.commit === false || Boolean(f.review),
+        steering,
         allowDirty: Boolean(f.allowDirty),
         resume: Boolean(f.resume),
         signal: intr.signal,

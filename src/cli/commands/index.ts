@@ -17,6 +17,9 @@ import { registerExport } from './export.js';
 import { registerPlay } from './play.js';
 import { registerSession } from './session.js';
 import { registerQuery } from './query.js';
+import { registerSceneReview } from './scene-review.js';
+import { registerEpisodeReview } from './episode-review.js';
+import { registerNote } from './note.js';
 
 /**
  * Each command lives in its own thin module: parse options, call the domain, print.
@@ -43,4 +46,7 @@ export const commands: RegisterCommand[] = [
   registerPlay,
   registerSession,
   registerQuery,
+  registerSceneReview,
+  registerEpisodeReview,
+  registerNote,
 ];

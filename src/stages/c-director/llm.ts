@@ -40,6 +40,8 @@ export function planErrors(candidate: unknown, world: World, context: EpisodeCon
 export async function directWithLlm(
   symbolic: EpisodePlan, world: World, context: EpisodeContext, proposals: AgentProposals, llm: Llm, retries = DIRECTOR_RETRIES,
   seasonGoals: SeasonGoals | null = null,
+  /** The showrunner's steering and notes (issue 16, stages/c-director/steering.ts showrunnerBrief); absent when none. */
+  showrunner: Record<string, unknown> | null = null,
 ): Promise<{ plan: EpisodePlan; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const messages: LlmMessage[] = [{
@@ -53,6 +55,7 @@ export async function directWithLlm(
       CLIFFHANGER_CONSTRAINTS: context.previous_cliffhanger,
       PROPOSALS: proposals.proposals,
       SYMBOLIC_PLAN: symbolic,
+      ...(showrunner ? { SHOWRUNNER: showrunner } : {}),
     }),
   }];
   let lastReason = '';

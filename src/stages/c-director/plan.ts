@@ -17,8 +17,11 @@ import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js'
 import { DramaTracker, threadsToDeferNow } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
+import { breaksHardConstraint } from './hard-constraints.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
+// Showrunner steering (issue 16): a separate hook, logic in ./steering.ts.
+import { SteeringHook, checkPlanSteering, type Steering } from './steering.js';
 
 /** Thread progress per application (docs/planning.md §C.7), at most the thread's pace budget left. */
 export const THREAD_STEP = { success: 0.1, fail: 0.05 } as const;
@@ -34,6 +37,8 @@ export interface DirectorInput {
   seed: string;
   /** The season's goals (episodes_planned, finale_threads) that pace thread progress; defaults when absent. */
   seasonGoals?: SeasonPacingGoals | null;
+  /** The showrunner's steering (--focus, --require, --avoid, --cast, season notes); none when absent. */
+  steering?: Steering | null;
 }
 
 /** A pool entry (the move itself) as the Director weighs it: base score and the proposal behind it. */
@@ -96,6 +101,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
     if (rev && first4 && first4.number < rev.number) { rev.tag = null; first4.tag = 'reversal'; }
   }
   const objectives = chooseObjectives(world, context, rng);
+  const steer = new SteeringHook(input.steering ?? null);
 
   // ---- candidates: every operator x binding for every acting principal (prereqs checked lazily) ----
   const proposalIndex = new Map<string, { by: string; priority: number }>();
@@ -245,7 +251,9 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         if (usedKeys.has(c.key)) continue;
         if (!c.chars.every((id) => canAct(proj.index.characters.get(id)))) continue;
         if (location && !settingOk(proj.index, c.op, location)) continue;
-        let s = c.base;
+        const steered = steer.score(c);
+        if (steered === null) continue;
+        let s = c.base + steered;
         // Location variety: a first move whose every allowed place is already full costs a little.
         if (!location && !(forcedOpening && k === 0) && locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
         if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
@@ -313,7 +321,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         const built = buildApplication(c, appId, movedIndex, riskRng, pacing, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
-        if (!applied.ok) continue;
+        if (!applied.ok || breaksHardConstraint(proj.index, applied.world, episode)) continue;
         // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
         if (majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) continue;
         built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
@@ -379,6 +387,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       }
       sceneApplied.push(...chosen.applied);
       sceneApps.push(app);
+      steer.placed(app);
     }
 
     // ---- the scene and its beat ----
@@ -457,6 +466,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   plan.acceptance_checks = acceptanceChecks(plan, world, context).checks;
   const failed = plan.acceptance_checks.find((ch) => !ch.passed);
   if (failed) throw infeasible(failed.id, failed.detail);
+  checkPlanSteering(plan, input.steering);
   return plan;
 }
 

@@ -67,6 +67,9 @@ export interface WriterRequestOptions {
   keep_events_json?: string;
   signal?: AbortSignal;
   max_tokens?: number;
+  /** `aureus scene rewrite --note`: the showrunner's note, and the nonce that makes each rewrite a new call. */
+  note?: string;
+  nonce?: string;
 }
 
 /** Builds the §6.3 writer request for one attempt; regenerations put prohibitions at the very top. */
@@ -75,6 +78,10 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   const prohibitions = o.prohibitions ?? [];
   if (prohibitions.length) {
     parts.push(`PROHIBITIONS (your previous draft broke these rules; obey every one):\n${prohibitions.map((p) => `- ${p}`).join('\n')}`);
+  }
+  if (o.nonce !== undefined) {
+    // In the prompt itself, so neither the call journal nor the record cache can answer with an old draft.
+    parts.push(`REWRITE (${o.nonce}): write this scene anew; do not repeat the earlier draft.${o.note ? `\nSHOWRUNNER'S NOTE (follow it within the packet's rules):\n${o.note}` : ''}`);
   }
   if (o.strict_json) {
     parts.push('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array: no code fences, no comments, no trailing commas, no prose.');
@@ -107,6 +114,8 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   if (o.keep_text !== undefined) payload.keep_text = o.keep_text;
   if (o.keep_claims_json !== undefined) payload.keep_claims_json = o.keep_claims_json;
   if (o.keep_events_json !== undefined) payload.keep_events_json = o.keep_events_json;
+  if (o.note !== undefined) payload.note = o.note;
+  if (o.nonce !== undefined) payload.nonce = o.nonce;
   const req: LlmRequest = {
     role: 'writer',
     system: WRITER_SYSTEM,

@@ -16,7 +16,8 @@ export interface WriterStyle {
   lexicon_md?: string;
 }
 
-export type AttemptMode = 'write' | 'regenerate' | 'punch_up' | 'simplified';
+/** `rewrite`: a scene regenerated on the showrunner's request (`aureus scene rewrite`, issue 16). */
+export type AttemptMode = 'write' | 'regenerate' | 'punch_up' | 'simplified' | 'rewrite';
 
 /**
  * The structured task behind a writer prompt. Real models read the rendered prompt; the offline
@@ -41,6 +42,9 @@ export interface WriterPayload {
   /** Punch-up: the previous attempt's claims and events, kept. */
   keep_claims_json?: string;
   keep_events_json?: string;
+  /** A rewrite: the showrunner's note for this scene, and the attempt nonce that makes it a new call. */
+  note?: string;
+  nonce?: string;
   lexicon: LexiconEntry[];
 }
 

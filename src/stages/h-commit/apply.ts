@@ -43,12 +43,14 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
     const batch: ResolvedDelta[] = [];
     const prov: Provenance[] = [];
     const beats = plan.beats.filter((b) => b.scene === planned.id);
+    // An author's edit is marked on every change its scene makes (issue 16).
+    const human = scene.author === 'human' ? { author: 'human' as const } : {};
     for (const beat of beats) {
       for (const app of beat.applications) {
         const ev = scene.events.find((e) => e.application_id === app.id) ?? scene.events.find((e) => e.operator_id === app.operator_id);
         for (const d of app.required_deltas) {
           batch.push(d);
-          prov.push({ episode: plan.episode_id, scene: planned.id, event: ev?.id ?? 'plan', operator: app.operator_id });
+          prov.push({ episode: plan.episode_id, scene: planned.id, event: ev?.id ?? 'plan', operator: app.operator_id, ...human });
         }
       }
     }
@@ -58,7 +60,7 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
     for (const claim of claims) {
       for (const id of living) {
         batch.push({ path: `characters.${id}.bdi.beliefs`, op: 'add', value: rumorBelief(claim) });
-        prov.push({ episode: plan.episode_id, scene: planned.id, event: `claim:${claim.id}`, operator: null });
+        prov.push({ episode: plan.episode_id, scene: planned.id, event: `claim:${claim.id}`, operator: null, ...human });
       }
     }
     const r = applyDeltas(w, batch, (_d, i) => prov[i]);

@@ -1,0 +1,87 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+import { episodeCommand } from './episode-plan.js';
+import { printWarnings, renderSummary } from './run-shared.js';
+import { restage } from './review-shared.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
+
+/** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
+export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  const group = episodeCommand(program);
+  const wire = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+
+  wire(group.command('review')
+    .description('show the staged episode: beat sheet, scenes with findings, claims and their fate, cost so far')
+    .option('--json', 'print the review as JSON')
+    .addHelpText('after', `
+Examples:
+  $ aureus episode run --review && aureus episode review
+  $ aureus episode review --json | jq '.scenes[] | select(.findings | length > 0)'`))
+    .action(async (o: { json?: boolean }) => {
+      const c = ctx();
+      const { loadValidatedWorld } = await import('../../store/validate.js');
+      const { reviewView, renderReview } = await import('../../pipeline/review-view.js');
+      const { requireReview } = await import('../../pipeline/review-state.js');
+      requireReview(c.root);
+      const { world } = await loadValidatedWorld(c.root);
+      const v = await reviewView(c.root, world);
+      c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
+    });
+
+  wire(group.command('commit')
+    .description('commit the staged episode as reviewed (refuses, naming the scene, if a check fails)')
+    .option('--json', 'print the run summary as JSON')
+    .addHelpText('after', `
+Hand edits of the staged script are adopted as edits of their scenes; every scene you touched (all
+of them if the world changed since planning) is verified again on the current world, and stage H is
+computed again. The commit carries Aureus-Reviewed / Aureus-Edited / Aureus-Rewritten / Aureus-Pinned
+trailers.
+
+Examples:
+  $ aureus episode commit
+
+Exit codes: 0 committed, 2 nothing staged or a staged file other than the script changed by hand,
+4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
+    .action(async (o: { json?: boolean }) => {
+      const c = ctx();
+      const { requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+      const r = requireReview(c.root);
+      const ch = reviewChanges(r);
+      const trailers = [
+        'Aureus-Reviewed: yes',
+        ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
+        ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
+        ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
+      ];
+      const warnings: Diagnostic[] = [];
+      const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
+      try {
+        const s = await restage(c, r, warnings, false, true, trailers);
+        printWarnings(c, warnings);
+        c.io.stdout(o.json ? JSON.stringify({ ...s, reviewed: ch }, null, 2) + '\n' : renderSummary(s, c));
+      } catch (e) {
+        printWarnings(c, warnings);
+        // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
+        if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
+        throw e;
+      }
+    });
+
+  wire(group.command('discard')
+    .description('drop the staged episode (its run folder and everything done to it)')
+    .addHelpText('after', `\nExamples:\n  $ aureus episode discard`))
+    .action(async () => {
+      const c = ctx();
+      const fs = await import('node:fs');
+      const path = await import('node:path');
+      const { requireReview, clearReview } = await import('../../pipeline/review-state.js');
+      const { withLock } = await import('../../pipeline/lock.js');
+      const r = requireReview(c.root);
+      await withLock(c.root, 'episode discard', async () => {
+        fs.rmSync(path.join(c.root, r.run_dir), { recursive: true, force: true });
+        clearReview(c.root);
+      });
+      c.io.stdout(`${c.chalk.green('✓')} discarded the staged ${r.episode} (${r.run_dir})\n`);
+    });
+};

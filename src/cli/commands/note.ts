@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+
+/** `aureus note "…" [--thread] [--character]`: a note in the season's notes for the next episode's Director. */
+export const registerNote: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  program
+    .command('note <text>')
+    .description("leave a note for the next episode's Director (seasons/season_NN/notes.json)")
+    .option('--thread <id>', 'the thread the note is about (the Director leans towards advancing it)')
+    .option('--character <id>', 'the character the note is about (the Director leans towards featuring them)')
+    .option('--episode <sNNeNN>', 'the episode it is for (default: the next one to compile)')
+    .option('--json', 'print the stored note as JSON')
+    .addHelpText('after', `
+The Director of that episode reads the note: a model Director gets it in its prompt (SHOWRUNNER),
+the symbolic Director favours moves on its thread and character. The notes file is plain JSON
+(schemas/notes.schema.json), git-tracked with the season; play mode adds its notes there too.
+
+Examples:
+  $ aureus note "Terentia has had enough of being ignored" --character terentia
+  $ aureus note "The trial must feel close to collapse" --thread thr_murena_trial`)
+    .action(async (text: string, o: { thread?: string; character?: string; episode?: string; json?: boolean }) => {
+      const c = ctx();
+      const { loadValidatedWorld } = await import('../../store/validate.js');
+      const { addNote, checkNoteRefs, notesRel } = await import('../../season/notes.js');
+      const { nextEpisode } = await import('../../season/episodes.js');
+      const { requireEpisodeId } = await import('../../season/episode-id.js');
+      const { world } = await loadValidatedWorld(c.root);
+      checkNoteRefs(world, o);
+      const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
+      const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
+      // The notes are part of the season's history: committed (that file alone), like an episode.
+      const { createGit } = await import('../../git/simple-git.js');
+      const git = createGit(c.root);
+      let commit: string | null = null;
+      if (await git.isRepo()) {
+        await git.add([notesRel(ref.season)]);
+        commit = await git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [notesRel(ref.season)] });
+      }
+      const { readReview } = await import('../../pipeline/review-state.js');
+      if (!o.json && readReview(c.root)?.episode === ref.id) {
+        c.io.stderr(c.chalk.yellow(`note: ${ref.id} is already planned and staged for review; its Director reads this note only if it is planned again (aureus episode discard, then episode run)\n`));
+      }
+      if (o.json) c.io.stdout(JSON.stringify({ ...note, file: notesRel(ref.season), commit }, null, 2) + '\n');
+      else c.io.stdout(`${c.chalk.green('✓')} note ${note.id} for ${ref.id} in ${notesRel(ref.season)}\n`);
+    });
+};

@@ -1,0 +1,50 @@
+import type { CommandContext } from '../context.js';
+import type { World } from '../../domain/world.js';
+import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
+import type { ReviewState } from '../../pipeline/review-state.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
+
+/**
+ * What the review commands share: under the run lock, load the world and the staged episode, do
+ * the operation, then stage the episode again (stage H from the scenes as they now are), so the
+ * staged files in the run folder always show what `episode commit` would commit.
+ */
+export async function underReview<T>(c: CommandContext, command: string, op: (world: World) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
+  const { createGit } = await import('../../git/simple-git.js');
+  await createGit(c.root).requireRepo();
+  const { requireReview } = await import('../../pipeline/review-state.js');
+  requireReview(c.root);
+  const { withLock } = await import('../../pipeline/lock.js');
+  const warnings: Diagnostic[] = [];
+  return withLock(c.root, command, async () => {
+    const { loadValidatedWorld } = await import('../../store/validate.js');
+    const { world } = await loadValidatedWorld(c.root);
+    // Hand edits of the staged script first: the operation drops the staged stage H, they must not go with it.
+    const { adoptStagedEdits } = await import('../../pipeline/scene-ops.js');
+    await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);
+    const result = await op(world);
+    const staged = await restage(c, requireReview(c.root), warnings, true);
+    return { result, staged, warnings };
+  }, warnings).finally(async () => {
+    // Adopted hand edits of the staged script (AUR6107), a stale lock removed…: always said.
+    const { printWarnings } = await import('./run-shared.js');
+    printWarnings(c, warnings);
+  });
+}
+
+/** `episode run` of the staged episode again: its own run folder, from its checkpoints. */
+export async function restage(c: CommandContext, r: ReviewState, warnings: Diagnostic[], lockHeld: boolean, commit = false, trailers: string[] = []): Promise<EpisodeRunSummary> {
+  const { runEpisode } = await import('../../pipeline/run-episode.js');
+  return runEpisode({
+    root: c.root,
+    season: r.season,
+    episode: r.episode_number,
+    seed: r.seed,
+    steering: r.steering,
+    noCommit: !commit,
+    lockHeld,
+    env: c.io.env,
+    warnings,
+    trailers,
+  });
+}

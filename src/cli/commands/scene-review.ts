@@ -1,0 +1,136 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+import type { RegisterCommand } from './index.js';
+import { underReview } from './review-shared.js';
+
+/**
+ * `aureus scene rewrite|edit|pin|unpin <SCxx>` on the episode staged by `episode run --review`
+ * (issue 16). Each one changes the staged scenes and stages the episode again.
+ */
+function sceneGroup(program: Command): Command {
+  return program.commands.find((c) => c.name() === 'scene') ?? program.command('scene').description('work on single scenes');
+}
+
+function printFindings(c: CommandContext, findings: { code: string; severity: string; message: string; span?: { line: number } }[]): void {
+  for (const f of findings) c.io.stdout(`  ${f.severity === 'hard' ? c.chalk.red(f.code) : c.chalk.yellow(f.code)} ${f.message}${f.span ? c.chalk.dim(` (line ${f.span.line})`) : ''}\n`);
+}
+
+export const registerSceneReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
+  const scene = sceneGroup(program);
+  const wire = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+
+  wire(scene.command('rewrite <scene>')
+    .description('regenerate one staged scene (a new Writer call, never a replay), with a note for the Writer')
+    .option('--note <text>', "the showrunner's note, added to the Writer's instructions")
+    .option('--json', 'print the result as JSON')
+    .addHelpText('after', `
+The scene is written anew, verified and, if it fails, repaired within the per-scene budget. If no
+draft passes, the scene keeps its previous text (exit 4, findings shown; every draft is kept in the
+run folder's drafts/). A pinned scene is refused.
+
+Examples:
+  $ aureus scene rewrite SC05 --note "Make Cato colder; end on the door closing."
+  $ aureus scene rewrite sc5 --json`))
+    .action(async (id: string, o: { note?: string; json?: boolean }) => {
+      const c = ctx();
+      const { rewriteScene } = await import('../../pipeline/scene-rewrite.js');
+      const { interruptSignal } = await import('./run-shared.js');
+      const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
+      const { result } = await underReview(c, 'scene rewrite', (world) => rewriteScene({ root: c.root, world, scene: id, note: o.note, env: c.io.env, signal: intr.signal })).finally(() => intr.dispose());
+      if (o.json) c.io.stdout(JSON.stringify(result, null, 2) + '\n');
+      else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
+      else {
+        c.io.stdout(`${c.chalk.red('✗')} no rewrite of ${result.scene} passed verification; the scene keeps its previous text\n`);
+        printFindings(c, result.findings);
+      }
+      if (!result.adopted) c.exit.code = 4;
+    });
+
+  wire(scene.command('edit <scene>')
+    .description("replace one staged scene with your text (opens $EDITOR without --from)")
+    .option('--from <file>', 'read the new scene from this file (the prose alone, or the three sections of a Writer answer)')
+    .option('--json', 'print the verdict and findings as JSON')
+    .addHelpText('after', `
+The file holds the scene text (the claims and events of the scene are kept), or all three sections
+---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS--- as a Writer answers. It is parsed and verified
+like a model's answer and recorded as yours (author: human, in the verifier report and in the
+provenance of every change the scene makes). A hard finding is kept and shown (exit 4):
+\`episode commit\` refuses until the scene is fixed. A pinned scene is refused.
+
+Examples:
+  $ aureus scene edit SC03 --from sc03.txt
+  $ EDITOR=nano aureus scene edit SC03`))
+    .action(async (id: string, o: { from?: string; json?: boolean }) => {
+      const c = ctx();
+      const text = o.from !== undefined ? await readEditFile(c, o.from) : await editInEditor(c, id);
+      if (text === null) {
+        c.io.stdout('no change\n');
+        return;
+      }
+      const { editScene } = await import('../../pipeline/scene-ops.js');
+      const { result } = await underReview(c, 'scene edit', (world) => editScene(c.root, world, id, text));
+      const a = result.attempt;
+      if (o.json) c.io.stdout(JSON.stringify({ scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings }, null, 2) + '\n');
+      else {
+        c.io.stdout(`${a.verdict === 'PASS' ? c.chalk.green('✓') : c.chalk.red('✗')} ${result.scene} replaced by your text (${a.raw_file})${a.verdict === 'PASS' ? '' : '; it breaks a check, `episode commit` will refuse it'}\n`);
+        printFindings(c, a.findings);
+      }
+      if (a.verdict !== 'PASS') c.exit.code = 4;
+    });
+
+  for (const [name, pinned] of [['pin', true], ['unpin', false]] as const) {
+    wire(scene.command(`${name} <scene>`)
+      .description(pinned ? 'keep a staged scene exactly as it is: rewrites and edits refuse it' : 'release a pinned scene')
+      .addHelpText('after', `\nExamples:\n  $ aureus scene ${name} SC07`))
+      .action(async (id: string) => {
+        const c = ctx();
+        const { setPinned } = await import('../../pipeline/scene-ops.js');
+        const { requireReview } = await import('../../pipeline/review-state.js');
+        requireReview(c.root);
+        const sc = setPinned(c.root, id, pinned);
+        c.io.stdout(`${c.chalk.green('✓')} ${sc} ${pinned ? 'pinned' : 'unpinned'}\n`);
+      });
+  }
+};
+
+async function readEditFile(c: CommandContext, file: string): Promise<string> {
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const { AureusError, ExitCode } = await import('../../errors.js');
+  const { diag } = await import('../../diagnostics/index.js');
+  try {
+    return fs.readFileSync(path.resolve(c.io.cwd, file), 'utf8');
+  } catch (e) {
+    throw new AureusError(`cannot read ${file}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: '', detail: `${file}: ${(e as Error).message}` })] });
+  }
+}
+
+/** The scene in the Writer's format in a temp file, opened with $VISUAL/$EDITOR; null when unchanged. */
+async function editInEditor(c: CommandContext, rawId: string): Promise<string | null> {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { spawnSync } = await import('node:child_process');
+  const { loadStaged, sceneIdOf, sceneAsRaw, requireUnpinned } = await import('../../pipeline/scene-ops.js');
+  const { AureusError, ExitCode } = await import('../../errors.js');
+  const { diag } = await import('../../diagnostics/index.js');
+  const st = loadStaged(c.root);
+  const id = sceneIdOf(st, rawId);
+  requireUnpinned(st, id);
+  const editor = c.io.env.VISUAL || c.io.env.EDITOR;
+  if (!editor) throw new AureusError('no editor', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: 'neither $VISUAL nor $EDITOR is set' })], hint: `set EDITOR, or give the file: aureus scene edit ${id} --from FILE` });
+  const approved = st.scenes.scenes.find((s) => s.scene === id);
+  const before = sceneAsRaw(approved?.text ?? '', approved);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-edit-'));
+  const file = path.join(dir, `${id}.txt`);
+  fs.writeFileSync(file, before);
+  try {
+    const r = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env: { ...process.env, ...c.io.env } });
+    if (r.status !== 0) throw new AureusError(`the editor exited with ${r.status ?? r.signal}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: `${editor} exited with ${r.status ?? r.signal}; nothing changed` })] });
+    const after = fs.readFileSync(file, 'utf8');
+    return after === before ? null : after;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+

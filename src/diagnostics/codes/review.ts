@@ -1,0 +1,19 @@
+import { defineDiagnostics } from '../catalog.js';
+
+// The showrunner's room (issue 16): steering (AUR306x, planning) and the staged review (AUR61xx).
+// Own file and ranges so other areas can grow without colliding.
+defineDiagnostics([
+  { code: 'AUR3061', severity: 'error', message: 'unknown {kind} "{id}" in {option}', hint: 'known: {known}' },
+  { code: 'AUR3062', severity: 'error', message: 'bad {option} value "{value}": {detail}', hint: '{example}' },
+  { code: 'AUR3063', severity: 'error', message: 'the season notes {file} are invalid: {detail}', hint: 'fix the file by hand or restore it with `git checkout -- {file}`' },
+  { code: 'AUR6101', severity: 'error', message: 'no episode is staged for review', hint: 'stage one with `aureus episode run --review`' },
+  { code: 'AUR6102', severity: 'error', message: '{episode} is staged for review in {run_dir}{changes}', hint: 'commit it with `aureus episode commit`, or drop it with `aureus episode discard`' },
+  { code: 'AUR6103', severity: 'error', message: 'unknown scene {scene} in the staged episode {episode}', hint: 'scenes: {scenes}' },
+  { code: 'AUR6104', severity: 'error', message: 'scene {scene} is pinned', hint: 'run `aureus scene unpin {scene}` first' },
+  { code: 'AUR6105', severity: 'error', message: 'scene {scene} breaks a check: {code} {message}{where}', hint: '{fix}' },
+  { code: 'AUR6106', severity: 'error', message: 'the staged file {file} was changed by hand and cannot be adopted', hint: 'change scenes with `aureus scene edit <SCxx> --from FILE`; to restore the staged file, run `aureus episode review` after deleting it' },
+  { code: 'AUR6107', severity: 'info', message: 'adopted the hand edit of {scene} in the staged script as a human edit', hint: '' },
+  { code: 'AUR6108', severity: 'warning', message: 'the world changed since {episode} was planned: every scene was verified again against the current world', hint: '' },
+  { code: 'AUR6109', severity: 'error', message: 'bad --set "{value}": {detail}', hint: 'write --set <path>=<value>, e.g. --set characters.cato.status=exiled (docs/paths.md)' },
+  { code: 'AUR6110', severity: 'error', message: 'the edit of {scene} cannot be read: {detail}', hint: 'give the scene text, or the three sections ---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS---' },
+]);

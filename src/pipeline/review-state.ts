@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { stableStringify } from '../core/json.js';
+import { AUREUS_DIR } from '../paths.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import type { Steering } from '../stages/c-director/steering.js';
+
+/**
+ * The episode staged for review (issue 16): `.aureus/review.json`, git-ignored like the run
+ * folders. One staged episode per repository at a time: it names the run folder that holds the
+ * episode (checkpoints, drafts, stage/) and what the showrunner did to each scene. The scenes
+ * themselves live in the run's `checkpoints/scenes.json`, so the pipeline commits them as it would
+ * a model's (see staged.ts).
+ */
+export interface SceneReviewState {
+  author: 'model' | 'human';
+  pinned: boolean;
+  /** Rewrites asked for (the nonce of the next one: a rewrite is never a replay of an old answer). */
+  rewrites: number;
+  /** The notes of the rewrites, in order. */
+  notes: string[];
+}
+
+export interface ReviewState {
+  format: 1;
+  episode: string;
+  /** For `episode run --episode`: the number inside the season. */
+  episode_number: number;
+  season: number;
+  seed: string;
+  run_dir: string;
+  steering: Steering | null;
+  scenes: Record<string, SceneReviewState>;
+}
+
+export const REVIEW_FILE = path.posix.join(AUREUS_DIR, 'review.json');
+
+export function readReview(root: string): ReviewState | null {
+  try {
+    return JSON.parse(fs.readFileSync(path.join(root, REVIEW_FILE), 'utf8')) as ReviewState;
+  } catch {
+    return null;
+  }
+}
+
+export function writeReview(root: string, r: ReviewState): void {
+  fs.mkdirSync(path.join(root, AUREUS_DIR), { recursive: true });
+  writeFileAtomic.sync(path.join(root, REVIEW_FILE), stableStringify(r));
+}
+
+export function clearReview(root: string): void {
+  fs.rmSync(path.join(root, REVIEW_FILE), { force: true });
+}
+
+export function requireReview(root: string): ReviewState {
+  const r = readReview(root);
+  if (!r || !fs.existsSync(path.join(root, r.run_dir))) {
+    throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
+  }
+  return r;
+}
+
+export function sceneState(r: ReviewState, scene: string): SceneReviewState {
+  return r.scenes[scene] ?? { author: 'model', pinned: false, rewrites: 0, notes: [] };
+}
+
+/** What the showrunner did, in words ("2 edited, 1 rewritten, 1 pinned"), for messages and trailers. */
+export function reviewChanges(r: ReviewState): { edited: string[]; rewritten: string[]; pinned: string[] } {
+  const ids = Object.keys(r.scenes).sort();
+  return {
+    edited: ids.filter((id) => r.scenes[id]!.author === 'human'),
+    rewritten: ids.filter((id) => r.scenes[id]!.rewrites > 0 && r.scenes[id]!.author !== 'human'),
+    pinned: ids.filter((id) => r.scenes[id]!.pinned),
+  };
+}
+
+export function describeChanges(r: ReviewState): string {
+  const c = reviewChanges(r);
+  const parts = [
+    c.edited.length ? `edited ${c.edited.join(', ')}` : '',
+    c.rewritten.length ? `rewritten ${c.rewritten.join(', ')}` : '',
+    c.pinned.length ? `pinned ${c.pinned.join(', ')}` : '',
+  ].filter(Boolean);
+  return parts.join('; ');
+}

@@ -1,0 +1,114 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Claim, Finding } from '../domain/scene.js';
+import type { World } from '../domain/world.js';
+import { round } from '../core/json.js';
+import { verifySceneOutput } from '../stages/f-verifier/verify.js';
+import { loadStaged, verifyContext } from './scene-ops.js';
+import { sceneState } from './review-state.js';
+
+/**
+ * `aureus episode review [--json]`: the staged episode as the showrunner reads it — the beat
+ * sheet, each scene with its author, pin, attempts, findings, manual-review flag and the fate of
+ * its claims (accepted into canon, downgraded to rumour, rejected), and the cost so far.
+ */
+export interface ReviewView {
+  episode: string;
+  title: string;
+  seed: string;
+  run_dir: string;
+  script: string | null;
+  steering: unknown;
+  scenes: {
+    id: string;
+    act: number;
+    day: number;
+    time_of_day: string;
+    location: string;
+    cast: string[];
+    beats: string[];
+    author: 'model' | 'human';
+    pinned: boolean;
+    rewrites: number;
+    attempts: number;
+    verdict: 'PASS' | 'FAIL';
+    manual_review: boolean;
+    findings: Pick<Finding, 'code' | 'severity' | 'message'>[];
+    claims: { accepted: Claim[]; downgraded: Claim[]; rejected: Claim[] };
+  }[];
+  episode_findings: Pick<Finding, 'code' | 'severity' | 'message'>[];
+  cost: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number };
+}
+
+export async function reviewView(root: string, world: World): Promise<ReviewView> {
+  const st = loadStaged(root);
+  const { plan } = st.planning;
+  const { readRunLog, summarizeRunLog } = await import('../providers/index.js');
+  const log = readRunLog(path.join(st.runDir, 'run_log.jsonl')).entries;
+  const total = summarizeRunLog(log).total;
+  const scenes: ReviewView['scenes'] = [];
+  for (const sc of plan.scenes) {
+    const sr = st.scenes.report.scenes.find((s) => s.scene === sc.id);
+    const last = sr ? [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1] : undefined;
+    let claims: ReviewView['scenes'][number]['claims'] = { accepted: [], downgraded: [], rejected: [] };
+    if (last) {
+      try {
+        const raw = fs.readFileSync(path.join(st.runDir, last.raw_file), 'utf8');
+        const v = verifySceneOutput(raw, await verifyContext(root, world, st, sc.id));
+        claims = { accepted: v.accepted_claims, downgraded: v.downgraded_claims, rejected: v.rejected_claims };
+      } catch {
+        /* the draft file is gone: no claims to show */
+      }
+    }
+    const state = sceneState(st.review, sc.id);
+    const beats = plan.beats.filter((b) => b.scene === sc.id);
+    scenes.push({
+      id: sc.id,
+      act: sc.act,
+      day: sc.day,
+      time_of_day: sc.time_of_day,
+      location: sc.location,
+      cast: sc.cast,
+      beats: beats.flatMap((b) => b.applications.map((a) => `${a.id} ${a.operator_id} by ${a.bindings.actor} → ${a.outcome}${b.tag ? ` [${b.tag}]` : ''}`)),
+      author: state.author,
+      pinned: state.pinned,
+      rewrites: state.rewrites,
+      attempts: sr?.attempts.length ?? 0,
+      verdict: sr?.final_verdict ?? 'FAIL',
+      manual_review: sr?.manual_review ?? false,
+      findings: (last?.findings ?? []).map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
+      claims,
+    });
+  }
+  const scriptRel = Object.keys(new (await import('./checkpoint.js')).Checkpoints(st.runDir).load<{ files: Record<string, string> }>('stage-h')?.files ?? {}).find((f) => f.endsWith('/episode_script.md'));
+  return {
+    episode: st.review.episode,
+    title: plan.title,
+    seed: st.review.seed,
+    run_dir: st.review.run_dir,
+    script: scriptRel ? path.posix.join(st.review.run_dir, 'stage', scriptRel) : null,
+    steering: st.review.steering,
+    scenes,
+    episode_findings: st.scenes.report.episode_findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
+    cost: { calls: log.length, input_tokens: total.input_tokens, output_tokens: total.output_tokens, cost_usd: round(total.cost_usd, 6) },
+  };
+}
+
+/** The review as text: one block per scene. */
+export function renderReview(v: ReviewView, ch: { bold: (s: string) => string; dim: (s: string) => string; yellow: (s: string) => string; red: (s: string) => string; cyan: (s: string) => string; green: (s: string) => string }): string {
+  const out: string[] = [ch.bold(`${v.episode.toUpperCase()}: ${v.title}`) + ch.dim(`  (staged in ${v.run_dir}, seed ${v.seed})`)];
+  let act = 0;
+  for (const s of v.scenes) {
+    if (s.act !== act) { act = s.act; out.push('', ch.bold(`ACT ${act}`)); }
+    const flags = [s.author === 'human' ? ch.yellow('edited by you') : '', s.rewrites ? ch.cyan(`rewritten ×${s.rewrites}`) : '', s.pinned ? ch.green('pinned') : '', s.manual_review ? ch.yellow('MANUAL REVIEW') : '', s.verdict === 'FAIL' ? ch.red('FAILS VERIFICATION') : ''].filter(Boolean).join(', ');
+    out.push(`${ch.cyan(s.id)} day ${s.day} ${s.time_of_day}, ${s.location} — ${s.cast.join(', ')}${flags ? `  ${flags}` : ''}`);
+    for (const b of s.beats) out.push(`    ${b}`);
+    out.push(ch.dim(`    ${s.attempts} attempt(s); claims: ${s.claims.accepted.length} accepted, ${s.claims.downgraded.length} downgraded to rumour, ${s.claims.rejected.length} rejected`));
+    for (const f of s.findings) out.push(`    ${f.severity === 'hard' ? ch.red(f.code) : ch.yellow(f.code)} ${f.message}`);
+  }
+  for (const f of v.episode_findings) out.push(`episode: ${f.code} ${f.message}`);
+  out.push('', `cost so far: ${v.cost.calls} calls, ${v.cost.input_tokens + v.cost.output_tokens} tokens, $${v.cost.cost_usd.toFixed(4)}`);
+  if (v.script) out.push(`script: ${v.script}`);
+  out.push(ch.dim('next: aureus scene edit|rewrite|pin <SCxx>, then aureus episode commit'));
+  return out.join('\n') + '\n';
+}

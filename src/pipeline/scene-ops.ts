@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import type { ResolvedDelta } from '../domain/delta.js';
+import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
+import type { World } from '../domain/world.js';
+import { hashValue } from '../core/hash.js';
+import { stableStringify } from '../core/json.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { SECTION } from '../stages/e-writer/types.js';
+import { parseWriterOutput } from '../stages/e-writer/parse.js';
+import type { VerifyContext } from '../stages/f-verifier/context.js';
+import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/verify.js';
+import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
+import { planPrereqs } from '../stages/scenes.js';
+import { Checkpoints } from './checkpoint.js';
+import type { PlanningOutput } from './planning-adapter.js';
+import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+
+/**
+ * The scene operations on a staged episode (issue 16): load it, verify a new version of a scene
+ * (an author's edit, a rewrite) with the verifier a model's draft goes through, record it in the
+ * run's checkpoint and verifier report, and the checks `episode commit` makes. The scenes live in
+ * the run's `checkpoints/scenes.json`: the pipeline then stages and commits them like any other.
+ */
+export interface StagedEpisode {
+  root: string;
+  review: ReviewState;
+  runDir: string;
+  cp: Checkpoints;
+  planning: PlanningOutput;
+  scenes: { scenes: ApprovedScene[]; report: VerifierReport };
+}
+
+export function loadStaged(root: string, review: ReviewState = requireReview(root)): StagedEpisode {
+  const runDir = path.join(root, review.run_dir);
+  const cp = new Checkpoints(runDir);
+  const planning = cp.load<PlanningOutput>('planning');
+  const scenes = cp.load<{ scenes: ApprovedScene[]; report: VerifierReport }>('scenes');
+  if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
+  return { root, review, runDir, cp, planning, scenes };
+}
+
+/** "sc4", "SC04", "4" → "SC04", checked against the staged plan. */
+export function sceneIdOf(st: StagedEpisode, raw: string): string {
+  const m = /^(?:sc)?(\d{1,3})$/i.exec(raw.trim());
+  const ids = st.planning.plan.scenes.map((s) => s.id);
+  const id = m ? `SC${m[1]!.padStart(2, '0')}` : raw;
+  if (!ids.includes(id)) {
+    throw new AureusError(`unknown scene ${raw}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6103', { scene: raw, episode: st.review.episode, scenes: `${ids[0]}…${ids[ids.length - 1]}` })] });
+  }
+  return id;
+}
+
+export function requireUnpinned(st: StagedEpisode, id: string): void {
+  if (sceneState(st.review, id).pinned) throw new AureusError(`scene ${id} is pinned`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6104', { scene: id })] });
+}
+
+export async function verifyContext(root: string, world: World, st: StagedEpisode, id: string): Promise<VerifyContext> {
+  const { loadStyle } = await import('../style/index.js');
+  const style = await loadStyle(root);
+  const packet = st.planning.packets.find((p) => p.scene_id === id)!;
+  const lexicon = style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement }));
+  return { ...worldVerifyContext(world, lexicon), prereqs: planPrereqs(st.planning.plan), packet };
+}
+
+/** A scene in the writer's three-section format (what $EDITOR shows, and what an edit of the prose alone keeps). */
+export function sceneAsRaw(text: string, scene: ApprovedScene | undefined): string {
+  const claims = scene ? [...scene.accepted_claims, ...scene.downgraded_claims] : [];
+  return `${SECTION.text}\n${text.trim()}\n\n${SECTION.claims}\n${JSON.stringify(claims, null, 2)}\n\n${SECTION.events}\n${JSON.stringify(scene?.events ?? [], null, 2)}\n`;
+}
+
+/** An author's text: the three sections as given, or the prose alone with the scene's claims and events kept. */
+export function authorRaw(st: StagedEpisode, id: string, input: string): string {
+  const text = input.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const approved = st.scenes.scenes.find((s) => s.scene === id);
+  if (parseWriterOutput(text).found.text) return text;
+  if (!text.trim()) throw new AureusError(`the edit of ${id} is empty`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: 'the text is empty' })] });
+  return sceneAsRaw(text, approved);
+}
+
+/** The approved scene a verified output becomes (application ids stripped from event deltas, as stage G does). */
+function approvedFrom(id: string, v: SceneVerification, attempts: number, model: string, human: boolean): ApprovedScene {
+  const a: ApprovedScene = {
+    scene: id,
+    text: v.parsed.scene_text,
+    events: v.parsed.events.map((e) => ({ ...e, deltas: (e.deltas ?? []).map(({ application_id: _a, ...d }: ResolvedDelta & { application_id?: string }) => d) })),
+    accepted_claims: v.accepted_claims,
+    downgraded_claims: v.downgraded_claims,
+    attempts,
+    model,
+    simplified: false,
+  };
+  if (human) a.author = 'human';
+  return a;
+}
+
+export interface NewVersion {
+  raw: string;
+  verification: SceneVerification;
+  attempt: Omit<SceneAttempt, 'attempt' | 'raw_file'>;
+  /** Replace the scene's text with this version (false: a failed rewrite is kept in the report only). */
+  adopt: boolean;
+}
+
+/** Record one new version of a scene: its draft file, its attempt in the report and (if adopted) the scene. */
+export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): SceneAttempt {
+  const report = st.scenes.report;
+  const sr = report.scenes.find((s) => s.scene === id)!;
+  const n = sr.attempts.length + 1;
+  const rawFile = `drafts/${id}.${n}.txt`;
+  fs.mkdirSync(path.join(st.runDir, 'drafts'), { recursive: true });
+  writeFileAtomic.sync(path.join(st.runDir, rawFile), nv.raw);
+  const attempt: SceneAttempt = { ...nv.attempt, attempt: n, raw_file: rawFile };
+  sr.attempts.push(attempt);
+  if (nv.adopt) {
+    sr.final_verdict = attempt.verdict;
+    sr.manual_review = false;
+    const human = attempt.author === 'human';
+    const next = approvedFrom(id, nv.verification, n, attempt.model, human);
+    const order = st.planning.plan.scenes.map((s) => s.id);
+    st.scenes.scenes = [...st.scenes.scenes.filter((s) => s.scene !== id), next].sort((a, b) => order.indexOf(a.scene) - order.indexOf(b.scene));
+    const state = sceneState(st.review, id);
+    st.review.scenes[id] = { ...state, author: human ? 'human' : 'model' };
+  }
+  report.verdict = report.scenes.every((s) => s.final_verdict === 'PASS') ? 'PASS' : 'FAIL';
+  st.cp.save('scenes', st.scenes);
+  writeFileAtomic.sync(path.join(st.runDir, 'verifier_report.json'), stableStringify(report));
+  fs.rmSync(path.join(st.cp.dir, 'stage-h.json'), { force: true });
+  writeReview(st.root, st.review);
+  return attempt;
+}
+
+/** An author's edit of one scene: verified by the deterministic rules, recorded as `author: human`. */
+export async function editScene(root: string, world: World, rawId: string, input: string): Promise<{ scene: string; attempt: SceneAttempt }> {
+  const st = loadStaged(root);
+  const id = sceneIdOf(st, rawId);
+  requireUnpinned(st, id);
+  return { scene: id, attempt: await applyHumanText(st, world, id, input) };
+}
+
+async function applyHumanText(st: StagedEpisode, world: World, id: string, input: string): Promise<SceneAttempt> {
+  const raw = authorRaw(st, id, input);
+  const v = verifySceneOutput(raw, await verifyContext(st.root, world, st, id));
+  // The critic's taste is a model's opinion: an author's text is judged by the rules that guard canon.
+  const attempt = { model: 'human', mode: 'edit' as const, author: 'human' as const, findings: v.findings, critic: null, verdict: v.hard ? ('FAIL' as const) : ('PASS' as const) };
+  return recordVersion(st, id, { raw, verification: v, attempt, adopt: true });
+}
+
+export function setPinned(root: string, rawId: string, pinned: boolean): string {
+  const st = loadStaged(root);
+  const id = sceneIdOf(st, rawId);
+  st.review.scenes[id] = { ...sceneState(st.review, id), pinned };
+  writeReview(root, st.review);
+  return id;
+}
+
+/** Scene sections of a script (`## SC04 — …` up to the next scene heading). */
+export function scriptSections(script: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const parts = script.replace(/\r\n?/g, '\n').split(/^(?=## SC\d{2,3}\b)/m);
+  for (const p of parts) {
+    const m = /^## (SC\d{2,3})\b/.exec(p);
+    if (m) out.set(m[1]!, p.trim());
+  }
+  return out;
+}
+
+/**
+ * Hand edits in the run's stage/ folder (staged files differ from what stage H staged): a scene
+ * changed in the script is adopted as the author's edit of that scene; any other file is refused.
+ */
+export async function adoptStagedEdits(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
+  const runDir = path.join(root, review.run_dir);
+  const h = new Checkpoints(runDir).load<{ files: Record<string, string> }>('stage-h');
+  if (!h) return;
+  let st: StagedEpisode | null = null;
+  for (const [rel, staged] of Object.entries(h.files).sort(([a], [b]) => a.localeCompare(b))) {
+    let now: string;
+    try {
+      now = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
+    } catch {
+      continue; // deleted: staged again from the scenes
+    }
+    if (now === staged) continue;
+    const file = path.posix.join(review.run_dir, 'stage', rel);
+    if (!rel.endsWith('/episode_script.md')) throw new AureusError(`the staged file ${file} was changed by hand`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6106', { file })] });
+    const before = scriptSections(staged);
+    const after = scriptSections(now);
+    st ??= loadStaged(root, review);
+    for (const [id, text] of after) {
+      if (before.get(id) === text) continue;
+      requireUnpinned(st, id);
+      await applyHumanText(st, world, id, text);
+      warnings.push(diag('AUR6107', { scene: id }));
+    }
+  }
+}
+
+/**
+ * Before a reviewed episode is committed: every scene must stand on the current world. Scenes an
+ * author touched are verified again, and all of them when the world changed since planning.
+ */
+export async function verifyForCommit(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
+  const st = loadStaged(root, review);
+  const changed = hashValue(world) !== st.planning.context.state_hash;
+  if (changed) warnings.push(diag('AUR6108', { episode: review.episode }));
+  for (const sr of st.scenes.report.scenes) {
+    const touched = sceneState(review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');
+    const last = [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1];
+    if (!last) continue;
+    let findings = last.findings;
+    if (changed || touched) {
+      const raw = fs.readFileSync(path.join(st.runDir, last.raw_file), 'utf8');
+      findings = verifySceneOutput(raw, await verifyContext(root, world, st, sr.scene)).findings;
+    }
+    const hard = findings.find((f) => f.severity === 'hard');
+    if (hard || sr.final_verdict === 'FAIL') {
+      const f = hard ?? last.findings[0];
+      throw new AureusError(`scene ${sr.scene} breaks a check`, {
+        exitCode: ExitCode.VERIFY_FAILED,
+        diagnostics: [diag('AUR6105', {
+          scene: sr.scene,
+          code: f?.code ?? 'FAIL',
+          message: f?.message ?? 'the scene did not pass verification',
+          where: f?.span ? ` (line ${f.span.line}: ${f.span.text.trim().slice(0, 80)})` : '',
+          fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it with \`aureus scene edit ${sr.scene}\` or \`aureus scene rewrite ${sr.scene}\``,
+        })],
+      });
+    }
+  }
+}

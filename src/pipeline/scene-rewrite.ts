@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { Finding, SceneAttempt } from '../domain/scene.js';
+import type { World } from '../domain/world.js';
+import type { ConfigOverrides } from '../config/types.js';
+import { buildWriterRequest } from '../stages/e-writer/prompt.js';
+import { verifySceneOutput } from '../stages/f-verifier/verify.js';
+import { buildCriticRequest, runCritic } from '../stages/f-verifier/critic.js';
+import { keepOpening, planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
+import { JournaledLlm } from './call-journal.js';
+import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
+import { sceneState, writeReview } from './review-state.js';
+
+/**
+ * `aureus scene rewrite <SCxx> [--note]` (issue 16): the Writer writes the scene anew with the
+ * showrunner's note, then the verifier and critic judge it; a failed draft is repaired within the
+ * per-scene budget, keeping the note. Each rewrite carries a nonce (rewrite/1, rewrite/2, …) in its
+ * prompt, so neither the run's call journal nor the record cache can answer with an old draft.
+ * Calls go through the run's journal and run log: the episode's cost includes them.
+ */
+export interface RewriteResult {
+  scene: string;
+  adopted: boolean;
+  attempts: SceneAttempt[];
+  findings: Finding[];
+}
+
+export async function rewriteScene(o: { root: string; world: World; scene: string; note?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RewriteResult> {
+  const st = loadStaged(o.root);
+  const id = sceneIdOf(st, o.scene);
+  requireUnpinned(st, id);
+  const state = sceneState(st.review, id);
+  const nonce = `rewrite/${state.rewrites + 1}`;
+  // The nonce is spent before the call: a crash mid-rewrite never makes the next one a replay.
+  st.review.scenes[id] = { ...state, rewrites: state.rewrites + 1, notes: [...state.notes, o.note ?? ''] };
+  writeReview(o.root, st.review);
+
+  const { loadConfigOrThrow } = await import('../config/load.js');
+  const { config } = loadConfigOrThrow(o.root, o.overrides);
+  const { JsonlRunLog, openLlm } = await import('../providers/index.js');
+  const { loadStyle } = await import('../style/index.js');
+  const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));
+  const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env });
+  const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, { provider: router.providerId, models: config.models, chaos: config.chaos });
+  const s = await loadStyle(o.root);
+  const style = { guide: s.guide, lexicon: s.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: s.lexiconMarkdown };
+  const packet = st.planning.packets.find((p) => p.scene_id === id)!;
+  const ctx = await verifyContext(o.root, o.world, st, id);
+
+  const attempts: SceneAttempt[] = [];
+  let repair: RepairPlan | null = null;
+  let last: { text: string; claims: unknown[]; events: unknown[]; findings: Finding[] } | null = null;
+  for (let k = 0; k <= config.budgets.per_scene; k++) {
+    const n = st.scenes.report.scenes.find((x) => x.scene === id)!.attempts.length + 1;
+    const mode = repair?.mode ?? 'rewrite';
+    const req = buildWriterRequest(packet, style, {
+      seed: st.review.seed,
+      attempt: n,
+      mode,
+      prohibitions: repair?.prohibitions,
+      prohibited_codes: repair?.prohibited_codes,
+      restate_deltas: repair?.restate_deltas,
+      strict_json: repair?.strict_json,
+      escalate: repair?.escalate || packet.marquee || undefined,
+      note: o.note,
+      nonce: k === 0 ? nonce : `${nonce}/${k + 1}`,
+      signal: o.signal,
+      ...(mode === 'punch_up' && last
+        ? { keep_text: keepOpening(last.text, repair?.keep_fraction), keep_claims_json: JSON.stringify(last.claims), keep_events_json: JSON.stringify(last.events) }
+        : {}),
+    });
+    const res = await llm.complete(req);
+    const v = verifySceneOutput(res.text, ctx);
+    const findings = [...v.findings];
+    let critic: SceneAttempt['critic'] = null;
+    if (!v.hard) {
+      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal));
+      critic = { verdict: c.verdict.verdict, notes: [...c.verdict.violations.map((x) => x.message), ...c.verdict.warnings] };
+      findings.push(...c.findings);
+    }
+    const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
+    const attempt = recordVersion(st, id, {
+      raw: res.text,
+      verification: { ...v, findings },
+      attempt: { model: res.model, mode, ...(o.note ? { note: o.note } : {}), findings, critic, verdict },
+      adopt: verdict === 'PASS',
+    });
+    attempts.push(attempt);
+    await runLog.flush();
+    if (verdict === 'PASS') return { scene: id, adopted: true, attempts, findings };
+    last = { text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
+    repair = planRepair(findings, k + 2, config.budgets.per_scene);
+  }
+  return { scene: id, adopted: false, attempts, findings: last?.findings ?? [] };
+}

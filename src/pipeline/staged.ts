@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EpisodeRef } from '../domain/context.js';
+import type { World } from '../domain/world.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
+import { Checkpoints } from './checkpoint.js';
+import { clearReview, describeChanges, readReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+
+/**
+ * The staged episode between `episode run --review` (or `--no-commit`) and its commit (issue 16).
+ * `runEpisode` calls two hooks: `beforeRun` once it knows its run folder, `recordStaged` after
+ * staging. What they guarantee:
+ *   - an episode under review is never replaced by another run (AUR6102: commit or discard it);
+ *   - a hand edit of the staged script is adopted as a human edit of its scene, a hand edit of any
+ *     other staged file is refused (AUR6106): nothing in stage/ is silently overwritten;
+ *   - before a commit every scene the author touched (all of them when the world changed since
+ *     planning) is verified again on the current world; a hard finding refuses the commit naming
+ *     the scene and the finding (AUR6105, exit 4);
+ *   - stage H is computed again from the scenes, so the commit holds exactly the reviewed scenes.
+ */
+export { clearReview };
+
+/** The run folder's name: the seed, plus a hash of the steering flags when there are any. */
+export function runKey(seed: string, steering: Steering | null | undefined): string {
+  return steering && hasFlags(steering) ? `${seed}-${steeringKey(steering)}` : seed;
+}
+
+export interface BeforeRun {
+  root: string;
+  ref: EpisodeRef;
+  runRel: string;
+  world: World;
+  commit: boolean;
+  warnings: Diagnostic[];
+}
+
+export async function beforeRun(o: BeforeRun): Promise<void> {
+  const r = readReview(o.root);
+  if (!r) return;
+  if (!fs.existsSync(path.join(o.root, r.run_dir))) {
+    clearReview(o.root); // its run folder is gone (committed, or deleted by hand): nothing is staged
+    return;
+  }
+  if (r.run_dir !== o.runRel) {
+    const changes = describeChanges(r);
+    throw new AureusError(`${r.episode} is staged for review`, {
+      exitCode: ExitCode.USAGE,
+      diagnostics: [diag('AUR6102', { episode: r.episode, run_dir: r.run_dir, changes: changes ? ` (${changes})` : '' })],
+    });
+  }
+  const { adoptStagedEdits, verifyForCommit } = await import('./scene-ops.js');
+  await adoptStagedEdits(o.root, r, o.world, o.warnings);
+  if (o.commit) await verifyForCommit(o.root, readReview(o.root) ?? r, o.world, o.warnings);
+  // Stage H again from the scenes as they are now (edits, rewrites), on the world as it is now.
+  const cp = new Checkpoints(path.join(o.root, r.run_dir));
+  fs.rmSync(path.join(cp.dir, 'stage-h.json'), { force: true });
+}
+
+/** After `--review` / `--no-commit` staged the episode: remember it (keeping what the author did). */
+export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; runRel: string; steering: Steering | null }): void {
+  const prior = readReview(root);
+  const same = prior && prior.run_dir === s.runRel ? prior : null;
+  const state: ReviewState = {
+    format: 1,
+    episode: s.ref.id,
+    season: s.ref.season,
+    episode_number: s.ref.episode,
+    seed: s.seed,
+    run_dir: s.runRel,
+    steering: s.steering && hasFlags(s.steering) ? { ...s.steering, notes: [] } : null,
+    scenes: same?.scenes ?? {},
+  };
+  writeReview(root, state);
+}
+
+export { sceneState };

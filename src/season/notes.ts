@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { stableStringify } from '../core/json.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import { seasonDirName } from '../paths.js';
+import { compiledSchema } from '../store/schema.js';
+import type { World } from '../domain/world.js';
+
+/**
+ * The season's notes (seasons/season_NN/notes.json): what the showrunner wants from coming
+ * episodes. `aureus note` writes them, play mode may too; the Director of the episode a note is
+ * addressed to reads it (stages/c-director/steering.ts). One module so both writers agree.
+ */
+export interface SeasonNote {
+  id: string;
+  text: string;
+  /** The episode whose Director reads it ("s01e03"). */
+  episode: string;
+  thread?: string;
+  character?: string;
+  source: 'cli' | 'play';
+}
+
+export interface SeasonNotes {
+  format: 1;
+  season: number;
+  notes: SeasonNote[];
+}
+
+export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
+
+function invalid(rel: string, detail: string): AureusError {
+  return new AureusError('the season notes are invalid', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel })] });
+}
+
+/** The season's notes; an empty list when the file does not exist. A bad file is exit 3 (AUR3063). */
+export function readNotes(root: string, season: number): SeasonNotes {
+  const rel = notesRel(season);
+  let text: string;
+  try {
+    text = fs.readFileSync(path.join(root, rel), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, season, notes: [] };
+    throw invalid(rel, (e as Error).message);
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    throw invalid(rel, `invalid JSON: ${(e as Error).message}`);
+  }
+  const validate = compiledSchema('notes.schema.json');
+  if (!validate(v)) {
+    const err = validate.errors?.[0];
+    throw invalid(rel, `${err?.instancePath || '/'} ${err?.message ?? 'does not match schemas/notes.schema.json'}`);
+  }
+  return v as SeasonNotes;
+}
+
+/** The notes addressed to one episode, in the order they were left. */
+export function notesFor(root: string, episodeId: string): SeasonNote[] {
+  const season = Number(episodeId.slice(1, 3));
+  return readNotes(root, season).notes.filter((n) => n.episode === episodeId);
+}
+
+/** A note's thread and character must exist in the world (usage error AUR3061 otherwise). */
+export function checkNoteRefs(world: World, note: Pick<SeasonNote, 'thread' | 'character'>): void {
+  const unknown = (kind: string, id: string, option: string, known: string[]) =>
+    new AureusError(`unknown ${kind} ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3061', { kind, id, option, known: known.join(', ') })] });
+  if (note.thread && !world.threads.threads.some((t) => t.id === note.thread)) throw unknown('thread', note.thread, '--thread', world.threads.threads.map((t) => t.id));
+  if (note.character && !world.characters.characters.some((c) => c.id === note.character)) throw unknown('character', note.character, '--character', world.characters.characters.map((c) => c.id));
+}
+
+/** Append a note (atomic write of the whole file); returns it with its id. */
+export function addNote(root: string, season: number, input: Omit<SeasonNote, 'id'>): SeasonNote {
+  const text = input.text.replace(/\s+/g, ' ').trim();
+  if (!text) throw new AureusError('an empty note', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: '', detail: 'the note is empty', example: 'aureus note "Cato should lose his temper in public"' })] });
+  const current = readNotes(root, season);
+  const next = current.notes.reduce((m, n) => Math.max(m, Number(n.id.slice(1)) || 0), 0) + 1;
+  const note: SeasonNote = { id: `n${String(next).padStart(3, '0')}`, text: text.slice(0, 2000), episode: input.episode, source: input.source };
+  if (input.thread) note.thread = input.thread;
+  if (input.character) note.character = input.character;
+  const out: SeasonNotes = { format: 1, season, notes: [...current.notes, note] };
+  const abs = path.join(root, notesRel(season));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileAtomic.sync(abs, stableStringify(out));
+  return note;
+}

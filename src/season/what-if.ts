@@ -1,0 +1,90 @@
+import path from 'node:path';
+import type { AppliedDelta, ResolvedDelta } from '../domain/delta.js';
+import { WORLD_FILES, type World } from '../domain/world.js';
+import { stableStringify } from '../core/json.js';
+import { applyDeltas } from '../core/deltas/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import { seasonDirName } from '../paths.js';
+import { createGit } from '../git/simple-git.js';
+import { validateSchema, type SchemaKind } from '../store/schema.js';
+import { checkWorldReferences } from '../store/references.js';
+import { checkStateInvariants } from '../core/invariants.js';
+import { writeTextFile, writeWorld } from '../store/write.js';
+import { readWorldAt } from './world-at.js';
+import { branchFrom, checkBranchArgs } from './branch.js';
+import { nextEpisode } from './episodes.js';
+
+/**
+ * `aureus branch <name> --set <path>=<value>…` (issue 16): a what-if that changes the world. The
+ * changes are `set` deltas through the core's delta engine (paths of docs/paths.md), with provenance
+ * {episode: "what-if:<name>", event: "set"}; they are recorded in seasons/season_NN/what_if/<name>.json
+ * and committed on the new branch with the world files, so the next episode there differs.
+ */
+export function parseSets(values: string[]): ResolvedDelta[] {
+  return values.map((v) => {
+    const eq = v.indexOf('=');
+    const p = eq > 0 ? v.slice(0, eq).trim() : '';
+    const raw = eq > 0 ? v.slice(eq + 1).trim() : '';
+    if (!p || !raw) throw new AureusError(`bad --set ${v}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: v, detail: 'expected <path>=<value>' })] });
+    // JSON when it parses (numbers, true, "quoted"), else the bare text (an id, a status).
+    let value: unknown = raw;
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      /* a bare word */
+    }
+    return { path: p, op: 'set' as const, value } as ResolvedDelta;
+  });
+}
+
+/** The deltas applied to the world at `from`, checked against the schemas, before anything is written. */
+export async function whatIfWorld(root: string, name: string, fromCommit: string, deltas: ResolvedDelta[]): Promise<{ world: World; applied: AppliedDelta[] }> {
+  const base = await readWorldAt(root, fromCommit);
+  const r = applyDeltas(base, withConsequences(base, deltas), () => ({ episode: `what-if:${name}`, scene: '', event: 'set', operator: null }));
+  if (!r.ok) {
+    const d = deltas[r.failedIndex ?? 0];
+    throw new AureusError('the --set change cannot be applied', {
+      exitCode: ExitCode.USAGE,
+      diagnostics: [diag('AUR6109', { value: `${d?.path}=${JSON.stringify(d?.value)}`, detail: r.diagnostics.map((x) => x.message).join('; ') }), ...r.diagnostics],
+    });
+  }
+  for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
+    const problems = validateSchema(key as SchemaKind, r.world[key], rel);
+    if (problems.length) throw new AureusError('the --set change makes the world invalid', { exitCode: ExitCode.USAGE, diagnostics: problems });
+  }
+  // References, the ledger and the hard constraints (e.g. "the consul survives"): a what-if stays a valid world.
+  const refs = [...checkWorldReferences(r.world), ...checkStateInvariants(r.world)].filter((d) => d.severity === 'error');
+  if (refs.length) throw new AureusError('the --set change makes the world invalid', { exitCode: ExitCode.USAGE, diagnostics: refs });
+  return { world: r.world, applied: r.applied };
+}
+
+export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
+  const deltas = parseSets(sets);
+  const at = await checkBranchArgs(root, name, from);
+  const { world, applied } = await whatIfWorld(root, name, at.commit, deltas);
+  await branchFrom(root, name, from);
+  const changed = await writeWorld(root, world);
+  const season = nextEpisode(root).season;
+  const record = path.posix.join('seasons', seasonDirName(season), 'what_if', `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  await writeTextFile(path.join(root, record), stableStringify({ format: 1, branch: name, from: at.label, deltas: applied }));
+  const git = createGit(root);
+  const paths = [...changed, record];
+  await git.add(paths);
+  const message = [`What if: ${name}`, '', ...applied.map((d) => `${d.path}: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`), '', `Aureus-Branch: ${name}`, ...sets.map((s) => `Aureus-Set: ${s}`), ''].join('\n');
+  const commit = await git.commit(message, { paths });
+  return { branch: name, from: at.label, commit, record, deltas: applied };
+}
+
+/** What a change implies for the world to stay valid, as recorded deltas too: the dead drop their intentions. */
+function withConsequences(world: World, deltas: ResolvedDelta[]): ResolvedDelta[] {
+  const out: ResolvedDelta[] = [];
+  for (const d of deltas) {
+    out.push(d);
+    const m = /^characters\.([a-z0-9_]+)\.status$/.exec(d.path);
+    if (!m || d.value !== 'dead') continue;
+    const c = world.characters.characters.find((x) => x.id === m[1]);
+    for (const i of c?.bdi.intentions ?? []) out.push({ path: `characters.${m[1]}.bdi.intentions`, op: 'subtract', value: i });
+  }
+  return out;
+}
