@@ -4,9 +4,10 @@ import path from 'node:path';
 import { BIN } from '../pipeline/world.js';
 
 /** The built CLI as a child with a piped stdin (no terminal): one play turn per line. */
-export function startPlay(args: string[], cwd: string): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; closed: Promise<number | null> } {
+export function startPlay(args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; closed: Promise<number | null> } {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.ANTHROPIC_API_KEY;
+  Object.assign(env, extraEnv);
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -16,8 +17,8 @@ export function startPlay(args: string[], cwd: string): { child: ChildProcessWit
   return { child, out: () => out, err: () => err, closed };
 }
 
-export async function playScript(args: string[], cwd: string, input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const p = startPlay(args, cwd);
+export async function playScript(args: string[], cwd: string, input: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = startPlay(args, cwd, env);
   p.child.stdin.end(input);
   const code = await p.closed;
   return { code, stdout: p.out(), stderr: p.err() };
