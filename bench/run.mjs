@@ -104,6 +104,13 @@ for (let i = 0; i < 3; i++) {
 results.cli.offline_episode_ms = r1(median(e2e));
 results.cli.offline_episode_error = e2eError;
 
+// (d) the offline play turn (issue 15 target: ≤ 200 ms a turn, canonization excluded).
+log('(d) play: 20 offline turns…');
+{
+  const r = await runChild('play.mjs', [], 60_000);
+  results.play = r.lines[0] ?? { error: r.stderr.split('\n').filter(Boolean).slice(-3).join(' | ') };
+}
+
 // Growth factors between consecutive sizes (time ratio; ~10 for linear over 10x sizes).
 const growth = {};
 for (const s of STAGES) {
@@ -139,7 +146,7 @@ if (e1 && e8) {
   const t = e1.tokens;
   md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
 }
-md += `\n## CLI\n\n| | median ms |\n|---|---|\n| cold start \`aureus --help\` | ${cell(results.cli.cold_start_ms)} |\n| full offline episode (\`episode run\`, starter world, commit included) | ${cell(results.cli.offline_episode_ms)}${e2eError ? ` (${e2eError.split('\n')[0]})` : ''} |\n`;
+md += `\n## CLI\n\n| | median ms |\n|---|---|\n| cold start \`aureus --help\` | ${cell(results.cli.cold_start_ms)} |\n| full offline episode (\`episode run\`, starter world, commit included) | ${cell(results.cli.offline_episode_ms)}${e2eError ? ` (${e2eError.split('\n')[0]})` : ''} |\n| offline play turn, median / max of 20 (target ≤ 200) | ${cell(results.play?.median_ms)} / ${cell(results.play?.max_ms)} |\n`;
 // A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
 const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
 for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;
