@@ -117,4 +117,18 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     expect(norm(a)).toBe(norm(b));
     expect(git(a, 'rev-parse', 'HEAD^{tree}')).toBe(git(b, 'rev-parse', 'HEAD^{tree}'));
   });
+
+  it('--scene plays a planned scene from its stage D packet', async () => {
+    const w = copyRepo(base, 'play-scene');
+    expect((await cli(['episode', 'plan'], w)).code).toBe(0);
+    const runs = fs.readdirSync(path.join(w, '.aureus/runs'));
+    const packet = JSON.parse(fs.readFileSync(path.join(w, '.aureus/runs', runs[0]!, 'packets/SC01.json'), 'utf8')) as { episode_id: string; cast: { id: string }[]; setting: { location_name: string } };
+    const [me, ...others] = packet.cast.map((c) => c.id);
+    const r = await playScript(['play', '--as', me!, '--scene', `${packet.episode_id}/SC01`, '--mode', 'open', '--session', 'sc'], w, 'What brings you here?\n/end\n');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(`SC01 at ${packet.setting.location_name}`);
+    expect(r.stdout).toContain('Scene complete (user_end)');
+    const start = records(w, 'sc')[0] as { setup: { episode: string; cast: string[] } };
+    expect(start.setup).toMatchObject({ episode: packet.episode_id, cast: others });
+  });
 });
