@@ -13,7 +13,7 @@ export interface SessionControl {
   record: (r: TurnRecord) => void;
   rebrief: () => void;
   setPacket: (p: ScenePacket) => void;
-  canonize: (trigger: string) => Promise<void>;
+  canonize: (trigger: string) => Promise<unknown>;
   finish: (trigger: string) => Promise<void>;
 }
 
@@ -50,7 +50,8 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
       return c.deps.info(HELP);
     case 'commit':
       rec('', 'canonize now');
-      return c.canonize('commit');
+      await c.canonize('commit');
+      return;
     case 'end':
       rec('', 'end of scene');
       return c.finish('user_end');

@@ -1,4 +1,5 @@
 import type { Llm } from '../ports/llm.js';
+import { AureusError, ExitCode } from '../errors.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { actorTurn } from './actor.js';
@@ -11,6 +12,9 @@ import { runAction } from './commands.js';
 import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
 import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+
+/** Tries of the lock at a canonization, 250 ms apart. */
+const LOCK_TRIES = 8;
 
 export interface PlayDeps {
   root: string;
@@ -93,6 +97,8 @@ export class PlaySession {
   /** One input line: a slash command or an in-character turn. */
   async line(raw: string): Promise<void> {
     if (this.done) return;
+    // A scene end the lock postponed: try again before anything else.
+    if (this.state.director.completion_trigger) return this.finish(this.state.director.completion_trigger);
     const input = cleanInput(raw, this.d.maxInput);
     for (const n of input.notices) this.d.emit({ type: 'notice', message: n });
     if (input.text === '') {
@@ -191,16 +197,34 @@ export class PlaySession {
     this.record({ type: 'brief', id: this.nextId(), brief });
   }
 
-  private async checkpoint(trigger: string): Promise<void> {
-    const r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+  /**
+   * Canonize under the run lock. Another session canonizing holds it for a moment, so a few tries;
+   * an `episode run` holds it for minutes: then the proposals stay staged, the user is told, and the
+   * scene goes on (a later /commit, /end or --resume canonizes). Returns whether it ran.
+   */
+  private async checkpoint(trigger: string): Promise<boolean> {
+    let r: Awaited<ReturnType<typeof canonize>> | undefined;
+    for (let i = 0; !r; i++) {
+      try {
+        r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+      } catch (e) {
+        if (!(e instanceof AureusError) || e.exitCode !== ExitCode.LOCKED) throw e;
+        if (i >= LOCK_TRIES) {
+          this.d.emit({ type: 'notice', message: `another run holds the world lock (${e.message}); the staged proposals stay staged — /commit or /end again later, or --resume` });
+          return false;
+        }
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    }
     this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected });
     this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+    return true;
   }
 
   /** Scene end: canonize what is staged, then the evaluation and the next suggestion. */
   async finish(trigger: string): Promise<void> {
     if (this.done) return;
-    await this.checkpoint(trigger === 'user_end' ? 'scene_end' : trigger);
+    if (!(await this.checkpoint(trigger === 'user_end' ? 'scene_end' : trigger))) return;
     const evaluation = evaluate(this.state, this.d.packet);
     const next = suggestNext(this.state, this.d.packet);
     this.record({ type: 'complete', id: this.nextId(), trigger, evaluation, next });

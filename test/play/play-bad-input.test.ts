@@ -68,4 +68,24 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/no session nope/);
   });
+
+  it('a held world lock postpones canonization: the proposals stay staged and the session goes on', async () => {
+    const { acquireLock } = await import('../../src/pipeline/lock.js');
+    const w = copyRepo(base, 'play-locked');
+    const lock = acquireLock(w, 'episode run (test)');
+    try {
+      const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'l1'], w, 'Catiline, where were you?\n/commit\nAnd then?\n');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/another run holds the world lock/);
+      expect((r.stdout.match(/^CATILINE: /gm) ?? []).length).toBe(2);
+      expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
+      expect(records(w, 'l1').filter((x) => x.type === 'proposal').length).toBeGreaterThan(0);
+    } finally {
+      lock.release();
+    }
+    const r2 = await playScript(['play', '--resume', 'l1'], w, '/end\n');
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout).toMatch(/\[canon\] commit [0-9a-f]{10}: accepted p1/);
+    expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('2');
+  });
 });
