@@ -35,13 +35,14 @@ export interface PlanningInput {
 }
 
 export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
-  const { planEpisode, readSeasonGoals } = await import('../stages/planning.js');
+  const { planEpisode, readSeasonGoals, readRecentMoves } = await import('../stages/planning.js');
   input.signal?.throwIfAborted();
   // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
   const seasonGoals = await readSeasonGoals(input.root, input.ref.season);
   const steering = await steeringWithNotes(input.root, input.ref.id, input.steering ?? null);
   const a = await planEpisode({
     seasonGoals,
+    recentMoves: await readRecentMoves(input.root, input.ref),
     world: input.world,
     ref: input.ref,
     seed: input.seed,

@@ -18,6 +18,7 @@ import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '..
 import { buildEpisodeContext } from './a-snapshot/index.js';
 import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
 import { planSymbolic } from './c-director/plan.js';
+import { COOLDOWN_EPISODES, recentMovesOf, type RecentMove } from './c-director/memory.js';
 import { directWithLlm, DIRECTOR_RETRIES } from './c-director/llm.js';
 import { buildPackets, type PacketOptions } from './d-packets/index.js';
 import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
@@ -37,6 +38,8 @@ export interface PlanningInput {
   directorRetries?: number;
   /** The season's goals: thread progress is paced to episodes_planned and finale_threads (core/threads.ts threadPace). */
   seasonGoals?: SeasonGoals | null;
+  /** The moves of the season's recent episodes (readRecentMoves): the Director's cooldown. */
+  recentMoves?: readonly RecentMove[];
   /** The showrunner's steering and the notes addressed to this episode (c-director/steering.ts). */
   steering?: Steering | null;
 }
@@ -61,7 +64,9 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   } else {
     proposals = proposeSymbolic(input.world, context);
   }
-  const symbolic = planSymbolic({ world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null, steering });
+  const symbolic = planSymbolic({
+    world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null, recentMoves: input.recentMoves ?? [], steering,
+  });
   let plan = symbolic;
   if (input.llm) {
     const r = await directWithLlm(symbolic, input.world, context, proposals, input.llm, input.directorRetries ?? DIRECTOR_RETRIES, input.seasonGoals ?? null, steering ? showrunnerBrief(steering) : null);
@@ -126,6 +131,23 @@ export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Pr
     operator_id: String(c.operator_id ?? ''), application_id: String(c.application_id ?? ''),
     summary: String(c.summary ?? ''), open_question: String(c.open_question ?? ''),
   };
+}
+
+/**
+ * The (operator, actor, target) moves of the committed episodes the cooldown still covers (the
+ * last COOLDOWN_EPISODES of the season, from their episode_plan.json). A missing or unreadable
+ * plan counts as no moves: the memory only steers, the committed world is the truth.
+ */
+export async function readRecentMoves(root: string, ref: EpisodeRef): Promise<RecentMove[]> {
+  const plans: Pick<EpisodePlan, 'episode' | 'beats'>[] = [];
+  for (let e = Math.max(1, ref.episode - COOLDOWN_EPISODES); e < ref.episode; e++) {
+    const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, e)), 'episode_plan.json');
+    try {
+      const v = JSON.parse(await fs.promises.readFile(path.join(root, rel), 'utf8')) as Partial<EpisodePlan>;
+      if (Array.isArray(v.beats)) plans.push({ episode: e, beats: v.beats });
+    } catch { /* no plan there: nothing to remember */ }
+  }
+  return recentMovesOf(plans);
 }
 
 /**

@@ -77,7 +77,7 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
     const { loadValidatedWorld } = await import('../../store/validate.js');
     const { loadConfigOrThrow } = await import('../../config/load.js');
     const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
-    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, readSeasonGoals, nextEpisodeRef } = await import('../../stages/planning.js');
+    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, readSeasonGoals, readRecentMoves, nextEpisodeRef } = await import('../../stages/planning.js');
     const { episodeRef } = await import('../../domain/context.js');
     const { runRelDir, episodeRelDir } = await import('../../paths.js');
     const fs = await import('node:fs');
@@ -106,7 +106,7 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
     // Thread progress is paced to the season's goals (docs/planning.md, "Thread pacing").
     const seasonGoals = await readSeasonGoals(c.root, ref.season);
     const artifacts = await planEpisode({
-      world, ref, seed, previousCliffhanger, llm, seasonGoals,
+      world, ref, seed, previousCliffhanger, llm, seasonGoals, recentMoves: await readRecentMoves(c.root, ref),
       steering: await (await import('../../pipeline/planning-adapter.js')).steeringWithNotes(c.root, ref.id, flags),
       packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
     });

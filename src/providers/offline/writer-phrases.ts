@@ -297,7 +297,7 @@ export const REACTIONS = {
  */
 export const METRIC_LINES: Record<string, [string[], string[]]> = {
   unrest: [
-    ['Beyond the walls, the streets grow angrier.', 'Across the city, shutters go up early and stay up.', 'By nightfall the anger in the streets will be worse.'],
+    ['Beyond the walls, the streets grow angrier.', 'Across the city, shutters go up early and stay up.', 'By nightfall the anger in the streets will be worse.', 'In the Subura, men gather on corners and do not go home.', 'A baker on the Vicus Tuscus takes his loaves in before noon.', 'Somewhere a stone goes through a shutter, and no one sends for the watch.'],
     ['Across the city, the streets cool a little.', 'For a day, the anger in the streets subsides.', 'The crowds thin; the tenements breathe out.'],
   ],
   grain_index: [
@@ -309,7 +309,7 @@ export const METRIC_LINES: Record<string, [string[], string[]]> = {
     ['The courts, for once, look elsewhere.', 'A prosecutor puts his tablets away, for now.', 'The shadow of the courts retreats a step.'],
   ],
   scandal_temp: [
-    ['In the baths, the gossip runs hotter.', 'Across the city, the dining rooms find a new story.', 'By morning the barbershops will have it.'],
+    ['In the baths, the gossip runs hotter.', 'Across the city, the dining rooms find a new story.', 'By morning the barbershops will have it.', 'At the fountains, the slave girls have a new name to whisper.', 'Someone has already written it on a wall near the Forum.'],
     ['The gossip cools; the city finds something else to talk about.', 'In the baths, the talk turns to other things.', 'The scandal loses its heat, for now.'],
   ],
   senate_resolve: [
@@ -317,7 +317,7 @@ export const METRIC_LINES: Record<string, [string[], string[]]> = {
     ['The Senate\'s nerve wavers.', 'In the Curia, men find reasons to stay home.', 'The benches grow cautious again.'],
   ],
   threat_level: [
-    ['Across the city, the sense of danger climbs.', 'Men start to sleep with a blade under the pillow.', 'The watch is doubled at the gates, and it is not enough.'],
+    ['Across the city, the sense of danger climbs.', 'Men start to sleep with a blade under the pillow.', 'The watch is doubled at the gates, and it is not enough.', 'Doors that stood open all summer are barred by dusk.', 'The shopkeepers in the Argiletum count their stock and their exits.'],
     ['The sense of danger eases, for a night.', 'The gates are quieter; the watch stands easier.', 'For once, nobody checks the shadows twice.'],
   ],
   threat_to_goals: [

@@ -1,34 +1,36 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { AgentProposals } from '../../domain/proposals.js';
-import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene, RiskRoll } from '../../domain/plan.js';
-import type { Character, Operator, World } from '../../domain/world.js';
+import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
+import type { World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
-import { round } from '../../core/json.js';
-import { hashValue } from '../../core/hash.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
-import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
-import { applyDeltas, resolveEffects } from '../../core/deltas/index.js';
-import { bindingKey, canAct } from '../b-proposals/bdi.js';
-import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
+import { checkPrereqs } from '../../core/expr/index.js';
+import { applyDeltas } from '../../core/deltas/index.js';
+import { canAct } from '../b-proposals/bdi.js';
 import { NEAR_RESOLUTION } from '../a-snapshot/index.js';
-import { threadPace, type SeasonPacingGoals, type ThreadPace } from '../../core/threads.js';
-import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js';
+import { threadPace, type SeasonPacingGoals } from '../../core/threads.js';
+import { ACT_PHASE, episodeShape } from './shape.js';
 import { DramaTracker, threadsToDeferNow } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
-import { breaksHardConstraint } from './hard-constraints.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
+import { breaksHardConstraint } from './hard-constraints.js';
 // Showrunner steering (issue 16): a separate hook, logic in ./steering.ts.
 import { SteeringHook, checkPlanSteering, type Steering } from './steering.js';
+import { CLIFFHANGER_RESERVE, TIMES, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import { pickLocation, sceneTime } from './locations.js';
+import { buildApplication, type Pacing } from './application.js';
+import { placeFullness, scoreCandidate } from './score.js';
+import { TypeBudget } from './type-budget.js';
+import { SeasonMemory, type RecentMove } from './memory.js';
+import { purposeOf, summarize, titleOf } from './text.js';
 
-/** Thread progress per application (docs/planning.md §C.7), at most the thread's pace budget left. */
-export const THREAD_STEP = { success: 0.1, fail: 0.05 } as const;
-/** A step smaller than this does not advance a thread (its budget for the episode is spent). */
-export const MIN_THREAD_STEP = 0.001;
-export const FAIL_COST: { stat: 'dignitas'; amount: number } = { stat: 'dignitas', amount: 2 };
-const TIMES: PlannedScene['time_of_day'][] = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
+/** A move the showrunner requires (--require) is scored without the season's memory or closed stories. */
+const FORGETFUL = new SeasonMemory(0);
+const isRequired = (s: Steering | null | undefined, c: Candidate): boolean =>
+  !!s && s.require.some((r) => r.op === c.op.id && (!r.actor || r.actor === c.actor.id));
 
 export interface DirectorInput {
   world: World;
@@ -37,25 +39,15 @@ export interface DirectorInput {
   seed: string;
   /** The season's goals (episodes_planned, finale_threads) that pace thread progress; defaults when absent. */
   seasonGoals?: SeasonPacingGoals | null;
+  /** The moves of the season's earlier episodes (memory.ts): recent (operator, actor, target) cool down. */
+  recentMoves?: readonly RecentMove[];
   /** The showrunner's steering (--focus, --require, --avoid, --cast, season notes); none when absent. */
   steering?: Steering | null;
-}
-
-/** A pool entry (the move itself) as the Director weighs it: base score and the proposal behind it. */
-interface Candidate extends Pick<PoolEntry, 'op' | 'actor' | 'bindings' | 'key' | 'chars' | 'threads'> {
-  base: number;
-  proposal: { by: string; priority: number; exact: boolean } | null;
 }
 
 interface Projection {
   world: World;
   index: WorldIndex;
-}
-
-/** Where each character last was in the episode (location and scene day). */
-interface Whereabouts {
-  location: string;
-  day: number;
 }
 
 /**
@@ -103,23 +95,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const objectives = chooseObjectives(world, context, rng);
   const steer = new SteeringHook(input.steering ?? null);
 
-  // ---- candidates: every operator x binding for every acting principal (prereqs checked lazily) ----
-  const proposalIndex = new Map<string, { by: string; priority: number }>();
-  const proposalOpActor = new Map<string, { by: string; priority: number }>();
-  for (const p of proposals.proposals) for (const m of p.moves) {
-    proposalIndex.set(bindingKey(m.operator_id, m.bindings), { by: p.character_id, priority: m.priority });
-    const k = `${m.operator_id}|${p.character_id}`;
-    if (!proposalOpActor.has(k)) proposalOpActor.set(k, { by: p.character_id, priority: m.priority });
-  }
-  const candidates: Candidate[] = candidatePool(world, episode).map((e) => {
-    const exact = proposalIndex.get(e.key);
-    const loose = proposalOpActor.get(`${e.op.id}|${e.actor.id}`);
-    return {
-      op: e.op, actor: e.actor, bindings: e.bindings, key: e.key, chars: e.chars, threads: e.threads, base: e.bdi.score,
-      proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
-    };
-  });
-
+  const candidates = buildCandidates(world, episode, proposals);
   const cliffCandidates = candidates.filter((c) => c.op.beats.includes('cliffhanger'));
   const tagCandidates = new Map<MandatoryBeat, Candidate[]>();
   for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) tagCandidates.set(t, candidates.filter((c) => c.op.beats.includes(t)));
@@ -136,7 +112,6 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const opUses = new Map<string, number>();
   const usedKeys = new Set<string>();
   const actorActUses = new Map<string, number>();
-  const typeCount = { thriller: 0, soap: 0 };
   const appearances = new Map<string, number>();
   /** Scenes set at each location so far this episode (location variety, see pickLocation). */
   const locUses = new Map<string, number>();
@@ -163,43 +138,10 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
     pacing.start.set(t.id, t.progress);
   }
 
-  /**
-   * Type limits, keeping the final (cliffhanger) slot a wildcard: every earlier slot must leave
-   * the counts where either type can still close the episode, because only a few operators can
-   * end it and their type is not known in advance.
-   */
-  // Mandatory beats only some operators carry: when all of a tag's operators are of one type, an
-  // untagged slot must not use up the last application of that type before the tag is placed.
-  const tagTypes = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
-  for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) tagTypes.set(t, new Set(world.operators.operators.filter((o) => o.beats.includes(t)).map((o) => o.type)));
-  // Late in a season a tag's carriers of one type may all have stopped applying: then the tag is
-  // reserved an application of the type that still can carry it (recomputed before every slot).
-  let liveTagTypes = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
-  const reserved = (t: 'thriller' | 'soap', forTag: MandatoryBeat | null): number =>
-    [...tagTypes].filter(([tag, types]) => {
-      if (tag === forTag || placedTags.has(tag)) return false;
-      const live = liveTagTypes.get(tag);
-      const eff = types.size === 1 ? types : live && live.size === 1 ? live : null;
-      return !!eff && eff.has(t);
-    }).length;
-  const typeAllowed = (t: 'thriller' | 'soap', remainingAfter: number, forTag: MandatoryBeat | null = null): boolean => {
-    const th = typeCount.thriller + (t === 'thriller' ? 1 : 0) + reserved('thriller', forTag);
-    const so = typeCount.soap + (t === 'soap' ? 1 : 0) + reserved('soap', forTag);
-    const wildcard = totalSlots < LIMITS.thriller.max + LIMITS.soap.max;
-    if (!wildcard) {
-      if (th > LIMITS.thriller.max || so > LIMITS.soap.max) return false;
-      // A full 24-application episode fixes every type; a re-plan keeps the last one for the other
-      // type than it first had, so a cliffhanger of that type can close the episode.
-      if (lastType && remainingAfter > 0 && (lastType === 'thriller' ? th > LIMITS.thriller.max - 1 : so > LIMITS.soap.max - 1)) return false;
-      return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter;
-    }
-    if (remainingAfter === 0) {
-      return th >= LIMITS.thriller.min && th <= LIMITS.thriller.max && so >= LIMITS.soap.min && so <= LIMITS.soap.max;
-    }
-    if (th > LIMITS.thriller.max - 1 || so > LIMITS.soap.max - 1) return false;
-    // The slots left before the last must bring both counts to their minimums.
-    return Math.max(0, LIMITS.thriller.min - th) + Math.max(0, LIMITS.soap.min - so) <= remainingAfter - 1;
-  };
+  const types = new TypeBudget(world, totalSlots, lastType, placedTags);
+  // The last re-plan forgets the season: a repeat is better than no episode at all.
+  const seasonProgress = Math.min(1, episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
+  const memory = new SeasonMemory(episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
 
   for (const sc of shape.scenes) {
     const isLast = sc.number === shape.scenes.length;
@@ -235,55 +177,21 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const needComplication = pendingComplication && !needTag;
       const jitter = rng.fork(`slot/${slotSeq + 1}`);
       const scored: { c: Candidate; s: number; tie: number }[] = [];
-      const allowed = { thriller: typeAllowed('thriller', remainingAfter, needTag), soap: typeAllowed('soap', remainingAfter, needTag) };
-      liveTagTypes = isLast ? new Map() : liveTypesOfTags(tagCandidates, placedTags, proj.index, usedKeys, episode);
+      const allowed = { thriller: types.allowed('thriller', remainingAfter, needTag), soap: types.allowed('soap', remainingAfter, needTag) };
+      types.live = isLast ? new Map() : liveTypesOfTags(tagCandidates, placedTags, proj.index, usedKeys, episode);
       const reserve = isLast ? new Set<string>() : cliffhangerReserve(cliffCandidates, proj.index, usedKeys, episode, attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
-      // Location variety: the fullness of each operator's least-used place, once per slot (not per candidate).
-      const fullness = new Map<Operator, number>();
-      const placeFull = (op: Operator): number => {
-        let f = fullness.get(op);
-        if (f === undefined) { f = Math.max(0, minUses(proj.index, op, locUses) - LOCATION_SOFT_CAP + 1); fullness.set(op, f); }
-        return f;
+      const st = {
+        index: proj.index, scene: sc, k, slotType, needTag, needComplication, allowed, usedKeys, location, forcedOpening, locUses,
+        deferred, overdue, pacing, advancedCount, opUses, actorActUses, appearances, cast, reserve, memory, seasonProgress, relaxed: attempt === PLAN_ATTEMPTS - 1,
       };
+      const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
+      const placeFull = placeFullness(proj.index, locUses);
       for (const c of candidates) {
-        if (needTag && !c.op.beats.includes(needTag)) continue;
-        if (!allowed[c.op.type]) continue;
-        if (usedKeys.has(c.key)) continue;
-        if (!c.chars.every((id) => canAct(proj.index.characters.get(id)))) continue;
-        if (location && !settingOk(proj.index, c.op, location)) continue;
+        // A move the showrunner requires (--require) is not held back by the season's memory.
+        const s = scoreCandidate(c, isRequired(input.steering, c) ? stRequired : st, placeFull);
+        if (s === null) continue;
         const steered = steer.score(c);
-        if (steered === null) continue;
-        let s = c.base + steered;
-        // Location variety: a first move whose every allowed place is already full costs a little.
-        if (!location && !(forcedOpening && k === 0) && locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
-        if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
-        for (const t of c.threads) {
-          if (deferred.has(t)) continue;
-          const th = proj.index.threads.get(t);
-          if (!th || th.status !== 'open') continue;
-          if (budgetLeft(pacing, t, th.progress) < MIN_THREAD_STEP) continue;
-          let need = th.priority / 5;
-          const n = advancedCount.get(t) ?? 0;
-          if (overdue.has(t) && n === 0) need += sc.act <= 2 ? 3 : 1.5;
-          s += n === 0 ? need : need / (1 + n);
-        }
-        if (c.op.type === slotType) s += 0.6;
-        if (c.op.beats.includes(ACT_PHASE[sc.act]!)) s += 0.5;
-        if (needComplication && c.op.beats.includes('complication')) s += 5;
-        s -= 0.6 * (opUses.get(c.op.id) ?? 0);
-        s -= 0.3 * (actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0);
-        // Spread the screen time: every earlier appearance of a bound character costs a little.
-        for (const id of c.chars) s -= 0.15 * (appearances.get(id) ?? 0);
-        if (forcedOpening && k === 0) {
-          const inOpening = c.chars.filter((id) => forcedOpening.characters.includes(id)).length;
-          s += 2 * inOpening;
-          // The opening's place is forced: moves allowed there come first; another is used only if none applies.
-          if (settingOk(proj.index, c.op, forcedOpening.location)) s += 3;
-        }
-        if (k > 0) s += 0.8 * c.chars.filter((id) => cast.has(id)).length;
-        // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
-        if (reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
-        scored.push({ c, s, tie: jitter.next() * jitterScale });
+        if (steered !== null) scored.push({ c, s: s + steered, tie: jitter.next() * jitterScale });
       }
       scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
 
@@ -353,7 +261,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
           k--;
           continue;
         }
-        throw infeasible('prereqs_hold', `no operator's prerequisites hold on the projected state for ${sc.id} (${typeCount.thriller} thriller and ${typeCount.soap} soap moves placed)`);
+        throw infeasible('prereqs_hold', `no operator's prerequisites hold on the projected state for ${sc.id} (${types.count.thriller} thriller and ${types.count.soap} soap moves placed)`);
       }
 
       const { c, app } = chosen;
@@ -375,7 +283,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       for (const id of cast) where.set(id, { location: location!, day: sceneDay });
       appSeq++;
       slotSeq++;
-      typeCount[c.op.type]++;
+      types.count[c.op.type]++;
       usedKeys.add(c.key);
       opUses.set(c.op.id, (opUses.get(c.op.id) ?? 0) + 1);
       actorActUses.set(`${sc.act}|${c.actor.id}`, (actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0) + 1);
@@ -470,271 +378,4 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   return plan;
 }
 
-/**
- * When this few (operator, actor) families can still end the episode, the earlier slots leave them
- * alone; a re-plan (attempt > 0) protects every one of them.
- */
-export const CLIFFHANGER_RESERVE = 3;
-const RESERVE_PENALTY = 100;
-
-/** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
-function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
-  const families = new Set<string>();
-  for (const c of cliff) {
-    const f = `${c.op.id}|${c.actor.id}`;
-    if (families.has(f) || usedKeys.has(c.key)) continue;
-    if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
-    families.add(f);
-    if (families.size > limit) return new Set();
-  }
-  return families;
-}
-
-/** For each unplaced mandatory tag, the types of its carriers whose prereqs hold on the projection now. */
-function liveTypesOfTags(
-  tagCandidates: Map<MandatoryBeat, Candidate[]>, placed: Set<MandatoryBeat>, index: WorldIndex, usedKeys: Set<string>, episode: number,
-): Map<MandatoryBeat, Set<'thriller' | 'soap'>> {
-  const out = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
-  for (const [tag, cands] of tagCandidates) {
-    if (placed.has(tag)) continue;
-    const types = new Set<'thriller' | 'soap'>();
-    for (const c of cands) {
-      if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
-      if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-      if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
-      types.add(c.op.type);
-      if (types.size === 2) break;
-    }
-    out.set(tag, types);
-  }
-  return out;
-}
-
 const prov = (context: EpisodeContext, scene: string, operator: string | null) => () => ({ episode: context.episode_id, scene, event: 'plan', operator });
-
-function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
-  const l = index.locations.get(location);
-  return !!l && op.settings.includes(l.setting);
-}
-
-/**
- * Location variety ("good drama"): an episode should not live in one house. A place that already
- * holds LOCATION_SOFT_CAP scenes is used again only when the move allows nowhere else (or
- * everywhere else is full too); below that, each earlier scene there costs LOCATION_REUSE_COST.
- */
-const LOCATION_SOFT_CAP = 4;
-const LOCATION_REUSE_COST = 0.75;
-const LOCATION_FULL_COST = 100;
-/** A character staying where they already are (no journey, the scene plays on their ground). */
-const LOCATION_HOME_BONUS = 1;
-/** Each day of travel of each bound character; a day's ride (Ostia, Tusculum) beats a full house. */
-const LOCATION_TRAVEL_COST = 1.5;
-/** Candidate score lost per scene over the cap of the least-used place its operator allows. */
-const LOCATION_FULL_PENALTY = 0.5;
-
-const allowedPlaces = (index: WorldIndex, op: Operator): string[] =>
-  [...index.locations.values()].filter((l) => op.settings.includes(l.setting)).map((l) => l.id).sort();
-
-function minUses(index: WorldIndex, op: Operator, uses: ReadonlyMap<string, number>): number {
-  let m = Infinity;
-  for (const l of allowedPlaces(index, op)) m = Math.min(m, uses.get(l) ?? 0);
-  return m === Infinity ? 0 : m;
-}
-
-/**
- * The scene's place among those the operator's settings allow, cheapest first:
- *   cost = travel days of the bound characters x LOCATION_TRAVEL_COST
- *        + earlier scenes there x LOCATION_REUSE_COST (LOCATION_FULL_COST once at the soft cap)
- *        - LOCATION_HOME_BONUS if a bound character is already there.
- * Unreachable places are never chosen; ties go to the seed.
- */
-function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>, uses: ReadonlyMap<string, number>, rng: Rng): string | null {
-  const allowed = allowedPlaces(index, c.op);
-  if (allowed.length === 0) return null;
-  let best: string[] = [];
-  let bestCost = Infinity;
-  for (const l of allowed) {
-    let travel = 0;
-    let unreachable = false;
-    let home = false;
-    for (const id of c.chars) {
-      if (index.characters.get(id)?.location === l) home = true;
-      const from = where.get(id)?.location ?? index.characters.get(id)?.location ?? l;
-      const d = travelDays(index, from, l);
-      if (d === null) unreachable = true;
-      else travel += d;
-    }
-    if (unreachable) continue;
-    const n = uses.get(l) ?? 0;
-    const cost = Math.round((travel * LOCATION_TRAVEL_COST + (n >= LOCATION_SOFT_CAP ? LOCATION_FULL_COST + n : n * LOCATION_REUSE_COST) - (home ? LOCATION_HOME_BONUS : 0)) * 100) / 100;
-    if (cost < bestCost) { bestCost = cost; best = [l]; }
-    else if (cost === bestCost) best.push(l);
-  }
-  if (best.length === 0) return null;
-  // Equally near places: the seed chooses, so scenes do not all drift to the first id in the alphabet.
-  return best.length === 1 ? best[0]! : rng.fork(`place/${c.key}`).pick(best);
-}
-
-/** The earliest (day, time) at `loc` no earlier than `from` that every cast member can reach. */
-function sceneTime(index: WorldIndex, cast: string[], loc: string, where: Map<string, Whereabouts>, from: { day: number; tod: number }): { day: number; tod: number } | null {
-  let day = from.day;
-  let tod = from.tod;
-  while (tod >= TIMES.length) { tod -= TIMES.length; day += 1; }
-  if (tod < 0) tod = 0;
-  for (const id of cast) {
-    const w = where.get(id);
-    const cur = index.characters.get(id)?.location ?? w?.location;
-    if (!cur) continue;
-    // An effect may have moved the character since their last scene (a flight, an arrest): the
-    // journey counts from both places, as the time_and_place check replays it from the last scene.
-    const d0 = travelDays(index, cur, loc);
-    const d1 = w && w.location !== cur ? travelDays(index, w.location, loc) : d0;
-    if (d0 === null || d1 === null) return null;
-    const d = Math.max(d0, d1);
-    const earliest = (w?.day ?? 0) + d;
-    if (d > 0 && earliest > day) { day = earliest; tod = 1; }
-    else if (d > 0 && earliest === day && w && w.day === day) { /* arrives the same day it left only if d == 0 */ }
-  }
-  return { day, tod };
-}
-
-interface Pacing {
-  episode: number;
-  pace: Map<string, ThreadPace>;
-  /** Progress of each open thread when the episode began. */
-  start: Map<string, number>;
-}
-
-/** Remove the progress deltas of one thread (replaced by the paced gain). */
-function dropProgress(deltas: ResolvedDelta[], thread: string): void {
-  for (let i = deltas.length - 1; i >= 0; i--) if (deltas[i]!.path === `threads.${thread}.progress`) deltas.splice(i, 1);
-}
-
-/** What a thread may still gain in this episode (its pace budget minus what it has gained so far). */
-function budgetLeft(p: Pacing, thread: string, progress: number): number {
-  const pace = p.pace.get(thread);
-  if (!pace) return 0;
-  return pace.budget - (progress - (p.start.get(thread) ?? progress));
-}
-
-function buildApplication(
-  c: Candidate, id: string, index: WorldIndex, rng: Rng, pacing: Pacing, deferred: Set<string>, resolvedMajors: Set<string>,
-): { app: OperatorApplication } | null {
-  const episode = pacing.episode;
-  const roleKinds = operatorRoleKinds(c.op);
-  const risks: RiskRoll[] = c.op.side_effect_risks.map((r, k) => {
-    const roll = round(rng.fork(`risk/${id}/${k}`).next());
-    return { text: r.text, prob: r.prob, roll, triggered: roll < r.prob };
-  });
-  const outcome: 'success' | 'fail' = risks.some((r) => r.triggered) ? 'fail' : 'success';
-  const deltas: ResolvedDelta[] = [];
-  if (outcome === 'success') {
-    const r = resolveEffects(c.op.effects, c.bindings, index, { episode, roleKinds });
-    if (!r.ok) return null;
-    deltas.push(...r.deltas);
-  } else {
-    c.op.side_effect_risks.forEach((risk, k) => {
-      if (!risks[k]!.triggered || !risk.effects?.length) return;
-      const r = resolveEffects(risk.effects, c.bindings, index, { episode, roleKinds });
-      if (r.ok) deltas.push(...r.deltas);
-    });
-    deltas.push({ path: `characters.${c.actor.id}.stats.${FAIL_COST.stat}`, op: 'subtract', value: FAIL_COST.amount });
-  }
-  // Progress the operator's own effects write, per thread (they replace the planner's step, never stack with it).
-  const explicit = new Map<string, number>();
-  for (const d of deltas) {
-    const m = /^threads\.([a-z0-9_]+)\.progress$/.exec(d.path);
-    if (!m || typeof d.value !== 'number') continue;
-    const cur = index.threads.get(m[1]!)?.progress ?? 0;
-    const at = cur + (explicit.get(m[1]!) ?? 0);
-    const gain = d.op === 'add' ? d.value : d.op === 'subtract' ? -d.value : d.op === 'set' ? d.value - at : 0;
-    explicit.set(m[1]!, (explicit.get(m[1]!) ?? 0) + gain);
-  }
-  const threads: string[] = [];
-  const majorWouldResolve = (t: string) => resolvedMajors.size >= 1 && !resolvedMajors.has(t);
-  for (const t of [...new Set([...c.threads, ...explicit.keys()])].sort()) {
-    const th = index.threads.get(t);
-    if (!th || th.status !== 'open') {
-      if (explicit.has(t)) return null;
-      continue;
-    }
-    const pace = pacing.pace.get(t);
-    const left = budgetLeft(pacing, t, th.progress);
-    const own = explicit.get(t);
-    if (own !== undefined) {
-      if (own <= 0) continue; // a setback (a failed move's risk): not an advance, and no step on top
-      if (deferred.has(t) || !pace) { dropProgress(deltas, t); continue; }
-      // The operator's own progress is the move's whole gain (no step on top), cut to the thread's
-      // pace budget left: a move can never rush a thread past its season schedule.
-      const reaches = pace.may_resolve && th.progress + Math.min(own, left) >= 1 - 0.005;
-      const gain = reaches ? round(1 - th.progress) : round(Math.min(own, left, 1 - th.progress));
-      dropProgress(deltas, t);
-      if ((gain < MIN_THREAD_STEP && !reaches) || gain <= 0 || (reaches && th.major && majorWouldResolve(t))) continue;
-      threads.push(t);
-      deltas.push({ path: `threads.${t}.progress`, op: 'add', value: gain });
-      deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
-      if (reaches) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
-      continue;
-    }
-    if (deferred.has(t) || !pace) continue;
-    // From its target on, a step that covers the rest closes the thread, however small the rest is.
-    // (A remainder under 0.005 after the step is taken with it: no thread is left a hair short of 1.)
-    const closes = pace.may_resolve && 1 - th.progress <= Math.min(THREAD_STEP[outcome], left) + 0.005;
-    const stepV = closes ? round(1 - th.progress) : round(Math.min(THREAD_STEP[outcome], left, 1 - th.progress));
-    if (stepV < MIN_THREAD_STEP && !closes) continue;
-    const wouldResolve = pace.may_resolve && th.progress + stepV >= 1 - 1e-9;
-    // Spec §6.1: at most one major thread fully resolved per episode.
-    if (wouldResolve && th.major && majorWouldResolve(t)) continue;
-    threads.push(t);
-    deltas.push({ path: `threads.${t}.progress`, op: 'add', value: stepV });
-    deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
-    if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
-  }
-  // A move whose only effect was progress the pace cut away changes nothing: not a beat.
-  if (deltas.length === 0) return null;
-  return {
-    app: {
-      id,
-      operator_id: c.op.id,
-      type: c.op.type,
-      bindings: { ...c.bindings },
-      outcome,
-      risks,
-      prereqs: [],
-      required_deltas: deltas,
-      threads_advanced: threads,
-      source: c.proposal?.exact ? 'proposal' : 'director',
-      ...(c.proposal?.exact ? { proposed_by: c.proposal.by } : {}),
-    },
-  };
-}
-
-const nameOf = (world: World, id: string): string => world.characters.characters.find((c) => c.id === id)?.name ?? id;
-
-function summarize(world: World, a: OperatorApplication): string {
-  const op = world.operators.operators.find((o) => o.id === a.operator_id);
-  const others = Object.entries(a.bindings).filter(([r]) => r !== 'actor').map(([r, id]) => `${r} ${nameOf(world, id)}`);
-  return `${nameOf(world, a.bindings.actor!)}: ${op?.name ?? a.operator_id}${others.length ? ` (${others.join(', ')})` : ''} — ${a.outcome}.`;
-}
-
-function purposeOf(world: World, sc: SceneSlotPlan, tag: MandatoryBeat | null, apps: OperatorApplication[]): string {
-  const what = apps.map((a) => world.operators.operators.find((o) => o.id === a.operator_id)?.name ?? a.operator_id).join(' + ');
-  const threads = [...new Set(apps.flatMap((a) => a.threads_advanced))];
-  return `${tag ? tag.toUpperCase() + ': ' : ''}${what}${threads.length ? `; advances ${threads.join(', ')}` : ''} (act ${sc.act}, ${ACT_PHASE[sc.act]})`;
-}
-
-function titleOf(world: World, beats: Beat[]): string {
-  const rev = beats.find((b) => b.tag === 'reversal')?.applications[0];
-  const cliff = beats.find((b) => b.tag === 'cliffhanger')?.applications[0];
-  const opName = (a?: OperatorApplication) => world.operators.operators.find((o) => o.id === a?.operator_id)?.name ?? '';
-  // The name the audience knows (the cue: "Clodius", not "Pulcher").
-  const who = cliff?.bindings.target ? world.characters.characters.find((c) => c.id === cliff.bindings.target) : undefined;
-  const target = who ? who.cue.charAt(0).toUpperCase() + who.cue.slice(1).toLowerCase() : cliff?.bindings.target ? nameOf(world, cliff.bindings.target).split(' ').slice(-1)[0] : '';
-  const nameWords = new Set(world.characters.characters.flatMap((c) => [...c.name.split(/\s+/), c.cue].map((w) => w.toLowerCase())));
-  const parts = [opName(rev), target ? `${opName(cliff)} for ${target}` : opName(cliff)].filter(Boolean);
-  // Sentence case after the comma ("An omen at the altar, a letter under seal for Caesar"); a name keeps its capital.
-  return parts.map((p, i) => (i > 0 && !nameWords.has(p.split(/[\s']/)[0]!.toLowerCase()) ? p.charAt(0).toLowerCase() + p.slice(1) : p)).join(', ');
-}
-
-export { hashValue };

@@ -6,6 +6,7 @@ import { episodeRef } from '../../../src/domain/context.js';
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
 import { planSymbolic } from '../../../src/stages/c-director/plan.js';
+import { recentMovesOf } from '../../../src/stages/c-director/memory.js';
 import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { decayDeltas } from '../../../src/core/decay.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
@@ -59,7 +60,8 @@ export function simulateSeason(world: World, seed: string, count: number, season
     const proposals = proposeSymbolic(w, context);
     let plan: EpisodePlan;
     try {
-      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, ...(seasonGoals ? { seasonGoals } : {}) });
+      const recentMoves = recentMovesOf(out.map((x) => x.plan));
+      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, recentMoves, ...(seasonGoals ? { seasonGoals } : {}) });
     } catch (err) {
       const e2 = err as Error & { diagnostics?: { message: string }[] };
       throw new Error(`${ref.id} (seed ${epSeed}): ${e2.message} ${(e2.diagnostics ?? []).map((d) => d.message).join('; ')}`);

@@ -1,0 +1,86 @@
+import type { AgentProposals } from '../../domain/proposals.js';
+import type { MandatoryBeat, PlannedScene } from '../../domain/plan.js';
+import type { World } from '../../domain/world.js';
+import type { WorldIndex } from '../../core/world-index.js';
+import { checkPrereqs } from '../../core/expr/index.js';
+import { bindingKey, canAct } from '../b-proposals/bdi.js';
+import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
+
+/**
+ * The Director's candidate moves: every operator x binding for every acting principal (prereqs
+ * checked lazily), each with the proposal behind it, and the reserves that keep the few moves able
+ * to end an episode or carry a mandatory beat from being used up early.
+ */
+
+export const TIMES: PlannedScene['time_of_day'][] = ['dawn', 'morning', 'day', 'afternoon', 'dusk', 'night'];
+
+/** A pool entry (the move itself) as the Director weighs it: base score and the proposal behind it. */
+export interface Candidate extends Pick<PoolEntry, 'op' | 'actor' | 'bindings' | 'key' | 'chars' | 'threads'> {
+  base: number;
+  proposal: { by: string; priority: number; exact: boolean } | null;
+}
+
+/** Where each character last was in the episode (location and scene day). */
+export interface Whereabouts {
+  location: string;
+  day: number;
+}
+
+export function buildCandidates(world: World, episode: number, proposals: AgentProposals): Candidate[] {
+  const proposalIndex = new Map<string, { by: string; priority: number }>();
+  const proposalOpActor = new Map<string, { by: string; priority: number }>();
+  for (const p of proposals.proposals) for (const m of p.moves) {
+    proposalIndex.set(bindingKey(m.operator_id, m.bindings), { by: p.character_id, priority: m.priority });
+    const k = `${m.operator_id}|${p.character_id}`;
+    if (!proposalOpActor.has(k)) proposalOpActor.set(k, { by: p.character_id, priority: m.priority });
+  }
+  return candidatePool(world, episode).map((e) => {
+    const exact = proposalIndex.get(e.key);
+    const loose = proposalOpActor.get(`${e.op.id}|${e.actor.id}`);
+    return {
+      op: e.op, actor: e.actor, bindings: e.bindings, key: e.key, chars: e.chars, threads: e.threads, base: e.bdi.score,
+      proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
+    };
+  });
+}
+
+/**
+ * When this few (operator, actor) families can still end the episode, the earlier slots leave them
+ * alone; a re-plan (attempt > 0) protects every one of them.
+ */
+export const CLIFFHANGER_RESERVE = 3;
+export const RESERVE_PENALTY = 100;
+
+/** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
+export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
+  const families = new Set<string>();
+  for (const c of cliff) {
+    const f = `${c.op.id}|${c.actor.id}`;
+    if (families.has(f) || usedKeys.has(c.key)) continue;
+    if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
+    if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+    families.add(f);
+    if (families.size > limit) return new Set();
+  }
+  return families;
+}
+
+/** For each unplaced mandatory tag, the types of its carriers whose prereqs hold on the projection now. */
+export function liveTypesOfTags(
+  tagCandidates: Map<MandatoryBeat, Candidate[]>, placed: Set<MandatoryBeat>, index: WorldIndex, usedKeys: Set<string>, episode: number,
+): Map<MandatoryBeat, Set<'thriller' | 'soap'>> {
+  const out = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
+  for (const [tag, cands] of tagCandidates) {
+    if (placed.has(tag)) continue;
+    const types = new Set<'thriller' | 'soap'>();
+    for (const c of cands) {
+      if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
+      if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
+      if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+      types.add(c.op.type);
+      if (types.size === 2) break;
+    }
+    out.set(tag, types);
+  }
+  return out;
+}

@@ -1,0 +1,123 @@
+import type { MandatoryBeat } from '../../domain/plan.js';
+import type { Operator } from '../../domain/world.js';
+import type { WorldIndex } from '../../core/world-index.js';
+import { canAct } from '../b-proposals/bdi.js';
+import { ACT_PHASE, type SceneSlotPlan } from './shape.js';
+import { RESERVE_PENALTY, type Candidate } from './candidates.js';
+import { LOCATION_FULL_PENALTY, LOCATION_SOFT_CAP, minUses, settingOk } from './locations.js';
+import { MIN_THREAD_STEP, budgetLeft, type Pacing } from './application.js';
+import type { SeasonMemory } from './memory.js';
+import { FALLEN_STATUSES } from '../../core/cascade.js';
+
+/** Everything the score of one slot's candidates depends on (the planner's running state). */
+export interface SlotScoring {
+  index: WorldIndex;
+  scene: SceneSlotPlan;
+  /** The first move of the scene (k = 0) or a later one. */
+  k: number;
+  slotType: 'thriller' | 'soap';
+  needTag: MandatoryBeat | null;
+  needComplication: boolean;
+  allowed: Record<'thriller' | 'soap', boolean>;
+  usedKeys: ReadonlySet<string>;
+  /** The scene's place once its first move fixed it. */
+  location: string | null;
+  forcedOpening: { location: string; characters: string[] } | null;
+  locUses: ReadonlyMap<string, number>;
+  deferred: ReadonlySet<string>;
+  overdue: ReadonlySet<string>;
+  pacing: Pacing;
+  advancedCount: ReadonlyMap<string, number>;
+  opUses: ReadonlyMap<string, number>;
+  actorActUses: ReadonlyMap<string, number>;
+  appearances: ReadonlyMap<string, number>;
+  cast: ReadonlySet<string>;
+  reserve: ReadonlySet<string>;
+  memory: SeasonMemory;
+  /** How far into the season this episode is (0 at the start, 1 at episodes_planned). */
+  seasonProgress: number;
+  /** The last re-plan: the season's memory and closed stories no longer bar a move. */
+  relaxed: boolean;
+}
+
+/** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
+const FATAL_BONUS = 4;
+const fatal = new WeakMap<object, boolean>();
+export function isFatal(op: Operator): boolean {
+  let f = fatal.get(op);
+  if (f === undefined) {
+    f = op.effects.some((e) => /\.status$/.test(String(e.path)) && (FALLEN_STATUSES as readonly unknown[]).includes(e.value));
+    fatal.set(op, f);
+  }
+  return f;
+}
+
+/** The candidate's score for this slot, or null when it cannot take the slot at all. */
+export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number): number | null {
+  const { index, scene: sc, k } = st;
+  if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
+  if (!st.allowed[c.op.type]) return null;
+  if (st.usedKeys.has(c.key)) return null;
+  if (!c.chars.every((id) => canAct(index.characters.get(id)))) return null;
+  if (st.location && !settingOk(index, c.op, st.location)) return null;
+  // A resolved thread stays resolved: a move whose every story is closed is not replayed.
+  if (!st.relaxed && closedStory(c, index)) return null;
+  let s = c.base;
+  // Location variety: a first move whose every allowed place is already full costs a little.
+  if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
+  if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
+  s += threadNeed(c, st);
+  if (c.op.type === st.slotType) s += 0.6;
+  if (c.op.beats.includes(ACT_PHASE[sc.act]!)) s += 0.5;
+  if (st.needComplication && c.op.beats.includes('complication')) s += 5;
+  s -= 0.6 * (st.opUses.get(c.op.id) ?? 0);
+  s -= 0.3 * (st.actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0);
+  // Spread the screen time: every earlier appearance of a bound character costs a little.
+  for (const id of c.chars) s -= 0.15 * (st.appearances.get(id) ?? 0);
+  if (st.forcedOpening && k === 0) {
+    const opening = st.forcedOpening;
+    s += 2 * c.chars.filter((id) => opening.characters.includes(id)).length;
+    // The opening's place is forced: moves allowed there come first; another is used only if none applies.
+    if (settingOk(index, c.op, opening.location)) s += 3;
+  }
+  if (k > 0) s += 0.8 * c.chars.filter((id) => st.cast.has(id)).length;
+  // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
+  if (st.reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
+  // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
+  const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
+  // The season's shape: the irreversible moves come late, and then they press.
+  if (isFatal(c.op)) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
+  s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
+  return s;
+}
+
+/** What the candidate's threads need: open, not deferred, with pace budget left; overdue first. */
+function threadNeed(c: Candidate, st: SlotScoring): number {
+  let s = 0;
+  for (const t of c.threads) {
+    if (st.deferred.has(t)) continue;
+    const th = st.index.threads.get(t);
+    if (!th || th.status !== 'open') continue;
+    if (budgetLeft(st.pacing, t, th.progress) < MIN_THREAD_STEP) continue;
+    let need = th.priority / 5;
+    const n = st.advancedCount.get(t) ?? 0;
+    if (st.overdue.has(t) && n === 0) need += st.scene.act <= 2 ? 3 : 1.5;
+    s += n === 0 ? need : need / (1 + n);
+  }
+  return s;
+}
+
+/** The least-used allowed place's fullness per operator, computed once per slot. */
+export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, number>): (op: Operator) => number {
+  const fullness = new Map<Operator, number>();
+  return (op) => {
+    let f = fullness.get(op);
+    if (f === undefined) { f = Math.max(0, minUses(index, op, locUses) - LOCATION_SOFT_CAP + 1); fullness.set(op, f); }
+    return f;
+  };
+}
+
+/** Every thread the move belongs to (by tags or effects) is resolved. */
+export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
+  return c.threads.length > 0 && c.threads.every((t) => index.threads.get(t)?.status === 'resolved');
+}
