@@ -14,6 +14,9 @@ import { registerDiff } from './diff.js';
 import { registerBranch } from './branch.js';
 import { registerRollback } from './rollback.js';
 import { registerExport } from './export.js';
+import { registerPlay } from './play.js';
+import { registerSession } from './session.js';
+import { registerQuery } from './query.js';
 import { registerSceneReview } from './scene-review.js';
 import { registerEpisodeReview } from './episode-review.js';
 import { registerNote } from './note.js';
@@ -40,6 +43,9 @@ export const commands: RegisterCommand[] = [
   registerBranch,
   registerRollback,
   registerExport,
+  registerPlay,
+  registerSession,
+  registerQuery,
   registerSceneReview,
   registerEpisodeReview,
   registerNote,
