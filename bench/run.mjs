@@ -74,6 +74,13 @@ for (const c of [1, 8]) {
   };
 }
 
+// (d) the offline play turn (issue 15 target: ≤ 200 ms a turn, canonization excluded).
+log('(d) play: 20 offline turns…');
+{
+  const r = await runChild('play.mjs', [], 60_000);
+  results.play = r.lines[0] ?? { error: r.stderr.split('\n').filter(Boolean).slice(-3).join(' | ') };
+}
+
 // Growth factors between consecutive sizes (time ratio; ~10 for linear over 10x sizes).
 const growth = {};
 for (const s of STAGES) {
@@ -109,6 +116,7 @@ if (e1 && e8) {
   const t = e1.tokens;
   md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
 }
+md += `\n## Play\n\n| | ms |\n|---|---|\n| offline play turn, median / max of 20 (target ≤ 200) | ${cell(results.play?.median_ms)} / ${cell(results.play?.max_ms)} |\n`;
 // A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
 const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
 for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;

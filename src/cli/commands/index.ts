@@ -51,6 +51,9 @@ export const commandTable: CommandEntry[] = [
   { name: 'branch', term: 'branch [options] <name>', description: 'start a what-if season: a new git branch at an episode, checked out (optionally with world changes)', load: async () => [(await import('./branch.js')).registerBranch] },
   { name: 'rollback', term: 'rollback [options] <episode>', description: "revert an episode's commit and every later one (git revert, history kept), restoring the world", load: async () => [(await import('./rollback.js')).registerRollback] },
   { name: 'export', term: 'export [options] <episode>', description: 'export a committed episode as a Fountain screenplay, markdown, or a self-contained HTML report', load: async () => [(await import('./export.js')).registerExport] },
+  { name: 'play', term: 'play [options]', description: 'play a principal in a live scene; a hidden Director observes, briefs the other characters and canonizes', load: async () => [(await import('./play.js')).registerPlay] },
+  { name: 'session', term: 'session', description: 'list and show play sessions', load: async () => [(await import('./session.js')).registerSession] },
+  { name: 'query', term: 'query [options] <kind> [arg]', description: 'ask canon: character <id> | knows <secret_id> | debts [id] | history <path>', load: async () => [(await import('./query.js')).registerQuery] },
   { name: 'note', term: 'note [options] <text>', description: "leave a note for the next episode's Director (seasons/season_NN/notes.json)", load: async () => [(await import('./note.js')).registerNote] },
 ];
 
