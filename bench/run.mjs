@@ -1,7 +1,8 @@
 // `npm run bench`: scale of the symbolic stages, wall time against the critical path, prompt
-// tokens against naive full-world prompting, CLI cold start and a whole offline episode.
+// tokens against naive full-world prompting; then bench/cli.mjs: the CLI as a process (start-up, a
+// whole offline episode, planning by world size) with the issue-18 targets.
 // Writes bench/results.json (git-ignored) and prints markdown tables. See README "Benchmarks".
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +15,7 @@ const CAP_MS = { 10: 60_000, 100: 120_000, 1000: 120_000, 10000: 120_000 };
 const STAGES = ['A', 'C', 'D', 'F', 'H'];
 const LATENCY = 50;
 const log = (s) => process.stderr.write(s + '\n');
-const results = { node: process.version, cpus: os.cpus().length, date_note: 'figures vary by machine; compare ratios, not absolutes', stages: {}, episode: {}, cli: {} };
+const results = { node: process.version, cpus: os.cpus().length, date_note: 'figures vary by machine; compare ratios, not absolutes', stages: {}, episode: {} };
 
 // The small sizes are real DPRR worlds: without the tables the bench would measure nothing there.
 try {
@@ -73,36 +74,12 @@ for (const c of [1, 8]) {
   };
 }
 
-// (d) CLI cold start and a whole offline episode end to end (init + episode run, real git).
-const bin = path.join(ROOT, 'bin/aureus.js');
-const cold = [];
-for (let i = 0; i < 10; i++) {
-  const t = performance.now();
-  const p = spawnSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
-  if (p.status === 0) cold.push(performance.now() - t);
+// (d) the offline play turn (issue 15 target: ≤ 200 ms a turn, canonization excluded).
+log('(d) play: 20 offline turns…');
+{
+  const r = await runChild('play.mjs', [], 60_000);
+  results.play = r.lines[0] ?? { error: r.stderr.split('\n').filter(Boolean).slice(-3).join(' | ') };
 }
-results.cli.cold_start_ms = r1(median(cold));
-log('(d) full offline episodes end to end…');
-const e2e = [];
-let e2eError = null;
-for (let i = 0; i < 3; i++) {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'aureus-bench-'));
-  try {
-    const world = path.join(dir, 'w');
-    const init = spawnSync(process.execPath, [bin, 'init', world], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-    if (init.status !== 0) throw new Error(`init exited ${init.status}: ${init.stderr.slice(-300)}`);
-    const t = performance.now();
-    const run = spawnSync(process.execPath, [bin, '-C', world, 'episode', 'run', '--provider', 'offline', '--json'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '' } });
-    if (run.status !== 0) throw new Error(`episode run exited ${run.status}: ${run.stderr.slice(-300)}`);
-    e2e.push(performance.now() - t);
-  } catch (e) {
-    e2eError = e.message;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-results.cli.offline_episode_ms = r1(median(e2e));
-results.cli.offline_episode_error = e2eError;
 
 // Growth factors between consecutive sizes (time ratio; ~10 for linear over 10x sizes).
 const growth = {};
@@ -139,10 +116,16 @@ if (e1 && e8) {
   const t = e1.tokens;
   md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
 }
-md += `\n## CLI\n\n| | median ms |\n|---|---|\n| cold start \`aureus --help\` | ${cell(results.cli.cold_start_ms)} |\n| full offline episode (\`episode run\`, starter world, commit included) | ${cell(results.cli.offline_episode_ms)}${e2eError ? ` (${e2eError.split('\n')[0]})` : ''} |\n`;
+md += `\n## Play\n\n| | ms |\n|---|---|\n| offline play turn, median / max of 20 (target ≤ 200) | ${cell(results.play?.median_ms)} / ${cell(results.play?.max_ms)} |\n`;
 // A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
 const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
 for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;
 process.stdout.write(md);
 log('\nwrote bench/results.json');
 if (failed.some((size) => !results.stages[size].timed_out)) process.exitCode = 1;
+
+// (e) the real CLI as a process: start-up, a whole offline episode, planning by world size, with
+// the issue-18 targets (bench/cli.mjs; its figures go to bench/results-cli.json).
+log('\n(e) the CLI as a process (bench/cli.mjs)…');
+const cliRun = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.mjs'), '--reps', quick ? '3' : '5'], { stdio: 'inherit' });
+if (cliRun.status !== 0) process.exitCode = 1;

@@ -1,9 +1,10 @@
+import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { resolveRoot, type CommandContext } from './context.js';
-import { commands } from './commands/index.js';
+import { commandsNeeded, loadAllCommands, registerTable } from './commands/index.js';
 
 /**
  * The CLI entry point and its single error boundary. Returns the exit code instead of calling
@@ -19,6 +20,7 @@ export async function main(argv: string[], rawIo: Io = processIo()): Promise<num
   program
     .name('aureus')
     .description('Aureus — a narrative compiler for serialized late-Republic political thrillers.\nTruth lives outside the LLM: symbolic code owns the world, models only propose and render.')
+    .version(packageVersion(), '-V, --version', 'print the aureus version')
     .option('-C <dir>', 'run as if started in <dir> (the world repository)')
     .option('--no-color', 'disable colours (NO_COLOR is honoured too)')
     .showHelpAfterError('(run with --help for usage)')
@@ -46,14 +48,34 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     while (top.parent && top.parent !== program) top = top.parent;
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
   });
-  for (const register of commands) register(program, ctxFor);
-  for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
-
   try {
+    await registerCommands(program, argv, ctxFor);
+    for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
     await program.parseAsync(argv, { from: 'user' });
     return exit.code;
   } catch (e) {
     return report(e, io, chalk, debug);
+  }
+}
+
+/**
+ * Only what this argv needs is imported: the command table for the top-level help, the named
+ * command's modules for a command, every module when the argv names no known command.
+ */
+async function registerCommands(program: Command, argv: string[], ctxFor: () => CommandContext): Promise<void> {
+  const needed = commandsNeeded(argv);
+  if (needed === 'table') return registerTable(program);
+  const registers = needed === 'all' ? await loadAllCommands() : await needed.load();
+  for (const register of registers) register(program, ctxFor);
+}
+
+/** The version from package.json (next to dist/ and src/), read once at start. */
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'unknown';
+  } catch {
+    return 'unknown';
   }
 }
 
@@ -63,9 +85,13 @@ function report(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, debug: 
     return e.exitCode === 0 ? ExitCode.OK : ExitCode.USAGE;
   }
   if (isAureusError(e)) {
-    if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk) + '\n');
-    io.stderr(`${chalk.red('aureus:')} ${escapeControl(e.message)}\n`);
-    if (e.hint) io.stderr(`${chalk.dim('hint:')} ${escapeControl(e.hint)}\n`);
+    // Said once: a single error diagnostic already states the failure (code, place, message, hint),
+    // so the summary line would only repeat it; several get a one-line summary after them.
+    const errors = e.diagnostics.filter((d) => d.severity === 'error');
+    const single = errors.length === 1 ? errors[0] : undefined;
+    if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk).replace(/^\n/, '') + (single ? '' : '\n'));
+    if (!single) io.stderr(`${chalk.red('aureus:')} ${escapeControl(e.message)}\n`);
+    if (e.hint && e.hint !== single?.hint) io.stderr(`${chalk.dim('hint:')} ${escapeControl(e.hint)}\n`);
     if (debug && e.stack) io.stderr(e.stack + '\n');
     return e.exitCode;
   }

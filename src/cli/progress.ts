@@ -1,47 +1,16 @@
 import type { Io } from './io.js';
 import type { ChalkInstance } from 'chalk';
+import { describeCounts, SilentProgress, STAGE_ORDER, STAGE_TITLES, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
 
 /**
  * Progress of `episode run`: the stages A–H, and inside E–G a live status per scene (writing,
- * verifying, repairing, done) with the calls in flight. Three renderers behind one sink:
+ * verifying, repairing, done) with the calls in flight. The interface is the pipeline's
+ * (src/pipeline/progress.ts); these are its renderers:
  *   - listr2 on a TTY (to stderr, so stdout stays clean for the summary);
  *   - plain lines on stderr without a TTY (CI logs, tests);
  *   - silent with --json (stdout carries only the final JSON summary).
  */
-export type StageId = 'A' | 'B' | 'C' | 'D' | 'EFG' | 'H' | 'commit';
-export type StageState = 'done' | 'resumed' | 'failed' | 'skipped';
-export type SceneState = 'writing' | 'verifying' | 'repairing' | 'done' | 'failed' | 'resumed';
-
-export const STAGE_TITLES: Record<StageId, string> = {
-  A: 'A  snapshot',
-  B: 'B  agent proposals',
-  C: 'C  director plan',
-  D: 'D  scene packets',
-  EFG: 'E–G write, verify, repair',
-  H: 'H  deltas, recap, cliffhanger',
-  commit: '   commit and tag',
-};
-export const STAGE_ORDER: StageId[] = ['A', 'B', 'C', 'D', 'EFG', 'H', 'commit'];
-
-export interface ProgressSink {
-  stage(id: StageId, state: StageState, detail?: string): void;
-  /** The scene ids of E–G, once the plan is known. */
-  scenes(ids: string[]): void;
-  scene(id: string, state: SceneState, detail?: string): void;
-  inflight(active: number, queued: number): void;
-  info(text: string): void;
-  /** Stop rendering (after success or failure). */
-  close(): Promise<void>;
-}
-
-export class SilentProgress implements ProgressSink {
-  stage(): void {}
-  scenes(): void {}
-  scene(): void {}
-  inflight(): void {}
-  info(): void {}
-  async close(): Promise<void> {}
-}
+export { STAGE_ORDER, STAGE_TITLES, SilentProgress, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
 
 /** One line per event on stderr. */
 export class PlainProgress implements ProgressSink {
@@ -51,6 +20,10 @@ export class PlainProgress implements ProgressSink {
     private readonly c: ChalkInstance,
   ) {}
   stage(id: StageId, state: StageState, detail?: string): void {
+    if (state === 'running') {
+      this.io.stderr(`${STAGE_TITLES[id].trim()} …\n`);
+      return;
+    }
     const mark = state === 'failed' ? this.c.red('failed') : state === 'resumed' ? this.c.cyan('resumed') : state === 'skipped' ? this.c.dim('skipped') : this.c.green('done');
     this.io.stderr(`${STAGE_TITLES[id].trim()} … ${mark}${detail ? ` ${this.c.dim(`(${detail})`)}` : ''}\n`);
   }
@@ -62,8 +35,11 @@ export class PlainProgress implements ProgressSink {
     const bits = [detail, busy].filter(Boolean).join(', ');
     this.io.stderr(`  ${id} ${state}${bits ? ` ${this.c.dim(`(${bits})`)}` : ''}\n`);
   }
-  inflight(active: number, queued: number): void {
-    this.lastInflight = active || queued ? `${active} in flight${queued ? `, ${queued} queued` : ''}` : '';
+  counts(c: SceneCounts): void {
+    this.lastInflight = describeCounts(c);
+  }
+  notice(text: string): void {
+    this.io.stderr(`  ${this.c.yellow('…')} ${text}\n`);
   }
   info(text: string): void {
     this.io.stderr(`${text}\n`);
@@ -103,6 +79,7 @@ export class ListrProgress implements ProgressSink {
   private readonly sceneIds = deferred();
   private ids: string[] = [];
   private running: Promise<unknown> | null = null;
+  private current: StageId | null = null;
 
   static async create(): Promise<ListrProgress> {
     const p = new ListrProgress();
@@ -140,13 +117,19 @@ export class ListrProgress implements ProgressSink {
       },
     }));
     const out = new ProcessOutput(process.stderr, process.stderr);
-    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, rendererOptions: { processOutput: out } as never });
+    // listr2's own SIGINT handler calls process.exit(127), leaving the lock behind and printing
+    // nothing: Ctrl-C belongs to the run (cli/commands/run-shared.ts interruptSignal, exit 130).
+    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, registerSignalListeners: false, rendererOptions: { processOutput: out } as never });
     this.running = listr.run().catch(() => undefined);
   }
 
   stage(id: StageId, state: StageState, detail?: string): void {
     const d = this.stages.get(id)!;
     const t = this.stageTasks.get(id);
+    if (state === 'running') {
+      this.current = id;
+      return;
+    }
     const title = `${STAGE_TITLES[id]}${state === 'resumed' ? ' (resumed)' : ''}${detail ? ` — ${detail}` : ''}`;
     if (t) {
       if (state === 'skipped' && t.skip) t.skip(title);
@@ -172,9 +155,13 @@ export class ListrProgress implements ProgressSink {
     if (state === 'done' || state === 'resumed') d.resolve();
     else if (state === 'failed') d.reject(new Error(detail ?? `${id} failed`));
   }
-  inflight(active: number, queued: number): void {
+  counts(c: SceneCounts): void {
     const t = this.stageTasks.get('EFG');
-    if (t) t.title = `${STAGE_TITLES.EFG} — ${active} in flight, ${queued} queued`;
+    if (t && !this.stages.get('EFG')!.settled) t.title = `${STAGE_TITLES.EFG} — ${describeCounts(c)}`;
+  }
+  notice(text: string): void {
+    const t = this.current ? this.stageTasks.get(this.current) : undefined;
+    if (t) t.output = text;
   }
   info(): void {}
   async close(): Promise<void> {

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { LineCounter, parseDocument, visit, isMap, isPair, isScalar, type Document, type Node as YamlNode } from 'yaml';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { CONFIG_FILE, packageRoot } from '../paths.js';
+import { CONFIG_FILE } from '../paths.js';
+import { readSchema } from '../schemas/specs.js';
+import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
 import { applyOverrides } from './overrides.js';
 import type { AureusConfig, ConfigOverrides, ModelSlot } from './types.js';
@@ -32,12 +33,8 @@ let compiled: { validate: ValidateFunction; schema: Record<string, unknown> } | 
 /** The config schema, compiled once per process. */
 export function configSchema(): { validate: ValidateFunction; schema: Record<string, unknown> } {
   if (compiled) return compiled;
-  const schema = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'schemas', 'config.schema.json'), 'utf8')) as Record<string, unknown>;
-  // ajv ships CommonJS; createRequire keeps the constructor types straight under NodeNext.
-  const require = createRequire(import.meta.url);
-  const Ajv2020 = require('ajv/dist/2020.js').default as typeof import('ajv').default;
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
-  compiled = { validate: ajv.compile(schema), schema };
+  // Precompiled at build time when possible (src/schemas/specs.ts).
+  compiled = { validate: validatorFor('config'), schema: readSchema('config.schema.json') };
   return compiled;
 }
 
@@ -143,7 +140,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
   };
 }
 
-/** One warning per model that routing can reach but the price table does not know. */
+/** One error per model that routing can reach but the price table does not know: a typo'd id is caught before any call. */
 function priceWarnings(config: AureusConfig): Diagnostic[] {
   if (config.provider === 'offline' || config.provider.startsWith('replay:')) return [];
   const bySlot = new Map<string, string[]>();

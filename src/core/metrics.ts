@@ -5,6 +5,9 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { round } from './json.js';
 import { parsePath } from './deltas/paths.js';
 import { projectScenes } from './projection.js';
+import { globalOn10, tension, threatToGoals } from './tension.js';
+
+export { globalOn10, tension, threatToGoals };
 
 /**
  * Drama metrics (spec §10) and the Director's responses (§10.2), as pure functions.
@@ -78,49 +81,7 @@ export function expectedDeltasForAct(scenes: number, options?: MetricsOptions): 
 }
 const clamp10 = (x: number) => Math.min(10, Math.max(0, x));
 
-// ---- tension ----
-
-/** A global metric mapped linearly from its declared min..max to 0..10 (0 when absent). */
-export function globalOn10(world: World, name: string): number {
-  const m = world.world?.global?.[name];
-  if (!m || !Object.hasOwn(world.world.global, name) || !(m.max > m.min)) return 0;
-  return clamp10(((m.value - m.min) / (m.max - m.min)) * 10);
-}
-
-const EXPOSURE: Record<string, number> = { hidden: 0.5, rumored: 0.75, revealed: 1, inert: 0 };
-
-/**
- * threat_to_goals (0-10): how endangered the living principals are, on average.
- * For each living principal p:
- *   exposure(p) = max over non-inert secrets about p of (legal_value + public_damage) / 2
- *                 x status weight (hidden 0.5, rumored 0.75, revealed 1)
- *   enmity(p)   = max over edges x->p of rivalry (x any character)
- *   threat(p)   = max(exposure(p), enmity(p))            (0..1)
- * threat_to_goals = 10 x mean over living principals of threat(p) (0 when there are none).
- */
-export function threatToGoals(world: World): number {
-  const principals = (world.characters?.characters ?? []).filter((c) => c.principal && c.status === 'alive');
-  if (principals.length === 0) return 0;
-  const exposure = new Map<string, number>();
-  for (const s of world.secrets?.secrets ?? []) {
-    const w = EXPOSURE[s.status] ?? 0;
-    const e = ((s.legal_value + s.public_damage) / 2) * w;
-    if (e > (exposure.get(s.subject) ?? 0)) exposure.set(s.subject, e);
-  }
-  const enmity = new Map<string, number>();
-  for (const r of world.relationships?.relationships ?? []) {
-    const v = r.weights?.rivalry ?? 0;
-    if (v > (enmity.get(r.to) ?? 0)) enmity.set(r.to, v);
-  }
-  let sum = 0;
-  for (const p of principals) sum += Math.min(1, Math.max(exposure.get(p.id) ?? 0, enmity.get(p.id) ?? 0));
-  return clamp10((sum / principals.length) * 10);
-}
-
-/** tension = (threat_to_goals + scandal_temp + unrest) / 3, each on 0..10; rounded to 2 decimals. */
-export function tension(world: World): number {
-  return round((threatToGoals(world) + globalOn10(world, 'scandal_temp') + globalOn10(world, 'unrest')) / 3, 2);
-}
+// ---- tension: core/tension.ts ----
 
 // ---- meaningful deltas ----
 

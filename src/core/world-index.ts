@@ -44,13 +44,19 @@ export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
  * planning. The reuse check compares element identities (cheap next to building a Map), so an
  * array edited in place (a test fixture pushing a character) is rebuilt, never served stale.
  */
-const listMemo = new WeakMap<readonly object[], { items: readonly object[]; value: unknown }>();
+const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[]; value: unknown }>>();
 
-function memoList<T extends object, V>(items: readonly T[], build: (items: readonly T[]) => V): V {
-  const hit = listMemo.get(items);
+/**
+ * `build(items)`, memoised per array and per builder (one list feeds several lookups: the id map,
+ * the metrics' exposure and enmity maps). `build` must be a module-level function (its identity is the key).
+ */
+export function memoList<T extends object, V>(items: readonly T[], build: (items: readonly T[]) => V): V {
+  let byBuilder = listMemo.get(items);
+  const hit = byBuilder?.get(build);
   if (hit && hit.items.length === items.length && hit.items.every((x, i) => x === items[i])) return hit.value as V;
   const value = build(items);
-  listMemo.set(items, { items: items.slice(), value });
+  if (!byBuilder) listMemo.set(items, (byBuilder = new Map()));
+  byBuilder.set(build, { items: items.slice(), value });
   return value;
 }
 

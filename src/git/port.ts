@@ -58,6 +58,8 @@ export interface GitPort {
    * when none resolves, without writing config.)
    */
   ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
+  /** Set local config values (this repository's .git/config), only those that differ. */
+  setConfig(entries: ReadonlyArray<[string, string]>): Promise<void>;
 
   // --- working tree ---
   /** Changes (staged, unstaged, untracked) — all, or only under the given paths. */

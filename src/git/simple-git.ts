@@ -96,6 +96,9 @@ const RECORD = '\x1e';
 // --cleanup=verbatim keeps the message byte-exact; --no-verify: a world repo's commits are ours.
 const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 
+/** Whether each repository (by root) resolves user.name / user.email, asked once per process. */
+const identities = new Map<string, { name: boolean; email: boolean }>();
+
 class SimpleGitPort implements GitPort {
   constructor(readonly root: string) {}
 
@@ -117,13 +120,21 @@ class SimpleGitPort implements GitPort {
    * on a fresh CI machine never fails on "Please tell me who you are" (and writes no config).
    */
   private async identityEnv(): Promise<Record<string, string>> {
-    const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
+    // One `git config` for both keys, once per repository per process (a commit and its tag used
+    // to ask four times, issue 18). The answer cannot change under a run: it holds the lock.
+    let known = identities.get(this.root);
+    if (!known) {
+      const out = (await this.query(['config', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
+      const keys = new Set(out.split('\n').filter((l) => /^user\.(name|email) \S/.test(l)).map((l) => l.split(' ')[0]));
+      known = { name: keys.has('user.name'), email: keys.has('user.email') };
+      identities.set(this.root, known);
+    }
     const env: Record<string, string> = {};
-    if (!process.env.GIT_AUTHOR_NAME && !(await get('user.name'))) {
+    if (!process.env.GIT_AUTHOR_NAME && !known.name) {
       env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
       env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
     }
-    if (!process.env.GIT_AUTHOR_EMAIL && !(await get('user.email'))) {
+    if (!process.env.GIT_AUTHOR_EMAIL && !known.email) {
       env.GIT_AUTHOR_EMAIL = FALLBACK_IDENTITY.email;
       env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
     }
@@ -148,9 +159,16 @@ class SimpleGitPort implements GitPort {
   }
 
   async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {
+    identities.delete(this.root);
     const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
     if (!(await get('user.name'))) await this.raw('config', ['config', 'user.name', fallback.name]);
     if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
+  }
+
+  async setConfig(entries: ReadonlyArray<[string, string]>): Promise<void> {
+    for (const [key, value] of entries) {
+      if (((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '') !== value) await this.raw('config', ['config', '--local', key, value]);
+    }
   }
 
   async status(paths: string[] = []): Promise<GitStatusEntry[]> {

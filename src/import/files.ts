@@ -1,4 +1,5 @@
 import { stableStringify } from '../core/json.js';
+import { WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import type { SeasonGoals, World } from '../domain/world.js';
 import { WORLD_FILES } from '../domain/world.js';
 import { seasonGoalsRel } from '../paths.js';
@@ -14,6 +15,7 @@ export function worldRepoFiles(world: World, seasonGoals: SeasonGoals, kit: Star
   for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) files.set(WORLD_FILES[key], stableStringify(world[key]));
   files.set(seasonGoalsRel(seasonGoals.season ?? 1), stableStringify(seasonGoals));
   files.set('.gitignore', '.aureus/\n');
+  files.set('.gitattributes', WORLD_GITATTRIBUTES);
   for (const [rel, text] of Object.entries(extra)) files.set(rel, text);
   return files;
 }

@@ -3,6 +3,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { createGit } from '../git/simple-git.js';
+import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { RepoFiles } from './files.js';
@@ -63,6 +64,7 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
     const git = createGit(staging);
     await git.init({ branch: 'main' });
     await git.ensureIdentity(IMPORT_IDENTITY);
+    await git.setConfig(ENTITY_DIFF_CONFIG);
     await git.add([...files.keys()].sort());
     await git.commit(commitMessage);
     if (!(await isEmptyDirOrMissing(dir))) {

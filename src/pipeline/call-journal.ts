@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { mkdir } from 'node:fs/promises';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
@@ -61,8 +62,13 @@ export class JournaledLlm implements Llm {
       this.active -= 1;
     }
     await this.beforeRecord();
-    fs.mkdirSync(this.dir, { recursive: true });
-    writeFileAtomic.sync(file, stableStringify(res));
+    // Asynchronous and without fsync (issue 18): the entry is a cache of an answer, not a fact the
+    // commit relies on. Temp + rename keeps it whole for any later reader; a SIGKILL leaves it in the
+    // page cache, so a resumed run finds it. A power cut can lose or empty it: `complete` then fails
+    // to parse it and asks the provider again, which costs a call and never changes a committed file
+    // (the run's checkpoints, not the call journal, carry the decisions already taken).
+    await mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(file, stableStringify(res), { fsync: false });
     this.fresh += 1;
     return res;
   }

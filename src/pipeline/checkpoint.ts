@@ -1,12 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeVisible } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
 
 /**
  * Checkpoints of a run under `.aureus/runs/<run-id>/checkpoints/`: one canonical JSON file per
  * finished stage or scene, written atomically, so a process killed at any instant leaves either
  * the whole checkpoint or none of it. A resumed run loads what is there and redoes only the rest.
+ *
+ * No fsync per checkpoint (issue 18): a killed process leaves its writes in the page cache, so the
+ * next run sees them; after a power cut a checkpoint may be missing or empty, and `load` then
+ * returns null and the stage is simply redone (same seed, same result). Nothing outside the run
+ * folder ever depends on a checkpoint being on disk; the commit transaction makes its own barrier.
  */
 export class Checkpoints {
   readonly dir: string;
@@ -37,9 +42,8 @@ export class Checkpoints {
    * data (key order included: some outputs serialise objects as they come).
    */
   save<T>(name: string, value: T): T {
-    fs.mkdirSync(this.dir, { recursive: true });
     const text = stableStringify(value);
-    writeFileAtomic.sync(this.file(name), text);
+    writeVisible(this.file(name), text);
     testKillHook(name);
     return JSON.parse(text) as T;
   }
@@ -59,7 +63,7 @@ export class Checkpoints {
 
 /**
  * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<checkpoint-name>` makes the process SIGKILL itself right
- * after that checkpoint is durable (or at that named point of the commit transaction), so tests
+ * after that checkpoint is written (or at that named point of the commit transaction), so tests
  * can prove that a run killed there resumes to the same commit. Names: planning, scene-SC03,
  * scenes, stage-h, commit-staged, commit-applied, commit-committed. Comma-separated for several
  * (the first one reached fires). Never set it outside tests.

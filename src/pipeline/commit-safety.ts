@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeVisible } from '../store/durable.js';
 import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -57,9 +57,8 @@ export function backupBefore(root: string, runDir: string, rels: string[]): Befo
     }
     before[rel] = content === null ? null : sha256(content);
     if (content !== null) {
-      const abs = path.join(runDir, BACKUP, rel);
-      fs.mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileAtomic.sync(abs, content);
+      // No fsync here: the transaction makes the backups durable with the staged files, in one barrier.
+      writeVisible(path.join(runDir, BACKUP, rel), content);
     }
   }
   return before;
@@ -89,7 +88,7 @@ export function restoreBefore(root: string, runDir: string, before: BeforeState)
       removeEmptyParents(root, path.dirname(rel));
     } else {
       const content = fs.readFileSync(path.join(runDir, BACKUP, rel), 'utf8');
-      writeFileAtomic.sync(abs, content);
+      writeVisible(abs, content);
     }
     changed.push(rel);
   }

@@ -29,7 +29,8 @@ export interface PlanningInput {
   llm: Llm;
   config: AureusConfig;
   signal?: AbortSignal;
-  onStage?: (stage: 'A' | 'B' | 'C' | 'D') => void;
+  /** Told when each of A–D really starts and ends. */
+  onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
   /** The showrunner's flags (--focus, --require, --avoid, --cast); the season notes are added here. */
   steering?: Steering | null;
 }
@@ -50,8 +51,8 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
     steering,
+    onStage: input.onStage,
   });
-  for (const s of ['A', 'B', 'C', 'D'] as const) input.onStage?.(s);
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
 }
 

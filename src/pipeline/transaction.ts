@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { stableStringify } from '../core/json.js';
 import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
+import { durableBarrier, writeDurable, writeVisible } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
@@ -63,9 +63,7 @@ function journalPath(runDir: string): string {
 export function stageFiles(runDir: string, files: Record<string, string>): string {
   const stageDir = path.join(runDir, 'stage');
   for (const [rel, content] of Object.entries(files)) {
-    const abs = path.join(stageDir, rel);
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileAtomic.sync(abs, content);
+    writeVisible(path.join(stageDir, rel), content);
   }
   return stageDir;
 }
@@ -86,8 +84,12 @@ export async function commitEpisode(root: string, runDir: string, req: CommitReq
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
   };
-  // The journal is written last and atomically: its existence means "the stage is complete".
-  writeFileAtomic.sync(journalPath(runDir), stableStringify(journal));
+  // The journal is written last: its existence means "the stage is complete". So the staged files
+  // and backups (written without fsync) are made durable together first, by one barrier, and the
+  // journal itself is written durably after it: a power cut can never leave a journal that points
+  // at staged files still in the page cache.
+  durableBarrier([...paths.map((rel) => path.join(runDir, 'stage', rel)), ...backedUp(runDir, before)]);
+  writeDurable(journalPath(runDir), stableStringify(journal));
   testKillHook('commit-staged');
   return finish(root, runDir, journal, false);
 }
@@ -111,16 +113,14 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
   const git = createGit(root);
   const files = readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
-  let commit = await findCommit(root, journal);
+  // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
+  // only a recovered journal has to look for the commit it may already have made.
+  let commit = recovered ? await findCommit(root, journal) : null;
   const progress = { added: false, committed: null as string | null };
   try {
     if (!commit) {
       refuseSymlinks(root, paths);
-      for (const rel of paths) {
-        const abs = path.join(root, rel);
-        fs.mkdirSync(path.dirname(abs), { recursive: true });
-        writeFileAtomic.sync(abs, files[rel]);
-      }
+      for (const rel of paths) writeVisible(path.join(root, rel), files[rel]);
       testKillHook('commit-applied');
       // Only the episode's paths are committed, even if the user staged something else.
       // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
@@ -130,9 +130,19 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
       progress.committed = commit;
       testKillHook('commit-committed');
     }
-    const tagged = await git.resolve(`refs/tags/${journal.tag}`);
-    if (tagged === null) await git.tag(journal.tag, journal.message.split('\n')[0], commit);
-    else if (tagged !== commit) {
+    // A fresh run's preflight already refused an existing tag, so it tags straight away and looks
+    // at the tag only if that fails; a recovered journal looks first (the tag may be made already).
+    let tagged = recovered ? await git.resolve(`refs/tags/${journal.tag}`) : null;
+    if (tagged === null) {
+      try {
+        await git.tag(journal.tag, journal.message.split('\n')[0], commit);
+        tagged = commit;
+      } catch (e) {
+        tagged = await git.resolve(`refs/tags/${journal.tag}`);
+        if (tagged === null) throw e;
+      }
+    }
+    if (tagged !== commit) {
       throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
         exitCode: ExitCode.GIT,
         diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
@@ -142,8 +152,41 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
     throw await rollBack(root, runDir, journal, progress, e);
   }
-  fs.rmSync(runDir, { recursive: true, force: true });
+  if (recovered) reapply(root, files); // the commit may be durable and the files not (power cut)
+  // Removing the run folder drops the journal: the applied files must be on disk before that, or a
+  // power cut could leave a committed episode whose world files are empty and no journal to redo them.
+  durableBarrier(paths.map((rel) => path.join(root, rel)));
+  // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
+  // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
+  // journal whose staged files are half deleted.
+  fs.rmSync(journalPath(runDir), { force: true });
+  await fs.promises.rm(runDir, { recursive: true, force: true });
   return { commit, tag: journal.tag, recovered };
+}
+
+/** The backup copies backupBefore wrote (paths that existed before the apply step). */
+function backedUp(runDir: string, before: BeforeState): string[] {
+  return Object.keys(before)
+    .filter((rel) => before[rel] !== null)
+    .map((rel) => path.join(runDir, 'backup', rel));
+}
+
+/**
+ * A recovered commit that git already holds: put back any applied file whose bytes differ from the
+ * staged ones (after a power cut, files written without fsync may be empty while git's commit is
+ * not). The staged bytes are the commit's bytes, so this only makes the work tree match HEAD.
+ */
+function reapply(root: string, files: Record<string, string>): void {
+  for (const [rel, content] of Object.entries(files)) {
+    const abs = path.join(root, rel);
+    let current: string | null = null;
+    try {
+      current = fs.readFileSync(abs, 'utf8');
+    } catch {
+      /* missing: written below */
+    }
+    if (current !== content) writeVisible(abs, content);
+  }
 }
 
 /**
@@ -169,6 +212,7 @@ async function rollBack(root: string, runDir: string, journal: CommitJournal, pr
   if (progress.added) await attempt('resetting the index', () => git.unstage(paths));
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
+  durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes
   for (const sub of [JOURNAL, 'stage', 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
   if (!(cause instanceof AureusError)) return cause;
   const note = diag('AUR6052', { episode: journal.episode, detail: '' });
@@ -195,6 +239,25 @@ export function hasPendingCommits(root: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The episodes whose commit was interrupted and waits to be rolled forward (status: the next episode follows them). */
+export function pendingCommitEpisodes(root: string): string[] {
+  const out: string[] = [];
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(path.join(root, RUNS_DIR)).sort();
+  } catch {
+    return out;
+  }
+  for (const name of names) {
+    try {
+      out.push((JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal).episode);
+    } catch {
+      /* no journal: not pending */
+    }
+  }
+  return out;
 }
 
 /**

@@ -30,6 +30,8 @@ export interface AnthropicProviderOptions {
   config: AureusConfig;
   env: NodeJS.ProcessEnv;
   budget: CallBudget;
+  /** Told of each wait the user should see ("429 rate limited, retrying in 8 s"). */
+  onNotice?: (text: string) => void;
 }
 
 type Sdk = typeof import('@anthropic-ai/sdk');
@@ -43,6 +45,7 @@ export class AnthropicProvider implements LlmProvider {
   private readonly budget: CallBudget;
   private readonly apiKey: string;
   private readonly baseURL: string | undefined;
+  private readonly onNotice: (text: string) => void;
   private sdk?: Promise<{ sdk: Sdk; client: Anthropic }>;
 
   constructor(opts: AnthropicProviderOptions) {
@@ -52,6 +55,7 @@ export class AnthropicProvider implements LlmProvider {
     this.baseURL = opts.env.ANTHROPIC_BASE_URL || undefined;
     this.config = opts.config;
     this.budget = opts.budget;
+    this.onNotice = opts.onNotice ?? (() => {});
   }
 
   private load(): Promise<{ sdk: Sdk; client: Anthropic }> {
@@ -62,7 +66,10 @@ export class AnthropicProvider implements LlmProvider {
           const body = JSON.stringify({ type: 'error', error: { type: 'aureus_call_budget', message: 'provider call budget exhausted' } });
           return new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'x-should-retry': 'false', [BUDGET_HEADER]: 'exhausted' } });
         }
-        return fetch(input, init);
+        const res = await fetch(input, init);
+        const notice = retryNotice(res, init, this.config.budgets.retries);
+        if (notice) this.onNotice(notice);
+        return res;
       };
       const client = new sdk.default({
         apiKey: this.apiKey,
@@ -90,7 +97,9 @@ export class AnthropicProvider implements LlmProvider {
       } catch (e) {
         if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
           // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
-          await pause(Math.min(2000, 100 * 2 ** (attempt - 1)), req.signal);
+          const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
+          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${(wait / 1000).toFixed(1)} s`);
+          await pause(wait, req.signal);
           continue;
         }
         throw this.mapError(sdk, e, req, attempt);
@@ -237,4 +246,25 @@ function apiErrorDetail(e: { error?: unknown; message: string }): string {
 function causeText(e: Error): string {
   const c = (e as { cause?: unknown }).cause;
   return c instanceof Error ? `${e.message} (${c.message})` : e.message;
+}
+
+const STATUS_WORDS: Record<number, string> = { 408: 'request timeout', 409: 'conflict', 429: 'rate limited', 500: 'server error', 502: 'bad gateway', 503: 'unavailable', 504: 'gateway timeout', 529: 'overloaded' };
+
+/**
+ * The notice for a response the SDK is about to retry (its rules: 408/409/429/5xx unless
+ * x-should-retry says otherwise, while retries remain), with the wait it will honour when the
+ * server names one ("429 rate limited, retrying in 8 s"); otherwise the SDK's own short backoff.
+ */
+export function retryNotice(res: Response, init: RequestInit | undefined, maxRetries: number): string | null {
+  const should = res.headers.get('x-should-retry');
+  const retryable = should === 'true' || (should !== 'false' && (res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500));
+  if (!retryable || res.ok) return null;
+  const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
+  const done = Number(headers.get('x-stainless-retry-count') ?? 0);
+  if (done >= maxRetries) return null;
+  const ms = Number(res.headers.get('retry-after-ms'));
+  const s = Number(res.headers.get('retry-after'));
+  const wait = ms > 0 ? ms / 1000 : s > 0 ? s : null;
+  const what = `${res.status} ${STATUS_WORDS[res.status] ?? 'error'}`;
+  return `${what}, retrying${wait !== null ? ` in ${Math.round(wait * 10) / 10} s` : ''} (retry ${done + 1} of ${maxRetries})`;
 }

@@ -54,7 +54,8 @@ export interface CacheEntry {
   provider: string;
   model: string;
   meta?: LlmRequest['meta'];
-  response: { text: string; usage: LlmUsage; stop_reason: string; model: string };
+  /** `latency_ms`: how long the recorded call took, so a replay logs the same run_log.jsonl line. */
+  response: { text: string; usage: LlmUsage; stop_reason: string; model: string; latency_ms?: number };
 }
 
 export class ResponseCache {
@@ -124,7 +125,8 @@ export class CachingProvider implements LlmProvider {
         model: hit.response.model,
         provider: this.id,
         stop_reason: hit.response.stop_reason,
-        latency_ms: 0,
+        // The recorded call's latency: the run log describes the call, not this run's cache read.
+        latency_ms: hit.response.latency_ms ?? 0,
         cached: true,
       };
     }
@@ -137,7 +139,7 @@ export class CachingProvider implements LlmProvider {
       role: req.role,
       provider: this.family,
       model,
-      response: { text: res.text, usage: res.usage, stop_reason: res.stop_reason, model: res.model },
+      response: { text: res.text, usage: res.usage, stop_reason: res.stop_reason, model: res.model, latency_ms: res.latency_ms },
     };
     if (req.meta) entry.meta = req.meta;
     await this.cache.put(entry);

@@ -81,5 +81,10 @@ export function costReport(root: string, target?: string): CostReport {
   const file = locateRunLog(root, target);
   const { entries, diagnostics } = readRunLog(file);
   const rel = path.relative(root, file).split(path.sep).join('/');
-  return { file: rel, summary: summarizeRunLog(entries), diagnostics: diagnostics.map((d) => ({ ...d, file: rel })) };
+  const located = diagnostics.map((d) => ({ ...d, file: rel }));
+  // A malformed line is an error, never skipped: a total without it would be silently wrong.
+  if (located.some((d) => d.severity === 'error')) {
+    throw new AureusError(`${rel} has ${located.length} invalid line${located.length === 1 ? '' : 's'}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: located });
+  }
+  return { file: rel, summary: summarizeRunLog(entries), diagnostics: located };
 }

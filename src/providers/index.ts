@@ -30,6 +30,8 @@ export interface OpenLlmOptions {
   /** Use this provider instead of config.provider (benchmarks: a simulated-latency provider). */
   provider?: { provider: LlmProvider; providerId: string; deterministic: boolean };
   onWarning?: (file: string, detail: string) => void;
+  /** Waits the user should see ("429 rate limited, retrying in 8 s"), for progress. */
+  onNotice?: (text: string) => void;
 }
 
 export interface OpenedLlm extends LlmRouter {
@@ -40,7 +42,7 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
   const budget = new CallBudget(o.config.budgets.provider_calls_per_episode);
   const created = o.provider
     ? { ...o.provider, budget, pinnedModel: undefined }
-    : createProvider(o.config.provider, { root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning });
+    : createProvider(o.config.provider, { root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning, onNotice: o.onNotice });
   const router = new LlmRouter({
     config: o.config,
     provider: created.provider,

@@ -31,6 +31,8 @@ export interface CreateProviderOptions {
   budget?: CallBudget;
   /** Warnings (corrupt cache entries) go here. */
   onWarning?: (file: string, detail: string) => void;
+  /** Waits the user should see (retries), for progress. */
+  onNotice?: (text: string) => void;
 }
 
 export interface CreatedProvider {
@@ -72,7 +74,7 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   const pinned = spec.model;
   const providerId = pinned ? `anthropic:${pinned}` : 'anthropic';
   const mode = opts.config.cache.mode;
-  const makeInner = () => new AnthropicProvider({ config: opts.config, env, budget });
+  const makeInner = () => new AnthropicProvider({ config: opts.config, env, budget, onNotice: opts.onNotice });
   if (mode === 'off') return { provider: makeInner(), providerId, deterministic: false, pinnedModel: pinned, budget };
   if (mode === 'read-write') {
     // Build it now: a missing key should fail before the run starts, not at the first miss.

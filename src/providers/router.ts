@@ -35,6 +35,7 @@ export interface RouterOptions {
 export class LlmRouter implements Llm {
   readonly deterministic: boolean;
   readonly providerId: string;
+  private readonly logProvider: string;
   private readonly opts: RouterOptions;
   private readonly limit: LimitFunction;
 
@@ -42,6 +43,9 @@ export class LlmRouter implements Llm {
     this.opts = opts;
     this.deterministic = opts.deterministic;
     this.providerId = opts.providerId;
+    // The family that answered (`anthropic` for anthropic, anthropic:<model> and replay:<dir>): the
+    // run log never carries a replay directory, which may be a machine's absolute path.
+    this.logProvider = opts.providerId.startsWith('replay') ? 'anthropic' : opts.providerId.split(':')[0];
     this.limit = pLimit(Math.max(1, opts.config.concurrency));
   }
 
@@ -85,10 +89,13 @@ export class LlmRouter implements Llm {
         this.log(request, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal' });
         throw e;
       }
-      const latency = this.deterministic || res.cached ? 0 : res.latency_ms;
-      // Deterministic providers (offline, replay) spend nothing. A real answer is priced by the model
-      // it names (the API may answer with a dated snapshot id), else by the model we routed to.
-      const cost = res.cached || this.deterministic ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model]);
+      // The run log describes each call as it was answered, so a recorded run and its replay log the
+      // same lines: a cache hit carries the recorded latency and is priced like the recorded call.
+      // The offline provider is instant and free. A real answer is priced by the model it names (the
+      // API may answer with a dated snapshot id), else by the model we routed to.
+      const offline = this.deterministic && !res.cached;
+      const latency = offline ? 0 : res.latency_ms;
+      const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model]);
       this.log(request, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
       total.input_tokens += res.usage.input_tokens;
       total.output_tokens += res.usage.output_tokens;
@@ -124,7 +131,7 @@ export class LlmRouter implements Llm {
     const entry: RunLogEntry = {
       role: req.role,
       model,
-      provider: this.providerId,
+      provider: this.logProvider,
       attempt: req.meta?.attempt ?? 0,
       reask,
       escalated: Boolean(req.escalate),

@@ -31,7 +31,8 @@ export interface RunLogEntry {
   cache_read_tokens: number;
   cache_write_tokens: number;
   cost_usd: number;
-  cached: boolean;
+  /** Answered from the record/replay cache; absent in the committed copy (see pipeline/run-stage-h.ts). */
+  cached?: boolean;
   stop_reason: string;
   /** Set when the call failed: the diagnostic code (AUR42xx/AUR43xx). */
   error?: string;

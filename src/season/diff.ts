@@ -1,5 +1,6 @@
 import type { World } from '../domain/world.js';
-import { round } from '../core/json.js';
+import { formatDate } from '../core/roman-date.js';
+import { formatValue, READER_DECIMALS, roundForReader } from '../core/readable.js';
 
 /**
  * A semantic diff of two worlds: what a showrunner asks after a stretch of episodes — who gained
@@ -21,7 +22,7 @@ const W_EPS = 0.05;
 
 function dateStr(w: World): string {
   const d = w.world?.date;
-  return d ? `${d.day}/${d.month}/${d.year_bc} BC` : '?';
+  return d ? formatDate(d) : '?';
 }
 
 export function diffWorlds(a: World, b: World): WorldDiff {
@@ -37,7 +38,8 @@ export function diffWorlds(a: World, b: World): WorldDiff {
   for (const id of Object.keys(b.world.global).sort()) {
     const from = a.world.global[id]?.value ?? 0;
     const to = b.world.global[id].value;
-    if (round(from) !== round(to)) diff.metrics.push({ id, label: b.world.global[id].label, from: round(from), to: round(to) });
+    const [f, t] = [roundForReader(from, READER_DECIMALS.metric), roundForReader(to, READER_DECIMALS.metric)];
+    if (f !== t) diff.metrics.push({ id, label: b.world.global[id].label, from: f, to: t });
   }
 
   const accA = new Map(a.assets.cash_ledger.map((x) => [x.id, x]));
@@ -56,7 +58,7 @@ export function diffWorlds(a: World, b: World): WorldDiff {
       if (p.location !== c.location) changes.push(`moved ${p.location} → ${c.location}`);
       for (const s of Object.keys(c.stats).sort()) {
         const d = (c.stats as Record<string, number>)[s] - ((p.stats as Record<string, number>)[s] ?? 0);
-        if (Math.abs(d) >= 1) changes.push(`${d > 0 ? 'gained' : 'lost'} ${round(Math.abs(d), 2)} ${s}`);
+        if (Math.abs(d) >= 1) changes.push(`${d > 0 ? 'gained' : 'lost'} ${formatValue(Math.abs(d), 'stat')} ${s}`);
       }
       const addI = c.bdi.intentions.filter((i) => !p.bdi.intentions.includes(i));
       const remI = p.bdi.intentions.filter((i) => !c.bdi.intentions.includes(i));
@@ -85,7 +87,7 @@ export function diffWorlds(a: World, b: World): WorldDiff {
     for (const w of Object.keys(r.weights).sort()) {
       const from = p ? ((p.weights as Record<string, number>)[w] ?? 0) : 0;
       const to = (r.weights as Record<string, number>)[w];
-      if (Math.abs(to - from) >= W_EPS) changes.push({ weight: w, from: round(from, 2), to: round(to, 2) });
+      if (Math.abs(to - from) >= W_EPS) changes.push({ weight: w, from: roundForReader(from, READER_DECIMALS.weight), to: roundForReader(to, READER_DECIMALS.weight) });
     }
     const fa = r.flags.filter((f) => !(p?.flags ?? []).includes(f));
     const fr = (p?.flags ?? []).filter((f) => !r.flags.includes(f));
@@ -95,8 +97,8 @@ export function diffWorlds(a: World, b: World): WorldDiff {
   const thrA = new Map(a.threads.threads.map((t) => [t.id, t]));
   for (const t of b.threads.threads) {
     const p = thrA.get(t.id);
-    if (!p || round(p.progress) !== round(t.progress) || p.status !== t.status) {
-      diff.threads.push({ id: t.id, question: t.question, progress_from: round(p?.progress ?? 0, 2), progress_to: round(t.progress, 2), status_from: p?.status ?? 'absent', status_to: t.status });
+    if (!p || roundForReader(p.progress, READER_DECIMALS.weight) !== roundForReader(t.progress, READER_DECIMALS.weight) || p.status !== t.status) {
+      diff.threads.push({ id: t.id, question: t.question, progress_from: roundForReader(p?.progress ?? 0, READER_DECIMALS.weight), progress_to: roundForReader(t.progress, READER_DECIMALS.weight), status_from: p?.status ?? 'absent', status_to: t.status });
     }
   }
 

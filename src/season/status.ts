@@ -4,7 +4,12 @@ import { episodeRelDir } from '../paths.js';
 import type { World } from '../domain/world.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { round } from '../core/json.js';
+import { aucYear, formatDate } from '../core/roman-date.js';
+import { formatValue, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
+import { pendingCommitEpisodes } from '../pipeline/transaction.js';
+import { parseEpisodeId } from './episode-id.js';
+import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/simple-git.js';
 
@@ -14,13 +19,14 @@ export interface SeasonStatus {
   branch: string | null;
   committed: { id: string; tag: string; commit: string; title: string; tension: number | null }[];
   next_episode: string;
+  /** An episode whose commit was interrupted: the next `episode run` finishes it first. */
+  pending_commit: string | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
   threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
   principals: { id: string; name: string; faction: string; status: string; location: string; denarii: number; dignitas: number; auctoritas: number; fama: number; standing: number }[];
   tension_sparkline: string;
 }
 
-const MONTHS = ['Ianuarius', 'Februarius', 'Martius', 'Aprilis', 'Maius', 'Iunius', 'Quinctilis', 'Sextilis', 'September', 'October', 'November', 'December'];
 const BARS = '▁▂▃▄▅▆▇█';
 
 export function sparkline(values: number[], min = 0, max = 10): string {
@@ -34,7 +40,10 @@ function standing(stats: Record<string, number>): number {
 
 export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const world: World = await readWorldAt(root, null);
-  const next = nextEpisode(root);
+  // An interrupted commit is finished by the next run before anything else: the episode after it is next.
+  const pending = pendingCommitEpisodes(root).map(parseEpisodeId).filter((r): r is EpisodeRef => r !== null).pop() ?? null;
+  const inTree = nextEpisode(root);
+  const next = pending && (pending.season > inTree.season || (pending.season === inTree.season && pending.episode >= inTree.episode)) ? episodeRef(pending.season, pending.episode + 1) : inTree;
   const committed = await committedEpisodes(root);
   const rows = committed.map((c) => {
     let tension: number | null = null;
@@ -55,10 +64,11 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const d = world.world.date;
   const ledger = new Map(world.assets.cash_ledger.map((a) => [a.id, a.denarii]));
   return {
-    date: { ...d, text: `${d.day} ${MONTHS[d.month - 1] ?? d.month} ${d.year_bc} BC (${754 - d.year_bc} a.u.c.)` },
+    date: { ...d, text: `${formatDate(d)}, ${aucYear(d.year_bc)} a.u.c.` },
     branch: await createGit(root).currentBranch(),
     committed: rows,
     next_episode: next.id,
+    pending_commit: pending?.id ?? null,
     metrics: Object.entries(world.world.global)
       .sort((a, b) => a[0].localeCompare(b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
@@ -99,20 +109,21 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Date')}      ${s.date.text}`);
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
-  if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => (e.tension ?? 0).toFixed(1)).join(' '))}`);
+  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: \`aureus episode run\` finishes it first`)}`);
+  if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);
   // the label follows, dimmed, after the range.
   const idWidth = Math.max(0, ...s.metrics.map((m) => m.id.length));
-  for (const m of s.metrics) out.push(`  ${m.id.padEnd(idWidth)} ${String(m.value).padStart(8)}  ${c.dim(`(${m.min}..${m.max})  ${m.label}`)}`);
+  for (const m of s.metrics) out.push(`  ${m.id.padEnd(idWidth)} ${formatValue(m.value, 'metric').padStart(8)}  ${c.dim(`(${m.min}..${m.max})  ${m.label}`)}`);
   out.push('', c.bold('Threads'));
   for (const t of s.threads) {
     const tag = t.cadence_status === 'overdue' ? c.red('overdue') : t.cadence_status === 'due' ? c.yellow('due') : t.cadence_status === 'ok' ? c.green('ok') : c.dim(t.cadence_status);
-    out.push(`  ${tag.padEnd(8)} ${String(Math.round(t.progress * 100)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
+    out.push(`  ${tag.padEnd(8)} ${String(roundForReader(t.progress * 100, 0)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
   }
   out.push('', c.bold('Principals'));
   for (const p of s.principals) {
-    out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${String(p.standing).padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
+    out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${formatValue(p.standing, 'stat').padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
   }
   return out.join('\n') + '\n';
 }

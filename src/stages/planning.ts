@@ -42,6 +42,8 @@ export interface PlanningInput {
   recentMoves?: readonly RecentMove[];
   /** The showrunner's steering and the notes addressed to this episode (c-director/steering.ts). */
   steering?: Steering | null;
+  /** Told when each of A–D really starts and ends (progress). */
+  onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
 }
 
 export interface PlanningArtifacts {
@@ -55,7 +57,11 @@ export interface PlanningArtifacts {
 export async function planEpisode(input: PlanningInput): Promise<PlanningArtifacts> {
   const steering = isSteered(input.steering) ? input.steering : null;
   if (steering) checkSteering(input.world, steering);
+  const on = input.onStage ?? (() => {});
+  on('A', 'running');
   const { context, diagnostics } = buildEpisodeContext(input);
+  on('A', 'done');
+  on('B', 'running');
   let proposals: AgentProposals;
   if (input.llm) {
     const r = await proposeWithLlm(input.world, context, input.llm);
@@ -64,6 +70,8 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   } else {
     proposals = proposeSymbolic(input.world, context);
   }
+  on('B', 'done');
+  on('C', 'running');
   const symbolic = planSymbolic({
     world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null, recentMoves: input.recentMoves ?? [], steering,
   });
@@ -77,7 +85,10 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
     }
     diagnostics.push(...r.diagnostics);
   }
+  on('C', 'done');
+  on('D', 'running');
   const packets = buildPackets(plan, input.world, context, input.packets);
+  on('D', 'done');
   return { context, proposals, plan, packets, diagnostics };
 }
 
@@ -100,7 +111,7 @@ export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts):
   for (const f of await fs.promises.readdir(path.join(dir, 'packets'))) {
     if (/^SC\d{2}\.json$/.test(f) && !keep.has(`packets/${f}`)) await fs.promises.rm(path.join(dir, 'packets', f));
   }
-  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text);
+  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text, { fsync: false }); // a draft lost to a power cut is rewritten by the resumed run
   return files.map(([f]) => f);
 }
 

@@ -118,7 +118,7 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
     });
     const res = await opts.llm.complete(req);
     const rawFile = `drafts/${packet.scene_id}.${attempt}.txt`;
-    if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, rawFile), res.text);
+    if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, rawFile), res.text, { fsync: false });
     const ctx: VerifyContext = { ...base, packet };
     const v = verifySceneOutput(res.text, ctx);
     let critic: SceneAttempt['critic'] = null;
@@ -191,6 +191,6 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
     budget: { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: budget.used },
     verdict: ok ? 'PASS' : 'FAIL',
   };
-  if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, 'verifier_report.json'), stableStringify(report));
+  if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, 'verifier_report.json'), stableStringify(report), { fsync: false });
   return { scenes, report, ok };
 }

@@ -1,4 +1,6 @@
 import { parse as momoaParse, type DocumentNode, type ValueNode } from '@humanwhocodes/momoa';
+import { FORBIDDEN_KEYS } from './json-parse-keys.js';
+import { fastParse, NOT_FAST } from './json-fast.js';
 
 /**
  * Strict JSON with locations, on @humanwhocodes/momoa (a JSON parser that keeps the line:column
@@ -12,7 +14,7 @@ import { parse as momoaParse, type DocumentNode, type ValueNode } from '@humanwh
  * (strict JSON forbids them; momoa lets them through). Pure: text in, value + findings out.
  */
 
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export { FORBIDDEN_KEYS };
 
 /** Deeper nesting than this is refused instead of overflowing the stack. */
 export const MAX_DEPTH = 256;
@@ -187,6 +189,13 @@ function locator(doc: DocumentNode): (pointer: string) => JsonPosition | null {
 export function parseJson(text: string): JsonParseResult {
   const pre = prescan(text);
   if (pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
+  // A clean file (no duplicate or forbidden key) parses with JSON.parse; momoa's tree is built only
+  // if a diagnostic asks for a location (json-fast.ts).
+  const fast = fastParse(text);
+  if (fast !== NOT_FAST) {
+    let locate: ((pointer: string) => JsonPosition | null) | undefined;
+    return { ok: true, value: fast, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer) };
+  }
   let doc: DocumentNode;
   try {
     doc = momoaParse(text, { mode: 'json' });

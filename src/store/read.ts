@@ -6,6 +6,16 @@ import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
+/**
+ * The cap in force: MAX_FILE_BYTES, or AUREUS_MAX_FILE_BYTES when that is a positive integer (an
+ * imported world of 10,000 characters has a relationships.json just over 10 MB; the bench and
+ * users of such worlds raise the cap knowingly).
+ */
+export function maxFileBytes(): number {
+  const v = Number(process.env.AUREUS_MAX_FILE_BYTES);
+  return Number.isSafeInteger(v) && v > 0 ? v : MAX_FILE_BYTES;
+}
+
 export interface SafeJson {
   /** The parsed value when `ok`; undefined otherwise. */
   value: unknown;
@@ -85,7 +95,7 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
  * `rel` is the name the diagnostics carry (relative to the world root).
  */
 export async function readJsonFileSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): Promise<SafeJson> {
-  const limit = opts.maxBytes ?? MAX_FILE_BYTES;
+  const limit = opts.maxBytes ?? maxFileBytes();
   let handle: FileHandle;
   try {
     // Non-blocking: a FIFO must not hang `validate` waiting for a writer (the type is checked below).

@@ -2,6 +2,7 @@ import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile 
 import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import { createGit } from '../git/simple-git.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
@@ -105,10 +106,12 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string } =
       await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
     }
     await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
+    await writeFile(path.join(staging, '.gitattributes'), WORLD_GITATTRIBUTES);
 
     const git = createGit(staging);
     await git.init({ branch: 'main' });
     await git.ensureIdentity();
+    await git.setConfig(ENTITY_DIFF_CONFIG);
     const files = await listFiles(staging);
     await git.add(['.']);
     const commit = await git.commit(INITIAL_COMMIT_MESSAGE);

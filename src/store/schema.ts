@@ -1,16 +1,15 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { FORMAT_VERSION, ID_PATTERN, type World } from '../domain/world.js';
-import { packageRoot } from '../paths.js';
+import { validatorFor } from '../schemas/validators.js';
 import { escapePointerSegment } from './json-parse.js';
 import { didYouMean } from './suggest.js';
 
 /**
  * Schema validation of world files against the package's schemas/ (the copies inside a world
  * repository are for editors; validation always uses the schemas of the running aureus).
- * Each schema is compiled once per process with allErrors, and ajv's errors are translated into
+ * Each validator is made once per process, when first needed (precompiled at build time, see
+ * src/schemas/specs.ts), with allErrors, and ajv's errors are translated into
  * catalog diagnostics with the instance pointer, what was expected and a hint.
  */
 
@@ -30,21 +29,12 @@ export const SCHEMA_FILES: Record<SchemaKind, string> = {
   season_goals: 'season_goals.schema.json',
 };
 
-let ajv: Ajv2020 | undefined;
-const compiled = new Map<string, ValidateFunction>();
-
 /**
- * The validator for one schema file of the package's schemas/ folder, compiled once per process.
+ * The validator for one schema file of the package's schemas/ folder, made once per process.
  * Other parts may use it for their own schema files (by file name).
  */
 export function compiledSchema(file: string): ValidateFunction {
-  const hit = compiled.get(file);
-  if (hit) return hit;
-  ajv ??= new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
-  const schema = JSON.parse(readFileSync(path.join(packageRoot(), 'schemas', file), 'utf8')) as object;
-  const fn = ajv.compile(schema);
-  compiled.set(file, fn);
-  return fn;
+  return validatorFor(`store/${file}`);
 }
 
 /**

@@ -120,7 +120,7 @@ describe('loadConfig', () => {
 
   it('warns when a routed model has no price', async () => {
     const { diagnostics } = loadConfig(await world('provider: anthropic\nmodels:\n  critic: claude-haiku-9\n'));
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'AUR4004', severity: 'warning', message: expect.stringMatching(/"claude-haiku-9" \(used for critic\)/) })]);
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'AUR4004', severity: 'error', message: expect.stringMatching(/"claude-haiku-9" \(used for critic\)/) })]);
     expect(loadConfig(await world('provider: offline\nmodels:\n  critic: claude-haiku-9\n')).diagnostics).toEqual([]);
   });
 

@@ -85,9 +85,20 @@ describe('run lock', () => {
     const { spawn } = await import('node:child_process');
     // Child processes load the built module: a real multi-process race on the same folder.
     const mod = path.resolve('dist/pipeline/lock.js');
+    // Every racer leaves a marker once it has tried; the winner holds the lock until all six have
+    // tried (or 30 s pass), so a slow starter under load cannot legitimately win after a release.
+    const marks = path.join(d, 'marks');
+    fs.mkdirSync(marks);
     const code = `const { acquireLock } = await import(${JSON.stringify(mod)});
-      try { const l = acquireLock(process.argv[1], 'race'); console.log('WON'); setTimeout(() => l.release(), 400); }
-      catch (e) { console.log(e.exitCode === 9 ? 'LOCKED' : 'ERROR ' + e.message); }`;
+      const fs = await import('node:fs'); const path = await import('node:path');
+      const mark = () => fs.writeFileSync(path.join(${JSON.stringify(marks)}, String(process.pid)), '');
+      try {
+        const l = acquireLock(process.argv[1], 'race'); console.log('WON'); mark();
+        const until = Date.now() + 30000;
+        const wait = () => (fs.readdirSync(${JSON.stringify(marks)}).length >= 6 || Date.now() > until ? l.release() : setTimeout(wait, 25));
+        wait();
+      }
+      catch (e) { console.log(e.exitCode === 9 ? 'LOCKED' : 'ERROR ' + e.message); mark(); }`;
     const outs = await Promise.all(
       Array.from({ length: 6 }, () =>
         new Promise<string>((resolve) => {

@@ -66,14 +66,19 @@ describe('aureus cost', () => {
     expect(data.total).toMatchObject({ calls: 4, cached: 1, cost_usd: 0.0229 });
   });
 
-  it('reads a run folder, warns about bad lines, and refuses paths outside the world', async () => {
+  it('reads a run folder, errors on a malformed line (exit 3, line named, no total), and refuses paths outside the world', async () => {
     const root = await tempRoot();
     const run = path.join(root, '.aureus', 'runs', 's01e02-7');
     writeLog(path.join(run, 'run_log.jsonl'), [entry({ episode: 's01e02' })], 'not json\n');
     const t = io(root);
-    expect(await main(['cost', 's01e02', '--json'], t.io)).toBe(0);
-    expect(JSON.parse(t.out()).file).toBe('.aureus/runs/s01e02-7/run_log.jsonl');
+    expect(await main(['cost', 's01e02', '--json'], t.io)).toBe(3);
+    expect(t.out()).toBe('');
     expect(t.err()).toContain('AUR4402');
+    expect(t.err()).toMatch(/run_log\.jsonl\n  2:1: error AUR4402/);
+    writeLog(path.join(run, 'run_log.jsonl'), [entry({ episode: 's01e02' })]);
+    const ok = io(root);
+    expect(await main(['cost', 's01e02', '--json'], ok.io)).toBe(0);
+    expect(JSON.parse(ok.out()).file).toBe('.aureus/runs/s01e02-7/run_log.jsonl');
 
     const byDir = io(root);
     expect(await main(['cost', '.aureus/runs/s01e02-7', '--json'], byDir.io)).toBe(0);
@@ -93,7 +98,7 @@ describe('aureus cost', () => {
     const root = await tempRoot();
     const t = io(root);
     expect(await main(['cost'], t.io)).toBe(2);
-    expect(t.err()).toMatch(/no run log found/);
+    expect(t.err()).toMatch(/AUR4401 no run log at/);
   });
 
   it('has help with an example', async () => {

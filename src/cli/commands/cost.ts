@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
+import { formatUsd } from '../../core/readable.js';
 
 /** `aureus cost [episode]`: tokens and cost per role from an episode's run_log.jsonl. */
 export const registerCost: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -12,7 +13,8 @@ export const registerCost: RegisterCommand = (program: Command, ctx: () => Comma
       'after',
       `
 [episode] is s01e03, an episode or run folder, or a run_log.jsonl; default: the latest episode.
-Cached (replayed) calls count their recorded tokens but cost 0.
+A replayed call counts the tokens and cost of the call it replays, so a recorded run and its replay
+report the same figures. A malformed line is an error (exit 3): a total that skipped it would be wrong.
 
 Examples:
   $ aureus cost                     the latest committed episode
@@ -40,7 +42,7 @@ Examples:
         String(t.output_tokens),
         String(t.cache_write_tokens),
         String(t.cache_read_tokens),
-        t.cost_usd.toFixed(4),
+        formatUsd(t.cost_usd).slice(1),
       ];
       for (const role of ['proposals', 'director', 'writer', 'critic', 'recap'] as const) {
         const t = per_role[role];

@@ -43,7 +43,7 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
     const warnings: Diagnostic[] = [];
-    const intr = interruptSignal();
+    const intr = interruptSignal(c.io.stderr);
     try {
       const s = await runEpisode({
         root: c.root,

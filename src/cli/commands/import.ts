@@ -23,7 +23,7 @@ Examples:
     .command('dprr <dir>')
     .description('import the Digital Prosopography of the Roman Republic (CC BY-NC 4.0) as a new world repository in <dir>')
     .requiredOption('--from <year>', 'first year of the window, negative for BC (e.g. -100)')
-    .requiredOption('--to <year>', 'last year of the window and the world\'s year (e.g. -44 → 1 January 44 BC)')
+    .requiredOption('--to <year>', 'last year of the window and the world\'s year (e.g. -44 → Kal. Ian. 44 BC, 1 Ianuarius)')
     .option('--limit <n>', 'keep only the N highest-ranked persons (the living first)')
     .option('--principals <n>', 'how many of the living become principals', '10')
     .option('--seed <seed>', 'seed for the invented parts (ledgers, secrets, temperaments)')

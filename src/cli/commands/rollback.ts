@@ -30,7 +30,7 @@ Examples:
       const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
       // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
       const { requireCleanWorld } = await import('../../pipeline/clean-world.js');
-      const refuseDirty = () => requireCleanWorld(git, ['world', 'operators', 'seasons']);
+      const refuseDirty = () => requireCleanWorld(git, ['world', 'operators', 'seasons'], { allowDirtyFlag: false });
       await checkRollbackArgs(c.root, episode);
       await refuseDirty();
       const r = await withLock(c.root, 'rollback', async () => {

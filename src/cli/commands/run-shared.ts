@@ -4,6 +4,7 @@ import type { ConfigOverrides } from '../../config/types.js';
 import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
 import { formatDiagnostics } from '../io.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import { formatUsd } from '../../core/readable.js';
 
 /** Options shared by `episode run` and `season run`. */
 export interface RunFlags {
@@ -47,13 +48,22 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
  * Ctrl-C aborts in-flight calls through an AbortSignal; the run then fails with exit 130 and
  * leaves world/ and git untouched. A second Ctrl-C exits at once (still resumable).
  */
-export function interruptSignal(): { signal: AbortSignal; dispose: () => void } {
+/**
+ * Ctrl-C (SIGINT) and SIGTERM during a run: the first one says so at once and aborts the run, which
+ * stops at the next safe point, releases the lock and exits 130 with the run resumable; a second one
+ * quits at once (still 130; the lock is released on exit, the checkpoints keep the run resumable).
+ */
+export function interruptSignal(stderr: (text: string) => void = (t) => void process.stderr.write(t)): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
   let count = 0;
-  const onInt = () => {
+  const onInt = (sig: NodeJS.Signals) => {
     count += 1;
-    if (count > 1) process.exit(130);
-    ac.abort(new Error('SIGINT'));
+    if (count > 1) {
+      stderr('\naureus: interrupted again; quitting now. Run the same command to resume.\n');
+      process.exit(130);
+    }
+    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). The run stays resumable.\n`);
+    ac.abort(new Error(sig));
   };
   process.on('SIGINT', onInt);
   process.on('SIGTERM', onInt);
@@ -79,7 +89,7 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   lines.push(`  scenes    ${s.approved}/${s.scenes} approved, ${s.attempts} attempts, ${s.repairs} repairs${s.manual_review ? `, ${s.manual_review} for manual review` : ''}`);
   lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft`);
   lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''})`);
-  lines.push(`  cost      $${s.cost_usd.toFixed(4)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  lines.push(`  cost      ${formatUsd(s.cost_usd)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
   if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
   lines.push(`  script    ${s.script}`);

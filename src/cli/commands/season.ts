@@ -2,6 +2,14 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
+import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+
+/** The failure of a season run as JSON: what failed, its exit code and diagnostics. */
+function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
+  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: e.diagnostics.map((d) => d.code) };
+  return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
+}
 
 /** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
 export function registerSeason(program: Command, ctx: () => CommandContext): void {
@@ -33,6 +41,13 @@ Examples:
     const { requirePositiveInt } = await import('../../season/episode-id.js');
     const count = requirePositiveInt('count', f.count, 99)!;
     const season = requirePositiveInt('season', f.season);
+    if (count > 1 && f.commit === false) {
+      // Episode n+1 is planned from episode n's committed world and cliffhanger: nothing to build on.
+      throw new AureusError(`--no-commit stages one episode, but --count is ${count}`, {
+        exitCode: ExitCode.USAGE,
+        hint: 'each episode is planned from the committed one before it: use --count 1 with --no-commit, or commit the episodes',
+      });
+    }
     const overrides = await overridesFrom(f);
     const { makeProgress } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
@@ -45,8 +60,15 @@ Examples:
     const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
     const warnings: Diagnostic[] = [];
     const lock = acquireLock(c.root, 'season run', { warnings });
-    const intr = interruptSignal();
-    const done = [];
+    const onExit = () => lock.release(); // a second Ctrl-C exits at once
+    process.once('exit', onExit);
+    const intr = interruptSignal(c.io.stderr);
+    const done: EpisodeRunSummary[] = [];
+    const json = (error: unknown) => ({
+      episodes: done,
+      ...(error ? { error: errorJson(error) } : {}),
+      warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
+    });
     try {
       for (let i = 0; i < count; i++) {
         const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
@@ -75,12 +97,15 @@ Examples:
         }
       }
       if (!f.json) printWarnings(c, warnings);
-      if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: warnings.map((w) => ({ code: w.code, message: w.message })) }, null, 2) + '\n');
+      if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
     } catch (e) {
-      printWarnings(c, warnings);
+      // The episodes committed before the failure stay committed: --json still reports them.
+      if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
+      else printWarnings(c, warnings);
       throw e;
     } finally {
       intr.dispose();
+      process.off('exit', onExit);
       lock.release();
     }
   });

@@ -27,9 +27,9 @@ defineDiagnostics([
   },
   {
     code: 'AUR4004',
-    severity: 'warning',
-    message: 'model "{model}" (used for {slots}) has no price in aureus.config.yaml; its cost is reported as 0',
-    hint: 'add prices.{model}: { input, output, cache_write, cache_read } in USD per million tokens',
+    severity: 'error',
+    message: 'unknown model "{model}" (used for {slots}): aureus.config.yaml has no price for it',
+    hint: 'check the model id for a typo; for a new model add prices.{model}: { input, output, cache_write, cache_read } in USD per million tokens',
   },
   {
     code: 'AUR4005',
@@ -147,8 +147,8 @@ defineDiagnostics([
   },
   {
     code: 'AUR4402',
-    severity: 'warning',
-    message: 'skipping an invalid run log line: {detail}',
-    hint: 'run_log.jsonl holds one JSON object per line',
+    severity: 'error',
+    message: 'invalid run log line: {detail}',
+    hint: 'run_log.jsonl holds one JSON object per line; a total that skipped lines would be wrong, so none is printed',
   },
 ]);

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { diag } from '../../diagnostics/index.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { packageRoot } from '../../paths.js';
+import { formatDate } from '../../core/roman-date.js';
 import { assembleWorld, type AssembledWorld } from '../assemble.js';
 import { worldRepoFiles, type RepoFiles } from '../files.js';
 import { loadStarterKit, type StarterKit } from '../kit.js';
@@ -11,7 +12,7 @@ import { loadDprrTables, type DprrTables } from './tables.js';
 export interface DprrImportOptions {
   /** First year of the window, negative = BC (-100). */
   from: number;
-  /** Last year of the window and the world's year (-44 → 1 January 44 BC). */
+  /** Last year of the window and the world's year (-44 → Kal. Ian. 44 BC). */
   to: number;
   /** Keep only the N highest-ranked persons (living first). */
   limit?: number;
@@ -89,7 +90,7 @@ ${Object.entries(a.castMapping).map(([s, t]) => `- ${s} → ${t}`).join('\n') ||
 
 ## Size
 
-${a.stats.characters} characters (${a.stats.principals} principals, ${a.stats.dead} dead by 1 January ${Math.abs(o.to)} BC), ${a.stats.factions} factions,
+${a.stats.characters} characters (${a.stats.principals} principals, ${a.stats.dead} dead by ${formatDate({ day: 1, month: 1, year_bc: Math.abs(o.to) })}), ${a.stats.factions} factions,
 ${a.stats.relationships} relationship edges, ${a.stats.secrets} secrets.
 `;
 }

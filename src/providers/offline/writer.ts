@@ -1,3 +1,4 @@
+import { playKind, realizeActor } from './play.js';
 import { Rng } from '../../core/rng.js';
 import type { PacketCastMember, ScenePacket } from '../../domain/packet.js';
 import type { Claim, SceneEvent } from '../../domain/scene.js';
@@ -213,4 +214,6 @@ function punchUp(p: WriterPayload, rng: Rng, seed: string): Draft {
 }
 
 /** Registry entry point (offline/index.ts loads `realize` from ./writer.js). */
-export const realize: OfflineRealizer = (req, ctx) => offlineWrite(req, { seed: ctx.seed, chaos: ctx.chaos });
+// Play mode's Actor shares the writer role (writer-role model); its payload says which task it is.
+export const realize: OfflineRealizer = (req, ctx) =>
+  playKind(req.payload) === 'play_actor' ? realizeActor(req, ctx) : offlineWrite(req, { seed: ctx.seed, chaos: ctx.chaos });

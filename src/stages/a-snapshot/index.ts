@@ -6,24 +6,15 @@ import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
 import { hashValue } from '../../core/hash.js';
 import { round } from '../../core/json.js';
+import { addDays, formatDate } from '../../core/roman-date.js';
 import { snapshotTension } from '../c-director/metrics.js';
 
 /** Progress at or above this counts as "near resolution" (spec §10.2 deferral). */
 export const NEAR_RESOLUTION = 0.8;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-
+/** A scene heading's date: the world's date plus the scene's day offset, in the one reader format (core/roman-date). */
 export function dateText(d: InWorldDate, plusDays = 0): string {
-  // A simple 30-day-month calendar is enough for scene headings; the committed date is stage H's.
-  let day = d.day + plusDays;
-  let month = d.month;
-  let year = d.year_bc;
-  while (day > 30) {
-    day -= 30;
-    month += 1;
-    if (month > 12) { month = 1; year -= 1; }
-  }
-  return `${day} ${MONTHS[month - 1] ?? `month ${month}`} ${year} BC`;
+  return formatDate(addDays(d, plusDays));
 }
 
 /** Spec §10.3: episodes since the thread last progressed, counted up to the episode being planned. */

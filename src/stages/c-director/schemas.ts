@@ -1,45 +1,32 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { createRequire } from 'node:module';
-import type { Ajv2020 as AjvType, ValidateFunction } from 'ajv/dist/2020.js';
-import { packageRoot } from '../../paths.js';
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import { characterAnswerSchemaFromFile, readSchema } from '../../schemas/specs.js';
+import { validatorFor } from '../../schemas/validators.js';
 
 /**
  * The planning artifacts' JSON Schemas (schemas/*.schema.json, shipped with the package). Loaded
- * and compiled once per process; used to validate model answers and, in tests, our own output.
+ * once per process; their validators are made when first needed (precompiled at build time, see
+ * src/schemas/specs.ts). Used to validate model answers and, in tests, our own output.
  */
-const require = createRequire(import.meta.url);
 const cache = new Map<string, object>();
-const compiled = new Map<string, ValidateFunction>();
-let ajv: AjvType | undefined;
 
 export type PlanningSchema = 'episode_context' | 'agent_proposals' | 'episode_plan' | 'scene_packet';
 
 export function loadSchema(name: PlanningSchema): object {
   let s = cache.get(name);
   if (!s) {
-    s = JSON.parse(fs.readFileSync(path.join(packageRoot(), 'schemas', `${name}.schema.json`), 'utf8')) as object;
+    s = readSchema(`${name}.schema.json`);
     cache.set(name, s);
   }
   return s;
 }
 
-function validator(key: string, schema: () => object): ValidateFunction {
-  let v = compiled.get(key);
-  if (!v) {
-    if (!ajv) {
-      const Ajv2020 = require('ajv/dist/2020.js').default as new (o: object) => AjvType;
-      ajv = new Ajv2020({ allErrors: true, strict: true });
-    }
-    v = ajv.compile(schema());
-    compiled.set(key, v);
-  }
-  return v;
+function validator(key: string): ValidateFunction {
+  return validatorFor(`planning/${key}`);
 }
 
 /** Errors as one readable line, or null when valid. */
 export function validateAgainst(name: PlanningSchema, value: unknown): string | null {
-  const v = validator(name, () => { const { $id: _id, ...rest } = loadSchema(name) as Record<string, unknown>; return rest; });
+  const v = validator(name);
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
 
@@ -47,14 +34,11 @@ export function validateAgainst(name: PlanningSchema, value: unknown): string | 
 let answerSchema: object | undefined;
 export function characterAnswerSchema(): object {
   // One object for the process: validators downstream may cache by identity.
-  if (!answerSchema) {
-    const s = loadSchema('agent_proposals') as { $defs: object };
-    answerSchema = { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
-  }
+  answerSchema ??= characterAnswerSchemaFromFile();
   return answerSchema;
 }
 
 export function validateCharacterAnswer(value: unknown): string | null {
-  const v = validator('character_answer', characterAnswerSchema);
+  const v = validator('character_answer');
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }

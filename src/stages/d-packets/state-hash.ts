@@ -1,4 +1,4 @@
-import { sha256 } from '../../core/hash.js';
+import { createHash, type Hash } from 'node:crypto';
 
 /**
  * hashValue (core/hash.ts) of a sequence of world states, byte for byte, without re-serialising
@@ -17,7 +17,42 @@ export class StateHasher {
   private readonly pieces = new WeakMap<object, string>();
 
   hash(value: unknown): string {
-    return sha256(this.text(value, false));
+    // Streamed into the digest in ~64 KB chunks (issue 18): the whole state's text (megabytes on an
+    // imported city, once per scene) is never built, which was most of stage D's garbage. Chunks
+    // are joined from whole JSON tokens, so no surrogate pair is ever split and the bytes hashed
+    // are exactly the canonical text's.
+    const sink = new Sink(createHash('sha256'));
+    this.write(value, sink);
+    return sink.digest();
+  }
+
+  /** Like text(value, false), but into the sink: containers outside array elements are streamed. */
+  private write(v: unknown, sink: Sink): void {
+    if (v === null || typeof v !== 'object') {
+      sink.push(this.text(v, false));
+      return;
+    }
+    if (Array.isArray(v)) {
+      sink.push('[');
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (i) sink.push(',');
+        sink.push(x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true));
+      }
+      sink.push(']');
+      return;
+    }
+    const rec = v as Record<string, unknown>;
+    sink.push('{');
+    let first = true;
+    for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+      const x = rec[k];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+      sink.push((first ? '' : ',') + JSON.stringify(k) + ':');
+      first = false;
+      this.write(x, sink);
+    }
+    sink.push('}');
   }
 
   private text(v: unknown, element: boolean): string {
@@ -74,4 +109,25 @@ function jsonKeyOrder(sorted: string[]): string[] {
   if (!sorted.some((k) => k === '__proto__' || isIndexKey(k))) return sorted;
   const idx = sorted.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
   return [...idx, ...sorted.filter((k) => !isIndexKey(k) && k !== '__proto__')];
+}
+
+/** Text into a hash in chunks of whole pieces (a flat string per update, never one per token). */
+class Sink {
+  private buf: string[] = [];
+  private size = 0;
+  constructor(private readonly h: Hash) {}
+  push(s: string): void {
+    this.buf.push(s);
+    this.size += s.length;
+    if (this.size >= 65536) this.flush();
+  }
+  private flush(): void {
+    if (this.buf.length) this.h.update(this.buf.join(''));
+    this.buf = [];
+    this.size = 0;
+  }
+  digest(): string {
+    this.flush();
+    return this.h.digest('hex');
+  }
 }

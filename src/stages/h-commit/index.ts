@@ -8,6 +8,7 @@ import type { ScenePacket } from '../../domain/packet.js';
 import type { ApprovedScene, VerifierReport } from '../../domain/scene.js';
 import { WORLD_FILES, type InWorldDate, type World } from '../../domain/world.js';
 import { stableStringify } from '../../core/json.js';
+import { addDays } from '../../core/roman-date.js';
 import { applyDeltas, DATE_FIELDS } from '../../core/deltas/index.js';
 import { decayDeltas } from '../../core/decay.js';
 import { threadProgressDeltas } from '../../core/threads.js';
@@ -49,21 +50,9 @@ export interface StageHResult {
   recap: RecapPayload;
 }
 
-const MONTH_DAYS = 30; // the same simple calendar as stage A's date_text
-
+/** The calendar moves on the year's real calendar (core/roman-date: 355-day Republican, then Julian). */
 export function advanceDate(d: InWorldDate, days: number): InWorldDate {
-  let day = d.day + days;
-  let month = d.month;
-  let year = d.year_bc;
-  while (day > MONTH_DAYS) {
-    day -= MONTH_DAYS;
-    month += 1;
-    if (month > 12) {
-      month = 1;
-      year -= 1;
-    }
-  }
-  return { year_bc: year, month, day };
+  return addDays(d, days);
 }
 
 /** The deltas that move the calendar from one date to another: a `set` per field that changes, year first. */

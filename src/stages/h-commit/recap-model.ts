@@ -1,6 +1,7 @@
 import type { AppliedDelta } from '../../domain/delta.js';
 import type { World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
+import { formatNumber, formatSigned } from '../../core/readable.js';
 
 /**
  * The recap is generated from the applied deltas, never from the prose (spec §11.2): this module
@@ -189,13 +190,8 @@ export function buildDashboard(before: World, after: World, episode: number): Da
   return { metrics, threads, short_names };
 }
 
-function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2).replace(/0+$/, '').replace(/\.$/, '');
-}
-
-function signed(n: number): string {
-  return n > 0 ? `+${fmt(n)}` : n < 0 ? `−${fmt(-n)}` : '0';
-}
+const fmt = (n: number): string => formatNumber(n, 2);
+const signed = (n: number): string => formatSigned(n, 2);
 
 /** recap.md: the "Previously on…" text (from the recap role) and the state dashboard. */
 export function renderRecapMarkdown(payload: RecapPayload, text: string): string {

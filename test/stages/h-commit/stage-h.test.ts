@@ -109,9 +109,9 @@ describe('stage H: cliffhanger, calendar, message', () => {
     expect(ch).toMatchObject({ kind: 'physical_danger', must_start_immediately: true, time_skip_allowed: false, scene: 'SC02', application_id: 'a02', characters: [a, b].sort() });
   });
 
-  it('advances the calendar over 30-day months and the year', () => {
-    expect(advanceDate({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 5 });
-    expect(advanceDate({ year_bc: 63, month: 12, day: 30 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
+  it('advances the calendar over the Republican month lengths (Quinctilis 31, December 29) and the year', () => {
+    expect(advanceDate({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 4 });
+    expect(advanceDate({ year_bc: 63, month: 12, day: 29 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
     expect(advanceDate({ year_bc: 63, month: 1, day: 1 }, 0)).toEqual({ year_bc: 63, month: 1, day: 1 });
   });
 

@@ -1,0 +1,35 @@
+// Build step (after tsc): every validator of src/schemas/specs.ts as ajv standalone code under
+// dist/schemas-compiled/, so a run loads validators instead of compiling ~20 schemas (issue 18).
+// Each file records the hash of the schema and options it was made from; a stale file is ignored
+// at run time (the schema is compiled instead), so editing a schema without rebuilding stays correct.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const Ajv2020 = require('ajv/dist/2020.js').default;
+const standaloneCode = require('ajv/dist/standalone/index.js').default;
+const specs = await import(path.join(root, 'dist/schemas/specs.js'));
+
+const keys = specs.allValidatorKeys();
+let made = 0;
+for (const key of keys) {
+  const spec = specs.specOf(key);
+  const ajv = new Ajv2020({ ...spec.options, code: { source: true } });
+  let fn;
+  try {
+    fn = ajv.compile(spec.schema());
+  } catch (e) {
+    // Not every schema is valid under every key's options (scene_events is not strict-clean and is
+    // only validated by the verifier's lenient ajv); such a key is compiled at run time if ever used.
+    process.stderr.write(`precompile: skipped ${key}: ${e.message.split('\n')[0]}\n`);
+    continue;
+  }
+  made += 1;
+  const file = specs.compiledFile(key);
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${standaloneCode(ajv, fn)}\nmodule.exports.sourceHash = ${JSON.stringify(specs.specHash(spec))};\n`);
+}
+process.stderr.write(`precompiled ${made} of ${keys.length} schema validators into dist/schemas-compiled/\n`);

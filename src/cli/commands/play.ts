@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+
+/** `aureus play`: the user plays a principal in a live scene (src/play/). Thin: options in, runPlay out. */
+export function registerPlay(program: Command, ctx: () => CommandContext): void {
+  program
+    .command('play')
+    .description('play a principal in a live scene; a hidden Director observes, briefs the other characters and canonizes')
+    .option('--as <character_id>', 'the principal you play')
+    .option('--scene <SCxx>', 'a scene of a planned or committed episode (SCxx or sNNeNN/SCxx)')
+    .option('--at <location_id>', 'an improvised scene at this location')
+    .option('--with <ids>', 'comma-separated characters on stage with you')
+    .option('--mode <mode>', 'completion: open | beat_gated | turn_limited | objective', 'turn_limited')
+    .option('--turns <n>', 'turn budget (turn_limited; the beat pace for the others)', '8')
+    .option('--objective <key>', 'objective flag for --mode objective (e.g. accusation_made)')
+    .option('--session <id>', 'session id (default <principal>-NNN)')
+    .option('--seed <s>', 'seed of the offline provider (default: the session id)')
+    .option('--resume <session>', 'continue a session from its last turn')
+    .option('--brief-budget <tokens>', "the Director's brief token budget", '500')
+    .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice', '2000')
+    .option('--json', 'one JSON event per line: message_complete, notice, canonized, episode_complete, done')
+    .addHelpText('after', `
+On a terminal: a line-editing prompt (history with ↑/↓, Ctrl-C pauses the session, resumable).
+Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).
+
+Examples:
+  $ aureus play --as cicero --at forum --with catiline,crassus --turns 6
+  $ aureus play --as cicero --scene s01e01/SC03 --mode beat_gated
+  $ printf 'Where were you last night?\\n/note Catiline lies about Faesulae\\n' | aureus play --as cicero --at forum --with catiline --json
+  $ aureus play --resume cicero-001`)
+    .action(async (o: Record<string, string | boolean | undefined>) => {
+      const c = ctx();
+      const { createGit } = await import('../../git/simple-git.js');
+      await createGit(c.root).requireRepo();
+      const { runPlay } = await import('../../play/run.js');
+      const code = await runPlay(c.root, o as never, { stdout: c.io.stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });
+      c.exit.code = code;
+    });
+}

@@ -1,0 +1,31 @@
+import type { Command } from 'commander';
+import type { CommandContext } from '../context.js';
+
+/** `aureus session list|show`: the play sessions under .aureus/sessions/ (never the hidden briefs). */
+export function registerSession(program: Command, ctx: () => CommandContext): void {
+  const cmd = program.command('session').description('list and show play sessions');
+  cmd
+    .command('list')
+    .description('every play session: principal, scene, turns, state')
+    .option('--json', 'print as JSON')
+    .addHelpText('after', '\nExample:\n  $ aureus session list')
+    .action(async (o: { json?: boolean }) => {
+      const c = ctx();
+      const { listSessions } = await import('../../play/sessions.js');
+      const rows = listSessions(c.root);
+      if (o.json) return c.io.stdout(JSON.stringify(rows, null, 2) + '\n');
+      if (!rows.length) return c.io.stdout('no play sessions yet (start one with `aureus play --as <id> --at <location> --with <ids>`)\n');
+      for (const r of rows) c.io.stdout(`${r.session.padEnd(20)} ${r.principal.padEnd(10)} ${r.scene.padEnd(6)} ${String(r.turns).padStart(3)} turns  ${r.state}\n`);
+    });
+  cmd
+    .command('show <id>')
+    .description('the transcript, staged proposals, canonizations and evaluation of one session')
+    .option('--json', 'print as JSON (the export: no brief)')
+    .addHelpText('after', '\nExample:\n  $ aureus session show cicero-001')
+    .action(async (id: string, o: { json?: boolean }) => {
+      const c = ctx();
+      const { showSession, renderSession } = await import('../../play/sessions.js');
+      const s = showSession(c.root, id);
+      c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderSession(s));
+    });
+}

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { episodeRef, type EpisodeRef } from '../domain/context.js';
+import type { World } from '../domain/world.js';
+import { sha256, hashValue } from '../core/hash.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import { episodeRelDir } from '../paths.js';
+import { createGit } from '../git/simple-git.js';
+import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
+import { requireSeasonGoals } from '../season/require-season.js';
+import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
+
+/**
+ * Which episode a run compiles, with which seed, and the read-only checks made before it may
+ * write anything (dirty world, the episode asked for, validation).
+ */
+export interface EpisodeChoiceOptions {
+  root: string;
+  season?: number;
+  episode?: number;
+  allowDirty?: boolean;
+  noCommit?: boolean;
+}
+
+/** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
+export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
+  const basis = previousCliffhangerText ?? `world:${hashValue(world)}`;
+  return sha256(`aureus/${ref.id}\n${basis}`).slice(0, 12);
+}
+
+export function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
+  if (ref.episode <= 1) return null;
+  try {
+    return fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
+  const next = nextEpisode(root, o.season);
+  requireSeasonGoals(root, next.season);
+  if (o.episode === undefined) return next;
+  const ref = episodeRef(o.season ?? next.season, o.episode);
+  if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {
+    throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6009', { episode: ref.id, tag: ref.id })] });
+  }
+  if (ref.episode > 1 && !episodesInTree(root).some((r) => r.season === ref.season && r.episode === ref.episode - 1)) {
+    throw new AureusError(`episode ${ref.id} cannot be compiled yet`, {
+      exitCode: ExitCode.USAGE,
+      diagnostics: [diag('AUR6015', { episode: ref.id, reason: `the previous episode s${String(ref.season).padStart(2, '0')}e${String(ref.episode - 1).padStart(2, '0')} is not committed (next is ${next.id})` })],
+    });
+  }
+  return ref;
+}
+
+/**
+ * What a run checks before it may write anything: the dirty world (exit 8), the episode asked for
+ * (usage, exit 2) and the whole of `aureus validate` (exit 3), in that order. Read-only, so it runs
+ * before the lock and a refused run leaves no trace, not even an empty .aureus/.
+ */
+export interface RunPreflight {
+  ref: EpisodeRef;
+  world: World;
+  /** HEAD when the checks ran: a commit made since (another run) means they must be made again. */
+  head: string | null;
+}
+
+export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
+  const root = o.root;
+  const git = createGit(root);
+  const head = await git.head();
+  // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
+  const { loadConfigOrThrow } = await import('../config/load.js');
+  loadConfigOrThrow(root);
+  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
+  // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
+  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);
+  const ref = await chooseEpisode(root, o);
+  const { loadValidatedWorld } = await import('../store/validate.js');
+  const { world } = await loadValidatedWorld(root);
+  return { ref, world, head };
+}
+

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EpisodeRef } from '../domain/context.js';
+import type { ApprovedScene, VerifierReport } from '../domain/scene.js';
+import type { World } from '../domain/world.js';
+import type { AureusConfig } from '../config/types.js';
+import type { LlmRequest } from '../ports/llm.js';
+import { canonicalCompact, round } from '../core/json.js';
+import { formatUsd } from '../core/readable.js';
+import type { JournaledLlm } from './call-journal.js';
+import type { PlanningOutput } from './planning-adapter.js';
+import type { StageHCheckpoint } from './run-summary.js';
+
+const RECAP_SYSTEM =
+  'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
+  '(they are the committed state changes, not the prose). Four to eight sentences, present perfect, no invention, no anachronisms. ' +
+  'Start with "Previously on <world title>…". Plain text only.';
+
+export interface StageHRunInput {
+  ref: EpisodeRef;
+  seed: string;
+  world: World;
+  planning: PlanningOutput;
+  scenes: { scenes: ApprovedScene[]; report: VerifierReport };
+  config: AureusConfig;
+  llm: JournaledLlm;
+  providerId: string;
+  runDir: string;
+  runRel: string;
+  runLogFile: string;
+  /** Flushes the run log to its file before it is read back. */
+  flushRunLog: () => Promise<void>;
+  signal?: AbortSignal;
+  /** Throws the "interrupted" error when the run was aborted. */
+  check: () => void;
+}
+
+/**
+ * Stage H inside `episode run`: the committed world, the recap call, the run log in canonical
+ * order, and the files and commit message the transaction will write (the stage-h checkpoint).
+ */
+export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
+  const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
+  const { readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
+  const { context, proposals, plan, packets } = i.planning;
+  const input = { ref: i.ref, seed: i.seed, world: i.world, context, proposals, plan, packets, scenes: i.scenes.scenes, report: i.scenes.report, runDir: i.runRel };
+  const out = stageH(input);
+  (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(i.world, out.world, i.ref.episode, i.ref.id);
+  const recapRes = await i.llm.complete({
+    role: 'recap',
+    system: RECAP_SYSTEM,
+    messages: [{ role: 'user', content: canonicalCompact(out.recap) }],
+    max_tokens: i.config.max_tokens.recap,
+    payload: out.recap,
+    meta: { episode: i.ref.id, label: 'recap' },
+    signal: i.signal,
+  } as LlmRequest);
+  i.check();
+  await i.flushRunLog();
+  // Canonical order, and a line repeated by a call redone after a crash counts once.
+  // Calls aborted by Ctrl-C are artifacts of the interruption, not of the episode: dropped.
+  // The committed copy describes the episode's calls, not how this run obtained them: without the
+  // `cached` flag a recorded run and its replay commit the same run_log.jsonl.
+  const entries = sortRunLog(readRunLog(i.runLogFile).entries.filter((e) => e.error !== 'AUR4205'));
+  const lines = [...new Set(entries.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
+  const unique = lines.map((l) => JSON.parse(l));
+  const total = summarizeRunLog(unique).total;
+  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report));
+  const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
+  const report = i.scenes.report;
+  const allFindings = [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings];
+  return {
+    files,
+    title: plan.title,
+    provider: publicProviderId(i.providerId),
+    message: commitMessage(i.ref, plan.title, recapRes.text, {
+      provider: publicProviderId(i.providerId),
+      models,
+      seed: i.seed,
+      tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens})`,
+      cost: formatUsd(total.cost_usd),
+    }),
+    totals: { input: total.input_tokens, output: total.output_tokens, cache_read: total.cache_read_tokens, cache_write: total.cache_write_tokens, cost_usd: round(total.cost_usd, 6) },
+    report: {
+      scenes: report.scenes.length,
+      approved: report.scenes.filter((s) => s.final_verdict === 'PASS').length,
+      attempts: report.scenes.reduce((n, s) => n + s.attempts.length, 0),
+      repairs: report.budget.used,
+      manual_review: report.scenes.filter((s) => s.manual_review).length,
+      hard: allFindings.filter((f) => f.severity === 'hard').length,
+      soft: allFindings.filter((f) => f.severity === 'soft').length,
+    },
+  };
+}
+
+/**
+ * The provider id as committed (trailers) and reported: a replay directory given as an absolute
+ * path is a fact about one machine, so only its last folder name is kept ("replay:…/cache").
+ */
+export function publicProviderId(id: string): string {
+  if (!id.startsWith('replay:')) return id;
+  const dir = id.slice('replay:'.length);
+  return path.isAbsolute(dir) || /^[A-Za-z]:[\\/]/.test(dir) ? `replay:…/${path.basename(dir)}` : id;
+}
+
+function readDrafts(runDir: string, report: VerifierReport): Record<string, string> {
+  const drafts: Record<string, string> = {};
+  for (const s of report.scenes) {
+    for (const a of s.attempts) {
+      try {
+        drafts[a.raw_file] = fs.readFileSync(path.join(runDir, a.raw_file), 'utf8');
+      } catch {
+        /* a draft the writer never saved */
+      }
+    }
+  }
+  return drafts;
+}

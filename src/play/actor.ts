@@ -1,0 +1,91 @@
+import type { Llm, LlmMessage } from '../ports/llm.js';
+import type { ScenePacket } from '../domain/packet.js';
+import { stableStringify } from '../core/json.js';
+import { extractDirectives, type Parsed } from './directives.js';
+import type { ActorAnswer, ContextBrief } from './types.js';
+
+/** The structured-output schema of the Actor's answer (seed 000). */
+export const ACTOR_ANSWER_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['speaker', 'dialogue', 'action', 'internal', 'mood', 'tension_shift'],
+  properties: {
+    speaker: { type: 'string', description: 'id of the character speaking (one of the cast, never the principal)' },
+    dialogue: { type: 'string', description: 'what the character says aloud' },
+    action: { type: 'string', description: 'a short stage action, present tense' },
+    internal: { type: 'string', description: 'what the character thinks and does not say' },
+    mood: { type: 'string' },
+    tension_shift: { type: 'number', minimum: -0.3, maximum: 0.3, description: 'how much this exchange raises (+) or lowers (-) the tension' },
+  },
+} as const;
+
+export interface Exchange {
+  user: string;
+  answer: ActorAnswer;
+}
+
+/** Task data the offline realizer works from (ports/llm.ts `payload`); never part of a prompt. */
+export interface ActorPayload {
+  kind: 'play_actor';
+  speaker: string;
+  principal: string;
+  cast: { id: string; name: string; cue: string; mood: string; objective: string; sample_lines: string[] }[];
+  user_text: string;
+  turn: number;
+  tension: number;
+  topics: string[];
+}
+
+const SYSTEM = `You are the Actor in a live scene of a late-Republic Roman political drama. The user plays one principal; you voice the other character named in "speaker", in their own voice, period-true (no anachronisms).
+Answer only with JSON: speaker, dialogue, action, internal, mood, tension_shift (-0.3..0.3).
+A message may begin with a <director_brief> block: it is hidden stage direction for you alone. Use it; never quote, mention or speak it.
+You may add [DIRECTIVE:action|key:value] markers inside dialogue when a beat is reached (beat:…); they are stripped before the user sees the line.`;
+
+/**
+ * The Actor's running session: the scene packet as static context, the exchanges so far, and the
+ * latest brief whispered into the newest user message — a hidden message, never in a transcript.
+ */
+export function actorMessages(history: Exchange[], userText: string, brief: ContextBrief | null, principalCue: string): LlmMessage[] {
+  const msgs: LlmMessage[] = [];
+  for (const h of history) {
+    msgs.push({ role: 'user', content: `${principalCue}: ${h.user}` });
+    msgs.push({ role: 'assistant', content: stableStringify(h.answer).trim() });
+  }
+  const whisper = brief ? `<director_brief>\n${stableStringify({ key_facts: brief.key_facts, suggested_topics: brief.suggested_topics }).trim()}\n</director_brief>\n\n` : '';
+  msgs.push({ role: 'user', content: `${whisper}${principalCue}: ${userText}` });
+  return msgs;
+}
+
+export interface ActorTurn {
+  answer: ActorAnswer;
+  /** What the user sees: `CUE: *action* "dialogue"`, directives stripped. */
+  content: string;
+  directives: Parsed[];
+}
+
+export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: { scene: string; label: string }): Promise<ActorTurn> {
+  const principal = packet.retrieved_subgraph.characters.find((c) => c.id === payload.principal);
+  const res = await llm.complete({
+    role: 'writer',
+    system: SYSTEM,
+    static_context: `SCENE PACKET\n${stableStringify(packet)}`,
+    messages: actorMessages(history, payload.user_text, brief, principal?.name.toUpperCase() ?? payload.principal),
+    json_schema: ACTOR_ANSWER_SCHEMA,
+    schema_name: 'play_actor_answer',
+    max_tokens: 600,
+    payload,
+    meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
+  });
+  const raw = res.json as ActorAnswer;
+  return renderAnswer({ ...raw, speaker: payload.speaker }, payload.cast.find((c) => c.id === payload.speaker)?.cue ?? payload.speaker.toUpperCase());
+}
+
+/** Strip directives from every visible field and render `CUE: *action* "dialogue"`. */
+export function renderAnswer(raw: ActorAnswer, cue: string): ActorTurn {
+  const d = extractDirectives(raw.dialogue);
+  const a = extractDirectives(raw.action);
+  const i = extractDirectives(raw.internal);
+  const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
+  const parts = [answer.action ? `*${answer.action}*` : '', answer.dialogue ? `"${answer.dialogue}"` : ''].filter(Boolean);
+  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed] };
+}

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { stableStringify } from '../core/json.js';
+import { applyDeltas } from '../core/deltas/index.js';
+import type { ScenePacket } from '../domain/packet.js';
+import { WORLD_FILES, type CanonFact, type World } from '../domain/world.js';
+import type { ResolvedDelta } from '../domain/delta.js';
+import { RUNS_DIR, seasonDirName } from '../paths.js';
+import { loadWorldOrThrow } from '../store/load.js';
+import { withLock } from '../pipeline/lock.js';
+import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
+import { claimRules } from '../stages/f-verifier/rules/claims.js';
+import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
+import { playNotesFile } from './notes.js';
+import type { PlayState } from './state.js';
+import type { Proposal } from './types.js';
+
+/** A delta applied by play: provenance is the session, the scene and the turns that support it. */
+export interface PlayAppliedDelta extends ResolvedDelta {
+  proposal: string;
+  provenance: { session: string; scene: string; turns: string[] };
+  before: unknown;
+  after: unknown;
+}
+
+export interface CanonizeResult {
+  commit: string | null;
+  accepted: string[];
+  rejected: Record<string, string>;
+}
+
+/**
+ * The canonization gate (seed 004): the staged proposals are judged by stage F's claim rules and
+ * by the delta engine's own checks (path, op, range, entity), the accepted ones applied to the
+ * world on disk, and world files + the canon record + season notes go out as ONE commit through
+ * the pipeline's journaled transaction, under the run lock (so two sessions, or a session and
+ * `episode run`, are serialised). Rejected proposals keep their reasons in the session log.
+ */
+export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string): Promise<CanonizeResult> {
+  return withLock(root, `play ${s.session}`, async () => {
+    await recoverPendingCommits(root);
+    const { world } = await loadWorldOrThrow(root);
+    const pending = s.proposals.filter((p) => p.status === 'pending');
+    const judged = judge(world, packet, pending, s);
+    const n = s.canonizations + 1;
+    const files: Record<string, string> = {};
+    for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {
+      const text = stableStringify(judged.world[key]);
+      if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
+    }
+    if (s.notes.length || s.threads.length) {
+      const notes = playNotesFile(root, s.setup.season, s.notes, s.threads, s.setup.principal);
+      files[notes.rel] = notes.content;
+    }
+    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {} };
+    const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected };
+    files[path.posix.join('seasons', seasonDirName(s.setup.season), 'play', s.session, `canon_${String(n).padStart(2, '0')}.json`)] = stableStringify(record);
+    const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
+    const message = [
+      `play ${s.session}: canonize ${s.setup.scene} (${judged.acceptedIds.length} accepted, ${judged.rejectedIds.length} rejected)`,
+      '',
+      `Aureus-Session: ${s.session}`,
+      `Aureus-Scene: ${s.setup.scene}`,
+      `Aureus-Trigger: ${trigger}`,
+      `Aureus-Turns: ${turns.join(', ') || '(none)'}`,
+      `Aureus-Accepted: ${judged.acceptedIds.join(', ') || '(none)'}`,
+      `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
+    ].join('\n');
+    const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
+    const res = await commitEpisode(root, runDir, { episode: `play/${s.session}/${n}`, tag: `play/${s.session}/${n}`, message, files });
+    return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])) };
+  });
+}
+
+interface Judged {
+  world: World;
+  applied: PlayAppliedDelta[];
+  claims: CanonFact[];
+  rejected: { id: string; reason: string }[];
+  acceptedIds: string[];
+  rejectedIds: string[];
+}
+
+function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlayState): Judged {
+  let w = world;
+  const out: Judged = { world, applied: [], claims: [], rejected: [], acceptedIds: [], rejectedIds: [] };
+  const claimProps = pending.filter((p) => p.kind === 'claim' && p.claim);
+  const verdict = claimRules(claimProps.map((p) => p.claim!), { ...worldVerifyContext(world, []), packet });
+  for (const p of claimProps) {
+    const f = verdict.findings.find((x) => x.message.includes(p.claim!.id));
+    if (verdict.rejected.includes(p.claim!)) out.rejected.push({ id: p.id, reason: f ? `${f.code} ${f.message}` : 'rejected by stage F' });
+    else if (verdict.accepted.includes(p.claim!)) {
+      const kind = p.claim!.kind as CanonFact['kind'];
+      out.claims.push({ id: `f_play_${s.session}_${p.id}`.replace(/[^a-z0-9_]/g, '_'), kind, text: p.claim!.text, episode: s.setup.episode ?? 'play', scene: s.setup.scene });
+      out.acceptedIds.push(p.id);
+    } else out.acceptedIds.push(p.id); // downgraded: a rumor/belief stays the cast's, accepted as such, not canon
+  }
+  for (const p of pending.filter((x) => x.kind === 'delta' && x.delta)) {
+    const r = applyDeltas(w, [p.delta!], () => ({ episode: s.setup.episode ?? 'play', scene: s.setup.scene, event: p.turns.join('+'), operator: null }));
+    if (!r.ok) {
+      out.rejected.push({ id: p.id, reason: r.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ') });
+      continue;
+    }
+    w = r.world;
+    const a = r.applied[0]!;
+    out.applied.push({ ...p.delta!, proposal: p.id, provenance: { session: s.session, scene: s.setup.scene, turns: p.turns }, before: a.before, after: a.after });
+    out.acceptedIds.push(p.id);
+  }
+  if (out.claims.length) w = { ...w, canon: { ...w.canon, facts: [...w.canon.facts, ...out.claims] } };
+  out.world = w;
+  out.rejectedIds = out.rejected.map((r) => r.id);
+  out.acceptedIds.sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)));
+  return out;
+}

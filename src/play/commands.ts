@@ -1,0 +1,97 @@
+import type { ScenePacket } from '../domain/packet.js';
+import { addToPacket } from './context.js';
+import { HELP, type PlayAction } from './directives.js';
+import type { PlayDeps } from './session.js';
+import type { PlayState } from './state.js';
+import { BEATS, type TurnRecord } from './types.js';
+
+/** What an action may touch: the session's own recorder, never its internals. */
+export interface SessionControl {
+  state: () => PlayState;
+  deps: PlayDeps;
+  nextId: () => string;
+  record: (r: TurnRecord) => void;
+  rebrief: () => void;
+  setPacket: (p: ScenePacket) => void;
+  canonize: (trigger: string) => Promise<unknown>;
+  finish: (trigger: string) => Promise<void>;
+}
+
+/**
+ * One implementation per action, shared by slash commands and model directives (seed 001). An
+ * invalid action is reported and records nothing, so it changes nothing.
+ */
+export async function runAction(c: SessionControl, a: PlayAction): Promise<void> {
+  const fail = (m: string) => c.deps.emit({ type: 'notice', message: `/${a.name}: ${m}; nothing changed` });
+  const rec = (args: string, effect: string) => c.record({ type: 'command', id: c.nextId(), name: a.name, args, effect: a.source === 'directive' ? `${effect} (model directive)` : effect });
+  const s = c.state();
+  switch (a.name) {
+    case 'note':
+      if (!a.text) return fail('usage: /note <idea>');
+      rec(a.text, 'staged note for the season notes');
+      return c.deps.info(`noted (saved to the season notes at the next canonization)`);
+    case 'thread':
+      if (!a.text) return fail('usage: /thread <question>');
+      rec(a.text, 'staged proposed thread');
+      return c.deps.info(`thread proposed for the next episode`);
+    case 'character':
+      return character(c, a.text, fail, rec);
+    case 'beat': {
+      const b = a.text.toLowerCase();
+      if (!(BEATS as readonly string[]).includes(b)) return fail(`"${a.text}" is not a beat (${BEATS.join(', ')})`);
+      rec(b, `beat ${b} reached`);
+      return;
+    }
+    case 'scene':
+      return c.deps.info(sceneText(c));
+    case 'status':
+      return c.deps.info(statusText(s));
+    case 'help':
+      return c.deps.info(HELP);
+    case 'commit':
+      rec('', 'canonize now');
+      await c.canonize('commit');
+      return;
+    case 'end':
+      rec('', 'end of scene');
+      return c.finish('user_end');
+    case 'undo': {
+      const last = s.exchanges.at(-1);
+      if (!last) return fail('there is no turn to take back');
+      if (s.proposals.some((p) => p.status !== 'pending' && p.turns.includes(last.user_id))) return fail('that turn is already canon');
+      c.record({ type: 'undo', id: c.nextId(), target: last.user_id });
+      return c.deps.info(`took back ${last.user_id} and its answer`);
+    }
+  }
+}
+
+function character(c: SessionControl, id: string, fail: (m: string) => void, rec: (args: string, effect: string) => void): void {
+  const s = c.state();
+  const who = c.deps.world.characters.characters.find((x) => x.id === id.trim());
+  if (!id) return fail('usage: /character <id>');
+  if (!who) return fail(`no character "${id}" in the world`);
+  if (who.status !== 'alive') return fail(`${who.name} is ${who.status}`);
+  if (who.id === s.setup.principal || s.cast.includes(who.id)) return fail(`${who.name} is already on stage`);
+  rec(who.id, `${who.id} enters`);
+  c.setPacket(addToPacket(c.deps.packet, c.deps.world, who.id));
+  c.rebrief();
+  c.deps.info(`${who.name} enters.`);
+}
+
+function sceneText(c: SessionControl): string {
+  const s = c.state();
+  const p = c.deps.packet;
+  const name = (id: string) => c.deps.world.characters.characters.find((x) => x.id === id)?.name ?? id;
+  return `${s.setup.scene}${s.setup.episode ? ` of ${s.setup.episode}` : ''} at ${p.setting.location_name}; you are ${name(s.setup.principal)}; on stage: ${s.cast.map(name).join(', ') || 'nobody'}.`;
+}
+
+export function statusText(s: PlayState): string {
+  const d = s.director;
+  const pending = s.proposals.filter((p) => p.status === 'pending').length;
+  const budget = s.setup.mode === 'turn_limited' ? `/${s.setup.turn_budget}` : '';
+  return [
+    `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
+    `tension ${d.tension_curve.map((t) => t.toFixed(2)).join(' → ') || '(none yet)'}`,
+    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.length} · threads ${s.threads.length}`,
+  ].join('\n');
+}

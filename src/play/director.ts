@@ -1,0 +1,134 @@
+import { round } from '../core/json.js';
+import type { ScenePacket } from '../domain/packet.js';
+import { estimateTokens } from '../stages/d-packets/index.js';
+import { BEATS, type ActorAnswer, type Beat, type ContextBrief, type DirectorState, type Proposal, type SceneSetup } from './types.js';
+
+/**
+ * The hidden Director (seed 000), symbolic part: pure functions over the state after each exchange.
+ * Turn counting, the beat by turn position, user signals, the tension curve, flags, the completion
+ * check per mode, proposal extraction, and the ContextBrief (seed 002) within its token budget.
+ */
+export function initialDirector(): DirectorState {
+  return { turn_count: 0, current_beat: 'establishment', beats_completed: [], user_signals: {}, tension_curve: [], flags: {}, completion_trigger: null };
+}
+
+/** Seed 000's v1 heuristic; `open` scenes use a nominal budget of 10 turns. */
+export function beatByPosition(turn: number, budget: number): Beat {
+  const p = turn / Math.max(1, budget);
+  return p < 0.25 ? 'establishment' : p < 0.5 ? 'complication' : p < 0.75 ? 'escalation' : 'pivot';
+}
+
+/** Marks `beat` reached: every earlier beat counts as completed too. */
+export function reachBeat(d: DirectorState, beat: Beat): DirectorState {
+  const upTo = BEATS.slice(0, BEATS.indexOf(beat) + 1);
+  const done = BEATS.filter((b) => upTo.includes(b) || d.beats_completed.includes(b));
+  return { ...d, current_beat: BEATS.indexOf(beat) > BEATS.indexOf(d.current_beat) ? beat : d.current_beat, beats_completed: done };
+}
+
+const SIGNALS: [string, RegExp][] = [
+  ['inquisitive', /\?|\b(why|how|what|who|where|tell me)\b/i],
+  ['aggressive', /\b(threat\w*|destroy|ruin|kill|expose|fool|traitor|demand|must)\b|!/i],
+  ['conciliatory', /\b(friend|please|together|trust|forgive|ally|alliance|help)\b/i],
+  ['hesitant', /\b(perhaps|maybe|might|i suppose|not sure|uncertain)\b|\.\.\./i],
+  ['confident', /\b(i will|i shall|certainly|of course|i know|i promise)\b/i],
+];
+
+export function userSignals(text: string): string[] {
+  return SIGNALS.filter(([, re]) => re.test(text)).map(([k]) => k);
+}
+
+/** After one exchange: count, beat, signals, tension. Flags for the objective come from the user's words. */
+export function observeExchange(d: DirectorState, setup: SceneSetup, userText: string, answer: ActorAnswer, classified?: Beat): DirectorState {
+  const turn = d.turn_count + 1;
+  const budget = setup.mode === 'turn_limited' ? setup.turn_budget : Math.max(setup.turn_budget, 1);
+  const beat = classified ?? beatByPosition(turn, budget);
+  const signals = { ...d.user_signals };
+  for (const s of userSignals(userText)) signals[s] = (signals[s] ?? 0) + 1;
+  const prev = d.tension_curve.at(-1) ?? 0.3;
+  const tension = round(Math.min(1, Math.max(0, prev + answer.tension_shift)));
+  const flags = { ...d.flags };
+  if (setup.objective && objectiveMet(setup.objective, userText)) flags[setup.objective] = true;
+  const next = reachBeat({ ...d, turn_count: turn, user_signals: signals, tension_curve: [...d.tension_curve, tension], flags }, beat);
+  return { ...next, completion_trigger: completion(next, setup) };
+}
+
+/** An objective key such as `accusation_made` is met when the user's words carry its stem ("accus"). */
+export function objectiveMet(key: string, text: string): boolean {
+  const stem = key.split('_')[0]!.slice(0, 5).toLowerCase();
+  return stem.length >= 3 && text.toLowerCase().includes(stem);
+}
+
+/** Seed 000's completion check, per mode. */
+export function completion(d: DirectorState, s: SceneSetup): string | null {
+  if (s.mode === 'turn_limited' && d.turn_count >= s.turn_budget) return 'turn_limit';
+  if (s.mode === 'beat_gated' && d.beats_completed.includes('pivot')) return 'beat_complete';
+  if (s.mode === 'objective' && s.objective && d.flags[s.objective]) return 'objective_met';
+  return null;
+}
+
+/** Whether the scene may end now (reported as director.completion_eligible). */
+export function completionEligible(d: DirectorState, s: SceneSetup): boolean {
+  return completion(d, s) !== null || d.beats_completed.includes('escalation');
+}
+
+const REVEAL = /\b(reveal\w*|discover\w*|confess\w*|i know (?:that|about|of)|know your secret|found out)\b/i;
+const DEATH = /\b(dies|is dead|killed|slain|murdered)\b/i;
+
+/**
+ * Proposed changes from one exchange, each with its supporting turn ids (seed 004). The speaker's
+ * regard for the principal moves with the exchange's tension (rivalry up, or trust up); a reveal
+ * of a secret the speaker holds makes the principal a holder — a discovery, so it is critical and
+ * canonized mid-scene. Claims are the Actor's mentions of hidden matters stated as fact: stage F
+ * judges them at canonization.
+ */
+export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
+  const turns = [userId, actorId];
+  const out: Proposal[] = [];
+  const id = () => `p${next + out.length}`;
+  const shift = round(Math.min(0.2, Math.abs(answer.tension_shift)));
+  if (shift >= 0.05) {
+    const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
+    out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
+  }
+  if (REVEAL.test(userText)) {
+    const secret = packet.retrieved_subgraph.secrets.find((s) => s.holders.includes(answer.speaker) && !s.holders.includes(setup.principal) && s.status !== 'inert');
+    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+  }
+  if (DEATH.test(userText)) {
+    out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });
+  }
+  return out;
+}
+
+/**
+ * The ContextBrief the Director whispers to the Actor (seed 002): key facts and suggested topics,
+ * cut from the end until it fits the token budget. Written when the situation changes.
+ */
+export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[], d: DirectorState, staged: Proposal[], budget: number): ContextBrief {
+  const name = (id: string) => packet.retrieved_subgraph.characters.find((c) => c.id === id)?.name ?? id;
+  const facts = [
+    `${name(setup.principal)} is played by the user; on stage: ${cast.map(name).join(', ') || 'nobody'} at ${packet.setting.location_name}.`,
+    `Beat: ${d.current_beat}; tension ${d.tension_curve.at(-1) ?? 0.3}.`,
+    ...staged.filter((p) => p.status === 'pending').map((p) => `Just happened: ${p.reason}.`),
+    ...packet.retrieved_subgraph.secrets.filter((s) => s.status === 'hidden' && s.holders.some((h) => cast.includes(h))).map((s) => `${cast.filter((h) => s.holders.includes(h)).map(name).join(', ')} knows: ${s.text}`),
+    ...packet.retrieved_subgraph.edges.filter((e) => cast.includes(e.from) && e.to === setup.principal).map((e) => `${name(e.from)} toward ${name(e.to)}: ${Object.entries(e.weights).map(([k, v]) => `${k} ${v}`).join(', ')}.`),
+  ];
+  const topics = packet.retrieved_subgraph.threads.filter((t) => t.status === 'open').map((t) => t.question).slice(0, 3);
+  const brief: ContextBrief = { turn: d.turn_count, key_facts: facts.slice(0, 8), suggested_topics: topics, tokens: 0 };
+  while (estimateTokens(brief) > budget && (brief.key_facts.length > 1 || brief.suggested_topics.length > 0)) {
+    if (brief.suggested_topics.length > 0 && brief.key_facts.length <= 2) brief.suggested_topics.pop();
+    else brief.key_facts.pop();
+  }
+  brief.tokens = estimateTokens(brief);
+  return brief;
+}
+
+/** The speaker for this exchange: whoever the user names, else the cast in turn. */
+export function chooseSpeaker(packet: ScenePacket, cast: string[], text: string, turn: number): string {
+  const lower = text.toLowerCase();
+  const named = cast.find((id) => {
+    const c = packet.retrieved_subgraph.characters.find((x) => x.id === id);
+    return lower.includes(id) || (c && lower.includes(c.name.split(' ').at(-1)!.toLowerCase()));
+  });
+  return named ?? cast[turn % cast.length]!;
+}

@@ -1,0 +1,55 @@
+import type { ScenePacket } from '../domain/packet.js';
+import type { PlayState } from './state.js';
+import type { Evaluation, NextSuggestion } from './types.js';
+
+/**
+ * The Director's evaluation on completion (seed 000, "episode_summary") and the next suggestion
+ * (seed 000: every episode type gets one). Symbolic and deterministic: built from the log.
+ */
+export function evaluate(s: PlayState, packet: ScenePacket): Evaluation {
+  const name = (id: string) => packet.retrieved_subgraph.characters.find((c) => c.id === id)?.name ?? id;
+  const curve = s.director.tension_curve;
+  const first = curve[0] ?? 0.3;
+  const last = curve.at(-1) ?? first;
+  const moments = s.exchanges
+    .map((e, i) => ({ e, i, w: Math.abs(e.answer.tension_shift) }))
+    .filter((x) => x.w > 0)
+    .sort((a, b) => b.w - a.w || a.i - b.i)
+    .slice(0, 3)
+    .sort((a, b) => a.i - b.i)
+    .map((x) => `${x.e.user_id}: ${name(s.setup.principal)} — "${clip(x.e.user)}"; ${x.e.content.length > 90 ? x.e.content.slice(0, 87) + '...' : x.e.content}`);
+  const signals = Object.entries(s.director.user_signals).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const style = signals.length ? `${signals[0]![0]}${signals[1] ? `, then ${signals[1][0]}` : ''} (${signals.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'reserved (no strong signals)';
+  const changes = s.proposals.filter((p) => p.status !== 'rejected').map((p) => `${p.status === 'accepted' ? 'canon' : 'staged'}: ${p.reason} [${p.turns.join(', ')}]`);
+  return {
+    summary: `${name(s.setup.principal)} played ${s.director.turn_count} turn(s) at ${packet.setting.location_name} with ${s.cast.map(name).join(', ')}; tension ${first} → ${last}; beat reached: ${s.director.current_beat}.`,
+    key_moments: moments,
+    play_style: style,
+    world_changes: changes.length ? changes : ['none'],
+  };
+}
+
+function clip(t: string): string {
+  return t.length > 60 ? t.slice(0, 57) + '...' : t;
+}
+
+export function suggestNext(s: PlayState, packet: ScenePacket): NextSuggestion {
+  const moved = packet.retrieved_subgraph.threads
+    .filter((t) => t.status === 'open')
+    .filter((t) => s.exchanges.some((e) => words(t.question).some((w) => e.user.toLowerCase().includes(w) || e.answer.dialogue.toLowerCase().includes(w))))
+    .map((t) => t.id);
+  if (moved.length || s.proposals.some((p) => p.status === 'accepted') || s.threads.length) {
+    return { kind: 'compile_episode', command: 'aureus episode run', reason: `the next episode picks up what this scene moved${moved.length ? ` (${moved.join(', ')})` : ''}`, threads: moved };
+  }
+  const other = packet.retrieved_subgraph.characters.find((c) => c.status === 'alive' && c.id !== s.setup.principal && !s.cast.includes(c.id));
+  return {
+    kind: 'play_scene',
+    command: `aureus play --as ${s.setup.principal} --at ${packet.setting.location} --with ${other?.id ?? s.cast[0]}`,
+    reason: 'nothing reached canon yet: play another scene with a character close to this one',
+    threads: [],
+  };
+}
+
+function words(q: string): string[] {
+  return (q.toLowerCase().match(/[a-z]{6,}/g) ?? []).slice(0, 4);
+}

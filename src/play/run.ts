@@ -1,0 +1,127 @@
+import readline from 'node:readline';
+import type { Readable, Writable } from 'node:stream';
+import { loadConfigOrThrow } from '../config/index.js';
+import { openLlm } from '../providers/index.js';
+import { loadWorldOrThrow } from '../store/load.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
+import { DEFAULT_MAX_INPUT } from './input.js';
+import { renderJson, renderText } from './render.js';
+import { PlaySession, type PlayDeps } from './session.js';
+import { fileSessionStore } from './store.js';
+import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
+
+export interface PlayOptions {
+  as?: string;
+  scene?: string;
+  at?: string;
+  with?: string;
+  mode?: string;
+  turns?: string;
+  objective?: string;
+  json?: boolean;
+  resume?: string;
+  session?: string;
+  seed?: string;
+  briefBudget?: string;
+  maxInput?: string;
+}
+
+export interface PlayIo {
+  stdout: (t: string) => void;
+  stderr: (t: string) => void;
+  input: Readable;
+  output: Writable;
+  terminal: boolean;
+}
+
+export const DEFAULT_BRIEF_BUDGET = 500;
+
+function int(v: string | undefined, flag: string, def: number, min: number): number {
+  if (v === undefined) return def;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new AureusError(`${flag} ${v}: expected a whole number ≥ ${min}`, { exitCode: ExitCode.USAGE });
+  return n;
+}
+
+/** Resolve the scene: a planned/committed packet, or an improvised one from --at/--with. */
+async function setupFor(root: string, o: PlayOptions) {
+  const { world } = await loadWorldOrThrow(root);
+  if (!o.as) throw new AureusError('play needs --as <character_id> (or --resume <session>)', { exitCode: ExitCode.USAGE, hint: 'e.g. aureus play --as cicero --at forum --with catiline' });
+  requireLiving(world, o.as, '--as');
+  const mode = (o.mode ?? 'turn_limited') as CompletionMode;
+  if (!COMPLETION_MODES.includes(mode)) throw new AureusError(`--mode ${o.mode}: expected ${COMPLETION_MODES.join(', ')}`, { exitCode: ExitCode.USAGE });
+  if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, hint: 'e.g. --objective accusation_made' });
+  let packet;
+  if (o.scene) packet = findScenePacket(root, o.scene).packet;
+  else if (o.at) {
+    const ids = (o.with ?? '').split(',').map((x) => x.trim()).filter(Boolean);
+    for (const id of ids) requireLiving(world, id, '--with');
+    packet = improvisedPacket(world, o.at, [o.as, ...ids.filter((i) => i !== o.as)]);
+  } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE });
+  const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');
+  const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;
+  const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1), objective: o.objective ?? null, season };
+  return { world, packet, setup };
+}
+
+export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
+  const store = fileSessionStore(root);
+  const { config } = loadConfigOrThrow(root);
+  const emit = (e: PlayEvent) => {
+    if (o.json) return io.stdout(renderJson(e));
+    const r = renderText(e);
+    if (r.out) io.stdout(r.out);
+    if (r.err) io.stderr(r.err);
+  };
+  const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
+  let session: PlaySession;
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', DEFAULT_BRIEF_BUDGET, 50), maxInput: int(o.maxInput, '--max-input', DEFAULT_MAX_INPUT, 10), emit, info };
+  if (o.resume) {
+    const first = store.read(o.resume)[0];
+    if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD });
+    const { world } = await loadWorldOrThrow(root);
+    const packet = first.setup.episode || first.setup.scene !== 'PLAY' ? findScenePacket(root, first.setup.episode ? `${first.setup.episode}/${first.setup.scene}` : first.setup.scene).packet : improvisedPacket(world, first.setup.location, [first.setup.principal, ...first.setup.cast]);
+    const llm = openLlm({ root, config, seed: first.seed });
+    const deps: PlayDeps = { ...base, llm, world, packet };
+    session = PlaySession.resume(deps, o.resume);
+    for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
+    if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+    await session.recover();
+  } else {
+    const { world, packet, setup } = await setupFor(root, o);
+    const id = o.session ?? `${setup.principal}-${String(store.list().length + 1).padStart(3, '0')}`;
+    const llm = openLlm({ root, config, seed: o.seed ?? id });
+    session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
+    if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
+  }
+  return loop(session, o, io, emit);
+}
+
+/** The turn loop over input lines: a readline REPL on a terminal, one turn per line otherwise. */
+async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): Promise<number> {
+  const rl = readline.createInterface({ input: io.input, output: io.terminal ? io.output : undefined, terminal: io.terminal, historySize: 200 });
+  let interrupted = false;
+  rl.on('SIGINT', () => {
+    interrupted = true;
+    rl.close();
+  });
+  if (io.terminal) {
+    rl.setPrompt('> ');
+    if (!session.done) rl.prompt();
+  }
+  for await (const line of rl) {
+    if (session.done) break;
+    await session.line(line);
+    if (session.done) break;
+    if (io.terminal) rl.prompt();
+  }
+  rl.close();
+  const s = session.state;
+  emit({ type: 'done', session: s.session, turns: s.director.turn_count });
+  if (interrupted || !session.done) {
+    if (!o.json) io.stderr(`aureus: session ${s.session} paused; continue with \`aureus play --resume ${s.session}\`\n`);
+    return interrupted ? 130 : 0;
+  }
+  return 0;
+}

@@ -1,0 +1,233 @@
+import type { Llm } from '../ports/llm.js';
+import { AureusError, ExitCode } from '../errors.js';
+import type { ScenePacket } from '../domain/packet.js';
+import type { World } from '../domain/world.js';
+import { actorTurn } from './actor.js';
+import { canonize } from './canonize.js';
+import { chooseSpeaker, beatByPosition, extractProposals, writeBrief } from './director.js';
+import { parseCommand, type Parsed } from './directives.js';
+import { evaluate, suggestNext } from './evaluate.js';
+import { cleanInput } from './input.js';
+import { runAction } from './commands.js';
+import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
+import type { SessionStore } from './store.js';
+import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+
+/** Tries of the lock at a canonization, 250 ms apart. */
+const LOCK_TRIES = 8;
+
+export interface PlayDeps {
+  root: string;
+  store: SessionStore;
+  llm: Llm;
+  world: World;
+  packet: ScenePacket;
+  briefBudget: number;
+  maxInput: number;
+  /** Events for the user (rendered as text, or one JSON line each with --json). Never carries the brief. */
+  emit: (e: PlayEvent) => void;
+  /** Informational text (status, help, scene). */
+  info: (text: string) => void;
+}
+
+/**
+ * The scene and turn loops (seed 004). Every state change is a record appended to the session log
+ * first and then reduced into the state, so the log alone rebuilds the session (resume).
+ */
+export class PlaySession {
+  state: PlayState;
+  private pending: { id: string; text: string } | null = null;
+
+  private constructor(private readonly d: PlayDeps, state: PlayState) {
+    this.state = state;
+  }
+
+  static start(d: PlayDeps, id: string, seed: string, setup: SceneSetup): PlaySession {
+    d.store.create(id);
+    const s = new PlaySession(d, emptyState(id, seed, setup));
+    s.record({ type: 'start', session: id, seed, setup });
+    s.rebrief();
+    return s;
+  }
+
+  static resume(d: PlayDeps, id: string): PlaySession {
+    const { state, pending } = replay(d.store.read(id));
+    const s = new PlaySession(d, state);
+    s.pending = pending;
+    return s;
+  }
+
+  get done(): boolean {
+    return this.state.complete !== null;
+  }
+
+  /** Records and events of one exchange, written in one atomic append (see answer()). */
+  private batch: { records: TurnRecord[]; events: PlayEvent[] } | null = null;
+
+  private record(r: TurnRecord): void {
+    if (this.batch) this.batch.records.push(r);
+    else this.d.store.append(this.state.session, r);
+    ({ state: this.state, pendingUser: this.pending } = reduce(this.state, r, this.pending));
+  }
+
+  private emit(e: PlayEvent): void {
+    if (this.batch) this.batch.events.push(e);
+    else this.d.emit(e);
+  }
+
+  private flush(): void {
+    const b = this.batch;
+    this.batch = null;
+    if (!b) return;
+    this.d.store.appendMany(this.state.session, b.records);
+    for (const e of b.events) this.d.emit(e);
+  }
+
+  private nextId(): string {
+    return turnId(this.state.seq + 1);
+  }
+
+  /** Finish what a kill interrupted: a user turn without its answer, or a completion not yet written. */
+  async recover(): Promise<void> {
+    if (this.pending) await this.answer(this.pending.id, this.pending.text);
+    else if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
+    if (!this.done && this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
+  }
+
+  /** One input line: a slash command or an in-character turn. */
+  async line(raw: string): Promise<void> {
+    if (this.done) return;
+    // A scene end the lock postponed: try again before anything else.
+    if (this.state.director.completion_trigger) return this.finish(this.state.director.completion_trigger);
+    const input = cleanInput(raw, this.d.maxInput);
+    for (const n of input.notices) this.d.emit({ type: 'notice', message: n });
+    if (input.text === '') {
+      if (raw.trim() !== '' || input.notices.length) return;
+      this.d.emit({ type: 'notice', message: 'empty line ignored (type /help for the commands)' });
+      return;
+    }
+    const cmd = parseCommand(input.text);
+    if (cmd) return this.act(cmd);
+    if (this.state.cast.length === 0) {
+      this.d.emit({ type: 'notice', message: 'nobody else is on stage: bring someone in with /character <id>' });
+      return;
+    }
+    const id = this.nextId();
+    this.record({ type: 'user', id, text: input.text, truncated: input.truncated });
+    await this.answer(id, input.text);
+  }
+
+  private async act(p: Parsed): Promise<void> {
+    if (!p.ok) return this.d.emit({ type: 'notice', message: `${p.error}; nothing changed` });
+    await runAction(this.ctl(), p.action);
+  }
+
+  private ctl() {
+    return {
+      state: () => this.state,
+      deps: this.d,
+      nextId: () => this.nextId(),
+      record: (r: TurnRecord) => this.record(r),
+      rebrief: () => this.rebrief(),
+      setPacket: (p: ScenePacket) => void (this.d.packet = p),
+      canonize: (trigger: string) => this.checkpoint(trigger),
+      finish: (trigger: string) => this.finish(trigger),
+    };
+  }
+
+  private async answer(userId: string, text: string): Promise<void> {
+    const s = this.state;
+    const speaker = chooseSpeaker(this.d.packet, s.cast, text, s.director.turn_count);
+    const beat = await this.classify(s.director.turn_count + 1);
+    const cast = s.cast.map((id) => {
+      const pc = this.d.packet.cast.find((c) => c.id === id);
+      const c = this.d.world.characters.characters.find((x) => x.id === id);
+      return { id, name: c?.name ?? id, cue: c?.cue ?? id.toUpperCase(), mood: pc?.mood ?? 'guarded', objective: pc?.objective ?? c?.bdi.intentions[0] ?? 'hold position', sample_lines: c?.voice.sample_lines ?? [] };
+    });
+    const history = s.exchanges.map((e) => ({ user: e.user, answer: e.answer }));
+    const payload = { kind: 'play_actor' as const, speaker, principal: s.setup.principal, cast, user_text: text, turn: s.director.turn_count, tension: s.director.tension_curve.at(-1) ?? 0.3, topics: s.brief?.suggested_topics ?? [] };
+    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` });
+    // The answer, its directives, its proposals and the new brief are one atomic append, and the
+    // user sees the answer only after it: a kill leaves the exchange wholly there or wholly absent
+    // (then resume answers the user's line again, identically).
+    this.batch = { records: [], events: [] };
+    const actorId = this.nextId();
+    this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
+    const dir = this.state.director;
+    this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
+    for (const p of t.directives) {
+      if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
+      else if (['note', 'thread', 'beat', 'character'].includes(p.action.name)) await runAction(this.ctl(), p.action);
+    }
+    this.stage(userId, actorId, text, t.answer);
+    this.flush();
+    if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
+    if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
+  }
+
+  /** The beat by a classifier call through the port (the offline realizer answers with the position heuristic). */
+  private async classify(turn: number): Promise<Beat> {
+    const s = this.state.setup;
+    const heuristic = beatByPosition(turn, Math.max(1, s.turn_budget));
+    const res = await this.d.llm.complete({
+      role: 'director',
+      system: 'Classify the narrative beat of the latest exchange. Answer JSON {"beat": one of establishment, complication, escalation, pivot, resolution}.',
+      messages: [{ role: 'user', content: this.state.exchanges.slice(-2).map((e) => `${e.user}\n${e.content}`).join('\n\n') || '(scene opening)' }],
+      json_schema: { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } },
+      schema_name: 'play_beat',
+      max_tokens: 50,
+      payload: { kind: 'play_beat', heuristic },
+      meta: { scene: s.scene, label: `play/${this.state.session}/beat/${turn}` },
+    });
+    const b = (res.json as { beat?: string } | undefined)?.beat;
+    return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
+  }
+
+  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer): void {
+    const next = this.state.proposals.length + 1;
+    const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
+    for (const p of props) this.record({ type: 'proposal', proposal: p });
+    if (props.length) this.rebrief();
+  }
+
+  /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */
+  rebrief(): void {
+    const s = this.state;
+    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget);
+    this.record({ type: 'brief', id: this.nextId(), brief });
+  }
+
+  /**
+   * Canonize under the run lock. Another session canonizing holds it for a moment, so a few tries;
+   * an `episode run` holds it for minutes: then the proposals stay staged, the user is told, and the
+   * scene goes on (a later /commit, /end or --resume canonizes). Returns whether it ran.
+   */
+  private async checkpoint(trigger: string): Promise<boolean> {
+    let r: Awaited<ReturnType<typeof canonize>> | undefined;
+    for (let i = 0; !r; i++) {
+      try {
+        r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+      } catch (e) {
+        if (!(e instanceof AureusError) || e.exitCode !== ExitCode.LOCKED) throw e;
+        if (i >= LOCK_TRIES) {
+          this.d.emit({ type: 'notice', message: `another run holds the world lock (${e.message}); the staged proposals stay staged — /commit or /end again later, or --resume` });
+          return false;
+        }
+        await new Promise((res) => setTimeout(res, 250));
+      }
+    }
+    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+    this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+    return true;
+  }
+
+  /** Scene end: canonize what is staged, then the evaluation and the next suggestion. */
+  async finish(trigger: string): Promise<void> {
+    if (this.done) return;
+    if (!(await this.checkpoint(trigger === 'user_end' ? 'scene_end' : trigger))) return;
+    const evaluation = evaluate(this.state, this.d.packet);
+    const next = suggestNext(this.state, this.d.packet);
+    this.record({ type: 'complete', id: this.nextId(), trigger, evaluation, next });
+    this.d.emit({ type: 'episode_complete', trigger, evaluation, next_suggestion: next });
+  }
+}

@@ -1,0 +1,79 @@
+import { loadWorldOrThrow } from '../store/load.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { characterState, debts, valueHistory, whoKnows } from './query.js';
+import { replay } from './state.js';
+import { fileSessionStore } from './store.js';
+import type { Evaluation, NextSuggestion, Proposal } from './types.js';
+
+/**
+ * Session listing and export. The export is built field by field from the reduced state — never
+ * from raw records — so the hidden brief (a `brief` record) cannot reach it.
+ */
+export interface SessionRow {
+  session: string;
+  principal: string;
+  scene: string;
+  turns: number;
+  state: 'complete' | 'in progress';
+}
+
+export function listSessions(root: string): SessionRow[] {
+  const store = fileSessionStore(root);
+  return store.list().map((id) => {
+    const { state } = replay(store.read(id));
+    return { session: id, principal: state.setup.principal, scene: state.setup.scene, turns: state.director.turn_count, state: state.complete ? 'complete' : 'in progress' };
+  });
+}
+
+export interface SessionExport {
+  session: string;
+  setup: { scene: string; episode: string | null; location: string; principal: string; cast: string[]; mode: string; turn_budget: number };
+  transcript: { turn: string; speaker: string; text: string }[];
+  proposals: Proposal[];
+  notes: string[];
+  proposed_threads: string[];
+  director: { turn_count: number; beat: string; tension_curve: number[] };
+  complete: { trigger: string; evaluation: Evaluation; next: NextSuggestion } | null;
+}
+
+export function showSession(root: string, id: string): SessionExport {
+  const { state: s } = replay(fileSessionStore(root).read(id));
+  const transcript = s.exchanges.flatMap((e) => [
+    { turn: e.user_id, speaker: s.setup.principal, text: e.user },
+    { turn: e.actor_id, speaker: e.answer.speaker, text: e.content },
+  ]);
+  const { scene, episode, location, principal, mode, turn_budget } = s.setup;
+  return {
+    session: s.session,
+    setup: { scene, episode, location, principal, cast: s.cast, mode, turn_budget },
+    transcript,
+    proposals: s.proposals,
+    notes: s.notes.map((n) => n.text),
+    proposed_threads: s.threads.map((t) => t.question),
+    director: { turn_count: s.director.turn_count, beat: s.director.current_beat, tension_curve: s.director.tension_curve },
+    complete: s.complete,
+  };
+}
+
+export function renderSession(x: SessionExport): string {
+  const lines = [`session ${x.session}: ${x.setup.principal} at ${x.setup.location} (${x.setup.scene}), ${x.director.turn_count} turn(s), beat ${x.director.beat}`, ''];
+  for (const t of x.transcript) lines.push(t.speaker === x.setup.principal ? `${t.turn} YOU: ${t.text}` : `${t.turn} ${t.text}`);
+  lines.push('', 'proposals:');
+  for (const p of x.proposals) lines.push(`  ${p.id} [${p.status}] ${p.reason} (turns ${p.turns.join(', ')})${p.rejection ? ` — ${p.rejection}` : ''}`);
+  if (!x.proposals.length) lines.push('  (none)');
+  if (x.complete) lines.push('', `evaluation: ${x.complete.evaluation.summary}`, `next: ${x.complete.next.command}`);
+  return lines.join('\n') + '\n';
+}
+
+export async function runQuery(root: string, kind: string, arg: string | undefined): Promise<unknown> {
+  const need = () => {
+    if (!arg) throw new AureusError(`query ${kind} needs an argument`, { exitCode: ExitCode.USAGE, hint: 'see aureus query --help' });
+    return arg;
+  };
+  if (kind === 'history') return valueHistory(root, need());
+  const { world } = await loadWorldOrThrow(root);
+  if (kind === 'character') return characterState(world, need());
+  if (kind === 'knows') return whoKnows(world, need());
+  if (kind === 'debts') return debts(world, arg);
+  throw new AureusError(`unknown query "${kind}"`, { exitCode: ExitCode.USAGE, hint: 'one of: character <id>, knows <secret>, debts [id], history <path>' });
+}

@@ -1,0 +1,99 @@
+import type { Exchange } from './actor.js';
+import { initialDirector, observeExchange, reachBeat } from './director.js';
+import type { Beat, ContextBrief, DirectorState, Evaluation, NextSuggestion, Proposal, SceneSetup, TurnRecord } from './types.js';
+
+/**
+ * The one session state (seed 001) and the reducer that rebuilds it from turns.jsonl. Resume is
+ * this reducer over the log: nothing lives only in memory, so a kill loses at most the turn in flight.
+ */
+export interface PlayState {
+  session: string;
+  seed: string;
+  setup: SceneSetup;
+  cast: string[];
+  exchanges: (Exchange & { user_id: string; actor_id: string; content: string; beat?: Beat })[];
+  director: DirectorState;
+  brief: ContextBrief | null;
+  proposals: Proposal[];
+  notes: { id: string; text: string; turn: string }[];
+  threads: { id: string; question: string; turn: string }[];
+  seq: number;
+  canonizations: number;
+  complete: { trigger: string; evaluation: Evaluation; next: NextSuggestion } | null;
+}
+
+export function emptyState(session: string, seed: string, setup: SceneSetup): PlayState {
+  return { session, seed, setup, cast: [...setup.cast], exchanges: [], director: initialDirector(), brief: null, proposals: [], notes: [], threads: [], seq: 0, canonizations: 0, complete: null };
+}
+
+export const turnId = (n: number) => `t${String(n).padStart(4, '0')}`;
+
+/** Apply one record. Commands carry their effect as data, so replay never re-validates against a changed world. */
+export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; text: string } | null): { state: PlayState; pendingUser: { id: string; text: string } | null } {
+  const seq = 'id' in r ? Math.max(s.seq, Number(r.id.slice(1)) || 0) : s.seq;
+  const st = { ...s, seq };
+  switch (r.type) {
+    case 'start':
+      return { state: st, pendingUser: null };
+    case 'user':
+      return { state: st, pendingUser: { id: r.id, text: r.text } };
+    case 'actor': {
+      const user = pendingUser ?? { id: r.reply_to, text: '' };
+      return {
+        state: { ...st, exchanges: [...st.exchanges, { user: user.text, answer: r.answer, user_id: user.id, actor_id: r.id, content: r.content, beat: r.beat }], director: observeExchange(st.director, st.setup, user.text, r.answer, r.beat) },
+        pendingUser: null,
+      };
+    }
+    case 'brief':
+      return { state: { ...st, brief: r.brief }, pendingUser };
+    case 'proposal':
+      return { state: { ...st, proposals: [...st.proposals.filter((p) => p.id !== r.proposal.id), r.proposal] }, pendingUser };
+    case 'command':
+      return { state: applyEffect(st, r), pendingUser };
+    case 'undo':
+      return { state: undo(st, r.target), pendingUser: null };
+    case 'canonized':
+      return {
+        state: {
+          ...st,
+          canonizations: st.canonizations + 1,
+          proposals: st.proposals.map((p) => (r.accepted.includes(p.id) ? { ...p, status: 'accepted' } : p.id in r.rejected ? { ...p, status: 'rejected', rejection: r.rejected[p.id] } : p)),
+          notes: [],
+          threads: [],
+        },
+        pendingUser,
+      };
+    case 'complete':
+      return { state: { ...st, complete: { trigger: r.trigger, evaluation: r.evaluation, next: r.next }, director: { ...st.director, completion_trigger: r.trigger } }, pendingUser };
+  }
+}
+
+function applyEffect(s: PlayState, r: Extract<TurnRecord, { type: 'command' }>): PlayState {
+  if (r.effect.startsWith('error:')) return s;
+  if (r.name === 'note') return { ...s, notes: [...s.notes, { id: `${s.session}/${r.id}`, text: r.args, turn: r.id }] };
+  if (r.name === 'thread') return { ...s, threads: [...s.threads, { id: `${s.session}/${r.id}`, question: r.args, turn: r.id }] };
+  if (r.name === 'character') return { ...s, cast: [...s.cast, r.args] };
+  if (r.name === 'beat') return { ...s, director: reachBeat(s.director, r.args as Beat) };
+  return s;
+}
+
+/** Take back the last exchange: its turns, its proposals and the Director's observation of it. */
+function undo(s: PlayState, target: string): PlayState {
+  const i = s.exchanges.findIndex((e) => e.user_id === target);
+  if (i < 0) return s;
+  const gone = s.exchanges[i]!;
+  const exchanges = s.exchanges.slice(0, i);
+  let director = initialDirector();
+  for (const e of exchanges) director = observeExchange(director, s.setup, e.user, e.answer, e.beat);
+  const proposals = s.proposals.filter((p) => p.status !== 'pending' || !p.turns.includes(gone.user_id));
+  return { ...s, exchanges, director, proposals };
+}
+
+export function replay(records: TurnRecord[]): { state: PlayState; pending: { id: string; text: string } | null } {
+  const start = records[0];
+  if (!start || start.type !== 'start') throw new Error('turns.jsonl does not begin with a start record');
+  let state = emptyState(start.session, start.seed, start.setup);
+  let pending: { id: string; text: string } | null = null;
+  for (const r of records) ({ state, pendingUser: pending } = reduce(state, r, pending));
+  return { state, pending };
+}

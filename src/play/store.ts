@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { AUREUS_DIR } from '../paths.js';
+import { AureusError, ExitCode } from '../errors.js';
+import type { TurnRecord } from './types.js';
+
+/**
+ * The session store port (seed 004: turns are an append-only narrative log and never write canon)
+ * and its one adapter, `.aureus/sessions/<id>/turns.jsonl`.
+ *
+ * Each append rewrites the whole log through write-file-atomic (temp file + rename), so a kill at
+ * any moment leaves either the log before the record or the log with it — never half a line. Logs
+ * are a few hundred lines, so the rewrite costs nothing measurable.
+ */
+export interface SessionStore {
+  create(id: string): void;
+  append(id: string, record: TurnRecord): void;
+  /** Append several records in one atomic write: all of them or none. */
+  appendMany(id: string, records: TurnRecord[]): void;
+  read(id: string): TurnRecord[];
+  list(): string[];
+  exists(id: string): boolean;
+}
+
+export const SESSIONS_DIR = path.posix.join(AUREUS_DIR, 'sessions');
+const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export function fileSessionStore(root: string): SessionStore {
+  const dir = (id: string) => {
+    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE });
+    return path.join(root, SESSIONS_DIR, id);
+  };
+  const file = (id: string) => path.join(dir(id), 'turns.jsonl');
+  const raw = (id: string): string => {
+    try {
+      return fs.readFileSync(file(id), 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      throw e;
+    }
+  };
+  return {
+    create(id) {
+      if (fs.existsSync(file(id))) throw new AureusError(`session ${id} already exists`, { exitCode: ExitCode.USAGE, hint: `resume it with --resume ${id}` });
+      fs.mkdirSync(dir(id), { recursive: true });
+      writeFileAtomic.sync(file(id), '');
+    },
+    append(id, record) {
+      this.appendMany(id, [record]);
+    },
+    appendMany(id, records) {
+      if (records.length) writeFileAtomic.sync(file(id), raw(id) + records.map((r) => JSON.stringify(r) + '\n').join(''));
+    },
+    read(id) {
+      if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, hint: 'list the sessions with `aureus session list`' });
+      return raw(id)
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l, i) => {
+          try {
+            return JSON.parse(l) as TurnRecord;
+          } catch {
+            throw new AureusError(`${SESSIONS_DIR}/${id}/turns.jsonl:${i + 1}:1: not a JSON line`, { exitCode: ExitCode.INVALID_WORLD });
+          }
+        });
+    },
+    list() {
+      try {
+        return fs.readdirSync(path.join(root, SESSIONS_DIR)).filter((n) => ID.test(n) && fs.existsSync(file(n))).sort();
+      } catch {
+        return [];
+      }
+    },
+    exists(id) {
+      return fs.existsSync(file(id));
+    },
+  };
+}

@@ -1,0 +1,96 @@
+import type { ResolvedDelta } from '../domain/delta.js';
+import type { Claim } from '../domain/scene.js';
+
+/** The play data model (seeds 000, 001, 002, 004). Pure types: no I/O. */
+
+export type CompletionMode = 'open' | 'beat_gated' | 'turn_limited' | 'objective';
+export const COMPLETION_MODES: readonly CompletionMode[] = ['open', 'beat_gated', 'turn_limited', 'objective'];
+export type Beat = 'establishment' | 'complication' | 'escalation' | 'pivot' | 'resolution';
+export const BEATS: readonly Beat[] = ['establishment', 'complication', 'escalation', 'pivot', 'resolution'];
+
+/** The Actor's structured answer (seed 000). The user sees only `*action* "dialogue"`. */
+export interface ActorAnswer {
+  speaker: string;
+  dialogue: string;
+  action: string;
+  internal: string;
+  mood: string;
+  tension_shift: number;
+}
+
+/** The hidden ContextBrief (seed 002): never shown, never spoken, never exported. */
+export interface ContextBrief {
+  turn: number;
+  key_facts: string[];
+  suggested_topics: string[];
+  tokens: number;
+}
+
+/** One proposed change, staged with its evidence (seed 004); same delta/claim forms as stage F. */
+export interface Proposal {
+  id: string; // "p1"
+  kind: 'delta' | 'claim';
+  delta?: ResolvedDelta;
+  claim?: Claim;
+  turns: string[]; // supporting turn ids ("t0003")
+  reason: string;
+  critical: boolean;
+  status: 'pending' | 'accepted' | 'rejected';
+  rejection?: string;
+}
+
+export interface SceneSetup {
+  scene: string; // "SC03" or "play"
+  episode: string | null; // "s01e02" when played from a planned/committed episode
+  location: string;
+  principal: string;
+  cast: string[]; // the other characters on stage
+  mode: CompletionMode;
+  turn_budget: number;
+  objective: string | null;
+  season: number;
+}
+
+export interface DirectorState {
+  turn_count: number;
+  current_beat: Beat;
+  beats_completed: Beat[];
+  user_signals: Record<string, number>;
+  tension_curve: number[];
+  flags: Record<string, boolean>;
+  completion_trigger: string | null;
+}
+
+export interface Evaluation {
+  summary: string;
+  key_moments: string[];
+  play_style: string;
+  world_changes: string[];
+}
+
+export interface NextSuggestion {
+  kind: 'compile_episode' | 'play_scene';
+  command: string;
+  reason: string;
+  threads: string[];
+}
+
+/** One line of turns.jsonl. Every record is self-contained and the log is only appended to. */
+export type TurnRecord =
+  | { type: 'start'; session: string; seed: string; setup: SceneSetup }
+  | { type: 'user'; id: string; text: string; truncated: boolean }
+  | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat }
+  | { type: 'command'; id: string; name: string; args: string; effect: string }
+  | { type: 'brief'; id: string; brief: ContextBrief }
+  | { type: 'proposal'; proposal: Proposal }
+  | { type: 'undo'; id: string; target: string }
+  | { type: 'canonized'; id: string; commit: string | null; accepted: string[]; rejected: Record<string, string> }
+  | { type: 'complete'; id: string; trigger: string; evaluation: Evaluation; next: NextSuggestion };
+
+/** The stream events of seed 000, printed one per line with --json. */
+export type PlayEvent =
+  | { type: 'message_complete'; turn: string; content: string; structured: ActorAnswer; director: { turn_count: number; beat: Beat; completion_eligible: boolean } }
+  | { type: 'notice'; message: string }
+  | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }
+  | { type: 'canonized'; commit: string | null; accepted: string[]; rejected: Record<string, string> }
+  | { type: 'done'; session: string; turns: number };

@@ -1,0 +1,86 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { packageRoot } from '../paths.js';
+
+/**
+ * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
+ * for the build (scripts/precompile-schemas.mjs turns each into standalone code under
+ * dist/schemas-compiled/) and for the run (schemas/validators.ts loads that code, or compiles the
+ * schema itself when the code is missing or stale). Compiling ~20 schemas cost about 15% of an
+ * offline episode's CPU before (issue 18); loading precompiled code costs a few milliseconds.
+ */
+export interface AjvOptionsLite {
+  allErrors: boolean;
+  strict: boolean;
+  allowUnionTypes?: boolean;
+  verbose?: boolean;
+}
+
+export interface ValidatorSpec {
+  key: string;
+  options: AjvOptionsLite;
+  schema: () => object;
+}
+
+const STORE_OPTIONS: AjvOptionsLite = { allErrors: true, strict: true, allowUnionTypes: true, verbose: true };
+const PLANNING_OPTIONS: AjvOptionsLite = { allErrors: true, strict: true };
+const VERIFIER_OPTIONS: AjvOptionsLite = { allErrors: false, strict: false };
+const CONFIG_OPTIONS: AjvOptionsLite = { allErrors: true, strict: true, allowUnionTypes: true };
+
+const texts = new Map<string, string>();
+
+/** The text of a package schema file (read once per process). */
+export function schemaText(file: string): string {
+  let t = texts.get(file);
+  if (t === undefined) {
+    t = readFileSync(path.join(packageRoot(), 'schemas', file), 'utf8');
+    texts.set(file, t);
+  }
+  return t;
+}
+
+export const readSchema = (file: string): Record<string, unknown> => JSON.parse(schemaText(file)) as Record<string, unknown>;
+
+function withoutId(file: string): object {
+  const { $id: _id, ...rest } = readSchema(file);
+  return rest;
+}
+
+/** The schema a model answers one character's proposals with (agent_proposals $defs/character_answer). */
+export function characterAnswerSchemaFromFile(): object {
+  const s = readSchema('agent_proposals.schema.json') as { $defs: object };
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
+}
+
+/** The spec of one validator key (null: unknown key). */
+export function specOf(key: string): ValidatorSpec | null {
+  const [area, name] = key.split('/');
+  if (area === 'store' && name) return { key, options: STORE_OPTIONS, schema: () => readSchema(name) };
+  if (area === 'planning' && name === 'character_answer') return { key, options: PLANNING_OPTIONS, schema: characterAnswerSchemaFromFile };
+  if (area === 'planning' && name) return { key, options: PLANNING_OPTIONS, schema: () => withoutId(`${name}.schema.json`) };
+  if (area === 'verifier' && name) return { key, options: VERIFIER_OPTIONS, schema: () => readSchema(name) };
+  if (area === 'config') return { key, options: CONFIG_OPTIONS, schema: () => readSchema('config.schema.json') };
+  return null;
+}
+
+/** Every key the build precompiles. */
+export function allValidatorKeys(): string[] {
+  const files = readdirSync(path.join(packageRoot(), 'schemas')).filter((f) => f.endsWith('.schema.json')).sort();
+  return [
+    ...files.map((f) => `store/${f}`),
+    ...['episode_context', 'agent_proposals', 'episode_plan', 'scene_packet', 'character_answer'].map((n) => `planning/${n}`),
+    ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
+    'config',
+  ];
+}
+
+/** What the precompiled code was made from: a different hash means stale code, compiled afresh instead. */
+export function specHash(spec: ValidatorSpec): string {
+  return createHash('sha256').update(JSON.stringify({ options: spec.options, schema: spec.schema() })).digest('hex');
+}
+
+/** Where the build puts a key's standalone code. */
+export function compiledFile(key: string): string {
+  return path.join(packageRoot(), 'dist', 'schemas-compiled', `${key.replace(/[^A-Za-z0-9_.-]/g, '__')}.cjs`);
+}

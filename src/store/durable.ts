@@ -1,0 +1,111 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import writeFileAtomic from 'write-file-atomic';
+
+/**
+ * Durability for many files at once (issue 18).
+ *
+ * write-file-atomic's default is an fsync per file: a commit of ~40 files plus their staged copies
+ * and backups paid ~260 fsyncs per episode, each a journal commit and a disk-cache flush. What a
+ * transaction needs is weaker and cheaper:
+ *
+ *   - Atomic visibility (a reader, or the next process after a kill, sees the old bytes or the new
+ *     ones, never half a file) comes from temp file + rename alone: a killed process leaves its
+ *     writes in the kernel's page cache, so no fsync is needed to survive SIGKILL or a crash of Node.
+ *   - Durability against power loss is needed only at the points where the transaction's journal
+ *     moves to its next state: every file the journal relies on must be on disk before the journal
+ *     says so. One barrier there replaces an fsync per file.
+ *
+ * So files are written with `writeVisible` (temp + rename, no fsync) and made durable together by
+ * `durableBarrier`. On Linux the barrier is a single syncfs(2) per filesystem (`sync -f`, coreutils):
+ * one journal commit that carries every file's data and every directory entry. Where that is not
+ * available it falls back to an fsync of each file and each parent folder (still no worse than before).
+ */
+
+/** Write `content` to `abs` atomically (temp file + rename), without fsync. */
+export function writeVisible(abs: string, content: string): void {
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileAtomic.sync(abs, content, { fsync: false });
+}
+
+/** How the last barrier was made (tests and the bench read it). */
+export interface BarrierStats {
+  /** 'syncfs': one `sync -f` per filesystem; 'fsync': one fsync per file and folder; 'none': nothing to sync. */
+  method: 'syncfs' | 'fsync' | 'none';
+  /** System calls that waited for the disk (syncfs or fsync). */
+  syncs: number;
+}
+
+let syncfsWorks: boolean | undefined;
+
+/**
+ * Make these files (absolute paths; missing ones are skipped) and their parent folders durable.
+ * `AUREUS_DURABILITY=fsync` forces the per-file fallback (tests compare both).
+ */
+export function durableBarrier(files: string[]): BarrierStats {
+  const present = files.filter((f) => fs.existsSync(f));
+  if (!present.length) return { method: 'none', syncs: 0 };
+  if (process.env.AUREUS_DURABILITY !== 'fsync' && process.platform === 'linux' && syncfsWorks !== false) {
+    // One path per filesystem: syncfs flushes the whole filesystem that holds it.
+    const byDevice = new Map<number, string>();
+    for (const f of present) {
+      const dev = fs.statSync(f).dev;
+      if (!byDevice.has(dev)) byDevice.set(dev, f);
+    }
+    let ok = true;
+    for (const f of byDevice.values()) {
+      const r = spawnSync('sync', ['-f', f], { stdio: 'ignore' });
+      if (r.error || r.status !== 0) {
+        ok = false;
+        break;
+      }
+    }
+    syncfsWorks = ok;
+    if (ok) return { method: 'syncfs', syncs: byDevice.size };
+  }
+  return fsyncEach(present);
+}
+
+function fsyncEach(files: string[]): BarrierStats {
+  const dirs = new Set<string>();
+  let syncs = 0;
+  for (const f of files) {
+    syncPath(f, 'r');
+    syncs += 1;
+    dirs.add(path.dirname(f));
+  }
+  for (const d of dirs) {
+    // Folders cannot be fsynced on every platform (Windows): the file data is what matters most.
+    try {
+      syncPath(d, 'r');
+      syncs += 1;
+    } catch {
+      /* not supported here */
+    }
+  }
+  return { method: 'fsync', syncs };
+}
+
+function syncPath(p: string, flags: string): void {
+  const fd = fs.openSync(p, flags);
+  try {
+    fs.fsyncSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Write a small file that marks a state change (a journal): temp + fsync + rename + fsync of the
+ * folder, so once this returns the new state survives power loss. Used after a barrier.
+ */
+export function writeDurable(abs: string, content: string): void {
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  writeFileAtomic.sync(abs, content);
+  try {
+    syncPath(path.dirname(abs), 'r');
+  } catch {
+    /* folders cannot be fsynced on every platform */
+  }
+}

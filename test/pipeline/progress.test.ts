@@ -1,0 +1,80 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runEpisode } from '../../src/pipeline/run-episode.js';
+import type { ProgressSink, SceneCounts } from '../../src/pipeline/progress.js';
+import { openLlm } from '../../src/providers/index.js';
+import { MemoryRunLog } from '../../src/providers/run-log.js';
+import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { FAKE_KEY, criticRequest, tempRoot, testConfig } from '../providers/helpers.js';
+import { cleanup, makeWorld } from './world.js';
+
+/** A sink that records every event, in order. */
+class Recorder implements ProgressSink {
+  events: string[] = [];
+  counts_: SceneCounts[] = [];
+  ids: string[] = [];
+  stage(id: string, state: string): void {
+    this.events.push(`${id}:${state}`);
+  }
+  scenes(ids: string[]): void {
+    this.ids = ids;
+    this.events.push(`scenes:${ids.length}`);
+  }
+  scene(id: string, state: string): void {
+    this.events.push(`${id}:${state}`);
+  }
+  counts(c: SceneCounts): void {
+    this.counts_.push(c);
+  }
+  notice(text: string): void {
+    this.events.push(`notice:${text}`);
+  }
+  info(): void {}
+  async close(): Promise<void> {}
+}
+
+afterEach(cleanup);
+
+describe('episode run progress: each stage reported when it really runs', () => {
+  it('A–D start and end in order, one after the other; E–G counters agree with the scene states', async () => {
+    const root = await makeWorld('progress');
+    const rec = new Recorder();
+    const s = await runEpisode({ root, progress: rec, env: {} });
+    expect(s.status).toBe('committed');
+    const stages = rec.events.filter((e) => /^(A|B|C|D|EFG|H|commit):/.test(e));
+    expect(stages).toEqual([
+      'A:running', 'A:done', 'B:running', 'B:done', 'C:running', 'C:done', 'D:running', 'D:done',
+      'EFG:running', 'EFG:done', 'H:running', 'H:done', 'commit:running', 'commit:done',
+    ]);
+    // The proposal calls happen while B runs, not under "A snapshot".
+    const n = rec.ids.length;
+    expect(n).toBeGreaterThanOrEqual(18);
+    for (const c of rec.counts_) expect(c.working + c.queued + c.done).toBe(n);
+    expect(rec.counts_[0]).toMatchObject({ working: 0, queued: n, done: 0 });
+    expect(rec.counts_.at(-1)).toMatchObject({ working: 0, queued: 0, done: n });
+    // While scenes are written, some are working and the queue shrinks as they start.
+    expect(rec.counts_.some((c) => c.working > 0)).toBe(true);
+  });
+});
+
+describe('provider waits are shown, not 22 s of silence', () => {
+  let server: FakeAnthropicServer;
+  beforeAll(async () => {
+    server = await startFakeAnthropic();
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('a 429 with retry-after becomes "429 rate limited, retrying in 1 s"', async () => {
+    server.script(steps.rateLimited(1), steps.json({ verdict: 'PASS', violations: [] }));
+    const notices: string[] = [];
+    const config = testConfig((c) => {
+      c.provider = 'anthropic';
+      c.cache.mode = 'off';
+    });
+    const llm = openLlm({ root: await tempRoot(), config, env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url }, runLog: new MemoryRunLog(), onNotice: (t) => notices.push(t) });
+    await llm.complete(criticRequest());
+    expect(server.requests).toHaveLength(2);
+    expect(notices).toEqual([`429 rate limited, retrying in 1 s (retry 1 of ${config.budgets.retries})`]);
+  });
+});

@@ -1,0 +1,55 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { faultyHandler } from '../reliability/fake-model.js';
+import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from './world.js';
+
+/**
+ * A recorded run (anthropic against a local Messages API, recording the cache) and its replay
+ * (`--provider replay:<absolute dir>` on a copy of the same world) commit the same episode tree,
+ * run_log.jsonl included, and no machine's absolute path reaches a commit.
+ */
+const KEY = 'sk-ant-test-record-replay';
+let server: FakeAnthropicServer;
+beforeAll(async () => {
+  server = await startFakeAnthropic({ handler: faultyHandler('record-replay', 0).handler });
+});
+afterAll(async () => {
+  await server.close();
+  cleanup();
+});
+
+describe('record and replay', () => {
+  it('commit the same tree and run_log.jsonl; the replay directory stays out of the commit', async () => {
+    const pristine = await makeWorld('rr');
+    const recorded = copyRepo(pristine, 'rr-rec');
+    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    expect(rec.code, rec.stderr.slice(-800)).toBe(0);
+    expect(server.requests.length).toBeGreaterThan(20);
+
+    // The cache moves to another place on this machine, named by its absolute path.
+    const cacheDir = path.join(tempDir('rr-cache'), 'cache');
+    fs.cpSync(path.join(recorded, '.aureus/cache'), cacheDir, { recursive: true });
+    const replayed = copyRepo(pristine, 'rr-rep');
+    const before = server.requests.length;
+    const rep = await cli(['episode', 'run', '--provider', `replay:${cacheDir}`, '--json'], replayed);
+    expect(rep.code, rep.stderr.slice(-800)).toBe(0);
+    expect(server.requests.length).toBe(before); // zero HTTP
+
+    const log = 'seasons/season_01/episode_01/run_log.jsonl';
+    const recLog = git(recorded, 'show', `s01e01:${log}`);
+    expect(recLog.length).toBeGreaterThan(0);
+    expect(git(replayed, 'show', `s01e01:${log}`)).toBe(recLog);
+    expect(recLog).toMatch(/"latency_ms":[1-9]/); // real latencies, recorded and replayed alike
+    expect(git(replayed, 'rev-parse', 's01e01^{tree}')).toBe(git(recorded, 'rev-parse', 's01e01^{tree}'));
+
+    // No absolute path in the replayed commit: not in a file, not in the message.
+    const grep = spawnSync('git', ['grep', '-l', '--fixed-strings', cacheDir, 's01e01'], { cwd: replayed, encoding: 'utf8' });
+    expect(grep.status, grep.stdout).toBe(1); // 1: no match
+    const message = git(replayed, 'log', '-1', '--format=%B', 's01e01');
+    expect(message).not.toContain(cacheDir);
+    expect(message).toMatch(/^Aureus-Provider: replay:…\/cache$/m);
+  }, 180_000);
+});

@@ -1,0 +1,91 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { playScript, records } from './support.js';
+
+/** Bad input: clear messages, the session goes on or stops cleanly, nothing half-written. */
+describe.skipIf(!builtCli())('aureus play, bad input', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await makeWorld('play-bad');
+  });
+  afterAll(cleanup);
+
+  it('empty lines, a long line, control characters, unknown commands, a missing or dead character', async () => {
+    const w = copyRepo(base, 'play-bad-lines');
+    const long = 'Catiline, ' + 'listen '.repeat(40);
+    const input = ['', '   ', long, 'Crassus\u0007, \u001b[31mwhat\u001b[0m now?', '/frobnicate', '/character nobody', '/character catiline', '/beat climax', '/note', '/undo', '/status', '/end'].join('\n') + '\n';
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--mode', 'open', '--max-input', '60', '--session', 'b1'], w, input);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('empty line ignored');
+    expect(r.stderr).toMatch(/cut at the limit of 60/);
+    expect(r.stderr).toMatch(/removed \d+ control character/);
+    expect(r.stderr).toContain('unknown command /frobnicate');
+    expect(r.stderr).toContain('no character "nobody"');
+    expect(r.stderr).toContain('already on stage');
+    expect(r.stderr).toContain('is not a beat');
+    expect(r.stderr).toContain('usage: /note <idea>');
+    expect(r.stdout).toContain('took back');
+    expect(r.stdout).toMatch(/turn 1 · beat/);
+    expect(r.stdout).toContain('Scene complete (user_end)');
+    const log = records(w, 'b1');
+    const users = log.filter((x) => x.type === 'user');
+    expect(users[0]).toMatchObject({ truncated: true });
+    expect([...(users[0]!.text as string)].length).toBe(60);
+    expect(users[1]!.text).toBe('Crassus, what now?');
+    // Rejected commands recorded nothing.
+    expect(log.filter((x) => x.type === 'command').map((x) => x.name)).toEqual(['end']);
+    expect(r.stdout + r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
+  });
+
+  it('refuses an unknown or dead principal, an unknown location and a missing scene, writing nothing', async () => {
+    const w = copyRepo(base, 'play-bad-args');
+    const chars = path.join(w, 'world/characters.json');
+    const doc = JSON.parse(fs.readFileSync(chars, 'utf8')) as { characters: { id: string; status: string; bdi: { intentions: string[] } }[] };
+    const varo = doc.characters.find((c) => c.id === 'varo')!;
+    varo.status = 'dead';
+    varo.bdi.intentions = []; // the dead do not act (AUR1024)
+    fs.writeFileSync(chars, JSON.stringify(doc, null, 2) + '\n');
+    git(w, 'commit', '-qam', 'varo dies');
+    const cases: [string[], RegExp][] = [
+      [['--as', 'brutus', '--at', 'forum', '--with', 'catiline'], /--as brutus: no such character/],
+      [['--as', 'varo', '--at', 'forum', '--with', 'catiline'], /is dead and cannot be played/],
+      [['--as', 'cicero', '--at', 'forum', '--with', 'varo'], /--with varo: .* is dead/],
+      [['--as', 'cicero', '--at', 'atlantis', '--with', 'catiline'], /--at atlantis: no such location/],
+      [['--as', 'cicero', '--scene', 'SC42'], /scene SC42 not found in any planned or committed episode/],
+      [['--as', 'cicero', '--scene', 'nonsense'], /expected SCxx or sNNeNN\/SCxx/],
+      [['--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'forever'], /--mode forever: expected/],
+    ];
+    for (const [args, re] of cases) {
+      const r = await playScript(['play', ...args], w, 'hello\n');
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(re);
+      expect(r.stderr).not.toMatch(/internal error/);
+    }
+    expect(fs.existsSync(path.join(w, '.aureus/sessions'))).toBe(false);
+    const missing = await cli(['session', 'show', 'nope'], w);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/no session nope/);
+  });
+
+  it('a held world lock postpones canonization: the proposals stay staged and the session goes on', async () => {
+    const { acquireLock } = await import('../../src/pipeline/lock.js');
+    const w = copyRepo(base, 'play-locked');
+    const lock = acquireLock(w, 'episode run (test)');
+    try {
+      const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'l1'], w, 'Catiline, where were you?\n/commit\nAnd then?\n');
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/another run holds the world lock/);
+      expect((r.stdout.match(/^CATILINE: /gm) ?? []).length).toBe(2);
+      expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
+      expect(records(w, 'l1').filter((x) => x.type === 'proposal').length).toBeGreaterThan(0);
+    } finally {
+      lock.release();
+    }
+    const r2 = await playScript(['play', '--resume', 'l1'], w, '/end\n');
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout).toMatch(/\[canon\] commit [0-9a-f]{10}: accepted p1/);
+    expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('2');
+  });
+});

@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { playScript, startPlay, until } from './support.js';
+
+/**
+ * A kill in the middle of a session, then --resume: the same transcript, the same staged proposals
+ * and the same final commit (tree and message) as a session that was never interrupted.
+ */
+const LINES = ['Catiline, where were you last night?', '/note Catiline lies about Faesulae', 'You must answer me! The Senate will hear of this!', 'Crassus, will you stand with him or with Rome?'];
+const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--turns', '3', '--session', 'r1', '--json'];
+const norm = (w: string) => fs.readFileSync(path.join(w, '.aureus/sessions/r1/turns.jsonl'), 'utf8').replace(/"commit":"[0-9a-f]{40}"/g, '"commit":"<sha>"');
+
+describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await makeWorld('play-resume');
+  });
+  afterAll(cleanup);
+
+  it('gives the same transcript, proposals and final commit as an uninterrupted session', async () => {
+    const whole = copyRepo(base, 'play-whole');
+    const r = await playScript(ARGS, whole, LINES.join('\n') + '\n');
+    expect(r.code, r.stderr).toBe(0);
+
+    const cut = copyRepo(base, 'play-cut');
+    const p = startPlay(ARGS, cut);
+    p.child.stdin.write(LINES.slice(0, 3).join('\n') + '\n');
+    // Two exchanges answered (the second is the third line): then SIGKILL, no chance to clean up.
+    await until(() => (p.out().match(/"type":"message_complete"/g) ?? []).length >= 2);
+    p.child.kill('SIGKILL');
+    await p.closed;
+    expect(git(cut, 'rev-list', '--count', 'HEAD')).toBe('1'); // nothing canonized yet
+
+    const r2 = await playScript(['play', '--resume', 'r1', '--json'], cut, LINES.slice(3).join('\n') + '\n');
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout).toContain('"type":"episode_complete"');
+
+    expect(norm(cut)).toBe(norm(whole));
+    expect(git(cut, 'rev-parse', 'HEAD^{tree}')).toBe(git(whole, 'rev-parse', 'HEAD^{tree}'));
+    expect(git(cut, 'log', '-1', '--format=%B')).toBe(git(whole, 'log', '-1', '--format=%B'));
+    expect(git(cut, 'rev-list', '--count', 'HEAD')).toBe(git(whole, 'rev-list', '--count', 'HEAD'));
+  });
+
+  it('resuming a finished session changes nothing', async () => {
+    const w = copyRepo(base, 'play-finished');
+    await playScript(ARGS, w, LINES.join('\n') + '\n');
+    const before = norm(w);
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await playScript(['play', '--resume', 'r1'], w, 'Another line\n');
+    expect(r.code).toBe(0);
+    expect(norm(w)).toBe(before);
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+  });
+});

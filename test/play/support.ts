@@ -1,0 +1,47 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { BIN } from '../pipeline/world.js';
+
+/** The built CLI as a child with a piped stdin (no terminal): one play turn per line. */
+export function startPlay(args: string[], cwd: string, extraEnv: NodeJS.ProcessEnv = {}): { child: ChildProcessWithoutNullStreams; out: () => string; err: () => string; closed: Promise<number | null> } {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.ANTHROPIC_API_KEY;
+  Object.assign(env, extraEnv);
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, out: () => out, err: () => err, closed };
+}
+
+export async function playScript(args: string[], cwd: string, input: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const p = startPlay(args, cwd, env);
+  p.child.stdin.end(input);
+  const code = await p.closed;
+  return { code, stdout: p.out(), stderr: p.err() };
+}
+
+export async function until(cond: () => boolean, ms = 20_000): Promise<void> {
+  const t0 = Date.now();
+  while (!cond()) {
+    if (Date.now() - t0 > ms) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function records(world: string, session: string): Record<string, unknown>[] {
+  return fs.readFileSync(path.join(world, '.aureus/sessions', session, 'turns.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** Every string the hidden briefs of a session carried (to prove none leaks). */
+export function briefStrings(world: string, session: string): string[] {
+  return records(world, session)
+    .filter((r) => r.type === 'brief')
+    .flatMap((r) => {
+      const b = r.brief as { key_facts: string[]; suggested_topics: string[] };
+      return [...b.key_facts, ...b.suggested_topics];
+    });
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { extractDirectives, parseCommand } from '../../src/play/directives.js';
+import { cleanInput } from '../../src/play/input.js';
+import { beatByPosition, completion, initialDirector, writeBrief } from '../../src/play/director.js';
+import { improvisedPacket } from '../../src/play/context.js';
+import { renderAnswer } from '../../src/play/actor.js';
+import { estimateTokens } from '../../src/stages/d-packets/index.js';
+import { readStarterWorld } from '../support/starter-world.js';
+import type { SceneSetup } from '../../src/play/types.js';
+
+describe('directives and commands (seed 001)', () => {
+  it('strips directives the way a real model writes them, and parses them into actions', () => {
+    const raw = 'You dare? [DIRECTIVE:beat|beat:pivot] Then hear me.\n[directive:note|idea:Crassus funds him] [DIRECTIVE:title]';
+    const { clean, parsed } = extractDirectives(raw);
+    expect(clean).toBe('You dare? Then hear me.');
+    expect(parsed[0]).toMatchObject({ ok: true, action: { name: 'beat', text: 'pivot', source: 'directive' } });
+    expect(parsed[1]).toMatchObject({ ok: true, action: { name: 'note', text: 'Crassus funds him' } });
+    expect(parsed[2]).toMatchObject({ ok: false });
+  });
+  it('strips a directive the model never closed and reports it', () => {
+    const { clean, parsed } = extractDirectives('Go. [DIRECTIVE:note|idea:half');
+    expect(clean).toBe('Go.');
+    expect(parsed).toEqual([{ ok: false, error: 'unterminated directive' }]);
+  });
+  it('renders *action* "dialogue" with directives removed from every field', () => {
+    const t = renderAnswer({ speaker: 'catiline', dialogue: 'Never. [DIRECTIVE:beat|beat:pivot]', action: 'smiles [DIRECTIVE:note|idea:x]', internal: 'fear', mood: 'cold', tension_shift: 0.9 }, 'CATILINE');
+    expect(t.content).toBe('CATILINE: *smiles* "Never."');
+    expect(t.answer.tension_shift).toBe(0.3);
+    expect(t.directives).toHaveLength(2);
+  });
+  it('parses slash commands and refuses unknown ones', () => {
+    expect(parseCommand('/note  a b ')).toMatchObject({ ok: true, action: { name: 'note', text: 'a b' } });
+    expect(parseCommand('/nope')).toMatchObject({ ok: false });
+    expect(parseCommand('hello')).toBeNull();
+  });
+});
+
+describe('input and director', () => {
+  it('cleans control characters and cuts long lines by characters, not bytes', () => {
+    const r = cleanInput('\u001b[1mΑβγ\u0000δ' + 'ε'.repeat(20), 10);
+    expect(r.text).toBe('Αβγδεεεεεε');
+    expect(r.truncated).toBe(true);
+    expect(r.notices).toHaveLength(2);
+  });
+  it('beats by position and completion per mode', () => {
+    expect([1, 2, 3, 4].map((t) => beatByPosition(t, 4))).toEqual(['complication', 'escalation', 'pivot', 'pivot']);
+    const setup: SceneSetup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline'], mode: 'objective', turn_budget: 8, objective: 'accusation_made', season: 1 };
+    expect(completion({ ...initialDirector(), flags: { accusation_made: true } }, setup)).toBe('objective_met');
+    expect(completion({ ...initialDirector(), turn_count: 8 }, { ...setup, mode: 'open' })).toBeNull();
+  });
+  it('keeps the brief within its token budget', () => {
+    const world = readStarterWorld();
+    const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline', 'crassus', 'caesar']);
+    const setup: SceneSetup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline', 'crassus', 'caesar'], mode: 'turn_limited', turn_budget: 8, objective: null, season: 1 };
+    const big = writeBrief(packet, setup, setup.cast, initialDirector(), [], 500);
+    const small = writeBrief(packet, setup, setup.cast, initialDirector(), [], 80);
+    expect(estimateTokens(big)).toBeLessThanOrEqual(500 + 4);
+    expect(small.tokens).toBeLessThan(big.tokens);
+    expect(estimateTokens(small)).toBeLessThanOrEqual(84);
+  });
+});

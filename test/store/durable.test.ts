@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { durableBarrier, writeDurable, writeVisible } from '../../src/store/durable.js';
+
+const dirs: string[] = [];
+const temp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-durable-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+describe('durable writes (issue 18)', () => {
+  it('writeVisible creates folders, replaces content whole and leaves no temp file', () => {
+    const d = temp();
+    const f = path.join(d, 'a/b/c.json');
+    writeVisible(f, 'one\n');
+    writeVisible(f, 'two\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('two\n');
+    expect(fs.readdirSync(path.dirname(f))).toEqual(['c.json']);
+  });
+
+  it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
+    const d = temp();
+    const files = Array.from({ length: 40 }, (_, i) => path.join(d, `dir${i % 4}`, `f${i}.json`));
+    files.forEach((f, i) => writeVisible(f, `${i}\n`));
+    const fast = durableBarrier([...files, path.join(d, 'missing.json')]);
+    if (process.platform === 'linux') expect(fast).toEqual({ method: 'syncfs', syncs: 1 });
+    const prev = process.env.AUREUS_DURABILITY;
+    process.env.AUREUS_DURABILITY = 'fsync';
+    try {
+      expect(durableBarrier(files)).toEqual({ method: 'fsync', syncs: 44 }); // 40 files + 4 folders
+    } finally {
+      if (prev === undefined) delete process.env.AUREUS_DURABILITY;
+      else process.env.AUREUS_DURABILITY = prev;
+    }
+    expect(durableBarrier([path.join(d, 'nothing')])).toEqual({ method: 'none', syncs: 0 });
+  });
+
+  it('writeDurable writes the journal whole', () => {
+    const d = temp();
+    const f = path.join(d, 'run/commit.json');
+    writeDurable(f, '{"format":1}\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('{"format":1}\n');
+  });
+});

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { parseJson } from '../../src/store/json-parse.js';
+
+/** parseJson's JSON.parse fast path must answer exactly as the momoa path does (issue 18). */
+describe('parseJson fast path', () => {
+  it('a clean file: same value, no findings, and locations still given on demand', () => {
+    const text = '{\n  "a": [1, {"b": "x\\": y"}],\n  "c": {"d": null, "e": "\\u0041"}\n}\n';
+    const r = parseJson(text);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.value).toEqual(JSON.parse(text));
+    expect(r.keys).toEqual([]);
+    expect(r.locate('/c/e')).toMatchObject({ line: 3, column: 20 });
+    expect(r.locate('/a/1/b')).toMatchObject({ line: 2, column: 13 });
+  });
+
+  it('duplicate keys, even only in a nested object, still reach the strict path', () => {
+    const r = parseJson('{"a": {"x": 1, "y": 2, "x": 3}, "b": "x:"}');
+    expect(r.ok && r.keys.map((k) => [k.kind, k.pointer])).toEqual([['duplicate', '/a/x']]);
+  });
+
+  it('a forbidden key, escaped or not, is reported and left out', () => {
+    for (const text of ['{"__proto__": {"polluted": 1}}', '{"a": {"__pro\\u0074o__": 1}}', '{"constructor": 1}']) {
+      const r = parseJson(text);
+      expect(r.ok, text).toBe(true);
+      if (!r.ok) continue;
+      expect(r.keys.map((k) => k.kind), text).toEqual(['forbidden']);
+      expect(JSON.stringify(r.value), text).not.toMatch(/proto|constructor/);
+    }
+  });
+
+  it('syntax errors still come with line:col', () => {
+    const r = parseJson('{\n  "a": 1,\n}');
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.line).toBe(3);
+  });
+});
