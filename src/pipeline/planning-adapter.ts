@@ -41,6 +41,7 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
   // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
   const seasonGoals = await readSeasonGoals(input.root, input.ref.season);
   const steering = await steeringWithNotes(input.root, input.ref.id, input.steering ?? null);
+  const { readAnchors, readPlayedOperators } = await import('../stages/anchors-io.js');
   const a = await planEpisode({
     seasonGoals,
     recentMoves: await readRecentMoves(input.root, input.ref),
@@ -51,6 +52,8 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
     steering,
+    anchors: await readAnchors(input.root, input.world),
+    playedOperators: await readPlayedOperators(input.root, input.ref),
     onStage: input.onStage,
   });
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };

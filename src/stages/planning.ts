@@ -21,6 +21,8 @@ import { planSymbolic } from './c-director/plan.js';
 import { COOLDOWN_EPISODES, recentMovesOf, type RecentMove } from './c-director/memory.js';
 import { directWithLlm, DIRECTOR_RETRIES } from './c-director/llm.js';
 import { buildPackets, type PacketOptions } from './d-packets/index.js';
+import { checkPlanAnchors, dueAnchors } from './c-director/anchors.js';
+import type { Anchor } from '../domain/anchors.js';
 import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
 
 /**
@@ -42,6 +44,9 @@ export interface PlanningInput {
   recentMoves?: readonly RecentMove[];
   /** The showrunner's steering and the notes addressed to this episode (c-director/steering.ts). */
   steering?: Steering | null;
+  /** world/anchors.json (readAnchors) and the operators the season's earlier episodes played (readPlayedOperators). */
+  anchors?: readonly Anchor[] | null;
+  playedOperators?: ReadonlySet<string>;
   /** Told when each of A–D really starts and ends (progress). */
   onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
 }
@@ -74,6 +79,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   on('C', 'running');
   const symbolic = planSymbolic({
     world: input.world, context, proposals, seed: input.seed, seasonGoals: input.seasonGoals ?? null, recentMoves: input.recentMoves ?? [], steering,
+    anchors: input.anchors ?? null, playedOperators: input.playedOperators,
   });
   let plan = symbolic;
   if (input.llm) {
@@ -82,6 +88,11 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
     // A model's plan that ignores the showrunner's request gives way to the symbolic one, which honours it.
     if (steering && plan !== symbolic) {
       try { checkPlanSteering(plan, steering); } catch { plan = { ...symbolic, director: { ...symbolic.director, fallback_reason: 'the model plan did not honour the steering' } }; }
+    }
+    // Likewise a model's plan that breaks a historical anchor (world/anchors.json).
+    if (input.anchors?.length && plan !== symbolic) {
+      const due = dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set());
+      try { checkPlanAnchors(plan, input.anchors, context.date, due); } catch { plan = { ...symbolic, director: { ...symbolic.director, fallback_reason: 'the model plan did not keep the historical anchors' } }; }
     }
     diagnostics.push(...r.diagnostics);
   }

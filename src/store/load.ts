@@ -9,6 +9,8 @@ import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
+import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
+import { checkAnchorReferences, hasAnchorsFile } from './anchors.js';
 
 /**
  * The world store adapter, reading side: every file of WORLD_FILES plus each season's goals,
@@ -32,6 +34,8 @@ export interface LoadedWorld {
   parsed: World | null;
   /** Season goals of every seasons/season_NN/ folder, in season order (empty when invalid). */
   seasonGoals: LoadedSeasonGoals[];
+  /** world/anchors.json's live and waived anchors ([] when the optional file is absent or invalid). */
+  anchors?: Anchor[];
   diagnostics: Diagnostic[];
 }
 
@@ -105,18 +109,22 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
   const parts = await Promise.all(keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k)));
   const seasons = await seasonNumbers(root);
   const goals = await Promise.all(seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals')));
+  // world/anchors.json is optional (historical anchors, issue 17).
+  const anchorsPart = (await hasAnchorsFile(root)) ? await loadJsonFile(root, ANCHORS_REL, 'anchors') : null;
 
-  const diagnostics = [...parts, ...goals].flatMap((p) => p.diagnostics);
+  const diagnostics = [...parts, ...goals, ...(anchorsPart ? [anchorsPart] : [])].flatMap((p) => p.diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };
 
   const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
   const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
   // Reference errors name a file and a pointer: add the line:column from that file's parse.
   const locators = new Map<string, Locate | undefined>([...keys.map((k, i) => [WORLD_FILES[k], parts[i]!.locate] as const), ...seasons.map((n, i) => [seasonGoalsRel(n), goals[i]!.locate] as const)]);
-  const refs = checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]);
+  const anchorsFile = anchorsPart?.value as AnchorsFile | undefined;
+  if (anchorsPart) locators.set(ANCHORS_REL, anchorsPart.locate);
+  const refs = [...checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]), ...(anchorsFile ? checkAnchorReferences(world, anchorsFile) : [])];
   diagnostics.push(...refs.map((d) => (d.file ? withLocation(d, locators.get(d.file)) : d)));
   const ok = !diagnostics.some((d) => d.severity === 'error');
-  return { world: ok ? world : null, parsed: world, seasonGoals: ok ? seasonGoals : [], diagnostics };
+  return { world: ok ? world : null, parsed: world, seasonGoals: ok ? seasonGoals : [], anchors: ok ? anchorsFile?.anchors ?? [] : [], diagnostics };
 }
 
 /**

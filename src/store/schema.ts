@@ -13,7 +13,7 @@ import { didYouMean } from './suggest.js';
  * catalog diagnostics with the instance pointer, what was expected and a hint.
  */
 
-export type SchemaKind = keyof World | 'season_goals';
+export type SchemaKind = keyof World | 'season_goals' | 'anchors';
 
 export const SCHEMA_FILES: Record<SchemaKind, string> = {
   world: 'world.schema.json',
@@ -27,6 +27,7 @@ export const SCHEMA_FILES: Record<SchemaKind, string> = {
   operators: 'operators.schema.json',
   canon: 'canon.schema.json',
   season_goals: 'season_goals.schema.json',
+  anchors: 'anchors.schema.json',
 };
 
 /**

@@ -36,6 +36,7 @@ defineDiagnostics([
   { code: 'AUR1030', severity: 'error', message: 'relationship {from} → {to} points at itself', hint: 'relationships are between two different characters' },
   { code: 'AUR1031', severity: 'error', message: 'season goals file declares season {found} but lives in {dir}', hint: 'set "season" to {expected} or move the file' },
   { code: 'AUR1032', severity: 'error', message: 'ledger account "{id}" belongs to {kind} "{owner}" but is not named after it', hint: 'a {kind}\'s account uses the {kind}\'s id (transfers name accounts by role): rename the account to "{owner}"' },
+  { code: 'AUR1034', severity: 'error', message: 'anchor "{id}": day {day} of month {month}, {year} BC is not a day of the world\'s calendar', hint: 'up to 46 BC the Republican calendar has 29-day months except Martius, Maius, Quinctilis and October (31) and Februarius (28); see src/core/roman-date.ts' },
   { code: 'AUR1033', severity: 'error', message: '{kind} id "{id}" is reserved', hint: 'ids become keys of the engine\'s objects and "{id}" names a member every JavaScript object has ({reserved} are all reserved): choose another id, e.g. "{id}_1"' },
 ]);
 

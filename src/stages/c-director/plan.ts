@@ -25,6 +25,8 @@ import { buildApplication, type Pacing } from './application.js';
 import { placeFullness, scoreCandidate } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory, type RecentMove } from './memory.js';
+import { AnchorGate, checkPlanAnchors, dueAnchors } from './anchors.js';
+import type { Anchor } from '../../domain/anchors.js';
 import { purposeOf, summarize, titleOf } from './text.js';
 
 /** A move the showrunner requires (--require) is scored without the season's memory or closed stories. */
@@ -43,6 +45,9 @@ export interface DirectorInput {
   recentMoves?: readonly RecentMove[];
   /** The showrunner's steering (--focus, --require, --avoid, --cast, season notes); none when absent. */
   steering?: Steering | null;
+  /** world/anchors.json (anchors.ts): dated fixed points; `playedOperators` are the season's earlier episodes' operators. */
+  anchors?: readonly Anchor[] | null;
+  playedOperators?: ReadonlySet<string>;
 }
 
 interface Projection {
@@ -94,6 +99,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   }
   const objectives = chooseObjectives(world, context, rng);
   const steer = new SteeringHook(input.steering ?? null);
+  const gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
 
   const candidates = buildCandidates(world, episode, proposals);
   const cliffCandidates = candidates.filter((c) => c.op.beats.includes('cliffhanger'));
@@ -188,10 +194,10 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       const placeFull = placeFullness(proj.index, locUses);
       for (const c of candidates) {
         // A move the showrunner requires (--require) is not held back by the season's memory.
-        const s = scoreCandidate(c, isRequired(input.steering, c) ? stRequired : st, placeFull);
+        const s = scoreCandidate(c, isRequired(input.steering, c) || gate.isDue(c.op.id) ? stRequired : st, placeFull);
         if (s === null) continue;
         const steered = steer.score(c);
-        if (steered !== null) scored.push({ c, s: s + steered, tie: jitter.next() * jitterScale });
+        if (steered !== null) scored.push({ c, s: s + steered + gate.bonus(c.op.id), tie: jitter.next() * jitterScale });
       }
       scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
 
@@ -209,6 +215,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         const timing = sceneTime(proj.index, sceneCast, loc, where, k === 0 ? { day: clock.day, tod: clock.tod + step } : { day: sceneDay, tod: sceneTod });
         if (!timing) continue;
         if (k > 0 && (timing.day !== sceneDay || timing.tod !== sceneTod)) continue;
+        if (gate.blocking(c.op.id, timing.day)) continue; // a not_before anchor (world/anchors.json)
         // Move the cast, then apply the application's deltas on the projection.
         const moves: typeof movements = [];
         const moveDeltas: ResolvedDelta[] = [];
@@ -296,6 +303,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
       sceneApplied.push(...chosen.applied);
       sceneApps.push(app);
       steer.placed(app);
+      gate.placed(app.operator_id);
     }
 
     // ---- the scene and its beat ----
@@ -375,6 +383,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const failed = plan.acceptance_checks.find((ch) => !ch.passed);
   if (failed) throw infeasible(failed.id, failed.detail);
   checkPlanSteering(plan, input.steering);
+  checkPlanAnchors(plan, input.anchors, context.date, gate.due);
   return plan;
 }
 
