@@ -12,6 +12,7 @@
 import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider } from '../ports/llm.js';
 import { CallBudget } from './budget.js';
+import type { CostGuard } from './cost-guard.js';
 import { createProvider } from './registry.js';
 import { LlmRouter } from './router.js';
 import type { RunLogSink } from './run-log.js';
@@ -30,6 +31,8 @@ export interface OpenLlmOptions {
   /** Use this provider instead of config.provider (benchmarks: a simulated-latency provider). */
   provider?: { provider: LlmProvider; providerId: string; deterministic: boolean };
   onWarning?: (file: string, detail: string) => void;
+  /** The run's spend and `--max-cost` (a season shares one across its episodes). */
+  costGuard?: CostGuard;
 }
 
 export interface OpenedLlm extends LlmRouter {
@@ -49,6 +52,7 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
     pinnedModel: created.pinnedModel,
     runLog: o.runLog,
     signal: o.signal,
+    costGuard: o.costGuard,
   });
   return Object.assign(router, { budget });
 }
@@ -58,6 +62,8 @@ export { createProvider, type CreateProviderOptions, type CreatedProvider } from
 export { CallBudget } from './budget.js';
 export { ResponseCache, CachingProvider, cacheKey, cacheKeyMaterial, type CacheEntry } from './cache.js';
 export { JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
-export { costOf, estimateTokens } from './cost.js';
-export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, canFallBackFrom } from './errors.js';
+export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js';
+export { CostGuard } from './cost-guard.js';
+export { MODEL_CATALOG, modelInfo, knownModels, EFFORTS, type Effort, type ModelInfo } from './models.js';
+export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';
