@@ -33,15 +33,21 @@ export function modelDiagnostics(config: AureusConfig): Diagnostic[] {
     if (info?.end_of_life) out.push(diag('AUR4010', { model, slots: slots.join(', '), date: info.end_of_life }, where('/' + key.replace('.', '/'))));
   }
   // What each role's own model (and its escalation) will be sent.
+  const said = new Set<string>();
+  const once = (key: string, d: Diagnostic) => {
+    if (said.has(key)) return;
+    said.add(key);
+    out.push(d);
+  };
   for (const role of LLM_ROLES) {
     const targets = pinned ? [pinned] : [config.models[role], config.escalations[role] ?? config.models.escalation];
     for (const model of new Set(targets)) {
       const info = modelInfo(model);
       if (!info) continue;
       const max = config.max_tokens[role];
-      if (max > info.max_output_tokens) out.push(diag('AUR4008', { key: `max_tokens.${role}`, value: max, model, max: info.max_output_tokens }, where(`/max_tokens/${role}`)));
+      if (max > info.max_output_tokens) once(`max_tokens.${role}`, diag('AUR4008', { key: `max_tokens.${role}`, value: max, model, max: info.max_output_tokens }, where(`/max_tokens/${role}`)));
       const effort = config.effort[role];
-      if (effort && !info.effort) out.push(diag('AUR4009', { key: `effort.${role}`, effort, model, role }, where(`/effort/${role}`)));
+      if (effort && !info.effort) once(`effort.${role}`, diag('AUR4009', { key: `effort.${role}`, effort, model, role }, where(`/effort/${role}`)));
     }
   }
   return out;
