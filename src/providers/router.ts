@@ -94,10 +94,16 @@ export class LlmRouter implements Llm {
     return this.limit(() => this.run(request));
   }
 
-  /** The cacheable prefix a real call shares with others (model + system + static context), if any. */
+  /**
+   * The cacheable prefix a real call shares with others (model + system + static context), if any.
+   * A prefix shorter than the model's minimum is never cached, so its calls need not wait.
+   */
   private warmKey(req: LlmRequest): string | undefined {
     if (this.deterministic || (!req.static_context && !req.cache_system)) return undefined;
-    return `${this.modelFor(req)}\u0000${req.system}\u0000${req.static_context ?? ''}`;
+    const model = this.modelFor(req);
+    const prefixChars = req.system.length + (req.static_context?.length ?? 0);
+    if (Math.ceil(prefixChars / 4) < (modelInfo(model)?.min_cache_tokens ?? 0)) return undefined;
+    return `${model}\u0000${req.system}\u0000${req.static_context ?? ''}`;
   }
 
   private signalFor(request: LlmRequest): AbortSignal {

@@ -98,7 +98,8 @@ describe('anthropic provider against the fake Messages API', () => {
     const { llm, runLog } = open(anthropicNoCache());
     await llm.complete(writerRequest({ meta: { scene: 'SC01' } }));
     await llm.complete(writerRequest({ meta: { scene: 'SC02' }, messages: [{ role: 'user', content: 'another packet' }] }));
-    const prefix = Math.ceil(writerRequest().static_context!.length / 4);
+    // The cached prefix is everything through the breakpoint: role instructions, then the static context.
+    const prefix = Math.ceil(`${writerRequest().system}\n${writerRequest().static_context}`.length / 4);
     expect(runLog.entries.map((e) => [e.cache_write_tokens, e.cache_read_tokens])).toEqual([
       [prefix, 0],
       [0, prefix],

@@ -1,4 +1,4 @@
-import { stableStringify } from '../../core/json.js';
+import { packetJson } from '../d-packets/wire.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { LlmRequest } from '../../ports/llm.js';
@@ -43,7 +43,11 @@ export function renderLexiconMd(entries: LexiconEntry[]): string {
   return `## Forbidden anachronisms\n\n| forbidden | replacement | note |\n| --- | --- | --- |\n${rows}\n`;
 }
 
-/** The static, cacheable prefix: style guide then lexicon (spec §6.3 STYLE_GUIDE, LEXICON). */
+/**
+ * The static context after the role instructions: style guide then lexicon (spec §6.3 STYLE_GUIDE,
+ * LEXICON). With WRITER_SYSTEM before it, it is the whole cached prefix of every writer call: the
+ * one cache breakpoint closes it, and everything per scene follows in the user turn.
+ */
 export function writerStaticContext(style: WriterStyle): string {
   return `STYLE_GUIDE:\n${style.guide.trim()}\n\nLEXICON:\n${(style.lexicon_md ?? renderLexiconMd(style.lexicon)).trim()}\n`;
 }
@@ -91,7 +95,8 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
       `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
     );
   }
-  parts.push(`SCENE_PACKET:\n${stableStringify(packet).trimEnd()}`);
+  // Compact JSON, without the pruned list and the packet's bookkeeping (d-packets/wire.ts).
+  parts.push(`SCENE_PACKET:\n${packetJson(packet)}`);
   const payload: WriterPayload = {
     task: 'write_scene',
     seed: o.seed,
@@ -112,7 +117,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
     system: WRITER_SYSTEM,
     static_context: writerStaticContext(style),
     messages: [{ role: 'user', content: parts.join('\n\n') }],
-    max_tokens: o.max_tokens ?? 4096,
+    ...(o.max_tokens !== undefined ? { max_tokens: o.max_tokens } : {}),
     payload,
     meta: { episode: packet.episode_id, scene: packet.scene_id, attempt: o.attempt },
   };
