@@ -19,7 +19,8 @@ INSTRUCTIONS:
    - Check every line against the LEXICON's forbidden anachronisms.
    - Court/Villa/Senate/Temple: use at least one rhetorical device (anaphora, tricolon, sententia).
    - Street/Port/Camp: use Thriller Mode (short sentences).
-5. Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
+5. retrieved_subgraph is the world around the scene: relationship weights not listed are 0.
+   Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
 6. End with a hook or button line per constraints.hook_requirement.
 
 SCENE TEXT FORMAT:
