@@ -43,6 +43,8 @@ export interface EpisodeRunOptions {
   lockHeld?: boolean;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
+  /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
+  costGuard?: import('../providers/cost-guard.js').CostGuard;
 }
 
 export interface EpisodeRunSummary {
@@ -184,7 +186,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   const { JsonlRunLog, openLlm, readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
   const runLog = new JsonlRunLog(runLogFile);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env });
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, costGuard: o.costGuard });
   const sceneOf = (req: LlmRequest) => req.meta?.scene;
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req) => {
     const scene = sceneOf(req);

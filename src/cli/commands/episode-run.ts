@@ -22,8 +22,9 @@ Examples:
   $ aureus episode run --seed alt --no-commit  a variant, staged in the run folder only
   $ aureus episode run --chaos 0.3             watch the verifier and repair loop work
   $ aureus episode run --json | jq .commit
+  $ aureus episode run --provider anthropic --max-cost 0.60   stop before the spend could pass $0.60
 
-Exit codes: 0 committed, 3 invalid world/config, 5 repair budget exhausted (resumable), 6 no feasible
+Exit codes: 0 committed, 3 invalid world/config, 5 repair budget or --max-cost exhausted (resumable), 6 no feasible
 plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the lock, 10 git error,
 130 interrupted (resumable).`,
     );

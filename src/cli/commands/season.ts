@@ -25,7 +25,9 @@ applies to the first episode only. An interrupted commit recovered at the start 
 
 Examples:
   $ aureus season run --count 3             three episodes offline (CI's command)
-  $ aureus season run --count 2 --json      one JSON object with every episode's summary`,
+  $ aureus season run --count 2 --json      one JSON object with every episode's summary
+  $ aureus season run --count 5 --max-cost 2.50 --cache-ttl 1h
+                                            five episodes for at most $2.50, the prompt cache kept an hour`,
     );
   sub.exitOverride().configureOutput(program.configureOutput());
   sub.action(async (f: RunFlags & { count: string }) => {
@@ -47,6 +49,9 @@ Examples:
     const lock = acquireLock(c.root, 'season run', { warnings });
     const intr = interruptSignal();
     const done = [];
+    // --max-cost caps the whole season: one spend tracker across its episodes.
+    const { CostGuard } = await import('../../providers/cost-guard.js');
+    const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
     try {
       for (let i = 0; i < count; i++) {
         const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
@@ -56,6 +61,7 @@ Examples:
             season,
             seed: i === 0 ? f.seed : undefined,
             overrides,
+            costGuard,
             noCommit: f.commit === false,
             allowDirty: Boolean(f.allowDirty),
             signal: intr.signal,
