@@ -70,6 +70,8 @@ export interface LlmResponse {
   stop_reason: string;
   latency_ms: number;
   cached: boolean;
+  /** Answered through the Message Batches API (billed at half price). */
+  batch?: boolean;
 }
 
 /** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */

@@ -33,6 +33,8 @@ export interface OpenLlmOptions {
   onWarning?: (file: string, detail: string) => void;
   /** The run's spend and `--max-cost` (a season shares one across its episodes). */
   costGuard?: CostGuard;
+  /** `--batch`: the Message Batches API, batch ids kept in this run folder. */
+  batch?: { runDir: string; pollMs?: number };
 }
 
 export interface OpenedLlm extends LlmRouter {
@@ -43,7 +45,10 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
   const budget = new CallBudget(o.config.budgets.provider_calls_per_episode);
   const created = o.provider
     ? { ...o.provider, budget, pinnedModel: undefined }
-    : createProvider(o.config.provider, { root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning });
+    : createProvider(o.config.provider, {
+        root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning,
+        ...(o.batch ? { batch: { ...o.batch, signal: o.signal } } : {}),
+      });
   const router = new LlmRouter({
     config: o.config,
     provider: created.provider,
@@ -53,6 +58,7 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
     runLog: o.runLog,
     signal: o.signal,
     costGuard: o.costGuard,
+    batch: Boolean(o.batch),
   });
   return Object.assign(router, { budget });
 }
@@ -64,6 +70,7 @@ export { ResponseCache, CachingProvider, cacheKey, cacheKeyMaterial, type CacheE
 export { JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
 export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js';
 export { CostGuard } from './cost-guard.js';
+export { BatchProvider, type BatchOptions } from './batch.js';
 export { MODEL_CATALOG, modelInfo, knownModels, EFFORTS, type Effort, type ModelInfo } from './models.js';
 export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';

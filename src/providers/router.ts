@@ -41,6 +41,11 @@ export interface RouterOptions {
   signal?: AbortSignal;
   /** The run's spend and `--max-cost`; a fresh one from config when absent. */
   costGuard?: CostGuard;
+  /**
+   * Message Batches mode: no concurrency limit and no cache warm-up, so every call a layer issues
+   * together lands in one batch (the batch provider collects them).
+   */
+  batch?: boolean;
 }
 
 interface Totals {
@@ -63,7 +68,7 @@ export class LlmRouter implements Llm {
     this.opts = opts;
     this.deterministic = opts.deterministic;
     this.providerId = opts.providerId;
-    this.limit = pLimit(Math.max(1, opts.config.concurrency));
+    this.limit = pLimit(opts.batch ? 10_000 : Math.max(1, opts.config.concurrency));
     this.costGuard = opts.costGuard ?? new CostGuard(opts.config.budgets.max_cost_usd);
   }
 
@@ -99,7 +104,7 @@ export class LlmRouter implements Llm {
    * A prefix shorter than the model's minimum is never cached, so its calls need not wait.
    */
   private warmKey(req: LlmRequest): string | undefined {
-    if (this.deterministic || (!req.static_context && !req.cache_system)) return undefined;
+    if (this.deterministic || this.opts.batch || (!req.static_context && !req.cache_system)) return undefined;
     const model = this.modelFor(req);
     const prefixChars = req.system.length + (req.static_context?.length ?? 0);
     if (Math.ceil(prefixChars / 4) < (modelInfo(model)?.min_cache_tokens ?? 0)) return undefined;
@@ -167,7 +172,7 @@ export class LlmRouter implements Llm {
     const latency = this.deterministic || res.cached ? 0 : res.latency_ms;
     // Deterministic providers (offline, replay) spend nothing. A real answer is priced by the model
     // it names (the API may answer with a dated snapshot id), else by the model we routed to.
-    const cost = res.cached || this.deterministic ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], costOpts);
+    const cost = res.cached || this.deterministic ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ...costOpts, batch: res.batch === true });
     settle(cost);
     this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
