@@ -45,6 +45,8 @@ export interface EpisodeRunOptions {
   preflight?: RunPreflight | null;
   /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
   costGuard?: import('../providers/cost-guard.js').CostGuard;
+  /** `season run --batch`: real calls go through the Message Batches API (batch ids kept in the run folder). */
+  batch?: boolean;
 }
 
 export interface EpisodeRunSummary {
@@ -186,7 +188,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   const { JsonlRunLog, openLlm, readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
   const runLog = new JsonlRunLog(runLogFile);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, costGuard: o.costGuard });
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, costGuard: o.costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
   const sceneOf = (req: LlmRequest) => req.meta?.scene;
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req) => {
     const scene = sceneOf(req);
