@@ -14,12 +14,16 @@ export async function startWireServer() {
   const answers = new Map(); // key -> { role, text }
   const seen = new Set();
   const requests = [];
+  const refused = { count: 0 };
   const server = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (c) => (raw += c));
     req.on('end', () => {
       const body = JSON.parse(raw || '{}');
       requests.push(body);
+      // What a 5.x model answers with HTTP 400 (counted, so the bench can report zero).
+      const last0 = (body.messages ?? []).at(-1);
+      if (['temperature', 'top_p', 'top_k', 'thinking', 'tool_choice'].some((k) => k in body) || last0?.role === 'assistant') refused.count++;
       const msgs = body.messages ?? [];
       const last = msgs[msgs.length - 1]?.content ?? '';
       // Answers are registered under the last user turn; a re-ask falls back to the first turn's.
@@ -46,6 +50,7 @@ export async function startWireServer() {
     url: `http://127.0.0.1:${server.address().port}`,
     answers,
     requests,
+    refused,
     close: () => new Promise((r) => server.close(r)),
   };
 }

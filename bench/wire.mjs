@@ -93,7 +93,7 @@ const out = {
   wall_ms: r1(wall),
   bound_ms: r1(bound),
   wall_over_bound: Math.round((wall / bound) * 100) / 100,
-  rejected_requests: 0,
+  rejected_requests: server.refused.count,
   director_output_tokens: sum.per_role.director?.output_tokens ?? 0,
 };
 process.stdout.write(JSON.stringify(out) + '\n');
