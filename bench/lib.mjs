@@ -1,5 +1,6 @@
 // Shared helpers for `npm run bench` (plain ESM over the built dist/, so the bench measures what ships).
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -51,13 +52,29 @@ export function runChild(script, args, capMs, env = {}) {
   });
 }
 
+/** The DPRR tables the small sizes are built from (AUREUS_DPRR_DATA overrides, for tests). */
+export const DPRR_DIR = process.env.AUREUS_DPRR_DATA || path.join(ROOT, 'data', 'dprr');
+export const DPRR_TABLES = ['dprr_persons.csv', 'dprr_post_assertions.csv', 'dprr_relationship_assertions.csv'];
+
+/**
+ * Fail loudly when the DPRR tables are missing: a bench that quietly prints "—" for every DPRR
+ * size looks like a result. Throws an Error naming the folder and the missing tables.
+ */
+export function requireDprrData(dir = DPRR_DIR) {
+  const missing = DPRR_TABLES.filter((f) => !existsSync(path.join(dir, f)));
+  if (missing.length) {
+    throw new Error(`the DPRR tables are missing from ${dir}: ${missing.join(', ')}. They ship in the repository under data/dprr (see data/README.md); restore that folder.`);
+  }
+}
+
 /** Build an in-memory world of a bench size: DPRR for ≤ 3,000 principals, synthetic beyond. */
 export async function benchWorld(size) {
   const { loadStarterKit } = await dist('import/kit.js');
   const kit = await loadStarterKit(ROOT);
   if (size <= 3000) {
+    requireDprrData();
     const { importDprrFiles } = await dist('import/dprr/index.js');
-    const { assembled } = await importDprrFiles({ from: -100, to: -44, limit: size, principals: size }, kit);
+    const { assembled } = await importDprrFiles({ from: -100, to: -44, limit: size, principals: size, data: DPRR_DIR }, kit);
     return { world: assembled.world, source: `DPRR 100–44 BC, top ${size}` };
   }
   const { generateSyntheticWorld } = await dist('import/synthetic.js');

@@ -5,7 +5,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { median, r1, ROOT, runChild } from './lib.mjs';
+import { median, r1, requireDprrData, ROOT, runChild } from './lib.mjs';
 
 const quick = process.argv.includes('--quick');
 const SIZES = quick ? [10, 100] : [10, 100, 1000, 10000];
@@ -15,6 +15,14 @@ const STAGES = ['A', 'C', 'D', 'F', 'H'];
 const LATENCY = 50;
 const log = (s) => process.stderr.write(s + '\n');
 const results = { node: process.version, cpus: os.cpus().length, date_note: 'figures vary by machine; compare ratios, not absolutes', stages: {}, episode: {}, cli: {} };
+
+// The small sizes are real DPRR worlds: without the tables the bench would measure nothing there.
+try {
+  requireDprrData();
+} catch (e) {
+  log(`bench: ${e.message}`);
+  process.exit(1);
+}
 
 // (a) symbolic stages by world size, each size in its own process (own peak RSS, killable at the cap).
 for (const size of SIZES) {
@@ -150,5 +158,9 @@ if (wr && !wr.error) {
   md += `| requests a 5.x model would refuse | ${wr.rejected_requests} | 0 ${mark(wr.rejected_requests === 0)} |\n`;
   md += `\nCost by role: ${Object.entries(wr.cost_by_role).map(([k, v]) => `${k} $${v}`).join(', ')}. Calls: ${Object.entries(wr.calls_by_role).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`;
 }
+// A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
+const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
+for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;
 process.stdout.write(md);
 log('\nwrote bench/results.json');
+if (failed.some((size) => !results.stages[size].timed_out)) process.exitCode = 1;

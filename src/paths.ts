@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { EpisodeRef } from './domain/context.js';
 
@@ -20,10 +21,16 @@ export const CACHE_DIR = path.posix.join(AUREUS_DIR, 'cache');
 export const RUNS_DIR = path.posix.join(AUREUS_DIR, 'runs');
 export const LOCK_FILE = path.posix.join(AUREUS_DIR, 'lock');
 
-/** A run's draft/checkpoint folder: .aureus/runs/s01e03-<seed> (same layout as the episode folder). */
+/**
+ * A run's draft/checkpoint folder: .aureus/runs/s01e03-<seed>-<hash8> (same layout as the episode
+ * folder). The name must be injective in the seed — `x.y` and `x_y` sanitise alike, and a resume
+ * in the wrong folder would commit the other seed's episode — so a short hash of the raw seed
+ * follows the readable part.
+ */
 export function runRelDir(ref: EpisodeRef, seed: string): string {
-  const safeSeed = seed.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 64);
-  return path.posix.join(RUNS_DIR, `${ref.id}-${safeSeed}`);
+  const safeSeed = seed.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48);
+  const tag = createHash('sha256').update(seed, 'utf8').digest('hex').slice(0, 8);
+  return path.posix.join(RUNS_DIR, `${ref.id}-${safeSeed}-${tag}`);
 }
 
 export const CONFIG_FILE = 'aureus.config.yaml';

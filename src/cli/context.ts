@@ -21,14 +21,19 @@ export interface CommandContext {
  * The world root for -C <dir>. A -C that names an existing non-directory is a usage error here,
  * before any command touches it (git would otherwise fail later with a confusing "git error").
  */
-export function resolveRoot(io: Io, dir: string | undefined): string {
+export function resolveRoot(io: Io, dir: string | undefined, opts: { mayCreate?: boolean } = {}): string {
   const root = path.resolve(io.cwd, dir ?? '.');
   if (dir !== undefined) {
     let st: fs.Stats | undefined;
     try {
       st = fs.statSync(root);
     } catch {
-      st = undefined; // a missing directory is each command's to report (init may create it)
+      st = undefined;
+    }
+    // A missing directory is a usage error too (not a later "git error"), except for the commands
+    // that create their target (init, import).
+    if (!st && !opts.mayCreate) {
+      throw new AureusError(`-C ${dir}: no such directory`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7006', { dir: root, reason: 'no such directory' })] });
     }
     if (st && !st.isDirectory()) {
       throw new AureusError(`-C ${dir}: not a directory`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7006', { dir: root, reason: 'not a directory' })] });

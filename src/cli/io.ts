@@ -1,5 +1,6 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { escapeControl, redactSecrets, secretsOf } from '../diagnostics/sanitize.js';
 
 /**
  * Everything a command writes goes through an Io, so commands run in-process in tests
@@ -30,11 +31,27 @@ export function makeChalk(io: Io, forceOff = false): ChalkInstance {
   return new Chalk({ level: off && !forced ? 0 : 1 });
 }
 
-export function formatDiagnostic(d: Diagnostic, c: ChalkInstance): string {
+/**
+ * An Io whose every write has the environment's secrets redacted (issue 12): whatever a command,
+ * a provider or a server puts in a message, the API key never reaches the terminal or a pipe.
+ */
+export function redactingIo(io: Io): Io {
+  const secrets = secretsOf(io.env);
+  const clean = (t: string) => redactSecrets(t, secrets);
+  return { ...io, stdout: (t) => io.stdout(clean(t)), stderr: (t) => io.stderr(clean(t)) };
+}
+
+export function formatDiagnostic(raw: Diagnostic, c: ChalkInstance): string {
+  // Messages quote ids, names and server text: their control characters are shown, not obeyed.
+  const e = (t: string | undefined) => (t === undefined ? undefined : escapeControl(t));
+  const d: Diagnostic = { ...raw, message: e(raw.message)!, hint: e(raw.hint), file: e(raw.file), pointer: e(raw.pointer) };
   // A syntax error has line:col in its file; an expression diagnostic has a JSON pointer to the
   // expression string plus the column inside that string, shown as "/…/expr:7".
+  // A schema or reference error has both: "world/characters.json:12:7 /characters/2/name".
   const col = d.column !== undefined ? `:${d.column}` : '';
-  const where = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : d.pointer !== undefined ? ` ${d.pointer || '/'}${col}` : '';
+  const lineCol = d.line !== undefined ? `:${d.line}:${d.column ?? 1}` : '';
+  const pointer = d.pointer !== undefined ? ` ${d.pointer || '/'}${d.line === undefined ? col : ''}` : '';
+  const where = lineCol + pointer;
   const sev = d.severity === 'error' ? c.red('error') : d.severity === 'warning' ? c.yellow('warning') : c.cyan('info');
   // Without a file (grouped under a file heading) the location still shows: "12:5: " or "/a/0/b: ".
   const loc = d.file ? c.bold(d.file) + where + ': ' : where ? where.replace(/^[ :]/, '') + ': ' : '';

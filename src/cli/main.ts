@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
-import { formatDiagnostics, makeChalk, processIo, type Io } from './io.js';
+import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
+import { escapeControl } from '../diagnostics/sanitize.js';
 import { resolveRoot, type CommandContext } from './context.js';
 import { commands } from './commands/index.js';
 
@@ -9,7 +10,8 @@ import { commands } from './commands/index.js';
  * process.exit, so tests run it in-process. Expected failures (AureusError) print diagnostics
  * and a hint; anything else is a bug: one line unless AUREUS_DEBUG=1, then the stack.
  */
-export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+export async function main(argv: string[], rawIo: Io = processIo()): Promise<number> {
+  const io = redactingIo(rawIo); // no secret is ever printed, whoever wrote the message
   const debug = io.env.AUREUS_DEBUG === '1';
   const noColorFlag = argv.includes('--no-color');
   const chalk = makeChalk(io, noColorFlag);
@@ -39,7 +41,11 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   const exit = { code: ExitCode.OK as number };
   const ctxFor = (): CommandContext => ({ io, root: resolveRoot(io, program.opts().C), chalk, debug, exit });
   // Check -C before any action runs (resolveRoot throws a usage error for a non-directory).
-  program.hook('preAction', () => void resolveRoot(io, program.opts().C));
+  program.hook('preAction', (_self, action) => {
+    let top = action;
+    while (top.parent && top.parent !== program) top = top.parent;
+    void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
+  });
   for (const register of commands) register(program, ctxFor);
   for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
 
@@ -58,13 +64,13 @@ function report(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, debug: 
   }
   if (isAureusError(e)) {
     if (e.diagnostics.length) io.stderr(formatDiagnostics(e.diagnostics, chalk) + '\n');
-    io.stderr(`${chalk.red('aureus:')} ${e.message}\n`);
-    if (e.hint) io.stderr(`${chalk.dim('hint:')} ${e.hint}\n`);
+    io.stderr(`${chalk.red('aureus:')} ${escapeControl(e.message)}\n`);
+    if (e.hint) io.stderr(`${chalk.dim('hint:')} ${escapeControl(e.hint)}\n`);
     if (debug && e.stack) io.stderr(e.stack + '\n');
     return e.exitCode;
   }
   const err = e instanceof Error ? e : new Error(String(e));
-  io.stderr(`${chalk.red('aureus: internal error:')} ${err.message}\n`);
+  io.stderr(`${chalk.red('aureus: internal error:')} ${escapeControl(err.message)}\n`);
   io.stderr(debug && err.stack ? err.stack + '\n' : `${chalk.dim('This is a bug in aureus. Re-run with AUREUS_DEBUG=1 for the stack trace.')}\n`);
   return ExitCode.INTERNAL;
 }

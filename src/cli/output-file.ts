@@ -43,7 +43,17 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
     throw badOutput(file, reasonFor(file, (e as NodeJS.ErrnoException).code));
   }
   if (!st.isDirectory()) throw badOutput(file, `${dir} is not a directory`);
-  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw badOutput(file, 'it is a directory');
+  // Only a regular file or a new path: an atomic write renames over the path, so -o /dev/null
+  // (or a FIFO, a socket, a symlink to one) would be replaced by a regular file. `-o -` is stdout.
+  // (stat follows a symbolic link: write-file-atomic writes to the link's target.)
+  let target: fs.Stats | null = null;
+  try {
+    target = fs.statSync(file);
+  } catch {
+    target = null;
+  }
+  if (target?.isDirectory()) throw badOutput(file, 'it is a directory');
+  if (target && !target.isFile()) throw badOutput(file, 'it is not a regular file (a device, FIFO or socket); use -o - for standard output');
   const { default: writeFileAtomic } = await import('write-file-atomic');
   try {
     await writeFileAtomic(file, content);

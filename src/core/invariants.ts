@@ -96,18 +96,23 @@ export function checkOperatorPrereqs(
   return out;
 }
 
-function checkConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number }): Diagnostic[] {
+/** The constraints of one kind that do not hold (or cannot be evaluated), each with its id and diagnostic. */
+export function violatedConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number } = {}): { id: string; diagnostic: Diagnostic }[] {
   const index = 'characters' in worldOrIndex && worldOrIndex.characters instanceof Map ? (worldOrIndex as WorldIndex) : indexWorld(worldOrIndex as World);
   const ctx = makeEvalContext(index, {}, { episode: extra.episode });
-  const out: Diagnostic[] = [];
+  const out: { id: string; diagnostic: Diagnostic }[] = [];
   (index.world.constraints?.constraints ?? []).forEach((c, i) => {
     if (c.kind !== kind) return;
     const where = { file: WORLD_FILES.constraints, pointer: `/constraints/${i}/expr` };
     const r = evaluateCondition(c.expr, ctx);
-    if (!r.ok) out.push(diag('AUR2057', { id: c.id, detail: r.diagnostic.message }, where));
-    else if (!r.value) out.push(diag(kind === 'hard' ? 'AUR2056' : 'AUR2058', { id: c.id, message: c.message }, where));
+    if (!r.ok) out.push({ id: c.id, diagnostic: diag('AUR2057', { id: c.id, detail: r.diagnostic.message }, where) });
+    else if (!r.value) out.push({ id: c.id, diagnostic: diag(kind === 'hard' ? 'AUR2056' : 'AUR2058', { id: c.id, message: c.message }, where) });
   });
   return out;
+}
+
+function checkConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number }): Diagnostic[] {
+  return violatedConstraints(worldOrIndex, kind, extra).map((v) => v.diagnostic);
 }
 
 /** AUR2056/AUR2057: every hard constraint of world/constraints.json holds. */

@@ -7,6 +7,7 @@ import './codes/verify.js';
 import './codes/commit.js';
 import './codes/cli.js';
 import './codes/import.js';
+import './codes/safety.js';
 
 export * from './catalog.js';
 export * from './diagnostic.js';

@@ -64,6 +64,10 @@ export interface GitPort {
   status(paths?: string[]): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
   add(paths: string[]): Promise<void>;
+  /** Reset the index entries of these paths to HEAD (`git reset -q -- <paths>`): undoes an `add`. */
+  unstage(paths: string[]): Promise<void>;
+  /** Move the current branch from `expected` back to `to` (`git update-ref`, refused if HEAD moved on). */
+  moveHead(to: string, expected: string): Promise<void>;
   /** Commit (what is staged, or only `opts.paths`); returns the new commit's sha. */
   commit(message: string, opts?: GitCommitOptions): Promise<string>;
   /**

@@ -164,6 +164,15 @@ class SimpleGitPort implements GitPort {
     await this.raw('add', ['add', '--', ...paths]);
   }
 
+  async unstage(paths: string[]): Promise<void> {
+    if (paths.length === 0) return;
+    await this.raw('reset', ['reset', '-q', '--', ...paths]);
+  }
+
+  async moveHead(to: string, expected: string): Promise<void> {
+    await this.raw('update-ref', ['update-ref', '-m', 'aureus: roll back a failed episode commit', 'HEAD', to, expected]);
+  }
+
   async commit(message: string, opts: GitCommitOptions = {}): Promise<string> {
     const args = [...COMMIT_ARGS, '-m', message];
     if (opts.allowEmpty) args.push('--allow-empty');

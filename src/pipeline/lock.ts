@@ -1,15 +1,23 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import lockfile from 'proper-lockfile';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { LOCK_FILE } from '../paths.js';
+import { AUREUS_DIR, LOCK_FILE } from '../paths.js';
 
 /**
- * The run lock `.aureus/lock`: one mutating run per world repository. Taken with O_EXCL so two
- * processes can never both believe they hold it. A lock is stale (and silently replaced, with a
- * warning) when its process is gone on this host, or when it is older than `staleAfterMs`
- * (a lock from another host can only be judged by age).
+ * The run lock `.aureus/lock`: one mutating run per world repository.
+ *
+ * The lock itself is a proper-lockfile lock (an atomic mkdir of `.aureus/lock`, whose mtime the
+ * holder refreshes while it lives). Who holds it is written next to it, in `.aureus/lock.json`.
+ * Every change of the lock — take, judge stale and remove, release — happens under a short guard
+ * lock (`.aureus/lock.guard`, also proper-lockfile), so no process ever sees a lock without its
+ * owner record, and no process can delete a lock another just took (no check-then-delete race).
+ *
+ * Stale, liveness first: a lock held on this host is stale exactly when its process is gone,
+ * however old it is (a live 7-hour run keeps it); a lock from another host is stale when its
+ * holder stopped refreshing it for `staleAfterMs`.
  */
 export interface LockInfo {
   pid: number;
@@ -23,7 +31,13 @@ export interface HeldLock {
   release(): void;
 }
 
-export const DEFAULT_STALE_AFTER_MS = 6 * 60 * 60 * 1000;
+/** A holder refreshes the lock's mtime every REFRESH_MS; another host's lock this much older is dead. */
+export const DEFAULT_STALE_AFTER_MS = 5 * 60 * 1000;
+const REFRESH_MS = 30 * 1000;
+const OWNER_FILE = `${LOCK_FILE}.json`;
+const GUARD_FILE = `${LOCK_FILE}.guard`;
+/** The guard is held for milliseconds; one left by a killed process is taken over after this. */
+const GUARD_STALE_MS = 5000;
 
 function pidAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -36,71 +50,136 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-function readLock(file: string): LockInfo | null {
+function readOwner(file: string): LockInfo | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
-    return typeof v === 'object' && v !== null ? v : null;
+    return typeof v === 'object' && v !== null && typeof v.pid === 'number' ? v : null;
   } catch {
     return null;
   }
 }
 
-/** Why a lock is stale, or null if it is live. */
+/** Why a lock is stale, or null if it is live. Liveness first: a live process on this host keeps its lock. */
 export function staleReason(info: LockInfo | null, mtimeMs: number, now: number, staleAfterMs: number): string | null {
-  if (!info || typeof info.pid !== 'number') return 'unreadable lock file';
-  if (now - mtimeMs > staleAfterMs) return `older than ${Math.round(staleAfterMs / 60000)} minutes`;
-  if (info.host === os.hostname() && !pidAlive(info.pid)) return 'process no longer running';
+  if (info && info.host === os.hostname()) return pidAlive(info.pid) ? null : 'process no longer running';
+  if (now - mtimeMs > staleAfterMs) return info ? `not refreshed for ${Math.round(staleAfterMs / 60000)} minutes` : 'no owner record and not refreshed';
   return null;
 }
 
-export function acquireLock(
-  root: string,
-  command: string,
-  opts: { staleAfterMs?: number; warnings?: Diagnostic[] } = {},
-): HeldLock {
-  const file = path.join(root, LOCK_FILE);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+/** `.aureus` must be a folder Aureus can write in; anything else is a clear error (exit 3), not a crash. */
+function ensureAureusDir(root: string): void {
+  const dir = path.join(root, AUREUS_DIR);
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+    if (fs.statSync(dir).isDirectory()) return;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw lockError('AUR6055', { path: AUREUS_DIR, reason: code ?? String(e) });
+  }
+  throw lockError('AUR6055', { path: AUREUS_DIR, reason: 'it is not a folder' }, ExitCode.INVALID_WORLD);
+}
+
+function lockError(code: string, args: Record<string, unknown>, exitCode: (typeof ExitCode)[keyof typeof ExitCode] = ExitCode.LOCKED): AureusError {
+  const d = diag(code, args, { file: String(args.path ?? LOCK_FILE) });
+  return new AureusError(d.message, { exitCode, diagnostics: [d] });
+}
+
+/** Run `fn` holding the guard (a few tries: another process holds it only for milliseconds). */
+function underGuard<T>(root: string, fn: () => T): T {
+  const opts = { lockfilePath: path.join(root, GUARD_FILE), realpath: false, stale: GUARD_STALE_MS };
+  let release: (() => void) | null = null;
+  for (let i = 0; release === null; i++) {
+    try {
+      release = lockfile.lockSync(path.join(root, GUARD_FILE), opts);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || i > 400) throw lockError('AUR6055', { path: GUARD_FILE, reason: (e as Error).message });
+      sleepSync(15);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    release();
+  }
+}
+
+/** What holds `.aureus/lock` now: nothing, Aureus's lock directory, or something else (a file). */
+function lockState(root: string): { kind: 'none' } | { kind: 'dir' | 'file'; mtimeMs: number } {
+  try {
+    const st = fs.lstatSync(path.join(root, LOCK_FILE));
+    return { kind: st.isDirectory() ? 'dir' : 'file', mtimeMs: st.mtimeMs };
+  } catch {
+    return { kind: 'none' };
+  }
+}
+
+/** Remove a stale lock (guard held). A lock file of an older aureus is a plain file holding the owner. */
+function removeStale(root: string, kind: 'dir' | 'file'): void {
+  const abs = path.join(root, LOCK_FILE);
+  try {
+    if (kind === 'dir') fs.rmdirSync(abs);
+    else fs.rmSync(abs);
+    fs.rmSync(path.join(root, OWNER_FILE), { force: true });
+  } catch (e) {
+    throw lockError('AUR6056', { path: LOCK_FILE, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+  }
+}
+
+function take(root: string, mine: LockInfo): () => void {
+  // proper-lockfile keys its in-process registry by the first argument: one key per lock.
+  const release = lockfile.lockSync(path.join(root, LOCK_FILE), {
+    lockfilePath: path.join(root, LOCK_FILE),
+    realpath: false,
+    // Judged by this module (liveness first); proper-lockfile only keeps the mtime fresh.
+    stale: 2 ** 31 - 1,
+    update: REFRESH_MS,
+    // Someone removed the lock by hand: the run goes on (the commit transaction keeps git safe).
+    onCompromised: () => undefined,
+  });
+  fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify(mine) + '\n');
+  return release;
+}
+
+export function acquireLock(root: string, command: string, opts: { staleAfterMs?: number; warnings?: Diagnostic[] } = {}): HeldLock {
+  ensureAureusDir(root);
   const staleAfterMs = opts.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const mine: LockInfo = { pid: process.pid, host: os.hostname(), since: new Date().toISOString(), command };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const fd = fs.openSync(file, 'wx');
-      fs.writeSync(fd, JSON.stringify(mine) + '\n');
-      fs.closeSync(fd);
-      let released = false;
-      return {
-        file,
-        release() {
-          if (released) return;
-          released = true;
-          const cur = readLock(file);
-          if (cur && cur.pid === mine.pid && cur.since === mine.since) fs.rmSync(file, { force: true });
-        },
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  const release = underGuard(root, () => {
+    const state = lockState(root);
+    if (state.kind !== 'none') {
+      const info = readOwner(path.join(root, state.kind === 'dir' ? OWNER_FILE : LOCK_FILE));
+      const reason = staleReason(info, state.mtimeMs, Date.now(), staleAfterMs);
+      if (reason === null) {
+        throw new AureusError('another aureus run is in progress', {
+          exitCode: ExitCode.LOCKED,
+          diagnostics: [diag('AUR6002', { pid: info?.pid ?? '?', host: info?.host ?? '?', since: info?.since ?? '?', lock: LOCK_FILE }, { file: LOCK_FILE })],
+        });
+      }
+      opts.warnings?.push(diag('AUR6003', { pid: info?.pid ?? '?', reason }, { file: LOCK_FILE }));
+      removeStale(root, state.kind);
     }
-    const info = readLock(file);
-    let mtime = Date.now();
-    try {
-      mtime = fs.statSync(file).mtimeMs;
-    } catch {
-      continue; // vanished between open and stat: retry
-    }
-    const reason = staleReason(info, mtime, Date.now(), staleAfterMs);
-    if (reason === null) {
-      throw new AureusError('another aureus run is in progress', {
-        exitCode: ExitCode.LOCKED,
-        diagnostics: [diag('AUR6002', { pid: info!.pid, host: info!.host, since: info!.since, lock: LOCK_FILE }, { file: LOCK_FILE })],
-      });
-    }
-    opts.warnings?.push(diag('AUR6003', { pid: info?.pid ?? '?', reason }, { file: LOCK_FILE }));
-    fs.rmSync(file, { force: true });
-  }
-  throw new AureusError('could not take the run lock', {
-    exitCode: ExitCode.LOCKED,
-    diagnostics: [diag('AUR6002', { pid: '?', host: '?', since: '?', lock: LOCK_FILE }, { file: LOCK_FILE })],
+    return take(root, mine);
   });
+  let released = false;
+  return {
+    file: path.join(root, LOCK_FILE),
+    release() {
+      if (released) return;
+      released = true;
+      underGuard(root, () => {
+        fs.rmSync(path.join(root, OWNER_FILE), { force: true });
+        try {
+          release();
+        } catch {
+          /* already gone (removed by hand): nothing to release */
+        }
+      });
+    },
+  };
 }
 
 /** Run `fn` holding the lock; always releases it (but a SIGKILL leaves it — hence stale detection). */

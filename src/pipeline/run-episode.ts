@@ -15,6 +15,8 @@ import { createGit } from '../git/simple-git.js';
 import { SilentProgress, type ProgressSink } from '../cli/progress.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode, tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
+import { recoveredSummary } from './recovered-summary.js';
+import { requireSeasonGoals } from '../season/require-season.js';
 import { JournaledLlm } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
@@ -103,6 +105,7 @@ function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
 
 async function chooseEpisode(root: string, o: Pick<EpisodeRunOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
   const next = nextEpisode(root, o.season);
+  requireSeasonGoals(root, next.season);
   if (o.episode === undefined) return next;
   const ref = episodeRef(o.season ?? next.season, o.episode);
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {
@@ -277,6 +280,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
       const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
       const input = { ref, seed, world, context, proposals, plan, packets, scenes: scenes.scenes, report: scenes.report, runDir: runRel };
       const out = stageH(input);
+      (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(world, out.world, ref.episode, ref.id);
       const recapRes = await llm.complete({
         role: 'recap',
         system: RECAP_SYSTEM,
@@ -367,42 +371,6 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(where, e);
     throw e;
   }
-}
-
-async function recoveredSummary(root: string, commit: string, tag: string): Promise<EpisodeRunSummary> {
-  const message = await createGit(root).message(commit);
-  const subject = message.split('\n')[0];
-  const id = tag.split('/').pop() ?? tag;
-  const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';
-  const ref = episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6)));
-  let report: VerifierReport | null = null;
-  try {
-    report = JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(ref), 'verifier_report.json'), 'utf8')) as VerifierReport;
-  } catch {
-    /* summary without verifier figures */
-  }
-  const findings = report ? [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings] : [];
-  const tokens = /input (\d+), output (\d+), cache read (\d+), cache write (\d+)/.exec(trailer('Tokens'));
-  return {
-    status: 'recovered',
-    episode: ref.id,
-    title: subject.replace(/^S\d+E\d+: /, ''),
-    seed: trailer('Seed'),
-    provider: trailer('Provider'),
-    scenes: report?.scenes.length ?? 0,
-    approved: report?.scenes.filter((s) => s.final_verdict === 'PASS').length ?? 0,
-    attempts: report?.scenes.reduce((n, s) => n + s.attempts.length, 0) ?? 0,
-    repairs: report?.budget.used ?? 0,
-    manual_review: report?.scenes.filter((s) => s.manual_review).length ?? 0,
-    findings: { hard: findings.filter((f) => f.severity === 'hard').length, soft: findings.filter((f) => f.severity === 'soft').length },
-    tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
-    cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
-    commit,
-    tag,
-    script: path.posix.join(episodeRelDir(ref), 'episode_script.md'),
-    run_dir: '',
-    resumed: { planning: true, scenes: report?.scenes.length ?? 0, calls_replayed: 0 },
-  };
 }
 
 export { stableStringify };

@@ -8,6 +8,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
 import { testKillHook } from './checkpoint.js';
+import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
  * The commit of an episode as a roll-forward transaction (docs/workflow.md, "Atomicity").
@@ -23,6 +24,11 @@ import { testKillHook } from './checkpoint.js';
  * are complete and canonical, so copying them again, committing and tagging gives exactly the
  * commit an uninterrupted run makes. Each step is idempotent (a commit already made is found by
  * its message on top of the recorded HEAD; a tag already made is kept).
+ *
+ * A git step that FAILS (an existing .git/index.lock, a hook, a symlinked folder) is ROLLED BACK
+ * instead: the journal records every path's content before the apply step (copies under
+ * <run>/backup/), so world/ and the episode folder are put back, the index is reset and HEAD
+ * moved back if it moved; the journal is then removed and the run resumes from its checkpoints.
  */
 export interface CommitRequest {
   episode: string; // "s01e03"
@@ -37,6 +43,8 @@ export interface CommitJournal extends Omit<CommitRequest, 'files'> {
   head_before: string | null;
   /** sha256 of each staged file, so a torn stage is detected instead of committed. */
   hashes: Record<string, string>;
+  /** sha256 of each path before the apply step (null: absent), for the roll-back. Older journals lack it. */
+  before?: BeforeState;
 }
 
 export interface CommitResult {
@@ -64,7 +72,11 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
 
 export async function commitEpisode(root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
   const git = createGit(root);
+  const paths = Object.keys(req.files).sort();
+  // Refused before anything is written: a link would be written through, then git would reject it.
+  refuseSymlinks(root, paths);
   stageFiles(runDir, req.files);
+  const before = backupBefore(root, runDir, paths);
   const journal: CommitJournal = {
     format: 1,
     episode: req.episode,
@@ -72,6 +84,7 @@ export async function commitEpisode(root: string, runDir: string, req: CommitReq
     message: req.message,
     head_before: await git.head(),
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
+    before,
   };
   // The journal is written last and atomically: its existence means "the stage is complete".
   writeFileAtomic.sync(journalPath(runDir), stableStringify(journal));
@@ -98,30 +111,68 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
   const git = createGit(root);
   const files = readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
-
   let commit = await findCommit(root, journal);
-  if (!commit) {
-    for (const rel of paths) {
-      const abs = path.join(root, rel);
-      fs.mkdirSync(path.dirname(abs), { recursive: true });
-      writeFileAtomic.sync(abs, files[rel]);
+  const progress = { added: false, committed: null as string | null };
+  try {
+    if (!commit) {
+      refuseSymlinks(root, paths);
+      for (const rel of paths) {
+        const abs = path.join(root, rel);
+        fs.mkdirSync(path.dirname(abs), { recursive: true });
+        writeFileAtomic.sync(abs, files[rel]);
+      }
+      testKillHook('commit-applied');
+      // Only the episode's paths are committed, even if the user staged something else.
+      // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
+      await git.add(paths);
+      progress.added = true;
+      commit = await git.commit(journal.message, { paths });
+      progress.committed = commit;
+      testKillHook('commit-committed');
     }
-    testKillHook('commit-applied');
-    // Only the episode's paths are committed, even if the user staged something else.
-    await git.add(paths);
-    commit = await git.commit(journal.message, { paths });
-    testKillHook('commit-committed');
-  }
-  const tagged = await git.resolve(`refs/tags/${journal.tag}`);
-  if (tagged === null) await git.tag(journal.tag, journal.message.split('\n')[0], commit);
-  else if (tagged !== commit) {
-    throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
-      exitCode: ExitCode.GIT,
-      diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
-    });
+    const tagged = await git.resolve(`refs/tags/${journal.tag}`);
+    if (tagged === null) await git.tag(journal.tag, journal.message.split('\n')[0], commit);
+    else if (tagged !== commit) {
+      throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
+        exitCode: ExitCode.GIT,
+        diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
+      });
+    }
+  } catch (e) {
+    if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
+    throw await rollBack(root, runDir, journal, progress, e);
   }
   fs.rmSync(runDir, { recursive: true, force: true });
   return { commit, tag: journal.tag, recovered };
+}
+
+/**
+ * Undo a failed apply/commit: HEAD back to where it was (if the commit was made), the index
+ * entries of the episode's paths back to HEAD (if they were added), every file back to its
+ * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
+ * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
+ */
+async function rollBack(root: string, runDir: string, journal: CommitJournal, progress: { added: boolean; committed: string | null }, cause: unknown): Promise<unknown> {
+  const git = createGit(root);
+  const paths = Object.keys(journal.hashes).sort();
+  const problems: string[] = [];
+  const attempt = async (what: string, fn: () => Promise<unknown> | unknown) => {
+    try {
+      await fn();
+    } catch (e) {
+      problems.push(`${what}: ${(e as Error).message}`);
+    }
+  };
+  if (progress.committed && journal.head_before && (await git.head()) === progress.committed) {
+    await attempt('moving HEAD back', () => git.moveHead(journal.head_before!, progress.committed!));
+  }
+  if (progress.added) await attempt('resetting the index', () => git.unstage(paths));
+  await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
+  if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
+  for (const sub of [JOURNAL, 'stage', 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
+  if (!(cause instanceof AureusError)) return cause;
+  const note = diag('AUR6052', { episode: journal.episode, detail: '' });
+  return new AureusError(cause.message, { exitCode: cause.exitCode, diagnostics: [...cause.diagnostics, note], hint: cause.hint, cause });
 }
 
 /** The commit this journal already made, if any: same message, on top of the recorded HEAD. */
@@ -154,6 +205,9 @@ export async function recoverPendingCommits(root: string): Promise<{ results: Co
   const runsDir = path.join(root, RUNS_DIR);
   const results: CommitResult[] = [];
   const diagnostics: Diagnostic[] = [];
+  // Temp files of writes a kill interrupted: never content, and they would read as a dirty world.
+  const temps = removeAtomicTemps(root, ['world', 'operators', 'seasons', RUNS_DIR]);
+  if (temps.length) diagnostics.push(diag('AUR6053', { count: temps.length, files: temps.slice(0, 5).join(', ') + (temps.length > 5 ? ', …' : '') }));
   let entries: string[] = [];
   try {
     entries = fs.readdirSync(runsDir).sort();

@@ -1,8 +1,15 @@
+import { parse as momoaParse, type DocumentNode, type ValueNode } from '@humanwhocodes/momoa';
+
 /**
- * A strict JSON parser that reports what JSON.parse cannot: the line and column of a syntax
- * error (Node 20's messages carry no position), duplicate keys (JSON.parse silently keeps the
- * last one) and prototype-polluting keys. Forbidden keys are reported and left out of the value,
- * so no caller ever sees an own `__proto__` property. Pure: text in, value + findings out.
+ * Strict JSON with locations, on @humanwhocodes/momoa (a JSON parser that keeps the line:column
+ * of every node): what JSON.parse cannot give — the position of a syntax error, duplicate keys
+ * (JSON.parse silently keeps the last), prototype-polluting keys — and, through `locate`, the
+ * line:column of any JSON pointer, so schema and reference errors carry both. Forbidden keys are
+ * reported and left out of the value, so no caller ever sees an own `__proto__` property.
+ *
+ * Before momoa runs, one linear pre-scan refuses what it would accept or choke on: nesting deeper
+ * than MAX_DEPTH (its parser recurses), and raw control characters or line breaks inside strings
+ * (strict JSON forbids them; momoa lets them through). Pure: text in, value + findings out.
  */
 
 export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -30,8 +37,11 @@ export interface JsonKeyFinding extends JsonPosition {
 }
 
 export type JsonParseResult =
-  | { ok: true; value: unknown; keys: JsonKeyFinding[] }
+  | { ok: true; value: unknown; keys: JsonKeyFinding[]; locate: (pointer: string) => JsonPosition | null }
   | { ok: false; error: JsonSyntaxError; keys: JsonKeyFinding[] };
+
+/** At most this many key findings are kept (a hostile file could hold millions). */
+export const MAX_KEY_FINDINGS = 100;
 
 /** RFC 6901 escaping of one pointer segment. */
 export function escapePointerSegment(segment: string): string {
@@ -43,41 +53,12 @@ export function pointerOf(segments: readonly (string | number)[]): string {
 }
 
 export function positionOf(text: string, offset: number): JsonPosition {
-  return new LineIndex(text).position(offset);
+  let line = 1;
+  let start = 0;
+  const at = Math.min(offset, text.length);
+  for (let i = 0; i < at; i++) if (text.charCodeAt(i) === 10) (line++, (start = i + 1));
+  return { offset, line, column: at - start + 1 };
 }
-
-/** Line starts, computed once, so many positions in a large file cost log(n) each. */
-class LineIndex {
-  private starts: number[] | undefined;
-  constructor(private readonly text: string) {}
-  position(offset: number): JsonPosition {
-    if (!this.starts) {
-      this.starts = [0];
-      for (let i = 0; i < this.text.length; i++) if (this.text.charCodeAt(i) === 10) this.starts.push(i + 1);
-    }
-    const at = Math.min(offset, this.text.length);
-    let lo = 0;
-    let hi = this.starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (this.starts[mid]! <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return { offset, line: lo + 1, column: at - this.starts[lo]! + 1 };
-  }
-}
-
-/** At most this many key findings are kept (a hostile file could hold millions). */
-export const MAX_KEY_FINDINGS = 100;
-
-class Fail {
-  constructor(
-    readonly message: string,
-    readonly offset: number,
-  ) {}
-}
-
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 
 function describe(text: string, at: number): string {
   if (at >= text.length) return 'the end of the file';
@@ -86,174 +67,136 @@ function describe(text: string, at: number): string {
   return JSON.stringify(c);
 }
 
-class Parser {
-  pos = 0;
-  readonly keys: JsonKeyFinding[] = [];
-  readonly lines: LineIndex;
-  constructor(private readonly text: string) {
-    this.lines = new LineIndex(text);
-  }
-
-  private finding(kind: JsonKeyFinding['kind'], key: string, pointer: string, at: number): void {
-    if (this.keys.length < MAX_KEY_FINDINGS) this.keys.push({ kind, key, pointer, ...this.lines.position(at) });
-  }
-
-  parse(): unknown {
-    const v = this.value('', 0);
-    this.ws();
-    if (this.pos < this.text.length) throw new Fail(`unexpected ${describe(this.text, this.pos)} after the end of the JSON value`, this.pos);
-    return v;
-  }
-
-  private ws(): void {
-    const t = this.text;
-    while (this.pos < t.length) {
-      const c = t.charCodeAt(this.pos);
-      if (c === 32 || c === 10 || c === 13 || c === 9) this.pos++;
-      else break;
-    }
-  }
-
-  private value(pointer: string, depth: number): unknown {
-    this.ws();
-    const t = this.text;
-    if (this.pos >= t.length) throw new Fail('unexpected end of the file, expected a value', this.pos);
-    const c = t[this.pos]!;
-    if (c === '{') return this.object(pointer, depth + 1);
-    if (c === '[') return this.array(pointer, depth + 1);
-    if (c === '"') return this.string();
-    if (c === '-' || (c >= '0' && c <= '9')) return this.number();
-    for (const [word, v] of [['true', true], ['false', false], ['null', null]] as const) {
-      if (t.startsWith(word, this.pos)) {
-        this.pos += word.length;
-        return v;
+/** The pre-scan: depth and string contents, which momoa does not check. Returns a failure or null. */
+function prescan(text: string): { message: string; offset: number } | null {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: runs to the next unescaped quote; no raw control characters inside.
+      const start = i;
+      for (i++; ; i++) {
+        if (i >= text.length) return { message: 'unterminated string', offset: start };
+        const s = text.charCodeAt(i);
+        if (s === 0x5c) i++;
+        else if (s === 0x22) break;
+        else if (s < 0x20) return { message: s === 10 ? 'line break inside a string (unterminated string?)' : 'control character inside a string', offset: i };
       }
-    }
-    if (c === "'") throw new Fail("strings must use double quotes, found ' (single quote)", this.pos);
-    if (c === '}' || c === ']') throw new Fail(`unexpected ${describe(t, this.pos)}, expected a value (a trailing comma?)`, this.pos);
-    throw new Fail(`unexpected ${describe(t, this.pos)}, expected a value`, this.pos);
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_DEPTH) return { message: `nesting deeper than ${MAX_DEPTH} levels`, offset: i };
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
+  return null;
+}
 
-  private object(pointer: string, depth: number): Record<string, unknown> {
-    if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, this.pos);
-    const t = this.text;
-    this.pos++; // {
-    const out: Record<string, unknown> = {};
-    const seen = new Set<string>();
-    this.ws();
-    if (t[this.pos] === '}') {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      this.ws();
-      if (t[this.pos] !== '"') {
-        const trailing = t[this.pos] === '}' ? ' (a trailing comma?)' : '';
-        throw new Fail(`expected a double-quoted key, found ${describe(t, this.pos)}${trailing}`, this.pos);
-      }
-      const keyAt = this.pos;
-      const key = this.string();
-      this.ws();
-      if (t[this.pos] !== ':') throw new Fail(`expected ':' after the key "${key}", found ${describe(t, this.pos)}`, this.pos);
-      this.pos++;
-      const childPointer = pointer + '/' + escapePointerSegment(key);
-      // Findings are recorded before the value is parsed, so they come out in document order.
-      const forbidden = FORBIDDEN_KEYS.has(key);
-      if (forbidden) this.finding('forbidden', key, childPointer, keyAt);
-      else if (seen.has(key)) this.finding('duplicate', key, childPointer, keyAt);
-      const v = this.value(childPointer, depth);
-      if (!forbidden) {
-        seen.add(key);
-        out[key] = v;
-      }
-      this.ws();
-      const c = t[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === '}') {
-        this.pos++;
-        return out;
-      }
-      throw new Fail(`expected ',' or '}' after a member, found ${describe(t, this.pos)}`, this.pos);
-    }
+/** momoa's "Unexpected token RBrace found." in words a world author reads, with the likely cause. */
+function explain(text: string, offset: number, raw: string): { message: string; offset: number } {
+  const rest = text.slice(offset);
+  const before = text.slice(0, offset).trimEnd().slice(-1);
+  // The input stops inside a value: momoa points at the end, or at the last token before it.
+  if (/end of input/i.test(raw) || (/Unexpected token/.test(raw) && /^("(?:[^"\\]|\\.)*"|[^\s,\]}:"]+)\s*$/.test(rest))) {
+    return { message: 'unexpected end of the file, expected a value, a comma or a closing bracket', offset: text.trimEnd().length };
   }
-
-  private array(pointer: string, depth: number): unknown[] {
-    if (depth > MAX_DEPTH) throw new Fail(`nesting deeper than ${MAX_DEPTH} levels`, this.pos);
-    const t = this.text;
-    this.pos++; // [
-    const out: unknown[] = [];
-    this.ws();
-    if (t[this.pos] === ']') {
-      this.pos++;
-      return out;
-    }
-    for (;;) {
-      out.push(this.value(`${pointer}/${out.length}`, depth));
-      this.ws();
-      const c = t[this.pos];
-      if (c === ',') {
-        this.pos++;
-        continue;
-      }
-      if (c === ']') {
-        this.pos++;
-        return out;
-      }
-      throw new Fail(`expected ',' or ']' after an array item, found ${describe(t, this.pos)}`, this.pos);
-    }
+  const c = text[offset];
+  let message = `unexpected ${describe(text, offset)}`;
+  if (c === "'") message = before === '{' || before === ',' ? "expected a double-quoted key, found ' (strings must use double quotes)" : "strings must use double quotes, found ' (single quote)";
+  else if ((c === '}' || c === ']') && before === ',') message += ', expected a value (a trailing comma?)';
+  else if (c === '"' && before !== ',' && before !== '{' && before !== '[' && before !== ':') message = `expected ',' before ${describe(text, offset)} (a missing comma?)`;
+  else if (c === '\\' || text[offset - 1] === '\\') message = `invalid escape \\${(c === '\\' ? text[offset + 1] : c) ?? ''} in a string`;
+  else if (/^[0-9.]/.test(rest) || /[0-9]\.$/.test(text.slice(0, offset))) {
+    // Point at the start of the malformed number, not at the character after it.
+    const end = /^[0-9.]/.test(rest) ? offset + 1 : offset;
+    const start = /-?[0-9][0-9.eE+-]*$/.exec(text.slice(0, end));
+    return { message: 'invalid number (leading zero or malformed fraction/exponent)', offset: start ? end - start[0].length : offset };
   }
+  else if (/identifier/.test(raw)) message += ', expected a value (true, false, null, a number, a string, an object or an array)';
+  else if (/[}\]]/.test(before) && isComplete(text.slice(0, offset))) message += ' after the end of the JSON value';
+  return { message, offset };
+}
 
-  private string(): string {
-    const t = this.text;
-    const start = this.pos;
-    let i = start + 1;
-    let escaped = false;
-    for (;;) {
-      if (i >= t.length) throw new Fail('unterminated string', start);
-      const c = t.charCodeAt(i);
-      if (c === 34) break; // "
-      if (c === 92) {
-        escaped = true;
-        const e = t[i + 1];
-        if (e === 'u') {
-          if (!/^[0-9a-fA-F]{4}$/.test(t.slice(i + 2, i + 6))) throw new Fail('invalid \\u escape: expected 4 hex digits', i);
-          i += 6;
+function isComplete(prefix: string): boolean {
+  try {
+    momoaParse(prefix, { mode: 'json' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+interface Built {
+  value: unknown;
+  keys: JsonKeyFinding[];
+}
+
+function build(node: ValueNode, pointer: string, keys: JsonKeyFinding[]): unknown {
+  switch (node.type) {
+    case 'Object': {
+      const out: Record<string, unknown> = {};
+      const seen = new Set<string>();
+      for (const m of node.members) {
+        const key = m.name.type === 'String' ? m.name.value : String(m.name.name);
+        const p = `${pointer}/${escapePointerSegment(key)}`;
+        const at = { offset: m.name.loc.start.offset, line: m.name.loc.start.line, column: m.name.loc.start.column };
+        if (FORBIDDEN_KEYS.has(key)) {
+          if (keys.length < MAX_KEY_FINDINGS) keys.push({ kind: 'forbidden', key, pointer: p, ...at });
           continue;
         }
-        if (e === undefined || !'"\\/bfnrt'.includes(e)) throw new Fail(`invalid escape \\${e ?? ''} in a string`, i);
-        i += 2;
-        continue;
+        if (seen.has(key) && keys.length < MAX_KEY_FINDINGS) keys.push({ kind: 'duplicate', key, pointer: p, ...at });
+        seen.add(key);
+        out[key] = build(m.value, p, keys);
       }
-      if (c < 0x20) throw new Fail(c === 10 ? 'line break inside a string (unterminated string?)' : 'control character inside a string', i);
-      i++;
+      return out;
     }
-    this.pos = i + 1;
-    // Escapes are validated above, so JSON.parse of the literal cannot fail; it decodes them exactly.
-    return escaped ? (JSON.parse(t.slice(start, i + 1)) as string) : t.slice(start + 1, i);
+    case 'Array':
+      return node.elements.map((e, i) => build(e.value, `${pointer}/${i}`, keys));
+    case 'String':
+    case 'Number':
+    case 'Boolean':
+      return node.value;
+    case 'Null':
+      return null;
+    default:
+      return undefined; // JSON mode has no other node types
   }
+}
 
-  private number(): number {
-    NUMBER.lastIndex = this.pos;
-    const m = NUMBER.exec(this.text);
-    if (!m || m[0] === '-') throw new Fail(`invalid number`, this.pos);
-    const next = this.text[this.pos + m[0].length];
-    if (next !== undefined && /[0-9.eE+\-]/.test(next)) throw new Fail(`invalid number (leading zero or malformed fraction/exponent)`, this.pos);
-    this.pos += m[0].length;
-    return Number(m[0]);
-  }
+/** The line:column of the node a pointer names, or of its deepest existing ancestor. */
+function locator(doc: DocumentNode): (pointer: string) => JsonPosition | null {
+  return (pointer) => {
+    let node: ValueNode = doc.body;
+    let at = node.loc.start;
+    const segments = pointer === '' || pointer === '/' ? [] : pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    for (const seg of segments) {
+      if (node.type === 'Object') {
+        const m = node.members.filter((x) => x.name.type === 'String' && x.name.value === seg).pop();
+        if (!m) break;
+        at = m.name.loc.start;
+        node = m.value;
+      } else if (node.type === 'Array') {
+        const e = node.elements[Number(seg)];
+        if (!/^\d+$/.test(seg) || !e) break;
+        node = e.value;
+        at = node.loc.start;
+      } else break;
+    }
+    return { offset: at.offset, line: at.line, column: at.column };
+  };
 }
 
 /** Parse JSON text. Never throws for bad input: syntax errors come back with their position. */
 export function parseJson(text: string): JsonParseResult {
-  const p = new Parser(text);
+  const pre = prescan(text);
+  if (pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
+  let doc: DocumentNode;
   try {
-    const value = p.parse();
-    return { ok: true, value, keys: p.keys };
+    doc = momoaParse(text, { mode: 'json' });
   } catch (e) {
-    if (e instanceof Fail) return { ok: false, error: { message: e.message, ...p.lines.position(e.offset) }, keys: p.keys };
-    throw e;
+    const err = e as Error & { offset?: number };
+    const offset = typeof err.offset === 'number' ? err.offset : 0;
+    const x = explain(text, offset, err.message);
+    return { ok: false, error: { message: x.message, ...positionOf(text, x.offset) }, keys: [] };
   }
+  const keys: JsonKeyFinding[] = [];
+  const built: Built = { value: build(doc.body, '', keys), keys };
+  return { ok: true, value: built.value, keys: built.keys, locate: locator(doc) };
 }

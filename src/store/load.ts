@@ -1,10 +1,12 @@
-import { readdir, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
+import type { JsonPosition } from './json-parse.js';
+import { checkStringLengths } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
 
@@ -34,13 +36,43 @@ export interface LoadedWorld {
 }
 
 /** Read, format-check and schema-validate one file; the value only when all of it passed. */
-export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<{ value: unknown; diagnostics: Diagnostic[] }> {
+type Locate = (pointer: string) => JsonPosition | null;
+
+/** A diagnostic on a JSON pointer gets the line:column of that pointer as well (momoa keeps them). */
+export function withLocation(d: Diagnostic, locate: Locate | undefined): Diagnostic {
+  if (!locate || d.pointer === undefined || d.line !== undefined) return d;
+  const at = locate(d.pointer);
+  return at ? { ...d, line: at.line, column: at.column } : d;
+}
+
+export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<{ value: unknown; diagnostics: Diagnostic[]; locate?: Locate }> {
+  const escape = await linkLeavingRoot(root, rel);
+  if (escape) return { value: undefined, diagnostics: [escape] };
   const r = await readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
+  const tooLong = checkStringLengths(r.value, rel);
+  if (tooLong.length) return { value: undefined, diagnostics: tooLong };
   const format = checkFormat(r.value, rel);
-  if (format) return { value: undefined, diagnostics: [format] };
-  const schema = validateSchema(kind, r.value, rel);
-  return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [] };
+  if (format) return { value: undefined, diagnostics: [withLocation(format, r.locate)] };
+  const schema = validateSchema(kind, r.value, rel).map((d) => withLocation(d, r.locate));
+  return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [], locate: r.locate };
+}
+
+/**
+ * AUR1050: a world file that is (or lies under) a symbolic link resolving outside the repository.
+ * Reading it would import foreign data, and a commit would write through it (issue 12).
+ */
+async function linkLeavingRoot(root: string, rel: string): Promise<Diagnostic | null> {
+  let target: string;
+  try {
+    target = await realpath(path.join(root, rel));
+  } catch {
+    return null; // missing or unreadable: the safe reader reports it
+  }
+  const base = await realpath(root).catch(() => path.resolve(root));
+  const inside = path.relative(base, target);
+  if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return null;
+  return diag('AUR1050', { file: rel, target }, { file: rel });
 }
 
 async function isDir(p: string): Promise<boolean> {
@@ -79,8 +111,10 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
 
   const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
   const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
+  // Reference errors name a file and a pointer: add the line:column from that file's parse.
+  const locators = new Map<string, Locate | undefined>([...keys.map((k, i) => [WORLD_FILES[k], parts[i]!.locate] as const), ...seasons.map((n, i) => [seasonGoalsRel(n), goals[i]!.locate] as const)]);
   const refs = checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]);
-  diagnostics.push(...refs);
+  diagnostics.push(...refs.map((d) => (d.file ? withLocation(d, locators.get(d.file)) : d)));
   const ok = !diagnostics.some((d) => d.severity === 'error');
   return { world: ok ? world : null, parsed: world, seasonGoals: ok ? seasonGoals : [], diagnostics };
 }

@@ -1,6 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { parseJson } from './json-parse.js';
+import { parseJson, type JsonPosition } from './json-parse.js';
+import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
 
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -10,6 +11,8 @@ export interface SafeJson {
   value: unknown;
   ok: boolean;
   diagnostics: Diagnostic[];
+  /** When `ok`: the line:column of a JSON pointer in the text (for schema and reference errors). */
+  locate?: (pointer: string) => JsonPosition | null;
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -73,7 +76,7 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
     diagnostics.push(diag(code, { key: k.key }, { file: rel, pointer: k.pointer, line: k.line, column: k.column }));
   }
   if (!r.ok || diagnostics.length) return fail(diagnostics);
-  return { ok: true, value: r.value, diagnostics: [] };
+  return { ok: true, value: r.value, diagnostics: [], locate: r.ok ? r.locate : undefined };
 }
 
 /**
@@ -85,7 +88,8 @@ export async function readJsonFileSafe(absPath: string, rel: string, opts: { max
   const limit = opts.maxBytes ?? MAX_FILE_BYTES;
   let handle: FileHandle;
   try {
-    handle = await open(absPath, 'r');
+    // Non-blocking: a FIFO must not hang `validate` waiting for a writer (the type is checked below).
+    handle = await open(absPath, NONBLOCKING_READ);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return fail([diag('AUR1001', { file: rel }, { file: rel })]);
@@ -93,7 +97,7 @@ export async function readJsonFileSafe(absPath: string, rel: string, opts: { max
   }
   try {
     const st = await handle.stat();
-    if (!st.isFile()) return fail([diag('AUR1008', { file: rel, reason: st.isDirectory() ? 'it is a directory' : 'it is not a regular file' }, { file: rel })]);
+    if (!st.isFile()) return fail([diag('AUR1008', { file: rel, reason: describeNonRegular(st) }, { file: rel })]);
     if (st.size > limit) return fail([diag('AUR1002', { size: st.size, limit }, { file: rel })]);
     if (st.size === 0) return fail([diag('AUR1004', {}, { file: rel })]);
     const bytes = await handle.readFile();

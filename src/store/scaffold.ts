@@ -128,7 +128,9 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string } =
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
     if (e instanceof AureusError) throw e;
     // A path the user cannot write to is a usage problem; anything else is unexpected.
-    const userSide = ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'ENAMETOOLONG'].includes((e as NodeJS.ErrnoException).code ?? '');
+    // Any errno from the file system (ENOENT under /proc, EACCES, EROFS, ENOSPC…) is about the
+    // target, not a bug: a usage error. Only a failure without one is internal.
+    const userSide = /^E[A-Z]+$/.test((e as NodeJS.ErrnoException).code ?? '');
     throw new AureusError(`cannot create a world at ${target}: ${(e as Error).message}`, {
       exitCode: userSide ? ExitCode.USAGE : ExitCode.INTERNAL,
       diagnostics: [diag('AUR7004', { dir: target, reason: (e as Error).message })],

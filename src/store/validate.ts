@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/index.js';
 import { loadConfig } from '../config/load.js';
 import { typecheckWorldExpressions } from '../core/expr/check.js';
+import { checkHardConstraints } from '../core/invariants.js';
 import { loadStyle } from '../style/guide.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
@@ -23,6 +24,8 @@ async function checkAll(root: string): Promise<{ loaded: LoadedWorld; diagnostic
   const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
   if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
+  // Hard constraints hold in every state, the starting one too (once the expressions typecheck).
+  if (loaded.world && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...checkHardConstraints(loaded.world));
   // Not a world repository at all (AUR1000): one diagnostic says so; the style files would only repeat it.
   if (!diagnostics.some((d) => d.code === 'AUR1000')) diagnostics.push(...(await loadStyle(root)).diagnostics);
   diagnostics.push(...loadConfig(root).diagnostics);

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readRegularFileBytesSync, RegularFileError } from '../store/regular-file.js';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -34,7 +35,12 @@ async function readStyleFile(root: string, rel: string): Promise<{ text: string;
   } catch {
     return { text: '', diagnostics: [diag('AUR1807', { file: rel }, { file: rel })] };
   }
-  const bytes = await readFile(abs);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFileBytesSync(abs, MAX_STYLE_BYTES); // a FIFO or device is refused, never waited on
+  } catch (e) {
+    return { text: '', diagnostics: [diag('AUR1008', { file: rel, reason: e instanceof RegularFileError ? e.reason : String(e) }, { file: rel })] };
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

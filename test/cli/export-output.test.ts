@@ -51,3 +51,28 @@ describe('aureus export -o with a bad output path', () => {
     expect(fs.readFileSync(path.join(d, 'x.md'), 'utf8').length).toBeGreaterThan(100);
   });
 });
+
+describe('aureus export -o refuses special files (issue 12)', () => {
+  it('-o /dev/null is refused and the device stays a device; a FIFO too', async () => {
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', '/dev/null'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AUR7005 cannot write \/dev\/null: it is not a regular file/);
+    expect(fs.statSync('/dev/null').isCharacterDevice()).toBe(true);
+    const fifo = path.join(tempDir('export-fifo'), 'pipe');
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [fifo]);
+    const f = await cli(['export', 's01e01', '--format', 'md', '-o', fifo], root);
+    expect(f.code).toBe(2);
+    expect(fs.statSync(fifo).isFIFO()).toBe(true);
+  });
+
+  it('-o - writes to standard output; a regular file is replaced', async () => {
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', '-'], root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^# /m);
+    const file = path.join(tempDir('export-reg'), 'out.md');
+    fs.writeFileSync(file, 'old');
+    expect((await cli(['export', 's01e01', '--format', 'md', '-o', file], root)).code).toBe(0);
+    expect(fs.readFileSync(file, 'utf8')).toBe(r.stdout);
+  });
+});

@@ -82,8 +82,10 @@ describe('aureus validate on bad input', () => {
       expect(heading, `no heading for ${e.file} in:\n${text.stdout}`).toBeGreaterThanOrEqual(0);
       const entry = lines.slice(heading + 1).find((l) => l.includes(e.code));
       expect(entry, `no ${e.code} under ${e.file} in:\n${text.stdout}`).toBeDefined();
-      if (e.line !== undefined) expect(entry).toContain(`${e.line}:${e.column}: error ${e.code}`);
+      // Line:column and the JSON pointer, both when both are known ("4:3 /constructor: error …").
+      if (e.line !== undefined) expect(entry).toContain(`${e.line}:${e.column}${e.pointer !== undefined ? ` ${e.pointer}` : ''}: error ${e.code}`);
       else if (e.pointer !== undefined) expect(entry).toContain(`${e.pointer}: error ${e.code}`);
+      if (e.pointer !== undefined) expect(entry).toMatch(/^ {2}\d+:\d+ \//);
       expect(text.stdout).toMatch(/✗ \d+ errors? in \d+ files?: the world in .* is invalid/);
 
       // JSON output: the same diagnostic as data.
@@ -119,7 +121,7 @@ describe('aureus validate output', () => {
     expect(r.code).toBe(3);
     const headings = r.stdout.split('\n').filter((l) => /^[a-z_/]+\.json$/.test(l));
     expect(headings).toEqual(['world/factions.json', 'world/threads.json']);
-    expect(r.stdout).toContain('world/factions.json\n  1:2: error AUR1005 invalid JSON: expected a double-quoted key, found the end of the file');
+    expect(r.stdout).toContain('world/factions.json\n  1:2: error AUR1005 invalid JSON: unexpected end of the file');
   });
 
   it('checks the style files too (style/lexicon.md missing → AUR1807)', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { csvObjects, CsvError, parseCsv } from '../../src/import/dprr/csv.js';
 
-describe('RFC 4180 CSV reader', () => {
+describe('RFC 4180 CSV reader (csv-parse)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks', () => {
     const text = 'a,b,c\r\n1,"x, y","he said ""hi"""\r\n2,"two\nlines",\n';
     expect(parseCsv(text)).toEqual([
@@ -29,8 +29,8 @@ describe('RFC 4180 CSV reader', () => {
       }
     })() as CsvError;
     expect(unterminated).toBeInstanceOf(CsvError);
-    expect(unterminated.message).toMatch(/unterminated/);
-    expect(() => parseCsv('a,b\n1,x"y\n')).toThrow(/quote inside an unquoted field/);
+    expect(unterminated.message).toMatch(/Quote Not Closed/);
+    expect(() => parseCsv('a,b\n1,x"y\n')).toThrow(/Invalid Opening Quote/);
     let stray: CsvError | undefined;
     try {
       parseCsv('a,b\n1,"q"z\n');
@@ -38,7 +38,18 @@ describe('RFC 4180 CSV reader', () => {
       stray = e as CsvError;
     }
     expect(stray?.line).toBe(2);
-    expect(stray?.column).toBe(6);
+    expect(stray?.message).toMatch(/Invalid Closing Quote/);
+  });
+
+  it('names the file line of a ragged row after a quoted field that spans lines', () => {
+    let e: CsvError | undefined;
+    try {
+      csvObjects('id,name\n1,"two\nlines"\n\n2\n', ['id'] as const);
+    } catch (err) {
+      e = err as CsvError;
+    }
+    expect(e).toBeInstanceOf(CsvError);
+    expect(e?.line).toBe(5);
   });
 
   it('maps rows to objects by header and rejects missing columns and ragged rows', () => {

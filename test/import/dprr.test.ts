@@ -189,7 +189,7 @@ describe('DPRR import, 100–44 BC', () => {
     expect(await code({ from: Number.NaN, to: -44, data: DATA })).toBe('2 AUR7903');
     expect(await code({ from: -100, to: 10, data: DATA })).toBe('2 AUR7903');
     expect(await code({ from: -100, to: -44, limit: 0, data: DATA })).toBe('2 AUR7903');
-    expect(await code({ from: -100, to: -44, data: path.join(tmp, 'nowhere') })).toBe('2 AUR7901');
+    expect(await code({ from: -100, to: -44, data: path.join(tmp, 'nowhere') })).toBe('2 AUR7908'); // the folder itself is missing: one clear error
     expect(await code({ from: -799, to: -780, data: DATA })).toBe('2 AUR7905');
     const bad = path.join(tmp, 'bad-tables');
     await mkdir(bad, { recursive: true });

@@ -35,23 +35,101 @@ describe('run lock', () => {
     expect(isAureusError(err) && err.exitCode).toBe(9);
     lock.release();
     expect(fs.existsSync(path.join(d, '.aureus/lock'))).toBe(false);
+    expect(fs.existsSync(path.join(d, '.aureus/lock.json'))).toBe(false);
     acquireLock(d, 'again').release();
   });
 
-  it('treats a dead process, an unreadable file or an old lock as stale', () => {
+  it('judges liveness first: a live process on this host keeps its lock however old it is', () => {
     const now = Date.now();
-    expect(staleReason({ pid: process.pid, host: os.hostname(), since: '', command: '' }, now, now, 1000)).toBeNull();
-    expect(staleReason({ pid: process.pid, host: os.hostname(), since: '', command: '' }, now - 5000, now, 1000)).toMatch(/older than/);
-    expect(staleReason({ pid: 2 ** 22 + 7, host: os.hostname(), since: '', command: '' }, now, now, 1000)).toMatch(/no longer running/);
-    expect(staleReason(null, now, now, 1000)).toMatch(/unreadable/);
-    // Another host's live-looking lock is judged by age only.
-    expect(staleReason({ pid: 2 ** 22 + 7, host: 'elsewhere', since: '', command: '' }, now, now, 1000)).toBeNull();
+    const live = { pid: process.pid, host: os.hostname(), since: '', command: '' };
+    expect(staleReason(live, now, now, 1000)).toBeNull();
+    expect(staleReason(live, now - 7 * 3600_000, now, 1000)).toBeNull();
+    expect(staleReason({ ...live, pid: 2 ** 22 + 7 }, now, now, 1000)).toMatch(/no longer running/);
+    // Another host's lock is judged by its refresh: live while its holder touches it.
+    expect(staleReason({ ...live, pid: 2 ** 22 + 7, host: 'elsewhere' }, now, now, 1000)).toBeNull();
+    expect(staleReason({ ...live, host: 'elsewhere' }, now - 5000, now, 1000)).toMatch(/not refreshed/);
+  });
+
+  it('a 7-hour-old lock of a live run on this host is not taken over', () => {
+    const d = tempDir('old-live');
+    const lock = acquireLock(d, 'long run');
+    const old = new Date(Date.now() - 7 * 3600_000);
+    fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
+    expect(() => acquireLock(d, 'second')).toThrow(/another aureus run is in progress/);
+    lock.release();
+  });
+
+  it('an empty or unreadable lock is live while fresh (it may be being created), stale once old', () => {
+    const d = tempDir('empty');
+    fs.mkdirSync(path.join(d, '.aureus/lock'), { recursive: true });
+    expect(() => acquireLock(d, 'x')).toThrow(/another aureus run is in progress/);
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
+    const warnings: Diagnostic[] = [];
+    acquireLock(d, 'x', { warnings }).release();
+    expect(warnings.map((w) => w.code)).toEqual(['AUR6003']);
+  });
+
+  it('replaces the lock of a dead process (also an old-style lock file) with a warning', () => {
     const d = tempDir('stale');
     fs.mkdirSync(path.join(d, '.aureus'));
-    fs.writeFileSync(path.join(d, '.aureus/lock'), 'not json');
+    fs.writeFileSync(path.join(d, '.aureus/lock'), JSON.stringify({ pid: 2 ** 22 + 9, host: os.hostname(), since: 'x', command: 'y' }));
     const warnings: Diagnostic[] = [];
     acquireLock(d, 'test', { warnings }).release();
     expect(warnings.map((w) => w.code)).toEqual(['AUR6003']);
+    expect(warnings[0].message).toMatch(/no longer running/);
+  });
+
+  it('many processes racing for one lock: exactly one wins', async () => {
+    const d = tempDir('race');
+    const { spawn } = await import('node:child_process');
+    // Child processes load the built module: a real multi-process race on the same folder.
+    const mod = path.resolve('dist/pipeline/lock.js');
+    const code = `const { acquireLock } = await import(${JSON.stringify(mod)});
+      try { const l = acquireLock(process.argv[1], 'race'); console.log('WON'); setTimeout(() => l.release(), 400); }
+      catch (e) { console.log(e.exitCode === 9 ? 'LOCKED' : 'ERROR ' + e.message); }`;
+    const outs = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        new Promise<string>((resolve) => {
+          const c = spawn(process.execPath, ['--input-type=module', '-e', code, d], { stdio: ['ignore', 'pipe', 'inherit'] });
+          let out = '';
+          c.stdout.on('data', (x) => (out += x));
+          c.on('close', () => resolve(out.trim()));
+        }),
+      ),
+    );
+    expect(outs.filter((o) => o === 'WON')).toHaveLength(1);
+    expect(outs.filter((o) => o === 'LOCKED')).toHaveLength(5);
+  });
+
+  it('.aureus being a file is a clear invalid-world error (exit 3), not a crash', () => {
+    const d = tempDir('aureus-file');
+    fs.writeFileSync(path.join(d, '.aureus'), 'x');
+    let err: any;
+    try {
+      acquireLock(d, 'x');
+    } catch (e) {
+      err = e;
+    }
+    expect(isAureusError(err)).toBe(true);
+    expect(err.exitCode).toBe(3);
+    expect(err.diagnostics[0].code).toBe('AUR6055');
+  });
+
+  it('a directory full of files at .aureus/lock with no live owner is a clear lock error (exit 9)', () => {
+    const d = tempDir('lock-dir');
+    fs.mkdirSync(path.join(d, '.aureus/lock'), { recursive: true });
+    fs.writeFileSync(path.join(d, '.aureus/lock/junk'), 'x');
+    const old = new Date(Date.now() - 3600_000);
+    fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
+    let err: any;
+    try {
+      acquireLock(d, 'x');
+    } catch (e) {
+      err = e;
+    }
+    expect(isAureusError(err) && err.exitCode).toBe(9);
+    expect(err.diagnostics[0].code).toBe('AUR6056');
   });
 });
 

@@ -15,7 +15,8 @@ const file = (name: string, content: string | Buffer) => {
 describe('readJsonFileSafe', () => {
   it('reads a valid file', async () => {
     const r = await readJsonFileSafe(file('ok.json', '{"format": 1}'), 'ok.json');
-    expect(r).toEqual({ ok: true, value: { format: 1 }, diagnostics: [] });
+    expect(r).toMatchObject({ ok: true, value: { format: 1 }, diagnostics: [] });
+    expect(r.locate?.('/format')).toMatchObject({ line: 1, column: 2 });
   });
 
   it('drops a UTF-8 byte order mark', async () => {

@@ -83,6 +83,7 @@ Exit codes: 0 planned, 3 invalid world or config, 6 no feasible plan (the diagno
     const { world } = await loadValidatedWorld(c.root);
     const next = await nextEpisodeRef(c.root, opts.season);
     const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
+    (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
     if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
       throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
     }

@@ -7,7 +7,7 @@ export function registerExport(program: Command, ctx: () => CommandContext): voi
     .command('export <episode>')
     .description('export a committed episode as a Fountain screenplay, markdown, or a self-contained HTML report')
     .option('--format <format>', 'fountain | md | html', 'fountain')
-    .option('-o, --output <file>', 'write to a file instead of stdout')
+    .option('-o, --output <file>', 'write to a file instead of stdout (a regular file or a new path; - is stdout)')
     .addHelpText('after', `
 The html report holds the script, an inline SVG chart of tension and pacing, the threads advanced
 and the verifier's statistics; it needs no network to open.
@@ -23,7 +23,7 @@ Examples:
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);
       const r = await exportEpisode(c.root, episode, requireFormat(o.format));
-      if (o.output) {
+      if (o.output && o.output !== '-') {
         const path = await import('node:path');
         const { writeOutputFile } = await import('../output-file.js');
         const file = path.resolve(c.io.cwd, o.output);

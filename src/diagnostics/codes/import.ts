@@ -44,4 +44,10 @@ defineDiagnostics([
     message: 'a DPRR row is unusable: {reason}',
     hint: 'The row is skipped only if it is not needed; restore the table from the DPRR dump.',
   },
+  {
+    code: 'AUR7908',
+    severity: 'error',
+    message: 'the DPRR data folder {dir} does not exist or is not a folder',
+    hint: 'The tables ship in the repository under data/dprr (see data/README.md); restore that folder, or point --data at a folder holding the three dprr_*.csv tables.',
+  },
 ]);

@@ -1,90 +1,46 @@
+import { parse } from 'csv-parse/sync';
+
 /**
- * A small RFC 4180 CSV reader. The DPRR tables quote fields that contain commas, doubled quotes
- * and (rarely) line breaks, so a split on ',' is wrong; no CSV package is installed and the format
- * is small enough to parse exactly here. CRLF and LF line endings are both accepted.
+ * The DPRR tables are RFC 4180 CSV: fields quoted when they contain commas, doubled quotes or
+ * (rarely) line breaks. They are read with csv-parse (a well-kept parser) rather than by hand;
+ * this module only turns its errors into a line-carrying CsvError and rows into typed objects.
+ * CRLF, LF and CR line endings are all accepted, a leading BOM is dropped, blank lines are skipped.
  */
 export class CsvError extends Error {
   constructor(
     message: string,
     readonly line: number,
-    readonly column: number,
+    /** 1-based column when known (a header problem is at 1:1); undefined for a record-level error. */
+    readonly column?: number,
   ) {
     super(message);
     this.name = 'CsvError';
   }
 }
 
-/** Parse CSV text into rows of fields. A final empty line does not make an empty row. */
+interface CsvParseError extends Error {
+  code?: string;
+  lines?: number;
+  column?: number | string;
+}
+
+const OPTIONS = { bom: true, record_delimiter: ['\r\n', '\n', '\r'], skip_empty_lines: true, relax_column_count: true };
+
+/** csv-parse, with its errors as CsvError (its messages are already specific: "Invalid Closing Quote: got "z" at line 2 …"). */
+function parseRecords(text: string): { record: string[]; line: number }[] {
+  try {
+    const out = parse(text, { ...OPTIONS, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    return out.map((r) => ({ record: r.record, line: r.info.lines }));
+  } catch (e) {
+    const err = e as CsvParseError;
+    if (typeof err.code !== 'string') throw e;
+    throw new CsvError(err.message, err.lines ?? 1);
+  }
+}
+
+/** Parse CSV text into rows of fields. */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let i = 0;
-  let line = 1;
-  let lineStart = 0;
-  const n = text.length;
-  // A leading byte-order mark is not part of the first header name.
-  if (text.charCodeAt(0) === 0xfeff) i = 1;
-  let atFieldStart = true;
-  while (i < n) {
-    const ch = text[i];
-    if (atFieldStart && ch === '"') {
-      // Quoted field: runs to the next lone quote; "" is an escaped quote.
-      i++;
-      for (;;) {
-        if (i >= n) throw new CsvError('unterminated quoted field', line, i - lineStart + 1);
-        const c = text[i];
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i++;
-          break;
-        }
-        if (c === '\n') {
-          line++;
-          lineStart = i + 1;
-        }
-        field += c;
-        i++;
-      }
-      atFieldStart = false;
-      const next = text[i];
-      if (next !== undefined && next !== ',' && next !== '\n' && next !== '\r') {
-        throw new CsvError(`unexpected character ${JSON.stringify(next)} after a closing quote`, line, i - lineStart + 1);
-      }
-      continue;
-    }
-    if (ch === ',') {
-      row.push(field);
-      field = '';
-      atFieldStart = true;
-      i++;
-      continue;
-    }
-    if (ch === '\r' || ch === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      atFieldStart = true;
-      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
-      line++;
-      lineStart = i;
-      continue;
-    }
-    if (ch === '"') throw new CsvError('a quote inside an unquoted field', line, i - lineStart + 1);
-    field += ch;
-    atFieldStart = false;
-    i++;
-  }
-  if (!atFieldStart || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
+  return parseRecords(text).map((r) => r.record);
 }
 
 /**
@@ -92,19 +48,15 @@ export function parseCsv(text: string): string[][] {
  * have exactly as many fields as the header (a short or long row is a corrupt table).
  */
 export function csvObjects<K extends string>(text: string, required: readonly K[]): { rows: Record<K, string>[]; header: string[] } {
-  const all = parseCsv(text);
+  const all = parseRecords(text);
   if (all.length === 0) throw new CsvError('empty table (no header row)', 1, 1);
-  const header = all[0];
+  const header = all[0].record;
   const missing = required.filter((k) => !header.includes(k));
   if (missing.length) throw new CsvError(`missing column(s): ${missing.join(', ')}`, 1, 1);
   const index = required.map((k) => header.indexOf(k));
   const rows: Record<K, string>[] = [];
-  for (let r = 1; r < all.length; r++) {
-    const fields = all[r];
-    if (fields.length === 1 && fields[0] === '') continue; // blank line
-    if (fields.length !== header.length) {
-      throw new CsvError(`row has ${fields.length} fields, the header has ${header.length}`, r + 1, 1);
-    }
+  for (const { record: fields, line } of all.slice(1)) {
+    if (fields.length !== header.length) throw new CsvError(`row has ${fields.length} fields, the header has ${header.length}`, line);
     const o = Object.create(null) as Record<K, string>;
     required.forEach((k, j) => (o[k] = fields[index[j]]));
     rows.push(o);

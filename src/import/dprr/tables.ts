@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag } from '../../diagnostics/index.js';
 import { AureusError, ExitCode } from '../../errors.js';
@@ -97,7 +97,16 @@ function int(v: string, file: string, dir: string, row: number, col: string): nu
 const bool = (v: string) => v.trim().toLowerCase() === 'true';
 
 /** Read and type the three DPRR tables from `dir`. */
+/** The data folder itself first: a clone without data/dprr gets one clear error, not three "file not found". */
+async function requireDataDir(dir: string): Promise<void> {
+  const isDir = await stat(dir).then((s) => s.isDirectory(), () => false);
+  if (!isDir) {
+    throw new AureusError(`the DPRR data folder ${dir} does not exist`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7908', { dir }, { file: dir })] });
+  }
+}
+
 export async function loadDprrTables(dir: string): Promise<DprrTables> {
+  await requireDataDir(dir);
   const [pText, oText, rText] = await Promise.all([
     readTable(dir, DPRR_FILES.persons),
     readTable(dir, DPRR_FILES.posts),

@@ -17,6 +17,7 @@ import { ACT_PHASE, LIMITS, episodeShape, type SceneSlotPlan } from './shape.js'
 import { DramaTracker, threadsToDeferNow } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
+import { breaksHardConstraint } from './hard-constraints.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks, openingWorld } from './checks.js';
 
@@ -313,7 +314,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
         const built = buildApplication(c, appId, movedIndex, riskRng, pacing, deferred, resolvedMajors);
         if (!built) continue;
         const applied = applyDeltas(moved.world, built.app.required_deltas, prov(context, sc.id, c.op.id));
-        if (!applied.ok) continue;
+        if (!applied.ok || breaksHardConstraint(proj.index, applied.world, episode)) continue;
         // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
         if (majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) continue;
         built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));

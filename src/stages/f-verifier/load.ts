@@ -9,13 +9,17 @@ import { parseLexicon } from '../../style/lexicon.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
+import { readRegularFileSync, RegularFileError } from '../../store/regular-file.js';
+import { MAX_FILE_BYTES } from '../../store/read.js';
 
 /** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
 export function readTextFile(file: string, what: string): string {
   try {
-    return readFileSync(file, 'utf8');
+    // A FIFO or /dev/zero given as a packet must be refused, not read forever.
+    return readRegularFileSync(file, MAX_FILE_BYTES);
   } catch (e) {
-    throw new AureusError(`cannot read ${what}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what, file, detail: (e as NodeJS.ErrnoException).code ?? String(e) })] });
+    const detail = e instanceof RegularFileError ? e.reason : String(e);
+    throw new AureusError(`cannot read ${what}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what, file, detail })] });
   }
 }
 

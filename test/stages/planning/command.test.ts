@@ -4,9 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { episodeRef } from '../../../src/domain/context.js';
 import { planEpisode } from '../../../src/stages/planning.js';
 import { copyScenario, hasStarter, loadScenario, readTree, runCli, scenario, STARTER } from './helpers.js';
+import { runRelDir } from '../../../src/paths.js';
 
 const base = scenario('planning-base');
-const runDir = (root: string, id: string, seed: string) => path.join(root, '.aureus/runs', `${id}-${seed}`);
+const runDir = (root: string, id: string, seed: string) => path.join(root, runRelDir(episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6))), seed));
 
 describe('aureus episode plan', () => {
   it('writes the artifacts and prints a beat sheet with acts, scenes, operators and threads', async () => {
@@ -24,7 +25,7 @@ describe('aureus episode plan', () => {
     // The default seed is episode run's (derived from the world), so find the one run folder.
     const runs = fs.readdirSync(path.join(root, '.aureus/runs'));
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatch(/^s01e01-[0-9a-f]{12}$/);
+    expect(runs[0]).toMatch(/^s01e01-[0-9a-f]{12}-[0-9a-f]{8}$/);
     const files = readTree(path.join(root, '.aureus/runs', runs[0]));
     for (const f of ['episode_context.json', 'agent_proposals.json', 'episode_plan.json', 'packets/SC01.json', 'packets/SC18.json']) expect(files.has(f), f).toBe(true);
     const plan = JSON.parse(files.get('episode_plan.json')!);
@@ -60,7 +61,7 @@ describe('aureus episode plan', () => {
     const o = JSON.parse(r.stdout);
     expect(o.episode_id).toBe('s01e01');
     expect(o.seed).toBe('s1');
-    expect(o.dir).toBe('.aureus/runs/s01e01-s1');
+    expect(o.dir).toMatch(/^\.aureus\/runs\/s01e01-s1-[0-9a-f]{8}$/);
     expect(o.scenes).toBeGreaterThanOrEqual(18);
     expect(o.applications.thriller).toBeGreaterThanOrEqual(10);
     expect(Object.keys(o.mandatory).sort()).toEqual(['cliffhanger', 'confrontation', 'reveal', 'reversal']);

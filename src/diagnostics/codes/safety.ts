@@ -1,0 +1,66 @@
+import { defineDiagnostics } from '../catalog.js';
+
+// Hardening (issue 12): the atomic commit, locks, hostile files and paths, hard constraints.
+// Sub-ranges: AUR105x world files, AUR207x hard constraints, AUR605x commit and lock, AUR705x CLI usage.
+defineDiagnostics([
+  {
+    code: 'AUR6050',
+    severity: 'error',
+    message: 'the commit would write through the symbolic link {path}',
+    hint: 'Aureus never writes through a link (git cannot commit beyond one); replace the link with the real folder or file, then re-run to resume.',
+  },
+  {
+    code: 'AUR6051',
+    severity: 'error',
+    message: 'cannot commit over {path}: {reason}',
+    hint: 'The path must be a regular file or absent; fix it, then re-run to resume.',
+  },
+  {
+    code: 'AUR6052',
+    severity: 'info',
+    message: 'the commit of {episode} failed and was rolled back: world/ and git are as they were{detail}',
+    hint: 'Fix the cause above, then re-run the same command: the run resumes from its checkpoints and commits.',
+  },
+  {
+    code: 'AUR6053',
+    severity: 'warning',
+    message: 'removed {count} temporary file(s) left by an interrupted write: {files}',
+    hint: '',
+  },
+  {
+    code: 'AUR6055',
+    severity: 'error',
+    message: 'cannot use {path} for the run lock: {reason}',
+    hint: '.aureus/ is Aureus\'s private folder in the world repository (git-ignored); if something else took its name, move it away and re-run.',
+  },
+  {
+    code: 'AUR6056',
+    severity: 'error',
+    message: 'the stale lock {path} cannot be removed: {reason}',
+    hint: 'No aureus process holds it; remove .aureus/lock (and .aureus/lock.json) by hand, then re-run.',
+  },
+  {
+    code: 'AUR2070',
+    severity: 'error',
+    message: 'the changes of {episode} break the hard constraint {id}; nothing was committed',
+    hint: 'The Director plans around hard constraints, so a changed world/constraints.json or a hand-edited run is the likely cause; re-plan (delete the run folder) or fix the constraint.',
+  },
+  {
+    code: 'AUR1050',
+    severity: 'error',
+    message: '{file} is a symbolic link that leaves the repository (it resolves to {target})',
+    hint: 'World files must live inside the world repository: copy the file in instead of linking to it. Aureus never reads or writes through such a link.',
+  },
+  {
+    code: 'AUR7050',
+    severity: 'error',
+    message: 'season {season} has no season goals ({file} is missing); seasons with goals: {known}',
+    hint: 'Pick an existing season, or start the new season by writing its season_goals.json first (copy the previous season\'s and edit it).',
+  },
+  {
+    code: 'AUR1051',
+    severity: 'error',
+    message: 'a string of {length} characters is longer than the {max} a world file allows',
+    hint: 'Names, ids and descriptions are short prose; a value this long is a paste or generation accident. Shorten it.',
+  },
+]);

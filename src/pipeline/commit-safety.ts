@@ -1,0 +1,143 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { sha256 } from '../core/hash.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+
+/**
+ * What the commit transaction needs to be really atomic (issue 12): a record of every path's
+ * content before the apply step (so a failed git step restores world/ and the episode folder
+ * exactly), and a refusal to write through a symbolic link (git refuses to add a path beyond one,
+ * and the write would already have changed a file outside the repository).
+ */
+
+/** sha256 of each path's content before the apply step, null when the path did not exist. */
+export type BeforeState = Record<string, string | null>;
+
+const BACKUP = 'backup';
+
+/**
+ * Refuse before writing anything when a path of the commit, or a folder on the way to it, is a
+ * symbolic link (world/ linked elsewhere, a linked episode folder or world file). AUR6050, exit 10.
+ */
+export function refuseSymlinks(root: string, rels: string[]): void {
+  const checked = new Set<string>();
+  for (const rel of rels) {
+    const parts = rel.split('/');
+    for (let i = 1; i <= parts.length; i++) {
+      const sub = parts.slice(0, i).join('/');
+      if (checked.has(sub)) continue;
+      checked.add(sub);
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(path.join(root, sub));
+      } catch {
+        break; // does not exist yet: nothing below it can be a link
+      }
+      if (st.isSymbolicLink()) {
+        throw new AureusError(`cannot commit through the symbolic link ${sub}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6050', { path: sub }, { file: sub })] });
+      }
+    }
+  }
+}
+
+/** Read what each path holds now and keep a copy under <run>/backup/ (before the journal is written). */
+export function backupBefore(root: string, runDir: string, rels: string[]): BeforeState {
+  const before: BeforeState = {};
+  for (const rel of rels) {
+    let content: string | null = null;
+    try {
+      content = fs.readFileSync(path.join(root, rel), 'utf8');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+        throw new AureusError(`cannot commit over ${rel}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6051', { path: rel, reason: code ?? String(e) }, { file: rel })] });
+      }
+    }
+    before[rel] = content === null ? null : sha256(content);
+    if (content !== null) {
+      const abs = path.join(runDir, BACKUP, rel);
+      fs.mkdirSync(path.dirname(abs), { recursive: true });
+      writeFileAtomic.sync(abs, content);
+    }
+  }
+  return before;
+}
+
+function currentHash(abs: string): string | null {
+  try {
+    return sha256(fs.readFileSync(abs, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Put every path back as `before` recorded it: a file that existed gets its backup again, a file
+ * the apply step created is removed (with the folders it left empty). Never writes through a
+ * link; a path already as it was is not touched. Returns the paths it changed.
+ */
+export function restoreBefore(root: string, runDir: string, before: BeforeState): string[] {
+  const changed: string[] = [];
+  for (const [rel, hash] of Object.entries(before).sort()) {
+    const abs = path.join(root, rel);
+    if (currentHash(abs) === hash) continue;
+    if (fs.existsSync(abs) && fs.lstatSync(abs).isSymbolicLink()) continue;
+    if (hash === null) {
+      fs.rmSync(abs, { force: true });
+      removeEmptyParents(root, path.dirname(rel));
+    } else {
+      const content = fs.readFileSync(path.join(runDir, BACKUP, rel), 'utf8');
+      writeFileAtomic.sync(abs, content);
+    }
+    changed.push(rel);
+  }
+  return changed;
+}
+
+function removeEmptyParents(root: string, relDir: string): void {
+  let dir = relDir;
+  while (dir && dir !== '.' && dir !== '/') {
+    try {
+      fs.rmdirSync(path.join(root, dir));
+    } catch {
+      return; // not empty (or gone): stop
+    }
+    dir = path.posix.dirname(dir);
+  }
+}
+
+/**
+ * write-file-atomic writes `<file>.<number>` and renames it over `<file>`; a kill in between
+ * leaves the temp file. These names are never Aureus files, so recovery removes them and the
+ * dirty-world check ignores them.
+ */
+export const ATOMIC_TEMP = /\.(json|jsonl|md|txt|fountain|html|yaml)\.\d+$/;
+
+export function isAtomicTemp(rel: string): boolean {
+  return ATOMIC_TEMP.test(rel);
+}
+
+/** Remove write-file-atomic temp files under these folders (relative to root). Returns what it removed. */
+export function removeAtomicTemps(root: string, relDirs: string[]): string[] {
+  const removed: string[] = [];
+  const walk = (rel: string) => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const sub = path.posix.join(rel, e.name);
+      if (e.isDirectory()) walk(sub);
+      else if (e.isFile() && isAtomicTemp(e.name)) {
+        fs.rmSync(path.join(root, sub), { force: true });
+        removed.push(sub);
+      }
+    }
+  };
+  for (const d of relDirs) walk(d);
+  return removed.sort();
+}

@@ -1,0 +1,47 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { episodeRef } from '../domain/context.js';
+import type { VerifierReport } from '../domain/scene.js';
+import { episodeRelDir } from '../paths.js';
+import { createGit } from '../git/simple-git.js';
+import type { EpisodeRunSummary } from './run-episode.js';
+
+/**
+ * The summary of an episode whose interrupted commit was just rolled forward: read back from the
+ * commit (subject and Aureus-* trailers) and its verifier report, since the run that made it is gone.
+ */
+export async function recoveredSummary(root: string, commit: string, tag: string): Promise<EpisodeRunSummary> {
+  const message = await createGit(root).message(commit);
+  const subject = message.split('\n')[0];
+  const id = tag.split('/').pop() ?? tag;
+  const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';
+  const ref = episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6)));
+  let report: VerifierReport | null = null;
+  try {
+    report = JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(ref), 'verifier_report.json'), 'utf8')) as VerifierReport;
+  } catch {
+    /* summary without verifier figures */
+  }
+  const findings = report ? [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings] : [];
+  const tokens = /input (\d+), output (\d+), cache read (\d+), cache write (\d+)/.exec(trailer('Tokens'));
+  return {
+    status: 'recovered',
+    episode: ref.id,
+    title: subject.replace(/^S\d+E\d+: /, ''),
+    seed: trailer('Seed'),
+    provider: trailer('Provider'),
+    scenes: report?.scenes.length ?? 0,
+    approved: report?.scenes.filter((s) => s.final_verdict === 'PASS').length ?? 0,
+    attempts: report?.scenes.reduce((n, s) => n + s.attempts.length, 0) ?? 0,
+    repairs: report?.budget.used ?? 0,
+    manual_review: report?.scenes.filter((s) => s.manual_review).length ?? 0,
+    findings: { hard: findings.filter((f) => f.severity === 'hard').length, soft: findings.filter((f) => f.severity === 'soft').length },
+    tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
+    cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
+    commit,
+    tag,
+    script: path.posix.join(episodeRelDir(ref), 'episode_script.md'),
+    run_dir: '',
+    resumed: { planning: true, scenes: report?.scenes.length ?? 0, calls_replayed: 0 },
+  };
+}
