@@ -20,8 +20,8 @@ export function loadSchema(name: PlanningSchema): object {
   return s;
 }
 
-function validator(key: string): ValidateFunction {
-  return validatorFor(`planning/${key}`);
+function validator(key: string, inline?: () => object): ValidateFunction {
+  return validatorFor(`planning/${key}`, inline);
 }
 
 /** Errors as one readable line, or null when valid. */
@@ -40,5 +40,11 @@ export function characterAnswerSchema(): object {
 
 export function validateCharacterAnswer(value: unknown): string | null {
   const v = validator('character_answer');
+  return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+}
+
+/** Errors of a Director edit against its schema (c-director/edit.ts), or null when valid. */
+export function validateDirectorEdit(value: unknown, schema: object): string | null {
+  const v = validator('director_edit', () => schema);
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
