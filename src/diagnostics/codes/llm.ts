@@ -183,8 +183,8 @@ defineDiagnostics([
   },
   {
     code: 'AUR4402',
-    severity: 'warning',
-    message: 'skipping an invalid run log line: {detail}',
-    hint: 'run_log.jsonl holds one JSON object per line',
+    severity: 'error',
+    message: 'invalid run log line: {detail}',
+    hint: 'run_log.jsonl holds one JSON object per line; a total that skipped lines would be wrong, so none is printed',
   },
 ]);

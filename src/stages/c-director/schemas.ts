@@ -20,8 +20,8 @@ export function loadSchema(name: PlanningSchema): object {
   return s;
 }
 
-function validator(key: string, inline?: () => object): ValidateFunction {
-  return validatorFor(`planning/${key}`, inline);
+function validator(key: string): ValidateFunction {
+  return validatorFor(`planning/${key}`);
 }
 
 /** Errors as one readable line, or null when valid. */
@@ -45,6 +45,6 @@ export function validateCharacterAnswer(value: unknown): string | null {
 
 /** Errors of a Director edit against its schema (c-director/edit.ts), or null when valid. */
 export function validateDirectorEdit(value: unknown, schema: object): string | null {
-  const v = validator('director_edit', () => schema);
+  const v = validatorFor('inline/director_edit', () => schema);
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
