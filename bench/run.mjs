@@ -93,6 +93,13 @@ for (const s of STAGES) {
 }
 results.growth = growth;
 
+// (e) the wire: one episode through the real SDK against a local Messages API (bench/wire.mjs).
+log('(e) wire benchmark: an episode over the Messages API wire, concurrency 8…');
+{
+  const r = await runChild('wire.mjs', ['8'], 300_000);
+  results.wire = r.lines?.[0] ?? { error: r.timedOut ? 'timed out' : `exit ${r.code}` };
+}
+
 await writeFile(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
 
 // Markdown.
@@ -117,6 +124,17 @@ if (e1 && e8) {
   md += `\n## Prompt tokens per episode (estimated, chars ÷ 4)\n\n| | input tokens |\n|---|---|\n| Aureus (packets) | ${t.aureus_input} |\n| naive (whole world, ${t.world} tokens, in every prompt) | ${t.naive_input} |\n| ratio naive ÷ Aureus | ${r1(t.naive_input / t.aureus_input)}× |\n| writer input that is the cacheable static prefix | ${r1((100 * t.writer_static_prefix) / t.writer_input)}% |\n`;
 }
 md += `\n## Play\n\n| | ms |\n|---|---|\n| offline play turn, median / max of 20 (target ≤ 200) | ${cell(results.play?.median_ms)} / ${cell(results.play?.max_ms)} |\n`;
+const wr = results.wire;
+if (wr && !wr.error) {
+  const mark = (ok) => (ok ? '✓' : '✗');
+  md += `\n## The wire (real SDK, local Messages API: 200 ms + 1 ms per output token; writer 1,000 output tokens with thinking, director 3,000, critic 300)\n\n| | figure | target |\n|---|---|---|\n`;
+  md += `| episode cost at default routing | $${wr.cost_usd} | ≤ $0.50 ${mark(wr.cost_usd <= 0.5)} |\n`;
+  md += `| the same calls through --batch (half price) | $${wr.batch_cost_usd} | ≤ $0.25 ${mark(wr.batch_cost_usd <= 0.25)} |\n`;
+  md += `| writer input read from the prompt cache | ${wr.writer_cached_share}% | ≥ 60% ${mark(wr.writer_cached_share >= 60)} |\n`;
+  md += `| wall ÷ critical-path bound, concurrency 8 | ${wr.wall_ms} ms ÷ ${wr.bound_ms} ms = ${wr.wall_over_bound}× | ≤ 1.3× ${mark(wr.wall_over_bound <= 1.3)} |\n`;
+  md += `| requests a 5.x model would refuse | ${wr.rejected_requests} | 0 ${mark(wr.rejected_requests === 0)} |\n`;
+  md += `\nCost by role: ${Object.entries(wr.cost_by_role).map(([k, v]) => `${k} $${v}`).join(', ')}. Calls: ${Object.entries(wr.calls_by_role).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`;
+}
 // A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
 const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
 for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;

@@ -9,7 +9,8 @@ import { readSchema } from '../schemas/specs.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
 import { applyOverrides } from './overrides.js';
-import type { AureusConfig, ConfigOverrides, ModelSlot } from './types.js';
+import { modelDiagnostics } from './model-checks.js';
+import type { AureusConfig, ConfigOverrides } from './types.js';
 
 /**
  * Loading aureus.config.yaml: read safely (size, UTF-8), parse YAML with positions, refuse
@@ -43,7 +44,7 @@ export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedCon
   const diagnostics: Diagnostic[] = [];
   const finish = (cfg: AureusConfig, fromFile: boolean): LoadedConfig => {
     const config = applyOverrides(cfg, overrides);
-    diagnostics.push(...priceWarnings(config));
+    diagnostics.push(...modelDiagnostics(config));
     return { config, diagnostics, fromFile };
   };
   if (!fs.existsSync(file)) return finish(defaultConfig(), false);
@@ -129,6 +130,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
     models: { ...d.models, ...user.models },
     escalations: user.escalations ?? d.escalations,
     prices: { ...d.prices, ...user.prices },
+    effort: { ...d.effort, ...user.effort },
     budgets: { ...d.budgets, ...user.budgets },
     concurrency: user.concurrency ?? d.concurrency,
     timeouts_ms: { ...d.timeouts_ms, ...user.timeouts_ms },
@@ -138,22 +140,6 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
     packets: { ...d.packets, ...user.packets },
     chaos: user.chaos ?? d.chaos,
   };
-}
-
-/** One error per model that routing can reach but the price table does not know: a typo'd id is caught before any call. */
-function priceWarnings(config: AureusConfig): Diagnostic[] {
-  if (config.provider === 'offline' || config.provider.startsWith('replay:')) return [];
-  const bySlot = new Map<string, string[]>();
-  const pinned = config.provider.startsWith('anthropic:') ? config.provider.slice('anthropic:'.length) : undefined;
-  const routes: Array<[string, string]> = [
-    ...(Object.entries(config.models) as [ModelSlot, string][]),
-    ...Object.entries(config.escalations).map(([role, m]) => [`${role} escalation`, m] as [string, string]),
-  ];
-  for (const [slot, model] of routes) {
-    const m = pinned ?? model;
-    if (!config.prices[m]) bySlot.set(m, [...(bySlot.get(m) ?? []), slot]);
-  }
-  return [...bySlot].map(([model, slots]) => diag('AUR4004', { model, slots: slots.join(', ') }, { file: CONFIG_FILE, pointer: '/prices' }));
 }
 
 function escapePointer(s: string): string {

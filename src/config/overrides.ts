@@ -1,7 +1,7 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { MODEL_ID_RE, parseProviderId } from './provider-id.js';
-import { MODEL_SLOTS, CACHE_MODES, type AureusConfig, type CacheMode, type ConfigOverrides, type ModelSlot } from './types.js';
+import { MODEL_SLOTS, CACHE_MODES, CACHE_TTLS, type CacheTtl, type AureusConfig, type CacheMode, type ConfigOverrides, type ModelSlot } from './types.js';
 
 /**
  * Parsing of the CLI flags that override aureus.config.yaml. Each parser throws a usage error
@@ -64,6 +64,21 @@ export function parseCacheMode(value: string): CacheMode {
   return value as CacheMode;
 }
 
+/** `--max-cost <usd>`: a positive number of US dollars. */
+export function parseMaxCost(value: string): number {
+  const n = Number(value.trim().replace(/^\$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0 || n > 100_000) {
+    throw usage('--max-cost', value, 'not a positive amount of US dollars', 'valid form: --max-cost <usd>, e.g. --max-cost 0.50');
+  }
+  return n;
+}
+
+/** `--cache-ttl 5m|1h`. */
+export function parseCacheTtl(value: string): CacheTtl {
+  if (!(CACHE_TTLS as readonly string[]).includes(value)) throw usage('--cache-ttl', value, 'not a cache TTL', `valid forms: ${CACHE_TTLS.join(' | ')}`);
+  return value as CacheTtl;
+}
+
 /** A new config with the overrides applied (the input is not modified). */
 export function applyOverrides(config: AureusConfig, o: ConfigOverrides | undefined): AureusConfig {
   if (!o) return config;
@@ -79,5 +94,7 @@ export function applyOverrides(config: AureusConfig, o: ConfigOverrides | undefi
   if (o.concurrency !== undefined) out.concurrency = o.concurrency;
   if (o.chaos !== undefined) out.chaos = o.chaos;
   if (o.cacheMode !== undefined) out.cache.mode = o.cacheMode;
+  if (o.maxCostUsd !== undefined) out.budgets.max_cost_usd = o.maxCostUsd;
+  if (o.cacheTtl !== undefined) out.cache.ttl = o.cacheTtl;
   return out;
 }

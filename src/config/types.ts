@@ -1,4 +1,5 @@
 import type { LlmRole } from '../ports/llm.js';
+import type { Effort } from '../providers/models.js';
 
 /**
  * The shape of aureus.config.yaml once loaded, defaulted and overridden (schemas/config.schema.json
@@ -13,12 +14,21 @@ export type CacheMode = 'read-write' | 'replay' | 'off';
 export const CACHE_MODES: readonly CacheMode[] = ['read-write', 'replay', 'off'];
 
 /** USD per million tokens. */
-export interface ModelPrice {
+export interface TokenPrices {
   input: number;
   output: number;
+  /** A 5-minute cache write; a 1-hour write costs twice the input price (cost.ts). */
   cache_write: number;
   cache_read: number;
 }
+
+/** A model's prices; `long_context` applies to the whole call once its prompt passes `above_tokens`. */
+export interface ModelPrice extends TokenPrices {
+  long_context?: TokenPrices & { above_tokens: number };
+}
+
+export type CacheTtl = '5m' | '1h';
+export const CACHE_TTLS: readonly CacheTtl[] = ['5m', '1h'];
 
 export interface AureusConfig {
   /**
@@ -33,6 +43,8 @@ export interface AureusConfig {
    */
   escalations: Partial<Record<LlmRole, string>>;
   prices: Record<string, ModelPrice>;
+  /** `output_config.effort` per role; null sends none (the model's default). */
+  effort: Record<LlmRole, Effort | null>;
   budgets: {
     /** Regenerations per scene (spec §9.3). */
     per_scene: number;
@@ -44,6 +56,10 @@ export interface AureusConfig {
     provider_calls_per_episode: number;
     /** SDK retries per call (429 / 5xx / 529 / connection errors), within the call budget. */
     retries: number;
+    /** The longest `retry-after` we honour, in seconds; a longer one is cut to this. */
+    retry_after_max_s: number;
+    /** Stop before a call that would take the run's spend past this many USD (`--max-cost`); null: no cap. */
+    max_cost_usd: number | null;
   };
   /** Independent LLM calls in flight (`--concurrency`). */
   concurrency: number;
@@ -53,7 +69,8 @@ export interface AureusConfig {
   max_tokens: Record<LlmRole, number>;
   /** Roles whose calls stream (long writer calls). */
   stream_roles: LlmRole[];
-  cache: { mode: CacheMode; dir: string };
+  /** Record/replay cache (mode, dir) and the prompt cache's TTL on the wire (`1h` for season runs). */
+  cache: { mode: CacheMode; dir: string; ttl: CacheTtl };
   packets: { token_budget: number };
   /** Offline writer defect injection rate, 0..1 (`--chaos`). */
   chaos: number;
@@ -67,4 +84,8 @@ export interface ConfigOverrides {
   concurrency?: number;
   chaos?: number;
   cacheMode?: CacheMode;
+  /** `--max-cost <usd>`. */
+  maxCostUsd?: number;
+  /** `--cache-ttl 5m|1h`. */
+  cacheTtl?: CacheTtl;
 }

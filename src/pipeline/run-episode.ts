@@ -50,6 +50,10 @@ export interface EpisodeRunOptions {
   /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
   steering?: import('../stages/c-director/steering.js').Steering | null;
   trailers?: string[];
+  /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
+  costGuard?: import('../providers/cost-guard.js').CostGuard;
+  /** `season run --batch`: real calls go through the Message Batches API (batch ids kept in the run folder). */
+  batch?: boolean;
 }
 
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
@@ -145,7 +149,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
   const runLog = new JsonlRunLog(runLogFile);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t) });
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), costGuard: o.costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
   const tracker = new SceneTracker(progress, () => ({ active: llm.active, waiting: router.pending.queued }));
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req: LlmRequest) => {
     const scene = req.meta?.scene;

@@ -16,14 +16,25 @@ export interface LlmRequest {
   role: LlmRole;
   /** Role instructions. */
   system: string;
-  /** Static, cacheable prefix (style guide, lexicon, operator and world digest). Sent first with cache_control. */
+  /**
+   * Static, cacheable content (style guide, lexicon, operator and world digest). Sent after the role
+   * instructions; the one cache breakpoint sits at its end, so instructions and context cache together.
+   */
   static_context?: string;
+  /** Cache the system prompt even without static_context (role instructions long enough to cache). */
+  cache_system?: boolean;
   messages: LlmMessage[];
   /** If set, the answer must be JSON valid against this schema (validated, repaired, re-asked). */
   json_schema?: object;
   /** Name of the schema, for error messages. */
   schema_name?: string;
-  max_tokens: number;
+  /**
+   * The answer's token limit. The router sets it from the config (`max_tokens.<role>`); a stage's
+   * value is ignored, so every role's limit lives in aureus.config.yaml.
+   */
+  max_tokens?: number;
+  /** Re-asks after an invalid JSON answer for this call (default budgets.json_reasks). */
+  max_reasks?: number;
   signal?: AbortSignal;
   /** Use the escalation model for this call (spec §7.2). */
   escalate?: boolean;
@@ -59,6 +70,8 @@ export interface LlmResponse {
   stop_reason: string;
   latency_ms: number;
   cached: boolean;
+  /** Answered through the Message Batches API (billed at half price). */
+  batch?: boolean;
 }
 
 /** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */

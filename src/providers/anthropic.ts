@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
+import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
 import { CallBudget } from './budget.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
 
@@ -11,18 +12,17 @@ import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
  * - ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL come from the env we are given, and baseURL is
  *   passed explicitly (tests point it at a local server). The key goes to the SDK only; we never
  *   log it, put it in an error, a cache entry or the run log.
- * - Prompt caching: the static context (style guide, lexicon, operator and world digest) is the
- *   first system block, marked `cache_control: ephemeral`; the role instructions follow it and
- *   the dynamic packet is in the messages.
- * - Roles in `stream_roles` stream (long writer calls); the text is collected from
- *   content_block_delta events and usage from message_start/message_delta. A stream that ends
- *   without message_stop (cut off) is retried by us, since the SDK only retries a request
- *   before its body starts.
- * - Retries: the SDK retries 408/409/429 (honouring retry-after), 5xx/529 and connection errors
- *   up to `budgets.retries`. Every HTTP request, retries included, is charged to the episode's
- *   CallBudget in the fetch wrapper; once it is spent, the wrapper answers a synthetic
- *   non-retryable error and the call fails with CallBudgetError.
- * - Timeouts per role (timeouts_ms); the caller's AbortSignal is passed through, and an abort
+ * - The body is built by anthropic-wire.ts: one cache breakpoint after all static content,
+ *   effort and structured outputs in `output_config`, nothing a 5.x model refuses.
+ * - Answers are read by content block type: thinking blocks (adaptive thinking on 5.x models) never
+ *   reach the text. `stop_reason` is passed up; the router re-asks a `max_tokens` cut with more room.
+ * - Roles in `stream_roles` stream (long writer calls). A stream or body that breaks after the
+ *   headers is retried by us, since the SDK only retries a request before its body starts.
+ * - Retries: the SDK retries 408/409/429 (honouring retry-after, capped here at
+ *   budgets.retry_after_max_s), 5xx/529 and connection errors up to `budgets.retries`. Every HTTP
+ *   request, retries included, is charged to the episode's CallBudget in the fetch wrapper.
+ * - Timeouts per role (timeouts_ms) bound the whole call, body included: a server that sends the
+ *   headers and stalls cannot hang the run. The caller's AbortSignal is passed through, and an abort
  *   becomes LlmAbortedError (exit 130).
  */
 
@@ -35,9 +35,17 @@ export interface AnthropicProviderOptions {
 }
 
 type Sdk = typeof import('@anthropic-ai/sdk');
+interface Loaded {
+  sdk: Sdk;
+  client: Anthropic;
+  transform: SchemaTransform;
+}
 const BUDGET_HEADER = 'x-aureus-budget';
 
 class StreamCutOff extends Error {}
+class TimedOut extends Error {}
+
+type Answer = Pick<LlmResponse, 'text' | 'usage' | 'model' | 'stop_reason'>;
 
 export class AnthropicProvider implements LlmProvider {
   readonly id = 'anthropic';
@@ -46,7 +54,7 @@ export class AnthropicProvider implements LlmProvider {
   private readonly apiKey: string;
   private readonly baseURL: string | undefined;
   private readonly onNotice: (text: string) => void;
-  private sdk?: Promise<{ sdk: Sdk; client: Anthropic }>;
+  private sdk?: Promise<Loaded>;
 
   constructor(opts: AnthropicProviderOptions) {
     const key = opts.env.ANTHROPIC_API_KEY;
@@ -58,15 +66,17 @@ export class AnthropicProvider implements LlmProvider {
     this.onNotice = opts.onNotice ?? (() => {});
   }
 
-  private load(): Promise<{ sdk: Sdk; client: Anthropic }> {
-    this.sdk ??= import('@anthropic-ai/sdk').then((sdk) => {
+  /** The SDK client, built once (the batch runner shares it). */
+  load(): Promise<Loaded> {
+    this.sdk ??= Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/lib/transform-json-schema.js')]).then(([sdk, tjs]) => {
       const budget = this.budget;
+      const capMs = this.config.budgets.retry_after_max_s * 1000;
       const budgetFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
         if (!budget.take()) {
           const body = JSON.stringify({ type: 'error', error: { type: 'aureus_call_budget', message: 'provider call budget exhausted' } });
           return new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'x-should-retry': 'false', [BUDGET_HEADER]: 'exhausted' } });
         }
-        const res = await fetch(input, init);
+        const res = capRetryAfter(await fetch(input, init), capMs);
         const notice = retryNotice(res, init, this.config.budgets.retries);
         if (notice) this.onNotice(notice);
         return res;
@@ -79,20 +89,27 @@ export class AnthropicProvider implements LlmProvider {
         maxRetries: this.config.budgets.retries,
         fetch: budgetFetch,
       });
-      return { sdk, client };
+      return { sdk, client, transform: tjs.transformJSONSchema as SchemaTransform };
     });
     return this.sdk;
+  }
+
+  /** The wire body for a request (also what a batch request carries as `params`). */
+  async body(req: LlmRequest, model: string): Promise<WireBody> {
+    const { transform } = await this.load();
+    return wireBody({ ...req, max_tokens: req.max_tokens ?? this.config.max_tokens[req.role] }, model, this.config, transform);
   }
 
   async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const { sdk, client } = await this.load();
+    const body = await this.body(req, model);
     const stream = this.config.stream_roles.includes(req.role);
     const maxAttempts = this.config.budgets.retries + 1;
     const t0 = performance.now();
     for (let attempt = 1; ; attempt++) {
       try {
-        const out = stream ? await this.streamOnce(client, req, model) : await this.createOnce(client, req, model);
+        const out = await this.bounded(req, (signal) => (stream ? this.streamOnce(client, body, req, signal) : this.createOnce(sdk, client, body, req, signal)));
         return { ...out, cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
       } catch (e) {
         if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
@@ -107,79 +124,69 @@ export class AnthropicProvider implements LlmProvider {
     }
   }
 
-  private params(req: LlmRequest, model: string) {
-    const system: Array<{ type: 'text'; text: string; cache_control?: { type: 'ephemeral' } }> = [];
-    if (req.static_context) system.push({ type: 'text', text: req.static_context, cache_control: { type: 'ephemeral' } });
-    if (req.system) system.push({ type: 'text', text: req.system });
-    return {
-      model,
-      max_tokens: req.max_tokens,
-      ...(system.length ? { system } : {}),
-      messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
-    };
-  }
-
-  private requestOptions(req: LlmRequest, signal?: AbortSignal) {
-    // The fetch wrapper charges every attempt to the budget and stops the retries when it is spent.
-    return { timeout: this.config.timeouts_ms[req.role], maxRetries: this.config.budgets.retries, ...(signal ? { signal } : {}) };
-  }
-
-  private async createOnce(client: Anthropic, req: LlmRequest, model: string) {
-    const { sdk } = await this.load();
-    let msg: Anthropic.Message;
-    try {
-      msg = await client.messages.create({ ...this.params(req, model), stream: false }, this.requestOptions(req, req.signal));
-    } catch (e) {
-      // The SDK retries until the headers arrive; a body that breaks after them is ours to retry.
-      if (e instanceof sdk.AnthropicError || req.signal?.aborted) throw e;
-      throw new StreamCutOff(`the answer body broke: ${(e as Error).message}`);
-    }
-    const text = msg.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
-    return { text, usage: usageOf(msg.usage), model: msg.model || model, stop_reason: msg.stop_reason ?? 'unknown' };
-  }
-
-  private async streamOnce(client: Anthropic, req: LlmRequest, model: string) {
-    // A body can stall after the headers (where the SDK timeout stops): bound the whole stream too.
+  /** Runs one attempt under the role's timeout, which covers the body too (the SDK's stops at the headers). */
+  private async bounded(req: LlmRequest, run: (signal: AbortSignal) => Promise<Answer>): Promise<Answer> {
     const timer = new AbortController();
     const handle = setTimeout(() => timer.abort(new Error('timeout')), this.config.timeouts_ms[req.role]);
     const signal = req.signal ? AbortSignal.any([req.signal, timer.signal]) : timer.signal;
     try {
-      const events = await client.messages.create({ ...this.params(req, model), stream: true }, this.requestOptions(req, signal));
-      let text = '';
-      let usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-      let stop = 'unknown';
-      let actualModel = model;
-      let done = false;
-      try {
-        for await (const ev of events) {
-          if (ev.type === 'message_start') {
-            usage = usageOf(ev.message.usage);
-            actualModel = ev.message.model || model;
-          } else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
-            text += ev.delta.text;
-          } else if (ev.type === 'message_delta') {
-            stop = ev.delta.stop_reason ?? stop;
-            const u = ev.usage as Partial<Anthropic.MessageDeltaUsage>;
-            if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
-            if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
-            if (typeof u.cache_creation_input_tokens === 'number') usage.cache_write_tokens = u.cache_creation_input_tokens;
-            if (typeof u.cache_read_input_tokens === 'number') usage.cache_read_tokens = u.cache_read_input_tokens;
-          } else if (ev.type === 'message_stop') {
-            done = true;
-          }
-        }
-      } catch (e) {
-        if (signal.aborted) throw e;
-        throw new StreamCutOff(`the stream broke: ${(e as Error).message}`);
-      }
-      if (!done) throw new StreamCutOff('the stream ended before message_stop');
-      return { text, usage, model: actualModel, stop_reason: stop };
+      return await run(signal);
     } catch (e) {
       if (timer.signal.aborted && !req.signal?.aborted) throw new TimedOut();
       throw e;
     } finally {
       clearTimeout(handle);
     }
+  }
+
+  private requestOptions(req: LlmRequest, signal: AbortSignal) {
+    return { timeout: this.config.timeouts_ms[req.role], maxRetries: this.config.budgets.retries, signal };
+  }
+
+  private async createOnce(sdk: Sdk, client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
+    let msg: Anthropic.Message;
+    try {
+      msg = await client.messages.create({ ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: false }, this.requestOptions(req, signal));
+    } catch (e) {
+      // The SDK retries until the headers arrive; a body that breaks after them is ours to retry.
+      if (e instanceof sdk.AnthropicError || signal.aborted) throw e;
+      throw new StreamCutOff(`the answer body broke: ${(e as Error).message}`);
+    }
+    return { text: textOf(msg.content), usage: usageOf(msg.usage), model: msg.model || body.model, stop_reason: msg.stop_reason ?? 'unknown' };
+  }
+
+  private async streamOnce(client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
+    const events = await client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal));
+    let text = '';
+    let usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
+    let stop = 'unknown';
+    let actualModel = body.model;
+    let done = false;
+    try {
+      for await (const ev of events) {
+        if (ev.type === 'message_start') {
+          usage = usageOf(ev.message.usage);
+          actualModel = ev.message.model || body.model;
+        } else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
+          // Only text deltas: thinking_delta and signature_delta belong to thinking blocks.
+          text += ev.delta.text;
+        } else if (ev.type === 'message_delta') {
+          stop = ev.delta.stop_reason ?? stop;
+          const u = ev.usage as Partial<Anthropic.MessageDeltaUsage>;
+          if (typeof u.output_tokens === 'number') usage.output_tokens = u.output_tokens;
+          if (typeof u.input_tokens === 'number') usage.input_tokens = u.input_tokens;
+          if (typeof u.cache_creation_input_tokens === 'number') usage.cache_write_tokens = u.cache_creation_input_tokens;
+          if (typeof u.cache_read_input_tokens === 'number') usage.cache_read_tokens = u.cache_read_input_tokens;
+        } else if (ev.type === 'message_stop') {
+          done = true;
+        }
+      }
+    } catch (e) {
+      if (signal.aborted) throw e;
+      throw new StreamCutOff(`the stream broke: ${(e as Error).message}`);
+    }
+    if (!done) throw new StreamCutOff('the stream ended before message_stop');
+    return { text, usage, model: actualModel, stop_reason: stop };
   }
 
   private mapError(sdk: Sdk, e: unknown, req: LlmRequest, attempts: number): unknown {
@@ -192,29 +199,34 @@ export class AnthropicProvider implements LlmProvider {
     if (e instanceof sdk.APIConnectionError) {
       return new ProviderError(`cannot reach the provider for the ${role} call`, 'AUR4204', { role, detail: causeText(e) }, undefined, e);
     }
-    if (e instanceof sdk.APIError) {
-      if (e.headers?.get(BUDGET_HEADER)) return new CallBudgetError(this.budget.used, this.budget.limit);
-      const status = e.status ?? 0;
-      const detail = apiErrorDetail(e);
-      const advice =
-        status === 401 || status === 403
-          ? 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)'
-          : status === 429
-            ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
-            : status >= 500
-              ? 'the provider is failing or overloaded; retry later, the run is resumable'
-              : 'the request was rejected; check the model id in aureus.config.yaml';
-      return new ProviderError(`the provider answered HTTP ${status} for the ${role} call: ${detail}`, 'AUR4203', { status, role, detail, advice }, status, e);
-    }
+    if (e instanceof sdk.APIError) return this.mapApiError(e, role);
     if (e instanceof sdk.AnthropicError) {
       const detail = e.message.slice(0, 300);
       return new ProviderError(`the provider failed for the ${role} call: ${detail}`, 'AUR4208', { role, detail }, undefined, e);
     }
     return e;
   }
+
+  private mapApiError(e: InstanceType<Sdk['APIError']>, role: LlmRole): unknown {
+    if (e.headers?.get(BUDGET_HEADER)) return new CallBudgetError(this.budget.used, this.budget.limit);
+    const status = e.status ?? 0;
+    const detail = apiErrorDetail(e);
+    const advice =
+      status === 401 || status === 403
+        ? 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)'
+        : status === 429
+          ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
+          : status >= 500
+            ? 'the provider is failing or overloaded; retry later, the run is resumable'
+            : 'the request was rejected; run `aureus validate` and check the model ids and settings in aureus.config.yaml';
+    return new ProviderError(`the provider answered HTTP ${status} for the ${role} call: ${detail}`, 'AUR4203', { status, role, detail, advice }, status, e);
+  }
 }
 
-class TimedOut extends Error {}
+/** The answer's text: text blocks only, in order (thinking and redacted_thinking blocks are skipped). */
+export function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string {
+  return content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+}
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -228,7 +240,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {
+export function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {
   return {
     input_tokens: u?.input_tokens ?? 0,
     output_tokens: u?.output_tokens ?? 0,

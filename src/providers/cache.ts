@@ -39,7 +39,7 @@ export function cacheKeyMaterial(family: string, model: string, req: LlmRequest)
     static_context: req.static_context ?? null,
     messages: req.messages.map((m) => ({ role: m.role, content: m.content })),
     json_schema: req.json_schema ?? null,
-    max_tokens: req.max_tokens,
+    max_tokens: req.max_tokens ?? 0,
   };
 }
 

@@ -81,5 +81,29 @@ export class ProviderError extends AureusError {
  * outages end the run so it can be resumed with the same answers.
  */
 export function canFallBackFrom(e: unknown): boolean {
-  return e instanceof LlmOutputError && isBadModelAnswer(e);
+  return (e instanceof LlmOutputError || e instanceof LlmTruncatedError) && isBadModelAnswer(e);
+}
+
+/** `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable. */
+export class CostCapError extends AureusError {
+  constructor(role: LlmRole, spent: number, cap: number, estimate: number) {
+    const usd = (n: number) => n.toFixed(4);
+    super(`cost cap reached: the next ${role} call could take the spend from $${usd(spent)} past $${usd(cap)}`, {
+      exitCode: ExitCode.BUDGET_EXHAUSTED,
+      diagnostics: [diag('AUR4209', { role, spent: usd(spent), cap: usd(cap), estimate: usd(estimate) })],
+    });
+    this.name = 'CostCapError';
+  }
+}
+
+/** An answer cut at max_tokens again after the re-ask with more room. A bad answer: stages may fall back. */
+export class LlmTruncatedError extends AureusError {
+  readonly badModelAnswer = true;
+  constructor(role: LlmRole, maxTokens: number, attempts: number) {
+    super(`the ${role} answer was cut off at max_tokens (${maxTokens}) ${attempts} time(s)`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4210', { role, max_tokens: maxTokens, attempts })],
+    });
+    this.name = 'LlmTruncatedError';
+  }
 }

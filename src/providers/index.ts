@@ -12,6 +12,7 @@
 import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider } from '../ports/llm.js';
 import { CallBudget } from './budget.js';
+import type { CostGuard } from './cost-guard.js';
 import { createProvider } from './registry.js';
 import { LlmRouter } from './router.js';
 import type { RunLogSink } from './run-log.js';
@@ -32,6 +33,10 @@ export interface OpenLlmOptions {
   onWarning?: (file: string, detail: string) => void;
   /** Waits the user should see ("429 rate limited, retrying in 8 s"), for progress. */
   onNotice?: (text: string) => void;
+  /** The run's spend and `--max-cost` (a season shares one across its episodes). */
+  costGuard?: CostGuard;
+  /** `--batch`: the Message Batches API, batch ids kept in this run folder. */
+  batch?: { runDir: string; pollMs?: number };
 }
 
 export interface OpenedLlm extends LlmRouter {
@@ -42,7 +47,10 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
   const budget = new CallBudget(o.config.budgets.provider_calls_per_episode);
   const created = o.provider
     ? { ...o.provider, budget, pinnedModel: undefined }
-    : createProvider(o.config.provider, { root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning, onNotice: o.onNotice });
+    : createProvider(o.config.provider, {
+        root: o.root, config: o.config, env: o.env, seed: o.seed, chaos: o.chaos, budget, onWarning: o.onWarning, onNotice: o.onNotice,
+        ...(o.batch ? { batch: { ...o.batch, signal: o.signal } } : {}),
+      });
   const router = new LlmRouter({
     config: o.config,
     provider: created.provider,
@@ -51,6 +59,8 @@ export function openLlm(o: OpenLlmOptions): OpenedLlm {
     pinnedModel: created.pinnedModel,
     runLog: o.runLog,
     signal: o.signal,
+    costGuard: o.costGuard,
+    batch: Boolean(o.batch),
   });
   return Object.assign(router, { budget });
 }
@@ -60,6 +70,9 @@ export { createProvider, type CreateProviderOptions, type CreatedProvider } from
 export { CallBudget } from './budget.js';
 export { ResponseCache, CachingProvider, cacheKey, cacheKeyMaterial, type CacheEntry } from './cache.js';
 export { JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
-export { costOf, estimateTokens } from './cost.js';
-export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, canFallBackFrom } from './errors.js';
+export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js';
+export { CostGuard } from './cost-guard.js';
+export { BatchProvider, type BatchOptions } from './batch.js';
+export { MODEL_CATALOG, modelInfo, knownModels, EFFORTS, type Effort, type ModelInfo } from './models.js';
+export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';

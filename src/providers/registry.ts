@@ -3,6 +3,7 @@ import type { AureusConfig } from '../config/types.js';
 import { parseProviderId, resolveProviderSpec } from '../config/provider-id.js';
 import type { LlmProvider } from '../ports/llm.js';
 import { AnthropicProvider } from './anthropic.js';
+import { BatchProvider, type BatchOptions } from './batch.js';
 import { CallBudget } from './budget.js';
 import { CachingProvider, ResponseCache } from './cache.js';
 import { OfflineProvider } from './offline/index.js';
@@ -33,6 +34,8 @@ export interface CreateProviderOptions {
   onWarning?: (file: string, detail: string) => void;
   /** Waits the user should see (retries), for progress. */
   onNotice?: (text: string) => void;
+  /** Send the anthropic provider's calls through the Message Batches API (batch.ts). */
+  batch?: BatchOptions;
 }
 
 export interface CreatedProvider {
@@ -74,7 +77,10 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   const pinned = spec.model;
   const providerId = pinned ? `anthropic:${pinned}` : 'anthropic';
   const mode = opts.config.cache.mode;
-  const makeInner = () => new AnthropicProvider({ config: opts.config, env, budget, onNotice: opts.onNotice });
+  const makeInner = () => {
+    const direct = new AnthropicProvider({ config: opts.config, env, budget, onNotice: opts.onNotice });
+    return opts.batch ? new BatchProvider(direct, opts.batch) : direct;
+  };
   if (mode === 'off') return { provider: makeInner(), providerId, deterministic: false, pinnedModel: pinned, budget };
   if (mode === 'read-write') {
     // Build it now: a missing key should fail before the run starts, not at the first miss.

@@ -1,22 +1,31 @@
 import pLimit, { type LimitFunction } from 'p-limit';
 import type { AureusConfig, ModelSlot } from '../config/types.js';
-import type { Llm, LlmProvider, LlmRequest, LlmResponse, LlmUsage } from '../ports/llm.js';
+import type { Llm, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmUsage } from '../ports/llm.js';
 import { isAureusError } from '../errors.js';
 import { costOf } from './cost.js';
-import { LlmAbortedError, LlmOutputError } from './errors.js';
+import { CostGuard } from './cost-guard.js';
+import { LlmAbortedError, LlmOutputError, LlmTruncatedError } from './errors.js';
 import { checkJsonAnswer, checkJsonValue, reaskMessage } from './json-answer.js';
+import { modelInfo } from './models.js';
 import type { RunLogEntry, RunLogSink } from './run-log.js';
 
 /**
  * The `Llm` stages hold. Per call it:
  *   1. routes the role to a model from config (escalate → the escalation model; `anthropic:<m>`
- *      pins one model for every role);
- *   2. waits for a concurrency slot (p-limit, config.concurrency);
- *   3. asks the provider, records a run-log line (latency 0 for deterministic providers and
- *      cache hits; cost from the usage and the configured price of the model; 0 when cached);
- *   4. for JSON roles, validates against the request schema (repairing truncated/sloppy JSON);
- *      if still invalid, re-asks with the problems appended, up to budgets.json_reasks times,
- *      then throws LlmOutputError (role, schema, problems).
+ *      pins one model for every role) and sets max_tokens from config (`max_tokens.<role>`);
+ *   2. lets the first call of each cacheable prefix go alone, so it writes the prompt cache and
+ *      the calls that share the prefix read it instead of each paying a write (real providers only);
+ *   3. waits for a concurrency slot (p-limit, config.concurrency);
+ *   4. reserves the call's worst case against `--max-cost` (CostGuard), asks the provider and
+ *      records a run-log line (latency 0 for deterministic providers and cache hits);
+ *   5. an answer cut at max_tokens is asked again once with twice the room (never resent
+ *      identically); cut again, a JSON role fails with LlmTruncatedError (a bad answer) and a text
+ *      role returns what it got, for the verifier to judge;
+ *   6. for JSON roles, validates against the request schema (repairing sloppy JSON); if still
+ *      invalid, re-asks with the problems, up to `max_reasks` (default budgets.json_reasks), then
+ *      throws LlmOutputError. A re-ask never carries an empty assistant turn.
+ * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
+ * and in-flight call: they fail at once with that same error, so the run ends promptly.
  * The returned usage, cost and latency are the sums over the re-asks of that call.
  */
 export interface RouterOptions {
@@ -30,14 +39,31 @@ export interface RouterOptions {
   runLog?: RunLogSink;
   /** Run-wide abort (Ctrl-C); combined with each request's own signal. */
   signal?: AbortSignal;
+  /** The run's spend and `--max-cost`; a fresh one from config when absent. */
+  costGuard?: CostGuard;
+  /**
+   * Message Batches mode: no concurrency limit and no cache warm-up, so every call a layer issues
+   * together lands in one batch (the batch provider collects them).
+   */
+  batch?: boolean;
+}
+
+interface Totals {
+  usage: LlmUsage;
+  cost: number;
+  latency: number;
 }
 
 export class LlmRouter implements Llm {
   readonly deterministic: boolean;
   readonly providerId: string;
   private readonly logProvider: string;
+  readonly costGuard: CostGuard;
   private readonly opts: RouterOptions;
   private readonly limit: LimitFunction;
+  private readonly warming = new Map<string, Promise<void>>();
+  private readonly fatalAbort = new AbortController();
+  private fatal: unknown;
 
   constructor(opts: RouterOptions) {
     this.opts = opts;
@@ -46,7 +72,8 @@ export class LlmRouter implements Llm {
     // The family that answered (`anthropic` for anthropic, anthropic:<model> and replay:<dir>): the
     // run log never carries a replay directory, which may be a machine's absolute path.
     this.logProvider = opts.providerId.startsWith('replay') ? 'anthropic' : opts.providerId.split(':')[0];
-    this.limit = pLimit(Math.max(1, opts.config.concurrency));
+    this.limit = pLimit(opts.batch ? 10_000 : Math.max(1, opts.config.concurrency));
+    this.costGuard = opts.costGuard ?? new CostGuard(opts.config.budgets.max_cost_usd);
   }
 
   /** The model a request is routed to. */
@@ -62,61 +89,112 @@ export class LlmRouter implements Llm {
     return { active: this.limit.activeCount, queued: this.limit.pendingCount };
   }
 
-  complete(request: LlmRequest): Promise<LlmResponse> {
+  async complete(request: LlmRequest): Promise<LlmResponse> {
+    const key = this.warmKey(request);
+    if (key !== undefined) {
+      const warm = this.warming.get(key);
+      if (warm) await warm;
+      else {
+        const first = this.limit(() => this.run(request));
+        this.warming.set(key, first.then(() => undefined, () => undefined));
+        return first;
+      }
+    }
     return this.limit(() => this.run(request));
   }
 
+  /**
+   * The cacheable prefix a real call shares with others (model + system + static context), if any.
+   * A prefix shorter than the model's minimum is never cached, so its calls need not wait.
+   */
+  private warmKey(req: LlmRequest): string | undefined {
+    if (this.deterministic || this.opts.batch || (!req.static_context && !req.cache_system)) return undefined;
+    const model = this.modelFor(req);
+    const prefixChars = req.system.length + (req.static_context?.length ?? 0);
+    if (Math.ceil(prefixChars / 4) < (modelInfo(model)?.min_cache_tokens ?? 0)) return undefined;
+    return `${model}\u0000${req.system}\u0000${req.static_context ?? ''}`;
+  }
+
+  private signalFor(request: LlmRequest): AbortSignal {
+    const signals = [request.signal, this.opts.signal, this.fatalAbort.signal].filter((s): s is AbortSignal => s !== undefined);
+    return signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  }
+
   private async run(request: LlmRequest): Promise<LlmResponse> {
-    const { config, provider } = this.opts;
+    const { config } = this.opts;
     const model = this.modelFor(request);
-    const signals = [request.signal, this.opts.signal].filter((s): s is AbortSignal => s !== undefined);
-    const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
-    const schemaName = request.schema_name ?? 'the requested schema';
+    const signal = this.signalFor(request);
+    const maxReasks = request.max_reasks ?? config.budgets.json_reasks;
     let messages = request.messages;
-    const total: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
-    let totalCost = 0;
-    let totalLatency = 0;
+    let maxTokens = config.max_tokens[request.role];
+    let cuts = 0;
+    const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
-      if (signal?.aborted) throw new LlmAbortedError(request.role, signal.reason);
-      const req: LlmRequest = { ...request, messages, max_tokens: request.max_tokens > 0 ? request.max_tokens : config.max_tokens[request.role], ...(signal ? { signal } : {}) };
-      const t0 = performance.now();
-      let res: LlmResponse;
-      try {
-        res = await provider.complete(req, model);
-      } catch (e) {
-        const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);
-        this.log(request, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal' });
-        throw e;
-      }
-      // The run log describes each call as it was answered, so a recorded run and its replay log the
-      // same lines: a cache hit carries the recorded latency and is priced like the recorded call.
-      // The offline provider is instant and free. A real answer is priced by the model it names (the
-      // API may answer with a dated snapshot id), else by the model we routed to.
-      const offline = this.deterministic && !res.cached;
-      const latency = offline ? 0 : res.latency_ms;
-      const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model]);
-      this.log(request, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
-      total.input_tokens += res.usage.input_tokens;
-      total.output_tokens += res.usage.output_tokens;
-      total.cache_read_tokens += res.usage.cache_read_tokens;
-      total.cache_write_tokens += res.usage.cache_write_tokens;
-      totalCost += cost;
-      totalLatency += latency;
-      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({
-        ...res,
-        ...extra,
-        usage: { ...total },
-        cost_usd: Math.round(totalCost * 1e6) / 1e6,
-        latency_ms: totalLatency,
-      });
+      const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal };
+      const res = await this.once(req, model, reask, totals);
+      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, latency_ms: totals.latency });
 
+      if (res.stop_reason === 'max_tokens') {
+        cuts++;
+        const ceiling = modelInfo(model)?.max_output_tokens ?? maxTokens * 2;
+        if (cuts === 1 && maxTokens < ceiling) {
+          // Ask again with twice the room: the same request with more room is not the same request.
+          maxTokens = Math.min(ceiling, maxTokens * 2);
+          continue;
+        }
+        if (request.json_schema) throw new LlmTruncatedError(request.role, maxTokens, cuts);
+        return summed({});
+      }
       if (!request.json_schema) return summed({});
       const check = res.json !== undefined ? checkJsonValue(res.json, request.json_schema) : checkJsonAnswer(res.text, request.json_schema);
       if (check.ok) return summed({ json: check.value });
-      if (reask >= config.budgets.json_reasks) throw new LlmOutputError(request.role, schemaName, check.problems, reask + 1, res.text);
-      messages = [...messages, { role: 'assistant', content: res.text }, { role: 'user', content: reaskMessage(schemaName, check.problems) }];
+      if (reask - cuts >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
+      messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
     }
+  }
+
+  /** One provider call: cost cap, fatal-error cancellation, run log, totals. */
+  private async once(req: LlmRequest, model: string, reask: number, totals: Totals): Promise<LlmResponse> {
+    const { config, provider } = this.opts;
+    if (this.fatal) throw this.fatal;
+    if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
+    const costOpts = { ttl: config.cache.ttl };
+    const settle = this.deterministic ? () => undefined : this.costGuard.reserve(req, model, config, costOpts);
+    const t0 = performance.now();
+    let res: LlmResponse;
+    try {
+      res = await provider.complete(req, model);
+    } catch (e) {
+      settle(0);
+      const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);
+      if (this.fatal) throw this.fatal;
+      this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal' });
+      this.noteFatal(e);
+      throw e;
+    }
+    // The run log describes each call as it was answered, so a recorded run and its replay log the
+    // same lines: a cache hit carries the recorded latency and is priced like the recorded call.
+    // The offline provider is instant and free. A real answer is priced by the model it names (the
+    // API may answer with a dated snapshot id), else by the model we routed to.
+    const offline = this.deterministic && !res.cached;
+    const latency = offline ? 0 : res.latency_ms;
+    const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ...costOpts, batch: res.batch === true });
+    // The spend cap counts money spent now: a cached answer costs nothing this run.
+    settle(res.cached ? 0 : cost);
+    this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
+    for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
+    totals.cost += cost;
+    totals.latency += latency;
+    return res;
+  }
+
+  /** A failure that ends the run cancels every other call (a bad answer or an abort does not). */
+  private noteFatal(e: unknown): void {
+    if (this.fatal || !isAureusError(e) || e instanceof LlmAbortedError) return;
+    if ((e as { badModelAnswer?: boolean }).badModelAnswer) return;
+    this.fatal = e;
+    this.fatalAbort.abort(e);
   }
 
   private log(
@@ -150,4 +228,16 @@ export class LlmRouter implements Llm {
     if (r.error) entry.error = r.error;
     sink.append(entry);
   }
+}
+
+/**
+ * The conversation for a re-ask: the answer as an assistant turn, then the problems. An empty
+ * answer is not sent as an empty assistant turn (the API refuses it): the problems join the last
+ * user turn instead, so the conversation still ends on the user.
+ */
+export function reaskMessages(messages: LlmMessage[], answer: string, problems: string): LlmMessage[] {
+  if (answer.trim() !== '') return [...messages, { role: 'assistant', content: answer }, { role: 'user', content: problems }];
+  const last = messages[messages.length - 1];
+  if (last?.role === 'user') return [...messages.slice(0, -1), { role: 'user', content: `${last.content}\n\n${problems}` }];
+  return [...messages, { role: 'user', content: problems }];
 }

@@ -16,10 +16,14 @@ const ajvs = new Map<string, AjvType>();
 /** How each validator of this process was obtained (tests and the bench read it). */
 export const validatorSources: Record<string, 'precompiled' | 'compiled'> = {};
 
-export function validatorFor(key: string): ValidateFunction {
+/**
+ * `inline`: a schema that lives in code rather than in schemas/ (the Director's edit, whose shape is
+ * built next to the code that applies it); compiled once per process with the planning options.
+ */
+export function validatorFor(key: string, inline?: () => object): ValidateFunction {
   const hit = made.get(key);
   if (hit) return hit;
-  const spec = specOf(key);
+  const spec = specOf(key) ?? (inline ? { key, options: { allErrors: true, strict: true }, schema: inline } : null);
   if (!spec) throw new Error(`no schema validator named ${key}`);
   let fn: ValidateFunction | null = null;
   const file = compiledFile(key);

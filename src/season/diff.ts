@@ -1,4 +1,4 @@
-import type { World } from '../domain/world.js';
+import type { Character, World } from '../domain/world.js';
 import { formatDate } from '../core/roman-date.js';
 import { formatValue, READER_DECIMALS, roundForReader } from '../core/readable.js';
 
@@ -51,22 +51,7 @@ export function diffWorlds(a: World, b: World): WorldDiff {
   const charA = new Map(a.characters.characters.map((c) => [c.id, c]));
   for (const c of b.characters.characters) {
     const p = charA.get(c.id);
-    const changes: string[] = [];
-    if (!p) changes.push('enters the story');
-    else {
-      if (p.status !== c.status) changes.push(`status ${p.status} → ${c.status}`);
-      if (p.location !== c.location) changes.push(`moved ${p.location} → ${c.location}`);
-      for (const s of Object.keys(c.stats).sort()) {
-        const d = (c.stats as Record<string, number>)[s] - ((p.stats as Record<string, number>)[s] ?? 0);
-        if (Math.abs(d) >= 1) changes.push(`${d > 0 ? 'gained' : 'lost'} ${formatValue(Math.abs(d), 'stat')} ${s}`);
-      }
-      const addI = c.bdi.intentions.filter((i) => !p.bdi.intentions.includes(i));
-      const remI = p.bdi.intentions.filter((i) => !c.bdi.intentions.includes(i));
-      if (addI.length) changes.push(`now intends ${addI.join(', ')}`);
-      if (remI.length) changes.push(`gave up ${remI.join(', ')}`);
-      const addB = c.bdi.beliefs.filter((x) => !p.bdi.beliefs.includes(x));
-      if (addB.length) changes.push(`came to believe: ${addB.join('; ')}`);
-    }
+    const changes = characterChanges(p, c);
     if (changes.length) diff.characters.push({ id: c.id, name: c.name, changes });
   }
 
@@ -105,6 +90,25 @@ export function diffWorlds(a: World, b: World): WorldDiff {
   const factsA = new Set((a.canon?.facts ?? []).map((f) => f.id));
   diff.canon.added = (b.canon?.facts ?? []).filter((f) => !factsA.has(f.id)).map((f) => f.text);
   return diff;
+}
+
+/** What changed for one character between two worlds, in words (the character is new when p is absent). */
+function characterChanges(p: Character | undefined, c: Character): string[] {
+  const changes: string[] = [];
+  if (!p) return ['enters the story'];
+  if (p.status !== c.status) changes.push(`status ${p.status} → ${c.status}`);
+  if (p.location !== c.location) changes.push(`moved ${p.location} → ${c.location}`);
+  for (const s of Object.keys(c.stats).sort()) {
+    const d = (c.stats as Record<string, number>)[s] - ((p.stats as Record<string, number>)[s] ?? 0);
+    if (Math.abs(d) >= 1) changes.push(`${d > 0 ? 'gained' : 'lost'} ${formatValue(Math.abs(d), 'stat')} ${s}`);
+  }
+  const addI = c.bdi.intentions.filter((i) => !p.bdi.intentions.includes(i));
+  const remI = p.bdi.intentions.filter((i) => !c.bdi.intentions.includes(i));
+  if (addI.length) changes.push(`now intends ${addI.join(', ')}`);
+  if (remI.length) changes.push(`gave up ${remI.join(', ')}`);
+  const addB = c.bdi.beliefs.filter((x) => !p.bdi.beliefs.includes(x));
+  if (addB.length) changes.push(`came to believe: ${addB.join('; ')}`);
+  return changes;
 }
 
 function money(n: number): string {

@@ -9,7 +9,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { ApprovedScene, Finding, SceneAttempt, SceneReport, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
-import { buildWriterRequest } from './e-writer/prompt.js';
+import { buildWriterRequest, renderLexiconMd } from './e-writer/prompt.js';
 import type { WriterStyle } from './e-writer/types.js';
 import type { VerifyContext } from './f-verifier/context.js';
 import { verifySceneOutput, type SceneVerification } from './f-verifier/verify.js';
@@ -124,7 +124,7 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
     let critic: SceneAttempt['critic'] = null;
     const findings: Finding[] = [...v.findings];
     if (!v.hard) {
-      const c = await runCritic(opts.llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, attempt, opts.signal));
+      const c = await runCritic(opts.llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, attempt, opts.signal, opts.style.lexicon_md ?? renderLexiconMd(opts.style.lexicon)));
       critic = { verdict: c.verdict.verdict, notes: [...c.verdict.violations.map((x) => x.message), ...c.verdict.warnings] };
       findings.push(...c.findings);
     }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { loadConfig, loadConfigOrThrow } from '../../src/config/load.js';
 import { defaultConfig } from '../../src/config/defaults.js';
-import { applyOverrides, parseCacheMode, parseChaos, parseConcurrency, parseModelFlags, parseProviderFlag } from '../../src/config/overrides.js';
+import { applyOverrides, parseMaxCost, parseCacheTtl, parseCacheMode, parseChaos, parseConcurrency, parseModelFlags, parseProviderFlag } from '../../src/config/overrides.js';
 import { parseProviderId, resolveProviderSpec } from '../../src/config/provider-id.js';
 import { packageRoot } from '../../src/paths.js';
 import { AureusError } from '../../src/errors.js';
@@ -46,11 +46,11 @@ describe('loadConfig', () => {
   });
 
   it('merges a partial file over the defaults', async () => {
-    const { config, diagnostics } = loadConfig(await world('provider: offline\nmodels:\n  writer: claude-opus-4-5\nbudgets:\n  per_scene: 3\nconcurrency: 8\n'));
+    const { config, diagnostics } = loadConfig(await world('provider: offline\nmodels:\n  writer: claude-opus-5-5\nbudgets:\n  per_scene: 3\nconcurrency: 8\n'));
     expect(diagnostics).toEqual([]);
     expect(config.provider).toBe('offline');
-    expect(config.models.writer).toBe('claude-opus-4-5');
-    expect(config.models.director).toBe('claude-sonnet-4-5');
+    expect(config.models.writer).toBe('claude-opus-5-5');
+    expect(config.models.director).toBe('claude-sonnet-5-5');
     expect(config.budgets).toEqual({ ...defaultConfig().budgets, per_scene: 3 });
     expect(config.concurrency).toBe(8);
   });
@@ -118,10 +118,42 @@ describe('loadConfig', () => {
     expect(diagnostics[0]).toMatchObject({ code: 'AUR4101', message: expect.stringMatching(/alias/i) });
   });
 
-  it('warns when a routed model has no price', async () => {
+  it('refuses an unknown model id and a model without a price, naming the key', async () => {
     const { diagnostics } = loadConfig(await world('provider: anthropic\nmodels:\n  critic: claude-haiku-9\n'));
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'AUR4004', severity: 'error', message: expect.stringMatching(/"claude-haiku-9" \(used for critic\)/) })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({ code: 'AUR4007', severity: 'error', pointer: '/models/critic', message: expect.stringMatching(/unknown model id "claude-haiku-9" at models\.critic/) }),
+      expect.objectContaining({ code: 'AUR4004', severity: 'error', message: expect.stringMatching(/"claude-haiku-9" \(used for critic\)/) }),
+    ]);
+    expect(diagnostics[0].hint).toMatch(/claude-haiku-5-5/);
+    // A known model whose price was left out of a custom table.
+    const unpriced = loadConfig(await world('provider: anthropic\nmodels:\n  recap: claude-fable-5-1\nprices:\n  claude-fable-5-1: { input: 10, output: 50, cache_write: 12.5, cache_read: 1 }\n'));
+    expect(unpriced.diagnostics).toEqual([]);
+    // Offline and replay never call a model: nothing to check.
     expect(loadConfig(await world('provider: offline\nmodels:\n  critic: claude-haiku-9\n')).diagnostics).toEqual([]);
+    expect(() => loadConfigOrThrow(await0('provider: anthropic\nmodels:\n  critic: claude-haiku-9\n'))).toThrow(/invalid/);
+  });
+
+  it('refuses settings the chosen model would answer with HTTP 400', async () => {
+    const big = loadConfig(await world('provider: anthropic\nmax_tokens:\n  writer: 100000\n')).diagnostics;
+    expect(big).toEqual([expect.objectContaining({ code: 'AUR4008', severity: 'error', pointer: '/max_tokens/writer', message: expect.stringMatching(/max_tokens\.writer is 100000, more than claude-sonnet-5-5 accepts \(64000\)/) })]);
+    // Sonnet 4.5 takes no effort parameter, and it reaches end-of-life on 2026-11-30.
+    const old = loadConfig(await world('provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n')).diagnostics;
+    expect(old.map((d) => [d.code, d.severity])).toEqual([['AUR4010', 'warning'], ['AUR4009', 'error']]);
+    expect(old[1]).toMatchObject({ pointer: '/effort/writer', message: expect.stringMatching(/effort\.writer is "medium" but claude-sonnet-4-5/) });
+    expect(loadConfig(await world('provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\neffort:\n  writer: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n')).diagnostics.map((d) => d.code)).toEqual(['AUR4010']);
+    // Schema-level: an effort the API does not know.
+    expect(loadConfig(await world('effort:\n  critic: extreme\n')).diagnostics[0]).toMatchObject({ code: 'AUR4102', pointer: '/effort/critic' });
+  });
+
+  it('parses --max-cost and --cache-ttl', () => {
+    expect(parseMaxCost('0.50')).toBe(0.5);
+    expect(parseMaxCost('$2')).toBe(2);
+    for (const v of ['0', '-1', 'abc', '']) expect(catchAureus(() => parseMaxCost(v)).diagnostics[0].code).toBe('AUR4003');
+    expect(parseCacheTtl('1h')).toBe('1h');
+    expect(catchAureus(() => parseCacheTtl('2h')).exitCode).toBe(2);
+    const out = applyOverrides(defaultConfig(), { maxCostUsd: 0.5, cacheTtl: '1h' });
+    expect(out.budgets.max_cost_usd).toBe(0.5);
+    expect(out.cache.ttl).toBe('1h');
   });
 
   it('loadConfigOrThrow exits 3 with the diagnostics', async () => {
@@ -199,6 +231,6 @@ describe('CLI flag parsing', () => {
     const base = defaultConfig();
     const out = applyOverrides(base, { models: { critic: 'x' } });
     expect(out.models.critic).toBe('x');
-    expect(base.models.critic).toBe('claude-haiku-4-5');
+    expect(base.models.critic).toBe('claude-haiku-5-5');
   });
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyOf, startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog, JsonlRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
-import { CallBudgetError, LlmAbortedError, LlmOutputError, ProviderError, ReplayMissError } from '../../src/providers/errors.js';
+import { CallBudgetError, LlmAbortedError, LlmOutputError, LlmTruncatedError, ProviderError, ReplayMissError, canFallBackFrom } from '../../src/providers/errors.js';
 import type { AureusConfig } from '../../src/config/types.js';
 import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
@@ -39,12 +39,12 @@ const anthropicNoCache = (patch: (c: AureusConfig) => void = () => {}) =>
   });
 
 describe('anthropic provider against the fake Messages API', () => {
-  it('routes roles to models, puts the static context first with cache_control, and sends the key only as a header', async () => {
+  it('routes roles to models, puts one cache breakpoint after all static content, and sends the key only as a header', async () => {
     server.script(steps.json({ verdict: 'PASS', violations: [] }), steps.ok('SCENE'), steps.json({ verdict: 'PASS', violations: [] }));
     const { llm } = open(anthropicNoCache());
     const res = await llm.complete(criticRequest());
     expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
-    expect(res.model).toBe('claude-haiku-4-5');
+    expect(res.model).toBe('claude-haiku-5-5');
     expect(res.provider).toBe('anthropic');
     expect(res.cached).toBe(false);
     await llm.complete(writerRequest({ escalate: true }));
@@ -53,13 +53,14 @@ describe('anthropic provider against the fake Messages API', () => {
     await llm.complete(criticRequest({ escalate: true }));
 
     const [critic, writer, proposals, criticEscalated] = server.requests;
-    expect(criticEscalated.body!.model).toBe('claude-sonnet-4-5'); // spec §6.4
-    expect(critic.body!.model).toBe('claude-haiku-4-5');
-    expect(writer.body!.model).toBe('claude-opus-4-5'); // escalated
-    expect(proposals.body!.model).toBe('claude-haiku-4-5');
+    expect(criticEscalated.body!.model).toBe('claude-sonnet-5-5'); // spec §6.4
+    expect(critic.body!.model).toBe('claude-haiku-5-5');
+    expect(writer.body!.model).toBe('claude-opus-5-5'); // escalated
+    expect(proposals.body!.model).toBe('claude-haiku-5-5');
     const system = critic.body!.system as Array<{ text: string; cache_control?: unknown }>;
-    expect(system[0]).toEqual({ type: 'text', text: criticRequest().static_context, cache_control: { type: 'ephemeral' } });
-    expect(system[1]).toEqual({ type: 'text', text: criticRequest().system });
+    // Role instructions, then the static context; the one breakpoint closes the static prefix.
+    expect(system[0]).toEqual({ type: 'text', text: criticRequest().system });
+    expect(system[1]).toEqual({ type: 'text', text: criticRequest().static_context, cache_control: { type: 'ephemeral' } });
     expect(critic.body!.messages).toEqual([{ role: 'user', content: criticRequest().messages[0].content }]);
     expect(apiKeyOf(critic)).toBe(FAKE_KEY);
     expect(critic.raw).not.toContain(FAKE_KEY);
@@ -67,12 +68,12 @@ describe('anthropic provider against the fake Messages API', () => {
   });
 
   it('pins one model for every role with anthropic:<model>', async () => {
-    const { llm } = open(anthropicNoCache((c) => (c.provider = 'anthropic:claude-sonnet-4-5')));
+    const { llm } = open(anthropicNoCache((c) => (c.provider = 'anthropic:claude-sonnet-5-5')));
     server.script(steps.ok('a'), steps.ok('b'));
     await llm.complete(writerRequest({ escalate: true }));
     await llm.complete(criticRequest({ json_schema: undefined }));
-    expect(server.requests.map((r) => r.body!.model)).toEqual(['claude-sonnet-4-5', 'claude-sonnet-4-5']);
-    expect(llm.providerId).toBe('anthropic:claude-sonnet-4-5');
+    expect(server.requests.map((r) => r.body!.model)).toEqual(['claude-sonnet-5-5', 'claude-sonnet-5-5']);
+    expect(llm.providerId).toBe('anthropic:claude-sonnet-5-5');
   });
 
   it('prices input, output, cache writes and cache reads from the config table', async () => {
@@ -83,21 +84,22 @@ describe('anthropic provider against the fake Messages API', () => {
     const { llm, runLog } = open(anthropicNoCache());
     const a = await llm.complete(criticRequest());
     const b = await llm.complete(criticRequest());
-    // Haiku: $1 in, $5 out, $1.25 cache write, $0.10 cache read per MTok.
-    expect(a.cost_usd).toBe(0.006); // (1000*1 + 500*5 + 2000*1.25) / 1e6
-    expect(b.cost_usd).toBe(0.0037); // (1000*1 + 500*5 + 2000*0.1) / 1e6
+    // Haiku 5.5: $0.10 in, $0.50 out, $0.125 cache write, $0.01 cache read per MTok.
+    expect(a.cost_usd).toBe(0.0006); // (1000*0.1 + 500*0.5 + 2000*0.125) / 1e6
+    expect(b.cost_usd).toBe(0.00037); // (1000*0.1 + 500*0.5 + 2000*0.01) / 1e6
     expect(b.usage).toEqual({ input_tokens: 1000, output_tokens: 500, cache_write_tokens: 0, cache_read_tokens: 2000 });
     const sum = summarizeRunLog(runLog.entries);
-    expect(sum.per_role.critic).toMatchObject({ calls: 2, input_tokens: 2000, output_tokens: 1000, cache_write_tokens: 2000, cache_read_tokens: 2000, cost_usd: 0.0097 });
-    expect(sum.total.cost_usd).toBe(0.0097);
-    expect(runLog.entries.every((e) => e.latency_ms >= 0 && e.model === 'claude-haiku-4-5' && e.scene === 'SC03')).toBe(true);
+    expect(sum.per_role.critic).toMatchObject({ calls: 2, input_tokens: 2000, output_tokens: 1000, cache_write_tokens: 2000, cache_read_tokens: 2000, cost_usd: 0.00097 });
+    expect(sum.total.cost_usd).toBe(0.00097);
+    expect(runLog.entries.every((e) => e.latency_ms >= 0 && e.model === 'claude-haiku-5-5' && e.scene === 'SC03')).toBe(true);
   });
 
   it('the fake server simulates prompt caching: first a cache write, then cache reads of the static prefix', async () => {
     const { llm, runLog } = open(anthropicNoCache());
     await llm.complete(writerRequest({ meta: { scene: 'SC01' } }));
     await llm.complete(writerRequest({ meta: { scene: 'SC02' }, messages: [{ role: 'user', content: 'another packet' }] }));
-    const prefix = Math.ceil(writerRequest().static_context!.length / 4);
+    // The cached prefix is everything through the breakpoint: role instructions, then the static context.
+    const prefix = Math.ceil(`${writerRequest().system}\n${writerRequest().static_context}`.length / 4);
     expect(runLog.entries.map((e) => [e.cache_write_tokens, e.cache_read_tokens])).toEqual([
       [prefix, 0],
       [0, prefix],
@@ -154,8 +156,8 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(res.text).toBe(text);
     expect(res.stop_reason).toBe('end_turn');
     expect(res.usage).toEqual({ input_tokens: 1200, output_tokens: 300, cache_write_tokens: 800, cache_read_tokens: 0 });
-    // Sonnet: (1200*3 + 300*15 + 800*3.75) / 1e6
-    expect(res.cost_usd).toBe(0.0111);
+    // Sonnet 5.5: (1200*2 + 300*10 + 800*2.5) / 1e6
+    expect(res.cost_usd).toBe(0.0074);
   });
 
   it('retries a stream cut off mid-answer, and fails typed when it keeps being cut', async () => {
@@ -192,15 +194,25 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(server.requests[0].body!.stream).toBeFalsy();
   });
 
-  it('returns a max_tokens answer as it is, and repairs truncated JSON without a re-ask', async () => {
-    server.script(steps.maxTokens('INT. CURIA - DAY\n\nCICERO: How long'), steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook", "message": "no button'));
-    const { llm } = open(anthropicNoCache());
+  it('asks a max_tokens cut again once with twice the room, never the same request twice', async () => {
+    const full = writerAnswer('INT. CURIA - DAY\n\nCICERO: How long, Catilina?');
+    server.script(steps.maxTokens('INT. CURIA - DAY\n\nCICERO: How long'), steps.ok(full));
+    const { llm, runLog } = open(anthropicNoCache());
     const w = await llm.complete(writerRequest());
-    expect(w.stop_reason).toBe('max_tokens');
-    expect(w.text).toBe('INT. CURIA - DAY\n\nCICERO: How long');
-    const c = await llm.complete(criticRequest());
-    expect(c.json).toEqual({ verdict: 'FAIL', violations: [{ type: 'hook', message: 'no button' }] });
-    expect(server.requests).toHaveLength(2);
+    expect(w.text).toBe(full);
+    expect(server.requests.map((r) => r.body!.max_tokens)).toEqual([6000, 12000]); // max_tokens.writer from the config, then doubled
+    expect(runLog.entries.map((e) => e.stop_reason)).toEqual(['max_tokens', 'end_turn']);
+
+    // Cut twice: a text role returns what it got (the verifier judges it), a JSON role fails as a bad answer.
+    server.reset();
+    server.script(steps.maxTokens('INT. CURIA'), steps.maxTokens('INT. CURIA - DAY'));
+    const again = await llm.complete(writerRequest());
+    expect(again.stop_reason).toBe('max_tokens');
+    server.script(steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook"'), steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook", "message": "no'));
+    const err = await llm.complete(criticRequest()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmTruncatedError);
+    expect((err as LlmTruncatedError).diagnostics[0].code).toBe('AUR4210');
+    expect(canFallBackFrom(err)).toBe(true);
   });
 
   it('re-asks with the validation errors after malformed or schema-invalid JSON', async () => {

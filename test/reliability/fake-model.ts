@@ -28,10 +28,13 @@ export function modelAnswer(req: FakeRequest): string {
   const call = (role: LlmRequest['role'], payload: unknown): LlmRequest => ({ role, system: '', messages: [], max_tokens: 1, payload });
   if (first.startsWith('SCENE_TEXT:\n')) {
     const [, rest1] = first.split(/^SCENE_TEXT:\n/);
-    const [sceneText, rest2] = rest1.split('\n\nSCENE_PACKET:\n');
-    const [packetJson, rest3] = rest2.split('\n\nCLAIMS:\n');
+    const [sceneText, rest2] = rest1.split('\n\nSCENE:\n');
+    const [viewJson, rest3] = rest2.split('\n\nCLAIMS:\n');
     const [claims, events] = rest3.split('\n\nSCENE_EVENTS:\n');
-    return asText(sync(critique(call('critic', { task: 'critique_scene', packet: JSON.parse(packetJson), scene_text: sceneText, claims: JSON.parse(claims), events: JSON.parse(events) }), ctx)));
+    // The critic reads a view of the packet (f-verifier/critic.ts criticView): rebuild the fields the realizer reads.
+    const v = JSON.parse(viewJson) as { scene_id: string; setting: object; cast: unknown[]; director_instructions: unknown; required_deltas: unknown[]; hook_requirement: string };
+    const packet = { scene_id: v.scene_id, setting: v.setting, cast: v.cast, director_instructions: v.director_instructions, constraints: { required_deltas: v.required_deltas, hook_requirement: v.hook_requirement } };
+    return asText(sync(critique(call('critic', { task: 'critique_scene', packet, scene_text: sceneText, claims: JSON.parse(claims), events: JSON.parse(events) }), ctx)));
   }
   const at = first.lastIndexOf('SCENE_PACKET:\n');
   if (at >= 0) {
@@ -45,6 +48,8 @@ export function modelAnswer(req: FakeRequest): string {
   } catch {
     /* not a proposals prompt */
   }
+  // The Director answers a small JSON edit (c-director/edit.ts); here, like a model that will not
+  // follow the format, it answers prose and the pipeline falls back to its symbolic plan.
   if (/recap|Previously on/i.test(JSON.stringify(body.system ?? '')) || /Previously/.test(last)) return 'Previously on the Republic: the Senate met, money moved, and a secret came closer to the light.';
   return 'I would rather describe the plan in prose: first the grain, then the courts, then the election.';
 }

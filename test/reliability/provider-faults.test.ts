@@ -35,6 +35,40 @@ describe('provider faults over a whole episode', () => {
     expect(r.code, r.stderr.slice(-1500)).toBe(0);
     expect(JSON.parse(r.stdout).tag).toBe('s01e01');
     expect(server.requests.length).toBeGreaterThan(40);
+    // Not one request a 5.x model would refuse (the fake answers those with HTTP 400).
+    expect(server.rejected).toEqual([]);
+    expect(server.requests.every((q) => !('temperature' in (q.body ?? {})) && !('thinking' in (q.body ?? {})))).toBe(true);
+  }, 180_000);
+
+  it('season run --batch compiles and commits through the Message Batches API, one batch per layer', async () => {
+    server.reset();
+    server.handler = faultyHandler('batched', 0).handler;
+    const w = copyRepo(pristine, 'rel-batch');
+    const r = await cli(['season', 'run', '--count', '1', '--batch', '--provider', 'anthropic', '--json'], w, env());
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    expect(server.requests.filter((q) => q.path === '/v1/messages')).toEqual([]);
+    expect(server.rejected).toEqual([]);
+    const created = server.batches.created;
+    // Layers: proposals, director, first drafts, critics, repairs…, recap: far fewer batches than calls.
+    expect(created.length).toBeGreaterThanOrEqual(4);
+    expect(created.reduce((n, b) => n + b.requests.length, 0)).toBeGreaterThan(created.length * 4);
+    expect(created.some((b) => b.requests.length >= 18)).toBe(true); // every first draft in one batch
+  }, 180_000);
+
+  it('--max-cost stops the episode before a call that could pass it: exit 5, nothing committed, resumable', async () => {
+    server.reset();
+    server.handler = faultyHandler('capped', 0).handler;
+    const w = copyRepo(pristine, 'rel-capped');
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await cli(['episode', 'run', '--provider', 'anthropic', '--max-cost', '0.08'], w, env());
+    expect(r.code, r.stderr.slice(-800)).toBe(5);
+    expect(r.stderr).toMatch(/AUR4209/);
+    expect(r.stderr).toMatch(/nothing was committed/);
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'status', '--porcelain', '--', 'world', 'operators', 'seasons')).toBe('');
+    // A higher cap resumes the same run to a commit.
+    const again = await cli(['episode', 'run', '--provider', 'anthropic', '--max-cost', '5', '--json'], w, env());
+    expect(again.code, again.stderr.slice(-800)).toBe(0);
   }, 180_000);
 
   it('a key revoked mid-episode (401 from request 25 on) fails cleanly: exit 7, world/ and git untouched', async () => {

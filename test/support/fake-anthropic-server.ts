@@ -17,6 +17,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { FakeBatches } from './fake-batches.js';
 
 export interface FakeUsage {
   input_tokens: number;
@@ -26,8 +27,13 @@ export interface FakeUsage {
 }
 
 export type FakeStep =
-  /** A successful answer; JSON or SSE as the request asks (`stream: true`). */
-  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number }
+  /**
+   * A successful answer; JSON or SSE as the request asks (`stream: true`). `thinking` puts a
+   * thinking block before the text, as adaptive thinking on 5.x models does.
+   */
+  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string }
+  /** Send the headers and part of the body, then stall (never finish). */
+  | { kind: 'stall' }
   /** An HTTP error with the API's error body. `retryAfter` (seconds) and `retryAfterMs` set those headers. */
   | { kind: 'status'; status: number; errorType: string; message: string; retryAfter?: number; retryAfterMs?: number; delayMs?: number }
   /** Destroy the socket without answering (ECONNRESET on the client). */
@@ -74,6 +80,12 @@ export interface FakeAnthropicServer {
    * cache_read_input_tokens (chars / 4). Default true.
    */
   simulateCache: boolean;
+  /** Answer HTTP 400 to any body a 5.x model would refuse (rejectionFor5x). Default true. */
+  strict5x: boolean;
+  /** Requests that were refused by strict5x (tests assert none). */
+  readonly rejected: FakeRequest[];
+  /** The Message Batches endpoints' state (see fake-batches.ts). */
+  readonly batches: FakeBatches;
   /** Forget recorded requests, queued steps and seen cache prefixes; restore the default handler. */
   reset(): void;
   close(): Promise<void>;
@@ -83,7 +95,10 @@ export const DEFAULT_USAGE: FakeUsage = { input_tokens: 100, output_tokens: 50, 
 
 /** Step builders for the faults the issue lists. */
 export const steps = {
-  ok: (text: string, o: { stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number } = {}): FakeStep => ({ kind: 'ok', text, ...o }),
+  ok: (text: string, o: { stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string } = {}): FakeStep => ({ kind: 'ok', text, ...o }),
+  /** An answer that starts with a thinking block (adaptive thinking). */
+  thinking: (thinking: string, text: string): FakeStep => ({ kind: 'ok', text, thinking }),
+  stall: (): FakeStep => ({ kind: 'stall' }),
   json: (value: unknown, o: { usage?: Partial<FakeUsage> } = {}): FakeStep => ({ kind: 'ok', text: JSON.stringify(value), ...o }),
   /** 429 with retry-after in seconds (fractions allowed: 0.001 keeps tests fast). */
   rateLimited: (retryAfter = 0.001): FakeStep => ({ kind: 'status', status: 429, errorType: 'rate_limit_error', message: 'Number of request tokens has exceeded your per-minute rate limit', retryAfter }),
@@ -107,6 +122,27 @@ export const steps = {
   hang: (): FakeStep => ({ kind: 'hang' }),
 };
 
+/**
+ * Why a 5.x model would answer this body with HTTP 400, or null. The rules as of 2026-11:
+ * non-default sampling parameters, thinking budgets or `thinking: disabled`, forced tool choice,
+ * assistant prefill (a last assistant turn), empty turns, and an unknown effort.
+ */
+export function rejectionFor5x(body: FakeMessagesBody | undefined): string | null {
+  if (!body || !/^claude-[a-z]+-5-\d/.test(body.model)) return null;
+  for (const k of ['temperature', 'top_p', 'top_k']) if (body[k] !== undefined) return `${k}: sampling parameters are not supported on ${body.model}`;
+  const thinking = body.thinking as { type?: string; budget_tokens?: number } | undefined;
+  if (thinking && (thinking.type === 'disabled' || thinking.budget_tokens !== undefined)) return `thinking: only adaptive thinking is supported on ${body.model}`;
+  const tc = body.tool_choice as { type?: string } | undefined;
+  if (tc && (tc.type === 'tool' || tc.type === 'any')) return `tool_choice: forced tool use is not supported on ${body.model}`;
+  const msgs = body.messages ?? [];
+  if (msgs.length && msgs[msgs.length - 1].role === 'assistant') return `messages: assistant prefill is not supported on ${body.model}`;
+  if (msgs.some((m) => (typeof m.content === 'string' ? m.content.trim() === '' : m.content.length === 0))) return 'messages: all messages must have non-empty content';
+  const oc = body.output_config as { effort?: string; format?: { type?: string; schema?: unknown } } | undefined;
+  if (oc?.effort !== undefined && !['low', 'medium', 'high', 'xhigh', 'max'].includes(oc.effort)) return `output_config.effort: unknown value ${oc.effort}`;
+  if (oc?.format && (oc.format.type !== 'json_schema' || typeof oc.format.schema !== 'object')) return 'output_config.format: expected {type: "json_schema", schema}';
+  return null;
+}
+
 /** The API key a request carried (`x-api-key`, or `authorization: Bearer …` as newer SDKs send it). */
 export function apiKeyOf(req: FakeRequest): string | undefined {
   if (req.headers['x-api-key']) return req.headers['x-api-key'];
@@ -129,13 +165,29 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
   const state = {
     handler: opts.handler ?? ((): FakeStep => steps.ok('ok')),
     simulateCache: true,
+    strict5x: true,
   };
+  const rejected: FakeRequest[] = [];
+  const batches = new FakeBatches((params, i) => {
+    // A batch item is answered like a /v1/messages request (queue, then handler).
+    const rec: FakeRequest = { index: -1 - i, method: 'POST', path: '/v1/messages (batch)', headers: {}, body: params as FakeMessagesBody, raw: JSON.stringify(params) };
+    const why = state.strict5x ? rejectionFor5x(rec.body) : null;
+    if (why) {
+      rejected.push(rec);
+      return { type: 'errored', error: { type: 'error', error: { type: 'invalid_request_error', message: why } } };
+    }
+    const step = queue.length ? queue.shift()! : state.handler(rec, rec.index);
+    if (step.kind !== 'ok') return { type: 'errored', error: { type: 'error', error: { type: 'api_error', message: `fake step ${step.kind}` } } };
+    return { type: 'succeeded', message: messageOf(step, rec.body, `msg_batch_${i}`) };
+  });
 
   const usageFor = (step: { usage?: Partial<FakeUsage> }, body: FakeMessagesBody | undefined, text: string): FakeUsage => {
     if (step.usage) return { ...DEFAULT_USAGE, ...step.usage };
     const u: FakeUsage = { ...DEFAULT_USAGE, output_tokens: Math.max(1, Math.ceil(text.length / 4)) };
     if (state.simulateCache && body && Array.isArray(body.system)) {
-      const marked = body.system.filter((b) => b.cache_control).map((b) => b.text).join('\n');
+      // The cached prefix runs through the last block marked with cache_control.
+      const lastMark = body.system.map((b) => Boolean(b.cache_control)).lastIndexOf(true);
+      const marked = body.system.slice(0, lastMark + 1).map((b) => b.text).join('\n');
       if (marked) {
         const t = Math.ceil(marked.length / 4);
         if (seenPrefixes.has(marked)) u.cache_read_input_tokens = t;
@@ -167,9 +219,19 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
       const record: FakeRequest = { index, method: req.method ?? '', path: req.url ?? '', headers, body, raw };
       requests.push(record);
 
+      if ((req.url ?? '').startsWith('/v1/messages/batches')) {
+        batches.handle(req.method ?? '', req.url ?? '', body, res);
+        return;
+      }
       if (req.method !== 'POST' || !(req.url ?? '').startsWith('/v1/messages')) {
         res.writeHead(404, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.method} ${req.url}` } }));
+        return;
+      }
+      const why = state.strict5x ? rejectionFor5x(body) : null;
+      if (why) {
+        rejected.push(record);
+        void answer({ kind: 'status', status: 400, errorType: 'invalid_request_error', message: why }, record, res);
         return;
       }
       const step = queue.length ? queue.shift()! : state.handler(record, index);
@@ -181,6 +243,11 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     const body = rec.body;
     const requestId = `req_fake_${rec.index}`;
     if (step.kind === 'hang') return;
+    if (step.kind === 'stall') {
+      res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
+      res.write('{"id":"msg_stalled","type":"message",');
+      return;
+    }
     if (step.kind === 'reset') {
       res.socket?.destroy();
       return;
@@ -207,18 +274,7 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
         return;
       }
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': requestId });
-      res.end(
-        JSON.stringify({
-          id,
-          type: 'message',
-          role: 'assistant',
-          model,
-          content: [{ type: 'text', text }],
-          stop_reason: step.stop_reason ?? 'end_turn',
-          stop_sequence: null,
-          usage,
-        }),
-      );
+      res.end(JSON.stringify({ ...messageOf(step, body, id), usage }));
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': requestId });
@@ -226,12 +282,20 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
       type: 'message_start',
       message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
     });
-    sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
+    let bi = 0;
+    if (step.kind === 'ok' && step.thinking) {
+      sse(res, 'content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'thinking', thinking: '', signature: '' } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'thinking_delta', thinking: step.thinking } });
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'signature_delta', signature: 'sig_fake' } });
+      sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+      bi = 1;
+    }
+    sse(res, 'content_block_start', { type: 'content_block_start', index: bi, content_block: { type: 'text', text: '' } });
     sse(res, 'ping', { type: 'ping' });
     const pieces = text.match(/[\s\S]{1,40}/g) ?? [];
     const partial = step.kind === 'truncate' || step.kind === 'stream_error';
     const sent = partial ? pieces.slice(0, Math.max(1, Math.floor(pieces.length / 2))) : pieces;
-    for (const p of sent) sse(res, 'content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: p } });
+    for (const p of sent) sse(res, 'content_block_delta', { type: 'content_block_delta', index: bi, delta: { type: 'text_delta', text: p } });
     if (step.kind === 'stream_error') {
       sse(res, 'error', { type: 'error', error: { type: step.errorType ?? 'overloaded_error', message: 'Overloaded' } });
       res.end();
@@ -245,10 +309,27 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
       } else res.end();
       return;
     }
-    sse(res, 'content_block_stop', { type: 'content_block_stop', index: 0 });
+    sse(res, 'content_block_stop', { type: 'content_block_stop', index: bi });
     sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: step.stop_reason ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } });
     sse(res, 'message_stop', { type: 'message_stop' });
     res.end();
+  }
+
+  /** The JSON message for an `ok` step (non-streamed answers and batch results). */
+  function messageOf(step: Extract<FakeStep, { kind: 'ok' }>, body: FakeMessagesBody | undefined, id: string): Record<string, unknown> {
+    const content: unknown[] = [];
+    if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig_fake' });
+    content.push({ type: 'text', text: step.text });
+    return {
+      id,
+      type: 'message',
+      role: 'assistant',
+      model: step.model || body?.model || 'claude-fake',
+      content,
+      stop_reason: step.stop_reason ?? 'end_turn',
+      stop_sequence: null,
+      usage: usageFor(step, body, step.text),
+    };
   }
 
   server.on('connection', (s) => {
@@ -277,10 +358,21 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     set simulateCache(v) {
       state.simulateCache = v;
     },
+    get strict5x() {
+      return state.strict5x;
+    },
+    set strict5x(v) {
+      state.strict5x = v;
+    },
+    rejected,
+    batches,
     reset: () => {
       requests.length = 0;
       queue.length = 0;
       seenPrefixes.clear();
+      rejected.length = 0;
+      batches.reset();
+      state.strict5x = true;
       state.handler = opts.handler ?? ((): FakeStep => steps.ok('ok'));
       state.simulateCache = true;
     },

@@ -116,6 +116,7 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
     const rel = path.relative(c.root, runDir) || '.';
     const { plan } = artifacts;
     const apps = plan.beats.flatMap((b) => b.applications);
+    const estimate = await estimateFor(c.root, config, artifacts);
     if (opts.json) {
       const { stableStringify } = await import('../../core/json.js');
       c.io.stdout(stableStringify({
@@ -127,13 +128,32 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
         drama_responses: plan.drama_responses.map((r) => `${r.action}@${r.at}`),
         acceptance: Object.fromEntries(plan.acceptance_checks.map((a) => [a.id, a.passed])),
         director: plan.director,
+        estimated_cost_usd: estimate,
         state_hash: plan.state_hash,
         diagnostics: artifacts.diagnostics,
       }));
       return;
     }
     if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
-    c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n`);
+    const est = `estimated cost on the real provider at this routing: $${estimate.usd.toFixed(2)} (with --batch $${estimate.batch_usd.toFixed(2)}; a clean run, repairs extra)`;
+    c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n${est}\n`);
+  });
+}
+
+/** The episode's estimated cost from its artifacts (providers/estimate.ts). */
+async function estimateFor(root: string, config: import('../../config/types.js').AureusConfig, a: import('../../stages/planning.js').PlanningArtifacts) {
+  const { estimateEpisodeCost } = await import('../../providers/estimate.js');
+  const { packetJson } = await import('../../stages/d-packets/wire.js');
+  const { directorBrief } = await import('../../stages/c-director/llm.js');
+  const { WRITER_SYSTEM } = await import('../../stages/e-writer/prompt.js');
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  const read = (f: string) => { try { return fs.readFileSync(path.join(root, f), 'utf8').length; } catch { return 0; } };
+  return estimateEpisodeCost(config, {
+    principals: a.proposals.proposals.length,
+    director_chars: directorBrief(a.plan, a.context, null).length,
+    scenes: a.packets.map((p) => ({ chars: packetJson(p).length + 200, marquee: p.marquee })),
+    writer_prefix_chars: WRITER_SYSTEM.length + read('style/style_guide.md') + read('style/lexicon.md'),
   });
 }
 

@@ -14,6 +14,8 @@ export interface RunFlags {
   model?: string[];
   concurrency?: string;
   chaos?: string;
+  maxCost?: string;
+  cacheTtl?: string;
   commit?: boolean; // --no-commit sets false
   allowDirty?: boolean;
   resume?: boolean;
@@ -28,6 +30,8 @@ export function addRunFlags(cmd: Command): Command {
     .option('--model <role=id>', 'model for a role (repeatable): director, writer, proposals, critic, recap, escalation', (v: string, prev: string[] = []) => [...prev, v])
     .option('--concurrency <n>', 'LLM calls in flight (default from config, 4)')
     .option('--chaos <rate>', 'offline writer defect rate 0..1, to watch the verify/repair loop work')
+    .option('--max-cost <usd>', 'stop before a call that could take the spend past this many US dollars (exit 5, nothing committed, resumable)')
+    .option('--cache-ttl <ttl>', 'prompt cache TTL on the wire: 5m (default) or 1h (long season runs)')
     .option('--no-commit', 'run A–H but leave world/ and git untouched (output staged in the run folder)')
     .option('--allow-dirty', 'run even with uncommitted changes under world/ and operators/')
     .option('--resume', 'continue an interrupted run (a plain re-run does too)')
@@ -35,12 +39,14 @@ export function addRunFlags(cmd: Command): Command {
 }
 
 export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
-  const { parseProviderFlag, parseModelFlags, parseConcurrency, parseChaos } = await import('../../config/overrides.js');
+  const { parseProviderFlag, parseModelFlags, parseConcurrency, parseChaos, parseMaxCost, parseCacheTtl } = await import('../../config/overrides.js');
   const o: ConfigOverrides = {};
   if (f.provider !== undefined) o.provider = parseProviderFlag(f.provider);
   if (f.model?.length) o.models = parseModelFlags(f.model);
   if (f.concurrency !== undefined) o.concurrency = parseConcurrency(f.concurrency);
   if (f.chaos !== undefined) o.chaos = parseChaos(f.chaos);
+  if (f.maxCost !== undefined) o.maxCostUsd = parseMaxCost(f.maxCost);
+  if (f.cacheTtl !== undefined) o.cacheTtl = parseCacheTtl(f.cacheTtl);
   return o;
 }
 

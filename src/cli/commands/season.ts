@@ -24,6 +24,7 @@ Examples:
 See also: aureus status, recap, diff, branch, rollback, export.`);
   const sub = addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
     .option('--count <n>', 'how many episodes', '1')
+    .option('--batch', 'send the real calls through the Message Batches API: half price, slower; batch ids kept in each run folder, so a killed run resumes by polling them')
     .addHelpText(
       'after',
       `
@@ -33,10 +34,13 @@ applies to the first episode only. An interrupted commit recovered at the start 
 
 Examples:
   $ aureus season run --count 3             three episodes offline (CI's command)
-  $ aureus season run --count 2 --json      one JSON object with every episode's summary`,
+  $ aureus season run --count 2 --json      one JSON object with every episode's summary
+  $ aureus season run --count 10 --batch     ten episodes through the Message Batches API (half price)
+  $ aureus season run --count 5 --max-cost 2.50 --cache-ttl 1h
+                                            five episodes for at most $2.50, the prompt cache kept an hour`,
     );
   sub.exitOverride().configureOutput(program.configureOutput());
-  sub.action(async (f: RunFlags & { count: string }) => {
+  sub.action(async (f: RunFlags & { count: string; batch?: boolean }) => {
     const c = ctx();
     const { requirePositiveInt } = await import('../../season/episode-id.js');
     const count = requirePositiveInt('count', f.count, 99)!;
@@ -49,6 +53,8 @@ Examples:
       });
     }
     const overrides = await overridesFrom(f);
+    // A batch is a dependency layer: let every scene of a layer be issued at once.
+    if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
     const { makeProgress } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     const { acquireLock } = await import('../../pipeline/lock.js');
@@ -69,6 +75,9 @@ Examples:
       ...(error ? { error: errorJson(error) } : {}),
       warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
     });
+    // --max-cost caps the whole season: one spend tracker across its episodes.
+    const { CostGuard } = await import('../../providers/cost-guard.js');
+    const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
     try {
       for (let i = 0; i < count; i++) {
         const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
@@ -78,6 +87,8 @@ Examples:
             season,
             seed: i === 0 ? f.seed : undefined,
             overrides,
+            costGuard,
+            batch: Boolean(f.batch),
             noCommit: f.commit === false,
             allowDirty: Boolean(f.allowDirty),
             signal: intr.signal,

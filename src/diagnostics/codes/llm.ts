@@ -28,8 +28,8 @@ defineDiagnostics([
   {
     code: 'AUR4004',
     severity: 'error',
-    message: 'unknown model "{model}" (used for {slots}): aureus.config.yaml has no price for it',
-    hint: 'check the model id for a typo; for a new model add prices.{model}: { input, output, cache_write, cache_read } in USD per million tokens',
+    message: 'model "{model}" (used for {slots}) has no price in aureus.config.yaml',
+    hint: 'add prices.{model}: { input, output, cache_write, cache_read } in USD per million tokens, or route {slots} to a priced model',
   },
   {
     code: 'AUR4005',
@@ -42,6 +42,30 @@ defineDiagnostics([
     severity: 'error',
     message: 'no offline realizer for role "{role}"',
     hint: 'an offline realizer lives in src/providers/offline/<role>.ts and exports `realize`, or is registered with registerOfflineRealizer()',
+  },
+  {
+    code: 'AUR4007',
+    severity: 'error',
+    message: 'unknown model id "{model}" at {key}',
+    hint: 'known models: {known}; a typo here would fail the run on its first call',
+  },
+  {
+    code: 'AUR4008',
+    severity: 'error',
+    message: '{key} is {value}, more than {model} accepts ({max})',
+    hint: 'the API answers HTTP 400 for this; lower {key} to at most {max}',
+  },
+  {
+    code: 'AUR4009',
+    severity: 'error',
+    message: '{key} is "{effort}" but {model} (used for {role}) does not accept output_config.effort',
+    hint: 'the API answers HTTP 400 for this; set {key}: null, or route {role} to a 5.x model',
+  },
+  {
+    code: 'AUR4010',
+    severity: 'warning',
+    message: 'model "{model}" (used for {slots}) reaches end-of-life on {date}',
+    hint: 'move to the current lineup (claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5)',
   },
   {
     code: 'AUR4101',
@@ -126,6 +150,18 @@ defineDiagnostics([
     severity: 'error',
     message: 'the provider failed for the {role} call: {detail}',
     hint: 'check the model id and settings in aureus.config.yaml; the run is resumable',
+  },
+  {
+    code: 'AUR4209',
+    severity: 'error',
+    message: 'cost cap reached: the next {role} call could take the spend from ${spent} past --max-cost ${cap} (estimated ${estimate})',
+    hint: 'nothing was committed; raise --max-cost (or budgets.max_cost_usd) and run the same command again to resume',
+  },
+  {
+    code: 'AUR4210',
+    severity: 'error',
+    message: 'the {role} answer was cut off at max_tokens ({max_tokens}) {attempts} time(s)',
+    hint: 'raise max_tokens.{role} in aureus.config.yaml or lower effort.{role}; the run is resumable',
   },
   {
     code: 'AUR4301',

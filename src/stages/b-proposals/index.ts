@@ -125,7 +125,6 @@ export async function proposeWithLlm(world: World, context: EpisodeContext, llm:
         messages: [{ role: 'user', content: JSON.stringify({ character, candidate_moves: p.moves }) }],
         json_schema: characterAnswerSchema(),
         schema_name: 'agent_proposals#/$defs/character_answer',
-        max_tokens: 1500,
         payload: { character, moves: p.moves },
         meta: { episode: context.episode_id, scene: p.character_id },
       });

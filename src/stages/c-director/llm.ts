@@ -9,10 +9,21 @@ import '../../diagnostics/codes/planning.js';
 import { isAureusError } from '../../errors.js';
 import { stableStringify } from '../../core/json.js';
 import { acceptanceChecks } from './checks.js';
-import { loadSchema, validateAgainst } from './schemas.js';
+import { applyEdit, DIRECTOR_EDIT_SCHEMA, identityEdit, type DirectorEdit } from './edit.js';
+import { validateAgainst, validateDirectorEdit } from './schemas.js';
 
-/** Re-asks of the director model after its first answer (spec §7.2: then fall back to symbolic). */
-export const DIRECTOR_RETRIES = 2;
+/** Re-asks of the director model after its first answer: one, then the symbolic plan (issue 11). */
+export const DIRECTOR_RETRIES = 1;
+
+/** The Director's role instructions: identical for every episode, so they cache. */
+export const DIRECTOR_SYSTEM = `You are the Director of Aureus, a late-Roman-Republic political thriller and soap.
+A symbolic planner has already built this episode's plan: every move, binding, outcome and state change is fixed and checked.
+Your job is the dramatic shape, as a small JSON edit of that plan:
+- "title": the episode's title (a few words, period-appropriate).
+- "act_order" (optional): for an act whose scenes play better in another order, that act's scene ids in the new order.
+  Keep every scene of the act exactly once; the CLIFFHANGER scene stays last; travel days and prerequisites must still hold.
+- "scenes": for each scene id, one or two sentences of purpose: what the scene must make the audience feel or learn.
+Answer with the JSON object only.`;
 
 /** Why a model's plan is unacceptable, or null. Schema first, then every rule recomputed by us. */
 export function planErrors(candidate: unknown, world: World, context: EpisodeContext, seed: string): string[] {
@@ -31,11 +42,29 @@ export function planErrors(candidate: unknown, world: World, context: EpisodeCon
   return errs;
 }
 
+/** What the model reads: the plan's shape in compact JSON, not the plan file (deltas and rolls stay ours). */
+export function directorBrief(
+  symbolic: EpisodePlan, context: EpisodeContext, seasonGoals: SeasonGoals | null, showrunner: Record<string, unknown> | null = null,
+): string {
+  const beatsOf = (id: string) =>
+    symbolic.beats.filter((b) => b.scene === id).map((b) => ({ tag: b.tag, phase: b.phase, summary: b.summary, moves: b.applications.map((a) => `${a.operator_id}(${Object.values(a.bindings).join(',')}) ${a.outcome}`) }));
+  return JSON.stringify({
+    EPISODE: { id: context.episode_id, date: context.date_text, title: symbolic.title },
+    SEASON_GOALS: seasonGoals ? seasonGoals.goals.map((g) => g.text) : null,
+    THREADS: context.active_threads.map((t) => ({ id: t.id, question: t.question, type: t.type, progress: t.progress })),
+    CLIFFHANGER_CONSTRAINTS: context.previous_cliffhanger,
+    SCENES: symbolic.scenes.map((s) => ({ id: s.id, act: s.act, day: s.day, where: s.location, when: s.time_of_day, cast: s.cast, purpose: s.purpose, beats: beatsOf(s.id) })),
+    // The showrunner's steering and notes for this episode (issue 16), when there are any.
+    ...(showrunner ? { SHOWRUNNER: showrunner } : {}),
+  });
+}
+
 /**
- * Stage C through the LLM port (role `director`). The symbolic plan is the payload; the offline
- * realizer returns it. A model's plan must pass the schema and every acceptance rule; it is
- * re-asked with the errors up to DIRECTOR_RETRIES times, then the symbolic plan is used with the
- * reason recorded. A provider failure is also a fallback: a badly planning model never fails an episode.
+ * Stage C through the LLM port (role `director`): one call on the critical path. The model answers
+ * a DirectorEdit (structured output); we apply it to the symbolic plan and re-check every
+ * acceptance rule. An edit that cannot be applied or breaks a rule is re-asked once with the
+ * reasons, then the symbolic plan is used with the reason recorded. Only a bad model answer falls
+ * back: an outage, a replay miss, the cost cap or Ctrl-C end the run (resumable).
  */
 export async function directWithLlm(
   symbolic: EpisodePlan, world: World, context: EpisodeContext, proposals: AgentProposals, llm: Llm, retries = DIRECTOR_RETRIES,
@@ -44,57 +73,47 @@ export async function directWithLlm(
   showrunner: Record<string, unknown> | null = null,
 ): Promise<{ plan: EpisodePlan; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const messages: LlmMessage[] = [{
-    role: 'user',
-    content: stableStringify({
-      CURRENT_STATE: { state_hash: context.state_hash, date: context.date_text, metrics: context.metrics, acting_principals: context.acting_principals },
-      // Spec §6.1's inputs: the season's goals steer which threads this episode should push.
-      SEASON_GOALS: seasonGoals,
-      THREADS: context.active_threads,
-      OPERATORS: world.operators.operators.map((o) => ({ id: o.id, type: o.type, beats: o.beats, roles: o.roles, prereqs: o.prereqs, settings: o.settings })),
-      CLIFFHANGER_CONSTRAINTS: context.previous_cliffhanger,
-      PROPOSALS: proposals.proposals,
-      SYMBOLIC_PLAN: symbolic,
-      ...(showrunner ? { SHOWRUNNER: showrunner } : {}),
-    }),
-  }];
+  const messages: LlmMessage[] = [{ role: 'user', content: directorBrief(symbolic, context, seasonGoals, showrunner) }];
   let lastReason = '';
   let attempts = 0;
   for (let attempt = 0; attempt <= retries; attempt++) {
-    let answer: unknown;
     attempts = attempt + 1;
+    let edit: DirectorEdit;
     try {
       const res = await llm.complete({
         role: 'director',
-        system: 'You are the Director. Output valid JSON only: an episode plan in the given schema. Plan a 30-minute episode (18-24 scenes in 4 acts). Advance at least 2 threads; fully resolve at most 1 major thread; include exactly one REVEAL, REVERSAL, CONFRONTATION and CLIFFHANGER (the cliffhanger in the last scene); 10-14 thriller and 6-10 soap operator applications; every prerequisite must hold on the projected state. SYMBOLIC_PLAN is a valid plan you may improve.',
+        system: DIRECTOR_SYSTEM,
+        cache_system: true,
         messages,
-        json_schema: loadSchema('episode_plan'),
-        schema_name: 'episode_plan',
-        max_tokens: 16000,
-        payload: { plan: symbolic, context, proposals },
+        json_schema: DIRECTOR_EDIT_SCHEMA,
+        schema_name: 'director_edit',
+        // Our own re-ask below carries the planning errors too; the router's would not.
+        max_reasks: 0,
+        payload: { plan: symbolic, context, proposals, edit: identityEdit(symbolic) },
         meta: { episode: context.episode_id, attempt },
       });
-      answer = res.json ?? JSON.parse(res.text);
+      edit = (res.json ?? JSON.parse(res.text)) as DirectorEdit;
     } catch (e) {
-      // Only a bad model answer falls back to the symbolic plan. Ctrl-C, a replay miss (a stale
-      // recording must stay loud, or CI would silently change the episode), a spent call budget and
-      // a provider outage end the run, which can then be resumed with the same answers.
       if (isAureusError(e) && !isBadModelAnswer(e)) throw e;
-      lastReason = `provider error: ${e instanceof Error ? e.message : String(e)}`;
-      diagnostics.push(diag('AUR3006', { attempt: attempt + 1, reason: lastReason }));
-      break;
+      lastReason = `${isBadModelAnswer(e) ? 'bad answer' : 'provider error'}: ${e instanceof Error ? e.message : String(e)}`;
+      diagnostics.push(diag('AUR3006', { attempt: attempts, reason: lastReason }));
+      if (!isBadModelAnswer(e)) break;
+      messages.push({ role: 'user', content: 'Your answer was not a valid director_edit JSON object. Answer again with the JSON object only.' });
+      continue;
     }
-    const errs = planErrors(answer, world, context, symbolic.seed);
-    if (errs.length === 0) {
-      const p = answer as EpisodePlan;
+    const schemaErr = validateDirectorEdit(edit, DIRECTOR_EDIT_SCHEMA);
+    const applied = schemaErr ? { errors: [`schema: ${schemaErr}`] } : applyEdit(symbolic, edit);
+    const errs = 'errors' in applied ? applied.errors : planErrors(applied.plan, world, context, symbolic.seed);
+    if (errs.length === 0 && 'plan' in applied) {
+      const p = applied.plan;
       const same = stableStringify({ ...p, director: null }) === stableStringify({ ...symbolic, director: null });
       const checks = acceptanceChecks(p, world, context).checks;
-      return { plan: { ...p, acceptance_checks: checks, director: { source: same ? 'symbolic' : 'llm', attempts: attempt + 1, fallback_reason: null } }, diagnostics };
+      return { plan: { ...p, acceptance_checks: checks, director: { source: same ? 'symbolic' : 'llm', attempts, fallback_reason: null } }, diagnostics };
     }
     lastReason = errs.slice(0, 6).join(' | ');
-    diagnostics.push(diag('AUR3006', { attempt: attempt + 1, reason: lastReason }));
-    messages.push({ role: 'assistant', content: typeof answer === 'string' ? answer : JSON.stringify(answer) });
-    messages.push({ role: 'user', content: `Your plan breaks these rules; fix them and answer with the whole plan as JSON:\n- ${errs.join('\n- ')}` });
+    diagnostics.push(diag('AUR3006', { attempt: attempts, reason: lastReason }));
+    messages.push({ role: 'assistant', content: JSON.stringify(edit) });
+    messages.push({ role: 'user', content: `Your edit breaks these rules; fix them and answer with the whole edit as JSON:\n- ${errs.join('\n- ')}` });
   }
-  return { plan: { ...symbolic, director: { source: 'symbolic', attempts, fallback_reason: lastReason || 'no valid plan from the model' } }, diagnostics };
+  return { plan: { ...symbolic, director: { source: 'symbolic', attempts, fallback_reason: lastReason || 'no valid edit from the model' } }, diagnostics };
 }

@@ -42,3 +42,9 @@ export function validateCharacterAnswer(value: unknown): string | null {
   const v = validator('character_answer');
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
+
+/** Errors of a Director edit against its schema (c-director/edit.ts), or null when valid. */
+export function validateDirectorEdit(value: unknown, schema: object): string | null {
+  const v = validatorFor('inline/director_edit', () => schema);
+  return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+}

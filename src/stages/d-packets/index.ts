@@ -1,4 +1,5 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
+import { prunePacket } from './prune.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
 import { isExterior, type Character, type Operator, type Relationship, type World } from '../../domain/world.js';
@@ -186,59 +187,10 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       token_estimate: 0,
       token_budget: opts.tokenBudget,
     };
-    prune(packet, opts.tokenBudget, secretRel, threadRel);
+    prunePacket(packet, opts.tokenBudget, secretRel, threadRel);
     packets.push(packet);
   });
   return packets;
-}
-
-/** Characters an item takes in the packet's canonical JSON at `depth` (2 spaces per level). */
-function indentedSize(item: unknown, depth: number): number {
-  const text = stableStringify(item);
-  return text.length + (text.split('\n').length - 1) * depth * 2;
-}
-const PRUNED_ENTRY_CHARS = 90;
-
-/**
- * Drop the least relevant context until the estimate fits: edges, then secrets, threads,
- * accounts, characters. Each removal is credited with its size in the canonical JSON (less the
- * entry it adds to `pruned`); the exact estimate is re-measured after each batch.
- */
-function prune(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
-  const g = p.retrieved_subgraph;
-  const castIds = new Set(p.cast.map((c) => c.id));
-  const measure = () => { p.token_estimate = 0; p.token_estimate = estimateTokens(p); return p.token_estimate; };
-  const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
-    [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
-  const removeOne = (): number => {
-    if (g.edges.length) {
-      const e = g.edges.pop()!; // sorted by relevance, least relevant last
-      p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
-      return indentedSize(e, 3);
-    }
-    const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
-    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return indentedSize(s, 3); }
-    const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
-    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return indentedSize(t, 3); }
-    const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return indentedSize(a, 3); }
-    const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0) ?? pickLow(g.characters, () => 1);
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: castIds.has(c.id) ? 1 : 0 }); return indentedSize(c, 3); }
-    return 0; // nothing left to prune: the rest is the scene itself
-  };
-  let est = measure();
-  while (est > budget) {
-    let excess = (est - budget) * 4;
-    let progressed = false;
-    while (excess > 0) {
-      const freed = removeOne();
-      if (freed === 0) break;
-      progressed = true;
-      excess -= Math.max(1, freed - PRUNED_ENTRY_CHARS); // less the pruned-list entry this removal adds
-    }
-    if (!progressed) break;
-    est = measure();
-  }
 }
 
 function names(world: World, index: WorldIndex, op: Operator, a: OperatorApplication): Map<string, string> {

@@ -1,4 +1,4 @@
-import { stableStringify } from '../../core/json.js';
+import { packetJson } from '../d-packets/wire.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { LlmRequest } from '../../ports/llm.js';
@@ -19,7 +19,8 @@ INSTRUCTIONS:
    - Check every line against the LEXICON's forbidden anachronisms.
    - Court/Villa/Senate/Temple: use at least one rhetorical device (anaphora, tricolon, sententia).
    - Street/Port/Camp: use Thriller Mode (short sentences).
-5. Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
+5. retrieved_subgraph is the world around the scene: relationship weights not listed are 0.
+   Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
 6. End with a hook or button line per constraints.hook_requirement.
 
 SCENE TEXT FORMAT:
@@ -43,7 +44,11 @@ export function renderLexiconMd(entries: LexiconEntry[]): string {
   return `## Forbidden anachronisms\n\n| forbidden | replacement | note |\n| --- | --- | --- |\n${rows}\n`;
 }
 
-/** The static, cacheable prefix: style guide then lexicon (spec §6.3 STYLE_GUIDE, LEXICON). */
+/**
+ * The static context after the role instructions: style guide then lexicon (spec §6.3 STYLE_GUIDE,
+ * LEXICON). With WRITER_SYSTEM before it, it is the whole cached prefix of every writer call: the
+ * one cache breakpoint closes it, and everything per scene follows in the user turn.
+ */
 export function writerStaticContext(style: WriterStyle): string {
   return `STYLE_GUIDE:\n${style.guide.trim()}\n\nLEXICON:\n${(style.lexicon_md ?? renderLexiconMd(style.lexicon)).trim()}\n`;
 }
@@ -98,7 +103,8 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
       `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
     );
   }
-  parts.push(`SCENE_PACKET:\n${stableStringify(packet).trimEnd()}`);
+  // Compact JSON, without the pruned list and the packet's bookkeeping (d-packets/wire.ts).
+  parts.push(`SCENE_PACKET:\n${packetJson(packet)}`);
   const payload: WriterPayload = {
     task: 'write_scene',
     seed: o.seed,
@@ -121,7 +127,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
     system: WRITER_SYSTEM,
     static_context: writerStaticContext(style),
     messages: [{ role: 'user', content: parts.join('\n\n') }],
-    max_tokens: o.max_tokens ?? 4096,
+    ...(o.max_tokens !== undefined ? { max_tokens: o.max_tokens } : {}),
     payload,
     meta: { episode: packet.episode_id, scene: packet.scene_id, attempt: o.attempt },
   };

@@ -1,7 +1,7 @@
-import { stableStringify } from '../../core/json.js';
+import { canonicalCompact } from '../../core/json.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { Claim, Finding, SceneEvent } from '../../domain/scene.js';
-import type { Llm, LlmRequest } from '../../ports/llm.js';
+import { isBadModelAnswer, type Llm, type LlmRequest } from '../../ports/llm.js';
 import type { CriticPayload, CriticVerdict } from '../e-writer/types.js';
 import { finding } from './context.js';
 
@@ -32,20 +32,42 @@ export const CRITIC_SCHEMA = {
   },
 } as const;
 
-export function buildCriticRequest(packet: ScenePacket, text: string, claims: Claim[], events: SceneEvent[], attempt: number, signal?: AbortSignal): LlmRequest {
+/**
+ * What the critic needs of the packet to judge the four points: the plan (directives), the deltas,
+ * the hook, the setting's register and who is on stage. Not the retrieved subgraph: the verifier's
+ * deterministic rules already checked the facts against it.
+ */
+export function criticView(packet: ScenePacket): unknown {
+  return {
+    scene_id: packet.scene_id,
+    setting: { kind: packet.setting.kind, location: packet.setting.location_name, time_of_day: packet.setting.time_of_day },
+    cast: packet.cast.map((c) => ({ id: c.id, name: c.name })),
+    director_instructions: packet.director_instructions,
+    required_deltas: packet.constraints.required_deltas,
+    hook_requirement: packet.constraints.hook_requirement,
+  };
+}
+
+/** The critic's static context: the lexicon it checks voice against (same for every scene, so it caches). */
+export function criticStaticContext(lexiconMd: string | undefined): string | undefined {
+  return lexiconMd ? `LEXICON (forbidden anachronisms and their Roman replacements):\n${lexiconMd.trim()}\n` : undefined;
+}
+
+export function buildCriticRequest(packet: ScenePacket, text: string, claims: Claim[], events: SceneEvent[], attempt: number, signal?: AbortSignal, lexiconMd?: string): LlmRequest {
   const payload: CriticPayload = { task: 'critique_scene', packet, scene_text: text, claims, events };
+  const staticContext = criticStaticContext(lexiconMd);
   const req: LlmRequest = {
     role: 'critic',
     system: CRITIC_SYSTEM,
+    ...(staticContext ? { static_context: staticContext } : {}),
     messages: [
       {
         role: 'user',
-        content: `SCENE_TEXT:\n${text}\n\nSCENE_PACKET:\n${stableStringify(packet).trimEnd()}\n\nCLAIMS:\n${JSON.stringify(claims)}\n\nSCENE_EVENTS:\n${JSON.stringify(events)}`,
+        content: `SCENE_TEXT:\n${text}\n\nSCENE:\n${canonicalCompact(criticView(packet))}\n\nCLAIMS:\n${JSON.stringify(claims)}\n\nSCENE_EVENTS:\n${JSON.stringify(events)}`,
       },
     ],
     json_schema: CRITIC_SCHEMA,
     schema_name: 'critic_verdict',
-    max_tokens: 1024,
     payload,
     meta: { episode: packet.episode_id, scene: packet.scene_id, attempt },
   };
@@ -59,9 +81,19 @@ export interface CriticResult {
   findings: Finding[];
 }
 
-/** Runs the critic; its violations become soft AUR5061 findings (quality, fixed by a punch-up). */
+/**
+ * Runs the critic; its violations become soft AUR5061 findings (quality, fixed by a punch-up).
+ * A critic whose answer stays invalid is asked once more on its escalation model
+ * (`escalations.critic`, spec §6.4: Sonnet); an outage or an abort ends the run as usual.
+ */
 export async function runCritic(llm: Llm, req: LlmRequest): Promise<CriticResult> {
-  const res = await llm.complete(req);
+  let res;
+  try {
+    res = await llm.complete(req);
+  } catch (e) {
+    if (!isBadModelAnswer(e) || req.escalate) throw e;
+    res = await llm.complete({ ...req, escalate: true });
+  }
   const v = normalizeVerdict(res.json ?? safeJson(res.text));
   const scene = (req.payload as CriticPayload).packet.scene_id;
   const findings = v.verdict === 'FAIL'

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPackets, bindRoleNames, estimateTokens } from '../../../src/stages/d-packets/index.js';
+import { packetJson, packetTokens } from '../../../src/stages/d-packets/wire.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { planScenario, scenario, hasStarter, STARTER, schemaErrors } from './helpers.js';
 
@@ -46,13 +47,20 @@ describe('scene packets (GraphRAG-lite)', () => {
       expect(f.pruned).toEqual([]);
       if (p.pruned.length === 0) return;
       prunedSome = true;
-      expect(p.token_estimate).toBe(estimateTokens({ ...p, token_estimate: 0 }));
+      // Measured on what the model reads: compact JSON without the pruned list.
+      expect(p.token_estimate).toBe(packetTokens(p));
+      expect(packetJson(p)).not.toContain('"pruned"');
+      const cast = new Set(p.cast.map((c) => c.id));
+      const own = (e: { from: string; to: string }) => cast.has(e.from) && cast.has(e.to);
       if (p.token_estimate > 1500) {
-        // Over budget only when nothing prunable is left.
-        expect(p.retrieved_subgraph.edges).toEqual([]);
+        // Over budget only when nothing prunable is left: the cast and its own edges stay.
+        expect(p.retrieved_subgraph.edges.every(own)).toBe(true);
       }
+      // The cast's own nodes and edges are never pruned.
+      for (const c of p.cast) expect(p.pruned.some((x) => x.kind === 'character' && x.id === c.id)).toBe(false);
+      for (const e of f.retrieved_subgraph.edges.filter(own)) expect(p.retrieved_subgraph.edges).toContainEqual(e);
       const edges = p.pruned.filter((x) => x.kind === 'edge');
-      const kept = p.retrieved_subgraph.edges;
+      const kept = p.retrieved_subgraph.edges.filter((e) => !own(e));
       // Every pruned edge was no more relevant than every edge kept.
       for (const e of edges) for (const k of kept) expect(e.relevance).toBeLessThanOrEqual(k.relevance);
       // Edges go before anything else.

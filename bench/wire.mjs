@@ -1,0 +1,99 @@
+// Child process: one episode (stages A–H, no git) on the starter world through the real Anthropic
+// provider and SDK against bench/wire-server.mjs (latency 200 ms + 1 ms per output token, realistic
+// answer sizes). Reports the cost at default routing, the cost the same calls would have through
+// the Message Batches API (half price), the cached share of writer input, and wall time against the
+// critical-path bound at the given concurrency.
+//   node bench/wire.mjs [concurrency=8]
+import { dist, r1, ROOT } from './lib.mjs';
+import { answerKey, startWireServer } from './wire-server.mjs';
+
+const concurrency = Number(process.argv[2] ?? 8);
+const { loadWorldOrThrow } = await dist('store/index.js');
+const { loadConfigOrThrow } = await dist('config/load.js');
+const { OfflineProvider, openLlm, MemoryRunLog, summarizeRunLog, costOf } = await dist('providers/index.js');
+const { AnthropicProvider } = await dist('providers/anthropic.js');
+const { CallBudget } = await dist('providers/budget.js');
+const { planEpisode } = await dist('stages/planning.js');
+const { writeEpisodeScenes } = await dist('stages/scenes.js');
+const { stageH } = await dist('stages/h-commit/index.js');
+const { loadStyle } = await dist('style/index.js');
+const { episodeRef } = await dist('domain/context.js');
+const { canonicalCompact } = await dist('core/json.js');
+
+const server = await startWireServer();
+const { world } = await loadWorldOrThrow(ROOT);
+const { config } = loadConfigOrThrow(ROOT, { concurrency, provider: 'anthropic', cacheMode: 'off' });
+const seed = 'bench';
+const ref = episodeRef(1, 1);
+
+/** The offline realizers write the content; the real provider carries it over the wire. */
+class WireProvider {
+  constructor() {
+    this.id = 'anthropic';
+    this.offline = new OfflineProvider({ seed });
+    this.real = new AnthropicProvider({ config, env: { ANTHROPIC_API_KEY: 'sk-bench', ANTHROPIC_BASE_URL: server.url }, budget: new CallBudget(10_000) });
+    this.calls = [];
+    this.t0 = performance.now();
+  }
+  async complete(req, model) {
+    const off = await this.offline.complete(req, model);
+    const text = off.json !== undefined ? JSON.stringify(off.json) : off.text;
+    server.answers.set(answerKey(req.messages.at(-1).content), { role: req.role, text });
+    const start = performance.now() - this.t0;
+    const res = await this.real.complete(req, model);
+    this.calls.push({ role: req.role, scene: req.meta?.scene ?? null, start, end: performance.now() - this.t0, out: res.usage.output_tokens });
+    return res;
+  }
+}
+
+const provider = new WireProvider();
+const runLog = new MemoryRunLog();
+const llm = openLlm({ root: ROOT, config, seed, runLog, provider: { provider, providerId: 'anthropic', deterministic: false } });
+const style = await loadStyle(ROOT);
+const writerStyle = { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown };
+
+const t0 = performance.now();
+const planning = await planEpisode({ world, ref, seed, previousCliffhanger: null, llm, packets: { tokenBudget: config.packets.token_budget } });
+const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style: writerStyle, budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode }, concurrency, seed });
+const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
+await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
+const wall = performance.now() - t0;
+await server.close();
+
+// The critical-path bound at this concurrency: per layer (proposals, director, scenes, recap), the
+// longer of its longest chain and its work spread over the slots; the writers' cache warm-up (the
+// first writer alone) is part of the scenes layer's chain. Each call lasts 200 ms + 1 ms per output token.
+const calls = provider.calls;
+const dur = (c) => 200 + c.out;
+const layer = (role) => calls.filter((c) => c.role === role);
+const spread = (xs) => Math.max(0, ...xs.map(dur), xs.reduce((s, c) => s + dur(c), 0) / concurrency);
+const sceneCalls = calls.filter((c) => c.role === 'writer' || c.role === 'critic');
+const chains = new Map();
+for (const c of sceneCalls) chains.set(c.scene, (chains.get(c.scene) ?? 0) + dur(c));
+const firstWriter = sceneCalls.filter((c) => c.role === 'writer').sort((a, b) => a.start - b.start)[0];
+const scenesBound = Math.max(Math.max(0, ...chains.values()) + (firstWriter ? dur(firstWriter) : 0), (firstWriter ? dur(firstWriter) : 0) + sceneCalls.reduce((s, c) => s + dur(c), 0) / concurrency);
+const bound = spread(layer('proposals')) + layer('director').reduce((s, c) => s + dur(c), 0) + scenesBound + spread(layer('recap'));
+
+const sum = summarizeRunLog(runLog.entries);
+const batchCost = runLog.entries.reduce((s, e) => s + costOf({ input_tokens: e.input_tokens, output_tokens: e.output_tokens, cache_read_tokens: e.cache_read_tokens, cache_write_tokens: e.cache_write_tokens }, config.prices[e.model], { batch: true, ttl: config.cache.ttl }), 0);
+const w = sum.per_role.writer;
+const writerInput = w.input_tokens + w.cache_read_tokens + w.cache_write_tokens;
+const out = {
+  concurrency,
+  ok: efg.ok,
+  calls: runLog.entries.length,
+  calls_by_role: Object.fromEntries(Object.entries(sum.per_role).map(([k, v]) => [k, v.calls])),
+  cost_usd: Math.round(sum.total.cost_usd * 10000) / 10000,
+  cost_by_role: Object.fromEntries(Object.entries(sum.per_role).map(([k, v]) => [k, Math.round(v.cost_usd * 10000) / 10000])),
+  cost_by_model: Object.fromEntries(Object.entries(sum.per_model).map(([k, v]) => [k, { calls: v.calls, usd: Math.round(v.cost_usd * 10000) / 10000, input: v.input_tokens, cache_read: v.cache_read_tokens, cache_write: v.cache_write_tokens, output: v.output_tokens }])),
+  batch_cost_usd: Math.round(batchCost * 10000) / 10000,
+  writer_cached_share: Math.round((1000 * w.cache_read_tokens) / writerInput) / 10,
+  writer_input_tokens: writerInput,
+  output_tokens: sum.total.output_tokens,
+  wall_ms: r1(wall),
+  bound_ms: r1(bound),
+  wall_over_bound: Math.round((wall / bound) * 100) / 100,
+  rejected_requests: server.refused.count,
+  director_output_tokens: sum.per_role.director?.output_tokens ?? 0,
+};
+process.stdout.write(JSON.stringify(out) + '\n');

@@ -1,0 +1,57 @@
+import type { AureusConfig } from '../config/types.js';
+import type { LlmRole } from '../ports/llm.js';
+import { costOf } from './cost.js';
+
+/**
+ * What an episode would cost on the real provider at the configured routing, before it runs
+ * (`episode plan` prints it). Output sizes are what Sonnet/Haiku 5.x answer at the default effort,
+ * thinking included (the wire benchmark uses the same); input is measured from the artifacts,
+ * with the 5.x tokenizer's ~1.3 tokens per chars/4, and the static prefix read from the prompt cache
+ * after the first call of each role. Repairs are not counted: it is the cost of a clean episode.
+ */
+export const TYPICAL_OUTPUT_TOKENS: Record<LlmRole, number> = { writer: 1000, director: 3000, critic: 300, proposals: 400, recap: 400 };
+const TOKENIZER = 1.3;
+
+export interface EpisodeShape {
+  principals: number;
+  /** Chars of the director's brief. */
+  director_chars: number;
+  /** Per scene: chars of what the writer reads after the prefix, and whether it is a marquee scene. */
+  scenes: Array<{ chars: number; marquee: boolean }>;
+  /** Chars of the writer's static prefix (instructions, style guide, lexicon). */
+  writer_prefix_chars: number;
+}
+
+export interface CostEstimate {
+  usd: number;
+  batch_usd: number;
+  per_role: Record<LlmRole, number>;
+}
+
+export function estimateEpisodeCost(config: AureusConfig, shape: EpisodeShape): CostEstimate {
+  const tokens = (chars: number) => Math.ceil((chars / 4) * TOKENIZER);
+  const per_role: Record<LlmRole, number> = { writer: 0, director: 0, critic: 0, proposals: 0, recap: 0 };
+  let batch = 0;
+  const add = (role: LlmRole, model: string, input: number, read: number, write: number) => {
+    const usage = { input_tokens: input, output_tokens: TYPICAL_OUTPUT_TOKENS[role], cache_read_tokens: read, cache_write_tokens: write };
+    per_role[role] += costOf(usage, config.prices[model], { ttl: config.cache.ttl });
+    batch += costOf(usage, config.prices[model], { batch: true, ttl: config.cache.ttl });
+  };
+  const m = config.models;
+  const escalation = config.escalations.writer ?? m.escalation;
+  for (let i = 0; i < shape.principals; i++) add('proposals', m.proposals, 1500, 0, 0);
+  add('director', m.director, tokens(shape.director_chars) + 400, 0, 0);
+  const prefix = tokens(shape.writer_prefix_chars);
+  const written = new Set<string>();
+  for (const s of shape.scenes) {
+    const model = s.marquee ? escalation : m.writer;
+    const first = !written.has(model);
+    written.add(model);
+    add('writer', model, tokens(s.chars), first ? 0 : prefix, first ? prefix : 0);
+    add('critic', m.critic, tokens(s.chars / 2) + 2000, 0, 0);
+  }
+  add('recap', m.recap, 1500, 0, 0);
+  const round4 = (x: number) => Math.round(x * 10000) / 10000;
+  const usd = Object.values(per_role).reduce((a, b) => a + b, 0);
+  return { usd: round4(usd), batch_usd: round4(batch), per_role: Object.fromEntries(Object.entries(per_role).map(([k, v]) => [k, round4(v)])) as Record<LlmRole, number> };
+}

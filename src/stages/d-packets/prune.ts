@@ -1,0 +1,54 @@
+import { canonicalCompact } from '../../core/json.js';
+import type { ScenePacket } from '../../domain/packet.js';
+import { packetTokens } from './wire.js';
+
+/** Characters an item takes in the compact JSON the model reads (plus its comma). */
+const sizeOf = (item: unknown): number => canonicalCompact(item).length + 1;
+
+/**
+ * Drop the least relevant context until what the model reads fits the budget: edges, then secrets,
+ * threads, accounts, characters. The scene's own people are never dropped: the cast's characters
+ * and the edges among them stay, whatever the budget (a scene cannot be written without them).
+ * Each removal is credited with its compact size and recorded in `pruned`, which stays in the
+ * packet file but is not sent and not counted; the estimate is re-measured after each batch.
+ */
+export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
+  const g = p.retrieved_subgraph;
+  const castIds = new Set(p.cast.map((c) => c.id));
+  const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
+  const measure = () => (p.token_estimate = packetTokens(p));
+  const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
+    [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
+  const removeOne = (): number => {
+    // Edges are sorted by relevance, least relevant last; the cast's own edges stay.
+    for (let i = g.edges.length - 1; i >= 0; i--) {
+      const e = g.edges[i]!;
+      if (own(e)) continue;
+      g.edges.splice(i, 1);
+      p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
+      return sizeOf(e);
+    }
+    const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }
+    const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
+    const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
+    const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0);
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: 0 }); return sizeOf(c); }
+    return 0; // nothing left to prune: the rest is the scene itself
+  };
+  let est = measure();
+  while (est > budget) {
+    let excess = (est - budget) * 4;
+    let progressed = false;
+    while (excess > 0) {
+      const freed = removeOne();
+      if (freed === 0) break;
+      progressed = true;
+      excess -= freed;
+    }
+    if (!progressed) break;
+    est = measure();
+  }
+}

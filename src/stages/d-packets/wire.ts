@@ -1,0 +1,50 @@
+import { canonicalCompact } from '../../core/json.js';
+import type { ScenePacket } from '../../domain/packet.js';
+
+/**
+ * What of a packet goes to a model, and how its size is measured. The packet file keeps everything
+ * (the `pruned` list, the estimate, the budget, the state hash) for readers and resume; the model
+ * gets the scene only, as compact canonical JSON (indentation is about a third of the indented
+ * form, and the pruned list can be most of it on a large world). The token budget is measured on
+ * exactly this text, so what does not reach the model does not count against it.
+ */
+export type ModelPacket = Omit<ScenePacket, 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph'> & {
+  retrieved_subgraph: Omit<ScenePacket['retrieved_subgraph'], 'edges' | 'characters'> & { edges: unknown[]; characters: unknown[] };
+};
+
+/**
+ * The packet as the model reads it: what the writer can put on screen. Besides the bookkeeping:
+ * - edges: the cast's own relationships (at least one end on stage), without the retrieval
+ *   `relevance` and without zero weights (the writer's instructions say an absent weight is 0);
+ *   ties between two off-stage characters cannot be played in the scene;
+ * - characters: the cast in full; anyone else the scene refers to (an edge, a secret, a thread, a
+ *   directive or a delta names them) as who they are, their faction, status and whereabouts,
+ *   without stat numbers and intentions; characters nothing in the scene refers to are left out.
+ * The packet file keeps the whole retrieved subgraph. On the starter world the model reads about
+ * half the subgraph's characters.
+ */
+export function packetForModel(p: ScenePacket): ModelPacket {
+  const { pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, retrieved_subgraph: g, ...rest } = p;
+  const cast = new Set(p.cast.map((c) => c.id));
+  const edges = g.edges
+    .filter((e) => cast.has(e.from) || cast.has(e.to))
+    .map(({ relevance: _r, weights, ...e }) => ({ ...e, weights: Object.fromEntries(Object.entries(weights).filter(([, v]) => v !== 0)) }));
+  const mentions = JSON.stringify([rest, edges, g.secrets, g.threads, g.accounts]);
+  const characters = g.characters.flatMap((c) => {
+    if (cast.has(c.id)) return [c];
+    if (!mentions.includes(`"${c.id}"`)) return [];
+    const { stats: _s, intentions: _i, ...who } = c as typeof c & { stats?: unknown; intentions?: unknown };
+    return [who];
+  });
+  return { ...rest, retrieved_subgraph: { ...g, edges, characters } };
+}
+
+/** The packet as the model reads it: compact canonical JSON. */
+export function packetJson(p: ScenePacket): string {
+  return canonicalCompact(packetForModel(p));
+}
+
+/** Estimated tokens of what the model reads (about four characters per token). */
+export function packetTokens(p: ScenePacket): number {
+  return Math.ceil(packetJson(p).length / 4);
+}

@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { openLlm } from '../../src/providers/index.js';
+import { MemoryRunLog } from '../../src/providers/run-log.js';
+import { LlmAbortedError } from '../../src/providers/errors.js';
+import { FAKE_KEY, criticRequest, tempRoot, testConfig, writerRequest } from './helpers.js';
+
+/** `--batch`: the Message Batches API through the real SDK against the fake server's batch endpoints. */
+let server: FakeAnthropicServer;
+let root: string;
+beforeAll(async () => {
+  server = await startFakeAnthropic();
+});
+afterAll(async () => {
+  await server.close();
+});
+beforeEach(async () => {
+  server.reset();
+  root = await tempRoot('aureus-batch-');
+});
+
+function open(runDir: string, signal?: AbortSignal) {
+  const config = testConfig((c) => ((c.provider = 'anthropic'), (c.cache.mode = 'off')));
+  const runLog = new MemoryRunLog();
+  const llm = openLlm({ root, config, env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url }, runLog, signal, batch: { runDir, pollMs: 10 } });
+  return { llm, runLog };
+}
+
+const layer = () => [1, 2, 3].map((i) => writerRequest({ meta: { scene: `SC0${i}` }, messages: [{ role: 'user', content: `packet ${i}` }] }));
+
+describe('season run --batch: the Message Batches API', () => {
+  it('sends a layer of calls as one batch, polls it, answers each call by custom_id at half price', async () => {
+    server.handler = (req) => steps.ok(writerAnswer(`scene for ${req.body!.messages[0]!.content as string}`), { usage: { input_tokens: 1000, output_tokens: 1000 } });
+    server.batches.pollsToEnd = 3;
+    const runDir = path.join(root, 'run');
+    const { llm, runLog } = open(runDir);
+    const res = await Promise.all(layer().map((r) => llm.complete(r)));
+    expect(res.map((r) => r.text)).toEqual([1, 2, 3].map((i) => writerAnswer(`scene for packet ${i}`)));
+    expect(server.batches.created).toHaveLength(1);
+    expect(server.batches.created[0]!.requests).toHaveLength(3);
+    expect(server.batches.calls.filter((c) => c.startsWith('GET /v1/messages/batches/msgbatch')).length).toBeGreaterThanOrEqual(3);
+    // No per-call /v1/messages request, nothing a 5.x model refuses, no stream flag in a batch item.
+    expect(server.requests.filter((r) => r.path === '/v1/messages')).toEqual([]);
+    expect(server.rejected).toEqual([]);
+    expect(server.batches.created[0]!.requests.every((r) => r.params.stream === undefined)).toBe(true);
+    // Sonnet 5.5 at half price: (1000 x $2 + 1000 x $10) / 1e6 / 2.
+    expect(res.every((r) => r.cost_usd === 0.006)).toBe(true);
+    expect(runLog.entries).toHaveLength(3);
+    const record = JSON.parse(fs.readFileSync(path.join(runDir, 'batches.json'), 'utf8'));
+    expect(record.batches).toEqual([{ id: server.batches.created[0]!.id, custom_ids: expect.any(Array) }]);
+  });
+
+  it('a killed run resumes by polling the batch it already sent, not by sending a new one', async () => {
+    server.handler = () => steps.ok(writerAnswer('INT. CURIA - DAY'));
+    const runDir = path.join(root, 'run');
+    const first = open(runDir);
+    await Promise.all(layer().map((r) => first.llm.complete(r)));
+    expect(server.batches.created).toHaveLength(1);
+    // A new process (a resumed run) asks the same calls: they are answered from the recorded batch.
+    const second = open(runDir);
+    const again = await Promise.all(layer().map((r) => second.llm.complete(r)));
+    expect(again.every((r) => r.text === writerAnswer('INT. CURIA - DAY'))).toBe(true);
+    expect(server.batches.created).toHaveLength(1);
+  });
+
+  it('Ctrl-C cancels the batch in flight and the calls fail as interrupted', async () => {
+    server.batches.pollsToEnd = 1000;
+    const ac = new AbortController();
+    const { llm } = open(path.join(root, 'run'), ac.signal);
+    const calls = [criticRequest(), ...layer()].map((r) => llm.complete(r).catch((e: unknown) => e));
+    await new Promise((r) => setTimeout(r, 300));
+    ac.abort(new Error('SIGINT'));
+    const errs = await Promise.all(calls);
+    expect(errs.every((e) => e instanceof LlmAbortedError)).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.batches.calls.some((c) => /^POST \/v1\/messages\/batches\/msgbatch_fake_\d+\/cancel$/.test(c))).toBe(true);
+  });
+});
