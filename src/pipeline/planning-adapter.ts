@@ -35,25 +35,35 @@ export interface PlanningInput {
   steering?: Steering | null;
 }
 
-export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
-  const { planEpisode, readSeasonGoals, readRecentMoves } = await import('../stages/planning.js');
-  input.signal?.throwIfAborted();
-  // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
-  const seasonGoals = await readSeasonGoals(input.root, input.ref.season);
-  const steering = await steeringWithNotes(input.root, input.ref.id, input.steering ?? null);
+/**
+ * What the Director reads from the season besides the world (goals, its recent moves, the showrunner's
+ * steering and notes, the historical anchors and what was already played). One function for
+ * `episode run` and `episode plan`, so that the plan previews the run byte for byte.
+ */
+export async function seasonPlanningInputs(root: string, ref: EpisodeRef, world: World, flags: Steering | null) {
+  const { readSeasonGoals, readRecentMoves } = await import('../stages/planning.js');
   const { readAnchors, readPlayedOperators } = await import('../stages/anchors-io.js');
+  return {
+    // Thread progress is paced to the season (docs/planning.md, "Thread pacing").
+    seasonGoals: await readSeasonGoals(root, ref.season),
+    recentMoves: await readRecentMoves(root, ref),
+    steering: await steeringWithNotes(root, ref.id, flags),
+    anchors: await readAnchors(root, world),
+    playedOperators: await readPlayedOperators(root, ref),
+  };
+}
+
+export async function runPlanning(input: PlanningInput): Promise<PlanningOutput & { diagnostics: Diagnostic[] }> {
+  const { planEpisode } = await import('../stages/planning.js');
+  input.signal?.throwIfAborted();
   const a = await planEpisode({
-    seasonGoals,
-    recentMoves: await readRecentMoves(input.root, input.ref),
+    ...(await seasonPlanningInputs(input.root, input.ref, input.world, input.steering ?? null)),
     world: input.world,
     ref: input.ref,
     seed: input.seed,
     previousCliffhanger: input.previousCliffhanger,
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
-    steering,
-    anchors: await readAnchors(input.root, input.world),
-    playedOperators: await readPlayedOperators(input.root, input.ref),
     onStage: input.onStage,
   });
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };

@@ -77,7 +77,7 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
     const { loadValidatedWorld } = await import('../../store/validate.js');
     const { loadConfigOrThrow } = await import('../../config/load.js');
     const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
-    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, readSeasonGoals, readRecentMoves, nextEpisodeRef } = await import('../../stages/planning.js');
+    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
     const { episodeRef } = await import('../../domain/context.js');
     const { runRelDir, episodeRelDir } = await import('../../paths.js');
     const fs = await import('node:fs');
@@ -103,11 +103,11 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
     const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
     const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
     const started = performance.now();
-    // Thread progress is paced to the season's goals (docs/planning.md, "Thread pacing").
-    const seasonGoals = await readSeasonGoals(c.root, ref.season);
+    // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
+    const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
     const artifacts = await planEpisode({
-      world, ref, seed, previousCliffhanger, llm, seasonGoals, recentMoves: await readRecentMoves(c.root, ref),
-      steering: await (await import('../../pipeline/planning-adapter.js')).steeringWithNotes(c.root, ref.id, flags),
+      ...(await seasonPlanningInputs(c.root, ref, world, flags)),
+      world, ref, seed, previousCliffhanger, llm,
       packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
     });
     const files = await writePlanningArtifacts(runDir, artifacts);
