@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import { pause } from './pause.js';
 import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
@@ -226,18 +227,6 @@ export class AnthropicProvider implements LlmProvider {
 /** The answer's text: text blocks only, in order (thinking and redacted_thinking blocks are skipped). */
 export function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string {
   return content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
-}
-
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 export function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { pause } from './pause.js';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import writeFileAtomic from 'write-file-atomic';
@@ -125,7 +126,7 @@ export class BatchProvider implements LlmProvider {
     for (;;) {
       const b = await client.messages.batches.retrieve(batchId, {}, { signal: this.o.signal });
       if (b.processing_status === 'ended') break;
-      await sleep(wait, this.o.signal);
+      await pause(wait, this.o.signal);
       if (this.o.signal?.aborted) throw new LlmAbortedError('writer', this.o.signal.reason);
       wait = Math.min(this.o.maxPollMs, wait * 2);
     }
@@ -157,16 +158,4 @@ export class BatchProvider implements LlmProvider {
     const batches = [...this.readRecords(), r];
     await writeFileAtomic(this.file, JSON.stringify({ format: 1, batches }, null, 2) + '\n');
   }
-}
-
-function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
