@@ -97,3 +97,4 @@ const out = {
   director_output_tokens: sum.per_role.director?.output_tokens ?? 0,
 };
 process.stdout.write(JSON.stringify(out) + '\n');
+if (process.env.WIRE_DUMP) { const fs = await import("node:fs"); fs.writeFileSync(process.env.WIRE_DUMP, JSON.stringify(server.requests.map((b) => ({ model: b.model, sys: (b.system ?? []).map((x) => ({ n: x.text.length, cc: Boolean(x.cache_control) })), user: b.messages.map((m) => m.content.length), max_tokens: b.max_tokens, oc: b.output_config ? Object.keys(b.output_config) : null })))); }

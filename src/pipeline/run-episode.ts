@@ -208,6 +208,7 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
   for (const id of ids) if (cp.has(`scene-${id}`)) tracker.scene(id, 'resumed');
   const { loadStyle } = await import('../style/index.js');
   const { writeEpisodeScenes } = await import('../stages/scenes.js');
+  const { writerStyleFrom } = await import('../stages/e-writer/prompt.js');
   const style = await loadStyle(run.root);
   const timer = setInterval(() => tracker.emit(), 250);
   let res;
@@ -217,7 +218,7 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
       plan,
       packets,
       world: run.world,
-      style: { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown },
+      style: writerStyleFrom(style),
       budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode },
       concurrency: config.concurrency,
       seed: run.seed,

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Finding, SceneAttempt } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { ConfigOverrides } from '../config/types.js';
-import { buildWriterRequest } from '../stages/e-writer/prompt.js';
+import { buildWriterRequest, renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { buildCriticRequest, runCritic } from '../stages/f-verifier/critic.js';
 import { keepOpening, planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
@@ -42,8 +42,10 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
   const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env });
   const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, { provider: router.providerId, models: config.models, chaos: config.chaos });
   const s = await loadStyle(o.root);
-  const style = { guide: s.guide, lexicon: s.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: s.lexiconMarkdown };
+  const style = writerStyleFrom(s);
   const packet = st.planning.packets.find((p) => p.scene_id === id)!;
+  // The same reference as the run's own calls, so a rewrite reads the episode's cached prefix.
+  const references = writerReferences(st.planning.packets);
   const ctx = await verifyContext(o.root, o.world, st, id);
 
   const attempts: SceneAttempt[] = [];
@@ -61,6 +63,7 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
       restate_deltas: repair?.restate_deltas,
       strict_json: repair?.strict_json,
       escalate: repair?.escalate || packet.marquee || undefined,
+      references,
       note: o.note,
       nonce: k === 0 ? nonce : `${nonce}/${k + 1}`,
       signal: o.signal,
@@ -73,7 +76,7 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
     const findings = [...v.findings];
     let critic: SceneAttempt['critic'] = null;
     if (!v.hard) {
-      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal));
+      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal, style.lexicon_md ?? renderLexiconMd(style.lexicon)));
       critic = { verdict: c.verdict.verdict, notes: [...c.verdict.violations.map((x) => x.message), ...c.verdict.warnings] };
       findings.push(...c.findings);
     }

@@ -16,10 +16,11 @@ export interface EpisodeShape {
   principals: number;
   /** Chars of the director's brief. */
   director_chars: number;
-  /** Per scene: chars of what the writer reads after the prefix, and whether it is a marquee scene. */
-  scenes: Array<{ chars: number; marquee: boolean }>;
-  /** Chars of the writer's static prefix (instructions, style guide, lexicon). */
-  writer_prefix_chars: number;
+  /**
+   * Per scene, measured on its first writer request: chars of the cached prefix (instructions, style
+   * guide, lexicon, the episode reference) and of what follows it, and whether it is a marquee scene.
+   */
+  scenes: Array<{ prefix_chars: number; chars: number; marquee: boolean }>;
 }
 
 export interface CostEstimate {
@@ -41,12 +42,14 @@ export function estimateEpisodeCost(config: AureusConfig, shape: EpisodeShape): 
   const escalation = config.escalations.writer ?? m.escalation;
   for (let i = 0; i < shape.principals; i++) add('proposals', m.proposals, 1500, 0, 0);
   add('director', m.director, tokens(shape.director_chars) + 400, 0, 0);
-  const prefix = tokens(shape.writer_prefix_chars);
   const written = new Set<string>();
   for (const s of shape.scenes) {
     const model = s.marquee ? escalation : m.writer;
-    const first = !written.has(model);
-    written.add(model);
+    const prefix = tokens(s.prefix_chars);
+    // The first call with a given prefix on a model writes the cache; the others read it.
+    const key = `${model}\u0000${s.prefix_chars}`;
+    const first = !written.has(key);
+    written.add(key);
     add('writer', model, tokens(s.chars), first ? 0 : prefix, first ? prefix : 0);
     add('critic', m.critic, tokens(s.chars / 2) + 2000, 0, 0);
   }

@@ -9,7 +9,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { ApprovedScene, Finding, SceneAttempt, SceneReport, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
-import { buildWriterRequest, renderLexiconMd } from './e-writer/prompt.js';
+import { buildWriterRequest, renderLexiconMd, writerReferences } from './e-writer/prompt.js';
 import type { WriterStyle } from './e-writer/types.js';
 import type { VerifyContext } from './f-verifier/context.js';
 import { verifySceneOutput, type SceneVerification } from './f-verifier/verify.js';
@@ -90,6 +90,8 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
     packets.map((p) => [p.scene_id, { packet: p, attempts: [], last: null, lastPacket: p, model: '', passed: false, simplified: false }]),
   );
   if (opts.draftDir) await mkdir(path.join(opts.draftDir, 'drafts'), { recursive: true });
+  // One reference per episode, so every writer call of the episode shares one cached prefix.
+  const references = writerReferences(packets);
 
   const runAttempt = async (st: SceneState, plan: RepairPlan | null): Promise<void> => {
     opts.signal?.throwIfAborted();
@@ -107,6 +109,7 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
       strict_json: plan?.strict_json,
       // Marquee scenes (cold open, reversal, finale) get the escalation model from the start (spec §6.3).
       escalate: plan?.escalate || packet.marquee || undefined,
+      references,
       signal: opts.signal,
       ...(mode === 'punch_up' && st.last
         ? {

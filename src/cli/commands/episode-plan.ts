@@ -140,20 +140,22 @@ Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or confi
   });
 }
 
-/** The episode's estimated cost from its artifacts (providers/estimate.ts). */
+/** The episode's estimated cost from its artifacts (providers/estimate.ts), measured on the writer requests the run would send. */
 async function estimateFor(root: string, config: import('../../config/types.js').AureusConfig, a: import('../../stages/planning.js').PlanningArtifacts) {
   const { estimateEpisodeCost } = await import('../../providers/estimate.js');
-  const { packetJson } = await import('../../stages/d-packets/wire.js');
   const { directorBrief } = await import('../../stages/c-director/llm.js');
-  const { WRITER_SYSTEM } = await import('../../stages/e-writer/prompt.js');
-  const fs = await import('node:fs');
-  const path = await import('node:path');
-  const read = (f: string) => { try { return fs.readFileSync(path.join(root, f), 'utf8').length; } catch { return 0; } };
+  const { buildWriterRequest, writerReferences, writerStyleFrom } = await import('../../stages/e-writer/prompt.js');
+  const { loadStyle } = await import('../../style/index.js');
+  const s = await loadStyle(root);
+  const style = writerStyleFrom(s);
+  const references = writerReferences(a.packets);
   return estimateEpisodeCost(config, {
     principals: a.proposals.proposals.length,
     director_chars: directorBrief(a.plan, a.context, null).length,
-    scenes: a.packets.map((p) => ({ chars: packetJson(p).length + 200, marquee: p.marquee })),
-    writer_prefix_chars: WRITER_SYSTEM.length + read('style/style_guide.md') + read('style/lexicon.md'),
+    scenes: a.packets.map((p) => {
+      const req = buildWriterRequest(p, style, { seed: a.plan.seed ?? '', attempt: 1, mode: 'write', escalate: p.marquee || undefined, references });
+      return { prefix_chars: req.system.length + (req.static_context?.length ?? 0), chars: req.messages.reduce((n, m) => n + m.content.length, 0), marquee: p.marquee };
+    }),
   });
 }
 

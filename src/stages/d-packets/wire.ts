@@ -8,12 +8,13 @@ import type { ScenePacket } from '../../domain/packet.js';
  * form, and the pruned list can be most of it on a large world). The token budget is measured on
  * exactly this text, so what does not reach the model does not count against it.
  */
-export type ModelPacket = Omit<ScenePacket, 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph'> & {
+export type ModelPacket = Omit<ScenePacket, 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph' | 'format' | 'marquee'> & {
   retrieved_subgraph: Omit<ScenePacket['retrieved_subgraph'], 'edges' | 'characters'> & { edges: unknown[]; characters: unknown[] };
 };
 
 /**
- * The packet as the model reads it: what the writer can put on screen. Besides the bookkeeping:
+ * The packet as the model reads it: what the writer can put on screen. Besides the bookkeeping
+ * (the file's format version and marquee flag, which choose the model, not the scene):
  * - edges: the cast's own relationships (at least one end on stage), without the retrieval
  *   `relevance` and without zero weights (the writer's instructions say an absent weight is 0);
  *   ties between two off-stage characters cannot be played in the scene;
@@ -36,7 +37,21 @@ export function packetForModel(p: ScenePacket): ModelPacket {
     const { stats: _s, intentions: _i, ...who } = c as typeof c & { stats?: unknown; intentions?: unknown };
     return [who];
   });
-  return { ...rest, retrieved_subgraph: { ...g, edges, characters } };
+  const { format: _f, marquee: _m, ...scene } = rest;
+  return withoutEmpties({ ...scene, retrieved_subgraph: { ...g, edges, characters } }) as ModelPacket;
+}
+
+/**
+ * Drops null values and empty lists from objects (never from inside a list): a beat without a tag
+ * or risks, a scene without the dead. The instructions read an absent field as empty, and on a
+ * packet they are a few per cent of what the model is sent.
+ */
+function withoutEmpties(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutEmpties);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (x !== null && !(Array.isArray(x) && x.length === 0)) out[k] = withoutEmpties(x);
+  return out;
 }
 
 /** The packet as the model reads it: compact canonical JSON. */

@@ -1,4 +1,6 @@
+import { canonicalCompact } from '../../core/json.js';
 import { packetJson } from '../d-packets/wire.js';
+import { episodeReference, referencedPacket, referenceIsEmpty, referenceJson, type EpisodeReference } from '../d-packets/reference.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { LlmRequest } from '../../ports/llm.js';
@@ -22,6 +24,9 @@ INSTRUCTIONS:
 5. retrieved_subgraph is the world around the scene: relationship weights not listed are 0.
    Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
 6. End with a hook or button line per constraints.hook_requirement.
+7. EPISODE_REFERENCE, when the system prompt has one, holds items several scenes share. In the packet,
+   retrieved_subgraph.<list>_ref and constraints.forbidden_facts_ref name its entries by key: read each
+   entry as if it were written out in that list of the packet.
 
 SCENE TEXT FORMAT:
 ## <SCENE_ID> — INT. <LOCATION> - <TIME>      (EXT. for street, port and camp)
@@ -39,6 +44,11 @@ ${SECTION.claims}
 ${SECTION.events}
 [JSON array of events: {"id":"e1","type":"operator|action|dialogue|transfer|movement|reveal","application_id":"a01","operator_id":"...","actor":"<character id>","target":"<id>","deltas":[<required deltas, verbatim>],"text":"..."}]`;
 
+/** The writer's view of the loaded style files (style/index.ts loadStyle). */
+export function writerStyleFrom(s: { guide: string; lexicon: LexiconEntry[]; lexiconMarkdown?: string }): WriterStyle {
+  return { guide: s.guide, lexicon: s.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), ...(s.lexiconMarkdown !== undefined ? { lexicon_md: s.lexiconMarkdown } : {}) };
+}
+
 export function renderLexiconMd(entries: LexiconEntry[]): string {
   const rows = entries.map((e) => `| ${e.forbidden} | ${e.replacement} | |`).join('\n');
   return `## Forbidden anachronisms\n\n| forbidden | replacement | note |\n| --- | --- | --- |\n${rows}\n`;
@@ -51,6 +61,17 @@ export function renderLexiconMd(entries: LexiconEntry[]): string {
  */
 export function writerStaticContext(style: WriterStyle): string {
   return `STYLE_GUIDE:\n${style.guide.trim()}\n\nLEXICON:\n${(style.lexicon_md ?? renderLexiconMd(style.lexicon)).trim()}\n`;
+}
+
+/** The episode references (d-packets/reference.ts) of the scenes on the writer model and of the marquee scenes on the escalation model. */
+export interface WriterReferences {
+  writer: EpisodeReference;
+  escalation: EpisodeReference;
+}
+
+/** One pair per episode, from all its packets, so every call of a group shares one cached prefix. */
+export function writerReferences(packets: ScenePacket[]): WriterReferences {
+  return { writer: episodeReference(packets.filter((p) => !p.marquee)), escalation: episodeReference(packets.filter((p) => p.marquee)) };
 }
 
 export function describeDelta(d: ResolvedDelta): string {
@@ -75,6 +96,8 @@ export interface WriterRequestOptions {
   /** `aureus scene rewrite --note`: the showrunner's note, and the nonce that makes each rewrite a new call. */
   note?: string;
   nonce?: string;
+  /** The episode's shared references (writerReferences): into the cached prefix, and the packet names their entries. */
+  references?: WriterReferences;
 }
 
 /** Builds the §6.3 writer request for one attempt; regenerations put prohibitions at the very top. */
@@ -103,8 +126,11 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
       `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
     );
   }
-  // Compact JSON, without the pruned list and the packet's bookkeeping (d-packets/wire.ts).
-  parts.push(`SCENE_PACKET:\n${packetJson(packet)}`);
+  // Compact JSON, without the pruned list and the packet's bookkeeping (d-packets/wire.ts); on the
+  // writer model, what the episode's scenes share is read from the reference in the cached prefix.
+  const chosen = o.escalate ? o.references?.escalation : o.references?.writer;
+  const ref = chosen && !referenceIsEmpty(chosen) ? chosen : undefined;
+  parts.push(`SCENE_PACKET:\n${ref ? canonicalCompact(referencedPacket(packet, ref)) : packetJson(packet)}`);
   const payload: WriterPayload = {
     task: 'write_scene',
     seed: o.seed,
@@ -125,7 +151,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   const req: LlmRequest = {
     role: 'writer',
     system: WRITER_SYSTEM,
-    static_context: writerStaticContext(style),
+    static_context: writerStaticContext(style) + (ref ? `\nEPISODE_REFERENCE:\n${referenceJson(ref)}\n` : ''),
     messages: [{ role: 'user', content: parts.join('\n\n') }],
     ...(o.max_tokens !== undefined ? { max_tokens: o.max_tokens } : {}),
     payload,

@@ -1,0 +1,93 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { canonicalCompact } from '../../../src/core/json.js';
+import { episodeReference, minShare, referencedPacket, referenceIsEmpty, resolveModelPacket } from '../../../src/stages/d-packets/reference.js';
+import { packetForModel, packetJson, type ModelPacket } from '../../../src/stages/d-packets/wire.js';
+import { buildWriterRequest, writerReferences } from '../../../src/stages/e-writer/prompt.js';
+import type { ScenePacket } from '../../../src/domain/packet.js';
+import { planScenario, STARTER } from './helpers.js';
+
+/** A model packet with each list in a canonical order, so two packets compare as sets of items. */
+function sorted(m: ModelPacket): unknown {
+  const g = m.retrieved_subgraph as unknown as Record<string, unknown>;
+  const lists = Object.fromEntries(Object.entries(g).map(([k, v]) => [k, Array.isArray(v) ? [...v].map((x) => canonicalCompact(x)).sort() : v]));
+  const c = m.constraints as { forbidden_facts?: string[] };
+  return { ...m, retrieved_subgraph: lists, constraints: { ...m.constraints, forbidden_facts: [...(c.forbidden_facts ?? [])].sort() } };
+}
+
+const style = { guide: '# Style\nShort sentences.', lexicon: [{ forbidden: 'okay', replacement: 'very well' }] };
+
+describe('the episode reference in the writer prefix', () => {
+  let packets: ScenePacket[];
+  beforeAll(async () => {
+    packets = (await planScenario(STARTER, 'bench')).packets;
+  });
+
+  it('shares an item only when the scenes sending it would pay more than its cached copy costs', () => {
+    expect(minShare(1)).toBe(2);
+    expect(minShare(3)).toBe(2);
+    expect(minShare(21)).toBe(4);
+    const writerScenes = packets.filter((p) => !p.marquee);
+    const ref = episodeReference(writerScenes);
+    const min = minShare(writerScenes.length);
+    // Every entry is sent identically by at least `min` scenes; every other item stays inline.
+    for (const [key, entry] of Object.entries(ref.secrets)) {
+      const n = writerScenes.filter((p) => (packetForModel(p).retrieved_subgraph.secrets ?? []).some((s) => canonicalCompact(s) === canonicalCompact(entry))).length;
+      expect(n, key).toBeGreaterThanOrEqual(min);
+    }
+    for (const p of writerScenes) {
+      for (const e of referencedPacket(p, ref).retrieved_subgraph.edges ?? []) {
+        const n = writerScenes.filter((q) => (packetForModel(q).retrieved_subgraph.edges ?? []).some((x) => canonicalCompact(x) === canonicalCompact(e))).length;
+        expect(n).toBeLessThan(min);
+      }
+    }
+    expect(Object.keys(ref.forbidden_facts).length).toBeGreaterThan(0);
+  });
+
+  it('is lossless: each packet plus the reference says exactly what the packet said alone', () => {
+    const refs = writerReferences(packets);
+    let saved = 0;
+    for (const p of packets) {
+      const ref = p.marquee ? refs.escalation : refs.writer;
+      const r = referencedPacket(p, ref);
+      expect(sorted(resolveModelPacket(r, ref))).toEqual(sorted(packetForModel(p)));
+      saved += packetJson(p).length - canonicalCompact(r).length;
+    }
+    // On the starter world the reference takes a large share of what the packets repeated.
+    const total = packets.reduce((n, p) => n + packetJson(p).length, 0);
+    expect(saved / total).toBeGreaterThan(0.3);
+  });
+
+  it('is the same for the same packets, whatever order they come in', () => {
+    const a = writerReferences(packets);
+    const b = writerReferences([...packets].reverse());
+    expect(canonicalCompact(b)).toBe(canonicalCompact(a));
+  });
+
+  it('gives every writer call of a model group one cached prefix, and keys the packet into it', () => {
+    const references = writerReferences(packets);
+    const reqs = packets.map((p) => buildWriterRequest(p, style, { seed: 's', attempt: 1, mode: 'write', escalate: p.marquee || undefined, references }));
+    const prefixes = new Set(reqs.map((r, i) => `${packets[i]!.marquee}\u0000${r.static_context}`));
+    expect(prefixes.size).toBe(packets.some((p) => p.marquee) ? 2 : 1);
+    const plain = reqs.find((_, i) => !packets[i]!.marquee)!;
+    expect(plain.static_context).toContain('EPISODE_REFERENCE:');
+    expect(plain.messages[0]!.content).toMatch(/"secrets_ref":\[/);
+    expect(plain.messages[0]!.content).toMatch(/"forbidden_facts_ref":\["F\d+"/);
+    // The reference carries the secrets' texts; no writer-model packet repeats one.
+    for (const entry of Object.values(references.writer.secrets) as { text: string }[]) {
+      const quoted = JSON.stringify(entry.text).slice(1, -1);
+      expect(plain.static_context).toContain(quoted);
+      reqs.forEach((r, i) => {
+        if (!packets[i]!.marquee) expect(r.messages[0]!.content).not.toContain(quoted);
+      });
+    }
+    // Without references (a caller that has no episode), the packet goes whole.
+    const alone = buildWriterRequest(packets[1]!, style, { seed: 's', attempt: 1, mode: 'write' });
+    expect(alone.static_context).not.toContain('EPISODE_REFERENCE');
+    expect(alone.messages[0]!.content).toContain(packetJson(packets[1]!));
+  });
+
+  it('an episode of one scene has nothing to share', () => {
+    const ref = episodeReference(packets.slice(0, 1));
+    expect(referenceIsEmpty(ref)).toBe(true);
+  });
+});
