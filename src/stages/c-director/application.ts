@@ -39,16 +39,52 @@ export function budgetLeft(p: Pacing, thread: string, progress: number): number 
   return pace.budget - (progress - (p.start.get(thread) ?? progress));
 }
 
+/**
+ * The Director's commitment to one candidate move: its seeded risk rolls decide the outcome, the
+ * outcome decides the deltas, the thread steps are paced to the season, and the cascade follows.
+ * Null when the move cannot resolve or ends up changing nothing.
+ */
 export function buildApplication(
   c: Candidate, id: string, index: WorldIndex, rng: Rng, pacing: Pacing, deferred: Set<string>, resolvedMajors: Set<string>,
 ): { app: OperatorApplication } | null {
-  const episode = pacing.episode;
-  const roleKinds = operatorRoleKinds(c.op);
+  const { risks, outcome } = rollRisks(c, id, rng);
+  const deltas = outcomeDeltas(c, index, pacing.episode, risks, outcome);
+  if (!deltas) return null;
+  const threads = paceThreads(c, index, pacing, deferred, resolvedMajors, outcome, deltas);
+  if (!threads) return null;
+  // Consequences land: a death, exile or arrest carries its cascade (core/cascade.ts).
+  deltas.push(...cascadeDeltas(index.world, deltas));
+  // A move whose only effect was progress the pace cut away changes nothing: not a beat.
+  if (deltas.length === 0) return null;
+  return {
+    app: {
+      id,
+      operator_id: c.op.id,
+      type: c.op.type,
+      bindings: { ...c.bindings },
+      outcome,
+      risks,
+      prereqs: [],
+      required_deltas: deltas,
+      threads_advanced: threads,
+      source: c.proposal?.exact ? 'proposal' : 'director',
+      ...(c.proposal?.exact ? { proposed_by: c.proposal.by } : {}),
+    },
+  };
+}
+
+/** Each side-effect risk rolled on its own fork of the run seed (so the checks can re-draw it); any hit fails the move. */
+function rollRisks(c: Candidate, id: string, rng: Rng): { risks: RiskRoll[]; outcome: 'success' | 'fail' } {
   const risks: RiskRoll[] = c.op.side_effect_risks.map((r, k) => {
     const roll = round(rng.fork(`risk/${id}/${k}`).next());
     return { text: r.text, prob: r.prob, roll, triggered: roll < r.prob };
   });
-  const outcome: 'success' | 'fail' = risks.some((r) => r.triggered) ? 'fail' : 'success';
+  return { risks, outcome: risks.some((r) => r.triggered) ? 'fail' : 'success' };
+}
+
+/** A success writes the operator's effects (null if they cannot resolve); a fail writes the triggered risks' effects and its cost. */
+function outcomeDeltas(c: Candidate, index: WorldIndex, episode: number, risks: RiskRoll[], outcome: 'success' | 'fail'): ResolvedDelta[] | null {
+  const roleKinds = operatorRoleKinds(c.op);
   const deltas: ResolvedDelta[] = [];
   if (outcome === 'success') {
     const r = resolveEffects(c.op.effects, c.bindings, index, { episode, roleKinds });
@@ -62,7 +98,11 @@ export function buildApplication(
     });
     deltas.push({ path: `characters.${c.actor.id}.stats.${FAIL_COST.stat}`, op: 'subtract', value: FAIL_COST.amount });
   }
-  // Progress the operator's own effects write, per thread (they replace the planner's step, never stack with it).
+  return deltas;
+}
+
+/** Progress the operator's own effects write, per thread (they replace the planner's step, never stack with it). */
+function explicitProgress(deltas: ResolvedDelta[], index: WorldIndex): Map<string, number> {
   const explicit = new Map<string, number>();
   for (const d of deltas) {
     const m = /^threads\.([a-z0-9_]+)\.progress$/.exec(d.path);
@@ -72,6 +112,19 @@ export function buildApplication(
     const gain = d.op === 'add' ? d.value : d.op === 'subtract' ? -d.value : d.op === 'set' ? d.value - at : 0;
     explicit.set(m[1]!, (explicit.get(m[1]!) ?? 0) + gain);
   }
+  return explicit;
+}
+
+/**
+ * Pace every thread the move touches (docs/planning.md §C.7), rewriting `deltas` in place: the
+ * progress deltas become the paced gain, with last_progress_episode and a resolution where due.
+ * Returns the threads advanced, or null when the move writes progress to a thread that is not open.
+ */
+function paceThreads(
+  c: Candidate, index: WorldIndex, pacing: Pacing, deferred: Set<string>, resolvedMajors: Set<string>, outcome: 'success' | 'fail', deltas: ResolvedDelta[],
+): string[] | null {
+  const episode = pacing.episode;
+  const explicit = explicitProgress(deltas, index);
   const threads: string[] = [];
   const majorWouldResolve = (t: string) => resolvedMajors.size >= 1 && !resolvedMajors.has(t);
   for (const t of [...new Set([...c.threads, ...explicit.keys()])].sort()) {
@@ -112,24 +165,5 @@ export function buildApplication(
     deltas.push({ path: `threads.${t}.last_progress_episode`, op: 'set', value: episode });
     if (wouldResolve) deltas.push({ path: `threads.${t}.status`, op: 'set', value: 'resolved' });
   }
-  // Consequences land: a death, exile or arrest carries its cascade (core/cascade.ts).
-  deltas.push(...cascadeDeltas(index.world, deltas));
-  // A move whose only effect was progress the pace cut away changes nothing: not a beat.
-  if (deltas.length === 0) return null;
-  return {
-    app: {
-      id,
-      operator_id: c.op.id,
-      type: c.op.type,
-      bindings: { ...c.bindings },
-      outcome,
-      risks,
-      prereqs: [],
-      required_deltas: deltas,
-      threads_advanced: threads,
-      source: c.proposal?.exact ? 'proposal' : 'director',
-      ...(c.proposal?.exact ? { proposed_by: c.proposal.by } : {}),
-    },
-  };
+  return threads;
 }
-

@@ -85,17 +85,38 @@ function replay(plan: EpisodePlan, world: World, context: EpisodeContext): PlanP
 
 const check = (id: string, rule: string, passed: boolean, detail: string): AcceptanceCheck => ({ id, rule, passed, detail });
 
+type OperatorsById = Map<string, World['operators']['operators'][number]>;
+
 /**
  * Every acceptance rule of docs/planning.md, evaluated independently on a finished plan. Used on
  * the symbolic plan (to prove it) and on a model's plan (to reject it): nothing here trusts the
- * plan's own claims.
+ * plan's own claims. Each rule family is its own function below; the order of `checks` is part of
+ * the plan file, so the families are called in the order the rules are listed there.
  */
 export function acceptanceChecks(plan: EpisodePlan, world: World, context: EpisodeContext): { checks: AcceptanceCheck[]; projection: PlanProjection } {
-  const checks: AcceptanceCheck[] = [];
   const apps: OperatorApplication[] = plan.beats.flatMap((b) => b.applications);
-  const ops = new Map(world.operators.operators.map((o) => [o.id, o]));
-  const n = plan.scenes.length;
+  const ops: OperatorsById = new Map(world.operators.operators.map((o) => [o.id, o]));
+  const checks: AcceptanceCheck[] = [...shapeChecks(plan, apps, ops), beatsCompleteCheck(plan, world, apps, ops)];
 
+  // Prereqs on the projected state, and the dead never act.
+  const projection = projectPlan(plan, world, context);
+  const preProblems = projection.problems;
+  checks.push(check('prereqs_hold', 'every application\'s prereqs hold on the projected state; its deltas apply; only characters who can act are bound', preProblems.length === 0, preProblems.slice(0, 5).join('; ') || 'all hold'));
+
+  checks.push(majorResolvedCheck(world, projection), overdueFirstCheck(plan, context), risksRolledCheck(plan, apps, ops));
+  checks.push(dramaResponsesCheck(plan, projection), timeAndPlaceCheck(plan, world, context, projection, ops));
+  if (context.must_start_immediately && context.opening) {
+    const s1 = plan.scenes[0];
+    const ok = !!s1 && s1.location === context.opening.location && context.opening.characters.every((c) => s1.cast.includes(c));
+    checks.push(check('cliffhanger_opening', 'a physical-danger cliffhanger: scene 1 continues at its location with its characters', ok, `SC01 at ${s1?.location} with ${s1?.cast.join(', ')}; required ${context.opening.location} with ${context.opening.characters.join(', ')}`));
+  }
+  return { checks, projection };
+}
+
+/** The episode's shape, read off the plan alone: scene count, acts, phases, type budget, mandatory beats, threads. */
+function shapeChecks(plan: EpisodePlan, apps: OperatorApplication[], ops: OperatorsById): AcceptanceCheck[] {
+  const checks: AcceptanceCheck[] = [];
+  const n = plan.scenes.length;
   checks.push(check('scene_count', `${LIMITS.scenes.min}-${LIMITS.scenes.max} scenes`, n >= LIMITS.scenes.min && n <= LIMITS.scenes.max, `${n} scenes`));
   const actsSeq = plan.scenes.map((s) => s.act);
   const actsOk = [1, 2, 3, 4].every((a) => actsSeq.includes(a)) && actsSeq.every((a, i) => i === 0 || a >= actsSeq[i - 1]!) && plan.scenes.every((s, i) => s.number === i + 1 && s.id === `SC${String(i + 1).padStart(2, '0')}`);
@@ -124,8 +145,11 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
 
   const advanced = [...new Set(apps.flatMap((a) => a.threads_advanced))].sort();
   checks.push(check('threads_advanced', 'at least 2 threads advanced', advanced.length >= 2, advanced.join(', ') || 'none'));
+  return checks;
+}
 
-  // Beat completeness: operators exist, every role bound to an existing entity, deltas named.
+/** Beat completeness: operators exist, every role bound to an existing entity, deltas named. */
+function beatsCompleteCheck(plan: EpisodePlan, world: World, apps: OperatorApplication[], ops: OperatorsById): AcceptanceCheck {
   const problems: string[] = [];
   const idx0 = indexWorld(world);
   const exists = (kind: string, id: string) => kind === 'character' ? idx0.characters.has(id) : kind === 'secret' ? idx0.secrets.has(id) : kind === 'thread' ? idx0.threads.has(id) : kind === 'location' ? idx0.locations.has(id) : idx0.factions.has(id);
@@ -142,30 +166,32 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
     }
   }
   for (const s of plan.scenes) for (const bid of s.beats) if (!plan.beats.some((b) => b.id === bid && b.scene === s.id)) problems.push(`${s.id} lists beat ${bid} that is not in it`);
-  checks.push(check('beats_complete', 'every beat names its operators, bound roles and required_deltas', problems.length === 0, problems.slice(0, 5).join('; ') || `${plan.beats.length} beats, ${apps.length} applications`));
+  return check('beats_complete', 'every beat names its operators, bound roles and required_deltas', problems.length === 0, problems.slice(0, 5).join('; ') || `${plan.beats.length} beats, ${apps.length} applications`);
+}
 
-  // Prereqs on the projected state, and the dead never act.
-  const projection = projectPlan(plan, world, context);
-  const preProblems = projection.problems;
-  checks.push(check('prereqs_hold', 'every application\'s prereqs hold on the projected state; its deltas apply; only characters who can act are bound', preProblems.length === 0, preProblems.slice(0, 5).join('; ') || 'all hold'));
-
+/** At most one major thread may end the episode resolved (read on the projected end state). */
+function majorResolvedCheck(world: World, projection: PlanProjection): AcceptanceCheck {
   const end = projection.after[projection.after.length - 1] ?? world;
   const majorsResolved = world.threads.threads.filter((t) => t.major && t.status === 'open').filter((t) => {
     const e = end.threads.threads.find((x) => x.id === t.id);
     return e && (e.status === 'resolved' || e.progress >= 1);
   }).map((t) => t.id);
-  checks.push(check('major_resolved', 'at most 1 major thread fully resolved', majorsResolved.length <= 1, majorsResolved.join(', ') || 'none'));
+  return check('major_resolved', 'at most 1 major thread fully resolved', majorsResolved.length <= 1, majorsResolved.join(', ') || 'none');
+}
 
-  // Overdue threads first: every overdue thread advanced, first in act 1 or 2.
+/** Overdue threads first: every overdue thread advanced, first in act 1 or 2. */
+function overdueFirstCheck(plan: EpisodePlan, context: EpisodeContext): AcceptanceCheck {
   const overdue = context.active_threads.filter((t) => t.overdue).map((t) => t.id);
   const late: string[] = [];
   for (const t of overdue) {
     const first = plan.beats.find((b) => b.applications.some((a) => a.threads_advanced.includes(t)));
     if (!first || first.act > 2) late.push(`${t} ${first ? `first advanced in act ${first.act}` : 'not advanced'}`);
   }
-  checks.push(check('overdue_first', 'threads past their cadence are advanced first (in act 1 or 2)', late.length === 0, late.join('; ') || (overdue.length ? `overdue: ${overdue.join(', ')}` : 'no overdue threads')));
+  return check('overdue_first', 'threads past their cadence are advanced first (in act 1 or 2)', late.length === 0, late.join('; ') || (overdue.length ? `overdue: ${overdue.join(', ')}` : 'no overdue threads'));
+}
 
-  // Risks rolled with the run's seed.
+/** Risks rolled with the run's seed: each roll is re-drawn from its own fork and must match. */
+function risksRolledCheck(plan: EpisodePlan, apps: OperatorApplication[], ops: OperatorsById): AcceptanceCheck {
   const rng = new Rng(plan.seed);
   const riskProblems: string[] = [];
   for (const a of apps) {
@@ -178,9 +204,12 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
     });
     if ((a.outcome === 'fail') !== a.risks.some((r) => r.triggered)) riskProblems.push(`${a.id}: outcome ${a.outcome} does not follow its rolls`);
   }
-  checks.push(check('risks_rolled', 'side-effect risks rolled with the run seed decide success or fail', riskProblems.length === 0, riskProblems.slice(0, 5).join('; ') || `${apps.filter((a) => a.outcome === 'fail').length} of ${apps.length} applications fail`));
+  return check('risks_rolled', 'side-effect risks rolled with the run seed decide success or fail', riskProblems.length === 0, riskProblems.slice(0, 5).join('; ') || `${apps.filter((a) => a.outcome === 'fail').length} of ${apps.length} applications fail`);
+}
 
-  // Drama responses: every §10.2 condition that arose is answered in drama_responses.
+/** Drama responses: every §10.2 condition that arose is answered in drama_responses. */
+function dramaResponsesCheck(plan: EpisodePlan, projection: PlanProjection): AcceptanceCheck {
+  const n = plan.scenes.length;
   const drama = new DramaTracker();
   const dramaProblems: string[] = [];
   const confrontationAt = plan.scenes.findIndex((s) => plan.beats.some((b) => b.scene === s.id && b.tag === 'confrontation'));
@@ -206,9 +235,12 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
       if (m && at >= 0 && plan.beats.some((b) => plan.scenes.findIndex((s) => s.id === b.scene) > at && b.applications.some((a) => a.threads_advanced.includes(m[1]!)))) dramaProblems.push(`${m[1]} was deferred at ${r.at} but advanced later`);
     }
   }
-  checks.push(check('drama_responses', 'spec §10.2 responses applied while planning (complication injection, scheduled confrontation, deferred resolution)', dramaProblems.length === 0, dramaProblems.join('; ') || `${plan.drama_responses.length} responses: ${plan.drama_responses.map((r) => r.action).join(', ') || 'none needed'}`));
+  return check('drama_responses', 'spec §10.2 responses applied while planning (complication injection, scheduled confrontation, deferred resolution)', dramaProblems.length === 0, dramaProblems.join('; ') || `${plan.drama_responses.length} responses: ${plan.drama_responses.map((r) => r.action).join(', ') || 'none needed'}`);
+}
 
-  // Time and place: no one in two places at once; travel respects travel days.
+/** Time and place: no one in two places at once; travel respects travel days. */
+function timeAndPlaceCheck(plan: EpisodePlan, world: World, context: EpisodeContext, projection: PlanProjection, ops: OperatorsById): AcceptanceCheck {
+  const n = plan.scenes.length;
   const timeProblems: string[] = [];
   const slot = (s: PlannedScene) => s.day * TIMES.length + TIMES.indexOf(s.time_of_day);
   const last = new Map<string, { loc: string; day: number; slot: number; scene: string }>();
@@ -237,14 +269,7 @@ export function acceptanceChecks(plan: EpisodePlan, world: World, context: Episo
     });
     for (const c of bound) if (!s.cast.includes(c)) timeProblems.push(`${c} acts in ${s.id} but is not in its cast`);
   }
-  checks.push(check('time_and_place', 'no character in two places at once; travel between scenes respects travel days', timeProblems.length === 0, timeProblems.slice(0, 5).join('; ') || `${plan.scenes[n - 1]?.day ?? 0} day(s) elapsed`));
-
-  if (context.must_start_immediately && context.opening) {
-    const s1 = plan.scenes[0];
-    const ok = !!s1 && s1.location === context.opening.location && context.opening.characters.every((c) => s1.cast.includes(c));
-    checks.push(check('cliffhanger_opening', 'a physical-danger cliffhanger: scene 1 continues at its location with its characters', ok, `SC01 at ${s1?.location} with ${s1?.cast.join(', ')}; required ${context.opening.location} with ${context.opening.characters.join(', ')}`));
-  }
-  return { checks, projection };
+  return check('time_and_place', 'no character in two places at once; travel between scenes respects travel days', timeProblems.length === 0, timeProblems.slice(0, 5).join('; ') || `${plan.scenes[n - 1]?.day ?? 0} day(s) elapsed`);
 }
 
 export type { MandatoryBeat };
