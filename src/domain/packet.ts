@@ -70,7 +70,8 @@ export interface ScenePacket {
     threads: { id: string; question: string; progress: number; status: string }[];
     accounts: { id: string; owner: string; denarii: number }[];
   };
-  pruned: { kind: 'edge' | 'secret' | 'thread' | 'account' | 'character'; id: string; relevance: number }[];
+  /** What the budget left out (kept in the file, never sent): forbidden_fact ids are the secret's, dead ids the character's. */
+  pruned: { kind: 'edge' | 'secret' | 'thread' | 'account' | 'character' | 'forbidden_fact' | 'dead'; id: string; relevance: number }[];
   director_instructions: { purpose: string; sequence: PacketInstruction[] };
   constraints: {
     required_deltas: (ResolvedDelta & { application_id: string })[];

@@ -73,3 +73,28 @@ export class JournaledLlm implements Llm {
     return res;
   }
 }
+
+/**
+ * What the journaled calls of a run already cost: a resumed run counts it against `--max-cost`, so
+ * a cap means the same on a run killed and resumed as on one that ran through (unreadable entries
+ * count nothing; they will be asked again and counted then).
+ */
+export function journalSpend(runDir: string): number {
+  const dir = path.join(runDir, 'calls');
+  let usd = 0;
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch {
+    return 0;
+  }
+  for (const n of names) {
+    try {
+      const r = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as Partial<LlmResponse>;
+      if (typeof r.cost_usd === 'number' && Number.isFinite(r.cost_usd)) usd += r.cost_usd;
+    } catch {
+      /* unreadable: asked again later */
+    }
+  }
+  return usd;
+}

@@ -12,7 +12,7 @@ import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { tagNameFor } from '../season/episodes.js';
 import { Checkpoints } from './checkpoint.js';
-import { JournaledLlm } from './call-journal.js';
+import { JournaledLlm, journalSpend } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
@@ -149,7 +149,10 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const runLogFile = path.join(runDir, 'run_log.jsonl');
   const runLog = new JsonlRunLog(runLogFile);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), costGuard: o.costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
+  // A resumed run's journaled calls were paid for: they count against --max-cost.
+  const { CostGuard } = await import('../providers/cost-guard.js');
+  const costGuard = o.costGuard ?? (config.budgets.max_cost_usd !== null ? new CostGuard(config.budgets.max_cost_usd, journalSpend(runDir)) : undefined);
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
   const tracker = new SceneTracker(progress, () => ({ active: llm.active, waiting: router.pending.queued }));
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req: LlmRequest) => {
     const scene = req.meta?.scene;

@@ -1,5 +1,5 @@
 import type { AureusConfig } from '../config/types.js';
-import type { LlmRequest } from '../ports/llm.js';
+import type { LlmRequest, LlmRole } from '../ports/llm.js';
 import { modelInfo } from './models.js';
 
 /**
@@ -47,11 +47,17 @@ export function wireBody(req: LlmRequest, model: string, config: AureusConfig, t
     messages: messages.map((m) => ({ role: m.role, content: m.content })),
   };
   const output: NonNullable<WireBody['output_config']> = {};
-  const effort = config.effort[req.role];
-  if (effort && (info?.effort ?? true)) output.effort = effort;
+  const effort = effortFor(config, req.role, model);
+  if (effort) output.effort = effort;
   if (req.json_schema && (info?.structured ?? true)) output.format = { type: 'json_schema', schema: transform(stripMeta(req.json_schema)) };
   if (Object.keys(output).length) body.output_config = output;
   return body;
+}
+
+/** The `output_config.effort` a call of this role sends on this model (none where the model takes none). */
+export function effortFor(config: Pick<AureusConfig, 'effort'>, role: LlmRole, model: string): string | undefined {
+  const effort = config.effort[role];
+  return effort && (modelInfo(model)?.effort ?? true) ? effort : undefined;
 }
 
 /** `$id`/`$schema` name a schema for our validators; the wire wants the shape only. */

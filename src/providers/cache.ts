@@ -10,8 +10,9 @@ import { ReplayMissError } from './errors.js';
  * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
  *
  * The key is the sha256 of the canonical JSON of what determines an answer:
- *   { provider, model, system, static_context, messages, json_schema, max_tokens }
- * and nothing else: not the payload (the offline provider's input, invisible to a real model),
+ *   { provider, model, system, static_context, messages, json_schema, max_tokens[, effort] }
+ * (effort only when the call sends one, so entries recorded before it was keyed still match calls
+ * that send none) and nothing else: not the payload (the offline provider's input, invisible to a real model),
  * not the meta labels, never the API key or any header. An entry holds the answer text, usage,
  * stop reason and model, plus the role and labels for people reading the cache. Files are
  * written atomically at `<dir>/<key[0..2]>/<key>.json`.
@@ -29,10 +30,13 @@ export interface CacheKeyMaterial {
   messages: LlmRequest['messages'];
   json_schema: object | null;
   max_tokens: number;
+  /** `output_config.effort`: a different depth is a different answer. */
+  effort?: string;
 }
 
-export function cacheKeyMaterial(family: string, model: string, req: LlmRequest): CacheKeyMaterial {
+export function cacheKeyMaterial(family: string, model: string, req: LlmRequest, effort?: string): CacheKeyMaterial {
   return {
+    ...(effort ? { effort } : {}),
     provider: family,
     model,
     system: req.system,
@@ -43,8 +47,8 @@ export function cacheKeyMaterial(family: string, model: string, req: LlmRequest)
   };
 }
 
-export function cacheKey(family: string, model: string, req: LlmRequest): string {
-  return hashValue(cacheKeyMaterial(family, model, req));
+export function cacheKey(family: string, model: string, req: LlmRequest, effort?: string): string {
+  return hashValue(cacheKeyMaterial(family, model, req, effort));
 }
 
 export interface CacheEntry {
@@ -105,8 +109,10 @@ export class CachingProvider implements LlmProvider {
   private readonly mode: 'read-write' | 'replay';
   private readonly makeInner: () => LlmProvider;
   private inner?: LlmProvider;
+  private readonly effort: (role: LlmRole, model: string) => string | undefined;
 
-  constructor(opts: { id: string; family: string; cache: ResponseCache; mode: 'read-write' | 'replay'; inner: () => LlmProvider }) {
+  constructor(opts: { id: string; family: string; cache: ResponseCache; mode: 'read-write' | 'replay'; inner: () => LlmProvider; effort?: (role: LlmRole, model: string) => string | undefined }) {
+    this.effort = opts.effort ?? (() => undefined);
     this.id = opts.id;
     this.family = opts.family;
     this.cache = opts.cache;
@@ -115,7 +121,7 @@ export class CachingProvider implements LlmProvider {
   }
 
   async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
-    const key = cacheKey(this.family, model, req);
+    const key = cacheKey(this.family, model, req, this.effort(req.role, model));
     const hit = await this.cache.get(key);
     if (hit) {
       return {

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import type { AureusConfig } from '../config/types.js';
 import { parseProviderId, resolveProviderSpec } from '../config/provider-id.js';
-import type { LlmProvider } from '../ports/llm.js';
+import type { LlmProvider, LlmRole } from '../ports/llm.js';
+import { effortFor } from './anthropic-wire.js';
 import { AnthropicProvider } from './anthropic.js';
 import { BatchProvider, type BatchOptions } from './batch.js';
 import { CallBudget } from './budget.js';
@@ -52,6 +53,8 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   parseProviderId(id);
   const spec = resolveProviderSpec(id, env);
   const budget = opts.budget ?? new CallBudget(opts.config.budgets.provider_calls_per_episode);
+  // The effort a call sends is part of what it asks: a recording made at another depth is a miss.
+  const effort = (role: LlmRole, model: string) => effortFor(opts.config, role, model);
   const cacheFor = (dir: string) => {
     const cache = new ResponseCache(path.resolve(opts.root, dir));
     if (opts.onWarning) cache.onCorrupt = opts.onWarning;
@@ -70,6 +73,7 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
       inner: () => {
         throw new Error('replay never calls a provider');
       },
+      effort,
     });
     return { provider, providerId: `replay:${spec.dir}`, deterministic: true, budget };
   }
@@ -85,9 +89,9 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   if (mode === 'read-write') {
     // Build it now: a missing key should fail before the run starts, not at the first miss.
     const inner = makeInner();
-    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner });
+    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner, effort });
     return { provider, providerId, deterministic: false, pinnedModel: pinned, budget };
   }
-  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner });
+  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner, effort });
   return { provider, providerId, deterministic: true, pinnedModel: pinned, budget };
 }

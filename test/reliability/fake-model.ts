@@ -3,6 +3,7 @@ import type { LlmRequest } from '../../src/ports/llm.js';
 import { realize as writeScene } from '../../src/providers/offline/writer.js';
 import { realize as critique } from '../../src/providers/offline/critic.js';
 import { realize as propose } from '../../src/providers/offline/proposals.js';
+import { resolveModelPacket, type EpisodeReference, type ReferencedModelPacket } from '../../src/stages/d-packets/reference.js';
 import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropic-server.js';
 
 /**
@@ -38,7 +39,7 @@ export function modelAnswer(req: FakeRequest): string {
   }
   const at = first.lastIndexOf('SCENE_PACKET:\n');
   if (at >= 0) {
-    const packet = JSON.parse(first.slice(at + 'SCENE_PACKET:\n'.length));
+    const packet = packetFromWire(JSON.parse(first.slice(at + 'SCENE_PACKET:\n'.length)), textOf(body.system ?? ''));
     const payload = { task: 'write_scene', seed: 'fake-model', packet, attempt: req.index + 1, mode: 'write', prohibitions: [], prohibited_codes: [], restate_deltas: false, strict_json: false, lexicon: [] };
     return asText(sync(writeScene(call('writer', payload), ctx)));
   }
@@ -52,6 +53,24 @@ export function modelAnswer(req: FakeRequest): string {
   // follow the format, it answers prose and the pipeline falls back to its symbolic plan.
   if (/recap|Previously on/i.test(JSON.stringify(body.system ?? '')) || /Previously/.test(last)) return 'Previously on the Republic: the Senate met, money moved, and a secret came closer to the light.';
   return 'I would rather describe the plan in prose: first the grain, then the courts, then the election.';
+}
+
+/**
+ * The scene packet as a model reads it off the wire: the packet in the user turn, completed from
+ * the EPISODE_REFERENCE in the cached system prompt, with the fields the wire leaves out when
+ * empty given back (the offline realizer reads a whole packet).
+ */
+function packetFromWire(wire: ReferencedModelPacket, system: string): Record<string, unknown> {
+  const m = /EPISODE_REFERENCE:\n(.*)\n/.exec(system);
+  const resolved = m ? resolveModelPacket(wire, JSON.parse(m[1]!) as EpisodeReference) : wire;
+  const p = resolved as unknown as { dead?: unknown[]; retrieved_subgraph: Record<string, unknown[] | undefined>; constraints: { forbidden_facts?: string[] }; director_instructions: { sequence: Array<{ tag?: unknown; triggered_risks?: unknown[] }> } };
+  for (const list of ['characters', 'edges', 'secrets', 'threads', 'accounts']) p.retrieved_subgraph[list] ??= [];
+  p.constraints.forbidden_facts ??= [];
+  for (const s of p.director_instructions.sequence) {
+    s.tag ??= null;
+    s.triggered_risks ??= [];
+  }
+  return { format: 1, marquee: false, ...resolved, dead: p.dead ?? [] };
 }
 
 /** A handler: the right answer, or with probability `rate` one of the faults the issue lists. */

@@ -234,7 +234,13 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
         void answer({ kind: 'status', status: 400, errorType: 'invalid_request_error', message: why }, record, res);
         return;
       }
-      const step = queue.length ? queue.shift()! : state.handler(record, index);
+      let step: FakeStep;
+      try {
+        step = queue.length ? queue.shift()! : state.handler(record, index);
+      } catch (e) {
+        // A handler that throws is a bug in the test's model: answer 500 with it rather than hang the client.
+        step = { kind: 'status', status: 500, errorType: 'api_error', message: `fake handler threw: ${(e as Error).stack ?? e}` };
+      }
       void answer(step, record, res);
     });
   });

@@ -1,5 +1,5 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
-import { prunePacket } from './prune.js';
+import { prunePacket, type PrunableFacts } from './prune.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
 import { isExterior, type Character, type Operator, type Relationship, type World } from '../../domain/world.js';
@@ -137,12 +137,20 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     const dead = before.characters.characters.filter((c) => c.status === 'dead' && (allGone || walked.has(c.id))).map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
     const forbidden: string[] = [];
     const allHidden = hiddenCount <= FORBIDDEN_ALL_CAP;
+    const prunable: PrunableFacts = { secrets: [], dead: [] };
+    const near = (id: string) => (scene.cast.includes(id) ? 2 : hop.has(id) ? 1 / (1 + hop.get(id)!) : 0);
     for (const s of index.secrets.values()) {
       if (s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id)) continue;
       if (!allHidden && !walked.has(s.subject) && !s.holders.some((h) => walked.has(h))) continue;
-      forbidden.push(`No one here knows it, so it must not be stated as fact: "${s.text}"`);
+      const text = `No one here knows it, so it must not be stated as fact: "${s.text}"`;
+      forbidden.push(text);
+      prunable.secrets.push({ id: s.id, text, relevance: round(near(s.subject) + Math.max(0, ...s.holders.map(near)) + s.legal_value + s.public_damage) });
     }
-    for (const d of dead) forbidden.push(`${d.name} is dead: may be mentioned, never speaks or acts`);
+    for (const d of dead) {
+      const text = `${d.name} is dead: may be mentioned, never speaks or acts`;
+      forbidden.push(text);
+      prunable.dead.push({ id: d.id, text, relevance: round(near(d.id)) });
+    }
     for (const c of before.characters.characters) if ((c.status === 'exiled' || c.status === 'imprisoned') && (allGone || walked.has(c.id))) forbidden.push(`${c.name} is ${c.status} and cannot appear`);
     forbidden.push(`Only the cast (${cast.map((c) => c.name).join(', ')}) speak or act on stage`);
     for (const m of cast) if (m.previous_location !== scene.location) forbidden.push(`${m.name} arrives from ${index.locations.get(m.previous_location)?.name ?? m.previous_location} (${m.days_since_previous} day(s) since their last scene) and is nowhere else meanwhile`);
@@ -187,7 +195,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       token_estimate: 0,
       token_budget: opts.tokenBudget,
     };
-    prunePacket(packet, opts.tokenBudget, secretRel, threadRel);
+    prunePacket(packet, opts.tokenBudget, secretRel, threadRel, prunable);
     packets.push(packet);
   });
   return packets;

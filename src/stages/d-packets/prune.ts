@@ -7,12 +7,21 @@ const sizeOf = (item: unknown): number => canonicalCompact(item).length + 1;
 
 /**
  * Drop the least relevant context until what the model reads fits the budget: edges, then secrets,
- * threads, accounts, characters. The scene's own people are never dropped: the cast's characters
+ * threads, accounts, characters, then the "no one here knows it" facts and the dead who are not
+ * the scene's business (on a world of thousands, every hidden secret and every dead senator near
+ * the cast would otherwise be listed; the verifier reads the dead from the world, not from this
+ * list, so its checks do not weaken). The scene's own people are never dropped: the cast's characters
  * and the edges among them stay, whatever the budget (a scene cannot be written without them).
  * Each removal is credited with its compact size and recorded in `pruned`, which stays in the
  * packet file but is not sent and not counted; the estimate is re-measured after each batch.
  */
-export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>): void {
+/** The packet's forbidden facts that can go: the hidden secrets' (by secret id) and the dead's (by character id), with relevance. */
+export interface PrunableFacts {
+  secrets: Array<{ id: string; text: string; relevance: number }>;
+  dead: Array<{ id: string; text: string; relevance: number }>;
+}
+
+export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>, facts: PrunableFacts = { secrets: [], dead: [] }): void {
   const g = p.retrieved_subgraph;
   const castIds = new Set(p.cast.map((c) => c.id));
   const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
@@ -36,6 +45,21 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
     const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0);
     if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: 0 }); return sizeOf(c); }
+    return removeFact();
+  };
+  const ff = p.constraints.forbidden_facts;
+  const lowest = <T extends { id: string; relevance: number }>(xs: T[]) => [...xs].sort((a, b) => a.relevance - b.relevance || b.id.localeCompare(a.id))[0];
+  const removeFact = (): number => {
+    const s = lowest(facts.secrets.filter((x) => ff.includes(x.text)));
+    if (s) { ff.splice(ff.indexOf(s.text), 1); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
+    const d = lowest(facts.dead.filter((x) => p.dead.some((y) => y.id === x.id)));
+    if (d) {
+      const entry = p.dead.find((y) => y.id === d.id)!;
+      p.dead.splice(p.dead.indexOf(entry), 1);
+      if (ff.includes(d.text)) ff.splice(ff.indexOf(d.text), 1);
+      p.pruned.push({ kind: 'dead', id: d.id, relevance: d.relevance });
+      return sizeOf(entry) + sizeOf(d.text);
+    }
     return 0; // nothing left to prune: the rest is the scene itself
   };
   let est = measure();
