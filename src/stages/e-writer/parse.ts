@@ -13,8 +13,8 @@ export { extractJson } from './normalise/json.js';
 export interface ParsedWriterOutput extends ParsedSceneOutput {
   /** 1-based line of the raw output where the scene text starts, so spans quote raw-file lines. */
   text_first_line: number;
-  /** 1-based raw-file line where the CLAIMS section's body starts (0 when there is none). */
-  claims_first_line: number;
+  /** The CLAIMS section as written, and the 1-based raw-file line its body starts on (0: none). */
+  claims_section: { text: string; first: number };
   /** Sections actually found, for the verifier's schema pass. */
   found: { text: boolean; claims: boolean; events: boolean };
   /** Raw JSON values (before schema validation); undefined when missing or unparseable. */
@@ -45,7 +45,7 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
   return {
     scene_text,
     text_first_line,
-    claims_first_line: bodies.CLAIMS?.first ?? 0,
+    claims_section: bodies.CLAIMS ?? { text: '', first: 0 },
     claims: Array.isArray(claims) ? (claims as Claim[]) : [],
     events: Array.isArray(events) ? (events as SceneEvent[]) : [],
     parse_findings,
