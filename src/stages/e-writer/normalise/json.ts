@@ -47,7 +47,7 @@ export function extractJson(s: string): string | null {
   return locateJson(s)?.json ?? null;
 }
 
-function locateJson(s: string): { json: string; before: string; after: string } | null {
+function locateJson(s: string): { json: string; before: string; after: string; fenced: boolean } | null {
   const fences = [...s.matchAll(/```[a-zA-Z]*[ \t]*\n([\s\S]*?)(?:\n[ \t]*```|$)/g)];
   const fence = fences.find((f) => /[[{]/.test(f[1]));
   const src = fence ? fence[1] : s;
@@ -55,9 +55,9 @@ function locateJson(s: string): { json: string; before: string; after: string } 
   if (open < 0) return null;
   const end = valueEnd(src, open);
   const before = fence ? s.slice(0, fence.index) : src.slice(0, open);
-  if (end < 0) return { json: src.slice(open), before, after: '' };
+  if (end < 0) return { json: src.slice(open), before, after: '', fenced: !!fence };
   const after = fence ? s.slice(fence.index + fence[0].length) : src.slice(end);
-  return { json: src.slice(open, end), before, after: fence ? `${src.slice(end)}\n${after}` : after };
+  return { json: src.slice(open, end), before, after: fence ? `${src.slice(end)}\n${after}` : after, fenced: !!fence };
 }
 
 /** Smart quotes used as JSON string delimiters (outside straight-quoted strings) become straight ones. */
@@ -104,6 +104,7 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: no JSON array or object found` });
     return BROKEN;
   }
+  if (loc.fenced) notes.push({ code: 'json_fence', what: `read the ${name} JSON from inside a code fence`, why: 'the fence is markdown packaging around the JSON value' });
   if (loc.before.replace(/```[\w-]*/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.before)}" before the ${name} JSON`, why: 'prose before the JSON value is a note, not data' });
   if (loc.after.replace(/```/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.after)}" after the ${name} JSON`, why: 'prose after the JSON value (a note, even with brackets in it) is not data' });
   const json = straightenDelimiters(loc.json);
