@@ -48,12 +48,12 @@ describe('normaliser: speaker cues', () => {
 });
 
 describe('normaliser: sections and JSON', () => {
-  it('reads smart quotes used as JSON delimiters', () => {
-    const raw = answer({ claims: '[{“id”: “c1”, “kind”: “minor_character”, “text”: “Sosia, a doorkeeper at Villa of Crassus”}]' });
+  it('reads smart quotes used as JSON delimiters (jsonrepair: a soft AUR5003, on the record)', () => {
+    const raw = answer({ claims: '[{“id”: “c1”, “kind”: “minor_character”, “text”: “Sosia, a doorkeeper at Villa of Crassus’ gate”}]' });
     const v = verifySceneOutput(raw, ctx());
-    expect(v.findings).toEqual([]);
-    expect(v.parsed.claims).toEqual([{ id: 'c1', kind: 'minor_character', text: 'Sosia, a doorkeeper at Villa of Crassus' }]);
-    expect(noted(raw)).toContain('smart_quotes');
+    expect(v.findings.map((f) => [f.code, f.severity])).toEqual([['AUR5003', 'soft']]);
+    expect(v.parsed.claims).toEqual([{ id: 'c1', kind: 'minor_character', text: 'Sosia, a doorkeeper at Villa of Crassus’ gate' }]);
+    expect(noted(raw)).toEqual(['json_repaired']);
   });
 
   it('leaves a trailing Note with brackets out of unfenced JSON instead of misreading it', () => {
