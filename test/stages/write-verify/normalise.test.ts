@@ -150,6 +150,22 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(codes(clean, ctx(p))).toEqual(['AUR5031']);
   });
 
+  it('reads the list wrapped in its section name, one item without its list, op words and numbers as strings', () => {
+    const wrapped = answer({ events: JSON.stringify({ events: events }) });
+    expect(codes(wrapped)).toEqual([]);
+    expect(noted(wrapped)).toEqual(['list_unwrapped']);
+    const loose = withEvents((e) => {
+      e[0].deltas = [{ ...e[0].deltas[0], amount: '5,000' }, { ...e[0].deltas[1], op: 'Increase', value: '0.3' }];
+      e[1].deltas = { ...e[1].deltas[0], op: 'decrease' };
+    });
+    const v = verifySceneOutput(loose, ctx());
+    expect(v.findings).toEqual([]);
+    expect(v.parsed.events[0].deltas[0].amount).toBe(5000);
+    expect(noted(loose)).toEqual(['number_string', 'delta_op', 'number_string', 'list_unwrapped', 'delta_op']);
+    // An op word that changes the meaning is still judged: "decrease" where the plan adds.
+    expect(codes(withEvents((e) => (e[0].deltas[1].op = 'decrease')))).toEqual(['AUR5031', 'AUR5032']);
+  });
+
   it('maps claim kind "character" to minor_character', () => {
     const raw = answer({ claims: '[{"id":"c1","kind":"character","text":"Sosia, a doorkeeper at Villa of Crassus"}]' });
     const v = verifySceneOutput(raw, ctx());
