@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
+import { validators } from '../../../src/stages/f-verifier/schemas.js';
+import type { VerifierReport } from '../../../src/domain/scene.js';
 import { ctx, fixture, packet } from './helpers.js';
 
 /**
@@ -172,5 +174,25 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(v.findings).toEqual([]);
     expect(v.accepted_claims).toEqual([{ id: 'c1', kind: 'minor_character', text: 'Sosia, a doorkeeper at Villa of Crassus' }]);
     expect(noted(raw)).toEqual(['claim_kind']);
+  });
+});
+
+describe('normaliser: on the record', () => {
+  it('fits an attempt of verifier_report.json (schema), and the schema refuses a malformed one', () => {
+    const raw = `Here is the scene.\n\n${answer().replace(/---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---/g, '**$1**')}`;
+    const v = verifySceneOutput(raw, ctx());
+    expect(v.hard).toBe(false);
+    expect(v.normalisations.map((n) => n.code)).toEqual(['section_marker', 'preamble', 'cue_form']);
+    const report: VerifierReport = {
+      format: 1,
+      episode_id: 's01e01',
+      scenes: [{ scene: 'SC04', attempts: [{ attempt: 1, model: 'm', mode: 'write', raw_file: 'drafts/SC04.1.txt', findings: v.findings, critic: null, verdict: 'PASS', normalisations: v.normalisations }], final_verdict: 'PASS', manual_review: false }],
+      episode_findings: [],
+      budget: { per_scene: 2, per_episode: 12, used: 0 },
+      verdict: 'PASS',
+    };
+    expect(validators().report(report), JSON.stringify(validators().report.errors)).toBe(true);
+    (report.scenes[0].attempts[0].normalisations as unknown[]).push({ what: 'no code' });
+    expect(validators().report(report)).toBe(false);
   });
 });
