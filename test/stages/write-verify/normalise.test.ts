@@ -66,7 +66,7 @@ describe('normaliser: sections and JSON', () => {
     expect(v.normalisations.find((n) => n.code === 'text_around_json')?.what).toContain('Note: e1 is the loan');
   });
 
-  for (const empty of ['None', 'none.', '[]', '', 'N/A']) {
+  for (const empty of ['None', 'none.', '[]', '', 'N/A', 'None — this scene introduces nothing new.']) {
     it(`reads CLAIMS "${empty}" as an empty list`, () => {
       const v = verifySceneOutput(answer({ claims: empty }), ctx());
       expect(v.form_errors).toEqual([]);

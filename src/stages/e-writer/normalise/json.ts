@@ -15,6 +15,7 @@ export type JsonRead = unknown | typeof MISSING | typeof BROKEN;
 type Findings = ParsedSceneOutput['parse_findings'];
 
 /** Words a model writes for "no claims": an empty list, said in prose. */
+const NONE_SENTENCE = /^(?:none|nothing|no new|no claims|no events|n\/a)\b/i;
 const NOTHING = /^(?:none|null|nil|n\/a|empty|no (?:new )?(?:claims|facts|inventions|events)|nothing(?: new)?)[.!]?$/i;
 
 /**
@@ -70,7 +71,8 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     return MISSING;
   }
   const body = sec.text.replace(/^\s*```[\w-]*\s*$/gm, '').trim();
-  if (!body || NOTHING.test(body)) {
+  // "None", or a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
+  if (!body || NOTHING.test(body) || (NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
     notes.push({ code: 'empty_section', what: `read the ${name} section ${body ? `"${clip(body)}"` : '(empty)'} as []`, why: 'an empty section or a word for "none" means an empty list' });
     return [];
   }
