@@ -58,6 +58,26 @@ describe('normaliser: sections and JSON', () => {
     expect(noted(raw)).toEqual(['json_repaired']);
   });
 
+  const markerForms: [string, (n: string) => string][] = [
+    ['**NAME**', (n) => `**${n}**`],
+    ['### NAME', (n) => `### ${n}`],
+    ['## Name Words', (n) => `## ${n.split('_').map((w) => w[0] + w.slice(1).toLowerCase()).join(' ')}`],
+    ['--- name words ---', (n) => `--- ${n.toLowerCase().replace('_', ' ')} ---`],
+    ['**NAME:**', (n) => `**${n}:**`],
+    ['1. NAME', (n) => `${['SCENE_TEXT', 'CLAIMS', 'SCENE_EVENTS'].indexOf(n) + 1}. ${n}`],
+    ['<name> … </name>', (n) => `<${n.toLowerCase()}>`],
+  ];
+  for (const [label, mark] of markerForms) {
+    it(`reads section markers written as ${label}`, () => {
+      let raw = answer().replace(/---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---/g, (_m, n: string) => mark(n));
+      if (label.startsWith('<')) raw = raw.replace('<claims>', '</scene_text>\n<claims>').replace('<scene_events>', '</claims>\n<scene_events>') + '\n</scene_events>\n';
+      const v = verifySceneOutput(raw, ctx());
+      expect(v.findings).toEqual([]);
+      expect(v.parsed.scene_text).toBe(verifySceneOutput(clean, ctx()).parsed.scene_text);
+      expect(noted(raw)).toContain('section_marker');
+    });
+  }
+
   it('leaves a trailing Note with brackets out of unfenced JSON instead of misreading it', () => {
     const raw = `${answer()}\nNote: e1 is the loan [a04]; the snub [a05] fails as planned.\n`;
     const v = verifySceneOutput(raw, ctx());

@@ -71,8 +71,8 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     return MISSING;
   }
   const body = sec.text.replace(/^\s*```[\w-]*\s*$/gm, '').trim();
-  // "None", or a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
-  if (!body || NOTHING.test(body) || (NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
+  // "None"; for claims also a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
+  if (!body || NOTHING.test(body) || (name === 'CLAIMS' && NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
     notes.push({ code: 'empty_section', what: `read the ${name} section ${body ? `"${clip(body)}"` : '(empty)'} as []`, why: 'an empty section or a word for "none" means an empty list' });
     return [];
   }
