@@ -121,6 +121,11 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(v.normalisations.filter((n) => n.code === 'id_resolved')).toHaveLength(4);
   });
 
+  it('reads an event type in capitals, and leaves an unknown type to the schema', () => {
+    expect(codes(withEvents((e) => (e[0].type = 'Operator')))).toEqual([]);
+    expect(codes(withEvents((e) => (e[0].type = 'scheme')))).toEqual(['AUR5004']);
+  });
+
   it('leaves an ambiguous name as written (a praenomen names no one)', () => {
     expect(codes(withEvents((e) => (e[0].actor = 'Marcus')))).toEqual(['AUR5004']);
   });

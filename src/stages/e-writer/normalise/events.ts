@@ -11,6 +11,7 @@ import type { Resolver, NormaliseContext } from './ids.js';
 const EVENT_FIELDS = new Set(['id', 'type', 'application_id', 'operator_id', 'actor', 'target', 'text', 'deltas']);
 const DELTA_FIELDS = new Set(['path', 'op', 'value', 'from', 'to', 'amount', 'application_id']);
 const OPS = new Set(['add', 'subtract', 'set', 'multiply', 'transfer']);
+const EVENT_TYPES = new Set(['operator', 'action', 'dialogue', 'transfer', 'movement', 'reveal']);
 /** The words models use for the schema's ops. */
 const OP_WORDS: Record<string, string> = { increase: 'add', plus: 'add', inc: 'add', decrease: 'subtract', minus: 'subtract', sub: 'subtract', reduce: 'subtract', assign: 'set', times: 'multiply', pay: 'transfer', move: 'transfer' };
 
@@ -114,6 +115,10 @@ export function normaliseEvents(value: unknown, r: Resolver, ctx: NormaliseConte
   events.forEach((e, i) => {
     if (!isObj(e)) return;
     const run: Run = { r, notes, where: `event ${typeof e.id === 'string' ? e.id : `#${i + 1}`}` };
+    if (typeof e.type === 'string' && !EVENT_TYPES.has(e.type) && EVENT_TYPES.has(e.type.trim().toLowerCase())) {
+      note(run, 'id_resolved', `type "${e.type}" read as "${e.type.trim().toLowerCase()}"`, 'the event type was written in another case');
+      e.type = e.type.trim().toLowerCase();
+    }
     resolveField(run, e, 'application_id', 'application');
     resolveField(run, e, 'operator_id', 'operator');
     resolveField(run, e, 'actor', 'character');
