@@ -65,6 +65,7 @@ describe('normaliser: sections and JSON', () => {
     ['--- name words ---', (n) => `--- ${n.toLowerCase().replace('_', ' ')} ---`],
     ['**NAME:**', (n) => `**${n}:**`],
     ['1. NAME', (n) => `${['SCENE_TEXT', 'CLAIMS', 'SCENE_EVENTS'].indexOf(n) + 1}. ${n}`],
+    ['## NAME (what it holds)', (n) => `## ${n} (${n === 'SCENE_TEXT' ? 'screenplay' : 'JSON'})`],
     ['<name> … </name>', (n) => `<${n.toLowerCase()}>`],
   ];
   for (const [label, mark] of markerForms) {

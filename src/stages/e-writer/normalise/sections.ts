@@ -51,7 +51,8 @@ function readMarker(line: string, i: number): Marker | null {
   const m = MARKER.exec(line);
   if (!m) return null;
   const name = sectionOf(m[1]);
-  const inline = m[2].trim();
+  // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
+  const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
   const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)])/.test(line);
   if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
