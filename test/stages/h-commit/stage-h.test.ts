@@ -80,6 +80,16 @@ describe('stage H: canon', () => {
     expect(r.sceneWorlds.map((s) => s.scene)).toEqual(['SC01', 'SC02']);
   });
 
+  it('gives a downgraded belief only to its holders among the living cast (spec §8.3)', () => {
+    const p = plan([{ scene: 'SC01', app: app('a01', [{ path: 'world.global.unrest', op: 'add', value: 1 }]) }]);
+    const belief = { id: 'c2', kind: 'belief' as const, text: 'The letters are in the strongbox.', holders: [b, c] };
+    const packets = [packet('SC01', [{ id: a, status: 'alive' }, { id: b, status: 'alive' }, { id: c, status: 'dead' }])];
+    const r = applyApprovedScenes(world, p, packets, [approved('SC01', { downgraded_claims: [belief] })]);
+    // b holds it and is alive; a is in the scene but does not hold it; c holds it but is dead.
+    expect(r.applied.filter((d) => d.provenance.event === 'claim:c2').map((d) => d.path)).toEqual([`characters.${b}.bdi.beliefs`]);
+    expect(r.world.characters.characters.find((x) => x.id === a)!.bdi.beliefs).not.toContain(rumorBelief(belief));
+  });
+
   it('a delta that cannot apply fails the commit with AUR6016 and leaves the world untouched', () => {
     const p = plan([{ scene: 'SC01', app: app('a01', [{ path: 'assets.cash_ledger', op: 'transfer', from: a, to: b, amount: 10 ** 12 }]) }]);
     const before = stableStringify(world);
