@@ -138,6 +138,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
     stream_roles: user.stream_roles ?? d.stream_roles,
     cache: { ...d.cache, ...user.cache },
     packets: { ...d.packets, ...user.packets },
+    play: { ...d.play, ...user.play },
     chaos: user.chaos ?? d.chaos,
   };
 }

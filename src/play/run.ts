@@ -5,7 +5,6 @@ import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
-import { DEFAULT_MAX_INPUT } from './input.js';
 import { renderJson, renderText } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore } from './store.js';
@@ -34,8 +33,6 @@ export interface PlayIo {
   output: Writable;
   terminal: boolean;
 }
-
-export const DEFAULT_BRIEF_BUDGET = 500;
 
 function int(v: string | undefined, flag: string, def: number, min: number): number {
   if (v === undefined) return def;
@@ -76,7 +73,8 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   };
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   let session: PlaySession;
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', DEFAULT_BRIEF_BUDGET, 50), maxInput: int(o.maxInput, '--max-input', DEFAULT_MAX_INPUT, 10), emit, info };
+  // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info };
   if (o.resume) {
     const first = store.read(o.resume)[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD });
