@@ -5,7 +5,7 @@ import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
-import { renderJson, renderText } from './render.js';
+import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore } from './store.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
@@ -65,12 +65,8 @@ async function setupFor(root: string, o: PlayOptions) {
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
   const store = fileSessionStore(root);
   const { config } = loadConfigOrThrow(root);
-  const emit = (e: PlayEvent) => {
-    if (o.json) return io.stdout(renderJson(e));
-    const r = renderText(e);
-    if (r.out) io.stdout(r.out);
-    if (r.err) io.stderr(r.err);
-  };
+  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 80 });
+  const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   let session: PlaySession;
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).

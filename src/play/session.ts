@@ -146,12 +146,15 @@ export class PlaySession {
     });
     const history = s.exchanges.map((e) => ({ user: e.user, answer: e.answer }));
     const payload = { kind: 'play_actor' as const, speaker, principal: s.setup.principal, cast, user_text: text, turn: s.director.turn_count, tension: s.director.tension_curve.at(-1) ?? 0.3, topics: s.brief?.suggested_topics ?? [] };
-    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` });
-    // The answer, its directives, its proposals and the new brief are one atomic append, and the
-    // user sees the answer only after it: a kill leaves the exchange wholly there or wholly absent
-    // (then resume answers the user's line again, identically).
-    this.batch = { records: [], events: [] };
+    // The answer's id: nothing is recorded while the Actor answers, so it is the next one now.
     const actorId = this.nextId();
+    const show = (content: string, reset: boolean) => this.d.emit({ type: 'chunk', turn: actorId, content, ...(reset ? { reset } : {}) });
+    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` }, show);
+    // The answer, its directives, its proposals and the new brief are one atomic append, and the
+    // user sees the whole answer only after it (a streamed line is shown as it arrives, but the
+    // message_complete that makes it part of the transcript comes after the append): a kill
+    // leaves the exchange wholly there or wholly absent (then resume answers the line again).
+    this.batch = { records: [], events: [] };
     this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
     const dir = this.state.director;
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });

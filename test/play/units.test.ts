@@ -4,6 +4,7 @@ import { cleanInput } from '../../src/play/input.js';
 import { beatByPosition, completion, initialDirector, writeBrief } from '../../src/play/director.js';
 import { improvisedPacket } from '../../src/play/context.js';
 import { renderAnswer } from '../../src/play/actor.js';
+import { LineStream, visibleLine } from '../../src/play/stream.js';
 import { estimateTokens } from '../../src/stages/d-packets/index.js';
 import { readStarterWorld } from '../support/starter-world.js';
 import type { SceneSetup } from '../../src/play/types.js';
@@ -57,5 +58,37 @@ describe('input and director', () => {
     expect(estimateTokens(big)).toBeLessThanOrEqual(500 + 4);
     expect(small.tokens).toBeLessThan(big.tokens);
     expect(estimateTokens(small)).toBeLessThanOrEqual(84);
+  });
+});
+
+describe('the streamed line (stream.ts)', () => {
+  const answer = { speaker: 'catiline', action: 'smiles', dialogue: 'You call it "conspiracy", Consul. [DIRECTIVE:beat|beat:pivot] I call it arithmetic \u2014 ask Crass\u00fas.', internal: 'x', mood: 'cold', tension_shift: 0.1 };
+  const raw = 'Here you go:\n```json\n' + JSON.stringify(answer, null, 2).replace('\u00fa', '\\u00fa') + '\n```';
+  const final = renderAnswer(answer, 'CATILINE').content;
+
+  it('cut anywhere, what is shown is a prefix of the final line and never holds directive text', () => {
+    for (let cut = 1; cut <= raw.length; cut++) {
+      const shown: string[] = [];
+      const s = new LineStream('CATILINE', (d) => shown.push(d));
+      for (const piece of [raw.slice(0, cut), raw.slice(cut)]) s.text(piece);
+      s.finish(final);
+      expect(shown.join('')).toBe(final);
+    }
+    for (let cut = 1; cut < raw.length; cut += 3) {
+      const line = visibleLine(raw.slice(0, cut), 'CATILINE') ?? '';
+      expect(final.startsWith(line) || line === '', `cut ${cut}: ${line}`).toBe(true);
+      expect(line).not.toMatch(/\[|DIRECTIVE/);
+    }
+  });
+  it('a restart tells the next piece to reset; an action after the dialogue is not guessed', () => {
+    const told: [string, boolean][] = [];
+    const s = new LineStream('CATILINE', (d, reset) => told.push([d, reset]));
+    s.text(raw.slice(0, 120));
+    expect(s.streamed).toBe(true);
+    s.restart();
+    s.text(raw);
+    expect(told.filter(([, r]) => r)).toHaveLength(1);
+    const late = JSON.stringify({ speaker: 'catiline', dialogue: 'Ask him yourself, Consul.', action: 'shrugs' });
+    expect(visibleLine(late.slice(0, late.indexOf('action')), 'CATILINE')).toBe('CATILINE: "Ask him yourself,');
   });
 });
