@@ -88,11 +88,11 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
   const shift = round(Math.min(0.2, Math.abs(answer.tension_shift)));
   if (shift >= 0.05) {
     const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
-    out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
+    out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
   if (REVEAL.test(userText)) {
     const secret = packet.retrieved_subgraph.secrets.find((s) => s.holders.includes(answer.speaker) && !s.holders.includes(setup.principal) && s.status !== 'inert');
-    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
   }
   if (DEATH.test(userText)) {
     out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });

@@ -32,6 +32,8 @@ export interface Proposal {
   kind: 'delta' | 'claim';
   delta?: ResolvedDelta;
   claim?: Claim;
+  /** Who brings the change about (the event's actor when stage F judges it). */
+  actor?: string;
   turns: string[]; // supporting turn ids ("t0003")
   reason: string;
   critical: boolean;
