@@ -50,7 +50,8 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
     }
     if (s.notes.length || s.threads.length) {
-      const notes = playNotesFile(root, s.setup.season, s.notes, s.threads, s.setup.principal);
+      const named = (text: string) => world.characters.characters.filter((c) => new RegExp(`\\b(${c.id}|${c.name.split(' ').at(-1)})\\b`, 'i').test(text)).map((c) => c.id);
+      const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
       files[notes.rel] = notes.content;
     }
     if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {} };
