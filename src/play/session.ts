@@ -13,6 +13,9 @@ import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
 import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
 
+/** The directives a model may give; the others (commit, end, undo …) are the user's. */
+const MODEL_ACTIONS: readonly string[] = ['note', 'thread', 'beat', 'character'];
+
 /** Tries of the lock at a canonization, 250 ms apart. */
 const LOCK_TRIES = 8;
 
@@ -160,7 +163,8 @@ export class PlaySession {
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
     for (const p of t.directives) {
       if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
-      else if (['note', 'thread', 'beat', 'character'].includes(p.action.name)) await runAction(this.ctl(), p.action);
+      else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);
+      else this.emit({ type: 'notice', message: `the model wrote a ${p.action.name} directive, which is yours to give (/${p.action.name}); it was ignored` });
     }
     this.stage(userId, actorId, text, t.answer);
     this.flush();

@@ -28,7 +28,7 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
       const answer = {
         speaker: 'catiline',
         dialogue: 'You call it "conspiracy", Consul. I call it arithmetic. [DIRECTIVE:beat|beat:escalation] Ask Crassus who holds my notes.',
-        action: 'leans on the rostra, smiling',
+        action: 'leans on the rostra, smiling [DIRECTIVE:end]',
         internal: 'He knows more than he says.',
         mood: 'contemptuous',
         tension_shift: 0.2,
@@ -41,7 +41,8 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(r.code, r.stderr).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; director?: { beat: string } });
     const msgs = events.filter((e) => e.type === 'message_complete');
-    expect(msgs).toHaveLength(2);
+    expect(msgs).toHaveLength(2); // the model's end directive did not end the scene: that is the user's
+    expect(events.filter((e) => e.type === 'notice' && /end directive, which is yours to give/.test(JSON.stringify(e)))).toHaveLength(2);
     expect(msgs[0]!.content).toBe('CATILINE: *leans on the rostra, smiling* "You call it "conspiracy", Consul. I call it arithmetic. Ask Crassus who holds my notes."');
     expect(r.stdout).not.toMatch(/DIRECTIVE|director_brief/);
     for (const s of briefStrings(w, 'm1')) expect(r.stdout).not.toContain(s);
