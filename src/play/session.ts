@@ -2,7 +2,8 @@ import type { Llm } from '../ports/llm.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
-import { actorTurn } from './actor.js';
+import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
+import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
 import { chooseSpeaker, beatByPosition, extractProposals, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
@@ -12,6 +13,18 @@ import { runAction } from './commands.js';
 import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
 import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+
+/** The beat classifier's answer. */
+const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } };
+
+/**
+ * The answers' validators, compiled when the session opens: ajv's start costs more than a whole
+ * offline turn, and the user should not wait for it on the first line (bench/play.mjs: ≤ 200 ms a turn).
+ */
+function prepareValidators(): void {
+  validatorFor(ACTOR_ANSWER_SCHEMA);
+  validatorFor(BEAT_SCHEMA);
+}
 
 /** The directives a model may give; the others (commit, end, undo …) are the user's. */
 const MODEL_ACTIONS: readonly string[] = ['note', 'thread', 'beat', 'character'];
@@ -47,6 +60,7 @@ export class PlaySession {
 
   static start(d: PlayDeps, id: string, seed: string, setup: SceneSetup): PlaySession {
     d.store.create(id);
+    prepareValidators();
     const s = new PlaySession(d, emptyState(id, seed, setup));
     s.record({ type: 'start', session: id, seed, setup });
     s.rebrief();
@@ -55,6 +69,7 @@ export class PlaySession {
 
   static resume(d: PlayDeps, id: string): PlaySession {
     const { state, pending } = replay(d.store.read(id));
+    prepareValidators();
     const s = new PlaySession(d, state);
     s.pending = pending;
     return s;
@@ -180,7 +195,7 @@ export class PlaySession {
       role: 'director',
       system: 'Classify the narrative beat of the latest exchange. Answer JSON {"beat": one of establishment, complication, escalation, pivot, resolution}.',
       messages: [{ role: 'user', content: this.state.exchanges.slice(-2).map((e) => `${e.user}\n${e.content}`).join('\n\n') || '(scene opening)' }],
-      json_schema: { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } },
+      json_schema: BEAT_SCHEMA,
       schema_name: 'play_beat',
       max_tokens: 50,
       payload: { kind: 'play_beat', heuristic },
