@@ -5,7 +5,7 @@ import type { World } from '../domain/world.js';
 import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
-import { chooseSpeaker, beatByPosition, extractProposals, writeBrief } from './director.js';
+import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
 import { evaluate, suggestNext } from './evaluate.js';
 import { cleanInput } from './input.js';
@@ -181,7 +181,7 @@ export class PlaySession {
       else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);
       else this.emit({ type: 'notice', message: `the model wrote a ${p.action.name} directive, which is yours to give (/${p.action.name}); it was ignored` });
     }
-    this.stage(userId, actorId, text, t.answer);
+    this.stage(userId, actorId, text, t.answer, s.director.current_beat);
     this.flush();
     if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
@@ -205,17 +205,19 @@ export class PlaySession {
     return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
   }
 
-  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer): void {
+  /** Stage the exchange's proposals; a new brief when something happened, a thread moved or the beat turned. */
+  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer, beatBefore: Beat): void {
     const next = this.state.proposals.length + 1;
     const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
     for (const p of props) this.record({ type: 'proposal', proposal: p });
-    if (props.length) this.rebrief();
+    const moved = threadsInPlay(this.d.packet, this.state.exchanges).length > threadsInPlay(this.d.packet, this.state.exchanges.slice(0, -1)).length;
+    if (props.length || moved || this.state.director.current_beat !== beatBefore) this.rebrief();
   }
 
   /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */
   rebrief(): void {
     const s = this.state;
-    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget);
+    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget, threadsInPlay(this.d.packet, s.exchanges));
     this.record({ type: 'brief', id: this.nextId(), brief });
   }
 

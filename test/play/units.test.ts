@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractDirectives, parseCommand } from '../../src/play/directives.js';
 import { cleanInput } from '../../src/play/input.js';
-import { beatByPosition, completion, initialDirector, writeBrief } from '../../src/play/director.js';
+import { beatByPosition, completion, initialDirector, threadsInPlay, writeBrief } from '../../src/play/director.js';
 import { improvisedPacket } from '../../src/play/context.js';
 import { renderAnswer } from '../../src/play/actor.js';
 import { LineStream, visibleLine } from '../../src/play/stream.js';
@@ -58,6 +58,18 @@ describe('input and director', () => {
     expect(estimateTokens(big)).toBeLessThanOrEqual(500 + 4);
     expect(small.tokens).toBeLessThan(big.tokens);
     expect(estimateTokens(small)).toBeLessThanOrEqual(84);
+  });
+  it('names the threads the exchanges moved in the brief', () => {
+    const world = readStarterWorld();
+    const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline', 'crassus']);
+    const setup: SceneSetup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline', 'crassus'], mode: 'open', turn_budget: 8, objective: null, season: 1 };
+    const open = packet.retrieved_subgraph.threads.find((t) => t.status === 'open')!;
+    const word = open.question.toLowerCase().match(/[a-z]{6,}/)![0];
+    expect(threadsInPlay(packet, [{ user: 'Good morning.', answer: { dialogue: 'And to you.' } }])).not.toContain(open.id);
+    const moving = threadsInPlay(packet, [{ user: `Tell me about the ${word}.`, answer: { dialogue: 'Never.' } }]);
+    expect(moving).toContain(open.id);
+    const brief = writeBrief(packet, setup, setup.cast, initialDirector(), [], 500, moving);
+    expect(brief.key_facts).toContain(`In play now: ${open.question}`);
   });
 });
 
