@@ -59,6 +59,18 @@ describe('input and director', () => {
     expect(small.tokens).toBeLessThan(big.tokens);
     expect(estimateTokens(small)).toBeLessThanOrEqual(84);
   });
+  it('an improvised scene gets its packet from stage D itself (its walk and its forbidden facts)', () => {
+    const world = readStarterWorld();
+    const p = improvisedPacket(world, 'forum', ['cicero', 'catiline']);
+    expect(p).toMatchObject({ episode_id: 'play', scene_id: 'PLAY', setting: { location: 'forum' } });
+    expect(p.retrieved_subgraph.k).toBe(2);
+    expect(p.cast.map((c) => c.id)).toEqual(['cicero', 'catiline']);
+    // Two hops: someone tied only to a character tied to the cast is in the subgraph.
+    const oneHop = new Set(world.relationships.relationships.filter((r) => ['cicero', 'catiline'].includes(r.from) || ['cicero', 'catiline'].includes(r.to)).flatMap((r) => [r.from, r.to]));
+    expect(p.retrieved_subgraph.characters.some((c) => !oneHop.has(c.id))).toBe(true);
+    expect(p.constraints.forbidden_facts).toContain('Only the cast (Marcus Tullius Cicero, Lucius Sergius Catilina) speak or act on stage');
+    expect(() => improvisedPacket(world, 'atlantis', ['cicero'])).toThrow(/--at atlantis: no such location/);
+  });
   it('names the threads the exchanges moved in the brief', () => {
     const world = readStarterWorld();
     const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline', 'crassus']);
