@@ -177,6 +177,23 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a call that brings a stream sink streams whatever its role, and the sink sees each attempt from the start', async () => {
+    const answer = '{"verdict": "PASS", "violations": []}';
+    server.script(steps.truncated(answer.repeat(3), 'destroy'), steps.ok(answer));
+    const { llm } = open(anthropicNoCache());
+    const seen: string[] = [];
+    let restarts = 0;
+    const res = await llm.complete(criticRequest({ stream: { text: (d) => seen.push(d), restart: () => ((restarts += 1), (seen.length = 0)) } }));
+    expect(server.requests.map((r) => r.body!.stream)).toEqual([true, true]); // the critic is not in stream_roles
+    expect(restarts).toBe(2); // one per attempt: what the cut attempt told is void
+    expect(seen.join('')).toBe(answer);
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    // Without a sink the critic does not stream.
+    server.script(steps.ok(answer));
+    await llm.complete(criticRequest());
+    expect(server.requests[2]!.body!.stream).toBeFalsy();
+  });
+
   it('retries a stream that breaks with an SSE error event', async () => {
     const text = writerAnswer('EXT. SUBURA - DAY\n\nSmoke. Shouting. A door slams.');
     server.script(steps.streamError(text), steps.ok(text));
