@@ -83,7 +83,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   }
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
-  const { loadConfigOrThrow } = await import('../../config/load.js');
+  const { resolveConfig, configOrThrow } = await import('../../config/load.js');
   const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
   const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
   const { episodeRef } = await import('../../domain/context.js');
@@ -91,7 +91,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const fs = await import('node:fs');
 
   // Everything `aureus validate` checks, before any file is written.
-  const { world } = await loadValidatedWorld(c.root);
+  const { world, configFile } = await loadValidatedWorld(c.root);
   const next = await nextEpisodeRef(c.root, opts.season);
   const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
   (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
@@ -105,7 +105,8 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const { runKey } = await import('../../pipeline/staged.js');
   const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
   const { parseProviderFlag } = await import('../../config/overrides.js');
-  const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined);
+  // The config file as validation read it, with --provider over it: read once.
+  const { config } = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
   await fs.promises.mkdir(runDir, { recursive: true });
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
   const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
