@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, builtCli, cleanup, cli, copyRepo, git, makeWorld, tempDir } from '../pipeline/world.js';
-import { startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 
 /**
  * Issue 12, items 3 and 8–11: hostile files and paths give their documented error, never an
@@ -156,18 +156,14 @@ describe('usage and validate errors instead of wasted work (item 10)', () => {
 });
 
 describe('the API key is never printed (item 11)', () => {
-  let server: FakeAnthropicServer;
-  beforeAll(async () => {
-    server = await startFakeAnthropic();
-  });
-  afterAll(async () => server.close());
+  const server = useFakeAnthropic();
 
   it('a server that echoes the key in its error message gets it redacted', async () => {
     const KEY = 'plain-key-without-prefix-0123456789abcdef';
     server.handler = () => ({ kind: 'status', status: 401, errorType: 'authentication_error', message: `invalid x-api-key: ${KEY}` });
     const root = copyRepo(pristine, 'echo-key');
     for (const json of [[], ['--json']]) {
-      const r = await cli(['episode', 'run', '--provider', 'anthropic', ...json], root, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+      const r = await cli(['episode', 'run', '--provider', 'anthropic', ...json], root, anthropicEnv(server, KEY));
       expect(r.code).toBe(7);
       const out = r.stdout + r.stderr;
       expect(out).not.toContain(KEY);
