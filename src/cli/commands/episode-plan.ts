@@ -160,7 +160,8 @@ async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): 
     return;
   }
   if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
-  const est = `estimated cost on the real provider at this routing: $${estimate.usd.toFixed(2)} (with --batch $${estimate.batch_usd.toFixed(2)}; a clean run, repairs extra)`;
+  const { formatUsd } = await import('../../core/readable.js');
+  const est = `estimated cost on the real provider at this routing: ${formatUsd(estimate.usd, 2)} (with --batch ${formatUsd(estimate.batch_usd, 2)}; a clean run, repairs extra)`;
   c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n${est}\n`);
 }
 

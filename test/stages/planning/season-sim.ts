@@ -11,7 +11,7 @@ import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { decayDeltas } from '../../../src/core/decay.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
-import { advanceDate } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
 
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
@@ -70,7 +70,7 @@ export function simulateSeason(world: World, seed: string, count: number, season
     const cliffhanger = extractCliffhanger(plan, [], committed.world);
     const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
     const gap = cliffhanger.time_skip_allowed ? committed.world.world.days_per_episode : 0;
-    const after: World = { ...committed.world, world: { ...committed.world.world, date: advanceDate(committed.world.world.date, lastDay + gap) } };
+    const after: World = { ...committed.world, world: { ...committed.world.world, date: addDays(committed.world.world.date, lastDay + gap) } };
     out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
     w = after;
     cliff = cliffhanger;
