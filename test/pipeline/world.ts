@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,9 +36,7 @@ export async function cli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = 
   return { code, stdout, stderr };
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-}
+export { git } from '../support/git-repo.js';
 
 /** A fresh world repository made by `aureus init` (starter kit, first commit). */
 export async function makeWorld(label: string): Promise<string> {
