@@ -46,6 +46,14 @@ export async function makeWorld(label: string): Promise<string> {
   return path.join(parent, 'w');
 }
 
+/** Edit a JSON file of a repository in place (read, change, write back pretty-printed): a hand edit. */
+export function editJson(root: string, rel: string, fn: (v: any) => void): void {
+  const file = path.join(root, rel);
+  const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fn(v);
+  fs.writeFileSync(file, JSON.stringify(v, null, 2) + '\n');
+}
+
 /** A full copy of a repository (working tree, .git, .aureus). */
 export function copyRepo(src: string, label: string): string {
   const dst = path.join(tempDir(label), 'w');

@@ -12,6 +12,8 @@ import { decayDeltas } from '../../../src/core/decay.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
 import { addDays } from '../../../src/core/roman-date.js';
+import { loadWorldOrThrow } from '../../../src/store/index.js';
+import { REPO } from './helpers.js';
 
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
@@ -47,6 +49,21 @@ export function commitPlan(world: World, plan: EpisodePlan): { world: World; app
   apply(decayDeltas(w), 'decay', last);
   apply(threadProgressDeltas(w, plan.episode, plan.threads_advanced), 'threads', last);
   return { world: w, applied };
+}
+
+/**
+ * The starter kit's season per seed, simulated once and shared by a describe block's tests
+ * (a season of planning is the slow part).
+ */
+export function starterSeasons(episodes: number): (seed: string) => Promise<SimEpisode[]> {
+  const runs = new Map<string, SimEpisode[]>();
+  return async (seed) => {
+    if (!runs.has(seed)) {
+      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
+      runs.set(seed, simulateSeason(world, seed, episodes, seasonGoals[0]?.goals));
+    }
+    return runs.get(seed)!;
+  };
 }
 
 export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals): SimEpisode[] {
