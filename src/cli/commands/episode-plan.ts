@@ -5,6 +5,7 @@ import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
 import { formatDiagnostics } from '../io.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
+import { inheritErrorHandling } from './index.js';
 
 /**
  * The `episode` command group. Other modules add their subcommands to the same group
@@ -21,10 +22,6 @@ Examples:
   $ aureus episode plan                  plan the next episode (stages A–D) into its draft folder`);
 }
 
-/** Subcommands need the program's error handling too: main.ts only configures top-level commands. */
-function inheritErrorHandling(program: Command, sub: Command): Command {
-  return sub.exitOverride().configureOutput(program.configureOutput());
-}
 
 const int = (flag: string, min: number) => (v: string): number => {
   if (!/^\d+$/.test(v) || Number(v) < min) {

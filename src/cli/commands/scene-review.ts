@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { RegisterCommand } from './index.js';
+import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { underReview } from './review-shared.js';
 
 /**
@@ -17,7 +17,7 @@ function printFindings(c: CommandContext, findings: { code: string; severity: st
 
 export const registerSceneReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
   const scene = sceneGroup(program);
-  const wire = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+  const wire = (cmd: Command) => inheritErrorHandling(program, cmd);
 
   wire(scene.command('rewrite <scene>')
     .description('regenerate one staged scene (a new Writer call, never a replay), with a note for the Writer')

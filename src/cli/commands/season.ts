@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { inheritErrorHandling } from './index.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
@@ -18,7 +19,7 @@ function errorJson(e: unknown): { message: string; exit_code: number; codes: str
 /** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
 export function registerSeason(program: Command, ctx: () => CommandContext): void {
   const sub = defineSeasonRun(program);
-  sub.exitOverride().configureOutput(program.configureOutput());
+  inheritErrorHandling(program, sub);
   sub.action(async (f: SeasonFlags) => runSeason(ctx(), f));
 }
 
