@@ -4,6 +4,7 @@ import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
 import { CallBudget } from './budget.js';
+import { formatNumber } from '../core/readable.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
 
 /**
@@ -118,7 +119,7 @@ export class AnthropicProvider implements LlmProvider {
         if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
           // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
           const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
-          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${(wait / 1000).toFixed(1)} s`);
+          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${formatNumber(wait / 1000, 1)} s`);
           await pause(wait, req.signal);
           continue;
         }
@@ -272,5 +273,5 @@ export function retryNotice(res: Response, init: RequestInit | undefined, maxRet
   const s = Number(res.headers.get('retry-after'));
   const wait = ms > 0 ? ms / 1000 : s > 0 ? s : null;
   const what = `${res.status} ${STATUS_WORDS[res.status] ?? 'error'}`;
-  return `${what}, retrying${wait !== null ? ` in ${Math.round(wait * 10) / 10} s` : ''} (retry ${done + 1} of ${maxRetries})`;
+  return `${what}, retrying${wait !== null ? ` in ${formatNumber(wait, 1)} s` : ''} (retry ${done + 1} of ${maxRetries})`;
 }
