@@ -165,7 +165,7 @@ describe('anthropic provider against the fake Messages API', () => {
   it('a call that brings a stream sink streams whatever its role, and the sink sees each attempt from the start', async () => {
     const answer = '{"verdict": "PASS", "violations": []}';
     server.script(steps.truncated(answer.repeat(3), 'destroy'), steps.ok(answer));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const seen: string[] = [];
     let restarts = 0;
     const res = await llm.complete(criticRequest({ stream: { text: (d) => seen.push(d), restart: () => ((restarts += 1), (seen.length = 0)) } }));
