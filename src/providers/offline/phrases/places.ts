@@ -61,10 +61,10 @@ export const OPENINGS: Record<Setting, string[]> = {
     'An old woman ties a ribbon to the railing and prays for her son. {atmo}',
   ],
   street: [
-    'Mud. Shouting. A cart stuck in the Subura. {atmo}',
+    'Mud. Shouting. A cart stuck fast. {atmo}',
     'Smoke from a cookshop. A dog barking. {atmo}',
     'Too many people. Not enough room. {atmo}',
-    'D|Laundry overhead. Knives underneath. {atmo}',
+    'D|Dust, sun, and a crowd that will not disperse. {atmo}',
     'A street preacher rants at nobody. Nobody listens. {atmo}',
     'Shutters bang. A child runs. {atmo}',
     'N|Torches gutter in brackets. Doorways full of shadow. {atmo}',
@@ -116,13 +116,16 @@ export const EXTRA_LINES = [
   'They are waiting for you.',
   'The litter is ready.',
   'Someone left this at the gate.',
-  'Forgive me. There are men asking for you by name.',
+  'There are men asking for you by name.',
   'The seal was broken when it reached me. I swear it.',
   'Shall I send them away?',
   'Your brother\'s man is outside. He will not give his name.',
   'They say the consul has already heard.',
   'It is done, as you asked.',
 ];
+
+/** What an extra says first (the empty lead is the bare line): lead × line gives every scene its own. */
+export const EXTRA_LEADS = ['', 'Forgive me.', 'Quickly, please.'];
 
 /** How an invented object is shown (the object follows). */
 export const OBJECT_LEADS = ['On the table: ', 'Within reach: ', 'In plain sight, ', 'Nobody mentions it, but there it is: '];

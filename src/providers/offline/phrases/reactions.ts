@@ -1,6 +1,15 @@
 /** What a move does, told: replies, metric, stat and weight moves, transfers, threads, risks, intentions. */
 
 /** Replies to a move, by how it went. */
+/**
+ * What follows a reply (the empty tail is the bare reply): reply × tail gives each scene of an
+ * episode its own replies (writer-lines.ts), so no reply comes back in another mouth.
+ */
+export const REACTION_TAILS = {
+  success: ['', 'For now.', 'Remember that.', 'Go.', 'And no more of this.'],
+  fail: ['', 'Get out.', 'We are finished.', 'Think on that.', 'Enough.'],
+};
+
 export const REACTIONS = {
   success: [
     'Then it is done.',
@@ -151,5 +160,5 @@ export const WEIGHT_WORDS: Record<string, [string[], string[]]> = {
   debt: [['{from} owes {to}, and both of them know it.', '{from} is in {to}\'s debt now.'], ['A debt between {from} and {to} is cancelled.', '{from} owes {to} a little less tonight.']],
   affection: [['{from} softens toward {to}.', '{from} warms to {to}, despite everything.'], ['{from} cools toward {to}.', 'Something between {from} and {to} goes cold.']],
   rivalry: [['{from} marks {to} as an enemy.', '{from} will not forget what {to} did here.', 'From now on, {from} counts {to} among the enemies.'], ['The rivalry between {from} and {to} eases.', '{from} lets an old grudge against {to} go.']],
-  trust: [['{from} decides to trust {to}.', '{from} takes {to} at their word.'], ['{from} will never trust {to} again.', '{from} stops believing a word {to} says.']],
+  trust: [['{from} decides to trust {to}.', '{from} takes what {to} says at face value.'], ['{from} will never trust {to} again.', '{from} stops believing a word {to} says.']],
 };

@@ -161,3 +161,22 @@ export const REGISTER_LINES: Record<Register, string[]> = {
     'I saw nothing, and I will go on seeing nothing.',
   ],
 };
+
+/**
+ * What a speaker adds after a register line, in the same voice (the empty coda is the bare line).
+ * Line × coda makes each register's pool large enough that every scene of an episode owns its
+ * own lines (writer-lines.ts). No coda says "you": a line said to nobody must not need one.
+ */
+export const REGISTER_CODAS: Record<Register, string[]> = {
+  patrician: ['', 'Remember whose house this is.', 'I will not say it twice.', 'Think on it.', 'That is all.', 'My ancestors would agree.', 'Consider it said.'],
+  orator: ['', 'Mark that.', 'The record will show it.', 'I rest my case.', 'Think on it.', 'That is the argument.', 'Let it be written down.'],
+  soldier: ['', 'That is all.', 'No speeches.', 'Move.', 'I have said it.', 'Think on it.', 'Enough.'],
+  street: ['', 'Ask anyone.', 'That is how it is.', 'Nothing personal.', 'Mind the step.', 'Word gets round.', 'Enough said.'],
+  merchant: ['', 'Think of the margin.', 'That is the price.', 'The ledger agrees.', 'Sign here.', 'Nothing personal.', 'Business is business.'],
+  matron: ['', 'I keep the count.', 'Think on it.', 'That is all.', 'The household will hear of it.', 'I have said it.', 'Remember it.'],
+  priestly: ['', 'The gods have seen it.', 'So the rites say.', 'Think on it.', 'It is written in the entrails.', 'Let that be enough.', 'I have spoken.'],
+  servile: ['', 'If it please.', 'I swear it.', 'On my back.', 'Truly.', 'That is all I know.', 'Please.'],
+};
+
+/** The three devices as one pool, so every formal scene of an episode owns its own figure of speech. */
+export const RHETORIC_ALL: readonly string[] = [...RHETORIC.anaphora, ...RHETORIC.tricolon, ...RHETORIC.sententia];
