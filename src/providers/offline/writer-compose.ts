@@ -21,7 +21,7 @@ function registerPool(r: Register): string[] {
   if (!pool) REGISTER_POOLS.set(r, (pool = product(P.REGISTER_LINES[r] ?? P.REGISTER_LINES.patrician, P.REGISTER_CODAS[r] ?? P.REGISTER_CODAS.patrician)));
   return pool;
 }
-export const REACTION_POOLS = { success: product(P.REACTIONS.success, P.REACTION_TAILS.success), fail: product(P.REACTIONS.fail, P.REACTION_TAILS.fail) };
+export const REACTION_POOLS = P.REACTIONS;
 
 /** What one draft shares between its parts. */
 export interface Scene {
@@ -123,7 +123,7 @@ function playMove(sc: Scene, ins: PacketInstruction, idx: number): void {
   const deltas = pk.constraints.required_deltas.filter((d) => d.application_id === ins.application_id);
   showDeltas(sc, deltas);
   if (facing && actor) {
-    const reply = sc.book.take(REACTION_POOLS[ins.outcome], `reaction/${ins.outcome}`, 2);
+    const reply = sc.book.take(REACTION_POOLS[ins.outcome], `reaction/${ins.outcome}`, 1);
     if (reply) say(sc, facing, reply);
   }
   if (!sc.simplified && ins.triggered_risks.length) {

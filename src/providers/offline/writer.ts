@@ -85,9 +85,9 @@ function punchUp(p: WriterPayload, rng: Rng, seed: string): Draft {
   const targetName = lastTarget && pk.cast.some((c) => c.id === lastTarget) ? names(pk).nameOf(lastTarget) : '';
   const formal = P.FORMAL_SETTINGS.includes(pk.setting.kind);
   lines.push('', rng.pick(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS));
-  // The second reply of this scene's own block: the first may already be in the kept text, in another mouth.
-  const reply = sceneBlock(REACTION_POOLS.success, 'reaction/success', seed, pk, 2)[1];
-  if (actor && reply) lines.push(`> ${cueOf(actor)}: ${reply}`);
+  // This scene's own reply, unless the kept text already has it (then the beat alone, not the line in a second mouth).
+  const reply = sceneBlock(REACTION_POOLS.success, 'reaction/success', seed, pk, 1)[0];
+  if (actor && reply && !lines.some((l) => l.endsWith(`: ${reply}`))) lines.push(`> ${cueOf(actor)}: ${reply}`);
   lines.push('');
   const pool = pk.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') ? P.CLIFFHANGER_HOOKS : P.HOOKS;
   // A spoken hook here could be another scene's: the punch-up ends on a narrated one.

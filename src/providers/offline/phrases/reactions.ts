@@ -5,35 +5,23 @@
  * What follows a reply (the empty tail is the bare reply): reply × tail gives each scene of an
  * episode its own replies (writer-lines.ts), so no reply comes back in another mouth.
  */
-export const REACTION_TAILS = {
-  success: ['', 'For now.', 'Remember that.', 'Go.', 'And no more of this.'],
-  fail: ['', 'Get out.', 'We are finished.', 'Think on that.', 'Enough.'],
-};
-
+/** Replies to a move, by how it went: one for each scene of an episode (writer-lines.ts), so no reply is said twice. */
 export const REACTIONS = {
   success: [
-    'Then it is done.',
-    'You leave me little choice.',
-    'So be it. Remember that I agreed.',
-    'I will not forget this.',
-    'Very well. On your head.',
-    'Fine. But this changes nothing between us.',
-    'Done. Now leave me.',
-    'I hope you know what you have bought.',
-    'Agreed. Do not make me regret it.',
-    'As you wish. For now.',
+    'Then it is done.', 'You leave me little choice.', 'So be it. Remember that I agreed.', 'I will not forget this.', 'Very well. On your head.',
+    'Fine. But this changes nothing between us.', 'Done. Now leave me.', 'I hope you know what you have bought.', 'Agreed. Do not make me regret it.', 'As you wish. For now.',
+    'Have it your way.', 'You win this one.', 'Take it, then, and go.', 'I yield. Today.', 'It seems I owe you.',
+    'Very well. I will say it was my idea.', 'Yes. Quietly, though.', 'Consider it given.', 'You have my word. Such as it is.', 'Then we understand each other.',
+    'I accept. Do not gloat.', 'So. It is settled.', 'Go on, then. Collect.', 'You always did get your way.', 'Enough. It is yours.',
+    'Granted. Do not ask again.', 'Well played. Once.', 'I agree, and I will remember why.',
   ],
   fail: [
-    'No. Not today, and not to you.',
-    'You overreach.',
-    'That was clumsy. Everyone saw.',
-    'Try that again and I will ruin you.',
-    'You thought I would bend? Look again.',
-    'Go home before you embarrass yourself further.',
-    'Is that all you came with?',
-    'Not like this. Never like this.',
-    'You will have to do better than that.',
-    'I have heard better offers from fishwives.',
+    'No. Not today, and not to you.', 'You overreach.', 'That was clumsy. Everyone saw.', 'Try that again and I will ruin you.', 'You thought I would bend? Look again.',
+    'Go home before you embarrass yourself further.', 'Is that all you came with?', 'Not like this. Never like this.', 'You will have to do better than that.', 'I have heard better offers from fishwives.',
+    'No.', 'Spare me.', 'Out. Now.', 'You misjudge me badly.', 'Save it for the Forum.',
+    'That will cost you, later.', 'I decline. Politely, this once.', 'Nothing doing.', 'Ask someone stupider.', 'Not for all the grain in Sicily.',
+    'You came to the wrong house.', 'Put your purse away.', 'I am not for sale today.', 'Try the next door down.', 'Never. Write it down.',
+    'We are done here.', 'Another time. Perhaps never.', 'Your nerve is remarkable. Your sense is not.',
   ],
 };
 
