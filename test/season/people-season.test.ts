@@ -57,18 +57,13 @@ function peopleWorld(w: World): PeopleWorld {
 
 describe('an offline season reads right against the world (people, places, secrets)', () => {
   for (const seed of SEEDS) {
-    it(`seed ${seed}: ${EPISODES} episodes, no pronoun, address, secret or place error, few recycled lines; drafts verify clean`, async () => {
+    it(`seed ${seed}: ${EPISODES} episodes, no pronoun, address, recycled-line, secret or place error; drafts verify clean`, async () => {
       const { start, episodes, findings } = await season(seed);
       expect(episodes.flatMap((e) => e.doc.scenes).length).toBeGreaterThan(EPISODES * 15);
       expect(findings).toEqual([]);
-      const found = checkPeople(episodes, peopleWorld(start));
-      expect(found.filter((f) => f.kind !== 'recycled_line')).toEqual([]);
-      // Not yet none: a register's few stock sentences still come back in another mouth now and then
-      // (40 on seed alpha before the per-scene line blocks, 5 after). Held at under one per episode.
-      const recycled = found.filter((f) => f.kind === 'recycled_line');
-      console.info(`seed ${seed}: ${recycled.length} line(s) said by two characters within an episode`);
-      expect(recycled.length).toBeLessThan(EPISODES);
-      // Across the whole season a stock line may come back (episodes are written apart), but only rarely.
+      expect(checkPeople(episodes, peopleWorld(start))).toEqual([]);
+      // Across the whole season stock lines do come back in other mouths (each episode walks the same
+      // pools): measured, not yet held (issue 17, item 6, left open).
       const seasonWide = checkPeople(episodes, peopleWorld(start), { scope: 'season' }).filter((f) => f.kind === 'recycled_line');
       console.info(`seed ${seed}: ${seasonWide.length} line(s) said by two characters across ${EPISODES} episodes`);
     }, 120_000);

@@ -8,19 +8,13 @@ import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import { Draft, SceneState, cap, sentence } from './writer-draft.js';
 import { depict, eventFor, inventClaims } from './writer-events.js';
-import { LineBook, product } from './writer-lines.js';
+import { LineBook } from './writer-lines.js';
 import { address, addressable, cueOf, fill, heading, names, prose, shortName, shortNames, type Names } from './writer-names.js';
 import { cycled, timeFits, untimed } from './writer.js';
 
 /** Composition of a first draft: the opening, one passage per move (or a connective talk), the button. */
 
-/** Register lines × codas, built once: the pool every scene of an episode takes its own lines from. */
-const REGISTER_POOLS = new Map<Register, string[]>();
-function registerPool(r: Register): string[] {
-  let pool = REGISTER_POOLS.get(r);
-  if (!pool) REGISTER_POOLS.set(r, (pool = product(P.REGISTER_LINES[r] ?? P.REGISTER_LINES.patrician, P.REGISTER_CODAS[r] ?? P.REGISTER_CODAS.patrician)));
-  return pool;
-}
+const registerPool = (r: Register): readonly string[] => P.REGISTER_LINES[r] ?? P.REGISTER_LINES.patrician;
 export const REACTION_POOLS = P.REACTIONS;
 
 /** What one draft shares between its parts. */
@@ -93,9 +87,9 @@ export function registerLine(sc: Scene, c: PacketCastMember, to: PacketCastMembe
   const key = `register/${c.register}`;
   // With nobody in the room to speak to, a line is said to the air, not to "you".
   const alone = (l: string) => !/\b(you|your|yours)\b/i.test(l);
-  const line = sc.book.take(pool, key, 2, addressable(target) ? undefined : alone)
+  const line = sc.book.take(pool, key, 1, addressable(target) ? undefined : alone)
     ?? c.sample_lines.find((l) => !vocatives(l, [...PRAENOMINA, ...KIN_WORDS]).length && alone(l))
-    ?? sc.book.take(pool, key, 2)
+    ?? sc.book.take(pool, key, 1)
     ?? c.sample_lines[0] ?? '...';
   return address(line, target);
 }
@@ -156,7 +150,8 @@ function showDeltas(sc: Scene, deltas: ScenePacket['constraints']['required_delt
 function connective(sc: Scene): void {
   const [a, b] = sc.pk.cast;
   if (a) say(sc, a, withRhetoric(sc, registerLine(sc, a, b)));
-  if (b) say(sc, b, registerLine(sc, b, a));
+  // The answer: this scene's reply (a connective scene has no move to answer), else b's own voice.
+  if (b) say(sc, b, sc.book.take(REACTION_POOLS.success, 'reaction/success', 1) ?? registerLine(sc, b, a));
   sc.lines.push('');
   sc.lastMover = a;
   sc.lastTarget = b ? shortName(b) : '';

@@ -8,10 +8,7 @@ import { lowerLead } from './writer-phrases.js';
 import { cycled } from './writer.js';
 import { SceneState, cap, fmt, trimDot } from './writer-draft.js';
 import { addressable, fill, humanize, inWords, names, placeWords, secretRef, threadNoun, type Names } from './writer-names.js';
-import { LineBook, product } from './writer-lines.js';
-
-/** Extra lines × leads: every scene of an episode owns its own (writer-lines.ts). */
-const EXTRA_POOL = product(P.EXTRA_LEADS, P.EXTRA_LINES);
+import type { LineBook } from './writer-lines.js';
 
 /** What the offline writer depicts of each delta, and the EVENTS and CLAIMS it reports. */
 
@@ -53,7 +50,7 @@ export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: 
       const outdoors = P.THRILLER_SETTINGS.includes(pk.setting.kind);
       const entrance = fill(cycled(outdoors ? P.ENTRANCES_OUTDOORS : P.ENTRANCES, 'entrance', seed, pk), { who: `${name}, the ${role},` });
       // The scene's own extra line: two extras never say the same thing in one episode.
-      const said = book?.take(EXTRA_POOL, 'extra-line', 1) ?? cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
+      const said = book?.take(P.EXTRA_LINES, 'extra-line', 1) ?? cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
       lines.splice(lines.length - 1, 0, entrance, `> ${name.toUpperCase()}: ${said}`, '');
     } else if (kind === 'object') {
       const obj = cycled(P.OBJECTS, 'object', seed, pk);

@@ -6,21 +6,8 @@ import type { ScenePacket } from '../../domain/packet.js';
  * concurrently), so they cannot ask each other what was said; instead each pool is shuffled once
  * per episode and cut into blocks, and a scene draws only from the block its number owns. Two
  * different scenes never draw the same entry, so no line comes back in another mouth, as long as
- * the pool holds `perScene` entries for every scene (pools are built as products of parts to be
- * that large: a line and a coda, a lead and a reply).
+ * the pool holds `perScene` entries for every scene of the episode (the pools hold 24 or more).
  */
-
-/** Every combination of the parts, joined by a space (an empty part adds nothing). */
-export function product(...parts: (readonly string[])[]): string[] {
-  let out = [''];
-  for (const part of parts) out = out.flatMap((a) => part.map((b) => [a, b].filter(Boolean).join(' ')));
-  return out;
-}
-
-/** Scene numbers a pool of `size` serves without repeating, at `perScene` entries each. */
-export function blockCapacity(size: number, perScene: number): number {
-  return Math.floor(size / perScene);
-}
 
 /**
  * The entries this scene owns in `pool` (perScene of them, in a seeded order), for `key` in this

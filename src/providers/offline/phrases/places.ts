@@ -120,9 +120,6 @@ export const EXTRA_LINES = [
   'The dogs were barking all night.', 'They have doubled the watch.', 'Your cloak. It is cold out.',
 ];
 
-/** What an extra says first (the empty lead is the bare line): lead × line gives every scene its own. */
-export const EXTRA_LEADS = [''];
-
 /** How an invented object is shown (the object follows). */
 export const OBJECT_LEADS = ['On the table: ', 'Within reach: ', 'In plain sight, ', 'Nobody mentions it, but there it is: '];
 
