@@ -66,7 +66,7 @@ export interface ScenePacket {
   dead: { id: string; name: string; cue: string }[];
   retrieved_subgraph: {
     k: number;
-    characters: { id: string; name: string; gender?: Gender; faction: string; status: string; location: string; stats: Record<string, number>; intentions: string[] }[];
+    characters: { id: string; name: string; faction: string; status: string; location: string; stats: Record<string, number>; intentions: string[] }[];
     edges: SubgraphEdge[];
     /** `told`: an earlier scene of this episode already put the secret into words; refer to it, do not quote it again. */
     secrets: { id: string; text: string; subject: string; holders: string[]; status: SecretStatus; legal_value: number; public_damage: number; told?: boolean }[];

@@ -133,7 +133,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       .map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
     const characters = [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
-      return { id, name: c.name, ...genderField(c), faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
+      return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
     });
 
     const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
