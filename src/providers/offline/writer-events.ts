@@ -143,6 +143,8 @@ function characterLine({ d, n, seg, pick2, state }: Telling): string {
   const item = String(d.value);
   const secret = item.startsWith('KNOWS:') ? n.secrets.get(item.slice(6)) : undefined;
   const what = secret ? secretWords(secret, n, state) : item.startsWith('KNOWS:') ? `the truth about ${threadNoun(item.slice(6), '', n.nameWords).replace(/^the /, '')}` : P.INTENTION_PHRASES[item] ?? inWords(item, n.nameWords);
+  // A secret already quoted is named, not introduced: "Cato knows the secret about Murena now."
+  if (seg[3] === 'beliefs' && d.op !== 'subtract' && what.startsWith('the secret ')) return `${who} knows ${what} now.`;
   if (seg[3] === 'beliefs') return d.op === 'subtract' ? `${who} no longer believes it: ${trimDot(what)}.` : `${who} understands now: ${trimDot(what)}.`;
   return d.op === 'subtract' ? `${who} abandons the plan to ${trimDot(what)}.` : `${who} resolves to ${trimDot(what)}.`;
 }
@@ -171,7 +173,12 @@ function secretLine({ d, n, seg, up, state }: Telling): string {
     if (d.value === 'rumored') return `A whisper starts to travel: ${text()}.`;
     return `The matter of ${matter} goes quiet.`;
   }
-  if (seg[2] === 'holders') return d.op === 'subtract' ? `${n.nameOf(String(d.value))} is cut out of the secret.` : `${n.nameOf(String(d.value))} learns it: ${text()}.`;
+  if (seg[2] === 'holders') {
+    const who = n.nameOf(String(d.value));
+    if (d.op === 'subtract') return `${who} is cut out of the secret.`;
+    const t = text();
+    return t.startsWith('the secret ') ? `${who} learns ${t}.` : `${who} learns it: ${t}.`;
+  }
   return up ? `The evidence about ${matter} hardens.` : `The evidence about ${matter} weakens.`;
 }
 
