@@ -83,7 +83,12 @@ export function checkPeople(episodes: PeopleCheckInput[], world: PeopleWorld, op
       for (const f of narrationPronouns(sc, world.people, world.places ?? [])) out.push({ episode, scene: sc.id, cue: '', kind: 'pronoun', ...f });
       for (const f of placeFindings(sc, world.places ?? [])) out.push({ episode, scene: sc.id, cue: '', kind: 'misplaced_place', ...f });
     }
-    for (const f of secretQuotes(doc, world.secrets ?? [])) out.push({ episode, cue: '', kind: 'secret_quoted_twice', ...f });
+    if (opts.scope !== 'season') for (const f of secretQuotes(doc, world.secrets ?? [])) out.push({ episode, cue: '', kind: 'secret_quoted_twice', ...f });
+  }
+  if (opts.scope === 'season') {
+    // One document of every episode's scenes, named "s01e03 SC04", so a secret quoted in two episodes counts twice.
+    const all = { title: 'season', scenes: episodes.flatMap(({ episode, doc }) => doc.scenes.map((sc) => ({ ...sc, id: `${episode} ${sc.id}` }))) };
+    for (const f of secretQuotes(all, world.secrets ?? [])) out.push({ episode: f.scene.split(' ')[0]!, cue: '', kind: 'secret_quoted_twice', ...f });
   }
   return out;
 }
