@@ -22,13 +22,19 @@ export const INTIMATE_FLAGS = ['married', 'lovers', 'former_lovers', 'kin', 'sib
  */
 export function genderOf(c: { name: string; gender?: Gender }): Gender | undefined {
   if (c.gender) return c.gender;
-  return PRAENOMINA.includes(c.name.split(/\s+/)[0] ?? '') ? 'male' : undefined;
+  return praenomenOf(c.name) ? 'male' : undefined;
 }
 
-/** The praenomen a name starts with, if any ("Marcus Licinius Crassus" → "Marcus"). */
+/** The usual abbreviations (DPRR writes "M. Tullius Cicero"). */
+const ABBREVIATED: Record<string, string> = {
+  'C.': 'Gaius', 'M.': 'Marcus', 'L.': 'Lucius', 'Q.': 'Quintus', 'P.': 'Publius', 'Cn.': 'Gnaeus', 'D.': 'Decimus', 'T.': 'Titus',
+  'Sex.': 'Sextus', 'A.': 'Aulus', 'Ser.': 'Servius', 'Ti.': 'Tiberius', "M'.": 'Manius', 'Sp.': 'Spurius', 'Ap.': 'Appius', 'N.': 'Numerius',
+};
+
+/** The praenomen a name starts with, written out or abbreviated ("Marcus Licinius Crassus", "M. Tullius Cicero" → "Marcus"). */
 export function praenomenOf(name: string): string | undefined {
   const first = name.split(/\s+/)[0] ?? '';
-  return PRAENOMINA.includes(first) ? first : undefined;
+  return PRAENOMINA.includes(first) ? first : ABBREVIATED[first];
 }
 
 /**

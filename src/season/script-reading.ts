@@ -24,7 +24,7 @@ interface Named {
 /** The words a person is called by in narration: full name, each name part of two letters or more, the cue. */
 function callings(p: Named): string[] {
   const cue = p.cue.charAt(0) + p.cue.slice(1).toLowerCase();
-  return [...new Set([p.name, ...p.name.split(/\s+/).filter((w) => w.length > 2), cue])];
+  return [...new Set([p.name, ...p.name.split(/\s+/).filter((w) => w.length > 2 && !w.endsWith('.')), cue])];
 }
 
 const word = (w: string) => new RegExp(`(?<![\\p{L}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u');

@@ -101,6 +101,8 @@ describe('forms of address come from the world', () => {
     expect(kinWordsFor(['kin'], 'female')).toEqual([]);
     expect(formOfAddress(caesar, 'Caesar', ['lovers'])).toBe('Gaius');
     expect(formOfAddress(caesar, 'Caesar', ['creditor'])).toBe('Caesar');
+    // DPRR abbreviates: "M. Tullius Cicero" is a Marcus to his wife.
+    expect(formOfAddress({ name: 'M. Tullius Cicero' }, 'Cicero', ['married'])).toBe('Marcus');
   });
 
   it('reads gender as declared, a praenomen as male, and otherwise does not guess', () => {
