@@ -8,7 +8,8 @@ import type { ApprovedScene } from '../../../src/domain/scene.js';
 import { loadWorldOrThrow } from '../../../src/store/index.js';
 import { applyApprovedScenes, rumorBelief } from '../../../src/stages/h-commit/apply.js';
 import { cliffhangerKind, extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
-import { advanceDate, commitMessage } from '../../../src/stages/h-commit/index.js';
+import { commitMessage } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
 import { buildDashboard, recapEvents, renderRecapMarkdown, type RecapPayload } from '../../../src/stages/h-commit/recap-model.js';
 import { realizeRecap } from '../../../src/providers/offline/recap.js';
 import { episodeRef } from '../../../src/domain/context.js';
@@ -110,9 +111,9 @@ describe('stage H: cliffhanger, calendar, message', () => {
   });
 
   it('advances the calendar over the Republican month lengths (Quinctilis 31, December 29) and the year', () => {
-    expect(advanceDate({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 4 });
-    expect(advanceDate({ year_bc: 63, month: 12, day: 29 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
-    expect(advanceDate({ year_bc: 63, month: 1, day: 1 }, 0)).toEqual({ year_bc: 63, month: 1, day: 1 });
+    expect(addDays({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 4 });
+    expect(addDays({ year_bc: 63, month: 12, day: 29 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
+    expect(addDays({ year_bc: 63, month: 1, day: 1 }, 0)).toEqual({ year_bc: 63, month: 1, day: 1 });
   });
 
   it('writes the commit message: subject, blank line, recap, trailers', () => {
