@@ -105,13 +105,13 @@ function rangeOf(world: World, d: ResolvedDelta): number | null {
  *   meaningfulFraction x the path's range;
  * - status, location, list items, flags, holders: the value actually changed;
  * - ledger: a transfer, mint or burn of at least 1 denarius;
- * - never: threads.<id>.last_progress_episode (bookkeeping).
+ * - never: threads.<id>.last_progress_episode, secrets.<id>.told_in (bookkeeping).
  * `world` is any state with the same declared metric ranges (ranges do not change).
  */
 export function isMeaningful(a: AppliedDelta, world: World, options?: MetricsOptions): boolean {
   const o = opt(options);
   const p = parsePath(a.path);
-  if (!p.ok || p.target.kind === 'thread_last_progress') return false;
+  if (!p.ok || p.target.kind === 'thread_last_progress' || p.target.kind === 'secret_told_in') return false;
   if (p.target.kind === 'ledger') return (a.amount ?? 0) >= 1;
   if (p.target.kind === 'account') return typeof a.value === 'number' && a.value >= 1;
   if (typeof a.before === 'number' && typeof a.after === 'number') {

@@ -222,6 +222,11 @@ export interface Secret {
   public_damage: number; // 0..1
   half_life_episodes: number;
   status: SecretStatus;
+  /**
+   * The episode ("s01e03") whose scenes first put the secret into words; absent while it never
+   * was. Later episodes refer to it instead of quoting it again (stage D marks it `told`).
+   */
+  told_in?: string;
 }
 export interface SecretsFile {
   $schema?: string;

@@ -53,6 +53,7 @@ export function applyOne(draft: Draft, d: ResolvedDelta): Change {
     case 'secret_status':
     case 'secret_value':
     case 'secret_holders':
+    case 'secret_told_in':
       return applySecret(draft, d, t, missing);
     case 'thread_progress':
     case 'thread_status':
@@ -155,7 +156,7 @@ function applyEdge(draft: Draft, d: ResolvedDelta, t: Target<'weight' | 'edge_fl
   }
 }
 
-function applySecret(draft: Draft, d: ResolvedDelta, t: Target<'secret_status' | 'secret_value' | 'secret_holders'>, missing: Missing): Change {
+function applySecret(draft: Draft, d: ResolvedDelta, t: Target<'secret_status' | 'secret_value' | 'secret_holders' | 'secret_told_in'>, missing: Missing): Change {
   switch (t.kind) {
     case 'secret_status': {
       const s = draft.secrets.get(t.secret) ?? missing('secret', t.secret);
@@ -178,6 +179,13 @@ function applySecret(draft: Draft, d: ResolvedDelta, t: Target<'secret_status' |
       const before = s.holders ?? [];
       const after = listOp(d, before, who);
       draft.secrets.write(t.secret)!.holders = after;
+      return { before, after };
+    }
+    case 'secret_told_in': {
+      const s = draft.secrets.get(t.secret) ?? missing('secret', t.secret);
+      const after = stringValue(d);
+      const before = s.told_in ?? null;
+      draft.secrets.write(t.secret)!.told_in = after;
       return { before, after };
     }
   }

@@ -21,6 +21,7 @@ export type PathTarget =
   | { kind: 'secret_status'; secret: string }
   | { kind: 'secret_value'; secret: string; field: 'legal_value' | 'public_damage' }
   | { kind: 'secret_holders'; secret: string }
+  | { kind: 'secret_told_in'; secret: string }
   | { kind: 'thread_progress'; thread: string }
   | { kind: 'thread_status'; thread: string }
   | { kind: 'thread_last_progress'; thread: string }
@@ -50,6 +51,7 @@ export const OPS_BY_TARGET: Readonly<Record<TargetKind, readonly DeltaOp[]>> = {
   secret_status: ['set'],
   secret_value: NUMERIC,
   secret_holders: LIST,
+  secret_told_in: ['set'],
   thread_progress: ['add', 'subtract', 'set'],
   thread_status: ['set'],
   thread_last_progress: ['set'],
@@ -93,6 +95,7 @@ export function parsePath(path: string): PathResult {
       if (n === 3 && b === 'status') target = { kind: 'secret_status', secret: a! };
       else if (n === 3 && (b === 'legal_value' || b === 'public_damage')) target = { kind: 'secret_value', secret: a!, field: b };
       else if (n === 3 && b === 'holders') target = { kind: 'secret_holders', secret: a! };
+      else if (n === 3 && b === 'told_in') target = { kind: 'secret_told_in', secret: a! };
       break;
     case 'threads':
       if (n === 3 && b === 'progress') target = { kind: 'thread_progress', thread: a! };

@@ -6,6 +6,7 @@ import { isExterior, type Character, type Gender, type Operator, type Relationsh
 import { genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
 import { round, stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
+import { secretsTold } from '../../core/secrets-told.js';
 import { dateText } from '../a-snapshot/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
 import { openingWorld, projectPlan } from '../c-director/checks.js';
@@ -53,8 +54,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   const packets: ScenePacket[] = [];
   const visited = new Set<string>();
-  // Secrets already told in full by an earlier scene of the episode: later scenes refer to them.
-  const told = new Set<string>();
+  // Secrets already told in full by an earlier episode (told_in) or an earlier scene of this one: later scenes refer to them.
+  const told = new Set<string>(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id));
   const hasher = new StateHasher();
   const hiddenCount = world.secrets.secrets.filter((s) => s.status === 'hidden').length;
   const goneCount = world.characters.characters.filter((c) => c.status !== 'alive').length;
@@ -162,7 +163,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     const isLast = i === plan.scenes.length - 1;
     const revisit = visited.has(scene.location);
     visited.add(scene.location);
-    const tellsNow = secretsTold(apps, index);
+    const tellsNow = secretsTold(apps, (id) => index.secrets.has(id));
     const tension = snapshotTension(before);
     const packet: ScenePacket = {
       format: 1,
@@ -274,20 +275,6 @@ function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorA
     visual_cues: [...op.writer_guidance.visual_cues],
     triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bind(bindRoleNouns(r.text, roles))),
   };
-}
-
-/** Secrets a scene's moves put into words: bound to a move, or changed by one (status, holders, someone KNOWS). */
-function secretsTold(apps: OperatorApplication[], index: WorldIndex): string[] {
-  const ids = new Set<string>();
-  for (const a of apps) {
-    for (const id of Object.values(a.bindings)) if (index.secrets.has(id)) ids.add(id);
-    for (const d of a.required_deltas) {
-      const seg = d.path.split('.');
-      if (seg[0] === 'secrets' && seg[1]) ids.add(seg[1]);
-      if (typeof d.value === 'string' && d.value.startsWith('KNOWS:')) ids.add(d.value.slice(6));
-    }
-  }
-  return [...ids];
 }
 
 /** The declared (or praenomen-implied) gender, as an optional packet field. */

@@ -12,6 +12,7 @@ import { addDays } from '../../core/roman-date.js';
 import { applyDeltas, DATE_FIELDS } from '../../core/deltas/index.js';
 import { decayDeltas } from '../../core/decay.js';
 import { threadProgressDeltas } from '../../core/threads.js';
+import { toldInDeltas } from '../../core/secrets-told.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/index.js';
 import { episodeRelDir } from '../../paths.js';
@@ -79,19 +80,22 @@ export function stageH(input: StageHInput): StageHResult {
   const advanced = new Set(
     plan.beats.filter((b) => approvedIds.has(b.scene)).flatMap((b) => b.applications.flatMap((a) => a.threads_advanced)),
   );
-  const threads = applySystem(decay.world, threadProgressDeltas(decay.world, ref.episode, [...advanced].sort()), system('threads'), runDir);
+  const progressed = applySystem(decay.world, threadProgressDeltas(decay.world, ref.episode, [...advanced].sort()), system('threads'), runDir);
+  // Secrets the approved scenes put into words, first told in this episode: later episodes refer to them.
+  const approvedApps = plan.beats.filter((b) => approvedIds.has(b.scene)).flatMap((b) => b.applications);
+  const told = applySystem(progressed.world, toldInDeltas(progressed.world, plan.episode_id, approvedApps), system('secrets'), runDir);
 
-  const cliffhanger = extractCliffhanger(plan, input.packets, threads.world);
+  const cliffhanger = extractCliffhanger(plan, input.packets, told.world);
   // The calendar (core/roman-date: 355-day Republican, then Julian): the episode ends on its last
   // scene's day; unless the cliffhanger forbids it, the usual gap between episodes passes before the next one.
   // A recorded change like any other (world.date.<field> set deltas, event "date"), so every
   // committed change is in episode_deltas.json with its provenance.
   const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
-  const gap = cliffhanger.time_skip_allowed ? threads.world.world.days_per_episode : 0;
-  const calendar = applySystem(threads.world, dateDeltas(threads.world.world.date, addDays(threads.world.world.date, lastDay + gap)), system('date'), runDir);
+  const gap = cliffhanger.time_skip_allowed ? told.world.world.days_per_episode : 0;
+  const calendar = applySystem(told.world, dateDeltas(told.world.world.date, addDays(told.world.world.date, lastDay + gap)), system('date'), runDir);
   const world: World = calendar.world;
 
-  const applied = [...canon.applied, ...decay.applied, ...threads.applied, ...calendar.applied];
+  const applied = [...canon.applied, ...decay.applied, ...progressed.applied, ...told.applied, ...calendar.applied];
   const metrics = episodeMetrics(plan, input.world, canon.sceneWorlds, canon.applied);
   const recap: RecapPayload = {
     task: 'recap',
