@@ -73,6 +73,11 @@ export interface ScenePacket {
     threads: { id: string; question: string; progress: number; status: string }[];
     accounts: { id: string; owner: string; denarii: number }[];
   };
+  /**
+   * Every character id of the world, sorted (kept in the file, never sent to a model): the offline
+   * writer gives each stock line one owner among them for the whole season. Absent in older packets.
+   */
+  voices?: string[];
   /** What the budget left out (kept in the file, never sent): forbidden_fact ids are the secret's, dead ids the character's. */
   pruned: { kind: 'edge' | 'secret' | 'thread' | 'account' | 'character' | 'forbidden_fact' | 'dead'; id: string; relevance: number }[];
   director_instructions: { purpose: string; sequence: PacketInstruction[] };

@@ -19,11 +19,11 @@ describe('per-scene line blocks', () => {
     const pool = ['a you', 'b', 'c', 'd'];
     const book = new LineBook('seed', scene(1));
     const block = sceneBlock(pool, 'k', 'seed', scene(1), 2);
-    const first = book.take(pool, 'k', 2, (s) => !s.includes('you'));
+    const first = book.take(pool, 'k', 2, undefined, (s) => !s.includes('you'));
     expect(block).toContain(first);
-    const rest = book.take(pool, 'k', 2);
+    const rest = book.take(pool, 'k', 2, undefined);
     expect(rest === undefined || block.includes(rest)).toBe(true);
-    expect(book.take(pool, 'k', 2)).toBeUndefined();
+    expect(book.take(pool, 'k', 2, undefined)).toBeUndefined();
   });
 
   it('keeps every stock pool large enough for a 24-scene episode', () => {

@@ -87,18 +87,18 @@ export function registerLine(sc: Scene, c: PacketCastMember, to: PacketCastMembe
   const key = `register/${c.register}`;
   // With nobody in the room to speak to, a line is said to the air, not to "you".
   const alone = (l: string) => !/\b(you|your|yours)\b/i.test(l);
-  const line = sc.book.take(pool, key, 1, addressable(target) ? undefined : alone)
+  const line = sc.book.take(pool, key, 1, c.id, addressable(target) ? undefined : alone)
     ?? c.sample_lines.find((l) => !vocatives(l, [...PRAENOMINA, ...KIN_WORDS]).length && alone(l))
-    ?? sc.book.take(pool, key, 1)
+    ?? sc.book.take(pool, key, 1, c.id)
     ?? c.sample_lines[0] ?? '...';
   return address(line, target);
 }
 
-function withRhetoric(sc: Scene, speech: string): string {
+function withRhetoric(sc: Scene, speech: string, by: PacketCastMember): string {
   if (!sc.formal || sc.rhetoricUsed || sc.simplified) return speech;
   // One figure of speech per scene, each scene its own: one speech, not two cues in a row from the same mouth.
   sc.rhetoricUsed = true;
-  const figure = sc.book.take(P.RHETORIC_ALL, 'rhetoric', 1);
+  const figure = sc.book.take(P.RHETORIC_ALL, 'rhetoric', 1, by.id);
   return figure ? `${speech} ${figure}` : speech;
 }
 
@@ -111,13 +111,13 @@ function playMove(sc: Scene, ins: PacketInstruction, idx: number): void {
   const facing = other && actor && other.id !== actor.id ? other : undefined;
   sc.lines.push(sentence(prose(ins.narrative_directive, n, sc.state.secrets)));
   if (!sc.simplified && ins.visual_cues.length) sc.lines.push(sentence(rng.pick(ins.visual_cues)));
-  if (actor) say(sc, actor, withRhetoric(sc, registerLine(sc, actor, facing)));
+  if (actor) say(sc, actor, withRhetoric(sc, registerLine(sc, actor, facing), actor));
   // One beat of atmosphere per scene, after the first move: more reads as padding.
   if (!sc.simplified && idx === 0) sc.lines.push(cycled(sc.formal ? P.FORMAL_BEATS : P.THRILLER_BEATS, `beat/${sc.formal ? 'formal' : 'thriller'}`, sc.seed, pk, 5 * idx));
   const deltas = pk.constraints.required_deltas.filter((d) => d.application_id === ins.application_id);
   showDeltas(sc, deltas);
   if (facing && actor) {
-    const reply = sc.book.take(REACTION_POOLS[ins.outcome], `reaction/${ins.outcome}`, 1);
+    const reply = sc.book.take(REACTION_POOLS[ins.outcome], `reaction/${ins.outcome}`, 1, facing.id);
     if (reply) say(sc, facing, reply);
   }
   if (!sc.simplified && ins.triggered_risks.length) {
@@ -149,9 +149,9 @@ function showDeltas(sc: Scene, deltas: ScenePacket['constraints']['required_delt
 /** A connective scene: the cast talk; nothing changes. */
 function connective(sc: Scene): void {
   const [a, b] = sc.pk.cast;
-  if (a) say(sc, a, withRhetoric(sc, registerLine(sc, a, b)));
+  if (a) say(sc, a, withRhetoric(sc, registerLine(sc, a, b), a));
   // The answer: this scene's reply (a connective scene has no move to answer), else b's own voice.
-  if (b) say(sc, b, sc.book.take(REACTION_POOLS.success, 'reaction/success', 1) ?? registerLine(sc, b, a));
+  if (b) say(sc, b, sc.book.take(REACTION_POOLS.success, 'reaction/success', 1, b.id) ?? registerLine(sc, b, a));
   sc.lines.push('');
   sc.lastMover = a;
   sc.lastTarget = b ? shortName(b) : '';
@@ -166,7 +166,9 @@ export function hookLine(pool: readonly string[], pk: ScenePacket, seed: string,
   const time = timeFits(pk);
   const fits = (o: string) => time(o) && (addressable(target) || !o.includes('{target}')) && (!!mover || !/\{(name|CUE)\}/.test(o));
   const key = pool === P.HOOKS ? 'hook' : 'cliff';
-  const own = book && pool === P.HOOKS ? book.take(pool, key, 1, fits) : undefined;
-  const hook = untimed(own ?? cycled(pool, key, seed, pk, 0, (o) => fits(o) && (pool !== P.HOOKS || !o.startsWith('>'))));
+  // With the world's voices a spoken hook is its owner's only (the cliffhanger's too); else the scene's own hook.
+  const owned = !!pk.voices?.length;
+  const own = book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, fits) : undefined;
+  const hook = untimed(own ?? cycled(pool, key, seed, pk, 0, (o) => fits(o) && ((pool !== P.HOOKS && !owned) || !o.startsWith('>'))));
   return cap(fill(hook, { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target }));
 }

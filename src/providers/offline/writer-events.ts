@@ -26,6 +26,9 @@ export function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedD
   return e;
 }
 
+/** Every place's regulars, by name: the voices extra lines are shared out among. */
+const EXTRA_VOICES = [...new Set(Object.values(P.EXTRAS).flatMap((xs) => xs.map((x) => x.name)))].sort();
+
 /** Invents 0..allowed.max claims of the allowed canon kinds, and puts them on screen. */
 export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: string, book?: LineBook): Claim[] {
   const pk = p.packet;
@@ -50,8 +53,10 @@ export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: 
       const outdoors = P.THRILLER_SETTINGS.includes(pk.setting.kind);
       const entrance = fill(cycled(outdoors ? P.ENTRANCES_OUTDOORS : P.ENTRANCES, 'entrance', seed, pk), { who: `${name}, the ${role},` });
       // The scene's own extra line: two extras never say the same thing in one episode.
-      const said = book?.take(P.EXTRA_LINES, 'extra-line', 1) ?? cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
-      lines.splice(lines.length - 1, 0, entrance, `> ${name.toUpperCase()}: ${said}`, '');
+      // The extra's own line: an extra line has one owner among all the places' regulars, so two
+      // extras never say the same thing, in an episode or a season; with none left the extra only enters.
+      const said = book ? book.take(P.EXTRA_LINES, 'extra-line', 1, pk.voices?.length ? name : undefined, undefined, pk.voices?.length ? EXTRA_VOICES : undefined) : cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
+      lines.splice(lines.length - 1, 0, entrance, ...(said ? [`> ${name.toUpperCase()}: ${said}`] : []), '');
     } else if (kind === 'object') {
       const obj = cycled(P.OBJECTS, 'object', seed, pk);
       claims.push({ id, kind, text: `At ${pk.setting.location_name} there is ${obj}.` });

@@ -9,7 +9,7 @@ import type { OfflineRealizer } from './index.js';
 import { DefectKind, chaosRateFor, plantDefect, safeParse } from './writer-defects.js';
 import { Draft, serialize } from './writer-draft.js';
 import { REACTION_POOLS, compose, hookLine } from './writer-compose.js';
-import { sceneBlock } from './writer-lines.js';
+import { LineBook } from './writer-lines.js';
 import { cueOf, names } from './writer-names.js';
 
 export { DEFECT_CODES, DEFECT_KINDS, chaosRateFor, type DefectKind } from './writer-defects.js';
@@ -86,7 +86,7 @@ function punchUp(p: WriterPayload, rng: Rng, seed: string): Draft {
   const formal = P.FORMAL_SETTINGS.includes(pk.setting.kind);
   lines.push('', rng.pick(formal ? P.FORMAL_BEATS : P.THRILLER_BEATS));
   // This scene's own reply, unless the kept text already has it (then the beat alone, not the line in a second mouth).
-  const reply = sceneBlock(REACTION_POOLS.success, 'reaction/success', seed, pk, 1)[0];
+  const reply = new LineBook(seed, pk).take(REACTION_POOLS.success, 'reaction/success', 1, actor?.id);
   if (actor && reply && !lines.some((l) => l.endsWith(`: ${reply}`))) lines.push(`> ${cueOf(actor)}: ${reply}`);
   lines.push('');
   const pool = pk.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') ? P.CLIFFHANGER_HOOKS : P.HOOKS;

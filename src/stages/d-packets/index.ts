@@ -57,6 +57,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   // Secrets already told in full by an earlier episode (told_in) or an earlier scene of this one: later scenes refer to them.
   const told = new Set<string>(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id));
   const hasher = new StateHasher();
+  const voices = world.characters.characters.map((c) => c.id).sort();
   const hiddenCount = world.secrets.secrets.filter((s) => s.status === 'hidden').length;
   const goneCount = world.characters.characters.filter((c) => c.status !== 'alive').length;
   plan.scenes.forEach((scene, i) => {
@@ -187,6 +188,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       cast,
       dead,
       retrieved_subgraph: { k: opts.k, characters, edges: edges.sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`)), secrets, threads, accounts },
+      voices,
       pruned: [],
       director_instructions: { purpose: scene.purpose, sequence },
       constraints: {

@@ -8,7 +8,7 @@ import type { ScenePacket } from '../../domain/packet.js';
  * form, and the pruned list can be most of it on a large world). The token budget is measured on
  * exactly this text, so what does not reach the model does not count against it.
  */
-export type ModelPacket = Omit<ScenePacket, 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph' | 'format' | 'marquee'> & {
+export type ModelPacket = Omit<ScenePacket, 'voices' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph' | 'format' | 'marquee'> & {
   retrieved_subgraph: Omit<ScenePacket['retrieved_subgraph'], 'edges' | 'characters'> & { edges: unknown[]; characters: unknown[] };
 };
 
@@ -25,7 +25,7 @@ export type ModelPacket = Omit<ScenePacket, 'pruned' | 'token_estimate' | 'token
  * half the subgraph's characters.
  */
 export function packetForModel(p: ScenePacket): ModelPacket {
-  const { pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, retrieved_subgraph: g, ...rest } = p;
+  const { voices: _v, pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, retrieved_subgraph: g, ...rest } = p;
   const cast = new Set(p.cast.map((c) => c.id));
   const edges = g.edges
     .filter((e) => cast.has(e.from) || cast.has(e.to))
