@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { LineBook, sceneBlock } from '../../src/providers/offline/writer-lines.js';
+import { LineBook, ownLines, sceneBlock } from '../../src/providers/offline/writer-lines.js';
 import { REGISTER_LINES, REACTIONS, EXTRA_LINES, HOOKS, RHETORIC_ALL } from '../../src/providers/offline/writer-phrases.js';
 import type { ScenePacket } from '../../src/domain/packet.js';
 
-const scene = (number: number, episode = 's01e01') => ({ number, episode_id: episode }) as ScenePacket;
+const scene = (number: number, episode = 's01e01', voices?: string[]) => ({ number, episode_id: episode, ...(voices ? { voices } : {}) }) as ScenePacket;
+const VOICES = ['caesar', 'cato', 'cicero', 'crassus', 'servilia', 'terentia'];
 
 describe('per-scene line blocks', () => {
   it('give the scenes of an episode disjoint entries, and another episode another order', () => {
@@ -29,5 +30,47 @@ describe('per-scene line blocks', () => {
   it('keeps every stock pool large enough for a 24-scene episode', () => {
     for (const lines of Object.values(REGISTER_LINES)) expect(lines.length).toBeGreaterThanOrEqual(24);
     for (const pool of [REACTIONS.success, REACTIONS.fail, EXTRA_LINES, HOOKS, RHETORIC_ALL]) expect(pool.length).toBeGreaterThanOrEqual(24);
+  });
+
+  it('never wrap: a scene past the end of the pool (more than 24 scenes) gets no block, not an earlier scene\'s', () => {
+    const pool = Array.from({ length: 24 }, (_, i) => `line ${i}`);
+    const drawn = Array.from({ length: 30 }, (_, i) => new LineBook('seed', scene(i + 1)).take(pool, 'k', 1, undefined));
+    expect(drawn.slice(24)).toEqual([undefined, undefined, undefined, undefined, undefined, undefined]);
+    expect(new Set(drawn.slice(0, 24)).size).toBe(24);
+  });
+});
+
+describe('stock lines owned by one character for the season (packet voices)', () => {
+  it('give every line of a pool exactly one owner, the same in every scene and episode', () => {
+    const pool = REACTIONS.success;
+    const owned = VOICES.map((v) => ownLines(pool, 'reaction/success', 'seed', scene(1, 's01e01', VOICES), v));
+    expect(owned.flat().sort()).toEqual([...pool].sort());
+    for (const [i, v] of VOICES.entries()) expect(new Set(ownLines(pool, 'reaction/success', 'seed', scene(17, 's01e09', VOICES), v))).toEqual(new Set(owned[i]));
+    // Another seed shares the lines out differently.
+    expect(VOICES.map((v) => ownLines(pool, 'reaction/success', 'other', scene(1, 's01e01', VOICES), v))).not.toEqual(owned);
+  });
+
+  it('across 12 episodes of 30 scenes, no line in two mouths, each scene never repeating itself', () => {
+    const saidBy = new Map<string, string>();
+    for (let e = 1; e <= 12; e++) {
+      for (let n = 1; n <= 30; n++) {
+        const book = new LineBook('seed', scene(n, `s01e${String(e).padStart(2, '0')}`, VOICES));
+        const inScene: string[] = [];
+        for (let k = 0; k < 4; k++) {
+          const who = VOICES[(n + e + k) % VOICES.length]!;
+          for (const [pool, key] of [[HOOKS, 'hook'], [RHETORIC_ALL, 'rhetoric'], [REGISTER_LINES.patrician, 'register/patrician']] as const) {
+            const line = book.take(pool, key, 1, who);
+            if (line === undefined) continue;
+            expect(saidBy.get(line) ?? who).toBe(who);
+            saidBy.set(line, who);
+            if (VOICES.indexOf(who) === (n + e) % VOICES.length) inScene.push(line);
+          }
+        }
+        expect(new Set(inScene).size).toBe(inScene.length);
+      }
+    }
+    expect(saidBy.size).toBeGreaterThan(50);
+    // Nobody speaks a stock line without a speaker once the world's voices are known.
+    expect(new LineBook('seed', scene(1, 's01e01', VOICES)).take(HOOKS, 'hook', 1, undefined)).toBeUndefined();
   });
 });
