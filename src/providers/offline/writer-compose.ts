@@ -8,7 +8,7 @@ import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import { Draft, SceneState, cap, sentence } from './writer-draft.js';
 import { depict, eventFor, inventClaims } from './writer-events.js';
-import { LineBook } from './writer-lines.js';
+import { LineBook, sceneBlock, turnOf } from './writer-lines.js';
 import { address, addressable, cueOf, fill, heading, names, prose, shortName, shortNames, type Names } from './writer-names.js';
 import { cycled, timeFits, untimed } from './writer.js';
 
@@ -81,17 +81,20 @@ function speaker(sc: Scene, preferred: string | undefined, avoid?: string): Pack
 export function registerLine(sc: Scene, c: PacketCastMember, to: PacketCastMember | undefined): string {
   const flags = to ? sc.n.flags(c.id, to.id) : [];
   const own = c.sample_lines.filter((l) => vocativesFit(l, to, flags));
-  if (own.length && sc.rng.next() < 0.3) return sc.rng.pick(own);
+  // Their own lines take turns by scene, like stock lines: not the same one in every scene.
+  const ownTurn = turnOf(own, sc.pk);
+  if (ownTurn && sc.rng.next() < 0.3) return ownTurn;
   const target = to ? sc.n.addressOf(c.id, to) : undefined;
   const pool = registerPool(c.register);
   const key = `register/${c.register}`;
   // With nobody in the room to speak to, a line is said to the air, not to "you".
   const alone = (l: string) => !/\b(you|your|yours)\b/i.test(l);
   const line = sc.book.take(pool, key, 1, c.id, addressable(target) ? undefined : alone)
-    ?? c.sample_lines.find((l) => !vocatives(l, [...PRAENOMINA, ...KIN_WORDS]).length && alone(l))
+    ?? turnOf(c.sample_lines.filter((l) => !vocatives(l, [...PRAENOMINA, ...KIN_WORDS]).length && alone(l)), sc.pk)
     ?? sc.book.take(pool, key, 1, c.id)
-    ?? c.sample_lines[0] ?? '...';
-  return address(line, target);
+    ?? turnOf(c.sample_lines, sc.pk);
+  // Nothing of their own left to say in this scene: they say nothing, rather than another's line.
+  return line === undefined ? '' : address(line, target);
 }
 
 function withRhetoric(sc: Scene, speech: string, by: PacketCastMember): string {
@@ -99,7 +102,7 @@ function withRhetoric(sc: Scene, speech: string, by: PacketCastMember): string {
   // One figure of speech per scene, each scene its own: one speech, not two cues in a row from the same mouth.
   sc.rhetoricUsed = true;
   const figure = sc.book.take(P.RHETORIC_ALL, 'rhetoric', 1, by.id);
-  return figure ? `${speech} ${figure}` : speech;
+  return figure ? `${speech} ${figure}`.trim() : speech;
 }
 
 function playMove(sc: Scene, ins: PacketInstruction, idx: number): void {
@@ -111,7 +114,8 @@ function playMove(sc: Scene, ins: PacketInstruction, idx: number): void {
   const facing = other && actor && other.id !== actor.id ? other : undefined;
   sc.lines.push(sentence(prose(ins.narrative_directive, n, sc.state.secrets)));
   if (!sc.simplified && ins.visual_cues.length) sc.lines.push(sentence(rng.pick(ins.visual_cues)));
-  if (actor) say(sc, actor, withRhetoric(sc, registerLine(sc, actor, facing), actor));
+  const speech = actor ? withRhetoric(sc, registerLine(sc, actor, facing), actor) : '';
+  if (actor && speech) say(sc, actor, speech);
   // One beat of atmosphere per scene, after the first move: more reads as padding.
   if (!sc.simplified && idx === 0) sc.lines.push(cycled(sc.formal ? P.FORMAL_BEATS : P.THRILLER_BEATS, `beat/${sc.formal ? 'formal' : 'thriller'}`, sc.seed, pk, 5 * idx));
   const deltas = pk.constraints.required_deltas.filter((d) => d.application_id === ins.application_id);
@@ -149,9 +153,11 @@ function showDeltas(sc: Scene, deltas: ScenePacket['constraints']['required_delt
 /** A connective scene: the cast talk; nothing changes. */
 function connective(sc: Scene): void {
   const [a, b] = sc.pk.cast;
-  if (a) say(sc, a, withRhetoric(sc, registerLine(sc, a, b), a));
+  const opening = a ? withRhetoric(sc, registerLine(sc, a, b), a) : '';
+  if (a && opening) say(sc, a, opening);
   // The answer: this scene's reply (a connective scene has no move to answer), else b's own voice.
-  if (b) say(sc, b, sc.book.take(REACTION_POOLS.success, 'reaction/success', 1, b.id) ?? registerLine(sc, b, a));
+  const answer = b ? sc.book.take(REACTION_POOLS.success, 'reaction/success', 1, b.id) ?? registerLine(sc, b, a) : '';
+  if (b && answer) say(sc, b, answer);
   sc.lines.push('');
   sc.lastMover = a;
   sc.lastTarget = b ? shortName(b) : '';
@@ -168,7 +174,21 @@ export function hookLine(pool: readonly string[], pk: ScenePacket, seed: string,
   const key = pool === P.HOOKS ? 'hook' : 'cliff';
   // With the world's voices a spoken hook is its owner's only (the cliffhanger's too); else the scene's own hook.
   const owned = !!pk.voices?.length;
-  const own = book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, fits) : undefined;
+  const own = (owned ? narratedTurn(pool, key, seed, pk, fits) : undefined) ?? (book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, (o) => fits(o) && (!owned || o.startsWith('>'))) : undefined);
   const hook = untimed(own ?? cycled(pool, key, seed, pk, 0, (o) => fits(o) && ((pool !== P.HOOKS && !owned) || !o.startsWith('>'))));
   return cap(fill(hook, { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target }));
+}
+
+/**
+ * A narrated hook for this scene: its own entry of the episode's order when that one is narrated;
+ * when it is a spoken one (its owner's only), the narrated entries in turn, counted over those
+ * scenes alone, so each narrated hook ends at most two scenes of an episode.
+ */
+function narratedTurn(pool: readonly string[], key: string, seed: string, pk: ScenePacket, fits: (o: string) => boolean): string | undefined {
+  const order = sceneBlock(pool, key, seed, { ...pk, number: 1 }, pool.length);
+  const mine = order[pk.number - 1];
+  if (mine !== undefined && !mine.startsWith('>')) return fits(mine) ? mine : undefined;
+  const rank = order.slice(0, pk.number - 1).filter((o) => o.startsWith('>')).length;
+  const narrated = order.filter((o) => !o.startsWith('>') && fits(o));
+  return narrated.length ? narrated[rank % narrated.length] : undefined;
 }

@@ -1,4 +1,3 @@
-import { sha256 } from '../../core/hash.js';
 import { Rng } from '../../core/rng.js';
 import type { ScenePacket } from '../../domain/packet.js';
 
@@ -6,49 +5,43 @@ import type { ScenePacket } from '../../domain/packet.js';
  * Stock dialogue that no two characters share, in an episode or across a season. Scenes are
  * written independently (and concurrently), and episodes months apart, so they cannot ask each
  * other what was said; instead every stock line has one owner for the season among the world's
- * characters (the packet's `voices`), chosen by rendezvous hashing on the seed, the pool and the
- * line: only its owner ever says it. A character may say one of their own lines again in a later
- * scene (a turn of phrase of theirs), never someone else's. A character added to the world takes
- * lines from the others without moving any other line.
+ * characters (the packet's `voices`, all of them, sorted): only its owner ever says it. A
+ * character may say one of their own lines again in a later scene (a turn of phrase of theirs),
+ * never someone else's; with none of theirs left for the scene they say something else.
  *
  * Older packets carry no `voices`: then each pool is shuffled once per episode and cut into
  * blocks, and a scene draws only from the block its number owns. A scene past the end of the pool
  * (more than 24 scenes) gets no block: the pool does not wrap and bring lines back.
  */
 
-const owners = new Map<string, Map<string, string>>();
+/** How often one character may say one of their own lines in an episode (then they say something else). */
+export const LAPS_PER_EPISODE = 3;
 
-/** The owner of each line of `pool` among `voices` (memoised: a season asks the same pools often). */
-function ownership(pool: readonly string[], key: string, seed: string, voices: readonly string[]): Map<string, string> {
-  const memoKey = `${seed}\u0000${key}\u0000${voices.join(',')}\u0000${pool.length}\u0000${pool[0] ?? ''}`;
-  const known = owners.get(memoKey);
-  if (known) return known;
-  const out = new Map<string, string>();
-  for (const line of pool) {
-    let best = '';
-    let bestScore = '';
-    for (const v of voices) {
-      const score = sha256(`${seed}/${key}/${line}/${v}`);
-      if (score > bestScore) [best, bestScore] = [v, score];
-    }
-    if (best) out.set(line, best);
-  }
-  if (owners.size > 256) owners.clear();
-  owners.set(memoKey, out);
-  return out;
+/**
+ * The lines of `pool` that `speaker` owns: the pool in a seeded order (the same all season) dealt
+ * round the world's voices like cards, so each character owns one line in every `voices.length`.
+ */
+function owned(pool: readonly string[], key: string, seed: string, voices: readonly string[], speaker: string): string[] {
+  const at = voices.indexOf(speaker);
+  if (at < 0) return [];
+  return new Rng(seed).fork(`own/${key}`).shuffle(pool).filter((_, i) => i % voices.length === at);
 }
 
 /**
- * The lines of `pool` that `speaker` owns, in a seeded order that starts at a different place in
- * each scene of the season (so one character's scenes do not open on the same line of theirs).
+ * The one line of theirs `speaker` may say in this scene for `key` (or none): the walk through their
+ * lines starts at another place each episode and steps one line per scene, and stops after
+ * LAPS_PER_EPISODE laps, so a character who is in every scene does not say the same thing all episode.
  */
 export function ownLines(pool: readonly string[], key: string, seed: string, pk: ScenePacket, speaker: string, voices = pk.voices ?? []): string[] {
-  const own = ownership(pool, key, seed, voices);
-  const mine = new Rng(seed).fork(`own/${key}/${speaker}`).shuffle(pool.filter((l) => own.get(l) === speaker));
-  if (!mine.length) return [];
+  const line = turnOf(owned(pool, key, seed, voices, speaker), pk);
+  return line === undefined ? [] : [line];
+}
+
+/** This scene's turn in a character's own list of lines (see ownLines); none past the laps. */
+export function turnOf<T>(mine: readonly T[], pk: ScenePacket): T | undefined {
+  if (!mine.length || pk.number - 1 >= LAPS_PER_EPISODE * mine.length) return undefined;
   const episode = Number(pk.episode_id.replace(/\D/g, '')) || 0;
-  const start = (pk.number - 1 + episode * 7) % mine.length;
-  return [...mine.slice(start), ...mine.slice(0, start)];
+  return mine[(pk.number - 1 + episode * 7) % mine.length];
 }
 
 /**
