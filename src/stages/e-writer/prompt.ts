@@ -88,6 +88,9 @@ export interface WriterRequestOptions {
   restate_deltas?: boolean;
   strict_json?: boolean;
   escalate?: boolean;
+  /** A regeneration (spec §9.4): the previous answer, and each finding's quoted span with its fix. */
+  previous_draft?: string;
+  spans?: { line: number; text: string; fix: string }[];
   keep_text?: string;
   keep_claims_json?: string;
   keep_events_json?: string;
@@ -106,6 +109,10 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   const prohibitions = o.prohibitions ?? [];
   if (prohibitions.length) {
     parts.push(`PROHIBITIONS (your previous draft broke these rules; obey every one):\n${prohibitions.map((p) => `- ${p}`).join('\n')}`);
+  }
+  if (o.previous_draft !== undefined) {
+    const spans = (o.spans ?? []).map((x) => `- line ${x.line}: "${x.text}" -> ${x.fix}`).join('\n');
+    parts.push(`PREVIOUS_DRAFT (keep what works; fix what the prohibitions name${spans ? ', starting with these lines' : ''}):\n${spans ? `${spans}\n` : ''}<<<\n${o.previous_draft.trim()}\n>>>`);
   }
   if (o.nonce !== undefined) {
     // In the prompt itself, so neither the call journal nor the record cache can answer with an old draft.
@@ -143,6 +150,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
     strict_json: o.strict_json ?? false,
     lexicon: style.lexicon,
   };
+  if (o.previous_draft !== undefined) payload.previous_draft = o.previous_draft;
   if (o.keep_text !== undefined) payload.keep_text = o.keep_text;
   if (o.keep_claims_json !== undefined) payload.keep_claims_json = o.keep_claims_json;
   if (o.keep_events_json !== undefined) payload.keep_events_json = o.keep_events_json;

@@ -8,6 +8,8 @@ import type { World } from '../../../src/domain/world.js';
 import type { Llm, LlmRequest, LlmResponse } from '../../../src/ports/llm.js';
 import { offlineCritique } from '../../../src/providers/offline/critic.js';
 import { offlineWrite } from '../../../src/providers/offline/writer.js';
+import { offlineFormatFix } from '../../../src/providers/offline/format_fix.js';
+import type { FormatFixPayload } from '../../../src/stages/g-repair/format-fix.js';
 import type { WriterPayload } from '../../../src/stages/e-writer/types.js';
 import { writeEpisodeScenes } from '../../../src/stages/scenes.js';
 import { fixture, lexicon, packet } from './helpers.js';
@@ -21,11 +23,16 @@ class ScriptedLlm implements Llm {
   readonly deterministic = true;
   readonly providerId = 'scripted';
   readonly requests: LlmRequest[] = [];
-  constructor(private readonly script: (scene: string, attempt: number, req: LlmRequest) => string) {}
+  constructor(
+    private readonly script: (scene: string, attempt: number, req: LlmRequest) => string,
+    // The format fixer: the offline one unless a test plays a different small model.
+    private readonly fixer: (req: LlmRequest) => string = (req) => offlineFormatFix(req).text,
+  ) {}
   async complete(req: LlmRequest): Promise<LlmResponse> {
     this.requests.push(req);
     const base = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost_usd: 0, provider: 'scripted', stop_reason: 'end_turn', latency_ms: 0, cached: false };
     if (req.role === 'critic') return { ...base, ...offlineCritique(req), model: 'critic-model' };
+    if (req.role === 'format_fix') return { ...base, text: this.fixer(req), model: 'fixer-model' };
     const p = req.payload as WriterPayload;
     // Delay inversely to scene order, so completion order differs from scene order.
     await new Promise((r) => setTimeout(r, (9 - p.packet.number) * 3));
@@ -94,9 +101,17 @@ describe('stage G: budgeted repair', () => {
     expect(r2.messages[0].content).toContain('- [a05] characters.cicero.stats.fama subtract 3');
   });
 
-  it('asks for strict JSON after a format failure', async () => {
-    const llm = new ScriptedLlm((s, a) => (a === 1 ? as('claims_unparseable.txt', s) : as('clean.txt', s)));
-    await run(llm, [scenePacket(4)]);
+  it('asks for strict JSON after a format failure the format fix could not mend without touching the prose', async () => {
+    // A fixer that "improves" the prose while it fixes the form: discarded, the scene is regenerated.
+    const llm = new ScriptedLlm(
+      (s, a) => (a === 1 ? as('claims_unparseable.txt', s) : as('clean.txt', s)),
+      (req) => offlineFormatFix(req).text.replace('You overreach.', 'You overreach, Consul.'),
+    );
+    const res = await run(llm, [scenePacket(4)]);
+    const first = res.report.scenes[0].attempts[0];
+    expect(first.format_fix).toMatchObject({ raw_file: 'drafts/SC04.1.fix.txt', model: 'fixer-model', outcome: 'prose_changed' });
+    expect(first.findings.map((f) => f.code)).toContain('AUR5002');
+    expect(res.report.budget.by_kind).toEqual({ regenerate: 1, punch_up: 0, simplified: 0, format_fix: 1 });
     const r2 = llm.writerRequests('SC04')[1];
     expect((r2.payload as WriterPayload).strict_json).toBe(true);
     expect(r2.messages[0].content).toContain('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array');
