@@ -22,6 +22,8 @@ export interface AttemptEnv {
   style: WriterStyle;
   seed: string;
   references: WriterReferences;
+  /** Scenes in the episode, for the writer's length target. */
+  sceneCount: number;
   base: Omit<VerifyContext, 'packet'>;
   draftDir?: string;
   signal?: AbortSignal;
@@ -86,6 +88,7 @@ export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> 
     // Marquee scenes (cold open, reversal, finale) get the escalation model from the start (spec §6.3).
     escalate: s.plan?.escalate || packet.marquee || undefined,
     references: env.references,
+    scene_count: env.sceneCount,
     signal: env.signal,
     ...(mode === 'regenerate' && prev ? { previous_draft: prev.raw, spans: s.plan?.spans } : {}),
     ...(keep !== undefined && prev ? { keep_text: keep, keep_claims_json: JSON.stringify(prev.v.parsed.claims), keep_events_json: JSON.stringify(prev.v.parsed.events) } : {}),

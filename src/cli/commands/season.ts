@@ -107,7 +107,8 @@ Examples:
           throw e;
         }
       }
-      if (!f.json) printWarnings(c, warnings);
+      // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
+      printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
       if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
     } catch (e) {
       // The episodes committed before the failure stay committed: --json still reports them.

@@ -71,7 +71,7 @@ describe('stage G: budgeted repair', () => {
     const res = await run(llm, [scenePacket(4)]);
     expect(res.ok).toBe(true);
     const [r1, r2] = llm.writerRequests('SC04');
-    expect(r1.messages[0].content.startsWith('SCENE_PACKET:')).toBe(true);
+    expect(r1.messages[0].content.startsWith('LENGTH: about 30 pages (6000 words).\n\nSCENE_PACKET:')).toBe(true);
     expect(r2.messages[0].content.split('\n')[0]).toBe('PROHIBITIONS (your previous draft broke these rules; obey every one):');
     expect(r2.messages[0].content.split('\n')[1]).toBe('- Lucius Sergius Catilina is dead but speaks. Remove every line spoken by Lucius Sergius Catilina; the dead may only be mentioned.');
     expect((r2.payload as WriterPayload).prohibited_codes).toEqual(['AUR5010']);
@@ -98,7 +98,7 @@ describe('stage G: budgeted repair', () => {
     const r2 = llm.writerRequests('SC04')[1];
     expect((r2.payload as WriterPayload).restate_deltas).toBe(true);
     expect(r2.messages[0].content).toContain('REQUIRED_DELTAS (each must happen on screen');
-    expect(r2.messages[0].content).toContain('- [a05] characters.cicero.stats.fama subtract 3');
+    expect(r2.messages[0].content).toContain("- a05: characters.cicero.stats.fama subtract 3 (Cicero's fama falls)");
   });
 
   it('asks for strict JSON after a format failure the format fix could not mend without touching the prose', async () => {
