@@ -44,8 +44,7 @@ const FORM_CODES = new Set(['AUR5001', 'AUR5002', 'AUR5004', 'AUR5005']);
 
 /** What could not be read in a draft (the verifier's form_errors, issue 13). */
 export function formErrorsOf(v: SceneVerification): string[] {
-  const own = (v as SceneVerification & { form_errors?: string[] }).form_errors;
-  return own ?? v.findings.filter((f) => f.code === 'AUR5001' || f.code === 'AUR5002').map((f) => f.message);
+  return v.form_errors;
 }
 
 /** Only the form is broken: something cannot be read, and nothing readable breaks a story rule. */

@@ -179,8 +179,8 @@ function settle(run: Run, d: Draft, c: { findings: Finding[]; critic: SceneAttem
   const st = run.states.get(d.packet.scene_id)!;
   const findings = attemptFindings(d, c.findings);
   const verdict = !d.refused && !d.v.hard && c.critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
-  const notes = (d.v as SceneVerification & { normalisations?: unknown[] }).normalisations;
-  const attempt: SceneAttempt = { ...d.attempt, findings, critic: c.critic, verdict, ...(notes?.length ? { normalisations: notes } : {}) };
+  const notes = d.v.normalisations;
+  const attempt: SceneAttempt = { ...d.attempt, findings, critic: c.critic, verdict, ...(notes.length ? { normalisations: notes } : {}) };
   st.attempts.push(attempt);
   if (c.critic?.verdict === 'FAIL') st.criticFails++;
   if (!d.refused) {

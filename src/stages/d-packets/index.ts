@@ -142,7 +142,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     for (const s of index.secrets.values()) {
       if (s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id)) continue;
       if (!allHidden && !walked.has(s.subject) && !s.holders.some((h) => walked.has(h))) continue;
-      const text = `No one here knows it, so it must not be stated as fact: "${s.text}"`;
+      const text = forbiddenSecretFact(s.text);
       forbidden.push(text);
       prunable.secrets.push({ id: s.id, text, relevance: round(near(s.subject) + Math.max(0, ...s.holders.map(near)) + s.legal_value + s.public_damage) });
     }
@@ -329,3 +329,15 @@ function atmosphere(description: string, time: string, tension: number, number: 
 }
 
 export { canAct };
+
+/** How a packet forbids a hidden secret no one in the cast holds (read back by the verifier's claim rules). */
+const FORBIDDEN_SECRET = 'No one here knows it, so it must not be stated as fact: ';
+
+export function forbiddenSecretFact(text: string): string {
+  return `${FORBIDDEN_SECRET}"${text}"`;
+}
+
+/** The secret's text of a forbidden fact written by forbiddenSecretFact, else null. */
+export function forbiddenSecretText(fact: string): string | null {
+  return fact.startsWith(FORBIDDEN_SECRET) ? fact.slice(FORBIDDEN_SECRET.length).replace(/^"|"$/g, '') : null;
+}

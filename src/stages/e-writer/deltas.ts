@@ -1,5 +1,6 @@
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
+import { isBookkeeping } from './normalise/index.js';
 
 /**
  * The required deltas as the Writer reads them (issue 13): one readable fact per change, with its
@@ -8,9 +9,6 @@ import type { ScenePacket } from '../../domain/packet.js';
  * Bookkeeping (when a thread last progressed) is derived by Aureus and never asked of the model.
  * A line is shorter than the delta's JSON, so the prompt does not grow.
  */
-export function isBookkeepingPath(path: string): boolean {
-  return /^threads\.[a-z0-9_]+\.last_progress_episode$/.test(path);
-}
 
 export function exactDelta(d: ResolvedDelta): string {
   if (d.op === 'transfer') return `${d.path} transfer ${d.amount} from ${d.from} to ${d.to}`;
@@ -44,7 +42,7 @@ function meaning(d: ResolvedDelta, n: Named): string | undefined {
 export function readableDeltas(pk: ScenePacket): string[] {
   const n = namer(pk);
   return pk.constraints.required_deltas
-    .filter((d) => !isBookkeepingPath(d.path))
+    .filter((d) => !isBookkeeping(d.path))
     .map((d) => {
       const m = meaning(d, n);
       return `${d.application_id}: ${exactDelta(d)}${m ? ` (${m})` : ''}`;

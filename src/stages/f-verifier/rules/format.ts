@@ -1,4 +1,4 @@
-import type { Finding } from '../../../domain/scene.js';
+import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { finding } from '../context.js';
 import { describeAjvError, validators } from '../schemas.js';
@@ -35,11 +35,27 @@ export function formatRules(p: ParsedWriterOutput, scene: string): Finding[] {
   return out;
 }
 
-/** True when the JSON sections can be trusted by the semantic rules. */
-export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events: boolean } {
+/**
+ * What the semantic rules may judge. Claims: the section when it matches its schema. Events: each
+ * event whose changes can be read (its deltas and ids match the schema), even when another field of
+ * it does not (a missing text after a max_tokens cut, an unknown type): that field is already a hard
+ * AUR5004, and judging the readable changes names what the scene really lacks.
+ */
+export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events: boolean; judged_events: SceneEvent[] } {
   const v = validators();
+  const raw = p.events_raw;
+  const judged = Array.isArray(raw) ? raw.filter((e): e is SceneEvent => readableChanges(e, v.events)) : [];
   return {
     claims: p.claims_raw !== undefined && v.claims(p.claims_raw),
-    events: p.events_raw !== undefined && v.events(p.events_raw),
+    events: Array.isArray(raw),
+    judged_events: judged,
   };
+}
+
+/** An event's deltas and ids checked by the events schema itself, with its id, type and text set aside. */
+function readableChanges(e: unknown, fn: (x: unknown) => boolean): boolean {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+  const o = e as Record<string, unknown>;
+  const keep = Object.fromEntries(['application_id', 'operator_id', 'actor', 'target', 'deltas'].filter((k) => k in o).map((k) => [k, o[k]]));
+  return typeof o.id === 'string' && fn([{ ...keep, id: o.id, type: 'action', text: '' }]);
 }
