@@ -63,6 +63,8 @@ Examples:
               accepted_claims: v.accepted_claims,
               downgraded_claims: v.downgraded_claims,
               rejected_claims: v.rejected_claims,
+              normalisations: v.normalisations,
+              form_errors: v.form_errors,
               lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
             },
             null,
@@ -79,6 +81,8 @@ Examples:
         if (f.span) out += `  ${ch.dim('>')} ${f.span.text}\n`;
         out += `  ${ch.dim('fix:')} ${f.fix}\n`;
       }
+      // How the answer's form was read (issue 13): shown, never silent.
+      for (const n of v.normalisations) out += `${ch.dim('read:')} ${n.what} ${ch.dim(`(${n.code}: ${n.why})`)}\n`;
       const hard = v.findings.filter((f) => f.severity === 'hard').length;
       const soft = v.findings.length - hard;
       out += `${packet.scene_id}: ${verdict === 'PASS' ? ch.green('PASS') : ch.red('FAIL')} (${hard} hard, ${soft} soft finding${soft === 1 ? '' : 's'}; claims: ${v.accepted_claims.length} accepted, ${v.downgraded_claims.length} downgraded, ${v.rejected_claims.length} rejected)\n`;

@@ -5,8 +5,8 @@ import { clip } from './sections.js';
 /**
  * Reading the JSON of a CLAIMS or SCENE_EVENTS section the way models write it (issue 13): inside a
  * ```json fence or bare, with a sentence before it or a `Note:` paragraph (brackets and all) after
- * it, `None` / `[]` / nothing for an empty list, smart quotes as delimiters, trailing commas or a
- * value cut off at max_tokens (jsonrepair). Never throws: what cannot be read is a parse finding.
+ * it, `None` / `[]` / nothing for an empty list; smart quotes as delimiters, trailing commas or a
+ * value cut off at max_tokens are jsonrepair's. Never throws: what cannot be read is a parse finding.
  */
 export const MISSING = Symbol('missing');
 export const BROKEN = Symbol('broken');
@@ -17,7 +17,11 @@ type Findings = ParsedSceneOutput['parse_findings'];
 /** Words a model writes for "no claims": an empty list, said in prose. */
 const NOTHING = /^(?:none|null|nil|n\/a|empty|no (?:new )?(?:claims|facts|inventions|events)|nothing(?: new)?)[.!]?$/i;
 
-/** Index just past the JSON value opening at `open` (strings and escapes respected), or -1 if it never closes. */
+/**
+ * Index just past the JSON value opening at `open` (strings and escapes respected), or -1 if it
+ * never closes. Bracket matching only, no parsing (JSON.parse and jsonrepair do that): jsonrepair
+ * would read a trailing `Note: … [a05] …` as more values, so the value's own end is found first.
+ */
 export function valueEnd(s: string, open: number): number {
   const stack: string[] = [];
   let inString = false;
@@ -60,35 +64,6 @@ function locateJson(s: string): { json: string; before: string; after: string; f
   return { json: src.slice(open, end), before, after: fence ? `${src.slice(end)}\n${after}` : after, fenced: !!fence };
 }
 
-/** Smart quotes used as JSON string delimiters (outside straight-quoted strings) become straight ones. */
-function straightenDelimiters(s: string): string {
-  if (!/[“”]/.test(s)) return s;
-  let out = '';
-  let inString = false;
-  for (let i = 0; i < s.length; i++) {
-    const ch = s[i];
-    if (inString) {
-      if (ch === '\\') {
-        out += ch + (s[i + 1] ?? '');
-        i++;
-        continue;
-      }
-      if (ch === '"') inString = false;
-      out += ch;
-    } else if (ch === '“' || ch === '”') {
-      // A smart-quoted string: read to its closing smart quote, escaping straight quotes inside.
-      const close = s.indexOf('”', i + 1);
-      if (close < 0) return s;
-      out += JSON.stringify(s.slice(i + 1, close));
-      i = close;
-    } else {
-      if (ch === '"') inString = true;
-      out += ch;
-    }
-  }
-  return out;
-}
-
 export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: string } | undefined, findings: Findings, notes: Normalisation[]): JsonRead {
   if (!sec) {
     findings.push({ code: 'AUR5001', message: `the ${name} section is missing from the writer output` });
@@ -107,8 +82,7 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
   if (loc.fenced) notes.push({ code: 'json_fence', what: `read the ${name} JSON from inside a code fence`, why: 'the fence is markdown packaging around the JSON value' });
   if (loc.before.replace(/```[\w-]*/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.before)}" before the ${name} JSON`, why: 'prose before the JSON value is a note, not data' });
   if (loc.after.replace(/```/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.after)}" after the ${name} JSON`, why: 'prose after the JSON value (a note, even with brackets in it) is not data' });
-  const json = straightenDelimiters(loc.json);
-  if (json !== loc.json) notes.push({ code: 'smart_quotes', what: `read smart quotes around strings in the ${name} JSON as straight quotes`, why: 'typographic quotes used as JSON delimiters' });
+  const json = loc.json;
   try {
     return JSON.parse(json);
   } catch (e) {
@@ -116,6 +90,7 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     try {
       const repaired: unknown = JSON.parse(jsonrepair(json));
       findings.push({ code: 'AUR5003', message: `the ${name} JSON needed repair (${first})` });
+      notes.push({ code: 'json_repaired', what: `repaired the ${name} JSON with jsonrepair (${first})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' });
       return repaired;
     } catch {
       findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: ${first}` });

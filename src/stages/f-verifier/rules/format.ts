@@ -44,7 +44,7 @@ export function formatRules(p: ParsedWriterOutput, scene: string): Finding[] {
 export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events: boolean; judged_events: SceneEvent[] } {
   const v = validators();
   const raw = p.events_raw;
-  const judged = Array.isArray(raw) ? raw.filter((e): e is SceneEvent => readableChanges(e, v.events)) : [];
+  const judged = Array.isArray(raw) ? raw.flatMap((e) => readableChanges(e, v.events)) : [];
   return {
     claims: p.claims_raw !== undefined && v.claims(p.claims_raw),
     events: Array.isArray(raw),
@@ -52,10 +52,18 @@ export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events
   };
 }
 
-/** An event's deltas and ids checked by the events schema itself, with its id, type and text set aside. */
-function readableChanges(e: unknown, fn: (x: unknown) => boolean): boolean {
-  if (typeof e !== 'object' || e === null || Array.isArray(e)) return false;
+/**
+ * An event's changes checked by the events schema itself, with its id, type and text set aside; a
+ * participant or operator id that does not match the schema is left out of what is judged (the
+ * AUR5004 already names it), so it cascades into no other finding.
+ */
+function readableChanges(e: unknown, fn: (x: unknown) => boolean): SceneEvent[] {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return [];
   const o = e as Record<string, unknown>;
-  const keep = Object.fromEntries(['application_id', 'operator_id', 'actor', 'target', 'deltas'].filter((k) => k in o).map((k) => [k, o[k]]));
-  return typeof o.id === 'string' && fn([{ ...keep, id: o.id, type: 'action', text: '' }]);
+  if (typeof o.id !== 'string') return [];
+  const core = { id: o.id, type: 'action', text: '', deltas: o.deltas, ...('application_id' in o ? { application_id: o.application_id } : {}) };
+  if (!fn([core])) return [];
+  const out = { ...o } as Record<string, unknown>;
+  for (const k of ['operator_id', 'actor', 'target']) if (k in o && !fn([{ ...core, [k]: o[k] }])) delete out[k];
+  return [out as unknown as SceneEvent];
 }
