@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
+import { validators } from '../../../src/stages/f-verifier/schemas.js';
+import type { VerifierReport } from '../../../src/domain/scene.js';
 import { ctx, fixture, packet } from './helpers.js';
 
 /**
@@ -56,6 +58,27 @@ describe('normaliser: sections and JSON', () => {
     expect(noted(raw)).toEqual(['json_repaired']);
   });
 
+  const markerForms: [string, (n: string) => string][] = [
+    ['**NAME**', (n) => `**${n}**`],
+    ['### NAME', (n) => `### ${n}`],
+    ['## Name Words', (n) => `## ${n.split('_').map((w) => w[0] + w.slice(1).toLowerCase()).join(' ')}`],
+    ['--- name words ---', (n) => `--- ${n.toLowerCase().replace('_', ' ')} ---`],
+    ['**NAME:**', (n) => `**${n}:**`],
+    ['1. NAME', (n) => `${['SCENE_TEXT', 'CLAIMS', 'SCENE_EVENTS'].indexOf(n) + 1}. ${n}`],
+    ['## NAME (what it holds)', (n) => `## ${n} (${n === 'SCENE_TEXT' ? 'screenplay' : 'JSON'})`],
+    ['<name> … </name>', (n) => `<${n.toLowerCase()}>`],
+  ];
+  for (const [label, mark] of markerForms) {
+    it(`reads section markers written as ${label}`, () => {
+      let raw = answer().replace(/---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---/g, (_m, n: string) => mark(n));
+      if (label.startsWith('<')) raw = raw.replace('<claims>', '</scene_text>\n<claims>').replace('<scene_events>', '</claims>\n<scene_events>') + '\n</scene_events>\n';
+      const v = verifySceneOutput(raw, ctx());
+      expect(v.findings).toEqual([]);
+      expect(v.parsed.scene_text).toBe(verifySceneOutput(clean, ctx()).parsed.scene_text);
+      expect(noted(raw)).toContain('section_marker');
+    });
+  }
+
   it('leaves a trailing Note with brackets out of unfenced JSON instead of misreading it', () => {
     const raw = `${answer()}\nNote: e1 is the loan [a04]; the snub [a05] fails as planned.\n`;
     const v = verifySceneOutput(raw, ctx());
@@ -64,7 +87,7 @@ describe('normaliser: sections and JSON', () => {
     expect(v.normalisations.find((n) => n.code === 'text_around_json')?.what).toContain('Note: e1 is the loan');
   });
 
-  for (const empty of ['None', 'none.', '[]', '', 'N/A']) {
+  for (const empty of ['None', 'none.', '[]', '', 'N/A', 'None — this scene introduces nothing new.']) {
     it(`reads CLAIMS "${empty}" as an empty list`, () => {
       const v = verifySceneOutput(answer({ claims: empty }), ctx());
       expect(v.form_errors).toEqual([]);
@@ -97,6 +120,11 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(v.parsed.events[0]).toMatchObject({ actor: 'crassus', target: 'cicero' });
     expect(v.parsed.events[0].deltas[0]).toMatchObject({ from: 'crassus', to: 'cicero' });
     expect(v.normalisations.filter((n) => n.code === 'id_resolved')).toHaveLength(4);
+  });
+
+  it('reads an event type in capitals, and leaves an unknown type to the schema', () => {
+    expect(codes(withEvents((e) => (e[0].type = 'Operator')))).toEqual([]);
+    expect(codes(withEvents((e) => (e[0].type = 'scheme')))).toEqual(['AUR5004']);
   });
 
   it('leaves an ambiguous name as written (a praenomen names no one)', () => {
@@ -150,11 +178,47 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(codes(clean, ctx(p))).toEqual(['AUR5031']);
   });
 
+  it('reads the list wrapped in its section name, one item without its list, op words and numbers as strings', () => {
+    const wrapped = answer({ events: JSON.stringify({ events: events }) });
+    expect(codes(wrapped)).toEqual([]);
+    expect(noted(wrapped)).toEqual(['list_unwrapped']);
+    const loose = withEvents((e) => {
+      e[0].deltas = [{ ...e[0].deltas[0], amount: '5,000' }, { ...e[0].deltas[1], op: 'Increase', value: '0.3' }];
+      e[1].deltas = { ...e[1].deltas[0], op: 'decrease' };
+    });
+    const v = verifySceneOutput(loose, ctx());
+    expect(v.findings).toEqual([]);
+    expect(v.parsed.events[0].deltas[0].amount).toBe(5000);
+    expect(noted(loose)).toEqual(['number_string', 'delta_op', 'number_string', 'list_unwrapped', 'delta_op']);
+    // An op word that changes the meaning is still judged: "decrease" where the plan adds.
+    expect(codes(withEvents((e) => (e[0].deltas[1].op = 'decrease')))).toEqual(['AUR5031', 'AUR5032']);
+  });
+
   it('maps claim kind "character" to minor_character', () => {
     const raw = answer({ claims: '[{"id":"c1","kind":"character","text":"Sosia, a doorkeeper at Villa of Crassus"}]' });
     const v = verifySceneOutput(raw, ctx());
     expect(v.findings).toEqual([]);
     expect(v.accepted_claims).toEqual([{ id: 'c1', kind: 'minor_character', text: 'Sosia, a doorkeeper at Villa of Crassus' }]);
     expect(noted(raw)).toEqual(['claim_kind']);
+  });
+});
+
+describe('normaliser: on the record', () => {
+  it('fits an attempt of verifier_report.json (schema), and the schema refuses a malformed one', () => {
+    const raw = `Here is the scene.\n\n${answer().replace(/---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---/g, '**$1**')}`;
+    const v = verifySceneOutput(raw, ctx());
+    expect(v.hard).toBe(false);
+    expect(v.normalisations.map((n) => n.code)).toEqual(['section_marker', 'preamble', 'cue_form']);
+    const report: VerifierReport = {
+      format: 1,
+      episode_id: 's01e01',
+      scenes: [{ scene: 'SC04', attempts: [{ attempt: 1, model: 'm', mode: 'write', raw_file: 'drafts/SC04.1.txt', findings: v.findings, critic: null, verdict: 'PASS', normalisations: v.normalisations }], final_verdict: 'PASS', manual_review: false }],
+      episode_findings: [],
+      budget: { per_scene: 2, per_episode: 12, used: 0 },
+      verdict: 'PASS',
+    };
+    expect(validators().report(report), JSON.stringify(validators().report.errors)).toBe(true);
+    (report.scenes[0].attempts[0].normalisations as unknown[]).push({ what: 'no code' });
+    expect(validators().report(report)).toBe(false);
   });
 });

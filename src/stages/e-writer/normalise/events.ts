@@ -11,6 +11,9 @@ import type { Resolver, NormaliseContext } from './ids.js';
 const EVENT_FIELDS = new Set(['id', 'type', 'application_id', 'operator_id', 'actor', 'target', 'text', 'deltas']);
 const DELTA_FIELDS = new Set(['path', 'op', 'value', 'from', 'to', 'amount', 'application_id']);
 const OPS = new Set(['add', 'subtract', 'set', 'multiply', 'transfer']);
+const EVENT_TYPES = new Set(['operator', 'action', 'dialogue', 'transfer', 'movement', 'reveal']);
+/** The words models use for the schema's ops. */
+const OP_WORDS: Record<string, string> = { increase: 'add', plus: 'add', inc: 'add', decrease: 'subtract', minus: 'subtract', sub: 'subtract', reduce: 'subtract', assign: 'set', times: 'multiply', pay: 'transfer', move: 'transfer' };
 
 /** Paths Aureus keeps for itself: when a thread last progressed is bookkeeping, not story. */
 export function isBookkeeping(path: string): boolean {
@@ -50,7 +53,15 @@ function dropUnknown(run: Run, o: Obj, known: Set<string>, what: string): void {
 }
 
 function normaliseDelta(run: Run, d: Obj, ctx: NormaliseContext): void {
-  if (typeof d.op === 'string' && !OPS.has(d.op) && OPS.has(d.op.toLowerCase())) d.op = d.op.toLowerCase();
+  if (typeof d.op === 'string' && !OPS.has(d.op)) {
+    const k = d.op.trim().toLowerCase();
+    const op = OPS.has(k) ? k : OP_WORDS[k];
+    if (op) {
+      note(run, 'delta_op', `read op "${d.op}" as "${op}"`, `"${d.op}" is the model's word for ${op}`);
+      d.op = op;
+    }
+  }
+  numericStrings(run, d, ctx);
   if (d.op === 'transfer' && d.amount === undefined && typeof d.denarii === 'number') {
     d.amount = d.denarii;
     delete d.denarii;
@@ -72,6 +83,20 @@ function normaliseDelta(run: Run, d: Obj, ctx: NormaliseContext): void {
   dropUnknown(run, d, DELTA_FIELDS, 'delta');
 }
 
+/** A number written as a string ("0.3", "3,000") where the plan's delta on that path is a number. */
+function numericStrings(run: Run, d: Obj, ctx: NormaliseContext): void {
+  const req = ctx.packet.constraints.required_deltas.find((r) => r.path === d.path || (d.op === 'transfer' && r.op === 'transfer'));
+  for (const k of ['value', 'amount', 'denarii'] as const) {
+    const v = d[k];
+    if (typeof v !== 'string' || !/^\s*[+-]?[\d,]*\.?\d+\s*$/.test(v)) continue;
+    if (k === 'value' && typeof req?.value !== 'number') continue;
+    const n = Number(v.replace(/[,\s]/g, ''));
+    if (!Number.isFinite(n)) continue;
+    note(run, 'number_string', `read ${k} "${v}" as the number ${n}`, 'a number written as a string (quoted, or with thousands separators)');
+    d[k] = n;
+  }
+}
+
 /** A path spelled with names or capitals: the packet's spelling of the same path, or its character segments resolved. */
 function resolvePath(r: Resolver, path: string, ctx: NormaliseContext): string {
   const known = ctx.packet.constraints.required_deltas.map((x) => x.path);
@@ -90,6 +115,10 @@ export function normaliseEvents(value: unknown, r: Resolver, ctx: NormaliseConte
   events.forEach((e, i) => {
     if (!isObj(e)) return;
     const run: Run = { r, notes, where: `event ${typeof e.id === 'string' ? e.id : `#${i + 1}`}` };
+    if (typeof e.type === 'string' && !EVENT_TYPES.has(e.type) && EVENT_TYPES.has(e.type.trim().toLowerCase())) {
+      note(run, 'id_resolved', `type "${e.type}" read as "${e.type.trim().toLowerCase()}"`, 'the event type was written in another case');
+      e.type = e.type.trim().toLowerCase();
+    }
     resolveField(run, e, 'application_id', 'application');
     resolveField(run, e, 'operator_id', 'operator');
     resolveField(run, e, 'actor', 'character');
@@ -97,6 +126,10 @@ export function normaliseEvents(value: unknown, r: Resolver, ctx: NormaliseConte
     if (e.deltas === undefined || e.deltas === null) {
       e.deltas = [];
       note(run, 'deltas_missing', 'read the event without "deltas" as changing nothing (deltas: [])', 'an event that lists no change depicts no change');
+    }
+    if (isObj(e.deltas) && 'path' in e.deltas) {
+      e.deltas = [e.deltas];
+      note(run, 'list_unwrapped', 'read the one delta given without a list as a list of one', 'one delta was given without the list around it');
     }
     if (Array.isArray(e.deltas)) for (const d of e.deltas) if (isObj(d)) normaliseDelta(run, d, ctx);
     dropUnknown(run, e, EVENT_FIELDS, 'event');

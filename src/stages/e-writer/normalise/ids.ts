@@ -102,7 +102,8 @@ function operatorResolver(ctx: NormaliseContext): (s: string) => string | null {
     const exact = all.filter((m) => key(m.id) === k || bare(m) === k || key(m.name) === k);
     // "Call in the note: names the sum and the day": its name, then (part of) its description.
     const named = all.filter((m) => k.startsWith(`${key(m.name)} `) || k.startsWith(`${bare(m)} `));
-    const described = all.filter((m) => m.descriptions.some((d) => key(d).includes(k) || (k.length >= 12 && k.includes(key(d)))));
+    // A fragment of a description, long enough to mean something (not "the" or "a debt").
+    const described = k.length < 12 ? [] : all.filter((m) => m.descriptions.some((d) => key(d).includes(k) || k.includes(key(d))));
     return pick([exact.filter((m) => m.here), exact, named.filter((m) => m.here), named, described.filter((m) => m.here), described]);
   };
 }

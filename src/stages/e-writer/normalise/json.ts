@@ -15,6 +15,7 @@ export type JsonRead = unknown | typeof MISSING | typeof BROKEN;
 type Findings = ParsedSceneOutput['parse_findings'];
 
 /** Words a model writes for "no claims": an empty list, said in prose. */
+const NONE_SENTENCE = /^(?:none|nothing|no new|no claims|no events|n\/a)\b/i;
 const NOTHING = /^(?:none|null|nil|n\/a|empty|no (?:new )?(?:claims|facts|inventions|events)|nothing(?: new)?)[.!]?$/i;
 
 /**
@@ -70,7 +71,8 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     return MISSING;
   }
   const body = sec.text.replace(/^\s*```[\w-]*\s*$/gm, '').trim();
-  if (!body || NOTHING.test(body)) {
+  // "None"; for claims also a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
+  if (!body || NOTHING.test(body) || (name === 'CLAIMS' && NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
     notes.push({ code: 'empty_section', what: `read the ${name} section ${body ? `"${clip(body)}"` : '(empty)'} as []`, why: 'an empty section or a word for "none" means an empty list' });
     return [];
   }
@@ -84,17 +86,40 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
   if (loc.after.replace(/```/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.after)}" after the ${name} JSON`, why: 'prose after the JSON value (a note, even with brackets in it) is not data' });
   const json = loc.json;
   try {
-    return JSON.parse(json);
+    return asList(name, JSON.parse(json), notes);
   } catch (e) {
     const first = (e as Error).message;
     try {
       const repaired: unknown = JSON.parse(jsonrepair(json));
       findings.push({ code: 'AUR5003', message: `the ${name} JSON needed repair (${first})` });
       notes.push({ code: 'json_repaired', what: `repaired the ${name} JSON with jsonrepair (${first})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' });
-      return repaired;
+      return asList(name, repaired, notes);
     } catch {
       findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: ${first}` });
       return BROKEN;
     }
   }
+}
+
+/** Keys a model wraps a section's list in: `{"events": [...]}`, `{"claims": [...]}`. */
+const WRAPPERS: Record<'CLAIMS' | 'SCENE_EVENTS', string[]> = { CLAIMS: ['claims'], SCENE_EVENTS: ['events', 'scene_events'] };
+
+/**
+ * The section's list from the shapes around it a model writes: the list wrapped in an object under
+ * the section's own name, or one item given without the list. Anything else is left for the schema.
+ */
+function asList(name: 'CLAIMS' | 'SCENE_EVENTS', v: unknown, notes: Normalisation[]): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const key = keys.length === 1 ? keys[0] : undefined;
+  if (key && WRAPPERS[name].includes(key.toLowerCase().replace(/[\s-]/g, '_')) && Array.isArray(o[key])) {
+    notes.push({ code: 'list_unwrapped', what: `read the ${name} list from inside {"${key}": [...]}`, why: 'the list was wrapped in an object named after its own section' });
+    return o[key];
+  }
+  if (typeof o.id === 'string' && ('text' in o || 'deltas' in o)) {
+    notes.push({ code: 'list_unwrapped', what: `read the single ${name === 'CLAIMS' ? 'claim' : 'event'} ${o.id} as a list of one`, why: 'one item was given without the list around it' });
+    return [o];
+  }
+  return v;
 }

@@ -22,9 +22,11 @@ export interface Sections {
 }
 
 // Decoration a model puts around a marker: quote, heading hashes, bold/italic/code, dashes or equals.
-const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:[-=]{2,}[ \t]*)?`;
+const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
 const NAME = String.raw`(scene[ _-]?text|claims|scene[ _-]?events|events)`;
-const RIGHT = String.raw`[ \t]*:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
+const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
+/** The closing tag of a section written as XML (`<scene_text>` … `</scene_text>`): packaging, blanked. */
+const CLOSING_TAG = /^[ \t]*<\/(?:scene[ _-]?text|claims|scene[ _-]?events|events)>[ \t]*$/i;
 const MARKER = new RegExp(`${LEFT}${NAME}${RIGHT}(.*)$`, 'i');
 const CANONICAL = /^---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---$/;
 /** Inline content a JSON section may start on its marker line: a JSON value or a word for "nothing". */
@@ -49,8 +51,9 @@ function readMarker(line: string, i: number): Marker | null {
   const m = MARKER.exec(line);
   if (!m) return null;
   const name = sectionOf(m[1]);
-  const inline = m[2].trim();
-  const decorated = /^[ \t]*(?:[>#*_\x60]|[-=]{2})/.test(line);
+  // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
+  const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
+  const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)])/.test(line);
   if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
   if (!decorated && /^events$/i.test(m[1])) return null;
@@ -78,6 +81,9 @@ export function findSections(raw: string): Sections {
   const lines = text.split('\n');
   const notes: Normalisation[] = [];
   unwrapOuterFence(lines, notes);
+  const closing = lines.flatMap((l, i) => (CLOSING_TAG.test(l) ? [i] : []));
+  for (const i of closing) lines[i] = '';
+  if (closing.length) notes.push({ code: 'section_marker', what: `ignored the closing tag(s) on line(s) ${closing.map((i) => i + 1).join(', ')}`, why: 'sections written as XML tags; the closing tag ends its section like the next marker does' });
   const markers: Marker[] = [];
   lines.forEach((l, i) => {
     const m = readMarker(l, i);
