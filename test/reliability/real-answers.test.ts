@@ -79,6 +79,7 @@ describe('real-model answers through the Messages API', () => {
     expect(scenes).toBeGreaterThanOrEqual(36);
     // SC05 of each episode comes back with its events as a table: one format-fix call each.
     expect(reqs.filter(isFormatFix)).toHaveLength(2);
+    if (process.env.AUREUS_TEST_VERBOSE) console.log(`real styles: ${scenes} scenes, ${extra} scene calls above the clean minimum over 2 episodes`);
     expect(extra / 2).toBeLessThanOrEqual(4);
   }, 300_000);
 
