@@ -12,9 +12,9 @@ import { buildFormatFixRequest, proseUnchanged } from './g-repair/format-fix.js'
 import { enforceKept, firstChangedLine, keepOpening, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
 
 /**
- * One attempt at one scene, in the steps a round runs for every scene at once: the writer's draft
- * (with a punch-up's kept opening enforced), then — only when its form alone is broken — the one
- * format-fix call, then the critic (scenes.ts). Files: drafts/SC04.2.txt is the model's answer;
+ * One attempt at one scene, in the steps a round runs for every scene at once: the writer's draft,
+ * then — only when its form alone is broken — the one format-fix call, then a punch-up's kept
+ * opening, then the critic (scenes.ts). Files: drafts/SC04.2.txt is the model's answer;
  * drafts/SC04.2.fix.txt the fixer's, drafts/SC04.2.kept.txt a punch-up with its opening put back.
  */
 export interface AttemptEnv {
@@ -37,6 +37,8 @@ export interface Draft {
   v: SceneVerification;
   /** A punch-up that rewrote its kept opening: refused, the scene keeps its previous draft. */
   refused: boolean;
+  /** A punch-up: the opening it must keep, and the previous claims and events it keeps too. */
+  keep?: { text: string; claims: unknown; events: unknown };
 }
 
 /** The finding codes of a broken form: what a format fix may repair (spec §9.4 schema/format). */
@@ -69,7 +71,7 @@ export interface WriteStep {
   previous: { raw: string; v: SceneVerification } | null;
 }
 
-/** Step 1: the writer's draft, verified; a punch-up gets its opening enforced. */
+/** Step 1: the writer's draft, verified. */
 export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> {
   env.signal?.throwIfAborted();
   const mode = s.plan?.mode ?? 'write';
@@ -97,26 +99,33 @@ export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> 
   await save(env, modelFile, res.text);
   const attempt: SceneAttempt = { attempt: s.attempt, model: res.model, mode, raw_file: modelFile, findings: [], critic: null, verdict: 'FAIL' };
   const ctx: VerifyContext = { ...env.base, packet };
-  let raw = res.text;
-  let v = verifySceneOutput(raw, ctx);
-  if (keep === undefined || !prev) return { attempt, packet, raw, v, refused: false };
-  const kept = onlyFormBroken(v) ? null : enforceKept(keep, v.parsed.scene_text);
+  const v = verifySceneOutput(res.text, ctx);
+  const kept = keep !== undefined && prev ? { keep: { text: keep, claims: prev.v.parsed.claims, events: prev.v.parsed.events } } : {};
+  return { attempt, packet, raw: res.text, v, refused: false, ...kept };
+}
+
+/**
+ * Step 3, a punch-up's (after a format fix, if one was needed): the kept opening byte for byte.
+ * Retouched but placeable, it is spliced back (drafts/SC04.2.kept.txt, judged instead); rewritten,
+ * the attempt is refused (AUR5096) and the scene keeps its previous draft. An answer whose form
+ * still cannot be read is judged as it is: its form findings say what is wrong.
+ */
+export async function holdOpening(env: AttemptEnv, d: Draft): Promise<Draft> {
+  if (!d.keep || formErrorsOf(d.v).length) return d;
+  const { packet } = d;
+  const kept = enforceKept(d.keep.text, d.v.parsed.scene_text);
+  const attempt: SceneAttempt = { ...d.attempt, kept_opening: kept?.how ?? 'rewritten' };
   if (!kept) {
-    // The opening came back rewritten: refused, and the scene keeps its previous draft.
-    const line = firstChangedLine(keep, v.parsed.scene_text);
-    attempt.kept_opening = 'rewritten';
-    attempt.findings = [finding('AUR5096', 'soft', packet.scene_id, 'repair.kept_opening', { line })];
-    return { attempt, packet, raw, v, refused: true };
+    const line = firstChangedLine(d.keep.text, d.v.parsed.scene_text);
+    attempt.findings = [...attempt.findings, finding('AUR5096', 'soft', packet.scene_id, 'repair.kept_opening', { line })];
+    return { ...d, attempt, refused: true };
   }
-  attempt.kept_opening = kept.how;
-  if (kept.how === 'spliced') {
-    raw = canonicalAnswer(kept.text, v.parsed.claims_raw ?? prev.v.parsed.claims, v.parsed.events_raw ?? prev.v.parsed.events);
-    attempt.model_file = modelFile;
-    attempt.raw_file = `drafts/${packet.scene_id}.${s.attempt}.kept.txt`;
-    await save(env, attempt.raw_file, raw);
-    v = verifySceneOutput(raw, ctx);
-  }
-  return { attempt, packet, raw, v, refused: false };
+  if (kept.how === 'verbatim') return { ...d, attempt };
+  const raw = canonicalAnswer(kept.text, d.v.parsed.claims_raw ?? d.keep.claims, d.v.parsed.events_raw ?? d.keep.events);
+  attempt.model_file = d.attempt.model_file ?? d.attempt.raw_file;
+  attempt.raw_file = `drafts/${packet.scene_id}.${attempt.attempt}.kept.txt`;
+  await save(env, attempt.raw_file, raw);
+  return { ...d, attempt, raw, v: verifySceneOutput(raw, { ...env.base, packet }) };
 }
 
 /**

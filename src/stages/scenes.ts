@@ -17,7 +17,7 @@ import { episodeRules } from './f-verifier/rules/episode.js';
 import { worldVerifyContext } from './f-verifier/world-context.js';
 import { planRepair } from './g-repair/policy.js';
 import { compareSceneIds, grantRound, type BudgetState } from './g-repair/budget.js';
-import { attemptFindings, formatFix, onlyFormBroken, writeDraft, type AttemptEnv, type Draft } from './scene-attempt.js';
+import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type Draft } from './scene-attempt.js';
 
 export interface SceneBudgets {
   /** Repairs allowed per scene (spec §9.3: 2): regenerations or punch-ups. The simplified fallback comes after them. */
@@ -148,7 +148,7 @@ function softToReview(st: SceneState, why: string): void {
   }
 }
 
-/** One round: every granted scene's draft, the format fixes (granted in scene order), the critics, then the bookkeeping in scene order. */
+/** One round: every granted scene's draft, the format fixes (granted in scene order), a punch-up's kept opening, the critics, then the bookkeeping in scene order. */
 async function runRound(run: Run, ids: string[], planFor: (st: SceneState) => ReturnType<typeof planRepair> | null): Promise<void> {
   const drafts = await Promise.all(
     ids.map((id) => {
@@ -159,7 +159,9 @@ async function runRound(run: Run, ids: string[], planFor: (st: SceneState) => Re
   );
   const broken = drafts.filter((d) => !d.refused && onlyFormBroken(d.v)).map((d) => d.packet.scene_id);
   const { granted } = grantRound(run.fixes, broken);
-  const fixed = await Promise.all(drafts.map((d) => (granted.includes(d.packet.scene_id) ? run.limit(() => formatFix(run.env, d)) : d)));
+  const fixed = await Promise.all(
+    drafts.map(async (d) => holdOpening(run.env, granted.includes(d.packet.scene_id) ? await run.limit(() => formatFix(run.env, d)) : d)),
+  );
   const critics = await Promise.all(fixed.map((d) => run.limit(() => critique(run, d))));
   fixed.forEach((d, i) => settle(run, d, critics[i]!));
 }
