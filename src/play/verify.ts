@@ -40,6 +40,8 @@ export function verifyProposals(world: World, packet: ScenePacket, s: PlayState,
   const parsed: ParsedWriterOutput = {
     scene_text: text, claims: claimList, events, parse_findings: [], text_first_line: 1,
     found: { text: true, claims: true, events: true }, claims_raw: claimList, events_raw: events,
+    // Built from the session's proposals, not read from a model's answer: nothing to normalise.
+    claims_section: { text: '', first: 0 }, normalisations: [],
   };
   const v = verifyParsed(parsed, { ...worldVerifyContext(world, lexicon), packet: asApplications(packet, deltas) });
   const out: ProposalVerdict = { rejected: new Map(), canonClaims: new Set(), scene: [] };

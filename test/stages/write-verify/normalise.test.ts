@@ -194,6 +194,14 @@ describe('normaliser: ids, operators, fields and deltas', () => {
     expect(codes(withEvents((e) => (e[0].deltas[1].op = 'decrease')))).toEqual(['AUR5031', 'AUR5032']);
   });
 
+  it('holds a claim to the lexicon, naming the claim and quoting its line', () => {
+    const raw = answer({ claims: '[\n  {"id":"c1","kind":"minor_character","text":"Sosia, a doorkeeper at Villa of Crassus"},\n  {"id":"c2","kind":"object","text":"A police whistle on the doorkeeper\'s belt."}\n]' });
+    const [f] = verifySceneOutput(raw, ctx()).findings;
+    expect([f.code, f.severity, f.message]).toEqual(['AUR5050', 'hard', 'anachronism "police" in claim c2']);
+    expect(raw.replace(/\r/g, '').split('\n')[f.span!.line - 1]).toBe(f.span!.text);
+    expect(f.span!.text).toContain('police whistle');
+  });
+
   it('maps claim kind "character" to minor_character', () => {
     const raw = answer({ claims: '[{"id":"c1","kind":"character","text":"Sosia, a doorkeeper at Villa of Crassus"}]' });
     const v = verifySceneOutput(raw, ctx());

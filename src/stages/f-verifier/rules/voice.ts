@@ -25,8 +25,11 @@ export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ct
   const out: Finding[] = [];
   for (const c of claims) {
     for (const h of findAnachronisms(c.text, ctx.lexicon)) {
-      const i = Math.max(0, lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())));
-      out.push(finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, { line: p.claims_section.first + i, text: lines[i] ?? c.text }));
+      const i = p.claims_section.first ? lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())) : -1;
+      const span = i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined;
+      const f = finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+      // The claim is named: it is the claim, not a line of the scene, that must change.
+      out.push({ ...f, message: `${f.message} in claim ${c.id}` });
     }
   }
   return out;
