@@ -9,7 +9,7 @@ import { dateText } from '../a-snapshot/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
 import { openingWorld, projectPlan } from '../c-director/checks.js';
 import { snapshotTension } from '../c-director/metrics.js';
-import { StateHasher } from './state-hash.js';
+import { StateHasher } from '../../core/state-hash.js';
 
 export interface PacketOptions {
   /** Hops of the subgraph walk from the cast (1 or 2). */
