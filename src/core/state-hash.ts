@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isCanonical, jsonKeyOrder } from './json.js';
 
 /**
  * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
@@ -130,47 +131,3 @@ export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
 }
 
-/**
- * Whether JSON.stringify(v) is already canonicalCompact(v): every object's keys in sorted order, none
- * an array index or "__proto__" (JSON.stringify would reorder or canonicalize drop them), no
- * undefined, function or symbol value anywhere, every number finite.
- */
-function isCanonical(v: unknown): boolean {
-  if (v === null) return true;
-  switch (typeof v) {
-    case 'string': case 'boolean': return true;
-    case 'number': return Number.isFinite(v);
-    case 'object': break;
-    default: return false;
-  }
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!isCanonical(v[i])) return false;
-    return true;
-  }
-  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
-  const rec = v as Record<string, unknown>;
-  let prev: string | undefined;
-  for (const k in rec) {
-    if (!Object.prototype.hasOwnProperty.call(rec, k)) return false;
-    if ((prev !== undefined && !(prev < k)) || k === '__proto__' || isIndexKey(k)) return false;
-    prev = k;
-    if (!isCanonical(rec[k])) return false;
-  }
-  return true;
-}
-
-const isIndexKey = (k: string): boolean => {
-  const c = k.charCodeAt(0);
-  return c >= 48 && c <= 57 && /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
-};
-
-/**
- * The order JSON.stringify writes the keys of an object they were inserted into in `sorted`
- * order: array-index keys ("0", "12") first, numerically, then the rest as inserted; and
- * "__proto__", which an assignment turns into the prototype instead of a key, not at all.
- */
-function jsonKeyOrder(sorted: string[]): string[] {
-  if (!sorted.some((k) => k === '__proto__' || isIndexKey(k))) return sorted;
-  const idx = sorted.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
-  return [...idx, ...sorted.filter((k) => !isIndexKey(k) && k !== '__proto__')];
-}

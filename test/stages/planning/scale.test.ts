@@ -6,7 +6,10 @@ import { loadStarterKit } from '../../../src/import/kit.js';
 import { generateSyntheticWorld } from '../../../src/import/synthetic.js';
 import { indexWorld } from '../../../src/core/world-index.js';
 import { sha256 } from '../../../src/core/hash.js';
-import { canonicalCompact } from '../../../src/core/json.js';
+import { canonicalCompact, canonicalize } from '../../../src/core/json.js';
+
+/** The canonical text by its definition: a sorted copy, then JSON.stringify. */
+const canonicalText = (v: unknown): string => JSON.stringify(canonicalize(v));
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { invalidMove, proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
 import { candidatePool } from '../../../src/stages/b-proposals/pool.js';
@@ -89,7 +92,7 @@ function referenceStateHash(value: unknown): string {
   const t = (v: unknown): unknown => {
     if (Array.isArray(v)) {
       const out: string[] = [];
-      for (let i = 0; i < v.length; i += CHUNK) out.push(sha256(canonicalCompact(v.slice(i, i + CHUNK))));
+      for (let i = 0; i < v.length; i += CHUNK) out.push(sha256(canonicalText(v.slice(i, i + CHUNK))));
       return out;
     }
     if (v === null || typeof v !== 'object') return v;
@@ -98,7 +101,7 @@ function referenceStateHash(value: unknown): string {
     // canonicalize drops an own "__proto__" key; the copy above would have made it the prototype.
     return o;
   };
-  return sha256(canonicalCompact(t(value)));
+  return sha256(canonicalText(t(value)));
 }
 
 describe('StateHasher', () => {
@@ -111,11 +114,17 @@ describe('StateHasher', () => {
     }));
     fc.assert(fc.property(json.value, (v) => {
       expect(hasher.hash(v)).toBe(referenceStateHash(v));
+      // canonicalCompact's fast path (native JSON.stringify of already-canonical parts) is the definition.
+      expect(canonicalCompact(v)).toBe(canonicalText(v));
+      expect(canonicalCompact({ z: v, a: [v, { y: v, b: 1 }] })).toBe(canonicalText({ z: v, a: [v, { y: v, b: 1 }] }));
       expect(hasher.hash({ again: v, list: [v, v] })).toBe(referenceStateHash({ again: v, list: [v, v] }));
     }), { numRuns: 500 });
     // Index-like keys come first in JSON.stringify's order; an own "__proto__" key is dropped by canonicalize.
     const odd = JSON.parse('{"__proto__":{"a":1},"10":2,"2":[3],"b":{"1":0,"":1},"":null}') as unknown;
     expect(hasher.hash(odd)).toBe(referenceStateHash(odd));
+    expect(canonicalCompact(odd)).toBe(canonicalText(odd));
+    expect(canonicalCompact({ d: new Date(0), f: () => 1, l: [() => 1, undefined] })).toBe(canonicalText({ d: new Date(0), f: () => 1, l: [() => 1, undefined] }));
+    expect(() => canonicalCompact({ x: [Infinity] })).toThrow(/non-finite/);
     expect(() => hasher.hash({ x: [Infinity] })).toThrow(/non-finite/);
   });
 
