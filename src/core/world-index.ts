@@ -61,8 +61,13 @@ export function noteCopy(copy: readonly object[], original: readonly object[]): 
  * Derives `build(items)` from `build(original)`: `changed` lists the positions where items differ
  * from original (replaced or appended; never shorter). Returns undefined to rebuild instead.
  */
-type Patch = (prev: unknown, original: readonly object[], items: readonly object[], changed: readonly number[]) => unknown;
+export type Patch = (prev: unknown, original: readonly object[], items: readonly object[], changed: readonly number[]) => unknown;
 const patchers = new Map<Function, Patch>();
+
+/** Lets memoList derive `build`'s value over a copy from the original's (see Patch). */
+export function registerPatch(build: Function, patch: Patch): void {
+  patchers.set(build, patch);
+}
 
 function sameItems(a: readonly object[], b: readonly object[]): boolean {
   if (a.length !== b.length) return false;

@@ -4,6 +4,7 @@ import type { Relationship, World } from '../../src/domain/world.js';
 import type { ResolvedDelta } from '../../src/domain/delta.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
 import { indexWorld, memoList, noteCopy, positionsByEdge, positionsById } from '../../src/core/world-index.js';
+import { threatToGoals } from '../../src/core/tension.js';
 import { smallWorld } from './fixture.js';
 
 /**
@@ -73,16 +74,28 @@ describe('lookups derived over copy-on-write lists', () => {
     let w = smallWorld();
     indexWorld(w);
     const ids = w.characters.characters.map((c) => c.id);
+    const threats: [number, number][] = [];
     const batches: ResolvedDelta[][] = [
       [{ op: 'add', path: `characters.${ids[0]}.stats.wealth`, value: 5 }],
       [{ op: 'add', path: `relationships.${ids[0]}.${ids[1]}.fear`, value: 0.1 }, { op: 'set', path: `characters.${ids[1]}.status`, value: 'dead' }],
       [{ op: 'add', path: `relationships.${ids[1]}.${ids[0]}.trust`, value: 0.2 }],
+      // The enmity and exposure maps: a rival's rivalry lowered (the max it held must be recomputed), then raised.
+      [{ op: 'add', path: 'relationships.cicero.crassus.rivalry', value: -0.5 }],
+      [{ op: 'add', path: 'relationships.cicero.crassus.rivalry', value: 0.8 }, { op: 'add', path: 'relationships.tiro.cicero.rivalry', value: 0.3 }],
+      [{ op: 'set', path: `secrets.${w.secrets.secrets[0]!.id}.status`, value: 'revealed' }],
+      [{ op: 'set', path: `secrets.${w.secrets.secrets[0]!.id}.status`, value: 'inert' }],
     ];
     for (const deltas of batches) {
       const r = applyDeltas(w, deltas, (_d, i) => ({ episode: 's01e01', scene: 'SC01', event: `e${i}`, operator: null }));
       if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+      const was = threatToGoals(w);
       w = r.world;
       expectSameIndex(indexWorld(w), fresh(w));
+      const copy = { ...w, characters: { ...w.characters, characters: w.characters.characters.slice() }, secrets: { ...w.secrets, secrets: w.secrets.secrets.slice() }, relationships: { ...w.relationships, relationships: w.relationships.relationships.slice() } };
+      expect(threatToGoals(w)).toBe(threatToGoals(copy));
+      threats.push([was, threatToGoals(w)]);
     }
+    // The rivalry and secret batches moved the threat (so the derived maps were exercised, not skipped).
+    expect(threats.slice(3).some(([a, b]) => a !== b)).toBe(true);
   });
 });
