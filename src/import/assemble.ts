@@ -161,6 +161,8 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
       id: p.id,
       name: p.name,
       cue: cues.get(p.id)!,
+      // DPRR records each person's sex; pronouns and forms of address follow it.
+      gender: p.female ? 'female' : 'male',
       principal: principalIds.has(p.id),
       faction: factionById.get(p.id)!,
       status: p.alive ? 'alive' : 'dead',

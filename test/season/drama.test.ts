@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { World } from '../../src/domain/world.js';
-import { loadWorldOrThrow } from '../../src/store/index.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
 import { tension } from '../../src/core/metrics.js';
 import { COOLDOWN_EPISODES, moveKey, recentMovesOf } from '../../src/stages/c-director/memory.js';
 import { threadsAdvancedBy } from '../../src/stages/b-proposals/bdi.js';
-import { hasStarter, REPO } from '../stages/planning/helpers.js';
-import { simulateSeason, type SimEpisode } from '../stages/planning/season-sim.js';
+import { hasStarter } from '../stages/planning/helpers.js';
+import { starterSeasons, type SimEpisode } from '../stages/planning/season-sim.js';
 
 /**
  * A 12-episode season on 3 seeds, planned and committed without prose (season-sim.ts), read the
@@ -30,14 +29,7 @@ function sceneTensions(ep: SimEpisode): { act: number; t: number }[] {
 }
 
 describe.runIf(hasStarter)('a 12-episode season read as drama', () => {
-  const runs = new Map<string, SimEpisode[]>();
-  const season = async (seed: string) => {
-    if (!runs.has(seed)) {
-      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
-      runs.set(seed, simulateSeason(world, seed, EPISODES, seasonGoals[0]?.goals));
-    }
-    return runs.get(seed)!;
-  };
+  const season = starterSeasons(EPISODES);
 
   for (const seed of SEEDS) {
     it(`never replays the same (operator, actor, target) within ${COOLDOWN_EPISODES} episodes (seed ${seed})`, async () => {

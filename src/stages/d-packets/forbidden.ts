@@ -52,7 +52,7 @@ export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFoc
   for (const s of index.secrets.values()) {
     if (s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id)) continue;
     if (!scope.allHidden && !walked(s.subject) && !s.holders.some(walked)) continue;
-    const text = `No one here knows it, so it must not be stated as fact: "${s.text}"`;
+    const text = forbiddenSecretFact(s.text);
     forbidden.push(text);
     prunable.secrets.push({ id: s.id, text, relevance: round(near(s.subject) + Math.max(0, ...s.holders.map(near)) + s.legal_value + s.public_damage) });
   }
@@ -65,4 +65,16 @@ export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFoc
   forbidden.push(`Only the cast (${cast.map((c) => c.name).join(', ')}) speak or act on stage`);
   for (const m of cast) if (m.previous_location !== focus.location) forbidden.push(`${m.name} arrives from ${index.locations.get(m.previous_location)?.name ?? m.previous_location} (${m.days_since_previous} day(s) since their last scene) and is nowhere else meanwhile`);
   return { dead, forbidden, prunable };
+}
+
+/** How a packet forbids a hidden secret no one in the cast holds (read back by the verifier's claim rules). */
+const FORBIDDEN_SECRET = 'No one here knows it, so it must not be stated as fact: ';
+
+export function forbiddenSecretFact(text: string): string {
+  return `${FORBIDDEN_SECRET}"${text}"`;
+}
+
+/** The secret's text of a forbidden fact written by forbiddenSecretFact, else null. */
+export function forbiddenSecretText(fact: string): string | null {
+  return fact.startsWith(FORBIDDEN_SECRET) ? fact.slice(FORBIDDEN_SECRET.length).replace(/^"|"$/g, '') : null;
 }

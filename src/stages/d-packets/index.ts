@@ -2,7 +2,8 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import { prunePacket } from './prune.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
-import { isExterior, type Character, type Operator, type Relationship, type World } from '../../domain/world.js';
+import { isExterior, type Character, type Gender, type Operator, type Relationship, type World } from '../../domain/world.js';
+import { genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
 import { stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { dateText } from '../a-snapshot/index.js';
@@ -29,12 +30,14 @@ export const DEFAULT_PACKET_OPTIONS: PacketOptions = {
 
 export const estimateTokens = (value: unknown): number => Math.ceil(stableStringify(value).length / 4);
 
-export { FORBIDDEN_ALL_CAP } from './forbidden.js';
+export { FORBIDDEN_ALL_CAP, forbiddenSecretFact, forbiddenSecretText } from './forbidden.js';
 
 /** What the scenes before this one left behind: where each character was last seen, and which places were shown. */
 interface Carry {
   last: Map<string, { location: string; day: number }>;
   visited: Set<string>;
+  /** Secrets already told in full by an earlier scene of the episode: later scenes refer to them. */
+  told: Set<string>;
 }
 
 /** Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot. */
@@ -44,7 +47,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const projection = projectPlan(plan, world, context);
   const start = openingWorld(world, context);
   const ops = new Map(world.operators.operators.map((o) => [o.id, o]));
-  const carry: Carry = { last: new Map(), visited: new Set() };
+  const carry: Carry = { last: new Map(), visited: new Set(), told: new Set() };
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
   const snapshot = indexWorld(world);
   // An edge "changed this episode" unless the snapshot has it with the same weights and flags.
@@ -75,12 +78,13 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
   const apps = beats.flatMap((b) => b.applications);
   const focus = { cast: scene.cast, apps, bound: new Set(apps.flatMap((a) => Object.values(a.bindings))), advanced: new Set(apps.flatMap((a) => a.threads_advanced)), location: scene.location };
   const cast = castOf(index, ops, scene, apps, carry.last);
-  const got = retrieve(before, index, focus, opts.k, sh.sameAsSnapshot);
+  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.sameAsSnapshot);
   const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
   const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope);
   const location = index.locations.get(scene.location);
   const revisit = carry.visited.has(scene.location);
   carry.visited.add(scene.location);
+  const tellsNow = secretsTold(apps, index);
   const packet: ScenePacket = {
     format: 1,
     episode_id: plan.episode_id,
@@ -116,6 +120,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
     token_budget: opts.tokenBudget,
   };
   prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable);
+  for (const id of tellsNow) carry.told.add(id);
   return packet;
 }
 
@@ -126,6 +131,7 @@ function castOf(index: WorldIndex, ops: Map<string, Operator>, scene: EpisodePla
     const prev = last.get(id) ?? { location: c.location, day: 0 };
     return {
       id, name: c.name, cue: c.cue, status: c.status,
+      ...genderField(c),
       mood: moodOf(index, c, scene.cast, apps),
       objective: objectiveOf(index, ops, c, apps),
       register: c.voice.register, voice_tags: [...c.voice.tags], sample_lines: [...(c.voice.sample_lines ?? [])],
@@ -195,6 +201,8 @@ export function bindRoleNouns(text: string, roles: Map<string, string>): string 
 
 function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorApplication, beatId: string, tag: PacketInstruction['tag']): PacketInstruction {
   const roles = names(world, index, op, a);
+  const people = new Map(Object.entries(a.bindings).flatMap(([r, id]) => { const c = index.characters.get(id); return c ? [[r, c] as const] : []; }));
+  const bind = (t: string) => bindRoleNames(bindPronouns(t, people), roles);
   return {
     beat_id: beatId,
     application_id: a.id,
@@ -204,10 +212,45 @@ function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorA
     type: op.type,
     bindings: { ...a.bindings },
     outcome: a.outcome,
-    narrative_directive: bindRoleNames(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat, roles),
+    narrative_directive: bind(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat),
     visual_cues: [...op.writer_guidance.visual_cues],
-    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bindRoleNames(bindRoleNouns(r.text, roles), roles)),
+    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bind(bindRoleNouns(r.text, roles))),
   };
+}
+
+/** Secrets a scene's moves put into words: bound to a move, or changed by one (status, holders, someone KNOWS). */
+function secretsTold(apps: OperatorApplication[], index: WorldIndex): string[] {
+  const ids = new Set<string>();
+  for (const a of apps) {
+    for (const id of Object.values(a.bindings)) if (index.secrets.has(id)) ids.add(id);
+    for (const d of a.required_deltas) {
+      const seg = d.path.split('.');
+      if (seg[0] === 'secrets' && seg[1]) ids.add(seg[1]);
+      if (typeof d.value === 'string' && d.value.startsWith('KNOWS:')) ids.add(d.value.slice(6));
+    }
+  }
+  return [...ids];
+}
+
+/** The declared (or praenomen-implied) gender, as an optional packet field. */
+function genderField(c: Character): { gender?: Gender } {
+  const g = genderOf(c);
+  return g ? { gender: g } : {};
+}
+
+/**
+ * Pronoun tokens in operator texts ("understands who owns {target:him}") take the bound
+ * character's gender (him/her); when the world does not say, the name is repeated instead
+ * ("{target:his}" → "Servilia's"), never a guessed pronoun or a singular "them".
+ */
+export function bindPronouns(text: string, people: Map<string, { name: string; gender?: Gender }>): string {
+  return text.replace(/\{(\w+):(he|him|his|himself|He|His)\}/g, (m, role: string, form: string) => {
+    const c = people.get(role);
+    if (!c) return m;
+    const lower = form.toLowerCase() as PronounForm;
+    const word = pronoun(genderOf(c), lower) ?? (lower === 'his' ? `${c.name}'s` : c.name);
+    return form[0] === 'H' ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+  });
 }
 
 function moodOf(index: WorldIndex, c: Character, cast: string[], apps: OperatorApplication[]): string {

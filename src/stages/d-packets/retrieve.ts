@@ -12,6 +12,8 @@ export interface SceneFocus {
   apps: readonly OperatorApplication[];
   bound: ReadonlySet<string>;
   advanced: ReadonlySet<string>;
+  /** Secrets an earlier scene of the episode told in full (marked `told`: refer to them). */
+  told?: ReadonlySet<string>;
 }
 
 /** The retrieved subgraph of one scene, with the relevance the budget prunes by. */
@@ -100,7 +102,7 @@ function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<stri
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
     .map((s) => {
       secretRel.set(s.id, round((focus.bound.has(s.id) ? 3 : 0) + (inCast(s.subject) ? 1.5 : 0) + s.holders.filter(inCast).length + s.legal_value + s.public_damage));
-      return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage) };
+      return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage), ...(focus.told?.has(s.id) ? { told: true } : {}) };
     });
 }
 

@@ -11,7 +11,9 @@ import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { decayDeltas } from '../../../src/core/decay.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
-import { advanceDate } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
+import { loadWorldOrThrow } from '../../../src/store/index.js';
+import { REPO } from './helpers.js';
 
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
@@ -49,6 +51,21 @@ export function commitPlan(world: World, plan: EpisodePlan): { world: World; app
   return { world: w, applied };
 }
 
+/**
+ * The starter kit's season per seed, simulated once and shared by a describe block's tests
+ * (a season of planning is the slow part).
+ */
+export function starterSeasons(episodes: number): (seed: string) => Promise<SimEpisode[]> {
+  const runs = new Map<string, SimEpisode[]>();
+  return async (seed) => {
+    if (!runs.has(seed)) {
+      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
+      runs.set(seed, simulateSeason(world, seed, episodes, seasonGoals[0]?.goals));
+    }
+    return runs.get(seed)!;
+  };
+}
+
 export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals): SimEpisode[] {
   const out: SimEpisode[] = [];
   let w = world;
@@ -70,7 +87,7 @@ export function simulateSeason(world: World, seed: string, count: number, season
     const cliffhanger = extractCliffhanger(plan, [], committed.world);
     const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
     const gap = cliffhanger.time_skip_allowed ? committed.world.world.days_per_episode : 0;
-    const after: World = { ...committed.world, world: { ...committed.world.world, date: advanceDate(committed.world.world.date, lastDay + gap) } };
+    const after: World = { ...committed.world, world: { ...committed.world.world, date: addDays(committed.world.world.date, lastDay + gap) } };
     out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
     w = after;
     cliff = cliffhanger;
