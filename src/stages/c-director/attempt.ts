@@ -21,7 +21,10 @@ import { buildApplication, type Pacing } from './application.js';
 import { placeFullness, scoreCandidate, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
-import { AnchorGate, dueAnchors } from './anchors.js';
+import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
+import { metricNeeds, prepScore } from './anchor-prep.js';
+import type { Anchor } from '../../domain/anchors.js';
+import { actBreakDays } from './calendar.js';
 import type { DirectorInput } from './plan.js';
 
 /** How many seeded attempts the Director makes before reporting the plan infeasible. */
@@ -121,6 +124,10 @@ export class Attempt {
   readonly types: TypeBudget;
   readonly seasonProgress: number;
   readonly memory: SeasonMemory;
+  /** Days that pass at each act break so the season reaches its anchors by the finale (calendar.ts). */
+  readonly actBreak: number;
+  /** The anchors still to be played this season (due or ahead): what their operators need is prepared. */
+  readonly toPlay: Anchor[];
 
   constructor(readonly input: DirectorInput, readonly attempt: number) {
     const { world, context, proposals, seed } = input;
@@ -162,6 +169,11 @@ export class Attempt {
     this.seasonProgress = Math.min(1, this.episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
     // The last re-plan forgets the season: a repeat is better than no episode at all.
     this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
+    const played = input.playedOperators ?? new Set<string>();
+    this.toPlay = liveAnchors(input.anchors).filter((x) => !x.operators.some((op) => played.has(op)));
+    this.actBreak = actBreakDays({
+      opening: context.date, episode: this.episode, anchors: input.anchors, played: input.playedOperators ?? new Set(), goals: input.seasonGoals, daysPerEpisode: world.world.days_per_episode,
+    });
   }
 
   /** A re-plan gives the reversal the whole of act 4 to find a move: it is due from the act's first scene. */
@@ -175,6 +187,8 @@ export class Attempt {
   /** A new scene: the tags due in it (the default one, any that slipped or were scheduled), its clock step. */
   openScene(sc: SceneSlotPlan): SceneWork {
     const isLast = sc.number === this.shape.scenes.length;
+    // An act break lets the calendar's days pass (the next act opens at dawn that many days later).
+    if (this.actBreak > 0 && sc.act > 1 && this.shape.scenes[sc.number - 2]?.act !== sc.act) this.clock = { day: this.clock.day + this.actBreak, tod: -1 };
     const due: MandatoryBeat[] = [...this.pendingTags];
     if (sc.tag && !this.placedTags.has(sc.tag) && !due.includes(sc.tag)) due.push(sc.tag);
     const w: SceneWork = {
@@ -211,13 +225,14 @@ export class Attempt {
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
+    const needs = metricNeeds(this.proj.world, this.toPlay);
     const scored: { c: Candidate; s: number; tie: number }[] = [];
     for (const c of this.candidates) {
       // A move the showrunner requires (--require) is not held back by the season's memory.
       const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
-      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id), tie: jitter.next() * this.jitterScale });
+      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs), tie: jitter.next() * this.jitterScale });
     }
     scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
     return scored.map((x) => x.c);

@@ -2,14 +2,14 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { AgentProposals } from '../../domain/proposals.js';
 import type { EpisodePlan } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import type { SeasonPacingGoals } from '../../core/threads.js';
+import { DEFAULT_EPISODES_PLANNED, type SeasonPacingGoals } from '../../core/threads.js';
 import { infeasible } from './infeasible.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { acceptanceChecks } from './checks.js';
 // Showrunner steering (issue 16): a separate hook, logic in ./steering.ts.
 import { checkPlanSteering, type Steering } from './steering.js';
 import type { RecentMove } from './memory.js';
-import { checkPlanAnchors } from './anchors.js';
+import { checkPlanAnchors, requiredAnchors } from './anchors.js';
 import type { Anchor } from '../../domain/anchors.js';
 import { titleOf } from './text.js';
 import { Attempt, PLAN_ATTEMPTS } from './attempt.js';
@@ -63,6 +63,6 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const failed = plan.acceptance_checks.find((ch) => !ch.passed);
   if (failed) throw infeasible(failed.id, failed.detail);
   checkPlanSteering(plan, input.steering);
-  checkPlanAnchors(plan, input.anchors, input.context.date, a.gate.due);
+  checkPlanAnchors(plan, input.anchors, input.context.date, requiredAnchors(a.gate.due, a.episode, input.seasonGoals?.episodes_planned ?? DEFAULT_EPISODES_PLANNED));
   return plan;
 }

@@ -1,6 +1,7 @@
 import type { World, SeasonGoals } from '../../../src/domain/world.js';
 import type { CliffhangerConstraints } from '../../../src/domain/context.js';
 import type { EpisodePlan } from '../../../src/domain/plan.js';
+import type { Anchor } from '../../../src/domain/anchors.js';
 import type { AppliedDelta, ResolvedDelta } from '../../../src/domain/delta.js';
 import { episodeRef } from '../../../src/domain/context.js';
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
@@ -49,7 +50,8 @@ export function commitPlan(world: World, plan: EpisodePlan): { world: World; app
   return { world: w, applied };
 }
 
-export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals): SimEpisode[] {
+/** world/anchors.json's anchors, as `episode run` passes them (with the operators the season's earlier plans played). */
+export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals, anchors?: readonly Anchor[]): SimEpisode[] {
   const out: SimEpisode[] = [];
   let w = world;
   let cliff: CliffhangerConstraints | null = null;
@@ -61,7 +63,8 @@ export function simulateSeason(world: World, seed: string, count: number, season
     let plan: EpisodePlan;
     try {
       const recentMoves = recentMovesOf(out.map((x) => x.plan));
-      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, recentMoves, ...(seasonGoals ? { seasonGoals } : {}) });
+      const playedOperators = new Set(out.flatMap((x) => x.plan.beats.flatMap((b) => b.applications.map((a) => a.operator_id))));
+      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, recentMoves, ...(seasonGoals ? { seasonGoals } : {}), ...(anchors ? { anchors, playedOperators } : {}) });
     } catch (err) {
       const e2 = err as Error & { diagnostics?: { message: string }[] };
       throw new Error(`${ref.id} (seed ${epSeed}): ${e2.message} ${(e2.diagnostics ?? []).map((d) => d.message).join('; ')}`);
