@@ -139,4 +139,29 @@ describe('what-if branches that diverge', () => {
     expect(hard.stderr).toContain('AUR2056');
     expect(git(w, 'branch', '--list', 'oops')).toBe('');
   }, 60_000);
+
+  it('branch --set anchors.<id>.waived=true: history changed, the anchor is waived on the branch only', async () => {
+    const w = copyRepo(pristine, 'waive');
+    const anchorsOn = (): { id: string; waived?: boolean }[] => JSON.parse(fs.readFileSync(path.join(w, 'world/anchors.json'), 'utf8')).anchors;
+    expect(anchorsOn().find((a) => a.id === 'first_catilinarian')!.waived).toBeUndefined();
+    // Refused before anything is created: an unknown anchor, another field, a value that is not a boolean.
+    for (const set of ['anchors.first_catilinarain.waived=true', 'anchors.first_catilinarian.date=1', 'anchors.first_catilinarian.waived=soon']) {
+      const bad = await cli(['branch', 'oops', '--set', set], w);
+      expect(bad.code, set).toBe(2);
+      expect(bad.stderr, set).toContain('AUR6109');
+      expect(git(w, 'branch', '--list', 'oops')).toBe('');
+    }
+    const typo = await cli(['branch', 'oops', '--set', 'anchors.first_catilinarain.waived=true'], w);
+    expect(typo.stderr).toContain('first_catilinarian');
+    const r = await cli(['branch', 'catiline-stays', '--set', 'anchors.first_catilinarian.waived=true', '--set', 'world.global.unrest=8', '--json'], w);
+    expect(r.code, r.stderr).toBe(0);
+    const files = git(w, 'show', '--pretty=format:', '--name-only', 'HEAD').split('\n').filter(Boolean).sort();
+    expect(files).toEqual(['seasons/season_01/what_if/catiline-stays.json', 'world/anchors.json', 'world/world.json']);
+    expect(anchorsOn().find((a) => a.id === 'first_catilinarian')!.waived).toBe(true);
+    const rec = JSON.parse(fs.readFileSync(path.join(w, JSON.parse(r.stdout).record), 'utf8'));
+    expect(rec.deltas.map((d: { path: string; before: unknown; after: unknown }) => [d.path, d.before, d.after])).toEqual([['world.global.unrest', 4, 8], ['anchors.first_catilinarian.waived', false, true]]);
+    expect((await cli(['validate'], w)).code).toBe(0);
+    git(w, 'checkout', '-q', 'main');
+    expect(anchorsOn().find((a) => a.id === 'first_catilinarian')!.waived).toBeUndefined();
+  }, 60_000);
 });
