@@ -23,6 +23,8 @@ import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
 import { metricNeeds, prepScore } from './anchor-prep.js';
+import { TENSION_WEIGHT, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
+import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
 import { actBreakDays } from './calendar.js';
 import type { DirectorInput } from './plan.js';
@@ -126,6 +128,8 @@ export class Attempt {
   readonly memory: SeasonMemory;
   /** Days that pass at each act break so the season reaches its anchors by the finale (calendar.ts). */
   readonly actBreak: number;
+  /** The tension the episode aims at after each scene (tension-arc.ts). */
+  readonly arc: number[];
   /** The anchors still to be played this season (due or ahead): what their operators need is prepared. */
   readonly toPlay: Anchor[];
 
@@ -169,6 +173,7 @@ export class Attempt {
     this.seasonProgress = Math.min(1, this.episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
     // The last re-plan forgets the season: a repeat is better than no episode at all.
     this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
+    this.arc = tensionTargets(tension(start), this.shape, this.seasonProgress);
     const played = input.playedOperators ?? new Set<string>();
     this.toPlay = liveAnchors(input.anchors).filter((x) => !x.operators.some((op) => played.has(op)));
     this.actBreak = actBreakDays({
@@ -226,13 +231,14 @@ export class Attempt {
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
     const needs = metricNeeds(this.proj.world, this.toPlay);
+    const pull = tensionPull(this.arc[w.sc.number - 1]!, tension(this.proj.world));
     const scored: { c: Candidate; s: number; tie: number }[] = [];
     for (const c of this.candidates) {
       // A move the showrunner requires (--require) is not held back by the season's memory.
       const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
-      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs), tie: jitter.next() * this.jitterScale });
+      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + TENSION_WEIGHT * pull * expectedTension(c.op, this.world), tie: jitter.next() * this.jitterScale });
     }
     scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
     return scored.map((x) => x.c);

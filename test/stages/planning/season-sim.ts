@@ -10,6 +10,7 @@ import { planSymbolic } from '../../../src/stages/c-director/plan.js';
 import { recentMovesOf } from '../../../src/stages/c-director/memory.js';
 import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { decayDeltas } from '../../../src/core/decay.js';
+import { coolingDeltas } from '../../../src/core/cooling.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
 import { advanceDate } from '../../../src/stages/h-commit/index.js';
@@ -17,7 +18,7 @@ import { advanceDate } from '../../../src/stages/h-commit/index.js';
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
  * "approved" as planned, and the world is committed the way stage H does it (the plan's
- * required_deltas scene by scene, then the decay pass, thread progress and the calendar). It is
+ * required_deltas scene by scene, then the decay pass, thread progress, the cooling and the calendar). It is
  * what `aureus season run` does to the world with the offline provider, minus the writing.
  */
 export interface SimEpisode {
@@ -73,7 +74,12 @@ export function simulateSeason(world: World, seed: string, count: number, season
     const cliffhanger = extractCliffhanger(plan, [], committed.world);
     const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
     const gap = cliffhanger.time_skip_allowed ? committed.world.world.days_per_episode : 0;
-    const after: World = { ...committed.world, world: { ...committed.world.world, date: advanceDate(committed.world.world.date, lastDay + gap) } };
+    const cooled = coolingDeltas(committed.world, lastDay + gap);
+    const cool = cooled.length ? applyDeltas(committed.world, cooled, () => ({ episode: plan.episode_id, scene: '', event: 'cooling', operator: null })) : null;
+    if (cool && !cool.ok) throw new Error(`${plan.episode_id} cooling: ${cool.diagnostics.map((d) => d.message).join('; ')}`);
+    const cw = cool?.ok ? cool.world : committed.world;
+    if (cool?.ok) committed.applied.push(...cool.applied);
+    const after: World = { ...cw, world: { ...cw.world, date: advanceDate(cw.world.date, lastDay + gap) } };
     out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
     w = after;
     cliff = cliffhanger;
