@@ -32,7 +32,7 @@ for (const seed of (process.env.SEEDS ?? 'alpha,beta,gamma').split(',')) {
       const m = (a: number) => { const xs = ts.filter((x) => x.act === a).map((x) => x.t); return xs.reduce((n, x) => n + x, 0) / xs.length; };
       if (m(4) - m(1) >= 1.5) rising++;
       peaks.push(Math.max(...ts.map((x) => x.t)));
-      lines.push(`e${ep.episode} ${formatDate(ep.before.world.date)} t0=${tension(ep.before)} acts ${[1,2,3,4].map((a) => m(a).toFixed(2)).join(' ')} d=${(m(4)-m(1)).toFixed(2)} sc=${ep.after.world.global.scandal_temp.value} un=${ep.after.world.global.unrest.value} ttg=${threatToGoals(ep.after).toFixed(2)} thr=${ep.after.world.global.threat_level.value}`);
+      lines.push(`e${ep.episode} ${formatDate(ep.before.world.date)} t0=${tension(ep.before)} acts ${[1,2,3,4].map((a) => m(a).toFixed(2)).join(' ')} d=${(m(4)-m(1)).toFixed(2)} pk=${Math.max(...ts.map((x) => x.t)).toFixed(2)} sc=${ep.after.world.global.scandal_temp.value} un=${ep.after.world.global.unrest.value} ttg=${threatToGoals(ep.after).toFixed(2)} thr=${ep.after.world.global.threat_level.value}`);
       if (process.env.V) lines.push('   ' + ts.map((x) => `${x.act}:${x.t.toFixed(2)} ${x.ops}`).join(' | '));
     }
     lines.push('played: ' + anchors.map((a: any) => a.id + '@' + (eps.find((e) => e.plan.beats.some((b) => b.applications.some((x) => a.operators.includes(x.operator_id))))?.episode ?? '-')).join(' '));

@@ -23,7 +23,7 @@ import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
 import { metricNeeds, prepScore } from './anchor-prep.js';
-import { TENSION_WEIGHT, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
+import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
 import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
 import { actBreakDays } from './calendar.js';
@@ -130,6 +130,7 @@ export class Attempt {
   readonly actBreak: number;
   /** The tension the episode aims at after each scene (tension-arc.ts). */
   readonly arc: number[];
+  readonly arcWeight: number;
   /** The anchors still to be played this season (due or ahead): what their operators need is prepared. */
   readonly toPlay: Anchor[];
 
@@ -174,6 +175,7 @@ export class Attempt {
     // The last re-plan forgets the season: a repeat is better than no episode at all.
     this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
     this.arc = tensionTargets(tension(start), this.shape, this.seasonProgress);
+    this.arcWeight = arcWeight(this.seasonProgress);
     const played = input.playedOperators ?? new Set<string>();
     this.toPlay = liveAnchors(input.anchors).filter((x) => !x.operators.some((op) => played.has(op)));
     this.actBreak = actBreakDays({
@@ -238,7 +240,7 @@ export class Attempt {
       const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
-      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + TENSION_WEIGHT * pull * expectedTension(c.op, this.world), tie: jitter.next() * this.jitterScale });
+      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world), tie: jitter.next() * this.jitterScale });
     }
     scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
     return scored.map((x) => x.c);

@@ -24,8 +24,16 @@ export const RISE = { start: 2.4, finale: 3.4 } as const;
  * the middle of the season climbs, but the season keeps its highest peaks for its last third.
  */
 export const CEILING = { start: 5.4, finale: 9 } as const;
-/** Score per point of expected tension change, at full pull. */
+/** Score per point of expected tension change, at full pull, at the season's start (x1.5 at its finale). */
 export const TENSION_WEIGHT = 30;
+
+/**
+ * The arc's weight in the score: stronger as the finale nears, when fewer fresh public moves are
+ * left (cooldowns, the fallen, secrets already out) and the season's peak is still to come.
+ */
+export function arcWeight(seasonProgress: number): number {
+  return TENSION_WEIGHT * (1 + 0.5 * Math.min(1, Math.max(0, seasonProgress)));
+}
 /** A gap of this many points between the projection and its target pulls at full strength. */
 const PULL_SCALE = 0.3;
 
