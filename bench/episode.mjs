@@ -3,7 +3,7 @@
 // naive baseline: the same calls, one at a time, each prompt carrying the whole world.
 //   node bench/episode.mjs <latencyMs> <concurrency> [naive]
 import { setTimeout as sleep } from 'node:timers/promises';
-import { dist, peakRssMb, r1, ROOT } from './lib.mjs';
+import { compileEpisodeInMemory, dist, peakRssMb, r1, ROOT } from './lib.mjs';
 
 const latency = Number(process.argv[2] ?? 50);
 const concurrency = Number(process.argv[3] ?? 1);
@@ -12,10 +12,6 @@ const withNaive = process.argv[4] === 'naive';
 const { loadWorldOrThrow } = await dist('store/index.js');
 const { loadConfigOrThrow } = await dist('config/load.js');
 const { OfflineProvider, openLlm, estimateTokens } = await dist('providers/index.js');
-const { planEpisode } = await dist('stages/planning.js');
-const { writeEpisodeScenes } = await dist('stages/scenes.js');
-const { stageH } = await dist('stages/h-commit/index.js');
-const { loadStyle } = await dist('style/index.js');
 const { episodeRef } = await dist('domain/context.js');
 const { canonicalCompact } = await dist('core/json.js');
 
@@ -55,17 +51,9 @@ class LatencyProvider {
 
 const provider = new LatencyProvider(latency);
 const llm = openLlm({ root: ROOT, config, seed, provider: { provider, providerId: provider.id, deterministic: true } });
-const style = await loadStyle(ROOT);
-const writerStyle = { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown };
-
-const t0 = performance.now();
-const planning = await planEpisode({ world, ref, seed, previousCliffhanger: null, llm, packets: { tokenBudget: config.packets.token_budget } });
-const tPlanned = performance.now();
-const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style: writerStyle, budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode }, concurrency, seed });
-const tScenes = performance.now();
-const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
-await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], max_tokens: config.max_tokens.recap, payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
-const wall = performance.now() - t0;
+const { efg, marks } = await compileEpisodeInMemory({ world, config, llm, seed, ref, concurrency, recapMaxTokens: config.max_tokens.recap });
+const { t0, planned: tPlanned, scenes: tScenes } = marks;
+const wall = marks.end - t0;
 
 // Critical path of the call graph: proposals are independent of each other (one layer), director
 // calls are sequential re-asks, each scene's writer/critic attempts form a chain and scenes are

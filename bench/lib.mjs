@@ -80,3 +80,28 @@ export async function benchWorld(size) {
   const { generateSyntheticWorld } = await dist('import/synthetic.js');
   return { world: generateSyntheticWorld({ principals: size, seed: 'bench' }, kit).world, source: `synthetic, seed bench` };
 }
+
+/**
+ * One episode in process, as the episode and wire benches measure it: stages A–D (planEpisode),
+ * E–G (writeEpisodeScenes), H (stageH) and the recap call, with no git and no run folder. The
+ * style is loaded before the clock starts. Returns the stages' outputs and performance.now() marks:
+ * t0 (start), planned (A–D done), scenes (E–G done), end (recap answered).
+ */
+export async function compileEpisodeInMemory({ world, config, llm, seed, ref, concurrency, recapMaxTokens }) {
+  const { planEpisode } = await dist('stages/planning.js');
+  const { writeEpisodeScenes } = await dist('stages/scenes.js');
+  const { stageH } = await dist('stages/h-commit/index.js');
+  const { loadStyle } = await dist('style/index.js');
+  const { canonicalCompact } = await dist('core/json.js');
+  const style = await loadStyle(ROOT);
+  const writerStyle = { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown };
+
+  const t0 = performance.now();
+  const planning = await planEpisode({ world, ref, seed, previousCliffhanger: null, llm, packets: { tokenBudget: config.packets.token_budget } });
+  const planned = performance.now();
+  const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style: writerStyle, budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode }, concurrency, seed });
+  const scenes = performance.now();
+  const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
+  await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], ...(recapMaxTokens !== undefined ? { max_tokens: recapMaxTokens } : {}), payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
+  return { planning, efg, h, marks: { t0, planned, scenes, end: performance.now() } };
+}

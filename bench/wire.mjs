@@ -4,7 +4,7 @@
 // the Message Batches API (half price), the cached share of writer input, and wall time against the
 // critical-path bound at the given concurrency.
 //   node bench/wire.mjs [concurrency=8]
-import { dist, r1, ROOT } from './lib.mjs';
+import { compileEpisodeInMemory, dist, r1, ROOT } from './lib.mjs';
 import { answerKey, startWireServer } from './wire-server.mjs';
 
 const concurrency = Number(process.argv[2] ?? 8);
@@ -13,12 +13,8 @@ const { loadConfigOrThrow } = await dist('config/load.js');
 const { OfflineProvider, openLlm, MemoryRunLog, summarizeRunLog, costOf } = await dist('providers/index.js');
 const { AnthropicProvider } = await dist('providers/anthropic.js');
 const { CallBudget } = await dist('providers/budget.js');
-const { planEpisode } = await dist('stages/planning.js');
-const { writeEpisodeScenes } = await dist('stages/scenes.js');
-const { stageH } = await dist('stages/h-commit/index.js');
-const { loadStyle } = await dist('style/index.js');
 const { episodeRef } = await dist('domain/context.js');
-const { canonicalCompact } = await dist('core/json.js');
+const { round } = await dist('core/json.js');
 
 const server = await startWireServer();
 const { world } = await loadWorldOrThrow(ROOT);
@@ -49,15 +45,9 @@ class WireProvider {
 const provider = new WireProvider();
 const runLog = new MemoryRunLog();
 const llm = openLlm({ root: ROOT, config, seed, runLog, provider: { provider, providerId: 'anthropic', deterministic: false } });
-const style = await loadStyle(ROOT);
-const writerStyle = { guide: style.guide, lexicon: style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement })), lexicon_md: style.lexiconMarkdown };
-
-const t0 = performance.now();
-const planning = await planEpisode({ world, ref, seed, previousCliffhanger: null, llm, packets: { tokenBudget: config.packets.token_budget } });
-const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style: writerStyle, budgets: { per_scene: config.budgets.per_scene, per_episode: config.budgets.per_episode }, concurrency, seed });
-const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
-await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
-const wall = performance.now() - t0;
+// The recap call leaves max_tokens to the provider's default for the role.
+const { efg, marks } = await compileEpisodeInMemory({ world, config, llm, seed, ref, concurrency });
+const wall = marks.end - marks.t0;
 await server.close();
 
 // The critical-path bound at this concurrency: per layer (proposals, director, scenes, recap), the
@@ -83,10 +73,10 @@ const out = {
   ok: efg.ok,
   calls: runLog.entries.length,
   calls_by_role: Object.fromEntries(Object.entries(sum.per_role).map(([k, v]) => [k, v.calls])),
-  cost_usd: Math.round(sum.total.cost_usd * 10000) / 10000,
-  cost_by_role: Object.fromEntries(Object.entries(sum.per_role).map(([k, v]) => [k, Math.round(v.cost_usd * 10000) / 10000])),
-  cost_by_model: Object.fromEntries(Object.entries(sum.per_model).map(([k, v]) => [k, { calls: v.calls, usd: Math.round(v.cost_usd * 10000) / 10000, input: v.input_tokens, cache_read: v.cache_read_tokens, cache_write: v.cache_write_tokens, output: v.output_tokens }])),
-  batch_cost_usd: Math.round(batchCost * 10000) / 10000,
+  cost_usd: round(sum.total.cost_usd),
+  cost_by_role: Object.fromEntries(Object.entries(sum.per_role).map(([k, v]) => [k, round(v.cost_usd)])),
+  cost_by_model: Object.fromEntries(Object.entries(sum.per_model).map(([k, v]) => [k, { calls: v.calls, usd: round(v.cost_usd), input: v.input_tokens, cache_read: v.cache_read_tokens, cache_write: v.cache_write_tokens, output: v.output_tokens }])),
+  batch_cost_usd: round(batchCost),
   writer_cached_share: Math.round((1000 * w.cache_read_tokens) / writerInput) / 10,
   writer_input_tokens: writerInput,
   output_tokens: sum.total.output_tokens,

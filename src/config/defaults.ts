@@ -65,6 +65,7 @@ export function defaultConfig(): AureusConfig {
     stream_roles: ['writer'],
     cache: { mode: 'read-write', dir: '.aureus/cache', ttl: '5m' },
     packets: { token_budget: 6000 },
+    play: { brief_budget: 500, max_input: 2000 },
     chaos: 0,
   };
 }

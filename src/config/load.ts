@@ -39,14 +39,33 @@ export function configSchema(): { validate: ValidateFunction; schema: Record<str
   return compiled;
 }
 
+/**
+ * aureus.config.yaml as read and checked against its schema, before CLI overrides and the model
+ * checks. A run reads it once (preflight) and resolves it with its flags where it needs it.
+ */
+export interface ConfigFile {
+  /** The file merged over the defaults (the defaults alone when the file is missing or broken). */
+  base: AureusConfig;
+  /** The file's own problems: unreadable, bad YAML, prototype keys, schema errors. */
+  diagnostics: Diagnostic[];
+  fromFile: boolean;
+}
+
+/** The config with the flags applied, and its diagnostics: the file's, then the model checks'. */
+export function resolveConfig(file: ConfigFile, overrides?: ConfigOverrides): LoadedConfig {
+  const config = applyOverrides(file.base, overrides);
+  return { config, diagnostics: [...file.diagnostics, ...modelDiagnostics(config)], fromFile: file.fromFile };
+}
+
 export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedConfig {
+  return resolveConfig(readConfigFile(root), overrides);
+}
+
+/** Reads and schema-checks aureus.config.yaml; every problem is a diagnostic, never a throw. */
+export function readConfigFile(root: string): ConfigFile {
   const file = path.join(root, CONFIG_FILE);
   const diagnostics: Diagnostic[] = [];
-  const finish = (cfg: AureusConfig, fromFile: boolean): LoadedConfig => {
-    const config = applyOverrides(cfg, overrides);
-    diagnostics.push(...modelDiagnostics(config));
-    return { config, diagnostics, fromFile };
-  };
+  const finish = (base: AureusConfig, fromFile: boolean): ConfigFile => ({ base, diagnostics, fromFile });
   if (!fs.existsSync(file)) return finish(defaultConfig(), false);
 
   const where = { file: CONFIG_FILE };
@@ -112,7 +131,11 @@ export function loadConfig(root: string, overrides?: ConfigOverrides): LoadedCon
 
 /** loadConfig, throwing exit 3 (invalid config) when there is any error diagnostic. */
 export function loadConfigOrThrow(root: string, overrides?: ConfigOverrides): LoadedConfig {
-  const loaded = loadConfig(root, overrides);
+  return configOrThrow(loadConfig(root, overrides));
+}
+
+/** The resolved config, or exit 3 (invalid config) when there is any error diagnostic. */
+export function configOrThrow(loaded: LoadedConfig): LoadedConfig {
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     throw new AureusError(`${CONFIG_FILE} is invalid (${errors.length} error${errors.length > 1 ? 's' : ''})`, {
@@ -138,6 +161,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
     stream_roles: user.stream_roles ?? d.stream_roles,
     cache: { ...d.cache, ...user.cache },
     packets: { ...d.packets, ...user.packets },
+    play: { ...d.play, ...user.play },
     chaos: user.chaos ?? d.chaos,
   };
 }

@@ -72,6 +72,8 @@ export interface AureusConfig {
   /** Record/replay cache (mode, dir) and the prompt cache's TTL on the wire (`1h` for season runs). */
   cache: { mode: CacheMode; dir: string; ttl: CacheTtl };
   packets: { token_budget: number };
+  /** `aureus play`: the Director's ContextBrief token budget and the longest user line (cut with a notice). */
+  play: { brief_budget: number; max_input: number };
   /** Offline writer defect injection rate, 0..1 (`--chaos`). */
   chaos: number;
 }

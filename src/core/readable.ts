@@ -46,7 +46,17 @@ export function formatSigned(n: number, decimals = 2): string {
   return r > 0 ? `+${r}` : r < 0 ? `−${-r}` : '0';
 }
 
+/** Fixed decimals for columns and amounts ("0.0120"): rounded once, as roundForReader does. */
+export function formatFixed(n: number, decimals: number): string {
+  return roundForReader(n, decimals).toFixed(decimals);
+}
+
 /** US dollars with fixed decimals for columns ("$0.0123"). */
 export function formatUsd(n: number, decimals: number = READER_DECIMALS.usd): string {
-  return `$${roundForReader(n, decimals).toFixed(decimals)}`;
+  return `$${formatFixed(n, decimals)}`;
+}
+
+/** An amount of money in the world ("12,500 denarii"). */
+export function formatDenarii(n: number): string {
+  return `${n.toLocaleString('en-US')} denarii`;
 }

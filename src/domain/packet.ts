@@ -1,11 +1,13 @@
 import type { ResolvedDelta } from './delta.js';
-import type { Register, Setting, SecretStatus } from './world.js';
+import type { Gender, Register, Setting, SecretStatus } from './world.js';
 import type { MandatoryBeat } from './plan.js';
 
 export interface PacketCastMember {
   id: string;
   name: string;
   cue: string;
+  /** For pronouns and forms of address; absent when the world does not say. */
+  gender?: Gender;
   status: string;
   mood: string;
   objective: string;
@@ -66,7 +68,8 @@ export interface ScenePacket {
     k: number;
     characters: { id: string; name: string; faction: string; status: string; location: string; stats: Record<string, number>; intentions: string[] }[];
     edges: SubgraphEdge[];
-    secrets: { id: string; text: string; subject: string; holders: string[]; status: SecretStatus; legal_value: number; public_damage: number }[];
+    /** `told`: an earlier scene of this episode already put the secret into words; refer to it, do not quote it again. */
+    secrets: { id: string; text: string; subject: string; holders: string[]; status: SecretStatus; legal_value: number; public_damage: number; told?: boolean }[];
     threads: { id: string; question: string; progress: number; status: string }[];
     accounts: { id: string; owner: string; denarii: number }[];
   };

@@ -6,6 +6,8 @@ export interface Claim {
   kind: 'minor_character' | 'object' | 'place_detail' | 'rumor' | 'fact' | 'belief';
   text: string;
   subject?: string;
+  /** A downgraded claim's holders: the cast members who believe it (spec §8.3); absent: the living cast. */
+  holders?: string[];
 }
 
 /** What happened on screen, aligned to the plan's operator applications. */
@@ -32,6 +34,17 @@ export interface ParsedSceneOutput {
 
 export type Severity = 'hard' | 'soft';
 
+/**
+ * One change the normaliser made to a writer answer before the rules judged it (issue 13): the
+ * answer's form is read tolerantly, but never silently. `code` is a stable key of the kind of
+ * change (docs/verifier.md lists them); `what` says what was changed, `why` why it is safe.
+ */
+export interface Normalisation {
+  code: string;
+  what: string;
+  why: string;
+}
+
 export interface Finding {
   code: string; // "AUR5003"
   severity: Severity;
@@ -56,6 +69,8 @@ export interface SceneAttempt {
   findings: Finding[];
   critic: { verdict: 'PASS' | 'FAIL'; notes: string[] } | null;
   verdict: 'PASS' | 'FAIL';
+  /** How the answer's form was read before it was judged (issue 13); absent when nothing changed. */
+  normalisations?: Normalisation[];
 }
 
 export interface SceneReport {

@@ -86,6 +86,8 @@ export interface FactionsFile {
   factions: Faction[];
 }
 
+export type Gender = 'male' | 'female';
+
 export type CharacterStatus = 'alive' | 'dead' | 'exiled' | 'imprisoned';
 
 /** What a principal wants. `kind` is matched against operators' `serves` for BDI-lite scoring. */
@@ -137,6 +139,11 @@ export interface Character {
   name: string;
   /** Short name used for dialogue cues (e.g. "CRASSUS"). */
   cue: string;
+  /**
+   * For pronouns and forms of address. Optional so worlds written before it still load: absent,
+   * core/forms-of-address genderOf reads a leading praenomen as male and anything else as unknown.
+   */
+  gender?: Gender;
   principal: boolean;
   faction: string;
   status: CharacterStatus;

@@ -256,6 +256,8 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
       id: p.id,
       name: p.name,
       cue: cues.get(p.id)!,
+      // DPRR records each person's sex; pronouns and forms of address follow it.
+      gender: p.female ? 'female' : 'male',
       principal: principalIds.has(p.id),
       faction: factionById.get(p.id)!,
       status: p.alive ? 'alive' : 'dead',

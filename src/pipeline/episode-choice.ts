@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
+import type { ConfigFile } from '../config/load.js';
 import { sha256, hashValue } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -65,6 +66,8 @@ export interface RunPreflight {
   world: World;
   /** HEAD when the checks ran: a commit made since (another run) means they must be made again. */
   head: string | null;
+  /** aureus.config.yaml as read for the checks; the run applies its flags over it (config/load.ts). */
+  configFile: ConfigFile;
 }
 
 export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
@@ -72,14 +75,16 @@ export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPref
   const git = createGit(root);
   const head = await git.head();
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
-  const { loadConfigOrThrow } = await import('../config/load.js');
-  loadConfigOrThrow(root);
+  // Read once here: validation and the run resolve their flags over this same read.
+  const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
+  const configFile = readConfigFile(root);
+  configOrThrow(resolveConfig(configFile));
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
   if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);
   const ref = await chooseEpisode(root, o);
   const { loadValidatedWorld } = await import('../store/validate.js');
-  const { world } = await loadValidatedWorld(root);
-  return { ref, world, head };
+  const { world } = await loadValidatedWorld(root, configFile);
+  return { ref, world, head, configFile };
 }
 

@@ -69,10 +69,15 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
 }
 
-/** The steering flags plus the season notes addressed to this episode (the Director's input, issue 16). */
+/**
+ * The steering flags plus the season notes addressed to this episode (the Director's input, issue
+ * 16), and the threads proposed in play for it (issue 15): a proposed thread is not in the world
+ * yet, so it reaches the Director as a note that leans toward featuring its first stakeholder.
+ */
 export async function steeringWithNotes(root: string, episodeId: string, flags: Steering | null): Promise<Steering> {
-  const { notesFor } = await import('../season/notes.js');
+  const { notesFor, proposedThreadsFor } = await import('../season/notes.js');
   const { NO_STEERING } = await import('../stages/c-director/steering.js');
   const notes = notesFor(root, episodeId).map((n) => ({ id: n.id, text: n.text, ...(n.thread ? { thread: n.thread } : {}), ...(n.character ? { character: n.character } : {}) }));
-  return { ...(flags ?? NO_STEERING), notes };
+  const proposed = proposedThreadsFor(root, episodeId).map((t) => ({ id: t.id, text: `Proposed thread${t.session ? ` (play session ${t.session})` : ''}: ${t.question}`, ...(t.stakeholders[0] ? { character: t.stakeholders[0] } : {}) }));
+  return { ...(flags ?? NO_STEERING), notes: [...notes, ...proposed] };
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Claim, Finding } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { round } from '../core/json.js';
+import { formatUsd } from '../core/readable.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { loadStaged, verifyContext } from './scene-ops.js';
 import { sceneState } from './review-state.js';
@@ -107,7 +108,7 @@ export function renderReview(v: ReviewView, ch: { bold: (s: string) => string; d
     for (const f of s.findings) out.push(`    ${f.severity === 'hard' ? ch.red(f.code) : ch.yellow(f.code)} ${f.message}`);
   }
   for (const f of v.episode_findings) out.push(`episode: ${f.code} ${f.message}`);
-  out.push('', `cost so far: ${v.cost.calls} calls, ${v.cost.input_tokens + v.cost.output_tokens} tokens, $${v.cost.cost_usd.toFixed(4)}`);
+  out.push('', `cost so far: ${v.cost.calls} calls, ${v.cost.input_tokens + v.cost.output_tokens} tokens, ${formatUsd(v.cost.cost_usd)}`);
   if (v.script) out.push(`script: ${v.script}`);
   out.push(ch.dim('next: aureus scene edit|rewrite|pin <SCxx>, then aureus episode commit'));
   return out.join('\n') + '\n';

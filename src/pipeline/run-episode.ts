@@ -140,8 +140,9 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const { ref, world } = checked;
   const prevText = readPreviousCliffhanger(root, ref);
   const seed = o.seed ?? deriveSeed(ref, prevText, world);
-  const { loadConfigOrThrow } = await import('../config/load.js');
-  const { config } = loadConfigOrThrow(root, o.overrides);
+  // The config file as the preflight read it: one read per run, the flags resolved over it here.
+  const { resolveConfig, configOrThrow } = await import('../config/load.js');
+  const { config } = configOrThrow(resolveConfig(checked.configFile, o.overrides));
   const staged = await import('./staged.js');
   const runRel = runRelDir(ref, staged.runKey(seed, o.steering));
   await staged.beforeRun({ root, ref, runRel, world, commit: !o.noCommit, warnings: o.warnings ?? [] });

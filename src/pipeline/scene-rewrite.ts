@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Finding, SceneAttempt } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { ConfigOverrides } from '../config/types.js';
+import type { ConfigFile } from '../config/load.js';
 import { buildWriterRequest, renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { buildCriticRequest, runCritic } from '../stages/f-verifier/critic.js';
@@ -24,7 +25,7 @@ export interface RewriteResult {
   findings: Finding[];
 }
 
-export async function rewriteScene(o: { root: string; world: World; scene: string; note?: string; overrides?: ConfigOverrides; env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RewriteResult> {
+export async function rewriteScene(o: { root: string; world: World; scene: string; note?: string; overrides?: ConfigOverrides; configFile?: ConfigFile; env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RewriteResult> {
   const st = loadStaged(o.root);
   const id = sceneIdOf(st, o.scene);
   requireUnpinned(st, id);
@@ -34,8 +35,9 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
   st.review.scenes[id] = { ...state, rewrites: state.rewrites + 1, notes: [...state.notes, o.note ?? ''] };
   writeReview(o.root, st.review);
 
-  const { loadConfigOrThrow } = await import('../config/load.js');
-  const { config } = loadConfigOrThrow(o.root, o.overrides);
+  // The config file as the caller's validation read it (else read here), with the flags over it.
+  const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
+  const { config } = configOrThrow(resolveConfig(o.configFile ?? readConfigFile(o.root), o.overrides));
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));

@@ -2,17 +2,19 @@ import type { Llm, LlmMessage } from '../ports/llm.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { stableStringify } from '../core/json.js';
 import { extractDirectives, type Parsed } from './directives.js';
+import { LineStream } from './stream.js';
 import type { ActorAnswer, ContextBrief } from './types.js';
 
 /** The structured-output schema of the Actor's answer (seed 000). */
 export const ACTOR_ANSWER_SCHEMA = {
   type: 'object',
   additionalProperties: false,
-  required: ['speaker', 'dialogue', 'action', 'internal', 'mood', 'tension_shift'],
+  // The action before the dialogue: the line is shown as `*action* "dialogue"` while it streams.
+  required: ['speaker', 'action', 'dialogue', 'internal', 'mood', 'tension_shift'],
   properties: {
     speaker: { type: 'string', description: 'id of the character speaking (one of the cast, never the principal)' },
-    dialogue: { type: 'string', description: 'what the character says aloud' },
     action: { type: 'string', description: 'a short stage action, present tense' },
+    dialogue: { type: 'string', description: 'what the character says aloud' },
     internal: { type: 'string', description: 'what the character thinks and does not say' },
     mood: { type: 'string' },
     tension_shift: { type: 'number', minimum: -0.3, maximum: 0.3, description: 'how much this exchange raises (+) or lowers (-) the tension' },
@@ -37,7 +39,7 @@ export interface ActorPayload {
 }
 
 const SYSTEM = `You are the Actor in a live scene of a late-Republic Roman political drama. The user plays one principal; you voice the other character named in "speaker", in their own voice, period-true (no anachronisms).
-Answer only with JSON: speaker, dialogue, action, internal, mood, tension_shift (-0.3..0.3).
+Answer only with JSON, in this order: speaker, action, dialogue, internal, mood, tension_shift (-0.3..0.3).
 A message may begin with a <director_brief> block: it is hidden stage direction for you alone. Use it; never quote, mention or speak it.
 You may add [DIRECTIVE:action|key:value] markers inside dialogue when a beat is reached (beat:…); they are stripped before the user sees the line.`;
 
@@ -63,8 +65,15 @@ export interface ActorTurn {
   directives: Parsed[];
 }
 
-export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: { scene: string; label: string }): Promise<ActorTurn> {
+/**
+ * One Actor answer. With `show`, a provider that streams shows the line as it arrives (stream.ts):
+ * `show` is told each new piece of the visible line; the offline provider answers at once and
+ * never calls it.
+ */
+export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: { scene: string; label: string }, show?: (delta: string, reset: boolean) => void): Promise<ActorTurn> {
   const principal = packet.retrieved_subgraph.characters.find((c) => c.id === payload.principal);
+  const cue = payload.cast.find((c) => c.id === payload.speaker)?.cue ?? payload.speaker.toUpperCase();
+  const line = show ? new LineStream(cue, show) : undefined;
   const res = await llm.complete({
     role: 'writer',
     system: SYSTEM,
@@ -75,9 +84,12 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
     max_tokens: 600,
     payload,
     meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
+    ...(line ? { stream: line } : {}),
   });
   const raw = res.json as ActorAnswer;
-  return renderAnswer({ ...raw, speaker: payload.speaker }, payload.cast.find((c) => c.id === payload.speaker)?.cue ?? payload.speaker.toUpperCase());
+  const turn = renderAnswer({ ...raw, speaker: payload.speaker }, cue);
+  line?.finish(turn.content);
+  return turn;
 }
 
 /** Strip directives from every visible field and render `CUE: *action* "dialogue"`. */

@@ -8,8 +8,9 @@ import { RUNS_DIR, seasonDirName } from '../paths.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { withLock } from '../pipeline/lock.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
-import { claimRules } from '../stages/f-verifier/rules/claims.js';
-import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
+import { loadLexicon } from '../stages/f-verifier/load.js';
+import type { LexiconEntry } from '../stages/e-writer/types.js';
+import { verifyProposals } from './verify.js';
 import { playNotesFile } from './notes.js';
 import type { PlayState } from './state.js';
 import type { Proposal } from './types.js';
@@ -29,8 +30,9 @@ export interface CanonizeResult {
 }
 
 /**
- * The canonization gate (seed 004): the staged proposals are judged by stage F's claim rules and
- * by the delta engine's own checks (path, op, range, entity), the accepted ones applied to the
+ * The canonization gate (seed 004): the staged proposals are judged by stage F (verify.ts: the
+ * session as a scene under test, every stage F rule) and by the delta engine's own checks (path,
+ * op, range, entity) as they apply, the accepted ones applied to the
  * world on disk, and world files + the canon record + season notes go out as ONE commit through
  * the pipeline's journaled transaction, under the run lock (so two sessions, or a session and
  * `episode run`, are serialised). Rejected proposals keep their reasons in the session log.
@@ -40,7 +42,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
     await recoverPendingCommits(root);
     const { world } = await loadWorldOrThrow(root);
     const pending = s.proposals.filter((p) => p.status === 'pending');
-    const judged = judge(world, packet, pending, s);
+    const judged = judge(world, packet, pending, s, loadLexicon(root));
     const n = s.canonizations + 1;
     const files: Record<string, string> = {};
     for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {
@@ -48,11 +50,12 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
     }
     if (s.notes.length || s.threads.length) {
-      const notes = playNotesFile(root, s.setup.season, s.notes, s.threads, s.setup.principal);
+      const named = (text: string) => world.characters.characters.filter((c) => new RegExp(`\\b(${c.id}|${c.name.split(' ').at(-1)})\\b`, 'i').test(text)).map((c) => c.id);
+      const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
       files[notes.rel] = notes.content;
     }
     if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {} };
-    const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected };
+    const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
     files[path.posix.join('seasons', seasonDirName(s.setup.season), 'play', s.session, `canon_${String(n).padStart(2, '0')}.json`)] = stableStringify(record);
     const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
     const message = [
@@ -78,23 +81,28 @@ interface Judged {
   rejected: { id: string; reason: string }[];
   acceptedIds: string[];
   rejectedIds: string[];
+  /** Stage F's hard findings about the scene that named no proposal (kept in the canon record). */
+  scene: string[];
 }
 
-function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlayState): Judged {
+function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlayState, lexicon: LexiconEntry[]): Judged {
   let w = world;
-  const out: Judged = { world, applied: [], claims: [], rejected: [], acceptedIds: [], rejectedIds: [] };
-  const claimProps = pending.filter((p) => p.kind === 'claim' && p.claim);
-  const verdict = claimRules(claimProps.map((p) => p.claim!), { ...worldVerifyContext(world, []), packet });
-  for (const p of claimProps) {
-    const f = verdict.findings.find((x) => x.message.includes(p.claim!.id));
-    if (verdict.rejected.includes(p.claim!)) out.rejected.push({ id: p.id, reason: f ? `${f.code} ${f.message}` : 'rejected by stage F' });
-    else if (verdict.accepted.includes(p.claim!)) {
-      const kind = p.claim!.kind as CanonFact['kind'];
-      out.claims.push({ id: `f_play_${s.session}_${p.id}`.replace(/[^a-z0-9_]/g, '_'), kind, text: p.claim!.text, episode: s.setup.episode ?? 'play', scene: s.setup.scene });
+  const out: Judged = { world, applied: [], claims: [], rejected: [], acceptedIds: [], rejectedIds: [], scene: [] };
+  const verdict = verifyProposals(world, packet, s, pending, lexicon);
+  out.scene = verdict.scene.map((f) => `${f.code} ${f.message}`);
+  for (const p of pending) {
+    const why = verdict.rejected.get(p.id);
+    if (why) {
+      out.rejected.push({ id: p.id, reason: why });
+      continue;
+    }
+    if (p.kind === 'claim') {
+      // A claim stage F downgraded (a rumor, a belief, a secret someone here holds) stays the cast's: accepted, not canon.
+      if (verdict.canonClaims.has(p.id)) out.claims.push({ id: `f_play_${s.session}_${p.id}`.replace(/[^a-z0-9_]/g, '_'), kind: p.claim!.kind as CanonFact['kind'], text: p.claim!.text, episode: s.setup.episode ?? 'play', scene: s.setup.scene });
       out.acceptedIds.push(p.id);
-    } else out.acceptedIds.push(p.id); // downgraded: a rumor/belief stays the cast's, accepted as such, not canon
-  }
-  for (const p of pending.filter((x) => x.kind === 'delta' && x.delta)) {
+      continue;
+    }
+    // Stage F passed it; the delta engine still checks the path, the op and the range as it applies it.
     const r = applyDeltas(w, [p.delta!], () => ({ episode: s.setup.episode ?? 'play', scene: s.setup.scene, event: p.turns.join('+'), operator: null }));
     if (!r.ok) {
       out.rejected.push({ id: p.id, reason: r.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ') });

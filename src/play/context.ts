@@ -4,14 +4,16 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { RUNS_DIR } from '../paths.js';
-import { DEFAULT_PACKET_OPTIONS, estimateTokens } from '../stages/d-packets/index.js';
+import { buildPackets } from '../stages/d-packets/index.js';
+import { buildEpisodeContext } from '../stages/a-snapshot/index.js';
+import { episodeRef } from '../domain/context.js';
+import type { EpisodePlan } from '../domain/plan.js';
 
 /**
  * The Actor's context is a stage D scene packet. `--scene SCxx` loads the packet stage D wrote for
  * a committed episode (seasons/…/packets/) or a planned one (.aureus/runs/…/packets/); `--at/--with`
- * improvises one from the world with the same shape and the same 1-hop GraphRAG-lite walk from the
- * cast (edges among and around the cast, the secrets the cast holds or is the subject of, the
- * threads the cast has a stake in), so stage F's rules read it exactly as they read a planned one.
+ * improvises one through stage D itself (buildPackets over a one-scene plan on stage A's context):
+ * the same GraphRAG-lite walk from the cast, so stage F's rules read it exactly as a planned one.
  */
 export function findScenePacket(root: string, scene: string): { packet: ScenePacket; file: string } {
   const m = /^(?:(s\d{2}e\d{2})\/)?(SC\d{2})$/i.exec(scene.trim());
@@ -56,51 +58,24 @@ export function requireLiving(world: World, id: string, flag: string): void {
 export function improvisedPacket(world: World, location: string, ids: string[]): ScenePacket {
   const loc = world.world.locations.find((l) => l.id === location);
   if (!loc) throw new AureusError(`--at ${location}: no such location`, { exitCode: ExitCode.USAGE, hint: `locations: ${world.world.locations.map((l) => l.id).join(', ')}` });
-  const set = new Set(ids);
-  const chars = world.characters.characters.filter((c) => set.has(c.id));
-  const edges = world.relationships.relationships
-    .filter((r) => set.has(r.from) || set.has(r.to))
-    .map((r) => ({ from: r.from, to: r.to, weights: { ...r.weights }, flags: [...r.flags], relevance: set.has(r.from) && set.has(r.to) ? 1 : 0.5 }))
-    .sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`))
-    .slice(0, 24);
-  const hop = new Set([...ids, ...edges.flatMap((e) => [e.from, e.to])]);
-  const p: ScenePacket = {
-    format: 1,
-    episode_id: 'play',
-    scene_id: 'PLAY',
-    number: 0,
-    act: 0,
-    marquee: false,
-    setting: { location: loc.id, location_name: loc.name, kind: loc.setting, exterior: loc.exterior, time_of_day: 'day', day: 0, date_text: '', atmosphere: loc.description },
-    cast: chars.map((c) => ({
-      id: c.id, name: c.name, cue: c.cue, status: c.status, mood: 'guarded', objective: c.bdi.intentions[0] ?? 'hold position',
-      register: c.voice.register, voice_tags: c.voice.tags, sample_lines: c.voice.sample_lines ?? [], previous_location: c.location, days_since_previous: 1,
-    })),
-    dead: world.characters.characters.filter((c) => c.status === 'dead').map((c) => ({ id: c.id, name: c.name, cue: c.cue })),
-    retrieved_subgraph: {
-      k: 1,
-      characters: world.characters.characters.filter((c) => hop.has(c.id)).map((c) => ({ id: c.id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] })),
-      edges,
-      secrets: world.secrets.secrets.filter((s) => set.has(s.subject) || s.holders.some((h) => set.has(h))).map((s) => ({ id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: s.legal_value, public_damage: s.public_damage })),
-      threads: world.threads.threads.filter((t) => t.stakeholders.some((h) => set.has(h))).map((t) => ({ id: t.id, question: t.question, progress: t.progress, status: t.status })),
-      accounts: [],
-    },
-    pruned: [],
-    director_instructions: { purpose: 'improvised scene played by the user', sequence: [] },
-    constraints: { required_deltas: [], forbidden_facts: [], allowed_inventions: DEFAULT_PACKET_OPTIONS.allowedInventions, hook_requirement: '' },
-    state_hash_before: '',
-    token_estimate: 0,
-    token_budget: DEFAULT_PACKET_OPTIONS.tokenBudget,
+  // Stage A's context of the world as it stands, and a one-scene plan with no applications: stage D
+  // then builds the packet exactly as for a planned scene (its k-hop walk, filters, forbidden facts, budget).
+  const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 1), seed: 'play', previousCliffhanger: null });
+  const plan: EpisodePlan = {
+    format: 1, episode_id: 'play', season: context.season, episode: 0, seed: 'play', title: 'play', state_hash: context.state_hash, objectives: {},
+    beats: [],
+    scenes: [{ id: 'PLAY', number: 0, act: 0, location, time_of_day: 'day', day: 0, cast: [...new Set(ids)], beats: [], purpose: 'improvised scene played by the user', marquee: false }],
+    threads_advanced: [], drama_responses: [], acceptance_checks: [], director: { source: 'symbolic', attempts: 0, fallback_reason: null },
   };
-  p.token_estimate = estimateTokens(p);
-  return p;
+  const packet = buildPackets(plan, world, context)[0]!;
+  return { ...packet, constraints: { ...packet.constraints, hook_requirement: '' } };
 }
 
 /** A character who enters mid-scene joins the packet's cast and subgraph (an improvised packet is re-walked). */
 export function addToPacket(packet: ScenePacket, world: World, id: string): ScenePacket {
   if (packet.episode_id === 'play') {
     const ids = [...new Set([...packet.cast.map((c) => c.id), id])];
-    return { ...improvisedPacket(world, packet.setting.location, ids), cast: improvisedPacket(world, packet.setting.location, ids).cast };
+    return improvisedPacket(world, packet.setting.location, ids);
   }
   const c = world.characters.characters.find((x) => x.id === id)!;
   const impro = improvisedPacket(world, packet.setting.location, [id]);

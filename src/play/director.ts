@@ -88,11 +88,11 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
   const shift = round(Math.min(0.2, Math.abs(answer.tension_shift)));
   if (shift >= 0.05) {
     const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
-    out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
+    out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
   if (REVEAL.test(userText)) {
     const secret = packet.retrieved_subgraph.secrets.find((s) => s.holders.includes(answer.speaker) && !s.holders.includes(setup.principal) && s.status !== 'inert');
-    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
   }
   if (DEATH.test(userText)) {
     out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });
@@ -102,14 +102,16 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
 
 /**
  * The ContextBrief the Director whispers to the Actor (seed 002): key facts and suggested topics,
- * cut from the end until it fits the token budget. Written when the situation changes.
+ * cut from the end until it fits the token budget. Written when the situation changes: who is
+ * present, what just happened (a staged change, a reveal), which thread moved, the beat.
  */
-export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[], d: DirectorState, staged: Proposal[], budget: number): ContextBrief {
+export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[], d: DirectorState, staged: Proposal[], budget: number, moving: string[] = []): ContextBrief {
   const name = (id: string) => packet.retrieved_subgraph.characters.find((c) => c.id === id)?.name ?? id;
   const facts = [
     `${name(setup.principal)} is played by the user; on stage: ${cast.map(name).join(', ') || 'nobody'} at ${packet.setting.location_name}.`,
     `Beat: ${d.current_beat}; tension ${d.tension_curve.at(-1) ?? 0.3}.`,
     ...staged.filter((p) => p.status === 'pending').map((p) => `Just happened: ${p.reason}.`),
+    ...packet.retrieved_subgraph.threads.filter((t) => moving.includes(t.id)).map((t) => `In play now: ${t.question}`),
     ...packet.retrieved_subgraph.secrets.filter((s) => s.status === 'hidden' && s.holders.some((h) => cast.includes(h))).map((s) => `${cast.filter((h) => s.holders.includes(h)).map(name).join(', ')} knows: ${s.text}`),
     ...packet.retrieved_subgraph.edges.filter((e) => cast.includes(e.from) && e.to === setup.principal).map((e) => `${name(e.from)} toward ${name(e.to)}: ${Object.entries(e.weights).map(([k, v]) => `${k} ${v}`).join(', ')}.`),
   ];
@@ -131,4 +133,14 @@ export function chooseSpeaker(packet: ScenePacket, cast: string[], text: string,
     return lower.includes(id) || (c && lower.includes(c.name.split(' ').at(-1)!.toLowerCase()));
   });
   return named ?? cast[turn % cast.length]!;
+}
+
+/** "Which thread moved": the open threads whose long keywords the exchanges' words touch. */
+export function threadsInPlay(packet: ScenePacket, exchanges: { user: string; answer: Pick<ActorAnswer, 'dialogue'> }[]): string[] {
+  const said = exchanges.map((e) => `${e.user}\n${e.answer.dialogue}`).join('\n').toLowerCase();
+  return packet.retrieved_subgraph.threads.filter((t) => t.status === 'open' && threadWords(t.question).some((w) => said.includes(w))).map((t) => t.id);
+}
+
+function threadWords(q: string): string[] {
+  return (q.toLowerCase().match(/[a-z]{6,}/g) ?? []).slice(0, 4);
 }

@@ -1,4 +1,5 @@
 import type { ScenePacket } from '../domain/packet.js';
+import { threadsInPlay } from './director.js';
 import type { PlayState } from './state.js';
 import type { Evaluation, NextSuggestion } from './types.js';
 
@@ -34,10 +35,7 @@ function clip(t: string): string {
 }
 
 export function suggestNext(s: PlayState, packet: ScenePacket): NextSuggestion {
-  const moved = packet.retrieved_subgraph.threads
-    .filter((t) => t.status === 'open')
-    .filter((t) => s.exchanges.some((e) => words(t.question).some((w) => e.user.toLowerCase().includes(w) || e.answer.dialogue.toLowerCase().includes(w))))
-    .map((t) => t.id);
+  const moved = threadsInPlay(packet, s.exchanges);
   if (moved.length || s.proposals.some((p) => p.status === 'accepted') || s.threads.length) {
     return { kind: 'compile_episode', command: 'aureus episode run', reason: `the next episode picks up what this scene moved${moved.length ? ` (${moved.join(', ')})` : ''}`, threads: moved };
   }
@@ -48,8 +46,4 @@ export function suggestNext(s: PlayState, packet: ScenePacket): NextSuggestion {
     reason: 'nothing reached canon yet: play another scene with a character close to this one',
     threads: [],
   };
-}
-
-function words(q: string): string[] {
-  return (q.toLowerCase().match(/[a-z]{6,}/g) ?? []).slice(0, 4);
 }

@@ -26,7 +26,7 @@ export function cleanInput(raw: string, max: number = DEFAULT_MAX_INPUT): CleanI
   if (chars.length > max) {
     text = chars.slice(0, max).join('');
     truncated = true;
-    notices.push(`your line was ${chars.length} characters; cut at the limit of ${max} (--max-input)`);
+    notices.push(`your line was ${chars.length} characters; cut at the limit of ${max} (play.max_input in aureus.config.yaml, or --max-input)`);
   }
   return { text, truncated, notices };
 }

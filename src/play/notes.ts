@@ -1,25 +1,43 @@
 import { stableStringify } from '../core/json.js';
 import { nextEpisode } from '../season/episodes.js';
-import { notesRel, readNotes, type SeasonNote, type SeasonNotes } from '../season/notes.js';
+import { notesRel, readNotes, type ProposedThread, type SeasonNote, type SeasonNotes } from '../season/notes.js';
 
 /**
  * Play's side of the season notes (`seasons/season_NN/notes.json`, module src/season/notes.ts, shared
- * with `aureus note`). A `/note` becomes a note with source `play` addressed to the next episode to
- * compile, so its Director reads it; a `/thread` becomes such a note too ("Proposed thread: …"),
- * because the notes are what the next Director reads. Written only inside a canonization commit,
- * never mid-turn; a note already there (same text, episode and source) is not added twice.
+ * with `aureus note`). A `/note` becomes a note with source `play`, and a `/thread` a proposed thread
+ * (`proposed_threads`, with the session, the turn and its stakeholders), both addressed to the next
+ * episode to compile: its Director reads them (pipeline/planning-adapter.ts steeringWithNotes).
+ * Written only inside a canonization commit, never mid-turn; one already there (same text,
+ * episode and source) is not added twice.
  */
-export function playNotesFile(root: string, season: number, notes: { text: string }[], threads: { question: string }[], principal: string): { rel: string; content: string } {
+export interface PlayNotesInput {
+  session: string;
+  principal: string;
+  notes: { text: string }[];
+  threads: { question: string; turn: string }[];
+  /** The characters a question names (ids), for its stakeholders after the principal. */
+  named: (text: string) => string[];
+}
+
+export function playNotesFile(root: string, season: number, p: PlayNotesInput): { rel: string; content: string } {
   const current: SeasonNotes = readNotes(root, season);
   const episode = nextEpisode(root, season).id;
-  const all: SeasonNote[] = [...current.notes];
-  let n = all.reduce((m, x) => Math.max(m, Number(x.id.slice(1)) || 0), 0);
-  const add = (text: string) => {
-    const t = text.replace(/\s+/g, ' ').trim().slice(0, 2000);
-    if (!t || all.some((x) => x.text === t && x.episode === episode && x.source === 'play')) return;
-    all.push({ id: `n${String(++n).padStart(3, '0')}`, text: t, episode, character: principal, source: 'play' });
-  };
-  for (const x of notes) add(x.text);
-  for (const x of threads) add(`Proposed thread: ${x.question}`);
-  return { rel: notesRel(season), content: stableStringify({ format: 1, season, notes: all } satisfies SeasonNotes) };
+  const notes: SeasonNote[] = [...current.notes];
+  const threads: ProposedThread[] = [...(current.proposed_threads ?? [])];
+  let n = notes.reduce((m, x) => Math.max(m, Number(x.id.slice(1)) || 0), 0);
+  let t = threads.reduce((m, x) => Math.max(m, Number(x.id.slice(2)) || 0), 0);
+  const clean = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 2000);
+  for (const x of p.notes) {
+    const text = clean(x.text);
+    if (!text || notes.some((y) => y.text === text && y.episode === episode && y.source === 'play')) continue;
+    notes.push({ id: `n${String(++n).padStart(3, '0')}`, text, episode, character: p.principal, source: 'play' });
+  }
+  for (const x of p.threads) {
+    const question = clean(x.question);
+    if (!question || threads.some((y) => y.question === question && y.episode === episode && y.source === 'play')) continue;
+    const stakeholders = [...new Set([p.principal, ...p.named(question)])];
+    threads.push({ id: `pt${String(++t).padStart(3, '0')}`, question, episode, source: 'play', session: p.session, turn: x.turn, stakeholders });
+  }
+  const out: SeasonNotes = { format: 1, season, notes, ...(threads.length ? { proposed_threads: threads } : {}) };
+  return { rel: notesRel(season), content: stableStringify(out) };
 }

@@ -7,6 +7,8 @@ import type { PlayEvent } from './types.js';
  */
 export function renderText(e: PlayEvent): { out?: string; err?: string } {
   switch (e.type) {
+    case 'chunk':
+      return {};
     case 'message_complete':
       return { out: `${e.content}\n` };
     case 'notice':
@@ -35,4 +37,49 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
 
 export function renderJson(e: PlayEvent): string {
   return JSON.stringify(e) + '\n';
+}
+
+export interface TextSink {
+  out: (t: string) => void;
+  err: (t: string) => void;
+  /** A terminal: a streamed line is shown as it arrives, and replaced when the final one differs. */
+  live: boolean;
+  columns: () => number;
+}
+
+/**
+ * The text renderer with its one piece of state: the part of a streamed line already on screen.
+ * When the final line continues it exactly, only the newline is left to write; otherwise (the
+ * model started over, or the action came after the dialogue) the shown rows are erased and the
+ * final line written in their place. Off a terminal, chunks are not shown: the final line is.
+ */
+export function textRenderer(o: TextSink): (e: PlayEvent) => void {
+  let shown: string | null = null;
+  const erase = (t: string) => {
+    const rows = t.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / Math.max(1, o.columns()))), 0);
+    o.out('\r' + '\u001b[1A'.repeat(rows - 1) + '\u001b[J');
+  };
+  return (e) => {
+    if (e.type === 'chunk') {
+      if (!o.live) return;
+      if (e.reset && shown) {
+        erase(shown);
+        shown = '';
+      }
+      shown = (shown ?? '') + e.content;
+      return o.out(e.content);
+    }
+    if (e.type === 'message_complete' && shown !== null) {
+      if (shown === e.content) o.out('\n');
+      else {
+        erase(shown);
+        o.out(`${e.content}\n`);
+      }
+      shown = null;
+      return;
+    }
+    const r = renderText(e);
+    if (r.out) o.out(r.out);
+    if (r.err) o.err(r.err);
+  };
 }

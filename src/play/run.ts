@@ -5,8 +5,7 @@ import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
-import { DEFAULT_MAX_INPUT } from './input.js';
-import { renderJson, renderText } from './render.js';
+import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore } from './store.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
@@ -34,8 +33,6 @@ export interface PlayIo {
   output: Writable;
   terminal: boolean;
 }
-
-export const DEFAULT_BRIEF_BUDGET = 500;
 
 function int(v: string | undefined, flag: string, def: number, min: number): number {
   if (v === undefined) return def;
@@ -68,15 +65,12 @@ async function setupFor(root: string, o: PlayOptions) {
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
   const store = fileSessionStore(root);
   const { config } = loadConfigOrThrow(root);
-  const emit = (e: PlayEvent) => {
-    if (o.json) return io.stdout(renderJson(e));
-    const r = renderText(e);
-    if (r.out) io.stdout(r.out);
-    if (r.err) io.stderr(r.err);
-  };
+  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 80 });
+  const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   let session: PlaySession;
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', DEFAULT_BRIEF_BUDGET, 50), maxInput: int(o.maxInput, '--max-input', DEFAULT_MAX_INPUT, 10), emit, info };
+  // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info };
   if (o.resume) {
     const first = store.read(o.resume)[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD });

@@ -2,9 +2,10 @@ import type { Llm } from '../ports/llm.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
-import { actorTurn } from './actor.js';
+import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
+import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
-import { chooseSpeaker, beatByPosition, extractProposals, writeBrief } from './director.js';
+import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
 import { evaluate, suggestNext } from './evaluate.js';
 import { cleanInput } from './input.js';
@@ -12,6 +13,21 @@ import { runAction } from './commands.js';
 import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
 import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
+
+/** The beat classifier's answer. */
+const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } };
+
+/**
+ * The answers' validators, compiled when the session opens: ajv's start costs more than a whole
+ * offline turn, and the user should not wait for it on the first line (bench/play.mjs: ≤ 200 ms a turn).
+ */
+function prepareValidators(): void {
+  validatorFor(ACTOR_ANSWER_SCHEMA);
+  validatorFor(BEAT_SCHEMA);
+}
+
+/** The directives a model may give; the others (commit, end, undo …) are the user's. */
+const MODEL_ACTIONS: readonly string[] = ['note', 'thread', 'beat', 'character'];
 
 /** Tries of the lock at a canonization, 250 ms apart. */
 const LOCK_TRIES = 8;
@@ -44,6 +60,7 @@ export class PlaySession {
 
   static start(d: PlayDeps, id: string, seed: string, setup: SceneSetup): PlaySession {
     d.store.create(id);
+    prepareValidators();
     const s = new PlaySession(d, emptyState(id, seed, setup));
     s.record({ type: 'start', session: id, seed, setup });
     s.rebrief();
@@ -52,6 +69,7 @@ export class PlaySession {
 
   static resume(d: PlayDeps, id: string): PlaySession {
     const { state, pending } = replay(d.store.read(id));
+    prepareValidators();
     const s = new PlaySession(d, state);
     s.pending = pending;
     return s;
@@ -146,20 +164,24 @@ export class PlaySession {
     });
     const history = s.exchanges.map((e) => ({ user: e.user, answer: e.answer }));
     const payload = { kind: 'play_actor' as const, speaker, principal: s.setup.principal, cast, user_text: text, turn: s.director.turn_count, tension: s.director.tension_curve.at(-1) ?? 0.3, topics: s.brief?.suggested_topics ?? [] };
-    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` });
-    // The answer, its directives, its proposals and the new brief are one atomic append, and the
-    // user sees the answer only after it: a kill leaves the exchange wholly there or wholly absent
-    // (then resume answers the user's line again, identically).
-    this.batch = { records: [], events: [] };
+    // The answer's id: nothing is recorded while the Actor answers, so it is the next one now.
     const actorId = this.nextId();
+    const show = (content: string, reset: boolean) => this.d.emit({ type: 'chunk', turn: actorId, content, ...(reset ? { reset } : {}) });
+    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` }, show);
+    // The answer, its directives, its proposals and the new brief are one atomic append, and the
+    // user sees the whole answer only after it (a streamed line is shown as it arrives, but the
+    // message_complete that makes it part of the transcript comes after the append): a kill
+    // leaves the exchange wholly there or wholly absent (then resume answers the line again).
+    this.batch = { records: [], events: [] };
     this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
     const dir = this.state.director;
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
     for (const p of t.directives) {
       if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
-      else if (['note', 'thread', 'beat', 'character'].includes(p.action.name)) await runAction(this.ctl(), p.action);
+      else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);
+      else this.emit({ type: 'notice', message: `the model wrote a ${p.action.name} directive, which is yours to give (/${p.action.name}); it was ignored` });
     }
-    this.stage(userId, actorId, text, t.answer);
+    this.stage(userId, actorId, text, t.answer, s.director.current_beat);
     this.flush();
     if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
@@ -173,7 +195,7 @@ export class PlaySession {
       role: 'director',
       system: 'Classify the narrative beat of the latest exchange. Answer JSON {"beat": one of establishment, complication, escalation, pivot, resolution}.',
       messages: [{ role: 'user', content: this.state.exchanges.slice(-2).map((e) => `${e.user}\n${e.content}`).join('\n\n') || '(scene opening)' }],
-      json_schema: { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } },
+      json_schema: BEAT_SCHEMA,
       schema_name: 'play_beat',
       max_tokens: 50,
       payload: { kind: 'play_beat', heuristic },
@@ -183,17 +205,19 @@ export class PlaySession {
     return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
   }
 
-  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer): void {
+  /** Stage the exchange's proposals; a new brief when something happened, a thread moved or the beat turned. */
+  private stage(userId: string, actorId: string, text: string, answer: ActorAnswer, beatBefore: Beat): void {
     const next = this.state.proposals.length + 1;
     const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
     for (const p of props) this.record({ type: 'proposal', proposal: p });
-    if (props.length) this.rebrief();
+    const moved = threadsInPlay(this.d.packet, this.state.exchanges).length > threadsInPlay(this.d.packet, this.state.exchanges.slice(0, -1)).length;
+    if (props.length || moved || this.state.director.current_beat !== beatBefore) this.rebrief();
   }
 
   /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */
   rebrief(): void {
     const s = this.state;
-    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget);
+    const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget, threadsInPlay(this.d.packet, s.exchanges));
     this.record({ type: 'brief', id: this.nextId(), brief });
   }
 

@@ -32,6 +32,8 @@ export interface Proposal {
   kind: 'delta' | 'claim';
   delta?: ResolvedDelta;
   claim?: Claim;
+  /** Who brings the change about (the event's actor when stage F judges it). */
+  actor?: string;
   turns: string[]; // supporting turn ids ("t0003")
   reason: string;
   critical: boolean;
@@ -89,6 +91,12 @@ export type TurnRecord =
 
 /** The stream events of seed 000, printed one per line with --json. */
 export type PlayEvent =
+  /**
+   * A model turn's line as it streams: `content` continues the line so far (`reset`: drop what
+   * came before, the model's answer started over). Only providers that stream send chunks; the
+   * message_complete that follows carries the whole line and is the authority.
+   */
+  | { type: 'chunk'; turn: string; content: string; reset?: boolean }
   | { type: 'message_complete'; turn: string; content: string; structured: ActorAnswer; director: { turn_count: number; beat: Beat; completion_eligible: boolean } }
   | { type: 'notice'; message: string }
   | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }

@@ -43,6 +43,14 @@ export interface LlmRequest {
    * The offline provider works from this instead of parsing prompts. Never part of the cache key.
    */
   payload?: unknown;
+  /**
+   * Streaming, an optional capability: a caller that shows the answer as it arrives (play's Actor)
+   * passes a sink. A provider that streams tells it each piece of answer text, and `restart()`
+   * before every attempt (a retry after a cut stream, a re-ask): what it told before is void.
+   * Providers that do not stream (offline, replay, a cache hit) never call it, so the caller shows
+   * the final answer instead. Not part of the cache key, never changes the answer.
+   */
+  stream?: LlmTextSink;
   /** Accounting labels for run_log.jsonl. */
   meta?: {
     episode?: string;
@@ -51,6 +59,12 @@ export interface LlmRequest {
     /** Distinguishes calls that share role/scene/attempt (e.g. the proposals character id). Also forks the offline Rng. */
     label?: string;
   };
+}
+
+/** Where a streaming provider tells the answer text as it arrives (LlmRequest.stream). */
+export interface LlmTextSink {
+  text(delta: string): void;
+  restart(): void;
 }
 
 export interface LlmUsage {

@@ -4,6 +4,7 @@ import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
 import { CallBudget } from './budget.js';
+import { formatNumber } from '../core/readable.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
 
 /**
@@ -17,7 +18,8 @@ import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
  *   effort and structured outputs in `output_config`, nothing a 5.x model refuses.
  * - Answers are read by content block type: thinking blocks (adaptive thinking on 5.x models) never
  *   reach the text. `stop_reason` is passed up; the router re-asks a `max_tokens` cut with more room.
- * - Roles in `stream_roles` stream (long writer calls). A stream or body that breaks after the
+ * - Roles in `stream_roles` stream (long writer calls), and so does any call that brings a text sink
+ *   (`LlmRequest.stream`: play's Actor shows its dialogue as it arrives). A stream or body that breaks after the
  *   headers is retried by us, since the SDK only retries a request before its body starts.
  * - Retries: the SDK retries 408/409/429 (honouring retry-after, capped here at
  *   budgets.retry_after_max_s), 5xx/529 and connection errors up to `budgets.retries`. Every HTTP
@@ -105,7 +107,8 @@ export class AnthropicProvider implements LlmProvider {
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const { sdk, client } = await this.load();
     const body = await this.body(req, model);
-    const stream = this.config.stream_roles.includes(req.role);
+    // A caller that asks to see the answer as it arrives (req.stream) gets a stream whatever the role.
+    const stream = this.config.stream_roles.includes(req.role) || req.stream !== undefined;
     const maxAttempts = this.config.budgets.retries + 1;
     const t0 = performance.now();
     for (let attempt = 1; ; attempt++) {
@@ -116,7 +119,7 @@ export class AnthropicProvider implements LlmProvider {
         if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
           // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
           const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
-          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${(wait / 1000).toFixed(1)} s`);
+          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${formatNumber(wait / 1000, 1)} s`);
           await pause(wait, req.signal);
           continue;
         }
@@ -158,6 +161,8 @@ export class AnthropicProvider implements LlmProvider {
 
   private async streamOnce(client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
     const events = await client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal));
+    // A new attempt: whatever an earlier, cut-off attempt told the caller's sink is void.
+    req.stream?.restart();
     let text = '';
     let usage: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     let stop = 'unknown';
@@ -171,6 +176,7 @@ export class AnthropicProvider implements LlmProvider {
         } else if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
           // Only text deltas: thinking_delta and signature_delta belong to thinking blocks.
           text += ev.delta.text;
+          req.stream?.text(ev.delta.text);
         } else if (ev.type === 'message_delta') {
           stop = ev.delta.stop_reason ?? stop;
           const u = ev.usage as Partial<Anthropic.MessageDeltaUsage>;
@@ -267,5 +273,5 @@ export function retryNotice(res: Response, init: RequestInit | undefined, maxRet
   const s = Number(res.headers.get('retry-after'));
   const wait = ms > 0 ? ms / 1000 : s > 0 ? s : null;
   const what = `${res.status} ${STATUS_WORDS[res.status] ?? 'error'}`;
-  return `${what}, retrying${wait !== null ? ` in ${Math.round(wait * 10) / 10} s` : ''} (retry ${done + 1} of ${maxRetries})`;
+  return `${what}, retrying${wait !== null ? ` in ${formatNumber(wait, 1)} s` : ''} (retry ${done + 1} of ${maxRetries})`;
 }

@@ -1,5 +1,6 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import { formatFixed, READER_DECIMALS } from '../core/readable.js';
 import { isBadModelAnswer, type LlmRole } from '../ports/llm.js';
 
 /**
@@ -87,7 +88,7 @@ export function canFallBackFrom(e: unknown): boolean {
 /** `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable. */
 export class CostCapError extends AureusError {
   constructor(role: LlmRole, spent: number, cap: number, estimate: number) {
-    const usd = (n: number) => n.toFixed(4);
+    const usd = (n: number) => formatFixed(n, READER_DECIMALS.usd);
     super(`cost cap reached: the next ${role} call could take the spend from $${usd(spent)} past $${usd(cap)}`, {
       exitCode: ExitCode.BUDGET_EXHAUSTED,
       diagnostics: [diag('AUR4209', { role, spent: usd(spent), cap: usd(cap), estimate: usd(estimate) })],

@@ -1,6 +1,7 @@
 import type { AureusConfig } from '../config/types.js';
 import type { LlmRole } from '../ports/llm.js';
 import { costOf } from './cost.js';
+import { round } from '../core/json.js';
 
 /**
  * What an episode would cost on the real provider at the configured routing, before it runs
@@ -54,7 +55,7 @@ export function estimateEpisodeCost(config: AureusConfig, shape: EpisodeShape): 
     add('critic', m.critic, tokens(s.chars / 2) + 2000, 0, 0);
   }
   add('recap', m.recap, 1500, 0, 0);
-  const round4 = (x: number) => Math.round(x * 10000) / 10000;
   const usd = Object.values(per_role).reduce((a, b) => a + b, 0);
-  return { usd: round4(usd), batch_usd: round4(batch), per_role: Object.fromEntries(Object.entries(per_role).map(([k, v]) => [k, round4(v)])) as Record<LlmRole, number> };
+  // Four decimals, as every cost in a file (core/json round): the estimate goes into `episode plan --json`.
+  return { usd: round(usd), batch_usd: round(batch), per_role: Object.fromEntries(Object.entries(per_role).map(([k, v]) => [k, round(v)])) as Record<LlmRole, number> };
 }

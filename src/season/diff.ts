@@ -1,6 +1,6 @@
 import type { Character, World } from '../domain/world.js';
 import { formatDate } from '../core/roman-date.js';
-import { formatValue, READER_DECIMALS, roundForReader } from '../core/readable.js';
+import { formatDenarii, formatValue, READER_DECIMALS, roundForReader } from '../core/readable.js';
 
 /**
  * A semantic diff of two worlds: what a showrunner asks after a stretch of episodes — who gained
@@ -111,10 +111,6 @@ function characterChanges(p: Character | undefined, c: Character): string[] {
   return changes;
 }
 
-function money(n: number): string {
-  return `${n.toLocaleString('en-US')} denarii`;
-}
-
 export function renderDiff(d: WorldDiff, fromLabel: string, toLabel: string): string {
   const out: string[] = [`World changes from ${fromLabel} to ${toLabel}`, ''];
   const section = (title: string, lines: string[]) => {
@@ -122,7 +118,7 @@ export function renderDiff(d: WorldDiff, fromLabel: string, toLabel: string): st
     out.push(title, ...lines.map((l) => `  ${l}`), '');
   };
   if (d.date) section('Calendar', [`${d.date.from} → ${d.date.to}`]);
-  section('Gained and lost', d.money.map((m) => `${m.owner}: ${m.to > m.from ? 'gained' : 'lost'} ${money(Math.abs(m.to - m.from))} (${money(m.from)} → ${money(m.to)})`));
+  section('Gained and lost', d.money.map((m) => `${m.owner}: ${m.to > m.from ? 'gained' : 'lost'} ${formatDenarii(Math.abs(m.to - m.from))} (${formatDenarii(m.from)} → ${formatDenarii(m.to)})`));
   section('Characters', d.characters.map((c) => `${c.name}: ${c.changes.join('; ')}`));
   section(
     'Secrets',

@@ -23,10 +23,23 @@ export interface SeasonNote {
   source: 'cli' | 'play';
 }
 
+/** A thread proposed in play (`/thread`): not in world/threads.json yet, read by the addressed episode's Director. */
+export interface ProposedThread {
+  id: string; // "pt001"
+  question: string;
+  episode: string;
+  source: 'cli' | 'play';
+  session?: string;
+  turn?: string;
+  /** Who has a stake in it (the principal first); the Director leans toward featuring the first. */
+  stakeholders: string[];
+}
+
 export interface SeasonNotes {
   format: 1;
   season: number;
   notes: SeasonNote[];
+  proposed_threads?: ProposedThread[];
 }
 
 export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
@@ -65,6 +78,12 @@ export function notesFor(root: string, episodeId: string): SeasonNote[] {
   return readNotes(root, season).notes.filter((n) => n.episode === episodeId);
 }
 
+/** The threads proposed for one episode, in the order they were proposed. */
+export function proposedThreadsFor(root: string, episodeId: string): ProposedThread[] {
+  const season = Number(episodeId.slice(1, 3));
+  return (readNotes(root, season).proposed_threads ?? []).filter((t) => t.episode === episodeId);
+}
+
 /** A note's thread and character must exist in the world (usage error AUR3061 otherwise). */
 export function checkNoteRefs(world: World, note: Pick<SeasonNote, 'thread' | 'character'>): void {
   const unknown = (kind: string, id: string, option: string, known: string[]) =>
@@ -82,7 +101,7 @@ export function addNote(root: string, season: number, input: Omit<SeasonNote, 'i
   const note: SeasonNote = { id: `n${String(next).padStart(3, '0')}`, text: text.slice(0, 2000), episode: input.episode, source: input.source };
   if (input.thread) note.thread = input.thread;
   if (input.character) note.character = input.character;
-  const out: SeasonNotes = { format: 1, season, notes: [...current.notes, note] };
+  const out: SeasonNotes = { ...current, notes: [...current.notes, note] };
   const abs = path.join(root, notesRel(season));
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   writeFileAtomic.sync(abs, stableStringify(out));

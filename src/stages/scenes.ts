@@ -134,7 +134,7 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
     const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
     // The simplified fallback is logged for manual review (spec §7.2), as a soft finding on its attempt.
     if (mode === 'simplified') findings.push(finding('AUR5091', 'soft', packet.scene_id, 'repair.simplified', { scene: packet.scene_id }));
-    st.attempts.push({ attempt, model: res.model, mode, raw_file: rawFile, findings, critic, verdict });
+    st.attempts.push({ attempt, model: res.model, mode, raw_file: rawFile, findings, critic, verdict, ...(v.normalisations.length ? { normalisations: v.normalisations } : {}) });
     st.last = { ...v, findings };
     st.lastPacket = packet;
     st.model = res.model;

@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../diagnostics/index.js';
-import { loadConfig } from '../config/load.js';
+import { readConfigFile, resolveConfig, type ConfigFile } from '../config/load.js';
 import { typecheckWorldExpressions } from '../core/expr/check.js';
 import { checkHardConstraints } from '../core/invariants.js';
 import { loadStyle } from '../style/guide.js';
@@ -20,7 +20,7 @@ export interface ValidationResult {
   stats: string;
 }
 
-async function checkAll(root: string): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[] }> {
+async function checkAll(root: string, configFile?: ConfigFile): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
   const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
   if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
@@ -28,8 +28,10 @@ async function checkAll(root: string): Promise<{ loaded: LoadedWorld; diagnostic
   if (loaded.world && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...checkHardConstraints(loaded.world));
   // Not a world repository at all (AUR1000): one diagnostic says so; the style files would only repeat it.
   if (!diagnostics.some((d) => d.code === 'AUR1000')) diagnostics.push(...(await loadStyle(root)).diagnostics);
-  diagnostics.push(...loadConfig(root).diagnostics);
-  return { loaded, diagnostics };
+  // A caller that has read the config already (a run's preflight) passes it: one read per run.
+  const config = configFile ?? readConfigFile(root);
+  diagnostics.push(...resolveConfig(config).diagnostics);
+  return { loaded, diagnostics, configFile: config };
 }
 
 export async function validateWorldRepository(root: string): Promise<ValidationResult> {
@@ -54,10 +56,14 @@ export async function validateWorldRepository(root: string): Promise<ValidationR
  * For commands that compile from the world (`episode plan`, `episode run`, `season run`): exactly
  * what `aureus validate` checks, once, and the world — or an AureusError with exit code 3 carrying
  * every diagnostic. Running on a world `validate` rejects (an expression escaping the sandbox, a
- * broken style guide or config) would commit its consequences.
+ * broken style guide or config) would commit its consequences. The config file read comes back
+ * (configFile) so the caller resolves its flags over it instead of reading the file again.
  */
-export async function loadValidatedWorld(root: string): Promise<{ world: World; diagnostics: Diagnostic[] }> {
-  const { loaded, diagnostics } = await checkAll(root);
+export async function loadValidatedWorld(
+  root: string,
+  configFile?: ConfigFile,
+): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
+  const { loaded, diagnostics, configFile: config } = await checkAll(root, configFile);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors || !loaded.world) {
     throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {
@@ -66,5 +72,5 @@ export async function loadValidatedWorld(root: string): Promise<{ world: World; 
       hint: 'run `aureus validate` for the full list, fix the files, then re-run',
     });
   }
-  return { world: loaded.world, diagnostics };
+  return { world: loaded.world, diagnostics, configFile: config };
 }

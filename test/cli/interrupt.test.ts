@@ -1,8 +1,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { steps } from '../support/fake-anthropic-server.js';
+import { useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { BIN, cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
 
 /**
@@ -13,13 +14,7 @@ import { BIN, cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js
 const TMUX = spawnSync('tmux', ['-V']).status === 0;
 if (!TMUX) console.warn('interrupt.test.ts: tmux is not installed (apt-get install tmux): the terminal Ctrl-C tests are skipped');
 
-let server: FakeAnthropicServer;
-beforeAll(async () => {
-  server = await startFakeAnthropic({ handler: () => steps.hang() });
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useFakeAnthropic({ handler: () => steps.hang() });
 afterEach(cleanup);
 
 async function until(cond: () => boolean, what: string, ms = 30_000): Promise<void> {

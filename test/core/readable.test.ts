@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, formatSigned, formatUsd, formatValue, roundForReader } from '../../src/core/readable.js';
+import { formatDenarii, formatFixed, formatNumber, formatSigned, formatUsd, formatValue, roundForReader } from '../../src/core/readable.js';
 import { diffWorlds, renderDiff } from '../../src/season/diff.js';
 import { renderHtmlReport } from '../../src/season/html.js';
 import { readStarterWorld } from '../support/starter-world.js';
@@ -20,6 +20,10 @@ describe('core/readable: one rounding for readers', () => {
     expect(formatSigned(-1.2)).toBe('−1.2');
     expect(formatValue(61.66666, 'stat')).toBe('61.7');
     expect(formatUsd(0.00125)).toBe('$0.0013');
+    expect(formatUsd(0.145, 2)).toBe('$0.15'); // toFixed(2) would say $0.14
+    expect(formatFixed(0.00005, 4)).toBe('0.0001');
+    expect(formatFixed(2, 4)).toBe('2.0000');
+    expect(formatDenarii(12500)).toBe('12,500 denarii');
   });
 
   it('diff shows 0.145 as 0.15 and no unrounded progress reaches the text', () => {

@@ -1,5 +1,3 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyDeltas, resolveEffects } from '../../src/core/deltas/index.js';
 import { decayDeltas } from '../../src/core/decay.js';
@@ -8,18 +6,12 @@ import { typecheckWorldExpressions } from '../../src/core/expr/check.js';
 import { checkHardConstraints, checkLedger, checkLedgerConservation } from '../../src/core/invariants.js';
 import { stableStringify } from '../../src/core/json.js';
 import { indexWorld } from '../../src/core/world-index.js';
-import { WORLD_FILES, type RoleKind, type World } from '../../src/domain/world.js';
-
-/** The starter kit (world/ and operators/ at the repository root), read as plain JSON. */
-function loadKit(): World {
-  const root = path.resolve(import.meta.dirname, '../..');
-  return Object.fromEntries(
-    Object.entries(WORLD_FILES).map(([k, f]) => [k, JSON.parse(readFileSync(path.join(root, f), 'utf8'))]),
-  ) as unknown as World;
-}
+import type { RoleKind } from '../../src/domain/world.js';
+import { readStarterWorld, rolePools } from '../support/starter-world.js';
 
 describe('the starter kit against the core', () => {
-  const world = loadKit();
+  // The starter kit (world/ and operators/ at the repository root), read as plain JSON.
+  const world = readStarterWorld();
   const index = indexWorld(world);
   it('type-checks every operator and constraint expression', () => {
     expect(typecheckWorldExpressions(world)).toEqual([]);
@@ -29,13 +21,7 @@ describe('the starter kit against the core', () => {
     expect(checkHardConstraints(index)).toEqual([]);
   });
   it('resolves and applies every operator under some binding without a path or value error', () => {
-    const ids: Record<RoleKind, string[]> = {
-      character: world.characters.characters.filter((c) => c.status === 'alive').map((c) => c.id),
-      secret: world.secrets.secrets.map((s) => s.id),
-      thread: world.threads.threads.map((t) => t.id),
-      location: world.world.locations.map((l) => l.id),
-      faction: world.factions.factions.map((f) => f.id),
-    };
+    const ids = rolePools(world);
     let applicable = 0;
     for (const op of world.operators.operators) {
       const kinds = operatorRoleKinds(op);
@@ -68,7 +54,7 @@ describe('the starter kit against the core', () => {
   });
   it('decays the kit deterministically', () => {
     const a = applyDeltas(world, decayDeltas(world), () => ({ episode: 's01e01', scene: 'decay', event: 'decay', operator: null }));
-    const b = applyDeltas(loadKit(), decayDeltas(loadKit()), () => ({ episode: 's01e01', scene: 'decay', event: 'decay', operator: null }));
+    const b = applyDeltas(readStarterWorld(), decayDeltas(readStarterWorld()), () => ({ episode: 's01e01', scene: 'decay', event: 'decay', operator: null }));
     expect(a.ok && b.ok && stableStringify(a.world) === stableStringify(b.world)).toBe(true);
   });
 });

@@ -1,12 +1,11 @@
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { simpleGit } from 'simple-git';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { createGit, summarizeGitOutput } from '../../src/git/simple-git.js';
 import type { GitPort } from '../../src/git/port.js';
+import { adapterRepo, git as sh, useTempDirs, writeRel as write } from '../support/git-repo.js';
 
 /**
  * The season-workflow operations of the one GitPort adapter (rev-parse, tags, show, revert,
@@ -15,26 +14,8 @@ import type { GitPort } from '../../src/git/port.js';
  * simple-git from running.
  */
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-git-season-'));
-  dirs.push(d);
-  return d;
-}
-const sh = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const write = (root: string, rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), text);
-};
-
-async function repo(): Promise<{ root: string; g: GitPort }> {
-  const root = tmp();
-  const g = createGit(root);
-  await g.init();
-  await g.ensureIdentity();
-  return { root, g };
-}
+const tmp = useTempDirs('git-season');
+const repo = (): Promise<{ root: string; g: GitPort }> => adapterRepo(tmp());
 
 async function commitFile(g: GitPort, rel: string, text: string, message: string): Promise<string> {
   write(g.root, rel, text);

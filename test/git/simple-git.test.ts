@@ -1,31 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { createGit, parsePorcelainZ } from '../../src/git/simple-git.js';
+import { adapterRepo, git, useTempDirs, writeRel as write } from '../support/git-repo.js';
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-function tmp(): string {
-  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-git-'));
-  dirs.push(d);
-  return d;
-}
-const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-const write = (root: string, rel: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-  fs.writeFileSync(path.join(root, rel), text);
-};
-
-async function repo() {
-  const root = tmp();
-  const g = createGit(root);
-  await g.init();
-  await g.ensureIdentity();
-  return { root, g };
-}
+const tmp = useTempDirs('git');
+const repo = () => adapterRepo(tmp());
 
 describe('simple-git adapter (GitPort) on real repositories', () => {
   it('init makes a repository on branch main; isRepo tells repositories apart', async () => {

@@ -66,6 +66,12 @@ describe('DPRR import, 100–44 BC', () => {
     expect(cicero.principal).toBe(true);
     expect(cs.filter((c) => c.principal).length).toBe(10);
     expect(dangling(a.world)).toEqual([]);
+    // DPRR's sex column gives every character a gender (pronouns, Husband/Wife).
+    expect(cicero.gender).toBe('male');
+    expect(cs.every((c) => c.gender === 'male' || c.gender === 'female')).toBe(true);
+    const women = cs.filter((c) => c.gender === 'female');
+    expect(women.length).toBeGreaterThan(50);
+    expect(women.every((c) => !/^(M|C|L|Q|P|Cn|T)\./.test(c.name))).toBe(true);
   });
 
   it('marks as dead those whose DPRR era ends before the world year, and the dead hold no intentions', () => {

@@ -1,6 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { readStarterWorld } from '../support/starter-world.js';
+import { readStarterWorld, rolePools } from '../support/starter-world.js';
 import { describe, expect, it } from 'vitest';
 import { makeEvalContext } from '../../src/core/expr/context.js';
 import { evaluateCondition } from '../../src/core/expr/evaluate.js';
@@ -19,13 +17,7 @@ import type { Operator, RoleKind, World } from '../../src/domain/world.js';
 const world = readStarterWorld();
 const index = indexWorld(world);
 
-const pools: Record<RoleKind, string[]> = {
-  character: world.characters.characters.filter((c) => c.status === 'alive').map((c) => c.id),
-  secret: world.secrets.secrets.map((s) => s.id),
-  thread: world.threads.threads.map((t) => t.id),
-  location: world.world.locations.map((l) => l.id),
-  faction: world.factions.factions.map((f) => f.id),
-};
+const pools = rolePools(world);
 
 /** The roles an expression mentions (identifiers not preceded by a dot). */
 function rolesIn(expr: string, roles: readonly string[]): string[] {

@@ -7,20 +7,11 @@ import { commitEpisode, recoverPendingCommits } from '../../src/pipeline/transac
 import { isAureusError } from '../../src/errors.js';
 import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { cleanup, git, tempDir } from './world.js';
+import { committedRepo } from '../support/git-repo.js';
 
 afterAll(cleanup);
 
-function repo(): string {
-  const d = tempDir('tx');
-  git(d, 'init', '-q', '-b', 'main');
-  git(d, 'config', 'user.name', 'T');
-  git(d, 'config', 'user.email', 't@example.com');
-  fs.mkdirSync(path.join(d, 'world'));
-  fs.writeFileSync(path.join(d, 'world/world.json'), '{"a":1}\n');
-  git(d, 'add', '-A');
-  git(d, 'commit', '-q', '-m', 'init');
-  return d;
-}
+const repo = (): string => committedRepo(tempDir('tx'), { 'world/world.json': '{"a":1}\n' });
 
 describe('run lock', () => {
   it('is exclusive while its process lives, and released after', () => {

@@ -1,10 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../src/pipeline/run-episode.js';
 import type { ProgressSink, SceneCounts } from '../../src/pipeline/progress.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
-import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { FAKE_KEY, criticRequest, tempRoot, testConfig } from '../providers/helpers.js';
+import { steps } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
+import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot } from '../providers/helpers.js';
 import { cleanup, makeWorld } from './world.js';
 
 /** A sink that records every event, in order. */
@@ -57,22 +58,13 @@ describe('episode run progress: each stage reported when it really runs', () => 
 });
 
 describe('provider waits are shown, not 22 s of silence', () => {
-  let server: FakeAnthropicServer;
-  beforeAll(async () => {
-    server = await startFakeAnthropic();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useFakeAnthropic();
 
   it('a 429 with retry-after becomes "429 rate limited, retrying in 1 s"', async () => {
     server.script(steps.rateLimited(1), steps.json({ verdict: 'PASS', violations: [] }));
     const notices: string[] = [];
-    const config = testConfig((c) => {
-      c.provider = 'anthropic';
-      c.cache.mode = 'off';
-    });
-    const llm = openLlm({ root: await tempRoot(), config, env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url }, runLog: new MemoryRunLog(), onNotice: (t) => notices.push(t) });
+    const config = anthropicConfig();
+    const llm = openLlm({ root: await tempRoot(), config, env: anthropicEnv(server, FAKE_KEY), runLog: new MemoryRunLog(), onNotice: (t) => notices.push(t) });
     await llm.complete(criticRequest());
     expect(server.requests).toHaveLength(2);
     expect(notices).toEqual([`429 rate limited, retrying in 1 s (retry 1 of ${config.budgets.retries})`]);

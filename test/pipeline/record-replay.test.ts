@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from '../reliability/fake-model.js';
 import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from './world.js';
 
@@ -12,20 +12,14 @@ import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from './world.js';
  * run_log.jsonl included, and no machine's absolute path reaches a commit.
  */
 const KEY = 'sk-ant-test-record-replay';
-let server: FakeAnthropicServer;
-beforeAll(async () => {
-  server = await startFakeAnthropic({ handler: faultyHandler('record-replay', 0).handler });
-});
-afterAll(async () => {
-  await server.close();
-  cleanup();
-});
+const server = useFakeAnthropic({ handler: faultyHandler('record-replay', 0).handler });
+afterAll(cleanup);
 
 describe('record and replay', () => {
   it('commit the same tree and run_log.jsonl; the replay directory stays out of the commit', async () => {
     const pristine = await makeWorld('rr');
     const recorded = copyRepo(pristine, 'rr-rec');
-    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, anthropicEnv(server, KEY));
     expect(rec.code, rec.stderr.slice(-800)).toBe(0);
     expect(server.requests.length).toBeGreaterThan(20);
 

@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -36,9 +36,7 @@ export async function cli(argv: string[], cwd: string, env: NodeJS.ProcessEnv = 
   return { code, stdout, stderr };
 }
 
-export function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
-}
+export { git } from '../support/git-repo.js';
 
 /** A fresh world repository made by `aureus init` (starter kit, first commit). */
 export async function makeWorld(label: string): Promise<string> {
@@ -46,6 +44,14 @@ export async function makeWorld(label: string): Promise<string> {
   const r = await cli(['init', 'w'], parent);
   if (r.code !== 0) throw new Error(`aureus init failed: ${r.stderr}`);
   return path.join(parent, 'w');
+}
+
+/** Edit a JSON file of a repository in place (read, change, write back pretty-printed): a hand edit. */
+export function editJson(root: string, rel: string, fn: (v: any) => void): void {
+  const file = path.join(root, rel);
+  const v = JSON.parse(fs.readFileSync(file, 'utf8'));
+  fn(v);
+  fs.writeFileSync(file, JSON.stringify(v, null, 2) + '\n');
 }
 
 /** A full copy of a repository (working tree, .git, .aureus). */

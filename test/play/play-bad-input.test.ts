@@ -39,6 +39,30 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(r.stdout + r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 
+  it('play.max_input and play.brief_budget come from aureus.config.yaml; the flags override them; a bad value is exit 3', async () => {
+    const w = copyRepo(base, 'play-config');
+    const cfg = path.join(w, 'aureus.config.yaml');
+    const yaml = fs.readFileSync(cfg, 'utf8');
+    fs.writeFileSync(cfg, yaml.replace(/^play:\n(?: .*\n)+/m, 'play:\n  brief_budget: 60\n  max_input: 30\n'));
+    git(w, 'commit', '-qam', 'play limits');
+    const long = 'Catiline, ' + 'listen '.repeat(20);
+    const a = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--mode', 'open', '--session', 'c1'], w, `${long}\n/end\n`);
+    expect(a.code, a.stderr).toBe(0);
+    expect(a.stderr).toMatch(/cut at the limit of 30 \(play\.max_input/);
+    const briefs = records(w, 'c1').filter((x) => x.type === 'brief').map((x) => x.brief as { tokens: number });
+    expect(briefs.length).toBeGreaterThan(0);
+    for (const b of briefs) expect(b.tokens).toBeLessThanOrEqual(64);
+    const b = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'c2', '--max-input', '50', '--brief-budget', '400'], w, `${long}\n/end\n`);
+    expect(b.stderr).toMatch(/cut at the limit of 50/);
+    expect(Math.max(...records(w, 'c2').filter((x) => x.type === 'brief').map((x) => (x.brief as { tokens: number }).tokens))).toBeGreaterThan(64);
+    fs.writeFileSync(cfg, yaml.replace(/^play:\n(?: .*\n)+/m, 'play:\n  max_input: 3\n'));
+    const bad = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--session', 'c3'], w, 'hello\n');
+    expect(bad.code).toBe(3);
+    expect(bad.stderr).toMatch(/aureus\.config\.yaml/);
+    expect(bad.stderr).toMatch(/\/play\/max_input/);
+    expect(fs.existsSync(path.join(w, '.aureus/sessions/c3'))).toBe(false);
+  });
+
   it('refuses an unknown or dead principal, an unknown location and a missing scene, writing nothing', async () => {
     const w = copyRepo(base, 'play-bad-args');
     const chars = path.join(w, 'world/characters.json');

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
 import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
-import { briefStrings, playScript, records } from './support.js';
+import { briefStrings, playScript, records, startPlay, until } from './support.js';
 
 /**
  * The Actor and the beat classifier through the real SDK against a local server speaking the
  * Messages wire format. The answers are written the way a model writes them: a fenced JSON block,
  * quotes inside the dialogue, a directive in the middle of a line.
  */
+const sys = (b: unknown) => JSON.stringify((b as { system?: unknown }).system ?? '');
+
 describe.skipIf(!builtCli())('aureus play with a model provider', () => {
   let base: string;
   let server: FakeAnthropicServer;
@@ -21,13 +23,12 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
   });
 
   it('sends the packet and the whispered brief, strips the directive, and shows only the rendered line', async () => {
-    const sys = (b: unknown) => JSON.stringify((b as { system?: unknown }).system ?? '');
     server.handler = (req) => {
       if (sys(req.body).includes('Classify the narrative beat')) return steps.ok('{"beat": "complication"}');
       const answer = {
         speaker: 'catiline',
         dialogue: 'You call it "conspiracy", Consul. I call it arithmetic. [DIRECTIVE:beat|beat:escalation] Ask Crassus who holds my notes.',
-        action: 'leans on the rostra, smiling',
+        action: 'leans on the rostra, smiling [DIRECTIVE:end]',
         internal: 'He knows more than he says.',
         mood: 'contemptuous',
         tension_shift: 0.2,
@@ -40,7 +41,8 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(r.code, r.stderr).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; director?: { beat: string } });
     const msgs = events.filter((e) => e.type === 'message_complete');
-    expect(msgs).toHaveLength(2);
+    expect(msgs).toHaveLength(2); // the model's end directive did not end the scene: that is the user's
+    expect(events.filter((e) => e.type === 'notice' && /end directive, which is yours to give/.test(JSON.stringify(e)))).toHaveLength(2);
     expect(msgs[0]!.content).toBe('CATILINE: *leans on the rostra, smiling* "You call it "conspiracy", Consul. I call it arithmetic. Ask Crassus who holds my notes."');
     expect(r.stdout).not.toMatch(/DIRECTIVE|director_brief/);
     for (const s of briefStrings(w, 'm1')) expect(r.stdout).not.toContain(s);
@@ -55,5 +57,70 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     // The model's beat directive was executed as the same action as /beat.
     expect(records(w, 'm1').some((x) => x.type === 'command' && x.name === 'beat' && x.args === 'escalation')).toBe(true);
     expect(git(w, 'log', '-1', '--format=%s')).toMatch(/^play m1: canonize/);
+  });
+
+  it('streams the line as it arrives: chunks before the answer is finished, never a directive, then the whole line', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const answer = {
+      speaker: 'catiline',
+      action: 'leans on the rostra, smiling',
+      dialogue: 'You call it "conspiracy", Consul. I call it arithmetic. [DIRECTIVE:beat|beat:escalation] Ask Crassus who holds my notes, and ask him soon.',
+      internal: 'He knows more than he says.',
+      mood: 'contemptuous',
+      tension_shift: 0.2,
+    };
+    // A preamble and a fence, as models write; the stream pauses inside the directive.
+    const text = "Here is Catiline's answer:\n```json\n" + JSON.stringify(answer, null, 2) + '\n```';
+    const after = Math.floor(text.indexOf('[DIRECTIVE:beat|be') / 40) + 1;
+    server.reset();
+    server.handler = (req) => (sys(req.body).includes('Classify the narrative beat') ? steps.ok('{"beat": "complication"}') : steps.ok(text, { hold: { after, until: gate } }));
+    const w = copyRepo(base, 'play-stream');
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
+    const p = startPlay(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'st', '--json'], w, env);
+    p.child.stdin.end('Catiline, what are you planning?\n');
+    const events = () => p.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; content?: string; reset?: boolean });
+    // The first part is on stdout while the server still holds the rest of the answer.
+    await until(() => events().some((e) => e.type === 'chunk'));
+    await new Promise((r) => setTimeout(r, 300));
+    const early = events();
+    expect(early.some((e) => e.type === 'message_complete')).toBe(false);
+    const shown = early.filter((e) => e.type === 'chunk').map((e) => e.content).join('');
+    expect(shown).toMatch(/^CATILINE: \*leans on the rostra, smiling\* "You call it "conspiracy", Consul\. I call it/);
+    expect(shown).not.toContain('[');
+    release();
+    expect(await p.closed, p.err()).toBe(0);
+    const all = events();
+    const chunks = all.filter((e) => e.type === 'chunk');
+    const done = all.find((e) => e.type === 'message_complete')!;
+    expect(all.indexOf(chunks.at(-1)!)).toBeLessThan(all.indexOf(done));
+    expect(chunks.map((e) => e.content).join('')).toBe(done.content);
+    expect(done.content).toBe('CATILINE: *leans on the rostra, smiling* "You call it "conspiracy", Consul. I call it arithmetic. Ask Crassus who holds my notes, and ask him soon."');
+    expect(p.out()).not.toMatch(/DIRECTIVE|director_brief/);
+    const actor = server.requests.find((q) => sys(q.body).includes('You are the Actor'))!;
+    expect((actor.body as { stream?: boolean }).stream).toBe(true);
+    // The transcript holds the final line only (chunks are display, never records).
+    expect(records(w, 'st').filter((x) => x.type === 'actor').map((x) => x.content)).toEqual([done.content]);
+  });
+
+  it('a stream cut off mid-answer is retried: the client is told to drop what it showed', async () => {
+    const answer = { speaker: 'catiline', action: 'turns away', dialogue: 'Ask the consul what he paid for his informers, and what they told him for the price.', internal: 'x', mood: 'cold', tension_shift: 0.1 };
+    const text = JSON.stringify(answer);
+    server.reset();
+    let actorCalls = 0;
+    server.handler = (req) => {
+      if (sys(req.body).includes('Classify the narrative beat')) return steps.ok('{"beat": "establishment"}');
+      return ++actorCalls === 1 ? steps.truncated(text.replace('informers', 'spies, his freedmen'), 'destroy') : steps.ok(text);
+    };
+    const w = copyRepo(base, 'play-stream-cut');
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'sc', '--json'], w, 'Speak!\n', env);
+    expect(r.code, r.stderr).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; reset?: boolean });
+    const chunks = events.filter((e) => e.type === 'chunk');
+    const from = chunks.findIndex((e) => e.reset);
+    expect(from).toBeGreaterThan(0);
+    expect(chunks.slice(from).map((e) => e.content).join('')).toBe(events.find((e) => e.type === 'message_complete')!.content);
+    expect(actorCalls).toBe(2);
   });
 });

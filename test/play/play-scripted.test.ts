@@ -96,6 +96,7 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     const types = events.map((e) => e.type);
     expect(types.filter((t) => t === 'message_complete')).toHaveLength(3);
     expect(types.slice(-3)).toEqual(['canonized', 'episode_complete', 'done']);
+    expect(types).not.toContain('chunk'); // the offline provider answers at once: it never streams
     const m = events.find((e) => e.type === 'message_complete') as unknown as { content: string; structured: Record<string, unknown>; director: Record<string, unknown> };
     expect(Object.keys(m.structured).sort()).toEqual(['action', 'dialogue', 'internal', 'mood', 'speaker', 'tension_shift']);
     expect(m.director).toMatchObject({ turn_count: 1, beat: expect.any(String), completion_eligible: false });

@@ -1,6 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { startFakeAnthropic, steps } from '../support/fake-anthropic-server.js';
 import { records, until } from './support.js';
 
 /**
@@ -44,5 +45,35 @@ describe.skipIf(!hasTmux || !builtCli())('aureus play on a terminal (tmux)', () 
     const users = records(w, 'tty1').filter((r) => r.type === 'user').map((r) => r.text);
     expect(users).toEqual(['Catiline, where were you', 'Tell me the truth?']);
     expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
+  });
+
+  it('shows a model line as it streams, then the whole line once', async () => {
+    const server = await startFakeAnthropic();
+    try {
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const answer = { speaker: 'catiline', action: 'laughs', dialogue: 'Where I was is my affair, Consul, and where I go next is [DIRECTIVE:beat|beat:complication] none of yours either.', internal: 'x', mood: 'amused', tension_shift: 0.1 };
+      const text = JSON.stringify(answer);
+      const after = Math.floor(text.indexOf('[DIRECTIVE') / 40) + 1;
+      server.handler = (req) => (JSON.stringify(req.body?.system ?? '').includes('Classify the narrative beat') ? steps.ok('{"beat":"establishment"}') : steps.ok(text, { hold: { after, until: gate } }));
+      const w = copyRepo(base, 'play-tty-stream');
+      const cmd = `cd '${w}' && NO_COLOR=1 ANTHROPIC_API_KEY=sk-ant-test ANTHROPIC_BASE_URL=${server.url} '${process.execPath}' '${BIN}' play --as cicero --at forum --with catiline --mode open --session tty2; echo EXIT=$?; sleep 30`;
+      tmux('new-session', '-d', '-s', 'stream', '-x', '160', '-y', '50', cmd);
+      const scr = () => tmux('capture-pane', '-p', '-t', 'stream', '-S', '-200');
+      await until(() => /^> ?$/m.test(scr()));
+      tmux('send-keys', '-t', 'stream', 'Catiline, where were you?', 'Enter');
+      // Part of the line is on screen while the server holds the rest.
+      await until(() => scr().includes('CATILINE: *laughs* "Where I was is my affair, Consul,'));
+      expect(scr()).not.toMatch(/none of yours|DIRECTIVE|\[/);
+      release();
+      await until(() => scr().includes('none of yours either."'));
+      const full = 'CATILINE: *laughs* "Where I was is my affair, Consul, and where I go next is none of yours either."';
+      expect(scr().split('\n').filter((l) => l.startsWith('CATILINE:'))).toEqual([full]);
+      tmux('send-keys', '-t', 'stream', '/end', 'Enter');
+      await until(() => scr().includes('EXIT=0'));
+      expect(records(w, 'tty2').find((r) => r.type === 'actor')?.content).toBe(full);
+    } finally {
+      await server.close();
+    }
   });
 });

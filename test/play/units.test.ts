@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { extractDirectives, parseCommand } from '../../src/play/directives.js';
 import { cleanInput } from '../../src/play/input.js';
-import { beatByPosition, completion, initialDirector, writeBrief } from '../../src/play/director.js';
+import { beatByPosition, completion, initialDirector, threadsInPlay, writeBrief } from '../../src/play/director.js';
 import { improvisedPacket } from '../../src/play/context.js';
 import { renderAnswer } from '../../src/play/actor.js';
+import { LineStream, visibleLine } from '../../src/play/stream.js';
 import { estimateTokens } from '../../src/stages/d-packets/index.js';
 import { readStarterWorld } from '../support/starter-world.js';
 import type { SceneSetup } from '../../src/play/types.js';
@@ -57,5 +58,61 @@ describe('input and director', () => {
     expect(estimateTokens(big)).toBeLessThanOrEqual(500 + 4);
     expect(small.tokens).toBeLessThan(big.tokens);
     expect(estimateTokens(small)).toBeLessThanOrEqual(84);
+  });
+  it('an improvised scene gets its packet from stage D itself (its walk and its forbidden facts)', () => {
+    const world = readStarterWorld();
+    const p = improvisedPacket(world, 'forum', ['cicero', 'catiline']);
+    expect(p).toMatchObject({ episode_id: 'play', scene_id: 'PLAY', setting: { location: 'forum' } });
+    expect(p.retrieved_subgraph.k).toBe(2);
+    expect(p.cast.map((c) => c.id)).toEqual(['cicero', 'catiline']);
+    // Two hops: someone tied only to a character tied to the cast is in the subgraph.
+    const oneHop = new Set(world.relationships.relationships.filter((r) => ['cicero', 'catiline'].includes(r.from) || ['cicero', 'catiline'].includes(r.to)).flatMap((r) => [r.from, r.to]));
+    expect(p.retrieved_subgraph.characters.some((c) => !oneHop.has(c.id))).toBe(true);
+    expect(p.constraints.forbidden_facts).toContain('Only the cast (Marcus Tullius Cicero, Lucius Sergius Catilina) speak or act on stage');
+    expect(() => improvisedPacket(world, 'atlantis', ['cicero'])).toThrow(/--at atlantis: no such location/);
+  });
+  it('names the threads the exchanges moved in the brief', () => {
+    const world = readStarterWorld();
+    const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline', 'crassus']);
+    const setup: SceneSetup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline', 'crassus'], mode: 'open', turn_budget: 8, objective: null, season: 1 };
+    const open = packet.retrieved_subgraph.threads.find((t) => t.status === 'open')!;
+    const word = open.question.toLowerCase().match(/[a-z]{6,}/)![0];
+    expect(threadsInPlay(packet, [{ user: 'Good morning.', answer: { dialogue: 'And to you.' } }])).not.toContain(open.id);
+    const moving = threadsInPlay(packet, [{ user: `Tell me about the ${word}.`, answer: { dialogue: 'Never.' } }]);
+    expect(moving).toContain(open.id);
+    const brief = writeBrief(packet, setup, setup.cast, initialDirector(), [], 500, moving);
+    expect(brief.key_facts).toContain(`In play now: ${open.question}`);
+  });
+});
+
+describe('the streamed line (stream.ts)', () => {
+  const answer = { speaker: 'catiline', action: 'smiles', dialogue: 'You call it "conspiracy", Consul. [DIRECTIVE:beat|beat:pivot] I call it arithmetic \u2014 ask Crass\u00fas.', internal: 'x', mood: 'cold', tension_shift: 0.1 };
+  const raw = 'Here you go:\n```json\n' + JSON.stringify(answer, null, 2).replace('\u00fa', '\\u00fa') + '\n```';
+  const final = renderAnswer(answer, 'CATILINE').content;
+
+  it('cut anywhere, what is shown is a prefix of the final line and never holds directive text', () => {
+    for (let cut = 1; cut <= raw.length; cut++) {
+      const shown: string[] = [];
+      const s = new LineStream('CATILINE', (d) => shown.push(d));
+      for (const piece of [raw.slice(0, cut), raw.slice(cut)]) s.text(piece);
+      s.finish(final);
+      expect(shown.join('')).toBe(final);
+    }
+    for (let cut = 1; cut < raw.length; cut += 3) {
+      const line = visibleLine(raw.slice(0, cut), 'CATILINE') ?? '';
+      expect(final.startsWith(line) || line === '', `cut ${cut}: ${line}`).toBe(true);
+      expect(line).not.toMatch(/\[|DIRECTIVE/);
+    }
+  });
+  it('a restart tells the next piece to reset; an action after the dialogue is not guessed', () => {
+    const told: [string, boolean][] = [];
+    const s = new LineStream('CATILINE', (d, reset) => told.push([d, reset]));
+    s.text(raw.slice(0, 120));
+    expect(s.streamed).toBe(true);
+    s.restart();
+    s.text(raw);
+    expect(told.filter(([, r]) => r)).toHaveLength(1);
+    const late = JSON.stringify({ speaker: 'catiline', dialogue: 'Ask him yourself, Consul.', action: 'shrugs' });
+    expect(visibleLine(late.slice(0, late.indexOf('action')), 'CATILINE')).toBe('CATILINE: "Ask him yourself,');
   });
 });

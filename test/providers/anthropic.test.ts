@@ -1,47 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { apiKeyOf, startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { apiKeyOf, steps, writerAnswer } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog, JsonlRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
 import { CallBudgetError, LlmAbortedError, LlmOutputError, LlmTruncatedError, ProviderError, ReplayMissError, canFallBackFrom } from '../../src/providers/errors.js';
 import type { AureusConfig } from '../../src/config/types.js';
-import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
+import { FAKE_KEY, anthropicConfig, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
-let server: FakeAnthropicServer;
+const server = useFakeAnthropic({ resetEachTest: true });
 let root: string;
-
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
 beforeEach(async () => {
-  server.reset();
   root = await tempRoot();
 });
 
-function env() {
-  return { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url };
-}
+const env = () => anthropicEnv(server, FAKE_KEY);
 
 function open(config: AureusConfig, runLog = new MemoryRunLog(), signal?: AbortSignal) {
   const llm = openLlm({ root, config, env: env(), runLog, signal });
   return { llm, runLog };
 }
 
-const anthropicNoCache = (patch: (c: AureusConfig) => void = () => {}) =>
-  testConfig((c) => {
-    c.provider = 'anthropic';
-    c.cache.mode = 'off';
-    patch(c);
-  });
 
 describe('anthropic provider against the fake Messages API', () => {
   it('routes roles to models, puts one cache breakpoint after all static content, and sends the key only as a header', async () => {
     server.script(steps.json({ verdict: 'PASS', violations: [] }), steps.ok('SCENE'), steps.json({ verdict: 'PASS', violations: [] }));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(criticRequest());
     expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
     expect(res.model).toBe('claude-haiku-5-5');
@@ -68,7 +53,7 @@ describe('anthropic provider against the fake Messages API', () => {
   });
 
   it('pins one model for every role with anthropic:<model>', async () => {
-    const { llm } = open(anthropicNoCache((c) => (c.provider = 'anthropic:claude-sonnet-5-5')));
+    const { llm } = open(anthropicConfig((c) => (c.provider = 'anthropic:claude-sonnet-5-5')));
     server.script(steps.ok('a'), steps.ok('b'));
     await llm.complete(writerRequest({ escalate: true }));
     await llm.complete(criticRequest({ json_schema: undefined }));
@@ -81,7 +66,7 @@ describe('anthropic provider against the fake Messages API', () => {
       steps.json({ verdict: 'PASS', violations: [] }, { usage: { input_tokens: 1000, output_tokens: 500, cache_creation_input_tokens: 2000, cache_read_input_tokens: 0 } }),
       steps.json({ verdict: 'PASS', violations: [] }, { usage: { input_tokens: 1000, output_tokens: 500, cache_creation_input_tokens: 0, cache_read_input_tokens: 2000 } }),
     );
-    const { llm, runLog } = open(anthropicNoCache());
+    const { llm, runLog } = open(anthropicConfig());
     const a = await llm.complete(criticRequest());
     const b = await llm.complete(criticRequest());
     // Haiku 5.5: $0.10 in, $0.50 out, $0.125 cache write, $0.01 cache read per MTok.
@@ -95,7 +80,7 @@ describe('anthropic provider against the fake Messages API', () => {
   });
 
   it('the fake server simulates prompt caching: first a cache write, then cache reads of the static prefix', async () => {
-    const { llm, runLog } = open(anthropicNoCache());
+    const { llm, runLog } = open(anthropicConfig());
     await llm.complete(writerRequest({ meta: { scene: 'SC01' } }));
     await llm.complete(writerRequest({ meta: { scene: 'SC02' }, messages: [{ role: 'user', content: 'another packet' }] }));
     // The cached prefix is everything through the breakpoint: role instructions, then the static context.
@@ -109,7 +94,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('retries 429 (retry-after), 529 and 500 through the SDK and succeeds', async () => {
     server.script(steps.rateLimited(0.001), steps.overloaded(), steps.serverError(), steps.json({ verdict: 'FAIL', violations: [{ type: 'hook', message: 'no button line' }] }));
-    const { llm, runLog } = open(anthropicNoCache());
+    const { llm, runLog } = open(anthropicConfig());
     const res = await llm.complete(criticRequest());
     expect(res.json).toMatchObject({ verdict: 'FAIL' });
     expect(server.requests).toHaveLength(4);
@@ -119,7 +104,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('gives up after the configured retries with a typed provider error (exit 7)', async () => {
     server.script(steps.overloaded(), steps.overloaded(), steps.overloaded());
-    const { llm, runLog } = open(anthropicNoCache((c) => (c.budgets.retries = 2)));
+    const { llm, runLog } = open(anthropicConfig((c) => (c.budgets.retries = 2)));
     const err = await llm.complete(criticRequest()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).status).toBe(529);
@@ -131,7 +116,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('does not retry a 401 and says to check the key', async () => {
     server.script(steps.unauthorized());
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
     expect(err.status).toBe(401);
     expect(err.diagnostics[0].hint).toMatch(/ANTHROPIC_API_KEY/);
@@ -141,7 +126,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('retries a connection reset', async () => {
     server.script(steps.reset(), steps.json({ verdict: 'PASS', violations: [] }));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(criticRequest());
     expect(res.json).toMatchObject({ verdict: 'PASS' });
     expect(server.requests).toHaveLength(2);
@@ -150,7 +135,7 @@ describe('anthropic provider against the fake Messages API', () => {
   it('streams writer calls and collects text and usage from the SSE events', async () => {
     const text = writerAnswer('EXT. OSTIA - DOCKS - NIGHT\n\nRain. Crates. A knife.\n\nVARO: Move.', [{ fact: 'a grain ship burned' }], [{ event: 'fire' }]);
     server.script(steps.ok(text, { usage: { input_tokens: 1200, output_tokens: 300, cache_creation_input_tokens: 800, cache_read_input_tokens: 0 } }));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(writerRequest());
     expect(server.requests[0].body!.stream).toBe(true);
     expect(res.text).toBe(text);
@@ -163,31 +148,48 @@ describe('anthropic provider against the fake Messages API', () => {
   it('retries a stream cut off mid-answer, and fails typed when it keeps being cut', async () => {
     const text = writerAnswer('INT. VILLA - NIGHT\n\nDRUSILLA: You are not angry. You are afraid.');
     server.script(steps.truncated(text, 'destroy'), steps.truncated(text, 'end'), steps.ok(text));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(writerRequest());
     expect(res.text).toBe(text);
     expect(server.requests).toHaveLength(3);
 
     server.requests.length = 0;
     server.script(steps.truncated(text, 'end'), steps.truncated(text, 'end'));
-    const { llm: llm2 } = open(anthropicNoCache((c) => (c.budgets.retries = 1)));
+    const { llm: llm2 } = open(anthropicConfig((c) => (c.budgets.retries = 1)));
     const err = (await llm2.complete(writerRequest()).catch((e: unknown) => e)) as ProviderError;
     expect(err).toBeInstanceOf(ProviderError);
     expect(err.diagnostics[0].code).toBe('AUR4206');
     expect(server.requests).toHaveLength(2);
   });
 
+  it('a call that brings a stream sink streams whatever its role, and the sink sees each attempt from the start', async () => {
+    const answer = '{"verdict": "PASS", "violations": []}';
+    server.script(steps.truncated(answer.repeat(3), 'destroy'), steps.ok(answer));
+    const { llm } = open(anthropicConfig());
+    const seen: string[] = [];
+    let restarts = 0;
+    const res = await llm.complete(criticRequest({ stream: { text: (d) => seen.push(d), restart: () => ((restarts += 1), (seen.length = 0)) } }));
+    expect(server.requests.map((r) => r.body!.stream)).toEqual([true, true]); // the critic is not in stream_roles
+    expect(restarts).toBe(2); // one per attempt: what the cut attempt told is void
+    expect(seen.join('')).toBe(answer);
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    // Without a sink the critic does not stream.
+    server.script(steps.ok(answer));
+    await llm.complete(criticRequest());
+    expect(server.requests[2]!.body!.stream).toBeFalsy();
+  });
+
   it('retries a stream that breaks with an SSE error event', async () => {
     const text = writerAnswer('EXT. SUBURA - DAY\n\nSmoke. Shouting. A door slams.');
     server.script(steps.streamError(text), steps.ok(text));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     expect((await llm.complete(writerRequest())).text).toBe(text);
     expect(server.requests).toHaveLength(2);
   });
 
   it('retries a non-streamed answer whose body is cut after the headers', async () => {
     server.script(steps.truncated('{"verdict":"PASS","violations":[]}'), steps.json({ verdict: 'PASS', violations: [] }));
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(criticRequest());
     expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
     expect(server.requests).toHaveLength(2);
@@ -197,7 +199,7 @@ describe('anthropic provider against the fake Messages API', () => {
   it('asks a max_tokens cut again once with twice the room, never the same request twice', async () => {
     const full = writerAnswer('INT. CURIA - DAY\n\nCICERO: How long, Catilina?');
     server.script(steps.maxTokens('INT. CURIA - DAY\n\nCICERO: How long'), steps.ok(full));
-    const { llm, runLog } = open(anthropicNoCache());
+    const { llm, runLog } = open(anthropicConfig());
     const w = await llm.complete(writerRequest());
     expect(w.text).toBe(full);
     expect(server.requests.map((r) => r.body!.max_tokens)).toEqual([6000, 12000]); // max_tokens.writer from the config, then doubled
@@ -217,7 +219,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('re-asks with the validation errors after malformed or schema-invalid JSON', async () => {
     server.script(steps.malformedJson(), steps.json({ verdict: 'MAYBE', violations: [] }), steps.json({ verdict: 'PASS', violations: [] }));
-    const { llm, runLog } = open(anthropicNoCache());
+    const { llm, runLog } = open(anthropicConfig());
     const res = await llm.complete(criticRequest());
     expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
     expect(server.requests).toHaveLength(3);
@@ -234,7 +236,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('raises LlmOutputError naming role, schema and problems when re-asks run out', async () => {
     server.handler = () => steps.json({ verdict: 'PASS' });
-    const { llm } = open(anthropicNoCache((c) => (c.budgets.json_reasks = 1)));
+    const { llm } = open(anthropicConfig((c) => (c.budgets.json_reasks = 1)));
     const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as LlmOutputError;
     expect(err).toBeInstanceOf(LlmOutputError);
     expect(err.role).toBe('critic');
@@ -247,7 +249,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('passes a writer answer with a missing output section through unchanged (stage E parses sections)', async () => {
     server.script(steps.missingSection());
-    const { llm } = open(anthropicNoCache());
+    const { llm } = open(anthropicConfig());
     const res = await llm.complete(writerRequest());
     expect(res.text).toContain('---CLAIMS---');
     expect(res.text).not.toContain('---SCENE_EVENTS---');
@@ -256,7 +258,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('stops at the per-episode call budget, retries included', async () => {
     server.handler = () => steps.rateLimited(0.001);
-    const { llm } = open(anthropicNoCache((c) => ((c.budgets.provider_calls_per_episode = 3), (c.budgets.retries = 5))));
+    const { llm } = open(anthropicConfig((c) => ((c.budgets.provider_calls_per_episode = 3), (c.budgets.retries = 5))));
     const err = await llm.complete(criticRequest()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CallBudgetError);
     expect((err as CallBudgetError).diagnostics[0].code).toBe('AUR4202');
@@ -269,7 +271,7 @@ describe('anthropic provider against the fake Messages API', () => {
   it('aborts an in-flight call cleanly (exit 130)', async () => {
     server.script(steps.hang());
     const ac = new AbortController();
-    const { llm } = open(anthropicNoCache(), new MemoryRunLog(), ac.signal);
+    const { llm } = open(anthropicConfig(), new MemoryRunLog(), ac.signal);
     const p = llm.complete(writerRequest());
     setTimeout(() => ac.abort(), 50);
     const err = await p.catch((e: unknown) => e);
@@ -281,7 +283,7 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('times out per role', async () => {
     server.handler = () => steps.hang();
-    const { llm } = open(anthropicNoCache((c) => ((c.timeouts_ms.critic = 150), (c.budgets.retries = 0))));
+    const { llm } = open(anthropicConfig((c) => ((c.timeouts_ms.critic = 150), (c.budgets.retries = 0))));
     const t0 = Date.now();
     const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
     expect(err.diagnostics[0].code).toBe('AUR4207');
@@ -297,14 +299,14 @@ describe('anthropic provider against the fake Messages API', () => {
       setTimeout(() => inFlight--, 60);
       return steps.ok('x', { delayMs: 60 });
     };
-    const { llm } = open(anthropicNoCache((c) => (c.concurrency = 2)));
+    const { llm } = open(anthropicConfig((c) => (c.concurrency = 2)));
     await Promise.all(Array.from({ length: 6 }, (_, i) => llm.complete(writerRequest({ meta: { scene: `SC0${i}` } }))));
     expect(server.requests).toHaveLength(6);
     expect(peak).toBe(2);
   });
 
   it('refuses to start without ANTHROPIC_API_KEY', () => {
-    expect(() => openLlm({ root, config: anthropicNoCache(), env: {} })).toThrow(/ANTHROPIC_API_KEY/);
+    expect(() => openLlm({ root, config: anthropicConfig(), env: {} })).toThrow(/ANTHROPIC_API_KEY/);
   });
 });
 

@@ -1,30 +1,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { steps, writerAnswer } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
 import { LlmAbortedError } from '../../src/providers/errors.js';
-import { FAKE_KEY, criticRequest, tempRoot, testConfig, writerRequest } from './helpers.js';
+import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot, writerRequest } from './helpers.js';
 
 /** `--batch`: the Message Batches API through the real SDK against the fake server's batch endpoints. */
-let server: FakeAnthropicServer;
+const server = useFakeAnthropic({ resetEachTest: true });
 let root: string;
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
 beforeEach(async () => {
-  server.reset();
   root = await tempRoot('aureus-batch-');
 });
 
 function open(runDir: string, signal?: AbortSignal) {
-  const config = testConfig((c) => ((c.provider = 'anthropic'), (c.cache.mode = 'off')));
   const runLog = new MemoryRunLog();
-  const llm = openLlm({ root, config, env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url }, runLog, signal, batch: { runDir, pollMs: 10 } });
+  const llm = openLlm({ root, config: anthropicConfig(), env: anthropicEnv(server, FAKE_KEY), runLog, signal, batch: { runDir, pollMs: 10 } });
   return { llm, runLog };
 }
 

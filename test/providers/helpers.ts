@@ -20,6 +20,15 @@ export function testConfig(patch: (c: AureusConfig) => void = () => {}): AureusC
   return c;
 }
 
+/** testConfig on the Anthropic provider with the response cache off: every call reaches the fake server. */
+export function anthropicConfig(patch: (c: AureusConfig) => void = () => {}): AureusConfig {
+  return testConfig((c) => {
+    c.provider = 'anthropic';
+    c.cache.mode = 'off';
+    patch(c);
+  });
+}
+
 export const criticSchema = {
   type: 'object',
   additionalProperties: false,

@@ -1,34 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeAnthropic, steps, writerAnswer, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { steps, writerAnswer } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
 import { CostCapError, ProviderError } from '../../src/providers/errors.js';
 import { ExitCode } from '../../src/errors.js';
 import type { AureusConfig } from '../../src/config/types.js';
-import { FAKE_KEY, criticRequest, tempRoot, testConfig, writerRequest } from './helpers.js';
+import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot, writerRequest } from './helpers.js';
 
 /** The wire on the 5.x models: what we send, what we read, and how a run stops. Real SDK, local server. */
-let server: FakeAnthropicServer;
+const server = useFakeAnthropic({ resetEachTest: true });
 let root: string;
-
-beforeAll(async () => {
-  server = await startFakeAnthropic();
-});
-afterAll(async () => {
-  await server.close();
-});
 beforeEach(async () => {
-  server.reset();
   root = await tempRoot();
 });
 
 function open(patch: (c: AureusConfig) => void = () => {}, runLog = new MemoryRunLog()) {
-  const config = testConfig((c) => {
-    c.provider = 'anthropic';
-    c.cache.mode = 'off';
-    patch(c);
-  });
-  return { llm: openLlm({ root, config, env: { ANTHROPIC_API_KEY: FAKE_KEY, ANTHROPIC_BASE_URL: server.url }, runLog }), runLog };
+  return { llm: openLlm({ root, config: anthropicConfig(patch), env: anthropicEnv(server, FAKE_KEY), runLog }), runLog };
 }
 
 describe('the 5.x wire', () => {

@@ -6,6 +6,7 @@ import { commitEpisode, recoverPendingCommits } from '../../src/pipeline/transac
 import { runRelDir } from '../../src/paths.js';
 import { episodeRef } from '../../src/domain/context.js';
 import { cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
+import { committedRepo } from '../support/git-repo.js';
 
 /**
  * Issue 12, atomicity: a git failure during the commit leaves world/ and git exactly as before,
@@ -13,18 +14,7 @@ import { cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
  */
 afterAll(cleanup);
 
-function repo(): string {
-  const d = tempDir('atomic');
-  git(d, 'init', '-q', '-b', 'main');
-  git(d, 'config', 'user.name', 'T');
-  git(d, 'config', 'user.email', 't@example.com');
-  fs.mkdirSync(path.join(d, 'world'));
-  fs.writeFileSync(path.join(d, 'world/world.json'), '{"a":1}\n');
-  fs.writeFileSync(path.join(d, '.gitignore'), '.aureus/\n');
-  git(d, 'add', '-A');
-  git(d, 'commit', '-q', '-m', 'init');
-  return d;
-}
+const repo = (): string => committedRepo(tempDir('atomic'), { 'world/world.json': '{"a":1}\n', '.gitignore': '.aureus/\n' });
 
 const REQ = {
   episode: 's01e01',

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyDeltas } from '../../src/core/deltas/index.js';
 import { violatedConstraints } from '../../src/core/invariants.js';
@@ -9,17 +7,11 @@ import { isAureusError } from '../../src/errors.js';
 import { planEpisode } from '../../src/stages/planning.js';
 import { requireHardConstraints } from '../../src/stages/h-commit/hard-constraints.js';
 import { readStarterWorld } from '../support/starter-world.js';
-import { cleanup, cli, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli, editJson, makeWorld } from '../pipeline/world.js';
 
 /** Issue 12, item 6: world/constraints.json hard constraints hold at validate, in planning and before commit. */
 afterAll(cleanup);
 
-const edit = (root: string, rel: string, fn: (v: any) => void) => {
-  const file = path.join(root, rel);
-  const v = JSON.parse(fs.readFileSync(file, 'utf8'));
-  fn(v);
-  fs.writeFileSync(file, JSON.stringify(v, null, 2) + '\n');
-};
 
 function withConstraint(world: World, expr: string, id = 'cst_test'): World {
   const w = structuredClone(world);
@@ -30,7 +22,7 @@ function withConstraint(world: World, expr: string, id = 'cst_test'): World {
 describe('hard constraints at validate', () => {
   it('Cicero dead against cst_cicero_lives: exit 3 with AUR2056 naming the constraint', async () => {
     const root = await makeWorld('cst-dead');
-    edit(root, 'world/characters.json', (v) => {
+    editJson(root, 'world/characters.json', (v) => {
       const c = v.characters.find((x: any) => x.id === 'cicero');
       c.status = 'dead';
       c.bdi.intentions = []; // the dead do not act (AUR1024): otherwise a reference error comes first
@@ -45,7 +37,7 @@ describe('hard constraints at validate', () => {
 
   it('an added count_alive() < 0 constraint fails validate', async () => {
     const root = await makeWorld('cst-count');
-    edit(root, 'world/constraints.json', (v) => v.constraints.push({ id: 'cst_never', kind: 'hard', expr: 'count_alive() < 0', message: 'never holds' }));
+    editJson(root, 'world/constraints.json', (v) => v.constraints.push({ id: 'cst_never', kind: 'hard', expr: 'count_alive() < 0', message: 'never holds' }));
     const r = await cli(['validate', '--json'], root);
     expect(r.code).toBe(3);
     expect(JSON.parse(r.stdout).diagnostics.map((x: any) => x.message).join('\n')).toContain('cst_never');

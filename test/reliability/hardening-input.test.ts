@@ -2,8 +2,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, builtCli, cleanup, cli, copyRepo, git, makeWorld, tempDir } from '../pipeline/world.js';
-import { startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { BIN, builtCli, cleanup, cli, copyRepo, editJson, git, makeWorld, tempDir } from '../pipeline/world.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 
 /**
  * Issue 12, items 3 and 8–11: hostile files and paths give their documented error, never an
@@ -16,12 +16,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(cleanup);
 
-const edit = (root: string, rel: string, fn: (v: any) => void) => {
-  const file = path.join(root, rel);
-  const v = JSON.parse(fs.readFileSync(file, 'utf8'));
-  fn(v);
-  fs.writeFileSync(file, JSON.stringify(v, null, 2) + '\n');
-};
 const NO_TRACE = /\n\s+at .+\(.*:\d+:\d+\)/;
 
 /** The CLI as a child process with a time limit: a hang is a failure, not a stuck test run. */
@@ -114,7 +108,7 @@ describe('internal errors and hangs become documented errors (item 8)', () => {
 describe('terminal escapes in ids and names (item 9)', () => {
   it('validate shows control characters escaped, never raw', async () => {
     const root = copyRepo(pristine, 'escapes');
-    edit(root, 'world/characters.json', (v) => {
+    editJson(root, 'world/characters.json', (v) => {
       v.characters[0].id = 'evil\u001b]0;pwned\u0007\u001b[2J';
       v.characters[1].name = 'Nemo\u202e';
     });
@@ -145,7 +139,7 @@ describe('usage and validate errors instead of wasted work (item 10)', () => {
 
   it('a 5 MB character name is a validate error with its pointer (AUR1051), in well under a minute', async () => {
     const root = copyRepo(pristine, 'huge-name');
-    edit(root, 'world/characters.json', (v) => (v.characters[2].name = 'A'.repeat(5 * 1024 * 1024)));
+    editJson(root, 'world/characters.json', (v) => (v.characters[2].name = 'A'.repeat(5 * 1024 * 1024)));
     git(root, 'commit', '-qam', 'a huge name');
     const t0 = performance.now();
     const r = await cli(['episode', 'run', '--json'], root);
@@ -156,18 +150,14 @@ describe('usage and validate errors instead of wasted work (item 10)', () => {
 });
 
 describe('the API key is never printed (item 11)', () => {
-  let server: FakeAnthropicServer;
-  beforeAll(async () => {
-    server = await startFakeAnthropic();
-  });
-  afterAll(async () => server.close());
+  const server = useFakeAnthropic();
 
   it('a server that echoes the key in its error message gets it redacted', async () => {
     const KEY = 'plain-key-without-prefix-0123456789abcdef';
     server.handler = () => ({ kind: 'status', status: 401, errorType: 'authentication_error', message: `invalid x-api-key: ${KEY}` });
     const root = copyRepo(pristine, 'echo-key');
     for (const json of [[], ['--json']]) {
-      const r = await cli(['episode', 'run', '--provider', 'anthropic', ...json], root, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+      const r = await cli(['episode', 'run', '--provider', 'anthropic', ...json], root, anthropicEnv(server, KEY));
       expect(r.code).toBe(7);
       const out = r.stdout + r.stderr;
       expect(out).not.toContain(KEY);

@@ -1,7 +1,8 @@
 import { loadConfigOrThrow } from '../../src/config/load.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
-import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { steps } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from './fake-model.js';
 
 /**
@@ -11,20 +12,18 @@ import { faultyHandler } from './fake-model.js';
  * the provider-call budget, or fails cleanly: a documented exit code, no stack trace, and world/
  * and git exactly as they were.
  */
-let server: FakeAnthropicServer;
+const server = useFakeAnthropic();
 let pristine = '';
 const outcomes: string[] = [];
 beforeAll(async () => {
-  server = await startFakeAnthropic();
   pristine = await makeWorld('rel-faults');
 }, 120_000);
-afterAll(async () => {
+afterAll(() => {
   if (process.env.AUREUS_TEST_VERBOSE) console.log(outcomes.join('\n'));
-  await server.close();
   cleanup();
 });
 
-const env = () => ({ ANTHROPIC_API_KEY: 'sk-ant-test-faults', ANTHROPIC_BASE_URL: server.url });
+const env = () => anthropicEnv(server, 'sk-ant-test-faults');
 
 describe('provider faults over a whole episode', () => {
   it('a fault-free model behind the fake API compiles and commits an episode', async () => {

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, makeWorld } from '../pipeline/world.js';
-import { apiKeyOf, startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { apiKeyOf } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from './fake-model.js';
 
 /**
@@ -12,18 +13,14 @@ import { faultyHandler } from './fake-model.js';
  * in .aureus/ (run log, call journal, replay cache, checkpoints), in any git object, ref or log,
  * or in the command's own output.
  */
-let server: FakeAnthropicServer;
+const server = useFakeAnthropic();
 let w = '';
 const KEY = 'sk-ant-api03-RELIABILITY-' + 'Zq9'.repeat(12) + '-canary';
 
 beforeAll(async () => {
-  server = await startFakeAnthropic();
   w = await makeWorld('rel-secrets');
 }, 120_000);
-afterAll(async () => {
-  await server.close();
-  cleanup();
-});
+afterAll(cleanup);
 
 function filesUnder(dir: string): string[] {
   const out: string[] = [];
@@ -38,7 +35,7 @@ function filesUnder(dir: string): string[] {
 describe('API key hygiene', () => {
   it('a full run with a key set leaves the key in no file, no git object and no output', async () => {
     server.handler = faultyHandler('secrets', 0.1).handler;
-    const r = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], w, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: server.url });
+    const r = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], w, anthropicEnv(server, KEY));
     expect(r.code, r.stderr.slice(-800)).toBe(0);
     // The key was really used: every request carried it.
     expect(server.requests.length).toBeGreaterThan(40);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { World } from '../../src/domain/world.js';
-import { loadWorld, loadWorldOrThrow } from '../../src/store/index.js';
+import { loadWorld } from '../../src/store/index.js';
 import type { Anchor } from '../../src/domain/anchors.js';
 import { addDays, compareDates, formatDate } from '../../src/core/roman-date.js';
 import { coolingDeltas } from '../../src/core/cooling.js';
@@ -10,7 +10,7 @@ import { tension } from '../../src/core/metrics.js';
 import { COOLDOWN_EPISODES, moveKey, recentMovesOf } from '../../src/stages/c-director/memory.js';
 import { threadsAdvancedBy } from '../../src/stages/b-proposals/bdi.js';
 import { hasStarter, REPO } from '../stages/planning/helpers.js';
-import { simulateSeason, type SimEpisode } from '../stages/planning/season-sim.js';
+import { starterSeasons, type SimEpisode } from '../stages/planning/season-sim.js';
 
 /**
  * A 12-episode season on 3 seeds, planned and committed without prose (season-sim.ts), read the
@@ -43,14 +43,7 @@ function arcOf(ep: SimEpisode): { acts: number[]; peak: number } {
 }
 
 describe.runIf(hasStarter)('a 12-episode season read as drama', () => {
-  const runs = new Map<string, SimEpisode[]>();
-  const season = async (seed: string) => {
-    if (!runs.has(seed)) {
-      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
-      runs.set(seed, simulateSeason(world, seed, EPISODES, seasonGoals[0]?.goals, await anchors()));
-    }
-    return runs.get(seed)!;
-  };
+  const season = starterSeasons(EPISODES, { anchors: true });
 
   for (const seed of SEEDS) {
     it(`never replays the same (operator, actor, target) within ${COOLDOWN_EPISODES} episodes (seed ${seed})`, async () => {

@@ -1,101 +1,148 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { vocatives, vocativesFit } from '../../src/core/forms-of-address.js';
+import { describe, expect, it } from 'vitest';
+import { formOfAddress, genderOf, kinWordsFor, vocatives, vocativesFit } from '../../src/core/forms-of-address.js';
 import { parseScriptMarkdown } from '../../src/season/script-model.js';
-import { checkPeople, type PersonOnPage } from '../../src/season/script-people.js';
-import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+import { checkPeople, type PeopleWorld } from '../../src/season/script-people.js';
+import { bindPronouns } from '../../src/stages/d-packets/index.js';
 
-const PEOPLE: PersonOnPage[] = [
-  { id: 'caesar', name: 'Gaius Julius Caesar', cue: 'CAESAR' },
-  { id: 'crassus', name: 'Marcus Licinius Crassus', cue: 'CRASSUS' },
-  { id: 'servilia', name: 'Servilia', cue: 'SERVILIA' },
-  { id: 'cicero', name: 'Marcus Tullius Cicero', cue: 'CICERO' },
-  { id: 'terentia', name: 'Terentia', cue: 'TERENTIA' },
-];
+const WORLD: PeopleWorld = {
+  people: [
+    { id: 'caesar', name: 'Gaius Julius Caesar', cue: 'CAESAR', gender: 'male' },
+    { id: 'crassus', name: 'Marcus Licinius Crassus', cue: 'CRASSUS', gender: 'male' },
+    { id: 'servilia', name: 'Servilia', cue: 'SERVILIA', gender: 'female' },
+    { id: 'cicero', name: 'Marcus Tullius Cicero', cue: 'CICERO', gender: 'male' },
+    { id: 'terentia', name: 'Terentia', cue: 'TERENTIA', gender: 'female' },
+    { id: 'cato', name: 'Marcus Porcius Cato', cue: 'CATO', gender: 'male' },
+  ],
+  ties: [
+    { from: 'servilia', to: 'caesar', flags: ['lovers'] },
+    { from: 'terentia', to: 'cicero', flags: ['married'] },
+    { from: 'cicero', to: 'terentia', flags: ['married'] },
+    { from: 'cato', to: 'servilia', flags: ['kin', 'sibling'] },
+  ],
+  places: [
+    { id: 'campus_martius', name: 'Campus Martius', description: 'The Field of Mars outside the old walls, where the centuries vote in the Saepta pens.' },
+    { id: 'subura', name: 'The Subura', description: 'A valley of tall, leaning tenements, taverns, cook-shops and crews; loud by day, louder by night.' },
+    { id: 'curia', name: 'Curia Hostilia', description: 'The old Senate house on the edge of the Forum: benches, bronze doors.' },
+    { id: 'forum', name: 'Forum Romanum', description: 'The heart of the city: the Rostra and the praetors\' tribunals.' },
+  ],
+  secrets: [{ id: 'sec_bribes', text: 'The vote-brokers who worked for Murena were paid from Varo\'s strongbox at Ostia.' }],
+};
 
-/** Written the way a model writes a script: stage business, idioms, a vocative mid-sentence. */
+/**
+ * Written the way a model writes a script: markdown, stage
+ * business, a parenthetical, speech quoted inside narration, idioms, a vocative mid-sentence.
+ */
 const SCRIPT = `# S01E02: The Dowry
 
-## SC01 — INT. SERVILIA'S HOUSE - NIGHT
+## SC01 — INT. HOUSE OF SERVILIA - NIGHT
 
 **Cast:** Servilia, Marcus Licinius Crassus
 
-The lamps gutter. Servilia does not rise.
+The lamps gutter. Servilia does not rise; he pours the wine himself and waits for Crassus to speak.
 
 > SERVILIA: You may love me, Gaius, or you may manage me. Not both on the same day.
 > CRASSUS: Everything in this city has a price, and I know most of them.
 
-## SC02 — INT. CICERO'S HOUSE - DAY
+## SC02 — INT. HOUSE OF CICERO - DAY
 
-**Cast:** Marcus Tullius Cicero, Terentia
+**Cast:** Marcus Tullius Cicero, Terentia, Marcus Licinius Crassus
 
-> TERENTIA: You may speak to the Senate all day, Marcus. At night you will answer to me.
-> CICERO: Everything in this city has a price, and I know most of them!
-> CICERO: Yes, Mother.
+Terentia sets down her cup. "You may speak to the Senate all day, Marcus," she says.
 
-## SC03 — EXT. FORUM - DAY
+> CICERO: (wearily) Everything in this city has a price, and I know most of them!
 
-**Cast:** Gaius Julius Caesar, Servilia
+> CICERO: Yes, Mother. Yes, my wife.
+> CRASSUS: Sit down, Marcus.
+
+Cicero reads the tablet twice: the vote-brokers who worked for Murena were paid from Varo's strongbox at Ostia. He does not look up.
+
+## SC03 — EXT. CAMPUS MARTIUS - DAY
+
+**Cast:** Gaius Julius Caesar, Servilia, Marcus Porcius Cato
+
+Mud. Shouting. A cart stuck in the Subura. Caesar pushes through the crowd to her side.
 
 > SERVILIA: Gaius, not here.
-> CAESAR: Then where?
+> CATO: Come away, sister. A man who buys the consulship will sell the Republic.
+> CAESAR: Then where? It is out: the vote-brokers who worked for Murena were paid from Varo's strongbox at Ostia.
+
+## SC04 — INT. CURIA HOSTILIA - MORNING
+
+**Cast:** Marcus Tullius Cicero, Marcus Porcius Cato
+
+The old Senate house on the edge of the Forum: benches, bronze doors. Cicero rises; the consul taps his rod and Cato glares at the wife of some senator, who lowers her eyes.
+
+## SC05 — INT. HOUSE OF CICERO - NIGHT
+
+**Cast:** Terentia
+
+Terentia trims the lamp and smooths his stola.
 `;
 
-describe('forms of address', () => {
+describe('forms of address come from the world', () => {
   it('finds vocatives set off by commas or ending a sentence, not a name in passing', () => {
     expect(vocatives('You may love me, Gaius, or you may manage me.', ['Gaius'])).toEqual(['Gaius']);
     expect(vocatives('Mother, today you will see your son pontifex.', ['Mother'])).toEqual(['Mother']);
     expect(vocatives('Ask Gaius Antonius what he owes.', ['Gaius'])).toEqual([]);
-    expect(vocativesFit('You may love me, Gaius, or you may manage me.', 'Gaius Julius Caesar')).toBe(true);
-    expect(vocativesFit('You may love me, Gaius, or you may manage me.', 'Marcus Licinius Crassus')).toBe(false);
-    expect(vocativesFit('Mother, today you will see your son pontifex.', 'Servilia')).toBe(false);
+  });
+
+  it('allows a praenomen only between intimates and a kin word only for the declared tie', () => {
+    const caesar = { name: 'Gaius Julius Caesar', gender: 'male' as const };
+    const crassus = { name: 'Marcus Licinius Crassus', gender: 'male' as const };
+    expect(vocativesFit('You may love me, Gaius, or you may manage me.', caesar, ['lovers'])).toBe(true);
+    expect(vocativesFit('You may love me, Gaius, or you may manage me.', crassus, ['negotiating'])).toBe(false);
+    // Terentia's "Marcus" is for her husband, not for Crassus, who is also a Marcus.
+    expect(vocativesFit('At night you will answer to me, Marcus.', crassus, [])).toBe(false);
+    expect(vocativesFit('At night you will answer to me, Marcus.', { name: 'Marcus Tullius Cicero' }, ['married'])).toBe(true);
+    expect(vocativesFit('Mother, today you will see your son pontifex.', { name: 'Servilia', gender: 'female' }, ['lovers'])).toBe(false);
+    expect(vocativesFit('Come away, sister.', { name: 'Servilia', gender: 'female' }, ['kin', 'sibling'])).toBe(true);
     expect(vocativesFit('The Senate will wait.', undefined)).toBe(true);
+    expect(kinWordsFor(['married'], 'female')).toEqual(['Wife']);
+    expect(kinWordsFor(['kin'], 'female')).toEqual([]);
+    expect(formOfAddress(caesar, 'Caesar', ['lovers'])).toBe('Gaius');
+    expect(formOfAddress(caesar, 'Caesar', ['creditor'])).toBe('Caesar');
+    // DPRR abbreviates: "M. Tullius Cicero" is a Marcus to his wife.
+    expect(formOfAddress({ name: 'M. Tullius Cicero' }, 'Cicero', ['married'])).toBe('Marcus');
+  });
+
+  it('reads gender as declared, a praenomen as male, and otherwise does not guess', () => {
+    expect(genderOf({ name: 'Servilia', gender: 'female' })).toBe('female');
+    expect(genderOf({ name: 'Quintus Curius' })).toBe('male');
+    expect(genderOf({ name: 'Fulvia' })).toBeUndefined();
+    const people = new Map([['target', { name: 'Servilia', gender: 'female' as const }], ['actor', { name: 'Fulvia' }]]);
+    expect(bindPronouns('target understands who owns {target:him}; Rome wakes to find {actor:him} gone, {actor:his} door open.', people))
+      .toBe("target understands who owns her; Rome wakes to find Fulvia gone, Fulvia's door open.");
   });
 });
 
 describe('the people check reads a script against the world', () => {
-  it('finds a praenomen for the wrong man, a kin word without kin, and a line said by two people', () => {
-    const found = checkPeople([{ episode: 's01e02', doc: parseScriptMarkdown(SCRIPT) }], PEOPLE, []);
-    expect(found.map((f) => [f.kind, f.scene, f.cue])).toEqual([
-      ['wrong_praenomen', 'SC01', 'SERVILIA'],
-      ['recycled_line', 'SC02', 'CICERO'],
-      ['kin_address', 'SC02', 'CICERO'],
-    ]);
-    // Terentia's "Marcus" is Cicero's praenomen and Servilia's "Gaius" in SC03 is Caesar's: no finding.
+  const found = checkPeople([{ episode: 's01e02', doc: parseScriptMarkdown(SCRIPT) }], WORLD);
+  const kinds = (k: string) => found.filter((f) => f.kind === k).map((f) => [f.scene, f.cue, f.detail]);
+
+  it('finds a praenomen for the wrong man and a praenomen between strangers', () => {
+    expect(kinds('wrong_praenomen').map((f) => f.slice(0, 2))).toEqual([['SC01', 'SERVILIA'], ['SC02', 'CRASSUS']]);
+    // Terentia's quoted "Marcus" is her husband's; Servilia's "Gaius" in SC03 is her lover's.
   });
 
-  it('accepts a kin word when the world declares the kin', () => {
-    const found = checkPeople([{ episode: 's01e02', doc: parseScriptMarkdown(SCRIPT) }], PEOPLE, [['cicero', 'terentia']]);
-    expect(found.map((f) => f.kind)).not.toContain('kin_address');
+  it('finds a kin word without the tie and accepts the declared one', () => {
+    expect(kinds('kin_address').map((f) => f.slice(0, 2))).toEqual([['SC02', 'CICERO']]);
+    expect(kinds('kin_address')[0]![2]).toContain('Mother');
   });
-});
 
-/** A 3-episode offline season per seed, every committed script read against the starter world. */
-const SEEDS = ['alpha', 'beta', 'gamma'];
-const roots: string[] = [];
-afterAll(cleanup);
+  it('finds a line said by two people, with a parenthetical or a different ending', () => {
+    expect(kinds('recycled_line').map((f) => f.slice(0, 2))).toEqual([['SC02', 'CICERO']]);
+  });
 
-describe('an offline season addresses people as the world allows', () => {
-  for (const seed of SEEDS) {
-    it(`seed ${seed}: no praenomen for the wrong person, no kin word without kin`, async () => {
-      const root = await makeWorld(`people-${seed}`);
-      roots.push(root);
-      const r = await cli(['season', 'run', '--count', '3', '--seed', seed, '--json'], root);
-      expect(r.code, r.stderr).toBe(0);
-      const chars = JSON.parse(fs.readFileSync(path.join(root, 'world/characters.json'), 'utf8')).characters as PersonOnPage[];
-      const rels = JSON.parse(fs.readFileSync(path.join(root, 'world/relationships.json'), 'utf8')).relationships as { from: string; to: string; flags?: string[] }[];
-      const kin = rels.filter((x) => x.flags?.includes('kin')).map((x) => [x.from, x.to] as [string, string]);
-      const dirs = fs.readdirSync(path.join(root, 'seasons/season_01')).filter((d) => d.startsWith('episode_')).sort();
-      expect(dirs.length).toBe(3);
-      const eps = dirs.map((d) => ({ episode: d, doc: parseScriptMarkdown(fs.readFileSync(path.join(root, 'seasons/season_01', d, 'episode_script.md'), 'utf8')) }));
-      expect(eps.flatMap((e) => e.doc.scenes).length).toBeGreaterThan(20);
-      const found = checkPeople(eps, chars, kin);
-      expect(found.filter((f) => f.kind !== 'recycled_line')).toEqual([]);
-      // Not yet held: the offline writer's short reply pools wrap over a 20-scene episode, so a
-      // reply comes back in another mouth (issue 17, item 6, left open). Reported, not asserted.
-      console.info(`seed ${seed}: ${found.filter((f) => f.kind === 'recycled_line').length} recycled lines in 3 episodes`);
-      expect(git(root, 'tag', '--list', 's01e*').split('\n').filter(Boolean).length).toBe(3);
-    }, 300_000);
-  }
+  it('finds "he" for a woman in narration, not a pronoun with another candidate in sight', () => {
+    expect(kinds('pronoun').map((f) => f.slice(0, 1))).toEqual([['SC05']]);
+    // SC01's "he" is Crassus's clause; SC03's "her" may be Servilia, who is in the scene.
+  });
+
+  it('finds a secret quoted twice in an episode', () => {
+    expect(kinds('secret_quoted_twice')).toEqual([['SC03', '', expect.stringContaining('sec_bribes quoted 2 times (SC02, SC03)')]]);
+  });
+
+  it('finds a scene that opens in another place, not the Curia\'s own description naming the Forum', () => {
+    expect(kinds('misplaced_place')).toEqual([['SC03', '', 'a scene at Campus Martius opens in The Subura']]);
+  });
 });

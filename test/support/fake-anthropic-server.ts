@@ -31,7 +31,7 @@ export type FakeStep =
    * A successful answer; JSON or SSE as the request asks (`stream: true`). `thinking` puts a
    * thinking block before the text, as adaptive thinking on 5.x models does.
    */
-  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string }
+  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string; hold?: FakeHold }
   /** Send the headers and part of the body, then stall (never finish). */
   | { kind: 'stall' }
   /** An HTTP error with the API's error body. `retryAfter` (seconds) and `retryAfterMs` set those headers. */
@@ -44,6 +44,16 @@ export type FakeStep =
   | { kind: 'stream_error'; text: string; errorType?: string }
   /** Never answer (until the client gives up or aborts). */
   | { kind: 'hang' };
+
+/**
+ * Streamed answers only: send the first `after` pieces (40 characters each), then wait for `until`
+ * before the rest, as a model still thinking mid-answer does. A test proves the client shows the
+ * first part while the rest has not been sent.
+ */
+export interface FakeHold {
+  after: number;
+  until: Promise<void>;
+}
 
 export interface FakeRequest {
   index: number;
@@ -95,7 +105,7 @@ export const DEFAULT_USAGE: FakeUsage = { input_tokens: 100, output_tokens: 50, 
 
 /** Step builders for the faults the issue lists. */
 export const steps = {
-  ok: (text: string, o: { stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string } = {}): FakeStep => ({ kind: 'ok', text, ...o }),
+  ok: (text: string, o: { stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string; hold?: FakeHold } = {}): FakeStep => ({ kind: 'ok', text, ...o }),
   /** An answer that starts with a thinking block (adaptive thinking). */
   thinking: (thinking: string, text: string): FakeStep => ({ kind: 'ok', text, thinking }),
   stall: (): FakeStep => ({ kind: 'stall' }),
@@ -301,7 +311,11 @@ export async function startFakeAnthropic(opts: { handler?: FakeAnthropicServer['
     const pieces = text.match(/[\s\S]{1,40}/g) ?? [];
     const partial = step.kind === 'truncate' || step.kind === 'stream_error';
     const sent = partial ? pieces.slice(0, Math.max(1, Math.floor(pieces.length / 2))) : pieces;
-    for (const p of sent) sse(res, 'content_block_delta', { type: 'content_block_delta', index: bi, delta: { type: 'text_delta', text: p } });
+    const hold = step.kind === 'ok' ? step.hold : undefined;
+    for (const [i, p] of sent.entries()) {
+      if (hold && i === hold.after) await hold.until;
+      sse(res, 'content_block_delta', { type: 'content_block_delta', index: bi, delta: { type: 'text_delta', text: p } });
+    }
     if (step.kind === 'stream_error') {
       sse(res, 'error', { type: 'error', error: { type: step.errorType ?? 'overloaded_error', message: 'Overloaded' } });
       res.end();

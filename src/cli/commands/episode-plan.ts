@@ -5,6 +5,7 @@ import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
 import { formatDiagnostics } from '../io.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
+import { inheritErrorHandling } from './index.js';
 
 /**
  * The `episode` command group. Other modules add their subcommands to the same group
@@ -21,10 +22,6 @@ Examples:
   $ aureus episode plan                  plan the next episode (stages A–D) into its draft folder`);
 }
 
-/** Subcommands need the program's error handling too: main.ts only configures top-level commands. */
-function inheritErrorHandling(program: Command, sub: Command): Command {
-  return sub.exitOverride().configureOutput(program.configureOutput());
-}
 
 const int = (flag: string, min: number) => (v: string): number => {
   if (!/^\d+$/.test(v) || Number(v) < min) {
@@ -44,8 +41,15 @@ interface PlanOptions extends SteerFlags {
 }
 
 export function registerEpisodePlan(program: Command, ctx: () => CommandContext): void {
+  const sub = defineEpisodePlan(program);
+  inheritErrorHandling(program, sub);
+  sub.action(async (opts: PlanOptions) => runEpisodePlan(ctx(), opts));
+}
+
+/** `episode plan`'s flags and help only; the work is in runEpisodePlan. */
+function defineEpisodePlan(program: Command): Command {
   const episode = episodeCommand(program);
-  const sub = addSteerFlags(episode
+  return addSteerFlags(episode
     .command('plan')
     .description('run planning stages A–D: snapshot, agent proposals, the Director\'s plan and the scene packets')
     .option('--season <n>', 'season number (default: the latest season folder)', int('--season', 1))
@@ -67,77 +71,95 @@ Examples:
 
 Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
 (the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread).`);
-  inheritErrorHandling(program, sub);
-  sub.action(async (opts: PlanOptions) => {
-    const c = ctx();
-    if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
-      throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
-    }
-    const path = await import('node:path');
-    const { loadValidatedWorld } = await import('../../store/validate.js');
-    const { loadConfigOrThrow } = await import('../../config/load.js');
-    const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
-    const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
-    const { episodeRef } = await import('../../domain/context.js');
-    const { runRelDir, episodeRelDir } = await import('../../paths.js');
-    const fs = await import('node:fs');
+}
 
-    // Everything `aureus validate` checks, before any file is written.
-    const { world } = await loadValidatedWorld(c.root);
-    const next = await nextEpisodeRef(c.root, opts.season);
-    const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
-    (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
-    if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
-      throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
-    }
-    // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
-    // world's hash), so a plan previews exactly the episode a run would compile.
-    const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
-    const flags = await steeringFrom(opts);
-    const { runKey } = await import('../../pipeline/staged.js');
-    const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
-    const { parseProviderFlag } = await import('../../config/overrides.js');
-    const { config } = loadConfigOrThrow(c.root, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined);
-    await fs.promises.mkdir(runDir, { recursive: true });
-    const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
-    const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
-    const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
-    const started = performance.now();
-    // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
-    const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
-    const artifacts = await planEpisode({
-      ...(await seasonPlanningInputs(c.root, ref, world, flags)),
-      world, ref, seed, previousCliffhanger, llm,
-      packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
-    });
-    const files = await writePlanningArtifacts(runDir, artifacts);
-    await runLog.finalize();
-    const ms = Math.round(performance.now() - started);
-    const rel = path.relative(c.root, runDir) || '.';
-    const { plan } = artifacts;
-    const apps = plan.beats.flatMap((b) => b.applications);
-    const estimate = await estimateFor(c.root, config, artifacts);
-    if (opts.json) {
-      const { stableStringify } = await import('../../core/json.js');
-      c.io.stdout(stableStringify({
-        episode_id: plan.episode_id, seed, title: plan.title, dir: rel, files,
-        scenes: plan.scenes.length,
-        applications: { thriller: apps.filter((a) => a.type === 'thriller').length, soap: apps.filter((a) => a.type === 'soap').length, failed: apps.filter((a) => a.outcome === 'fail').length },
-        threads_advanced: plan.threads_advanced,
-        mandatory: Object.fromEntries(plan.beats.filter((b) => b.tag).map((b) => [b.tag!, b.scene])),
-        drama_responses: plan.drama_responses.map((r) => `${r.action}@${r.at}`),
-        acceptance: Object.fromEntries(plan.acceptance_checks.map((a) => [a.id, a.passed])),
-        director: plan.director,
-        estimated_cost_usd: estimate,
-        state_hash: plan.state_hash,
-        diagnostics: artifacts.diagnostics,
-      }));
-      return;
-    }
-    if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
-    const est = `estimated cost on the real provider at this routing: $${estimate.usd.toFixed(2)} (with --batch $${estimate.batch_usd.toFixed(2)}; a clean run, repairs extra)`;
-    c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n${est}\n`);
+/** Checks the flags and the target episode, plans it into its run folder, then prints the result. */
+async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<void> {
+  if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
+    throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
+  }
+  const path = await import('node:path');
+  const { loadValidatedWorld } = await import('../../store/validate.js');
+  const { resolveConfig, configOrThrow } = await import('../../config/load.js');
+  const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
+  const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
+  const { episodeRef } = await import('../../domain/context.js');
+  const { runRelDir, episodeRelDir } = await import('../../paths.js');
+  const fs = await import('node:fs');
+
+  // Everything `aureus validate` checks, before any file is written.
+  const { world, configFile } = await loadValidatedWorld(c.root);
+  const next = await nextEpisodeRef(c.root, opts.season);
+  const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
+  (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
+  if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
+    throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
+  }
+  // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
+  // world's hash), so a plan previews exactly the episode a run would compile.
+  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
+  const flags = await steeringFrom(opts);
+  const { runKey } = await import('../../pipeline/staged.js');
+  const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
+  const { parseProviderFlag } = await import('../../config/overrides.js');
+  // The config file as validation read it, with --provider over it: read once.
+  const { config } = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
+  await fs.promises.mkdir(runDir, { recursive: true });
+  const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
+  const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
+  const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
+  const started = performance.now();
+  // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
+  const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
+  const artifacts = await planEpisode({
+    ...(await seasonPlanningInputs(c.root, ref, world, flags)),
+    world, ref, seed, previousCliffhanger, llm,
+    packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
   });
+  const files = await writePlanningArtifacts(runDir, artifacts);
+  await runLog.finalize();
+  const ms = Math.round(performance.now() - started);
+  const rel = path.relative(c.root, runDir) || '.';
+  const estimate = await estimateFor(c.root, config, artifacts);
+  await reportPlan(c, opts, { artifacts, seed, rel, files, ms, estimate });
+}
+
+interface PlanReport {
+  artifacts: import('../../stages/planning.js').PlanningArtifacts;
+  seed: string;
+  /** The run folder, relative to the world root. */
+  rel: string;
+  files: string[];
+  ms: number;
+  estimate: Awaited<ReturnType<typeof estimateFor>>;
+}
+
+/** What `episode plan` prints: the JSON summary with --json, else diagnostics on stderr and the beat sheet. */
+async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): Promise<void> {
+  const { artifacts, seed, rel, files, ms, estimate } = r;
+  const { plan } = artifacts;
+  const apps = plan.beats.flatMap((b) => b.applications);
+  if (opts.json) {
+    const { stableStringify } = await import('../../core/json.js');
+    c.io.stdout(stableStringify({
+      episode_id: plan.episode_id, seed, title: plan.title, dir: rel, files,
+      scenes: plan.scenes.length,
+      applications: { thriller: apps.filter((a) => a.type === 'thriller').length, soap: apps.filter((a) => a.type === 'soap').length, failed: apps.filter((a) => a.outcome === 'fail').length },
+      threads_advanced: plan.threads_advanced,
+      mandatory: Object.fromEntries(plan.beats.filter((b) => b.tag).map((b) => [b.tag!, b.scene])),
+      drama_responses: plan.drama_responses.map((r) => `${r.action}@${r.at}`),
+      acceptance: Object.fromEntries(plan.acceptance_checks.map((a) => [a.id, a.passed])),
+      director: plan.director,
+      estimated_cost_usd: estimate,
+      state_hash: plan.state_hash,
+      diagnostics: artifacts.diagnostics,
+    }));
+    return;
+  }
+  if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
+  const { formatUsd } = await import('../../core/readable.js');
+  const est = `estimated cost on the real provider at this routing: ${formatUsd(estimate.usd, 2)} (with --batch ${formatUsd(estimate.batch_usd, 2)}; a clean run, repairs extra)`;
+  c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n${est}\n`);
 }
 
 /** The episode's estimated cost from its artifacts (providers/estimate.ts), measured on the writer requests the run would send. */

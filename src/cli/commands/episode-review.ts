@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { RegisterCommand } from './index.js';
+import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
 import { printWarnings, renderSummary } from './run-shared.js';
 import { restage } from './review-shared.js';
@@ -9,7 +9,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
 /** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
 export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
   const group = episodeCommand(program);
-  const wire = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+  const wire = (cmd: Command) => inheritErrorHandling(program, cmd);
 
   wire(group.command('review')
     .description('show the staged episode: beat sheet, scenes with findings, claims and their fate, cost so far')

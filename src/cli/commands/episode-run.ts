@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { episodeCommand } from './episode-plan.js';
+import { inheritErrorHandling } from './index.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
@@ -32,7 +33,7 @@ Exit codes: 0 committed, 3 invalid world/config, 5 repair budget or --max-cost e
 plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the lock, 10 git error,
 130 interrupted (resumable).`,
     );
-  sub.exitOverride().configureOutput(program.configureOutput());
+  inheritErrorHandling(program, sub);
   sub.action(async (f: RunFlags & SteerFlags & { episode?: string; review?: boolean }) => {
     const c = ctx();
     const { requirePositiveInt } = await import('../../season/episode-id.js');

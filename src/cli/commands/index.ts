@@ -7,6 +7,11 @@ import type { CommandContext } from '../context.js';
  */
 export type RegisterCommand = (program: Command, ctx: () => CommandContext) => void;
 
+/** Subcommands need the program's error handling too: main.ts only configures top-level commands. */
+export function inheritErrorHandling(program: Command, sub: Command): Command {
+  return sub.exitOverride().configureOutput(program.configureOutput());
+}
+
 /**
  * The command table: what the top-level help lists (name, its usage term, its description) and how
  * to load the modules that register it. Start-up imports only this file: `aureus --help` builds

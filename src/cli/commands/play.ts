@@ -16,9 +16,9 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .option('--session <id>', 'session id (default <principal>-NNN)')
     .option('--seed <s>', 'seed of the offline provider (default: the session id)')
     .option('--resume <session>', 'continue a session from its last turn')
-    .option('--brief-budget <tokens>', "the Director's brief token budget", '500')
-    .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice', '2000')
-    .option('--json', 'one JSON event per line: message_complete, notice, canonized, episode_complete, done')
+    .option('--brief-budget <tokens>', "the Director's brief token budget (default: play.brief_budget in aureus.config.yaml, 500)")
+    .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice (default: play.max_input, 2000)')
+    .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done')
     .addHelpText('after', `
 On a terminal: a line-editing prompt (history with ↑/↓, Ctrl-C pauses the session, resumable).
 Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).

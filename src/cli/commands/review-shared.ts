@@ -1,5 +1,6 @@
 import type { CommandContext } from '../context.js';
 import type { World } from '../../domain/world.js';
+import type { ConfigFile } from '../../config/load.js';
 import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
@@ -9,7 +10,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
  * the operation, then stage the episode again (stage H from the scenes as they now are), so the
  * staged files in the run folder always show what `episode commit` would commit.
  */
-export async function underReview<T>(c: CommandContext, command: string, op: (world: World) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
+export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
   const { createGit } = await import('../../git/simple-git.js');
   await createGit(c.root).requireRepo();
   const { requireReview } = await import('../../pipeline/review-state.js');
@@ -18,11 +19,12 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
   const warnings: Diagnostic[] = [];
   return withLock(c.root, command, async () => {
     const { loadValidatedWorld } = await import('../../store/validate.js');
-    const { world } = await loadValidatedWorld(c.root);
+    const { world, configFile } = await loadValidatedWorld(c.root);
     // Hand edits of the staged script first: the operation drops the staged stage H, they must not go with it.
     const { adoptStagedEdits } = await import('../../pipeline/scene-ops.js');
     await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);
-    const result = await op(world);
+    // The config as validation read it: an operation that calls a model resolves it, not a second read.
+    const result = await op(world, configFile);
     const staged = await restage(c, requireReview(c.root), warnings, true);
     return { result, staged, warnings };
   }, warnings).finally(async () => {

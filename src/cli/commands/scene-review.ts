@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { RegisterCommand } from './index.js';
+import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { underReview } from './review-shared.js';
 
 /**
@@ -17,7 +17,7 @@ function printFindings(c: CommandContext, findings: { code: string; severity: st
 
 export const registerSceneReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
   const scene = sceneGroup(program);
-  const wire = (cmd: Command) => cmd.exitOverride().configureOutput(program.configureOutput());
+  const wire = (cmd: Command) => inheritErrorHandling(program, cmd);
 
   wire(scene.command('rewrite <scene>')
     .description('regenerate one staged scene (a new Writer call, never a replay), with a note for the Writer')
@@ -36,7 +36,7 @@ Examples:
       const { rewriteScene } = await import('../../pipeline/scene-rewrite.js');
       const { interruptSignal } = await import('./run-shared.js');
       const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
-      const { result } = await underReview(c, 'scene rewrite', (world) => rewriteScene({ root: c.root, world, scene: id, note: o.note, env: c.io.env, signal: intr.signal })).finally(() => intr.dispose());
+      const { result } = await underReview(c, 'scene rewrite', (world, configFile) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal })).finally(() => intr.dispose());
       if (o.json) c.io.stdout(JSON.stringify(result, null, 2) + '\n');
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {

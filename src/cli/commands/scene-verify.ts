@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
+import type { SceneVerification } from '../../stages/f-verifier/verify.js';
+import type { LoadedLexicon } from '../../stages/f-verifier/load.js';
 
 /**
  * `aureus scene verify --packet <packet.json> --scene <scene.txt> [--json]`: the deterministic
@@ -63,6 +65,8 @@ Examples:
               accepted_claims: v.accepted_claims,
               downgraded_claims: v.downgraded_claims,
               rejected_claims: v.rejected_claims,
+              normalisations: v.normalisations,
+              form_errors: v.form_errors,
               lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
             },
             null,
@@ -71,19 +75,27 @@ Examples:
         );
         return;
       }
-      const ch = c.chalk;
-      let out = '';
-      for (const f of v.findings) {
-        const sev = f.severity === 'hard' ? ch.red('hard') : ch.yellow('soft');
-        out += `${o.scene}${f.span ? `:${f.span.line}` : ''}: ${sev} ${ch.dim(f.code)} ${f.message}\n`;
-        if (f.span) out += `  ${ch.dim('>')} ${f.span.text}\n`;
-        out += `  ${ch.dim('fix:')} ${f.fix}\n`;
-      }
-      const hard = v.findings.filter((f) => f.severity === 'hard').length;
-      const soft = v.findings.length - hard;
-      out += `${packet.scene_id}: ${verdict === 'PASS' ? ch.green('PASS') : ch.red('FAIL')} (${hard} hard, ${soft} soft finding${soft === 1 ? '' : 's'}; claims: ${v.accepted_claims.length} accepted, ${v.downgraded_claims.length} downgraded, ${v.rejected_claims.length} rejected)\n`;
-      const lexWhat = lex.source === 'option' ? '--lexicon' : lex.source === 'world' ? "the world's" : `aureus's default, no style/lexicon.md in ${c.root}`;
-      out += `${ch.dim('lexicon:')} ${lex.file} (${lex.entries.length} entries; ${lexWhat})\n`;
-      c.io.stdout(out);
+      c.io.stdout(renderVerification(v, { file: o.scene, scene: packet.scene_id, lex, root: c.root, chalk: c.chalk }));
     });
 };
+
+/** The human-readable report: findings with their spans and fixes, what was normalised, the verdict, the lexicon used. */
+function renderVerification(v: SceneVerification, o: { file: string; scene: string; lex: LoadedLexicon; root: string; chalk: CommandContext['chalk'] }): string {
+  const ch = o.chalk;
+  let out = '';
+  for (const f of v.findings) {
+    const sev = f.severity === 'hard' ? ch.red('hard') : ch.yellow('soft');
+    out += `${o.file}${f.span ? `:${f.span.line}` : ''}: ${sev} ${ch.dim(f.code)} ${f.message}\n`;
+    if (f.span) out += `  ${ch.dim('>')} ${f.span.text}\n`;
+    out += `  ${ch.dim('fix:')} ${f.fix}\n`;
+  }
+  // How the answer's form was read (issue 13): shown, never silent.
+  for (const n of v.normalisations) out += `${ch.dim('read:')} ${n.what} ${ch.dim(`(${n.code}: ${n.why})`)}\n`;
+  const hard = v.findings.filter((f) => f.severity === 'hard').length;
+  const soft = v.findings.length - hard;
+  out += `${o.scene}: ${v.hard ? ch.red('FAIL') : ch.green('PASS')} (${hard} hard, ${soft} soft finding${soft === 1 ? '' : 's'}; claims: ${v.accepted_claims.length} accepted, ${v.downgraded_claims.length} downgraded, ${v.rejected_claims.length} rejected)\n`;
+  const lex = o.lex;
+  const lexWhat = lex.source === 'option' ? '--lexicon' : lex.source === 'world' ? "the world's" : `aureus's default, no style/lexicon.md in ${o.root}`;
+  out += `${ch.dim('lexicon:')} ${lex.file} (${lex.entries.length} entries; ${lexWhat})\n`;
+  return out;
+}

@@ -1,9 +1,14 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { inheritErrorHandling } from './index.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
-import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
+import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
+import type { ConfigOverrides } from '../../config/types.js';
+import type { CostGuard } from '../../providers/cost-guard.js';
 import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+
+type SeasonFlags = RunFlags & { count: string; batch?: boolean };
 
 /** The failure of a season run as JSON: what failed, its exit code and diagnostics. */
 function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
@@ -13,6 +18,13 @@ function errorJson(e: unknown): { message: string; exit_code: number; codes: str
 
 /** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
 export function registerSeason(program: Command, ctx: () => CommandContext): void {
+  const sub = defineSeasonRun(program);
+  inheritErrorHandling(program, sub);
+  sub.action(async (f: SeasonFlags) => runSeason(ctx(), f));
+}
+
+/** The `season` group (shared with other season subcommands) and its `run` subcommand: flags and help only. */
+function defineSeasonRun(program: Command): Command {
   const group =
     program.commands.find((x) => x.name() === 'season') ??
     program
@@ -22,7 +34,7 @@ export function registerSeason(program: Command, ctx: () => CommandContext): voi
 Examples:
   $ aureus season run --count 3          three episodes, each committed and tagged
 See also: aureus status, recap, diff, branch, rollback, export.`);
-  const sub = addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
+  return addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
     .option('--count <n>', 'how many episodes', '1')
     .option('--batch', 'send the real calls through the Message Batches API: half price, slower; batch ids kept in each run folder, so a killed run resumes by polling them')
     .addHelpText(
@@ -39,85 +51,102 @@ Examples:
   $ aureus season run --count 5 --max-cost 2.50 --cache-ttl 1h
                                             five episodes for at most $2.50, the prompt cache kept an hour`,
     );
-  sub.exitOverride().configureOutput(program.configureOutput());
-  sub.action(async (f: RunFlags & { count: string; batch?: boolean }) => {
-    const c = ctx();
-    const { requirePositiveInt } = await import('../../season/episode-id.js');
-    const count = requirePositiveInt('count', f.count, 99)!;
-    const season = requirePositiveInt('season', f.season);
-    if (count > 1 && f.commit === false) {
-      // Episode n+1 is planned from episode n's committed world and cliffhanger: nothing to build on.
-      throw new AureusError(`--no-commit stages one episode, but --count is ${count}`, {
-        exitCode: ExitCode.USAGE,
-        hint: 'each episode is planned from the committed one before it: use --count 1 with --no-commit, or commit the episodes',
-      });
-    }
-    const overrides = await overridesFrom(f);
-    // A batch is a dependency layer: let every scene of a layer be issued at once.
-    if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
-    const { makeProgress } = await import('../progress.js');
-    const { runEpisode } = await import('../../pipeline/run-episode.js');
-    const { acquireLock } = await import('../../pipeline/lock.js');
-    const { createGit } = await import('../../git/simple-git.js');
-    await createGit(c.root).requireRepo();
-    // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
-    const { preflightEpisode } = await import('../../pipeline/run-episode.js');
-    const { hasPendingCommits } = await import('../../pipeline/transaction.js');
-    const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
-    const warnings: Diagnostic[] = [];
-    const lock = acquireLock(c.root, 'season run', { warnings });
-    const onExit = () => lock.release(); // a second Ctrl-C exits at once
-    process.once('exit', onExit);
-    const intr = interruptSignal(c.io.stderr);
-    const done: EpisodeRunSummary[] = [];
-    const json = (error: unknown) => ({
-      episodes: done,
-      ...(error ? { error: errorJson(error) } : {}),
-      warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
+}
+
+/** Validates the flags and runs the season under the lock; usage errors are thrown before anything is touched. */
+async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
+  const { requirePositiveInt } = await import('../../season/episode-id.js');
+  const count = requirePositiveInt('count', f.count, 99)!;
+  const season = requirePositiveInt('season', f.season);
+  if (count > 1 && f.commit === false) {
+    // Episode n+1 is planned from episode n's committed world and cliffhanger: nothing to build on.
+    throw new AureusError(`--no-commit stages one episode, but --count is ${count}`, {
+      exitCode: ExitCode.USAGE,
+      hint: 'each episode is planned from the committed one before it: use --count 1 with --no-commit, or commit the episodes',
     });
-    // --max-cost caps the whole season: one spend tracker across its episodes.
-    const { CostGuard } = await import('../../providers/cost-guard.js');
-    const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
-    try {
-      for (let i = 0; i < count; i++) {
-        const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
-        try {
-          const s = await runEpisode({
-            root: c.root,
-            season,
-            seed: i === 0 ? f.seed : undefined,
-            overrides,
-            costGuard,
-            batch: Boolean(f.batch),
-            noCommit: f.commit === false,
-            allowDirty: Boolean(f.allowDirty),
-            signal: intr.signal,
-            progress,
-            env: c.io.env,
-            warnings,
-            lockHeld: true,
-            preflight: i === 0 ? preflight : undefined,
-          });
-          done.push(s);
-          await progress.close();
-          if (!f.json) c.io.stdout(renderSummary(s, c));
-          if (s.status === 'staged') break; // --no-commit: the next episode needs this one committed
-        } catch (e) {
-          await progress.close();
-          throw e;
-        }
-      }
-      if (!f.json) printWarnings(c, warnings);
-      if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
-    } catch (e) {
-      // The episodes committed before the failure stay committed: --json still reports them.
-      if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
-      else printWarnings(c, warnings);
-      throw e;
-    } finally {
-      intr.dispose();
-      process.off('exit', onExit);
-      lock.release();
-    }
+  }
+  const overrides = await overridesFrom(f);
+  // A batch is a dependency layer: let every scene of a layer be issued at once.
+  if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
+  const { acquireLock } = await import('../../pipeline/lock.js');
+  const { createGit } = await import('../../git/simple-git.js');
+  await createGit(c.root).requireRepo();
+  // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
+  const { preflightEpisode } = await import('../../pipeline/run-episode.js');
+  const { hasPendingCommits } = await import('../../pipeline/transaction.js');
+  const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
+  const warnings: Diagnostic[] = [];
+  const lock = acquireLock(c.root, 'season run', { warnings });
+  const onExit = () => lock.release(); // a second Ctrl-C exits at once
+  process.once('exit', onExit);
+  const intr = interruptSignal(c.io.stderr);
+  const done: EpisodeRunSummary[] = [];
+  const json = (error: unknown) => ({
+    episodes: done,
+    ...(error ? { error: errorJson(error) } : {}),
+    warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
   });
+  // --max-cost caps the whole season: one spend tracker across its episodes.
+  const { CostGuard } = await import('../../providers/cost-guard.js');
+  const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
+  try {
+    await runEpisodes(c, f, { count, season, overrides, costGuard, preflight, warnings, signal: intr.signal, done });
+    if (!f.json) printWarnings(c, warnings);
+    if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
+  } catch (e) {
+    // The episodes committed before the failure stay committed: --json still reports them.
+    if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
+    else printWarnings(c, warnings);
+    throw e;
+  } finally {
+    intr.dispose();
+    process.off('exit', onExit);
+    lock.release();
+  }
+}
+
+interface SeasonLoop {
+  count: number;
+  season: number | undefined;
+  overrides: ConfigOverrides;
+  costGuard: CostGuard | undefined;
+  preflight: RunPreflight | null;
+  warnings: Diagnostic[];
+  signal: AbortSignal;
+  /** Filled as episodes finish, so a failure still reports the ones before it. */
+  done: EpisodeRunSummary[];
+}
+
+/** The episodes one after another, with the lock already held: each seeded from the one before. */
+async function runEpisodes(c: CommandContext, f: SeasonFlags, s: SeasonLoop): Promise<void> {
+  const { makeProgress } = await import('../progress.js');
+  const { runEpisode } = await import('../../pipeline/run-episode.js');
+  for (let i = 0; i < s.count; i++) {
+    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
+    try {
+      const summary = await runEpisode({
+        root: c.root,
+        season: s.season,
+        seed: i === 0 ? f.seed : undefined,
+        overrides: s.overrides,
+        costGuard: s.costGuard,
+        batch: Boolean(f.batch),
+        noCommit: f.commit === false,
+        allowDirty: Boolean(f.allowDirty),
+        signal: s.signal,
+        progress,
+        env: c.io.env,
+        warnings: s.warnings,
+        lockHeld: true,
+        preflight: i === 0 ? s.preflight : undefined,
+      });
+      s.done.push(summary);
+      await progress.close();
+      if (!f.json) c.io.stdout(renderSummary(summary, c));
+      if (summary.status === 'staged') break; // --no-commit: the next episode needs this one committed
+    } catch (e) {
+      await progress.close();
+      throw e;
+    }
+  }
 }

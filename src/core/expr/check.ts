@@ -69,33 +69,8 @@ function tc(node: Ast, env: Env): ExprType {
       }
       return fields[node.property]!;
     }
-    case 'Call': {
-      const f = FUNCTIONS.get(node.callee);
-      if (!f) {
-        node.args.forEach((a) => tc(a, env));
-        return report(env, 'AUR2005', { name: node.callee, known: [...FUNCTIONS.keys()].join(', ') }, node.start);
-      }
-      if (!arityOk(f, node.args.length)) {
-        report(env, 'AUR2006', { name: f.name, expected: arityText(f), got: node.args.length }, node.start);
-      }
-      node.args.forEach((a, i) => {
-        const t = tc(a, env);
-        const p = paramAt(f, i);
-        if (!p) return;
-        if ('ref' in p) {
-          if (a.type === 'Literal' && typeof a.value === 'string') {
-            if (!idExists(env.world, p.ref, a.value)) report(env, 'AUR2008', { kind: p.ref, id: a.value }, a.start);
-          } else if (!known(t, 'string', 'character', 'secret', 'thread', 'location', 'faction')) {
-            report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be an entity or an id, not ${t}` }, a.start);
-          } else if (isStruct(t) && ['character', 'secret', 'thread', 'location', 'faction'].includes(p.ref) && t !== p.ref) {
-            report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be a ${p.ref}, not a ${t}` }, a.start);
-          }
-        } else if (!known(t, p.type)) {
-          report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be a ${p.type}, not ${t}` }, a.start);
-        }
-      });
-      return f.returns;
-    }
+    case 'Call':
+      return tcCall(node, env);
     case 'Unary': {
       const t = tc(node.argument, env);
       if (node.operator === '!') {
@@ -108,37 +83,70 @@ function tc(node: Ast, env: Env): ExprType {
     case 'Array':
       node.elements.forEach((e) => tc(e, env));
       return 'list';
-    case 'Binary': {
-      const l = tc(node.left, env);
-      const r = tc(node.right, env);
-      const op = node.operator;
-      const bad = (detail: string) => report(env, 'AUR2007', { detail }, node.start);
-      switch (op) {
-        case '&&': case '||':
-          if (!known(l, 'boolean') || !known(r, 'boolean')) bad(`${op} needs booleans, not ${l} and ${r}`);
-          return 'boolean';
-        case '==': case '!=':
-          // Values of different types are never equal: that is an authoring mistake, not a condition.
-          if (l !== 'any' && r !== 'any' && l !== 'null' && r !== 'null' && !comparable(l, r)) bad(`${op} compares ${l} with ${r}, which can never be equal`);
-          return 'boolean';
-        case 'in':
-          if (!known(r, 'list')) report(env, 'AUR2007', { detail: `in needs a list on its right, not ${r}` }, node.right.start);
-          return 'boolean';
-        case '<': case '<=': case '>': case '>=':
-          if (!((known(l, 'number') && known(r, 'number')) || (known(l, 'string') && known(r, 'string')))) bad(`${op} compares two numbers or two strings, not ${l} and ${r}`);
-          return 'boolean';
-        case '+':
-          if (l === 'string' && r === 'string') return 'string';
-          if (!known(l, 'number', 'string') || !known(r, 'number', 'string') || (l !== 'any' && r !== 'any' && l !== r)) {
-            bad(`+ adds two numbers or joins two strings, not ${l} and ${r}`);
-            return 'any';
-          }
-          return l === 'any' || r === 'any' ? 'any' : 'number';
-        default:
-          if (!known(l, 'number') || !known(r, 'number')) bad(`${op} needs numbers, not ${l} and ${r}`);
-          return 'number';
+    case 'Binary':
+      return tcBinary(node, env);
+  }
+}
+
+/** A call: the function exists, takes this many arguments, and each argument fits its parameter (ids must name something). */
+function tcCall(node: Extract<Ast, { type: 'Call' }>, env: Env): ExprType {
+  const f = FUNCTIONS.get(node.callee);
+  if (!f) {
+    node.args.forEach((a) => tc(a, env));
+    return report(env, 'AUR2005', { name: node.callee, known: [...FUNCTIONS.keys()].join(', ') }, node.start);
+  }
+  if (!arityOk(f, node.args.length)) {
+    report(env, 'AUR2006', { name: f.name, expected: arityText(f), got: node.args.length }, node.start);
+  }
+  node.args.forEach((a, i) => {
+    const t = tc(a, env);
+    const p = paramAt(f, i);
+    if (!p) return;
+    if ('ref' in p) {
+      if (a.type === 'Literal' && typeof a.value === 'string') {
+        if (!idExists(env.world, p.ref, a.value)) report(env, 'AUR2008', { kind: p.ref, id: a.value }, a.start);
+      } else if (!known(t, 'string', 'character', 'secret', 'thread', 'location', 'faction')) {
+        report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be an entity or an id, not ${t}` }, a.start);
+      } else if (isStruct(t) && ['character', 'secret', 'thread', 'location', 'faction'].includes(p.ref) && t !== p.ref) {
+        report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be a ${p.ref}, not a ${t}` }, a.start);
       }
+    } else if (!known(t, p.type)) {
+      report(env, 'AUR2007', { detail: `${f.name}() argument ${i + 1} must be a ${p.type}, not ${t}` }, a.start);
     }
+  });
+  return f.returns;
+}
+
+/** A binary operator: both sides are checked first, then the pair against what the operator takes. */
+function tcBinary(node: Extract<Ast, { type: 'Binary' }>, env: Env): ExprType {
+  const l = tc(node.left, env);
+  const r = tc(node.right, env);
+  const op = node.operator;
+  const bad = (detail: string) => report(env, 'AUR2007', { detail }, node.start);
+  switch (op) {
+    case '&&': case '||':
+      if (!known(l, 'boolean') || !known(r, 'boolean')) bad(`${op} needs booleans, not ${l} and ${r}`);
+      return 'boolean';
+    case '==': case '!=':
+      // Values of different types are never equal: that is an authoring mistake, not a condition.
+      if (l !== 'any' && r !== 'any' && l !== 'null' && r !== 'null' && !comparable(l, r)) bad(`${op} compares ${l} with ${r}, which can never be equal`);
+      return 'boolean';
+    case 'in':
+      if (!known(r, 'list')) report(env, 'AUR2007', { detail: `in needs a list on its right, not ${r}` }, node.right.start);
+      return 'boolean';
+    case '<': case '<=': case '>': case '>=':
+      if (!((known(l, 'number') && known(r, 'number')) || (known(l, 'string') && known(r, 'string')))) bad(`${op} compares two numbers or two strings, not ${l} and ${r}`);
+      return 'boolean';
+    case '+':
+      if (l === 'string' && r === 'string') return 'string';
+      if (!known(l, 'number', 'string') || !known(r, 'number', 'string') || (l !== 'any' && r !== 'any' && l !== r)) {
+        bad(`+ adds two numbers or joins two strings, not ${l} and ${r}`);
+        return 'any';
+      }
+      return l === 'any' || r === 'any' ? 'any' : 'number';
+    default:
+      if (!known(l, 'number') || !known(r, 'number')) bad(`${op} needs numbers, not ${l} and ${r}`);
+      return 'number';
   }
 }
 

@@ -25,7 +25,7 @@ defineDiagnostics([
   { code: 'AUR5034', severity: 'error', message: 'event {event} depicts {operator} succeeding ({path}) but the plan says it fails', hint: 'Write the failure: {directive}' },
   { code: 'AUR5033', severity: 'error', message: 'event {event} names application {application} which is not planned for this scene', hint: 'Use only these application ids: {known}.' },
   // Claims (spec §8.3).
-  { code: 'AUR5040', severity: 'error', message: '{count} claims exceed the {max} inventions allowed in this scene', hint: 'Introduce at most {max} new facts; drop claim {claim}.' },
+  { code: 'AUR5040', severity: 'warning', message: '{count} claims exceed the {max} inventions allowed in this scene: the weakest ({claim}) downgraded to rumour', hint: 'Introduce at most {max} new facts; {claim} will only be the cast\'s rumour.' },
   { code: 'AUR5041', severity: 'error', message: 'claim {claim} is a {kind}, which this scene may not invent (allowed: {allowed})', hint: 'Drop claim {claim} or recast it as one of: {allowed}.' },
   { code: 'AUR5042', severity: 'error', message: 'claim {claim} contradicts canon: {detail}', hint: 'Drop claim {claim}; canon says {canon}.' },
   { code: 'AUR5043', severity: 'error', message: 'claim {claim} states the hidden secret {secret} as fact, and nobody in the cast holds it', hint: 'Do not reveal {secret} here; at most hint at it without stating it.' },

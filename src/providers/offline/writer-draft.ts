@@ -23,6 +23,8 @@ export interface SceneState {
   seed?: string;
   /** Next variant index per phrase pool used in this scene. */
   used?: Map<readonly string[], number>;
+  /** Secrets whose words have been said in this scene (or, via the packet's `told`, earlier in the episode). */
+  secrets?: Set<string>;
 }
 
 export function serialize(d: Draft, lexicon: LexiconEntry[]): string {

@@ -7,7 +7,8 @@ import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import { cycled } from './writer.js';
 import { SceneState, cap, fmt, trimDot } from './writer-draft.js';
-import { addressable, fill, humanize, inWords, names, placeWords, threadNoun } from './writer-names.js';
+import { addressable, fill, humanize, inWords, names, placeWords, secretRef, threadNoun, type Names } from './writer-names.js';
+import type { LineBook } from './writer-lines.js';
 
 /** What the offline writer depicts of each delta, and the EVENTS and CLAIMS it reports. */
 
@@ -26,7 +27,7 @@ export function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedD
 }
 
 /** Invents 0..allowed.max claims of the allowed canon kinds, and puts them on screen. */
-export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: string): Claim[] {
+export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: string, book?: LineBook): Claim[] {
   const pk = p.packet;
   const { max, kinds } = pk.constraints.allowed_inventions;
   const usable = kinds.filter((k) => k === 'minor_character' || k === 'object' || k === 'place_detail');
@@ -48,7 +49,9 @@ export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: 
       claims.push({ id, kind, text: `${name}, a ${role} at ${pk.setting.location_name}` });
       const outdoors = P.THRILLER_SETTINGS.includes(pk.setting.kind);
       const entrance = fill(cycled(outdoors ? P.ENTRANCES_OUTDOORS : P.ENTRANCES, 'entrance', seed, pk), { who: `${name}, the ${role},` });
-      lines.splice(lines.length - 1, 0, entrance, `> ${name.toUpperCase()}: ${cycled(P.EXTRA_LINES, 'extra-line', seed, pk)}`, '');
+      // The scene's own extra line: two extras never say the same thing in one episode.
+      const said = book?.take(P.EXTRA_LINES, 'extra-line', 1) ?? cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
+      lines.splice(lines.length - 1, 0, entrance, `> ${name.toUpperCase()}: ${said}`, '');
     } else if (kind === 'object') {
       const obj = cycled(P.OBJECTS, 'object', seed, pk);
       claims.push({ id, kind, text: `At ${pk.setting.location_name} there is ${obj}.` });
@@ -69,7 +72,6 @@ export function depict(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: Scene
 
 export function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: SceneState): string {
   const n = names(pk);
-  const { nameOf, secrets, threads, nameWords } = n;
   const seg = d.path.split('.');
   const up = d.op === 'add' || (d.op === 'multiply' && Number(d.value) >= 1) || (d.op === 'set' && Number(d.value) > 0);
   // Variants of one pool rotate within the scene, so two people do not "warm despite everything" in a row.
@@ -82,74 +84,115 @@ export function depictRaw(d: ResolvedDelta, pk: ScenePacket, rng: Rng, state: Sc
   };
   // Transfers and the city's mood recur in most scenes: walk their pools across the episode.
   const stock = (pool: readonly string[], key: string) => (state.seed ? cycled(pool, key, state.seed, pk) : rng.pick(pool));
-  if (seg[0] === 'assets' && d.op === 'transfer') {
-    const from = nameOf(d.from);
-    const to = nameOf(d.to);
+  const t: Telling = { d, pk, rng, state, n, seg, up, pick2, stock };
+  switch (seg[0]) {
+    case 'assets': return assetLine(t);
+    case 'characters': return characterLine(t);
+    case 'relationships': return relationshipLine(t);
+    case 'secrets': return secretLine(t);
+    case 'threads': return threadLine(t);
+    case 'world': {
+      const lines = P.METRIC_LINES[seg[2] ?? ''];
+      if (lines) return stock(up ? lines[0] : lines[1], `metric/${seg[2]}/${up ? 'up' : 'down'}`);
+      return pick2(P.METRIC_FALLBACK).replace('{m}', humanize(seg[2] ?? 'mood'));
+    }
+  }
+  return `Something changes, and everyone present feels it.`;
+}
+
+/** One delta being told, and the helpers its lines share. */
+interface Telling {
+  d: ResolvedDelta;
+  pk: ScenePacket;
+  rng: Rng;
+  state: SceneState;
+  n: Names;
+  seg: string[];
+  up: boolean;
+  pick2: (w: [string[], string[]]) => string;
+  stock: (pool: readonly string[], key: string) => string;
+}
+
+function assetLine({ d, n, seg, up, stock }: Telling): string {
+  if (d.op === 'transfer') {
+    const from = n.nameOf(d.from);
+    const to = n.nameOf(d.to);
     const account = !addressable(from) || !addressable(to);
     return cap(fill(stock(account ? P.TRANSFER_LINES_ACCOUNT : P.TRANSFER_LINES, account ? 'transfer-account' : 'transfer'), { from, to, amount: fmt(d.amount) }));
   }
-  if (seg[0] === 'assets' && seg[2]) {
-    return up ? `${nameOf(seg[2])}'s strongbox grows heavier by ${fmt(d.value)} denarii.` : `${nameOf(seg[2])}'s strongbox lightens by ${fmt(d.value)} denarii.`;
+  if (!seg[2]) return `Something changes, and everyone present feels it.`;
+  return up ? `${n.nameOf(seg[2])}'s strongbox grows heavier by ${fmt(d.value)} denarii.` : `${n.nameOf(seg[2])}'s strongbox lightens by ${fmt(d.value)} denarii.`;
+}
+
+function characterLine({ d, n, seg, pick2, state }: Telling): string {
+  const who = n.nameOf(seg[1]);
+  if (seg[2] === 'stats') {
+    const w = P.STAT_WORDS[seg[3]!];
+    return w ? fill(pick2(w), { name: who }) : `${who} is changed by this.`;
   }
-  if (seg[0] === 'characters') {
-    const who = nameOf(seg[1]);
-    if (seg[2] === 'stats') {
-      const w = P.STAT_WORDS[seg[3]];
-      return w ? fill(pick2(w), { name: who }) : `${who} is changed by this.`;
-    }
-    if (seg[2] === 'status') {
-      const v = String(d.value);
-      if (v === 'dead') return `${who} falls, and does not rise.`;
-      if (v === 'exiled') return `${who} is ordered out of the city before dawn.`;
-      if (v === 'imprisoned') return `Lictors close around ${who} and lead them away.`;
-      return `${who} is free again.`;
-    }
-    if (seg[2] === 'location') return `${who} sets out for ${placeWords(String(d.value))}.`;
-    if (seg[2] === 'bdi') {
-      const item = String(d.value);
-      const known = item.startsWith('KNOWS:') ? secrets.get(item.slice(6)) : undefined;
-      const what = known ? lowerLead(known.text) : item.startsWith('KNOWS:') ? `the truth about ${threadNoun(item.slice(6), '', nameWords).replace(/^the /, 'the ')}` : P.INTENTION_PHRASES[item] ?? inWords(item, nameWords);
-      if (seg[3] === 'beliefs') return d.op === 'subtract' ? `${who} no longer believes it: ${trimDot(what)}.` : `${who} understands now: ${trimDot(what)}.`;
-      return d.op === 'subtract' ? `${who} abandons the plan to ${trimDot(what)}.` : `${who} resolves to ${trimDot(what)}.`;
-    }
+  if (seg[2] === 'status') {
+    const v = String(d.value);
+    if (v === 'dead') return `${who} falls, and does not rise.`;
+    if (v === 'exiled') return `${who} is ordered out of the city before dawn.`;
+    // The prisoner is one person: "her" or "him" as the world says, never "them".
+    if (v === 'imprisoned') return `Lictors close around ${who} and lead ${n.pron(seg[1], 'him')} away.`;
+    return `${who} is free again.`;
   }
-  if (seg[0] === 'relationships') {
-    const from = nameOf(seg[1]);
-    const to = nameOf(seg[2]);
-    if (seg[3] === 'flags') return d.op === 'subtract' ? `Between ${from} and ${to}: no longer ${humanize(String(d.value)).toLowerCase()}.` : `Between ${from} and ${to}: ${humanize(String(d.value)).toLowerCase()}, now.`;
-    const w = P.WEIGHT_WORDS[seg[3]];
-    return w ? fill(pick2(w), { from, to }) : `Something shifts between ${from} and ${to}.`;
+  if (seg[2] === 'location') return `${who} sets out for ${placeWords(String(d.value))}.`;
+  if (seg[2] !== 'bdi') return `${who} is changed by this.`;
+  const item = String(d.value);
+  const secret = item.startsWith('KNOWS:') ? n.secrets.get(item.slice(6)) : undefined;
+  const what = secret ? secretWords(secret, n, state) : item.startsWith('KNOWS:') ? `the truth about ${threadNoun(item.slice(6), '', n.nameWords).replace(/^the /, '')}` : P.INTENTION_PHRASES[item] ?? inWords(item, n.nameWords);
+  // A secret already quoted is named, not introduced: "Cato knows the secret about Murena now."
+  if (seg[3] === 'beliefs' && d.op !== 'subtract' && what.startsWith('the secret ')) return `${who} knows ${what} now.`;
+  if (seg[3] === 'beliefs') return d.op === 'subtract' ? `${who} no longer believes it: ${trimDot(what)}.` : `${who} understands now: ${trimDot(what)}.`;
+  return d.op === 'subtract' ? `${who} abandons the plan to ${trimDot(what)}.` : `${who} resolves to ${trimDot(what)}.`;
+}
+
+/** A secret's own words the first time they are said in the episode, "the secret about Murena" after. */
+function secretWords(s: { id: string; text: string; subject: string; told?: boolean }, n: Names, state: SceneState): string {
+  if (s.told || state.secrets?.has(s.id)) return secretRef(s, n);
+  state.secrets?.add(s.id);
+  return lowerLead(trimDot(s.text));
+}
+
+function relationshipLine({ d, n, seg, pick2 }: Telling): string {
+  const from = n.nameOf(seg[1]);
+  const to = n.nameOf(seg[2]);
+  if (seg[3] === 'flags') return d.op === 'subtract' ? `Between ${from} and ${to}: no longer ${humanize(String(d.value)).toLowerCase()}.` : `Between ${from} and ${to}: ${humanize(String(d.value)).toLowerCase()}, now.`;
+  const w = P.WEIGHT_WORDS[seg[3]!];
+  return w ? fill(pick2(w), { from, to }) : `Something shifts between ${from} and ${to}.`;
+}
+
+function secretLine({ d, n, seg, up, state }: Telling): string {
+  const s = n.secrets.get(seg[1]!);
+  const matter = threadNoun(seg[1]!, s?.text ?? '', n.nameWords).replace(/^the /, '');
+  const text = () => (s ? secretWords(s, n, state) : `the business of ${matter}`);
+  if (seg[2] === 'status') {
+    if (d.value === 'revealed') return `It is out in the open: ${text()}.`;
+    if (d.value === 'rumored') return `A whisper starts to travel: ${text()}.`;
+    return `The matter of ${matter} goes quiet.`;
   }
-  if (seg[0] === 'secrets') {
-    const s = secrets.get(seg[1]);
-    const matter = threadNoun(seg[1], s?.text ?? '', nameWords);
-    const text = trimDot(s?.text ?? `the business of ${matter.replace(/^the /, '')}`);
-    if (seg[2] === 'status') {
-      if (d.value === 'revealed') return `It is out in the open: ${lowerLead(text)}.`;
-      if (d.value === 'rumored') return `A whisper starts to travel: ${lowerLead(text)}.`;
-      return `The matter of ${matter.replace(/^the /, '')} goes quiet.`;
-    }
-    if (seg[2] === 'holders') return d.op === 'subtract' ? `${nameOf(String(d.value))} is cut out of the secret.` : `${nameOf(String(d.value))} learns it: ${lowerLead(text)}.`;
-    return up ? `The evidence about ${matter.replace(/^the /, '')} hardens.` : `The evidence about ${matter.replace(/^the /, '')} weakens.`;
+  if (seg[2] === 'holders') {
+    const who = n.nameOf(String(d.value));
+    if (d.op === 'subtract') return `${who} is cut out of the secret.`;
+    const t = text();
+    return t.startsWith('the secret ') ? `${who} learns ${t}.` : `${who} learns it: ${t}.`;
   }
-  if (seg[0] === 'threads') {
-    const t = threads.get(seg[1]);
-    const noun = threadNoun(seg[1], t?.question ?? '', nameWords);
-    if (!t) {
-      // The packet pruned the thread: speak of the matter, not of a question we cannot quote.
-      if (seg[2] === 'status') return d.value === 'resolved' ? `${cap(noun)} is settled.` : `${cap(noun)} is set aside.`;
-      return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
-    }
-    const q = trimDot(t.question).replace(/\?$/, '');
-    if (seg[2] === 'status') return d.value === 'resolved' ? `The question is settled: ${q}?` : `${cap(noun)} is set aside, for now.`;
-    if (state.quoted) return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
-    state.quoted = true;
-    return fill(rng.pick(P.THREAD_QUESTION_LINES), { q });
+  return up ? `The evidence about ${matter} hardens.` : `The evidence about ${matter} weakens.`;
+}
+
+function threadLine({ d, n, seg, rng, state }: Telling): string {
+  const t = n.threads.get(seg[1]!);
+  const noun = threadNoun(seg[1]!, t?.question ?? '', n.nameWords);
+  if (!t) {
+    // The packet pruned the thread: speak of the matter, not of a question we cannot quote.
+    if (seg[2] === 'status') return d.value === 'resolved' ? `${cap(noun)} is settled.` : `${cap(noun)} is set aside.`;
+    return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
   }
-  if (seg[0] === 'world') {
-    const lines = P.METRIC_LINES[seg[2] ?? ''];
-    if (lines) return stock(up ? lines[0] : lines[1], `metric/${seg[2]}/${up ? 'up' : 'down'}`);
-    return pick2(P.METRIC_FALLBACK).replace('{m}', humanize(seg[2] ?? 'mood'));
-  }
-  return `Something changes, and everyone present feels it.`;
+  const q = trimDot(t.question).replace(/\?$/, '');
+  if (seg[2] === 'status') return d.value === 'resolved' ? `The question is settled: ${q}?` : `${cap(noun)} is set aside, for now.`;
+  if (state.quoted) return fill(rng.pick(P.THREAD_SHORT_LINES), { t: noun, T: cap(noun) });
+  state.quoted = true;
+  return fill(rng.pick(P.THREAD_QUESTION_LINES), { q });
 }

@@ -1,6 +1,8 @@
 import type { PacketCastMember, ScenePacket } from '../../domain/packet.js';
 import * as P from './writer-phrases.js';
 import { cap, sentence } from './writer-draft.js';
+import { formOfAddress, genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
+import type { Gender } from '../../domain/world.js';
 
 /** Names, address and the words for ids (places, threads) in the offline writer. */
 
@@ -18,6 +20,12 @@ export interface Names {
   nameWords: Set<string>;
   /** [full name, short name] of every multi-word name, for shortening repeats. */
   fullNames: [string, string][];
+  /** A pronoun for the character with this id, or their short name when the world gives no gender. */
+  pron: (id: string | undefined, form: PronounForm) => string;
+  /** Relationship flags from one character to another, as the packet's edges carry them. */
+  flags: (from: string, to: string) => string[];
+  /** What `from` calls `to` to their face: a praenomen between intimates, the short name otherwise. */
+  addressOf: (from: string, to: PacketCastMember) => string;
 }
 
 export function names(pk: ScenePacket): Names {
@@ -30,14 +38,25 @@ export function names(pk: ScenePacket): Names {
     for (const w of [...c.name.split(/\s+/), short]) nameWords.add(w.toLowerCase());
     if (/\s/.test(c.name) && c.name !== short) fullNames.set(c.name, short);
   };
-  for (const c of pk.retrieved_subgraph.characters) note(c);
+  const genders = new Map<string, Gender | undefined>();
+  for (const c of pk.retrieved_subgraph.characters) {
+    note(c);
+    genders.set(c.id, genderOf(c));
+  }
   for (const d of pk.dead) note(d);
-  for (const c of pk.cast) note(c);
+  for (const c of pk.cast) {
+    note(c);
+    genders.set(c.id, genderOf(c));
+  }
+  const edges = new Map(pk.retrieved_subgraph.edges.map((e) => [`${e.from}>${e.to}`, e.flags]));
+  const flags = (from: string, to: string) => edges.get(`${from}>${to}`) ?? [];
   const secrets = new Map(pk.retrieved_subgraph.secrets.map((s) => [s.id, s]));
   const threads = new Map(pk.retrieved_subgraph.threads.map((t) => [t.id, t]));
   // An id the packet does not name (an institution's account, say) reads as "the annona fund".
   const nameOf = (id: string | undefined) => (id ? byId.get(id) ?? `the ${humanize(id)}` : 'someone');
-  return { nameOf, secrets, threads, nameWords, fullNames: [...fullNames.entries()].sort((a, b) => b[0].length - a[0].length) };
+  const pron = (id: string | undefined, form: PronounForm) => pronoun(id ? genders.get(id) : undefined, form) ?? (form === 'his' ? `${nameOf(id)}'s` : nameOf(id));
+  const addressOf = (from: string, to: PacketCastMember) => formOfAddress(to, shortName(to), flags(from, to.id));
+  return { nameOf, secrets, threads, nameWords, fullNames: [...fullNames.entries()].sort((a, b) => b[0].length - a[0].length), pron, flags, addressOf };
 }
 
 export function humanize(id: string): string {
@@ -91,8 +110,9 @@ export function address(t: string, target: string | undefined): string {
  * too easily"); on the page the first one happens. Notes to the writer after the first sentence
  * go. Full names after their first use shorten.
  */
-export function prose(text: string, n: Names): string {
-  let out = text
+export function prose(text: string, n: Names, quoted?: Set<string>): string {
+  let out = quoteSecretsOnce(text, n, quoted);
+  out = out
     .replace(/, or [^,;.]*(?=[;.]|$)/g, '')
     // Notes to the writer ("Show the exact price …", "Violence has weight: …") are not on-screen action.
     .split(/(?<=\.)\s+/)
@@ -105,6 +125,27 @@ export function prose(text: string, n: Names): string {
     out = head + out.slice(at + full.length).split(full).join(short);
   }
   return out;
+}
+
+/**
+ * A secret is quoted once, then referred to: a directive's `the secret ("…")` keeps its quote the
+ * first time in the episode (noted in `quoted`) and becomes "the secret about Murena" after that.
+ */
+function quoteSecretsOnce(text: string, n: Names, quoted?: Set<string>): string {
+  let out = text;
+  for (const s of n.secrets.values()) {
+    const label = `the secret ("${s.text.replace(/\.$/, '')}")`;
+    if (!out.includes(label)) continue;
+    if (s.told || quoted?.has(s.id)) out = out.split(label).join(secretRef(s, n));
+    else quoted?.add(s.id);
+  }
+  return out;
+}
+
+/** A secret by what it is about, once its words have been said: "the secret about Murena". */
+export function secretRef(s: { id: string; subject: string }, n: Names): string {
+  const about = n.nameOf(s.subject);
+  return addressable(about) ? `the secret about ${about}` : `the secret of ${threadNoun(s.id, '', n.nameWords).replace(/^the /, '')}`;
 }
 
 /** Every full name to its short form (for lines after the directive has introduced everyone). */

@@ -2,7 +2,8 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import { prunePacket, type PrunableFacts } from './prune.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
-import { isExterior, type Character, type Operator, type Relationship, type World } from '../../domain/world.js';
+import { isExterior, type Character, type Gender, type Operator, type Relationship, type World } from '../../domain/world.js';
+import { genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
 import { round, stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { dateText } from '../a-snapshot/index.js';
@@ -52,6 +53,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   const packets: ScenePacket[] = [];
   const visited = new Set<string>();
+  // Secrets already told in full by an earlier scene of the episode: later scenes refer to them.
+  const told = new Set<string>();
   const hasher = new StateHasher();
   const hiddenCount = world.secrets.secrets.filter((s) => s.status === 'hidden').length;
   const goneCount = world.characters.characters.filter((c) => c.status !== 'alive').length;
@@ -69,6 +72,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       const prev = last.get(id) ?? { location: c.location, day: 0 };
       return {
         id, name: c.name, cue: c.cue, status: c.status,
+        ...genderField(c),
         mood: moodOf(index, c, scene.cast, apps),
         objective: objectiveOf(index, ops, c, apps),
         register: c.voice.register, voice_tags: [...c.voice.tags], sample_lines: [...(c.voice.sample_lines ?? [])],
@@ -114,7 +118,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
       .filter((s) => s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id))
       .map((s) => {
         secretRel.set(s.id, round((bound.has(s.id) ? 3 : 0) + (scene.cast.includes(s.subject) ? 1.5 : 0) + s.holders.filter((h) => scene.cast.includes(h)).length + s.legal_value + s.public_damage));
-        return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage) };
+        return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage), ...(told.has(s.id) ? { told: true } : {}) };
       });
     const threadRel = new Map<string, number>();
     const threads = [...index.threads.values()]
@@ -142,7 +146,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     for (const s of index.secrets.values()) {
       if (s.status !== 'hidden' || s.holders.some((h) => scene.cast.includes(h)) || bound.has(s.id)) continue;
       if (!allHidden && !walked.has(s.subject) && !s.holders.some((h) => walked.has(h))) continue;
-      const text = `No one here knows it, so it must not be stated as fact: "${s.text}"`;
+      const text = forbiddenSecretFact(s.text);
       forbidden.push(text);
       prunable.secrets.push({ id: s.id, text, relevance: round(near(s.subject) + Math.max(0, ...s.holders.map(near)) + s.legal_value + s.public_damage) });
     }
@@ -158,6 +162,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     const isLast = i === plan.scenes.length - 1;
     const revisit = visited.has(scene.location);
     visited.add(scene.location);
+    const tellsNow = secretsTold(apps, index);
     const tension = snapshotTension(before);
     const packet: ScenePacket = {
       format: 1,
@@ -197,6 +202,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     };
     prunePacket(packet, opts.tokenBudget, secretRel, threadRel, prunable);
     packets.push(packet);
+    for (const id of tellsNow) told.add(id);
   });
   return packets;
 }
@@ -253,6 +259,8 @@ export function bindRoleNouns(text: string, roles: Map<string, string>): string 
 
 function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorApplication, beatId: string, tag: PacketInstruction['tag']): PacketInstruction {
   const roles = names(world, index, op, a);
+  const people = new Map(Object.entries(a.bindings).flatMap(([r, id]) => { const c = index.characters.get(id); return c ? [[r, c] as const] : []; }));
+  const bind = (t: string) => bindRoleNames(bindPronouns(t, people), roles);
   return {
     beat_id: beatId,
     application_id: a.id,
@@ -262,10 +270,45 @@ function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorA
     type: op.type,
     bindings: { ...a.bindings },
     outcome: a.outcome,
-    narrative_directive: bindRoleNames(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat, roles),
+    narrative_directive: bind(a.outcome === 'success' ? op.writer_guidance.success_beat : op.writer_guidance.fail_beat),
     visual_cues: [...op.writer_guidance.visual_cues],
-    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bindRoleNames(bindRoleNouns(r.text, roles), roles)),
+    triggered_risks: a.risks.filter((r) => r.triggered).map((r) => bind(bindRoleNouns(r.text, roles))),
   };
+}
+
+/** Secrets a scene's moves put into words: bound to a move, or changed by one (status, holders, someone KNOWS). */
+function secretsTold(apps: OperatorApplication[], index: WorldIndex): string[] {
+  const ids = new Set<string>();
+  for (const a of apps) {
+    for (const id of Object.values(a.bindings)) if (index.secrets.has(id)) ids.add(id);
+    for (const d of a.required_deltas) {
+      const seg = d.path.split('.');
+      if (seg[0] === 'secrets' && seg[1]) ids.add(seg[1]);
+      if (typeof d.value === 'string' && d.value.startsWith('KNOWS:')) ids.add(d.value.slice(6));
+    }
+  }
+  return [...ids];
+}
+
+/** The declared (or praenomen-implied) gender, as an optional packet field. */
+function genderField(c: Character): { gender?: Gender } {
+  const g = genderOf(c);
+  return g ? { gender: g } : {};
+}
+
+/**
+ * Pronoun tokens in operator texts ("understands who owns {target:him}") take the bound
+ * character's gender (him/her); when the world does not say, the name is repeated instead
+ * ("{target:his}" → "Servilia's"), never a guessed pronoun or a singular "them".
+ */
+export function bindPronouns(text: string, people: Map<string, { name: string; gender?: Gender }>): string {
+  return text.replace(/\{(\w+):(he|him|his|himself|He|His)\}/g, (m, role: string, form: string) => {
+    const c = people.get(role);
+    if (!c) return m;
+    const lower = form.toLowerCase() as PronounForm;
+    const word = pronoun(genderOf(c), lower) ?? (lower === 'his' ? `${c.name}'s` : c.name);
+    return form[0] === 'H' ? word.charAt(0).toUpperCase() + word.slice(1) : word;
+  });
 }
 
 function moodOf(index: WorldIndex, c: Character, cast: string[], apps: OperatorApplication[]): string {
@@ -321,3 +364,15 @@ function atmosphere(description: string, time: string, tension: number, number: 
 }
 
 export { canAct };
+
+/** How a packet forbids a hidden secret no one in the cast holds (read back by the verifier's claim rules). */
+const FORBIDDEN_SECRET = 'No one here knows it, so it must not be stated as fact: ';
+
+export function forbiddenSecretFact(text: string): string {
+  return `${FORBIDDEN_SECRET}"${text}"`;
+}
+
+/** The secret's text of a forbidden fact written by forbiddenSecretFact, else null. */
+export function forbiddenSecretText(fact: string): string | null {
+  return fact.startsWith(FORBIDDEN_SECRET) ? fact.slice(FORBIDDEN_SECRET.length).replace(/^"|"$/g, '') : null;
+}

@@ -32,6 +32,8 @@ export interface VerifyContext {
    * state before the application (EpisodePlan beats[].applications[].prereqs). Absent: not judged.
    */
   prereqs?: Record<string, { expr: string; holds: boolean }[]>;
+  /** The world's operators (names and writer guidance), so an operator named by its description resolves. */
+  operators?: { id: string; name: string; descriptions?: string[] }[];
 }
 
 /** The parsed output plus where its scene text sits in the raw file (for quoting spans). */

@@ -1,26 +1,45 @@
+import type { Normalisation } from '../../domain/scene.js';
+import type { ParsedWriterOutput } from '../e-writer/parse.js';
+import { textLines, type VerifyContext } from './context.js';
+
 /**
  * Dialogue cues in a scene text. The canonical format (what the offline writer emits, documented
  * in docs/verifier.md) is one speech per line, `> CUE: words` (spec §11.1). Real models drift, so
- * these are recognised too:
- *   `**CUE:** words`, `CUE: words` (cue in capitals at line start), and the screenplay form
- *   of a line holding only a known CUE followed by the speech on the next line.
+ * these are recognised too (issue 13), each with or without a parenthetical such as `(rising)` or
+ * an extension such as `(O.S.)`:
+ *   `**CUE:** words`, `**CUE** (rising): words`, `CUE: words` (cue in capitals at line start), and
+ *   the screenplay form of a line holding only a known CUE (indented or centred) followed by the
+ *   speech on the next line. Title cards (`SUPER:`, `TITLE:`, `INSERT:`) are not speakers.
  */
+export type CueForm = 'quoted' | 'bold' | 'plain' | 'screenplay';
+
 export interface Speech {
   cue: string;
   line: number;
   text: string;
+  form: CueForm;
 }
 
-const QUOTED = /^\s*>\s*\**([A-Z][A-Z'’.\- ]{0,40}?)\**\s*(?:\([^)]*\))?\s*:\**\s*(.*)$/;
-const BOLD = /^\s*\*\*([A-Z][A-Za-z'’.\- ]{0,40}?)(?::\*\*|\*\*:)\s*(.*)$/;
+const PAREN = String.raw`(?:\s*\([^)]*\))?`;
+const QUOTED = new RegExp(String.raw`^\s*>\s*\**([A-Z][A-Z'’.\- ]{0,40}?)\**${PAREN}\s*:\**\s*(.*)$`);
+const BOLD = new RegExp(String.raw`^\s*\*\*([A-Z][A-Za-z'’.\- ]{0,40}?)${PAREN}(?::\*\*|\*\*${PAREN}\s*:)\s*(.*)$`);
 const CAPS = /^\s*([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})\s*(?:\([^)]*\))?\s*:\s+(\S.*)$/;
-const ALONE = /^\s*([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})\s*(?:\([^)]*\))?\s*$/;
+const ALONE = /^\s*\**([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})\**\s*(?:\([^)]*\))?\s*$/;
 
-// Capitalised labels that are not speakers.
+// Capitalised labels that are not speakers: scene furniture and title cards.
 const NOT_CUES = new Set(['INT', 'EXT', 'CAST', 'NOTE', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'SCENE', 'END', 'THE END']);
+const TITLE_CARDS = new Set(['SUPER', 'TITLE', 'TITLE CARD', 'CARD', 'CAPTION', 'INSERT', 'CHYRON', 'SUBTITLE', 'ON SCREEN', 'INTERTITLE']);
 
 export function normalizeCue(c: string): string {
   return c.replace(/\*/g, '').replace(/\s*\([^)]*\)\s*$/, '').replace(/[.:]+$/, '').trim().toUpperCase();
+}
+
+export function isTitleCard(cue: string): boolean {
+  return TITLE_CARDS.has(normalizeCue(cue));
+}
+
+function notSpeaker(cue: string): boolean {
+  return NOT_CUES.has(cue) || TITLE_CARDS.has(cue);
 }
 
 export function extractSpeeches(lines: { line: number; text: string }[], knownCues: Set<string>): Speech[] {
@@ -28,21 +47,50 @@ export function extractSpeeches(lines: { line: number; text: string }[], knownCu
   for (let i = 0; i < lines.length; i++) {
     const { line, text } = lines[i];
     if (/^\s*#/.test(text) || /^\s*\*\*Cast:?\*\*/i.test(text)) continue;
-    let m = QUOTED.exec(text) ?? BOLD.exec(text);
-    if (!m) {
-      const c = CAPS.exec(text);
-      if (c && !NOT_CUES.has(normalizeCue(c[1]))) m = c;
-    }
+    const q = QUOTED.exec(text);
+    const b = q ? null : BOLD.exec(text);
+    const c = q || b ? null : CAPS.exec(text);
+    const m = q ?? b ?? c;
     if (m) {
       const cue = normalizeCue(m[1]);
-      if (cue && !NOT_CUES.has(cue)) out.push({ cue, line, text });
+      if (cue && !notSpeaker(cue)) out.push({ cue, line, text, form: q ? 'quoted' : b ? 'bold' : 'plain' });
       continue;
     }
     const a = ALONE.exec(text);
     if (a && knownCues.has(normalizeCue(a[1])) && i + 1 < lines.length && lines[i + 1].text.trim()) {
-      out.push({ cue: normalizeCue(a[1]), line, text: `${text.trim()} ${lines[i + 1].text.trim()}` });
+      out.push({ cue: normalizeCue(a[1]), line, text: `${text.trim()} ${lines[i + 1].text.trim()}`, form: 'screenplay' });
       i++;
     }
   }
   return out;
+}
+
+const FORM_LABEL: Record<CueForm, string> = { quoted: '> CUE: words', bold: '**CUE:** words', plain: 'CUE: words', screenplay: 'CUE on its own line, the speech below' };
+
+/**
+ * What the cue reader did with this scene text, as normalisations: the cue forms other than the
+ * canonical `> CUE:` it read as speakers, and the title cards it did not. `knownCues` as presence.ts.
+ */
+export function cueNotes(p: ParsedWriterOutput, ctx: Pick<VerifyContext, 'packet'>, knownCues?: Set<string>): Normalisation[] {
+  const lines = textLines(p);
+  const cues = knownCues ?? new Set(ctx.packet.cast.map((c) => normalizeCue(c.cue)));
+  const speeches = extractSpeeches(lines, cues);
+  const notes: Normalisation[] = [];
+  for (const form of ['bold', 'plain', 'screenplay'] as const) {
+    const s = speeches.filter((x) => x.form === form);
+    if (!s.length) continue;
+    notes.push({
+      code: 'cue_form',
+      what: `read ${s.length} speaker cue(s) written as "${FORM_LABEL[form]}" (first: line ${s[0].line}, ${s[0].cue})`,
+      why: 'the canonical cue is "> CUE: words"; this screenplay form names its speaker as plainly',
+    });
+  }
+  const cards = lines.filter((l) => {
+    const m = CAPS.exec(l.text);
+    return m && isTitleCard(m[1]);
+  });
+  if (cards.length) {
+    notes.push({ code: 'title_card', what: `read ${cards.map((c) => `line ${c.line} "${c.text.trim().slice(0, 50)}"`).join(', ')} as a title card, not a speaker`, why: 'SUPER:, TITLE: and INSERT: lines are on-screen text, spoken by no one' });
+  }
+  return notes;
 }

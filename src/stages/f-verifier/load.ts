@@ -4,6 +4,7 @@ import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/verify.js';
 import type { ScenePacket } from '../../domain/packet.js';
+import type { Operator } from '../../domain/world.js';
 import type { LexiconEntry } from '../e-writer/types.js';
 import { parseLexicon } from '../../style/lexicon.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
@@ -117,5 +118,12 @@ export function loadWorldContext(root: string): Omit<VerifyContext, 'packet' | '
   if (w && Array.isArray(w.locations) && Array.isArray(w.travel)) out.travelDays = travelMatrix({ world: w as never });
   const c = read('world/characters.json') as { characters?: KnownCharacter[] } | undefined;
   if (c && Array.isArray(c.characters)) out.characters = c.characters.map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
+  // Operators by name and description, so an operator written that way resolves (issue 13).
+  const ops = read('operators/operators.json') as { operators?: Partial<Operator>[] } | undefined;
+  if (ops && Array.isArray(ops.operators)) {
+    out.operators = ops.operators
+      .filter((o) => typeof o.id === 'string' && typeof o.name === 'string')
+      .map((o) => ({ id: o.id!, name: o.name!, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => typeof d === 'string') }));
+  }
   return out;
 }

@@ -1,11 +1,13 @@
-import type { Claim, Finding, SceneEvent } from '../../domain/scene.js';
-import { parseWriterOutput, type ParsedWriterOutput } from '../e-writer/parse.js';
+import type { Claim, Finding, Normalisation } from '../../domain/scene.js';
+import { formErrors, parseWriterOutput, type ParsedWriterOutput } from '../e-writer/parse.js';
+import { normaliseParsed } from '../e-writer/normalise/index.js';
 import type { VerifyContext } from './context.js';
 import { formatRules, sectionsUsable } from './rules/format.js';
-import { presenceRules } from './rules/presence.js';
+import { presenceRules, whoIndex } from './rules/presence.js';
 import { deltaRules } from './rules/deltas.js';
 import { claimRules } from './rules/claims.js';
-import { anachronismRules, hookRule } from './rules/voice.js';
+import { anachronismRules, claimAnachronismRules, hookRule } from './rules/voice.js';
+import { cueNotes } from './dialogue.js';
 
 export interface SceneVerification {
   parsed: ParsedWriterOutput;
@@ -16,15 +18,23 @@ export interface SceneVerification {
   rejected_claims: Claim[];
   /** True when any hard finding fired. */
   hard: boolean;
+  /** How the answer's form was read before it was judged (issue 13): what changed and why. */
+  normalisations: Normalisation[];
+  /**
+   * Non-empty exactly when, after normalisation, a section still cannot be found or its JSON cannot
+   * be read: the answer's form is broken, which a cheap format-fix call may repair.
+   */
+  form_errors: string[];
 }
 
 /**
- * Stage F, deterministic part: every rule over one writer output. Pure: same input, same findings.
- * Semantic rules over claims/events only run when that section matched its schema; a broken
- * section is already a hard format finding.
+ * Stage F, deterministic part: every rule over one writer output, after the normaliser has read its
+ * form (e-writer/parse.ts) and its spelling (e-writer/normalise/). Pure: same input, same findings.
+ * Semantic rules over claims/events only judge what matched its schema; a broken section is
+ * already a hard format finding.
  */
 export function verifySceneOutput(raw: string, ctx: VerifyContext): SceneVerification {
-  const parsed = parseWriterOutput(raw);
+  const parsed = normaliseParsed(parseWriterOutput(raw), ctx);
   return verifyParsed(parsed, ctx);
 }
 
@@ -32,15 +42,16 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
   const scene = ctx.packet.scene_id;
   const usable = sectionsUsable(parsed);
   const claims = usable.claims ? (parsed.claims as Claim[]) : [];
-  const events = usable.events ? (parsed.events as SceneEvent[]) : [];
-  const cv = claimRules(claims, ctx);
+  const judged = { ...parsed, events: usable.judged_events };
+  const cv = claimRules(claims, ctx, parsed.scene_text);
   const extras = usable.claims ? claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase()) : null;
   const findings: Finding[] = [
     ...formatRules(parsed, scene),
-    ...presenceRules(parsed, ctx, usable.events, extras),
-    ...(usable.events ? deltaRules(events, ctx) : []),
+    ...presenceRules(judged, ctx, usable.events, extras),
+    ...(usable.events ? deltaRules(judged.events, ctx) : []),
     ...cv.findings,
     ...anachronismRules(parsed, ctx),
+    ...claimAnachronismRules(parsed, claims, ctx),
     ...hookRule(parsed, ctx),
   ];
   findings.sort((a, b) => a.code.localeCompare(b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
@@ -51,5 +62,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     downgraded_claims: cv.downgraded,
     rejected_claims: cv.rejected,
     hard: findings.some((f) => f.severity === 'hard'),
+    normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, new Set(whoIndex(ctx).byCue.keys()))],
+    form_errors: formErrors(parsed),
   };
 }

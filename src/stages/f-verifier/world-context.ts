@@ -35,5 +35,6 @@ export function knownCharacters(world: Pick<World, 'characters'>): KnownCharacte
 
 /** Everything but the packet: what the pipeline verifies each scene against. */
 export function worldVerifyContext(world: World, lexicon: LexiconEntry[]): Omit<VerifyContext, 'packet'> {
-  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), canon: world.canon?.facts ?? [] };
+  const operators = (world.operators?.operators ?? []).map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) }));
+  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), canon: world.canon?.facts ?? [], operators };
 }

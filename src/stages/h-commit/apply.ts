@@ -58,7 +58,8 @@ export function applyApprovedScenes(world: World, plan: EpisodePlan, packets: Sc
     const living = (packet?.cast ?? []).filter((c) => c.status === 'alive').map((c) => c.id);
     const claims = [...scene.accepted_claims.filter((c) => !FACT_KINDS.has(c.kind)), ...scene.downgraded_claims];
     for (const claim of claims) {
-      for (const id of living) {
+      // A downgraded claim is believed by its holders (a secret's holders here), else by the whole living cast.
+      for (const id of claim.holders ? living.filter((h) => claim.holders!.includes(h)) : living) {
         batch.push({ path: `characters.${id}.bdi.beliefs`, op: 'add', value: rumorBelief(claim) });
         prov.push({ episode: plan.episode_id, scene: planned.id, event: `claim:${claim.id}`, operator: null, ...human });
       }

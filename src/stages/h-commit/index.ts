@@ -51,11 +51,6 @@ export interface StageHResult {
   recap: RecapPayload;
 }
 
-/** The calendar moves on the year's real calendar (core/roman-date: 355-day Republican, then Julian). */
-export function advanceDate(d: InWorldDate, days: number): InWorldDate {
-  return addDays(d, days);
-}
-
 /** The deltas that move the calendar from one date to another: a `set` per field that changes, year first. */
 export function dateDeltas(from: InWorldDate, to: InWorldDate): ResolvedDelta[] {
   return DATE_FIELDS.filter((f) => from[f] !== to[f]).map((f) => ({ path: `world.date.${f}`, op: 'set' as const, value: to[f] }));
@@ -88,15 +83,15 @@ export function stageH(input: StageHInput): StageHResult {
   const threads = applySystem(decay.world, threadProgressDeltas(decay.world, ref.episode, [...advanced].sort()), system('threads'), runDir);
 
   const cliffhanger = extractCliffhanger(plan, input.packets, threads.world);
-  // The calendar: the episode ends on its last scene's day; unless the cliffhanger forbids it,
-  // the usual gap between episodes passes before the next one.
+  // The calendar (core/roman-date: 355-day Republican, then Julian): the episode ends on its last
+  // scene's day; unless the cliffhanger forbids it, the usual gap between episodes passes before the next one.
   // A recorded change like any other (world.date.<field> set deltas, event "date"), so every
   // committed change is in episode_deltas.json with its provenance.
   const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
   const gap = cliffhanger.time_skip_allowed ? threads.world.world.days_per_episode : 0;
   // The world cools over those days (core/cooling.ts: metrics that declare a rest level).
   const cooling = applySystem(threads.world, coolingDeltas(threads.world, lastDay + gap), system('cooling'), runDir);
-  const calendar = applySystem(cooling.world, dateDeltas(cooling.world.world.date, advanceDate(cooling.world.world.date, lastDay + gap)), system('date'), runDir);
+  const calendar = applySystem(cooling.world, dateDeltas(cooling.world.world.date, addDays(cooling.world.world.date, lastDay + gap)), system('date'), runDir);
   const world: World = calendar.world;
 
   const applied = [...canon.applied, ...decay.applied, ...threads.applied, ...cooling.applied, ...calendar.applied];

@@ -6,7 +6,8 @@ import type { EpisodePlan } from '../../../src/domain/plan.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import type { ApprovedScene } from '../../../src/domain/scene.js';
 import { loadWorldOrThrow } from '../../../src/store/index.js';
-import { advanceDate, dateDeltas, stageH, type StageHInput } from '../../../src/stages/h-commit/index.js';
+import { dateDeltas, stageH, type StageHInput } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
 import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { episodeRef } from '../../../src/domain/context.js';
 import { stableStringify } from '../../../src/core/json.js';
@@ -52,7 +53,7 @@ describe('stage H: the calendar is a recorded delta', () => {
     const inp = input([0, 2, 5], { year_bc: 63, month: 12, day: 20 });
     const out = stageH(inp);
     const gap = out.cliffhanger.time_skip_allowed ? world.world.days_per_episode : 0;
-    expect(out.world.world.date).toEqual(advanceDate({ year_bc: 63, month: 12, day: 20 }, 5 + gap));
+    expect(out.world.world.date).toEqual(addDays({ year_bc: 63, month: 12, day: 20 }, 5 + gap));
     const dates = out.applied.filter((d) => d.path.startsWith('world.date.'));
     expect(dates.length).toBeGreaterThan(0);
     for (const d of dates) expect(d.provenance).toEqual({ episode: 's01e01', scene: 'SC03', event: 'date', operator: null });

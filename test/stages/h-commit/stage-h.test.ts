@@ -8,7 +8,8 @@ import type { ApprovedScene } from '../../../src/domain/scene.js';
 import { loadWorldOrThrow } from '../../../src/store/index.js';
 import { applyApprovedScenes, rumorBelief } from '../../../src/stages/h-commit/apply.js';
 import { cliffhangerKind, extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
-import { advanceDate, commitMessage } from '../../../src/stages/h-commit/index.js';
+import { commitMessage } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
 import { buildDashboard, recapEvents, renderRecapMarkdown, type RecapPayload } from '../../../src/stages/h-commit/recap-model.js';
 import { realizeRecap } from '../../../src/providers/offline/recap.js';
 import { episodeRef } from '../../../src/domain/context.js';
@@ -80,6 +81,16 @@ describe('stage H: canon', () => {
     expect(r.sceneWorlds.map((s) => s.scene)).toEqual(['SC01', 'SC02']);
   });
 
+  it('gives a downgraded belief only to its holders among the living cast (spec §8.3)', () => {
+    const p = plan([{ scene: 'SC01', app: app('a01', [{ path: 'world.global.unrest', op: 'add', value: 1 }]) }]);
+    const belief = { id: 'c2', kind: 'belief' as const, text: 'The letters are in the strongbox.', holders: [b, c] };
+    const packets = [packet('SC01', [{ id: a, status: 'alive' }, { id: b, status: 'alive' }, { id: c, status: 'dead' }])];
+    const r = applyApprovedScenes(world, p, packets, [approved('SC01', { downgraded_claims: [belief] })]);
+    // b holds it and is alive; a is in the scene but does not hold it; c holds it but is dead.
+    expect(r.applied.filter((d) => d.provenance.event === 'claim:c2').map((d) => d.path)).toEqual([`characters.${b}.bdi.beliefs`]);
+    expect(r.world.characters.characters.find((x) => x.id === a)!.bdi.beliefs).not.toContain(rumorBelief(belief));
+  });
+
   it('a delta that cannot apply fails the commit with AUR6016 and leaves the world untouched', () => {
     const p = plan([{ scene: 'SC01', app: app('a01', [{ path: 'assets.cash_ledger', op: 'transfer', from: a, to: b, amount: 10 ** 12 }]) }]);
     const before = stableStringify(world);
@@ -110,9 +121,9 @@ describe('stage H: cliffhanger, calendar, message', () => {
   });
 
   it('advances the calendar over the Republican month lengths (Quinctilis 31, December 29) and the year', () => {
-    expect(advanceDate({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 4 });
-    expect(advanceDate({ year_bc: 63, month: 12, day: 29 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
-    expect(advanceDate({ year_bc: 63, month: 1, day: 1 }, 0)).toEqual({ year_bc: 63, month: 1, day: 1 });
+    expect(addDays({ year_bc: 63, month: 7, day: 25 }, 10)).toEqual({ year_bc: 63, month: 8, day: 4 });
+    expect(addDays({ year_bc: 63, month: 12, day: 29 }, 1)).toEqual({ year_bc: 62, month: 1, day: 1 });
+    expect(addDays({ year_bc: 63, month: 1, day: 1 }, 0)).toEqual({ year_bc: 63, month: 1, day: 1 });
   });
 
   it('writes the commit message: subject, blank line, recap, trailers', () => {

@@ -13,7 +13,9 @@ import { decayDeltas } from '../../../src/core/decay.js';
 import { coolingDeltas } from '../../../src/core/cooling.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
-import { advanceDate } from '../../../src/stages/h-commit/index.js';
+import { addDays } from '../../../src/core/roman-date.js';
+import { loadWorld, loadWorldOrThrow } from '../../../src/store/index.js';
+import { REPO } from './helpers.js';
 
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
@@ -51,6 +53,22 @@ export function commitPlan(world: World, plan: EpisodePlan): { world: World; app
   return { world: w, applied };
 }
 
+/**
+ * The starter kit's season per seed, simulated once and shared by a describe block's tests
+ * (a season of planning is the slow part); with `anchors`, the kit's world/anchors.json too.
+ */
+export function starterSeasons(episodes: number, opts: { anchors?: boolean } = {}): (seed: string) => Promise<SimEpisode[]> {
+  const runs = new Map<string, SimEpisode[]>();
+  return async (seed) => {
+    if (!runs.has(seed)) {
+      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
+      const anchors = opts.anchors ? (await loadWorld(REPO)).anchors ?? [] : undefined;
+      runs.set(seed, simulateSeason(world, seed, episodes, seasonGoals[0]?.goals, anchors));
+    }
+    return runs.get(seed)!;
+  };
+}
+
 /** world/anchors.json's anchors, as `episode run` passes them (with the operators the season's earlier plans played). */
 export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals, anchors?: readonly Anchor[]): SimEpisode[] {
   const out: SimEpisode[] = [];
@@ -79,7 +97,7 @@ export function simulateSeason(world: World, seed: string, count: number, season
     if (cool && !cool.ok) throw new Error(`${plan.episode_id} cooling: ${cool.diagnostics.map((d) => d.message).join('; ')}`);
     const cw = cool?.ok ? cool.world : committed.world;
     if (cool?.ok) committed.applied.push(...cool.applied);
-    const after: World = { ...cw, world: { ...cw.world, date: advanceDate(cw.world.date, lastDay + gap) } };
+    const after: World = { ...cw, world: { ...cw.world, date: addDays(cw.world.date, lastDay + gap) } };
     out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
     w = after;
     cliff = cliffhanger;

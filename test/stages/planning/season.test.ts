@@ -3,7 +3,7 @@ import type { World } from '../../../src/domain/world.js';
 import { loadWorldOrThrow } from '../../../src/store/index.js';
 import { threadPace, threadTargetEpisode } from '../../../src/core/threads.js';
 import { hasStarter, REPO } from './helpers.js';
-import { simulateSeason, type SimEpisode } from './season-sim.js';
+import { simulateSeason, starterSeasons } from './season-sim.js';
 
 /**
  * A season from the starter kit, planned episode after episode with the pure stages (A–C) and
@@ -18,14 +18,7 @@ const SEEDS = ['alpha', 'beta', 'gamma'];
 const ledgerTotal = (w: World) => w.assets.cash_ledger.reduce((n, a) => n + a.denarii, 0);
 
 describe.runIf(hasStarter)('a season from the starter kit', () => {
-  const runs = new Map<string, SimEpisode[]>();
-  const season = async (seed: string) => {
-    if (!runs.has(seed)) {
-      const { world, seasonGoals } = await loadWorldOrThrow(REPO);
-      runs.set(seed, simulateSeason(world, seed, EPISODES, seasonGoals[0]?.goals));
-    }
-    return runs.get(seed)!;
-  };
+  const season = starterSeasons(EPISODES);
 
   for (const seed of SEEDS) {
     it(`plans ${EPISODES} consecutive episodes (seed ${seed}), every check passing, threads paced`, async () => {

@@ -49,6 +49,23 @@ describe('aureus scene verify', () => {
     expect(x.out).toContain('SC04: FAIL');
   });
 
+  it('shows how a real answer was read (issue 13), and --json gives the normalisations and form_errors', async () => {
+    const corpus = path.resolve(FIX, '..', 'writer-corpus');
+    const corpusArgs = (file: string, ...more: string[]) => ['scene', 'verify', '--packet', path.join(corpus, 'packets', 'SC05.json'), '--scene', path.join(corpus, file), ...more];
+    const x = io(dir);
+    expect(await main(corpusArgs('w20_sc05_markdown_claims_none.txt'), x)).toBe(0);
+    expect(x.out).toMatch(/^read: removed the ```markdown fence around the whole answer \(lines 1 and \d+\) \(outer_fence: /m);
+    expect(x.out).toMatch(/^read: read the CLAIMS section "None" as \[\]/m);
+    const j = io(dir);
+    expect(await main(corpusArgs('w20_sc05_markdown_claims_none.txt', '--json'), j)).toBe(0);
+    const r = JSON.parse(j.out);
+    expect(r.form_errors).toEqual([]);
+    expect(r.normalisations.map((n: { code: string }) => n.code)).toEqual(expect.arrayContaining(['outer_fence', 'section_marker', 'empty_section']));
+    const t = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(corpus, 'packets', 'SC15.json'), '--scene', path.join(corpus, 'w34_sc15_events_as_table.txt'), '--json'], t)).toBe(4);
+    expect(JSON.parse(t.out).form_errors).toEqual(['the SCENE_EVENTS section is not JSON: no JSON array or object found']);
+  });
+
   it('uses the world lexicon (plurals included) and prints --json', async () => {
     const x = io(dir);
     expect(await main(['-C', dir, ...args('anachronism.txt', '--json')], x)).toBe(4);

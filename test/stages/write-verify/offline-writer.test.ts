@@ -39,7 +39,11 @@ describe('offline writer', () => {
       expect(p.scene_text.split('\n')[0]).toBe('## SC04 — INT. VILLA OF CRASSUS - NIGHT');
       expect(p.scene_text.split('\n')[2]).toBe('**Cast:** Marcus Crassus, Marcus Tullius Cicero, Tertulla');
       expect(p.scene_text).toMatch(/^> (CRASSUS|CICERO|TERTULLA): /m);
-      expect(verifySceneOutput(raw, ctx()).findings).toEqual([]);
+      const v = verifySceneOutput(raw, ctx());
+      expect(v.findings).toEqual([]);
+      // The canonical form: nothing for the normaliser to read differently, no form error.
+      expect(v.normalisations).toEqual([]);
+      expect(v.form_errors).toEqual([]);
       expect(critique({ task: 'critique_scene', packet: packet(), scene_text: p.scene_text, claims: p.claims, events: p.events }).verdict).toBe('PASS');
     }
   });

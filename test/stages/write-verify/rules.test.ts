@@ -23,7 +23,7 @@ const cases: { file: string; codes: string[]; packet?: string; hard?: boolean }[
   { file: 'required_missing.txt', codes: ['AUR5031'] },
   { file: 'unplanned_delta.txt', codes: ['AUR5032'] },
   { file: 'unknown_application.txt', codes: ['AUR5033'] },
-  { file: 'too_many_claims.txt', codes: ['AUR5040'] },
+  { file: 'too_many_claims.txt', codes: ['AUR5040'], hard: false },
   { file: 'claim_kind.txt', codes: ['AUR5041'] },
   { file: 'claim_dead_alive.txt', packet: 'packet_villa_facts.json', codes: ['AUR5042'] },
   { file: 'claim_hidden_secret.txt', packet: 'packet_villa_facts.json', codes: ['AUR5043'] },
@@ -72,8 +72,19 @@ describe('deterministic verifier rules', () => {
   it('downgrades a hidden secret stated as fact when someone in the cast holds it', () => {
     const v = verifySceneOutput(fixture('claim_secret_downgraded.txt'), ctx(packet('packet_villa_facts.json')));
     expect(v.findings).toEqual([]);
-    expect(v.downgraded_claims).toEqual([{ id: 'c3', kind: 'belief', text: 'Clodius plans to enter the Bona Dea rites disguised as a woman.' }]);
+    // A belief of the cast member who holds the secret (Tertulla), not of the whole cast.
+    expect(v.downgraded_claims).toEqual([{ id: 'c3', kind: 'belief', text: 'Clodius plans to enter the Bona Dea rites disguised as a woman.', holders: ['tertulla'] }]);
     expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+  });
+
+  it('downgrades the weakest claims over the invention limit to rumours of the cast (spec §8.3), not the scene', () => {
+    const v = verifySceneOutput(fixture('too_many_claims.txt'), ctx());
+    expect(v.hard).toBe(false);
+    // Sosia speaks and the bust is on screen; the fresco of Mars is nowhere in the scene: the weakest.
+    expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(v.downgraded_claims).toEqual([{ id: 'c3', kind: 'rumor', text: 'The villa has a cracked fresco of Mars.', holders: ['crassus', 'cicero', 'tertulla'] }]);
+    expect(v.rejected_claims).toEqual([]);
+    expect(v.findings.map((f) => [f.code, f.severity])).toEqual([['AUR5040', 'soft']]);
   });
 
   it('rejects the claims that break a rule and keeps the rest', () => {

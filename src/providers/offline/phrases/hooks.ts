@@ -7,7 +7,7 @@ export const HOOKS = [
   '> {CUE}: Tomorrow, then. And tomorrow I will not be alone.',
   '> {CUE}: Tell no one. Especially not your friends.',
   'N|Only the lamp sees {name} smile.',
-  '{target} stays where {name} left them, very still.',
+  '{name} leaves {target} standing very still.',
   '> {CUE}: Let them come.',
   'A seal is broken. A name is crossed out.',
   '> {CUE}: Now we find out who was lying.',

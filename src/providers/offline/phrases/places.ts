@@ -61,10 +61,10 @@ export const OPENINGS: Record<Setting, string[]> = {
     'An old woman ties a ribbon to the railing and prays for her son. {atmo}',
   ],
   street: [
-    'Mud. Shouting. A cart stuck in the Subura. {atmo}',
+    'Mud. Shouting. A cart stuck fast. {atmo}',
     'Smoke from a cookshop. A dog barking. {atmo}',
     'Too many people. Not enough room. {atmo}',
-    'D|Laundry overhead. Knives underneath. {atmo}',
+    'D|Dust, sun, and a crowd that will not disperse. {atmo}',
     'A street preacher rants at nobody. Nobody listens. {atmo}',
     'Shutters bang. A child runs. {atmo}',
     'N|Torches gutter in brackets. Doorways full of shadow. {atmo}',
@@ -112,16 +112,12 @@ export const TIME_WORDS: Record<string, string> = {
 };
 
 export const EXTRA_LINES = [
-  'A message, for your eyes only.',
-  'They are waiting for you.',
-  'The litter is ready.',
-  'Someone left this at the gate.',
-  'Forgive me. There are men asking for you by name.',
-  'The seal was broken when it reached me. I swear it.',
-  'Shall I send them away?',
-  'Your brother\'s man is outside. He will not give his name.',
-  'They say the consul has already heard.',
-  'It is done, as you asked.',
+  'A message, for your eyes only.', 'They are waiting for you.', 'The litter is ready.', 'Someone left this at the gate.', 'There are men asking for you by name.',
+  'The seal was broken when it reached me. I swear it.', 'Shall I send them away?', 'Your brother\'s man is outside. He will not give his name.', 'They say the consul has already heard.', 'It is done, as you asked.',
+  'The water is hot, if you want it.', 'A boy brought this. He ran off.', 'The lamps need oil.', 'Your steward is asking for you.', 'Shall I bring more wine?',
+  'A crowd is gathering outside.', 'The shutters, shall I close them?', 'There is a rider at the gate.', 'The cook wants to know about tonight.', 'Your guest has gone.',
+  'I was told to wait for an answer.', 'The tablets you asked for.', 'It is raining again.', 'A freedman says he is owed money.', 'Nobody saw me come in.',
+  'The dogs were barking all night.', 'They have doubled the watch.', 'Your cloak. It is cold out.',
 ];
 
 /** How an invented object is shown (the object follows). */

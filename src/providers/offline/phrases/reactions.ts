@@ -1,30 +1,27 @@
 /** What a move does, told: replies, metric, stat and weight moves, transfers, threads, risks, intentions. */
 
 /** Replies to a move, by how it went. */
+/**
+ * What follows a reply (the empty tail is the bare reply): reply × tail gives each scene of an
+ * episode its own replies (writer-lines.ts), so no reply comes back in another mouth.
+ */
+/** Replies to a move, by how it went: one for each scene of an episode (writer-lines.ts), so no reply is said twice. */
 export const REACTIONS = {
   success: [
-    'Then it is done.',
-    'You leave me little choice.',
-    'So be it. Remember that I agreed.',
-    'I will not forget this.',
-    'Very well. On your head.',
-    'Fine. But this changes nothing between us.',
-    'Done. Now leave me.',
-    'I hope you know what you have bought.',
-    'Agreed. Do not make me regret it.',
-    'As you wish. For now.',
+    'Then it is done.', 'You leave me little choice.', 'So be it. Remember that I agreed.', 'I will not forget this.', 'Very well. On your head.',
+    'Fine. But this changes nothing between us.', 'Done. Now leave me.', 'I hope you know what you have bought.', 'Agreed. Do not make me regret it.', 'As you wish. For now.',
+    'Have it your way.', 'You win this one.', 'Take it, then, and go.', 'I yield. Today.', 'It seems I owe you.',
+    'Very well. I will say it was my idea.', 'Yes. Quietly, though.', 'Consider it given.', 'You have my word. Such as it is.', 'Then we understand each other.',
+    'I accept. Do not gloat.', 'So. It is settled.', 'Go on, then. Collect.', 'You always did get your way.', 'Enough. It is yours.',
+    'Granted. Do not ask again.', 'Well played. Once.', 'I agree, and I will remember why.',
   ],
   fail: [
-    'No. Not today, and not to you.',
-    'You overreach.',
-    'That was clumsy. Everyone saw.',
-    'Try that again and I will ruin you.',
-    'You thought I would bend? Look again.',
-    'Go home before you embarrass yourself further.',
-    'Is that all you came with?',
-    'Not like this. Never like this.',
-    'You will have to do better than that.',
-    'I have heard better offers from fishwives.',
+    'No. Not today, and not to you.', 'You overreach.', 'That was clumsy. Everyone saw.', 'Try that again and I will ruin you.', 'You thought I would bend? Look again.',
+    'Go home before you embarrass yourself further.', 'Is that all you came with?', 'Not like this. Never like this.', 'You will have to do better than that.', 'I have heard better offers from fishwives.',
+    'No.', 'Spare me.', 'Out. Now.', 'You misjudge me badly.', 'Save it for the Forum.',
+    'That will cost you, later.', 'I decline. Politely, this once.', 'Nothing doing.', 'Ask someone stupider.', 'Not for all the grain in Sicily.',
+    'You came to the wrong house.', 'Put your purse away.', 'I am not for sale today.', 'Try the next door down.', 'Never. Write it down.',
+    'We are done here.', 'Another time. Perhaps never.', 'Your nerve is remarkable. Your sense is not.',
   ],
 };
 
@@ -151,5 +148,5 @@ export const WEIGHT_WORDS: Record<string, [string[], string[]]> = {
   debt: [['{from} owes {to}, and both of them know it.', '{from} is in {to}\'s debt now.'], ['A debt between {from} and {to} is cancelled.', '{from} owes {to} a little less tonight.']],
   affection: [['{from} softens toward {to}.', '{from} warms to {to}, despite everything.'], ['{from} cools toward {to}.', 'Something between {from} and {to} goes cold.']],
   rivalry: [['{from} marks {to} as an enemy.', '{from} will not forget what {to} did here.', 'From now on, {from} counts {to} among the enemies.'], ['The rivalry between {from} and {to} eases.', '{from} lets an old grudge against {to} go.']],
-  trust: [['{from} decides to trust {to}.', '{from} takes {to} at their word.'], ['{from} will never trust {to} again.', '{from} stops believing a word {to} says.']],
+  trust: [['{from} decides to trust {to}.', '{from} takes what {to} says at face value.'], ['{from} will never trust {to} again.', '{from} stops believing a word {to} says.']],
 };

@@ -1,4 +1,5 @@
 import type { Claim, Finding } from '../../../domain/scene.js';
+import { forbiddenSecretText } from '../../d-packets/index.js';
 import { finding, type VerifyContext } from '../context.js';
 
 /** Kinds that never become canon: always allowed, always downgraded to the cast's beliefs (spec §8.3). */
@@ -17,59 +18,111 @@ function words(s: string): string[] {
   return s.toLowerCase().match(/[a-z]{4,}/g) ?? [];
 }
 
-/** Share of the secret's significant words that the claim repeats. */
-function overlap(claim: string, secret: string): number {
+/**
+ * Whether a claim states a secret: it repeats most of the secret's significant words, or nearly all
+ * of its own words are the secret's (a shorter paraphrase of it).
+ */
+export function statesSecret(claim: string, secret: string): boolean {
   const sw = new Set(words(secret));
-  if (sw.size === 0) return 0;
   const cw = new Set(words(claim));
-  let n = 0;
-  for (const w of sw) if (cw.has(w)) n++;
-  return n / sw.size;
+  if (!sw.size || !cw.size) return false;
+  let shared = 0;
+  for (const w of cw) if (sw.has(w)) shared++;
+  return shared / sw.size >= 0.6 || (shared >= 5 && shared / cw.size >= 0.75);
+}
+
+interface Secret {
+  id: string;
+  text: string;
+  /** Living cast members who hold it. */
+  castHolders: string[];
+}
+
+/** Hidden secrets this scene knows of: its subgraph's, and the forbidden facts nobody here holds. */
+function hiddenSecrets(ctx: VerifyContext): Secret[] {
+  const pk = ctx.packet;
+  const living = new Set(pk.cast.filter((c) => c.status !== 'dead').map((c) => c.id));
+  const out: Secret[] = pk.retrieved_subgraph.secrets
+    .filter((s) => s.status === 'hidden')
+    .map((s) => ({ id: s.id, text: s.text, castHolders: s.holders.filter((h) => living.has(h)) }));
+  pk.constraints.forbidden_facts.forEach((f, i) => {
+    const text = forbiddenSecretText(f);
+    if (text && !out.some((s) => s.text === text)) out.push({ id: `forbidden_facts[${i}]`, text, castHolders: [] });
+  });
+  return out;
+}
+
+/** How well the scene supports a claim: an extra who speaks is needed; otherwise the share of its words on screen. */
+function strength(c: Claim, sceneText: string): number {
+  const text = sceneText.toLowerCase();
+  const cw = [...new Set(words(c.text))];
+  const seen = cw.length ? cw.filter((w) => text.includes(w)).length / cw.length : 0;
+  const name = c.kind === 'minor_character' ? /^([A-Z][a-z]+)/.exec(c.text)?.[1] : undefined;
+  const speaks = name ? new RegExp(`^[\\s>*]*${name.toUpperCase()}\\b[^a-z\\n]*(?::|$)`, 'm').test(sceneText) : false;
+  return (speaks ? 1 : 0) + seen;
 }
 
 /**
- * Sorts claims into accepted (canon at commit), downgraded (rumor/belief of the cast) and rejected
- * (a hard finding that forces regeneration): count and kind against allowed_inventions, contradiction
- * with canon (a dead character alive), a hidden secret stated as fact.
+ * Sorts claims into accepted (canon at commit), downgraded (a rumour or belief with its holders)
+ * and rejected (a hard finding that forces regeneration), spec §8.3:
+ * - a claim stating a hidden secret: a belief of the cast members who hold it; when nobody here
+ *   holds it, a `fact` is rejected (AUR5043);
+ * - a kind the scene may not invent is rejected (AUR5041), a canon claim that the dead live too (AUR5042);
+ * - rumours and beliefs are downgraded to the living cast's beliefs;
+ * - over the invention limit, the weakest canon claims (least supported by the scene) are
+ *   downgraded to rumours, with a soft AUR5040: the scene does not fail for an honest extra detail.
  */
-export function claimRules(claims: Claim[], ctx: VerifyContext): ClaimsVerdict {
+export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''): ClaimsVerdict {
   const pk = ctx.packet;
   const scene = pk.scene_id;
   const v: ClaimsVerdict = { findings: [], accepted: [], downgraded: [], rejected: [] };
   const allowed = pk.constraints.allowed_inventions;
   const allowedKinds = [...new Set([...allowed.kinds, ...NON_CANON_KINDS])];
-  const castIds = new Set(pk.cast.map((c) => c.id));
+  const living = pk.cast.filter((c) => c.status !== 'dead').map((c) => c.id);
   const dead = [...pk.dead, ...(ctx.characters ?? []).filter((c) => c.status === 'dead')];
-  claims.forEach((c, i) => {
+  const secrets = hiddenSecrets(ctx);
+  const canon: Claim[] = [];
+  for (const c of claims) {
     const reject = (f: Finding) => {
       v.findings.push(f);
       v.rejected.push(c);
     };
-    if (i >= allowed.max) {
-      return reject(finding('AUR5040', 'hard', scene, 'claims.too_many', { count: claims.length, max: allowed.max, claim: c.id }));
+    const secret = NON_CANON_KINDS.has(c.kind) ? undefined : secrets.find((s) => c.subject === s.id || statesSecret(c.text, s.text));
+    if (secret?.castHolders.length) {
+      // Someone here knows it: useful, but only as their belief, never as public canon.
+      v.downgraded.push({ ...c, kind: 'belief', holders: secret.castHolders });
+      continue;
+    }
+    if (secret && c.kind === 'fact') {
+      reject(finding('AUR5043', 'hard', scene, 'claims.hidden_secret', { claim: c.id, secret: secret.id }));
+      continue;
     }
     if (!allowedKinds.includes(c.kind)) {
-      return reject(finding('AUR5041', 'hard', scene, 'claims.kind_not_allowed', { claim: c.id, kind: c.kind, allowed: allowedKinds.join(', ') }));
+      reject(finding('AUR5041', 'hard', scene, 'claims.kind_not_allowed', { claim: c.id, kind: c.kind, allowed: allowedKinds.join(', ') }));
+      continue;
     }
     const deadHit = dead.find((d) => c.subject === d.id || [d.name, d.cue].some((n) => n && new RegExp(`\\b${escapeRe(n)}\\b`, 'i').test(c.text)));
     if (deadHit && ALIVE.test(c.text) && !NON_CANON_KINDS.has(c.kind)) {
-      return reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
+      reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
+      continue;
     }
-    const secret = pk.retrieved_subgraph.secrets.find(
-      (s) => s.status === 'hidden' && (c.subject === s.id || overlap(c.text, s.text) >= 0.6),
-    );
-    if (secret && c.kind === 'fact') {
-      if (secret.holders.some((h) => castIds.has(h))) {
-        // Someone here knows it: useful, but only as their belief, never as public canon.
-        v.downgraded.push({ ...c, kind: 'belief' });
-        return;
-      }
-      return reject(finding('AUR5043', 'hard', scene, 'claims.hidden_secret', { claim: c.id, secret: secret.id }));
-    }
-    if (NON_CANON_KINDS.has(c.kind)) v.downgraded.push(c);
-    else v.accepted.push(c);
-  });
+    if (NON_CANON_KINDS.has(c.kind)) v.downgraded.push({ ...c, holders: living });
+    else canon.push(c);
+  }
+  overLimit(canon, allowed.max, sceneText, living, v, scene);
   return v;
+}
+
+/** Keeps the `max` strongest canon claims (ties: the earlier); the rest become rumours of the living cast. */
+function overLimit(canon: Claim[], max: number, sceneText: string, living: string[], v: ClaimsVerdict, scene: string): void {
+  const ranked = canon.map((c, i) => ({ c, i, s: strength(c, sceneText) })).sort((a, b) => b.s - a.s || a.i - b.i);
+  const keep = new Set(ranked.slice(0, Math.max(0, max)).map((r) => r.c));
+  const over = canon.filter((c) => !keep.has(c));
+  v.accepted.push(...canon.filter((c) => keep.has(c)));
+  for (const c of over) v.downgraded.push({ ...c, kind: 'rumor', holders: living });
+  if (over.length) {
+    v.findings.push(finding('AUR5040', 'soft', scene, 'claims.too_many', { count: canon.length, max, claim: over.map((c) => c.id).join(', ') }));
+  }
 }
 
 function escapeRe(s: string): string {

@@ -1,4 +1,4 @@
-import type { Finding } from '../../../domain/scene.js';
+import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { finding } from '../context.js';
 import { describeAjvError, validators } from '../schemas.js';
@@ -35,11 +35,35 @@ export function formatRules(p: ParsedWriterOutput, scene: string): Finding[] {
   return out;
 }
 
-/** True when the JSON sections can be trusted by the semantic rules. */
-export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events: boolean } {
+/**
+ * What the semantic rules may judge. Claims: the section when it matches its schema. Events: each
+ * event whose changes can be read (its deltas and ids match the schema), even when another field of
+ * it does not (a missing text after a max_tokens cut, an unknown type): that field is already a hard
+ * AUR5004, and judging the readable changes names what the scene really lacks.
+ */
+export function sectionsUsable(p: ParsedWriterOutput): { claims: boolean; events: boolean; judged_events: SceneEvent[] } {
   const v = validators();
+  const raw = p.events_raw;
+  const judged = Array.isArray(raw) ? raw.flatMap((e) => readableChanges(e, v.events)) : [];
   return {
     claims: p.claims_raw !== undefined && v.claims(p.claims_raw),
-    events: p.events_raw !== undefined && v.events(p.events_raw),
+    events: Array.isArray(raw),
+    judged_events: judged,
   };
+}
+
+/**
+ * An event's changes checked by the events schema itself, with its id, type and text set aside; a
+ * participant or operator id that does not match the schema is left out of what is judged (the
+ * AUR5004 already names it), so it cascades into no other finding.
+ */
+function readableChanges(e: unknown, fn: (x: unknown) => boolean): SceneEvent[] {
+  if (typeof e !== 'object' || e === null || Array.isArray(e)) return [];
+  const o = e as Record<string, unknown>;
+  if (typeof o.id !== 'string') return [];
+  const core = { id: o.id, type: 'action', text: '', deltas: o.deltas, ...('application_id' in o ? { application_id: o.application_id } : {}) };
+  if (!fn([core])) return [];
+  const out = { ...o } as Record<string, unknown>;
+  for (const k of ['operator_id', 'actor', 'target']) if (k in o && !fn([{ ...core, [k]: o[k] }])) delete out[k];
+  return [out as unknown as SceneEvent];
 }

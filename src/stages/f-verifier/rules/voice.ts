@@ -1,4 +1,4 @@
-import type { Finding } from '../../../domain/scene.js';
+import type { Claim, Finding } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { findAnachronisms } from '../../../style/lexicon.js';
 import { finding, textLines, type VerifyContext } from '../context.js';
@@ -13,6 +13,26 @@ export function anachronismRules(p: ParsedWriterOutput, ctx: VerifyContext): Fin
   return findAnachronisms(p.scene_text, ctx.lexicon).map((h) =>
     finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, { line: p.text_first_line + h.line - 1, text: lines[h.line - 1] }),
   );
+}
+
+/**
+ * Anachronisms in the claims: a claim may become canon, so its words are held to the lexicon like
+ * the scene's. The span quotes the line of the CLAIMS section that holds the word.
+ */
+export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ctx: VerifyContext): Finding[] {
+  if (!ctx.lexicon.length) return [];
+  const lines = p.claims_section.text.split('\n');
+  const out: Finding[] = [];
+  for (const c of claims) {
+    for (const h of findAnachronisms(c.text, ctx.lexicon)) {
+      const i = p.claims_section.first ? lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())) : -1;
+      const span = i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined;
+      const f = finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+      // The claim is named: it is the claim, not a line of the scene, that must change.
+      out.push({ ...f, message: `${f.message} in claim ${c.id}` });
+    }
+  }
+  return out;
 }
 
 /** "very well; so be it" -> "very well" or "so be it" */

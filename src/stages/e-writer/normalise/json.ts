@@ -1,0 +1,125 @@
+import { jsonrepair } from 'jsonrepair';
+import type { Normalisation, ParsedSceneOutput } from '../../../domain/scene.js';
+import { clip } from './sections.js';
+
+/**
+ * Reading the JSON of a CLAIMS or SCENE_EVENTS section the way models write it (issue 13): inside a
+ * ```json fence or bare, with a sentence before it or a `Note:` paragraph (brackets and all) after
+ * it, `None` / `[]` / nothing for an empty list; smart quotes as delimiters, trailing commas or a
+ * value cut off at max_tokens are jsonrepair's. Never throws: what cannot be read is a parse finding.
+ */
+export const MISSING = Symbol('missing');
+export const BROKEN = Symbol('broken');
+export type JsonRead = unknown | typeof MISSING | typeof BROKEN;
+
+type Findings = ParsedSceneOutput['parse_findings'];
+
+/** Words a model writes for "no claims": an empty list, said in prose. */
+const NONE_SENTENCE = /^(?:none|nothing|no new|no claims|no events|n\/a)\b/i;
+const NOTHING = /^(?:none|null|nil|n\/a|empty|no (?:new )?(?:claims|facts|inventions|events)|nothing(?: new)?)[.!]?$/i;
+
+/**
+ * Index just past the JSON value opening at `open` (strings and escapes respected), or -1 if it
+ * never closes. Bracket matching only, no parsing (JSON.parse and jsonrepair do that): jsonrepair
+ * would read a trailing `Note: … [a05] …` as more values, so the value's own end is found first.
+ */
+export function valueEnd(s: string, open: number): number {
+  const stack: string[] = [];
+  let inString = false;
+  for (let i = open; i < s.length; i++) {
+    const ch = s[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '[' || ch === '{') stack.push(ch === '[' ? ']' : '}');
+    else if (ch === ']' || ch === '}') {
+      if (stack.pop() !== ch) return -1;
+      if (!stack.length) return i + 1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The JSON text of a section: the first fence holding a JSON value, else the value from the first
+ * '[' or '{' to its matching closer (so a trailing note, brackets and all, is left out). A value that
+ * never closes (truncated) runs to the end and is left to jsonrepair. Null when there is no value.
+ */
+export function extractJson(s: string): string | null {
+  return locateJson(s)?.json ?? null;
+}
+
+function locateJson(s: string): { json: string; before: string; after: string; fenced: boolean } | null {
+  const fences = [...s.matchAll(/```[a-zA-Z]*[ \t]*\n([\s\S]*?)(?:\n[ \t]*```|$)/g)];
+  const fence = fences.find((f) => /[[{]/.test(f[1]));
+  const src = fence ? fence[1] : s;
+  const open = src.search(/[[{]/);
+  if (open < 0) return null;
+  const end = valueEnd(src, open);
+  const before = fence ? s.slice(0, fence.index) : src.slice(0, open);
+  if (end < 0) return { json: src.slice(open), before, after: '', fenced: !!fence };
+  const after = fence ? s.slice(fence.index + fence[0].length) : src.slice(end);
+  return { json: src.slice(open, end), before, after: fence ? `${src.slice(end)}\n${after}` : after, fenced: !!fence };
+}
+
+export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: string } | undefined, findings: Findings, notes: Normalisation[]): JsonRead {
+  if (!sec) {
+    findings.push({ code: 'AUR5001', message: `the ${name} section is missing from the writer output` });
+    return MISSING;
+  }
+  const body = sec.text.replace(/^\s*```[\w-]*\s*$/gm, '').trim();
+  // "None"; for claims also a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
+  if (!body || NOTHING.test(body) || (name === 'CLAIMS' && NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
+    notes.push({ code: 'empty_section', what: `read the ${name} section ${body ? `"${clip(body)}"` : '(empty)'} as []`, why: 'an empty section or a word for "none" means an empty list' });
+    return [];
+  }
+  const loc = locateJson(sec.text);
+  if (loc === null) {
+    findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: no JSON array or object found` });
+    return BROKEN;
+  }
+  if (loc.fenced) notes.push({ code: 'json_fence', what: `read the ${name} JSON from inside a code fence`, why: 'the fence is markdown packaging around the JSON value' });
+  if (loc.before.replace(/```[\w-]*/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.before)}" before the ${name} JSON`, why: 'prose before the JSON value is a note, not data' });
+  if (loc.after.replace(/```/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.after)}" after the ${name} JSON`, why: 'prose after the JSON value (a note, even with brackets in it) is not data' });
+  const json = loc.json;
+  try {
+    return asList(name, JSON.parse(json), notes);
+  } catch (e) {
+    const first = (e as Error).message;
+    try {
+      const repaired: unknown = JSON.parse(jsonrepair(json));
+      findings.push({ code: 'AUR5003', message: `the ${name} JSON needed repair (${first})` });
+      notes.push({ code: 'json_repaired', what: `repaired the ${name} JSON with jsonrepair (${first})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' });
+      return asList(name, repaired, notes);
+    } catch {
+      findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: ${first}` });
+      return BROKEN;
+    }
+  }
+}
+
+/** Keys a model wraps a section's list in: `{"events": [...]}`, `{"claims": [...]}`. */
+const WRAPPERS: Record<'CLAIMS' | 'SCENE_EVENTS', string[]> = { CLAIMS: ['claims'], SCENE_EVENTS: ['events', 'scene_events'] };
+
+/**
+ * The section's list from the shapes around it a model writes: the list wrapped in an object under
+ * the section's own name, or one item given without the list. Anything else is left for the schema.
+ */
+function asList(name: 'CLAIMS' | 'SCENE_EVENTS', v: unknown, notes: Normalisation[]): unknown {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return v;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const key = keys.length === 1 ? keys[0] : undefined;
+  if (key && WRAPPERS[name].includes(key.toLowerCase().replace(/[\s-]/g, '_')) && Array.isArray(o[key])) {
+    notes.push({ code: 'list_unwrapped', what: `read the ${name} list from inside {"${key}": [...]}`, why: 'the list was wrapped in an object named after its own section' });
+    return o[key];
+  }
+  if (typeof o.id === 'string' && ('text' in o || 'deltas' in o)) {
+    notes.push({ code: 'list_unwrapped', what: `read the single ${name === 'CLAIMS' ? 'claim' : 'event'} ${o.id} as a list of one`, why: 'one item was given without the list around it' });
+    return [o];
+  }
+  return v;
+}

@@ -1,0 +1,119 @@
+import type { Normalisation } from '../../../domain/scene.js';
+
+/**
+ * Finding the three sections of a writer answer in the forms real models write them (issue 13):
+ * `---SCENE_TEXT---` as asked, but also `**SCENE_TEXT**`, `### SCENE_TEXT`, `## Scene Text`,
+ * `--- SCENE TEXT ---`, `**CLAIMS:** None`, lower or mixed case, and the whole answer inside one
+ * ```markdown fence. Line numbers are kept: spans quote lines of the raw file.
+ */
+export type SectionName = 'SCENE_TEXT' | 'CLAIMS' | 'SCENE_EVENTS';
+
+export interface SectionBody {
+  /** The section's lines joined (inline content after the marker first, when there is some). */
+  text: string;
+  /** 1-based raw-file line of the first body line. */
+  first: number;
+}
+
+export interface Sections {
+  lines: string[];
+  bodies: Partial<Record<SectionName, SectionBody>>;
+  notes: Normalisation[];
+}
+
+// Decoration a model puts around a marker: quote, heading hashes, bold/italic/code, dashes or equals.
+const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
+const NAME = String.raw`(scene[ _-]?text|claims|scene[ _-]?events|events)`;
+const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
+/** The closing tag of a section written as XML (`<scene_text>` … `</scene_text>`): packaging, blanked. */
+const CLOSING_TAG = /^[ \t]*<\/(?:scene[ _-]?text|claims|scene[ _-]?events|events)>[ \t]*$/i;
+const MARKER = new RegExp(`${LEFT}${NAME}${RIGHT}(.*)$`, 'i');
+const CANONICAL = /^---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---$/;
+/** Inline content a JSON section may start on its marker line: a JSON value or a word for "nothing". */
+const INLINE_JSON = /^(?:[[{]|```|none\b|null\b|n\/a\b|nil\b|empty\b|no\b)/i;
+
+function sectionOf(name: string): SectionName {
+  const n = name.toUpperCase().replace(/[ _-]/g, '');
+  if (n === 'SCENETEXT') return 'SCENE_TEXT';
+  if (n === 'CLAIMS') return 'CLAIMS';
+  return 'SCENE_EVENTS';
+}
+
+interface Marker {
+  name: SectionName;
+  line: number;
+  inline: string;
+  canonical: boolean;
+}
+
+/** A marker line, or null. Undecorated names count only as a whole line (never a prose sentence). */
+function readMarker(line: string, i: number): Marker | null {
+  const m = MARKER.exec(line);
+  if (!m) return null;
+  const name = sectionOf(m[1]);
+  // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
+  const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
+  const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)])/.test(line);
+  if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line)) return null;
+  // "Events" alone is too common a word to be a marker without decoration.
+  if (!decorated && /^events$/i.test(m[1])) return null;
+  if (inline && (name === 'SCENE_TEXT' || !INLINE_JSON.test(inline))) return null;
+  return { name, line: i, inline, canonical: CANONICAL.test(line.trim()) };
+}
+
+/** Blanks a fence that wraps the whole answer (```markdown … ```), keeping the line count. */
+function unwrapOuterFence(lines: string[], notes: Normalisation[]): void {
+  const first = lines.findIndex((l) => l.trim());
+  let last = lines.length - 1;
+  while (last > first && !lines[last].trim()) last--;
+  if (first < 0 || last <= first) return;
+  const open = /^[ \t]*(`{3,}|~{3,})[ \t]*([\w-]*)[ \t]*$/.exec(lines[first]);
+  if (!open || (open[2] && /^json$/i.test(open[2])) || lines[last].trim() !== open[1]) return;
+  // Only a fence whose body holds the section markers wraps the answer (not a fenced JSON value).
+  if (!lines.slice(first + 1, last).some((l, i) => readMarker(l, i))) return;
+  lines[first] = '';
+  lines[last] = '';
+  notes.push({ code: 'outer_fence', what: `removed the ${open[1]}${open[2]} fence around the whole answer (lines ${first + 1} and ${last + 1})`, why: 'the answer sits inside one code fence; the fence is packaging, not content' });
+}
+
+export function findSections(raw: string): Sections {
+  const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const lines = text.split('\n');
+  const notes: Normalisation[] = [];
+  unwrapOuterFence(lines, notes);
+  const closing = lines.flatMap((l, i) => (CLOSING_TAG.test(l) ? [i] : []));
+  for (const i of closing) lines[i] = '';
+  if (closing.length) notes.push({ code: 'section_marker', what: `ignored the closing tag(s) on line(s) ${closing.map((i) => i + 1).join(', ')}`, why: 'sections written as XML tags; the closing tag ends its section like the next marker does' });
+  const markers: Marker[] = [];
+  lines.forEach((l, i) => {
+    const m = readMarker(l, i);
+    // The first marker of each section counts; a repeated one stays inside the section before it.
+    if (m && !markers.some((x) => x.name === m.name)) markers.push(m);
+  });
+  const odd = markers.filter((m) => !m.canonical);
+  if (odd.length) {
+    notes.push({
+      code: 'section_marker',
+      what: `read ${odd.map((m) => `"${lines[m.line].trim()}" (line ${m.line + 1}) as ---${m.name}---`).join(', ')}`,
+      why: 'the section markers were written in another case or decoration; the section names are unambiguous',
+    });
+  }
+  const bodies: Sections['bodies'] = {};
+  const sorted = [...markers].sort((a, b) => a.line - b.line);
+  sorted.forEach((m, k) => {
+    const to = k + 1 < sorted.length ? sorted[k + 1].line : lines.length;
+    const body = lines.slice(m.line + 1, to);
+    bodies[m.name] = m.inline ? { text: [m.inline, ...body].join('\n'), first: m.line + 1 } : { text: body.join('\n'), first: m.line + 2 };
+  });
+  const start = sorted.length ? sorted[0].line : 0;
+  const pre = lines.slice(0, start).filter((l) => l.trim());
+  if (sorted.length && pre.length) {
+    notes.push({ code: 'preamble', what: `ignored ${pre.length} line(s) before the first section ("${clip(pre[0])}")`, why: 'text before the SCENE_TEXT section is a note to the reader, not part of the scene' });
+  }
+  return { lines, bodies, notes };
+}
+
+export function clip(s: string, n = 60): string {
+  const t = s.trim().replace(/\s+/g, ' ');
+  return t.length > n ? `${t.slice(0, n - 3)}...` : t;
+}

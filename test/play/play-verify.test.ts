@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { playScript, records } from './support.js';
+
+/**
+ * Stage F at canonization (src/play/verify.ts): the staged proposals are judged against the world
+ * as it is when canon is written, by the same rules that judge a compiled scene; the rejected ones
+ * are reported in the `canonized` event with the finding, kept with their reasons, and never applied.
+ */
+const sys = (b: unknown) => JSON.stringify((b as { system?: unknown }).system ?? '');
+
+describe.skipIf(!builtCli())('aureus play: stage F on the staged proposals', () => {
+  let base: string;
+  let server: FakeAnthropicServer;
+  beforeAll(async () => {
+    base = await makeWorld('play-verify');
+    server = await startFakeAnthropic();
+  });
+  afterAll(async () => {
+    await server.close();
+    cleanup();
+  });
+
+  it('a character who died since the turn was played cannot have acted: the proposal is rejected (AUR5011/AUR5010)', async () => {
+    const w = copyRepo(base, 'play-verify-dead');
+    const args = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'v1', '--json'];
+    const a = await playScript(args, w, 'Catiline, you will answer me! Where were you?\n');
+    expect(a.code, a.stderr).toBe(0);
+    const staged = records(w, 'v1').filter((r) => r.type === 'proposal').map((r) => r.proposal as { id: string; actor?: string });
+    expect(staged.length).toBeGreaterThan(0);
+    expect(staged[0]!.actor).toBe('catiline');
+    // Meanwhile an episode kills Catiline (committed canon).
+    const file = path.join(w, 'world/characters.json');
+    const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { characters: { id: string; status: string; bdi: { intentions: string[] } }[] };
+    const cat = doc.characters.find((c) => c.id === 'catiline')!;
+    cat.status = 'dead';
+    cat.bdi.intentions = [];
+    fs.writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
+    git(w, 'commit', '-qam', 'Catiline falls at Pistoria');
+    const relBefore = fs.readFileSync(path.join(w, 'world/relationships.json'), 'utf8');
+
+    const b = await playScript(['play', '--resume', 'v1', '--json'], w, '/end\n');
+    expect(b.code, b.stderr).toBe(0);
+    const ev = b.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; accepted?: string[]; rejected?: Record<string, string> }).find((e) => e.type === 'canonized')!;
+    for (const p of staged) expect(ev.rejected![p.id]).toMatch(/AUR5011 Marcus Sergius Catilina is dead but acts|AUR5010/);
+    expect(ev.accepted).toEqual([]);
+    expect(fs.readFileSync(path.join(w, 'world/relationships.json'), 'utf8')).toBe(relBefore);
+    const canon = JSON.parse(git(w, 'show', `HEAD:seasons/season_01/play/v1/canon_01.json`)) as { deltas: unknown[]; rejected: { id: string; reason: string }[] };
+    expect(canon.deltas).toEqual([]);
+    expect(canon.rejected.map((r) => r.id)).toEqual(staged.map((p) => p.id));
+    expect(git(w, 'log', '-1', '--format=%B')).toMatch(/Aureus-Rejected: p1/);
+  });
+
+  it("an anachronism in the Actor's line rejects what that turn supports; the user's own words are not held to the lexicon", async () => {
+    let n = 0;
+    server.reset();
+    server.handler = (req) => {
+      if (sys(req.body).includes('Classify the narrative beat')) return steps.ok('{"beat":"complication"}');
+      n++;
+      const dialogue = n === 1 ? 'Okay, Consul, I was at the house of Laeca. Ask anyone.' : 'You shall have your answer in the Senate, and not before.';
+      return steps.ok(JSON.stringify({ speaker: 'catiline', action: 'shrugs', dialogue, internal: 'x', mood: 'cold', tension_shift: 0.2 }));
+    };
+    const w = copyRepo(base, 'play-verify-lexicon');
+    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '2', '--session', 'v2', '--json'], w, 'Hello Catiline! Where were you last night?\nOkay then, answer me this: who pays you?\n', env);
+    expect(r.code, r.stderr).toBe(0);
+    const props = records(w, 'v2').filter((x) => x.type === 'proposal').map((x) => x.proposal as { id: string; turns: string[] });
+    expect(props.length).toBe(2);
+    const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; accepted?: string[]; rejected?: Record<string, string> }).find((e) => e.type === 'canonized')!;
+    // Turn 1's answer says "Okay": its proposal is rejected; turn 2's is not (the user's "Hello"/"Okay" do not count).
+    expect(ev.rejected).toEqual({ [props[0]!.id]: expect.stringMatching(/^AUR5050 anachronism "Okay"/) });
+    expect(ev.accepted).toEqual([props[1]!.id]);
+  });
+});

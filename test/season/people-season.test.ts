@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { loadWorldOrThrow } from '../../src/store/load.js';
+import { planEpisode, readSeasonGoals } from '../../src/stages/planning.js';
+import { readAnchors } from '../../src/stages/anchors-io.js';
+import { writeEpisodeScenes } from '../../src/stages/scenes.js';
+import { stageH } from '../../src/stages/h-commit/index.js';
+import { loadStyle } from '../../src/style/index.js';
+import { episodeRef } from '../../src/domain/context.js';
+import { packageRoot } from '../../src/paths.js';
+import { parseScriptMarkdown } from '../../src/season/script-model.js';
+import { checkPeople, type PeopleCheckInput, type PeopleWorld } from '../../src/season/script-people.js';
+import type { CliffhangerConstraints } from '../../src/domain/context.js';
+import type { World } from '../../src/domain/world.js';
+import { offlineLlm } from '../stages/write-verify/starter.js';
+
+/**
+ * Issue 17, item 6: a 12-episode offline season of the starter world, planned (stages A–D) and
+ * written (E–G) episode after episode with the world each one commits (H, in memory: no git, to fit
+ * the time a test may take), read against the world by the people check.
+ */
+const EPISODES = 12;
+const SEEDS = (process.env.I17B_SEEDS ?? 'alpha,beta,gamma').split(',');
+
+async function season(seed: string) {
+  const root = packageRoot();
+  let { world } = await loadWorldOrThrow(root);
+  const st = await loadStyle(root);
+  const style = { guide: st.guide, lexicon: st.lexicon, lexicon_md: st.lexiconMarkdown };
+  const seasonGoals = await readSeasonGoals(root, 1);
+  const anchors = await readAnchors(root, world);
+  const llm = offlineLlm(seed, 0, 4);
+  let previousCliffhanger: CliffhangerConstraints | null = null;
+  const episodes: PeopleCheckInput[] = [];
+  const findings: unknown[] = [];
+  const start = world;
+  for (let e = 1; e <= EPISODES; e++) {
+    const ref = episodeRef(1, e);
+    const planning = await planEpisode({ world, ref, seed, previousCliffhanger, llm, seasonGoals, anchors, packets: { tokenBudget: 6000 } });
+    const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style, budgets: { per_scene: 2, per_episode: 12 }, concurrency: 4, seed });
+    findings.push(...efg.report.episode_findings, ...efg.report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)));
+    const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
+    episodes.push({ episode: ref.id, doc: parseScriptMarkdown(h.script) });
+    world = h.world;
+    previousCliffhanger = h.cliffhanger;
+  }
+  return { start, episodes, findings };
+}
+
+function peopleWorld(w: World): PeopleWorld {
+  return {
+    people: w.characters.characters,
+    ties: w.relationships.relationships,
+    places: w.world.locations,
+    secrets: w.secrets.secrets,
+  };
+}
+
+describe('an offline season reads right against the world (people, places, secrets)', () => {
+  for (const seed of SEEDS) {
+    it(`seed ${seed}: ${EPISODES} episodes, no pronoun, address, recycled-line, secret or place error; drafts verify clean`, async () => {
+      const { start, episodes, findings } = await season(seed);
+      expect(episodes.flatMap((e) => e.doc.scenes).length).toBeGreaterThan(EPISODES * 15);
+      expect(findings).toEqual([]);
+      expect(checkPeople(episodes, peopleWorld(start))).toEqual([]);
+      // Across the whole season stock lines do come back in other mouths (each episode walks the same
+      // pools): measured, not yet held (issue 17, item 6, left open).
+      const seasonWide = checkPeople(episodes, peopleWorld(start), { scope: 'season' });
+      const count = (k: string) => seasonWide.filter((f) => f.kind === k).length;
+      console.info(`seed ${seed}, across ${EPISODES} episodes: ${count('recycled_line')} line(s) said by two characters, ${count('secret_quoted_twice')} secret(s) quoted in more than one episode`);
+    }, 120_000);
+  }
+});
