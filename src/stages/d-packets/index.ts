@@ -194,7 +194,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
         allowed_inventions: { max: opts.allowedInventions.max, kinds: [...opts.allowedInventions.kinds] },
         hook_requirement: isLast
           ? `End on the cliffhanger: ${sequence.find((s) => s.tag === 'cliffhanger')?.narrative_directive ?? sequence[sequence.length - 1]?.narrative_directive ?? ''} Leave the question open.`
-          : `End on a button line: a hook that turns toward what comes next (${plan.scenes[i + 1]!.purpose.split(';')[0]}).`,
+          : `End on a button line: a hook that turns toward what comes next (${plainPurpose(plan.scenes[i + 1]!.purpose)}).`,
       },
       state_hash_before: hasher.hash(before),
       token_estimate: 0,
@@ -255,6 +255,14 @@ export function bindRoleNouns(text: string, roles: Map<string, string>): string 
     if (name && !/^the /.test(name)) out = out.replace(re, name);
   }
   return out;
+}
+
+/**
+ * A scene purpose as the writer may read it: the plan's own labels ("CONFRONTATION: ", "; advances
+ * thr_x", "(act 1, establishment)") are bookkeeping, not story, so they stay out of the hook.
+ */
+export function plainPurpose(purpose: string): string {
+  return purpose.split(';')[0]!.replace(/^[A-Z][A-Z_ ]*:\s*/, '').replace(/\s*\(act \d+[^)]*\)\s*$/, '').trim();
 }
 
 function instruction(world: World, index: WorldIndex, op: Operator, a: OperatorApplication, beatId: string, tag: PacketInstruction['tag']): PacketInstruction {
