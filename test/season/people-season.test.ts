@@ -35,9 +35,12 @@ async function season(seed: string) {
   const start = world;
   // Each secret a packet carries that an earlier episode told (told_in), and whether the packet marks it told.
   const carried: { episode: string; id: string; told_in: string; told: boolean }[] = [];
+  const played = new Set<string>();
   for (let e = 1; e <= EPISODES; e++) {
     const ref = episodeRef(1, e);
-    const planning = await planEpisode({ world, ref, seed, previousCliffhanger, llm, seasonGoals, anchors, packets: { tokenBudget: 6000 } });
+    // As `episode run` does (readPlayedOperators): an anchor played in an earlier episode is not due again.
+    const planning = await planEpisode({ world, ref, seed, previousCliffhanger, llm, seasonGoals, anchors, playedOperators: played, packets: { tokenBudget: 6000 } });
+    for (const b of planning.plan.beats) for (const a of b.applications) played.add(a.operator_id);
     const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style, budgets: { per_scene: 2, per_episode: 12 }, concurrency: 4, seed });
     const toldIn = new Map(world.secrets.secrets.flatMap((s) => (s.told_in ? [[s.id, s.told_in] as const] : [])));
     for (const pk of planning.packets) for (const s of pk.retrieved_subgraph.secrets) if (toldIn.has(s.id)) carried.push({ episode: ref.id, id: s.id, told_in: toldIn.get(s.id)!, told: !!s.told });
