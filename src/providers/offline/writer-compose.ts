@@ -92,7 +92,7 @@ export function registerLine(sc: Scene, c: PacketCastMember, to: PacketCastMembe
   const line = sc.book.take(pool, key, 1, c.id, addressable(target) ? undefined : alone)
     ?? turnOf(c.sample_lines.filter((l) => !vocatives(l, [...PRAENOMINA, ...KIN_WORDS]).length && alone(l)), sc.pk)
     ?? sc.book.take(pool, key, 1, c.id)
-    ?? turnOf(c.sample_lines, sc.pk);
+    ?? turnOf(own.filter((l) => addressable(target) || alone(l)), sc.pk);
   // Nothing of their own left to say in this scene: they say nothing, rather than another's line.
   return line === undefined ? '' : address(line, target);
 }
@@ -174,21 +174,23 @@ export function hookLine(pool: readonly string[], pk: ScenePacket, seed: string,
   const key = pool === P.HOOKS ? 'hook' : 'cliff';
   // With the world's voices a spoken hook is its owner's only (the cliffhanger's too); else the scene's own hook.
   const owned = !!pk.voices?.length;
-  const own = (owned ? narratedTurn(pool, key, seed, pk, fits) : undefined) ?? (book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, (o) => fits(o) && (!owned || o.startsWith('>'))) : undefined);
+  const own = (owned ? narratedTurn(pool, key, seed, pk, fits, true) : undefined)
+    ?? (book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, (o) => fits(o) && (!owned || o.startsWith('>'))) : undefined)
+    ?? (owned ? narratedTurn(pool, key, seed, pk, fits, false) : undefined);
   const hook = untimed(own ?? cycled(pool, key, seed, pk, 0, (o) => fits(o) && ((pool !== P.HOOKS && !owned) || !o.startsWith('>'))));
   return cap(fill(hook, { name: mover ? shortName(mover) : 'Someone', CUE: mover ? cueOf(mover) : 'CROWD', target }));
 }
 
 /**
  * A narrated hook for this scene: its own entry of the episode's order when that one is narrated;
- * when it is a spoken one (its owner's only), the narrated entries in turn, counted over those
- * scenes alone, so each narrated hook ends at most two scenes of an episode.
+ * when it is a spoken one (its owner's only) or does not suit the scene, the narrated entries in
+ * turn by scene number, so each narrated hook ends only a few scenes of an episode.
  */
-function narratedTurn(pool: readonly string[], key: string, seed: string, pk: ScenePacket, fits: (o: string) => boolean): string | undefined {
+function narratedTurn(pool: readonly string[], key: string, seed: string, pk: ScenePacket, fits: (o: string) => boolean, ownOnly: boolean): string | undefined {
   const order = sceneBlock(pool, key, seed, { ...pk, number: 1 }, pool.length);
   const mine = order[pk.number - 1];
-  if (mine !== undefined && !mine.startsWith('>')) return fits(mine) ? mine : undefined;
-  const rank = order.slice(0, pk.number - 1).filter((o) => o.startsWith('>')).length;
+  if (mine !== undefined && !mine.startsWith('>') && fits(mine)) return mine;
+  if (ownOnly) return undefined;
   const narrated = order.filter((o) => !o.startsWith('>') && fits(o));
-  return narrated.length ? narrated[rank % narrated.length] : undefined;
+  return narrated.length ? narrated[(pk.number - 1) % narrated.length] : undefined;
 }

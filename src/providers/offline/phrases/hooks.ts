@@ -27,6 +27,14 @@ export const HOOKS = [
   '> {CUE}: Remember this day. I will.',
   'Somewhere a dog starts barking, and does not stop.',
   '> {CUE}: We will see who blinks first.',
+  'A slave slips out by the back way, carrying the news.',
+  'The wine is left untouched. Nobody wants to be the first to drink.',
+  'A wax seal is pressed, and a messenger runs.',
+  'The tally of favours owed grows by one.',
+  'Behind a curtain, a clerk stops writing and starts to listen.',
+  'Two names are written on a tablet, and one of them is scratched out.',
+  'The house falls quiet, the kind of quiet that is waiting for something.',
+  'Someone will pay for this. The only question left is who.',
 ];
 
 export const CLIFFHANGER_HOOKS = [
