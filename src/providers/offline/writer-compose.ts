@@ -8,7 +8,7 @@ import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import { Draft, SceneState, cap, sentence } from './writer-draft.js';
 import { depict, eventFor, inventClaims } from './writer-events.js';
-import { LineBook, sceneBlock, turnOf } from './writer-lines.js';
+import { LineBook, ownLines, sceneBlock, turnOf } from './writer-lines.js';
 import { address, addressable, cueOf, fill, heading, names, prose, shortName, shortNames, type Names } from './writer-names.js';
 import { cycled, timeFits, untimed } from './writer.js';
 
@@ -114,7 +114,9 @@ function playMove(sc: Scene, ins: PacketInstruction, idx: number): void {
   const facing = other && actor && other.id !== actor.id ? other : undefined;
   sc.lines.push(sentence(prose(ins.narrative_directive, n, sc.state.secrets)));
   if (!sc.simplified && ins.visual_cues.length) sc.lines.push(sentence(rng.pick(ins.visual_cues)));
-  const speech = actor ? withRhetoric(sc, registerLine(sc, actor, facing), actor) : '';
+  let speech = actor ? withRhetoric(sc, registerLine(sc, actor, facing), actor) : '';
+  // A formal scene is not played in silence: with nothing of their own left, the actor's first own line again.
+  if (actor && !speech && sc.formal && !sc.lines.some((l) => l.startsWith('>'))) speech = address(ownLines(registerPool(actor.register), `register/${actor.register}`, sc.seed, { ...pk, number: 1 }, actor.id)[0] ?? '', facing ? n.addressOf(actor.id, facing) : undefined);
   if (actor && speech) say(sc, actor, speech);
   // One beat of atmosphere per scene, after the first move: more reads as padding.
   if (!sc.simplified && idx === 0) sc.lines.push(cycled(sc.formal ? P.FORMAL_BEATS : P.THRILLER_BEATS, `beat/${sc.formal ? 'formal' : 'thriller'}`, sc.seed, pk, 5 * idx));
