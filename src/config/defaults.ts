@@ -1,11 +1,11 @@
 import type { AureusConfig } from './types.js';
 
 /**
- * verifier.min_scene_words: a scene of an episode of ~30 minutes in 18–24 scenes runs to several
- * hundred words; eighty is far below any real scene and far above a heading and a cast line, so
- * only an empty or stub scene trips it.
+ * verifier.min_scene_words: a model's scene runs to several hundred words, the offline writer's
+ * terse drafts to sixty and more; forty is below both and far above a heading and a cast line
+ * (which count nothing), so only an empty or stub scene trips it.
  */
-export const DEFAULT_MIN_SCENE_WORDS = 80;
+export const DEFAULT_MIN_SCENE_WORDS = 40;
 
 /**
  * The defaults, identical to the aureus.config.yaml shipped at the package root (a test keeps the
