@@ -157,10 +157,16 @@ function compiledFor(lexicon: readonly { forbidden: string; replacement: string 
 /** Only spaces or hyphens between the words of a phrase ("steel-nibbed", "pocket  watch"). */
 const joined = (text: string, a: Token, b: Token) => /^[\s\-‐–]*$/.test(text.slice(a.end, b.start));
 
+/**
+ * Stems collide across words ("presiding" and "president" both stem to "presid"): an inflection
+ * keeps the forbidden word whole but for its last letter (clocks, babies, Tuesdays, policemen).
+ */
+const sameWord = (token: string, word: string) => token.startsWith(word.slice(0, Math.max(3, word.length - 1)));
+
 function phraseAt(text: string, toks: Token[], i: number, m: Matcher): number {
   for (let k = 0; k < m.stems.length; k++) {
     const t = toks[i + k];
-    if (!t || t.stem !== m.stems[k] || (k > 0 && !joined(text, toks[i + k - 1]!, t))) return 0;
+    if (!t || t.stem !== m.stems[k] || !sameWord(t.lower, m.words[k]!) || (k > 0 && !joined(text, toks[i + k - 1]!, t))) return 0;
     if (m.exact && t.text[0] !== m.exact[k]![0]) return 0;
   }
   return m.stems.length;
