@@ -41,4 +41,7 @@ defineDiagnostics([
   { code: 'AUR5080', severity: 'error', message: 'cannot read {what} {file}: {detail}', hint: 'Pass an existing file.' },
   { code: 'AUR5081', severity: 'error', message: '{file} is not a scene packet: {detail}', hint: 'Pass a packets/SCxx.json written by stage D.' },
   { code: 'AUR5091', severity: 'warning', message: 'scene {scene} was rewritten with a simplified operator set', hint: 'Review {scene} by hand: optional applications and risks were dropped.' },
+  // Repair (issue 13): punch-ups keep the opening, the critic advises, manual review.
+  { code: 'AUR5096', severity: 'warning', message: 'the punch-up rewrote the opening it had to keep (from line {line})', hint: 'Keep the opening verbatim and rewrite only the ending.' },
+  { code: 'AUR5097', severity: 'warning', message: '{count} scene(s) accepted for manual review: {scenes}', hint: 'The critic still fails them once their repair budget is spent; read them before the next episode (verifier_report.json lists why).' },
 ]);
