@@ -1,6 +1,13 @@
 import type { AureusConfig } from './types.js';
 
 /**
+ * verifier.min_scene_words: a model's scene runs to several hundred words, the offline writer's
+ * terse drafts to sixty and more; forty is below both and far above a heading and a cast line
+ * (which count nothing), so only an empty or stub scene trips it.
+ */
+export const DEFAULT_MIN_SCENE_WORDS = 40;
+
+/**
  * The defaults, identical to the aureus.config.yaml shipped at the package root (a test keeps the
  * two in step). Used when a world has no config file, and to fill keys a config file leaves out.
  * Models (2026-11 lineup): Sonnet 5.5 for director and writer, Haiku 5.5 for proposals, critic and
@@ -72,5 +79,6 @@ export function defaultConfig(): AureusConfig {
     packets: { token_budget: 6000 },
     play: { brief_budget: 500, max_input: 2000 },
     chaos: 0,
+    verifier: { min_scene_words: DEFAULT_MIN_SCENE_WORDS },
   };
 }

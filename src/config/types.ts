@@ -78,6 +78,8 @@ export interface AureusConfig {
   play: { brief_budget: number; max_input: number };
   /** Offline writer defect injection rate, 0..1 (`--chaos`). */
   chaos: number;
+  /** Stage F: the fewest words a scene's text may have (heading and cast line not counted); 0: no minimum. */
+  verifier: { min_scene_words: number };
 }
 
 /** What CLI flags may override (already parsed and validated). */
