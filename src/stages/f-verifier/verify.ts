@@ -8,6 +8,7 @@ import { deltaRules } from './rules/deltas.js';
 import { claimRules } from './rules/claims.js';
 import { anachronismRules, claimAnachronismRules, hookRule } from './rules/voice.js';
 import { cueNotes } from './dialogue.js';
+import { proseRules } from './prose/index.js';
 
 export interface SceneVerification {
   parsed: ParsedWriterOutput;
@@ -53,6 +54,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     ...anachronismRules(parsed, ctx),
     ...claimAnachronismRules(parsed, claims, ctx),
     ...hookRule(parsed, ctx),
+    ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')]),
   ];
   findings.sort((a, b) => a.code.localeCompare(b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
   return {
