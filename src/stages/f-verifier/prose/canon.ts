@@ -17,6 +17,15 @@ const ALIVE_AFTER = /^(?:\s*,)?\s+(?:is|was)\s+(?:still\s+)?(?:alive|living|not 
 /** Hearsay, questions and conditions: the speaker does not assert it. */
 const HEDGE = /\b(?:rumou?rs?|they say|men say|people say|saying|were saying|I hear|heard|perhaps|maybe|if|whether|would|could|might|may|a lie|lies that|false|nonsense|wish|pretend|as if|dream)\b|\?/i;
 
+/** The clause around a mention: hedges elsewhere in the sentence ("…, who else will buy my grain?") do not soften it. */
+function clauseOf(text: string, m: Mention): string {
+  const start = Math.max(...[',', ';', ':', '—', '–'].map((c) => text.lastIndexOf(c, m.start)), 0);
+  const ends = [',', ';', ':', '—', '–', '.'].map((c) => text.indexOf(c, m.end)).filter((i) => i >= 0);
+  const end = ends.length ? Math.min(...ends) : text.length;
+  const tail = text.slice(end, end + 1) === '.' || end === text.length ? text.slice(end).match(/^[^.!]*\?/)?.[0] ?? '' : '';
+  return text.slice(start, end) + tail;
+}
+
 /** Factions named in the packet, as a pattern ("optimates", "populares"). */
 function factionRe(factions: string[]): RegExp | null {
   const fs = [...new Set(factions.filter((f) => f && f.length > 3))];
@@ -29,9 +38,9 @@ function factionRe(factions: string[]): RegExp | null {
  */
 export function canonStatements(text: string, mentions: Mention[], idx: PersonIndex): CanonStatement[] {
   const out: CanonStatement[] = [];
-  const hedged = HEDGE.test(text) || (text === text.toUpperCase() && /\p{Lu}/u.test(text));
   const fre = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''));
   for (const m of mentions) {
+    const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
     const after = text.slice(m.end, m.end + 60);
     const before = text.slice(Math.max(0, m.start - 30), m.start);
     if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || DEAD_POSSESSIVE.test(after) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });

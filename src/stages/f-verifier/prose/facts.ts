@@ -1,5 +1,6 @@
 import nlp from 'compromise';
 import { findMentions, type PersonIndex } from './names.js';
+import { headOf } from './synonyms.js';
 
 /** What a forbidden fact is about: its people and places, and the roots of its content words. */
 export interface FactSignature {
@@ -19,7 +20,18 @@ export function quotedFact(constraint: string): string | null {
 }
 
 /** Roots of nouns, verbs and adjectives (compromise's lemmatiser), lower-case, four letters or more. */
+const memo = new Map<string, Set<string>>();
+
 export function contentRoots(text: string): Set<string> {
+  const hit = memo.get(text);
+  if (hit) return hit;
+  if (memo.size > 5000) memo.clear();
+  const out = rootsOf(text);
+  memo.set(text, out);
+  return out;
+}
+
+function rootsOf(text: string): Set<string> {
   const doc = nlp(text);
   doc.compute('root');
   const out = new Set<string>();
@@ -28,7 +40,8 @@ export function contentRoots(text: string): Set<string> {
       if (t.tags.some((g) => g === 'Pronoun' || g === 'Auxiliary' || g === 'Copula' || g === 'Modal' || g === 'Determiner' || g === 'ProperNoun')) continue;
       if (!t.tags.some((g) => g === 'Noun' || g === 'Verb' || g === 'Adjective')) continue;
       const r = (t.root || t.normal).replace(/[^\p{L}]/gu, '');
-      if (r.length >= 4 && !STOP.has(r)) out.add(r.replace(/(?:es|s)$/, ''));
+      const base = r.length > 4 ? r.replace(/(?:es|s)$/, '') : r;
+      if (r.length >= 3 && !STOP.has(r)) out.add(headOf(base));
     }
   }
   return out;
@@ -44,7 +57,7 @@ function places(text: string, idx: PersonIndex): string[] {
 export function signature(fact: string, idx: PersonIndex): FactSignature {
   const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
   const roots = contentRoots(fact);
-  for (const e of entities) roots.delete(e);
+  for (const e of entities) roots.delete(headOf(e));
   return { text: fact, entities, roots };
 }
 
@@ -57,7 +70,6 @@ export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex)
   const shared = [...sig.entities].filter((e) => ents.has(e)).length;
   const roots = contentRoots(passage);
   const common = [...sig.roots].filter((r) => roots.has(r)).length;
-  const need = Math.min(2, sig.entities.size);
-  if (shared >= need && common >= 2 && shared + common >= 4) return { entities: shared, roots: common };
+  if (common >= 2 && 1.5 * shared + common >= 4.5) return { entities: shared, roots: common };
   return null;
 }

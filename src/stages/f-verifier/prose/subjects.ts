@@ -3,6 +3,8 @@ import type { Mention } from './names.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while)\s+)$/i;
+/** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"). */
+const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /** Words between a name and its verb that do not change who acts. */
 const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
 /** An apposition ("Caesar, the great hope of the optimates, rises"). */
@@ -16,9 +18,12 @@ export interface Subject {
   sure: boolean;
 }
 
-/** The first term tags of a short text, via compromise. */
+/**
+ * The tags of the word after a subject, via compromise. A pronoun stands in for the name so that
+ * "lifts", "walks" or "rises" read as verbs, not plural nouns.
+ */
 function firstTerm(text: string): { word: string; tags: string[] } | null {
-  const t = (nlp(text).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[0];
+  const t = (nlp(`He ${text.trim()}`).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[1];
   return t ? { word: t.text.toLowerCase(), tags: t.tags } : null;
 }
 
@@ -40,7 +45,7 @@ function actsNow(after: string): boolean | 'doubtful' {
 export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
-    if (!SUBJECT_SLOT.test(before) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after)) continue;
     after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');

@@ -2,28 +2,46 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
 import { canonStatements } from '../prose/canon.js';
-import { factMatch, quotedFact, signature } from '../prose/facts.js';
+import { factMatch, quotedFact, signature, type FactSignature } from '../prose/facts.js';
 import { spanOf } from '../prose/span.js';
 
 const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
+
+function scoreOf(text: string, sig: FactSignature, r: Reading): number {
+  const m = factMatch(text, sig, r.index);
+  return m ? 1.5 * m.entities + m.roots : 0;
+}
+
+/** Of two adjacent sentences matching together, the one that says more of the fact (the later on a tie). */
+function strongerOf(ss: ProseSentence[], i: number, sig: FactSignature, r: Reading): number {
+  return scoreOf(ss[i].text, sig, r) > scoreOf(ss[i + 1].text, sig, r) ? i : i + 1;
+}
+
+/** The best window (one sentence, or two adjacent ones) of the scene for one fact, by match score. */
+function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: number; score: number } | null {
+  let best: { i: number; score: number } | null = null;
+  for (let i = 0; i < ss.length; i++) {
+    const next = ss[i + 1];
+    const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text} ${next.text}`] : [])];
+    for (const w of windows) {
+      const score = scoreOf(w, sig, r);
+      if (score > 0 && (!best || score > best.score)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
+    }
+  }
+  return best;
+}
 
 /** A packet's forbidden facts said in the prose, paraphrased or not, in one sentence or two adjacent ones (AUR5046). */
 export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const out: Finding[] = [];
   const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => signature(f, r.index));
-  const done = new Set<string>();
-  const ss = r.sentences;
-  for (let i = 0; i < ss.length; i++) {
-    const pair = i + 1 < ss.length && ss[i + 1].line - ss[i].line <= 2 ? `${ss[i].text} ${ss[i + 1].text}` : ss[i].text;
-    for (const sig of sigs) {
-      if (done.has(sig.text)) continue;
-      const m = factMatch(ss[i].text, sig, r.index) ?? factMatch(pair, sig, r.index);
-      if (!m) continue;
-      done.add(sig.text);
-      const sure = !HEARSAY.test(pair) && m.entities + m.roots >= 5;
-      out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(ss[i])));
-    }
+  for (const sig of sigs) {
+    const b = bestWindow(r.sentences, sig, r);
+    if (!b) continue;
+    const s = r.sentences[b.i];
+    const sure = !HEARSAY.test(s.text) && b.score >= 5;
+    out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;
 }

@@ -24,7 +24,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
-      const sure = !sum.doubtful && (sum.denarii > richest || (has !== undefined && deed?.id === payer));
+      const sure = !sum.doubtful && (sum.denarii > richest || has !== undefined);
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
       out.push(finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s)));
       return out;
