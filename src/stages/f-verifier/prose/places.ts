@@ -21,12 +21,14 @@ function sameAsSetting(place: string, ctx: VerifyContext): boolean {
  * with an elsewhere word or a present-tense "is at"; past and future places ("came from Ostia",
  * "will be in the Forum") are not placements now.
  */
-export function placeOf(narr: string, ctx: VerifyContext): string | null {
+export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) => boolean): string | null {
   const marked = ELSEWHERE.test(narr);
   if (!marked && !IS_AT.test(narr)) return null;
   if (/\b(?:came|come|comes|returned|will|would|was|were|had|tomorrow|yesterday)\b/i.test(narr) && !marked) return null;
   for (const m of narr.matchAll(PLACE)) {
     const place = m[1];
+    // "in Varo's debt", "at Marcus Crassus": a person, not a place.
+    if (isPerson(place) || isPerson(place.split(/\s+/)[0]) || /^['’]/.test(narr.slice(m.index! + m[0].length))) continue;
     if (!sameAsSetting(place, ctx)) return place;
   }
   return null;

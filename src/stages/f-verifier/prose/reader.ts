@@ -61,7 +61,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const mentions = findMentions(narr, r.index);
     r.sentences.push({ line, text: s, kind: 'narration', mentions });
     for (const q of s.matchAll(QUOTE)) r.sentences.push({ line, text: q[1], kind: 'speech', mentions: findMentions(q[1], r.index) });
-    const elsewhere = placeOf(narr, ctx) ?? undefined;
+    const elsewhere = placeOf(narr, ctx, (w) => r.index.forms.has(w.toLowerCase())) ?? undefined;
     if (hasQuote) {
       const sp = saidBy(narr, r.index, last.id);
       if (sp) {
@@ -70,7 +70,8 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
         continue;
       }
     }
-    const sv = subjectVerb(narr, mentions);
+    // A question in narration asks; it does not put anyone on stage.
+    const sv = narr.includes('?') ? null : subjectVerb(narr, mentions);
     if (sv) {
       r.deeds.push({ id: sv.id, how: 'acts', line, text: s, sure: sv.sure, elsewhere });
       last.id = sv.id;

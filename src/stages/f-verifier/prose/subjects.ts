@@ -11,6 +11,8 @@ const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|
 const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
 const PRESENT_HERE = /^\s*(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
+/** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
+const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
 const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
@@ -30,7 +32,7 @@ function firstTerm(text: string): { word: string; tags: string[] } | null {
 /** Whether the words after a subject begin a present-tense action or presence. */
 function actsNow(after: string): boolean | 'doubtful' {
   const t = firstTerm(after.slice(0, 80));
-  if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || t.tags.includes('PastTense') || t.tags.includes('Modal')) return false;
+  if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('PastTense') || t.tags.includes('Modal')) return false;
   const rest = after.trim().slice(t.word.length);
   if (/^(?:is|are)$/.test(t.word)) return PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust)\b/i.test(rest);
   if (/^(?:has|have)$/.test(t.word)) return 'doubtful';

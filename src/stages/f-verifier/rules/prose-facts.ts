@@ -36,10 +36,18 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const out: Finding[] = [];
   const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => signature(f, r.index));
+  const facts = new Set(sigs.map((g) => g.text));
+  // Secrets this scene may tell (the cast holds them, or a beat reveals them): a sentence that tells one of those is not a leak of a neighbour.
+  const cast = new Set(pk.cast.map((c) => c.id));
+  const told = new Set(pk.director_instructions.sequence.map((q) => q.bindings.secret).filter(Boolean));
+  const allowed = pk.retrieved_subgraph.secrets
+    .filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h))))
+    .map((x) => signature(x.text, r.index));
   for (const sig of sigs) {
     const b = bestWindow(r.sentences, sig, r);
     if (!b) continue;
     const s = r.sentences[b.i];
+    if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
     const sure = !HEARSAY.test(s.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
