@@ -50,6 +50,6 @@ export function sumsIn(sentence: string): Sum[] {
 }
 
 /** Payment verbs: money leaving someone's hands now, in the scene. */
-export const PAYS = /\b(?:pays?|paid|counts?(?:\s+out)?|counted|press(?:es)?|hands?(?:\s+over)?|gives?|spends?|spill|spills|pours?\s+out|lays?\s+out|sends?|disburses?|settles?|empties|tips|flings?|throws?|scatters?|showers?|tosses?|buys?|bribes?)\b/i;
+export const PAYS = /\b(?:pays?|paid|counts?(?:\s+out)?|counted|press(?:es)?|hands?(?:\s+over)?|gives?|spends?|spill|spills|pours?\s+out|lays?\s+out|sends?|disburses?|settles?|empties|tips|flings?|throws?|push(?:es)?|slides?|passes|drops?|scatters?|showers?|tosses?|buys?|bribes?)\b/i;
 /** Sums only talked about: owed, worth, boasted of, offered, refused, hoped for. */
 export const NOT_PAID = /\b(?:owes?|owed|debt|worth|could|would|might|if|offers?|asks?|demands?|promises?|refuses?|small sum|never|not|no one|nobody|hear|say|said|rumou?r)\b/i;

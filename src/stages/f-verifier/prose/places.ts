@@ -1,7 +1,7 @@
 import type { VerifyContext } from '../context.js';
 
 /** Words that move a sentence away from the scene's place and time-line ("Meanwhile, at Ostia, …"). */
-const ELSEWHERE = /\b(?:meanwhile|at the same (?:hour|time|moment)|at that (?:same )?(?:hour|moment|time)|elsewhere|far away|(?:miles|days|leagues) away)\b/i;
+const ELSEWHERE = /\b(?:meanwhile|at (?:the|that|this) (?:very |same )*(?:hour|time|moment|instant)|elsewhere|far away|(?:miles|days|leagues) away)\b/i;
 /** A place named after a locative preposition: capitalised words, "of the" allowed inside ("Temple of Concord"). */
 const PLACE = /\b(?:at|in|on the road to|on the road from|near|outside|inside)\s+(?:the\s+)?(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)/gu;
 /** "X is at Ostia": a present-tense placement, with or without an elsewhere word. */
