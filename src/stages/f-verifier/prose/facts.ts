@@ -23,6 +23,9 @@ export function quotedFact(constraint: string): string | null {
 const memo = new Map<string, Set<string>>();
 
 export function contentRoots(text: string): Set<string> {
+  // Two adjacent sentences joined by the window: the union of their roots, each computed once.
+  const parts = text.split('\u2063');
+  if (parts.length > 1) return new Set(parts.flatMap((x) => [...contentRoots(x)]));
   const hit = memo.get(text);
   if (hit) return hit;
   if (memo.size > 5000) memo.clear();

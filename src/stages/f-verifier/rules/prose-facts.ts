@@ -22,7 +22,7 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: n
   let best: { i: number; score: number } | null = null;
   for (let i = 0; i < ss.length; i++) {
     const next = ss[i + 1];
-    const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text} ${next.text}`] : [])];
+    const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
     for (const w of windows) {
       const score = scoreOf(w, sig, r);
       if (score > 0 && (!best || score > best.score)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
