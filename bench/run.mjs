@@ -100,6 +100,14 @@ log('(e) wire benchmark: an episode over the Messages API wire, concurrency 8…
   results.wire = r.lines?.[0] ?? { error: r.timedOut ? 'timed out' : `exit ${r.code}` };
 }
 
+// (f) the prose checks of issue 14 on the planted-defect corpus (bench/prose.mjs): recall per class,
+// hard findings on near misses and clean drafts, and the median ms to verify one scene.
+log('(f) prose corpus: recall per class, false positives, scene verify ms…');
+{
+  const r = await runChild('prose.mjs', [quick ? '2' : '5'], 120_000);
+  results.prose = r.lines?.[0] ?? { error: r.timedOut ? 'timed out' : r.stderr.split('\n').filter(Boolean).slice(-3).join(' | ') || `exit ${r.code}` };
+}
+
 await writeFile(path.join(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
 
 // Markdown.
@@ -135,15 +143,34 @@ if (wr && !wr.error) {
   md += `| requests a 5.x model would refuse | ${wr.rejected_requests} | 0 ${mark(wr.rejected_requests === 0)} |\n`;
   md += `\nCost by role: ${Object.entries(wr.cost_by_role).map(([k, v]) => `${k} $${v}`).join(', ')}. Calls: ${Object.entries(wr.calls_by_role).map(([k, v]) => `${k} ${v}`).join(', ')}.\n`;
 }
+md += proseMarkdown(results.prose);
 // A size that failed says why under the table, and the bench exits non-zero: never a silent "—".
 const failed = SIZES.filter((size) => results.stages[size].error || results.stages[size].timed_out);
 for (const size of failed) md += `\n${size} principals: ${results.stages[size].timed_out ? `cap ${CAP_MS[size] / 1000}s hit` : `error: ${results.stages[size].error}`}\n`;
 process.stdout.write(md);
 log('\nwrote bench/results.json');
 if (failed.some((size) => !results.stages[size].timed_out)) process.exitCode = 1;
+// Missing corpus data or a crash in the prose bench is a failure, not a blank section.
+if (results.prose?.error) {
+  log(`bench: prose section failed: ${results.prose.error}`);
+  process.exitCode = 1;
+}
 
 // (e) the real CLI as a process: start-up, a whole offline episode, planning by world size, with
 // the issue-18 targets (bench/cli.mjs; its figures go to bench/results-cli.json).
 log('\n(e) the CLI as a process (bench/cli.mjs)…');
 const cliRun = spawnSync(process.execPath, [path.join(ROOT, 'bench/cli.mjs'), '--reps', quick ? '3' : '5'], { stdio: 'inherit' });
 if (cliRun.status !== 0) process.exitCode = 1;
+
+/** The prose section: recall per class (target ≥ 95%), near misses (≤ 2% hard), clean (0), verify ms (≤ 300). */
+function proseMarkdown(p) {
+  if (!p || p.error) return `\n## Prose checks (issue 14)\n\nerror: ${p?.error ?? 'not run'}\n`;
+  const mark = (ok) => (ok ? '✓' : '✗');
+  let out = `\n## Prose checks (issue 14: test/fixtures/prose-corpus, ${p.files} files)\n\n| class | caught / planted | recall | target ≥ 95% |\n|---|---|---|---|\n`;
+  for (const [fam, r] of Object.entries(p.recall)) out += `| ${fam} | ${r.caught} / ${r.planted} | ${r.recall_pct}% | ${mark(r.recall_pct >= 95)} |\n`;
+  out += `\n| | figure | target |\n|---|---|---|\n`;
+  out += `| near-miss controls with a hard finding | ${p.controls_hard.length} / ${p.controls} (${p.controls_hard_pct}%) | ≤ 2% ${mark(p.controls_hard_pct <= 2)} |\n`;
+  out += `| clean drafts with any finding | ${p.clean_with_findings.length} / ${p.clean} | 0 ${mark(p.clean_with_findings.length === 0)} |\n`;
+  out += `| scene verify, median ms per scene (max) | ${p.verify_ms_median} (${p.verify_ms_max}) | ≤ 300 ${mark(p.verify_ms_median <= 300)} |\n`;
+  return out;
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `aureus` executable. The CLI is compiled to dist/ by `npm install` (the `prepare` script).
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);
@@ -15,5 +15,35 @@ for (const stream of [process.stdout, process.stderr]) {
     throw e;
   });
 }
-const { main } = await import(entry.href);
-process.exitCode = await main(process.argv.slice(2));
+
+/**
+ * `aureus --help` (also -h, help) alone: the text commander prints, rendered at build time for each
+ * terminal width by scripts/build-help.mjs, so start-up loads no module (issue 18: ≤ 1.3× `node -e 0`).
+ * Used only when the manifest is newer than the CLI files it was rendered from; otherwise, or for any
+ * other argv, the real CLI runs. test/cli/help-fast-path.test.ts checks the texts against commander.
+ */
+function prebuiltHelp(argv) {
+  if (argv.length !== 1 || !['--help', '-h', 'help'].includes(argv[0])) return undefined;
+  try {
+    const dir = new URL('../dist/cli/help/', import.meta.url);
+    const manifestUrl = new URL('manifest.json', dir);
+    const built = statSync(manifestUrl).mtimeMs;
+    for (const from of ['main.js', 'commands/index.js']) if (statSync(new URL(from, new URL('../dist/cli/', import.meta.url))).mtimeMs > built) return undefined;
+    const m = JSON.parse(readFileSync(manifestUrl, 'utf8'));
+    // Commander's width: the terminal's columns on a TTY, else 80.
+    const width = (process.stdout.isTTY ? process.stdout.columns : undefined) ?? 80;
+    const file = width >= m.wideFrom ? m.wide : m.byWidth[width];
+    return typeof file === 'string' ? readFileSync(new URL(file, dir), 'utf8') : undefined;
+  } catch {
+    return undefined; // no prebuilt help (a partial build): commander prints it
+  }
+}
+
+const argv = process.argv.slice(2);
+const help = prebuiltHelp(argv);
+if (help !== undefined) {
+  process.stdout.write(help);
+} else {
+  const { main } = await import(entry.href);
+  process.exitCode = await main(argv);
+}

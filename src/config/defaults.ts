@@ -1,10 +1,17 @@
 import type { AureusConfig } from './types.js';
 
 /**
+ * verifier.min_scene_words: a model's scene runs to several hundred words, the offline writer's
+ * terse drafts to sixty and more; forty is below both and far above a heading and a cast line
+ * (which count nothing), so only an empty or stub scene trips it.
+ */
+export const DEFAULT_MIN_SCENE_WORDS = 40;
+
+/**
  * The defaults, identical to the aureus.config.yaml shipped at the package root (a test keeps the
  * two in step). Used when a world has no config file, and to fill keys a config file leaves out.
  * Models (2026-11 lineup): Sonnet 5.5 for director and writer, Haiku 5.5 for proposals, critic and
- * recap, Opus 5.5 for escalation and marquee scenes; the critic escalates to Sonnet (spec §6.4).
+ * recap and format fixes, Opus 5.5 for escalation and marquee scenes; the critic escalates to Sonnet (spec §6.4).
  * Prices are USD per million tokens; Haiku has a second tier for prompts above 100k tokens.
  */
 export function defaultConfig(): AureusConfig {
@@ -16,6 +23,7 @@ export function defaultConfig(): AureusConfig {
       proposals: 'claude-haiku-5-5',
       critic: 'claude-haiku-5-5',
       recap: 'claude-haiku-5-5',
+      format_fix: 'claude-haiku-5-5',
       escalation: 'claude-opus-5-5',
     },
     escalations: { critic: 'claude-sonnet-5-5' },
@@ -37,10 +45,12 @@ export function defaultConfig(): AureusConfig {
       writer: 'medium',
       critic: 'low',
       recap: 'low',
+      format_fix: 'low',
     },
     budgets: {
       per_scene: 2,
       per_episode: 12,
+      format_fixes: 12,
       json_reasks: 2,
       provider_calls_per_episode: 400,
       retries: 4,
@@ -54,6 +64,7 @@ export function defaultConfig(): AureusConfig {
       writer: 180_000,
       critic: 60_000,
       recap: 60_000,
+      format_fix: 60_000,
     },
     max_tokens: {
       director: 6000,
@@ -61,11 +72,13 @@ export function defaultConfig(): AureusConfig {
       writer: 6000,
       critic: 1500,
       recap: 1500,
+      format_fix: 8000,
     },
     stream_roles: ['writer'],
     cache: { mode: 'read-write', dir: '.aureus/cache', ttl: '5m' },
     packets: { token_budget: 6000 },
     play: { brief_budget: 500, max_input: 2000 },
     chaos: 0,
+    verifier: { min_scene_words: DEFAULT_MIN_SCENE_WORDS },
   };
 }

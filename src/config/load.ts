@@ -163,6 +163,7 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
     packets: { ...d.packets, ...user.packets },
     play: { ...d.play, ...user.play },
     chaos: user.chaos ?? d.chaos,
+    verifier: { ...d.verifier, ...user.verifier },
   };
 }
 

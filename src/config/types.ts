@@ -6,9 +6,9 @@ import type { Effort } from '../providers/models.js';
  * is the authority; this type mirrors it). Model ids and prices live here, never in code paths.
  */
 
-/** A role that can be routed to a model: the five LLM roles plus the escalation model (spec §7). */
+/** A role that can be routed to a model: the six LLM roles plus the escalation model (spec §7). */
 export type ModelSlot = LlmRole | 'escalation';
-export const MODEL_SLOTS: readonly ModelSlot[] = ['director', 'proposals', 'writer', 'critic', 'recap', 'escalation'];
+export const MODEL_SLOTS: readonly ModelSlot[] = ['director', 'proposals', 'writer', 'critic', 'recap', 'format_fix', 'escalation'];
 
 export type CacheMode = 'read-write' | 'replay' | 'off';
 export const CACHE_MODES: readonly CacheMode[] = ['read-write', 'replay', 'off'];
@@ -50,6 +50,8 @@ export interface AureusConfig {
     per_scene: number;
     /** Scene regenerations per episode (spec §9.3). */
     per_episode: number;
+    /** Format-fix calls per episode: one per broken draft, before a regeneration (issue 13). */
+    format_fixes: number;
     /** Re-asks after an invalid JSON answer, per call. */
     json_reasks: number;
     /** HTTP requests to a real provider per episode, SDK retries included. */
@@ -76,6 +78,8 @@ export interface AureusConfig {
   play: { brief_budget: number; max_input: number };
   /** Offline writer defect injection rate, 0..1 (`--chaos`). */
   chaos: number;
+  /** Stage F: the fewest words a scene's text may have (heading and cast line not counted); 0: no minimum. */
+  verifier: { min_scene_words: number };
 }
 
 /** What CLI flags may override (already parsed and validated). */

@@ -23,13 +23,81 @@ export function stableStringify(value: unknown): string {
   return JSON.stringify(canonicalize(value), null, 2) + '\n';
 }
 
-/** Compact canonical form, for hashing. */
+/**
+ * Compact canonical form, for hashing: exactly JSON.stringify(canonicalize(value)), written without
+ * building the canonical copy. Files are written canonically, so most loaded values already have
+ * sorted keys and go to the native JSON.stringify whole (issue 18: hashing a loaded world).
+ */
 export function canonicalCompact(value: unknown): string {
-  return JSON.stringify(canonicalize(value));
+  if (value === null || typeof value !== 'object') return JSON.stringify(canonicalize(value));
+  return compactText(value);
 }
+
+function compactText(v: unknown): string {
+  if (v === null || typeof v !== 'object') {
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
+    return JSON.stringify(v);
+  }
+  if (isCanonical(v)) return JSON.stringify(v);
+  if (Array.isArray(v)) return '[' + v.map((x: unknown) => (x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : compactText(x))).join(',') + ']';
+  const rec = v as Record<string, unknown>;
+  const parts: string[] = [];
+  for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+    const x = rec[k];
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    parts.push(JSON.stringify(k) + ':' + compactText(x));
+  }
+  return '{' + parts.join(',') + '}';
+}
+
 
 /** Round to a fixed number of decimals so float noise never reaches files or hashes. */
 export function round(n: number, decimals = 4): number {
   const f = 10 ** decimals;
   return Math.round(n * f) / f;
+}
+
+/**
+ * Whether JSON.stringify(v) is already canonicalCompact(v): every object's keys in sorted order, none
+ * an array index or "__proto__" (JSON.stringify would reorder or canonicalize drop them), no
+ * undefined, function or symbol value anywhere, every number finite.
+ */
+export function isCanonical(v: unknown): boolean {
+  if (v === null) return true;
+  switch (typeof v) {
+    case 'string': case 'boolean': return true;
+    case 'number': return Number.isFinite(v);
+    case 'object': break;
+    default: return false;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isCanonical(v[i])) return false;
+    return true;
+  }
+  if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  const rec = v as Record<string, unknown>;
+  let prev: string | undefined;
+  for (const k in rec) {
+    if (!Object.prototype.hasOwnProperty.call(rec, k)) return false;
+    if ((prev !== undefined && !(prev < k)) || k === '__proto__' || isIndexKey(k)) return false;
+    prev = k;
+    if (!isCanonical(rec[k])) return false;
+  }
+  return true;
+}
+
+const isIndexKey = (k: string): boolean => {
+  const c = k.charCodeAt(0);
+  return c >= 48 && c <= 57 && /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
+};
+
+/**
+ * The order JSON.stringify writes the keys of an object they were inserted into in `sorted`
+ * order: array-index keys ("0", "12") first, numerically, then the rest as inserted; and
+ * "__proto__", which an assignment turns into the prototype instead of a key, not at all.
+ */
+export function jsonKeyOrder(sorted: string[]): string[] {
+  if (!sorted.some((k) => k === '__proto__' || isIndexKey(k))) return sorted;
+  const idx = sorted.filter(isIndexKey).sort((a, b) => Number(a) - Number(b));
+  return [...idx, ...sorted.filter((k) => !isIndexKey(k) && k !== '__proto__')];
 }

@@ -2,7 +2,7 @@ import type { AppliedDelta, Provenance, ResolvedDelta } from '../domain/delta.js
 import type { World } from '../domain/world.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { applyDeltas } from './deltas/apply.js';
-import { hashValue } from './hash.js';
+import { StateHasher, stateHash as merkleStateHash } from './state-hash.js';
 
 /**
  * State projection: the world before and after each scene of an episode, given the resolved
@@ -38,9 +38,9 @@ export interface ProjectionFailure {
   diagnostics: Diagnostic[];
 }
 
-/** The state hash used in plans and packets (state_hash, state_hash_before). */
+/** The state hash used in plans and packets (state_hash, state_hash_before): core/state-hash.ts. */
 export function stateHash(world: World): string {
-  return hashValue(world);
+  return merkleStateHash(world);
 }
 
 export function projectScenes(
@@ -62,6 +62,8 @@ export function projectScenes(
     applied.push(r.applied);
     cur = r.world;
   }
-  const hashes = opts.hashes === false ? [] : [world, ...after].map(stateHash);
+  // One hasher for the sequence: consecutive states share their untouched chunks.
+  const hasher = new StateHasher();
+  const hashes = opts.hashes === false ? [] : [world, ...after].map((w) => hasher.hash(w));
   return { ok: true, before, after, applied, hashes };
 }

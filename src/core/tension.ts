@@ -1,6 +1,7 @@
 import type { World } from '../domain/world.js';
 import { round } from './json.js';
-import { memoList } from './world-index.js';
+import { OverlayMap } from './overlay-map.js';
+import { memoList, registerPatch, type Patch } from './world-index.js';
 
 /** The tension metric of docs/metrics.md (split from core/metrics.ts, which re-exports it). */
 
@@ -32,10 +33,20 @@ export function threatToGoals(world: World): number {
   if (principals.length === 0) return 0;
   const exposure = memoList(world.secrets?.secrets ?? NONE, exposureBySubject);
   const enmity = memoList(world.relationships?.relationships ?? NONE, enmityByTarget);
+  // The same three parts (a state whose scene touched none of them) give the same mean.
+  const byExposure = threatMemo.get(principals) ?? threatMemo.set(principals, new WeakMap()).get(principals)!;
+  const byEnmity = byExposure.get(exposure) ?? byExposure.set(exposure, new WeakMap()).get(exposure)!;
+  const hit = byEnmity.get(enmity);
+  if (hit !== undefined) return hit;
   let sum = 0;
   for (const p of principals) sum += Math.min(1, Math.max(exposure.get(p.id) ?? 0, enmity.get(p.id) ?? 0));
-  return clamp10((sum / principals.length) * 10);
+  const threat = clamp10((sum / principals.length) * 10);
+  byEnmity.set(enmity, threat);
+  return threat;
 }
+
+type PerTarget = ReadonlyMap<string, number>;
+const threatMemo = new WeakMap<readonly object[], WeakMap<PerTarget, WeakMap<PerTarget, number>>>();
 
 const NONE: readonly never[] = [];
 
@@ -43,7 +54,31 @@ function livingPrincipals(chars: readonly World['characters']['characters'][numb
   return chars.filter((c) => c.principal && c.status === 'alive');
 }
 
-function exposureBySubject(secrets: readonly World['secrets']['secrets'][number][]): Map<string, number> {
+/**
+ * A max-per-key map over a copy, from the original's: a replaced or appended element that raises its
+ * key's max sets it; one that lowers the element that held the max cannot tell the new max, so the
+ * map is rebuilt (undefined). Keys never change (the elements are the same entity).
+ */
+function maxPatch<T>(keyOf: (t: T) => string, valueOf: (t: T) => number): Patch {
+  return (prevValue, original, items, changed) => {
+    const prev = prevValue as PerTarget;
+    const set = new Map<string, number>();
+    const cur = (k: string) => set.get(k) ?? prev.get(k) ?? 0;
+    for (const i of changed) {
+      const nw = items[i] as T;
+      const k = keyOf(nw);
+      if (i < original.length) {
+        const old = original[i] as T;
+        if (keyOf(old) !== k) return undefined;
+        if (valueOf(nw) < valueOf(old) && valueOf(old) >= cur(k)) return undefined;
+      }
+      if (valueOf(nw) > cur(k)) set.set(k, valueOf(nw));
+    }
+    return set.size ? OverlayMap.derive(prev, set) : prev;
+  };
+}
+
+function exposureBySubject(secrets: readonly World['secrets']['secrets'][number][]): PerTarget {
   const exposure = new Map<string, number>();
   for (const s of secrets) {
     const w = EXPOSURE[s.status] ?? 0;
@@ -53,7 +88,7 @@ function exposureBySubject(secrets: readonly World['secrets']['secrets'][number]
   return exposure;
 }
 
-function enmityByTarget(rels: readonly World['relationships']['relationships'][number][]): Map<string, number> {
+function enmityByTarget(rels: readonly World['relationships']['relationships'][number][]): PerTarget {
   const enmity = new Map<string, number>();
   for (const r of rels) {
     const v = r.weights?.rivalry ?? 0;
@@ -61,6 +96,10 @@ function enmityByTarget(rels: readonly World['relationships']['relationships'][n
   }
   return enmity;
 }
+
+const exposureOf = (s: World['secrets']['secrets'][number]) => ((s.legal_value + s.public_damage) / 2) * (EXPOSURE[s.status] ?? 0);
+registerPatch(exposureBySubject, maxPatch((s: World['secrets']['secrets'][number]) => s.subject, exposureOf));
+registerPatch(enmityByTarget, maxPatch((r: World['relationships']['relationships'][number]) => r.to, (r) => r.weights?.rivalry ?? 0));
 
 /** tension = (threat_to_goals + scandal_temp + unrest) / 3, each on 0..10; rounded to 2 decimals. */
 export function tension(world: World): number {

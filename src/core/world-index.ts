@@ -9,6 +9,7 @@ import type {
   Thread,
   World,
 } from '../domain/world.js';
+import { OverlayMap } from './overlay-map.js';
 
 /**
  * Lookup tables over one World state. Built once per state (O(n) plus the travel matrix) and
@@ -47,35 +48,132 @@ export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
 const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[]; value: unknown }>>();
 
 /**
+ * The list a copy-on-write list was copied from (core/deltas/draft.ts notes it). A lookup over the
+ * copy is derived from the lookup over the original when the builder has a patch (see patchers):
+ * what differs is found by comparing element identities, so the note is only a hint.
+ */
+const copiedFrom = new WeakMap<readonly object[], readonly object[]>();
+export function noteCopy(copy: readonly object[], original: readonly object[]): void {
+  copiedFrom.set(copy, original);
+}
+
+/**
+ * Derives `build(items)` from `build(original)`: `changed` lists the positions where items differ
+ * from original (replaced or appended; never shorter). Returns undefined to rebuild instead.
+ */
+export type Patch = (prev: unknown, original: readonly object[], items: readonly object[], changed: readonly number[]) => unknown;
+const patchers = new Map<Function, Patch>();
+
+/** Lets memoList derive `build`'s value over a copy from the original's (see Patch). */
+export function registerPatch(build: Function, patch: Patch): void {
+  patchers.set(build, patch);
+}
+
+function sameItems(a: readonly object[], b: readonly object[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
  * `build(items)`, memoised per array and per builder (one list feeds several lookups: the id map,
  * the metrics' exposure and enmity maps). `build` must be a module-level function (its identity is the key).
  */
 export function memoList<T extends object, V>(items: readonly T[], build: (items: readonly T[]) => V): V {
   let byBuilder = listMemo.get(items);
   const hit = byBuilder?.get(build);
-  if (hit && hit.items.length === items.length && hit.items.every((x, i) => x === items[i])) return hit.value as V;
-  const value = build(items);
+  if (hit && sameItems(hit.items, items)) return hit.value as V;
+  const value = (derived(items, build) ?? build(items)) as V;
   if (!byBuilder) listMemo.set(items, (byBuilder = new Map()));
   byBuilder.set(build, { items: items.slice(), value });
   return value;
 }
 
-function buildById<T extends { id: string }>(items: readonly T[]): Map<string, T> {
+/** The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined. */
+function derived(items: readonly object[], build: Function): unknown {
+  const patch = patchers.get(build);
+  if (!patch) return undefined;
+  let original = copiedFrom.get(items);
+  for (let up = 0; original && up < 4; up++, original = copiedFrom.get(original)) {
+    const prev = listMemo.get(original)?.get(build);
+    if (!prev || !sameItems(prev.items, original)) continue;
+    if (items.length < original.length) return undefined;
+    const changed: number[] = [];
+    for (let i = 0; i < items.length; i++) {
+      if (i >= original.length || items[i] !== original[i]) {
+        changed.push(i);
+        if (changed.length * 4 > items.length + 64) return undefined; // a rebuild is as cheap
+      }
+    }
+    return patch(prev.value, original, items, changed);
+  }
+  return undefined;
+}
+
+/**
+ * A first-occurrence map by key, patched: a replaced element must keep its key and have been the
+ * first of it; an appended one is added unless its key is already there.
+ */
+function keyedPatch<T, V>(key: (t: T) => string, value: (t: T, i: number) => V): Patch {
+  return (prevValue, original, items, changed) => {
+    const prev = prevValue as ReadonlyMap<string, V>;
+    const set: [string, V][] = [];
+    const addedKeys = new Set<string>();
+    for (const i of changed) {
+      const nw = items[i] as T;
+      const k = key(nw);
+      if (i < original.length) {
+        const old = original[i] as T;
+        if (key(old) !== k) return undefined;
+        if (prev.get(k) !== value(old, i)) continue; // not the first of its key: the map does not hold it
+        if (value(nw, i) !== value(old, i)) set.push([k, value(nw, i)]);
+      } else if (!prev.has(k) && !addedKeys.has(k)) {
+        addedKeys.add(k);
+        set.push([k, value(nw, i)]);
+      }
+    }
+    return set.length ? OverlayMap.derive(prev, set) : prev;
+  };
+}
+
+function buildById<T extends { id: string }>(items: readonly T[]): ReadonlyMap<string, T> {
   const m = new Map<string, T>();
   // First occurrence wins: duplicates are a validation error reported by the store, and the
   // index must stay deterministic even on an invalid world.
   for (const it of items) if (!m.has(it.id)) m.set(it.id, it);
   return m;
 }
+patchers.set(buildById, keyedPatch((t: { id: string }) => t.id, (t) => t));
 
-function byId<T extends { id: string }>(items: readonly T[] | undefined): Map<string, T> {
+/** Position of the first element of each id (the delta engine's draft lists look entities up by it). */
+export function positionsById(items: readonly { id: string }[]): ReadonlyMap<string, number> {
+  const m = new Map<string, number>();
+  items.forEach((t, i) => {
+    if (!m.has(t.id)) m.set(t.id, i);
+  });
+  return m;
+}
+patchers.set(positionsById, keyedPatch((t: { id: string }) => t.id, (_t, i) => i));
+
+/** Position of the first edge of each `${from}>${to}`. */
+export function positionsByEdge(items: readonly Relationship[]): ReadonlyMap<string, number> {
+  const m = new Map<string, number>();
+  items.forEach((r, i) => {
+    const k = edgeKey(r.from, r.to);
+    if (!m.has(k)) m.set(k, i);
+  });
+  return m;
+}
+patchers.set(positionsByEdge, keyedPatch((r: Relationship) => edgeKey(r.from, r.to), (_r, i) => i));
+
+function byId<T extends { id: string }>(items: readonly T[] | undefined): ReadonlyMap<string, T> {
   return items ? memoList(items, buildById) : new Map<string, T>();
 }
 
 interface EdgeMaps {
-  edges: Map<string, Relationship>;
-  edgesFrom: Map<string, Relationship[]>;
-  edgesTo: Map<string, Relationship[]>;
+  edges: ReadonlyMap<string, Relationship>;
+  edgesFrom: ReadonlyMap<string, readonly Relationship[]>;
+  edgesTo: ReadonlyMap<string, readonly Relationship[]>;
 }
 
 function buildEdges(rels: readonly Relationship[]): EdgeMaps {
@@ -91,6 +189,42 @@ function buildEdges(rels: readonly Relationship[]): EdgeMaps {
   }
   return { edges, edgesFrom, edgesTo };
 }
+
+/** buildEdges of a copy from its original's: replaced edges swapped in place in their lists, new ones appended. */
+function patchEdges(prevValue: unknown, original: readonly object[], items: readonly object[], changed: readonly number[]): EdgeMaps | undefined {
+  const prev = prevValue as EdgeMaps;
+  const edges = new Map<string, Relationship>();
+  const lists = { from: new Map<string, Relationship[]>(), to: new Map<string, Relationship[]>() };
+  const listOf = (side: 'from' | 'to', id: string): Relationship[] => {
+    let l = lists[side].get(id);
+    if (!l) lists[side].set(id, (l = [...((side === 'from' ? prev.edgesFrom : prev.edgesTo).get(id) ?? [])]));
+    return l;
+  };
+  for (const i of changed) {
+    const r = items[i] as Relationship;
+    const k = edgeKey(r.from, r.to);
+    if (i < original.length) {
+      const old = original[i] as Relationship;
+      if (edgeKey(old.from, old.to) !== k) return undefined;
+      if ((edges.get(k) ?? prev.edges.get(k)) !== old) continue; // a later duplicate: not indexed
+      edges.set(k, r);
+      for (const side of ['from', 'to'] as const) {
+        const l = listOf(side, r[side]);
+        l[l.indexOf(old)] = r;
+      }
+    } else if (!prev.edges.has(k) && !edges.has(k)) {
+      edges.set(k, r);
+      listOf('from', r.from).push(r);
+      listOf('to', r.to).push(r);
+    }
+  }
+  return {
+    edges: edges.size ? OverlayMap.derive(prev.edges, edges) : prev.edges,
+    edgesFrom: lists.from.size ? OverlayMap.derive(prev.edgesFrom, lists.from) : prev.edgesFrom,
+    edgesTo: lists.to.size ? OverlayMap.derive(prev.edgesTo, lists.to) : prev.edgesTo,
+  };
+}
+patchers.set(buildEdges, patchEdges);
 
 /**
  * Shortest travel days between every pair of locations (Floyd–Warshall; a season has tens of

@@ -71,6 +71,30 @@ export interface SceneAttempt {
   verdict: 'PASS' | 'FAIL';
   /** How the answer's form was read before it was judged (issue 13); absent when nothing changed. */
   normalisations?: Normalisation[];
+  /** The model's own answer, when raw_file holds a repaired form of it (a format fix, a spliced opening). */
+  model_file?: string;
+  /** The one format-fix call made on this attempt's draft, when only its form was broken (issue 13). */
+  format_fix?: FormatFixRecord;
+  /** A punch-up's kept opening: came back verbatim, was spliced back, or was rewritten (the attempt is rejected). */
+  kept_opening?: 'verbatim' | 'spliced' | 'rewritten';
+}
+
+export interface FormatFixRecord {
+  /** The fixer's answer (drafts/SC04.1.fix.txt). */
+  raw_file: string;
+  model: string;
+  /** What could not be read in the draft. */
+  form_errors: string[];
+  /** accepted: the fixed form is what was judged; prose_changed / still_broken: discarded. */
+  outcome: 'accepted' | 'prose_changed' | 'still_broken';
+}
+
+/** The repairs of §9.3 by kind: each counts, and each appears in the verifier report. */
+export interface RepairCounts {
+  regenerate: number;
+  punch_up: number;
+  simplified: number;
+  format_fix: number;
 }
 
 export interface SceneReport {
@@ -78,6 +102,8 @@ export interface SceneReport {
   attempts: SceneAttempt[];
   final_verdict: 'PASS' | 'FAIL';
   manual_review: boolean;
+  /** Why the scene needs a human: the critic still fails it, or its last repairs were refused. */
+  review_reason?: string;
 }
 
 export interface VerifierReport {
@@ -85,7 +111,13 @@ export interface VerifierReport {
   episode_id: string;
   scenes: SceneReport[];
   episode_findings: Finding[];
-  budget: { per_scene: number; per_episode: number; used: number };
+  /**
+   * used: scene repairs (regenerations, punch-ups, simplified rewrites) against per_episode;
+   * format_fixes: the format-fix limit; by_kind: every repair counted by its kind.
+   */
+  budget: { per_scene: number; per_episode: number; used: number; format_fixes?: number; by_kind?: RepairCounts };
+  /** Scenes accepted for manual review (the episode commits; `episode run` warns with their ids). */
+  manual_review?: string[];
   verdict: 'PASS' | 'FAIL';
 }
 

@@ -206,6 +206,7 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
   if (saved) {
     for (const id of ids) tracker.scene(id, 'resumed');
     progress.stage('EFG', 'resumed');
+    warnManualReview(run, saved);
     return { output: saved, resumed: ids.length };
   }
   const resumed = ids.filter((id) => cp.has(`scene-${id}`)).length;
@@ -249,7 +250,14 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
   }
   const output = cp.save('scenes', { scenes: res.scenes, report: res.report });
   progress.stage('EFG', 'done', `${res.scenes.length} scenes, ${res.report.budget.used} repairs`);
+  warnManualReview(run, output);
   return { output, resumed };
+}
+
+/** Scenes the critic still failed once their budget was spent commit for manual review, with a warning naming them (issue 13). */
+function warnManualReview(run: Run, output: ScenesOutput): void {
+  const scenes = output.report.manual_review ?? output.report.scenes.filter((s) => s.manual_review).map((s) => s.scene);
+  if (scenes.length) run.warnings.push(diag('AUR5097', { count: scenes.length, scenes: `${scenes.join(', ')} (${path.posix.join(run.runRel, 'verifier_report.json')})` }));
 }
 
 /** Stage the files (--no-commit) or commit and tag them through the journaled transaction. */

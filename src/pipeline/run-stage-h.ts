@@ -106,9 +106,11 @@ export function publicProviderId(id: string): string {
 function readDrafts(runDir: string, report: VerifierReport): Record<string, string> {
   const drafts: Record<string, string> = {};
   for (const s of report.scenes) {
-    for (const a of s.attempts) {
+    // The judged text, and the model's own answer and the format fixer's when they differ from it.
+    for (const file of s.attempts.flatMap((a) => [a.raw_file, a.model_file, a.format_fix?.raw_file])) {
+      if (!file || file in drafts) continue;
       try {
-        drafts[a.raw_file] = fs.readFileSync(path.join(runDir, a.raw_file), 'utf8');
+        drafts[file] = fs.readFileSync(path.join(runDir, file), 'utf8');
       } catch {
         /* a draft the writer never saved */
       }

@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { ResolvedDelta } from '../domain/delta.js';
 import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
-import { hashValue } from '../core/hash.js';
+import { stateHash } from '../core/state-hash.js';
 import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -204,7 +204,7 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
  */
 export async function verifyForCommit(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
   const st = loadStaged(root, review);
-  const changed = hashValue(world) !== st.planning.context.state_hash;
+  const changed = stateHash(world) !== st.planning.context.state_hash;
   if (changed) warnings.push(diag('AUR6108', { episode: review.episode }));
   for (const sr of st.scenes.report.scenes) {
     const touched = sceneState(review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');

@@ -5,7 +5,7 @@ import type { ConfigOverrides } from '../config/types.js';
 import type { ConfigFile } from '../config/load.js';
 import { buildWriterRequest, renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
-import { buildCriticRequest, runCritic } from '../stages/f-verifier/critic.js';
+import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier/critic.js';
 import { keepOpening, planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
 import { JournaledLlm } from './call-journal.js';
 import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
@@ -52,7 +52,7 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
 
   const attempts: SceneAttempt[] = [];
   let repair: RepairPlan | null = null;
-  let last: { text: string; claims: unknown[]; events: unknown[]; findings: Finding[] } | null = null;
+  let last: { raw: string; text: string; claims: unknown[]; events: unknown[]; findings: Finding[] } | null = null;
   for (let k = 0; k <= config.budgets.per_scene; k++) {
     const n = st.scenes.report.scenes.find((x) => x.scene === id)!.attempts.length + 1;
     const mode = repair?.mode ?? 'rewrite';
@@ -66,9 +66,11 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
       strict_json: repair?.strict_json,
       escalate: repair?.escalate || packet.marquee || undefined,
       references,
+      scene_count: st.planning.packets.length,
       note: o.note,
       nonce: k === 0 ? nonce : `${nonce}/${k + 1}`,
       signal: o.signal,
+      ...(mode === 'regenerate' && last ? { previous_draft: last.raw, spans: repair?.spans } : {}),
       ...(mode === 'punch_up' && last
         ? { keep_text: keepOpening(last.text, repair?.keep_fraction), keep_claims_json: JSON.stringify(last.claims), keep_events_json: JSON.stringify(last.events) }
         : {}),
@@ -78,8 +80,8 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
     const findings = [...v.findings];
     let critic: SceneAttempt['critic'] = null;
     if (!v.hard) {
-      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal, style.lexicon_md ?? renderLexiconMd(style.lexicon)));
-      critic = { verdict: c.verdict.verdict, notes: [...c.verdict.violations.map((x) => x.message), ...c.verdict.warnings] };
+      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal, style.lexicon_md ?? renderLexiconMd(style.lexicon), style.guide));
+      critic = criticNotes(c.verdict);
       findings.push(...c.findings);
     }
     const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
@@ -92,7 +94,7 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
     attempts.push(attempt);
     await runLog.flush();
     if (verdict === 'PASS') return { scene: id, adopted: true, attempts, findings };
-    last = { text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
+    last = { raw: res.text, text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
     repair = planRepair(findings, k + 2, config.budgets.per_scene);
   }
   return { scene: id, adopted: false, attempts, findings: last?.findings ?? [] };

@@ -43,7 +43,8 @@ export function verifyProposals(world: World, packet: ScenePacket, s: PlayState,
     // Built from the session's proposals, not read from a model's answer: nothing to normalise.
     claims_section: { text: '', first: 0 }, normalisations: [],
   };
-  const v = verifyParsed(parsed, { ...worldVerifyContext(world, lexicon), packet: asApplications(packet, deltas) });
+  // No minimum length: the transcript grows turn by turn, and a short one is not a stub scene.
+  const v = verifyParsed(parsed, { ...worldVerifyContext(world, lexicon), packet: asApplications(packet, deltas), min_scene_words: 0 });
   const out: ProposalVerdict = { rejected: new Map(), canonClaims: new Set(), scene: [] };
   const reject = (id: string, f: Finding) => out.rejected.set(id, [out.rejected.get(id), `${f.code} ${f.message}`].filter(Boolean).join('; '));
   for (const f of v.findings.filter((x) => x.severity === 'hard')) {

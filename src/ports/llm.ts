@@ -4,8 +4,9 @@
  * an `Llm` (router) and call `complete`.
  */
 
-export type LlmRole = 'director' | 'proposals' | 'writer' | 'critic' | 'recap';
-export const LLM_ROLES: readonly LlmRole[] = ['director', 'proposals', 'writer', 'critic', 'recap'];
+/** `format_fix`: one cheap call that repairs the form of a writer answer, never its prose (issue 13). */
+export type LlmRole = 'director' | 'proposals' | 'writer' | 'critic' | 'recap' | 'format_fix';
+export const LLM_ROLES: readonly LlmRole[] = ['director', 'proposals', 'writer', 'critic', 'recap', 'format_fix'];
 
 export interface LlmMessage {
   role: 'user' | 'assistant';

@@ -8,9 +8,10 @@ import { round } from '../core/json.js';
  * (`episode plan` prints it). Output sizes are what Sonnet/Haiku 5.x answer at the default effort,
  * thinking included (the wire benchmark uses the same); input is measured from the artifacts,
  * with the 5.x tokenizer's ~1.3 tokens per chars/4, and the static prefix read from the prompt cache
- * after the first call of each role. Repairs are not counted: it is the cost of a clean episode.
+ * after the first call of each role. Repairs (regenerations, punch-ups, format fixes) are not
+ * counted: it is the cost of a clean episode; `format_fix` is listed at 0 for that reason.
  */
-export const TYPICAL_OUTPUT_TOKENS: Record<LlmRole, number> = { writer: 1000, director: 3000, critic: 300, proposals: 400, recap: 400 };
+export const TYPICAL_OUTPUT_TOKENS: Record<LlmRole, number> = { writer: 1000, director: 3000, critic: 300, proposals: 400, recap: 400, format_fix: 1500 };
 const TOKENIZER = 1.3;
 
 export interface EpisodeShape {
@@ -32,7 +33,7 @@ export interface CostEstimate {
 
 export function estimateEpisodeCost(config: AureusConfig, shape: EpisodeShape): CostEstimate {
   const tokens = (chars: number) => Math.ceil((chars / 4) * TOKENIZER);
-  const per_role: Record<LlmRole, number> = { writer: 0, director: 0, critic: 0, proposals: 0, recap: 0 };
+  const per_role: Record<LlmRole, number> = { writer: 0, director: 0, critic: 0, proposals: 0, recap: 0, format_fix: 0 };
   let batch = 0;
   const add = (role: LlmRole, model: string, input: number, read: number, write: number) => {
     const usage = { input_tokens: input, output_tokens: TYPICAL_OUTPUT_TOKENS[role], cache_read_tokens: read, cache_write_tokens: write };

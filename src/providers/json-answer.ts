@@ -18,10 +18,10 @@ const require = createRequire(import.meta.url);
 let ajv: AjvType | undefined;
 const validators = new Map<string, ValidateFunction>();
 
-function newAjv(): AjvType {
+function newAjv(extra: { validateSchema?: boolean } = {}): AjvType {
   const Ajv2020 = require('ajv/dist/2020.js').default as typeof AjvType;
   const addFormats = require("ajv-formats").default as (a: AjvType) => AjvType;
-  const a = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+  const a = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, ...extra });
   addFormats(a);
   return a;
 }
@@ -50,16 +50,38 @@ export function validatorFor(schema: object): ValidateFunction {
   const key = hashValue(schema);
   const known = validators.get(key);
   if (known) return known;
-  let v: ValidateFunction;
-  {
-    const id = (schema as { $id?: string }).$id;
-    const shared = sharedAjv();
-    const registered = id ? shared.getSchema(id) : undefined;
-    if (registered && hashValue(registered.schema) === key) v = registered;
-    else v = (id && registered ? newAjv() : shared).compile(schema);
-    validators.set(key, v);
-  }
+  const v = selfContained(schema) ?? withPackageSchemas(schema, key);
+  validators.set(key, v);
   return v;
+}
+
+let bare: AjvType | undefined;
+
+/**
+ * The request schemas Aureus sends (the character answer, the Director's edit) are self-contained
+ * and are the package's own, already checked strictly against the meta-schema where they are made
+ * (the build's precompile step, src/schemas/validators.ts): compiled here without registering every
+ * package schema and without validating them against the meta-schema again, which together were
+ * most of a run's start-up cost (issue 18). A schema with an $id, or one that $refs a package schema
+ * (MissingRefError), takes the full path.
+ */
+function selfContained(schema: object): ValidateFunction | undefined {
+  if ((schema as { $id?: string }).$id !== undefined) return undefined;
+  bare ??= newAjv({ validateSchema: false });
+  try {
+    return bare.compile(schema);
+  } catch (e) {
+    if ((e as { missingRef?: unknown }).missingRef !== undefined) return undefined;
+    throw e;
+  }
+}
+
+function withPackageSchemas(schema: object, key: string): ValidateFunction {
+  const id = (schema as { $id?: string }).$id;
+  const shared = sharedAjv();
+  const registered = id ? shared.getSchema(id) : undefined;
+  if (registered && hashValue(registered.schema) === key) return registered;
+  return (id && registered ? newAjv() : shared).compile(schema);
 }
 
 /**

@@ -90,7 +90,7 @@ export class JsonlRunLog implements RunLogSink {
   }
 }
 
-const PHASE: Record<LlmRole, number> = { proposals: 0, director: 1, writer: 2, critic: 2, recap: 3 };
+const PHASE: Record<LlmRole, number> = { proposals: 0, director: 1, writer: 2, critic: 2, format_fix: 2, recap: 3 };
 
 /** Canonical order: stage phase, scene, attempt, role, re-ask, then the line itself. */
 export function sortRunLog(entries: readonly RunLogEntry[]): RunLogEntry[] {

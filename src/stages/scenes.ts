@@ -6,25 +6,26 @@ import { stableStringify } from '../core/json.js';
 import type { EpisodePlan } from '../domain/plan.js';
 import type { ResolvedDelta } from '../domain/delta.js';
 import type { ScenePacket } from '../domain/packet.js';
-import type { ApprovedScene, Finding, SceneAttempt, SceneReport, VerifierReport } from '../domain/scene.js';
+import type { ApprovedScene, Finding, RepairCounts, SceneAttempt, SceneReport, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { Llm } from '../ports/llm.js';
-import { buildWriterRequest, renderLexiconMd, writerReferences } from './e-writer/prompt.js';
+import { renderLexiconMd, writerReferences } from './e-writer/prompt.js';
 import type { WriterStyle } from './e-writer/types.js';
-import type { VerifyContext } from './f-verifier/context.js';
-import { verifySceneOutput, type SceneVerification } from './f-verifier/verify.js';
-import { buildCriticRequest, runCritic } from './f-verifier/critic.js';
+import type { SceneVerification } from './f-verifier/verify.js';
+import { buildCriticRequest, criticNotes, runCritic } from './f-verifier/critic.js';
 import { episodeRules } from './f-verifier/rules/episode.js';
-import { finding } from './f-verifier/context.js';
 import { worldVerifyContext } from './f-verifier/world-context.js';
-import { keepOpening, planRepair, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
+import { planRepair } from './g-repair/policy.js';
 import { compareSceneIds, grantRound, type BudgetState } from './g-repair/budget.js';
+import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type Draft } from './scene-attempt.js';
 
 export interface SceneBudgets {
-  /** Regenerations allowed per scene (spec §9.3: 2). The simplified fallback comes after them. */
+  /** Repairs allowed per scene (spec §9.3: 2): regenerations or punch-ups. The simplified fallback comes after them. */
   per_scene: number;
-  /** Regenerations allowed per episode, fallbacks included (spec §9.3: 12). */
+  /** Repairs allowed per episode, fallbacks included (spec §9.3: 12). */
   per_episode: number;
+  /** Format-fix calls per episode (issue 13); default: per_episode. */
+  format_fixes?: number;
 }
 
 export interface SceneProgress {
@@ -51,21 +52,32 @@ export interface WriteEpisodeScenesOptions {
 }
 
 export interface WriteEpisodeScenesResult {
-  /** Approved scenes in scene order (only the ones that passed). */
+  /** Approved scenes in scene order: passed, or accepted for manual review. */
   scenes: ApprovedScene[];
   report: VerifierReport;
-  /** False when a scene is still failing once the budgets are spent (the pipeline exits 5). */
+  /** False when a scene keeps a hard finding once the budgets are spent (the pipeline exits 5). */
   ok: boolean;
+}
+
+interface Judged {
+  v: SceneVerification;
+  raw: string;
+  findings: Finding[];
+  attempt: number;
+  model: string;
+  simplified: boolean;
 }
 
 interface SceneState {
   packet: ScenePacket;
   attempts: SceneAttempt[];
-  last: SceneVerification | null;
-  lastPacket: ScenePacket;
-  model: string;
-  passed: boolean;
-  simplified: boolean;
+  /** The draft the next repair starts from (a refused punch-up leaves it as it was). */
+  base: Judged | null;
+  /** The latest draft without a hard finding: what manual review accepts when repairs run out. */
+  clean: Judged | null;
+  status: 'open' | 'passed' | 'review';
+  criticFails: number;
+  reason?: string;
 }
 
 /** The Director's evaluated prerequisites per application id. */
@@ -75,125 +87,165 @@ export function planPrereqs(plan: EpisodePlan): Record<string, { expr: string; h
   return out;
 }
 
+interface Run {
+  opts: WriteEpisodeScenesOptions;
+  env: AttemptEnv;
+  limit: ReturnType<typeof pLimit>;
+  budget: BudgetState;
+  fixes: BudgetState;
+  states: Map<string, SceneState>;
+}
+
 /**
  * Stages E-G for a whole episode: write every scene, verify it, repair it within budget.
- * Scenes run concurrently (p-limit) in rounds; budget grants are made in scene order between
- * rounds (g-repair/budget.ts), each attempt's randomness is forked from (seed, scene, attempt),
- * and results are assembled in scene order: the output is byte-identical at any concurrency.
+ * Scenes run concurrently (p-limit) in rounds; budget grants (repairs, format fixes) are made in
+ * scene order within a round (g-repair/budget.ts), each attempt's randomness is forked from
+ * (seed, scene, attempt), and results are assembled in scene order: the output is byte-identical
+ * at any concurrency. A scene only the critic still fails once its budget is spent is accepted
+ * for manual review; only a hard finding no repair removed fails the episode.
  */
 export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promise<WriteEpisodeScenesResult> {
   const packets = [...opts.packets].sort((a, b) => compareSceneIds(a.scene_id, b.scene_id));
-  const base: Omit<VerifyContext, 'packet'> = { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan) };
-  const limit = pLimit(Math.max(1, opts.concurrency));
-  const budget: BudgetState = { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: 0 };
-  const states = new Map<string, SceneState>(
-    packets.map((p) => [p.scene_id, { packet: p, attempts: [], last: null, lastPacket: p, model: '', passed: false, simplified: false }]),
-  );
   if (opts.draftDir) await mkdir(path.join(opts.draftDir, 'drafts'), { recursive: true });
-  // One reference per episode, so every writer call of the episode shares one cached prefix.
-  const references = writerReferences(packets);
-
-  const runAttempt = async (st: SceneState, plan: RepairPlan | null): Promise<void> => {
-    opts.signal?.throwIfAborted();
-    const attempt = st.attempts.length + 1;
-    const mode = plan?.mode ?? 'write';
-    const packet = mode === 'simplified' ? simplifyPacket(st.packet) : st.packet;
-    const prevText = st.last?.parsed.scene_text ?? '';
-    const req = buildWriterRequest(packet, opts.style, {
-      seed: opts.seed,
-      attempt,
-      mode,
-      prohibitions: plan?.prohibitions,
-      prohibited_codes: plan?.prohibited_codes,
-      restate_deltas: plan?.restate_deltas,
-      strict_json: plan?.strict_json,
-      // Marquee scenes (cold open, reversal, finale) get the escalation model from the start (spec §6.3).
-      escalate: plan?.escalate || packet.marquee || undefined,
-      references,
-      signal: opts.signal,
-      ...(mode === 'punch_up' && st.last
-        ? {
-            keep_text: keepOpening(prevText, plan?.keep_fraction),
-            keep_claims_json: JSON.stringify(st.last.parsed.claims),
-            keep_events_json: JSON.stringify(st.last.parsed.events),
-          }
-        : {}),
-    });
-    const res = await opts.llm.complete(req);
-    const rawFile = `drafts/${packet.scene_id}.${attempt}.txt`;
-    if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, rawFile), res.text, { fsync: false });
-    const ctx: VerifyContext = { ...base, packet };
-    const v = verifySceneOutput(res.text, ctx);
-    let critic: SceneAttempt['critic'] = null;
-    const findings: Finding[] = [...v.findings];
-    if (!v.hard) {
-      const c = await runCritic(opts.llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, attempt, opts.signal, opts.style.lexicon_md ?? renderLexiconMd(opts.style.lexicon)));
-      critic = { verdict: c.verdict.verdict, notes: [...c.verdict.violations.map((x) => x.message), ...c.verdict.warnings] };
-      findings.push(...c.findings);
-    }
-    const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
-    // The simplified fallback is logged for manual review (spec §7.2), as a soft finding on its attempt.
-    if (mode === 'simplified') findings.push(finding('AUR5091', 'soft', packet.scene_id, 'repair.simplified', { scene: packet.scene_id }));
-    st.attempts.push({ attempt, model: res.model, mode, raw_file: rawFile, findings, critic, verdict, ...(v.normalisations.length ? { normalisations: v.normalisations } : {}) });
-    st.last = { ...v, findings };
-    st.lastPacket = packet;
-    st.model = res.model;
-    st.passed = verdict === 'PASS';
-    st.simplified = mode === 'simplified';
-    opts.onProgress?.({ scene: packet.scene_id, attempt, mode, verdict, findings: findings.length });
+  const run: Run = {
+    opts,
+    // One reference per episode, so every writer call of the episode shares one cached prefix.
+    env: { llm: opts.llm, style: opts.style, seed: opts.seed, references: writerReferences(packets), sceneCount: packets.length, base: { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan) }, draftDir: opts.draftDir, signal: opts.signal },
+    limit: pLimit(Math.max(1, opts.concurrency)),
+    budget: { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: 0 },
+    fixes: { per_scene: 1, per_episode: opts.budgets.format_fixes ?? opts.budgets.per_episode, used: 0 },
+    states: new Map(packets.map((p) => [p.scene_id, { packet: p, attempts: [], base: null, clean: null, status: 'open', criticFails: 0 }])),
   };
-
-  // Round 1: every first draft.
-  await Promise.all(packets.map((p) => limit(() => runAttempt(states.get(p.scene_id)!, null))));
-  // Repair rounds: one more attempt per failing scene, granted in scene order.
-  const maxAttempts = opts.budgets.per_scene + 2; // write + per-scene regenerations + simplified fallback
+  // Round 1: every first draft. Then repair rounds: one more attempt per scene still failing.
+  await runRound(run, packets.map((p) => p.scene_id), () => null);
   for (;;) {
-    const wanting = packets.filter((p) => {
-      const st = states.get(p.scene_id)!;
-      return !st.passed && st.attempts.length < maxAttempts;
-    });
+    const wanting = packets.map((p) => p.scene_id).filter((id) => wantsRepair(run, run.states.get(id)!));
     if (!wanting.length) break;
-    const { granted } = grantRound(budget, wanting.map((p) => p.scene_id));
+    const { granted, denied } = grantRound(run.budget, wanting);
+    for (const id of denied) softToReview(run.states.get(id)!, 'the episode repair budget is spent');
     if (!granted.length) break;
-    await Promise.all(
-      granted.map((id) =>
-        limit(() => {
-          const st = states.get(id)!;
-          return runAttempt(st, planRepair(st.last!.findings, st.attempts.length + 1, opts.budgets.per_scene));
-        }),
-      ),
-    );
+    await runRound(run, granted, (st) => planRepair(st.base!.findings, st.attempts.length + 1, opts.budgets.per_scene));
   }
+  return finish(run, packets);
+}
 
+/** Whether an open scene asks for one more attempt; a soft failure past its budget goes to review instead. */
+function wantsRepair(run: Run, st: SceneState): boolean {
+  if (st.status !== 'open' || !st.base) return false;
+  if (!st.base.v.hard) {
+    if (st.attempts.length - 1 < run.opts.budgets.per_scene) return true;
+    softToReview(st, `the critic still fails it after ${st.attempts.length - 1} repair(s)`);
+    return false;
+  }
+  // Hard: the per-scene repairs, then the simplified fallback (spec §7.2).
+  return st.attempts.length < run.opts.budgets.per_scene + 2;
+}
+
+function softToReview(st: SceneState, why: string): void {
+  if (st.status === 'open' && st.base && !st.base.v.hard) {
+    st.status = 'review';
+    st.reason = why;
+  }
+}
+
+/** One round: every granted scene's draft, the format fixes (granted in scene order), a punch-up's kept opening, the critics, then the bookkeeping in scene order. */
+async function runRound(run: Run, ids: string[], planFor: (st: SceneState) => ReturnType<typeof planRepair> | null): Promise<void> {
+  const drafts = await Promise.all(
+    ids.map((id) => {
+      const st = run.states.get(id)!;
+      const plan = planFor(st);
+      return run.limit(() => writeDraft(run.env, { scene: st.packet, attempt: st.attempts.length + 1, plan, previous: st.base }));
+    }),
+  );
+  const broken = drafts.filter((d) => !d.refused && onlyFormBroken(d.v)).map((d) => d.packet.scene_id);
+  const { granted } = grantRound(run.fixes, broken);
+  const fixed = await Promise.all(
+    drafts.map(async (d) => holdOpening(run.env, granted.includes(d.packet.scene_id) ? await run.limit(() => formatFix(run.env, d)) : d)),
+  );
+  const critics = await Promise.all(fixed.map((d) => run.limit(() => critique(run, d))));
+  fixed.forEach((d, i) => settle(run, d, critics[i]!));
+}
+
+async function critique(run: Run, d: Draft): Promise<{ findings: Finding[]; critic: SceneAttempt['critic'] }> {
+  if (d.refused || d.v.hard) return { findings: [], critic: null };
+  const st = run.states.get(d.packet.scene_id)!;
+  const { style, signal } = run.env;
+  const req = buildCriticRequest(d.packet, d.v.parsed.scene_text, d.v.parsed.claims, d.v.parsed.events, d.attempt.attempt, signal, style.lexicon_md ?? renderLexiconMd(style.lexicon), style.guide);
+  // Two FAILs from the small critic: the third look is the escalation critic's (`escalations.critic`, spec §6.4).
+  if (st.criticFails >= 2) req.escalate = true;
+  const c = await runCritic(run.env.llm, req);
+  return { findings: c.findings, critic: criticNotes(c.verdict) };
+}
+
+function settle(run: Run, d: Draft, c: { findings: Finding[]; critic: SceneAttempt['critic'] }): void {
+  const st = run.states.get(d.packet.scene_id)!;
+  const findings = attemptFindings(d, c.findings);
+  const verdict = !d.refused && !d.v.hard && c.critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
+  const notes = d.v.normalisations;
+  const attempt: SceneAttempt = { ...d.attempt, findings, critic: c.critic, verdict, ...(notes.length ? { normalisations: notes } : {}) };
+  st.attempts.push(attempt);
+  if (c.critic?.verdict === 'FAIL') st.criticFails++;
+  if (!d.refused) {
+    const judged: Judged = { v: d.v, raw: d.raw, findings, attempt: attempt.attempt, model: attempt.model, simplified: attempt.mode === 'simplified' };
+    st.base = judged;
+    if (!d.v.hard) st.clean = judged;
+  }
+  if (verdict === 'PASS') st.status = 'passed';
+  run.opts.onProgress?.({ scene: d.packet.scene_id, attempt: attempt.attempt, mode: attempt.mode, verdict, findings: findings.length });
+}
+
+function approve(st: SceneState, j: Judged): ApprovedScene {
+  return {
+    scene: st.packet.scene_id,
+    text: j.v.parsed.scene_text,
+    // A delta copied verbatim from the packet may carry its application_id: the event has it already.
+    events: j.v.parsed.events.map((e) => ({ ...e, deltas: (e.deltas ?? []).map(({ application_id: _a, ...d }: ResolvedDelta & { application_id?: string }) => d) })),
+    accepted_claims: j.v.accepted_claims,
+    downgraded_claims: j.v.downgraded_claims,
+    attempts: st.attempts.length,
+    model: j.model,
+    simplified: j.simplified,
+  };
+}
+
+/** Every repair by its kind (§9.3), from the attempts made. */
+function repairCounts(states: SceneState[]): RepairCounts {
+  const n: RepairCounts = { regenerate: 0, punch_up: 0, simplified: 0, format_fix: 0 };
+  for (const a of states.flatMap((s) => s.attempts)) {
+    if (a.mode === 'regenerate' || a.mode === 'punch_up' || a.mode === 'simplified') n[a.mode]++;
+    if (a.format_fix) n.format_fix++;
+  }
+  return n;
+}
+
+async function finish(run: Run, packets: ScenePacket[]): Promise<WriteEpisodeScenesResult> {
   const reports: SceneReport[] = [];
   const scenes: ApprovedScene[] = [];
   for (const p of packets) {
-    const st = states.get(p.scene_id)!;
-    reports.push({ scene: p.scene_id, attempts: st.attempts, final_verdict: st.passed ? 'PASS' : 'FAIL', manual_review: st.simplified });
-    if (st.passed && st.last) {
-      scenes.push({
-        scene: p.scene_id,
-        text: st.last.parsed.scene_text,
-        // A delta copied verbatim from the packet may carry its application_id: the event has it already.
-        events: st.last.parsed.events.map((e) => ({ ...e, deltas: (e.deltas ?? []).map(({ application_id: _a, ...d }: ResolvedDelta & { application_id?: string }) => d) })),
-        accepted_claims: st.last.accepted_claims,
-        downgraded_claims: st.last.downgraded_claims,
-        attempts: st.attempts.length,
-        model: st.model,
-        simplified: st.simplified,
-      });
+    const st = run.states.get(p.scene_id)!;
+    // A hard finding the last repairs kept, after an earlier draft without one: that draft, for review.
+    if (st.status === 'open' && st.clean) {
+      st.status = 'review';
+      st.reason = `its repairs kept a hard finding; attempt ${st.clean.attempt} had none`;
     }
+    const chosen = st.status === 'passed' ? st.base : st.status === 'review' ? st.clean : null;
+    const review = st.status === 'review' || Boolean(chosen?.simplified);
+    const reason = st.reason ?? (review ? 'rewritten with a simplified operator set' : undefined);
+    reports.push({ scene: p.scene_id, attempts: st.attempts, final_verdict: chosen ? 'PASS' : 'FAIL', manual_review: review, ...(reason ? { review_reason: reason } : {}) });
+    if (chosen) scenes.push(approve(st, chosen));
   }
   const approved = new Set(scenes.map((s) => s.scene));
   const ok = scenes.length === packets.length;
+  const { per_scene, per_episode, format_fixes } = run.opts.budgets;
   const report: VerifierReport = {
     format: 1,
-    episode_id: opts.plan.episode_id,
+    episode_id: run.opts.plan.episode_id,
     scenes: reports,
-    episode_findings: episodeRules(opts.plan, opts.world, approved),
-    budget: { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: budget.used },
+    episode_findings: episodeRules(run.opts.plan, run.opts.world, approved),
+    budget: { per_scene, per_episode, used: run.budget.used, format_fixes: format_fixes ?? per_episode, by_kind: repairCounts([...run.states.values()]) },
+    manual_review: reports.filter((r) => r.manual_review && r.final_verdict === 'PASS').map((r) => r.scene),
     verdict: ok ? 'PASS' : 'FAIL',
   };
-  if (opts.draftDir) await writeFileAtomic(path.join(opts.draftDir, 'verifier_report.json'), stableStringify(report), { fsync: false });
+  if (run.opts.draftDir) await writeFileAtomic(path.join(run.opts.draftDir, 'verifier_report.json'), stableStringify(report), { fsync: false });
   return { scenes, report, ok };
 }

@@ -187,7 +187,7 @@ describe('CLI flag parsing', () => {
       const err = catchAureus(() => parseModelFlags([bad]));
       expect(err.exitCode).toBe(2);
       expect(err.diagnostics[0]).toMatchObject({ code: 'AUR4002' });
-      expect(err.diagnostics[0].hint).toMatch(/<role>=<model-id> with role one of director, proposals, writer, critic, recap, escalation/);
+      expect(err.diagnostics[0].hint).toMatch(/<role>=<model-id> with role one of director, proposals, writer, critic, recap, format_fix, escalation/);
     }
   });
 

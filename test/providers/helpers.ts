@@ -15,7 +15,7 @@ export async function tempRoot(prefix = 'aureus-llm-'): Promise<string> {
 export function testConfig(patch: (c: AureusConfig) => void = () => {}): AureusConfig {
   const c = defaultConfig();
   c.budgets.retries = 3;
-  c.timeouts_ms = { director: 5000, proposals: 5000, writer: 5000, critic: 5000, recap: 5000 };
+  c.timeouts_ms = { director: 5000, proposals: 5000, writer: 5000, critic: 5000, recap: 5000, format_fix: 5000 };
   patch(c);
   return c;
 }

@@ -63,14 +63,29 @@ export function modelAnswer(req: FakeRequest): string {
 function packetFromWire(wire: ReferencedModelPacket, system: string): Record<string, unknown> {
   const m = /EPISODE_REFERENCE:\n(.*)\n/.exec(system);
   const resolved = m ? resolveModelPacket(wire, JSON.parse(m[1]!) as EpisodeReference) : wire;
-  const p = resolved as unknown as { dead?: unknown[]; retrieved_subgraph: Record<string, unknown[] | undefined>; constraints: { forbidden_facts?: string[] }; director_instructions: { sequence: Array<{ tag?: unknown; triggered_risks?: unknown[] }> } };
+  const p = resolved as unknown as { dead?: unknown[]; retrieved_subgraph: Record<string, unknown[] | undefined>; constraints: { forbidden_facts?: string[]; required_deltas?: unknown[]; allowed_inventions?: { max?: number; kinds?: string[] } }; director_instructions: { sequence: Array<{ tag?: unknown; triggered_risks?: unknown[]; visual_cues?: unknown[] }> } };
   for (const list of ['characters', 'edges', 'secrets', 'threads', 'accounts']) p.retrieved_subgraph[list] ??= [];
   p.constraints.forbidden_facts ??= [];
+  p.constraints.allowed_inventions = { max: 0, ...p.constraints.allowed_inventions, kinds: p.constraints.allowed_inventions?.kinds ?? [] };
+  // The writer reads each required delta as a line (e-writer/deltas.ts); a model writes it back as an object.
+  p.constraints.required_deltas = (p.constraints.required_deltas ?? []).map((d) => (typeof d === 'string' ? deltaFromLine(d) : d));
   for (const s of p.director_instructions.sequence) {
     s.tag ??= null;
     s.triggered_risks ??= [];
+    s.visual_cues ??= [];
   }
   return { format: 1, marquee: false, ...resolved, dead: p.dead ?? [] };
+}
+
+/** "a02: relationships.cato.varo.trust add 0.1 (meaning)" or "a05: assets.cash_ledger transfer 3000 from a to b (meaning)" as a delta. */
+export function deltaFromLine(line: string): Record<string, unknown> {
+  const t = /^(\w+): (\S+) transfer (\S+) from (\S+) to (\S+?)(?: \(.*\))?$/.exec(line);
+  if (t) return { application_id: t[1], path: t[2], op: 'transfer', amount: Number(t[3]), from: t[4], to: t[5] };
+  const m = /^(\w+): (\S+) (\w+) (\S+)(?: \(.*\))?$/.exec(line);
+  if (!m) throw new Error(`fake model: cannot read the delta line "${line}"`);
+  const raw = m[4]!;
+  const value = /^-?\d/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw;
+  return { application_id: m[1], path: m[2], op: m[3], value };
 }
 
 /** A handler: the right answer, or with probability `rate` one of the faults the issue lists. */

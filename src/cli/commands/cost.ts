@@ -44,7 +44,7 @@ Examples:
         String(t.cache_read_tokens),
         formatUsd(t.cost_usd).slice(1),
       ];
-      for (const role of ['proposals', 'director', 'writer', 'critic', 'recap'] as const) {
+      for (const role of ['proposals', 'director', 'writer', 'format_fix', 'critic', 'recap'] as const) {
         const t = per_role[role];
         if (t) rows.push(row(role, t));
       }

@@ -63,7 +63,8 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
         warnings,
       });
       await progress.close();
-      if (!f.json) printWarnings(c, warnings);
+      // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
+      printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
       if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warnings.map((w) => ({ code: w.code, message: w.message })) }, null, 2) + '\n');
       else c.io.stdout(renderSummary(s, c));
     } catch (e) {

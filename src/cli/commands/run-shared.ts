@@ -27,7 +27,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--season <n>', 'season number (default: the season of the last committed episode, else 1)')
     .option('--seed <s>', 'run seed (default: derived from the previous cliffhanger, so a plain re-run resumes)')
     .option('--provider <id>', 'LLM provider: auto | offline | anthropic | anthropic:<model> | replay:<dir>')
-    .option('--model <role=id>', 'model for a role (repeatable): director, writer, proposals, critic, recap, escalation', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--model <role=id>', 'model for a role (repeatable): director, writer, proposals, critic, recap, format_fix, escalation', (v: string, prev: string[] = []) => [...prev, v])
     .option('--concurrency <n>', 'LLM calls in flight (default from config, 4)')
     .option('--chaos <rate>', 'offline writer defect rate 0..1, to watch the verify/repair loop work')
     .option('--max-cost <usd>', 'stop before a call that could take the spend past this many US dollars (exit 5, nothing committed, resumable)')

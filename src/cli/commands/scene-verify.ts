@@ -52,7 +52,9 @@ Examples:
       const packet = readPacket(packetFile);
       const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
       const lex = resolveLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
-      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon: lex.entries, prereqs: loadPlanPrereqs(packetFile) });
+      const { loadConfigOrThrow } = await import('../../config/index.js');
+      const min_scene_words = loadConfigOrThrow(c.root).config.verifier.min_scene_words;
+      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon: lex.entries, prereqs: loadPlanPrereqs(packetFile), min_scene_words });
       const verdict = v.hard ? 'FAIL' : 'PASS';
       if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
       if (o.json) {

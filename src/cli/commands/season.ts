@@ -91,7 +91,8 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
   try {
     await runEpisodes(c, f, { count, season, overrides, costGuard, preflight, warnings, signal: intr.signal, done });
-    if (!f.json) printWarnings(c, warnings);
+    // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
+    printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
     if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
   } catch (e) {
     // The episodes committed before the failure stay committed: --json still reports them.

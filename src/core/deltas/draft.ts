@@ -1,4 +1,5 @@
 import type { Character, LedgerAccount, Relationship, Secret, Thread, World } from '../../domain/world.js';
+import { memoList, noteCopy, positionsByEdge, positionsById } from '../world-index.js';
 
 /**
  * The draft world of one delta batch, copy-on-write: a touched file, its list and the touched
@@ -6,57 +7,60 @@ import type { Character, LedgerAccount, Relationship, Secret, Thread, World } fr
  */
 
 /** A copy-on-write view of one list of entities inside the draft world. */
-export class CowList<T> {
+export class CowList<T extends object> {
   private arr: T[] | null = null;
-  private pos: Map<string, number> | null = null;
+  private pos: ReadonlyMap<string, number> | null = null;
+  /** Positions of entities pushed by this draft (they win over `pos`). */
+  private pushed = new Map<string, number>();
   private copied = new Set<string>();
   constructor(
     private readonly base: () => readonly T[],
     private readonly install: (arr: T[]) => void,
     private readonly key: (t: T) => string,
     private readonly clone: (t: T) => T,
+    /** First position of each key; memoised per list (world-index.ts), so a batch does not rebuild it for a list of thousands. */
+    private readonly positions: (items: readonly T[]) => ReadonlyMap<string, number>,
   ) {}
   private current(): readonly T[] {
     return this.arr ?? this.base();
   }
-  private index(): Map<string, number> {
-    if (!this.pos) {
-      this.pos = new Map();
-      this.current().forEach((t, i) => {
-        const k = this.key(t);
-        if (!this.pos!.has(k)) this.pos!.set(k, i);
-      });
-    }
-    return this.pos;
+  private at(id: string): number | undefined {
+    this.pos ??= memoList(this.current(), this.positions);
+    return this.pushed.get(id) ?? this.pos.get(id);
   }
   get(id: string): T | undefined {
-    const i = this.index().get(id);
+    const i = this.at(id);
     return i === undefined ? undefined : this.current()[i];
   }
   /** The entity, copied into the draft on first write; undefined when it does not exist. */
   write(id: string): T | undefined {
-    const i = this.index().get(id);
+    const i = this.at(id);
     if (i === undefined) return undefined;
-    if (!this.arr) {
-      this.arr = this.base().slice();
-      this.install(this.arr);
-    }
+    const arr = this.own();
     if (!this.copied.has(id)) {
-      this.arr[i] = this.clone(this.arr[i]!);
+      arr[i] = this.clone(arr[i]!);
       this.copied.add(id);
     }
-    return this.arr[i];
+    return arr[i];
   }
   /** Append a new entity (already owned by the draft). */
   push(item: T): T {
-    if (!this.arr) {
-      this.arr = this.base().slice();
-      this.install(this.arr);
-    }
-    this.index().set(this.key(item), this.arr.length);
-    this.arr.push(item);
+    this.at(this.key(item)); // positions of the list as it was, before it grows
+    const arr = this.own();
+    this.pushed.set(this.key(item), arr.length);
+    arr.push(item);
     this.copied.add(this.key(item));
     return item;
+  }
+  /** The draft's own copy of the list (made once), noted as a copy for the lookups over it. */
+  private own(): T[] {
+    if (!this.arr) {
+      const base = this.base();
+      this.arr = base.slice();
+      noteCopy(this.arr, base);
+      this.install(this.arr);
+    }
+    return this.arr;
   }
 }
 
@@ -78,30 +82,35 @@ export class Draft {
       (arr) => { this.file('characters').characters = arr; },
       (c) => c.id,
       (c) => ({ ...c, stats: { ...c.stats }, bdi: { ...c.bdi } }),
+      positionsById,
     );
     this.relationships = new CowList(
       () => base.relationships?.relationships ?? [],
       (arr) => { this.file('relationships').relationships = arr; },
       (r) => `${r.from}>${r.to}`,
       (r) => ({ ...r, weights: { ...r.weights } }),
+      positionsByEdge,
     );
     this.secrets = new CowList(
       () => base.secrets?.secrets ?? [],
       (arr) => { this.file('secrets').secrets = arr; },
       (s) => s.id,
       (s) => ({ ...s }),
+      positionsById,
     );
     this.threads = new CowList(
       () => base.threads?.threads ?? [],
       (arr) => { this.file('threads').threads = arr; },
       (t) => t.id,
       (t) => ({ ...t }),
+      positionsById,
     );
     this.ledger = new CowList(
       () => base.assets?.cash_ledger ?? [],
       (arr) => { this.file('assets').cash_ledger = arr; },
       (a) => a.id,
       (a) => ({ ...a }),
+      positionsById,
     );
   }
 

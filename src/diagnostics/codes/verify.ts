@@ -10,6 +10,7 @@ defineDiagnostics([
   { code: 'AUR5003', severity: 'warning', message: 'the {section} JSON needed repair ({detail})', hint: 'Emit strict JSON: no trailing commas, no comments, no code fences.' },
   { code: 'AUR5004', severity: 'error', message: '{section}{pointer} does not match its schema: {detail}', hint: 'Follow the {section} schema: {expected}.' },
   { code: 'AUR5005', severity: 'error', message: 'the SCENE_TEXT section is empty', hint: 'Write the scene before the CLAIMS section.' },
+  { code: 'AUR5006', severity: 'error', message: 'the scene has {words} words of text, fewer than the {min} required (verifier.min_scene_words)', hint: 'Write the whole scene: action and dialogue that depict every beat, not only its heading and cast line.' },
   // Invariants (spec §9.1).
   { code: 'AUR5010', severity: 'error', message: '{name} is dead but speaks', hint: 'Remove every line spoken by {name}; the dead may only be mentioned.' },
   { code: 'AUR5011', severity: 'error', message: '{name} is dead but acts in event {event}', hint: 'Give event {event} to a living cast member or drop it; {name} is dead.' },
@@ -49,4 +50,7 @@ defineDiagnostics([
   { code: 'AUR5080', severity: 'error', message: 'cannot read {what} {file}: {detail}', hint: 'Pass an existing file.' },
   { code: 'AUR5081', severity: 'error', message: '{file} is not a scene packet: {detail}', hint: 'Pass a packets/SCxx.json written by stage D.' },
   { code: 'AUR5091', severity: 'warning', message: 'scene {scene} was rewritten with a simplified operator set', hint: 'Review {scene} by hand: optional applications and risks were dropped.' },
+  // Repair (issue 13): punch-ups keep the opening, the critic advises, manual review.
+  { code: 'AUR5096', severity: 'warning', message: 'the punch-up rewrote the opening it had to keep (from line {line})', hint: 'Keep the opening verbatim and rewrite only the ending.' },
+  { code: 'AUR5097', severity: 'warning', message: '{count} scene(s) accepted for manual review: {scenes}', hint: 'The critic still fails them once their repair budget is spent; read them before the next episode (verifier_report.json lists why).' },
 ]);

@@ -8,7 +8,7 @@
  * How a realizer is found for a role (first match wins):
  *   1. one registered with `registerOfflineRealizer(role, fn)` (tests, benchmarks, overrides);
  *   2. by convention, the module `./<role>.js` next to this file (src/providers/offline/writer.ts,
- *      critic.ts, proposals.ts, director.ts, recap.ts), loaded lazily on first use. It must export
+ *      critic.ts, proposals.ts, director.ts, recap.ts, format_fix.ts), loaded lazily on first use. It must export
  *      `realize: OfflineRealizer` (or a default export), or call registerOfflineRealizer itself.
  * A role with neither is a typed error (AUR4006, exit 7), never a silent empty answer.
  *

@@ -4,7 +4,7 @@ import type { InWorldDate, Thread, World } from '../../domain/world.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
-import { hashValue } from '../../core/hash.js';
+import { stateHash } from '../../core/state-hash.js';
 import { round } from '../../core/json.js';
 import { addDays, formatDate } from '../../core/roman-date.js';
 import { snapshotTension } from '../c-director/metrics.js';
@@ -103,7 +103,7 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
     season: ref.season,
     episode: ref.episode,
     seed,
-    state_hash: hashValue(world),
+    state_hash: stateHash(world),
     date: { ...world.world.date },
     date_text: dateText(world.world.date),
     previous_cliffhanger: cliff,

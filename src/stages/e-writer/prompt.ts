@@ -1,5 +1,6 @@
 import { canonicalCompact } from '../../core/json.js';
-import { packetJson } from '../d-packets/wire.js';
+import { packetForModel } from '../d-packets/wire.js';
+import { readableDeltas } from './deltas.js';
 import { episodeReference, referencedPacket, referenceIsEmpty, referenceJson, type EpisodeReference } from '../d-packets/reference.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
@@ -15,24 +16,28 @@ INSTRUCTIONS:
 2. For each beat, follow narrative_directive strictly.
    - If outcome is "fail", write the failure.
    - Use the visual_cues from the operator data.
-3. Include every constraints.required_deltas entry via explicit action or dialogue, and list it in
-   SCENE_EVENTS in an event whose application_id is the delta's application_id.
+3. constraints.required_deltas reads "<application_id>: <path> <op> <value> (meaning)". Show each change
+   on screen, and list it in SCENE_EVENTS in an event with that application_id as a delta object
+   {"path","op","value"} (a transfer: {"path","op":"transfer","from","to","amount"}). Aureus derives
+   its own bookkeeping: list only these.
 4. Voice control:
    - Check every line against the LEXICON's forbidden anachronisms.
    - Court/Villa/Senate/Temple: use at least one rhetorical device (anaphora, tricolon, sententia).
    - Street/Port/Camp: use Thriller Mode (short sentences).
 5. retrieved_subgraph is the world around the scene: relationship weights not listed are 0.
    Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
-6. End with a hook or button line per constraints.hook_requirement.
+6. End with a hook or button line per constraints.hook_requirement. Aim for the LENGTH given.
 7. EPISODE_REFERENCE, when the system prompt has one, holds items several scenes share. In the packet,
    retrieved_subgraph.<list>_ref and constraints.forbidden_facts_ref name its entries by key: read each
    entry as if it were written out in that list of the packet.
+8. CLAIMS: at most constraints.allowed_inventions.max new facts, only of allowed_inventions.kinds;
+   Aureus keeps extra ones only as rumour or belief. Never state a constraints.forbidden_facts entry.
 
 SCENE TEXT FORMAT:
 ## <SCENE_ID> — INT. <LOCATION> - <TIME>      (EXT. for street, port and camp)
 **Cast:** <names>
 Action lines as plain paragraphs.
-Dialogue as one line per speech: > CUE: words   (CUE is the character's cue in capitals)
+Dialogue as one line per speech: > CUE: words   (CUE is the character's cue in capitals; no other cue form)
 
 OUTPUT FORMAT (exactly these three markers, nothing else):
 ${SECTION.text}
@@ -42,7 +47,7 @@ ${SECTION.claims}
 [JSON array of new facts introduced: {"id":"c1","kind":"minor_character|object|place_detail|rumor|fact|belief","text":"...","subject":"<id, optional>"}]
 
 ${SECTION.events}
-[JSON array of events: {"id":"e1","type":"operator|action|dialogue|transfer|movement|reveal","application_id":"a01","operator_id":"...","actor":"<character id>","target":"<id>","deltas":[<required deltas, verbatim>],"text":"..."}]`;
+[JSON array of events: {"id":"e1","type":"operator|action|dialogue|transfer|movement|reveal","application_id":"a01","operator_id":"...","actor":"<character id>","target":"<id>","deltas":[<its required deltas as objects>],"text":"..."}]`;
 
 /** The writer's view of the loaded style files (style/index.ts loadStyle). */
 export function writerStyleFrom(s: { guide: string; lexicon: LexiconEntry[]; lexiconMarkdown?: string }): WriterStyle {
@@ -88,6 +93,9 @@ export interface WriterRequestOptions {
   restate_deltas?: boolean;
   strict_json?: boolean;
   escalate?: boolean;
+  /** A regeneration (spec §9.4): the previous answer, and each finding's quoted span with its fix. */
+  previous_draft?: string;
+  spans?: { line: number; text: string; fix: string }[];
   keep_text?: string;
   keep_claims_json?: string;
   keep_events_json?: string;
@@ -98,6 +106,18 @@ export interface WriterRequestOptions {
   nonce?: string;
   /** The episode's shared references (writerReferences): into the cached prefix, and the packet names their entries. */
   references?: WriterReferences;
+  /** Scenes in the episode: the length target is the episode's runtime shared among them. */
+  scene_count?: number;
+}
+
+/** Spec §0: ~30-minute episodes; a screenplay page is about a minute and about 200 words. */
+export const EPISODE_MINUTES = 30;
+export const WORDS_PER_PAGE = 200;
+
+/** The length target of one scene: the episode's pages divided among its scenes. */
+export function lengthTarget(sceneCount: number): string {
+  const pages = EPISODE_MINUTES / Math.max(1, sceneCount);
+  return `about ${Math.round(pages * 10) / 10} pages (${Math.round((pages * WORDS_PER_PAGE) / 10) * 10} words)`;
 }
 
 /** Builds the §6.3 writer request for one attempt; regenerations put prohibitions at the very top. */
@@ -107,6 +127,10 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   if (prohibitions.length) {
     parts.push(`PROHIBITIONS (your previous draft broke these rules; obey every one):\n${prohibitions.map((p) => `- ${p}`).join('\n')}`);
   }
+  if (o.previous_draft !== undefined) {
+    const spans = (o.spans ?? []).map((x) => `- line ${x.line}: "${x.text}" -> ${x.fix}`).join('\n');
+    parts.push(`PREVIOUS_DRAFT (keep what works; fix what the prohibitions name${spans ? ', starting with these lines' : ''}):\n${spans ? `${spans}\n` : ''}<<<\n${o.previous_draft.trim()}\n>>>`);
+  }
   if (o.nonce !== undefined) {
     // In the prompt itself, so neither the call journal nor the record cache can answer with an old draft.
     parts.push(`REWRITE (${o.nonce}): write this scene anew; do not repeat the earlier draft.${o.note ? `\nSHOWRUNNER'S NOTE (follow it within the packet's rules):\n${o.note}` : ''}`);
@@ -115,8 +139,8 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
     parts.push('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array: no code fences, no comments, no trailing commas, no prose.');
   }
   if (o.restate_deltas) {
-    const list = packet.constraints.required_deltas.map((d) => `- [${d.application_id}] ${describeDelta(d)}`).join('\n');
-    parts.push(`REQUIRED_DELTAS (each must happen on screen and appear verbatim in SCENE_EVENTS under its application_id):\n${list}`);
+    const list = readableDeltas(packet).map((d) => `- ${d}`).join('\n');
+    parts.push(`REQUIRED_DELTAS (each must happen on screen and appear in SCENE_EVENTS under its application_id):\n${list}`);
   }
   if (o.mode === 'simplified') {
     parts.push('SIMPLIFIED: write a plain, direct scene that depicts only the required deltas. No new claims, no extra events.');
@@ -130,7 +154,10 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   // writer model, what the episode's scenes share is read from the reference in the cached prefix.
   const chosen = o.escalate ? o.references?.escalation : o.references?.writer;
   const ref = chosen && !referenceIsEmpty(chosen) ? chosen : undefined;
-  parts.push(`SCENE_PACKET:\n${ref ? canonicalCompact(referencedPacket(packet, ref)) : packetJson(packet)}`);
+  const model = (ref ? referencedPacket(packet, ref) : packetForModel(packet)) as { constraints: { required_deltas: unknown[] } };
+  model.constraints = { ...model.constraints, required_deltas: readableDeltas(packet) };
+  if (o.scene_count) parts.push(`LENGTH: ${lengthTarget(o.scene_count)}.`);
+  parts.push(`SCENE_PACKET:\n${canonicalCompact(model)}`);
   const payload: WriterPayload = {
     task: 'write_scene',
     seed: o.seed,
@@ -143,6 +170,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
     strict_json: o.strict_json ?? false,
     lexicon: style.lexicon,
   };
+  if (o.previous_draft !== undefined) payload.previous_draft = o.previous_draft;
   if (o.keep_text !== undefined) payload.keep_text = o.keep_text;
   if (o.keep_claims_json !== undefined) payload.keep_claims_json = o.keep_claims_json;
   if (o.keep_events_json !== undefined) payload.keep_events_json = o.keep_events_json;

@@ -37,6 +37,8 @@ export interface WriterPayload {
   restate_deltas: boolean;
   /** Stricter JSON-only instructions after a schema/format failure. */
   strict_json: boolean;
+  /** Regeneration: the previous answer, shown with its findings' quoted spans (spec §9.4). */
+  previous_draft?: string;
   /** Punch-up: the opening 60-70% of the last attempt's scene text, kept verbatim. */
   keep_text?: string;
   /** Punch-up: the previous attempt's claims and events, kept. */
@@ -59,7 +61,8 @@ export interface CriticPayload {
 
 export interface CriticVerdict {
   verdict: 'PASS' | 'FAIL';
-  violations: { type: string; rule: string; message: string }[];
+  /** severity: "minor" is a note (issue 13: the critic advises); absent or "major" fails the scene. */
+  violations: { type: string; rule: string; severity?: 'major' | 'minor'; message: string }[];
   warnings: string[];
   fix_instructions: string[];
 }

@@ -34,6 +34,8 @@ export interface VerifyContext {
   prereqs?: Record<string, { expr: string; holds: boolean }[]>;
   /** The world's operators (names and writer guidance), so an operator named by its description resolves. */
   operators?: { id: string; name: string; descriptions?: string[] }[];
+  /** Fewest words a scene may have (config verifier.min_scene_words); absent: the default, 0: no minimum. */
+  min_scene_words?: number;
 }
 
 /** The parsed output plus where its scene text sits in the raw file (for quoting spans). */

@@ -6,7 +6,8 @@ import { formatRules, sectionsUsable } from './rules/format.js';
 import { presenceRules, whoIndex } from './rules/presence.js';
 import { deltaRules } from './rules/deltas.js';
 import { claimRules } from './rules/claims.js';
-import { anachronismRules, claimAnachronismRules, hookRule } from './rules/voice.js';
+import { anachronismRules, claimAnachronismRules, eventAnachronismRules, hookRule } from './rules/voice.js';
+import { lengthRule } from './rules/length.js';
 import { cueNotes } from './dialogue.js';
 import { proseRules } from './prose/index.js';
 
@@ -44,15 +45,19 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
   const usable = sectionsUsable(parsed);
   const claims = usable.claims ? (parsed.claims as Claim[]) : [];
   const judged = { ...parsed, events: usable.judged_events };
-  const cv = claimRules(claims, ctx, parsed.scene_text);
+  // A claim carrying an anachronism is rejected before the canon rules: it never becomes canon.
+  const ca = claimAnachronismRules(parsed, claims, ctx);
+  const cv = claimRules(claims.filter((c) => !ca.rejected.includes(c)), ctx, parsed.scene_text);
   const extras = usable.claims ? claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase()) : null;
   const findings: Finding[] = [
     ...formatRules(parsed, scene),
+    ...lengthRule(parsed, ctx),
     ...presenceRules(judged, ctx, usable.events, extras),
     ...(usable.events ? deltaRules(judged.events, ctx) : []),
     ...cv.findings,
     ...anachronismRules(parsed, ctx),
-    ...claimAnachronismRules(parsed, claims, ctx),
+    ...ca.findings,
+    ...eventAnachronismRules(judged.events, ctx),
     ...hookRule(parsed, ctx),
     ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')]),
   ];
@@ -62,7 +67,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     findings,
     accepted_claims: cv.accepted,
     downgraded_claims: cv.downgraded,
-    rejected_claims: cv.rejected,
+    rejected_claims: [...ca.rejected, ...cv.rejected],
     hard: findings.some((f) => f.severity === 'hard'),
     normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, new Set(whoIndex(ctx).byCue.keys()))],
     form_errors: formErrors(parsed),

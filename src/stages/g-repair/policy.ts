@@ -16,6 +16,8 @@ export interface RepairPlan {
   escalate: boolean;
   /** Punch-up: how many opening lines of the previous scene text to keep verbatim. */
   keep_fraction?: number;
+  /** Regeneration (spec §9.4): each hard finding's quoted span with its fix, shown with the previous draft. */
+  spans: { line: number; text: string; fix: string }[];
 }
 
 /** Share of the scene kept verbatim by a punch-up: the last 30-40% is rewritten. */
@@ -34,12 +36,13 @@ export function planRepair(findings: Finding[], nextAttempt: number, perScene: n
   const codes = [...new Set(hard.map((f) => f.code))].sort();
   const prohibitions = [...new Set(hard.map((f) => `${f.message}. ${f.fix}`))];
   const escalate = nextAttempt >= 3;
+  const spans = hard.filter((f) => f.span).map((f) => ({ line: f.span!.line, text: f.span!.text, fix: f.fix }));
   if (nextAttempt > perScene + 1) {
-    return { mode: 'simplified', prohibitions, prohibited_codes: codes, restate_deltas: true, strict_json: true, escalate: true };
+    return { mode: 'simplified', prohibitions, prohibited_codes: codes, restate_deltas: true, strict_json: true, escalate: true, spans };
   }
   if (!hard.length) {
     const soft = [...new Set(findings.map((f) => f.code))].sort();
-    return { mode: 'punch_up', prohibitions: [...new Set(findings.map((f) => f.fix))], prohibited_codes: soft, restate_deltas: false, strict_json: false, escalate, keep_fraction: PUNCH_UP_KEEP };
+    return { mode: 'punch_up', prohibitions: [...new Set(findings.map((f) => f.fix))], prohibited_codes: soft, restate_deltas: false, strict_json: false, escalate, keep_fraction: PUNCH_UP_KEEP, spans: [] };
   }
   return {
     mode: 'regenerate',
@@ -48,6 +51,7 @@ export function planRepair(findings: Finding[], nextAttempt: number, perScene: n
     restate_deltas: codes.some((c) => PLAN_CODES.has(c)),
     strict_json: codes.some((c) => FORMAT_CODES.has(c)),
     escalate,
+    spans,
   };
 }
 
@@ -56,6 +60,35 @@ export function keepOpening(text: string, fraction = PUNCH_UP_KEEP): string {
   const lines = text.split('\n');
   const n = Math.max(Math.min(4, lines.length), Math.floor(lines.length * fraction));
   return lines.slice(0, n).join('\n');
+}
+
+/**
+ * A punch-up's scene text with the kept opening enforced (issue 13: the rest is kept byte for
+ * byte). `verbatim`: the model kept it. `spliced`: it retouched the opening but its new ending can
+ * be placed after it (the ending follows the last kept line, or it sent the ending alone), so the
+ * kept opening is put back. null: it rewrote the scene, and the punch-up is refused.
+ */
+export function enforceKept(keep: string, text: string): { text: string; how: 'verbatim' | 'spliced' } | null {
+  if (text === keep || text.startsWith(keep + '\n')) return { text, how: 'verbatim' };
+  const kept = keep.split('\n');
+  const lines = text.split('\n');
+  const lastKept = [...kept].reverse().find((l) => l.trim());
+  const at = lastKept === undefined ? -1 : lines.map((l) => l.trim()).lastIndexOf(lastKept.trim());
+  const tail = (from: number) => lines.slice(from).join('\n').replace(/^\n+/, '');
+  if (at >= 0 && tail(at + 1).trim()) return { text: `${keep}\n\n${tail(at + 1)}`, how: 'spliced' };
+  // No kept line at all and no scene heading: the model sent the new ending alone.
+  const keptLines = new Set(kept.map((l) => l.trim()).filter(Boolean));
+  if (!lines.some((l) => keptLines.has(l.trim()) || /^#{1,3} /.test(l)) && text.trim()) return { text: `${keep}\n\n${text.replace(/^\n+/, '')}`, how: 'spliced' };
+  return null;
+}
+
+/** The first line (1-based, within the scene text) where a text stops matching the kept opening. */
+export function firstChangedLine(keep: string, text: string): number {
+  const a = keep.split('\n');
+  const b = text.split('\n');
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  return i + 1;
 }
 
 /**

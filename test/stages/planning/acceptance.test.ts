@@ -5,7 +5,7 @@ import type { ResolvedDelta } from '../../../src/domain/delta.js';
 import { indexWorld, travelDays } from '../../../src/core/world-index.js';
 import { checkPrereqs } from '../../../src/core/expr/index.js';
 import { applyDeltas } from '../../../src/core/deltas/index.js';
-import { hashValue } from '../../../src/core/hash.js';
+import { stateHash } from '../../../src/core/state-hash.js';
 import { round } from '../../../src/core/json.js';
 import { Rng } from '../../../src/core/rng.js';
 import type { PlanningArtifacts } from '../../../src/stages/planning.js';
@@ -182,7 +182,7 @@ describe.each(scenarios())('planning on $name', (s) => {
     expect(a.packets.map((p) => p.scene_id)).toEqual(a.plan.scenes.map((x) => x.id));
     a.packets.forEach((p, i) => {
       const scene = a.plan.scenes[i]!;
-      expect(p.state_hash_before).toBe(hashValue(before[i]));
+      expect(p.state_hash_before).toBe(stateHash(before[i]));
       expect(p.setting.location).toBe(scene.location);
       expect(p.cast.map((c) => c.id)).toEqual(scene.cast);
       const appIds = a.plan.beats.filter((b) => b.scene === scene.id).flatMap((b) => b.applications.map((x) => x.id));

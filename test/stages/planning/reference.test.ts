@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalCompact } from '../../../src/core/json.js';
 import { episodeReference, minShare, referencedPacket, referenceIsEmpty, resolveModelPacket } from '../../../src/stages/d-packets/reference.js';
 import { packetForModel, packetJson, type ModelPacket } from '../../../src/stages/d-packets/wire.js';
+import { readableDeltas } from '../../../src/stages/e-writer/deltas.js';
 import { buildWriterRequest, writerReferences } from '../../../src/stages/e-writer/prompt.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import { planScenario, STARTER } from './helpers.js';
@@ -83,7 +84,11 @@ describe('the episode reference in the writer prefix', () => {
     // Without references (a caller that has no episode), the packet goes whole.
     const alone = buildWriterRequest(packets[1]!, style, { seed: 's', attempt: 1, mode: 'write' });
     expect(alone.static_context).not.toContain('EPISODE_REFERENCE');
-    expect(alone.messages[0]!.content).toContain(packetJson(packets[1]!));
+    // …with its required deltas as the writer reads them (one line each, bookkeeping left out).
+    const sent = JSON.parse(alone.messages[0]!.content.slice('SCENE_PACKET:\n'.length));
+    const whole = JSON.parse(packetJson(packets[1]!));
+    expect(sent.constraints.required_deltas).toEqual(readableDeltas(packets[1]!));
+    expect({ ...sent, constraints: { ...sent.constraints, required_deltas: whole.constraints.required_deltas } }).toEqual(whole);
   });
 
   it('an episode of one scene has nothing to share', () => {

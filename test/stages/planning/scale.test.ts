@@ -5,7 +5,11 @@ import { episodeRef } from '../../../src/domain/context.js';
 import { loadStarterKit } from '../../../src/import/kit.js';
 import { generateSyntheticWorld } from '../../../src/import/synthetic.js';
 import { indexWorld } from '../../../src/core/world-index.js';
-import { hashValue } from '../../../src/core/hash.js';
+import { sha256 } from '../../../src/core/hash.js';
+import { canonicalCompact, canonicalize } from '../../../src/core/json.js';
+
+/** The canonical text by its definition: a sorted copy, then JSON.stringify. */
+const canonicalText = (v: unknown): string => JSON.stringify(canonicalize(v));
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { invalidMove, proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
 import { candidatePool } from '../../../src/stages/b-proposals/pool.js';
@@ -14,7 +18,7 @@ import { roleKind } from '../../../src/stages/b-proposals/bdi.js';
 import { planSymbolic } from '../../../src/stages/c-director/plan.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { buildPackets } from '../../../src/stages/d-packets/index.js';
-import { StateHasher } from '../../../src/stages/d-packets/state-hash.js';
+import { CHUNK, StateHasher, stateHash } from '../../../src/core/state-hash.js';
 import { REPO, hasStarter } from './helpers.js';
 
 // A world of 1,000 synthetic principals (1,500 characters, ~5,000 edges, 1,000 secrets, ~600
@@ -74,14 +78,34 @@ describe.runIf(hasStarter)('planning a 1,000-principal world', () => {
     const packets = buildPackets(plan, world, context, { tokenBudget: 6000 });
     expect(packets.map((p) => p.scene_id)).toEqual(plan.scenes.map((s) => s.id));
     const projection = projectPlan(plan, world, context);
-    for (const i of [0, packets.length - 1]) expect(packets[i]!.state_hash_before).toBe(hashValue(projection.before[i]!));
+    for (const i of [0, packets.length - 1]) expect(packets[i]!.state_hash_before).toBe(referenceStateHash(projection.before[i]!));
     // Forbidden facts name what the scene's subgraph can see, not every secret of the city.
     for (const p of packets) expect(p.constraints.forbidden_facts.length).toBeLessThan(200);
   });
 });
 
+/**
+ * The state hash's definition (core/state-hash.ts), written plainly: every array reached through
+ * objects only becomes the digests of its chunks of CHUNK elements; the result is hashed canonically.
+ */
+function referenceStateHash(value: unknown): string {
+  const t = (v: unknown): unknown => {
+    if (Array.isArray(v)) {
+      const out: string[] = [];
+      for (let i = 0; i < v.length; i += CHUNK) out.push(sha256(canonicalText(v.slice(i, i + CHUNK))));
+      return out;
+    }
+    if (v === null || typeof v !== 'object') return v;
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) o[k] = t(x);
+    // canonicalize drops an own "__proto__" key; the copy above would have made it the prototype.
+    return o;
+  };
+  return sha256(canonicalText(t(value)));
+}
+
 describe('StateHasher', () => {
-  it('gives hashValue of every value, sharing pieces between states', () => {
+  it('gives the defined hash of every value, sharing chunks and pieces between states', () => {
     const hasher = new StateHasher();
     const json = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer(), fc.string(), tie('arr'), tie('obj')),
@@ -89,12 +113,41 @@ describe('StateHasher', () => {
       obj: fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(tie('value'), fc.constant(undefined)), { maxKeys: 5 }),
     }));
     fc.assert(fc.property(json.value, (v) => {
-      expect(hasher.hash(v)).toBe(hashValue(v));
-      expect(hasher.hash({ again: v, list: [v, v] })).toBe(hashValue({ again: v, list: [v, v] }));
+      expect(hasher.hash(v)).toBe(referenceStateHash(v));
+      // canonicalCompact's fast path (native JSON.stringify of already-canonical parts) is the definition.
+      expect(canonicalCompact(v)).toBe(canonicalText(v));
+      expect(canonicalCompact({ z: v, a: [v, { y: v, b: 1 }] })).toBe(canonicalText({ z: v, a: [v, { y: v, b: 1 }] }));
+      expect(hasher.hash({ again: v, list: [v, v] })).toBe(referenceStateHash({ again: v, list: [v, v] }));
     }), { numRuns: 500 });
     // Index-like keys come first in JSON.stringify's order; an own "__proto__" key is dropped by canonicalize.
     const odd = JSON.parse('{"__proto__":{"a":1},"10":2,"2":[3],"b":{"1":0,"":1},"":null}') as unknown;
-    expect(hasher.hash(odd)).toBe(hashValue(odd));
+    expect(hasher.hash(odd)).toBe(referenceStateHash(odd));
+    expect(canonicalCompact(odd)).toBe(canonicalText(odd));
+    expect(canonicalCompact({ d: new Date(0), f: () => 1, l: [() => 1, undefined] })).toBe(canonicalText({ d: new Date(0), f: () => 1, l: [() => 1, undefined] }));
+    expect(() => canonicalCompact({ x: [Infinity] })).toThrow(/non-finite/);
     expect(() => hasher.hash({ x: [Infinity] })).toThrow(/non-finite/);
+  });
+
+  it('follows copy-on-write states: a shared chunk keeps its digest, a changed element changes the hash', () => {
+    const people = Array.from({ length: 3 * CHUNK + 5 }, (_, i) => ({ id: `c${i}`, stats: { wealth: i }, tags: ['a', i] }));
+    const s0 = { characters: { characters: people }, date: { year: -63 } };
+    const hasher = new StateHasher();
+    const h0 = hasher.hash(s0);
+    expect(h0).toBe(referenceStateHash(s0));
+    // A copy-on-write successor: one element replaced, one appended; the rest shared.
+    const next = people.slice();
+    next[CHUNK + 1] = { ...people[CHUNK + 1]!, stats: { wealth: -1 } };
+    next.push({ id: 'new', stats: { wealth: 0 }, tags: [] });
+    const s1 = { ...s0, characters: { characters: next } };
+    const h1 = hasher.hash(s1);
+    expect(h1).not.toBe(h0);
+    expect(h1).toBe(referenceStateHash(s1));
+    expect(h1).toBe(stateHash(s1));
+    // The first state again, after the second: the same hash as at first.
+    expect(hasher.hash(s0)).toBe(h0);
+    // An element list of the same objects in another order is another state.
+    const swapped = people.slice();
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    expect(hasher.hash({ ...s0, characters: { characters: swapped } })).not.toBe(h0);
   });
 });

@@ -8,6 +8,8 @@ import type { World } from '../../../src/domain/world.js';
 import type { Llm, LlmRequest, LlmResponse } from '../../../src/ports/llm.js';
 import { offlineCritique } from '../../../src/providers/offline/critic.js';
 import { offlineWrite } from '../../../src/providers/offline/writer.js';
+import { offlineFormatFix } from '../../../src/providers/offline/format_fix.js';
+import type { FormatFixPayload } from '../../../src/stages/g-repair/format-fix.js';
 import type { WriterPayload } from '../../../src/stages/e-writer/types.js';
 import { writeEpisodeScenes } from '../../../src/stages/scenes.js';
 import { fixture, lexicon, packet } from './helpers.js';
@@ -21,11 +23,18 @@ class ScriptedLlm implements Llm {
   readonly deterministic = true;
   readonly providerId = 'scripted';
   readonly requests: LlmRequest[] = [];
-  constructor(private readonly script: (scene: string, attempt: number, req: LlmRequest) => string) {}
+  constructor(
+    private readonly script: (scene: string, attempt: number, req: LlmRequest) => string,
+    // The format fixer: the offline one unless a test plays a different small model.
+    private readonly fixer: (req: LlmRequest) => string = (req) => offlineFormatFix(req).text,
+    // The critic: the offline one unless a test plays a stricter one.
+    private readonly critic: (req: LlmRequest) => { text: string; json: unknown } = (req) => offlineCritique(req),
+  ) {}
   async complete(req: LlmRequest): Promise<LlmResponse> {
     this.requests.push(req);
     const base = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost_usd: 0, provider: 'scripted', stop_reason: 'end_turn', latency_ms: 0, cached: false };
-    if (req.role === 'critic') return { ...base, ...offlineCritique(req), model: 'critic-model' };
+    if (req.role === 'critic') return { ...base, ...this.critic(req), model: req.escalate ? 'big-critic' : 'critic-model' };
+    if (req.role === 'format_fix') return { ...base, text: this.fixer(req), model: 'fixer-model' };
     const p = req.payload as WriterPayload;
     // Delay inversely to scene order, so completion order differs from scene order.
     await new Promise((r) => setTimeout(r, (9 - p.packet.number) * 3));
@@ -41,6 +50,9 @@ function scenePacket(n: number): ScenePacket {
   const id = `SC${String(n).padStart(2, '0')}`;
   return { ...p, scene_id: id, number: n };
 }
+
+/** A line the dead Catilina speaks (the fixtures' world has him dead). */
+const DEAD_LINE = fixture('dead_speaks.txt').split('\n').find((l) => l.startsWith('> CATILIN'))!;
 
 /** Fixture texts are written for SC04; re-label them for another scene. */
 const as = (file: string, scene: string) => fixture(file).replace(/SC04/g, scene);
@@ -64,7 +76,7 @@ describe('stage G: budgeted repair', () => {
     const res = await run(llm, [scenePacket(4)]);
     expect(res.ok).toBe(true);
     const [r1, r2] = llm.writerRequests('SC04');
-    expect(r1.messages[0].content.startsWith('SCENE_PACKET:')).toBe(true);
+    expect(r1.messages[0].content.startsWith('LENGTH: about 30 pages (6000 words).\n\nSCENE_PACKET:')).toBe(true);
     expect(r2.messages[0].content.split('\n')[0]).toBe('PROHIBITIONS (your previous draft broke these rules; obey every one):');
     expect(r2.messages[0].content.split('\n')[1]).toBe('- Lucius Sergius Catilina is dead but speaks. Remove every line spoken by Lucius Sergius Catilina; the dead may only be mentioned.');
     expect((r2.payload as WriterPayload).prohibited_codes).toEqual(['AUR5010']);
@@ -91,12 +103,20 @@ describe('stage G: budgeted repair', () => {
     const r2 = llm.writerRequests('SC04')[1];
     expect((r2.payload as WriterPayload).restate_deltas).toBe(true);
     expect(r2.messages[0].content).toContain('REQUIRED_DELTAS (each must happen on screen');
-    expect(r2.messages[0].content).toContain('- [a05] characters.cicero.stats.fama subtract 3');
+    expect(r2.messages[0].content).toContain("- a05: characters.cicero.stats.fama subtract 3 (Cicero's fama falls)");
   });
 
-  it('asks for strict JSON after a format failure', async () => {
-    const llm = new ScriptedLlm((s, a) => (a === 1 ? as('claims_unparseable.txt', s) : as('clean.txt', s)));
-    await run(llm, [scenePacket(4)]);
+  it('asks for strict JSON after a format failure the format fix could not mend without touching the prose', async () => {
+    // A fixer that "improves" the prose while it fixes the form: discarded, the scene is regenerated.
+    const llm = new ScriptedLlm(
+      (s, a) => (a === 1 ? as('claims_unparseable.txt', s) : as('clean.txt', s)),
+      (req) => offlineFormatFix(req).text.replace('You overreach.', 'You overreach, Consul.'),
+    );
+    const res = await run(llm, [scenePacket(4)]);
+    const first = res.report.scenes[0].attempts[0];
+    expect(first.format_fix).toMatchObject({ raw_file: 'drafts/SC04.1.fix.txt', model: 'fixer-model', outcome: 'prose_changed' });
+    expect(first.findings.map((f) => f.code)).toContain('AUR5002');
+    expect(res.report.budget.by_kind).toEqual({ regenerate: 1, punch_up: 0, simplified: 0, format_fix: 1 });
     const r2 = llm.writerRequests('SC04')[1];
     expect((r2.payload as WriterPayload).strict_json).toBe(true);
     expect(r2.messages[0].content).toContain('FORMAT: the CLAIMS and SCENE_EVENTS sections must each be one strict JSON array');
@@ -116,6 +136,65 @@ describe('stage G: budgeted repair', () => {
     expect(kept.length / first.length).toBeLessThanOrEqual(0.7);
     expect(res.scenes[0].text.startsWith(p2.keep_text!)).toBe(true);
     expect(res.scenes[0].events.map((e) => e.id)).toEqual(['e1', 'e2']);
+  });
+
+  it('accepts a scene only the critic keeps failing for manual review once its punch-ups are spent; the third look is the escalation critic', async () => {
+    const strict = { verdict: 'FAIL', violations: [{ type: 'voice', rule: 'register', severity: 'major', message: 'modern speech' }], warnings: [], fix_instructions: ['Roman turns of phrase.'] };
+    const llm = new ScriptedLlm(
+      (s, a, req) => (a === 1 ? as('clean.txt', s) : offlineWrite(req, { seed: 's' }).text),
+      undefined,
+      (req) => ((req.payload as { packet: ScenePacket }).packet.scene_id === 'SC02' ? { text: JSON.stringify(strict), json: strict } : offlineCritique(req)),
+    );
+    const res = await run(llm, [scenePacket(1), scenePacket(2)]);
+    expect(res.ok).toBe(true);
+    expect(res.report.verdict).toBe('PASS');
+    expect(res.report.manual_review).toEqual(['SC02']);
+    const sc = res.report.scenes[1];
+    expect(sc.attempts.map((a) => [a.mode, a.verdict, a.critic?.verdict])).toEqual([['write', 'FAIL', 'FAIL'], ['punch_up', 'FAIL', 'FAIL'], ['punch_up', 'FAIL', 'FAIL']]);
+    expect(sc).toMatchObject({ final_verdict: 'PASS', manual_review: true, review_reason: 'the critic still fails it after 2 repair(s)' });
+    expect(llm.requests.filter((r) => r.role === 'critic' && r.meta?.scene === 'SC02').map((r) => Boolean(r.escalate))).toEqual([false, false, true]);
+    expect(res.scenes.map((s) => s.scene)).toEqual(['SC01', 'SC02']);
+    expect(res.report.budget.by_kind).toEqual({ regenerate: 0, punch_up: 2, simplified: 0, format_fix: 0 });
+  });
+
+  it('accepts the last draft without a hard finding for manual review when later repairs keep one', async () => {
+    const strict = { verdict: 'FAIL', violations: [{ type: 'hook', rule: 'button_line', message: 'flat ending' }], warnings: [], fix_instructions: ['End on a turn.'] };
+    // Draft 1 is clean but the critic fails it; the punch-up keeps the opening but brings a dead man to speak, and so do the rewrites.
+    const punchUp = (p: WriterPayload) => `---SCENE_TEXT---\n${p.keep_text}\n\n${DEAD_LINE}\n> CRASSUS: Burn it.\n\n---CLAIMS---\n${p.keep_claims_json}\n\n---SCENE_EVENTS---\n${p.keep_events_json}\n`;
+    const llm = new ScriptedLlm(
+      (s, a, req) => (a === 1 ? as('clean.txt', s) : (req.payload as WriterPayload).mode === 'punch_up' ? punchUp(req.payload as WriterPayload) : as('dead_speaks.txt', s)),
+      undefined,
+      () => ({ text: JSON.stringify(strict), json: strict }),
+    );
+    const res = await run(llm, [scenePacket(4)]);
+    expect(res.ok).toBe(true);
+    const sc = res.report.scenes[0];
+    expect(sc.attempts.map((a) => a.mode)).toEqual(['write', 'punch_up', 'regenerate', 'simplified']);
+    expect(sc.attempts[1]).toMatchObject({ kept_opening: 'verbatim', verdict: 'FAIL' });
+    expect(sc.attempts[1].findings.map((f) => f.code)).toContain('AUR5010');
+    expect(sc).toMatchObject({ final_verdict: 'PASS', manual_review: true, review_reason: 'its repairs kept a hard finding; attempt 1 had none' });
+    expect(res.scenes[0].text).toBe(as('clean.txt', 'SC04').split('---SCENE_TEXT---\n')[1]!.split('\n\n---CLAIMS---')[0]);
+    expect(res.scenes[0].attempts).toBe(4);
+  });
+
+  it('refuses a punch-up that rewrote the opening it had to keep: the scene keeps its previous draft', async () => {
+    const strict = { verdict: 'FAIL', violations: [{ type: 'hook', rule: 'button_line', message: 'flat ending' }], warnings: [], fix_instructions: ['End on a turn.'] };
+    // A scene written anew under the same heading: nothing of the kept opening after it.
+    const clean = as('clean.txt', 'SC04');
+    const anew = clean.replace(/(---SCENE_TEXT---\n[^\n]*\n)[\s\S]*?(\n\n---CLAIMS---)/, '$1\nA different scene entirely.\n> CRASSUS: Burn it.$2');
+    const llm = new ScriptedLlm((s, a) => (a === 1 ? clean : anew), undefined, () => ({ text: JSON.stringify(strict), json: strict }));
+    const res = await run(llm, [scenePacket(4)]);
+    const sc = res.report.scenes[0];
+    expect(sc.attempts.map((a) => [a.mode, a.kept_opening, a.findings.map((f) => f.code).join()])).toEqual([
+      ['write', undefined, 'AUR5061'],
+      ['punch_up', 'rewritten', 'AUR5096'],
+      ['punch_up', 'rewritten', 'AUR5096'],
+    ]);
+    // The second punch-up was asked to keep the first draft's opening again.
+    const [, p2, p3] = llm.writerRequests('SC04').map((r) => (r.payload as WriterPayload).keep_text);
+    expect(p3).toBe(p2);
+    expect(sc).toMatchObject({ final_verdict: 'PASS', manual_review: true });
+    expect(res.scenes[0].text).toBe(as('clean.txt', 'SC04').split('---SCENE_TEXT---\n')[1]!.split('\n\n---CLAIMS---')[0]);
   });
 
   it('escalates after two failures, then falls back to a simplified operator set for manual review', async () => {

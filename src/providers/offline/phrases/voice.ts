@@ -180,7 +180,7 @@ export const REGISTER_LINES: Record<Register, string[]> = {
     'Want a crowd? Crowds are my trade, {target}.',
     'Mind who you call a thief in this street.',
     'We have long memories and short tempers.',
-    'The guild bosses listen to me.',
+    'The guild masters listen to me.',
   ],
   merchant: [
     'Everything has a price, {target}. Even silence.',

@@ -14,6 +14,32 @@ export interface ClaimsVerdict {
 
 const ALIVE = /\b(alive|living|lives|survived|survives|breathes|breathing|walks again|not dead|unharmed|recovered)\b/i;
 
+/** A death stated outright of its subject (not a threat, a wish or a rumour, which a rumour claim would carry). */
+const DIED = '(?:died|is dead|was dead|lies dead|lay dead|was killed|has been killed|was murdered|was executed|was slain|is slain|was buried|is buried)';
+const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
+
+/**
+ * A living character a canon claim says is dead: named (full name, cue or a distinctive part of the
+ * name) as the subject of a death ("Cicero … died in the night", "the funeral of Crassus",
+ * "Cicero's widow"). Rumours and beliefs never reach here; "Varo's father died" is not Varo's death.
+ */
+function livingSaidDead(c: Claim, living: { id: string; name: string; cue: string }[]): { id: string; name: string; cue: string } | undefined {
+  return living.find((p) =>
+    nameForms(p).some((n) => {
+      const name = escapeRe(n);
+      return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i').test(c.text);
+    }),
+  );
+}
+
+/** Full name, cue, and the parts of a name longer than a praenomen (Marcus, Gaius are shared by many). */
+function nameForms(p: { name: string; cue: string }): string[] {
+  const parts = p.name.split(/\s+/).filter((w) => w.length > 3 && !PRAENOMINA.has(w));
+  return [p.name, p.cue, ...parts].filter((n) => n && n.length > 2);
+}
+
+const PRAENOMINA = new Set(['Marcus', 'Gaius', 'Lucius', 'Publius', 'Quintus', 'Gnaeus', 'Titus', 'Decimus', 'Servius', 'Aulus', 'Sextus', 'Tiberius', 'Manius', 'Appius', 'Spurius', 'Numerius']);
+
 function words(s: string): string[] {
   return s.toLowerCase().match(/[a-z]{4,}/g) ?? [];
 }
@@ -81,6 +107,8 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''):
   const living = pk.cast.filter((c) => c.status !== 'dead').map((c) => c.id);
   const dead = [...pk.dead, ...(ctx.characters ?? []).filter((c) => c.status === 'dead')];
   const secrets = hiddenSecrets(ctx);
+  const deadIds = new Set(dead.map((d) => d.id));
+  const aliveNow = [...pk.cast, ...(ctx.characters ?? [])].filter((p) => p.status !== 'dead' && !deadIds.has(p.id));
   const canon: Claim[] = [];
   for (const c of claims) {
     const reject = (f: Finding) => {
@@ -104,6 +132,11 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''):
     const deadHit = dead.find((d) => c.subject === d.id || [d.name, d.cue].some((n) => n && new RegExp(`\\b${escapeRe(n)}\\b`, 'i').test(c.text)));
     if (deadHit && ALIVE.test(c.text) && !NON_CANON_KINDS.has(c.kind)) {
       reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
+      continue;
+    }
+    const diedHit = NON_CANON_KINDS.has(c.kind) ? undefined : livingSaidDead(c, aliveNow);
+    if (diedHit) {
+      reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${diedHit.name} is dead`, canon: `${diedHit.name} is alive` }));
       continue;
     }
     if (NON_CANON_KINDS.has(c.kind)) v.downgraded.push({ ...c, holders: living });

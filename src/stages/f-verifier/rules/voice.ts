@@ -1,38 +1,67 @@
-import type { Claim, Finding } from '../../../domain/scene.js';
+import type { Claim, Finding, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
-import { findAnachronisms } from '../../../style/lexicon.js';
+import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
+import type { AnachronismHit } from '../../../style/lexicon.js';
 import { finding, textLines, type VerifyContext } from '../context.js';
 
+/** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
+const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
+
+/** Anachronisms in in-world text: the shipped vocabulary merged with the world's lexicon, and era dating. */
+export function anachronismsIn(text: string, ctx: VerifyContext): AnachronismHit[] {
+  return [...findAnachronismsIn(text, ctx.lexicon), ...eraHits(text)].sort((a, b) => a.index - b.index);
+}
+
+const anachronism = (h: AnachronismHit, ctx: VerifyContext, span?: { line: number; text: string }) =>
+  finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+
 /**
- * Anachronisms through the lexicon's own matcher (src/style/lexicon.ts: whole word or phrase,
- * case-insensitive, plurals of single words, longest match wins), quoted with the replacement.
+ * Anachronisms in the scene text (issue 14: src/style/anachronisms.ts, stemmed, with compounds and
+ * the Roman-correct allowlist), quoted with the replacement. Era dating is judged only on in-world
+ * lines: a title card may say "63 BC", a speaker may not.
  */
 export function anachronismRules(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
-  if (!p.scene_text || !ctx.lexicon.length) return [];
-  const lines = p.scene_text.split('\n');
-  return findAnachronisms(p.scene_text, ctx.lexicon).map((h) =>
-    finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, { line: p.text_first_line + h.line - 1, text: lines[h.line - 1] }),
-  );
+  const out: Finding[] = [];
+  for (const l of textLines(p)) {
+    const words = findAnachronismsIn(l.text, ctx.lexicon);
+    const era = OUT_OF_WORLD.test(l.text) ? [] : eraHits(l.text);
+    for (const h of [...words, ...era].sort((a, b) => a.index - b.index)) out.push(anachronism(h, ctx, l));
+  }
+  return out;
 }
 
 /**
- * Anachronisms in the claims: a claim may become canon, so its words are held to the lexicon like
- * the scene's. The span quotes the line of the CLAIMS section that holds the word.
+ * Anachronisms in the claims: a claim may become canon, so its words are held to the same
+ * vocabulary, and a claim carrying one is rejected (never canon). The span quotes the line of the
+ * CLAIMS section that holds the word. Returns the findings and the claims to reject.
  */
-export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ctx: VerifyContext): Finding[] {
-  if (!ctx.lexicon.length) return [];
+export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ctx: VerifyContext): { findings: Finding[]; rejected: Claim[] } {
   const lines = p.claims_section.text.split('\n');
   const out: Finding[] = [];
+  const rejected: Claim[] = [];
   for (const c of claims) {
-    for (const h of findAnachronisms(c.text, ctx.lexicon)) {
+    const hits = anachronismsIn(c.text, ctx);
+    if (hits.length) rejected.push(c);
+    for (const h of hits) {
       const i = p.claims_section.first ? lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())) : -1;
-      const span = i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined;
-      const f = finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+      const f = anachronism(h, ctx, i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined);
       // The claim is named: it is the claim, not a line of the scene, that must change.
       out.push({ ...f, message: `${f.message} in claim ${c.id}` });
     }
   }
-  return out;
+  return { findings: out, rejected };
+}
+
+/** Anachronisms in the events' text: it is the record of what happened, read back into later packets. */
+export function eventAnachronismRules(events: SceneEvent[], ctx: VerifyContext): Finding[] {
+  return events.flatMap((e) =>
+    typeof e.text === 'string'
+      ? anachronismsIn(e.text, ctx).map((h) => {
+          const f = anachronism(h, ctx);
+          return { ...f, message: `${f.message} in event ${e.id}` };
+        })
+      : [],
+  );
 }
 
 /** "very well; so be it" -> "very well" or "so be it" */

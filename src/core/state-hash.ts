@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { isCanonical, jsonKeyOrder } from './json.js';
+
+/**
+ * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
+ * state_hash_before, projection hashes): SHA-256 of a Merkle form of the state, so that a sequence
+ * of states that share most of their entities hashes in time proportional to what changed.
+ *
+ * Definition (test/stages/planning/scale.test.ts has a plain reference implementation):
+ *   T(v)        = v with every array reached through objects only (characters, relationships, the
+ *                 ledger…: not arrays inside an array's elements) replaced by the list of its chunk
+ *                 digests: hex SHA-256 of canonicalCompact(chunk) for consecutive chunks of CHUNK
+ *                 elements (an empty array stays empty);
+ *   stateHash(v) = hex SHA-256 of canonicalCompact(T(v)).
+ * canonicalCompact (core/json.ts) is JSON.stringify(canonicalize(v)): keys sorted, undefined members
+ * left out, undefined array elements as null, non-finite numbers refused.
+ *
+ * Why (issue 18): stage D hashes the state before every scene. A flat hash of the canonical text
+ * processed the whole world each time (5.5 MB on the DPRR world, 18 MB on 10,000 characters, 24
+ * scenes): that was the largest single cost of planning and grew with the world. Deltas are applied
+ * copy-on-write, so consecutive states share every untouched element object; a chunk whose elements
+ * are the very same objects as in a state already hashed keeps its digest.
+ */
+export const CHUNK = 64;
+
+export class StateHasher {
+  /** Canonical text of array elements (a character, an edge), by identity. */
+  private readonly pieces = new WeakMap<object, string>();
+  /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
+  private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
+
+  /**
+   * The hash of one state. Elements are not copied or frozen: the states hashed by one hasher must
+   * not be mutated in place while it is in use (stage D: one hasher per buildPackets call).
+   */
+  hash(value: unknown): string {
+    const parts: string[] = [];
+    this.top(value, parts);
+    return createHash('sha256').update(parts.join('')).digest('hex');
+  }
+
+  /** T(v) as canonical text, into parts. */
+  private top(v: unknown, parts: string[]): void {
+    if (v === null || typeof v !== 'object') {
+      parts.push(this.text(v, false));
+      return;
+    }
+    if (Array.isArray(v)) {
+      parts.push('[');
+      for (let start = 0; start < v.length; start += CHUNK) parts.push(`${start ? ',' : ''}"${this.chunk(v, start)}"`);
+      parts.push(']');
+      return;
+    }
+    const rec = v as Record<string, unknown>;
+    parts.push('{');
+    let first = true;
+    for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+      const x = rec[k];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+      parts.push((first ? '' : ',') + JSON.stringify(k) + ':');
+      first = false;
+      this.top(x, parts);
+    }
+    parts.push('}');
+  }
+
+  private chunk(arr: readonly unknown[], start: number): string {
+    const end = Math.min(arr.length, start + CHUNK);
+    const head = arr[start];
+    const keyed = head !== null && typeof head === 'object' ? head : undefined;
+    if (keyed) {
+      const hit = this.chunks.get(keyed);
+      if (hit && hit.refs.length === end - start && hit.refs.every((x, i) => x === arr[start + i])) return hit.hex;
+    }
+    const texts: string[] = new Array(end - start);
+    for (let i = start; i < end; i++) {
+      const x: unknown = arr[i];
+      texts[i - start] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+    }
+    const hex = createHash('sha256').update('[' + texts.join(',') + ']').digest('hex');
+    if (keyed) this.chunks.set(keyed, { refs: arr.slice(start, end), hex });
+    return hex;
+  }
+
+  /** canonicalCompact(v); array elements' texts are kept by identity. */
+  private text(v: unknown, element: boolean): string {
+    if (v === null) return 'null';
+    switch (typeof v) {
+      case 'number':
+        if (!Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
+        return JSON.stringify(v);
+      case 'string':
+      case 'boolean':
+        return JSON.stringify(v);
+      case 'object': break;
+      default: return JSON.stringify(v) as string; // bigint throws as JSON.stringify does
+    }
+    const o = v as object;
+    if (element) {
+      const hit = this.pieces.get(o);
+      if (hit !== undefined) return hit;
+    }
+    let out: string;
+    // Files are written canonically, so loaded entities (and their copy-on-write copies) usually
+    // already have sorted keys: then the native JSON.stringify writes the canonical text.
+    if (isCanonical(o)) out = JSON.stringify(o);
+    else if (Array.isArray(o)) {
+      const parts: string[] = new Array(o.length);
+      for (let i = 0; i < o.length; i++) {
+        const x: unknown = o[i];
+        parts[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+      }
+      out = '[' + parts.join(',') + ']';
+    } else {
+      const rec = o as Record<string, unknown>;
+      const parts: string[] = [];
+      for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+        const x = rec[k];
+        if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+        parts.push(JSON.stringify(k) + ':' + this.text(x, false));
+      }
+      out = '{' + parts.join(',') + '}';
+    }
+    if (element) this.pieces.set(o, out);
+    return out;
+  }
+}
+
+/** The state hash of one world (a fresh hasher: nothing is kept). */
+export function stateHash(value: unknown): string {
+  return new StateHasher().hash(value);
+}
+

@@ -1,0 +1,121 @@
+import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
+import type { OperatorApplication } from '../../domain/plan.js';
+import type { Relationship, World } from '../../domain/world.js';
+import { round } from '../../core/json.js';
+import type { WorldIndex } from '../../core/world-index.js';
+
+export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
+
+/** What a scene's retrieval starts from: its cast, what its applications bind and advance. */
+export interface SceneFocus {
+  cast: readonly string[];
+  apps: readonly OperatorApplication[];
+  bound: ReadonlySet<string>;
+  advanced: ReadonlySet<string>;
+  /** Secrets an earlier scene of the episode told in full (marked `told`: refer to them). */
+  told?: ReadonlySet<string>;
+}
+
+/** The retrieved subgraph of one scene, with the relevance the budget prunes by. */
+export interface Retrieval {
+  /** Hops from the cast (0 for the cast) of every walked character. */
+  hop: Map<string, number>;
+  walked: Set<string>;
+  subgraph: Omit<ScenePacket['retrieved_subgraph'], 'k'>;
+  secretRel: Map<string, number>;
+  threadRel: Map<string, number>;
+}
+
+/**
+ * GraphRAG-lite: the k-hop walk over relationship edges from the cast, and what the walked
+ * characters touch — read from the index (edges per character, by id lookups), never by scanning
+ * the world's lists, so a scene's packet costs what its neighbourhood holds (issue 18).
+ */
+export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, sameAsSnapshot: (r: Relationship) => boolean): Retrieval {
+  const hop = walk(index, focus.cast, k);
+  const walked = new Set(hop.keys());
+  const secretRel = new Map<string, number>();
+  const threadRel = new Map<string, number>();
+  const subgraph = {
+    characters: [...walked].sort().map((id) => {
+      const c = index.characters.get(id)!;
+      return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
+    }),
+    edges: subgraphEdges(index, focus, hop, sameAsSnapshot),
+    secrets: retrievedSecrets(index, focus, walked, secretRel),
+    threads: retrievedThreads(index, focus, threadRel),
+    accounts: retrievedAccounts(before, focus),
+  };
+  return { hop, walked, subgraph, secretRel, threadRel };
+}
+
+function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string, number> {
+  const hop = new Map<string, number>(cast.map((id) => [id, 0]));
+  let frontier = [...cast];
+  for (let h = 1; h <= k; h++) {
+    const next: string[] = [];
+    for (const id of frontier) {
+      for (const r of [...(index.edgesFrom.get(id) ?? []), ...(index.edgesTo.get(id) ?? [])]) {
+        const other = r.from === id ? r.to : r.from;
+        if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
+      }
+    }
+    frontier = next;
+  }
+  return hop;
+}
+
+/** Threads open and relevant to the scene: advanced by it, or with a stakeholder in its cast. */
+function sceneThreads(index: WorldIndex, focus: SceneFocus) {
+  return [...index.threads.values()].filter((t) => t.status === 'open' && (focus.advanced.has(t.id) || t.stakeholders.some((s) => focus.cast.includes(s))));
+}
+
+/**
+ * The edges among walked characters (each once, from its `from` end) that concern the cast, an
+ * active thread's stakeholders, or changed this episode (spec §2.2), most relevant first.
+ */
+function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, sameAsSnapshot: (r: Relationship) => boolean): SubgraphEdge[] {
+  const stakeholders = new Set(sceneThreads(index, focus).flatMap((t) => t.stakeholders));
+  const edges: SubgraphEdge[] = [];
+  for (const id of hop.keys()) {
+    for (const r of index.edgesFrom.get(id) ?? []) {
+      if (!hop.has(r.to)) continue;
+      const changed = !sameAsSnapshot(r);
+      const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
+      const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
+      if (inCast === 0 && !touchesThread && !changed) continue;
+      const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
+        - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * Math.max(...WEIGHTS.map((w) => r.weights[w] ?? 0)));
+      const weights: Record<string, number> = {};
+      for (const w of WEIGHTS) weights[w] = round(r.weights[w] ?? 0);
+      edges.push({ from: r.from, to: r.to, weights, flags: [...r.flags], relevance });
+    }
+  }
+  return edges.sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`));
+}
+
+function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
+  const inCast = (id: string) => focus.cast.includes(id);
+  return [...index.secrets.values()]
+    .filter((s) => s.status !== 'inert' && (walked.has(s.subject) || s.holders.some((h) => walked.has(h))))
+    // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
+    .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
+    .map((s) => {
+      secretRel.set(s.id, round((focus.bound.has(s.id) ? 3 : 0) + (inCast(s.subject) ? 1.5 : 0) + s.holders.filter(inCast).length + s.legal_value + s.public_damage));
+      return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage), ...(focus.told?.has(s.id) ? { told: true } : {}) };
+    });
+}
+
+function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<string, number>) {
+  return sceneThreads(index, focus).map((t) => {
+    threadRel.set(t.id, round((focus.advanced.has(t.id) ? 3 : 0) + t.priority / 5));
+    return { id: t.id, question: t.question, progress: round(t.progress), status: t.status };
+  });
+}
+
+function retrievedAccounts(before: World, focus: SceneFocus) {
+  const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
+  return before.assets.cash_ledger
+    .filter((a) => focus.cast.includes(a.owner) || transferParties.has(a.id))
+    .map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
+}

@@ -1,0 +1,101 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Relationship, World } from '../../src/domain/world.js';
+import type { ResolvedDelta } from '../../src/domain/delta.js';
+import { applyDeltas } from '../../src/core/deltas/index.js';
+import { indexWorld, memoList, noteCopy, positionsByEdge, positionsById } from '../../src/core/world-index.js';
+import { threatToGoals } from '../../src/core/tension.js';
+import { smallWorld } from './fixture.js';
+
+/**
+ * Lookups over a copy-on-write list are derived from the original's (issue 18) instead of rebuilt.
+ * Whatever was replaced or appended, they must say exactly what a lookup built from scratch says:
+ * the same entries, the same values (by identity), in the same iteration order.
+ */
+type Item = { id: string; v: number };
+const edge = (from: string, to: string, v: number): Relationship => ({ from, to, weights: { loyalty: v, fear: 0, debt: 0, affection: 0, rivalry: 0, trust: 0 }, flags: [] });
+
+/** A fresh build: a copy of the list that no lineage points to. */
+const fresh = (w: World) => indexWorld({
+  characters: { ...w.characters, characters: w.characters.characters.slice() },
+  relationships: { ...w.relationships, relationships: w.relationships.relationships.slice() },
+} as unknown as World);
+
+const entries = <V>(m: ReadonlyMap<string, V>) => [...m.entries()];
+
+function expectSameIndex(a: ReturnType<typeof indexWorld>, b: ReturnType<typeof indexWorld>): void {
+  expect(entries(a.characters)).toEqual(entries(b.characters));
+  for (const [k, v] of b.characters) expect(a.characters.get(k)).toBe(v);
+  expect(a.characters.size).toBe(b.characters.size);
+  expect(entries(a.edges)).toEqual(entries(b.edges));
+  for (const [k, v] of b.edges) expect(a.edges.get(k)).toBe(v);
+  expect(entries(a.edgesFrom)).toEqual(entries(b.edgesFrom));
+  expect(entries(a.edgesTo)).toEqual(entries(b.edgesTo));
+  for (const [k, l] of b.edgesFrom) expect(a.edgesFrom.get(k)!.every((r, i) => r === l[i])).toBe(true);
+  expect([...a.edgesTo.keys()]).toEqual([...b.edgesTo.keys()]);
+}
+
+describe('lookups derived over copy-on-write lists', () => {
+  it('equal a fresh build after any sequence of replacements and appends', () => {
+    const op = fc.oneof(
+      fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), v: fc.integer() }),
+      fc.record({ kind: fc.constant('append' as const), id: fc.integer({ min: 0, max: 40 }), to: fc.integer({ min: 0, max: 40 }), v: fc.integer() }),
+    );
+    fc.assert(fc.property(fc.integer({ min: 0, max: 30 }), fc.array(fc.array(op, { maxLength: 6 }), { maxLength: 8 }), (n, steps) => {
+      let chars: Item[] = Array.from({ length: n }, (_, i) => ({ id: `c${i % 25}`, v: i })); // some duplicate ids
+      let rels: Relationship[] = Array.from({ length: n }, (_, i) => edge(`c${i % 7}`, `c${(i * 3) % 11}`, i));
+      const world = (): World => ({ characters: { characters: chars }, relationships: { relationships: rels } }) as unknown as World;
+      expectSameIndex(indexWorld(world()), fresh(world()));
+      for (const batch of steps) {
+        const c2 = chars.slice();
+        const r2 = rels.slice();
+        noteCopy(c2, chars);
+        noteCopy(r2, rels);
+        for (const o of batch) {
+          if (o.kind === 'replace') {
+            if (c2.length) c2[o.at % c2.length] = { ...c2[o.at % c2.length]!, v: o.v };
+            if (r2.length) r2[o.at % r2.length] = { ...r2[o.at % r2.length]!, weights: { ...r2[o.at % r2.length]!.weights, fear: o.v } };
+          } else {
+            c2.push({ id: `c${o.id}`, v: o.v });
+            r2.push(edge(`c${o.id}`, `c${o.to}`, o.v));
+          }
+        }
+        chars = c2;
+        rels = r2;
+        expectSameIndex(indexWorld(world()), fresh(world()));
+        const pos = memoList(chars, positionsById);
+        expect(entries(pos)).toEqual(entries(positionsById(chars.slice())));
+        expect(entries(memoList(rels, positionsByEdge))).toEqual(entries(positionsByEdge(rels.slice())));
+      }
+    }), { numRuns: 150 });
+  });
+
+  it('index the delta engine\'s results as a fresh build does, batch after batch', () => {
+    let w = smallWorld();
+    indexWorld(w);
+    const ids = w.characters.characters.map((c) => c.id);
+    const threats: [number, number][] = [];
+    const batches: ResolvedDelta[][] = [
+      [{ op: 'add', path: `characters.${ids[0]}.stats.wealth`, value: 5 }],
+      [{ op: 'add', path: `relationships.${ids[0]}.${ids[1]}.fear`, value: 0.1 }, { op: 'set', path: `characters.${ids[1]}.status`, value: 'dead' }],
+      [{ op: 'add', path: `relationships.${ids[1]}.${ids[0]}.trust`, value: 0.2 }],
+      // The enmity and exposure maps: a rival's rivalry lowered (the max it held must be recomputed), then raised.
+      [{ op: 'add', path: 'relationships.cicero.crassus.rivalry', value: -0.5 }],
+      [{ op: 'add', path: 'relationships.cicero.crassus.rivalry', value: 0.8 }, { op: 'add', path: 'relationships.tiro.cicero.rivalry', value: 0.3 }],
+      [{ op: 'set', path: `secrets.${w.secrets.secrets[0]!.id}.status`, value: 'revealed' }],
+      [{ op: 'set', path: `secrets.${w.secrets.secrets[0]!.id}.status`, value: 'inert' }],
+    ];
+    for (const deltas of batches) {
+      const r = applyDeltas(w, deltas, (_d, i) => ({ episode: 's01e01', scene: 'SC01', event: `e${i}`, operator: null }));
+      if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+      const was = threatToGoals(w);
+      w = r.world;
+      expectSameIndex(indexWorld(w), fresh(w));
+      const copy = { ...w, characters: { ...w.characters, characters: w.characters.characters.slice() }, secrets: { ...w.secrets, secrets: w.secrets.secrets.slice() }, relationships: { ...w.relationships, relationships: w.relationships.relationships.slice() } };
+      expect(threatToGoals(w)).toBe(threatToGoals(copy));
+      threats.push([was, threatToGoals(w)]);
+    }
+    // The rivalry and secret batches moved the threat (so the derived maps were exercised, not skipped).
+    expect(threats.slice(3).some(([a, b]) => a !== b)).toBe(true);
+  });
+});

@@ -1,0 +1,133 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadWorldOrThrow } from '../../src/store/load.js';
+import { loadStyle } from '../../src/style/index.js';
+import { packageRoot } from '../../src/paths.js';
+import type { EpisodePlan } from '../../src/domain/plan.js';
+import type { VerifyContext } from '../../src/stages/f-verifier/context.js';
+import { readPacket } from '../../src/stages/f-verifier/load.js';
+import { worldVerifyContext } from '../../src/stages/f-verifier/world-context.js';
+import { verifySceneOutput, type SceneVerification } from '../../src/stages/f-verifier/verify.js';
+import { planPrereqs } from '../../src/stages/scenes.js';
+
+// Issue 14: every file of test/fixtures/prose-corpus through the real normaliser and verifier, against
+// its packet and the world it was planned in (the writer corpus's: the starter world with Catiline
+// dead, and its plan's evaluated prerequisites). Recall is measured per defect family; the near-miss
+// controls and the clean drafts measure false positives. `npm run bench` reports the same figures.
+
+const P = path.resolve(__dirname, '..', 'fixtures', 'prose-corpus');
+const W = path.resolve(__dirname, '..', 'fixtures', 'writer-corpus');
+
+interface Entry {
+  file: string;
+  packet: string;
+  class: string;
+  location: string;
+  expect: 'hard' | 'none' | 'soft_or_none';
+  span: string | null;
+  code_family: string | null;
+}
+
+/**
+ * The recall each family must reach today. Anachronisms and length are read by this branch's rules;
+ * the other families wait for the prose reader (issue 14 item 1–2): its work raises their floors
+ * to the 0.95 target, in this one table.
+ */
+export const RECALL_FLOOR: Record<string, number> = {
+  anachronism: 0.95,
+  length: 0.95,
+  dead: 0.2,
+  presence: 0.1,
+  teleport: 0,
+  overspend: 0.1,
+  forbidden: 0,
+  outcome: 0.1,
+  cliffhanger: 0,
+  canon: 0.1,
+};
+
+/** The codes that name each family's defect: a hard finding of another family is not a catch. */
+const FAMILY_CODES: Record<string, RegExp> = {
+  anachronism: /^AUR5050$/,
+  length: /^AUR500[56]$/,
+};
+
+const manifest = JSON.parse(readFileSync(path.join(P, 'manifest.json'), 'utf8')) as Entry[];
+let base: Omit<VerifyContext, 'packet'>;
+const results = new Map<string, SceneVerification>();
+
+beforeAll(async () => {
+  const { world } = await loadWorldOrThrow(packageRoot());
+  world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
+  const style = await loadStyle(packageRoot());
+  const plan = JSON.parse(readFileSync(path.join(W, 'episode_plan.json'), 'utf8')) as EpisodePlan;
+  base = { ...worldVerifyContext(world, style.lexicon), prereqs: planPrereqs(plan) };
+  for (const e of manifest) {
+    results.set(e.file, verifySceneOutput(readFileSync(path.join(P, e.file), 'utf8'), { ...base, packet: readPacket(path.join(W, e.packet)) }));
+  }
+});
+
+const hard = (v: SceneVerification) => v.findings.filter((f) => f.severity === 'hard');
+
+/** Caught: a hard finding of the defect's family (any hard finding where the family has no own code yet). */
+function caught(e: Entry): boolean {
+  const v = results.get(e.file)!;
+  const re = FAMILY_CODES[e.code_family!];
+  return hard(v).some((f) => !re || re.test(f.code));
+}
+
+describe('prose corpus (issue 14): planted defects, near misses and clean drafts through the verifier', () => {
+  const families = [...new Set(manifest.filter((e) => e.expect === 'hard').map((e) => e.code_family!))];
+
+  for (const fam of families) {
+    it(`${fam}: recall reaches its floor (${RECALL_FLOOR[fam]})`, () => {
+      const planted = manifest.filter((e) => e.expect === 'hard' && e.code_family === fam);
+      const missed = planted.filter((e) => !caught(e)).map((e) => e.file);
+      const recall = (planted.length - missed.length) / planted.length;
+      expect(RECALL_FLOOR[fam], fam).toBeDefined();
+      expect(recall, `${fam} missed: ${missed.join(', ')}`).toBeGreaterThanOrEqual(RECALL_FLOOR[fam]!);
+    });
+  }
+
+  it('every anachronism is quoted: the finding names the planted word', () => {
+    for (const e of manifest.filter((x) => x.expect === 'hard' && x.code_family === 'anachronism')) {
+      const fs = hard(results.get(e.file)!).filter((f) => f.code === 'AUR5050');
+      const bare = (t: string) => t.toLowerCase().replace(/[^a-z0-9]+/g, ' ');
+      const said = bare(fs.map((f) => f.message).join(' '));
+      const key = bare(e.span!).split(' ').find((w) => w.length > 1 && said.split(' ').includes(w));
+      expect(key, `${e.file}: ${said}`).toBeDefined();
+    }
+  });
+
+  it('a claim carrying an anachronism or a living man’s death is rejected: it never becomes canon', () => {
+    for (const e of manifest.filter((x) => x.location === 'claim' && (x.code_family === 'anachronism' || x.class === 'living_said_dead_claim'))) {
+      const v = results.get(e.file)!;
+      expect(v.rejected_claims.length, e.file).toBeGreaterThan(0);
+      for (const c of v.accepted_claims) expect(e.span && c.text.includes(e.span), e.file).toBeFalsy();
+    }
+  });
+
+  it('near-miss controls: at most 2% hard, none on a control that expects no finding of its family', () => {
+    const controls = manifest.filter((e) => e.class.startsWith('control_'));
+    const hardOnes = controls.filter((e) => hard(results.get(e.file)!).length > 0).map((e) => `${e.file}: ${hard(results.get(e.file)!).map((f) => f.message).join('; ')}`);
+    expect(hardOnes.length / controls.length, hardOnes.join('\n')).toBeLessThanOrEqual(0.02);
+  });
+
+  it('anachronism controls (Roman time words, idioms, oaths) raise no AUR5050 at all', () => {
+    for (const e of manifest.filter((x) => x.class.startsWith('control_') && x.code_family === 'anachronism')) {
+      expect(results.get(e.file)!.findings.filter((f) => f.code === 'AUR5050'), e.file).toEqual([]);
+    }
+  });
+
+  it('clean drafts: no finding at all', () => {
+    for (const e of manifest.filter((x) => x.class === 'clean')) expect(results.get(e.file)!.findings, e.file).toEqual([]);
+  });
+
+  it('covers the corpus: 92 planted defects in 10 families, 54 controls, 14 clean drafts', () => {
+    expect(manifest.filter((e) => e.expect === 'hard')).toHaveLength(92);
+    expect(families.sort()).toEqual(Object.keys(RECALL_FLOOR).sort());
+    expect(manifest.filter((e) => e.class.startsWith('control_'))).toHaveLength(54);
+    expect(manifest.filter((e) => e.class === 'clean')).toHaveLength(14);
+  });
+});

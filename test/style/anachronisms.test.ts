@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { eraHits, findAnachronismsIn, shippedVocabulary } from '../../src/style/anachronisms.js';
+import { parseLexicon } from '../../src/style/lexicon.js';
+import { packageRoot } from '../../src/paths.js';
+
+// Held-out sentences (not from test/fixtures/prose-corpus): one or more per vocabulary category and
+// per allowlisted idiom, so the matcher is judged on text it was not written against.
+const lexicon = parseLexicon(readFileSync(path.join(packageRoot(), 'style', 'lexicon.md'), 'utf8')).entries;
+const words = (s: string) => findAnachronismsIn(s, lexicon).map((h) => h.word);
+
+describe('anachronism vocabulary (issue 14): caught with inflections and compounds', () => {
+  const caught: [string, string, string][] = [
+    ['timekeeping', 'She counts the minutes: ten minutes, then twenty.', 'ten minutes'],
+    ['timekeeping', 'The steward winds the clocks before the guests arrive.', 'clocks'],
+    ['timekeeping', 'A clockmaker from Alexandria, they say.', 'clockmaker'],
+    ['timekeeping', 'He glanced at his wristwatch and frowned.', 'wristwatch'],
+    ['timekeeping', 'Meet me at six o’clock by the fountain.', 'o’clock'],
+    ['timekeeping', 'The messenger ran it in 30 seconds flat.', '30 seconds'],
+    ['technology', 'A plastic cup rolls under the couch.', 'plastic'],
+    ['technology', 'He signs the papers and the paperwork goes to the quaestor.', 'papers'],
+    ['technology', 'She keeps her notes in a fountain pen’s ink.', 'fountain pen’s'],
+    ['technology', 'A photograph of the consul hangs on the wall.', 'photograph'],
+    ['weapons', 'The gunmen wait at the corner.', 'gunmen'],
+    ['weapons', 'Someone has set a bomb under the rostra.', 'bomb'],
+    ['weapons', 'He draws a sabre and steps forward.', 'sabre'],
+    ['religion', 'Thank God you came, Marcus.', 'Thank God'],
+    ['religion', 'For God’s sake, sit down.', 'For God’s sake'],
+    ['religion', 'A bishop would have blessed the match.', 'bishop'],
+    ['titles', 'The emperor will hear of this.', 'emperor'],
+    ['titles', 'Two policemen stand at the door of the Curia.', 'policemen'],
+    ['titles', 'The sheriff of the Subura takes his cut.', 'sheriff'],
+    ['calendar', 'We sail on the tenth of July.', 'July'],
+    ['calendar', 'By early August the grain will be gone.', 'August'],
+    ['calendar', 'The Senate meets on Mondays now.', 'Mondays'],
+    ['calendar', 'The bread dole is handed out weekly.', 'weekly'],
+    ['calendar', 'Two weeks, no more.', 'weeks'],
+    ['slang', 'Yeah, I heard you the first time.', 'Yeah'],
+    ['slang', 'Okay, then we go tonight.', 'Okay'],
+    ['slang', 'I’m gonna find him.', 'gonna'],
+    ['units', 'The wagon held three tons of grain.', 'three tons'],
+    ['units', 'The horses made twenty miles per hour on the flat.', 'miles per hour'],
+    ['units', 'He lifted forty pounds of silver.', 'forty pounds'],
+  ];
+  for (const [cat, s, w] of caught) it(`${cat}: "${s}" -> ${w}`, () => expect(words(s)).toContain(w));
+
+  it('finds era notation only as dating, not inside words', () => {
+    expect(eraHits('In 44 BC the Ides will come.').map((h) => h.word)).toEqual(['44 BC']);
+    expect(eraHits('By AD 14 we shall all be dead.').map((h) => h.word)).toEqual(['AD 14']);
+    expect(eraHits('ADVENTUS of the legate; 300 BCEFG')).toEqual([]);
+  });
+
+  it('reports line, column and the replacement hint', () => {
+    const [h] = findAnachronismsIn('Salve.\nThe radio hums.', lexicon);
+    expect(h).toMatchObject({ word: 'radio', line: 2, column: 5 });
+    expect(h!.replacement).toContain('herald');
+  });
+
+  it('the world lexicon wins on a word both name, and a world-only word is caught', () => {
+    const own = [{ forbidden: 'radio', replacement: 'the crier' }, { forbidden: 'bathtub', replacement: 'the basin' }];
+    const hits = findAnachronismsIn('The radio by the bathtubs.', own);
+    expect(hits.map((h) => [h.word, h.replacement])).toEqual([['radio', 'the crier'], ['bathtubs', 'the basin']]);
+  });
+
+  it('every shipped entry has a hint and every set it names exists', () => {
+    const v = shippedVocabulary();
+    for (const list of Object.values(v.categories)) {
+      for (const e of list) {
+        expect(e.hint.length, e.term).toBeGreaterThan(3);
+        if (e.after) expect(v.sets[e.after], e.term).toBeDefined();
+      }
+    }
+    expect(Object.keys(v.categories).sort()).toEqual(['calendar_and_era', 'religion', 'slang', 'technology_and_materials', 'timekeeping', 'titles_and_offices', 'units', 'weapons']);
+  });
+});
+
+describe('anachronism allowlist: Roman-correct compounds and idioms are not anachronisms', () => {
+  const clean = [
+    'The water clock in the atrium drips on.',
+    'Water-clocks measured each speech in the courts.',
+    'The sundial in the garden throws a long shadow.',
+    'The clepsydra runs dry and the praetor calls time.',
+    'They reach the place where the road forks toward Tibur.',
+    'Where the river forks, the ferryman waits.',
+    'He turns the hay with a fork and says nothing.',
+    'A black kid is led to the altar.',
+    'The shepherd brings a kid and two lambs.',
+    'The messenger pants, bent double at the gate.',
+    'His horse pants and steams in the cold.',
+    'On the Kalends of March the new consuls enter office.',
+    'Before the Nones, then. No later than the Ides.',
+    'At the second hour of the day the Senate gathers.',
+    'In the third watch of the night the guards change.',
+    'By Hercules, by Pollux, by all the gods!',
+    'He does it a second time, slower.',
+    'Every eighth day is market day (nundinae).',
+    'An august assembly of grey heads.',
+    'The public baths open at the eighth hour.',
+    'She teaches the girls their letters.',
+    'A minute crack runs through the seal.',
+    'The siege engines roll up to the walls.',
+    'The presiding magistrate calls the vote.',
+    'She is a secondary wife in all but name.',
+  ];
+  for (const s of clean) it(`"${s}"`, () => expect(words(s)).toEqual([]));
+
+  it('still flags the modern sense beside the Roman one', () => {
+    expect(words('He buys new pants and a fork for the table.')).toEqual(['pants', 'fork']);
+    expect(words('Hey kid, come here.')).toContain('kid');
+  });
+});
