@@ -48,6 +48,9 @@ export interface Metric {
   min: number;
   max: number;
   label: string;
+  /** With half_life_days: the level the metric relaxes to as days pass between episodes (core/cooling.ts). */
+  rest?: number;
+  half_life_days?: number;
 }
 
 export interface InWorldDate {

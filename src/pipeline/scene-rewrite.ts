@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Finding, SceneAttempt } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
@@ -7,6 +8,7 @@ import { buildWriterRequest, renderLexiconMd, writerReferences, writerStyleFrom 
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier/critic.js';
 import { keepOpening, planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
+import { formatFix, onlyFormBroken, type AttemptEnv } from '../stages/scene-attempt.js';
 import { JournaledLlm } from './call-journal.js';
 import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
 import { sceneState, writeReview } from './review-state.js';
@@ -76,7 +78,9 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
         : {}),
     });
     const res = await llm.complete(req);
-    const v = verifySceneOutput(res.text, ctx);
+    // A draft whose form alone is broken gets the episode run's one format-fix call first (issue 13).
+    const fixEnv: AttemptEnv = { llm, style, seed: st.review.seed, references, sceneCount: st.planning.packets.length, base: ctx, draftDir: st.runDir, signal: o.signal };
+    const { raw, v, fix } = await readOrFix(fixEnv, packet, id, n, mode, res, verifySceneOutput(res.text, ctx));
     const findings = [...v.findings];
     let critic: SceneAttempt['critic'] = null;
     if (!v.hard) {
@@ -86,16 +90,40 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
     }
     const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
     const attempt = recordVersion(st, id, {
-      raw: res.text,
+      raw,
       verification: { ...v, findings },
-      attempt: { model: res.model, mode, ...(o.note ? { note: o.note } : {}), findings, critic, verdict },
+      attempt: { model: res.model, mode, ...(o.note ? { note: o.note } : {}), ...fix, findings, critic, verdict },
       adopt: verdict === 'PASS',
     });
     attempts.push(attempt);
     await runLog.flush();
     if (verdict === 'PASS') return { scene: id, adopted: true, attempts, findings };
-    last = { raw: res.text, text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
+    last = { raw, text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
     repair = planRepair(findings, k + 2, config.budgets.per_scene);
   }
   return { scene: id, adopted: false, attempts, findings: last?.findings ?? [] };
+}
+
+/**
+ * The draft as it is judged: the model's answer, or — when only its form is broken — the format
+ * fixer's, taken only with the prose unchanged (stages/scene-attempt.ts). With a fix taken, the
+ * model's own answer is kept beside it as drafts/SCxx.n.model.txt (`model_file`).
+ */
+async function readOrFix(
+  env: AttemptEnv,
+  packet: Parameters<typeof formatFix>[1]['packet'],
+  id: string,
+  n: number,
+  mode: SceneAttempt['mode'],
+  res: { text: string; model: string },
+  v: ReturnType<typeof verifySceneOutput>,
+): Promise<{ raw: string; v: ReturnType<typeof verifySceneOutput>; fix: Partial<SceneAttempt> }> {
+  if (!onlyFormBroken(v)) return { raw: res.text, v, fix: {} };
+  const draft = { attempt: { attempt: n, model: res.model, mode, raw_file: `drafts/${id}.${n}.txt`, findings: [], critic: null, verdict: 'FAIL' as const }, packet, raw: res.text, v, refused: false };
+  const fixed = await formatFix(env, draft);
+  const record = fixed.attempt.format_fix!;
+  if (record.outcome !== 'accepted') return { raw: res.text, v, fix: { format_fix: record } };
+  const modelFile = `drafts/${id}.${n}.model.txt`;
+  await writeFile(path.join(env.draftDir!, modelFile), res.text);
+  return { raw: fixed.raw, v: fixed.v, fix: { format_fix: record, model_file: modelFile } };
 }

@@ -13,6 +13,7 @@ import { checkStateInvariants } from '../core/invariants.js';
 import { writeTextFile, writeWorld } from '../store/write.js';
 import { readWorldAt } from './world-at.js';
 import { branchFrom, checkBranchArgs } from './branch.js';
+import { ANCHORS_REL, type AnchorsFile } from '../domain/anchors.js';
 import { nextEpisode } from './episodes.js';
 
 /**
@@ -60,11 +61,18 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
 }
 
 export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
-  const deltas = parseSets(sets);
+  const parsed = parseSets(sets);
+  const deltas = parsed.filter((d) => !isAnchorPath(d.path));
   const at = await checkBranchArgs(root, name, from);
+  const anchors = await waivedAnchors(root, name, at.commit, parsed.filter((d) => isAnchorPath(d.path)));
   const { world, applied } = await whatIfWorld(root, name, at.commit, deltas);
   await branchFrom(root, name, from);
   const changed = await writeWorld(root, world);
+  if (anchors) {
+    await writeTextFile(path.join(root, ANCHORS_REL), stableStringify(anchors.file));
+    changed.push(ANCHORS_REL);
+    applied.push(...anchors.applied);
+  }
   const season = nextEpisode(root).season;
   const record = path.posix.join('seasons', seasonDirName(season), 'what_if', `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
   await writeTextFile(path.join(root, record), stableStringify({ format: 1, branch: name, from: at.label, deltas: applied }));
@@ -87,4 +95,34 @@ function withConsequences(world: World, deltas: ResolvedDelta[]): ResolvedDelta[
     for (const i of c?.bdi.intentions ?? []) out.push({ path: `characters.${m[1]}.bdi.intentions`, op: 'subtract', value: i });
   }
   return out;
+}
+
+/**
+ * History changed on this branch (issue 17, item 4): `--set anchors.<id>.waived=true` turns a dated
+ * fixed point of world/anchors.json off (false turns it back on), so the Director neither holds its
+ * operators back nor requires them. Checked before anything is written: an unknown anchor, another
+ * field or a value that is not a boolean is AUR6109. Recorded like any other --set.
+ */
+const isAnchorPath = (p: string): boolean => p === 'anchors' || p.startsWith('anchors.');
+
+async function waivedAnchors(root: string, name: string, commit: string, sets: ResolvedDelta[]): Promise<{ file: AnchorsFile; applied: AppliedDelta[] } | null> {
+  if (sets.length === 0) return null;
+  const bad = (d: ResolvedDelta, detail: string) =>
+    new AureusError('the --set change cannot be applied', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: `${d.path}=${JSON.stringify(d.value)}`, detail })] });
+  const text = await createGit(root).showFile(commit, ANCHORS_REL);
+  if (text === null) throw bad(sets[0]!, `${ANCHORS_REL} does not exist in this world`);
+  const file = JSON.parse(text) as AnchorsFile;
+  const applied: AppliedDelta[] = [];
+  for (const d of sets) {
+    const m = /^anchors\.([a-z0-9_]+)\.waived$/.exec(d.path);
+    if (!m) throw bad(d, 'only anchors.<id>.waived can be set (true: history changed, the anchor is ignored)');
+    const a = file.anchors.find((x) => x.id === m[1]);
+    if (!a) throw bad(d, `no anchor ${m[1]} in ${ANCHORS_REL} (known: ${file.anchors.map((x) => x.id).join(', ')})`);
+    if (typeof d.value !== 'boolean') throw bad(d, 'waived is true or false');
+    const before = a.waived ?? false;
+    if (d.value) a.waived = true;
+    else delete a.waived;
+    applied.push({ path: d.path, op: 'set', value: d.value, before, after: d.value, provenance: { episode: `what-if:${name}`, scene: '', event: 'set', operator: null } });
+  }
+  return { file, applied };
 }

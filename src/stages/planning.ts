@@ -21,7 +21,8 @@ import { planSymbolic } from './c-director/plan.js';
 import { COOLDOWN_EPISODES, recentMovesOf, type RecentMove } from './c-director/memory.js';
 import { directWithLlm, DIRECTOR_RETRIES } from './c-director/llm.js';
 import { buildPackets, type PacketOptions } from './d-packets/index.js';
-import { checkPlanAnchors, dueAnchors } from './c-director/anchors.js';
+import { checkPlanAnchors, dueAnchors, requiredAnchors } from './c-director/anchors.js';
+import { DEFAULT_EPISODES_PLANNED } from '../core/threads.js';
 import type { Anchor } from '../domain/anchors.js';
 import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
 
@@ -92,7 +93,8 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
     // Likewise a model's plan that breaks a historical anchor (world/anchors.json).
     if (input.anchors?.length && plan !== symbolic) {
       const due = dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set());
-      try { checkPlanAnchors(plan, input.anchors, context.date, due); } catch { plan = { ...symbolic, director: { ...symbolic.director, fallback_reason: 'the model plan did not keep the historical anchors' } }; }
+      const required = requiredAnchors(due, context.episode, input.seasonGoals?.episodes_planned ?? DEFAULT_EPISODES_PLANNED);
+      try { checkPlanAnchors(plan, input.anchors, context.date, required); } catch { plan = { ...symbolic, director: { ...symbolic.director, fallback_reason: 'the model plan did not keep the historical anchors' } }; }
     }
     diagnostics.push(...r.diagnostics);
   }

@@ -154,6 +154,8 @@ function checkWorldFile(world: World, locations: IdIndex, out: Diagnostic[]): vo
     const at = `/global/${name}`;
     if (m.min > m.max) out.push(diag('AUR1026', { metric: name, min: m.min, max: m.max }, { file: F, pointer: at }));
     else if (m.value < m.min || m.value > m.max) out.push(diag('AUR1025', { metric: name, value: m.value, min: m.min, max: m.max }, { file: F, pointer: `${at}/value` }));
+    // The level it cools to (core/cooling.ts) must be one it can hold.
+    if (m.min <= m.max && typeof m.rest === 'number' && (m.rest < m.min || m.rest > m.max)) out.push(diag('AUR1025', { metric: `${name}.rest`, value: m.rest, min: m.min, max: m.max }, { file: F, pointer: `${at}/rest` }));
   }
 }
 

@@ -40,7 +40,7 @@ export function modelAnswer(req: FakeRequest): string {
   const at = first.lastIndexOf('SCENE_PACKET:\n');
   if (at >= 0) {
     const packet = packetFromWire(JSON.parse(first.slice(at + 'SCENE_PACKET:\n'.length)), textOf(body.system ?? ''));
-    const payload = { task: 'write_scene', seed: 'fake-model', packet, attempt: req.index + 1, mode: 'write', prohibitions: [], prohibited_codes: [], restate_deltas: false, strict_json: false, lexicon: [] };
+    const payload = { task: 'write_scene', seed: 'fake-model', packet, attempt: req.index + 1, mode: 'write', prohibitions: [], prohibited_codes: [], restate_deltas: false, strict_json: false, lexicon: [], ...punchUpOf(first) };
     return asText(sync(writeScene(call('writer', payload), ctx)));
   }
   try {
@@ -53,6 +53,15 @@ export function modelAnswer(req: FakeRequest): string {
   // follow the format, it answers prose and the pipeline falls back to its symbolic plan.
   if (/recap|Previously on/i.test(JSON.stringify(body.system ?? '')) || /Previously/.test(last)) return 'Previously on the Republic: the Senate met, money moved, and a secret came closer to the light.';
   return 'I would rather describe the plan in prose: first the grain, then the courts, then the election.';
+}
+
+/**
+ * A punch-up prompt (e-writer/prompt.ts) as a model follows it: the opening it must keep, and the
+ * claims and events it keeps, handed to the realizer's own punch-up.
+ */
+function punchUpOf(prompt: string): Record<string, unknown> {
+  const m = /\nOPENING \(keep\):\n([\s\S]*?)\n\nCLAIMS \(keep\):\n(.*)\n\nSCENE_EVENTS \(keep\):\n(.*)/.exec(prompt);
+  return m ? { mode: 'punch_up', keep_text: m[1], keep_claims_json: m[2], keep_events_json: m[3] } : {};
 }
 
 /**

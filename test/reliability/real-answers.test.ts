@@ -102,6 +102,28 @@ describe('real-model answers through the Messages API', () => {
     expect(critics.map((q) => q.body!.model)).toEqual(['claude-haiku-5-5', 'claude-haiku-5-5', 'claude-sonnet-5-5']);
   }, 300_000);
 
+  it('scene rewrite mends a broken form with the same one format-fix call, keeping the model answer beside it', async () => {
+    server.reset();
+    server.handler = realStyleModel().handler;
+    const w = copyRepo(pristine, 'real-rewrite');
+    const r = await cli(['episode', 'run', '--review', '--provider', 'anthropic', '--json'], w, env());
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    server.reset();
+    server.handler = realStyleModel({ broken: new Set(['SC04']) }).handler;
+    const rw = await cli(['scene', 'rewrite', 'SC04', '--note', 'Colder.', '--json'], w, env());
+    expect(rw.code, rw.stderr.slice(-1500)).toBe(0);
+    const res = JSON.parse(rw.stdout) as { adopted: boolean; attempts: Array<{ raw_file: string; model_file?: string; format_fix?: { outcome: string; raw_file: string } }> };
+    expect(res.adopted).toBe(true);
+    expect(res.attempts).toHaveLength(1);
+    const a = res.attempts[0]!;
+    expect(a.format_fix).toMatchObject({ outcome: 'accepted' });
+    expect(server.requests.filter(isFormatFix)).toHaveLength(1);
+    // The judged text is the fixer's; the model's own answer (events as a table) is kept beside it.
+    const runDir = path.join(w, '.aureus', 'runs', fs.readdirSync(path.join(w, '.aureus', 'runs'))[0]!);
+    expect(fs.readFileSync(path.join(runDir, a.model_file!), 'utf8')).toMatch(/\|/);
+    expect(fs.readFileSync(path.join(runDir, a.raw_file), 'utf8')).toContain('---SCENE_EVENTS---');
+  }, 300_000);
+
   it('a broken form is mended by one format-fix call on the small model, prose unchanged, without a regeneration', async () => {
     server.reset();
     const model = realStyleModel({ broken: new Set(['SC02']) });

@@ -33,9 +33,12 @@ async function season(seed: string) {
   const episodes: PeopleCheckInput[] = [];
   const findings: unknown[] = [];
   const start = world;
+  const played = new Set<string>();
   for (let e = 1; e <= EPISODES; e++) {
     const ref = episodeRef(1, e);
-    const planning = await planEpisode({ world, ref, seed, previousCliffhanger, llm, seasonGoals, anchors, packets: { tokenBudget: 6000 } });
+    // As `episode run` does (readPlayedOperators): an anchor played in an earlier episode is not due again.
+    const planning = await planEpisode({ world, ref, seed, previousCliffhanger, llm, seasonGoals, anchors, playedOperators: played, packets: { tokenBudget: 6000 } });
+    for (const b of planning.plan.beats) for (const a of b.applications) played.add(a.operator_id);
     const efg = await writeEpisodeScenes({ llm, plan: planning.plan, packets: planning.packets, world, style, budgets: { per_scene: 2, per_episode: 12 }, concurrency: 4, seed });
     findings.push(...efg.report.episode_findings, ...efg.report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)));
     const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });

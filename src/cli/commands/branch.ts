@@ -7,7 +7,7 @@ export function registerBranch(program: Command, ctx: () => CommandContext): voi
     .command('branch <name>')
     .description('start a what-if season: a new git branch at an episode, checked out (optionally with world changes)')
     .option('--from <episode>', 'the episode (or git ref) the branch starts from, e.g. s01e02 (default with --set: HEAD)')
-    .option('--set <path=value>', 'change the world on the new branch (repeatable): a recorded, committed delta, e.g. characters.cato.status=exiled', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--set <path=value>', 'change the world on the new branch (repeatable): a recorded, committed delta, e.g. characters.cato.status=exiled; anchors.<id>.waived=true waives a historical anchor', (v: string, prev: string[] = []) => [...prev, v])
     .option('--allow-dirty', 'switch even with uncommitted changes under world/')
     .option('--json', 'print {branch, from, commit} as JSON')
     .addHelpText('after', `

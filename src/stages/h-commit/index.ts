@@ -11,6 +11,7 @@ import { stableStringify } from '../../core/json.js';
 import { addDays } from '../../core/roman-date.js';
 import { applyDeltas, DATE_FIELDS } from '../../core/deltas/index.js';
 import { decayDeltas } from '../../core/decay.js';
+import { coolingDeltas } from '../../core/cooling.js';
 import { threadProgressDeltas } from '../../core/threads.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/index.js';
@@ -25,7 +26,7 @@ import { buildScript } from './script.js';
 /**
  * Stage H (spec §5.2 H, §8, §11), the pure part: approved scenes → the committed world and every
  * artifact of the episode folder. Order: canon (scene deltas + claims, scene by scene), then the
- * decay pass, then thread progress, then the calendar. The recap TEXT comes from the `recap` LLM
+ * decay pass, then thread progress, then the world's cooling, then the calendar. The recap TEXT comes from the `recap` LLM
  * role and is passed to `episodeFiles`; everything else here is deterministic.
  */
 export interface StageHInput {
@@ -88,10 +89,12 @@ export function stageH(input: StageHInput): StageHResult {
   // committed change is in episode_deltas.json with its provenance.
   const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
   const gap = cliffhanger.time_skip_allowed ? threads.world.world.days_per_episode : 0;
-  const calendar = applySystem(threads.world, dateDeltas(threads.world.world.date, addDays(threads.world.world.date, lastDay + gap)), system('date'), runDir);
+  // The world cools over those days (core/cooling.ts: metrics that declare a rest level).
+  const cooling = applySystem(threads.world, coolingDeltas(threads.world, lastDay + gap), system('cooling'), runDir);
+  const calendar = applySystem(cooling.world, dateDeltas(cooling.world.world.date, addDays(cooling.world.world.date, lastDay + gap)), system('date'), runDir);
   const world: World = calendar.world;
 
-  const applied = [...canon.applied, ...decay.applied, ...threads.applied, ...calendar.applied];
+  const applied = [...canon.applied, ...decay.applied, ...threads.applied, ...cooling.applied, ...calendar.applied];
   const metrics = episodeMetrics(plan, input.world, canon.sceneWorlds, canon.applied);
   const recap: RecapPayload = {
     task: 'recap',

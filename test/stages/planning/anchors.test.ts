@@ -8,6 +8,8 @@ import { planEpisode } from '../../../src/stages/planning.js';
 import { loadWorld, loadWorldOrThrow } from '../../../src/store/load.js';
 import type { World } from '../../../src/domain/world.js';
 import { REPO, STARTER, copyScenario, hasStarter } from './helpers.js';
+import { addDays } from '../../../src/core/roman-date.js';
+import { MAX_ACT_BREAK_DAYS, actBreakDays, daysUntil } from '../../../src/stages/c-director/calendar.js';
 
 /** Historical anchors (world/anchors.json, issue 17 item 4) on the starter world, plan-only. */
 const ref = episodeRef(1, 1);
@@ -86,7 +88,27 @@ describe.skipIf(!hasStarter)('historical anchors', () => {
     expect(opsOf(await plan('anchor-a', [due])).has(missing[0]!)).toBe(true);
     expect(await plan('anchor-a', [due], new Set([missing[0]!]))).toEqual(a);
     expect(await plan('anchor-a', [{ ...due, waived: true }])).toEqual(a);
-    expect(await plan('anchor-a', [{ ...due, date: LATER }])).toEqual(a);
+    // Not due yet, so nothing presses it; but the season must reach 1 December by its finale
+    // (calendar.ts): days pass at the act breaks, where the unanchored plan runs day after day.
+    const later = await plan('anchor-a', [{ ...due, date: LATER }]);
+    const breaks = (p: typeof a) => p.scenes.filter((s, i) => i > 0 && s.act !== p.scenes[i - 1]!.act).map((s, i) => s.day - p.scenes[p.scenes.indexOf(s) - 1]!.day);
+    expect(Math.min(...breaks(later))).toBeGreaterThanOrEqual(actBreakDays({ opening: OPENING, episode: 1, anchors: [{ ...due, date: LATER }], played: new Set(), goals: null, daysPerEpisode: 6 }));
+    expect(later.scenes.at(-1)!.day).toBeGreaterThan(a.scenes.at(-1)!.day + 6);
+  });
+
+  it('the calendar: act breaks let days pass only while an anchor is still ahead of the pace', () => {
+    const at = (date: typeof OPENING, episode: number, played: string[] = []) =>
+      actBreakDays({ opening: date, episode, anchors: [{ id: 'x', date: LATER, title: 'x', operators: ['op_x'], mode: 'not_before' }], played: new Set(played), goals: { episodes_planned: 10, finale_threads: [] }, daysPerEpisode: 6 });
+    expect(addDays(OPENING, daysUntil(OPENING, LATER))).toEqual(LATER);
+    expect(addDays(OPENING, daysUntil(OPENING, LATER) - 1)).not.toEqual(LATER);
+    expect(daysUntil(OPENING, { day: 8, month: 7, year_bc: 63 })).toBe(7);
+    expect(at(OPENING, 1)).toBeGreaterThan(0);
+    // The finale close: the whole distance must be covered now (capped per break).
+    expect(at(OPENING, 9)).toBe(MAX_ACT_BREAK_DAYS);
+    // Played already, or the date reached: nothing to hurry for.
+    expect(at(OPENING, 1, ['op_x'])).toBe(0);
+    expect(at(LATER, 5)).toBe(0);
+    expect(at({ day: 20, month: 11, year_bc: 63 }, 2)).toBe(0);
   });
 
   it('by: an anchor that cannot be played fails with exit 6 naming it', async () => {

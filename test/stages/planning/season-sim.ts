@@ -1,6 +1,7 @@
 import type { World, SeasonGoals } from '../../../src/domain/world.js';
 import type { CliffhangerConstraints } from '../../../src/domain/context.js';
 import type { EpisodePlan } from '../../../src/domain/plan.js';
+import type { Anchor } from '../../../src/domain/anchors.js';
 import type { AppliedDelta, ResolvedDelta } from '../../../src/domain/delta.js';
 import { episodeRef } from '../../../src/domain/context.js';
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
@@ -9,16 +10,17 @@ import { planSymbolic } from '../../../src/stages/c-director/plan.js';
 import { recentMovesOf } from '../../../src/stages/c-director/memory.js';
 import { applyDeltas } from '../../../src/core/deltas/index.js';
 import { decayDeltas } from '../../../src/core/decay.js';
+import { coolingDeltas } from '../../../src/core/cooling.js';
 import { threadProgressDeltas } from '../../../src/core/threads.js';
 import { extractCliffhanger } from '../../../src/stages/h-commit/cliffhanger.js';
 import { addDays } from '../../../src/core/roman-date.js';
-import { loadWorldOrThrow } from '../../../src/store/index.js';
+import { loadWorld, loadWorldOrThrow } from '../../../src/store/index.js';
 import { REPO } from './helpers.js';
 
 /**
  * A season compiled in-process without prose: each episode is planned (stages A–C), every scene is
  * "approved" as planned, and the world is committed the way stage H does it (the plan's
- * required_deltas scene by scene, then the decay pass, thread progress and the calendar). It is
+ * required_deltas scene by scene, then the decay pass, thread progress, the cooling and the calendar). It is
  * what `aureus season run` does to the world with the offline provider, minus the writing.
  */
 export interface SimEpisode {
@@ -53,20 +55,22 @@ export function commitPlan(world: World, plan: EpisodePlan): { world: World; app
 
 /**
  * The starter kit's season per seed, simulated once and shared by a describe block's tests
- * (a season of planning is the slow part).
+ * (a season of planning is the slow part); with `anchors`, the kit's world/anchors.json too.
  */
-export function starterSeasons(episodes: number): (seed: string) => Promise<SimEpisode[]> {
+export function starterSeasons(episodes: number, opts: { anchors?: boolean } = {}): (seed: string) => Promise<SimEpisode[]> {
   const runs = new Map<string, SimEpisode[]>();
   return async (seed) => {
     if (!runs.has(seed)) {
       const { world, seasonGoals } = await loadWorldOrThrow(REPO);
-      runs.set(seed, simulateSeason(world, seed, episodes, seasonGoals[0]?.goals));
+      const anchors = opts.anchors ? (await loadWorld(REPO)).anchors ?? [] : undefined;
+      runs.set(seed, simulateSeason(world, seed, episodes, seasonGoals[0]?.goals, anchors));
     }
     return runs.get(seed)!;
   };
 }
 
-export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals): SimEpisode[] {
+/** world/anchors.json's anchors, as `episode run` passes them (with the operators the season's earlier plans played). */
+export function simulateSeason(world: World, seed: string, count: number, seasonGoals?: SeasonGoals, anchors?: readonly Anchor[]): SimEpisode[] {
   const out: SimEpisode[] = [];
   let w = world;
   let cliff: CliffhangerConstraints | null = null;
@@ -78,7 +82,8 @@ export function simulateSeason(world: World, seed: string, count: number, season
     let plan: EpisodePlan;
     try {
       const recentMoves = recentMovesOf(out.map((x) => x.plan));
-      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, recentMoves, ...(seasonGoals ? { seasonGoals } : {}) });
+      const playedOperators = new Set(out.flatMap((x) => x.plan.beats.flatMap((b) => b.applications.map((a) => a.operator_id))));
+      plan = planSymbolic({ world: w, context, proposals, seed: epSeed, recentMoves, ...(seasonGoals ? { seasonGoals } : {}), ...(anchors ? { anchors, playedOperators } : {}) });
     } catch (err) {
       const e2 = err as Error & { diagnostics?: { message: string }[] };
       throw new Error(`${ref.id} (seed ${epSeed}): ${e2.message} ${(e2.diagnostics ?? []).map((d) => d.message).join('; ')}`);
@@ -87,7 +92,12 @@ export function simulateSeason(world: World, seed: string, count: number, season
     const cliffhanger = extractCliffhanger(plan, [], committed.world);
     const lastDay = Math.max(0, ...plan.scenes.map((s) => s.day));
     const gap = cliffhanger.time_skip_allowed ? committed.world.world.days_per_episode : 0;
-    const after: World = { ...committed.world, world: { ...committed.world.world, date: addDays(committed.world.world.date, lastDay + gap) } };
+    const cooled = coolingDeltas(committed.world, lastDay + gap);
+    const cool = cooled.length ? applyDeltas(committed.world, cooled, () => ({ episode: plan.episode_id, scene: '', event: 'cooling', operator: null })) : null;
+    if (cool && !cool.ok) throw new Error(`${plan.episode_id} cooling: ${cool.diagnostics.map((d) => d.message).join('; ')}`);
+    const cw = cool?.ok ? cool.world : committed.world;
+    if (cool?.ok) committed.applied.push(...cool.applied);
+    const after: World = { ...cw, world: { ...cw.world, date: addDays(cw.world.date, lastDay + gap) } };
     out.push({ episode: e, plan, before: w, after, applied: committed.applied, cliffhanger });
     w = after;
     cliff = cliffhanger;

@@ -1,0 +1,317 @@
+import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
+import type { EpisodeContext } from '../../domain/episode-context.js';
+import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
+import type { World } from '../../domain/world.js';
+import { Rng } from '../../core/rng.js';
+import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
+import { checkPrereqs } from '../../core/expr/index.js';
+import { applyDeltas } from '../../core/deltas/index.js';
+import { canAct } from '../b-proposals/bdi.js';
+import { threadPace } from '../../core/threads.js';
+import { episodeShape, type EpisodeShape, type SceneSlotPlan } from './shape.js';
+import { DramaTracker } from './metrics.js';
+import { chooseObjectives } from './objectives.js';
+import { infeasible } from './infeasible.js';
+import { openingWorld } from './checks.js';
+import { breaksHardConstraint } from './hard-constraints.js';
+import { SteeringHook, type Steering } from './steering.js';
+import { CLIFFHANGER_RESERVE, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import { pickLocation, sceneTime } from './locations.js';
+import { buildApplication, type Pacing } from './application.js';
+import { placeFullness, scoreCandidate, type SlotScoring } from './score.js';
+import { TypeBudget } from './type-budget.js';
+import { SeasonMemory } from './memory.js';
+import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
+import { metricNeeds, prepScore } from './anchor-prep.js';
+import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
+import { tension } from '../../core/tension.js';
+import type { Anchor } from '../../domain/anchors.js';
+import { actBreakDays } from './calendar.js';
+import type { DirectorInput } from './plan.js';
+
+/** How many seeded attempts the Director makes before reporting the plan infeasible. */
+export const PLAN_ATTEMPTS = 4;
+
+/** A move the showrunner requires (--require) is scored without the season's memory or closed stories. */
+const FORGETFUL = new SeasonMemory(0);
+const isRequired = (s: Steering | null | undefined, c: Candidate): boolean =>
+  !!s && s.require.some((r) => r.op === c.op.id && (!r.actor || r.actor === c.actor.id));
+
+export interface Projection {
+  world: World;
+  index: WorldIndex;
+}
+
+/** A candidate placed: its application, the projection after it, and where and when its scene plays. */
+export interface Placement {
+  c: Candidate;
+  app: OperatorApplication;
+  proj: Projection;
+  loc: string;
+  day: number;
+  tod: number;
+  moves: NonNullable<PlannedScene['movements']>;
+  applied: AppliedDelta[];
+}
+
+/** One scene being filled: its mandatory tag (which may slip) and what its moves fixed so far. */
+export interface SceneWork {
+  sc: SceneSlotPlan;
+  isLast: boolean;
+  tag: MandatoryBeat | null;
+  slipped: Set<MandatoryBeat>;
+  due: MandatoryBeat[];
+  apps: OperatorApplication[];
+  start: World;
+  location: string | null;
+  day: number;
+  tod: number;
+  movements: NonNullable<PlannedScene['movements']>;
+  cast: Set<string>;
+  step: number;
+  forcedOpening: { location: string; characters: string[] } | null;
+}
+
+/** The order in which the mandatory beats other than the cliffhanger are placed when several are due. */
+const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
+
+/**
+ * The running state of one planning attempt (HTN-lite, spec §2.2): the projection, the episode's
+ * shape and every count the scores depend on. plan.ts runs it scene by scene; scene.ts fills a
+ * scene; responses.ts applies the §10.2 drama responses after it.
+ */
+export class Attempt {
+  readonly world: World;
+  readonly context: EpisodeContext;
+  readonly episode: number;
+  readonly rng: Rng;
+  readonly jitterScale: number;
+  /** Risk rolls are always the seed's own (the risks_rolled check replays them); only choices vary. */
+  readonly riskRng: Rng;
+  readonly shape: EpisodeShape;
+  readonly objectives: Record<string, string>;
+  readonly steer: SteeringHook;
+  readonly gate: AnchorGate;
+  readonly candidates: Candidate[];
+  readonly cliffCandidates: Candidate[];
+  readonly tagCandidates = new Map<MandatoryBeat, Candidate[]>();
+  proj: Projection;
+  readonly where = new Map<string, Whereabouts>();
+  readonly overdue: Set<string>;
+  readonly advancedCount = new Map<string, number>();
+  readonly deferred = new Set<string>();
+  readonly resolvedMajors = new Set<string>();
+  readonly opUses = new Map<string, number>();
+  readonly usedKeys = new Set<string>();
+  readonly actorActUses = new Map<string, number>();
+  readonly appearances = new Map<string, number>();
+  /** Scenes set at each location so far this episode (location variety, see pickLocation). */
+  readonly locUses = new Map<string, number>();
+  readonly dramaResponses: DramaResponse[] = [];
+  readonly drama = new DramaTracker();
+  readonly sceneApplied: AppliedDelta[] = [];
+  pendingComplication = false;
+  pendingTags: MandatoryBeat[] = [];
+  readonly placedTags = new Set<MandatoryBeat>();
+  clock = { day: 0, tod: -1 };
+  readonly beats: Beat[] = [];
+  readonly scenes: PlannedScene[] = [];
+  appSeq = 0;
+  slotSeq = 0;
+  readonly totalSlots: number;
+  readonly opening: EpisodeContext['opening'] | null;
+  readonly majorOpen: string[];
+  /** Season pacing (core/threads.ts threadPace): how much each thread may gain in this episode. */
+  readonly pacing: Pacing;
+  readonly types: TypeBudget;
+  readonly seasonProgress: number;
+  readonly memory: SeasonMemory;
+  /** Days that pass at each act break so the season reaches its anchors by the finale (calendar.ts). */
+  readonly actBreak: number;
+  /** The tension the episode aims at after each scene (tension-arc.ts). */
+  readonly arc: number[];
+  readonly arcWeight: number;
+  /** The anchors still to be played this season (due or ahead): what their operators need is prepared. */
+  readonly toPlay: Anchor[];
+
+  constructor(readonly input: DirectorInput, readonly attempt: number) {
+    const { world, context, proposals, seed } = input;
+    this.world = world;
+    this.context = context;
+    this.episode = context.episode;
+    this.rng = attempt === 0 ? new Rng(seed) : new Rng(seed).fork(`retry/${attempt}`);
+    this.jitterScale = 0.25 + attempt;
+    this.riskRng = new Rng(seed);
+    const lastType: 'thriller' | 'soap' | null = attempt === 0 ? null : attempt % 2 === 1 ? 'soap' : 'thriller';
+
+    const acting = world.characters.characters.filter((c) => c.principal && canAct(c));
+    if (acting.length === 0) throw infeasible('acting_principals', 'no principal is alive and free', 'AUR3002');
+    const openThreads = world.threads.threads.filter((t) => t.status === 'open');
+    this.shape = episodeShape(acting.length, openThreads.length, this.rng);
+    if (attempt > 0) this.reversalFromAct4();
+    this.objectives = chooseObjectives(world, context, this.rng);
+    this.steer = new SteeringHook(input.steering ?? null);
+    this.gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
+
+    this.candidates = buildCandidates(world, this.episode, proposals);
+    this.cliffCandidates = this.candidates.filter((c) => c.op.beats.includes('cliffhanger'));
+    for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) this.tagCandidates.set(t, this.candidates.filter((c) => c.op.beats.includes(t)));
+
+    const start = openingWorld(world, context);
+    this.proj = { world: start, index: indexWorld(start) };
+    for (const c of start.characters.characters) this.where.set(c.id, { location: c.location, day: 0 });
+    this.overdue = new Set(context.active_threads.filter((t) => t.overdue).map((t) => t.id));
+    this.totalSlots = this.shape.total;
+    this.opening = context.must_start_immediately ? context.opening : null;
+    this.majorOpen = world.threads.threads.filter((t) => t.major && t.status === 'open').map((t) => t.id);
+    this.pacing = { episode: this.episode, pace: new Map(), start: new Map() };
+    for (const t of start.threads.threads) {
+      if (t.status !== 'open') continue;
+      this.pacing.pace.set(t.id, threadPace(t, this.episode, input.seasonGoals));
+      this.pacing.start.set(t.id, t.progress);
+    }
+    this.types = new TypeBudget(world, this.totalSlots, lastType, this.placedTags);
+    this.seasonProgress = Math.min(1, this.episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
+    // The last re-plan forgets the season: a repeat is better than no episode at all.
+    this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
+    this.arc = tensionTargets(tension(start), this.shape, this.seasonProgress);
+    this.arcWeight = arcWeight(this.seasonProgress);
+    const played = input.playedOperators ?? new Set<string>();
+    this.toPlay = liveAnchors(input.anchors).filter((x) => !x.operators.some((op) => played.has(op)));
+    this.actBreak = actBreakDays({
+      opening: context.date, episode: this.episode, anchors: input.anchors, played: input.playedOperators ?? new Set(), goals: input.seasonGoals, daysPerEpisode: world.world.days_per_episode,
+    });
+  }
+
+  /** A re-plan gives the reversal the whole of act 4 to find a move: it is due from the act's first scene. */
+  private reversalFromAct4(): void {
+    const shape = this.shape;
+    const rev = shape.scenes.find((x) => x.tag === 'reversal');
+    const first4 = shape.scenes.find((x) => x.act === 4 && x.tag === null && x.number < shape.scenes.length);
+    if (rev && first4 && first4.number < rev.number) { rev.tag = null; first4.tag = 'reversal'; }
+  }
+
+  /** A new scene: the tags due in it (the default one, any that slipped or were scheduled), its clock step. */
+  openScene(sc: SceneSlotPlan): SceneWork {
+    const isLast = sc.number === this.shape.scenes.length;
+    // An act break lets the calendar's days pass (the next act opens at dawn that many days later).
+    if (this.actBreak > 0 && sc.act > 1 && this.shape.scenes[sc.number - 2]?.act !== sc.act) this.clock = { day: this.clock.day + this.actBreak, tod: -1 };
+    const due: MandatoryBeat[] = [...this.pendingTags];
+    if (sc.tag && !this.placedTags.has(sc.tag) && !due.includes(sc.tag)) due.push(sc.tag);
+    const w: SceneWork = {
+      sc, isLast, tag: null, slipped: new Set(), due, apps: [], start: this.proj.world, location: null, day: 0, tod: 0, movements: [], cast: new Set(),
+      step: 1 + this.rng.fork(`time/${sc.id}`).int(2),
+      forcedOpening: sc.number === 1 && this.opening ? this.opening : null,
+    };
+    // Never put the cliffhanger anywhere but the last scene; others in their scheduled order.
+    w.tag = isLast ? 'cliffhanger' : this.nextDue(w);
+    // A due tag that does not get this scene waits for the next one.
+    for (const t of due) if (t !== w.tag && t !== 'cliffhanger' && !this.placedTags.has(t) && !this.pendingTags.includes(t)) this.pendingTags.push(t);
+    this.sceneApplied.length = 0;
+    return w;
+  }
+
+  nextDue(w: SceneWork): MandatoryBeat | null {
+    return TAG_ORDER.find((t) => w.due.includes(t) && !this.placedTags.has(t) && !w.slipped.has(t)) ?? null;
+  }
+
+  /** The candidates that may take slot k of the scene, best first (score + seeded jitter, then key). */
+  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): Candidate[] {
+    const slotType = this.shape.slotTypes[this.slotSeq] ?? 'thriller';
+    const remainingAfter = this.totalSlots - this.slotSeq - 1;
+    const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
+    const allowed = { thriller: this.types.allowed('thriller', remainingAfter, needTag), soap: this.types.allowed('soap', remainingAfter, needTag) };
+    const index = this.proj.index;
+    this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
+    const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+    const st: SlotScoring = {
+      index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
+      locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
+      actorActUses: this.actorActUses, appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1,
+    };
+    const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
+    const placeFull = placeFullness(index, this.locUses);
+    const needs = metricNeeds(this.proj.world, this.toPlay);
+    const pull = tensionPull(this.arc[w.sc.number - 1]!, tension(this.proj.world));
+    const scored: { c: Candidate; s: number; tie: number }[] = [];
+    for (const c of this.candidates) {
+      // A move the showrunner requires (--require) is not held back by the season's memory.
+      const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
+      if (s === null) continue;
+      const steered = this.steer.score(c);
+      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world), tie: jitter.next() * this.jitterScale });
+    }
+    scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
+    return scored.map((x) => x.c);
+  }
+
+  /**
+   * Try to place the candidate as move k of the scene: its prereqs, the scene's place and time (fixed
+   * by the first move), the cast's journeys, its deltas on the projection, the hard constraints.
+   */
+  tryPlace(w: SceneWork, k: number, c: Candidate): Placement | null {
+    const proj = this.proj;
+    const prereq = checkPrereqs(c.op, c.bindings, proj.index, { episode: this.episode });
+    if (!prereq.holds) return null;
+    const loc = w.location ?? (w.forcedOpening && k === 0 ? w.forcedOpening.location : pickLocation(proj.index, c, this.where, this.locUses, this.rng.fork(w.sc.id)));
+    if (!loc) return null;
+    const forced = w.forcedOpening ? w.forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [];
+    const sceneCast = [...new Set([...w.cast, ...c.chars, ...forced])];
+    const timing = sceneTime(proj.index, sceneCast, loc, this.where, k === 0 ? { day: this.clock.day, tod: this.clock.tod + w.step } : { day: w.day, tod: w.tod });
+    if (!timing) return null;
+    if (k > 0 && (timing.day !== w.day || timing.tod !== w.tod)) return null;
+    if (this.gate.blocking(c.op.id, timing.day)) return null; // a not_before anchor (world/anchors.json)
+    // Move the cast, then apply the application's deltas on the projection.
+    const moves: Placement['moves'] = [];
+    const moveDeltas: ResolvedDelta[] = [];
+    for (const id of sceneCast) {
+      const from = proj.index.characters.get(id)!.location;
+      if (from !== loc) {
+        moves.push({ character: id, from, to: loc, days: travelDays(proj.index, from, loc) ?? 0 });
+        moveDeltas.push({ path: `characters.${id}.location`, op: 'set', value: loc });
+      }
+    }
+    const moved = moveDeltas.length ? applyDeltas(proj.world, moveDeltas, this.prov(w.sc.id, null)) : { ok: true as const, world: proj.world, applied: [] };
+    if (!moved.ok) return null;
+    const movedIndex = moveDeltas.length ? indexWorld(moved.world) : proj.index;
+    // The move happens where the scene is: prereqs are judged after the cast has arrived.
+    const prereqAtScene = moveDeltas.length ? checkPrereqs(c.op, c.bindings, movedIndex, { episode: this.episode }) : prereq;
+    if (!prereqAtScene.holds) return null;
+    const appId = `a${String(this.appSeq + 1).padStart(2, '0')}`;
+    const built = buildApplication(c, appId, movedIndex, this.riskRng, this.pacing, this.deferred, this.resolvedMajors);
+    if (!built) return null;
+    const applied = applyDeltas(moved.world, built.app.required_deltas, this.prov(w.sc.id, c.op.id));
+    if (!applied.ok || breaksHardConstraint(proj.index, applied.world, this.episode)) return null;
+    // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
+    if (this.majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) return null;
+    built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
+    return { c, app: built.app, proj: { world: applied.world, index: indexWorld(applied.world) }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
+  }
+
+  prov(scene: string, operator: string | null) {
+    const episode = this.context.episode_id;
+    return () => ({ episode, scene, event: 'plan', operator });
+  }
+
+  /** The plan object, its acceptance checks not yet run. */
+  planObject(title: string): EpisodePlan {
+    const { context } = this;
+    return {
+      format: 1,
+      episode_id: context.episode_id,
+      season: context.season,
+      episode: context.episode,
+      seed: this.input.seed,
+      title,
+      state_hash: context.state_hash,
+      objectives: this.objectives,
+      beats: this.beats,
+      scenes: this.scenes,
+      threads_advanced: [...this.advancedCount.keys()].sort(),
+      drama_responses: this.dramaResponses,
+      acceptance_checks: [],
+      director: { source: 'symbolic', attempts: 0, fallback_reason: null },
+    };
+  }
+}
