@@ -85,10 +85,13 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   const r: Reading = { index, sentences: [], deeds: [] };
   const lines = textLines(p);
   const cues = new Set<string>([...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].map((c) => normalizeCue(c.cue)));
-  const speeches = new Map(extractSpeeches(lines, cues).map((s) => [s.line, s]));
+  const found = extractSpeeches(lines, cues);
+  const speeches = new Map(found.map((s) => [s.line, s]));
+  // A screenplay cue stands alone; its speech is the next line, already joined into the Speech.
+  const spoken = new Set(found.filter((s) => s.form === 'screenplay').map((s) => s.line + 1));
   const last: { id?: string } = {};
   for (const l of lines) {
-    if (!l.text.trim() || HEADING.test(l.text)) continue;
+    if (!l.text.trim() || HEADING.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
     if (sp) {
       for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
