@@ -57,12 +57,14 @@ export function requireUnpinned(st: StagedEpisode, id: string): void {
   if (sceneState(st.review, id).pinned) throw new AureusError(`scene ${id} is pinned`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6104', { scene: id })] });
 }
 
-export async function verifyContext(root: string, world: World, st: StagedEpisode, id: string): Promise<VerifyContext> {
+export async function verifyContext(root: string, world: World, st: StagedEpisode, id: string, minSceneWords?: number): Promise<VerifyContext> {
   const { loadStyle } = await import('../style/index.js');
+  // The scene length floor is the project's (verifier.min_scene_words), for an author's edit too.
+  const min_scene_words = minSceneWords ?? (await import('../config/index.js')).loadConfigOrThrow(root).config.verifier.min_scene_words;
   const style = await loadStyle(root);
   const packet = st.planning.packets.find((p) => p.scene_id === id)!;
   const lexicon = style.lexicon.map((e) => ({ forbidden: e.forbidden, replacement: e.replacement }));
-  return { ...worldVerifyContext(world, lexicon), prereqs: planPrereqs(st.planning.plan), packet };
+  return { ...worldVerifyContext(world, lexicon), prereqs: planPrereqs(st.planning.plan), packet, min_scene_words };
 }
 
 /** A scene in the writer's three-section format (what $EDITOR shows, and what an edit of the prose alone keeps). */

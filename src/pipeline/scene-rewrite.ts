@@ -50,7 +50,7 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
   const packet = st.planning.packets.find((p) => p.scene_id === id)!;
   // The same reference as the run's own calls, so a rewrite reads the episode's cached prefix.
   const references = writerReferences(st.planning.packets);
-  const ctx = await verifyContext(o.root, o.world, st, id);
+  const ctx = await verifyContext(o.root, o.world, st, id, config.verifier.min_scene_words);
 
   const attempts: SceneAttempt[] = [];
   let repair: RepairPlan | null = null;

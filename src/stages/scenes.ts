@@ -45,6 +45,8 @@ export interface WriteEpisodeScenesOptions {
   budgets: SceneBudgets;
   concurrency: number;
   seed: string;
+  /** Fewest words a scene may have (config verifier.min_scene_words); absent: the verifier's default. */
+  minSceneWords?: number;
   /** The run's draft folder: raw outputs go to <draftDir>/drafts/SC04.1.txt, the report to <draftDir>/verifier_report.json. */
   draftDir?: string;
   signal?: AbortSignal;
@@ -110,7 +112,7 @@ export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promi
   const run: Run = {
     opts,
     // One reference per episode, so every writer call of the episode shares one cached prefix.
-    env: { llm: opts.llm, style: opts.style, seed: opts.seed, references: writerReferences(packets), sceneCount: packets.length, base: { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan) }, draftDir: opts.draftDir, signal: opts.signal },
+    env: { llm: opts.llm, style: opts.style, seed: opts.seed, references: writerReferences(packets), sceneCount: packets.length, base: { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan), ...(opts.minSceneWords !== undefined ? { min_scene_words: opts.minSceneWords } : {}) }, draftDir: opts.draftDir, signal: opts.signal },
     limit: pLimit(Math.max(1, opts.concurrency)),
     budget: { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: 0 },
     fixes: { per_scene: 1, per_episode: opts.budgets.format_fixes ?? opts.budgets.per_episode, used: 0 },

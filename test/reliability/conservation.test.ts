@@ -144,7 +144,7 @@ describe.runIf(builtCli())('conservation and provenance over 20 episodes', () =>
       for (const acc of after.assets.cash_ledger) expect(acc.denarii, `${tag} ${acc.id}`).toBeGreaterThanOrEqual(0);
     }
     expect(transfers).toBeGreaterThan(EPISODES);
-  });
+  }, 600_000); // replays a whole season's history: minutes on a loaded 2-core machine
 
   it('every canonical change between consecutive episodes is covered by a delta with provenance', () => {
     let checked = 0;
@@ -178,5 +178,5 @@ describe.runIf(builtCli())('conservation and provenance over 20 episodes', () =>
       }
     }
     expect(checked).toBeGreaterThan(EPISODES * 10);
-  });
+  }, 600_000); // replays a whole season's history: minutes on a loaded 2-core machine
 });
