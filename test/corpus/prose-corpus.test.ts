@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadWorldOrThrow } from '../../src/store/load.js';
-import { loadStyle } from '../../src/style/index.js';
-import { packageRoot } from '../../src/paths.js';
-import type { EpisodePlan } from '../../src/domain/plan.js';
 import type { VerifyContext } from '../../src/stages/f-verifier/context.js';
 import { readPacket } from '../../src/stages/f-verifier/load.js';
-import { worldVerifyContext } from '../../src/stages/f-verifier/world-context.js';
+import { corpusBase, WRITER_CORPUS } from './corpus-base.js';
 import { verifySceneOutput, type SceneVerification } from '../../src/stages/f-verifier/verify.js';
-import { planPrereqs } from '../../src/stages/scenes.js';
 
 // Issue 14: every file of test/fixtures/prose-corpus through the real normaliser and verifier, against
 // its packet and the world it was planned in (the writer corpus's: the starter world with Catiline
@@ -17,7 +12,7 @@ import { planPrereqs } from '../../src/stages/scenes.js';
 // controls and the clean drafts measure false positives. `npm run bench` reports the same figures.
 
 const P = path.resolve(__dirname, '..', 'fixtures', 'prose-corpus');
-const W = path.resolve(__dirname, '..', 'fixtures', 'writer-corpus');
+const W = WRITER_CORPUS;
 
 interface Entry {
   file: string;
@@ -67,11 +62,7 @@ let base: Omit<VerifyContext, 'packet'>;
 const results = new Map<string, SceneVerification>();
 
 beforeAll(async () => {
-  const { world } = await loadWorldOrThrow(packageRoot());
-  world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
-  const style = await loadStyle(packageRoot());
-  const plan = JSON.parse(readFileSync(path.join(W, 'episode_plan.json'), 'utf8')) as EpisodePlan;
-  base = { ...worldVerifyContext(world, style.lexicon), prereqs: planPrereqs(plan) };
+  base = await corpusBase();
   for (const e of manifest) {
     results.set(e.file, verifySceneOutput(readFileSync(path.join(P, e.file), 'utf8'), { ...base, packet: readPacket(path.join(W, e.packet)) }));
   }

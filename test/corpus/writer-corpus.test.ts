@@ -1,21 +1,16 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadWorldOrThrow } from '../../src/store/load.js';
-import { loadStyle } from '../../src/style/index.js';
-import { packageRoot } from '../../src/paths.js';
-import type { EpisodePlan } from '../../src/domain/plan.js';
 import type { VerifyContext } from '../../src/stages/f-verifier/context.js';
 import { readPacket } from '../../src/stages/f-verifier/load.js';
-import { worldVerifyContext } from '../../src/stages/f-verifier/world-context.js';
+import { corpusBase, WRITER_CORPUS } from './corpus-base.js';
 import { verifySceneOutput, type SceneVerification } from '../../src/stages/f-verifier/verify.js';
-import { planPrereqs } from '../../src/stages/scenes.js';
 
 // Issue 13: every held-out Writer answer of test/fixtures/writer-corpus through the real normaliser
 // and verifier, against its packet and the world it was planned in (the starter world with Catiline
 // dead: world-characters.json; see the corpus README), with the plan's evaluated prerequisites.
 
-const W = path.resolve(__dirname, '..', 'fixtures', 'writer-corpus');
+const W = WRITER_CORPUS;
 
 interface Entry {
   file: string;
@@ -30,11 +25,7 @@ const manifest = JSON.parse(readFileSync(path.join(W, 'manifest.json'), 'utf8'))
 let base: Omit<VerifyContext, 'packet'>;
 
 beforeAll(async () => {
-  const { world } = await loadWorldOrThrow(packageRoot());
-  world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
-  const style = await loadStyle(packageRoot());
-  const plan = JSON.parse(readFileSync(path.join(W, 'episode_plan.json'), 'utf8')) as EpisodePlan;
-  base = { ...worldVerifyContext(world, style.lexicon), prereqs: planPrereqs(plan) };
+  base = await corpusBase();
 });
 
 function verify(e: Entry): SceneVerification {
