@@ -95,9 +95,10 @@ function leaves(w: World): Map<string, string> {
   }
   for (const s of w.secrets.secrets) {
     const p = `secrets.${s.id}`;
-    for (const k of ['status', 'legal_value', 'public_damage'] as const) m.set(`${p}.${k}`, J(s[k]));
+    // told_in (the episode that first told it) is a delta path of its own (docs/paths.md).
+    for (const k of ['status', 'legal_value', 'public_damage', 'told_in'] as const) m.set(`${p}.${k}`, J(s[k]));
     m.set(`${p}.holders`, J([...s.holders].sort()));
-    m.set(`fixed.${p}`, J({ ...s, status: undefined, legal_value: undefined, public_damage: undefined, holders: undefined }));
+    m.set(`fixed.${p}`, J({ ...s, status: undefined, legal_value: undefined, public_damage: undefined, holders: undefined, told_in: undefined }));
   }
   for (const t of w.threads.threads) {
     const p = `threads.${t.id}`;
