@@ -31,19 +31,8 @@ world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json')
 const style = await loadStyle(ROOT);
 const base = { ...worldVerifyContext(world, style.lexicon), prereqs: planPrereqs(JSON.parse(readFileSync(path.join(W, 'episode_plan.json'), 'utf8'))) };
 
-/** The codes that name each family's defect (structured and prose rules); the same table is in test/corpus/prose-corpus.test.ts. */
-const FAMILY_CODES = {
-  dead: /^AUR501[015]$/,
-  presence: /^AUR501[26]$/,
-  teleport: /^AUR501[47]$/,
-  overspend: /^AUR50(20|22|32)$/,
-  forbidden: /^AUR50(43|46)$/,
-  outcome: /^AUR503[45]$/,
-  cliffhanger: /^AUR50(36|60)$/,
-  length: /^AUR500[56]$/,
-  canon: /^AUR50(42|47)$/,
-  anachronism: /^AUR5050$/,
-};
+/** The codes that name each family's defect (structured and prose rules); one table for this bench and the corpus test: test/fixtures/prose-corpus/families.json. */
+const FAMILY_CODES = Object.fromEntries(Object.entries(JSON.parse(readFileSync(path.join(P, 'families.json'), 'utf8'))).map(([k, v]) => [k, new RegExp(v)]));
 
 const inputs = manifest.map((e) => {
   const file = path.join(P, e.file);
