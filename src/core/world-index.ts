@@ -45,7 +45,7 @@ export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
  * planning. The reuse check compares element identities (cheap next to building a Map), so an
  * array edited in place (a test fixture pushing a character) is rebuilt, never served stale.
  */
-const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[]; value: unknown }>>();
+const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[] | number; value: unknown }>>();
 
 /**
  * The list a copy-on-write list was copied from (core/deltas/draft.ts notes it). A lookup over the
@@ -58,8 +58,10 @@ export function noteCopy(copy: readonly object[], original: readonly object[]): 
 }
 
 /**
- * The positions (ascending) where a frozen copy differs from the list noteCopy named: the delta
- * engine knows them, so deriving a lookup need not compare 10,000–50,000 elements to find them.
+ * A list the delta engine finished (a batch's result): it is never edited in place — later states
+ * share it — so a lookup memoised over it stays valid without comparing its elements (only its
+ * length is checked), and `positions` (ascending) are where it differs from the list noteCopy
+ * named: deriving a lookup need not compare 10,000–50,000 elements to find them.
  */
 const changesOf = new WeakMap<readonly object[], readonly number[]>();
 export function noteChanges(copy: readonly object[], positions: readonly number[]): void {
@@ -78,9 +80,9 @@ export function registerPatch(build: Function, patch: Patch): void {
   patchers.set(build, patch);
 }
 
-/** Whether `items` still holds what `snapshot` (taken when a lookup was memoised) held. */
-function unchanged(snapshot: readonly object[], items: readonly object[]): boolean {
-  return snapshot === items || sameItems(snapshot, items);
+/** Whether `items` still holds what `snapshot` (taken when a lookup was memoised: a copy, or a sealed list's length) held. */
+function unchanged(snapshot: readonly object[] | number, items: readonly object[]): boolean {
+  return typeof snapshot === 'number' ? snapshot === items.length : sameItems(snapshot, items);
 }
 
 function sameItems(a: readonly object[], b: readonly object[]): boolean {
@@ -99,8 +101,8 @@ export function memoList<T extends object, V>(items: readonly T[], build: (items
   if (hit && unchanged(hit.items, items)) return hit.value as V;
   const value = (derived(items, build) ?? build(items)) as V;
   if (!byBuilder) listMemo.set(items, (byBuilder = new Map()));
-  // A frozen list (the delta engine's results) cannot change: it is its own snapshot.
-  byBuilder.set(build, { items: Object.isFrozen(items) ? items : items.slice(), value });
+  // A sealed list (the delta engine's results) does not change: its length is its snapshot.
+  byBuilder.set(build, { items: changesOf.has(items) ? items.length : items.slice(), value });
   return value;
 }
 
@@ -113,7 +115,7 @@ function derived(items: readonly object[], build: Function): unknown {
     const prev = listMemo.get(original)?.get(build);
     if (!prev || !unchanged(prev.items, original)) continue;
     if (items.length < original.length) return undefined;
-    const noted = up === 0 && Object.isFrozen(items) && Object.isFrozen(original) ? changesOf.get(items) : undefined;
+    const noted = up === 0 && changesOf.has(original) ? changesOf.get(items) : undefined;
     const changed: number[] = noted ? [...noted] : [];
     if (!noted) {
       for (let i = 0; i < items.length; i++) if (i >= original.length || items[i] !== original[i]) changed.push(i);
