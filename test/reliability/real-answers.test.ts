@@ -118,7 +118,11 @@ describe('real-model answers through the Messages API', () => {
     const a = res.attempts[0]!;
     expect(a.format_fix).toMatchObject({ outcome: 'accepted' });
     expect(server.requests.filter(isFormatFix)).toHaveLength(1);
-    // The judged text is the fixer's; the model's own answer (events as a table) is kept beside it.
+    // The judged text is the fixer's; the model's own answer (events as a table) is kept beside it,
+    // in the files an episode run's attempt uses (the rewrite drafts through the same steps).
+    expect(a.model_file).toMatch(/^drafts\/SC04\.\d+\.txt$/);
+    expect(a.raw_file).toBe(a.model_file!.replace(/\.txt$/, '.fix.txt'));
+    expect(a.format_fix!.raw_file).toBe(a.raw_file);
     const runDir = path.join(w, '.aureus', 'runs', fs.readdirSync(path.join(w, '.aureus', 'runs'))[0]!);
     expect(fs.readFileSync(path.join(runDir, a.model_file!), 'utf8')).toMatch(/\|/);
     expect(fs.readFileSync(path.join(runDir, a.raw_file), 'utf8')).toContain('---SCENE_EVENTS---');
