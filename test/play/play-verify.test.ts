@@ -8,7 +8,8 @@ import { playScript, records } from './support.js';
 /**
  * Stage F at canonization (src/play/verify.ts): the staged proposals are judged against the world
  * as it is when canon is written, by the same rules that judge a compiled scene; the rejected ones
- * are reported in the `canonized` event with the finding, kept with their reasons, and never applied.
+ * are reported in the `canonized` event with the finding, kept with their reasons, and never applied;
+ * a finding that names no proposal is shown to the user and kept in the canon record.
  */
 const sys = (b: unknown) => JSON.stringify((b as { system?: unknown }).system ?? '');
 
@@ -69,9 +70,34 @@ describe.skipIf(!builtCli())('aureus play: stage F on the staged proposals', () 
     expect(r.code, r.stderr).toBe(0);
     const props = records(w, 'v2').filter((x) => x.type === 'proposal').map((x) => x.proposal as { id: string; turns: string[] });
     expect(props.length).toBe(2);
-    const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; accepted?: string[]; rejected?: Record<string, string> }).find((e) => e.type === 'canonized')!;
+    const ev = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; accepted?: string[]; rejected?: Record<string, string>; scene_findings?: string[] }).find((e) => e.type === 'canonized')!;
     // Turn 1's answer says "Okay": its proposal is rejected; turn 2's is not (the user's "Hello"/"Okay" do not count).
     expect(ev.rejected).toEqual({ [props[0]!.id]: expect.stringMatching(/^AUR5050 anachronism "Okay"/) });
     expect(ev.accepted).toEqual([props[1]!.id]);
+    expect(ev.scene_findings).toEqual([]);
+  });
+
+  it('a finding about the scene that names no proposal (a teleport) is shown at canonization, in text and --json, and kept in the canon record', async () => {
+    const w = copyRepo(base, 'play-verify-scene');
+    // Gaius Manlius is at Faesulae, four days from the Forum: the improvised scene puts him there at once.
+    const args = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'gaius_manlius', '--mode', 'open'];
+    const j = await playScript([...args, '--session', 'v3', '--json'], w, 'Manlius, what news from Etruria?\n/end\n');
+    expect(j.code, j.stderr).toBe(0);
+    const ev = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; commit?: string; accepted?: string[]; rejected?: Record<string, string>; scene_findings?: string[] }).find((e) => e.type === 'canonized')!;
+    const teleport = /^AUR5014 Gaius Manlius appears at Forum Romanum but was at faesulae \(4 day\(s\) away, 0 available\)$/;
+    expect(ev.scene_findings).toEqual([expect.stringMatching(teleport)]);
+    // Not binding: the turn's proposal is still accepted and committed.
+    expect(ev.rejected).toEqual({});
+    expect(ev.accepted!.length).toBeGreaterThan(0);
+    const canon = JSON.parse(git(w, 'show', 'HEAD:seasons/season_01/play/v3/canon_01.json')) as { scene_findings?: string[] };
+    expect(canon.scene_findings).toEqual(ev.scene_findings);
+    expect(records(w, 'v3').find((r) => r.type === 'canonized')!.scene_findings).toEqual(ev.scene_findings);
+
+    const t = await playScript([...args, '--session', 'v4'], w, 'Manlius, how many men march with you?\n/end\n');
+    expect(t.code, t.stderr).toBe(0);
+    const lines = t.stdout.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('[canon] commit '));
+    expect(at).toBeGreaterThanOrEqual(0);
+    expect(lines[at + 1]).toMatch(/^\[canon\] scene finding \(no proposal rejected\): AUR5014 Gaius Manlius appears at Forum Romanum but was at faesulae/);
   });
 });
