@@ -1,7 +1,6 @@
-import { afterAll, beforeAll } from 'vitest';
-import { cleanup, makeWorld } from '../pipeline/world.js';
 import { steps, type FakeAnthropicServer, type FakeRequest, type FakeStep } from './fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from './use-fake-anthropic.js';
+import { useWorld } from './use-world.js';
 
 /**
  * `aureus play` against a model behind the fake Messages API server (the real SDK through
@@ -19,12 +18,7 @@ export interface PlayModelSetup {
 
 export function usePlayModel(label: string): PlayModelSetup {
   const server = useFakeAnthropic({ resetEachTest: true });
-  let base = '';
-  beforeAll(async () => {
-    base = await makeWorld(label);
-  });
-  afterAll(() => cleanup());
-  return { server, base: () => base, env: () => anthropicEnv(server, 'sk-ant-test-play') };
+  return { server, base: useWorld(label), env: () => anthropicEnv(server, 'sk-ant-test-play') };
 }
 
 /** The system prompt of a request, as text. */
