@@ -27,14 +27,16 @@ export function hashValue(value: unknown): string {
     pending = [];
     size = 0;
   };
-  compactInto(value, (piece) => {
-    if (piece.length > 1 << 16) {
-      flush();
-      h.update(utf8(piece));
-      return;
-    }
-    pending.push(piece);
-    if ((size += piece.length) > 1 << 16) flush();
+  compactInto(value, {
+    push(piece: string) {
+      if (piece.length > 1 << 16) {
+        flush();
+        h.update(utf8(piece));
+        return;
+      }
+      pending.push(piece);
+      if ((size += piece.length) > 1 << 16) flush();
+    },
   });
   flush();
   return h.digest('hex');

@@ -35,7 +35,7 @@ export function canonicalCompact(value: unknown): string {
 
 function compactText(v: unknown): string {
   const parts: string[] = [];
-  compactInto(v, (s) => parts.push(s));
+  compactInto(v, parts);
   return parts.join('');
 }
 
@@ -43,39 +43,39 @@ function compactText(v: unknown): string {
  * canonicalCompact(v) of an object or array, handed out in pieces (whole canonical subtrees as one
  * piece each): a caller that only hashes the text need not hold it whole (core/hash.ts).
  */
-export function compactInto(v: unknown, out: (piece: string) => void): void {
+export function compactInto(v: unknown, out: { push(piece: string): unknown }): void {
   if (v === null || typeof v !== 'object') {
     if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
-    out(JSON.stringify(v));
+    out.push(JSON.stringify(v));
     return;
   }
   if (isCanonical(v)) {
-    out(JSON.stringify(v));
+    out.push(JSON.stringify(v));
     return;
   }
   if (Array.isArray(v)) {
-    out('[');
+    out.push('[');
     for (let i = 0; i < v.length; i++) {
-      if (i) out(',');
+      if (i) out.push(',');
       if (!(i in v)) continue; // a hole: as Array#map + join wrote it (empty)
       const x: unknown = v[i];
-      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') out('null');
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') out.push('null');
       else compactInto(x, out);
     }
-    out(']');
+    out.push(']');
     return;
   }
   const rec = v as Record<string, unknown>;
-  out('{');
+  out.push('{');
   let first = true;
   for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
     const x = rec[k];
     if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-    out((first ? '' : ',') + JSON.stringify(k) + ':');
+    out.push((first ? '' : ',') + JSON.stringify(k) + ':');
     first = false;
     compactInto(x, out);
   }
-  out('}');
+  out.push('}');
 }
 
 /** Round to a fixed number of decimals so float noise never reaches files or hashes. */
