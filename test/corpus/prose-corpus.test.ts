@@ -25,21 +25,21 @@ interface Entry {
 }
 
 /**
- * The recall each family must reach today. Anachronisms and length are read by this branch's rules;
- * the other families wait for the prose reader (issue 14 item 1–2): its work raises their floors
- * to the 0.95 target, in this one table.
+ * The recall each family must reach (issue 14's target: 0.95 in every class). A floor below it is
+ * a measured gap, said next to it; raise it when the gap closes.
  */
 export const RECALL_FLOOR: Record<string, number> = {
   anachronism: 0.95,
   length: 0.95,
-  dead: 0.2,
-  presence: 0.1,
-  teleport: 0,
-  overspend: 0.1,
-  forbidden: 0,
-  outcome: 0.1,
-  cliffhanger: 0,
-  canon: 0.1,
+  dead: 0.95,
+  presence: 0.95,
+  teleport: 0.95,
+  overspend: 0.95,
+  forbidden: 0.95,
+  // 8 of 9 today (the issue's target is 0.95): "Give it to your husband." as the success of a FAIL beat is missed.
+  outcome: 0.85,
+  cliffhanger: 0.95,
+  canon: 0.95,
 };
 
 /** The codes that name each family's defect: a hard finding of another family is not a catch. */
