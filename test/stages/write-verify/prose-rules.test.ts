@@ -56,6 +56,13 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
   it('someone outside the cast who acts on stage is a hard finding', () => {
     expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
   });
+  it('a name joined to the object of a preposition is not the subject of the verb after it', () => {
+    // Seen on an offline season: "The business of Servilia and Caesar turns, a notch tighter."
+    expect(findings('SC24', 'The quarrel between Metellus and Terentia turns, a notch colder.')).toEqual([]);
+    expect(findings('SC24', 'Word of Pompey and Terentia travels fast in the Subura.')).toEqual([]);
+    // Without the preposition the name is the subject again.
+    expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
+  });
   it('a cast member cut away to another place mid-scene is a teleport', () => {
     const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
     expect(codes(f)).toEqual(['AUR5017']);

@@ -13,6 +13,8 @@ const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
 const PRESENT_HERE = /^\s*(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
 const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
+/** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
+const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
@@ -48,6 +50,7 @@ export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after)) continue;
     after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');
