@@ -112,6 +112,16 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     expect(codes(findings('SC24', 'Caesar hands the tablet over to Cato without a word.'))).toEqual(['AUR5035']);
     expect(findings('SC24', 'For a moment Caesar almost hands the tablet over. He does not.')).toEqual([]);
   });
+  it('taking a sign or a slight "as" something is a reading of it, not a prize taken', () => {
+    // Seen on an offline season (the operator's own fail beat): "… takes it as a warning to wait."
+    for (const body of [
+      'The hawk wheels left over the roof, and Cato takes it as an omen against the whole business.',
+      'Servilia takes it for mockery and lets her cup go cold.',
+      'Caesar laughs at the jibe; Cato takes it badly.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    // Taking the thing itself is still the beat coming off.
+    expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
+  });
   it('a cliffhanger closed in its last lines is hard; irony keeps it open', () => {
     expect(codes(findings('SC24', 'Cato walks out.\n\nIn the morning the quarrel is forgotten. The danger has passed.'))).toEqual(['AUR5036']);
     expect(codes(findings('SC24', 'Cato walks out.\n\n"All is well," Servilia says — and nobody in the room believes it.'))).toEqual([]);
