@@ -122,6 +122,22 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     // Taking the thing itself is still the beat coming off.
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
   });
+  it('in a scene with a beat planned to succeed as well, a success goes to the beat whose people it names', () => {
+    // Seen on an offline season: the bribe (success) of a scene whose informer beat fails was read as the informer's success.
+    const [fail] = packets.SC24.director_instructions.sequence;
+    const win = { ...fail, application_id: 'a99', operator_id: 'op_bribe', operator_name: 'Purchased favour', outcome: 'success' as const, bindings: { actor: 'cato', target: 'servilia' }, narrative_directive: 'Cato buys the doorkeeper with silver; his silence is bought.' };
+    packets.MIX = { ...packets.SC24, director_instructions: { ...packets.SC24.director_instructions, sequence: [{ ...fail, bindings: { actor: 'caesar', target: 'servilia' } }, win] } };
+    // Cato's own bribe coming off: not the failed beat's success.
+    expect(findings('MIX', 'Cato slips the silver into the doorkeeper\'s fist, and the man\'s silence belongs to Cato from this night on.')).toEqual([]);
+    // Caesar getting what his beat was planned to miss: still hard, named after the failed beat.
+    const f = findings('MIX', 'Servilia reads the letter twice, then hands it over to Caesar.');
+    expect(codes(f)).toEqual(['AUR5035']);
+    expect(f[0].message).toContain(fail.beat_id);
+    // Only the person both beats share, and nothing of either directive: doubtful, soft.
+    const both = findings('MIX', 'Servilia gives in.');
+    expect(codes(both)).toEqual([]);
+    expect(codes(both, 'soft')).toEqual(['AUR5035']);
+  });
   it('a cliffhanger closed in its last lines is hard; irony keeps it open', () => {
     expect(codes(findings('SC24', 'Cato walks out.\n\nIn the morning the quarrel is forgotten. The danger has passed.'))).toEqual(['AUR5036']);
     expect(codes(findings('SC24', 'Cato walks out.\n\n"All is well," Servilia says — and nobody in the room believes it.'))).toEqual([]);
