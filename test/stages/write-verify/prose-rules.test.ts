@@ -119,6 +119,12 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
       'Servilia takes it for mockery and lets her cup go cold.',
       'Caesar laughs at the jibe; Cato takes it badly.',
     ]) expect(findings('SC24', body)).toEqual([]);
+    // "Triumphs" and "wins" as nouns after a preposition or determiner: a comparison, not a victory now.
+    for (const body of [
+      'Caesar talks of Gaul the way old soldiers talk of triumphs.',
+      '**CATO:** Count your wins at the door, Caesar. Count them twice.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    expect(codes(findings('SC24', 'In the end Caesar triumphs, and Servilia lowers her eyes.'))).toEqual(['AUR5035']);
     // Taking the thing itself is still the beat coming off.
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
   });

@@ -4,9 +4,10 @@ import type { ScenePacket } from '../../../domain/packet.js';
  * Depictions of an attempt coming off: the thing handed over and taken, the door giving way, the
  * crowd following, the prize owned, the victim finished. Said of any operator, they contradict a
  * beat planned to fail. Third person only: an imperative in speech ("Take it and go") asks, it does not show.
- * "Takes it as a warning", "takes it amiss": a reading of a sign or a slight, not a prize taken.
+ * "Takes it as a warning", "takes it amiss": a reading of a sign or a slight, not a prize taken;
+ * "boast in triumphs", "his wins": nouns after a preposition or determiner, not a victory now.
  */
-const SUCCESS = /\b(?:lets go(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in|takes (?:it|them)\b(?!\s+(?:as|for|to (?:heart|mean)|amiss|badly|ill|personally|lightly)\b)|accepts (?:it|them|the)|belongs? to|(?:is|are) finished|(?:succeeds|has succeeded|triumphs|wins|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|pours?|streams?|surges?) after (?:him|her|them)|the deal is struck|agreed, then)\b/i;
+const SUCCESS = /\b(?:lets go(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in|takes (?:it|them)\b(?!\s+(?:as|for|to (?:heart|mean)|amiss|badly|ill|personally|lightly)\b)|accepts (?:it|them|the)|belongs? to|(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|these|those|many|all|such|no|past|old|great)\s)(?:triumphs|wins)|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|pours?|streams?|surges?) after (?:him|her|them)|the deal is struck|agreed, then)\b/i;
 /** Negations, near-misses and hopes: the attempt did not come off. */
 const UNDONE = /\b(?:not|never|no one|nobody|cannot|can't|won't|doesn't|don't|does not|nearly|almost|seems|as if|would|could|might|will|next time|if|unless|refuses?|fails?|failed|instead|for a moment)\b|\?/i;
 
