@@ -108,6 +108,12 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     expect(codes(f)).toEqual(['AUR5046']);
     expect(findings('SC24', '**SERVILIA:** Fulvia wore green at the games. Cicero did not notice.')).toEqual([]);
   });
+  it('the words of the scene\'s own setting are no evidence of a leak; the fact told outright still is', () => {
+    // Seen on an offline season: a camp's atmosphere ("town", "cooking fires", "morning") matched "fire the city" at a "morning reception".
+    packets.GRAIN = { ...packets.SC24, setting: { ...packets.SC24.setting, atmosphere: 'Grain sacks stacked to the rafters of the storehouse; the price of bread is the talk of the night.' } };
+    expect(findings('GRAIN', 'In Crassus\' storehouse the grain sacks reach the rafters, and the price of bread climbs.')).toEqual([]);
+    expect(codes(findings('GRAIN', 'The grain they swore was lost off Sardinia sits in Varo\'s sheds at Ostia, and Crassus paid for every sack.'))).toEqual(['AUR5046']);
+  });
   it('a beat planned to fail shown succeeding is hard; a near miss is not', () => {
     expect(codes(findings('SC24', 'Caesar hands the tablet over to Cato without a word.'))).toEqual(['AUR5035']);
     expect(findings('SC24', 'For a moment Caesar almost hands the tablet over. He does not.')).toEqual([]);

@@ -31,11 +31,23 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: n
   return best;
 }
 
+/**
+ * A fact's signature without the words of the scene's own setting (its place, hour and atmosphere):
+ * a scene at a camp of cooking fires at morning says "fires", "town" and "morning" in every other
+ * line, and those words are the packet's own, not evidence of a leak. The people stay: a fact about
+ * the house's owner is still told by naming them.
+ */
+function offSetting(sig: FactSignature, pk: VerifyContext['packet'], r: Reading): FactSignature {
+  const st = pk.setting;
+  const here = signature(`${st.location_name}. ${st.time_of_day}. ${st.atmosphere ?? ''}`, r.index);
+  return { text: sig.text, entities: sig.entities, roots: new Set([...sig.roots].filter((x) => !here.roots.has(x))) };
+}
+
 /** A packet's forbidden facts said in the prose, paraphrased or not, in one sentence or two adjacent ones (AUR5046). */
 export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const out: Finding[] = [];
-  const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => signature(f, r.index));
+  const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => offSetting(signature(f, r.index), pk, r));
   const facts = new Set(sigs.map((g) => g.text));
   // Secrets this scene may tell (the cast holds them, or a beat reveals them): a sentence that tells one of those is not a leak of a neighbour.
   const cast = new Set(pk.cast.map((c) => c.id));
