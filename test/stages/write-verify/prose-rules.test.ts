@@ -63,6 +63,17 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
     // Without the preposition the name is the subject again.
     expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
   });
+  it('someone acting off this stage, in a report or in a mind\'s eye is not on stage; the same deed here is', () => {
+    for (const body of [
+      'Somewhere across the city, Terentia lies awake and listens to the rain.',
+      'A dog barks in the lane, and Cicero, far off in his own house, turns over in his bed.',
+      'Terentia, Servilia suspects, reads every letter twice before she seals it.',
+      'Pompey, men say, sleeps in his armour.',
+      'In his mind Catiline laughs at all of them.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    expect(codes(findings('SC24', 'A dog barks in the lane. Terentia, pale and silent, slips in through the garden door.'))).toEqual(['AUR5016']);
+    expect(codes(findings('SC01', 'In the doorway Catiline laughs at all of them.'))).toEqual(['AUR5015']);
+  });
   it('a cast member cut away to another place mid-scene is a teleport', () => {
     const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
     expect(codes(f)).toEqual(['AUR5017']);

@@ -24,6 +24,8 @@ export interface Deed {
   sure: boolean;
   /** A place other than the scene's, when the sentence puts the doer there. */
   elsewhere?: string;
+  /** Words that put the doer off this stage without naming a place ("somewhere across the city"). */
+  offstage?: string;
 }
 
 export interface Reading {
@@ -73,7 +75,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     // A question in narration asks; it does not put anyone on stage.
     const sv = narr.includes('?') ? null : subjectVerb(narr, mentions);
     if (sv) {
-      r.deeds.push({ id: sv.id, how: 'acts', line, text: s, sure: sv.sure, elsewhere });
+      r.deeds.push({ id: sv.id, how: 'acts', line, text: s, sure: sv.sure, elsewhere, offstage: sv.offstage });
       last.id = sv.id;
     } else if (mentions.length) last.id = mentions.length === 1 ? mentions[0].id : undefined;
   }

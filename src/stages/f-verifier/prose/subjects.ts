@@ -15,11 +15,27 @@ const PRESENT_HERE = /^\s*(?:there|here|at|in|on|among|beside|by|inside|outside|
 const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
+/** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|miles away|elsewhere|out of sight)\b/i;
+/** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs"). */
+const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?))\b/i;
+/** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
+const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
+const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
 const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
   id: string;
   sure: boolean;
+  /** The words that put the subject off this stage, with no place named ("somewhere across the city"). */
+  offstage?: string;
+}
+
+/** The clause around a mention: from the last clause break before it to the next one after it. */
+function clauseAround(narr: string, m: Mention): string {
+  const starts = [...narr.slice(0, m.start).matchAll(CLAUSE_BREAK)].map((x) => x.index! + x[0].length);
+  const end = narr.slice(m.end).search(CLAUSE_BREAK);
+  return narr.slice(starts.at(-1) ?? 0, end < 0 ? narr.length : m.end + end);
 }
 
 /**
@@ -50,12 +66,14 @@ export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
-    if (COORDINATED_OBJECT.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
     let after = narr.slice(m.end);
-    if (/^['’]/.test(after)) continue;
+    if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');
     const a = actsNow(after);
-    if (a) return { id: m.id, sure: a === true };
+    if (!a) continue;
+    const off = clauseAround(narr, m).match(OFFSTAGE)?.[0];
+    return off ? { id: m.id, sure: false, offstage: off } : { id: m.id, sure: a === true };
   }
   return null;
 }

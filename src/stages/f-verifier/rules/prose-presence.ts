@@ -21,7 +21,8 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
   for (const d of r.deeds) {
     const who = r.index.byId.get(d.id);
-    if (!who) continue;
+    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
+    if (!who || d.offstage) continue;
     const span = spanOf(d);
     if (d.elsewhere) {
       if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
