@@ -73,6 +73,8 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
     ]) expect(findings('SC24', body)).toEqual([]);
     expect(codes(findings('SC24', 'A dog barks in the lane. Terentia, pale and silent, slips in through the garden door.'))).toEqual(['AUR5016']);
     expect(codes(findings('SC01', 'In the doorway Catiline laughs at all of them.'))).toEqual(['AUR5015']);
+    // An off-stage word with a place named is still a cast member cut away: a teleport.
+    expect(codes(findings('SC24', 'Elsewhere, at Ostia, Cato walks the quay and counts the grain ships.'))).toEqual(['AUR5017']);
   });
   it('a cast member cut away to another place mid-scene is a teleport', () => {
     const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');

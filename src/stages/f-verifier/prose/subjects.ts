@@ -73,7 +73,7 @@ export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
     const a = actsNow(after);
     if (!a) continue;
     const off = clauseAround(narr, m).match(OFFSTAGE)?.[0];
-    return off ? { id: m.id, sure: false, offstage: off } : { id: m.id, sure: a === true };
+    return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
   }
   return null;
 }

@@ -21,13 +21,14 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
   for (const d of r.deeds) {
     const who = r.index.byId.get(d.id);
-    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
-    if (!who || d.offstage) continue;
+    if (!who) continue;
     const span = spanOf(d);
     if (d.elsewhere) {
       if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
       continue;
     }
+    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
+    if (d.offstage) continue;
     if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
     else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
   }
