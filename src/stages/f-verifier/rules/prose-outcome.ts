@@ -1,20 +1,20 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { closes, depictsSuccess, endsOnCliffhanger, failBeats } from '../prose/outcome.js';
+import { closes, endsOnCliffhanger, failBeats } from '../prose/outcome.js';
+import { failedBeatShownSucceeding } from '../prose/beats.js';
 import { spanOf } from '../prose/span.js';
 
 /** How many closing sentences a cliffhanger's resolution is looked for in. */
 const LAST = 4;
 
-/** A beat planned to fail shown coming off in the prose (AUR5035): one finding per scene. */
+/** A beat planned to fail shown coming off in the prose (AUR5035): one finding per scene; a doubtful reading is soft. */
 export function proseOutcomeRules(r: Reading, ctx: VerifyContext): Finding[] {
   const fails = failBeats(ctx.packet);
-  if (!fails.length) return [];
-  const s = r.sentences.find((x) => x.line > 0 && depictsSuccess(x.text));
-  if (!s) return [];
+  const won = fails.length ? failedBeatShownSucceeding(r, ctx) : null;
+  if (!won) return [];
   const b = fails[0];
-  return [finding('AUR5035', 'hard', ctx.packet.scene_id, 'prose.outcome', { beat: b.beat, operator: b.operator }, spanOf(s))];
+  return [finding('AUR5035', won.sure ? 'hard' : 'soft', ctx.packet.scene_id, 'prose.outcome', { beat: b.beat, operator: b.operator }, spanOf(won.sentence))];
 }
 
 /** A cliffhanger answered in the scene's last sentences (AUR5036); irony nearby makes it doubtful. */
