@@ -15,6 +15,8 @@ describe('compliance: an attempt shown coming off', () => {
       'The men pour into the lane after him.',
       'Caesar slides the letters across the table to Cato.',
       'In the end, Crassus caves.',
+      'The porters of the quay surge after him toward the sheds.',
+      'Cato gathers up the letters one by one.',
     ]) expect(complianceIn(s), s).not.toBeNull();
   });
   it('negation, modality, imperatives, near misses, refusals and gestures are not', () => {
@@ -34,6 +36,10 @@ describe('compliance: an attempt shown coming off', () => {
       'He hands it back to her.',
       'Cato takes her hand.',
       'Cato agrees with Cicero that the hour is late.',
+      'Crassus gives a short, dry laugh.',
+      'No men of the quay follow him.',
+      'Terentia gathers her palla and goes.',
+      'A woman gathers her washing off a line.',
       'Will you give it to me?',
       'If he hands it over, we are both dead.',
       'Last year he gave in to Pompey.',
