@@ -61,6 +61,14 @@ describe('held-out prose corpus (issue 14): fresh scenes the rules were not tune
     expect(hardOnes.length, hardOnes.join('\n')).toBeLessThanOrEqual(1);
   });
 
+  it('every prose finding says how sure it is, and only a sure one is hard', () => {
+    const prose = /^AUR50(1[567]|22|3[56]|4[67])$/;
+    const fs = [...results.values()].flatMap((v) => v.findings).filter((f) => prose.test(f.code));
+    expect(fs.length).toBeGreaterThan(20);
+    for (const f of fs) expect(f.confidence, `${f.code} ${f.message}`).toBe(f.severity === 'hard' ? 'sure' : 'doubtful');
+    expect(fs.some((f) => f.confidence === 'doubtful')).toBe(true);
+  });
+
   it('covers every family with 3 planted scenes, and 16 controls', () => {
     expect(families.sort()).toEqual(Object.keys(FAMILY_CODES).sort());
     for (const fam of families) expect(manifest.filter((e) => e.expect === 'hard' && e.code_family === fam), fam).toHaveLength(3);
