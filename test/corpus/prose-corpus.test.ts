@@ -36,8 +36,7 @@ export const RECALL_FLOOR: Record<string, number> = {
   teleport: 0.95,
   overspend: 0.95,
   forbidden: 0.95,
-  // 8 of 9 today (the target is 0.95): "Give it to your husband." as the success of a FAIL beat is missed.
-  outcome: 0.85,
+  outcome: 0.95,
   cliffhanger: 0.95,
   canon: 0.95,
 };
@@ -55,7 +54,9 @@ beforeAll(async () => {
   for (const e of manifest) {
     results.set(e.file, verifySceneOutput(readFileSync(path.join(P, e.file), 'utf8'), { ...base, packet: readPacket(path.join(W, e.packet)) }));
   }
-});
+  // 160 answers through the verifier: on a loaded shared machine this outlasts the default hook
+  // timeout. Speed is measured by bench/prose.mjs, not here.
+}, 300_000);
 
 const hard = (v: SceneVerification) => v.findings.filter((f) => f.severity === 'hard');
 

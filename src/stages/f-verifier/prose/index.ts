@@ -13,7 +13,7 @@ import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome
  */
 export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[]): Finding[] {
   const r = readProse(p, ctx, extraTexts);
-  return [
+  const all = [
     ...prosePresenceRules(r, ctx),
     ...proseMoneyRules(r, ctx),
     ...proseForbiddenRules(r, ctx),
@@ -21,4 +21,6 @@ export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts
     ...proseOutcomeRules(r, ctx),
     ...proseCliffhangerRules(r, ctx),
   ];
+  // Each rule grades its reading and makes a sure one hard and a doubtful one soft; the finding says which.
+  return all.map((f) => ({ ...f, confidence: f.severity === 'hard' ? 'sure' : 'doubtful' }));
 }

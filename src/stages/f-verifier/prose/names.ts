@@ -1,4 +1,5 @@
 import type { VerifyContext } from '../context.js';
+import { titleIndex, titleRegex } from './titles.js';
 
 /** One person the prose may name: what the packet and world know about them. */
 export interface Person {
@@ -42,6 +43,9 @@ export interface PersonIndex {
   forms: Map<string, string>;
   /** The single regex over every form, longest first. */
   re: RegExp | null;
+  /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
+  titles: Map<string, string>;
+  titleRe: RegExp | null;
 }
 
 function collect(ctx: VerifyContext): Map<string, Person> {
@@ -71,6 +75,8 @@ export function formsOf(name: string, cue?: string): string[] {
   const out = new Set<string>([parts.join(' ')]);
   const named = parts.filter((x) => x.length >= 3 && !PRAENOMINA.has(x) && x.length > 1);
   for (let i = 0; i < parts.length; i++) for (let j = i + 2; j <= parts.length; j++) out.add(parts.slice(i, j).join(' '));
+  // Praenomen with the nomen or cognomen, as Romans were addressed ("Lucius Catilina", "Marcus Cato").
+  if (PRAENOMINA.has(parts[0])) for (const x of parts.slice(2)) if (x.length >= 3) out.add(`${parts[0]} ${x}`);
   for (const x of named) {
     out.add(x);
     for (const e of ENGLISH[x] ?? []) out.add(e);
@@ -99,18 +105,25 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   }
   const keys = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
   const re = keys.length ? new RegExp(`(?<![\\p{L}])(${keys.join('|')})(?![\\p{L}])`, 'giu') : null;
-  return { byId, forms, re };
+  const titles = titleIndex(ctx);
+  return { byId, forms, re, titles, titleRe: titleRegex(titles) };
 }
 
 /** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
 export function findMentions(text: string, idx: PersonIndex): Mention[] {
-  if (!idx.re) return [];
   const out: Mention[] = [];
-  for (const m of text.matchAll(idx.re)) {
+  for (const m of idx.re ? text.matchAll(idx.re) : []) {
     const t = m[0];
     if (!/^\p{Lu}/u.test(t)) continue;
     const id = idx.forms.get(t.toLowerCase());
     if (id) out.push({ id, start: m.index!, end: m.index! + t.length, text: t });
   }
-  return out;
+  // "the consul" when the packet makes the title unambiguous; a name already found there wins.
+  for (const m of idx.titleRe ? text.matchAll(idx.titleRe) : []) {
+    const id = idx.titles.get(m[1].toLowerCase().replace(/\s+/g, ' '));
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (id && !out.some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
+  }
+  return out.sort((a, b) => a.start - b.start);
 }

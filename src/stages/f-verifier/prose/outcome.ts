@@ -16,10 +16,6 @@ const CLOSURE = /\b(?:all is well|all will be well|(?:the )?matter is (?:closed|
 /** Irony or disbelief that keeps the question open. */
 const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bbelieves?\b|\bpretend|\blie\b|\bfor now\b|\bor so\b/i;
 
-export function failBeats(p: ScenePacket): { beat: string; application: string; operator: string }[] {
-  return p.director_instructions.sequence.filter((s) => s.outcome === 'fail').map((s) => ({ beat: s.beat_id, application: s.application_id, operator: s.operator_name }));
-}
-
 /** True when the sentence depicts an attempt succeeding, undenied. */
 export function depictsSuccess(sentence: string): boolean {
   return SUCCESS.test(sentence) && !UNDONE.test(sentence);

@@ -3,9 +3,9 @@ import type { VerifyContext } from '../context.js';
 /** Words that move a sentence away from the scene's place and time-line ("Meanwhile, at Ostia, …"). */
 const ELSEWHERE = /\b(?:meanwhile|at (?:the|that|this) (?:very |same )*(?:hour|time|moment|instant)|elsewhere|far away|(?:miles|days|leagues) away)\b/i;
 /** A place named after a locative preposition: capitalised words, "of the" allowed inside ("Temple of Concord"). */
-const PLACE = /\b(?:at|in|on the road to|on the road from|near|outside|inside)\s+(?:the\s+)?(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)/gu;
+const PLACE = /\b(?:at|in|on the road to|on the road from|near|outside|inside|on)\s+(?:the\s+)?(?!(?:Kalends|Nones|Ides|Saturnalia|Lupercalia|Floralia)\b)(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)/gu;
 /** "X is at Ostia": a present-tense placement, with or without an elsewhere word. */
-const IS_AT = /\b(?:is|are|stands|waits|sits)\s+(?:still\s+|already\s+|now\s+)?(?:at|in)\s+(?:the\s+)?\p{Lu}/u;
+const IS_AT = /\b(?:is|are|stands|waits|sits)\s+(?:(?:still|already|now|back|down|up|out|away|home)\s+){0,2}(?:at|in|on)\s+(?:the\s+)?\p{Lu}/u;
 
 function sameAsSetting(place: string, ctx: VerifyContext): boolean {
   const here = `${ctx.packet.setting.location_name} ${ctx.packet.setting.location}`.toLowerCase();

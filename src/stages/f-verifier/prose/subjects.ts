@@ -2,7 +2,7 @@ import nlp from 'compromise';
 import type { Mention } from './names.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
-const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while)\s+)$/i;
+const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
 /** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"). */
 const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /** Words between a name and its verb that do not change who acts. */
@@ -10,7 +10,7 @@ const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|
 /** An apposition ("Caesar, the great hope of the optimates, rises"). */
 const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
-const PRESENT_HERE = /^\s*(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
+const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
 const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */

@@ -1,30 +1,23 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { closes, depictsSuccess, endsOnCliffhanger, failBeats } from '../prose/outcome.js';
+import { closes, endsOnCliffhanger } from '../prose/outcome.js';
+import { failedBeatShownSucceeding } from '../prose/beats.js';
 import { spanOf } from '../prose/span.js';
-import { failOwner } from '../prose/beats.js';
 
 /** How many closing sentences a cliffhanger's resolution is looked for in. */
 const LAST = 4;
 
 /**
  * A beat planned to fail shown coming off in the prose (AUR5035): one finding per scene. A success
- * that belongs to another application of the scene, planned to succeed, is no finding; one that
- * could belong to either is doubtful (soft).
+ * that belongs to another application of the scene, planned to succeed, is no finding; a doubtful
+ * reading (a tie between applications, a weakly matched secret) is soft.
  */
 export function proseOutcomeRules(r: Reading, ctx: VerifyContext): Finding[] {
-  if (!failBeats(ctx.packet).length) return [];
-  let doubtful: Finding | undefined;
-  for (const s of r.sentences) {
-    if (s.line <= 0 || !depictsSuccess(s.text)) continue;
-    const o = failOwner(s, ctx.packet);
-    if (!o) continue;
-    const f = finding('AUR5035', o.sure ? 'hard' : 'soft', ctx.packet.scene_id, 'prose.outcome', { beat: o.app.beat_id, operator: o.app.operator_name }, spanOf(s));
-    if (o.sure) return [f];
-    doubtful ??= f;
-  }
-  return doubtful ? [doubtful] : [];
+  const won = failedBeatShownSucceeding(r, ctx);
+  if (!won) return [];
+  const { app } = won;
+  return [finding('AUR5035', won.sure ? 'hard' : 'soft', ctx.packet.scene_id, 'prose.outcome', { beat: app.beat_id, operator: app.operator_name }, spanOf(won.sentence))];
 }
 
 /** A cliffhanger answered in the scene's last sentences (AUR5036); irony nearby makes it doubtful. */
