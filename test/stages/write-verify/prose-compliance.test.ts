@@ -43,7 +43,11 @@ describe('compliance: an attempt shown coming off', () => {
       'Will you give it to me?',
       'If he hands it over, we are both dead.',
       'Last year he gave in to Pompey.',
+      'Cato sees the birds wheel left and takes it as an omen.',
+      'She takes the news badly and leaves the room.',
     ]) expect(complianceIn(s), s).toBeNull();
+    // Taken "for" someone is still a receipt: only a reading "as" something is excluded.
+    expect(complianceIn('Philo takes the purse for his master and bows.')).not.toBeNull();
   });
   it('in speech a said agreement is not a depiction; a thing handed over is', () => {
     expect(complianceIn('I agree, and I will remember it.', 'speech')).toBeNull();

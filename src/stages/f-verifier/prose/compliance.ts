@@ -26,6 +26,8 @@ const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'p
 const ABSTRACT = /^(?:signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|breath|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|breath)$/i;
 /** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
 const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
+/** Taking a sign or a slight "as" something reads it, it receives nothing ("takes it as an omen", "takes it badly"). */
+const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|personally|lightly|to heart|to mean)|the \p{L}+\s+(?:as an?|amiss|badly|ill|hard|personally|lightly|to heart))\b/iu;
 const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
 /**
  * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
@@ -107,7 +109,7 @@ export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'n
     if (kind === 'narration' && YIELD.has(u.inf) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return u.inf;
     if (TRANSFER.has(u.inf) && concreteObject(u.obj)) return u.inf;
     // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-    if (RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
+    if (RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
     if (MOTION.has(u.inf) && concreteObject(u.obj) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return u.inf;
     if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return u.inf;
   }
