@@ -1,6 +1,6 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import type { GitPort, GitStatusEntry } from '../git/port.js';
+import type { GitPort } from '../git/port.js';
 import { isAtomicTemp } from './commit-safety.js';
 
 /**
@@ -9,13 +9,8 @@ import { isAtomicTemp } from './commit-safety.js';
  * clobber them. One check for every command that changes the world's history.
  */
 export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean } = {}): Promise<void> {
-  refuseDirty(await git.status(paths), opts);
-}
-
-/** The same check on a status already asked for (a caller that ran `git status` alongside other work). */
-export function refuseDirty(status: GitStatusEntry[], opts: { allowDirtyFlag?: boolean } = {}): void {
   // An untracked write-file-atomic temp file (left by a kill mid-write) is not an edit: recovery removes it.
-  const dirty = status.filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
+  const dirty = (await git.status(paths)).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
   if (dirty.length === 0) return;
   const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
   // Only suggest --allow-dirty to a command that accepts it (rollback does not).

@@ -10,7 +10,7 @@ import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
-import { EPISODE_INPUT_PATHS, refuseDirty } from './clean-world.js';
+import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 
 /**
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
@@ -73,11 +73,10 @@ export interface RunPreflight {
 export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
   const root = o.root;
   const git = createGit(root);
-  // Both git queries start now and run while the config is read and checked (each is a process;
-  // issue 18). The status is judged only after the config check, whose error comes first.
+  // HEAD is asked for now and read after the config check: the git process runs meanwhile (issue 18).
+  // Only this read-only query: `git status` may refresh .git/index, so it runs only once the config
+  // is known good (a refused run writes nothing, not even git's index).
   const headQuery = git.head();
-  const statusQuery = !o.allowDirty && !o.noCommit ? git.status(EPISODE_INPUT_PATHS) : null;
-  statusQuery?.catch(() => undefined); // awaited below; a config error must not leave it unhandled
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
@@ -86,7 +85,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPref
   const head = await headQuery;
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
-  if (statusQuery) refuseDirty(await statusQuery);
+  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);
   const ref = await chooseEpisode(root, o);
   const { loadValidatedWorld } = await import('../store/validate.js');
   const { world } = await loadValidatedWorld(root, configFile);
