@@ -34,22 +34,49 @@ export function canonicalCompact(value: unknown): string {
 }
 
 function compactText(v: unknown): string {
+  const parts: string[] = [];
+  compactInto(v, parts);
+  return parts.join('');
+}
+
+/**
+ * canonicalCompact(v) of an object or array, handed out in pieces (whole canonical subtrees as one
+ * piece each): a caller that only hashes the text need not hold it whole (core/hash.ts).
+ */
+export function compactInto(v: unknown, out: { push(piece: string): unknown }): void {
   if (v === null || typeof v !== 'object') {
     if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
-    return JSON.stringify(v);
+    out.push(JSON.stringify(v));
+    return;
   }
-  if (isCanonical(v)) return JSON.stringify(v);
-  if (Array.isArray(v)) return '[' + v.map((x: unknown) => (x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : compactText(x))).join(',') + ']';
+  if (isCanonical(v)) {
+    out.push(JSON.stringify(v));
+    return;
+  }
+  if (Array.isArray(v)) {
+    out.push('[');
+    for (let i = 0; i < v.length; i++) {
+      if (i) out.push(',');
+      if (!(i in v)) continue; // a hole: as Array#map + join wrote it (empty)
+      const x: unknown = v[i];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') out.push('null');
+      else compactInto(x, out);
+    }
+    out.push(']');
+    return;
+  }
   const rec = v as Record<string, unknown>;
-  const parts: string[] = [];
+  out.push('{');
+  let first = true;
   for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
     const x = rec[k];
     if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-    parts.push(JSON.stringify(k) + ':' + compactText(x));
+    out.push((first ? '' : ',') + JSON.stringify(k) + ':');
+    first = false;
+    compactInto(x, out);
   }
-  return '{' + parts.join(',') + '}';
+  out.push('}');
 }
-
 
 /** Round to a fixed number of decimals so float noise never reaches files or hashes. */
 export function round(n: number, decimals = 4): number {

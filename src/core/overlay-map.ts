@@ -28,6 +28,14 @@ export class OverlayMap<K, V> implements ReadonlyMap<K, V> {
     return changes.size * 4 > base.size + 64 ? new Map(derived) : derived;
   }
 
+  /**
+   * The plain map an overlay (or a map) was derived from, and the keys whose values may differ from
+   * it: a value computed per key over the base can be patched at those keys only (core/tension.ts).
+   */
+  static split<K, V>(m: ReadonlyMap<K, V>): { base: ReadonlyMap<K, V>; changed: Iterable<K> } {
+    return m instanceof OverlayMap ? { base: m.base as ReadonlyMap<K, V>, changed: (m.changes as ReadonlyMap<K, V>).keys() } : { base: m, changed: [] };
+  }
+
   get size(): number {
     return this.base.size + this.added.length;
   }

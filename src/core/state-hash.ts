@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { utf8 } from './hash.js';
 import { isCanonical, jsonKeyOrder } from './json.js';
 
 /**
@@ -36,7 +37,7 @@ export class StateHasher {
   hash(value: unknown): string {
     const parts: string[] = [];
     this.top(value, parts);
-    return createHash('sha256').update(parts.join('')).digest('hex');
+    return createHash('sha256').update(utf8(parts.join(''))).digest('hex');
   }
 
   /** T(v) as canonical text, into parts. */
@@ -77,7 +78,7 @@ export class StateHasher {
       const x: unknown = arr[i];
       texts[i - start] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
     }
-    const hex = createHash('sha256').update('[' + texts.join(',') + ']').digest('hex');
+    const hex = createHash('sha256').update(utf8('[' + texts.join(',') + ']')).digest('hex');
     if (keyed) this.chunks.set(keyed, { refs: arr.slice(start, end), hex });
     return hex;
   }

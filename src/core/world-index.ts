@@ -45,7 +45,7 @@ export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
  * planning. The reuse check compares element identities (cheap next to building a Map), so an
  * array edited in place (a test fixture pushing a character) is rebuilt, never served stale.
  */
-const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[]; value: unknown }>>();
+const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[] | number; value: unknown }>>();
 
 /**
  * The list a copy-on-write list was copied from (core/deltas/draft.ts notes it). A lookup over the
@@ -58,6 +58,17 @@ export function noteCopy(copy: readonly object[], original: readonly object[]): 
 }
 
 /**
+ * A list the delta engine finished (a batch's result): it is never edited in place — later states
+ * share it — so a lookup memoised over it stays valid without comparing its elements (only its
+ * length is checked), and `positions` (ascending) are where it differs from the list noteCopy
+ * named: deriving a lookup need not compare 10,000–50,000 elements to find them.
+ */
+const changesOf = new WeakMap<readonly object[], readonly number[]>();
+export function noteChanges(copy: readonly object[], positions: readonly number[]): void {
+  changesOf.set(copy, positions);
+}
+
+/**
  * Derives `build(items)` from `build(original)`: `changed` lists the positions where items differ
  * from original (replaced or appended; never shorter). Returns undefined to rebuild instead.
  */
@@ -67,6 +78,11 @@ const patchers = new Map<Function, Patch>();
 /** Lets memoList derive `build`'s value over a copy from the original's (see Patch). */
 export function registerPatch(build: Function, patch: Patch): void {
   patchers.set(build, patch);
+}
+
+/** Whether `items` still holds what `snapshot` (taken when a lookup was memoised: a copy, or a sealed list's length) held. */
+function unchanged(snapshot: readonly object[] | number, items: readonly object[]): boolean {
+  return typeof snapshot === 'number' ? snapshot === items.length : sameItems(snapshot, items);
 }
 
 function sameItems(a: readonly object[], b: readonly object[]): boolean {
@@ -82,10 +98,11 @@ function sameItems(a: readonly object[], b: readonly object[]): boolean {
 export function memoList<T extends object, V>(items: readonly T[], build: (items: readonly T[]) => V): V {
   let byBuilder = listMemo.get(items);
   const hit = byBuilder?.get(build);
-  if (hit && sameItems(hit.items, items)) return hit.value as V;
+  if (hit && unchanged(hit.items, items)) return hit.value as V;
   const value = (derived(items, build) ?? build(items)) as V;
   if (!byBuilder) listMemo.set(items, (byBuilder = new Map()));
-  byBuilder.set(build, { items: items.slice(), value });
+  // A sealed list (the delta engine's results) does not change: its length is its snapshot.
+  byBuilder.set(build, { items: changesOf.has(items) ? items.length : items.slice(), value });
   return value;
 }
 
@@ -96,15 +113,14 @@ function derived(items: readonly object[], build: Function): unknown {
   let original = copiedFrom.get(items);
   for (let up = 0; original && up < 4; up++, original = copiedFrom.get(original)) {
     const prev = listMemo.get(original)?.get(build);
-    if (!prev || !sameItems(prev.items, original)) continue;
+    if (!prev || !unchanged(prev.items, original)) continue;
     if (items.length < original.length) return undefined;
-    const changed: number[] = [];
-    for (let i = 0; i < items.length; i++) {
-      if (i >= original.length || items[i] !== original[i]) {
-        changed.push(i);
-        if (changed.length * 4 > items.length + 64) return undefined; // a rebuild is as cheap
-      }
+    const noted = up === 0 && changesOf.has(original) ? changesOf.get(items) : undefined;
+    const changed: number[] = noted ? [...noted] : [];
+    if (!noted) {
+      for (let i = 0; i < items.length; i++) if (i >= original.length || items[i] !== original[i]) changed.push(i);
     }
+    if (changed.length * 4 > items.length + 64) return undefined; // a rebuild is as cheap
     return patch(prev.value, original, items, changed);
   }
   return undefined;

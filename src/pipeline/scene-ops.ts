@@ -101,7 +101,8 @@ function approvedFrom(id: string, v: SceneVerification, attempts: number, model:
 export interface NewVersion {
   raw: string;
   verification: SceneVerification;
-  attempt: Omit<SceneAttempt, 'attempt' | 'raw_file'>;
+  /** With a raw_file, the version's drafts were saved by the draft steps (a rewrite); without, `raw` is saved as drafts/SCxx.n.txt. */
+  attempt: Omit<SceneAttempt, 'attempt' | 'raw_file'> & { raw_file?: string };
   /** Replace the scene's text with this version (false: a failed rewrite is kept in the report only). */
   adopt: boolean;
 }
@@ -111,9 +112,11 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   const report = st.scenes.report;
   const sr = report.scenes.find((s) => s.scene === id)!;
   const n = sr.attempts.length + 1;
-  const rawFile = `drafts/${id}.${n}.txt`;
-  fs.mkdirSync(path.join(st.runDir, 'drafts'), { recursive: true });
-  writeFileAtomic.sync(path.join(st.runDir, rawFile), nv.raw);
+  const rawFile = nv.attempt.raw_file ?? `drafts/${id}.${n}.txt`;
+  if (!nv.attempt.raw_file) {
+    fs.mkdirSync(path.join(st.runDir, 'drafts'), { recursive: true });
+    writeFileAtomic.sync(path.join(st.runDir, rawFile), nv.raw);
+  }
   const attempt: SceneAttempt = { ...nv.attempt, attempt: n, raw_file: rawFile };
   sr.attempts.push(attempt);
   if (nv.adopt) {

@@ -1,14 +1,13 @@
-import { writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Finding, SceneAttempt } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { ConfigOverrides } from '../config/types.js';
 import type { ConfigFile } from '../config/load.js';
-import { buildWriterRequest, renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
-import { verifySceneOutput } from '../stages/f-verifier/verify.js';
+import { renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
 import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier/critic.js';
-import { keepOpening, planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
-import { formatFix, onlyFormBroken, type AttemptEnv } from '../stages/scene-attempt.js';
+import { planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
+import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type WriteStep } from '../stages/scene-attempt.js';
 import { JournaledLlm } from './call-journal.js';
 import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
 import { sceneState, writeReview } from './review-state.js';
@@ -52,78 +51,41 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
   const references = writerReferences(st.planning.packets);
   const ctx = await verifyContext(o.root, o.world, st, id, config.verifier.min_scene_words);
 
+  // The run's own steps (stages/scene-attempt.ts): one way to ask the Writer, the note and nonce its parameters.
+  const env: AttemptEnv = { llm, style, seed: st.review.seed, references, sceneCount: st.planning.packets.length, base: ctx, draftDir: st.runDir, signal: o.signal };
+  await mkdir(path.join(st.runDir, 'drafts'), { recursive: true });
   const attempts: SceneAttempt[] = [];
   let repair: RepairPlan | null = null;
-  let last: { raw: string; text: string; claims: unknown[]; events: unknown[]; findings: Finding[] } | null = null;
+  let previous: WriteStep['previous'] = null;
+  let findings: Finding[] = [];
   for (let k = 0; k <= config.budgets.per_scene; k++) {
     const n = st.scenes.report.scenes.find((x) => x.scene === id)!.attempts.length + 1;
-    const mode = repair?.mode ?? 'rewrite';
-    const req = buildWriterRequest(packet, style, {
-      seed: st.review.seed,
-      attempt: n,
-      mode,
-      prohibitions: repair?.prohibitions,
-      prohibited_codes: repair?.prohibited_codes,
-      restate_deltas: repair?.restate_deltas,
-      strict_json: repair?.strict_json,
-      escalate: repair?.escalate || packet.marquee || undefined,
-      references,
-      scene_count: st.planning.packets.length,
-      note: o.note,
-      nonce: k === 0 ? nonce : `${nonce}/${k + 1}`,
-      signal: o.signal,
-      ...(mode === 'regenerate' && last ? { previous_draft: last.raw, spans: repair?.spans } : {}),
-      ...(mode === 'punch_up' && last
-        ? { keep_text: keepOpening(last.text, repair?.keep_fraction), keep_claims_json: JSON.stringify(last.claims), keep_events_json: JSON.stringify(last.events) }
-        : {}),
-    });
-    const res = await llm.complete(req);
-    // A draft whose form alone is broken gets the episode run's one format-fix call first (issue 13).
-    const fixEnv: AttemptEnv = { llm, style, seed: st.review.seed, references, sceneCount: st.planning.packets.length, base: ctx, draftDir: st.runDir, signal: o.signal };
-    const { raw, v, fix } = await readOrFix(fixEnv, packet, id, n, mode, res, verifySceneOutput(res.text, ctx));
-    const findings = [...v.findings];
+    const rewrite = { nonce: k === 0 ? nonce : `${nonce}/${k + 1}`, ...(o.note !== undefined ? { note: o.note } : {}) };
+    const drafted = await writeDraft(env, { scene: packet, attempt: n, plan: repair, previous, rewrite });
+    // A draft whose form alone is broken gets the one format-fix call first (issue 13).
+    const d = await holdOpening(env, onlyFormBroken(drafted.v) ? await formatFix(env, drafted) : drafted);
     let critic: SceneAttempt['critic'] = null;
-    if (!v.hard) {
-      const c = await runCritic(llm, buildCriticRequest(packet, v.parsed.scene_text, v.parsed.claims, v.parsed.events, n, o.signal, style.lexicon_md ?? renderLexiconMd(style.lexicon), style.guide));
+    let criticFindings: Finding[] = [];
+    if (!d.refused && !d.v.hard) {
+      const c = await runCritic(llm, buildCriticRequest(d.packet, d.v.parsed.scene_text, d.v.parsed.claims, d.v.parsed.events, n, o.signal, style.lexicon_md ?? renderLexiconMd(style.lexicon), style.guide));
       critic = criticNotes(c.verdict);
-      findings.push(...c.findings);
+      criticFindings = c.findings;
     }
-    const verdict = !v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
+    findings = attemptFindings(d, criticFindings);
+    const verdict = !d.refused && !d.v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
+    const notes = d.v.normalisations;
     const attempt = recordVersion(st, id, {
-      raw,
-      verification: { ...v, findings },
-      attempt: { model: res.model, mode, ...(o.note ? { note: o.note } : {}), ...fix, findings, critic, verdict },
+      raw: d.raw,
+      verification: { ...d.v, findings },
+      attempt: { ...d.attempt, ...(o.note ? { note: o.note } : {}), findings, critic, verdict, ...(notes.length ? { normalisations: notes } : {}) },
       adopt: verdict === 'PASS',
     });
     attempts.push(attempt);
     await runLog.flush();
     if (verdict === 'PASS') return { scene: id, adopted: true, attempts, findings };
-    last = { raw, text: v.parsed.scene_text, claims: v.parsed.claims, events: v.parsed.events, findings };
+    // A refused punch-up leaves the previous draft as the one to repair, as in the episode run.
+    if (!d.refused) previous = { raw: d.raw, v: d.v };
     repair = planRepair(findings, k + 2, config.budgets.per_scene);
   }
-  return { scene: id, adopted: false, attempts, findings: last?.findings ?? [] };
-}
-
-/**
- * The draft as it is judged: the model's answer, or — when only its form is broken — the format
- * fixer's, taken only with the prose unchanged (stages/scene-attempt.ts). With a fix taken, the
- * model's own answer is kept beside it as drafts/SCxx.n.model.txt (`model_file`).
- */
-async function readOrFix(
-  env: AttemptEnv,
-  packet: Parameters<typeof formatFix>[1]['packet'],
-  id: string,
-  n: number,
-  mode: SceneAttempt['mode'],
-  res: { text: string; model: string },
-  v: ReturnType<typeof verifySceneOutput>,
-): Promise<{ raw: string; v: ReturnType<typeof verifySceneOutput>; fix: Partial<SceneAttempt> }> {
-  if (!onlyFormBroken(v)) return { raw: res.text, v, fix: {} };
-  const draft = { attempt: { attempt: n, model: res.model, mode, raw_file: `drafts/${id}.${n}.txt`, findings: [], critic: null, verdict: 'FAIL' as const }, packet, raw: res.text, v, refused: false };
-  const fixed = await formatFix(env, draft);
-  const record = fixed.attempt.format_fix!;
-  if (record.outcome !== 'accepted') return { raw: res.text, v, fix: { format_fix: record } };
-  const modelFile = `drafts/${id}.${n}.model.txt`;
-  await writeFile(path.join(env.draftDir!, modelFile), res.text);
-  return { raw: fixed.raw, v: fixed.v, fix: { format_fix: record, model_file: modelFile } };
+  return { scene: id, adopted: false, attempts, findings };
 }

@@ -27,6 +27,8 @@ export interface CanonizeResult {
   commit: string | null;
   accepted: string[];
   rejected: Record<string, string>;
+  /** Stage F's hard findings about the scene that name no proposal (`CODE message`): shown to the user, not binding. */
+  scene_findings: string[];
 }
 
 /**
@@ -54,7 +56,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
       files[notes.rel] = notes.content;
     }
-    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {} };
+    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {}, scene_findings: judged.scene };
     const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
     files[path.posix.join('seasons', seasonDirName(s.setup.season), 'play', s.session, `canon_${String(n).padStart(2, '0')}.json`)] = stableStringify(record);
     const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
@@ -70,7 +72,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
     ].join('\n');
     const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
     const res = await commitEpisode(root, runDir, { episode: `play/${s.session}/${n}`, tag: `play/${s.session}/${n}`, message, files });
-    return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])) };
+    return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
   });
 }
 

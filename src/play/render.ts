@@ -13,8 +13,11 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
       return { out: `${e.content}\n` };
     case 'notice':
       return { err: `aureus: ${e.message}\n` };
-    case 'canonized':
-      return { out: e.commit ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n` : `\n[canon] nothing to canonize\n` };
+    case 'canonized': {
+      const head = e.commit ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n` : `\n[canon] nothing to canonize\n`;
+      // Findings about the scene that bind no proposal: the user still sees what stage F found.
+      return { out: head + e.scene_findings.map((f) => `[canon] scene finding (no proposal rejected): ${f}\n`).join('') };
+    }
     case 'episode_complete': {
       const ev = e.evaluation;
       const lines = [

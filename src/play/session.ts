@@ -240,8 +240,9 @@ export class PlaySession {
         await new Promise((res) => setTimeout(res, 250));
       }
     }
-    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected });
-    this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected });
+    const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
+    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
+    this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
     return true;
   }
 

@@ -86,7 +86,7 @@ export type TurnRecord =
   | { type: 'brief'; id: string; brief: ContextBrief }
   | { type: 'proposal'; proposal: Proposal }
   | { type: 'undo'; id: string; target: string }
-  | { type: 'canonized'; id: string; commit: string | null; accepted: string[]; rejected: Record<string, string> }
+  | { type: 'canonized'; id: string; commit: string | null; accepted: string[]; rejected: Record<string, string>; scene_findings?: string[] }
   | { type: 'complete'; id: string; trigger: string; evaluation: Evaluation; next: NextSuggestion };
 
 /** The stream events of seed 000, printed one per line with --json. */
@@ -100,5 +100,6 @@ export type PlayEvent =
   | { type: 'message_complete'; turn: string; content: string; structured: ActorAnswer; director: { turn_count: number; beat: Beat; completion_eligible: boolean } }
   | { type: 'notice'; message: string }
   | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }
-  | { type: 'canonized'; commit: string | null; accepted: string[]; rejected: Record<string, string> }
+  /** `scene_findings`: stage F's hard findings that name no proposal (a teleport, …): reported, not binding. */
+  | { type: 'canonized'; commit: string | null; accepted: string[]; rejected: Record<string, string>; scene_findings: string[] }
   | { type: 'done'; session: string; turns: number };

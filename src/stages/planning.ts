@@ -16,6 +16,7 @@ import { stableStringify } from '../core/json.js';
 import { episodeRef } from '../domain/context.js';
 import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '../paths.js';
 import { buildEpisodeContext } from './a-snapshot/index.js';
+import { StateHasher } from '../core/state-hash.js';
 import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
 import { planSymbolic } from './c-director/plan.js';
 import { COOLDOWN_EPISODES, recentMovesOf, type RecentMove } from './c-director/memory.js';
@@ -65,7 +66,9 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   if (steering) checkSteering(input.world, steering);
   const on = input.onStage ?? (() => {});
   on('A', 'running');
-  const { context, diagnostics } = buildEpisodeContext(input);
+  // One state hasher for A and D: D's states share A's snapshot elements, whose texts it keeps.
+  const hasher = new StateHasher();
+  const { context, diagnostics } = buildEpisodeContext({ ...input, hasher });
   on('A', 'done');
   on('B', 'running');
   let proposals: AgentProposals;
@@ -100,7 +103,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   }
   on('C', 'done');
   on('D', 'running');
-  const packets = buildPackets(plan, input.world, context, input.packets);
+  const packets = buildPackets(plan, input.world, context, input.packets, hasher);
   on('D', 'done');
   return { context, proposals, plan, packets, diagnostics };
 }

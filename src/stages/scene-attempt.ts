@@ -69,12 +69,17 @@ export interface WriteStep {
   plan: RepairPlan | null;
   /** The previous draft (its raw answer and verification), for a regeneration or a punch-up. */
   previous: { raw: string; v: SceneVerification } | null;
+  /**
+   * `aureus scene rewrite` (issue 16): the showrunner's note, and the nonce that makes each rewrite
+   * a new call; without a repair plan the attempt's mode is then `rewrite` rather than `write`.
+   */
+  rewrite?: { nonce: string; note?: string };
 }
 
 /** Step 1: the writer's draft, verified. */
 export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> {
   env.signal?.throwIfAborted();
-  const mode = s.plan?.mode ?? 'write';
+  const mode = s.plan?.mode ?? (s.rewrite ? 'rewrite' : 'write');
   const packet = mode === 'simplified' ? simplifyPacket(s.scene) : s.scene;
   const prev = s.previous;
   const keep = mode === 'punch_up' && prev ? keepOpening(prev.v.parsed.scene_text, s.plan?.keep_fraction) : undefined;
@@ -91,6 +96,7 @@ export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> 
     references: env.references,
     scene_count: env.sceneCount,
     signal: env.signal,
+    ...(s.rewrite ? { nonce: s.rewrite.nonce, ...(s.rewrite.note !== undefined ? { note: s.rewrite.note } : {}) } : {}),
     ...(mode === 'regenerate' && prev ? { previous_draft: prev.raw, spans: s.plan?.spans } : {}),
     ...(keep !== undefined && prev ? { keep_text: keep, keep_claims_json: JSON.stringify(prev.v.parsed.claims), keep_events_json: JSON.stringify(prev.v.parsed.events) } : {}),
   });

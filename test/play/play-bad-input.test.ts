@@ -1,19 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { describe, expect, it } from 'vitest';
+import { builtCli, cli, copyRepo, git } from '../pipeline/world.js';
+import { useWorld } from '../support/use-world.js';
 import { playScript, records } from './support.js';
 
 /** Bad input: clear messages, the session goes on or stops cleanly, nothing half-written. */
 describe.skipIf(!builtCli())('aureus play, bad input', () => {
-  let base: string;
-  beforeAll(async () => {
-    base = await makeWorld('play-bad');
-  });
-  afterAll(cleanup);
+  const base = useWorld('play-bad');
 
   it('empty lines, a long line, control characters, unknown commands, a missing or dead character', async () => {
-    const w = copyRepo(base, 'play-bad-lines');
+    const w = copyRepo(base(), 'play-bad-lines');
     const long = 'Catiline, ' + 'listen '.repeat(40);
     const input = ['', '   ', long, 'Crassus\u0007, \u001b[31mwhat\u001b[0m now?', '/frobnicate', '/character nobody', '/character catiline', '/beat climax', '/note', '/undo', '/status', '/end'].join('\n') + '\n';
     const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--mode', 'open', '--max-input', '60', '--session', 'b1'], w, input);
@@ -40,7 +37,7 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
   });
 
   it('play.max_input and play.brief_budget come from aureus.config.yaml; the flags override them; a bad value is exit 3', async () => {
-    const w = copyRepo(base, 'play-config');
+    const w = copyRepo(base(), 'play-config');
     const cfg = path.join(w, 'aureus.config.yaml');
     const yaml = fs.readFileSync(cfg, 'utf8');
     fs.writeFileSync(cfg, yaml.replace(/^play:\n(?: .*\n)+/m, 'play:\n  brief_budget: 60\n  max_input: 30\n'));
@@ -64,7 +61,7 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
   });
 
   it('refuses an unknown or dead principal, an unknown location and a missing scene, writing nothing', async () => {
-    const w = copyRepo(base, 'play-bad-args');
+    const w = copyRepo(base(), 'play-bad-args');
     const chars = path.join(w, 'world/characters.json');
     const doc = JSON.parse(fs.readFileSync(chars, 'utf8')) as { characters: { id: string; status: string; bdi: { intentions: string[] } }[] };
     const varo = doc.characters.find((c) => c.id === 'varo')!;
@@ -95,7 +92,7 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
 
   it('a held world lock postpones canonization: the proposals stay staged and the session goes on', async () => {
     const { acquireLock } = await import('../../src/pipeline/lock.js');
-    const w = copyRepo(base, 'play-locked');
+    const w = copyRepo(base(), 'play-locked');
     const lock = acquireLock(w, 'episode run (test)');
     try {
       const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'l1'], w, 'Catiline, where were you?\n/commit\nAnd then?\n');

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
-import { startFakeAnthropic, steps, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { describe, expect, it } from 'vitest';
+import { builtCli, copyRepo, git } from '../pipeline/world.js';
+import { steps } from '../support/fake-anthropic-server.js';
+import { isActor, jsonEvents, playHandler, systemOf, usePlayModel } from '../support/play-model.js';
 import { briefStrings, playScript, records, startPlay, until } from './support.js';
 
 /**
@@ -8,23 +9,11 @@ import { briefStrings, playScript, records, startPlay, until } from './support.j
  * Messages wire format. The answers are written the way a model writes them: a fenced JSON block,
  * quotes inside the dialogue, a directive in the middle of a line.
  */
-const sys = (b: unknown) => JSON.stringify((b as { system?: unknown }).system ?? '');
-
 describe.skipIf(!builtCli())('aureus play with a model provider', () => {
-  let base: string;
-  let server: FakeAnthropicServer;
-  beforeAll(async () => {
-    base = await makeWorld('play-model');
-    server = await startFakeAnthropic();
-  });
-  afterAll(async () => {
-    await server.close();
-    cleanup();
-  });
+  const { server, base, env } = usePlayModel('play-model');
 
   it('sends the packet and the whispered brief, strips the directive, and shows only the rendered line', async () => {
-    server.handler = (req) => {
-      if (sys(req.body).includes('Classify the narrative beat')) return steps.ok('{"beat": "complication"}');
+    server.handler = playHandler('complication', () => {
       const answer = {
         speaker: 'catiline',
         dialogue: 'You call it "conspiracy", Consul. I call it arithmetic. [DIRECTIVE:beat|beat:escalation] Ask Crassus who holds my notes.',
@@ -34,12 +23,11 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
         tension_shift: 0.2,
       };
       return steps.ok('```json\n' + JSON.stringify(answer, null, 2) + '\n```');
-    };
-    const w = copyRepo(base, 'play-model-w');
-    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
-    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '2', '--session', 'm1', '--json'], w, 'Catiline, what are you planning?\nAnswer me!\n', env);
+    });
+    const w = copyRepo(base(), 'play-model-w');
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '2', '--session', 'm1', '--json'], w, 'Catiline, what are you planning?\nAnswer me!\n', env());
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; director?: { beat: string } });
+    const events = jsonEvents<{ type: string; content?: string; director?: { beat: string } }>(r.stdout);
     const msgs = events.filter((e) => e.type === 'message_complete');
     expect(msgs).toHaveLength(2); // the model's end directive did not end the scene: that is the user's
     expect(events.filter((e) => e.type === 'notice' && /end directive, which is yours to give/.test(JSON.stringify(e)))).toHaveLength(2);
@@ -47,13 +35,13 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(r.stdout).not.toMatch(/DIRECTIVE|director_brief/);
     for (const s of briefStrings(w, 'm1')) expect(r.stdout).not.toContain(s);
     // The Actor's request: writer-role model, the packet as static context, the brief in the last user message.
-    const actorReqs = server.requests.filter((q) => sys(q.body).includes('You are the Actor'));
+    const actorReqs = server.requests.filter(isActor);
     expect(actorReqs.length).toBe(2);
     const body = actorReqs[1]!.body as unknown as { model: string; messages: { role: string; content: unknown }[] };
     const last = JSON.stringify(body.messages.at(-1)!.content);
     expect(last).toContain('<director_brief>');
     expect(JSON.stringify(body.messages.slice(0, -1))).not.toContain('<director_brief>');
-    expect(sys(actorReqs[0]!.body) + JSON.stringify(actorReqs[0]!.body)).toContain('SCENE PACKET');
+    expect(systemOf(actorReqs[0]!) + JSON.stringify(actorReqs[0]!.body)).toContain('SCENE PACKET');
     // The model's beat directive was executed as the same action as /beat.
     expect(records(w, 'm1').some((x) => x.type === 'command' && x.name === 'beat' && x.args === 'escalation')).toBe(true);
     expect(git(w, 'log', '-1', '--format=%s')).toMatch(/^play m1: canonize/);
@@ -73,13 +61,11 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     // A preamble and a fence, as models write; the stream pauses inside the directive.
     const text = "Here is Catiline's answer:\n```json\n" + JSON.stringify(answer, null, 2) + '\n```';
     const after = Math.floor(text.indexOf('[DIRECTIVE:beat|be') / 40) + 1;
-    server.reset();
-    server.handler = (req) => (sys(req.body).includes('Classify the narrative beat') ? steps.ok('{"beat": "complication"}') : steps.ok(text, { hold: { after, until: gate } }));
-    const w = copyRepo(base, 'play-stream');
-    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
-    const p = startPlay(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'st', '--json'], w, env);
+    server.handler = playHandler('complication', () => steps.ok(text, { hold: { after, until: gate } }));
+    const w = copyRepo(base(), 'play-stream');
+    const p = startPlay(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'st', '--json'], w, env());
     p.child.stdin.end('Catiline, what are you planning?\n');
-    const events = () => p.out().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; content?: string; reset?: boolean });
+    const events = () => jsonEvents<{ type: string; content?: string; reset?: boolean }>(p.out());
     // The first part is on stdout while the server still holds the rest of the answer.
     await until(() => events().some((e) => e.type === 'chunk'));
     await new Promise((r) => setTimeout(r, 300));
@@ -97,7 +83,7 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(chunks.map((e) => e.content).join('')).toBe(done.content);
     expect(done.content).toBe('CATILINE: *leans on the rostra, smiling* "You call it "conspiracy", Consul. I call it arithmetic. Ask Crassus who holds my notes, and ask him soon."');
     expect(p.out()).not.toMatch(/DIRECTIVE|director_brief/);
-    const actor = server.requests.find((q) => sys(q.body).includes('You are the Actor'))!;
+    const actor = server.requests.find(isActor)!;
     expect((actor.body as { stream?: boolean }).stream).toBe(true);
     // The transcript holds the final line only (chunks are display, never records).
     expect(records(w, 'st').filter((x) => x.type === 'actor').map((x) => x.content)).toEqual([done.content]);
@@ -106,17 +92,12 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
   it('a stream cut off mid-answer is retried: the client is told to drop what it showed', async () => {
     const answer = { speaker: 'catiline', action: 'turns away', dialogue: 'Ask the consul what he paid for his informers, and what they told him for the price.', internal: 'x', mood: 'cold', tension_shift: 0.1 };
     const text = JSON.stringify(answer);
-    server.reset();
     let actorCalls = 0;
-    server.handler = (req) => {
-      if (sys(req.body).includes('Classify the narrative beat')) return steps.ok('{"beat": "establishment"}');
-      return ++actorCalls === 1 ? steps.truncated(text.replace('informers', 'spies, his freedmen'), 'destroy') : steps.ok(text);
-    };
-    const w = copyRepo(base, 'play-stream-cut');
-    const env = { ANTHROPIC_API_KEY: 'sk-ant-test-play', ANTHROPIC_BASE_URL: server.url };
-    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'sc', '--json'], w, 'Speak!\n', env);
+    server.handler = playHandler('establishment', () => (++actorCalls === 1 ? steps.truncated(text.replace('informers', 'spies, his freedmen'), 'destroy') : steps.ok(text)));
+    const w = copyRepo(base(), 'play-stream-cut');
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'sc', '--json'], w, 'Speak!\n', env());
     expect(r.code, r.stderr).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; content?: string; reset?: boolean });
+    const events = jsonEvents<{ type: string; content?: string; reset?: boolean }>(r.stdout);
     const chunks = events.filter((e) => e.type === 'chunk');
     const from = chunks.findIndex((e) => e.reset);
     expect(from).toBeGreaterThan(0);

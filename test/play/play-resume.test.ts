@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { describe, expect, it } from 'vitest';
+import { builtCli, copyRepo, git } from '../pipeline/world.js';
+import { useWorld } from '../support/use-world.js';
 import { playScript, startPlay, until } from './support.js';
 
 /**
@@ -13,18 +14,14 @@ const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,cra
 const norm = (w: string) => fs.readFileSync(path.join(w, '.aureus/sessions/r1/turns.jsonl'), 'utf8').replace(/"commit":"[0-9a-f]{40}"/g, '"commit":"<sha>"');
 
 describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
-  let base: string;
-  beforeAll(async () => {
-    base = await makeWorld('play-resume');
-  });
-  afterAll(cleanup);
+  const base = useWorld('play-resume');
 
   it('gives the same transcript, proposals and final commit as an uninterrupted session', async () => {
-    const whole = copyRepo(base, 'play-whole');
+    const whole = copyRepo(base(), 'play-whole');
     const r = await playScript(ARGS, whole, LINES.join('\n') + '\n');
     expect(r.code, r.stderr).toBe(0);
 
-    const cut = copyRepo(base, 'play-cut');
+    const cut = copyRepo(base(), 'play-cut');
     const p = startPlay(ARGS, cut);
     p.child.stdin.write(LINES.slice(0, 3).join('\n') + '\n');
     // Two exchanges answered (the second is the third line): then SIGKILL, no chance to clean up.
@@ -44,7 +41,7 @@ describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
   });
 
   it('resuming a finished session changes nothing', async () => {
-    const w = copyRepo(base, 'play-finished');
+    const w = copyRepo(base(), 'play-finished');
     await playScript(ARGS, w, LINES.join('\n') + '\n');
     const before = norm(w);
     const head = git(w, 'rev-parse', 'HEAD');

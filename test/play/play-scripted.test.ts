@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { describe, expect, it } from 'vitest';
+import { builtCli, cli, copyRepo, git } from '../pipeline/world.js';
+import { useWorld } from '../support/use-world.js';
 import { briefStrings, playScript, records } from './support.js';
 
 /**
@@ -18,14 +19,10 @@ const SCRIPT = [
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--turns', '3', '--session', 's1'];
 
 describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
-  let base: string;
-  beforeAll(async () => {
-    base = await makeWorld('play-base');
-  });
-  afterAll(cleanup);
+  const base = useWorld('play-base');
 
   it('plays to the turn limit, evaluates, suggests, and canonizes once with turn provenance', async () => {
-    const w = copyRepo(base, 'play-text');
+    const w = copyRepo(base(), 'play-text');
     const headBefore = git(w, 'rev-parse', 'HEAD');
     const r = await playScript(ARGS, w, SCRIPT);
     expect(r.code, r.stderr).toBe(0);
@@ -89,7 +86,7 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
   });
 
   it('--json prints the seed-000 stream events, with director signals and no brief', async () => {
-    const w = copyRepo(base, 'play-json');
+    const w = copyRepo(base(), 'play-json');
     const r = await playScript([...ARGS, '--json'], w, SCRIPT);
     expect(r.code, r.stderr).toBe(0);
     const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
@@ -109,8 +106,8 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
   });
 
   it('the same script and seed give the same session log and world (offline is deterministic)', async () => {
-    const a = copyRepo(base, 'play-det-a');
-    const b = copyRepo(base, 'play-det-b');
+    const a = copyRepo(base(), 'play-det-a');
+    const b = copyRepo(base(), 'play-det-b');
     await playScript(ARGS, a, SCRIPT);
     await playScript(ARGS, b, SCRIPT);
     // Commit ids carry git's timestamps; everything else is byte-identical.
@@ -120,7 +117,7 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
   });
 
   it('--scene plays a planned scene from its stage D packet', async () => {
-    const w = copyRepo(base, 'play-scene');
+    const w = copyRepo(base(), 'play-scene');
     expect((await cli(['episode', 'plan'], w)).code).toBe(0);
     const runs = fs.readdirSync(path.join(w, '.aureus/runs'));
     const packet = JSON.parse(fs.readFileSync(path.join(w, '.aureus/runs', runs[0]!, 'packets/SC01.json'), 'utf8')) as { episode_id: string; cast: { id: string }[]; setting: { location_name: string } };

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { describe, expect, it } from 'vitest';
+import { builtCli, cli, copyRepo, git } from '../pipeline/world.js';
+import { useWorld } from '../support/use-world.js';
 import { playScript, records } from './support.js';
 
 /**
@@ -11,14 +12,10 @@ import { playScript, records } from './support.js';
  * carry it to the Director.
  */
 describe.skipIf(!builtCli())('aureus play: proposed threads feed season planning', () => {
-  let base: string;
-  beforeAll(async () => {
-    base = await makeWorld('play-threads');
-  });
-  afterAll(cleanup);
+  const base = useWorld('play-threads');
 
   it('/thread → notes.json proposed_threads → the next episode planning inputs', async () => {
-    const w = copyRepo(base, 'play-threads-w');
+    const w = copyRepo(base(), 'play-threads-w');
     const input = ["Crassus, what does Catiline owe you?", "/thread Will Crassus call in Catiline's debts before the consular elections?", '/end'].join('\n') + '\n';
     const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'crassus,catiline', '--mode', 'open', '--session', 'th'], w, input);
     expect(r.code, r.stderr).toBe(0);
@@ -45,7 +42,7 @@ describe.skipIf(!builtCli())('aureus play: proposed threads feed season planning
   });
 
   it('a hand-broken proposed thread is a clear exit 3 naming the file and pointer', async () => {
-    const w = copyRepo(base, 'play-threads-bad');
+    const w = copyRepo(base(), 'play-threads-bad');
     fs.mkdirSync(path.join(w, 'seasons/season_01'), { recursive: true });
     fs.writeFileSync(path.join(w, 'seasons/season_01/notes.json'), JSON.stringify({ format: 1, season: 1, notes: [], proposed_threads: [{ id: 'pt001', question: '', episode: 's01e01', source: 'play', stakeholders: [] }] }));
     const r = await cli(['episode', 'plan'], w);

@@ -4,7 +4,9 @@ import { realize as writeScene } from '../../src/providers/offline/writer.js';
 import { realize as critique } from '../../src/providers/offline/critic.js';
 import { realize as propose } from '../../src/providers/offline/proposals.js';
 import { resolveModelPacket, type EpisodeReference, type ReferencedModelPacket } from '../../src/stages/d-packets/reference.js';
+import { readSchema } from '../../src/schemas/specs.js';
 import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropic-server.js';
+import { fillFromSchema } from './schema-fill.js';
 
 /**
  * A "model" behind the fake Messages API server for whole-episode reliability runs: it reads the
@@ -20,6 +22,7 @@ function sync<T>(v: T | Promise<T>): T {
   return v;
 }
 const ctx = { rng: new Rng('fake-model'), chaos: 0, seed: 'fake-model' };
+const PACKET_SCHEMA = readSchema('scene_packet.schema.json');
 const asText = (a: { text: string; json?: unknown }) => (a.text !== '' || a.json === undefined ? a.text : JSON.stringify(a.json));
 
 export function modelAnswer(req: FakeRequest): string {
@@ -35,7 +38,7 @@ export function modelAnswer(req: FakeRequest): string {
     // The critic reads a view of the packet (f-verifier/critic.ts criticView): rebuild the fields the realizer reads.
     const v = JSON.parse(viewJson) as { scene_id: string; setting: object; cast: unknown[]; director_instructions: unknown; required_deltas: unknown[]; hook_requirement: string };
     const packet = { scene_id: v.scene_id, setting: v.setting, cast: v.cast, director_instructions: v.director_instructions, constraints: { required_deltas: v.required_deltas, hook_requirement: v.hook_requirement } };
-    return asText(sync(critique(call('critic', { task: 'critique_scene', packet, scene_text: sceneText, claims: JSON.parse(claims), events: JSON.parse(events) }), ctx)));
+    return structured(body, asText(sync(critique(call('critic', { task: 'critique_scene', packet, scene_text: sceneText, claims: JSON.parse(claims), events: JSON.parse(events) }), ctx))));
   }
   const at = first.lastIndexOf('SCENE_PACKET:\n');
   if (at >= 0) {
@@ -45,7 +48,7 @@ export function modelAnswer(req: FakeRequest): string {
   }
   try {
     const v = JSON.parse(first) as { character?: unknown; candidate_moves?: unknown };
-    if (v && v.candidate_moves) return asText(sync(propose(call('proposals', { character: v.character, moves: v.candidate_moves }), ctx)));
+    if (v && v.candidate_moves) return structured(body, asText(sync(propose(call('proposals', { character: v.character, moves: v.candidate_moves }), ctx))));
   } catch {
     /* not a proposals prompt */
   }
@@ -66,24 +69,35 @@ function punchUpOf(prompt: string): Record<string, unknown> {
 
 /**
  * The scene packet as a model reads it off the wire: the packet in the user turn, completed from
- * the EPISODE_REFERENCE in the cached system prompt, with the fields the wire leaves out when
- * empty given back (the offline realizer reads a whole packet).
+ * the EPISODE_REFERENCE in the cached system prompt, with what the wire leaves out when empty (the
+ * lists, the nulls) given back from the packet's schema (the offline realizer reads a whole packet).
+ * The required deltas are read back from their lines; `marquee` is bookkeeping the wire strips.
  */
-function packetFromWire(wire: ReferencedModelPacket, system: string): Record<string, unknown> {
+export function packetFromWire(wire: ReferencedModelPacket, system: string): Record<string, unknown> {
   const m = /EPISODE_REFERENCE:\n(.*)\n/.exec(system);
   const resolved = m ? resolveModelPacket(wire, JSON.parse(m[1]!) as EpisodeReference) : wire;
-  const p = resolved as unknown as { dead?: unknown[]; retrieved_subgraph: Record<string, unknown[] | undefined>; constraints: { forbidden_facts?: string[]; required_deltas?: unknown[]; allowed_inventions?: { max?: number; kinds?: string[] } }; director_instructions: { sequence: Array<{ tag?: unknown; triggered_risks?: unknown[]; visual_cues?: unknown[] }> } };
-  for (const list of ['characters', 'edges', 'secrets', 'threads', 'accounts']) p.retrieved_subgraph[list] ??= [];
-  p.constraints.forbidden_facts ??= [];
-  p.constraints.allowed_inventions = { max: 0, ...p.constraints.allowed_inventions, kinds: p.constraints.allowed_inventions?.kinds ?? [] };
+  const c = resolved.constraints as { required_deltas?: unknown[] };
   // The writer reads each required delta as a line (e-writer/deltas.ts); a model writes it back as an object.
-  p.constraints.required_deltas = (p.constraints.required_deltas ?? []).map((d) => (typeof d === 'string' ? deltaFromLine(d) : d));
-  for (const s of p.director_instructions.sequence) {
-    s.tag ??= null;
-    s.triggered_risks ??= [];
-    s.visual_cues ??= [];
+  const constraints = { ...c, required_deltas: (c.required_deltas ?? []).map((d) => (typeof d === 'string' ? deltaFromLine(d) : d)) };
+  return fillFromSchema({ marquee: false, ...resolved, constraints }, PACKET_SCHEMA) as Record<string, unknown>;
+}
+
+/**
+ * A structured-output answer as the API returns it: whole by the schema the request sent in
+ * `output_config.format` (its required lists are there even when empty). Text without a schema,
+ * or that is not JSON (a model that will not follow the format), is returned as it is.
+ */
+function structured(body: FakeRequest['body'], text: string): string {
+  const schema = (body?.output_config as { format?: { schema?: Record<string, unknown> } } | undefined)?.format?.schema;
+  if (!schema) return text;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return text;
   }
-  return { format: 1, marquee: false, ...resolved, dead: p.dead ?? [] };
+  const filled = JSON.stringify(fillFromSchema(v, schema));
+  return filled === JSON.stringify(v) ? text : filled;
 }
 
 /** "a02: relationships.cato.varo.trust add 0.1 (meaning)" or "a05: assets.cash_ledger transfer 3000 from a to b (meaning)" as a delta. */

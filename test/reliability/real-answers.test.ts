@@ -118,7 +118,11 @@ describe('real-model answers through the Messages API', () => {
     const a = res.attempts[0]!;
     expect(a.format_fix).toMatchObject({ outcome: 'accepted' });
     expect(server.requests.filter(isFormatFix)).toHaveLength(1);
-    // The judged text is the fixer's; the model's own answer (events as a table) is kept beside it.
+    // The judged text is the fixer's; the model's own answer (events as a table) is kept beside it,
+    // in the files an episode run's attempt uses (the rewrite drafts through the same steps).
+    expect(a.model_file).toMatch(/^drafts\/SC04\.\d+\.txt$/);
+    expect(a.raw_file).toBe(a.model_file!.replace(/\.txt$/, '.fix.txt'));
+    expect(a.format_fix!.raw_file).toBe(a.raw_file);
     const runDir = path.join(w, '.aureus', 'runs', fs.readdirSync(path.join(w, '.aureus', 'runs'))[0]!);
     expect(fs.readFileSync(path.join(runDir, a.model_file!), 'utf8')).toMatch(/\|/);
     expect(fs.readFileSync(path.join(runDir, a.raw_file), 'utf8')).toContain('---SCENE_EVENTS---');
@@ -144,6 +148,31 @@ describe('real-model answers through the Messages API', () => {
     const approved = res.scenes.find((s) => s.scene === 'SC02')!.text;
     expect(draft).toContain(approved.split('\n').slice(0, 3).join('\n'));
     expect(await readFile(path.join(draftDir, 'drafts/SC02.1.txt'), 'utf8')).toBe(draft);
+  }, 120_000);
+
+  it('claims and events in one object (the w50 form) cost one format-fix call, no regeneration, and the scene lands', async () => {
+    server.reset();
+    const model = realStyleModel({ combined: new Set(['SC03']) });
+    server.handler = model.handler;
+    const { res, draftDir } = await scenesRun(3);
+    expect(res.ok).toBe(true);
+    const sc = res.report.scenes.find((s) => s.scene === 'SC03')!;
+    expect(sc.final_verdict).toBe('PASS');
+    expect(sc.attempts.map((a) => a.mode), JSON.stringify(sc.attempts[0], null, 1)).toEqual(['write']);
+    expect(sc.attempts[0].format_fix).toMatchObject({ outcome: 'accepted', model: 'claude-haiku-5-5', raw_file: 'drafts/SC03.1.fix.txt' });
+    expect(sc.attempts[0].model_file).toBe('drafts/SC03.1.txt');
+    expect(server.requests.filter(isFormatFix)).toHaveLength(1);
+    expect(server.requests.filter((q) => isWriter(q) && userText(q).includes('"scene_id":"SC03"'))).toHaveLength(1);
+    expect(res.report.budget.by_kind).toEqual({ regenerate: 0, punch_up: 0, simplified: 0, format_fix: 1 });
+    // The model's answer was the combined form; the scene that lands has its prose, claims and events.
+    const draft = model.drafts.get('s01e01/SC03')![0]!;
+    expect(draft).toContain('### CLAIMS & SCENE_EVENTS');
+    expect(await readFile(path.join(draftDir, 'drafts/SC03.1.txt'), 'utf8')).toBe(draft);
+    const both = JSON.parse(/```json\n([\s\S]*)\n```/.exec(draft)![1]!) as { claims: unknown[]; scene_events: Array<{ id: string }> };
+    const landed = res.scenes.find((s) => s.scene === 'SC03')!;
+    expect(draft).toContain(landed.text.split('\n').slice(0, 3).join('\n'));
+    expect(landed.events.length).toBeGreaterThan(0);
+    expect(landed.events.map((e) => e.id)).toEqual(both.scene_events.map((e) => e.id));
   }, 120_000);
 
   it('a regeneration shows the previous draft and its quoted spans; a punch-up keeps the opening byte for byte', async () => {

@@ -7,7 +7,8 @@ import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropi
  * reading the wire prompt (fake-model.ts), and the answer is re-dressed the way the corpus answers
  * are — bold or heading markers, a preamble, ```json fences, a whole answer in a ```markdown fence,
  * `**CATO:**` or `CATO:` cues, smart quotes, a trailing note. `broken` scenes write their events
- * as a markdown table, which only a format-fix call can turn back into JSON.
+ * as a markdown table, `combined` scenes their claims and events in one JSON object under one
+ * heading: forms only a format-fix call can turn back into the three sections.
  */
 export interface Sections {
   text: string;
@@ -54,6 +55,17 @@ export function tableForm(s: Sections): string {
   return `**SCENE_TEXT**\n\n${cues.bold(s.text)}\n\n**CLAIMS**\n\n${JSON.stringify(s.claims)}\n\n**SCENE_EVENTS**\n\n| id | type | application | actor | target | changes |\n| --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`;
 }
 
+/** The claims and events in one JSON object under one heading (the corpus's w50 form). */
+export function combinedForm(s: Sections): string {
+  const both = JSON.stringify({ claims: s.claims, scene_events: s.events }, null, 2);
+  return `### SCENE_TEXT\n\n${s.text}\n\n### CLAIMS & SCENE_EVENTS\n\n\`\`\`json\n${both}\n\`\`\`\n`;
+}
+
+/** The prose of a draft in a broken form, as a format fixer copies it out of its prompt. */
+function brokenProse(prompt: string): string | undefined {
+  return (/\*\*SCENE_TEXT\*\*\n\n([\s\S]*?)\n\n\*\*CLAIMS\*\*/.exec(prompt) ?? /### SCENE_TEXT\n\n([\s\S]*?)\n\n### CLAIMS & SCENE_EVENTS/.exec(prompt))?.[1];
+}
+
 const textOf = (c: unknown): string => (typeof c === 'string' ? c : Array.isArray(c) ? c.map((b: { text?: string }) => b.text ?? '').join('') : '');
 export const isFormatFix = (req: FakeRequest) => textOf(req.body?.system).includes('You repair the FORM');
 export const isCritic = (req: FakeRequest) => textOf(req.body?.messages[0]?.content).startsWith('SCENE_TEXT:\n');
@@ -68,18 +80,19 @@ export interface RealStyleModel {
 }
 
 /**
- * The handler: writers answer in the real styles (`broken` scenes' first drafts with a table),
+ * The handler: writers answer in the real styles (`broken` scenes' first drafts with the events as
+ * a table, `combined` scenes' with claims and events in one object),
  * the format fixer answers the draft's own prose with the events as JSON, `criticFails` scenes
  * are always failed by the critic, and everything else answers as fake-model.ts does.
  */
-export function realStyleModel(o: { broken?: Set<string>; criticFails?: Set<string> } = {}): RealStyleModel {
+export function realStyleModel(o: { broken?: Set<string>; combined?: Set<string>; criticFails?: Set<string> } = {}): RealStyleModel {
   const drafts = new Map<string, string[]>();
   const canonical = new Map<string, Sections>();
   const handler = (req: FakeRequest): FakeStep => {
     if (isFormatFix(req)) {
       const scene = /## (SC\d+) —/.exec(userText(req))?.[1] ?? '';
       const s = canonical.get(scene)!;
-      const prose = /\*\*SCENE_TEXT\*\*\n\n([\s\S]*?)\n\n\*\*CLAIMS\*\*/.exec(userText(req))?.[1] ?? s.text;
+      const prose = brokenProse(userText(req)) ?? s.text;
       return steps.ok(`---SCENE_TEXT---\n${prose}\n\n---CLAIMS---\n${JSON.stringify(s.claims)}\n\n---SCENE_EVENTS---\n${JSON.stringify(s.events)}\n`);
     }
     if (isCritic(req) && o.criticFails?.has(/"scene_id":"(SC\d+)"/.exec(userText(req))?.[1] ?? '')) {
@@ -92,7 +105,8 @@ export function realStyleModel(o: { broken?: Set<string>; criticFails?: Set<stri
     const key = `${/"episode_id":"(s\d+e\d+)"/.exec(userText(req))?.[1]}/${scene}`;
     canonical.set(scene, s);
     const list = drafts.get(key) ?? [];
-    const answer = o.broken?.has(scene) && list.length === 0 ? tableForm(s) : redress(s, Number(scene.slice(2)));
+    const first = list.length === 0;
+    const answer = o.broken?.has(scene) && first ? tableForm(s) : o.combined?.has(scene) && first ? combinedForm(s) : redress(s, Number(scene.slice(2)));
     list.push(answer);
     drafts.set(key, list);
     return steps.ok(answer);

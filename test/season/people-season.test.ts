@@ -8,10 +8,10 @@ import { loadStyle } from '../../src/style/index.js';
 import { episodeRef } from '../../src/domain/context.js';
 import { packageRoot } from '../../src/paths.js';
 import { parseScriptMarkdown } from '../../src/season/script-model.js';
-import { checkPeople, type PeopleCheckInput, type PeopleWorld } from '../../src/season/script-people.js';
+import { checkPeople, type PeopleCheckInput } from '../../src/season/script-people.js';
 import type { CliffhangerConstraints } from '../../src/domain/context.js';
-import type { World } from '../../src/domain/world.js';
 import { offlineLlm } from '../stages/write-verify/starter.js';
+import { peopleWorld } from '../support/people-world.js';
 
 /**
  * Issue 17, item 6: a 12-episode offline season of the starter world, planned (stages A–D) and
@@ -51,15 +51,6 @@ async function season(seed: string) {
     previousCliffhanger = h.cliffhanger;
   }
   return { start, end: world, episodes, findings, carried };
-}
-
-function peopleWorld(w: World): PeopleWorld {
-  return {
-    people: w.characters.characters,
-    ties: w.relationships.relationships,
-    places: w.world.locations,
-    secrets: w.secrets.secrets,
-  };
 }
 
 describe('an offline season reads right against the world (people, places, secrets)', () => {

@@ -1,32 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { formOfAddress, genderOf, kinWordsFor, vocatives, vocativesFit } from '../../src/core/forms-of-address.js';
 import { parseScriptMarkdown } from '../../src/season/script-model.js';
-import { checkPeople, type PeopleWorld } from '../../src/season/script-people.js';
+import { checkPeople } from '../../src/season/script-people.js';
 import { bindPronouns } from '../../src/stages/d-packets/index.js';
+import { peopleWorld } from '../support/people-world.js';
+import { readStarterWorld } from '../support/starter-world.js';
 
-const WORLD: PeopleWorld = {
-  people: [
-    { id: 'caesar', name: 'Gaius Julius Caesar', cue: 'CAESAR', gender: 'male' },
-    { id: 'crassus', name: 'Marcus Licinius Crassus', cue: 'CRASSUS', gender: 'male' },
-    { id: 'servilia', name: 'Servilia', cue: 'SERVILIA', gender: 'female' },
-    { id: 'cicero', name: 'Marcus Tullius Cicero', cue: 'CICERO', gender: 'male' },
-    { id: 'terentia', name: 'Terentia', cue: 'TERENTIA', gender: 'female' },
-    { id: 'cato', name: 'Marcus Porcius Cato', cue: 'CATO', gender: 'male' },
-  ],
-  ties: [
-    { from: 'servilia', to: 'caesar', flags: ['lovers'] },
-    { from: 'terentia', to: 'cicero', flags: ['married'] },
-    { from: 'cicero', to: 'terentia', flags: ['married'] },
-    { from: 'cato', to: 'servilia', flags: ['kin', 'sibling'] },
-  ],
-  places: [
-    { id: 'campus_martius', name: 'Campus Martius', description: 'The Field of Mars outside the old walls, where the centuries vote in the Saepta pens.' },
-    { id: 'subura', name: 'The Subura', description: 'A valley of tall, leaning tenements, taverns, cook-shops and crews; loud by day, louder by night.' },
-    { id: 'curia', name: 'Curia Hostilia', description: 'The old Senate house on the edge of the Forum: benches, bronze doors.' },
-    { id: 'forum', name: 'Forum Romanum', description: 'The heart of the city: the Rostra and the praetors\' tribunals.' },
-  ],
-  secrets: [{ id: 'sec_bribes', text: 'The vote-brokers who worked for Murena were paid from Varo\'s strongbox at Ostia.' }],
-};
+// The starter world the script is written against, read from the kit's files (no hand-built copy to drift from it).
+const WORLD = peopleWorld(readStarterWorld());
 
 /**
  * Written the way a model writes a script: markdown, stage
@@ -139,7 +120,7 @@ describe('the people check reads a script against the world', () => {
   });
 
   it('finds a secret quoted twice in an episode', () => {
-    expect(kinds('secret_quoted_twice')).toEqual([['SC03', '', expect.stringContaining('sec_bribes quoted 2 times (SC02, SC03)')]]);
+    expect(kinds('secret_quoted_twice')).toEqual([['SC03', '', expect.stringContaining('sec_murena_bribes quoted 2 times (SC02, SC03)')]]);
   });
 
   it('finds a scene that opens in another place, not the Curia\'s own description naming the Forum', () => {

@@ -44,6 +44,7 @@ export function applyDeltas(
     const a: AppliedDelta = { ...copyDelta(d), provenance: provenance(d, i), before: r.before, after: r.after };
     applied.push(a);
   }
+  draft.seal();
   return { ok: true, world: draft.w, applied };
 }
 

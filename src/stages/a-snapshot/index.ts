@@ -4,7 +4,7 @@ import type { InWorldDate, Thread, World } from '../../domain/world.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
-import { stateHash } from '../../core/state-hash.js';
+import { stateHash, type StateHasher } from '../../core/state-hash.js';
 import { round } from '../../core/json.js';
 import { addDays, formatDate } from '../../core/roman-date.js';
 import { snapshotTension } from '../c-director/metrics.js';
@@ -46,6 +46,8 @@ export interface SnapshotInput {
   seed: string;
   /** The previous episode's cliffhanger_constraints.json, or null (first episode / none written). */
   previousCliffhanger: CliffhangerConstraints | null;
+  /** Planning's state hasher, shared with stage D, whose first state is mostly this world's elements. */
+  hasher?: StateHasher;
 }
 
 /** Stage A (pure): the episode context. */
@@ -103,7 +105,7 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
     season: ref.season,
     episode: ref.episode,
     seed,
-    state_hash: stateHash(world),
+    state_hash: input.hasher ? input.hasher.hash(world) : stateHash(world),
     date: { ...world.world.date },
     date_text: dateText(world.world.date),
     previous_cliffhanger: cliff,

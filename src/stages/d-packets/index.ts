@@ -41,8 +41,12 @@ interface Carry {
   told: Set<string>;
 }
 
-/** Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot. */
-export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}): ScenePacket[] {
+/**
+ * Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot.
+ * `hasher` may come from stage A (planning.ts): the first scene's state shares nearly every element
+ * with the snapshot it hashed (none of these states is mutated in place).
+ */
+export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}, hasher = new StateHasher()): ScenePacket[] {
   const opts: PacketOptions = { ...DEFAULT_PACKET_OPTIONS, ...options };
   if (opts.k !== 1 && opts.k !== 2) throw new Error(`packet k must be 1 or 2, got ${String(opts.k)}`);
   const projection = projectPlan(plan, world, context);
@@ -56,7 +60,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
     const a = snapshot.edges.get(`${b.from}>${b.to}`);
     return a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
   };
-  const shared: SharedInputs = { plan, world, context, opts, ops, hasher: new StateHasher(), voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), sameAsSnapshot };
+  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), sameAsSnapshot };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));
 }
 

@@ -30,15 +30,26 @@ export function packetForModel(p: ScenePacket): ModelPacket {
   const edges = g.edges
     .filter((e) => cast.has(e.from) || cast.has(e.to))
     .map(({ relevance: _r, weights, ...e }) => ({ ...e, weights: Object.fromEntries(Object.entries(weights).filter(([, v]) => v !== 0)) }));
-  const mentions = JSON.stringify([rest, edges, g.secrets, g.threads, g.accounts]);
+  const mentioned = mentionsIn(JSON.stringify([rest, edges, g.secrets, g.threads, g.accounts]));
   const characters = g.characters.flatMap((c) => {
     if (cast.has(c.id)) return [c];
-    if (!mentions.includes(`"${c.id}"`)) return [];
+    if (!mentioned(c.id)) return [];
     const { stats: _s, intentions: _i, ...who } = c as typeof c & { stats?: unknown; intentions?: unknown };
     return [who];
   });
   const { format: _f, marquee: _m, ...scene } = rest;
   return withoutEmpties({ ...scene, retrieved_subgraph: { ...g, edges, characters } }) as ModelPacket;
+}
+
+/**
+ * Whether a text has `"id"` in it (in a JSON text: a string, key or value, that is the id). For an
+ * id without a quote that is exactly "the id is what lies between two consecutive quotes", so the
+ * text is split once (issue 18: scanning it once per subgraph character was the largest cost of
+ * measuring a packet on the DPRR world).
+ */
+function mentionsIn(text: string): (id: string) => boolean {
+  const between = new Set(text.split('"').slice(1, -1));
+  return (id) => (id.includes('"') ? text.includes(`"${id}"`) : between.has(id));
 }
 
 /**

@@ -5,7 +5,7 @@ import { episodeRef } from '../../../src/domain/context.js';
 import { loadStarterKit } from '../../../src/import/kit.js';
 import { generateSyntheticWorld } from '../../../src/import/synthetic.js';
 import { indexWorld } from '../../../src/core/world-index.js';
-import { sha256 } from '../../../src/core/hash.js';
+import { hashValue, sha256 } from '../../../src/core/hash.js';
 import { canonicalCompact, canonicalize } from '../../../src/core/json.js';
 
 /** The canonical text by its definition: a sorted copy, then JSON.stringify. */
@@ -118,7 +118,13 @@ describe('StateHasher', () => {
       expect(canonicalCompact(v)).toBe(canonicalText(v));
       expect(canonicalCompact({ z: v, a: [v, { y: v, b: 1 }] })).toBe(canonicalText({ z: v, a: [v, { y: v, b: 1 }] }));
       expect(hasher.hash({ again: v, list: [v, v] })).toBe(referenceStateHash({ again: v, list: [v, v] }));
+      // hashValue streams the same text into the digest in pieces.
+      expect(hashValue(v)).toBe(sha256(canonicalText(v)));
+      expect(hashValue({ z: v, a: [v, { y: v, b: 1 }] })).toBe(sha256(canonicalText({ z: v, a: [v, { y: v, b: 1 }] })));
     }), { numRuns: 500 });
+    // Pieces over 64 K characters (a whole canonical file) and many small ones (an unsorted object's keys), non-ASCII included.
+    const big = { b: Array.from({ length: 3000 }, (_, i) => ({ id: `c${i}`, name: `Gaius — ${i}` })), a: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`k${3000 - i}`, { z: i, y: 'é' }])) };
+    expect(hashValue(big)).toBe(sha256(canonicalText(big)));
     // Index-like keys come first in JSON.stringify's order; an own "__proto__" key is dropped by canonicalize.
     const odd = JSON.parse('{"__proto__":{"a":1},"10":2,"2":[3],"b":{"1":0,"":1},"":null}') as unknown;
     expect(hasher.hash(odd)).toBe(referenceStateHash(odd));

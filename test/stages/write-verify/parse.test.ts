@@ -1,7 +1,11 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseWriterOutput, extractJson } from '../../../src/stages/e-writer/parse.js';
+import { parseWriterOutput, extractJson, formErrors } from '../../../src/stages/e-writer/parse.js';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
 import { ctx, fixture } from './helpers.js';
+
+const corpus = path.join(import.meta.dirname, '../../fixtures/writer-corpus');
 
 describe('writer output parser', () => {
   it('splits the three sections of a clean answer', () => {
@@ -32,6 +36,19 @@ describe('writer output parser', () => {
     const p = parseWriterOutput('---SCENE_TEXT---\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\nnothing happened');
     expect(p.parse_findings.map((f) => f.code)).toEqual(['AUR5005', 'AUR5002']);
     expect(p.events).toEqual([]);
+  });
+
+  it('ends the scene text at a heading that names claims and events together (the w50 form): no JSON in the prose, the form left to the format fix', () => {
+    const raw = fs.readFileSync(path.join(corpus, 'w50_sc21_combined_json.txt'), 'utf8');
+    const p = parseWriterOutput(raw);
+    expect(p.scene_text).not.toMatch(/CLAIMS|scene_events|```/);
+    expect(p.scene_text.split('\n').at(-1)!.trim()).not.toBe('');
+    expect(raw.slice(0, raw.indexOf('### CLAIMS & SCENE_EVENTS')).trimEnd().endsWith(p.scene_text.split('\n').at(-1)!)).toBe(true);
+    expect(formErrors(p)).toEqual(['the CLAIMS section is missing from the writer output', 'the SCENE_EVENTS section is missing from the writer output']);
+    expect(p.normalisations.map((n) => n.what).join(' ')).toMatch(/"### CLAIMS & SCENE_EVENTS" \(line \d+\) as the end of the section before it/);
+    // A prose line that only mentions claims and events is prose.
+    const prose = parseWriterOutput('---SCENE_TEXT---\nClaims and events crowd the forum.\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]');
+    expect(prose.scene_text).toBe('Claims and events crowd the forum.');
   });
 
   it('repairs truncated JSON and reports the repair', () => {

@@ -29,6 +29,12 @@ const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60
 const CLOSING_TAG = /^[ \t]*<\/(?:scene[ _-]?text|claims|scene[ _-]?events|events)>[ \t]*$/i;
 const MARKER = new RegExp(`${LEFT}${NAME}${RIGHT}(.*)$`, 'i');
 const CANONICAL = /^---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---$/;
+/**
+ * A heading that names two sections at once (`### CLAIMS & SCENE_EVENTS`, `**Claims and events**`):
+ * the two written as one object. It cannot be read as either section (the format fix splits it),
+ * but it is not prose: the section before it ends there.
+ */
+const JOINT = new RegExp(`${LEFT}${NAME}${String.raw`[ \t]*(?:&|\+|/|,|and)[ \t]*`}${NAME}${RIGHT}$`, 'i');
 /** Inline content a JSON section may start on its marker line: a JSON value or a word for "nothing". */
 const INLINE_JSON = /^(?:[[{]|```|none\b|null\b|n\/a\b|nil\b|empty\b|no\b)/i;
 
@@ -98,10 +104,18 @@ export function findSections(raw: string): Sections {
       why: 'the section markers were written in another case or decoration; the section names are unambiguous',
     });
   }
+  const joint = lines.flatMap((l, i) => (/^[ \t]*(?:[>#*_\x60<]|[-=]{2})/.test(l) && JOINT.test(l) ? [i] : []));
+  if (joint.length) {
+    notes.push({
+      code: 'section_marker',
+      what: `read ${joint.map((i) => `"${lines[i].trim()}" (line ${i + 1})`).join(', ')} as the end of the section before it`,
+      why: 'a heading naming two sections at once holds them as one object, not prose; it is not read as either section',
+    });
+  }
   const bodies: Sections['bodies'] = {};
   const sorted = [...markers].sort((a, b) => a.line - b.line);
   sorted.forEach((m, k) => {
-    const to = k + 1 < sorted.length ? sorted[k + 1].line : lines.length;
+    const to = Math.min(k + 1 < sorted.length ? sorted[k + 1].line : lines.length, ...joint.filter((i) => i > m.line));
     const body = lines.slice(m.line + 1, to);
     bodies[m.name] = m.inline ? { text: [m.inline, ...body].join('\n'), first: m.line + 1 } : { text: body.join('\n'), first: m.line + 2 };
   });
