@@ -47,7 +47,10 @@ describe('titles in the prose', () => {
   });
 
   it('"the consul" and "the chief priest" name the one holder in the packet; compounds and plurals do not', async () => {
-    const idx = personIndex(await ctxWith('SC12'));
+    // SC12's matters include the chief priesthood (a post in play, tested below): here it is settled.
+    const ctx = await ctxWith('SC12');
+    const settled = ctx.packet.retrieved_subgraph.threads.filter((t) => t.id !== 'thr_pontifex_maximus');
+    const idx = personIndex({ ...ctx, packet: { ...ctx.packet, retrieved_subgraph: { ...ctx.packet.retrieved_subgraph, threads: settled } } });
     const ids = (t: string) => findMentions(t, idx).map((m) => m.id);
     expect(ids('By the third hour the Consul has still not come, and the chief priest laughs at him.')).toEqual(['cicero', 'caesar']);
     expect(ids('The consuls of next year will not be so patient; ask the consul-elect.')).toEqual([]);
@@ -85,7 +88,15 @@ describe('titles in the prose', () => {
     const contested = { ...ctx, packet: { ...ctx.packet, retrieved_subgraph: { ...ctx.packet.retrieved_subgraph, threads } } };
     expect(findMentions('The pontifex maximus turns, a notch tighter.', personIndex(contested)).map((m) => m.id)).toEqual([]);
     expect(findMentions('The consul sweeps in.', personIndex(contested)).map((m) => m.id)).toEqual(['cicero']);
-    expect(findMentions('The pontifex maximus sweeps in.', personIndex(ctx)).map((m) => m.id)).toEqual(['caesar']);
+    // With no matter about the office the title names its holder; the matter's id (thr_pontifex_maximus)
+    // names the office even when its question says it in other words ("buy the chief priesthood").
+    const settled = ctx.packet.retrieved_subgraph.threads.filter((t) => t.id !== 'thr_pontifex_maximus');
+    const calm = { ...ctx, packet: { ...ctx.packet, retrieved_subgraph: { ...ctx.packet.retrieved_subgraph, threads: settled } } };
+    expect(findMentions('The pontifex maximus sweeps in.', personIndex(calm)).map((m) => m.id)).toEqual(['caesar']);
+    const byId = [...settled, { id: 'thr_pontifex_maximus', question: 'Will Caesar buy the chief priesthood?', progress: 0.1, status: 'open' }];
+    const inPlay = { ...ctx, packet: { ...ctx.packet, retrieved_subgraph: { ...ctx.packet.retrieved_subgraph, threads: byId } } };
+    expect(findMentions('The pontifex maximus turns, a notch tighter.', personIndex(inPlay)).map((m) => m.id)).toEqual([]);
+    expect(findMentions('The chief priest laughs.', personIndex(inPlay)).map((m) => m.id)).toEqual([]);
   });
 
   it('a DPRR import gives the office held in the world year: an annual magistracy begun that year, or the chief pontificate', () => {

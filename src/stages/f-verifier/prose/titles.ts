@@ -37,12 +37,15 @@ export function titleIndex(ctx: VerifyContext): Map<string, string> {
   for (const [id, o] of office) for (const t of titlesOf(o)) (holders.get(t) ?? holders.set(t, new Set()).get(t)!).add(id);
   // An office the scene's matters are about ("Who will be pontifex maximus?") is a post in play:
   // "the pontifex maximus turns" may be the race as well as the man, so its titles stay unresolved.
-  const matters = pk.retrieved_subgraph.threads.map((t) => t.question.toLowerCase().replace(/\s+/g, ' '));
+  // A matter's id says it as plainly as its question ("thr_pontifex_maximus": "…buy the chief priesthood").
+  const matters = pk.retrieved_subgraph.threads.flatMap((t) => [t.question, t.id.replace(/^thr_/, '').replace(/_/g, ' ')]).map((q) => q.toLowerCase().replace(/\s+/g, ' '));
   const contested = (t: string) => matters.some((q) => new RegExp(`(?<![\\p{L}])${escape(t)}(?![\\p{L}-])`, 'u').test(q));
+  // Every title of such an office is blocked, not only the form the matter uses ("the chief priest" too).
+  const blocked = new Set([...new Set(office.values())].flatMap((o) => (titlesOf(o).some(contested) ? titlesOf(o) : [])));
   const out = new Map<string, string>();
   for (const [t, ids] of holders) {
     const [only] = [...ids];
-    if (ids.size === 1 && inPacket.has(only) && !contested(t)) out.set(t, only);
+    if (ids.size === 1 && inPacket.has(only) && !blocked.has(t)) out.set(t, only);
   }
   return out;
 }
