@@ -8,6 +8,8 @@ export interface PacketCastMember {
   cue: string;
   /** For pronouns and forms of address; absent when the world does not say. */
   gender?: Gender;
+  /** The office held in the world's year ("consul"), from the world; absent when none. */
+  office?: string;
   status: string;
   mood: string;
   objective: string;

@@ -54,6 +54,12 @@ export interface Finding {
   /** The quoted span of scene text the finding is about, if any. */
   span?: { line: number; text: string };
   fix: string;
+  /**
+   * How sure a reading of the prose is (issue 14): `sure` findings are hard, `doubtful` ones (a
+   * carried-over pronoun, hearsay, a guessed currency rate, irony nearby) soft. Absent on findings
+   * about the structured sections, which are read exactly.
+   */
+  confidence?: 'sure' | 'doubtful';
 }
 
 export interface SceneAttempt {

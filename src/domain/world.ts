@@ -145,6 +145,12 @@ export interface Character {
    */
   gender?: Gender;
   principal: boolean;
+  /**
+   * The office held in the world's year, lower-case English ("consul", "praetor", "tribune of the
+   * plebs", "pontifex maximus"). Optional: the prose reader resolves "the consul" to the one
+   * character of a packet who holds it; absent, titles stay unresolved.
+   */
+  office?: string;
   faction: string;
   status: CharacterStatus;
   location: string;

@@ -3,6 +3,7 @@ import { Rng } from '../core/rng.js';
 import type { Character, Constraint, Faction, InWorldDate, SeasonGoals, Secret, Thread, World } from '../domain/world.js';
 import type { SourcePerson, SourceTie } from './model.js';
 import { slug } from './dprr/names.js';
+import { officeInYear } from './dprr/offices.js';
 import { inventBdi, inventStats, inventVoice, standing } from './invent.js';
 import type { StarterKit } from './kit.js';
 import { castMapping as mapCast, uniqueCues } from './cast.js';
@@ -164,6 +165,7 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
       // DPRR records each person's sex; pronouns and forms of address follow it.
       gender: p.female ? 'female' : 'male',
       principal: principalIds.has(p.id),
+      ...officeField(p, opts.date.year_bc),
       faction: factionById.get(p.id)!,
       status: p.alive ? 'alive' : 'dead',
       location,
@@ -207,4 +209,10 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
 
   const seasonGoals: SeasonGoals = { ...kit.seasonGoals, title: `${kit.seasonGoals.title} (${opts.title})`, logline: renameText(kit.seasonGoals.logline), goals: kit.seasonGoals.goals.map((g) => ({ ...g, text: renameText(g.text) })) };
   return { threads, constraints, seasonGoals };
+}
+
+/** The office held in the world's year, when the source records one (prose titles: "the consul"). */
+function officeField(p: SourcePerson, yearBc: number): { office?: string } {
+  const office = p.alive ? officeInYear(p.offices, yearBc) : undefined;
+  return office ? { office } : {};
 }

@@ -25,21 +25,20 @@ interface Entry {
 }
 
 /**
- * The recall each family must reach today. Anachronisms and length are read by this branch's rules;
- * the other families wait for the prose reader (issue 14 item 1–2): its work raises their floors
- * to the 0.95 target, in this one table.
+ * The recall each family must reach (issue 14's target: 0.95 in every class). A floor below it is
+ * a measured gap, said next to it; raise it when the gap closes.
  */
 export const RECALL_FLOOR: Record<string, number> = {
   anachronism: 0.95,
   length: 0.95,
-  dead: 0.2,
-  presence: 0.1,
-  teleport: 0,
-  overspend: 0.1,
-  forbidden: 0,
-  outcome: 0.1,
-  cliffhanger: 0,
-  canon: 0.1,
+  dead: 0.95,
+  presence: 0.95,
+  teleport: 0.95,
+  overspend: 0.95,
+  forbidden: 0.95,
+  outcome: 0.95,
+  cliffhanger: 0.95,
+  canon: 0.95,
 };
 
 /** The codes that name each family's defect: a hard finding of another family is not a catch. */
@@ -55,7 +54,9 @@ beforeAll(async () => {
   for (const e of manifest) {
     results.set(e.file, verifySceneOutput(readFileSync(path.join(P, e.file), 'utf8'), { ...base, packet: readPacket(path.join(W, e.packet)) }));
   }
-});
+  // 160 answers through the verifier: on a loaded shared machine this outlasts the default hook
+  // timeout. Speed is measured by bench/prose.mjs, not here.
+}, 300_000);
 
 const hard = (v: SceneVerification) => v.findings.filter((f) => f.severity === 'hard');
 

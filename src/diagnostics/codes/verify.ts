@@ -17,6 +17,11 @@ defineDiagnostics([
   { code: 'AUR5012', severity: 'error', message: '{name} speaks but is not in the scene cast', hint: 'Only the cast may speak: {cast}. Introduce an extra only through a minor_character claim.' },
   { code: 'AUR5013', severity: 'error', message: 'event {event} has {name} as {role} but {name} is not in the scene cast', hint: 'Events may only involve the cast: {cast}.' },
   { code: 'AUR5014', severity: 'error', message: '{name} appears at {location} but was at {from} ({days} day(s) away, {available} available)', hint: '{name} cannot reach {location} in time: leave {name} out of this scene.' },
+  // The same invariants read from the prose (issue 14): hard when the reading is sure, soft when doubtful.
+  { code: 'AUR5015', severity: 'error', message: '{name} is dead but {how} in the prose', hint: 'Cut what {name} does or says on stage; the dead may only be mentioned or remembered.' },
+  { code: 'AUR5016', severity: 'error', message: '{name} {how} on stage in the prose but is not in the scene cast', hint: 'Only the cast may speak or act on stage: {cast}. Mention {name} only as absent.' },
+  { code: 'AUR5017', severity: 'error', message: '{name} is in this scene at {location} but the prose places them at {place}', hint: 'Keep {name} at {location} for the whole scene; cut the cut-away to {place}.' },
+  { code: 'AUR5022', severity: 'error', message: 'the prose has {name} pay {amount} denarii ("{text}") with {balance} available', hint: 'Pay at most {balance} denarii, or only name the sum without paying it.' },
   { code: 'AUR5020', severity: 'error', message: 'event {event} overdraws {account}: {balance} denarii available, {amount} moved', hint: 'Move at most {balance} denarii from {account}, or only the transfers the packet requires.' },
   { code: 'AUR5021', severity: 'error', message: 'event {event} spends the same denarii twice (transfer {from} -> {to} of {amount} repeats a required transfer)', hint: 'List each required transfer once, in the event aligned to its application.' },
   // Plan compliance.
@@ -24,12 +29,16 @@ defineDiagnostics([
   { code: 'AUR5031', severity: 'error', message: 'required delta {delta} of application {application} is not in the scene events', hint: 'Show it on screen and list it in SCENE_EVENTS with application_id "{application}": {delta}.' },
   { code: 'AUR5032', severity: 'error', message: 'event {event} depicts a change ({delta}) that no planned application of this scene requires', hint: 'Only the packet\'s required deltas may change the world; describe other things without deltas.' },
   { code: 'AUR5034', severity: 'error', message: 'event {event} depicts {operator} succeeding ({path}) but the plan says it fails', hint: 'Write the failure: {directive}' },
+  { code: 'AUR5035', severity: 'error', message: 'beat {beat} ({operator}) is planned to fail but the prose shows it coming off', hint: 'Write the failure the packet directs; nothing changes hands, nobody follows, nothing gives way.' },
+  { code: 'AUR5036', severity: 'error', message: 'the cliffhanger is resolved in the closing lines', hint: 'End on the open question: {hook}' },
   { code: 'AUR5033', severity: 'error', message: 'event {event} names application {application} which is not planned for this scene', hint: 'Use only these application ids: {known}.' },
   // Claims (spec §8.3).
   { code: 'AUR5040', severity: 'warning', message: '{count} claims exceed the {max} inventions allowed in this scene: the weakest ({claim}) downgraded to rumour', hint: 'Introduce at most {max} new facts; {claim} will only be the cast\'s rumour.' },
   { code: 'AUR5041', severity: 'error', message: 'claim {claim} is a {kind}, which this scene may not invent (allowed: {allowed})', hint: 'Drop claim {claim} or recast it as one of: {allowed}.' },
   { code: 'AUR5042', severity: 'error', message: 'claim {claim} contradicts canon: {detail}', hint: 'Drop claim {claim}; canon says {canon}.' },
   { code: 'AUR5043', severity: 'error', message: 'claim {claim} states the hidden secret {secret} as fact, and nobody in the cast holds it', hint: 'Do not reveal {secret} here; at most hint at it without stating it.' },
+  { code: 'AUR5046', severity: 'error', message: 'the prose states a forbidden fact: {fact}', hint: 'Nobody here knows this: cut it, or leave it as a hint or a rumour nobody confirms.' },
+  { code: 'AUR5047', severity: 'error', message: 'the prose contradicts canon: {detail}', hint: 'Keep to canon: {detail}.' },
   // Voice.
   { code: 'AUR5050', severity: 'error', message: 'anachronism "{word}"', hint: 'Replace "{word}" with {replacement}.' },
   // Soft quality gates (spec §9.2).

@@ -58,3 +58,25 @@ export const isTriumph = (o: string) => /^triumphator/.test(o);
 export const isDefeat = (o: string) => /^repulsa/.test(o);
 /** Offices whose holders in the same year were colleagues (and rivals) in the same college. */
 export const COLLEGIAL = new Set(['consul', 'consul suffectus', 'praetor', 'censor', 'tribunus plebis', 'aedilis curulis', 'aedilis plebis', 'quaestor']);
+
+/** DPRR's annual magistracies in the English a model writes, most senior first. */
+const ANNUAL: [RegExp, string][] = [
+  [/^dictator$/, 'dictator'],
+  [/^censor$/, 'censor'],
+  [/^consul( suffectus)?$/, 'consul'],
+  [/^praetor$/, 'praetor'],
+  [/^aedilis (curulis|plebis)$/, 'aedile'],
+  [/^tribunus plebis$/, 'tribune of the plebs'],
+  [/^quaestor$/, 'quaestor'],
+];
+
+/**
+ * The office a person holds in the world's year, for the prose reader's titles ("the consul"): an
+ * annual magistracy begun that year, else the chief pontificate (held for life) begun by then.
+ * DPRR years are negative for BC.
+ */
+export function officeInYear(offices: { name: string; year: number }[], yearBc: number): string | undefined {
+  const now = offices.filter((o) => o.year === -yearBc);
+  for (const [re, english] of ANNUAL) if (now.some((o) => re.test(o.name))) return english;
+  return offices.some((o) => o.name === 'pontifex maximus' && o.year <= -yearBc) ? 'pontifex maximus' : undefined;
+}

@@ -14,9 +14,12 @@ export type DefectKind =
   | 'overspend'
   | 'malformed_claims'
   | 'missing_section'
-  | 'no_hook';
+  | 'no_hook'
+  | 'dead_acts_prose'
+  | 'teleport_prose'
+  | 'overspend_prose';
 
-export const DEFECT_KINDS: readonly DefectKind[] = ['dead_speaks', 'anachronism', 'missing_delta', 'teleport', 'overspend', 'malformed_claims', 'missing_section', 'no_hook'];
+export const DEFECT_KINDS: readonly DefectKind[] = ['dead_speaks', 'anachronism', 'missing_delta', 'teleport', 'overspend', 'malformed_claims', 'missing_section', 'no_hook', 'dead_acts_prose', 'teleport_prose', 'overspend_prose'];
 
 /** Finding codes each defect trips; a repair prompt prohibiting a code stops that defect. */
 export const DEFECT_CODES: Record<DefectKind, string[]> = {
@@ -28,6 +31,10 @@ export const DEFECT_CODES: Record<DefectKind, string[]> = {
   malformed_claims: ['AUR5002'],
   missing_section: ['AUR5001'],
   no_hook: ['AUR5060', 'AUR5061'],
+  // Issue 14: the same mistakes told only in the narration, which only the prose reader sees.
+  dead_acts_prose: ['AUR5015'],
+  teleport_prose: ['AUR5017'],
+  overspend_prose: ['AUR5022'],
 };
 
 /**
@@ -57,7 +64,10 @@ export function feasible(kind: DefectKind, p: WriterPayload, d: Draft): boolean 
   const pk = p.packet;
   switch (kind) {
     case 'dead_speaks':
+    case 'dead_acts_prose':
       return pk.dead.length > 0;
+    case 'teleport_prose':
+      return pk.cast.length > 1 && elsewhereFor(pk) !== undefined;
     case 'anachronism':
       return p.lexicon.length > 0;
     case 'missing_delta':
@@ -65,6 +75,7 @@ export function feasible(kind: DefectKind, p: WriterPayload, d: Draft): boolean 
     case 'teleport':
       return teleportCandidates(pk).length > 0;
     case 'overspend':
+    case 'overspend_prose':
       return pk.retrieved_subgraph.accounts.some((a) => pk.cast.some((c) => c.id === a.owner || c.id === a.id)) && pk.cast.length > 1;
     default:
       return true;
@@ -77,6 +88,33 @@ export function teleportCandidates(pk: ScenePacket) {
   return pk.retrieved_subgraph.characters.filter(
     (c) => !cast.has(c.id) && c.status === 'alive' && c.location !== pk.setting.location && !castCues.has(c.name.split(/\s+/).pop()!.toUpperCase()),
   );
+}
+
+/** Towns a day or more from Rome, for a cast member cut away to mid-scene; never the scene's own place. */
+const ELSEWHERE = ['Ostia', 'Tusculum', 'Praeneste', 'Antium', 'Tibur'];
+
+function elsewhereFor(pk: ScenePacket): string | undefined {
+  const here = `${pk.setting.location} ${pk.setting.location_name}`.toLowerCase();
+  return ELSEWHERE.find((t) => !here.includes(t.toLowerCase()));
+}
+
+/**
+ * A prose-only defect, one narration line: a dead man acting on stage, a cast member placed in another
+ * town mid-scene, a payment beyond the payer's purse with no event for it. Only the prose reader sees them.
+ */
+function proseDefect(kind: 'dead_acts_prose' | 'teleport_prose' | 'overspend_prose', pk: ScenePacket, rng: Rng): string {
+  if (kind === 'dead_acts_prose') {
+    const ghost = rng.pick(pk.dead);
+    return `${ghost.name} ${rng.pick(['crosses to the brazier and holds both hands out to the coals.', 'laughs softly from the doorway and folds both arms.', 'sits down on the nearest bench as if invited.'])}`;
+  }
+  if (kind === 'teleport_prose') {
+    const who = pk.cast[1 + rng.int(pk.cast.length - 1)];
+    return `Meanwhile, at ${elsewhereFor(pk)}, ${who.name} ${rng.pick(['walks the quay and counts the grain ships.', 'reads the morning letters in a borrowed garden.', 'waits by the town gate for a rider from Rome.'])}`;
+  }
+  const acct = rng.pick(pk.retrieved_subgraph.accounts.filter((a) => pk.cast.some((c) => c.id === a.owner || c.id === a.id)));
+  const payer = pk.cast.find((c) => c.id === acct.owner || c.id === acct.id)!;
+  const payee = pk.cast.find((c) => c.id !== payer.id)!;
+  return `${payer.name} counts out ${fmt(acct.denarii + 1000 * (1 + rng.int(5)))} denarii for ${payee.name}, coin by coin, on the table between them.`;
 }
 
 export function plantDefect(d: Draft, p: WriterPayload, rng: Rng, forced?: DefectKind): void {
@@ -137,6 +175,11 @@ export function plantDefect(d: Draft, p: WriterPayload, rng: Rng, forced?: Defec
     }
     case 'missing_section':
       d.dropEvents = true;
+      break;
+    case 'dead_acts_prose':
+    case 'teleport_prose':
+    case 'overspend_prose':
+      d.lines.splice(mid, 0, proseDefect(kind, pk, rng));
       break;
     case 'no_hook': {
       const names = pk.cast.map((c) => c.name).join(' and ');

@@ -140,6 +140,7 @@ function castOf(index: WorldIndex, ops: Map<string, Operator>, scene: EpisodePla
     return {
       id, name: c.name, cue: c.cue, status: c.status,
       ...genderField(c),
+      ...(c.office ? { office: c.office } : {}),
       mood: moodOf(index, c, scene.cast, apps),
       objective: objectiveOf(index, ops, c, apps),
       register: c.voice.register, voice_tags: [...c.voice.tags], sample_lines: [...(c.voice.sample_lines ?? [])],

@@ -14,6 +14,8 @@ export interface KnownCharacter {
   status: string;
   /** Where the world puts them before this scene, if known. */
   location?: string;
+  /** The office held in the world's year ("consul"), if the world says. */
+  office?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { claimRules } from './rules/claims.js';
 import { anachronismRules, claimAnachronismRules, eventAnachronismRules, hookRule } from './rules/voice.js';
 import { lengthRule } from './rules/length.js';
 import { cueNotes } from './dialogue.js';
+import { proseRules } from './prose/index.js';
 
 export interface SceneVerification {
   parsed: ParsedWriterOutput;
@@ -58,6 +59,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     ...ca.findings,
     ...eventAnachronismRules(judged.events, ctx),
     ...hookRule(parsed, ctx),
+    ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')]),
   ];
   findings.sort((a, b) => a.code.localeCompare(b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
   return {

@@ -30,7 +30,7 @@ export function travelMatrix(world: Pick<World, 'world'>): (from: string, to: st
 }
 
 export function knownCharacters(world: Pick<World, 'characters'>): KnownCharacter[] {
-  return world.characters.characters.map((c) => ({ id: c.id, name: c.name, cue: c.cue, status: c.status, location: c.location }));
+  return world.characters.characters.map((c) => ({ id: c.id, name: c.name, cue: c.cue, status: c.status, location: c.location, ...(c.office ? { office: c.office } : {}) }));
 }
 
 /** Everything but the packet: what the pipeline verifies each scene against. */

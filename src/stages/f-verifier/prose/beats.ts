@@ -1,0 +1,67 @@
+import type { PacketInstruction } from '../../../domain/packet.js';
+import type { VerifyContext } from '../context.js';
+import { complianceIn } from './compliance.js';
+import { factMatch, signature } from './facts.js';
+import { depictsSuccess } from './outcome.js';
+import { failOwner } from './owner.js';
+import type { ProseSentence, Reading } from './reader.js';
+
+/** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
+export interface BeatSuccess {
+  sentence: ProseSentence;
+  /** The application planned to fail that the sentence shows coming off. */
+  app: PacketInstruction;
+  sure: boolean;
+  /** What shows it: an idiom of success, a verb of giving way, or the beat's secret told. */
+  how: string;
+}
+
+/** Hearsay, denial and conditions around a told secret: it is not told as fact. */
+const HEDGED = /\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?/i;
+/** Narration that reports a telling ("he tells her everything: …"). */
+const TELLS = /\b(?:tells?|told|reveals?|whispers?|names?|confides?|confesses?|spells? out|lays? (?:it )?(?:all )?out|shows?|reads? (?:it )?(?:aloud|out))\b/i;
+
+/**
+ * A FAIL beat that moves a secret (a betrayal, a confession, an informer's report) has come off
+ * when the secret is put into words in the scene: the rival now holds it. Speech counts, and
+ * narration that reports a telling; a hedged or denied telling does not.
+ */
+function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
+  const pk = ctx.packet;
+  for (const app of pk.director_instructions.sequence) {
+    const id = app.outcome === 'fail' ? app.bindings.secret : undefined;
+    if (!id) continue;
+    const sec = pk.retrieved_subgraph.secrets.find((x) => x.id === id);
+    if (!sec) continue;
+    const sig = signature(sec.text, r.index);
+    for (const s of r.sentences) {
+      if (s.line <= 0 || (s.kind === 'narration' && !TELLS.test(s.text)) || HEDGED.test(s.text)) continue;
+      const m = factMatch(s.text, sig, r.index);
+      if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
+    }
+  }
+  return null;
+}
+
+/**
+ * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
+ * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
+ * (compliance.ts), or the beat's secret told. Null when the scene has no FAIL beat or shows none.
+ */
+export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatSuccess | null {
+  if (!ctx.packet.director_instructions.sequence.some((q) => q.outcome === 'fail')) return null;
+  let doubtful: BeatSuccess | null = null;
+  for (const s of r.sentences) {
+    if (s.line <= 0) continue;
+    const idiom = depictsSuccess(s.text);
+    const verb = idiom ? null : complianceIn(s.text, s.kind);
+    if (!idiom && !verb) continue;
+    // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
+    const o = failOwner(s, ctx.packet);
+    if (!o) continue;
+    const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };
+    if (won.sure) return won;
+    doubtful ??= won;
+  }
+  return secretTold(r, ctx) ?? doubtful;
+}

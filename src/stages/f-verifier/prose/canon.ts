@@ -1,0 +1,52 @@
+import type { Mention, PersonIndex } from './names.js';
+
+/** A statement the prose makes about a person's life or party. */
+export interface CanonStatement {
+  id: string;
+  says: 'dead' | 'alive' | 'faction';
+  faction?: string;
+  /** Hedged (rumour, question, modal) or shouted on a wall: doubtful. */
+  hedged: boolean;
+}
+
+const DEAD_AFTER = /^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead|murdered|killed|slain|executed|strangled|buried)\b|^\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these|is no more)\b/i;
+const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mourning for|the late|the dead)\s+$/i;
+const DEAD_POSSESSIVE = /^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death)\b/i;
+const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;
+const ALIVE_AFTER = /^(?:\s*,)?\s+(?:is|was)\s+(?:still\s+)?(?:alive|living|not dead)\b|^\s+(?:lives|still lives|survived|escaped|is coming back|has returned)\b/i;
+/** Hearsay, questions and conditions: the speaker does not assert it. */
+const HEDGE = /\b(?:rumou?rs?|they say|men say|people say|saying|were saying|I hear|heard|perhaps|maybe|if|whether|would|could|might|may|a lie|lies that|false|nonsense|wish|pretend|as if|dream)\b|\?/i;
+
+/** The clause around a mention: hedges elsewhere in the sentence ("…, who else will buy my grain?") do not soften it. */
+function clauseOf(text: string, m: Mention): string {
+  const start = Math.max(...[',', ';', ':', '—', '–'].map((c) => text.lastIndexOf(c, m.start)), 0);
+  const ends = [',', ';', ':', '—', '–', '.'].map((c) => text.indexOf(c, m.end)).filter((i) => i >= 0);
+  const end = ends.length ? Math.min(...ends) : text.length;
+  const tail = text.slice(end, end + 1) === '.' || end === text.length ? text.slice(end).match(/^[^.!]*\?/)?.[0] ?? '' : '';
+  return text.slice(start, end) + tail;
+}
+
+/** Factions named in the packet, as a pattern ("optimates", "populares"). */
+function factionRe(factions: string[]): RegExp | null {
+  const fs = [...new Set(factions.filter((f) => f && f.length > 3))];
+  return fs.length ? new RegExp(`^\\s*,\\s*(?:the\\s+)?(?:[\\p{L}]+\\s+){0,4}(?:of|for)\\s+the\\s+(${fs.join('|')})\\b`, 'iu') : null;
+}
+
+/**
+ * What a sentence says about the life or party of the people it names: "X is dead", "X's widow",
+ * "kills X", "X is alive", "X, darling of the populares". Hedged statements are kept as doubtful.
+ */
+export function canonStatements(text: string, mentions: Mention[], idx: PersonIndex): CanonStatement[] {
+  const out: CanonStatement[] = [];
+  const fre = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''));
+  for (const m of mentions) {
+    const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
+    const after = text.slice(m.end, m.end + 60);
+    const before = text.slice(Math.max(0, m.start - 30), m.start);
+    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || DEAD_POSSESSIVE.test(after) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });
+    else if (ALIVE_AFTER.test(after)) out.push({ id: m.id, says: 'alive', hedged });
+    const f = fre ? after.match(fre) : null;
+    if (f) out.push({ id: m.id, says: 'faction', faction: f[1].toLowerCase(), hedged });
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+import nlp from 'compromise';
+
+/**
+ * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
+ * taking what is handed, a crowd following. Read verb by verb with compromise, so a negation
+ * ("does not hand it over"), a modal or future ("would have given", "will not yield"), an
+ * imperative ("Give it to him": it asks, it does not show), an infinitive ("refuses to give"), a
+ * near-miss adverb ("almost hands it over") or a negative subject ("nobody follows") is not a
+ * depiction of success. A refusal in the same sentence ("hands it back, refusing") voids it.
+ */
+
+/** Giving way, with no object needed: the attempt's target yields. */
+const YIELD = new Set(['give in', 'give way', 'relent', 'yield', 'consent', 'agree', 'comply', 'submit', 'capitulate', 'concede', 'acquiesce', 'obey', 'surrender', 'let go', 'cave', 'cave in', 'back down', 'say yes', 'nod assent', 'accept']);
+/** Handing over: counts with a concrete object ("hands Terentia the tablet", "gives them up"). */
+const TRANSFER = new Set(['give', 'hand', 'hand over', 'deliver', 'surrender', 'release', 'turn over', 'give up', 'yield up', 'entrust']);
+/** Moving a thing toward someone: only a transfer once it arrives ("slides it to Cato", not "slides it toward Cato"). */
+const MOTION = new Set(['slide', 'press', 'pass', 'push']);
+/** Taking what is handed: counts with a concrete object ("takes it", "accepts the purse"). */
+const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
+/** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
+const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
+/** Refusals and holding back: a sentence with one of these, undenied, shows no success. */
+const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
+
+/** Objects that are gestures, abstractions or someone's body, not the thing the attempt is about ("gives the signal", "takes a breath", "takes her face in his hands"). */
+const ABSTRACT = /^(?:signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|breath|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|breath)$/i;
+/** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
+const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
+/** Taking a sign or a slight "as" something reads it, it receives nothing ("takes it as an omen", "takes it badly"). */
+const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|personally|lightly|to heart|to mean)|the \p{L}+\s+(?:as an?|amiss|badly|ill|hard|personally|lightly|to heart))\b/iu;
+const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
+/**
+ * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
+ * noun, so the phrase is read as "they", as subjects.ts reads a name as "He".
+ */
+const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
+const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
+/** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
+const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
+const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
+/** Conditions, wishes and backstory: the clause is not a depiction of now. */
+const UNREAL = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|once|ago|last (?:year|month|time|spring|summer|winter)|used to|before)\b/i;
+const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
+/** Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). */
+const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before)$/i;
+
+/** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
+const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
+
+interface VerbUse {
+  inf: string;
+  before: string;
+  after: string;
+  /** The words after the verb up to the clause's end, commas kept ("a short, dry laugh"). */
+  obj: string;
+}
+
+/** Verb uses that are real, present or past, undenied indicatives, with the clause before and after them. */
+function liveVerbs(sentence: string): VerbUse[] {
+  if (sentence.includes('?')) return [];
+  const out: VerbUse[] = [];
+  let from = 0;
+  const doc = nlp(sentence);
+  type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
+  for (const v of doc.verbs().json() as V[]) {
+    const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
+    const at = sentence.indexOf(text, from);
+    if (at < 0 || !v.verb) continue;
+    from = at + text.length;
+    const g = v.verb.grammar ?? {};
+    if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || g.form === 'imperative' || g.isInfinitive) continue;
+    if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a))) continue;
+    if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
+    const start = Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0);
+    const before = sentence.slice(start, at);
+    const tail = sentence.slice(at + text.length);
+    const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
+    const objEnd = tail.search(/[;:—–.!("]|\b(?:and|but|then|while)\b/);
+    out.push({ inf: (v.verb.infinitive ?? text).toLowerCase(), before, after: end >= 0 ? tail.slice(0, end) : tail, obj: objEnd >= 0 ? tail.slice(0, objEnd) : tail });
+  }
+  return out;
+}
+
+function concreteObject(after: string): boolean {
+  // "gave her nothing", "letting go of nothing": a transfer of nothing is a refusal.
+  if (/\b(?:nothing|none|no)\b/i.test(after)) return false;
+  // Handing a thing back returns it: the attempt did not take.
+  if (/\bback\b/i.test(after)) return false;
+  const m = after.match(CONCRETE);
+  if (!m) return false;
+  if (m[1]) return true;
+  const words = (m[2] ?? '').replace(/,/g, ' ').trim().split(/\s+/);
+  const stop = words.findIndex((w) => NP_END.test(w));
+  const head = (stop < 0 ? words : words.slice(0, stop)).pop() ?? '';
+  return head.length > 0 && !ABSTRACT.test(head);
+}
+
+/**
+ * The verb that shows an attempt coming off in this sentence, or null. In speech only a thing
+ * handed over or a crowd going along counts: a said "I agree" may be grudging, ironic or about
+ * something else, while narration that says someone gives in shows it.
+ */
+export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'narration'): string | null {
+  if (UNREAL.test(sentence) || !STEMS.test(sentence)) return null;
+  const uses = liveVerbs(sentence.replace(GROUP_NP, '$1they'));
+  if (uses.some((u) => REFUSE.has(u.inf))) return null;
+  for (const u of uses) {
+    if (NEG_SUBJECT.test(u.before)) continue;
+    if (kind === 'narration' && YIELD.has(u.inf) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return u.inf;
+    if (TRANSFER.has(u.inf) && concreteObject(u.obj)) return u.inf;
+    // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
+    if (RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
+    if (MOTION.has(u.inf) && concreteObject(u.obj) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return u.inf;
+    if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return u.inf;
+  }
+  return null;
+}

@@ -1,0 +1,26 @@
+import type { Finding } from '../../../domain/scene.js';
+import type { ParsedWriterOutput } from '../../e-writer/parse.js';
+import type { VerifyContext } from '../context.js';
+import { readProse } from './reader.js';
+import { prosePresenceRules } from '../rules/prose-presence.js';
+import { proseMoneyRules } from '../rules/prose-money.js';
+import { proseCanonRules, proseForbiddenRules } from '../rules/prose-facts.js';
+import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome.js';
+
+/**
+ * Every prose rule over one answer (issue 14): the scene text is read once, then judged like the
+ * structured sections. Claim and event texts are read as narration too (line 0: no span).
+ */
+export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[]): Finding[] {
+  const r = readProse(p, ctx, extraTexts);
+  const all = [
+    ...prosePresenceRules(r, ctx),
+    ...proseMoneyRules(r, ctx),
+    ...proseForbiddenRules(r, ctx),
+    ...proseCanonRules(r, ctx),
+    ...proseOutcomeRules(r, ctx),
+    ...proseCliffhangerRules(r, ctx),
+  ];
+  // Each rule grades its reading and makes a sure one hard and a doubtful one soft; the finding says which.
+  return all.map((f) => ({ ...f, confidence: f.severity === 'hard' ? 'sure' : 'doubtful' }));
+}

@@ -1,0 +1,55 @@
+import nlp from 'compromise';
+
+/** A sum of money named in a sentence, converted to denarii. */
+export interface Sum {
+  denarii: number;
+  text: string;
+  /** True when the currency's rate is a guess (talents vary by standard). */
+  doubtful: boolean;
+}
+
+/** Denarii per unit. A sestertius is a quarter denarius; an Attic talent about 6,000 denarii. */
+const CURRENCY: { re: RegExp; rate: number; doubtful: boolean }[] = [
+  { re: /^(?:denarii|denarius|denarius'|denarii's)$/i, rate: 1, doubtful: false },
+  { re: /^(?:sesterces|sesterce|sestertii|sestertius|HS)$/i, rate: 0.25, doubtful: false },
+  { re: /^(?:talents|talent)$/i, rate: 6000, doubtful: true },
+];
+
+const SMALL: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100 };
+const MULT: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000 };
+
+/**
+ * compromise reads "235,000" and "forty-five thousand" but gives 0 for stacked multipliers ("a
+ * thousand thousand", the Roman way of saying a million): multiply those out.
+ */
+function stacked(text: string): number {
+  const words = text.toLowerCase().split(/[\s-]+/).filter(Boolean);
+  if (!words.some((w) => w in MULT)) return 0;
+  let v = SMALL[words[0]] ?? (Number(words[0]) || 0);
+  if (words[0] in MULT) v = MULT[words[0]];
+  for (const w of words.slice(1)) if (w in MULT) v *= MULT[w];
+  return v;
+}
+
+/** Every sum of money in one sentence: a number directly followed by a currency word. */
+export function sumsIn(sentence: string): Sum[] {
+  const out: Sum[] = [];
+  const doc = nlp(sentence);
+  for (const n of doc.numbers().json() as { text: string; number?: { num?: number } }[]) {
+    const text = n.text.replace(/[.,;:!?]+$/, '');
+    const at = sentence.indexOf(text);
+    if (at < 0) continue;
+    const next = sentence.slice(at + text.length).match(/^\s+([\p{L}']+)/u)?.[1] ?? '';
+    const cur = CURRENCY.find((c) => c.re.test(next));
+    if (!cur) continue;
+    let num = n.number?.num ?? 0;
+    if (!num || /thousand\s+thousand|hundred\s+thousand\s+thousand/i.test(text)) num = stacked(text) || num;
+    if (num > 0) out.push({ denarii: num * cur.rate, text: `${text} ${next}`, doubtful: cur.doubtful });
+  }
+  return out;
+}
+
+/** Payment verbs: money leaving someone's hands now, in the scene. */
+export const PAYS = /\b(?:pays?|paid|counts?(?:\s+out)?|counted|press(?:es)?|hands?(?:\s+over)?|gives?|spends?|spill|spills|pours?\s+out|lays?\s+out|sends?|disburses?|settles?|empties|tips|flings?|throws?|push(?:es)?|slides?|passes|drops?|scatters?|showers?|tosses?|buys?|bribes?)\b/i;
+/** Sums only talked about: owed, worth, boasted of, offered, refused, hoped for. */
+export const NOT_PAID = /\b(?:owes?|owed|debt|worth|could|would|might|if|offers?|asks?|demands?|promises?|refuses?|small sum|never|not|no one|nobody|hear|say|said|rumou?r)\b/i;

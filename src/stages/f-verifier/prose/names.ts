@@ -1,0 +1,129 @@
+import type { VerifyContext } from '../context.js';
+import { titleIndex, titleRegex } from './titles.js';
+
+/** One person the prose may name: what the packet and world know about them. */
+export interface Person {
+  id: string;
+  name: string;
+  dead: boolean;
+  inCast: boolean;
+  faction?: string;
+  location?: string;
+}
+
+/** A name form found in the text, resolved to a person. */
+export interface Mention {
+  id: string;
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Praenomina are shared by half the Senate: never a name on their own. */
+const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus']);
+
+/** English forms of Latin name parts, as English prose names these men. */
+const ENGLISH: Record<string, string[]> = {
+  catilina: ['catiline'],
+  pompeius: ['pompey'],
+  antonius: ['antony', 'mark antony', 'marc antony'],
+  octavius: ['octavian'],
+  octavianus: ['octavian'],
+  vergilius: ['virgil'],
+  horatius: ['horace'],
+  livius: ['livy'],
+  ovidius: ['ovid'],
+  terentius: ['terence'],
+  sulla: ['sylla'],
+};
+
+export interface PersonIndex {
+  byId: Map<string, Person>;
+  /** Lower-case name form → person id; forms shared by two people who are not resolved by the cast are dropped. */
+  forms: Map<string, string>;
+  /** The single regex over every form, longest first. */
+  re: RegExp | null;
+  /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
+  titles: Map<string, string>;
+  titleRe: RegExp | null;
+}
+
+function collect(ctx: VerifyContext): Map<string, Person> {
+  const byId = new Map<string, Person>();
+  const p = ctx.packet;
+  const add = (id: string, name: string, o: Partial<Person>) => {
+    const prior = byId.get(id);
+    byId.set(id, {
+      id,
+      name,
+      dead: (o.dead ?? false) || (prior?.dead ?? false),
+      inCast: (o.inCast ?? false) || (prior?.inCast ?? false),
+      faction: o.faction ?? prior?.faction,
+      location: prior?.location ?? o.location,
+    });
+  };
+  for (const c of ctx.characters ?? []) add(c.id, c.name, { dead: c.status === 'dead', location: c.location });
+  for (const c of p.retrieved_subgraph.characters) add(c.id, c.name, { dead: c.status === 'dead', faction: c.faction, location: c.location });
+  for (const d of p.dead) add(d.id, d.name, { dead: true });
+  for (const c of p.cast) add(c.id, c.name, { inCast: true, dead: c.status === 'dead' });
+  return byId;
+}
+
+/** Every form a person is named by: full name, nomen+cognomen, each non-praenomen part, English forms, the cue. */
+export function formsOf(name: string, cue?: string): string[] {
+  const parts = name.toLowerCase().replace(/\./g, '').split(/\s+/).filter(Boolean);
+  const out = new Set<string>([parts.join(' ')]);
+  const named = parts.filter((x) => x.length >= 3 && !PRAENOMINA.has(x) && x.length > 1);
+  for (let i = 0; i < parts.length; i++) for (let j = i + 2; j <= parts.length; j++) out.add(parts.slice(i, j).join(' '));
+  // Praenomen with the nomen or cognomen, as Romans were addressed ("Lucius Catilina", "Marcus Cato").
+  if (PRAENOMINA.has(parts[0])) for (const x of parts.slice(2)) if (x.length >= 3) out.add(`${parts[0]} ${x}`);
+  for (const x of named) {
+    out.add(x);
+    for (const e of ENGLISH[x] ?? []) out.add(e);
+  }
+  if (cue) out.add(cue.toLowerCase());
+  return [...out].filter((f) => f.length >= 3 && !PRAENOMINA.has(f));
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Builds the name index; the cast wins a form it shares with someone off stage. */
+export function personIndex(ctx: VerifyContext): PersonIndex {
+  const byId = collect(ctx);
+  const cues = new Map<string, string>();
+  for (const c of [...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])]) if (!cues.has(c.id)) cues.set(c.id, c.cue);
+  const owners = new Map<string, Set<string>>();
+  for (const p of byId.values()) for (const f of formsOf(p.name, cues.get(p.id))) (owners.get(f) ?? owners.set(f, new Set()).get(f)!).add(p.id);
+  const forms = new Map<string, string>();
+  for (const [f, ids] of owners) {
+    const list = [...ids];
+    const cast = list.filter((id) => byId.get(id)!.inCast);
+    if (list.length === 1) forms.set(f, list[0]);
+    else if (cast.length === 1) forms.set(f, cast[0]);
+  }
+  const keys = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const re = keys.length ? new RegExp(`(?<![\\p{L}])(${keys.join('|')})(?![\\p{L}])`, 'giu') : null;
+  const titles = titleIndex(ctx);
+  return { byId, forms, re, titles, titleRe: titleRegex(titles) };
+}
+
+/** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
+export function findMentions(text: string, idx: PersonIndex): Mention[] {
+  const out: Mention[] = [];
+  for (const m of idx.re ? text.matchAll(idx.re) : []) {
+    const t = m[0];
+    if (!/^\p{Lu}/u.test(t)) continue;
+    const id = idx.forms.get(t.toLowerCase());
+    if (id) out.push({ id, start: m.index!, end: m.index! + t.length, text: t });
+  }
+  // "the consul" when the packet makes the title unambiguous; a name already found there wins.
+  for (const m of idx.titleRe ? text.matchAll(idx.titleRe) : []) {
+    const id = idx.titles.get(m[1].toLowerCase().replace(/\s+/g, ' '));
+    const start = m.index!;
+    const end = start + m[0].length;
+    if (id && !out.some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
+  }
+  return out.sort((a, b) => a.start - b.start);
+}

@@ -1,0 +1,32 @@
+import type { ScenePacket } from '../../../domain/packet.js';
+
+/**
+ * Depictions of an attempt coming off: the thing handed over and taken, the door giving way, the
+ * crowd following, the prize owned, the victim finished. Said of any operator, they contradict a
+ * beat planned to fail. Third person only: an imperative in speech ("Take it and go") asks, it does not show.
+ * "Takes it as a warning", "takes it amiss": a reading of a sign or a slight, not a prize taken;
+ * "boast in triumphs", "his wins": nouns after a preposition or determiner, not a victory now.
+ */
+const SUCCESS = /\b(?:lets go(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in|takes (?:it|them)\b(?!\s+(?:as|for|to (?:heart|mean)|amiss|badly|ill|personally|lightly)\b)|accepts (?:it|them|the)|belongs? to|(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|these|those|many|all|such|no|past|old|great)\s)(?:triumphs|wins)|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|pours?|streams?|surges?) after (?:him|her|them)|the deal is struck|agreed, then)\b/i;
+/** Negations, near-misses and hopes: the attempt did not come off. */
+const UNDONE = /\b(?:not|never|no one|nobody|cannot|can't|won't|doesn't|don't|does not|nearly|almost|seems|as if|would|could|might|will|next time|if|unless|refuses?|fails?|failed|instead|for a moment)\b|\?/i;
+
+/** Closure in a cliffhanger's last lines: the open question answered. */
+const CLOSURE = /\b(?:all is well|all will be well|(?:the )?matter is (?:closed|settled|ended|over)|it is (?:settled|over|done|finished)|(?:we|you|they) (?:are|were) safe|part (?:as )?friends|at peace|nothing (?:more )?(?:will|can) come of|no harm (?:done|came)|(?:was|were) only an? |it was nothing|everything is resolved|reconciled|forgiven|the danger (?:is|has) passed)\b/i;
+/** Irony or disbelief that keeps the question open. */
+const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bbelieves?\b|\bpretend|\blie\b|\bfor now\b|\bor so\b/i;
+
+/** True when the sentence depicts an attempt succeeding, undenied. */
+export function depictsSuccess(sentence: string): boolean {
+  return SUCCESS.test(sentence) && !UNDONE.test(sentence);
+}
+
+export function endsOnCliffhanger(p: ScenePacket): boolean {
+  return p.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') || /cliffhanger/i.test(p.constraints.hook_requirement);
+}
+
+/** Resolution in a closing sentence: 'sure', 'doubtful' (irony nearby) or null. */
+export function closes(sentence: string, next: string): 'sure' | 'doubtful' | null {
+  if (!CLOSURE.test(sentence) || /\?/.test(sentence)) return null;
+  return DISBELIEF.test(sentence) || DISBELIEF.test(next) ? 'doubtful' : 'sure';
+}

@@ -1,0 +1,35 @@
+import type { VerifyContext } from '../context.js';
+
+/** Words that move a sentence away from the scene's place and time-line ("Meanwhile, at Ostia, …"). */
+const ELSEWHERE = /\b(?:meanwhile|at (?:the|that|this) (?:very |same )*(?:hour|time|moment|instant)|elsewhere|far away|(?:miles|days|leagues) away)\b/i;
+/** A place named after a locative preposition: capitalised words, "of the" allowed inside ("Temple of Concord"). */
+const PLACE = /\b(?:at|in|on the road to|on the road from|near|outside|inside|on)\s+(?:the\s+)?(?!(?:Kalends|Nones|Ides|Saturnalia|Lupercalia|Floralia)\b)(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)/gu;
+/** "X is at Ostia": a present-tense placement, with or without an elsewhere word. */
+const IS_AT = /\b(?:is|are|stands|waits|sits)\s+(?:(?:still|already|now|back|down|up|out|away|home)\s+){0,2}(?:at|in|on)\s+(?:the\s+)?\p{Lu}/u;
+
+function sameAsSetting(place: string, ctx: VerifyContext): boolean {
+  const here = `${ctx.packet.setting.location_name} ${ctx.packet.setting.location}`.toLowerCase();
+  return place
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 3 && w !== 'temple' && w !== 'house')
+    .some((w) => here.includes(w));
+}
+
+/**
+ * The place a narration sentence puts its subject, when that is not the scene's own place: only
+ * with an elsewhere word or a present-tense "is at"; past and future places ("came from Ostia",
+ * "will be in the Forum") are not placements now.
+ */
+export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) => boolean): string | null {
+  const marked = ELSEWHERE.test(narr);
+  if (!marked && !IS_AT.test(narr)) return null;
+  if (/\b(?:came|come|comes|returned|will|would|was|were|had|tomorrow|yesterday)\b/i.test(narr) && !marked) return null;
+  for (const m of narr.matchAll(PLACE)) {
+    const place = m[1];
+    // "in Varo's debt", "at Marcus Crassus": a person, not a place.
+    if (isPerson(place) || isPerson(place.split(/\s+/)[0]) || /^['’]/.test(narr.slice(m.index! + m[0].length))) continue;
+    if (!sameAsSetting(place, ctx)) return place;
+  }
+  return null;
+}

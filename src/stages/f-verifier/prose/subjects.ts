@@ -1,0 +1,79 @@
+import nlp from 'compromise';
+import type { Mention } from './names.js';
+
+/** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
+const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
+/** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"). */
+const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
+/** Words between a name and its verb that do not change who acts. */
+const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
+/** An apposition ("Caesar, the great hope of the optimates, rises"). */
+const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
+/** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
+const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
+/** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
+const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
+/** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
+const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
+/** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|miles away|elsewhere|out of sight)\b/i;
+/** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs"). */
+const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?))\b/i;
+/** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
+const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
+const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
+const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
+
+export interface Subject {
+  id: string;
+  sure: boolean;
+  /** The words that put the subject off this stage, with no place named ("somewhere across the city"). */
+  offstage?: string;
+}
+
+/** The clause around a mention: from the last clause break before it to the next one after it. */
+function clauseAround(narr: string, m: Mention): string {
+  const starts = [...narr.slice(0, m.start).matchAll(CLAUSE_BREAK)].map((x) => x.index! + x[0].length);
+  const end = narr.slice(m.end).search(CLAUSE_BREAK);
+  return narr.slice(starts.at(-1) ?? 0, end < 0 ? narr.length : m.end + end);
+}
+
+/**
+ * The tags of the word after a subject, via compromise. A pronoun stands in for the name so that
+ * "lifts", "walks" or "rises" read as verbs, not plural nouns.
+ */
+function firstTerm(text: string): { word: string; tags: string[] } | null {
+  const t = (nlp(`He ${text.trim()}`).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[1];
+  return t ? { word: t.text.toLowerCase(), tags: t.tags } : null;
+}
+
+/** Whether the words after a subject begin a present-tense action or presence. */
+function actsNow(after: string): boolean | 'doubtful' {
+  const t = firstTerm(after.slice(0, 80));
+  if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('PastTense') || t.tags.includes('Modal')) return false;
+  const rest = after.trim().slice(t.word.length);
+  if (/^(?:is|are)$/.test(t.word)) return PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust)\b/i.test(rest);
+  if (/^(?:has|have)$/.test(t.word)) return 'doubtful';
+  return t.tags.includes('PresentTense') || t.tags.includes('Infinitive') ? true : 'doubtful';
+}
+
+/**
+ * Who acts in a narration sentence: a named person in the subject slot followed by a present-tense
+ * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
+ * ("Catiline stood", "Catiline would have") are not deeds in the present scene.
+ */
+export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
+  for (const m of mentions) {
+    const before = narr.slice(0, m.start);
+    if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
+    let after = narr.slice(m.end);
+    if (/^['’]/.test(after) || REPORTED.test(after)) continue;
+    after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');
+    const a = actsNow(after);
+    if (!a) continue;
+    const off = clauseAround(narr, m).match(OFFSTAGE)?.[0];
+    return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
+  }
+  return null;
+}

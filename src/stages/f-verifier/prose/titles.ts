@@ -1,0 +1,57 @@
+import type { VerifyContext } from '../context.js';
+
+/**
+ * Titles the prose names an office-holder by ("the consul", "the pontifex"), resolved only when
+ * the scene's packet makes them unambiguous: exactly one character the world or the packet knows
+ * holds the office, and that character is in the packet (cast, the dead, or the retrieved
+ * subgraph). Two holders ("the consuls" of a year both in the world) or none leave the title unresolved.
+ */
+
+/** English forms a model uses for an office beside its own name and head word. */
+const ENGLISH: Record<string, string[]> = {
+  'pontifex maximus': ['chief priest', 'high priest', 'chief pontiff'],
+  'tribune of the plebs': ['tribune of the people', "people's tribune"],
+  'praetor urbanus': ['urban praetor', 'city praetor'],
+  'praetor peregrinus': ['foreign praetor'],
+  'aedilis curulis': ['curule aedile', 'aedile'],
+  'aedilis plebis': ['plebeian aedile', 'aedile'],
+  'princeps senatus': ['leader of the senate', 'first man of the senate'],
+  'consul suffectus': ['consul'],
+};
+
+/** Every title an office gives its holder: the office, its head word ("tribune"), its English forms. */
+export function titlesOf(office: string): string[] {
+  const o = office.toLowerCase().trim().replace(/\s+/g, ' ');
+  const head = o.split(' ')[0];
+  return [...new Set([o, head, ...(ENGLISH[o] ?? [])])].filter((t) => t.length >= 4);
+}
+
+/** Title (lower case, without "the") → the one character of the packet it names. */
+export function titleIndex(ctx: VerifyContext): Map<string, string> {
+  const pk = ctx.packet;
+  const inPacket = new Set([...pk.cast, ...pk.dead, ...pk.retrieved_subgraph.characters].map((c) => c.id));
+  const office = new Map<string, string>();
+  for (const c of ctx.characters ?? []) if (c.office) office.set(c.id, c.office);
+  for (const c of pk.cast) if (c.office) office.set(c.id, c.office);
+  const holders = new Map<string, Set<string>>();
+  for (const [id, o] of office) for (const t of titlesOf(o)) (holders.get(t) ?? holders.set(t, new Set()).get(t)!).add(id);
+  const out = new Map<string, string>();
+  for (const [t, ids] of holders) {
+    const [only] = [...ids];
+    if (ids.size === 1 && inPacket.has(only)) out.set(t, only);
+  }
+  return out;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * "the consul", "The Consul": the article is required (a bare "consul" is the office, not the man),
+ * and a compound or plural ("consul-elect", "the consuls", "the consulship") is not the title.
+ */
+export function titleRegex(titles: Map<string, string>): RegExp | null {
+  const keys = [...titles.keys()].sort((a, b) => b.length - a.length).map((k) => escape(k).replace(/ /g, '\\s+'));
+  return keys.length ? new RegExp(`(?<![\\p{L}])the\\s+(${keys.join('|')})(?![\\p{L}-])`, 'giu') : null;
+}

@@ -1,0 +1,92 @@
+import type { Finding } from '../../../domain/scene.js';
+import { finding, type VerifyContext } from '../context.js';
+import type { ProseSentence, Reading } from '../prose/reader.js';
+import { canonStatements } from '../prose/canon.js';
+import { factMatch, quotedFact, signature, type FactSignature } from '../prose/facts.js';
+import { spanOf } from '../prose/span.js';
+
+const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
+
+function scoreOf(text: string, sig: FactSignature, r: Reading): number {
+  const m = factMatch(text, sig, r.index);
+  return m ? 1.5 * m.entities + m.roots : 0;
+}
+
+/** Of two adjacent sentences matching together, the one that says more of the fact (the later on a tie). */
+function strongerOf(ss: ProseSentence[], i: number, sig: FactSignature, r: Reading): number {
+  return scoreOf(ss[i].text, sig, r) > scoreOf(ss[i + 1].text, sig, r) ? i : i + 1;
+}
+
+/** The best window (one sentence, or two adjacent ones) of the scene for one fact, by match score. */
+function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: number; score: number } | null {
+  let best: { i: number; score: number } | null = null;
+  for (let i = 0; i < ss.length; i++) {
+    const next = ss[i + 1];
+    const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
+    for (const w of windows) {
+      const score = scoreOf(w, sig, r);
+      if (score > 0 && (!best || score > best.score)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
+    }
+  }
+  return best;
+}
+
+/**
+ * A fact's signature without the words of the scene's own setting (its place, hour and atmosphere):
+ * a scene at a camp of cooking fires at morning says "fires", "town" and "morning" in every other
+ * line, and those words are the packet's own, not evidence of a leak. The people stay: a fact about
+ * the house's owner is still told by naming them.
+ */
+function offSetting(sig: FactSignature, pk: VerifyContext['packet'], r: Reading): FactSignature {
+  const st = pk.setting;
+  const here = signature(`${st.location_name}. ${st.time_of_day}. ${st.atmosphere ?? ''}`, r.index);
+  return { text: sig.text, entities: sig.entities, roots: new Set([...sig.roots].filter((x) => !here.roots.has(x))) };
+}
+
+/** A packet's forbidden facts said in the prose, paraphrased or not, in one sentence or two adjacent ones (AUR5046). */
+export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
+  const pk = ctx.packet;
+  const out: Finding[] = [];
+  const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => offSetting(signature(f, r.index), pk, r));
+  const facts = new Set(sigs.map((g) => g.text));
+  // Secrets this scene may tell (the cast holds them, or a beat reveals them): a sentence that tells one of those is not a leak of a neighbour.
+  const cast = new Set(pk.cast.map((c) => c.id));
+  const told = new Set(pk.director_instructions.sequence.map((q) => q.bindings.secret).filter(Boolean));
+  const allowed = pk.retrieved_subgraph.secrets
+    .filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h))))
+    .map((x) => signature(x.text, r.index));
+  for (const sig of sigs) {
+    const b = bestWindow(r.sentences, sig, r);
+    if (!b) continue;
+    const s = r.sentences[b.i];
+    if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
+    const sure = !HEARSAY.test(s.text) && b.score >= 5;
+    out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
+  }
+  return out;
+}
+
+function planned(ctx: VerifyContext, id: string): boolean {
+  return ctx.packet.constraints.required_deltas.some((d) => d.path === `characters.${id}.status`);
+}
+
+/** Life, death and party as the prose states them, against the packet (AUR5047). */
+export function proseCanonRules(r: Reading, ctx: VerifyContext): Finding[] {
+  const pk = ctx.packet;
+  const out: Finding[] = [];
+  const seen = new Set<string>();
+  for (const s of r.sentences as ProseSentence[]) {
+    for (const st of canonStatements(s.text, s.mentions, r.index)) {
+      const p = r.index.byId.get(st.id);
+      if (!p || planned(ctx, st.id)) continue;
+      let detail = '';
+      if (st.says === 'dead' && !p.dead) detail = `${p.name} is alive, not dead`;
+      else if (st.says === 'alive' && p.dead) detail = `${p.name} is dead`;
+      else if (st.says === 'faction' && p.faction && st.faction !== p.faction.toLowerCase()) detail = `${p.name} is of the ${p.faction}, not the ${st.faction}`;
+      if (!detail || seen.has(detail)) continue;
+      seen.add(detail);
+      out.push(finding('AUR5047', st.hedged ? 'soft' : 'hard', pk.scene_id, 'prose.canon', { detail }, spanOf(s)));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,34 @@
+import type { Finding } from '../../../domain/scene.js';
+import { finding, type VerifyContext } from '../context.js';
+import type { Reading } from '../prose/reader.js';
+import { NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
+import { spanOf } from '../prose/span.js';
+
+/**
+ * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
+ * sentence's doer, or the last doer before it; sure when that payer's balance is exceeded, or when
+ * no account on stage could cover the sum. Sums only talked about (owed, offered, worth) are not paid.
+ */
+export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
+  const pk = ctx.packet;
+  const balance = new Map(pk.retrieved_subgraph.accounts.map((a) => [a.owner, a.denarii]));
+  const richest = Math.max(0, ...pk.cast.map((c) => balance.get(c.id) ?? 0));
+  const out: Finding[] = [];
+  let payer: string | undefined;
+  for (const s of r.sentences) {
+    if (s.kind !== 'narration') continue;
+    const deed = r.deeds.find((d) => d.line === s.line && d.text === s.text);
+    if (deed) payer = deed.id;
+    if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
+    for (const sum of sumsIn(s.text)) {
+      const has = payer !== undefined ? balance.get(payer) : undefined;
+      const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
+      if (!over) continue;
+      const sure = !sum.doubtful && (sum.denarii > richest || has !== undefined);
+      const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
+      out.push(finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s)));
+      return out;
+    }
+  }
+  return out;
+}

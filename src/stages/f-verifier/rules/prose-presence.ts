@@ -1,0 +1,36 @@
+import type { Finding } from '../../../domain/scene.js';
+import { finding, type VerifyContext } from '../context.js';
+import type { Deed, Reading } from '../prose/reader.js';
+import { spanOf } from '../prose/span.js';
+
+/**
+ * Who speaks or acts in the prose, judged like cue lines and event actors: the dead do not
+ * (AUR5015), nobody outside the cast does (AUR5016), and a cast member is not put somewhere else
+ * mid-scene (AUR5017). One finding per person and rule; a doubtful reading is soft.
+ */
+export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
+  const out: Finding[] = [];
+  const pk = ctx.packet;
+  const cast = pk.cast.map((c) => c.name).join(', ');
+  const seen = new Set<string>();
+  const once = (key: string, f: () => Finding) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    out.push(f());
+  };
+  const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
+  for (const d of r.deeds) {
+    const who = r.index.byId.get(d.id);
+    if (!who) continue;
+    const span = spanOf(d);
+    if (d.elsewhere) {
+      if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
+      continue;
+    }
+    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
+    if (d.offstage) continue;
+    if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
+    else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
+  }
+  return out;
+}

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ScenePacket } from '../../../src/domain/packet.js';
+import type { Finding } from '../../../src/domain/scene.js';
+import { loadWorldOrThrow } from '../../../src/store/load.js';
+import { packageRoot } from '../../../src/paths.js';
+import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
+import { readPacket } from '../../../src/stages/f-verifier/load.js';
+import { worldVerifyContext } from '../../../src/stages/f-verifier/world-context.js';
+import { parseWriterOutput } from '../../../src/stages/e-writer/parse.js';
+import { proseRules } from '../../../src/stages/f-verifier/prose/index.js';
+import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
+import { sumsIn } from '../../../src/stages/f-verifier/prose/money.js';
+
+// Issue 14: the prose rules on sentences written for this test (not taken from the prose corpus),
+// against real packets of the starter world with Catiline dead (test/fixtures/writer-corpus).
+const W = path.resolve(__dirname, '..', '..', 'fixtures', 'writer-corpus');
+let base: Omit<VerifyContext, 'packet'>;
+const packets: Record<string, ScenePacket> = {};
+
+beforeAll(async () => {
+  const { world } = await loadWorldOrThrow(packageRoot());
+  world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
+  base = worldVerifyContext(world, []);
+  for (const s of ['SC01', 'SC05', 'SC15', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
+});
+
+/** A scene of the packet whose text is `body` after its heading and cast line. */
+function findings(scene: string, body: string): Finding[] {
+  const p = packets[scene];
+  const cast = p.cast.map((c) => c.name).join(', ');
+  const raw = `---SCENE_TEXT---\n## ${scene} — INT. SOMEWHERE - NIGHT\n\n**Cast:** ${cast}\n\n${body}\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
+  return proseRules(parseWriterOutput(raw), { ...base, packet: p }, []);
+}
+const codes = (fs: Finding[], sev: 'hard' | 'soft' = 'hard') => fs.filter((f) => f.severity === sev).map((f) => f.code);
+
+describe('the dead in prose (AUR5015)', () => {
+  it('a dead man who acts or speaks on stage is a hard finding, quoted', () => {
+    const f = findings('SC01', 'The doors swing open. Catiline strides down the aisle and takes the empty seat beside Crassus.');
+    expect(codes(f)).toEqual(['AUR5015']);
+    expect(f[0].span?.text).toContain('Catiline strides down the aisle');
+    expect(codes(findings('SC24', '"You will regret this," Lucius Sergius Catilina murmurs from the couch.'))).toEqual(['AUR5015']);
+  });
+  it('a dead man mentioned, remembered, quoted or spoken of in the past is no finding', () => {
+    for (const body of [
+      'Cicero thinks of Catiline, cold on the field at Pistoria.',
+      '**CICERO:** Catiline once sat on that very bench, and look where he lies now.',
+      'Crassus turns the ring that Catiline gave him years ago.',
+      'Catiline used to stand here and shout; the benches remember.',
+    ]) expect(findings('SC01', body)).toEqual([]);
+  });
+});
+
+describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
+  it('someone outside the cast who acts on stage is a hard finding', () => {
+    expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
+  });
+  it('a name joined to the object of a preposition is not the subject of the verb after it', () => {
+    // Seen on an offline season: "The business of Servilia and Caesar turns, a notch tighter."
+    expect(findings('SC24', 'The quarrel between Metellus and Terentia turns, a notch colder.')).toEqual([]);
+    expect(findings('SC24', 'Word of Pompey and Terentia travels fast in the Subura.')).toEqual([]);
+    // Without the preposition the name is the subject again.
+    expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
+  });
+  it('someone acting off this stage, in a report or in a mind\'s eye is not on stage; the same deed here is', () => {
+    for (const body of [
+      'Somewhere across the city, Terentia lies awake and listens to the rain.',
+      'A dog barks in the lane, and Cicero, far off in his own house, turns over in his bed.',
+      'Terentia, Servilia suspects, reads every letter twice before she seals it.',
+      'Pompey, men say, sleeps in his armour.',
+      'In his mind Catiline laughs at all of them.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    expect(codes(findings('SC24', 'A dog barks in the lane. Terentia, pale and silent, slips in through the garden door.'))).toEqual(['AUR5016']);
+    expect(codes(findings('SC01', 'In the doorway Catiline laughs at all of them.'))).toEqual(['AUR5015']);
+    // An off-stage word with a place named is still a cast member cut away: a teleport.
+    expect(codes(findings('SC24', 'Elsewhere, at Ostia, Cato walks the quay and counts the grain ships.'))).toEqual(['AUR5017']);
+  });
+  it('a cast member cut away to another place mid-scene is a teleport', () => {
+    const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
+    expect(codes(f)).toEqual(['AUR5017']);
+    expect(f[0].message).toContain('Ostia');
+  });
+  it('a letter from far away, where someone came from or will go, and a house named are no finding', () => {
+    for (const body of [
+      '**CAESAR:** Manlius writes from Faesulae that the eagle is polished.',
+      '**CATO:** I rode in from Tusculum this morning. Tomorrow I will be in the Forum again.',
+      'Caesar glances toward Terentia\'s house across the valley.',
+      'Cato is in Caesar\'s debt now, and both of them know it.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+  });
+});
+
+describe('money in prose (AUR5022)', () => {
+  it('reads sums in digits and words, denarii and sesterces', () => {
+    expect(sumsIn('He pays 12,500 denarii.')[0].denarii).toBe(12500);
+    expect(sumsIn('She counts out eighty thousand sesterces.')[0].denarii).toBe(20000);
+    expect(sumsIn('a thousand thousand sesterces').map((s) => s.denarii)).toEqual([250000]);
+  });
+  it('a payment beyond the payer\'s balance is hard; within means, owed or boasted is no finding', () => {
+    // Caesar holds 15,000 denarii in SC24.
+    expect(codes(findings('SC24', 'Caesar pushes ninety thousand denarii across the table to Servilia.'))).toEqual(['AUR5022']);
+    for (const body of [
+      'Caesar pushes three hundred denarii across the table to Servilia.',
+      '**CAESAR:** I owe ninety thousand denarii to men who do not forgive.',
+      '**CAESAR:** I could pay you a million sesterces tomorrow, if I had them.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+  });
+});
+
+describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
+  it('a living principal said to be dead, or a wrong faction, is hard; a rumour of it is soft', () => {
+    expect(codes(findings('SC24', '**CATO:** Servilia is dead, and her letters with her.'))).toEqual(['AUR5047']);
+    expect(codes(findings('SC24', 'Cato, the pride of the populares, says nothing.'))).toEqual(['AUR5047']);
+    const rumour = findings('SC24', '**CATO:** Men say in the baths that Servilia is dead. Men say many things.');
+    expect(codes(rumour)).toEqual([]);
+    expect(codes(rumour, 'soft')).toEqual(['AUR5047']);
+  });
+  it('a forbidden fact paraphrased aloud is found; its people named apart are not', () => {
+    const f = findings('SC24', '**SERVILIA:** Curius tells Fulvia everything in bed, and Fulvia runs to Terentia, who runs to Cicero. That is the consul\'s informer.');
+    expect(codes(f)).toEqual(['AUR5046']);
+    expect(findings('SC24', '**SERVILIA:** Fulvia wore green at the games. Cicero did not notice.')).toEqual([]);
+  });
+  it('the words of the scene\'s own setting are no evidence of a leak; the fact told outright still is', () => {
+    // Seen on an offline season: a camp's atmosphere ("town", "cooking fires", "morning") matched "fire the city" at a "morning reception".
+    packets.GRAIN = { ...packets.SC24, setting: { ...packets.SC24.setting, atmosphere: 'Grain sacks stacked to the rafters of the storehouse; the price of bread is the talk of the night.' } };
+    expect(findings('GRAIN', 'In Crassus\' storehouse the grain sacks reach the rafters, and the price of bread climbs.')).toEqual([]);
+    expect(codes(findings('GRAIN', 'The grain they swore was lost off Sardinia sits in Varo\'s sheds at Ostia, and Crassus paid for every sack.'))).toEqual(['AUR5046']);
+  });
+  it('a beat planned to fail shown succeeding is hard; a near miss is not', () => {
+    expect(codes(findings('SC24', 'Caesar hands the tablet over to Cato without a word.'))).toEqual(['AUR5035']);
+    expect(findings('SC24', 'For a moment Caesar almost hands the tablet over. He does not.')).toEqual([]);
+  });
+  it('taking a sign or a slight "as" something is a reading of it, not a prize taken', () => {
+    // Seen on an offline season (the operator's own fail beat): "… takes it as a warning to wait."
+    for (const body of [
+      'The hawk wheels left over the roof, and Cato takes it as an omen against the whole business.',
+      'Servilia takes it for mockery and lets her cup go cold.',
+      'Caesar laughs at the jibe; Cato takes it badly.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    // "Triumphs" and "wins" as nouns after a preposition or determiner: a comparison, not a victory now.
+    for (const body of [
+      'Caesar talks of Gaul the way old soldiers talk of triumphs.',
+      '**CATO:** Count your wins at the door, Caesar. Count them twice.',
+    ]) expect(findings('SC24', body)).toEqual([]);
+    expect(codes(findings('SC24', 'In the end Caesar triumphs, and Servilia lowers her eyes.'))).toEqual(['AUR5035']);
+    // Taking the thing itself is still the beat coming off.
+    expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
+  });
+  it('in a scene with a beat planned to succeed as well, a success goes to the beat whose people it names', () => {
+    // Seen on an offline season: the bribe (success) of a scene whose informer beat fails was read as the informer's success.
+    const [fail] = packets.SC24.director_instructions.sequence;
+    const win = { ...fail, application_id: 'a99', operator_id: 'op_bribe', operator_name: 'Purchased favour', outcome: 'success' as const, bindings: { actor: 'cato', target: 'servilia' }, narrative_directive: 'Cato buys the doorkeeper with silver; his silence is bought.' };
+    packets.MIX = { ...packets.SC24, director_instructions: { ...packets.SC24.director_instructions, sequence: [{ ...fail, bindings: { actor: 'caesar', target: 'servilia' } }, win] } };
+    // Cato's own bribe coming off: not the failed beat's success.
+    expect(findings('MIX', 'Cato slips the silver into the doorkeeper\'s fist, and the man\'s silence belongs to Cato from this night on.')).toEqual([]);
+    // Caesar getting what his beat was planned to miss: still hard, named after the failed beat.
+    const f = findings('MIX', 'Servilia reads the letter twice, then hands it over to Caesar.');
+    expect(codes(f)).toEqual(['AUR5035']);
+    expect(f[0].message).toContain(fail.beat_id);
+    // Only the person both beats share, and nothing of either directive: doubtful, soft.
+    const both = findings('MIX', 'Servilia gives in.');
+    expect(codes(both)).toEqual([]);
+    expect(codes(both, 'soft')).toEqual(['AUR5035']);
+  });
+  it('a cliffhanger closed in its last lines is hard; irony keeps it open', () => {
+    expect(codes(findings('SC24', 'Cato walks out.\n\nIn the morning the quarrel is forgotten. The danger has passed.'))).toEqual(['AUR5036']);
+    expect(codes(findings('SC24', 'Cato walks out.\n\n"All is well," Servilia says — and nobody in the room believes it.'))).toEqual([]);
+  });
+});
+
+describe('wiring', () => {
+  it('verifySceneOutput reports prose findings with the structured ones', () => {
+    const p = packets.SC01;
+    const raw = `---SCENE_TEXT---\n## SC01 — INT. CURIA - DAWN\n\nCatiline strides to the tribunal and spits.\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
+    const v = verifySceneOutput(raw, { ...base, packet: p });
+    expect(v.findings.map((f) => f.code)).toContain('AUR5015');
+    expect(v.hard).toBe(true);
+  });
+});
