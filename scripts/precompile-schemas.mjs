@@ -28,8 +28,36 @@ for (const key of keys) {
     continue;
   }
   made += 1;
+  write(key, ajv, fn, specs.specHash(spec));
+}
+
+// Schemas that live in code: the Director's edit as stage C validates it (validatorFor's inline key),
+// and every request schema a model answers (providers/json-answer.ts), compiled exactly as that
+// module's self-contained path does and filed under the schema's hash.
+const { DIRECTOR_EDIT_SCHEMA } = await import(path.join(root, 'dist/stages/c-director/edit.js'));
+const { CRITIC_SCHEMA } = await import(path.join(root, 'dist/stages/f-verifier/critic.js'));
+const { ACTOR_ANSWER_SCHEMA } = await import(path.join(root, 'dist/play/actor.js'));
+const { BEAT_SCHEMA } = await import(path.join(root, 'dist/play/session.js'));
+const { hashValue } = await import(path.join(root, 'dist/core/hash.js'));
+const addFormats = require('ajv-formats').default;
+
+function write(key, ajv, fn, sourceHash) {
   const file = specs.compiledFile(key);
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${standaloneCode(ajv, fn)}\nmodule.exports.sourceHash = ${JSON.stringify(specs.specHash(spec))};\n`);
+  writeFileSync(file, `${standaloneCode(ajv, fn)}\nmodule.exports.sourceHash = ${JSON.stringify(sourceHash)};\n`);
 }
-process.stderr.write(`precompiled ${made} of ${keys.length} schema validators into dist/schemas-compiled/\n`);
+
+const inline = specs.inlineSpec('inline/director_edit', () => DIRECTOR_EDIT_SCHEMA);
+const inlineAjv = new Ajv2020({ ...inline.options, code: { source: true } });
+write(inline.key, inlineAjv, inlineAjv.compile(inline.schema()), specs.specHash(inline));
+made += 1;
+
+const answers = [specs.characterAnswerSchemaFromFile(), DIRECTOR_EDIT_SCHEMA, CRITIC_SCHEMA, ACTOR_ANSWER_SCHEMA, BEAT_SCHEMA];
+for (const schema of answers) {
+  const h = hashValue(schema);
+  const ajv = new Ajv2020({ ...specs.ANSWER_OPTIONS, code: { source: true } });
+  addFormats(ajv);
+  write(specs.answerKey(h), ajv, ajv.compile(schema), specs.answerSourceHash(h));
+  made += 1;
+}
+process.stderr.write(`precompiled ${made} of ${keys.length + 1 + answers.length} schema validators into dist/schemas-compiled/\n`);

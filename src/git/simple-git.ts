@@ -97,7 +97,7 @@ const RECORD = '\x1e';
 const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 
 /** Whether each repository (by root) resolves user.name / user.email, asked once per process. */
-const identities = new Map<string, { name: boolean; email: boolean }>();
+const identities = new Map<string, Promise<{ name: boolean; email: boolean }>>();
 
 class SimpleGitPort implements GitPort {
   constructor(readonly root: string) {}
@@ -120,15 +120,7 @@ class SimpleGitPort implements GitPort {
    * on a fresh CI machine never fails on "Please tell me who you are" (and writes no config).
    */
   private async identityEnv(): Promise<Record<string, string>> {
-    // One `git config` for both keys, once per repository per process (a commit and its tag used
-    // to ask four times, issue 18). The answer cannot change under a run: it holds the lock.
-    let known = identities.get(this.root);
-    if (!known) {
-      const out = (await this.query(['config', '--get-regexp', '^user\\.(name|email)$'])) ?? '';
-      const keys = new Set(out.split('\n').filter((l) => /^user\.(name|email) \S/.test(l)).map((l) => l.split(' ')[0]));
-      known = { name: keys.has('user.name'), email: keys.has('user.email') };
-      identities.set(this.root, known);
-    }
+    const known = await this.identity();
     const env: Record<string, string> = {};
     if (!process.env.GIT_AUTHOR_NAME && !known.name) {
       env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
@@ -139,6 +131,23 @@ class SimpleGitPort implements GitPort {
       env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
     }
     return env;
+  }
+
+  /**
+   * One `git config` for both keys, once per repository per process (a commit and its tag used to
+   * ask four times, issue 18). The answer cannot change under a run: it holds the lock. Kept as a
+   * promise so `add` can start the question while git adds, before the commit that needs it.
+   */
+  private identity(): Promise<{ name: boolean; email: boolean }> {
+    let known = identities.get(this.root);
+    if (!known) {
+      known = this.query(['config', '--get-regexp', '^user\\.(name|email)$']).then((out) => {
+        const keys = new Set((out ?? '').split('\n').filter((l) => /^user\.(name|email) \S/.test(l)).map((l) => l.split(' ')[0]));
+        return { name: keys.has('user.name'), email: keys.has('user.email') };
+      });
+      identities.set(this.root, known);
+    }
+    return known;
   }
 
   async init(opts: { branch?: string } = {}): Promise<void> {
@@ -179,6 +188,8 @@ class SimpleGitPort implements GitPort {
 
   async add(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
+    // An add is followed by a commit, which needs the identity: ask for it alongside (read-only).
+    void this.identity();
     await this.raw('add', ['add', '--', ...paths]);
   }
 

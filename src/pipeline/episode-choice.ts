@@ -73,12 +73,16 @@ export interface RunPreflight {
 export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
   const root = o.root;
   const git = createGit(root);
-  const head = await git.head();
+  // HEAD is asked for now and read after the config check: the git process runs meanwhile (issue 18).
+  // Only this read-only query: `git status` may refresh .git/index, so it runs only once the config
+  // is known good (a refused run writes nothing, not even git's index).
+  const headQuery = git.head();
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
   const configFile = readConfigFile(root);
   configOrThrow(resolveConfig(configFile));
+  const head = await headQuery;
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
   if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);

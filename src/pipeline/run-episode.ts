@@ -57,10 +57,13 @@ export interface EpisodeRunOptions {
 }
 
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
-  await createGit(o.root).requireRepo();
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
-  // then wait for it. Otherwise they come first, so a refused run writes nothing.
-  const pre = o.preflight ?? (hasPendingCommits(o.root) ? null : await preflightEpisode(o));
+  // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
+  // check (a git process) runs alongside them (issue 18); its refusal still comes first.
+  const [repo, checks] = await Promise.allSettled([createGit(o.root).requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o))]);
+  if (repo.status === 'rejected') throw repo.reason;
+  if (checks.status === 'rejected') throw checks.reason;
+  const pre = checks.value;
   const lock = o.lockHeld ? null : acquireLock(o.root, 'episode run', { warnings: o.warnings });
   // A second Ctrl-C exits at once (process.exit): the lock still goes; the checkpoints stay.
   const onExit = () => lock?.release();
@@ -291,9 +294,9 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   run.where = 'commit';
   run.check();
   run.progress.stage('commit', 'running');
-  const tag = await tagNameFor(run.root, ref);
-  // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent).
-  await createGit(run.root).setConfig(ENTITY_DIFF_CONFIG);
+  // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent). The
+  // two git queries are independent: they run together (issue 18).
+  const [tag] = await Promise.all([tagNameFor(run.root, ref), createGit(run.root).setConfig(ENTITY_DIFF_CONFIG)]);
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);

@@ -71,6 +71,9 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
 export async function commitEpisode(root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
   const git = createGit(root);
   const paths = Object.keys(req.files).sort();
+  // HEAD is asked for now and read after the stage is written: the git process runs meanwhile
+  // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
+  const headBefore = git.head();
   // Refused before anything is written: a link would be written through, then git would reject it.
   refuseSymlinks(root, paths);
   stageFiles(runDir, req.files);
@@ -80,7 +83,7 @@ export async function commitEpisode(root: string, runDir: string, req: CommitReq
     episode: req.episode,
     tag: req.tag,
     message: req.message,
-    head_before: await git.head(),
+    head_before: await headBefore,
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
   };

@@ -15,7 +15,7 @@ import type { SessionStore } from './store.js';
 import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
 
 /** The beat classifier's answer. */
-const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } };
+export const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } };
 
 /**
  * The answers' validators, compiled when the session opens: ajv's start costs more than a whole

@@ -54,6 +54,31 @@ export function characterAnswerSchemaFromFile(): object {
   return { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
 }
 
+/**
+ * A schema that lives in code rather than in schemas/ (the Director's edit, built next to the code
+ * that applies it), validated under the planning options. One definition for the run and the build,
+ * so the precompiled code's hash matches.
+ */
+export function inlineSpec(key: string, schema: () => object): ValidatorSpec {
+  return { key, options: { allErrors: true, strict: true }, schema };
+}
+
+/**
+ * Model answers (providers/json-answer.ts) are checked against the request's own schema with these
+ * options (plus ajv-formats). Their precompiled code is found by the schema's hash (`answerKey`),
+ * since the schemas are objects in upper floors' code, not files.
+ */
+export const ANSWER_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, validateSchema: false } as const;
+
+export function answerKey(schemaHash: string): string {
+  return `answer/${schemaHash}`;
+}
+
+/** What an answer validator's precompiled code records: a different value means it is stale. */
+export function answerSourceHash(schemaHash: string): string {
+  return createHash('sha256').update(JSON.stringify({ options: ANSWER_OPTIONS, formats: 'ajv-formats', schema: schemaHash })).digest('hex');
+}
+
 /** The spec of one validator key (null: unknown key). */
 export function specOf(key: string): ValidatorSpec | null {
   const [area, name] = key.split('/');

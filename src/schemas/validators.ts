@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Ajv2020 as AjvType, ValidateFunction } from 'ajv/dist/2020.js';
-import { compiledFile, specHash, specOf, type AjvOptionsLite } from './specs.js';
+import { compiledFile, inlineSpec, specHash, specOf, type AjvOptionsLite } from './specs.js';
 
 /**
  * One validator per key per process, made only when a command first needs it: the build's
@@ -23,7 +23,7 @@ export const validatorSources: Record<string, 'precompiled' | 'compiled'> = {};
 export function validatorFor(key: string, inline?: () => object): ValidateFunction {
   const hit = made.get(key);
   if (hit) return hit;
-  const spec = specOf(key) ?? (inline ? { key, options: { allErrors: true, strict: true }, schema: inline } : null);
+  const spec = specOf(key) ?? (inline ? inlineSpec(key, inline) : null);
   if (!spec) throw new Error(`no schema validator named ${key}`);
   let fn: ValidateFunction | null = null;
   const file = compiledFile(key);

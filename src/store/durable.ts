@@ -23,10 +23,19 @@ import writeFileAtomic from 'write-file-atomic';
  * available it falls back to an fsync of each file and each parent folder (still no worse than before).
  */
 
-/** Write `content` to `abs` atomically (temp file + rename), without fsync. */
+/**
+ * Write `content` to `abs` atomically (temp file + rename), without fsync. The folder is made only
+ * when the write finds it missing: a commit writes ~200 files into folders that mostly exist, and a
+ * `mkdir -p` before each was a third of the write's system calls (issue 18).
+ */
 export function writeVisible(abs: string, content: string): void {
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileAtomic.sync(abs, content, { fsync: false });
+  try {
+    writeFileAtomic.sync(abs, content, { fsync: false });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileAtomic.sync(abs, content, { fsync: false });
+  }
 }
 
 /** How the last barrier was made (tests and the bench read it). */

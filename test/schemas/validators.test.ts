@@ -1,7 +1,16 @@
 import fs from 'node:fs';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import path from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
-import { allValidatorKeys, compiledFile, specOf } from '../../src/schemas/specs.js';
+import { hashValue } from '../../src/core/hash.js';
+import { ACTOR_ANSWER_SCHEMA } from '../../src/play/actor.js';
+import { BEAT_SCHEMA } from '../../src/play/session.js';
+import { answerValidatorSources, validatorFor as answerValidatorFor } from '../../src/providers/json-answer.js';
+import { allValidatorKeys, ANSWER_OPTIONS, answerKey, compiledFile, specOf } from '../../src/schemas/specs.js';
+import { characterAnswerSchema } from '../../src/stages/c-director/schemas.js';
+import { DIRECTOR_EDIT_SCHEMA } from '../../src/stages/c-director/edit.js';
+import { CRITIC_SCHEMA } from '../../src/stages/f-verifier/critic.js';
 import { validatorFor, validatorSources } from '../../src/schemas/validators.js';
 import { loadWorldOrThrow } from '../../src/store/index.js';
 
@@ -33,5 +42,50 @@ describe('schema validators (issue 18)', () => {
     expect(v(world.characters)).toBe(true);
     expect(pre(world.characters)).toBe(true);
     expect(preOk).toBe(false);
+  });
+});
+
+/**
+ * Request schemas a model answers (providers/json-answer.ts) and the Director's inline edit schema are
+ * precompiled too, found by the schema's hash; the built code must judge exactly as a fresh compile.
+ */
+describe('answer validators (issue 18)', () => {
+  const fresh = (schema: object) => {
+    const a = new Ajv2020({ ...ANSWER_OPTIONS });
+    // ajv-formats is CommonJS: its plugin is the module's `default` export under NodeNext.
+    (formats as unknown as { default: (a: Ajv2020) => void }).default(a);
+    return a.compile(schema);
+  };
+  const errorsOf = (v: ValidateFunction, value: unknown) => [v(value), JSON.stringify(v.errors?.map((e) => [e.instancePath, e.keyword, e.message, e.params]))];
+
+  it('the shipped request schemas load from the build and give the same verdicts and errors', () => {
+    const cases: [object, unknown[]][] = [
+      [CRITIC_SCHEMA, [{ verdict: 'PASS', violations: [], warnings: [], fix_instructions: [] }, { verdict: 'OK', violations: [{ type: 3 }] }, []]],
+      [DIRECTOR_EDIT_SCHEMA, [{ title: '', scenes: 'x' }, { title: 'T', scenes: [] }, { extra: 1 }]],
+      [characterAnswerSchema(), [{}, { character_id: 'x', moves: [{}] }, 'no']],
+      [ACTOR_ANSWER_SCHEMA, [{}, { line: 3 }]],
+      [BEAT_SCHEMA, [{ beat: 'nope' }, { beat: 'x', more: 1 }]],
+    ];
+    for (const [schema, values] of cases) {
+      const v = answerValidatorFor(schema);
+      const key = hashValue(schema);
+      expect(answerValidatorSources[key]).toBe(fs.existsSync(compiledFile(answerKey(key))) ? 'precompiled' : 'compiled');
+      if (fs.existsSync(path.join(process.cwd(), 'dist/schemas-compiled'))) expect(answerValidatorSources[key]).toBe('precompiled');
+      const f = fresh(schema);
+      for (const value of values) expect(errorsOf(v, value)).toEqual(errorsOf(f, value));
+    }
+  });
+
+  it('the inline Director-edit validator is precompiled under its own key and agrees with ajv', () => {
+    const v = validatorFor('inline/director_edit', () => DIRECTOR_EDIT_SCHEMA);
+    expect(validatorSources['inline/director_edit']).toBe(fs.existsSync(compiledFile('inline/director_edit')) ? 'precompiled' : 'compiled');
+    const f = new Ajv2020({ allErrors: true, strict: true }).compile(DIRECTOR_EDIT_SCHEMA);
+    for (const value of [{ title: '', scenes: 'x' }, { title: 'T', scenes: [] }, { extra: 1 }]) expect(errorsOf(v, value)).toEqual(errorsOf(f, value));
+  });
+
+  it('an unknown request schema is compiled, not looked up', () => {
+    const schema = { type: 'object', required: ['zz_unshipped'] };
+    expect(answerValidatorFor(schema)({})).toBe(false);
+    expect(answerValidatorSources[hashValue(schema)]).toBe('compiled');
   });
 });

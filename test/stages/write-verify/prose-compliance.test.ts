@@ -45,6 +45,10 @@ describe('compliance: an attempt shown coming off', () => {
       'Last year he gave in to Pompey.',
       'Cato sees the birds wheel left and takes it as an omen.',
       'She takes the news badly and leaves the room.',
+      'Below the Capitol, where the Senate meets when it wants the gods to watch it agree.',
+      'He lets Cato take the purse and says nothing.',
+      'Something in Fulvia gives way.',
+      'His nerve gives way at the last step.',
     ]) expect(complianceIn(s), s).toBeNull();
     // Taken "for" someone is still a receipt: only a reading "as" something is excluded.
     expect(complianceIn('Philo takes the purse for his master and bows.')).not.toBeNull();
@@ -53,5 +57,9 @@ describe('compliance: an attempt shown coming off', () => {
     expect(complianceIn('I agree, and I will remember it.', 'speech')).toBeNull();
     expect(complianceIn('She agrees, and she will remember it.', 'narration')).not.toBeNull();
     expect(complianceIn('I hand you the seal of my house.', 'speech')).not.toBeNull();
+    expect(complianceIn('The price is an insult, and I accept it.', 'speech')).toBeNull();
+    expect(complianceIn('The magistrates take a share, like everybody else.', 'speech')).toBeNull();
+    expect(complianceIn('The magistrate takes the purse without a word.', 'narration')).not.toBeNull();
+    expect(complianceIn('In the end Fulvia gives way.', 'narration')).not.toBeNull();
   });
 });

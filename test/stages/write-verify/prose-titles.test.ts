@@ -79,6 +79,15 @@ describe('titles in the prose', () => {
     expect(findMentions('The consul sweeps in.', personIndex(lean))).toEqual([]);
   });
 
+  it("an office the scene's matters are about is a post in play: its title names no one", async () => {
+    const ctx = await ctxWith('SC12');
+    const threads = [...ctx.packet.retrieved_subgraph.threads, { id: 'thr_pm', question: 'Who will be the next Pontifex Maximus, and at what price?', progress: 0.1, status: 'open' }];
+    const contested = { ...ctx, packet: { ...ctx.packet, retrieved_subgraph: { ...ctx.packet.retrieved_subgraph, threads } } };
+    expect(findMentions('The pontifex maximus turns, a notch tighter.', personIndex(contested)).map((m) => m.id)).toEqual([]);
+    expect(findMentions('The consul sweeps in.', personIndex(contested)).map((m) => m.id)).toEqual(['cicero']);
+    expect(findMentions('The pontifex maximus sweeps in.', personIndex(ctx)).map((m) => m.id)).toEqual(['caesar']);
+  });
+
   it('a DPRR import gives the office held in the world year: an annual magistracy begun that year, or the chief pontificate', () => {
     expect(officeInYear([{ name: 'quaestor', year: -75 }, { name: 'consul', year: -63 }], 63)).toBe('consul');
     expect(officeInYear([{ name: 'tribunus plebis', year: -62 }], 63)).toBeUndefined();

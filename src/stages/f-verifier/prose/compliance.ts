@@ -26,6 +26,11 @@ const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'p
 const ABSTRACT = /^(?:signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|breath|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|breath)$/i;
 /** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
 const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
+/**
+ * A yielding whose subject is a feeling or faculty ("Something in Fulvia gives way", "his nerve
+ * gives way", "her voice gives out") is a person failing inside, not the attempt coming off.
+ */
+const INNER = /\b(?:something|anything)\s+(?:in|inside|within)\s+\S+\s*$|\b(?:nerve|courage|heart|voice|knees|legs|strength|composure|patience|temper)\s*$/i;
 /** Taking a sign or a slight "as" something reads it, it receives nothing ("takes it as an omen", "takes it badly"). */
 const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|personally|lightly|to heart|to mean)|the \p{L}+\s+(?:as an?|amiss|badly|ill|hard|personally|lightly|to heart))\b/iu;
 const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
@@ -37,6 +42,11 @@ const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
+/**
+ * A bare infinitive after a verb of seeing, letting or making ("wants the gods to watch it agree",
+ * "lets him take the purse"): what is watched, allowed or caused is not thereby depicted as done.
+ */
+const BARE_INF = /\b(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)\s+(?:it|him|her|them|us|me|you|each other|one another|\p{Lu}[\p{L}'’]+|the\s+\p{L}+)\s+$/u;
 const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
 /** Conditions, wishes and backstory: the clause is not a depiction of now. */
 const UNREAL = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|once|ago|last (?:year|month|time|spring|summer|winter)|used to|before)\b/i;
@@ -71,6 +81,7 @@ function liveVerbs(sentence: string): VerbUse[] {
     if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || g.form === 'imperative' || g.isInfinitive) continue;
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a))) continue;
     if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
+    if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const start = Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0);
     const before = sentence.slice(start, at);
     const tail = sentence.slice(at + text.length);
@@ -97,8 +108,9 @@ function concreteObject(after: string): boolean {
 
 /**
  * The verb that shows an attempt coming off in this sentence, or null. In speech only a thing
- * handed over or a crowd going along counts: a said "I agree" may be grudging, ironic or about
- * something else, while narration that says someone gives in shows it.
+ * handed over or a crowd going along counts: a said "I agree" or "I accept it" may be grudging,
+ * ironic or about something else, and "the watch takes a cut" is a habit, not a deed; narration
+ * that says someone gives in or takes the purse shows it.
  */
 export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'narration'): string | null {
   if (UNREAL.test(sentence) || !STEMS.test(sentence)) return null;
@@ -106,10 +118,10 @@ export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'n
   if (uses.some((u) => REFUSE.has(u.inf))) return null;
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before)) continue;
-    if (kind === 'narration' && YIELD.has(u.inf) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return u.inf;
+    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return u.inf;
     if (TRANSFER.has(u.inf) && concreteObject(u.obj)) return u.inf;
     // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-    if (RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
+    if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
     if (MOTION.has(u.inf) && concreteObject(u.obj) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return u.inf;
     if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return u.inf;
   }

@@ -35,10 +35,14 @@ export function titleIndex(ctx: VerifyContext): Map<string, string> {
   for (const c of pk.cast) if (c.office) office.set(c.id, c.office);
   const holders = new Map<string, Set<string>>();
   for (const [id, o] of office) for (const t of titlesOf(o)) (holders.get(t) ?? holders.set(t, new Set()).get(t)!).add(id);
+  // An office the scene's matters are about ("Who will be pontifex maximus?") is a post in play:
+  // "the pontifex maximus turns" may be the race as well as the man, so its titles stay unresolved.
+  const matters = pk.retrieved_subgraph.threads.map((t) => t.question.toLowerCase().replace(/\s+/g, ' '));
+  const contested = (t: string) => matters.some((q) => new RegExp(`(?<![\\p{L}])${escape(t)}(?![\\p{L}-])`, 'u').test(q));
   const out = new Map<string, string>();
   for (const [t, ids] of holders) {
     const [only] = [...ids];
-    if (ids.size === 1 && inPacket.has(only)) out.set(t, only);
+    if (ids.size === 1 && inPacket.has(only) && !contested(t)) out.set(t, only);
   }
   return out;
 }

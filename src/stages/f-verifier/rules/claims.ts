@@ -24,12 +24,23 @@ const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
  * "Cicero's widow"). Rumours and beliefs never reach here; "Varo's father died" is not Varo's death.
  */
 function livingSaidDead(c: Claim, living: { id: string; name: string; cue: string }[]): { id: string; name: string; cue: string } | undefined {
-  return living.find((p) =>
-    nameForms(p).some((n) => {
-      const name = escapeRe(n);
-      return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i').test(c.text);
-    }),
-  );
+  return living.find((p) => nameForms(p).some((n) => deathOf(n).test(c.text)));
+}
+
+/**
+ * The death pattern of one name form, made once per process: every claim of every scene asks it of
+ * every living cast member's names, and building the RegExp each time was most of stage F's CPU in an
+ * offline episode (issue 18). Not global, so `test` keeps no state between claims.
+ */
+const deathPatterns = new Map<string, RegExp>();
+function deathOf(form: string): RegExp {
+  let re = deathPatterns.get(form);
+  if (!re) {
+    const name = escapeRe(form);
+    re = new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
+    deathPatterns.set(form, re);
+  }
+  return re;
 }
 
 /** Full name, cue, and the parts of a name longer than a praenomen (Marcus, Gaius are shared by many). */
