@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { packageRoot } from '../paths.js';
+import { DIRECTOR_EDIT_SCHEMA } from './director-edit.js';
 
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
@@ -82,6 +83,7 @@ export function answerSourceHash(schemaHash: string): string {
 export function specOf(key: string): ValidatorSpec | null {
   const [area, name] = key.split('/');
   if (area === 'store' && name) return { key, options: STORE_OPTIONS, schema: () => readSchema(name) };
+  if (area === 'planning' && name === 'director_edit') return { key, options: PLANNING_OPTIONS, schema: () => DIRECTOR_EDIT_SCHEMA };
   if (area === 'planning' && name === 'character_answer') return { key, options: PLANNING_OPTIONS, schema: characterAnswerSchemaFromFile };
   if (area === 'planning' && name) return { key, options: PLANNING_OPTIONS, schema: () => withoutId(`${name}.schema.json`) };
   if (area === 'verifier' && name) return { key, options: VERIFIER_OPTIONS, schema: () => readSchema(name) };
@@ -94,7 +96,7 @@ export function allValidatorKeys(): string[] {
   const files = readdirSync(path.join(packageRoot(), 'schemas')).filter((f) => f.endsWith('.schema.json')).sort();
   return [
     ...files.map((f) => `store/${f}`),
-    ...['episode_context', 'agent_proposals', 'episode_plan', 'scene_packet', 'character_answer'].map((n) => `planning/${n}`),
+    ...['episode_context', 'agent_proposals', 'episode_plan', 'scene_packet', 'character_answer', 'director_edit'].map((n) => `planning/${n}`),
     ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
     'config',
   ];

@@ -4,12 +4,13 @@ import { FORBIDDEN_KEYS } from './json-parse-keys.js';
  * The fast path of parseJson (issue 18): most world files are clean, and building momoa's tree
  * for a 4.6 MB characters.json (with a location on every node) was ~15% of planning on the DPRR
  * world and most of its memory. JSON.parse gives the same value when the text has no duplicate and
- * no forbidden key, which is checked here without a tree: the member count of the text (a linear
- * scan that skips strings) equals the key count of the value exactly when no key was repeated in
- * an object, and every key is looked at, escaped spellings of `__proto__` included. Anything else
+ * no forbidden key, which is checked here without a tree: the member count of the text (`members`,
+ * counted by json-parse.ts's pre-scan, which skips strings) equals the key count of the value
+ * exactly when no key was repeated in an object, and every key is looked at, escaped spellings of
+ * `__proto__` included. Anything else
  * (or a syntax error) returns null and parseJson takes the momoa path, which reports it.
  */
-export function fastParse(text: string): unknown | typeof NOT_FAST {
+export function fastParse(text: string, members: number): unknown | typeof NOT_FAST {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -17,7 +18,7 @@ export function fastParse(text: string): unknown | typeof NOT_FAST {
     return NOT_FAST;
   }
   const keys = countKeys(value);
-  if (keys < 0 || keys !== countMembers(text)) return NOT_FAST;
+  if (keys < 0 || keys !== members) return NOT_FAST;
   return value;
 }
 
@@ -40,28 +41,6 @@ function countKeys(v: unknown): number {
     const k = countKeys((v as Record<string, unknown>)[key]);
     if (k < 0) return -1;
     n += k + 1;
-  }
-  return n;
-}
-
-/** Object members in JSON text: strings followed (after white space) by a colon. */
-function countMembers(text: string): number {
-  let n = 0;
-  const len = text.length;
-  for (let i = 0; i < len; i++) {
-    if (text.charCodeAt(i) !== 34) continue; // "
-    for (i++; i < len; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 92) i++; // backslash: skip the escaped character
-      else if (c === 34) break;
-    }
-    let j = i + 1;
-    while (j < len) {
-      const c = text.charCodeAt(j);
-      if (c !== 32 && c !== 9 && c !== 10 && c !== 13) break;
-      j++;
-    }
-    if (text.charCodeAt(j) === 58) n++; // :
   }
   return n;
 }

@@ -38,8 +38,19 @@ export interface JsonKeyFinding extends JsonPosition {
   pointer: string;
 }
 
+/**
+ * What the pre-scan counts on its way (issue 18: one pass over the text instead of three): object
+ * members (json-fast.ts compares them with the parsed value's keys), and the longest string literal
+ * in characters between its quotes — no string of the value, key or value, is longer (an escape
+ * only ever shortens), so a file whose literals all fit needs no walk for over-long strings.
+ */
+export interface TextCounts {
+  members: number;
+  longest: number;
+}
+
 export type JsonParseResult =
-  | { ok: true; value: unknown; keys: JsonKeyFinding[]; locate: (pointer: string) => JsonPosition | null }
+  | { ok: true; value: unknown; keys: JsonKeyFinding[]; locate: (pointer: string) => JsonPosition | null; longestString: number }
   | { ok: false; error: JsonSyntaxError; keys: JsonKeyFinding[] };
 
 /** At most this many key findings are kept (a hostile file could hold millions). */
@@ -69,9 +80,11 @@ function describe(text: string, at: number): string {
   return JSON.stringify(c);
 }
 
-/** The pre-scan: depth and string contents, which momoa does not check. Returns a failure or null. */
-function prescan(text: string): { message: string; offset: number } | null {
+/** The pre-scan: depth and string contents, which momoa does not check. Returns a failure or what it counted. */
+function prescan(text: string): { message: string; offset: number } | TextCounts {
   let depth = 0;
+  let members = 0;
+  let longest = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
@@ -84,11 +97,16 @@ function prescan(text: string): { message: string; offset: number } | null {
         else if (s === 0x22) break;
         else if (s < 0x20) return { message: s === 10 ? 'line break inside a string (unterminated string?)' : 'control character inside a string', offset: i };
       }
+      if (i - start - 1 > longest) longest = i - start - 1;
+      // A member name: the string is followed (after white space) by a colon.
+      let j = i + 1;
+      for (let w = text.charCodeAt(j); w === 32 || w === 9 || w === 10 || w === 13; w = text.charCodeAt(++j));
+      if (text.charCodeAt(j) === 0x3a) members++;
     } else if (c === 0x5b || c === 0x7b) {
       if (++depth > MAX_DEPTH) return { message: `nesting deeper than ${MAX_DEPTH} levels`, offset: i };
     } else if (c === 0x5d || c === 0x7d) depth--;
   }
-  return null;
+  return { members, longest };
 }
 
 /** momoa's "Unexpected token RBrace found." in words a world author reads, with the likely cause. */
@@ -188,13 +206,13 @@ function locator(doc: DocumentNode): (pointer: string) => JsonPosition | null {
 /** Parse JSON text. Never throws for bad input: syntax errors come back with their position. */
 export function parseJson(text: string): JsonParseResult {
   const pre = prescan(text);
-  if (pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
+  if ('message' in pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
   // A clean file (no duplicate or forbidden key) parses with JSON.parse; momoa's tree is built only
   // if a diagnostic asks for a location (json-fast.ts).
-  const fast = fastParse(text);
+  const fast = fastParse(text, pre.members);
   if (fast !== NOT_FAST) {
     let locate: ((pointer: string) => JsonPosition | null) | undefined;
-    return { ok: true, value: fast, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer) };
+    return { ok: true, value: fast, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer), longestString: pre.longest };
   }
   let doc: DocumentNode;
   try {
@@ -207,5 +225,5 @@ export function parseJson(text: string): JsonParseResult {
   }
   const keys: JsonKeyFinding[] = [];
   const built: Built = { value: build(doc.body, '', keys), keys };
-  return { ok: true, value: built.value, keys: built.keys, locate: locator(doc) };
+  return { ok: true, value: built.value, keys: built.keys, locate: locator(doc), longestString: pre.longest };
 }

@@ -6,7 +6,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
 import type { JsonPosition } from './json-parse.js';
-import { checkStringLengths } from './limits.js';
+import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
 import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
@@ -54,7 +54,8 @@ export async function loadJsonFile(root: string, rel: string, kind: SchemaKind):
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = await readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
-  const tooLong = checkStringLengths(r.value, rel);
+  // Walk the value only when some string literal of the text is long enough to be over the limit.
+  const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
   if (tooLong.length) return { value: undefined, diagnostics: tooLong };
   const format = checkFormat(r.value, rel);
   if (format) return { value: undefined, diagnostics: [withLocation(format, r.locate)] };

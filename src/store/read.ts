@@ -23,6 +23,8 @@ export interface SafeJson {
   diagnostics: Diagnostic[];
   /** When `ok`: the line:column of a JSON pointer in the text (for schema and reference errors). */
   locate?: (pointer: string) => JsonPosition | null;
+  /** When `ok`: no string of the value (key or value) is longer than this (json-parse.ts TextCounts). */
+  longestString?: number;
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -86,7 +88,7 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
     diagnostics.push(diag(code, { key: k.key }, { file: rel, pointer: k.pointer, line: k.line, column: k.column }));
   }
   if (!r.ok || diagnostics.length) return fail(diagnostics);
-  return { ok: true, value: r.value, diagnostics: [], locate: r.ok ? r.locate : undefined };
+  return { ok: true, value: r.value, diagnostics: [], locate: r.locate, longestString: r.longestString };
 }
 
 /**

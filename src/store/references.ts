@@ -22,7 +22,7 @@ const PATH_ROOTS = ['world', 'characters', 'relationships', 'secrets', 'threads'
 interface IdIndex {
   kind: string;
   file: string;
-  ids: Map<string, string>; // id -> pointer of its first occurrence
+  ids: Map<string, number>; // id -> position of its first occurrence
 }
 
 /**
@@ -37,13 +37,14 @@ export const RESERVED_IDS: readonly string[] = [
 const RESERVED = new Set(RESERVED_IDS);
 
 function index(kind: string, file: string, items: { id: string }[], base: string, out: Diagnostic[]): IdIndex {
-  const ids = new Map<string, string>();
+  const ids = new Map<string, number>();
+  // Pointers are spelled only for a finding (issue 18: one string per entity of a 10,000-character world).
+  const pointer = (i: number) => `${base}/${i}/id`;
   items.forEach((item, i) => {
-    const pointer = `${base}/${i}/id`;
-    if (RESERVED.has(item.id)) out.push(diag('AUR1033', { kind, id: item.id, reserved: RESERVED_IDS.slice(0, 5).join(', ') + '…' }, { file, pointer }));
+    if (RESERVED.has(item.id)) out.push(diag('AUR1033', { kind, id: item.id, reserved: RESERVED_IDS.slice(0, 5).join(', ') + '…' }, { file, pointer: pointer(i) }));
     const first = ids.get(item.id);
-    if (first !== undefined) out.push(diag('AUR1020', { kind, id: item.id, first }, { file, pointer }));
-    else ids.set(item.id, pointer);
+    if (first !== undefined) out.push(diag('AUR1020', { kind, id: item.id, first: pointer(first) }, { file, pointer: pointer(i) }));
+    else ids.set(item.id, i);
   });
   return { kind, file, ids };
 }

@@ -34,4 +34,29 @@ describe('parseJson fast path', () => {
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.error.line).toBe(3);
   });
+
+  it('bounds every string of the value, keys included, by its longest literal (escapes only shorten)', () => {
+    const texts = [
+      '{"name": "Cicero", "k": [1, "ab"]}',
+      `{"${'k'.repeat(30)}": "x"}`,
+      '{"a": "\\u0041\\u0042\\n\\"q\\""}',
+      '{"a": {"b": "x", "a": 1, "b": "yyyyyyyyy"}}', // a duplicate: the strict path
+      '["\u00e9\u00e9", "\ud83d\ude00"]',
+    ];
+    for (const text of texts) {
+      const r = parseJson(text);
+      expect(r.ok, text).toBe(true);
+      if (!r.ok) continue;
+      const strings: string[] = [];
+      const walk = (v: unknown): void => {
+        if (typeof v === 'string') strings.push(v);
+        else if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) (strings.push(k), walk(x));
+      };
+      walk(r.value);
+      const literals = [...text.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => m[1]!.length);
+      expect(r.longestString, text).toBe(Math.max(...literals));
+      for (const x of strings) expect(x.length, text).toBeLessThanOrEqual(r.longestString);
+    }
+  });
 });

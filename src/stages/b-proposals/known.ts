@@ -35,8 +35,9 @@ interface Known {
   threadsOf: Map<string, Thread[]>;
   /** Open threads without stakeholders (anyone may take part). */
   openUnowned: Thread[];
-  /** Characters who can act, by location. */
+  /** Characters who can act, by location: sorted by id, and as a set (a city holds thousands). */
   at: Map<string, string[]>;
+  atSet: Map<string, Set<string>>;
   full: Map<RoleKind, string[]>;
   chars: Map<string, string[]>;
   acting: Map<number, Character[]>;
@@ -67,7 +68,9 @@ function known(world: World): Known {
   }
   const at = new Map<string, string[]>();
   for (const c of world.characters.characters) if (canAct(c)) push(at, c.location, c.id);
-  k = { secretsOf, threadsOf, openUnowned, at, full: new Map(), chars: new Map(), acting: new Map() };
+  const atSet = new Map<string, Set<string>>();
+  for (const [loc, ids] of at) (ids.sort(), atSet.set(loc, new Set(ids)));
+  k = { secretsOf, threadsOf, openUnowned, at, atSet, full: new Map(), chars: new Map(), acting: new Map() };
   cache.set(world, k);
   return k;
 }
@@ -109,12 +112,16 @@ export function knownCharacters(world: World, index: WorldIndex, actor: string):
   // Everyone at the same place is a possible acquaintance, weakly: in a big city that is thousands,
   // so they are scored last and only fill the neighbourhood up to the cap.
   if (loc) {
+    // `here` is sorted once per world, and only the first few newcomers are needed (issue 18: this
+    // filtered and sorted the whole place's list for every actor).
     const here = k.at.get(loc) ?? [];
-    if (score.size < KNOWN_CAP) {
-      const extra = here.filter((id) => id !== actor && !score.has(id)).sort().slice(0, KNOWN_CAP - score.size);
-      for (const id of extra) add(id, RELEVANCE.place);
+    const extra: string[] = [];
+    for (let i = 0; i < here.length && score.size + extra.length < KNOWN_CAP; i++) {
+      if (here[i] !== actor && !score.has(here[i]!)) extra.push(here[i]!);
     }
-    for (const id of here) if (score.has(id)) score.set(id, score.get(id)! + RELEVANCE.place);
+    for (const id of extra) add(id, RELEVANCE.place);
+    const hereSet = k.atSet.get(loc);
+    for (const [id, v] of score) if (hereSet?.has(id)) score.set(id, v + RELEVANCE.place);
   }
   const out = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, KNOWN_CAP).map(([id]) => id).sort();
   k.chars.set(actor, out);

@@ -15,36 +15,8 @@ export interface DirectorEdit {
   scenes: Array<{ id: string; purpose: string }>;
 }
 
-const SCENE_ID = '^SC\\d{2}$';
-
-/** The JSON schema of the answer (sent as structured output; also validated on our side). */
-export const DIRECTOR_EDIT_SCHEMA = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['title', 'scenes'],
-  properties: {
-    title: { type: 'string', minLength: 1, maxLength: 120 },
-    act_order: {
-      type: 'array',
-      maxItems: 4,
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['act', 'scenes'],
-        properties: { act: { type: 'integer', minimum: 1, maximum: 4 }, scenes: { type: 'array', items: { type: 'string', pattern: SCENE_ID } } },
-      },
-    },
-    scenes: {
-      type: 'array',
-      items: {
-        type: 'object',
-        additionalProperties: false,
-        required: ['id', 'purpose'],
-        properties: { id: { type: 'string', pattern: SCENE_ID }, purpose: { type: 'string', minLength: 1, maxLength: 400 } },
-      },
-    },
-  },
-} as const;
+/** The JSON schema of the answer: in src/schemas so the build precompiles its validator. */
+export { DIRECTOR_EDIT_SCHEMA } from '../../schemas/director-edit.js';
 
 /** The edit that changes nothing (what the offline provider answers). */
 export function identityEdit(plan: EpisodePlan): DirectorEdit {

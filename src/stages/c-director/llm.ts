@@ -101,7 +101,7 @@ export async function directWithLlm(
       messages.push({ role: 'user', content: 'Your answer was not a valid director_edit JSON object. Answer again with the JSON object only.' });
       continue;
     }
-    const schemaErr = validateDirectorEdit(edit, DIRECTOR_EDIT_SCHEMA);
+    const schemaErr = validateDirectorEdit(edit);
     const applied = schemaErr ? { errors: [`schema: ${schemaErr}`] } : applyEdit(symbolic, edit);
     const errs = 'errors' in applied ? applied.errors : planErrors(applied.plan, world, context, symbolic.seed);
     if (errs.length === 0 && 'plan' in applied) {

@@ -43,8 +43,8 @@ export function validateCharacterAnswer(value: unknown): string | null {
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
 
-/** Errors of a Director edit against its schema (c-director/edit.ts), or null when valid. */
-export function validateDirectorEdit(value: unknown, schema: object): string | null {
-  const v = validatorFor('inline/director_edit', () => schema);
+/** Errors of a Director edit against its schema (schemas/director-edit.ts), or null when valid. */
+export function validateDirectorEdit(value: unknown): string | null {
+  const v = validator('director_edit');
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }

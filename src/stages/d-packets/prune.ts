@@ -1,5 +1,6 @@
 import { canonicalCompact } from '../../core/json.js';
 import type { ScenePacket } from '../../domain/packet.js';
+import { ModelPacketSize } from './measure.js';
 import { packetTokens } from './wire.js';
 
 /** Characters an item takes in the compact JSON the model reads (plus its comma). */
@@ -13,7 +14,8 @@ const sizeOf = (item: unknown): number => canonicalCompact(item).length + 1;
  * list, so its checks do not weaken). The scene's own people are never dropped: the cast's characters
  * and the edges among them stay, whatever the budget (a scene cannot be written without them).
  * Each removal is credited with its compact size and recorded in `pruned`, which stays in the
- * packet file but is not sent and not counted; the estimate is re-measured after each batch.
+ * packet file but is not sent and not counted; the estimate is re-measured after each batch, from
+ * sizes kept up to date as items go (measure.ts: the same figure as serialising the packet again).
  */
 /** The packet's forbidden facts that can go: the hidden secrets' (by secret id) and the dead's (by character id), with relevance. */
 export interface PrunableFacts {
@@ -25,7 +27,8 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
   const g = p.retrieved_subgraph;
   const castIds = new Set(p.cast.map((c) => c.id));
   const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
-  const measure = () => (p.token_estimate = packetTokens(p));
+  let size: ModelPacketSize | null | undefined; // made when pruning starts
+  const measure = () => (p.token_estimate = size ? Math.ceil(size.length / 4) : packetTokens(p));
   const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
     [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
   const removeOne = (): number => {
@@ -34,35 +37,38 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
       const e = g.edges[i]!;
       if (own(e)) continue;
       g.edges.splice(i, 1);
+      size?.removedEdge(e);
       p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
       return sizeOf(e);
     }
     const s = pickLow(g.secrets, (x) => secretRel.get(x.id) ?? 0);
-    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); size?.removedItem('secrets', s); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }
     const t = pickLow(g.threads, (x) => threadRel.get(x.id) ?? 0);
-    if (t) { g.threads.splice(g.threads.indexOf(t), 1); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); size?.removedItem('threads', t); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
     const a = pickLow(g.accounts, (x) => (castIds.has(x.owner) ? 1 : 0));
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
     const c = pickLow(g.characters.filter((x) => !castIds.has(x.id)), () => 0);
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); p.pruned.push({ kind: 'character', id: c.id, relevance: 0 }); return sizeOf(c); }
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ kind: 'character', id: c.id, relevance: 0 }); return sizeOf(c); }
     return removeFact();
   };
   const ff = p.constraints.forbidden_facts;
   const lowest = <T extends { id: string; relevance: number }>(xs: T[]) => [...xs].sort((a, b) => a.relevance - b.relevance || b.id.localeCompare(a.id))[0];
   const removeFact = (): number => {
     const s = lowest(facts.secrets.filter((x) => ff.includes(x.text)));
-    if (s) { ff.splice(ff.indexOf(s.text), 1); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
+    if (s) { ff.splice(ff.indexOf(s.text), 1); size?.removedFact(s.text); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
     const d = lowest(facts.dead.filter((x) => p.dead.some((y) => y.id === x.id)));
     if (d) {
       const entry = p.dead.find((y) => y.id === d.id)!;
       p.dead.splice(p.dead.indexOf(entry), 1);
-      if (ff.includes(d.text)) ff.splice(ff.indexOf(d.text), 1);
+      size?.removedDead(entry);
+      if (ff.includes(d.text)) (ff.splice(ff.indexOf(d.text), 1), size?.removedFact(d.text));
       p.pruned.push({ kind: 'dead', id: d.id, relevance: d.relevance });
       return sizeOf(entry) + sizeOf(d.text);
     }
     return 0; // nothing left to prune: the rest is the scene itself
   };
   let est = measure();
+  if (est > budget) size = ModelPacketSize.of(p);
   while (est > budget) {
     let excess = (est - budget) * 4;
     let progressed = false;

@@ -1,5 +1,5 @@
 import { canonicalCompact } from '../../core/json.js';
-import type { ScenePacket } from '../../domain/packet.js';
+import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 
 /**
  * What of a packet goes to a model, and how its size is measured. The packet file keeps everything
@@ -25,20 +25,34 @@ export type ModelPacket = Omit<ScenePacket, 'voices' | 'pruned' | 'token_estimat
  * half the subgraph's characters.
  */
 export function packetForModel(p: ScenePacket): ModelPacket {
-  const { voices: _v, pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, retrieved_subgraph: g, ...rest } = p;
+  const { retrieved_subgraph: g, ...rest } = modelRest(p);
   const cast = new Set(p.cast.map((c) => c.id));
-  const edges = g.edges
-    .filter((e) => cast.has(e.from) || cast.has(e.to))
-    .map(({ relevance: _r, weights, ...e }) => ({ ...e, weights: Object.fromEntries(Object.entries(weights).filter(([, v]) => v !== 0)) }));
+  const edges = g.edges.filter((e) => cast.has(e.from) || cast.has(e.to)).map(modelEdge);
   const mentioned = mentionsIn(JSON.stringify([rest, edges, g.secrets, g.threads, g.accounts]));
   const characters = g.characters.flatMap((c) => {
     if (cast.has(c.id)) return [c];
     if (!mentioned(c.id)) return [];
-    const { stats: _s, intentions: _i, ...who } = c as typeof c & { stats?: unknown; intentions?: unknown };
-    return [who];
+    return [offStage(c)];
   });
   const { format: _f, marquee: _m, ...scene } = rest;
   return withoutEmpties({ ...scene, retrieved_subgraph: { ...g, edges, characters } }) as ModelPacket;
+}
+
+/** The packet without what never reaches the model (the subgraph is still whole here). */
+export function modelRest(p: ScenePacket): Omit<ScenePacket, 'voices' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before'> {
+  const { voices: _v, pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, ...rest } = p;
+  return rest;
+}
+
+/** An edge as the model reads it: no retrieval relevance, no zero weights. */
+export function modelEdge({ relevance: _r, weights, ...e }: SubgraphEdge): Omit<SubgraphEdge, 'relevance'> {
+  return { ...e, weights: Object.fromEntries(Object.entries(weights).filter(([, v]) => v !== 0)) };
+}
+
+/** An off-stage character as the model reads it: who they are, without stat numbers and intentions. */
+export function offStage(c: ScenePacket['retrieved_subgraph']['characters'][number]): object {
+  const { stats: _s, intentions: _i, ...who } = c as typeof c & { stats?: unknown; intentions?: unknown };
+  return who;
 }
 
 /**
@@ -57,7 +71,7 @@ function mentionsIn(text: string): (id: string) => boolean {
  * or risks, a scene without the dead. The instructions read an absent field as empty, and on a
  * packet they are a few per cent of what the model is sent.
  */
-function withoutEmpties(v: unknown): unknown {
+export function withoutEmpties(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(withoutEmpties);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};

@@ -1,0 +1,83 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Rng } from '../../../src/core/rng.js';
+import type { ScenePacket } from '../../../src/domain/packet.js';
+import { buildPackets } from '../../../src/stages/d-packets/index.js';
+import { ModelPacketSize } from '../../../src/stages/d-packets/measure.js';
+import { packetJson } from '../../../src/stages/d-packets/wire.js';
+import { planScenario, scenario, hasStarter, STARTER } from './helpers.js';
+
+/**
+ * Removes random items from a packet one at a time, as pruning does (any list, in any order, the
+ * cast's own edges and characters included), and checks after every removal that the kept size is
+ * exactly the length of the text a full serialisation gives.
+ */
+function removeAtRandom(p: ScenePacket, size: ModelPacketSize, rng: Rng): number {
+  const g = p.retrieved_subgraph;
+  const ff = p.constraints.forbidden_facts;
+  let steps = 0;
+  const take = <T>(xs: T[]): T => xs.splice(rng.int(xs.length), 1)[0]!;
+  for (;;) {
+    const kinds = (['edges', 'secrets', 'threads', 'accounts', 'characters', 'facts', 'dead'] as const).filter((k) =>
+      k === 'facts' ? ff.length > 0 : k === 'dead' ? p.dead.length > 0 : g[k].length > 0);
+    if (kinds.length === 0) return steps;
+    const k = rng.pick(kinds);
+    if (k === 'edges') size.removedEdge(take(g.edges));
+    else if (k === 'characters') size.removedCharacter(take(g.characters));
+    else if (k === 'facts') size.removedFact(take(ff));
+    else if (k === 'dead') size.removedDead(take(p.dead));
+    else size.removedItem(k, take(g[k] as object[]));
+    steps++;
+    expect(size.length, `after removing from ${k} (step ${steps})`).toBe(packetJson(p).length);
+  }
+}
+
+describe('a packet measured incrementally while pruning (d-packets/measure.ts)', () => {
+  let packets: ScenePacket[] = [];
+  beforeAll(async () => {
+    for (const s of [scenario('planning-base'), ...(hasStarter ? [STARTER] : [])]) {
+      const a = await planScenario(s);
+      packets.push(...buildPackets(a.plan, a.world, a.context, { tokenBudget: 1_000_000 }));
+    }
+  });
+
+  it('gives the length of the full serialisation after every removal, whatever the order', () => {
+    let steps = 0;
+    packets.forEach((orig, i) => {
+      for (const seed of ['a', 'b']) {
+        const p = structuredClone(orig);
+        const rng = new Rng(`${seed}${i}`);
+        // Strings a model-style text can hold: quotes (a JSON text splits them into odd pieces at its
+        // quotes, and `mentionsIn` reads those pieces), backslashes, an off-stage id in a sentence.
+        const off = p.retrieved_subgraph.characters.find((c) => !p.cast.some((m) => m.id === c.id));
+        if (off) p.constraints.forbidden_facts.push(`said "${off.id}`, `x\\${off.id}`, `the "${off.id}" affair`);
+        const size = ModelPacketSize.of(p)!;
+        expect(size.length).toBe(packetJson(p).length);
+        steps += removeAtRandom(p, size, rng);
+      }
+    });
+    expect(steps).toBeGreaterThan(100);
+  });
+
+  it('follows the off-stage characters the model reads: one goes when the last string naming them goes', () => {
+    const p = structuredClone(packets.find((x) => x.retrieved_subgraph.characters.some((c) => !x.cast.some((m) => m.id === c.id)))!);
+    const off = p.retrieved_subgraph.characters.find((c) => !p.cast.some((m) => m.id === c.id))!;
+    // A quoted id after an escaped quote is a piece of its own in the JSON text: it mentions them.
+    p.constraints.forbidden_facts.push(`x"${off.id}`);
+    const size = ModelPacketSize.of(p)!;
+    expect(packetJson(p)).toContain(`"name":${JSON.stringify(off.name)}`);
+    // Remove everything that names them but the fact: they stay while the fact does.
+    const g = p.retrieved_subgraph;
+    for (const e of g.edges.filter((x) => x.from === off.id || x.to === off.id)) (g.edges.splice(g.edges.indexOf(e), 1), size.removedEdge(e));
+    expect(size.length).toBe(packetJson(p).length);
+    const ff = p.constraints.forbidden_facts;
+    ff.splice(ff.indexOf(`x"${off.id}`), 1);
+    size.removedFact(`x"${off.id}`);
+    expect(size.length).toBe(packetJson(p).length);
+  });
+
+  it('declines an id that could match across strings (the caller then measures in full)', () => {
+    const p = structuredClone(packets[0]!);
+    p.retrieved_subgraph.characters.push({ ...p.retrieved_subgraph.characters[0]!, id: 'a","b' });
+    expect(ModelPacketSize.of(p)).toBeNull();
+  });
+});
