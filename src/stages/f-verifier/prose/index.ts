@@ -6,6 +6,7 @@ import { prosePresenceRules } from '../rules/prose-presence.js';
 import { proseMoneyRules } from '../rules/prose-money.js';
 import { proseCanonRules, proseForbiddenRules } from '../rules/prose-facts.js';
 import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome.js';
+import { proseNewsRules } from '../rules/prose-news.js';
 
 /**
  * Every prose rule over one answer (issue 14): the scene text is read once, then judged like the
@@ -18,6 +19,7 @@ export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts
     ...proseMoneyRules(r, ctx),
     ...proseForbiddenRules(r, ctx),
     ...proseCanonRules(r, ctx),
+    ...proseNewsRules(r, ctx),
     ...proseOutcomeRules(r, ctx),
     ...proseCliffhangerRules(r, ctx),
   ];
