@@ -4,7 +4,6 @@ import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplicati
 import type { World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
-import { checkPrereqs } from '../../core/expr/index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
 import { canAct } from '../b-proposals/bdi.js';
 import { threadPace } from '../../core/threads.js';
@@ -15,7 +14,7 @@ import { infeasible } from './infeasible.js';
 import { openingWorld } from './checks.js';
 import { breaksHardConstraint } from './hard-constraints.js';
 import { SteeringHook, type Steering } from './steering.js';
-import { CLIFFHANGER_RESERVE, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import { CLIFFHANGER_RESERVE, buildCandidates, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
 import { placeFullness, scoreCandidate, type SlotScoring } from './score.js';
@@ -252,7 +251,7 @@ export class Attempt {
    */
   tryPlace(w: SceneWork, k: number, c: Candidate): Placement | null {
     const proj = this.proj;
-    const prereq = checkPrereqs(c.op, c.bindings, proj.index, { episode: this.episode });
+    const prereq = candidatePrereqs(c, proj.index, this.episode);
     if (!prereq.holds) return null;
     const loc = w.location ?? (w.forcedOpening && k === 0 ? w.forcedOpening.location : pickLocation(proj.index, c, this.where, this.locUses, this.rng.fork(w.sc.id)));
     if (!loc) return null;
@@ -276,7 +275,7 @@ export class Attempt {
     if (!moved.ok) return null;
     const movedIndex = moveDeltas.length ? indexWorld(moved.world) : proj.index;
     // The move happens where the scene is: prereqs are judged after the cast has arrived.
-    const prereqAtScene = moveDeltas.length ? checkPrereqs(c.op, c.bindings, movedIndex, { episode: this.episode }) : prereq;
+    const prereqAtScene = moveDeltas.length ? candidatePrereqs(c, movedIndex, this.episode) : prereq;
     if (!prereqAtScene.holds) return null;
     const appId = `a${String(this.appSeq + 1).padStart(2, '0')}`;
     const built = buildApplication(c, appId, movedIndex, this.riskRng, this.pacing, this.deferred, this.resolvedMajors);

@@ -49,6 +49,24 @@ export function buildCandidates(world: World, episode: number, proposals: AgentP
  * alone; a re-plan (attempt > 0) protects every one of them.
  */
 export const CLIFFHANGER_RESERVE = 3;
+
+type PrereqCheck = ReturnType<typeof checkPrereqs>;
+const prereqMemo = new WeakMap<WorldIndex, WeakMap<Candidate, { episode: number; r: PrereqCheck }>>();
+
+/**
+ * checkPrereqs of a candidate on one projected state. It is pure in (state, candidate, episode) and an
+ * index is one immutable state, so it is kept: the Director asks it for the same state once per slot
+ * (the reserves below) and again when placing the move.
+ */
+export function candidatePrereqs(c: Candidate, index: WorldIndex, episode: number): PrereqCheck {
+  let m = prereqMemo.get(index);
+  if (!m) prereqMemo.set(index, (m = new WeakMap()));
+  const hit = m.get(c);
+  if (hit && hit.episode === episode) return hit.r;
+  const r = checkPrereqs(c.op, c.bindings, index, { episode });
+  m.set(c, { episode, r });
+  return r;
+}
 export const RESERVE_PENALTY = 100;
 
 /** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
@@ -58,7 +76,7 @@ export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKe
     const f = `${c.op.id}|${c.actor.id}`;
     if (families.has(f) || usedKeys.has(c.key)) continue;
     if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+    if (!candidatePrereqs(c, index, episode).holds) continue;
     families.add(f);
     if (families.size > limit) return new Set();
   }
@@ -76,7 +94,7 @@ export function liveTypesOfTags(
     for (const c of cands) {
       if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
       if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-      if (!checkPrereqs(c.op, c.bindings, index, { episode }).holds) continue;
+      if (!candidatePrereqs(c, index, episode).holds) continue;
       types.add(c.op.type);
       if (types.size === 2) break;
     }

@@ -43,6 +43,8 @@ export function recentMovesOf(plans: readonly Pick<EpisodePlan, 'episode' | 'bea
 export class SeasonMemory {
   private readonly cooled = new Set<string>();
   private readonly families = new Map<string, number>();
+  /** A candidate's penalty never changes (the memory is fixed once built); the Director asks for it per slot. */
+  private readonly penalties = new WeakMap<Candidate, number>();
 
   constructor(episode: number, recent: readonly RecentMove[] = []) {
     for (const m of recent) {
@@ -62,8 +64,11 @@ export class SeasonMemory {
 
   /** Score lost by a candidate for having been played recently (0 for a fresh move). */
   penalty(c: Candidate): number {
-    let p = (this.families.get(`${c.op.id}|${c.actor.id}`) ?? 0) * FAMILY_PENALTY;
+    let p = this.penalties.get(c);
+    if (p !== undefined) return p;
+    p = (this.families.get(`${c.op.id}|${c.actor.id}`) ?? 0) * FAMILY_PENALTY;
     if (this.isCooled(c)) p += COOLDOWN_PENALTY;
+    this.penalties.set(c, p);
     return p;
   }
 }
