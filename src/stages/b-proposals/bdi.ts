@@ -124,13 +124,32 @@ export function threadsAdvancedBy(world: World, op: Operator, bindings: Record<s
     for (const id of new Set(Object.values(bindings))) for (const t of look.byStakeholder.get(id) ?? []) if (tagHit(t)) out.add(t.id);
     for (const t of look.unowned) if (tagHit(t)) out.add(t.id);
   }
-  for (const e of op.effects) {
-    const m = /^(?:threads\.([a-z0-9_]+)|([a-z0-9_]+))\./.exec(e.path);
-    const id = m?.[1] ?? (m?.[2] && roleKind(op, m[2]) === 'thread' && op.roles[m[2]] ? bindings[m[2]] : undefined);
+  for (const w of threadWrites(op)) {
+    const id = w.id ?? (w.role !== undefined ? bindings[w.role] : undefined);
     const t = id ? look.byId.get(id) : undefined;
     if (t && t.status === 'open') out.add(t.id);
   }
   return [...out].sort();
+}
+
+/** An effect's thread: a fixed `threads.<id>.…` path, or a thread role of the operator (`<role>.…`). */
+interface ThreadWrite { id?: string; role?: string }
+
+const threadWriteCache = new WeakMap<Operator, ThreadWrite[]>();
+
+/** The operator's thread writes, read from its effect paths once (the pool asks per binding). */
+function threadWrites(op: Operator): ThreadWrite[] {
+  let ws = threadWriteCache.get(op);
+  if (!ws) {
+    ws = [];
+    for (const e of op.effects) {
+      const m = /^(?:threads\.([a-z0-9_]+)|([a-z0-9_]+))\./.exec(e.path);
+      if (m?.[1]) ws.push({ id: m[1] });
+      else if (m?.[2] && roleKind(op, m[2]) === 'thread' && op.roles[m[2]]) ws.push({ role: m[2] });
+    }
+    threadWriteCache.set(op, ws);
+  }
+  return ws;
 }
 
 export interface BdiScore {
@@ -139,6 +158,17 @@ export interface BdiScore {
   topDesire: { text: string; kind: string; weight: number } | null;
   intentions: string[];
   stakes: string[];
+}
+
+const intentionCache = new WeakMap<Character, WeakMap<Operator, string[]>>();
+
+/** The actor's intentions that name the operator's business: the same for every binding of the pair. */
+function matchingIntentions(actor: Character, op: Operator): string[] {
+  let m = intentionCache.get(actor);
+  if (!m) intentionCache.set(actor, (m = new WeakMap()));
+  let l = m.get(op);
+  if (!l) m.set(op, (l = actor.bdi.intentions.filter((i) => intentionMatches(i, op))));
+  return l;
 }
 
 /** Stage B score of `actor` doing `op` with `bindings` (docs/planning.md). */
@@ -153,7 +183,7 @@ export function bdiScore(world: World, actor: Character, op: Operator, bindings:
     score += v;
     if (v > topV) { topV = v; top = { text: d.text, kind: d.kind, weight: d.weight }; }
   }
-  const intentions = actor.bdi.intentions.filter((i) => intentionMatches(i, op));
+  const intentions = matchingIntentions(actor, op).slice();
   score += 0.5 * intentions.length;
   const adv = threads ?? threadsAdvancedBy(world, op, bindings);
   const byId = threadLookup(world).byId;

@@ -50,6 +50,15 @@ export function buildCandidates(world: World, episode: number, proposals: AgentP
  */
 export const CLIFFHANGER_RESERVE = 3;
 
+const families = new WeakMap<Candidate, string>();
+
+/** The candidate's family (operator|actor), made once: the Director looks it up per slot. */
+export function familyOf(c: Candidate): string {
+  let f = families.get(c);
+  if (f === undefined) families.set(c, (f = `${c.op.id}|${c.actor.id}`));
+  return f;
+}
+
 type PrereqCheck = ReturnType<typeof checkPrereqs>;
 const prereqMemo = new WeakMap<WorldIndex, WeakMap<Candidate, { episode: number; r: PrereqCheck }>>();
 
@@ -73,7 +82,7 @@ export const RESERVE_PENALTY = 100;
 export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
   const families = new Set<string>();
   for (const c of cliff) {
-    const f = `${c.op.id}|${c.actor.id}`;
+    const f = familyOf(c);
     if (families.has(f) || usedKeys.has(c.key)) continue;
     if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
     if (!candidatePrereqs(c, index, episode).holds) continue;

@@ -3,7 +3,7 @@ import type { Operator } from '../../domain/world.js';
 import type { WorldIndex } from '../../core/world-index.js';
 import { canAct } from '../b-proposals/bdi.js';
 import { ACT_PHASE, type SceneSlotPlan } from './shape.js';
-import { RESERVE_PENALTY, type Candidate } from './candidates.js';
+import { RESERVE_PENALTY, familyOf, type Candidate } from './candidates.js';
 import { LOCATION_FULL_PENALTY, LOCATION_SOFT_CAP, minUses, settingOk } from './locations.js';
 import { MIN_THREAD_STEP, budgetLeft, type Pacing } from './application.js';
 import type { SeasonMemory } from './memory.js';
@@ -82,7 +82,7 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   }
   if (k > 0) s += 0.8 * c.chars.filter((id) => st.cast.has(id)).length;
   // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
-  if (st.reserve.has(`${c.op.id}|${c.actor.id}`)) s -= RESERVE_PENALTY;
+  if (st.reserve.has(familyOf(c))) s -= RESERVE_PENALTY;
   // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
   const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
   // The season's shape: the irreversible moves come late, and then they press.
