@@ -29,7 +29,7 @@ export class EvalFail {
   constructor(readonly diagnostic: Diagnostic) {}
 }
 
-const VIEW_CACHE = new WeakMap<WorldIndex, Map<string, View | undefined>>();
+const VIEW_CACHE = new WeakMap<WorldIndex, { byKind: Map<RoleKind, Map<string, View | undefined>>; worlds: Map<number, View> }>();
 
 const KIND_ORDER: readonly RoleKind[] = ['character', 'secret', 'thread', 'location', 'faction'];
 
@@ -69,7 +69,7 @@ export function makeEvalContext(
   // Views are immutable and an index is one immutable state, so views are shared by every
   // context over the same index (planning evaluates thousands of prerequisites per state).
   let views = VIEW_CACHE.get(index);
-  if (!views) VIEW_CACHE.set(index, (views = new Map()));
+  if (!views) VIEW_CACHE.set(index, (views = { byKind: new Map(), worlds: new Map() }));
   const cache = views;
   const episode = typeof extra.episode === 'number' && Number.isFinite(extra.episode) ? extra.episode : 0;
   return {
@@ -77,9 +77,11 @@ export function makeEvalContext(
     bindings: bound,
     episode,
     view(kind, id) {
-      const key = `${kind}:${id}`;
-      if (cache.has(key)) return cache.get(key);
-      let v: View | undefined;
+      // One map per kind: no key string to build on the hot path (prereqs look views up per binding).
+      let byId = cache.byKind.get(kind);
+      if (!byId) cache.byKind.set(kind, (byId = new Map()));
+      let v = byId.get(id);
+      if (v !== undefined || byId.has(id)) return v;
       switch (kind) {
         case 'character': { const c = index.characters.get(id); v = c && characterView(c); break; }
         case 'secret': { const s = index.secrets.get(id); v = s && secretView(s); break; }
@@ -87,13 +89,12 @@ export function makeEvalContext(
         case 'location': { const l = index.locations.get(id); v = l && locationView(l); break; }
         case 'faction': { const f = index.factions.get(id); v = f && factionView(f); break; }
       }
-      cache.set(key, v);
+      byId.set(id, v);
       return v;
     },
     worldView() {
-      const key = `world:${episode}`;
-      let v = cache.get(key);
-      if (!v) cache.set(key, (v = worldView(index.world, episode)));
+      let v = cache.worlds.get(episode);
+      if (!v) cache.worlds.set(episode, (v = worldView(index.world, episode)));
       return v;
     },
   };
