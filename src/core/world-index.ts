@@ -277,6 +277,23 @@ function travelMatrix(world: World): Map<string, Map<string, number>> {
   return d;
 }
 
+const EMPTY: readonly never[] = [];
+const travelMemo = new WeakMap<object, WeakMap<object, Map<string, Map<string, number>>>>();
+
+/**
+ * The travel matrix of an index, shared by every state with the same locations and travel lists (planning
+ * indexes hundreds of states per episode and moves never edit the map). It is only read (travelDays).
+ */
+function sharedTravel(world: World): Map<string, Map<string, number>> {
+  const locs = world.world?.locations ?? EMPTY;
+  const travel = world.world?.travel ?? EMPTY;
+  let byTravel = travelMemo.get(locs);
+  if (!byTravel) travelMemo.set(locs, (byTravel = new WeakMap()));
+  let m = byTravel.get(travel);
+  if (!m) byTravel.set(travel, (m = travelMatrix(world)));
+  return m;
+}
+
 export function indexWorld(world: World): WorldIndex {
   const rels = world.relationships?.relationships;
   const { edges, edgesFrom, edgesTo } = rels ? memoList(rels, buildEdges) : buildEdges([]);
@@ -292,7 +309,7 @@ export function indexWorld(world: World): WorldIndex {
     edgesFrom,
     edgesTo,
     ledger: byId(world.assets?.cash_ledger),
-    travel: travelMatrix(world),
+    travel: sharedTravel(world),
   };
 }
 
