@@ -66,16 +66,31 @@ export function metricNeeds(world: World, anchors: readonly Anchor[]): MetricNee
   return needs;
 }
 
+const pushes = new WeakMap<Operator, { metric: string; sign: number }[]>();
+
+/** The operator's numeric add/subtract effects on world metrics, in effect order (read once per operator, not per slot). */
+function metricPushes(op: Operator): { metric: string; sign: number }[] {
+  let l = pushes.get(op);
+  if (!l) {
+    l = [];
+    for (const e of op.effects) {
+      const m = /^world\.global\.([a-z0-9_]+)$/.exec(String(e.path));
+      if (!m || typeof e.value !== 'number' || (e.op !== 'add' && e.op !== 'subtract')) continue;
+      l.push({ metric: m[1]!, sign: (e.op === 'add' ? 1 : -1) * Math.sign(e.value) });
+    }
+    pushes.set(op, l);
+  }
+  return l;
+}
+
 /** The candidate's score change for what it does to the metrics the anchors need. */
 export function prepScore(c: Candidate, needs: MetricNeeds): number {
   if (needs.size === 0) return 0;
   let s = 0;
-  for (const e of c.op.effects) {
-    const m = /^world\.global\.([a-z0-9_]+)$/.exec(String(e.path));
-    const dir = m ? needs.get(m[1]!) : undefined;
-    if (!dir || typeof e.value !== 'number' || (e.op !== 'add' && e.op !== 'subtract')) continue;
-    const sign = (e.op === 'add' ? 1 : -1) * Math.sign(e.value);
-    s += sign === dir ? PREP_BONUS : -PREP_BONUS;
+  for (const e of metricPushes(c.op)) {
+    const dir = needs.get(e.metric);
+    if (!dir) continue;
+    s += e.sign === dir ? PREP_BONUS : -PREP_BONUS;
   }
   return s;
 }
