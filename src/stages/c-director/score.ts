@@ -52,13 +52,24 @@ export function isFatal(op: Operator): boolean {
   return f;
 }
 
+const actable = new WeakMap<WorldIndex, Map<string, boolean>>();
+
+/** canAct of a character on one state, kept per state: every slot asks it for each bound character of every candidate. */
+function canActIn(index: WorldIndex, id: string): boolean {
+  let m = actable.get(index);
+  if (!m) actable.set(index, (m = new Map()));
+  let ok = m.get(id);
+  if (ok === undefined) m.set(id, (ok = canAct(index.characters.get(id))));
+  return ok;
+}
+
 /** The candidate's score for this slot, or null when it cannot take the slot at all. */
 export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number): number | null {
   const { index, scene: sc, k } = st;
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
-  if (!c.chars.every((id) => canAct(index.characters.get(id)))) return null;
+  if (!c.chars.every((id) => canActIn(index, id))) return null;
   if (st.location && !settingOk(index, c.op, st.location)) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
   if (!st.relaxed && closedStory(c, index)) return null;
