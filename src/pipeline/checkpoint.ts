@@ -64,12 +64,15 @@ export class Checkpoints {
 /**
  * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<checkpoint-name>` makes the process SIGKILL itself right
  * after that checkpoint is written (or at that named point of the commit transaction), so tests
- * can prove that a run killed there resumes to the same commit. Names: planning, scene-SC03,
+ * can prove that a run killed there resumes to the same commit. Names: planning, scenes-start (as
+ * the scenes begin, fresh or resumed), scene-SC03,
  * scenes, stage-h, commit-staged, commit-applied, commit-committed. Comma-separated for several
- * (the first one reached fires). Never set it outside tests.
+ * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead. Never set either outside tests.
  */
 export function testKillHook(name: string): void {
   const at = process.env.AUREUS_TEST_KILL_AT;
-  if (!at) return;
-  if (at.split(',').map((s) => s.trim()).includes(name)) process.kill(process.pid, 'SIGKILL');
+  if (at && at.split(',').map((s) => s.trim()).includes(name)) process.kill(process.pid, 'SIGKILL');
+  // `AUREUS_TEST_SIGINT_AT=<name>`: a real Ctrl-C (SIGINT through the OS and the CLI's handler) sent
+  // right after that point, so a test's interrupt lands at a known step however fast the scenes run.
+  if (process.env.AUREUS_TEST_SIGINT_AT === name) process.kill(process.pid, 'SIGINT');
 }

@@ -11,7 +11,7 @@ import { createGit } from '../git/simple-git.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { tagNameFor } from '../season/episodes.js';
-import { Checkpoints } from './checkpoint.js';
+import { Checkpoints, testKillHook } from './checkpoint.js';
 import { JournaledLlm, journalSpend } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
@@ -214,6 +214,7 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
   }
   const resumed = ids.filter((id) => cp.has(`scene-${id}`)).length;
   for (const id of ids) if (cp.has(`scene-${id}`)) tracker.scene(id, 'resumed');
+  testKillHook('scenes-start');
   const { loadStyle } = await import('../style/index.js');
   const { writeEpisodeScenes } = await import('../stages/scenes.js');
   const { writerStyleFrom } = await import('../stages/e-writer/prompt.js');

@@ -78,6 +78,9 @@ export interface WriteStep {
 
 /** Step 1: the writer's draft, verified. */
 export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> {
+  // An offline draft is all microtasks and synchronous writes: without a turn of the event loop a
+  // Ctrl-C (a macrotask) would not be seen until every scene of the episode was written.
+  await new Promise((r) => setImmediate(r));
   env.signal?.throwIfAborted();
   const mode = s.plan?.mode ?? (s.rewrite ? 'rewrite' : 'write');
   const packet = mode === 'simplified' ? simplifyPacket(s.scene) : s.scene;
