@@ -45,7 +45,7 @@ export interface Draft {
 const FORM_CODES = new Set(['AUR5001', 'AUR5002', 'AUR5004', 'AUR5005']);
 
 /** What could not be read in a draft (the verifier's form_errors, issue 13). */
-export function formErrorsOf(v: SceneVerification): string[] {
+function formErrorsOf(v: SceneVerification): string[] {
   return v.form_errors;
 }
 
@@ -59,7 +59,7 @@ async function save(env: AttemptEnv, file: string, text: string): Promise<void> 
 }
 
 /** The three sections in their canonical form, for a text put back together by Aureus. */
-export function canonicalAnswer(text: string, claims: unknown, events: unknown): string {
+function canonicalAnswer(text: string, claims: unknown, events: unknown): string {
   return `${SECTION.text}\n${text}\n\n${SECTION.claims}\n${JSON.stringify(claims ?? [])}\n\n${SECTION.events}\n${JSON.stringify(events ?? [])}\n`;
 }
 

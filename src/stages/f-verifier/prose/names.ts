@@ -70,7 +70,7 @@ function collect(ctx: VerifyContext): Map<string, Person> {
 }
 
 /** Every form a person is named by: full name, nomen+cognomen, each non-praenomen part, English forms, the cue. */
-export function formsOf(name: string, cue?: string): string[] {
+function formsOf(name: string, cue?: string): string[] {
   const parts = name.toLowerCase().replace(/\./g, '').split(/\s+/).filter(Boolean);
   const out = new Set<string>([parts.join(' ')]);
   const named = parts.filter((x) => x.length >= 3 && !PRAENOMINA.has(x) && x.length > 1);

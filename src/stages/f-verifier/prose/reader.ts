@@ -37,9 +37,13 @@ export interface Reading {
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\[|\*\*?scene)/i;
 const QUOTE = /["“]([^"”]*)["”]/g;
 const SAID = '(?:says|said|asks|replies|answers|mutters|whispers|murmurs|calls|adds|snaps|growls|shouts|cries|laughs)';
+/** A said-tag right after a name ("Cato says", "Cato quietly says"), right before it ("says Cato"), or after a pronoun. */
+const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
+const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
+const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 
 /** Splits a line into sentences with compromise (it knows abbreviations, quotes and ellipses). */
-export function sentencesOf(text: string): string[] {
+function sentencesOf(text: string): string[] {
   return nlp(text).sentences().out('array') as string[];
 }
 
@@ -49,9 +53,9 @@ function saidBy(narr: string, idx: PersonIndex, last: string | undefined): { id:
   for (const m of ms) {
     const after = narr.slice(m.end, m.end + 40);
     const before = narr.slice(Math.max(0, m.start - 12), m.start);
-    if (new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i').test(after) || new RegExp(`\\b${SAID}\\s+$`, 'i').test(before)) return { id: m.id, sure: true };
+    if (SAID_AFTER.test(after) || SAID_BEFORE.test(before)) return { id: m.id, sure: true };
   }
-  if (last && new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i').test(narr) && ms.length === 0) return { id: last, sure: false };
+  if (last && SAID_PRONOUN.test(narr) && ms.length === 0) return { id: last, sure: false };
   return null;
 }
 
