@@ -40,61 +40,6 @@ export class StateHasher {
     return createHash('sha256').update(utf8(parts.join(''))).digest('hex');
   }
 
-  /**
-   * hashValue(value) (core/hash.ts: hex SHA-256 of canonicalCompact(value)), with every array
-   * element's text taken from, or left in, this hasher's cache. The default seed hashes the loaded
-   * world this way just before stage A state-hashes it with the same hasher (issue 18: the world was
-   * serialised twice, ~4% of the DPRR plan). The text goes to the digest in ~64 K pieces.
-   */
-  valueHash(value: unknown): string {
-    const h = createHash('sha256');
-    let pending: string[] = [];
-    let size = 0;
-    const out = {
-      push: (piece: string): void => {
-        pending.push(piece);
-        if ((size += piece.length) > 1 << 16) {
-          h.update(utf8(pending.join('')));
-          pending = [];
-          size = 0;
-        }
-      },
-    };
-    this.flat(value, out);
-    if (pending.length) h.update(utf8(pending.join('')));
-    return h.digest('hex');
-  }
-
-  /** canonicalCompact(v) into out, array elements through text(x, true) (as compactInto writes them). */
-  private flat(v: unknown, out: { push(piece: string): void }): void {
-    if (v === null || typeof v !== 'object') {
-      out.push(this.text(v, false));
-      return;
-    }
-    if (Array.isArray(v)) {
-      out.push('[');
-      for (let i = 0; i < v.length; i++) {
-        if (i) out.push(',');
-        if (!(i in v)) continue; // a hole: written empty, as compactInto does
-        const x: unknown = v[i];
-        out.push(x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true));
-      }
-      out.push(']');
-      return;
-    }
-    const rec = v as Record<string, unknown>;
-    out.push('{');
-    let first = true;
-    for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
-      const x = rec[k];
-      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      out.push((first ? '' : ',') + JSON.stringify(k) + ':');
-      first = false;
-      this.flat(x, out);
-    }
-    out.push('}');
-  }
-
   /** T(v) as canonical text, into parts. */
   private top(v: unknown, parts: string[]): void {
     if (v === null || typeof v !== 'object') {

@@ -4,7 +4,6 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
 import { sha256, hashValue } from '../core/hash.js';
-import type { StateHasher } from '../core/state-hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { episodeRelDir } from '../paths.js';
@@ -25,13 +24,9 @@ export interface EpisodeChoiceOptions {
   noCommit?: boolean;
 }
 
-/**
- * Default seed: from the previous episode's cliffhanger (season chaining), else from the world's
- * hashValue. Given planning's state hasher, the world's text is made through it (the same digest),
- * so stage A reuses its element texts instead of serialising the world a second time.
- */
-export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World, hasher?: StateHasher): string {
-  const basis = previousCliffhangerText ?? `world:${hasher ? hasher.valueHash(world) : hashValue(world)}`;
+/** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
+export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
+  const basis = previousCliffhangerText ?? `world:${hashValue(world)}`;
   return sha256(`aureus/${ref.id}\n${basis}`).slice(0, 12);
 }
 

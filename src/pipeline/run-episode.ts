@@ -16,7 +16,6 @@ import { JournaledLlm, journalSpend } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
-import { StateHasher } from '../core/state-hash.js';
 import { deriveSeed, preflightEpisode, readPreviousCliffhanger, type RunPreflight } from './episode-choice.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
@@ -89,8 +88,6 @@ interface Run {
   ref: EpisodeRef;
   world: World;
   seed: string;
-  /** Planning's state hasher; the default seed's world hash went through it (stage A reuses its texts). */
-  hasher: StateHasher;
   previousCliffhanger: CliffhangerConstraints | null;
   config: AureusConfig;
   runDir: string;
@@ -145,8 +142,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
   const progress = o.progress ?? new SilentProgress();
   const { ref, world } = checked;
   const prevText = readPreviousCliffhanger(root, ref);
-  const hasher = new StateHasher();
-  const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);
+  const seed = o.seed ?? deriveSeed(ref, prevText, world);
   // The config file as the preflight read it: one read per run, the flags resolved over it here.
   const { resolveConfig, configOrThrow } = await import('../config/load.js');
   const { config } = configOrThrow(resolveConfig(checked.configFile, o.overrides));
@@ -169,7 +165,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
     else if (req.role === 'critic') tracker.scene(scene, 'verifying');
   }, { provider: router.providerId, models: config.models, chaos: config.chaos });
   const run: Run = {
-    o, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
+    o, root, ref, world, seed, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
     cp: new Checkpoints(runDir),
     providerId: router.providerId,
@@ -191,8 +187,8 @@ async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
     return { output: saved, resumed: true };
   }
-  const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
-  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
+  const { root, world, ref, seed, previousCliffhanger, llm, config } = run;
+  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
   const output = run.cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });

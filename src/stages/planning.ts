@@ -51,8 +51,6 @@ export interface PlanningInput {
   playedOperators?: ReadonlySet<string>;
   /** Told when each of A–D really starts and ends (progress). */
   onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
-  /** The state hasher for A and D; the caller's when it already hashed this world (the default seed). */
-  hasher?: StateHasher;
 }
 
 export interface PlanningArtifacts {
@@ -69,7 +67,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   const on = input.onStage ?? (() => {});
   on('A', 'running');
   // One state hasher for A and D: D's states share A's snapshot elements, whose texts it keeps.
-  const hasher = input.hasher ?? new StateHasher();
+  const hasher = new StateHasher();
   const { context, diagnostics } = buildEpisodeContext({ ...input, hasher });
   on('A', 'done');
   on('B', 'running');

@@ -97,9 +97,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   }
   // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
   // world's hash), so a plan previews exactly the episode a run would compile.
-  // One state hasher for the seed and stages A and D: the world is serialised once.
-  const hasher = new (await import('../../core/state-hash.js')).StateHasher();
-  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world, hasher);
+  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
   const flags = await steeringFrom(opts);
   const { runKey } = await import('../../pipeline/staged.js');
   const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
@@ -115,7 +113,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
   const artifacts = await planEpisode({
     ...(await seasonPlanningInputs(c.root, ref, world, flags)),
-    world, ref, seed, previousCliffhanger, llm, hasher,
+    world, ref, seed, previousCliffhanger, llm,
     packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
   });
   const files = await writePlanningArtifacts(runDir, artifacts);
@@ -184,7 +182,7 @@ async function estimateFor(root: string, config: import('../../config/types.js')
 }
 
 /** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
-async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World, hasher: import('../../core/state-hash.js').StateHasher): Promise<string> {
+async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World): Promise<string> {
   const fs = await import('node:fs');
   const path = await import('node:path');
   const { deriveSeed } = await import('../../pipeline/run-episode.js');
@@ -198,7 +196,7 @@ async function defaultRunSeed(root: string, ref: import('../../domain/context.js
       prev = null;
     }
   }
-  return deriveSeed(ref, prev, world, hasher);
+  return deriveSeed(ref, prev, world);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {
