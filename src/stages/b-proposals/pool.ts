@@ -81,12 +81,15 @@ function conjuncts(op: Operator, roles: string[]): Conjunct[] {
  * hold for binding `b`; a conjunct that cannot be evaluated counts as false.
  */
 function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds: Record<string, RoleKind>): (i: number, b: Record<string, string>) => boolean {
+  // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
+  const levels: Conjunct[][] = [];
+  for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
+  const id = (b: Record<string, string>, n: string): string => (Object.hasOwn(b, n) ? b[n]! : '');
   return (i, b) => {
     let ctx: EvalContext | undefined;
-    for (const c of conj) {
-      if (c.at !== i && !(i === 0 && c.at === -1)) continue;
+    for (const c of levels[i] ?? []) {
       if (!c.ast) return false;
-      const key = c.names.map((n) => (Object.hasOwn(b, n) ? b[n] : '')).join('\u0000');
+      const key = c.names.length === 1 ? id(b, c.names[0]!) : c.names.map((n) => id(b, n)).join('\u0000');
       let holds = c.memo.get(key);
       if (holds === undefined) {
         ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
