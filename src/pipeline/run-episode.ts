@@ -296,9 +296,17 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   run.check();
   run.progress.stage('commit', 'running');
   // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent). The
-  // two git queries are independent: they run together (issue 18).
-  const [tag] = await Promise.all([tagNameFor(run.root, ref), createGit(run.root).setConfig(ENTITY_DIFF_CONFIG)]);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
+  // two git queries are independent: they run together. One batch port serves the whole commit: its
+  // ref questions (the tag, HEAD before and after) go to one git process (issue 18), and its config
+  // query also answers the identity question the commit and the tag need.
+  const git = createGit(run.root, { batch: true });
+  let committed;
+  try {
+    const [tag] = await Promise.all([tagNameFor(run.root, ref, git), git.setConfig(ENTITY_DIFF_CONFIG)]);
+    committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files }, { git });
+  } finally {
+    git.close();
+  }
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
