@@ -311,12 +311,15 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   run.check();
   run.progress.stage('commit', 'running');
   // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent). The
-  // two git queries are independent: they run together. The run's batch port answers the ref
+  // git queries are independent: they run together. The run's batch port answers the ref
   // questions (the tag, HEAD before and after) from its one process, and the config query also
   // answers the identity question the commit and the tag need (issue 18).
+  // The config is set while the commit stages its files; it is in place before the journal is written.
   const { git } = run;
-  const [tag] = await Promise.all([tagNameFor(run.root, ref, git), git.setConfig(ENTITY_DIFF_CONFIG)]);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files }, { git });
+  const configured = git.setConfig(ENTITY_DIFF_CONFIG);
+  configured.catch(() => undefined); // awaited by commitEpisode
+  const tag = await tagNameFor(run.root, ref, git);
+  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };

@@ -73,16 +73,18 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
  * Stage, journal, apply, commit and tag (see above). `opts.git`: a batch port the caller already
  * asked its own questions with (run-episode: the tag name, the config); one is opened otherwise.
  */
-export async function commitEpisode(root: string, runDir: string, req: CommitRequest, opts: { git?: GitPort } = {}): Promise<CommitResult> {
+export async function commitEpisode(root: string, runDir: string, req: CommitRequest, opts: { git?: GitPort; ready?: Promise<unknown> } = {}): Promise<CommitResult> {
   const git = opts.git ?? createGit(root, { batch: true });
   try {
-    return await stageAndFinish(git, root, runDir, req);
+    return await stageAndFinish(git, root, runDir, req, opts.ready);
   } finally {
     if (!opts.git) git.close();
   }
 }
 
-async function stageAndFinish(git: GitPort, root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
+/** `ready`: the caller's preparation (run-episode: the diff driver's config), awaited before the journal is written. */
+async function stageAndFinish(git: GitPort, root: string, runDir: string, req: CommitRequest, ready?: Promise<unknown>): Promise<CommitResult> {
+  ready?.catch(() => undefined); // awaited below: a failure must not go unhandled meanwhile
   const paths = Object.keys(req.files).sort();
   // HEAD is asked for now and read after the stage is written: the git process runs meanwhile
   // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
@@ -96,6 +98,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // journal itself is written durably after it: a power cut can never leave a journal that points
   // at staged files still in the page cache. The barrier runs while HEAD is read (issue 18).
   const staged = durableBarrierAsync([...paths.map((rel) => path.join(runDir, 'stage', rel)), ...backedUp(runDir, before)]);
+  staged.catch(() => undefined); // awaited below
   const journal: CommitJournal = {
     format: 1,
     episode: req.episode,
@@ -105,10 +108,11 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
   };
-  await staged;
+  await Promise.all([staged, ready]);
   writeDurable(journalPath(runDir), stableStringify(journal));
   testKillHook('commit-staged');
-  return finish(git, root, runDir, journal, false);
+  // The staged bytes are the ones in memory: read back and re-hashed only by a recovery.
+  return finish(git, root, runDir, journal, req.files);
 }
 
 function readStaged(runDir: string, journal: CommitJournal): Record<string, string> {
@@ -126,8 +130,10 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
   return out;
 }
 
-async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, recovered: boolean): Promise<CommitResult> {
-  const files = readStaged(runDir, journal);
+/** Apply, commit and tag a journalled commit: a fresh one (`staged`: its files) or a recovered one (null). */
+async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, staged: Record<string, string> | null): Promise<CommitResult> {
+  const recovered = staged === null;
+  const files = staged ?? readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
   // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
   // only a recovered journal has to look for the commit it may already have made.
@@ -318,7 +324,7 @@ export async function recoverPendingCommits(root: string): Promise<{ results: Co
     const git = createGit(root, { batch: true });
     let r: CommitResult;
     try {
-      r = await finish(git, root, runDir, journal, true);
+      r = await finish(git, root, runDir, journal, null);
     } finally {
       git.close();
     }
