@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { parsed } from './parse.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -70,7 +70,7 @@ function liveVerbs(sentence: string): VerbUse[] {
   if (sentence.includes('?')) return [];
   const out: VerbUse[] = [];
   let from = 0;
-  const doc = nlp(sentence);
+  const doc = parsed(sentence);
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
     const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();

@@ -1,6 +1,6 @@
-import nlp from 'compromise';
 import { findMentions, type PersonIndex } from './names.js';
 import { headOf } from './synonyms.js';
+import { parsed } from './parse.js';
 
 /** What a forbidden fact is about: its people and places, and the roots of its content words. */
 export interface FactSignature {
@@ -35,8 +35,7 @@ export function contentRoots(text: string): Set<string> {
 }
 
 function rootsOf(text: string): Set<string> {
-  const doc = nlp(text);
-  doc.compute('root');
+  const doc = parsed(text);
   const out = new Set<string>();
   for (const s of doc.json() as { terms: { normal: string; root?: string; tags: string[] }[] }[]) {
     for (const t of s.terms) {
