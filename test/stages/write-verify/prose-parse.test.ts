@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
-import { sentencesOf } from '../../../src/stages/f-verifier/prose/parse.js';
+import { parsed, sentencesOf } from '../../../src/stages/f-verifier/prose/parse.js';
+import { mayComply } from '../../../src/stages/f-verifier/prose/compliance.js';
 import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
 
 // Issue 18: the prose reader's shortcuts must not change what it reads. Sentences are split by the
@@ -42,5 +43,21 @@ describe('the prose reader reads alike without tagging', () => {
       const could = possibleRoots(t);
       expect([...contentRoots(t)].filter((r) => !could.has(r)), t).toEqual([]);
     }
+  });
+});
+
+describe('the compliance check tags only sentences that could hold one of its verbs', () => {
+  it('every corpus sentence where compromise reads a verb complianceIn answers with passes the bound', () => {
+    const answers = new Set(['give in', 'give way', 'relent', 'yield', 'consent', 'agree', 'comply', 'submit', 'capitulate', 'concede', 'acquiesce', 'obey', 'surrender', 'let go', 'cave', 'cave in', 'back down', 'say yes', 'nod assent', 'accept', 'give', 'hand', 'hand over', 'deliver', 'release', 'turn over', 'give up', 'yield up', 'entrust', 'slide', 'press', 'pass', 'push', 'take', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up', 'follow', 'answer', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
+    let found = 0;
+    for (const s of new Set(lines.flatMap(sentencesOf))) {
+      const verbs = (parsed(s).verbs().json() as { verb?: { infinitive?: string } }[]).map((v) => (v.verb?.infinitive ?? '').toLowerCase());
+      if (!verbs.some((v) => answers.has(v))) continue;
+      found++;
+      expect(mayComply(s), s).toBe(true);
+    }
+    expect(found).toBeGreaterThan(100);
+    // And the bound does prune: most sentences hold none of the verbs.
+    expect(lines.flatMap(sentencesOf).filter((s) => !mayComply(s)).length).toBeGreaterThan(lines.length / 4);
   });
 });

@@ -32,3 +32,50 @@ export function parsed(text: string): Doc {
 export function sentencesOf(text: string): string[] {
   return nlp.tokenize(text).sentences().out('array') as string[];
 }
+
+/*
+ * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
+ * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)
+ * changes the tokenizer's terms only by splitting a contraction ("he's", "she'd", "ain't") into its
+ * first part and one of IMPLIED; every other field a reader uses is computed from a term's forms.
+ */
+/** The words compromise's contraction-two step can add ("'s" → is/has, "'d" → would/had/did, "ain't", "let's"). */
+const IMPLIED = ['us', 'are', 'has', 'is', 'have', 'not', 'am', 'did', 'had', 'would'];
+
+export interface Tokens {
+  /** Every form a term may have: machine, implicit, normal and lower-cased text, a contraction's first part. */
+  forms: Set<string>;
+  /** True when every term but the last is followed by white space: no phrase's text runs two terms together. */
+  spaced: boolean;
+}
+
+type Term = { text?: string; normal?: string; machine?: string; implicit?: string; post?: string };
+const tokenMemo = new Map<string, Tokens>();
+
+export function tokensOf(text: string): Tokens {
+  const hit = tokenMemo.get(text);
+  if (hit) return hit;
+  const forms = new Set<string>(IMPLIED);
+  const terms = (nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat();
+  for (const t of terms) {
+    const normal = t.normal ?? '';
+    const machine = normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '');
+    for (const f of [t.machine, t.implicit, normal, (t.text ?? '').toLowerCase(), normal.split(/['’]/)[0], machine]) if (f) forms.add(f);
+  }
+  const spaced = terms.slice(0, -1).every((t) => /\s/.test(t.post ?? ''));
+  if (tokenMemo.size >= MAX) tokenMemo.clear();
+  const out = { forms, spaced };
+  tokenMemo.set(text, out);
+  return out;
+}
+
+type Transform = {
+  verb: { toInfinitive: (s: string, m: unknown, tense: string) => string };
+  noun: { toSingular: (s: string, m: unknown) => string };
+  adjective: { fromComparative: (s: string, m: unknown) => string; fromSuperlative: (s: string, m: unknown) => string; fromAdverb: (s: string) => string };
+};
+
+/** compromise's own word transforms (the ones its root step and verb parser call) and its model. */
+export function transforms(): { tr: Transform; model: unknown } {
+  return { tr: (nlp.methods() as unknown as { two: { transform: Transform } }).two.transform, model: nlp.model() };
+}

@@ -1,5 +1,4 @@
-import nlp from 'compromise';
-import { parsed } from './parse.js';
+import { parsed, tokensOf, transforms } from './parse.js';
 import { headOf } from './synonyms.js';
 
 /** Content words too common to carry a fact's predicate. */
@@ -44,26 +43,17 @@ function rootsOf(text: string): Set<string> {
  * Which roots a text could have, without tagging it (issue 18: tagging is the prose checks' main
  * cost, and most sentences share no two roots with a given fact). compromise's root of a term
  * (compute/root.js in compromise 14) is its normal form, or one of nine functions of its
- * machine/normal/text form chosen by its tag; tagging changes the terms only by splitting a
- * contraction ("he's", "she'd") into its first part and one of a few words. So the union, over the
- * tokenizer's terms, of every branch's answer, plus those words, holds every root rootsOf can give:
+ * machine/normal/text form chosen by its tag. So the union, over every form its terms can take
+ * (parse.ts tokensOf), of every branch's answer holds every root rootsOf can give:
  * a fact that cannot share enough roots with it cannot match it, and the text need not be tagged.
  */
-type Transform = {
-  verb: { toInfinitive: (s: string, m: unknown, tense: string) => string };
-  noun: { toSingular: (s: string, m: unknown) => string };
-  adjective: { fromComparative: (s: string, m: unknown) => string; fromSuperlative: (s: string, m: unknown) => string; fromAdverb: (s: string) => string };
-};
-/** The words compromise's contraction-two step can add ("'s" → is/has, "'d" → would/had/did, "ain't", "let's"). */
-const IMPLIED = ['us', 'are', 'has', 'is', 'have', 'not', 'am', 'did', 'had', 'would'];
 const words = new Map<string, string[]>();
 
 /** Every root compromise's root step could give one token, whatever its tag. */
 function lemmasOf(form: string): string[] {
   const hit = words.get(form);
   if (hit) return hit;
-  const tr = (nlp.methods() as unknown as { two: { transform: Transform } }).two.transform;
-  const model = nlp.model();
+  const { tr, model } = transforms();
   const all = [
     form,
     form.replace(/'s$/, ''),
@@ -89,17 +79,7 @@ export function possibleRoots(text: string): Set<string> {
   const hit = possible.get(text);
   if (hit) return hit;
   const out = new Set<string>();
-  const forms = new Set<string>(IMPLIED);
-  type Term = { text: string; normal: string; machine?: string; implicit?: string };
-  for (const terms of (nlp.tokenize(text) as unknown as { docs: Term[][] }).docs) {
-    for (const t of terms) {
-      const normal = t.normal ?? '';
-      for (const f of [t.machine, t.implicit, normal, (t.text ?? '').toLowerCase(), normal.split(/['’]/)[0], normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '')]) {
-        if (f) forms.add(f);
-      }
-    }
-  }
-  for (const f of forms) for (const r of lemmasOf(f)) out.add(r);
+  for (const f of tokensOf(text).forms) for (const r of lemmasOf(f)) out.add(r);
   if (possible.size > 5000) possible.clear();
   possible.set(text, out);
   return out;
