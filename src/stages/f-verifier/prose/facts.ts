@@ -25,9 +25,21 @@ function places(text: string, idx: PersonIndex): string[] {
   return out;
 }
 
+/** A passage's people and places, kept per person index: each fact is matched against every sentence and window. */
+const entityMemo = new WeakMap<PersonIndex, Map<string, Set<string>>>();
+
+function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
+  let memo = entityMemo.get(idx);
+  if (!memo) entityMemo.set(idx, (memo = new Map()));
+  let hit = memo.get(passage);
+  if (!hit) memo.set(passage, (hit = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)])));
+  return hit;
+}
+
 export function signature(fact: string, idx: PersonIndex): FactSignature {
   const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
-  const roots = contentRoots(fact);
+  // A copy: the memoised roots of the fact's text stay as tagging gave them.
+  const roots = new Set(contentRoots(fact));
   for (const e of entities) roots.delete(headOf(e));
   return { text: fact, entities, roots };
 }
@@ -37,11 +49,11 @@ export function signature(fact: string, idx: PersonIndex): FactSignature {
  * shares (paraphrase keeps the predicate's words or their inflections). Null when it shares too little.
  */
 export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex): { entities: number; roots: number } | null {
-  const ents = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)]);
+  const ents = entitiesOf(passage, idx);
   const shared = [...sig.entities].filter((e) => ents.has(e)).length;
   // A bound before tagging: the roots the passage could have that the fact has. Too few, and no tagging can make a match.
-  const could = possibleRoots(passage);
-  const most = [...sig.roots].filter((r) => could.has(r)).length;
+  const could = passage.split('\u2063').map(possibleRoots);
+  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
   if (most < 2 || 1.5 * shared + most < 4.5) return null;
   const roots = contentRoots(passage);
   const common = [...sig.roots].filter((r) => roots.has(r)).length;

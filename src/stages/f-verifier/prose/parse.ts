@@ -27,10 +27,11 @@ export function parsed(text: string): Doc {
 
 /**
  * A line split into sentences by compromise's tokenizer (it knows abbreviations, quotes and
- * ellipses). Splitting needs no tagging: the tagged and the tokenized document split alike.
+ * ellipses). Splitting needs no tagging: the tagged and the tokenized document split alike, and a
+ * document's own sentences are what .sentences() would select.
  */
 export function sentencesOf(text: string): string[] {
-  return nlp.tokenize(text).sentences().out('array') as string[];
+  return nlp.tokenize(text).out('array') as string[];
 }
 
 /*
