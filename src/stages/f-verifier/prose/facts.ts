@@ -36,6 +36,27 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
   return hit;
 }
 
+/**
+ * A bound before tagging: whether a fact with these entities and roots (or fewer) could match the
+ * passage, counting the roots the passage could have (roots.ts possibleRoots). False means factMatch
+ * is null whatever tagging says, so the passage need not be tagged.
+ */
+export function couldMatch(passage: string, sig: FactSignature, idx: PersonIndex): boolean {
+  const ents = entitiesOf(passage, idx);
+  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
+  const could = passage.split('\u2063').map(possibleRoots);
+  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
+  return most >= 2 && 1.5 * shared + most >= 4.5;
+}
+
+/** A signature whose roots hold every root of signature()'s, read without tagging the fact: for couldMatch only. */
+export function roughSignature(fact: string, idx: PersonIndex): FactSignature {
+  const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
+  const roots = new Set(possibleRoots(fact));
+  for (const e of entities) roots.delete(headOf(e));
+  return { text: fact, entities, roots };
+}
+
 export function signature(fact: string, idx: PersonIndex): FactSignature {
   const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
   // A copy: the memoised roots of the fact's text stay as tagging gave them.
@@ -49,12 +70,8 @@ export function signature(fact: string, idx: PersonIndex): FactSignature {
  * shares (paraphrase keeps the predicate's words or their inflections). Null when it shares too little.
  */
 export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex): { entities: number; roots: number } | null {
-  const ents = entitiesOf(passage, idx);
-  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
-  // A bound before tagging: the roots the passage could have that the fact has. Too few, and no tagging can make a match.
-  const could = passage.split('\u2063').map(possibleRoots);
-  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
-  if (most < 2 || 1.5 * shared + most < 4.5) return null;
+  if (!couldMatch(passage, sig, idx)) return null;
+  const shared = [...sig.entities].filter((e) => entitiesOf(passage, idx).has(e)).length;
   const roots = contentRoots(passage);
   const common = [...sig.roots].filter((r) => roots.has(r)).length;
   if (common >= 2 && 1.5 * shared + common >= 4.5) return { entities: shared, roots: common };
