@@ -37,8 +37,8 @@ export function sentencesOf(text: string): string[] {
 /*
  * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
  * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)
- * changes the tokenizer's terms only by splitting a contraction ("he's", "she'd", "ain't") into its
- * first part and one of IMPLIED; every other field a reader uses is computed from a term's forms.
+ * changes the tokenizer's terms only by splitting a contraction ("he's", "she'd", "ain't": a term
+ * with an apostrophe) into its first part and some of IMPLIED; every other field a reader uses is computed from a term's forms.
  */
 /** The words compromise's contraction-two step can add ("'s" → is/has, "'d" → would/had/did, "ain't", "let's"). */
 const IMPLIED = ['us', 'are', 'has', 'is', 'have', 'not', 'am', 'did', 'had', 'would'];
@@ -56,10 +56,12 @@ const tokenMemo = new Map<string, Tokens>();
 export function tokensOf(text: string): Tokens {
   const hit = tokenMemo.get(text);
   if (hit) return hit;
-  const forms = new Set<string>(IMPLIED);
+  const forms = new Set<string>();
   const terms = (nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat();
   for (const t of terms) {
     const normal = t.normal ?? '';
+    // contraction-two splits only a term whose normal form holds an apostrophe.
+    if (/['’]/.test(normal)) for (const w of IMPLIED) forms.add(w);
     const machine = normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '');
     for (const f of [t.machine, t.implicit, normal, (t.text ?? '').toLowerCase(), normal.split(/['’]/)[0], machine]) if (f) forms.add(f);
   }

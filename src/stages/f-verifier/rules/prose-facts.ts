@@ -60,9 +60,12 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const told = new Set(pk.director_instructions.sequence.map((q) => q.bindings.secret).filter(Boolean));
   let allowed: FactSignature[] | undefined;
   for (const text of texts) {
-    // Most facts share too little with every sentence to match any: those are not tagged at all (facts.ts couldMatch).
+    // Most facts share too little with every sentence to match any (facts.ts couldMatch): such a fact
+    // is not tagged, or its tagged roots rule it out before the setting is tagged to take its words off.
     if (!mayBeTold(r, roughSignature(text, r.index))) continue;
-    const sig = offSetting(signature(text, r.index), pk, r);
+    const full = signature(text, r.index);
+    if (!mayBeTold(r, full)) continue;
+    const sig = offSetting(full, pk, r);
     const b = bestWindow(r.sentences, sig, r);
     if (!b) continue;
     const s = r.sentences[b.i];
