@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
-import { parsed, sentencesOf } from '../../../src/stages/f-verifier/prose/parse.js';
+import { parsed, sentencesOf, tokensFrom, tokensOf, type Term } from '../../../src/stages/f-verifier/prose/parse.js';
 import { mayComply } from '../../../src/stages/f-verifier/prose/compliance.js';
 import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
 
@@ -26,6 +26,18 @@ describe('the prose reader reads alike without tagging', () => {
   it('the tokenizer splits every corpus line into the same sentences as the tagger', () => {
     expect(lines.length).toBeGreaterThan(800);
     for (const l of lines) expect(sentencesOf(l), l).toEqual(nlp(l).sentences().out('array'));
+  });
+  it("a sentence's tokens kept from its line are the tokens it has alone", () => {
+    let kept = 0;
+    for (const l of lines) {
+      for (const s of sentencesOf(l)) {
+        const alone = tokensFrom((nlp.tokenize(s) as unknown as { docs: Term[][] }).docs.flat());
+        const t = tokensOf(s);
+        expect([[...t.forms].sort(), t.spaced], s).toEqual([[...alone.forms].sort(), alone.spaced]);
+        kept++;
+      }
+    }
+    expect(kept).toBeGreaterThan(1000);
   });
   it('the roots a sentence could have hold every root tagging gives it', () => {
     const texts = new Set(lines.flatMap((l) => [l, ...sentencesOf(l), ...[...l.matchAll(/["“]([^"”]*)["”]/g)].map((m) => m[1])]));

@@ -25,20 +25,12 @@ export function parsed(text: string): Doc {
   return doc;
 }
 
-/**
- * A line split into sentences by compromise's tokenizer (it knows abbreviations, quotes and
- * ellipses). Splitting needs no tagging: the tagged and the tokenized document split alike, and a
- * document's own sentences are what .sentences() would select.
- */
-export function sentencesOf(text: string): string[] {
-  return nlp.tokenize(text).out('array') as string[];
-}
-
 /*
  * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
  * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)
  * changes the tokenizer's terms only by splitting a contraction ("he's", "she'd", "ain't": a term
- * with an apostrophe) into its first part and some of IMPLIED; every other field a reader uses is computed from a term's forms.
+ * with an apostrophe) into its first part and some of IMPLIED; every other field a reader uses is
+ * computed from a term's forms.
  */
 /** The words compromise's contraction-two step can add ("'s" → is/has, "'d" → would/had/did, "ain't", "let's"). */
 const IMPLIED = ['us', 'are', 'has', 'is', 'have', 'not', 'am', 'did', 'had', 'would'];
@@ -50,26 +42,57 @@ export interface Tokens {
   spaced: boolean;
 }
 
-type Term = { text?: string; normal?: string; machine?: string; implicit?: string; post?: string };
+export type Term = { text?: string; normal?: string; machine?: string; implicit?: string; pre?: string; post?: string };
 const tokenMemo = new Map<string, Tokens>();
 
-export function tokensOf(text: string): Tokens {
-  const hit = tokenMemo.get(text);
-  if (hit) return hit;
+/** The forms of some tokenized terms (see above). */
+export function tokensFrom(terms: Term[]): Tokens {
   const forms = new Set<string>();
-  const terms = (nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat();
   for (const t of terms) {
     const normal = t.normal ?? '';
     // contraction-two splits only a term whose normal form holds an apostrophe.
     if (/['’]/.test(normal)) for (const w of IMPLIED) forms.add(w);
-    const machine = normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '');
+    const machine = normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '').replace(/^[#@]/, '');
     for (const f of [t.machine, t.implicit, normal, (t.text ?? '').toLowerCase(), normal.split(/['’]/)[0], machine]) if (f) forms.add(f);
   }
-  const spaced = terms.slice(0, -1).every((t) => /\s/.test(t.post ?? ''));
+  return { forms, spaced: terms.slice(0, -1).every((t) => /\s/.test(t.post ?? '')) };
+}
+
+function remember(text: string, t: Tokens): Tokens {
   if (tokenMemo.size >= MAX) tokenMemo.clear();
-  const out = { forms, spaced };
-  tokenMemo.set(text, out);
-  return out;
+  tokenMemo.set(text, t);
+  return t;
+}
+
+export function tokensOf(text: string): Tokens {
+  return tokenMemo.get(text) ?? remember(text, tokensFrom((nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat()));
+}
+
+type Splitter = (text: string, world: unknown) => string[];
+
+/**
+ * A line split into sentences by compromise's tokenizer (it knows abbreviations, quotes and
+ * ellipses). Splitting needs no tagging: the tagged and the tokenized document split alike, and a
+ * document's own sentences are what .sentences() would select. Each sentence's tokens are kept
+ * for tokensOf when tokenizing the sentence alone would split the same words: its text is one
+ * chunk for the sentence splitter, the line's chunk up to white space at its ends (terms split
+ * only at white space, which goes to a term's pre or post).
+ */
+export function sentencesOf(text: string): string[] {
+  const doc = nlp.tokenize(text);
+  const split = (nlp.methods() as unknown as { one: { tokenize: { splitSentences: Splitter } } }).one.tokenize.splitSentences;
+  const world = nlp.world();
+  const chunks = split(text, world);
+  const docs = (doc as unknown as { docs: Term[][] }).docs;
+  if (chunks.length === docs.length) {
+    docs.forEach((terms, i) => {
+      const s = terms.reduce((str, t) => str + (t.pre ?? '') + (t.text ?? '') + (t.post ?? ''), '').trim();
+      if (tokenMemo.has(s)) return;
+      const alone = split(s, world);
+      if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) remember(s, tokensFrom(terms));
+    });
+  }
+  return doc.out('array') as string[];
 }
 
 type Transform = {
