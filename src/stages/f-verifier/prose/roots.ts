@@ -48,6 +48,21 @@ function rootsOf(text: string): Set<string> {
  * a fact that cannot share enough roots with it cannot match it, and the text need not be tagged.
  */
 const words = new Map<string, string[]>();
+let irregular: Record<string, string> | undefined;
+
+/**
+ * compromise's toSingular, with its irregular plurals inverted once: the library inverts the
+ * whole list on every call, which made it most of the bound's cost. Same order: the irregular
+ * list first (inverted as the library does, a later entry winning), then its rules.
+ */
+function toSingular(form: string): string {
+  const { tr, model } = transforms();
+  if (!irregular) {
+    const plurals = (model as { two: { irregularPlurals: Record<string, string> } }).two.irregularPlurals;
+    irregular = Object.keys(plurals).reduce<Record<string, string>>((h, k) => ((h[plurals[k]] = k), h), {});
+  }
+  return Object.prototype.hasOwnProperty.call(irregular, form) ? irregular[form] : tr.noun.toSingular(form, { two: { irregularPlurals: {} } });
+}
 
 /** Every root compromise's root step could give one token, whatever its tag. */
 function lemmasOf(form: string): string[] {
@@ -57,7 +72,7 @@ function lemmasOf(form: string): string[] {
   const all = [
     form,
     form.replace(/'s$/, ''),
-    tr.noun.toSingular(form, model),
+    toSingular(form),
     'is',
     ...['PastTense', 'Gerund', 'PresentTense'].map((t) => tr.verb.toInfinitive(form, model, t)),
     tr.adjective.fromComparative(form, model),
