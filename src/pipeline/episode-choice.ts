@@ -4,6 +4,7 @@ import type { ConfigFile } from '../config/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { createGit } from '../git/simple-git.js';
+import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
 import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
@@ -53,9 +54,8 @@ export interface RunPreflight {
   configFile: ConfigFile;
 }
 
-export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
+export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
   const root = o.root;
-  const git = createGit(root);
   // HEAD is asked for now and read after the config check: the git process runs meanwhile (issue 18).
   // Only this read-only query: `git status` may refresh .git/index, so it runs only once the config
   // is known good (a refused run writes nothing, not even git's index).
