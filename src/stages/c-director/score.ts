@@ -39,6 +39,8 @@ export interface SlotScoring {
   seasonProgress: number;
   /** The last re-plan: the season's memory and closed stories no longer bar a move. */
   relaxed: boolean;
+  /** Each thread's part of threadNeed, filled as the slot's candidates ask (it depends on the slot only). */
+  threadNeeds: Map<string, number | null>;
 }
 
 /** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
@@ -126,16 +128,23 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
 function threadNeed(c: Candidate, st: SlotScoring): number {
   let s = 0;
   for (const t of c.threads) {
-    if (st.deferred.has(t)) continue;
-    const th = st.index.threads.get(t);
-    if (!th || th.status !== 'open') continue;
-    if (budgetLeft(st.pacing, t, th.progress) < MIN_THREAD_STEP) continue;
-    let need = th.priority / 5;
-    const n = st.advancedCount.get(t) ?? 0;
-    if (st.overdue.has(t) && n === 0) need += st.scene.act <= 2 ? 3 : 1.5;
-    s += n === 0 ? need : need / (1 + n);
+    let v = st.threadNeeds.get(t);
+    if (v === undefined) st.threadNeeds.set(t, (v = needOf(t, st)));
+    if (v !== null) s += v;
   }
   return s;
+}
+
+/** One thread's part of threadNeed on this slot (null: it adds nothing), the same for every candidate. */
+function needOf(t: string, st: SlotScoring): number | null {
+  if (st.deferred.has(t)) return null;
+  const th = st.index.threads.get(t);
+  if (!th || th.status !== 'open') return null;
+  if (budgetLeft(st.pacing, t, th.progress) < MIN_THREAD_STEP) return null;
+  let need = th.priority / 5;
+  const n = st.advancedCount.get(t) ?? 0;
+  if (st.overdue.has(t) && n === 0) need += st.scene.act <= 2 ? 3 : 1.5;
+  return n === 0 ? need : need / (1 + n);
 }
 
 /** The least-used allowed place's fullness per operator, computed once per slot. */
@@ -150,5 +159,24 @@ export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, nu
 
 /** Every thread the move belongs to (by tags or effects) is resolved. */
 export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
-  return c.threads.length > 0 && c.threads.every((t) => index.threads.get(t)?.status === 'resolved');
+  if (c.threads.length === 0) return false;
+  const resolved = resolvedIn(index);
+  return resolved.size > 0 && c.threads.every((t) => resolved.has(t));
+}
+
+const resolvedMemo = new WeakMap<WorldIndex, ReadonlySet<string>>();
+
+/**
+ * The resolved threads' ids of one state, kept per index (one immutable projected state, as
+ * candidatePrereqs keeps its checks): every slot asks closedStory of each candidate, and most states
+ * have no resolved thread at all, which settles it without a lookup per candidate thread.
+ */
+function resolvedIn(index: WorldIndex): ReadonlySet<string> {
+  let s = resolvedMemo.get(index);
+  if (!s) {
+    const ids = new Set<string>();
+    for (const [id, t] of index.threads) if (t.status === 'resolved') ids.add(id);
+    resolvedMemo.set(index, (s = ids));
+  }
+  return s;
 }
