@@ -1,0 +1,144 @@
+// Build step (after tsc): the CLI as a start-up bundle under dist/bundle/, which bin/aureus.js loads
+// instead of dist/cli/main.js (issue 18). Node 20 has no module compile cache, and resolving,
+// reading, compiling and linking the ~400 ESM files of dist/ and node_modules an `episode run`
+// loads (compromise alone is ~200) cost 300–450 ms of its CPU; a few large files cost a fraction.
+//
+// esbuild bundles the tsc output (so the code is exactly what dist/ holds, and the source maps chain
+// back to src/) with code splitting: every dynamic import of dist/ stays a separate chunk, loaded
+// only when used — the command groups, the Anthropic SDK, play mode, the offline provider's roles.
+//
+// Two things a bundle changes are put back:
+// - `import.meta.url` of a dist/ module is rewritten to the URL that module has in dist/, so every
+//   path resolved from it (the package root in paths.ts, package.json in cli/main.ts, the
+//   createRequire of ajv and of the precompiled schemas) is the same as unbundled.
+// - CommonJS packages inside an ESM bundle call `require` for Node's built-ins, and write-file-atomic
+//   hashes `__filename` into its temporary names: each chunk gets a real `require` (createRequire of
+//   the chunk's own URL) and `__filename` (esbuild renames any module's own declarations of them).
+// ajv and dist/schemas-compiled/*.cjs are loaded through createRequire at run time, not bundled.
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'dist');
+const outDir = path.join(dist, 'bundle');
+
+/**
+ * dist/ imports many of its own modules dynamically so that the unbundled CLI loads only what a
+ * command needs. Kept as they are in a bundle, each would be a chunk, and the command groups' shared
+ * code would be cut into a chunk per combination of groups using it (~220 files; ~120 loaded by an
+ * `episode run`). So the bundle draws fewer lines:
+ * - the command table's loaders all import one chunk of every command module (the commands share
+ *   most of their code; their registration is cheap next to loading files);
+ * - any other dynamic import of a dist/ module is bundled as a static one, unless it brings in a
+ *   heavy part the importer does not already load: compromise (the prose checks), the Anthropic SDK,
+ *   listr2, play mode;
+ * - imports of packages (the SDK, listr2, write-file-atomic) and the offline provider's per-role
+ *   modules stay dynamic.
+ */
+const HEAVY = ['node_modules/compromise/', 'node_modules/@anthropic-ai/', 'node_modules/listr2/', 'dist/play/'];
+const TABLE = path.join(dist, 'cli/commands/index.js');
+const DYNAMIC = /\bimport\((['"])(\.\.?\/[^'"]+\.js)\1\)/g;
+
+/** Whether a module's static imports (transitively) reach a heavy package. */
+function reachesHeavy(inputs) {
+  const memo = new Map();
+  return (start) => {
+    if (memo.has(start)) return memo.get(start);
+    const seen = new Set([start]);
+    const todo = [start];
+    let found = false;
+    while (todo.length && !found) {
+      const file = todo.pop();
+      if (HEAVY.some((h) => file.includes(h))) found = true;
+      for (const i of inputs[file]?.imports ?? []) {
+        if (i.kind === 'dynamic-import' || i.external || seen.has(i.path)) continue;
+        seen.add(i.path);
+        todo.push(i.path);
+      }
+    }
+    memo.set(start, found);
+    return found;
+  };
+}
+
+const common = {
+  absWorkingDir: root,
+  entryPoints: { main: path.join(dist, 'cli/main.js') },
+  outdir: outDir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: '[name]-[hash]',
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  // Loaded by createRequire at run time (ajv: from node_modules; the validators: dist/schemas-compiled).
+  external: ['ajv', 'ajv/*', 'ajv-formats'],
+};
+
+/** Pass 1: the module graph as esbuild resolves it, to find which dynamic imports reach a heavy package. */
+const graph = await build({ ...common, write: false, plugins: [distModules(() => true)] });
+const heavy = reachesHeavy(graph.metafile.inputs);
+const rel = (file) => path.relative(root, file).split(path.sep).join('/');
+const keepDynamic = (importer, target) => heavy(rel(target)) && !heavy(rel(importer));
+
+/**
+ * dist/ modules as loaded into the bundle: `import.meta.url` as unbundled, and each dynamic import
+ * of a dist/ module that `lazy(importer, target)` does not keep turned into a static one (the
+ * namespace object it resolved to, already evaluated: these modules have no import-time effects).
+ */
+function distModules(lazy, groupCommands = false) {
+  const commands = [];
+  return {
+    name: 'dist-modules',
+    setup(b) {
+      b.onResolve({ filter: /^aureus:commands$/ }, () => ({ path: 'commands', namespace: 'aureus' }));
+      b.onLoad({ filter: /^commands$/, namespace: 'aureus' }, () => ({
+        contents: commands.map((spec, i) => `export * as c${i} from ${JSON.stringify(spec)};`).join('\n'),
+        loader: 'js',
+        resolveDir: path.dirname(TABLE),
+      }));
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!args.path.startsWith(dist + path.sep)) return undefined;
+        let text = readFileSync(args.path, 'utf8');
+        if (groupCommands && args.path === TABLE) {
+          return {
+            contents: text.replace(DYNAMIC, (_all, _q, spec) => `import("aureus:commands").then((m) => m.c${commands.push(spec) - 1})`),
+            loader: 'js',
+            resolveDir: path.dirname(args.path),
+          };
+        }
+        const meta = text.includes('import.meta.url');
+        const hoisted = [];
+        text = text.replace(DYNAMIC, (all, _q, spec) => {
+          if (lazy(args.path, path.resolve(path.dirname(args.path), spec))) return all;
+          hoisted.push(`import * as __aureusEager${hoisted.length} from ${JSON.stringify(spec)};`);
+          return `Promise.resolve(__aureusEager${hoisted.length - 1})`;
+        });
+        if (!meta && !hoisted.length) return undefined;
+        const url = path.relative(outDir, args.path).split(path.sep).join('/');
+        if (meta) text = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(url)}, import.meta.url).href`);
+        return { contents: hoisted.join('\n') + (hoisted.length ? '\n' : '') + text, loader: 'js', resolveDir: path.dirname(args.path) };
+      });
+    },
+  };
+}
+
+rmSync(outDir, { recursive: true, force: true });
+mkdirSync(outDir, { recursive: true });
+const result = await build({
+  ...common,
+  sourcemap: 'linked',
+  sourcesContent: false,
+  banner: { js: "import { createRequire as __aureusCreateRequire } from 'node:module'; import { fileURLToPath as __aureusFileURLToPath } from 'node:url'; const require = __aureusCreateRequire(import.meta.url); const __filename = __aureusFileURLToPath(import.meta.url);" },
+  plugins: [distModules(keepDynamic, true)],
+});
+
+if (process.env.AUREUS_BUNDLE_META) (await import('node:fs')).writeFileSync(process.env.AUREUS_BUNDLE_META, JSON.stringify(result.metafile));
+const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+const inputs = Object.keys(result.metafile.inputs).length;
+process.stderr.write(`bundled ${inputs} modules into ${outputs.length} files under dist/bundle/\n`);
