@@ -15,9 +15,9 @@
 //   hashes `__filename` into its temporary names: each chunk gets a real `require` (createRequire of
 //   the chunk's own URL) and `__filename` (esbuild renames any module's own declarations of them).
 // ajv and dist/schemas-compiled/*.cjs are loaded through createRequire at run time, not bundled.
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,12 +34,41 @@ const outDir = path.join(dist, 'bundle');
  * - any other dynamic import of a dist/ module is bundled as a static one, unless it brings in a
  *   heavy part the importer does not already load: compromise (the prose checks), the Anthropic SDK,
  *   listr2, play mode;
- * - imports of packages (the SDK, listr2, write-file-atomic) and the offline provider's per-role
- *   modules stay dynamic.
+ * - the offline provider's per-role module (`import(\`./${role}.js\`)`, which esbuild would make a
+ *   chunk of every file in its folder) is one of the roles' modules, bundled by the same rule;
+ * - imports of packages (the SDK, listr2, write-file-atomic) stay dynamic.
  */
 const HEAVY = ['node_modules/compromise/', 'node_modules/@anthropic-ai/', 'node_modules/listr2/', 'dist/play/'];
 const TABLE = path.join(dist, 'cli/commands/index.js');
 const DYNAMIC = /\bimport\((['"])(\.\.?\/[^'"]+\.js)\1\)/g;
+const OFFLINE = path.join(dist, 'providers/offline/index.js');
+const ROLE_IMPORT = 'import(`./${role}.js`)';
+const { LLM_ROLES } = await import(pathToFileURL(path.join(dist, 'ports/llm.js')).href);
+
+/**
+ * The offline provider's role loader, as a function of the role: each role's module imported
+ * (statically or lazily, by `lazy`), and a role without one rejected as a missing module is.
+ */
+function offlineRoles(lazy) {
+  const eager = [];
+  const cases = LLM_ROLES.map((role) => {
+    const file = path.join(path.dirname(OFFLINE), `${role}.js`);
+    const spec = JSON.stringify(`./${role}.js`);
+    if (!existsSync(file)) return `    case ${JSON.stringify(role)}: break;`;
+    if (lazy(OFFLINE, file)) return `    case ${JSON.stringify(role)}: return import(${spec});`;
+    eager.push(`import * as __aureusRole${eager.length} from ${spec};`);
+    return `    case ${JSON.stringify(role)}: return Promise.resolve(__aureusRole${eager.length - 1});`;
+  });
+  return [
+    ...eager,
+    'function __aureusRoleModule(role) {',
+    '  switch (role) {',
+    ...cases,
+    '  }',
+    '  return Promise.reject(Object.assign(new Error(`Cannot find module \'./${role}.js\'`), { code: \'ERR_MODULE_NOT_FOUND\' }));',
+    '}',
+  ].join('\n');
+}
 
 /** Whether a module's static imports (transitively) reach a heavy package. */
 function reachesHeavy(inputs) {
@@ -114,6 +143,10 @@ function distModules(lazy, groupCommands = false) {
         }
         const meta = text.includes('import.meta.url');
         const hoisted = [];
+        if (args.path === OFFLINE && text.includes(ROLE_IMPORT)) {
+          hoisted.push(offlineRoles(lazy));
+          text = text.replace(ROLE_IMPORT, '__aureusRoleModule(role)');
+        }
         text = text.replace(DYNAMIC, (all, _q, spec) => {
           if (lazy(args.path, path.resolve(path.dirname(args.path), spec))) return all;
           hoisted.push(`import * as __aureusEager${hoisted.length} from ${JSON.stringify(spec)};`);
