@@ -4,8 +4,9 @@
 // loads (compromise alone is ~200) cost 300–450 ms of its CPU; a few large files cost a fraction.
 //
 // esbuild bundles the tsc output (so the code is exactly what dist/ holds, and the source maps chain
-// back to src/) with code splitting: every dynamic import of dist/ stays a separate chunk, loaded
-// only when used — the command groups, the Anthropic SDK, play mode, the offline provider's roles.
+// back to src/) with code splitting: the command groups, the prose checks (compromise), the Anthropic
+// SDK, listr2 and play mode stay chunks loaded only when used (see below for where the lines are).
+// The source maps are read only with AUREUS_DEBUG=1 (bin/aureus.js): parsing them costs ~100-250 ms.
 //
 // Two things a bundle changes are put back:
 // - `import.meta.url` of a dist/ module is rewritten to the URL that module has in dist/, so every
@@ -29,8 +30,10 @@ const outDir = path.join(dist, 'bundle');
  * command needs. Kept as they are in a bundle, each would be a chunk, and the command groups' shared
  * code would be cut into a chunk per combination of groups using it (~220 files; ~120 loaded by an
  * `episode run`). So the bundle draws fewer lines:
- * - the command table's loaders all import one chunk of every command module (the commands share
- *   most of their code; their registration is cheap next to loading files);
+ * - the command table's loaders import one of four chunks of command modules: the pipeline's
+ *   (episode, season, scene), import's and export's (csv-parse, marked and the importers, ~190 KB
+ *   that no other command needs), and the rest (one chunk per command group cut the code they share
+ *   into ~60 chunks per `episode run`; one chunk for all made `status` load ~380 KB more);
  * - any other dynamic import of a dist/ module is bundled as a static one, unless it brings in a
  *   heavy part the importer does not already load: compromise (the prose checks), the Anthropic SDK,
  *   listr2, play mode;
@@ -40,6 +43,13 @@ const outDir = path.join(dist, 'bundle');
  */
 const HEAVY = ['node_modules/compromise/', 'node_modules/@anthropic-ai/', 'node_modules/listr2/', 'dist/play/'];
 const TABLE = path.join(dist, 'cli/commands/index.js');
+/** The command modules' chunks: the pipeline's, import's and export's (their own large packages), the rest. */
+const COMMAND_GROUPS = {
+  pipeline: ['episode-plan', 'episode-run', 'episode-review', 'season', 'scene-verify', 'scene-review'],
+  import: ['import'],
+  export: ['export'],
+};
+const groupOf = (spec) => Object.keys(COMMAND_GROUPS).find((g) => COMMAND_GROUPS[g].some((m) => spec === `./${m}.js`)) ?? 'world';
 const DYNAMIC = /\bimport\((['"])(\.\.?\/[^'"]+\.js)\1\)/g;
 const OFFLINE = path.join(dist, 'providers/offline/index.js');
 const ROLE_IMPORT = 'import(`./${role}.js`)';
@@ -125,9 +135,9 @@ function distModules(lazy, groupCommands = false) {
   return {
     name: 'dist-modules',
     setup(b) {
-      b.onResolve({ filter: /^aureus:commands$/ }, () => ({ path: 'commands', namespace: 'aureus' }));
-      b.onLoad({ filter: /^commands$/, namespace: 'aureus' }, () => ({
-        contents: commands.map((spec, i) => `export * as c${i} from ${JSON.stringify(spec)};`).join('\n'),
+      b.onResolve({ filter: /^aureus:commands\// }, (args) => ({ path: args.path.slice('aureus:commands/'.length), namespace: 'aureus-commands' }));
+      b.onLoad({ filter: /.*/, namespace: 'aureus-commands' }, (args) => ({
+        contents: commands.map((spec, i) => (groupOf(spec) === args.path ? `export * as c${i} from ${JSON.stringify(spec)};` : '')).join('\n'),
         loader: 'js',
         resolveDir: path.dirname(TABLE),
       }));
@@ -136,7 +146,7 @@ function distModules(lazy, groupCommands = false) {
         let text = readFileSync(args.path, 'utf8');
         if (groupCommands && args.path === TABLE) {
           return {
-            contents: text.replace(DYNAMIC, (_all, _q, spec) => `import("aureus:commands").then((m) => m.c${commands.push(spec) - 1})`),
+            contents: text.replace(DYNAMIC, (_all, _q, spec) => `import("aureus:commands/${groupOf(spec)}").then((m) => m.c${commands.push(spec) - 1})`),
             loader: 'js',
             resolveDir: path.dirname(args.path),
           };
@@ -171,7 +181,6 @@ const result = await build({
   plugins: [distModules(keepDynamic, true)],
 });
 
-if (process.env.AUREUS_BUNDLE_META) (await import('node:fs')).writeFileSync(process.env.AUREUS_BUNDLE_META, JSON.stringify(result.metafile));
 const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
 const inputs = Object.keys(result.metafile.inputs).length;
 process.stderr.write(`bundled ${inputs} modules into ${outputs.length} files under dist/bundle/\n`);
