@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: keep the pool small so git- and process-heavy tests do not starve each other.
     maxWorkers: 2,
+    // One temp folder per test run, removed at the end (test/support/global-tmp.ts).
+    globalSetup: ['test/support/global-tmp.ts'],
   },
 });
