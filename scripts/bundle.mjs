@@ -4,8 +4,9 @@
 // loads (compromise alone is ~200) cost 300–450 ms of its CPU; a few large files cost a fraction.
 //
 // esbuild bundles the tsc output (so the code is exactly what dist/ holds, and the source maps chain
-// back to src/) with code splitting: the command groups, the prose checks (compromise), the Anthropic
-// SDK, listr2 and play mode stay chunks loaded only when used (see below for where the lines are).
+// back to src/) with code splitting: the command groups, the prose checks (compromise), listr2 and
+// play mode stay chunks loaded only when used (see below for where the lines are); the Anthropic
+// SDK is not bundled (Node loads it from node_modules, as before, when a real provider runs).
 // The source maps are read only with AUREUS_DEBUG=1 (bin/aureus.js): parsing them costs ~100-250 ms.
 //
 // Two things a bundle changes are put back:
@@ -35,13 +36,12 @@ const outDir = path.join(dist, 'bundle');
  *   that no other command needs), and the rest (one chunk per command group cut the code they share
  *   into ~60 chunks per `episode run`; one chunk for all made `status` load ~380 KB more);
  * - any other dynamic import of a dist/ module is bundled as a static one, unless it brings in a
- *   heavy part the importer does not already load: compromise (the prose checks), the Anthropic SDK,
- *   listr2, play mode;
+ *   heavy part the importer does not already load: compromise (the prose checks), listr2, play mode;
  * - the offline provider's per-role module (`import(\`./${role}.js\`)`, which esbuild would make a
  *   chunk of every file in its folder) is one of the roles' modules, bundled by the same rule;
- * - imports of packages (the SDK, listr2, write-file-atomic) stay dynamic.
+ * - imports of packages (listr2, write-file-atomic, the SDK, which is not bundled) stay dynamic.
  */
-const HEAVY = ['node_modules/compromise/', 'node_modules/@anthropic-ai/', 'node_modules/listr2/', 'dist/play/'];
+const HEAVY = ['node_modules/compromise/', 'node_modules/listr2/', 'dist/play/'];
 const TABLE = path.join(dist, 'cli/commands/index.js');
 /** The command modules' chunks: the pipeline's, import's and export's (their own large packages), the rest. */
 const COMMAND_GROUPS = {
@@ -116,7 +116,10 @@ const common = {
   metafile: true,
   logLevel: 'warning',
   // Loaded by createRequire at run time (ajv: from node_modules; the validators: dist/schemas-compiled).
-  external: ['ajv', 'ajv/*', 'ajv-formats'],
+  // The Anthropic SDK stays Node's to load, only when a real provider runs: bundled, its CommonJS
+  // lib/transform-json-schema.js came back from import() with a default export only (Node gives
+  // the named ones), so the wire body had no transform.
+  external: ['ajv', 'ajv/*', 'ajv-formats', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*'],
 };
 
 /** Pass 1: the module graph as esbuild resolves it, to find which dynamic imports reach a heavy package. */
@@ -181,6 +184,15 @@ const result = await build({
   plugins: [distModules(keepDynamic, true)],
 });
 
+// The same trap for any other package imported dynamically: esbuild makes a CommonJS one a chunk that
+// exports `default` only. Allowed where the code reads only `default` (cli/output-file.ts).
+const DEFAULT_ONLY = ['node_modules/write-file-atomic/'];
+for (const [file, out] of Object.entries(result.metafile.outputs)) {
+  const cjs = out.entryPoint && result.metafile.inputs[out.entryPoint]?.format === 'cjs';
+  if (cjs && !DEFAULT_ONLY.some((d) => out.entryPoint.includes(d))) {
+    throw new Error(`bundle: ${out.entryPoint} is imported dynamically and is CommonJS: its chunk ${file} would export only \`default\`; make it external or list it in DEFAULT_ONLY`);
+  }
+}
 const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
 const inputs = Object.keys(result.metafile.inputs).length;
 process.stderr.write(`bundled ${inputs} modules into ${outputs.length} files under dist/bundle/\n`);
