@@ -98,7 +98,8 @@ export function checkOperatorPrereqs(
 
 /** The constraints of one kind that do not hold (or cannot be evaluated), each with its id and diagnostic. */
 export function violatedConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number } = {}): { id: string; diagnostic: Diagnostic }[] {
-  const index = 'characters' in worldOrIndex && worldOrIndex.characters instanceof Map ? (worldOrIndex as WorldIndex) : indexWorld(worldOrIndex as World);
+  // An index has lookups a world never has; its maps may be derived ones, not plain Maps (issue 18).
+  const index = 'travel' in worldOrIndex ? worldOrIndex : indexWorld(worldOrIndex);
   const ctx = makeEvalContext(index, {}, { episode: extra.episode });
   const out: { id: string; diagnostic: Diagnostic }[] = [];
   (index.world.constraints?.constraints ?? []).forEach((c, i) => {

@@ -1,7 +1,7 @@
 /**
  * The git port: the operations Aureus needs from version control (init, the commit stage, the
  * season workflow), so commands and stages depend on this interface and not on a git library.
- * One adapter: ./simple-git.ts (`createGit(root)`).
+ * One adapter: ./simple-git.ts (`createGit(root)`; `createGit(root, { batch: true })` for a sequence of calls).
  *
  * Every failure leaves as an AureusError with exit code 10 (git error) and diagnostic AUR6010 —
  * except `requireRepo`, which reports AUR6011. Queries whose "no" is an expected answer (isRepo,
@@ -43,6 +43,9 @@ export interface GitCommitOptions {
 export interface GitPort {
   /** Repository root this port works on (absolute). */
   readonly root: string;
+
+  /** End the processes this port keeps open (a batch port's ref reader); the port stays usable. */
+  close(): void;
 
   // --- repository ---
   /** `git init` with the given initial branch (default main). */

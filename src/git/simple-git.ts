@@ -2,6 +2,7 @@ import { simpleGit, type SimpleGit } from 'simple-git';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
+import { cleanEnv, gitRun, RefReader } from './exec.js';
 
 /**
  * The one GitPort adapter, over simple-git. Two simple-git pitfalls are handled for EVERY
@@ -11,30 +12,12 @@ import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './p
  *   nothing to commit (exit 1, message on stdout) would "succeed". Here any non-zero exit fails.
  * - simple-git refuses to run at all while program-launching variables (EDITOR, PAGER, GIT_EDITOR…)
  *   are in the child's environment. Aureus never opens an editor or pager (messages go in with -m),
- *   so they are dropped, as are repository-redirecting GIT_* variables (a caller's GIT_DIR, e.g.
- *   inside a hook, must not send our commits elsewhere). Explicit identity and date variables stay.
+ *   so they are dropped (`cleanEnv`, ./exec.ts), as are repository-redirecting GIT_* variables.
  *
  * Commands run with argument arrays (no shell), so a multi-line -m message survives intact.
  */
 
 export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
-
-const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
-/** Non-GIT_ program-launching variables (every other GIT_* variable is dropped by prefix). */
-const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
-
-/** The child environment, read from process.env at each command (tests and callers may change it). */
-function cleanEnv(): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined) continue;
-    const upper = k.toUpperCase();
-    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.includes(upper)) continue;
-    if (DROPPED_VARS.has(upper)) continue;
-    env[k] = v;
-  }
-  return env;
-}
 
 /**
  * A simple-git instance for one command. Made per command: it is a cheap object, the environment
@@ -89,6 +72,13 @@ export function parsePorcelainZ(out: string): GitStatusEntry[] {
   return entries;
 }
 
+/** A config key as git prints it: section and name lower-cased, the subsection as written. */
+function canonicalKey(key: string): string {
+  const first = key.indexOf('.');
+  const last = key.lastIndexOf('.');
+  return key.slice(0, first).toLowerCase() + key.slice(first, last) + key.slice(last).toLowerCase();
+}
+
 const lines = (out: string): string[] => out.split('\n').map((s) => s.trim()).filter(Boolean);
 
 const FIELD = '\x1f';
@@ -100,7 +90,16 @@ const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 const identities = new Map<string, Promise<{ name: boolean; email: boolean }>>();
 
 class SimpleGitPort implements GitPort {
-  constructor(readonly root: string) {}
+  /** With `batch`, refs are resolved by one long-lived `git cat-file --batch-check` (./exec.ts). */
+  private readonly reader: RefReader | null;
+
+  constructor(readonly root: string, batch: boolean) {
+    this.reader = batch ? new RefReader(root) : null;
+  }
+
+  close(): void {
+    this.reader?.close();
+  }
 
   private raw(what: string, args: string[], extraEnv?: Record<string, string>): Promise<string> {
     return wrap(what, () => gitAt(this.root, extraEnv).raw(args));
@@ -175,9 +174,36 @@ class SimpleGitPort implements GitPort {
   }
 
   async setConfig(entries: ReadonlyArray<[string, string]>): Promise<void> {
+    const local = await this.scanConfig(entries.map(([key]) => key));
     for (const [key, value] of entries) {
-      if (((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '') !== value) await this.raw('config', ['config', '--local', key, value]);
+      const current = local ? (local.get(canonicalKey(key)) ?? '') : ((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '');
+      if (current !== value) await this.raw('config', ['config', '--local', key, value]);
     }
+  }
+
+  /**
+   * The local values of these keys, read in the same `git config` as user.name and user.email, which
+   * then answers `identity()` too (one process for both, issue 18). Null when git has no
+   * --show-scope (before 2.26): the caller asks key by key.
+   */
+  private async scanConfig(keys: string[]): Promise<Map<string, string> | null> {
+    const pattern = `^(user\\.(name|email)|${keys.map((k) => canonicalKey(k).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+    const r = await gitRun(this.root, ['config', '-z', '--show-scope', '--get-regexp', pattern]);
+    if (r.code !== 0 && r.code !== 1) return null; // 1: nothing matched
+    const local = new Map<string, string>();
+    const ident = { name: false, email: false };
+    const parts = r.stdout.split('\0');
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      // Each entry is "scope NUL key LF value NUL" (a key with no value has no LF).
+      const [scope, entry] = [parts[i]!, parts[i + 1]!];
+      const nl = entry.indexOf('\n');
+      const key = nl < 0 ? entry : entry.slice(0, nl);
+      const value = nl < 0 ? '' : entry.slice(nl + 1);
+      if ((key === 'user.name' || key === 'user.email') && /^\S/.test(value)) ident[key === 'user.name' ? 'name' : 'email'] = true;
+      if (scope === 'local') local.set(key, value);
+    }
+    identities.set(this.root, Promise.resolve(ident));
+    return local;
   }
 
   async status(paths: string[] = []): Promise<GitStatusEntry[]> {
@@ -238,6 +264,8 @@ class SimpleGitPort implements GitPort {
   }
 
   async resolve(ref: string): Promise<string | null> {
+    const read = await this.reader?.resolve(`${ref}^{commit}`);
+    if (read !== undefined) return read;
     return (await this.query(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.trim() || null;
   }
 
@@ -306,7 +334,11 @@ class SimpleGitPort implements GitPort {
   }
 }
 
-/** The git port for the repository at `root`. */
-export function createGit(root: string): GitPort {
-  return new SimpleGitPort(root);
+/**
+ * The git port for the repository at `root`. With `batch: true` its ref queries (head, resolve,
+ * and the sha a commit returns) go to one long-lived git process: for a sequence of calls, such as
+ * an episode's commit (issue 18). Such a port must be closed.
+ */
+export function createGit(root: string, opts: { batch?: boolean } = {}): GitPort {
+  return new SimpleGitPort(root, opts.batch === true);
 }

@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
-import { sha256, hashValue } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
+import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
 import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
@@ -16,27 +13,14 @@ import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
  * write anything (dirty world, the episode asked for, validation).
  */
+export { deriveSeed, readPreviousCliffhanger } from './seed.js';
+
 export interface EpisodeChoiceOptions {
   root: string;
   season?: number;
   episode?: number;
   allowDirty?: boolean;
   noCommit?: boolean;
-}
-
-/** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
-export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
-  const basis = previousCliffhangerText ?? `world:${hashValue(world)}`;
-  return sha256(`aureus/${ref.id}\n${basis}`).slice(0, 12);
-}
-
-export function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
-  if (ref.episode <= 1) return null;
-  try {
-    return fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
-  } catch {
-    return null;
-  }
 }
 
 async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
@@ -70,9 +54,8 @@ export interface RunPreflight {
   configFile: ConfigFile;
 }
 
-export async function preflightEpisode(o: EpisodeChoiceOptions): Promise<RunPreflight> {
+export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
   const root = o.root;
-  const git = createGit(root);
   // HEAD is asked for now and read after the config check: the git process runs meanwhile (issue 18).
   // Only this read-only query: `git status` may refresh .git/index, so it runs only once the config
   // is known good (a refused run writes nothing, not even git's index).

@@ -8,6 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/simple-git.js';
+import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { tagNameFor } from '../season/episodes.js';
@@ -57,10 +58,22 @@ export interface EpisodeRunOptions {
 }
 
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
+  // One batch port for the run: its ref questions (HEAD before the lock and under it, the tag name,
+  // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
+  // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
+  const git = createGit(o.root, { batch: true });
+  try {
+    return await checkedRun(o, git);
+  } finally {
+    git.close();
+  }
+}
+
+async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRunSummary> {
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.
-  const [repo, checks] = await Promise.allSettled([createGit(o.root).requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o))]);
+  const [repo, checks] = await Promise.allSettled([createGit(o.root).requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o, git))]);
   if (repo.status === 'rejected') throw repo.reason;
   if (checks.status === 'rejected') throw checks.reason;
   const pre = checks.value;
@@ -69,7 +82,7 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   const onExit = () => lock?.release();
   process.once('exit', onExit);
   try {
-    return await runLocked(o, pre);
+    return await runLocked(o, pre, git);
   } finally {
     process.off('exit', onExit);
     lock?.release();
@@ -84,6 +97,8 @@ function interrupted(where: string, cause: unknown): AureusError {
 /** Everything the steps of one run share once the episode, seed and run folder are known. */
 interface Run {
   o: EpisodeRunOptions;
+  /** The run's batch git port (runEpisode closes it). */
+  git: GitPort;
   root: string;
   ref: EpisodeRef;
   world: World;
@@ -105,7 +120,7 @@ interface Run {
   check: () => void;
 }
 
-async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promise<EpisodeRunSummary> {
+async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort): Promise<EpisodeRunSummary> {
   const root = o.root;
   // 1. Finish any commit a crash interrupted (roll forward), before looking at the tree.
   const rec = await recoverPendingCommits(root);
@@ -116,8 +131,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   }
   // 2. Dirty world, episode, full validation: done before the lock unless the world may have
   // changed since (a commit rolled forward, or another run committed before we took the lock).
-  const checked = pre && !rec.results.length && (await createGit(root).head()) === pre.head ? pre : await preflightEpisode(o);
-  const run = await openRun(o, checked);
+  const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
+  const run = await openRun(o, checked, git);
   try {
     const planning = await planningStep(run);
     const scenes = await scenesStep(run, planning.output);
@@ -137,7 +152,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null): Promis
   }
 }
 
-async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run> {
+async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort): Promise<Run> {
   const root = o.root;
   const progress = o.progress ?? new SilentProgress();
   const { ref, world } = checked;
@@ -165,7 +180,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight): Promise<Run
     else if (req.role === 'critic') tracker.scene(scene, 'verifying');
   }, { provider: router.providerId, models: config.models, chaos: config.chaos });
   const run: Run = {
-    o, root, ref, world, seed, config, runDir, runRel, llm, progress, tracker,
+    o, git, root, ref, world, seed, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
     cp: new Checkpoints(runDir),
     providerId: router.providerId,
@@ -296,9 +311,15 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   run.check();
   run.progress.stage('commit', 'running');
   // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent). The
-  // two git queries are independent: they run together (issue 18).
-  const [tag] = await Promise.all([tagNameFor(run.root, ref), createGit(run.root).setConfig(ENTITY_DIFF_CONFIG)]);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files });
+  // git queries are independent: they run together. The run's batch port answers the ref
+  // questions (the tag, HEAD before and after) from its one process, and the config query also
+  // answers the identity question the commit and the tag need (issue 18).
+  // The config is set while the commit stages its files; it is in place before the journal is written.
+  const { git } = run;
+  const configured = git.setConfig(ENTITY_DIFF_CONFIG);
+  configured.catch(() => undefined); // awaited by commitEpisode
+  const tag = await tagNameFor(run.root, ref, git);
+  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };

@@ -6,7 +6,8 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
-import { durableBarrier, writeDurable, writeVisible } from '../store/durable.js';
+import type { GitPort } from '../git/port.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
@@ -68,8 +69,22 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
   return stageDir;
 }
 
-export async function commitEpisode(root: string, runDir: string, req: CommitRequest): Promise<CommitResult> {
-  const git = createGit(root);
+/**
+ * Stage, journal, apply, commit and tag (see above). `opts.git`: a batch port the caller already
+ * asked its own questions with (run-episode: the tag name, the config); one is opened otherwise.
+ */
+export async function commitEpisode(root: string, runDir: string, req: CommitRequest, opts: { git?: GitPort; ready?: Promise<unknown> } = {}): Promise<CommitResult> {
+  const git = opts.git ?? createGit(root, { batch: true });
+  try {
+    return await stageAndFinish(git, root, runDir, req, opts.ready);
+  } finally {
+    if (!opts.git) git.close();
+  }
+}
+
+/** `ready`: the caller's preparation (run-episode: the diff driver's config), awaited before the journal is written. */
+async function stageAndFinish(git: GitPort, root: string, runDir: string, req: CommitRequest, ready?: Promise<unknown>): Promise<CommitResult> {
+  ready?.catch(() => undefined); // awaited below: a failure must not go unhandled meanwhile
   const paths = Object.keys(req.files).sort();
   // HEAD is asked for now and read after the stage is written: the git process runs meanwhile
   // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
@@ -78,6 +93,12 @@ export async function commitEpisode(root: string, runDir: string, req: CommitReq
   refuseSymlinks(root, paths);
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
+  // The journal is written last: its existence means "the stage is complete". So the staged files
+  // and backups (written without fsync) are made durable together first, by one barrier, and the
+  // journal itself is written durably after it: a power cut can never leave a journal that points
+  // at staged files still in the page cache. The barrier runs while HEAD is read (issue 18).
+  const staged = durableBarrierAsync([...paths.map((rel) => path.join(runDir, 'stage', rel)), ...backedUp(runDir, before)]);
+  staged.catch(() => undefined); // awaited below
   const journal: CommitJournal = {
     format: 1,
     episode: req.episode,
@@ -87,14 +108,11 @@ export async function commitEpisode(root: string, runDir: string, req: CommitReq
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
   };
-  // The journal is written last: its existence means "the stage is complete". So the staged files
-  // and backups (written without fsync) are made durable together first, by one barrier, and the
-  // journal itself is written durably after it: a power cut can never leave a journal that points
-  // at staged files still in the page cache.
-  durableBarrier([...paths.map((rel) => path.join(runDir, 'stage', rel)), ...backedUp(runDir, before)]);
+  await Promise.all([staged, ready]);
   writeDurable(journalPath(runDir), stableStringify(journal));
   testKillHook('commit-staged');
-  return finish(root, runDir, journal, false);
+  // The staged bytes are the ones in memory: read back and re-hashed only by a recovery.
+  return finish(git, root, runDir, journal, req.files);
 }
 
 function readStaged(runDir: string, journal: CommitJournal): Record<string, string> {
@@ -112,19 +130,27 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
   return out;
 }
 
-async function finish(root: string, runDir: string, journal: CommitJournal, recovered: boolean): Promise<CommitResult> {
-  const git = createGit(root);
-  const files = readStaged(runDir, journal);
+/** Apply, commit and tag a journalled commit: a fresh one (`staged`: its files) or a recovered one (null). */
+async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, staged: Record<string, string> | null): Promise<CommitResult> {
+  const recovered = staged === null;
+  const files = staged ?? readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
   // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
   // only a recovered journal has to look for the commit it may already have made.
-  let commit = recovered ? await findCommit(root, journal) : null;
+  let commit = recovered ? await findCommit(git, journal) : null;
   const progress = { added: false, committed: null as string | null };
+  // A fresh commit's applied files are made durable while git adds, commits and tags them: the
+  // barrier starts once they are written and is awaited before the journal is dropped (issue 18).
+  let applied: Promise<BarrierStats> | null = null;
   try {
     if (!commit) {
       refuseSymlinks(root, paths);
       for (const rel of paths) writeVisible(path.join(root, rel), files[rel]);
       testKillHook('commit-applied');
+      if (!recovered) {
+        applied = durableBarrierAsync(paths.map((rel) => path.join(root, rel)));
+        applied.catch(() => undefined); // awaited below; a failed git step must not leave it unhandled
+      }
       // Only the episode's paths are committed, even if the user staged something else.
       // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
       await git.add(paths);
@@ -152,13 +178,17 @@ async function finish(root: string, runDir: string, journal: CommitJournal, reco
       });
     }
   } catch (e) {
+    await applied?.catch(() => undefined);
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
-    throw await rollBack(root, runDir, journal, progress, e);
+    throw await rollBack(git, root, runDir, journal, progress, e);
   }
-  if (recovered) reapply(root, files); // the commit may be durable and the files not (power cut)
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
   // power cut could leave a committed episode whose world files are empty and no journal to redo them.
-  durableBarrier(paths.map((rel) => path.join(root, rel)));
+  if (applied) await applied;
+  else {
+    if (recovered) reapply(root, files); // the commit may be durable and the files not (power cut)
+    durableBarrier(paths.map((rel) => path.join(root, rel)));
+  }
   // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
   // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
   // journal whose staged files are half deleted.
@@ -198,8 +228,7 @@ function reapply(root: string, files: Record<string, string>): void {
  * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
  * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
  */
-async function rollBack(root: string, runDir: string, journal: CommitJournal, progress: { added: boolean; committed: string | null }, cause: unknown): Promise<unknown> {
-  const git = createGit(root);
+async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { added: boolean; committed: string | null }, cause: unknown): Promise<unknown> {
   const paths = Object.keys(journal.hashes).sort();
   const problems: string[] = [];
   const attempt = async (what: string, fn: () => Promise<unknown> | unknown) => {
@@ -223,8 +252,7 @@ async function rollBack(root: string, runDir: string, journal: CommitJournal, pr
 }
 
 /** The commit this journal already made, if any: same message, on top of the recorded HEAD. */
-async function findCommit(root: string, journal: CommitJournal): Promise<string | null> {
-  const git = createGit(root);
+async function findCommit(git: GitPort, journal: CommitJournal): Promise<string | null> {
   const head = await git.head();
   if (!head || head === journal.head_before) return null;
   const candidates = journal.head_before ? await git.commitsBetween(journal.head_before, head) : [head];
@@ -293,7 +321,13 @@ export async function recoverPendingCommits(root: string): Promise<{ results: Co
         diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
       });
     }
-    const r = await finish(root, runDir, journal, true);
+    const git = createGit(root, { batch: true });
+    let r: CommitResult;
+    try {
+      r = await finish(git, root, runDir, journal, null);
+    } finally {
+      git.close();
+    }
     results.push(r);
     diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }));
   }

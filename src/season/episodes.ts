@@ -5,6 +5,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { episodeRelDir, seasonDirName } from '../paths.js';
 import { createGit } from '../git/simple-git.js';
+import type { GitPort } from '../git/port.js';
 import { parseEpisodeId } from './episode-id.js';
 
 /**
@@ -88,9 +89,8 @@ export async function findCommittedEpisode(root: string, ref: EpisodeRef): Promi
   return null;
 }
 
-/** The tag name a new commit of this episode gets on the current branch. */
-export async function tagNameFor(root: string, ref: EpisodeRef): Promise<string> {
-  const git = createGit(root);
+/** The tag name a new commit of this episode gets on the current branch (asked through `git`, e.g. a batch port). */
+export async function tagNameFor(root: string, ref: EpisodeRef, git: GitPort = createGit(root)): Promise<string> {
   if ((await git.resolve(`refs/tags/${ref.id}`)) === null) return ref.id;
   const branch = (await git.currentBranch()) ?? 'detached';
   return `${branch}/${ref.id}`;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import writeFileAtomic from 'write-file-atomic';
 
 /**
@@ -55,15 +55,10 @@ let syncfsWorks: boolean | undefined;
 export function durableBarrier(files: string[]): BarrierStats {
   const present = files.filter((f) => fs.existsSync(f));
   if (!present.length) return { method: 'none', syncs: 0 };
-  if (process.env.AUREUS_DURABILITY !== 'fsync' && process.platform === 'linux' && syncfsWorks !== false) {
-    // One path per filesystem: syncfs flushes the whole filesystem that holds it.
-    const byDevice = new Map<number, string>();
-    for (const f of present) {
-      const dev = fs.statSync(f).dev;
-      if (!byDevice.has(dev)) byDevice.set(dev, f);
-    }
+  const targets = syncfsTargets(present);
+  if (targets) {
     let ok = true;
-    for (const f of byDevice.values()) {
+    for (const f of targets) {
       const r = spawnSync('sync', ['-f', f], { stdio: 'ignore' });
       if (r.error || r.status !== 0) {
         ok = false;
@@ -71,9 +66,51 @@ export function durableBarrier(files: string[]): BarrierStats {
       }
     }
     syncfsWorks = ok;
-    if (ok) return { method: 'syncfs', syncs: byDevice.size };
+    if (ok) return { method: 'syncfs', syncs: targets.length };
   }
   return fsyncEach(present);
+}
+
+/**
+ * `durableBarrier` without blocking the event loop: `sync -f` runs as a child while the caller goes
+ * on with work that does not depend on the files being durable yet (the transaction's git queries,
+ * its `git add` and commit), and the promise resolves once they are. The files must be written
+ * before this is called (syncfs flushes what is in the page cache when it starts). Await it before
+ * the step that relies on them.
+ */
+export async function durableBarrierAsync(files: string[]): Promise<BarrierStats> {
+  const present = files.filter((f) => fs.existsSync(f));
+  if (!present.length) return { method: 'none', syncs: 0 };
+  const targets = syncfsTargets(present);
+  if (targets) {
+    const ok = (await Promise.all(targets.map(syncfsChild))).every(Boolean);
+    syncfsWorks = ok;
+    if (ok) return { method: 'syncfs', syncs: targets.length };
+  }
+  return fsyncEach(present);
+}
+
+/** One path per filesystem (syncfs flushes the whole filesystem that holds it), or null: use fsync. */
+function syncfsTargets(present: string[]): string[] | null {
+  if (process.env.AUREUS_DURABILITY === 'fsync' || process.platform !== 'linux' || syncfsWorks === false) return null;
+  const byDevice = new Map<number, string>();
+  for (const f of present) {
+    const dev = fs.statSync(f).dev;
+    if (!byDevice.has(dev)) byDevice.set(dev, f);
+  }
+  return [...byDevice.values()];
+}
+
+function syncfsChild(file: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const child = spawn('sync', ['-f', file], { stdio: 'ignore' });
+      child.on('error', () => resolve(false));
+      child.on('close', (code) => resolve(code === 0));
+    } catch {
+      resolve(false);
+    }
+  });
 }
 
 function fsyncEach(files: string[]): BarrierStats {

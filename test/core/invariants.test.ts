@@ -100,6 +100,19 @@ describe('constraints', () => {
     expect(d[0]!.message).toContain('Rome must stay calm');
     expect(checkStateInvariants(w).map((x) => x.code)).toEqual(['AUR2056', 'AUR2057']);
   });
+  it('reads the index of a projected state as an index, whatever kind of map its characters are', () => {
+    // A projected state's index derives its character map from the state before (issue 18): it is
+    // not a plain Map, and must not be mistaken for a world without constraints.
+    const w = smallWorld();
+    w.constraints.constraints.push({ id: 'c_calm', kind: 'hard', expr: 'world.global.unrest < 3', message: 'Rome must stay calm' });
+    indexWorld(w);
+    const r = applyDeltas(w, [{ path: 'characters.cicero.status', op: 'set', value: 'dead' }, { path: 'world.global.unrest', op: 'set', value: 5 }], prov);
+    if (!r.ok) throw new Error();
+    const ix = indexWorld(r.world);
+    expect(ix.characters.get('cicero')?.status).toBe('dead');
+    expect(checkHardConstraints(ix).map((x) => x.code)).toEqual(['AUR2056']);
+    expect(checkHardConstraints(r.world).map((x) => x.code)).toEqual(['AUR2056']);
+  });
 });
 
 describe('sequences', () => {

@@ -6,6 +6,7 @@ import { applyDeltas } from '../../src/core/deltas/index.js';
 import { indexWorld, memoList, noteCopy, positionsByEdge, positionsById } from '../../src/core/world-index.js';
 import { threatToGoals } from '../../src/core/tension.js';
 import { smallWorld } from './fixture.js';
+import { evaluate, makeEvalContext } from '../../src/core/expr/index.js';
 
 /**
  * Lookups over a copy-on-write list are derived from the original's (issue 18) instead of rebuilt.
@@ -97,5 +98,37 @@ describe('lookups derived over copy-on-write lists', () => {
     }
     // The rivalry and secret batches moved the threat (so the derived maps were exercised, not skipped).
     expect(threats.slice(3).some(([a, b]) => a !== b)).toBe(true);
+  });
+});
+
+describe('count_alive() over copy-on-write character maps', () => {
+  type Who = { id: string; principal: boolean; status: string };
+  const STATUSES = ['alive', 'dead', 'exiled'];
+  const countAlive = (index: ReturnType<typeof indexWorld>): unknown => {
+    const r = evaluate('count_alive()', makeEvalContext(index, {}));
+    return r.ok ? r.value : r.diagnostic.message;
+  };
+  /** What the definition says: living principals among the index's characters (first of each id). */
+  const byDefinition = (index: ReturnType<typeof indexWorld>): number => [...index.characters.values()].filter((c) => c.principal && c.status === 'alive').length;
+
+  it('counts exactly the living principals, whatever was replaced or appended (derived maps are overlays)', () => {
+    const op = fc.record({ at: fc.nat(), id: fc.integer({ min: 0, max: 60 }), principal: fc.boolean(), status: fc.constantFrom(...STATUSES), append: fc.boolean() });
+    fc.assert(fc.property(fc.integer({ min: 0, max: 40 }), fc.array(fc.array(op, { maxLength: 5 }), { maxLength: 8 }), (n, steps) => {
+      let chars: Who[] = Array.from({ length: n }, (_, i) => ({ id: `c${i % 35}`, principal: i % 3 !== 0, status: STATUSES[i % 3]! })); // some duplicate ids
+      const world = (): World => ({ characters: { characters: chars }, relationships: { relationships: [] } }) as unknown as World;
+      let index = indexWorld(world());
+      expect(countAlive(index)).toBe(byDefinition(fresh(world())));
+      for (const batch of steps) {
+        const c2 = chars.slice();
+        noteCopy(c2, chars);
+        for (const o of batch) {
+          if (o.append || !c2.length) c2.push({ id: `c${o.id}`, principal: o.principal, status: o.status });
+          else c2[o.at % c2.length] = { ...c2[o.at % c2.length]!, principal: o.principal, status: o.status };
+        }
+        chars = c2;
+        index = indexWorld(world());
+        expect(countAlive(index)).toBe(byDefinition(fresh(world())));
+      }
+    }));
   });
 });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableBarrier, writeDurable, writeVisible } from '../../src/store/durable.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -37,6 +37,29 @@ describe('durable writes (issue 18)', () => {
       else process.env.AUREUS_DURABILITY = prev;
     }
     expect(durableBarrier([path.join(d, 'nothing')])).toEqual({ method: 'none', syncs: 0 });
+  });
+
+  it('the asynchronous barrier makes the same barrier without blocking, and falls back the same way', async () => {
+    const d = temp();
+    const files = Array.from({ length: 12 }, (_, i) => path.join(d, `dir${i % 3}`, `f${i}.json`));
+    files.forEach((f, i) => writeVisible(f, `${i}\n`));
+    let ticked = false;
+    const barrier = durableBarrierAsync([...files, path.join(d, 'missing.json')]);
+    setImmediate(() => (ticked = true));
+    const fast = await barrier;
+    if (process.platform === 'linux') {
+      expect(fast).toEqual({ method: 'syncfs', syncs: 1 });
+      expect(ticked).toBe(true); // the event loop ran while sync -f did
+    }
+    const prev = process.env.AUREUS_DURABILITY;
+    process.env.AUREUS_DURABILITY = 'fsync';
+    try {
+      expect(await durableBarrierAsync(files)).toEqual({ method: 'fsync', syncs: 15 }); // 12 files + 3 folders
+    } finally {
+      if (prev === undefined) delete process.env.AUREUS_DURABILITY;
+      else process.env.AUREUS_DURABILITY = prev;
+    }
+    expect(await durableBarrierAsync([path.join(d, 'nothing')])).toEqual({ method: 'none', syncs: 0 });
   });
 
   it('writeDurable writes the journal whole', () => {

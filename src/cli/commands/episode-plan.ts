@@ -183,20 +183,9 @@ async function estimateFor(root: string, config: import('../../config/types.js')
 
 /** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
 async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World): Promise<string> {
-  const fs = await import('node:fs');
-  const path = await import('node:path');
-  const { deriveSeed } = await import('../../pipeline/run-episode.js');
-  const { episodeRef } = await import('../../domain/context.js');
-  const { episodeRelDir } = await import('../../paths.js');
-  let prev: string | null = null;
-  if (ref.episode > 1) {
-    try {
-      prev = fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
-    } catch {
-      prev = null;
-    }
-  }
-  return deriveSeed(ref, prev, world);
+  // pipeline/seed.ts, not run-episode.ts: a plan needs none of the run's git, lock and commit modules.
+  const { deriveSeed, readPreviousCliffhanger } = await import('../../pipeline/seed.js');
+  return deriveSeed(ref, readPreviousCliffhanger(root, ref), world);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {

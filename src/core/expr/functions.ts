@@ -1,6 +1,7 @@
 import type { RoleKind } from '../../domain/world.js';
 import { diag } from '../../diagnostics/catalog.js';
 import { edgeKey, travelDays } from '../world-index.js';
+import { OverlayMap } from '../overlay-map.js';
 import { EvalFail, type EvalContext } from './context.js';
 import { edgeView, typeName, viewMeta, type ExprType, type Value } from './views.js';
 
@@ -26,6 +27,31 @@ export interface FunctionSpec {
 const fail = (code: string, args: Record<string, unknown>, at: { line: number; column: number }): never => {
   throw new EvalFail(diag(code, args, at));
 };
+
+type Characters = EvalContext['index']['characters'];
+const livingCounts = new WeakMap<Characters, number>();
+const living = (c: { principal?: boolean; status?: string } | undefined): number => (c && c.principal && c.status === 'alive' ? 1 : 0);
+
+/**
+ * count_alive(): the living principals of the index's character map, memoised per map. A projected
+ * state's map is usually an overlay of the snapshot's (core/overlay-map.ts): its count is the base's,
+ * corrected at the changed keys. Planning checks the hard constraints (count_alive() >= 8 in the kit)
+ * for every move it tries; each check walked every character (issue 18).
+ */
+function livingPrincipals(chars: Characters): number {
+  let n = livingCounts.get(chars);
+  if (n !== undefined) return n;
+  const { base, changed } = OverlayMap.split(chars);
+  if (base === chars) {
+    n = 0;
+    for (const c of chars.values()) n += living(c);
+  } else {
+    n = livingPrincipals(base);
+    for (const k of changed) n += living(chars.get(k)) - living(base.get(k));
+  }
+  livingCounts.set(chars, n);
+  return n;
+}
 
 /** The id an argument denotes: an entity view's id, or the string itself. */
 function refId(v: Value, what: string, at: { line: number; column: number }): string {
@@ -106,11 +132,7 @@ const SPECS: FunctionSpec[] = [
   },
   {
     name: 'count_alive', params: [], returns: 'number',
-    impl: (_args, ctx) => {
-      let n = 0;
-      for (const c of ctx.index.characters.values()) if (c.principal && c.status === 'alive') n++;
-      return n;
-    },
+    impl: (_args, ctx) => livingPrincipals(ctx.index.characters),
   },
   {
     name: 'min', params: [{ type: 'number' }], variadic: { min: 1 }, returns: 'number',

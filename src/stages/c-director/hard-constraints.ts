@@ -11,6 +11,20 @@ import { violatedConstraints } from '../../core/invariants.js';
 export function breaksHardConstraint(before: World | WorldIndex, after: World | WorldIndex, episode: number): string | null {
   const broken = violatedConstraints(after, 'hard', { episode });
   if (broken.length === 0) return null;
-  const already = new Set(violatedConstraints(before, 'hard', { episode }).map((v) => v.id));
+  const already = brokenBefore(before, episode);
   return broken.find((v) => !already.has(v.id))?.id ?? null;
+}
+
+/**
+ * The hard constraints a state already breaks, per state and episode: the Director tries many moves
+ * from the same projected state (states are immutable), and re-evaluated them for each (issue 18).
+ */
+const brokenMemo = new WeakMap<World | WorldIndex, Map<number, ReadonlySet<string>>>();
+
+function brokenBefore(before: World | WorldIndex, episode: number): ReadonlySet<string> {
+  let byEpisode = brokenMemo.get(before);
+  if (!byEpisode) brokenMemo.set(before, (byEpisode = new Map()));
+  let ids = byEpisode.get(episode);
+  if (!ids) byEpisode.set(episode, (ids = new Set(violatedConstraints(before, 'hard', { episode }).map((v) => v.id))));
+  return ids;
 }

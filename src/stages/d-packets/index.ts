@@ -56,9 +56,16 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
   const snapshot = indexWorld(world);
   // An edge "changed this episode" unless the snapshot has it with the same weights and flags.
+  // Kept per edge object: the scenes' states share most edges, and each scene's walk asks again (issue 18).
+  const same = new WeakMap<Relationship, boolean>();
   const sameAsSnapshot = (b: Relationship): boolean => {
-    const a = snapshot.edges.get(`${b.from}>${b.to}`);
-    return a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
+    let hit = same.get(b);
+    if (hit === undefined) {
+      const a = snapshot.edges.get(`${b.from}>${b.to}`);
+      hit = a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
+      same.set(b, hit);
+    }
+    return hit;
   };
   const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), sameAsSnapshot };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));

@@ -105,10 +105,32 @@ export function referenceIsEmpty(ref: EpisodeReference): boolean {
   return LISTS.every((l) => Object.keys(ref[l]).length === 0) && Object.keys(ref.forbidden_facts).length === 0;
 }
 
+interface Lookups {
+  byText: Record<ListName, Map<string, string>>;
+  factKey: Map<string, string>;
+  json?: string;
+}
+
+/**
+ * A reference's entries by canonical text, and its facts by text. A reference is not edited once
+ * built, and every scene's request reads it (issue 18: these maps and the reference's text were
+ * rebuilt per scene, ~1% of a DPRR plan's cost estimate and of each writer request).
+ */
+const LOOKUPS = new WeakMap<EpisodeReference, Lookups>();
+
+function lookupsOf(ref: EpisodeReference): Lookups {
+  let l = LOOKUPS.get(ref);
+  if (!l) {
+    const byText = Object.fromEntries(LISTS.map((k) => [k, new Map(Object.entries(ref[k]).map(([key, v]) => [canonicalCompact(v), key]))])) as Record<ListName, Map<string, string>>;
+    LOOKUPS.set(ref, (l = { byText, factKey: new Map(Object.entries(ref.forbidden_facts).map(([k, v]) => [v, k])) }));
+  }
+  return l;
+}
+
 /** The packet as the model reads it, with the reference's entries replaced by their keys. */
 export function referencedPacket(p: ScenePacket, ref: EpisodeReference): ReferencedModelPacket {
   const m = packetForModel(p);
-  const byText = Object.fromEntries(LISTS.map((l) => [l, new Map(Object.entries(ref[l]).map(([k, v]) => [canonicalCompact(v), k]))])) as Record<ListName, Map<string, string>>;
+  const { byText, factKey } = lookupsOf(ref);
   const g: Record<string, unknown> = { ...m.retrieved_subgraph };
   for (const list of LISTS) {
     const inline: unknown[] = [];
@@ -123,7 +145,6 @@ export function referencedPacket(p: ScenePacket, ref: EpisodeReference): Referen
     else delete g[list];
     if (keys.length) g[`${list}_ref`] = keys;
   }
-  const factKey = new Map(Object.entries(ref.forbidden_facts).map(([k, v]) => [v, k]));
   const all = m.constraints.forbidden_facts ?? [];
   const facts = all.filter((f) => !factKey.has(f));
   const factRefs = all.flatMap((f) => (factKey.has(f) ? [factKey.get(f)!] : []));
@@ -150,5 +171,6 @@ export function resolveModelPacket(p: ReferencedModelPacket, ref: EpisodeReferen
 
 /** The reference as the writer's prefix carries it (compact canonical JSON). */
 export function referenceJson(ref: EpisodeReference): string {
-  return canonicalCompact(ref);
+  const l = lookupsOf(ref);
+  return (l.json ??= canonicalCompact(ref));
 }

@@ -1,7 +1,7 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { complianceIn } from './compliance.js';
-import { factMatch, signature } from './facts.js';
+import { factMatch, signature, type FactSignature } from './facts.js';
 import { depictsSuccess } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
@@ -33,10 +33,11 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     if (!id) continue;
     const sec = pk.retrieved_subgraph.secrets.find((x) => x.id === id);
     if (!sec) continue;
-    const sig = signature(sec.text, r.index);
+    // Tagged only once a sentence tells something unhedged.
+    let sig: FactSignature | undefined;
     for (const s of r.sentences) {
       if (s.line <= 0 || (s.kind === 'narration' && !TELLS.test(s.text)) || HEDGED.test(s.text)) continue;
-      const m = factMatch(s.text, sig, r.index);
+      const m = factMatch(s.text, (sig ??= signature(sec.text, r.index)), r.index);
       if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
   }

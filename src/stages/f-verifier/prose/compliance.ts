@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { parsed, tokensOf, transforms } from './parse.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -57,6 +57,36 @@ const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|t
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
 const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
 
+/** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
+const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW].map((v) => v.split(' '));
+const infs = new Map<string, string[]>();
+
+/** A word and every infinitive compromise's verb parser could read it as, whatever the tense it tags (toInfinitive). */
+function infinitivesOf(form: string): string[] {
+  let out = infs.get(form);
+  if (!out) {
+    const { tr, model } = transforms();
+    out = [form, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => tr.verb.toInfinitive(form, model, t))];
+    if (infs.size > 20000) infs.clear();
+    infs.set(form, out);
+  }
+  return out;
+}
+
+/**
+ * Whether tagging the sentence could find one of the verbs complianceIn answers with. A verb's
+ * infinitive is toInfinitive of its root's first word, plus the root's second word as a particle;
+ * the root's words are terms' normal forms unless a term runs into the next without a space. So
+ * with no such run, and no term that reads as a lexicon verb with its particle present, no verb
+ * use can be one, and the sentence is not tagged.
+ */
+export function mayComply(sentence: string): boolean {
+  const t = tokensOf(sentence);
+  if (!t.spaced) return true;
+  const firsts = new Set([...t.forms].flatMap(infinitivesOf));
+  return ANSWERS.some(([w, particle]) => firsts.has(w) && (!particle || t.forms.has(particle)));
+}
+
 interface VerbUse {
   inf: string;
   before: string;
@@ -70,7 +100,7 @@ function liveVerbs(sentence: string): VerbUse[] {
   if (sentence.includes('?')) return [];
   const out: VerbUse[] = [];
   let from = 0;
-  const doc = nlp(sentence);
+  const doc = parsed(sentence);
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
     const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
@@ -114,7 +144,9 @@ function concreteObject(after: string): boolean {
  */
 export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'narration'): string | null {
   if (UNREAL.test(sentence) || !STEMS.test(sentence)) return null;
-  const uses = liveVerbs(sentence.replace(GROUP_NP, '$1they'));
+  const read = sentence.replace(GROUP_NP, '$1they');
+  if (!mayComply(read)) return null;
+  const uses = liveVerbs(read);
   if (uses.some((u) => REFUSE.has(u.inf))) return null;
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before)) continue;

@@ -1,6 +1,8 @@
-import nlp from 'compromise';
 import { findMentions, type PersonIndex } from './names.js';
 import { headOf } from './synonyms.js';
+import { contentRoots, possibleRoots } from './roots.js';
+
+export { contentRoots } from './roots.js';
 
 /** What a forbidden fact is about: its people and places, and the roots of its content words. */
 export interface FactSignature {
@@ -9,45 +11,11 @@ export interface FactSignature {
   roots: Set<string>;
 }
 
-/** Content words too common to carry a fact's predicate. */
-const STOP = new Set(['have', 'make', 'take', 'give', 'know', 'come', 'thing', 'there', 'here', 'some', 'what', 'they', 'them', 'this', 'that', 'with', 'from', 'into', 'still', 'only', 'also', 'more', 'most', 'much', 'many', 'year', 'years', 'ago', 'earlier', 'first', 'back', 'down', 'state', 'fact', 'stated', 'must', 'mean', 'want', 'tell', 'tells', 'hold', 'holds', 'other']);
-
 /** The quoted fact inside a packet constraint: `No one here knows it, so it must not be stated as fact: "…"`. */
 export function quotedFact(constraint: string): string | null {
   const a = constraint.indexOf('"');
   const b = constraint.lastIndexOf('"');
   return a >= 0 && b > a + 10 ? constraint.slice(a + 1, b) : null;
-}
-
-/** Roots of nouns, verbs and adjectives (compromise's lemmatiser), lower-case, four letters or more. */
-const memo = new Map<string, Set<string>>();
-
-export function contentRoots(text: string): Set<string> {
-  // Two adjacent sentences joined by the window: the union of their roots, each computed once.
-  const parts = text.split('\u2063');
-  if (parts.length > 1) return new Set(parts.flatMap((x) => [...contentRoots(x)]));
-  const hit = memo.get(text);
-  if (hit) return hit;
-  if (memo.size > 5000) memo.clear();
-  const out = rootsOf(text);
-  memo.set(text, out);
-  return out;
-}
-
-function rootsOf(text: string): Set<string> {
-  const doc = nlp(text);
-  doc.compute('root');
-  const out = new Set<string>();
-  for (const s of doc.json() as { terms: { normal: string; root?: string; tags: string[] }[] }[]) {
-    for (const t of s.terms) {
-      if (t.tags.some((g) => g === 'Pronoun' || g === 'Auxiliary' || g === 'Copula' || g === 'Modal' || g === 'Determiner' || g === 'ProperNoun')) continue;
-      if (!t.tags.some((g) => g === 'Noun' || g === 'Verb' || g === 'Adjective')) continue;
-      const r = (t.root || t.normal).replace(/[^\p{L}]/gu, '');
-      const base = r.length > 4 ? r.replace(/(?:es|s)$/, '') : r;
-      if (r.length >= 3 && !STOP.has(r)) out.add(headOf(base));
-    }
-  }
-  return out;
 }
 
 /** Capitalised words after the first word that name no person: places and things (Ostia, Sardinia). */
@@ -57,9 +25,42 @@ function places(text: string, idx: PersonIndex): string[] {
   return out;
 }
 
+/** A passage's people and places, kept per person index: each fact is matched against every sentence and window. */
+const entityMemo = new WeakMap<PersonIndex, Map<string, Set<string>>>();
+
+function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
+  let memo = entityMemo.get(idx);
+  if (!memo) entityMemo.set(idx, (memo = new Map()));
+  let hit = memo.get(passage);
+  if (!hit) memo.set(passage, (hit = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)])));
+  return hit;
+}
+
+/**
+ * A bound before tagging: whether a fact with these entities and roots (or fewer) could match the
+ * passage, counting the roots the passage could have (roots.ts possibleRoots). False means factMatch
+ * is null whatever tagging says, so the passage need not be tagged.
+ */
+export function couldMatch(passage: string, sig: FactSignature, idx: PersonIndex): boolean {
+  const ents = entitiesOf(passage, idx);
+  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
+  const could = passage.split('\u2063').map(possibleRoots);
+  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
+  return most >= 2 && 1.5 * shared + most >= 4.5;
+}
+
+/** A signature whose roots hold every root of signature()'s, read without tagging the fact: for couldMatch only. */
+export function roughSignature(fact: string, idx: PersonIndex): FactSignature {
+  const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
+  const roots = new Set(possibleRoots(fact));
+  for (const e of entities) roots.delete(headOf(e));
+  return { text: fact, entities, roots };
+}
+
 export function signature(fact: string, idx: PersonIndex): FactSignature {
   const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
-  const roots = contentRoots(fact);
+  // A copy: the memoised roots of the fact's text stay as tagging gave them.
+  const roots = new Set(contentRoots(fact));
   for (const e of entities) roots.delete(headOf(e));
   return { text: fact, entities, roots };
 }
@@ -69,8 +70,8 @@ export function signature(fact: string, idx: PersonIndex): FactSignature {
  * shares (paraphrase keeps the predicate's words or their inflections). Null when it shares too little.
  */
 export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex): { entities: number; roots: number } | null {
-  const ents = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)]);
-  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
+  if (!couldMatch(passage, sig, idx)) return null;
+  const shared = [...sig.entities].filter((e) => entitiesOf(passage, idx).has(e)).length;
   const roots = contentRoots(passage);
   const common = [...sig.roots].filter((r) => roots.has(r)).length;
   if (common >= 2 && 1.5 * shared + common >= 4.5) return { entities: shared, roots: common };

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { parsed } from './parse.js';
 
 /** A sum of money named in a sentence, converted to denarii. */
 export interface Sum {
@@ -31,10 +31,14 @@ function stacked(text: string): number {
   return v;
 }
 
+/** Every currency word above contains one of these: a sentence without one names no sum and is not parsed. */
+const CURRENCY_PART = /denari|sester|talent|hs/i;
+
 /** Every sum of money in one sentence: a number directly followed by a currency word. */
 export function sumsIn(sentence: string): Sum[] {
   const out: Sum[] = [];
-  const doc = nlp(sentence);
+  if (!CURRENCY_PART.test(sentence)) return out;
+  const doc = parsed(sentence);
   for (const n of doc.numbers().json() as { text: string; number?: { num?: number } }[]) {
     const text = n.text.replace(/[.,;:!?]+$/, '');
     const at = sentence.indexOf(text);

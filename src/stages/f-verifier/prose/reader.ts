@@ -1,10 +1,10 @@
-import nlp from 'compromise';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, type Mention, type PersonIndex } from './names.js';
 import { placeOf } from './places.js';
 import { subjectVerb } from './subjects.js';
+import { sentencesOf } from './parse.js';
 
 /** One sentence of the scene text: narration (quotes blanked out) or speech. */
 export interface ProseSentence {
@@ -41,11 +41,6 @@ const SAID = '(?:says|said|asks|replies|answers|mutters|whispers|murmurs|calls|a
 const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
 const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
-
-/** Splits a line into sentences with compromise (it knows abbreviations, quotes and ellipses). */
-function sentencesOf(text: string): string[] {
-  return nlp(text).sentences().out('array') as string[];
-}
 
 /** The speaker of a said-tag in a sentence with a quote: a name, or a pronoun carried over from `last`. */
 function saidBy(narr: string, idx: PersonIndex, last: string | undefined): { id: string; sure: boolean } | null {

@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { parsed } from './parse.js';
 import type { Mention } from './names.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
@@ -43,7 +43,7 @@ function clauseAround(narr: string, m: Mention): string {
  * "lifts", "walks" or "rises" read as verbs, not plural nouns.
  */
 function firstTerm(text: string): { word: string; tags: string[] } | null {
-  const t = (nlp(`He ${text.trim()}`).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[1];
+  const t = (parsed(`He ${text.trim()}`).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[1];
   return t ? { word: t.text.toLowerCase(), tags: t.tags } : null;
 }
 

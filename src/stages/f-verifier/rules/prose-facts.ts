@@ -2,7 +2,7 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
 import { canonStatements } from '../prose/canon.js';
-import { factMatch, quotedFact, signature, type FactSignature } from '../prose/facts.js';
+import { couldMatch, factMatch, quotedFact, roughSignature, signature, type FactSignature } from '../prose/facts.js';
 import { spanOf } from '../prose/span.js';
 
 const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
@@ -31,6 +31,12 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: n
   return best;
 }
 
+/** Whether any sentence or pair of adjacent sentences could match a fact whose roots lie within the rough signature's. */
+function mayBeTold(r: Reading, rough: FactSignature): boolean {
+  const ss = r.sentences;
+  return ss.some((s, i) => couldMatch(s.text, rough, r.index) || (i + 1 < ss.length && couldMatch(`${s.text}\u2063${ss[i + 1].text}`, rough, r.index)));
+}
+
 /**
  * A fact's signature without the words of the scene's own setting (its place, hour and atmosphere):
  * a scene at a camp of cooking fires at morning says "fires", "town" and "morning" in every other
@@ -47,18 +53,23 @@ function offSetting(sig: FactSignature, pk: VerifyContext['packet'], r: Reading)
 export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const out: Finding[] = [];
-  const sigs = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f).map((f) => offSetting(signature(f, r.index), pk, r));
-  const facts = new Set(sigs.map((g) => g.text));
+  const texts = pk.constraints.forbidden_facts.map(quotedFact).filter((f): f is string => !!f);
+  const facts = new Set(texts);
   // Secrets this scene may tell (the cast holds them, or a beat reveals them): a sentence that tells one of those is not a leak of a neighbour.
   const cast = new Set(pk.cast.map((c) => c.id));
   const told = new Set(pk.director_instructions.sequence.map((q) => q.bindings.secret).filter(Boolean));
-  const allowed = pk.retrieved_subgraph.secrets
-    .filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h))))
-    .map((x) => signature(x.text, r.index));
-  for (const sig of sigs) {
+  let allowed: FactSignature[] | undefined;
+  for (const text of texts) {
+    // Most facts share too little with every sentence to match any (facts.ts couldMatch): such a fact
+    // is not tagged, or its tagged roots rule it out before the setting is tagged to take its words off.
+    if (!mayBeTold(r, roughSignature(text, r.index))) continue;
+    const full = signature(text, r.index);
+    if (!mayBeTold(r, full)) continue;
+    const sig = offSetting(full, pk, r);
     const b = bestWindow(r.sentences, sig, r);
     if (!b) continue;
     const s = r.sentences[b.i];
+    allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
     const sure = !HEARSAY.test(s.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));

@@ -1,6 +1,6 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
-import { factMatch, signature } from '../prose/facts.js';
+import { factMatch, signature, type FactSignature } from '../prose/facts.js';
 import type { Reading } from '../prose/reader.js';
 import { spanOf } from '../prose/span.js';
 
@@ -22,14 +22,15 @@ export function proseNewsRules(r: Reading, ctx: VerifyContext): Finding[] {
   const out: Finding[] = [];
   for (const sec of pk.retrieved_subgraph.secrets) {
     if (sec.status !== 'revealed') continue;
-    const sig = signature(sec.text, r.index);
+    // Tagged only once a sentence frames something as news.
+    let sig: FactSignature | undefined;
     for (let i = 0; i < r.sentences.length; i++) {
       const s = r.sentences[i];
       if (s.line <= 0) continue;
       const here = AS_NEWS.test(s.text);
       const before = i > 0 && AS_NEWS.test(r.sentences[i - 1].text);
       if (!here && !before) continue;
-      const m = factMatch(s.text, sig, r.index);
+      const m = factMatch(s.text, (sig ??= signature(sec.text, r.index)), r.index);
       if (!m) continue;
       const sure = here && 1.5 * m.entities + m.roots >= 5;
       out.push(finding('AUR5047', sure ? 'hard' : 'soft', pk.scene_id, 'prose.canon', { detail: `${sec.id} was revealed already; it is told as news` }, spanOf(s)));

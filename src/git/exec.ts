@@ -1,0 +1,131 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+
+/**
+ * Git processes run without simple-git: a one-shot command whose exit code is part of the answer
+ * (`gitRun`), and one long-lived `git cat-file --batch-check` that resolves any number of names
+ * (`RefReader`). Issue 18: every process Node starts costs a fork of the whole (large) Node
+ * process on the main thread, so the commit of an episode asks its questions of one process.
+ */
+
+const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
+/** Non-GIT_ program-launching variables (every other GIT_* variable is dropped by prefix). */
+const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
+
+/**
+ * The child environment, read from process.env at each command (tests and callers may change it):
+ * program-launching variables are dropped (Aureus never opens an editor or pager), and so are
+ * repository-redirecting GIT_* variables (a caller's GIT_DIR, e.g. inside a hook, must not send our
+ * commits elsewhere). Explicit identity and date variables stay.
+ */
+export function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v === undefined) continue;
+    const upper = k.toUpperCase();
+    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.includes(upper)) continue;
+    if (DROPPED_VARS.has(upper)) continue;
+    env[k] = v;
+  }
+  return env;
+}
+
+export interface GitRunResult {
+  /** Exit code; null when git could not be started or was killed. */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Run `git args` in root once and collect its output; never rejects (a failed start is code null). */
+export function gitRun(root: string, args: string[]): Promise<GitRunResult> {
+  return new Promise((resolve) => {
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn('git', args, { cwd: root, env: cleanEnv(), stdio: 'pipe' });
+    } catch (e) {
+      resolve({ code: null, stdout: '', stderr: (e as Error).message });
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.stdin.end();
+    let settled = false;
+    const done = (code: number | null, extra = '') => {
+      if (settled) return;
+      settled = true;
+      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') + extra });
+    };
+    child.on('error', (e) => done(null, e.message));
+    child.on('close', (code) => done(code));
+  });
+}
+
+const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * One `git cat-file --batch-check` kept open: each `resolve(name)` writes a line and reads git's
+ * answer (the object name, or "<name> missing"). Git reads refs and objects from disk at each
+ * question, so an answer after a commit sees that commit. `undefined` means the reader could not
+ * answer (git failed to start, died, or the name cannot be sent on one line): ask another way.
+ */
+export class RefReader {
+  private current: ReaderProcess | null = null;
+
+  constructor(private readonly root: string) {}
+
+  resolve(name: string): Promise<string | null | undefined> {
+    if (/[\n\r\0]/.test(name)) return Promise.resolve(undefined);
+    if (!this.current || this.current.ended) this.current = startReader(this.root);
+    const reader = this.current;
+    if (!reader) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      reader.waiting.push((line) => resolve(line === undefined ? undefined : OBJECT_NAME.test(line) ? line : null));
+      reader.child.stdin.write(`${name}\n`);
+    });
+  }
+
+  /** End the process (it exits when its input closes); a later question starts a new one. */
+  close(): void {
+    this.current?.child.stdin.end();
+    this.current = null;
+  }
+}
+
+interface ReaderProcess {
+  child: ChildProcessWithoutNullStreams;
+  /** One callback per question asked and not yet answered, in order. */
+  waiting: Array<(line: string | undefined) => void>;
+  ended: boolean;
+}
+
+function startReader(root: string): ReaderProcess | null {
+  let child: ChildProcessWithoutNullStreams;
+  try {
+    child = spawn('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: root, env: cleanEnv(), stdio: 'pipe' });
+  } catch {
+    return null;
+  }
+  const reader: ReaderProcess = { child, waiting: [], ended: false };
+  let buffer = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (d: string) => {
+    buffer += d;
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      reader.waiting.shift()?.(line);
+    }
+  });
+  child.stderr.resume();
+  // A write after git died (EPIPE) is answered by the close below, not thrown.
+  child.stdin.on('error', () => undefined);
+  const fail = () => {
+    reader.ended = true;
+    for (const w of reader.waiting.splice(0)) w(undefined);
+  };
+  child.on('error', fail);
+  child.on('close', fail);
+  return reader;
+}

@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { episodeRef, type EpisodeRef } from '../domain/context.js';
+import type { World } from '../domain/world.js';
+import { sha256, hashValue } from '../core/hash.js';
+import { episodeRelDir } from '../paths.js';
+
+/**
+ * An episode's default seed, in a module of its own: `episode plan` derives the seed `episode run`
+ * would, without loading the run's git, lock and commit machinery (issue 18: importing
+ * run-episode.ts for this function cost a plan about a dozen modules, simple-git and proper-lockfile).
+ */
+
+/** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
+export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
+  const basis = previousCliffhangerText ?? `world:${hashValue(world)}`;
+  return sha256(`aureus/${ref.id}\n${basis}`).slice(0, 12);
+}
+
+/** The previous episode's committed cliffhanger_constraints.json, as text (null for episode 1 or when missing). */
+export function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
+  if (ref.episode <= 1) return null;
+  try {
+    return fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
+  } catch {
+    return null;
+  }
+}

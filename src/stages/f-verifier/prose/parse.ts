@@ -1,0 +1,107 @@
+import nlp from 'compromise';
+
+/**
+ * compromise's reading of a piece of prose, made once per distinct string. Tagging costs about half
+ * a millisecond a sentence and is the prose checks' main cost (issue 18): the roots of a sentence
+ * (facts.ts), its verbs (compliance.ts) and its numbers (money.ts) all read the same tagged
+ * document, and a repair or a re-verify reads mostly the same sentences again. The roots are
+ * computed on every document at parse time, so every reader sees the same document whichever
+ * asks first.
+ */
+export type Doc = ReturnType<typeof nlp>;
+
+const MAX = 4000;
+const docs = new Map<string, Doc>();
+
+/** The tagged document for this exact string (shared: readers must not change it). */
+export function parsed(text: string): Doc {
+  const hit = docs.get(text);
+  if (hit) return hit;
+  // Bounded: a long season's distinct sentences would otherwise all stay in memory.
+  if (docs.size >= MAX) docs.clear();
+  const doc = nlp(text);
+  doc.compute('root');
+  docs.set(text, doc);
+  return doc;
+}
+
+/*
+ * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
+ * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)
+ * changes the tokenizer's terms only by splitting a contraction ("he's", "she'd", "ain't": a term
+ * with an apostrophe) into its first part and some of IMPLIED; every other field a reader uses is
+ * computed from a term's forms.
+ */
+/** The words compromise's contraction-two step can add ("'s" → is/has, "'d" → would/had/did, "ain't", "let's"). */
+const IMPLIED = ['us', 'are', 'has', 'is', 'have', 'not', 'am', 'did', 'had', 'would'];
+
+export interface Tokens {
+  /** Every form a term may have: machine, implicit, normal and lower-cased text, a contraction's first part. */
+  forms: Set<string>;
+  /** True when every term but the last is followed by white space: no phrase's text runs two terms together. */
+  spaced: boolean;
+}
+
+export type Term = { text?: string; normal?: string; machine?: string; implicit?: string; pre?: string; post?: string };
+const tokenMemo = new Map<string, Tokens>();
+
+/** The forms of some tokenized terms (see above). */
+export function tokensFrom(terms: Term[]): Tokens {
+  const forms = new Set<string>();
+  for (const t of terms) {
+    const normal = t.normal ?? '';
+    // contraction-two splits only a term whose normal form holds an apostrophe.
+    if (/['’]/.test(normal)) for (const w of IMPLIED) forms.add(w);
+    const machine = normal.replace(/['’]s$/, '').replace(/s['’]$/, 's').replace(/([aeiou][ktrp])in'$/, '$1ing').replace(/-/g, '').replace(/^[#@]/, '');
+    for (const f of [t.machine, t.implicit, normal, (t.text ?? '').toLowerCase(), normal.split(/['’]/)[0], machine]) if (f) forms.add(f);
+  }
+  return { forms, spaced: terms.slice(0, -1).every((t) => /\s/.test(t.post ?? '')) };
+}
+
+function remember(text: string, t: Tokens): Tokens {
+  if (tokenMemo.size >= MAX) tokenMemo.clear();
+  tokenMemo.set(text, t);
+  return t;
+}
+
+export function tokensOf(text: string): Tokens {
+  return tokenMemo.get(text) ?? remember(text, tokensFrom((nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat()));
+}
+
+type Splitter = (text: string, world: unknown) => string[];
+
+/**
+ * A line split into sentences by compromise's tokenizer (it knows abbreviations, quotes and
+ * ellipses). Splitting needs no tagging: the tagged and the tokenized document split alike, and a
+ * document's own sentences are what .sentences() would select. Each sentence's tokens are kept
+ * for tokensOf when tokenizing the sentence alone would split the same words: its text is one
+ * chunk for the sentence splitter, the line's chunk up to white space at its ends (terms split
+ * only at white space, which goes to a term's pre or post).
+ */
+export function sentencesOf(text: string): string[] {
+  const doc = nlp.tokenize(text);
+  const split = (nlp.methods() as unknown as { one: { tokenize: { splitSentences: Splitter } } }).one.tokenize.splitSentences;
+  const world = nlp.world();
+  const chunks = split(text, world);
+  const docs = (doc as unknown as { docs: Term[][] }).docs;
+  if (chunks.length === docs.length) {
+    docs.forEach((terms, i) => {
+      const s = terms.reduce((str, t) => str + (t.pre ?? '') + (t.text ?? '') + (t.post ?? ''), '').trim();
+      if (tokenMemo.has(s)) return;
+      const alone = split(s, world);
+      if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) remember(s, tokensFrom(terms));
+    });
+  }
+  return doc.out('array') as string[];
+}
+
+type Transform = {
+  verb: { toInfinitive: (s: string, m: unknown, tense: string) => string };
+  noun: { toSingular: (s: string, m: unknown) => string };
+  adjective: { fromComparative: (s: string, m: unknown) => string; fromSuperlative: (s: string, m: unknown) => string; fromAdverb: (s: string) => string };
+};
+
+/** compromise's own word transforms (the ones its root step and verb parser call) and its model. */
+export function transforms(): { tr: Transform; model: unknown } {
+  return { tr: (nlp.methods() as unknown as { two: { transform: Transform } }).two.transform, model: nlp.model() };
+}

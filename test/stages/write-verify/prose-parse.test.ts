@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import nlp from 'compromise';
+import { describe, expect, it } from 'vitest';
+import { parsed, sentencesOf, tokensFrom, tokensOf, type Term } from '../../../src/stages/f-verifier/prose/parse.js';
+import { mayComply } from '../../../src/stages/f-verifier/prose/compliance.js';
+import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
+
+// Issue 18: the prose reader's shortcuts must not change what it reads. Sentences are split by the
+// tokenizer alone, and a fact is matched against a sentence only when the roots the sentence could
+// have (read without tagging) allow it; both are checked here on every line of the three corpora.
+const FIX = path.resolve(__dirname, '..', '..', 'fixtures');
+const lines = [
+  ...new Set(
+    ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((dir) =>
+  readdirSync(path.join(FIX, dir))
+    .filter((f) => f.endsWith('.txt'))
+    .flatMap((f) => readFileSync(path.join(FIX, dir, f), 'utf8').split('\n'))
+    .map((l) => l.trim())
+    .filter(Boolean),
+    ),
+  ),
+];
+
+describe('the prose reader reads alike without tagging', () => {
+  it('the tokenizer splits every corpus line into the same sentences as the tagger', () => {
+    expect(lines.length).toBeGreaterThan(800);
+    for (const l of lines) expect(sentencesOf(l), l).toEqual(nlp(l).sentences().out('array'));
+  });
+  it("a sentence's tokens kept from its line are the tokens it has alone", () => {
+    let kept = 0;
+    for (const l of lines) {
+      for (const s of sentencesOf(l)) {
+        const alone = tokensFrom((nlp.tokenize(s) as unknown as { docs: Term[][] }).docs.flat());
+        const t = tokensOf(s);
+        expect([[...t.forms].sort(), t.spaced], s).toEqual([[...alone.forms].sort(), alone.spaced]);
+        kept++;
+      }
+    }
+    expect(kept).toBeGreaterThan(1000);
+  });
+  it('the roots a sentence could have hold every root tagging gives it', () => {
+    const texts = new Set(lines.flatMap((l) => [l, ...sentencesOf(l), ...[...l.matchAll(/["“]([^"”]*)["”]/g)].map((m) => m[1])]));
+    let roots = 0;
+    for (const t of texts) {
+      const could = possibleRoots(t);
+      const missing = [...contentRoots(t)].filter((r) => !could.has(r));
+      roots += contentRoots(t).size;
+      expect(missing, t).toEqual([]);
+    }
+    expect(roots).toBeGreaterThan(2000);
+  });
+  it('a contraction split by the tagger ("he\'s", "she\'d", "let\'s") keeps its roots in reach', () => {
+    for (const t of ["He's sold the warehouses.", "She'd burned the letters.", "Let's count the coins.", "The ship's gone down with the grain.", "Crassus ain't paying."]) {
+      const could = possibleRoots(t);
+      expect([...contentRoots(t)].filter((r) => !could.has(r)), t).toEqual([]);
+    }
+  });
+});
+
+describe('the compliance check tags only sentences that could hold one of its verbs', () => {
+  it('every corpus sentence where compromise reads a verb complianceIn answers with passes the bound', () => {
+    const answers = new Set(['give in', 'give way', 'relent', 'yield', 'consent', 'agree', 'comply', 'submit', 'capitulate', 'concede', 'acquiesce', 'obey', 'surrender', 'let go', 'cave', 'cave in', 'back down', 'say yes', 'nod assent', 'accept', 'give', 'hand', 'hand over', 'deliver', 'release', 'turn over', 'give up', 'yield up', 'entrust', 'slide', 'press', 'pass', 'push', 'take', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up', 'follow', 'answer', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
+    let found = 0;
+    for (const s of new Set(lines.flatMap(sentencesOf))) {
+      const verbs = (parsed(s).verbs().json() as { verb?: { infinitive?: string } }[]).map((v) => (v.verb?.infinitive ?? '').toLowerCase());
+      if (!verbs.some((v) => answers.has(v))) continue;
+      found++;
+      expect(mayComply(s), s).toBe(true);
+    }
+    expect(found).toBeGreaterThan(100);
+    // And the bound does prune: most sentences hold none of the verbs.
+    expect(lines.flatMap(sentencesOf).filter((s) => !mayComply(s)).length).toBeGreaterThan(lines.length / 4);
+  });
+});
