@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 // The `aureus` executable. The CLI is compiled to dist/ by `npm install` (the `prepare` script).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, statSync } from 'node:fs';
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+const bundle = new URL('../dist/bundle/main.js', import.meta.url);
+const mtime = (url) => {
+  try {
+    return statSync(url).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+const built = mtime(entry);
+if (built === undefined) {
   process.stderr.write('aureus: the CLI is not built. Run `npm install` (or `npm run build`) in the aureus package first.\n');
   process.exit(1);
 }
@@ -39,11 +47,25 @@ function prebuiltHelp(argv) {
   }
 }
 
+/**
+ * The start-up bundle of dist/ and its packages (scripts/bundle.mjs: a few dozen files instead of
+ * ~400 ESM modules, issue 18), used while it is at least as new as the tsc output it was made from;
+ * a dist/ rebuilt without it (tsc alone) runs unbundled. AUREUS_DEBUG=1 prints stack traces: then
+ * they are mapped back to src/ through the bundle's source maps (parsing them costs start-up time,
+ * so only then).
+ */
+function cliEntry() {
+  const b = mtime(bundle);
+  if (b === undefined || b < built) return entry;
+  if (process.env.AUREUS_DEBUG === '1') process.setSourceMapsEnabled(true);
+  return bundle;
+}
+
 const argv = process.argv.slice(2);
 const help = prebuiltHelp(argv);
 if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  const { main } = await import(entry.href);
+  const { main } = await import(cliEntry().href);
   process.exitCode = await main(argv);
 }
