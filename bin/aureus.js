@@ -67,5 +67,10 @@ if (help !== undefined) {
   process.stdout.write(help);
 } else {
   const { main } = await import(cliEntry().href);
-  process.exitCode = await main(argv);
+  const code = await main(argv);
+  process.exitCode = code;
+  // main has finished or handed off everything it started (git's batch reader is unref'd and ends
+  // with our stdin): exit once stdout and stderr are flushed, instead of letting Node tear down the
+  // heap first, which took 50–100 ms after an episode (issue 18).
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
