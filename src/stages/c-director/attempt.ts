@@ -17,11 +17,12 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { placeFullness, scoreCandidate, type SlotScoring } from './score.js';
+import { actUsesIn, placeFullness, scoreCandidate, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
-import { metricNeeds, prepScore } from './anchor-prep.js';
+import { metricNeeds, prepScore, type MetricNeeds } from './anchor-prep.js';
+import { bestFirst } from './ranking.js';
 import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
 import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
@@ -214,8 +215,8 @@ export class Attempt {
     return TAG_ORDER.find((t) => w.due.includes(t) && !this.placedTags.has(t) && !w.slipped.has(t)) ?? null;
   }
 
-  /** The candidates that may take slot k of the scene, best first (score + seeded jitter, then key). */
-  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): Candidate[] {
+  /** The candidates that may take slot k of the scene, best first (score + seeded jitter, then key), yielded lazily. */
+  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): Iterable<Candidate> {
     const slotType = this.shape.slotTypes[this.slotSeq] ?? 'thriller';
     const remainingAfter = this.totalSlots - this.slotSeq - 1;
     const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
@@ -226,23 +227,34 @@ export class Attempt {
     const st: SlotScoring = {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
-      actorActUses: this.actorActUses, appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1,
+      actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(),
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
-    const needs = metricNeeds(this.proj.world, this.toPlay);
-    const pull = tensionPull(this.arc[w.sc.number - 1]!, tension(this.proj.world));
-    const scored: { c: Candidate; s: number; tie: number }[] = [];
+    const { needs, pull } = this.projected(w.sc.number);
+    const cands: Candidate[] = [];
+    const totals: number[] = [];
     for (const c of this.candidates) {
       // A move the showrunner requires (--require) is not held back by the season's memory.
       const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
-      if (steered !== null) scored.push({ c, s: s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world), tie: jitter.next() * this.jitterScale });
+      if (steered === null) continue;
+      const score = s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world);
+      cands.push(c);
+      totals.push(score + jitter.next() * this.jitterScale);
     }
-    scored.sort((a, b) => b.s + b.tie - (a.s + a.tie) || (a.c.key < b.c.key ? -1 : a.c.key > b.c.key ? 1 : 0));
-    return scored.map((x) => x.c);
+    return bestFirst(cands, totals);
+  }
+
+  private projMetrics: { world: World; needs: MetricNeeds; tension: number } | null = null;
+
+  /** What the anchors need of the projection's metrics and the arc's pull at scene n: per projected state, not per slot. */
+  private projected(n: number): { needs: MetricNeeds; pull: number } {
+    const world = this.proj.world;
+    if (this.projMetrics?.world !== world) this.projMetrics = { world, needs: metricNeeds(world, this.toPlay), tension: tension(world) };
+    return { needs: this.projMetrics.needs, pull: tensionPull(this.arc[n - 1]!, this.projMetrics.tension) };
   }
 
   /**

@@ -29,7 +29,8 @@ export interface SlotScoring {
   pacing: Pacing;
   advancedCount: ReadonlyMap<string, number>;
   opUses: ReadonlyMap<string, number>;
-  actorActUses: ReadonlyMap<string, number>;
+  /** Moves per actor in the scene's act (`act|actor` counts of the attempt, read once per slot: no key string per candidate). */
+  actUses: ReadonlyMap<string, number>;
   appearances: ReadonlyMap<string, number>;
   cast: ReadonlySet<string>;
   reserve: ReadonlySet<string>;
@@ -38,6 +39,8 @@ export interface SlotScoring {
   seasonProgress: number;
   /** The last re-plan: the season's memory and closed stories no longer bar a move. */
   relaxed: boolean;
+  /** Each thread's part of threadNeed, filled as the slot's candidates ask (it depends on the slot only). */
+  threadNeeds: Map<string, number | null>;
 }
 
 /** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
@@ -63,13 +66,32 @@ function canActIn(index: WorldIndex, id: string): boolean {
   return ok;
 }
 
+/** The attempt's `act|actor` move counts of one act, by actor. */
+export function actUsesIn(actorActUses: ReadonlyMap<string, number>, act: number): Map<string, number> {
+  const out = new Map<string, number>();
+  const prefix = `${act}|`;
+  for (const [k, n] of actorActUses) if (k.startsWith(prefix)) out.set(k.slice(prefix.length), n);
+  return out;
+}
+
+function countIn(ids: readonly string[], has: (id: string) => boolean): number {
+  let n = 0;
+  for (const id of ids) if (has(id)) n++;
+  return n;
+}
+
+function allCanAct(index: WorldIndex, ids: readonly string[]): boolean {
+  for (const id of ids) if (!canActIn(index, id)) return false;
+  return true;
+}
+
 /** The candidate's score for this slot, or null when it cannot take the slot at all. */
 export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number): number | null {
   const { index, scene: sc, k } = st;
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
-  if (!c.chars.every((id) => canActIn(index, id))) return null;
+  if (!allCanAct(index, c.chars)) return null;
   if (st.location && !settingOk(index, c.op, st.location)) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
   if (!st.relaxed && closedStory(c, index)) return null;
@@ -82,18 +104,18 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (c.op.beats.includes(ACT_PHASE[sc.act]!)) s += 0.5;
   if (st.needComplication && c.op.beats.includes('complication')) s += 5;
   s -= 0.6 * (st.opUses.get(c.op.id) ?? 0);
-  s -= 0.3 * (st.actorActUses.get(`${sc.act}|${c.actor.id}`) ?? 0);
+  s -= 0.3 * (st.actUses.get(c.actor.id) ?? 0);
   // Spread the screen time: every earlier appearance of a bound character costs a little.
   for (const id of c.chars) s -= 0.15 * (st.appearances.get(id) ?? 0);
   if (st.forcedOpening && k === 0) {
     const opening = st.forcedOpening;
-    s += 2 * c.chars.filter((id) => opening.characters.includes(id)).length;
+    s += 2 * countIn(c.chars, (id) => opening.characters.includes(id));
     // The opening's place is forced: moves allowed there come first; another is used only if none applies.
     if (settingOk(index, c.op, opening.location)) s += 3;
   }
-  if (k > 0) s += 0.8 * c.chars.filter((id) => st.cast.has(id)).length;
+  if (k > 0) s += 0.8 * countIn(c.chars, (id) => st.cast.has(id));
   // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
-  if (st.reserve.has(familyOf(c))) s -= RESERVE_PENALTY;
+  if (st.reserve.size && st.reserve.has(familyOf(c))) s -= RESERVE_PENALTY;
   // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
   const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
   // The season's shape: the irreversible moves come late, and then they press.
@@ -106,16 +128,23 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
 function threadNeed(c: Candidate, st: SlotScoring): number {
   let s = 0;
   for (const t of c.threads) {
-    if (st.deferred.has(t)) continue;
-    const th = st.index.threads.get(t);
-    if (!th || th.status !== 'open') continue;
-    if (budgetLeft(st.pacing, t, th.progress) < MIN_THREAD_STEP) continue;
-    let need = th.priority / 5;
-    const n = st.advancedCount.get(t) ?? 0;
-    if (st.overdue.has(t) && n === 0) need += st.scene.act <= 2 ? 3 : 1.5;
-    s += n === 0 ? need : need / (1 + n);
+    let v = st.threadNeeds.get(t);
+    if (v === undefined) st.threadNeeds.set(t, (v = needOf(t, st)));
+    if (v !== null) s += v;
   }
   return s;
+}
+
+/** One thread's part of threadNeed on this slot (null: it adds nothing), the same for every candidate. */
+function needOf(t: string, st: SlotScoring): number | null {
+  if (st.deferred.has(t)) return null;
+  const th = st.index.threads.get(t);
+  if (!th || th.status !== 'open') return null;
+  if (budgetLeft(st.pacing, t, th.progress) < MIN_THREAD_STEP) return null;
+  let need = th.priority / 5;
+  const n = st.advancedCount.get(t) ?? 0;
+  if (st.overdue.has(t) && n === 0) need += st.scene.act <= 2 ? 3 : 1.5;
+  return n === 0 ? need : need / (1 + n);
 }
 
 /** The least-used allowed place's fullness per operator, computed once per slot. */
@@ -130,5 +159,24 @@ export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, nu
 
 /** Every thread the move belongs to (by tags or effects) is resolved. */
 export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
-  return c.threads.length > 0 && c.threads.every((t) => index.threads.get(t)?.status === 'resolved');
+  if (c.threads.length === 0) return false;
+  const resolved = resolvedIn(index);
+  return resolved.size > 0 && c.threads.every((t) => resolved.has(t));
+}
+
+const resolvedMemo = new WeakMap<WorldIndex, ReadonlySet<string>>();
+
+/**
+ * The resolved threads' ids of one state, kept per index (one immutable projected state, as
+ * candidatePrereqs keeps its checks): every slot asks closedStory of each candidate, and most states
+ * have no resolved thread at all, which settles it without a lookup per candidate thread.
+ */
+function resolvedIn(index: WorldIndex): ReadonlySet<string> {
+  let s = resolvedMemo.get(index);
+  if (!s) {
+    const ids = new Set<string>();
+    for (const [id, t] of index.threads) if (t.status === 'resolved') ids.add(id);
+    resolvedMemo.set(index, (s = ids));
+  }
+  return s;
 }
