@@ -25,6 +25,15 @@ export function parsed(text: string): Doc {
   return doc;
 }
 
+/**
+ * The tags of this exact string without computing roots: the shared document when there is one,
+ * else a fresh one, not kept (the shared ones must all carry roots). Roots are read from tags
+ * (compromise's root step only sets term.root), so the tags are those parsed() would give.
+ */
+export function tagsOnly(text: string): Doc {
+  return docs.get(text) ?? nlp(text);
+}
+
 /*
  * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
  * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)
