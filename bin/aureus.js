@@ -1,10 +1,18 @@
 #!/usr/bin/env node
 // The `aureus` executable. The CLI is compiled to dist/ by `npm install` (the `prepare` script).
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { readFileSync, statSync } from 'node:fs';
 
 const entry = new URL('../dist/cli/main.js', import.meta.url);
-if (!existsSync(fileURLToPath(entry))) {
+const bundle = new URL('../dist/bundle/main.js', import.meta.url);
+const mtime = (url) => {
+  try {
+    return statSync(url).mtimeMs;
+  } catch {
+    return undefined;
+  }
+};
+const built = mtime(entry);
+if (built === undefined) {
   process.stderr.write('aureus: the CLI is not built. Run `npm install` (or `npm run build`) in the aureus package first.\n');
   process.exit(1);
 }
@@ -39,11 +47,30 @@ function prebuiltHelp(argv) {
   }
 }
 
+/**
+ * The start-up bundle of dist/ and its packages (scripts/bundle.mjs: a few dozen files instead of
+ * ~400 ESM modules, issue 18), used while it is at least as new as the tsc output it was made from;
+ * a dist/ rebuilt without it (tsc alone) runs unbundled. AUREUS_DEBUG=1 prints stack traces: then
+ * they are mapped back to src/ through the bundle's source maps (parsing them costs start-up time,
+ * so only then).
+ */
+function cliEntry() {
+  const b = mtime(bundle);
+  if (b === undefined || b < built) return entry;
+  if (process.env.AUREUS_DEBUG === '1') process.setSourceMapsEnabled(true);
+  return bundle;
+}
+
 const argv = process.argv.slice(2);
 const help = prebuiltHelp(argv);
 if (help !== undefined) {
   process.stdout.write(help);
 } else {
-  const { main } = await import(entry.href);
-  process.exitCode = await main(argv);
+  const { main } = await import(cliEntry().href);
+  const code = await main(argv);
+  process.exitCode = code;
+  // main has finished or handed off everything it started (git's batch reader is unref'd and ends
+  // with our stdin): exit once stdout and stderr are flushed, instead of letting Node tear down the
+  // heap first, which took 50–100 ms after an episode (issue 18).
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
