@@ -25,6 +25,28 @@ export function parsed(text: string): Doc {
   return doc;
 }
 
+type View = new (document: unknown) => Doc;
+type FromString = (text: string, world: unknown) => unknown;
+
+/**
+ * The tags of this exact string, for a reader of tags alone (subjects.ts): the shared document when
+ * there is one, else a fresh one, not kept (the shared ones must all carry roots and chunks). It is
+ * made as nlp() makes it (the View over the tokenizer's document, then every compute hook in order)
+ * but for the last hook, 'chunks', and without roots: in compromise 14 the chunker only sets
+ * term.chunk (its match rules carry a chunk, never a tag or an unTag) and the root step only sets
+ * term.root, so every term's text and tags are those parsed() would give.
+ */
+export function tagsOnly(text: string): Doc {
+  const hit = docs.get(text);
+  if (hit) return hit;
+  const world = nlp.world() as unknown as { hooks: string[] };
+  const View = nlp('').constructor as unknown as View;
+  const fromString = (nlp.methods() as unknown as { one: { tokenize: { fromString: FromString } } }).one.tokenize.fromString;
+  const doc = new View(fromString(text, world));
+  doc.compute(world.hooks.filter((h) => h !== 'chunks'));
+  return doc;
+}
+
 /*
  * What a text's terms can look like once tagged, read from the tokenizer alone (issue 18: a
  * sentence that cannot hold a word a check looks for is not tagged). Tagging (compromise 14)

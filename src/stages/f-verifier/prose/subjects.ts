@@ -1,4 +1,4 @@
-import { parsed } from './parse.js';
+import { tagsOnly } from './parse.js';
 import type { Mention } from './names.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
@@ -38,13 +38,24 @@ function clauseAround(narr: string, m: Mention): string {
   return narr.slice(starts.at(-1) ?? 0, end < 0 ? narr.length : m.end + end);
 }
 
+type FirstTerm = { word: string; tags: string[] };
+/** firstTerm's answers by the exact string it tags (a re-verify or repair reads the same mentions again). */
+const firstTerms = new Map<string, FirstTerm | null>();
+
 /**
  * The tags of the word after a subject, via compromise. A pronoun stands in for the name so that
  * "lifts", "walks" or "rises" read as verbs, not plural nouns.
  */
-function firstTerm(text: string): { word: string; tags: string[] } | null {
-  const t = (parsed(`He ${text.trim()}`).json() as { terms: { text: string; tags: string[] }[] }[])[0]?.terms[1];
-  return t ? { word: t.text.toLowerCase(), tags: t.tags } : null;
+function firstTerm(text: string): FirstTerm | null {
+  const s = `He ${text.trim()}`;
+  const hit = firstTerms.get(s);
+  if (hit !== undefined) return hit;
+  if (firstTerms.size >= 4000) firstTerms.clear();
+  // The first sentence's second term, as .json()[0].terms[1] would give it, read off the document.
+  const t = (tagsOnly(s) as unknown as { docs: { text: string; tags: Set<string> }[][] }).docs[0]?.[1];
+  const out = t ? { word: t.text.toLowerCase(), tags: Array.from(t.tags) } : null;
+  firstTerms.set(s, out);
+  return out;
 }
 
 /** Whether the words after a subject begin a present-tense action or presence. */
