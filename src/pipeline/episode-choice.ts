@@ -13,8 +13,6 @@ import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
  * write anything (dirty world, the episode asked for, validation).
  */
-export { deriveSeed, readPreviousCliffhanger } from './seed.js';
-
 export interface EpisodeChoiceOptions {
   root: string;
   season?: number;

@@ -17,12 +17,13 @@ import { JournaledLlm, journalSpend } from './call-journal.js';
 import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
-import { deriveSeed, preflightEpisode, readPreviousCliffhanger, type RunPreflight } from './episode-choice.js';
+import { preflightEpisode, type RunPreflight } from './episode-choice.js';
+import { deriveSeed, previousCliffhangerText } from './seed.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
 import { runStageH } from './run-stage-h.js';
 
-export { deriveSeed, preflightEpisode, type RunPreflight } from './episode-choice.js';
+export { preflightEpisode, type RunPreflight } from './episode-choice.js';
 export type { EpisodeRunSummary } from './run-summary.js';
 
 /**
@@ -73,7 +74,7 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.
-  const [repo, checks] = await Promise.allSettled([createGit(o.root).requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o, git))]);
+  const [repo, checks] = await Promise.allSettled([git.requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o, git))]);
   if (repo.status === 'rejected') throw repo.reason;
   if (checks.status === 'rejected') throw checks.reason;
   const pre = checks.value;
@@ -156,7 +157,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
   const root = o.root;
   const progress = o.progress ?? new SilentProgress();
   const { ref, world } = checked;
-  const prevText = readPreviousCliffhanger(root, ref);
+  const prevText = previousCliffhangerText(root, ref);
   const seed = o.seed ?? deriveSeed(ref, prevText, world);
   // The config file as the preflight read it: one read per run, the flags resolved over it here.
   const { resolveConfig, configOrThrow } = await import('../config/load.js');

@@ -18,7 +18,7 @@ export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | nu
 }
 
 /** The previous episode's committed cliffhanger_constraints.json, as text (null for episode 1 or when missing). */
-export function readPreviousCliffhanger(root: string, ref: EpisodeRef): string | null {
+export function previousCliffhangerText(root: string, ref: EpisodeRef): string | null {
   if (ref.episode <= 1) return null;
   try {
     return fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');

@@ -184,8 +184,8 @@ async function estimateFor(root: string, config: import('../../config/types.js')
 /** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
 async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World): Promise<string> {
   // pipeline/seed.ts, not run-episode.ts: a plan needs none of the run's git, lock and commit modules.
-  const { deriveSeed, readPreviousCliffhanger } = await import('../../pipeline/seed.js');
-  return deriveSeed(ref, readPreviousCliffhanger(root, ref), world);
+  const { deriveSeed, previousCliffhangerText } = await import('../../pipeline/seed.js');
+  return deriveSeed(ref, previousCliffhangerText(root, ref), world);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {

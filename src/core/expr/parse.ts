@@ -2,6 +2,7 @@ import jsep from 'jsep';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/core.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import { BoundedMemo } from '../bounded-memo.js';
 
 /**
  * Parsing of the expression language (docs/expressions.md) with jsep, configured down to the
@@ -70,8 +71,7 @@ if (!proto.__aureusPositions) {
 
 export type ParseResult = { ok: true; ast: Ast } | { ok: false; diagnostic: Diagnostic };
 
-const CACHE_LIMIT = 4096;
-const cache = new Map<string, ParseResult>();
+const cache = new BoundedMemo<string, ParseResult>(4096);
 
 const at = (offset: number) => ({ line: 1, column: offset + 1 });
 
@@ -210,12 +210,7 @@ function parseUncached(src: string): ParseResult {
  * prerequisites are evaluated thousands of times during planning. Cached ASTs are never mutated.
  */
 export function parseExpression(src: string): ParseResult {
-  let r = cache.get(src);
-  if (!r) {
-    r = parseUncached(src);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(src, r);
-  }
+  const r = cache.get(src, parseUncached);
   // Callers may decorate a diagnostic with file/pointer: hand out a copy, keep the cache clean.
   return r.ok ? r : { ok: false, diagnostic: { ...r.diagnostic } };
 }

@@ -1,4 +1,5 @@
 import { parsed, tokensOf, transforms } from './parse.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -59,18 +60,14 @@ const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|sl
 
 /** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
 const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW].map((v) => v.split(' '));
-const infs = new Map<string, string[]>();
+const infs = new BoundedMemo<string, string[]>(20000);
 
 /** A word and every infinitive compromise's verb parser could read it as, whatever the tense it tags (toInfinitive). */
 function infinitivesOf(form: string): string[] {
-  let out = infs.get(form);
-  if (!out) {
+  return infs.get(form, (f) => {
     const { tr, model } = transforms();
-    out = [form, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => tr.verb.toInfinitive(form, model, t))];
-    if (infs.size > 20000) infs.clear();
-    infs.set(form, out);
-  }
-  return out;
+    return [f, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => tr.verb.toInfinitive(f, model, t))];
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import nlp from 'compromise';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /**
  * compromise's reading of a piece of prose, made once per distinct string. Tagging costs about half
@@ -11,18 +12,17 @@ import nlp from 'compromise';
 export type Doc = ReturnType<typeof nlp>;
 
 const MAX = 4000;
-const docs = new Map<string, Doc>();
+const docs = new BoundedMemo<string, Doc>(MAX);
+
+function tag(text: string): Doc {
+  const doc = nlp(text);
+  doc.compute('root');
+  return doc;
+}
 
 /** The tagged document for this exact string (shared: readers must not change it). */
 export function parsed(text: string): Doc {
-  const hit = docs.get(text);
-  if (hit) return hit;
-  // Bounded: a long season's distinct sentences would otherwise all stay in memory.
-  if (docs.size >= MAX) docs.clear();
-  const doc = nlp(text);
-  doc.compute('root');
-  docs.set(text, doc);
-  return doc;
+  return docs.get(text, tag);
 }
 
 type View = new (document: unknown) => Doc;
@@ -37,7 +37,7 @@ type FromString = (text: string, world: unknown) => unknown;
  * term.root, so every term's text and tags are those parsed() would give.
  */
 export function tagsOnly(text: string): Doc {
-  const hit = docs.get(text);
+  const hit = docs.peek(text);
   if (hit) return hit;
   const world = nlp.world() as unknown as { hooks: string[] };
   const View = nlp('').constructor as unknown as View;
@@ -65,7 +65,7 @@ export interface Tokens {
 }
 
 export type Term = { text?: string; normal?: string; machine?: string; implicit?: string; pre?: string; post?: string };
-const tokenMemo = new Map<string, Tokens>();
+const tokenMemo = new BoundedMemo<string, Tokens>(MAX);
 
 /** The forms of some tokenized terms (see above). */
 export function tokensFrom(terms: Term[]): Tokens {
@@ -80,14 +80,8 @@ export function tokensFrom(terms: Term[]): Tokens {
   return { forms, spaced: terms.slice(0, -1).every((t) => /\s/.test(t.post ?? '')) };
 }
 
-function remember(text: string, t: Tokens): Tokens {
-  if (tokenMemo.size >= MAX) tokenMemo.clear();
-  tokenMemo.set(text, t);
-  return t;
-}
-
 export function tokensOf(text: string): Tokens {
-  return tokenMemo.get(text) ?? remember(text, tokensFrom((nlp.tokenize(text) as unknown as { docs: Term[][] }).docs.flat()));
+  return tokenMemo.get(text, (t) => tokensFrom((nlp.tokenize(t) as unknown as { docs: Term[][] }).docs.flat()));
 }
 
 type Splitter = (text: string, world: unknown) => string[];
@@ -111,7 +105,7 @@ export function sentencesOf(text: string): string[] {
       const s = terms.reduce((str, t) => str + (t.pre ?? '') + (t.text ?? '') + (t.post ?? ''), '').trim();
       if (tokenMemo.has(s)) return;
       const alone = split(s, world);
-      if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) remember(s, tokensFrom(terms));
+      if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) tokenMemo.set(s, tokensFrom(terms));
     });
   }
   return doc.out('array') as string[];

@@ -1,5 +1,6 @@
 import { parsed, tokensOf, transforms } from './parse.js';
 import { headOf } from './synonyms.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /** Content words too common to carry a fact's predicate. */
 const STOP = new Set(['have', 'make', 'take', 'give', 'know', 'come', 'thing', 'there', 'here', 'some', 'what', 'they', 'them', 'this', 'that', 'with', 'from', 'into', 'still', 'only', 'also', 'more', 'most', 'much', 'many', 'year', 'years', 'ago', 'earlier', 'first', 'back', 'down', 'state', 'fact', 'stated', 'must', 'mean', 'want', 'tell', 'tells', 'hold', 'holds', 'other']);
@@ -11,20 +12,22 @@ function asRoot(lemma: string): string | null {
   return r.length >= 3 && !STOP.has(r) ? headOf(base) : null;
 }
 
-const memo = new Map<string, Set<string>>();
+/**
+ * Roots per sentence, memoised; a window of two adjacent sentences (joined by U+2063) gets the
+ * union of its sentences' roots, each computed once.
+ */
+function perSentence(of: (sentence: string) => Set<string>): (text: string) => Set<string> {
+  const memo = new BoundedMemo<string, Set<string>>(5000);
+  const roots = (text: string): Set<string> => {
+    const parts = text.split('\u2063');
+    if (parts.length > 1) return new Set(parts.flatMap((x) => [...roots(x)]));
+    return memo.get(text, of);
+  };
+  return roots;
+}
 
 /** Roots of nouns, verbs and adjectives (compromise's lemmatiser), lower-case, three letters or more. */
-export function contentRoots(text: string): Set<string> {
-  // Two adjacent sentences joined by the window: the union of their roots, each computed once.
-  const parts = text.split('\u2063');
-  if (parts.length > 1) return new Set(parts.flatMap((x) => [...contentRoots(x)]));
-  const hit = memo.get(text);
-  if (hit) return hit;
-  if (memo.size > 5000) memo.clear();
-  const out = rootsOf(text);
-  memo.set(text, out);
-  return out;
-}
+export const contentRoots = perSentence(rootsOf);
 
 function rootsOf(text: string): Set<string> {
   const out = new Set<string>();
@@ -47,7 +50,7 @@ function rootsOf(text: string): Set<string> {
  * (parse.ts tokensOf), of every branch's answer holds every root rootsOf can give:
  * a fact that cannot share enough roots with it cannot match it, and the text need not be tagged.
  */
-const words = new Map<string, string[]>();
+const words = new BoundedMemo<string, string[]>(20000);
 let irregular: Record<string, string> | undefined;
 
 /**
@@ -66,8 +69,10 @@ function toSingular(form: string): string {
 
 /** Every root compromise's root step could give one token, whatever its tag. */
 function lemmasOf(form: string): string[] {
-  const hit = words.get(form);
-  if (hit) return hit;
+  return words.get(form, lemmasUncached);
+}
+
+function lemmasUncached(form: string): string[] {
   const { tr, model } = transforms();
   const all = [
     form,
@@ -79,23 +84,12 @@ function lemmasOf(form: string): string[] {
     tr.adjective.fromSuperlative(form, model),
     tr.adjective.fromAdverb(form),
   ];
-  const out = [...new Set(all.filter((x): x is string => typeof x === 'string').map(asRoot).filter((x): x is string => !!x))];
-  if (words.size > 20000) words.clear();
-  words.set(form, out);
-  return out;
+  return [...new Set(all.filter((x): x is string => typeof x === 'string').map(asRoot).filter((x): x is string => !!x))];
 }
-
-const possible = new Map<string, Set<string>>();
 
 /** A superset of contentRoots(text), read from the tokenizer alone (see above). */
-export function possibleRoots(text: string): Set<string> {
-  const parts = text.split('\u2063');
-  if (parts.length > 1) return new Set(parts.flatMap((x) => [...possibleRoots(x)]));
-  const hit = possible.get(text);
-  if (hit) return hit;
+export const possibleRoots = perSentence((sentence) => {
   const out = new Set<string>();
-  for (const f of tokensOf(text).forms) for (const r of lemmasOf(f)) out.add(r);
-  if (possible.size > 5000) possible.clear();
-  possible.set(text, out);
+  for (const f of tokensOf(sentence).forms) for (const r of lemmasOf(f)) out.add(r);
   return out;
-}
+});

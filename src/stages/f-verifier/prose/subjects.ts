@@ -1,4 +1,5 @@
 import { tagsOnly } from './parse.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
@@ -40,22 +41,18 @@ function clauseAround(narr: string, m: Mention): string {
 
 type FirstTerm = { word: string; tags: string[] };
 /** firstTerm's answers by the exact string it tags (a re-verify or repair reads the same mentions again). */
-const firstTerms = new Map<string, FirstTerm | null>();
+const firstTerms = new BoundedMemo<string, FirstTerm | null>(4000);
 
 /**
  * The tags of the word after a subject, via compromise. A pronoun stands in for the name so that
  * "lifts", "walks" or "rises" read as verbs, not plural nouns.
  */
 function firstTerm(text: string): FirstTerm | null {
-  const s = `He ${text.trim()}`;
-  const hit = firstTerms.get(s);
-  if (hit !== undefined) return hit;
-  if (firstTerms.size >= 4000) firstTerms.clear();
-  // The first sentence's second term, as .json()[0].terms[1] would give it, read off the document.
-  const t = (tagsOnly(s) as unknown as { docs: { text: string; tags: Set<string> }[][] }).docs[0]?.[1];
-  const out = t ? { word: t.text.toLowerCase(), tags: Array.from(t.tags) } : null;
-  firstTerms.set(s, out);
-  return out;
+  return firstTerms.get(`He ${text.trim()}`, (s) => {
+    // The first sentence's second term, as .json()[0].terms[1] would give it, read off the document.
+    const t = (tagsOnly(s) as unknown as { docs: { text: string; tags: Set<string> }[][] }).docs[0]?.[1];
+    return t ? { word: t.text.toLowerCase(), tags: Array.from(t.tags) } : null;
+  });
 }
 
 /** Whether the words after a subject begin a present-tense action or presence. */
