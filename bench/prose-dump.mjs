@@ -23,7 +23,8 @@ const { worldVerifyContext } = await dist('stages/f-verifier/world-context.js');
 const { verifySceneOutput } = await dist('stages/f-verifier/verify.js');
 const { planPrereqs, writeEpisodeScenes } = await dist('stages/scenes.js');
 const { readProse } = await dist('stages/f-verifier/prose/reader.js');
-const { contentRoots } = await dist('stages/f-verifier/prose/facts.js');
+// prose/roots.js since issue 18's seventh pass; facts.js in the builds before it (for a before/after dump).
+const { contentRoots } = await dist('stages/f-verifier/prose/roots.js').catch(() => dist('stages/f-verifier/prose/facts.js'));
 const { complianceIn } = await dist('stages/f-verifier/prose/compliance.js');
 const { sumsIn } = await dist('stages/f-verifier/prose/money.js');
 const { buildEpisodeContext } = await dist('stages/a-snapshot/index.js');

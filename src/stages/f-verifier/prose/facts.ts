@@ -2,8 +2,6 @@ import { findMentions, type PersonIndex } from './names.js';
 import { headOf } from './synonyms.js';
 import { contentRoots, possibleRoots } from './roots.js';
 
-export { contentRoots } from './roots.js';
-
 /** What a forbidden fact is about: its people and places, and the roots of its content words. */
 export interface FactSignature {
   text: string;

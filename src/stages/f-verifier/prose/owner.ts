@@ -1,5 +1,5 @@
 import type { PacketInstruction, ScenePacket } from '../../../domain/packet.js';
-import { contentRoots } from './facts.js';
+import { contentRoots } from './roots.js';
 import type { ProseSentence } from './reader.js';
 
 /** Which planned application a sentence depicting success belongs to, and how sure that is. */
