@@ -42,6 +42,15 @@ const outDir = path.join(dist, 'bundle');
  * - imports of packages (listr2, write-file-atomic, the SDK, which is not bundled) stay dynamic.
  */
 const HEAVY = ['node_modules/compromise/', 'node_modules/listr2/', 'dist/play/'];
+/**
+ * Worker threads' entries (stages/verify-pool.ts): each one an entry point of the bundle, at
+ * dist/bundle/<name>.js. The module that starts one names it `new URL('./<name>.js', import.meta.url)`
+ * next to itself in dist/; in the bundle that URL is taken from the chunk's own (real) URL instead,
+ * so the bundled CLI starts the bundled worker, and dist/ the unbundled one.
+ */
+const WORKERS = { 'verify-worker': path.join(dist, 'stages/verify-worker.js') };
+const WORKER_URL = /new URL\((['"])\.\/([\w-]+)\.js\1, import\.meta\.url\)/g;
+const CHUNK_URL = '__aureusChunkUrl__';
 const TABLE = path.join(dist, 'cli/commands/index.js');
 /** The command modules' chunks: the pipeline's, import's and export's (their own large packages), the rest. */
 const COMMAND_GROUPS = {
@@ -104,7 +113,7 @@ function reachesHeavy(inputs) {
 
 const common = {
   absWorkingDir: root,
-  entryPoints: { main: path.join(dist, 'cli/main.js') },
+  entryPoints: { main: path.join(dist, 'cli/main.js'), ...WORKERS },
   outdir: outDir,
   bundle: true,
   splitting: true,
@@ -154,7 +163,8 @@ function distModules(lazy, groupCommands = false) {
             resolveDir: path.dirname(args.path),
           };
         }
-        const meta = text.includes('import.meta.url');
+        text = text.replace(WORKER_URL, (all, _q, name) => (WORKERS[name] === path.join(path.dirname(args.path), `${name}.js`) ? `new URL(${JSON.stringify(`./${name}.js`)}, ${CHUNK_URL})` : all));
+        const meta = text.includes('import.meta.url') || text.includes(CHUNK_URL);
         const hoisted = [];
         if (args.path === OFFLINE && text.includes(ROLE_IMPORT)) {
           hoisted.push(offlineRoles(lazy));
@@ -167,7 +177,7 @@ function distModules(lazy, groupCommands = false) {
         });
         if (!meta && !hoisted.length) return undefined;
         const url = path.relative(outDir, args.path).split(path.sep).join('/');
-        if (meta) text = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(url)}, import.meta.url).href`);
+        if (meta) text = text.replaceAll('import.meta.url', `new URL(${JSON.stringify(url)}, import.meta.url).href`).replaceAll(CHUNK_URL, 'import.meta.url');
         return { contents: hoisted.join('\n') + (hoisted.length ? '\n' : '') + text, loader: 'js', resolveDir: path.dirname(args.path) };
       });
     },

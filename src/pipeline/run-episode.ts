@@ -22,6 +22,7 @@ import { deriveSeed, previousCliffhangerText } from './seed.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
 import { runStageH } from './run-stage-h.js';
+import { startVerifyPool, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
 
 export { preflightEpisode, type RunPreflight } from './episode-choice.js';
 export type { EpisodeRunSummary } from './run-summary.js';
@@ -63,14 +64,18 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
+  // Stage F's verification workers, started first so that they load the verifier and compromise on
+  // the other core while this thread checks the world and plans (stages/verify-pool.ts, issue 18).
+  const pool = startVerifyPool({ size: verifyWorkers(o.env ?? process.env), signal: o.signal });
   try {
-    return await checkedRun(o, git);
+    return await checkedRun(o, git, pool);
   } finally {
+    pool.close();
     git.close();
   }
 }
 
-async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRunSummary> {
+async function checkedRun(o: EpisodeRunOptions, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.
@@ -83,7 +88,7 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   const onExit = () => lock?.release();
   process.once('exit', onExit);
   try {
-    return await runLocked(o, pre, git);
+    return await runLocked(o, pre, git, pool);
   } finally {
     process.off('exit', onExit);
     lock?.release();
@@ -121,7 +126,7 @@ interface Run {
   check: () => void;
 }
 
-async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort): Promise<EpisodeRunSummary> {
+async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
   const root = o.root;
   // 1. Finish any commit a crash interrupted (roll forward), before looking at the tree.
   const rec = await recoverPendingCommits(root);
@@ -136,7 +141,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   const run = await openRun(o, checked, git);
   try {
     const planning = await planningStep(run);
-    const scenes = await scenesStep(run, planning.output);
+    const scenes = await scenesStep(run, planning.output, pool);
     run.where = 'stage H';
     let h = run.cp.load<StageHCheckpoint>('stage-h');
     if (h) run.progress.stage('H', 'resumed');
@@ -214,7 +219,7 @@ async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed
 type ScenesOutput = { scenes: ApprovedScene[]; report: VerifierReport };
 
 /** E–G: every scene written, verified and repaired, or the checkpoint of a finished E–G. */
-async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output: ScenesOutput; resumed: number }> {
+async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool): Promise<{ output: ScenesOutput; resumed: number }> {
   run.where = 'scene writing';
   const { plan, packets } = planning;
   const { progress, tracker, cp, llm, config } = run;
@@ -250,6 +255,7 @@ async function scenesStep(run: Run, planning: PlanningOutput): Promise<{ output:
       seed: run.seed,
       draftDir: run.runDir,
       signal: run.o.signal,
+      verifyPool: pool,
       onProgress: (p) => {
         if (p.verdict === 'PASS') {
           tracker.scene(p.scene, 'done', p.attempt > 1 ? `${p.attempt} attempts` : undefined);

@@ -7,7 +7,8 @@ import { buildWriterRequest, type WriterReferences } from './e-writer/prompt.js'
 import { SECTION, type WriterStyle } from './e-writer/types.js';
 import type { VerifyContext } from './f-verifier/context.js';
 import { finding } from './f-verifier/context.js';
-import { verifySceneOutput, type SceneVerification } from './f-verifier/verify.js';
+import type { SceneVerification } from './f-verifier/verify.js';
+import type { SceneVerifier } from './verify-pool.js';
 import { buildFormatFixRequest, proseUnchanged } from './g-repair/format-fix.js';
 import { enforceKept, firstChangedLine, keepOpening, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
 
@@ -25,6 +26,8 @@ export interface AttemptEnv {
   /** Scenes in the episode, for the writer's length target. */
   sceneCount: number;
   base: Omit<VerifyContext, 'packet'>;
+  /** Verification off the main thread (stages/verify-pool.ts), against `base`; absent: in this thread. */
+  verify?: SceneVerifier;
   draftDir?: string;
   signal?: AbortSignal;
 }
@@ -52,6 +55,16 @@ function formErrorsOf(v: SceneVerification): string[] {
 /** Only the form is broken: something cannot be read, and nothing readable breaks a story rule. */
 export function onlyFormBroken(v: SceneVerification): boolean {
   return formErrorsOf(v).length > 0 && v.findings.every((f) => f.severity !== 'hard' || FORM_CODES.has(f.code));
+}
+
+/**
+ * The verifier's reading of one answer. In this thread the verifier (and compromise, which it
+ * loads) is imported only now: with a worker pool the main thread never needs it (issue 18).
+ */
+async function verify(env: AttemptEnv, raw: string, packet: ScenePacket): Promise<SceneVerification> {
+  if (env.verify) return env.verify(raw, packet);
+  const { verifySceneOutput } = await import('./f-verifier/verify.js');
+  return verifySceneOutput(raw, { ...env.base, packet });
 }
 
 async function save(env: AttemptEnv, file: string, text: string): Promise<void> {
@@ -107,8 +120,7 @@ export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> 
   const modelFile = `drafts/${packet.scene_id}.${s.attempt}.txt`;
   await save(env, modelFile, res.text);
   const attempt: SceneAttempt = { attempt: s.attempt, model: res.model, mode, raw_file: modelFile, findings: [], critic: null, verdict: 'FAIL' };
-  const ctx: VerifyContext = { ...env.base, packet };
-  const v = verifySceneOutput(res.text, ctx);
+  const v = await verify(env, res.text, packet);
   const kept = keep !== undefined && prev ? { keep: { text: keep, claims: prev.v.parsed.claims, events: prev.v.parsed.events } } : {};
   return { attempt, packet, raw: res.text, v, refused: false, ...kept };
 }
@@ -134,7 +146,7 @@ export async function holdOpening(env: AttemptEnv, d: Draft): Promise<Draft> {
   attempt.model_file = d.attempt.model_file ?? d.attempt.raw_file;
   attempt.raw_file = `drafts/${packet.scene_id}.${attempt.attempt}.kept.txt`;
   await save(env, attempt.raw_file, raw);
-  return { ...d, attempt, raw, v: verifySceneOutput(raw, { ...env.base, packet }) };
+  return { ...d, attempt, raw, v: await verify(env, raw, packet) };
 }
 
 /**
@@ -148,7 +160,7 @@ export async function formatFix(env: AttemptEnv, d: Draft): Promise<Draft> {
   const res = await env.llm.complete(buildFormatFixRequest(d.packet, d.raw, errors, d.attempt.attempt, env.signal));
   const file = `drafts/${d.packet.scene_id}.${d.attempt.attempt}.fix.txt`;
   await save(env, file, res.text);
-  const fixed = verifySceneOutput(res.text, { ...env.base, packet: d.packet });
+  const fixed = await verify(env, res.text, d.packet);
   const record: FormatFixRecord = { raw_file: file, model: res.model, form_errors: errors, outcome: 'accepted' };
   if (!proseUnchanged(d.raw, d.v.parsed.scene_text, fixed.parsed.scene_text)) record.outcome = 'prose_changed';
   else if (formErrorsOf(fixed).length) record.outcome = 'still_broken';

@@ -14,9 +14,10 @@ import type { WriterStyle } from './e-writer/types.js';
 import type { SceneVerification } from './f-verifier/verify.js';
 import { buildCriticRequest, criticNotes, runCritic } from './f-verifier/critic.js';
 import { episodeRules } from './f-verifier/rules/episode.js';
-import { worldVerifyContext } from './f-verifier/world-context.js';
+import { verifyBase, verifySource, type VerifyBaseSpec } from './f-verifier/world-context.js';
 import { planRepair } from './g-repair/policy.js';
 import { compareSceneIds, grantRound, type BudgetState } from './g-repair/budget.js';
+import type { VerifyPool } from './verify-pool.js';
 import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type Draft } from './scene-attempt.js';
 
 export interface SceneBudgets {
@@ -51,6 +52,8 @@ export interface WriteEpisodeScenesOptions {
   draftDir?: string;
   signal?: AbortSignal;
   onProgress?: (p: SceneProgress) => void;
+  /** Worker threads for stage F's verification (stages/verify-pool.ts); absent: in this thread. */
+  verifyPool?: VerifyPool;
 }
 
 export interface WriteEpisodeScenesResult {
@@ -109,10 +112,11 @@ interface Run {
 export async function writeEpisodeScenes(opts: WriteEpisodeScenesOptions): Promise<WriteEpisodeScenesResult> {
   const packets = [...opts.packets].sort((a, b) => compareSceneIds(a.scene_id, b.scene_id));
   if (opts.draftDir) await mkdir(path.join(opts.draftDir, 'drafts'), { recursive: true });
+  const spec: VerifyBaseSpec = { world: verifySource(opts.world), lexicon: opts.style.lexicon, prereqs: planPrereqs(opts.plan), ...(opts.minSceneWords !== undefined ? { min_scene_words: opts.minSceneWords } : {}) };
   const run: Run = {
     opts,
     // One reference per episode, so every writer call of the episode shares one cached prefix.
-    env: { llm: opts.llm, style: opts.style, seed: opts.seed, references: writerReferences(packets), sceneCount: packets.length, base: { ...worldVerifyContext(opts.world, opts.style.lexicon), prereqs: planPrereqs(opts.plan), ...(opts.minSceneWords !== undefined ? { min_scene_words: opts.minSceneWords } : {}) }, draftDir: opts.draftDir, signal: opts.signal },
+    env: { llm: opts.llm, style: opts.style, seed: opts.seed, references: writerReferences(packets), sceneCount: packets.length, base: verifyBase(spec), ...(opts.verifyPool ? { verify: opts.verifyPool.verifier(spec) } : {}), draftDir: opts.draftDir, signal: opts.signal },
     limit: pLimit(Math.max(1, opts.concurrency)),
     budget: { per_scene: opts.budgets.per_scene, per_episode: opts.budgets.per_episode, used: 0 },
     fixes: { per_scene: 1, per_episode: opts.budgets.format_fixes ?? opts.budgets.per_episode, used: 0 },

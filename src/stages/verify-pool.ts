@@ -1,0 +1,179 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ScenePacket } from '../domain/packet.js';
+import type { VerifyContext } from './f-verifier/context.js';
+import type { SceneVerification } from './f-verifier/verify.js';
+import { verifyBase, type VerifyBaseSpec } from './f-verifier/world-context.js';
+
+/**
+ * Stage F's deterministic verification in worker threads (issue 18). Reading a scene's prose
+ * (compromise) is most of an offline episode's scene-writing time and all of it is pure: a worker
+ * started when `episode run` starts loads the verifier and compromise while the main thread plans,
+ * and then verifies scenes while the main thread drafts the next ones. Results are the verifier's
+ * own (structured clones of them), so the output is byte-identical with or without workers.
+ *
+ * Robust by falling back: a worker that cannot start, crashes, or fails a verification leaves its
+ * scenes to the main thread, which verifies them exactly as it would have. Workers are unref'd
+ * while idle (they never keep the process alive) and terminated on close or abort.
+ */
+
+/** A scene's verification against an episode's base context: its text and its packet. */
+export type SceneVerifier = (raw: string, packet: ScenePacket) => Promise<SceneVerification>;
+
+export type VerifyRequest =
+  | { kind: 'base'; base: number; spec: VerifyBaseSpec }
+  | { kind: 'verify'; id: number; base: number; raw: string; packet: ScenePacket };
+export type VerifyReply = { id: number; v: SceneVerification } | { id: number; error: string };
+
+export interface VerifyPool {
+  /** Workers still able to verify. */
+  readonly live: number;
+  /** Scenes verified so far by a worker, and in the main thread instead (a worker failed, or none runs). */
+  readonly verified: { worker: number; fallback: number };
+  /** A verifier for one episode: its base context is sent to each worker once. */
+  verifier(spec: VerifyBaseSpec): SceneVerifier;
+  /** Terminates the workers; verifications still pending are rejected. */
+  close(): void;
+}
+
+/** The worker's entry, next to this module (dist/stages/; scripts/bundle.mjs points the bundle at its own). */
+export const VERIFY_WORKER = new URL('./verify-worker.js', import.meta.url);
+
+/**
+ * How many workers an `episode run` starts: AUREUS_WORKERS when set (0: none, verification in the
+ * main thread), else one for each core past the main thread's, at most two (docs/benchmarks.md,
+ * eighth pass: a second worker on two cores).
+ */
+export function verifyWorkers(env: NodeJS.ProcessEnv): number {
+  const set = env.AUREUS_WORKERS;
+  if (set !== undefined && set.trim() !== '') {
+    const n = Number(set);
+    return Number.isInteger(n) && n >= 0 ? Math.min(n, 8) : 0;
+  }
+  return Math.max(0, Math.min(2, availableParallelism() - 1));
+}
+
+interface Task {
+  resolve: (v: SceneVerification) => void;
+  reject: (e: unknown) => void;
+  /** The same verification in the main thread: what a failed worker's scenes fall back to. */
+  fallback: () => Promise<SceneVerification>;
+}
+
+interface Slot {
+  worker: Worker;
+  pending: Map<number, Task>;
+  bases: Set<number>;
+  dead: boolean;
+}
+
+/** The verifier in the main thread, loaded only when it is needed (a worker usually spares it compromise). */
+async function inThread(raw: string, ctx: VerifyContext): Promise<SceneVerification> {
+  const { verifySceneOutput } = await import('./f-verifier/verify.js');
+  return verifySceneOutput(raw, ctx);
+}
+
+/** Starts `size` workers (none when the entry is not built, e.g. under vitest from src/). */
+export function startVerifyPool(o: { size: number; entry?: URL; signal?: AbortSignal }): VerifyPool {
+  const entry = o.entry ?? VERIFY_WORKER;
+  const slots: Slot[] = [];
+  let closed = false;
+  let nextId = 0;
+  let nextBase = 0;
+  const verified = { worker: 0, fallback: 0 };
+  if (o.size > 0 && !o.signal?.aborted && existsSync(fileURLToPath(entry))) for (let i = 0; i < o.size; i++) slots.push(spawn(entry));
+
+  function spawn(url: URL): Slot {
+    const slot: Slot = { worker: new Worker(url), pending: new Map(), bases: new Set(), dead: false };
+    slot.worker.on('message', (m: VerifyReply) => settle(slot, m));
+    slot.worker.on('error', () => fail(slot));
+    slot.worker.on('messageerror', () => fail(slot));
+    slot.worker.on('exit', () => fail(slot));
+    // After the listeners: adding a 'message' listener refs the worker's port again.
+    slot.worker.unref();
+    return slot;
+  }
+
+  function release(slot: Slot, id: number): Task | undefined {
+    const t = slot.pending.get(id);
+    slot.pending.delete(id);
+    if (!slot.pending.size) slot.worker.unref();
+    return t;
+  }
+
+  function settle(slot: Slot, m: VerifyReply): void {
+    const t = release(slot, m.id);
+    if (!t) return;
+    if ('v' in m) {
+      verified.worker++;
+      t.resolve(m.v);
+    } else t.fallback().then(t.resolve, t.reject);
+  }
+
+  /** A worker gone (crashed, failed to start, exited): its scenes are verified in the main thread. */
+  function fail(slot: Slot): void {
+    if (slot.dead) return;
+    slot.dead = true;
+    const tasks = [...slot.pending.values()];
+    slot.pending.clear();
+    slot.worker.unref();
+    void slot.worker.terminate().catch(() => undefined);
+    for (const t of tasks) (closed ? Promise.reject(closedError()) : t.fallback()).then(t.resolve, t.reject);
+  }
+
+  function closedError(): unknown {
+    return o.signal?.aborted ? o.signal.reason : new Error('the verification pool is closed');
+  }
+
+  function close(): void {
+    if (closed) return;
+    closed = true;
+    o.signal?.removeEventListener('abort', close);
+    for (const slot of slots) fail(slot);
+  }
+  o.signal?.addEventListener('abort', close, { once: true });
+
+  function verifier(spec: VerifyBaseSpec): SceneVerifier {
+    const base = nextBase++;
+    let local: Omit<VerifyContext, 'packet'> | undefined;
+    return (raw, packet) => {
+      const fallback = () => {
+        verified.fallback++;
+        return inThread(raw, { ...(local ??= verifyBase(spec)), packet });
+      };
+      if (closed) return Promise.reject(closedError());
+      const live = slots.filter((s) => !s.dead);
+      if (!live.length) return fallback();
+      const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+      const id = nextId++;
+      return new Promise<SceneVerification>((resolve, reject) => {
+        try {
+          if (!slot.bases.has(base)) {
+            slot.worker.postMessage({ kind: 'base', base, spec } satisfies VerifyRequest);
+            slot.bases.add(base);
+          }
+          slot.worker.postMessage({ kind: 'verify', id, base, raw, packet } satisfies VerifyRequest);
+        } catch {
+          // Data a worker cannot be sent (not structured-clonable): this scene is verified here.
+          fallback().then(resolve, reject);
+          return;
+        }
+        slot.pending.set(id, { resolve, reject, fallback });
+        slot.worker.ref();
+      });
+    };
+  }
+
+  return {
+    get live() {
+      return slots.filter((s) => !s.dead).length;
+    },
+    get verified() {
+      return { ...verified };
+    },
+    verifier,
+    close,
+  };
+}
