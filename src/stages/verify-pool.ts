@@ -77,103 +77,102 @@ async function inThread(raw: string, ctx: VerifyContext): Promise<SceneVerificat
 
 /** Starts `size` workers (none when the entry is not built, e.g. under vitest from src/). */
 export function startVerifyPool(o: { size: number; entry?: URL; signal?: AbortSignal }): VerifyPool {
-  const entry = o.entry ?? VERIFY_WORKER;
-  const slots: Slot[] = [];
-  let closed = false;
-  let nextId = 0;
-  let nextBase = 0;
-  const verified = { worker: 0, fallback: 0 };
-  if (o.size > 0 && !o.signal?.aborted && existsSync(fileURLToPath(entry))) for (let i = 0; i < o.size; i++) slots.push(spawn(entry));
+  return new WorkerPool(o.size, o.entry ?? VERIFY_WORKER, o.signal);
+}
 
-  function spawn(url: URL): Slot {
+class WorkerPool implements VerifyPool {
+  private readonly slots: Slot[] = [];
+  private closed = false;
+  private nextId = 0;
+  private nextBase = 0;
+  private readonly counts = { worker: 0, fallback: 0 };
+  private readonly onAbort = () => this.close();
+
+  constructor(size: number, entry: URL, private readonly signal?: AbortSignal) {
+    if (size > 0 && !signal?.aborted && existsSync(fileURLToPath(entry))) for (let i = 0; i < size; i++) this.slots.push(this.spawn(entry));
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get live(): number {
+    return this.slots.filter((s) => !s.dead).length;
+  }
+
+  get verified(): { worker: number; fallback: number } {
+    return { ...this.counts };
+  }
+
+  private spawn(url: URL): Slot {
     const slot: Slot = { worker: new Worker(url), pending: new Map(), bases: new Set(), dead: false };
-    slot.worker.on('message', (m: VerifyReply) => settle(slot, m));
-    slot.worker.on('error', () => fail(slot));
-    slot.worker.on('messageerror', () => fail(slot));
-    slot.worker.on('exit', () => fail(slot));
+    slot.worker.on('message', (m: VerifyReply) => this.settle(slot, m));
+    slot.worker.on('error', () => this.fail(slot));
+    slot.worker.on('messageerror', () => this.fail(slot));
+    slot.worker.on('exit', () => this.fail(slot));
     // After the listeners: adding a 'message' listener refs the worker's port again.
     slot.worker.unref();
     return slot;
   }
 
-  function release(slot: Slot, id: number): Task | undefined {
-    const t = slot.pending.get(id);
-    slot.pending.delete(id);
-    if (!slot.pending.size) slot.worker.unref();
-    return t;
-  }
-
-  function settle(slot: Slot, m: VerifyReply): void {
-    const t = release(slot, m.id);
+  private settle(slot: Slot, m: VerifyReply): void {
+    const t = slot.pending.get(m.id);
     if (!t) return;
+    slot.pending.delete(m.id);
+    if (!slot.pending.size) slot.worker.unref();
     if ('v' in m) {
-      verified.worker++;
+      this.counts.worker++;
       t.resolve(m.v);
     } else t.fallback().then(t.resolve, t.reject);
   }
 
   /** A worker gone (crashed, failed to start, exited): its scenes are verified in the main thread. */
-  function fail(slot: Slot): void {
+  private fail(slot: Slot): void {
     if (slot.dead) return;
     slot.dead = true;
     const tasks = [...slot.pending.values()];
     slot.pending.clear();
     slot.worker.unref();
     void slot.worker.terminate().catch(() => undefined);
-    for (const t of tasks) (closed ? Promise.reject(closedError()) : t.fallback()).then(t.resolve, t.reject);
+    for (const t of tasks) (this.closed ? Promise.reject(this.closedError()) : t.fallback()).then(t.resolve, t.reject);
   }
 
-  function closedError(): unknown {
-    return o.signal?.aborted ? o.signal.reason : new Error('the verification pool is closed');
+  private closedError(): unknown {
+    return this.signal?.aborted ? this.signal.reason : new Error('the verification pool is closed');
   }
 
-  function close(): void {
-    if (closed) return;
-    closed = true;
-    o.signal?.removeEventListener('abort', close);
-    for (const slot of slots) fail(slot);
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    for (const slot of this.slots) this.fail(slot);
   }
-  o.signal?.addEventListener('abort', close, { once: true });
 
-  function verifier(spec: VerifyBaseSpec): SceneVerifier {
-    const base = nextBase++;
+  verifier(spec: VerifyBaseSpec): SceneVerifier {
+    const base = this.nextBase++;
     let local: Omit<VerifyContext, 'packet'> | undefined;
     return (raw, packet) => {
       const fallback = () => {
-        verified.fallback++;
+        this.counts.fallback++;
         return inThread(raw, { ...(local ??= verifyBase(spec)), packet });
       };
-      if (closed) return Promise.reject(closedError());
-      const live = slots.filter((s) => !s.dead);
+      if (this.closed) return Promise.reject(this.closedError());
+      const live = this.slots.filter((s) => !s.dead);
       if (!live.length) return fallback();
       const slot = live.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
-      const id = nextId++;
-      return new Promise<SceneVerification>((resolve, reject) => {
-        try {
-          if (!slot.bases.has(base)) {
-            slot.worker.postMessage({ kind: 'base', base, spec } satisfies VerifyRequest);
-            slot.bases.add(base);
-          }
-          slot.worker.postMessage({ kind: 'verify', id, base, raw, packet } satisfies VerifyRequest);
-        } catch {
-          // Data a worker cannot be sent (not structured-clonable): this scene is verified here.
-          fallback().then(resolve, reject);
-          return;
-        }
-        slot.pending.set(id, { resolve, reject, fallback });
-        slot.worker.ref();
-      });
+      return this.send(slot, { kind: 'verify', id: this.nextId++, base, raw, packet }, spec, fallback);
     };
   }
 
-  return {
-    get live() {
-      return slots.filter((s) => !s.dead).length;
-    },
-    get verified() {
-      return { ...verified };
-    },
-    verifier,
-    close,
-  };
+  private send(slot: Slot, m: Extract<VerifyRequest, { kind: 'verify' }>, spec: VerifyBaseSpec, fallback: Task['fallback']): Promise<SceneVerification> {
+    try {
+      if (!slot.bases.has(m.base)) {
+        slot.worker.postMessage({ kind: 'base', base: m.base, spec } satisfies VerifyRequest);
+        slot.bases.add(m.base);
+      }
+      slot.worker.postMessage(m);
+    } catch {
+      // Data a worker cannot be sent (not structured-clonable): this scene is verified here.
+      return fallback();
+    }
+    slot.worker.ref();
+    return new Promise((resolve, reject) => slot.pending.set(m.id, { resolve, reject, fallback }));
+  }
 }
