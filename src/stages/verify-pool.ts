@@ -89,7 +89,15 @@ class WorkerPool implements VerifyPool {
   private readonly onAbort = () => this.close();
 
   constructor(size: number, entry: URL, private readonly signal?: AbortSignal) {
-    if (size > 0 && !signal?.aborted && existsSync(fileURLToPath(entry))) for (let i = 0; i < size; i++) this.slots.push(this.spawn(entry));
+    if (size > 0 && !signal?.aborted && existsSync(fileURLToPath(entry))) {
+      for (let i = 0; i < size; i++) {
+        try {
+          this.slots.push(this.spawn(entry));
+        } catch {
+          break; // a thread Node could not start (e.g. out of resources): the scenes are verified here
+        }
+      }
+    }
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
