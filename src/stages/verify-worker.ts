@@ -1,4 +1,5 @@
 import { parentPort } from 'node:worker_threads';
+import nlp from 'compromise';
 import type { VerifyContext } from './f-verifier/context.js';
 import { verifySceneOutput } from './f-verifier/verify.js';
 import { verifyBase } from './f-verifier/world-context.js';
@@ -13,6 +14,24 @@ import type { VerifyReply, VerifyRequest } from './verify-pool.js';
  */
 const bases = new Map<number, Omit<VerifyContext, 'packet'>>();
 const port = parentPort!;
+
+/**
+ * compromise's first documents cost several times what later ones do: it builds its post-tagger's
+ * match network on the first one (from its model alone) and its code is compiled and optimised as it
+ * runs (~180 ms for these three sentences, cold). The worker is idle until the episode is planned,
+ * so it pays that now rather than on the first scenes. Only compromise reads these sentences: no
+ * verifier memo holds them, and compromise keeps nothing of a document it tags.
+ */
+for (const s of [
+  'Cicero paid the tribune two hundred denarii, and he swore he would not yield to Catilina.',
+  'She did not answer; the senators had already gone to the Forum before dawn.',
+  '"You will regret this," said Crassus, counting the silver twice.',
+]) {
+  const doc = nlp(s);
+  doc.compute('root');
+  doc.verbs().json();
+  doc.numbers().json();
+}
 
 port.on('message', (m: VerifyRequest) => {
   if (m.kind === 'base') {
