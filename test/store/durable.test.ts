@@ -22,6 +22,38 @@ describe('durable writes (issue 18)', () => {
     expect(fs.readdirSync(path.dirname(f))).toEqual(['c.json']);
   });
 
+  it('writeVisible keeps what write-file-atomic kept: the mode of the file it replaces, a link written through to its target', () => {
+    const d = temp();
+    const f = path.join(d, 'mode.json');
+    fs.writeFileSync(f, 'old\n', { mode: 0o600 });
+    fs.chmodSync(f, 0o600);
+    writeVisible(f, 'new\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
+    if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+    const target = path.join(d, 'target.json');
+    fs.writeFileSync(target, 'a\n');
+    const link = path.join(d, 'link.json');
+    fs.symlinkSync(target, link);
+    writeVisible(link, 'b\n');
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe('b\n');
+    expect(fs.readdirSync(d).sort()).toEqual(['link.json', 'mode.json', 'target.json']);
+  });
+
+  it('a write that fails leaves the old file and no temp file', () => {
+    const d = temp();
+    const f = path.join(d, 'x.json');
+    writeVisible(f, 'kept\n');
+    // A folder in the way of the rename: the write fails, the old bytes stay, the temp file goes.
+    const blocked = path.join(d, 'blocked');
+    fs.mkdirSync(path.join(blocked, 'inside'), { recursive: true });
+    expect(() => writeVisible(blocked, 'never\n')).toThrow();
+    expect(fs.readdirSync(d).sort()).toEqual(['blocked', 'x.json']);
+    expect(fs.readFileSync(f, 'utf8')).toBe('kept\n');
+    writeVisible(f, 'again\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('again\n');
+  });
+
   it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
     const d = temp();
     const files = Array.from({ length: 40 }, (_, i) => path.join(d, `dir${i % 4}`, `f${i}.json`));
