@@ -187,8 +187,8 @@ class SimpleGitPort implements GitPort {
     return local;
   }
 
-  async status(paths: string[] = []): Promise<GitStatusEntry[]> {
-    const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+  async status(paths: string[] = [], opts: { readOnly?: boolean } = {}): Promise<GitStatusEntry[]> {
+    const args = [...(opts.readOnly ? ['--no-optional-locks'] : []), 'status', '--porcelain=v1', '-z', '--untracked-files=all'];
     if (paths.length) args.push('--', ...paths);
     return parsePorcelainZ(await this.raw('status', args));
   }
