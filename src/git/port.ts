@@ -63,6 +63,11 @@ export interface GitPort {
   ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
   /** Set local config values (this repository's .git/config), only those that differ. */
   setConfig(entries: ReadonlyArray<[string, string]>): Promise<void>;
+  /**
+   * Start reading these keys (and the identity) now, read-only, for a `setConfig` of the same keys
+   * later on this port: its git process then starts while this process is small (issue 18).
+   */
+  prefetchConfig(keys: string[]): void;
 
   // --- working tree ---
   /**

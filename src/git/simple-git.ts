@@ -154,8 +154,20 @@ class SimpleGitPort implements GitPort {
     if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
+  /** Scans started by prefetchConfig, by their keys, each used by one setConfig. */
+  private readonly prefetched = new Map<string, Promise<Map<string, string> | null>>();
+
+  prefetchConfig(keys: string[]): void {
+    const scan = this.scanConfig(keys);
+    scan.catch(() => undefined);
+    this.prefetched.set(keys.join('\n'), scan);
+  }
+
   async setConfig(entries: ReadonlyArray<[string, string]>): Promise<void> {
-    const local = await this.scanConfig(entries.map(([key]) => key));
+    const keys = entries.map(([key]) => key);
+    const early = this.prefetched.get(keys.join('\n'));
+    this.prefetched.delete(keys.join('\n'));
+    const local = await (early ?? this.scanConfig(keys));
     for (const [key, value] of entries) {
       const current = local ? (local.get(canonicalKey(key)) ?? '') : ((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '');
       if (current !== value) await this.raw('config', ['config', '--local', key, value]);

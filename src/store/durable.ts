@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
 import writeFileAtomic from 'write-file-atomic';
+import { syncWithRunner } from './sync-runner.js';
 
 /**
  * Durability for many files at once (issue 18).
@@ -149,7 +150,10 @@ function syncfsTargets(present: string[]): string[] | null {
   return [...byDevice.values()];
 }
 
-function syncfsChild(file: string): Promise<boolean> {
+async function syncfsChild(file: string): Promise<boolean> {
+  // Through the run's sync runner when one is open (./sync-runner.ts): no fork of this process.
+  const viaRunner = await syncWithRunner(file);
+  if (viaRunner !== undefined) return viaRunner;
   return new Promise((resolve) => {
     try {
       const child = spawn('sync', ['-f', file], { stdio: 'ignore' });

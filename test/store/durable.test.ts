@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
+import { openSyncRunner, syncWithRunner } from '../../src/store/sync-runner.js';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -99,5 +100,27 @@ describe('durable writes (issue 18)', () => {
     const f = path.join(d, 'run/commit.json');
     writeDurable(f, '{"format":1}\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('{"format":1}\n');
+  });
+});
+
+describe('the sync runner (issue 18: the barriers without a fork of the grown process)', () => {
+  it.runIf(process.platform === 'linux')('answers each sync -f through one shell, a failure as false, and nothing once closed', async () => {
+    const d = temp();
+    const f = path.join(d, 'a.json');
+    writeVisible(f, '{}\n');
+    expect(await syncWithRunner(f)).toBeUndefined(); // none open: the caller spawns sync itself
+    const close = openSyncRunner();
+    const closeNested = openSyncRunner();
+    try {
+      expect(await Promise.all([syncWithRunner(f), syncWithRunner(path.join(d, 'missing')), syncWithRunner(f)])).toEqual([true, false, true]);
+      expect(await syncWithRunner(`${f}\nrm -rf /`)).toBeUndefined(); // one path per line, or not through the runner
+      closeNested();
+      expect(await syncWithRunner(f)).toBe(true); // still open for the outer user
+      expect(await durableBarrierAsync([f])).toEqual({ method: 'syncfs', syncs: 1 });
+    } finally {
+      close();
+    }
+    expect(await syncWithRunner(f)).toBeUndefined();
+    expect(await durableBarrierAsync([f])).toEqual({ method: 'syncfs', syncs: 1 }); // spawned as before
   });
 });
