@@ -87,6 +87,49 @@ function replaceWith(abs: string, content: string, existing: fs.Stats | undefine
   }
 }
 
+/**
+ * `writeVisible` without blocking the event loop (the run's call journal writes one file per LLM
+ * answer while scenes are being worked on): the same temp + rename, mode, owner and link handling,
+ * ~4× less CPU than write-file-atomic's asynchronous write (issue 18).
+ */
+export async function writeVisibleAsync(abs: string, content: string): Promise<void> {
+  let st: fs.Stats | undefined;
+  try {
+    st = await fs.promises.lstat(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+  }
+  if (st?.isSymbolicLink()) return writeFileAtomic(abs, content, { fsync: false });
+  try {
+    await replaceWithAsync(abs, content, st);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+    await replaceWithAsync(abs, content, st);
+  }
+}
+
+async function replaceWithAsync(abs: string, content: string, existing: fs.Stats | undefined): Promise<void> {
+  const tmp = tempName(abs);
+  const fh = await fs.promises.open(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
+  try {
+    try {
+      await fh.writeFile(content);
+      if (existing) {
+        await fh.chmod(existing.mode & 0o7777);
+        if (process.getuid && existing.uid !== process.getuid()) await fh.chown(existing.uid, existing.gid);
+      }
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, abs);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 /** How the last barrier was made (tests and the bench read it). */
 export interface BarrierStats {
   /** 'syncfs': one `sync -f` per filesystem; 'fsync': one fsync per file and folder; 'none': nothing to sync. */

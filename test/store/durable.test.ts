@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, writeVisibleAsync } from '../../src/store/durable.js';
 import { openSyncRunner, syncWithRunner } from '../../src/store/sync-runner.js';
 
 const dirs: string[] = [];
@@ -53,6 +53,29 @@ describe('durable writes (issue 18)', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe('kept\n');
     writeVisible(f, 'again\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('again\n');
+  });
+
+  it('writeVisibleAsync: the same write without blocking — folders made, mode kept, links written through, no temp left', async () => {
+    const d = temp();
+    const files = Array.from({ length: 20 }, (_, i) => path.join(d, `calls${i % 2}`, `k${i}.json`));
+    await Promise.all(files.map((f, i) => writeVisibleAsync(f, `${i}\n`)));
+    expect(files.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(files.map((_, i) => `${i}\n`));
+    expect(fs.readdirSync(path.join(d, 'calls0')).length).toBe(10);
+    const f = path.join(d, 'mode.json');
+    fs.writeFileSync(f, 'old\n');
+    fs.chmodSync(f, 0o600);
+    await writeVisibleAsync(f, 'new\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
+    if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+    const target = path.join(d, 'target.json');
+    fs.writeFileSync(target, 'a\n');
+    fs.symlinkSync(target, path.join(d, 'link.json'));
+    await writeVisibleAsync(path.join(d, 'link.json'), 'b\n');
+    expect(fs.readFileSync(target, 'utf8')).toBe('b\n');
+    expect(fs.lstatSync(path.join(d, 'link.json')).isSymbolicLink()).toBe(true);
+    fs.mkdirSync(path.join(d, 'blocked', 'inside'), { recursive: true });
+    await expect(writeVisibleAsync(path.join(d, 'blocked'), 'never\n')).rejects.toThrow();
+    expect(fs.readdirSync(d).sort()).toEqual(['blocked', 'calls0', 'calls1', 'link.json', 'mode.json', 'target.json']);
   });
 
   it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
