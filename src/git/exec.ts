@@ -45,7 +45,7 @@ export function gitRun(root: string, args: string[], extraEnv: Record<string, st
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn('git', args, { cwd: root, env: { ...cleanEnv(), ...extraEnv }, stdio: 'pipe' });
+      child = spawn('git', args, { cwd: root, env: { ...cleanEnv(), ...extraEnv }, stdio: 'pipe', windowsHide: true });
     } catch (e) {
       resolve({ code: null, stdout: '', stderr: (e as Error).message });
       return;
