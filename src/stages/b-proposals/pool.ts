@@ -3,6 +3,7 @@ import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
 import { bdiScore, bindingKey, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
+import { familyScorer, keepBest } from './family.js';
 
 /**
  * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
@@ -45,7 +46,35 @@ interface Conjunct {
    * is evaluated once per candidate, not once per binding of the roles before it (issue 18: the
    * DPRR plan evaluated 159,028 conjuncts for 34,762 distinct ones).
    */
-  memo: Map<string, boolean>;
+  memo: Memo;
+  /**
+   * It names the actor and every role bound before it: each of its keys comes up once per operator,
+   * so a memo would only cost (a key and an entry per binding) and is not kept.
+   */
+  once: boolean;
+}
+
+/** Results by the ids bound to a conjunct's names, one map level per name (no key string per lookup). */
+type Memo = Map<string, Memo | boolean>;
+
+function memoGet(memo: Memo, ids: readonly string[]): boolean | undefined {
+  let m: Memo = memo;
+  for (let j = 0; j < ids.length - 1; j++) {
+    const next = m.get(ids[j]!);
+    if (next === undefined) return undefined;
+    m = next as Memo;
+  }
+  return m.get(ids[ids.length - 1]!) as boolean | undefined;
+}
+
+function memoSet(memo: Memo, ids: readonly string[], v: boolean): void {
+  let m: Memo = memo;
+  for (let j = 0; j < ids.length - 1; j++) {
+    let next = m.get(ids[j]!) as Memo | undefined;
+    if (next === undefined) m.set(ids[j]!, (next = new Map()));
+    m = next;
+  }
+  m.set(ids[ids.length - 1]!, v);
 }
 
 function conjuncts(op: Operator, roles: string[]): Conjunct[] {
@@ -65,12 +94,13 @@ function conjuncts(op: Operator, roles: string[]): Conjunct[] {
   const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
   for (const p of op.prereqs ?? []) {
     const parsed = parseExpression(p.expr);
-    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map() }); continue; }
+    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map(), once: true }); continue; }
     for (const c of split(parsed.ast)) {
       const used = [...names(c, new Set())].filter((n) => n !== 'world').sort();
       // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
       const idx = used.map((n) => roles.indexOf(n));
-      out.push({ ast: c, at: idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx), names: used, memo: new Map() });
+      const at = idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx);
+      out.push({ ast: c, at, names: used, memo: new Map(), once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0) });
     }
   }
   return out;
@@ -84,17 +114,23 @@ function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds
   // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
   const levels: Conjunct[][] = [];
   for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
-  const id = (b: Record<string, string>, n: string): string => (Object.hasOwn(b, n) ? b[n]! : '');
+  const ids: string[] = [];
   return (i, b) => {
     let ctx: EvalContext | undefined;
     for (const c of levels[i] ?? []) {
       if (!c.ast) return false;
-      const key = c.names.length === 1 ? id(b, c.names[0]!) : c.names.map((n) => id(b, n)).join('\u0000');
-      let holds = c.memo.get(key);
+      let holds: boolean | undefined;
+      if (!c.once) {
+        ids.length = 0;
+        for (const n of c.names) ids.push(Object.hasOwn(b, n) ? b[n]! : '');
+        if (ids.length === 0) ids.push(''); // it names no role: one result for the operator
+        holds = memoGet(c.memo, ids);
+      }
       if (holds === undefined) {
         ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
         const r = evaluateAst(c.ast, ctx);
-        c.memo.set(key, (holds = r.ok && r.value === true));
+        holds = r.ok && r.value === true;
+        if (!c.once) memoSet(c.memo, ids, holds);
       }
       if (!holds) return false;
     }
@@ -150,8 +186,10 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
         const chars = roles.filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
         return { op, actor, bindings, key: bindingKey(op.id, bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
       };
+      // Only the bindings that make the cut are scored in full (family.ts).
+      const scoreOf = familyScorer(world, actor, op, roles);
       const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
-        xs.map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+        (scoreOf ? keepBest(xs, n, op.id, scoreOf) : xs).map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
       out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
     }
   }
