@@ -1,6 +1,6 @@
 import type { Character, Operator, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import { bindingKey, matchingIntentions, threadLookup, threadWrites } from './bdi.js';
+import { matchingIntentions, threadLookup, threadWrites } from './bdi.js';
 
 /**
  * Which bindings of one (actor, operator) family the pool keeps, without scoring every binding in
@@ -61,7 +61,7 @@ export function familyScorer(world: World, actor: Character, op: Operator, roles
  * them when there are at most n, else those scoring above the n-th best score and, of those tied
  * with it, the first by key. Any order; `scoreOf` must be bdiScore's score (familyScorer).
  */
-export function keepBest(xs: Record<string, string>[], n: number, opId: string, scoreOf: (b: Record<string, string>) => number): Record<string, string>[] {
+export function keepBest(xs: Record<string, string>[], n: number, keyOf: (b: Record<string, string>) => string, scoreOf: (b: Record<string, string>) => number): Record<string, string>[] {
   if (xs.length <= n) return xs;
   const scores = xs.map(scoreOf);
   // A NaN score (a NaN desire weight) has no place in an order: keep everything, the caller sorts.
@@ -75,9 +75,24 @@ export function keepBest(xs: Record<string, string>[], n: number, opId: string, 
   }
   const need = n - out.length;
   if (ties.length > need) {
-    const keyed = ties.map((b) => ({ b, key: bindingKey(opId, b) })).sort((x, y) => (x.key < y.key ? -1 : 1));
+    const keyed = ties.map((b) => ({ b, key: keyOf(b) })).sort((x, y) => (x.key < y.key ? -1 : 1));
     for (let i = 0; i < need; i++) out.push(keyed[i]!.b);
     return out;
   }
   return out.concat(ties);
+}
+
+/**
+ * bindingKey(opId, b) for the bindings of one family, whose keys are exactly `roles`: the sorted role
+ * names are the same for all of them (bindingKey sorts them per call), and each binding's key is made
+ * once (the cut's ties and the kept entries both need it).
+ */
+export function familyKey(opId: string, roles: readonly string[]): (b: Record<string, string>) => string {
+  const sorted = [...roles].sort();
+  const made = new Map<Record<string, string>, string>();
+  return (b) => {
+    let k = made.get(b);
+    if (k === undefined) made.set(b, (k = opId + '(' + sorted.map((r) => `${r}=${b[r]}`).join(',') + ')'));
+    return k;
+  };
 }

@@ -1,9 +1,9 @@
 import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
-import { bdiScore, bindingKey, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+import { bdiScore, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
-import { familyScorer, keepBest } from './family.js';
+import { familyKey, familyScorer, keepBest } from './family.js';
 
 /**
  * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
@@ -52,6 +52,8 @@ interface Conjunct {
    * so a memo would only cost (a key and an entry per binding) and is not kept.
    */
   once: boolean;
+  /** The ids of `names` for one lookup (at least one: a conjunct naming no role keys on ''), reused. */
+  ids: string[];
 }
 
 /** Results by the ids bound to a conjunct's names, one map level per name (no key string per lookup). */
@@ -94,13 +96,13 @@ function conjuncts(op: Operator, roles: string[]): Conjunct[] {
   const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
   for (const p of op.prereqs ?? []) {
     const parsed = parseExpression(p.expr);
-    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map(), once: true }); continue; }
+    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map(), once: true, ids: [''] }); continue; }
     for (const c of split(parsed.ast)) {
       const used = [...names(c, new Set())].filter((n) => n !== 'world').sort();
       // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
       const idx = used.map((n) => roles.indexOf(n));
       const at = idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx);
-      out.push({ ast: c, at, names: used, memo: new Map(), once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0) });
+      out.push({ ast: c, at, names: used, memo: new Map(), once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0), ids: used.length ? used.map(() => '') : [''] });
     }
   }
   return out;
@@ -114,16 +116,14 @@ function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds
   // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
   const levels: Conjunct[][] = [];
   for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
-  const ids: string[] = [];
   return (i, b) => {
     let ctx: EvalContext | undefined;
     for (const c of levels[i] ?? []) {
       if (!c.ast) return false;
       let holds: boolean | undefined;
+      const ids = c.ids;
       if (!c.once) {
-        ids.length = 0;
-        for (const n of c.names) ids.push(Object.hasOwn(b, n) ? b[n]! : '');
-        if (ids.length === 0) ids.push(''); // it names no role: one result for the operator
+        for (let j = 0; j < c.names.length; j++) ids[j] = Object.hasOwn(b, c.names[j]!) ? b[c.names[j]!]! : '';
         holds = memoGet(c.memo, ids);
       }
       if (holds === undefined) {
@@ -162,6 +162,8 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
     const roles = roleOrder(op);
     const conj = conjuncts(op, roles);
     const holdsAt = conjunctsAt(conj, index, episode, operatorRoleKinds(op));
+    const charRoles = roles.filter((r) => roleKind(op, r) === 'character');
+    const keyOf = familyKey(op.id, roles);
     for (const actor of actors) {
       const valid: Record<string, string>[] = [];
       const nearMiss: Record<string, string>[] = [];
@@ -183,13 +185,13 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
       if (holdsAt(0, b)) rec(1, b, new Set([actor.id]));
       const score = (bindings: Record<string, string>, ok: boolean) => {
         const threads = threadsAdvancedBy(world, op, bindings);
-        const chars = roles.filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
-        return { op, actor, bindings, key: bindingKey(op.id, bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
+        const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
+        return { op, actor, bindings, key: keyOf(bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
       };
       // Only the bindings that make the cut are scored in full (family.ts).
       const scoreOf = familyScorer(world, actor, op, roles);
       const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
-        (scoreOf ? keepBest(xs, n, op.id, scoreOf) : xs).map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+        (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
       out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
     }
   }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { World } from '../../../src/domain/world.js';
 import { bdiScore, bindingKey, enumerateBindings, roleOrder } from '../../../src/stages/b-proposals/bdi.js';
-import { familyScorer, keepBest } from '../../../src/stages/b-proposals/family.js';
+import { familyKey, familyScorer, keepBest } from '../../../src/stages/b-proposals/family.js';
 import { loadScenario, scenarios } from './helpers.js';
 
 /**
@@ -40,7 +40,9 @@ function shuffled<T>(xs: T[], seed: number): T[] {
   return out;
 }
 
-function perturb(s: fc.Infer<typeof shape>): { world: World; actorId: string; opIndex: number } {
+type Shape = typeof shape extends fc.Arbitrary<infer T> ? T : never;
+
+function perturb(s: Shape): { world: World; actorId: string; opIndex: number } {
   const world = structuredClone(base.world);
   const chars = world.characters.characters;
   const ids = [...chars.map((c) => c.id), ...world.threads.threads.map((t) => t.id), ...world.secrets.secrets.map((x) => x.id)];
@@ -89,7 +91,9 @@ describe('the pool\'s family cut (b-proposals/family.ts)', () => {
       const all = shuffled(enumerateBindings(world, op, actorId), s.shuffle);
       const full = (xs: Record<string, string>[]) =>
         xs.map((b) => ({ score: bdiScore(world, actor, op, b).score, key: bindingKey(op.id, b) })).sort(byScoreThenKey).slice(0, s.n).map((x) => x.key);
-      const kept = keepBest(all, s.n, op.id, familyScorer(world, actor, op, roleOrder(op))!);
+      const keyOf = familyKey(op.id, roleOrder(op));
+      for (const b of all) expect(keyOf(b)).toBe(bindingKey(op.id, b));
+      const kept = keepBest(all, s.n, keyOf, familyScorer(world, actor, op, roleOrder(op))!);
       expect(kept.length).toBe(Math.min(s.n, all.length));
       expect(full(kept)).toEqual(full(all));
     }), { numRuns: 300 });
