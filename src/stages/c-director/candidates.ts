@@ -2,7 +2,7 @@ import type { AgentProposals } from '../../domain/proposals.js';
 import type { MandatoryBeat, PlannedScene } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
 import type { WorldIndex } from '../../core/world-index.js';
-import { checkPrereqs } from '../../core/expr/index.js';
+import { checkPrereqs, prereqsHold } from '../../core/expr/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
 import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
 
@@ -76,6 +76,26 @@ export function candidatePrereqs(c: Candidate, index: WorldIndex, episode: numbe
   m.set(c, { episode, r });
   return r;
 }
+const holdsMemo = new WeakMap<WorldIndex, WeakMap<Candidate, { episode: number; holds: boolean }>>();
+
+/**
+ * candidatePrereqs(c, index, episode).holds, stopping at the first prerequisite that does not hold
+ * unless the full check is already kept: the reserves below only ask whether a move is live, for
+ * every carrier of a tag on every projected state (issue 18); only a move the Director tries needs
+ * each prerequisite's result (tryPlace). Evaluation is pure, so the answer is the full check's.
+ */
+export function candidateHolds(c: Candidate, index: WorldIndex, episode: number): boolean {
+  const full = prereqMemo.get(index)?.get(c);
+  if (full && full.episode === episode) return full.r.holds;
+  let m = holdsMemo.get(index);
+  if (!m) holdsMemo.set(index, (m = new WeakMap()));
+  const hit = m.get(c);
+  if (hit && hit.episode === episode) return hit.holds;
+  const holds = prereqsHold(c.op, c.bindings, index, { episode });
+  m.set(c, { episode, holds });
+  return holds;
+}
+
 export const RESERVE_PENALTY = 100;
 
 /** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
@@ -85,7 +105,7 @@ export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKe
     const f = familyOf(c);
     if (families.has(f) || usedKeys.has(c.key)) continue;
     if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!candidatePrereqs(c, index, episode).holds) continue;
+    if (!candidateHolds(c, index, episode)) continue;
     families.add(f);
     if (families.size > limit) return new Set();
   }
@@ -103,7 +123,7 @@ export function liveTypesOfTags(
     for (const c of cands) {
       if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
       if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-      if (!candidatePrereqs(c, index, episode).holds) continue;
+      if (!candidateHolds(c, index, episode)) continue;
       types.add(c.op.type);
       if (types.size === 2) break;
     }
