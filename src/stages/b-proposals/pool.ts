@@ -79,32 +79,60 @@ function memoSet(memo: Memo, ids: readonly string[], v: boolean): void {
   m.set(ids[ids.length - 1]!, v);
 }
 
-function conjuncts(op: Operator, roles: string[]): Conjunct[] {
-  const out: Conjunct[] = [];
-  const names = (a: Ast, acc: Set<string>): Set<string> => {
-    switch (a.type) {
-      case 'Identifier': acc.add(a.name); break;
-      case 'Member': names(a.object, acc); break;
-      case 'Call': a.args.forEach((x) => names(x, acc)); break;
-      case 'Binary': names(a.left, acc); names(a.right, acc); break;
-      case 'Unary': names(a.argument, acc); break;
-      case 'Array': a.elements.forEach((x) => names(x, acc)); break;
-      default: break;
-    }
-    return acc;
-  };
-  const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
-  for (const p of op.prereqs ?? []) {
-    const parsed = parseExpression(p.expr);
-    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map(), once: true, ids: [''] }); continue; }
-    for (const c of split(parsed.ast)) {
-      const used = [...names(c, new Set())].filter((n) => n !== 'world').sort();
-      // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
-      const idx = used.map((n) => roles.indexOf(n));
-      const at = idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx);
-      out.push({ ast: c, at, names: used, memo: new Map(), once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0), ids: used.length ? used.map(() => '') : [''] });
-    }
+/** The names an expression reads. */
+function namesIn(a: Ast, acc: Set<string>): Set<string> {
+  switch (a.type) {
+    case 'Identifier': acc.add(a.name); break;
+    case 'Member': namesIn(a.object, acc); break;
+    case 'Call': a.args.forEach((x) => namesIn(x, acc)); break;
+    case 'Binary': namesIn(a.left, acc); namesIn(a.right, acc); break;
+    case 'Unary': namesIn(a.argument, acc); break;
+    case 'Array': a.elements.forEach((x) => namesIn(x, acc)); break;
+    default: break;
   }
+  return acc;
+}
+
+/** A conjunct's text without source offsets (tagged so that 1 and '1' differ): equal keys, equal expressions. */
+const astKey = (a: Ast): string =>
+  JSON.stringify(a, (k, v: unknown) => (k === 'start' || k === 'propStart' ? undefined : typeof v === 'number' ? `#n${v}` : typeof v === 'string' ? `#s${v}` : v));
+
+/**
+ * Every operator's conjuncts. One conjunct written the same way, over names of the same kinds, has
+ * the same value for the same ids whatever the operator (issue 18: `actor.id != target.id`,
+ * `target.status == 'alive'` and `rel(actor, target).… >= x` recur across the kit's operators, and
+ * were evaluated per operator): they share one memo. A conjunct only one operator has, over the
+ * actor and every role before it, sees each of its keys once and keeps none.
+ */
+function conjunctTable(ops: readonly Operator[]): Map<Operator, { roles: string[]; conj: Conjunct[] }> {
+  const memos = new Map<string, { memo: Memo; ops: Set<Operator> }>();
+  const out = new Map<Operator, { roles: string[]; conj: Conjunct[] }>();
+  const shared: [Conjunct, { ops: Set<Operator> }][] = [];
+  for (const op of ops) {
+    const roles = roleOrder(op);
+    const kinds = operatorRoleKinds(op);
+    const conj: Conjunct[] = [];
+    const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
+    for (const p of op.prereqs ?? []) {
+      const parsed = parseExpression(p.expr);
+      if (!parsed.ok) { conj.push({ ast: null, at: -1, names: [], memo: new Map(), once: true, ids: [''] }); continue; }
+      for (const c of split(parsed.ast)) {
+        const used = [...namesIn(c, new Set())].filter((n) => n !== 'world').sort();
+        // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
+        const idx = used.map((n) => roles.indexOf(n));
+        const at = idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx);
+        const key = used.map((n, j) => `${n}:${idx[j]! < 0 ? 'none' : kinds[n] ?? 'infer'}`).join(',') + '|' + astKey(c);
+        let m = memos.get(key);
+        if (!m) memos.set(key, (m = { memo: new Map(), ops: new Set() }));
+        m.ops.add(op);
+        const x: Conjunct = { ast: c, at, names: used, memo: m.memo, once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0), ids: used.length ? used.map(() => '') : [''] };
+        shared.push([x, m]);
+        conj.push(x);
+      }
+    }
+    out.set(op, { roles, conj });
+  }
+  for (const [x, m] of shared) if (m.ops.size > 1) x.once = false;
   return out;
 }
 
@@ -147,6 +175,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
   if (hit) return hit;
   const out: PoolEntry[] = [];
   const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
+  const table = conjunctTable(ops);
   // The episode's acting principals, and for each the candidates it knows (known.ts): a few
   // dozen per role, however big the world.
   const actors = actingPrincipals(world, episode);
@@ -159,8 +188,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
     return l;
   };
   for (const op of ops) {
-    const roles = roleOrder(op);
-    const conj = conjuncts(op, roles);
+    const { roles, conj } = table.get(op)!;
     const holdsAt = conjunctsAt(conj, index, episode, operatorRoleKinds(op));
     const charRoles = roles.filter((r) => roleKind(op, r) === 'character');
     const keyOf = familyKey(op.id, roles);
