@@ -311,11 +311,14 @@ export class Attempt {
     const built = buildApplication(c, appId, movedIndex, this.riskRng, this.pacing, this.deferred, this.resolvedMajors);
     if (!built) return null;
     const applied = applyDeltas(moved.world, built.app.required_deltas, this.prov(w.sc.id, c.op.id));
-    if (!applied.ok || breaksHardConstraint(proj.index, applied.world, this.episode)) return null;
+    if (!applied.ok) return null;
+    // One index of the new state serves the hard constraints and, if the move is placed, the projection.
+    const appliedIndex = indexWorld(applied.world);
+    if (breaksHardConstraint(proj.index, appliedIndex, this.episode)) return null;
     // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
     if (this.majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) return null;
     built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
-    return { c, app: built.app, proj: { world: applied.world, index: indexWorld(applied.world) }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
+    return { c, app: built.app, proj: { world: applied.world, index: appliedIndex }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
   }
 
   prov(scene: string, operator: string | null) {

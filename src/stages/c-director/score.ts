@@ -1,6 +1,6 @@
 import type { MandatoryBeat } from '../../domain/plan.js';
 import type { Operator } from '../../domain/world.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { perState, type WorldIndex } from '../../core/world-index.js';
 import { canAct } from '../b-proposals/bdi.js';
 import { ACT_PHASE, type SceneSlotPlan } from './shape.js';
 import { RESERVE_PENALTY, familyOf, type Candidate } from './candidates.js';
@@ -59,13 +59,9 @@ export function isFatal(op: Operator): boolean {
   return f;
 }
 
-const actable = new WeakMap<WorldIndex, Map<string, boolean>>();
-
 /** canAct of the characters of one state, filled as asked and kept per state: every slot asks it for each bound character of every candidate. */
 export function actableIn(index: WorldIndex): Map<string, boolean> {
-  let m = actable.get(index);
-  if (!m) actable.set(index, (m = new Map()));
-  return m;
+  return perState(index, actableIn, () => new Map<string, boolean>());
 }
 
 /** The attempt's `act|actor` move counts of one act, by actor. */
@@ -172,19 +168,15 @@ function closedIn(c: Pick<Candidate, 'threads'>, resolved: ReadonlySet<string>):
   return c.threads.length > 0 && resolved.size > 0 && c.threads.every((t) => resolved.has(t));
 }
 
-const resolvedMemo = new WeakMap<WorldIndex, ReadonlySet<string>>();
-
 /**
  * The resolved threads' ids of one state, kept per index (one immutable projected state, as
  * candidatePrereqs keeps its checks): every slot asks closedStory of each candidate, and most states
  * have no resolved thread at all, which settles it without a lookup per candidate thread.
  */
 export function resolvedIn(index: WorldIndex): ReadonlySet<string> {
-  let s = resolvedMemo.get(index);
-  if (!s) {
+  return perState(index, resolvedIn, () => {
     const ids = new Set<string>();
     for (const [id, t] of index.threads) if (t.status === 'resolved') ids.add(id);
-    resolvedMemo.set(index, (s = ids));
-  }
-  return s;
+    return ids;
+  });
 }
