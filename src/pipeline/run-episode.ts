@@ -8,6 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/simple-git.js';
+import { openSyncRunner } from '../store/sync-runner.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
@@ -64,18 +65,25 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
-  // Stage F's verification workers, started first so that they load the verifier and compromise on
-  // the other core while this thread checks the world and plans (stages/verify-pool.ts, issue 18).
+  // Likewise the `sync -f` of the commit's two durability barriers run from one small shell started now.
+  const closeSyncs = o.noCommit ? () => undefined : openSyncRunner();
+  // Stage F's verification workers, started next (after the forks, which cost more as the process
+  // grows) so that they load the verifier and compromise on the other core while this thread checks
+  // the world and plans (stages/verify-pool.ts, issue 18).
   const pool = startVerifyPool({ size: verifyWorkers(o.env ?? process.env), signal: o.signal });
   try {
     return await checkedRun(o, git, pool);
   } finally {
     pool.close();
     git.close();
+    closeSyncs();
   }
 }
 
 async function checkedRun(o: EpisodeRunOptions, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
+  // The commit's config question (the diff driver, the identity) is asked now, read-only, while
+  // this process is small; commitStep sets what differs (issue 18).
+  if (!o.noCommit) git.prefetchConfig(ENTITY_DIFF_CONFIG.map(([key]) => key));
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.
@@ -142,6 +150,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   try {
     const planning = await planningStep(run);
     const scenes = await scenesStep(run, planning.output, pool);
+    // Stage F is done: the workers go now, so that the commit's git processes fork a smaller process.
+    pool.close();
     run.where = 'stage H';
     let h = run.cp.load<StageHCheckpoint>('stage-h');
     if (h) run.progress.stage('H', 'resumed');
