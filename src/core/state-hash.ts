@@ -53,41 +53,40 @@ export class StateHasher {
    * with a hole anywhere the flat hash is taken by hashValue itself.
    */
   flatHash(value: unknown): string {
-    const flat = createHash('sha256');
-    this.flatTop(value, (piece) => flat.update(piece));
-    return this.sawHole ? hashValue(value) : flat.digest('hex');
+    const flat = new FlatSink();
+    this.flatTop(value, flat);
+    return this.sawHole ? hashValue(value) : flat.hash.digest('hex');
   }
 
-  /** canonicalCompact(v) into `out`, each array reached through objects only chunk by chunk. */
-  private flatTop(v: unknown, out: (piece: string | Uint8Array) => void): void {
+  /** canonicalCompact(v) into the flat digest, each array reached through objects only chunk by chunk. */
+  private flatTop(v: unknown, flat: FlatSink): void {
     if (v === null || typeof v !== 'object') {
-      out(this.text(v, false));
+      flat.hash.update(this.text(v, false));
       return;
     }
     if (Array.isArray(v)) {
-      out('[');
+      flat.hash.update('[');
       for (let start = 0; start < v.length; start += CHUNK) {
-        if (start) out(',');
-        const text = this.chunkText(v, start);
+        if (start) flat.hash.update(',');
         // The chunk's text is "[e1,e2,…]": its inside goes into the flat text, the whole into its digest.
-        const bytes = Buffer.from(text, 'utf8');
-        out(bytes.subarray(1, bytes.length - 1));
+        const bytes = flat.bytes(this.chunkText(v, start));
+        flat.hash.update(bytes.subarray(1, bytes.length - 1));
         this.remember(v, start, createHash('sha256').update(bytes).digest('hex'));
       }
-      out(']');
+      flat.hash.update(']');
       return;
     }
     const rec = v as Record<string, unknown>;
-    out('{');
+    flat.hash.update('{');
     let first = true;
     for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
       const x = rec[k];
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      out((first ? '' : ',') + JSON.stringify(k) + ':');
+      flat.hash.update((first ? '' : ',') + JSON.stringify(k) + ':');
       first = false;
-      this.flatTop(x, out);
+      this.flatTop(x, flat);
     }
-    out('}');
+    flat.hash.update('}');
   }
 
   /**
@@ -207,3 +206,15 @@ export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
 }
 
+
+/** flatHash's digest, and one scratch buffer every chunk's UTF-8 bytes are written into (no Buffer per chunk). */
+class FlatSink {
+  readonly hash = createHash('sha256');
+  private scratch = Buffer.allocUnsafe(1 << 16);
+
+  /** The UTF-8 bytes of `text`, valid until the next call (Hash#update copies what it is given). */
+  bytes(text: string): Buffer {
+    if (text.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(text.length * 3);
+    return this.scratch.subarray(0, this.scratch.write(text, 'utf8'));
+  }
+}
