@@ -97,21 +97,7 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
       out.push(diag('AUR1024', { id: c.id, intentions: c.bdi.intentions.join(', ') }, { file: F.characters, pointer: `${at}/bdi/intentions` }));
   });
 
-  // The first position of each edge, by its ends (no joined key string per relationship).
-  const edges = new Map<string, Map<string, number>>();
-  const rels = world.relationships.relationships;
-  for (let i = 0; i < rels.length; i++) {
-    const r = rels[i]!;
-    const at = () => `/relationships/${i}`;
-    refCheck(out, characters, r.from, 'character', F.relationships, () => `${at()}/from`);
-    refCheck(out, characters, r.to, 'character', F.relationships, () => `${at()}/to`);
-    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file: F.relationships, pointer: at() }));
-    let from = edges.get(r.from);
-    if (!from) edges.set(r.from, (from = new Map()));
-    const first = from.get(r.to);
-    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: `${r.from}→${r.to}`, first: `/relationships/${first}` }, { file: F.relationships, pointer: at() }));
-    else from.set(r.to, i);
-  }
+  checkRelationships(world, characters, out);
 
   world.assets.cash_ledger.forEach((a, i) => {
     const at = `/cash_ledger/${i}`;
@@ -146,6 +132,26 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 
   for (const s of seasons) checkSeasonGoals(s, threads, out);
   return out;
+}
+
+/** Endpoints, self-loops and duplicate edges of relationships.json. */
+function checkRelationships(world: World, characters: IdIndex, out: Diagnostic[]): void {
+  const file = WORLD_FILES.relationships;
+  // The first position of each edge, by its ends (no joined key string per relationship).
+  const edges = new Map<string, Map<string, number>>();
+  const rels = world.relationships.relationships;
+  for (let i = 0; i < rels.length; i++) {
+    const r = rels[i]!;
+    const at = () => `/relationships/${i}`;
+    refCheck(out, characters, r.from, 'character', file, () => `${at()}/from`);
+    refCheck(out, characters, r.to, 'character', file, () => `${at()}/to`);
+    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: at() }));
+    let from = edges.get(r.from);
+    if (!from) edges.set(r.from, (from = new Map()));
+    const first = from.get(r.to);
+    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: `${r.from}→${r.to}`, first: `/relationships/${first}` }, { file, pointer: at() }));
+    else from.set(r.to, i);
+  }
 }
 
 function checkWorldFile(world: World, locations: IdIndex, out: Diagnostic[]): void {
