@@ -144,7 +144,7 @@ export class StateHasher {
     const keyed = head !== null && typeof head === 'object' ? head : undefined;
     if (keyed) {
       const hit = this.chunks.get(keyed);
-      if (hit && hit.refs.length === end - start && hit.refs.every((x, i) => x === arr[start + i])) return hit.hex;
+      if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     }
     const texts: string[] = new Array(end - start);
     for (let i = start; i < end; i++) {
@@ -206,6 +206,13 @@ export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
 }
 
+
+/** Whether arr[start..end) holds exactly the elements of `refs` (a plain loop: stage D checks every chunk of every state). */
+function sameRefs(refs: readonly unknown[], arr: readonly unknown[], start: number, end: number): boolean {
+  if (refs.length !== end - start) return false;
+  for (let i = 0; i < refs.length; i++) if (refs[i] !== arr[start + i]) return false;
+  return true;
+}
 
 /** flatHash's digest, and one scratch buffer every chunk's UTF-8 bytes are written into (no Buffer per chunk). */
 class FlatSink {
