@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { utf8 } from './hash.js';
+import { hashValue, utf8 } from './hash.js';
 import { isCanonical, jsonKeyOrder } from './json.js';
 
 /**
@@ -29,6 +29,8 @@ export class StateHasher {
   private readonly pieces = new WeakMap<object, string>();
   /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
   private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
+  /** Whether text() or flatHash met an array hole (where canonicalCompact's text is not the chunks'). */
+  private sawHole = false;
 
   /**
    * The hash of one state. Elements are not copied or frozen: the states hashed by one hasher must
@@ -38,6 +40,77 @@ export class StateHasher {
     const parts: string[] = [];
     this.top(value, parts);
     return createHash('sha256').update(utf8(parts.join(''))).digest('hex');
+  }
+
+  /**
+   * hashValue(value) (core/hash.ts: SHA-256 of canonicalCompact(value)), written on the way to this
+   * hasher's chunk digests of the same value. Why (issue 18): `episode plan` and `episode run` derive
+   * the default seed from the loaded world's flat hash, and stage A then takes its state hash: two
+   * passes that each wrote the canonical text of the whole world (18 MB at 10,000 characters). Here
+   * each chunk's text is written once and feeds both digests, so a following hash() of the same
+   * world finds every chunk digest made. The chunk digests are those hash() makes (same text); the
+   * flat digest is the definition's whenever no array has a hole (JSON-loaded data never has one);
+   * with a hole anywhere the flat hash is taken by hashValue itself.
+   */
+  flatHash(value: unknown): string {
+    const flat = new FlatSink();
+    this.flatTop(value, flat);
+    return this.sawHole ? hashValue(value) : flat.hash.digest('hex');
+  }
+
+  /** canonicalCompact(v) into the flat digest, each array reached through objects only chunk by chunk. */
+  private flatTop(v: unknown, flat: FlatSink): void {
+    if (v === null || typeof v !== 'object') {
+      flat.hash.update(this.text(v, false));
+      return;
+    }
+    if (Array.isArray(v)) {
+      flat.hash.update('[');
+      for (let start = 0; start < v.length; start += CHUNK) {
+        if (start) flat.hash.update(',');
+        // The chunk's text is "[e1,e2,…]": its inside goes into the flat text, the whole into its digest.
+        const bytes = flat.bytes(this.chunkText(v, start));
+        flat.hash.update(bytes.subarray(1, bytes.length - 1));
+        this.remember(v, start, createHash('sha256').update(bytes).digest('hex'));
+      }
+      flat.hash.update(']');
+      return;
+    }
+    const rec = v as Record<string, unknown>;
+    flat.hash.update('{');
+    let first = true;
+    for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
+      const x = rec[k];
+      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+      flat.hash.update((first ? '' : ',') + JSON.stringify(k) + ':');
+      first = false;
+      this.flatTop(x, flat);
+    }
+    flat.hash.update('}');
+  }
+
+  /**
+   * canonicalCompact of arr's chunk at `start` as chunk() writes it. A chunk of canonical elements
+   * (as loaded from canonical files) is one native JSON.stringify, and its elements' texts are not
+   * kept: stage D needs them only for the few chunks its deltas touch, and makes those itself.
+   */
+  private chunkText(arr: readonly unknown[], start: number): string {
+    const end = Math.min(arr.length, start + CHUNK);
+    const slice = arr.slice(start, end);
+    if (isCanonical(slice)) return JSON.stringify(slice);
+    const texts: string[] = new Array(end - start);
+    for (let i = start; i < end; i++) {
+      if (!(i in arr)) this.sawHole = true;
+      const x: unknown = arr[i];
+      texts[i - start] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+    }
+    return '[' + texts.join(',') + ']';
+  }
+
+  /** Keep a chunk's digest, as chunk() does. */
+  private remember(arr: readonly unknown[], start: number, hex: string): void {
+    const head = arr[start];
+    if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: arr.slice(start, Math.min(arr.length, start + CHUNK)), hex });
   }
 
   /** T(v) as canonical text, into parts. */
@@ -71,7 +144,7 @@ export class StateHasher {
     const keyed = head !== null && typeof head === 'object' ? head : undefined;
     if (keyed) {
       const hit = this.chunks.get(keyed);
-      if (hit && hit.refs.length === end - start && hit.refs.every((x, i) => x === arr[start + i])) return hit.hex;
+      if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     }
     const texts: string[] = new Array(end - start);
     for (let i = start; i < end; i++) {
@@ -108,6 +181,7 @@ export class StateHasher {
     else if (Array.isArray(o)) {
       const parts: string[] = new Array(o.length);
       for (let i = 0; i < o.length; i++) {
+        if (!(i in o)) this.sawHole = true;
         const x: unknown = o[i];
         parts[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
       }
@@ -132,3 +206,22 @@ export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
 }
 
+
+/** Whether arr[start..end) holds exactly the elements of `refs` (a plain loop: stage D checks every chunk of every state). */
+function sameRefs(refs: readonly unknown[], arr: readonly unknown[], start: number, end: number): boolean {
+  if (refs.length !== end - start) return false;
+  for (let i = 0; i < refs.length; i++) if (refs[i] !== arr[start + i]) return false;
+  return true;
+}
+
+/** flatHash's digest, and one scratch buffer every chunk's UTF-8 bytes are written into (no Buffer per chunk). */
+class FlatSink {
+  readonly hash = createHash('sha256');
+  private scratch = Buffer.allocUnsafe(1 << 16);
+
+  /** The UTF-8 bytes of `text`, valid until the next call (Hash#update copies what it is given). */
+  bytes(text: string): Buffer {
+    if (text.length * 3 > this.scratch.length) this.scratch = Buffer.allocUnsafe(text.length * 3);
+    return this.scratch.subarray(0, this.scratch.write(text, 'utf8'));
+  }
+}

@@ -8,6 +8,7 @@ import type { Llm } from '../ports/llm.js';
 import type { AureusConfig } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 import type { Steering } from '../stages/c-director/steering.js';
+import type { StateHasher } from '../core/state-hash.js';
 
 /**
  * The seam between the pipeline and the planning stages A–D (src/stages/planning.ts). Kept in
@@ -33,6 +34,8 @@ export interface PlanningInput {
   onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
   /** The showrunner's flags (--focus, --require, --avoid, --cast); the season notes are added here. */
   steering?: Steering | null;
+  /** The state hasher the default seed was derived with (stages/planning.ts PlanningInput.hasher). */
+  hasher?: StateHasher;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
     llm: input.llm,
     packets: { tokenBudget: input.config.packets.token_budget },
     onStage: input.onStage,
+    hasher: input.hasher,
   });
   return { context: a.context, proposals: a.proposals, plan: a.plan, packets: a.packets, diagnostics: a.diagnostics };
 }

@@ -20,6 +20,7 @@ import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } f
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
 import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
+import { StateHasher } from '../core/state-hash.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
 import { runStageH } from './run-stage-h.js';
@@ -118,6 +119,8 @@ interface Run {
   world: World;
   seed: string;
   previousCliffhanger: CliffhangerConstraints | null;
+  /** The state hasher that took the default seed's world hash: stage A reuses its chunk digests. */
+  hasher: StateHasher;
   config: AureusConfig;
   runDir: string;
   runRel: string;
@@ -173,7 +176,8 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
   const progress = o.progress ?? new SilentProgress();
   const { ref, world } = checked;
   const prevText = previousCliffhangerText(root, ref);
-  const seed = o.seed ?? deriveSeed(ref, prevText, world);
+  const hasher = new StateHasher();
+  const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);
   // The config file as the preflight read it: one read per run, the flags resolved over it here.
   const { resolveConfig, configOrThrow } = await import('../config/load.js');
   const { config } = configOrThrow(resolveConfig(checked.configFile, o.overrides));
@@ -196,7 +200,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
     else if (req.role === 'critic') tracker.scene(scene, 'verifying');
   }, { provider: router.providerId, models: config.models, chaos: config.chaos });
   const run: Run = {
-    o, git, root, ref, world, seed, config, runDir, runRel, llm, progress, tracker,
+    o, git, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
     cp: new Checkpoints(runDir),
     providerId: router.providerId,
@@ -218,8 +222,8 @@ async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
     return { output: saved, resumed: true };
   }
-  const { root, world, ref, seed, previousCliffhanger, llm, config } = run;
-  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
+  const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
+  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
   const output = run.cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });

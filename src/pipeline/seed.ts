@@ -3,6 +3,7 @@ import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import { sha256, hashValue } from '../core/hash.js';
+import type { StateHasher } from '../core/state-hash.js';
 import { episodeRelDir } from '../paths.js';
 
 /**
@@ -11,9 +12,13 @@ import { episodeRelDir } from '../paths.js';
  * run-episode.ts for this function cost a plan about a dozen modules, simple-git and proper-lockfile).
  */
 
-/** Default seed: from the previous episode's cliffhanger (season chaining), else from the world. */
-export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World): string {
-  const basis = previousCliffhangerText ?? `world:${hashValue(world)}`;
+/**
+ * Default seed: from the previous episode's cliffhanger (season chaining), else from the world's
+ * hashValue. Given planning's state hasher, the world's hash is taken by it (StateHasher.flatHash:
+ * the same value), which leaves stage A's state hash of the same world nearly free (issue 18).
+ */
+export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | null, world: World, hasher?: StateHasher): string {
+  const basis = previousCliffhangerText ?? `world:${hasher ? hasher.flatHash(world) : hashValue(world)}`;
   return sha256(`aureus/${ref.id}\n${basis}`).slice(0, 12);
 }
 

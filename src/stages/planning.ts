@@ -51,6 +51,12 @@ export interface PlanningInput {
   playedOperators?: ReadonlySet<string>;
   /** Told when each of A–D really starts and ends (progress). */
   onStage?: (stage: 'A' | 'B' | 'C' | 'D', state: 'running' | 'done') => void;
+  /**
+   * The state hasher that took the default seed's hash of this world (deriveSeed), so stage A finds
+   * its chunk digests made. The world must not have been changed in place since (copy-on-write
+   * changes are safe: a replaced element misses the hasher's cache).
+   */
+  hasher?: StateHasher;
 }
 
 export interface PlanningArtifacts {
@@ -67,7 +73,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   const on = input.onStage ?? (() => {});
   on('A', 'running');
   // One state hasher for A and D: D's states share A's snapshot elements, whose texts it keeps.
-  const hasher = new StateHasher();
+  const hasher = input.hasher ?? new StateHasher();
   const { context, diagnostics } = buildEpisodeContext({ ...input, hasher });
   on('A', 'done');
   on('B', 'running');

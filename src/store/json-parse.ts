@@ -39,10 +39,10 @@ export interface JsonKeyFinding extends JsonPosition {
 }
 
 /**
- * What the pre-scan counts on its way (issue 18: one pass over the text instead of three): object
- * members (json-fast.ts compares them with the parsed value's keys), and the longest string literal
- * in characters between its quotes — no string of the value, key or value, is longer (an escape
- * only ever shortens), so a file whose literals all fit needs no walk for over-long strings.
+ * What a scan of the text counts (the pre-scan, or on clean text json-fast.ts's countStrings):
+ * object members (json-fast.ts compares them with the parsed value's keys), and the longest string
+ * literal in characters between its quotes — no string of the value, key or value, is longer (an
+ * escape only ever shortens), so a file whose literals all fit needs no walk for over-long strings.
  */
 export interface TextCounts {
   members: number;
@@ -205,15 +205,15 @@ function locator(doc: DocumentNode): (pointer: string) => JsonPosition | null {
 
 /** Parse JSON text. Never throws for bad input: syntax errors come back with their position. */
 export function parseJson(text: string): JsonParseResult {
-  const pre = prescan(text);
-  if ('message' in pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
-  // A clean file (no duplicate or forbidden key) parses with JSON.parse; momoa's tree is built only
-  // if a diagnostic asks for a location (json-fast.ts).
-  const fast = fastParse(text, pre.members);
+  // A clean file (no duplicate or forbidden key, no deeper than MAX_DEPTH) parses with JSON.parse;
+  // momoa's tree is built only if a diagnostic asks for a location (json-fast.ts).
+  const fast = fastParse(text, MAX_DEPTH);
   if (fast !== NOT_FAST) {
     let locate: ((pointer: string) => JsonPosition | null) | undefined;
-    return { ok: true, value: fast, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer), longestString: pre.longest };
+    return { ok: true, value: fast.value, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer), longestString: fast.counts.longest };
   }
+  const pre = prescan(text);
+  if ('message' in pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
   let doc: DocumentNode;
   try {
     doc = momoaParse(text, { mode: 'json' });

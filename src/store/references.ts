@@ -49,12 +49,19 @@ function index(kind: string, file: string, items: { id: string }[], base: string
   return { kind, file, ids };
 }
 
-function refCheck(out: Diagnostic[], target: IdIndex | IdIndex[], id: string, what: string, file: string, pointer: string): boolean {
+/**
+ * AUR1022 unless `id` is one of the target's ids. The pointer may be given as a function: it is
+ * spelled only for a finding (issue 18: a 10,000-character world checks ~100,000 references, and
+ * building each one's pointer string was most of this module's time).
+ */
+function refCheck(out: Diagnostic[], target: IdIndex | IdIndex[], id: string, what: string, file: string, pointer: string | (() => string)): boolean {
+  if (Array.isArray(target)) {
+    for (const t of target) if (t.ids.has(id)) return true;
+  } else if (target.ids.has(id)) return true;
   const targets = Array.isArray(target) ? target : [target];
-  if (targets.some((t) => t.ids.has(id))) return true;
   const known = targets.flatMap((t) => [...t.ids.keys()]);
   const kind = targets.map((t) => t.kind).join('/');
-  out.push(diag('AUR1022', { what, id, kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer }));
+  out.push(diag('AUR1022', { what, id, kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer: typeof pointer === 'string' ? pointer : pointer() }));
   return false;
 }
 
@@ -81,26 +88,16 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 
   world.characters.characters.forEach((c, i) => {
     const at = `/characters/${i}`;
-    refCheck(out, factions, c.faction, 'faction', F.characters, `${at}/faction`);
-    refCheck(out, locations, c.location, 'location', F.characters, `${at}/location`);
+    refCheck(out, factions, c.faction, 'faction', F.characters, () => `${at}/faction`);
+    refCheck(out, locations, c.location, 'location', F.characters, () => `${at}/location`);
     c.bdi.desires.forEach((d, j) => {
-      if (d.target !== undefined) refCheck(out, characters, d.target, 'desire target character', F.characters, `${at}/bdi/desires/${j}/target`);
+      if (d.target !== undefined) refCheck(out, characters, d.target, 'desire target character', F.characters, () => `${at}/bdi/desires/${j}/target`);
     });
     if (c.status === 'dead' && c.bdi.intentions.length > 0)
       out.push(diag('AUR1024', { id: c.id, intentions: c.bdi.intentions.join(', ') }, { file: F.characters, pointer: `${at}/bdi/intentions` }));
   });
 
-  const edges = new Map<string, string>();
-  world.relationships.relationships.forEach((r, i) => {
-    const at = `/relationships/${i}`;
-    refCheck(out, characters, r.from, 'character', F.relationships, `${at}/from`);
-    refCheck(out, characters, r.to, 'character', F.relationships, `${at}/to`);
-    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file: F.relationships, pointer: at }));
-    const key = `${r.from}→${r.to}`;
-    const first = edges.get(key);
-    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: key, first }, { file: F.relationships, pointer: at }));
-    else edges.set(key, at);
-  });
+  checkRelationships(world, characters, out);
 
   world.assets.cash_ledger.forEach((a, i) => {
     const at = `/cash_ledger/${i}`;
@@ -113,28 +110,48 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
       out.push(diag('AUR1032', { id: a.id, kind: a.owner_kind, owner: a.owner }, { file: F.assets, pointer: `${at}/id` }));
     }
   });
-  world.assets.goods.forEach((g, i) => refCheck(out, parties, g.owner, 'owner', F.assets, `/goods/${i}/owner`));
-  world.assets.contracts.forEach((c, i) => c.parties.forEach((p, j) => refCheck(out, parties, p, 'contract party', F.assets, `/contracts/${i}/parties/${j}`)));
+  world.assets.goods.forEach((g, i) => refCheck(out, parties, g.owner, 'owner', F.assets, () => `/goods/${i}/owner`));
+  world.assets.contracts.forEach((c, i) => c.parties.forEach((p, j) => refCheck(out, parties, p, 'contract party', F.assets, () => `/contracts/${i}/parties/${j}`)));
   world.assets.networks.forEach((n, i) => {
-    refCheck(out, parties, n.patron, 'patron', F.assets, `/networks/${i}/patron`);
-    n.clients.forEach((c, j) => refCheck(out, parties, c, 'client', F.assets, `/networks/${i}/clients/${j}`));
+    refCheck(out, parties, n.patron, 'patron', F.assets, () => `/networks/${i}/patron`);
+    n.clients.forEach((c, j) => refCheck(out, parties, c, 'client', F.assets, () => `/networks/${i}/clients/${j}`));
   });
 
   world.secrets.secrets.forEach((s, i) => {
-    refCheck(out, characters, s.subject, 'subject character', F.secrets, `/secrets/${i}/subject`);
-    s.holders.forEach((h, j) => refCheck(out, characters, h, 'holder character', F.secrets, `/secrets/${i}/holders/${j}`));
+    refCheck(out, characters, s.subject, 'subject character', F.secrets, () => `/secrets/${i}/subject`);
+    s.holders.forEach((h, j) => refCheck(out, characters, h, 'holder character', F.secrets, () => `/secrets/${i}/holders/${j}`));
   });
-  world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => refCheck(out, characters, s, 'stakeholder character', F.threads, `/threads/${i}/stakeholders/${j}`)));
+  world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => refCheck(out, characters, s, 'stakeholder character', F.threads, () => `/threads/${i}/stakeholders/${j}`)));
 
   world.operators.operators.forEach((op, i) => checkOperator(op, `/operators/${i}`, { characters, secrets, threads, accounts }, out));
 
   const anything = [characters, factions, locations, secrets, threads, accounts, goods, contracts, networks];
   world.canon.facts.forEach((f, i) => {
-    if (f.subject !== undefined) refCheck(out, anything, f.subject, 'canon fact subject', F.canon, `/facts/${i}/subject`);
+    if (f.subject !== undefined) refCheck(out, anything, f.subject, 'canon fact subject', F.canon, () => `/facts/${i}/subject`);
   });
 
   for (const s of seasons) checkSeasonGoals(s, threads, out);
   return out;
+}
+
+/** Endpoints, self-loops and duplicate edges of relationships.json. */
+function checkRelationships(world: World, characters: IdIndex, out: Diagnostic[]): void {
+  const file = WORLD_FILES.relationships;
+  // The first position of each edge, by its ends (no joined key string per relationship).
+  const edges = new Map<string, Map<string, number>>();
+  const rels = world.relationships.relationships;
+  for (let i = 0; i < rels.length; i++) {
+    const r = rels[i]!;
+    const at = () => `/relationships/${i}`;
+    refCheck(out, characters, r.from, 'character', file, () => `${at()}/from`);
+    refCheck(out, characters, r.to, 'character', file, () => `${at()}/to`);
+    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: at() }));
+    let from = edges.get(r.from);
+    if (!from) edges.set(r.from, (from = new Map()));
+    const first = from.get(r.to);
+    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: `${r.from}→${r.to}`, first: `/relationships/${first}` }, { file, pointer: at() }));
+    else from.set(r.to, i);
+  }
 }
 
 function checkWorldFile(world: World, locations: IdIndex, out: Diagnostic[]): void {

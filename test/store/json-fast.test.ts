@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseJson } from '../../src/store/json-parse.js';
+import fc from 'fast-check';
+import { MAX_DEPTH, parseJson } from '../../src/store/json-parse.js';
+import { countStrings, fastParse, NOT_FAST } from '../../src/store/json-fast.js';
 
 /** parseJson's JSON.parse fast path must answer exactly as the momoa path does (issue 18). */
 describe('parseJson fast path', () => {
@@ -58,5 +60,35 @@ describe('parseJson fast path', () => {
       expect(r.longestString, text).toBe(Math.max(...literals));
       for (const x of strings) expect(x.length, text).toBeLessThanOrEqual(r.longestString);
     }
+  });
+
+  it('counts members and the longest literal of any valid text as a character-by-character scan does', () => {
+    // Strings full of quotes, backslashes, colons and non-ASCII, keys included; compact or indented.
+    const str = fc.string({ unit: fc.constantFrom('"', '\\', ':', ' ', 'a', '\n', 'é', '\u2028', '😀', '{', ']') , maxLength: 8 });
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.integer(), str, tie('arr'), tie('obj')),
+      arr: fc.array(tie('value'), { maxLength: 4 }),
+      obj: fc.dictionary(str, tie('value'), { maxKeys: 4 }),
+    }));
+    fc.assert(fc.property(json.value, fc.constantFrom(0, 2), (v, indent) => {
+      const text = JSON.stringify(v, null, indent);
+      const literals = [...text.matchAll(/"((?:[^"\\]|\\.)*)"(\s*:)?/g)];
+      expect(countStrings(text)).toEqual({ members: literals.filter((m) => m[2]).length, longest: Math.max(0, ...literals.map((m) => m[1]!.length)) });
+      const fast = fastParse(text, MAX_DEPTH);
+      expect(fast !== NOT_FAST && fast.value).toEqual(v);
+      // The same text with its first member repeated is no longer clean.
+      const dup = text.replace(/^(\{\s*)("(?:[^"\\]|\\.)*"\s*:\s*(?:null|-?\d+|"(?:[^"\\]|\\.)*"|\[\]|\{\}))/, '$1$2,$2');
+      if (dup !== text) {
+        expect(fastParse(dup, MAX_DEPTH)).toBe(NOT_FAST);
+        const r = parseJson(dup);
+        expect(r.ok && r.keys.map((k) => k.kind)).toEqual(['duplicate']);
+      }
+    }), { numRuns: 400 });
+  });
+
+  it('leaves nesting deeper than the limit, and a root that is not an object, to the strict path or counts nothing', () => {
+    expect(fastParse('['.repeat(MAX_DEPTH + 1) + ']'.repeat(MAX_DEPTH + 1), MAX_DEPTH)).toBe(NOT_FAST);
+    expect(fastParse('['.repeat(MAX_DEPTH) + ']'.repeat(MAX_DEPTH), MAX_DEPTH)).not.toBe(NOT_FAST);
+    expect(fastParse('"a:b"', MAX_DEPTH)).toEqual({ value: 'a:b', counts: { members: 0, longest: 3 } });
   });
 });

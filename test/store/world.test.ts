@@ -204,6 +204,18 @@ describe('checkWorldReferences', () => {
     });
   }
 
+  it('names the first of a duplicated relationship and every bad endpoint, in file order', () => {
+    const { world } = fresh();
+    const rels = world.relationships.relationships;
+    rels.push({ ...structuredClone(rels[1]!) }, { ...structuredClone(rels[0]!), to: 'ghost' }, structuredClone(rels[0]!));
+    const ds = checkWorldReferences(world);
+    expect(ds.map((d) => [d.code, d.pointer, d.message])).toEqual([
+      ['AUR1020', '/relationships/2', `duplicate relationship id "${rels[1]!.from}→${rels[1]!.to}" (first at /relationships/1)`],
+      ['AUR1022', '/relationships/3/to', 'character "ghost" does not exist'],
+      ['AUR1020', '/relationships/4', `duplicate relationship id "${rels[0]!.from}→${rels[0]!.to}" (first at /relationships/0)`],
+    ]);
+  });
+
   it('suggests the nearest id for a typo', () => {
     const { world } = fresh();
     world.characters.characters[0]!.faction = 'optimate';

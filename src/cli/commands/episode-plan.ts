@@ -97,7 +97,9 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   }
   // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
   // world's hash), so a plan previews exactly the episode a run would compile.
-  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world);
+  // One state hasher for the seed's hash of the world and stage A's: the second finds the first's chunks.
+  const hasher = new (await import('../../core/state-hash.js')).StateHasher();
+  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world, hasher);
   const flags = await steeringFrom(opts);
   const { runKey } = await import('../../pipeline/staged.js');
   const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
@@ -113,7 +115,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
   const artifacts = await planEpisode({
     ...(await seasonPlanningInputs(c.root, ref, world, flags)),
-    world, ref, seed, previousCliffhanger, llm,
+    world, ref, seed, previousCliffhanger, llm, hasher,
     packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
   });
   const files = await writePlanningArtifacts(runDir, artifacts);
@@ -182,10 +184,10 @@ async function estimateFor(root: string, config: import('../../config/types.js')
 }
 
 /** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
-async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World): Promise<string> {
+async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World, hasher: import('../../core/state-hash.js').StateHasher): Promise<string> {
   // pipeline/seed.ts, not run-episode.ts: a plan needs none of the run's git, lock and commit modules.
   const { deriveSeed, previousCliffhangerText } = await import('../../pipeline/seed.js');
-  return deriveSeed(ref, previousCliffhangerText(root, ref), world);
+  return deriveSeed(ref, previousCliffhangerText(root, ref), world, hasher);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {
