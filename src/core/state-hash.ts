@@ -71,7 +71,7 @@ export class StateHasher {
     const keyed = head !== null && typeof head === 'object' ? head : undefined;
     if (keyed) {
       const hit = this.chunks.get(keyed);
-      if (hit && hit.refs.length === end - start && hit.refs.every((x, i) => x === arr[start + i])) return hit.hex;
+      if (hit && hit.refs.length === end - start && sameRefs(hit.refs, arr, start)) return hit.hex;
     }
     const texts: string[] = new Array(end - start);
     for (let i = start; i < end; i++) {
@@ -128,6 +128,12 @@ export class StateHasher {
     if (element) this.pieces.set(o, out);
     return out;
   }
+}
+
+/** Whether `arr` holds the very elements of `refs` from `start` on (a loop: every state of stage D checks every chunk). */
+function sameRefs(refs: readonly unknown[], arr: readonly unknown[], start: number): boolean {
+  for (let i = 0; i < refs.length; i++) if (refs[i] !== arr[start + i]) return false;
+  return true;
 }
 
 /** The state hash of one world (a fresh hasher: nothing is kept). */

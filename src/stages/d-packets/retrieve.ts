@@ -1,8 +1,8 @@
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
-import type { Relationship, World } from '../../domain/world.js';
+import type { LedgerAccount, Relationship, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { memoList, type WorldIndex } from '../../core/world-index.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 
@@ -54,11 +54,13 @@ function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string,
   let frontier = [...cast];
   for (let h = 1; h <= k; h++) {
     const next: string[] = [];
+    const reach = (id: string, other: string) => {
+      if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
+    };
     for (const id of frontier) {
-      for (const r of [...(index.edgesFrom.get(id) ?? []), ...(index.edgesTo.get(id) ?? [])]) {
-        const other = r.from === id ? r.to : r.from;
-        if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
-      }
+      // Outgoing edges first, then incoming: the order the walk meets characters in.
+      for (const r of index.edgesFrom.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
+      for (const r of index.edgesTo.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
     }
     frontier = next;
   }
@@ -113,9 +115,33 @@ function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<s
   });
 }
 
+/**
+ * The accounts the cast own or the scene's transfers move, in ledger order: found by owner and by id
+ * in an index of the ledger memoised per list (core/world-index.ts memoList), not by scanning the
+ * ledger per scene (3,500 accounts on the DPRR world; issue 18).
+ */
 function retrievedAccounts(before: World, focus: SceneFocus) {
+  const ledger = before.assets.cash_ledger;
+  const places = memoList(ledger, ledgerPlaces);
   const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
-  return before.assets.cash_ledger
-    .filter((a) => focus.cast.includes(a.owner) || transferParties.has(a.id))
-    .map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
+  const at = new Set<number>();
+  for (const id of focus.cast) for (const i of places.byOwner.get(id) ?? []) at.add(i);
+  for (const id of transferParties) for (const i of places.byId.get(id) ?? []) at.add(i);
+  return [...at].sort((x, y) => x - y).map((i) => {
+    const a = ledger[i]!;
+    return { id: a.id, owner: a.owner, denarii: a.denarii };
+  });
+}
+
+/** Where each owner's and each id's accounts are in the ledger (ascending). */
+function ledgerPlaces(ledger: readonly LedgerAccount[]): { byOwner: Map<string, number[]>; byId: Map<string, number[]> } {
+  const byOwner = new Map<string, number[]>();
+  const byId = new Map<string, number[]>();
+  const add = (m: Map<string, number[]>, k: string, i: number) => {
+    const xs = m.get(k);
+    if (xs) xs.push(i);
+    else m.set(k, [i]);
+  };
+  ledger.forEach((a, i) => (add(byOwner, a.owner, i), add(byId, a.id, i)));
+  return { byOwner, byId };
 }
