@@ -41,6 +41,8 @@ export class ModelPacketSize {
   private readonly modelEdges = new Map<SubgraphEdge, object>();
   /** Off-stage characters present in the subgraph, by id; `sizes` holds those the model reads. */
   private readonly offStage = new Map<string, Set<Character>>();
+  /** The ids of `offStage`: the only strings whose mentions are counted (no other string decides anything). */
+  private readonly offIds: Set<string>;
   private readonly cast: Set<string>;
 
   static of(p: ScenePacket): ModelPacketSize | null {
@@ -51,6 +53,7 @@ export class ModelPacketSize {
   private constructor(private readonly p: ScenePacket) {
     const g = p.retrieved_subgraph;
     this.cast = new Set(p.cast.map((c) => c.id));
+    this.offIds = new Set(g.characters.flatMap((c) => (this.cast.has(c.id) ? [] : [c.id])));
     this.count(modelRest({ ...p, retrieved_subgraph: undefined as unknown as Sub }), 1);
     this.skeleton = skeletonOf(p);
     for (const e of g.edges) {
@@ -157,6 +160,7 @@ export class ModelPacketSize {
   }
 
   private bump(s: string, by: 1 | -1): void {
+    if (!this.offIds.has(s)) return;
     const n = (this.pieces.get(s) ?? 0) + by;
     this.pieces.set(s, n);
     if (n > 0) return;
