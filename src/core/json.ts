@@ -107,7 +107,8 @@ export function compactLength(value: unknown): number {
 /**
  * Whether JSON.stringify(v) writes the same entries as canonicalCompact(v) (`sorted`: also in the same
  * order): no "__proto__" key (canonicalize drops it), no toJSON, no undefined, function or symbol
- * value, every number finite; with `sorted`, every object's keys in sorted order and none an array index.
+ * value, every number finite; with `sorted`, every object's keys in sorted order and none an array index,
+ * without it, every object a plain one.
  */
 function plainJson(v: unknown, sorted: boolean): boolean {
   if (v === null) return true;
@@ -122,6 +123,9 @@ function plainJson(v: unknown, sorted: boolean): boolean {
     return true;
   }
   if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  // Unordered, the keys are all that is checked: a boxed primitive (new String("ab")) has none that
+  // JSON.stringify writes, so only plain objects qualify.
+  if (!sorted && !isPlainObject(v)) return false;
   const rec = v as Record<string, unknown>;
   let prev: string | undefined;
   for (const k in rec) {
@@ -134,6 +138,11 @@ function plainJson(v: unknown, sorted: boolean): boolean {
   }
   return true;
 }
+
+const isPlainObject = (v: object): boolean => {
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
 
 const isIndexKey = (k: string): boolean => {
   const c = k.charCodeAt(0);

@@ -31,5 +31,10 @@ describe('compactLength (core/json.ts)', () => {
     const holes = { b: [1, , 3], a: 'é"\\\u0001' };
     expect(compactLength(holes)).toBe(canonicalCompact(holes).length);
     expect(() => compactLength({ b: 1, a: [NaN] })).toThrow(/non-finite/);
+    // A boxed string: JSON.stringify writes the string, the canonical text the object's own keys ("0", "1").
+    // eslint-disable-next-line no-new-wrappers
+    const boxed = { s: new String('ab'), n: [1] };
+    expect(JSON.stringify(boxed).length).not.toBe(canonicalText(boxed).length);
+    expect(compactLength(boxed)).toBe(canonicalText(boxed).length);
   });
 });
