@@ -13,7 +13,7 @@ function expectedAccounts(w: World, focus: SceneFocus) {
 
 const accountsOf = (w: World, focus: SceneFocus) => retrieve(w, indexWorld(w), focus, 2, () => true).subgraph.accounts;
 
-describe('the accounts a scene retrieves (d-packets/retrieve.ts, ledger index memoised per list)', () => {
+describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
   let a: Awaited<ReturnType<typeof planScenario>>;
   let focuses: SceneFocus[];
   let before: World[];
@@ -36,7 +36,7 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts, ledger index me
     expect(found).toBeGreaterThan(0);
   });
 
-  it('follow a ledger replaced by a new list, and a list edited in place, never a stale index', () => {
+  it('follow a ledger replaced by a new list, and a list edited in place', () => {
     const w = before[0]!;
     const f = focuses[0]!;
     const owner = f.cast[0]!;
@@ -48,7 +48,7 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts, ledger index me
     const got = accountsOf(w2, f);
     expect(got).toEqual(expectedAccounts(w2, f));
     expect(got[0]).toEqual({ id: 'acct_new', owner, denarii: 3 });
-    // The same list edited in place (as a test fixture may): the index is rebuilt, not served stale.
+    // The same list edited in place (as a test fixture may): read as it is now.
     ledger.push({ ...ledger[0]!, id: 'acct_pushed', owner, denarii: 1 });
     expect(accountsOf(w2, f).map((x) => x.id)).toContain('acct_pushed');
     expect(accountsOf(w2, f)).toEqual(expectedAccounts(w2, f));
