@@ -324,3 +324,20 @@ export function ledgerTotal(world: World): number {
   for (const a of world.assets?.cash_ledger ?? []) t += a.denarii;
   return t;
 }
+
+const stateMemos = new WeakMap<object, Map<unknown, unknown>>();
+
+/**
+ * `compute()` once per state and key. A WorldIndex (or a World) is one immutable state, and planning
+ * asks the same questions of it many times (which characters can act, which threads are resolved,
+ * which hard constraints already break, a candidate's prerequisites): each such memo is a key here
+ * rather than a WeakMap of its own. `key` is any stable identity (a module's function or symbol).
+ */
+export function perState<V>(state: object, key: unknown, compute: () => V): V {
+  let m = stateMemos.get(state);
+  if (!m) stateMemos.set(state, (m = new Map()));
+  if (m.has(key)) return m.get(key) as V;
+  const v = compute();
+  m.set(key, v);
+  return v;
+}

@@ -63,10 +63,19 @@ export interface GitPort {
   ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
   /** Set local config values (this repository's .git/config), only those that differ. */
   setConfig(entries: ReadonlyArray<[string, string]>): Promise<void>;
+  /**
+   * Start reading these keys (and the identity) now, read-only, for a `setConfig` of the same keys
+   * later on this port: its git process then starts while this process is small (issue 18).
+   */
+  prefetchConfig(keys: string[]): void;
 
   // --- working tree ---
-  /** Changes (staged, unstaged, untracked) — all, or only under the given paths. */
-  status(paths?: string[]): Promise<GitStatusEntry[]>;
+  /**
+   * Changes (staged, unstaged, untracked) — all, or only under the given paths. `readOnly`: git
+   * does not refresh .git/index meanwhile (`--no-optional-locks`), so the query can run alongside
+   * checks that may still refuse the run (a refused run writes nothing).
+   */
+  status(paths?: string[], opts?: { readOnly?: boolean }): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
   add(paths: string[]): Promise<void>;
   /** Reset the index entries of these paths to HEAD (`git reset -q -- <paths>`): undoes an `add`. */

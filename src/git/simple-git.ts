@@ -1,42 +1,23 @@
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
-import { cleanEnv, gitRun, RefReader } from './exec.js';
+import { gitOutput, gitRun, RefReader } from './exec.js';
 
 /**
- * The one GitPort adapter, over simple-git. Two simple-git pitfalls are handled for EVERY
- * operation, because each command goes through `gitAt`:
+ * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
+ * processes (./exec.ts, issue 18: simple-git idled 50 ms after each command that prints nothing).
+ * The two pitfalls the adapter handled for simple-git still hold for EVERY operation:
  *
- * - simple-git only fails a command that exits non-zero AND wrote to stderr, so `git commit` with
- *   nothing to commit (exit 1, message on stdout) would "succeed". Here any non-zero exit fails.
- * - simple-git refuses to run at all while program-launching variables (EDITOR, PAGER, GIT_EDITOR…)
- *   are in the child's environment. Aureus never opens an editor or pager (messages go in with -m),
- *   so they are dropped (`cleanEnv`, ./exec.ts), as are repository-redirecting GIT_* variables.
+ * - Any non-zero exit fails, including `git commit` with nothing to commit (exit 1, message on
+ *   stdout), which simple-git reported as success.
+ * - Program-launching variables (EDITOR, PAGER, GIT_EDITOR…) are dropped from the child's
+ *   environment (`cleanEnv`, ./exec.ts), as are repository-redirecting GIT_* variables: Aureus never
+ *   opens an editor or pager (messages go in with -m), and simple-git refused to run with them.
  *
  * Commands run with argument arrays (no shell), so a multi-line -m message survives intact.
  */
 
 export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
-
-/**
- * A simple-git instance for one command. Made per command: it is a cheap object, the environment
- * is then current, and simple-git refuses a base directory that does not exist (yet) — which
- * must surface as that command's failure, not at construction of the port.
- */
-function gitAt(root: string, extraEnv: Record<string, string> = {}): SimpleGit {
-  return simpleGit({
-    baseDir: root,
-    maxConcurrentProcesses: 2,
-    trimmed: false,
-    errors: (error, result) => {
-      if (error) return error;
-      if (result.exitCode === 0) return undefined;
-      const out = Buffer.concat([...result.stdErr, ...result.stdOut]);
-      return out.length ? out : Buffer.from(`exit code ${result.exitCode}`);
-    },
-  }).env({ ...cleanEnv(), ...extraEnv });
-}
 
 /** The lines of git's output that say what went wrong ("fatal: …", "nothing to commit…"), at most 3. */
 export function summarizeGitOutput(text: string): string {
@@ -102,13 +83,13 @@ class SimpleGitPort implements GitPort {
   }
 
   private raw(what: string, args: string[], extraEnv?: Record<string, string>): Promise<string> {
-    return wrap(what, () => gitAt(this.root, extraEnv).raw(args));
+    return wrap(what, () => gitOutput(this.root, args, extraEnv));
   }
 
   /** Output of a command whose failure is an expected "no" (null), not an error. */
   private async query(args: string[]): Promise<string | null> {
     try {
-      return await gitAt(this.root).raw(args);
+      return await gitOutput(this.root, args);
     } catch {
       return null;
     }
@@ -173,8 +154,20 @@ class SimpleGitPort implements GitPort {
     if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
+  /** Scans started by prefetchConfig, by their keys, each used by one setConfig. */
+  private readonly prefetched = new Map<string, Promise<Map<string, string> | null>>();
+
+  prefetchConfig(keys: string[]): void {
+    const scan = this.scanConfig(keys);
+    scan.catch(() => undefined);
+    this.prefetched.set(keys.join('\n'), scan);
+  }
+
   async setConfig(entries: ReadonlyArray<[string, string]>): Promise<void> {
-    const local = await this.scanConfig(entries.map(([key]) => key));
+    const keys = entries.map(([key]) => key);
+    const early = this.prefetched.get(keys.join('\n'));
+    this.prefetched.delete(keys.join('\n'));
+    const local = await (early ?? this.scanConfig(keys));
     for (const [key, value] of entries) {
       const current = local ? (local.get(canonicalKey(key)) ?? '') : ((await this.query(['config', '--local', '--get', key])) ?? '').replace(/\n$/, '');
       if (current !== value) await this.raw('config', ['config', '--local', key, value]);
@@ -206,8 +199,8 @@ class SimpleGitPort implements GitPort {
     return local;
   }
 
-  async status(paths: string[] = []): Promise<GitStatusEntry[]> {
-    const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all'];
+  async status(paths: string[] = [], opts: { readOnly?: boolean } = {}): Promise<GitStatusEntry[]> {
+    const args = [...(opts.readOnly ? ['--no-optional-locks'] : []), 'status', '--porcelain=v1', '-z', '--untracked-files=all'];
     if (paths.length) args.push('--', ...paths);
     return parsePorcelainZ(await this.raw('status', args));
   }
@@ -243,16 +236,15 @@ class SimpleGitPort implements GitPort {
     const made: string[] = [];
     for (const sha of shas) {
       await wrap('revert', async () => {
-        const g = gitAt(this.root, env);
         try {
-          await g.raw(['revert', '--no-edit', '--no-commit', sha]);
+          await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
         } catch (e) {
-          await gitAt(this.root, env).raw(['revert', '--abort']).catch(() => undefined);
+          await gitRun(this.root, ['revert', '--abort'], env);
           throw e;
         }
         // --allow-empty: a commit whose changes a later one in the range already undid reverts to
         // nothing, and still gets its own revert commit (one revert per reverted commit).
-        await g.raw([...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)]);
+        await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
       });
       made.push((await this.head())!);
     }

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { mkdir } from 'node:fs/promises';
+import { writeVisibleAsync } from '../store/durable.js';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
@@ -67,8 +66,7 @@ export class JournaledLlm implements Llm {
     // page cache, so a resumed run finds it. A power cut can lose or empty it: `complete` then fails
     // to parse it and asks the provider again, which costs a call and never changes a committed file
     // (the run's checkpoints, not the call journal, carry the decisions already taken).
-    await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(file, stableStringify(res), { fsync: false });
+    await writeVisibleAsync(file, stableStringify(res));
     this.fresh += 1;
     return res;
   }

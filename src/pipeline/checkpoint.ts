@@ -19,7 +19,8 @@ export class Checkpoints {
     this.dir = path.join(runDir, 'checkpoints');
   }
 
-  private file(name: string): string {
+  /** The file a checkpoint is saved in. */
+  file(name: string): string {
     if (!/^[A-Za-z0-9_.-]+$/.test(name)) throw new Error(`bad checkpoint name ${name}`);
     return path.join(this.dir, `${name}.json`);
   }

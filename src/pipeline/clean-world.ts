@@ -8,9 +8,9 @@ import { isAtomicTemp } from './commit-safety.js';
  * files): an episode run would commit them as the episode's, a branch or rollback would carry or
  * clobber them. One check for every command that changes the world's history.
  */
-export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean } = {}): Promise<void> {
+export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean; readOnly?: boolean } = {}): Promise<void> {
   // An untracked write-file-atomic temp file (left by a kill mid-write) is not an edit: recovery removes it.
-  const dirty = (await git.status(paths)).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
+  const dirty = (await git.status(paths, { readOnly: opts.readOnly })).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
   if (dirty.length === 0) return;
   const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
   // Only suggest --allow-dirty to a command that accepts it (rollback does not).

@@ -108,7 +108,7 @@ function removeEmptyParents(root: string, relDir: string): void {
 }
 
 /**
- * write-file-atomic writes `<file>.<number>` and renames it over `<file>`; a kill in between
+ * write-file-atomic (and store/durable.ts's writes, in the same shape) writes `<file>.<number>` and renames it over `<file>`; a kill in between
  * leaves the temp file. These names are never Aureus files, so recovery removes them and the
  * dirty-world check ignores them.
  */

@@ -54,22 +54,32 @@ export interface RunPreflight {
 
 export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
   const root = o.root;
-  // HEAD is asked for now and read after the config check: the git process runs meanwhile (issue 18).
-  // Only this read-only query: `git status` may refresh .git/index, so it runs only once the config
-  // is known good (a refused run writes nothing, not even git's index).
+  // The git queries start now and are read when their answer is due: the git processes run while
+  // this process reads the config and loads the world (issue 18). Both are read-only: HEAD, and a
+  // `git status` that does not refresh .git/index (a refused run writes nothing, not even the index).
   const headQuery = git.head();
+  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
+  // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
+  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true }) : null;
+  cleanQuery?.catch(() => undefined); // awaited below, after the config check
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
   const configFile = readConfigFile(root);
   configOrThrow(resolveConfig(configFile));
   const head = await headQuery;
-  // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
-  // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
-  if (!o.allowDirty && !o.noCommit) await requireCleanWorld(git, EPISODE_INPUT_PATHS);
-  const ref = await chooseEpisode(root, o);
-  const { loadValidatedWorld } = await import('../store/validate.js');
-  const { world } = await loadValidatedWorld(root, configFile);
+  // The episode and the world are worked out while `git status` runs; a dirty world is still the
+  // refusal reported first (exit 8), then the episode asked for (exit 2), then validation (exit 3).
+  const chosen = chooseAndLoad(root, o, configFile);
+  chosen.catch(() => undefined); // awaited below, after the dirty check
+  await cleanQuery;
+  const { ref, world } = await chosen;
   return { ref, world, head, configFile };
 }
 
+async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World }> {
+  const ref = await chooseEpisode(root, o);
+  const { loadValidatedWorld } = await import('../store/validate.js');
+  const { world } = await loadValidatedWorld(root, configFile);
+  return { ref, world };
+}

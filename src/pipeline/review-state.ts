@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { stableStringify } from '../core/json.js';
+import { writeDurable, writeVisible } from '../store/durable.js';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -45,9 +45,16 @@ export function readReview(root: string): ReviewState | null {
   }
 }
 
-export function writeReview(root: string, r: ReviewState): void {
-  fs.mkdirSync(path.join(root, AUREUS_DIR), { recursive: true });
-  writeFileAtomic.sync(path.join(root, REVIEW_FILE), stableStringify(r));
+/**
+ * Save the review state, durably (file and folder synced) unless `durable: false`: a caller that
+ * writes several files for one change (scene-ops' recordVersion) makes them durable together with
+ * one barrier (store/durable.ts, issue 18). Returns the file written.
+ */
+export function writeReview(root: string, r: ReviewState, opts: { durable?: boolean } = {}): string {
+  const file = path.join(root, REVIEW_FILE);
+  if (opts.durable === false) writeVisible(file, stableStringify(r));
+  else writeDurable(file, stableStringify(r));
+  return file;
 }
 
 export function clearReview(root: string): void {

@@ -8,6 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/simple-git.js';
+import { openSyncRunner } from '../store/sync-runner.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
@@ -63,14 +64,20 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
+  // Likewise the `sync -f` of the commit's two durability barriers run from one small shell started now.
+  const closeSyncs = o.noCommit ? () => undefined : openSyncRunner();
   try {
     return await checkedRun(o, git);
   } finally {
     git.close();
+    closeSyncs();
   }
 }
 
 async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRunSummary> {
+  // The commit's config question (the diff driver, the identity) is asked now, read-only, while
+  // this process is small; commitStep sets what differs (issue 18).
+  if (!o.noCommit) git.prefetchConfig(ENTITY_DIFF_CONFIG.map(([key]) => key));
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.

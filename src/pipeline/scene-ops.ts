@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { ResolvedDelta } from '../domain/delta.js';
 import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
@@ -16,6 +15,7 @@ import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
+import { durableBarrier, writeVisible } from '../store/durable.js';
 import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
 
 /**
@@ -113,9 +113,12 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   const sr = report.scenes.find((s) => s.scene === id)!;
   const n = sr.attempts.length + 1;
   const rawFile = nv.attempt.raw_file ?? `drafts/${id}.${n}.txt`;
+  // The version's files are written without fsync, then made durable together by one barrier
+  // (store/durable.ts): an fsync per file cost a disk flush each (issue 18).
+  const written: string[] = [];
   if (!nv.attempt.raw_file) {
-    fs.mkdirSync(path.join(st.runDir, 'drafts'), { recursive: true });
-    writeFileAtomic.sync(path.join(st.runDir, rawFile), nv.raw);
+    writeVisible(path.join(st.runDir, rawFile), nv.raw);
+    written.push(path.join(st.runDir, rawFile));
   }
   const attempt: SceneAttempt = { ...nv.attempt, attempt: n, raw_file: rawFile };
   sr.attempts.push(attempt);
@@ -131,9 +134,11 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   }
   report.verdict = report.scenes.every((s) => s.final_verdict === 'PASS') ? 'PASS' : 'FAIL';
   st.cp.save('scenes', st.scenes);
-  writeFileAtomic.sync(path.join(st.runDir, 'verifier_report.json'), stableStringify(report));
+  const reportFile = path.join(st.runDir, 'verifier_report.json');
+  writeVisible(reportFile, stableStringify(report));
   fs.rmSync(path.join(st.cp.dir, 'stage-h.json'), { force: true });
-  writeReview(st.root, st.review);
+  written.push(st.cp.file('scenes'), reportFile, writeReview(st.root, st.review, { durable: false }));
+  durableBarrier(written);
   return attempt;
 }
 

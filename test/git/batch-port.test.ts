@@ -104,4 +104,28 @@ describe('a batch git port (one cat-file process for its ref questions, issue 18
       g2.close();
     }
   });
+
+  it('prefetchConfig asks early and its answer serves the next setConfig of those keys, once', async () => {
+    const root = tmp();
+    const g0 = createGit(root);
+    await g0.init();
+    const g = createGit(root, { batch: true });
+    try {
+      g.prefetchConfig(['diff.aureus-json.xfuncname']);
+      await new Promise((r) => setTimeout(r, 300)); // the early answer: the driver is not set
+      await g.setConfig([['diff.aureus-json.xfuncname', '^x$']]);
+      expect(git(root, 'config', '--local', '--get', 'diff.aureus-json.xfuncname')).toBe('^x$');
+      // Used once: a later setConfig reads the config again (and sees ^x$, so it writes nothing).
+      const inode = () => fs.statSync(path.join(root, '.git/config')).ino;
+      const before = inode();
+      await g.setConfig([['diff.aureus-json.xfuncname', '^x$']]);
+      expect(inode()).toBe(before);
+      // A second prefetch serves the next setConfig: ^x$ read early, ^y$ written.
+      g.prefetchConfig(['diff.aureus-json.xfuncname']);
+      await g.setConfig([['diff.aureus-json.xfuncname', '^y$']]);
+      expect(git(root, 'config', '--local', '--get', 'diff.aureus-json.xfuncname')).toBe('^y$');
+    } finally {
+      g.close();
+    }
+  });
 });

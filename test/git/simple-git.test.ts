@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
@@ -39,6 +40,28 @@ describe('simple-git adapter (GitPort) on real repositories', () => {
     expect((await g.status()).map((e) => e.path)).toEqual(['notes/b.md']);
     write(root, 'world/a.json', '{"x": 1}\n');
     expect(await g.status(['world'])).toEqual([{ path: 'world/a.json', index: ' ', worktree: 'M' }]);
+  });
+
+  it('a read-only status answers the same and leaves .git/index alone (a refresh would rewrite it)', async () => {
+    const { root, g } = await repo();
+    write(root, 'world/a.json', '{}\n');
+    await g.add(['world']);
+    await g.commit('first');
+    const index = path.join(root, '.git/index');
+    const touch = () => {
+      // Same bytes, new times: the index entry's stat data goes stale, which a refreshing status rewrites.
+      const t = new Date(Date.now() + 5_000);
+      fs.utimesSync(path.join(root, 'world/a.json'), t, t);
+      fs.utimesSync(index, new Date(0), new Date(0));
+    };
+    touch();
+    const before = fs.readFileSync(index);
+    expect(await g.status(['world'], { readOnly: true })).toEqual([]);
+    expect(fs.readFileSync(index).equals(before)).toBe(true);
+    expect(fs.statSync(index).mtimeMs).toBe(0);
+    // Control: a plain status refreshes the index.
+    expect(await g.status(['world'])).toEqual([]);
+    expect(fs.statSync(index).mtimeMs).not.toBe(0);
   });
 
   it('tag creates an annotated tag; log lists commits newest first, filtered by path', async () => {

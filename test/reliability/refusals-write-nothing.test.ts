@@ -60,7 +60,9 @@ describe('refused commands write nothing, not even .aureus/', () => {
     const original = fs.readFileSync(file, 'utf8');
     fs.writeFileSync(file, original.replace(/\n$/, '\n\n'));
     try {
-      for (const argv of [['episode', 'run'], ['season', 'run', '--count', '2'], ['branch', 'what_if', '--from', 'HEAD']]) {
+      // `episode run --episode 5` is also out of order: the dirty world is still the refusal reported
+      // (git status runs while the episode is chosen and the world loaded, issue 18).
+      for (const argv of [['episode', 'run'], ['episode', 'run', '--episode', '5'], ['season', 'run', '--count', '2'], ['branch', 'what_if', '--from', 'HEAD']]) {
         const before = listing(w);
         const r = await cli(argv, w);
         expect(r.code, `${argv.join(' ')}: ${r.stdout}${r.stderr}`).toBe(8);

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, writeVisibleAsync } from '../../src/store/durable.js';
+import { openSyncRunner, syncWithRunner } from '../../src/store/sync-runner.js';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -20,6 +21,61 @@ describe('durable writes (issue 18)', () => {
     writeVisible(f, 'two\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('two\n');
     expect(fs.readdirSync(path.dirname(f))).toEqual(['c.json']);
+  });
+
+  it('writeVisible keeps what write-file-atomic kept: the mode of the file it replaces, a link written through to its target', () => {
+    const d = temp();
+    const f = path.join(d, 'mode.json');
+    fs.writeFileSync(f, 'old\n', { mode: 0o600 });
+    fs.chmodSync(f, 0o600);
+    writeVisible(f, 'new\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
+    if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+    const target = path.join(d, 'target.json');
+    fs.writeFileSync(target, 'a\n');
+    const link = path.join(d, 'link.json');
+    fs.symlinkSync(target, link);
+    writeVisible(link, 'b\n');
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe('b\n');
+    expect(fs.readdirSync(d).sort()).toEqual(['link.json', 'mode.json', 'target.json']);
+  });
+
+  it('a write that fails leaves the old file and no temp file', () => {
+    const d = temp();
+    const f = path.join(d, 'x.json');
+    writeVisible(f, 'kept\n');
+    // A folder in the way of the rename: the write fails, the old bytes stay, the temp file goes.
+    const blocked = path.join(d, 'blocked');
+    fs.mkdirSync(path.join(blocked, 'inside'), { recursive: true });
+    expect(() => writeVisible(blocked, 'never\n')).toThrow();
+    expect(fs.readdirSync(d).sort()).toEqual(['blocked', 'x.json']);
+    expect(fs.readFileSync(f, 'utf8')).toBe('kept\n');
+    writeVisible(f, 'again\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('again\n');
+  });
+
+  it('writeVisibleAsync: the same write without blocking — folders made, mode kept, links written through, no temp left', async () => {
+    const d = temp();
+    const files = Array.from({ length: 20 }, (_, i) => path.join(d, `calls${i % 2}`, `k${i}.json`));
+    await Promise.all(files.map((f, i) => writeVisibleAsync(f, `${i}\n`)));
+    expect(files.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(files.map((_, i) => `${i}\n`));
+    expect(fs.readdirSync(path.join(d, 'calls0')).length).toBe(10);
+    const f = path.join(d, 'mode.json');
+    fs.writeFileSync(f, 'old\n');
+    fs.chmodSync(f, 0o600);
+    await writeVisibleAsync(f, 'new\n');
+    expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
+    if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+    const target = path.join(d, 'target.json');
+    fs.writeFileSync(target, 'a\n');
+    fs.symlinkSync(target, path.join(d, 'link.json'));
+    await writeVisibleAsync(path.join(d, 'link.json'), 'b\n');
+    expect(fs.readFileSync(target, 'utf8')).toBe('b\n');
+    expect(fs.lstatSync(path.join(d, 'link.json')).isSymbolicLink()).toBe(true);
+    fs.mkdirSync(path.join(d, 'blocked', 'inside'), { recursive: true });
+    await expect(writeVisibleAsync(path.join(d, 'blocked'), 'never\n')).rejects.toThrow();
+    expect(fs.readdirSync(d).sort()).toEqual(['blocked', 'calls0', 'calls1', 'link.json', 'mode.json', 'target.json']);
   });
 
   it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
@@ -67,5 +123,27 @@ describe('durable writes (issue 18)', () => {
     const f = path.join(d, 'run/commit.json');
     writeDurable(f, '{"format":1}\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('{"format":1}\n');
+  });
+});
+
+describe('the sync runner (issue 18: the barriers without a fork of the grown process)', () => {
+  it.runIf(process.platform === 'linux')('answers each sync -f through one shell, a failure as false, and nothing once closed', async () => {
+    const d = temp();
+    const f = path.join(d, 'a.json');
+    writeVisible(f, '{}\n');
+    expect(await syncWithRunner(f)).toBeUndefined(); // none open: the caller spawns sync itself
+    const close = openSyncRunner();
+    const closeNested = openSyncRunner();
+    try {
+      expect(await Promise.all([syncWithRunner(f), syncWithRunner(path.join(d, 'missing')), syncWithRunner(f)])).toEqual([true, false, true]);
+      expect(await syncWithRunner(`${f}\nrm -rf /`)).toBeUndefined(); // one path per line, or not through the runner
+      closeNested();
+      expect(await syncWithRunner(f)).toBe(true); // still open for the outer user
+      expect(await durableBarrierAsync([f])).toEqual({ method: 'syncfs', syncs: 1 });
+    } finally {
+      close();
+    }
+    expect(await syncWithRunner(f)).toBeUndefined();
+    expect(await durableBarrierAsync([f])).toEqual({ method: 'syncfs', syncs: 1 }); // spawned as before
   });
 });

@@ -1,9 +1,10 @@
 import { diag } from '../../diagnostics/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { EvalFail, type EvalContext } from './context.js';
-import { arityOk, arityText, FUNCTIONS } from './functions.js';
+import { arityOk, arityText, FUNCTIONS, refId } from './functions.js';
+import { edgeKey } from '../world-index.js';
 import { parseExpression, type Ast } from './parse.js';
-import { isView, typeName, viewMeta, type Value } from './views.js';
+import { edgeScalar, edgeView, isView, typeName, viewMeta, type Value } from './views.js';
 
 /**
  * The tree-walking interpreter. It reads only views (null-prototype objects with Object.hasOwn
@@ -61,15 +62,9 @@ function ev(node: Ast, ctx: EvalContext): Value {
       return v;
     }
     case 'Member': {
-      const obj = ev(node.object, ctx);
-      if (!isView(obj)) {
-        return fail('AUR2004', { field: node.property, type: typeName(obj), known: 'none' }, node.propStart);
-      }
-      if (!Object.hasOwn(obj, node.property)) {
-        const kind = viewMeta(obj)!.kind;
-        return fail('AUR2004', { field: node.property, type: kind, known: Object.keys(obj).join(', ') }, node.propStart);
-      }
-      return obj[node.property]!;
+      const call = node.object;
+      if (call.type === 'Call' && call.callee === 'rel' && call.args.length === 2) return relMember(node, call, ctx);
+      return member(node, ev(node.object, ctx));
     }
     case 'Call': {
       const f = FUNCTIONS.get(node.callee);
@@ -94,6 +89,33 @@ function ev(node: Ast, ctx: EvalContext): Value {
   }
   // Unreachable for ASTs produced by parseExpression; kept so a hand-built AST cannot escape.
   return fail('AUR2002', { what: String((node as { type?: unknown }).type) }, 0);
+}
+
+function member(node: Extract<Ast, { type: 'Member' }>, obj: Value): Value {
+  if (!isView(obj)) {
+    return fail('AUR2004', { field: node.property, type: typeName(obj), known: 'none' }, node.propStart);
+  }
+  if (!Object.hasOwn(obj, node.property)) {
+    const kind = viewMeta(obj)!.kind;
+    return fail('AUR2004', { field: node.property, type: kind, known: Object.keys(obj).join(', ') }, node.propStart);
+  }
+  return obj[node.property]!;
+}
+
+/**
+ * `rel(a, b).field`: what ev gives for the call and then the member, the same failures in the same
+ * order (arguments, then rel's own checks, then the field), without building the edge view when the
+ * field is a weight (issue 18: planning reads tens of thousands of them).
+ */
+function relMember(node: Extract<Ast, { type: 'Member' }>, call: Extract<Ast, { type: 'Call' }>, ctx: EvalContext): Value {
+  const a = ev(call.args[0]!, ctx);
+  const b = ev(call.args[1]!, ctx);
+  const where = at(call.start);
+  const from = refId(a, 'rel() argument', where);
+  const to = refId(b, 'rel() argument', where);
+  const r = ctx.index.edges.get(edgeKey(from, to));
+  const v = edgeScalar(from, to, r, node.property);
+  return v !== undefined ? v : member(node, edgeView(from, to, r));
 }
 
 /** Binary operators, apart from ev because they are most of the interpreter's rules. */

@@ -54,7 +54,7 @@ function livingPrincipals(chars: Characters): number {
 }
 
 /** The id an argument denotes: an entity view's id, or the string itself. */
-function refId(v: Value, what: string, at: { line: number; column: number }): string {
+export function refId(v: Value, what: string, at: { line: number; column: number }): string {
   if (typeof v === 'string') return v;
   const m = viewMeta(v);
   if (m?.id !== undefined) return m.id;

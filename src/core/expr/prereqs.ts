@@ -11,11 +11,20 @@ export interface PrereqResult {
   error?: Diagnostic;
 }
 
-/** The declared kind of each role of an operator (`actor` is always a character). */
-export function operatorRoleKinds(operator: Pick<Operator, 'roles'>): Record<string, RoleKind> {
+const kindsMemo = new WeakMap<object, Readonly<Record<string, RoleKind>>>();
+
+/**
+ * The declared kind of each role of an operator (`actor` is always a character). Kept per roles
+ * object (operators are never edited by planning): the Director checks prerequisites per move tried.
+ */
+export function operatorRoleKinds(operator: Pick<Operator, 'roles'>): Readonly<Record<string, RoleKind>> {
+  const roles = operator.roles;
+  const hit = roles ? kindsMemo.get(roles) : undefined;
+  if (hit) return hit;
   const kinds: Record<string, RoleKind> = Object.create(null);
-  for (const [role, spec] of Object.entries(operator.roles ?? {})) if (spec?.kind) kinds[role] = spec.kind;
+  for (const [role, spec] of Object.entries(roles ?? {})) if (spec?.kind) kinds[role] = spec.kind;
   if (!kinds.actor) kinds.actor = 'character';
+  if (roles) kindsMemo.set(roles, Object.freeze(kinds));
   return kinds;
 }
 
@@ -37,4 +46,22 @@ export function checkPrereqs(
     return r.ok ? { expr: p.expr, holds: r.value } : { expr: p.expr, holds: false, error: r.diagnostic };
   });
   return { holds: results.every((r) => r.holds), results };
+}
+
+/**
+ * checkPrereqs(...).holds, stopping at the first prerequisite that does not hold (or cannot be
+ * evaluated): for callers that only need the verdict, not each prerequisite's result.
+ */
+export function prereqsHold(
+  operator: Pick<Operator, 'roles' | 'prereqs'>,
+  bindings: Record<string, string>,
+  index: WorldIndex,
+  extra: { episode?: number } = {},
+): boolean {
+  const ctx = makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: operatorRoleKinds(operator) });
+  for (const p of operator.prereqs ?? []) {
+    const r = evaluateCondition(p.expr, ctx);
+    if (!r.ok || !r.value) return false;
+  }
+  return true;
 }

@@ -149,6 +149,19 @@ export function edgeView(from: string, to: string, r: Relationship | undefined):
   return makeView({ kind: 'edge' }, fields);
 }
 
+const WEIGHTS: ReadonlySet<string> = new Set(WEIGHT_NAMES);
+
+/**
+ * The field `field` of edgeView(from, to, r) when it is a scalar (from, to or a weight), read without
+ * building the view; undefined for its flags or a field edges do not have. `rel(a, b).trust` is most
+ * of what prerequisites read, and the view it built was seen by nothing but that member access.
+ */
+export function edgeScalar(from: string, to: string, r: Relationship | undefined, field: string): number | string | undefined {
+  if (field === 'from') return from;
+  if (field === 'to') return to;
+  return WEIGHTS.has(field) ? num(r?.weights?.[field as (typeof WEIGHT_NAMES)[number]]) : undefined;
+}
+
 export function worldView(world: World, episode: number): View {
   const g: Record<string, Value> = Object.create(null);
   for (const [k, m] of Object.entries(world.world?.global ?? {})) g[k] = num(m?.value);

@@ -88,7 +88,7 @@ export function intentionMatches(intention: string, op: Operator): boolean {
   return words(intention).some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
-interface ThreadLookup {
+export interface ThreadLookup {
   byId: Map<string, Thread>;
   /** Open threads by stakeholder id. */
   byStakeholder: Map<string, Thread[]>;
@@ -99,7 +99,7 @@ interface ThreadLookup {
 const threadLookups = new WeakMap<World, ThreadLookup>();
 
 /** Thread lookups of one world state, built once (the pool scores thousands of bindings per state). */
-function threadLookup(world: World): ThreadLookup {
+export function threadLookup(world: World): ThreadLookup {
   let l = threadLookups.get(world);
   if (!l) {
     l = { byId: new Map(), byStakeholder: new Map(), unowned: [] };
@@ -138,7 +138,7 @@ interface ThreadWrite { id?: string; role?: string }
 const threadWriteCache = new WeakMap<Operator, ThreadWrite[]>();
 
 /** The operator's thread writes, read from its effect paths once (the pool asks per binding). */
-function threadWrites(op: Operator): ThreadWrite[] {
+export function threadWrites(op: Operator): ThreadWrite[] {
   let ws = threadWriteCache.get(op);
   if (!ws) {
     ws = [];
@@ -163,7 +163,7 @@ export interface BdiScore {
 const intentionCache = new WeakMap<Character, WeakMap<Operator, string[]>>();
 
 /** The actor's intentions that name the operator's business: the same for every binding of the pair. */
-function matchingIntentions(actor: Character, op: Operator): string[] {
+export function matchingIntentions(actor: Character, op: Operator): string[] {
   let m = intentionCache.get(actor);
   if (!m) intentionCache.set(actor, (m = new WeakMap()));
   let l = m.get(op);

@@ -1,8 +1,9 @@
 import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
-import { bdiScore, bindingKey, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+import { bdiScore, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
+import { familyKey, familyScorer, keepBest } from './family.js';
 
 /**
  * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
@@ -45,34 +46,93 @@ interface Conjunct {
    * is evaluated once per candidate, not once per binding of the roles before it (issue 18: the
    * DPRR plan evaluated 159,028 conjuncts for 34,762 distinct ones).
    */
-  memo: Map<string, boolean>;
+  memo: Memo;
+  /**
+   * It names the actor and every role bound before it: each of its keys comes up once per operator,
+   * so a memo would only cost (a key and an entry per binding) and is not kept.
+   */
+  once: boolean;
+  /** The ids of `names` for one lookup (at least one: a conjunct naming no role keys on ''), reused. */
+  ids: string[];
 }
 
-function conjuncts(op: Operator, roles: string[]): Conjunct[] {
-  const out: Conjunct[] = [];
-  const names = (a: Ast, acc: Set<string>): Set<string> => {
-    switch (a.type) {
-      case 'Identifier': acc.add(a.name); break;
-      case 'Member': names(a.object, acc); break;
-      case 'Call': a.args.forEach((x) => names(x, acc)); break;
-      case 'Binary': names(a.left, acc); names(a.right, acc); break;
-      case 'Unary': names(a.argument, acc); break;
-      case 'Array': a.elements.forEach((x) => names(x, acc)); break;
-      default: break;
-    }
-    return acc;
-  };
-  const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
-  for (const p of op.prereqs ?? []) {
-    const parsed = parseExpression(p.expr);
-    if (!parsed.ok) { out.push({ ast: null, at: -1, names: [], memo: new Map() }); continue; }
-    for (const c of split(parsed.ast)) {
-      const used = [...names(c, new Set())].filter((n) => n !== 'world').sort();
-      // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
-      const idx = used.map((n) => roles.indexOf(n));
-      out.push({ ast: c, at: idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx), names: used, memo: new Map() });
-    }
+/** Results by the ids bound to a conjunct's names, one map level per name (no key string per lookup). */
+type Memo = Map<string, Memo | boolean>;
+
+function memoGet(memo: Memo, ids: readonly string[]): boolean | undefined {
+  let m: Memo = memo;
+  for (let j = 0; j < ids.length - 1; j++) {
+    const next = m.get(ids[j]!);
+    if (next === undefined) return undefined;
+    m = next as Memo;
   }
+  return m.get(ids[ids.length - 1]!) as boolean | undefined;
+}
+
+function memoSet(memo: Memo, ids: readonly string[], v: boolean): void {
+  let m: Memo = memo;
+  for (let j = 0; j < ids.length - 1; j++) {
+    let next = m.get(ids[j]!) as Memo | undefined;
+    if (next === undefined) m.set(ids[j]!, (next = new Map()));
+    m = next;
+  }
+  m.set(ids[ids.length - 1]!, v);
+}
+
+/** The names an expression reads. */
+function namesIn(a: Ast, acc: Set<string>): Set<string> {
+  switch (a.type) {
+    case 'Identifier': acc.add(a.name); break;
+    case 'Member': namesIn(a.object, acc); break;
+    case 'Call': a.args.forEach((x) => namesIn(x, acc)); break;
+    case 'Binary': namesIn(a.left, acc); namesIn(a.right, acc); break;
+    case 'Unary': namesIn(a.argument, acc); break;
+    case 'Array': a.elements.forEach((x) => namesIn(x, acc)); break;
+    default: break;
+  }
+  return acc;
+}
+
+/** A conjunct's text without source offsets (tagged so that 1 and '1' differ): equal keys, equal expressions. */
+const astKey = (a: Ast): string =>
+  JSON.stringify(a, (k, v: unknown) => (k === 'start' || k === 'propStart' ? undefined : typeof v === 'number' ? `#n${v}` : typeof v === 'string' ? `#s${v}` : v));
+
+/**
+ * Every operator's conjuncts. One conjunct written the same way, over names of the same kinds, has
+ * the same value for the same ids whatever the operator (issue 18: `actor.id != target.id`,
+ * `target.status == 'alive'` and `rel(actor, target).… >= x` recur across the kit's operators, and
+ * were evaluated per operator): they share one memo. A conjunct only one operator has, over the
+ * actor and every role before it, sees each of its keys once and keeps none.
+ */
+function conjunctTable(ops: readonly Operator[]): Map<Operator, { roles: string[]; conj: Conjunct[] }> {
+  const memos = new Map<string, { memo: Memo; ops: Set<Operator> }>();
+  const out = new Map<Operator, { roles: string[]; conj: Conjunct[] }>();
+  const shared: [Conjunct, { ops: Set<Operator> }][] = [];
+  for (const op of ops) {
+    const roles = roleOrder(op);
+    const kinds = operatorRoleKinds(op);
+    const conj: Conjunct[] = [];
+    const split = (a: Ast): Ast[] => (a.type === 'Binary' && a.operator === '&&' ? [...split(a.left), ...split(a.right)] : [a]);
+    for (const p of op.prereqs ?? []) {
+      const parsed = parseExpression(p.expr);
+      if (!parsed.ok) { conj.push({ ast: null, at: -1, names: [], memo: new Map(), once: true, ids: [''] }); continue; }
+      for (const c of split(parsed.ast)) {
+        const used = [...namesIn(c, new Set())].filter((n) => n !== 'world').sort();
+        // An unknown name (not a role, not `world`) can never evaluate: check it at the end.
+        const idx = used.map((n) => roles.indexOf(n));
+        const at = idx.some((i) => i < 0) ? roles.length - 1 : Math.max(-1, ...idx);
+        const key = used.map((n, j) => `${n}:${idx[j]! < 0 ? 'none' : kinds[n] ?? 'infer'}`).join(',') + '|' + astKey(c);
+        let m = memos.get(key);
+        if (!m) memos.set(key, (m = { memo: new Map(), ops: new Set() }));
+        m.ops.add(op);
+        const x: Conjunct = { ast: c, at, names: used, memo: m.memo, once: at >= 0 && used.length === at + 1 && idx.every((i) => i >= 0), ids: used.length ? used.map(() => '') : [''] };
+        shared.push([x, m]);
+        conj.push(x);
+      }
+    }
+    out.set(op, { roles, conj });
+  }
+  for (const [x, m] of shared) if (m.ops.size > 1) x.once = false;
   return out;
 }
 
@@ -84,17 +144,21 @@ function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds
   // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
   const levels: Conjunct[][] = [];
   for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
-  const id = (b: Record<string, string>, n: string): string => (Object.hasOwn(b, n) ? b[n]! : '');
   return (i, b) => {
     let ctx: EvalContext | undefined;
     for (const c of levels[i] ?? []) {
       if (!c.ast) return false;
-      const key = c.names.length === 1 ? id(b, c.names[0]!) : c.names.map((n) => id(b, n)).join('\u0000');
-      let holds = c.memo.get(key);
+      let holds: boolean | undefined;
+      const ids = c.ids;
+      if (!c.once) {
+        for (let j = 0; j < c.names.length; j++) ids[j] = Object.hasOwn(b, c.names[j]!) ? b[c.names[j]!]! : '';
+        holds = memoGet(c.memo, ids);
+      }
       if (holds === undefined) {
         ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
         const r = evaluateAst(c.ast, ctx);
-        c.memo.set(key, (holds = r.ok && r.value === true));
+        holds = r.ok && r.value === true;
+        if (!c.once) memoSet(c.memo, ids, holds);
       }
       if (!holds) return false;
     }
@@ -111,6 +175,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
   if (hit) return hit;
   const out: PoolEntry[] = [];
   const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
+  const table = conjunctTable(ops);
   // The episode's acting principals, and for each the candidates it knows (known.ts): a few
   // dozen per role, however big the world.
   const actors = actingPrincipals(world, episode);
@@ -123,9 +188,10 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
     return l;
   };
   for (const op of ops) {
-    const roles = roleOrder(op);
-    const conj = conjuncts(op, roles);
+    const { roles, conj } = table.get(op)!;
     const holdsAt = conjunctsAt(conj, index, episode, operatorRoleKinds(op));
+    const charRoles = roles.filter((r) => roleKind(op, r) === 'character');
+    const keyOf = familyKey(op.id, roles);
     for (const actor of actors) {
       const valid: Record<string, string>[] = [];
       const nearMiss: Record<string, string>[] = [];
@@ -147,11 +213,13 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
       if (holdsAt(0, b)) rec(1, b, new Set([actor.id]));
       const score = (bindings: Record<string, string>, ok: boolean) => {
         const threads = threadsAdvancedBy(world, op, bindings);
-        const chars = roles.filter((r) => roleKind(op, r) === 'character' && bindings[r]).map((r) => bindings[r]!);
-        return { op, actor, bindings, key: bindingKey(op.id, bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
+        const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
+        return { op, actor, bindings, key: keyOf(bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
       };
+      // Only the bindings that make the cut are scored in full (family.ts).
+      const scoreOf = familyScorer(world, actor, op, roles);
       const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
-        xs.map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+        (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
       out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
     }
   }

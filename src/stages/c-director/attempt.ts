@@ -17,7 +17,7 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { actUsesIn, placeFullness, scoreCandidate, type SlotScoring } from './score.js';
+import { actUsesIn, actableIn, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
@@ -228,14 +228,14 @@ export class Attempt {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(),
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index),
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
     const { needs, pull } = this.projected(w.sc.number);
     const cands: Candidate[] = [];
     const totals: number[] = [];
-    for (const c of this.candidates) {
+    for (const c of this.slotCandidates(needTag, allowed)) {
       // A move the showrunner requires (--require) is not held back by the season's memory.
       const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
       if (s === null) continue;
@@ -246,6 +246,24 @@ export class Attempt {
       totals.push(score + jitter.next() * this.jitterScale);
     }
     return bestFirst(cands, totals);
+  }
+
+  private readonly slotLists = new Map<string, Candidate[]>();
+
+  /**
+   * The candidates a slot scores, in candidate order: those carrying the slot's tag, of a type it
+   * allows. scoreCandidate gives every other one null before it draws any jitter, so leaving them
+   * out changes nothing but the work (a tagged or single-type slot looked at every candidate).
+   */
+  private slotCandidates(needTag: MandatoryBeat | null, allowed: Record<'thriller' | 'soap', boolean>): Candidate[] {
+    if (!needTag && allowed.thriller && allowed.soap) return this.candidates;
+    const key = `${needTag ?? ''}|${allowed.thriller}|${allowed.soap}`;
+    let l = this.slotLists.get(key);
+    if (!l) {
+      const from = needTag === 'cliffhanger' ? this.cliffCandidates : (needTag && this.tagCandidates.get(needTag)) || this.candidates;
+      this.slotLists.set(key, (l = from.filter((c) => allowed[c.op.type] && (!needTag || c.op.beats.includes(needTag)))));
+    }
+    return l;
   }
 
   private projMetrics: { world: World; needs: MetricNeeds; tension: number } | null = null;
@@ -293,11 +311,14 @@ export class Attempt {
     const built = buildApplication(c, appId, movedIndex, this.riskRng, this.pacing, this.deferred, this.resolvedMajors);
     if (!built) return null;
     const applied = applyDeltas(moved.world, built.app.required_deltas, this.prov(w.sc.id, c.op.id));
-    if (!applied.ok || breaksHardConstraint(proj.index, applied.world, this.episode)) return null;
+    if (!applied.ok) return null;
+    // One index of the new state serves the hard constraints and, if the move is placed, the projection.
+    const appliedIndex = indexWorld(applied.world);
+    if (breaksHardConstraint(proj.index, appliedIndex, this.episode)) return null;
     // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
     if (this.majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) return null;
     built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
-    return { c, app: built.app, proj: { world: applied.world, index: indexWorld(applied.world) }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
+    return { c, app: built.app, proj: { world: applied.world, index: appliedIndex }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
   }
 
   prov(scene: string, operator: string | null) {

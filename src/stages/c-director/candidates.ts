@@ -1,8 +1,8 @@
 import type { AgentProposals } from '../../domain/proposals.js';
 import type { MandatoryBeat, PlannedScene } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import type { WorldIndex } from '../../core/world-index.js';
-import { checkPrereqs } from '../../core/expr/index.js';
+import { perState, type WorldIndex } from '../../core/world-index.js';
+import { checkPrereqs, prereqsHold } from '../../core/expr/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
 import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
 
@@ -60,7 +60,9 @@ export function familyOf(c: Candidate): string {
 }
 
 type PrereqCheck = ReturnType<typeof checkPrereqs>;
-const prereqMemo = new WeakMap<WorldIndex, WeakMap<Candidate, { episode: number; r: PrereqCheck }>>();
+type Kept<T> = WeakMap<Candidate, { episode: number; r: T }>;
+const prereqsOn = (index: WorldIndex): Kept<PrereqCheck> => perState(index, candidatePrereqs, () => new WeakMap());
+const holdsOn = (index: WorldIndex): Kept<boolean> => perState(index, candidateHolds, () => new WeakMap());
 
 /**
  * checkPrereqs of a candidate on one projected state. It is pure in (state, candidate, episode) and an
@@ -68,14 +70,30 @@ const prereqMemo = new WeakMap<WorldIndex, WeakMap<Candidate, { episode: number;
  * (the reserves below) and again when placing the move.
  */
 export function candidatePrereqs(c: Candidate, index: WorldIndex, episode: number): PrereqCheck {
-  let m = prereqMemo.get(index);
-  if (!m) prereqMemo.set(index, (m = new WeakMap()));
+  const m = prereqsOn(index);
   const hit = m.get(c);
   if (hit && hit.episode === episode) return hit.r;
   const r = checkPrereqs(c.op, c.bindings, index, { episode });
   m.set(c, { episode, r });
   return r;
 }
+/**
+ * candidatePrereqs(c, index, episode).holds, stopping at the first prerequisite that does not hold
+ * unless the full check is already kept: the reserves below only ask whether a move is live, for
+ * every carrier of a tag on every projected state (issue 18); only a move the Director tries needs
+ * each prerequisite's result (tryPlace). Evaluation is pure, so the answer is the full check's.
+ */
+export function candidateHolds(c: Candidate, index: WorldIndex, episode: number): boolean {
+  const full = prereqsOn(index).get(c);
+  if (full && full.episode === episode) return full.r.holds;
+  const m = holdsOn(index);
+  const hit = m.get(c);
+  if (hit && hit.episode === episode) return hit.r;
+  const holds = prereqsHold(c.op, c.bindings, index, { episode });
+  m.set(c, { episode, r: holds });
+  return holds;
+}
+
 export const RESERVE_PENALTY = 100;
 
 /** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
@@ -85,7 +103,7 @@ export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKe
     const f = familyOf(c);
     if (families.has(f) || usedKeys.has(c.key)) continue;
     if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!candidatePrereqs(c, index, episode).holds) continue;
+    if (!candidateHolds(c, index, episode)) continue;
     families.add(f);
     if (families.size > limit) return new Set();
   }
@@ -103,7 +121,7 @@ export function liveTypesOfTags(
     for (const c of cands) {
       if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
       if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-      if (!candidatePrereqs(c, index, episode).holds) continue;
+      if (!candidateHolds(c, index, episode)) continue;
       types.add(c.op.type);
       if (types.size === 2) break;
     }

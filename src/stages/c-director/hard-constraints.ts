@@ -1,5 +1,5 @@
 import type { World } from '../../domain/world.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { perState, type WorldIndex } from '../../core/world-index.js';
 import { violatedConstraints } from '../../core/invariants.js';
 
 /**
@@ -19,11 +19,8 @@ export function breaksHardConstraint(before: World | WorldIndex, after: World | 
  * The hard constraints a state already breaks, per state and episode: the Director tries many moves
  * from the same projected state (states are immutable), and re-evaluated them for each (issue 18).
  */
-const brokenMemo = new WeakMap<World | WorldIndex, Map<number, ReadonlySet<string>>>();
-
 function brokenBefore(before: World | WorldIndex, episode: number): ReadonlySet<string> {
-  let byEpisode = brokenMemo.get(before);
-  if (!byEpisode) brokenMemo.set(before, (byEpisode = new Map()));
+  const byEpisode = perState(before, brokenBefore, () => new Map<number, ReadonlySet<string>>());
   let ids = byEpisode.get(episode);
   if (!ids) byEpisode.set(episode, (ids = new Set(violatedConstraints(before, 'hard', { episode }).map((v) => v.id))));
   return ids;

@@ -1,6 +1,6 @@
 import type { MandatoryBeat } from '../../domain/plan.js';
 import type { Operator } from '../../domain/world.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { perState, type WorldIndex } from '../../core/world-index.js';
 import { canAct } from '../b-proposals/bdi.js';
 import { ACT_PHASE, type SceneSlotPlan } from './shape.js';
 import { RESERVE_PENALTY, familyOf, type Candidate } from './candidates.js';
@@ -41,6 +41,10 @@ export interface SlotScoring {
   relaxed: boolean;
   /** Each thread's part of threadNeed, filled as the slot's candidates ask (it depends on the slot only). */
   threadNeeds: Map<string, number | null>;
+  /** canAct by character id on `index`, filled as asked (actableIn): looked up once per slot, not per candidate. */
+  actable?: Map<string, boolean>;
+  /** The ids of the threads resolved on `index` (resolvedIn), likewise. */
+  resolved?: ReadonlySet<string>;
 }
 
 /** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
@@ -55,15 +59,9 @@ export function isFatal(op: Operator): boolean {
   return f;
 }
 
-const actable = new WeakMap<WorldIndex, Map<string, boolean>>();
-
-/** canAct of a character on one state, kept per state: every slot asks it for each bound character of every candidate. */
-function canActIn(index: WorldIndex, id: string): boolean {
-  let m = actable.get(index);
-  if (!m) actable.set(index, (m = new Map()));
-  let ok = m.get(id);
-  if (ok === undefined) m.set(id, (ok = canAct(index.characters.get(id))));
-  return ok;
+/** canAct of the characters of one state, filled as asked and kept per state: every slot asks it for each bound character of every candidate. */
+export function actableIn(index: WorldIndex): Map<string, boolean> {
+  return perState(index, actableIn, () => new Map<string, boolean>());
 }
 
 /** The attempt's `act|actor` move counts of one act, by actor. */
@@ -80,8 +78,12 @@ function countIn(ids: readonly string[], has: (id: string) => boolean): number {
   return n;
 }
 
-function allCanAct(index: WorldIndex, ids: readonly string[]): boolean {
-  for (const id of ids) if (!canActIn(index, id)) return false;
+function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly string[]): boolean {
+  for (const id of ids) {
+    let ok = m.get(id);
+    if (ok === undefined) m.set(id, (ok = canAct(index.characters.get(id))));
+    if (!ok) return false;
+  }
   return true;
 }
 
@@ -91,10 +93,10 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
-  if (!allCanAct(index, c.chars)) return null;
+  if (!allCanAct(index, st.actable ?? actableIn(index), c.chars)) return null;
   if (st.location && !settingOk(index, c.op, st.location)) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
-  if (!st.relaxed && closedStory(c, index)) return null;
+  if (!st.relaxed && closedIn(c, st.resolved ?? resolvedIn(index))) return null;
   let s = c.base;
   // Location variety: a first move whose every allowed place is already full costs a little.
   if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
@@ -159,24 +161,22 @@ export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, nu
 
 /** Every thread the move belongs to (by tags or effects) is resolved. */
 export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
-  if (c.threads.length === 0) return false;
-  const resolved = resolvedIn(index);
-  return resolved.size > 0 && c.threads.every((t) => resolved.has(t));
+  return closedIn(c, resolvedIn(index));
 }
 
-const resolvedMemo = new WeakMap<WorldIndex, ReadonlySet<string>>();
+function closedIn(c: Pick<Candidate, 'threads'>, resolved: ReadonlySet<string>): boolean {
+  return c.threads.length > 0 && resolved.size > 0 && c.threads.every((t) => resolved.has(t));
+}
 
 /**
  * The resolved threads' ids of one state, kept per index (one immutable projected state, as
  * candidatePrereqs keeps its checks): every slot asks closedStory of each candidate, and most states
  * have no resolved thread at all, which settles it without a lookup per candidate thread.
  */
-function resolvedIn(index: WorldIndex): ReadonlySet<string> {
-  let s = resolvedMemo.get(index);
-  if (!s) {
+export function resolvedIn(index: WorldIndex): ReadonlySet<string> {
+  return perState(index, resolvedIn, () => {
     const ids = new Set<string>();
     for (const [id, t] of index.threads) if (t.status === 'resolved') ids.add(id);
-    resolvedMemo.set(index, (s = ids));
-  }
-  return s;
+    return ids;
+  });
 }
