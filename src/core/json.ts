@@ -90,6 +90,27 @@ export function round(n: number, decimals = 4): number {
  * undefined, function or symbol value anywhere, every number finite.
  */
 export function isCanonical(v: unknown): boolean {
+  return plainJson(v, true);
+}
+
+/**
+ * canonicalCompact(value).length, without writing the canonical text where that can be avoided. The
+ * order of an object's keys does not change the length of its JSON text, so for plain data (what
+ * isCanonical asks, key order aside) the native JSON.stringify of the value as it stands gives the
+ * length (issue 18: stage D measures every item it prunes, and the packets' items are not built in
+ * sorted key order). Anything else is measured on the canonical text itself.
+ */
+export function compactLength(value: unknown): number {
+  return plainJson(value, false) ? JSON.stringify(value).length : canonicalCompact(value).length;
+}
+
+/**
+ * Whether JSON.stringify(v) writes the same entries as canonicalCompact(v) (`sorted`: also in the same
+ * order): no "__proto__" key (canonicalize drops it), no toJSON, no undefined, function or symbol
+ * value, every number finite; with `sorted`, every object's keys in sorted order and none an array index,
+ * without it, every object a plain one.
+ */
+function plainJson(v: unknown, sorted: boolean): boolean {
   if (v === null) return true;
   switch (typeof v) {
     case 'string': case 'boolean': return true;
@@ -98,20 +119,30 @@ export function isCanonical(v: unknown): boolean {
     default: return false;
   }
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!isCanonical(v[i])) return false;
+    for (let i = 0; i < v.length; i++) if (!plainJson(v[i], sorted)) return false;
     return true;
   }
   if (typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  // Unordered, the keys are all that is checked: a boxed primitive (new String("ab")) has none that
+  // JSON.stringify writes, so only plain objects qualify.
+  if (!sorted && !isPlainObject(v)) return false;
   const rec = v as Record<string, unknown>;
   let prev: string | undefined;
   for (const k in rec) {
-    if (!Object.prototype.hasOwnProperty.call(rec, k)) return false;
-    if ((prev !== undefined && !(prev < k)) || k === '__proto__' || isIndexKey(k)) return false;
-    prev = k;
-    if (!isCanonical(rec[k])) return false;
+    if (!Object.prototype.hasOwnProperty.call(rec, k) || k === '__proto__') return false;
+    if (sorted) {
+      if ((prev !== undefined && !(prev < k)) || isIndexKey(k)) return false;
+      prev = k;
+    }
+    if (!plainJson(rec[k], sorted)) return false;
   }
   return true;
 }
+
+const isPlainObject = (v: object): boolean => {
+  const proto: unknown = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+};
 
 const isIndexKey = (k: string): boolean => {
   const c = k.charCodeAt(0);

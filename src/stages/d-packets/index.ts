@@ -57,7 +57,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const snapshot = indexWorld(world);
   // An edge "changed this episode" unless the snapshot has it with the same weights and flags.
   // Kept per edge object: the scenes' states share most edges, and each scene's walk asks again (issue 18).
-  const same = new WeakMap<Relationship, boolean>();
+  // A Map, not a WeakMap: it lives for this call only, and its lookups (thousands per scene) are faster.
+  const same = new Map<Relationship, boolean>();
   const sameAsSnapshot = (b: Relationship): boolean => {
     let hit = same.get(b);
     if (hit === undefined) {

@@ -1,6 +1,6 @@
-import { canonicalCompact } from '../../core/json.js';
+import { compactLength } from '../../core/json.js';
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
-import { modelEdge, modelRest, offStage, packetForModel, withoutEmpties } from './wire.js';
+import { modelEdge, modelRest, offStage, withoutEmpties } from './wire.js';
 
 type Sub = ScenePacket['retrieved_subgraph'];
 type Character = Sub['characters'][number];
@@ -10,16 +10,21 @@ type Tracked = 'edges' | 'characters' | 'secrets' | 'threads' | 'accounts' | 'fo
 const TRACKED: Tracked[] = ['edges', 'characters', 'secrets', 'threads', 'accounts', 'forbidden_facts', 'dead'];
 
 /** Length of an item in the model's text (lists and objects in it lose their empties, as packetForModel does). */
-const textLength = (item: unknown): number => canonicalCompact(withoutEmpties(item)).length;
+const textLength = (item: unknown): number => compactLength(withoutEmpties(item));
+/** Where a tracked list sits in the model packet. */
+const HOME: Record<Tracked, 'top' | 'constraints' | 'retrieved_subgraph'> = {
+  edges: 'retrieved_subgraph', characters: 'retrieved_subgraph', secrets: 'retrieved_subgraph', threads: 'retrieved_subgraph', accounts: 'retrieved_subgraph',
+  forbidden_facts: 'constraints', dead: 'top',
+};
 
 /**
  * The length of `packetJson(p)` kept up to date while pruning removes items, without re-serialising
  * the packet after each batch (issue 18: that was most of stage D on the DPRR world). Exactly the
  * same number as a full measure:
  * - a list's text is `[` + its items joined by commas + `]`, so it is kept as a count and a sum of
- *   item lengths; everything else (cast, beats, settings, the lists' keys, and whether an emptied list
- *   still appears) is measured once per combination of empty lists, with each non-empty list
- *   standing in as `0`;
+ *   item lengths; everything else (cast, beats, settings) is measured once, as the model packet
+ *   without the tracked lists (pruning does not change it), and each non-empty list adds its key,
+ *   a one-character stand-in and a comma to it (an emptied list is not in the model's text);
  * - an off-stage character is in the model's text while some string of the scene (the packet's own
  *   fields, the cast's edges, secrets, threads, accounts) is its id (`mentionsIn` in wire.ts: the
  *   text split at quotes). The pieces each string gives there are counted, and removing an item
@@ -29,12 +34,15 @@ const textLength = (item: unknown): number => canonicalCompact(withoutEmpties(it
  */
 export class ModelPacketSize {
   private readonly lists = new Map<Tracked, { n: number; sum: number }>(TRACKED.map((k) => [k, { n: 0, sum: 0 }]));
-  private readonly skeletons = new Map<string, number>();
+  /** The model packet without the tracked lists: its length, and how many keys each object holding a list has then. */
+  private readonly skeleton: { length: number; keys: Record<'top' | 'constraints' | 'retrieved_subgraph', number> };
   private readonly pieces = new Map<string, number>();
   private readonly sizes = new Map<object, number>();
   private readonly modelEdges = new Map<SubgraphEdge, object>();
   /** Off-stage characters present in the subgraph, by id; `sizes` holds those the model reads. */
   private readonly offStage = new Map<string, Set<Character>>();
+  /** The ids of `offStage`: the only strings whose mentions are counted (no other string decides anything). */
+  private readonly offIds: Set<string>;
   private readonly cast: Set<string>;
 
   static of(p: ScenePacket): ModelPacketSize | null {
@@ -45,7 +53,9 @@ export class ModelPacketSize {
   private constructor(private readonly p: ScenePacket) {
     const g = p.retrieved_subgraph;
     this.cast = new Set(p.cast.map((c) => c.id));
+    this.offIds = new Set(g.characters.flatMap((c) => (this.cast.has(c.id) ? [] : [c.id])));
     this.count(modelRest({ ...p, retrieved_subgraph: undefined as unknown as Sub }), 1);
+    this.skeleton = skeletonOf(p);
     for (const e of g.edges) {
       if (!this.cast.has(e.from) && !this.cast.has(e.to)) continue;
       const m = modelEdge(e);
@@ -68,20 +78,21 @@ export class ModelPacketSize {
 
   /** The length of packetJson(p) now. */
   get length(): number {
-    let mask = '';
-    let total = 0;
+    let total = this.skeleton.length;
+    const added = { top: 0, constraints: 0, retrieved_subgraph: 0 };
     for (const k of TRACKED) {
       const l = this.lists.get(k)!;
-      mask += l.n > 0 ? '1' : '0';
-      // "[" + items + commas + "]" in place of the one-character stand-in.
-      if (l.n > 0) total += l.sum + l.n;
+      if (l.n === 0) continue;
+      // `"key":` + "[" + items + commas + "]"; the comma before the entry is counted below.
+      total += JSON.stringify(k).length + 1 + l.sum + l.n + 1;
+      added[HOME[k]]++;
     }
-    let skeleton = this.skeletons.get(mask);
-    if (skeleton === undefined) {
-      skeleton = this.skeletonLength();
-      this.skeletons.set(mask, skeleton);
+    // An object of n entries has n - 1 commas.
+    for (const h of ['top', 'constraints', 'retrieved_subgraph'] as const) {
+      const b = this.skeleton.keys[h];
+      total += Math.max(b + added[h] - 1, 0) - Math.max(b - 1, 0);
     }
-    return skeleton + total;
+    return total;
   }
 
   removedEdge(e: SubgraphEdge): void {
@@ -129,18 +140,6 @@ export class ModelPacketSize {
     this.sizes.delete(item);
   }
 
-  /** The model packet with each non-empty tracked list as `0` and each empty one gone. */
-  private skeletonLength(): number {
-    const m = packetForModel(this.p) as unknown as Record<string, unknown> & { retrieved_subgraph: Record<string, unknown>; constraints: Record<string, unknown> };
-    const sk = { ...m, retrieved_subgraph: { ...m.retrieved_subgraph }, constraints: { ...m.constraints } };
-    const home = (k: Tracked): Record<string, unknown> => (k === 'dead' ? sk : k === 'forbidden_facts' ? sk.constraints : sk.retrieved_subgraph);
-    for (const k of TRACKED) {
-      if (this.lists.get(k)!.n > 0) home(k)[k] = 0;
-      else delete home(k)[k];
-    }
-    return canonicalCompact(sk).length;
-  }
-
   /** Count (+1) or uncount (-1) every string of v as JSON.stringify writes it, in its quote-split pieces. */
   private count(v: unknown, by: 1 | -1): void {
     if (typeof v === 'string') {
@@ -161,10 +160,25 @@ export class ModelPacketSize {
   }
 
   private bump(s: string, by: 1 | -1): void {
+    if (!this.offIds.has(s)) return;
     const n = (this.pieces.get(s) ?? 0) + by;
     this.pieces.set(s, n);
     if (n > 0) return;
     // The last mention of an off-stage character is gone: the model no longer reads them.
     for (const c of this.offStage.get(s) ?? []) if (this.sizes.has(c)) this.drop('characters', c);
   }
+}
+
+/**
+ * The model packet (packetForModel) without the tracked lists, measured: what pruning leaves as it
+ * is. The tracked lists are the subgraph's lists, the dead and the forbidden facts; the rest of the
+ * subgraph (its `k`) and of the packet goes through withoutEmpties as packetForModel sends it.
+ */
+function skeletonOf(p: ScenePacket): { length: number; keys: Record<'top' | 'constraints' | 'retrieved_subgraph', number> } {
+  const { retrieved_subgraph: g, dead: _d, format: _f, marquee: _m, constraints, ...scene } = modelRest(p);
+  const { characters: _c, edges: _e, secrets: _s, threads: _t, accounts: _a, ...subgraph } = g;
+  const { forbidden_facts: _ff, ...rules } = constraints;
+  const sk = withoutEmpties({ ...scene, retrieved_subgraph: subgraph, constraints: rules }) as Record<string, Record<string, unknown>>;
+  const keys = (o: object) => Object.values(o).filter((x) => x !== undefined && typeof x !== 'function' && typeof x !== 'symbol').length;
+  return { length: compactLength(sk), keys: { top: keys(sk), constraints: keys(sk.constraints!), retrieved_subgraph: keys(sk.retrieved_subgraph!) } };
 }

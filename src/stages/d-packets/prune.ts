@@ -1,10 +1,10 @@
-import { canonicalCompact } from '../../core/json.js';
+import { compactLength } from '../../core/json.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import { ModelPacketSize } from './measure.js';
 import { packetTokens } from './wire.js';
 
 /** Characters an item takes in the compact JSON the model reads (plus its comma). */
-const sizeOf = (item: unknown): number => canonicalCompact(item).length + 1;
+const sizeOf = (item: unknown): number => compactLength(item) + 1;
 
 /**
  * Drop the least relevant context until what the model reads fits the budget: edges, then secrets,
@@ -14,8 +14,9 @@ const sizeOf = (item: unknown): number => canonicalCompact(item).length + 1;
  * list, so its checks do not weaken). The scene's own people are never dropped: the cast's characters
  * and the edges among them stay, whatever the budget (a scene cannot be written without them).
  * Each removal is credited with its compact size and recorded in `pruned`, which stays in the
- * packet file but is not sent and not counted; the estimate is re-measured after each batch, from
- * sizes kept up to date as items go (measure.ts: the same figure as serialising the packet again).
+ * packet file but is not sent and not counted; the estimate is measured, and re-measured after each
+ * batch, from sizes kept up to date as items go (measure.ts: the same figure as serialising the packet
+ * again, without serialising it even once: issue 18).
  */
 /** The packet's forbidden facts that can go: the hidden secrets' (by secret id) and the dead's (by character id), with relevance. */
 export interface PrunableFacts {
@@ -27,10 +28,9 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
   const g = p.retrieved_subgraph;
   const castIds = new Set(p.cast.map((c) => c.id));
   const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
-  let size: ModelPacketSize | null | undefined; // made when pruning starts
+  const size = ModelPacketSize.of(p);
   const measure = () => (p.token_estimate = size ? Math.ceil(size.length / 4) : packetTokens(p));
-  const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined =>
-    [...xs].sort((a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id))[0];
+  const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined => first(xs, (a, b) => rel(a) - rel(b) || b.id.localeCompare(a.id));
   const removeOne = (): number => {
     // Edges are sorted by relevance, least relevant last; the cast's own edges stay.
     for (let i = g.edges.length - 1; i >= 0; i--) {
@@ -52,7 +52,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     return removeFact();
   };
   const ff = p.constraints.forbidden_facts;
-  const lowest = <T extends { id: string; relevance: number }>(xs: T[]) => [...xs].sort((a, b) => a.relevance - b.relevance || b.id.localeCompare(a.id))[0];
+  const lowest = <T extends { id: string; relevance: number }>(xs: T[]) => first(xs, (a, b) => a.relevance - b.relevance || b.id.localeCompare(a.id));
   const removeFact = (): number => {
     const s = lowest(facts.secrets.filter((x) => ff.includes(x.text)));
     if (s) { ff.splice(ff.indexOf(s.text), 1); size?.removedFact(s.text); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
@@ -68,7 +68,6 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     return 0; // nothing left to prune: the rest is the scene itself
   };
   let est = measure();
-  if (est > budget) size = ModelPacketSize.of(p);
   while (est > budget) {
     let excess = (est - budget) * 4;
     let progressed = false;
@@ -81,4 +80,14 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     if (!progressed) break;
     est = measure();
   }
+}
+
+/**
+ * What `[...xs].sort(cmp)[0]` is (the sort is stable: the earliest of equals), in one pass instead
+ * of a copy and a sort per removal.
+ */
+function first<T>(xs: readonly T[], cmp: (a: T, b: T) => number): T | undefined {
+  let best: T | undefined;
+  for (let i = 0; i < xs.length; i++) if (i === 0 || cmp(xs[i]!, best!) < 0) best = xs[i];
+  return best;
 }

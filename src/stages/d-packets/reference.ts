@@ -58,12 +58,18 @@ interface Shared {
   facts: Map<string, string>;
 }
 
-function countShared(models: ModelPacket[], min: number): Shared {
+function countShared(models: ModelPacket[], min: number, texts: Map<unknown, string>): Shared {
   const counts = new Map<string, number>();
   const bump = (k: string) => counts.set(k, (counts.get(k) ?? 0) + 1);
+  // Each item's canonical text, written once for both passes (the models are this call's own copies).
+  const textOf = (item: unknown): string => {
+    let t = texts.get(item);
+    if (t === undefined) texts.set(item, (t = canonicalCompact(item)));
+    return t;
+  };
   for (const m of models) {
     const seen = new Set<string>();
-    for (const list of LISTS) for (const item of listOf(m, list)) seen.add(`${list}\u0000${canonicalCompact(item)}`);
+    for (const list of LISTS) for (const item of listOf(m, list)) seen.add(`${list}\u0000${textOf(item)}`);
     for (const f of m.constraints.forbidden_facts ?? []) seen.add(`ff\u0000${f}`);
     seen.forEach(bump);
   }
@@ -74,7 +80,7 @@ function countShared(models: ModelPacket[], min: number): Shared {
   for (const m of models) {
     for (const list of LISTS) {
       for (const item of listOf(m, list)) {
-        const text = canonicalCompact(item);
+        const text = textOf(item);
         if ((counts.get(`${list}\u0000${text}`) ?? 0) < min || lists[list].has(text)) continue;
         const base = itemKey(list, item);
         let key = base;
@@ -92,13 +98,27 @@ function countShared(models: ModelPacket[], min: number): Shared {
 
 /** The reference for a group of an episode's scenes written on one model (one call each). */
 export function episodeReference(packets: ScenePacket[]): EpisodeReference {
-  const models = [...packets].sort((a, b) => a.number - b.number).map((p) => packetForModel(p));
-  const shared = countShared(models, minShare(models.length));
+  const ordered = [...packets].sort((a, b) => a.number - b.number);
+  const models = ordered.map((p) => packetForModel(p));
+  const texts = new Map<unknown, string>();
+  const shared = countShared(models, minShare(models.length), texts);
   const ref: EpisodeReference = { format: 1, episode_id: packets[0]?.episode_id ?? '', characters: {}, edges: {}, secrets: {}, threads: {}, accounts: {}, forbidden_facts: {} };
   for (const list of LISTS) for (const [text, key] of shared.lists[list]) ref[list][key] = JSON.parse(text);
   for (const [text, key] of shared.facts) ref.forbidden_facts[key] = text;
+  MODELS.set(ref, { models: new Map(ordered.map((p, i) => [p, models[i]!])), texts });
   return ref;
 }
+
+/**
+ * The model packets a reference was made from, by packet: each of those scenes' requests (the cost
+ * estimate of `episode plan`, each writer call and retry) reads its packet against the reference,
+ * and rendered it again every time (issue 18). A packet is not edited once its episode's reference
+ * is made (the reference holds its items); another packet object, an edited copy included, is
+ * rendered afresh. With them, their items' canonical texts. What referencedPacket returns shares
+ * the cached model's parts: its callers read them (buildWriterRequest replaces a top-level field of
+ * its own copy, never edits a part).
+ */
+const MODELS = new WeakMap<EpisodeReference, { models: Map<ScenePacket, ModelPacket>; texts: Map<unknown, string> }>();
 
 /** True when the reference has no entry (then the writer gets plain packets). */
 export function referenceIsEmpty(ref: EpisodeReference): boolean {
@@ -129,14 +149,15 @@ function lookupsOf(ref: EpisodeReference): Lookups {
 
 /** The packet as the model reads it, with the reference's entries replaced by their keys. */
 export function referencedPacket(p: ScenePacket, ref: EpisodeReference): ReferencedModelPacket {
-  const m = packetForModel(p);
+  const cached = MODELS.get(ref);
+  const m = cached?.models.get(p) ?? packetForModel(p);
   const { byText, factKey } = lookupsOf(ref);
   const g: Record<string, unknown> = { ...m.retrieved_subgraph };
   for (const list of LISTS) {
     const inline: unknown[] = [];
     const keys: string[] = [];
     for (const item of listOf(m, list)) {
-      const key = byText[list].get(canonicalCompact(item));
+      const key = byText[list].get(cached?.texts.get(item) ?? canonicalCompact(item));
       if (key === undefined) inline.push(item);
       else keys.push(key);
     }

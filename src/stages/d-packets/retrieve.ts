@@ -54,11 +54,13 @@ function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string,
   let frontier = [...cast];
   for (let h = 1; h <= k; h++) {
     const next: string[] = [];
+    const reach = (id: string, other: string) => {
+      if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
+    };
     for (const id of frontier) {
-      for (const r of [...(index.edgesFrom.get(id) ?? []), ...(index.edgesTo.get(id) ?? [])]) {
-        const other = r.from === id ? r.to : r.from;
-        if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
-      }
+      // Outgoing edges first, then incoming: the order the walk meets characters in.
+      for (const r of index.edgesFrom.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
+      for (const r of index.edgesTo.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
     }
     frontier = next;
   }
@@ -113,9 +115,15 @@ function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<s
   });
 }
 
+/**
+ * The accounts the cast own or the scene's transfers move, in ledger order: one pass over the ledger
+ * with set lookups (issue 18: an index memoised per ledger list measured no faster, as each transfer
+ * gives the following states a new list to index, 5-6 per DPRR or 10,000-character episode).
+ */
 function retrievedAccounts(before: World, focus: SceneFocus) {
+  const cast = new Set(focus.cast);
   const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
-  return before.assets.cash_ledger
-    .filter((a) => focus.cast.includes(a.owner) || transferParties.has(a.id))
-    .map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
+  const out: ScenePacket['retrieved_subgraph']['accounts'] = [];
+  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ id: a.id, owner: a.owner, denarii: a.denarii });
+  return out;
 }

@@ -69,14 +69,34 @@ function mentionsIn(text: string): (id: string) => boolean {
 /**
  * Drops null values and empty lists from objects (never from inside a list): a beat without a tag
  * or risks, a scene without the dead. The instructions read an absent field as empty, and on a
- * packet they are a few per cent of what the model is sent.
+ * packet they are a few per cent of what the model is sent. A part with nothing to drop is the
+ * part itself, not a copy (issue 18: most of a packet has none, and copying it all was most of
+ * rendering a packet for the model): what this returns is read, never edited.
  */
 export function withoutEmpties(v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || !hasEmpties(v)) return v;
   if (Array.isArray(v)) return v.map(withoutEmpties);
-  if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
   for (const [k, x] of Object.entries(v)) if (x !== null && !(Array.isArray(x) && x.length === 0)) out[k] = withoutEmpties(x);
   return out;
+}
+
+/** Whether withoutEmpties would drop anything from v: a null or an empty list in one of its objects. */
+function hasEmpties(v: object): boolean {
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const x: unknown = v[i];
+      if (x !== null && typeof x === 'object' && hasEmpties(x)) return true;
+    }
+    return false;
+  }
+  for (const k in v) {
+    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
+    const x: unknown = (v as Record<string, unknown>)[k];
+    if (x === null || (Array.isArray(x) && x.length === 0)) return true;
+    if (typeof x === 'object' && hasEmpties(x)) return true;
+  }
+  return false;
 }
 
 /** The packet as the model reads it: compact canonical JSON. */

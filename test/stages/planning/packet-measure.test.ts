@@ -3,7 +3,7 @@ import { Rng } from '../../../src/core/rng.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import { buildPackets } from '../../../src/stages/d-packets/index.js';
 import { ModelPacketSize } from '../../../src/stages/d-packets/measure.js';
-import { packetJson } from '../../../src/stages/d-packets/wire.js';
+import { packetJson, withoutEmpties } from '../../../src/stages/d-packets/wire.js';
 import { planScenario, scenario, hasStarter, STARTER } from './helpers.js';
 
 /**
@@ -79,5 +79,19 @@ describe('a packet measured incrementally while pruning (d-packets/measure.ts)',
     const p = structuredClone(packets[0]!);
     p.retrieved_subgraph.characters.push({ ...p.retrieved_subgraph.characters[0]!, id: 'a","b' });
     expect(ModelPacketSize.of(p)).toBeNull();
+  });
+});
+
+describe('withoutEmpties (d-packets/wire.ts)', () => {
+  it('drops nulls and empty lists at any depth from a copy, and hands back what has none as it is', () => {
+    const clean = { a: [{ b: 1, c: ['x'] }], d: { e: 'f' } };
+    expect(withoutEmpties(clean)).toBe(clean);
+    const deep = { a: [{ b: 1, c: [] }, { g: null, h: [[]] }], d: { e: 'f', n: null }, k: clean };
+    const before = JSON.stringify(deep);
+    const out = withoutEmpties(deep) as typeof deep;
+    // Lists keep their elements (an empty list inside a list stays); objects lose their empties.
+    expect(out).toEqual({ a: [{ b: 1 }, { h: [[]] }], d: { e: 'f' }, k: clean });
+    expect(out.k).toBe(clean);
+    expect(JSON.stringify(deep)).toBe(before);
   });
 });

@@ -95,6 +95,28 @@ describe('the episode reference in the writer prefix', () => {
     expect({ ...sent, constraints: { ...sent.constraints, required_deltas: whole.constraints.required_deltas } }).toEqual(whole);
   });
 
+  it('reads a packet the reference was made from as it was then, and an edited copy as it is', () => {
+    const writerScenes = packets.filter((p) => !p.marquee);
+    const ref = episodeReference(writerScenes);
+    for (const p of writerScenes) {
+      // The reference keeps the model packets it was made from: the same text as rendering anew.
+      expect(canonicalCompact(referencedPacket(p, ref))).toBe(canonicalCompact(referencedPacket(structuredClone(p), ref)));
+    }
+    // An edited copy (pruning one more secret and fact, another cast mood) is another packet: never
+    // the reference's copy of the original.
+    const p = writerScenes.find((x) => x.retrieved_subgraph.secrets.length > 0 && x.constraints.forbidden_facts.length > 0)!;
+    const q = structuredClone(p);
+    q.retrieved_subgraph.secrets.pop();
+    q.constraints.forbidden_facts.shift();
+    q.cast[0]!.mood = 'edited';
+    const r = referencedPacket(q, ref);
+    expect(canonicalCompact(r)).not.toBe(canonicalCompact(referencedPacket(p, ref)));
+    expect(sorted(resolveModelPacket(r, ref))).toEqual(sorted(packetForModel(q)));
+    // A writer request for the copy sends the copy.
+    const req = buildWriterRequest(q, style, { seed: 's', attempt: 1, mode: 'write', references: { writer: ref, escalation: episodeReference([]) } });
+    expect(req.messages[0]!.content).toContain('"mood":"edited"');
+  });
+
   it('an episode of one scene has nothing to share', () => {
     const ref = episodeReference(packets.slice(0, 1));
     expect(referenceIsEmpty(ref)).toBe(true);
