@@ -1,7 +1,7 @@
 /**
  * The git port: the operations Aureus needs from version control (init, the commit stage, the
  * season workflow), so commands and stages depend on this interface and not on a git library.
- * One adapter: ./simple-git.ts (`createGit(root)`; `createGit(root, { batch: true })` for a sequence of calls).
+ * One adapter: ./adapter.ts (`createGit(root)`; `createGit(root, { batch: true })` for a sequence of calls).
  *
  * Every failure leaves as an AureusError with exit code 10 (git error) and diagnostic AUR6010 —
  * except `requireRepo`, which reports AUR6011. Queries whose "no" is an expected answer (isRepo,

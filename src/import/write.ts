@@ -2,7 +2,7 @@ import '../diagnostics/codes/cli.js';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';

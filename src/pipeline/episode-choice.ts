@@ -3,7 +3,7 @@ import type { World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';

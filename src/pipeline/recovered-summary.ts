@@ -3,7 +3,7 @@ import path from 'node:path';
 import { episodeRef } from '../domain/context.js';
 import type { VerifierReport } from '../domain/scene.js';
 import { episodeRelDir } from '../paths.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import type { EpisodeRunSummary } from './run-episode.js';
 
 /**

@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { openSyncRunner } from '../store/sync-runner.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';

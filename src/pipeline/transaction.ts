@@ -5,7 +5,7 @@ import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';

@@ -1,4 +1,4 @@
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { parsePath } from '../core/deltas/index.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';

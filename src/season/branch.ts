@@ -1,6 +1,6 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { resolveEpisodeOrRef } from './episodes.js';
 
 /**

@@ -4,7 +4,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { episodeRelDir, seasonDirName } from '../paths.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { parseEpisodeId } from './episode-id.js';
 

@@ -11,7 +11,7 @@ import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
 import { requireEpisodeId } from './episode-id.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 
 export type ExportFormat = 'fountain' | 'md' | 'html';
 export const EXPORT_FORMATS: readonly ExportFormat[] = ['fountain', 'md', 'html'];

@@ -11,7 +11,7 @@ import { pendingCommitEpisodes } from '../pipeline/transaction.js';
 import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
 export interface SeasonStatus {

@@ -6,7 +6,7 @@ import { applyDeltas } from '../core/deltas/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { seasonDirName } from '../paths.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { validateSchema, type SchemaKind } from '../store/schema.js';
 import { checkWorldReferences } from '../store/references.js';
 import { checkStateInvariants } from '../core/invariants.js';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through

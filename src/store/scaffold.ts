@@ -3,7 +3,7 @@ import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
-import { createGit } from '../git/simple-git.js';
+import { createGit } from '../git/adapter.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createGit } from '../../src/git/simple-git.js';
+import { createGit } from '../../src/git/adapter.js';
 import { adapterRepo, git, useTempDirs, writeRel as write } from '../support/git-repo.js';
 
 const tmp = useTempDirs('git-batch');

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { simpleGit } from 'simple-git';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
-import { createGit, summarizeGitOutput } from '../../src/git/simple-git.js';
+import { createGit, summarizeGitOutput } from '../../src/git/adapter.js';
 import type { GitPort } from '../../src/git/port.js';
 import { adapterRepo, git as sh, useTempDirs, writeRel as write } from '../support/git-repo.js';
 

@@ -168,7 +168,7 @@ describe('temp files of an interrupted write', () => {
 
   it('the dirty-world check ignores them but not a real edit (exit 8)', async () => {
     const root = await makeWorld('temps-dirty');
-    const { createGit } = await import('../../src/git/simple-git.js');
+    const { createGit } = await import('../../src/git/adapter.js');
     const { requireCleanWorld } = await import('../../src/pipeline/clean-world.js');
     fs.writeFileSync(path.join(root, 'world/characters.json.4242'), '{');
     await expect(requireCleanWorld(createGit(root), ['world', 'operators'])).resolves.toBeUndefined();

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
-import { createGit } from '../../src/git/simple-git.js';
+import { createGit } from '../../src/git/adapter.js';
 import type { GitPort } from '../../src/git/port.js';
 
 /**

@@ -27,7 +27,7 @@ its provenance in seasons/season_NN/what_if/<name>.json and committed on the new
 episode there is compiled on the changed world.`)
     .action(async (name: string, o: { from?: string; set?: string[]; allowDirty?: boolean; json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       const git = createGit(c.root);
       await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');

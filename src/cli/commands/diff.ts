@@ -16,7 +16,7 @@ Examples:
   $ aureus diff s01e02 HEAD --json`)
     .action(async (from: string, to: string, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
       const { resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { readWorldAt } = await import('../../season/world-at.js');

@@ -17,7 +17,7 @@ Examples:
   $ aureus export s01e02 --format html -o s01e02.html`)
     .action(async (episode: string, o: { format: string; output?: string }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
       const { exportEpisode, requireFormat } = await import('../../season/export.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');

@@ -30,7 +30,7 @@ Examples:
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
       const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
       // The notes are part of the season's history: committed (that file alone), like an episode.
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       const git = createGit(c.root);
       let commit: string | null = null;
       if (await git.isRepo()) {

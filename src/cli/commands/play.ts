@@ -30,7 +30,7 @@ Examples:
   $ aureus play --resume cicero-001`)
     .action(async (o: Record<string, string | boolean | undefined>) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
       const { runPlay } = await import('../../play/run.js');
       const code = await runPlay(c.root, o as never, { stdout: c.io.stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });

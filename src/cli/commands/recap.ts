@@ -14,7 +14,7 @@ Examples:
   $ aureus recap s01e02`)
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
  * staged files in the run folder always show what `episode commit` would commit.
  */
 export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
-  const { createGit } = await import('../../git/simple-git.js');
+  const { createGit } = await import('../../git/adapter.js');
   await createGit(c.root).requireRepo();
   const { requireReview } = await import('../../pipeline/review-state.js');
   requireReview(c.root);

@@ -23,7 +23,7 @@ Examples:
   $ aureus episode run          compiles s01e03 again`)
     .action(async (episode: string, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       const git = createGit(c.root);
       await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');

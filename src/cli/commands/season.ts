@@ -69,7 +69,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   // A batch is a dependency layer: let every scene of a layer be issued at once.
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
   const { acquireLock } = await import('../../pipeline/lock.js');
-  const { createGit } = await import('../../git/simple-git.js');
+  const { createGit } = await import('../../git/adapter.js');
   await createGit(c.root).requireRepo();
   // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
   const { preflightEpisode } = await import('../../pipeline/run-episode.js');

@@ -13,7 +13,7 @@ Examples:
   $ aureus -C my-world status --json | jq .threads`)
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/simple-git.js');
+      const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
       const { seasonStatus, renderStatus } = await import('../../season/status.js');
       const s = await seasonStatus(c.root);

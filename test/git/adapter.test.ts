@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
-import { createGit, parsePorcelainZ } from '../../src/git/simple-git.js';
+import { createGit, parsePorcelainZ } from '../../src/git/adapter.js';
 import { adapterRepo, git, useTempDirs, writeRel as write } from '../support/git-repo.js';
 
 const tmp = useTempDirs('git');
 const repo = () => adapterRepo(tmp());
 
-describe('simple-git adapter (GitPort) on real repositories', () => {
+describe('the git adapter (GitPort) on real repositories', () => {
   it('init makes a repository on branch main; isRepo tells repositories apart', async () => {
     const root = tmp();
     const g = createGit(root);
