@@ -43,8 +43,10 @@ export const VERIFY_WORKER = new URL('./verify-worker.js', import.meta.url);
 
 /**
  * How many workers an `episode run` starts: AUREUS_WORKERS when set (0: none, verification in the
- * main thread), else one for each core past the main thread's, at most two (docs/benchmarks.md,
- * eighth pass: a second worker on two cores).
+ * main thread), else one for each core past the first two, at most two. On two cores a worker was
+ * measured to save no wall time (its loading and GC contend with the planning main thread) while the
+ * process spent ~0.45 s more CPU and ~40 MB more memory, so there the default is none
+ * (docs/benchmarks.md, eighth pass: stage F's verification in a worker thread).
  */
 export function verifyWorkers(env: NodeJS.ProcessEnv): number {
   const set = env.AUREUS_WORKERS;
@@ -52,7 +54,7 @@ export function verifyWorkers(env: NodeJS.ProcessEnv): number {
     const n = Number(set);
     return Number.isInteger(n) && n >= 0 ? Math.min(n, 8) : 0;
   }
-  return Math.max(0, Math.min(2, availableParallelism() - 1));
+  return Math.max(0, Math.min(2, availableParallelism() - 2));
 }
 
 interface Task {

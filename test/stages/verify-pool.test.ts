@@ -159,11 +159,11 @@ describe.skipIf(!built)('the verification pool', () => {
 });
 
 describe('how many workers an episode run starts', () => {
-  it('reads AUREUS_WORKERS (0: none; not a count: none), else one per spare core, at most two', () => {
+  it('reads AUREUS_WORKERS (0: none; not a count: none), else one per core past the first two, at most two', () => {
     expect(verifyWorkers({ AUREUS_WORKERS: '0' })).toBe(0);
     expect(verifyWorkers({ AUREUS_WORKERS: '3' })).toBe(3);
     expect(verifyWorkers({ AUREUS_WORKERS: 'many' })).toBe(0);
-    const spare = Math.max(0, Math.min(2, os.availableParallelism() - 1));
+    const spare = Math.max(0, Math.min(2, os.availableParallelism() - 2));
     expect(verifyWorkers({})).toBe(spare);
     expect(verifyWorkers({ AUREUS_WORKERS: '' })).toBe(spare);
   });
