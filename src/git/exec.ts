@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { LineProcess } from '../io/line-process.js';
 
 /**
  * Git processes run without simple-git: a one-shot command whose exit code is part of the answer
@@ -93,61 +94,20 @@ const OBJECT_NAME = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
  * answer (git failed to start, died, or the name cannot be sent on one line): ask another way.
  */
 export class RefReader {
-  private current: ReaderProcess | null = null;
+  private current: LineProcess | null = null;
 
   constructor(private readonly root: string) {}
 
-  resolve(name: string): Promise<string | null | undefined> {
-    if (/[\n\r\0]/.test(name)) return Promise.resolve(undefined);
-    if (!this.current || this.current.ended) this.current = startReader(this.root);
-    const reader = this.current;
-    if (!reader) return Promise.resolve(undefined);
-    return new Promise((resolve) => {
-      reader.waiting.push((line) => resolve(line === undefined ? undefined : OBJECT_NAME.test(line) ? line : null));
-      reader.child.stdin.write(`${name}\n`);
-    });
+  async resolve(name: string): Promise<string | null | undefined> {
+    if (/[\n\r\0]/.test(name)) return undefined;
+    if (!this.current?.alive) this.current = LineProcess.start('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: this.root, env: cleanEnv() });
+    const line = await this.current?.ask(name);
+    return line === undefined ? undefined : OBJECT_NAME.test(line) ? line : null;
   }
 
   /** End the process (it exits when its input closes); a later question starts a new one. */
   close(): void {
-    this.current?.child.stdin.end();
+    this.current?.end();
     this.current = null;
   }
-}
-
-interface ReaderProcess {
-  child: ChildProcessWithoutNullStreams;
-  /** One callback per question asked and not yet answered, in order. */
-  waiting: Array<(line: string | undefined) => void>;
-  ended: boolean;
-}
-
-function startReader(root: string): ReaderProcess | null {
-  let child: ChildProcessWithoutNullStreams;
-  try {
-    child = spawn('git', ['cat-file', '--batch-check=%(objectname)'], { cwd: root, env: cleanEnv(), stdio: 'pipe' });
-  } catch {
-    return null;
-  }
-  const reader: ReaderProcess = { child, waiting: [], ended: false };
-  let buffer = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d: string) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      reader.waiting.shift()?.(line);
-    }
-  });
-  child.stderr.resume();
-  // A write after git died (EPIPE) is answered by the close below, not thrown.
-  child.stdin.on('error', () => undefined);
-  const fail = () => {
-    reader.ended = true;
-    for (const w of reader.waiting.splice(0)) w(undefined);
-  };
-  child.on('error', fail);
-  child.on('close', fail);
-  return reader;
 }

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { LineProcess } from '../io/line-process.js';
 
 /**
  * A small `sh` that runs `sync -f <path>` for each path it reads, one per line, and answers 0 or 1
@@ -13,67 +13,27 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 
 const SCRIPT = 'while IFS= read -r f; do if sync -f "$f" >/dev/null 2>&1; then echo 0; else echo 1; fi; done';
 
-interface Runner {
-  child: ChildProcessWithoutNullStreams;
-  /** One callback per path sent and not yet answered, in order. */
-  waiting: Array<(ok: boolean | undefined) => void>;
-  ended: boolean;
-}
-
-let runner: Runner | null = null;
+let runner: LineProcess | null = null;
 let opens = 0;
 
 /** Start the runner (Linux only; nested opens share it). Returns its closer. */
 export function openSyncRunner(): () => void {
   opens += 1;
-  if (!runner && process.platform === 'linux' && process.env.AUREUS_DURABILITY !== 'fsync') runner = start();
+  if (!runner && process.platform === 'linux' && process.env.AUREUS_DURABILITY !== 'fsync') runner = LineProcess.start('sh', ['-c', SCRIPT]);
   let closed = false;
   return () => {
     if (closed) return;
     closed = true;
     opens -= 1;
     if (opens === 0 && runner) {
-      runner.child.stdin.end();
+      runner.end();
       runner = null;
     }
   };
 }
 
 /** `sync -f file` through the open runner: true/false, or undefined when it cannot be asked. */
-export function syncWithRunner(file: string): Promise<boolean | undefined> {
-  const r = runner;
-  if (!r || r.ended || /[\n\r\0]/.test(file)) return Promise.resolve(undefined);
-  return new Promise((resolve) => {
-    r.waiting.push(resolve);
-    r.child.stdin.write(`${file}\n`);
-  });
-}
-
-function start(): Runner | null {
-  let child: ChildProcessWithoutNullStreams;
-  try {
-    child = spawn('sh', ['-c', SCRIPT], { stdio: 'pipe' });
-  } catch {
-    return null;
-  }
-  const r: Runner = { child, waiting: [], ended: false };
-  let buffer = '';
-  child.stdout.setEncoding('utf8');
-  child.stdout.on('data', (d: string) => {
-    buffer += d;
-    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
-      const line = buffer.slice(0, i);
-      buffer = buffer.slice(i + 1);
-      r.waiting.shift()?.(line === '0');
-    }
-  });
-  child.stderr.resume();
-  child.stdin.on('error', () => undefined); // a write after the shell died is answered by the close below
-  const fail = () => {
-    r.ended = true;
-    for (const w of r.waiting.splice(0)) w(undefined);
-  };
-  child.on('error', fail);
-  child.on('close', fail);
-  return r;
+export async function syncWithRunner(file: string): Promise<boolean | undefined> {
+  const answer = await runner?.ask(file);
+  return answer === undefined ? undefined : answer === '0';
 }

@@ -1,0 +1,66 @@
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'node:child_process';
+
+/**
+ * A long-lived child process that answers each line written to its stdin with one line on its
+ * stdout, in order (issue 18: `git cat-file --batch-check` for the git port's ref questions, and the
+ * small `sh` that runs the durability barriers' `sync -f`). Started once while the Node process is
+ * small, it spares each question a fork of the grown process.
+ *
+ * `ask` answers undefined when the process cannot answer: it failed to start, died (every waiting
+ * question is then answered undefined), or the question does not fit on one line. The caller then
+ * asks another way.
+ */
+export class LineProcess {
+  private readonly waiting: Array<(line: string | undefined) => void> = [];
+  private ended = false;
+
+  private constructor(private readonly child: ChildProcessWithoutNullStreams) {
+    let buffer = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => {
+      buffer += d;
+      for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+        const line = buffer.slice(0, i);
+        buffer = buffer.slice(i + 1);
+        this.waiting.shift()?.(line);
+      }
+    });
+    child.stderr.resume();
+    // A write after the process died (EPIPE) is answered by the close below, not thrown.
+    child.stdin.on('error', () => undefined);
+    const fail = () => {
+      this.ended = true;
+      for (const w of this.waiting.splice(0)) w(undefined);
+    };
+    child.on('error', fail);
+    child.on('close', fail);
+  }
+
+  /** Starts `command args`; null when Node cannot spawn it. */
+  static start(command: string, args: string[], opts: Pick<SpawnOptions, 'cwd' | 'env'> = {}): LineProcess | null {
+    try {
+      return new LineProcess(spawn(command, args, { ...opts, stdio: 'pipe' }) as ChildProcessWithoutNullStreams);
+    } catch {
+      return null;
+    }
+  }
+
+  /** False once the process has exited or failed. */
+  get alive(): boolean {
+    return !this.ended;
+  }
+
+  /** Writes `question` as one line and resolves with the answer line (undefined: ask another way). */
+  ask(question: string): Promise<string | undefined> {
+    if (this.ended || /[\n\r\0]/.test(question)) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      this.child.stdin.write(`${question}\n`);
+    });
+  }
+
+  /** Closes its input: the process exits once it has answered what it was asked. */
+  end(): void {
+    this.child.stdin.end();
+  }
+}
