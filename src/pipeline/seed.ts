@@ -9,7 +9,7 @@ import { episodeRelDir } from '../paths.js';
 /**
  * An episode's default seed, in a module of its own: `episode plan` derives the seed `episode run`
  * would, without loading the run's git, lock and commit machinery (issue 18: importing
- * run-episode.ts for this function cost a plan about a dozen modules, simple-git and proper-lockfile).
+ * run-episode.ts for this function cost a plan about a dozen modules, the git adapter and proper-lockfile).
  */
 
 /**

@@ -8,7 +8,7 @@ import { SECTION, type WriterStyle } from './e-writer/types.js';
 import type { VerifyContext } from './f-verifier/context.js';
 import { finding } from './f-verifier/context.js';
 import type { SceneVerification } from './f-verifier/verify.js';
-import type { SceneVerifier } from './verify-pool.js';
+import { verifyInThread, type SceneVerifier } from './verify-pool.js';
 import { buildFormatFixRequest, proseUnchanged } from './g-repair/format-fix.js';
 import { enforceKept, firstChangedLine, keepOpening, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
 
@@ -62,9 +62,7 @@ export function onlyFormBroken(v: SceneVerification): boolean {
  * loads) is imported only now: with a worker pool the main thread never needs it (issue 18).
  */
 async function verify(env: AttemptEnv, raw: string, packet: ScenePacket): Promise<SceneVerification> {
-  if (env.verify) return env.verify(raw, packet);
-  const { verifySceneOutput } = await import('./f-verifier/verify.js');
-  return verifySceneOutput(raw, { ...env.base, packet });
+  return env.verify ? env.verify(raw, packet) : verifyInThread(raw, { ...env.base, packet });
 }
 
 async function save(env: AttemptEnv, file: string, text: string): Promise<void> {

@@ -71,8 +71,8 @@ interface Slot {
   dead: boolean;
 }
 
-/** The verifier in the main thread, loaded only when it is needed (a worker usually spares it compromise). */
-async function inThread(raw: string, ctx: VerifyContext): Promise<SceneVerification> {
+/** The verifier in this thread, loaded only when it is needed (a worker usually spares the main thread compromise). */
+export async function verifyInThread(raw: string, ctx: VerifyContext): Promise<SceneVerification> {
   const { verifySceneOutput } = await import('./f-verifier/verify.js');
   return verifySceneOutput(raw, ctx);
 }
@@ -161,7 +161,7 @@ class WorkerPool implements VerifyPool {
     return (raw, packet) => {
       const fallback = () => {
         this.counts.fallback++;
-        return inThread(raw, { ...(local ??= verifyBase(spec)), packet });
+        return verifyInThread(raw, { ...(local ??= verifyBase(spec)), packet });
       };
       if (this.closed) return Promise.reject(this.closedError());
       const live = this.slots.filter((s) => !s.dead);
