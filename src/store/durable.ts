@@ -65,6 +65,22 @@ function tempName(abs: string): string {
   return `${abs}.${process.pid}${String(threadId).padStart(3, '0')}${String(temps).padStart(9, '0')}`;
 }
 
+/**
+ * The replaced file's owner and group, as write-file-atomic kept them: a non-root writer may not be
+ * allowed to give a file away (EPERM, EINVAL) and a filesystem may not have owners (ENOSYS); the
+ * write still happens then, owned by the writer, as it did with write-file-atomic.
+ */
+function keepOwner(fd: number, existing: fs.Stats): void {
+  if (!process.getuid || (existing.uid === process.getuid() && existing.gid === process.getgid?.())) return;
+  try {
+    fs.fchownSync(fd, existing.uid, existing.gid);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const root = process.getuid() === 0;
+    if (!(code === 'ENOSYS' || (!root && (code === 'EPERM' || code === 'EINVAL')))) throw e;
+  }
+}
+
 function replaceWith(abs: string, content: string, existing: fs.Stats | undefined): void {
   const tmp = tempName(abs);
   // 'wx': never opens a file someone else made under that name.
@@ -75,7 +91,7 @@ function replaceWith(abs: string, content: string, existing: fs.Stats | undefine
       if (existing) {
         // The mode given to open is cut by the umask: set it as the file had it.
         fs.fchmodSync(fd, existing.mode & 0o7777);
-        if (process.getuid && existing.uid !== process.getuid()) fs.fchownSync(fd, existing.uid, existing.gid);
+        keepOwner(fd, existing);
       }
     } finally {
       fs.closeSync(fd);
@@ -83,49 +99,6 @@ function replaceWith(abs: string, content: string, existing: fs.Stats | undefine
     fs.renameSync(tmp, abs);
   } catch (e) {
     fs.rmSync(tmp, { force: true });
-    throw e;
-  }
-}
-
-/**
- * `writeVisible` without blocking the event loop (the run's call journal writes one file per LLM
- * answer while scenes are being worked on): the same temp + rename, mode, owner and link handling,
- * ~4× less CPU than write-file-atomic's asynchronous write (issue 18).
- */
-export async function writeVisibleAsync(abs: string, content: string): Promise<void> {
-  let st: fs.Stats | undefined;
-  try {
-    st = await fs.promises.lstat(abs);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
-  }
-  if (st?.isSymbolicLink()) return writeFileAtomic(abs, content, { fsync: false });
-  try {
-    await replaceWithAsync(abs, content, st);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-    await replaceWithAsync(abs, content, st);
-  }
-}
-
-async function replaceWithAsync(abs: string, content: string, existing: fs.Stats | undefined): Promise<void> {
-  const tmp = tempName(abs);
-  const fh = await fs.promises.open(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
-  try {
-    try {
-      await fh.writeFile(content);
-      if (existing) {
-        await fh.chmod(existing.mode & 0o7777);
-        if (process.getuid && existing.uid !== process.getuid()) await fh.chown(existing.uid, existing.gid);
-      }
-    } finally {
-      await fh.close();
-    }
-    await fs.promises.rename(tmp, abs);
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
     throw e;
   }
 }

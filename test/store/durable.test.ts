@@ -1,8 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, writeVisibleAsync } from '../../src/store/durable.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
 import { openSyncRunner, syncWithRunner } from '../../src/store/sync-runner.js';
 
 const dirs: string[] = [];
@@ -55,27 +57,45 @@ describe('durable writes (issue 18)', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe('again\n');
   });
 
-  it('writeVisibleAsync: the same write without blocking — folders made, mode kept, links written through, no temp left', async () => {
+  it('writeVisible makes missing folders, keeps the mode, writes links through and leaves no temp', () => {
     const d = temp();
     const files = Array.from({ length: 20 }, (_, i) => path.join(d, `calls${i % 2}`, `k${i}.json`));
-    await Promise.all(files.map((f, i) => writeVisibleAsync(f, `${i}\n`)));
+    files.forEach((f, i) => writeVisible(f, `${i}\n`));
     expect(files.map((f) => fs.readFileSync(f, 'utf8'))).toEqual(files.map((_, i) => `${i}\n`));
     expect(fs.readdirSync(path.join(d, 'calls0')).length).toBe(10);
     const f = path.join(d, 'mode.json');
     fs.writeFileSync(f, 'old\n');
     fs.chmodSync(f, 0o600);
-    await writeVisibleAsync(f, 'new\n');
+    writeVisible(f, 'new\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
     if (process.platform !== 'win32') expect(fs.statSync(f).mode & 0o777).toBe(0o600);
     const target = path.join(d, 'target.json');
     fs.writeFileSync(target, 'a\n');
     fs.symlinkSync(target, path.join(d, 'link.json'));
-    await writeVisibleAsync(path.join(d, 'link.json'), 'b\n');
+    writeVisible(path.join(d, 'link.json'), 'b\n');
     expect(fs.readFileSync(target, 'utf8')).toBe('b\n');
     expect(fs.lstatSync(path.join(d, 'link.json')).isSymbolicLink()).toBe(true);
     fs.mkdirSync(path.join(d, 'blocked', 'inside'), { recursive: true });
-    await expect(writeVisibleAsync(path.join(d, 'blocked'), 'never\n')).rejects.toThrow();
+    expect(() => writeVisible(path.join(d, 'blocked'), 'never\n')).toThrow();
     expect(fs.readdirSync(d).sort()).toEqual(['blocked', 'calls0', 'calls1', 'link.json', 'mode.json', 'target.json']);
+  });
+
+  // As root only: a writer that may not give a file away (here `nobody` replacing root's file in a
+  // folder it may write) still replaces it, owned by itself, as write-file-atomic did (EPERM ignored).
+  it.skipIf(process.platform !== 'linux' || process.getuid?.() !== 0)('writeVisible replaces a file another user owns when it may not keep that owner', () => {
+    const d = fs.mkdtempSync(path.join('/tmp', 'aureus-owner-'));
+    dirs.push(d);
+    fs.chmodSync(d, 0o777);
+    const f = path.join(d, 'root-owned.json');
+    fs.writeFileSync(f, 'old\n', { mode: 0o666 });
+    fs.chmodSync(f, 0o666);
+    const durable = pathToFileURL(path.join(import.meta.dirname, '../../dist/store/durable.js')).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const { writeVisible } = await import(${JSON.stringify(durable)}); writeVisible(${JSON.stringify(f)}, 'new\\n');`], { uid: 65534, gid: 65534, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(fs.readFileSync(f, 'utf8')).toBe('new\n');
+    expect(fs.statSync(f).uid).toBe(65534);
+    expect(fs.readdirSync(d)).toEqual(['root-owned.json']);
   });
 
   it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
