@@ -70,7 +70,7 @@ const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 /** Whether each repository (by root) resolves user.name / user.email, asked once per process. */
 const identities = new Map<string, Promise<{ name: boolean; email: boolean }>>();
 
-class SimpleGitPort implements GitPort {
+class GitCliPort implements GitPort {
   /** With `batch`, refs are resolved by one long-lived `git cat-file --batch-check` (./exec.ts). */
   private readonly reader: RefReader | null;
 
@@ -88,11 +88,8 @@ class SimpleGitPort implements GitPort {
 
   /** Output of a command whose failure is an expected "no" (null), not an error. */
   private async query(args: string[]): Promise<string | null> {
-    try {
-      return await gitOutput(this.root, args);
-    } catch {
-      return null;
-    }
+    const r = await gitRun(this.root, args);
+    return r.code === 0 ? r.stdout : null;
   }
 
   /**
@@ -332,5 +329,5 @@ class SimpleGitPort implements GitPort {
  * an episode's commit (issue 18). Such a port must be closed.
  */
 export function createGit(root: string, opts: { batch?: boolean } = {}): GitPort {
-  return new SimpleGitPort(root, opts.batch === true);
+  return new GitCliPort(root, opts.batch === true);
 }

@@ -39,7 +39,7 @@ export class LineProcess {
   /** Starts `command args`; null when Node cannot spawn it. */
   static start(command: string, args: string[], opts: Pick<SpawnOptions, 'cwd' | 'env'> = {}): LineProcess | null {
     try {
-      return new LineProcess(spawn(command, args, { ...opts, stdio: 'pipe' }) as ChildProcessWithoutNullStreams);
+      return new LineProcess(spawn(command, args, { ...opts, stdio: 'pipe', windowsHide: true }) as ChildProcessWithoutNullStreams);
     } catch {
       return null;
     }

@@ -9,7 +9,7 @@ import { isAtomicTemp } from './commit-safety.js';
  * clobber them. One check for every command that changes the world's history.
  */
 export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean; readOnly?: boolean } = {}): Promise<void> {
-  // An untracked write-file-atomic temp file (left by a kill mid-write) is not an edit: recovery removes it.
+  // An untracked temp file of an atomic write (write-file-atomic or store/durable.ts) (left by a kill mid-write) is not an edit: recovery removes it.
   const dirty = (await git.status(paths, { readOnly: opts.readOnly })).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
   if (dirty.length === 0) return;
   const files = dirty.map((e) => e.path).slice(0, 8).join(', ');

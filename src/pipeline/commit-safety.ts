@@ -118,7 +118,7 @@ export function isAtomicTemp(rel: string): boolean {
   return ATOMIC_TEMP.test(rel);
 }
 
-/** Remove write-file-atomic temp files under these folders (relative to root). Returns what it removed. */
+/** Remove atomic writes' temp files (`<file>.<number>`) under these folders (relative to root). Returns what it removed. */
 export function removeAtomicTemps(root: string, relDirs: string[]): string[] {
   const removed: string[] = [];
   const walk = (rel: string) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { stableStringify } from '../core/json.js';
-import { writeDurable, writeVisible } from '../store/durable.js';
+import { writeDurable } from '../store/durable.js';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -46,15 +46,12 @@ export function readReview(root: string): ReviewState | null {
 }
 
 /**
- * Save the review state, durably (file and folder synced) unless `durable: false`: a caller that
- * writes several files for one change (scene-ops' recordVersion) makes them durable together with
- * one barrier (store/durable.ts, issue 18). Returns the file written.
+ * Save the review state durably (file and folder synced). It is the marker of a change: a caller
+ * that writes other files for the same change makes them durable first (scene-ops' recordVersion:
+ * one barrier for its files, then this).
  */
-export function writeReview(root: string, r: ReviewState, opts: { durable?: boolean } = {}): string {
-  const file = path.join(root, REVIEW_FILE);
-  if (opts.durable === false) writeVisible(file, stableStringify(r));
-  else writeDurable(file, stableStringify(r));
-  return file;
+export function writeReview(root: string, r: ReviewState): void {
+  writeDurable(path.join(root, REVIEW_FILE), stableStringify(r));
 }
 
 export function clearReview(root: string): void {

@@ -137,8 +137,11 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   const reportFile = path.join(st.runDir, 'verifier_report.json');
   writeVisible(reportFile, stableStringify(report));
   fs.rmSync(path.join(st.cp.dir, 'stage-h.json'), { force: true });
-  written.push(st.cp.file('scenes'), reportFile, writeReview(st.root, st.review, { durable: false }));
+  written.push(st.cp.file('scenes'), reportFile);
+  // The version's files first, with one barrier; then the review state that points at them, so a
+  // power cut never leaves the review state ahead of the draft, checkpoint and report it names.
   durableBarrier(written);
+  writeReview(st.root, st.review);
   return attempt;
 }
 

@@ -111,12 +111,17 @@ describe('a batch git port (one cat-file process for its ref questions, issue 18
     await g0.init();
     const g = createGit(root, { batch: true });
     try {
+      const inode = () => fs.statSync(path.join(root, '.git/config')).ino;
       g.prefetchConfig(['diff.aureus-json.xfuncname']);
       await new Promise((r) => setTimeout(r, 300)); // the early answer: the driver is not set
+      // Set behind the port's back: a fresh read would see ^x$ and write nothing; the early
+      // answer (unset) makes setConfig write it, which replaces .git/config (a new inode).
+      git(root, 'config', '--local', 'diff.aureus-json.xfuncname', '^x$');
+      const set = inode();
       await g.setConfig([['diff.aureus-json.xfuncname', '^x$']]);
       expect(git(root, 'config', '--local', '--get', 'diff.aureus-json.xfuncname')).toBe('^x$');
+      expect(inode()).not.toBe(set);
       // Used once: a later setConfig reads the config again (and sees ^x$, so it writes nothing).
-      const inode = () => fs.statSync(path.join(root, '.git/config')).ino;
       const before = inode();
       await g.setConfig([['diff.aureus-json.xfuncname', '^x$']]);
       expect(inode()).toBe(before);

@@ -43,7 +43,7 @@ const files = () =>
   ]);
 
 describe('writeWorldRepo', () => {
-  it('goes through the git port: no file of src/ imports simple-git (a dev dependency since git runs as plain child processes)', () => {
+  it('goes through the git port: no file of src/ imports simple-git (git runs as plain child processes)', () => {
     const offenders: string[] = [];
     const walk = (dir: string) => {
       for (const e of fs.readdirSync(dir, { withFileTypes: true })) {

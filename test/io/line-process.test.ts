@@ -29,6 +29,8 @@ describe('LineProcess', () => {
   it('answers undefined when the command cannot start', async () => {
     const p = LineProcess.start('/nonexistent/aureus-no-such-program', []);
     // Node reports a missing program asynchronously (an 'error' event), so start returns an object.
-    expect(await p?.ask('q')).toBeUndefined();
+    expect(p).not.toBeNull();
+    expect(await p!.ask('q')).toBeUndefined();
+    expect(p!.alive).toBe(false);
   });
 });
