@@ -29,7 +29,11 @@ export class StateHasher {
   private readonly pieces = new WeakMap<object, string>();
   /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
   private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
-  /** Whether text() or flatHash met an array hole (where canonicalCompact's text is not the chunks'). */
+  /**
+   * Whether this hasher ever met an array hole (where canonicalCompact's text is not the chunks').
+   * Never reset: element texts written around a hole are kept (`pieces`) and a later flatHash may
+   * reuse them, so once one is seen every flatHash of this hasher is taken by hashValue itself.
+   */
   private sawHole = false;
 
   /**
@@ -97,7 +101,11 @@ export class StateHasher {
   private chunkText(arr: readonly unknown[], start: number): string {
     const end = Math.min(arr.length, start + CHUNK);
     const slice = arr.slice(start, end);
-    if (isCanonical(slice)) return JSON.stringify(slice);
+    return isCanonical(slice) ? JSON.stringify(slice) : this.elementsText(arr, start, end);
+  }
+
+  /** "[e1,e2,…]" for arr[start..end), each element's text kept by identity (a hole reads as null and is noted). */
+  private elementsText(arr: readonly unknown[], start: number, end: number): string {
     const texts: string[] = new Array(end - start);
     for (let i = start; i < end; i++) {
       if (!(i in arr)) this.sawHole = true;
@@ -146,16 +154,11 @@ export class StateHasher {
       const hit = this.chunks.get(keyed);
       if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     }
-    const texts: string[] = new Array(end - start);
-    for (let i = start; i < end; i++) {
-      const x: unknown = arr[i];
-      texts[i - start] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
-    }
     // The chunk's text goes to the digest as a string: at a chunk's size (64 characters of the DPRR
     // world: ~90 K characters) that is 2-3x faster than encoding it into a Buffer first, which pays
     // only for texts of megabytes (core/hash.ts utf8). Same digest (UTF-8 either way).
-    const hex = createHash('sha256').update('[' + texts.join(',') + ']').digest('hex');
-    if (keyed) this.chunks.set(keyed, { refs: arr.slice(start, end), hex });
+    const hex = createHash('sha256').update(this.elementsText(arr, start, end)).digest('hex');
+    this.remember(arr, start, hex);
     return hex;
   }
 
@@ -181,15 +184,8 @@ export class StateHasher {
     // Files are written canonically, so loaded entities (and their copy-on-write copies) usually
     // already have sorted keys: then the native JSON.stringify writes the canonical text.
     if (isCanonical(o)) out = JSON.stringify(o);
-    else if (Array.isArray(o)) {
-      const parts: string[] = new Array(o.length);
-      for (let i = 0; i < o.length; i++) {
-        if (!(i in o)) this.sawHole = true;
-        const x: unknown = o[i];
-        parts[i] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
-      }
-      out = '[' + parts.join(',') + ']';
-    } else {
+    else if (Array.isArray(o)) out = this.elementsText(o, 0, o.length);
+    else {
       const rec = o as Record<string, unknown>;
       const parts: string[] = [];
       for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
@@ -204,12 +200,10 @@ export class StateHasher {
   }
 }
 
-/** Whether `arr` holds the very elements of `refs` from `start` on (a loop: every state of stage D checks every chunk). */
 /** The state hash of one world (a fresh hasher: nothing is kept). */
 export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
 }
-
 
 /** Whether arr[start..end) holds exactly the elements of `refs` (a plain loop: stage D checks every chunk of every state). */
 function sameRefs(refs: readonly unknown[], arr: readonly unknown[], start: number, end: number): boolean {

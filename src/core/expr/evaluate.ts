@@ -1,8 +1,7 @@
 import { diag } from '../../diagnostics/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { EvalFail, type EvalContext } from './context.js';
-import { arityOk, arityText, FUNCTIONS, refId } from './functions.js';
-import { edgeKey } from '../world-index.js';
+import { arityOk, arityText, FUNCTIONS, relEdge } from './functions.js';
 import { parseExpression, type Ast } from './parse.js';
 import { edgeScalar, edgeView, isView, typeName, viewMeta, type Value } from './views.js';
 
@@ -110,12 +109,9 @@ function member(node: Extract<Ast, { type: 'Member' }>, obj: Value): Value {
 function relMember(node: Extract<Ast, { type: 'Member' }>, call: Extract<Ast, { type: 'Call' }>, ctx: EvalContext): Value {
   const a = ev(call.args[0]!, ctx);
   const b = ev(call.args[1]!, ctx);
-  const where = at(call.start);
-  const from = refId(a, 'rel() argument', where);
-  const to = refId(b, 'rel() argument', where);
-  const r = ctx.index.edges.get(edgeKey(from, to));
-  const v = edgeScalar(from, to, r, node.property);
-  return v !== undefined ? v : member(node, edgeView(from, to, r));
+  const { from, to, edge } = relEdge(a, b, ctx, at(call.start));
+  const v = edgeScalar(from, to, edge, node.property);
+  return v !== undefined ? v : member(node, edgeView(from, to, edge));
 }
 
 /** Binary operators, apart from ev because they are most of the interpreter's rules. */

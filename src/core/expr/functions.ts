@@ -84,13 +84,19 @@ function number(v: Value, fn: string, at: { line: number; column: number }): num
   return v;
 }
 
+/** rel(a, b)'s arguments checked and its edge looked up: the function's body, and evaluate.ts's `rel(a, b).field` shortcut. */
+export function relEdge(a: Value, b: Value, ctx: EvalContext, at: { line: number; column: number }) {
+  const from = refId(a, 'rel() argument', at);
+  const to = refId(b, 'rel() argument', at);
+  return { from, to, edge: ctx.index.edges.get(edgeKey(from, to)) };
+}
+
 const SPECS: FunctionSpec[] = [
   {
     name: 'rel', params: [{ ref: 'character' }, { ref: 'character' }], returns: 'edge',
     impl: ([a, b], ctx, at) => {
-      const from = refId(a!, 'rel() argument', at);
-      const to = refId(b!, 'rel() argument', at);
-      return edgeView(from, to, ctx.index.edges.get(edgeKey(from, to)));
+      const { from, to, edge } = relEdge(a!, b!, ctx, at);
+      return edgeView(from, to, edge);
     },
   },
   { name: 'char', params: [{ ref: 'character' }], returns: 'character', impl: ([a], ctx, at) => entity('character', ctx, a!, at) },

@@ -160,17 +160,13 @@ export function placeFullness(index: WorldIndex, locUses: ReadonlyMap<string, nu
 }
 
 /** Every thread the move belongs to (by tags or effects) is resolved. */
-export function closedStory(c: Pick<Candidate, 'threads'>, index: WorldIndex): boolean {
-  return closedIn(c, resolvedIn(index));
-}
-
 function closedIn(c: Pick<Candidate, 'threads'>, resolved: ReadonlySet<string>): boolean {
   return c.threads.length > 0 && resolved.size > 0 && c.threads.every((t) => resolved.has(t));
 }
 
 /**
  * The resolved threads' ids of one state, kept per index (one immutable projected state, as
- * candidatePrereqs keeps its checks): every slot asks closedStory of each candidate, and most states
+ * candidatePrereqs keeps its checks): every slot asks closedIn of each candidate, and most states
  * have no resolved thread at all, which settles it without a lookup per candidate thread.
  */
 export function resolvedIn(index: WorldIndex): ReadonlySet<string> {

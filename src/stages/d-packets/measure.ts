@@ -50,7 +50,7 @@ export class ModelPacketSize {
     return new ModelPacketSize(p);
   }
 
-  private constructor(private readonly p: ScenePacket) {
+  private constructor(p: ScenePacket) {
     const g = p.retrieved_subgraph;
     this.cast = new Set(p.cast.map((c) => c.id));
     this.offIds = new Set(g.characters.flatMap((c) => (this.cast.has(c.id) ? [] : [c.id])));

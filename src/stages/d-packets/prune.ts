@@ -52,11 +52,10 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     return removeFact();
   };
   const ff = p.constraints.forbidden_facts;
-  const lowest = <T extends { id: string; relevance: number }>(xs: T[]) => first(xs, (a, b) => a.relevance - b.relevance || b.id.localeCompare(a.id));
   const removeFact = (): number => {
-    const s = lowest(facts.secrets.filter((x) => ff.includes(x.text)));
+    const s = pickLow(facts.secrets.filter((x) => ff.includes(x.text)), (x) => x.relevance);
     if (s) { ff.splice(ff.indexOf(s.text), 1); size?.removedFact(s.text); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
-    const d = lowest(facts.dead.filter((x) => p.dead.some((y) => y.id === x.id)));
+    const d = pickLow(facts.dead.filter((x) => p.dead.some((y) => y.id === x.id)), (x) => x.relevance);
     if (d) {
       const entry = p.dead.find((y) => y.id === d.id)!;
       p.dead.splice(p.dead.indexOf(entry), 1);

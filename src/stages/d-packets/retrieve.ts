@@ -54,13 +54,13 @@ function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string,
   let frontier = [...cast];
   for (let h = 1; h <= k; h++) {
     const next: string[] = [];
-    const reach = (id: string, other: string) => {
+    const reach = (other: string) => {
       if (!hop.has(other) && index.characters.has(other)) { hop.set(other, h); next.push(other); }
     };
     for (const id of frontier) {
       // Outgoing edges first, then incoming: the order the walk meets characters in.
-      for (const r of index.edgesFrom.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
-      for (const r of index.edgesTo.get(id) ?? []) reach(id, r.from === id ? r.to : r.from);
+      for (const r of index.edgesFrom.get(id) ?? []) reach(r.to);
+      for (const r of index.edgesTo.get(id) ?? []) reach(r.from);
     }
     frontier = next;
   }
