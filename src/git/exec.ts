@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineProcess } from '../io/line-process.js';
+import { runWithShell } from '../io/shell-runner.js';
 
 /**
  * Git processes run without simple-git: a one-shot command whose exit code is part of the answer
@@ -42,11 +43,17 @@ export interface GitRunResult {
  * Run `git args` in root once and collect its output; never rejects (a failed start is code null).
  * `extraEnv` goes over the clean environment (a commit's fallback identity).
  */
-export function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitRunResult> {
+export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitRunResult> {
+  const env = { ...cleanEnv(), ...extraEnv };
+  // Through the run's small shell when one is open (io/shell-runner.ts): no fork of this process.
+  return (await runWithShell(root, ['git', ...args], env)) ?? spawnGit(root, args, env);
+}
+
+function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn('git', args, { cwd: root, env: { ...cleanEnv(), ...extraEnv }, stdio: 'pipe', windowsHide: true });
+      child = spawn('git', args, { cwd: root, env, stdio: 'pipe', windowsHide: true });
     } catch (e) {
       resolve({ code: null, stdout: '', stderr: (e as Error).message });
       return;

@@ -8,7 +8,7 @@ import { episodeRelDir, runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/adapter.js';
-import { openSyncRunner } from '../store/sync-runner.js';
+import { openShellRunner } from '../io/shell-runner.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
@@ -66,8 +66,9 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
-  // Likewise the `sync -f` of the commit's two durability barriers run from one small shell started now.
-  const closeSyncs = o.noCommit ? () => undefined : openSyncRunner();
+  // Likewise the run's other child processes (the preflight's and the commit's git commands, the
+  // durability barriers' `sync -f`) start from one small shell started now (io/shell-runner.ts).
+  const closeShell = o.noCommit ? () => undefined : openShellRunner();
   // Stage F's verification workers, started next (after the forks, which cost more as the process
   // grows) so that they load the verifier and compromise on the other core while this thread checks
   // the world and plans (stages/verify-pool.ts, issue 18).
@@ -77,7 +78,7 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   } finally {
     pool.close();
     git.close();
-    closeSyncs();
+    closeShell();
   }
 }
 

@@ -5,7 +5,8 @@ import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
-import { openSyncRunner, syncWithRunner } from '../../src/store/sync-runner.js';
+import { syncWithRunner } from '../../src/store/sync-runner.js';
+import { openShellRunner } from '../../src/io/shell-runner.js';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -141,11 +142,14 @@ describe('the sync runner (issue 18: the barriers without a fork of the grown pr
     const f = path.join(d, 'a.json');
     writeVisible(f, '{}\n');
     expect(await syncWithRunner(f)).toBeUndefined(); // none open: the caller spawns sync itself
-    const close = openSyncRunner();
-    const closeNested = openSyncRunner();
+    const close = openShellRunner();
+    const closeNested = openShellRunner();
     try {
       expect(await Promise.all([syncWithRunner(f), syncWithRunner(path.join(d, 'missing')), syncWithRunner(f)])).toEqual([true, false, true]);
-      expect(await syncWithRunner(`${f}\nrm -rf /`)).toBeUndefined(); // one path per line, or not through the runner
+      // A path is one word, whatever it holds: nothing in it runs as shell code.
+      const marker = path.join(d, 'ran');
+      expect(await syncWithRunner(`${f}\ntouch ${marker}`)).toBe(false);
+      expect(fs.existsSync(marker)).toBe(false);
       closeNested();
       expect(await syncWithRunner(f)).toBe(true); // still open for the outer user
       expect(await durableBarrierAsync([f])).toEqual({ method: 'syncfs', syncs: 1 });

@@ -1,0 +1,126 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LineProcess } from './line-process.js';
+
+/**
+ * A small `sh` that starts the run's child processes (issue 18). Node starts a process by forking
+ * itself, and that fork's price grows with the heap: an episode's commit forked the full-grown
+ * process (~150 MB) for `git add`, `git commit`, `git tag` and the durability barriers' `sync -f`,
+ * each ~10–20 ms of the main thread (more under load: the parent waits until the child has
+ * exec'd), and the preflight forked it three more times. Started at the beginning of the run,
+ * while the process is small, this shell forks them instead (a fork of a shell costs next to
+ * nothing), one command at a time, in the order asked.
+ *
+ * Each request is one line: an id, the working folder and the command's words, every one of them
+ * single-quoted for `eval` (a line feed or carriage return inside a word is spelled as a variable
+ * the script defines, so any text fits on one line and nothing in it is ever run as shell code).
+ * The command runs with stdin from /dev/null and its stdout and stderr in files of a private
+ * temporary folder; the answer line is the id and the exit code, and the output is read back from
+ * those files. The shell removes the folder when its input closes (the run ends, or Node exits).
+ *
+ * A command given an environment gets exactly that one (`env -i NAME=value… program`).
+ * `runWithShell` answers undefined whenever the shell cannot stand in exactly for a spawn: none is
+ * open, a word holds a NUL, the shell died, or the command could not be started there (exit
+ * 126/127: the caller then spawns it itself, which reports the failure as it always did).
+ */
+
+const SCRIPT = [
+  "NL='",
+  "'",
+  "CR=$(printf '\\r')",
+  'd=$1',
+  "trap 'rm -rf \"$d\"' EXIT",
+  // Ctrl-C reaches the whole process group: the shell outlives it as Node does (a run stops at
+  // its next step); a handled signal is reset to its default in the commands it starts.
+  "trap : INT",
+  "trap 'exit 129' HUP",
+  "trap 'exit 143' TERM",
+  'while IFS= read -r line; do',
+  '  eval "set -- $line"',
+  '  id=$1; dir=$2; shift 2',
+  '  (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"',
+  '  echo "$id $?"',
+  'done',
+].join('\n');
+
+interface Runner {
+  process: LineProcess;
+  dir: string;
+  next: number;
+}
+
+let runner: Runner | null = null;
+let opens = 0;
+
+/** One word for `eval`: single-quoted, line breaks spelled as the script's $NL and $CR. */
+export function shellWord(text: string): string {
+  return `'${text.replace(/'/g, "'\\''").replace(/\n/g, `'"$NL"'`).replace(/\r/g, `'"$CR"'`)}'`;
+}
+
+/** Start the shell (Linux only; nested opens share it). Returns its closer. */
+export function openShellRunner(): () => void {
+  opens += 1;
+  if (!runner && process.platform === 'linux') {
+    let dir: string | null = null;
+    try {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-sh-'));
+      const child = LineProcess.start('sh', ['-c', SCRIPT, 'sh', dir]);
+      if (child) runner = { process: child, dir, next: 0 };
+      else fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  let closed = false;
+  return () => {
+    if (closed) return;
+    closed = true;
+    opens -= 1;
+    if (opens === 0 && runner) {
+      runner.process.end();
+      runner = null;
+    }
+  };
+}
+
+export interface ShellRunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * `command` (program and arguments) in `cwd` through the open shell, with `env` as its whole
+ * environment (undefined: this process's at the shell's start). Undefined when the shell cannot
+ * run it exactly as a spawn would (see above): the caller then spawns it.
+ */
+export async function runWithShell(cwd: string, command: string[], env?: Record<string, string | undefined>): Promise<ShellRunResult | undefined> {
+  const r = runner;
+  if (!r || !r.process.alive || !command.length || command[0]!.includes('=')) return undefined;
+  // `env -i NAME=value… program`: exactly this environment, as a spawn with `env` would give.
+  const vars = env === undefined ? [] : Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
+  if (vars.some(([k]) => k === '' || k.startsWith('-') || k.includes('='))) return undefined;
+  const words = [path.resolve(cwd), ...(env === undefined ? [] : ['-i', ...vars.map(([k, v]) => `${k}=${v}`)]), ...command];
+  if (words.some((w) => w.includes('\0'))) return undefined;
+  const id = String(r.next++);
+  const line = await r.process.ask([id, ...words.map(shellWord)].join(' '));
+  const m = line === undefined ? null : /^(\d+) (\d+)$/.exec(line);
+  if (!m || m[1] !== id) return undefined;
+  const code = Number(m[2]);
+  const read = (ext: string) => {
+    const file = path.join(r.dir, `${id}.${ext}`);
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  };
+  let out: { stdout: string; stderr: string };
+  try {
+    out = { stdout: read('o'), stderr: read('e') };
+  } catch {
+    return undefined;
+  }
+  return code === 126 || code === 127 ? undefined : { code, ...out };
+}

@@ -1,0 +1,98 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openShellRunner, runWithShell } from '../../src/io/shell-runner.js';
+import { cleanEnv, gitRun } from '../../src/git/exec.js';
+
+const dirs: string[] = [];
+const temp = () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-shell-runner-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+
+const runnerDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('aureus-sh-')));
+
+describe.runIf(process.platform === 'linux')('the run shell (issue 18: child processes without a fork of the grown process)', () => {
+  it('runs a command in its folder from the shell, not from this process, with its output, exit code and exact words', async () => {
+    const d = temp();
+    expect(await runWithShell(d, ['true'])).toBeUndefined(); // none open: the caller spawns
+    const before = runnerDirs();
+    const close = openShellRunner();
+    try {
+      const words = ["it's", 'two\nlines', 'cr\rhere', '$HOME', '`id`', '"; touch ran; "', '*', ''];
+      const r = await runWithShell(d, ['sh', '-c', 'printf "%s|" "$@"; printf "%s" "$PPID" >&2; pwd >ppwd; exit 3', 'sh', ...words]);
+      expect(r?.code).toBe(3);
+      expect(r?.stdout).toBe(words.map((w) => `${w}|`).join(''));
+      expect(Number(r?.stderr)).not.toBe(process.pid); // started by the shell
+      expect(fs.readFileSync(path.join(d, 'ppwd'), 'utf8').trim()).toBe(fs.realpathSync(d));
+      expect(fs.readdirSync(d).sort()).toEqual(['ppwd']); // nothing ran as shell code
+      // In order, several at once.
+      const many = await Promise.all([1, 2, 3].map((i) => runWithShell(d, ['sh', '-c', `echo ${i}`])));
+      expect(many.map((m) => m?.stdout)).toEqual(['1\n', '2\n', '3\n']);
+      // Stdin is empty, as a spawn whose input was closed.
+      expect((await runWithShell(d, ['cat']))?.stdout).toBe('');
+    } finally {
+      close();
+    }
+    expect(await runWithShell(d, ['true'])).toBeUndefined();
+    // The shell removes its output folder when its input closes.
+    for (let i = 0; i < 100 && [...runnerDirs()].some((n) => !before.has(n)); i++) await new Promise((r) => setTimeout(r, 20));
+    expect([...runnerDirs()].filter((n) => !before.has(n))).toEqual([]);
+  });
+
+  it('gives a command exactly the environment asked for, and leaves to the caller what it cannot start', async () => {
+    const d = temp();
+    const close = openShellRunner();
+    const closeNested = openShellRunner();
+    try {
+      const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', ONLY: 'this one', EMPTY: '', MULTI: 'a\nb' };
+      const r = await runWithShell(d, ['env'], env);
+      expect(r?.code).toBe(0);
+      expect(r?.stdout.split('\n').filter(Boolean).sort()).toEqual(['EMPTY=', 'MULTI=a', 'b', 'ONLY=this one', `PATH=${env.PATH}`].sort());
+      expect(await runWithShell(d, ['no-such-program-aureus'], env)).toBeUndefined(); // 127: spawned by the caller
+      expect(await runWithShell(path.join(d, 'missing'), ['true'])).toBeUndefined(); // no folder: likewise
+      expect(await runWithShell(d, ['echo', 'a\0b'])).toBeUndefined();
+      expect(await runWithShell(d, ['true'], { '-u': 'x' })).toBeUndefined();
+      closeNested();
+      expect((await runWithShell(d, ['true']))?.code).toBe(0); // still open for the outer user
+    } finally {
+      close();
+    }
+  });
+
+  it('a git command through the shell answers as a spawned one: output, failures, the same commit for a multi-line message', async () => {
+    const repo = () => {
+      const d = temp();
+      spawnSync('git', ['init', '-q'], { cwd: d });
+      fs.writeFileSync(path.join(d, 'a.txt'), 'a\n');
+      return d;
+    };
+    const id = { GIT_AUTHOR_NAME: 'T', GIT_AUTHOR_EMAIL: 't@x', GIT_COMMITTER_NAME: 'T', GIT_COMMITTER_EMAIL: 't@x', GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z' };
+    const message = "S01E01: it's done\n\nline 'two'\r\n  indented $X `y`\n";
+    const steps = async (d: string) => [
+      await gitRun(d, ['status', '--porcelain=v1', '-z', '--untracked-files=all']),
+      await gitRun(d, ['cat-file', '-t', 'nope']),
+      await gitRun(d, ['add', '--', 'a.txt']),
+      await gitRun(d, ['commit', '--quiet', '--no-verify', '--cleanup=verbatim', '-m', message], id),
+      await gitRun(d, ['tag', '-a', 's01e01', '-m', message], id),
+      await gitRun(d, ['rev-parse', 'HEAD', 's01e01']),
+    ];
+    const spawned = await steps(repo());
+    const close = openShellRunner();
+    let viaShell;
+    try {
+      viaShell = await steps(repo());
+    } finally {
+      close();
+    }
+    expect(viaShell).toEqual(spawned);
+    expect(spawned[1]!.code).not.toBe(0);
+    expect(spawned[1]!.stderr).toMatch(/nope/);
+    expect(spawned.slice(2).map((r) => r.code)).toEqual([0, 0, 0, 0]);
+    expect(cleanEnv().GIT_DIR).toBeUndefined();
+  });
+});
