@@ -131,8 +131,20 @@ const common = {
   external: ['ajv', 'ajv/*', 'ajv-formats', '@anthropic-ai/sdk', '@anthropic-ai/sdk/*'],
 };
 
+/**
+ * `yaml` as its ES module build (the package's `default` export condition; Node's own condition gets its
+ * CommonJS build): the same sources, but esbuild can hoist its ~70 modules into the chunk instead of
+ * wrapping each in a `require` that runs at start-up, and leave out what the config reader never calls.
+ */
+const yamlEsm = {
+  name: 'yaml-esm',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: path.join(root, 'node_modules/yaml/browser/index.js') }));
+  },
+};
+
 /** Pass 1: the module graph as esbuild resolves it, to find which dynamic imports reach a heavy package. */
-const graph = await build({ ...common, write: false, plugins: [distModules(() => true)] });
+const graph = await build({ ...common, write: false, plugins: [yamlEsm, distModules(() => true)] });
 const heavy = reachesHeavy(graph.metafile.inputs);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 const keepDynamic = (importer, target) => heavy(rel(target)) && !heavy(rel(importer));
@@ -191,7 +203,7 @@ const result = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   banner: { js: "import { createRequire as __aureusCreateRequire } from 'node:module'; import { fileURLToPath as __aureusFileURLToPath } from 'node:url'; const require = __aureusCreateRequire(import.meta.url); const __filename = __aureusFileURLToPath(import.meta.url);" },
-  plugins: [distModules(keepDynamic, true)],
+  plugins: [yamlEsm, distModules(keepDynamic, true)],
 });
 
 // The same trap for any other package imported dynamically: esbuild makes a CommonJS one a chunk that

@@ -64,4 +64,21 @@ describe.skipIf(!bundled)('start-up bundle', () => {
     expect(JSON.parse(outputs[0]![0]!.stdout)).toHaveProperty('acceptance');
     expect(outputs[0]).toEqual(outputs[1]);
   });
+
+  it("reads aureus.config.yaml with yaml's ES module build, reporting a broken one as the unbundled CLI does", () => {
+    const chunks = fs.readdirSync(path.join(REPO, 'dist/bundle')).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(REPO, 'dist/bundle', f), 'utf8'));
+    expect(chunks.some((c) => c.includes('// node_modules/yaml/browser/dist/'))).toBe(true);
+    expect(chunks.some((c) => c.includes('// node_modules/yaml/dist/'))).toBe(false); // the CommonJS build: a require per module at start-up
+    const pkg = packageCopy();
+    const unbundled = packageCopy();
+    fs.rmSync(path.join(unbundled, 'dist/bundle'), { recursive: true });
+    const world = path.join(tempDir('bundle-yaml'), 'w');
+    dirs.push(path.dirname(world));
+    expect(aureus(pkg, ['init', world]).status).toBe(0);
+    fs.appendFileSync(path.join(world, 'aureus.config.yaml'), 'models:\n  writer: [unclosed\nfoo: &a\n  - *b\nbudgets: {max_cost_usd: "lots"}\n');
+    const [a, b] = [pkg, unbundled].map((p) => aureus(p, ['-C', world, 'validate']));
+    expect(a!.status).toBe(3);
+    expect(a!.stdout + a!.stderr).toMatch(/AUR4101/);
+    expect({ status: a!.status, stdout: a!.stdout, stderr: a!.stderr }).toEqual({ status: b!.status, stdout: b!.stdout, stderr: b!.stderr });
+  });
 });
