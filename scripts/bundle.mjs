@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { compromiseLoad } from './compromise-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -132,7 +133,9 @@ const common = {
 };
 
 /** Pass 1: the module graph as esbuild resolves it, to find which dynamic imports reach a heavy package. */
-const graph = await build({ ...common, write: false, plugins: [distModules(() => true)] });
+// compromise with its lexicon expanded at build time (scripts/compromise-load.mjs).
+const compromise = await compromiseLoad(root);
+const graph = await build({ ...common, write: false, plugins: [distModules(() => true), compromise] });
 const heavy = reachesHeavy(graph.metafile.inputs);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 const keepDynamic = (importer, target) => heavy(rel(target)) && !heavy(rel(importer));
@@ -191,7 +194,7 @@ const result = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   banner: { js: "import { createRequire as __aureusCreateRequire } from 'node:module'; import { fileURLToPath as __aureusFileURLToPath } from 'node:url'; const require = __aureusCreateRequire(import.meta.url); const __filename = __aureusFileURLToPath(import.meta.url);" },
-  plugins: [distModules(keepDynamic, true)],
+  plugins: [distModules(keepDynamic, true), compromise],
 });
 
 // The same trap for any other package imported dynamically: esbuild makes a CommonJS one a chunk that
