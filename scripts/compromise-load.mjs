@@ -7,7 +7,8 @@
 //   comparatives: ~24,000 words, model/_expand). That depends on compromise's own files only: the
 //   bundle's copy of the module takes its four results (lexicon, switches, _multiCache,
 //   uncountable) from one JSON literal, computed here by importing the module itself, and loads
-//   neither the word lists nor the expansion.
+//   neither the word lists nor the expansion. Its conjugation models (model/models/index.js:
+//   suffix-thumb rules unpacked and reversed) are one JSON literal the same way.
 // - extend() merges each plugin's model into the world's with mergeDeep, which copied the ~24,000
 //   words one `Object.assign(model, { [key]: value })` at a time (a fresh object each): the
 //   bundle's copy assigns `model[key] = value`, the same [[Set]] without the object (a third of
@@ -24,6 +25,8 @@ import { pathToFileURL } from 'node:url';
 
 /** The module whose results are precomputed, inside compromise's package folder. */
 export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
+/** The conjugation models (suffix-thumb's unpacked rules), one plain object: the bundle's copy of the module is that object. */
+export const MODELS_MODULE = 'src/2-two/preTagger/model/models/index.js';
 const NAMESPACE = 'aureus-compromise-lexicon';
 
 /** Per module of compromise, the lines the bundle's copy changes, each present exactly once in its source. */
@@ -95,10 +98,17 @@ export function plainData(value) {
   return { json: JSON.stringify(copy(value, [])), links };
 }
 
-/** The four results of MODEL_MODULE, computed by importing it (a fresh module graph of its own). */
-export async function expandedLexicon(dir) {
-  const { default: model } = await import(pathToFileURL(path.join(dir, MODEL_MODULE)).href);
-  return { lexicon: model.one.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable };
+/**
+ * The four results of MODEL_MODULE, and MODELS_MODULE's export as MODEL_MODULE leaves it (its
+ * expansion reads the models), computed by importing them (a fresh module graph of their own).
+ */
+export async function precomputed(dir) {
+  const load = async (m) => (await import(pathToFileURL(path.join(dir, m)).href)).default;
+  const model = await load(MODEL_MODULE);
+  return {
+    lexicon: { lexicon: model.one.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
+    models: await load(MODELS_MODULE),
+  };
 }
 
 /** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
@@ -117,7 +127,9 @@ export function dataModule(value) {
 export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
-  const contents = dataModule(await expandedLexicon(dir));
+  const data = await precomputed(dir);
+  const contents = dataModule(data.lexicon);
+  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {

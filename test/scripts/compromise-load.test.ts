@@ -68,6 +68,7 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.some((f) => f.includes('preTagger/model/lexicon/_data.js'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
+    expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
     expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
