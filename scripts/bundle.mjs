@@ -17,6 +17,9 @@
 //   hashes `__filename` into its temporary names: each chunk gets a real `require` (createRequire of
 //   the chunk's own URL) and `__filename` (esbuild renames any module's own declarations of them).
 // ajv and dist/schemas-compiled/*.cjs are loaded through createRequire at run time, not bundled.
+//
+// compromise is bundled with the work its import does on every run (unpacking and expanding its
+// lexicon, unpacking its conjugation models) done here instead: scripts/compromise-load.mjs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
