@@ -114,7 +114,7 @@ export async function precomputed(dir) {
 /** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
 export function dataModule(value) {
   const { json, links } = plainData(value);
-  // JSON.parse of one string literal: V8 reads it several times faster than the same object literal.
+  // One JSON.parse of a string literal (measured as fast as an object literal of the same data, 24,000 keys).
   return [
     `const data = JSON.parse(${JSON.stringify(json)});`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
