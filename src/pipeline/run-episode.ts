@@ -71,7 +71,9 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // Stage F's verification workers, started next (after the forks, which cost more as the process
   // grows) so that they load the verifier and compromise on the other core while this thread checks
   // the world and plans (stages/verify-pool.ts, issue 18).
-  const pool = startVerifyPool({ size: verifyWorkers(o.env ?? process.env), signal: o.signal });
+  const workers = verifyWorkers(o.env ?? process.env);
+  if (workers.warning) o.warnings?.push(workers.warning);
+  const pool = startVerifyPool({ size: workers.count, signal: o.signal });
   try {
     return await checkedRun(o, git, pool);
   } finally {

@@ -90,4 +90,11 @@ describe.skipIf(!bundled)('episode run with verification workers', () => {
     expect(verifiers(on).every((f) => f.includes('/dist/bundle/chunk-'))).toBe(true);
     expect(verifiers(unbundled)).toEqual([expect.stringMatching(/\/dist\/stages\/f-verifier\/verify\.js$/)]);
   });
+
+  it('warns about an AUREUS_WORKERS that is not a count (AUR7007) and verifies in the main thread', () => {
+    const run = episodeRun(REPO, 'two');
+    expect(JSON.parse(run.stdout).warnings).toContainEqual({ code: 'AUR7007', message: 'the environment variable AUREUS_WORKERS="two" is not a whole number from 0 to 8: verifying in the main thread (no workers)' });
+    expect(run.threads).toHaveLength(1);
+    expect(verifiedIn(run.threads[0]!)).toBe(true);
+  });
 });
