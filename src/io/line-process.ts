@@ -12,6 +12,8 @@ import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'n
  */
 export class LineProcess {
   private readonly waiting: Array<(line: string | undefined) => void> = [];
+  /** Questions asked with a key (askKeyed): answered by the line that starts with that key and a space. */
+  private readonly keyed = new Map<string, (line: string | undefined) => void>();
   private ended = false;
 
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
@@ -22,7 +24,12 @@ export class LineProcess {
       for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
         const line = buffer.slice(0, i);
         buffer = buffer.slice(i + 1);
-        this.waiting.shift()?.(line);
+        const key = line.slice(0, line.indexOf(' '));
+        const byKey = this.keyed.get(key);
+        if (byKey) {
+          this.keyed.delete(key);
+          byKey(line);
+        } else this.waiting.shift()?.(line);
       }
     });
     child.stderr.resume();
@@ -30,7 +37,8 @@ export class LineProcess {
     child.stdin.on('error', () => undefined);
     const fail = () => {
       this.ended = true;
-      for (const w of this.waiting.splice(0)) w(undefined);
+      for (const w of [...this.waiting.splice(0), ...this.keyed.values()]) w(undefined);
+      this.keyed.clear();
     };
     child.on('error', fail);
     child.on('close', fail);
@@ -55,6 +63,18 @@ export class LineProcess {
     if (this.ended || /[\n\r\0]/.test(question)) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       this.waiting.push(resolve);
+      this.child.stdin.write(`${question}\n`);
+    });
+  }
+
+  /**
+   * As ask, for a process that may answer out of order: the answer is the line that starts with
+   * `key` and a space (the key holds no space; one question per key at a time).
+   */
+  askKeyed(key: string, question: string): Promise<string | undefined> {
+    if (this.ended || /[\n\r\0 ]/.test(key) || this.keyed.has(key) || /[\n\r\0]/.test(question)) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      this.keyed.set(key, resolve);
       this.child.stdin.write(`${question}\n`);
     });
   }

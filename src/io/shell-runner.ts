@@ -10,7 +10,9 @@ import { LineProcess } from './line-process.js';
  * each ~10–20 ms of the main thread (more under load: the parent waits until the child has
  * exec'd), and the preflight forked it three more times. Started at the beginning of the run,
  * while the process is small, this shell forks them instead (a fork of a shell costs next to
- * nothing), one command at a time, in the order asked.
+ * nothing), one command at a time, in the order asked; a command asked to run in the background
+ * (the barriers' `sync -f`, which may take a while) runs alongside the next ones instead (with
+ * SIGINT ignored, as POSIX has it for a shell's background commands: harmless for `sync`).
  *
  * Each request is one line: an id, the working folder and the command's words, every one of them
  * single-quoted for `eval` (a line feed or carriage return inside a word is spelled as a variable
@@ -36,12 +38,13 @@ const SCRIPT = [
   "trap : INT",
   "trap 'exit 129' HUP",
   "trap 'exit 143' TERM",
+  'run() { (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"; echo "$id $?"; }',
   'while IFS= read -r line; do',
   '  eval "set -- $line"',
-  '  id=$1; dir=$2; shift 2',
-  '  (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"',
-  '  echo "$id $?"',
+  '  id=$1; how=$2; dir=$3; shift 3',
+  '  if [ "$how" = b ]; then run "$@" & else run "$@"; fi',
   'done',
+  'wait',
 ].join('\n');
 
 interface Runner {
@@ -95,7 +98,12 @@ export interface ShellRunResult {
  * environment (undefined: this process's at the shell's start). Undefined when the shell cannot
  * run it exactly as a spawn would (see above): the caller then spawns it.
  */
-export async function runWithShell(cwd: string, command: string[], env?: Record<string, string | undefined>): Promise<ShellRunResult | undefined> {
+export async function runWithShell(
+  cwd: string,
+  command: string[],
+  env?: Record<string, string | undefined>,
+  opts: { background?: boolean } = {},
+): Promise<ShellRunResult | undefined> {
   const r = runner;
   if (!r || !r.process.alive || !command.length || command[0]!.includes('=')) return undefined;
   // `env -i NAME=value… program`: exactly this environment, as a spawn with `env` would give.
@@ -104,7 +112,7 @@ export async function runWithShell(cwd: string, command: string[], env?: Record<
   const words = [path.resolve(cwd), ...(env === undefined ? [] : ['-i', ...vars.map(([k, v]) => `${k}=${v}`)]), ...command];
   if (words.some((w) => w.includes('\0'))) return undefined;
   const id = String(r.next++);
-  const line = await r.process.ask([id, ...words.map(shellWord)].join(' '));
+  const line = await r.process.askKeyed(id, [id, opts.background ? 'b' : 'f', ...words.map(shellWord)].join(' '));
   const m = line === undefined ? null : /^(\d+) (\d+)$/.exec(line);
   if (!m || m[1] !== id) return undefined;
   const code = Number(m[2]);

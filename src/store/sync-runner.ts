@@ -10,6 +10,7 @@ import { runWithShell } from '../io/shell-runner.js';
  * caller spawns `sync` itself).
  */
 export async function syncWithRunner(file: string): Promise<boolean | undefined> {
-  const r = await runWithShell(process.cwd(), ['sync', '-f', file]);
+  // In the background: the commit's `git add` and `git commit` run while the barrier does.
+  const r = await runWithShell(process.cwd(), ['sync', '-f', file], undefined, { background: true });
   return r === undefined ? undefined : r.code === 0;
 }

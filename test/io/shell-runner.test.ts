@@ -33,6 +33,12 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
       // In order, several at once.
       const many = await Promise.all([1, 2, 3].map((i) => runWithShell(d, ['sh', '-c', `echo ${i}`])));
       expect(many.map((m) => m?.stdout)).toEqual(['1\n', '2\n', '3\n']);
+      // A background command runs alongside the next ones: the foreground one answers first.
+      const order: string[] = [];
+      const slow = runWithShell(d, ['sh', '-c', 'sleep 1; echo slow'], undefined, { background: true }).then((x) => order.push(x!.stdout));
+      const quick = runWithShell(d, ['sh', '-c', 'echo quick']).then((x) => order.push(x!.stdout));
+      await Promise.all([slow, quick]);
+      expect(order).toEqual(['quick\n', 'slow\n']);
       // Stdin is empty, as a spawn whose input was closed.
       expect((await runWithShell(d, ['cat']))?.stdout).toBe('');
     } finally {
