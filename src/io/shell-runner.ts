@@ -21,7 +21,8 @@ import { LineProcess } from './line-process.js';
  * temporary folder; the answer line is the id and the exit code, and the output is read back from
  * those files. The shell removes the folder when its input closes (the run ends, or Node exits).
  *
- * A command given an environment gets exactly that one (`env -i NAME=value… program`).
+ * A command given an environment gets exactly that one (`env` setting what differs from the
+ * shell's, PWD and OLDPWD included).
  * `runWithShell` answers undefined whenever the shell cannot stand in exactly for a spawn: none is
  * open, a word holds a NUL, the shell died, or the command could not be started there (exit
  * 126/127: the caller then spawns it itself, which reports the failure as it always did).
@@ -50,26 +51,41 @@ const SCRIPT = [
 interface Runner {
   process: LineProcess;
   dir: string;
+  /** The environment the shell was started with (envWords). */
+  env: Map<string, string>;
   next: number;
 }
 
 let runner: Runner | null = null;
 let opens = 0;
 
+/**
+ * `env`'s words that turn the shell's environment into `want`: the variables that differ set, and
+ * PWD and OLDPWD (which the shell itself sets) set or unset as asked; all of it (`-i`) when `want`
+ * lacks one of the shell's other variables. Short lines: the shell reads its input a byte at a time.
+ */
+function envWords(shell: Map<string, string>, want: Map<string, string>): string[] {
+  const own = ['PWD', 'OLDPWD'];
+  for (const k of shell.keys()) if (!own.includes(k) && !want.has(k)) return ['-i', ...[...want].map(([k2, v]) => `${k2}=${v}`)];
+  const unset = own.filter((k) => !want.has(k)).flatMap((k) => ['-u', k]);
+  return [...unset, ...[...want].filter(([k, v]) => own.includes(k) || shell.get(k) !== v).map(([k, v]) => `${k}=${v}`)];
+}
+
 /** One word for `eval`: single-quoted, line breaks spelled as the script's $NL and $CR. */
 export function shellWord(text: string): string {
   return `'${text.replace(/'/g, "'\\''").replace(/\n/g, `'"$NL"'`).replace(/\r/g, `'"$CR"'`)}'`;
 }
 
-/** Start the shell (Linux only; nested opens share it). Returns its closer. */
-export function openShellRunner(): () => void {
+/** Start the shell (Linux only; nested opens share it) with `env` (default: this process's). Returns its closer. */
+export function openShellRunner(env: Record<string, string | undefined> = process.env): () => void {
   opens += 1;
   if (!runner && process.platform === 'linux') {
     let dir: string | null = null;
     try {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-sh-'));
-      const child = LineProcess.start('sh', ['-c', SCRIPT, 'sh', dir]);
-      if (child) runner = { process: child, dir, next: 0 };
+      const started = new Map(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+      const child = LineProcess.start('sh', ['-c', SCRIPT, 'sh', dir], { env: Object.fromEntries(started) });
+      if (child) runner = { process: child, dir, env: started, next: 0 };
       else fs.rmSync(dir, { recursive: true, force: true });
     } catch {
       if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -106,10 +122,10 @@ export async function runWithShell(
 ): Promise<ShellRunResult | undefined> {
   const r = runner;
   if (!r || !r.process.alive || !command.length || command[0]!.includes('=')) return undefined;
-  // `env -i NAME=value… program`: exactly this environment, as a spawn with `env` would give.
+  // Exactly this environment, as a spawn with `env` would give (envWords).
   const vars = env === undefined ? [] : Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
   if (vars.some(([k]) => k === '' || k.startsWith('-') || k.includes('='))) return undefined;
-  const words = [path.resolve(cwd), ...(env === undefined ? [] : ['-i', ...vars.map(([k, v]) => `${k}=${v}`)]), ...command];
+  const words = [path.resolve(cwd), ...(env === undefined ? [] : envWords(r.env, new Map(vars))), ...command];
   if (words.some((w) => w.includes('\0'))) return undefined;
   const id = String(r.next++);
   const line = await r.process.askKeyed(id, [id, opts.background ? 'b' : 'f', ...words.map(shellWord)].join(' '));

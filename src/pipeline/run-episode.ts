@@ -9,6 +9,7 @@ import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
 import { createGit } from '../git/adapter.js';
 import { openShellRunner } from '../io/shell-runner.js';
+import { cleanEnv } from '../git/exec.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
@@ -67,8 +68,9 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
   // Likewise the run's other child processes (the preflight's and the commit's git commands, the
-  // durability barriers' `sync -f`) start from one small shell started now (io/shell-runner.ts).
-  const closeShell = o.noCommit ? () => undefined : openShellRunner();
+  // durability barriers' `sync -f`) start from one small shell started now (io/shell-runner.ts),
+  // with git's environment (cleanEnv: its commands' lines then name only what differs).
+  const closeShell = o.noCommit ? () => undefined : openShellRunner(cleanEnv());
   try {
     return await checkedRun(o, git);
   } finally {

@@ -70,6 +70,20 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
     }
   });
 
+  it("names only what differs from the shell's environment, PWD and OLDPWD (which the shell sets) included", async () => {
+    const d = temp();
+    const PATH = process.env.PATH ?? '/usr/bin:/bin';
+    const close = openShellRunner({ PATH, A: '1', PWD: '/nowhere', OLDPWD: '/before' });
+    try {
+      const envOf = async (want: Record<string, string>) => (await runWithShell(d, ['env'], want))?.stdout.split('\n').filter(Boolean).sort();
+      expect(await envOf({ PATH, A: '2', B: 'x' })).toEqual([`PATH=${PATH}`, 'A=2', 'B=x'].sort());
+      expect(await envOf({ PATH, A: '1', PWD: '/p' })).toEqual([`PATH=${PATH}`, 'A=1', 'PWD=/p'].sort());
+      expect(await envOf({ PATH })).toEqual([`PATH=${PATH}`]); // A missing: the whole environment given
+    } finally {
+      close();
+    }
+  });
+
   it('a git command through the shell answers as a spawned one: output, failures, the same commit for a multi-line message', async () => {
     const repo = () => {
       const d = temp();
