@@ -40,10 +40,26 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
  * is null whatever tagging says, so the passage need not be tagged.
  */
 export function couldMatch(passage: string, sig: FactSignature, idx: PersonIndex): boolean {
-  const ents = entitiesOf(passage, idx);
-  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
-  const could = passage.split('\u2063').map(possibleRoots);
-  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
+  return couldMatchBound(passageBound(passage, idx), sig);
+}
+
+/** What couldMatch reads of a passage: its people and places, and the roots each of its sentences could have. */
+export interface PassageBound {
+  entities: Set<string>;
+  could: Set<string>[];
+}
+
+/** A passage's bound, read once: a scene's every sentence and window is bounded against every forbidden fact. */
+export function passageBound(passage: string, idx: PersonIndex): PassageBound {
+  return { entities: entitiesOf(passage, idx), could: passage.split('\u2063').map(possibleRoots) };
+}
+
+/** couldMatch on a passage's bound. */
+export function couldMatchBound(b: PassageBound, sig: FactSignature): boolean {
+  let shared = 0;
+  for (const e of sig.entities) if (b.entities.has(e)) shared++;
+  let most = 0;
+  for (const r of sig.roots) if (b.could.some((c) => c.has(r))) most++;
   return most >= 2 && 1.5 * shared + most >= 4.5;
 }
 
