@@ -30,7 +30,13 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
   let memo = entityMemo.get(idx);
   if (!memo) entityMemo.set(idx, (memo = new Map()));
   let hit = memo.get(passage);
-  if (!hit) memo.set(passage, (hit = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)])));
+  if (!hit) {
+    // A window's are its sentences' (each read once): no name, title or place pattern matches U+2063
+    // or looks across it (a letter or white space), so none spans the join or reads it differently.
+    const parts = passage.split('\u2063');
+    hit = parts.length > 1 ? new Set(parts.flatMap((x) => [...entitiesOf(x, idx)])) : new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)]);
+    memo.set(passage, hit);
+  }
   return hit;
 }
 
