@@ -17,7 +17,7 @@ export function quotedFact(constraint: string): string | null {
 }
 
 /** Capitalised words after the first word that name no person: places and things (Ostia, Sardinia). */
-function places(text: string, idx: PersonIndex): string[] {
+export function places(text: string, idx: PersonIndex): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?<=[\s(])(\p{Lu}\p{Ll}{3,})/gu)) if (!idx.forms.has(m[1].toLowerCase())) out.push(m[1].toLowerCase());
   return out;
