@@ -8,7 +8,8 @@ import { packageRoot } from '../../../src/paths.js';
 import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
 import { readPacket } from '../../../src/stages/f-verifier/load.js';
 import { worldVerifyContext } from '../../../src/stages/f-verifier/world-context.js';
-import { sentencesOf } from '../../../src/stages/f-verifier/prose/parse.js';
+import { sentencesOf, tagsOnly } from '../../../src/stages/f-verifier/prose/parse.js';
+import { MODAL, plainNextWord, STATIVE, subjectVerb } from '../../../src/stages/f-verifier/prose/subjects.js';
 import { findMentions, personIndex, type PersonIndex } from '../../../src/stages/f-verifier/prose/names.js';
 import { couldMatch, couldMatchBound, passageBound, places, roughSignature } from '../../../src/stages/f-verifier/prose/facts.js';
 import { possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
@@ -97,5 +98,34 @@ describe('a canon claim that kills a living man is still rejected when no name i
     const only = (text: string) => claimRules([claim(text)], { ...ctx, packet: { ...ctx.packet, constraints: { ...ctx.packet.constraints, allowed_inventions: { ...ctx.packet.constraints.allowed_inventions, kinds: ['fact'], max: 5 } } } }, '');
     for (const t of [...deaths, ...ofs]) expect(only(t).findings.map((f) => f.code), t).toEqual(['AUR5042']);
     for (const t of [`${name} walks in the night.`, `${name} fears for his life.`]) expect(only(t).findings.map((f) => f.code), t).toEqual([]);
+  });
+});
+
+describe('a modal or stative word after a subject is read without tagging', () => {
+  it('the plain next word is term 1 of the tagged "He <words>" for every corpus sentence and the words after each name in it', () => {
+    let plain = 0;
+    let skipped = 0;
+    const texts = new Set(sentences.flatMap((s) => [s, ...findMentions(s, idx).map((m) => s.slice(m.end).slice(0, 80))]));
+    for (const s of texts) {
+      const w = plainNextWord(s);
+      if (!w) continue;
+      plain++;
+      if (MODAL.test(w) || STATIVE.test(w)) skipped++;
+      const t = (tagsOnly(`He ${s.trim()}`) as unknown as { docs: { text: string }[][] }).docs[0]?.[1];
+      expect(t?.text.toLowerCase(), s).toBe(w);
+    }
+    expect(plain).toBeGreaterThan(1000);
+    expect(skipped).toBeGreaterThan(20);
+  });
+  it('only a plain word followed by white space is read so', () => {
+    for (const t of ["wasn't there", 'was, perhaps', 'was-', 'was', 'Ωs was', '“was” he']) expect(plainNextWord(t), t).toBeNull();
+    expect(plainNextWord('  Was there')).toBe('was');
+  });
+  it('a named subject followed by a modal or a state is no deed; a present verb is', () => {
+    const m = (text: string) => findMentions(text, idx);
+    const name = [...idx.forms.keys()].find((f) => /^[a-z]+$/.test(f) && f.length > 4)!;
+    const N = name[0].toUpperCase() + name.slice(1);
+    for (const t of [`${N} was there.`, `${N} would go.`, `${N} owns the house.`, `${N} had left.`]) expect(subjectVerb(t, m(t)), t).toBeNull();
+    expect(subjectVerb(`${N} walks in.`, m(`${N} walks in.`))?.sure).toBe(true);
   });
 });
