@@ -82,6 +82,8 @@ const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
  */
 export class Attempt {
   readonly world: World;
+  /** The input world's index (the plan's words look names up in it: text.ts). */
+  readonly inputIndex: WorldIndex;
   readonly context: EpisodeContext;
   readonly episode: number;
   readonly rng: Rng;
@@ -137,6 +139,7 @@ export class Attempt {
   constructor(readonly input: DirectorInput, readonly attempt: number) {
     const { world, context, proposals, seed } = input;
     this.world = world;
+    this.inputIndex = indexWorld(world);
     this.context = context;
     this.episode = context.episode;
     this.rng = attempt === 0 ? new Rng(seed) : new Rng(seed).fork(`retry/${attempt}`);
@@ -149,7 +152,7 @@ export class Attempt {
     const openThreads = world.threads.threads.filter((t) => t.status === 'open');
     this.shape = episodeShape(acting.length, openThreads.length, this.rng);
     if (attempt > 0) this.reversalFromAct4();
-    this.objectives = chooseObjectives(world, context, this.rng);
+    this.objectives = chooseObjectives(this.inputIndex, context, this.rng);
     this.steer = new SteeringHook(input.steering ?? null);
     this.gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
 
