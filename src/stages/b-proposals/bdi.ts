@@ -84,8 +84,12 @@ function operatorWords(op: Operator): { set: Set<string>; stems: Set<string> } {
 
 /** Does an intention token ("CORNER_GRAIN") name this operator's business? (word or 5-letter stem match) */
 export function intentionMatches(intention: string, op: Operator): boolean {
+  return wordsMatch(words(intention), op);
+}
+
+function wordsMatch(ws: readonly string[], op: Operator): boolean {
   const w = operatorWords(op);
-  return words(intention).some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
+  return ws.some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
 export interface ThreadLookup {
@@ -160,14 +164,20 @@ export interface BdiScore {
   stakes: string[];
 }
 
-const intentionCache = new WeakMap<Character, WeakMap<Operator, string[]>>();
+const intentionCache = new WeakMap<Character, { words: string[][]; byOp: WeakMap<Operator, string[]> }>();
 
-/** The actor's intentions that name the operator's business: the same for every binding of the pair. */
+/**
+ * The actor's intentions that name the operator's business (intentionMatches): the same for every
+ * binding of the pair. Each intention's words are read once per actor, not once per operator.
+ */
 export function matchingIntentions(actor: Character, op: Operator): string[] {
   let m = intentionCache.get(actor);
-  if (!m) intentionCache.set(actor, (m = new WeakMap()));
-  let l = m.get(op);
-  if (!l) m.set(op, (l = actor.bdi.intentions.filter((i) => intentionMatches(i, op))));
+  if (!m) intentionCache.set(actor, (m = { words: actor.bdi.intentions.map(words), byOp: new WeakMap() }));
+  let l = m.byOp.get(op);
+  if (!l) {
+    const ws = m.words;
+    m.byOp.set(op, (l = actor.bdi.intentions.filter((_, i) => wordsMatch(ws[i]!, op))));
+  }
   return l;
 }
 
