@@ -57,7 +57,12 @@ export function enumerateBindings(world: World, op: Operator, actor: string, cac
 
 /** Canonical key of a binding, for dedup and deterministic tie-breaks. */
 export function bindingKey(opId: string, bindings: Record<string, string>): string {
-  return opId + '(' + Object.keys(bindings).sort().map((k) => `${k}=${bindings[k]}`).join(',') + ')';
+  return keyByRoles(opId, Object.keys(bindings).sort(), bindings);
+}
+
+/** bindingKey of a binding whose role names, sorted, are `sortedRoles` (a family's bindings share them: family.ts). */
+export function keyByRoles(opId: string, sortedRoles: readonly string[], bindings: Record<string, string>): string {
+  return opId + '(' + sortedRoles.map((k) => `${k}=${bindings[k]}`).join(',') + ')';
 }
 
 /** The main target of a move: the `target` role, else the first non-actor role in order. */
@@ -181,25 +186,32 @@ export function matchingIntentions(actor: Character, op: Operator): string[] {
   return l;
 }
 
+/**
+ * The score's parts, shared with the pool's family cut (family.ts), which computes the same score
+ * without the rest of BdiScore: a served desire counts its weight, half again when the move binds
+ * its target; the desires' values are summed in the actor's order, then the intentions and stakes
+ * are added (in this order: the float depends on it).
+ */
+export const desireValue = (weight: number, targetBound: boolean): number => weight * (targetBound ? 1.5 : 1);
+export const bdiTotal = (desires: number, intentions: number, stakes: number): number => round(desires + 0.5 * intentions + 0.25 * stakes);
+
 /** Stage B score of `actor` doing `op` with `bindings` (docs/planning.md). */
 export function bdiScore(world: World, actor: Character, op: Operator, bindings: Record<string, string>, threads?: string[]): BdiScore {
   const bound = new Set(Object.entries(bindings).filter(([r]) => r !== 'actor').map(([, id]) => id));
-  let score = 0;
+  let desires = 0;
   let top: BdiScore['topDesire'] = null;
   let topV = 0;
   for (const d of actor.bdi.desires) {
     if (!op.serves.includes(d.kind)) continue;
-    const v = d.weight * (d.target && bound.has(d.target) ? 1.5 : 1);
-    score += v;
+    const v = desireValue(d.weight, !!d.target && bound.has(d.target));
+    desires += v;
     if (v > topV) { topV = v; top = { text: d.text, kind: d.kind, weight: d.weight }; }
   }
   const intentions = matchingIntentions(actor, op).slice();
-  score += 0.5 * intentions.length;
   const adv = threads ?? threadsAdvancedBy(world, op, bindings);
   const byId = threadLookup(world).byId;
   const stakes = adv.filter((id) => byId.get(id)?.stakeholders.includes(actor.id));
-  score += 0.25 * stakes.length;
-  return { score: round(score), topDesire: top, intentions, stakes };
+  return { score: bdiTotal(desires, intentions.length, stakes.length), topDesire: top, intentions, stakes };
 }
 
 export const priorityOf = (score: number): number => round(score / (score + 1));

@@ -42,9 +42,9 @@ export interface SlotScoring {
   /** Each thread's part of threadNeed, filled as the slot's candidates ask (it depends on the slot only). */
   threadNeeds: Map<string, number | null>;
   /** canAct by character id on `index`, filled as asked (actableIn): looked up once per slot, not per candidate. */
-  actable?: Map<string, boolean>;
+  actable: Map<string, boolean>;
   /** The ids of the threads resolved on `index` (resolvedIn), likewise. */
-  resolved?: ReadonlySet<string>;
+  resolved: ReadonlySet<string>;
 }
 
 /** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
@@ -93,10 +93,10 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
-  if (!allCanAct(index, st.actable ?? actableIn(index), c.chars)) return null;
+  if (!allCanAct(index, st.actable, c.chars)) return null;
   if (st.location && !settingOk(index, c.op, st.location)) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
-  if (!st.relaxed && closedIn(c, st.resolved ?? resolvedIn(index))) return null;
+  if (!st.relaxed && closedIn(c, st.resolved)) return null;
   let s = c.base;
   // Location variety: a first move whose every allowed place is already full costs a little.
   if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
