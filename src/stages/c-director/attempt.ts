@@ -1,7 +1,7 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
-import type { World } from '../../domain/world.js';
+import type { Operator, World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
@@ -71,6 +71,9 @@ export interface SceneWork {
   step: number;
   forcedOpening: { location: string; characters: string[] } | null;
 }
+
+/** What a slot's score adds for an operator, whichever candidate of it (rankSlot). */
+interface OpPart { due: boolean; bonus: number; prep: number; arc: number }
 
 /** The order in which the mandatory beats other than the cliffhanger are placed when several are due. */
 const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
@@ -238,13 +241,18 @@ export class Attempt {
     const { needs, pull } = this.projected(w.sc.number);
     const cands: Candidate[] = [];
     const totals: number[] = [];
+    // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
+    // need, the arc's pull): worked out once per operator of the slot, not for each of its ~50 candidates.
+    const byOp = new Map<Operator, OpPart>();
     for (const c of this.slotCandidates(needTag, allowed)) {
+      let o = byOp.get(c.op);
+      if (!o) byOp.set(c.op, (o = { due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }));
       // A move the showrunner requires (--require) is not held back by the season's memory.
-      const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
+      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
       if (steered === null) continue;
-      const score = s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world);
+      const score = s + steered + o.bonus + o.prep + o.arc;
       cands.push(c);
       totals.push(score + jitter.next() * this.jitterScale);
     }
