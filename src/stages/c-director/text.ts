@@ -33,8 +33,11 @@ export function titleOf(index: WorldIndex, beats: Beat[]): string {
   return parts.map((p, i) => (i > 0 && !isNameWord(index, p.split(/[\s']/)[0]!.toLowerCase()) ? p.charAt(0).toLowerCase() + p.slice(1) : p)).join(', ');
 }
 
-/** Whether a word is one of a character's names or cue (lowercased): asked for one word, so the cast is scanned, not collected into a set. */
+/**
+ * Whether a word is one of a character's names or cue (lowercased): asked for one word, so the cast
+ * is scanned, not collected into a set, and only a name holding the word is split into its words.
+ */
 function isNameWord(index: WorldIndex, word: string): boolean {
-  return index.world.characters.characters.some((c) => c.cue.toLowerCase() === word || c.name.split(/\s+/).some((w) => w.toLowerCase() === word));
+  return index.world.characters.characters.some((c) => c.cue.toLowerCase() === word || (c.name.toLowerCase().includes(word) && c.name.split(/\s+/).some((w) => w.toLowerCase() === word)));
 }
 
