@@ -234,7 +234,7 @@ export class Attempt {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index),
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index), opFacts: new Map(),
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
