@@ -169,7 +169,7 @@ export interface BdiScore {
   stakes: string[];
 }
 
-const intentionCache = new WeakMap<Character, { words: string[][]; byOp: WeakMap<Operator, string[]> }>();
+const intentionCache = new WeakMap<Character, { words: Map<string, string[]>; byOp: WeakMap<Operator, string[]> }>();
 
 /**
  * The actor's intentions that name the operator's business (intentionMatches): the same for every
@@ -177,11 +177,12 @@ const intentionCache = new WeakMap<Character, { words: string[][]; byOp: WeakMap
  */
 export function matchingIntentions(actor: Character, op: Operator): string[] {
   let m = intentionCache.get(actor);
-  if (!m) intentionCache.set(actor, (m = { words: actor.bdi.intentions.map(words), byOp: new WeakMap() }));
+  if (!m) intentionCache.set(actor, (m = { words: new Map(), byOp: new WeakMap() }));
   let l = m.byOp.get(op);
   if (!l) {
     const ws = m.words;
-    m.byOp.set(op, (l = actor.bdi.intentions.filter((_, i) => wordsMatch(ws[i]!, op))));
+    const wordsOf = (i: string): string[] => ws.get(i) ?? (ws.set(i, words(i)), ws.get(i)!);
+    m.byOp.set(op, (l = actor.bdi.intentions.filter((i) => wordsMatch(wordsOf(i), op))));
   }
   return l;
 }
