@@ -3,6 +3,7 @@ import type { OperatorApplication } from '../../domain/plan.js';
 import type { Relationship, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 import type { WorldIndex } from '../../core/world-index.js';
+import { OverlayMap } from '../../core/overlay-map.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 
@@ -31,7 +32,7 @@ export interface Retrieval {
  * characters touch — read from the index (edges per character, by id lookups), never by scanning
  * the world's lists, so a scene's packet costs what its neighbourhood holds (issue 18).
  */
-export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, sameAsSnapshot: (r: Relationship) => boolean): Retrieval {
+export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges): Retrieval {
   const hop = walk(index, focus.cast, k);
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
@@ -41,7 +42,7 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
       const c = index.characters.get(id)!;
       return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
     }),
-    edges: subgraphEdges(index, focus, hop, sameAsSnapshot),
+    edges: subgraphEdges(index, focus, hop, snapshot),
     secrets: retrievedSecrets(index, focus, walked, secretRel),
     threads: retrievedThreads(index, focus, threadRel),
     accounts: retrievedAccounts(before, focus),
@@ -75,25 +76,101 @@ function sceneThreads(index: WorldIndex, focus: SceneFocus) {
 /**
  * The edges among walked characters (each once, from its `from` end) that concern the cast, an
  * active thread's stakeholders, or changed this episode (spec §2.2), most relevant first.
+ * Only those can be kept, so only those are looked at: the cast's and the stakeholders' own edges,
+ * and the few the scene's state does not share with the snapshot (issue 18: walking every edge
+ * among a DPRR scene's 150-250 walked characters, ~2,000 a scene, was most of retrieval). The order
+ * is the definition's: relevance, then the edge key, then where a walk over the walked characters'
+ * outgoing edges meets it (what the stable sort of that walk's list kept).
  */
-function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, sameAsSnapshot: (r: Relationship) => boolean): SubgraphEdge[] {
+function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, snapshot: SnapshotEdges): SubgraphEdge[] {
   const stakeholders = new Set(sceneThreads(index, focus).flatMap((t) => t.stakeholders));
-  const edges: SubgraphEdge[] = [];
-  for (const id of hop.keys()) {
-    for (const r of index.edgesFrom.get(id) ?? []) {
-      if (!hop.has(r.to)) continue;
-      const changed = !sameAsSnapshot(r);
-      const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
-      const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
-      if (inCast === 0 && !touchesThread && !changed) continue;
-      const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
-        - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * Math.max(...WEIGHTS.map((w) => r.weights[w] ?? 0)));
-      const weights: Record<string, number> = {};
-      for (const w of WEIGHTS) weights[w] = round(r.weights[w] ?? 0);
-      edges.push({ from: r.from, to: r.to, weights, flags: [...r.flags], relevance });
+  const seen = new Set<Relationship>();
+  const found: { r: Relationship; e: SubgraphEdge; key: string }[] = [];
+  const consider = (r: Relationship): void => {
+    if (seen.has(r) || !hop.has(r.from) || !hop.has(r.to)) return;
+    seen.add(r);
+    const changed = !snapshot.same(r);
+    const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
+    const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
+    if (inCast === 0 && !touchesThread && !changed) return;
+    let strongest = -Infinity;
+    const weights: Record<string, number> = {};
+    for (const w of WEIGHTS) {
+      const v = r.weights[w] ?? 0;
+      strongest = Math.max(strongest, v);
+      weights[w] = round(v);
     }
-  }
-  return edges.sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`));
+    const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
+      - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * strongest);
+    found.push({ r, e: { from: r.from, to: r.to, weights, flags: [...r.flags], relevance }, key: `${r.from}>${r.to}` });
+  };
+  const around = (id: string): void => {
+    for (const r of index.edgesFrom.get(id) ?? []) consider(r);
+    for (const r of index.edgesTo.get(id) ?? []) consider(r);
+  };
+  for (const id of focus.cast) around(id);
+  for (const id of stakeholders) around(id);
+  for (const r of snapshot.notShared(index)) consider(r);
+  // Where the walk over hop's characters, each one's outgoing edges in index order, meets an edge.
+  const rank = new Map<string, number>();
+  let n = 0;
+  for (const id of hop.keys()) rank.set(id, n++);
+  const walkOrder = (r: Relationship): number => rank.get(r.from)! * 2 ** 21 + (index.edgesFrom.get(r.from) ?? []).indexOf(r);
+  found.sort((a, b) => b.e.relevance - a.e.relevance || collate(a.key, b.key) || walkOrder(a.r) - walkOrder(b.r));
+  return found.map((f) => f.e);
+}
+
+/** String#localeCompare with the default locale and options, as a reusable collator (the same order by definition). */
+const collate = new Intl.Collator().compare;
+
+/**
+ * The snapshot's edges, for telling which edges of a scene's state changed this episode. Kept per
+ * edge object and per edge map: the scenes' states share most edges and their index's edge maps
+ * derive from the snapshot's (core/overlay-map.ts), so each scene asks again about the same few.
+ */
+export interface SnapshotEdges {
+  /** Whether the state's edge is the snapshot's, or has the same weights and flags (then it did not change). */
+  same(r: Relationship): boolean;
+  /** The edges of a state that are not the snapshot's own objects: every changed edge is one of them. */
+  notShared(index: WorldIndex): readonly Relationship[];
+}
+
+export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
+  const base = snapshot.edges;
+  // Maps, not WeakMaps: they live for one buildPackets call, and their lookups (thousands per scene) are faster.
+  const same = new Map<Relationship, boolean>();
+  const unshared = new Map<ReadonlyMap<string, Relationship>, readonly Relationship[]>();
+  const notShared = (edges: ReadonlyMap<string, Relationship>): readonly Relationship[] => {
+    if (edges === base) return [];
+    let hit = unshared.get(edges);
+    if (hit) return hit;
+    const out = new Set<Relationship>();
+    const split = OverlayMap.split(edges);
+    if (split.base !== edges) {
+      // An overlay: what its base does not share, where the overlay still holds it, and its own entries.
+      for (const r of notShared(split.base)) if (edges.get(`${r.from}>${r.to}`) === r) out.add(r);
+      for (const k of split.changed) {
+        const r = edges.get(k)!;
+        if (r !== base.get(k)) out.add(r);
+      }
+    } else {
+      for (const [k, r] of edges) if (r !== base.get(k)) out.add(r);
+    }
+    unshared.set(edges, (hit = [...out]));
+    return hit;
+  };
+  return {
+    same(b) {
+      let hit = same.get(b);
+      if (hit === undefined) {
+        const a = base.get(`${b.from}>${b.to}`);
+        hit = a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
+        same.set(b, hit);
+      }
+      return hit;
+    },
+    notShared: (index) => notShared(index.edges),
+  };
 }
 
 function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
