@@ -44,7 +44,7 @@ export interface ForbiddenFacts {
 export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFocus & { location: string }, cast: PacketCastMember[], hop: Map<string, number>, scope: ForbiddenScope): ForbiddenFacts {
   const walked = (id: string) => hop.has(id);
   const gone = goneOf(before.characters.characters);
-  const dead = gone.filter((c) => c.status === 'dead' && (scope.allGone || walked(c.id))).map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
+  const dead = gone.filter((c) => c.status === 'dead' && (scope.allGone || walked(c.id))).map((c) => ({ cue: c.cue, id: c.id, name: c.name }));
   const forbidden: string[] = [];
   const prunable: PrunableFacts = { secrets: [], dead: [] };
   const inCast = (id: string) => focus.cast.includes(id);

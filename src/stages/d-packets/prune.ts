@@ -47,30 +47,30 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
       if (own(e)) continue;
       g.edges.splice(i, 1);
       size?.removedEdge(e);
-      p.pruned.push({ kind: 'edge', id: `${e.from}>${e.to}`, relevance: e.relevance });
+      p.pruned.push({ id: `${e.from}>${e.to}`, kind: 'edge', relevance: e.relevance });
       return sizeOf(e);
     }
     const s = secrets();
-    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); size?.removedItem('secrets', s); p.pruned.push({ kind: 'secret', id: s.id, relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }
+    if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); size?.removedItem('secrets', s); p.pruned.push({ id: s.id, kind: 'secret', relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }
     const t = threads();
-    if (t) { g.threads.splice(g.threads.indexOf(t), 1); size?.removedItem('threads', t); p.pruned.push({ kind: 'thread', id: t.id, relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
+    if (t) { g.threads.splice(g.threads.indexOf(t), 1); size?.removedItem('threads', t); p.pruned.push({ id: t.id, kind: 'thread', relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
     const a = accounts();
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ kind: 'account', id: a.id, relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ id: a.id, kind: 'account', relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
     const c = others();
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ kind: 'character', id: c.id, relevance: 0 }); return sizeOf(c); }
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ id: c.id, kind: 'character', relevance: 0 }); return sizeOf(c); }
     return removeFact();
   };
   const ff = p.constraints.forbidden_facts;
   const removeFact = (): number => {
     const s = pickLow(facts.secrets.filter((x) => ff.includes(x.text)), (x) => x.relevance);
-    if (s) { ff.splice(ff.indexOf(s.text), 1); size?.removedFact(s.text); p.pruned.push({ kind: 'forbidden_fact', id: s.id, relevance: s.relevance }); return sizeOf(s.text); }
+    if (s) { ff.splice(ff.indexOf(s.text), 1); size?.removedFact(s.text); p.pruned.push({ id: s.id, kind: 'forbidden_fact', relevance: s.relevance }); return sizeOf(s.text); }
     const d = pickLow(facts.dead.filter((x) => p.dead.some((y) => y.id === x.id)), (x) => x.relevance);
     if (d) {
       const entry = p.dead.find((y) => y.id === d.id)!;
       p.dead.splice(p.dead.indexOf(entry), 1);
       size?.removedDead(entry);
       if (ff.includes(d.text)) (ff.splice(ff.indexOf(d.text), 1), size?.removedFact(d.text));
-      p.pruned.push({ kind: 'dead', id: d.id, relevance: d.relevance });
+      p.pruned.push({ id: d.id, kind: 'dead', relevance: d.relevance });
       return sizeOf(entry) + sizeOf(d.text);
     }
     return 0; // nothing left to prune: the rest is the scene itself

@@ -6,6 +6,12 @@ import type { WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
+/**
+ * Packet items are built with their keys in sorted order, as the files write them: then writing a
+ * packet, measuring an item and keying the episode reference take the items as they are (core/json.ts
+ * canonicalShared and isCanonical) instead of sorted copies (issue 18).
+ */
+const SORTED_WEIGHTS = [...WEIGHTS].sort();
 
 /** What a scene's retrieval starts from: its cast, what its applications bind and advance. */
 export interface SceneFocus {
@@ -40,7 +46,7 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
   const subgraph = {
     characters: [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
-      return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
+      return { faction: c.faction, id, intentions: [...c.bdi.intentions], location: c.location, name: c.name, stats: { ...c.stats }, status: c.status };
     }),
     edges: subgraphEdges(index, focus, hop, snapshot),
     secrets: retrievedSecrets(index, focus, walked, secretRel),
@@ -95,14 +101,14 @@ function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, nu
     if (inCast === 0 && !touchesThread && !changed) return;
     let strongest = -Infinity;
     const weights: Record<string, number> = {};
-    for (const w of WEIGHTS) {
+    for (const w of SORTED_WEIGHTS) {
       const v = r.weights[w] ?? 0;
       strongest = Math.max(strongest, v);
       weights[w] = round(v);
     }
     const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
       - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * strongest);
-    found.push({ r, e: { from: r.from, to: r.to, weights, flags: [...r.flags], relevance }, key: `${r.from}>${r.to}` });
+    found.push({ r, e: { flags: [...r.flags], from: r.from, relevance, to: r.to, weights }, key: `${r.from}>${r.to}` });
   };
   const around = (id: string): void => {
     for (const r of index.edgesFrom.get(id) ?? []) consider(r);
@@ -181,14 +187,14 @@ function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<stri
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
     .map((s) => {
       secretRel.set(s.id, round((focus.bound.has(s.id) ? 3 : 0) + (inCast(s.subject) ? 1.5 : 0) + s.holders.filter(inCast).length + s.legal_value + s.public_damage));
-      return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage), ...(focus.told?.has(s.id) ? { told: true } : {}) };
+      return { holders: [...s.holders], id: s.id, legal_value: round(s.legal_value), public_damage: round(s.public_damage), status: s.status, subject: s.subject, text: s.text, ...(focus.told?.has(s.id) ? { told: true } : {}) };
     });
 }
 
 function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<string, number>) {
   return sceneThreads(index, focus).map((t) => {
     threadRel.set(t.id, round((focus.advanced.has(t.id) ? 3 : 0) + t.priority / 5));
-    return { id: t.id, question: t.question, progress: round(t.progress), status: t.status };
+    return { id: t.id, progress: round(t.progress), question: t.question, status: t.status };
   });
 }
 
@@ -201,6 +207,6 @@ function retrievedAccounts(before: World, focus: SceneFocus) {
   const cast = new Set(focus.cast);
   const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
   const out: ScenePacket['retrieved_subgraph']['accounts'] = [];
-  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ id: a.id, owner: a.owner, denarii: a.denarii });
+  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ denarii: a.denarii, id: a.id, owner: a.owner });
   return out;
 }
