@@ -50,22 +50,31 @@ export function canonicalShared(value: unknown): unknown {
   const rec = value as Record<string, unknown>;
   const keys = Object.keys(rec);
   let sorted = true;
-  let parts: unknown[] | undefined; // the parts so far, once one of them is a copy
   for (let i = 0; i < keys.length; i++) {
     const k = keys[i]!;
     if (k === '__proto__' || isIndexKey(k)) return canonicalize(value);
     if (i && !(keys[i - 1]! < k)) sorted = false;
-    const x = rec[k];
-    const y = canonicalShared(x);
-    if (y !== x && !parts) parts = keys.slice(0, i).map((j) => rec[j]);
-    parts?.push(y);
   }
-  if (sorted && !parts) return value;
-  // Undefined members are left out, as JSON.stringify leaves them out of the value itself.
-  const vals = parts ?? keys.map((k) => rec[k]);
-  const out: Record<string, unknown> = {};
-  for (const i of keys.map((_, n) => n).sort((a, b) => (keys[a]! < keys[b]! ? -1 : 1))) if (vals[i] !== undefined) out[keys[i]!] = vals[i];
-  return out;
+  // Undefined members are left out of a copy, as JSON.stringify leaves them out of the value itself.
+  if (!sorted) {
+    const out: Record<string, unknown> = {};
+    for (const k of keys.sort()) {
+      const x = rec[k];
+      if (x !== undefined) out[k] = canonicalShared(x);
+    }
+    return out;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const x = rec[keys[i]!];
+    const y = canonicalShared(x);
+    if (y !== x && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) if (rec[keys[j]!] !== undefined) out[keys[j]!] = rec[keys[j]!];
+    }
+    if (out && y !== undefined) out[keys[i]!] = y;
+  }
+  return out ?? value;
 }
 
 /**
