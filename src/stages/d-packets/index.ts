@@ -13,7 +13,8 @@ import { openingWorld, projectPlan } from '../c-director/checks.js';
 import { snapshotTension } from '../c-director/metrics.js';
 import { StateHasher } from '../../core/state-hash.js';
 import { forbiddenFacts, forbiddenScope, type ForbiddenScope } from './forbidden.js';
-import { retrieve, snapshotEdges, type SnapshotEdges } from './retrieve.js';
+import { retrieve, snapshotEdges, type CharacterEntries, type SnapshotEdges } from './retrieve.js';
+import { ItemLengths } from './measure.js';
 
 export interface PacketOptions {
   /** Hops of the subgraph walk from the cast (1 or 2). */
@@ -55,7 +56,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const carry: Carry = { last: new Map(), visited: new Set(), told: new Set(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id)) };
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
   const snapshot = snapshotEdges(indexWorld(world));
-  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot };
+  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths: new ItemLengths() };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));
 }
 
@@ -70,6 +71,9 @@ interface SharedInputs {
   voices: string[];
   scope: ForbiddenScope;
   snapshot: SnapshotEdges;
+  /** Shared by the scenes' packets: subgraph character entries and their measured lengths. */
+  entries: CharacterEntries;
+  lengths: ItemLengths;
 }
 
 function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): ScenePacket {
@@ -80,7 +84,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
   const apps = beats.flatMap((b) => b.applications);
   const focus = { cast: scene.cast, apps, bound: new Set(apps.flatMap((a) => Object.values(a.bindings))), advanced: new Set(apps.flatMap((a) => a.threads_advanced)), location: scene.location };
   const cast = castOf(index, ops, scene, apps, carry.last);
-  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot);
+  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot, sh.entries);
   const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
   const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope);
   const location = index.locations.get(scene.location);
@@ -122,7 +126,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
     token_estimate: 0,
     token_budget: opts.tokenBudget,
   };
-  prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable);
+  prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable, sh.lengths);
   for (const id of tellsNow) carry.told.add(id);
   return packet;
 }

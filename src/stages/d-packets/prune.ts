@@ -1,6 +1,6 @@
 import { compactLength } from '../../core/json.js';
 import type { ScenePacket } from '../../domain/packet.js';
-import { ModelPacketSize } from './measure.js';
+import { ItemLengths, ModelPacketSize } from './measure.js';
 import { packetTokens } from './wire.js';
 
 /** Characters an item takes in the compact JSON the model reads (plus its comma). */
@@ -24,11 +24,11 @@ export interface PrunableFacts {
   dead: Array<{ id: string; text: string; relevance: number }>;
 }
 
-export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>, facts: PrunableFacts = { secrets: [], dead: [] }): void {
+export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<string, number>, threadRel: Map<string, number>, facts: PrunableFacts = { secrets: [], dead: [] }, lengths = new ItemLengths()): void {
   const g = p.retrieved_subgraph;
   const castIds = new Set(p.cast.map((c) => c.id));
   const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
-  const size = ModelPacketSize.of(p);
+  const size = ModelPacketSize.of(p, lengths);
   const measure = () => (p.token_estimate = size ? Math.ceil(size.length / 4) : packetTokens(p));
   const lowFirst = <T extends { id: string }>(rel: (x: T) => number) => (a: T, b: T): number => rel(a) - rel(b) || b.id.localeCompare(a.id);
   const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined => first(xs, lowFirst(rel));
@@ -57,7 +57,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     const a = accounts();
     if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ id: a.id, kind: 'account', relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
     const c = others();
-    if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ id: c.id, kind: 'character', relevance: 0 }); return sizeOf(c); }
+    if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ id: c.id, kind: 'character', relevance: 0 }); return lengths.fileLength(c) + 1; }
     return removeFact();
   };
   const ff = p.constraints.forbidden_facts;

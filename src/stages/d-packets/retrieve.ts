@@ -1,6 +1,6 @@
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
-import type { Relationship, World } from '../../domain/world.js';
+import type { Character, Relationship, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 import type { WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
@@ -38,7 +38,16 @@ export interface Retrieval {
  * characters touch — read from the index (edges per character, by id lookups), never by scanning
  * the world's lists, so a scene's packet costs what its neighbourhood holds (issue 18).
  */
-export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges): Retrieval {
+/** A subgraph character entry, by the state's character object (see retrieve). */
+export type CharacterEntries = Map<Character, ScenePacket['retrieved_subgraph']['characters'][number]>;
+
+/**
+ * `entries` keeps each subgraph character's entry by the state's character object: the scenes'
+ * states share every character a scene did not change, and each scene walks many of the same, so
+ * an unchanged character is one entry in all their packets, built and measured once (issue 18:
+ * 150-250 entries a DPRR scene, each with its stats and intentions copied). Entries are not edited.
+ */
+export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges, entries: CharacterEntries = new Map()): Retrieval {
   const hop = walk(index, focus.cast, k);
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
@@ -46,7 +55,9 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
   const subgraph = {
     characters: [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
-      return { faction: c.faction, id, intentions: [...c.bdi.intentions], location: c.location, name: c.name, stats: { ...c.stats }, status: c.status };
+      let entry = entries.get(c);
+      if (!entry || entry.id !== id) entries.set(c, (entry = { faction: c.faction, id, intentions: [...c.bdi.intentions], location: c.location, name: c.name, stats: { ...c.stats }, status: c.status }));
+      return entry;
     }),
     edges: subgraphEdges(index, focus, hop, snapshot),
     secrets: retrievedSecrets(index, focus, walked, secretRel),

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
 import { indexWorld } from '../../../src/core/world-index.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
-import { retrieve, snapshotEdges, WEIGHTS, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
+import { retrieve, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
 import { applyDeltas } from '../../../src/core/deltas/apply.js';
 import { round } from '../../../src/core/json.js';
 import { planScenario, scenario } from './helpers.js';
@@ -132,5 +132,27 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
     expect(check(rebuilt, f)).toEqual(edges);
     const copied: World = { ...changed, relationships: { ...changed.relationships, relationships: changed.relationships.relationships.map((e) => ({ ...e })) } };
     expect(check(copied, f)).toEqual(edges);
+  });
+
+  it('share one entry per unchanged character between scenes, and build a new one for a changed character', () => {
+    const entries: CharacterEntries = new Map();
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    const got = focuses.map((f, i) => retrieve(before[i]!, indexWorld(before[i]!), f, 2, snapshot, entries).subgraph.characters);
+    let shared = 0;
+    let changed = 0;
+    for (let i = 1; i < got.length; i++) {
+      for (const entry of got[i]!) {
+        const prev = got[i - 1]!.find((x) => x.id === entry.id);
+        if (!prev) continue;
+        const now = indexWorld(before[i]!).characters.get(entry.id)!;
+        const then = indexWorld(before[i - 1]!).characters.get(entry.id)!;
+        // The entry is the state's character as it is now, whether shared or new.
+        expect(entry).toEqual({ faction: now.faction, id: now.id, intentions: now.bdi.intentions, location: now.location, name: now.name, stats: now.stats, status: now.status });
+        if (now === then) (expect(entry).toBe(prev), shared++);
+        else (expect(entry).not.toBe(prev), changed++);
+      }
+    }
+    expect(shared).toBeGreaterThan(0);
+    expect(changed).toBeGreaterThan(0);
   });
 });
