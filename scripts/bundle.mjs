@@ -17,10 +17,14 @@
 //   hashes `__filename` into its temporary names: each chunk gets a real `require` (createRequire of
 //   the chunk's own URL) and `__filename` (esbuild renames any module's own declarations of them).
 // ajv and dist/schemas-compiled/*.cjs are loaded through createRequire at run time, not bundled.
+//
+// compromise is bundled with the work its import does on every run (unpacking and expanding its
+// lexicon, unpacking its conjugation models) done here instead: scripts/compromise-load.mjs.
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { compromiseLoad } from './compromise-load.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = path.join(root, 'dist');
@@ -132,7 +136,9 @@ const common = {
 };
 
 /** Pass 1: the module graph as esbuild resolves it, to find which dynamic imports reach a heavy package. */
-const graph = await build({ ...common, write: false, plugins: [distModules(() => true)] });
+// compromise with its lexicon expanded at build time (scripts/compromise-load.mjs).
+const compromise = await compromiseLoad(root);
+const graph = await build({ ...common, write: false, plugins: [distModules(() => true), compromise] });
 const heavy = reachesHeavy(graph.metafile.inputs);
 const rel = (file) => path.relative(root, file).split(path.sep).join('/');
 const keepDynamic = (importer, target) => heavy(rel(target)) && !heavy(rel(importer));
@@ -191,7 +197,7 @@ const result = await build({
   sourcemap: 'linked',
   sourcesContent: false,
   banner: { js: "import { createRequire as __aureusCreateRequire } from 'node:module'; import { fileURLToPath as __aureusFileURLToPath } from 'node:url'; const require = __aureusCreateRequire(import.meta.url); const __filename = __aureusFileURLToPath(import.meta.url);" },
-  plugins: [distModules(keepDynamic, true)],
+  plugins: [distModules(keepDynamic, true), compromise],
 });
 
 // The same trap for any other package imported dynamically: esbuild makes a CommonJS one a chunk that

@@ -68,20 +68,15 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   const git = createGit(o.root, { batch: true });
   // Likewise the `sync -f` of the commit's two durability barriers run from one small shell started now.
   const closeSyncs = o.noCommit ? () => undefined : openSyncRunner();
-  // Stage F's verification workers, started next (after the forks, which cost more as the process
-  // grows) so that they load the verifier and compromise on the other core while this thread checks
-  // the world and plans (stages/verify-pool.ts, issue 18).
-  const pool = startVerifyPool({ size: verifyWorkers(o.env ?? process.env), signal: o.signal });
   try {
-    return await checkedRun(o, git, pool);
+    return await checkedRun(o, git);
   } finally {
-    pool.close();
     git.close();
     closeSyncs();
   }
 }
 
-async function checkedRun(o: EpisodeRunOptions, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
+async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRunSummary> {
   // The commit's config question (the diff driver, the identity) is asked now, read-only, while
   // this process is small; commitStep sets what differs (issue 18).
   if (!o.noCommit) git.prefetchConfig(ENTITY_DIFF_CONFIG.map(([key]) => key));
@@ -96,9 +91,17 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort, pool: VerifyPool):
   // A second Ctrl-C exits at once (process.exit): the lock still goes; the checkpoints stay.
   const onExit = () => lock?.release();
   process.once('exit', onExit);
+  // Stage F's verification workers start once the checks have passed and the lock is held (a
+  // refused run loads no verifier) and the preflight's git processes are forked (a fork costs more
+  // while a worker grows its heap): they load the verifier and compromise on another core while
+  // this thread plans (stages/verify-pool.ts, issue 18).
+  const workers = verifyWorkers(o.env ?? process.env);
+  if (workers.warning) o.warnings?.push(workers.warning);
+  const pool = startVerifyPool({ size: workers.count, signal: o.signal });
   try {
     return await runLocked(o, pre, git, pool);
   } finally {
+    pool.close();
     process.off('exit', onExit);
     lock?.release();
   }

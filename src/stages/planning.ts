@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { CliffhangerConstraints, EpisodeRef } from '../domain/context.js';
 import type { EpisodeContext } from '../domain/episode-context.js';
 import type { AgentProposals } from '../domain/proposals.js';
@@ -26,6 +25,7 @@ import { checkPlanAnchors, dueAnchors, requiredAnchors } from './c-director/anch
 import { DEFAULT_EPISODES_PLANNED } from '../core/threads.js';
 import type { Anchor } from '../domain/anchors.js';
 import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
+import { writeVisible } from '../store/durable.js';
 
 /**
  * Planning stages A–D (docs/planning.md). `planEpisode` is pure apart from the LLM port; the
@@ -133,7 +133,7 @@ export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts):
   for (const f of await fs.promises.readdir(path.join(dir, 'packets'))) {
     if (/^SC\d{2}\.json$/.test(f) && !keep.has(`packets/${f}`)) await fs.promises.rm(path.join(dir, 'packets', f));
   }
-  for (const [rel, text] of files) await writeFileAtomic(path.join(dir, rel), text, { fsync: false }); // a draft lost to a power cut is rewritten by the resumed run
+  for (const [rel, text] of files) writeVisible(path.join(dir, rel), text); // a draft lost to a power cut is rewritten by the resumed run
   return files.map(([f]) => f);
 }
 

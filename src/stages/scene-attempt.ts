@@ -1,5 +1,4 @@
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import type { ScenePacket } from '../domain/packet.js';
 import type { Finding, FormatFixRecord, SceneAttempt } from '../domain/scene.js';
 import type { Llm } from '../ports/llm.js';
@@ -11,6 +10,7 @@ import type { SceneVerification } from './f-verifier/verify.js';
 import { verifyInThread, type SceneVerifier } from './verify-pool.js';
 import { buildFormatFixRequest, proseUnchanged } from './g-repair/format-fix.js';
 import { enforceKept, firstChangedLine, keepOpening, simplifyPacket, type RepairPlan } from './g-repair/policy.js';
+import { writeVisible } from '../store/durable.js';
 
 /**
  * One attempt at one scene, in the steps a round runs for every scene at once: the writer's draft,
@@ -65,8 +65,8 @@ async function verify(env: AttemptEnv, raw: string, packet: ScenePacket): Promis
   return env.verify ? env.verify(raw, packet) : verifyInThread(raw, { ...env.base, packet });
 }
 
-async function save(env: AttemptEnv, file: string, text: string): Promise<void> {
-  if (env.draftDir) await writeFileAtomic(path.join(env.draftDir, file), text, { fsync: false });
+function save(env: AttemptEnv, file: string, text: string): void {
+  if (env.draftDir) writeVisible(path.join(env.draftDir, file), text);
 }
 
 /** The three sections in their canonical form, for a text put back together by Aureus. */
@@ -116,7 +116,7 @@ export async function writeDraft(env: AttemptEnv, s: WriteStep): Promise<Draft> 
   });
   const res = await env.llm.complete(req);
   const modelFile = `drafts/${packet.scene_id}.${s.attempt}.txt`;
-  await save(env, modelFile, res.text);
+  save(env, modelFile, res.text);
   const attempt: SceneAttempt = { attempt: s.attempt, model: res.model, mode, raw_file: modelFile, findings: [], critic: null, verdict: 'FAIL' };
   const v = await verify(env, res.text, packet);
   const kept = keep !== undefined && prev ? { keep: { text: keep, claims: prev.v.parsed.claims, events: prev.v.parsed.events } } : {};
@@ -143,7 +143,7 @@ export async function holdOpening(env: AttemptEnv, d: Draft): Promise<Draft> {
   const raw = canonicalAnswer(kept.text, d.v.parsed.claims_raw ?? d.keep.claims, d.v.parsed.events_raw ?? d.keep.events);
   attempt.model_file = d.attempt.model_file ?? d.attempt.raw_file;
   attempt.raw_file = `drafts/${packet.scene_id}.${attempt.attempt}.kept.txt`;
-  await save(env, attempt.raw_file, raw);
+  save(env, attempt.raw_file, raw);
   return { ...d, attempt, raw, v: await verify(env, raw, packet) };
 }
 
@@ -157,7 +157,7 @@ export async function formatFix(env: AttemptEnv, d: Draft): Promise<Draft> {
   const errors = formErrorsOf(d.v);
   const res = await env.llm.complete(buildFormatFixRequest(d.packet, d.raw, errors, d.attempt.attempt, env.signal));
   const file = `drafts/${d.packet.scene_id}.${d.attempt.attempt}.fix.txt`;
-  await save(env, file, res.text);
+  save(env, file, res.text);
   const fixed = await verify(env, res.text, d.packet);
   const record: FormatFixRecord = { raw_file: file, model: res.model, form_errors: errors, outcome: 'accepted' };
   if (!proseUnchanged(d.raw, d.v.parsed.scene_text, fixed.parsed.scene_text)) record.outcome = 'prose_changed';

@@ -1,6 +1,5 @@
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
 import pLimit from 'p-limit';
 import { stableStringify } from '../core/json.js';
 import type { EpisodePlan } from '../domain/plan.js';
@@ -19,6 +18,7 @@ import { planRepair } from './g-repair/policy.js';
 import { compareSceneIds, grantRound, type BudgetState } from './g-repair/budget.js';
 import type { VerifyPool } from './verify-pool.js';
 import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type Draft } from './scene-attempt.js';
+import { writeVisible } from '../store/durable.js';
 
 export interface SceneBudgets {
   /** Repairs allowed per scene (spec §9.3: 2): regenerations or punch-ups. The simplified fallback comes after them. */
@@ -252,6 +252,6 @@ async function finish(run: Run, packets: ScenePacket[]): Promise<WriteEpisodeSce
     manual_review: reports.filter((r) => r.manual_review && r.final_verdict === 'PASS').map((r) => r.scene),
     verdict: ok ? 'PASS' : 'FAIL',
   };
-  if (run.opts.draftDir) await writeFileAtomic(path.join(run.opts.draftDir, 'verifier_report.json'), stableStringify(report), { fsync: false });
+  if (run.opts.draftDir) writeVisible(path.join(run.opts.draftDir, 'verifier_report.json'), stableStringify(report));
   return { scenes, report, ok };
 }

@@ -6,6 +6,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { VerifyContext } from './f-verifier/context.js';
 import type { SceneVerification } from './f-verifier/verify.js';
 import { verifyBase, type VerifyBaseSpec } from './f-verifier/world-context.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 
 /**
  * Stage F's deterministic verification in worker threads (issue 18). Reading a scene's prose
@@ -41,20 +42,29 @@ export interface VerifyPool {
 /** The worker's entry, next to this module (dist/stages/; scripts/bundle.mjs points the bundle at its own). */
 export const VERIFY_WORKER = new URL('./verify-worker.js', import.meta.url);
 
+/** The most workers AUREUS_WORKERS may ask for (each loads its own verifier: ~40 MB). */
+export const MAX_WORKERS = 8;
+
 /**
  * How many workers an `episode run` starts: AUREUS_WORKERS when set (0: none, verification in the
  * main thread), else one for each core past the first two, at most two. On two cores a worker was
  * measured to save no wall time (its loading and GC contend with the planning main thread) while the
  * process spent ~0.45 s more CPU and ~40 MB more memory, so there the default is none
  * (docs/benchmarks.md, eighth pass: stage F's verification in a worker thread).
+ * A value that is not a whole number, or is over the cap, is a warning (AUR7007), not a failed run:
+ * the setting only trades CPU for wall time and changes no output.
  */
-export function verifyWorkers(env: NodeJS.ProcessEnv): number {
+export function verifyWorkers(env: NodeJS.ProcessEnv): { count: number; warning?: Diagnostic } {
   const set = env.AUREUS_WORKERS;
-  if (set !== undefined && set.trim() !== '') {
-    const n = Number(set);
-    return Number.isInteger(n) && n >= 0 ? Math.min(n, 8) : 0;
-  }
-  return Math.max(0, Math.min(2, availableParallelism() - 2));
+  if (set === undefined || set.trim() === '') return { count: Math.max(0, Math.min(2, availableParallelism() - 2)) };
+  // Decimal digits only: Number() would also take "0x2", "1e1" or "2.0".
+  const whole = /^\s*\d+\s*$/.test(set);
+  const n = Number(set);
+  if (whole && n <= MAX_WORKERS) return { count: n };
+  const count = whole ? MAX_WORKERS : 0;
+  const expected = `a whole number from 0 to ${MAX_WORKERS}`;
+  const effect = whole ? `using ${MAX_WORKERS} workers` : 'verifying in the main thread (no workers)';
+  return { count, warning: diag('AUR7007', { name: 'AUREUS_WORKERS', value: JSON.stringify(set), expected, effect }) };
 }
 
 interface Task {

@@ -89,5 +89,25 @@ describe.skipIf(!bundled)('episode run with verification workers', () => {
     expect(verifiers(on).length).toBeGreaterThan(0);
     expect(verifiers(on).every((f) => f.includes('/dist/bundle/chunk-'))).toBe(true);
     expect(verifiers(unbundled)).toEqual([expect.stringMatching(/\/dist\/stages\/f-verifier\/verify\.js$/)]);
+    // Three profiled episode runs: ~25 s on a quiet machine, over 60 s beside other test files.
+  }, 180_000);
+
+  it('warns about an AUREUS_WORKERS that is not a count (AUR7007) and verifies in the main thread', () => {
+    const run = episodeRun(REPO, 'two');
+    expect(JSON.parse(run.stdout).warnings).toContainEqual({ code: 'AUR7007', message: 'the environment variable AUREUS_WORKERS="two" is not a whole number from 0 to 8: verifying in the main thread (no workers)' });
+    expect(run.threads).toHaveLength(1);
+    expect(verifiedIn(run.threads[0]!)).toBe(true);
+  });
+
+  it('starts no worker for a run its checks refuse (a world with uncommitted changes)', () => {
+    const world = path.join(temp('vw-refused'), 'w');
+    const prof = temp('vw-refused-prof');
+    expect(spawnSync(process.execPath, [path.join(REPO, 'bin/aureus.js'), 'init', world], { encoding: 'utf8', env }).status).toBe(0);
+    fs.writeFileSync(path.join(world, 'world', 'notes.txt'), 'an edit not committed\n');
+    const args = ['--cpu-prof', `--cpu-prof-dir=${prof}`, path.join(REPO, 'bin/aureus.js'), '-C', world, 'episode', 'run', '--provider', 'offline'];
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env: { ...env, AUREUS_WORKERS: '1' } });
+    expect(r.status).toBe(8);
+    expect(r.stderr).toContain('AUR6001');
+    expect(profiledThreads(prof).map((t) => t.thread)).toEqual([0]);
   });
 });

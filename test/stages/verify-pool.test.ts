@@ -159,12 +159,25 @@ describe.skipIf(!built)('the verification pool', () => {
 });
 
 describe('how many workers an episode run starts', () => {
-  it('reads AUREUS_WORKERS (0: none; not a count: none), else one per core past the first two, at most two', () => {
-    expect(verifyWorkers({ AUREUS_WORKERS: '0' })).toBe(0);
-    expect(verifyWorkers({ AUREUS_WORKERS: '3' })).toBe(3);
-    expect(verifyWorkers({ AUREUS_WORKERS: 'many' })).toBe(0);
+  it('reads AUREUS_WORKERS (0: none), else one per core past the first two, at most two', () => {
+    expect(verifyWorkers({ AUREUS_WORKERS: '0' })).toEqual({ count: 0 });
+    expect(verifyWorkers({ AUREUS_WORKERS: ' 3 ' })).toEqual({ count: 3 });
+    expect(verifyWorkers({ AUREUS_WORKERS: '8' })).toEqual({ count: 8 });
     const spare = Math.max(0, Math.min(2, os.availableParallelism() - 2));
-    expect(verifyWorkers({})).toBe(spare);
-    expect(verifyWorkers({ AUREUS_WORKERS: '' })).toBe(spare);
+    expect(verifyWorkers({})).toEqual({ count: spare });
+    expect(verifyWorkers({ AUREUS_WORKERS: '' })).toEqual({ count: spare });
+  });
+
+  it('warns (AUR7007) about a value that is not a count, and about one over the cap', () => {
+    for (const bad of ['many', '-1', '1.5', '0x2']) {
+      const { count, warning } = verifyWorkers({ AUREUS_WORKERS: bad });
+      expect(count).toBe(0);
+      expect(warning?.code).toBe('AUR7007');
+      expect(warning?.severity).toBe('warning');
+      expect(warning?.message).toBe(`the environment variable AUREUS_WORKERS=${JSON.stringify(bad)} is not a whole number from 0 to 8: verifying in the main thread (no workers)`);
+    }
+    const big = verifyWorkers({ AUREUS_WORKERS: '64' });
+    expect(big.count).toBe(8);
+    expect(big.warning?.message).toMatch(/AUREUS_WORKERS="64" is not a whole number from 0 to 8: using 8 workers$/);
   });
 });

@@ -1,7 +1,7 @@
 import { defineDiagnostics } from '../catalog.js';
 
 // AUR7xxx — CLI usage, config, import.
-// AUR700x: `aureus init` and `aureus validate` (other areas use their own sub-ranges, e.g. AUR79xx import).
+// AUR700x: `aureus init`, `aureus validate` and the AUREUS_* environment (other areas use their own sub-ranges, e.g. AUR79xx import).
 defineDiagnostics([
   { code: 'AUR7001', severity: 'error', message: 'cannot create a world in {dir}: the directory is not empty ({entries})', hint: 'pick a new or empty directory; aureus init never overwrites existing files' },
   { code: 'AUR7002', severity: 'error', message: 'cannot create a world at {dir}: it exists and is not a directory', hint: 'pick a path that does not exist yet, or an empty directory' },
@@ -9,4 +9,5 @@ defineDiagnostics([
   { code: 'AUR7004', severity: 'error', message: 'cannot create a world at {dir}: {reason}', hint: 'check the path and its permissions; nothing was left behind' },
   { code: 'AUR7005', severity: 'error', message: 'cannot write {file}: {reason}', hint: 'pass -o a path in an existing, writable directory (or omit -o to print to stdout)' },
   { code: 'AUR7006', severity: 'error', message: 'cannot use {dir} as the world directory (-C): {reason}', hint: 'pass -C the world repository directory' },
+  { code: 'AUR7007', severity: 'warning', message: 'the environment variable {name}={value} is not {expected}: {effect}', hint: 'unset it for the default, or set it to {expected}' },
 ]);

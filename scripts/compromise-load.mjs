@@ -1,0 +1,144 @@
+// compromise as the bundle loads it: the same library, with the work its import does on every run
+// done once by the build instead (issue 18, ninth pass). Importing compromise 14 cost an offline
+// `episode run` ~0.25 s of CPU at its first draft, on the critical path, for two things:
+//
+// - the module 2-two/preTagger/model/index.js unpacks its packed word lists (efrt tries),
+//   pluralises its noun/verb switches, then expands the whole lexicon (conjugations, plurals,
+//   comparatives: ~24,000 words, model/_expand). That depends on compromise's own files only: the
+//   bundle's copy of the module takes its four results (lexicon, switches, _multiCache,
+//   uncountable) from one JSON literal, computed here by importing the module itself, and loads
+//   neither the word lists nor the expansion. Its conjugation models (model/models/index.js:
+//   suffix-thumb rules unpacked and reversed) are one JSON literal the same way.
+// - extend() merges each plugin's model into the world's with mergeDeep, which copied the ~24,000
+//   words one `Object.assign(model, { [key]: value })` at a time (a fresh object each): the
+//   bundle's copy assigns `model[key] = value`, the same [[Set]] without the object (a third of
+//   the cost).
+//
+// Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
+// test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
+// whole world it builds (model, tags, hooks, methods) equals the published one's, so the two cannot
+// drift; each edit is checked here too, so a compromise release that moves a line fails the build.
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The module whose results are precomputed, inside compromise's package folder. */
+export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
+/** The conjugation models (suffix-thumb's unpacked rules), one plain object: the bundle's copy of the module is that object. */
+export const MODELS_MODULE = 'src/2-two/preTagger/model/models/index.js';
+const NAMESPACE = 'aureus-compromise-lexicon';
+
+/** Per module of compromise, the lines the bundle's copy changes, each present exactly once in its source. */
+export const EDITS = {
+  [MODEL_MODULE]: [
+    [
+      "import { lexicon, switches, frozenLex } from './lexicon/index.js'",
+      `import frozenLex from './lexicon/frozenLex.js'\nimport __aureusLexicon from '${NAMESPACE}:data'\nconst { lexicon, switches } = __aureusLexicon`,
+    ],
+    ["import expandLexicon from './_expand/index.js'", ''],
+    ['_multiCache: {},', '_multiCache: __aureusLexicon._multiCache,'],
+    ['uncountable: {},', 'uncountable: __aureusLexicon.uncountable,'],
+    ['model = expandLexicon(model)', ''],
+  ],
+  'src/API/extend.js': [
+    ['if (!model[key]) Object.assign(model, { [key]: {} })', 'if (!model[key]) model[key] = {}'],
+    ['Object.assign(model, { [key]: plugin[key] })', 'model[key] = plugin[key]'],
+  ],
+};
+
+/** compromise's package folder, as resolved from `from` (the repository root). */
+export function compromiseDir(from) {
+  let dir = path.dirname(realpathSync(createRequire(path.join(from, 'package.json')).resolve('compromise')));
+  while (!existsSync(path.join(dir, 'package.json'))) dir = path.dirname(dir);
+  return dir;
+}
+
+/** A module's source with its EDITS applied; throws when a line is missing or repeated. */
+export function editedSource(module, source) {
+  let text = source;
+  for (const [from, to] of EDITS[module]) {
+    const at = text.indexOf(from);
+    if (at < 0 || text.indexOf(from, at + 1) >= 0) {
+      throw new Error(`compromise-load: "${from}" is not in compromise's ${module} exactly once (a compromise release changed it): update scripts/compromise-load.mjs`);
+    }
+    text = text.slice(0, at) + to + text.slice(at + from.length);
+  }
+  return text;
+}
+
+/**
+ * value as JSON text that JSON.parse gives back as it is, and the objects it reaches more than once
+ * (compromise's lexicon shares an array between words, e.g. his/her/its: ['Possessive', 'Pronoun']):
+ * each later reach is written null and listed as [its path, the first reach's path], for the module
+ * to link back after parsing. Throws on anything else than strings, finite numbers, booleans, null,
+ * arrays and plain objects, and on a "__proto__" key (an assignment of which sets the prototype).
+ */
+export function plainData(value) {
+  const first = new Map();
+  const links = [];
+  const copy = (v, at) => {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') return v;
+    if (typeof v === 'number' && Number.isFinite(v)) return v;
+    const where = at.join('.') || '(root)';
+    if (typeof v !== 'object' || (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype)) throw new Error(`compromise-load: ${where} is not JSON data`);
+    if (first.has(v)) {
+      links.push([at, first.get(v)]);
+      return null;
+    }
+    first.set(v, at);
+    if (Array.isArray(v)) return v.map((x, i) => copy(x, [...at, i]));
+    const out = {};
+    for (const key of Object.keys(v)) {
+      if (key === '__proto__') throw new Error(`compromise-load: ${where} has a __proto__ key`);
+      out[key] = copy(v[key], [...at, key]);
+    }
+    return out;
+  };
+  return { json: JSON.stringify(copy(value, [])), links };
+}
+
+/**
+ * The four results of MODEL_MODULE, and MODELS_MODULE's export as MODEL_MODULE leaves it (its
+ * expansion reads the models), computed by importing them (a fresh module graph of their own).
+ */
+export async function precomputed(dir) {
+  const load = async (m) => (await import(pathToFileURL(path.join(dir, m)).href)).default;
+  const model = await load(MODEL_MODULE);
+  return {
+    lexicon: { lexicon: model.one.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
+    models: await load(MODELS_MODULE),
+  };
+}
+
+/** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
+export function dataModule(value) {
+  const { json, links } = plainData(value);
+  // One JSON.parse of a string literal (measured as fast as an object literal of the same data, 24,000 keys).
+  return [
+    `const data = JSON.parse(${JSON.stringify(json)});`,
+    `const at = (path) => path.reduce((o, k) => o[k], data);`,
+    `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    'export default data;',
+  ].join('\n');
+}
+
+/** The esbuild plugin: compromise, as resolved from `root`, with the edited modules and the precomputed lexicon. */
+export async function compromiseLoad(root) {
+  const dir = compromiseDir(root);
+  const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
+  const data = await precomputed(dir);
+  const contents = dataModule(data.lexicon);
+  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
+  return {
+    name: 'compromise-load',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${NAMESPACE}:data$`) }, () => ({ path: 'data', namespace: NAMESPACE }));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, () => ({ contents, loader: 'js' }));
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        const file = args.path.includes(`${path.sep}compromise${path.sep}`) ? realpathSync(args.path) : '';
+        return sources.has(file) ? { contents: sources.get(file), loader: 'js', resolveDir: path.dirname(file) } : undefined;
+      });
+    },
+  };
+}

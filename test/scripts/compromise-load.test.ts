@@ -1,0 +1,100 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { afterAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { compromiseDir, compromiseLoad, editedSource, EDITS, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+
+/**
+ * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
+ * lines of its extend() rewritten) must build the very world the published compromise builds, and
+ * tag every text the same: if a compromise release, or an edit of the script, made them differ,
+ * the prose checks of the CLI (bundled) would differ from those of dist/ and the tests.
+ */
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'compromise-load-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+/**
+ * Run in a child process for a copy of compromise (argv[1]: its module): its world written as text
+ * with every object's keys in order, a RegExp as its source and flags, a function as its name, Sets
+ * and Maps by their entries, and an object reached again as a reference to the path it was first
+ * reached by (so sharing counts too); then the JSON of its reading of each text of argv[2..]: its
+ * terms' tags, normal forms and roots, its verbs' and numbers' readings.
+ */
+const SNAPSHOT = String.raw`
+const nlp = (await import(process.argv[1])).default;
+const { readFileSync } = await import('node:fs');
+const seen = new Map();
+const out = [];
+const walk = (v, at) => {
+  if (v === null || typeof v !== 'object' && typeof v !== 'function') return out.push(at + '=' + typeof v + ':' + String(v));
+  if (seen.has(v)) return out.push(at + '=@' + seen.get(v));
+  seen.set(v, at);
+  if (typeof v === 'function') return out.push(at + '=function');
+  if (v instanceof RegExp) return out.push(at + '=/' + v.source + '/' + v.flags);
+  if (v instanceof Set || v instanceof Map) return [...v].forEach((e, i) => walk(e, at + '<' + i + '>'));
+  out.push(at + '=' + (Array.isArray(v) ? 'array' : 'object') + ' ' + Object.keys(v).length);
+  for (const k of Object.keys(v)) walk(v[k], at + '.' + k);
+};
+const world = nlp.world();
+walk({ model: world.model, methods: world.methods, compute: world.compute, hooks: world.hooks }, 'world');
+for (const file of process.argv.slice(2)) {
+  const doc = nlp(readFileSync(file, 'utf8'));
+  doc.compute('root');
+  // A term's id ends in a random digit (compromise's uuid): left out.
+  const text = (v) => JSON.stringify(v, (k, x) => (k === 'id' ? undefined : x));
+  out.push(text(doc.json()), text(doc.verbs().json()), text(doc.numbers().json()));
+}
+process.stdout.write(out.join('\n'));
+`;
+
+function snapshot(module: string, texts: string[]): string {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', SNAPSHOT, module, ...texts], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
+  it('builds the published world and reads prose as the published library does', async () => {
+    const entry = path.join(tmp, 'entry.js');
+    fs.writeFileSync(entry, "export { default } from 'compromise';\n");
+    const plugin = (await compromiseLoad(repo)) as import('esbuild').Plugin;
+    const result = await build({ entryPoints: [entry], outfile: path.join(tmp, 'bundled.js'), bundle: true, format: 'esm', platform: 'node', nodePaths: [path.join(repo, 'node_modules')], plugins: [plugin], logLevel: 'silent', metafile: true });
+    // The bundled copy really is the edited one: no word list, no expansion.
+    const inputs = Object.values(result.metafile.outputs).flatMap((o) => Object.entries(o.inputs).filter(([, i]) => i.bytesInOutput > 0).map(([f]) => f));
+    expect(inputs.some((f) => f.includes('compromise/src/2-two/preTagger/model/clues/'))).toBe(true);
+    expect(inputs.some((f) => f.includes('preTagger/model/lexicon/_data.js'))).toBe(false);
+    expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
+    expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
+    expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+
+    const corpus = path.join(repo, 'test/fixtures/prose-corpus');
+    const texts = fs.readdirSync(corpus).filter((f) => f.endsWith('.txt')).sort().slice(0, 16).map((f) => path.join(corpus, f));
+    const published = snapshot(path.join(compromiseDir(repo), 'src/three.js'), texts);
+    const bundled = snapshot(path.join(tmp, 'bundled.js'), texts);
+    expect(published.length).toBeGreaterThan(3_000_000);
+    expect(bundled === published).toBe(true);
+  }, 240_000);
+
+  it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
+    const shared = ['Possessive', 'Pronoun'];
+    const { json, links } = plainData({ lexicon: { his: shared, her: shared, a: 'Determiner' } });
+    expect(JSON.parse(json)).toEqual({ lexicon: { his: ['Possessive', 'Pronoun'], her: null, a: 'Determiner' } });
+    expect(links).toEqual([[['lexicon', 'her'], ['lexicon', 'his']]]);
+    expect(() => plainData({ a: /x/ })).toThrow(/a is not JSON data/);
+    expect(() => plainData({ a: undefined })).toThrow(/a is not JSON data/);
+    expect(() => plainData(JSON.parse('{"__proto__": 1}'))).toThrow(/__proto__/);
+  });
+
+  it('fails the build when a compromise release moved a line it edits', () => {
+    const source = fs.readFileSync(path.join(compromiseDir(repo), MODEL_MODULE), 'utf8');
+    expect(editedSource(MODEL_MODULE, source)).not.toContain('expandLexicon');
+    const [[line]] = EDITS[MODEL_MODULE] as [[string]];
+    expect(() => editedSource(MODEL_MODULE, source.replace(line, ''))).toThrow(/exactly once/);
+    expect(() => editedSource(MODEL_MODULE, `${source}\n${line}`)).toThrow(/exactly once/);
+  });
+});
