@@ -1,8 +1,8 @@
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
-import type { Character, Relationship, World } from '../../domain/world.js';
+import type { Character, Relationship, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { memoList, type WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
@@ -190,10 +190,36 @@ export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
   };
 }
 
+/**
+ * The index's secrets whose subject or a holder is one of `ids`, in the index's order: found through
+ * the secrets by party, built once per secrets list (memoList), instead of a pass over every secret
+ * of the world per scene (issue 18: thousands on the 10,000-character world).
+ */
+export function secretsAround(index: WorldIndex, ids: Iterable<string>): Secret[] {
+  const parties = memoList(index.world.secrets?.secrets ?? [], secretParties);
+  const found = new Set<Secret>();
+  for (const id of ids) for (const s of parties.by.get(id) ?? []) found.add(s);
+  return [...found].sort((a, b) => parties.at.get(a)! - parties.at.get(b)!);
+}
+
+/** Each id's secrets (as subject or holder) and each secret's place, the first of each id only (as the index holds them). */
+function secretParties(list: readonly Secret[]): { by: Map<string, Secret[]>; at: Map<Secret, number> } {
+  const by = new Map<string, Secret[]>();
+  const at = new Map<Secret, number>();
+  const seen = new Set<string>();
+  list.forEach((s, i) => {
+    if (seen.has(s.id)) return;
+    seen.add(s.id);
+    at.set(s, i);
+    for (const party of new Set([s.subject, ...s.holders])) (by.get(party) ?? by.set(party, []).get(party)!).push(s);
+  });
+  return { by, at };
+}
+
 function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
   const inCast = (id: string) => focus.cast.includes(id);
-  return [...index.secrets.values()]
-    .filter((s) => s.status !== 'inert' && (walked.has(s.subject) || s.holders.some((h) => walked.has(h))))
+  return secretsAround(index, walked)
+    .filter((s) => s.status !== 'inert')
     // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
     .map((s) => {

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
 import { indexWorld } from '../../../src/core/world-index.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
-import { retrieve, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
+import { retrieve, secretsAround, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
 import { applyDeltas } from '../../../src/core/deltas/apply.js';
 import { round } from '../../../src/core/json.js';
 import { planScenario, scenario } from './helpers.js';
@@ -154,5 +154,23 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
     }
     expect(shared).toBeGreaterThan(0);
     expect(changed).toBeGreaterThan(0);
+  });
+
+  it('find the secrets around the walked characters as a scan of every secret does, in the index\'s order', () => {
+    const around = (w: World, ids: Set<string>) => {
+      const index = indexWorld(w);
+      expect(secretsAround(index, ids)).toEqual([...index.secrets.values()].filter((s) => ids.has(s.subject) || s.holders.some((h) => ids.has(h))));
+      return secretsAround(index, ids).length;
+    };
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    let n = 0;
+    focuses.forEach((f, i) => (n += around(before[i]!, retrieve(before[i]!, indexWorld(before[i]!), f, 2, snapshot).walked)));
+    expect(n).toBeGreaterThan(0);
+    // A later list: one secret changed (a new object), one with a repeated id (the index keeps the first), one appended.
+    const w = before[0]!;
+    const list = w.secrets.secrets;
+    const ids = new Set(list.slice(0, 3).flatMap((s) => [s.subject, ...s.holders]));
+    const changed = [{ ...list[1]!, holders: [...list[1]!.holders, list[0]!.subject] }, ...list.slice(0, 1), ...list.slice(2), { ...list[0]!, text: 'a repeat' }, { ...list[2]!, id: 'sec_new' }];
+    expect(around({ ...w, secrets: { ...w.secrets, secrets: changed } }, ids)).toBeGreaterThan(0);
   });
 });
