@@ -153,6 +153,26 @@ describe('applyDeltas: every operation', () => {
     rejects(w, [{ path: 'relationships.clodius.nobody.fear', op: 'add', value: 0.1 }]);
     rejects(w, [{ path: 'relationships.clodius.clodius.fear', op: 'add', value: 0.1 }]);
   });
+  it('a batch whose first relationship change creates an edge appends it to its own copy, and later batches find it', () => {
+    const w = smallWorld();
+    const before = w.relationships.relationships.slice();
+    const r = apply(w, [
+      { path: 'relationships.clodius.cicero.rivalry', op: 'add', value: 0.4 },
+      { path: 'relationships.clodius.cicero.trust', op: 'add', value: 0.2 },
+      { path: 'relationships.crassus.clodius.debt', op: 'add', value: 0.3 },
+      { path: 'relationships.cicero.crassus.fear', op: 'add', value: 0.1 },
+    ]);
+    expect(w.relationships.relationships).toEqual(before);
+    expect(w.relationships.relationships.every((e, i) => e === before[i])).toBe(true);
+    const after = r.world.relationships.relationships;
+    expect(after.map((e) => `${e.from}>${e.to}`)).toEqual([...before.map((e) => `${e.from}>${e.to}`), 'clodius>cicero', 'crassus>clodius']);
+    expect(after[3]!.weights).toMatchObject({ rivalry: 0.4, trust: 0.2 });
+    expect(indexWorld(r.world).edges.get('crassus>clodius')!.weights.debt).toBe(0.3);
+    const r2 = apply(r.world, [{ path: 'relationships.clodius.cicero.rivalry', op: 'add', value: 0.1 }, { path: 'relationships.cicero.clodius.trust', op: 'add', value: 0.5 }]);
+    expect(r2.world.relationships.relationships).toHaveLength(after.length + 1);
+    expect(indexWorld(r2.world).edges.get('clodius>cicero')!.weights.rivalry).toBeCloseTo(0.5);
+    expect(after[3]!.weights.rivalry).toBe(0.4);
+  });
   it('changes secrets and threads', () => {
     const r = apply(smallWorld(), [
       { path: 'secrets.sec_debts.status', op: 'set', value: 'revealed' },

@@ -45,11 +45,15 @@ export class CowList<T extends object> {
   }
   /** Append a new entity (already owned by the draft). */
   push(item: T): T {
-    this.at(this.key(item)); // positions of the list as it was, before it grows
-    const arr = this.own();
-    this.pushed.set(this.key(item), arr.length);
-    arr.push(item);
-    this.copied.add(this.key(item));
+    const key = this.key(item);
+    this.at(key); // positions of the list as it was, before it grows
+    // The list's first copy is made with the new entity's place: a push onto an exact-size copy copies
+    // it again to grow (issue 18: a move that opens an edge copied the world's relationships twice).
+    let arr = this.arr;
+    if (arr) arr.push(item);
+    else arr = this.adopt(this.base().concat([item]));
+    this.pushed.set(key, arr.length - 1);
+    this.copied.add(key);
     return item;
   }
   /**
@@ -66,13 +70,14 @@ export class CowList<T extends object> {
   }
   /** The draft's own copy of the list (made once), noted as a copy for the lookups over it. */
   private own(): T[] {
-    if (!this.arr) {
-      const base = this.base();
-      this.arr = base.slice();
-      noteCopy(this.arr, base);
-      this.install(this.arr);
-    }
-    return this.arr;
+    return this.arr ?? this.adopt(this.base().slice());
+  }
+  /** `copy` (of the base list, perhaps with entities appended) becomes the draft's own list. */
+  private adopt(copy: T[]): T[] {
+    this.arr = copy;
+    noteCopy(copy, this.base());
+    this.install(copy);
+    return copy;
   }
 }
 

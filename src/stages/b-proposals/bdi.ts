@@ -57,7 +57,12 @@ export function enumerateBindings(world: World, op: Operator, actor: string, cac
 
 /** Canonical key of a binding, for dedup and deterministic tie-breaks. */
 export function bindingKey(opId: string, bindings: Record<string, string>): string {
-  return opId + '(' + Object.keys(bindings).sort().map((k) => `${k}=${bindings[k]}`).join(',') + ')';
+  return keyByRoles(opId, Object.keys(bindings).sort(), bindings);
+}
+
+/** bindingKey of a binding whose role names, sorted, are `sortedRoles` (a family's bindings share them: family.ts). */
+export function keyByRoles(opId: string, sortedRoles: readonly string[], bindings: Record<string, string>): string {
+  return opId + '(' + sortedRoles.map((k) => `${k}=${bindings[k]}`).join(',') + ')';
 }
 
 /** The main target of a move: the `target` role, else the first non-actor role in order. */
@@ -84,8 +89,12 @@ function operatorWords(op: Operator): { set: Set<string>; stems: Set<string> } {
 
 /** Does an intention token ("CORNER_GRAIN") name this operator's business? (word or 5-letter stem match) */
 export function intentionMatches(intention: string, op: Operator): boolean {
+  return wordsMatch(words(intention), op);
+}
+
+function wordsMatch(ws: readonly string[], op: Operator): boolean {
   const w = operatorWords(op);
-  return words(intention).some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
+  return ws.some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
 export interface ThreadLookup {
@@ -160,36 +169,50 @@ export interface BdiScore {
   stakes: string[];
 }
 
-const intentionCache = new WeakMap<Character, WeakMap<Operator, string[]>>();
+const intentionCache = new WeakMap<Character, { words: Map<string, string[]>; byOp: WeakMap<Operator, string[]> }>();
 
-/** The actor's intentions that name the operator's business: the same for every binding of the pair. */
+/**
+ * The actor's intentions that name the operator's business (intentionMatches): the same for every
+ * binding of the pair. Each intention's words are read once per actor, not once per operator.
+ */
 export function matchingIntentions(actor: Character, op: Operator): string[] {
   let m = intentionCache.get(actor);
-  if (!m) intentionCache.set(actor, (m = new WeakMap()));
-  let l = m.get(op);
-  if (!l) m.set(op, (l = actor.bdi.intentions.filter((i) => intentionMatches(i, op))));
+  if (!m) intentionCache.set(actor, (m = { words: new Map(), byOp: new WeakMap() }));
+  let l = m.byOp.get(op);
+  if (!l) {
+    const ws = m.words;
+    const wordsOf = (i: string): string[] => ws.get(i) ?? (ws.set(i, words(i)), ws.get(i)!);
+    m.byOp.set(op, (l = actor.bdi.intentions.filter((i) => wordsMatch(wordsOf(i), op))));
+  }
   return l;
 }
+
+/**
+ * The score's parts, shared with the pool's family cut (family.ts), which computes the same score
+ * without the rest of BdiScore: a served desire counts its weight, half again when the move binds
+ * its target; the desires' values are summed in the actor's order, then the intentions and stakes
+ * are added (in this order: the float depends on it).
+ */
+export const desireValue = (weight: number, targetBound: boolean): number => weight * (targetBound ? 1.5 : 1);
+export const bdiTotal = (desires: number, intentions: number, stakes: number): number => round(desires + 0.5 * intentions + 0.25 * stakes);
 
 /** Stage B score of `actor` doing `op` with `bindings` (docs/planning.md). */
 export function bdiScore(world: World, actor: Character, op: Operator, bindings: Record<string, string>, threads?: string[]): BdiScore {
   const bound = new Set(Object.entries(bindings).filter(([r]) => r !== 'actor').map(([, id]) => id));
-  let score = 0;
+  let desires = 0;
   let top: BdiScore['topDesire'] = null;
   let topV = 0;
   for (const d of actor.bdi.desires) {
     if (!op.serves.includes(d.kind)) continue;
-    const v = d.weight * (d.target && bound.has(d.target) ? 1.5 : 1);
-    score += v;
+    const v = desireValue(d.weight, !!d.target && bound.has(d.target));
+    desires += v;
     if (v > topV) { topV = v; top = { text: d.text, kind: d.kind, weight: d.weight }; }
   }
   const intentions = matchingIntentions(actor, op).slice();
-  score += 0.5 * intentions.length;
   const adv = threads ?? threadsAdvancedBy(world, op, bindings);
   const byId = threadLookup(world).byId;
   const stakes = adv.filter((id) => byId.get(id)?.stakeholders.includes(actor.id));
-  score += 0.25 * stakes.length;
-  return { score: round(score), topDesire: top, intentions, stakes };
+  return { score: bdiTotal(desires, intentions.length, stakes.length), topDesire: top, intentions, stakes };
 }
 
 export const priorityOf = (score: number): number => round(score / (score + 1));

@@ -1,13 +1,13 @@
 import type { Character, Operator, World } from '../../domain/world.js';
-import { round } from '../../core/json.js';
-import { matchingIntentions, threadLookup, threadWrites } from './bdi.js';
+import { bdiTotal, desireValue, keyByRoles, matchingIntentions, threadLookup, threadWrites } from './bdi.js';
 
 /**
  * Which bindings of one (actor, operator) family the pool keeps, without scoring every binding in
  * full (issue 18: the starter world scored 4,190 bindings, threads and rationale parts included, to
  * keep 1,761). The pool keeps the `n` best by bdiScore's score (descending), then by bindingKey; the
  * score of a binding only varies with which desire targets it binds and which threads of the actor's
- * it writes, so it is computed exactly here as a number, and only the kept bindings are scored in full.
+ * it writes, so it is computed exactly here as a number (by bdi.ts's desireValue and bdiTotal, as
+ * bdiScore adds them), and only the kept bindings are scored in full.
  */
 
 /**
@@ -38,21 +38,19 @@ export function familyScorer(world: World, actor: Character, op: Operator, roles
   }
   const others = roles.filter((r) => r !== 'actor');
   return (b) => {
-    let score = 0;
+    let desires = 0;
     for (const d of served) {
       let bound = false;
       if (d.target) for (const r of others) if (b[r] === d.target) { bound = true; break; }
-      score += d.weight * (bound ? 1.5 : 1);
+      desires += desireValue(d.weight, bound);
     }
-    score += 0.5 * intentions;
     let stakes = fixed.size;
     if (writeRoles.length) {
       const extra = new Set<string>();
       for (const r of writeRoles) { const id = b[r]; if (id !== undefined && !fixed.has(id) && isStake(id)) extra.add(id); }
       stakes += extra.size;
     }
-    score += 0.25 * stakes;
-    return round(score);
+    return bdiTotal(desires, intentions, stakes);
   };
 }
 
@@ -92,7 +90,7 @@ export function familyKey(opId: string, roles: readonly string[]): (b: Record<st
   const made = new Map<Record<string, string>, string>();
   return (b) => {
     let k = made.get(b);
-    if (k === undefined) made.set(b, (k = opId + '(' + sorted.map((r) => `${r}=${b[r]}`).join(',') + ')'));
+    if (k === undefined) made.set(b, (k = keyByRoles(opId, sorted, b)));
     return k;
   };
 }

@@ -17,8 +17,12 @@ import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/sc
 /** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */
 export const MOVES = { min: 2, max: 3 } as const;
 
-/** The best valid move of each operator for one principal on the snapshot, best first. */
-export function rankMoves(world: World, index: WorldIndex, actor: Character, seed: string, episode: number): ProposedMove[] {
+/**
+ * The best valid move of each operator for one principal on the snapshot, best first; the first
+ * `limit` of them (stage B keeps at most MOVES.max: building a move resolves its effects and writes its
+ * rationale, and the ~40 operators' moves past the third were built to be dropped).
+ */
+export function rankMoves(world: World, index: WorldIndex, actor: Character, seed: string, episode: number, limit = Infinity): ProposedMove[] {
   const rng = new Rng(seed).fork(`proposals/${actor.id}`);
   const scored = poolOf(world, episode, index, actor.id)
     .filter((e) => e.valid)
@@ -27,6 +31,7 @@ export function rankMoves(world: World, index: WorldIndex, actor: Character, see
   const seen = new Set<string>();
   const out: ProposedMove[] = [];
   for (const { e } of scored) {
+    if (out.length >= limit) break;
     if (seen.has(e.op.id)) continue;
     const op = e.op;
     const r = resolveEffects(op.effects, e.bindings, index, { episode, roleKinds: operatorRoleKinds(op) });
@@ -78,7 +83,7 @@ export function proposeSymbolic(world: World, context: EpisodeContext): AgentPro
   for (const c of [...world.characters.characters].filter((x) => x.principal).sort((a, b) => a.id.localeCompare(b.id))) {
     if (!canAct(c)) { skipped.push({ character_id: c.id, status: c.status }); continue; }
     if (!acting.has(c.id)) continue;
-    proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode)), source: 'symbolic', dropped: [] });
+    proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode, MOVES.max)), source: 'symbolic', dropped: [] });
   }
   return { format: 1, episode_id: context.episode_id, state_hash: context.state_hash, proposals, skipped };
 }

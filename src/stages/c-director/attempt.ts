@@ -1,7 +1,7 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
-import type { World } from '../../domain/world.js';
+import type { Operator, World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
@@ -72,6 +72,9 @@ export interface SceneWork {
   forcedOpening: { location: string; characters: string[] } | null;
 }
 
+/** What a slot's score adds for an operator, whichever candidate of it (rankSlot). */
+interface OpPart { due: boolean; bonus: number; prep: number; arc: number }
+
 /** The order in which the mandatory beats other than the cliffhanger are placed when several are due. */
 const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
 
@@ -82,6 +85,8 @@ const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
  */
 export class Attempt {
   readonly world: World;
+  /** The input world's index (the plan's words look names up in it: text.ts). */
+  readonly inputIndex: WorldIndex;
   readonly context: EpisodeContext;
   readonly episode: number;
   readonly rng: Rng;
@@ -137,6 +142,7 @@ export class Attempt {
   constructor(readonly input: DirectorInput, readonly attempt: number) {
     const { world, context, proposals, seed } = input;
     this.world = world;
+    this.inputIndex = indexWorld(world);
     this.context = context;
     this.episode = context.episode;
     this.rng = attempt === 0 ? new Rng(seed) : new Rng(seed).fork(`retry/${attempt}`);
@@ -149,7 +155,7 @@ export class Attempt {
     const openThreads = world.threads.threads.filter((t) => t.status === 'open');
     this.shape = episodeShape(acting.length, openThreads.length, this.rng);
     if (attempt > 0) this.reversalFromAct4();
-    this.objectives = chooseObjectives(world, context, this.rng);
+    this.objectives = chooseObjectives(this.inputIndex, context, this.rng);
     this.steer = new SteeringHook(input.steering ?? null);
     this.gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
 
@@ -228,20 +234,25 @@ export class Attempt {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index),
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index), opFacts: new Map(),
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
     const { needs, pull } = this.projected(w.sc.number);
     const cands: Candidate[] = [];
     const totals: number[] = [];
+    // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
+    // need, the arc's pull): worked out once per operator of the slot, not for each of its ~50 candidates.
+    const byOp = new Map<Operator, OpPart>();
     for (const c of this.slotCandidates(needTag, allowed)) {
+      let o = byOp.get(c.op);
+      if (!o) byOp.set(c.op, (o = { due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }));
       // A move the showrunner requires (--require) is not held back by the season's memory.
-      const s = scoreCandidate(c, isRequired(this.input.steering, c) || this.gate.isDue(c.op.id) ? stRequired : st, placeFull);
+      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull);
       if (s === null) continue;
       const steered = this.steer.score(c);
       if (steered === null) continue;
-      const score = s + steered + this.gate.bonus(c.op.id) + prepScore(c, needs) + this.arcWeight * pull * expectedTension(c.op, this.world);
+      const score = s + steered + o.bonus + o.prep + o.arc;
       cands.push(c);
       totals.push(score + jitter.next() * this.jitterScale);
     }

@@ -58,7 +58,7 @@ function planAttempt(input: DirectorInput, attempt: number): EpisodePlan {
   const a = new Attempt(input, attempt);
   for (const sc of a.shape.scenes) planScene(a, sc);
   for (const r of a.dramaResponses) if (r.at === 'pending') { r.at = 'end'; r.detail += '; the episode ended before it could be injected'; }
-  const plan = a.planObject(titleOf(input.world, a.beats));
+  const plan = a.planObject(titleOf(a.inputIndex, a.beats));
   plan.acceptance_checks = acceptanceChecks(plan, input.world, input.context).checks;
   const failed = plan.acceptance_checks.find((ch) => !ch.passed);
   if (failed) throw infeasible(failed.id, failed.detail);

@@ -105,10 +105,9 @@ function commitMove(a: Attempt, w: SceneWork, k: number, chosen: Placement, need
 /** The scene and its beat, as the plan records them. */
 function closeScene(a: Attempt, w: SceneWork): void {
   const { sc, apps, tag, isLast } = w;
-  const world = a.world;
   const resolvedHere = apps.some((x) => x.required_deltas.some((d) => /^threads\.[a-z0-9_]+\.status$/.test(d.path) && d.value === 'resolved'));
   const beatId = `b${String(a.beats.length + 1).padStart(2, '0')}`;
-  const beatTag = apps.length && tag && apps[0]!.operator_id && world.operators.operators.find((o) => o.id === apps[0]!.operator_id)?.beats.includes(tag) ? tag : null;
+  const beatTag = apps.length && tag && apps[0]!.operator_id && a.inputIndex.operators.get(apps[0]!.operator_id)?.beats.includes(tag) ? tag : null;
   a.beats.push({
     id: beatId,
     act: sc.act,
@@ -116,7 +115,7 @@ function closeScene(a: Attempt, w: SceneWork): void {
     tag: beatTag,
     scene: sc.id,
     applications: apps,
-    summary: apps.map((x) => summarize(world, x)).join(' Then ') ,
+    summary: apps.map((x) => summarize(a.inputIndex, x)).join(' Then ') ,
   });
   a.scenes.push({
     id: sc.id,
@@ -127,7 +126,7 @@ function closeScene(a: Attempt, w: SceneWork): void {
     day: w.day,
     cast: [...w.cast].sort(),
     beats: [beatId],
-    purpose: purposeOf(world, sc, beatTag, apps),
+    purpose: purposeOf(a.inputIndex, sc, beatTag, apps),
     marquee: sc.number === 1 || beatTag === 'reversal' || isLast,
     ...(w.movements.length ? { movements: w.movements.sort((x, y) => x.character.localeCompare(y.character)) } : {}),
   });

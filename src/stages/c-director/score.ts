@@ -42,9 +42,40 @@ export interface SlotScoring {
   /** Each thread's part of threadNeed, filled as the slot's candidates ask (it depends on the slot only). */
   threadNeeds: Map<string, number | null>;
   /** canAct by character id on `index`, filled as asked (actableIn): looked up once per slot, not per candidate. */
-  actable?: Map<string, boolean>;
+  actable: Map<string, boolean>;
   /** The ids of the threads resolved on `index` (resolvedIn), likewise. */
-  resolved?: ReadonlySet<string>;
+  resolved: ReadonlySet<string>;
+  /** What the score reads of an operator alone, filled as asked (factsOf): once per operator of the slot, not per candidate. */
+  opFacts: Map<Operator, OpFacts>;
+}
+
+/** The parts of a slot's score that depend on the candidate's operator alone. */
+export interface OpFacts {
+  /** settingOk at the scene's place (true while the slot has none). */
+  settingHere: boolean;
+  /** settingOk at the forced opening's place (false without one). */
+  settingOpening: boolean;
+  /** It carries the act's phase beat; the complication beat. */
+  phase: boolean;
+  complication: boolean;
+  /** 0.6 per earlier use of the operator this episode. */
+  usesCost: number;
+  fatal: boolean;
+}
+
+function factsOf(op: Operator, st: SlotScoring): OpFacts {
+  let f = st.opFacts.get(op);
+  if (!f) {
+    st.opFacts.set(op, (f = {
+      settingHere: !st.location || settingOk(st.index, op, st.location),
+      settingOpening: !!st.forcedOpening && settingOk(st.index, op, st.forcedOpening.location),
+      phase: op.beats.includes(ACT_PHASE[st.scene.act]!),
+      complication: op.beats.includes('complication'),
+      usesCost: 0.6 * (st.opUses.get(op.id) ?? 0),
+      fatal: isFatal(op),
+    }));
+  }
+  return f;
 }
 
 /** A move whose success kills, exiles or imprisons (core/cascade.ts): the season saves it for its last third. */
@@ -89,23 +120,24 @@ function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly str
 
 /** The candidate's score for this slot, or null when it cannot take the slot at all. */
 export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number): number | null {
-  const { index, scene: sc, k } = st;
+  const { index, k } = st;
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
-  if (!allCanAct(index, st.actable ?? actableIn(index), c.chars)) return null;
-  if (st.location && !settingOk(index, c.op, st.location)) return null;
+  if (!allCanAct(index, st.actable, c.chars)) return null;
+  const f = factsOf(c.op, st);
+  if (!f.settingHere) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
-  if (!st.relaxed && closedIn(c, st.resolved ?? resolvedIn(index))) return null;
+  if (!st.relaxed && closedIn(c, st.resolved)) return null;
   let s = c.base;
   // Location variety: a first move whose every allowed place is already full costs a little.
   if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
   if (c.proposal) s += c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority;
   s += threadNeed(c, st);
   if (c.op.type === st.slotType) s += 0.6;
-  if (c.op.beats.includes(ACT_PHASE[sc.act]!)) s += 0.5;
-  if (st.needComplication && c.op.beats.includes('complication')) s += 5;
-  s -= 0.6 * (st.opUses.get(c.op.id) ?? 0);
+  if (f.phase) s += 0.5;
+  if (st.needComplication && f.complication) s += 5;
+  s -= f.usesCost;
   s -= 0.3 * (st.actUses.get(c.actor.id) ?? 0);
   // Spread the screen time: every earlier appearance of a bound character costs a little.
   for (const id of c.chars) s -= 0.15 * (st.appearances.get(id) ?? 0);
@@ -113,7 +145,7 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
     const opening = st.forcedOpening;
     s += 2 * countIn(c.chars, (id) => opening.characters.includes(id));
     // The opening's place is forced: moves allowed there come first; another is used only if none applies.
-    if (settingOk(index, c.op, opening.location)) s += 3;
+    if (f.settingOpening) s += 3;
   }
   if (k > 0) s += 0.8 * countIn(c.chars, (id) => st.cast.has(id));
   // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
@@ -121,7 +153,7 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
   const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
   // The season's shape: the irreversible moves come late, and then they press.
-  if (isFatal(c.op)) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
+  if (f.fatal) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
   s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
   return s;
 }

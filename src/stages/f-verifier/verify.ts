@@ -48,11 +48,13 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
   // A claim carrying an anachronism is rejected before the canon rules: it never becomes canon.
   const ca = claimAnachronismRules(parsed, claims, ctx);
   const cv = claimRules(claims.filter((c) => !ca.rejected.includes(c)), ctx, parsed.scene_text);
+  // One index of who may be on stage, for the presence rules and the cue notes.
+  const who = whoIndex(ctx);
   const extras = usable.claims ? claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase()) : null;
   const findings: Finding[] = [
     ...formatRules(parsed, scene),
     ...lengthRule(parsed, ctx),
-    ...presenceRules(judged, ctx, usable.events, extras),
+    ...presenceRules(judged, ctx, usable.events, extras, who),
     ...(usable.events ? deltaRules(judged.events, ctx) : []),
     ...cv.findings,
     ...anachronismRules(parsed, ctx),
@@ -69,7 +71,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     downgraded_claims: cv.downgraded,
     rejected_claims: [...ca.rejected, ...cv.rejected],
     hard: findings.some((f) => f.severity === 'hard'),
-    normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, new Set(whoIndex(ctx).byCue.keys()))],
+    normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, new Set(who.byCue.keys()))],
     form_errors: formErrors(parsed),
   };
 }

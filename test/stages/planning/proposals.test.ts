@@ -48,6 +48,19 @@ describe('BDI-lite scoring', () => {
     expect(s.topDesire?.kind).toBe('wealth');
   });
 
+  it('a limited ranking is the first moves of the full one (stage B builds only the moves it keeps)', async () => {
+    const { world } = await loadScenario(scenarios().find((s) => s.name === 'planning-base')!);
+    const idx = indexWorld(world);
+    let cut = 0;
+    for (const c of world.characters.characters.filter((x) => x.principal)) {
+      const all = rankMoves(world, idx, c, 'x', 1);
+      const three = rankMoves(world, idx, c, 'x', 1, 3);
+      expect(three).toEqual(all.slice(0, 3));
+      if (all.length > 3) { expect(three).toHaveLength(3); cut++; }
+    }
+    expect(cut).toBeGreaterThan(0);
+  });
+
   it('a character whose strongest desire changes proposes different moves', async () => {
     const { world } = await loadScenario(scenarios().find((s) => s.name === 'planning-base')!);
     const idx = indexWorld(world);

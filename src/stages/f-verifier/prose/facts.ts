@@ -17,7 +17,7 @@ export function quotedFact(constraint: string): string | null {
 }
 
 /** Capitalised words after the first word that name no person: places and things (Ostia, Sardinia). */
-function places(text: string, idx: PersonIndex): string[] {
+export function places(text: string, idx: PersonIndex): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?<=[\s(])(\p{Lu}\p{Ll}{3,})/gu)) if (!idx.forms.has(m[1].toLowerCase())) out.push(m[1].toLowerCase());
   return out;
@@ -30,7 +30,13 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
   let memo = entityMemo.get(idx);
   if (!memo) entityMemo.set(idx, (memo = new Map()));
   let hit = memo.get(passage);
-  if (!hit) memo.set(passage, (hit = new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)])));
+  if (!hit) {
+    // A window's are its sentences' (each read once): no name, title or place pattern matches U+2063
+    // or looks across it (a letter or white space), so none spans the join or reads it differently.
+    const parts = passage.split('\u2063');
+    hit = parts.length > 1 ? new Set(parts.flatMap((x) => [...entitiesOf(x, idx)])) : new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)]);
+    memo.set(passage, hit);
+  }
   return hit;
 }
 
@@ -40,10 +46,26 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
  * is null whatever tagging says, so the passage need not be tagged.
  */
 export function couldMatch(passage: string, sig: FactSignature, idx: PersonIndex): boolean {
-  const ents = entitiesOf(passage, idx);
-  const shared = [...sig.entities].filter((e) => ents.has(e)).length;
-  const could = passage.split('\u2063').map(possibleRoots);
-  const most = [...sig.roots].filter((r) => could.some((c) => c.has(r))).length;
+  return couldMatchBound(passageBound(passage, idx), sig);
+}
+
+/** What couldMatch reads of a passage: its people and places, and the roots each of its sentences could have. */
+export interface PassageBound {
+  entities: Set<string>;
+  could: Set<string>[];
+}
+
+/** A passage's bound, read once: a scene's every sentence and window is bounded against every forbidden fact. */
+export function passageBound(passage: string, idx: PersonIndex): PassageBound {
+  return { entities: entitiesOf(passage, idx), could: passage.split('\u2063').map(possibleRoots) };
+}
+
+/** couldMatch on a passage's bound. */
+export function couldMatchBound(b: PassageBound, sig: FactSignature): boolean {
+  let shared = 0;
+  for (const e of sig.entities) if (b.entities.has(e)) shared++;
+  let most = 0;
+  for (const r of sig.roots) if (b.could.some((c) => c.has(r))) most++;
   return most >= 2 && 1.5 * shared + most >= 4.5;
 }
 

@@ -42,9 +42,8 @@ const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
 const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 
-/** The speaker of a said-tag in a sentence with a quote: a name, or a pronoun carried over from `last`. */
-function saidBy(narr: string, idx: PersonIndex, last: string | undefined): { id: string; sure: boolean } | null {
-  const ms = findMentions(narr, idx);
+/** The speaker of a said-tag in a sentence with a quote (`ms`: its mentions): a name, or a pronoun carried over from `last`. */
+function saidBy(narr: string, ms: Mention[], last: string | undefined): { id: string; sure: boolean } | null {
   for (const m of ms) {
     const after = narr.slice(m.end, m.end + 40);
     const before = narr.slice(Math.max(0, m.start - 12), m.start);
@@ -64,7 +63,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     for (const q of s.matchAll(QUOTE)) r.sentences.push({ line, text: q[1], kind: 'speech', mentions: findMentions(q[1], r.index) });
     const elsewhere = placeOf(narr, ctx, (w) => r.index.forms.has(w.toLowerCase())) ?? undefined;
     if (hasQuote) {
-      const sp = saidBy(narr, r.index, last.id);
+      const sp = saidBy(narr, mentions, last.id);
       if (sp) {
         r.deeds.push({ id: sp.id, how: 'speaks', line, text: s, sure: sp.sure, elsewhere });
         last.id = sp.id;

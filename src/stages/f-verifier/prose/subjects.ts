@@ -13,7 +13,7 @@ const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
 const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
-const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
+export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
@@ -23,7 +23,7 @@ const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
 const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
-const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
+export const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
   id: string;
@@ -55,8 +55,20 @@ function firstTerm(text: string): FirstTerm | null {
   });
 }
 
+/**
+ * The word after a subject when it is plain letters followed by white space: then it is term 1 of
+ * `He …` as tagged (terms split only at white space, and tagging changes a term's text only for a
+ * contraction, which has an apostrophe), so a modal or stative word there is known untagged.
+ */
+export function plainNextWord(text: string): string | null {
+  return /^([A-Za-z]+)\s/.exec(text.trim())?.[1].toLowerCase() ?? null;
+}
+
 /** Whether the words after a subject begin a present-tense action or presence. */
 function actsNow(after: string): boolean | 'doubtful' {
+  // A modal or a state is no deed whatever its tags ("Cicero was", "Crassus owns"): not tagged.
+  const plain = plainNextWord(after.slice(0, 80));
+  if (plain && (MODAL.test(plain) || STATIVE.test(plain))) return false;
   const t = firstTerm(after.slice(0, 80));
   if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('PastTense') || t.tags.includes('Modal')) return false;
   const rest = after.trim().slice(t.word.length);

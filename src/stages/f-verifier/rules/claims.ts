@@ -17,6 +17,8 @@ const ALIVE = /\b(alive|living|lives|survived|survives|breathes|breathing|walks 
 /** A death stated outright of its subject (not a threat, a wish or a rumour, which a rumour claim would carry). */
 const DIED = '(?:died|is dead|was dead|lies dead|lay dead|was killed|has been killed|was murdered|was executed|was slain|is slain|was buried|is buried)';
 const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
+/** A word every match of DIED or DEATH_OF holds, as a whole word. */
+const DEATH_WORD = /\b(?:died|dead|killed|murdered|executed|slain|buried|death|execution|funeral|murder|corpse|body|widow)\b/i;
 
 /**
  * A living character a canon claim says is dead: named (full name, cue or a distinctive part of the
@@ -24,6 +26,8 @@ const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
  * "Cicero's widow"). Rumours and beliefs never reach here; "Varo's father died" is not Varo's death.
  */
 function livingSaidDead(c: Claim, living: { id: string; name: string; cue: string }[]): { id: string; name: string; cue: string } | undefined {
+  // Each pattern below needs one of these words: a claim without one is not tested name by name.
+  if (!DEATH_WORD.test(c.text)) return undefined;
   return living.find((p) => nameForms(p).some((n) => deathOf(n).test(c.text)));
 }
 
@@ -140,8 +144,9 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''):
       reject(finding('AUR5041', 'hard', scene, 'claims.kind_not_allowed', { claim: c.id, kind: c.kind, allowed: allowedKinds.join(', ') }));
       continue;
     }
-    const deadHit = dead.find((d) => c.subject === d.id || [d.name, d.cue].some((n) => n && new RegExp(`\\b${escapeRe(n)}\\b`, 'i').test(c.text)));
-    if (deadHit && ALIVE.test(c.text) && !NON_CANON_KINDS.has(c.kind)) {
+    // Looked for only in a canon claim that says someone lives.
+    const deadHit = ALIVE.test(c.text) && !NON_CANON_KINDS.has(c.kind) ? dead.find((d) => c.subject === d.id || [d.name, d.cue].some((n) => n && wordOf(n).test(c.text))) : undefined;
+    if (deadHit) {
       reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
       continue;
     }
@@ -167,6 +172,14 @@ function overLimit(canon: Claim[], max: number, sceneText: string, living: strin
   if (over.length) {
     v.findings.push(finding('AUR5040', 'soft', scene, 'claims.too_many', { count: canon.length, max, claim: over.map((c) => c.id).join(', ') }));
   }
+}
+
+/** A name as a whole word, case-insensitive, made once per process (as deathOf's patterns). Not global: `test` keeps no state. */
+const wordPatterns = new Map<string, RegExp>();
+function wordOf(name: string): RegExp {
+  let re = wordPatterns.get(name);
+  if (!re) wordPatterns.set(name, (re = new RegExp(`\\b${escapeRe(name)}\\b`, 'i')));
+  return re;
 }
 
 function escapeRe(s: string): string {

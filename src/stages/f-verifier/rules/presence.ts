@@ -55,11 +55,12 @@ export function whoIndex(ctx: VerifyContext): { byCue: Map<string, Who>; byId: M
 
 /** Dead characters who speak or act, speakers/actors outside the cast, teleportation. */
 /** `claimedExtras` is null when the CLAIMS section is unusable: then unknown cues are not judged (no cascade). */
-export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[] | null): Finding[] {
+/** `who` is whoIndex(ctx), when the caller has it already (verify.ts reads its cues for the cue notes too). */
+export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[] | null, who = whoIndex(ctx)): Finding[] {
   const out: Finding[] = [];
   const pk = ctx.packet;
   const scene = pk.scene_id;
-  const { byCue, byId } = whoIndex(ctx);
+  const { byCue, byId } = who;
   const castNames = pk.cast.map((c) => c.name).join(', ');
   const here = pk.setting.location;
   const teleported = new Set<string>();

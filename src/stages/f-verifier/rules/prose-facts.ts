@@ -2,7 +2,7 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
 import { canonStatements } from '../prose/canon.js';
-import { couldMatch, factMatch, quotedFact, roughSignature, signature, type FactSignature } from '../prose/facts.js';
+import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, signature, type FactSignature, type PassageBound } from '../prose/facts.js';
 import { spanOf } from '../prose/span.js';
 
 const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
@@ -31,10 +31,22 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: n
   return best;
 }
 
+/** The bounds of a reading's sentences and pairs of adjacent sentences, read once for all its forbidden facts. */
+const bounds = new WeakMap<Reading, PassageBound[]>();
+
+function passagesOf(r: Reading): PassageBound[] {
+  let hit = bounds.get(r);
+  if (!hit) {
+    const ss = r.sentences;
+    hit = ss.flatMap((s, i) => [passageBound(s.text, r.index), ...(i + 1 < ss.length ? [passageBound(`${s.text}\u2063${ss[i + 1].text}`, r.index)] : [])]);
+    bounds.set(r, hit);
+  }
+  return hit;
+}
+
 /** Whether any sentence or pair of adjacent sentences could match a fact whose roots lie within the rough signature's. */
 function mayBeTold(r: Reading, rough: FactSignature): boolean {
-  const ss = r.sentences;
-  return ss.some((s, i) => couldMatch(s.text, rough, r.index) || (i + 1 < ss.length && couldMatch(`${s.text}\u2063${ss[i + 1].text}`, rough, r.index)));
+  return passagesOf(r).some((b) => couldMatchBound(b, rough));
 }
 
 /**
