@@ -20,7 +20,61 @@ export function canonicalize(value: unknown): unknown {
 }
 
 export function stableStringify(value: unknown): string {
-  return JSON.stringify(canonicalize(value), null, 2) + '\n';
+  return JSON.stringify(canonicalShared(value), null, 2) + '\n';
+}
+
+/**
+ * A value JSON.stringify writes exactly as it writes canonicalize(value) (indented or not), sharing
+ * every part that is already canonical instead of copying it: loaded entities and what is built
+ * in sorted key order are most of a packet or a plan (issue 18: the planning artefacts, ~5 MB on the
+ * DPRR world, were copied whole before being written). An object is copied when its keys are out of
+ * order or a part under it was; anything unusual (not a plain object, a toJSON, an index-like or
+ * "__proto__" key) is canonicalize's own copy.
+ */
+export function canonicalShared(value: unknown): unknown {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`cannot serialise non-finite number ${value}`);
+    return value;
+  }
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const x: unknown = value[i];
+      const y = canonicalShared(x);
+      if (y !== x) (out ??= value.slice())[i] = y;
+    }
+    return out ?? value;
+  }
+  if (!isPlainObject(value) || typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalize(value);
+  const rec = value as Record<string, unknown>;
+  const keys = Object.keys(rec);
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    if (k === '__proto__' || isIndexKey(k)) return canonicalize(value);
+    if (i && !(keys[i - 1]! < k)) sorted = false;
+  }
+  // Undefined members are left out of a copy, as JSON.stringify leaves them out of the value itself.
+  if (!sorted) {
+    const out: Record<string, unknown> = {};
+    for (const k of keys.sort()) {
+      const x = rec[k];
+      if (x !== undefined) out[k] = canonicalShared(x);
+    }
+    return out;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const x = rec[keys[i]!];
+    const y = canonicalShared(x);
+    if (y !== x && !out) {
+      out = {};
+      for (let j = 0; j < i; j++) if (rec[keys[j]!] !== undefined) out[keys[j]!] = rec[keys[j]!];
+    }
+    if (out && y !== undefined) out[keys[i]!] = y;
+  }
+  return out ?? value;
 }
 
 /**

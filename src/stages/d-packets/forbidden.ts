@@ -3,7 +3,7 @@ import type { Character, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 import { memoList, type WorldIndex } from '../../core/world-index.js';
 import type { PrunableFacts } from './prune.js';
-import type { SceneFocus } from './retrieve.js';
+import { secretsAround, type SceneFocus } from './retrieve.js';
 
 /**
  * A world with at most this many hidden secrets (or dead, exiled and imprisoned characters) lists
@@ -44,12 +44,13 @@ export interface ForbiddenFacts {
 export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFocus & { location: string }, cast: PacketCastMember[], hop: Map<string, number>, scope: ForbiddenScope): ForbiddenFacts {
   const walked = (id: string) => hop.has(id);
   const gone = goneOf(before.characters.characters);
-  const dead = gone.filter((c) => c.status === 'dead' && (scope.allGone || walked(c.id))).map((c) => ({ id: c.id, name: c.name, cue: c.cue }));
+  const dead = gone.filter((c) => c.status === 'dead' && (scope.allGone || walked(c.id))).map((c) => ({ cue: c.cue, id: c.id, name: c.name }));
   const forbidden: string[] = [];
   const prunable: PrunableFacts = { secrets: [], dead: [] };
   const inCast = (id: string) => focus.cast.includes(id);
   const near = (id: string) => (inCast(id) ? 2 : hop.has(id) ? 1 / (1 + hop.get(id)!) : 0);
-  for (const s of index.secrets.values()) {
+  // Beyond the cap only the walked characters' secrets can be listed: those are looked up, not every secret scanned.
+  for (const s of scope.allHidden ? index.secrets.values() : secretsAround(index, hop.keys())) {
     if (s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id)) continue;
     if (!scope.allHidden && !walked(s.subject) && !s.holders.some(walked)) continue;
     const text = forbiddenSecretFact(s.text);

@@ -2,7 +2,7 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import { prunePacket } from './prune.js';
 import type { PacketCastMember, PacketInstruction, ScenePacket } from '../../domain/packet.js';
 import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
-import { isExterior, type Character, type Gender, type Operator, type Relationship, type World } from '../../domain/world.js';
+import { isExterior, type Character, type Gender, type Operator, type World } from '../../domain/world.js';
 import { genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
 import { stableStringify } from '../../core/json.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
@@ -13,7 +13,8 @@ import { openingWorld, projectPlan } from '../c-director/checks.js';
 import { snapshotTension } from '../c-director/metrics.js';
 import { StateHasher } from '../../core/state-hash.js';
 import { forbiddenFacts, forbiddenScope, type ForbiddenScope } from './forbidden.js';
-import { retrieve, WEIGHTS } from './retrieve.js';
+import { retrieve, snapshotEdges, type CharacterEntries, type SnapshotEdges } from './retrieve.js';
+import { ItemLengths } from './measure.js';
 
 export interface PacketOptions {
   /** Hops of the subgraph walk from the cast (1 or 2). */
@@ -54,21 +55,8 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const ops = new Map(world.operators.operators.map((o) => [o.id, o]));
   const carry: Carry = { last: new Map(), visited: new Set(), told: new Set(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id)) };
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
-  const snapshot = indexWorld(world);
-  // An edge "changed this episode" unless the snapshot has it with the same weights and flags.
-  // Kept per edge object: the scenes' states share most edges, and each scene's walk asks again (issue 18).
-  // A Map, not a WeakMap: it lives for this call only, and its lookups (thousands per scene) are faster.
-  const same = new Map<Relationship, boolean>();
-  const sameAsSnapshot = (b: Relationship): boolean => {
-    let hit = same.get(b);
-    if (hit === undefined) {
-      const a = snapshot.edges.get(`${b.from}>${b.to}`);
-      hit = a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
-      same.set(b, hit);
-    }
-    return hit;
-  };
-  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), sameAsSnapshot };
+  const snapshot = snapshotEdges(indexWorld(world));
+  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths: new ItemLengths() };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));
 }
 
@@ -82,7 +70,10 @@ interface SharedInputs {
   /** Every character id, sorted: who may own a stock line (the packet's `voices`). */
   voices: string[];
   scope: ForbiddenScope;
-  sameAsSnapshot: (r: Relationship) => boolean;
+  snapshot: SnapshotEdges;
+  /** Shared by the scenes' packets: subgraph character entries and their measured lengths. */
+  entries: CharacterEntries;
+  lengths: ItemLengths;
 }
 
 function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): ScenePacket {
@@ -93,7 +84,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
   const apps = beats.flatMap((b) => b.applications);
   const focus = { cast: scene.cast, apps, bound: new Set(apps.flatMap((a) => Object.values(a.bindings))), advanced: new Set(apps.flatMap((a) => a.threads_advanced)), location: scene.location };
   const cast = castOf(index, ops, scene, apps, carry.last);
-  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.sameAsSnapshot);
+  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot, sh.entries);
   const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
   const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope);
   const location = index.locations.get(scene.location);
@@ -135,7 +126,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
     token_estimate: 0,
     token_budget: opts.tokenBudget,
   };
-  prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable);
+  prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable, sh.lengths);
   for (const id of tellsNow) carry.told.add(id);
   return packet;
 }

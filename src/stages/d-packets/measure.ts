@@ -11,6 +11,38 @@ const TRACKED: Tracked[] = ['edges', 'characters', 'secrets', 'threads', 'accoun
 
 /** Length of an item in the model's text (lists and objects in it lose their empties, as packetForModel does). */
 const textLength = (item: unknown): number => compactLength(withoutEmpties(item));
+/**
+ * The lengths of the items the packets of one buildPackets call share: a subgraph character's
+ * entry is one object in every scene that walks that character unchanged (retrieve.ts), so its
+ * lengths are measured once, not once per scene (issue 18). Entries are not edited once built.
+ */
+export class ItemLengths {
+  private readonly model = new Map<object, number>();
+  private readonly offStage = new Map<object, number>();
+  private readonly file = new Map<object, number>();
+
+  /** textLength(item): its length in the model's text. */
+  modelLength(item: object): number {
+    return memo(this.model, item, () => textLength(item));
+  }
+
+  /** textLength(offStage(c)): an off-stage character's length in the model's text. */
+  offStageLength(c: Character): number {
+    return memo(this.offStage, c, () => textLength(offStage(c)));
+  }
+
+  /** compactLength(item): its length in the packet file's compact text. */
+  fileLength(item: object): number {
+    return memo(this.file, item, () => compactLength(item));
+  }
+}
+
+function memo(m: Map<object, number>, item: object, compute: () => number): number {
+  let n = m.get(item);
+  if (n === undefined) m.set(item, (n = compute()));
+  return n;
+}
+
 /** Where a tracked list sits in the model packet. */
 const HOME: Record<Tracked, 'top' | 'constraints' | 'retrieved_subgraph'> = {
   edges: 'retrieved_subgraph', characters: 'retrieved_subgraph', secrets: 'retrieved_subgraph', threads: 'retrieved_subgraph', accounts: 'retrieved_subgraph',
@@ -45,12 +77,12 @@ export class ModelPacketSize {
   private readonly offIds: Set<string>;
   private readonly cast: Set<string>;
 
-  static of(p: ScenePacket): ModelPacketSize | null {
+  static of(p: ScenePacket, lengths = new ItemLengths()): ModelPacketSize | null {
     if (p.retrieved_subgraph.characters.some((c) => /[":,\]}]/.test(c.id))) return null;
-    return new ModelPacketSize(p);
+    return new ModelPacketSize(p, lengths);
   }
 
-  private constructor(p: ScenePacket) {
+  private constructor(p: ScenePacket, lengths: ItemLengths) {
     const g = p.retrieved_subgraph;
     this.cast = new Set(p.cast.map((c) => c.id));
     this.offIds = new Set(g.characters.flatMap((c) => (this.cast.has(c.id) ? [] : [c.id])));
@@ -67,11 +99,11 @@ export class ModelPacketSize {
     for (const f of p.constraints.forbidden_facts) this.add('forbidden_facts', null, textLength(f));
     for (const d of p.dead) this.add('dead', d, textLength(d));
     for (const c of g.characters) {
-      if (this.cast.has(c.id)) this.add('characters', c, textLength(c));
+      if (this.cast.has(c.id)) this.add('characters', c, lengths.modelLength(c));
       else {
         const same = this.offStage.get(c.id) ?? new Set<Character>();
         this.offStage.set(c.id, same.add(c));
-        if ((this.pieces.get(c.id) ?? 0) > 0) this.add('characters', c, textLength(offStage(c)));
+        if ((this.pieces.get(c.id) ?? 0) > 0) this.add('characters', c, lengths.offStageLength(c));
       }
     }
   }

@@ -96,6 +96,17 @@ function countShared(models: ModelPacket[], min: number, texts: Map<unknown, str
   return { lists, facts };
 }
 
+/**
+ * The model packets a reference was made from, by packet: each of those scenes' requests (the cost
+ * estimate of `episode plan`, each writer call and retry) reads its packet against the reference,
+ * and rendered it again every time (issue 18). A packet is not edited once its episode's reference
+ * is made (the reference holds its items); another packet object, an edited copy included, is
+ * rendered afresh. With them, their items' canonical texts. What referencedPacket returns shares
+ * the cached model's parts: its callers read them (buildWriterRequest replaces a top-level field of
+ * its own copy, never edits a part).
+ */
+const MODELS = new WeakMap<EpisodeReference, { models: Map<ScenePacket, ModelPacket>; texts: Map<unknown, string> }>();
+
 /** The reference for a group of an episode's scenes written on one model (one call each). */
 export function episodeReference(packets: ScenePacket[]): EpisodeReference {
   const ordered = [...packets].sort((a, b) => a.number - b.number);
@@ -108,17 +119,6 @@ export function episodeReference(packets: ScenePacket[]): EpisodeReference {
   MODELS.set(ref, { models: new Map(ordered.map((p, i) => [p, models[i]!])), texts });
   return ref;
 }
-
-/**
- * The model packets a reference was made from, by packet: each of those scenes' requests (the cost
- * estimate of `episode plan`, each writer call and retry) reads its packet against the reference,
- * and rendered it again every time (issue 18). A packet is not edited once its episode's reference
- * is made (the reference holds its items); another packet object, an edited copy included, is
- * rendered afresh. With them, their items' canonical texts. What referencedPacket returns shares
- * the cached model's parts: its callers read them (buildWriterRequest replaces a top-level field of
- * its own copy, never edits a part).
- */
-const MODELS = new WeakMap<EpisodeReference, { models: Map<ScenePacket, ModelPacket>; texts: Map<unknown, string> }>();
 
 /** True when the reference has no entry (then the writer gets plain packets). */
 export function referenceIsEmpty(ref: EpisodeReference): boolean {
@@ -150,14 +150,18 @@ function lookupsOf(ref: EpisodeReference): Lookups {
 /** The packet as the model reads it, with the reference's entries replaced by their keys. */
 export function referencedPacket(p: ScenePacket, ref: EpisodeReference): ReferencedModelPacket {
   const cached = MODELS.get(ref);
-  const m = cached?.models.get(p) ?? packetForModel(p);
+  const hit = cached?.models.get(p);
+  const m = hit ?? packetForModel(p);
+  // Items' texts are kept for the reference's own packets only: another packet object (a copy
+  // edited since, in place or not) may share an item whose text changed, so its items are written.
+  const texts = hit ? cached!.texts : undefined;
   const { byText, factKey } = lookupsOf(ref);
   const g: Record<string, unknown> = { ...m.retrieved_subgraph };
   for (const list of LISTS) {
     const inline: unknown[] = [];
     const keys: string[] = [];
     for (const item of listOf(m, list)) {
-      const key = byText[list].get(cached?.texts.get(item) ?? canonicalCompact(item));
+      const key = byText[list].get(texts?.get(item) ?? canonicalCompact(item));
       if (key === undefined) inline.push(item);
       else keys.push(key);
     }

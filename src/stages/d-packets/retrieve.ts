@@ -1,10 +1,17 @@
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
-import type { Relationship, World } from '../../domain/world.js';
+import type { Character, Relationship, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { memoList, type WorldIndex } from '../../core/world-index.js';
+import { OverlayMap } from '../../core/overlay-map.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
+/**
+ * Packet items are built with their keys in sorted order, as the files write them: then writing a
+ * packet, measuring an item and keying the episode reference take the items as they are (core/json.ts
+ * canonicalShared and isCanonical) instead of sorted copies (issue 18).
+ */
+const SORTED_WEIGHTS = [...WEIGHTS].sort();
 
 /** What a scene's retrieval starts from: its cast, what its applications bind and advance. */
 export interface SceneFocus {
@@ -31,7 +38,16 @@ export interface Retrieval {
  * characters touch — read from the index (edges per character, by id lookups), never by scanning
  * the world's lists, so a scene's packet costs what its neighbourhood holds (issue 18).
  */
-export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, sameAsSnapshot: (r: Relationship) => boolean): Retrieval {
+/** A subgraph character entry, by the state's character object (see retrieve). */
+export type CharacterEntries = Map<Character, ScenePacket['retrieved_subgraph']['characters'][number]>;
+
+/**
+ * `entries` keeps each subgraph character's entry by the state's character object: the scenes'
+ * states share every character a scene did not change, and each scene walks many of the same, so
+ * an unchanged character is one entry in all their packets, built and measured once (issue 18:
+ * 150-250 entries a DPRR scene, each with its stats and intentions copied). Entries are not edited.
+ */
+export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges, entries: CharacterEntries = new Map()): Retrieval {
   const hop = walk(index, focus.cast, k);
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
@@ -39,9 +55,11 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
   const subgraph = {
     characters: [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
-      return { id, name: c.name, faction: c.faction, status: c.status, location: c.location, stats: { ...c.stats }, intentions: [...c.bdi.intentions] };
+      let entry = entries.get(c);
+      if (!entry || entry.id !== id) entries.set(c, (entry = { faction: c.faction, id, intentions: [...c.bdi.intentions], location: c.location, name: c.name, stats: { ...c.stats }, status: c.status }));
+      return entry;
     }),
-    edges: subgraphEdges(index, focus, hop, sameAsSnapshot),
+    edges: subgraphEdges(index, focus, hop, snapshot),
     secrets: retrievedSecrets(index, focus, walked, secretRel),
     threads: retrievedThreads(index, focus, threadRel),
     accounts: retrievedAccounts(before, focus),
@@ -75,43 +93,145 @@ function sceneThreads(index: WorldIndex, focus: SceneFocus) {
 /**
  * The edges among walked characters (each once, from its `from` end) that concern the cast, an
  * active thread's stakeholders, or changed this episode (spec §2.2), most relevant first.
+ * Only those can be kept, so only those are looked at: the cast's and the stakeholders' own edges,
+ * and the few the scene's state does not share with the snapshot (issue 18: walking every edge
+ * among a DPRR scene's 150-250 walked characters, ~2,000 a scene, was most of retrieval). The order
+ * is the definition's: relevance, then the edge key, then where a walk over the walked characters'
+ * outgoing edges meets it (what the stable sort of that walk's list kept).
  */
-function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, sameAsSnapshot: (r: Relationship) => boolean): SubgraphEdge[] {
+function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, snapshot: SnapshotEdges): SubgraphEdge[] {
   const stakeholders = new Set(sceneThreads(index, focus).flatMap((t) => t.stakeholders));
-  const edges: SubgraphEdge[] = [];
-  for (const id of hop.keys()) {
-    for (const r of index.edgesFrom.get(id) ?? []) {
-      if (!hop.has(r.to)) continue;
-      const changed = !sameAsSnapshot(r);
-      const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
-      const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
-      if (inCast === 0 && !touchesThread && !changed) continue;
-      const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
-        - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * Math.max(...WEIGHTS.map((w) => r.weights[w] ?? 0)));
-      const weights: Record<string, number> = {};
-      for (const w of WEIGHTS) weights[w] = round(r.weights[w] ?? 0);
-      edges.push({ from: r.from, to: r.to, weights, flags: [...r.flags], relevance });
+  const seen = new Set<Relationship>();
+  const found: { r: Relationship; e: SubgraphEdge; key: string }[] = [];
+  const consider = (r: Relationship): void => {
+    if (seen.has(r) || !hop.has(r.from) || !hop.has(r.to)) return;
+    seen.add(r);
+    const changed = !snapshot.same(r);
+    const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
+    const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
+    if (inCast === 0 && !touchesThread && !changed) return;
+    let strongest = -Infinity;
+    const weights: Record<string, number> = {};
+    for (const w of SORTED_WEIGHTS) {
+      const v = r.weights[w] ?? 0;
+      strongest = Math.max(strongest, v);
+      weights[w] = round(v);
     }
-  }
-  return edges.sort((a, b) => b.relevance - a.relevance || `${a.from}>${a.to}`.localeCompare(`${b.from}>${b.to}`));
+    const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
+      - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * strongest);
+    found.push({ r, e: { flags: [...r.flags], from: r.from, relevance, to: r.to, weights }, key: `${r.from}>${r.to}` });
+  };
+  const around = (id: string): void => {
+    for (const r of index.edgesFrom.get(id) ?? []) consider(r);
+    for (const r of index.edgesTo.get(id) ?? []) consider(r);
+  };
+  for (const id of focus.cast) around(id);
+  for (const id of stakeholders) around(id);
+  for (const r of snapshot.notShared(index)) consider(r);
+  // Where the walk over hop's characters, each one's outgoing edges in index order, meets an edge.
+  const rank = new Map<string, number>();
+  let n = 0;
+  for (const id of hop.keys()) rank.set(id, n++);
+  const walkOrder = (r: Relationship): number => rank.get(r.from)! * 2 ** 21 + (index.edgesFrom.get(r.from) ?? []).indexOf(r);
+  found.sort((a, b) => b.e.relevance - a.e.relevance || collate(a.key, b.key) || walkOrder(a.r) - walkOrder(b.r));
+  return found.map((f) => f.e);
+}
+
+/** String#localeCompare with the default locale and options, as a reusable collator (the same order by definition). */
+const collate = new Intl.Collator().compare;
+
+/**
+ * The snapshot's edges, for telling which edges of a scene's state changed this episode. Kept per
+ * edge object and per edge map: the scenes' states share most edges and their index's edge maps
+ * derive from the snapshot's (core/overlay-map.ts), so each scene asks again about the same few.
+ */
+export interface SnapshotEdges {
+  /** Whether the state's edge is the snapshot's, or has the same weights and flags (then it did not change). */
+  same(r: Relationship): boolean;
+  /** The edges of a state that are not the snapshot's own objects: every changed edge is one of them. */
+  notShared(index: WorldIndex): readonly Relationship[];
+}
+
+export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
+  const base = snapshot.edges;
+  // Maps, not WeakMaps: they live for one buildPackets call, and their lookups (thousands per scene) are faster.
+  const same = new Map<Relationship, boolean>();
+  const unshared = new Map<ReadonlyMap<string, Relationship>, readonly Relationship[]>();
+  const notShared = (edges: ReadonlyMap<string, Relationship>): readonly Relationship[] => {
+    if (edges === base) return [];
+    let hit = unshared.get(edges);
+    if (hit) return hit;
+    const out = new Set<Relationship>();
+    const split = OverlayMap.split(edges);
+    if (split.base !== edges) {
+      // An overlay: what its base does not share, where the overlay still holds it, and its own entries.
+      for (const r of notShared(split.base)) if (edges.get(`${r.from}>${r.to}`) === r) out.add(r);
+      for (const k of split.changed) {
+        const r = edges.get(k)!;
+        if (r !== base.get(k)) out.add(r);
+      }
+    } else {
+      for (const [k, r] of edges) if (r !== base.get(k)) out.add(r);
+    }
+    unshared.set(edges, (hit = [...out]));
+    return hit;
+  };
+  return {
+    same(b) {
+      let hit = same.get(b);
+      if (hit === undefined) {
+        const a = base.get(`${b.from}>${b.to}`);
+        hit = a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
+        same.set(b, hit);
+      }
+      return hit;
+    },
+    notShared: (index) => notShared(index.edges),
+  };
+}
+
+/**
+ * The index's secrets whose subject or a holder is one of `ids`, in the index's order: found through
+ * the secrets by party, built once per secrets list (memoList), instead of a pass over every secret
+ * of the world per scene (issue 18: thousands on the 10,000-character world).
+ */
+export function secretsAround(index: WorldIndex, ids: Iterable<string>): Secret[] {
+  const parties = memoList(index.world.secrets?.secrets ?? [], secretParties);
+  const found = new Set<Secret>();
+  for (const id of ids) for (const s of parties.by.get(id) ?? []) found.add(s);
+  return [...found].sort((a, b) => parties.at.get(a)! - parties.at.get(b)!);
+}
+
+/** Each id's secrets (as subject or holder) and each secret's place, the first of each id only (as the index holds them). */
+function secretParties(list: readonly Secret[]): { by: Map<string, Secret[]>; at: Map<Secret, number> } {
+  const by = new Map<string, Secret[]>();
+  const at = new Map<Secret, number>();
+  const seen = new Set<string>();
+  list.forEach((s, i) => {
+    if (seen.has(s.id)) return;
+    seen.add(s.id);
+    at.set(s, i);
+    for (const party of new Set([s.subject, ...s.holders])) (by.get(party) ?? by.set(party, []).get(party)!).push(s);
+  });
+  return { by, at };
 }
 
 function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
   const inCast = (id: string) => focus.cast.includes(id);
-  return [...index.secrets.values()]
-    .filter((s) => s.status !== 'inert' && (walked.has(s.subject) || s.holders.some((h) => walked.has(h))))
+  return secretsAround(index, walked)
+    .filter((s) => s.status !== 'inert')
     // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
     .map((s) => {
       secretRel.set(s.id, round((focus.bound.has(s.id) ? 3 : 0) + (inCast(s.subject) ? 1.5 : 0) + s.holders.filter(inCast).length + s.legal_value + s.public_damage));
-      return { id: s.id, text: s.text, subject: s.subject, holders: [...s.holders], status: s.status, legal_value: round(s.legal_value), public_damage: round(s.public_damage), ...(focus.told?.has(s.id) ? { told: true } : {}) };
+      return { holders: [...s.holders], id: s.id, legal_value: round(s.legal_value), public_damage: round(s.public_damage), status: s.status, subject: s.subject, text: s.text, ...(focus.told?.has(s.id) ? { told: true } : {}) };
     });
 }
 
 function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<string, number>) {
   return sceneThreads(index, focus).map((t) => {
     threadRel.set(t.id, round((focus.advanced.has(t.id) ? 3 : 0) + t.priority / 5));
-    return { id: t.id, question: t.question, progress: round(t.progress), status: t.status };
+    return { id: t.id, progress: round(t.progress), question: t.question, status: t.status };
   });
 }
 
@@ -124,6 +244,6 @@ function retrievedAccounts(before: World, focus: SceneFocus) {
   const cast = new Set(focus.cast);
   const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
   const out: ScenePacket['retrieved_subgraph']['accounts'] = [];
-  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ id: a.id, owner: a.owner, denarii: a.denarii });
+  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ denarii: a.denarii, id: a.id, owner: a.owner });
   return out;
 }

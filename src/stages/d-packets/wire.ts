@@ -71,32 +71,37 @@ function mentionsIn(text: string): (id: string) => boolean {
  * or risks, a scene without the dead. The instructions read an absent field as empty, and on a
  * packet they are a few per cent of what the model is sent. A part with nothing to drop is the
  * part itself, not a copy (issue 18: most of a packet has none, and copying it all was most of
- * rendering a packet for the model): what this returns is read, never edited.
+ * rendering a packet for the model): what this returns is read, never edited. One pass: a part is
+ * copied when something under it was dropped (its parts are asked once, not again at each level).
  */
 export function withoutEmpties(v: unknown): unknown {
-  if (v === null || typeof v !== 'object' || !hasEmpties(v)) return v;
-  if (Array.isArray(v)) return v.map(withoutEmpties);
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (x !== null && !(Array.isArray(x) && x.length === 0)) out[k] = withoutEmpties(x);
-  return out;
-}
-
-/** Whether withoutEmpties would drop anything from v: a null or an empty list in one of its objects. */
-function hasEmpties(v: object): boolean {
+  if (v === null || typeof v !== 'object') return v;
   if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      if (x !== null && typeof x === 'object' && hasEmpties(x)) return true;
+      const y = withoutEmpties(x);
+      if (y === x) continue;
+      // A copy (holes stay holes, as Array#map keeps them), from the first element that changed.
+      out ??= v.slice();
+      out[i] = y;
     }
-    return false;
+    return out ?? v;
   }
-  for (const k in v) {
-    if (!Object.prototype.hasOwnProperty.call(v, k)) continue;
-    const x: unknown = (v as Record<string, unknown>)[k];
-    if (x === null || (Array.isArray(x) && x.length === 0)) return true;
-    if (typeof x === 'object' && hasEmpties(x)) return true;
+  const rec = v as Record<string, unknown>;
+  const keys = Object.keys(rec);
+  let out: Record<string, unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const x = rec[keys[i]!];
+    const drop = x === null || (Array.isArray(x) && x.length === 0);
+    const y = drop ? undefined : withoutEmpties(x);
+    if (!out && (drop || y !== x)) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = rec[keys[j]!];
+    }
+    if (out && !drop) out[keys[i]!] = y;
   }
-  return false;
+  return out ?? v;
 }
 
 /** The packet as the model reads it: compact canonical JSON. */

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
@@ -93,5 +94,28 @@ describe('withoutEmpties (d-packets/wire.ts)', () => {
     expect(out).toEqual({ a: [{ b: 1 }, { h: [[]] }], d: { e: 'f' }, k: clean });
     expect(out.k).toBe(clean);
     expect(JSON.stringify(deep)).toBe(before);
+  });
+
+  it('is its definition on any JSON value, and shares every part without empties', () => {
+    // The definition: an object loses its null and empty-list members, every part is walked, lists keep their elements.
+    const plain = (v: unknown): unknown => {
+      if (v === null || typeof v !== 'object') return v;
+      if (Array.isArray(v)) return v.map(plain);
+      return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null && !(Array.isArray(x) && x.length === 0)).map(([k, x]) => [k, plain(x)]));
+    };
+    const hasEmpty = (v: unknown): boolean => v !== null && typeof v === 'object' && (Array.isArray(v) ? v.some(hasEmpty) : Object.values(v).some((x) => x === null || (Array.isArray(x) && x.length === 0) || hasEmpty(x)));
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.integer(), fc.string({ maxLength: 3 }), fc.constant([]), tie('arr'), tie('obj')),
+      arr: fc.array(tie('value'), { maxLength: 4 }),
+      obj: fc.dictionary(fc.string({ maxLength: 3 }), tie('value'), { maxKeys: 4 }),
+    }));
+    fc.assert(fc.property(json.value, (v) => {
+      const before = JSON.stringify(v);
+      const out = withoutEmpties(v);
+      expect(JSON.stringify(out)).toBe(JSON.stringify(plain(v)));
+      expect(JSON.stringify(v)).toBe(before);
+      // A part is handed back as it is exactly when nothing under it is dropped.
+      expect(out === v).toBe(!hasEmpty(v));
+    }), { numRuns: 500 });
   });
 });

@@ -117,6 +117,18 @@ describe('the episode reference in the writer prefix', () => {
     expect(req.messages[0]!.content).toContain('"mood":"edited"');
   });
 
+  it('reads a shallow copy whose shared item was edited in place as it is now, not by the text kept for the original', () => {
+    const writerScenes = structuredClone(packets.filter((p) => !p.marquee));
+    const ref = episodeReference(writerScenes);
+    const p = writerScenes.find((x) => x.retrieved_subgraph.secrets.some((s) => Object.values(ref.secrets).some((e) => canonicalCompact(e) === canonicalCompact(s))))!;
+    expect(p).toBeDefined();
+    // The copy shares p's secret objects; one is edited in place (the copy's owner breaks the rule for p, not for the copy).
+    const q: ScenePacket = { ...p, retrieved_subgraph: { ...p.retrieved_subgraph } };
+    const shared = q.retrieved_subgraph.secrets.find((s) => Object.values(ref.secrets).some((e) => canonicalCompact(e) === canonicalCompact(s)))!;
+    shared.text = 'An edited secret.';
+    expect(sorted(resolveModelPacket(referencedPacket(q, ref), ref))).toEqual(sorted(packetForModel(q)));
+  });
+
   it('an episode of one scene has nothing to share', () => {
     const ref = episodeReference(packets.slice(0, 1));
     expect(referenceIsEmpty(ref)).toBe(true);

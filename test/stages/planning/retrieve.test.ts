@@ -2,7 +2,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
 import { indexWorld } from '../../../src/core/world-index.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
-import { retrieve, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
+import { retrieve, secretsAround, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
+import { applyDeltas } from '../../../src/core/deltas/apply.js';
+import { round } from '../../../src/core/json.js';
 import { planScenario, scenario } from './helpers.js';
 
 /** The accounts a scene retrieves, by their definition: the cast's and those its transfers move, in ledger order. */
@@ -11,7 +13,34 @@ function expectedAccounts(w: World, focus: SceneFocus) {
   return w.assets.cash_ledger.filter((a) => focus.cast.includes(a.owner) || parties.has(a.id)).map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
 }
 
-const accountsOf = (w: World, focus: SceneFocus) => retrieve(w, indexWorld(w), focus, 2, () => true).subgraph.accounts;
+/**
+ * The edges a scene retrieves, by their definition (spec §2.2): every edge among walked characters,
+ * met from its `from` end in walk order, kept when it concerns the cast, an open thread's
+ * stakeholders or changed since the snapshot, sorted (stably) by relevance then key.
+ */
+function expectedEdges(w: World, snapshot: World, focus: SceneFocus, hop: Map<string, number>) {
+  const index = indexWorld(w);
+  const snap = indexWorld(snapshot);
+  const threads = [...index.threads.values()].filter((t) => t.status === 'open' && (focus.advanced.has(t.id) || t.stakeholders.some((s) => focus.cast.includes(s))));
+  const stakeholders = new Set(threads.flatMap((t) => t.stakeholders));
+  const out = [];
+  for (const id of hop.keys()) {
+    for (const r of index.edgesFrom.get(id) ?? []) {
+      if (!hop.has(r.to)) continue;
+      const a = snap.edges.get(`${r.from}>${r.to}`);
+      const changed = !(a === r || (!!a && WEIGHTS.every((k) => (a.weights[k] ?? 0) === (r.weights[k] ?? 0)) && a.flags.join('|') === r.flags.join('|')));
+      const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
+      const touches = stakeholders.has(r.from) || stakeholders.has(r.to);
+      if (inCast === 0 && !touches && !changed) continue;
+      const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touches ? 1 : 0) + (changed ? 2 : 0)
+        - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * Math.max(...WEIGHTS.map((k) => r.weights[k] ?? 0)));
+      out.push({ from: r.from, to: r.to, weights: Object.fromEntries(WEIGHTS.map((k) => [k, round(r.weights[k] ?? 0)])), flags: [...r.flags], relevance });
+    }
+  }
+  return out.sort((x, y) => y.relevance - x.relevance || `${x.from}>${x.to}`.localeCompare(`${y.from}>${y.to}`));
+}
+
+const accountsOf = (w: World, focus: SceneFocus) => retrieve(w, indexWorld(w), focus, 2, snapshotEdges(indexWorld(w))).subgraph.accounts;
 
 describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
   let a: Awaited<ReturnType<typeof planScenario>>;
@@ -52,5 +81,96 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
     ledger.push({ ...ledger[0]!, id: 'acct_pushed', owner, denarii: 1 });
     expect(accountsOf(w2, f).map((x) => x.id)).toContain('acct_pushed');
     expect(accountsOf(w2, f)).toEqual(expectedAccounts(w2, f));
+  });
+});
+
+describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
+  let a: Awaited<ReturnType<typeof planScenario>>;
+  let before: World[];
+  let focuses: SceneFocus[];
+  beforeAll(async () => {
+    a = await planScenario(scenario('planning-base'));
+    before = projectPlan(a.plan, a.world, a.context).before;
+    focuses = a.plan.scenes.map((s) => {
+      const apps = a.plan.beats.filter((b) => b.scene === s.id).flatMap((b) => b.applications);
+      return { cast: s.cast, apps, bound: new Set(apps.flatMap((x) => Object.values(x.bindings))), advanced: new Set(apps.flatMap((x) => x.threads_advanced)) };
+    });
+  });
+
+  const check = (w: World, f: SceneFocus, snapshot = snapshotEdges(indexWorld(a.world))) => {
+    const got = retrieve(w, indexWorld(w), f, 2, snapshot);
+    expect(got.subgraph.edges).toEqual(expectedEdges(w, a.world, f, got.hop));
+    return got.subgraph.edges;
+  };
+
+  it('are the definition\'s in every scene of a plan', () => {
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    let n = 0;
+    focuses.forEach((f, i) => (n += check(before[i]!, f, snapshot).length));
+    expect(n).toBeGreaterThan(0);
+  });
+
+  it('keep an edge between two bystanders that changed, in a state derived by deltas or rebuilt whole', () => {
+    // A walked edge away from the scene's cast and threads, in some scene: its change is all that can make it relevant.
+    const found = focuses.flatMap((f, i) => {
+      const w = before[i]!;
+      const hop = retrieve(w, indexWorld(w), f, 2, snapshotEdges(indexWorld(a.world))).hop;
+      const threads = a.world.threads.threads.filter((t) => t.status === 'open' && (f.advanced.has(t.id) || t.stakeholders.some((s) => f.cast.includes(s))));
+      const bystander = (id: string) => !f.cast.includes(id) && !threads.some((t) => t.stakeholders.includes(id));
+      const r = w.relationships.relationships.find((e) => hop.has(e.from) && hop.has(e.to) && bystander(e.from) && bystander(e.to));
+      return r ? [{ f, w, r }] : [];
+    })[0];
+    expect(found).toBeDefined();
+    const { f, w, r } = found!;
+    const res = applyDeltas(w, [{ path: `relationships.${r.from}.${r.to}.trust`, op: 'set', value: 0.123 }], () => ({ episode: 'test', scene: 'SC01', event: 'test', operator: null }));
+    expect(res.ok).toBe(true);
+    const changed = res.ok ? res.world : w;
+    const edges = check(changed, f);
+    expect(edges.some((e) => e.from === r.from && e.to === r.to && e.weights.trust === 0.123)).toBe(true);
+    // The same change in a list rebuilt whole (no delta engine, no derived index), and one with every edge a new object.
+    const rebuilt: World = { ...changed, relationships: { ...changed.relationships, relationships: [...changed.relationships.relationships] } };
+    expect(check(rebuilt, f)).toEqual(edges);
+    const copied: World = { ...changed, relationships: { ...changed.relationships, relationships: changed.relationships.relationships.map((e) => ({ ...e })) } };
+    expect(check(copied, f)).toEqual(edges);
+  });
+
+  it('share one entry per unchanged character between scenes, and build a new one for a changed character', () => {
+    const entries: CharacterEntries = new Map();
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    const got = focuses.map((f, i) => retrieve(before[i]!, indexWorld(before[i]!), f, 2, snapshot, entries).subgraph.characters);
+    let shared = 0;
+    let changed = 0;
+    for (let i = 1; i < got.length; i++) {
+      for (const entry of got[i]!) {
+        const prev = got[i - 1]!.find((x) => x.id === entry.id);
+        if (!prev) continue;
+        const now = indexWorld(before[i]!).characters.get(entry.id)!;
+        const then = indexWorld(before[i - 1]!).characters.get(entry.id)!;
+        // The entry is the state's character as it is now, whether shared or new.
+        expect(entry).toEqual({ faction: now.faction, id: now.id, intentions: now.bdi.intentions, location: now.location, name: now.name, stats: now.stats, status: now.status });
+        if (now === then) (expect(entry).toBe(prev), shared++);
+        else (expect(entry).not.toBe(prev), changed++);
+      }
+    }
+    expect(shared).toBeGreaterThan(0);
+    expect(changed).toBeGreaterThan(0);
+  });
+
+  it('find the secrets around the walked characters as a scan of every secret does, in the index\'s order', () => {
+    const around = (w: World, ids: Set<string>) => {
+      const index = indexWorld(w);
+      expect(secretsAround(index, ids)).toEqual([...index.secrets.values()].filter((s) => ids.has(s.subject) || s.holders.some((h) => ids.has(h))));
+      return secretsAround(index, ids).length;
+    };
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    let n = 0;
+    focuses.forEach((f, i) => (n += around(before[i]!, retrieve(before[i]!, indexWorld(before[i]!), f, 2, snapshot).walked)));
+    expect(n).toBeGreaterThan(0);
+    // A later list: one secret changed (a new object), one with a repeated id (the index keeps the first), one appended.
+    const w = before[0]!;
+    const list = w.secrets.secrets;
+    const ids = new Set(list.slice(0, 3).flatMap((s) => [s.subject, ...s.holders]));
+    const changed = [{ ...list[1]!, holders: [...list[1]!.holders, list[0]!.subject] }, ...list.slice(0, 1), ...list.slice(2), { ...list[0]!, text: 'a repeat' }, { ...list[2]!, id: 'sec_new' }];
+    expect(around({ ...w, secrets: { ...w.secrets, secrets: changed } }, ids)).toBeGreaterThan(0);
   });
 });

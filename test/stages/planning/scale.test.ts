@@ -188,4 +188,31 @@ describe('StateHasher', () => {
     [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
     expect(hasher.hash({ ...s0, characters: { characters: swapped } })).not.toBe(h0);
   });
+
+  it('gives the defined hash along a run of copy-on-write states, each a few elements off the one before', () => {
+    // What stage D hashes: each state is the last with a few elements replaced (a chunk's text is the
+    // last one's with theirs swapped in), sometimes appended to, shortened or reordered.
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('replace' as const), at: fc.array(fc.nat(), { minLength: 1, maxLength: 5 }), text: fc.string({ maxLength: 8 }) }),
+      fc.record({ kind: fc.constant('append' as const), n: fc.integer({ min: 1, max: 70 }) }),
+      fc.record({ kind: fc.constant('drop' as const), at: fc.nat() }),
+      fc.record({ kind: fc.constant('swap' as const), a: fc.nat(), b: fc.nat() }),
+      fc.record({ kind: fc.constant('primitive' as const), at: fc.nat(), value: fc.oneof(fc.string({ maxLength: 4 }), fc.integer(), fc.constant(null)) }),
+    );
+    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 12 }), (steps) => {
+      const hasher = new StateHasher();
+      let list: unknown[] = Array.from({ length: 2 * CHUNK + 7 }, (_, i) => ({ id: `c${i}`, note: 'é'.repeat(i % 3), tags: [i] }));
+      let n = 0;
+      for (const s of [...steps, ...steps]) {
+        list = list.slice();
+        if (s.kind === 'replace') for (const at of s.at) list[at % list.length] = { id: `r${n++}`, text: s.text, b: { z: 1, a: [s.text] } };
+        else if (s.kind === 'append') for (let i = 0; i < s.n; i++) list.push({ id: `a${n++}` });
+        else if (s.kind === 'drop' && list.length > 1) list.splice(s.at % list.length, 1);
+        else if (s.kind === 'swap') [list[s.a % list.length], list[s.b % list.length]] = [list[s.b % list.length], list[s.a % list.length]];
+        else if (s.kind === 'primitive') list[s.at % list.length] = s.value;
+        const state = { characters: { characters: list }, other: { list } };
+        expect(hasher.hash(state)).toBe(referenceStateHash(state));
+      }
+    }), { numRuns: 200 });
+  });
 });
