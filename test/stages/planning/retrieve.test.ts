@@ -40,19 +40,25 @@ function expectedEdges(w: World, snapshot: World, focus: SceneFocus, hop: Map<st
   return out.sort((x, y) => y.relevance - x.relevance || `${x.from}>${x.to}`.localeCompare(`${y.from}>${y.to}`));
 }
 
+/** The base scenario's plan, each scene's state before it, and each scene's focus (as stage D builds it). */
+async function plannedScenes() {
+  const a = await planScenario(scenario('planning-base'));
+  const before = projectPlan(a.plan, a.world, a.context).before;
+  const focuses: SceneFocus[] = a.plan.scenes.map((s) => {
+    const apps = a.plan.beats.filter((b) => b.scene === s.id).flatMap((b) => b.applications);
+    return { cast: s.cast, apps, bound: new Set(apps.flatMap((x) => Object.values(x.bindings))), advanced: new Set(apps.flatMap((x) => x.threads_advanced)) };
+  });
+  return { a, before, focuses };
+}
+
 const accountsOf = (w: World, focus: SceneFocus) => retrieve(w, indexWorld(w), focus, 2, snapshotEdges(indexWorld(w))).subgraph.accounts;
 
 describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
   let a: Awaited<ReturnType<typeof planScenario>>;
-  let focuses: SceneFocus[];
   let before: World[];
+  let focuses: SceneFocus[];
   beforeAll(async () => {
-    a = await planScenario(scenario('planning-base'));
-    before = projectPlan(a.plan, a.world, a.context).before;
-    focuses = a.plan.scenes.map((s) => {
-      const apps = a.plan.beats.filter((b) => b.scene === s.id).flatMap((b) => b.applications);
-      return { cast: s.cast, apps, bound: new Set(apps.flatMap((x) => Object.values(x.bindings))), advanced: new Set(apps.flatMap((x) => x.threads_advanced)) };
-    });
+    ({ a, before, focuses } = await plannedScenes());
   });
 
   it('are the cast\'s and the transfers\' accounts in ledger order, in every scene', () => {
@@ -89,12 +95,7 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
   let before: World[];
   let focuses: SceneFocus[];
   beforeAll(async () => {
-    a = await planScenario(scenario('planning-base'));
-    before = projectPlan(a.plan, a.world, a.context).before;
-    focuses = a.plan.scenes.map((s) => {
-      const apps = a.plan.beats.filter((b) => b.scene === s.id).flatMap((b) => b.applications);
-      return { cast: s.cast, apps, bound: new Set(apps.flatMap((x) => Object.values(x.bindings))), advanced: new Set(apps.flatMap((x) => x.threads_advanced)) };
-    });
+    ({ a, before, focuses } = await plannedScenes());
   });
 
   const check = (w: World, f: SceneFocus, snapshot = snapshotEdges(indexWorld(a.world))) => {
