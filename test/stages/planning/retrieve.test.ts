@@ -53,13 +53,15 @@ async function plannedScenes() {
 
 const accountsOf = (w: World, focus: SceneFocus) => retrieve(w, indexWorld(w), focus, 2, snapshotEdges(indexWorld(w))).subgraph.accounts;
 
+// Both groups below read the same plan: made once for the file.
+let a: Awaited<ReturnType<typeof planScenario>>;
+let before: World[];
+let focuses: SceneFocus[];
+beforeAll(async () => {
+  ({ a, before, focuses } = await plannedScenes());
+});
+
 describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
-  let a: Awaited<ReturnType<typeof planScenario>>;
-  let before: World[];
-  let focuses: SceneFocus[];
-  beforeAll(async () => {
-    ({ a, before, focuses } = await plannedScenes());
-  });
 
   it('are the cast\'s and the transfers\' accounts in ledger order, in every scene', () => {
     let found = 0;
@@ -91,12 +93,6 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
 });
 
 describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
-  let a: Awaited<ReturnType<typeof planScenario>>;
-  let before: World[];
-  let focuses: SceneFocus[];
-  beforeAll(async () => {
-    ({ a, before, focuses } = await plannedScenes());
-  });
 
   const check = (w: World, f: SceneFocus, snapshot = snapshotEdges(indexWorld(a.world))) => {
     const got = retrieve(w, indexWorld(w), f, 2, snapshot);
