@@ -35,13 +35,6 @@ export class StateHasher {
    * reuse them, so once one is seen every flatHash of this hasher is taken by hashValue itself.
    */
   private sawHole = false;
-  /**
-   * The text of the last chunk elementsText wrote at each place (an array's path and the chunk's
-   * start), with where each element's text ends in it. A scene's state differs from the one before
-   * it in a few elements of a chunk (a character moved, an edge's weight): its text is the last
-   * one's with those elements' texts swapped in, not 64 elements written again (issue 18).
-   */
-  private readonly slots = new Map<string, Slot>();
 
   /**
    * The hash of one state. Elements are not copied or frozen: the states hashed by one hasher must
@@ -49,7 +42,7 @@ export class StateHasher {
    */
   hash(value: unknown): string {
     const parts: string[] = [];
-    this.top(value, parts, '');
+    this.top(value, parts);
     return createHash('sha256').update(utf8(parts.join(''))).digest('hex');
   }
 
@@ -113,20 +106,13 @@ export class StateHasher {
 
   /** "[e1,e2,…]" for arr[start..end), each element's text kept by identity (a hole reads as null and is noted). */
   private elementsText(arr: readonly unknown[], start: number, end: number): string {
-    return '[' + this.elementTexts(arr, start, end).join(',') + ']';
-  }
-
-  private elementTexts(arr: readonly unknown[], start: number, end: number): string[] {
     const texts: string[] = new Array(end - start);
-    for (let i = start; i < end; i++) texts[i - start] = this.elementText(arr, i);
-    return texts;
-  }
-
-  /** One element's text in an array's text. */
-  private elementText(arr: readonly unknown[], i: number): string {
-    if (!(i in arr)) this.sawHole = true;
-    const x: unknown = arr[i];
-    return x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+    for (let i = start; i < end; i++) {
+      if (!(i in arr)) this.sawHole = true;
+      const x: unknown = arr[i];
+      texts[i - start] = x === undefined || typeof x === 'function' || typeof x === 'symbol' ? 'null' : this.text(x, true);
+    }
+    return '[' + texts.join(',') + ']';
   }
 
   /** Keep a chunk's digest, as chunk() does. */
@@ -135,15 +121,15 @@ export class StateHasher {
     if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: arr.slice(start, Math.min(arr.length, start + CHUNK)), hex });
   }
 
-  /** T(v) as canonical text, into parts; `path` names where v is (its keys from the root). */
-  private top(v: unknown, parts: string[], path: string): void {
+  /** T(v) as canonical text, into parts. */
+  private top(v: unknown, parts: string[]): void {
     if (v === null || typeof v !== 'object') {
       parts.push(this.text(v, false));
       return;
     }
     if (Array.isArray(v)) {
       parts.push('[');
-      for (let start = 0; start < v.length; start += CHUNK) parts.push(`${start ? ',' : ''}"${this.chunk(v, start, path)}"`);
+      for (let start = 0; start < v.length; start += CHUNK) parts.push(`${start ? ',' : ''}"${this.chunk(v, start)}"`);
       parts.push(']');
       return;
     }
@@ -153,15 +139,14 @@ export class StateHasher {
     for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
       const x = rec[k];
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      const key = JSON.stringify(k);
-      parts.push((first ? '' : ',') + key + ':');
+      parts.push((first ? '' : ',') + JSON.stringify(k) + ':');
       first = false;
-      this.top(x, parts, path + key);
+      this.top(x, parts);
     }
     parts.push('}');
   }
 
-  private chunk(arr: readonly unknown[], start: number, path: string): string {
+  private chunk(arr: readonly unknown[], start: number): string {
     const end = Math.min(arr.length, start + CHUNK);
     const head = arr[start];
     const keyed = head !== null && typeof head === 'object' ? head : undefined;
@@ -169,63 +154,12 @@ export class StateHasher {
       const hit = this.chunks.get(keyed);
       if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     }
-    const place = `${path}@${start}`;
-    const slot = this.spliced(this.slots.get(place), arr, start, end) ?? this.written(arr, start, end);
-    this.slots.set(place, slot);
     // The chunk's text goes to the digest as a string: at a chunk's size (64 characters of the DPRR
     // world: ~90 K characters) that is 2-3x faster than encoding it into a Buffer first, which pays
     // only for texts of megabytes (core/hash.ts utf8). Same digest (UTF-8 either way).
-    const hex = createHash('sha256').update(slot.text).digest('hex');
+    const hex = createHash('sha256').update(this.elementsText(arr, start, end)).digest('hex');
     this.remember(arr, start, hex);
     return hex;
-  }
-
-  /** elementsText of arr[start..end), as a slot. */
-  private written(arr: readonly unknown[], start: number, end: number): Slot {
-    const texts = this.elementTexts(arr, start, end);
-    const ends = new Array<number>(texts.length);
-    let at = 0;
-    for (let i = 0; i < texts.length; i++) ends[i] = at += 1 + texts[i]!.length;
-    return { refs: arr.slice(start, end), text: '[' + texts.join(',') + ']', ends };
-  }
-
-  /**
-   * elementsText of arr[start..end) from the slot's text, when the chunk has as many elements and at
-   * most half of them are other objects: the same objects' texts are the slot's (states are not
-   * edited in place while a hasher is in use), the others are written. Otherwise undefined.
-   */
-  private spliced(slot: Slot | undefined, arr: readonly unknown[], start: number, end: number): Slot | undefined {
-    const n = end - start;
-    if (!slot || slot.refs.length !== n) return undefined;
-    const kept = (i: number): boolean => {
-      const x = arr[start + i];
-      return x === slot.refs[i] && x !== null && typeof x === 'object';
-    };
-    let fresh = 0;
-    for (let i = 0; i < n; i++) if (!kept(i)) fresh++;
-    if (fresh * 2 > n) return undefined;
-    const parts: string[] = ['['];
-    const ends = new Array<number>(n);
-    let pos = 1; // the new text's length so far
-    for (let i = 0; i < n;) {
-      if (i) (parts.push(','), pos++);
-      if (!kept(i)) {
-        const t = this.elementText(arr, start + i);
-        parts.push(t);
-        ends[i++] = pos += t.length;
-        continue;
-      }
-      // A run of kept elements is one slice of the slot's text (the commas between them included).
-      let j = i;
-      while (j + 1 < n && kept(j + 1)) j++;
-      const from = i === 0 ? 1 : slot.ends[i - 1]! + 1;
-      parts.push(slot.text.slice(from, slot.ends[j]));
-      for (let k = i; k <= j; k++) ends[k] = slot.ends[k]! + pos - from;
-      pos = ends[j]!;
-      i = j + 1;
-    }
-    parts.push(']');
-    return { refs: arr.slice(start, end), text: parts.join(''), ends };
   }
 
   /** canonicalCompact(v); array elements' texts are kept by identity. */
@@ -276,13 +210,6 @@ function sameRefs(refs: readonly unknown[], arr: readonly unknown[], start: numb
   if (refs.length !== end - start) return false;
   for (let i = 0; i < refs.length; i++) if (refs[i] !== arr[start + i]) return false;
   return true;
-}
-
-/** A chunk's elements, its text ("[e1,e2,…]") and where each element's text ends in it (the index of the comma or bracket after it). */
-interface Slot {
-  refs: readonly unknown[];
-  text: string;
-  ends: number[];
 }
 
 /** flatHash's digest, and one scratch buffer every chunk's UTF-8 bytes are written into (no Buffer per chunk). */
