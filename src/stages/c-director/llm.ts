@@ -1,5 +1,5 @@
 import type { EpisodeContext } from '../../domain/episode-context.js';
-import type { EpisodePlan } from '../../domain/plan.js';
+import type { AcceptanceCheck, EpisodePlan } from '../../domain/plan.js';
 import type { AgentProposals } from '../../domain/proposals.js';
 import type { SeasonGoals, World } from '../../domain/world.js';
 import { isBadModelAnswer, type Llm, type LlmMessage } from '../../ports/llm.js';
@@ -27,19 +27,26 @@ Answer with the JSON object only.`;
 
 /** Why a model's plan is unacceptable, or null. Schema first, then every rule recomputed by us. */
 export function planErrors(candidate: unknown, world: World, context: EpisodeContext, seed: string): string[] {
+  return checkPlan(candidate, world, context, seed).errors;
+}
+
+/** planErrors, with the acceptance checks it ran (null when the plan could not be checked): the accepted plan keeps them. */
+function checkPlan(candidate: unknown, world: World, context: EpisodeContext, seed: string): { errors: string[]; checks: AcceptanceCheck[] | null } {
   const schemaErr = validateAgainst('episode_plan', candidate);
-  if (schemaErr) return [`schema: ${schemaErr}`];
+  if (schemaErr) return { errors: [`schema: ${schemaErr}`], checks: null };
   const p = candidate as EpisodePlan;
   const errs: string[] = [];
   if (p.episode_id !== context.episode_id) errs.push(`episode_id must be ${context.episode_id}`);
   if (p.seed !== seed) errs.push(`seed must be ${seed} (risk rolls are checked against it)`);
   if (p.state_hash !== context.state_hash) errs.push('state_hash must be the snapshot\'s');
+  let checks: AcceptanceCheck[] | null = null;
   try {
-    for (const c of acceptanceChecks(p, world, context).checks) if (!c.passed) errs.push(`${c.id} (${c.rule}): ${c.detail}`);
+    checks = acceptanceChecks(p, world, context).checks;
+    for (const c of checks) if (!c.passed) errs.push(`${c.id} (${c.rule}): ${c.detail}`);
   } catch (e) {
     errs.push(`plan could not be checked: ${e instanceof Error ? e.message : String(e)}`);
   }
-  return errs;
+  return { errors: errs, checks };
 }
 
 /** What the model reads: the plan's shape in compact JSON, not the plan file (deltas and rolls stay ours). */
@@ -57,6 +64,17 @@ export function directorBrief(
     // The showrunner's steering and notes for this episode (issue 16), when there are any.
     ...(showrunner ? { SHOWRUNNER: showrunner } : {}),
   });
+}
+
+/**
+ * The edited plan to check: an edit that changes nothing (the identity edit: what the offline
+ * provider answers, and a model may too) gives a plan equal to the symbolic one, which is then
+ * checked as the symbolic plan's own objects, so the acceptance replay is the one the Director
+ * already made (checks.ts keeps it per beats list: issue 18, a second replay of the whole episode).
+ */
+function sameOrEdited(p: EpisodePlan, symbolic: EpisodePlan): { plan: EpisodePlan; same: boolean } {
+  const same = stableStringify({ ...p, director: null }) === stableStringify({ ...symbolic, director: null });
+  return { plan: same ? { ...symbolic, director: p.director } : p, same };
 }
 
 /**
@@ -102,13 +120,12 @@ export async function directWithLlm(
       continue;
     }
     const schemaErr = validateDirectorEdit(edit);
-    const applied = schemaErr ? { errors: [`schema: ${schemaErr}`] } : applyEdit(symbolic, edit);
-    const errs = 'errors' in applied ? applied.errors : planErrors(applied.plan, world, context, symbolic.seed);
-    if (errs.length === 0 && 'plan' in applied) {
-      const p = applied.plan;
-      const same = stableStringify({ ...p, director: null }) === stableStringify({ ...symbolic, director: null });
-      const checks = acceptanceChecks(p, world, context).checks;
-      return { plan: { ...p, acceptance_checks: checks, director: { source: same ? 'symbolic' : 'llm', attempts, fallback_reason: null } }, diagnostics };
+    const applied = schemaErr ? null : applyEdit(symbolic, edit);
+    const edited = applied && 'plan' in applied ? sameOrEdited(applied.plan, symbolic) : null;
+    const checked = edited ? checkPlan(edited.plan, world, context, symbolic.seed) : null;
+    const errs = checked ? checked.errors : schemaErr ? [`schema: ${schemaErr}`] : applied && 'errors' in applied ? applied.errors : [];
+    if (errs.length === 0 && edited && checked?.checks) {
+      return { plan: { ...edited.plan, acceptance_checks: checked.checks, director: { source: edited.same ? 'symbolic' : 'llm', attempts, fallback_reason: null } }, diagnostics };
     }
     lastReason = errs.slice(0, 6).join(' | ');
     diagnostics.push(diag('AUR3006', { attempt: attempts, reason: lastReason }));

@@ -8,6 +8,7 @@ import { openLlm, MemoryRunLog } from '../../../src/providers/index.js';
 import { planEpisode } from '../../../src/stages/planning.js';
 import { proposeWithLlm } from '../../../src/stages/b-proposals/index.js';
 import { directWithLlm } from '../../../src/stages/c-director/llm.js';
+import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { LlmOutputError } from '../../../src/providers/errors.js';
 import { AureusError, ExitCode } from '../../../src/errors.js';
 import { loadScenario, planScenario, scenario, tempDir } from './helpers.js';
@@ -224,5 +225,20 @@ describe('stage C through the LLM port', () => {
     expect(r.plan.title).toBe('The Grain of Ostia');
     expect(r.plan.acceptance_checks.length).toBeGreaterThan(10);
     expect(r.plan.acceptance_checks.every((c) => c.passed)).toBe(true);
+  });
+
+  it('an edit that changes nothing is checked as the symbolic plan itself: no second replay of the episode', async () => {
+    const llm = new ScriptedLlm(() => ({ title: symbolic.title, scenes: symbolic.scenes.map((x) => ({ id: x.id, purpose: x.purpose })) }));
+    const r = await directWithLlm(symbolic, a.world, a.context, a.proposals, llm);
+    expect(r.plan.director).toEqual({ source: 'symbolic', attempts: 1, fallback_reason: null });
+    expect(stableStringify({ ...r.plan, director: null })).toBe(stableStringify({ ...symbolic, director: null }));
+    // The checks ran on the symbolic plan's own beats, whose replay checks.ts keeps (projectPlan).
+    expect(r.plan.beats).toBe(symbolic.beats);
+    expect(projectPlan(r.plan, a.world, a.context)).toBe(projectPlan(symbolic, a.world, a.context));
+    // A real edit (a new title) gives a plan of its own, checked on its own.
+    const titled = await directWithLlm(symbolic, a.world, a.context, a.proposals, new ScriptedLlm(() => ({ title: 'The Ides', scenes: [] })));
+    expect(titled.plan.director.source).toBe('llm');
+    expect(titled.plan.beats).not.toBe(symbolic.beats);
+    expect(titled.plan.acceptance_checks).toEqual(symbolic.acceptance_checks);
   });
 });
