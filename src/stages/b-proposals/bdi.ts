@@ -141,6 +141,41 @@ export function threadsAdvancedBy(world: World, op: Operator, bindings: Record<s
   return [...out].sort();
 }
 
+/**
+ * threadsAdvancedBy(world, op, b) for many bindings `b` of one operator (the pool asks it for each
+ * move it keeps: ~2,000 per episode): which open threads a bound id's tag hits are, the ownerless
+ * threads' and the fixed writes' are worked out once per operator, not per binding. Same list.
+ */
+export function threadsAdvancedByOp(world: World, op: Operator): (bindings: Record<string, string>) => string[] {
+  const look = threadLookup(world);
+  const tagged = op.thread_tags.length > 0;
+  const tagHit = (t: Thread) => op.thread_tags.some((x) => t.tags.includes(x));
+  const hitsOf = new Map<string, string[]>();
+  const hits = (id: string): string[] => {
+    let h = hitsOf.get(id);
+    if (!h) hitsOf.set(id, (h = (look.byStakeholder.get(id) ?? []).filter(tagHit).map((t) => t.id)));
+    return h;
+  };
+  const fixed: string[] = tagged ? look.unowned.filter(tagHit).map((t) => t.id) : [];
+  const roleWrites: string[] = [];
+  for (const w of threadWrites(op)) {
+    if (w.id === undefined) { if (w.role !== undefined) roleWrites.push(w.role); continue; }
+    const t = look.byId.get(w.id);
+    if (t && t.status === 'open') fixed.push(t.id);
+  }
+  return (bindings) => {
+    const out = new Set<string>();
+    if (tagged) for (const r in bindings) for (const id of hits(bindings[r]!)) out.add(id);
+    for (const id of fixed) out.add(id);
+    for (const r of roleWrites) {
+      const id = bindings[r];
+      const t = id ? look.byId.get(id) : undefined;
+      if (t && t.status === 'open') out.add(t.id);
+    }
+    return [...out].sort();
+  };
+}
+
 /** An effect's thread: a fixed `threads.<id>.…` path, or a thread role of the operator (`<role>.…`). */
 interface ThreadWrite { id?: string; role?: string }
 

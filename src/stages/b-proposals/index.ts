@@ -9,7 +9,7 @@ import { Rng } from '../../core/rng.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
 import { resolveEffects } from '../../core/deltas/index.js';
-import { bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
+import { bdiScore, bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
 import { poolOf } from './pool.js';
 import { actingPrincipals } from './known.js';
 import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
@@ -27,7 +27,7 @@ export function rankMoves(world: World, index: WorldIndex, actor: Character, see
   const scored = poolOf(world, episode, index, actor.id)
     .filter((e) => e.valid)
     .map((e) => ({ e, tie: rng.next() * 0.05 }));
-  scored.sort((a, b) => b.e.bdi.score + b.tie - (a.e.bdi.score + a.tie) || (a.e.key < b.e.key ? -1 : 1));
+  scored.sort((a, b) => b.e.score + b.tie - (a.e.score + a.tie) || (a.e.key < b.e.key ? -1 : 1));
   const seen = new Set<string>();
   const out: ProposedMove[] = [];
   for (const { e } of scored) {
@@ -37,7 +37,8 @@ export function rankMoves(world: World, index: WorldIndex, actor: Character, see
     const r = resolveEffects(op.effects, e.bindings, index, { episode, roleKinds: operatorRoleKinds(op) });
     if (!r.ok) continue;
     seen.add(op.id);
-    const s = e.bdi;
+    // The rest of the score (desire, intentions, stakes) for the rationale: the same score as e.score.
+    const s = bdiScore(world, actor, op, e.bindings, e.threads);
     const risk = [...op.side_effect_risks].sort((a, b) => b.prob - a.prob)[0];
     const why = s.topDesire ? `${actor.name} wants to ${s.topDesire.text.charAt(0).toLowerCase()}${s.topDesire.text.slice(1)} (${s.topDesire.kind} ${s.topDesire.weight})` : `${actor.name} sees an opening`;
     const extra = [s.intentions.length ? `intends ${s.intentions.join(', ')}` : '', s.stakes.length ? `has a stake in ${s.stakes.join(', ')}` : ''].filter(Boolean).join('; ');

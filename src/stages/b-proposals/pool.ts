@@ -1,7 +1,7 @@
 import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
-import { bdiScore, roleKind, roleOrder, threadsAdvancedBy, type BdiScore } from './bdi.js';
+import { bdiScore, roleKind, roleOrder, threadsAdvancedByOp } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
 import { familyKey, familyScorer, keepBest } from './family.js';
 
@@ -29,7 +29,12 @@ export interface PoolEntry {
   /** Characters bound to character roles (actor first). */
   chars: string[];
   threads: string[];
-  bdi: BdiScore;
+  /**
+   * bdiScore's score (the family's scorer computes the same float: family.ts). The rest of a
+   * BdiScore (top desire, intentions, stakes) only writes the rationale of the few moves stage B
+   * proposes, so it is made for those (rankMoves), not for the ~2,000 moves of the pool.
+   */
+  score: number;
   /** Prereqs hold on the snapshot. */
   valid: boolean;
 }
@@ -192,6 +197,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
     const holdsAt = conjunctsAt(conj, index, episode, operatorRoleKinds(op));
     const charRoles = roles.filter((r) => roleKind(op, r) === 'character');
     const keyOf = familyKey(op.id, roles);
+    const threadsOf = threadsAdvancedByOp(world, op);
     for (const actor of actors) {
       const valid: Record<string, string>[] = [];
       const nearMiss: Record<string, string>[] = [];
@@ -211,15 +217,16 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
       };
       const b: Record<string, string> = { actor: actor.id };
       if (holdsAt(0, b)) rec(1, b, new Set([actor.id]));
-      const score = (bindings: Record<string, string>, ok: boolean) => {
-        const threads = threadsAdvancedBy(world, op, bindings);
-        const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
-        return { op, actor, bindings, key: keyOf(bindings), chars, threads, bdi: bdiScore(world, actor, op, bindings, threads), valid: ok };
-      };
-      // Only the bindings that make the cut are scored in full (family.ts).
+      // Only the bindings that make the cut become entries (family.ts).
       const scoreOf = familyScorer(world, actor, op, roles);
+      const entry = (bindings: Record<string, string>, ok: boolean): PoolEntry => {
+        const threads = threadsOf(bindings);
+        const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
+        const score = scoreOf ? scoreOf(bindings) : bdiScore(world, actor, op, bindings, threads).score;
+        return { op, actor, bindings, key: keyOf(bindings), chars, threads, score, valid: ok };
+      };
       const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
-        (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => score(x, ok)).sort((x, y) => y.bdi.score - x.bdi.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+        (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => entry(x, ok)).sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1)).slice(0, n);
       out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
     }
   }

@@ -38,7 +38,7 @@ export function buildCandidates(world: World, episode: number, proposals: AgentP
     const exact = proposalIndex.get(e.key);
     const loose = proposalOpActor.get(`${e.op.id}|${e.actor.id}`);
     return {
-      op: e.op, actor: e.actor, bindings: e.bindings, key: e.key, chars: e.chars, threads: e.threads, base: e.bdi.score,
+      op: e.op, actor: e.actor, bindings: e.bindings, key: e.key, chars: e.chars, threads: e.threads, base: e.score,
       proposal: exact ? { ...exact, exact: true } : loose ? { ...loose, exact: false } : null,
     };
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { World } from '../../../src/domain/world.js';
-import { bdiScore, bindingKey, enumerateBindings, roleOrder } from '../../../src/stages/b-proposals/bdi.js';
+import { bdiScore, bindingKey, enumerateBindings, roleOrder, threadsAdvancedBy, threadsAdvancedByOp } from '../../../src/stages/b-proposals/bdi.js';
 import { familyKey, familyScorer, keepBest } from '../../../src/stages/b-proposals/family.js';
 import { loadScenario, scenarios } from './helpers.js';
 
@@ -97,6 +97,15 @@ describe('the pool\'s family cut (b-proposals/family.ts)', () => {
       expect(kept.length).toBe(Math.min(s.n, all.length));
       expect(full(kept)).toEqual(full(all));
     }), { numRuns: 300 });
+  });
+
+  it('gives each binding the threads threadsAdvancedBy gives it, from lookups made once per operator', () => {
+    fc.assert(fc.property(shape, (s) => {
+      const { world, actorId, opIndex } = perturb(s);
+      const op = world.operators.operators[opIndex]!;
+      const threadsOf = threadsAdvancedByOp(world, op);
+      for (const b of enumerateBindings(world, op, actorId)) expect(threadsOf(b), bindingKey(op.id, b)).toEqual(threadsAdvancedBy(world, op, b));
+    }), { numRuns: 200 });
   });
 
   it('leaves a world with two threads of one id to the full scoring', () => {
