@@ -144,27 +144,44 @@ function conjunctTable(ops: readonly Operator[]): Map<Operator, { roles: string[
 /**
  * Whether the conjuncts that become evaluable once role `i` is bound (those naming no role: at 0)
  * hold for binding `b`; a conjunct that cannot be evaluated counts as false.
+ *
+ * What the memos already know is read first: a conjunct known to be false settles the binding
+ * before any conjunct written ahead of it is evaluated (issue 18: on the DPRR world a third of the
+ * pool's evaluations were of conjuncts ahead of a memoised false one). Evaluation is pure, so the
+ * order in which a conjunction's parts are looked at never changes its value.
  */
 function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds: Record<string, RoleKind>): (i: number, b: Record<string, string>) => boolean {
   // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
   const levels: Conjunct[][] = [];
   for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
+  // What the memos said of each conjunct of the level being checked (reused: one binding at a time).
+  const known: (boolean | undefined)[] = [];
   return (i, b) => {
-    let ctx: EvalContext | undefined;
-    for (const c of levels[i] ?? []) {
+    const level = levels[i];
+    if (!level) return true;
+    let unknown = 0;
+    for (let n = 0; n < level.length; n++) {
+      const c = level[n]!;
       if (!c.ast) return false;
       let holds: boolean | undefined;
-      const ids = c.ids;
       if (!c.once) {
+        const ids = c.ids;
         for (let j = 0; j < c.names.length; j++) ids[j] = Object.hasOwn(b, c.names[j]!) ? b[c.names[j]!]! : '';
         holds = memoGet(c.memo, ids);
+        if (holds === false) return false;
       }
-      if (holds === undefined) {
-        ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
-        const r = evaluateAst(c.ast, ctx);
-        holds = r.ok && r.value === true;
-        if (!c.once) memoSet(c.memo, ids, holds);
-      }
+      known[n] = holds;
+      if (holds === undefined) unknown++;
+    }
+    if (unknown === 0) return true;
+    let ctx: EvalContext | undefined;
+    for (let n = 0; n < level.length; n++) {
+      if (known[n] !== undefined) continue;
+      const c = level[n]!;
+      ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
+      const r = evaluateAst(c.ast!, ctx);
+      const holds = r.ok && r.value === true;
+      if (!c.once) memoSet(c.memo, c.ids, holds); // its ids were filled above
       if (!holds) return false;
     }
     return true;
