@@ -1,7 +1,7 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
-import type { Operator, World } from '../../domain/world.js';
+import type { World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
@@ -17,7 +17,7 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { actUsesIn, actableIn, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
+import { actUsesIn, actableIn, factsOf, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
@@ -71,9 +71,6 @@ export interface SceneWork {
   step: number;
   forcedOpening: { location: string; characters: string[] } | null;
 }
-
-/** What a slot's score adds for an operator, whichever candidate of it (rankSlot). */
-interface OpPart { due: boolean; bonus: number; prep: number; arc: number }
 
 /** The order in which the mandatory beats other than the cliffhanger are placed when several are due. */
 const TAG_ORDER: MandatoryBeat[] = ['confrontation', 'reveal', 'reversal'];
@@ -230,25 +227,24 @@ export class Attempt {
     const index = this.proj.index;
     this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
     const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+    const { needs, pull } = this.projected(w.sc.number);
     const st: SlotScoring = {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
       relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index), opFacts: new Map(),
+      // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
+      // need, the arc's pull): worked out with the operator's other facts, once per operator of the slot.
+      opBonus: (c) => ({ due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }),
     };
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
-    const { needs, pull } = this.projected(w.sc.number);
     const cands: Candidate[] = [];
     const totals: number[] = [];
-    // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
-    // need, the arc's pull): worked out once per operator of the slot, not for each of its ~50 candidates.
-    const byOp = new Map<Operator, OpPart>();
     for (const c of this.slotCandidates(needTag, allowed)) {
-      let o = byOp.get(c.op);
-      if (!o) byOp.set(c.op, (o = { due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }));
+      const o = factsOf(c, st);
       // A move the showrunner requires (--require) is not held back by the season's memory.
-      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull);
+      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull, o);
       if (s === null) continue;
       const steered = this.steer.score(c);
       if (steered === null) continue;

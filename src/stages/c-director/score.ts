@@ -47,10 +47,22 @@ export interface SlotScoring {
   resolved: ReadonlySet<string>;
   /** What the score reads of an operator alone, filled as asked (factsOf): once per operator of the slot, not per candidate. */
   opFacts: Map<Operator, OpFacts>;
+  /** The Director's own parts of an operator's facts (attempt.ts rankSlot), worked out with them. */
+  opBonus: (c: Candidate) => OpBonus;
 }
 
-/** The parts of a slot's score that depend on the candidate's operator alone. */
-export interface OpFacts {
+/** What the Director adds to a slot's score for an operator, whichever candidate of it (attempt.ts rankSlot). */
+export interface OpBonus {
+  /** A due anchor names it (world/anchors.json): the season's memory does not hold it back. */
+  due: boolean;
+  /** The due anchor's bonus, what it does for the metrics the anchors need, the tension arc's pull. */
+  bonus: number;
+  prep: number;
+  arc: number;
+}
+
+/** The parts of a slot's score that depend on the candidate's operator alone (one per operator of the slot). */
+export interface OpFacts extends OpBonus {
   /** settingOk at the scene's place (true while the slot has none). */
   settingHere: boolean;
   /** settingOk at the forced opening's place (false without one). */
@@ -63,10 +75,13 @@ export interface OpFacts {
   fatal: boolean;
 }
 
-function factsOf(op: Operator, st: SlotScoring): OpFacts {
+/** The facts of the candidate's operator for this slot, made with its first candidate (OpBonus reads it). */
+export function factsOf(c: Candidate, st: SlotScoring): OpFacts {
+  const op = c.op;
   let f = st.opFacts.get(op);
   if (!f) {
     st.opFacts.set(op, (f = {
+      ...st.opBonus(c),
       settingHere: !st.location || settingOk(st.index, op, st.location),
       settingOpening: !!st.forcedOpening && settingOk(st.index, op, st.forcedOpening.location),
       phase: op.beats.includes(ACT_PHASE[st.scene.act]!),
@@ -118,14 +133,13 @@ function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly str
   return true;
 }
 
-/** The candidate's score for this slot, or null when it cannot take the slot at all. */
-export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number): number | null {
+/** The candidate's score for this slot, or null when it cannot take the slot at all (`f`: its operator's facts, when the caller has them). */
+export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number, f: OpFacts = factsOf(c, st)): number | null {
   const { index, k } = st;
   if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
   if (!st.allowed[c.op.type]) return null;
   if (st.usedKeys.has(c.key)) return null;
   if (!allCanAct(index, st.actable, c.chars)) return null;
-  const f = factsOf(c.op, st);
   if (!f.settingHere) return null;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
   if (!st.relaxed && closedIn(c, st.resolved)) return null;
@@ -151,7 +165,7 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   // One of the last few ways to end the episode: keep it for the cliffhanger unless nothing else fits.
   if (st.reserve.size && st.reserve.has(familyOf(c))) s -= RESERVE_PENALTY;
   // An overdue thread that has not moved yet outranks the cooldown (overdue_first is a hard rule).
-  const rescues = c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
+  const rescues = st.overdue.size > 0 && c.threads.some((t) => st.overdue.has(t) && !st.advancedCount.has(t));
   // The season's shape: the irreversible moves come late, and then they press.
   if (f.fatal) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
   s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
