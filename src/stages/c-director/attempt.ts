@@ -14,7 +14,7 @@ import { infeasible } from './infeasible.js';
 import { openingWorld } from './checks.js';
 import { breaksHardConstraint } from './hard-constraints.js';
 import { SteeringHook, type Steering } from './steering.js';
-import { CLIFFHANGER_RESERVE, buildCandidates, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import { CLIFFHANGER_RESERVE, buildCandidates, candidateHolds, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
 import { actUsesIn, actableIn, factsOf, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
@@ -288,8 +288,11 @@ export class Attempt {
    */
   tryPlace(w: SceneWork, k: number, c: Candidate): Placement | null {
     const proj = this.proj;
+    // Most moves tried fail here (every rejected one on the starter, DPRR and synthetic worlds): stop at
+    // the first prerequisite that does not hold (the slot's reserves may have asked already); each
+    // prerequisite's result, which the application records, is worked out for a move that holds.
+    if (!candidateHolds(c, proj.index, this.episode)) return null;
     const prereq = candidatePrereqs(c, proj.index, this.episode);
-    if (!prereq.holds) return null;
     const loc = w.location ?? (w.forcedOpening && k === 0 ? w.forcedOpening.location : pickLocation(proj.index, c, this.where, this.locUses, this.rng.fork(w.sc.id)));
     if (!loc) return null;
     const forced = w.forcedOpening ? w.forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [];
