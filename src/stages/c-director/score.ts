@@ -80,8 +80,10 @@ export function factsOf(c: Candidate, st: SlotScoring): OpFacts {
   const op = c.op;
   let f = st.opFacts.get(op);
   if (!f) {
+    const b = st.opBonus(c);
+    // One object literal (no spread): every operator's facts share one shape, read per candidate.
     st.opFacts.set(op, (f = {
-      ...st.opBonus(c),
+      due: b.due, bonus: b.bonus, prep: b.prep, arc: b.arc,
       settingHere: !st.location || settingOk(st.index, op, st.location),
       settingOpening: !!st.forcedOpening && settingOk(st.index, op, st.forcedOpening.location),
       phase: op.beats.includes(ACT_PHASE[st.scene.act]!),
