@@ -34,17 +34,27 @@ export const SCHEMA_WORKER = new URL('./schema-worker.js', import.meta.url);
 export const SCHEMA_WORKER_MIN_BYTES = 1024 * 1024;
 
 /**
- * Starts the check when it can pay: at least two cores, world files of SCHEMA_WORKER_MIN_BYTES or
- * more, and AUREUS_WORKERS not 0 (the setting that keeps every check in the main thread). Otherwise
+ * Starts the check when it can pay: world files of SCHEMA_WORKER_MIN_BYTES or more, and a core to
+ * spare. As for stage F's verification workers (stages/verify-pool.ts), that is by default a
+ * machine with more than two cores: on two cores shared with other work the worker was measured
+ * to cost ~0.8 s of CPU on the DPRR plan (a second parse of the world, ajv's cold first run, a
+ * second heap to collect) and to lose wall time, not gain it (docs/benchmarks.md, tenth pass).
+ * AUREUS_WORKERS (the same setting) overrides: 0 keeps validation in the main thread, a positive
+ * whole number starts the worker whatever the cores, anything else means none. Otherwise
  * undefined, and the loader validates in its own thread as before.
  */
 export function startSchemaCheck(root: string, env: NodeJS.ProcessEnv): SchemaVerdicts | undefined {
-  if (env.AUREUS_WORKERS?.trim() === '0' || availableParallelism() < 2) return undefined;
+  if (!workerWanted(env.AUREUS_WORKERS)) return undefined;
   const files = (Object.keys(WORLD_FILES) as (keyof World)[]).map((kind) => ({ rel: WORLD_FILES[kind], kind, size: sizeOf(path.join(root, WORLD_FILES[kind])) }));
   if (files.reduce((n, f) => n + f.size, 0) < SCHEMA_WORKER_MIN_BYTES) return undefined;
   files.sort((a, b) => b.size - a.size);
   const job: SchemaCheckJob = { root, files: files.map(({ rel, kind }) => ({ rel, kind })) };
   return new WorkerVerdicts(job);
+}
+
+function workerWanted(setting: string | undefined): boolean {
+  if (setting === undefined || setting.trim() === '') return availableParallelism() > 2;
+  return /^\d+$/.test(setting.trim()) && Number(setting) > 0;
 }
 
 function sizeOf(file: string): number {
