@@ -90,6 +90,8 @@ class WorkerVerdicts implements SchemaVerdicts {
   verdict(rel: string): Promise<SchemaVerdict | null> {
     const v = this.got.get(rel);
     if (v || this.done) return Promise.resolve(v ?? null);
+    // Awaited: the worker keeps the process alive until the verdict (or its end) arrives.
+    this.worker?.ref();
     return new Promise((resolve) => this.waiting.set(rel, resolve));
   }
 
@@ -97,6 +99,7 @@ class WorkerVerdicts implements SchemaVerdicts {
     if (v) this.got.set(rel, v);
     const w = this.waiting.get(rel);
     this.waiting.delete(rel);
+    if (!this.waiting.size) this.worker?.unref();
     w?.(v);
   }
 
