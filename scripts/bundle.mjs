@@ -52,7 +52,7 @@ const HEAVY = ['node_modules/compromise/', 'node_modules/listr2/', 'dist/play/']
  * next to itself in dist/; in the bundle that URL is taken from the chunk's own (real) URL instead,
  * so the bundled CLI starts the bundled worker, and dist/ the unbundled one.
  */
-const WORKERS = { 'verify-worker': path.join(dist, 'stages/verify-worker.js'), 'schema-worker': path.join(dist, 'store/schema-worker.js') };
+const WORKERS = { 'verify-worker': path.join(dist, 'stages/verify-worker.js') };
 const WORKER_URL = /new URL\((['"])\.\/([\w-]+)\.js\1, import\.meta\.url\)/g;
 const CHUNK_URL = '__aureusChunkUrl__';
 const TABLE = path.join(dist, 'cli/commands/index.js');

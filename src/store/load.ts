@@ -57,15 +57,7 @@ export async function loadJsonFile(root: string, rel: string, kind: SchemaKind):
 }
 
 /** As loadJsonFile, synchronously (read.ts readJsonFileSafeSync says why). */
-export function loadJsonFileSync(root: string, rel: string, kind: SchemaKind): LoadedFile {
-  const r = readJsonFileChecked(root, rel);
-  return r.diagnostics.length ? r : withSchema(r, kind, schemaDiagnostics(kind, r.value, rel, r.locate));
-}
-
-/** A file read up to its schema: the value when it passed everything before (read, parse, lengths, format). */
-type ReadFile = LoadedFile & { stamp?: string };
-
-function readJsonFileChecked(root: string, rel: string): ReadFile {
+function loadJsonFileSync(root: string, rel: string, kind: SchemaKind): LoadedFile {
   const escape = linkLeavingRoot(root, rel);
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = readJsonFileSafeSync(path.join(root, rel), rel);
@@ -75,50 +67,8 @@ function readJsonFileChecked(root: string, rel: string): ReadFile {
   if (tooLong.length) return { value: undefined, diagnostics: tooLong };
   const format = checkFormat(r.value, rel);
   if (format) return { value: undefined, diagnostics: [withLocation(format, r.locate)] };
-  return { value: r.value, diagnostics: [], locate: r.locate, stamp: r.stamp };
-}
-
-/** The schema's findings on a file's value, each with its line:column. */
-function schemaDiagnostics(kind: SchemaKind, value: unknown, rel: string, locate: Locate | undefined): Diagnostic[] {
-  return validateSchema(kind, value, rel).map((d) => withLocation(d, locate));
-}
-
-function withSchema(r: ReadFile, kind: SchemaKind, schema: Diagnostic[]): LoadedFile {
+  const schema = validateSchema(kind, r.value, rel).map((d) => withLocation(d, r.locate));
   return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [], locate: r.locate };
-}
-
-/**
- * What the schema worker (schema-check.ts) reports on one file: null when the file failed before
- * its schema (the main thread's own read reports that), else the schema's findings and the stamp of
- * the bytes they are about.
- */
-export interface SchemaVerdict {
-  rel: string;
-  stamp?: string;
-  schema: Diagnostic[] | null;
-}
-
-/** The worker's side: one file read and checked as loadJsonFileSync does, its schema findings kept apart. */
-export function schemaVerdictOf(root: string, rel: string, kind: SchemaKind): SchemaVerdict {
-  const r = readJsonFileChecked(root, rel);
-  return r.diagnostics.length ? { rel, schema: null } : { rel, stamp: r.stamp, schema: schemaDiagnostics(kind, r.value, rel, r.locate) };
-}
-
-/**
- * The main thread's side: a file read here, its schema findings taken from the worker's verdict
- * when that verdict is about the very bytes read here (same stamp), else validated here as before.
- */
-async function finishFile(r: ReadFile, rel: string, kind: SchemaKind, verdicts?: SchemaVerdicts): Promise<LoadedFile> {
-  if (r.diagnostics.length) return r;
-  const v = verdicts ? await verdicts.verdict(rel) : null;
-  const schema = v && v.schema && v.stamp !== undefined && v.stamp === r.stamp ? v.schema : schemaDiagnostics(kind, r.value, rel, r.locate);
-  return withSchema(r, kind, schema);
-}
-
-/** Schema findings computed elsewhere (schema-check.ts: a worker thread), by file. */
-export interface SchemaVerdicts {
-  /** The verdict on `rel`, or null when there is none (the file is then validated in this thread). */
-  verdict(rel: string): Promise<SchemaVerdict | null>;
 }
 
 /**
@@ -165,15 +115,12 @@ async function seasonNumbers(root: string): Promise<number[]> {
   return [...found].sort((a, b) => a - b);
 }
 
-export async function loadWorld(root: string, verdicts?: SchemaVerdicts): Promise<LoadedWorld> {
+export async function loadWorld(root: string): Promise<LoadedWorld> {
   if (!(await isDir(path.join(root, 'world')))) {
     return { world: null, parsed: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
-  // Each file read and parsed first; then its schema, whose verdict a worker may have made meanwhile.
-  const read = keys.map((k) => readJsonFileChecked(root, WORLD_FILES[k]));
-  const parts: LoadedFile[] = [];
-  for (const [i, k] of keys.entries()) parts.push(await finishFile(read[i]!, WORLD_FILES[k], k, verdicts));
+  const parts = keys.map((k) => loadJsonFileSync(root, WORLD_FILES[k], k));
   const seasons = await seasonNumbers(root);
   const goals = seasons.map((n) => loadJsonFileSync(root, seasonGoalsRel(n), 'season_goals'));
   // world/anchors.json is optional (historical anchors, issue 17).

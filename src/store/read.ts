@@ -25,8 +25,6 @@ export interface SafeJson {
   locate?: (pointer: string) => JsonPosition | null;
   /** When `ok`: no string of the value (key or value) is longer than this (json-parse.ts TextCounts). */
   longestString?: number;
-  /** When read from a file: its device, inode, size and change times as read (schema-check.ts compares them). */
-  stamp?: string;
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -126,7 +124,7 @@ export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBy
     const bytes = readToEnd(fd, st.size);
     // The file may have grown between stat and read; the limit holds for what was read too.
     if (bytes.length > limit) return fail([diag('AUR1002', { size: bytes.length, limit }, { file: rel })]);
-    return { ...parseJsonBytesSafe(bytes, rel), stamp: `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` };
+    return parseJsonBytesSafe(bytes, rel);
   } catch (e) {
     return fail([diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel })]);
   } finally {

@@ -5,7 +5,7 @@ import { checkHardConstraints } from '../core/invariants.js';
 import { loadStyle } from '../style/guide.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { loadWorld, type LoadedWorld, type SchemaVerdicts } from './load.js';
+import { loadWorld, type LoadedWorld } from './load.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
@@ -20,8 +20,8 @@ export interface ValidationResult {
   stats: string;
 }
 
-async function checkAll(root: string, configFile?: ConfigFile, verdicts?: SchemaVerdicts): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
-  const loaded = await loadWorld(root, verdicts);
+async function checkAll(root: string, configFile?: ConfigFile): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
+  const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
   if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
   // Hard constraints hold in every state, the starting one too (once the expressions typecheck).
@@ -58,14 +58,12 @@ export async function validateWorldRepository(root: string): Promise<ValidationR
  * every diagnostic. Running on a world `validate` rejects (an expression escaping the sandbox, a
  * broken style guide or config) would commit its consequences. The config file read comes back
  * (configFile) so the caller resolves its flags over it instead of reading the file again.
- * `verdicts`: the world files' schema findings from a worker started earlier (schema-check.ts).
  */
 export async function loadValidatedWorld(
   root: string,
   configFile?: ConfigFile,
-  verdicts?: SchemaVerdicts,
 ): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
-  const { loaded, diagnostics, configFile: config } = await checkAll(root, configFile, verdicts);
+  const { loaded, diagnostics, configFile: config } = await checkAll(root, configFile);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors || !loaded.world) {
     throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {

@@ -78,8 +78,6 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
     throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
   }
-  // First: a large world's schema validation runs in a worker while this thread loads the planner.
-  const verdicts = (await import('../../store/schema-check.js')).startSchemaCheck(c.root, c.io.env);
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { resolveConfig, configOrThrow } = await import('../../config/load.js');
@@ -90,7 +88,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const fs = await import('node:fs');
 
   // Everything `aureus validate` checks, before any file is written.
-  const { world, configFile } = await loadValidatedWorld(c.root, undefined, verdicts);
+  const { world, configFile } = await loadValidatedWorld(c.root);
   const next = await nextEpisodeRef(c.root, opts.season);
   const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
   (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
