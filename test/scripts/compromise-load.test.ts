@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 
 /**
  * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
@@ -78,6 +78,48 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const bundled = snapshot(path.join(tmp, 'bundled.js'), texts);
     expect(published.length).toBeGreaterThan(3_000_000);
     expect(bundled === published).toBe(true);
+  }, 240_000);
+
+  it('lists the same matches in the same order as the published getHooks, for every sentence of the corpora', async () => {
+    const dir = compromiseDir(repo);
+    type Match = { match: string };
+    type GetHooks = (caches: Set<string>[], hooks: Record<string, Match[]>) => Match[][];
+    const load = async (file: string) => (await import(pathToFileURL(file).href)).default as GetHooks;
+    const published = await load(path.join(dir, GET_HOOKS_MODULE));
+    const file = path.join(tmp, 'getHooks.mjs');
+    fs.writeFileSync(file, editedSource(GET_HOOKS_MODULE, fs.readFileSync(path.join(dir, GET_HOOKS_MODULE), 'utf8')));
+    const indexed = await load(file);
+    expect(indexed).not.toBe(published);
+    // The published library's own net and sentence caches, as its post-tagger makes them.
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const world = nlp.world();
+    const matches = structuredClone(world.model.two.matches.map((m: Record<string, unknown>) => ({ ...m })));
+    const net = world.methods.one.buildNet(matches, world) as { hooks: Record<string, Match[]> };
+    const pre = world.hooks.slice(0, world.hooks.indexOf('postTagger'));
+    const fix = path.join(repo, 'test/fixtures');
+    const lines = ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((d) =>
+      fs.readdirSync(path.join(fix, d)).filter((f) => f.endsWith('.txt')).flatMap((f) => fs.readFileSync(path.join(fix, d, f), 'utf8').split('\n')),
+    );
+    let sentences = 0;
+    let listed = 0;
+    for (const line of new Set(lines.map((l) => l.trim()).filter(Boolean))) {
+      for (const text of [line, `He ${line.slice(0, 80)}`]) {
+        const doc = nlp.tokenize(text);
+        doc.compute(pre);
+        const caches = world.methods.one.cacheDoc(doc.docs) as Set<string>[];
+        const want = published(caches, net.hooks);
+        const got = indexed(caches, net.hooks);
+        expect(got.length).toBe(want.length);
+        got.forEach((list, i) => {
+          expect(list.length, text).toBe(want[i].length);
+          expect(list.every((m, j) => m === want[i][j]), text).toBe(true);
+        });
+        sentences += caches.length;
+        listed += want.reduce((n, l) => n + l.length, 0);
+      }
+    }
+    expect(sentences).toBeGreaterThan(3000);
+    expect(listed).toBeGreaterThan(sentences * 50);
   }, 240_000);
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
