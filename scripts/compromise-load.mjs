@@ -22,6 +22,9 @@
 //   list, in the same order (test/scripts/compromise-load.test.ts compares the two on every corpus
 //   sentence), ~4× faster, and it is most of tagging a short sentence.
 //
+// - the post-tagger's match network, which compromise builds at the first document it tags, is
+//   built here too (scripts/compromise-net.mjs).
+//
 // Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
 // test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
 // whole world it builds (model, tags, hooks, methods) equals the published one's, so the two cannot
@@ -30,6 +33,7 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { netData, netModule, POST_TAGGER_MODULE } from './compromise-net.mjs';
 
 /** The module whose results are precomputed, inside compromise's package folder. */
 export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
@@ -129,6 +133,10 @@ export const EDITS = {
     ['Object.assign(model, { [key]: plugin[key] })', 'model[key] = plugin[key]'],
   ],
   [GET_HOOKS_MODULE]: [[GET_HOOKS, GET_HOOKS_INDEXED]],
+  [POST_TAGGER_MODULE]: [
+    ['let net = null', `import __aureusNet from '${NAMESPACE}:net'\nlet net = null`],
+    ['net = net || methods.one.buildNet(model.two.matches, world)', 'net = net || __aureusNet(model.two.matches) || methods.one.buildNet(model.two.matches, world)'],
+  ],
 };
 
 /** compromise's package folder, as resolved from `from` (the repository root). */
@@ -207,18 +215,25 @@ export function dataModule(value) {
   ].join('\n');
 }
 
+/** The post-tagger's network module (compromise-net.mjs), its data checked as plainData checks the lexicon's. */
+function postTaggerNet({ source, net }) {
+  const { json, links } = plainData(net);
+  if (links.length) throw new Error('compromise-load: the post-tagger network data shares objects, which its module does not link back');
+  return netModule(source, json);
+}
+
 /** The esbuild plugin: compromise, as resolved from `root`, with the edited modules and the precomputed lexicon. */
 export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
   const data = await precomputed(dir);
-  const contents = dataModule(data.lexicon);
+  const contents = { data: dataModule(data.lexicon), net: postTaggerNet(await netData(dir)) };
   sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${NAMESPACE}:data$`) }, () => ({ path: 'data', namespace: NAMESPACE }));
-      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, () => ({ contents, loader: 'js' }));
+      b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const file = args.path.includes(`${path.sep}compromise${path.sep}`) ? realpathSync(args.path) : '';
         return sources.has(file) ? { contents: sources.get(file), loader: 'js', resolveDir: path.dirname(file) } : undefined;

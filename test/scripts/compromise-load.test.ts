@@ -7,6 +7,8 @@ import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { netData, netModule } from '../../scripts/compromise-net.mjs';
 
 /**
  * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
@@ -49,6 +51,9 @@ for (const file of process.argv.slice(2)) {
   const text = (v) => JSON.stringify(v, (k, x) => (k === 'id' ? undefined : x));
   out.push(text(doc.json()), text(doc.verbs().json()), text(doc.numbers().json()));
 }
+// The post-tagger's rules once it has built its network from them (compromise-net.mjs).
+seen.clear();
+walk(world.model.two.matches, 'tagged.matches');
 process.stdout.write(out.join('\n'));
 `;
 
@@ -71,6 +76,7 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
     expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
     const texts = fs.readdirSync(corpus).filter((f) => f.endsWith('.txt')).sort().slice(0, 16).map((f) => path.join(corpus, f));
@@ -121,6 +127,52 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(sentences).toBeGreaterThan(3000);
     expect(listed).toBeGreaterThan(sentences * 50);
   }, 240_000);
+
+  it('gives the post-tagger the network the published buildNet builds, and only for the rules it was made from', async () => {
+    const dir = compromiseDir(repo);
+    const file = path.join(tmp, 'net.mjs');
+    const data = await netData(dir);
+    fs.writeFileSync(file, netModule(data.source, plainData(data.net).json));
+    const aureusNet = (await import(pathToFileURL(file).href)).default as (rules: unknown[]) => { hooks: Record<string, unknown[]>; always: unknown[] } | null;
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const world = nlp.world();
+    const source = JSON.stringify(world.model.two.matches);
+    // Two fresh copies of the rules as the world holds them before any tagging.
+    const mine = JSON.parse(source) as Record<string, unknown>[];
+    const theirs = JSON.parse(source) as Record<string, unknown>[];
+    const got = aureusNet(mine)!;
+    const want = world.methods.one.buildNet(theirs, world) as { hooks: Record<string, unknown[]>; always: unknown[] };
+    // The same text: each object's keys in order, Sets' entries in order, RegExps' source and flags.
+    const seen = new Map<unknown, string>();
+    const lines: string[] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (v === null || typeof v !== 'object') return void lines.push(`${at}=${typeof v}:${String(v)}`);
+      if (seen.has(v)) return void lines.push(`${at}=@${seen.get(v)}`);
+      seen.set(v, at);
+      if (v instanceof RegExp) return void lines.push(`${at}=/${v.source}/${v.flags}`);
+      if (v instanceof Set) return void [...v].forEach((e, i) => walk(e, `${at}<${i}>`));
+      lines.push(`${at}=${Array.isArray(v) ? 'array' : 'object'} ${Object.keys(v).length}`);
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], `${at}.${k}`);
+    };
+    const text = (rules: unknown[], net: unknown) => {
+      seen.clear();
+      lines.length = 0;
+      walk(rules, 'rules');
+      walk(net, 'net');
+      return lines.join('\n');
+    };
+    const expected = text(theirs, want);
+    expect(expected).toContain('=/');
+    expect(expected).toContain('fastOr<0>');
+    expect(text(mine, got) === expected).toBe(true);
+    // The network holds the very rule objects it was handed, as buildNet's does.
+    expect(Object.values(got.hooks).flat().every((r) => mine.includes(r as Record<string, unknown>))).toBe(true);
+    // Rules it was not made from get no network: the post-tagger builds one as published.
+    const other = JSON.parse(source) as Record<string, unknown>[];
+    other[0] = { ...other[0], match: `${String(other[0].match)} .` };
+    expect(aureusNet(other)).toBeNull();
+    expect(aureusNet(JSON.parse(source).slice(1))).toBeNull();
+  }, 60_000);
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
     const shared = ['Possessive', 'Pronoun'];
