@@ -116,6 +116,40 @@ const getHooks = function (docCaches, hooks) {
   })
 }`;
 
+/** Where match(), has(), if() and ifNo() read a match string (compromise's parseRegs). */
+export const PARSE_REGS_MODULE = 'src/1-one/match/api/_lib.js';
+const PARSE_REGS = `  if (typeof regs === 'string') {
+    regs = one.killUnicode(regs, world)
+    regs = one.parseMatch(regs, opts, world)
+  }
+  return regs`;
+/**
+ * A match string's parse, kept per world (at most 2,000, then all forgotten). compromise's own
+ * readers call has('#Verb')-style checks with the same few strings over and over (a starter
+ * episode's tagging: ~1,840 parses of 79 strings, a fifth of its CPU). Shared safely: parseRegs's
+ * answer only goes to the match engine, which never writes into a parse (the post-tagger already
+ * runs one parse of each of its rules on every document); growLeft/growRight, which do write into
+ * theirs, parse for themselves. Kept only without options and without a {root} (the inflections of
+ * a root come from the model, which addWords may extend); the rest of a parse depends on the
+ * model's unicode and prefix lists, which only a plugin changes, and Aureus adds none at run time
+ * (test/scripts/compromise-load.test.ts checks that src/ calls no plugin, extend or addWords).
+ */
+const PARSE_REGS_KEPT = `  if (typeof regs === 'string') {
+    const keep = opts === undefined && !regs.includes('{')
+    let kept = keep ? aureusParses.get(world) : undefined
+    if (keep && !kept) aureusParses.set(world, (kept = new Map()))
+    const hit = kept ? kept.get(regs) : undefined
+    if (hit !== undefined) return hit
+    const text = regs
+    regs = one.killUnicode(regs, world)
+    regs = one.parseMatch(regs, opts, world)
+    if (kept) {
+      if (kept.size >= 2000) kept.clear()
+      kept.set(text, regs)
+    }
+  }
+  return regs`;
+
 /** Per module of compromise, the lines the bundle's copy changes, each present exactly once in its source. */
 export const EDITS = {
   [MODEL_MODULE]: [
@@ -133,6 +167,10 @@ export const EDITS = {
     ['Object.assign(model, { [key]: plugin[key] })', 'model[key] = plugin[key]'],
   ],
   [GET_HOOKS_MODULE]: [[GET_HOOKS, GET_HOOKS_INDEXED]],
+  [PARSE_REGS_MODULE]: [
+    ['export const parseRegs = function (regs, opts, world) {', 'const aureusParses = new WeakMap()\nexport const parseRegs = function (regs, opts, world) {'],
+    [PARSE_REGS, PARSE_REGS_KEPT],
+  ],
   [POST_TAGGER_MODULE]: [
     ['let net = null', `import __aureusNet from '${NAMESPACE}:net'\nlet net = null`],
     ['net = net || methods.one.buildNet(model.two.matches, world)', 'net = net || __aureusNet(model.two.matches) || methods.one.buildNet(model.two.matches, world)'],

@@ -174,6 +174,46 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(aureusNet(JSON.parse(source).slice(1))).toBeNull();
   }, 60_000);
 
+  it('a parse kept by parseRegs is never written into while compromise reads the corpora', async () => {
+    const dir = compromiseDir(repo);
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const one = nlp.world().methods.one;
+    const parse = one.parseMatch;
+    // The first parse parseRegs asks for of each string (the one the bundle keeps and shares), with its text as made.
+    const made = new Map<unknown, { regs: unknown; text: string }>();
+    let parses = 0;
+    const text = (v: unknown) => JSON.stringify(v, (_, x) => (x instanceof Set ? [...x] : x instanceof RegExp ? String(x) : x));
+    one.parseMatch = function (...args: unknown[]) {
+      const regs = parse.apply(this, args);
+      parses++;
+      if (!made.has(args[0]) && new Error().stack!.includes('parseRegs')) made.set(args[0], { regs, text: text(regs) });
+      return regs;
+    };
+    try {
+      const fix = path.join(repo, 'test/fixtures');
+      const files = ['prose-corpus', 'prose-corpus-heldout'].flatMap((d) => fs.readdirSync(path.join(fix, d)).filter((f) => f.endsWith('.txt')).sort().slice(0, 24).map((f) => path.join(fix, d, f)));
+      for (const f of files) {
+        const doc = nlp(fs.readFileSync(f, 'utf8'));
+        doc.compute('root');
+        doc.json();
+        doc.verbs().json();
+        doc.numbers().json();
+      }
+      expect(parses).toBeGreaterThan(5_000);
+      expect(made.size).toBeGreaterThan(50);
+      expect([...made.values()].filter((m) => text(m.regs) !== m.text).map((m) => m.text)).toEqual([]);
+    } finally {
+      one.parseMatch = parse;
+    }
+  }, 240_000);
+
+  it('src/ adds nothing to compromise at run time (the kept parses read its model as loaded)', () => {
+    const files = fs.readdirSync(path.join(repo, 'src'), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(100);
+    const calls = files.filter((f) => /\b(?:nlp|compromise)\.(?:plugin|extend|addWords|addTags)\s*\(|\.addWords\s*\(/.test(fs.readFileSync(path.join(repo, 'src', f), 'utf8')));
+    expect(calls).toEqual([]);
+  });
+
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
     const shared = ['Possessive', 'Pronoun'];
     const { json, links } = plainData({ lexicon: { his: shared, her: shared, a: 'Determiner' } });
