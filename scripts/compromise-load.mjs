@@ -14,6 +14,17 @@
 //   bundle's copy assigns `model[key] = value`, the same [[Set]] without the object (a third of
 //   the cost).
 //
+// - the post-tagger's sweep (issue 18, tenth pass) lists, for each sentence, the matches whose
+//   hooks (words, tags) the sentence has: getHooks walked all ~730 hook keys of the net, copied the
+//   list at each hit (concat) and dropped repeats through an object keyed by each match's text, for
+//   ~300 matches a sentence. The bundle's copy walks the sentence's own keys (~20) in the net's key
+//   order and drops repeats through a number per match text, both indexed once per net: the same
+//   list, in the same order (test/scripts/compromise-load.test.ts compares the two on every corpus
+//   sentence), ~4× faster, and it is most of tagging a short sentence.
+//
+// - the post-tagger's match network, which compromise builds at the first document it tags, is
+//   built here too (scripts/compromise-net.mjs).
+//
 // Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
 // test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
 // whole world it builds (model, tags, hooks, methods) equals the published one's, so the two cannot
@@ -22,12 +33,122 @@ import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { netData, netModule, POST_TAGGER_MODULE } from './compromise-net.mjs';
 
 /** The module whose results are precomputed, inside compromise's package folder. */
 export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
 /** The conjugation models (suffix-thumb's unpacked rules), one plain object: the bundle's copy of the module is that object. */
 export const MODELS_MODULE = 'src/2-two/preTagger/model/models/index.js';
 const NAMESPACE = 'aureus-compromise-lexicon';
+
+/** The post-tagger's sweep: which matches to try on each sentence. */
+export const GET_HOOKS_MODULE = 'src/1-one/sweep/methods/sweep/01-getHooks.js';
+/** compromise 14's getHooks, as published. */
+const GET_HOOKS = `const getHooks = function (docCaches, hooks) {
+  return docCaches.map((set, i) => {
+    let maybe = []
+    Object.keys(hooks).forEach(k => {
+      if (docCaches[i].has(k)) {
+        maybe = maybe.concat(hooks[k])
+      }
+    })
+    // remove duplicates
+    const already = {}
+    maybe = maybe.filter(m => {
+      if (typeof already[m.match] === 'boolean') {
+        return false
+      }
+      already[m.match] = true
+      return true
+    })
+    return maybe
+  })
+}`;
+/**
+ * The same list, from an index made once per net (a net is never changed once built: buildNet makes
+ * a fresh one and sweep only reads it): each hook key's place in Object.keys order, and each match's
+ * number, shared by matches of the same text. A repeat is a match whose text came earlier; the
+ * published `already[text]` never marks "__proto__" (the assignment sets no own property), so that
+ * text gets no number and is never dropped, as there.
+ */
+const GET_HOOKS_INDEXED = `const aureusIndexes = new WeakMap()
+const aureusIndex = function (hooks) {
+  let ix = aureusIndexes.get(hooks)
+  if (!ix) {
+    const order = new Map()
+    const nums = new Map()
+    const byText = new Map()
+    Object.keys(hooks).forEach((k, at) => {
+      order.set(k, at)
+      hooks[k].forEach(m => {
+        const text = String(m.match)
+        if (text === '__proto__' || nums.has(m)) return
+        if (!byText.has(text)) byText.set(text, byText.size)
+        nums.set(m, byText.get(text))
+      })
+    })
+    ix = { order, nums, count: byText.size }
+    aureusIndexes.set(hooks, ix)
+  }
+  return ix
+}
+const getHooks = function (docCaches, hooks) {
+  const { order, nums, count } = aureusIndex(hooks)
+  return docCaches.map(set => {
+    const keys = []
+    set.forEach(k => {
+      if (order.has(k)) keys.push(k)
+    })
+    keys.sort((a, b) => order.get(a) - order.get(b))
+    const seen = new Uint8Array(count)
+    const maybe = []
+    keys.forEach(k => {
+      hooks[k].forEach(m => {
+        const n = nums.get(m)
+        if (n !== undefined) {
+          if (seen[n] === 1) return
+          seen[n] = 1
+        }
+        maybe.push(m)
+      })
+    })
+    return maybe
+  })
+}`;
+
+/** Where match(), has(), if() and ifNo() read a match string (compromise's parseRegs). */
+export const PARSE_REGS_MODULE = 'src/1-one/match/api/_lib.js';
+const PARSE_REGS = `  if (typeof regs === 'string') {
+    regs = one.killUnicode(regs, world)
+    regs = one.parseMatch(regs, opts, world)
+  }
+  return regs`;
+/**
+ * A match string's parse, kept per world (at most 2,000, then all forgotten). compromise's own
+ * readers call has('#Verb')-style checks with the same few strings over and over (a starter
+ * episode's tagging: ~1,840 parses of 79 strings, a fifth of its CPU). Shared safely: parseRegs's
+ * answer only goes to the match engine, which never writes into a parse (the post-tagger already
+ * runs one parse of each of its rules on every document); growLeft/growRight, which do write into
+ * theirs, parse for themselves. Kept only without options and without a {root} (the inflections of
+ * a root come from the model, which addWords may extend); the rest of a parse depends on the
+ * model's unicode and prefix lists, which only a plugin changes, and Aureus adds none at run time
+ * (test/scripts/compromise-load.test.ts checks that src/ calls no plugin, extend or addWords).
+ */
+const PARSE_REGS_KEPT = `  if (typeof regs === 'string') {
+    const keep = opts === undefined && !regs.includes('{')
+    let kept = keep ? aureusParses.get(world) : undefined
+    if (keep && !kept) aureusParses.set(world, (kept = new Map()))
+    const hit = kept ? kept.get(regs) : undefined
+    if (hit !== undefined) return hit
+    const text = regs
+    regs = one.killUnicode(regs, world)
+    regs = one.parseMatch(regs, opts, world)
+    if (kept) {
+      if (kept.size >= 2000) kept.clear()
+      kept.set(text, regs)
+    }
+  }
+  return regs`;
 
 /** Per module of compromise, the lines the bundle's copy changes, each present exactly once in its source. */
 export const EDITS = {
@@ -44,6 +165,15 @@ export const EDITS = {
   'src/API/extend.js': [
     ['if (!model[key]) Object.assign(model, { [key]: {} })', 'if (!model[key]) model[key] = {}'],
     ['Object.assign(model, { [key]: plugin[key] })', 'model[key] = plugin[key]'],
+  ],
+  [GET_HOOKS_MODULE]: [[GET_HOOKS, GET_HOOKS_INDEXED]],
+  [PARSE_REGS_MODULE]: [
+    ['export const parseRegs = function (regs, opts, world) {', 'const aureusParses = new WeakMap()\nexport const parseRegs = function (regs, opts, world) {'],
+    [PARSE_REGS, PARSE_REGS_KEPT],
+  ],
+  [POST_TAGGER_MODULE]: [
+    ['let net = null', `import __aureusNet from '${NAMESPACE}:net'\nlet net = null`],
+    ['net = net || methods.one.buildNet(model.two.matches, world)', 'net = net || __aureusNet(model.two.matches) || methods.one.buildNet(model.two.matches, world)'],
   ],
 };
 
@@ -123,18 +253,25 @@ export function dataModule(value) {
   ].join('\n');
 }
 
+/** The post-tagger's network module (compromise-net.mjs), its data checked as plainData checks the lexicon's. */
+function postTaggerNet({ source, net }) {
+  const { json, links } = plainData(net);
+  if (links.length) throw new Error('compromise-load: the post-tagger network data shares objects, which its module does not link back');
+  return netModule(source, json);
+}
+
 /** The esbuild plugin: compromise, as resolved from `root`, with the edited modules and the precomputed lexicon. */
 export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
   const data = await precomputed(dir);
-  const contents = dataModule(data.lexicon);
+  const contents = { data: dataModule(data.lexicon), net: postTaggerNet(await netData(dir)) };
   sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {
-      b.onResolve({ filter: new RegExp(`^${NAMESPACE}:data$`) }, () => ({ path: 'data', namespace: NAMESPACE }));
-      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, () => ({ contents, loader: 'js' }));
+      b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const file = args.path.includes(`${path.sep}compromise${path.sep}`) ? realpathSync(args.path) : '';
         return sources.has(file) ? { contents: sources.get(file), loader: 'js', resolveDir: path.dirname(file) } : undefined;

@@ -10,6 +10,11 @@ export class BoundedMemo<K, V> {
 
   constructor(private readonly limit: number) {}
 
+  /** How many values are kept now (never more than the limit). */
+  get size(): number {
+    return this.map.size;
+  }
+
   /** The value already computed for key, if any (nothing is computed). */
   peek(key: K): V | undefined {
     return this.map.get(key);

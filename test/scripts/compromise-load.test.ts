@@ -2,11 +2,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { netData, netModule } from '../../scripts/compromise-net.mjs';
 
 /**
  * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
@@ -49,6 +51,9 @@ for (const file of process.argv.slice(2)) {
   const text = (v) => JSON.stringify(v, (k, x) => (k === 'id' ? undefined : x));
   out.push(text(doc.json()), text(doc.verbs().json()), text(doc.numbers().json()));
 }
+// The post-tagger's rules once it has built its network from them (compromise-net.mjs).
+seen.clear();
+walk(world.model.two.matches, 'tagged.matches');
 process.stdout.write(out.join('\n'));
 `;
 
@@ -71,6 +76,7 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
     expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
     const texts = fs.readdirSync(corpus).filter((f) => f.endsWith('.txt')).sort().slice(0, 16).map((f) => path.join(corpus, f));
@@ -79,6 +85,134 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(published.length).toBeGreaterThan(3_000_000);
     expect(bundled === published).toBe(true);
   }, 240_000);
+
+  it('lists the same matches in the same order as the published getHooks, for every sentence of the corpora', async () => {
+    const dir = compromiseDir(repo);
+    type Match = { match: string };
+    type GetHooks = (caches: Set<string>[], hooks: Record<string, Match[]>) => Match[][];
+    const load = async (file: string) => (await import(pathToFileURL(file).href)).default as GetHooks;
+    const published = await load(path.join(dir, GET_HOOKS_MODULE));
+    const file = path.join(tmp, 'getHooks.mjs');
+    fs.writeFileSync(file, editedSource(GET_HOOKS_MODULE, fs.readFileSync(path.join(dir, GET_HOOKS_MODULE), 'utf8')));
+    const indexed = await load(file);
+    expect(indexed).not.toBe(published);
+    // The published library's own net and sentence caches, as its post-tagger makes them.
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const world = nlp.world();
+    const matches = structuredClone(world.model.two.matches.map((m: Record<string, unknown>) => ({ ...m })));
+    const net = world.methods.one.buildNet(matches, world) as { hooks: Record<string, Match[]> };
+    const pre = world.hooks.slice(0, world.hooks.indexOf('postTagger'));
+    const fix = path.join(repo, 'test/fixtures');
+    const lines = ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((d) =>
+      fs.readdirSync(path.join(fix, d)).filter((f) => f.endsWith('.txt')).flatMap((f) => fs.readFileSync(path.join(fix, d, f), 'utf8').split('\n')),
+    );
+    let sentences = 0;
+    let listed = 0;
+    for (const line of new Set(lines.map((l) => l.trim()).filter(Boolean))) {
+      for (const text of [line, `He ${line.slice(0, 80)}`]) {
+        const doc = nlp.tokenize(text);
+        doc.compute(pre);
+        const caches = world.methods.one.cacheDoc(doc.docs) as Set<string>[];
+        const want = published(caches, net.hooks);
+        const got = indexed(caches, net.hooks);
+        expect(got.length).toBe(want.length);
+        got.forEach((list, i) => {
+          expect(list.length, text).toBe(want[i].length);
+          expect(list.every((m, j) => m === want[i][j]), text).toBe(true);
+        });
+        sentences += caches.length;
+        listed += want.reduce((n, l) => n + l.length, 0);
+      }
+    }
+    expect(sentences).toBeGreaterThan(3000);
+    expect(listed).toBeGreaterThan(sentences * 50);
+  }, 240_000);
+
+  it('gives the post-tagger the network the published buildNet builds, and only for the rules it was made from', async () => {
+    const dir = compromiseDir(repo);
+    const file = path.join(tmp, 'net.mjs');
+    const data = await netData(dir);
+    fs.writeFileSync(file, netModule(data.source, plainData(data.net).json));
+    const aureusNet = (await import(pathToFileURL(file).href)).default as (rules: unknown[]) => { hooks: Record<string, unknown[]>; always: unknown[] } | null;
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const world = nlp.world();
+    const source = JSON.stringify(world.model.two.matches);
+    // Two fresh copies of the rules as the world holds them before any tagging.
+    const mine = JSON.parse(source) as Record<string, unknown>[];
+    const theirs = JSON.parse(source) as Record<string, unknown>[];
+    const got = aureusNet(mine)!;
+    const want = world.methods.one.buildNet(theirs, world) as { hooks: Record<string, unknown[]>; always: unknown[] };
+    // The same text: each object's keys in order, Sets' entries in order, RegExps' source and flags.
+    const seen = new Map<unknown, string>();
+    const lines: string[] = [];
+    const walk = (v: unknown, at: string): void => {
+      if (v === null || typeof v !== 'object') return void lines.push(`${at}=${typeof v}:${String(v)}`);
+      if (seen.has(v)) return void lines.push(`${at}=@${seen.get(v)}`);
+      seen.set(v, at);
+      if (v instanceof RegExp) return void lines.push(`${at}=/${v.source}/${v.flags}`);
+      if (v instanceof Set) return void [...v].forEach((e, i) => walk(e, `${at}<${i}>`));
+      lines.push(`${at}=${Array.isArray(v) ? 'array' : 'object'} ${Object.keys(v).length}`);
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k], `${at}.${k}`);
+    };
+    const text = (rules: unknown[], net: unknown) => {
+      seen.clear();
+      lines.length = 0;
+      walk(rules, 'rules');
+      walk(net, 'net');
+      return lines.join('\n');
+    };
+    const expected = text(theirs, want);
+    expect(expected).toContain('=/');
+    expect(expected).toContain('fastOr<0>');
+    expect(text(mine, got) === expected).toBe(true);
+    // The network holds the very rule objects it was handed, as buildNet's does.
+    expect(Object.values(got.hooks).flat().every((r) => mine.includes(r as Record<string, unknown>))).toBe(true);
+    // Rules it was not made from get no network: the post-tagger builds one as published.
+    const other = JSON.parse(source) as Record<string, unknown>[];
+    other[0] = { ...other[0], match: `${String(other[0].match)} .` };
+    expect(aureusNet(other)).toBeNull();
+    expect(aureusNet(JSON.parse(source).slice(1))).toBeNull();
+  }, 60_000);
+
+  it('a parse kept by parseRegs is never written into while compromise reads the corpora', async () => {
+    const dir = compromiseDir(repo);
+    const nlp = (await import(pathToFileURL(path.join(dir, 'src/three.js')).href)).default;
+    const one = nlp.world().methods.one;
+    const parse = one.parseMatch;
+    // The first parse parseRegs asks for of each string (the one the bundle keeps and shares), with its text as made.
+    const made = new Map<unknown, { regs: unknown; text: string }>();
+    let parses = 0;
+    const text = (v: unknown) => JSON.stringify(v, (_, x) => (x instanceof Set ? [...x] : x instanceof RegExp ? String(x) : x));
+    one.parseMatch = function (...args: unknown[]) {
+      const regs = parse.apply(this, args);
+      parses++;
+      if (!made.has(args[0]) && new Error().stack!.includes('parseRegs')) made.set(args[0], { regs, text: text(regs) });
+      return regs;
+    };
+    try {
+      const fix = path.join(repo, 'test/fixtures');
+      const files = ['prose-corpus', 'prose-corpus-heldout'].flatMap((d) => fs.readdirSync(path.join(fix, d)).filter((f) => f.endsWith('.txt')).sort().slice(0, 24).map((f) => path.join(fix, d, f)));
+      for (const f of files) {
+        const doc = nlp(fs.readFileSync(f, 'utf8'));
+        doc.compute('root');
+        doc.json();
+        doc.verbs().json();
+        doc.numbers().json();
+      }
+      expect(parses).toBeGreaterThan(5_000);
+      expect(made.size).toBeGreaterThan(50);
+      expect([...made.values()].filter((m) => text(m.regs) !== m.text).map((m) => m.text)).toEqual([]);
+    } finally {
+      one.parseMatch = parse;
+    }
+  }, 240_000);
+
+  it('src/ adds nothing to compromise at run time (the kept parses read its model as loaded)', () => {
+    const files = fs.readdirSync(path.join(repo, 'src'), { recursive: true }).map(String).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(100);
+    const calls = files.filter((f) => /\b(?:nlp|compromise)\.(?:plugin|extend|addWords|addTags)\s*\(|\.addWords\s*\(/.test(fs.readFileSync(path.join(repo, 'src', f), 'utf8')));
+    expect(calls).toEqual([]);
+  });
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
     const shared = ['Possessive', 'Pronoun'];

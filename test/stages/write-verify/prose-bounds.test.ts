@@ -13,7 +13,7 @@ import { MODAL, plainNextWord, STATIVE, subjectVerb } from '../../../src/stages/
 import { findMentions, personIndex, type PersonIndex } from '../../../src/stages/f-verifier/prose/names.js';
 import { couldMatch, couldMatchBound, passageBound, places, roughSignature } from '../../../src/stages/f-verifier/prose/facts.js';
 import { possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
-import { claimRules } from '../../../src/stages/f-verifier/rules/claims.js';
+import { claimRules, NAME_PATTERNS_MAX, namePatternsHeld } from '../../../src/stages/f-verifier/rules/claims.js';
 
 // Issue 18, ninth pass: stage F reads each sentence of a scene once for all its forbidden facts,
 // and a window of two sentences through its sentences. These are the properties that keep the
@@ -98,6 +98,22 @@ describe('a canon claim that kills a living man is still rejected when no name i
     const only = (text: string) => claimRules([claim(text)], { ...ctx, packet: { ...ctx.packet, constraints: { ...ctx.packet.constraints, allowed_inventions: { ...ctx.packet.constraints.allowed_inventions, kinds: ['fact'], max: 5 } } } }, '');
     for (const t of [...deaths, ...ofs]) expect(only(t).findings.map((f) => f.code), t).toEqual(['AUR5042']);
     for (const t of [`${name} walks in the night.`, `${name} fears for his life.`]) expect(only(t).findings.map((f) => f.code), t).toEqual([]);
+  });
+});
+
+describe('the claim rules’ name patterns are bounded (a long process keeps no pattern per name it ever saw)', () => {
+  it('after more living names than the bound, fewer patterns than the bound are kept, and a death is still caught', () => {
+    const claim = (text: string): Claim => ({ id: 'c1', kind: 'fact', text, subject: '' }) as unknown as Claim;
+    const base = ctx.packet.cast.find((c) => c.status !== 'dead')!;
+    const names = Array.from({ length: Math.ceil(NAME_PATTERNS_MAX / 3) }, (_, i) => `Quintus Gens${i.toString(36)} Cognom${i.toString(36)}`);
+    // Each living cast member brings four name forms (full name, cue, nomen, cognomen): 4/3 of the bound, all tested.
+    const cast = names.map((name, i) => ({ ...base, id: `x${i}`, name, cue: `GENS${i.toString(36).toUpperCase()}` }));
+    const packet = { ...ctx.packet, cast, constraints: { ...ctx.packet.constraints, allowed_inventions: { ...ctx.packet.constraints.allowed_inventions, kinds: ['fact'], max: 5 } } };
+    const v = claimRules([claim(`${names.at(-1)} was killed at dawn.`)], { ...ctx, characters: [], packet }, '');
+    expect(v.findings.map((f) => f.code)).toEqual(['AUR5042']);
+    expect(namePatternsHeld().death).toBeGreaterThan(0);
+    expect(namePatternsHeld().death).toBeLessThanOrEqual(NAME_PATTERNS_MAX);
+    expect(namePatternsHeld().word).toBeLessThanOrEqual(NAME_PATTERNS_MAX);
   });
 });
 

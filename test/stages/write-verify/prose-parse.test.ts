@@ -28,6 +28,11 @@ describe('the prose reader reads alike without tagging', () => {
     expect(lines.length).toBeGreaterThan(800);
     for (const l of lines) expect(sentencesOf(l), l).toEqual(nlp(l).sentences().out('array'));
   });
+  it('a line is split once: a line read again gets the same frozen answer', () => {
+    const l = lines.find((x) => sentencesOf(x).length > 1)!;
+    expect(sentencesOf(l)).toBe(sentencesOf(l));
+    expect(Object.isFrozen(sentencesOf(l))).toBe(true);
+  });
   it("a sentence's tokens kept from its line are the tokens it has alone", () => {
     let kept = 0;
     for (const l of lines) {

@@ -94,7 +94,18 @@ type Splitter = (text: string, world: unknown) => string[];
  * chunk for the sentence splitter, the line's chunk up to white space at its ends (terms split
  * only at white space, which goes to a term's pre or post).
  */
-export function sentencesOf(text: string): string[] {
+export function sentencesOf(text: string): readonly string[] {
+  return lines.get(text, splitLine);
+}
+
+/**
+ * sentencesOf's answers by line: a scene's claims and events mostly repeat its narration's lines,
+ * and a repair or re-verify reads the same lines again (~15% of a fresh offline episode's lines are
+ * repeats). Frozen, as every caller shares one answer.
+ */
+const lines = new BoundedMemo<string, readonly string[]>(MAX);
+
+function splitLine(text: string): readonly string[] {
   const doc = nlp.tokenize(text);
   const split = (nlp.methods() as unknown as { one: { tokenize: { splitSentences: Splitter } } }).one.tokenize.splitSentences;
   const world = nlp.world();
@@ -108,7 +119,7 @@ export function sentencesOf(text: string): string[] {
       if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) tokenMemo.set(s, tokensFrom(terms));
     });
   }
-  return doc.out('array') as string[];
+  return Object.freeze(doc.out('array') as string[]);
 }
 
 type Transform = {

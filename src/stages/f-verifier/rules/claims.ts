@@ -1,6 +1,7 @@
 import type { Claim, Finding } from '../../../domain/scene.js';
 import { forbiddenSecretText } from '../../d-packets/index.js';
 import { finding, type VerifyContext } from '../context.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /** Kinds that never become canon: always allowed, always downgraded to the cast's beliefs (spec §8.3). */
 export const NON_CANON_KINDS = new Set(['rumor', 'belief']);
@@ -32,19 +33,27 @@ function livingSaidDead(c: Claim, living: { id: string; name: string; cue: strin
 }
 
 /**
- * The death pattern of one name form, made once per process: every claim of every scene asks it of
- * every living cast member's names, and building the RegExp each time was most of stage F's CPU in an
- * offline episode (issue 18). Not global, so `test` keeps no state between claims.
+ * The name patterns (deathOf, wordOf), made once per name form: every claim of every scene asks
+ * them of every living cast member's names, and building the RegExp each time was most of stage F's
+ * CPU in an offline episode (issue 18). Bounded (core/bounded-memo.ts): a long-lived process that
+ * verifies many worlds, or one world of thousands of characters, would otherwise keep a pattern for
+ * every name it ever saw; at the bound they are all forgotten and made again when next asked.
  */
-const deathPatterns = new Map<string, RegExp>();
+export const NAME_PATTERNS_MAX = 2000;
+const deathPatterns = new BoundedMemo<string, RegExp>(NAME_PATTERNS_MAX);
+const wordPatterns = new BoundedMemo<string, RegExp>(NAME_PATTERNS_MAX);
+
+/** How many name patterns of each kind are kept now (for the test of the bound). */
+export function namePatternsHeld(): { death: number; word: number } {
+  return { death: deathPatterns.size, word: wordPatterns.size };
+}
+
+/** A name form's death pattern. Not global, so `test` keeps no state between claims. */
 function deathOf(form: string): RegExp {
-  let re = deathPatterns.get(form);
-  if (!re) {
+  return deathPatterns.get(form, () => {
     const name = escapeRe(form);
-    re = new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
-    deathPatterns.set(form, re);
-  }
-  return re;
+    return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
+  });
 }
 
 /** Full name, cue, and the parts of a name longer than a praenomen (Marcus, Gaius are shared by many). */
@@ -174,12 +183,9 @@ function overLimit(canon: Claim[], max: number, sceneText: string, living: strin
   }
 }
 
-/** A name as a whole word, case-insensitive, made once per process (as deathOf's patterns). Not global: `test` keeps no state. */
-const wordPatterns = new Map<string, RegExp>();
+/** A name as a whole word, case-insensitive (kept with deathOf's patterns). Not global: `test` keeps no state. */
 function wordOf(name: string): RegExp {
-  let re = wordPatterns.get(name);
-  if (!re) wordPatterns.set(name, (re = new RegExp(`\\b${escapeRe(name)}\\b`, 'i')));
-  return re;
+  return wordPatterns.get(name, () => new RegExp(`\\b${escapeRe(name)}\\b`, 'i'));
 }
 
 function escapeRe(s: string): string {
