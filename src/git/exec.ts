@@ -47,7 +47,14 @@ export async function gitRun(root: string, args: string[], extraEnv: Record<stri
   const env = { ...cleanEnv(), ...extraEnv };
   // Through the run's small shell when one is open (io/shell-runner.ts): no fork of this process.
   // `background`: alongside the shell's next commands instead of before them (see runWithShell).
-  return (await runWithShell(root, ['git', ...args], env, opts)) ?? spawnGit(root, args, env);
+  let viaShell;
+  try {
+    viaShell = await runWithShell(root, ['git', ...args], env, opts);
+  } catch (e) {
+    // Handed to the shell, outcome unknown: a failure (never a second run of a commit or a tag).
+    return { code: null, stdout: '', stderr: (e as Error).message };
+  }
+  return viaShell ?? spawnGit(root, args, env);
 }
 
 function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {

@@ -187,6 +187,9 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   } catch (e) {
     await applied?.catch(() => undefined);
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
+    // A commit whose answer was lost (git/exec.ts: the shell ended while it ran) may have been
+    // made: the roll-back must then move HEAD back too.
+    if (progress.added && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
     throw await rollBack(git, root, runDir, journal, progress, e);
   }
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
