@@ -209,13 +209,6 @@ class GitCliPort implements GitPort {
     await this.raw('add', ['add', '--', ...paths]);
   }
 
-  async storeBlobs(files: string[]): Promise<void> {
-    if (files.length === 0) return;
-    // --no-filters: no clean filter of the user's runs on our files (a blob it would have changed
-    // is then one `add` stores itself). In the background: the shell runs the barrier meanwhile.
-    await gitRun(this.root, ['hash-object', '-w', '--no-filters', '--', ...files], {}, { background: true }).catch(() => undefined);
-  }
-
   async unstage(paths: string[]): Promise<void> {
     if (paths.length === 0) return;
     await this.raw('reset', ['reset', '-q', '--', ...paths]);

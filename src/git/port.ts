@@ -78,14 +78,6 @@ export interface GitPort {
   status(paths?: string[], opts?: { readOnly?: boolean }): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
   add(paths: string[]): Promise<void>;
-  /**
-   * Write these files' bytes (paths relative to root, as they are: no filters) into the object
-   * database, in the background (issue 18): a later `add` of the same bytes finds its blobs stored
-   * and only hashes them. No ref and no index entry changes, so a run that stops after it leaves
-   * git as it was but for unreferenced blobs (as a rolled-back `add` leaves), which gc prunes.
-   * Never rejects: it only saves work, and `add` stores whatever it did not.
-   */
-  storeBlobs(files: string[]): Promise<void>;
   /** Reset the index entries of these paths to HEAD (`git reset -q -- <paths>`): undoes an `add`. */
   unstage(paths: string[]): Promise<void>;
   /** Move the current branch from `expected` back to `to` (`git update-ref`, refused if HEAD moved on). */

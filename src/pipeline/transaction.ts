@@ -92,9 +92,6 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // Refused before anything is written: a link would be written through, then git would reject it.
   refuseSymlinks(root, paths);
   stageFiles(runDir, req.files);
-  // The staged bytes are the commit's: git stores them as blobs while the barrier, the journal and
-  // the apply step run, and `git add` then only hashes them (issue 18: storing was most of its time).
-  const stored = git.storeBlobs(paths.map((rel) => path.relative(root, path.join(runDir, 'stage', rel))));
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
   // and backups (written without fsync) are made durable together first, by one barrier, and the
@@ -115,7 +112,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   writeDurable(journalPath(runDir), stableStringify(journal));
   testKillHook('commit-staged');
   // The staged bytes are the ones in memory: read back and re-hashed only by a recovery.
-  return finish(git, root, runDir, journal, req.files, stored);
+  return finish(git, root, runDir, journal, req.files);
 }
 
 function readStaged(runDir: string, journal: CommitJournal): Record<string, string> {
@@ -133,11 +130,8 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
   return out;
 }
 
-/**
- * Apply, commit and tag a journalled commit: a fresh one (`staged`: its files) or a recovered one
- * (null). `stored`: the staged files' blobs being written (storeBlobs), awaited before `git add`.
- */
-async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, staged: Record<string, string> | null, stored?: Promise<void>): Promise<CommitResult> {
+/** Apply, commit and tag a journalled commit: a fresh one (`staged`: its files) or a recovered one (null). */
+async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, staged: Record<string, string> | null): Promise<CommitResult> {
   const recovered = staged === null;
   const files = staged ?? readStaged(runDir, journal);
   const paths = Object.keys(files).sort();
@@ -159,7 +153,6 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
       }
       // Only the episode's paths are committed, even if the user staged something else.
       // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
-      await stored;
       await git.add(paths);
       progress.added = true;
       commit = await git.commit(journal.message, { paths });
