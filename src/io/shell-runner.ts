@@ -6,13 +6,13 @@ import { LineProcess } from './line-process.js';
 /**
  * A small `sh` that starts the run's child processes (issue 18). Node starts a process by forking
  * itself, and that fork's price grows with the heap: an episode's commit forked the full-grown
- * process (~150 MB) for `git add`, `git commit`, `git tag` and the durability barriers' `sync -f`,
- * each ~10–20 ms of the main thread (more under load: the parent waits until the child has
- * exec'd), and the preflight forked it three more times. Started at the beginning of the run,
- * while the process is small, this shell forks them instead (a fork of a shell costs next to
- * nothing), one command at a time, in the order asked; a command asked to run in the background
- * (the barriers' `sync -f`, which may take a while) runs alongside the next ones instead (with
- * SIGINT ignored, as POSIX has it for a shell's background commands: harmless for `sync`).
+ * process (~150 MB) for `git add`, `git commit`, `git tag` (and, until the tenth pass, the
+ * durability barriers' `sync -f`), each ~10–20 ms of the main thread (more under load: the parent
+ * waits until the child has exec'd), and the preflight forked it three more times. Started at the
+ * beginning of the run, while the process is small, this shell forks them instead (a fork of a
+ * shell costs next to nothing), one command at a time, in the order asked; a command asked to run
+ * in the background runs alongside the next ones instead (with SIGINT ignored, as POSIX has it for
+ * a shell's background commands).
  *
  * Each request is one line: an id, the working folder and the command's words, every one of them
  * single-quoted for `eval` (a line feed or carriage return inside a word is spelled as a variable
