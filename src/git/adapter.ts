@@ -219,13 +219,22 @@ class GitCliPort implements GitPort {
   }
 
   async commit(message: string, opts: GitCommitOptions = {}): Promise<string> {
-    const args = [...COMMIT_ARGS, '-m', message];
+    const args = [...(opts.deferMaintenance ? ['-c', 'maintenance.auto=false'] : []), ...COMMIT_ARGS, '-m', message];
     if (opts.allowEmpty) args.push('--allow-empty');
     if (opts.paths?.length) args.push('--', ...opts.paths);
     await this.raw('commit', args, await this.identityEnv());
     const sha = await this.head();
     if (!sha) throw new AureusError('git commit failed: no HEAD after committing', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what: 'commit', message: 'no HEAD after committing' })] });
     return sha;
+  }
+
+  async autoMaintenance(): Promise<void> {
+    // As git's own prepare_auto_maintenance: skipped when maintenance.auto is false; `--quiet`, as
+    // our commits are. Both in the background: the shell runs the caller's next command meanwhile.
+    const bg = { background: true };
+    const auto = await gitRun(this.root, ['config', '--bool', '--get', 'maintenance.auto'], {}, bg);
+    if (auto.code === 0 && auto.stdout.trim() === 'false') return;
+    await gitRun(this.root, ['maintenance', 'run', '--auto', '--quiet'], {}, bg);
   }
 
   async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {

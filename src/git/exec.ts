@@ -43,10 +43,18 @@ export interface GitRunResult {
  * Run `git args` in root once and collect its output; never rejects (a failed start is code null).
  * `extraEnv` goes over the clean environment (a commit's fallback identity).
  */
-export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}): Promise<GitRunResult> {
+export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<GitRunResult> {
   const env = { ...cleanEnv(), ...extraEnv };
   // Through the run's small shell when one is open (io/shell-runner.ts): no fork of this process.
-  return (await runWithShell(root, ['git', ...args], env)) ?? spawnGit(root, args, env);
+  // `background`: alongside the shell's next commands instead of before them.
+  let viaShell;
+  try {
+    viaShell = await runWithShell(root, ['git', ...args], env, opts);
+  } catch (e) {
+    // Handed to the shell, outcome unknown: a failure (never a second run of a commit or a tag).
+    return { code: null, stdout: '', stderr: (e as Error).message };
+  }
+  return viaShell ?? spawnGit(root, args, env);
 }
 
 function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {

@@ -38,6 +38,11 @@ export interface GitCommitOptions {
    * tracked or added first.
    */
   paths?: string[];
+  /**
+   * Leave git's automatic maintenance (`git maintenance run --auto`, which `git commit` otherwise
+   * runs before it returns) to `autoMaintenance()`, so the caller can run it alongside its next step.
+   */
+  deferMaintenance?: boolean;
 }
 
 export interface GitPort {
@@ -84,6 +89,12 @@ export interface GitPort {
   moveHead(to: string, expected: string): Promise<void>;
   /** Commit (what is staged, or only `opts.paths`); returns the new commit's sha. */
   commit(message: string, opts?: GitCommitOptions): Promise<string>;
+  /**
+   * The automatic maintenance a `deferMaintenance` commit left out, as `git commit` runs it (not
+   * when the repository sets maintenance.auto to false), in the background of the run's shell.
+   * Never rejects: a git without `maintenance` (before 2.29) ran its `gc --auto` in the commit.
+   */
+  autoMaintenance(): Promise<void>;
   /**
    * Revert each commit, in the order given (pass newest first), each as its own commit with
    * `messageFor(sha)`; history is kept. A revert that changes nothing still gets its commit, so

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptions } from 'n
 /**
  * A long-lived child process that answers each line written to its stdin with one line on its
  * stdout, in order (issue 18: `git cat-file --batch-check` for the git port's ref questions, and the
- * small `sh` that runs the durability barriers' `sync -f`). Started once while the Node process is
+ * small `sh` that starts the run's git commands). Started once while the Node process is
  * small, it spares each question a fork of the grown process.
  *
  * `ask` answers undefined when the process cannot answer: it failed to start, died (every waiting

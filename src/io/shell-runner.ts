@@ -6,13 +6,13 @@ import { LineProcess } from './line-process.js';
 /**
  * A small `sh` that starts the run's child processes (issue 18). Node starts a process by forking
  * itself, and that fork's price grows with the heap: an episode's commit forked the full-grown
- * process (~150 MB) for `git add`, `git commit`, `git tag` and the durability barriers' `sync -f`,
- * each ~10–20 ms of the main thread (more under load: the parent waits until the child has
- * exec'd), and the preflight forked it three more times. Started at the beginning of the run,
- * while the process is small, this shell forks them instead (a fork of a shell costs next to
- * nothing), one command at a time, in the order asked; a command asked to run in the background
- * (the barriers' `sync -f`, which may take a while) runs alongside the next ones instead (with
- * SIGINT ignored, as POSIX has it for a shell's background commands: harmless for `sync`).
+ * process (~150 MB) for `git add`, `git commit`, `git tag` (and, until the tenth pass, the
+ * durability barriers' `sync -f`), each ~10–20 ms of the main thread (more under load: the parent
+ * waits until the child has exec'd), and the preflight forked it three more times. Started at the
+ * beginning of the run, while the process is small, this shell forks them instead (a fork of a
+ * shell costs next to nothing), one command at a time, in the order asked; a command asked to run
+ * in the background runs alongside the next ones instead (with SIGINT ignored, as POSIX has it for
+ * a shell's background commands).
  *
  * Each request is one line: an id, the working folder and the command's words, every one of them
  * single-quoted for `eval` (a line feed or carriage return inside a word is spelled as a variable
@@ -24,8 +24,10 @@ import { LineProcess } from './line-process.js';
  * A command given an environment gets exactly that one (`env` setting what differs from the
  * shell's, PWD and OLDPWD included).
  * `runWithShell` answers undefined whenever the shell cannot stand in exactly for a spawn: none is
- * open, a word holds a NUL, the shell died, or the command could not be started there (exit
- * 126/127: the caller then spawns it itself, which reports the failure as it always did).
+ * open, a word holds a NUL, the shell has died, or the command could not be started there (exit
+ * 126/127: the caller then spawns it itself, which reports the failure as it always did). Once a
+ * command is handed over, it is never handed back: if its outcome cannot be known (the shell ends
+ * before answering, its output files cannot be read), that is an error, not a second run.
  */
 
 const SCRIPT = [
@@ -35,15 +37,20 @@ const SCRIPT = [
   'd=$1',
   "trap 'rm -rf \"$d\"' EXIT",
   // Ctrl-C reaches the whole process group: the shell outlives it as Node does (a run stops at
-  // its next step); a handled signal is reset to its default in the commands it starts.
-  "trap : INT",
+  // its next step); a handled signal is reset to its default in the commands it starts. The shell
+  // notes that it saw one: a foreground command that then ends with 130 (128 + SIGINT) was killed
+  // by it, and is answered "id INT" (a shell's $? cannot tell that from a command's own exit 130).
+  "trap 'intr=1' INT",
   "trap 'exit 129' HUP",
   "trap 'exit 143' TERM",
-  'run() { (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"; echo "$id $?"; }',
+  'run() {',
+  '  (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"',
+  '  s=$?; if [ "$s" = 130 ] && [ -n "$intr" ]; then s=INT; fi; echo "$id $s"',
+  '}',
   'while IFS= read -r line; do',
   '  eval "set -- $line"',
   '  id=$1; how=$2; dir=$3; shift 3',
-  '  if [ "$how" = b ]; then run "$@" & else run "$@"; fi',
+  '  intr=; if [ "$how" = b ]; then run "$@" & else run "$@"; fi',
   'done',
   'wait',
 ].join('\n');
@@ -104,7 +111,8 @@ export function openShellRunner(env: Record<string, string | undefined> = proces
 }
 
 export interface ShellRunResult {
-  code: number;
+  /** Exit code; null when the command was killed by Ctrl-C (as a spawned child's close reports it). */
+  code: number | null;
   stdout: string;
   stderr: string;
 }
@@ -112,7 +120,9 @@ export interface ShellRunResult {
 /**
  * `command` (program and arguments) in `cwd` through the open shell, with `env` as its whole
  * environment (undefined: this process's at the shell's start). Undefined when the shell cannot
- * run it exactly as a spawn would (see above): the caller then spawns it.
+ * run it exactly as a spawn would (see above): the caller then spawns it. Throws when the command
+ * was handed to the shell and its outcome cannot be known (the shell ended before answering, or
+ * its output could not be read back): it may have run, and a commit or a tag must not run twice.
  */
 export async function runWithShell(
   cwd: string,
@@ -129,9 +139,9 @@ export async function runWithShell(
   if (words.some((w) => w.includes('\0'))) return undefined;
   const id = String(r.next++);
   const line = await r.process.askKeyed(id, [id, opts.background ? 'b' : 'f', ...words.map(shellWord)].join(' '));
-  const m = line === undefined ? null : /^(\d+) (\d+)$/.exec(line);
-  if (!m || m[1] !== id) return undefined;
-  const code = Number(m[2]);
+  const m = line === undefined ? null : /^(\d+) (\d+|INT)$/.exec(line);
+  const what = `\`${command.slice(0, 2).join(' ')}\``;
+  if (!m || m[1] !== id) throw new Error(`the run's shell ended while ${what} was handed to it: it may have run, so it is not run again`);
   const read = (ext: string) => {
     const file = path.join(r.dir, `${id}.${ext}`);
     try {
@@ -143,8 +153,10 @@ export async function runWithShell(
   let out: { stdout: string; stderr: string };
   try {
     out = { stdout: read('o'), stderr: read('e') };
-  } catch {
-    return undefined;
+  } catch (e) {
+    throw new Error(`${what} ran, but its output could not be read back from ${r.dir} (${(e as Error).message}): it is not run again`);
   }
+  if (m[2] === 'INT') return { code: null, ...out };
+  const code = Number(m[2]);
   return code === 126 || code === 127 ? undefined : { code, ...out };
 }

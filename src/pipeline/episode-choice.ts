@@ -67,14 +67,14 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
   const configFile = readConfigFile(root);
   configOrThrow(resolveConfig(configFile));
-  const head = await headQuery;
-  // The episode and the world are worked out while `git status` runs; a dirty world is still the
-  // refusal reported first (exit 8), then the episode asked for (exit 2), then validation (exit 3).
+  // The episode and the world are worked out while `git status` runs and HEAD is read (HEAD is
+  // awaited last: the load does not wait for it, issue 18); a dirty world is still the refusal
+  // reported first (exit 8), then the episode asked for (exit 2), then validation (exit 3).
   const chosen = chooseAndLoad(root, o, configFile);
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
   const { ref, world } = await chosen;
-  return { ref, world, head, configFile };
+  return { ref, world, head: await headQuery, configFile };
 }
 
 async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World }> {

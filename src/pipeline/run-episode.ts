@@ -67,8 +67,8 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
   // small: each process Node starts costs a fork whose price grows with the heap (issue 18).
   const git = createGit(o.root, { batch: true });
-  // Likewise the run's other child processes (the preflight's and the commit's git commands, the
-  // durability barriers' `sync -f`) start from one small shell started now (io/shell-runner.ts),
+  // Likewise the run's other child processes (the preflight's and the commit's git commands)
+  // start from one small shell started now (io/shell-runner.ts),
   // with git's environment (cleanEnv: its commands' lines then name only what differs).
   const closeShell = o.noCommit ? () => undefined : openShellRunner(cleanEnv());
   try {

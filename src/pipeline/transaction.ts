@@ -142,6 +142,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // A fresh commit's applied files are made durable while git adds, commits and tags them: the
   // barrier starts once they are written and is awaited before the journal is dropped (issue 18).
   let applied: Promise<BarrierStats> | null = null;
+  let maintained: Promise<void> | null = null;
   try {
     if (!commit) {
       refuseSymlinks(root, paths);
@@ -155,7 +156,9 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
       // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
       await git.add(paths);
       progress.added = true;
-      commit = await git.commit(journal.message, { paths });
+      // git's automatic maintenance runs alongside the tag instead of inside the commit (issue 18).
+      commit = await git.commit(journal.message, { paths, deferMaintenance: true });
+      maintained = git.autoMaintenance();
       progress.committed = commit;
       testKillHook('commit-committed');
     }
@@ -178,8 +181,11 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
       });
     }
   } catch (e) {
-    await applied?.catch(() => undefined);
+    await Promise.all([applied?.catch(() => undefined), maintained]);
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
+    // A commit whose answer was lost (git/exec.ts: the shell ended while it ran) may have been
+    // made: the roll-back must then move HEAD back too.
+    if (progress.added && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
     throw await rollBack(git, root, runDir, journal, progress, e);
   }
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
@@ -193,7 +199,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
   // journal whose staged files are half deleted.
   fs.rmSync(journalPath(runDir), { force: true });
-  await fs.promises.rm(runDir, { recursive: true, force: true });
+  await Promise.all([fs.promises.rm(runDir, { recursive: true, force: true }), maintained]);
   return { commit, tag: journal.tag, recovered };
 }
 

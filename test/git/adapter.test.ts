@@ -132,6 +132,43 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect(await g.commit('empty but allowed', { allowEmpty: true })).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  it("a commit can leave git's automatic maintenance to autoMaintenance, which runs it as git commit would", async () => {
+    const { root, g } = await repo();
+    const packs = () => fs.readdirSync(path.join(root, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length;
+    // Two packs and an auto pack limit of 1: git's automatic maintenance (gc --auto) packs them into one.
+    const twoPacks = (n: number) => {
+      for (const i of [1, 2]) {
+        write(root, `f${n}-${i}.txt`, `${n} ${i}\n`);
+        git(root, 'add', '-A');
+        git(root, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `${n} ${i}`);
+        git(root, 'repack', '-q');
+      }
+    };
+    git(root, 'config', 'gc.autoPackLimit', '1');
+    git(root, 'config', 'gc.autoDetach', 'false');
+    git(root, 'config', 'maintenance.autoDetach', 'false');
+    twoPacks(1);
+    expect(packs()).toBe(2);
+    write(root, 'a.txt', 'a\n');
+    await g.add(['a.txt']);
+    await g.commit('deferred', { paths: ['a.txt'], deferMaintenance: true });
+    expect(packs()).toBe(2); // the commit did not run it
+    await g.autoMaintenance();
+    expect(packs()).toBe(1);
+    // A plain commit still runs it itself.
+    twoPacks(2);
+    expect(packs()).toBe(3);
+    write(root, 'b.txt', 'b\n');
+    await g.add(['b.txt']);
+    await g.commit('plain', { paths: ['b.txt'] });
+    expect(packs()).toBe(1);
+    // maintenance.auto=false turns it off, as it does for git commit.
+    twoPacks(3);
+    git(root, 'config', 'maintenance.auto', 'false');
+    await g.autoMaintenance();
+    expect(packs()).toBe(3);
+  });
+
   it('parses porcelain -z output with renames and spaces', () => {
     expect(parsePorcelainZ('R  new name.txt\0old.txt\0 M a b.json\0?? c\0')).toEqual([
       { path: 'new name.txt', index: 'R', worktree: ' ', from: 'old.txt' },

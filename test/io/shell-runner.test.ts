@@ -70,6 +70,56 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
     }
   });
 
+  it('a command handed to the shell is never run twice: a lost answer or unreadable output is an error, not a fallback', async () => {
+    const d = temp();
+    const ran = path.join(d, 'ran');
+    const runs = () => fs.readFileSync(ran, 'utf8').split('\n').filter(Boolean).length;
+    let close = openShellRunner();
+    try {
+      // The command removes its own output file (its stdout): it ran, its answer cannot be read.
+      const gone = runWithShell(d, ['sh', '-c', 'rm -f "$(readlink /proc/$$/fd/1)"; echo x >>ran']);
+      await expect(gone).rejects.toThrow(/`sh -c` ran, but its output could not be read back .*: it is not run again/);
+      expect(runs()).toBe(1);
+      expect((await runWithShell(d, ['sh', '-c', 'echo ok']))?.stdout).toBe('ok\n'); // the shell goes on
+      // The shell ends (SIGTERM) while the command runs: whether it ran is unknown, so it is not run again.
+      const lost = runWithShell(d, ['sh', '-c', 'kill -TERM $PPID; echo x >>ran']);
+      await expect(lost).rejects.toThrow(/shell ended while `sh -c` was handed to it/);
+      expect(runs()).toBe(2);
+      // Through gitRun: a failure (code null with the reason), never a second spawn.
+      expect(await runWithShell(d, ['true'])).toBeUndefined(); // a dead shell takes nothing new
+    } finally {
+      close();
+    }
+    close = openShellRunner();
+    try {
+      const r = await gitRun(d, ['-c', `alias.gone=!rm -f "$(readlink /proc/$$/fd/1)"; echo x >>ran`, 'gone']);
+      expect(r.code).toBeNull();
+      expect(r.stderr).toMatch(/it is not run again/);
+      expect(runs()).toBe(3);
+    } finally {
+      close();
+    }
+  });
+
+  it('a command killed by Ctrl-C answers as a spawned one (no exit code), one that exits 130 itself keeps its code', async () => {
+    const d = temp();
+    // As Ctrl-C does, SIGINT reaches the shell and the command (the command's parent is the shell).
+    const ctrlC = ['sh', '-c', 'echo before; kill -INT $PPID; kill -INT $$; sleep 2; echo after'];
+    const spawned = spawnSync('sh', ['-c', 'kill -INT $$; sleep 2'], { cwd: d, encoding: 'utf8' }); // not $PPID: that is this process
+    expect(spawned.status).toBeNull();
+    expect(spawned.signal).toBe('SIGINT');
+    const close = openShellRunner();
+    try {
+      expect(await runWithShell(d, ctrlC)).toEqual({ code: null, stdout: 'before\n', stderr: '' });
+      expect((await runWithShell(d, ['sh', '-c', 'exit 130']))?.code).toBe(130);
+      // Only a command the interruption reached: the next one's 130 is its own.
+      expect((await runWithShell(d, ['sh', '-c', 'kill -INT $PPID; exit 3']))?.code).toBe(3);
+      expect((await runWithShell(d, ['sh', '-c', 'exit 130']))?.code).toBe(130);
+    } finally {
+      close();
+    }
+  });
+
   it("names only what differs from the shell's environment, PWD and OLDPWD (which the shell sets) included", async () => {
     const d = temp();
     const PATH = process.env.PATH ?? '/usr/bin:/bin';
