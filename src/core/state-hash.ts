@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
 import { isCanonical, jsonKeyOrder } from './json.js';
+import { sealedChanges } from './world-index.js';
 
 /**
  * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
@@ -35,6 +36,13 @@ export class StateHasher {
    * reuse them, so once one is seen every flatHash of this hasher is taken by hashValue itself.
    */
   private sawHole = false;
+  /**
+   * Chunk digests of whole sealed lists (core/deltas seals each list a delta batch copied: it is
+   * never edited in place), by list. Why (issue 18): a stage D state walked every chunk of every
+   * list it did not share whole with one hashed before (an identity check per element: ~1,000
+   * chunks a state on 10,000 characters), though the delta engine notes where each copy differs.
+   */
+  private readonly lists = new WeakMap<readonly unknown[], readonly string[]>();
 
   /**
    * The hash of one state. Elements are not copied or frozen: the states hashed by one hasher must
@@ -128,9 +136,8 @@ export class StateHasher {
       return;
     }
     if (Array.isArray(v)) {
-      parts.push('[');
-      for (let start = 0; start < v.length; start += CHUNK) parts.push(`${start ? ',' : ''}"${this.chunk(v, start)}"`);
-      parts.push(']');
+      const digests = this.listDigests(v);
+      parts.push(digests.length ? `["${digests.join('","')}"]` : '[]');
       return;
     }
     const rec = v as Record<string, unknown>;
@@ -144,6 +151,46 @@ export class StateHasher {
       this.top(x, parts);
     }
     parts.push('}');
+  }
+
+  /** The chunk digests of arr: a sealed list's are kept, or derived from a sealed list it was copied from. */
+  private listDigests(arr: readonly unknown[]): readonly string[] {
+    const sealed = sealedChanges(arr);
+    const count = Math.ceil(arr.length / CHUNK);
+    if (sealed) {
+      const known = this.lists.get(arr) ?? this.derived(arr, sealed);
+      if (known?.length === count) return known;
+    }
+    const out: string[] = new Array(count);
+    for (let c = 0; c < count; c++) out[c] = this.chunk(arr, c * CHUNK);
+    if (sealed) this.lists.set(arr, out);
+    return out;
+  }
+
+  /**
+   * A sealed list's digests from those kept for a sealed list it was copied from (a few copies up:
+   * a scene's state is several batches on from the last state hashed): the chunks where a noted
+   * change falls are made (chunk(): most are met already), the others taken over. Undefined when no
+   * such list is kept (the first copy of a loaded list is walked whole).
+   */
+  private derived(arr: readonly unknown[], first: { from: readonly unknown[]; changed: readonly number[] }): readonly string[] | undefined {
+    const touched = new Set<number>();
+    let step: typeof first | undefined = first;
+    let list = arr;
+    for (let up = 0; step && up < 8; up++) {
+      if (step.from.length > list.length) return undefined; // a copy-on-write list only grows
+      for (const i of step.changed) touched.add(Math.floor(i / CHUNK));
+      const base = this.lists.get(step.from);
+      if (base) {
+        const out: string[] = new Array(Math.ceil(arr.length / CHUNK));
+        for (let c = 0; c < out.length; c++) out[c] = c < base.length && !touched.has(c) ? base[c]! : this.chunk(arr, c * CHUNK);
+        this.lists.set(arr, out);
+        return out;
+      }
+      list = step.from;
+      step = sealedChanges(list);
+    }
+    return undefined;
   }
 
   private chunk(arr: readonly unknown[], start: number): string {
