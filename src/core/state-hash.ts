@@ -26,7 +26,7 @@ import { sealedChanges } from './world-index.js';
 export const CHUNK = 64;
 
 export class StateHasher {
-  /** Canonical text of array elements (a character, an edge), by identity. */
+  /** Canonical text of the elements of non-canonical chunks (a character, an edge), by identity. */
   private readonly pieces = new WeakMap<object, string>();
   /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
   private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
@@ -103,8 +103,8 @@ export class StateHasher {
 
   /**
    * canonicalCompact of arr's chunk at `start` as chunk() writes it. A chunk of canonical elements
-   * (as loaded from canonical files) is one native JSON.stringify, and its elements' texts are not
-   * kept: stage D needs them only for the few chunks its deltas touch, and makes those itself.
+   * (as loaded from canonical files, or their copy-on-write copies) is one native JSON.stringify,
+   * and its elements' texts are not kept.
    */
   private chunkText(arr: readonly unknown[], start: number): string {
     const end = Math.min(arr.length, start + CHUNK);
@@ -204,7 +204,11 @@ export class StateHasher {
     // The chunk's text goes to the digest as a string: at a chunk's size (64 characters of the DPRR
     // world: ~90 K characters) that is 2-3x faster than encoding it into a Buffer first, which pays
     // only for texts of megabytes (core/hash.ts utf8). Same digest (UTF-8 either way).
-    const hex = createHash('sha256').update(this.elementsText(arr, start, end)).digest('hex');
+    // A canonical chunk is one native JSON.stringify (chunkText), its elements' texts not kept: a
+    // changed chunk's other 63 elements were written by flatHash without keeping theirs either, and
+    // writing and keeping each (a WeakMap entry and a join) cost more than writing the chunk again
+    // when it changes again (issue 18, DPRR stage D: 24 states' hashes ~53 -> ~39 ms in process).
+    const hex = createHash('sha256').update(this.chunkText(arr, start)).digest('hex');
     this.remember(arr, start, hex);
     return hex;
   }
