@@ -29,7 +29,7 @@ export class StateHasher {
   /** Canonical text of the elements of non-canonical chunks (a character, an edge), by identity. */
   private readonly pieces = new WeakMap<object, string>();
   /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
-  private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
+  private readonly chunks = new WeakMap<object, ChunkEntry>();
   /**
    * Whether this hasher ever met an array hole (where canonicalCompact's text is not the chunks').
    * Never reset: element texts written around a hole are kept (`pieces`) and a later flatHash may
@@ -81,9 +81,10 @@ export class StateHasher {
       for (let start = 0; start < v.length; start += CHUNK) {
         if (start) flat.hash.update(',');
         // The chunk's text is "[e1,e2,…]": its inside goes into the flat text, the whole into its digest.
-        const bytes = flat.bytes(this.chunkText(v, start));
+        const chunk = this.chunkText(v, start);
+        const bytes = flat.bytes(chunk.text);
         flat.hash.update(bytes.subarray(1, bytes.length - 1));
-        this.remember(v, start, createHash('sha256').update(bytes).digest('hex'));
+        this.remember(chunk, createHash('sha256').update(bytes).digest('hex'));
       }
       flat.hash.update(']');
       return;
@@ -104,12 +105,16 @@ export class StateHasher {
   /**
    * canonicalCompact of arr's chunk at `start` as chunk() writes it. A chunk of canonical elements
    * (as loaded from canonical files, or their copy-on-write copies) is one native JSON.stringify,
-   * and its elements' texts are not kept.
+   * and its elements' texts are not kept. `prev`, a canonical chunk that began with the same
+   * element, vouches for the elements it shares with this one (the same objects: hashed states are
+   * not edited in place), so only the new ones are checked (issue 18: the check walked the whole
+   * chunk again, as long as writing it).
    */
-  private chunkText(arr: readonly unknown[], start: number): string {
+  private chunkText(arr: readonly unknown[], start: number, prev?: ChunkEntry): { text: string; refs: unknown[]; canonical: boolean } {
     const end = Math.min(arr.length, start + CHUNK);
-    const slice = arr.slice(start, end);
-    return isCanonical(slice) ? JSON.stringify(slice) : this.elementsText(arr, start, end);
+    const refs = arr.slice(start, end);
+    const canonical = canonicalSlice(refs, prev);
+    return { text: canonical ? JSON.stringify(refs) : this.elementsText(arr, start, end), refs, canonical };
   }
 
   /** "[e1,e2,…]" for arr[start..end), each element's text kept by identity (a hole reads as null and is noted). */
@@ -123,10 +128,10 @@ export class StateHasher {
     return '[' + texts.join(',') + ']';
   }
 
-  /** Keep a chunk's digest, as chunk() does. */
-  private remember(arr: readonly unknown[], start: number, hex: string): void {
-    const head = arr[start];
-    if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: arr.slice(start, Math.min(arr.length, start + CHUNK)), hex });
+  /** Keep a chunk's digest, keyed by its first element. */
+  private remember(chunk: { refs: unknown[]; canonical: boolean }, hex: string): void {
+    const head = chunk.refs[0];
+    if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: chunk.refs, hex, canonical: chunk.canonical });
   }
 
   /** T(v) as canonical text, into parts. */
@@ -196,11 +201,8 @@ export class StateHasher {
   private chunk(arr: readonly unknown[], start: number): string {
     const end = Math.min(arr.length, start + CHUNK);
     const head = arr[start];
-    const keyed = head !== null && typeof head === 'object' ? head : undefined;
-    if (keyed) {
-      const hit = this.chunks.get(keyed);
-      if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
-    }
+    const hit = head !== null && typeof head === 'object' ? this.chunks.get(head) : undefined;
+    if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     // The chunk's text goes to the digest as a string: at a chunk's size (64 characters of the DPRR
     // world: ~90 K characters) that is 2-3x faster than encoding it into a Buffer first, which pays
     // only for texts of megabytes (core/hash.ts utf8). Same digest (UTF-8 either way).
@@ -208,8 +210,9 @@ export class StateHasher {
     // changed chunk's other 63 elements were written by flatHash without keeping theirs either, and
     // writing and keeping each (a WeakMap entry and a join) cost more than writing the chunk again
     // when it changes again (issue 18, DPRR stage D: 24 states' hashes ~53 -> ~39 ms in process).
-    const hex = createHash('sha256').update(this.chunkText(arr, start)).digest('hex');
-    this.remember(arr, start, hex);
+    const chunk = this.chunkText(arr, start, hit);
+    const hex = createHash('sha256').update(chunk.text).digest('hex');
+    this.remember(chunk, hex);
     return hex;
   }
 
@@ -254,6 +257,20 @@ export class StateHasher {
 /** The state hash of one world (a fresh hasher: nothing is kept). */
 export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
+}
+
+/** A chunk's digest and elements (valid while arr holds the same), and whether it was canonical as it stood. */
+interface ChunkEntry {
+  refs: unknown[];
+  hex: string;
+  canonical: boolean;
+}
+
+/** isCanonical(slice), the elements a canonical chunk `prev` held (by identity) taken as canonical. */
+function canonicalSlice(slice: readonly unknown[], prev: ChunkEntry | undefined): boolean {
+  if (!prev?.canonical) return isCanonical(slice);
+  for (let i = 0; i < slice.length; i++) if (slice[i] !== prev.refs[i] && !isCanonical(slice[i])) return false;
+  return true;
 }
 
 /** Whether arr[start..end) holds exactly the elements of `refs` (a plain loop: stage D checks every chunk of every state). */
