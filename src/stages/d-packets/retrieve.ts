@@ -31,6 +31,8 @@ export interface Retrieval {
   subgraph: Omit<ScenePacket['retrieved_subgraph'], 'k'>;
   secretRel: Map<string, number>;
   threadRel: Map<string, number>;
+  /** secretsAround(index, walked): forbiddenFacts reads the same list (issue 18: it was looked up twice a scene). */
+  around: Secret[];
 }
 
 /**
@@ -52,6 +54,7 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
   const threadRel = new Map<string, number>();
+  const around = secretsAround(index, walked);
   const subgraph = {
     characters: [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
@@ -60,11 +63,11 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
       return entry;
     }),
     edges: subgraphEdges(index, focus, hop, snapshot),
-    secrets: retrievedSecrets(index, focus, walked, secretRel),
+    secrets: retrievedSecrets(around, focus, secretRel),
     threads: retrievedThreads(index, focus, threadRel),
     accounts: retrievedAccounts(before, focus),
   };
-  return { hop, walked, subgraph, secretRel, threadRel };
+  return { hop, walked, subgraph, secretRel, threadRel, around };
 }
 
 function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string, number> {
@@ -216,9 +219,9 @@ function secretParties(list: readonly Secret[]): { by: Map<string, Secret[]>; at
   return { by, at };
 }
 
-function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
+function retrievedSecrets(around: readonly Secret[], focus: SceneFocus, secretRel: Map<string, number>) {
   const inCast = (id: string) => focus.cast.includes(id);
-  return secretsAround(index, walked)
+  return around
     .filter((s) => s.status !== 'inert')
     // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
