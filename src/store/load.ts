@@ -1,10 +1,11 @@
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
-import { readJsonFileSafe } from './read.js';
+import { readJsonFileSafeSync } from './read.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -49,10 +50,17 @@ export function withLocation(d: Diagnostic, locate: Locate | undefined): Diagnos
   return at ? { ...d, line: at.line, column: at.column } : d;
 }
 
-export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<{ value: unknown; diagnostics: Diagnostic[]; locate?: Locate }> {
-  const escape = await linkLeavingRoot(root, rel);
+type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate };
+
+export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<LoadedFile> {
+  return loadJsonFileSync(root, rel, kind);
+}
+
+/** As loadJsonFile, synchronously (read.ts readJsonFileSafeSync says why). */
+function loadJsonFileSync(root: string, rel: string, kind: SchemaKind): LoadedFile {
+  const escape = linkLeavingRoot(root, rel);
   if (escape) return { value: undefined, diagnostics: [escape] };
-  const r = await readJsonFileSafe(path.join(root, rel), rel);
+  const r = readJsonFileSafeSync(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
   // Walk the value only when some string literal of the text is long enough to be over the limit.
   const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
@@ -67,14 +75,19 @@ export async function loadJsonFile(root: string, rel: string, kind: SchemaKind):
  * AUR1050: a world file that is (or lies under) a symbolic link resolving outside the repository.
  * Reading it would import foreign data, and a commit would write through it (issue 12).
  */
-async function linkLeavingRoot(root: string, rel: string): Promise<Diagnostic | null> {
+function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
   let target: string;
   try {
-    target = await realpath(path.join(root, rel));
+    target = realpathSync.native(path.join(root, rel));
   } catch {
     return null; // missing or unreadable: the safe reader reports it
   }
-  const base = await realpath(root).catch(() => path.resolve(root));
+  let base: string;
+  try {
+    base = realpathSync.native(root);
+  } catch {
+    base = path.resolve(root);
+  }
   const inside = path.relative(base, target);
   if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return null;
   return diag('AUR1050', { file: rel, target }, { file: rel });
@@ -107,11 +120,11 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
     return { world: null, parsed: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
-  const parts = await Promise.all(keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k)));
+  const parts = keys.map((k) => loadJsonFileSync(root, WORLD_FILES[k], k));
   const seasons = await seasonNumbers(root);
-  const goals = await Promise.all(seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals')));
+  const goals = seasons.map((n) => loadJsonFileSync(root, seasonGoalsRel(n), 'season_goals'));
   // world/anchors.json is optional (historical anchors, issue 17).
-  const anchorsPart = (await hasAnchorsFile(root)) ? await loadJsonFile(root, ANCHORS_REL, 'anchors') : null;
+  const anchorsPart = (await hasAnchorsFile(root)) ? loadJsonFileSync(root, ANCHORS_REL, 'anchors') : null;
 
   const diagnostics = [...parts, ...goals, ...(anchorsPart ? [anchorsPart] : [])].flatMap((p) => p.diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };
