@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
 import { isCanonical, jsonKeyOrder } from './json.js';
+import { sealedChanges } from './world-index.js';
 
 /**
  * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
@@ -25,16 +26,23 @@ import { isCanonical, jsonKeyOrder } from './json.js';
 export const CHUNK = 64;
 
 export class StateHasher {
-  /** Canonical text of array elements (a character, an edge), by identity. */
+  /** Canonical text of the elements of non-canonical chunks (a character, an edge), by identity. */
   private readonly pieces = new WeakMap<object, string>();
   /** Digest of a chunk, keyed by its first element, valid while every element is the same object. */
-  private readonly chunks = new WeakMap<object, { refs: unknown[]; hex: string }>();
+  private readonly chunks = new WeakMap<object, ChunkEntry>();
   /**
    * Whether this hasher ever met an array hole (where canonicalCompact's text is not the chunks').
    * Never reset: element texts written around a hole are kept (`pieces`) and a later flatHash may
    * reuse them, so once one is seen every flatHash of this hasher is taken by hashValue itself.
    */
   private sawHole = false;
+  /**
+   * Chunk digests of whole sealed lists (core/deltas seals each list a delta batch copied: it is
+   * never edited in place), by list. Why (issue 18): a stage D state walked every chunk of every
+   * list it did not share whole with one hashed before (an identity check per element: ~1,000
+   * chunks a state on 10,000 characters), though the delta engine notes where each copy differs.
+   */
+  private readonly lists = new WeakMap<readonly unknown[], readonly string[]>();
 
   /**
    * The hash of one state. Elements are not copied or frozen: the states hashed by one hasher must
@@ -73,9 +81,10 @@ export class StateHasher {
       for (let start = 0; start < v.length; start += CHUNK) {
         if (start) flat.hash.update(',');
         // The chunk's text is "[e1,e2,…]": its inside goes into the flat text, the whole into its digest.
-        const bytes = flat.bytes(this.chunkText(v, start));
+        const chunk = this.chunkText(v, start);
+        const bytes = flat.bytes(chunk.text);
         flat.hash.update(bytes.subarray(1, bytes.length - 1));
-        this.remember(v, start, createHash('sha256').update(bytes).digest('hex'));
+        this.remember(chunk, createHash('sha256').update(bytes).digest('hex'));
       }
       flat.hash.update(']');
       return;
@@ -95,13 +104,17 @@ export class StateHasher {
 
   /**
    * canonicalCompact of arr's chunk at `start` as chunk() writes it. A chunk of canonical elements
-   * (as loaded from canonical files) is one native JSON.stringify, and its elements' texts are not
-   * kept: stage D needs them only for the few chunks its deltas touch, and makes those itself.
+   * (as loaded from canonical files, or their copy-on-write copies) is one native JSON.stringify,
+   * and its elements' texts are not kept. `prev`, a canonical chunk that began with the same
+   * element, vouches for the elements it shares with this one (the same objects: hashed states are
+   * not edited in place), so only the new ones are checked (issue 18: the check walked the whole
+   * chunk again, as long as writing it).
    */
-  private chunkText(arr: readonly unknown[], start: number): string {
+  private chunkText(arr: readonly unknown[], start: number, prev?: ChunkEntry): { text: string; refs: unknown[]; canonical: boolean } {
     const end = Math.min(arr.length, start + CHUNK);
-    const slice = arr.slice(start, end);
-    return isCanonical(slice) ? JSON.stringify(slice) : this.elementsText(arr, start, end);
+    const refs = arr.slice(start, end);
+    const canonical = canonicalSlice(refs, prev);
+    return { text: canonical ? JSON.stringify(refs) : this.elementsText(arr, start, end), refs, canonical };
   }
 
   /** "[e1,e2,…]" for arr[start..end), each element's text kept by identity (a hole reads as null and is noted). */
@@ -115,10 +128,10 @@ export class StateHasher {
     return '[' + texts.join(',') + ']';
   }
 
-  /** Keep a chunk's digest, as chunk() does. */
-  private remember(arr: readonly unknown[], start: number, hex: string): void {
-    const head = arr[start];
-    if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: arr.slice(start, Math.min(arr.length, start + CHUNK)), hex });
+  /** Keep a chunk's digest, keyed by its first element. */
+  private remember(chunk: { refs: unknown[]; canonical: boolean }, hex: string): void {
+    const head = chunk.refs[0];
+    if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: chunk.refs, hex, canonical: chunk.canonical });
   }
 
   /** T(v) as canonical text, into parts. */
@@ -128,9 +141,8 @@ export class StateHasher {
       return;
     }
     if (Array.isArray(v)) {
-      parts.push('[');
-      for (let start = 0; start < v.length; start += CHUNK) parts.push(`${start ? ',' : ''}"${this.chunk(v, start)}"`);
-      parts.push(']');
+      const digests = this.listDigests(v);
+      parts.push(digests.length ? `["${digests.join('","')}"]` : '[]');
       return;
     }
     const rec = v as Record<string, unknown>;
@@ -146,19 +158,61 @@ export class StateHasher {
     parts.push('}');
   }
 
+  /** The chunk digests of arr: a sealed list's are kept, or derived from a sealed list it was copied from. */
+  private listDigests(arr: readonly unknown[]): readonly string[] {
+    const sealed = sealedChanges(arr);
+    const count = Math.ceil(arr.length / CHUNK);
+    if (sealed) {
+      const known = this.lists.get(arr) ?? this.derived(arr, sealed);
+      if (known?.length === count) return known;
+    }
+    const out: string[] = new Array(count);
+    for (let c = 0; c < count; c++) out[c] = this.chunk(arr, c * CHUNK);
+    if (sealed) this.lists.set(arr, out);
+    return out;
+  }
+
+  /**
+   * A sealed list's digests from those kept for a sealed list it was copied from (a few copies up:
+   * a scene's state is several batches on from the last state hashed): the chunks where a noted
+   * change falls are made (chunk(): most are met already), the others taken over. Undefined when no
+   * such list is kept (the first copy of a loaded list is walked whole).
+   */
+  private derived(arr: readonly unknown[], first: { from: readonly unknown[]; changed: readonly number[] }): readonly string[] | undefined {
+    const touched = new Set<number>();
+    let step: typeof first | undefined = first;
+    let list = arr;
+    for (let up = 0; step && up < 8; up++) {
+      if (step.from.length > list.length) return undefined; // a copy-on-write list only grows
+      for (const i of step.changed) touched.add(Math.floor(i / CHUNK));
+      const base = this.lists.get(step.from);
+      if (base) {
+        const out: string[] = new Array(Math.ceil(arr.length / CHUNK));
+        for (let c = 0; c < out.length; c++) out[c] = c < base.length && !touched.has(c) ? base[c]! : this.chunk(arr, c * CHUNK);
+        this.lists.set(arr, out);
+        return out;
+      }
+      list = step.from;
+      step = sealedChanges(list);
+    }
+    return undefined;
+  }
+
   private chunk(arr: readonly unknown[], start: number): string {
     const end = Math.min(arr.length, start + CHUNK);
     const head = arr[start];
-    const keyed = head !== null && typeof head === 'object' ? head : undefined;
-    if (keyed) {
-      const hit = this.chunks.get(keyed);
-      if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
-    }
+    const hit = head !== null && typeof head === 'object' ? this.chunks.get(head) : undefined;
+    if (hit && sameRefs(hit.refs, arr, start, end)) return hit.hex;
     // The chunk's text goes to the digest as a string: at a chunk's size (64 characters of the DPRR
     // world: ~90 K characters) that is 2-3x faster than encoding it into a Buffer first, which pays
     // only for texts of megabytes (core/hash.ts utf8). Same digest (UTF-8 either way).
-    const hex = createHash('sha256').update(this.elementsText(arr, start, end)).digest('hex');
-    this.remember(arr, start, hex);
+    // A canonical chunk is one native JSON.stringify (chunkText), its elements' texts not kept: a
+    // changed chunk's other 63 elements were written by flatHash without keeping theirs either, and
+    // writing and keeping each (a WeakMap entry and a join) cost more than writing the chunk again
+    // when it changes again (issue 18, DPRR stage D: 24 states' hashes ~53 -> ~39 ms in process).
+    const chunk = this.chunkText(arr, start, hit);
+    const hex = createHash('sha256').update(chunk.text).digest('hex');
+    this.remember(chunk, hex);
     return hex;
   }
 
@@ -203,6 +257,20 @@ export class StateHasher {
 /** The state hash of one world (a fresh hasher: nothing is kept). */
 export function stateHash(value: unknown): string {
   return new StateHasher().hash(value);
+}
+
+/** A chunk's digest and elements (valid while arr holds the same), and whether it was canonical as it stood. */
+interface ChunkEntry {
+  refs: unknown[];
+  hex: string;
+  canonical: boolean;
+}
+
+/** isCanonical(slice), the elements a canonical chunk `prev` held (by identity) taken as canonical. */
+function canonicalSlice(slice: readonly unknown[], prev: ChunkEntry | undefined): boolean {
+  if (!prev?.canonical) return isCanonical(slice);
+  for (let i = 0; i < slice.length; i++) if (slice[i] !== prev.refs[i] && !isCanonical(slice[i])) return false;
+  return true;
 }
 
 /** Whether arr[start..end) holds exactly the elements of `refs` (a plain loop: stage D checks every chunk of every state). */

@@ -68,6 +68,13 @@ export function noteChanges(copy: readonly object[], positions: readonly number[
   changesOf.set(copy, positions);
 }
 
+/** For a sealed list (noteChanges): the list it was copied from and the positions where it differs from it. */
+export function sealedChanges(list: readonly unknown[]): { from: readonly unknown[]; changed: readonly number[] } | undefined {
+  const changed = changesOf.get(list as readonly object[]);
+  const from = changed && copiedFrom.get(list as readonly object[]);
+  return from ? { from, changed: changed } : undefined;
+}
+
 /**
  * Derives `build(items)` from `build(original)`: `changed` lists the positions where items differ
  * from original (replaced or appended; never shorter). Returns undefined to rebuild instead.

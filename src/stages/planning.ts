@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/catalog.js';
 import './../diagnostics/codes/planning.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { stableStringify } from '../core/json.js';
+import { canonicalShared, stableStringify } from '../core/json.js';
 import { episodeRef } from '../domain/context.js';
 import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '../paths.js';
 import { buildEpisodeContext } from './a-snapshot/index.js';
@@ -116,12 +116,32 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
 
 /** The artifacts as files (relative path -> canonical JSON), in a stable order. */
 export function planningFiles(a: PlanningArtifacts): [string, string][] {
+  const voices = new Map<readonly string[], string>();
   return [
     ['episode_context.json', stableStringify(a.context)],
     ['agent_proposals.json', stableStringify(a.proposals)],
     ['episode_plan.json', stableStringify(a.plan)],
-    ...a.packets.map((p): [string, string] => [`packets/${p.scene_id}.json`, stableStringify(p)]),
+    ...a.packets.map((p): [string, string] => [`packets/${p.scene_id}.json`, packetFile(p, voices)]),
   ];
+}
+
+/**
+ * stableStringify(p) for a packet, its `voices` written once per list. Why (issue 18): the voices
+ * are every character id, the same list in every packet of an episode, and most of a packet file on
+ * a large world (~270 KB of ~350 KB a packet at 10,000 characters, ~80 KB of ~200 KB on DPRR);
+ * writing them 24 times was most of writing the artefacts. Sorted keys put `voices` last: the
+ * packet is written without it and its entry appended, indented one level (JSON text has no raw
+ * newline inside a string, so indenting is a newline replacement). A packet with a key after it,
+ * or whose voices are not a list, is written whole.
+ */
+export function packetFile(p: ScenePacket, voices: Map<readonly string[], string> = new Map()): string {
+  const { voices: list, ...rest } = p;
+  if (!Array.isArray(list) || Object.getPrototypeOf(p) !== Object.prototype || 'toJSON' in p || Object.keys(rest).some((k) => k >= 'voices')) return stableStringify(p);
+  const head = JSON.stringify(canonicalShared(rest), null, 2);
+  if (!head.endsWith('\n}')) return stableStringify(p);
+  let text = voices.get(list);
+  if (text === undefined) voices.set(list, (text = JSON.stringify(canonicalShared(list), null, 2).replaceAll('\n', '\n  ')));
+  return `${head.slice(0, -2)},\n  "voices": ${text}\n}\n`;
 }
 
 /** Write the artifacts under `dir` (the run's draft folder), each file atomically. Returns the relative paths. */

@@ -1,5 +1,5 @@
 import type { PacketCastMember, ScenePacket } from '../../domain/packet.js';
-import type { Character, World } from '../../domain/world.js';
+import type { Character, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 import { memoList, type WorldIndex } from '../../core/world-index.js';
 import type { PrunableFacts } from './prune.js';
@@ -41,7 +41,7 @@ export interface ForbiddenFacts {
  * What the writer must not state or stage: secrets no one present knows, the dead, the exiled and
  * imprisoned, anyone off the cast, and where the cast arrive from.
  */
-export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFocus & { location: string }, cast: PacketCastMember[], hop: Map<string, number>, scope: ForbiddenScope): ForbiddenFacts {
+export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFocus & { location: string }, cast: PacketCastMember[], hop: Map<string, number>, scope: ForbiddenScope, around?: readonly Secret[]): ForbiddenFacts {
   const walked = (id: string) => hop.has(id);
   const gone = goneOf(before.characters.characters);
   const dead = gone.filter((c) => c.status === 'dead' && (scope.allGone || walked(c.id))).map((c) => ({ cue: c.cue, id: c.id, name: c.name }));
@@ -49,8 +49,9 @@ export function forbiddenFacts(before: World, index: WorldIndex, focus: SceneFoc
   const prunable: PrunableFacts = { secrets: [], dead: [] };
   const inCast = (id: string) => focus.cast.includes(id);
   const near = (id: string) => (inCast(id) ? 2 : hop.has(id) ? 1 / (1 + hop.get(id)!) : 0);
-  // Beyond the cap only the walked characters' secrets can be listed: those are looked up, not every secret scanned.
-  for (const s of scope.allHidden ? index.secrets.values() : secretsAround(index, hop.keys())) {
+  // Beyond the cap only the walked characters' secrets can be listed: those are looked up (`around`, as
+  // retrieval found them for the same walk), not every secret scanned.
+  for (const s of scope.allHidden ? index.secrets.values() : around ?? secretsAround(index, hop.keys())) {
     if (s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id)) continue;
     if (!scope.allHidden && !walked(s.subject) && !s.holders.some(walked)) continue;
     const text = forbiddenSecretFact(s.text);

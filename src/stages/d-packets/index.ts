@@ -86,7 +86,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
   const cast = castOf(index, ops, scene, apps, carry.last);
   const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot, sh.entries);
   const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
-  const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope);
+  const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope, got.around);
   const location = index.locations.get(scene.location);
   const revisit = carry.visited.has(scene.location);
   carry.visited.add(scene.location);

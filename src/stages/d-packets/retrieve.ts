@@ -1,8 +1,8 @@
 import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
-import type { Character, Relationship, Secret, World } from '../../domain/world.js';
+import type { Character, LedgerAccount, Relationship, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import { memoList, type WorldIndex } from '../../core/world-index.js';
+import { memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
@@ -31,6 +31,8 @@ export interface Retrieval {
   subgraph: Omit<ScenePacket['retrieved_subgraph'], 'k'>;
   secretRel: Map<string, number>;
   threadRel: Map<string, number>;
+  /** secretsAround(index, walked): forbiddenFacts reads the same list (issue 18: it was looked up twice a scene). */
+  around: Secret[];
 }
 
 /**
@@ -52,6 +54,7 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
   const threadRel = new Map<string, number>();
+  const around = secretsAround(index, walked);
   const subgraph = {
     characters: [...walked].sort().map((id) => {
       const c = index.characters.get(id)!;
@@ -60,11 +63,11 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
       return entry;
     }),
     edges: subgraphEdges(index, focus, hop, snapshot),
-    secrets: retrievedSecrets(index, focus, walked, secretRel),
+    secrets: retrievedSecrets(around, focus, secretRel),
     threads: retrievedThreads(index, focus, threadRel),
     accounts: retrievedAccounts(before, focus),
   };
-  return { hop, walked, subgraph, secretRel, threadRel };
+  return { hop, walked, subgraph, secretRel, threadRel, around };
 }
 
 function walk(index: WorldIndex, cast: readonly string[], k: 1 | 2): Map<string, number> {
@@ -216,9 +219,9 @@ function secretParties(list: readonly Secret[]): { by: Map<string, Secret[]>; at
   return { by, at };
 }
 
-function retrievedSecrets(index: WorldIndex, focus: SceneFocus, walked: Set<string>, secretRel: Map<string, number>) {
+function retrievedSecrets(around: readonly Secret[], focus: SceneFocus, secretRel: Map<string, number>) {
   const inCast = (id: string) => focus.cast.includes(id);
-  return secretsAround(index, walked)
+  return around
     .filter((s) => s.status !== 'inert')
     // A hidden secret none of the cast holds stays out (it is a forbidden fact instead), unless this scene uses it.
     .filter((s) => s.status !== 'hidden' || s.holders.some(inCast) || focus.bound.has(s.id))
@@ -236,14 +239,56 @@ function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<s
 }
 
 /**
- * The accounts the cast own or the scene's transfers move, in ledger order: one pass over the ledger
- * with set lookups (issue 18: an index memoised per ledger list measured no faster, as each transfer
- * gives the following states a new list to index, 5-6 per DPRR or 10,000-character episode).
+ * The accounts the cast own or the scene's transfers move, in ledger order: the positions of the
+ * cast's and the transfers' accounts through the ledger's parties (by owner and by id, every
+ * position: a duplicate id is listed as the pass over the ledger listed it), not a pass over the
+ * whole ledger per scene (issue 18: ~3,500 accounts a DPRR scene, ~10,000 on the synthetic world).
+ * The index is memoised per ledger list, and a transfer's copy derives it (ledgerPartiesPatch).
  */
 function retrievedAccounts(before: World, focus: SceneFocus) {
-  const cast = new Set(focus.cast);
-  const transferParties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
-  const out: ScenePacket['retrieved_subgraph']['accounts'] = [];
-  for (const a of before.assets.cash_ledger) if (cast.has(a.owner) || transferParties.has(a.id)) out.push({ denarii: a.denarii, id: a.id, owner: a.owner });
-  return out;
+  const ledger = before.assets.cash_ledger;
+  const parties = memoList(ledger, ledgerParties);
+  const at = new Set<number>();
+  for (const id of focus.cast) for (const i of parties.byOwner.get(id) ?? []) at.add(i);
+  for (const a of focus.apps) {
+    for (const d of a.required_deltas) {
+      if (d.op !== 'transfer') continue;
+      for (const i of parties.byId.get(d.from!) ?? []) at.add(i);
+      for (const i of parties.byId.get(d.to!) ?? []) at.add(i);
+    }
+  }
+  return [...at].sort((x, y) => x - y).map((i) => {
+    const a = ledger[i]!;
+    return { denarii: a.denarii, id: a.id, owner: a.owner };
+  });
 }
+
+interface LedgerParties {
+  /** Positions of each owner's accounts, ascending. */
+  byOwner: Map<string, number[]>;
+  /** Positions of each account id, ascending. */
+  byId: Map<string, number[]>;
+}
+
+function ledgerParties(list: readonly LedgerAccount[]): LedgerParties {
+  const byOwner = new Map<string, number[]>();
+  const byId = new Map<string, number[]>();
+  list.forEach((a, i) => {
+    (byOwner.get(a.owner) ?? byOwner.set(a.owner, []).get(a.owner)!).push(i);
+    (byId.get(a.id) ?? byId.set(a.id, []).get(a.id)!).push(i);
+  });
+  return { byOwner, byId };
+}
+
+/**
+ * A copy of the ledger whose changed accounts keep their ids and owners (a transfer changes only the
+ * sums) has the same positions; anything else (an account appended, an owner changed) is rebuilt.
+ */
+registerPatch(ledgerParties, (prev, original, items, changed) => {
+  if (items.length !== original.length) return undefined;
+  for (const i of changed) {
+    const a = items[i] as LedgerAccount, b = original[i] as LedgerAccount;
+    if (a.id !== b.id || a.owner !== b.owner) return undefined;
+  }
+  return prev;
+});

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
-import { indexWorld } from '../../../src/core/world-index.js';
+import { indexWorld, noteChanges, noteCopy } from '../../../src/core/world-index.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { retrieve, secretsAround, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
 import { applyDeltas } from '../../../src/core/deltas/apply.js';
@@ -89,6 +89,36 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
     ledger.push({ ...ledger[0]!, id: 'acct_pushed', owner, denarii: 1 });
     expect(accountsOf(w2, f).map((x) => x.id)).toContain('acct_pushed');
     expect(accountsOf(w2, f)).toEqual(expectedAccounts(w2, f));
+  });
+
+  it('follow copy-on-write copies of the ledger: a transfer (sums only), an account given to the cast, a duplicate id', () => {
+    const w = before[0]!;
+    const f = focuses[0]!;
+    const owner = f.cast[0]!;
+    const base = w.assets.cash_ledger;
+    const other = base.findIndex((x) => !f.cast.includes(x.owner));
+    expect(other).toBeGreaterThanOrEqual(0);
+    const withLedger = (ledger: World['assets']['cash_ledger'], from: readonly unknown[] = base): World => {
+      noteCopy(ledger, from as object[]);
+      noteChanges(ledger, ledger.flatMap((x, i) => (x !== from[i] ? [i] : [])));
+      return { ...w, assets: { ...w.assets, cash_ledger: ledger } };
+    };
+    expect(accountsOf(w, f)).toEqual(expectedAccounts(w, f));
+    // Sums moved: the same positions.
+    const moved = base.map((x, i) => (i === other || x.owner === owner ? { ...x, denarii: x.denarii + 5 } : x));
+    const w2 = withLedger(moved);
+    expect(accountsOf(w2, f)).toEqual(expectedAccounts(w2, f));
+    // An account changes hands (a new object with the cast member as owner): it is retrieved now.
+    const given = moved.map((x, i) => (i === other ? { ...x, owner } : x));
+    const w3 = withLedger(given, moved);
+    expect(accountsOf(w3, f)).toEqual(expectedAccounts(w3, f));
+    expect(accountsOf(w3, f).map((x) => x.id)).toContain(base[other]!.id);
+    // A transfer naming an id two accounts share lists both, in ledger order.
+    const twin = [...given, { ...given[other]!, owner: 'nobody', denarii: 1 }];
+    const w4 = withLedger(twin, given);
+    const transfer = { ...f, apps: [{ ...f.apps[0]!, required_deltas: [{ path: 'assets.cash_ledger', op: 'transfer' as const, from: base[other]!.id, to: base[other]!.id, amount: 1 }] }] };
+    expect(accountsOf(w4, transfer)).toEqual(expectedAccounts(w4, transfer));
+    expect(accountsOf(w4, transfer).filter((x) => x.id === base[other]!.id)).toHaveLength(2);
   });
 });
 

@@ -20,6 +20,9 @@ import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { buildPackets } from '../../../src/stages/d-packets/index.js';
 import { CHUNK, StateHasher, stateHash } from '../../../src/core/state-hash.js';
 import { REPO, hasStarter } from './helpers.js';
+import { applyDeltas } from '../../../src/core/deltas/index.js';
+import type { ResolvedDelta } from '../../../src/domain/delta.js';
+import { character, smallWorld } from '../../core/fixture.js';
 
 // A world of 1,000 synthetic principals (1,500 characters, ~5,000 edges, 1,000 secrets, ~600
 // threads) is planned end to end: planning must scale with what each agent knows, not with the
@@ -214,5 +217,39 @@ describe('StateHasher', () => {
         expect(hasher.hash(state)).toBe(referenceStateHash(state));
       }
     }), { numRuns: 200 });
+  });
+
+  it("takes a sealed list's digests from the list it was copied from, reading only the chunks its noted changes fall in", () => {
+    // What stage D hashes: each state a few delta batches on (core/deltas seals each list it copied).
+    const base = smallWorld();
+    const people = Array.from({ length: 5 * CHUNK + 7 }, (_, i) => character(`p${i}`, { name: `Pólo ${i}` }));
+    let state: World = { ...base, characters: { ...base.characters, characters: [...base.characters.characters, ...people] } };
+    const hasher = new StateHasher();
+    expect(hasher.hash(state)).toBe(referenceStateHash(state));
+    const prov = () => ({ episode: 's01e01', scene: 'SC01', event: 'e1', operator: 'op_test' });
+    const batch = (deltas: ResolvedDelta[]): World => {
+      const r = applyDeltas(state, deltas, prov);
+      if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+      return r.world;
+    };
+    for (let step = 0; step < 12; step++) {
+      const at = [(step * 37) % people.length, (step * 101 + 5) % people.length];
+      state = batch(at.map((i) => ({ path: `characters.p${i}.stats.wealth`, op: 'add', value: step + 1 })));
+      // Every other state is hashed: the next one is two batches (two sealed copies) on.
+      if (step % 2 === 0) continue;
+      const list = state.characters.characters;
+      const offset = list.length - people.length;
+      const touched = new Set([...at, ...[((step - 1) * 37) % people.length, ((step - 1) * 101 + 5) % people.length]].map((i) => Math.floor((i + offset) / CHUNK)));
+      // Count reads of the elements outside the changed chunks (accessors on a few of them).
+      let reads = 0;
+      for (let i = 0; i < list.length; i += 7) {
+        if (touched.has(Math.floor(i / CHUNK))) continue;
+        const el = list[i];
+        Object.defineProperty(list, i, { get: () => { reads++; return el; }, enumerable: true, configurable: true });
+      }
+      const h = hasher.hash(state);
+      expect(reads, `step ${step}`).toBe(step === 1 ? reads : 0); // the loaded list's first copy is walked whole
+      expect(h).toBe(referenceStateHash(state));
+    }
   });
 });
