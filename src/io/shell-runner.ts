@@ -83,6 +83,11 @@ export function shellWord(text: string): string {
   return `'${text.replace(/'/g, "'\\''").replace(/\n/g, `'"$NL"'`).replace(/\r/g, `'"$CR"'`)}'`;
 }
 
+/** The open shell's private output folder, or null when none is open (for tests: it must go with the shell). */
+export function shellRunnerDir(): string | null {
+  return runner?.dir ?? null;
+}
+
 /** Start the shell (Linux only; nested opens share it) with `env` (default: this process's). Returns its closer. */
 export function openShellRunner(env: Record<string, string | undefined> = process.env): () => void {
   opens += 1;

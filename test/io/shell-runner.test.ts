@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShellRunner, runWithShell } from '../../src/io/shell-runner.js';
+import { openShellRunner, runWithShell, shellRunnerDir } from '../../src/io/shell-runner.js';
 import { cleanEnv, gitRun } from '../../src/git/exec.js';
 
 const dirs: string[] = [];
@@ -14,14 +14,14 @@ const temp = () => {
 };
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 
-const runnerDirs = () => new Set(fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('aureus-sh-')));
-
 describe.runIf(process.platform === 'linux')('the run shell (issue 18: child processes without a fork of the grown process)', () => {
   it('runs a command in its folder from the shell, not from this process, with its output, exit code and exact words', async () => {
     const d = temp();
     expect(await runWithShell(d, ['true'])).toBeUndefined(); // none open: the caller spawns
-    const before = runnerDirs();
     const close = openShellRunner();
+    // This shell's own folder: other test files' shells may come and go in the same temp folder.
+    const own = shellRunnerDir();
+    expect(own && fs.existsSync(own)).toBeTruthy();
     try {
       const words = ["it's", 'two\nlines', 'cr\rhere', '$HOME', '`id`', '"; touch ran; "', '*', ''];
       const r = await runWithShell(d, ['sh', '-c', 'printf "%s|" "$@"; printf "%s" "$PPID" >&2; pwd >ppwd; exit 3', 'sh', ...words]);
@@ -46,8 +46,9 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
     }
     expect(await runWithShell(d, ['true'])).toBeUndefined();
     // The shell removes its output folder when its input closes.
-    for (let i = 0; i < 100 && [...runnerDirs()].some((n) => !before.has(n)); i++) await new Promise((r) => setTimeout(r, 20));
-    expect([...runnerDirs()].filter((n) => !before.has(n))).toEqual([]);
+    expect(shellRunnerDir()).toBeNull();
+    for (let i = 0; i < 100 && fs.existsSync(own!); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fs.existsSync(own!)).toBe(false);
   });
 
   it('gives a command exactly the environment asked for, and leaves to the caller what it cannot start', async () => {
