@@ -114,13 +114,7 @@ function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, nu
     const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
     const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
     if (inCast === 0 && !touchesThread && !changed) return;
-    let strongest = -Infinity;
-    const weights: Record<string, number> = {};
-    for (const w of SORTED_WEIGHTS) {
-      const v = r.weights[w] ?? 0;
-      strongest = Math.max(strongest, v);
-      weights[w] = round(v);
-    }
+    const { weights, strongest } = snapshot.weights(r);
     const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
       - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * strongest);
     const e = { flags: [...r.flags], from: r.from, relevance, to: r.to, weights };
@@ -157,6 +151,28 @@ export interface SnapshotEdges {
   same(r: Relationship): boolean;
   /** The edges of a state that are not the snapshot's own objects: every changed edge is one of them. */
   notShared(index: WorldIndex): readonly Relationship[];
+  /**
+   * r's weights as an edge holds them (rounded, in sorted key order) and its strongest weight (before
+   * rounding), made once per relationship for the call: the scenes that keep r share the object
+   * (packet edges are read, never edited; issue 18: ~5,000 edges from ~600 relationships on DPRR).
+   */
+  weights(r: Relationship): EdgeWeights;
+}
+
+export interface EdgeWeights {
+  weights: Record<string, number>;
+  strongest: number;
+}
+
+function edgeWeights(r: Relationship): EdgeWeights {
+  let strongest = -Infinity;
+  const weights: Record<string, number> = {};
+  for (const w of SORTED_WEIGHTS) {
+    const v = r.weights[w] ?? 0;
+    strongest = Math.max(strongest, v);
+    weights[w] = round(v);
+  }
+  return { weights, strongest };
 }
 
 export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
@@ -164,6 +180,7 @@ export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
   // Maps, not WeakMaps: they live for one buildPackets call, and their lookups (thousands per scene) are faster.
   const same = new Map<Relationship, boolean>();
   const unshared = new Map<ReadonlyMap<string, Relationship>, readonly Relationship[]>();
+  const weighed = new Map<Relationship, EdgeWeights>();
   const notShared = (edges: ReadonlyMap<string, Relationship>): readonly Relationship[] => {
     if (edges === base) return [];
     let hit = unshared.get(edges);
@@ -194,6 +211,11 @@ export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
       return hit;
     },
     notShared: (index) => notShared(index.edges),
+    weights(r) {
+      let hit = weighed.get(r);
+      if (!hit) weighed.set(r, (hit = edgeWeights(r)));
+      return hit;
+    },
   };
 }
 
