@@ -22,6 +22,13 @@ export type Shortcut = (bindings: Readonly<Record<string, string>>) => boolean;
  * the interpreter on every pair of ids of every kind, missing ids included (expr-shortcut.test.ts).
  */
 export function conjunctShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex): Shortcut | null {
+  return holdsShortcut(ast, kinds, index) ?? sameIdShortcut(ast, kinds, index);
+}
+
+/** A role name the operator declares a kind for (`world` is not a role; an undeclared kind is inferred per id). */
+const declared = (kinds: Readonly<Record<string, RoleKind>>, name: string): boolean => name !== 'world' && Object.hasOwn(kinds, name);
+
+function holdsShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex): Shortcut | null {
   const negated = ast.type === 'Unary' && ast.operator === '!';
   const call = negated ? ast.argument : ast;
   if (call.type !== 'Call' || call.callee !== 'holds' || call.args.length !== 2) return null;
@@ -29,8 +36,7 @@ export function conjunctShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKi
   if (a!.type !== 'Identifier' || s!.type !== 'Identifier') return null;
   const who = a!.name;
   const what = s!.name;
-  // `world` is not a role, and an undeclared kind is inferred per id by makeEvalContext: evaluate those.
-  if (who === 'world' || what === 'world' || !Object.hasOwn(kinds, who) || !Object.hasOwn(kinds, what)) return null;
+  if (!declared(kinds, who) || !declared(kinds, what)) return null;
   const whoKind = kinds[who]!;
   const whatKind = kinds[what]!;
   return (b) => {
@@ -42,5 +48,32 @@ export function conjunctShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKi
     const sec = index.secrets.get(sid);
     if (!sec) return false;
     return (sec.holders ?? []).includes(id) !== negated;
+  };
+}
+
+/**
+ * `a.id == b.id` and `a.id != b.id` over two declared roles (`target.id != rival.id`: ~1,000 of the
+ * DPRR pool's evaluations). Each side's view exists when its entity does (else AUR2008), and its
+ * `id` is the entity's id, which is the id it was bound by (the index is keyed by it); two strings
+ * are equal when they are the same string (evaluate.ts `equals`).
+ */
+function sameIdShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex): Shortcut | null {
+  if (ast.type !== 'Binary' || (ast.operator !== '==' && ast.operator !== '!=')) return null;
+  const { left: l, right: r } = ast;
+  if (l.type !== 'Member' || r.type !== 'Member' || l.property !== 'id' || r.property !== 'id') return null;
+  if (l.object.type !== 'Identifier' || r.object.type !== 'Identifier') return null;
+  const x = l.object.name;
+  const y = r.object.name;
+  if (!declared(kinds, x) || !declared(kinds, y)) return null;
+  const kx = kinds[x]!;
+  const ky = kinds[y]!;
+  const same = ast.operator === '==';
+  return (b) => {
+    if (!Object.hasOwn(b, x) || !Object.hasOwn(b, y)) return false;
+    const a = b[x];
+    const c = b[y];
+    if (typeof a !== 'string' || typeof c !== 'string') return false;
+    if (!entityExists(index, kx, a) || !entityExists(index, ky, c)) return false;
+    return (a === c) === same;
   };
 }
