@@ -52,28 +52,37 @@ function holdsShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKind>>, inde
 }
 
 /**
- * `a.id == b.id` and `a.id != b.id` over two declared roles (`target.id != rival.id`: ~1,000 of the
- * DPRR pool's evaluations). Each side's view exists when its entity does (else AUR2008), and its
- * `id` is the entity's id, which is the id it was bound by (the index is keyed by it); two strings
- * are equal when they are the same string (evaluate.ts `equals`).
+ * `a.id == b.id`, `a.id != b.id` over two declared roles (`target.id != rival.id`: ~1,000 of the DPRR
+ * pool's evaluations), and `secret.subject == target.id` / `!=` where the role's declared kind is a
+ * secret (~1,000 more). Each side's view exists when its entity does (else AUR2008); its `id` is the
+ * entity's id, which is the id it was bound by (the index is keyed by it); a secret view's `subject`
+ * is its subject when that is a string, else '' (views.ts `str`); two strings are equal when they are
+ * the same string (evaluate.ts `equals`).
  */
 function sameIdShortcut(ast: Ast, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex): Shortcut | null {
   if (ast.type !== 'Binary' || (ast.operator !== '==' && ast.operator !== '!=')) return null;
-  const { left: l, right: r } = ast;
-  if (l.type !== 'Member' || r.type !== 'Member' || l.property !== 'id' || r.property !== 'id') return null;
-  if (l.object.type !== 'Identifier' || r.object.type !== 'Identifier') return null;
-  const x = l.object.name;
-  const y = r.object.name;
-  if (!declared(kinds, x) || !declared(kinds, y)) return null;
-  const kx = kinds[x]!;
-  const ky = kinds[y]!;
+  const l = side(ast.left, kinds, index);
+  const r = side(ast.right, kinds, index);
+  if (!l || !r) return null;
   const same = ast.operator === '==';
   return (b) => {
-    if (!Object.hasOwn(b, x) || !Object.hasOwn(b, y)) return false;
-    const a = b[x];
-    const c = b[y];
-    if (typeof a !== 'string' || typeof c !== 'string') return false;
-    if (!entityExists(index, kx, a) || !entityExists(index, ky, c)) return false;
-    return (a === c) === same;
+    if (!Object.hasOwn(b, l.name) || !Object.hasOwn(b, r.name)) return false;
+    const x = b[l.name];
+    const y = b[r.name];
+    if (typeof x !== 'string' || typeof y !== 'string') return false;
+    if (!entityExists(index, l.kind, x) || !entityExists(index, r.kind, y)) return false;
+    return (l.read(x) === r.read(y)) === same;
   };
+}
+
+/** One side of an id comparison: the role, its declared kind, and the string its field reads for a bound id that exists. */
+function side(a: Ast, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex): { name: string; kind: RoleKind; read: (id: string) => string } | null {
+  if (a.type !== 'Member' || a.object.type !== 'Identifier' || !declared(kinds, a.object.name)) return null;
+  const name = a.object.name;
+  const kind = kinds[name]!;
+  if (a.property === 'id') return { name, kind, read: (id) => id };
+  if (a.property === 'subject' && kind === 'secret') {
+    return { name, kind, read: (id) => { const v = index.secrets.get(id)!.subject as unknown; return typeof v === 'string' ? v : ''; } };
+  }
+  return null;
 }
