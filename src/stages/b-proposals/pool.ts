@@ -1,6 +1,7 @@
 import type { Character, Operator, RoleKind, World } from '../../domain/world.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
+import { conjunctShortcut, type Shortcut } from '../../core/expr/shortcut.js';
 import { bdiScore, roleKind, roleOrder, threadsAdvancedByOp } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
 import { familyKey, familyScorer, keepBest } from './family.js';
@@ -154,17 +155,25 @@ function conjunctsAt(conj: Conjunct[], index: WorldIndex, episode: number, kinds
   // The conjuncts by the role index at which they are checked (those naming no role: at 0), in order.
   const levels: Conjunct[][] = [];
   for (const c of conj) (levels[Math.max(0, c.at)] ??= []).push(c);
+  // `holds(target, secret)`-like conjuncts are read from the index (core/expr/shortcut.ts), neither
+  // evaluated nor memoised: the read costs less than a memo lookup.
+  const shortcuts: (Shortcut | null)[][] = levels.map((l) => l.map((c) => (c.ast ? conjunctShortcut(c.ast, kinds, index) : null)));
   // What the memos said of each conjunct of the level being checked (reused: one binding at a time).
   const known: (boolean | undefined)[] = [];
   return (i, b) => {
     const level = levels[i];
     if (!level) return true;
+    const fast = shortcuts[i]!;
     let unknown = 0;
     for (let n = 0; n < level.length; n++) {
       const c = level[n]!;
       if (!c.ast) return false;
       let holds: boolean | undefined;
-      if (!c.once) {
+      const shortcut = fast[n];
+      if (shortcut) {
+        if (!shortcut(b)) return false;
+        holds = true;
+      } else if (!c.once) {
         const ids = c.ids;
         for (let j = 0; j < c.names.length; j++) ids[j] = Object.hasOwn(b, c.names[j]!) ? b[c.names[j]!]! : '';
         holds = memoGet(c.memo, ids);
