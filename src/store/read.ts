@@ -105,7 +105,7 @@ export async function readJsonFileSafe(absPath: string, rel: string, opts: { max
  * one read(2) each (issue 18). The promise API read a 4.7 MB file in 512 KB thread-pool trips,
  * and on the DPRR world the main thread sat idle between them for ~60 ms of the plan's wall time.
  */
-export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBytes?: number; scratch?: ReadScratch } = {}): SafeJson {
+export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBytes?: number } = {}): SafeJson {
   const limit = opts.maxBytes ?? maxFileBytes();
   let fd: number;
   try {
@@ -121,7 +121,7 @@ export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBy
     if (!st.isFile()) return fail([diag('AUR1008', { file: rel, reason: describeNonRegular(st) }, { file: rel })]);
     if (st.size > limit) return fail([diag('AUR1002', { size: st.size, limit }, { file: rel })]);
     if (st.size === 0) return fail([diag('AUR1004', {}, { file: rel })]);
-    const bytes = readToEnd(fd, st.size, opts.scratch);
+    const bytes = readToEnd(fd, st.size);
     // The file may have grown between stat and read; the limit holds for what was read too.
     if (bytes.length > limit) return fail([diag('AUR1002', { size: bytes.length, limit }, { file: rel })]);
     return parseJsonBytesSafe(bytes, rel);
@@ -132,27 +132,12 @@ export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBy
   }
 }
 
-/**
- * A read buffer that a run of reads shares (the world loader's, for its files one after the other):
- * on this kind of machine the bytes' cost is mostly the page faults of fresh memory (reading 4.7 MB
- * into a new buffer took 15-35 ms of CPU, into one already touched under 1 ms), so a file that fits
- * in what an earlier, larger one used is read there. Only for bytes that are done with before the
- * next read (parseJsonBytesSafe decodes them and keeps no reference); dropped with the loader's call.
- */
-export interface ReadScratch {
-  buf?: Buffer;
-}
-
-export function readScratch(): ReadScratch {
-  return {};
-}
-
 /** Every byte up to end of file: `size` (fstat's) in one read, more only if the file grew since. */
-function readToEnd(fd: number, size: number, scratch?: ReadScratch): Buffer {
+function readToEnd(fd: number, size: number): Buffer {
   const chunks: Buffer[] = [];
   let total = 0;
   for (let want = size + 1; ; want = 64 * 1024) {
-    const buf = chunks.length === 0 && scratch ? scratchOf(scratch, want) : Buffer.allocUnsafe(want);
+    const buf = Buffer.allocUnsafe(want);
     let n = 0;
     for (let r = 1; r > 0 && n < want; n += r) r = readSync(fd, buf, n, want - n, null);
     chunks.push(n === want ? buf : buf.subarray(0, n));
@@ -160,12 +145,6 @@ function readToEnd(fd: number, size: number, scratch?: ReadScratch): Buffer {
     if (n < want) break;
   }
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total);
-}
-
-/** `want` bytes of the scratch buffer, grown (a new buffer) when it is smaller. */
-function scratchOf(scratch: ReadScratch, want: number): Buffer {
-  if (!scratch.buf || scratch.buf.length < want) scratch.buf = Buffer.allocUnsafe(want);
-  return scratch.buf.subarray(0, want);
 }
 
 function errnoReason(e: unknown): string {

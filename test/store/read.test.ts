@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { firstInvalidUtf8Offset, parseJsonBytesSafe, readJsonFileSafe, readJsonFileSafeSync, readScratch } from '../../src/store/read.js';
+import { firstInvalidUtf8Offset, parseJsonBytesSafe, readJsonFileSafe } from '../../src/store/read.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-read-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -72,29 +72,6 @@ describe('readJsonFileSafe', () => {
       ['AUR1009', '/a'],
       ['AUR1006', '/constructor'],
     ]);
-  });
-});
-
-describe('readJsonFileSafeSync with a shared read buffer (issue 18)', () => {
-  it('reads each file into the buffer of a larger earlier one, and gives what a fresh read gives', () => {
-    const big = file('scratch-big.json', JSON.stringify({ names: Array.from({ length: 4000 }, (_, i) => `name_${i}_–`) }));
-    const small = file('scratch-small.json', '{"a": [1, 2, "é"]}');
-    const bad = file('scratch-bad.json', '{"a": 1,, "b": 2}');
-    const utf16 = file('scratch-utf16.json', Buffer.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]));
-    const scratch = readScratch();
-    const first = readJsonFileSafeSync(big, 'big.json', { scratch });
-    const buf = scratch.buf;
-    expect(buf?.length).toBe(fs.statSync(big).size + 1);
-    // Smaller files after it: the same buffer, and nothing of the larger file's bytes leaks into them.
-    for (const [p, rel] of [[small, 'small.json'], [bad, 'bad.json'], [utf16, 'u.json'], [big, 'big.json']] as const) {
-      const shared = readJsonFileSafeSync(p, rel, { scratch });
-      const fresh = readJsonFileSafeSync(p, rel);
-      expect({ ...shared, locate: undefined }).toEqual({ ...fresh, locate: undefined });
-      expect(scratch.buf).toBe(buf);
-    }
-    expect(first.value).toEqual(JSON.parse(fs.readFileSync(big, 'utf8')));
-    expect(readJsonFileSafeSync(small, 'small.json', { scratch }).value).toEqual({ a: [1, 2, 'é'] });
-    expect(readJsonFileSafeSync(bad, 'bad.json', { scratch }).diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['AUR1005', 1, 9]]);
   });
 });
 
