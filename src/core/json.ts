@@ -148,6 +148,27 @@ export function isCanonical(v: unknown): boolean {
 }
 
 /**
+ * Values JSON.parse made whose every object has its keys in sorted order (none an array index or
+ * "__proto__") and every number finite: isCanonical(v) was true when they were parsed (JSON.parse
+ * makes plain objects with no undefined, function or symbol value). Marked by the world files'
+ * parser (store/json-fast.ts), which walks every key anyway; StateHasher.flatHash then writes their
+ * chunks without checking each element again (issue 18: that check was about a fifth of the seed's
+ * hash of the DPRR world). Loaded states are never edited in place (copy-on-write deltas), so a
+ * mark stays true; a copy is a new object and carries none.
+ */
+const parsedCanonical = new WeakSet<object>();
+
+/** Note that `v`, as JSON.parse just made it, is canonical throughout (see parsedCanonical). */
+export function markParsedCanonical(v: object): void {
+  parsedCanonical.add(v);
+}
+
+/** Whether `v` was marked by markParsedCanonical. */
+export function isParsedCanonical(v: unknown): boolean {
+  return v !== null && typeof v === 'object' && parsedCanonical.has(v);
+}
+
+/**
  * canonicalCompact(value).length, without writing the canonical text where that can be avoided. The
  * order of an object's keys does not change the length of its JSON text, so for plain data (what
  * isCanonical asks, key order aside) the native JSON.stringify of the value as it stands gives the
@@ -198,7 +219,8 @@ const isPlainObject = (v: object): boolean => {
   return proto === Object.prototype || proto === null;
 };
 
-const isIndexKey = (k: string): boolean => {
+/** Whether `k` is a key V8 treats as an array index (JSON.stringify and canonicalize order those first). */
+export const isIndexKey = (k: string): boolean => {
   const c = k.charCodeAt(0);
   return c >= 48 && c <= 57 && /^(?:0|[1-9]\d*)$/.test(k) && Number(k) < 4294967295;
 };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
-import { isCanonical, jsonKeyOrder } from './json.js';
+import { isCanonical, isParsedCanonical, jsonKeyOrder } from './json.js';
 import { sealedChanges } from './world-index.js';
 
 /**
@@ -66,22 +66,27 @@ export class StateHasher {
    */
   flatHash(value: unknown): string {
     const flat = new FlatSink();
-    this.flatTop(value, flat);
+    this.flatTop(value, flat, false);
     return this.sawHole ? hashValue(value) : flat.hash.digest('hex');
   }
 
-  /** canonicalCompact(v) into the flat digest, each array reached through objects only chunk by chunk. */
-  private flatTop(v: unknown, flat: FlatSink): void {
+  /**
+   * canonicalCompact(v) into the flat digest, each array reached through objects only chunk by chunk.
+   * `known`: v lies in a value the world files' parser marked canonical (core/json.ts
+   * isParsedCanonical), so its chunks are written without checking their elements.
+   */
+  private flatTop(v: unknown, flat: FlatSink, known: boolean): void {
     if (v === null || typeof v !== 'object') {
       flat.hash.update(this.text(v, false));
       return;
     }
     if (Array.isArray(v)) {
+      const inList = known || isParsedCanonical(v);
       flat.hash.update('[');
       for (let start = 0; start < v.length; start += CHUNK) {
         if (start) flat.hash.update(',');
         // The chunk's text is "[e1,e2,…]": its inside goes into the flat text, the whole into its digest.
-        const chunk = this.chunkText(v, start);
+        const chunk = this.chunkText(v, start, undefined, inList);
         const bytes = flat.bytes(chunk.text);
         flat.hash.update(bytes.subarray(1, bytes.length - 1));
         this.remember(chunk, createHash('sha256').update(bytes).digest('hex'));
@@ -90,6 +95,7 @@ export class StateHasher {
       return;
     }
     const rec = v as Record<string, unknown>;
+    const inside = known || isParsedCanonical(rec);
     flat.hash.update('{');
     let first = true;
     for (const k of jsonKeyOrder(Object.keys(rec).sort())) {
@@ -97,7 +103,7 @@ export class StateHasher {
       if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
       flat.hash.update((first ? '' : ',') + JSON.stringify(k) + ':');
       first = false;
-      this.flatTop(x, flat);
+      this.flatTop(x, flat, inside);
     }
     flat.hash.update('}');
   }
@@ -108,12 +114,12 @@ export class StateHasher {
    * and its elements' texts are not kept. `prev`, a canonical chunk that began with the same
    * element, vouches for the elements it shares with this one (the same objects: hashed states are
    * not edited in place), so only the new ones are checked (issue 18: the check walked the whole
-   * chunk again, as long as writing it).
+   * chunk again, as long as writing it). `known`: every element is canonical (flatTop says why).
    */
-  private chunkText(arr: readonly unknown[], start: number, prev?: ChunkEntry): { text: string; refs: unknown[]; canonical: boolean } {
+  private chunkText(arr: readonly unknown[], start: number, prev?: ChunkEntry, known = false): { text: string; refs: unknown[]; canonical: boolean } {
     const end = Math.min(arr.length, start + CHUNK);
     const refs = arr.slice(start, end);
-    const canonical = canonicalSlice(refs, prev);
+    const canonical = known || canonicalSlice(refs, prev);
     return { text: canonical ? JSON.stringify(refs) : this.elementsText(arr, start, end), refs, canonical };
   }
 

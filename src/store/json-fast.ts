@@ -1,3 +1,4 @@
+import { isIndexKey, markParsedCanonical } from '../core/json.js';
 import { FORBIDDEN_KEYS } from './json-parse-keys.js';
 import type { TextCounts } from './json-parse.js';
 
@@ -22,10 +23,14 @@ export function fastParse(text: string, maxDepth: number): { value: unknown; cou
   } catch {
     return NOT_FAST;
   }
-  const keys = value !== null && typeof value === 'object' ? countKeys(value, 0, maxDepth) : 0;
+  const order = { sorted: true };
+  const keys = value !== null && typeof value === 'object' ? countKeys(value, 0, maxDepth, order) : 0;
   if (keys < 0) return NOT_FAST;
   const counts = countStrings(text);
-  return counts.members === keys ? { value, counts } : NOT_FAST;
+  if (counts.members !== keys) return NOT_FAST;
+  // The key walk noted whether the value is canonical throughout (core/json.ts parsedCanonical).
+  if (order.sorted && value !== null && typeof value === 'object') markParsedCanonical(value);
+  return { value, counts };
 }
 
 export const NOT_FAST: unique symbol = Symbol('not fast');
@@ -34,27 +39,38 @@ export const NOT_FAST: unique symbol = Symbol('not fast');
  * Own keys of every object in the value; -1 when one is a forbidden key or the nesting is deeper
  * than maxDepth (json-parse.ts MAX_DEPTH, the pre-scan's limit: the strict path reports it). For JSON.parse's plain
  * objects, for…in visits exactly the own keys, in Object.keys order, without a key array.
+ * `order.sorted` is cleared where isCanonical would say no: keys out of sorted order or an
+ * array-index key, or a number that is not finite (JSON.parse reads 1e999 as Infinity).
  */
-function countKeys(v: object, depth: number, maxDepth: number): number {
+function countKeys(v: object, depth: number, maxDepth: number, order: { sorted: boolean }): number {
   if (depth >= maxDepth) return -1;
   let n = 0;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const x: unknown = v[i];
-      if (x === null || typeof x !== 'object') continue;
-      const k = countKeys(x, depth + 1, maxDepth);
+      if (x === null || typeof x !== 'object') {
+        if (typeof x === 'number' && !Number.isFinite(x)) order.sorted = false;
+        continue;
+      }
+      const k = countKeys(x, depth + 1, maxDepth, order);
       if (k < 0) return -1;
       n += k;
     }
     return n;
   }
   const rec = v as Record<string, unknown>;
+  let prev: string | undefined;
   for (const key in rec) {
     if (FORBIDDEN_KEYS.has(key) || !Object.prototype.hasOwnProperty.call(rec, key)) return -1;
     n++;
+    if (order.sorted && ((prev !== undefined && !(prev < key)) || isIndexKey(key))) order.sorted = false;
+    prev = key;
     const x = rec[key];
-    if (x === null || typeof x !== 'object') continue;
-    const k = countKeys(x, depth + 1, maxDepth);
+    if (x === null || typeof x !== 'object') {
+      if (typeof x === 'number' && !Number.isFinite(x)) order.sorted = false;
+      continue;
+    }
+    const k = countKeys(x, depth + 1, maxDepth, order);
     if (k < 0) return -1;
     n += k;
   }

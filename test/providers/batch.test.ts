@@ -63,11 +63,19 @@ describe('season run --batch: the Message Batches API', () => {
     const ac = new AbortController();
     const { llm } = open(path.join(root, 'run'), ac.signal);
     const calls = [criticRequest(), ...layer()].map((r) => llm.complete(r).catch((e: unknown) => e));
-    await new Promise((r) => setTimeout(r, 300));
+    // Ctrl-C while the batch is in flight: once it is being polled (a loaded machine may take a while).
+    await waitFor(() => server.batches.created.length > 0 && server.batches.calls.some((c) => c.startsWith('GET /v1/messages/batches/msgbatch')));
     ac.abort(new Error('SIGINT'));
     const errs = await Promise.all(calls);
     expect(errs.every((e) => e instanceof LlmAbortedError)).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(server.batches.calls.some((c) => /^POST \/v1\/messages\/batches\/msgbatch_fake_\d+\/cancel$/.test(c))).toBe(true);
+    // The cancel request is sent on the abort, not awaited by the calls: wait for it (bounded).
+    const cancelled = () => server.batches.calls.some((c) => /^POST \/v1\/messages\/batches\/msgbatch_fake_\d+\/cancel$/.test(c));
+    await waitFor(cancelled);
+    expect(cancelled()).toBe(true);
   });
 });
+
+/** Polls `done` every 20 ms for at most 10 s (then the test's own expectation reports the failure). */
+async function waitFor(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !done(); i++) await new Promise((r) => setTimeout(r, 20));
+}
