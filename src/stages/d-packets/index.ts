@@ -45,9 +45,10 @@ interface Carry {
 /**
  * Stage D (pure): one self-contained packet per scene, from the plan re-projected over the snapshot.
  * `hasher` may come from stage A (planning.ts): the first scene's state shares nearly every element
- * with the snapshot it hashed (none of these states is mutated in place).
+ * with the snapshot it hashed (none of these states is mutated in place). `lengths` measures the
+ * items the scenes share once for the whole call (measure.ts).
  */
-export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}, hasher = new StateHasher()): ScenePacket[] {
+export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeContext, options: Partial<PacketOptions> = {}, hasher = new StateHasher(), lengths = new ItemLengths()): ScenePacket[] {
   const opts: PacketOptions = { ...DEFAULT_PACKET_OPTIONS, ...options };
   if (opts.k !== 1 && opts.k !== 2) throw new Error(`packet k must be 1 or 2, got ${String(opts.k)}`);
   const projection = projectPlan(plan, world, context);
@@ -56,7 +57,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const carry: Carry = { last: new Map(), visited: new Set(), told: new Set(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id)) };
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
   const snapshot = snapshotEdges(indexWorld(world));
-  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths: new ItemLengths() };
+  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));
 }
 
@@ -84,7 +85,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
   const apps = beats.flatMap((b) => b.applications);
   const focus = { cast: scene.cast, apps, bound: new Set(apps.flatMap((a) => Object.values(a.bindings))), advanced: new Set(apps.flatMap((a) => a.threads_advanced)), location: scene.location };
   const cast = castOf(index, ops, scene, apps, carry.last);
-  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot, sh.entries);
+  const got = retrieve(before, index, { ...focus, told: carry.told }, opts.k, sh.snapshot, sh.entries, sh.lengths);
   const sequence: PacketInstruction[] = beats.flatMap((b) => b.applications.map((a, j) => instruction(world, index, ops.get(a.operator_id)!, a, b.id, j === 0 ? b.tag : null)));
   const { dead, forbidden, prunable } = forbiddenFacts(before, index, focus, cast, got.hop, sh.scope, got.around);
   const location = index.locations.get(scene.location);

@@ -20,6 +20,9 @@ export class ItemLengths {
   private readonly model = new Map<object, number>();
   private readonly offStage = new Map<object, number>();
   private readonly file = new Map<object, number>();
+  /** The relationship each subgraph edge was built from (retrieve.ts), and what is measured once per relationship. */
+  private readonly edgeSources = new Map<SubgraphEdge, object>();
+  private readonly edges = new Map<object, EdgeFacts>();
 
   /** textLength(item): its length in the model's text. */
   modelLength(item: object): number {
@@ -35,6 +38,51 @@ export class ItemLengths {
   fileLength(item: object): number {
     return memo(this.file, item, () => compactLength(item));
   }
+
+  /**
+   * Notes that `e` was built from `source` alone apart from its relevance (retrieve.ts subgraphEdges:
+   * every scene that walks a relationship builds the same edge but for that number), so its model
+   * text, its strings and its file length but the relevance are measured once per relationship, not
+   * once per scene (issue 18: ~100-280 edges a DPRR scene, nearly all pruned).
+   */
+  edgeFrom(e: SubgraphEdge, source: object): void {
+    this.edgeSources.set(e, source);
+  }
+
+  /** edgeFacts(e), measured once per source (per edge without one). */
+  edge(e: SubgraphEdge): EdgeFacts {
+    return memoFacts(this.edges, this.edgeSources.get(e) ?? e, e);
+  }
+
+  /** compactLength(e): the edge's length in the packet file's compact text. */
+  edgeFileLength(e: SubgraphEdge): number {
+    const f = this.edge(e);
+    return Number.isFinite(e.relevance) && f.fileBase !== null ? f.fileBase + JSON.stringify(e.relevance).length : compactLength(e);
+  }
+}
+
+/** What measuring an edge gives that does not depend on its relevance. */
+export interface EdgeFacts {
+  /** textLength(modelEdge(e)). */
+  modelLength: number;
+  /** The pieces of modelEdge(e)'s strings that ModelPacketSize counts (stringPieces). */
+  pieces: string[];
+  /** compactLength(e) without its relevance's digits (null: measure in full). */
+  fileBase: number | null;
+}
+
+/** The definition: an edge measured on its own. */
+export function edgeFacts(e: SubgraphEdge): EdgeFacts {
+  const m = modelEdge(e);
+  const pieces: string[] = [];
+  stringPieces(m, (s) => pieces.push(s));
+  return { modelLength: textLength(m), pieces, fileBase: Number.isFinite(e.relevance) ? compactLength(e) - JSON.stringify(e.relevance).length : null };
+}
+
+function memoFacts(m: Map<object, EdgeFacts>, key: object, e: SubgraphEdge): EdgeFacts {
+  let f = m.get(key);
+  if (f === undefined) m.set(key, (f = edgeFacts(e)));
+  return f;
 }
 
 function memo(m: Map<object, number>, item: object, compute: () => number): number {
@@ -70,7 +118,7 @@ export class ModelPacketSize {
   private readonly skeleton: { length: number; keys: Record<'top' | 'constraints' | 'retrieved_subgraph', number> };
   private readonly pieces = new Map<string, number>();
   private readonly sizes = new Map<object, number>();
-  private readonly modelEdges = new Map<SubgraphEdge, object>();
+  private readonly modelEdges = new Map<SubgraphEdge, EdgeFacts>();
   /** Off-stage characters present in the subgraph, by id; `sizes` holds those the model reads. */
   private readonly offStage = new Map<string, Set<Character>>();
   /** The ids of `offStage`: the only strings whose mentions are counted (no other string decides anything). */
@@ -90,10 +138,10 @@ export class ModelPacketSize {
     this.skeleton = skeletonOf(p);
     for (const e of g.edges) {
       if (!this.cast.has(e.from) && !this.cast.has(e.to)) continue;
-      const m = modelEdge(e);
-      this.modelEdges.set(e, m);
-      this.add('edges', e, textLength(m));
-      this.count(m, 1);
+      const f = lengths.edge(e);
+      this.modelEdges.set(e, f);
+      this.add('edges', e, f.modelLength);
+      for (const s of f.pieces) this.bump(s, 1);
     }
     for (const k of ['secrets', 'threads', 'accounts'] as const) for (const x of g[k]) (this.add(k, x, textLength(x)), this.count(x, 1));
     for (const f of p.constraints.forbidden_facts) this.add('forbidden_facts', null, textLength(f));
@@ -128,11 +176,11 @@ export class ModelPacketSize {
   }
 
   removedEdge(e: SubgraphEdge): void {
-    const m = this.modelEdges.get(e);
-    if (!m) return; // a tie between two off-stage characters: never in the model's text
+    const f = this.modelEdges.get(e);
+    if (!f) return; // a tie between two off-stage characters: never in the model's text
     this.modelEdges.delete(e);
     this.drop('edges', e);
-    this.count(m, -1);
+    for (const s of f.pieces) this.bump(s, -1);
   }
 
   removedItem(kind: 'secrets' | 'threads' | 'accounts', x: object): void {
@@ -174,21 +222,7 @@ export class ModelPacketSize {
 
   /** Count (+1) or uncount (-1) every string of v as JSON.stringify writes it, in its quote-split pieces. */
   private count(v: unknown, by: 1 | -1): void {
-    if (typeof v === 'string') {
-      const ps = /["\\\u0000-\u001f\ud800-\udfff]/.test(v) ? JSON.stringify(v).slice(1, -1).split('"') : [v];
-      for (const s of ps) this.bump(s, by);
-      return;
-    }
-    if (v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) {
-      for (const x of v) this.count(x, by);
-      return;
-    }
-    for (const [k, x] of Object.entries(v)) {
-      if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-      this.count(k, by);
-      this.count(x, by);
-    }
+    stringPieces(v, (s) => this.bump(s, by));
   }
 
   private bump(s: string, by: 1 | -1): void {
@@ -198,6 +232,25 @@ export class ModelPacketSize {
     if (n > 0) return;
     // The last mention of an off-stage character is gone: the model no longer reads them.
     for (const c of this.offStage.get(s) ?? []) if (this.sizes.has(c)) this.drop('characters', c);
+  }
+}
+
+/** Every string of v as JSON.stringify writes it (keys too), in its pieces split at the quotes its text has. */
+function stringPieces(v: unknown, each: (s: string) => void): void {
+  if (typeof v === 'string') {
+    if (/["\\\u0000-\u001f\ud800-\udfff]/.test(v)) for (const s of JSON.stringify(v).slice(1, -1).split('"')) each(s);
+    else each(v);
+    return;
+  }
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) stringPieces(x, each);
+    return;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
+    stringPieces(k, each);
+    stringPieces(x, each);
   }
 }
 

@@ -48,7 +48,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
       g.edges.splice(i, 1);
       size?.removedEdge(e);
       p.pruned.push({ id: `${e.from}>${e.to}`, kind: 'edge', relevance: e.relevance });
-      return sizeOf(e);
+      return lengths.edgeFileLength(e) + 1;
     }
     const s = secrets();
     if (s) { g.secrets.splice(g.secrets.indexOf(s), 1); size?.removedItem('secrets', s); p.pruned.push({ id: s.id, kind: 'secret', relevance: secretRel.get(s.id) ?? 0 }); return sizeOf(s); }

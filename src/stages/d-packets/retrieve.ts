@@ -4,6 +4,7 @@ import type { Character, LedgerAccount, Relationship, Secret, World } from '../.
 import { round } from '../../core/json.js';
 import { memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
+import type { ItemLengths } from './measure.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 /**
@@ -49,7 +50,7 @@ export type CharacterEntries = Map<Character, ScenePacket['retrieved_subgraph'][
  * an unchanged character is one entry in all their packets, built and measured once (issue 18:
  * 150-250 entries a DPRR scene, each with its stats and intentions copied). Entries are not edited.
  */
-export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges, entries: CharacterEntries = new Map()): Retrieval {
+export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k: 1 | 2, snapshot: SnapshotEdges, entries: CharacterEntries = new Map(), lengths?: ItemLengths): Retrieval {
   const hop = walk(index, focus.cast, k);
   const walked = new Set(hop.keys());
   const secretRel = new Map<string, number>();
@@ -62,7 +63,7 @@ export function retrieve(before: World, index: WorldIndex, focus: SceneFocus, k:
       if (!entry || entry.id !== id) entries.set(c, (entry = { faction: c.faction, id, intentions: [...c.bdi.intentions], location: c.location, name: c.name, stats: { ...c.stats }, status: c.status }));
       return entry;
     }),
-    edges: subgraphEdges(index, focus, hop, snapshot),
+    edges: subgraphEdges(index, focus, hop, snapshot, lengths),
     secrets: retrievedSecrets(around, focus, secretRel),
     threads: retrievedThreads(index, focus, threadRel),
     accounts: retrievedAccounts(before, focus),
@@ -102,7 +103,7 @@ function sceneThreads(index: WorldIndex, focus: SceneFocus) {
  * is the definition's: relevance, then the edge key, then where a walk over the walked characters'
  * outgoing edges meets it (what the stable sort of that walk's list kept).
  */
-function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, snapshot: SnapshotEdges): SubgraphEdge[] {
+function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, number>, snapshot: SnapshotEdges, lengths?: ItemLengths): SubgraphEdge[] {
   const stakeholders = new Set(sceneThreads(index, focus).flatMap((t) => t.stakeholders));
   const seen = new Set<Relationship>();
   const found: { r: Relationship; e: SubgraphEdge; key: string }[] = [];
@@ -113,16 +114,13 @@ function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, nu
     const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
     const touchesThread = stakeholders.has(r.from) || stakeholders.has(r.to);
     if (inCast === 0 && !touchesThread && !changed) return;
-    let strongest = -Infinity;
-    const weights: Record<string, number> = {};
-    for (const w of SORTED_WEIGHTS) {
-      const v = r.weights[w] ?? 0;
-      strongest = Math.max(strongest, v);
-      weights[w] = round(v);
-    }
+    const { weights, strongest } = snapshot.weights(r);
     const relevance = round(1.5 * inCast + (focus.bound.has(r.from) || focus.bound.has(r.to) ? 1 : 0) + (touchesThread ? 1 : 0) + (changed ? 2 : 0)
       - 0.5 * Math.max(hop.get(r.from)!, hop.get(r.to)!) + 0.5 * strongest);
-    found.push({ r, e: { flags: [...r.flags], from: r.from, relevance, to: r.to, weights }, key: `${r.from}>${r.to}` });
+    const e = { flags: [...r.flags], from: r.from, relevance, to: r.to, weights };
+    // Everything of e but its relevance comes from r: measured once per r (measure.ts ItemLengths#edgeFrom).
+    lengths?.edgeFrom(e, r);
+    found.push({ r, e, key: `${r.from}>${r.to}` });
   };
   const around = (id: string): void => {
     for (const r of index.edgesFrom.get(id) ?? []) consider(r);
@@ -153,6 +151,28 @@ export interface SnapshotEdges {
   same(r: Relationship): boolean;
   /** The edges of a state that are not the snapshot's own objects: every changed edge is one of them. */
   notShared(index: WorldIndex): readonly Relationship[];
+  /**
+   * r's weights as an edge holds them (rounded, in sorted key order) and its strongest weight (before
+   * rounding), made once per relationship for the call: the scenes that keep r share the object
+   * (packet edges are read, never edited; issue 18: ~5,000 edges from ~600 relationships on DPRR).
+   */
+  weights(r: Relationship): EdgeWeights;
+}
+
+export interface EdgeWeights {
+  weights: Record<string, number>;
+  strongest: number;
+}
+
+function edgeWeights(r: Relationship): EdgeWeights {
+  let strongest = -Infinity;
+  const weights: Record<string, number> = {};
+  for (const w of SORTED_WEIGHTS) {
+    const v = r.weights[w] ?? 0;
+    strongest = Math.max(strongest, v);
+    weights[w] = round(v);
+  }
+  return { weights, strongest };
 }
 
 export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
@@ -160,6 +180,7 @@ export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
   // Maps, not WeakMaps: they live for one buildPackets call, and their lookups (thousands per scene) are faster.
   const same = new Map<Relationship, boolean>();
   const unshared = new Map<ReadonlyMap<string, Relationship>, readonly Relationship[]>();
+  const weighed = new Map<Relationship, EdgeWeights>();
   const notShared = (edges: ReadonlyMap<string, Relationship>): readonly Relationship[] => {
     if (edges === base) return [];
     let hit = unshared.get(edges);
@@ -190,6 +211,11 @@ export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
       return hit;
     },
     notShared: (index) => notShared(index.edges),
+    weights(r) {
+      let hit = weighed.get(r);
+      if (!hit) weighed.set(r, (hit = edgeWeights(r)));
+      return hit;
+    },
   };
 }
 

@@ -3,8 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Rng } from '../../../src/core/rng.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import { buildPackets } from '../../../src/stages/d-packets/index.js';
-import { ModelPacketSize } from '../../../src/stages/d-packets/measure.js';
-import { packetJson, withoutEmpties } from '../../../src/stages/d-packets/wire.js';
+import { edgeFacts, ItemLengths, ModelPacketSize } from '../../../src/stages/d-packets/measure.js';
+import { packetJson, packetTokens, withoutEmpties } from '../../../src/stages/d-packets/wire.js';
+import { compactLength } from '../../../src/core/json.js';
 import { planScenario, scenario, hasStarter, STARTER } from './helpers.js';
 
 /**
@@ -80,6 +81,34 @@ describe('a packet measured incrementally while pruning (d-packets/measure.ts)',
     const p = structuredClone(packets[0]!);
     p.retrieved_subgraph.characters.push({ ...p.retrieved_subgraph.characters[0]!, id: 'a","b' });
     expect(ModelPacketSize.of(p)).toBeNull();
+  });
+});
+
+describe('edges measured once per relationship for a whole buildPackets call (d-packets/measure.ts)', () => {
+  it('gives every scene\'s edge its own measure, whatever relevance the scene gave it', async () => {
+    let shared = 0;
+    for (const s of [scenario('planning-base'), ...(hasStarter ? [STARTER] : [])]) {
+      const a = await planScenario(s);
+      const lengths = new ItemLengths();
+      const packets = buildPackets(a.plan, a.world, a.context, { tokenBudget: 1_000_000 }, undefined, lengths);
+      const relevances = new Map<string, Set<number>>();
+      for (const p of packets) {
+        for (const e of p.retrieved_subgraph.edges) {
+          expect(lengths.edge(e)).toEqual(edgeFacts(e));
+          expect(lengths.edgeFileLength(e)).toBe(compactLength(e));
+          const key = `${e.from}>${e.to}`;
+          relevances.set(key, (relevances.get(key) ?? new Set()).add(e.relevance));
+        }
+      }
+      // The memo is really shared: one relationship is an edge of several relevances in different scenes.
+      shared += [...relevances.values()].filter((r) => r.size > 1).length;
+      // Pruned to a small budget, each estimate is still the full measure of what is kept.
+      for (const p of buildPackets(a.plan, a.world, a.context, { tokenBudget: 400 })) {
+        expect(p.pruned.some((x) => x.kind === 'edge')).toBe(true);
+        expect(p.token_estimate).toBe(packetTokens(p));
+      }
+    }
+    expect(shared).toBeGreaterThan(0);
   });
 });
 

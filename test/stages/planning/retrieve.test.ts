@@ -137,6 +137,32 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
     expect(n).toBeGreaterThan(0);
   });
 
+  it('share one weights object per relationship between scenes, and weigh a changed relationship anew', () => {
+    const snapshot = snapshotEdges(indexWorld(a.world));
+    const seen = new Map<string, { r: object; weights: object }>();
+    let shared = 0;
+    focuses.forEach((f, i) => {
+      const index = indexWorld(before[i]!);
+      for (const e of check(before[i]!, f, snapshot)) {
+        const key = `${e.from}>${e.to}`;
+        const prev = seen.get(key);
+        const r = index.edges.get(key)!;
+        // check() compared the edge with the definition; an unchanged relationship's is the very same object.
+        if (prev?.r === r) (expect(e.weights).toBe(prev.weights), shared++);
+        seen.set(key, { r, weights: e.weights });
+      }
+    });
+    expect(shared).toBeGreaterThan(0);
+    // A relationship changed by a delta is a new object: weighed again, with its new weight, through the same memo.
+    const f = focuses[0]!;
+    const e = check(before[0]!, f, snapshot)[0]!;
+    const res = applyDeltas(before[0]!, [{ path: `relationships.${e.from}.${e.to}.trust`, op: 'set', value: 0.321 }], () => ({ episode: 'test', scene: 'SC01', event: 'test', operator: null }));
+    expect(res.ok).toBe(true);
+    const after = check(res.ok ? res.world : before[0]!, f, snapshot).find((x) => x.from === e.from && x.to === e.to)!;
+    expect(after.weights.trust).toBe(0.321);
+    expect(after.weights).not.toBe(e.weights);
+  });
+
   it('keep an edge between two bystanders that changed, in a state derived by deltas or rebuilt whole', () => {
     // A walked edge away from the scene's cast and threads, in some scene: its change is all that can make it relevant.
     const found = focuses.flatMap((f, i) => {
