@@ -17,7 +17,7 @@ import { checkAnchorReferences, hasAnchorsFile } from '../store/anchors.js';
  */
 export async function readAnchors(root: string, world: World): Promise<Anchor[]> {
   if (!(await hasAnchorsFile(root))) return [];
-  const r = await loadJsonFile(root, ANCHORS_REL, 'anchors');
+  const r = loadJsonFile(root, ANCHORS_REL, 'anchors');
   const diagnostics = r.value === undefined ? r.diagnostics : checkAnchorReferences(world, r.value as AnchorsFile);
   if (diagnostics.some((d) => d.severity === 'error')) {
     throw new AureusError(`${ANCHORS_REL} is invalid`, { exitCode: ExitCode.INVALID_WORLD, diagnostics, hint: 'run `aureus validate`, fix the file, then re-run' });

@@ -5,7 +5,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
-import { readJsonFileSafeSync } from './read.js';
+import { readJsonFileSafe } from './read.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -52,15 +52,11 @@ export function withLocation(d: Diagnostic, locate: Locate | undefined): Diagnos
 
 type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate };
 
-export async function loadJsonFile(root: string, rel: string, kind: SchemaKind): Promise<LoadedFile> {
-  return loadJsonFileSync(root, rel, kind);
-}
-
-/** As loadJsonFile, synchronously (read.ts readJsonFileSafeSync says why). */
-function loadJsonFileSync(root: string, rel: string, kind: SchemaKind): LoadedFile {
+/** One world file: read, parsed and schema-checked; synchronous (read.ts readJsonFileSafe says why). */
+export function loadJsonFile(root: string, rel: string, kind: SchemaKind): LoadedFile {
   const escape = linkLeavingRoot(root, rel);
   if (escape) return { value: undefined, diagnostics: [escape] };
-  const r = readJsonFileSafeSync(path.join(root, rel), rel);
+  const r = readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
   // Walk the value only when some string literal of the text is long enough to be over the limit.
   const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
@@ -120,11 +116,11 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
     return { world: null, parsed: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
-  const parts = keys.map((k) => loadJsonFileSync(root, WORLD_FILES[k], k));
+  const parts = keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k));
   const seasons = await seasonNumbers(root);
-  const goals = seasons.map((n) => loadJsonFileSync(root, seasonGoalsRel(n), 'season_goals'));
+  const goals = seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals'));
   // world/anchors.json is optional (historical anchors, issue 17).
-  const anchorsPart = (await hasAnchorsFile(root)) ? loadJsonFileSync(root, ANCHORS_REL, 'anchors') : null;
+  const anchorsPart = (await hasAnchorsFile(root)) ? loadJsonFile(root, ANCHORS_REL, 'anchors') : null;
 
   const diagnostics = [...parts, ...goals, ...(anchorsPart ? [anchorsPart] : [])].flatMap((p) => p.diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };

@@ -95,17 +95,11 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
  * Read a JSON file safely: missing file, not a regular file, over MAX_FILE_BYTES (checked on the
  * open descriptor before reading a byte), then everything parseJsonBytesSafe checks.
  * `rel` is the name the diagnostics carry (relative to the world root).
+ * Synchronous, one read(2) per file (issue 18): the promise API read a 4.7 MB file in 512 KB
+ * thread-pool trips, and on the DPRR world the main thread sat idle between them for ~60 ms of
+ * the plan's wall time; the world loader reads its files one after the other anyway.
  */
-export async function readJsonFileSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): Promise<SafeJson> {
-  return readJsonFileSafeSync(absPath, rel, opts);
-}
-
-/**
- * As readJsonFileSafe, synchronously: the world loader reads its files one after the other with
- * one read(2) each (issue 18). The promise API read a 4.7 MB file in 512 KB thread-pool trips,
- * and on the DPRR world the main thread sat idle between them for ~60 ms of the plan's wall time.
- */
-export function readJsonFileSafeSync(absPath: string, rel: string, opts: { maxBytes?: number } = {}): SafeJson {
+export function readJsonFileSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): SafeJson {
   const limit = opts.maxBytes ?? maxFileBytes();
   let fd: number;
   try {
