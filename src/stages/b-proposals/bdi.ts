@@ -125,26 +125,14 @@ export function threadLookup(world: World): ThreadLookup {
 
 /** Threads a use of `op` with these bindings advances: tag overlap + a bound stakeholder, or a direct thread write. */
 export function threadsAdvancedBy(world: World, op: Operator, bindings: Record<string, string>): string[] {
-  const look = threadLookup(world);
-  const out = new Set<string>();
-  if (op.thread_tags.length) {
-    // Only threads with a bound stakeholder (or none at all) can qualify: look those up, not every thread.
-    const tagHit = (t: Thread) => op.thread_tags.some((x) => t.tags.includes(x));
-    for (const id of new Set(Object.values(bindings))) for (const t of look.byStakeholder.get(id) ?? []) if (tagHit(t)) out.add(t.id);
-    for (const t of look.unowned) if (tagHit(t)) out.add(t.id);
-  }
-  for (const w of threadWrites(op)) {
-    const id = w.id ?? (w.role !== undefined ? bindings[w.role] : undefined);
-    const t = id ? look.byId.get(id) : undefined;
-    if (t && t.status === 'open') out.add(t.id);
-  }
-  return [...out].sort();
+  return threadsAdvancedByOp(world, op)(bindings);
 }
 
 /**
- * threadsAdvancedBy(world, op, b) for many bindings `b` of one operator (the pool asks it for each
- * move it keeps: ~2,000 per episode): which open threads a bound id's tag hits are, the ownerless
- * threads' and the fixed writes' are worked out once per operator, not per binding. Same list.
+ * threadsAdvancedBy for many bindings of one operator (the pool asks it for each move it keeps:
+ * ~2,000 per episode): only threads with a bound stakeholder, or none at all, can qualify by tag, so
+ * those are looked up per bound id (once per id); the ownerless threads' hits and the fixed writes
+ * are worked out once per operator, not per binding.
  */
 export function threadsAdvancedByOp(world: World, op: Operator): (bindings: Record<string, string>) => string[] {
   const look = threadLookup(world);
