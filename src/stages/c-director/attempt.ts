@@ -17,7 +17,7 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidateHolds, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { actUsesIn, actableIn, factsOf, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
+import { actUsesIn, actableIn, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
@@ -97,6 +97,8 @@ export class Attempt {
   readonly candidates: Candidate[];
   readonly cliffCandidates: Candidate[];
   readonly tagCandidates = new Map<MandatoryBeat, Candidate[]>();
+  /** What each candidate's score bound reads that stays the same for the attempt, by position in `candidates`. */
+  readonly fixed: FixedParts[];
   proj: Projection;
   readonly where = new Map<string, Whereabouts>();
   readonly overdue: Set<string>;
@@ -177,6 +179,7 @@ export class Attempt {
     this.seasonProgress = Math.min(1, this.episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
     // The last re-plan forgets the season: a repeat is better than no episode at all.
     this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
+    this.fixed = fixedParts(this.candidates, this.memory, this.overdue, (c) => isRequired(input.steering, c));
     this.arc = tensionTargets(tension(start), this.shape, this.seasonProgress);
     this.arcWeight = arcWeight(this.seasonProgress);
     const played = input.playedOperators ?? new Set<string>();
@@ -240,35 +243,54 @@ export class Attempt {
     const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
     const placeFull = placeFullness(index, this.locUses);
     const cands: Candidate[] = [];
-    const totals: number[] = [];
-    for (const c of this.slotCandidates(needTag, allowed)) {
+    const bounds: number[] = [];
+    const added: number[] = [];
+    const sts: SlotScoring[] = [];
+    for (const p of this.slotCandidates(needTag, allowed)) {
+      const c = this.candidates[p]!;
+      const fixed = this.fixed[p]!;
       const o = factsOf(c, st);
       // A move the showrunner requires (--require) is not held back by the season's memory.
-      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull, o);
-      if (s === null) continue;
+      const stc = fixed.required || o.due ? stRequired : st;
+      if (excluded(c, stc, o)) continue;
       const steered = this.steer.score(c);
       if (steered === null) continue;
-      const score = s + steered + o.bonus + o.prep + o.arc;
+      // Every candidate that can take the slot draws its jitter, in candidate order, as when each was scored in full.
+      const j = jitter.next() * this.jitterScale;
       cands.push(c);
-      totals.push(score + jitter.next() * this.jitterScale);
+      sts.push(stc);
+      added.push(steered, j);
+      bounds.push(scoreBound(c, st, o, fixed) + steered + o.bonus + o.prep + o.arc + j);
     }
-    return bestFirst(cands, totals);
+    // Only the candidates whose bound reaches the top are scored in full (ranking.ts): the same total,
+    // by the same additions, as when every candidate was.
+    return bestFirst(cands, bounds, (i) => {
+      const c = cands[i]!;
+      const o = factsOf(c, st);
+      const s = scoreOf(c, sts[i]!, placeFull, o);
+      const score = s + added[2 * i]! + o.bonus + o.prep + o.arc;
+      return score + added[2 * i + 1]!;
+    });
   }
 
-  private readonly slotLists = new Map<string, Candidate[]>();
+  private readonly slotLists = new Map<string, number[]>();
 
   /**
-   * The candidates a slot scores, in candidate order: those carrying the slot's tag, of a type it
-   * allows. scoreCandidate gives every other one null before it draws any jitter, so leaving them
-   * out changes nothing but the work (a tagged or single-type slot looked at every candidate).
+   * The positions (in `candidates`) of the candidates a slot scores, in candidate order: those carrying
+   * the slot's tag, of a type it allows. Every other one is excluded before it draws any jitter, so
+   * leaving them out changes nothing but the work (a tagged or single-type slot looked at every
+   * candidate).
    */
-  private slotCandidates(needTag: MandatoryBeat | null, allowed: Record<'thriller' | 'soap', boolean>): Candidate[] {
-    if (!needTag && allowed.thriller && allowed.soap) return this.candidates;
+  private slotCandidates(needTag: MandatoryBeat | null, allowed: Record<'thriller' | 'soap', boolean>): number[] {
     const key = `${needTag ?? ''}|${allowed.thriller}|${allowed.soap}`;
     let l = this.slotLists.get(key);
     if (!l) {
-      const from = needTag === 'cliffhanger' ? this.cliffCandidates : (needTag && this.tagCandidates.get(needTag)) || this.candidates;
-      this.slotLists.set(key, (l = from.filter((c) => allowed[c.op.type] && (!needTag || c.op.beats.includes(needTag)))));
+      l = [];
+      for (let p = 0; p < this.candidates.length; p++) {
+        const c = this.candidates[p]!;
+        if (allowed[c.op.type] && (!needTag || c.op.beats.includes(needTag))) l.push(p);
+      }
+      this.slotLists.set(key, l);
     }
     return l;
   }
