@@ -1,7 +1,7 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
-import type { World } from '../../domain/world.js';
+import type { Operator, World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
@@ -221,11 +221,49 @@ export class Attempt {
     return TAG_ORDER.find((t) => w.due.includes(t) && !this.placedTags.has(t) && !w.slipped.has(t)) ?? null;
   }
 
-  /** The candidates that may take slot k of the scene, best first (score + seeded jitter, then key), yielded lazily. */
-  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): Iterable<Candidate> {
+  /**
+   * The candidates that may take slot k of the scene, best first (score + seeded jitter, then key),
+   * yielded lazily. `full`: every candidate scored in full before the first is yielded, the ranking the
+   * bounds must reproduce (test/stages/planning/slot-bound.test.ts compares the two on whole seasons).
+   */
+  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean, full = false): Iterable<Candidate> {
+    const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
+    const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
+    const cands: Candidate[] = [];
+    const bounds: number[] = [];
+    const added: number[] = [];
+    const sts: SlotScoring[] = [];
+    for (const p of this.slotCandidates(needTag, st.allowed)) {
+      const c = this.candidates[p]!;
+      const fixed = this.fixed[p]!;
+      const o = factsOf(c, st);
+      const stc = fixed.required || o.due ? stRequired : st;
+      if (excluded(c, stc, o)) continue;
+      const steered = this.steer.score(c);
+      if (steered === null) continue;
+      // Every candidate that can take the slot draws its jitter, in candidate order, as when each was scored in full.
+      const j = jitter.next() * this.jitterScale;
+      cands.push(c);
+      sts.push(stc);
+      added.push(steered, j);
+      bounds.push(scoreBound(c, st, o, fixed) + steered + o.bonus + o.prep + o.arc + j);
+    }
+    // Only the candidates whose bound reaches the top are scored in full (ranking.ts): the same total,
+    // by the same additions, as when every candidate was.
+    const exact = (i: number): number => {
+      const c = cands[i]!;
+      const o = factsOf(c, st);
+      const s = scoreOf(c, sts[i]!, placeFull, o);
+      const score = s + added[2 * i]! + o.bonus + o.prep + o.arc;
+      return score + added[2 * i + 1]!;
+    };
+    return full ? bestFirst(cands, cands.map((_, i) => exact(i))) : bestFirst(cands, bounds, exact);
+  }
+
+  /** What the scores of slot k read: the planner's running state, the scoring of a required (or due) move, the places' fullness. */
+  slotScoring(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): { st: SlotScoring; stRequired: SlotScoring; placeFull: (op: Operator) => number } {
     const slotType = this.shape.slotTypes[this.slotSeq] ?? 'thriller';
     const remainingAfter = this.totalSlots - this.slotSeq - 1;
-    const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
     const allowed = { thriller: this.types.allowed('thriller', remainingAfter, needTag), soap: this.types.allowed('soap', remainingAfter, needTag) };
     const index = this.proj.index;
     this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
@@ -240,37 +278,8 @@ export class Attempt {
       // need, the arc's pull): worked out with the operator's other facts, once per operator of the slot.
       opBonus: (c) => ({ due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }),
     };
-    const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
-    const placeFull = placeFullness(index, this.locUses);
-    const cands: Candidate[] = [];
-    const bounds: number[] = [];
-    const added: number[] = [];
-    const sts: SlotScoring[] = [];
-    for (const p of this.slotCandidates(needTag, allowed)) {
-      const c = this.candidates[p]!;
-      const fixed = this.fixed[p]!;
-      const o = factsOf(c, st);
-      // A move the showrunner requires (--require) is not held back by the season's memory.
-      const stc = fixed.required || o.due ? stRequired : st;
-      if (excluded(c, stc, o)) continue;
-      const steered = this.steer.score(c);
-      if (steered === null) continue;
-      // Every candidate that can take the slot draws its jitter, in candidate order, as when each was scored in full.
-      const j = jitter.next() * this.jitterScale;
-      cands.push(c);
-      sts.push(stc);
-      added.push(steered, j);
-      bounds.push(scoreBound(c, st, o, fixed) + steered + o.bonus + o.prep + o.arc + j);
-    }
-    // Only the candidates whose bound reaches the top are scored in full (ranking.ts): the same total,
-    // by the same additions, as when every candidate was.
-    return bestFirst(cands, bounds, (i) => {
-      const c = cands[i]!;
-      const o = factsOf(c, st);
-      const s = scoreOf(c, sts[i]!, placeFull, o);
-      const score = s + added[2 * i]! + o.bonus + o.prep + o.arc;
-      return score + added[2 * i + 1]!;
-    });
+    // A move the showrunner requires (--require) is not held back by the season's memory.
+    return { st, stRequired: { ...st, memory: FORGETFUL, relaxed: true }, placeFull: placeFullness(index, this.locUses) };
   }
 
   private readonly slotLists = new Map<string, number[]>();
