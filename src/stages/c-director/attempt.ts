@@ -17,7 +17,7 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidateHolds, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { actUsesIn, actableIn, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
+import { actUsesIn, actableIn, allCanAct, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
@@ -99,6 +99,8 @@ export class Attempt {
   readonly tagCandidates = new Map<MandatoryBeat, Candidate[]>();
   /** What each candidate's score bound reads that stays the same for the attempt, by position in `candidates`. */
   readonly fixed: FixedParts[];
+  /** Every character some candidate binds, once each (slotScoring's everyoneActs). */
+  readonly boundChars: string[];
   proj: Projection;
   readonly where = new Map<string, Whereabouts>();
   readonly overdue: Set<string>;
@@ -159,6 +161,7 @@ export class Attempt {
     this.gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
 
     this.candidates = buildCandidates(world, this.episode, proposals);
+    this.boundChars = [...new Set(this.candidates.flatMap((c) => c.chars))];
     this.cliffCandidates = this.candidates.filter((c) => c.op.beats.includes('cliffhanger'));
     for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) this.tagCandidates.set(t, this.candidates.filter((c) => c.op.beats.includes(t)));
 
@@ -269,11 +272,12 @@ export class Attempt {
     this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
     const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
     const { needs, pull } = this.projected(w.sc.number);
+    const actable = actableIn(index);
     const st: SlotScoring = {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index), opFacts: new Map(),
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable, everyoneActs: allCanAct(index, actable, this.boundChars), resolved: resolvedIn(index), opFacts: new Map(),
       // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
       // need, the arc's pull): worked out with the operator's other facts, once per operator of the slot.
       opBonus: (c) => ({ due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }),

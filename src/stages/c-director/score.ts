@@ -43,6 +43,11 @@ export interface SlotScoring {
   threadNeeds: Map<string, number | null>;
   /** canAct by character id on `index`, filled as asked (actableIn): looked up once per slot, not per candidate. */
   actable: Map<string, boolean>;
+  /**
+   * Every character any of the attempt's candidates binds can act on `index` (allCanAct of them all,
+   * once per slot): then no candidate is excluded for its cast, and none is looked up per candidate.
+   */
+  everyoneActs: boolean;
   /** The ids of the threads resolved on `index` (resolvedIn), likewise. */
   resolved: ReadonlySet<string>;
   /** What the score reads of an operator alone, filled as asked (factsOf): once per operator of the slot, not per candidate. */
@@ -126,7 +131,7 @@ function countIn(ids: readonly string[], has: (id: string) => boolean): number {
   return n;
 }
 
-function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly string[]): boolean {
+export function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly string[]): boolean {
   for (const id of ids) {
     let ok = m.get(id);
     if (ok === undefined) m.set(id, (ok = canAct(index.characters.get(id))));
@@ -140,7 +145,7 @@ export function excluded(c: Candidate, st: SlotScoring, f: OpFacts): boolean {
   if (st.needTag && !c.op.beats.includes(st.needTag)) return true;
   if (!st.allowed[c.op.type]) return true;
   if (st.usedKeys.has(c.key)) return true;
-  if (!allCanAct(st.index, st.actable, c.chars)) return true;
+  if (!st.everyoneActs && !allCanAct(st.index, st.actable, c.chars)) return true;
   if (!f.settingHere) return true;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
   return !st.relaxed && closedIn(c, st.resolved);

@@ -9,6 +9,7 @@ import { planEpisode } from '../../../src/stages/planning.js';
 import { loadWorld, loadWorldOrThrow } from '../../../src/store/index.js';
 import { REPO, hasStarter, loadScenario, scenario } from './helpers.js';
 import { simulateSeason } from './season-sim.js';
+import { canAct } from '../../../src/stages/b-proposals/bdi.js';
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
 import { planSymbolic } from '../../../src/stages/c-director/plan.js';
@@ -27,9 +28,13 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
   let slots = 0;
   let ranked = 0;
   let bounded = 0;
+  let someoneCannot = 0;
   beforeAll(() => {
     Attempt.prototype.rankSlot = function (this: Attempt, w, k, needTag, needComplication) {
       const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
+      // everyoneActs spares the per-candidate cast lookups only when none could exclude a candidate.
+      expect(st.everyoneActs).toBe(this.candidates.every((c) => c.chars.every((id) => canAct(st.index.characters.get(id)))));
+      if (!st.everyoneActs) someoneCannot++;
       this.candidates.forEach((c, p) => {
         const fixed = this.fixed[p]!;
         const o = factsOf(c, st);
@@ -82,6 +87,17 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
       }
     }
     expect(bounded - before).toBeGreaterThan(10_000);
+  }, 120_000);
+
+  it.runIf(hasStarter)('late in the season, when the fatal moves press (someone killed or jailed mid-episode)', async () => {
+    const { world, seasonGoals } = await loadWorldOrThrow(REPO);
+    const before = someoneCannot;
+    for (const seed of ['late-a', 'late-b']) {
+      const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 11), seed, previousCliffhanger: null });
+      planSymbolic({ world, context, proposals: proposeSymbolic(world, context), seed, ...(seasonGoals[0] ? { seasonGoals: seasonGoals[0].goals } : {}) });
+    }
+    // Slots ranked on a projection where a bound character can no longer act (everyoneActs false).
+    expect(someoneCannot - before).toBeGreaterThan(10);
   }, 120_000);
 
   it.each(['planning-base', 'planning-few-operators', 'planning-dead-principal'])('on the %s fixture, with and without steering', async (name) => {
