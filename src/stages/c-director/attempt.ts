@@ -269,7 +269,8 @@ export class Attempt {
     const remainingAfter = this.totalSlots - this.slotSeq - 1;
     const allowed = { thriller: this.types.allowed('thriller', remainingAfter, needTag), soap: this.types.allowed('soap', remainingAfter, needTag) };
     const index = this.proj.index;
-    this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
+    // Read by the next slot's budget (as when it was a map worked out here for every unplaced tag).
+    this.types.live = w.isLast ? () => new Set() : liveTypesOfTags(this.tagCandidates, index, this.usedKeys, this.episode);
     const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
     const { needs, pull } = this.projected(w.sc.number);
     const actable = actableIn(index);

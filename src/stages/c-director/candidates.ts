@@ -5,6 +5,7 @@ import { perState, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, prereqsHold } from '../../core/expr/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
 import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
+import type { LiveTypes, OpType } from './type-budget.js';
 
 /**
  * The Director's candidate moves: every operator x binding for every acting principal (prereqs
@@ -110,22 +111,25 @@ export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKe
   return families;
 }
 
-/** For each unplaced mandatory tag, the types of its carriers whose prereqs hold on the projection now. */
-export function liveTypesOfTags(
-  tagCandidates: Map<MandatoryBeat, Candidate[]>, placed: Set<MandatoryBeat>, index: WorldIndex, usedKeys: Set<string>, episode: number,
-): Map<MandatoryBeat, Set<'thriller' | 'soap'>> {
-  const out = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
-  for (const [tag, cands] of tagCandidates) {
-    if (placed.has(tag)) continue;
-    const types = new Set<'thriller' | 'soap'>();
-    for (const c of cands) {
-      if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
+/**
+ * For each mandatory tag, the types of its carriers whose prereqs hold on the projection now (not
+ * used, able to act), worked out when first asked: the type budget asks only when its answer depends
+ * on them (type-budget.ts). The keys used so far are copied, as the budget asks at the next slot.
+ */
+export function liveTypesOfTags(tagCandidates: Map<MandatoryBeat, Candidate[]>, index: WorldIndex, usedKeys: ReadonlySet<string>, episode: number): LiveTypes {
+  const used = new Set(usedKeys);
+  const out = new Map<MandatoryBeat, Set<OpType>>();
+  return (tag) => {
+    let types = out.get(tag);
+    if (types) return types;
+    out.set(tag, (types = new Set<OpType>()));
+    for (const c of tagCandidates.get(tag) ?? []) {
+      if (types.has(c.op.type) || used.has(c.key)) continue;
       if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
       if (!candidateHolds(c, index, episode)) continue;
       types.add(c.op.type);
       if (types.size === 2) break;
     }
-    out.set(tag, types);
-  }
-  return out;
+    return types;
+  };
 }
