@@ -99,6 +99,8 @@ export class Attempt {
   readonly tagCandidates = new Map<MandatoryBeat, Candidate[]>();
   /** What each candidate's score bound reads that stays the same for the attempt, by position in `candidates`. */
   readonly fixed: FixedParts[];
+  /** The moves that kept a cliffhanger family live on the last slot (cliffhangerReserve looks at them first). */
+  readonly cliffWitnesses: Candidate[] = [];
   /** Every character some candidate binds, once each (slotScoring's everyoneActs). */
   readonly boundChars: string[];
   proj: Projection;
@@ -271,7 +273,7 @@ export class Attempt {
     const index = this.proj.index;
     // Read by the next slot's budget (as when it was a map worked out here for every unplaced tag).
     this.types.live = w.isLast ? () => new Set() : liveTypesOfTags(this.tagCandidates, index, this.usedKeys, this.episode);
-    const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+    const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity, this.cliffWitnesses);
     const { needs, pull } = this.projected(w.sc.number);
     const actable = actableIn(index);
     const st: SlotScoring = {

@@ -97,18 +97,29 @@ export function candidateHolds(c: Candidate, index: WorldIndex, episode: number)
 
 export const RESERVE_PENALTY = 100;
 
-/** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
-export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
+/**
+ * The cliffhanger families still applicable on the projection, if they are few enough to protect. The
+ * answer does not depend on the order the moves are looked at (the live families, or none when more
+ * than `limit` are live), so the moves that kept a family live on an earlier slot (`witnesses`, updated
+ * here) are looked at first: while more than `limit` of them still hold, no other move is checked.
+ */
+export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number, witnesses: Candidate[] = []): Set<string> {
   const families = new Set<string>();
-  for (const c of cliff) {
+  const found: Candidate[] = [];
+  const live = (c: Candidate): boolean => {
     const f = familyOf(c);
-    if (families.has(f) || usedKeys.has(c.key)) continue;
-    if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!candidateHolds(c, index, episode)) continue;
+    if (families.has(f) || usedKeys.has(c.key)) return false;
+    if (!c.chars.every((id) => canAct(index.characters.get(id)))) return false;
+    if (!candidateHolds(c, index, episode)) return false;
     families.add(f);
-    if (families.size > limit) return new Set();
-  }
-  return families;
+    found.push(c);
+    return true;
+  };
+  let none = false;
+  for (const c of witnesses) if (live(c) && families.size > limit) { none = true; break; }
+  if (!none) for (const c of cliff) if (live(c) && families.size > limit) { none = true; break; }
+  witnesses.splice(0, witnesses.length, ...found);
+  return none ? new Set() : families;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Attempt } from '../../../src/stages/c-director/attempt.js';
-import type { Candidate } from '../../../src/stages/c-director/candidates.js';
+import { CLIFFHANGER_RESERVE, cliffhangerReserve, type Candidate } from '../../../src/stages/c-director/candidates.js';
 import { excluded, factsOf, scoreBound, scoreOf } from '../../../src/stages/c-director/score.js';
 import { bestFirst } from '../../../src/stages/c-director/ranking.js';
 import { episodeRef } from '../../../src/domain/context.js';
@@ -9,6 +9,7 @@ import { planEpisode } from '../../../src/stages/planning.js';
 import { loadWorld, loadWorldOrThrow } from '../../../src/store/index.js';
 import { REPO, hasStarter, loadScenario, scenario } from './helpers.js';
 import { simulateSeason } from './season-sim.js';
+import { planScene } from '../../../src/stages/c-director/scene.js';
 import { canAct } from '../../../src/stages/b-proposals/bdi.js';
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
@@ -29,12 +30,17 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
   let ranked = 0;
   let bounded = 0;
   let someoneCannot = 0;
+  let reserving = 0;
   beforeAll(() => {
     Attempt.prototype.rankSlot = function (this: Attempt, w, k, needTag, needComplication) {
       const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
       // everyoneActs spares the per-candidate cast lookups only when none could exclude a candidate.
       expect(st.everyoneActs).toBe(this.candidates.every((c) => c.chars.every((id) => canAct(st.index.characters.get(id)))));
       if (!st.everyoneActs) someoneCannot++;
+      // The reserve, looked up with the last slot's witnesses first, is the one a scan in candidate order finds.
+      const reserve = w.isLast ? new Set() : cliffhangerReserve(this.cliffCandidates, st.index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+      expect(st.reserve).toEqual(reserve);
+      if (reserve.size) reserving++;
       this.candidates.forEach((c, p) => {
         const fixed = this.fixed[p]!;
         const o = factsOf(c, st);
@@ -100,6 +106,24 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
     expect(someoneCannot - before).toBeGreaterThan(10);
   }, 120_000);
 
+  it.runIf(hasStarter)('in the re-plans (every live cliffhanger family held back; the last one relaxed and forgetful)', async () => {
+    const { world, seasonGoals } = await loadWorldOrThrow(REPO);
+    const first = buildEpisodeContext({ world, ref: episodeRef(1, 1), seed: 'r1', previousCliffhanger: null }).context;
+    const plan1 = planSymbolic({ world, context: first, proposals: proposeSymbolic(world, first), seed: 'r1' });
+    const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 2), seed: 'r2', previousCliffhanger: null });
+    const input = { world, context, proposals: proposeSymbolic(world, context), seed: 'r2', recentMoves: recentMovesOf([plan1]), ...(seasonGoals[0] ? { seasonGoals: seasonGoals[0].goals } : {}) };
+    const before = reserving;
+    for (const attempt of [1, 3]) {
+      const a = new Attempt(input, attempt);
+      try {
+        for (const sc of a.shape.scenes) planScene(a, sc);
+      } catch (e) {
+        if ((e as { exitCode?: number }).exitCode !== 6) throw e;
+      }
+    }
+    expect(reserving - before).toBeGreaterThan(10);
+  }, 120_000);
+
   it.each(['planning-base', 'planning-few-operators', 'planning-dead-principal'])('on the %s fixture, with and without steering', async (name) => {
     const s = scenario(name, name === 'planning-dead-principal' ? 2 : 1);
     const { world, cliff } = await loadScenario(s);
@@ -159,5 +183,27 @@ describe('bestFirst with upper bounds (c-director/ranking.ts)', () => {
     for (const c of bestFirst(cands, totals.map((t) => t + 0.5), (i) => { asked++; return totals[i]!; })) { got.push(c); if (got.length === 3) break; }
     expect(got).toEqual([cands[99], cands[98], cands[97]]);
     expect(asked).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('the cliffhanger reserve looked up with witnesses first (c-director/candidates.ts)', () => {
+  it.runIf(hasStarter)('is the reserve a scan in candidate order finds, whatever the witnesses, used keys and limit', async () => {
+    const { world } = await loadWorldOrThrow(REPO);
+    const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 1), seed: 'reserve', previousCliffhanger: null });
+    const a = new Attempt({ world, context, proposals: proposeSymbolic(world, context), seed: 'reserve' }, 0);
+    const cliff = a.cliffCandidates;
+    const index = a.proj.index;
+    let sizes = 0;
+    fc.assert(fc.property(
+      fc.shuffledSubarray(cliff), fc.subarray(cliff.map((c) => c.key)), fc.constantFrom(0, 1, 2, 3, 4, 6, Infinity),
+      (witnesses, used, limit) => {
+        const usedKeys = new Set(used);
+        const got = cliffhangerReserve(cliff, index, usedKeys, a.episode, limit, [...witnesses]);
+        expect(got).toEqual(cliffhangerReserve(cliff, index, usedKeys, a.episode, limit));
+        if (got.size > 0 && got.size === limit) sizes++;
+      },
+    ), { numRuns: 300 });
+    // Some reserves were exactly at the limit (the boundary of the early stop).
+    expect(sizes).toBeGreaterThan(0);
   });
 });
