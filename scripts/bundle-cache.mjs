@@ -29,7 +29,15 @@ function chunkBody(file, text) {
   if (/\bimport\s*\(/.test(calls)) throw new Error(`bundle-cache: ${file} imports a computed specifier; the loader takes literal ones only`);
   const out = transformSync(calls, { format: 'cjs', platform: 'node', target: 'node20', define: { 'import.meta.url': '__aureusMetaUrl' }, logLevel: 'silent', sourcefile: file });
   if (out.warnings.length || out.code.includes('import.meta')) throw new Error(`bundle-cache: ${file} does not convert cleanly: ${out.warnings.map((w) => w.text).join('; ') || 'import.meta left'}`);
-  return out.code;
+  // The chunk's exports object is its live bindings already (a getter each): esbuild's copy of it
+  // (`__toCommonJS`, a getter calling that getter) only adds `__esModule`, which no chunk reads (no
+  // chunk takes another's default export through `__toESM`). Each call of an imported function reads
+  // its binding, so one getter instead of two.
+  if (/__toESM\(require\("\.\//.test(out.code)) throw new Error(`bundle-cache: ${file} reads another chunk through __toESM`);
+  let exported = 0;
+  const code = out.code.replace(/^module\.exports = __toCommonJS\((\w+)\);$/m, (_all, name) => (exported++, `module.exports = ${name};`));
+  if (!exported && /^export \{/m.test(text)) throw new Error(`bundle-cache: ${file}'s exports were not found in its CommonJS form`);
+  return code;
 }
 
 /** The recording run (in the child): the workload on the bodies, then each loaded chunk's cache saved. */
