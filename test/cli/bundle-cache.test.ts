@@ -12,8 +12,9 @@ import { REPO, tempDir } from './helpers.js';
  * corrupt, made under other V8 flags or by another Node, made for another chunk, or older than its
  * chunk must be a normal compile with the same output, never an error.
  */
-const CJS = path.join(REPO, 'dist/bundle/cjs');
-const cached = fs.existsSync(path.join(CJS, 'main.js.cache'));
+// Skipped only without a bundle (a bare tsc build): a build whose recording run failed leaves the bundle
+// without its cache, and fails here.
+const bundled = fs.existsSync(path.join(REPO, 'dist/bundle/main.js'));
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
@@ -72,7 +73,7 @@ function rewriteCache(file: string, edit: (data: Buffer) => Buffer): void {
   fs.writeFileSync(file, Buffer.concat([head, data]));
 }
 
-describe.skipIf(!cached)('start-up bundle code cache', () => {
+describe.skipIf(!bundled)('start-up bundle code cache', () => {
   it('is accepted for every chunk an episode plan loads, and gives the output of the ES module bundle', () => {
     const world = starterWorld(REPO);
     const other = starterWorld(REPO);
