@@ -10,6 +10,8 @@
 //   the functions compiled on first call included, as <chunk>.js.cache.
 // The child runs without NODE_OPTIONS: V8 rejects a cache made under other V8 flags (as it does one
 // from another Node version), and a rejected cache only means a normal compile.
+// The verify worker's entry gets a small module (cjs/verify-worker.mjs) that loads its body the same way;
+// the workload verifies in the main thread (AUREUS_WORKERS=0), so the verifier's chunks are cached.
 // If the workload fails (no git, say), the cache is left out and bin/aureus.js runs the ES module bundle.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,10 +24,25 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const esmDir = path.join(root, 'dist/bundle');
 const outDir = path.join(esmDir, 'cjs');
 const LITERAL_IMPORT = /\bimport\((["'])([^"']+)\1\)/g;
+/**
+ * The worker threads' entries (scripts/bundle.mjs's WORKERS): a chunk of the cached bundle starts the
+ * worker at cjs/<name>.mjs instead, a module that loads the entry's body with the cache the same way.
+ */
+const WORKERS = ['verify-worker'];
+const WORKER_URL = /new URL\((["'])\.\/([\w-]+)\.js\1, import\.meta\.url\)/g;
+const workerStub = (name) =>
+  [
+    '// The worker entry of the cached bundle (scripts/bundle-cache.mjs): its body run with the code cache.',
+    "import { fileURLToPath } from 'node:url';",
+    "import { loadBundle } from '../../cli/bundle-loader.js';",
+    `loadBundle(fileURLToPath(new URL('./', import.meta.url)), fileURLToPath(new URL('../', import.meta.url)), ${JSON.stringify(`${name}.js`)});`,
+    '',
+  ].join('\n');
 
 /** A chunk of the ES module bundle as the body of the loader's function (CHUNK_PARAMS). */
 function chunkBody(file, text) {
-  const calls = text.replace(LITERAL_IMPORT, '__aureusImport($1$2$1)');
+  const workers = text.replace(WORKER_URL, (all, q, name) => (WORKERS.includes(name) ? `new URL(${q}./cjs/${name}.mjs${q}, import.meta.url)` : all));
+  const calls = workers.replace(LITERAL_IMPORT, '__aureusImport($1$2$1)');
   if (/\bimport\s*\(/.test(calls)) throw new Error(`bundle-cache: ${file} imports a computed specifier; the loader takes literal ones only`);
   const out = transformSync(calls, { format: 'cjs', platform: 'node', target: 'node20', define: { 'import.meta.url': '__aureusMetaUrl' }, logLevel: 'silent', sourcefile: file });
   if (out.warnings.length || out.code.includes('import.meta')) throw new Error(`bundle-cache: ${file} does not convert cleanly: ${out.warnings.map((w) => w.text).join('; ') || 'import.meta left'}`);
@@ -74,6 +91,7 @@ if (process.argv[2] === '--record') {
   mkdirSync(outDir);
   const chunks = readdirSync(esmDir).filter((f) => f.endsWith('.js'));
   for (const f of chunks) writeFileSync(path.join(outDir, f), chunkBody(f, readFileSync(path.join(esmDir, f), 'utf8')));
+  for (const name of WORKERS) writeFileSync(path.join(outDir, `${name}.mjs`), workerStub(name));
   const env = { ...process.env, AUREUS_WORKERS: '0', NO_COLOR: '1', ANTHROPIC_API_KEY: '' };
   delete env.NODE_OPTIONS;
   const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--record'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });

@@ -88,6 +88,27 @@ describe.skipIf(!bundled)('start-up bundle code cache', () => {
     expect(run.stdout.replaceAll(world, '<world>')).toBe(esm.stdout.replaceAll(other, '<world>'));
   });
 
+  it("is accepted in the verify worker's thread (cjs/verify-worker.mjs), which the cached bundle starts", () => {
+    const chunks = fs.readdirSync(path.join(REPO, 'dist/bundle/cjs')).filter((f) => f.endsWith('.js'));
+    expect(chunks.filter((f) => fs.readFileSync(path.join(REPO, 'dist/bundle/cjs', f), 'utf8').includes('new URL("./cjs/verify-worker.mjs", __aureusMetaUrl)'))).toHaveLength(1);
+    const script = `
+      const { Worker } = require('node:worker_threads');
+      const root = ${JSON.stringify(REPO)};
+      const w = new Worker(\`
+        const { parentPort } = require('node:worker_threads');
+        import(\${JSON.stringify(root + '/dist/cli/bundle-loader.js')}).then(({ loadBundle }) => {
+          const b = loadBundle(\${JSON.stringify(root + '/dist/bundle/cjs')}, \${JSON.stringify(root + '/dist/bundle')}, 'verify-worker.js');
+          parentPort.postMessage(b.report());
+        });\`, { eval: true });
+      w.on('message', (m) => { process.stdout.write(JSON.stringify(m)); w.terminate(); });`;
+    const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { accepted: string[]; rejected: string[]; missing: string[] };
+    expect(report.rejected).toEqual([]);
+    expect(report.missing).toEqual(['verify-worker.js']); // the entry itself: the recording verifies in the main thread
+    expect(report.accepted.length).toBeGreaterThan(3);
+  });
+
   it('is what bin/aureus.js runs while it is at least as new as the bundle, except with AUREUS_DEBUG=1', () => {
     const pkg = packageCopy();
     const version = `${(JSON.parse(fs.readFileSync(path.join(REPO, 'package.json'), 'utf8')) as { version: string }).version}\n`;
