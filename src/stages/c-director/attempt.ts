@@ -262,7 +262,9 @@ export class Attempt {
       const score = s + added[2 * i]! + o.bonus + o.prep + o.arc;
       return score + added[2 * i + 1]!;
     };
-    return full ? bestFirst(cands, cands.map((_, i) => exact(i))) : bestFirst(cands, bounds, exact);
+    // A NaN total has no place in an order: with one, the heap's pops are those of scoring every candidate.
+    if (full || bounds.some(Number.isNaN)) return bestFirst(cands, cands.map((_, i) => exact(i)));
+    return bestFirst(cands, bounds, exact);
   }
 
   /** What the scores of slot k read: the planner's running state, the scoring of a required (or due) move, the places' fullness. */
