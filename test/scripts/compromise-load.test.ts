@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
 
@@ -75,7 +75,11 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/lexicon/_data.js'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    const code = fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8');
+    expect(code).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    // The lexicon is read from the file beside the bundle, not compiled as a literal.
+    expect(fs.readFileSync(path.join(tmp, LEXICON_FILE as string), 'utf8')).toContain('"20th century fox":"Organization"');
+    expect(code).not.toContain('{"lexicon":{');
     expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
@@ -220,8 +224,11 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const words = ((await import(pathToFileURL(path.join(dir, MODEL_MODULE)).href)).default as { one: { lexicon: Lexicon } }).one.lexicon;
     const beforeText = lexiconBefore(dir) as string;
     const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
-    const file = path.join(tmp, 'lexicon.mjs');
-    fs.writeFileSync(file, lexiconModule({ lexicon }, merge));
+    fs.mkdirSync(path.join(tmp, 'merge'));
+    const file = path.join(tmp, 'merge', 'lexicon.mjs');
+    const made = lexiconModule({ lexicon }, merge) as { code: string; json: string };
+    fs.writeFileSync(file, made.code);
+    fs.writeFileSync(path.join(tmp, 'merge', LEXICON_FILE as string), made.json);
     const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
     type Extend = (plugin: unknown, world: unknown) => void;
     const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
