@@ -16,7 +16,11 @@ import { LlmAbortedError, ProviderError } from './errors.js';
  * from the results by its `custom_id` (a hash of the request body, so the same call maps to the
  * same id on resume). The batch ids are written to `<runDir>/batches.json` as soon as a batch is
  * created: a killed run resumes by polling the same batches instead of paying for new ones.
- * Ctrl-C (the signal) cancels the batches in flight.
+ * Ctrl-C (the signal) cancels the batches in flight. The create request itself is not aborted: the
+ * server may have made the batch already, and only its id lets us cancel it (an aborted request
+ * would leave a batch running, and billed, that nothing knows of). A batch created after the abort
+ * is recorded and cancelled at once. A recorded call whose item was cancelled or expired is sent
+ * again in a new batch, so a run stopped with Ctrl-C resumes.
  */
 export interface BatchOptions {
   runDir: string;
@@ -26,6 +30,8 @@ export interface BatchOptions {
   /** First poll interval; it doubles up to maxPollMs. */
   pollMs?: number;
   maxPollMs?: number;
+  /** After Ctrl-C, how long a batch's create request may still take before the run stops without its answer. */
+  abortGraceMs?: number;
 }
 
 interface Waiter {
@@ -33,6 +39,12 @@ interface Waiter {
   model: string;
   resolve: (r: LlmResponse) => void;
   reject: (e: unknown) => void;
+}
+
+/** A recorded call the server did not answer: its batch was cancelled (a Ctrl-C) or expired, or it is not in the results. */
+function unanswered(result: unknown): boolean {
+  const type = (result as { type?: string } | undefined)?.type;
+  return type === undefined || type === 'canceled' || type === 'expired';
 }
 
 interface BatchRecord {
@@ -55,7 +67,7 @@ export class BatchProvider implements LlmProvider {
 
   constructor(inner: AnthropicProvider, o: BatchOptions) {
     this.inner = inner;
-    this.o = { windowMs: 50, pollMs: 1000, maxPollMs: 60_000, ...o };
+    this.o = { windowMs: 50, pollMs: 1000, maxPollMs: 60_000, abortGraceMs: 15_000, ...o };
     this.file = path.join(o.runDir, 'batches.json');
     for (const b of this.readRecords()) for (const c of b.custom_ids) this.known.set(c, b.id);
     o.signal?.addEventListener('abort', () => void this.cancelAll(), { once: true });
@@ -67,9 +79,10 @@ export class BatchProvider implements LlmProvider {
     const customId = createHash('sha256').update(JSON.stringify(body)).digest('hex');
     const t0 = performance.now();
     const known = this.known.get(customId);
-    const result = known
-      ? (await this.poll(known)).get(customId)
-      : await new Promise<unknown>((resolve, reject) => {
+    let result = known ? (await this.poll(known)).get(customId) : undefined;
+    if (this.o.signal?.aborted) throw new LlmAbortedError(req.role, this.o.signal.reason);
+    if (!known || unanswered(result))
+      result = await new Promise<unknown>((resolve, reject) => {
           const entry = this.pending.get(customId) ?? { body, waiters: [] };
           entry.waiters.push({ req, model, resolve: resolve as (r: LlmResponse) => void, reject });
           this.pending.set(customId, entry);
@@ -99,14 +112,40 @@ export class BatchProvider implements LlmProvider {
     try {
       const { client } = await this.inner.load();
       const requests = [...batch].map(([custom_id, e]) => ({ custom_id, params: e.body as never }));
-      const created = await client.messages.batches.create({ requests }, { signal: this.o.signal });
+      // No signal here (see the class comment): an abort meanwhile is looked at once the id is known.
+      const creating = client.messages.batches.create({ requests });
+      const giveUp = this.afterAbort(this.o.abortGraceMs);
+      const created = await Promise.race([creating, giveUp.promise]).finally(giveUp.dispose);
+      if (created === undefined) {
+        // Stopped waiting after Ctrl-C: should the answer still come while the process lives, cancel it.
+        creating.then((c) => this.cancel(c.id), () => undefined);
+        throw this.o.signal?.reason;
+      }
+      this.live.add(created.id);
       for (const id of batch.keys()) this.known.set(id, created.id);
+      if (this.o.signal?.aborted) void this.cancel(created.id); // cancelAll ran before this id existed
       await this.writeRecord({ id: created.id, custom_ids: [...batch.keys()] });
+      if (this.o.signal?.aborted) throw this.o.signal.reason;
       const results = await this.poll(created.id);
       for (const [id, e] of batch) for (const w of e.waiters) w.resolve(results.get(id) as LlmResponse);
     } catch (e) {
       for (const w of all) w.reject(this.o.signal?.aborted ? new LlmAbortedError(w.req.role, e) : e);
     }
+  }
+
+  /**
+   * A promise resolved (undefined) `ms` after the signal aborts; never without a signal. Its timer
+   * never keeps the process alive; `dispose` drops the listener (a season sends many batches).
+   */
+  private afterAbort(ms: number): { promise: Promise<undefined>; dispose: () => void } {
+    const signal = this.o.signal;
+    let start = () => {};
+    const promise = new Promise<undefined>((resolve) => {
+      start = () => void setTimeout(() => resolve(undefined), ms).unref();
+    });
+    if (signal?.aborted) start();
+    else signal?.addEventListener('abort', start, { once: true });
+    return { promise, dispose: () => signal?.removeEventListener('abort', start) };
   }
 
   /** Poll a batch until it ends (backoff), then read its results by custom_id; shared per batch. */
@@ -140,8 +179,17 @@ export class BatchProvider implements LlmProvider {
     clearTimeout(this.timer);
     for (const e of this.pending.values()) for (const w of e.waiters) w.reject(new LlmAbortedError(w.req.role, this.o.signal?.reason));
     this.pending.clear();
-    const { client } = await this.inner.load();
-    await Promise.all([...this.live].map((id) => client.messages.batches.cancel(id).catch(() => undefined)));
+    await Promise.all([...this.live].map((id) => this.cancel(id)));
+  }
+
+  /** Asks the server to cancel a batch; a failure is ignored (the batch ends by itself, at worst answered and billed). */
+  private async cancel(batchId: string): Promise<void> {
+    try {
+      const { client } = await this.inner.load();
+      await client.messages.batches.cancel(batchId);
+    } catch {
+      /* see above */
+    }
   }
 
   private readRecords(): BatchRecord[] {

@@ -15,9 +15,9 @@ beforeEach(async () => {
   root = await tempRoot('aureus-batch-');
 });
 
-function open(runDir: string, signal?: AbortSignal) {
+function open(runDir: string, signal?: AbortSignal, abortGraceMs?: number) {
   const runLog = new MemoryRunLog();
-  const llm = openLlm({ root, config: anthropicConfig(), env: anthropicEnv(server, FAKE_KEY), runLog, signal, batch: { runDir, pollMs: 10 } });
+  const llm = openLlm({ root, config: anthropicConfig(), env: anthropicEnv(server, FAKE_KEY), runLog, signal, batch: { runDir, pollMs: 10, ...(abortGraceMs ? { abortGraceMs } : {}) } });
   return { llm, runLog };
 }
 
@@ -72,6 +72,69 @@ describe('season run --batch: the Message Batches API', () => {
     const cancelled = () => server.batches.calls.some((c) => /^POST \/v1\/messages\/batches\/msgbatch_fake_\d+\/cancel$/.test(c));
     await waitFor(cancelled);
     expect(cancelled()).toBe(true);
+  });
+
+  const cancelledIds = () => server.batches.calls.flatMap((c) => /^POST \/v1\/messages\/batches\/(msgbatch_fake_\d+)\/cancel$/.exec(c)?.[1] ?? []);
+
+  it('Ctrl-C while the batch is being created: the batch the server made is recorded and cancelled, not left running', async () => {
+    server.batches.createDelayMs = 300;
+    const ac = new AbortController();
+    const runDir = path.join(root, 'run');
+    const { llm } = open(runDir, ac.signal);
+    const calls = layer().map((r) => llm.complete(r).catch((e: unknown) => e));
+    // The server has made the batch; its answer (the id) is still on the way.
+    await waitFor(() => server.batches.created.length > 0);
+    expect(server.batches.createsAnswered).toBe(0);
+    ac.abort(new Error('SIGINT'));
+    const errs = await Promise.all(calls);
+    expect(errs.every((e) => e instanceof LlmAbortedError)).toBe(true);
+    await waitFor(() => cancelledIds().length > 0);
+    expect(cancelledIds()).toEqual([server.batches.created[0]!.id]);
+    // Recorded too: a resumed run knows the batch (and sends its cancelled calls again, below).
+    const record = JSON.parse(fs.readFileSync(path.join(runDir, 'batches.json'), 'utf8'));
+    expect(record.batches.map((b: { id: string }) => b.id)).toEqual([server.batches.created[0]!.id]);
+    // Nothing was ever polled: the run stopped.
+    expect(server.batches.calls.filter((c) => c.startsWith('GET '))).toEqual([]);
+  });
+
+  it('Ctrl-C with a create request that does not answer: the run stops after the grace period and cancels the batch if its answer comes', async () => {
+    server.batches.createDelayMs = 1500;
+    const ac = new AbortController();
+    const { llm } = open(path.join(root, 'run'), ac.signal, 50);
+    const calls = layer().map((r) => llm.complete(r).catch((e: unknown) => e));
+    await waitFor(() => server.batches.created.length > 0);
+    ac.abort(new Error('SIGINT'));
+    const errs = await Promise.all(calls);
+    expect(errs.every((e) => e instanceof LlmAbortedError)).toBe(true);
+    // The calls failed before the server answered the create request…
+    expect(server.batches.createsAnswered).toBe(0);
+    // …and when it does answer, the batch is cancelled.
+    await waitFor(() => cancelledIds().length > 0);
+    expect(cancelledIds()).toEqual([server.batches.created[0]!.id]);
+  });
+
+  it('a run stopped with Ctrl-C resumes: the calls its cancelled batch left unanswered go out again in a new batch', async () => {
+    server.handler = (req) => steps.ok(writerAnswer(`scene for ${req.body!.messages[0]!.content as string}`));
+    server.batches.pollsToEnd = 1000;
+    const runDir = path.join(root, 'run');
+    const ac = new AbortController();
+    const first = open(runDir, ac.signal);
+    const calls = layer().map((r) => first.llm.complete(r).catch((e: unknown) => e));
+    await waitFor(() => server.batches.calls.some((c) => c.startsWith('GET /v1/messages/batches/msgbatch')));
+    ac.abort(new Error('SIGINT'));
+    expect((await Promise.all(calls)).every((e) => e instanceof LlmAbortedError)).toBe(true);
+    await waitFor(() => cancelledIds().length > 0);
+    // The resumed run (a new process) polls the recorded batch, finds its items cancelled, and sends them again.
+    server.batches.pollsToEnd = 1;
+    const second = open(runDir);
+    const res = await Promise.all(layer().map((r) => second.llm.complete(r)));
+    expect(res.map((r) => r.text)).toEqual([1, 2, 3].map((i) => writerAnswer(`scene for packet ${i}`)));
+    expect(server.batches.created).toHaveLength(2);
+    expect(server.batches.created[1]!.requests.map((r) => r.custom_id).sort()).toEqual(server.batches.created[0]!.requests.map((r) => r.custom_id).sort());
+    // A third run finds every answer in the second batch: nothing is sent again.
+    const third = open(runDir);
+    await Promise.all(layer().map((r) => third.llm.complete(r)));
+    expect(server.batches.created).toHaveLength(2);
   });
 });
 

@@ -27,6 +27,10 @@ interface FakeBatch {
 export class FakeBatches {
   /** Retrieves before a batch ends. */
   pollsToEnd = 1;
+  /** How long the answer to a create request is held back (the batch exists meanwhile, as on a slow network). */
+  createDelayMs = 0;
+  /** Create requests answered so far. */
+  createsAnswered = 0;
   readonly created: FakeBatch[] = [];
   /** Every request to a batch endpoint, as `METHOD path`. */
   readonly calls: string[] = [];
@@ -39,6 +43,8 @@ export class FakeBatches {
     this.created.length = 0;
     this.calls.length = 0;
     this.pollsToEnd = 1;
+    this.createDelayMs = 0;
+    this.createsAnswered = 0;
   }
 
   handle(method: string, url: string, body: unknown, res: http.ServerResponse): void {
@@ -48,7 +54,16 @@ export class FakeBatches {
     const m = /^\/v1\/messages\/batches(?:\/([^/]+))?(?:\/(cancel|results))?$/.exec(path);
     if (!m) return this.send(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no route ${method} ${url}` } });
     const [, id, action] = m;
-    if (!id && method === 'POST') return this.send(res, 200, this.view(this.create(body), base));
+    if (!id && method === 'POST') {
+      const made = this.create(body);
+      const answer = () => {
+        this.createsAnswered++;
+        this.send(res, 200, this.view(made, base));
+      };
+      if (this.createDelayMs > 0) setTimeout(answer, this.createDelayMs);
+      else answer();
+      return;
+    }
     const batch = this.created.find((b) => b.id === id);
     if (!batch) return this.send(res, 404, { type: 'error', error: { type: 'not_found_error', message: `no batch ${id}` } });
     if (!action && method === 'GET') {

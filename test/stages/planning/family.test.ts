@@ -122,7 +122,12 @@ describe('the pool\'s family cut (b-proposals/family.ts)', () => {
       const { world, actorId, opIndex } = perturb(s);
       const op = world.operators.operators[opIndex]!;
       const threadsOf = threadsAdvancedByOp(world, op);
-      for (const b of enumerateBindings(world, op, actorId)) expect(threadsOf(b), bindingKey(op.id, b)).toEqual(scan(world, op, b));
+      for (const b of enumerateBindings(world, op, actorId)) {
+        expect(threadsOf(b), bindingKey(op.id, b)).toEqual(scan(world, op, b));
+        // The pool binds a thread role to open threads only; a proposal's bindings (an LLM's) may
+        // name any thread, a resolved one too, which the operator's write must not count.
+        if (op.roles.thread) for (const t of world.threads.threads) expect(threadsOf({ ...b, thread: t.id }), t.id).toEqual(scan(world, op, { ...b, thread: t.id }));
+      }
     }), { numRuns: 200 });
   });
 
