@@ -31,7 +31,8 @@
 //   ~27 ms of CPU at load, and a second 24,400-word object kept for the rest of the run. The data
 //   module's lexicon is that merge's result, made here (mergedLexicon); the bundle's mergeDeep makes
 //   it the world's lexicon when the world's is, as JSON, the one it was merged with, and merges the
-//   pre-tagger's own words as published otherwise (lexiconMerge).
+//   pre-tagger's own words as published otherwise (LEXICON_MERGE). Its JSON is a file beside the
+//   chunks (LEXICON_FILE, written by the plugin), not a string literal compiled with the chunk.
 //
 // Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
 // test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
