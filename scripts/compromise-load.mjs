@@ -277,7 +277,7 @@ const INDEX = /^(?:0|[1-9]\d*)$/;
  * extend()'s mergeDeep of the pre-tagger's words (`words`) into the world's lexicon (`beforeText`,
  * JSON), as published: the world's words first in their order, each word of `words` in its order
  * (a word the world has keeps its place and takes the new value; mergeDeep skips unsafe keys), and
- * what lexiconMerge needs at run time: the world's lexicon it was merged with (`before`), the
+ * what LEXICON_MERGE needs at run time: the world's lexicon it was merged with (`before`), the
  * world's words the merge leaves (`kept`: their values are put back from the live world, so the
  * very objects stay), and where each word both have stands among the pre-tagger's own (`common`).
  * Throws on what would make mergeDeep do more than set each word (a plain-object value: it
