@@ -84,10 +84,11 @@ describe.skipIf(!bundled)('episode run with verification workers', () => {
       expect(verifiedIn(run.threads[0]!)).toBe(false);
       expect(run.threads.slice(1).some(verifiedIn)).toBe(true);
     }
-    // The bundled CLI starts the bundle's worker (its verifier in a chunk), the unbundled one dist/'s.
+    // The bundled CLI starts the bundle's worker (its verifier in a chunk; the chunks' bodies run with the
+    // code cache, dist/bundle/cjs/, as in the main thread), the unbundled one dist/'s.
     const verifiers = (run: typeof on) => run.threads.slice(1).flatMap((t) => [...t.functions].filter((f) => f.startsWith('verifySceneOutput@')));
     expect(verifiers(on).length).toBeGreaterThan(0);
-    expect(verifiers(on).every((f) => f.includes('/dist/bundle/chunk-'))).toBe(true);
+    expect(verifiers(on).every((f) => f.includes('/dist/bundle/cjs/chunk-'))).toBe(true);
     expect(verifiers(unbundled)).toEqual([expect.stringMatching(/\/dist\/stages\/f-verifier\/verify\.js$/)]);
     // Three profiled episode runs: ~25 s on a quiet machine, over 60 s beside other test files.
   }, 180_000);
