@@ -178,9 +178,20 @@ export function positionsById(items: readonly { id: string }[]): ReadonlyMap<str
 }
 patchers.set(positionsById, keyedPatch((t: { id: string }) => t.id, (_t, i) => i));
 
-/** Position of the first edge of each `${from}>${to}`. */
+/**
+ * Position of the first edge of each `${from}>${to}`. With no repeated edge that is each key's place
+ * in the list's edge map (buildEdges, memoised for the same list by indexWorld), whose key strings
+ * are reused: the delta engine asks this of the loaded relationships (35,000 on the 10,000-character
+ * world), and joining and hashing every key a second time was most of it (issue 18).
+ */
 export function positionsByEdge(items: readonly Relationship[]): ReadonlyMap<string, number> {
   const m = new Map<string, number>();
+  const { edges } = memoList(items, buildEdges);
+  if (edges.size === items.length) {
+    let i = 0;
+    for (const k of edges.keys()) m.set(k, i++);
+    return m;
+  }
   items.forEach((r, i) => {
     const k = edgeKey(r.from, r.to);
     if (!m.has(k)) m.set(k, i);

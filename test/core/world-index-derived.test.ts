@@ -36,6 +36,27 @@ function expectSameIndex(a: ReturnType<typeof indexWorld>, b: ReturnType<typeof 
   expect([...a.edgesTo.keys()]).toEqual([...b.edgesTo.keys()]);
 }
 
+/** positionsByEdge by its definition: the first position of each `from>to`, in list order. */
+function firstPositions(rels: readonly Relationship[]): [string, number][] {
+  const m = new Map<string, number>();
+  rels.forEach((r, i) => {
+    if (!m.has(`${r.from}>${r.to}`)) m.set(`${r.from}>${r.to}`, i);
+  });
+  return [...m.entries()];
+}
+
+describe('positionsByEdge', () => {
+  it('is the first position of each edge, read from the memoised edge map when no edge repeats', () => {
+    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 40 }), fc.boolean(), (pairs, unique) => {
+      const seen = new Set<string>();
+      const rels = pairs.filter(([a, b]) => !unique || (!seen.has(`${a}>${b}`) && seen.add(`${a}>${b}`))).map(([a, b], i) => edge(`c${a}`, `c${b}`, i));
+      indexWorld({ relationships: { relationships: rels } } as unknown as World); // the edge map memoised first, as planning does
+      expect(entries(positionsByEdge(rels))).toEqual(firstPositions(rels));
+      expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
+    }), { numRuns: 200 });
+  });
+});
+
 describe('lookups derived over copy-on-write lists', () => {
   it('equal a fresh build after any sequence of replacements and appends', () => {
     const op = fc.oneof(
@@ -67,6 +88,7 @@ describe('lookups derived over copy-on-write lists', () => {
         const pos = memoList(chars, positionsById);
         expect(entries(pos)).toEqual(entries(positionsById(chars.slice())));
         expect(entries(memoList(rels, positionsByEdge))).toEqual(entries(positionsByEdge(rels.slice())));
+        expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
       }
     }), { numRuns: 150 });
   });

@@ -1,7 +1,7 @@
 import type { PacketCastMember, ScenePacket } from '../../domain/packet.js';
 import type { Character, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import { memoList, type WorldIndex } from '../../core/world-index.js';
+import { memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
 import type { PrunableFacts } from './prune.js';
 import { secretsAround, type SceneFocus } from './retrieve.js';
 
@@ -29,7 +29,17 @@ export function forbiddenScope(world: World): ForbiddenScope {
 
 /** The characters who are not alive, in file order; memoised per list (a scene rarely kills anyone). */
 const buildGone = (cs: readonly Character[]): Character[] => cs.filter((c) => c.status !== 'alive');
-const goneOf = (cs: readonly Character[]): Character[] => memoList(cs, buildGone);
+export const goneOf = (cs: readonly Character[]): Character[] => memoList(cs, buildGone);
+/**
+ * A copy whose changed characters were alive and still are (a scene's stat or belief changes) has the
+ * same gone list (issue 18: refiltering 10,000 characters for each scene's state); anything else is rebuilt.
+ */
+registerPatch(buildGone, (prev, original, items, changed) => {
+  for (const i of changed) {
+    if ((items[i] as Character).status !== 'alive' || (i < original.length && (original[i] as Character).status !== 'alive')) return undefined;
+  }
+  return prev;
+});
 
 export interface ForbiddenFacts {
   dead: ScenePacket['dead'];

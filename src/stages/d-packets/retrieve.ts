@@ -5,6 +5,7 @@ import { round } from '../../core/json.js';
 import { memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
 import type { ItemLengths } from './measure.js';
+import { secretParties } from './secret-parties.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 /**
@@ -229,20 +230,6 @@ export function secretsAround(index: WorldIndex, ids: Iterable<string>): Secret[
   const found = new Set<Secret>();
   for (const id of ids) for (const s of parties.by.get(id) ?? []) found.add(s);
   return [...found].sort((a, b) => parties.at.get(a)! - parties.at.get(b)!);
-}
-
-/** Each id's secrets (as subject or holder) and each secret's place, the first of each id only (as the index holds them). */
-function secretParties(list: readonly Secret[]): { by: Map<string, Secret[]>; at: Map<Secret, number> } {
-  const by = new Map<string, Secret[]>();
-  const at = new Map<Secret, number>();
-  const seen = new Set<string>();
-  list.forEach((s, i) => {
-    if (seen.has(s.id)) return;
-    seen.add(s.id);
-    at.set(s, i);
-    for (const party of new Set([s.subject, ...s.holders])) (by.get(party) ?? by.set(party, []).get(party)!).push(s);
-  });
-  return { by, at };
 }
 
 function retrievedSecrets(around: readonly Secret[], focus: SceneFocus, secretRel: Map<string, number>) {

@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
-import { indexWorld, noteChanges, noteCopy } from '../../../src/core/world-index.js';
+import { indexWorld, memoList, noteChanges, noteCopy } from '../../../src/core/world-index.js';
+import { secretParties } from '../../../src/stages/d-packets/secret-parties.js';
+import { forbiddenScope, goneOf } from '../../../src/stages/d-packets/forbidden.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { retrieve, secretsAround, snapshotEdges, WEIGHTS, type CharacterEntries, type SceneFocus } from '../../../src/stages/d-packets/retrieve.js';
 import { applyDeltas } from '../../../src/core/deltas/apply.js';
@@ -225,5 +227,64 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
     const ids = new Set(list.slice(0, 3).flatMap((s) => [s.subject, ...s.holders]));
     const changed = [{ ...list[1]!, holders: [...list[1]!.holders, list[0]!.subject] }, ...list.slice(0, 1), ...list.slice(2), { ...list[0]!, text: 'a repeat' }, { ...list[2]!, id: 'sec_new' }];
     expect(around({ ...w, secrets: { ...w.secrets, secrets: changed } }, ids)).toBeGreaterThan(0);
+  });
+
+  it('follow copy-on-write copies of the secrets: holders gained and lost, a subject changed, a repeated id; derived, not rebuilt', () => {
+    const w = before[0]!;
+    const base = w.secrets.secrets;
+    expect(base.length).toBeGreaterThanOrEqual(3);
+    const parties = new Set(base.flatMap((s) => [s.subject, ...s.holders]));
+    const copyOf = (list: World['secrets']['secrets'], from: World['secrets']['secrets']): World => {
+      noteCopy(list, from);
+      noteChanges(list, list.flatMap((x, i) => (x !== from[i] ? [i] : [])));
+      return { ...w, secrets: { ...w.secrets, secrets: list } };
+    };
+    const scan = (x: World, ids: Set<string>) => [...indexWorld(x).secrets.values()].filter((s) => ids.has(s.subject) || s.holders.some((h) => ids.has(h)));
+    const check = (x: World) => {
+      for (const id of parties) expect(secretsAround(indexWorld(x), [id])).toEqual(scan(x, new Set([id])));
+      expect(secretsAround(indexWorld(x), parties)).toEqual(scan(x, parties));
+    };
+    check(w);
+    const [s0, s1] = [base[0]!, base[1]!];
+    // The second secret gains the first one's subject as a holder and loses its first holder.
+    const gained = base.map((s, i) => (i === 1 ? { ...s, holders: [...s1.holders.slice(1), s0.subject] } : s));
+    const w2 = copyOf(gained, base);
+    check(w2);
+    // The first secret changes subject to the second's (already a party of it) and is held by no one.
+    const moved = gained.map((s, i) => (i === 0 ? { ...s, subject: s1.subject, holders: [] } : s));
+    const w3 = copyOf(moved, gained);
+    check(w3);
+    // A later entry repeating the first id, then changed: the index keeps the first, so nothing moves.
+    const repeated = [...moved.slice(0, -1), { ...s0, text: 'a repeat' }];
+    const w4 = copyOf(repeated, moved);
+    check(w4);
+    const w5 = copyOf(repeated.map((s, i) => (i === repeated.length - 1 ? { ...s, holders: [s1.subject] } : s)), repeated);
+    check(w5);
+    // Derived from the first list's lookup: a party no change touched keeps its very list.
+    const untouched = [...parties].find((id) => ![s0, s1].some((s) => s.subject === id || s.holders.includes(id)) && s1.subject !== id && s0.subject !== id);
+    expect(untouched).toBeDefined();
+    expect(memoList(w3.secrets.secrets, secretParties).by.get(untouched!)).toBe(memoList(base, secretParties).by.get(untouched!));
+    expect(memoList(w3.secrets.secrets, secretParties).by).not.toBe(memoList(base, secretParties).by);
+  });
+
+  it('keep the gone characters of a copy where no one died, and find the newly dead', () => {
+    const w = before[0]!;
+    const base = w.characters.characters;
+    const alive = base.findIndex((c) => c.status === 'alive');
+    const withChars = (list: World['characters']['characters'], from: World['characters']['characters']): World => {
+      noteCopy(list, from);
+      noteChanges(list, list.flatMap((x, i) => (x !== from[i] ? [i] : [])));
+      return { ...w, characters: { ...w.characters, characters: list } };
+    };
+    const gone0 = goneOf(base);
+    expect(gone0).toEqual(base.filter((c) => c.status !== 'alive'));
+    const richer = base.map((c, i) => (i === alive ? { ...c, stats: { ...c.stats, wealth: (c.stats.wealth ?? 0) + 1 } } : c));
+    withChars(richer, base);
+    expect(goneOf(richer)).toBe(gone0);
+    const killed = richer.map((c, i) => (i === alive ? { ...c, status: 'dead' as const } : c));
+    const w3 = withChars(killed, richer);
+    expect(goneOf(killed)).toEqual(killed.filter((c) => c.status !== 'alive'));
+    expect(goneOf(killed)).toContain(killed[alive]);
+    expect(forbiddenScope(w3).allGone).toBe(goneOf(killed).length <= 64);
   });
 });

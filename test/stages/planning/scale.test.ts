@@ -13,8 +13,9 @@ const canonicalText = (v: unknown): string => JSON.stringify(canonicalize(v));
 import { buildEpisodeContext } from '../../../src/stages/a-snapshot/index.js';
 import { invalidMove, proposeSymbolic } from '../../../src/stages/b-proposals/index.js';
 import { candidatePool } from '../../../src/stages/b-proposals/pool.js';
-import { ACTING_CAP, KNOWN_CAP, actingPrincipals, knownCandidates, knownCharacters } from '../../../src/stages/b-proposals/known.js';
-import { roleKind } from '../../../src/stages/b-proposals/bdi.js';
+import { ACTING_CAP, ACTING_FROM_THREADS, KNOWN_CAP, actingPrincipals, firstInOrder, knownCandidates, knownCharacters } from '../../../src/stages/b-proposals/known.js';
+import { canAct, roleKind } from '../../../src/stages/b-proposals/bdi.js';
+import { episodesSinceProgress } from '../../../src/stages/a-snapshot/index.js';
 import { planSymbolic } from '../../../src/stages/c-director/plan.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { buildPackets } from '../../../src/stages/d-packets/index.js';
@@ -61,6 +62,35 @@ describe.runIf(hasStarter)('planning a 1,000-principal world', () => {
       const known = new Set(knownCharacters(world, index, e.actor.id));
       for (const [role, id] of Object.entries(e.bindings)) if (role !== 'actor' && roleKind(e.op, role) === 'character') expect(known.has(id)).toBe(true);
     }
+  });
+
+  it('acts with the principals of the definition: the urgent threads\' stakeholders, then the rest by standing (whole sorts)', () => {
+    const byId = (a: { id: string }, b: { id: string }) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const standing = (c: World['characters']['characters'][number]) => (c.stats.auctoritas ?? 0) + (c.stats.dignitas ?? 0) + (c.stats.gratia ?? 0);
+    const definition = (w: World, episode: number) => {
+      const all = w.characters.characters.filter((c) => c.principal && canAct(c)).sort(byId);
+      const byStanding = [...all].sort((a, b) => standing(b) - standing(a) || (a.id < b.id ? -1 : 1));
+      const chosen = new Set<(typeof all)[number]>();
+      const threads = w.threads.threads.filter((t) => t.status === 'open')
+        .sort((a, b) => Number(episodesSinceProgress(b, episode) > b.cadence) - Number(episodesSinceProgress(a, episode) > a.cadence) || b.priority - a.priority || (a.id < b.id ? -1 : 1));
+      for (const t of threads) {
+        const stake = all.filter((c) => t.stakeholders.includes(c.id)).sort((a, b) => standing(b) - standing(a) || (a.id < b.id ? -1 : 1));
+        for (const c of stake) if (chosen.size < ACTING_FROM_THREADS) chosen.add(c);
+      }
+      for (const c of byStanding) if (chosen.size < ACTING_CAP) chosen.add(c);
+      return [...chosen].sort(byId).map((c) => c.id);
+    };
+    for (const episode of [1, 4, 9]) expect(actingPrincipals(world, episode).map((c) => c.id)).toEqual(definition(world, episode));
+    // Ties in standing are broken by id: a world where every principal stands equal acts with the first ids.
+    const level = { ...world, characters: { ...world.characters, characters: world.characters.characters.map((c) => ({ ...c, stats: { ...c.stats, auctoritas: 1, dignitas: 1, gratia: 1 } })) } };
+    expect(actingPrincipals(level, 2).map((c) => c.id)).toEqual(definition(level, 2));
+  });
+
+  it('puts the first k of a list in order as a whole sort does (firstInOrder)', () => {
+    fc.assert(fc.property(fc.uniqueArray(fc.integer({ min: -50, max: 50 }), { maxLength: 60 }), fc.integer({ min: 0, max: 70 }), (xs, k) => {
+      const cmp = (a: number, b: number) => Math.abs(b) - Math.abs(a) || a - b;
+      expect(firstInOrder(xs, k, cmp)).toEqual([...xs].sort(cmp).slice(0, k));
+    }));
   });
 
   it('proposes valid moves, plans an episode whose acceptance checks all pass, and builds its packets', () => {
