@@ -25,11 +25,21 @@
 // - the post-tagger's match network, which compromise builds at the first document it tags, is
 //   built here too (scripts/compromise-net.mjs).
 //
+// - the pre-tagger's words merged into the world's lexicon (issue 18, eleventh pass): extend()'s
+//   mergeDeep set the ~24,400 words one at a time into the lexicon the world already holds (205
+//   abbreviations and such from the 'one' plugins), after JSON.parse had made them once already:
+//   ~27 ms of CPU at load, and a second 24,400-word object kept for the rest of the run. The data
+//   module's lexicon is that merge's result, made here (mergedLexicon); the bundle's mergeDeep makes
+//   it the world's lexicon when the world's is, as JSON, the one it was merged with, and merges the
+//   pre-tagger's own words as published otherwise (LEXICON_MERGE). Its JSON is a file beside the
+//   chunks (LEXICON_FILE, written by the plugin), not a string literal compiled with the chunk.
+//
 // Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
 // test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
 // whole world it builds (model, tags, hooks, methods) equals the published one's, so the two cannot
 // drift; each edit is checked here too, so a compromise release that moves a line fails the build.
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -163,7 +173,9 @@ export const EDITS = {
     ['model = expandLexicon(model)', ''],
   ],
   'src/API/extend.js': [
-    ['if (!model[key]) Object.assign(model, { [key]: {} })', 'if (!model[key]) model[key] = {}'],
+    ['const isObject = function (item) {', `import { merge as __aureusMerge } from '${NAMESPACE}:data'\nconst isObject = function (item) {`],
+    ['if (!model[key]) Object.assign(model, { [key]: {} })', 'const value = __aureusMerge(model, key, plugin[key])\n        if (value === null) continue\n        if (!model[key]) model[key] = {}'],
+    ['mergeDeep(model[key], plugin[key]) //recursion', 'mergeDeep(model[key], value) //recursion'],
     ['Object.assign(model, { [key]: plugin[key] })', 'model[key] = plugin[key]'],
   ],
   [GET_HOOKS_MODULE]: [[GET_HOOKS, GET_HOOKS_INDEXED]],
@@ -235,10 +247,111 @@ export function plainData(value) {
 export async function precomputed(dir) {
   const load = async (m) => (await import(pathToFileURL(path.join(dir, m)).href)).default;
   const model = await load(MODEL_MODULE);
+  const merged = mergedLexicon(lexiconBefore(dir), model.one.lexicon);
   return {
-    lexicon: { lexicon: model.one.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
+    lexicon: { lexicon: merged.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
+    merge: merged.merge,
     models: await load(MODELS_MODULE),
   };
+}
+
+/** Run in a child process (a module graph of its own): the world's lexicon once src/one.js's plugins are loaded, as JSON. */
+const BEFORE = `const nlp = (await import(process.argv[1])).default;
+process.stdout.write(JSON.stringify(nlp.model().one.lexicon));`;
+
+/**
+ * The lexicon the world holds when the pre-tagger's plugin is merged into it (src/two.js loads that
+ * plugin first, right after src/one.js), as JSON text. A child process: this one may have loaded
+ * the whole library already (compromise-net.mjs), which adds its words to the same world.
+ */
+export function lexiconBefore(dir) {
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', BEFORE, pathToFileURL(path.join(dir, 'src/one.js')).href], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  if (r.status !== 0) throw new Error(`compromise-load: reading compromise's lexicon before the pre-tagger failed: ${r.stderr}`);
+  return r.stdout;
+}
+
+const UNSAFE = new Set(['__proto__', 'constructor', 'prototype']);
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * extend()'s mergeDeep of the pre-tagger's words (`words`) into the world's lexicon (`beforeText`,
+ * JSON), as published: the world's words first in their order, each word of `words` in its order
+ * (a word the world has keeps its place and takes the new value; mergeDeep skips unsafe keys), and
+ * what LEXICON_MERGE needs at run time: the world's lexicon it was merged with (`before`), the
+ * world's words the merge leaves (`kept`: their values are put back from the live world, so the
+ * very objects stay), and where each word both have stands among the pre-tagger's own (`common`).
+ * Throws on what would make mergeDeep do more than set each word (a plain-object value: it
+ * recurses) or the key order differ from insertion order (an array-index key).
+ */
+export function mergedLexicon(beforeText, words) {
+  const before = JSON.parse(beforeText);
+  const own = [];
+  for (const k in words) if (!UNSAFE.has(k)) own.push(k);
+  const all = [...Object.keys(before), ...own];
+  const odd = all.find((k) => INDEX.test(k) || UNSAFE.has(k));
+  if (odd !== undefined) throw new Error(`compromise-load: the lexicon has the word "${odd}", whose place in a JS object is not where it was set`);
+  const plain = own.find((k) => words[k] && typeof words[k] === 'object' && !Array.isArray(words[k]));
+  if (plain !== undefined) throw new Error(`compromise-load: the pre-tagger's word "${plain}" has an object value, which mergeDeep merges into, not sets`);
+  const lexicon = {};
+  for (const k of Object.keys(before)) lexicon[k] = before[k];
+  for (const k of own) lexicon[k] = words[k];
+  const at = new Map(own.map((k, i) => [k, i]));
+  const beforeKeys = Object.keys(before);
+  return {
+    lexicon,
+    merge: {
+      before: beforeText,
+      size: beforeKeys.length,
+      kept: beforeKeys.filter((k) => !at.has(k)),
+      common: beforeKeys.filter((k) => at.has(k)).map((k) => [k, at.get(k)]).sort((a, b) => a[1] - b[1]),
+    },
+  };
+}
+
+/**
+ * The bundle's extend() asks merge(model, key, value) before it merges an object value into the
+ * world's model (mergeDeep): null when it is the data's merged lexicon and the world's lexicon is,
+ * as JSON, the one it was merged with (then the merged lexicon, with the world's own values put back
+ * for the words the merge leaves, is the world's lexicon now); otherwise the value to merge: the
+ * pre-tagger's own words, rebuilt in their order, or any other value as it is.
+ */
+const LEXICON_MERGE = `export function merge(model, key, value) {
+  if (value !== data.lexicon) return value;
+  const into = model[key];
+  if (into && Object.getPrototypeOf(into) === Object.prototype && JSON.stringify(into) === merged.before) {
+    for (const k of merged.kept) value[k] = into[k];
+    model[key] = value;
+    return null;
+  }
+  const keys = Object.keys(value).slice(merged.size);
+  for (const [k, i] of merged.common) keys.splice(i, 0, k);
+  const own = {};
+  for (const k of keys) own[k] = value[k];
+  return own;
+}`;
+
+/** The file beside the bundle's chunks that holds the lexicon's data (written by the plugin). */
+export const LEXICON_FILE = 'compromise-lexicon.json';
+
+/**
+ * The lexicon's data module (`code`), and the JSON text it reads (`json`) from LEXICON_FILE beside
+ * the chunk it ends up in: as dataModule's, the objects the data reaches more than once are linked
+ * back, and the merge its lexicon was made by (mergedLexicon) is exported. A file, not a string
+ * literal in the chunk: compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms
+ * of CPU, measured in the eleventh pass), while a read is one system call and JSON.parse is the same.
+ */
+export function lexiconModule(value, merge) {
+  const { json, links } = plainData(value);
+  const code = [
+    "import { readFileSync as __aureusReadFileSync } from 'node:fs';",
+    `const data = JSON.parse(__aureusReadFileSync(new URL(${JSON.stringify(`./${LEXICON_FILE}`)}, import.meta.url), 'utf8'));`,
+    `const at = (path) => path.reduce((o, k) => o[k], data);`,
+    `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    'export default data;',
+    `const merged = ${JSON.stringify(merge)};`,
+    LEXICON_MERGE,
+  ].join('\n');
+  return { code, json };
 }
 
 /** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
@@ -265,11 +378,17 @@ export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
   const data = await precomputed(dir);
-  const contents = { data: dataModule(data.lexicon), net: postTaggerNet(await netData(dir)) };
+  const lexicon = lexiconModule(data.lexicon, data.merge);
+  const contents = { data: lexicon.code, net: postTaggerNet(await netData(dir)) };
   sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {
+      // The lexicon's JSON beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
+      const { outdir, outfile } = b.initialOptions;
+      b.onEnd((result) => {
+        if (result.errors.length === 0) writeFileSync(path.join(outdir ?? path.dirname(outfile), LEXICON_FILE), lexicon.json);
+      });
       b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
       b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
       b.onLoad({ filter: /\.js$/ }, (args) => {

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
 
@@ -75,7 +75,11 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/lexicon/_data.js'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/_expand/'))).toBe(false);
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
-    expect(fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8')).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    const code = fs.readFileSync(path.join(tmp, 'bundled.js'), 'utf8');
+    expect(code).not.toContain('Object.assign(model, { [key]: plugin[key] })');
+    // The lexicon is read from the file beside the bundle, not compiled as a literal.
+    expect(fs.readFileSync(path.join(tmp, LEXICON_FILE as string), 'utf8')).toContain('"20th century fox":"Organization"');
+    expect(code).not.toContain('{"lexicon":{');
     expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
@@ -213,6 +217,50 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const calls = files.filter((f) => /\b(?:nlp|compromise)\.(?:plugin|extend|addWords|addTags)\s*\(|\.addWords\s*\(/.test(fs.readFileSync(path.join(repo, 'src', f), 'utf8')));
     expect(calls).toEqual([]);
   });
+
+  it('makes the merged lexicon the world’s when the world’s is the one it was merged with, and merges as published otherwise', async () => {
+    const dir = compromiseDir(repo);
+    type Lexicon = Record<string, unknown>;
+    const words = ((await import(pathToFileURL(path.join(dir, MODEL_MODULE)).href)).default as { one: { lexicon: Lexicon } }).one.lexicon;
+    const beforeText = lexiconBefore(dir) as string;
+    const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
+    fs.mkdirSync(path.join(tmp, 'merge'));
+    const file = path.join(tmp, 'merge', 'lexicon.mjs');
+    const made = lexiconModule({ lexicon }, merge) as { code: string; json: string };
+    fs.writeFileSync(file, made.code);
+    fs.writeFileSync(path.join(tmp, 'merge', LEXICON_FILE as string), made.json);
+    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
+    type Extend = (plugin: unknown, world: unknown) => void;
+    const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
+    // The published extend() of the pre-tagger's words (or `plugin`) into a world holding `lex`.
+    const published = (lex: Lexicon, plugin: Lexicon = words) => {
+      const world = { methods: {}, model: { one: { lexicon: lex } }, compute: {}, hooks: [] };
+      extend({ model: { one: { lexicon: plugin } } }, world);
+      return world.model.one.lexicon;
+    };
+    // Keys in order and values.
+    const text = (o: Lexicon) => JSON.stringify(Object.entries(o));
+    const want = text(published(JSON.parse(beforeText) as Lexicon));
+    expect(Object.keys(lexicon).length).toBeGreaterThan(24_000);
+    expect(merge.kept.length).toBeGreaterThan(100);
+    expect(merge.common.length).toBeGreaterThan(10);
+    // The world's lexicon as compromise holds it before the pre-tagger: the merged one takes its place, with the world's own values.
+    const live = JSON.parse(beforeText) as Lexicon;
+    const model: Lexicon = { lexicon: live };
+    expect(mod.merge(model, 'lexicon', mod.default.lexicon)).toBeNull();
+    expect(model.lexicon).toBe(mod.default.lexicon);
+    expect(text(model.lexicon as Lexicon)).toBe(want);
+    const array = merge.kept.find((k) => Array.isArray(live[k]))!;
+    expect((model.lexicon as Lexicon)[array]).toBe(live[array]);
+    // Any other lexicon: the pre-tagger's own words, in their order, merged as published.
+    const other = { ...(JSON.parse(beforeText) as Lexicon), aureus: 'Noun' };
+    const own = mod.merge({ lexicon: other }, 'lexicon', mod.default.lexicon) as Lexicon;
+    expect(text(own)).toBe(text(words));
+    expect(text(published({ ...other }, own))).toBe(text(published({ ...other })));
+    // Any other value is merged as it is.
+    const value = { a: 1 };
+    expect(mod.merge({}, 'lexicon', value)).toBe(value);
+  }, 60_000);
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
     const shared = ['Possessive', 'Pronoun'];

@@ -64,6 +64,24 @@ describe("a window's people and places are its two sentences'", () => {
   });
 });
 
+describe('a text scanned for names again gets the answer its own index gives it', () => {
+  it('kept per name index and exact text: the same frozen answer for the same text, its own for another text or index', () => {
+    const named = sentences.filter((t) => findMentions(t, idx).length > 0);
+    expect(named.length).toBeGreaterThan(100);
+    const [a, b] = [named[0], named.find((t) => JSON.stringify(findMentions(t, idx)) !== JSON.stringify(findMentions(named[0], idx)))!];
+    expect(findMentions(a, idx)).toBe(findMentions(a, idx));
+    expect(Object.isFrozen(findMentions(a, idx))).toBe(true);
+    // Each answer is what a fresh index (a fresh memo) scans, text by text.
+    const fresh = personIndex(ctx);
+    for (const t of named.slice(0, 200)) expect(findMentions(t, idx), t).toEqual(findMentions(t, fresh));
+    expect(findMentions(b, idx)).not.toEqual(findMentions(a, idx));
+    // An index that knows nobody finds nobody, whatever another index found in the same text.
+    const pk = ctx.packet;
+    const nobody = personIndex({ ...ctx, characters: [], packet: { ...pk, cast: [], dead: [], retrieved_subgraph: { ...pk.retrieved_subgraph, characters: [] } } });
+    expect(findMentions(a, nobody)).toEqual([]);
+  });
+});
+
 describe('the bound read once per passage is the bound read per fact', () => {
   it('couldMatchBound on a passage bound answers as couldMatch on the passage, for every forbidden fact', () => {
     const facts = [...ctx.packet.constraints.forbidden_facts, ...ctx.packet.retrieved_subgraph.secrets.map((s) => s.text)];

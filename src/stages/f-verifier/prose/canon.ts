@@ -36,7 +36,7 @@ function factionRe(factions: string[]): RegExp | null {
  * What a sentence says about the life or party of the people it names: "X is dead", "X's widow",
  * "kills X", "X is alive", "X, darling of the populares". Hedged statements are kept as doubtful.
  */
-export function canonStatements(text: string, mentions: Mention[], idx: PersonIndex): CanonStatement[] {
+export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex): CanonStatement[] {
   const out: CanonStatement[] = [];
   const fre = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''));
   for (const m of mentions) {

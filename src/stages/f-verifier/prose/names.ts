@@ -109,8 +109,24 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   return { byId, forms, re, titles, titleRe: titleRegex(titles) };
 }
 
+/**
+ * findMentions' answers per name index and exact text: a scene's index is made once per
+ * verification, and its reader, its forbidden facts' bounds (each sentence again) and their
+ * signatures scan the same texts (about half of a starter episode's scans were repeats; issue 18,
+ * eleventh pass). Frozen, as every caller shares one answer; kept as long as the index is.
+ */
+const mentionMemo = new WeakMap<PersonIndex, Map<string, readonly Mention[]>>();
+
 /** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
-export function findMentions(text: string, idx: PersonIndex): Mention[] {
+export function findMentions(text: string, idx: PersonIndex): readonly Mention[] {
+  let memo = mentionMemo.get(idx);
+  if (!memo) mentionMemo.set(idx, (memo = new Map()));
+  let hit = memo.get(text);
+  if (!hit) memo.set(text, (hit = Object.freeze(scanMentions(text, idx))));
+  return hit;
+}
+
+function scanMentions(text: string, idx: PersonIndex): Mention[] {
   const out: Mention[] = [];
   for (const m of idx.re ? text.matchAll(idx.re) : []) {
     const t = m[0];

@@ -81,7 +81,23 @@ export function tokensFrom(terms: Term[]): Tokens {
 }
 
 export function tokensOf(text: string): Tokens {
-  return tokenMemo.get(text, (t) => tokensFrom((nlp.tokenize(t) as unknown as { docs: Term[][] }).docs.flat()));
+  return tokenMemo.get(text, (t) => tokensFrom((tokenized(t) as unknown as { docs: Term[][] }).docs.flat()));
+}
+
+/**
+ * nlp.tokenize(text), without its second normalisation: the tokenizer (fromString) already sets
+ * each term's normal form from its text, and nlp.tokenize's 'normal' step sets it again, by the same
+ * function of the same text (no step before it changes a term's text): a fifth of tokenizing a line
+ * (issue 18, eleventh pass). Made as tagsOnly makes its document; an empty text as nlp.tokenize.
+ */
+export function tokenized(text: string): Doc {
+  const world = nlp.world() as unknown as { compute: Record<string, unknown> };
+  if (!text || !world.compute.contractions) return nlp.tokenize(text);
+  const View = nlp('').constructor as unknown as View;
+  const fromString = (nlp.methods() as unknown as { one: { tokenize: { fromString: FromString } } }).one.tokenize.fromString;
+  const doc = new View(fromString(text, world));
+  doc.compute(['alias', 'machine', 'contractions']);
+  return doc;
 }
 
 type Splitter = (text: string, world: unknown) => string[];
@@ -106,7 +122,7 @@ export function sentencesOf(text: string): readonly string[] {
 const lines = new BoundedMemo<string, readonly string[]>(MAX);
 
 function splitLine(text: string): readonly string[] {
-  const doc = nlp.tokenize(text);
+  const doc = tokenized(text);
   const split = (nlp.methods() as unknown as { one: { tokenize: { splitSentences: Splitter } } }).one.tokenize.splitSentences;
   const world = nlp.world();
   const chunks = split(text, world);

@@ -11,7 +11,7 @@ export interface ProseSentence {
   line: number;
   text: string;
   kind: 'narration' | 'speech';
-  mentions: Mention[];
+  mentions: readonly Mention[];
 }
 
 /** Someone who does something on stage, by the prose's own account. */
@@ -43,7 +43,7 @@ const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
 const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 
 /** The speaker of a said-tag in a sentence with a quote (`ms`: its mentions): a name, or a pronoun carried over from `last`. */
-function saidBy(narr: string, ms: Mention[], last: string | undefined): { id: string; sure: boolean } | null {
+function saidBy(narr: string, ms: readonly Mention[], last: string | undefined): { id: string; sure: boolean } | null {
   for (const m of ms) {
     const after = narr.slice(m.end, m.end + 40);
     const before = narr.slice(Math.max(0, m.start - 12), m.start);

@@ -82,7 +82,7 @@ function actsNow(after: string): boolean | 'doubtful' {
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
  * ("Catiline stood", "Catiline would have") are not deeds in the present scene.
  */
-export function subjectVerb(narr: string, mentions: Mention[]): Subject | null {
+export function subjectVerb(narr: string, mentions: readonly Mention[]): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
