@@ -1,7 +1,7 @@
 import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
-import type { World } from '../../domain/world.js';
+import type { Operator, World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
 import { applyDeltas } from '../../core/deltas/index.js';
@@ -17,7 +17,7 @@ import { SteeringHook, type Steering } from './steering.js';
 import { CLIFFHANGER_RESERVE, buildCandidates, candidateHolds, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
 import { pickLocation, sceneTime } from './locations.js';
 import { buildApplication, type Pacing } from './application.js';
-import { actUsesIn, actableIn, factsOf, placeFullness, resolvedIn, scoreCandidate, type SlotScoring } from './score.js';
+import { actUsesIn, actableIn, allCanAct, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
@@ -97,6 +97,12 @@ export class Attempt {
   readonly candidates: Candidate[];
   readonly cliffCandidates: Candidate[];
   readonly tagCandidates = new Map<MandatoryBeat, Candidate[]>();
+  /** What each candidate's score bound reads that stays the same for the attempt, by position in `candidates`. */
+  readonly fixed: FixedParts[];
+  /** The moves that kept a cliffhanger family live on the last slot (cliffhangerReserve looks at them first). */
+  readonly cliffWitnesses: Candidate[] = [];
+  /** Every character some candidate binds, once each (slotScoring's everyoneActs). */
+  readonly boundChars: string[];
   proj: Projection;
   readonly where = new Map<string, Whereabouts>();
   readonly overdue: Set<string>;
@@ -157,6 +163,7 @@ export class Attempt {
     this.gate = new AnchorGate(input.anchors, context.date, dueAnchors(input.anchors, context.date, input.playedOperators ?? new Set()));
 
     this.candidates = buildCandidates(world, this.episode, proposals);
+    this.boundChars = [...new Set(this.candidates.flatMap((c) => c.chars))];
     this.cliffCandidates = this.candidates.filter((c) => c.op.beats.includes('cliffhanger'));
     for (const t of ['reveal', 'reversal', 'confrontation'] as MandatoryBeat[]) this.tagCandidates.set(t, this.candidates.filter((c) => c.op.beats.includes(t)));
 
@@ -177,6 +184,7 @@ export class Attempt {
     this.seasonProgress = Math.min(1, this.episode / Math.max(1, input.seasonGoals?.episodes_planned ?? 12));
     // The last re-plan forgets the season: a repeat is better than no episode at all.
     this.memory = new SeasonMemory(this.episode, attempt === PLAN_ATTEMPTS - 1 ? [] : input.recentMoves ?? []);
+    this.fixed = fixedParts(this.candidates, this.memory, this.overdue, (c) => isRequired(input.steering, c));
     this.arc = tensionTargets(tension(start), this.shape, this.seasonProgress);
     this.arcWeight = arcWeight(this.seasonProgress);
     const played = input.playedOperators ?? new Set<string>();
@@ -218,57 +226,89 @@ export class Attempt {
     return TAG_ORDER.find((t) => w.due.includes(t) && !this.placedTags.has(t) && !w.slipped.has(t)) ?? null;
   }
 
-  /** The candidates that may take slot k of the scene, best first (score + seeded jitter, then key), yielded lazily. */
-  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): Iterable<Candidate> {
+  /**
+   * The candidates that may take slot k of the scene, best first (score + seeded jitter, then key),
+   * yielded lazily. `full`: every candidate scored in full before the first is yielded, the ranking the
+   * bounds must reproduce (test/stages/planning/slot-bound.test.ts compares the two on whole seasons).
+   */
+  rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean, full = false): Iterable<Candidate> {
+    const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
+    const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
+    const cands: Candidate[] = [];
+    const bounds: number[] = [];
+    const added: number[] = [];
+    const sts: SlotScoring[] = [];
+    for (const p of this.slotCandidates(needTag, st.allowed)) {
+      const c = this.candidates[p]!;
+      const fixed = this.fixed[p]!;
+      const o = factsOf(c, st);
+      const stc = fixed.required || o.due ? stRequired : st;
+      if (excluded(c, stc, o)) continue;
+      const steered = this.steer.score(c);
+      if (steered === null) continue;
+      // Every candidate that can take the slot draws its jitter, in candidate order, as when each was scored in full.
+      const j = jitter.next() * this.jitterScale;
+      cands.push(c);
+      sts.push(stc);
+      added.push(steered, j);
+      bounds.push(scoreBound(c, st, o, fixed) + steered + o.bonus + o.prep + o.arc + j);
+    }
+    // Only the candidates whose bound reaches the top are scored in full (ranking.ts): the same total,
+    // by the same additions, as when every candidate was.
+    const exact = (i: number): number => {
+      const c = cands[i]!;
+      const o = factsOf(c, st);
+      const s = scoreOf(c, sts[i]!, placeFull, o);
+      const score = s + added[2 * i]! + o.bonus + o.prep + o.arc;
+      return score + added[2 * i + 1]!;
+    };
+    // A NaN total has no place in an order: with one, the heap's pops are those of scoring every candidate.
+    if (full || bounds.some(Number.isNaN)) return bestFirst(cands, cands.map((_, i) => exact(i)));
+    return bestFirst(cands, bounds, exact);
+  }
+
+  /** What the scores of slot k read: the planner's running state, the scoring of a required (or due) move, the places' fullness. */
+  slotScoring(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean): { st: SlotScoring; stRequired: SlotScoring; placeFull: (op: Operator) => number } {
     const slotType = this.shape.slotTypes[this.slotSeq] ?? 'thriller';
     const remainingAfter = this.totalSlots - this.slotSeq - 1;
-    const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
     const allowed = { thriller: this.types.allowed('thriller', remainingAfter, needTag), soap: this.types.allowed('soap', remainingAfter, needTag) };
     const index = this.proj.index;
-    this.types.live = w.isLast ? new Map() : liveTypesOfTags(this.tagCandidates, this.placedTags, index, this.usedKeys, this.episode);
-    const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity);
+    // Read by the next slot's budget (as when it was a map worked out here for every unplaced tag).
+    this.types.live = w.isLast ? () => new Set() : liveTypesOfTags(this.tagCandidates, index, this.usedKeys, this.episode);
+    const reserve = w.isLast ? new Set<string>() : cliffhangerReserve(this.cliffCandidates, index, this.usedKeys, this.episode, this.attempt === 0 ? CLIFFHANGER_RESERVE : Infinity, this.cliffWitnesses);
     const { needs, pull } = this.projected(w.sc.number);
+    const actable = actableIn(index);
     const st: SlotScoring = {
       index, scene: w.sc, k, slotType, needTag, needComplication, allowed, usedKeys: this.usedKeys, location: w.location, forcedOpening: w.forcedOpening,
       locUses: this.locUses, deferred: this.deferred, overdue: this.overdue, pacing: this.pacing, advancedCount: this.advancedCount, opUses: this.opUses,
       actUses: actUsesIn(this.actorActUses, w.sc.act), appearances: this.appearances, cast: w.cast, reserve, memory: this.memory, seasonProgress: this.seasonProgress,
-      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable: actableIn(index), resolved: resolvedIn(index), opFacts: new Map(),
+      relaxed: this.attempt === PLAN_ATTEMPTS - 1, threadNeeds: new Map(), actable, everyoneActs: allCanAct(index, actable, this.boundChars), resolved: resolvedIn(index), opFacts: new Map(),
       // The parts of a score that depend on the operator alone (a due anchor, the metrics the anchors
       // need, the arc's pull): worked out with the operator's other facts, once per operator of the slot.
       opBonus: (c) => ({ due: this.gate.isDue(c.op.id), bonus: this.gate.bonus(c.op.id), prep: prepScore(c, needs), arc: this.arcWeight * pull * expectedTension(c.op, this.world) }),
     };
-    const stRequired = { ...st, memory: FORGETFUL, relaxed: true };
-    const placeFull = placeFullness(index, this.locUses);
-    const cands: Candidate[] = [];
-    const totals: number[] = [];
-    for (const c of this.slotCandidates(needTag, allowed)) {
-      const o = factsOf(c, st);
-      // A move the showrunner requires (--require) is not held back by the season's memory.
-      const s = scoreCandidate(c, isRequired(this.input.steering, c) || o.due ? stRequired : st, placeFull, o);
-      if (s === null) continue;
-      const steered = this.steer.score(c);
-      if (steered === null) continue;
-      const score = s + steered + o.bonus + o.prep + o.arc;
-      cands.push(c);
-      totals.push(score + jitter.next() * this.jitterScale);
-    }
-    return bestFirst(cands, totals);
+    // A move the showrunner requires (--require) is not held back by the season's memory.
+    return { st, stRequired: { ...st, memory: FORGETFUL, relaxed: true }, placeFull: placeFullness(index, this.locUses) };
   }
 
-  private readonly slotLists = new Map<string, Candidate[]>();
+  private readonly slotLists = new Map<string, number[]>();
 
   /**
-   * The candidates a slot scores, in candidate order: those carrying the slot's tag, of a type it
-   * allows. scoreCandidate gives every other one null before it draws any jitter, so leaving them
-   * out changes nothing but the work (a tagged or single-type slot looked at every candidate).
+   * The positions (in `candidates`) of the candidates a slot scores, in candidate order: those carrying
+   * the slot's tag, of a type it allows. Every other one is excluded before it draws any jitter, so
+   * leaving them out changes nothing but the work (a tagged or single-type slot looked at every
+   * candidate).
    */
-  private slotCandidates(needTag: MandatoryBeat | null, allowed: Record<'thriller' | 'soap', boolean>): Candidate[] {
-    if (!needTag && allowed.thriller && allowed.soap) return this.candidates;
+  private slotCandidates(needTag: MandatoryBeat | null, allowed: Record<'thriller' | 'soap', boolean>): number[] {
     const key = `${needTag ?? ''}|${allowed.thriller}|${allowed.soap}`;
     let l = this.slotLists.get(key);
     if (!l) {
-      const from = needTag === 'cliffhanger' ? this.cliffCandidates : (needTag && this.tagCandidates.get(needTag)) || this.candidates;
-      this.slotLists.set(key, (l = from.filter((c) => allowed[c.op.type] && (!needTag || c.op.beats.includes(needTag)))));
+      l = [];
+      for (let p = 0; p < this.candidates.length; p++) {
+        const c = this.candidates[p]!;
+        if (allowed[c.op.type] && (!needTag || c.op.beats.includes(needTag))) l.push(p);
+      }
+      this.slotLists.set(key, l);
     }
     return l;
   }

@@ -5,6 +5,7 @@ import { perState, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, prereqsHold } from '../../core/expr/index.js';
 import { bindingKey, canAct } from '../b-proposals/bdi.js';
 import { candidatePool, type PoolEntry } from '../b-proposals/pool.js';
+import type { LiveTypes, OpType } from './type-budget.js';
 
 /**
  * The Director's candidate moves: every operator x binding for every acting principal (prereqs
@@ -96,36 +97,50 @@ export function candidateHolds(c: Candidate, index: WorldIndex, episode: number)
 
 export const RESERVE_PENALTY = 100;
 
-/** The cliffhanger families still applicable on the projection, if they are few enough to protect. */
-export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number): Set<string> {
+/**
+ * The cliffhanger families still applicable on the projection, if they are few enough to protect. The
+ * answer does not depend on the order the moves are looked at (the live families, or none when more
+ * than `limit` are live), so the moves that kept a family live on an earlier slot (`witnesses`, updated
+ * here) are looked at first: while more than `limit` of them still hold, no other move is checked.
+ */
+export function cliffhangerReserve(cliff: Candidate[], index: WorldIndex, usedKeys: Set<string>, episode: number, limit: number, witnesses: Candidate[] = []): Set<string> {
   const families = new Set<string>();
-  for (const c of cliff) {
+  const found: Candidate[] = [];
+  const live = (c: Candidate): boolean => {
     const f = familyOf(c);
-    if (families.has(f) || usedKeys.has(c.key)) continue;
-    if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
-    if (!candidateHolds(c, index, episode)) continue;
+    if (families.has(f) || usedKeys.has(c.key)) return false;
+    if (!c.chars.every((id) => canAct(index.characters.get(id)))) return false;
+    if (!candidateHolds(c, index, episode)) return false;
     families.add(f);
-    if (families.size > limit) return new Set();
-  }
-  return families;
+    found.push(c);
+    return true;
+  };
+  let none = false;
+  for (const c of witnesses) if (live(c) && families.size > limit) { none = true; break; }
+  if (!none) for (const c of cliff) if (live(c) && families.size > limit) { none = true; break; }
+  witnesses.splice(0, witnesses.length, ...found);
+  return none ? new Set() : families;
 }
 
-/** For each unplaced mandatory tag, the types of its carriers whose prereqs hold on the projection now. */
-export function liveTypesOfTags(
-  tagCandidates: Map<MandatoryBeat, Candidate[]>, placed: Set<MandatoryBeat>, index: WorldIndex, usedKeys: Set<string>, episode: number,
-): Map<MandatoryBeat, Set<'thriller' | 'soap'>> {
-  const out = new Map<MandatoryBeat, Set<'thriller' | 'soap'>>();
-  for (const [tag, cands] of tagCandidates) {
-    if (placed.has(tag)) continue;
-    const types = new Set<'thriller' | 'soap'>();
-    for (const c of cands) {
-      if (types.has(c.op.type) || usedKeys.has(c.key)) continue;
+/**
+ * For each mandatory tag, the types of its carriers whose prereqs hold on the projection now (not
+ * used, able to act), worked out when first asked: the type budget asks only when its answer depends
+ * on them (type-budget.ts). The keys used so far are copied, as the budget asks at the next slot.
+ */
+export function liveTypesOfTags(tagCandidates: Map<MandatoryBeat, Candidate[]>, index: WorldIndex, usedKeys: ReadonlySet<string>, episode: number): LiveTypes {
+  const used = new Set(usedKeys);
+  const out = new Map<MandatoryBeat, Set<OpType>>();
+  return (tag) => {
+    let types = out.get(tag);
+    if (types) return types;
+    out.set(tag, (types = new Set<OpType>()));
+    for (const c of tagCandidates.get(tag) ?? []) {
+      if (types.has(c.op.type) || used.has(c.key)) continue;
       if (!c.chars.every((id) => canAct(index.characters.get(id)))) continue;
       if (!candidateHolds(c, index, episode)) continue;
       types.add(c.op.type);
       if (types.size === 2) break;
     }
-    out.set(tag, types);
-  }
-  return out;
+    return types;
+  };
 }

@@ -43,6 +43,11 @@ export interface SlotScoring {
   threadNeeds: Map<string, number | null>;
   /** canAct by character id on `index`, filled as asked (actableIn): looked up once per slot, not per candidate. */
   actable: Map<string, boolean>;
+  /**
+   * Every character any of the attempt's candidates binds can act on `index` (allCanAct of them all,
+   * once per slot): then no candidate is excluded for its cast, and none is looked up per candidate.
+   */
+  everyoneActs: boolean;
   /** The ids of the threads resolved on `index` (resolvedIn), likewise. */
   resolved: ReadonlySet<string>;
   /** What the score reads of an operator alone, filled as asked (factsOf): once per operator of the slot, not per candidate. */
@@ -126,7 +131,7 @@ function countIn(ids: readonly string[], has: (id: string) => boolean): number {
   return n;
 }
 
-function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly string[]): boolean {
+export function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly string[]): boolean {
   for (const id of ids) {
     let ok = m.get(id);
     if (ok === undefined) m.set(id, (ok = canAct(index.characters.get(id))));
@@ -135,16 +140,23 @@ function allCanAct(index: WorldIndex, m: Map<string, boolean>, ids: readonly str
   return true;
 }
 
-/** The candidate's score for this slot, or null when it cannot take the slot at all (`f`: its operator's facts, when the caller has them). */
-export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number, f: OpFacts = factsOf(c, st)): number | null {
-  const { index, k } = st;
-  if (st.needTag && !c.op.beats.includes(st.needTag)) return null;
-  if (!st.allowed[c.op.type]) return null;
-  if (st.usedKeys.has(c.key)) return null;
-  if (!allCanAct(index, st.actable, c.chars)) return null;
-  if (!f.settingHere) return null;
+/** The candidate cannot take the slot at all (it draws no jitter and is not ranked); `f`: its operator's facts. */
+export function excluded(c: Candidate, st: SlotScoring, f: OpFacts): boolean {
+  if (st.needTag && !c.op.beats.includes(st.needTag)) return true;
+  if (!st.allowed[c.op.type]) return true;
+  if (st.usedKeys.has(c.key)) return true;
+  if (!st.everyoneActs && !allCanAct(st.index, st.actable, c.chars)) return true;
+  if (!f.settingHere) return true;
   // A resolved thread stays resolved: a move whose every story is closed is not replayed.
-  if (!st.relaxed && closedIn(c, st.resolved)) return null;
+  return !st.relaxed && closedIn(c, st.resolved);
+}
+
+/**
+ * The score of a candidate that can take the slot. scoreBound below follows it term by term: a
+ * change here must be made there too (test/stages/planning/slot-bound.test.ts compares the two).
+ */
+export function scoreOf(c: Candidate, st: SlotScoring, placeFull: (op: Operator) => number, f: OpFacts): number {
+  const { k } = st;
   let s = c.base;
   // Location variety: a first move whose every allowed place is already full costs a little.
   if (!st.location && !(st.forcedOpening && k === 0) && st.locUses.size) s -= LOCATION_FULL_PENALTY * placeFull(c.op);
@@ -172,6 +184,58 @@ export function scoreCandidate(c: Candidate, st: SlotScoring, placeFull: (op: Op
   if (f.fatal) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
   s -= rescues ? Math.min(st.memory.penalty(c), 1) : st.memory.penalty(c);
   return s;
+}
+
+/** What scoreBound reads of a candidate that stays the same for the whole attempt (c-director/bounds.ts). */
+export interface FixedParts {
+  /** c.base plus the proposal's part, added in scoreOf's order. */
+  lead: number;
+  /** The least the season's memory can take off it this attempt while its operator is not due (scoreOf's last term). */
+  memory: number;
+  family: string;
+  /** The showrunner requires the move (--require): it is scored without the season's memory. */
+  required: boolean;
+}
+
+/**
+ * An upper bound of scoreOf(c, st, …) that reads no per-candidate lookup but its threads': the same
+ * additions in the same order, with each penalty that needs a lookup (a full place, the actor's and the
+ * cast's earlier moves, the memory's part above `fixed.memory`) left out and each count of bound
+ * characters in the cast or the forced opening taken at its most (every bound character). Rounded
+ * addition and subtraction are monotone in each operand, so the float is never below scoreOf's.
+ */
+export function scoreBound(c: Candidate, st: SlotScoring, f: OpFacts, fixed: FixedParts): number {
+  const { k } = st;
+  let s = fixed.lead;
+  s += threadNeed(c, st);
+  if (c.op.type === st.slotType) s += 0.6;
+  if (f.phase) s += 0.5;
+  if (st.needComplication && f.complication) s += 5;
+  s -= f.usesCost;
+  if (st.forcedOpening && k === 0) {
+    s += 2 * c.chars.length;
+    if (f.settingOpening) s += 3;
+  }
+  if (k > 0) s += 0.8 * c.chars.length;
+  if (st.reserve.size && st.reserve.has(fixed.family)) s -= RESERVE_PENALTY;
+  if (f.fatal) s += st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS;
+  s -= f.due ? 0 : fixed.memory;
+  return s;
+}
+
+/**
+ * Each candidate's FixedParts for one attempt. A required move is scored without the memory; another
+ * may lose only min(penalty, 1) while one of its threads is overdue (the rescue scoreOf grants while the
+ * thread has not moved), else its whole penalty.
+ */
+export function fixedParts(cands: readonly Candidate[], memory: SeasonMemory, overdue: ReadonlySet<string>, required: (c: Candidate) => boolean): FixedParts[] {
+  return cands.map((c) => {
+    const lead = c.proposal ? c.base + (c.proposal.exact ? c.proposal.priority : 0.5 * c.proposal.priority) : c.base;
+    const req = required(c);
+    const p = req ? 0 : memory.penalty(c);
+    const rescuable = overdue.size > 0 && c.threads.some((t) => overdue.has(t));
+    return { lead, memory: rescuable ? Math.min(p, 1) : p, family: familyOf(c), required: req };
+  });
 }
 
 /** What the candidate's threads need: open, not deferred, with pace budget left; overdue first. */
