@@ -39,7 +39,7 @@
 // whole world it builds (model, tags, hooks, methods) equals the published one's, so the two cannot
 // drift; each edit is checked here too, so a compromise release that moves a line fails the build.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -386,8 +386,12 @@ export async function compromiseLoad(root) {
     setup(b) {
       // The lexicon's JSON beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
       const { outdir, outfile } = b.initialOptions;
+      // esbuild runs onEnd before it writes the chunks: on a clean clone the folder does not exist yet.
       b.onEnd((result) => {
-        if (result.errors.length === 0) writeFileSync(path.join(outdir ?? path.dirname(outfile), LEXICON_FILE), lexicon.json);
+        if (result.errors.length) return;
+        const dir = outdir ?? path.dirname(outfile);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(path.join(dir, LEXICON_FILE), lexicon.json);
       });
       b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
       b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
