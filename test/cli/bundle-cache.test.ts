@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, tempDir } from './helpers.js';
+import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
 
 /**
  * bin/aureus.js runs the start-up bundle with V8's code cache (scripts/bundle-cache.mjs writes
@@ -26,13 +26,10 @@ function temp(label: string): string {
   return d;
 }
 
-/** A copy of the built package (node_modules linked), to change its cache without touching the repo's. */
+/** A copy of the built package, its files' times kept, to change its cache without touching the repo's. */
 function packageCopy(): string {
-  const root = temp('cache-pkg');
-  for (const part of ['bin', 'dist', 'schemas', 'world', 'operators', 'style', 'seasons', 'data', 'aureus.config.yaml', 'package.json']) {
-    if (fs.existsSync(path.join(REPO, part))) fs.cpSync(path.join(REPO, part), path.join(root, part), { recursive: true, preserveTimestamps: true });
-  }
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+  const root = copyPackage('cache-pkg', { preserveTimestamps: true });
+  dirs.push(root);
   return root;
 }
 

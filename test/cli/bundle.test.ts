@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, tempDir } from './helpers.js';
+import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
 
 /**
  * bin/aureus.js runs the start-up bundle (scripts/bundle.mjs, dist/bundle/) while it is at least as
@@ -15,14 +15,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
 });
 
-/** A copy of the built package (node_modules linked), to age its files without touching the repo's. */
+/** A copy of the built package, to age its files without touching the repo's. */
 function packageCopy(): string {
-  const root = tempDir('bundle-pkg');
+  const root = copyPackage('bundle-pkg');
   dirs.push(root);
-  for (const part of ['bin', 'dist', 'schemas', 'world', 'operators', 'style', 'seasons', 'data', 'aureus.config.yaml', 'package.json']) {
-    if (fs.existsSync(path.join(REPO, part))) fs.cpSync(path.join(REPO, part), path.join(root, part), { recursive: true });
-  }
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
   return root;
 }
 

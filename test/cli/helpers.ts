@@ -27,6 +27,23 @@ export function tempDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `aureus-${label}-`));
 }
 
+/** The parts of the built package a CLI run reads (bin, dist, the starter kit, package.json). */
+const PACKAGE_PARTS = ['bin', 'dist', 'schemas', 'world', 'operators', 'style', 'seasons', 'data', 'aureus.config.yaml', 'package.json'];
+
+/**
+ * A copy of the built package in a temp directory (node_modules linked), to change its dist/
+ * without touching the repo's. `preserveTimestamps`: keep the files' mtimes (bin/aureus.js picks the
+ * bundle and its code cache by them). The caller removes the directory.
+ */
+export function packageCopy(label: string, opts: { preserveTimestamps?: boolean } = {}): string {
+  const root = tempDir(label);
+  for (const part of PACKAGE_PARTS) {
+    if (fs.existsSync(path.join(REPO, part))) fs.cpSync(path.join(REPO, part), path.join(root, part), { recursive: true, preserveTimestamps: opts.preserveTimestamps === true });
+  }
+  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
+  return root;
+}
+
 /** A fresh copy of the base world in a temp directory. */
 export function copyBaseWorld(label = 'world'): string {
   const base = baseWorldDir();

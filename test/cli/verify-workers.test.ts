@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, tempDir } from './helpers.js';
+import { packageCopy, REPO, tempDir } from './helpers.js';
 
 /**
  * `episode run` verifies its scenes in a worker thread (stages/verify-pool.ts, issue 18), from the
@@ -23,14 +23,11 @@ function temp(label: string): string {
   return d;
 }
 
-/** A copy of the built package without its bundle (node_modules linked): the CLI runs dist/ unbundled. */
+/** A copy of the built package without its bundle: the CLI runs dist/ unbundled. */
 function unbundledPackage(): string {
-  const root = temp('vw-pkg');
-  for (const part of ['bin', 'dist', 'schemas', 'world', 'operators', 'style', 'seasons', 'data', 'aureus.config.yaml', 'package.json']) {
-    if (fs.existsSync(path.join(REPO, part))) fs.cpSync(path.join(REPO, part), path.join(root, part), { recursive: true });
-  }
+  const root = packageCopy('vw-pkg');
+  dirs.push(root);
   fs.rmSync(path.join(root, 'dist/bundle'), { recursive: true });
-  fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'));
   return root;
 }
 
