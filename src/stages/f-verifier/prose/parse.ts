@@ -40,11 +40,16 @@ export function tagsOnly(text: string): Doc {
   const hit = docs.peek(text);
   if (hit) return hit;
   const world = nlp.world() as unknown as { hooks: string[] };
-  const View = nlp('').constructor as unknown as View;
-  const fromString = (nlp.methods() as unknown as { one: { tokenize: { fromString: FromString } } }).one.tokenize.fromString;
-  const doc = new View(fromString(text, world));
+  const doc = tokenizerDoc(text, world);
   doc.compute(world.hooks.filter((h) => h !== 'chunks'));
   return doc;
+}
+
+/** The View over the tokenizer's document of `text`, before any compute hook: what nlp() starts from. */
+function tokenizerDoc(text: string, world: unknown): Doc {
+  const View = nlp('').constructor as unknown as View;
+  const fromString = (nlp.methods() as unknown as { one: { tokenize: { fromString: FromString } } }).one.tokenize.fromString;
+  return new View(fromString(text, world));
 }
 
 /*
@@ -93,9 +98,7 @@ export function tokensOf(text: string): Tokens {
 export function tokenized(text: string): Doc {
   const world = nlp.world() as unknown as { compute: Record<string, unknown> };
   if (!text || !world.compute.contractions) return nlp.tokenize(text);
-  const View = nlp('').constructor as unknown as View;
-  const fromString = (nlp.methods() as unknown as { one: { tokenize: { fromString: FromString } } }).one.tokenize.fromString;
-  const doc = new View(fromString(text, world));
+  const doc = tokenizerDoc(text, world);
   doc.compute(['alias', 'machine', 'contractions']);
   return doc;
 }
