@@ -20,6 +20,7 @@ import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
 import { metricNeeds, prepScore, type MetricNeeds } from './anchor-prep.js';
 import { bestFirst } from './ranking.js';
+import { blocksOf, rankByBlocks, type BlockSlot } from './slot-blocks.js';
 import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
 import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
@@ -219,11 +220,17 @@ export class Attempt {
   rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean, full = false): Iterable<Candidate> {
     const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
     const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
+    const list = this.slotCandidates(needTag, st.allowed);
+    // Unsteered, everyone able to act, no thread resolved: only a run's setting or a used key keeps a move out (slot-blocks.ts).
+    if (!full && !this.input.steering && st.everyoneActs && st.resolved.size === 0) {
+      const ranked = rankByBlocks(this.blockSlot(list), st, stRequired, placeFull, jitter);
+      if (ranked) return ranked;
+    }
     const cands: Candidate[] = [];
     const bounds: number[] = [];
     const added: number[] = [];
     const sts: SlotScoring[] = [];
-    for (const p of this.slotCandidates(needTag, st.allowed)) {
+    for (const p of list) {
       const c = this.candidates[p]!;
       const fixed = this.fixed[p]!;
       const o = factsOf(c, st);
@@ -296,6 +303,25 @@ export class Attempt {
       this.slotLists.set(key, l);
     }
     return l;
+  }
+
+  private readonly blockSlots = new Map<readonly number[], BlockSlot>();
+  private keyAt: Map<string, number[]> | null = null;
+
+  /** A slot list's (actor, operator) runs, what bounds them, and where each candidate and key is: once per list. */
+  private blockSlot(list: readonly number[]): BlockSlot {
+    let x = this.blockSlots.get(list);
+    if (!x) {
+      if (!this.keyAt) {
+        this.keyAt = new Map();
+        this.candidates.forEach((c, p) => (this.keyAt!.get(c.key) ?? this.keyAt!.set(c.key, []).get(c.key)!).push(p));
+      }
+      const blocks = blocksOf(list, this.candidates, this.fixed);
+      const blockAt = new Int32Array(this.candidates.length).fill(-1);
+      blocks.forEach((b, i) => { for (let j = b.from; j < b.to; j++) blockAt[list[j]!] = i; });
+      this.blockSlots.set(list, (x = { cands: this.candidates, fixed: this.fixed, list, blocks, blockAt, keyAt: this.keyAt, jitterScale: this.jitterScale }));
+    }
+    return x;
   }
 
   private projMetrics: { world: World; needs: MetricNeeds; tension: number } | null = null;
