@@ -20,7 +20,7 @@ import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
 import { metricNeeds, prepScore, type MetricNeeds } from './anchor-prep.js';
 import { bestFirst } from './ranking.js';
-import { blocksOf, rankByBlocks, type BlockSlot } from './slot-blocks.js';
+import { rankByBlocks, runsOf, slotRuns, type Block, type BlockSlot, type Runs } from './slot-blocks.js';
 import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
 import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
@@ -223,7 +223,8 @@ export class Attempt {
     const list = this.slotCandidates(needTag, st.allowed);
     // Unsteered, everyone able to act, no thread resolved: only a run's setting or a used key keeps a move out (slot-blocks.ts).
     if (!full && !this.input.steering && st.everyoneActs && st.resolved.size === 0) {
-      const ranked = rankByBlocks(this.blockSlot(list), st, stRequired, placeFull, jitter);
+      const slot = this.blockSlot(list);
+      const ranked = slot && rankByBlocks(slot, st, stRequired, placeFull, jitter);
       if (ranked) return ranked;
     }
     const cands: Candidate[] = [];
@@ -305,23 +306,15 @@ export class Attempt {
     return l;
   }
 
-  private readonly blockSlots = new Map<readonly number[], BlockSlot>();
-  private keyAt: Map<string, number[]> | null = null;
+  private runs: Runs | null = null;
+  private readonly slotRuns = new Map<readonly number[], Block[] | null>();
 
-  /** A slot list's (actor, operator) runs, what bounds them, and where each candidate and key is: once per list. */
-  private blockSlot(list: readonly number[]): BlockSlot {
-    let x = this.blockSlots.get(list);
-    if (!x) {
-      if (!this.keyAt) {
-        this.keyAt = new Map();
-        this.candidates.forEach((c, p) => (this.keyAt!.get(c.key) ?? this.keyAt!.set(c.key, []).get(c.key)!).push(p));
-      }
-      const blocks = blocksOf(list, this.candidates, this.fixed);
-      const blockAt = new Int32Array(this.candidates.length).fill(-1);
-      blocks.forEach((b, i) => { for (let j = b.from; j < b.to; j++) blockAt[list[j]!] = i; });
-      this.blockSlots.set(list, (x = { cands: this.candidates, fixed: this.fixed, list, blocks, blockAt, keyAt: this.keyAt, jitterScale: this.jitterScale }));
-    }
-    return x;
+  /** The (actor, operator) runs of a slot's list (slot-blocks.ts), worked out once per attempt and list; null: none. */
+  private blockSlot(list: readonly number[]): BlockSlot | null {
+    const runs = (this.runs ??= runsOf(this.candidates, this.fixed));
+    let blocks = this.slotRuns.get(list);
+    if (blocks === undefined) this.slotRuns.set(list, (blocks = slotRuns(runs, list)));
+    return blocks && { cands: this.candidates, fixed: this.fixed, runs, blocks, jitterScale: this.jitterScale };
   }
 
   private projMetrics: { world: World; needs: MetricNeeds; tension: number } | null = null;

@@ -257,10 +257,11 @@ export function blockBound(b: BlockParts, st: SlotScoring, f: OpFacts, jitterTop
   const reserve = st.reserve.size && st.reserve.has(b.family) ? RESERVE_PENALTY : 0;
   const fatal = f.fatal ? (st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS) : 0;
   const memory = f.due ? 0 : b.memory;
-  const parts = [b.lead, need, b.type === st.slotType ? 0.6 : 0, f.phase ? 0.5 : 0, st.needComplication && f.complication ? 5 : 0, -f.usesCost, opening, cast, -reserve, fatal, -memory, f.bonus, f.prep, f.arc, jitterTop];
-  let s = 0;
-  let size = 0;
-  for (const x of parts) { s += x; size += Math.abs(x); }
+  const fixed = (b.type === st.slotType ? 0.6 : 0) + (f.phase ? 0.5 : 0) + (st.needComplication && f.complication ? 5 : 0);
+  // Scalars, not an array of parts: this runs for every run of every slot.
+  const s = b.lead + need + fixed - f.usesCost + opening + cast - reserve + fatal - memory + f.bonus + f.prep + f.arc + jitterTop;
+  const size = Math.abs(b.lead) + need + fixed + Math.abs(f.usesCost) + Math.abs(opening) + cast + reserve + Math.abs(fatal) + Math.abs(memory)
+    + Math.abs(f.bonus) + Math.abs(f.prep) + Math.abs(f.arc) + Math.abs(jitterTop);
   if (!(size < 1e300)) return Number.NaN;
   return s + 1e-9 * (1 + size);
 }

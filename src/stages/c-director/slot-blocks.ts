@@ -17,36 +17,61 @@ import { blockBound, factsOf, scoreBound, scoreOf, type BlockParts, type FixedPa
  * totals, and on a tie the run is opened first).
  */
 export interface Block extends BlockParts {
-  /** Its moves' indices in the slot's list: [from, to). */
+  /** Its number among the attempt's runs, and its moves' positions in the candidates: [from, to). */
+  id: number;
   from: number;
   to: number;
 }
 
-/** The list's runs of one (actor, operator), each with what bounds its moves (per attempt: `fixed` holds for it). */
-export function blocksOf(list: readonly number[], cands: readonly Candidate[], fixed: readonly FixedParts[]): Block[] {
+/** The attempt's runs over all its candidates, the run of each candidate, the positions of each key. */
+export interface Runs {
+  blocks: Block[];
+  runAt: Int32Array;
+  keyAt: Map<string, number[]>;
+}
+
+/** Every (actor, operator) run of the candidates, with what bounds its moves (per attempt: `fixed` holds for it). */
+export function runsOf(cands: readonly Candidate[], fixed: readonly FixedParts[]): Runs {
+  const blocks: Block[] = [];
+  const runAt = new Int32Array(cands.length);
+  const keyAt = new Map<string, number[]>();
+  for (let i = 0; i < cands.length;) {
+    const first = cands[i]!;
+    const b: Block = { id: blocks.length, from: i, to: i, lead: -Infinity, memory: Infinity, chars: 0, family: familyOf(first), type: first.op.type, threads: [] };
+    const most = new Map<string, number>();
+    for (; b.to < cands.length; b.to++) {
+      const p = b.to;
+      const c = cands[p]!;
+      if (c.op !== first.op || c.actor !== first.actor) break;
+      b.lead = Math.max(b.lead, fixed[p]!.lead);
+      b.memory = Math.min(b.memory, fixed[p]!.memory);
+      b.chars = Math.max(b.chars, c.chars.length);
+      for (const t of c.threads) {
+        let n = 0;
+        for (const u of c.threads) if (u === t) n++;
+        if ((most.get(t) ?? 0) < n) most.set(t, n);
+      }
+      runAt[p] = b.id;
+      const at = keyAt.get(c.key);
+      if (at) at.push(p); else keyAt.set(c.key, [p]);
+    }
+    for (const [t, n] of most) for (let x = 0; x < n; x++) b.threads.push(t);
+    blocks.push(b);
+    i = b.to;
+  }
+  return { blocks, runAt, keyAt };
+}
+
+/**
+ * The runs a slot's list (candidate positions, in order) is made of, or null when one is in it only in
+ * part (the lists filter by operator, so none is on the Director's slots).
+ */
+export function slotRuns(runs: Runs, list: readonly number[]): Block[] | null {
   const out: Block[] = [];
   for (let i = 0; i < list.length;) {
-    const first = cands[list[i]!]!;
-    let j = i;
-    let lead = -Infinity;
-    let memory = Infinity;
-    let chars = 0;
-    const most = new Map<string, number>();
-    for (; j < list.length; j++) {
-      const c = cands[list[j]!]!;
-      if (c.op !== first.op || c.actor !== first.actor) break;
-      const f = fixed[list[j]!]!;
-      lead = Math.max(lead, f.lead);
-      memory = Math.min(memory, f.memory);
-      chars = Math.max(chars, c.chars.length);
-      const here = new Map<string, number>();
-      for (const t of c.threads) here.set(t, (here.get(t) ?? 0) + 1);
-      for (const [t, n] of here) if ((most.get(t) ?? 0) < n) most.set(t, n);
-    }
-    const threads: string[] = [];
-    for (const [t, n] of most) for (let x = 0; x < n; x++) threads.push(t);
-    out.push({ from: i, to: j, lead, memory, chars, family: familyOf(first), type: first.op.type, threads });
-    i = j;
+    const b = runs.blocks[runs.runAt[list[i]!]!]!;
+    for (let p = b.from; p < b.to; p++, i++) if (list[i] !== p) return null;
+    out.push(b);
   }
   return out;
 }
@@ -55,12 +80,9 @@ export function blocksOf(list: readonly number[], cands: readonly Candidate[], f
 export interface BlockSlot {
   cands: readonly Candidate[];
   fixed: readonly FixedParts[];
-  list: readonly number[];
+  runs: Runs;
+  /** The slot's runs, in candidate order. */
   blocks: readonly Block[];
-  /** The run of each candidate position in `list` (-1: not in it). */
-  blockAt: Int32Array;
-  /** The positions of each candidate key. */
-  keyAt: ReadonlyMap<string, readonly number[]>;
   jitterScale: number;
 }
 
@@ -69,39 +91,44 @@ export interface BlockSlot {
  * run's bound is NaN: the caller then ranks move by move.
  */
 export function rankByBlocks(x: BlockSlot, st: SlotScoring, stRequired: SlotScoring, placeFull: (op: Operator) => number, jitter: Rng): Iterable<Candidate> | null {
-  const { blocks, list, cands } = x;
+  const { blocks, cands } = x;
   const n = blocks.length;
   // Moves of each run kept out by their used key (the only per-move exclusion left on such a slot).
-  const used = new Int32Array(n);
-  for (const key of st.usedKeys) for (const p of x.keyAt.get(key) ?? []) if (x.blockAt[p]! >= 0) used[x.blockAt[p]!]!++;
+  const used = new Int32Array(x.runs.blocks.length);
+  for (const key of st.usedKeys) for (const p of x.runs.keyAt.get(key) ?? []) used[x.runs.runAt[p]!]!++;
   const first = new Int32Array(n);
   const bounds = new Float64Array(n);
   let moves = 0;
   for (let b = 0; b < n; b++) {
     const blk = blocks[b]!;
-    const o = factsOf(cands[list[blk.from]!]!, st);
+    const o = factsOf(cands[blk.from]!, st);
     first[b] = moves;
     // A run whose operator cannot be set here is excluded whole: it draws no jitter.
-    const count = o.settingHere ? blk.to - blk.from - used[b]! : 0;
+    const count = o.settingHere ? blk.to - blk.from - used[blk.id]! : 0;
     bounds[b] = count > 0 ? blockBound(blk, st, o, x.jitterScale) : -Infinity;
     if (Number.isNaN(bounds[b])) return null;
     moves += count;
   }
+  // The stream is drawn in order as far as the moves asked for need (the rest would only be thrown away).
   const jit = new Float64Array(moves);
-  for (let m = 0; m < moves; m++) jit[m] = jitter.next() * x.jitterScale;
-  return pop(x, st, stRequired, placeFull, { first, bounds, jit, moves });
+  let drawn = 0;
+  const jitterOf = (m: number): number => {
+    while (drawn <= m) jit[drawn++] = jitter.next() * x.jitterScale;
+    return jit[m]!;
+  };
+  return pop(x, st, stRequired, placeFull, { first, bounds, jitterOf, moves });
 }
 
 interface Drawn {
   first: Int32Array;
   bounds: Float64Array;
-  jit: Float64Array;
+  jitterOf: (m: number) => number;
   moves: number;
 }
 
 /** Entries 0..moves-1 are moves by their jitter's number (the order rankSlot had them in), moves+b is run b. */
 function* pop(x: BlockSlot, st: SlotScoring, stRequired: SlotScoring, placeFull: (op: Operator) => number, d: Drawn): Generator<Candidate, void, undefined> {
-  const { blocks, list, cands } = x;
+  const { blocks, cands } = x;
   const M = d.moves;
   const value = new Float64Array(M + blocks.length);
   const known = new Uint8Array(M);
@@ -119,25 +146,26 @@ function* pop(x: BlockSlot, st: SlotScoring, stRequired: SlotScoring, placeFull:
     return ki < kj || (ki === kj && i < j);
   };
   const heap = entryHeap(M + blocks.length, before);
+  const live: number[] = [];
   for (let b = 0; b < blocks.length; b++) {
     if (d.bounds[b] === -Infinity) continue;
     value[M + b] = d.bounds[b]!;
-    heap.push(M + b);
+    live.push(M + b);
   }
+  heap.build(live);
   while (heap.size() > 0) {
     const top = heap.top();
     if (top >= M) {
       heap.removeTop();
       const blk = blocks[top - M]!;
       let m = d.first[top - M]!;
-      for (let i = blk.from; i < blk.to; i++) {
-        const p = list[i]!;
+      for (let p = blk.from; p < blk.to; p++) {
         const c = cands[p]!;
         if (st.usedKeys.has(c.key)) continue;
         const fixed = x.fixed[p]!;
         const o = factsOf(c, st);
         // As rankSlot: an unsteered move adds 0 for steering; a due operator's move is scored without the memory.
-        value[m] = scoreBound(c, st, o, fixed) + 0 + o.bonus + o.prep + o.arc + d.jit[m]!;
+        value[m] = scoreBound(c, st, o, fixed) + 0 + o.bonus + o.prep + o.arc + d.jitterOf(m);
         cand[m] = c;
         stOf[m] = fixed.required || o.due ? stRequired : st;
         heap.push(m++);
@@ -149,7 +177,7 @@ function* pop(x: BlockSlot, st: SlotScoring, stRequired: SlotScoring, placeFull:
       const c = cand[top]!;
       const o = factsOf(c, st);
       const score = scoreOf(c, stOf[top]!, placeFull, o) + 0 + o.bonus + o.prep + o.arc;
-      value[top] = score + d.jit[top]!;
+      value[top] = score + d.jitterOf(top);
       known[top] = 1;
       heap.sink();
       continue;
@@ -189,6 +217,8 @@ function entryHeap(capacity: number, before: (i: number, j: number) => boolean) 
     size: (): number => size,
     top: (): number => heap[0]!,
     push: (e: number): void => { heap[size++] = e; up(size - 1); },
+    /** Starts the heap with these entries (in linear time). */
+    build: (es: readonly number[]): void => { es.forEach((e, i) => { heap[i] = e; }); size = es.length; for (let i = (size >> 1) - 1; i >= 0; i--) down(i); },
     removeTop: (): void => { heap[0] = heap[--size]!; if (size) down(0); },
     /** The top's value went down: it sinks to its place. */
     sink: (): void => down(0),
