@@ -168,37 +168,15 @@ function buildById<T extends { id: string }>(items: readonly T[]): ReadonlyMap<s
 }
 patchers.set(buildById, keyedPatch((t: { id: string }) => t.id, (t) => t));
 
-/** Position of the first element of each id (the delta engine's draft lists look entities up by it). */
-export function positionsById(items: readonly { id: string }[]): ReadonlyMap<string, number> {
-  const m = new Map<string, number>();
-  items.forEach((t, i) => {
-    if (!m.has(t.id)) m.set(t.id, i);
-  });
-  return m;
+/** The first entity of each id, memoised per list (the delta engine's drafts find entities by it). */
+export function entitiesById<T extends { id: string }>(items: readonly T[]): ReadonlyMap<string, T> {
+  return memoList(items, buildById);
 }
-patchers.set(positionsById, keyedPatch((t: { id: string }) => t.id, (_t, i) => i));
 
-/**
- * Position of the first edge of each `${from}>${to}`. With no repeated edge that is each key's place
- * in the list's edge map (buildEdges, memoised for the same list by indexWorld), whose key strings
- * are reused: the delta engine asks this of the loaded relationships (35,000 on the 10,000-character
- * world), and joining and hashing every key a second time was most of it (issue 18).
- */
-export function positionsByEdge(items: readonly Relationship[]): ReadonlyMap<string, number> {
-  const m = new Map<string, number>();
-  const { edges } = memoList(items, buildEdges);
-  if (edges.size === items.length) {
-    let i = 0;
-    for (const k of edges.keys()) m.set(k, i++);
-    return m;
-  }
-  items.forEach((r, i) => {
-    const k = edgeKey(r.from, r.to);
-    if (!m.has(k)) m.set(k, i);
-  });
-  return m;
+/** The first edge of each `${from}>${to}`, memoised per list (indexWorld's edge map). */
+export function edgesByKey(items: readonly Relationship[]): ReadonlyMap<string, Relationship> {
+  return memoList(items, buildEdges).edges;
 }
-patchers.set(positionsByEdge, keyedPatch((r: Relationship) => edgeKey(r.from, r.to), (_r, i) => i));
 
 function byId<T extends { id: string }>(items: readonly T[] | undefined): ReadonlyMap<string, T> {
   return items ? memoList(items, buildById) : new Map<string, T>();

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Relationship, World } from '../../src/domain/world.js';
 import type { ResolvedDelta } from '../../src/domain/delta.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
-import { indexWorld, memoList, noteCopy, positionsByEdge, positionsById } from '../../src/core/world-index.js';
+import { edgesByKey, entitiesById, indexWorld, noteCopy } from '../../src/core/world-index.js';
 import { threatToGoals } from '../../src/core/tension.js';
 import { smallWorld } from './fixture.js';
 import { evaluate, makeEvalContext } from '../../src/core/expr/index.js';
@@ -36,27 +36,6 @@ function expectSameIndex(a: ReturnType<typeof indexWorld>, b: ReturnType<typeof 
   expect([...a.edgesTo.keys()]).toEqual([...b.edgesTo.keys()]);
 }
 
-/** positionsByEdge by its definition: the first position of each `from>to`, in list order. */
-function firstPositions(rels: readonly Relationship[]): [string, number][] {
-  const m = new Map<string, number>();
-  rels.forEach((r, i) => {
-    if (!m.has(`${r.from}>${r.to}`)) m.set(`${r.from}>${r.to}`, i);
-  });
-  return [...m.entries()];
-}
-
-describe('positionsByEdge', () => {
-  it('is the first position of each edge, read from the memoised edge map when no edge repeats', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 40 }), fc.boolean(), (pairs, unique) => {
-      const seen = new Set<string>();
-      const rels = pairs.filter(([a, b]) => !unique || (!seen.has(`${a}>${b}`) && seen.add(`${a}>${b}`))).map(([a, b], i) => edge(`c${a}`, `c${b}`, i));
-      indexWorld({ relationships: { relationships: rels } } as unknown as World); // the edge map memoised first, as planning does
-      expect(entries(positionsByEdge(rels))).toEqual(firstPositions(rels));
-      expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
-    }), { numRuns: 200 });
-  });
-});
-
 describe('lookups derived over copy-on-write lists', () => {
   it('equal a fresh build after any sequence of replacements and appends', () => {
     const op = fc.oneof(
@@ -85,10 +64,9 @@ describe('lookups derived over copy-on-write lists', () => {
         chars = c2;
         rels = r2;
         expectSameIndex(indexWorld(world()), fresh(world()));
-        const pos = memoList(chars, positionsById);
-        expect(entries(pos)).toEqual(entries(positionsById(chars.slice())));
-        expect(entries(memoList(rels, positionsByEdge))).toEqual(entries(positionsByEdge(rels.slice())));
-        expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
+        // The delta engine's lookups (core/deltas/draft.ts) are indexWorld's maps of the same list.
+        expect(entitiesById(chars)).toBe(indexWorld(world()).characters);
+        expect(edgesByKey(rels)).toBe(indexWorld(world()).edges);
       }
     }), { numRuns: 150 });
   });
