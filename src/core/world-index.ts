@@ -113,18 +113,30 @@ export function memoList<T extends object, V>(items: readonly T[], build: (items
   return value;
 }
 
-/** The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined. */
+/**
+ * The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined.
+ * Where the copy differs from that original: when every list from the copy up to it is sealed (so
+ * none was edited in place), the union of the positions each noted (noteChanges); otherwise found by
+ * comparing every element. Why (issue 18): stage D and the Director index states several batches on
+ * from the last one indexed, and comparing 10,000-35,000 elements for each was most of deriving.
+ */
 function derived(items: readonly object[], build: Function): unknown {
   const patch = patchers.get(build);
   if (!patch) return undefined;
+  let noted: Set<number> | undefined = new Set();
+  let list = items;
   let original = copiedFrom.get(items);
-  for (let up = 0; original && up < 4; up++, original = copiedFrom.get(original)) {
+  for (let up = 0; original && up < 4; up++, list = original, original = copiedFrom.get(original)) {
+    const step = changesOf.get(list);
+    if (noted && step) for (const i of step) noted.add(i);
+    else noted = undefined;
     const prev = listMemo.get(original)?.get(build);
     if (!prev || !unchanged(prev.items, original)) continue;
     if (items.length < original.length) return undefined;
-    const noted = up === 0 && changesOf.has(original) ? changesOf.get(items) : undefined;
-    const changed: number[] = noted ? [...noted] : [];
-    if (!noted) {
+    let changed: number[];
+    if (noted && changesOf.has(original)) changed = [...noted].sort((a, b) => a - b);
+    else {
+      changed = [];
       for (let i = 0; i < items.length; i++) if (i >= original.length || items[i] !== original[i]) changed.push(i);
     }
     if (changed.length * 4 > items.length + 64) return undefined; // a rebuild is as cheap

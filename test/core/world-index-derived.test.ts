@@ -101,6 +101,36 @@ describe('lookups derived over copy-on-write lists', () => {
   });
 });
 
+describe('lookups derived over several batches at once', () => {
+  it('equal a fresh build when the states between were never indexed (the sealed lists\' noted changes, united)', () => {
+    const w0 = smallWorld();
+    const ids = w0.characters.characters.map((c) => c.id);
+    const pick = fc.record({ who: fc.nat(), to: fc.nat(), v: fc.integer({ min: 1, max: 9 }), kind: fc.constantFrom('stat', 'edge', 'status') });
+    fc.assert(fc.property(fc.array(fc.array(pick, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 9 }), fc.integer({ min: 1, max: 4 }), (batches, every) => {
+      let w = w0;
+      indexWorld(w);
+      batches.forEach((batch, n) => {
+        const deltas: ResolvedDelta[] = batch.map((p) => {
+          const a = ids[p.who % ids.length]!;
+          const b = ids[(p.who + 1 + (p.to % (ids.length - 1))) % ids.length]!;
+          if (p.kind === 'stat') return { op: 'add', path: `characters.${a}.stats.wealth`, value: p.v };
+          if (p.kind === 'status') return { op: 'set', path: `characters.${a}.status`, value: p.v % 2 ? 'alive' : 'exiled' };
+          return { op: 'add', path: `relationships.${a}.${b}.rivalry`, value: p.v / 10 };
+        });
+        const r = applyDeltas(w, deltas, (_d, i) => ({ episode: 's01e01', scene: 'SC01', event: `e${i}`, operator: null }));
+        if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+        w = r.world;
+        // Only every few states are indexed: the others are copies the next index derives across.
+        if ((n + 1) % every === 0) {
+          expectSameIndex(indexWorld(w), fresh(w));
+          const copy = { ...w, characters: { ...w.characters, characters: w.characters.characters.slice() }, relationships: { ...w.relationships, relationships: w.relationships.relationships.slice() } };
+          expect(threatToGoals(w)).toBe(threatToGoals(copy));
+        }
+      });
+    }), { numRuns: 150 });
+  });
+});
+
 describe('count_alive() over copy-on-write character maps', () => {
   type Who = { id: string; principal: boolean; status: string };
   const STATUSES = ['alive', 'dead', 'exiled'];
