@@ -1,6 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type Effect, type Operator, type SeasonGoals, type World } from '../domain/world.js';
 import { didYouMean, listSome } from './suggest.js';
+import { edgesByKey } from '../core/world-index.js';
 
 /**
  * The checks a schema cannot express, run once every file is schema-valid: duplicate ids,
@@ -141,14 +142,19 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 /** Endpoints, self-loops and duplicate edges of relationships.json. */
 function checkRelationships(world: World, characters: IdIndex, out: Diagnostic[]): void {
   const file = WORLD_FILES.relationships;
+  const rels = world.relationships.relationships;
+  // No edge repeats when indexWorld's edge map of this very list (memoised: planning reads it next)
+  // has an entry per relationship; only otherwise is the first position of each edge looked for
+  // (issue 18: a map per character of a 10,000-character world, built only to find no repeat).
+  const repeats = edgesByKey(rels).size !== rels.length;
   // The first position of each edge, by its ends (no joined key string per relationship).
   const edges = new Map<string, Map<string, number>>();
-  const rels = world.relationships.relationships;
   for (let i = 0; i < rels.length; i++) {
     const r = rels[i]!;
     if (!characters.ids.has(r.from)) refCheck(out, characters, r.from, 'character', file, `/relationships/${i}/from`);
     if (!characters.ids.has(r.to)) refCheck(out, characters, r.to, 'character', file, `/relationships/${i}/to`);
     if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: `/relationships/${i}` }));
+    if (!repeats) continue;
     let from = edges.get(r.from);
     if (!from) edges.set(r.from, (from = new Map()));
     const first = from.get(r.to);
