@@ -3,6 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
 import { spanOf } from '../prose/span.js';
+import { payerAt } from '../prose/deeds.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -14,13 +15,12 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const balance = new Map(pk.retrieved_subgraph.accounts.map((a) => [a.owner, a.denarii]));
   const richest = Math.max(0, ...pk.cast.map((c) => balance.get(c.id) ?? 0));
   const out: Finding[] = [];
-  let payer: string | undefined;
-  for (const s of r.sentences) {
-    if (s.kind !== 'narration') continue;
-    const deed = r.deeds.find((d) => d.line === s.line && d.text === s.text);
-    if (deed) payer = deed.id;
+  for (let i = 0; i < r.narration.length; i++) {
+    const s = r.narration[i];
     if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
     for (const sum of sumsIn(s.text)) {
+      // The payer is found only for a sum paid (finding it tags sentences).
+      const payer = payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
