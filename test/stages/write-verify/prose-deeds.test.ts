@@ -146,4 +146,15 @@ describe('doers found on demand', () => {
     expect(said.deed?.id).toBe(r.deeds[0].id);
     expect(r.deeds.map((d) => d.how)).toEqual(['acts', 'speaks']);
   });
+  it('a sum within every named account is judged without finding the payer; one over a payer\'s balance finds it', () => {
+    const ctx = { ...base, packet: readPacket(path.join(W, 'packets', 'SC05.json')) };
+    const read = (body: string) => readProse(parseWriterOutput(`---SCENE_TEXT---\n## SC05 — INT. SOMEWHERE - NIGHT\n\n${body}\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`), ctx);
+    // Clodius holds 35,000 and Crassus 4,800,000.
+    const small = read('Clodius counts out 20,000 denarii for the porters while Crassus watches.');
+    expect(proseMoneyRules(small, ctx)).toEqual([]);
+    expect(small.narration[0].deed).toBeUndefined();
+    const over = read('Clodius counts out 50,000 denarii for the porters while Crassus watches.');
+    expect(proseMoneyRules(over, ctx).map((f) => [f.code, f.severity])).toEqual([['AUR5022', 'hard']]);
+    expect(over.narration[0].deed?.id).toBe('clodius');
+  });
 });

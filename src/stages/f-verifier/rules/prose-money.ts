@@ -15,11 +15,15 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const balance = new Map(pk.retrieved_subgraph.accounts.map((a) => [a.owner, a.denarii]));
   const richest = Math.max(0, ...pk.cast.map((c) => balance.get(c.id) ?? 0));
   const out: Finding[] = [];
+  // Whoever pays is named in the narration (a doer is a name of its sentence, or carried over from one).
+  const named = [...new Set(r.narration.flatMap((n) => n.mentions.map((m) => m.id)))];
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
     if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
     for (const sum of sumsIn(s.text)) {
-      // The payer is found only for a sum paid (finding it tags sentences).
+      // A sum within the richest's balance and every named account's is over no payer's: the payer
+      // is found only otherwise (finding it tags sentences).
+      if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
       const payer = payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
