@@ -15,8 +15,6 @@ import type { Candidate } from './candidates.js';
  */
 export function* bestFirst(cands: readonly Candidate[], totals: readonly number[], exact?: (i: number) => number): Generator<Candidate, void, undefined> {
   const n = cands.length;
-  const heap = new Uint32Array(n);
-  for (let i = 0; i < n; i++) heap[i] = i;
   const value = Float64Array.from(totals);
   const known = new Uint8Array(n).fill(exact ? 0 : 1);
   // before(i, j): candidate i comes before candidate j.
@@ -29,30 +27,59 @@ export function* bestFirst(cands: readonly Candidate[], totals: readonly number[
     const kj = cands[j]!.key;
     return ki < kj || (ki === kj && i < j);
   };
-  const down = (at: number, size: number): void => {
-    const x = heap[at]!;
-    for (;;) {
-      let child = 2 * at + 1;
-      if (child >= size) break;
-      if (child + 1 < size && before(heap[child + 1]!, heap[child]!)) child++;
-      if (!before(heap[child]!, x)) break;
-      heap[at] = heap[child]!;
-      at = child;
-    }
-    heap[at] = x;
-  };
-  for (let i = (n >> 1) - 1; i >= 0; i--) down(i, n);
-  for (let size = n; size > 0;) {
-    const top = heap[0]!;
+  const heap = entryHeap(n, before);
+  heap.build(Array.from({ length: n }, (_, i) => i));
+  while (heap.size() > 0) {
+    const top = heap.top();
     if (!known[top]) {
       // Its exact total is at most its bound: it can only sink.
       value[top] = exact!(top);
       known[top] = 1;
-      down(0, size);
+      heap.sink();
       continue;
     }
-    heap[0] = heap[size - 1]!;
-    down(0, --size);
+    heap.removeTop();
     yield cands[top]!;
   }
+}
+
+/**
+ * A binary heap of entry numbers, ordered by `before` (first on top), for at most `capacity` pushes:
+ * bestFirst's, and slot-blocks.ts's (whose runs enter it as they are opened).
+ */
+export function entryHeap(capacity: number, before: (i: number, j: number) => boolean) {
+  const heap = new Int32Array(capacity);
+  let size = 0;
+  const up = (at: number): void => {
+    const e = heap[at]!;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!before(e, heap[parent]!)) break;
+      heap[at] = heap[parent]!;
+      at = parent;
+    }
+    heap[at] = e;
+  };
+  const down = (at: number): void => {
+    const e = heap[at]!;
+    for (;;) {
+      let child = 2 * at + 1;
+      if (child >= size) break;
+      if (child + 1 < size && before(heap[child + 1]!, heap[child]!)) child++;
+      if (!before(heap[child]!, e)) break;
+      heap[at] = heap[child]!;
+      at = child;
+    }
+    heap[at] = e;
+  };
+  return {
+    size: (): number => size,
+    top: (): number => heap[0]!,
+    push: (e: number): void => { heap[size++] = e; up(size - 1); },
+    /** Starts the heap with these entries (in linear time). */
+    build: (es: readonly number[]): void => { es.forEach((e, i) => { heap[i] = e; }); size = es.length; for (let i = (size >> 1) - 1; i >= 0; i--) down(i); },
+    removeTop: (): void => { heap[0] = heap[--size]!; if (size) down(0); },
+    /** The top's value went down: it sinks to its place. */
+    sink: (): void => down(0),
+  };
 }

@@ -2,6 +2,7 @@ import type { Operator } from '../../domain/world.js';
 import type { Rng } from '../../core/rng.js';
 import { familyOf, type Candidate } from './candidates.js';
 import { blockBound, factsOf, scoreBound, scoreOf, type BlockParts, type FixedParts, type SlotScoring } from './score.js';
+import { entryHeap } from './ranking.js';
 
 /**
  * A slot's ranking read run by run (issue 18). The candidates come in (actor, operator) runs (the
@@ -193,42 +194,4 @@ function openRun(x: BlockSlot, st: SlotScoring, stRequired: SlotScoring, b: numb
     e.stOf[m] = fixed.required || o.due ? stRequired : st;
     e.heap.push(m++);
   }
-}
-
-/** A binary heap of entry numbers, ordered by `before` (first on top), for at most `capacity` pushes. */
-function entryHeap(capacity: number, before: (i: number, j: number) => boolean) {
-  const heap = new Int32Array(capacity);
-  let size = 0;
-  const up = (at: number): void => {
-    const e = heap[at]!;
-    while (at > 0) {
-      const parent = (at - 1) >> 1;
-      if (!before(e, heap[parent]!)) break;
-      heap[at] = heap[parent]!;
-      at = parent;
-    }
-    heap[at] = e;
-  };
-  const down = (at: number): void => {
-    const e = heap[at]!;
-    for (;;) {
-      let child = 2 * at + 1;
-      if (child >= size) break;
-      if (child + 1 < size && before(heap[child + 1]!, heap[child]!)) child++;
-      if (!before(heap[child]!, e)) break;
-      heap[at] = heap[child]!;
-      at = child;
-    }
-    heap[at] = e;
-  };
-  return {
-    size: (): number => size,
-    top: (): number => heap[0]!,
-    push: (e: number): void => { heap[size++] = e; up(size - 1); },
-    /** Starts the heap with these entries (in linear time). */
-    build: (es: readonly number[]): void => { es.forEach((e, i) => { heap[i] = e; }); size = es.length; for (let i = (size >> 1) - 1; i >= 0; i--) down(i); },
-    removeTop: (): void => { heap[0] = heap[--size]!; if (size) down(0); },
-    /** The top's value went down: it sinks to its place. */
-    sink: (): void => down(0),
-  };
 }
