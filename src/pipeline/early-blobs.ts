@@ -23,18 +23,17 @@ import type { GitPort } from '../git/port.js';
 /** Store `files` (repository path → the exact committed text) as blobs, from copies in <run>/blobs/. */
 export async function storePlanningBlobs(git: GitPort, runDir: string, files: Record<string, string>): Promise<void> {
   const dir = path.join(runDir, 'blobs');
-  const names: string[] = [];
+  // Short names: the shell reads its command line a byte at a time. Written off the main thread
+  // (libuv's pool), which goes on with the scenes. A torn copy only makes a blob no commit uses: no
+  // atomic write needed; one that cannot be written is stored by `git add` at the commit, as before.
+  const texts = Object.values(files);
+  let names: string[] = [];
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    // Short names: the shell reads its command line a byte at a time. A torn copy only makes a blob
-    // no commit uses: no atomic write needed.
-    for (const text of Object.values(files)) {
-      const name = String(names.length);
-      fs.writeFileSync(path.join(dir, name), text);
-      names.push(name);
-    }
+    await fs.promises.mkdir(dir, { recursive: true });
+    const written = await Promise.all(texts.map((text, i) => fs.promises.writeFile(path.join(dir, String(i)), text).then(() => String(i), () => null)));
+    names = written.filter((n): n is string => n !== null);
   } catch {
-    // A copy that cannot be written is stored by `git add` at the commit, as before.
+    names = [];
   }
   await git.storeBlobs(dir, names);
   await fs.promises.rm(dir, { recursive: true, force: true }).catch(() => undefined);
