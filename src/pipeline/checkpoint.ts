@@ -67,8 +67,7 @@ export class Checkpoints {
  * after that checkpoint is written (or at that named point of the commit transaction), so tests
  * can prove that a run killed there resumes to the same commit. Names: planning, scenes-start (as
  * the scenes begin, fresh or resumed), scene-SC03,
- * scenes, stage-h, commit-staged, commit-applied, commit-committed; planning-blobs (once the planning
- * artefacts' blobs are stored, during the scenes: pipeline/early-blobs.ts). Comma-separated for several
+ * scenes, stage-h, commit-staged, commit-applied, commit-committed. Comma-separated for several
  * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead. Never set either outside tests.
  */
 export function testKillHook(name: string): void {

@@ -24,8 +24,7 @@ import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
-import { draftFiles, runStageH } from './run-stage-h.js';
-import { storeDraftBlobs, storePlanningBlobs } from './early-blobs.js';
+import { runStageH } from './run-stage-h.js';
 import { startVerifyPool, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
 
 export { preflightEpisode, type RunPreflight } from './episode-choice.js';
@@ -142,8 +141,6 @@ interface Run {
   warnings: Diagnostic[];
   where: string;
   check: () => void;
-  /** Blobs being stored ahead of the commit (storeEarly). */
-  early: Promise<unknown>[];
 }
 
 async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
@@ -161,24 +158,19 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   const run = await openRun(o, checked, git);
   try {
     const planning = await planningStep(run);
-    const planned = storesEarly(run) ? await storePlanning(run, planning.output) : undefined;
     const scenes = await scenesStep(run, planning.output, pool);
     // Stage F is done: the workers go now, so that the commit's git processes fork a smaller process.
     pool.close();
-    if (storesEarly(run)) run.early.push(storeDraftBlobs(run.git, run.runDir, draftFiles(scenes.output.report)));
     run.where = 'stage H';
     let h = run.cp.load<StageHCheckpoint>('stage-h');
     if (h) run.progress.stage('H', 'resumed');
     else {
       run.progress.stage('H', 'running');
-      h = run.cp.save('stage-h', await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal, planned }));
+      h = run.cp.save('stage-h', await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal }));
       run.progress.stage('H', 'done');
     }
-    const summary = await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
-    await Promise.all(run.early);
-    return summary;
+    return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
-    await Promise.all(run.early);
     if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run.where, e);
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run.where, e);
     throw e;
@@ -222,27 +214,11 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
     flushRunLog: () => runLog.flush(),
     warnings: o.warnings ?? [],
     where: 'planning',
-    early: [],
     check: () => {
       if (o.signal?.aborted) throw interrupted(run.where, o.signal.reason);
     },
   };
   return run;
-}
-
-/**
- * Commit blobs stored ahead of the commit, from the run's shell while this thread goes on
- * (pipeline/early-blobs.ts, issue 18): not for --no-commit, nor once stage H's checkpoint holds the
- * files. The stores never reject; the run awaits them before it ends.
- */
-const storesEarly = (run: Run) => !run.o.noCommit && !run.cp.has('stage-h');
-
-/** The planning artefacts as committed (handed to stage H), their blobs being stored. */
-async function storePlanning(run: Run, output: PlanningOutput): Promise<Record<string, string>> {
-  const { planningCommitFiles } = await import('../stages/h-commit/index.js');
-  const files = planningCommitFiles({ ref: run.ref, ...output });
-  run.early.push(storePlanningBlobs(run.git, run.runDir, files).then(() => testKillHook('planning-blobs')));
-  return files;
 }
 
 /** A–D, or their checkpoint. */

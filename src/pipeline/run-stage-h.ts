@@ -33,8 +33,6 @@ export interface StageHRunInput {
   signal?: AbortSignal;
   /** Throws the "interrupted" error when the run was aborted. */
   check: () => void;
-  /** planningCommitFiles of this planning, when the run made it already (early-blobs). */
-  planned?: Record<string, string>;
 }
 
 /**
@@ -67,7 +65,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const lines = [...new Set(entries.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
+  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report));
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const allFindings = [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings];
@@ -105,23 +103,17 @@ export function publicProviderId(id: string): string {
   return path.isAbsolute(dir) || /^[A-Za-z]:[\\/]/.test(dir) ? `replay:…/${path.basename(dir)}` : id;
 }
 
-/** The drafts an episode commits (paths relative to the run folder), in order, each once. */
-export function draftFiles(report: VerifierReport): string[] {
-  const files = new Set<string>();
-  for (const s of report.scenes) {
-    // The judged text, and the model's own answer and the format fixer's when they differ from it.
-    for (const file of s.attempts.flatMap((a) => [a.raw_file, a.model_file, a.format_fix?.raw_file])) if (file) files.add(file);
-  }
-  return [...files];
-}
-
 function readDrafts(runDir: string, report: VerifierReport): Record<string, string> {
   const drafts: Record<string, string> = {};
-  for (const file of draftFiles(report)) {
-    try {
-      drafts[file] = fs.readFileSync(path.join(runDir, file), 'utf8');
-    } catch {
-      /* a draft the writer never saved */
+  for (const s of report.scenes) {
+    // The judged text, and the model's own answer and the format fixer's when they differ from it.
+    for (const file of s.attempts.flatMap((a) => [a.raw_file, a.model_file, a.format_fix?.raw_file])) {
+      if (!file || file in drafts) continue;
+      try {
+        drafts[file] = fs.readFileSync(path.join(runDir, file), 'utf8');
+      } catch {
+        /* a draft the writer never saved */
+      }
     }
   }
   return drafts;

@@ -222,34 +222,6 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect(packs()).toBe(3);
   });
 
-  it.runIf(process.platform === 'linux')('storeBlobs stores files as blobs from the run shell, touching neither the index nor a ref; with no shell open, nothing', async () => {
-    const { root, g } = await repo();
-    write(root, 'a.txt', 'a\n');
-    // Attributes that make \`git add\` convert line ends: storeBlobs stores the bytes as they are.
-    write(root, '.gitattributes', '* text eol=lf\n');
-    git(root, 'add', '-A');
-    git(root, 'commit', '-q', '-m', 'init');
-    const dir = path.join(root, '.aureus/runs/x/blobs');
-    write(dir, '0', 'first blob\n');
-    write(dir, '1', 'second\r\nline\n');
-    const ids = ['0', '1'].map((n) => git(dir, 'hash-object', '--no-filters', n));
-    const stored = (id: string) => spawnSync('git', ['cat-file', '-e', id], { cwd: root }).status === 0;
-    const state = () => ({ index: fs.readFileSync(path.join(root, '.git/index')).toString('hex'), refs: git(root, 'for-each-ref'), head: git(root, 'rev-parse', 'HEAD'), status: git(root, 'status', '--porcelain') });
-    const before = state();
-    expect(await g.storeBlobs(dir, ['0', '1'])).toBe(false);
-    expect(ids.map(stored)).toEqual([false, false]);
-    const close = openShellRunner(cleanEnv());
-    try {
-      expect(await g.storeBlobs(dir, ['0', '1'])).toBe(true);
-      expect(await g.storeBlobs(dir, ['missing'])).toBe(false);
-    } finally {
-      close();
-    }
-    expect(ids.map(stored)).toEqual([true, true]);
-    expect(git(root, 'cat-file', 'blob', ids[1]!)).toBe('second\r\nline');
-    expect(state()).toEqual(before);
-  });
-
   it('parses porcelain -z output with renames and spaces', () => {
     expect(parsePorcelainZ('R  new name.txt\0old.txt\0 M a b.json\0?? c\0')).toEqual([
       { path: 'new name.txt', index: 'R', worktree: ' ', from: 'old.txt' },

@@ -96,36 +96,6 @@ describe.runIf(builtCli())('resume after a crash', () => {
     expect((await cli(['validate'], w)).code).toBe(0);
   }, 600_000);
 
-  it('stores the planning artefacts as blobs during the scenes, leaving index, refs and world as they were; the resumed run commits them', async () => {
-    const w = copyRepo(pristine, 'resume-blobs');
-    const state = () => ({
-      index: fs.readFileSync(path.join(w, '.git/index')).toString('hex'),
-      refs: git(w, 'for-each-ref'),
-      head: git(w, 'rev-parse', 'HEAD'),
-      world: git(w, 'status', '--porcelain', '--', 'world', 'operators', 'seasons'),
-    });
-    git(w, 'status'); // the copy's stat data refreshed first: the state read below then changes nothing
-    const before = state();
-    // Killed once the blobs are stored (an event of the run, not an instant): git's index, its
-    // refs and the world are untouched, the copies the blobs were made from are gone.
-    let r = await spawnCli(['episode', 'run'], w, { AUREUS_TEST_KILL_AT: 'planning-blobs' });
-    expect(r.signal, r.stderr.slice(-400)).toBe('SIGKILL');
-    expect(state()).toEqual(before);
-    const [runName] = runsOf(w);
-    expect(fs.existsSync(path.join(w, '.aureus/runs', runName, 'blobs'))).toBe(false);
-    const stored = new Set(git(w, 'cat-file', '--batch-all-objects', '--batch-check=%(objectname)').split('\n'));
-    git(w, 'fsck', '--strict', '--no-progress');
-    r = await spawnCli(['episode', 'run', '--json'], w);
-    expect(r.code, r.stderr).toBe(0);
-    expect(git(w, 'rev-parse', 'HEAD^{tree}')).toBe(baselineTree);
-    // Every committed planning artefact (context, proposals, plan, the packets) was stored before.
-    const planned = git(w, 'ls-tree', '-r', 'HEAD', '--', 'seasons/season_01/episode_01')
-      .split('\n')
-      .filter((l) => /\t.*\/(episode_context|agent_proposals|episode_plan)\.json$|\/packets\//.test(l));
-    expect(planned.length).toBeGreaterThan(4);
-    expect(planned.filter((l) => !stored.has(l.split(/\s+/)[2]!))).toEqual([]);
-  }, 300_000);
-
   it('--resume after a kill in the scenes gives the same tree, at another concurrency', async () => {
     const w = copyRepo(pristine, 'resume-flag');
     let r = await spawnCli(['episode', 'run', '--concurrency', '2'], w, { AUREUS_TEST_KILL_AT: 'scene-SC05' });

@@ -113,27 +113,8 @@ export function stageH(input: StageHInput): StageHResult {
 }
 
 /**
- * The committed files that stages A–D decide alone (context, proposals, plan, packets), by path.
- * `episode run` makes them once planning is done, so that git can store them while the scenes are
- * written (pipeline/early-blobs.ts), and hands the same texts to episodeFiles.
- */
-export function planningCommitFiles(input: Pick<StageHInput, 'ref' | 'context' | 'proposals' | 'plan' | 'packets'>): Record<string, string> {
-  const dir = episodeRelDir(input.ref);
-  const files: Record<string, string> = {};
-  const put = (rel: string, content: string) => {
-    files[path.posix.join(dir, rel)] = content;
-  };
-  put('episode_context.json', stableStringify(input.context));
-  put('agent_proposals.json', stableStringify(input.proposals));
-  put('episode_plan.json', stableStringify(input.plan));
-  for (const p of input.packets) put(`packets/${p.scene_id}.json`, stableStringify(p));
-  return files;
-}
-
-/**
  * Every file the episode commit writes: the world files (canonical JSON; unchanged ones have
  * unchanged bytes) and the episode folder. Keys are repository-relative POSIX paths.
- * `planned`: planningCommitFiles(input), when the caller made it already.
  */
 export function episodeFiles(
   input: StageHInput,
@@ -141,15 +122,17 @@ export function episodeFiles(
   recapText: string,
   runLogText: string,
   drafts: Record<string, string>,
-  planned: Record<string, string> = planningCommitFiles(input),
 ): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) files[rel] = stableStringify(h.world[key]);
-  Object.assign(files, planned);
   const dir = episodeRelDir(input.ref);
   const put = (rel: string, content: string) => {
     files[path.posix.join(dir, rel)] = content;
   };
+  put('episode_context.json', stableStringify(input.context));
+  put('agent_proposals.json', stableStringify(input.proposals));
+  put('episode_plan.json', stableStringify(input.plan));
+  for (const p of input.packets) put(`packets/${p.scene_id}.json`, stableStringify(p));
   put('episode_script.md', h.script);
   put('episode_deltas.json', stableStringify({ format: 1, episode_id: input.plan.episode_id, deltas: h.applied }));
   put('verifier_report.json', stableStringify(input.report));
