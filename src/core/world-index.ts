@@ -113,18 +113,30 @@ export function memoList<T extends object, V>(items: readonly T[], build: (items
   return value;
 }
 
-/** The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined. */
+/**
+ * The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined.
+ * Where the copy differs from that original: when every list from the copy up to it is sealed (so
+ * none was edited in place), the union of the positions each noted (noteChanges); otherwise found by
+ * comparing every element. Why (issue 18): stage D and the Director index states several batches on
+ * from the last one indexed, and comparing 10,000-35,000 elements for each was most of deriving.
+ */
 function derived(items: readonly object[], build: Function): unknown {
   const patch = patchers.get(build);
   if (!patch) return undefined;
+  let noted: Set<number> | undefined = new Set();
+  let list = items;
   let original = copiedFrom.get(items);
-  for (let up = 0; original && up < 4; up++, original = copiedFrom.get(original)) {
+  for (let up = 0; original && up < 4; up++, list = original, original = copiedFrom.get(original)) {
+    const step = changesOf.get(list);
+    if (noted && step) for (const i of step) noted.add(i);
+    else noted = undefined;
     const prev = listMemo.get(original)?.get(build);
     if (!prev || !unchanged(prev.items, original)) continue;
     if (items.length < original.length) return undefined;
-    const noted = up === 0 && changesOf.has(original) ? changesOf.get(items) : undefined;
-    const changed: number[] = noted ? [...noted] : [];
-    if (!noted) {
+    let changed: number[];
+    if (noted && changesOf.has(original)) changed = [...noted].sort((a, b) => a - b);
+    else {
+      changed = [];
       for (let i = 0; i < items.length; i++) if (i >= original.length || items[i] !== original[i]) changed.push(i);
     }
     if (changed.length * 4 > items.length + 64) return undefined; // a rebuild is as cheap
@@ -168,37 +180,15 @@ function buildById<T extends { id: string }>(items: readonly T[]): ReadonlyMap<s
 }
 patchers.set(buildById, keyedPatch((t: { id: string }) => t.id, (t) => t));
 
-/** Position of the first element of each id (the delta engine's draft lists look entities up by it). */
-export function positionsById(items: readonly { id: string }[]): ReadonlyMap<string, number> {
-  const m = new Map<string, number>();
-  items.forEach((t, i) => {
-    if (!m.has(t.id)) m.set(t.id, i);
-  });
-  return m;
+/** The first entity of each id, memoised per list (the delta engine's drafts find entities by it). */
+export function entitiesById<T extends { id: string }>(items: readonly T[]): ReadonlyMap<string, T> {
+  return memoList(items, buildById);
 }
-patchers.set(positionsById, keyedPatch((t: { id: string }) => t.id, (_t, i) => i));
 
-/**
- * Position of the first edge of each `${from}>${to}`. With no repeated edge that is each key's place
- * in the list's edge map (buildEdges, memoised for the same list by indexWorld), whose key strings
- * are reused: the delta engine asks this of the loaded relationships (35,000 on the 10,000-character
- * world), and joining and hashing every key a second time was most of it (issue 18).
- */
-export function positionsByEdge(items: readonly Relationship[]): ReadonlyMap<string, number> {
-  const m = new Map<string, number>();
-  const { edges } = memoList(items, buildEdges);
-  if (edges.size === items.length) {
-    let i = 0;
-    for (const k of edges.keys()) m.set(k, i++);
-    return m;
-  }
-  items.forEach((r, i) => {
-    const k = edgeKey(r.from, r.to);
-    if (!m.has(k)) m.set(k, i);
-  });
-  return m;
+/** The first edge of each `${from}>${to}`, memoised per list (indexWorld's edge map). */
+export function edgesByKey(items: readonly Relationship[]): ReadonlyMap<string, Relationship> {
+  return memoList(items, buildEdges).edges;
 }
-patchers.set(positionsByEdge, keyedPatch((r: Relationship) => edgeKey(r.from, r.to), (_r, i) => i));
 
 function byId<T extends { id: string }>(items: readonly T[] | undefined): ReadonlyMap<string, T> {
   return items ? memoList(items, buildById) : new Map<string, T>();

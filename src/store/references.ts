@@ -1,6 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type Effect, type Operator, type SeasonGoals, type World } from '../domain/world.js';
 import { didYouMean, listSome } from './suggest.js';
+import { edgesByKey } from '../core/world-index.js';
 
 /**
  * The checks a schema cannot express, run once every file is schema-valid: duplicate ids,
@@ -86,12 +87,14 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 
   checkWorldFile(world, locations, out);
 
+  // refCheck is called only for an id that is not there (it spells the pointer): issue 18, a
+  // 10,000-character world checks ~100,000 references, and a pointer closure for each was most of it.
   world.characters.characters.forEach((c, i) => {
     const at = `/characters/${i}`;
-    refCheck(out, factions, c.faction, 'faction', F.characters, () => `${at}/faction`);
-    refCheck(out, locations, c.location, 'location', F.characters, () => `${at}/location`);
+    if (!factions.ids.has(c.faction)) refCheck(out, factions, c.faction, 'faction', F.characters, `${at}/faction`);
+    if (!locations.ids.has(c.location)) refCheck(out, locations, c.location, 'location', F.characters, `${at}/location`);
     c.bdi.desires.forEach((d, j) => {
-      if (d.target !== undefined) refCheck(out, characters, d.target, 'desire target character', F.characters, () => `${at}/bdi/desires/${j}/target`);
+      if (d.target !== undefined && !characters.ids.has(d.target)) refCheck(out, characters, d.target, 'desire target character', F.characters, `${at}/bdi/desires/${j}/target`);
     });
     if (c.status === 'dead' && c.bdi.intentions.length > 0)
       out.push(diag('AUR1024', { id: c.id, intentions: c.bdi.intentions.join(', ') }, { file: F.characters, pointer: `${at}/bdi/intentions` }));
@@ -118,8 +121,10 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
   });
 
   world.secrets.secrets.forEach((s, i) => {
-    refCheck(out, characters, s.subject, 'subject character', F.secrets, () => `/secrets/${i}/subject`);
-    s.holders.forEach((h, j) => refCheck(out, characters, h, 'holder character', F.secrets, () => `/secrets/${i}/holders/${j}`));
+    if (!characters.ids.has(s.subject)) refCheck(out, characters, s.subject, 'subject character', F.secrets, `/secrets/${i}/subject`);
+    s.holders.forEach((h, j) => {
+      if (!characters.ids.has(h)) refCheck(out, characters, h, 'holder character', F.secrets, `/secrets/${i}/holders/${j}`);
+    });
   });
   world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => refCheck(out, characters, s, 'stakeholder character', F.threads, () => `/threads/${i}/stakeholders/${j}`)));
 
@@ -137,19 +142,23 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 /** Endpoints, self-loops and duplicate edges of relationships.json. */
 function checkRelationships(world: World, characters: IdIndex, out: Diagnostic[]): void {
   const file = WORLD_FILES.relationships;
+  const rels = world.relationships.relationships;
+  // No edge repeats when indexWorld's edge map of this very list (memoised: planning reads it next)
+  // has an entry per relationship; only otherwise is the first position of each edge looked for
+  // (issue 18: a map per character of a 10,000-character world, built only to find no repeat).
+  const repeats = edgesByKey(rels).size !== rels.length;
   // The first position of each edge, by its ends (no joined key string per relationship).
   const edges = new Map<string, Map<string, number>>();
-  const rels = world.relationships.relationships;
   for (let i = 0; i < rels.length; i++) {
     const r = rels[i]!;
-    const at = () => `/relationships/${i}`;
-    refCheck(out, characters, r.from, 'character', file, () => `${at()}/from`);
-    refCheck(out, characters, r.to, 'character', file, () => `${at()}/to`);
-    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: at() }));
+    if (!characters.ids.has(r.from)) refCheck(out, characters, r.from, 'character', file, `/relationships/${i}/from`);
+    if (!characters.ids.has(r.to)) refCheck(out, characters, r.to, 'character', file, `/relationships/${i}/to`);
+    if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: `/relationships/${i}` }));
+    if (!repeats) continue;
     let from = edges.get(r.from);
     if (!from) edges.set(r.from, (from = new Map()));
     const first = from.get(r.to);
-    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: `${r.from}→${r.to}`, first: `/relationships/${first}` }, { file, pointer: at() }));
+    if (first !== undefined) out.push(diag('AUR1020', { kind: 'relationship', id: `${r.from}→${r.to}`, first: `/relationships/${first}` }, { file, pointer: `/relationships/${i}` }));
     else from.set(r.to, i);
   }
 }

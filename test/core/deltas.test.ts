@@ -173,6 +173,29 @@ describe('applyDeltas: every operation', () => {
     expect(indexWorld(r2.world).edges.get('clodius>cicero')!.weights.rivalry).toBeCloseTo(0.5);
     expect(after[3]!.weights.rivalry).toBe(0.4);
   });
+  it('edits the first entity of a repeated id or edge in place, batch after batch (drafts find entities through the index)', () => {
+    const w = smallWorld();
+    const cs = w.characters.characters;
+    const i = cs.findIndex((c) => c.id === 'cicero');
+    const e = w.relationships.relationships[0]!;
+    const world: World = {
+      ...w,
+      characters: { ...w.characters, characters: [...cs, { ...cs[i]!, stats: { ...cs[i]!.stats } }] },
+      relationships: { ...w.relationships, relationships: [...w.relationships.relationships, { ...e, weights: { ...e.weights } }] },
+    };
+    const key = `relationships.${e.from}.${e.to}.fear`;
+    let cur = world;
+    for (let step = 1; step <= 3; step++) {
+      cur = apply(cur, [{ path: 'characters.cicero.stats.wealth', op: 'add', value: 1 }, { path: key, op: 'set', value: step / 10 }]).world;
+      const chars = cur.characters.characters;
+      expect(chars).toHaveLength(cs.length + 1);
+      expect(chars[i]!.stats.wealth).toBe(cs[i]!.stats.wealth + step);
+      expect(chars[cs.length]!.stats.wealth).toBe(cs[i]!.stats.wealth); // the repeat is not the one edited
+      const rels = cur.relationships.relationships;
+      expect(rels[0]!.weights.fear).toBe(step / 10);
+      expect(rels[rels.length - 1]!.weights.fear).toBe(e.weights.fear);
+    }
+  });
   it('changes secrets and threads', () => {
     const r = apply(smallWorld(), [
       { path: 'secrets.sec_debts.status', op: 'set', value: 'revealed' },

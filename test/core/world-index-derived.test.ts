@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Relationship, World } from '../../src/domain/world.js';
 import type { ResolvedDelta } from '../../src/domain/delta.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
-import { indexWorld, memoList, noteCopy, positionsByEdge, positionsById } from '../../src/core/world-index.js';
+import { edgesByKey, entitiesById, indexWorld, noteCopy } from '../../src/core/world-index.js';
 import { threatToGoals } from '../../src/core/tension.js';
 import { smallWorld } from './fixture.js';
 import { evaluate, makeEvalContext } from '../../src/core/expr/index.js';
@@ -36,27 +36,6 @@ function expectSameIndex(a: ReturnType<typeof indexWorld>, b: ReturnType<typeof 
   expect([...a.edgesTo.keys()]).toEqual([...b.edgesTo.keys()]);
 }
 
-/** positionsByEdge by its definition: the first position of each `from>to`, in list order. */
-function firstPositions(rels: readonly Relationship[]): [string, number][] {
-  const m = new Map<string, number>();
-  rels.forEach((r, i) => {
-    if (!m.has(`${r.from}>${r.to}`)) m.set(`${r.from}>${r.to}`, i);
-  });
-  return [...m.entries()];
-}
-
-describe('positionsByEdge', () => {
-  it('is the first position of each edge, read from the memoised edge map when no edge repeats', () => {
-    fc.assert(fc.property(fc.array(fc.tuple(fc.integer({ min: 0, max: 9 }), fc.integer({ min: 0, max: 9 })), { maxLength: 40 }), fc.boolean(), (pairs, unique) => {
-      const seen = new Set<string>();
-      const rels = pairs.filter(([a, b]) => !unique || (!seen.has(`${a}>${b}`) && seen.add(`${a}>${b}`))).map(([a, b], i) => edge(`c${a}`, `c${b}`, i));
-      indexWorld({ relationships: { relationships: rels } } as unknown as World); // the edge map memoised first, as planning does
-      expect(entries(positionsByEdge(rels))).toEqual(firstPositions(rels));
-      expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
-    }), { numRuns: 200 });
-  });
-});
-
 describe('lookups derived over copy-on-write lists', () => {
   it('equal a fresh build after any sequence of replacements and appends', () => {
     const op = fc.oneof(
@@ -85,10 +64,9 @@ describe('lookups derived over copy-on-write lists', () => {
         chars = c2;
         rels = r2;
         expectSameIndex(indexWorld(world()), fresh(world()));
-        const pos = memoList(chars, positionsById);
-        expect(entries(pos)).toEqual(entries(positionsById(chars.slice())));
-        expect(entries(memoList(rels, positionsByEdge))).toEqual(entries(positionsByEdge(rels.slice())));
-        expect(entries(positionsByEdge(rels.slice()))).toEqual(firstPositions(rels));
+        // The delta engine's lookups (core/deltas/draft.ts) are indexWorld's maps of the same list.
+        expect(entitiesById(chars)).toBe(indexWorld(world()).characters);
+        expect(edgesByKey(rels)).toBe(indexWorld(world()).edges);
       }
     }), { numRuns: 150 });
   });
@@ -120,6 +98,36 @@ describe('lookups derived over copy-on-write lists', () => {
     }
     // The rivalry and secret batches moved the threat (so the derived maps were exercised, not skipped).
     expect(threats.slice(3).some(([a, b]) => a !== b)).toBe(true);
+  });
+});
+
+describe('lookups derived over several batches at once', () => {
+  it('equal a fresh build when the states between were never indexed (the sealed lists\' noted changes, united)', () => {
+    const w0 = smallWorld();
+    const ids = w0.characters.characters.map((c) => c.id);
+    const pick = fc.record({ who: fc.nat(), to: fc.nat(), v: fc.integer({ min: 1, max: 9 }), kind: fc.constantFrom('stat', 'edge', 'status') });
+    fc.assert(fc.property(fc.array(fc.array(pick, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 9 }), fc.integer({ min: 1, max: 4 }), (batches, every) => {
+      let w = w0;
+      indexWorld(w);
+      batches.forEach((batch, n) => {
+        const deltas: ResolvedDelta[] = batch.map((p) => {
+          const a = ids[p.who % ids.length]!;
+          const b = ids[(p.who + 1 + (p.to % (ids.length - 1))) % ids.length]!;
+          if (p.kind === 'stat') return { op: 'add', path: `characters.${a}.stats.wealth`, value: p.v };
+          if (p.kind === 'status') return { op: 'set', path: `characters.${a}.status`, value: p.v % 2 ? 'alive' : 'exiled' };
+          return { op: 'add', path: `relationships.${a}.${b}.rivalry`, value: p.v / 10 };
+        });
+        const r = applyDeltas(w, deltas, (_d, i) => ({ episode: 's01e01', scene: 'SC01', event: `e${i}`, operator: null }));
+        if (!r.ok) throw new Error(r.diagnostics.map((d) => d.message).join('; '));
+        w = r.world;
+        // Only every few states are indexed: the others are copies the next index derives across.
+        if ((n + 1) % every === 0) {
+          expectSameIndex(indexWorld(w), fresh(w));
+          const copy = { ...w, characters: { ...w.characters, characters: w.characters.characters.slice() }, relationships: { ...w.relationships, relationships: w.relationships.relationships.slice() } };
+          expect(threatToGoals(w)).toBe(threatToGoals(copy));
+        }
+      });
+    }), { numRuns: 150 });
   });
 });
 

@@ -160,6 +160,8 @@ describe('checkWorldReferences', () => {
   type Case = [string, (w: World, s: LoadedSeasonGoals[]) => void, string, string, string];
   const cases: Case[] = [
     ['character location', (w) => (w.characters.characters[0]!.location = 'carthage'), 'AUR1022', 'world/characters.json', '/characters/0/location'],
+    ['character faction', (w) => (w.characters.characters[1]!.faction = 'ghosts'), 'AUR1022', 'world/characters.json', '/characters/1/faction'],
+    ['relationship source', (w) => (w.relationships.relationships[1]!.from = 'ghost'), 'AUR1022', 'world/relationships.json', '/relationships/1/from'],
     ['desire target', (w) => (w.characters.characters[1]!.bdi.desires[0]!.target = 'ghost'), 'AUR1022', 'world/characters.json', '/characters/1/bdi/desires/0/target'],
     ['relationship endpoint', (w) => (w.relationships.relationships[0]!.to = 'ghost'), 'AUR1022', 'world/relationships.json', '/relationships/0/to'],
     ['relationship to itself', (w) => (w.relationships.relationships[0]!.to = 'marcus'), 'AUR1030', 'world/relationships.json', '/relationships/0'],

@@ -1,5 +1,5 @@
 import type { Character, LedgerAccount, Relationship, Secret, Thread, World } from '../../domain/world.js';
-import { memoList, noteChanges, noteCopy, positionsByEdge, positionsById } from '../world-index.js';
+import { edgesByKey, entitiesById, noteChanges, noteCopy } from '../world-index.js';
 
 /**
  * The draft world of one delta batch, copy-on-write: a touched file, its list and the touched
@@ -9,8 +9,9 @@ import { memoList, noteChanges, noteCopy, positionsByEdge, positionsById } from 
 /** A copy-on-write view of one list of entities inside the draft world. */
 export class CowList<T extends object> {
   private arr: T[] | null = null;
-  private pos: ReadonlyMap<string, number> | null = null;
-  /** Positions of entities pushed by this draft (they win over `pos`). */
+  /** Positions in the base list found by this draft (undefined: no such entity). */
+  private found = new Map<string, number | undefined>();
+  /** Positions of entities pushed by this draft (they win over the base list's). */
   private pushed = new Map<string, number>();
   private copied = new Set<string>();
   constructor(
@@ -18,15 +19,30 @@ export class CowList<T extends object> {
     private readonly install: (arr: T[]) => void,
     private readonly key: (t: T) => string,
     private readonly clone: (t: T) => T,
-    /** First position of each key; memoised per list (world-index.ts), so a batch does not rebuild it for a list of thousands. */
-    private readonly positions: (items: readonly T[]) => ReadonlyMap<string, number>,
+    /**
+     * The first entity of each key: the lookup indexWorld memoises per list (world-index.ts), so a
+     * batch builds no map of its own for a list of thousands.
+     */
+    private readonly lookup: (items: readonly T[]) => ReadonlyMap<string, T>,
   ) {}
   private current(): readonly T[] {
     return this.arr ?? this.base();
   }
+  /**
+   * The position of an entity: one the draft pushed, else the first of its key in the base list (the
+   * draft's copy holds the base's entities at the same places). Found as the lookup's entity's place
+   * (indexOf): a batch asks for a few entities, and a map of every position, memoised and patched per
+   * list, cost more at 10,000 characters and 35,000 edges than the searches it saved (issue 18).
+   */
   private at(id: string): number | undefined {
-    this.pos ??= memoList(this.current(), this.positions);
-    return this.pushed.get(id) ?? this.pos.get(id);
+    const p = this.pushed.get(id);
+    if (p !== undefined) return p;
+    if (this.found.has(id)) return this.found.get(id);
+    const base = this.base();
+    const entity = this.lookup(base).get(id);
+    const i = entity === undefined ? undefined : base.indexOf(entity);
+    this.found.set(id, i);
+    return i;
   }
   get(id: string): T | undefined {
     const i = this.at(id);
@@ -46,7 +62,6 @@ export class CowList<T extends object> {
   /** Append a new entity (already owned by the draft). */
   push(item: T): T {
     const key = this.key(item);
-    this.at(key); // positions of the list as it was, before it grows
     // The list's first copy is made with the new entity's place: a push onto an exact-size copy copies
     // it again to grow (issue 18: a move that opens an edge copied the world's relationships twice).
     let arr = this.arr;
@@ -99,35 +114,35 @@ export class Draft {
       (arr) => { this.file('characters').characters = arr; },
       (c) => c.id,
       (c) => ({ ...c, stats: { ...c.stats }, bdi: { ...c.bdi } }),
-      positionsById,
+      entitiesById,
     );
     this.relationships = new CowList(
       () => base.relationships?.relationships ?? [],
       (arr) => { this.file('relationships').relationships = arr; },
       (r) => `${r.from}>${r.to}`,
       (r) => ({ ...r, weights: { ...r.weights } }),
-      positionsByEdge,
+      edgesByKey,
     );
     this.secrets = new CowList(
       () => base.secrets?.secrets ?? [],
       (arr) => { this.file('secrets').secrets = arr; },
       (s) => s.id,
       (s) => ({ ...s }),
-      positionsById,
+      entitiesById,
     );
     this.threads = new CowList(
       () => base.threads?.threads ?? [],
       (arr) => { this.file('threads').threads = arr; },
       (t) => t.id,
       (t) => ({ ...t }),
-      positionsById,
+      entitiesById,
     );
     this.ledger = new CowList(
       () => base.assets?.cash_ledger ?? [],
       (arr) => { this.file('assets').cash_ledger = arr; },
       (a) => a.id,
       (a) => ({ ...a }),
-      positionsById,
+      entitiesById,
     );
   }
 

@@ -1,10 +1,9 @@
-import type { AppliedDelta, ResolvedDelta } from '../../domain/delta.js';
+import type { AppliedDelta } from '../../domain/delta.js';
 import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Beat, DramaResponse, EpisodePlan, MandatoryBeat, OperatorApplication, PlannedScene } from '../../domain/plan.js';
 import type { Operator, World } from '../../domain/world.js';
 import { Rng } from '../../core/rng.js';
-import { indexWorld, travelDays, type WorldIndex } from '../../core/world-index.js';
-import { applyDeltas } from '../../core/deltas/index.js';
+import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { canAct } from '../b-proposals/bdi.js';
 import { threadPace } from '../../core/threads.js';
 import { episodeShape, type EpisodeShape, type SceneSlotPlan } from './shape.js';
@@ -12,17 +11,16 @@ import { DramaTracker } from './metrics.js';
 import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
 import { openingWorld } from './checks.js';
-import { breaksHardConstraint } from './hard-constraints.js';
 import { SteeringHook, type Steering } from './steering.js';
-import { CLIFFHANGER_RESERVE, buildCandidates, candidateHolds, candidatePrereqs, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
-import { pickLocation, sceneTime } from './locations.js';
-import { buildApplication, type Pacing } from './application.js';
+import { CLIFFHANGER_RESERVE, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import type { Pacing } from './application.js';
 import { actUsesIn, actableIn, allCanAct, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
 import { SeasonMemory } from './memory.js';
 import { AnchorGate, dueAnchors, liveAnchors } from './anchors.js';
 import { metricNeeds, prepScore, type MetricNeeds } from './anchor-prep.js';
 import { bestFirst } from './ranking.js';
+import { rankByBlocks, runsOf, slotRuns, type Block, type BlockSlot, type Runs } from './slot-blocks.js';
 import { arcWeight, expectedTension, tensionPull, tensionTargets } from './tension-arc.js';
 import { tension } from '../../core/tension.js';
 import type { Anchor } from '../../domain/anchors.js';
@@ -40,18 +38,6 @@ const isRequired = (s: Steering | null | undefined, c: Candidate): boolean =>
 export interface Projection {
   world: World;
   index: WorldIndex;
-}
-
-/** A candidate placed: its application, the projection after it, and where and when its scene plays. */
-export interface Placement {
-  c: Candidate;
-  app: OperatorApplication;
-  proj: Projection;
-  loc: string;
-  day: number;
-  tod: number;
-  moves: NonNullable<PlannedScene['movements']>;
-  applied: AppliedDelta[];
 }
 
 /** One scene being filled: its mandatory tag (which may slip) and what its moves fixed so far. */
@@ -234,11 +220,18 @@ export class Attempt {
   rankSlot(w: SceneWork, k: number, needTag: MandatoryBeat | null, needComplication: boolean, full = false): Iterable<Candidate> {
     const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
     const jitter = this.rng.fork(`slot/${this.slotSeq + 1}`);
+    const list = this.slotCandidates(needTag, st.allowed);
+    // Unsteered, everyone able to act, no thread resolved: only a run's setting or a used key keeps a move out (slot-blocks.ts).
+    if (!full && !this.input.steering && st.everyoneActs && st.resolved.size === 0) {
+      const slot = this.blockSlot(list);
+      const ranked = slot && rankByBlocks(slot, st, stRequired, placeFull, jitter);
+      if (ranked) return ranked;
+    }
     const cands: Candidate[] = [];
     const bounds: number[] = [];
     const added: number[] = [];
     const sts: SlotScoring[] = [];
-    for (const p of this.slotCandidates(needTag, st.allowed)) {
+    for (const p of list) {
       const c = this.candidates[p]!;
       const fixed = this.fixed[p]!;
       const o = factsOf(c, st);
@@ -313,6 +306,17 @@ export class Attempt {
     return l;
   }
 
+  private runs: Runs | null = null;
+  private readonly slotRuns = new Map<readonly number[], Block[] | null>();
+
+  /** The (actor, operator) runs of a slot's list (slot-blocks.ts), worked out once per attempt and list; null: none. */
+  private blockSlot(list: readonly number[]): BlockSlot | null {
+    const runs = (this.runs ??= runsOf(this.candidates, this.fixed));
+    let blocks = this.slotRuns.get(list);
+    if (blocks === undefined) this.slotRuns.set(list, (blocks = slotRuns(runs, list)));
+    return blocks && { cands: this.candidates, fixed: this.fixed, runs, blocks, jitterScale: this.jitterScale };
+  }
+
   private projMetrics: { world: World; needs: MetricNeeds; tension: number } | null = null;
 
   /** What the anchors need of the projection's metrics and the arc's pull at scene n: per projected state, not per slot. */
@@ -320,55 +324,6 @@ export class Attempt {
     const world = this.proj.world;
     if (this.projMetrics?.world !== world) this.projMetrics = { world, needs: metricNeeds(world, this.toPlay), tension: tension(world) };
     return { needs: this.projMetrics.needs, pull: tensionPull(this.arc[n - 1]!, this.projMetrics.tension) };
-  }
-
-  /**
-   * Try to place the candidate as move k of the scene: its prereqs, the scene's place and time (fixed
-   * by the first move), the cast's journeys, its deltas on the projection, the hard constraints.
-   */
-  tryPlace(w: SceneWork, k: number, c: Candidate): Placement | null {
-    const proj = this.proj;
-    // Most moves tried fail here (every rejected one on the starter, DPRR and synthetic worlds): stop at
-    // the first prerequisite that does not hold (the slot's reserves may have asked already); each
-    // prerequisite's result, which the application records, is worked out for a move that holds.
-    if (!candidateHolds(c, proj.index, this.episode)) return null;
-    const prereq = candidatePrereqs(c, proj.index, this.episode);
-    const loc = w.location ?? (w.forcedOpening && k === 0 ? w.forcedOpening.location : pickLocation(proj.index, c, this.where, this.locUses, this.rng.fork(w.sc.id)));
-    if (!loc) return null;
-    const forced = w.forcedOpening ? w.forcedOpening.characters.filter((id) => canAct(proj.index.characters.get(id))) : [];
-    const sceneCast = [...new Set([...w.cast, ...c.chars, ...forced])];
-    const timing = sceneTime(proj.index, sceneCast, loc, this.where, k === 0 ? { day: this.clock.day, tod: this.clock.tod + w.step } : { day: w.day, tod: w.tod });
-    if (!timing) return null;
-    if (k > 0 && (timing.day !== w.day || timing.tod !== w.tod)) return null;
-    if (this.gate.blocking(c.op.id, timing.day)) return null; // a not_before anchor (world/anchors.json)
-    // Move the cast, then apply the application's deltas on the projection.
-    const moves: Placement['moves'] = [];
-    const moveDeltas: ResolvedDelta[] = [];
-    for (const id of sceneCast) {
-      const from = proj.index.characters.get(id)!.location;
-      if (from !== loc) {
-        moves.push({ character: id, from, to: loc, days: travelDays(proj.index, from, loc) ?? 0 });
-        moveDeltas.push({ path: `characters.${id}.location`, op: 'set', value: loc });
-      }
-    }
-    const moved = moveDeltas.length ? applyDeltas(proj.world, moveDeltas, this.prov(w.sc.id, null)) : { ok: true as const, world: proj.world, applied: [] };
-    if (!moved.ok) return null;
-    const movedIndex = moveDeltas.length ? indexWorld(moved.world) : proj.index;
-    // The move happens where the scene is: prereqs are judged after the cast has arrived.
-    const prereqAtScene = moveDeltas.length ? candidatePrereqs(c, movedIndex, this.episode) : prereq;
-    if (!prereqAtScene.holds) return null;
-    const appId = `a${String(this.appSeq + 1).padStart(2, '0')}`;
-    const built = buildApplication(c, appId, movedIndex, this.riskRng, this.pacing, this.deferred, this.resolvedMajors);
-    if (!built) return null;
-    const applied = applyDeltas(moved.world, built.app.required_deltas, this.prov(w.sc.id, c.op.id));
-    if (!applied.ok) return null;
-    // One index of the new state serves the hard constraints and, if the move is placed, the projection.
-    const appliedIndex = indexWorld(applied.world);
-    if (breaksHardConstraint(proj.index, appliedIndex, this.episode)) return null;
-    // Spec §6.1: at most one major thread fully resolved (effects may write progress directly too).
-    if (this.majorOpen.filter((id) => { const t = applied.world.threads.threads.find((x) => x.id === id); return !!t && (t.status === 'resolved' || t.progress >= 1); }).length > 1) return null;
-    built.app.prereqs = prereqAtScene.results.map((r) => ({ expr: r.expr, holds: r.holds }));
-    return { c, app: built.app, proj: { world: applied.world, index: appliedIndex }, loc, day: timing.day, tod: timing.tod, moves, applied: applied.applied };
   }
 
   prov(scene: string, operator: string | null) {

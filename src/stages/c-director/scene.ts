@@ -5,7 +5,8 @@ import { threadsToDeferNow } from './metrics.js';
 import { infeasible } from './infeasible.js';
 import { TIMES } from './candidates.js';
 import { purposeOf, summarize } from './text.js';
-import type { Attempt, Placement, SceneWork } from './attempt.js';
+import type { Attempt, SceneWork } from './attempt.js';
+import { tryPlace, type Placement } from './placement.js';
 import type { MandatoryBeat } from '../../domain/plan.js';
 
 /**
@@ -21,7 +22,7 @@ export function planScene(a: Attempt, sc: SceneSlotPlan): void {
     const needComplication = a.pendingComplication && !needTag;
     let chosen: Placement | null = null;
     for (const c of a.rankSlot(w, k, needTag, needComplication)) {
-      chosen = a.tryPlace(w, k, c);
+      chosen = tryPlace(a, w, k, c);
       if (chosen) break;
     }
     if (!chosen) {

@@ -223,6 +223,49 @@ export function scoreBound(c: Candidate, st: SlotScoring, f: OpFacts, fixed: Fix
   return s;
 }
 
+/** What bounds every move of one (actor, operator) run of a slot's candidates (slot-blocks.ts). */
+export interface BlockParts {
+  /** The largest FixedParts.lead and the least FixedParts.memory of the run's moves. */
+  lead: number;
+  memory: number;
+  /** The most characters one move of the run binds. */
+  chars: number;
+  family: string;
+  type: Operator['type'];
+  /** Every thread a move of the run names, as often as the move naming it most. */
+  threads: string[];
+}
+
+/**
+ * An upper bound of every run member's total (scoreBound + the operator's parts + its jitter, below
+ * `jitterTop`), read once per run instead of once per move: scoreBound's terms with the run's largest
+ * lead, cast count and thread needs (each thread's part at least 0) and its least memory. The same
+ * sums in another order may round differently, so the bound carries a slack far above any rounding
+ * (1e-9 of the operands' magnitude). NaN when an operand is not finite, or so large that its sums
+ * could overflow: the caller then ranks move by move.
+ */
+export function blockBound(b: BlockParts, st: SlotScoring, f: OpFacts, jitterTop: number): number {
+  const { k } = st;
+  let need = 0;
+  for (const t of b.threads) {
+    let v = st.threadNeeds.get(t);
+    if (v === undefined) st.threadNeeds.set(t, (v = needOf(t, st)));
+    if (v !== null && !(v <= 0)) need += v; // a NaN part is kept: it makes the bound NaN
+  }
+  const opening = st.forcedOpening && k === 0 ? 2 * b.chars + (f.settingOpening ? 3 : 0) : 0;
+  const cast = k > 0 ? 0.8 * b.chars : 0;
+  const reserve = st.reserve.size && st.reserve.has(b.family) ? RESERVE_PENALTY : 0;
+  const fatal = f.fatal ? (st.seasonProgress >= 2 / 3 ? FATAL_BONUS * st.seasonProgress : -FATAL_BONUS) : 0;
+  const memory = f.due ? 0 : b.memory;
+  const fixed = (b.type === st.slotType ? 0.6 : 0) + (f.phase ? 0.5 : 0) + (st.needComplication && f.complication ? 5 : 0);
+  // Scalars, not an array of parts: this runs for every run of every slot.
+  const s = b.lead + need + fixed - f.usesCost + opening + cast - reserve + fatal - memory + f.bonus + f.prep + f.arc + jitterTop;
+  const size = Math.abs(b.lead) + need + fixed + Math.abs(f.usesCost) + Math.abs(opening) + cast + reserve + Math.abs(fatal) + Math.abs(memory)
+    + Math.abs(f.bonus) + Math.abs(f.prep) + Math.abs(f.arc) + Math.abs(jitterTop);
+  if (!(size < 1e300)) return Number.NaN;
+  return s + 1e-9 * (1 + size);
+}
+
 /**
  * Each candidate's FixedParts for one attempt. A required move is scored without the memory; another
  * may lose only min(penalty, 1) while one of its threads is overdue (the rescue scoreOf grants while the

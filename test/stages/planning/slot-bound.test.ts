@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Attempt } from '../../../src/stages/c-director/attempt.js';
 import { CLIFFHANGER_RESERVE, cliffhangerReserve, type Candidate } from '../../../src/stages/c-director/candidates.js';
-import { excluded, factsOf, scoreBound, scoreOf } from '../../../src/stages/c-director/score.js';
+import { blockBound, excluded, factsOf, scoreBound, scoreOf } from '../../../src/stages/c-director/score.js';
+import { runsOf } from '../../../src/stages/c-director/slot-blocks.js';
 import { bestFirst } from '../../../src/stages/c-director/ranking.js';
 import { episodeRef } from '../../../src/domain/context.js';
 import { planEpisode } from '../../../src/stages/planning.js';
@@ -31,6 +32,7 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
   let bounded = 0;
   let someoneCannot = 0;
   let reserving = 0;
+  let runs = 0;
   beforeAll(() => {
     Attempt.prototype.rankSlot = function (this: Attempt, w, k, needTag, needComplication) {
       const { st, stRequired, placeFull } = this.slotScoring(w, k, needTag, needComplication);
@@ -52,6 +54,21 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
         if (!(bound >= score) && !(Number.isNaN(bound) && Number.isNaN(score))) expect.fail(`slot ${this.slotSeq + 1}: ${c.key}'s bound ${bound} is below its score ${score}`);
         bounded++;
       });
+      // Every (actor, operator) run's bound (slot-blocks.ts) is at least each of its moves' totals with the largest jitter.
+      for (const blk of runsOf(this.candidates, this.fixed).blocks) {
+        const o = factsOf(this.candidates[blk.from]!, st);
+        const bound = blockBound(blk, st, o, this.jitterScale);
+        if (Number.isNaN(bound) || !o.settingHere) continue;
+        for (let p = blk.from; p < blk.to; p++) {
+          const c = this.candidates[p]!;
+          const fixed = this.fixed[p]!;
+          const stc = fixed.required || o.due ? stRequired : st;
+          if (excluded(c, stc, o)) continue;
+          const total = scoreOf(c, stc, placeFull, o) + o.bonus + o.prep + o.arc + this.jitterScale;
+          if (!(bound >= total)) expect.fail(`slot ${this.slotSeq + 1}: the run ${blk.family}'s bound ${bound} is below ${c.key}'s total ${total}`);
+        }
+        runs++;
+      }
       const lazy = [...orig.call(this, w, k, needTag, needComplication)];
       const full = [...orig.call(this, w, k, needTag, needComplication, true)];
       expect(lazy.length).toBe(full.length);
@@ -73,6 +90,7 @@ describe('the Director\'s score bounds rank a slot as full scoring does (c-direc
     expect(slots - before).toBeGreaterThan(6 * 20);
     expect(ranked).toBeGreaterThan(50_000);
     expect(bounded).toBeGreaterThan(50_000);
+    expect(runs).toBeGreaterThan(10_000);
   }, 120_000);
 
   it.runIf(hasStarter)('with every thread overdue, episode 1\'s moves cooling down and its operators due (rescues, forgotten penalties)', async () => {
@@ -210,6 +228,9 @@ describe('the cliffhanger reserve looked up with witnesses first (c-director/can
     const cliff = a.cliffCandidates;
     const index = a.proj.index;
     let sizes = 0;
+    // Every live family with nothing used, as the limit: one case at the boundary whatever fast-check draws
+    // (without it, about 1 run in 7 drew none and the count below failed).
+    const live = cliffhangerReserve(cliff, index, new Set(), a.episode, Infinity).size;
     fc.assert(fc.property(
       fc.shuffledSubarray(cliff), fc.subarray(cliff.map((c) => c.key)), fc.constantFrom(0, 1, 2, 3, 4, 6, Infinity),
       (witnesses, used, limit) => {
@@ -218,7 +239,7 @@ describe('the cliffhanger reserve looked up with witnesses first (c-director/can
         expect(got).toEqual(cliffhangerReserve(cliff, index, usedKeys, a.episode, limit));
         if (got.size > 0 && got.size === limit) sizes++;
       },
-    ), { numRuns: 300 });
+    ), { numRuns: 300, examples: [[[], [], live]] });
     // Some reserves were exactly at the limit (the boundary of the early stop).
     expect(sizes).toBeGreaterThan(0);
   });

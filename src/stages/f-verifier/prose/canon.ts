@@ -33,12 +33,25 @@ function factionRe(factions: string[]): RegExp | null {
 }
 
 /**
+ * factionRe per name index (one per verification), made for its first sentence: it was made
+ * again for every sentence of the scene (issue 18, twelfth pass). Not global or
+ * sticky, so `match` keeps no state between sentences.
+ */
+const factionMemo = new WeakMap<PersonIndex, RegExp | null>();
+
+function factionsOf(idx: PersonIndex): RegExp | null {
+  let re = factionMemo.get(idx);
+  if (re === undefined) factionMemo.set(idx, (re = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''))));
+  return re;
+}
+
+/**
  * What a sentence says about the life or party of the people it names: "X is dead", "X's widow",
  * "kills X", "X is alive", "X, darling of the populares". Hedged statements are kept as doubtful.
  */
 export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex): CanonStatement[] {
   const out: CanonStatement[] = [];
-  const fre = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''));
+  const fre = factionsOf(idx);
   for (const m of mentions) {
     const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
     const after = text.slice(m.end, m.end + 60);

@@ -1,5 +1,6 @@
 import type { VerifyContext } from '../context.js';
 import { titleIndex, titleRegex } from './titles.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /** One person the prose may name: what the packet and world know about them. */
 export interface Person {
@@ -69,8 +70,15 @@ function collect(ctx: VerifyContext): Map<string, Person> {
   return byId;
 }
 
+/** formsOf's answers by name and cue: every scene's index names the world's people again (issue 18, twelfth pass). Frozen: shared. */
+const formMemo = new BoundedMemo<string, readonly string[]>(20000);
+
 /** Every form a person is named by: full name, nomen+cognomen, each non-praenomen part, English forms, the cue. */
-function formsOf(name: string, cue?: string): string[] {
+function formsOf(name: string, cue?: string): readonly string[] {
+  return formMemo.get(JSON.stringify([name, cue ?? '']), () => Object.freeze(formsUncached(name, cue)));
+}
+
+function formsUncached(name: string, cue?: string): string[] {
   const parts = name.toLowerCase().replace(/\./g, '').split(/\s+/).filter(Boolean);
   const out = new Set<string>([parts.join(' ')]);
   const named = parts.filter((x) => x.length >= 3 && !PRAENOMINA.has(x) && x.length > 1);

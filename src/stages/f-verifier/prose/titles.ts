@@ -1,4 +1,5 @@
 import type { VerifyContext } from '../context.js';
+import { BoundedMemo } from '../../../core/bounded-memo.js';
 
 /**
  * Titles the prose names an office-holder by ("the consul", "the pontifex"), resolved only when
@@ -39,7 +40,7 @@ export function titleIndex(ctx: VerifyContext): Map<string, string> {
   // "the pontifex maximus turns" may be the race as well as the man, so its titles stay unresolved.
   // A matter's id says it as plainly as its question ("thr_pontifex_maximus": "…buy the chief priesthood").
   const matters = pk.retrieved_subgraph.threads.flatMap((t) => [t.question, t.id.replace(/^thr_/, '').replace(/_/g, ' ')]).map((q) => q.toLowerCase().replace(/\s+/g, ' '));
-  const contested = (t: string) => matters.some((q) => new RegExp(`(?<![\\p{L}])${escape(t)}(?![\\p{L}-])`, 'u').test(q));
+  const contested = (t: string) => matters.some((q) => titleWord.get(t, wordPattern).test(q));
   // Every title of such an office is blocked, not only the form the matter uses ("the chief priest" too).
   const blocked = new Set([...new Set(office.values())].flatMap((o) => (titlesOf(o).some(contested) ? titlesOf(o) : [])));
   const out = new Map<string, string>();
@@ -48,6 +49,14 @@ export function titleIndex(ctx: VerifyContext): Map<string, string> {
     if (ids.size === 1 && inPacket.has(only) && !blocked.has(t)) out.set(t, only);
   }
   return out;
+}
+
+/** A title as a whole word, per title: every scene of an episode asks for the same ones (issue 18, twelfth pass). */
+const titleWord = new BoundedMemo<string, RegExp>(2000);
+
+/** Not global or sticky: `test` keeps no state between texts. */
+function wordPattern(t: string): RegExp {
+  return new RegExp(`(?<![\\p{L}])${escape(t)}(?![\\p{L}-])`, 'u');
 }
 
 function escape(s: string): string {

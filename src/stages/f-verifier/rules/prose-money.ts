@@ -3,6 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
 import { spanOf } from '../prose/span.js';
+import { payerAt } from '../prose/deeds.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -14,13 +15,16 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const balance = new Map(pk.retrieved_subgraph.accounts.map((a) => [a.owner, a.denarii]));
   const richest = Math.max(0, ...pk.cast.map((c) => balance.get(c.id) ?? 0));
   const out: Finding[] = [];
-  let payer: string | undefined;
-  for (const s of r.sentences) {
-    if (s.kind !== 'narration') continue;
-    const deed = r.deeds.find((d) => d.line === s.line && d.text === s.text);
-    if (deed) payer = deed.id;
+  // Whoever pays is named in the narration (a doer is a name of its sentence, or carried over from one).
+  const named = [...new Set(r.narration.flatMap((n) => n.mentions.map((m) => m.id)))];
+  for (let i = 0; i < r.narration.length; i++) {
+    const s = r.narration[i];
     if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
     for (const sum of sumsIn(s.text)) {
+      // A sum within the richest's balance and every named account's is over no payer's: the payer
+      // is found only otherwise (finding it tags sentences).
+      if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
+      const payer = payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;

@@ -1,7 +1,16 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
-import type { Deed, Reading } from '../prose/reader.js';
+import type { Reading } from '../prose/reader.js';
+import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
+
+/** Whether a deed by `id` (placed `elsewhere`, told on `line`) makes a finding below, offstage words aside. */
+function matters(r: Reading, id: string, elsewhere: string | undefined, line: number): boolean {
+  const who = r.index.byId.get(id);
+  if (!who) return false;
+  if (elsewhere) return who.inCast && !who.dead;
+  return who.dead || (!who.inCast && line > 0);
+}
 
 /**
  * Who speaks or acts in the prose, judged like cue lines and event actors: the dead do not
@@ -19,7 +28,11 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     out.push(f());
   };
   const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
-  for (const d of r.deeds) {
+  for (const n of r.narration) {
+    // Only a deed that can make a finding below is looked for (finding it tags the sentence).
+    if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line))) continue;
+    const d = deedOf(n);
+    if (!d) continue;
     const who = r.index.byId.get(d.id);
     if (!who) continue;
     const span = spanOf(d);

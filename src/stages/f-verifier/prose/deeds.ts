@@ -1,0 +1,107 @@
+import type { Mention } from './names.js';
+import { subjectVerb } from './subjects.js';
+
+/** Someone who does something on stage, by the prose's own account. */
+export interface Deed {
+  id: string;
+  how: 'speaks' | 'acts';
+  line: number;
+  text: string;
+  /** False when the subject was carried over from an earlier sentence or the verb is doubtful. */
+  sure: boolean;
+  /** A place other than the scene's, when the sentence puts the doer there. */
+  elsewhere?: string;
+  /** Words that put the doer off this stage without naming a place ("somewhere across the city"). */
+  offstage?: string;
+}
+
+/**
+ * One narration sentence and what its doer is found from. The doer is found on demand (issue 18,
+ * twelfth pass): finding it tags the words after each name in the subject slot (subjects.ts, most
+ * of the reader's cost), and a check asks for it only where the answer can change a finding: a
+ * dead or uncast person's deed, a cast member put elsewhere, a payer, the speaker a pronoun
+ * carries over. Every answer is the one the sentence-by-sentence reading gave (`deedsOf`).
+ */
+export interface Narration {
+  line: number;
+  /** The sentence as written (a deed's text). */
+  text: string;
+  /** The sentence with its quotes blanked out. */
+  narr: string;
+  mentions: readonly Mention[];
+  elsewhere?: string;
+  /** A said-tag's named speaker ("Cato says"). */
+  said: { id: string; sure: boolean } | null;
+  /** A pronoun said-tag with no name in the sentence ("he says"): the speaker is the last doer. */
+  pronoun: boolean;
+  /** The narration sentence before this one in the same reading order (the scene's, or one extra text's). */
+  prev: Narration | null;
+  /** The deed, once found (null: none). */
+  deed?: Deed | null;
+}
+
+/** This sentence's deed, as the reading in order found it: a named or carried-over speaker, else a subject's present deed. */
+export function deedOf(n: Narration): Deed | null {
+  if (n.deed !== undefined) return n.deed;
+  let d: Deed | null = null;
+  const last = n.said || !n.pronoun ? undefined : lastBefore(n);
+  if (n.said) d = { id: n.said.id, how: 'speaks', line: n.line, text: n.text, sure: n.said.sure, elsewhere: n.elsewhere };
+  else if (last) d = { id: last, how: 'speaks', line: n.line, text: n.text, sure: false, elsewhere: n.elsewhere };
+  else {
+    // A question in narration asks; it does not put anyone on stage.
+    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions);
+    if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage };
+  }
+  n.deed = d;
+  return d;
+}
+
+/** Who a pronoun refers back to before this sentence: the last doer, else the one person last named (two or more: nobody). */
+function lastBefore(n: Narration): string | undefined {
+  for (let p = n.prev; p; p = p.prev) {
+    const d = deedOf(p);
+    if (d) return d.id;
+    if (p.mentions.length) return p.mentions.length === 1 ? p.mentions[0].id : undefined;
+  }
+  return undefined;
+}
+
+/** Every deed of these sentences, in order. */
+export function deedsOf(ns: readonly Narration[]): Deed[] {
+  const out: Deed[] = [];
+  for (const n of ns) {
+    const d = deedOf(n);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/**
+ * Whether this sentence's doer, if it has one, could be someone `matters` holds, without finding
+ * it: a named speaker is that person, a subject is one of the sentence's names; a carried-over
+ * speaker is found (rare, and it may be anyone named before).
+ */
+export function mayBeDoneBy(n: Narration, matters: (id: string) => boolean): boolean {
+  if (n.said) return matters(n.said.id);
+  if (n.pronoun) {
+    const d = deedOf(n);
+    return d !== null && matters(d.id);
+  }
+  return n.mentions.some((m) => matters(m.id));
+}
+
+/**
+ * The payer of sentence `i`: the doer of the nearest sentence at or before it that has one, where
+ * a sentence's doer is the first deed told in a sentence of the same line and text.
+ */
+export function payerAt(ns: readonly Narration[], i: number): string | undefined {
+  for (let k = i; k >= 0; k--) {
+    const n = ns[k];
+    for (const o of ns) {
+      if (o.line !== n.line || o.text !== n.text) continue;
+      const d = deedOf(o);
+      if (d) return d.id;
+    }
+  }
+  return undefined;
+}
