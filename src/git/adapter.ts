@@ -177,11 +177,12 @@ class GitCliPort implements GitPort {
    * --show-scope (before 2.26): the caller asks key by key.
    */
   private async scanConfig(keys: string[]): Promise<Map<string, string> | null> {
-    const pattern = `^(user\\.(name|email)|${keys.map((k) => canonicalKey(k).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+    const pattern = `^(user\\.(name|email)|maintenance\\.auto|${keys.map((k) => canonicalKey(k).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
     const r = await gitRun(this.root, ['config', '-z', '--show-scope', '--get-regexp', pattern]);
     if (r.code !== 0 && r.code !== 1) return null; // 1: nothing matched
     const local = new Map<string, string>();
     const ident = { name: false, email: false };
+    let maintenanceAuto = false;
     const parts = r.stdout.split('\0');
     for (let i = 0; i + 1 < parts.length; i += 2) {
       // Each entry is "scope NUL key LF value NUL" (a key with no value has no LF).
@@ -190,9 +191,11 @@ class GitCliPort implements GitPort {
       const key = nl < 0 ? entry : entry.slice(0, nl);
       const value = nl < 0 ? '' : entry.slice(nl + 1);
       if ((key === 'user.name' || key === 'user.email') && /^\S/.test(value)) ident[key === 'user.name' ? 'name' : 'email'] = true;
+      if (key === 'maintenance.auto') maintenanceAuto = true;
       if (scope === 'local') local.set(key, value);
     }
     identities.set(this.root, Promise.resolve(ident));
+    this.maintenanceAutoSet = maintenanceAuto;
     return local;
   }
 
@@ -228,12 +231,23 @@ class GitCliPort implements GitPort {
     return sha;
   }
 
+  /**
+   * Whether the config scan (prefetchConfig) saw maintenance.auto in any scope; undefined before a
+   * scan. Unset, git's default holds (on) and no `git config` has to ask; set, git reads the value.
+   */
+  private maintenanceAutoSet: boolean | undefined;
+
   async autoMaintenance(): Promise<void> {
     // As git's own prepare_auto_maintenance: skipped when maintenance.auto is false; `--quiet`, as
-    // our commits are. Both in the background: the shell runs the caller's next command meanwhile.
+    // our commits are. In the background: the shell runs the caller's next command (the tag)
+    // meanwhile. The run's config scan already says whether the key is set at all (issue 18: the
+    // usual answer, unset, saves a `git config` process between the commit and the maintenance);
+    // a value is left to git itself to read as a boolean.
     const bg = { background: true };
-    const auto = await gitRun(this.root, ['config', '--bool', '--get', 'maintenance.auto'], {}, bg);
-    if (auto.code === 0 && auto.stdout.trim() === 'false') return;
+    if (this.maintenanceAutoSet !== false) {
+      const auto = await gitRun(this.root, ['config', '--bool', '--get', 'maintenance.auto'], {}, bg);
+      if (auto.code === 0 && auto.stdout.trim() === 'false') return;
+    }
     await gitRun(this.root, ['maintenance', 'run', '--auto', '--quiet'], {}, bg);
   }
 

@@ -21,8 +21,10 @@ import { LineProcess } from './line-process.js';
  * temporary folder; the answer line is the id and the exit code, and the output is read back from
  * those files. The shell removes the folder when its input closes (the run ends, or Node exits).
  *
- * A command given an environment gets exactly that one (`env` setting what differs from the
- * shell's, PWD and OLDPWD included).
+ * A command given an environment gets exactly that one: what differs from the shell's (PWD and
+ * OLDPWD included) is unset and exported by the subshell before it execs the command, or, for a
+ * whole environment or a name a shell cannot export, set by `env` (issue 18, twelfth pass: an
+ * `env` per command was one more exec, with its own search of PATH, on the commit's path).
  * `runWithShell` answers undefined whenever the shell cannot stand in exactly for a spawn: none is
  * open, a word holds a NUL, the shell has died, or the command could not be started there (exit
  * 126/127: the caller then spawns it itself, which reports the failure as it always did). Once a
@@ -43,14 +45,20 @@ const SCRIPT = [
   "trap 'intr=1' INT",
   "trap 'exit 129' HUP",
   "trap 'exit 143' TERM",
+  // The environment's changes: through `env` when the line asks (`e`: a whole environment, or a
+  // name the shell cannot export), else by the subshell itself (one exec less per command).
   'run() {',
-  '  (cd -- "$dir" || exit 126; exec env "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"',
+  '  (cd -- "$dir" || exit 126',
+  '  case $how in *e) exec env "$@";; esac',
+  '  while [ "$1" = -u ]; do unset "$2"; shift 2; done',
+  '  while case $1 in *=*) true;; *) false;; esac; do export "$1"; shift; done',
+  '  exec "$@") </dev/null >"$d/$id.o" 2>"$d/$id.e"',
   '  s=$?; if [ "$s" = 130 ] && [ -n "$intr" ]; then s=INT; fi; echo "$id $s"',
   '}',
   'while IFS= read -r line; do',
   '  eval "set -- $line"',
   '  id=$1; how=$2; dir=$3; shift 3',
-  '  intr=; if [ "$how" = b ]; then run "$@" & else run "$@"; fi',
+  '  intr=; case $how in b*) run "$@" & ;; *) run "$@";; esac',
   'done',
   'wait',
 ].join('\n');
@@ -76,6 +84,21 @@ function envWords(shell: Map<string, string>, want: Map<string, string>): string
   for (const k of shell.keys()) if (!own.includes(k) && !want.has(k)) return ['-i', ...[...want].map(([k2, v]) => `${k2}=${v}`)];
   const unset = own.filter((k) => !want.has(k)).flatMap((k) => ['-u', k]);
   return [...unset, ...[...want].filter(([k, v]) => own.includes(k) || shell.get(k) !== v).map(([k, v]) => `${k}=${v}`)];
+}
+
+/**
+ * Whether the subshell can make these `env` words' changes itself (`unset`, then `export`): no
+ * `-i`, and every name one the shell can export (`export` of another name would end the subshell).
+ */
+function shellCanSet(words: string[]): boolean {
+  const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (w === '-u') {
+      if (!NAME.test(words[++i] ?? '')) return false;
+    } else if (!NAME.test(w.slice(0, w.indexOf('=')))) return false;
+  }
+  return true;
 }
 
 /** One word for `eval`: single-quoted, line breaks spelled as the script's $NL and $CR. */
@@ -140,10 +163,12 @@ export async function runWithShell(
   // Exactly this environment, as a spawn with `env` would give (envWords).
   const vars = env === undefined ? [] : Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined);
   if (vars.some(([k]) => k === '' || k.startsWith('-') || k.includes('='))) return undefined;
-  const words = [path.resolve(cwd), ...(env === undefined ? [] : envWords(r.env, new Map(vars))), ...command];
+  const changes = env === undefined ? [] : envWords(r.env, new Map(vars));
+  const words = [path.resolve(cwd), ...changes, ...command];
   if (words.some((w) => w.includes('\0'))) return undefined;
   const id = String(r.next++);
-  const line = await r.process.askKeyed(id, [id, opts.background ? 'b' : 'f', ...words.map(shellWord)].join(' '));
+  const how = (opts.background ? 'b' : 'f') + (shellCanSet(changes) ? '' : 'e');
+  const line = await r.process.askKeyed(id, [id, how, ...words.map(shellWord)].join(' '));
   const m = line === undefined ? null : /^(\d+) (\d+|INT)$/.exec(line);
   const what = `\`${command.slice(0, 2).join(' ')}\``;
   if (!m || m[1] !== id) throw new Error(`the run's shell ended while ${what} was handed to it: it may have run, so it is not run again`);

@@ -1,8 +1,11 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { createGit, parsePorcelainZ } from '../../src/git/adapter.js';
+import { cleanEnv } from '../../src/git/exec.js';
+import { openShellRunner } from '../../src/io/shell-runner.js';
 import { adapterRepo, git, useTempDirs, writeRel as write } from '../support/git-repo.js';
 
 const tmp = useTempDirs('git');
@@ -166,6 +169,56 @@ describe('the git adapter (GitPort) on real repositories', () => {
     twoPacks(3);
     git(root, 'config', 'maintenance.auto', 'false');
     await g.autoMaintenance();
+    expect(packs()).toBe(3);
+  });
+
+  it.runIf(process.platform === 'linux')("the run's config scan answers whether maintenance.auto is set: unset, autoMaintenance asks no git config", async () => {
+    const { root } = await repo();
+    const packs = () => fs.readdirSync(path.join(root, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length;
+    git(root, 'config', 'gc.autoPackLimit', '1');
+    git(root, 'config', 'gc.autoDetach', 'false');
+    git(root, 'config', 'maintenance.autoDetach', 'false');
+    const twoPacks = (n: number) => {
+      for (const i of [1, 2]) {
+        write(root, `f${n}-${i}.txt`, `${n} ${i}\n`);
+        git(root, 'add', '-A');
+        git(root, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `${n} ${i}`);
+        git(root, 'repack', '-q');
+      }
+    };
+    // The commands the run shell starts, seen through a \`git\` first on its PATH that logs and runs git.
+    const bin = path.join(tmp(), 'bin');
+    const log = path.join(bin, 'log');
+    const real = spawnSync('sh', ['-c', 'command -v git'], { encoding: 'utf8' }).stdout.trim();
+    write(bin, 'git', `#!/bin/sh\necho "$*" >> '${log}'\nexec '${real}' "$@"\n`);
+    fs.chmodSync(path.join(bin, 'git'), 0o755);
+    const scanned = async (setBefore: boolean) => {
+      twoPacks(setBefore ? 2 : 1);
+      if (setBefore) git(root, 'config', 'maintenance.auto', 'false');
+      fs.rmSync(log, { force: true });
+      // The port's commands take this process's environment (cleanEnv) at each command.
+      const path0 = process.env.PATH;
+      process.env.PATH = `${bin}:${path0}`;
+      const close = openShellRunner(cleanEnv());
+      const g = createGit(root, { batch: true });
+      try {
+        g.prefetchConfig(['diff.aureus-json.xfuncname']);
+        await g.setConfig([['diff.aureus-json.xfuncname', '^x$']]);
+        // Set after the scan, behind the port's back: the scan's answer (unset) stands, as it
+        // does for a run, which holds the lock; only a key set at the scan is read again.
+        if (!setBefore) git(root, 'config', 'maintenance.auto', 'false');
+        await g.autoMaintenance();
+      } finally {
+        g.close();
+        close();
+        process.env.PATH = path0;
+      }
+      git(root, 'config', '--unset', 'maintenance.auto');
+      return fs.readFileSync(log, 'utf8').split('\n').filter((l) => l.startsWith('config --bool') || l.startsWith('maintenance'));
+    };
+    expect(await scanned(false)).toEqual(['maintenance run --auto --quiet']);
+    expect(packs()).toBe(1);
+    expect(await scanned(true)).toEqual(['config --bool --get maintenance.auto']);
     expect(packs()).toBe(3);
   });
 

@@ -130,6 +130,12 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
       expect(await envOf({ PATH, A: '2', B: 'x' })).toEqual([`PATH=${PATH}`, 'A=2', 'B=x'].sort());
       expect(await envOf({ PATH, A: '1', PWD: '/p' })).toEqual([`PATH=${PATH}`, 'A=1', 'PWD=/p'].sort());
       expect(await envOf({ PATH })).toEqual([`PATH=${PATH}`]); // A missing: the whole environment given
+      // Set by the subshell itself: a value with quotes, a line break and shell syntax arrives as it is and runs nothing.
+      const odd = `it's "$(touch ran)" \`touch ran\`\nline`;
+      expect(await envOf({ PATH, A: odd })).toEqual([`PATH=${PATH}`, `A=${odd.split('\n')[0]}`, 'line'].sort());
+      // A name a shell cannot export goes through \`env\`, exactly as well.
+      expect(await envOf({ PATH, A: '1', 'x.y': 'dot', 'a-b': '' })).toEqual([`PATH=${PATH}`, 'A=1', 'x.y=dot', 'a-b='].sort());
+      expect(fs.readdirSync(d)).toEqual([]);
     } finally {
       close();
     }
