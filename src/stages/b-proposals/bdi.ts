@@ -62,7 +62,12 @@ export function bindingKey(opId: string, bindings: Record<string, string>): stri
 
 /** bindingKey of a binding whose role names, sorted, are `sortedRoles` (a family's bindings share them: family.ts). */
 export function keyByRoles(opId: string, sortedRoles: readonly string[], bindings: Record<string, string>): string {
-  return opId + '(' + sortedRoles.map((k) => `${k}=${bindings[k]}`).join(',') + ')';
+  let key = opId + '(';
+  for (let i = 0; i < sortedRoles.length; i++) {
+    const k = sortedRoles[i]!;
+    key += (i > 0 ? ',' : '') + k + '=' + bindings[k];
+  }
+  return key + ')';
 }
 
 /** The main target of a move: the `target` role, else the first non-actor role in order. */
@@ -151,16 +156,23 @@ export function threadsAdvancedByOp(world: World, op: Operator): (bindings: Reco
     const t = look.byId.get(w.id);
     if (t && t.status === 'open') fixed.push(t.id);
   }
+  // The ids are gathered with repeats, sorted, and the repeats (adjacent once sorted) dropped: the
+  // sorted distinct ids, without a Set per binding (the pool asks once per kept move).
   return (bindings) => {
-    const out = new Set<string>();
-    if (tagged) for (const r in bindings) for (const id of hits(bindings[r]!)) out.add(id);
-    for (const id of fixed) out.add(id);
+    const out: string[] = [];
+    if (tagged) for (const r in bindings) for (const id of hits(bindings[r]!)) out.push(id);
+    for (const id of fixed) out.push(id);
     for (const r of roleWrites) {
       const id = bindings[r];
       const t = id ? look.byId.get(id) : undefined;
-      if (t && t.status === 'open') out.add(t.id);
+      if (t && t.status === 'open') out.push(t.id);
     }
-    return [...out].sort();
+    if (out.length < 2) return out;
+    out.sort();
+    let n = 1;
+    for (let i = 1; i < out.length; i++) if (out[i] !== out[n - 1]) out[n++] = out[i]!;
+    out.length = n;
+    return out;
   };
 }
 

@@ -218,31 +218,43 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
     if (!l) m.set(k, (l = knownCandidates(world, index, actor, k)));
     return l;
   };
+  // Entries by actor id, then operator id, each list in push order: read out in that order, the
+  // same order as a stable sort of the whole pool by (actor id, operator id), without the sort.
+  const byActorOp = new Map<string, Map<string, PoolEntry[]>>();
   for (const op of ops) {
     const { roles, conj } = table.get(op)!;
     const holdsAt = conjunctsAt(conj, index, episode, operatorRoleKinds(op));
-    const charRoles = roles.filter((r) => roleKind(op, r) === 'character');
+    const kindAt = roles.map((r) => roleKind(op, r));
+    const isChar = kindAt.map((k) => k === 'character');
+    const charRoles = roles.filter((_, i) => isChar[i]);
     const keyOf = familyKey(op.id, roles);
     const threadsOf = threadsAdvancedByOp(world, op);
+    const last = roles.length - 1;
     for (const actor of actors) {
       const valid: Record<string, string>[] = [];
       const nearMiss: Record<string, string>[] = [];
+      // Each role's candidates, looked up once per family (when a binding first reaches the role)
+      // rather than once per partial binding.
+      const cands: string[][] = [];
       const rec = (i: number, b: Record<string, string>, used: Set<string>): void => {
         if (i === roles.length) { valid.push({ ...b }); return; }
         const role = roles[i]!;
-        const kind = roleKind(op, role);
-        for (const id of candidatesOf(actor.id, kind)) {
-          if (kind === 'character' && used.has(id)) continue;
+        const char = isChar[i]!;
+        const ids = (cands[i] ??= candidatesOf(actor.id, kindAt[i]!));
+        for (let n = 0; n < ids.length; n++) {
+          const id = ids[n]!;
+          if (char && used.has(id)) continue;
           b[role] = id;
-          if (kind === 'character') used.add(id);
+          if (char) used.add(id);
           if (holdsAt(i, b)) rec(i + 1, b, used);
-          else if (i === roles.length - 1 && nearMiss.length < INVALID_PER_FAMILY * 4) nearMiss.push({ ...b });
-          if (kind === 'character') used.delete(id);
+          else if (i === last && nearMiss.length < INVALID_PER_FAMILY * 4) nearMiss.push({ ...b });
+          if (char) used.delete(id);
           delete b[role];
         }
       };
       const b: Record<string, string> = { actor: actor.id };
       if (holdsAt(0, b)) rec(1, b, new Set([actor.id]));
+      if (valid.length === 0 && nearMiss.length === 0) continue;
       // Only the bindings that make the cut become entries (family.ts).
       const scoreOf = familyScorer(world, actor, op, roles);
       const entry = (bindings: Record<string, string>, ok: boolean): PoolEntry => {
@@ -253,11 +265,21 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
       };
       const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
         (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => entry(x, ok)).sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1)).slice(0, n);
-      out.push(...best(valid, true, VALID_PER_FAMILY), ...best(nearMiss, false, INVALID_PER_FAMILY));
+      const kept = best(valid, true, VALID_PER_FAMILY).concat(best(nearMiss, false, INVALID_PER_FAMILY));
+      if (kept.length === 0) continue;
+      let byOp = byActorOp.get(actor.id);
+      if (!byOp) byActorOp.set(actor.id, (byOp = new Map()));
+      const l = byOp.get(op.id);
+      if (l) l.push(...kept);
+      else byOp.set(op.id, kept);
     }
   }
-  // Stable order: actor, then operator, then score.
-  out.sort((x, y) => (x.actor.id < y.actor.id ? -1 : x.actor.id > y.actor.id ? 1 : 0) || (x.op.id < y.op.id ? -1 : x.op.id > y.op.id ? 1 : 0));
+  // Stable order: actor, then operator (by code units), then score.
+  const codeUnits = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
+  for (const a of [...byActorOp.keys()].sort(codeUnits)) {
+    const byOp = byActorOp.get(a)!;
+    for (const o of [...byOp.keys()].sort(codeUnits)) out.push(...byOp.get(o)!);
+  }
   byEp.set(episode, out);
   return out;
 }
