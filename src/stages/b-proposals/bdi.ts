@@ -102,6 +102,20 @@ function wordsMatch(ws: readonly string[], op: Operator): boolean {
   return ws.some((x) => w.set.has(x) || (x.length >= 5 && w.stems.has(x.slice(0, 5))));
 }
 
+/** An intention's words and, for those of 5 letters or more, their 5-letter stems ('' for shorter ones). */
+interface IntentionWords { ws: string[]; stems: string[] }
+
+/** wordsMatch with the stems cut once per intention, not once per operator it is matched against. */
+function intentionWordsMatch(iw: IntentionWords, op: Operator): boolean {
+  const w = operatorWords(op);
+  for (let i = 0; i < iw.ws.length; i++) {
+    if (w.set.has(iw.ws[i]!)) return true;
+    const stem = iw.stems[i]!;
+    if (stem !== '' && w.stems.has(stem)) return true;
+  }
+  return false;
+}
+
 export interface ThreadLookup {
   byId: Map<string, Thread>;
   /** Open threads by stakeholder id. */
@@ -204,11 +218,11 @@ export interface BdiScore {
   stakes: string[];
 }
 
-const intentionCache = new WeakMap<Character, { words: Map<string, string[]>; byOp: WeakMap<Operator, string[]> }>();
+const intentionCache = new WeakMap<Character, { words: Map<string, IntentionWords>; byOp: WeakMap<Operator, string[]> }>();
 
 /**
  * The actor's intentions that name the operator's business (intentionMatches): the same for every
- * binding of the pair. Each intention's words are read once per actor, not once per operator.
+ * binding of the pair. Each intention's words and stems are made once per actor, not once per operator.
  */
 export function matchingIntentions(actor: Character, op: Operator): string[] {
   let m = intentionCache.get(actor);
@@ -216,8 +230,15 @@ export function matchingIntentions(actor: Character, op: Operator): string[] {
   let l = m.byOp.get(op);
   if (!l) {
     const ws = m.words;
-    const wordsOf = (i: string): string[] => ws.get(i) ?? (ws.set(i, words(i)), ws.get(i)!);
-    m.byOp.set(op, (l = actor.bdi.intentions.filter((i) => wordsMatch(wordsOf(i), op))));
+    const wordsOf = (i: string): IntentionWords => {
+      let iw = ws.get(i);
+      if (!iw) {
+        const list = words(i);
+        ws.set(i, (iw = { ws: list, stems: list.map((x) => (x.length >= 5 ? x.slice(0, 5) : '')) }));
+      }
+      return iw;
+    };
+    m.byOp.set(op, (l = actor.bdi.intentions.filter((i) => intentionWordsMatch(wordsOf(i), op))));
   }
   return l;
 }

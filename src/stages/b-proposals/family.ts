@@ -82,15 +82,10 @@ export function keepBest(xs: Record<string, string>[], n: number, keyOf: (b: Rec
 
 /**
  * bindingKey(opId, b) for the bindings of one family, whose keys are exactly `roles`: the sorted role
- * names are the same for all of them (bindingKey sorts them per call), and each binding's key is made
- * once (the cut's ties and the kept entries both need it).
+ * names are the same for all of them (bindingKey sorts them per call). Not memoised per binding: a
+ * map keyed by the binding objects cost more than building the few keys asked twice (issue 18).
  */
 export function familyKey(opId: string, roles: readonly string[]): (b: Record<string, string>) => string {
   const sorted = [...roles].sort();
-  const made = new Map<Record<string, string>, string>();
-  return (b) => {
-    let k = made.get(b);
-    if (k === undefined) made.set(b, (k = keyByRoles(opId, sorted, b)));
-    return k;
-  };
+  return (b) => keyByRoles(opId, sorted, b);
 }
