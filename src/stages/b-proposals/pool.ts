@@ -212,6 +212,33 @@ function conjunctsAt(conj: Conjunct[], roles: readonly string[], index: WorldInd
   return { rest: roles.map((_, i) => make(rest[i])), own: roles.map((_, i) => make(own[i])) };
 }
 
+/** What the entries of an operator's families share. */
+interface OpParts {
+  roles: string[];
+  charRoles: string[];
+  keyOf: (b: Record<string, string>) => string;
+  threadsOf: (b: Record<string, string>) => string[];
+}
+
+/**
+ * An (actor, operator) family's entries: its VALID_PER_FAMILY best valid bindings, then its
+ * INVALID_PER_FAMILY best near misses, each by score then key. Only the bindings that make the cut
+ * become entries (family.ts).
+ */
+function familyEntries(world: World, actor: Character, op: Operator, parts: OpParts, valid: Record<string, string>[], nearMiss: Record<string, string>[]): PoolEntry[] {
+  const { roles, charRoles, keyOf, threadsOf } = parts;
+  const scoreOf = familyScorer(world, actor, op, roles);
+  const entry = (bindings: Record<string, string>, ok: boolean): PoolEntry => {
+    const threads = threadsOf(bindings);
+    const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
+    const score = scoreOf ? scoreOf(bindings) : bdiScore(world, actor, op, bindings, threads).score;
+    return { op, actor, bindings, key: keyOf(bindings), chars, threads, score, valid: ok };
+  };
+  const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
+    (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => entry(x, ok)).sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1)).slice(0, n);
+  return best(valid, true, VALID_PER_FAMILY).concat(best(nearMiss, false, INVALID_PER_FAMILY));
+}
+
 const memo = new WeakMap<World, Map<number, PoolEntry[]>>();
 
 export function candidatePool(world: World, episode: number, index: WorldIndex = indexWorld(world)): PoolEntry[] {
@@ -276,17 +303,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
       const b: Record<string, string> = { actor: actor.id };
       if (!rest[0] || rest[0](b)) rec(1, b, new Set([actor.id]));
       if (valid.length === 0 && nearMiss.length === 0) continue;
-      // Only the bindings that make the cut become entries (family.ts).
-      const scoreOf = familyScorer(world, actor, op, roles);
-      const entry = (bindings: Record<string, string>, ok: boolean): PoolEntry => {
-        const threads = threadsOf(bindings);
-        const chars = charRoles.filter((r) => bindings[r]).map((r) => bindings[r]!);
-        const score = scoreOf ? scoreOf(bindings) : bdiScore(world, actor, op, bindings, threads).score;
-        return { op, actor, bindings, key: keyOf(bindings), chars, threads, score, valid: ok };
-      };
-      const best = (xs: Record<string, string>[], ok: boolean, n: number) =>
-        (scoreOf ? keepBest(xs, n, keyOf, scoreOf) : xs).map((x) => entry(x, ok)).sort((x, y) => y.score - x.score || (x.key < y.key ? -1 : 1)).slice(0, n);
-      const kept = best(valid, true, VALID_PER_FAMILY).concat(best(nearMiss, false, INVALID_PER_FAMILY));
+      const kept = familyEntries(world, actor, op, { roles, charRoles, keyOf, threadsOf }, valid, nearMiss);
       if (kept.length === 0) continue;
       let byOp = byActorOp.get(actor.id);
       if (!byOp) byActorOp.set(actor.id, (byOp = new Map()));
