@@ -81,7 +81,11 @@ export function proposeSymbolic(world: World, context: EpisodeContext): AgentPro
   const proposals: CharacterProposals[] = [];
   const skipped: AgentProposals['skipped'] = [];
   const acting = new Set(actingPrincipals(world, context.episode).map((c) => c.id));
-  for (const c of [...world.characters.characters].filter((x) => x.principal).sort((a, b) => a.id.localeCompare(b.id))) {
+  // Only the principals listed (those who cannot act, and the acting ones) are put in order: sorting
+  // that part of the list gives its order in the sorted whole (a stable sort), without sorting every
+  // principal of a big world (6,667 of the synthetic 10,000 world's characters, for 10 of them).
+  const listed = world.characters.characters.filter((x) => x.principal && (!canAct(x) || acting.has(x.id)));
+  for (const c of listed.sort((a, b) => a.id.localeCompare(b.id))) {
     if (!canAct(c)) { skipped.push({ character_id: c.id, status: c.status }); continue; }
     if (!acting.has(c.id)) continue;
     proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode, MOVES.max)), source: 'symbolic', dropped: [] });
