@@ -37,7 +37,7 @@ import writeFileAtomic from 'write-file-atomic';
  * existing file keeps its mode and owner, and the temp name is write-file-atomic's shape,
  * `<file>.<digits>`, which recovery removes and the dirty check ignores (pipeline/commit-safety.ts).
  */
-export function writeVisible(abs: string, content: string): void {
+export function writeVisible(abs: string, content: FileContent): void {
   let st: fs.Stats | undefined;
   try {
     st = fs.lstatSync(abs, { throwIfNoEntry: false });
@@ -45,7 +45,7 @@ export function writeVisible(abs: string, content: string): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
   }
   if (st?.isSymbolicLink()) {
-    writeFileAtomic.sync(abs, content, { fsync: false });
+    writeFileAtomic.sync(abs, typeof content === 'string' ? content : Buffer.concat(content.map((x) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : x))), { fsync: false });
     return;
   }
   try {
@@ -56,6 +56,12 @@ export function writeVisible(abs: string, content: string): void {
     replaceWith(abs, content, st);
   }
 }
+
+/**
+ * A file's text, whole or as parts written one after another (strings as UTF-8): a part shared by
+ * many files is encoded once by its caller (issue 18: the packets' voices list, stages/planning.ts).
+ */
+export type FileContent = string | readonly (string | Uint8Array)[];
 
 let temps = 0;
 
@@ -81,13 +87,15 @@ function keepOwner(fd: number, existing: fs.Stats): void {
   }
 }
 
-function replaceWith(abs: string, content: string, existing: fs.Stats | undefined): void {
+function replaceWith(abs: string, content: FileContent, existing: fs.Stats | undefined): void {
   const tmp = tempName(abs);
   // 'wx': never opens a file someone else made under that name.
   const fd = fs.openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
   try {
     try {
-      fs.writeFileSync(fd, content);
+      // On a descriptor, writeFileSync writes all of it at the current position: parts follow each other.
+      if (typeof content === 'string') fs.writeFileSync(fd, content);
+      else for (const part of content) fs.writeFileSync(fd, part);
       if (existing) {
         // The mode given to open is cut by the umask: set it as the file had it.
         fs.fchmodSync(fd, existing.mode & 0o7777);

@@ -1,6 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { stableStringify } from '../../../src/core/json.js';
-import { packetFile, planningFiles } from '../../../src/stages/planning.js';
+import { packetFile, planningFiles, writePlanningArtifacts } from '../../../src/stages/planning.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import { planScenario, scenario } from './helpers.js';
 
@@ -32,5 +35,20 @@ describe('packet files (stages/planning.ts packetFile)', () => {
     ];
     for (const c of cases) expect(packetFile(c as ScenePacket)).toBe(stableStringify(c));
     expect(() => packetFile({ ...p, voices: [Infinity] } as unknown as ScenePacket)).toThrow(/non-finite/);
+  });
+
+  it('are written (the voices as one shared UTF-8 part) with the bytes of stableStringify, non-ASCII ids and unusual packets too', async () => {
+    const a = await planScenario(scenario('planning-base'));
+    const voices = ['Pólo — é', 'quote"d', '\u2028', ...(a.packets[0]!.voices ?? [])];
+    const packets = a.packets.map((p, i) => (i === 1 ? ({ ...p, zeta: 1 } as ScenePacket) : { ...p, voices }));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-packet-files-'));
+    try {
+      const written = await writePlanningArtifacts(dir, { ...a, packets });
+      expect(written).toHaveLength(3 + packets.length);
+      for (const p of packets) expect(fs.readFileSync(path.join(dir, 'packets', `${p.scene_id}.json`), 'utf8')).toBe(stableStringify(p));
+      for (const [rel, text] of planningFiles({ ...a, packets })) expect(fs.readFileSync(path.join(dir, rel), 'utf8')).toBe(text);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
