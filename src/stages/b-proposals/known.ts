@@ -178,6 +178,10 @@ export function firstInOrder<T>(items: readonly T[], k: number, cmp: (a: T, b: T
  * id) up to ACTING_CAP. Deterministic, and a function of the world and the episode only.
  */
 export function actingPrincipals(world: World, episode: number): Character[] {
+  // A big world's choice is kept per episode (below): stage B and the pool ask for it twice, and
+  // the filter over every character is most of a second call at 10,000 characters.
+  const kept = cache.get(world)?.acting.get(episode);
+  if (kept) return kept;
   const all = world.characters.characters.filter((c) => c.principal && canAct(c));
   if (all.length <= ACTING_CAP) return all.sort(byId);
   const k = known(world);
