@@ -11,6 +11,28 @@ import { adapterRepo, git, useTempDirs, writeRel as write } from '../support/git
 const tmp = useTempDirs('git');
 const repo = () => adapterRepo(tmp());
 
+/**
+ * A repository where git's automatic maintenance has work: `packs` counts its packs, and
+ * `twoPacks(n)` adds two commits, each repacked into a pack of its own, while gc.autoPackLimit=1
+ * (and no detaching) makes `git maintenance run --auto` pack them into one, in the foreground.
+ */
+function maintainable(root: string): { packs: () => number; twoPacks: (n: number) => void } {
+  git(root, 'config', 'gc.autoPackLimit', '1');
+  git(root, 'config', 'gc.autoDetach', 'false');
+  git(root, 'config', 'maintenance.autoDetach', 'false');
+  return {
+    packs: () => fs.readdirSync(path.join(root, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length,
+    twoPacks: (n) => {
+      for (const i of [1, 2]) {
+        write(root, `f${n}-${i}.txt`, `${n} ${i}\n`);
+        git(root, 'add', '-A');
+        git(root, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `${n} ${i}`);
+        git(root, 'repack', '-q');
+      }
+    },
+  };
+}
+
 describe('the git adapter (GitPort) on real repositories', () => {
   it('init makes a repository on branch main; isRepo tells repositories apart', async () => {
     const root = tmp();
@@ -137,19 +159,8 @@ describe('the git adapter (GitPort) on real repositories', () => {
 
   it("a commit can leave git's automatic maintenance to autoMaintenance, which runs it as git commit would", async () => {
     const { root, g } = await repo();
-    const packs = () => fs.readdirSync(path.join(root, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length;
     // Two packs and an auto pack limit of 1: git's automatic maintenance (gc --auto) packs them into one.
-    const twoPacks = (n: number) => {
-      for (const i of [1, 2]) {
-        write(root, `f${n}-${i}.txt`, `${n} ${i}\n`);
-        git(root, 'add', '-A');
-        git(root, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `${n} ${i}`);
-        git(root, 'repack', '-q');
-      }
-    };
-    git(root, 'config', 'gc.autoPackLimit', '1');
-    git(root, 'config', 'gc.autoDetach', 'false');
-    git(root, 'config', 'maintenance.autoDetach', 'false');
+    const { packs, twoPacks } = maintainable(root);
     twoPacks(1);
     expect(packs()).toBe(2);
     write(root, 'a.txt', 'a\n');
@@ -174,18 +185,7 @@ describe('the git adapter (GitPort) on real repositories', () => {
 
   it.runIf(process.platform === 'linux')("the run's config scan answers whether maintenance.auto is set: unset, autoMaintenance asks no git config", async () => {
     const { root } = await repo();
-    const packs = () => fs.readdirSync(path.join(root, '.git/objects/pack')).filter((f) => f.endsWith('.pack')).length;
-    git(root, 'config', 'gc.autoPackLimit', '1');
-    git(root, 'config', 'gc.autoDetach', 'false');
-    git(root, 'config', 'maintenance.autoDetach', 'false');
-    const twoPacks = (n: number) => {
-      for (const i of [1, 2]) {
-        write(root, `f${n}-${i}.txt`, `${n} ${i}\n`);
-        git(root, 'add', '-A');
-        git(root, '-c', 'maintenance.auto=false', 'commit', '-q', '-m', `${n} ${i}`);
-        git(root, 'repack', '-q');
-      }
-    };
+    const { packs, twoPacks } = maintainable(root);
     // The commands the run shell starts, seen through a \`git\` first on its PATH that logs and runs git.
     const bin = path.join(tmp(), 'bin');
     const log = path.join(bin, 'log');
