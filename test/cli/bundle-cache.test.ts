@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { REPO, packageCopy as copyPackage, tempDirsPerTest } from './helpers.js';
 
 /**
  * bin/aureus.js runs the start-up bundle with V8's code cache (scripts/bundle-cache.mjs writes
@@ -15,22 +15,11 @@ import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
 // Skipped only without a bundle (a bare tsc build): a build whose recording run failed leaves the bundle
 // without its cache, and fails here.
 const bundled = fs.existsSync(path.join(REPO, 'dist/bundle/main.js'));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function temp(label: string): string {
-  const d = tempDir(label);
-  dirs.push(d);
-  return d;
-}
+const { temp, keep } = tempDirsPerTest();
 
 /** A copy of the built package, its files' times kept, to change its cache without touching the repo's. */
 function packageCopy(): string {
-  const root = copyPackage('cache-pkg', { preserveTimestamps: true });
-  dirs.push(root);
-  return root;
+  return keep(copyPackage('cache-pkg', { preserveTimestamps: true }));
 }
 
 // Without NODE_OPTIONS: the claim is about Node's default V8 flags, which bin/aureus.js runs under.

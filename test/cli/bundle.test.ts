@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { REPO, packageCopy as copyPackage, tempDirsPerTest } from './helpers.js';
 
 /**
  * bin/aureus.js runs the start-up bundle (scripts/bundle.mjs, dist/bundle/) while it is at least as
@@ -10,16 +10,11 @@ import { REPO, packageCopy as copyPackage, tempDir } from './helpers.js';
  * same files read from the package root (schemas, starter kit) through the rewritten import.meta.url.
  */
 const bundled = fs.existsSync(path.join(REPO, 'dist/bundle/main.js'));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const { temp, keep } = tempDirsPerTest();
 
 /** A copy of the built package, to age its files without touching the repo's. */
 function packageCopy(): string {
-  const root = copyPackage('bundle-pkg');
-  dirs.push(root);
-  return root;
+  return keep(copyPackage('bundle-pkg'));
 }
 
 const env = { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '', GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
@@ -49,8 +44,7 @@ describe.skipIf(!bundled)('start-up bundle', () => {
     const unbundled = packageCopy();
     fs.rmSync(path.join(unbundled, 'dist/bundle'), { recursive: true });
     const outputs = [pkg, unbundled].map((p) => {
-      const world = path.join(tempDir('bundle-world'), 'w');
-      dirs.push(path.dirname(world));
+      const world = path.join(temp('bundle-world'), 'w');
       const init = aureus(p, ['init', world]);
       expect(init.status, init.stderr).toBe(0);
       const runs = [['episode', 'plan', '--provider', 'offline', '--json'], ['validate'], ['status'], ['recap'], ['nosuch'], ['--version']].map((args) => aureus(p, ['-C', world, ...args]));
@@ -68,8 +62,7 @@ describe.skipIf(!bundled)('start-up bundle', () => {
     const pkg = packageCopy();
     const unbundled = packageCopy();
     fs.rmSync(path.join(unbundled, 'dist/bundle'), { recursive: true });
-    const world = path.join(tempDir('bundle-yaml'), 'w');
-    dirs.push(path.dirname(world));
+    const world = path.join(temp('bundle-yaml'), 'w');
     expect(aureus(pkg, ['init', world]).status).toBe(0);
     fs.appendFileSync(path.join(world, 'aureus.config.yaml'), 'models:\n  writer: [unclosed\nfoo: &a\n  - *b\nbudgets: {max_cost_usd: "lots"}\n');
     const [a, b] = [pkg, unbundled].map((p) => aureus(p, ['-C', world, 'validate']));

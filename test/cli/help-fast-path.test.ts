@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import { REPO, tempDir } from './helpers.js';
+import { REPO, tempDirsPerTest } from './helpers.js';
 
 /**
  * `aureus --help` prints a text rendered at build time (scripts/build-help.mjs) without loading the
@@ -34,10 +34,7 @@ const prebuilt = (width: number) => {
   return fs.readFileSync(path.join(helpDir, width >= m.wideFrom ? m.wide : m.byWidth[width]!), 'utf8');
 };
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
+const { temp } = tempDirsPerTest();
 
 describe('prebuilt top-level help', () => {
   it('is what commander prints through a pipe, for --help, -h and help', async () => {
@@ -60,8 +57,7 @@ describe('prebuilt top-level help', () => {
 
   it('is printed without the CLI, and ignored once the CLI is newer than it', () => {
     // A copy of the package whose prebuilt texts are marked, to see which path printed the help.
-    const root = tempDir('help-fast');
-    dirs.push(root);
+    const root = temp('help-fast');
     fs.cpSync(path.join(REPO, 'bin'), path.join(root, 'bin'), { recursive: true });
     fs.cpSync(path.join(REPO, 'dist'), path.join(root, 'dist'), { recursive: true });
     fs.cpSync(path.join(REPO, 'package.json'), path.join(root, 'package.json'));

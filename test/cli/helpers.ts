@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterEach } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { Io } from '../../src/cli/io.js';
 
@@ -25,6 +26,22 @@ export function baseWorldDir(): { dir: string; parts: string[]; name: string } {
 
 export function tempDir(label: string): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), `aureus-${label}-`));
+}
+
+/**
+ * Temp directories removed after each test of the file that calls this: `temp(label)` makes one,
+ * `keep(dir)` hands over one made otherwise (a packageCopy) and returns it.
+ */
+export function tempDirsPerTest(): { temp: (label: string) => string; keep: (dir: string) => string } {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+  });
+  const keep = (dir: string): string => {
+    dirs.push(dir);
+    return dir;
+  };
+  return { temp: (label) => keep(tempDir(label)), keep };
 }
 
 /** The parts of the built package a CLI run reads (bin, dist, the starter kit, package.json). */

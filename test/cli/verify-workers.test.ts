@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { packageCopy, REPO, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { packageCopy, REPO, tempDirsPerTest } from './helpers.js';
 
 /**
  * `episode run` verifies its scenes in a worker thread (stages/verify-pool.ts, issue 18), from the
@@ -12,21 +12,11 @@ import { packageCopy, REPO, tempDir } from './helpers.js';
  * ran is read from Node's own CPU profiles (one file per thread): no test hook in the product.
  */
 const bundled = fs.existsSync(path.join(REPO, 'dist/bundle/main.js'));
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function temp(label: string): string {
-  const d = tempDir(label);
-  dirs.push(d);
-  return d;
-}
+const { temp, keep } = tempDirsPerTest();
 
 /** A copy of the built package without its bundle: the CLI runs dist/ unbundled. */
 function unbundledPackage(): string {
-  const root = packageCopy('vw-pkg');
-  dirs.push(root);
+  const root = keep(packageCopy('vw-pkg'));
   fs.rmSync(path.join(root, 'dist/bundle'), { recursive: true });
   return root;
 }
