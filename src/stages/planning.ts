@@ -114,19 +114,13 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   return { context, proposals, plan, packets, diagnostics };
 }
 
-/** The artifacts as files (relative path -> canonical JSON), in a stable order. */
+/** The artifacts as files (relative path -> canonical JSON), in a stable order: planningFileParts joined. */
 export function planningFiles(a: PlanningArtifacts): [string, string][] {
-  const voices = new Map<readonly string[], string>();
-  return [
-    ['episode_context.json', stableStringify(a.context)],
-    ['agent_proposals.json', stableStringify(a.proposals)],
-    ['episode_plan.json', stableStringify(a.plan)],
-    ...a.packets.map((p): [string, string] => [`packets/${p.scene_id}.json`, packetFile(p, voices)]),
-  ];
+  return planningFileParts(a).map(([rel, parts]) => [rel, parts.map((x) => (typeof x === 'string' ? x : Buffer.from(x).toString('utf8'))).join('')]);
 }
 
 /**
- * planningFiles, each file as the parts writeVisible writes one after another: the packets' shared
+ * The artifacts' files, each as the parts writeVisible writes one after another: the packets' shared
  * `voices` text is one UTF-8 buffer for the episode, not joined into and encoded again with every
  * packet file (issue 18: 24 x ~270 KB of the ~8.5 MB written at 10,000 characters).
  */
