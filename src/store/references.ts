@@ -50,20 +50,23 @@ function index(kind: string, file: string, items: { id: string }[], base: string
   return { kind, file, ids };
 }
 
-/**
- * AUR1022 unless `id` is one of the target's ids. The pointer may be given as a function: it is
- * spelled only for a finding (issue 18: a 10,000-character world checks ~100,000 references, and
- * building each one's pointer string was most of this module's time).
- */
-function refCheck(out: Diagnostic[], target: IdIndex | IdIndex[], id: string, what: string, file: string, pointer: string | (() => string)): boolean {
-  if (Array.isArray(target)) {
-    for (const t of target) if (t.ids.has(id)) return true;
-  } else if (target.ids.has(id)) return true;
-  const targets = Array.isArray(target) ? target : [target];
-  const known = targets.flatMap((t) => [...t.ids.keys()]);
-  const kind = targets.map((t) => t.kind).join('/');
-  out.push(diag('AUR1022', { what, id, kind, known: listSome(known), suggestion: didYouMean(id, known) }, { file, pointer: typeof pointer === 'string' ? pointer : pointer() }));
+/** Whether `id` is one of the target's ids (of any of the targets). */
+function known(target: IdIndex | IdIndex[], id: string): boolean {
+  if (!Array.isArray(target)) return target.ids.has(id);
+  for (const t of target) if (t.ids.has(id)) return true;
   return false;
+}
+
+/**
+ * AUR1022 for an `id` that is not one of the target's ids. Callers ask `known` first and spell the
+ * pointer only for a finding (issue 18: a 10,000-character world checks ~100,000 references, and
+ * building each one's pointer string, or a closure to build it, was most of this module's time).
+ */
+function missingRef(out: Diagnostic[], target: IdIndex | IdIndex[], id: string, what: string, file: string, pointer: string): void {
+  const targets = Array.isArray(target) ? target : [target];
+  const ids = targets.flatMap((t) => [...t.ids.keys()]);
+  const kind = targets.map((t) => t.kind).join('/');
+  out.push(diag('AUR1022', { what, id, kind, known: listSome(ids), suggestion: didYouMean(id, ids) }, { file, pointer }));
 }
 
 export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] = []): Diagnostic[] {
@@ -87,14 +90,12 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
 
   checkWorldFile(world, locations, out);
 
-  // refCheck is called only for an id that is not there (it spells the pointer): issue 18, a
-  // 10,000-character world checks ~100,000 references, and a pointer closure for each was most of it.
   world.characters.characters.forEach((c, i) => {
     const at = `/characters/${i}`;
-    if (!factions.ids.has(c.faction)) refCheck(out, factions, c.faction, 'faction', F.characters, `${at}/faction`);
-    if (!locations.ids.has(c.location)) refCheck(out, locations, c.location, 'location', F.characters, `${at}/location`);
+    if (!known(factions, c.faction)) missingRef(out, factions, c.faction, 'faction', F.characters, `${at}/faction`);
+    if (!known(locations, c.location)) missingRef(out, locations, c.location, 'location', F.characters, `${at}/location`);
     c.bdi.desires.forEach((d, j) => {
-      if (d.target !== undefined && !characters.ids.has(d.target)) refCheck(out, characters, d.target, 'desire target character', F.characters, `${at}/bdi/desires/${j}/target`);
+      if (d.target !== undefined && !known(characters, d.target)) missingRef(out, characters, d.target, 'desire target character', F.characters, `${at}/bdi/desires/${j}/target`);
     });
     if (c.status === 'dead' && c.bdi.intentions.length > 0)
       out.push(diag('AUR1024', { id: c.id, intentions: c.bdi.intentions.join(', ') }, { file: F.characters, pointer: `${at}/bdi/intentions` }));
@@ -113,26 +114,26 @@ export function checkWorldReferences(world: World, seasons: SeasonGoalsInput[] =
       out.push(diag('AUR1032', { id: a.id, kind: a.owner_kind, owner: a.owner }, { file: F.assets, pointer: `${at}/id` }));
     }
   });
-  world.assets.goods.forEach((g, i) => refCheck(out, parties, g.owner, 'owner', F.assets, () => `/goods/${i}/owner`));
-  world.assets.contracts.forEach((c, i) => c.parties.forEach((p, j) => refCheck(out, parties, p, 'contract party', F.assets, () => `/contracts/${i}/parties/${j}`)));
+  world.assets.goods.forEach((g, i) => { if (!known(parties, g.owner)) missingRef(out, parties, g.owner, 'owner', F.assets, `/goods/${i}/owner`); });
+  world.assets.contracts.forEach((c, i) => c.parties.forEach((p, j) => { if (!known(parties, p)) missingRef(out, parties, p, 'contract party', F.assets, `/contracts/${i}/parties/${j}`); }));
   world.assets.networks.forEach((n, i) => {
-    refCheck(out, parties, n.patron, 'patron', F.assets, () => `/networks/${i}/patron`);
-    n.clients.forEach((c, j) => refCheck(out, parties, c, 'client', F.assets, () => `/networks/${i}/clients/${j}`));
+    if (!known(parties, n.patron)) missingRef(out, parties, n.patron, 'patron', F.assets, `/networks/${i}/patron`);
+    n.clients.forEach((c, j) => { if (!known(parties, c)) missingRef(out, parties, c, 'client', F.assets, `/networks/${i}/clients/${j}`); });
   });
 
   world.secrets.secrets.forEach((s, i) => {
-    if (!characters.ids.has(s.subject)) refCheck(out, characters, s.subject, 'subject character', F.secrets, `/secrets/${i}/subject`);
+    if (!known(characters, s.subject)) missingRef(out, characters, s.subject, 'subject character', F.secrets, `/secrets/${i}/subject`);
     s.holders.forEach((h, j) => {
-      if (!characters.ids.has(h)) refCheck(out, characters, h, 'holder character', F.secrets, `/secrets/${i}/holders/${j}`);
+      if (!known(characters, h)) missingRef(out, characters, h, 'holder character', F.secrets, `/secrets/${i}/holders/${j}`);
     });
   });
-  world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => refCheck(out, characters, s, 'stakeholder character', F.threads, () => `/threads/${i}/stakeholders/${j}`)));
+  world.threads.threads.forEach((t, i) => t.stakeholders.forEach((s, j) => { if (!known(characters, s)) missingRef(out, characters, s, 'stakeholder character', F.threads, `/threads/${i}/stakeholders/${j}`); }));
 
   world.operators.operators.forEach((op, i) => checkOperator(op, `/operators/${i}`, { characters, secrets, threads, accounts }, out));
 
   const anything = [characters, factions, locations, secrets, threads, accounts, goods, contracts, networks];
   world.canon.facts.forEach((f, i) => {
-    if (f.subject !== undefined) refCheck(out, anything, f.subject, 'canon fact subject', F.canon, () => `/facts/${i}/subject`);
+    if (f.subject !== undefined && !known(anything, f.subject)) missingRef(out, anything, f.subject, 'canon fact subject', F.canon, `/facts/${i}/subject`);
   });
 
   for (const s of seasons) checkSeasonGoals(s, threads, out);
@@ -151,8 +152,8 @@ function checkRelationships(world: World, characters: IdIndex, out: Diagnostic[]
   const edges = new Map<string, Map<string, number>>();
   for (let i = 0; i < rels.length; i++) {
     const r = rels[i]!;
-    if (!characters.ids.has(r.from)) refCheck(out, characters, r.from, 'character', file, `/relationships/${i}/from`);
-    if (!characters.ids.has(r.to)) refCheck(out, characters, r.to, 'character', file, `/relationships/${i}/to`);
+    if (!known(characters, r.from)) missingRef(out, characters, r.from, 'character', file, `/relationships/${i}/from`);
+    if (!known(characters, r.to)) missingRef(out, characters, r.to, 'character', file, `/relationships/${i}/to`);
     if (r.from === r.to) out.push(diag('AUR1030', { from: r.from, to: r.to }, { file, pointer: `/relationships/${i}` }));
     if (!repeats) continue;
     let from = edges.get(r.from);
@@ -168,8 +169,8 @@ function checkWorldFile(world: World, locations: IdIndex, out: Diagnostic[]): vo
   const seen = new Map<string, string>();
   world.world.travel.forEach((t, i) => {
     const at = `/travel/${i}`;
-    refCheck(out, locations, t.from, 'location', F, `${at}/from`);
-    refCheck(out, locations, t.to, 'location', F, `${at}/to`);
+    if (!known(locations, t.from)) missingRef(out, locations, t.from, 'location', F, `${at}/from`);
+    if (!known(locations, t.to)) missingRef(out, locations, t.to, 'location', F, `${at}/to`);
     if (t.from === t.to) out.push(diag('AUR1029', { from: t.from, to: t.to }, { file: F, pointer: at }));
     // Travel is symmetric, so a→b and b→a are the same edge.
     const key = [t.from, t.to].sort().join('↔');
@@ -258,6 +259,6 @@ function checkSeasonGoals(s: SeasonGoalsInput, threads: IdIndex, out: Diagnostic
   const g = s.goals;
   if (g.season !== s.season) out.push(diag('AUR1031', { found: g.season, dir: s.file.split('/').slice(0, 2).join('/'), expected: s.season }, { file: s.file, pointer: '/season' }));
   index('season goal', s.file, g.goals, '/goals', out);
-  g.goals.forEach((goal, i) => goal.threads.forEach((t, j) => refCheck(out, threads, t, 'thread', s.file, `/goals/${i}/threads/${j}`)));
-  g.finale_threads.forEach((t, i) => refCheck(out, threads, t, 'thread', s.file, `/finale_threads/${i}`));
+  g.goals.forEach((goal, i) => goal.threads.forEach((t, j) => { if (!known(threads, t)) missingRef(out, threads, t, 'thread', s.file, `/goals/${i}/threads/${j}`); }));
+  g.finale_threads.forEach((t, i) => { if (!known(threads, t)) missingRef(out, threads, t, 'thread', s.file, `/finale_threads/${i}`); });
 }
