@@ -75,6 +75,22 @@ export function inferKind(index: WorldIndex, id: string): RoleKind | undefined {
   return KIND_ORDER.find((k) => entityExists(index, k, id));
 }
 
+/** The view Context.view gives for a bound role of a declared kind (compile.ts: no context per binding). */
+export function viewOf(index: WorldIndex, kind: RoleKind, id: string): View | undefined {
+  switch (kind) {
+    case 'character': return entityView(index.characters.get(id), characterView);
+    case 'secret': return entityView(index.secrets.get(id), secretView);
+    case 'thread': return entityView(index.threads.get(id), threadView);
+    case 'location': return entityView(index.locations.get(id), locationView);
+    case 'faction': return entityView(index.factions.get(id), factionView);
+  }
+}
+
+/** The `world` view Context.worldView gives (episode as makeEvalContext normalises it). */
+export function worldViewOf(index: WorldIndex, episode: number | undefined): View {
+  return sharedWorldView(index, typeof episode === 'number' && Number.isFinite(episode) ? episode : 0);
+}
+
 /**
  * Build an evaluation context. `roleKinds` (an operator's roles) makes binding unambiguous;
  * without it a bound id's kind is inferred (character, secret, thread, location, faction).
@@ -118,13 +134,7 @@ class Context implements EvalContext {
     if (!byId) cache.byKind.set(kind, (byId = new Map()));
     let v = byId.get(id);
     if (v !== undefined || byId.has(id)) return v;
-    switch (kind) {
-      case 'character': v = entityView(index.characters.get(id), characterView); break;
-      case 'secret': v = entityView(index.secrets.get(id), secretView); break;
-      case 'thread': v = entityView(index.threads.get(id), threadView); break;
-      case 'location': v = entityView(index.locations.get(id), locationView); break;
-      case 'faction': v = entityView(index.factions.get(id), factionView); break;
-    }
+    v = viewOf(index, kind, id);
     byId.set(id, v);
     return v;
   }
