@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EpisodeRef } from '../domain/context.js';
 import { episodeRelDir } from '../paths.js';
-import { writeVisible } from '../store/durable.js';
+import { writeVisibleAsync } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
 import { testKillHook, type Checkpoints } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
@@ -45,15 +45,21 @@ async function planningTexts(output: PlanningOutput): Promise<[string, string][]
   return planningFiles(output);
 }
 
-/** Write the planning checkpoint (files first, the index last) and return it as a resumed run loads it. */
-export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput): Promise<PlanningCheckpoint> {
+/**
+ * The planning checkpoint of this planning, as a resumed run loads it, and its writing: the files
+ * are written off this thread (libuv's pool), then the index; `written` resolves once the index is
+ * (it never rejects: a checkpoint that could not be written only means planning is redone on a
+ * resume). Await it before anything that relies on the checkpoint (stage H's names its files).
+ */
+export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput): Promise<PlanningCheckpoint & { written: Promise<void> }> {
   const texts = await planningTexts(output);
   const dir = path.join(cp.dir, 'planning');
-  for (const [rel, text] of texts) writeVisible(path.join(dir, rel), text);
   const names = texts.map(([rel]) => rel);
   const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3) };
-  writeVisible(cp.file('planning'), stableStringify(index));
-  return fromTexts(ref, dir, new Map(texts));
+  const written = Promise.all(texts.map(([rel, text]) => writeVisibleAsync(path.join(dir, rel), text)))
+    .then(() => writeVisibleAsync(cp.file('planning'), stableStringify(index)))
+    .then(() => testKillHook('planning'), () => undefined);
+  return { ...fromTexts(ref, dir, new Map(texts)), written };
 }
 
 /** The planning checkpoint, or null when there is none (or a part of it cannot be read: planning is redone). */

@@ -158,13 +158,16 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // changed since (a commit rolled forward, or another run committed before we took the lock).
   const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
   const run = await openRun(o, checked, git);
-  let early: Promise<boolean> | null = null;
+  let early: Promise<boolean | null> | null = null;
+  let written: Promise<void> | null = null;
   try {
     const planning = await planningStep(run);
     // With a verification worker this thread mostly waits during the scenes: git stores the
     // planning files' blobs meanwhile (pipeline/early-blobs.ts). Never rejects.
-    early = o.noCommit || run.cp.has('stage-h') ? null : storePlanningBlobs(git, planning.stored, pool.live);
+    written = planning.written;
+    early = o.noCommit || run.cp.has('stage-h') ? null : planning.written.then(() => storePlanningBlobs(git, planning.stored, pool.live));
     const scenes = await scenesStep(run, planning.output, pool);
+    await planning.written; // stage H's checkpoint names the planning checkpoint's files
     // Stage F is done: the workers go now, so that the commit's git processes fork a smaller process.
     pool.close();
     run.where = 'stage H';
@@ -179,7 +182,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     await early;
     return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
-    await early; // the run's shell stays open until the store is done
+    await Promise.all([written, early]); // the run's shell stays open until the store is done
     if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run.where, e);
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run.where, e);
     throw e;
@@ -231,18 +234,17 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
 }
 
 /** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */
-async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: boolean }> {
+async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: boolean; written: Promise<void> }> {
   const saved = loadPlanning(run.cp, run.ref);
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
-    return { ...saved, resumed: true };
+    return { ...saved, resumed: true, written: Promise.resolve() };
   }
   const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
   const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
   const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
-  testKillHook('planning');
   return { ...made, resumed: false };
 }
 
