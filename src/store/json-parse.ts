@@ -203,18 +203,15 @@ function locator(doc: DocumentNode): (pointer: string) => JsonPosition | null {
   };
 }
 
-/** A locator of the text `textOf` gives, made (with momoa's tree) only when a diagnostic first asks. */
-export function lazyLocator(textOf: () => string): (pointer: string) => JsonPosition | null {
-  let locate: ((pointer: string) => JsonPosition | null) | undefined;
-  return (pointer) => (locate ??= locator(momoaParse(textOf(), { mode: 'json' })))(pointer);
-}
-
 /** Parse JSON text. Never throws for bad input: syntax errors come back with their position. */
 export function parseJson(text: string): JsonParseResult {
   // A clean file (no duplicate or forbidden key, no deeper than MAX_DEPTH) parses with JSON.parse;
   // momoa's tree is built only if a diagnostic asks for a location (json-fast.ts).
   const fast = fastParse(text, MAX_DEPTH);
-  if (fast !== NOT_FAST) return { ok: true, value: fast.value, keys: [], locate: lazyLocator(() => text), longestString: fast.counts.longest };
+  if (fast !== NOT_FAST) {
+    let locate: ((pointer: string) => JsonPosition | null) | undefined;
+    return { ok: true, value: fast.value, keys: [], locate: (pointer) => (locate ??= locator(momoaParse(text, { mode: 'json' })))(pointer), longestString: fast.counts.longest };
+  }
   const pre = prescan(text);
   if ('message' in pre) return { ok: false, error: { message: pre.message, ...positionOf(text, pre.offset) }, keys: [] };
   let doc: DocumentNode;

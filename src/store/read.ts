@@ -1,7 +1,6 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { fastParseBytes, NOT_FAST } from './json-fast.js';
-import { lazyLocator, MAX_DEPTH, parseJson, type JsonPosition } from './json-parse.js';
+import { parseJson, type JsonPosition } from './json-parse.js';
 import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
 
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
@@ -66,10 +65,6 @@ export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
  * forbidden or duplicate keys. Usable on any JSON input (packets, model answers saved to disk).
  */
 export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
-  // Clean UTF-8 JSON parses without a decoded text (json-fast.ts fastParseBytes); the text is
-  // decoded only if a diagnostic asks for a line:column. Anything else takes the plain path below.
-  const fast = fastParseBytes(bytes, MAX_DEPTH);
-  if (fast !== NOT_FAST) return { ok: true, value: fast.value, diagnostics: [], locate: lazyLocator(() => new TextDecoder().decode(bytes)), longestString: fast.counts.longest };
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
