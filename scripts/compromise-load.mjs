@@ -42,8 +42,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INDEX_FILE, packLexicon, WORDS_FILE } from './compromise-lexicon.mjs';
 import { netData, netModule, POST_TAGGER_MODULE } from './compromise-net.mjs';
+
+/** The lazy lexicon's run-time half, bundled into the chunk that loads compromise. */
+const LEXICON_RUNTIME = fileURLToPath(new URL('./compromise-lexicon.mjs', import.meta.url));
 
 /** The module whose results are precomputed, inside compromise's package folder. */
 export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
@@ -330,28 +334,35 @@ const LEXICON_MERGE = `export function merge(model, key, value) {
   return own;
 }`;
 
-/** The file beside the bundle's chunks that holds the lexicon's data (written by the plugin). */
+/** The file beside the bundle's chunks that holds the lexicon's data but its words (written by the plugin). */
 export const LEXICON_FILE = 'compromise-lexicon.json';
 
 /**
- * The lexicon's data module (`code`), and the JSON text it reads (`json`) from LEXICON_FILE beside
- * the chunk it ends up in: as dataModule's, the objects the data reaches more than once are linked
- * back, and the merge its lexicon was made by (mergedLexicon) is exported. A file, not a string
- * literal in the chunk: compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms
- * of CPU, measured in the eleventh pass), while a read is one system call and JSON.parse is the same.
+ * The lexicon's data module (`code`), and the files it reads beside the chunk it ends up in
+ * (`files`, name → contents): LEXICON_FILE, the switches, _multiCache and uncountable as JSON (as
+ * dataModule's, the objects they reach more than once linked back), and the lexicon's words packed
+ * (compromise-lexicon.mjs: a look-up, not a 24,600-key object built on every run); the merge its
+ * lexicon was made by (mergedLexicon) is exported. Files, not string literals in the chunk:
+ * compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms of CPU, measured in
+ * the eleventh pass), while a read is one system call.
  */
 export function lexiconModule(value, merge) {
-  const { json, links } = plainData(value);
+  const { lexicon, ...rest } = value;
+  const { json, links } = plainData(rest);
+  const packed = packLexicon(lexicon);
+  const file = (name) => `new URL(${JSON.stringify(`./${name}`)}, import.meta.url)`;
   const code = [
     "import { readFileSync as __aureusReadFileSync } from 'node:fs';",
-    `const data = JSON.parse(__aureusReadFileSync(new URL(${JSON.stringify(`./${LEXICON_FILE}`)}, import.meta.url), 'utf8'));`,
+    `import { lazyLexicon as __aureusLazyLexicon } from ${JSON.stringify(LEXICON_RUNTIME)};`,
+    `const data = JSON.parse(__aureusReadFileSync(${file(LEXICON_FILE)}, 'utf8'));`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    `data.lexicon = __aureusLazyLexicon(__aureusReadFileSync(${file(WORDS_FILE)}, 'utf8'), __aureusReadFileSync(${file(INDEX_FILE)}), ${JSON.stringify(packed.meta)});`,
     'export default data;',
     `const merged = ${JSON.stringify(merge)};`,
     LEXICON_MERGE,
   ].join('\n');
-  return { code, json };
+  return { code, files: { [LEXICON_FILE]: json, [WORDS_FILE]: packed.words, [INDEX_FILE]: packed.bytes } };
 }
 
 /** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
@@ -384,17 +395,17 @@ export async function compromiseLoad(root) {
   return {
     name: 'compromise-load',
     setup(b) {
-      // The lexicon's JSON beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
+      // The lexicon's files beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
       const { outdir, outfile } = b.initialOptions;
       // esbuild runs onEnd before it writes the chunks: on a clean clone the folder does not exist yet.
       b.onEnd((result) => {
         if (result.errors.length) return;
         const dir = outdir ?? path.dirname(outfile);
         mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, LEXICON_FILE), lexicon.json);
+        for (const [name, contents] of Object.entries(lexicon.files)) writeFileSync(path.join(dir, name), contents);
       });
       b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
-      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js', resolveDir: path.dirname(LEXICON_RUNTIME) }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const file = args.path.includes(`${path.sep}compromise${path.sep}`) ? realpathSync(args.path) : '';
         return sources.has(file) ? { contents: sources.get(file), loader: 'js', resolveDir: path.dirname(file) } : undefined;

@@ -9,6 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { INDEX_FILE, WORDS_FILE } from '../../scripts/compromise-lexicon.mjs';
 
 /**
  * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
@@ -82,9 +84,14 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
     const code = fs.readFileSync(path.join(out, 'bundled.js'), 'utf8');
     expect(code).not.toContain('Object.assign(model, { [key]: plugin[key] })');
-    // The lexicon is read from the file beside the bundle, not compiled as a literal.
-    expect(fs.readFileSync(path.join(out, LEXICON_FILE as string), 'utf8')).toContain('"20th century fox":"Organization"');
+    // The lexicon is read from the files beside the bundle, not compiled as a literal, and its words
+    // are looked up in the sorted words file (compromise-lexicon.mjs), not parsed into an object.
+    expect(fs.readFileSync(path.join(out, WORDS_FILE as string), 'utf8')).toContain('\n20th century fox\n');
+    expect(fs.statSync(path.join(out, INDEX_FILE as string)).size).toBeGreaterThan(24_000 * 7);
+    expect(fs.readFileSync(path.join(out, LEXICON_FILE as string), 'utf8')).not.toContain('20th century fox');
     expect(code).not.toContain('{"lexicon":{');
+    const lazy = spawnSync(process.execPath, ['--input-type=module', '-e', "const nlp = (await import(process.argv[1])).default; process.stdout.write(String((await import('node:util')).types.isProxy(nlp.world().model.one.lexicon)));", path.join(out, 'bundled.js')], { encoding: 'utf8' });
+    expect(lazy.stdout, lazy.stderr).toBe('true');
     expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
@@ -231,9 +238,9 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
     fs.mkdirSync(path.join(tmp, 'merge'));
     const file = path.join(tmp, 'merge', 'lexicon.mjs');
-    const made = lexiconModule({ lexicon }, merge) as { code: string; json: string };
+    const made = lexiconModule({ lexicon }, merge) as { code: string; files: Record<string, string | Buffer> };
     fs.writeFileSync(file, made.code);
-    fs.writeFileSync(path.join(tmp, 'merge', LEXICON_FILE as string), made.json);
+    for (const [name, contents] of Object.entries(made.files)) fs.writeFileSync(path.join(tmp, 'merge', name), contents);
     const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
     type Extend = (plugin: unknown, world: unknown) => void;
     const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
