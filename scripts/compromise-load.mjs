@@ -316,11 +316,18 @@ export function mergedLexicon(beforeText, words) {
  * The bundle's extend() asks merge(model, key, value) before it merges an object value into the
  * world's model (mergeDeep): null when it is the data's merged lexicon and the world's lexicon is,
  * as JSON, the one it was merged with (then the merged lexicon, with the world's own values put back
- * for the words the merge leaves, is the world's lexicon now); otherwise the value to merge: the
- * pre-tagger's own words, rebuilt in their order, or any other value as it is.
+ * for the words the merge leaves, is the world's lexicon now), or when it is one of the data's
+ * leaves (adoptable, below) and the world has nothing at that key (then it is the world's: the
+ * copy mergeDeep would make of it, key by key, would hold the same keys in the same order and the
+ * same values); otherwise the value to merge: the pre-tagger's own words, rebuilt in their order,
+ * or any other value as it is.
  */
 const LEXICON_MERGE = `export function merge(model, key, value) {
-  if (value !== data.lexicon) return value;
+  if (value !== data.lexicon) {
+    if (!adoptable.has(value) || model[key]) return value;
+    model[key] = value;
+    return null;
+  }
   const into = model[key];
   if (into && Object.getPrototypeOf(into) === Object.prototype && JSON.stringify(into) === merged.before) {
     for (const k of merged.kept) value[k] = into[k];
@@ -333,6 +340,39 @@ const LEXICON_MERGE = `export function merge(model, key, value) {
   for (const k of keys) own[k] = value[k];
   return own;
 }`;
+
+/** Keys mergeDeep skips (isUnsafeKey): an object holding one is not what mergeDeep would copy of it. */
+const SKIPPED = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The paths of the data's leaves that the world may take as they are (issue 18, thirteenth pass):
+ * plain objects reached once (an object two paths share, such as the conjugation models' fwd of one
+ * and rev of another, is two copies in the published world), holding no plain object (mergeDeep
+ * would recurse into it) and no key mergeDeep skips. mergeDeep copied each of them into a fresh
+ * object key by key: ~12,300 keys (switches, _multiCache, the conjugation models), ~15–30 ms of CPU
+ * at load, for a copy nothing else holds (the data modules are read only by the pre-tagger's model).
+ */
+export function leafPaths(value) {
+  const count = new Map();
+  const reach = (v) => {
+    if (v === null || typeof v !== 'object') return;
+    count.set(v, (count.get(v) ?? 0) + 1);
+    if (count.get(v) === 1) for (const k of Object.keys(v)) reach(v[k]);
+  };
+  reach(value);
+  const plain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const out = [];
+  const walk = (v, at) => {
+    const keys = Object.keys(v);
+    if (at.length && count.get(v) === 1 && !keys.some((k) => SKIPPED.has(k) || plain(v[k]))) out.push(at);
+    else for (const k of keys) if (plain(v[k]) && count.get(v[k]) === 1) walk(v[k], [...at, k]);
+  };
+  walk(value, []);
+  return out;
+}
+
+/** Marks the data's leaves (leafPaths) adoptable: the data module's own, and the conjugation models' (dataModule). */
+const ADOPT = (paths) => `for (const p of ${JSON.stringify(paths)}) adoptable.add(at(p));`;
 
 /** The file beside the bundle's chunks that holds the lexicon's data but its words (written by the plugin). */
 export const LEXICON_FILE = 'compromise-lexicon.json';
@@ -357,6 +397,8 @@ export function lexiconModule(value, merge) {
     `const data = JSON.parse(__aureusReadFileSync(${file(LEXICON_FILE)}, 'utf8'));`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    'export const adoptable = new WeakSet();',
+    ADOPT(leafPaths(rest)),
     `data.lexicon = __aureusLazyLexicon(__aureusReadFileSync(${file(WORDS_FILE)}, 'utf8'), __aureusReadFileSync(${file(INDEX_FILE)}), ${JSON.stringify(packed.meta)});`,
     'export default data;',
     `const merged = ${JSON.stringify(merge)};`,
@@ -365,14 +407,19 @@ export function lexiconModule(value, merge) {
   return { code, files: { [LEXICON_FILE]: json, [WORDS_FILE]: packed.words, [INDEX_FILE]: packed.bytes } };
 }
 
-/** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
-export function dataModule(value) {
+/**
+ * A module whose default export is a copy of `value` (plainData), shared objects shared again; with
+ * `adopt`, its leaves (leafPaths) are marked adoptable for merge (LEXICON_MERGE).
+ */
+export function dataModule(value, adopt = false) {
   const { json, links } = plainData(value);
   // One JSON.parse of a string literal (measured as fast as an object literal of the same data, 24,000 keys).
   return [
+    ...(adopt ? [`import { adoptable } from '${NAMESPACE}:data';`] : []),
     `const data = JSON.parse(${JSON.stringify(json)});`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    ...(adopt ? [ADOPT(leafPaths(value))] : []),
     'export default data;',
   ].join('\n');
 }
@@ -391,7 +438,7 @@ export async function compromiseLoad(root) {
   const data = await precomputed(dir);
   const lexicon = lexiconModule(data.lexicon, data.merge);
   const contents = { data: lexicon.code, net: postTaggerNet(await netData(dir)) };
-  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
+  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models, true));
   return {
     name: 'compromise-load',
     setup(b) {

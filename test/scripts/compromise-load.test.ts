@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, leafPaths, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
@@ -238,10 +238,10 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
     fs.mkdirSync(path.join(tmp, 'merge'));
     const file = path.join(tmp, 'merge', 'lexicon.mjs');
-    const made = lexiconModule({ lexicon }, merge) as { code: string; files: Record<string, string | Buffer> };
+    const made = lexiconModule({ lexicon, switches: { able: 'Adj|Noun', about: 'Adv|Prep' } }, merge) as { code: string; files: Record<string, string | Buffer> };
     fs.writeFileSync(file, made.code);
     for (const [name, contents] of Object.entries(made.files)) fs.writeFileSync(path.join(tmp, 'merge', name), contents);
-    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
+    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon; switches: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
     type Extend = (plugin: unknown, world: unknown) => void;
     const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
     // The published extend() of the pre-tagger's words (or `plugin`) into a world holding `lex`.
@@ -272,6 +272,13 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     // Any other value is merged as it is.
     const value = { a: 1 };
     expect(mod.merge({}, 'lexicon', value)).toBe(value);
+    // A leaf of the data (no object in it, reached once) becomes the world's as it is where the world
+    // has nothing (mergeDeep's key-by-key copy would be equal), and is merged as published into what it has.
+    const bare: Lexicon = {};
+    expect(mod.merge(bare, 'switches', mod.default.switches)).toBeNull();
+    expect(bare.switches).toBe(mod.default.switches);
+    const held: Lexicon = { switches: { zeal: 'Noun' } };
+    expect(mod.merge(held, 'switches', mod.default.switches)).toBe(mod.default.switches);
   }, 60_000);
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
@@ -282,6 +289,13 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(() => plainData({ a: /x/ })).toThrow(/a is not JSON data/);
     expect(() => plainData({ a: undefined })).toThrow(/a is not JSON data/);
     expect(() => plainData(JSON.parse('{"__proto__": 1}'))).toThrow(/__proto__/);
+  });
+
+  it('takes as leaves only the objects mergeDeep would copy key by key into an equal one', () => {
+    const shared = { fwd: 'x' };
+    const data = { a: { one: 'Noun', two: ['Noun'] }, b: { inner: { deep: 1 } }, c: { x: shared, y: shared }, d: { constructor: 'Noun' }, e: shared };
+    // a: a leaf; b holds an object (its inner leaf is one); c's objects and e are reached twice; d holds a key mergeDeep skips.
+    expect(leafPaths(data)).toEqual([['a'], ['b', 'inner']]);
   });
 
   it('fails the build when a compromise release moved a line it edits', () => {
