@@ -175,6 +175,8 @@ export const EDITS = {
     ['_multiCache: {},', '_multiCache: __aureusLexicon._multiCache,'],
     ['uncountable: {},', 'uncountable: __aureusLexicon.uncountable,'],
     ['model = expandLexicon(model)', ''],
+    // Its leaves (leafPaths, listed by the build from the published model) may become the world's as they are.
+    ['export default model', `import { adoptable as __aureusAdoptable, leaves as __aureusLeaves } from '${NAMESPACE}:data'\nfor (const p of __aureusLeaves) __aureusAdoptable.add(p.reduce((o, k) => o[k], model))\nexport default model`],
   ],
   'src/API/extend.js': [
     ['const isObject = function (item) {', `import { merge as __aureusMerge } from '${NAMESPACE}:data'\nconst isObject = function (item) {`],
@@ -255,6 +257,7 @@ export async function precomputed(dir) {
   return {
     lexicon: { lexicon: merged.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
     merge: merged.merge,
+    leaves: leafPaths(model),
     models: await load(MODELS_MODULE),
   };
 }
@@ -345,12 +348,13 @@ const LEXICON_MERGE = `export function merge(model, key, value) {
 const SKIPPED = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
- * The paths of the data's leaves that the world may take as they are (issue 18, thirteenth pass):
- * plain objects reached once (an object two paths share, such as the conjugation models' fwd of one
- * and rev of another, is two copies in the published world), holding no plain object (mergeDeep
- * would recurse into it) and no key mergeDeep skips. mergeDeep copied each of them into a fresh
- * object key by key: ~12,300 keys (switches, _multiCache, the conjugation models), ~15–30 ms of CPU
- * at load, for a copy nothing else holds (the data modules are read only by the pre-tagger's model).
+ * The paths of a plugin model's leaves that the world may take as they are (issue 18, thirteenth
+ * pass): plain objects reached once (an object two paths share, such as the conjugation models' fwd
+ * of one and rev of another, is two copies in the published world), holding no object (mergeDeep
+ * would recurse into it; a RegExp or a Set it makes {}) and no key mergeDeep skips. mergeDeep copied
+ * each of them into a fresh object key by key: of the pre-tagger's model, ~12,300 keys (switches,
+ * the conjugation models, irregular plurals, patterns), ~15–30 ms of CPU at load, for a copy of an
+ * object nothing else reads (the pre-tagger's model module is imported only by its plugin).
  */
 export function leafPaths(value) {
   const count = new Map();
@@ -360,19 +364,18 @@ export function leafPaths(value) {
     if (count.get(v) === 1) for (const k of Object.keys(v)) reach(v[k]);
   };
   reach(value);
-  const plain = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  // mergeDeep recurses into what isObject() says is an object (a RegExp, a Set too: copied as {}), and sets anything else.
+  const object = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const plain = (v) => object(v) && Object.getPrototypeOf(v) === Object.prototype && count.get(v) === 1;
   const out = [];
   const walk = (v, at) => {
     const keys = Object.keys(v);
-    if (at.length && count.get(v) === 1 && !keys.some((k) => SKIPPED.has(k) || plain(v[k]))) out.push(at);
-    else for (const k of keys) if (plain(v[k]) && count.get(v[k]) === 1) walk(v[k], [...at, k]);
+    if (at.length && !keys.some((k) => SKIPPED.has(k) || object(v[k]))) out.push(at);
+    else for (const k of keys) if (plain(v[k])) walk(v[k], [...at, k]);
   };
-  walk(value, []);
+  if (plain(value)) walk(value, []);
   return out;
 }
-
-/** Marks the data's leaves (leafPaths) adoptable: the data module's own, and the conjugation models' (dataModule). */
-const ADOPT = (paths) => `for (const p of ${JSON.stringify(paths)}) adoptable.add(at(p));`;
 
 /** The file beside the bundle's chunks that holds the lexicon's data but its words (written by the plugin). */
 export const LEXICON_FILE = 'compromise-lexicon.json';
@@ -386,7 +389,7 @@ export const LEXICON_FILE = 'compromise-lexicon.json';
  * compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms of CPU, measured in
  * the eleventh pass), while a read is one system call.
  */
-export function lexiconModule(value, merge) {
+export function lexiconModule(value, merge, leaves = []) {
   const { lexicon, ...rest } = value;
   const { json, links } = plainData(rest);
   const packed = packLexicon(lexicon);
@@ -398,7 +401,7 @@ export function lexiconModule(value, merge) {
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
     'export const adoptable = new WeakSet();',
-    ADOPT(leafPaths(rest)),
+    `export const leaves = ${JSON.stringify(leaves)};`,
     `data.lexicon = __aureusLazyLexicon(__aureusReadFileSync(${file(WORDS_FILE)}, 'utf8'), __aureusReadFileSync(${file(INDEX_FILE)}), ${JSON.stringify(packed.meta)});`,
     'export default data;',
     `const merged = ${JSON.stringify(merge)};`,
@@ -407,19 +410,14 @@ export function lexiconModule(value, merge) {
   return { code, files: { [LEXICON_FILE]: json, [WORDS_FILE]: packed.words, [INDEX_FILE]: packed.bytes } };
 }
 
-/**
- * A module whose default export is a copy of `value` (plainData), shared objects shared again; with
- * `adopt`, its leaves (leafPaths) are marked adoptable for merge (LEXICON_MERGE).
- */
-export function dataModule(value, adopt = false) {
+/** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
+export function dataModule(value) {
   const { json, links } = plainData(value);
   // One JSON.parse of a string literal (measured as fast as an object literal of the same data, 24,000 keys).
   return [
-    ...(adopt ? [`import { adoptable } from '${NAMESPACE}:data';`] : []),
     `const data = JSON.parse(${JSON.stringify(json)});`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
-    ...(adopt ? [ADOPT(leafPaths(value))] : []),
     'export default data;',
   ].join('\n');
 }
@@ -436,9 +434,9 @@ export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
   const data = await precomputed(dir);
-  const lexicon = lexiconModule(data.lexicon, data.merge);
+  const lexicon = lexiconModule(data.lexicon, data.merge, data.leaves);
   const contents = { data: lexicon.code, net: postTaggerNet(await netData(dir)) };
-  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models, true));
+  sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {

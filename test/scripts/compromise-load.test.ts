@@ -238,10 +238,13 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
     fs.mkdirSync(path.join(tmp, 'merge'));
     const file = path.join(tmp, 'merge', 'lexicon.mjs');
-    const made = lexiconModule({ lexicon, switches: { able: 'Adj|Noun', about: 'Adv|Prep' } }, merge) as { code: string; files: Record<string, string | Buffer> };
+    const made = lexiconModule({ lexicon, switches: { able: 'Adj|Noun', about: 'Adv|Prep' } }, merge, [['two', 'switches']]) as { code: string; files: Record<string, string | Buffer> };
     fs.writeFileSync(file, made.code);
     for (const [name, contents] of Object.entries(made.files)) fs.writeFileSync(path.join(tmp, 'merge', name), contents);
-    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon; switches: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
+    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon; switches: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown; adoptable: WeakSet<object>; leaves: string[][] };
+    // The model module marks the leaves the build listed (as EDITS do in the bundle).
+    expect(mod.leaves).toEqual([['two', 'switches']]);
+    mod.adoptable.add(mod.default.switches);
     type Extend = (plugin: unknown, world: unknown) => void;
     const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
     // The published extend() of the pre-tagger's words (or `plugin`) into a world holding `lex`.
@@ -293,8 +296,9 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
 
   it('takes as leaves only the objects mergeDeep would copy key by key into an equal one', () => {
     const shared = { fwd: 'x' };
-    const data = { a: { one: 'Noun', two: ['Noun'] }, b: { inner: { deep: 1 } }, c: { x: shared, y: shared }, d: { constructor: 'Noun' }, e: shared };
-    // a: a leaf; b holds an object (its inner leaf is one); c's objects and e are reached twice; d holds a key mergeDeep skips.
+    const data = { a: { one: 'Noun', two: ['Noun'] }, b: { inner: { deep: 1 } }, c: { x: shared, y: shared }, d: { constructor: 'Noun' }, e: shared, f: { re: /x/ }, g: /y/, h: { set: new Set() } };
+    // a: a leaf; b holds an object (its inner leaf is one); c's objects and e are reached twice; d holds
+    // a key mergeDeep skips; f and h hold what mergeDeep would copy as {}; g is no plain object.
     expect(leafPaths(data)).toEqual([['a'], ['b', 'inner']]);
   });
 
