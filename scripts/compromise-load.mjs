@@ -31,8 +31,14 @@
 //   ~27 ms of CPU at load, and a second 24,400-word object kept for the rest of the run. The data
 //   module's lexicon is that merge's result, made here (mergedLexicon); the bundle's mergeDeep makes
 //   it the world's lexicon when the world's is, as JSON, the one it was merged with, and merges the
-//   pre-tagger's own words as published otherwise (LEXICON_MERGE). Its JSON is a file beside the
-//   chunks (LEXICON_FILE, written by the plugin), not a string literal compiled with the chunk.
+//   pre-tagger's own words as published otherwise (LEXICON_MERGE). Its data are files beside the
+//   chunks (written by the plugin), not a string literal compiled with the chunk; since the
+//   thirteenth pass its words are looked up in a sorted words file, not built as an object
+//   (scripts/compromise-lexicon.mjs).
+//
+// - the rest of the pre-tagger's model (issue 18, thirteenth pass): mergeDeep copied each of its
+//   tables key by key (~12,300 keys). The world takes the tables nothing else holds as they are
+//   (leafPaths, merge), and compromise's transforms read them faster than the copies.
 //
 // Only the bundle is changed: dist/ and the tests from src/ load compromise as published.
 // test/scripts/compromise-load.test.ts bundles compromise with this plugin and checks that the
@@ -42,8 +48,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INDEX_FILE, packLexicon, WORDS_FILE } from './compromise-lexicon.mjs';
 import { netData, netModule, POST_TAGGER_MODULE } from './compromise-net.mjs';
+
+/** The lazy lexicon's run-time half, bundled into the chunk that loads compromise. */
+const LEXICON_RUNTIME = fileURLToPath(new URL('./compromise-lexicon.mjs', import.meta.url));
 
 /** The module whose results are precomputed, inside compromise's package folder. */
 export const MODEL_MODULE = 'src/2-two/preTagger/model/index.js';
@@ -171,6 +181,8 @@ export const EDITS = {
     ['_multiCache: {},', '_multiCache: __aureusLexicon._multiCache,'],
     ['uncountable: {},', 'uncountable: __aureusLexicon.uncountable,'],
     ['model = expandLexicon(model)', ''],
+    // Its leaves (leafPaths, listed by the build from the published model) may become the world's as they are.
+    ['export default model', `import { adoptable as __aureusAdoptable, leaves as __aureusLeaves } from '${NAMESPACE}:data'\nfor (const p of __aureusLeaves) __aureusAdoptable.add(p.reduce((o, k) => o[k], model))\nexport default model`],
   ],
   'src/API/extend.js': [
     ['const isObject = function (item) {', `import { merge as __aureusMerge } from '${NAMESPACE}:data'\nconst isObject = function (item) {`],
@@ -251,6 +263,7 @@ export async function precomputed(dir) {
   return {
     lexicon: { lexicon: merged.lexicon, switches: model.two.switches, _multiCache: model.one._multiCache, uncountable: model.two.uncountable },
     merge: merged.merge,
+    leaves: leafPaths(model),
     models: await load(MODELS_MODULE),
   };
 }
@@ -312,11 +325,18 @@ export function mergedLexicon(beforeText, words) {
  * The bundle's extend() asks merge(model, key, value) before it merges an object value into the
  * world's model (mergeDeep): null when it is the data's merged lexicon and the world's lexicon is,
  * as JSON, the one it was merged with (then the merged lexicon, with the world's own values put back
- * for the words the merge leaves, is the world's lexicon now); otherwise the value to merge: the
- * pre-tagger's own words, rebuilt in their order, or any other value as it is.
+ * for the words the merge leaves, is the world's lexicon now), or when it is one of the data's
+ * leaves (adoptable, below) and the world has nothing at that key (then it is the world's: the
+ * copy mergeDeep would make of it, key by key, would hold the same keys in the same order and the
+ * same values); otherwise the value to merge: the pre-tagger's own words, rebuilt in their order,
+ * or any other value as it is.
  */
 const LEXICON_MERGE = `export function merge(model, key, value) {
-  if (value !== data.lexicon) return value;
+  if (value !== data.lexicon) {
+    if (!adoptable.has(value) || model[key]) return value;
+    model[key] = value;
+    return null;
+  }
   const into = model[key];
   if (into && Object.getPrototypeOf(into) === Object.prototype && JSON.stringify(into) === merged.before) {
     for (const k of merged.kept) value[k] = into[k];
@@ -330,28 +350,70 @@ const LEXICON_MERGE = `export function merge(model, key, value) {
   return own;
 }`;
 
-/** The file beside the bundle's chunks that holds the lexicon's data (written by the plugin). */
+/** Keys mergeDeep skips (isUnsafeKey): an object holding one is not what mergeDeep would copy of it. */
+const SKIPPED = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The paths of a plugin model's leaves that the world may take as they are (issue 18, thirteenth
+ * pass): plain objects reached once (an object two paths share, such as the conjugation models' fwd
+ * of one and rev of another, is two copies in the published world), holding no object (mergeDeep
+ * would recurse into it; a RegExp or a Set it makes {}) and no key mergeDeep skips. mergeDeep copied
+ * each of them into a fresh object key by key: of the pre-tagger's model, ~12,300 keys (switches,
+ * the conjugation models, irregular plurals, patterns), ~15–30 ms of CPU at load, for a copy of an
+ * object nothing else reads (the pre-tagger's model module is imported only by its plugin).
+ */
+export function leafPaths(value) {
+  const count = new Map();
+  const reach = (v) => {
+    if (v === null || typeof v !== 'object') return;
+    count.set(v, (count.get(v) ?? 0) + 1);
+    if (count.get(v) === 1) for (const k of Object.keys(v)) reach(v[k]);
+  };
+  reach(value);
+  // mergeDeep recurses into what isObject() says is an object (a RegExp, a Set too: copied as {}), and sets anything else.
+  const object = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  const plain = (v) => object(v) && Object.getPrototypeOf(v) === Object.prototype && count.get(v) === 1;
+  const out = [];
+  const walk = (v, at) => {
+    const keys = Object.keys(v);
+    if (at.length && !keys.some((k) => SKIPPED.has(k) || object(v[k]))) out.push(at);
+    else for (const k of keys) if (plain(v[k])) walk(v[k], [...at, k]);
+  };
+  if (plain(value)) walk(value, []);
+  return out;
+}
+
+/** The file beside the bundle's chunks that holds the lexicon's data but its words (written by the plugin). */
 export const LEXICON_FILE = 'compromise-lexicon.json';
 
 /**
- * The lexicon's data module (`code`), and the JSON text it reads (`json`) from LEXICON_FILE beside
- * the chunk it ends up in: as dataModule's, the objects the data reaches more than once are linked
- * back, and the merge its lexicon was made by (mergedLexicon) is exported. A file, not a string
- * literal in the chunk: compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms
- * of CPU, measured in the eleventh pass), while a read is one system call and JSON.parse is the same.
+ * The lexicon's data module (`code`), and the files it reads beside the chunk it ends up in
+ * (`files`, name → contents): LEXICON_FILE, the switches, _multiCache and uncountable as JSON (as
+ * dataModule's, the objects they reach more than once linked back), and the lexicon's words packed
+ * (compromise-lexicon.mjs: a look-up, not a 24,600-key object built on every run); the merge its
+ * lexicon was made by (mergedLexicon) is exported. Files, not string literals in the chunk:
+ * compiling the chunk scanned and copied those ~700 KB on every run (~15–30 ms of CPU, measured in
+ * the eleventh pass), while a read is one system call.
  */
-export function lexiconModule(value, merge) {
-  const { json, links } = plainData(value);
+export function lexiconModule(value, merge, leaves = []) {
+  const { lexicon, ...rest } = value;
+  const { json, links } = plainData(rest);
+  const packed = packLexicon(lexicon);
+  const file = (name) => `new URL(${JSON.stringify(`./${name}`)}, import.meta.url)`;
   const code = [
     "import { readFileSync as __aureusReadFileSync } from 'node:fs';",
-    `const data = JSON.parse(__aureusReadFileSync(new URL(${JSON.stringify(`./${LEXICON_FILE}`)}, import.meta.url), 'utf8'));`,
+    `import { lazyLexicon as __aureusLazyLexicon } from ${JSON.stringify(LEXICON_RUNTIME)};`,
+    `const data = JSON.parse(__aureusReadFileSync(${file(LEXICON_FILE)}, 'utf8'));`,
     `const at = (path) => path.reduce((o, k) => o[k], data);`,
     `for (const [to, from] of ${JSON.stringify(links)}) at(to.slice(0, -1))[to[to.length - 1]] = at(from);`,
+    'export const adoptable = new WeakSet();',
+    `export const leaves = ${JSON.stringify(leaves)};`,
+    `data.lexicon = __aureusLazyLexicon(__aureusReadFileSync(${file(WORDS_FILE)}, 'utf8'), __aureusReadFileSync(${file(INDEX_FILE)}), ${JSON.stringify(packed.meta)});`,
     'export default data;',
     `const merged = ${JSON.stringify(merge)};`,
     LEXICON_MERGE,
   ].join('\n');
-  return { code, json };
+  return { code, files: { [LEXICON_FILE]: json, [WORDS_FILE]: packed.words, [INDEX_FILE]: packed.bytes } };
 }
 
 /** A module whose default export is a copy of `value` (plainData), shared objects shared again. */
@@ -378,23 +440,23 @@ export async function compromiseLoad(root) {
   const dir = compromiseDir(root);
   const sources = new Map(Object.keys(EDITS).map((m) => [path.join(dir, m), editedSource(m, readFileSync(path.join(dir, m), 'utf8'))]));
   const data = await precomputed(dir);
-  const lexicon = lexiconModule(data.lexicon, data.merge);
+  const lexicon = lexiconModule(data.lexicon, data.merge, data.leaves);
   const contents = { data: lexicon.code, net: postTaggerNet(await netData(dir)) };
   sources.set(path.join(dir, MODELS_MODULE), dataModule(data.models));
   return {
     name: 'compromise-load',
     setup(b) {
-      // The lexicon's JSON beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
+      // The lexicon's files beside the chunks (an outdir's chunks all sit in it; one outfile: beside it).
       const { outdir, outfile } = b.initialOptions;
       // esbuild runs onEnd before it writes the chunks: on a clean clone the folder does not exist yet.
       b.onEnd((result) => {
         if (result.errors.length) return;
         const dir = outdir ?? path.dirname(outfile);
         mkdirSync(dir, { recursive: true });
-        writeFileSync(path.join(dir, LEXICON_FILE), lexicon.json);
+        for (const [name, contents] of Object.entries(lexicon.files)) writeFileSync(path.join(dir, name), contents);
       });
       b.onResolve({ filter: new RegExp(`^${NAMESPACE}:(data|net)$`) }, (args) => ({ path: args.path.slice(NAMESPACE.length + 1), namespace: NAMESPACE }));
-      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js' }));
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({ contents: contents[args.path], loader: 'js', resolveDir: path.dirname(LEXICON_RUNTIME) }));
       b.onLoad({ filter: /\.js$/ }, (args) => {
         const file = args.path.includes(`${path.sep}compromise${path.sep}`) ? realpathSync(args.path) : '';
         return sources.has(file) ? { contents: sources.get(file), loader: 'js', resolveDir: path.dirname(file) } : undefined;

@@ -1,7 +1,7 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
-import { gitOutput, gitRun, RefReader } from './exec.js';
+import { gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
 
 /**
  * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
@@ -249,6 +249,12 @@ class GitCliPort implements GitPort {
       if (auto.code === 0 && auto.stdout.trim() === 'false') return;
     }
     await gitRun(this.root, ['maintenance', 'run', '--auto', '--quiet'], {}, bg);
+  }
+
+  async storeBlobs(dir: string, names: string[]): Promise<boolean> {
+    // --no-filters: the bytes as they are, as `git add` stores them for a path without filters (a
+    // path whose attributes convert them gets its own blob from the add; this one is then unused).
+    return names.length > 0 && gitInShellBackground(dir, ['hash-object', '-w', '--no-filters', '--', ...names]);
   }
 
   async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {

@@ -57,6 +57,20 @@ export async function gitRun(root: string, args: string[], extraEnv: Record<stri
   return viaShell ?? spawnGit(root, args, env);
 }
 
+/**
+ * `git args` in `cwd`, in the background of the run's shell when one is open (io/shell-runner.ts),
+ * for work that only pays when it costs this process nothing (pipeline/early-blobs.ts): false when
+ * no shell is open (nothing ran) or the command failed. Never rejects.
+ */
+export async function gitInShellBackground(cwd: string, args: string[]): Promise<boolean> {
+  try {
+    const r = await runWithShell(cwd, ['git', ...args], cleanEnv(), { background: true });
+    return r?.code === 0;
+  } catch {
+    return false;
+  }
+}
+
 function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams;

@@ -96,6 +96,13 @@ export interface GitPort {
    */
   autoMaintenance(): Promise<void>;
   /**
+   * Store these files (names relative to `dir`, a folder inside the work tree) in the object store
+   * as blobs of their bytes (`git hash-object -w --no-filters`), in the background of the run's
+   * shell; nothing when no shell is open. Neither the index nor any ref changes: an object nothing
+   * reaches is git's to prune. True when git stored them all. Never rejects.
+   */
+  storeBlobs(dir: string, names: string[]): Promise<boolean>;
+  /**
    * Revert each commit, in the order given (pass newest first), each as its own commit with
    * `messageFor(sha)`; history is kept. A revert that changes nothing still gets its commit, so
    * the result has one revert sha per input sha. A conflict aborts that revert and fails.

@@ -49,6 +49,14 @@ export class Checkpoints {
     return JSON.parse(text) as T;
   }
 
+  /**
+   * Save without reading the value back: for a value that is plain JSON already (strings, finite
+   * numbers, arrays and plain objects, no undefined), which a resumed run loads as it is.
+   */
+  write(name: string, value: unknown): void {
+    writeVisible(this.file(name), stableStringify(value));
+  }
+
   list(prefix: string): string[] {
     try {
       return fs
@@ -67,7 +75,8 @@ export class Checkpoints {
  * after that checkpoint is written (or at that named point of the commit transaction), so tests
  * can prove that a run killed there resumes to the same commit. Names: planning, scenes-start (as
  * the scenes begin, fresh or resumed), scene-SC03,
- * scenes, stage-h, commit-staged, commit-applied, commit-committed. Comma-separated for several
+ * scenes, stage-h, commit-staged, commit-applied, commit-committed; planning-blobs (once the planning
+ * files' blobs are stored during the scenes, with a worker: pipeline/early-blobs.ts). Comma-separated for several
  * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead. Never set either outside tests.
  */
 export function testKillHook(name: string): void {

@@ -7,6 +7,8 @@ import { formatUsd } from '../core/readable.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { loadStaged, verifyContext } from './scene-ops.js';
 import { sceneState } from './review-state.js';
+import { stagedFiles } from './planning-checkpoint.js';
+import { episodeRef } from '../domain/context.js';
 
 /**
  * `aureus episode review [--json]`: the staged episode as the showrunner reads it — the beat
@@ -81,7 +83,7 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
       claims,
     });
   }
-  const scriptRel = Object.keys(new (await import('./checkpoint.js')).Checkpoints(st.runDir).load<{ files: Record<string, string> }>('stage-h')?.files ?? {}).find((f) => f.endsWith('/episode_script.md'));
+  const scriptRel = Object.keys(stagedFiles(st.cp, episodeRef(st.review.season, st.review.episode_number)) ?? {}).find((f) => f.endsWith('/episode_script.md'));
   return {
     episode: st.review.episode,
     title: plan.title,

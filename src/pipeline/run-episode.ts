@@ -24,7 +24,9 @@ import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
+import { loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
+import { storePlanningBlobs } from './early-blobs.js';
 import { startVerifyPool, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
 
 export { preflightEpisode, type RunPreflight } from './episode-choice.js';
@@ -156,21 +158,31 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // changed since (a commit rolled forward, or another run committed before we took the lock).
   const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
   const run = await openRun(o, checked, git);
+  let early: Promise<boolean | null> | null = null;
+  let written: Promise<void> | null = null;
   try {
     const planning = await planningStep(run);
+    // With a verification worker this thread mostly waits during the scenes: git stores the
+    // planning files' blobs meanwhile (pipeline/early-blobs.ts). Never rejects.
+    written = planning.written;
+    early = o.noCommit || run.cp.has('stage-h') ? null : planning.written.then(() => storePlanningBlobs(git, planning.stored, pool.live));
     const scenes = await scenesStep(run, planning.output, pool);
+    await planning.written; // stage H's checkpoint names the planning checkpoint's files
     // Stage F is done: the workers go now, so that the commit's git processes fork a smaller process.
     pool.close();
     run.where = 'stage H';
-    let h = run.cp.load<StageHCheckpoint>('stage-h');
+    let h = loadStageH(run.cp, planning.files);
     if (h) run.progress.stage('H', 'resumed');
     else {
       run.progress.stage('H', 'running');
-      h = run.cp.save('stage-h', await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal }));
+      h = saveStageH(run.cp, await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal, planned: planning.files }), planning.files);
       run.progress.stage('H', 'done');
     }
+    // Stored before the commit's `git add` looks for them (and never two git processes writing one object).
+    await early;
     return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
+    await Promise.all([written, early]); // the run's shell stays open until the store is done
     if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run.where, e);
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run.where, e);
     throw e;
@@ -221,19 +233,19 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
   return run;
 }
 
-/** A–D, or their checkpoint. */
-async function planningStep(run: Run): Promise<{ output: PlanningOutput; resumed: boolean }> {
-  const saved = run.cp.load<PlanningOutput>('planning');
+/** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */
+async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: boolean; written: Promise<void> }> {
+  const saved = loadPlanning(run.cp, run.ref);
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
-    return { output: saved, resumed: true };
+    return { ...saved, resumed: true, written: Promise.resolve() };
   }
   const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
   const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
-  const output = run.cp.save('planning', { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
-  return { output, resumed: false };
+  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
+  return { ...made, resumed: false };
 }
 
 type ScenesOutput = { scenes: ApprovedScene[]; report: VerifierReport };

@@ -21,6 +21,8 @@ export interface StageHRunInput {
   seed: string;
   world: World;
   planning: PlanningOutput;
+  /** The committed planning files as the planning checkpoint holds them (null: serialised here). */
+  planned: Record<string, string> | null;
   scenes: { scenes: ApprovedScene[]; report: VerifierReport };
   config: AureusConfig;
   llm: JournaledLlm;
@@ -65,7 +67,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const lines = [...new Set(entries.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report));
+  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const allFindings = [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings];

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ResolvedDelta } from '../domain/delta.js';
 import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
+import { episodeRef } from '../domain/context.js';
 import { stateHash } from '../core/state-hash.js';
 import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
@@ -14,6 +15,7 @@ import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
+import { loadPlanning, stagedFiles } from './planning-checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
 import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
@@ -36,7 +38,7 @@ export interface StagedEpisode {
 export function loadStaged(root: string, review: ReviewState = requireReview(root)): StagedEpisode {
   const runDir = path.join(root, review.run_dir);
   const cp = new Checkpoints(runDir);
-  const planning = cp.load<PlanningOutput>('planning');
+  const planning = loadPlanning(cp, episodeRef(review.season, review.episode_number))?.output;
   const scenes = cp.load<{ scenes: ApprovedScene[]; report: VerifierReport }>('scenes');
   if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   return { root, review, runDir, cp, planning, scenes };
@@ -186,10 +188,10 @@ export function scriptSections(script: string): Map<string, string> {
  */
 export async function adoptStagedEdits(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
   const runDir = path.join(root, review.run_dir);
-  const h = new Checkpoints(runDir).load<{ files: Record<string, string> }>('stage-h');
-  if (!h) return;
+  const files = stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number));
+  if (!files) return;
   let st: StagedEpisode | null = null;
-  for (const [rel, staged] of Object.entries(h.files).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [rel, staged] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
     let now: string;
     try {
       now = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');

@@ -115,7 +115,7 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
 }
 
 /** The artifacts as files (relative path -> canonical JSON), in a stable order: planningFileParts joined. */
-export function planningFiles(a: PlanningArtifacts): [string, string][] {
+export function planningFiles(a: Omit<PlanningArtifacts, 'diagnostics'>): [string, string][] {
   return planningFileParts(a).map(([rel, parts]) => [rel, parts.map((x) => (typeof x === 'string' ? x : Buffer.from(x).toString('utf8'))).join('')]);
 }
 
@@ -124,7 +124,7 @@ export function planningFiles(a: PlanningArtifacts): [string, string][] {
  * `voices` text is one UTF-8 buffer for the episode, not joined into and encoded again with every
  * packet file (issue 18: 24 x ~270 KB of the ~8.5 MB written at 10,000 characters).
  */
-function planningFileParts(a: PlanningArtifacts): [string, readonly (string | Uint8Array)[]][] {
+function planningFileParts(a: Omit<PlanningArtifacts, 'diagnostics'>): [string, readonly (string | Uint8Array)[]][] {
   const voices = new Map<readonly string[], Uint8Array>();
   const shared = (list: readonly string[]): Uint8Array => {
     let b = voices.get(list);

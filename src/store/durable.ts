@@ -58,6 +58,28 @@ export function writeVisible(abs: string, content: FileContent): void {
 }
 
 /**
+ * writeVisible without blocking: the temp file written and renamed on libuv's thread pool, for
+ * files of the run folder that Aureus alone writes (no link written through, no mode or owner kept),
+ * whose writes may overlap this thread's next work (issue 18: the planning checkpoint's files).
+ */
+export async function writeVisibleAsync(abs: string, content: string): Promise<void> {
+  const tmp = tempName(abs);
+  try {
+    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+  }
+  try {
+    await fs.promises.rename(tmp, abs);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
+/**
  * A file's text, whole or as parts written one after another (strings as UTF-8): a part shared by
  * many files is encoded once by its caller (issue 18: the packets' voices list, stages/planning.ts).
  */

@@ -222,6 +222,38 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect(packs()).toBe(3);
   });
 
+  it.runIf(process.platform === 'linux')('storeBlobs stores the files as blobs from the run shell only, touching neither index nor refs', async () => {
+    const { root } = await repo();
+    write(root, 'x.txt', 'x\n');
+    git(root, 'add', 'x.txt');
+    git(root, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'commit', '-q', '-m', 'x');
+    write(root, '.aureus/blobs/a.json', '{"a": 1}\n');
+    write(root, '.aureus/blobs/sub/b.txt', 'b\n');
+    const sha = (rel: string) => git(root, 'hash-object', path.join('.aureus/blobs', rel));
+    const stored = (rel: string) => spawnSync('git', ['cat-file', '-e', sha(rel)], { cwd: root }).status === 0;
+    const head = git(root, 'rev-parse', 'HEAD');
+    const index = fs.readFileSync(path.join(root, '.git/index'));
+    const dir = path.join(root, '.aureus/blobs');
+    const g = createGit(root, { batch: true });
+    try {
+      // No run shell open: nothing runs.
+      expect(await g.storeBlobs(dir, ['a.json', 'sub/b.txt'])).toBe(false);
+      expect(stored('a.json')).toBe(false);
+      const close = openShellRunner(cleanEnv());
+      try {
+        expect(await g.storeBlobs(dir, ['a.json', 'sub/b.txt'])).toBe(true);
+        expect(await g.storeBlobs(dir, ['missing.json'])).toBe(false);
+      } finally {
+        close();
+      }
+    } finally {
+      g.close();
+    }
+    expect(stored('a.json') && stored('sub/b.txt')).toBe(true);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    expect(fs.readFileSync(path.join(root, '.git/index')).equals(index)).toBe(true);
+  });
+
   it('parses porcelain -z output with renames and spaces', () => {
     expect(parsePorcelainZ('R  new name.txt\0old.txt\0 M a b.json\0?? c\0')).toEqual([
       { path: 'new name.txt', index: 'R', worktree: ' ', from: 'old.txt' },

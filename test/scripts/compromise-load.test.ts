@@ -6,9 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, leafPaths, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { INDEX_FILE, WORDS_FILE } from '../../scripts/compromise-lexicon.mjs';
 
 /**
  * The bundle's compromise (scripts/compromise-load.mjs: its lexicon expanded at build time, two
@@ -82,9 +84,14 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(inputs.some((f) => f.includes('preTagger/model/models/_data.js') || f.includes('suffix-thumb/src/compress/'))).toBe(false);
     const code = fs.readFileSync(path.join(out, 'bundled.js'), 'utf8');
     expect(code).not.toContain('Object.assign(model, { [key]: plugin[key] })');
-    // The lexicon is read from the file beside the bundle, not compiled as a literal.
-    expect(fs.readFileSync(path.join(out, LEXICON_FILE as string), 'utf8')).toContain('"20th century fox":"Organization"');
+    // The lexicon is read from the files beside the bundle, not compiled as a literal, and its words
+    // are looked up in the sorted words file (compromise-lexicon.mjs), not parsed into an object.
+    expect(fs.readFileSync(path.join(out, WORDS_FILE as string), 'utf8')).toContain('\n20th century fox\n');
+    expect(fs.statSync(path.join(out, INDEX_FILE as string)).size).toBeGreaterThan(24_000 * 7);
+    expect(fs.readFileSync(path.join(out, LEXICON_FILE as string), 'utf8')).not.toContain('20th century fox');
     expect(code).not.toContain('{"lexicon":{');
+    const lazy = spawnSync(process.execPath, ['--input-type=module', '-e', "const nlp = (await import(process.argv[1])).default; process.stdout.write(String((await import('node:util')).types.isProxy(nlp.world().model.one.lexicon)));", path.join(out, 'bundled.js')], { encoding: 'utf8' });
+    expect(lazy.stdout, lazy.stderr).toBe('true');
     expect(inputs).toContain('aureus-compromise-lexicon:net');
 
     const corpus = path.join(repo, 'test/fixtures/prose-corpus');
@@ -231,10 +238,13 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     const { lexicon, merge } = mergedLexicon(beforeText, words) as { lexicon: Lexicon; merge: { kept: string[]; common: [string, number][] } };
     fs.mkdirSync(path.join(tmp, 'merge'));
     const file = path.join(tmp, 'merge', 'lexicon.mjs');
-    const made = lexiconModule({ lexicon }, merge) as { code: string; json: string };
+    const made = lexiconModule({ lexicon, switches: { able: 'Adj|Noun', about: 'Adv|Prep' } }, merge, [['two', 'switches']]) as { code: string; files: Record<string, string | Buffer> };
     fs.writeFileSync(file, made.code);
-    fs.writeFileSync(path.join(tmp, 'merge', LEXICON_FILE as string), made.json);
-    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown };
+    for (const [name, contents] of Object.entries(made.files)) fs.writeFileSync(path.join(tmp, 'merge', name), contents);
+    const mod = (await import(pathToFileURL(file).href)) as { default: { lexicon: Lexicon; switches: Lexicon }; merge: (model: Lexicon, key: string, value: unknown) => unknown; adoptable: WeakSet<object>; leaves: string[][] };
+    // The model module marks the leaves the build listed (as EDITS do in the bundle).
+    expect(mod.leaves).toEqual([['two', 'switches']]);
+    mod.adoptable.add(mod.default.switches);
     type Extend = (plugin: unknown, world: unknown) => void;
     const extend = (await import(pathToFileURL(path.join(dir, 'src/API/extend.js')).href)).default as Extend;
     // The published extend() of the pre-tagger's words (or `plugin`) into a world holding `lex`.
@@ -265,6 +275,13 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     // Any other value is merged as it is.
     const value = { a: 1 };
     expect(mod.merge({}, 'lexicon', value)).toBe(value);
+    // A leaf of the data (no object in it, reached once) becomes the world's as it is where the world
+    // has nothing (mergeDeep's key-by-key copy would be equal), and is merged as published into what it has.
+    const bare: Lexicon = {};
+    expect(mod.merge(bare, 'switches', mod.default.switches)).toBeNull();
+    expect(bare.switches).toBe(mod.default.switches);
+    const held: Lexicon = { switches: { zeal: 'Noun' } };
+    expect(mod.merge(held, 'switches', mod.default.switches)).toBe(mod.default.switches);
   }, 60_000);
 
   it('keeps the lexicon’s shared values shared, and refuses what JSON would not give back', () => {
@@ -275,6 +292,14 @@ describe('the bundle’s compromise (scripts/compromise-load.mjs)', () => {
     expect(() => plainData({ a: /x/ })).toThrow(/a is not JSON data/);
     expect(() => plainData({ a: undefined })).toThrow(/a is not JSON data/);
     expect(() => plainData(JSON.parse('{"__proto__": 1}'))).toThrow(/__proto__/);
+  });
+
+  it('takes as leaves only the objects mergeDeep would copy key by key into an equal one', () => {
+    const shared = { fwd: 'x' };
+    const data = { a: { one: 'Noun', two: ['Noun'] }, b: { inner: { deep: 1 } }, c: { x: shared, y: shared }, d: { constructor: 'Noun' }, e: shared, f: { re: /x/ }, g: /y/, h: { set: new Set() } };
+    // a: a leaf; b holds an object (its inner leaf is one); c's objects and e are reached twice; d holds
+    // a key mergeDeep skips; f and h hold what mergeDeep would copy as {}; g is no plain object.
+    expect(leafPaths(data)).toEqual([['a'], ['b', 'inner']]);
   });
 
   it('fails the build when a compromise release moved a line it edits', () => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible } from '../../src/store/durable.js';
+import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, writeVisibleAsync } from '../../src/store/durable.js';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -22,6 +22,19 @@ describe('durable writes (issue 18)', () => {
     writeVisible(f, 'two\n');
     expect(fs.readFileSync(f, 'utf8')).toBe('two\n');
     expect(fs.readdirSync(path.dirname(f))).toEqual(['c.json']);
+  });
+
+  it('writeVisibleAsync creates folders (many writes into one new folder at once), replaces content whole and leaves no temp file', async () => {
+    const d = temp();
+    const files = Array.from({ length: 12 }, (_, i) => path.join(d, 'x/y', `f${i}.json`));
+    await Promise.all(files.map((f, i) => writeVisibleAsync(f, `one ${i}\n`)));
+    await Promise.all(files.map((f, i) => writeVisibleAsync(f, `two ${i}\n`)));
+    files.forEach((f, i) => expect(fs.readFileSync(f, 'utf8')).toBe(`two ${i}\n`));
+    expect(fs.readdirSync(path.join(d, 'x/y')).sort()).toEqual(files.map((f) => path.basename(f)).sort());
+    // A folder where the file should be: the write fails and leaves no temp behind.
+    fs.mkdirSync(path.join(d, 'x/dir'));
+    await expect(writeVisibleAsync(path.join(d, 'x/dir'), 'z')).rejects.toThrow();
+    expect(fs.readdirSync(path.join(d, 'x')).sort()).toEqual(['dir', 'y']);
   });
 
   it('writeVisible keeps what write-file-atomic kept: the mode of the file it replaces, a link written through to its target', () => {

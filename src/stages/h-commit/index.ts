@@ -115,6 +115,8 @@ export function stageH(input: StageHInput): StageHResult {
 /**
  * Every file the episode commit writes: the world files (canonical JSON; unchanged ones have
  * unchanged bytes) and the episode folder. Keys are repository-relative POSIX paths.
+ * `planned`: the planning files (context, proposals, plan, packets) as the caller already serialised
+ * them (episode run's planning checkpoint holds these texts, pipeline/planning-checkpoint.ts).
  */
 export function episodeFiles(
   input: StageHInput,
@@ -122,6 +124,7 @@ export function episodeFiles(
   recapText: string,
   runLogText: string,
   drafts: Record<string, string>,
+  planned: Record<string, string> | null = null,
 ): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) files[rel] = stableStringify(h.world[key]);
@@ -129,10 +132,13 @@ export function episodeFiles(
   const put = (rel: string, content: string) => {
     files[path.posix.join(dir, rel)] = content;
   };
-  put('episode_context.json', stableStringify(input.context));
-  put('agent_proposals.json', stableStringify(input.proposals));
-  put('episode_plan.json', stableStringify(input.plan));
-  for (const p of input.packets) put(`packets/${p.scene_id}.json`, stableStringify(p));
+  if (planned) Object.assign(files, planned);
+  else {
+    put('episode_context.json', stableStringify(input.context));
+    put('agent_proposals.json', stableStringify(input.proposals));
+    put('episode_plan.json', stableStringify(input.plan));
+    for (const p of input.packets) put(`packets/${p.scene_id}.json`, stableStringify(p));
+  }
   put('episode_script.md', h.script);
   put('episode_deltas.json', stableStringify({ format: 1, episode_id: input.plan.episode_id, deltas: h.applied }));
   put('verifier_report.json', stableStringify(input.report));

@@ -1,0 +1,127 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EpisodeRef } from '../domain/context.js';
+import { episodeRelDir } from '../paths.js';
+import { writeVisibleAsync } from '../store/durable.js';
+import { stableStringify } from '../core/json.js';
+import { testKillHook, type Checkpoints } from './checkpoint.js';
+import type { PlanningOutput } from './planning-adapter.js';
+import type { StageHCheckpoint } from './run-summary.js';
+
+/**
+ * The planning checkpoint of `episode run` as the files the commit holds (issue 18).
+ *
+ * Stages A–D decide the episode's context, proposals, plan and packets alone; the commit writes each
+ * as canonical JSON (episode_context.json, agent_proposals.json, episode_plan.json, packets/SCxx.json).
+ * The checkpoint is those very texts, each in its file under `checkpoints/planning/`, and a small
+ * `checkpoints/planning.json` naming them, written last (its presence means the files are there).
+ * So the ~1 MB of planning is serialised once per run, not twice (once nested in one checkpoint
+ * file, again by stage H for the commit), stage H takes the texts as they are, and git can store
+ * their blobs from these files while the scenes are written (pipeline/early-blobs.ts).
+ *
+ * The run goes on with the texts parsed back, as before: an uninterrupted run and a resumed one feed
+ * later stages the very same data, key order included. A checkpoint from an older aureus (the four
+ * parts nested in planning.json) still loads; stage H then serialises it as before.
+ */
+export interface PlanningCheckpoint {
+  output: PlanningOutput;
+  /** The committed planning files: repository path → exact text (null: an older checkpoint, stage H makes them). */
+  files: Record<string, string> | null;
+  /** The folder the texts are in, with their names relative to it (null: no files, an older checkpoint). */
+  stored: { dir: string; names: string[] } | null;
+}
+
+interface Index {
+  format: 2;
+  context: string;
+  proposals: string;
+  plan: string;
+  packets: string[];
+}
+
+/** The files planning decides, by their path in the episode folder, in a stable order. */
+async function planningTexts(output: PlanningOutput): Promise<[string, string][]> {
+  const { planningFiles } = await import('../stages/planning.js');
+  return planningFiles(output);
+}
+
+/**
+ * The planning checkpoint of this planning, as a resumed run loads it, and its writing: the files
+ * are written off this thread (libuv's pool), then the index; `written` resolves once the index is
+ * (it never rejects: a checkpoint that could not be written only means planning is redone on a
+ * resume). Await it before anything that relies on the checkpoint (stage H's names its files).
+ */
+export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput): Promise<PlanningCheckpoint & { written: Promise<void> }> {
+  const texts = await planningTexts(output);
+  const dir = path.join(cp.dir, 'planning');
+  const names = texts.map(([rel]) => rel);
+  const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3) };
+  const written = Promise.all(texts.map(([rel, text]) => writeVisibleAsync(path.join(dir, rel), text)))
+    .then(() => writeVisibleAsync(cp.file('planning'), stableStringify(index)))
+    .then(() => testKillHook('planning'), () => undefined);
+  return { ...fromTexts(ref, dir, new Map(texts)), written };
+}
+
+/** The planning checkpoint, or null when there is none (or a part of it cannot be read: planning is redone). */
+export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoint | null {
+  const saved = cp.load<Index | PlanningOutput>('planning');
+  if (!saved) return null;
+  if (!('format' in saved)) {
+    // An older aureus nested the four parts in planning.json: stage H serialises them itself.
+    return { output: saved, files: null, stored: null };
+  }
+  if (saved.format !== 2) return null;
+  const dir = path.join(cp.dir, 'planning');
+  const texts = new Map<string, string>();
+  try {
+    for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
+    return fromTexts(ref, dir, texts);
+  } catch {
+    return null; // a file missing or not JSON (a power cut before it reached the disk): planning is redone
+  }
+}
+
+/** The output parsed from the texts (context, proposals, plan, then the packets in order). */
+function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): PlanningCheckpoint {
+  const names = [...texts.keys()];
+  const parsed = names.map((rel) => JSON.parse(texts.get(rel)!) as unknown);
+  const output = { context: parsed[0], proposals: parsed[1], plan: parsed[2], packets: parsed.slice(3) } as PlanningOutput;
+  const files: Record<string, string> = {};
+  for (const rel of names) files[path.posix.join(episodeRelDir(ref), rel)] = texts.get(rel)!;
+  return { output, files, stored: { dir, names } };
+}
+
+
+/**
+ * The stage H checkpoint without the planning files it shares with the planning checkpoint: their
+ * paths are listed under `planned` instead (~0.9 MB of a starter episode's ~1.3 MB, serialised,
+ * written and read back a second time before, issue 18). Written without reading it back: every
+ * value in it is plain JSON already (strings, rounded numbers), so the run goes on with `h` itself.
+ */
+export function saveStageH(cp: Checkpoints, h: StageHCheckpoint, planned: Record<string, string> | null): StageHCheckpoint {
+  const shared = planned ? Object.keys(h.files).filter((rel) => planned[rel] === h.files[rel]) : [];
+  const skip = new Set(shared);
+  const own = shared.length ? Object.fromEntries(Object.entries(h.files).filter(([rel]) => !skip.has(rel))) : h.files;
+  cp.write('stage-h', shared.length ? { ...h, files: own, planned: shared } : h);
+  testKillHook('stage-h');
+  return h;
+}
+
+/** The stage H checkpoint with its files whole, or null (none, or its planning files cannot be had: stage H is redone). */
+export function loadStageH(cp: Checkpoints, planned: Record<string, string> | null): StageHCheckpoint | null {
+  const saved = cp.load<StageHCheckpoint & { planned?: string[] }>('stage-h');
+  if (!saved?.planned) return saved;
+  const { planned: shared, files: own, ...rest } = saved;
+  const files: Record<string, string> = {};
+  for (const rel of shared) {
+    const text = planned?.[rel];
+    if (text === undefined) return null;
+    files[rel] = text;
+  }
+  return { ...rest, files: Object.assign(files, own) };
+}
+
+/** The files of the stage H checkpoint of this run folder (the review commands: what stage H staged). */
+export function stagedFiles(cp: Checkpoints, ref: EpisodeRef): Record<string, string> | null {
+  return loadStageH(cp, loadPlanning(cp, ref)?.files ?? null)?.files ?? null;
+}
