@@ -30,12 +30,12 @@ const interpreted = (ast: Ast, index: WorldIndex, b: Record<string, string>, kin
   return r.ok && r.value === true;
 };
 
-/** The world with a third of its characters dead, its first thread resolved and its first secret public. */
+/** The world with a third of its characters dead, its first thread resolved and its first secret revealed. */
 function shaken(w: World): World {
   const x = structuredClone(w);
   x.characters.characters.forEach((c, i) => { if (i % 3 === 1) c.status = 'dead'; });
   if (x.threads.threads[0]) x.threads.threads[0].status = 'resolved';
-  if (x.secrets.secrets[0]) x.secrets.secrets[0].status = 'public';
+  if (x.secrets.secrets[0]) x.secrets.secrets[0].status = 'revealed';
   return x;
 }
 
