@@ -181,6 +181,9 @@ describe('compiled condition verdicts (core/expr/compile.ts)', () => {
     const ctx1 = makeEvalContext(after, {});
     expect(ctx1.view('character', b!)).toBe(ctx0.view('character', b!));
     expect(ctx1.view('character', a!)).not.toBe(ctx0.view('character', a!));
-    expect(compiledVerdict(parse("actor.status == 'dead'"), operatorRoleKinds(world.operators.operators[0]!))!(after, { actor: a! }, 1)).toBe(true);
+    // One compiled closure read on either state in turn: each answer is its own state's.
+    const dead = compiledVerdict(parse("actor.status == 'dead'"), operatorRoleKinds(world.operators.operators[0]!))!;
+    expect([before, after, before, after].map((ix) => dead(ix, { actor: a! }, 1))).toEqual([false, true, false, true]);
+    expect([after, before].map((ix) => dead(ix, { actor: b! }, 1))).toEqual([false, false]);
   });
 });
