@@ -5,7 +5,8 @@ import { WORLD_FILES } from '../domain/world.js';
 import { diag } from '../diagnostics/catalog.js';
 import '../diagnostics/codes/core.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { makeEvalContext } from './expr/context.js';
+import { makeEvalContext, type EvalContext } from './expr/context.js';
+import { holdsCompiled, NO_ROLES } from './expr/compile.js';
 import { evaluateCondition } from './expr/evaluate.js';
 import { checkPrereqs } from './expr/prereqs.js';
 import { indexWorld, ledgerTotal, travelDays, type WorldIndex } from './world-index.js';
@@ -96,15 +97,21 @@ export function checkOperatorPrereqs(
   return out;
 }
 
+const NO_BINDINGS: Readonly<Record<string, string>> = Object.freeze({});
+
 /** The constraints of one kind that do not hold (or cannot be evaluated), each with its id and diagnostic. */
 export function violatedConstraints(worldOrIndex: World | WorldIndex, kind: 'hard' | 'soft', extra: { episode?: number } = {}): { id: string; diagnostic: Diagnostic }[] {
   // An index has lookups a world never has; its maps may be derived ones, not plain Maps (issue 18).
   const index = 'travel' in worldOrIndex ? worldOrIndex : indexWorld(worldOrIndex);
-  const ctx = makeEvalContext(index, {}, { episode: extra.episode });
+  let ctx: EvalContext | undefined;
   const out: { id: string; diagnostic: Diagnostic }[] = [];
   (index.world.constraints?.constraints ?? []).forEach((c, i) => {
     if (c.kind !== kind) return;
+    // The Director checks these for every move it tries: one that holds by its compiled closures
+    // (core/expr/compile.ts) needs no context; the others are evaluated for their diagnostic.
+    if (holdsCompiled(c.expr, NO_ROLES, index, NO_BINDINGS, extra.episode)) return;
     const where = { file: WORLD_FILES.constraints, pointer: `/constraints/${i}/expr` };
+    ctx ??= makeEvalContext(index, {}, { episode: extra.episode });
     const r = evaluateCondition(c.expr, ctx);
     if (!r.ok) out.push({ id: c.id, diagnostic: diag('AUR2057', { id: c.id, detail: r.diagnostic.message }, where) });
     else if (!r.value) out.push({ id: c.id, diagnostic: diag(kind === 'hard' ? 'AUR2056' : 'AUR2058', { id: c.id, message: c.message }, where) });

@@ -31,6 +31,33 @@ export class EvalFail {
 
 const VIEW_CACHE = new WeakMap<WorldIndex, { byKind: Map<RoleKind, Map<string, View | undefined>>; worlds: Map<number, View> }>();
 
+/**
+ * Views by the entity object they show. A view reads only its entity's own fields, and the delta
+ * engine never edits an entity in place (core/deltas/draft.ts copies one before its first write),
+ * so a state derived from another shares the views of every entity it did not change (issue 18: the
+ * Director indexes a state per move it tries, and rebuilt the actor's and target's views on each).
+ */
+const ENTITY_VIEWS = new WeakMap<object, View>();
+/** World views by the world file object (its metrics and date; copied on write too), then episode. */
+const WORLD_VIEWS = new WeakMap<object, Map<number, View>>();
+
+function entityView<T extends object>(e: T | undefined, make: (e: T) => View): View | undefined {
+  if (e === undefined) return undefined;
+  let v = ENTITY_VIEWS.get(e);
+  if (v === undefined) ENTITY_VIEWS.set(e, (v = make(e)));
+  return v;
+}
+
+function sharedWorldView(index: WorldIndex, episode: number): View {
+  const file = index.world.world as object | undefined;
+  if (file === undefined || file === null) return worldView(index.world, episode);
+  let byEpisode = WORLD_VIEWS.get(file);
+  if (!byEpisode) WORLD_VIEWS.set(file, (byEpisode = new Map()));
+  let v = byEpisode.get(episode);
+  if (!v) byEpisode.set(episode, (v = worldView(index.world, episode)));
+  return v;
+}
+
 const KIND_ORDER: readonly RoleKind[] = ['character', 'secret', 'thread', 'location', 'faction'];
 
 export function entityExists(index: WorldIndex, kind: RoleKind, id: string): boolean {
@@ -46,6 +73,22 @@ export function entityExists(index: WorldIndex, kind: RoleKind, id: string): boo
 /** The kind of an id when the role's kind is not declared: the first collection that has it. */
 export function inferKind(index: WorldIndex, id: string): RoleKind | undefined {
   return KIND_ORDER.find((k) => entityExists(index, k, id));
+}
+
+/** The view Context.view gives for a bound role of a declared kind (compile.ts: no context per binding). */
+export function viewOf(index: WorldIndex, kind: RoleKind, id: string): View | undefined {
+  switch (kind) {
+    case 'character': return entityView(index.characters.get(id), characterView);
+    case 'secret': return entityView(index.secrets.get(id), secretView);
+    case 'thread': return entityView(index.threads.get(id), threadView);
+    case 'location': return entityView(index.locations.get(id), locationView);
+    case 'faction': return entityView(index.factions.get(id), factionView);
+  }
+}
+
+/** The `world` view Context.worldView gives (episode as makeEvalContext normalises it). */
+export function worldViewOf(index: WorldIndex, episode: number | undefined): View {
+  return sharedWorldView(index, typeof episode === 'number' && Number.isFinite(episode) ? episode : 0);
 }
 
 /**
@@ -70,32 +113,35 @@ export function makeEvalContext(
   // context over the same index (planning evaluates thousands of prerequisites per state).
   let views = VIEW_CACHE.get(index);
   if (!views) VIEW_CACHE.set(index, (views = { byKind: new Map(), worlds: new Map() }));
-  const cache = views;
   const episode = typeof extra.episode === 'number' && Number.isFinite(extra.episode) ? extra.episode : 0;
-  return {
-    index,
-    bindings: bound,
-    episode,
-    view(kind, id) {
-      // One map per kind: no key string to build on the hot path (prereqs look views up per binding).
-      let byId = cache.byKind.get(kind);
-      if (!byId) cache.byKind.set(kind, (byId = new Map()));
-      let v = byId.get(id);
-      if (v !== undefined || byId.has(id)) return v;
-      switch (kind) {
-        case 'character': { const c = index.characters.get(id); v = c && characterView(c); break; }
-        case 'secret': { const s = index.secrets.get(id); v = s && secretView(s); break; }
-        case 'thread': { const t = index.threads.get(id); v = t && threadView(t); break; }
-        case 'location': { const l = index.locations.get(id); v = l && locationView(l); break; }
-        case 'faction': { const f = index.factions.get(id); v = f && factionView(f); break; }
-      }
-      byId.set(id, v);
-      return v;
-    },
-    worldView() {
-      let v = cache.worlds.get(episode);
-      if (!v) cache.worlds.set(episode, (v = worldView(index.world, episode)));
-      return v;
-    },
-  };
+  return new Context(index, bound, episode, views);
+}
+
+/** makeEvalContext's context: its methods on the prototype, not two closures made per context (planning makes thousands). */
+class Context implements EvalContext {
+  constructor(
+    readonly index: WorldIndex,
+    readonly bindings: ReadonlyMap<string, { kind: RoleKind; id: string }>,
+    readonly episode: number,
+    private readonly cache: { byKind: Map<RoleKind, Map<string, View | undefined>>; worlds: Map<number, View> },
+  ) {}
+
+  view(kind: RoleKind, id: string): View | undefined {
+    // One map per kind: no key string to build on the hot path (prereqs look views up per binding).
+    const cache = this.cache;
+    const index = this.index;
+    let byId = cache.byKind.get(kind);
+    if (!byId) cache.byKind.set(kind, (byId = new Map()));
+    let v = byId.get(id);
+    if (v !== undefined || byId.has(id)) return v;
+    v = viewOf(index, kind, id);
+    byId.set(id, v);
+    return v;
+  }
+
+  worldView(): View {
+    let v = this.cache.worlds.get(this.episode);
+    if (!v) this.cache.worlds.set(this.episode, (v = sharedWorldView(this.index, this.episode)));
+    return v;
+  }
 }

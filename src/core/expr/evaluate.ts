@@ -1,7 +1,7 @@
 import { diag } from '../../diagnostics/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { EvalFail, type EvalContext } from './context.js';
-import { arityOk, arityText, FUNCTIONS, relEdge } from './functions.js';
+import { arityOk, arityText, FUNCTIONS, relEdge, type FunctionSpec } from './functions.js';
 import { parseExpression, type Ast } from './parse.js';
 import { edgeScalar, edgeView, isView, typeName, viewMeta, type Value } from './views.js';
 
@@ -13,13 +13,13 @@ import { edgeScalar, edgeView, isView, typeName, viewMeta, type Value } from './
 
 export type EvalResult = { ok: true; value: Value } | { ok: false; diagnostic: Diagnostic };
 
-const at = (offset: number) => ({ line: 1, column: offset + 1 });
+export const at = (offset: number) => ({ line: 1, column: offset + 1 });
 
 function fail(code: string, args: Record<string, unknown>, offset: number): never {
   throw new EvalFail(diag(code, args, at(offset)));
 }
 
-function finite(n: number, what: string, offset: number): number {
+export function finite(n: number, what: string, offset: number): number {
   if (!Number.isFinite(n)) fail('AUR2009', { detail: `${what} is not a finite number` }, offset);
   return n;
 }
@@ -36,12 +36,12 @@ function equals(a: Value, b: Value): boolean {
   return false;
 }
 
-function bool(v: Value, what: string, offset: number): boolean {
+export function bool(v: Value, what: string, offset: number): boolean {
   if (typeof v !== 'boolean') fail('AUR2007', { detail: `${what} needs a boolean, got ${typeName(v)}` }, offset);
   return v as boolean;
 }
 
-function num(v: Value, what: string, offset: number): number {
+export function num(v: Value, what: string, offset: number): number {
   if (typeof v !== 'number') fail('AUR2007', { detail: `${what} needs numbers, got ${typeName(v)}` }, offset);
   return v as number;
 }
@@ -71,16 +71,10 @@ function ev(node: Ast, ctx: EvalContext): Value {
       if (!arityOk(f, node.args.length)) {
         return fail('AUR2006', { name: f.name, expected: arityText(f), got: node.args.length }, node.start);
       }
-      const args = node.args.map((a) => ev(a, ctx));
-      const r = f.impl(args, ctx, at(node.start));
-      if (typeof r === 'number') finite(r, `${f.name}()`, node.start);
-      return r;
+      return callValue(node, f, node.args.map((a) => ev(a, ctx)), ctx);
     }
-    case 'Unary': {
-      const v = ev(node.argument, ctx);
-      if (node.operator === '!') return !bool(v, '!', node.start);
-      return finite(-num(v, 'unary -', node.start), 'negation', node.start);
-    }
+    case 'Unary':
+      return unaryValue(node, ev(node.argument, ctx));
     case 'Array':
       return Object.freeze(node.elements.map((e) => ev(e, ctx)));
     case 'Binary':
@@ -90,7 +84,19 @@ function ev(node: Ast, ctx: EvalContext): Value {
   return fail('AUR2002', { what: String((node as { type?: unknown }).type) }, 0);
 }
 
-function member(node: Extract<Ast, { type: 'Member' }>, obj: Value): Value {
+/** A call of a known function with the right number of arguments, once they are evaluated. */
+export function callValue(node: Extract<Ast, { type: 'Call' }>, f: FunctionSpec, args: Value[], ctx: EvalContext): Value {
+  const r = f.impl(args, ctx, at(node.start));
+  if (typeof r === 'number') finite(r, `${f.name}()`, node.start);
+  return r;
+}
+
+export function unaryValue(node: Extract<Ast, { type: 'Unary' }>, v: Value): Value {
+  if (node.operator === '!') return !bool(v, '!', node.start);
+  return finite(-num(v, 'unary -', node.start), 'negation', node.start);
+}
+
+export function member(node: Extract<Ast, { type: 'Member' }>, obj: Value): Value {
   if (!isView(obj)) {
     return fail('AUR2004', { field: node.property, type: typeName(obj), known: 'none' }, node.propStart);
   }
@@ -107,8 +113,11 @@ function member(node: Extract<Ast, { type: 'Member' }>, obj: Value): Value {
  * field is a weight (issue 18: planning reads tens of thousands of them).
  */
 function relMember(node: Extract<Ast, { type: 'Member' }>, call: Extract<Ast, { type: 'Call' }>, ctx: EvalContext): Value {
-  const a = ev(call.args[0]!, ctx);
-  const b = ev(call.args[1]!, ctx);
+  return relField(node, call, ev(call.args[0]!, ctx), ev(call.args[1]!, ctx), ctx);
+}
+
+/** relMember once its two arguments are evaluated (compile.ts evaluates them its own way). */
+export function relField(node: Extract<Ast, { type: 'Member' }>, call: Extract<Ast, { type: 'Call' }>, a: Value, b: Value, ctx: Pick<EvalContext, 'index'>): Value {
   const { from, to, edge } = relEdge(a, b, ctx, at(call.start));
   const v = edgeScalar(from, to, edge, node.property);
   return v !== undefined ? v : member(node, edgeView(from, to, edge));
@@ -120,8 +129,12 @@ function evBinary(node: Extract<Ast, { type: 'Binary' }>, ctx: EvalContext): Val
   // && and || short-circuit, so `alive(x) && char(x).wealth > 3` is safe.
   if (op === '&&') return bool(ev(node.left, ctx), '&&', node.start) ? bool(ev(node.right, ctx), '&&', node.start) : false;
   if (op === '||') return bool(ev(node.left, ctx), '||', node.start) ? true : bool(ev(node.right, ctx), '||', node.start);
-  const l = ev(node.left, ctx);
-  const r = ev(node.right, ctx);
+  return binaryValue(node, ev(node.left, ctx), ev(node.right, ctx));
+}
+
+/** A binary operator other than && and || on its evaluated operands. */
+export function binaryValue(node: Extract<Ast, { type: 'Binary' }>, l: Value, r: Value): Value {
+  const op = node.operator;
   switch (op) {
     case '==': return equals(l, r);
     case '!=': return !equals(l, r);

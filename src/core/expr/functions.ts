@@ -85,7 +85,7 @@ function number(v: Value, fn: string, at: { line: number; column: number }): num
 }
 
 /** rel(a, b)'s arguments checked and its edge looked up: the function's body, and evaluate.ts's `rel(a, b).field` shortcut. */
-export function relEdge(a: Value, b: Value, ctx: EvalContext, at: { line: number; column: number }) {
+export function relEdge(a: Value, b: Value, ctx: Pick<EvalContext, 'index'>, at: { line: number; column: number }) {
   const from = refId(a, 'rel() argument', at);
   const to = refId(b, 'rel() argument', at);
   return { from, to, edge: ctx.index.edges.get(edgeKey(from, to)) };

@@ -1,7 +1,9 @@
 import type { Operator, RoleKind } from '../../domain/world.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { WorldIndex } from '../world-index.js';
-import { makeEvalContext } from './context.js';
+import { makeEvalContext, type EvalContext } from './context.js';
+import { compiledVerdict, holdsCompiled } from './compile.js';
+import { parseExpression } from './parse.js';
 import { evaluateCondition } from './evaluate.js';
 
 export interface PrereqResult {
@@ -40,8 +42,12 @@ export function checkPrereqs(
   index: WorldIndex,
   extra: { episode?: number } = {},
 ): { holds: boolean; results: PrereqResult[] } {
-  const ctx = makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: operatorRoleKinds(operator) });
+  const kinds = operatorRoleKinds(operator);
+  let ctx: EvalContext | undefined;
   const results: PrereqResult[] = (operator.prereqs ?? []).map((p) => {
+    // One that holds by its compiled closures needs no context; the others are evaluated for their value or error.
+    if (holdsCompiled(p.expr, kinds, index, bindings, extra.episode)) return { expr: p.expr, holds: true };
+    ctx ??= makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: kinds });
     const r = evaluateCondition(p.expr, ctx);
     return r.ok ? { expr: p.expr, holds: r.value } : { expr: p.expr, holds: false, error: r.diagnostic };
   });
@@ -58,8 +64,17 @@ export function prereqsHold(
   index: WorldIndex,
   extra: { episode?: number } = {},
 ): boolean {
-  const ctx = makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: operatorRoleKinds(operator) });
+  const kinds = operatorRoleKinds(operator);
+  let ctx: EvalContext | undefined;
   for (const p of operator.prereqs ?? []) {
+    // A prerequisite that parses and compiles is judged by its closures (compile.ts), without a context.
+    const parsed = parseExpression(p.expr);
+    const verdict = parsed.ok ? compiledVerdict(parsed.ast, kinds) : null;
+    if (verdict) {
+      if (!verdict(index, bindings, extra.episode)) return false;
+      continue;
+    }
+    ctx ??= makeEvalContext(index, bindings, { episode: extra.episode, roleKinds: kinds });
     const r = evaluateCondition(p.expr, ctx);
     if (!r.ok || !r.value) return false;
   }

@@ -97,8 +97,11 @@ function makeView(meta: ViewMeta, fields: Record<string, Value>): View {
   return o;
 }
 
-const list = (xs: readonly unknown[] | undefined): readonly Value[] =>
-  Object.freeze((xs ?? []).filter((x): x is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof x)));
+const scalar = (x: unknown): x is string | number | boolean => {
+  const t = typeof x;
+  return t === 'string' || t === 'number' || t === 'boolean';
+};
+const list = (xs: readonly unknown[] | undefined): readonly Value[] => Object.freeze((xs ?? []).filter(scalar));
 
 const num = (x: unknown): number => (typeof x === 'number' && Number.isFinite(x) ? x : 0);
 const str = (x: unknown): string => (typeof x === 'string' ? x : '');

@@ -2,6 +2,7 @@ import type { Character, Operator, RoleKind, World } from '../../domain/world.js
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { evaluateAst, makeEvalContext, operatorRoleKinds, parseExpression, type Ast, type EvalContext } from '../../core/expr/index.js';
 import { conjunctShortcut, type Shortcut } from '../../core/expr/shortcut.js';
+import { compiledVerdict, type Verdict } from '../../core/expr/compile.js';
 import { bdiScore, roleKind, roleOrder, threadsAdvancedByOp } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
 import { familyKey, familyScorer, keepBest } from './family.js';
@@ -155,6 +156,9 @@ function levelHolds(level: Conjunct[], index: WorldIndex, episode: number, kinds
   // `holds(target, secret)`-like conjuncts are read from the index (core/expr/shortcut.ts), neither
   // evaluated nor memoised: the read costs less than a memo lookup.
   const fast: (Shortcut | null)[] = level.map((c) => (c.ast ? conjunctShortcut(c.ast, kinds, index) : null));
+  // The others' verdicts through compiled closures where the conjunct compiles (core/expr/compile.ts),
+  // with no evaluation context per binding; the interpreter for the rest.
+  const compiled: (Verdict | null)[] = level.map((c) => (c.ast ? compiledVerdict(c.ast, kinds) : null));
   // What the memos said of each conjunct of the level (reused: one binding at a time).
   const known: (boolean | undefined)[] = [];
   return (b) => {
@@ -181,9 +185,14 @@ function levelHolds(level: Conjunct[], index: WorldIndex, episode: number, kinds
     for (let n = 0; n < level.length; n++) {
       if (known[n] !== undefined) continue;
       const c = level[n]!;
-      ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
-      const r = evaluateAst(c.ast!, ctx);
-      const holds = r.ok && r.value === true;
+      const verdict = compiled[n];
+      let holds: boolean;
+      if (verdict) holds = verdict(index, b, episode);
+      else {
+        ctx ??= makeEvalContext(index, b, { episode, roleKinds: kinds });
+        const r = evaluateAst(c.ast!, ctx);
+        holds = r.ok && r.value === true;
+      }
       if (!c.once) memoSet(c.memo, c.ids, holds); // its ids were filled above
       if (!holds) return false;
     }
