@@ -44,6 +44,14 @@ describe("compromise's toInfinitive, remembered", () => {
     expect(changed).toBeGreaterThan(1000);
   });
 
+  it("a plugin's conjugation rules change the remembered answers as they change the library's", () => {
+    const before = plain('flooded', 'PastTense');
+    expect(toInfinitive('flooded', 'PastTense')).toBe(before);
+    nlp.plugin({ model: { two: { models: { fromPast: { fwd: { looded: 'oodle' } } } } } } as Parameters<typeof nlp.plugin>[0]);
+    expect(plain('flooded', 'PastTense')).not.toBe(before);
+    expect(toInfinitive('flooded', 'PastTense')).toBe(plain('flooded', 'PastTense'));
+  });
+
   it("a plugin's irregular forms change the remembered answers as they change the library's", () => {
     expect(toInfinitive('went', 'PastTense')).toBe('go');
     expect(toInfinitive('strode', 'PastTense')).toBe(plain('strode', 'PastTense'));
