@@ -1,5 +1,5 @@
-import { parsed, tokensOf, transforms } from './parse.js';
-import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { parsed, tokensOf } from './parse.js';
+import { toInfinitive, TransformMemo } from './word-transforms.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -60,14 +60,11 @@ const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|sl
 
 /** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
 const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW].map((v) => v.split(' '));
-const infs = new BoundedMemo<string, string[]>(20000);
+const infs = new TransformMemo<string, string[]>(20000);
 
 /** A word and every infinitive compromise's verb parser could read it as, whatever the tense it tags (toInfinitive). */
 function infinitivesOf(form: string): string[] {
-  return infs.get(form, (f) => {
-    const { tr, model } = transforms();
-    return [f, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => tr.verb.toInfinitive(f, model, t))];
-  });
+  return infs.get(form, (f) => [f, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => toInfinitive(f, t))]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parsed, tokensOf, transforms } from './parse.js';
 import { headOf } from './synonyms.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { toInfinitive, TransformMemo } from './word-transforms.js';
 
 /** Content words too common to carry a fact's predicate. */
 const STOP = new Set(['have', 'make', 'take', 'give', 'know', 'come', 'thing', 'there', 'here', 'some', 'what', 'they', 'them', 'this', 'that', 'with', 'from', 'into', 'still', 'only', 'also', 'more', 'most', 'much', 'many', 'year', 'years', 'ago', 'earlier', 'first', 'back', 'down', 'state', 'fact', 'stated', 'must', 'mean', 'want', 'tell', 'tells', 'hold', 'holds', 'other']);
@@ -50,8 +51,8 @@ function rootsOf(text: string): Set<string> {
  * (parse.ts tokensOf), of every branch's answer holds every root rootsOf can give:
  * a fact that cannot share enough roots with it cannot match it, and the text need not be tagged.
  */
-const words = new BoundedMemo<string, string[]>(20000);
-let irregular: Record<string, string> | undefined;
+const words = new TransformMemo<string, string[]>(20000);
+const inverted = new TransformMemo<string, Record<string, string>>(1);
 
 /**
  * compromise's toSingular, with its irregular plurals inverted once: the library inverts the
@@ -60,10 +61,10 @@ let irregular: Record<string, string> | undefined;
  */
 function toSingular(form: string): string {
   const { tr, model } = transforms();
-  if (!irregular) {
+  const irregular = inverted.get('plurals', () => {
     const plurals = (model as { two: { irregularPlurals: Record<string, string> } }).two.irregularPlurals;
-    irregular = Object.keys(plurals).reduce<Record<string, string>>((h, k) => ((h[plurals[k]] = k), h), {});
-  }
+    return Object.keys(plurals).reduce<Record<string, string>>((h, k) => ((h[plurals[k]] = k), h), {});
+  });
   return Object.prototype.hasOwnProperty.call(irregular, form) ? irregular[form] : tr.noun.toSingular(form, { two: { irregularPlurals: {} } });
 }
 
@@ -79,7 +80,7 @@ function lemmasUncached(form: string): string[] {
     form.replace(/'s$/, ''),
     toSingular(form),
     'is',
-    ...['PastTense', 'Gerund', 'PresentTense'].map((t) => tr.verb.toInfinitive(form, model, t)),
+    ...['PastTense', 'Gerund', 'PresentTense'].map((t) => toInfinitive(form, t)),
     tr.adjective.fromComparative(form, model),
     tr.adjective.fromSuperlative(form, model),
     tr.adjective.fromAdverb(form),
