@@ -6,16 +6,53 @@ import { edgesByKey, entitiesById, noteChanges, noteCopy } from '../world-index.
  * entity are copied once per batch, never per delta; everything untouched is shared with the input.
  */
 
+/**
+ * The lists earlier batches finished, per list they were copied from: the positions each changed and
+ * the list (weakly held: a state no one keeps is not kept alive by this). A batch that makes the same
+ * changes to the same list takes that list instead of a copy of its own. Why (issue 18): the
+ * acceptance replay applies the Director's applications again, one by one, on the same relationships
+ * lists (its cast moves touch only characters), and each copy of a 34,892-edge list is a fresh 280 KB
+ * allocation; a batch is compared entity by entity, key order included, so the state is the same.
+ */
+const finished = new WeakMap<readonly object[], { changed: readonly number[]; list: WeakRef<object[]> }[]>();
+/** Finished lists remembered per original (the newest): a scene's tries, not the whole run. */
+const KEEP = 8;
+
+/** The same JSON-like value: same keys in the same order (a written key order is serialised), same leaves. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b) || Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i]!;
+    if (k !== kb[i] || !sameValue((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+function samePositions(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** A copy-on-write view of one list of entities inside the draft world. */
 export class CowList<T extends object> {
-  private arr: T[] | null = null;
+  private list: readonly T[] | null = null;
+  /** The draft's own entities, by position in the base list (copied on first write). */
+  private mine = new Map<number, T>();
+  /** Entities pushed by this draft, after the base list's. */
+  private added: T[] = [];
   /** Positions in the base list found by this draft (undefined: no such entity). */
   private found = new Map<string, number | undefined>();
   /** Positions of entities pushed by this draft (they win over the base list's). */
   private pushed = new Map<string, number>();
   private copied = new Set<string>();
   constructor(
-    private readonly base: () => readonly T[],
+    private readonly baseList: () => readonly T[],
     private readonly install: (arr: T[]) => void,
     private readonly key: (t: T) => string,
     private readonly clone: (t: T) => T,
@@ -25,12 +62,13 @@ export class CowList<T extends object> {
      */
     private readonly lookup: (items: readonly T[]) => ReadonlyMap<string, T>,
   ) {}
-  private current(): readonly T[] {
-    return this.arr ?? this.base();
+  /** The list the draft started from (read once: a missing file gives one empty list, not one per call). */
+  private base(): readonly T[] {
+    return this.list ?? (this.list = this.baseList());
   }
   /**
    * The position of an entity: one the draft pushed, else the first of its key in the base list (the
-   * draft's copy holds the base's entities at the same places). Found as the lookup's entity's place
+   * draft's list keeps the base's entities at the same places). Found as the lookup's entity's place
    * (indexOf): a batch asks for a few entities, and a map of every position, memoised and patched per
    * list, cost more at 10,000 characters and 35,000 edges than the searches it saved (issue 18).
    */
@@ -44,55 +82,72 @@ export class CowList<T extends object> {
     this.found.set(id, i);
     return i;
   }
+  private item(i: number): T | undefined {
+    const base = this.base();
+    return i < base.length ? this.mine.get(i) ?? base[i] : this.added[i - base.length];
+  }
   get(id: string): T | undefined {
     const i = this.at(id);
-    return i === undefined ? undefined : this.current()[i];
+    return i === undefined ? undefined : this.item(i);
   }
   /** The entity, copied into the draft on first write; undefined when it does not exist. */
   write(id: string): T | undefined {
     const i = this.at(id);
     if (i === undefined) return undefined;
-    const arr = this.own();
     if (!this.copied.has(id)) {
-      arr[i] = this.clone(arr[i]!);
+      this.touch();
+      this.mine.set(i, this.clone(this.base()[i]!));
       this.copied.add(id);
     }
-    return arr[i];
+    return this.item(i);
   }
   /** Append a new entity (already owned by the draft). */
   push(item: T): T {
     const key = this.key(item);
-    // The list's first copy is made with the new entity's place: a push onto an exact-size copy copies
-    // it again to grow (issue 18: a move that opens an edge copied the world's relationships twice).
-    let arr = this.arr;
-    if (arr) arr.push(item);
-    else arr = this.adopt(this.base().concat([item]));
-    this.pushed.set(key, arr.length - 1);
+    this.touch();
+    this.added.push(item);
+    this.pushed.set(key, this.base().length + this.added.length - 1);
     this.copied.add(key);
     return item;
   }
   /**
-   * End of the batch: the list copy is sealed (world-index.ts noteChanges: it is shared with later
-   * states and never edited in place, so lookups memoised over it need no element-by-element
-   * check) and its changed positions noted. Not Object.freeze: V8 iterates frozen arrays 2–4×
-   * slower, and every later state reads these lists.
+   * First write: the draft's file takes its place in the world now, as it did when the list was
+   * copied here (a file the world lacks is added in the order the batch first wrote it); seal()
+   * puts the finished list in it.
+   */
+  private touch(): void {
+    if (!this.mine.size && !this.added.length) this.install(this.base() as T[]);
+  }
+  /**
+   * End of the batch: the list is made (once, with its new entities' places: a copy grown by a
+   * push is copied again), or taken from an earlier batch that made the same changes to the same
+   * list (see `finished`). It is sealed (world-index.ts noteChanges: it is shared with later states
+   * and never edited in place, so lookups memoised over it need no element-by-element check) with
+   * its changed positions noted. Not Object.freeze: V8 iterates frozen arrays 2–4× slower, and
+   * every later state reads these lists.
    */
   seal(): void {
-    if (!this.arr) return;
+    if (!this.mine.size && !this.added.length) return;
+    const base = this.base();
     const at: number[] = [];
     for (const id of this.copied) at.push(this.at(id)!);
-    noteChanges(this.arr, at.sort((a, b) => a - b));
-  }
-  /** The draft's own copy of the list (made once), noted as a copy for the lookups over it. */
-  private own(): T[] {
-    return this.arr ?? this.adopt(this.base().slice());
-  }
-  /** `copy` (of the base list, perhaps with entities appended) becomes the draft's own list. */
-  private adopt(copy: T[]): T[] {
-    this.arr = copy;
-    noteCopy(copy, this.base());
-    this.install(copy);
-    return copy;
+    at.sort((a, b) => a - b);
+    const earlier = finished.get(base) ?? [];
+    for (const f of earlier) {
+      const list = samePositions(f.changed, at) ? f.list.deref() : undefined;
+      if (list && list.length === base.length + this.added.length && at.every((i) => sameValue(list[i], this.item(i)))) {
+        this.install(list as T[]);
+        return;
+      }
+    }
+    const arr = this.added.length ? base.concat(this.added) : base.slice();
+    for (const [i, e] of this.mine) arr[i] = e;
+    noteCopy(arr, base);
+    noteChanges(arr, at);
+    this.install(arr);
+    if (earlier.length >= KEEP) earlier.shift();
+    earlier.push({ changed: at, list: new WeakRef(arr) });
+    finished.set(base, earlier);
   }
 }
 
