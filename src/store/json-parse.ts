@@ -43,6 +43,7 @@ export interface JsonKeyFinding extends JsonPosition {
  * object members (json-fast.ts compares them with the parsed value's keys), and the longest string
  * literal in characters between its quotes — no string of the value, key or value, is longer (an
  * escape only ever shortens), so a file whose literals all fit needs no walk for over-long strings.
+ * (The fast path's `longest` is the longest key or string of the value itself, from its key walk.)
  */
 export interface TextCounts {
   members: number;
