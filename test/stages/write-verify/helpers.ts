@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import type { LexiconEntry } from '../../../src/stages/e-writer/types.js';
@@ -6,6 +6,21 @@ import { travelMatrix } from '../../../src/stages/f-verifier/world-context.js';
 import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
 
 export const FIX = path.resolve(__dirname, '../../fixtures/scenes');
+
+/**
+ * Every distinct non-empty line (trimmed) of the three real-model prose corpora's .txt files
+ * (test/fixtures/prose-corpus, prose-corpus-heldout, writer-corpus): what the prose reader's
+ * shortcut tests hold to the plain reading.
+ */
+export function corpusLines(): string[] {
+  const root = path.resolve(__dirname, '../../fixtures');
+  const lines = ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((dir) =>
+    readdirSync(path.join(root, dir))
+      .filter((f) => f.endsWith('.txt'))
+      .flatMap((f) => readFileSync(path.join(root, dir, f), 'utf8').split('\n')),
+  );
+  return [...new Set(lines.map((l) => l.trim()).filter(Boolean))];
+}
 
 export function fixture(name: string): string {
   return readFileSync(path.join(FIX, name), 'utf8');

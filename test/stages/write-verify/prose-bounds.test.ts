@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { corpusLines } from './helpers.js';
 import type { ScenePacket } from '../../../src/domain/packet.js';
 import type { Claim } from '../../../src/domain/scene.js';
 import { loadWorldOrThrow } from '../../../src/store/load.js';
@@ -20,15 +21,7 @@ import { claimRules, NAME_PATTERNS_MAX, namePatternsHeld } from '../../../src/st
 // findings the same, checked on every line of the corpora (real-model prose and the offline writer's).
 const FIX = path.resolve(__dirname, '..', '..', 'fixtures');
 const W = path.join(FIX, 'writer-corpus');
-const sentences = [
-  ...new Set(
-    ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus']
-      .flatMap((dir) => readdirSync(path.join(FIX, dir)).filter((f) => f.endsWith('.txt')).flatMap((f) => readFileSync(path.join(FIX, dir, f), 'utf8').split('\n')))
-      .map((l) => l.trim())
-      .filter(Boolean)
-      .flatMap((l) => sentencesOf(l)),
-  ),
-];
+const sentences = [...new Set(corpusLines().flatMap((l) => sentencesOf(l)))];
 let ctx: VerifyContext;
 let idx: PersonIndex;
 

@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
+import { corpusLines } from './helpers.js';
 import { parsed, sentencesOf, tagsOnly, tokenized, tokensFrom, tokensOf, type Term } from '../../../src/stages/f-verifier/prose/parse.js';
 import { mayComply } from '../../../src/stages/f-verifier/prose/compliance.js';
 import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
@@ -10,18 +9,7 @@ import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/pros
 // tokenizer alone, and a fact is matched against a sentence only when the roots the sentence could
 // have (read without tagging) allow it; both are checked here on every line of the three corpora, as
 // are the tags of the subject's verb read from a document made without its chunk and root steps.
-const FIX = path.resolve(__dirname, '..', '..', 'fixtures');
-const lines = [
-  ...new Set(
-    ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((dir) =>
-  readdirSync(path.join(FIX, dir))
-    .filter((f) => f.endsWith('.txt'))
-    .flatMap((f) => readFileSync(path.join(FIX, dir, f), 'utf8').split('\n'))
-    .map((l) => l.trim())
-    .filter(Boolean),
-    ),
-  ),
-];
+const lines = corpusLines();
 
 describe('the prose reader reads alike without tagging', () => {
   it('the tokenizer splits every corpus line into the same sentences as the tagger', () => {

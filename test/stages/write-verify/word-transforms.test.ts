@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
+import { corpusLines } from './helpers.js';
 import { tokensOf, transforms } from '../../../src/stages/f-verifier/prose/parse.js';
 import { toInfinitive, TransformMemo } from '../../../src/stages/f-verifier/prose/word-transforms.js';
 
@@ -9,18 +8,7 @@ import { toInfinitive, TransformMemo } from '../../../src/stages/f-verifier/pros
 // Its answers must be the library's own, on every word form the corpora give, asked first and again,
 // and a plugin that changes the library's answers must be seen (this file's compromise is its own:
 // vitest runs each test file in a fresh module graph).
-const FIX = path.resolve(__dirname, '..', '..', 'fixtures');
-const forms = [
-  ...new Set(
-    ['prose-corpus', 'prose-corpus-heldout', 'writer-corpus'].flatMap((dir) =>
-      readdirSync(path.join(FIX, dir))
-        .filter((f) => f.endsWith('.txt'))
-        .flatMap((f) => readFileSync(path.join(FIX, dir, f), 'utf8').split('\n'))
-        .filter((l) => l.trim())
-        .flatMap((l) => [...tokensOf(l).forms]),
-    ),
-  ),
-];
+const forms = [...new Set(corpusLines().flatMap((l) => [...tokensOf(l).forms]))];
 const TENSES = ['Participle', 'PastTense', 'PresentTense', 'Gerund', 'Infinitive', ''];
 const plain = (form: string, tense: string): string => {
   const { tr, model } = transforms();
