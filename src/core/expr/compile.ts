@@ -132,7 +132,12 @@ export const NO_ROLES: Readonly<Record<string, RoleKind>> = Object.freeze({});
  * then a caller that reports why evaluates it (the interpreter's value or diagnostic), as before.
  */
 export function holdsCompiled(src: string, kinds: Readonly<Record<string, RoleKind>>, index: WorldIndex, bindings: Readonly<Record<string, string>>, episode: number | undefined): boolean {
-  const parsed = parseExpression(src);
-  const verdict = parsed.ok ? compiledVerdict(parsed.ast, kinds) : null;
+  const verdict = sourceVerdict(src, kinds);
   return verdict !== null && verdict(index, bindings, episode);
+}
+
+/** The verdict of the condition `src` (parsed through the parser's cache), or null when it does not parse or compile. */
+export function sourceVerdict(src: string, kinds: Readonly<Record<string, RoleKind>>): Verdict | null {
+  const parsed = parseExpression(src);
+  return parsed.ok ? compiledVerdict(parsed.ast, kinds) : null;
 }

@@ -2,8 +2,7 @@ import type { Operator, RoleKind } from '../../domain/world.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { WorldIndex } from '../world-index.js';
 import { makeEvalContext, type EvalContext } from './context.js';
-import { compiledVerdict, holdsCompiled } from './compile.js';
-import { parseExpression } from './parse.js';
+import { holdsCompiled, sourceVerdict } from './compile.js';
 import { evaluateCondition } from './evaluate.js';
 
 export interface PrereqResult {
@@ -68,8 +67,7 @@ export function prereqsHold(
   let ctx: EvalContext | undefined;
   for (const p of operator.prereqs ?? []) {
     // A prerequisite that parses and compiles is judged by its closures (compile.ts), without a context.
-    const parsed = parseExpression(p.expr);
-    const verdict = parsed.ok ? compiledVerdict(parsed.ast, kinds) : null;
+    const verdict = sourceVerdict(p.expr, kinds);
     if (verdict) {
       if (!verdict(index, bindings, extra.episode)) return false;
       continue;
