@@ -91,7 +91,6 @@ function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): Pl
   return { output, files, stored: { dir, names } };
 }
 
-
 /**
  * The stage H checkpoint without the planning files it shares with the planning checkpoint: their
  * paths are listed under `planned` instead (~0.9 MB of a starter episode's ~1.3 MB, serialised,
@@ -111,6 +110,7 @@ export function saveStageH(cp: Checkpoints, h: StageHCheckpoint, planned: Record
 export function loadStageH(cp: Checkpoints, planned: Record<string, string> | null): StageHCheckpoint | null {
   const saved = cp.load<StageHCheckpoint & { planned?: string[] }>('stage-h');
   if (!saved?.planned) return saved;
+  if (!Array.isArray(saved.planned)) return null; // not what a run writes (edited by hand): stage H is redone
   const { planned: shared, files: own, ...rest } = saved;
   const files: Record<string, string> = {};
   for (const rel of shared) {

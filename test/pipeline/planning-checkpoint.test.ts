@@ -110,3 +110,24 @@ describe.runIf(builtCli())('the planning checkpoint as the committed planning fi
     expect(hasBlob(w, plan)).toBe(false);
   }, 300_000);
 });
+
+describe('a stage H checkpoint that names its planning files oddly', () => {
+  it('is redone (null), not a crash, when `planned` is not a list; a listed path the planning checkpoint lacks is redone too', async () => {
+    const { Checkpoints } = await import('../../src/pipeline/checkpoint.js');
+    const { loadStageH } = await import('../../src/pipeline/planning-checkpoint.js');
+    const dir = fs.mkdtempSync(path.join(fs.realpathSync(process.env.TMPDIR ?? '/tmp'), 'aureus-stageh-'));
+    try {
+      const cp = new Checkpoints(dir);
+      const files = { [`${EPISODE}/episode_script.md`]: 'INT. CURIA - DAY\n' };
+      fs.mkdirSync(path.dirname(cp.file('stage-h')), { recursive: true });
+      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ files, planned: 5 }));
+      expect(loadStageH(cp, {})).toBeNull();
+      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ files, planned: [`${EPISODE}/episode_plan.json`] }));
+      expect(loadStageH(cp, {})).toBeNull();
+      const plan = { [`${EPISODE}/episode_plan.json`]: '{}\n' };
+      expect(loadStageH(cp, plan)?.files).toEqual({ ...plan, ...files });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
