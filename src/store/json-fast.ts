@@ -57,12 +57,7 @@ function countKeys(v: object, depth: number, maxDepth: number, walk: Walk): numb
   let n = 0;
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      const x: unknown = v[i];
-      if (x === null || typeof x !== 'object') {
-        leaf(x, walk);
-        continue;
-      }
-      const k = countKeys(x, depth + 1, maxDepth, walk);
+      const k = countChild(v[i], depth, maxDepth, walk);
       if (k < 0) return -1;
       n += k;
     }
@@ -76,16 +71,18 @@ function countKeys(v: object, depth: number, maxDepth: number, walk: Walk): numb
     if (walk.sorted && ((prev !== undefined && !(prev < key)) || isIndexKey(key))) walk.sorted = false;
     if (key.length > walk.longest) walk.longest = key.length;
     prev = key;
-    const x = rec[key];
-    if (x === null || typeof x !== 'object') {
-      leaf(x, walk);
-      continue;
-    }
-    const k = countKeys(x, depth + 1, maxDepth, walk);
+    const k = countChild(rec[key], depth, maxDepth, walk);
     if (k < 0) return -1;
     n += k;
   }
   return n;
+}
+
+/** An element or member value: a leaf is noted (0 keys), an object or array is walked one level deeper. */
+function countChild(x: unknown, depth: number, maxDepth: number, walk: Walk): number {
+  if (x !== null && typeof x === 'object') return countKeys(x, depth + 1, maxDepth, walk);
+  leaf(x, walk);
+  return 0;
 }
 
 function leaf(x: unknown, walk: Walk): void {
