@@ -18,32 +18,37 @@ export function character(id: string, over: Partial<Character> = {}): Character 
   };
 }
 
-export function smallWorld(): World {
+/** Where and when: five places, the travel between them, three global metrics. */
+function smallSetting(): World['world'] {
   return {
-    world: {
-      format: 1,
-      title: 'Test Republic',
-      date: { year_bc: 63, month: 10, day: 21 },
-      days_per_episode: 3,
-      locations: [
-        { id: 'rome_forum', name: 'Forum', setting: 'street', description: '' },
-        { id: 'rome_senate', name: 'Curia', setting: 'senate', description: '' },
-        { id: 'ostia', name: 'Ostia', setting: 'port', description: '' },
-        { id: 'capua', name: 'Capua', setting: 'villa', description: '' },
-        { id: 'island', name: 'Island', setting: 'temple', description: '' },
-      ],
-      travel: [
-        { from: 'rome_forum', to: 'rome_senate', days: 0 },
-        { from: 'rome_forum', to: 'ostia', days: 1 },
-        { from: 'ostia', to: 'capua', days: 3 },
-        { from: 'rome_senate', to: 'capua', days: 5 },
-      ],
-      global: {
-        unrest: { value: 4, min: 0, max: 10, label: 'Unrest' },
-        scandal_temp: { value: 3, min: 0, max: 10, label: 'Scandal' },
-        grain_index: { value: 100, min: 0, max: 200, label: 'Grain' },
-      },
+    format: 1,
+    title: 'Test Republic',
+    date: { year_bc: 63, month: 10, day: 21 },
+    days_per_episode: 3,
+    locations: [
+      { id: 'rome_forum', name: 'Forum', setting: 'street', description: '' },
+      { id: 'rome_senate', name: 'Curia', setting: 'senate', description: '' },
+      { id: 'ostia', name: 'Ostia', setting: 'port', description: '' },
+      { id: 'capua', name: 'Capua', setting: 'villa', description: '' },
+      { id: 'island', name: 'Island', setting: 'temple', description: '' },
+    ],
+    travel: [
+      { from: 'rome_forum', to: 'rome_senate', days: 0 },
+      { from: 'rome_forum', to: 'ostia', days: 1 },
+      { from: 'ostia', to: 'capua', days: 3 },
+      { from: 'rome_senate', to: 'capua', days: 5 },
+    ],
+    global: {
+      unrest: { value: 4, min: 0, max: 10, label: 'Unrest' },
+      scandal_temp: { value: 3, min: 0, max: 10, label: 'Scandal' },
+      grain_index: { value: 100, min: 0, max: 200, label: 'Grain' },
     },
+  };
+}
+
+/** Who: two factions, five characters (one dead, one not a principal), three relationships. */
+function smallPeople(): Pick<World, 'factions' | 'characters' | 'relationships'> {
+  return {
     factions: {
       format: 1,
       factions: [
@@ -69,6 +74,12 @@ export function smallWorld(): World {
         { from: 'tiro', to: 'cicero', weights: { loyalty: 0.9, fear: 0, debt: 0, affection: 0.8, rivalry: 0, trust: 0.9 }, flags: ['client'] },
       ],
     },
+  };
+}
+
+/** What is at stake: a ledger, two secrets, two threads, a hard and a soft constraint. */
+function smallStakes(): Pick<World, 'assets' | 'secrets' | 'threads' | 'constraints'> {
+  return {
     assets: {
       format: 1,
       cash_ledger: [
@@ -102,6 +113,14 @@ export function smallWorld(): World {
         { id: 'c_cicero_alive', kind: 'soft', expr: "char('cicero').status == 'alive'", message: 'Cicero should live through season 1' },
       ],
     },
+  };
+}
+
+export function smallWorld(): World {
+  return {
+    world: smallSetting(),
+    ...smallPeople(),
+    ...smallStakes(),
     operators: { format: 1, operators: [witnessFlip()] },
     canon: { format: 1, facts: [] },
   };
