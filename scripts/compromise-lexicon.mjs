@@ -1,7 +1,7 @@
 // compromise's lexicon as the bundle loads it (issue 18, thirteenth pass): looked up, not built.
 //
 // The pre-tagger's lexicon is ~24,600 words. Made as a JS object at load (JSON.parse of its
-// 620 KB, then the world's lexicon: scripts/compromise-load.mjs), it cost ~30–45 ms of CPU on every
+// 620 KB, then the world's lexicon: scripts/compromise-model.mjs), it cost ~30–45 ms of CPU on every
 // run that verifies prose, nearly all of it V8 inserting 24,600 keys into a dictionary-mode object
 // (a loop of assignments, Object.fromEntries and a Map were measured: none cheaper than ~17 ms).
 // A run reads a few hundred of those words: the tagger looks up each term's word, aliases and

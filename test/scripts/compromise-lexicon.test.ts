@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { lazyLexicon, packLexicon } from '../../scripts/compromise-lexicon.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, lexiconBefore, mergedLexicon, MODEL_MODULE } from '../../scripts/compromise-load.mjs';
+import { compromiseDir } from '../../scripts/compromise-load.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { lexiconBefore, mergedLexicon, MODEL_MODULE } from '../../scripts/compromise-model.mjs';
 
 /**
  * The bundle's lexicon (scripts/compromise-lexicon.mjs) is a look-up over the sorted words the build
@@ -20,7 +22,7 @@ function lazyOf(plain: Lexicon): Lexicon {
   return lazyLexicon(Buffer.from(words, 'utf8').toString('utf8'), Buffer.from(bytes), meta) as Lexicon;
 }
 
-/** The lexicon the build packs: the pre-tagger's words merged into the world's, as compromise-load.mjs makes it. */
+/** The lexicon the build packs: the pre-tagger's words merged into the world's, as compromise-model.mjs makes it. */
 async function builtLexicon(): Promise<Lexicon> {
   const dir = compromiseDir(repo) as string;
   const words = ((await import(pathToFileURL(path.join(dir, MODEL_MODULE)).href)).default as { one: { lexicon: Lexicon } }).one.lexicon;

@@ -6,7 +6,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a build script (plain ESM, no types)
-import { compromiseDir, compromiseLoad, editedSource, EDITS, GET_HOOKS_MODULE, leafPaths, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-load.mjs';
+import { compromiseDir, compromiseLoad } from '../../scripts/compromise-load.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { editedSource, EDITS, GET_HOOKS_MODULE } from '../../scripts/compromise-edits.mjs';
+// @ts-expect-error: a build script (plain ESM, no types)
+import { leafPaths, LEXICON_FILE, lexiconBefore, lexiconModule, mergedLexicon, MODEL_MODULE, plainData } from '../../scripts/compromise-model.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
 import { netData, netModule } from '../../scripts/compromise-net.mjs';
 // @ts-expect-error: a build script (plain ESM, no types)
