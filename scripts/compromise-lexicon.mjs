@@ -74,10 +74,13 @@ function isIndex(key) {
 }
 
 /**
- * The lexicon packLexicon packed, as an object (a Proxy over an empty plain object): see above.
- * Only string keys other than "__proto__" are words; symbols and "__proto__" go to the object itself.
+ * The look-up over the words packLexicon packed: `wordAt(i)`, the word at sorted place i; `order`,
+ * the sorted places in the lexicon's key order; `placeOf(key)`, a word's sorted place or -1 (a
+ * binary search of the sorted words, kept for words found: at most n); `valueAt(i)`, the value at
+ * sorted place i, decoded on its first read and the same object on every read (a word linked to
+ * another's value gets that very object).
  */
-export function lazyLexicon(words, bytes, { n, values, links }) {
+function packedWords(words, bytes, { n, values, links }) {
   const ab = new Uint8Array(bytes).buffer; // a copy, so the typed views below are aligned
   const off = new Int32Array(ab, 0, n + 1);
   const order = new Uint16Array(ab, 4 * (n + 1), n);
@@ -111,6 +114,28 @@ export function lazyLexicon(words, bytes, { n, values, links }) {
     if (!decoded.has(i)) decoded.set(i, JSON.parse(values[codes[i]]));
     return decoded.get(i);
   };
+  return { wordAt, order, placeOf, valueAt };
+}
+
+/**
+ * The own keys of an object holding `words` (string keys, in the order they were set) and `t`'s own
+ * properties, in the order the object lists them: array indexes first, ascending, then the other
+ * strings, then the symbols.
+ */
+function ownKeysWith(words, t) {
+  const own = Reflect.ownKeys(t);
+  const strings = [...words, ...own.filter((k) => typeof k === 'string')];
+  const indexes = strings.filter(isIndex).sort((a, b) => Number(a) - Number(b));
+  return [...indexes, ...strings.filter((k) => !isIndex(k)), ...own.filter((k) => typeof k !== 'string')];
+}
+
+/**
+ * The lexicon packLexicon packed, as an object (a Proxy over an empty plain object): see above.
+ * Only string keys other than "__proto__" are words; symbols and "__proto__" go to the object itself.
+ */
+export function lazyLexicon(words, bytes, meta) {
+  const { n } = meta;
+  const { wordAt, order, placeOf, valueAt } = packedWords(words, bytes, meta);
   // Writes: a packed word's new value (it keeps its place), a word deleted, a word added (at the end).
   const changed = new Map();
   const deleted = new Set();
@@ -155,10 +180,7 @@ export function lazyLexicon(words, bytes, { n, values, links }) {
         if (!deleted.has(k)) keys.push(k);
       }
       keys.push(...added.keys());
-      const own = Reflect.ownKeys(t);
-      const strings = [...keys, ...own.filter((k) => typeof k === 'string')];
-      const indexes = strings.filter(isIndex).sort((a, b) => Number(a) - Number(b));
-      return [...indexes, ...strings.filter((k) => !isIndex(k)), ...own.filter((k) => typeof k !== 'string')];
+      return ownKeysWith(keys, t);
     },
   });
   return proxy;
