@@ -33,21 +33,24 @@ function allowed(v: Violation): boolean {
   return v.kind === 'function' && ALLOWED.some((a) => a.file === v.file && a.name === outer);
 }
 
+/** Every folder of ours that holds code: what ships, what builds and measures it, and the tests. */
+const CHECKED = ['src', 'scripts', 'bench', 'bin', 'test'];
+
 const temps: string[] = [];
 afterAll(() => {
   for (const t of temps) fs.rmSync(t, { recursive: true, force: true });
 });
 
 describe('scripts/check-shape.mjs', () => {
-  it('finds no file over 400 lines and no function over 80 in src/ beyond the allowlist', () => {
-    const r = run(['src']);
+  it('finds no file over 400 lines and no function over 80 in the sources, scripts, bench and tests beyond the allowlist', () => {
+    const r = run(CHECKED);
     expect(r.stderr).toBe('');
     const unexpected = r.violations.filter((v) => !allowed(v));
     expect(unexpected, 'split these by responsibility (see BRIEF: no file over 400, no function over 80)').toEqual([]);
   });
 
   it('keeps the allowlist honest: every entry is still a violation', () => {
-    const { violations } = run(['src']);
+    const { violations } = run(CHECKED);
     const stale = ALLOWED.filter((a) => !violations.some((v) => v.file === a.file && v.name === a.name));
     expect(stale, 'these were split: drop them from ALLOWED').toEqual([]);
   });
@@ -73,6 +76,35 @@ describe('scripts/check-shape.mjs', () => {
       ['file', 'src/big.ts', null, [], 401],
       ['function', 'src/nested.ts', 'm', [], 85],
       ['function', 'src/nested.ts', 'cb', ['m'], 82],
+    ]);
+  });
+
+  it('reads JavaScript modules too, and exempts only the suite callbacks of test files', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-shape-'));
+    temps.push(dir);
+    fs.mkdirSync(path.join(dir, 'scripts'));
+    fs.mkdirSync(path.join(dir, 'test'));
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  const v${i} = ${i};`).join('\n');
+    fs.writeFileSync(path.join(dir, 'scripts', 'build.mjs'), `export function build() {\n${body(79)}\n}\n`);
+    fs.writeFileSync(path.join(dir, 'scripts', 'gen.js'), `${Array.from({ length: 401 }, (_, i) => `export const c${i} = ${i};`).join('\n')}\n`);
+    fs.writeFileSync(path.join(dir, 'scripts', 'types.d.ts'), `${Array.from({ length: 401 }, (_, i) => `export declare const c${i}: number;`).join('\n')}\n`);
+    // Suite callbacks of any length are exempt in a test file (also through .each and .skip)…
+    fs.writeFileSync(
+      path.join(dir, 'test', 'a.test.ts'),
+      `describe('s', () => {\n  it('c', () => {\n${body(80)}\n  });\n  it.skip('d', () => {\n${body(80)}\n  });\n  describe.each([1])('e %i', () => {\n${body(80)}\n  });\n${body(2)}\n});\n`,
+    );
+    // …but not a helper in a test file, nor a callback of another call.
+    fs.writeFileSync(path.join(dir, 'test', 'b.test.ts'), `function helper(): void {\n${body(79)}\n}\n[1].forEach(() => {\n${body(79)}\n});\n`);
+    // The same describe call outside a test file is code like any other.
+    fs.writeFileSync(path.join(dir, 'test', 'support.ts'), `describe('s', () => {\n${body(79)}\n});\n`);
+    const r = run(['scripts', 'test'], dir);
+    expect(r.code).toBe(1);
+    expect(r.violations.map((v) => [v.kind, v.file, v.name, v.lines])).toEqual([
+      ['function', 'scripts/build.mjs', 'build', 81],
+      ['file', 'scripts/gen.js', null, 401],
+      ['function', 'test/b.test.ts', 'helper', 81],
+      ['function', 'test/b.test.ts', '<anonymous>', 81],
+      ['function', 'test/support.ts', '<anonymous>', 81],
     ]);
   });
 
