@@ -13,11 +13,12 @@ export interface Person {
 }
 
 /** A name form found in the text, resolved to a person. */
+/** Read-only: findMentions' answers are memoised and shared by every caller (the arrays are frozen; the fields are typed so). */
 export interface Mention {
-  id: string;
-  start: number;
-  end: number;
-  text: string;
+  readonly id: string;
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
 }
 
 /** Praenomina are shared by half the Senate: never a name on their own. */
