@@ -61,10 +61,10 @@ export function thisHost(): VerifyHost {
  * How many workers an `episode run` starts: AUREUS_WORKERS when set (0: none, verification in the
  * main thread), else one for each core past the first two, at most two; on two cores one while the
  * 1-minute load average is below the core count (a core is free on average), else none. On a quiet
- * 2-core machine one worker was measured to shorten the run by ~0.08 s (10 of 12 paired runs) for
- * ~0.1 s more CPU and ~40 MB; under load it has been measured both ways (+0.185 s beside builds and
- * test suites, −0.1 to −0.3 s beside CPU-bound loops), so a busy machine keeps the main thread alone
- * and its CPU for the other work (docs/benchmarks.md, fourteenth pass: stage F shared between a
+ * 2-core machine one worker was measured to shorten the run by ~0.045 s (16 of 22 paired runs) for
+ * ~0.1 s more CPU and ~20 MB more peak RSS; under load it has been measured both ways (+0.16 s beside
+ * builds, −0.1 to −0.3 s beside CPU-bound loops), so a busy machine keeps the main thread alone and
+ * its CPU for the other work (docs/benchmarks.md, fourteenth pass: stage F shared between a
  * worker and the main thread). No load average (Windows): none on two cores. A value that is not a
  * whole number, or is over the cap, is a warning (AUR7007), not a failed run: the setting only
  * trades CPU for wall time and changes no output. Pure: the caller reads the machine (`thisHost`).
