@@ -27,7 +27,7 @@ import { recoveredSummary } from './recovered-summary.js';
 import { loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
 import { storePlanningBlobs } from './early-blobs.js';
-import { startVerifyPool, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
+import { startVerifyPool, thisHost, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
 
 export { preflightEpisode, type RunPreflight } from './episode-choice.js';
 export type { EpisodeRunSummary } from './run-summary.js';
@@ -100,7 +100,7 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   // refused run loads no verifier) and the preflight's git processes are forked (a fork costs more
   // while a worker grows its heap): they load the verifier and compromise on another core while
   // this thread plans (stages/verify-pool.ts, issue 18).
-  const workers = verifyWorkers(o.env ?? process.env);
+  const workers = verifyWorkers(o.env ?? process.env, thisHost());
   if (workers.warning) o.warnings?.push(workers.warning);
   const pool = startVerifyPool({ size: workers.count, signal: o.signal });
   try {

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ScenePacket } from '../domain/packet.js';
@@ -45,18 +45,33 @@ export const VERIFY_WORKER = new URL('./verify-worker.js', import.meta.url);
 /** The most workers AUREUS_WORKERS may ask for (each loads its own verifier: ~40 MB). */
 export const MAX_WORKERS = 8;
 
+/** What the default worker count reads of the machine: its cores, and its 1-minute load average where the platform has one. */
+export interface VerifyHost {
+  cores: number;
+  /** `os.loadavg()[0]`; undefined where there is none (Windows reports zeros). */
+  load?: number;
+}
+
+/** This machine, as `verifyWorkers` reads it. */
+export function thisHost(): VerifyHost {
+  return { cores: availableParallelism(), ...(process.platform === 'win32' ? {} : { load: loadavg()[0] }) };
+}
+
 /**
  * How many workers an `episode run` starts: AUREUS_WORKERS when set (0: none, verification in the
- * main thread), else one for each core past the first two, at most two. On two cores a worker was
- * measured to save no wall time (its loading and GC contend with the planning main thread) while the
- * process spent ~0.45 s more CPU and ~40 MB more memory, so there the default is none
- * (docs/benchmarks.md, eighth pass: stage F's verification in a worker thread).
- * A value that is not a whole number, or is over the cap, is a warning (AUR7007), not a failed run:
- * the setting only trades CPU for wall time and changes no output.
+ * main thread), else one for each core past the first two, at most two; on two cores one while the
+ * 1-minute load average is below the core count (a core is free on average), else none. On a quiet
+ * 2-core machine one worker was measured to shorten the run by ~0.045 s (16 of 22 paired runs) for
+ * ~0.1 s more CPU and ~20 MB more peak RSS; under load it has been measured both ways (+0.16 s beside
+ * builds, −0.1 to −0.3 s beside CPU-bound loops), so a busy machine keeps the main thread alone and
+ * its CPU for the other work (docs/benchmarks.md, fourteenth pass: stage F shared between a
+ * worker and the main thread). No load average (Windows): none on two cores. A value that is not a
+ * whole number, or is over the cap, is a warning (AUR7007), not a failed run: the setting only
+ * trades CPU for wall time and changes no output. Pure: the caller reads the machine (`thisHost`).
  */
-export function verifyWorkers(env: NodeJS.ProcessEnv): { count: number; warning?: Diagnostic } {
+export function verifyWorkers(env: NodeJS.ProcessEnv, host: VerifyHost): { count: number; warning?: Diagnostic } {
   const set = env.AUREUS_WORKERS;
-  if (set === undefined || set.trim() === '') return { count: Math.max(0, Math.min(2, availableParallelism() - 2)) };
+  if (set === undefined || set.trim() === '') return { count: defaultWorkers(host) };
   // Decimal digits only: Number() would also take "0x2", "1e1" or "2.0".
   const whole = /^\s*\d+\s*$/.test(set);
   const n = Number(set);
@@ -65,6 +80,11 @@ export function verifyWorkers(env: NodeJS.ProcessEnv): { count: number; warning?
   const expected = `a whole number from 0 to ${MAX_WORKERS}`;
   const effect = whole ? `using ${MAX_WORKERS} workers` : 'verifying in the main thread (no workers)';
   return { count, warning: diag('AUR7007', { name: 'AUREUS_WORKERS', value: JSON.stringify(set), expected, effect }) };
+}
+
+function defaultWorkers({ cores, load }: VerifyHost): number {
+  if (cores > 2) return Math.min(2, cores - 2);
+  return cores === 2 && load !== undefined && load < cores ? 1 : 0;
 }
 
 interface Task {

@@ -10,7 +10,7 @@ import type { ScenePacket } from '../../src/domain/packet.js';
 import { planPrereqs, writeEpisodeScenes } from '../../src/stages/scenes.js';
 import { verifySceneOutput } from '../../src/stages/f-verifier/verify.js';
 import { verifyBase, verifySource, type VerifyBaseSpec } from '../../src/stages/f-verifier/world-context.js';
-import { startVerifyPool, verifyWorkers, type VerifyPool } from '../../src/stages/verify-pool.js';
+import { startVerifyPool, thisHost, verifyWorkers, type VerifyHost, type VerifyPool } from '../../src/stages/verify-pool.js';
 import { REPO } from '../cli/helpers.js';
 import { offlineLlm, starterEpisode } from './write-verify/starter.js';
 
@@ -159,24 +159,49 @@ describe.skipIf(!built)('the verification pool', () => {
 });
 
 describe('how many workers an episode run starts', () => {
-  it('reads AUREUS_WORKERS (0: none), else one per core past the first two, at most two', () => {
-    expect(verifyWorkers({ AUREUS_WORKERS: '0' })).toEqual({ count: 0 });
-    expect(verifyWorkers({ AUREUS_WORKERS: ' 3 ' })).toEqual({ count: 3 });
-    expect(verifyWorkers({ AUREUS_WORKERS: '8' })).toEqual({ count: 8 });
-    const spare = Math.max(0, Math.min(2, os.availableParallelism() - 2));
-    expect(verifyWorkers({})).toEqual({ count: spare });
-    expect(verifyWorkers({ AUREUS_WORKERS: '' })).toEqual({ count: spare });
+  const quiet2: VerifyHost = { cores: 2, load: 0.4 };
+  it('reads AUREUS_WORKERS (0: none) whatever the machine', () => {
+    for (const host of [quiet2, { cores: 2, load: 6 }, { cores: 8, load: 0 }, { cores: 1 }]) {
+      expect(verifyWorkers({ AUREUS_WORKERS: '0' }, host)).toEqual({ count: 0 });
+      expect(verifyWorkers({ AUREUS_WORKERS: ' 3 ' }, host)).toEqual({ count: 3 });
+      expect(verifyWorkers({ AUREUS_WORKERS: '8' }, host)).toEqual({ count: 8 });
+    }
+  });
+
+  it('else starts one per core past the first two, at most two, whatever the load', () => {
+    for (const load of [0, 3, 12, undefined]) {
+      expect(verifyWorkers({}, { cores: 3, load })).toEqual({ count: 1 });
+      expect(verifyWorkers({}, { cores: 4, load })).toEqual({ count: 2 });
+      expect(verifyWorkers({ AUREUS_WORKERS: '' }, { cores: 16, load })).toEqual({ count: 2 });
+      expect(verifyWorkers({}, { cores: 1, load })).toEqual({ count: 0 });
+    }
+  });
+
+  it('on two cores starts one while the load average is below the core count, none from there or without one', () => {
+    expect(verifyWorkers({}, quiet2)).toEqual({ count: 1 });
+    expect(verifyWorkers({ AUREUS_WORKERS: ' ' }, { cores: 2, load: 0 })).toEqual({ count: 1 });
+    expect(verifyWorkers({}, { cores: 2, load: 1.99 })).toEqual({ count: 1 });
+    expect(verifyWorkers({}, { cores: 2, load: 2 })).toEqual({ count: 0 });
+    expect(verifyWorkers({}, { cores: 2, load: 4.8 })).toEqual({ count: 0 });
+    expect(verifyWorkers({}, { cores: 2 })).toEqual({ count: 0 });
+  });
+
+  it('reads this machine: its cores, and its 1-minute load average where the platform has one', () => {
+    const host = thisHost();
+    expect(host.cores).toBe(os.availableParallelism());
+    if (process.platform === 'win32') expect(host.load).toBeUndefined();
+    else expect(host.load).toBeGreaterThanOrEqual(0);
   });
 
   it('warns (AUR7007) about a value that is not a count, and about one over the cap', () => {
     for (const bad of ['many', '-1', '1.5', '0x2']) {
-      const { count, warning } = verifyWorkers({ AUREUS_WORKERS: bad });
+      const { count, warning } = verifyWorkers({ AUREUS_WORKERS: bad }, quiet2);
       expect(count).toBe(0);
       expect(warning?.code).toBe('AUR7007');
       expect(warning?.severity).toBe('warning');
       expect(warning?.message).toBe(`the environment variable AUREUS_WORKERS=${JSON.stringify(bad)} is not a whole number from 0 to 8: verifying in the main thread (no workers)`);
     }
-    const big = verifyWorkers({ AUREUS_WORKERS: '64' });
+    const big = verifyWorkers({ AUREUS_WORKERS: '64' }, quiet2);
     expect(big.count).toBe(8);
     expect(big.warning?.message).toMatch(/AUREUS_WORKERS="64" is not a whole number from 0 to 8: using 8 workers$/);
   });
