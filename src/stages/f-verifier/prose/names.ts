@@ -12,8 +12,10 @@ export interface Person {
   location?: string;
 }
 
-/** A name form found in the text, resolved to a person. */
-/** Read-only: findMentions' answers are memoised and shared by every caller (the arrays are frozen; the fields are typed so). */
+/**
+ * A name form found in the text, resolved to a person. Read-only: findMentions' answers are memoised
+ * and shared by every caller (the arrays are frozen; the fields are typed so).
+ */
 export interface Mention {
   readonly id: string;
   readonly start: number;
