@@ -41,18 +41,23 @@ const stat = (xs) => {
 };
 const summary = (runs) => ({ wall_ms: stat(runs.map((r) => r.wall_ms)), cpu_ms: stat(runs.map((r) => r.cpu_ms)), rss_mb: stat(runs.map((r) => r.rss_mb)) });
 
+/** One measured run into `runs`: false, with the failure recorded as missing (loudly), when it throws. */
+function tryRun(label, run, runs) {
+  try {
+    runs.push(run());
+    return true;
+  } catch (e) {
+    missing.push(`${label}: ${e.message.split('\n')[0]}`);
+    log(`  ${label}: FAILED ${e.message.slice(0, 300)}`);
+    return false;
+  }
+}
+
 /** N runs of `prepare()` then the measured command; a failure is recorded as missing, loudly. */
 function measure(label, args, prepare = () => ({}), n = reps) {
   const runs = [];
   for (let i = 0; i < n; i++) {
-    try {
-      const opts = prepare(i);
-      runs.push(once(typeof args === 'function' ? args(opts) : args));
-    } catch (e) {
-      missing.push(`${label}: ${e.message.split('\n')[0]}`);
-      log(`  ${label}: FAILED ${e.message.slice(0, 300)}`);
-      return null;
-    }
+    if (!tryRun(label, () => { const opts = prepare(i); return once(typeof args === 'function' ? args(opts) : args); }, runs)) return null;
   }
   return summary(runs);
 }
@@ -103,7 +108,7 @@ if (only.has('plan') && sizes.has('10000')) try {
 // only), so that a drift of the machine's speed during the bench (this VM's runs of the same command
 // vary by a third from one minute to the next) falls on every size alike instead of on the growth
 // ratios between them.
-log(`(e) episode plan on ${worlds.map((w) => `${w.label} (${w.chars} characters)`).join(', ')}, taking turns…`);
+if (worlds.length) log(`(e) episode plan on ${worlds.map((w) => `${w.label} (${w.chars} characters)`).join(', ')}, taking turns…`);
 const planRuns = worlds.map(() => []);
 const planFailed = new Set();
 for (let i = 0; i < reps; i++) {
@@ -111,15 +116,9 @@ for (let i = 0; i < reps; i++) {
     if (planFailed.has(k) || i >= (w.chars >= 10000 ? Math.min(reps, 3) : reps)) return;
     // The synthetic world's relationships.json is just over the store's 10 MB cap: raised knowingly.
     if (w.chars >= 10000) env.AUREUS_MAX_FILE_BYTES = String(64 * 1024 * 1024);
-    try {
-      planRuns[k].push(once([bin, '-C', w.dir, 'episode', 'plan', '--provider', 'offline', '--json']));
-    } catch (e) {
-      planFailed.add(k);
-      missing.push(`episode plan ${w.label}: ${e.message.split('\n')[0]}`);
-      log(`  episode plan ${w.label}: FAILED ${e.message.slice(0, 300)}`);
-    } finally {
-      delete env.AUREUS_MAX_FILE_BYTES;
-    }
+    const run = () => once([bin, '-C', w.dir, 'episode', 'plan', '--provider', 'offline', '--json']);
+    if (!tryRun(`episode plan ${w.label}`, run, planRuns[k])) planFailed.add(k);
+    delete env.AUREUS_MAX_FILE_BYTES;
   });
 }
 results.plan = worlds.map((w, k) => ({ ...w, dir: undefined, ...(planFailed.has(k) ? null : summary(planRuns[k])) }));
