@@ -44,8 +44,11 @@ export class FakeAnswers {
     return u;
   }
 
-  /** The JSON message for an `ok` step (non-streamed answers and batch results). */
-  messageOf(step: Extract<FakeStep, { kind: 'ok' }>, body: FakeMessagesBody | undefined, id: string): Record<string, unknown> {
+  /**
+   * The JSON message for an `ok` step (non-streamed answers and batch results). `usage`: when the
+   * caller has taken it already (usageFor records a cache prefix as seen, so it is taken once a request).
+   */
+  messageOf(step: Extract<FakeStep, { kind: 'ok' }>, body: FakeMessagesBody | undefined, id: string, usage: FakeUsage = this.usageFor(step, body, step.text)): Record<string, unknown> {
     const content: unknown[] = [];
     if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig_fake' });
     content.push({ type: 'text', text: step.text });
@@ -57,7 +60,7 @@ export class FakeAnswers {
       content,
       stop_reason: step.stop_reason ?? 'end_turn',
       stop_sequence: null,
-      usage: this.usageFor(step, body, step.text),
+      usage,
     };
   }
 
@@ -96,6 +99,6 @@ export class FakeAnswers {
       res.socket?.destroy();
       return;
     }
-    res.end(JSON.stringify({ ...this.messageOf(step, body, id), usage }));
+    res.end(JSON.stringify(this.messageOf(step, body, id, usage)));
   }
 }
