@@ -126,6 +126,11 @@ function translate(e: ErrorObject, root: unknown, file: string, schema: string):
     }
     case 'type': {
       const expected = Array.isArray(p.type) ? (p.type as string[]).join(' or ') : String(p.type);
+      // JSON.parse reads a literal beyond a double's range (1e400) as Infinity, which JSON.stringify
+      // would show as null: say what happened instead of "expected a number, got number null".
+      if (typeof e.data === 'number' && !Number.isFinite(e.data)) {
+        return diag('AUR1011', { expected: `a finite ${expected}`, got: `a number too large to represent (it reads as ${e.data})` }, { file, pointer: at });
+      }
       return diag('AUR1011', { expected: article(expected), got: `${describeType(e.data)} ${show(e.data)}` }, { file, pointer: at });
     }
     case 'required': {

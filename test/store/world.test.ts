@@ -95,6 +95,15 @@ describe('schemas', () => {
     ]);
   });
 
+  it('a number beyond a double (1e400 in the text, Infinity once parsed) is named as such, not shown as null', () => {
+    const c = characters();
+    c.characters[0].stats.wealth = JSON.parse('1e400');
+    const [d] = validateSchema('characters', c, F);
+    expect(d).toMatchObject({ code: 'AUR1011', pointer: '/characters/0/stats/wealth' });
+    expect(d!.message).toMatch(/^wrong type: expected a finite (integer|number), got a number too large to represent \(it reads as Infinity\)$/);
+    expect(d!.message).not.toContain('null');
+  });
+
   it('unknown key: named, with a suggestion and the allowed keys', () => {
     const c = characters();
     c.characters[0].stats.wealht = 3;
