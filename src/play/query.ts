@@ -8,9 +8,15 @@ import { AureusError, ExitCode } from '../errors.js';
  * (seed 004's query mode; canon only, never a model). Every answer is plain data, printed as text
  * or JSON by the command.
  */
-export function characterState(world: World, id: string) {
+/** The character with this id, or a usage error naming the ones there are. */
+function requireCharacter(world: World, id: string) {
   const c = world.characters.characters.find((x) => x.id === id);
   if (!c) throw new AureusError(`no character "${id}" in the world`, { exitCode: ExitCode.USAGE, hint: `characters: ${world.characters.characters.map((x) => x.id).join(', ')}` });
+  return c;
+}
+
+export function characterState(world: World, id: string) {
+  const c = requireCharacter(world, id);
   return {
     id: c.id, name: c.name, status: c.status, location: c.location, faction: c.faction, stats: c.stats, intentions: c.bdi.intentions,
     relations: world.relationships.relationships.filter((r) => r.from === id || r.to === id).map((r) => ({ from: r.from, to: r.to, weights: r.weights, flags: r.flags })),
@@ -26,6 +32,8 @@ export function whoKnows(world: World, secretId: string) {
 
 /** Debts: relationship edges with a debt weight or a creditor/debtor flag. */
 export function debts(world: World, id?: string) {
+  // A mistyped id would otherwise read as "no debts" (an empty answer that looks like canon).
+  if (id) requireCharacter(world, id);
   return world.relationships.relationships
     .filter((r) => (r.weights.debt ?? 0) > 0 || r.flags.some((f) => /creditor|debtor|owes/.test(f)))
     .filter((r) => !id || r.from === id || r.to === id)
