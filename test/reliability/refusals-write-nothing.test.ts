@@ -70,6 +70,13 @@ describe('refused commands write nothing, not even .aureus/', () => {
         expect(listing(w)).toEqual(before);
         expect(fs.existsSync(path.join(w, '.aureus'))).toBe(false);
       }
+      // With --json a season refused before its first episode still answers on stdout (a CI job
+      // parses it): no episodes, the error's exit code and codes; nothing written either.
+      const before = listing(w);
+      const r = await cli(['season', 'run', '--count', '2', '--json'], w);
+      expect(r.code).toBe(8);
+      expect(JSON.parse(r.stdout)).toMatchObject({ episodes: [], error: { exit_code: 8, codes: ['AUR6001'] } });
+      expect(listing(w)).toEqual(before);
     } finally {
       fs.writeFileSync(file, original);
     }

@@ -68,37 +68,46 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const overrides = await overridesFrom(f);
   // A batch is a dependency layer: let every scene of a layer be issued at once.
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
-  const { acquireLock } = await import('../../pipeline/lock.js');
-  const { createGit } = await import('../../git/adapter.js');
-  await createGit(c.root).requireRepo();
-  // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
-  const { preflightEpisode } = await import('../../pipeline/run-episode.js');
-  const { hasPendingCommits } = await import('../../pipeline/transaction.js');
-  const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
   const warnings: Diagnostic[] = [];
-  const lock = acquireLock(c.root, 'season run', { warnings });
-  const onExit = () => lock.release(); // a second Ctrl-C exits at once
-  process.once('exit', onExit);
-  const intr = interruptSignal(c.io.stderr);
   const done: EpisodeRunSummary[] = [];
   const json = (error: unknown) => ({
     episodes: done,
     ...(error ? { error: errorJson(error) } : {}),
     warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
   });
-  // --max-cost caps the whole season: one spend tracker across its episodes.
-  const { CostGuard } = await import('../../providers/cost-guard.js');
-  const costGuard = overrides.maxCostUsd !== undefined ? new CostGuard(overrides.maxCostUsd) : undefined;
   try {
-    await runEpisodes(c, f, { count, season, overrides, costGuard, preflight, warnings, signal: intr.signal, done });
+    await runUnderLock(c, f, { count, season, overrides, warnings, done });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
     printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
     if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
   } catch (e) {
-    // The episodes committed before the failure stay committed: --json still reports them.
+    // The episodes committed before the failure stay committed: --json still reports them, and a
+    // season refused before its first episode (an invalid or dirty world, a held lock) says why on
+    // stdout too, so a CI job reading the JSON gets an answer whatever failed.
     if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
     else printWarnings(c, warnings);
     throw e;
+  }
+}
+
+/** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
+async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'done'>): Promise<void> {
+  const { acquireLock } = await import('../../pipeline/lock.js');
+  const { createGit } = await import('../../git/adapter.js');
+  await createGit(c.root).requireRepo();
+  // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
+  const { preflightEpisode } = await import('../../pipeline/run-episode.js');
+  const { hasPendingCommits } = await import('../../pipeline/transaction.js');
+  const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season: s.season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
+  const lock = acquireLock(c.root, 'season run', { warnings: s.warnings });
+  const onExit = () => lock.release(); // a second Ctrl-C exits at once
+  process.once('exit', onExit);
+  const intr = interruptSignal(c.io.stderr);
+  // --max-cost caps the whole season: one spend tracker across its episodes.
+  const { CostGuard } = await import('../../providers/cost-guard.js');
+  const costGuard = s.overrides.maxCostUsd !== undefined ? new CostGuard(s.overrides.maxCostUsd) : undefined;
+  try {
+    await runEpisodes(c, f, { ...s, costGuard, preflight, signal: intr.signal });
   } finally {
     intr.dispose();
     process.off('exit', onExit);
