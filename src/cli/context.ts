@@ -15,6 +15,8 @@ export interface CommandContext {
   debug: boolean;
   /** Set exit.code for a normal finish with a non-zero status (e.g. validate found errors). */
   exit: { code: number };
+  /** The folder aureus was started in, when -C moved io.cwd to the repository (init echoes paths from it). */
+  shellCwd?: string;
 }
 
 /**

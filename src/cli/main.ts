@@ -41,7 +41,13 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
 
   // Commands that finish normally but with a non-zero code (validate finding problems) set exit.code.
   const exit = { code: ExitCode.OK as number };
-  const ctxFor = (): CommandContext => ({ io, root: resolveRoot(io, program.opts().C), chalk, debug, exit });
+  const ctxFor = (): CommandContext => {
+    const dir = program.opts().C as string | undefined;
+    const root = resolveRoot(io, dir);
+    // As `git -C`: every relative path on the command line (--packet, --from, -o, import's folder…)
+    // is taken from <dir>, not only the repository; before, some were taken from the shell's folder.
+    return dir === undefined ? { io, root, chalk, debug, exit } : { io: { ...io, cwd: root }, root, chalk, debug, exit, shellCwd: io.cwd };
+  };
   // Check -C before any action runs (resolveRoot throws a usage error for a non-directory).
   program.hook('preAction', (_self, action) => {
     let top = action;

@@ -44,11 +44,30 @@ describe('aureus export -o with a bad output path', () => {
     expect(fs.readdirSync(d)).toEqual(['plain']);
   });
 
-  it('a good path is written (relative to the cwd)', async () => {
+  it('a good path is written: relative to the cwd, or to <dir> under -C (as `git -C`: as if started there)', async () => {
     const d = tempDir('export-ok');
-    const r = await cli(['-C', root, 'export', 's01e01', '--format', 'md', '-o', 'x.md'], d);
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', path.relative(root, path.join(d, 'x.md'))], root);
     expect(r.code, r.stderr).toBe(0);
     expect(fs.readFileSync(path.join(d, 'x.md'), 'utf8').length).toBeGreaterThan(100);
+    const c = await cli(['-C', root, 'export', 's01e01', '--format', 'md', '-o', 'y.md'], d);
+    expect(c.code, c.stderr).toBe(0);
+    expect(fs.readFileSync(path.join(root, 'y.md'), 'utf8')).toBe(fs.readFileSync(path.join(d, 'x.md'), 'utf8'));
+    expect(fs.existsSync(path.join(d, 'y.md'))).toBe(false);
+    fs.rmSync(path.join(root, 'y.md'));
+  });
+});
+
+describe('-C <dir>: file arguments are taken from <dir>, as if started there', () => {
+  it('scene verify --packet and --scene relative to the repository; from elsewhere they are not found (exit 2)', async () => {
+    const ep = 'seasons/season_01/episode_01';
+    const argv = ['scene', 'verify', '--packet', `${ep}/packets/SC01.json`, '--scene', `${ep}/drafts/SC01.1.txt`];
+    const away = tempDir('verify-away');
+    const r = await cli(['-C', root, ...argv], away);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^SC01: PASS/m);
+    const lost = await cli(argv, away);
+    expect(lost.code).toBe(2);
+    expect(lost.stderr).toContain(path.join(away, ep, 'packets/SC01.json'));
   });
 });
 

@@ -33,7 +33,7 @@ On any failure nothing is left behind.`,
         return;
       }
       // Echo the path the way it was given: absolute stays absolute, relative is from where the user is.
-      const shown = path.isAbsolute(dir) ? target : path.relative(c.io.cwd, target) || '.';
+      const shown = path.isAbsolute(dir) ? target : path.relative(c.shellCwd ?? c.io.cwd, target) || '.';
       c.io.stdout(
         `${c.chalk.green('✓')} created the world repository ${target} (${r.files.length} files, commit ${r.commit.slice(0, 7)} on main)\n` +
           `Next:\n  aureus -C ${shown.includes(' ') ? JSON.stringify(shown) : shown} validate\n`,
