@@ -20,7 +20,7 @@ branch's history; git commands can name either tag (git show cato-wins/s01e03).
 Examples:
   $ aureus branch cato-wins --from s01e02
   $ aureus episode run
-  $ aureus branch no-varo --set characters.varo.status=exiled --set metrics.unrest=0.8
+  $ aureus branch no-varo --set characters.varo.status=exiled --set world.global.unrest=8
 
 With --set the change is applied through the delta engine (paths as in docs/paths.md), recorded with
 its provenance in seasons/season_NN/what_if/<name>.json and committed on the new branch, so the next

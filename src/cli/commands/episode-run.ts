@@ -26,7 +26,7 @@ Examples:
   $ aureus episode run --chaos 0.3             watch the verifier and repair loop work
   $ aureus episode run --json | jq .commit
   $ aureus episode run --review                stage it, then: episode review, scene edit/rewrite/pin, episode commit
-  $ aureus episode run --focus thr_murena_trial --require op_bribe_juror@crassus --avoid op_assassinate
+  $ aureus episode run --focus thr_murena_trial --require op_bribe@crassus --avoid op_assassination_attempt
   $ aureus episode run --provider anthropic --max-cost 0.60   stop before the spend could pass $0.60
 
 Exit codes: 0 committed, 3 invalid world/config, 5 repair budget or --max-cost exhausted (resumable), 6 no feasible

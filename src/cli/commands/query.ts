@@ -10,7 +10,7 @@ export function registerQuery(program: Command, ctx: () => CommandContext): void
     .addHelpText('after', `
 Examples:
   $ aureus query character cicero           state, relations and the secrets they hold
-  $ aureus query knows sec_catiline_debts   who holds a secret
+  $ aureus query knows sec_caesar_debts     who holds a secret
   $ aureus query debts crassus              who owes whom
   $ aureus query history relationships.catiline.cicero.rivalry   every change, by episode or play turn`)
     .action(async (kind: string, arg: string | undefined, o: { json?: boolean }) => {

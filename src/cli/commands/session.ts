@@ -3,7 +3,10 @@ import type { CommandContext } from '../context.js';
 
 /** `aureus session list|show`: the play sessions under .aureus/sessions/ (never the hidden briefs). */
 export function registerSession(program: Command, ctx: () => CommandContext): void {
-  const cmd = program.command('session').description('list and show play sessions');
+  const cmd = program
+    .command('session')
+    .description('list and show play sessions')
+    .addHelpText('after', '\nExamples:\n  $ aureus session list                     every session, its principal, scene, turns and state\n  $ aureus session show cicero-001 --json   one session: transcript, proposals, notes, evaluation');
   cmd
     .command('list')
     .description('every play session: principal, scene, turns, state')

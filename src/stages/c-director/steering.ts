@@ -64,7 +64,7 @@ export function parseSteeringFlags(f: { focus?: string[]; require?: string[]; av
   const require = (f.require ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean).map((v) => {
     const [op, actor, extra] = v.split('@');
     if (extra !== undefined || !op || !/^[A-Za-z0-9_]+$/.test(op) || (actor !== undefined && !ID.test(actor))) {
-      throw badValue('--require', v, 'expected OP_ID or OP_ID@actor', 'aureus episode plan --require op_bribe_juror@crassus');
+      throw badValue('--require', v, 'expected OP_ID or OP_ID@actor', 'aureus episode plan --require op_bribe@crassus');
     }
     return actor ? { op, actor } : { op };
   });
@@ -73,7 +73,7 @@ export function parseSteeringFlags(f: { focus?: string[]; require?: string[]; av
     focus: uniq(list('--focus', f.focus, 'aureus episode plan --focus thr_murena_trial')),
     require: uniq(require),
     avoid: uniq((f.avoid ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean).map((v) => {
-      if (!/^[A-Za-z0-9_]+$/.test(v)) throw badValue('--avoid', v, 'expected an operator id', 'aureus episode plan --avoid op_assassinate');
+      if (!/^[A-Za-z0-9_]+$/.test(v)) throw badValue('--avoid', v, 'expected an operator id', 'aureus episode plan --avoid op_assassination_attempt');
       return v;
     })),
     cast: uniq(list('--cast', f.cast, 'aureus episode plan --cast cicero,terentia')),
