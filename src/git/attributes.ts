@@ -9,7 +9,7 @@
  * `.gitattributes` travels with the repository; the driver's pattern lives in .git/config, which
  * git never clones: `aureus init`, `aureus import` and every episode commit set it (idempotent).
  */
-export const WORLD_GITATTRIBUTES = `# Written by aureus (see docs/git.md). Run artifacts are generated: no line diffs, collapsed on GitHub.
+export const WORLD_GITATTRIBUTES = `# Written by aureus (its README: "Reading it in git"). Run artifacts are generated: no line diffs, collapsed on GitHub.
 seasons/*/episode_*/packets/** -diff linguist-generated
 seasons/*/episode_*/drafts/** -diff linguist-generated
 seasons/*/episode_*/run_log.jsonl -diff linguist-generated

@@ -69,4 +69,17 @@ describe('aureus import (with the packaged starter kit)', () => {
     expect(await main(['import', 'dprr', 'rome', '--from', '-100', '--to', '-44', '--limit', '5', '--data', DATA], b)).toBe(2);
     expect(b.err).toMatch(/AUR7904/);
   });
+
+  it('a synthetic world below 10 principals is refused (its constraints would name missing characters), with a hint about counts, not years', async () => {
+    const a = io(tmp);
+    expect(await main(['import', 'synthetic', 'tiny', '--principals', '5'], a)).toBe(2);
+    expect(a.err).toMatch(/AUR7903 bad value for --principals: 5 \(an integer from 10 to 100000\)/);
+    expect(a.err).toMatch(/--principals 6667 is a 10,000-character world/);
+    expect(a.err).not.toMatch(/negative for BC/);
+    await expect(readFile(path.join(tmp, 'tiny', 'world/world.json'))).rejects.toThrow();
+    const l = io(tmp);
+    expect(await main(['import', 'dprr', 'lim', '--from', '-100', '--to', '-44', '--limit', '0', '--data', DATA], l)).toBe(2);
+    expect(l.err).toMatch(/Counts are whole numbers/);
+    expect(l.err).not.toMatch(/negative for BC/);
+  });
 });

@@ -65,7 +65,7 @@ Example:
   group
     .command('synthetic <dir>')
     .description('generate a synthetic world of N principals (deterministic from --seed) for benchmarks')
-    .requiredOption('--principals <n>', 'number of principals (10 … 10000)')
+    .requiredOption('--principals <n>', 'number of principals (10 … 100000), plus half as many supporting characters')
     .option('--seed <seed>', 'generator seed', 'bench')
     .option('--json', 'print a JSON summary')
     .addHelpText('after', `
@@ -76,8 +76,11 @@ Example:
       const { AureusError, ExitCode } = await import('../../errors.js');
       const { diag } = await import('../../diagnostics/index.js');
       const n = int(o.principals);
-      if (!Number.isInteger(n) || n < 1 || n > 100_000) {
-        throw new AureusError('invalid --principals', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option: '--principals', value: o.principals, reason: 'an integer from 1 to 100000' })] });
+      // Below 10 principals the starter kit's constraints name characters the world does not have
+      // (an audit's --principals 5 imported, then failed validate).
+      if (!Number.isInteger(n) || n < 10 || n > 100_000) {
+        const hint = '--principals takes 10 to 100000 and adds half as many supporting characters: --principals 6667 is a 10,000-character world.';
+        throw new AureusError('invalid --principals', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option: '--principals', value: o.principals, reason: 'an integer from 10 to 100000' }, { hint })] });
       }
       const { loadStarterKit } = await import('../../import/kit.js');
       const { syntheticRepoFiles } = await import('../../import/synthetic.js');
