@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
@@ -112,6 +114,24 @@ describe('season notes', () => {
     expect(broken.code).toBe(3);
     expect(broken.stderr).toContain('AUR3063');
   }, 60_000);
+
+  it('aureus note waits for no run: with the lock held by a live process it is exit 9 and writes nothing', async () => {
+    const w = copyRepo(pristine, 'note-locked');
+    const head = git(w, 'rev-parse', 'HEAD');
+    const sleeper = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      fs.mkdirSync(path.join(w, '.aureus'), { recursive: true });
+      fs.writeFileSync(path.join(w, '.aureus/lock'), JSON.stringify({ pid: sleeper.pid, host: os.hostname(), since: new Date().toISOString(), command: 'episode run' }));
+      const r = await cli(['note', 'Not now'], w);
+      expect(r.code).toBe(9);
+      expect(r.stderr).toContain('AUR6002');
+      expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+      expect(git(w, 'status', '--porcelain')).toBe('');
+      expect(fs.existsSync(path.join(w, 'seasons/season_01/notes.json'))).toBe(false);
+    } finally {
+      sleeper.kill();
+    }
+  });
 });
 
 describe('what-if branches that diverge', () => {

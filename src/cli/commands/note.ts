@@ -28,15 +28,17 @@ Examples:
       const { world } = await loadValidatedWorld(c.root);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
-      const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
-      // The notes are part of the season's history: committed (that file alone), like an episode.
-      const { createGit } = await import('../../git/adapter.js');
-      const git = createGit(c.root);
-      let commit: string | null = null;
-      if (await git.isRepo()) {
+      // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
+      const { withLock } = await import('../../pipeline/lock.js');
+      const { note, commit } = await withLock(c.root, 'note', async () => {
+        const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
+        // The notes are part of the season's history: committed (that file alone), like an episode.
+        const { createGit } = await import('../../git/adapter.js');
+        const git = createGit(c.root);
+        if (!(await git.isRepo())) return { note, commit: null };
         await git.add([notesRel(ref.season)]);
-        commit = await git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [notesRel(ref.season)] });
-      }
+        return { note, commit: await git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [notesRel(ref.season)] }) };
+      });
       const { readReview } = await import('../../pipeline/review-state.js');
       if (!o.json && readReview(c.root)?.episode === ref.id) {
         c.io.stderr(c.chalk.yellow(`note: ${ref.id} is already planned and staged for review; its Director reads this note only if it is planned again (aureus episode discard, then episode run)\n`));
