@@ -23,13 +23,25 @@ function toneOf(text: string): number {
   return round(Math.max(-0.3, Math.min(0.3, t)));
 }
 
+/** Words after a determiner that are not the noun ("her own jealousy"). */
+const NOT_NOUNS = new Set(['own', 'other', 'same', 'next', 'first', 'last', 'whole', 'chief', 'very']);
+
+/**
+ * The word "And the … will not wait." names: the last lower-case word after the/his/her/their in a
+ * thread's question ("…or drown in his debts?" → debts), never a name or a preposition, which the
+ * question's first long word often was ("And the caesar…", "And the before…"). Undefined: no line.
+ */
+function topicNoun(question: string): string | undefined {
+  return [...question.matchAll(/\b(?:the|his|her|their)\s+([a-z]{3,})\b/g)].map((m) => m[1]!).filter((w) => !NOT_NOUNS.has(w)).at(-1);
+}
+
 export const realizeActor: OfflineRealizer = (req, ctx) => {
   const p = req.payload as ActorPayload;
   const me = p.cast.find((c) => c.id === p.speaker);
   const rng = ctx.rng;
   const shift = toneOf(p.user_text);
   const echo = (p.user_text.match(/[A-Za-z]{6,}/g) ?? []).at(-1);
-  const topicWord = (p.topics[p.turn % Math.max(1, p.topics.length)] ?? '').match(/[A-Za-z]{6,}/)?.[0]?.toLowerCase();
+  const topicWord = topicNoun(p.topics[p.turn % Math.max(1, p.topics.length)] ?? '');
   const lines = [rng.pick(OPENERS)];
   if (echo) lines.push(`You say '${echo.toLowerCase()}' as if the word were yours.`);
   lines.push(me?.sample_lines.length ? rng.pick(me.sample_lines) : rng.pick(TURNS));
