@@ -3,6 +3,7 @@ import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { createGit } from '../git/adapter.js';
+import { parseJsonTextSafe } from '../store/read.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -37,10 +38,14 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
     }
     try {
       out[key] = JSON.parse(text);
-    } catch (e) {
-      throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON: ${(e as Error).message}`, {
+    } catch {
+      // The store's reader says where (line:col) and what, as `aureus validate` does; JSON.parse's
+      // own message quoted the text around the error, control characters and all.
+      const { diagnostics } = parseJsonTextSafe(text, rel);
+      throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON`, {
         exitCode: ExitCode.INVALID_WORLD,
-        hint: 'run `aureus validate` on that state',
+        diagnostics,
+        hint: 'fix the file (`aureus validate` lists every problem), then run the command again',
       });
     }
   }

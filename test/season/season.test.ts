@@ -82,6 +82,23 @@ describe('status, recap, diff, export', () => {
     expect(text.stdout).toContain('Principals');
   });
 
+  it('status on a world file with a syntax error is exit 3 with line:col, as validate reports it, not the parser\'s raw text', async () => {
+    const file = path.join(root, 'world/threads.json');
+    const original = fs.readFileSync(file, 'utf8');
+    const broken = original.replace(/\n  \]\n\}\n$/, ',\n  ]\n}\n');
+    expect(broken).not.toBe(original);
+    fs.writeFileSync(file, broken);
+    try {
+      const r = await cli(['status'], root);
+      expect(r.code).toBe(3);
+      const line = broken.split('\n').length - 2; // the "]" after the trailing comma
+      expect(r.stderr).toContain(`world/threads.json\n  ${line}:3: error AUR1005 invalid JSON`);
+      expect(r.stderr).not.toMatch(/Unexpected token/);
+    } finally {
+      fs.writeFileSync(file, original);
+    }
+  });
+
   it('recap prints the latest or the named episode\'s recap; a bad id is a usage error', async () => {
     const latest = await cli(['recap'], root);
     expect(latest.code).toBe(0);
