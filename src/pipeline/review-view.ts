@@ -4,6 +4,7 @@ import type { Claim, Finding } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { round } from '../core/json.js';
 import { formatUsd } from '../core/readable.js';
+import type { RunLogEntry } from '../providers/run-log.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
 import { loadStaged, verifyContext } from './scene-ops.js';
 import { sceneState } from './review-state.js';
@@ -46,8 +47,9 @@ export interface ReviewView {
 export async function reviewView(root: string, world: World): Promise<ReviewView> {
   const st = loadStaged(root);
   const { plan } = st.planning;
-  const { readRunLog, summarizeRunLog } = await import('../providers/index.js');
-  const log = readRunLog(path.join(st.runDir, 'run_log.jsonl')).entries;
+  const { committedRunLogLines, readRunLog, summarizeRunLog } = await import('../providers/index.js');
+  // Counted as the commit will record them (a second `episode plan` journals its calls again).
+  const log = committedRunLogLines(readRunLog(path.join(st.runDir, 'run_log.jsonl')).entries).map((l) => JSON.parse(l) as RunLogEntry);
   const total = summarizeRunLog(log).total;
   const scenes: ReviewView['scenes'] = [];
   for (const sc of plan.scenes) {

@@ -43,7 +43,7 @@ export interface StageHRunInput {
  */
 export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
-  const { readRunLog, sortRunLog, summarizeRunLog } = await import('../providers/index.js');
+  const { committedRunLogLines, readRunLog, summarizeRunLog } = await import('../providers/index.js');
   const { context, proposals, plan, packets } = i.planning;
   const input = { ref: i.ref, seed: i.seed, world: i.world, context, proposals, plan, packets, scenes: i.scenes.scenes, report: i.scenes.report, runDir: i.runRel };
   const out = stageH(input);
@@ -59,12 +59,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   } as LlmRequest);
   i.check();
   await i.flushRunLog();
-  // Canonical order, and a line repeated by a call redone after a crash counts once.
-  // Calls aborted by Ctrl-C are artifacts of the interruption, not of the episode: dropped.
-  // The committed copy describes the episode's calls, not how this run obtained them: without the
-  // `cached` flag a recorded run and its replay commit the same run_log.jsonl.
-  const entries = sortRunLog(readRunLog(i.runLogFile).entries.filter((e) => e.error !== 'AUR4205'));
-  const lines = [...new Set(entries.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
+  const lines = committedRunLogLines(readRunLog(i.runLogFile).entries);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
   const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);

@@ -109,6 +109,19 @@ export function sortRunLog(entries: readonly RunLogEntry[]): RunLogEntry[] {
   return keyed.map((k) => k.e);
 }
 
+/**
+ * The episode's calls as its commit records them (run_log.jsonl in the episode folder), as canonical
+ * lines: canonical order; calls aborted by Ctrl-C (AUR4205) dropped, being artifacts of the
+ * interruption, not of the episode; the `cached` flag removed, so a recorded run and its replay
+ * commit the same file; and a line repeated (a call redone after a crash, or the planning calls a
+ * second `episode plan` of the same run journals again) once. Stage H writes these; the review
+ * view counts them, so "cost so far" is what the commit will say.
+ */
+export function committedRunLogLines(entries: readonly RunLogEntry[]): string[] {
+  const kept = sortRunLog(entries.filter((e) => e.error !== 'AUR4205'));
+  return [...new Set(kept.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
+}
+
 /** Parse a run_log.jsonl; bad lines become warnings, not failures. */
 export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[] } {
   const entries: RunLogEntry[] = [];
