@@ -52,7 +52,15 @@ export function checkFormat(value: unknown, file: string): Diagnostic | null {
 
 /** Validate a parsed file against its schema; [] when valid. */
 export function validateSchema(kind: SchemaKind, value: unknown, file: string): Diagnostic[] {
-  const schemaFile = SCHEMA_FILES[kind];
+  return validateSchemaFile(SCHEMA_FILES[kind], value, file);
+}
+
+/**
+ * Validate a parsed value against any package schema (schemas/<schemaFile>) with the world files'
+ * diagnostics (pointer, expected, hint): also for user-supplied files that are not world files,
+ * such as the scene packet `scene verify` reads.
+ */
+export function validateSchemaFile(schemaFile: string, value: unknown, file: string): Diagnostic[] {
   const validate = compiledSchema(schemaFile);
   if (validate(value)) return [];
   return translateErrors(validate.errors ?? [], value, file, `schemas/${schemaFile}`);
