@@ -61,9 +61,16 @@ export function validateSchema(kind: SchemaKind, value: unknown, file: string): 
  * such as the scene packet `scene verify` reads.
  */
 export function validateSchemaFile(schemaFile: string, value: unknown, file: string): Diagnostic[] {
-  const validate = compiledSchema(schemaFile);
+  return schemaDiagnostics(compiledSchema(schemaFile), value, file, `schemas/${schemaFile}`);
+}
+
+/**
+ * Validate with any validator made under the store's options (allErrors, verbose: each error has
+ * its value) and translate its errors as for world files; `schema` is what the hints point to.
+ */
+export function schemaDiagnostics(validate: ValidateFunction, value: unknown, file: string, schema: string): Diagnostic[] {
   if (validate(value)) return [];
-  return translateErrors(validate.errors ?? [], value, file, `schemas/${schemaFile}`);
+  return translateErrors(validate.errors ?? [], value, file, schema);
 }
 
 export function describeType(v: unknown): string {
