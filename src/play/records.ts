@@ -51,6 +51,7 @@ function readLine(line: string, rel: string, lineNo: number): TurnRecord | Diagn
   return problems.length ? problems.map((d) => onLine(withLocation(d, r.locate))) : (r.value as TurnRecord);
 }
 
-function unreadable(id: string, rel: string, detail: string, problems: Diagnostic[]): AureusError {
+/** The error of a session whose log cannot be read: AUR6201 naming it and the detail, then each problem. */
+export function unreadable(id: string, rel: string, detail: string, problems: Diagnostic[]): AureusError {
   return new AureusError(`session ${id} cannot be read`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6201', { id, detail }, { file: rel }), ...problems] });
 }

@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { parseTurnLog } from './records.js';
+import { parseTurnLog, unreadable } from './records.js';
 import type { TurnRecord } from './types.js';
 
 /**
@@ -69,7 +69,7 @@ export function fileSessionStore(root: string): SessionStore {
       } catch (e) {
         // A directory or an unreadable file where the log should be: the session cannot be read, said so.
         const reason = (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : ((e as NodeJS.ErrnoException).code ?? String(e));
-        throw new AureusError(`session ${id} cannot be read`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR1008', { file: rel, reason }, { file: rel })] });
+        throw unreadable(id, rel, reason, [diag('AUR1008', { file: rel, reason }, { file: rel })]);
       }
       return parseTurnLog(text, id, rel);
     },

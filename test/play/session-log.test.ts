@@ -107,6 +107,15 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     expect(r.err).toContain('1:1: error AUR6203 the first record is a "brief" record, not the session\'s "start" record');
   });
 
+  it('a turns.jsonl that is a directory: cannot be read (AUR1008), exit 3', async () => {
+    fs.mkdirSync(path.join(root, '.aureus/sessions/dir/turns.jsonl'), { recursive: true });
+    const r = await run('session', 'show', 'dir');
+    expect(r.rc).toBe(3);
+    expect(r.err).not.toContain('internal error');
+    expect(r.err).toContain('error AUR6201 session dir cannot be read: it is a directory');
+    expect(r.err).toContain('error AUR1008 cannot read .aureus/sessions/dir/turns.jsonl: it is a directory');
+  });
+
   it('play --resume of a bad session is exit 3 too, and appends nothing', async () => {
     const bad = withLine(3, LINES[2]!.replace('"id":"t0002"', '"id":2'));
     session('typed', bad);
