@@ -9,6 +9,7 @@ import './codes/cli.js';
 import './codes/import.js';
 import './codes/review.js';
 import './codes/safety.js';
+import './codes/play.js';
 
 export * from './catalog.js';
 export * from './diagnostic.js';

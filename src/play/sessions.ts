@@ -11,18 +11,42 @@ import type { Evaluation, NextSuggestion, Proposal } from './types.js';
  */
 export interface SessionRow {
   session: string;
-  principal: string;
-  scene: string;
-  turns: number;
-  state: 'complete' | 'in progress';
+  /** null: the session's log cannot be read (`problem` says why). */
+  principal: string | null;
+  scene: string | null;
+  turns: number | null;
+  state: 'complete' | 'in progress' | 'unreadable';
+  /** Why an unreadable session cannot be read: its first problem, with its line:column. */
+  problem?: string;
 }
 
+/**
+ * Every session, one row each. A session whose log cannot be read is a row marked `unreadable`
+ * with its problem, not the end of the listing: one bad log must not hide the good ones.
+ */
 export function listSessions(root: string): SessionRow[] {
   const store = fileSessionStore(root);
-  return store.list().map((id) => {
-    const { state } = replay(store.read(id));
+  return store.list().map((id): SessionRow => {
+    let records;
+    try {
+      records = store.read(id);
+    } catch (e) {
+      if (!(e instanceof AureusError) || e.exitCode !== ExitCode.INVALID_WORLD) throw e;
+      return { session: id, principal: null, scene: null, turns: null, state: 'unreadable', problem: firstProblem(e) };
+    }
+    const { state } = replay(records);
     return { session: id, principal: state.setup.principal, scene: state.setup.scene, turns: state.director.turn_count, state: state.complete ? 'complete' : 'in progress' };
   });
+}
+
+/** "line 44:1: invalid JSON: …" (and how many more): the error's first located diagnostic. */
+function firstProblem(e: AureusError): string {
+  const ds = e.diagnostics.length > 1 ? e.diagnostics.slice(1) : e.diagnostics;
+  const d = ds[0];
+  if (!d) return e.message;
+  const where = [d.line !== undefined ? `line ${d.line}:${d.column ?? 1}` : '', d.pointer ?? ''].filter(Boolean).join(' ');
+  const more = ds.length > 1 ? ` (and ${ds.length - 1} more)` : '';
+  return `${where ? where + ': ' : ''}${d.message}${more}`;
 }
 
 export interface SessionExport {

@@ -3,6 +3,8 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import { parseTurnLog, unreadable } from './records.js';
 import type { TurnRecord } from './types.js';
 
 /**
@@ -18,12 +20,18 @@ export interface SessionStore {
   append(id: string, record: TurnRecord): void;
   /** Append several records in one atomic write: all of them or none. */
   appendMany(id: string, records: TurnRecord[]): void;
+  /**
+   * The session's records, each checked (records.ts); a log that cannot be read whole is an
+   * AureusError (exit 3) with its diagnostics, never a partial list.
+   */
   read(id: string): TurnRecord[];
   list(): string[];
   exists(id: string): boolean;
 }
 
 export const SESSIONS_DIR = path.posix.join(AUREUS_DIR, 'sessions');
+/** The log's path relative to the world root, as diagnostics name it. */
+export const sessionLogRel = (id: string): string => `${SESSIONS_DIR}/${id}/turns.jsonl`;
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function fileSessionStore(root: string): SessionStore {
@@ -54,16 +62,16 @@ export function fileSessionStore(root: string): SessionStore {
     },
     read(id) {
       if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, hint: 'list the sessions with `aureus session list`' });
-      return raw(id)
-        .split('\n')
-        .filter((l) => l.trim() !== '')
-        .map((l, i) => {
-          try {
-            return JSON.parse(l) as TurnRecord;
-          } catch {
-            throw new AureusError(`${SESSIONS_DIR}/${id}/turns.jsonl:${i + 1}:1: not a JSON line`, { exitCode: ExitCode.INVALID_WORLD });
-          }
-        });
+      const rel = sessionLogRel(id);
+      let text: string;
+      try {
+        text = raw(id);
+      } catch (e) {
+        // A directory or an unreadable file where the log should be: the session cannot be read, said so.
+        const reason = (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : ((e as NodeJS.ErrnoException).code ?? String(e));
+        throw unreadable(id, rel, reason, [diag('AUR1008', { file: rel, reason }, { file: rel })]);
+      }
+      return parseTurnLog(text, id, rel);
     },
     list() {
       try {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { packageRoot } from '../paths.js';
 import { DIRECTOR_EDIT_SCHEMA } from './director-edit.js';
+import { TURN_RECORD_SCHEMA } from './turn-record.js';
 
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
@@ -86,6 +87,8 @@ export function specOf(key: string): ValidatorSpec | null {
   if (area === 'planning' && name === 'director_edit') return { key, options: PLANNING_OPTIONS, schema: () => DIRECTOR_EDIT_SCHEMA };
   if (area === 'planning' && name === 'character_answer') return { key, options: PLANNING_OPTIONS, schema: characterAnswerSchemaFromFile };
   if (area === 'planning' && name) return { key, options: PLANNING_OPTIONS, schema: () => withoutId(`${name}.schema.json`) };
+  // Under the store's options: a session log is a file on disk, reported like a world file (verbose: the value in each error).
+  if (area === 'play' && name === 'turn_record') return { key, options: STORE_OPTIONS, schema: () => TURN_RECORD_SCHEMA };
   if (area === 'verifier' && name) return { key, options: VERIFIER_OPTIONS, schema: () => readSchema(name) };
   if (area === 'config') return { key, options: CONFIG_OPTIONS, schema: () => readSchema('config.schema.json') };
   return null;
@@ -98,6 +101,7 @@ export function allValidatorKeys(): string[] {
     ...files.map((f) => `store/${f}`),
     ...['episode_context', 'agent_proposals', 'episode_plan', 'scene_packet', 'character_answer', 'director_edit'].map((n) => `planning/${n}`),
     ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
+    'play/turn_record',
     'config',
   ];
 }

@@ -52,10 +52,25 @@ export function checkFormat(value: unknown, file: string): Diagnostic | null {
 
 /** Validate a parsed file against its schema; [] when valid. */
 export function validateSchema(kind: SchemaKind, value: unknown, file: string): Diagnostic[] {
-  const schemaFile = SCHEMA_FILES[kind];
-  const validate = compiledSchema(schemaFile);
+  return validateSchemaFile(SCHEMA_FILES[kind], value, file);
+}
+
+/**
+ * Validate a parsed value against any package schema (schemas/<schemaFile>) with the world files'
+ * diagnostics (pointer, expected, hint): also for user-supplied files that are not world files,
+ * such as the scene packet `scene verify` reads.
+ */
+export function validateSchemaFile(schemaFile: string, value: unknown, file: string): Diagnostic[] {
+  return schemaDiagnostics(compiledSchema(schemaFile), value, file, `schemas/${schemaFile}`);
+}
+
+/**
+ * Validate with any validator made under the store's options (allErrors, verbose: each error has
+ * its value) and translate its errors as for world files; `schema` is what the hints point to.
+ */
+export function schemaDiagnostics(validate: ValidateFunction, value: unknown, file: string, schema: string): Diagnostic[] {
   if (validate(value)) return [];
-  return translateErrors(validate.errors ?? [], value, file, `schemas/${schemaFile}`);
+  return translateErrors(validate.errors ?? [], value, file, schema);
 }
 
 export function describeType(v: unknown): string {

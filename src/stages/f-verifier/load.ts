@@ -2,6 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
 import '../../diagnostics/codes/verify.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { Operator } from '../../domain/world.js';
@@ -10,36 +11,48 @@ import { parseLexicon } from '../../style/lexicon.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
-import { readRegularFileSync, RegularFileError } from '../../store/regular-file.js';
-import { MAX_FILE_BYTES } from '../../store/read.js';
+import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
+import { MAX_FILE_BYTES, parseJsonBytesSafe } from '../../store/read.js';
+import { checkFormat, validateSchemaFile } from '../../store/schema.js';
+import { withLocation } from '../../store/load.js';
 
 /** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
 export function readTextFile(file: string, what: string): string {
+  return readFileBytes(file, what).toString('utf8');
+}
+
+function readFileBytes(file: string, what: string): Buffer {
   try {
     // A FIFO or /dev/zero given as a packet must be refused, not read forever.
-    return readRegularFileSync(file, MAX_FILE_BYTES);
+    return readRegularFileBytesSync(file, MAX_FILE_BYTES);
   } catch (e) {
     const detail = e instanceof RegularFileError ? e.reason : String(e);
     throw new AureusError(`cannot read ${what}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what, file, detail })] });
   }
 }
 
+const PACKET_SCHEMA = 'scene_packet.schema.json';
+
+/**
+ * A packet is a user-supplied file (any path on the command line), so it is read like a world
+ * file: strict UTF-8 and JSON with line:column, then the format and the packet schema with a JSON
+ * pointer and its line:column for each problem. The verifier's rules index its fields freely
+ * (`cast.map`, `for … of dead`); a packet of the wrong shape must stop here, with exit 3.
+ */
 export function readPacket(file: string): ScenePacket {
-  const text = readTextFile(file, 'packet');
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw badPacket(file, (e as Error).message);
+  const r = parseJsonBytesSafe(readFileBytes(file, 'packet'), file);
+  if (!r.ok) throw badPacket(file, 'it is not valid JSON', r.diagnostics);
+  const format = checkFormat(r.value, file);
+  const problems = (format ? [format] : validateSchemaFile(PACKET_SCHEMA, r.value, file)).map((d) => withLocation(d, r.locate));
+  if (problems.length) {
+    const n = problems.length;
+    throw badPacket(file, `${n} problem${n === 1 ? '' : 's'} against schemas/${PACKET_SCHEMA} (listed below)`, problems);
   }
-  const p = v as Partial<ScenePacket>;
-  const missing = ['scene_id', 'setting', 'cast', 'dead', 'retrieved_subgraph', 'director_instructions', 'constraints'].filter((k) => !(p && typeof p === 'object' && k in p));
-  if (missing.length) throw badPacket(file, `missing ${missing.join(', ')}`);
-  return v as ScenePacket;
+  return r.value as ScenePacket;
 }
 
-function badPacket(file: string, detail: string): AureusError {
-  return new AureusError('invalid scene packet', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5081', { file, detail }, { file })] });
+function badPacket(file: string, detail: string, problems: Diagnostic[]): AureusError {
+  return new AureusError('invalid scene packet', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5081', { file, detail }, { file }), ...problems] });
 }
 
 /**

@@ -3,19 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
-import type { Io } from '../../../src/cli/io.js';
-import { FIX } from './helpers.js';
+import { captureIo, FIX } from './helpers.js';
 
-function io(cwd: string): Io & { out: string; err: string } {
-  const o = { out: '', err: '' };
-  return Object.assign(o, {
-    stdout: (t: string) => void (o.out += t),
-    stderr: (t: string) => void (o.err += t),
-    env: { NO_COLOR: '1' } as NodeJS.ProcessEnv,
-    cwd,
-    isTTY: false,
-  });
-}
+const io = captureIo;
 
 let dir = '';
 beforeAll(async () => {

@@ -4,6 +4,7 @@ import type { ScenePacket } from '../../../src/domain/packet.js';
 import type { LexiconEntry } from '../../../src/stages/e-writer/types.js';
 import { travelMatrix } from '../../../src/stages/f-verifier/world-context.js';
 import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
+import type { Io } from '../../../src/cli/io.js';
 
 export const FIX = path.resolve(__dirname, '../../fixtures/scenes');
 
@@ -45,4 +46,16 @@ export function ctx(p: ScenePacket = packet()): VerifyContext {
       { id: 'catilina', name: 'Lucius Sergius Catilina', cue: 'CATILINA', status: 'dead', location: 'forum' },
     ],
   };
+}
+
+/** An in-memory Io for `main` (no colour), collecting what the command writes. */
+export function captureIo(cwd: string): Io & { out: string; err: string } {
+  const o = { out: '', err: '' };
+  return Object.assign(o, {
+    stdout: (t: string) => void (o.out += t),
+    stderr: (t: string) => void (o.err += t),
+    env: { NO_COLOR: '1' } as NodeJS.ProcessEnv,
+    cwd,
+    isTTY: false,
+  });
 }

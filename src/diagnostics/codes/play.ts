@@ -1,0 +1,31 @@
+import { defineDiagnostics } from '../catalog.js';
+
+// Play sessions' logs (.aureus/sessions/<id>/turns.jsonl, src/play/records.ts): AUR62xx, a sub-range
+// of AUR6xxx (commit, locks, resume). A bad line itself gets the world files' JSON and schema codes
+// (AUR1005, AUR1011, …) with its line:column; these say what it means for the session.
+defineDiagnostics([
+  {
+    code: 'AUR6201',
+    severity: 'error',
+    message: 'session {id} cannot be read: {detail}',
+    hint: 'turns.jsonl is written by aureus and only ever appended to: restore it (e.g. from a backup), fix the line(s) named here by hand, or remove .aureus/sessions/{id} to drop the session',
+  },
+  {
+    code: 'AUR6202',
+    severity: 'error',
+    message: 'no start record: the file is empty',
+    hint: 'the session was created but nothing was written to it (stopped before its first turn?); remove .aureus/sessions/{id} and start the scene again',
+  },
+  {
+    code: 'AUR6203',
+    severity: 'error',
+    message: 'the first record is a "{type}" record, not the session\'s "start" record',
+    hint: 'a session log begins with {"type":"start","session":…,"seed":…,"setup":…}; lines before it were added by hand or the start line was lost',
+  },
+  {
+    code: 'AUR6204',
+    severity: 'warning',
+    message: 'session {id} is listed as unreadable: {problem}',
+    hint: '`aureus session show {id}` lists every problem of its log',
+  },
+]);

@@ -1,0 +1,57 @@
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { validatorFor } from '../schemas/validators.js';
+import { withLocation } from '../store/load.js';
+import { parseJsonTextSafe } from '../store/read.js';
+import { schemaDiagnostics } from '../store/schema.js';
+import type { TurnRecord } from './types.js';
+
+/**
+ * Reading a session log (turns.jsonl) into records: each line as strict JSON, then against the turn
+ * record schema (src/schemas/turn-record.ts), then the log must begin with its start record. The
+ * replay (state.ts) trusts what this returns; everything else is an AureusError (exit 3) whose
+ * diagnostics name the file, the line:column, the JSON pointer, what was expected and a hint.
+ */
+
+/** What the schema diagnostics' hints point to for the records' shapes. */
+const RECORD_DOC = 'the session records of docs/play.md';
+
+/** At most this many problems are listed (a log of garbage could have thousands of lines). */
+const MAX_PROBLEMS = 20;
+
+export function parseTurnLog(text: string, id: string, rel: string): TurnRecord[] {
+  const records: TurnRecord[] = [];
+  const problems: Diagnostic[] = [];
+  let badLines = 0;
+  let firstLine = 0;
+  text.split('\n').forEach((line, i) => {
+    if (line.trim() === '') return;
+    const r = readLine(line, rel, i + 1);
+    if (Array.isArray(r)) {
+      badLines++;
+      problems.push(...r.slice(0, MAX_PROBLEMS - problems.length));
+      return;
+    }
+    if (!records.length) firstLine = i + 1;
+    records.push(r);
+  });
+  if (badLines) throw unreadable(id, rel, `${badLines} line${badLines === 1 ? ' is' : 's are'} not a turn record`, problems);
+  const first = records[0];
+  if (!first) throw unreadable(id, rel, 'its log is empty', [diag('AUR6202', { id }, { file: rel })]);
+  if (first.type !== 'start') throw unreadable(id, rel, 'its log does not begin with a start record', [diag('AUR6203', { type: first.type }, { file: rel, line: firstLine, column: 1 })]);
+  return records;
+}
+
+/** One non-blank line: its record, or its problems located at `lineNo` (and the column inside it). */
+function readLine(line: string, rel: string, lineNo: number): TurnRecord | Diagnostic[] {
+  const onLine = (d: Diagnostic): Diagnostic => ({ ...d, line: lineNo, column: d.column ?? 1 });
+  const r = parseJsonTextSafe(line, rel);
+  if (!r.ok) return r.diagnostics.map(onLine);
+  const problems = schemaDiagnostics(validatorFor('play/turn_record'), r.value, rel, RECORD_DOC);
+  return problems.length ? problems.map((d) => onLine(withLocation(d, r.locate))) : (r.value as TurnRecord);
+}
+
+/** The error of a session whose log cannot be read: AUR6201 naming it and the detail, then each problem. */
+export function unreadable(id: string, rel: string, detail: string, problems: Diagnostic[]): AureusError {
+  return new AureusError(`session ${id} cannot be read`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6201', { id, detail }, { file: rel }), ...problems] });
+}
