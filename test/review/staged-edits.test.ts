@@ -88,6 +88,11 @@ describe('staged edits that cannot be adopted refuse the commit, changing nothin
     const { w, f, original } = stagedCase('emptied', 'episode_script.md');
     fs.writeFileSync(f, '');
     await expectRefused(w, 'episode_script.md', 'is empty');
+    // The review still shows the episode, and says what the commit would refuse.
+    const v = await cli(['episode', 'review'], w);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stdout).toContain('SC01');
+    expect(v.stderr).toContain(`AUR6111 the staged file ${runRel(w)}/stage/${EP}/episode_script.md is empty`);
     await restoreAndCommit(w, 'episode_script.md', original, Buffer.alloc(0));
   }, 120_000);
 

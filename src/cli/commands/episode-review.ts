@@ -94,6 +94,9 @@ async function showReview(c: CommandContext, o: { json?: boolean; restore?: bool
       c.io.stderr(`restored ${x.file}${x.kept ? ` (your version: ${x.kept})` : ''}\n`);
     }
   }
+  // What `episode commit` would refuse (AUR6106, AUR6111), said before it is tried.
+  const { inspectStagedEdits } = await import('../../pipeline/staged-edits.js');
+  printWarnings(c, inspectStagedEdits(c.root, r).refused.map((x) => x.diagnostic));
   const { world } = await loadValidatedWorld(c.root);
   const v = await reviewView(c.root, world);
   c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
