@@ -15,7 +15,8 @@ import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
-import { loadPlanning, stagedFiles } from './planning-checkpoint.js';
+import { loadPlanning } from './planning-checkpoint.js';
+import { adoptableEdits, scriptSections } from './staged-edits.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
 import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
@@ -171,42 +172,21 @@ export function setPinned(root: string, rawId: string, pinned: boolean): string 
   return id;
 }
 
-/** Scene sections of a script (`## SC04 — …` up to the next scene heading). */
-export function scriptSections(script: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const parts = script.replace(/\r\n?/g, '\n').split(/^(?=## SC\d{2,3}\b)/m);
-  for (const p of parts) {
-    const m = /^## (SC\d{2,3})\b/.exec(p);
-    if (m) out.set(m[1]!, p.trim());
-  }
-  return out;
-}
-
 /**
  * Hand edits in the run's stage/ folder (staged files differ from what stage H staged): a scene
- * changed in the script is adopted as the author's edit of that scene; any other file is refused.
+ * changed in the script is adopted as the author's edit of that scene. Anything that cannot be
+ * adopted (staged-edits.ts) refuses before any scene is touched.
  */
 export async function adoptStagedEdits(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
-  const runDir = path.join(root, review.run_dir);
-  const files = stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number));
-  if (!files) return;
-  let st: StagedEpisode | null = null;
-  for (const [rel, staged] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
-    let now: string;
-    try {
-      now = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
-    } catch {
-      continue; // deleted: staged again from the scenes
-    }
-    if (now === staged) continue;
-    const file = path.posix.join(review.run_dir, 'stage', rel);
-    if (!rel.endsWith('/episode_script.md')) throw new AureusError(`the staged file ${file} was changed by hand`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6106', { file })] });
+  const scripts = adoptableEdits(root, review);
+  if (!scripts.length) return;
+  const st = loadStaged(root, review);
+  for (const { staged, now } of scripts) {
     const before = scriptSections(staged);
-    const after = scriptSections(now);
-    st ??= loadStaged(root, review);
-    for (const [id, text] of after) {
-      if (before.get(id) === text) continue;
-      requireUnpinned(st, id);
+    const changed = [...scriptSections(now)].filter(([id, text]) => before.get(id) !== text);
+    // Pins first: a refused pinned scene must not leave the others adopted.
+    for (const [id] of changed) requireUnpinned(st, id);
+    for (const [id, text] of changed) {
       await applyHumanText(st, world, id, text);
       warnings.push(diag('AUR6107', { scene: id }));
     }

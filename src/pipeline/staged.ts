@@ -14,7 +14,9 @@ import { clearReview, describeChanges, readReview, sceneState, writeReview, type
  * staging. What they guarantee:
  *   - an episode under review is never replaced by another run (AUR6102: commit or discard it);
  *   - a hand edit of the staged script is adopted as a human edit of its scene, a hand edit of any
- *     other staged file is refused (AUR6106): nothing in stage/ is silently overwritten;
+ *     other staged file is refused (AUR6106), and so is a staged file deleted, emptied or no longer
+ *     text, or a script missing a scene (AUR6111, staged-edits.ts): nothing in stage/ is silently
+ *     overwritten;
  *   - before a commit every scene the author touched (all of them when the world changed since
  *     planning) is verified again on the current world; a hard finding refuses the commit naming
  *     the scene and the finding (AUR6105, exit 4);

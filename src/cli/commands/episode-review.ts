@@ -14,20 +14,13 @@ export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: ()
   wire(group.command('review')
     .description('show the staged episode: beat sheet, scenes with findings, claims and their fate, cost so far')
     .option('--json', 'print the review as JSON')
+    .option('--restore', 'first put back the staged original of every staged file a commit would refuse (AUR6106, AUR6111)')
     .addHelpText('after', `
 Examples:
   $ aureus episode run --review && aureus episode review
-  $ aureus episode review --json | jq '.scenes[] | select(.findings | length > 0)'`))
-    .action(async (o: { json?: boolean }) => {
-      const c = ctx();
-      const { loadValidatedWorld } = await import('../../store/validate.js');
-      const { reviewView, renderReview } = await import('../../pipeline/review-view.js');
-      const { requireReview } = await import('../../pipeline/review-state.js');
-      requireReview(c.root);
-      const { world } = await loadValidatedWorld(c.root);
-      const v = await reviewView(c.root, world);
-      c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
-    });
+  $ aureus episode review --json | jq '.scenes[] | select(.findings | length > 0)'
+  $ aureus episode review --restore    # a deleted, emptied or broken staged file back as staged`))
+    .action(async (o: { json?: boolean; restore?: boolean }) => showReview(ctx(), o));
 
   wire(group.command('commit')
     .description('commit the staged episode as reviewed (refuses, naming the scene, if a check fails)')
@@ -41,7 +34,8 @@ trailers.
 Examples:
   $ aureus episode commit
 
-Exit codes: 0 committed, 2 nothing staged or a staged file other than the script changed by hand,
+Exit codes: 0 committed, 2 nothing staged, a staged file other than the script changed by hand, or a
+staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
@@ -85,3 +79,25 @@ Exit codes: 0 committed, 2 nothing staged or a staged file other than the script
       c.io.stdout(`${c.chalk.green('✓')} discarded the staged ${r.episode} (${r.run_dir})\n`);
     });
 };
+
+/** The review (with --restore, the staged originals of the files a commit would refuse put back first). */
+async function showReview(c: CommandContext, o: { json?: boolean; restore?: boolean }): Promise<void> {
+  const { loadValidatedWorld } = await import('../../store/validate.js');
+  const { reviewView, renderReview } = await import('../../pipeline/review-view.js');
+  const { requireReview } = await import('../../pipeline/review-state.js');
+  const r = requireReview(c.root);
+  if (o.restore) {
+    const { withLock } = await import('../../pipeline/lock.js');
+    const { restoreStaged } = await import('../../pipeline/staged-edits.js');
+    // Said on stderr: --json keeps stdout the review alone.
+    for (const x of await withLock(c.root, 'episode review --restore', async () => restoreStaged(c.root, r))) {
+      c.io.stderr(`restored ${x.file}${x.kept ? ` (your version: ${x.kept})` : ''}\n`);
+    }
+  }
+  // What `episode commit` would refuse (AUR6106, AUR6111), said before it is tried.
+  const { inspectStagedEdits } = await import('../../pipeline/staged-edits.js');
+  printWarnings(c, inspectStagedEdits(c.root, r).refused.map((x) => x.diagnostic));
+  const { world } = await loadValidatedWorld(c.root);
+  const v = await reviewView(c.root, world);
+  c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
+}

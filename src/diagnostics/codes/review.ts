@@ -11,9 +11,10 @@ defineDiagnostics([
   { code: 'AUR6103', severity: 'error', message: 'unknown scene {scene} in the staged episode {episode}', hint: 'scenes: {scenes}' },
   { code: 'AUR6104', severity: 'error', message: 'scene {scene} is pinned', hint: 'run `aureus scene unpin {scene}` first' },
   { code: 'AUR6105', severity: 'error', message: 'scene {scene} breaks a check: {code} {message}{where}', hint: '{fix}' },
-  { code: 'AUR6106', severity: 'error', message: 'the staged file {file} was changed by hand and cannot be adopted', hint: 'change scenes with `aureus scene edit <SCxx> --from FILE`; to restore the staged file, run `aureus episode review` after deleting it' },
+  { code: 'AUR6106', severity: 'error', message: 'the staged file {file} was changed by hand and cannot be adopted', hint: 'change scenes with `aureus scene edit <SCxx> --from FILE`; `aureus episode review --restore` puts the staged original back (your version is kept in the run\'s hand-edits/ folder)' },
   { code: 'AUR6107', severity: 'info', message: 'adopted the hand edit of {scene} in the staged script as a human edit', hint: '' },
   { code: 'AUR6108', severity: 'warning', message: 'the world changed since {episode} was planned: every scene was verified again against the current world', hint: '' },
   { code: 'AUR6109', severity: 'error', message: 'bad --set "{value}": {detail}', hint: 'write --set <path>=<value>, e.g. --set characters.cato.status=exiled (docs/paths.md)' },
   { code: 'AUR6110', severity: 'error', message: 'the edit of {scene} cannot be read: {detail}', hint: 'give the scene text, or the three sections ---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS---' },
+  { code: 'AUR6111', severity: 'error', message: 'the staged file {file} {problem}: this cannot be adopted, nothing was changed and the episode stays staged', hint: 'put the file back as it was, or run `aureus episode review --restore` for the staged original (a changed file is kept in the run\'s hand-edits/ folder){more}' },
 ]);
