@@ -57,7 +57,8 @@ export interface EpisodeRunOptions {
   preflight?: RunPreflight | null;
   /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
   steering?: import('../stages/c-director/steering.js').Steering | null;
-  trailers?: string[];
+  /** Extra commit trailers; a function is asked at the commit, after the staged hand edits were adopted. */
+  trailers?: string[] | (() => string[]);
   /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
   costGuard?: import('../providers/cost-guard.js').CostGuard;
   /** `season run --batch`: real calls go through the Message Batches API (batch ids kept in the run folder). */
@@ -358,7 +359,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   const configured = git.setConfig(ENTITY_DIFF_CONFIG);
   configured.catch(() => undefined); // awaited by commitEpisode
   const tag = await tagNameFor(run.root, ref, git);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + (run.o.trailers ?? []).map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
+  const trailers = typeof run.o.trailers === 'function' ? run.o.trailers() : (run.o.trailers ?? []);
+  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + trailers.map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };

@@ -39,15 +39,20 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
-      const { requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+      const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
       const r = requireReview(c.root);
-      const ch = reviewChanges(r);
-      const trailers = [
-        'Aureus-Reviewed: yes',
-        ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
-        ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
-        ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
-      ];
+      let ch = reviewChanges(r);
+      // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
+      // and belong in Aureus-Edited as much as `scene edit`'s do.
+      const trailers = () => {
+        ch = reviewChanges(readReview(c.root) ?? r);
+        return [
+          'Aureus-Reviewed: yes',
+          ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
+          ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
+          ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
+        ];
+      };
       const warnings: Diagnostic[] = [];
       const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
       try {

@@ -35,7 +35,7 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
 }
 
 /** `episode run` of the staged episode again: its own run folder, from its checkpoints. */
-export async function restage(c: CommandContext, r: ReviewState, warnings: Diagnostic[], lockHeld: boolean, commit = false, trailers: string[] = []): Promise<EpisodeRunSummary> {
+export async function restage(c: CommandContext, r: ReviewState, warnings: Diagnostic[], lockHeld: boolean, commit = false, trailers: string[] | (() => string[]) = []): Promise<EpisodeRunSummary> {
   const { runEpisode } = await import('../../pipeline/run-episode.js');
   return runEpisode({
     root: c.root,
