@@ -96,6 +96,10 @@ describe('CLI edges', () => {
     expect(status.pending_commit).toBe(next);
     expect(status.next_episode).toBe(`s01e${String(Number(next.slice(4)) + 1).padStart(2, '0')}`);
     expect((await cli(['status'], root)).stdout).toContain(`the commit of ${next} was interrupted`);
+    // episode plan plans the episode after it, and warns that the world may still change under it.
+    const plan = await cli(['episode', 'plan', '--json'], root);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain(`warning AUR6023 the commit of ${next} was interrupted and is not finished`);
     // And the next run finishes that commit.
     const again = await cli(['episode', 'run', '--json'], root);
     expect(again.code, again.stderr).toBe(0);

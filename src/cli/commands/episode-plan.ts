@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
+import '../../diagnostics/codes/commit.js';
 import { formatDiagnostics } from '../io.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 import { inheritErrorHandling } from './index.js';
@@ -89,6 +90,10 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
 
   // Everything `aureus validate` checks, before any file is written.
   const { world, configFile } = await loadValidatedWorld(c.root);
+  // A killed commit waits to be rolled forward by the next run: say so, since a plan made now is of
+  // the world as its files stand, which that commit may still change (status says it too).
+  const pending = (await import('../../pipeline/transaction.js')).pendingCommitEpisodes(c.root);
+  if (pending.length) c.io.stderr(formatDiagnostics([diag('AUR6023', { episodes: pending.join(', ') })], c.chalk).replace(/^\n/, ''));
   const next = await nextEpisodeRef(c.root, opts.season);
   const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
   (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
