@@ -7,6 +7,10 @@ import type { ResolvedDelta } from '../domain/delta.js';
 import { RUNS_DIR, seasonDirName } from '../paths.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { withLock } from '../pipeline/lock.js';
+import { requireCleanWorld } from '../pipeline/clean-world.js';
+import { createGit } from '../git/adapter.js';
+import type { GitPort } from '../git/port.js';
+import { notesRel } from '../season/notes.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
 import { loadLexicon } from '../stages/f-verifier/load.js';
 import type { LexiconEntry } from '../stages/e-writer/types.js';
@@ -32,12 +36,25 @@ export interface CanonizeResult {
 }
 
 /**
+ * Refuse uncommitted edits to what a canonization rewrites from the files on disk (exit 8, AUR6001,
+ * the check of `episode run`): the world files (loaded, the deltas applied, written back whole) and
+ * the season notes. A canonization commits only the paths it writes, but a hand edit inside one of
+ * them would go out in its commit as the session's. Play takes no --allow-dirty: the edit is the
+ * user's to commit or discard. Checked before a session starts (run.ts, `readOnly`: a refused
+ * session writes nothing) and again under the lock before each commit (the user may edit meanwhile).
+ */
+export function refuseUncommittedEdits(git: GitPort, season: number, opts: { readOnly?: boolean } = {}): Promise<void> {
+  return requireCleanWorld(git, ['world', notesRel(season)], { allowDirtyFlag: false, readOnly: opts.readOnly });
+}
+
+/**
  * The canonization gate (seed 004): the staged proposals are judged by stage F (verify.ts: the
  * session as a scene under test, every stage F rule) and by the delta engine's own checks (path,
  * op, range, entity) as they apply, the accepted ones applied to the
  * world on disk, and world files + the canon record + season notes go out as ONE commit through
  * the pipeline's journaled transaction, under the run lock (so two sessions, or a session and
- * `episode run`, are serialised). Rejected proposals keep their reasons in the session log.
+ * `episode run`, are serialised). Rejected proposals keep their reasons in the session log. An
+ * uncommitted edit to the world or the notes refuses the commit (exit 8, nothing written).
  */
 export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string): Promise<CanonizeResult> {
   return withLock(root, `play ${s.session}`, async () => {
@@ -71,7 +88,15 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
     ].join('\n');
     const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
-    const res = await commitEpisode(root, runDir, { episode: `play/${s.session}/${n}`, tag: `play/${s.session}/${n}`, message, files });
+    const git = createGit(root, { batch: true });
+    let res;
+    try {
+      // Checked only when there is something to commit: a canonization with nothing staged writes nothing.
+      await refuseUncommittedEdits(git, s.setup.season);
+      res = await commitEpisode(root, runDir, { episode: `play/${s.session}/${n}`, tag: `play/${s.session}/${n}`, message, files }, { git });
+    } finally {
+      git.close();
+    }
     return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
   });
 }

@@ -3,6 +3,9 @@ import type { Readable, Writable } from 'node:stream';
 import { loadConfigOrThrow } from '../config/index.js';
 import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
+import { createGit } from '../git/adapter.js';
+import { hasPendingCommits } from '../pipeline/transaction.js';
+import { refuseUncommittedEdits } from './canonize.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
@@ -62,6 +65,16 @@ async function setupFor(root: string, o: PlayOptions) {
   return { world, packet, setup };
 }
 
+/**
+ * Before a session starts or resumes: uncommitted edits its canonization would carry are refused
+ * (exit 8), so no turn is played only to be kept from canon. An interrupted commit is rolled forward
+ * first, under the lock, by the canonization, which checks again then (as `episode run` waits for it).
+ */
+async function refuseDirtyWorld(root: string, season: number): Promise<void> {
+  if (hasPendingCommits(root)) return;
+  await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
+}
+
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
   const store = fileSessionStore(root);
   const { config } = loadConfigOrThrow(root);
@@ -79,11 +92,14 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     const llm = openLlm({ root, config, seed: first.seed });
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
+    // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
+    if (!session.done) await refuseDirtyWorld(root, first.setup.season);
     for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
     if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     await session.recover();
   } else {
     const { world, packet, setup } = await setupFor(root, o);
+    await refuseDirtyWorld(root, setup.season);
     const id = o.session ?? `${setup.principal}-${String(store.list().length + 1).padStart(3, '0')}`;
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
@@ -114,8 +130,13 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
   const s = session.state;
   emit({ type: 'done', session: s.session, turns: s.director.turn_count });
   if (interrupted || !session.done) {
-    if (!o.json) io.stderr(`aureus: session ${s.session} paused; continue with \`aureus play --resume ${s.session}\`\n`);
-    return interrupted ? 130 : 0;
+    const held = session.postponed;
+    const staged = held ? ' with its proposals staged, not canonized' : '';
+    if (!o.json) io.stderr(`aureus: session ${s.session} paused${staged}; continue with \`aureus play --resume ${s.session}\`\n`);
+    if (interrupted) return 130;
+    // The input ended while a canonization waited (the lock, exit 9; uncommitted edits, exit 8): the
+    // scene's changes are not canon, which a script must not read as success. Nothing is lost.
+    if (held) throw new AureusError(`session ${s.session} ended with its proposals staged: ${held.message}`, { exitCode: held.exitCode, diagnostics: held.diagnostics, hint: held.hint });
   }
   return 0;
 }

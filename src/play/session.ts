@@ -222,9 +222,21 @@ export class PlaySession {
   }
 
   /**
+   * Why the last canonization did not run (the lock held, exit 9; uncommitted edits, exit 8), until
+   * one runs: the session then ends with that exit code (run.ts), its proposals staged, not lost.
+   */
+  get postponed(): AureusError | null {
+    return this.held;
+  }
+
+  private held: AureusError | null = null;
+
+  /**
    * Canonize under the run lock. Another session canonizing holds it for a moment, so a few tries;
-   * an `episode run` holds it for minutes: then the proposals stay staged, the user is told, and the
-   * scene goes on (a later /commit, /end or --resume canonizes). Returns whether it ran.
+   * an `episode run` holds it for minutes; the user may have edited the world since the session
+   * started (canonize refuses to commit the edit as the session's). Then the proposals stay staged,
+   * the user is told, and the scene goes on (a later /commit, /end or --resume canonizes). Returns
+   * whether it ran.
    */
   private async checkpoint(trigger: string): Promise<boolean> {
     let r: Awaited<ReturnType<typeof canonize>> | undefined;
@@ -232,14 +244,17 @@ export class PlaySession {
       try {
         r = await canonize(this.d.root, this.state, this.d.packet, trigger);
       } catch (e) {
-        if (!(e instanceof AureusError) || e.exitCode !== ExitCode.LOCKED) throw e;
-        if (i >= LOCK_TRIES) {
-          this.d.emit({ type: 'notice', message: `another run holds the world lock (${e.message}); the staged proposals stay staged — /commit or /end again later, or --resume` });
-          return false;
+        if (!(e instanceof AureusError) || (e.exitCode !== ExitCode.LOCKED && e.exitCode !== ExitCode.DIRTY_WORLD)) throw e;
+        if (e.exitCode === ExitCode.LOCKED && i < LOCK_TRIES) {
+          await new Promise((res) => setTimeout(res, 250));
+          continue;
         }
-        await new Promise((res) => setTimeout(res, 250));
+        this.held = e;
+        this.d.emit({ type: 'notice', message: postponedNotice(e) });
+        return false;
       }
     }
+    this.held = null;
     const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
     this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
     this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
@@ -255,4 +270,12 @@ export class PlaySession {
     this.record({ type: 'complete', id: this.nextId(), trigger, evaluation, next });
     this.d.emit({ type: 'episode_complete', trigger, evaluation, next_suggestion: next });
   }
+}
+
+/** Why a canonization waits, and what the user can do about it. */
+function postponedNotice(e: AureusError): string {
+  const stays = 'the staged proposals stay staged';
+  if (e.exitCode === ExitCode.LOCKED) return `another run holds the world lock (${e.message}); ${stays} — /commit or /end again later, or --resume`;
+  const what = e.diagnostics.map((d) => d.message).join('; ');
+  return `${what}: canonizing now would commit them as this session's; ${stays} — commit or discard them, then /commit or /end again, or --resume`;
 }

@@ -90,14 +90,17 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(missing.stderr).toMatch(/no session nope/);
   });
 
-  it('a held world lock postpones canonization: the proposals stay staged and the session goes on', async () => {
+  it('a held world lock postpones canonization: the proposals stay staged, the session goes on, and ends with exit 9', async () => {
     const { acquireLock } = await import('../../src/pipeline/lock.js');
     const w = copyRepo(base(), 'play-locked');
     const lock = acquireLock(w, 'episode run (test)');
     try {
       const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 'l1'], w, 'Catiline, where were you?\n/commit\nAnd then?\n');
-      expect(r.code, r.stderr).toBe(0);
+      // The input ended with the proposals still staged because of the lock: exit 9, as the README's table says.
+      expect(r.code, r.stderr).toBe(9);
       expect(r.stderr).toMatch(/another run holds the world lock/);
+      expect(r.stderr).toMatch(/AUR6002/);
+      expect(r.stderr).toMatch(/aureus play --resume l1/);
       expect((r.stdout.match(/^CATILINE: /gm) ?? []).length).toBe(2);
       expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
       expect(records(w, 'l1').filter((x) => x.type === 'proposal').length).toBeGreaterThan(0);
