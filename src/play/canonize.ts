@@ -73,7 +73,9 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
       const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
       files[notes.rel] = notes.content;
     }
-    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: [], rejected: {}, scene_findings: judged.scene };
+    // Nothing to write: the accepted proposals (if any) change nothing (a weight already at its
+    // limit). They are accepted all the same, or they would stay pending in every later checkpoint.
+    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: judged.acceptedIds, rejected: {}, scene_findings: judged.scene };
     const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
     files[path.posix.join('seasons', seasonDirName(s.setup.season), 'play', s.session, `canon_${String(n).padStart(2, '0')}.json`)] = stableStringify(record);
     const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();

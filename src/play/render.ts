@@ -14,7 +14,11 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
     case 'notice':
       return { err: `aureus: ${e.message}\n` };
     case 'canonized': {
-      const head = e.commit ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n` : `\n[canon] nothing to canonize\n`;
+      const head = e.commit
+        ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n`
+        : e.accepted.length
+          ? `\n[canon] accepted ${e.accepted.join(', ')}: no change to the world (already so); nothing to commit\n`
+          : `\n[canon] nothing to canonize\n`;
       // Findings about the scene that bind no proposal: the user still sees what stage F found.
       return { out: head + e.scene_findings.map((f) => `[canon] scene finding (no proposal rejected): ${f}\n`).join('') };
     }
