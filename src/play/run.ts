@@ -57,7 +57,10 @@ async function setupFor(root: string, o: PlayOptions) {
   else if (o.at) {
     const ids = (o.with ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     for (const id of ids) requireLiving(world, id, '--with');
-    packet = improvisedPacket(world, o.at, [o.as, ...ids.filter((i) => i !== o.as)]);
+    const others = ids.filter((i) => i !== o.as);
+    // The Actor voices the others: a scene with nobody else on stage has no one to answer.
+    if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, hint: `name at least one other living character, e.g. --as ${o.as} --at ${o.at} --with ${world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline'}` });
+    packet = improvisedPacket(world, o.at, [o.as, ...others]);
   } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE });
   const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');
   const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;

@@ -77,6 +77,9 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
       [['--as', 'cicero', '--scene', 'SC42'], /scene SC42 not found in any planned or committed episode/],
       [['--as', 'cicero', '--scene', 'nonsense'], /expected SCxx or sNNeNN\/SCxx/],
       [['--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'forever'], /--mode forever: expected/],
+      // Nobody but the principal on stage: no one for the Actor to voice.
+      [['--as', 'cicero', '--at', 'forum', '--with', 'cicero'], /--with names no one besides cicero, the character you play/],
+      [['--as', 'cicero', '--at', 'forum'], /--with names no one besides cicero/],
     ];
     for (const [args, re] of cases) {
       const r = await playScript(['play', ...args], w, 'hello\n');
