@@ -47,7 +47,9 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
     const d = deltas[r.failedIndex ?? 0];
     throw new AureusError('the --set change cannot be applied', {
       exitCode: ExitCode.USAGE,
-      diagnostics: [diag('AUR6109', { value: `${d?.path}=${JSON.stringify(d?.value)}`, detail: r.diagnostics.map((x) => x.message).join('; ') }), ...r.diagnostics],
+      // One diagnostic naming the --set: the engine's messages are its detail (listing them again
+      // printed each twice), and the engine's hint (the valid paths) is the more useful one.
+      diagnostics: [diag('AUR6109', { value: `${d?.path}=${JSON.stringify(d?.value)}`, detail: r.diagnostics.map((x) => x.message).join('; ') }, r.diagnostics[0]?.hint ? { hint: r.diagnostics[0].hint } : {})],
     });
   }
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {

@@ -155,6 +155,9 @@ describe('what-if branches that diverge', () => {
     const bad = await cli(['branch', 'oops', '--set', 'global.unrest=1'], w);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('AUR6109');
+    // Said once, with the engine's hint naming valid paths (the engine's own AUR2020 is not listed again).
+    expect(bad.stderr.match(/unknown delta path 'global\.unrest'/g)).toHaveLength(1);
+    expect(bad.stderr).toContain('hint: Valid paths are listed in docs/paths.md');
     expect(git(w, 'branch', '--list', 'oops')).toBe('');
     // A change that breaks a hard constraint (the consul survives the season) is refused too.
     const hard = await cli(['branch', 'oops', '--set', 'characters.cicero.status=dead'], w);
