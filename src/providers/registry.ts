@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { AureusConfig } from '../config/types.js';
 import { parseProviderId, resolveProviderSpec } from '../config/provider-id.js';
@@ -8,6 +9,9 @@ import { BatchProvider, type BatchOptions } from './batch.js';
 import { CallBudget } from './budget.js';
 import { CachingProvider, ResponseCache } from './cache.js';
 import { OfflineProvider } from './offline/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
+import '../diagnostics/codes/llm.js';
 
 /**
  * The provider registry, keyed by id string (see config/provider-id.ts for the forms):
@@ -65,6 +69,7 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
     return { provider: new OfflineProvider({ seed: opts.seed ?? 'aureus', chaos: opts.chaos ?? opts.config.chaos }), providerId: 'offline', deterministic: true, budget };
   }
   if (spec.kind === 'replay') {
+    requireReplayDir(opts.root, spec.dir);
     const provider = new CachingProvider({
       id: 'replay',
       family: 'anthropic',
@@ -94,4 +99,18 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   }
   const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner, effort });
   return { provider, providerId, deterministic: true, pinnedModel: pinned, budget };
+}
+
+/** A replay folder that is missing or not a folder answers nothing: say so before the first call misses. */
+function requireReplayDir(root: string, dir: string): void {
+  const abs = path.resolve(root, dir);
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(abs);
+  } catch {
+    st = undefined;
+  }
+  if (st?.isDirectory()) return;
+  const reason = st ? 'is not a folder' : 'does not exist';
+  throw new AureusError(`replay folder ${abs} ${reason}`, { exitCode: ExitCode.PROVIDER, diagnostics: [diag('AUR4303', { dir, abs, reason })] });
 }

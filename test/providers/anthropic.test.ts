@@ -364,6 +364,7 @@ describe('record/replay cache', () => {
   });
 
   it('a replay miss names the role, the scene and the key', async () => {
+    fs.mkdirSync(path.join(root, 'recorded'), { recursive: true }); // a recorded folder without this call
     const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:recorded')), env: {} });
     const err = (await replay.complete(writerRequest({ meta: { episode: 's01e02', scene: 'SC07' } })).catch((e: unknown) => e)) as ReplayMissError;
     expect(err).toBeInstanceOf(ReplayMissError);

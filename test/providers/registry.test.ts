@@ -15,6 +15,21 @@ describe('provider registry', () => {
     expect(createProvider('auto', { root, config, env: {} })).toMatchObject({ providerId: 'offline' });
     expect(createProvider('auto', { root, config, env: { ANTHROPIC_API_KEY: FAKE_KEY } })).toMatchObject({ providerId: 'anthropic', deterministic: false });
     expect(createProvider('anthropic:claude-opus-4-5', { root, config, env: { ANTHROPIC_API_KEY: FAKE_KEY } })).toMatchObject({ providerId: 'anthropic:claude-opus-4-5', pinnedModel: 'claude-opus-4-5' });
+    // replay:<dir> needs the folder a recorded run wrote; a missing one (or a file) is refused up front.
+    for (const [dir, reason] of [['rec', 'does not exist'], ['rec.txt', 'is not a folder']] as const) {
+      if (dir === 'rec.txt') fs.writeFileSync(path.join(root, dir), 'x');
+      let err: unknown;
+      try {
+        createProvider(`replay:${dir}`, { root, config, env: {} });
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(AureusError);
+      expect((err as AureusError).exitCode).toBe(7);
+      expect((err as AureusError).diagnostics[0]).toMatchObject({ code: 'AUR4303' });
+      expect((err as AureusError).diagnostics[0]!.message).toBe(`replay:${dir}: ${path.join(root, dir)} ${reason}, so every call would be a replay miss`);
+    }
+    fs.mkdirSync(path.join(root, 'rec'));
     expect(createProvider('replay:rec', { root, config, env: {} })).toMatchObject({ providerId: 'replay:rec', deterministic: true });
     // cache.mode replay: anthropic without a key is fine, and deterministic
     const replayMode = testConfig((c) => (c.cache.mode = 'replay'));

@@ -170,6 +170,12 @@ defineDiagnostics([
     hint: 'record it first with a real provider (cache.mode read-write), or point replay:<dir> at the cache that holds it',
   },
   {
+    code: 'AUR4303',
+    severity: 'error',
+    message: 'replay:{dir}: {abs} {reason}, so every call would be a replay miss',
+    hint: 'point replay:<dir> at the folder a recorded run wrote (cache.dir in aureus.config.yaml, .aureus/cache by default), relative to the world repository',
+  },
+  {
     code: 'AUR4302',
     severity: 'warning',
     message: 'ignoring a corrupt cache entry {file}: {detail}',
