@@ -98,7 +98,7 @@ async function isDir(p: string): Promise<boolean> {
 }
 
 /** Seasons that have a folder (seasons/season_NN); season 1 is always expected. */
-async function seasonNumbers(root: string): Promise<number[]> {
+export async function seasonNumbers(root: string): Promise<number[]> {
   const found = new Set<number>([1]);
   try {
     for (const e of await readdir(path.join(root, 'seasons'), { withFileTypes: true })) {

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+
+afterAll(cleanup);
+
+/** Commit every change of the world repository (a run refuses uncommitted world edits). */
+function commitAll(root: string, msg: string): void {
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', msg);
+}
+
+describe('season notes are part of the world validate checks', () => {
+  it('a notes.json that is not JSON fails validate (AUR1005 at line:col) and the run before any work', async () => {
+    const root = await makeWorld('notes-json');
+    fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), '{bad\n');
+    commitAll(root, 'bad notes');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    const d = (JSON.parse(v.stdout) as { diagnostics: { code: string; file: string; line: number; column: number }[] }).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ code: 'AUR1005', file: 'seasons/season_01/notes.json', line: 1, column: 2 })]);
+    const r = await cli(['episode', 'run'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/1:2: error AUR1005/);
+    expect(r.stderr).not.toMatch(/position \d/);
+    expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
+  }, 120_000);
+
+  it('a notes.json that breaks its schema is AUR3063 with line:col', async () => {
+    const root = await makeWorld('notes-schema');
+    fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), '{"format":1,"season":1,"notes":[{"id":"n001"}]}\n');
+    commitAll(root, 'bad notes');
+    const v = await cli(['validate'], root);
+    expect(v.code).toBe(3);
+    expect(v.stdout + v.stderr).toMatch(/1:33: error AUR3063 .*must have required property 'text'/);
+  }, 120_000);
+});
