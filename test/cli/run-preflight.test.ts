@@ -36,3 +36,34 @@ describe('season notes are part of the world validate checks', () => {
     expect(v.stdout + v.stderr).toMatch(/1:33: error AUR3063 .*must have required property 'text'/);
   }, 120_000);
 });
+
+describe('a bad model id from a flag is the flag’s usage error, not the config file’s', () => {
+  it('--model director=gpt-9: exit 2 naming the flag and the known ids; nothing blamed on aureus.config.yaml, nothing written', async () => {
+    const root = await makeWorld('model-flag');
+    const r = await cli(['episode', 'run', '--model', 'director=gpt-9'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AUR4003 bad --model value "director=gpt-9": unknown model id "gpt-9"/);
+    expect(r.stderr).toMatch(/hint: known models: .*claude-sonnet-5-5/);
+    expect(r.stderr).not.toMatch(/aureus\.config\.yaml/);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+  }, 120_000);
+
+  it('--provider anthropic:gpt-9 is the --provider flag’s error (exit 2)', async () => {
+    const root = await makeWorld('provider-flag');
+    const r = await cli(['episode', 'run', '--provider', 'anthropic:gpt-9'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AUR4003 bad --provider value "anthropic:gpt-9": unknown model id "gpt-9"/);
+    expect(r.stderr).not.toMatch(/aureus\.config\.yaml/);
+  }, 120_000);
+
+  it('the same unknown id written in aureus.config.yaml stays the file’s error (exit 3, AUR4007 at its line)', async () => {
+    const root = await makeWorld('model-file');
+    const file = path.join(root, 'aureus.config.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/director: claude-sonnet-5-5/, 'director: gpt-9'));
+    commitAll(root, 'bad model');
+    const r = await cli(['episode', 'run'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/\/models\/director: error AUR4007 unknown model id "gpt-9"|\d+:\d+: error AUR4007 unknown model id "gpt-9"/);
+  }, 120_000);
+});
