@@ -67,3 +67,18 @@ describe('a bad model id from a flag is the flag’s usage error, not the config
     expect(r.stderr).toMatch(/\/models\/director: error AUR4007 unknown model id "gpt-9"|\d+:\d+: error AUR4007 unknown model id "gpt-9"/);
   }, 120_000);
 });
+
+describe('an empty --seed is a usage error', () => {
+  it('episode run, season run and episode plan refuse "" and a blank seed with exit 2 and a hint; nothing written', async () => {
+    const root = await makeWorld('empty-seed');
+    for (const argv of [['episode', 'run', '--seed', ''], ['episode', 'run', '--seed', '  '], ['episode', 'plan', '--seed', ''], ['season', 'run', '--count', '1', '--seed', '']]) {
+      const r = await cli(argv, root);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/AUR4003 bad --seed value "\s*": the seed is empty/);
+      expect(r.stderr).toMatch(/hint: valid form: --seed <text>/);
+    }
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+    expect(git(root, 'log', '--format=%B')).not.toMatch(/Aureus-Seed:/);
+  }, 120_000);
+});
