@@ -82,3 +82,22 @@ describe('an empty --seed is a usage error', () => {
     expect(git(root, 'log', '--format=%B')).not.toMatch(/Aureus-Seed:/);
   }, 120_000);
 });
+
+describe('-C to a missing folder is exit 2 even when no command follows', () => {
+  it('-C /missing and -C validate (the command taken as the folder) exit 2 with AUR7006; plain aureus and -C <world> still print the help with 0', async () => {
+    const root = await makeWorld('dash-c');
+    const parent = path.dirname(root);
+    const missing = await cli(['-C', path.join(parent, 'nope')], parent);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/AUR7006 cannot use .*nope as the world directory \(-C\): no such directory/);
+    const swallowed = await cli(['-C', 'validate'], parent);
+    expect(swallowed.code).toBe(2);
+    expect(swallowed.stderr).toMatch(/AUR7006 cannot use .*validate as the world directory/);
+    for (const argv of [[], ['-C', root]]) {
+      const help = await cli(argv, parent);
+      expect(help.code, argv.join(' ')).toBe(0);
+      expect(help.stdout + help.stderr).toMatch(/Usage: aureus/);
+      expect(help.stderr).not.toMatch(/AUR7006/);
+    }
+  }, 120_000);
+});
