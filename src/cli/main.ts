@@ -60,7 +60,23 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     await program.parseAsync(argv, { from: 'user' });
     return exit.code;
   } catch (e) {
-    return report(e, io, chalk, debug);
+    return report(noCommandWithBadRoot(e, io, program) ?? e, io, chalk, debug);
+  }
+}
+
+/**
+ * `aureus -C <missing>` (or `aureus -C validate`, the command taken as -C's folder) names no
+ * command, so no action checks -C and commander ends with the help: the -C is still a usage error
+ * (exit 2, README's exit codes), said after the help. A plain `aureus` still prints the help with 0.
+ */
+function noCommandWithBadRoot(e: unknown, io: Io, program: Command): unknown {
+  const dir = (program.opts() as { C?: string }).C;
+  if (!(e instanceof CommanderError) || e.code !== 'commander.help' || dir === undefined) return undefined;
+  try {
+    resolveRoot(io, dir);
+    return undefined;
+  } catch (bad) {
+    return bad;
   }
 }
 

@@ -8,7 +8,7 @@ import { CONFIG_FILE } from '../paths.js';
 import { readSchema } from '../schemas/specs.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
-import { applyOverrides } from './overrides.js';
+import { applyOverrides, checkOverrideModels } from './overrides.js';
 import { modelDiagnostics } from './model-checks.js';
 import type { AureusConfig, ConfigOverrides } from './types.js';
 
@@ -54,6 +54,7 @@ export interface ConfigFile {
 /** The config with the flags applied, and its diagnostics: the file's, then the model checks'. */
 export function resolveConfig(file: ConfigFile, overrides?: ConfigOverrides): LoadedConfig {
   const config = applyOverrides(file.base, overrides);
+  checkOverrideModels(config, overrides);
   return { config, diagnostics: [...file.diagnostics, ...modelDiagnostics(config)], fromFile: file.fromFile };
 }
 

@@ -1,5 +1,6 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import { knownModels, modelInfo } from '../providers/models.js';
 import { MODEL_ID_RE, parseProviderId } from './provider-id.js';
 import { MODEL_SLOTS, CACHE_MODES, CACHE_TTLS, type CacheTtl, type AureusConfig, type CacheMode, type ConfigOverrides, type ModelSlot } from './types.js';
 
@@ -14,6 +15,18 @@ function usage(flag: string, value: string, reason: string, expected: string): A
     exitCode: ExitCode.USAGE,
     diagnostics: [diag('AUR4003', { flag, value, reason, expected })],
   });
+}
+
+/**
+ * `--seed <s>` of `episode run`, `season run` and `episode plan`: any text but an empty or blank one,
+ * which would name the run folder `<sNNeNN>-` and commit `Aureus-Seed: ` with no seed to reproduce it
+ * by. Not a config override, but parsed with them so the three commands share one rule.
+ */
+export function parseSeedFlag(value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') {
+    throw usage('--seed', value, 'the seed is empty', 'valid form: --seed <text>, e.g. --seed alt; leave --seed out for the default seed (from the previous cliffhanger)');
+  }
+  return value;
 }
 
 /** `--provider <id>`: validated, returned as written. */
@@ -97,4 +110,23 @@ export function applyOverrides(config: AureusConfig, o: ConfigOverrides | undefi
   if (o.maxCostUsd !== undefined) out.budgets.max_cost_usd = o.maxCostUsd;
   if (o.cacheTtl !== undefined) out.cache.ttl = o.cacheTtl;
   return out;
+}
+
+/**
+ * Usage error (exit 2) for a model id a flag names that no model has: `--model director=gpt-9`,
+ * `--provider anthropic:gpt-9`. Checked on the config the flags produced, where the model checks
+ * would otherwise blame aureus.config.yaml (exit 3) for a value the file does not hold. Offline
+ * and replay runs call no model, so, like the model checks, this skips them.
+ */
+export function checkOverrideModels(config: AureusConfig, o: ConfigOverrides | undefined): void {
+  if (!o || config.provider === 'offline' || config.provider.startsWith('replay:')) return;
+  const unknown = (flag: string, value: string, model: string) =>
+    usage(flag, value, `unknown model id "${model}"`, `known models: ${knownModels().join(', ')}`);
+  // A pinned provider (`anthropic:<model>`) routes every role to its model: the --model flags are unused then.
+  if (config.provider.startsWith('anthropic:')) {
+    const pinned = config.provider.slice('anthropic:'.length);
+    if (o.provider !== undefined && !modelInfo(pinned)) throw unknown('--provider', config.provider, pinned);
+    return;
+  }
+  for (const [slot, id] of Object.entries(o.models ?? {})) if (id && !modelInfo(id)) throw unknown('--model', `${slot}=${id}`, id);
 }

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeVisible } from '../store/durable.js';
+import { firstSymlink } from '../store/symlinks.js';
 import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -22,24 +23,8 @@ const BACKUP = 'backup';
  * symbolic link (world/ linked elsewhere, a linked episode folder or world file). AUR6050, exit 10.
  */
 export function refuseSymlinks(root: string, rels: string[]): void {
-  const checked = new Set<string>();
-  for (const rel of rels) {
-    const parts = rel.split('/');
-    for (let i = 1; i <= parts.length; i++) {
-      const sub = parts.slice(0, i).join('/');
-      if (checked.has(sub)) continue;
-      checked.add(sub);
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(path.join(root, sub));
-      } catch {
-        break; // does not exist yet: nothing below it can be a link
-      }
-      if (st.isSymbolicLink()) {
-        throw new AureusError(`cannot commit through the symbolic link ${sub}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6050', { path: sub }, { file: sub })] });
-      }
-    }
-  }
+  const sub = firstSymlink(root, rels);
+  if (sub) throw new AureusError(`cannot commit through the symbolic link ${sub}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6050', { path: sub }, { file: sub })] });
 }
 
 /** Read what each path holds now and keep a copy under <run>/backup/ (before the journal is written). */

@@ -3,9 +3,11 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { seasonDirName } from '../paths.js';
 import { compiledSchema } from '../store/schema.js';
+import { readJsonFileSafe } from '../store/read.js';
+import { firstSymlink } from '../store/symlinks.js';
 import type { World } from '../domain/world.js';
 
 /**
@@ -44,32 +46,35 @@ export interface SeasonNotes {
 
 export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
 
-function invalid(rel: string, detail: string): AureusError {
-  return new AureusError('the season notes are invalid', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel })] });
+/**
+ * The season's notes and what is wrong with the file: read with the world files' reader, so a
+ * syntax error is AUR1005 at line:column and a schema error carries its line:column too. A
+ * missing file is no notes. `aureus validate` reports these diagnostics; runs read through readNotes.
+ */
+export function checkNotes(root: string, season: number): { notes: SeasonNotes; diagnostics: Diagnostic[] } {
+  const rel = notesRel(season);
+  const empty: SeasonNotes = { format: 1, season, notes: [] };
+  // A commit may write the notes (play mode): a link would be refused only then, after the run's work.
+  const link = firstSymlink(root, [rel]);
+  if (link) return { notes: empty, diagnostics: [diag('AUR1052', { file: rel, link }, { file: rel })] };
+  const r = readJsonFileSafe(path.join(root, rel), rel);
+  // AUR1001 is "missing": a season without notes.
+  if (!r.ok) return { notes: empty, diagnostics: r.diagnostics.filter((d) => d.code !== 'AUR1001') };
+  const validate = compiledSchema('notes.schema.json');
+  if (!validate(r.value)) {
+    const err = validate.errors?.[0];
+    const at = r.locate?.(err?.instancePath ?? '');
+    const detail = `${err?.instancePath || '/'} ${err?.message ?? 'does not match schemas/notes.schema.json'}`;
+    return { notes: empty, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel, ...(at ? { line: at.line, column: at.column } : {}) })] };
+  }
+  return { notes: r.value as SeasonNotes, diagnostics: [] };
 }
 
-/** The season's notes; an empty list when the file does not exist. A bad file is exit 3 (AUR3063). */
+/** The season's notes; an empty list when the file does not exist. A bad file is exit 3 (checkNotes' diagnostics). */
 export function readNotes(root: string, season: number): SeasonNotes {
-  const rel = notesRel(season);
-  let text: string;
-  try {
-    text = fs.readFileSync(path.join(root, rel), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { format: 1, season, notes: [] };
-    throw invalid(rel, (e as Error).message);
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw invalid(rel, `invalid JSON: ${(e as Error).message}`);
-  }
-  const validate = compiledSchema('notes.schema.json');
-  if (!validate(v)) {
-    const err = validate.errors?.[0];
-    throw invalid(rel, `${err?.instancePath || '/'} ${err?.message ?? 'does not match schemas/notes.schema.json'}`);
-  }
-  return v as SeasonNotes;
+  const { notes, diagnostics } = checkNotes(root, season);
+  if (diagnostics.length) throw new AureusError('the season notes are invalid', { exitCode: ExitCode.INVALID_WORLD, diagnostics, hint: 'run `aureus validate`, fix the notes file, then re-run' });
+  return notes;
 }
 
 /** The notes addressed to one episode, in the order they were left. */

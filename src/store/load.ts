@@ -6,6 +6,7 @@ import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
+import { firstSymlink } from './symlinks.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -54,7 +55,7 @@ type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate }
 
 /** One world file: read, parsed and schema-checked; synchronous (read.ts readJsonFileSafe says why). */
 export function loadJsonFile(root: string, rel: string, kind: SchemaKind): LoadedFile {
-  const escape = linkLeavingRoot(root, rel);
+  const escape = linkLeavingRoot(root, rel) ?? linkInside(root, rel);
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
@@ -89,6 +90,16 @@ function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
   return diag('AUR1050', { file: rel, target }, { file: rel });
 }
 
+/**
+ * AUR1052: a world file behind a symbolic link that stays inside the repository. Reading it is
+ * harmless, but an episode commit writes world and season files and refuses to write through a
+ * link (AUR6050, after the whole run): said here, so validate and the run's preflight catch it.
+ */
+function linkInside(root: string, rel: string): Diagnostic | null {
+  const link = firstSymlink(root, [rel]);
+  return link ? diag('AUR1052', { file: rel, link }, { file: rel }) : null;
+}
+
 async function isDir(p: string): Promise<boolean> {
   try {
     return (await stat(p)).isDirectory();
@@ -98,7 +109,7 @@ async function isDir(p: string): Promise<boolean> {
 }
 
 /** Seasons that have a folder (seasons/season_NN); season 1 is always expected. */
-async function seasonNumbers(root: string): Promise<number[]> {
+export async function seasonNumbers(root: string): Promise<number[]> {
   const found = new Set<number>([1]);
   try {
     for (const e of await readdir(path.join(root, 'seasons'), { withFileTypes: true })) {

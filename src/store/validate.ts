@@ -5,11 +5,12 @@ import { checkHardConstraints } from '../core/invariants.js';
 import { loadStyle } from '../style/guide.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { loadWorld, type LoadedWorld } from './load.js';
+import { checkNotes } from '../season/notes.js';
+import { loadWorld, seasonNumbers, type LoadedWorld } from './load.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
- * season goals and references (store), the expressions of operators and constraints (core/expr,
+ * season goals, season notes and references (store), the expressions of operators and constraints (core/expr,
  * once every file is schema-valid: they need well-typed data), the style guide and lexicon
  * (style), then aureus.config.yaml (config).
  */
@@ -23,6 +24,9 @@ export interface ValidationResult {
 async function checkAll(root: string, configFile?: ConfigFile): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
   const loaded = await loadWorld(root);
   const diagnostics = [...loaded.diagnostics];
+  // Runs read each season's notes (the Director's steering): a broken notes file is a broken world,
+  // found here rather than halfway through a run.
+  if (!diagnostics.some((d) => d.code === 'AUR1000')) for (const n of await seasonNumbers(root)) diagnostics.push(...checkNotes(root, n).diagnostics);
   if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
   // Hard constraints hold in every state, the starting one too (once the expressions typecheck).
   if (loaded.world && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...checkHardConstraints(loaded.world));

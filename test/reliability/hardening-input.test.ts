@@ -42,11 +42,24 @@ describe('symbolic links out of the repository (item 3)', () => {
     expect(fs.readFileSync(outside, 'utf8')).toBe(before);
   });
 
-  it('a link that stays inside the repository is fine for validate', async () => {
+  // Once accepted by validate (reading through it is harmless), but an episode commit writes world
+  // files and refuses a link (AUR6050) after all the run's work: now refused up front, exit 3.
+  it('a link that stays inside the repository is refused by validate and the run before any work (AUR1052)', async () => {
     const root = copyRepo(pristine, 'link-in');
     fs.renameSync(path.join(root, 'world/assets.json'), path.join(root, 'assets-real.json'));
     fs.symlinkSync('../assets-real.json', path.join(root, 'world/assets.json'));
-    expect((await cli(['validate'], root)).code).toBe(0);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-q', '-m', 'link');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    expect(JSON.parse(v.stdout).diagnostics).toEqual([expect.objectContaining({ code: 'AUR1052', file: 'world/assets.json' })]);
+    const r = await cli(['episode', 'run'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/AUR1052 world\/assets\.json is a symbolic link; an episode commit writing world\/assets\.json would have to write through it/);
+    expect(r.stderr).toMatch(/hint: .*replace world\/assets\.json with the real file/);
+    expect(r.stderr).not.toMatch(/AUR6050/);
+    expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
   });
 });
 

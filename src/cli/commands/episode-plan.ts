@@ -79,6 +79,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
     throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
   }
+  (await import('../../config/overrides.js')).parseSeedFlag(opts.seed);
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { resolveConfig, configOrThrow } = await import('../../config/load.js');

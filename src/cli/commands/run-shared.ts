@@ -39,7 +39,9 @@ export function addRunFlags(cmd: Command): Command {
 }
 
 export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
-  const { parseProviderFlag, parseModelFlags, parseConcurrency, parseChaos, parseMaxCost, parseCacheTtl } = await import('../../config/overrides.js');
+  const { parseProviderFlag, parseModelFlags, parseConcurrency, parseChaos, parseMaxCost, parseCacheTtl, parseSeedFlag } = await import('../../config/overrides.js');
+  // --seed is no config override, but every run command parses its flags here, before any work.
+  parseSeedFlag(f.seed);
   const o: ConfigOverrides = {};
   if (f.provider !== undefined) o.provider = parseProviderFlag(f.provider);
   if (f.model?.length) o.models = parseModelFlags(f.model);

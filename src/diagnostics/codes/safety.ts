@@ -63,4 +63,10 @@ defineDiagnostics([
     message: 'a string of {length} characters is longer than the {max} a world file allows',
     hint: 'Names, ids and descriptions are short prose; a value this long is a paste or generation accident. Shorten it.',
   },
+  {
+    code: 'AUR1052',
+    severity: 'error',
+    message: '{link} is a symbolic link; an episode commit writing {file} would have to write through it',
+    hint: 'Aureus never writes through a link (git cannot commit beyond one): replace {link} with the real file or folder it points to, commit, then re-run.',
+  },
 ]);

@@ -1,0 +1,103 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+
+afterAll(cleanup);
+
+/** Commit every change of the world repository (a run refuses uncommitted world edits). */
+function commitAll(root: string, msg: string): void {
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', msg);
+}
+
+describe('season notes are part of the world validate checks', () => {
+  it('a notes.json that is not JSON fails validate (AUR1005 at line:col) and the run before any work', async () => {
+    const root = await makeWorld('notes-json');
+    fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), '{bad\n');
+    commitAll(root, 'bad notes');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    const d = (JSON.parse(v.stdout) as { diagnostics: { code: string; file: string; line: number; column: number }[] }).diagnostics;
+    expect(d).toEqual([expect.objectContaining({ code: 'AUR1005', file: 'seasons/season_01/notes.json', line: 1, column: 2 })]);
+    const r = await cli(['episode', 'run'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/1:2: error AUR1005/);
+    expect(r.stderr).not.toMatch(/position \d/);
+    expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
+  }, 120_000);
+
+  it('a notes.json that breaks its schema is AUR3063 with line:col', async () => {
+    const root = await makeWorld('notes-schema');
+    fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), '{"format":1,"season":1,"notes":[{"id":"n001"}]}\n');
+    commitAll(root, 'bad notes');
+    const v = await cli(['validate'], root);
+    expect(v.code).toBe(3);
+    expect(v.stdout + v.stderr).toMatch(/1:33: error AUR3063 .*must have required property 'text'/);
+  }, 120_000);
+});
+
+describe('a bad model id from a flag is the flag’s usage error, not the config file’s', () => {
+  it('--model director=gpt-9: exit 2 naming the flag and the known ids; nothing blamed on aureus.config.yaml, nothing written', async () => {
+    const root = await makeWorld('model-flag');
+    const r = await cli(['episode', 'run', '--model', 'director=gpt-9'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AUR4003 bad --model value "director=gpt-9": unknown model id "gpt-9"/);
+    expect(r.stderr).toMatch(/hint: known models: .*claude-sonnet-5-5/);
+    expect(r.stderr).not.toMatch(/aureus\.config\.yaml/);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+  }, 120_000);
+
+  it('--provider anthropic:gpt-9 is the --provider flag’s error (exit 2)', async () => {
+    const root = await makeWorld('provider-flag');
+    const r = await cli(['episode', 'run', '--provider', 'anthropic:gpt-9'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/AUR4003 bad --provider value "anthropic:gpt-9": unknown model id "gpt-9"/);
+    expect(r.stderr).not.toMatch(/aureus\.config\.yaml/);
+  }, 120_000);
+
+  it('the same unknown id written in aureus.config.yaml stays the file’s error (exit 3, AUR4007 at its line)', async () => {
+    const root = await makeWorld('model-file');
+    const file = path.join(root, 'aureus.config.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/director: claude-sonnet-5-5/, 'director: gpt-9'));
+    commitAll(root, 'bad model');
+    const r = await cli(['episode', 'run'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/\/models\/director: error AUR4007 unknown model id "gpt-9"|\d+:\d+: error AUR4007 unknown model id "gpt-9"/);
+  }, 120_000);
+});
+
+describe('an empty --seed is a usage error', () => {
+  it('episode run, season run and episode plan refuse "" and a blank seed with exit 2 and a hint; nothing written', async () => {
+    const root = await makeWorld('empty-seed');
+    for (const argv of [['episode', 'run', '--seed', ''], ['episode', 'run', '--seed', '  '], ['episode', 'plan', '--seed', ''], ['season', 'run', '--count', '1', '--seed', '']]) {
+      const r = await cli(argv, root);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/AUR4003 bad --seed value "\s*": the seed is empty/);
+      expect(r.stderr).toMatch(/hint: valid form: --seed <text>/);
+    }
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+    expect(git(root, 'log', '--format=%B')).not.toMatch(/Aureus-Seed:/);
+  }, 120_000);
+});
+
+describe('-C to a missing folder is exit 2 even when no command follows', () => {
+  it('-C /missing and -C validate (the command taken as the folder) exit 2 with AUR7006; plain aureus and -C <world> still print the help with 0', async () => {
+    const root = await makeWorld('dash-c');
+    const parent = path.dirname(root);
+    const missing = await cli(['-C', path.join(parent, 'nope')], parent);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/AUR7006 cannot use .*nope as the world directory \(-C\): no such directory/);
+    const swallowed = await cli(['-C', 'validate'], parent);
+    expect(swallowed.code).toBe(2);
+    expect(swallowed.stderr).toMatch(/AUR7006 cannot use .*validate as the world directory/);
+    for (const argv of [[], ['-C', root]]) {
+      const help = await cli(argv, parent);
+      expect(help.code, argv.join(' ')).toBe(0);
+      expect(help.stdout + help.stderr).toMatch(/Usage: aureus/);
+      expect(help.stderr).not.toMatch(/AUR7006/);
+    }
+  }, 120_000);
+});
