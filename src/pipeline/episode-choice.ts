@@ -78,6 +78,8 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
 }
 
 async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World }> {
+  // Not a world repository at all: say that (exit 3), not that season 1 has no goals (exit 2).
+  (await import('../store/load.js')).requireWorldFolder(root);
   const ref = await chooseEpisode(root, o);
   const { loadValidatedWorld } = await import('../store/validate.js');
   const { world } = await loadValidatedWorld(root, configFile);

@@ -1,4 +1,4 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -122,9 +122,25 @@ export async function seasonNumbers(root: string): Promise<number[]> {
   return [...found].sort((a, b) => a - b);
 }
 
+/**
+ * AUR1000 for a folder that has no world/. Started inside a world repository (its world/ or seasons/
+ * folder, say), the hint names the repository to run in instead of suggesting `aureus init`.
+ */
+export function notAWorld(root: string): Diagnostic {
+  for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'world', 'world.json'))) return diag('AUR1000', { root }, { hint: `${root} is inside the world repository ${dir}: run aureus there, or pass -C ${dir}` });
+  }
+  return diag('AUR1000', { root });
+}
+
+/** The same check as a thrown error (exit 3), for commands that must know before anything else. */
+export function requireWorldFolder(root: string): void {
+  if (!existsSync(path.join(root, 'world'))) throw new AureusError(`not a world repository: ${root}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notAWorld(root)] });
+}
+
 export async function loadWorld(root: string): Promise<LoadedWorld> {
   if (!(await isDir(path.join(root, 'world')))) {
-    return { world: null, parsed: null, seasonGoals: [], diagnostics: [diag('AUR1000', { root })] };
+    return { world: null, parsed: null, seasonGoals: [], diagnostics: [notAWorld(root)] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
   const parts = keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k));

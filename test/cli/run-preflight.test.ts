@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
 
 afterAll(cleanup);
 
@@ -99,5 +99,30 @@ describe('-C to a missing folder is exit 2 even when no command follows', () => 
       expect(help.stdout + help.stderr).toMatch(/Usage: aureus/);
       expect(help.stderr).not.toMatch(/AUR7006/);
     }
+  }, 120_000);
+});
+
+describe('not a world repository', () => {
+  it('episode run in a git repository without world/ says so (AUR1000, exit 3), not that season 1 has no goals', async () => {
+    const d = tempDir('no-world');
+    git(d, 'init', '-q');
+    for (const argv of [['episode', 'run'], ['season', 'run'], ['episode', 'plan'], ['validate']]) {
+      const r = await cli(argv, d);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stdout + r.stderr).toContain(`AUR1000 not a world repository: ${d} has no world/ folder`);
+      expect(r.stdout + r.stderr).not.toContain('AUR7050');
+    }
+    expect(fs.readdirSync(d)).toEqual(['.git']);
+  });
+
+  it('started inside a world repository (its world/ folder), the hint names the repository to run in', async () => {
+    const root = await makeWorld('inside');
+    const inside = path.join(root, 'world');
+    for (const argv of [['validate'], ['episode', 'run']]) {
+      const r = await cli(argv, inside);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stdout + r.stderr).toContain(`hint: ${inside} is inside the world repository ${root}: run aureus there, or pass -C ${root}`);
+    }
+    expect(git(root, 'status', '--porcelain')).toBe('');
   }, 120_000);
 });
