@@ -5,6 +5,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { Checkpoints } from './checkpoint.js';
 import { stagedFiles } from './planning-checkpoint.js';
+import { writeVisible } from '../store/durable.js';
 import type { ReviewState } from './review-state.js';
 
 /**
@@ -82,9 +83,14 @@ function readNow(abs: string): { text: string } | { problem: string } {
   }
 }
 
-export function inspectStagedEdits(root: string, review: ReviewState): StagedInspection {
+/** The run folder and what stage H staged in it (the planning and stage H checkpoints' texts: ~1 MB read). */
+function stagedOf(root: string, review: ReviewState): { runDir: string; files: Record<string, string> } {
   const runDir = path.join(root, review.run_dir);
-  const files = stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number)) ?? {};
+  return { runDir, files: stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number)) ?? {} };
+}
+
+export function inspectStagedEdits(root: string, review: ReviewState, staged = stagedOf(root, review)): StagedInspection {
+  const { runDir, files } = staged;
   const out: StagedInspection = { scripts: [], refused: [] };
   for (const [rel, staged] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
     const file = path.posix.join(review.run_dir, 'stage', rel);
@@ -118,10 +124,11 @@ export function adoptableEdits(root: string, review: ReviewState): ScriptEdit[] 
  * back; the author's version (if any) moved to the run's hand-edits/ folder first, so nothing is lost.
  */
 export function restoreStaged(root: string, review: ReviewState): { file: string; kept: string | null }[] {
-  const runDir = path.join(root, review.run_dir);
-  const files = stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number)) ?? {};
+  // The staged texts read once, for the inspection and the restore.
+  const staged = stagedOf(root, review);
+  const { runDir, files } = staged;
   const restored: { file: string; kept: string | null }[] = [];
-  for (const { rel } of inspectStagedEdits(root, review).refused) {
+  for (const { rel } of inspectStagedEdits(root, review, staged).refused) {
     const abs = path.join(runDir, 'stage', rel);
     let kept: string | null = null;
     if (fs.existsSync(abs)) {
@@ -131,8 +138,7 @@ export function restoreStaged(root: string, review: ReviewState): { file: string
       fs.renameSync(abs, aside);
       kept = path.posix.join(review.run_dir, 'hand-edits', rel);
     }
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    fs.writeFileSync(abs, files[rel]!);
+    writeVisible(abs, files[rel]!); // atomic, as every write of the run folder (makes the folder if it went)
     restored.push({ file: path.posix.join(review.run_dir, 'stage', rel), kept });
   }
   return restored;

@@ -1,4 +1,4 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -135,7 +135,8 @@ export function notAWorld(root: string): Diagnostic {
 
 /** The same check as a thrown error (exit 3), for commands that must know before anything else. */
 export function requireWorldFolder(root: string): void {
-  if (!existsSync(path.join(root, 'world'))) throw new AureusError(`not a world repository: ${root}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notAWorld(root)] });
+  // A folder, as loadWorld asks (isDir): a file named world is no world either.
+  if (!statSync(path.join(root, 'world'), { throwIfNoEntry: false })?.isDirectory()) throw new AureusError(`not a world repository: ${root}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notAWorld(root)] });
 }
 
 export async function loadWorld(root: string): Promise<LoadedWorld> {
