@@ -8,6 +8,7 @@ import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
 import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
+import { episodeRelDir } from '../paths.js';
 
 /**
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
@@ -81,6 +82,10 @@ async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: 
   // Not a world repository at all: say that (exit 3), not that season 1 has no goals (exit 2).
   (await import('../store/load.js')).requireWorldFolder(root);
   const ref = await chooseEpisode(root, o);
+  // The episode folder the commit will write (or its season folder) behind a symbolic link: refused
+  // now (AUR1052, exit 3), as a linked world or season file is, not at the commit after all the work.
+  const linked = (await import('../store/symlinks.js')).linkedPath(root, episodeRelDir(ref));
+  if (linked) throw new AureusError(`${episodeRelDir(ref)} is behind a symbolic link`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [linked] });
   const { loadValidatedWorld } = await import('../store/validate.js');
   const { world } = await loadValidatedWorld(root, configFile);
   return { ref, world };

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stableStringify } from '../core/json.js';
 import { writeDurable } from '../store/durable.js';
+import { requireWorldFolder } from '../store/load.js';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -59,6 +60,8 @@ export function clearReview(root: string): void {
 }
 
 export function requireReview(root: string): ReviewState {
+  // Not a world at all: AUR1000 (exit 3), as episode run says it, not that nothing is staged (exit 2).
+  requireWorldFolder(root);
   const r = readReview(root);
   if (!r || !fs.existsSync(path.join(root, r.run_dir))) {
     throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });

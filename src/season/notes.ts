@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { seasonDirName } from '../paths.js';
 import { compiledSchema } from '../store/schema.js';
 import { readJsonFileSafe } from '../store/read.js';
-import { firstSymlink } from '../store/symlinks.js';
+import { linkedPath } from '../store/symlinks.js';
 import type { World } from '../domain/world.js';
 
 /**
@@ -55,8 +55,8 @@ export function checkNotes(root: string, season: number): { notes: SeasonNotes; 
   const rel = notesRel(season);
   const empty: SeasonNotes = { format: 1, season, notes: [] };
   // A commit may write the notes (play mode): a link would be refused only then, after the run's work.
-  const link = firstSymlink(root, [rel]);
-  if (link) return { notes: empty, diagnostics: [diag('AUR1052', { file: rel, link }, { file: rel })] };
+  const link = linkedPath(root, rel);
+  if (link) return { notes: empty, diagnostics: [link] };
   const r = readJsonFileSafe(path.join(root, rel), rel);
   // AUR1001 is "missing": a season without notes.
   if (!r.ok) return { notes: empty, diagnostics: r.diagnostics.filter((d) => d.code !== 'AUR1001') };

@@ -6,7 +6,7 @@ import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
-import { firstSymlink } from './symlinks.js';
+import { linkedPath } from './symlinks.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -55,7 +55,7 @@ type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate }
 
 /** One world file: read, parsed and schema-checked; synchronous (read.ts readJsonFileSafe says why). */
 export function loadJsonFile(root: string, rel: string, kind: SchemaKind): LoadedFile {
-  const escape = linkLeavingRoot(root, rel) ?? linkInside(root, rel);
+  const escape = linkLeavingRoot(root, rel) ?? linkedPath(root, rel);
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
@@ -88,16 +88,6 @@ function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
   const inside = path.relative(base, target);
   if (inside && !inside.startsWith('..') && !path.isAbsolute(inside)) return null;
   return diag('AUR1050', { file: rel, target }, { file: rel });
-}
-
-/**
- * AUR1052: a world file behind a symbolic link that stays inside the repository. Reading it is
- * harmless, but an episode commit writes world and season files and refuses to write through a
- * link (AUR6050, after the whole run): said here, so validate and the run's preflight catch it.
- */
-function linkInside(root: string, rel: string): Diagnostic | null {
-  const link = firstSymlink(root, [rel]);
-  return link ? diag('AUR1052', { file: rel, link }, { file: rel }) : null;
 }
 
 async function isDir(p: string): Promise<boolean> {
@@ -170,6 +160,8 @@ export async function loadWorld(root: string): Promise<LoadedWorld> {
  * AureusError with exit code 3 carrying every diagnostic.
  */
 export async function loadWorldOrThrow(root: string): Promise<{ world: World; seasonGoals: LoadedSeasonGoals[]; diagnostics: Diagnostic[] }> {
+  // Not a world at all: AUR1000 alone, without the hint to run validate and fix the files.
+  requireWorldFolder(root);
   const r = await loadWorld(root);
   if (!r.world) {
     const n = r.diagnostics.filter((d) => d.severity === 'error').length;

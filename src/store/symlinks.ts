@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 
 /**
  * The first symbolic link among the given repository paths or the folders on the way to them
@@ -26,4 +27,15 @@ export function firstSymlink(root: string, rels: readonly string[]): string | nu
     }
   }
   return null;
+}
+
+/**
+ * AUR1052: a repository path an episode commit writes (a world file, a season's notes, the episode
+ * folder a run creates) behind a symbolic link that stays inside the repository. Reading through it
+ * is harmless, but the commit refuses to write through a link (AUR6050, after the whole run): said
+ * up front instead, so validate and the run's preflight catch it before any work.
+ */
+export function linkedPath(root: string, rel: string): Diagnostic | null {
+  const link = firstSymlink(root, [rel]);
+  return link ? diag('AUR1052', { file: rel, link }, { file: rel }) : null;
 }

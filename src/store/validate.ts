@@ -6,7 +6,7 @@ import { loadStyle } from '../style/guide.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { checkNotes } from '../season/notes.js';
-import { loadWorld, seasonNumbers, type LoadedWorld } from './load.js';
+import { loadWorld, requireWorldFolder, seasonNumbers, type LoadedWorld } from './load.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
@@ -67,6 +67,8 @@ export async function loadValidatedWorld(
   root: string,
   configFile?: ConfigFile,
 ): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
+  // Not a world at all: AUR1000 alone, without the hint to run validate and fix the files.
+  requireWorldFolder(root);
   const { loaded, diagnostics, configFile: config } = await checkAll(root, configFile);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors || !loaded.world) {

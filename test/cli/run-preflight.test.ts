@@ -125,4 +125,65 @@ describe('not a world repository', () => {
     }
     expect(git(root, 'status', '--porcelain')).toBe('');
   }, 120_000);
+
+  // status said "world/world.json is missing" (exit 3, no code), recap "no episode has been committed
+  // yet" (exit 2), diff/export/rollback an unknown episode, cost no run log, episode review/commit/
+  // discard that nothing is staged (exit 2); query, note, plan and play added a validate hint.
+  const commands = [['status'], ['status', '--json'], ['recap'], ['diff', 's01e01', 's01e02'], ['cost'], ['query', 'character', 'cicero'], ['note', 'hello'],
+    ['episode', 'review'], ['episode', 'commit'], ['episode', 'discard'], ['episode', 'plan'], ['export', 's01e01'], ['rollback', 's01e01'], ['branch', 'what-if', '--from', 's01e01'], ['scene', 'edit', 'SC01'], ['play']];
+
+  it('every command that reads the world says AUR1000 (exit 3) in a git repository without world/, and nothing else', async () => {
+    const d = tempDir('no-world-all');
+    git(d, 'init', '-q');
+    for (const argv of commands) {
+      const r = await cli(argv, d);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stderr, argv.join(' ')).toBe(`  error AUR1000 not a world repository: ${d} has no world/ folder\n    hint: create one with \`aureus init <dir>\`, or point -C at a world repository\n`);
+    }
+    expect(fs.readdirSync(d)).toEqual(['.git']);
+  }, 120_000);
+
+  it('in a world’s world/ folder every one of them names the repository to run in', async () => {
+    const root = await makeWorld('inside-all');
+    const inside = path.join(root, 'world');
+    for (const argv of commands) {
+      const r = await cli(argv, inside);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stderr, argv.join(' ')).toContain(`AUR1000 not a world repository: ${inside} has no world/ folder\n    hint: ${inside} is inside the world repository ${root}: run aureus there, or pass -C ${root}\n`);
+      expect(r.stderr, argv.join(' ')).not.toMatch(/aureus validate/);
+    }
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus'))).toBe(false);
+  }, 120_000);
+});
+
+describe('--json failures answer on stdout', () => {
+  // Before, a failing `episode run --json` (and plan, commit) printed nothing on stdout: a CI job
+  // parsing it got no answer, while `season run --json` printed {episodes: [], error}.
+  it('episode run, plan and commit print one JSON object with the error; the diagnostics stay on stderr; the exit code is kept', async () => {
+    const d = tempDir('json-no-world');
+    git(d, 'init', '-q');
+    const none = await cli(['episode', 'run', '--json'], d);
+    expect(none.code).toBe(3);
+    expect(JSON.parse(none.stdout)).toEqual({ error: { message: `not a world repository: ${d}`, exit_code: 3, codes: ['AUR1000'] }, warnings: [] });
+    expect(none.stderr).toContain(`AUR1000 not a world repository: ${d} has no world/ folder`);
+
+    const root = await makeWorld('json-syntax');
+    fs.writeFileSync(path.join(root, 'world/secrets.json'), '{bad\n');
+    commitAll(root, 'broken secrets');
+    const head = git(root, 'rev-parse', 'HEAD');
+    for (const argv of [['episode', 'run', '--json'], ['episode', 'plan', '--json']]) {
+      const r = await cli(argv, root);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(JSON.parse(r.stdout), argv.join(' ')).toMatchObject({ error: { message: `the world in ${root} is invalid (1 error)`, exit_code: 3, codes: ['AUR1005'] } });
+      expect(r.stderr).toMatch(/world\/secrets\.json\n  1:2: error AUR1005 invalid JSON/);
+    }
+    const commit = await cli(['episode', 'commit', '--json'], root);
+    expect(commit.code).toBe(2);
+    expect(JSON.parse(commit.stdout)).toEqual({ error: { message: 'no episode is staged for review', exit_code: 2, codes: ['AUR6101'] } });
+    expect(commit.stderr).toMatch(/AUR6101/);
+    expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(root, 'status', '--porcelain')).toBe('');
+    expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+  }, 120_000);
 });

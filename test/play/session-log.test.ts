@@ -119,7 +119,9 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
   it('play --resume of a bad session is exit 3 too, and appends nothing', async () => {
     const bad = withLine(3, LINES[2]!.replace('"id":"t0002"', '"id":2'));
     session('typed', bad);
-    execFileSync('git', ['init', '-q'], { cwd: root }); // play refuses a folder that is not a world repository first
+    // play refuses a folder that is not a git repository, or has no world/ (AUR1000), first
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    fs.mkdirSync(path.join(root, 'world'));
     const r = await run('play', '--resume', 'typed');
     expect(r.rc).toBe(3);
     expect(r.err).not.toContain('internal error');

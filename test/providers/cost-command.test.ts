@@ -14,6 +14,13 @@ function io(cwd: string) {
   return { io: value, out: () => out.join(''), err: () => err.join('') };
 }
 
+/** A world repository's folder for the logs (cost reads them only in one: AUR1000 otherwise). */
+async function worldRoot(): Promise<string> {
+  const root = await tempRoot();
+  fs.mkdirSync(path.join(root, 'world'));
+  return root;
+}
+
 function entry(p: Partial<RunLogEntry>): RunLogEntry {
   return {
     role: 'writer',
@@ -42,7 +49,7 @@ function writeLog(file: string, entries: RunLogEntry[], extra = '') {
 
 describe('aureus cost', () => {
   it('prints tokens and cost per role for an episode, and --json', async () => {
-    const root = await tempRoot();
+    const root = await worldRoot();
     writeLog(path.join(root, 'seasons', 'season_01', 'episode_01', 'run_log.jsonl'), [
       entry({ scene: 'SC01' }),
       entry({ scene: 'SC02', cache_read_tokens: 2000, cost_usd: 0.0111 }),
@@ -67,7 +74,7 @@ describe('aureus cost', () => {
   });
 
   it('reads a run folder, errors on a malformed line (exit 3, line named, no total), and refuses paths outside the world', async () => {
-    const root = await tempRoot();
+    const root = await worldRoot();
     const run = path.join(root, '.aureus', 'runs', 's01e02-7');
     writeLog(path.join(run, 'run_log.jsonl'), [entry({ episode: 's01e02' })], 'not json\n');
     const t = io(root);
@@ -94,8 +101,16 @@ describe('aureus cost', () => {
     expect(missing.err()).toContain('AUR4401');
   });
 
-  it('says so when there is no run log at all', async () => {
+  it('outside a world repository says that (AUR1000, exit 3), not that no run log was found', async () => {
     const root = await tempRoot();
+    const t = io(root);
+    expect(await main(['cost'], t.io)).toBe(3);
+    expect(t.err()).toContain(`AUR1000 not a world repository: ${root} has no world/ folder`);
+    expect(t.err()).not.toMatch(/AUR4401/);
+  });
+
+  it('says so when there is no run log at all', async () => {
+    const root = await worldRoot();
     const t = io(root);
     expect(await main(['cost'], t.io)).toBe(2);
     expect(t.err()).toMatch(/AUR4401 no run log at/);

@@ -61,6 +61,36 @@ describe('symbolic links out of the repository (item 3)', () => {
     expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
     expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
   });
+
+  // The episode folder the run creates, linked: found only at the commit (AUR6050, exit 10) after
+  // the whole run, its run folder left behind. Now the preflight refuses it, before any work.
+  it('a symlinked episode folder (or season folder) is refused by the run before any work (AUR1052, exit 3)', async () => {
+    for (const [link, target] of [['seasons/season_01/episode_01', 'ep-real'], ['seasons/season_01', 's1-real']] as const) {
+      const root = copyRepo(pristine, 'link-episode');
+      const real = path.join(root, target);
+      if (link === 'seasons/season_01') fs.renameSync(path.join(root, link), real);
+      else fs.mkdirSync(real);
+      fs.symlinkSync(path.relative(path.dirname(path.join(root, link)), real), path.join(root, link));
+      git(root, 'add', '-A');
+      git(root, 'commit', '-q', '-m', 'link');
+      const head = git(root, 'rev-parse', 'HEAD');
+      const inReal = fs.readdirSync(real);
+      const r = await cli(['episode', 'run'], root);
+      expect(r.code, link).toBe(3);
+      expect(r.stderr, link).toMatch(new RegExp(`AUR1052 ${link.replace(/\//g, '\\/')} is a symbolic link; an episode commit writing seasons\\/season_01\\/`));
+      expect(r.stderr, link).toMatch(/hint: Aureus never writes through a link/);
+      expect(r.stderr, link).not.toMatch(/AUR6050/);
+      const json = await cli(['episode', 'run', '--json'], root);
+      expect(json.code, link).toBe(3);
+      expect(JSON.parse(json.stdout).error, link).toMatchObject({ exit_code: 3, codes: ['AUR1052'] });
+      // World and git as before: no commit, no tag, nothing written through the link, no run folder.
+      expect(git(root, 'rev-parse', 'HEAD'), link).toBe(head);
+      expect(git(root, 'tag', '--list'), link).toBe('');
+      expect(git(root, 'status', '--porcelain'), link).toBe('');
+      expect(fs.readdirSync(real), link).toEqual(inReal);
+      expect(fs.existsSync(path.join(root, '.aureus/runs')), link).toBe(false);
+    }
+  }, 120_000);
 });
 
 describe('internal errors and hangs become documented errors (item 8)', () => {

@@ -23,6 +23,8 @@ Examples:
     )
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();
+      // Not a world: AUR1000 (exit 3), as episode run says it, not that no run log was found (exit 2).
+      (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { costReport } = await import('../../providers/cost-report.js');
       const { formatDiagnostics } = await import('../io.js');
       const report = costReport(c.root, episode);

@@ -18,6 +18,8 @@ Examples:
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
+      // Not a world: AUR1000 (exit 3), not an unknown episode (exit 2).
+      (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { readWorldAt } = await import('../../season/world-at.js');
       const { diffWorlds, renderDiff } = await import('../../season/diff.js');

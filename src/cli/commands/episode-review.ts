@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
-import { printWarnings, renderSummary } from './run-shared.js';
+import { printErrorJson, printWarnings, renderSummary } from './run-shared.js';
 import { restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 
@@ -39,30 +39,11 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
-      const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
-      const r = requireReview(c.root);
-      let ch = reviewChanges(r);
-      // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
-      // and belong in Aureus-Edited as much as `scene edit`'s do.
-      const trailers = () => {
-        ch = reviewChanges(readReview(c.root) ?? r);
-        return [
-          'Aureus-Reviewed: yes',
-          ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
-          ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
-          ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
-        ];
-      };
-      const warnings: Diagnostic[] = [];
-      const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
       try {
-        const s = await restage(c, r, warnings, false, true, trailers);
-        printWarnings(c, warnings);
-        c.io.stdout(o.json ? JSON.stringify({ ...s, reviewed: ch }, null, 2) + '\n' : renderSummary(s, c));
+        await commitReviewed(c, o);
       } catch (e) {
-        printWarnings(c, warnings);
-        // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
-        if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
+        // With --json a refused commit still answers on stdout, as `episode run --json` does.
+        if (o.json) printErrorJson(c, e);
         throw e;
       }
     });
@@ -84,6 +65,36 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
       c.io.stdout(`${c.chalk.green('✓')} discarded the staged ${r.episode} (${r.run_dir})\n`);
     });
 };
+
+/** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
+async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
+  const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+  const r = requireReview(c.root);
+  let ch = reviewChanges(r);
+  // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
+  // and belong in Aureus-Edited as much as `scene edit`'s do.
+  const trailers = () => {
+    ch = reviewChanges(readReview(c.root) ?? r);
+    return [
+      'Aureus-Reviewed: yes',
+      ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
+      ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
+      ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
+    ];
+  };
+  const warnings: Diagnostic[] = [];
+  const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
+  try {
+    const s = await restage(c, r, warnings, false, true, trailers);
+    printWarnings(c, warnings);
+    c.io.stdout(o.json ? JSON.stringify({ ...s, reviewed: ch }, null, 2) + '\n' : renderSummary(s, c));
+  } catch (e) {
+    printWarnings(c, warnings);
+    // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
+    if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
+    throw e;
+  }
+}
 
 /** The review (with --restore, the staged originals of the files a commit would refuse put back first). */
 async function showReview(c: CommandContext, o: { json?: boolean; restore?: boolean }): Promise<void> {

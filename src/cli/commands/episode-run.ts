@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { episodeCommand } from './episode-plan.js';
 import { inheritErrorHandling } from './index.js';
-import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
+import { addRunFlags, interruptSignal, overridesFrom, printErrorJson, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 
@@ -65,11 +65,14 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       await progress.close();
       // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
       printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
-      if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warnings.map((w) => ({ code: w.code, message: w.message })) }, null, 2) + '\n');
+      if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warningsJson(warnings) }, null, 2) + '\n');
       else c.io.stdout(renderSummary(s, c));
     } catch (e) {
       await progress.close();
-      printWarnings(c, warnings);
+      // With --json a refused or failed run still answers on stdout, as `season run --json` does (a CI
+      // job parses it); the diagnostics are said on stderr all the same.
+      printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+      if (f.json) printErrorJson(c, e, { warnings: warningsJson(warnings) });
       throw e;
     } finally {
       intr.dispose();

@@ -19,6 +19,8 @@ Examples:
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
+      // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
+      (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { exportEpisode, requireFormat } = await import('../../season/export.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);

@@ -32,6 +32,8 @@ Examples:
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
+      // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
+      (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { runPlay } = await import('../../play/run.js');
       const code = await runPlay(c.root, o as never, { stdout: c.io.stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });
       c.exit.code = code;

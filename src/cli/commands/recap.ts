@@ -16,6 +16,8 @@ Examples:
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       await createGit(c.root).requireRepo();
+      // Not a world: AUR1000 (exit 3), not "no episode has been committed yet" (exit 2).
+      (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { readEpisodeFile } = await import('../../season/world-at.js');

@@ -1,20 +1,14 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling } from './index.js';
-import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, type RunFlags } from './run-shared.js';
+import { addRunFlags, errorJson, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
 import type { ConfigOverrides } from '../../config/types.js';
 import type { CostGuard } from '../../providers/cost-guard.js';
-import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+import { AureusError, ExitCode } from '../../errors.js';
 
 type SeasonFlags = RunFlags & { count: string; batch?: boolean };
-
-/** The failure of a season run as JSON: what failed, its exit code and diagnostics. */
-function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
-  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: e.diagnostics.map((d) => d.code) };
-  return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
-}
 
 /** `aureus season run --count N`: N episodes in sequence, each committed, each seeded from the previous cliffhanger. */
 export function registerSeason(program: Command, ctx: () => CommandContext): void {
@@ -73,7 +67,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const json = (error: unknown) => ({
     episodes: done,
     ...(error ? { error: errorJson(error) } : {}),
-    warnings: warnings.map((w) => ({ code: w.code, message: w.message })),
+    warnings: warningsJson(warnings),
   });
   try {
     await runUnderLock(c, f, { count, season, overrides, warnings, done });
