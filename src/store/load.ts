@@ -7,6 +7,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
 import { firstSymlink } from './symlinks.js';
+import { rewriteWarning } from './text-form.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -69,11 +70,12 @@ export function loadJsonFile(root: string, rel: string, kind: SchemaKind): Loade
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
+  const form = rewriteWarning(rel, r.foreignForm);
   // Walk the value only when some string literal of the text is long enough to be over the limit.
   const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
-  if (tooLong.length) return { value: undefined, diagnostics: tooLong };
+  if (tooLong.length) return { value: undefined, diagnostics: [...form, ...tooLong] };
   const schema = formatAndSchemaDiagnostics(r.value, r.locate, SCHEMA_FILES[kind], rel);
-  return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [], locate: r.locate };
+  return schema.length ? { value: undefined, diagnostics: [...form, ...schema] } : { value: r.value, diagnostics: form, locate: r.locate };
 }
 
 /**

@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { parseJson, type JsonPosition } from './json-parse.js';
 import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
+import { foreignTextForm } from './text-form.js';
 
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -25,6 +26,8 @@ export interface SafeJson {
   locate?: (pointer: string) => JsonPosition | null;
   /** When `ok`: no string of the value (key or value) is longer than this (json-parse.ts TextCounts). */
   longestString?: number;
+  /** When `ok`: what the bytes hold that aureus's writer drops (text-form.ts), e.g. "CRLF line endings". */
+  foreignForm?: string[];
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -74,7 +77,8 @@ export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
     const hint = utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
     return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel, ...(hint ? { hint } : {}) })]);
   }
-  return parseJsonTextSafe(text, rel);
+  const r = parseJsonTextSafe(text, rel);
+  return r.ok ? { ...r, foreignForm: foreignTextForm(bytes) } : r;
 }
 
 /** As parseJsonBytesSafe, for text already in memory. */

@@ -152,3 +152,58 @@ describe('not a world repository', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
   }, 120_000);
 });
+
+describe('world files saved with CRLF line endings or a byte-order mark', () => {
+  type D = { code: string; severity: string; file: string; message: string; hint: string };
+  const crlf = (root: string, rel: string) => fs.writeFileSync(path.join(root, rel), fs.readFileSync(path.join(root, rel), 'utf8').replace(/\n/g, '\r\n'));
+  const bom = (root: string, rel: string) => fs.writeFileSync(path.join(root, rel), '\ufeff' + fs.readFileSync(path.join(root, rel), 'utf8'));
+
+  it('validate warns (AUR1040, exit 0) naming the file, what it found, and that the next commit rewrites it', async () => {
+    const root = await makeWorld('crlf-validate');
+    crlf(root, 'world/characters.json');
+    bom(root, 'world/threads.json');
+    bom(root, 'operators/operators.json');
+    crlf(root, 'operators/operators.json');
+    // Season goals are not rewritten by a commit: no warning for them.
+    crlf(root, 'seasons/season_01/season_goals.json');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(0);
+    const d = (JSON.parse(v.stdout) as { valid: boolean; diagnostics: D[] }).diagnostics;
+    expect(d.map((x) => [x.code, x.severity, x.file])).toEqual([
+      ['AUR1040', 'warning', 'world/characters.json'],
+      ['AUR1040', 'warning', 'world/threads.json'],
+      ['AUR1040', 'warning', 'operators/operators.json'],
+    ]);
+    expect(d[0]!.message).toBe('world/characters.json has CRLF line endings: aureus writes LF line endings and no byte-order mark');
+    expect(d[1]!.message).toBe('world/threads.json has a byte-order mark: aureus writes LF line endings and no byte-order mark');
+    expect(d[2]!.message).toBe('operators/operators.json has a byte-order mark and CRLF line endings: aureus writes LF line endings and no byte-order mark');
+    expect(d[0]!.hint).toMatch(/the next episode commit rewrites the whole file, so its git diff shows every line changed: convert it first/);
+    expect(d[0]!.hint).toContain('"world/characters.json text eol=lf" to .gitattributes and run `git add --renormalize .`');
+    const text = await cli(['validate'], root);
+    expect(text.code).toBe(0);
+    expect(text.stdout + text.stderr).toMatch(/world\/characters\.json\n\s+warning AUR1040 world\/characters\.json has CRLF line endings/);
+    expect(text.stdout).toMatch(/is a valid world \(3 warnings\)/);
+  }, 120_000);
+
+  it('a file with an error still says how it is stored, next to the error (exit 3)', async () => {
+    const root = await makeWorld('crlf-error');
+    fs.writeFileSync(path.join(root, 'world/canon.json'), '{"format":1,\r\n"bogus":1}\r\n');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    const d = (JSON.parse(v.stdout) as { diagnostics: D[] }).diagnostics.filter((x) => x.file === 'world/canon.json');
+    expect(d.map((x) => x.code)).toContain('AUR1040');
+    expect(d.map((x) => x.code)).toContain('AUR1010');
+  }, 120_000);
+
+  it('the run\'s preflight carries the same warning (and only it), which episode run prints', async () => {
+    const root = await makeWorld('crlf-run');
+    crlf(root, 'world/characters.json');
+    commitAll(root, 'crlf');
+    const { preflightEpisode } = await import('../../src/pipeline/episode-choice.js');
+    const pre = await preflightEpisode({ root });
+    expect(pre.warnings.map((w) => [w.code, w.file])).toEqual([['AUR1040', 'world/characters.json']]);
+    const r = await cli(['episode', 'run', '--no-commit'], root);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning AUR1040 world\/characters\.json has CRLF line endings/);
+  }, 240_000);
+});
