@@ -2,7 +2,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
@@ -51,6 +51,8 @@ export interface RunPreflight {
   head: string | null;
   /** aureus.config.yaml as read for the checks; the run applies its flags over it (config/load.ts). */
   configFile: ConfigFile;
+  /** Validation's warnings the run prints: what its commit will do to the author's files (AUR1040). */
+  warnings: Diagnostic[];
 }
 
 export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
@@ -74,11 +76,11 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const chosen = chooseAndLoad(root, o, configFile);
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
-  const { ref, world } = await chosen;
-  return { ref, world, head: await headQuery, configFile };
+  const { ref, world, warnings } = await chosen;
+  return { ref, world, head: await headQuery, configFile, warnings };
 }
 
-async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World }> {
+async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[] }> {
   // Not a world repository at all: say that (exit 3), not that season 1 has no goals (exit 2).
   (await import('../store/load.js')).requireWorldFolder(root);
   const ref = await chooseEpisode(root, o);
@@ -87,6 +89,8 @@ async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: 
   const linked = (await import('../store/symlinks.js')).linkedPath(root, episodeRelDir(ref));
   if (linked) throw new AureusError(`${episodeRelDir(ref)} is behind a symbolic link`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [linked] });
   const { loadValidatedWorld } = await import('../store/validate.js');
-  const { world } = await loadValidatedWorld(root, configFile);
-  return { ref, world };
+  const { world, diagnostics } = await loadValidatedWorld(root, configFile);
+  // Only the rewrite warning: validate's others (a soft constraint that does not hold) are for validate.
+  const { isRewriteWarning } = await import('../store/text-form.js');
+  return { ref, world, warnings: diagnostics.filter(isRewriteWarning) };
 }

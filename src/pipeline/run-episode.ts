@@ -158,6 +158,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // 2. Dirty world, episode, full validation: done before the lock unless the world may have
   // changed since (a commit rolled forward, or another run committed before we took the lock).
   const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
+  (o.warnings ?? []).push(...checked.warnings);
   const run = await openRun(o, checked, git);
   let early: Promise<boolean | null> | null = null;
   let written: Promise<void> | null = null;

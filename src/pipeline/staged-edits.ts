@@ -6,6 +6,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { Checkpoints } from './checkpoint.js';
 import { stagedFiles } from './planning-checkpoint.js';
 import { writeVisible } from '../store/durable.js';
+import { decodeStrictUtf8 } from '../store/read.js';
 import type { ReviewState } from './review-state.js';
 
 /**
@@ -65,8 +66,6 @@ function scriptProblem(staged: string, now: string): { problem: string; hint: st
   return null;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 /** A staged file as it is now: its text, or why it cannot be read as text. */
 function readNow(abs: string): { text: string } | { problem: string } {
   let buf: Buffer;
@@ -76,11 +75,8 @@ function readNow(abs: string): { text: string } | { problem: string } {
     const code = (e as NodeJS.ErrnoException).code;
     return { problem: code === 'ENOENT' ? 'was deleted' : `cannot be read (${code ?? (e as Error).message})` };
   }
-  try {
-    return { text: strictUtf8.decode(buf) };
-  } catch {
-    return { problem: 'is no longer UTF-8 text' };
-  }
+  const text = decodeStrictUtf8(buf);
+  return text === null ? { problem: 'is no longer UTF-8 text' } : { text };
 }
 
 /** The run folder and what stage H staged in it (the planning and stage H checkpoints' texts: ~1 MB read). */

@@ -1,3 +1,6 @@
+import { Transform, type Readable } from 'node:stream';
+import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
+
 /**
  * What a user line may carry: ANSI escapes and control characters are removed (a terminal paste
  * or a stray Ctrl-key must not reach the model or the log), and a line over the limit is cut with
@@ -30,3 +33,43 @@ export function cleanInput(raw: string, max: number = DEFAULT_MAX_INPUT): CleanI
   }
   return { text, truncated, notices };
 }
+
+/**
+ * Piped input checked line by line before readline decodes it: readline turns a byte that breaks
+ * UTF-8 into U+FFFD without a word, so the turn would go to the model (and the log) changed. The
+ * bytes pass through unchanged (the turn is still played, as the CLI reads other text it is given);
+ * `broken(n)` says where line n (1-based, split at LF as readline does) broke UTF-8, for a notice.
+ */
+export function utf8CheckedLines(input: Readable): { input: Readable; broken: (n: number) => Utf8Break | undefined } {
+  const breaks = new Map<number, Utf8Break>();
+  let pending: Buffer[] = [];
+  let line = 1;
+  const check = (bytes: Buffer) => {
+    const x = utf8BreakInLine(bytes, line);
+    if (x) breaks.set(line, x);
+  };
+  const checked = new Transform({
+    transform(chunk: Buffer | string, _enc, done) {
+      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+      let start = 0;
+      for (let lf = b.indexOf(10); lf >= 0; lf = b.indexOf(10, start)) {
+        check(Buffer.concat([...pending, b.subarray(start, lf)]));
+        pending = [];
+        line++;
+        start = lf + 1;
+      }
+      if (start < b.length) pending.push(b.subarray(start));
+      done(null, b);
+    },
+    flush(done) {
+      if (pending.length) check(Buffer.concat(pending));
+      done();
+    },
+  });
+  input.pipe(checked);
+  return { input: checked, broken: (n) => breaks.get(n) };
+}
+
+/** The notice for a line that broke UTF-8 (utf8CheckedLines). */
+export const brokenUtf8Notice = (b: Utf8Break): string =>
+  `line ${b.line} of the input is not valid UTF-8 (a bad byte at column ${b.column}): it was played with U+FFFD (�) in place of the bad bytes; send UTF-8 text`;

@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { validatorFor } from '../schemas/validators.js';
 import { withLocation } from '../store/load.js';
-import { parseJsonTextSafe } from '../store/read.js';
+import { decodeStrictUtf8, parseJsonTextSafe, utf8Breaks } from '../store/read.js';
 import { schemaDiagnostics } from '../store/schema.js';
 import type { TurnRecord } from './types.js';
 
@@ -49,6 +49,19 @@ function readLine(line: string, rel: string, lineNo: number): TurnRecord | Diagn
   if (!r.ok) return r.diagnostics.map(onLine);
   const problems = schemaDiagnostics(validatorFor('play/turn_record'), r.value, rel, RECORD_DOC);
   return problems.length ? problems.map((d) => onLine(withLocation(d, r.locate))) : (r.value as TurnRecord);
+}
+
+/**
+ * The log's bytes as text, decoded as strictly as a world file: a byte that breaks UTF-8 (a disk
+ * error, a hand edit in another encoding) is the session's error with each such line's line:column
+ * (AUR1003), not a U+FFFD that the replay would carry on with silently.
+ */
+export function decodeTurnLog(bytes: Uint8Array, id: string, rel: string): string {
+  const text = decodeStrictUtf8(bytes);
+  if (text !== null) return text;
+  const breaks = utf8Breaks(bytes);
+  const problems = breaks.slice(0, MAX_PROBLEMS).map((b) => diag('AUR1003', { offset: b.offset }, { file: rel, line: b.line, column: b.column }));
+  throw unreadable(id, rel, `${breaks.length} line${breaks.length === 1 ? ' is' : 's are'} not UTF-8`, problems);
 }
 
 /** The error of a session whose log cannot be read: AUR6201 naming it and the detail, then each problem. */

@@ -11,6 +11,7 @@ import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore } from './store.js';
+import { brokenUtf8Notice, utf8CheckedLines } from './input.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 
 export interface PlayOptions {
@@ -113,7 +114,9 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
 
 /** The turn loop over input lines: a readline REPL on a terminal, one turn per line otherwise. */
 async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): Promise<number> {
-  const rl = readline.createInterface({ input: io.input, output: io.terminal ? io.output : undefined, terminal: io.terminal, historySize: 200 });
+  // A terminal's keys come decoded; piped bytes are checked for UTF-8 before readline decodes them.
+  const piped = io.terminal ? null : utf8CheckedLines(io.input);
+  const rl = readline.createInterface({ input: piped?.input ?? io.input, output: io.terminal ? io.output : undefined, terminal: io.terminal, historySize: 200 });
   let interrupted = false;
   rl.on('SIGINT', () => {
     interrupted = true;
@@ -123,8 +126,11 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
     rl.setPrompt('> ');
     if (!session.done) rl.prompt();
   }
+  let lineNo = 0;
   for await (const line of rl) {
     if (session.done) break;
+    const broken = piped?.broken(++lineNo);
+    if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
     await session.line(line);
     if (session.done) break;
     if (io.terminal) rl.prompt();

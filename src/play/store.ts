@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { parseTurnLog, unreadable } from './records.js';
+import { decodeTurnLog, parseTurnLog, unreadable } from './records.js';
 import type { TurnRecord } from './types.js';
 
 /**
@@ -40,11 +40,12 @@ export function fileSessionStore(root: string): SessionStore {
     return path.join(root, SESSIONS_DIR, id);
   };
   const file = (id: string) => path.join(dir(id), 'turns.jsonl');
-  const raw = (id: string): string => {
+  // Bytes, not text: an append keeps what is there byte for byte, and read() decodes strictly.
+  const raw = (id: string): Buffer => {
     try {
-      return fs.readFileSync(file(id), 'utf8');
+      return fs.readFileSync(file(id));
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return '';
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
       throw e;
     }
   };
@@ -58,20 +59,20 @@ export function fileSessionStore(root: string): SessionStore {
       this.appendMany(id, [record]);
     },
     appendMany(id, records) {
-      if (records.length) writeFileAtomic.sync(file(id), raw(id) + records.map((r) => JSON.stringify(r) + '\n').join(''));
+      if (records.length) writeFileAtomic.sync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
     },
     read(id) {
       if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, hint: 'list the sessions with `aureus session list`' });
       const rel = sessionLogRel(id);
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = raw(id);
+        bytes = raw(id);
       } catch (e) {
         // A directory or an unreadable file where the log should be: the session cannot be read, said so.
         const reason = (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : ((e as NodeJS.ErrnoException).code ?? String(e));
         throw unreadable(id, rel, reason, [diag('AUR1008', { file: rel, reason }, { file: rel })]);
       }
-      return parseTurnLog(text, id, rel);
+      return parseTurnLog(decodeTurnLog(bytes, id, rel), id, rel);
     },
     list() {
       try {

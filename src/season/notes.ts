@@ -5,7 +5,7 @@ import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { seasonDirName } from '../paths.js';
-import { compiledSchema } from '../store/schema.js';
+import { formatAndSchemaDiagnostics } from '../store/load.js';
 import { readJsonFileSafe } from '../store/read.js';
 import { linkedPath } from '../store/symlinks.js';
 import type { World } from '../domain/world.js';
@@ -44,11 +44,14 @@ export interface SeasonNotes {
   proposed_threads?: ProposedThread[];
 }
 
+const NOTES_SCHEMA = 'notes.schema.json';
+
 export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
 
 /**
  * The season's notes and what is wrong with the file: read with the world files' reader, so a
- * syntax error is AUR1005 at line:column and a schema error carries its line:column too. A
+ * syntax error is AUR1005 at line:column and schema errors are the world files' (AUR101x, each
+ * with its pointer, line:column and hint) after one AUR3063 naming the file. A
  * missing file is no notes. `aureus validate` reports these diagnostics; runs read through readNotes.
  */
 export function checkNotes(root: string, season: number): { notes: SeasonNotes; diagnostics: Diagnostic[] } {
@@ -60,12 +63,13 @@ export function checkNotes(root: string, season: number): { notes: SeasonNotes; 
   const r = readJsonFileSafe(path.join(root, rel), rel);
   // AUR1001 is "missing": a season without notes.
   if (!r.ok) return { notes: empty, diagnostics: r.diagnostics.filter((d) => d.code !== 'AUR1001') };
-  const validate = compiledSchema('notes.schema.json');
-  if (!validate(r.value)) {
-    const err = validate.errors?.[0];
-    const at = r.locate?.(err?.instancePath ?? '');
-    const detail = `${err?.instancePath || '/'} ${err?.message ?? 'does not match schemas/notes.schema.json'}`;
-    return { notes: empty, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel, ...(at ? { line: at.line, column: at.column } : {}) })] };
+  // The world files' translation (store/schema.ts): every problem with its pointer, line:column and
+  // hint, under one AUR3063 that says the file is invalid (what a run's error and its tests name).
+  const problems = formatAndSchemaDiagnostics(r.value, r.locate, NOTES_SCHEMA, rel);
+  if (problems.length) {
+    const n = problems.length;
+    const detail = `${n} problem${n === 1 ? '' : 's'} against schemas/${NOTES_SCHEMA} (listed below)`;
+    return { notes: empty, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel }), ...problems] };
   }
   return { notes: r.value as SeasonNotes, diagnostics: [] };
 }

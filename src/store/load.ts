@@ -7,10 +7,11 @@ import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { readJsonFileSafe } from './read.js';
 import { linkedPath } from './symlinks.js';
+import { rewriteWarning } from './text-form.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
-import { checkFormat, validateSchema, type SchemaKind } from './schema.js';
+import { checkFormat, SCHEMA_FILES, validateSchemaFile, type SchemaKind } from './schema.js';
 import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
 import { checkAnchorReferences, hasAnchorsFile } from './anchors.js';
 
@@ -51,6 +52,16 @@ export function withLocation(d: Diagnostic, locate: Locate | undefined): Diagnos
   return at ? { ...d, line: at.line, column: at.column } : d;
 }
 
+/**
+ * What is wrong with a parsed JSON file against a package schema, located: its `format` first (one
+ * "incompatible format" instead of a cascade), then every schema error with pointer, line:column
+ * and hint. World files, season notes and scene packets all go through it.
+ */
+export function formatAndSchemaDiagnostics(value: unknown, locate: Locate | undefined, schemaFile: string, file: string): Diagnostic[] {
+  const format = checkFormat(value, file);
+  return (format ? [format] : validateSchemaFile(schemaFile, value, file)).map((d) => withLocation(d, locate));
+}
+
 type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate };
 
 /** One world file: read, parsed and schema-checked; synchronous (read.ts readJsonFileSafe says why). */
@@ -59,13 +70,12 @@ export function loadJsonFile(root: string, rel: string, kind: SchemaKind): Loade
   if (escape) return { value: undefined, diagnostics: [escape] };
   const r = readJsonFileSafe(path.join(root, rel), rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
+  const form = rewriteWarning(rel, r.foreignForm);
   // Walk the value only when some string literal of the text is long enough to be over the limit.
   const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
-  if (tooLong.length) return { value: undefined, diagnostics: tooLong };
-  const format = checkFormat(r.value, rel);
-  if (format) return { value: undefined, diagnostics: [withLocation(format, r.locate)] };
-  const schema = validateSchema(kind, r.value, rel).map((d) => withLocation(d, r.locate));
-  return schema.length ? { value: undefined, diagnostics: schema } : { value: r.value, diagnostics: [], locate: r.locate };
+  if (tooLong.length) return { value: undefined, diagnostics: [...form, ...tooLong] };
+  const schema = formatAndSchemaDiagnostics(r.value, r.locate, SCHEMA_FILES[kind], rel);
+  return schema.length ? { value: undefined, diagnostics: [...form, ...schema] } : { value: r.value, diagnostics: form, locate: r.locate };
 }
 
 /**

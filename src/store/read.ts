@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { parseJson, type JsonPosition } from './json-parse.js';
 import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
+import { foreignTextForm } from './text-form.js';
 
 /** Nothing larger is read: world files are hand-edited data, and this protects memory. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -25,6 +26,8 @@ export interface SafeJson {
   locate?: (pointer: string) => JsonPosition | null;
   /** When `ok`: no string of the value (key or value) is longer than this (json-parse.ts TextCounts). */
   longestString?: number;
+  /** When `ok`: what the bytes hold that aureus's writer drops (text-form.ts), e.g. "CRLF line endings". */
+  foreignForm?: string[];
 }
 
 /** Offset of the first byte that breaks UTF-8, for the diagnostic. */
@@ -59,22 +62,64 @@ export function firstInvalidUtf8Offset(bytes: Uint8Array): number {
   return -1;
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Bytes as strict UTF-8 text (a leading BOM is dropped), or null when a byte breaks UTF-8
+ * (firstInvalidUtf8Offset says where): the decoding of every file aureus reads as text it trusts.
+ */
+export function decodeStrictUtf8(bytes: Uint8Array): string | null {
+  try {
+    return strictUtf8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+/** Where a line breaks UTF-8: its number (1-based), the column of the bad byte (UTF-16 units, as json-parse.ts) and its offset in the bytes. */
+export interface Utf8Break {
+  line: number;
+  column: number;
+  offset: number;
+}
+
+/** The first byte that breaks UTF-8 in one line of text (no LF in it), located; null when the line is UTF-8. */
+export function utf8BreakInLine(line: Uint8Array, lineNo: number, lineStart = 0): Utf8Break | null {
+  const at = firstInvalidUtf8Offset(line);
+  if (at < 0) return null;
+  // The bytes before it are valid UTF-8: their length in UTF-16 units is the column before it.
+  return { line: lineNo, column: Buffer.from(line.buffer, line.byteOffset, at).toString('utf8').length + 1, offset: lineStart + at };
+}
+
+/** Every line (split at LF) that holds a byte breaking UTF-8, with where its first bad byte is. */
+export function utf8Breaks(bytes: Uint8Array): Utf8Break[] {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out: Utf8Break[] = [];
+  for (let start = 0, n = 1; start <= b.length; n++) {
+    const lf = b.indexOf(10, start);
+    const end = lf < 0 ? b.length : lf;
+    const x = utf8BreakInLine(b.subarray(start, end), n, start);
+    if (x) out.push(x);
+    start = end + 1;
+  }
+  return out;
+}
+
 /**
  * Decode bytes as strict UTF-8 (a leading BOM is dropped) and parse them as JSON, turning every
  * problem into a catalog diagnostic on `rel`: not UTF-8, empty, syntax error at line:col,
  * forbidden or duplicate keys. Usable on any JSON input (packets, model answers saved to disk).
  */
 export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
+  const text = decodeStrictUtf8(bytes);
+  if (text === null) {
     // Windows editors often save "Unicode" as UTF-16; say so instead of a bare byte offset.
     const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
     const hint = utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
     return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel, ...(hint ? { hint } : {}) })]);
   }
-  return parseJsonTextSafe(text, rel);
+  const r = parseJsonTextSafe(text, rel);
+  return r.ok ? { ...r, foreignForm: foreignTextForm(bytes) } : r;
 }
 
 /** As parseJsonBytesSafe, for text already in memory. */

@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { firstInvalidUtf8Offset } from '../store/read.js';
+import { decodeStrictUtf8, firstInvalidUtf8Offset } from '../store/read.js';
 import { LEXICON_FILE, parseLexicon, type LexiconEntry } from './lexicon.js';
 
 /**
@@ -41,13 +41,9 @@ async function readStyleFile(root: string, rel: string): Promise<{ text: string;
   } catch (e) {
     return { text: '', diagnostics: [diag('AUR1008', { file: rel, reason: e instanceof RegularFileError ? e.reason : String(e) }, { file: rel })] };
   }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { text: '', diagnostics: [diag('AUR1808', { file: rel, offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel })] };
-  }
-  text = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const decoded = decodeStrictUtf8(bytes);
+  if (decoded === null) return { text: '', diagnostics: [diag('AUR1808', { file: rel, offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel })] };
+  const text = decoded.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (text.trim() === '') return { text: '', diagnostics: [diag('AUR1809', { file: rel }, { file: rel })] };
   return { text, diagnostics: [] };
 }

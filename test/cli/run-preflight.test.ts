@@ -27,13 +27,39 @@ describe('season notes are part of the world validate checks', () => {
     expect(fs.existsSync(path.join(root, 'seasons/season_01/episode_01'))).toBe(false);
   }, 120_000);
 
-  it('a notes.json that breaks its schema is AUR3063 with line:col', async () => {
+  it('a notes.json that breaks its schema is AUR3063, then the missing key with pointer, line:col and hint', async () => {
     const root = await makeWorld('notes-schema');
     fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), '{"format":1,"season":1,"notes":[{"id":"n001"}]}\n');
     commitAll(root, 'bad notes');
     const v = await cli(['validate'], root);
     expect(v.code).toBe(3);
-    expect(v.stdout + v.stderr).toMatch(/1:33: error AUR3063 .*must have required property 'text'/);
+    const out = v.stdout + v.stderr;
+    expect(out).toMatch(/error AUR3063 the season notes seasons\/season_01\/notes\.json are invalid: 3 problems against schemas\/notes\.schema\.json/);
+    // ajv's raw message is translated as for a world file (was "1:33: error AUR3063 /notes/0 must have required property 'text'").
+    expect(out).toMatch(/1:33 \/notes\/0: error AUR1012 missing required key "text"\n\s+hint: add "text" here \(see schemas\/notes\.schema\.json\)/);
+    expect(out).not.toMatch(/must have required property/);
+  }, 120_000);
+
+  it('every schema error of notes.json is reported like a world file\'s, each with pointer, line:col and hint', async () => {
+    const root = await makeWorld('notes-schema-all');
+    const notes = '{\n  "format": 1,\n  "season": 1,\n  "notes": [\n    {"id": "n001", "text": "x", "episode": "s1", "source": "web", "extra": 1}\n  ]\n}\n';
+    fs.writeFileSync(path.join(root, 'seasons/season_01/notes.json'), notes);
+    commitAll(root, 'bad notes');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    type D = { code: string; file: string; pointer?: string; line?: number; column?: number; hint: string; message: string };
+    const d = (JSON.parse(v.stdout) as { diagnostics: D[] }).diagnostics.filter((x) => x.file === 'seasons/season_01/notes.json');
+    expect(d.map((x) => x.code)).toEqual(['AUR3063', 'AUR1010', 'AUR1015', 'AUR1014']);
+    expect(d[0]!.message).toContain('3 problems against schemas/notes.schema.json');
+    expect(d.slice(1)).toEqual([
+      expect.objectContaining({ pointer: '/notes/0/extra', line: 5, column: 67, hint: expect.stringContaining('allowed keys here: id, text, episode, thread, character, source') }),
+      expect.objectContaining({ pointer: '/notes/0/episode', line: 5, column: 33, hint: 'see schemas/notes.schema.json for the expected form' }),
+      expect.objectContaining({ pointer: '/notes/0/source', line: 5, column: 50, message: 'value "web" is not allowed here', hint: 'allowed: "cli", "play"' }),
+    ]);
+    // A run stops before any work with the same diagnostics (exit 3).
+    const r = await cli(['episode', 'plan'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/AUR3063[\s\S]*5:67 \/notes\/0\/extra: error AUR1010 unknown key "extra"/);
   }, 120_000);
 });
 
@@ -186,4 +212,59 @@ describe('--json failures answer on stdout', () => {
     expect(git(root, 'status', '--porcelain')).toBe('');
     expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
   }, 120_000);
+});
+
+describe('world files saved with CRLF line endings or a byte-order mark', () => {
+  type D = { code: string; severity: string; file: string; message: string; hint: string };
+  const crlf = (root: string, rel: string) => fs.writeFileSync(path.join(root, rel), fs.readFileSync(path.join(root, rel), 'utf8').replace(/\n/g, '\r\n'));
+  const bom = (root: string, rel: string) => fs.writeFileSync(path.join(root, rel), '\ufeff' + fs.readFileSync(path.join(root, rel), 'utf8'));
+
+  it('validate warns (AUR1040, exit 0) naming the file, what it found, and that the next commit rewrites it', async () => {
+    const root = await makeWorld('crlf-validate');
+    crlf(root, 'world/characters.json');
+    bom(root, 'world/threads.json');
+    bom(root, 'operators/operators.json');
+    crlf(root, 'operators/operators.json');
+    // Season goals are not rewritten by a commit: no warning for them.
+    crlf(root, 'seasons/season_01/season_goals.json');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(0);
+    const d = (JSON.parse(v.stdout) as { valid: boolean; diagnostics: D[] }).diagnostics;
+    expect(d.map((x) => [x.code, x.severity, x.file])).toEqual([
+      ['AUR1040', 'warning', 'world/characters.json'],
+      ['AUR1040', 'warning', 'world/threads.json'],
+      ['AUR1040', 'warning', 'operators/operators.json'],
+    ]);
+    expect(d[0]!.message).toBe('world/characters.json has CRLF line endings: aureus writes LF line endings and no byte-order mark');
+    expect(d[1]!.message).toBe('world/threads.json has a byte-order mark: aureus writes LF line endings and no byte-order mark');
+    expect(d[2]!.message).toBe('operators/operators.json has a byte-order mark and CRLF line endings: aureus writes LF line endings and no byte-order mark');
+    expect(d[0]!.hint).toMatch(/the next episode commit rewrites the whole file, so its git diff shows every line changed: convert it first/);
+    expect(d[0]!.hint).toContain('"world/characters.json text eol=lf" to .gitattributes and run `git add --renormalize .`');
+    const text = await cli(['validate'], root);
+    expect(text.code).toBe(0);
+    expect(text.stdout + text.stderr).toMatch(/world\/characters\.json\n\s+warning AUR1040 world\/characters\.json has CRLF line endings/);
+    expect(text.stdout).toMatch(/is a valid world \(3 warnings\)/);
+  }, 120_000);
+
+  it('a file with an error still says how it is stored, next to the error (exit 3)', async () => {
+    const root = await makeWorld('crlf-error');
+    fs.writeFileSync(path.join(root, 'world/canon.json'), '{"format":1,\r\n"bogus":1}\r\n');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    const d = (JSON.parse(v.stdout) as { diagnostics: D[] }).diagnostics.filter((x) => x.file === 'world/canon.json');
+    expect(d.map((x) => x.code)).toContain('AUR1040');
+    expect(d.map((x) => x.code)).toContain('AUR1010');
+  }, 120_000);
+
+  it('the run\'s preflight carries the same warning (and only it), which episode run prints', async () => {
+    const root = await makeWorld('crlf-run');
+    crlf(root, 'world/characters.json');
+    commitAll(root, 'crlf');
+    const { preflightEpisode } = await import('../../src/pipeline/episode-choice.js');
+    const pre = await preflightEpisode({ root });
+    expect(pre.warnings.map((w) => [w.code, w.file])).toEqual([['AUR1040', 'world/characters.json']]);
+    const r = await cli(['episode', 'run', '--no-commit'], root);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/warning AUR1040 world\/characters\.json has CRLF line endings/);
+  }, 240_000);
 });

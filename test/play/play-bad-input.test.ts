@@ -36,6 +36,18 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(r.stdout + r.stderr).not.toMatch(/at .*\.js:\d+/); // no stack trace
   });
 
+  it('a line of piped input that is not UTF-8: a notice naming the line, and the session goes on', async () => {
+    const w = copyRepo(base(), 'play-bad-utf8');
+    // Line 2 is Latin-1 ("Crassus, café?" with 0xe9), the others UTF-8.
+    const input = Buffer.concat([Buffer.from('Catiline, a word.\nCrassus, caf'), Buffer.from([0xe9]), Buffer.from('?\nCicero é bene.\n/end\n')]);
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--mode', 'open', '--session', 'u1'], w, input);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('aureus: line 2 of the input is not valid UTF-8 (a bad byte at column 13)');
+    expect(r.stderr).not.toMatch(/line [13] of the input/);
+    const users = records(w, 'u1').filter((x) => x.type === 'user');
+    expect(users.map((u) => u.text)).toEqual(['Catiline, a word.', 'Crassus, caf\ufffd?', 'Cicero é bene.']);
+  });
+
   it('play.max_input and play.brief_budget come from aureus.config.yaml; the flags override them; a bad value is exit 3', async () => {
     const w = copyRepo(base(), 'play-config');
     const cfg = path.join(w, 'aureus.config.yaml');

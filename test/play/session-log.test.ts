@@ -23,7 +23,7 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
-function session(id: string, text: string): string {
+function session(id: string, text: string | Buffer): string {
   const dir = path.join(root, '.aureus', 'sessions', id);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'turns.jsonl'), text);
@@ -105,6 +105,27 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     const r = await run('session', 'show', 'headless');
     expect(r.rc).toBe(3);
     expect(r.err).toContain('1:1: error AUR6203 the first record is a "brief" record, not the session\'s "start" record');
+  });
+
+  it('a byte that breaks UTF-8: the session error (exit 3) with the line:column, not a U+FFFD read silently', async () => {
+    // Line 3 with a Latin-1 "é" (0xe9) inside its text, as an editor saving in another encoding leaves it.
+    const line3 = Buffer.from(LINES[2]!, 'utf8');
+    const at = line3.indexOf('"t0002"') + 2;
+    const bad = Buffer.concat([Buffer.from(LINES.slice(0, 2).join('\n') + '\n'), line3.subarray(0, at), Buffer.from([0xe9]), line3.subarray(at), Buffer.from('\n' + LINES.slice(3).join('\n') + '\n')]);
+    const file = session('latin1', bad);
+    const offset = Buffer.from(LINES.slice(0, 2).join('\n') + '\n').length + at;
+    const r = await run('session', 'show', 'latin1');
+    expect(r.rc).toBe(3);
+    expect(r.err).not.toContain('internal error');
+    expect(r.err).toContain(file);
+    expect(r.err).toContain('error AUR6201 session latin1 cannot be read: 1 line is not UTF-8');
+    expect(r.err).toContain(`3:${at + 1}: error AUR1003 file is not valid UTF-8 (first bad byte at offset ${offset})`);
+    // play --resume stops the same way and appends nothing: the bytes stay as they were.
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    const p = await run('play', '--resume', 'latin1');
+    expect(p.rc).toBe(3);
+    expect(p.err).toContain('AUR1003');
+    expect(fs.readFileSync(path.join(root, '.aureus/sessions/latin1/turns.jsonl')).equals(bad)).toBe(true);
   });
 
   it('a turns.jsonl that is a directory: cannot be read (AUR1008), exit 3', async () => {

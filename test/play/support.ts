@@ -17,7 +17,7 @@ export function startPlay(args: string[], cwd: string, extraEnv: NodeJS.ProcessE
   return { child, out: () => out, err: () => err, closed };
 }
 
-export async function playScript(args: string[], cwd: string, input: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function playScript(args: string[], cwd: string, input: string | Buffer, env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const p = startPlay(args, cwd, env);
   p.child.stdin.end(input);
   const code = await p.closed;

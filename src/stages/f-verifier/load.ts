@@ -13,8 +13,7 @@ import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
 import { MAX_FILE_BYTES, parseJsonBytesSafe } from '../../store/read.js';
-import { checkFormat, validateSchemaFile } from '../../store/schema.js';
-import { withLocation } from '../../store/load.js';
+import { formatAndSchemaDiagnostics } from '../../store/load.js';
 
 /** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
 export function readTextFile(file: string, what: string): string {
@@ -42,8 +41,7 @@ const PACKET_SCHEMA = 'scene_packet.schema.json';
 export function readPacket(file: string): ScenePacket {
   const r = parseJsonBytesSafe(readFileBytes(file, 'packet'), file);
   if (!r.ok) throw badPacket(file, 'it is not valid JSON', r.diagnostics);
-  const format = checkFormat(r.value, file);
-  const problems = (format ? [format] : validateSchemaFile(PACKET_SCHEMA, r.value, file)).map((d) => withLocation(d, r.locate));
+  const problems = formatAndSchemaDiagnostics(r.value, r.locate, PACKET_SCHEMA, file);
   if (problems.length) {
     const n = problems.length;
     throw badPacket(file, `${n} problem${n === 1 ? '' : 's'} against schemas/${PACKET_SCHEMA} (listed below)`, problems);
