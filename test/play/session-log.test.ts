@@ -121,7 +121,9 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     expect(r.err).toContain('error AUR6201 session latin1 cannot be read: 1 line is not UTF-8');
     expect(r.err).toContain(`3:${at + 1}: error AUR1003 file is not valid UTF-8 (first bad byte at offset ${offset})`);
     // play --resume stops the same way and appends nothing: the bytes stay as they were.
+    // (play refuses a folder with no world/ first, AUR1000)
     execFileSync('git', ['init', '-q'], { cwd: root });
+    fs.mkdirSync(path.join(root, 'world'), { recursive: true });
     const p = await run('play', '--resume', 'latin1');
     expect(p.rc).toBe(3);
     expect(p.err).toContain('AUR1003');
@@ -142,7 +144,7 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     session('typed', bad);
     // play refuses a folder that is not a git repository, or has no world/ (AUR1000), first
     execFileSync('git', ['init', '-q'], { cwd: root });
-    fs.mkdirSync(path.join(root, 'world'));
+    fs.mkdirSync(path.join(root, 'world'), { recursive: true });
     const r = await run('play', '--resume', 'typed');
     expect(r.rc).toBe(3);
     expect(r.err).not.toContain('internal error');
