@@ -8,6 +8,7 @@ import { buildPackets } from '../stages/d-packets/index.js';
 import { buildEpisodeContext } from '../stages/a-snapshot/index.js';
 import { episodeRef } from '../domain/context.js';
 import type { EpisodePlan } from '../domain/plan.js';
+import { readPacket } from '../stages/f-verifier/load.js';
 
 /**
  * The Actor's context is a stage D scene packet. `--scene SCxx` loads the packet stage D wrote for
@@ -27,7 +28,9 @@ export function findScenePacket(root: string, scene: string): { packet: ScenePac
   for (const dir of candidates.sort().reverse()) {
     const file = path.join(dir, 'packets', `${want}.json`);
     if (!fs.existsSync(path.join(root, file))) continue;
-    const packet = JSON.parse(fs.readFileSync(path.join(root, file), 'utf8')) as ScenePacket;
+    // Read as `scene verify` reads one (strict JSON, the packet schema): a hand-edited or truncated
+    // packet is exit 3 with its line:column, not an internal error in the middle of the scene.
+    const packet = readPacket(path.join(root, file));
     if (ep && packet.episode_id !== ep) continue;
     return { packet, file };
   }

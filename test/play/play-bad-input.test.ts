@@ -105,6 +105,27 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(missing.stderr).toMatch(/no session nope/);
   });
 
+  it('--scene whose planned packet is broken or of the wrong shape: exit 3 with line:column, no session written', async () => {
+    const w = copyRepo(base(), 'play-bad-packet');
+    expect((await cli(['episode', 'plan'], w)).code).toBe(0);
+    const runs = path.join(w, '.aureus/runs');
+    const packet = path.join(runs, fs.readdirSync(runs)[0]!, 'packets', 'SC01.json');
+    const text = fs.readFileSync(packet, 'utf8');
+    fs.writeFileSync(packet, text.slice(0, Math.floor(text.length / 2)));
+    const cut = await playScript(['play', '--as', 'cicero', '--scene', 'SC01'], w, 'hello\n');
+    expect(cut.code, cut.stderr).toBe(3);
+    expect(cut.stderr).toContain('AUR5081');
+    expect(cut.stderr).toMatch(/\d+:\d+: error AUR1005 invalid JSON/);
+    const doc = JSON.parse(text) as { cast: unknown };
+    doc.cast = 'cicero';
+    fs.writeFileSync(packet, JSON.stringify(doc, null, 2));
+    const typed = await playScript(['play', '--as', 'cicero', '--scene', 'SC01'], w, 'hello\n');
+    expect(typed.code, typed.stderr).toBe(3);
+    expect(typed.stderr).toMatch(/\d+:\d+ \/cast: error AUR10\d\d/);
+    expect(typed.stderr + typed.stdout).not.toMatch(/internal error|at .*\.js:\d+/);
+    expect(fs.existsSync(path.join(w, '.aureus/sessions'))).toBe(false);
+  });
+
   it('a held world lock postpones canonization: the proposals stay staged, the session goes on, and ends with exit 9', async () => {
     const { acquireLock } = await import('../../src/pipeline/lock.js');
     const w = copyRepo(base(), 'play-locked');

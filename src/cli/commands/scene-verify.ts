@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
 import type { SceneVerification } from '../../stages/f-verifier/verify.js';
 import type { LoadedLexicon } from '../../stages/f-verifier/load.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
 
 /**
  * `aureus scene verify --packet <packet.json> --scene <scene.txt> [--json]`: the deterministic
@@ -48,13 +49,16 @@ Examples:
       const { readPacket, readTextFile, resolveLexicon, loadWorldContext, loadPlanPrereqs } = await import('../../stages/f-verifier/load.js');
       const { verifySceneOutput } = await import('../../stages/f-verifier/verify.js');
       const { ExitCode } = await import('../../errors.js');
+      const { formatDiagnostics } = await import('../io.js');
       const packetFile = path.resolve(c.io.cwd, o.packet);
       const packet = readPacket(packetFile);
       const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
       const lex = resolveLexicon(c.root, o.lexicon ? path.resolve(c.io.cwd, o.lexicon) : undefined);
       const { loadConfigOrThrow } = await import('../../config/index.js');
       const min_scene_words = loadConfigOrThrow(c.root).config.verifier.min_scene_words;
-      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root), packet, lexicon: lex.entries, prereqs: loadPlanPrereqs(packetFile), min_scene_words });
+      const warnings: Diagnostic[] = [];
+      const v = verifySceneOutput(raw, { ...loadWorldContext(c.root, warnings), packet, lexicon: lex.entries, prereqs: loadPlanPrereqs(packetFile, warnings), min_scene_words });
+      if (warnings.length) c.io.stderr(formatDiagnostics(warnings, c.chalk).replace(/^\n/, ''));
       const verdict = v.hard ? 'FAIL' : 'PASS';
       if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
       if (o.json) {
@@ -70,6 +74,7 @@ Examples:
               normalisations: v.normalisations,
               form_errors: v.form_errors,
               lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
+              warnings: warnings.map((w) => ({ code: w.code, message: w.message, file: w.file })),
             },
             null,
             2,

@@ -49,6 +49,9 @@ defineDiagnostics([
   // Orchestration and CLI.
   { code: 'AUR5080', severity: 'error', message: 'cannot read {what} {file}: {detail}', hint: 'Pass an existing file.' },
   { code: 'AUR5081', severity: 'error', message: '{file} is not a scene packet: {detail}', hint: 'Pass a packets/SCxx.json written by stage D.' },
+  { code: 'AUR5082', severity: 'error', message: 'lexicon {file} cannot be used: {detail}', hint: 'A lexicon is the markdown of style/lexicon.md or a JSON array of {"forbidden": …, "replacement": …}; fix the problems listed with it.' },
+  { code: 'AUR5083', severity: 'error', message: 'lexicon {where} {detail}', hint: 'Write each entry as {"forbidden": "word", "replacement": "Roman word"}.' },
+  { code: 'AUR5084', severity: 'warning', message: 'cannot be read ({detail}), so {skipped} was skipped', hint: 'Fix or restore the file (aureus validate checks the world files); the scene was checked against the packet alone.' },
   { code: 'AUR5091', severity: 'warning', message: 'scene {scene} was rewritten with a simplified operator set', hint: 'Review {scene} by hand: optional applications and risks were dropped.' },
   // Repair (issue 13): punch-ups keep the opening, the critic advises, manual review.
   { code: 'AUR5096', severity: 'warning', message: 'the punch-up rewrote the opening it had to keep (from line {line})', hint: 'Keep the opening verbatim and rewrite only the ending.' },

@@ -1,4 +1,4 @@
-import { readFileSync, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
@@ -13,7 +13,7 @@ import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
 import { MAX_FILE_BYTES, parseJsonBytesSafe } from '../../store/read.js';
-import { formatAndSchemaDiagnostics } from '../../store/load.js';
+import { formatAndSchemaDiagnostics, withLocation } from '../../store/load.js';
 
 /** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
 export function readTextFile(file: string, what: string): string {
@@ -54,21 +54,27 @@ function badPacket(file: string, detail: string, problems: Diagnostic[]): Aureus
 }
 
 /**
- * Parses a lexicon: JSON ([{forbidden, replacement}]) or the markdown of style/lexicon.md
- * (read by src/style/lexicon.ts, the one lexicon parser).
+ * Parses a lexicon: JSON ([{forbidden, replacement}], `word` for `forbidden` accepted) or the
+ * markdown of style/lexicon.md (read by src/style/lexicon.ts, the one lexicon parser). A `.json`
+ * file, or text that opens like JSON, is JSON: a broken JSON lexicon read as markdown would give no
+ * table and, before, silently no entries. Problems come back as data; resolveLexicon decides.
  */
-export function parseLexiconText(text: string, file: string): LexiconEntry[] {
-  const t = text.trim();
-  if (t.startsWith('[')) {
-    let arr: { forbidden?: string; word?: string; replacement?: string }[];
-    try {
-      arr = JSON.parse(t);
-    } catch (e) {
-      throw new AureusError('invalid lexicon', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR5080', { what: 'lexicon', file, detail: (e as Error).message })] });
-    }
-    return arr.map((e) => ({ forbidden: String(e.forbidden ?? e.word ?? ''), replacement: String(e.replacement ?? '') })).filter((e) => e.forbidden);
-  }
-  return parseLexicon(text, file).entries;
+export function parseLexiconText(bytes: Uint8Array, file: string): { entries: LexiconEntry[]; diagnostics: Diagnostic[] } {
+  const text = Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  if (!file.toLowerCase().endsWith('.json') && !/^\s*[[{]/.test(text)) return parseLexicon(text, file);
+  const r = parseJsonBytesSafe(bytes, file);
+  if (!r.ok) return { entries: [], diagnostics: r.diagnostics };
+  if (!Array.isArray(r.value)) return { entries: [], diagnostics: [diag('AUR5083', { where: 'file', detail: `is ${r.value === null ? 'null' : typeof r.value}, not an array of entries` }, { file, line: 1, column: 1 })] };
+  const entries: LexiconEntry[] = [];
+  const diagnostics: Diagnostic[] = [];
+  r.value.forEach((e: unknown, i: number) => {
+    const o = (e !== null && typeof e === 'object' && !Array.isArray(e) ? e : null) as { forbidden?: unknown; word?: unknown; replacement?: unknown } | null;
+    const forbidden = o?.forbidden ?? o?.word;
+    const detail = !o ? 'is not an object' : typeof forbidden !== 'string' || !forbidden.trim() ? 'has no "forbidden" word (a non-empty string)' : o.replacement !== undefined && typeof o.replacement !== 'string' ? 'has a "replacement" that is not a string' : null;
+    if (detail) diagnostics.push(withLocation(diag('AUR5083', { where: `entry /${i}`, detail }, { file, pointer: `/${i}` }), r.locate));
+    else entries.push({ forbidden: (forbidden as string).trim(), replacement: String(o!.replacement ?? '') });
+  });
+  return { entries, diagnostics };
 }
 
 /** Which lexicon a verification used, so the output can say so. */
@@ -81,59 +87,99 @@ export interface LoadedLexicon {
 
 /**
  * The lexicon from --lexicon, else the world's style/lexicon.md, else the lexicon shipped with the
- * package: outside a world the anachronism check must still run rather than silently pass.
+ * package: outside a world the anachronism check must still run rather than silently pass. A
+ * lexicon with problems is refused (exit 3, every problem listed, as a packet is): a row that does
+ * not parse would otherwise be a word silently not checked.
  */
 export function resolveLexicon(root: string, file?: string): LoadedLexicon {
-  if (file) return { entries: parseLexiconText(readTextFile(file, 'lexicon'), file), file, source: 'option' };
   const world = path.join(root, 'style', 'lexicon.md');
-  const [f, source] = existsSync(world) ? [world, 'world' as const] : [path.join(packageRoot(), 'style', 'lexicon.md'), 'package' as const];
-  return { entries: parseLexiconText(readTextFile(f, 'lexicon'), f), file: f, source };
+  const [f, source] = file ? [file, 'option' as const] : existsSync(world) ? [world, 'world' as const] : [path.join(packageRoot(), 'style', 'lexicon.md'), 'package' as const];
+  const { entries, diagnostics } = parseLexiconText(readFileBytes(f, 'lexicon'), f);
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length) {
+    const n = errors.length;
+    throw new AureusError('invalid lexicon', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5082', { file: f, detail: `${n} problem${n === 1 ? '' : 's'} (listed below)` }, { file: f }), ...errors] });
+  }
+  return { entries, file: f, source };
 }
 
-/** The entries of resolveLexicon (kept for callers that only need the words). */
-export function loadLexicon(root: string, file?: string): LexiconEntry[] {
-  return resolveLexicon(root, file).entries;
+/** The entries of the world's lexicon for play's canonization, which `validate` has checked already. */
+export function loadLexicon(root: string): LexiconEntry[] {
+  const world = path.join(root, 'style', 'lexicon.md');
+  const f = existsSync(world) ? world : path.join(packageRoot(), 'style', 'lexicon.md');
+  return parseLexiconText(readFileBytes(f, 'lexicon'), f).entries;
+}
+
+/**
+ * A file that gives `scene verify` more to check against (the plan beside a packet, the world
+ * around it): absent is fine, silently; present but unreadable is a warning (AUR5084) naming what
+ * was skipped, since a broken characters.json must not quietly turn off the dead-speaker check.
+ */
+function readOptionalJson(file: string, skipped: string, warnings: Diagnostic[]): unknown {
+  if (!existsSync(file)) return undefined;
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFileBytesSync(file, MAX_FILE_BYTES);
+  } catch (e) {
+    warnings.push(diag('AUR5084', { file, detail: e instanceof RegularFileError ? e.reason : String(e), skipped }, { file }));
+    return undefined;
+  }
+  const r = parseJsonBytesSafe(bytes, file);
+  if (r.ok) return r.value;
+  const d = r.diagnostics[0];
+  warnings.push(diag('AUR5084', { file, detail: d?.message ?? 'not valid JSON', skipped }, { file, ...(d?.line ? { line: d.line, column: d.column ?? 1 } : {}) }));
+  return undefined;
+}
+
+/** Warns (AUR5084) when a file that was read is not of the shape the checks need. */
+function shapeWarning(file: string, expected: string, skipped: string, warnings: Diagnostic[]): undefined {
+  warnings.push(diag('AUR5084', { file, detail: `expected ${expected}`, skipped }, { file }));
+  return undefined;
 }
 
 /**
  * The plan's evaluated prerequisites, when the packet sits in a run or episode folder
- * (`<folder>/packets/SC04.json` beside `<folder>/episode_plan.json`). Absent or unreadable: none.
+ * (`<folder>/packets/SC04.json` beside `<folder>/episode_plan.json`). Absent: none; present but
+ * unreadable: none, with a warning.
  */
-export function loadPlanPrereqs(packetFile: string): VerifyContext['prereqs'] {
+export function loadPlanPrereqs(packetFile: string, warnings: Diagnostic[] = []): VerifyContext['prereqs'] {
   const planFile = path.join(path.dirname(packetFile), '..', 'episode_plan.json');
-  try {
-    const plan = JSON.parse(readFileSync(planFile, 'utf8')) as { beats?: { applications?: { id: string; prereqs?: { expr: string; holds: boolean }[] }[] }[] };
-    const out: NonNullable<VerifyContext['prereqs']> = {};
-    for (const b of plan.beats ?? []) for (const a of b.applications ?? []) if (Array.isArray(a.prereqs)) out[a.id] = a.prereqs;
-    return out;
-  } catch {
-    return undefined;
+  const skipped = "the prerequisites' check";
+  const plan = readOptionalJson(planFile, skipped, warnings) as { beats?: unknown } | undefined;
+  if (plan === undefined) return undefined;
+  if (plan === null || typeof plan !== 'object' || !Array.isArray(plan.beats)) return shapeWarning(planFile, 'an episode plan with a "beats" array', skipped, warnings);
+  const out: NonNullable<VerifyContext['prereqs']> = {};
+  for (const b of plan.beats as { applications?: unknown }[]) {
+    if (!b || !Array.isArray(b.applications)) continue;
+    for (const a of b.applications as { id?: unknown; prereqs?: unknown }[]) if (a && typeof a.id === 'string' && Array.isArray(a.prereqs)) out[a.id] = a.prereqs as { expr: string; holds: boolean }[];
   }
+  return out;
 }
 
 /**
  * The world around a packet, when the command runs inside a world repository: characters (for
  * names, the dead and where non-cast speakers are) and the travel matrix (teleportation).
- * Unreadable files are skipped: the packet alone is enough to verify.
+ * Absent files are skipped (the packet alone is enough to verify); unreadable ones too, with a warning.
  */
-export function loadWorldContext(root: string): Omit<VerifyContext, 'packet' | 'lexicon'> {
-  const read = (rel: string): unknown => {
-    try {
-      return JSON.parse(readFileSync(path.join(root, rel), 'utf8'));
-    } catch {
-      return undefined;
-    }
+export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omit<VerifyContext, 'packet' | 'lexicon'> {
+  // The parts of a file the checks use, each an array; anything else is skipped with a warning.
+  const read = (rel: string, keys: string[], skipped: string): Record<string, unknown[]> | undefined => {
+    const file = path.join(root, rel);
+    const v = readOptionalJson(file, skipped, warnings) as Record<string, unknown> | undefined;
+    if (v === undefined) return undefined;
+    if (v && typeof v === 'object' && keys.every((k) => Array.isArray(v[k]))) return v as Record<string, unknown[]>;
+    return shapeWarning(file, `an object with ${keys.map((k) => `a "${k}" array`).join(' and ')}`, skipped, warnings);
   };
   const out: Omit<VerifyContext, 'packet' | 'lexicon'> = {};
-  const w = read('world/world.json') as { locations?: unknown[]; travel?: unknown[] } | undefined;
-  if (w && Array.isArray(w.locations) && Array.isArray(w.travel)) out.travelDays = travelMatrix({ world: w as never });
-  const c = read('world/characters.json') as { characters?: KnownCharacter[] } | undefined;
-  if (c && Array.isArray(c.characters)) out.characters = c.characters.map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
+  const w = read('world/world.json', ['locations', 'travel'], 'the travel-time check');
+  if (w) out.travelDays = travelMatrix({ world: w as never });
+  const c = read('world/characters.json', ['characters'], "the world's characters' check")?.characters as KnownCharacter[] | undefined;
+  if (c) out.characters = c.filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
   // Operators by name and description, so an operator written that way resolves (issue 13).
-  const ops = read('operators/operators.json') as { operators?: Partial<Operator>[] } | undefined;
-  if (ops && Array.isArray(ops.operators)) {
-    out.operators = ops.operators
-      .filter((o) => typeof o.id === 'string' && typeof o.name === 'string')
+  const ops = read('operators/operators.json', ['operators'], 'resolving operators by name')?.operators as Partial<Operator>[] | undefined;
+  if (ops) {
+    out.operators = ops
+      .filter((o) => o && typeof o.id === 'string' && typeof o.name === 'string')
       .map((o) => ({ id: o.id!, name: o.name!, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => typeof d === 'string') }));
   }
   return out;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../../src/cli/main.js';
 import { captureIo, FIX } from './helpers.js';
+import { useTempDirs } from '../../support/git-repo.js';
 
 const io = captureIo;
 
@@ -136,5 +137,72 @@ describe('aureus scene verify outside a world', () => {
     const x = io(dir);
     expect(await main(args('anachronism.txt'), x)).toBe(4);
     expect(x.out).toContain(`lexicon: ${path.join(dir, 'style', 'lexicon.md')} (2 entries; the world's)`);
+  });
+});
+
+// A lexicon or context file that cannot be read must not quietly turn a check off.
+describe('aureus scene verify: bad lexicons and unreadable context', () => {
+  const tempDir = useTempDirs('sv-lex');
+  let d = '';
+  beforeAll(() => void (d = tempDir()));
+  const lexArgs = (file: string, ...more: string[]) => [...args('anachronism.txt', '--lexicon', file), ...more];
+
+  it('reads a JSON lexicon, "word" for "forbidden" included', async () => {
+    await writeFile(path.join(d, 'good.json'), JSON.stringify([{ forbidden: 'okay', replacement: 'very well' }, { word: 'minute', replacement: 'moment' }]));
+    const x = io(d);
+    expect(await main(lexArgs('good.json', '--json'), x)).toBe(4);
+    const r = JSON.parse(x.out);
+    expect(r.lexicon).toMatchObject({ source: 'option', entries: 2 });
+    expect(r.findings.map((f: { message: string }) => f.message)).toEqual(['anachronism "Okay"', 'anachronism "minutes"']);
+  });
+
+  /** Verifies with `--lexicon <name>` holding `text`: the exit code must be 3 and nothing on stdout; gives stderr. */
+  const refused = async (name: string, text: string): Promise<string> => {
+    await writeFile(path.join(d, name), text);
+    const x = io(d);
+    expect(await main(lexArgs(name), x)).toBe(3);
+    expect(x.out).toBe('');
+    return x.err;
+  };
+
+  it('refuses a .json lexicon with a syntax error at line:col (exit 3), instead of reading it as markdown with no entries', async () => {
+    const err = await refused('syntax.json', '[\n  {"forbidden": "okay",\n]\n');
+    expect(err).toMatch(/AUR5082 lexicon .*syntax\.json cannot be used: 1 problem/);
+    expect(err).toMatch(/3:1: error AUR1005 invalid JSON/);
+  });
+
+  it('refuses a JSON lexicon of the wrong shape, naming each bad entry', async () => {
+    expect(await refused('object.json', '{"entries": [{"forbidden": "okay"}]}')).toContain('AUR5083 lexicon file is object, not an array of entries');
+    const err = await refused('entries.json', '[\n  {"forbidden": "okay", "replacement": "very well"},\n  "minute",\n  {"replacement": "moment"},\n  {"forbidden": "phone", "replacement": 3}\n]\n');
+    expect(err).toContain('3 problems (listed below)');
+    expect(err).toMatch(/3:3 \/1: error AUR5083 lexicon entry \/1 is not an object/);
+    expect(err).toMatch(/4:3 \/2: error AUR5083 lexicon entry \/2 has no "forbidden" word/);
+    expect(err).toMatch(/5:3 \/3: error AUR5083 lexicon entry \/3 has a "replacement" that is not a string/);
+  });
+
+  it('refuses a markdown lexicon with no table or bad rows (AUR18xx listed), instead of 0 entries', async () => {
+    expect(await refused('notable.md', '# My words\n\nokay -> very well\n')).toContain('AUR1801');
+    const err = await refused('rows.md', '| forbidden | replacement | note |\n| --- | --- | --- |\n| okay | very well | |\n| minute | | modern |\n');
+    expect(err).toMatch(/4:1: error AUR1803 lexicon row has an empty replacement cell/);
+  });
+
+  it('warns (AUR5084) when the world around the packet or the plan beside it cannot be read, and still verifies', async () => {
+    const w = path.join(d, 'world-repo');
+    await mkdir(path.join(w, 'world'), { recursive: true });
+    await mkdir(path.join(w, 'run', 'packets'), { recursive: true });
+    await writeFile(path.join(w, 'world', 'characters.json'), '{"format": 1, "characters": [\n  {"id": "catilina",\n');
+    await writeFile(path.join(w, 'world', 'world.json'), '{"format": 1, "locations": []}');
+    await writeFile(path.join(w, 'run', 'episode_plan.json'), '{"beats": {}}');
+    await copyFile(path.join(FIX, 'packet_villa.json'), path.join(w, 'run', 'packets', 'SC04.json'));
+    const sv = ['scene', 'verify', '--packet', 'run/packets/SC04.json', '--scene', path.join(FIX, 'clean.txt')];
+    const x = io(w);
+    expect(await main(sv, x)).toBe(0);
+    expect(x.out).toContain('SC04: PASS');
+    expect(x.err).toMatch(/characters\.json\n  2:20: warning AUR5084 cannot be read \(invalid JSON: unexpected ","\), so the world's characters' check was skipped/);
+    expect(x.err).toMatch(/world\.json\n  warning AUR5084 cannot be read \(expected an object with a "locations" array and a "travel" array\), so the travel-time check was skipped/);
+    expect(x.err).toMatch(/episode_plan\.json\n  warning AUR5084 cannot be read \(expected an episode plan with a "beats" array\), so the prerequisites' check was skipped/);
+    const j = io(w);
+    expect(await main([...sv, '--json'], j)).toBe(0);
+    expect(JSON.parse(j.out).warnings.map((v: { code: string }) => v.code)).toEqual(['AUR5084', 'AUR5084', 'AUR5084']);
   });
 });
