@@ -5,6 +5,7 @@ import type { VerifierReport } from '../domain/scene.js';
 import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/adapter.js';
 import type { EpisodeRunSummary } from './run-episode.js';
+import { findingCounts } from './run-summary.js';
 
 /**
  * The summary of an episode whose interrupted commit was just rolled forward: read back from the
@@ -22,7 +23,6 @@ export async function recoveredSummary(root: string, commit: string, tag: string
   } catch {
     /* summary without verifier figures */
   }
-  const findings = report ? [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings] : [];
   const tokens = /input (\d+), output (\d+), cache read (\d+), cache write (\d+)/.exec(trailer('Tokens'));
   return {
     status: 'recovered',
@@ -35,7 +35,7 @@ export async function recoveredSummary(root: string, commit: string, tag: string
     attempts: report?.scenes.reduce((n, s) => n + s.attempts.length, 0) ?? 0,
     repairs: report?.budget.used ?? 0,
     manual_review: report?.scenes.filter((s) => s.manual_review).length ?? 0,
-    findings: { hard: findings.filter((f) => f.severity === 'hard').length, soft: findings.filter((f) => f.severity === 'soft').length },
+    findings: report ? findingCounts(report) : { hard: 0, soft: 0, repaired: { hard: 0, soft: 0 } },
     tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
     cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
     commit,

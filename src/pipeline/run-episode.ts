@@ -334,7 +334,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
     attempts: h.report.attempts,
     repairs: h.report.repairs,
     manual_review: h.report.manual_review,
-    findings: { hard: h.report.hard, soft: h.report.soft },
+    // A checkpoint written before `repaired` was counted has none: 0.
+    findings: { hard: h.report.hard, soft: h.report.soft, repaired: h.report.repaired ?? { hard: 0, soft: 0 } },
     tokens: { input: h.totals.input, output: h.totals.output, cache_read: h.totals.cache_read, cache_write: h.totals.cache_write },
     cost_usd: h.totals.cost_usd,
     run_dir: runRel,

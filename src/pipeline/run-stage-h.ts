@@ -9,7 +9,7 @@ import { canonicalCompact, round } from '../core/json.js';
 import { formatUsd } from '../core/readable.js';
 import type { JournaledLlm } from './call-journal.js';
 import type { PlanningOutput } from './planning-adapter.js';
-import type { StageHCheckpoint } from './run-summary.js';
+import { findingCounts, type StageHCheckpoint } from './run-summary.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -65,7 +65,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
-  const allFindings = [...report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)), ...report.episode_findings];
+  const findings = findingCounts(report);
   return {
     files,
     title: plan.title,
@@ -84,8 +84,9 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       attempts: report.scenes.reduce((n, s) => n + s.attempts.length, 0),
       repairs: report.budget.used,
       manual_review: report.scenes.filter((s) => s.manual_review).length,
-      hard: allFindings.filter((f) => f.severity === 'hard').length,
-      soft: allFindings.filter((f) => f.severity === 'soft').length,
+      hard: findings.hard,
+      soft: findings.soft,
+      repaired: findings.repaired,
     },
   };
 }

@@ -12,7 +12,8 @@ export interface EpisodeRunSummary {
   attempts: number;
   repairs: number;
   manual_review: number;
-  findings: { hard: number; soft: number };
+  /** What the final drafts and the episode checks still find; `repaired`: what earlier drafts had, fixed by repair. */
+  findings: FindingCounts;
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
   cost_usd: number;
   commit: string | null;
@@ -29,5 +30,22 @@ export interface StageHCheckpoint {
   title: string;
   provider: string;
   totals: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
-  report: { scenes: number; approved: number; attempts: number; repairs: number; manual_review: number; hard: number; soft: number };
+  report: { scenes: number; approved: number; attempts: number; repairs: number; manual_review: number; hard: number; soft: number; repaired?: { hard: number; soft: number } };
+}
+
+export interface FindingCounts {
+  hard: number;
+  soft: number;
+  repaired: { hard: number; soft: number };
+}
+
+/**
+ * The findings a summary reports: those of each scene's final draft and the episode's own checks,
+ * apart from those of superseded drafts. Counted together, an episode whose every scene was
+ * approved read "1 hard" for a draft that repair had already replaced.
+ */
+export function findingCounts(report: VerifierReport): FindingCounts {
+  const count = (fs: { severity: string }[]) => ({ hard: fs.filter((f) => f.severity === 'hard').length, soft: fs.filter((f) => f.severity === 'soft').length });
+  const final = [...report.scenes.flatMap((s) => s.attempts.at(-1)?.findings ?? []), ...report.episode_findings];
+  return { ...count(final), repaired: count(report.scenes.flatMap((s) => s.attempts.slice(0, -1).flatMap((a) => a.findings))) };
 }

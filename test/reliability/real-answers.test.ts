@@ -3,6 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findingCounts } from '../../src/pipeline/run-summary.js';
 import { defaultConfig } from '../../src/config/defaults.js';
 import { AnthropicProvider } from '../../src/providers/anthropic.js';
 import { CallBudget } from '../../src/providers/budget.js';
@@ -232,5 +233,11 @@ describe('real-model answers through the Messages API', () => {
     expect(approved.endsWith('Then it is done.')).toBe(true);
     expect(fs.readFileSync(path.join(draftDir, 'drafts/SC02.2.txt'), 'utf8')).toContain(', quietly, ');
     expect(res.report.budget.by_kind).toEqual({ regenerate: 1, punch_up: 1, simplified: 0, format_fix: 0 });
+    // The summary counts what the final drafts still have; SC01's anachronism was repaired away.
+    const counts = findingCounts(res.report);
+    expect(counts.hard).toBe(0);
+    expect(counts.repaired.hard).toBeGreaterThanOrEqual(1);
+    const all = res.report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings));
+    expect(counts.hard + counts.soft + counts.repaired.hard + counts.repaired.soft).toBe(all.length + res.report.episode_findings.length);
   }, 120_000);
 });

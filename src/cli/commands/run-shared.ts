@@ -114,7 +114,8 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   const head = s.status === 'committed' ? ch.green('✓ committed') : s.status === 'recovered' ? ch.cyan('✓ recovered') : ch.yellow('✓ staged (not committed)');
   lines.push(`${head} ${ch.bold(`${s.episode.toUpperCase()}: ${s.title}`)}`);
   lines.push(`  scenes    ${s.approved}/${s.scenes} approved, ${s.attempts} attempts, ${s.repairs} repairs${s.manual_review ? `, ${s.manual_review} for manual review` : ''}`);
-  lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft`);
+  const fixed = s.findings.repaired;
+  lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft${fixed.hard + fixed.soft ? ch.dim(` (and ${fixed.hard} hard, ${fixed.soft} soft in drafts repair replaced)`) : ''}`);
   lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''})`);
   lines.push(`  cost      ${formatUsd(s.cost_usd)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
