@@ -16,8 +16,10 @@ export function foreignTextForm(bytes: Uint8Array): string[] {
   const found: string[] = [];
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) found.push('a byte-order mark');
   const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (b.indexOf('\r\n') >= 0) found.push('CRLF line endings');
-  else if (b.indexOf('\r') >= 0) found.push('CR line endings');
+  // One memchr pass for the usual clean file (every world file is read through here; 28 MB at
+  // 10,000 characters); the second search only when a CR is there at all.
+  const cr = b.indexOf(13);
+  if (cr >= 0) found.push(b.indexOf('\r\n', cr) >= 0 ? 'CRLF line endings' : 'CR line endings');
   return found;
 }
 
