@@ -6,7 +6,7 @@ import type { EpisodePlan } from '../domain/plan.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { resolveEpisodeOrRef } from './episodes.js';
-import { readEpisodeFile, readWorldAt } from './world-at.js';
+import { parseFileAt, readEpisodeFile, readWorldAt } from './world-at.js';
 import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
@@ -45,7 +45,8 @@ export async function exportEpisode(root: string, episode: string, format: Expor
 
   const json = async <T>(file: string): Promise<T | null> => {
     const t = await read(file);
-    return t === null ? null : (JSON.parse(t) as T);
+    // A committed file edited by hand: exit 3 at its line:col, not an internal error.
+    return t === null ? null : (parseFileAt(t, path.posix.join(dir, file), at.commit, `restore ${file} as the episode's commit wrote it (git log -- ${path.posix.join(dir, file)}); --format md and fountain do not read it`) as T);
   };
   const metrics = await json<EpisodeMetrics>('episode_metrics.json');
   const report = await json<VerifierReport>('verifier_report.json');
