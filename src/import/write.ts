@@ -1,5 +1,5 @@
 import '../diagnostics/codes/cli.js';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -36,6 +36,29 @@ async function refuseOccupied(dir: string, target: string): Promise<void> {
   });
   if (!free) {
     throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
+  }
+}
+
+/** The folders of a world repository that hold its world: a new repository among them would be untracked files of that world. */
+const WORLD_CONTENT = new Set(['world', 'operators', 'style', 'seasons', 'schemas']);
+
+const isDirSync = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/**
+ * A target inside the world files of another world repository (the nearest enclosing one) is
+ * refused: the import would succeed, and that world's next episode run would then refuse its
+ * untracked folder (exit 8). Elsewhere inside a repository is allowed, as for `aureus init`.
+ */
+function refuseInsideWorldFiles(dir: string, target: string): void {
+  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) {
+      const folder = path.relative(at, dir).split(path.sep)[0]!;
+      if (isDirSync(path.join(at, 'world')) && WORLD_CONTENT.has(folder)) {
+        throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7910', { dir: target, folder, root: at })] });
+      }
+      return;
+    }
+    if (path.dirname(at) === at) return;
   }
 }
 
@@ -116,6 +139,7 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
 export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string, o: { signal?: AbortSignal } = {}): Promise<void> {
   const dir = path.resolve(target);
   await refuseOccupied(dir, target);
+  refuseInsideWorldFiles(dir, target);
   await sweepStaleStaging(dir);
   const staging = `${dir}${STAGING_INFIX}${process.pid}`;
   // The place must be writable before any work: a parent that is a file, a missing permission or a

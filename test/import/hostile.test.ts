@@ -100,6 +100,24 @@ describe('a target the user may not write', () => {
   }, 60_000);
 });
 
+describe('a target inside another world repository', () => {
+  it("inside its world files (world/, seasons/, …): exit 2 (AUR7910) naming the world, which stays clean; beside them it is allowed, as for init", async () => {
+    const parent = tempDir('import-nested');
+    expect((await cli(['import', 'synthetic', 'outer', '--principals', '10'], parent)).code).toBe(0);
+    const outer = path.join(parent, 'outer');
+    for (const inside of ['world/nested', 'seasons/season_02/x']) {
+      const r = await cli(['import', 'synthetic', path.join('outer', inside), '--principals', '10'], parent);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`AUR7910 the target ${path.join(outer, inside)} is inside the ${inside.split('/')[0]}/ folder of the world repository ${outer}`);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+    }
+    expect(git(outer, 'status', '--porcelain')).toBe('');
+    expect(left(parent, '')).toEqual(['outer']);
+    const beside = await cli(['import', 'synthetic', 'outer/variants/a', '--principals', '10'], parent);
+    expect(beside.code, beside.stderr).toBe(0);
+  });
+});
+
 describe('option values', () => {
   it('text that is no number is named as typed, not as NaN', async () => {
     const parent = tempDir('import-opts');

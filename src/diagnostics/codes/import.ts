@@ -56,4 +56,10 @@ defineDiagnostics([
     message: 'interrupted: the import into {dir} stopped and its partial repository was removed',
     hint: 'Nothing was written; run the same command again.',
   },
+  {
+    code: 'AUR7910',
+    severity: 'error',
+    message: 'the target {dir} is inside the {folder}/ folder of the world repository {root}',
+    hint: 'A world there would be untracked files of that world (its next episode run refuses them, exit 8); import into a folder beside it.',
+  },
 ]);
