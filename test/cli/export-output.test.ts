@@ -126,4 +126,29 @@ describe('aureus export with hostile input', () => {
     // The formats that do not read it still export.
     expect((await cli(['export', 's01e01', '--format', 'md'], w)).code).toBe(0);
   });
+
+  it('--format html of a committed verifier_report.json or episode_metrics.json that is JSON of another shape: exit 3 (AUR6024) at the JSON pointer, not an internal error', async () => {
+    const w = copyRepo(root, 'export-badshape');
+    const dir = 'seasons/season_01/episode_01';
+    const retag = () => {
+      git(w, 'commit', '-qam', 'hand edit');
+      git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
+    };
+    fs.writeFileSync(path.join(w, dir, 'verifier_report.json'), '[]\n');
+    retag();
+    const r = await cli(['export', 's01e01', '--format', 'html'], w);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`${dir}/verifier_report.json\n  1:1 /: error AUR6024 not of the shape the html report reads: an object expected here`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    git(w, 'checkout', 's01e01~1', '--', `${dir}/verifier_report.json`);
+    const metrics = JSON.parse(fs.readFileSync(path.join(w, dir, 'episode_metrics.json'), 'utf8'));
+    metrics.tension_curve[1].scene = 7;
+    fs.writeFileSync(path.join(w, dir, 'episode_metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+    retag();
+    const m = await cli(['export', 's01e01', '--format', 'html'], w);
+    expect(m.code, m.stderr).toBe(3);
+    expect(m.stderr).toMatch(/^\s+\d+:\d+ \/tension_curve\/1\/scene: error AUR6024 not of the shape the html report reads: a string expected here/m);
+    expect(m.stderr).not.toMatch(STACK_TRACE);
+    expect(m.stdout).toBe('');
+  });
 });
