@@ -58,6 +58,9 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
   try {
     await writeFileAtomic(file, content);
   } catch (e) {
-    throw badOutput(file, reasonFor(file, (e as NodeJS.ErrnoException).code));
+    const code = (e as NodeJS.ErrnoException).code;
+    // The directory was there (checked above): ENOENT now is a file system that takes no new file
+    // (/proc, /sys), not a missing directory.
+    throw badOutput(file, code === 'ENOENT' && fs.existsSync(dir) ? `no new file can be created in ${dir}` : reasonFor(file, code));
   }
 }

@@ -1,4 +1,5 @@
 import '../diagnostics/codes/cli.js';
+import { existsSync, rmSync, statSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -10,6 +11,9 @@ import type { RepoFiles } from './files.js';
 
 /** The commit identity when the machine resolves none (a fresh CI machine). */
 const IMPORT_IDENTITY = { name: 'Aureus import', email: 'aureus@localhost' };
+
+/** The sibling folder an import builds in: `<target>.aureus-import-<pid>`. */
+const STAGING_INFIX = '.aureus-import-';
 
 async function isEmptyDirOrMissing(dir: string): Promise<boolean> {
   try {
@@ -25,55 +29,146 @@ async function isEmptyDirOrMissing(dir: string): Promise<boolean> {
   }
 }
 
+async function refuseOccupied(dir: string, target: string): Promise<void> {
+  // A folder on the way the user may not enter or list (EACCES) is their path problem too.
+  const free = await isEmptyDirOrMissing(dir).catch((e: unknown) => {
+    throw cannotWrite(target, dir, e);
+  });
+  if (!free) {
+    throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
+  }
+}
+
+/** The folders of a world repository that hold its world: a new repository among them would be untracked files of that world. */
+const WORLD_CONTENT = new Set(['world', 'operators', 'style', 'seasons', 'schemas']);
+
+const isDirSync = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+
+/**
+ * A target inside the world files of another world repository (the nearest enclosing one) is
+ * refused: the import would succeed, and that world's next episode run would then refuse its
+ * untracked folder (exit 8). Elsewhere inside a repository is allowed, as for `aureus init`.
+ */
+function refuseInsideWorldFiles(dir: string, target: string): void {
+  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
+    if (existsSync(path.join(at, '.git'))) {
+      const folder = path.relative(at, dir).split(path.sep)[0]!;
+      if (isDirSync(path.join(at, 'world')) && WORLD_CONTENT.has(folder)) {
+        throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7910', { dir: target, folder, root: at })] });
+      }
+      return;
+    }
+    if (path.dirname(at) === at) return;
+  }
+}
+
+/** A file-system refusal at `target` (no permission, a parent that is a file, /proc) in words: the user's path problem, exit 2. */
+function cannotWrite(target: string, dir: string, e: unknown): AureusError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const reason = code === 'ENOTDIR' || code === 'EEXIST' ? `a parent of ${target} is not a directory`
+    : code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(dir)} (or a folder above it)`
+    : code === 'EROFS' ? 'the file system is read-only'
+    : code === 'ENOSPC' ? 'no space left on the device'
+    : `${code ?? 'error'}: cannot create a directory there`;
+  return new AureusError(`cannot write ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: target, reason }, { hint: 'pass a new or empty directory whose parent exists and is writable' })] });
+}
+
+function interrupted(target: string): AureusError {
+  return new AureusError(`interrupted: nothing imported into ${target}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR7909', { dir: target })] });
+}
+
+/** Whether a process of this id still runs (EPERM: it does, under another user). */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The staging folders earlier imports into this target left when they were killed outright
+ * (SIGKILL, a power cut: no handler runs) are removed, once their process is gone: each is a
+ * partial repository nobody will finish, tens of megabytes for a large world. A live one is
+ * another import at work and is left alone.
+ */
+async function sweepStaleStaging(dir: string): Promise<void> {
+  const prefix = path.basename(dir) + STAGING_INFIX;
+  const names = await readdir(path.dirname(dir)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (pid !== process.pid && processAlive(pid)) continue;
+    await rm(path.join(path.dirname(dir), name), { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+/** The files and the first commit, in `staging`; stops at the next step once `signal` is aborted. */
+async function buildRepo(staging: string, files: RepoFiles, commitMessage: string, signal?: AbortSignal): Promise<void> {
+  const stop = () => {
+    if (signal?.aborted) throw signal.reason;
+  };
+  for (const [rel, content] of files) {
+    const abs = path.join(staging, rel);
+    if (!abs.startsWith(staging + path.sep)) throw new Error(`import produced an unsafe path ${rel}`);
+    await mkdir(path.dirname(abs), { recursive: true });
+    await writeFileAtomic(abs, content);
+    stop();
+  }
+  // Through the one git port, as `aureus init` does: its environment hygiene (no caller GIT_DIR,
+  // editor or pager; GIT_AUTHOR_*/GIT_COMMITTER_* identity and dates passed through), exactly
+  // the written files staged (never `add -A`), and the repository's identity, else ours.
+  const git = createGit(staging);
+  await git.init({ branch: 'main' });
+  await git.ensureIdentity(IMPORT_IDENTITY);
+  await git.setConfig(ENTITY_DIFF_CONFIG);
+  stop();
+  await git.add([...files.keys()].sort());
+  stop();
+  await git.commit(commitMessage);
+  stop();
+}
+
 /**
  * Write a whole world repository and make its first commit, all or nothing: the files and the
  * git repository are built in a sibling staging folder, which is renamed onto the target only when
- * complete (rename(2) replaces a missing or empty directory atomically). A failure leaves the
- * target exactly as it was.
+ * complete (rename(2) replaces a missing or empty directory atomically). A failure, or `signal`
+ * aborted (Ctrl-C: exit 130, AUR7909), leaves the target exactly as it was and no staging folder.
  */
-export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string): Promise<void> {
+export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string, o: { signal?: AbortSignal } = {}): Promise<void> {
   const dir = path.resolve(target);
-  if (!(await isEmptyDirOrMissing(dir))) {
-    throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
-  }
-  const staging = `${dir}.aureus-import-${process.pid}`;
-  await rm(staging, { recursive: true, force: true });
+  await refuseOccupied(dir, target);
+  refuseInsideWorldFiles(dir, target);
+  await sweepStaleStaging(dir);
+  const staging = `${dir}${STAGING_INFIX}${process.pid}`;
   // The place must be writable before any work: a parent that is a file, a missing permission or a
   // pseudo file system (/proc) is the user's path problem (exit 2), not an internal error.
   try {
     await mkdir(path.dirname(dir), { recursive: true });
     await mkdir(staging);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOTDIR' || code === 'EEXIST' ? `a parent of ${target} is not a directory`
-      : code === 'EACCES' || code === 'EPERM' ? `permission denied in ${path.dirname(dir)}`
-      : code === 'EROFS' ? 'the file system is read-only'
-      : `${code ?? 'error'}: cannot create a directory there`;
-    throw new AureusError(`cannot write ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: target, reason }, { hint: 'pass a new or empty directory whose parent exists and is writable' })] });
+    throw cannotWrite(target, dir, e);
   }
+  // A second Ctrl-C quits at once (process.exit, cli/commands/run-shared.ts interruptSignal): the
+  // partial repository goes with the process, as it would with the first.
+  const onExit = () => rmSync(staging, { recursive: true, force: true });
+  process.on('exit', onExit);
   try {
-    for (const [rel, content] of files) {
-      const abs = path.join(staging, rel);
-      if (!abs.startsWith(staging + path.sep)) throw new Error(`import produced an unsafe path ${rel}`);
-      await mkdir(path.dirname(abs), { recursive: true });
-      await writeFileAtomic(abs, content);
+    await buildRepo(staging, files, commitMessage, o.signal);
+    await refuseOccupied(dir, target);
+    try {
+      await rm(dir, { recursive: true, force: true }); // empty or missing: nothing of the user's is lost
+      await rename(staging, dir);
+    } catch (e) {
+      // An empty target the user may not replace (another owner's folder in /tmp, whose sticky bit forbids it).
+      throw cannotWrite(target, dir, e);
     }
-    // Through the one git port, as `aureus init` does: its environment hygiene (no caller GIT_DIR,
-    // editor or pager; GIT_AUTHOR_*/GIT_COMMITTER_* identity and dates passed through), exactly
-    // the written files staged (never `add -A`), and the repository's identity, else ours.
-    const git = createGit(staging);
-    await git.init({ branch: 'main' });
-    await git.ensureIdentity(IMPORT_IDENTITY);
-    await git.setConfig(ENTITY_DIFF_CONFIG);
-    await git.add([...files.keys()].sort());
-    await git.commit(commitMessage);
-    if (!(await isEmptyDirOrMissing(dir))) {
-      throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7904', { dir: target })] });
-    }
-    await rm(dir, { recursive: true, force: true }); // empty or missing: nothing of the user's is lost
-    await rename(staging, dir);
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
-    throw e;
+    // A git step a terminal's Ctrl-C killed with us fails on its own: the interrupt is the cause.
+    throw o.signal?.aborted ? interrupted(target) : e;
+  } finally {
+    process.off('exit', onExit);
   }
 }

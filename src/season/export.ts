@@ -6,10 +6,11 @@ import type { EpisodePlan } from '../domain/plan.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { resolveEpisodeOrRef } from './episodes.js';
-import { readEpisodeFile, readWorldAt } from './world-at.js';
+import { parseFileAt, readEpisodeFile, readWorldAt } from './world-at.js';
 import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
+import { requireHtmlShape } from './export-shape.js';
 import { requireEpisodeId } from './episode-id.js';
 import { createGit } from '../git/adapter.js';
 
@@ -45,7 +46,13 @@ export async function exportEpisode(root: string, episode: string, format: Expor
 
   const json = async <T>(file: string): Promise<T | null> => {
     const t = await read(file);
-    return t === null ? null : (JSON.parse(t) as T);
+    if (t === null) return null;
+    // A committed file edited by hand: exit 3 at its line:col, not an internal error.
+    const rel = path.posix.join(dir, file);
+    const hint = `restore ${file} as the episode's commit wrote it (git log -- ${rel}); --format md and fountain do not read it`;
+    const value = parseFileAt(t, rel, at.commit, hint);
+    requireHtmlShape(file, rel, t, value, hint);
+    return value as T;
   };
   const metrics = await json<EpisodeMetrics>('episode_metrics.json');
   const report = await json<VerifierReport>('verifier_report.json');

@@ -36,20 +36,23 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
         hint: 'run the command inside a world repository (aureus init), or pass -C <dir>',
       });
     }
-    try {
-      out[key] = JSON.parse(text);
-    } catch {
-      // The store's reader says where (line:col) and what, as `aureus validate` does; JSON.parse's
-      // own message quoted the text around the error, control characters and all.
-      const { diagnostics } = parseJsonTextSafe(text, rel);
-      throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON`, {
-        exitCode: ExitCode.INVALID_WORLD,
-        diagnostics,
-        hint: 'fix the file (`aureus validate` lists every problem), then run the command again',
-      });
-    }
+    out[key] = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');
   }
   return out as unknown as World;
+}
+
+/**
+ * The JSON of a file read from the working tree (ref = null) or a commit; invalid JSON is exit 3
+ * naming the file (and the commit) with the store's line:col and what, as `aureus validate` does:
+ * JSON.parse's own message quoted the text around the error, control characters and all.
+ */
+export function parseFileAt(text: string, rel: string, ref: string | null, hint: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const { diagnostics } = parseJsonTextSafe(text, rel);
+    throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON`, { exitCode: ExitCode.INVALID_WORLD, diagnostics, hint });
+  }
 }
 
 /** A file of an episode folder in the working tree, or at a commit. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, makeWorld, tempDir } from '../pipeline/world.js';
+import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from '../pipeline/world.js';
 import { STACK_TRACE } from './helpers.js';
 
 let root = '';
@@ -93,5 +93,62 @@ describe('aureus export -o refuses special files (issue 12)', () => {
     fs.writeFileSync(file, 'old');
     expect((await cli(['export', 's01e01', '--format', 'md', '-o', file], root)).code).toBe(0);
     expect(fs.readFileSync(file, 'utf8')).toBe(r.stdout);
+  });
+});
+
+describe('aureus export with hostile input', () => {
+  it('-o "" (an unset variable) is a usage error, not a silent print to stdout', async () => {
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', ''], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('AUR7005 cannot write "": the path is empty; use -o - for standard output');
+    expect(r.stdout).toBe('');
+  });
+
+  it('-o into a file system that takes no new file (/proc) says so, not that /proc does not exist', async () => {
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', '/proc/aureus-export.md'], root);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('AUR7005 cannot write /proc/aureus-export.md: no new file can be created in /proc');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+  });
+
+  it('--format html of an episode whose committed episode_metrics.json is not JSON: exit 3 at its line:col, not an internal error', async () => {
+    const w = copyRepo(root, 'export-badjson');
+    const rel = 'seasons/season_01/episode_01/episode_metrics.json';
+    fs.writeFileSync(path.join(w, rel), '{"format": 1, "tension_curve": [\n  {"act": 1,,}\n');
+    git(w, 'commit', '-qam', 'hand edit');
+    git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
+    const r = await cli(['export', 's01e01', '--format', 'html'], w);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^seasons\/season_01\/episode_01\/episode_metrics\.json\n\s+2:13: error AUR1005 invalid JSON/m);
+    expect(r.stderr).toMatch(/hint: restore episode_metrics\.json as the episode's commit wrote it/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stdout).toBe('');
+    // The formats that do not read it still export.
+    expect((await cli(['export', 's01e01', '--format', 'md'], w)).code).toBe(0);
+  });
+
+  it('--format html of a committed verifier_report.json or episode_metrics.json that is JSON of another shape: exit 3 (AUR6024) at the JSON pointer, not an internal error', async () => {
+    const w = copyRepo(root, 'export-badshape');
+    const dir = 'seasons/season_01/episode_01';
+    const retag = () => {
+      git(w, 'commit', '-qam', 'hand edit');
+      git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
+    };
+    fs.writeFileSync(path.join(w, dir, 'verifier_report.json'), '[]\n');
+    retag();
+    const r = await cli(['export', 's01e01', '--format', 'html'], w);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`${dir}/verifier_report.json\n  1:1 /: error AUR6024 not of the shape the html report reads: an object expected here`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    git(w, 'checkout', 's01e01~1', '--', `${dir}/verifier_report.json`);
+    const metrics = JSON.parse(fs.readFileSync(path.join(w, dir, 'episode_metrics.json'), 'utf8'));
+    metrics.tension_curve[1].scene = 7;
+    fs.writeFileSync(path.join(w, dir, 'episode_metrics.json'), JSON.stringify(metrics, null, 2) + '\n');
+    retag();
+    const m = await cli(['export', 's01e01', '--format', 'html'], w);
+    expect(m.code, m.stderr).toBe(3);
+    expect(m.stderr).toMatch(/^\s+\d+:\d+ \/tension_curve\/1\/scene: error AUR6024 not of the shape the html report reads: a string expected here/m);
+    expect(m.stderr).not.toMatch(STACK_TRACE);
+    expect(m.stdout).toBe('');
   });
 });

@@ -25,6 +25,12 @@ Examples:
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);
       const r = await exportEpisode(c.root, episode, requireFormat(o.format));
+      if (o.output !== undefined && o.output.trim() === '') {
+        // An empty -o (an unset shell variable, `-o "$OUT"`) is no path: printing to stdout instead would hide the mistake.
+        const { AureusError, ExitCode } = await import('../../errors.js');
+        const { diag } = await import('../../diagnostics/index.js');
+        throw new AureusError('empty -o', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: JSON.stringify(o.output), reason: 'the path is empty; use -o - for standard output' })] });
+      }
       if (o.output && o.output !== '-') {
         const path = await import('node:path');
         const { writeOutputFile } = await import('../output-file.js');

@@ -1,10 +1,56 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import type { RepoFiles } from '../../import/files.js';
+import type { DprrImportOptions } from '../../import/dprr/index.js';
 import type { RegisterCommand } from './index.js';
 
 function int(v: string): number {
   return /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
+}
+
+interface DprrFlags {
+  from: string;
+  to: string;
+  limit?: string;
+  principals: string;
+  seed?: string;
+  data?: string;
+  json?: boolean;
+}
+
+/** The flags as import options; text that is no integer is named as typed ("abc", ""), not as the NaN it parses to. */
+async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportOptions> {
+  const { badDprrOption } = await import('../../import/dprr/index.js');
+  const num = (v: string, option: string) => {
+    const n = int(v);
+    if (Number.isNaN(n)) throw badDprrOption(option, JSON.stringify(v), 'not a whole number');
+    return n;
+  };
+  return {
+    from: num(o.from, '--from'),
+    to: num(o.to, '--to'),
+    limit: o.limit === undefined ? undefined : num(o.limit, '--limit'),
+    principals: num(o.principals, '--principals'),
+    seed: o.seed,
+    data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
+  };
+}
+
+/**
+ * Write the repository with Ctrl-C handled: the partial repository is removed and the command exits
+ * 130 (AUR7909). Only around the write: before it nothing is on disk, and a handler would hold a
+ * Ctrl-C until the in-memory generation (seconds for a large world) ended.
+ */
+async function writeInterruptibly(c: CommandContext, target: string, files: RepoFiles, message: string): Promise<void> {
+  const { writeWorldRepo } = await import('../../import/write.js');
+  const { interruptSignal } = await import('./run-shared.js');
+  const intr = interruptSignal(c.io.stderr, { first: 'The partial repository is removed.', again: 'Nothing of the import is kept.' });
+  try {
+    await writeWorldRepo(target, files, message, { signal: intr.signal });
+  } finally {
+    intr.dispose();
+  }
 }
 
 /**
@@ -37,21 +83,13 @@ Ledgers, secrets and temperaments are invented (seeded) and say so in NOTICE.md.
 
 Example:
   $ aureus import dprr rome --from -100 --to -44 --limit 1000 --principals 100`)
-    .action(async (dir: string, o: { from: string; to: string; limit?: string; principals: string; seed?: string; data?: string; json?: boolean }) => {
+    .action(async (dir: string, o: DprrFlags) => {
       const c = ctx();
       const { importDprrFiles } = await import('../../import/dprr/index.js');
-      const { writeWorldRepo } = await import('../../import/write.js');
       const target = path.resolve(c.io.cwd, dir);
-      const opts = {
-        from: int(o.from),
-        to: int(o.to),
-        limit: o.limit === undefined ? undefined : int(o.limit),
-        principals: int(o.principals),
-        seed: o.seed,
-        data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
-      };
+      const opts = await dprrOptions(c, o);
       const { files, assembled } = await importDprrFiles(opts);
-      await writeWorldRepo(target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
+      await writeInterruptibly(c, target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
       const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
       if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
       else
@@ -84,10 +122,9 @@ Example:
       }
       const { loadStarterKit } = await import('../../import/kit.js');
       const { syntheticRepoFiles } = await import('../../import/synthetic.js');
-      const { writeWorldRepo } = await import('../../import/write.js');
       const { files, assembled } = syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit());
       const target = path.resolve(c.io.cwd, dir);
-      await writeWorldRepo(target, files, `Synthetic world: ${n} principals (seed ${o.seed})`);
+      await writeInterruptibly(c, target, files, `Synthetic world: ${n} principals (seed ${o.seed})`);
       if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
       else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
     });

@@ -62,16 +62,20 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
  * stops at the next safe point, releases the lock and exits 130 with the run resumable; a second one
  * quits at once (still 130; the lock is released on exit, the checkpoints keep the run resumable).
  */
-export function interruptSignal(stderr: (text: string) => void = (t) => void process.stderr.write(t)): { signal: AbortSignal; dispose: () => void } {
+export function interruptSignal(
+  stderr: (text: string) => void = (t) => void process.stderr.write(t),
+  /** What the notices say comes next (a command that is not a resumable run: `aureus import`). */
+  after: { first: string; again: string } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
+): { signal: AbortSignal; dispose: () => void } {
   const ac = new AbortController();
   let count = 0;
   const onInt = (sig: NodeJS.Signals) => {
     count += 1;
     if (count > 1) {
-      stderr('\naureus: interrupted again; quitting now. Run the same command to resume.\n');
+      stderr(`\naureus: interrupted again; quitting now. ${after.again}\n`);
       process.exit(130);
     }
-    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). The run stays resumable.\n`);
+    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${after.first}\n`);
     ac.abort(new Error(sig));
   };
   process.on('SIGINT', onInt);

@@ -50,4 +50,16 @@ defineDiagnostics([
     message: 'the DPRR data folder {dir} does not exist or is not a folder',
     hint: 'The tables ship in the repository under data/dprr (see data/README.md); restore that folder, or point --data at a folder holding the three dprr_*.csv tables.',
   },
+  {
+    code: 'AUR7909',
+    severity: 'error',
+    message: 'interrupted: the import into {dir} stopped and its partial repository was removed',
+    hint: 'Nothing was written; run the same command again.',
+  },
+  {
+    code: 'AUR7910',
+    severity: 'error',
+    message: 'the target {dir} is inside the {folder}/ folder of the world repository {root}',
+    hint: 'A world there would be untracked files of that world (its next episode run refuses them, exit 8); import into a folder beside it.',
+  },
 ]);

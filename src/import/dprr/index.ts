@@ -32,13 +32,16 @@ export const DPRR_ATTRIBUTION =
 export const INVENTED_NOTE =
   'Stats beyond office rank, temperaments, desires, voices, ledgers, goods, contracts, client networks, secrets and all political (non-family) ties are invented by the importer.';
 
+/** AUR7903 (exit 2) for a bad --from, --to, --limit or --principals: the catalog's hint is about years; the counts get their own. */
+export function badDprrOption(option: string, value: unknown, reason: string): AureusError {
+  return new AureusError(`invalid ${option}`, {
+    exitCode: ExitCode.USAGE,
+    diagnostics: [diag('AUR7903', { option, value, reason }, option === '--from' || option === '--to' ? {} : { hint: 'Counts are whole numbers: --limit 1000 --principals 100.' })],
+  });
+}
+
 function checkOptions(o: DprrImportOptions): void {
-  // The catalog's hint is about years; the counts get their own.
-  const bad = (option: string, value: unknown, reason: string) =>
-    new AureusError(`invalid ${option}`, {
-      exitCode: ExitCode.USAGE,
-      diagnostics: [diag('AUR7903', { option, value, reason }, option === '--from' || option === '--to' ? {} : { hint: 'Counts are whole numbers: --limit 1000 --principals 100.' })],
-    });
+  const bad = badDprrOption;
   if (!Number.isInteger(o.from) || o.from < -800 || o.from >= 0) throw bad('--from', o.from, 'an integer year BC between -800 and -1');
   if (!Number.isInteger(o.to) || o.to < -800 || o.to >= 0) throw bad('--to', o.to, 'an integer year BC between -800 and -1');
   if (o.from > o.to) throw bad('--from', o.from, `it must not be after --to ${o.to}`);

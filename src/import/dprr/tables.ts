@@ -1,7 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { diag } from '../../diagnostics/index.js';
 import { AureusError, ExitCode } from '../../errors.js';
+import { decodeStrictUtf8, utf8Breaks } from '../../store/read.js';
+import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
 import { csvObjects, CsvError } from './csv.js';
 
 /** One DPRR person (dprr_persons.csv), typed. Years are integers, negative = BC. */
@@ -56,16 +58,31 @@ const PERSON_COLS = ['person_id', 'dprr_id', 'praenomen', 'nomen', 'cognomen', '
 const POST_COLS = ['person_id', 'office_name', 'date_start', 'date_end', 'is_uncertain', 'province_original'] as const;
 const REL_COLS = ['person_id', 'relationship', 'related_person_id', 'is_uncertain'] as const;
 
-async function readTable(dir: string, file: string): Promise<string> {
+/**
+ * Nothing larger is read as a table (the shipped tables are under 1 MB each; the whole DPRR dump
+ * is a few): a table is read whole into one string, and /dev/zero or a runaway file must not be.
+ */
+const MAX_TABLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * One table as text: a regular file (a FIFO is refused, never waited on), of bounded size, and
+ * strict UTF-8 (a bad byte, which a lenient read turns into U+FFFD in a character's name, is an
+ * error at its line:column, as for world files).
+ */
+function readTable(dir: string, file: string): string {
+  const abs = path.join(dir, file);
+  let bytes: Buffer;
   try {
-    return await readFile(path.join(dir, file), 'utf8');
+    bytes = readRegularFileBytesSync(abs, MAX_TABLE_BYTES);
   } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'file not found' : (e as Error).message;
-    throw new AureusError(`cannot read the DPRR tables in ${dir}`, {
-      exitCode: ExitCode.USAGE,
-      diagnostics: [diag('AUR7901', { table: file, reason }, { file: path.join(dir, file) })],
-    });
+    const reason = e instanceof RegularFileError ? (e.code === 'ENOENT' ? 'file not found' : e.reason) : (e as Error).message;
+    throw new AureusError(`cannot read the DPRR tables in ${dir}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7901', { table: file, reason }, { file: abs })] });
   }
+  const text = decodeStrictUtf8(bytes);
+  if (text !== null) return text;
+  const at = utf8Breaks(bytes)[0]!;
+  const reason = `byte 0x${bytes[at.offset]!.toString(16).toUpperCase().padStart(2, '0')} is not UTF-8 (the tables are UTF-8 text)`;
+  throw new AureusError(`the DPRR table ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR7902', { reason }, { file: abs, line: at.line, column: at.column })] });
 }
 
 function parse<K extends string>(text: string, file: string, dir: string, cols: readonly K[]): Record<K, string>[] {
@@ -107,11 +124,9 @@ async function requireDataDir(dir: string): Promise<void> {
 
 export async function loadDprrTables(dir: string): Promise<DprrTables> {
   await requireDataDir(dir);
-  const [pText, oText, rText] = await Promise.all([
-    readTable(dir, DPRR_FILES.persons),
-    readTable(dir, DPRR_FILES.posts),
-    readTable(dir, DPRR_FILES.relations),
-  ]);
+  const pText = readTable(dir, DPRR_FILES.persons);
+  const oText = readTable(dir, DPRR_FILES.posts);
+  const rText = readTable(dir, DPRR_FILES.relations);
   const pf = DPRR_FILES.persons;
   const persons = parse(pText, pf, dir, PERSON_COLS).map((r, i) => ({
     person_id: int(r.person_id, pf, dir, i, 'person_id'),

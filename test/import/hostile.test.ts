@@ -1,0 +1,179 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cleanup, cli, git, tempDir } from '../pipeline/world.js';
+import { STACK_TRACE } from '../cli/helpers.js';
+
+/**
+ * `aureus import` as a user hits it with the wrong thing: the real CLI (in-process, or as a child
+ * process where a signal, a hang or another user is the point), real temp folders. Each case says
+ * what it printed, its exit code, and that nothing was left behind.
+ */
+const DATA = path.resolve(__dirname, '../../data/dprr');
+const TABLES = ['dprr_persons.csv', 'dprr_post_assertions.csv', 'dprr_relationship_assertions.csv'];
+afterEach(cleanup);
+
+/** A copy of the shipped DPRR tables, the named one changed by `edit` (bytes in, bytes out). */
+function tablesWith(table: string, edit: (b: Buffer) => Buffer): string {
+  const d = tempDir('dprr-data');
+  for (const t of TABLES) fs.writeFileSync(path.join(d, t), t === table ? edit(fs.readFileSync(path.join(DATA, t))) : fs.readFileSync(path.join(DATA, t)));
+  return d;
+}
+
+const left = (dir: string, name: string) => fs.readdirSync(dir).filter((n) => n.startsWith(name));
+
+/** The CLI as a child process; resolves when it exits (code, or the signal that killed it). */
+function spawnCli(argv: string[], cwd: string, cmd: string[] = []): { pid: number; done: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
+  const [exe, ...pre] = cmd.length ? cmd : [process.execPath];
+  const child = spawn(exe!, [...pre, ...(cmd.length ? [process.execPath] : []), BIN, ...argv], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (b) => (stderr += b));
+  const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));
+  return { pid: child.pid!, done };
+}
+
+describe('Ctrl-C in the middle of a large import: a complete world or nothing', () => {
+  it('SIGINT while the repository is written: exit 130 (AUR7909), no staging folder, no target; the next import succeeds', async () => {
+    const parent = tempDir('import-intr');
+    const run = spawnCli(['import', 'synthetic', 'big', '--principals', '6667'], parent);
+    const t0 = Date.now();
+    while (!left(parent, 'big.aureus-import-').length) {
+      if (Date.now() - t0 > 60_000) throw new Error('the import never started writing');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    process.kill(run.pid, 'SIGINT');
+    const r = await run.done;
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/AUR7909 interrupted: the import into .*big stopped and its partial repository was removed/);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(fs.readdirSync(parent)).toEqual([]);
+    // Nothing half-written for the second import to refuse or misread.
+    const again = await cli(['import', 'synthetic', 'big', '--principals', '10'], parent);
+    expect(again.code, again.stderr).toBe(0);
+    expect(fs.readdirSync(parent)).toEqual(['big']);
+    expect(git(path.join(parent, 'big'), 'status', '--porcelain')).toBe('');
+  }, 120_000);
+
+  it('a staging folder an import killed outright left (SIGKILL: no handler runs) is removed by the next import; a live one is kept', async () => {
+    const parent = tempDir('import-stale');
+    // A pid that ran and is gone.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    fs.mkdirSync(path.join(parent, `w.aureus-import-${dead}`, 'world'), { recursive: true });
+    fs.writeFileSync(path.join(parent, `w.aureus-import-${dead}`, 'world', 'characters.json'), '{"format": 1, "charac');
+    fs.mkdirSync(path.join(parent, 'w.aureus-import-1')); // pid 1 always runs: another import at work
+    const r = await cli(['import', 'synthetic', 'w', '--principals', '10'], parent);
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.readdirSync(parent).sort()).toEqual(['w', 'w.aureus-import-1']);
+  });
+});
+
+describe('a target the user may not write', () => {
+  const setpriv = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+  const asNobody = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'];
+  it.skipIf(!setpriv)('an empty folder of another user in /tmp (sticky): exit 2 (AUR7005) naming it, not an internal error; nothing left', async () => {
+    // The real /tmp (world-writable, sticky): the run's own temp folder is private to this user.
+    const target = fs.mkdtempSync('/tmp/aureus-notmine-');
+    fs.chmodSync(target, 0o555);
+    try {
+      const r = await spawnCli(['import', 'synthetic', target, '--principals', '10'], '/tmp', asNobody).done;
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`AUR7005 cannot write ${target}: permission denied in /tmp`);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+      expect(fs.readdirSync(target)).toEqual([]);
+      expect(fs.readdirSync('/tmp').filter((n) => n.startsWith(`${path.basename(target)}.aureus-import-`))).toEqual([]);
+    } finally {
+      fs.rmSync(target, { recursive: true, force: true });
+    }
+  }, 60_000);
+
+  it.skipIf(!setpriv)('a target under a folder the user may not enter: exit 2 (AUR7005), not an internal error', async () => {
+    const closed = tempDir('import-closed');
+    fs.chmodSync(closed, 0o700);
+    const target = path.join(closed, 'w');
+    const r = await spawnCli(['import', 'synthetic', target, '--principals', '10'], '/tmp', asNobody).done;
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`AUR7005 cannot write ${target}: permission denied`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(fs.readdirSync(closed)).toEqual([]);
+  }, 60_000);
+});
+
+describe('a target inside another world repository', () => {
+  it("inside its world files (world/, seasons/, …): exit 2 (AUR7910) naming the world, which stays clean; beside them it is allowed, as for init", async () => {
+    const parent = tempDir('import-nested');
+    expect((await cli(['import', 'synthetic', 'outer', '--principals', '10'], parent)).code).toBe(0);
+    const outer = path.join(parent, 'outer');
+    for (const inside of ['world/nested', 'seasons/season_02/x']) {
+      const r = await cli(['import', 'synthetic', path.join('outer', inside), '--principals', '10'], parent);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`AUR7910 the target ${path.join(outer, inside)} is inside the ${inside.split('/')[0]}/ folder of the world repository ${outer}`);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+    }
+    expect(git(outer, 'status', '--porcelain')).toBe('');
+    expect(left(parent, '')).toEqual(['outer']);
+    const beside = await cli(['import', 'synthetic', 'outer/variants/a', '--principals', '10'], parent);
+    expect(beside.code, beside.stderr).toBe(0);
+  });
+});
+
+describe('option values', () => {
+  it('text that is no number is named as typed, not as NaN', async () => {
+    const parent = tempDir('import-opts');
+    for (const [flag, value, want] of [
+      ['--from', 'abc', 'AUR7903 bad value for --from: "abc" (not a whole number)'],
+      ['--to', '', 'AUR7903 bad value for --to: "" (not a whole number)'],
+      ['--limit', '1e3', 'AUR7903 bad value for --limit: "1e3" (not a whole number)'],
+    ] as const) {
+      const argv = { '--from': '-100', '--to': '-44', '--limit': '10', [flag]: value };
+      const r = await cli(['import', 'dprr', 'x', ...Object.entries(argv).flat(), '--data', DATA], parent);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(want);
+      expect(r.stderr).not.toContain('NaN');
+    }
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
+});
+
+describe('DPRR tables given with --data', () => {
+  const argv = (data: string) => ['import', 'dprr', 'w', '--from', '-100', '--to', '-44', '--limit', '30', '--data', data];
+
+  it('a table that is a FIFO is refused at once (exit 2, AUR7901), never waited on', async () => {
+    const data = tablesWith('dprr_persons.csv', (b) => b);
+    fs.rmSync(path.join(data, 'dprr_persons.csv'));
+    execFileSync('mkfifo', [path.join(data, 'dprr_persons.csv')]);
+    const parent = tempDir('import-fifo');
+    const run = spawnCli(argv(data), parent);
+    const timer = setTimeout(() => process.kill(run.pid, 'SIGKILL'), 20_000);
+    const r = await run.done;
+    clearTimeout(timer);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/AUR7901 cannot read the DPRR table dprr_persons\.csv: it is a named pipe \(FIFO\)/);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  }, 30_000);
+
+  it('a byte that is not UTF-8 is exit 3 (AUR7902) at its line:column, not a U+FFFD in a name', async () => {
+    // Line 3 of the persons table, in "Collatinus": the byte after "Co".
+    const data = tablesWith('dprr_persons.csv', (b) => {
+      const c = Buffer.from(b);
+      c[c.indexOf('Collatinus') + 2] = 0xff;
+      return c;
+    });
+    const line3 = fs.readFileSync(path.join(DATA, 'dprr_persons.csv'), 'utf8').split('\n')[2]!;
+    const parent = tempDir('import-utf8');
+    const r = await cli(argv(data), parent);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(path.join(data, 'dprr_persons.csv'));
+    expect(r.stderr).toContain(`3:${line3.indexOf('Collatinus') + 3}: error AUR7902 malformed CSV: byte 0xFF is not UTF-8`);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
+
+  it('CRLF line endings import the same world as LF', async () => {
+    const data = tablesWith('dprr_persons.csv', (b) => Buffer.from(b.toString('utf8').replace(/\n/g, '\r\n')));
+    const parent = tempDir('import-crlf');
+    expect((await cli(argv(data), parent)).code).toBe(0);
+    expect((await cli(['import', 'dprr', 'lf', '--from', '-100', '--to', '-44', '--limit', '30', '--data', DATA], parent)).code).toBe(0);
+    expect(git(path.join(parent, 'w'), 'rev-parse', 'HEAD^{tree}')).toBe(git(path.join(parent, 'lf'), 'rev-parse', 'HEAD^{tree}'));
+  });
+});
