@@ -1,5 +1,6 @@
 import '../diagnostics/codes/cli.js';
-import { existsSync, rmSync, statSync } from 'node:fs';
+import { rmSync } from 'node:fs';
+import { enclosingWorldFolder } from '../store/nested-world.js';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
@@ -39,27 +40,10 @@ async function refuseOccupied(dir: string, target: string): Promise<void> {
   }
 }
 
-/** The folders of a world repository that hold its world: a new repository among them would be untracked files of that world. */
-const WORLD_CONTENT = new Set(['world', 'operators', 'style', 'seasons', 'schemas']);
-
-const isDirSync = (p: string) => statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-
-/**
- * A target inside the world files of another world repository (the nearest enclosing one) is
- * refused: the import would succeed, and that world's next episode run would then refuse its
- * untracked folder (exit 8). Elsewhere inside a repository is allowed, as for `aureus init`.
- */
+/** A target inside another world repository's world files: AUR7910 (store/nested-world.ts says why). */
 function refuseInsideWorldFiles(dir: string, target: string): void {
-  for (let at = path.dirname(dir); ; at = path.dirname(at)) {
-    if (existsSync(path.join(at, '.git'))) {
-      const folder = path.relative(at, dir).split(path.sep)[0]!;
-      if (isDirSync(path.join(at, 'world')) && WORLD_CONTENT.has(folder)) {
-        throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7910', { dir: target, folder, root: at })] });
-      }
-      return;
-    }
-    if (path.dirname(at) === at) return;
-  }
+  const around = enclosingWorldFolder(dir);
+  if (around) throw new AureusError(`refusing to import into ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7910', { dir: target, ...around })] });
 }
 
 /** A file-system refusal at `target` (no permission, a parent that is a file, /proc) in words: the user's path problem, exit 2. */

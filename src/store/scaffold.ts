@@ -4,6 +4,7 @@ import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import { createGit } from '../git/adapter.js';
+import { enclosingWorldFolder } from './nested-world.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
 /**
@@ -40,6 +41,8 @@ async function exists(p: string): Promise<boolean> {
 
 /** Refuse anything but a missing path or an empty directory, saying why. */
 async function checkTarget(target: string): Promise<void> {
+  const around = enclosingWorldFolder(path.resolve(target));
+  if (around) throw new AureusError(`refusing to create a world in ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7910', { dir: target, ...around })] });
   let st;
   try {
     st = await stat(target);

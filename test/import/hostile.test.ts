@@ -111,6 +111,13 @@ describe('a target inside another world repository', () => {
       expect(r.stderr).toContain(`AUR7910 the target ${path.join(outer, inside)} is inside the ${inside.split('/')[0]}/ folder of the world repository ${outer}`);
       expect(r.stderr).not.toMatch(STACK_TRACE);
     }
+    // aureus init refuses the same targets, the same way.
+    for (const inside of ['world/nested', 'style/x']) {
+      const r = await cli(['init', path.join('outer', inside)], parent);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(new RegExp(`AUR7910 the target .*${inside.replace('/', '.')} is inside the ${inside.split('/')[0]}/ folder of the world repository ${outer}`));
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+    }
     expect(git(outer, 'status', '--porcelain')).toBe('');
     expect(left(parent, '')).toEqual(['outer']);
     const beside = await cli(['import', 'synthetic', 'outer/variants/a', '--principals', '10'], parent);

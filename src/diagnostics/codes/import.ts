@@ -60,6 +60,6 @@ defineDiagnostics([
     code: 'AUR7910',
     severity: 'error',
     message: 'the target {dir} is inside the {folder}/ folder of the world repository {root}',
-    hint: 'A world there would be untracked files of that world (its next episode run refuses them, exit 8); import into a folder beside it.',
+    hint: 'A world there would be untracked files of that world (its next episode run refuses them, exit 8); put the new world in a folder beside it.',
   },
 ]);
