@@ -141,6 +141,16 @@ describe('option values', () => {
     }
     expect(fs.readdirSync(parent)).toEqual([]);
   });
+
+  it('an empty --seed is refused by both imports (exit 2), not a world silently different from the default', async () => {
+    const parent = tempDir('import-seed');
+    for (const argv of [['import', 'synthetic', 'x', '--principals', '10', '--seed', ''], ['import', 'dprr', 'y', '--from', '-100', '--to', '-44', '--limit', '10', '--data', DATA, '--seed', ' ']]) {
+      const r = await cli(argv, parent);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/AUR7903 bad value for --seed: " ?" \(the seed is empty\)/);
+    }
+    expect(fs.readdirSync(parent)).toEqual([]);
+  });
 });
 
 describe('DPRR tables given with --data', () => {

@@ -21,7 +21,7 @@ interface DprrFlags {
 
 /** The flags as import options; text that is no integer is named as typed ("abc", ""), not as the NaN it parses to. */
 async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportOptions> {
-  const { badDprrOption } = await import('../../import/dprr/index.js');
+  const { badDprrOption, importSeed } = await import('../../import/dprr/index.js');
   const num = (v: string, option: string) => {
     const n = int(v);
     if (Number.isNaN(n)) throw badDprrOption(option, JSON.stringify(v), 'not a whole number');
@@ -32,7 +32,7 @@ async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportO
     to: num(o.to, '--to'),
     limit: o.limit === undefined ? undefined : num(o.limit, '--limit'),
     principals: num(o.principals, '--principals'),
-    seed: o.seed,
+    seed: importSeed(o.seed),
     data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
   };
 }
@@ -114,6 +114,7 @@ Example:
       const { AureusError, ExitCode } = await import('../../errors.js');
       const { diag } = await import('../../diagnostics/index.js');
       const n = int(o.principals);
+      (await import('../../import/dprr/index.js')).importSeed(o.seed);
       // Below 10 principals the starter kit's constraints name characters the world does not have
       // (an audit's --principals 5 imported, then failed validate).
       if (!Number.isInteger(n) || n < 10 || n > 100_000) {

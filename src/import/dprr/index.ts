@@ -32,12 +32,21 @@ export const DPRR_ATTRIBUTION =
 export const INVENTED_NOTE =
   'Stats beyond office rank, temperaments, desires, voices, ledgers, goods, contracts, client networks, secrets and all political (non-family) ties are invented by the importer.';
 
-/** AUR7903 (exit 2) for a bad --from, --to, --limit or --principals: the catalog's hint is about years; the counts get their own. */
+/** AUR7903's hint by option: the catalog's is about years (--from, --to). */
+const OPTION_HINTS: Record<string, string> = {
+  '--seed': 'Give any text (--seed alt), or leave --seed out for the default seed.',
+};
+
+/** AUR7903 (exit 2) for a bad import option (--from, --to, --limit, --principals, --seed). */
 export function badDprrOption(option: string, value: unknown, reason: string): AureusError {
-  return new AureusError(`invalid ${option}`, {
-    exitCode: ExitCode.USAGE,
-    diagnostics: [diag('AUR7903', { option, value, reason }, option === '--from' || option === '--to' ? {} : { hint: 'Counts are whole numbers: --limit 1000 --principals 100.' })],
-  });
+  const hint = option === '--from' || option === '--to' ? undefined : (OPTION_HINTS[option] ?? 'Counts are whole numbers: --limit 1000 --principals 100.');
+  return new AureusError(`invalid ${option}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option, value, reason }, hint ? { hint } : {})] });
+}
+
+/** An import's --seed: any text but an empty one, which would silently be a different world from the default's. */
+export function importSeed(value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') throw badDprrOption('--seed', JSON.stringify(value), 'the seed is empty');
+  return value;
 }
 
 function checkOptions(o: DprrImportOptions): void {
