@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
 import { escapeControl } from '../diagnostics/sanitize.js';
+import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
 import { commandsNeeded, loadAllCommands, registerTable } from './commands/index.js';
 
@@ -12,7 +13,13 @@ import { commandsNeeded, loadAllCommands, registerTable } from './commands/index
  * and a hint; anything else is a bug: one line unless AUREUS_DEBUG=1, then the stack.
  */
 export async function main(argv: string[], rawIo: Io = processIo()): Promise<number> {
-  const io = redactingIo(rawIo); // no secret is ever printed, whoever wrote the message
+  const redacted = redactingIo(rawIo); // no secret is ever printed, whoever wrote the message
+  // Whether the command has answered on stdout: a --json command that failed without answering gets
+  // its error printed as JSON here; one that answered (season run's episodes, episode run's
+  // warnings beside the error) is left as it is, so stdout holds one JSON document either way.
+  const answered = { stdout: false };
+  const io: Io = { ...redacted, stdout: (t) => ((answered.stdout = true), redacted.stdout(t)) };
+  let invoked: Command | undefined;
   const debug = io.env.AUREUS_DEBUG === '1';
   const noColorFlag = argv.includes('--no-color');
   const chalk = makeChalk(io, noColorFlag);
@@ -50,6 +57,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   };
   // Check -C before any action runs (resolveRoot throws a usage error for a non-directory).
   program.hook('preAction', (_self, action) => {
+    invoked = action;
     let top = action;
     while (top.parent && top.parent !== program) top = top.parent;
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
@@ -60,7 +68,13 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     await program.parseAsync(argv, { from: 'user' });
     return exit.code;
   } catch (e) {
-    return report(noCommandWithBadRoot(e, io, program) ?? e, io, chalk, debug);
+    const failure = noCommandWithBadRoot(e, io, program) ?? e;
+    // Every command's --json failure has one shape, said once here: {"error": {message, exit_code,
+    // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
+    // unknown flag) are found before any action runs and stay text, as they are for every command.
+    const json = invoked?.opts().json === true && !(failure instanceof CommanderError);
+    if (json && !answered.stdout) printErrorJson(io, failure);
+    return report(failure, io, chalk, debug);
   }
 }
 

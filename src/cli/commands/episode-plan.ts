@@ -44,16 +44,8 @@ interface PlanOptions extends SteerFlags {
 export function registerEpisodePlan(program: Command, ctx: () => CommandContext): void {
   const sub = defineEpisodePlan(program);
   inheritErrorHandling(program, sub);
-  sub.action(async (opts: PlanOptions) => {
-    const c = ctx();
-    try {
-      await runEpisodePlan(c, opts);
-    } catch (e) {
-      // With --json a refused plan still answers on stdout, as `episode run --json` does.
-      if (opts.json) (await import('./run-shared.js')).printErrorJson(c, e);
-      throw e;
-    }
-  });
+  // With --json a refused plan answers on stdout through the CLI's error boundary (main.ts).
+  sub.action(async (opts: PlanOptions) => runEpisodePlan(ctx(), opts));
 }
 
 /** `episode plan`'s flags and help only; the work is in runEpisodePlan. */

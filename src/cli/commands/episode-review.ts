@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
-import { printErrorJson, printWarnings, renderSummary } from './run-shared.js';
+import { printWarnings, renderSummary } from './run-shared.js';
 import { restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 
@@ -37,16 +37,8 @@ Examples:
 Exit codes: 0 committed, 2 nothing staged, a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
-    .action(async (o: { json?: boolean }) => {
-      const c = ctx();
-      try {
-        await commitReviewed(c, o);
-      } catch (e) {
-        // With --json a refused commit still answers on stdout, as `episode run --json` does.
-        if (o.json) printErrorJson(c, e);
-        throw e;
-      }
-    });
+    // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
+    .action(async (o: { json?: boolean }) => commitReviewed(ctx(), o));
 
   wire(group.command('discard')
     .description('drop the staged episode (its run folder and everything done to it)')

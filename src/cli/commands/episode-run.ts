@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { episodeCommand } from './episode-plan.js';
 import { inheritErrorHandling } from './index.js';
-import { addRunFlags, interruptSignal, overridesFrom, printErrorJson, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
+import { printErrorJson } from '../error-json.js';
+import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 
@@ -69,10 +70,11 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       else c.io.stdout(renderSummary(s, c));
     } catch (e) {
       await progress.close();
-      // With --json a refused or failed run still answers on stdout, as `season run --json` does (a CI
-      // job parses it); the diagnostics are said on stderr all the same.
+      // With --json a refused or failed run answers on stdout with its warnings beside the error (the
+      // CLI's boundary prints the bare error only for a command that has not answered); the
+      // diagnostics are said on stderr all the same.
       printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
-      if (f.json) printErrorJson(c, e, { warnings: warningsJson(warnings) });
+      if (f.json) printErrorJson(c.io, e, { warnings: warningsJson(warnings) });
       throw e;
     } finally {
       intr.dispose();

@@ -5,7 +5,6 @@ import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
 import { formatDiagnostics } from '../io.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { formatUsd } from '../../core/readable.js';
-import { isAureusError } from '../../errors.js';
 
 /** Options shared by `episode run` and `season run`. */
 export interface RunFlags {
@@ -89,23 +88,8 @@ export function interruptSignal(
   };
 }
 
-/**
- * A failed command's error as JSON, for `--json` (season run, episode run, plan and commit): what
- * failed, its exit code and the codes of its diagnostics. The diagnostics themselves still go to
- * stderr, as without --json; this is what a CI job reading stdout gets instead of nothing.
- */
-export function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
-  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: e.diagnostics.map((d) => d.code) };
-  return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
-}
-
 /** The warnings of a run as `--json` lists them. */
 export const warningsJson = (warnings: Diagnostic[]): { code: string; message: string }[] => warnings.map((w) => ({ code: w.code, message: w.message }));
-
-/** With --json, a failed command still answers on stdout: `{error, ...fields}` (errorJson). */
-export function printErrorJson(c: CommandContext, e: unknown, fields: Record<string, unknown> = {}): void {
-  c.io.stdout(JSON.stringify({ error: errorJson(e), ...fields }, null, 2) + '\n');
-}
 
 export function printWarnings(c: CommandContext, warnings: Diagnostic[]): void {
   if (warnings.length) c.io.stderr(formatDiagnostics(warnings, c.chalk).replace(/^\n/, ''));

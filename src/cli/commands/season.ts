@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling } from './index.js';
-import { addRunFlags, errorJson, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
+import { errorJson } from '../error-json.js';
+import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
 import type { ConfigOverrides } from '../../config/types.js';

@@ -1,0 +1,18 @@
+import { isAureusError } from '../errors.js';
+import type { Io } from './io.js';
+
+/**
+ * A failed command's error as JSON, for `--json`: what failed, its exit code and the codes of its
+ * diagnostics. The diagnostics themselves still go to stderr, as without --json; this is what a CI
+ * job reading stdout gets instead of nothing. Kept apart from the commands so the CLI's error
+ * boundary (main.ts) can print it without loading any command module.
+ */
+export function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
+  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: e.diagnostics.map((d) => d.code) };
+  return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
+}
+
+/** With --json, a failed command still answers on stdout: `{error, ...fields}` (errorJson). */
+export function printErrorJson(io: Pick<Io, 'stdout'>, e: unknown, fields: Record<string, unknown> = {}): void {
+  io.stdout(JSON.stringify({ error: errorJson(e), ...fields }, null, 2) + '\n');
+}
