@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { builtCli, cli } from '../pipeline/world.js';
+import { useTempDirs } from '../support/git-repo.js';
+
+/**
+ * Every command run with --json answers on stdout when it fails: one JSON document
+ * {"error": {message, exit_code, codes}} (main.ts's error boundary), the diagnostics on stderr as
+ * without --json, the exit code unchanged. A CI job reading stdout gets the failure, not nothing.
+ */
+describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
+  const tempDir = useTempDirs('json-fail');
+
+  it('for every command that reads the world, outside one (AUR1000, exit 3), and for bad arguments (exit 2)', async () => {
+    const empty = tempDir();
+    execFileSync('git', ['init', '-q'], { cwd: empty });
+    fs.writeFileSync(path.join(empty, 'x.txt'), 'x');
+    const cases: [string[], number, string[]][] = [
+      [['status', '--json'], 3, ['AUR1000']],
+      [['recap', '--json'], 3, ['AUR1000']],
+      [['diff', 'e1', 'e2', '--json'], 3, ['AUR1000']],
+      [['cost', '--json'], 3, ['AUR1000']],
+      [['query', 'characters', '--json'], 3, ['AUR1000']],
+      [['episode', 'review', '--json'], 3, ['AUR1000']],
+      [['episode', 'plan', '--json'], 3, ['AUR1000']],
+      [['scene', 'verify', '--packet', 'nope.json', '--scene', 'x.txt', '--json'], 2, ['AUR5080']],
+      [['import', 'synthetic', 'w', '--principals', '-1', '--json'], 2, ['AUR7903']],
+    ];
+    for (const [argv, code, codes] of cases) {
+      const r = await cli(argv, empty);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(code);
+      const doc = JSON.parse(r.stdout) as { error: { exit_code: number; codes: string[]; message: string } };
+      expect(doc.error.exit_code, argv.join(' ')).toBe(code);
+      expect(doc.error.codes, argv.join(' ')).toEqual(codes);
+      expect(r.stdout.trim().split('\n')).toHaveLength(1);
+      // The diagnostics stay on stderr, as without --json.
+      expect(r.stderr).toContain(codes[0]);
+    }
+  });
+
+  it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {
+    const r = await cli(['status', '--json', '--frobnicate'], tempDir());
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+  });
+});
