@@ -79,7 +79,8 @@ describe('aureus cost', () => {
     writeLog(path.join(run, 'run_log.jsonl'), [entry({ episode: 's01e02' })], 'not json\n');
     const t = io(root);
     expect(await main(['cost', 's01e02', '--json'], t.io)).toBe(3);
-    expect(t.out()).toBe('');
+    // No total: stdout holds only the --json failure document (main.ts's error boundary).
+    expect(JSON.parse(t.out())).toEqual({ error: { message: expect.any(String), exit_code: 3, codes: ['AUR4402'] } });
     expect(t.err()).toContain('AUR4402');
     expect(t.err()).toMatch(/run_log\.jsonl\n  2:1: error AUR4402/);
     writeLog(path.join(run, 'run_log.jsonl'), [entry({ episode: 's01e02' })]);
