@@ -12,7 +12,10 @@ export function errorJson(e: unknown): { message: string; exit_code: number; cod
   return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
 }
 
-/** With --json, a failed command still answers on stdout: `{error, ...fields}` (errorJson). */
+/**
+ * With --json, a failed command still answers on stdout: `{error, ...fields}` (errorJson), on one
+ * line: valid JSON for a reader of one document, and one record for play's JSON Lines.
+ */
 export function printErrorJson(io: Pick<Io, 'stdout'>, e: unknown, fields: Record<string, unknown> = {}): void {
-  io.stdout(JSON.stringify({ error: errorJson(e), ...fields }, null, 2) + '\n');
+  io.stdout(JSON.stringify({ error: errorJson(e), ...fields }) + '\n');
 }

@@ -3,7 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
 import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
 import { escapeControl } from '../diagnostics/sanitize.js';
-import { errorJson } from './error-json.js';
+import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
 import { commandsNeeded, loadAllCommands, registerTable } from './commands/index.js';
 
@@ -73,8 +73,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
     // unknown flag) are found before any action runs and stay text, as they are for every command.
     const json = invoked?.opts().json === true && !(failure instanceof CommanderError);
-    // On one line: valid JSON for a reader of one document, and one record for play's JSON Lines.
-    if (json && !answered.stdout) io.stdout(JSON.stringify({ error: errorJson(failure) }) + '\n');
+    if (json && !answered.stdout) printErrorJson(io, failure);
     return report(failure, io, chalk, debug);
   }
 }
