@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
 import { isCanonical, isParsedCanonical, jsonKeyOrder } from './json.js';
 import { sealedChanges } from './world-index.js';
+import { knownFlatHash, knownListDigests, type WorldList } from './known-hashes.js';
 
 /**
  * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
@@ -65,6 +66,9 @@ export class StateHasher {
    * with a hole anywhere the flat hash is taken by hashValue itself.
    */
   flatHash(value: unknown): string {
+    // Noted by the world loader from the derived index (core/known-hashes.ts): the same value's hash.
+    const known = knownFlatHash(value);
+    if (known !== undefined) return known;
     const flat = new FlatSink();
     this.flatTop(value, flat, false);
     return this.sawHole ? hashValue(value) : flat.hash.digest('hex');
@@ -168,6 +172,10 @@ export class StateHasher {
   private listDigests(arr: readonly unknown[]): readonly string[] {
     const sealed = sealedChanges(arr);
     const count = Math.ceil(arr.length / CHUNK);
+    if (!sealed) {
+      const known = this.known(arr);
+      if (known?.length === count) return known;
+    }
     if (sealed) {
       const known = this.lists.get(arr) ?? this.derived(arr, sealed);
       if (known?.length === count) return known;
@@ -191,7 +199,7 @@ export class StateHasher {
     for (let up = 0; step && up < 8; up++) {
       if (step.from.length > list.length) return undefined; // a copy-on-write list only grows
       for (const i of step.changed) touched.add(Math.floor(i / CHUNK));
-      const base = this.lists.get(step.from);
+      const base = this.lists.get(step.from) ?? this.known(step.from);
       if (base) {
         const out: string[] = new Array(Math.ceil(arr.length / CHUNK));
         for (let c = 0; c < out.length; c++) out[c] = c < base.length && !touched.has(c) ? base[c]! : this.chunk(arr, c * CHUNK);
@@ -202,6 +210,35 @@ export class StateHasher {
       step = sealedChanges(list);
     }
     return undefined;
+  }
+
+  /**
+   * A loaded list's digests as the derived index kept them (core/known-hashes.ts), kept by this
+   * hasher once checked: later states share the list or copy it (derived() starts from these).
+   */
+  private known(arr: readonly unknown[]): readonly string[] | undefined {
+    const hit = this.lists.get(arr) ?? knownListDigests(arr);
+    if (hit) this.lists.set(arr, hit);
+    return hit;
+  }
+
+  /**
+   * Every list of `value` reached through objects only (the lists T replaces), with its chunk
+   * digests: what the derived index keeps of a loaded world after its flatHash (then each chunk is
+   * found made, not written again).
+   */
+  listsOf(value: unknown): WorldList[] {
+    const out: WorldList[] = [];
+    const walk = (v: unknown, path: string[]): void => {
+      if (v === null || typeof v !== 'object') return;
+      if (Array.isArray(v)) {
+        out.push({ path, list: v, digests: this.listDigests(v) });
+        return;
+      }
+      for (const k of Object.keys(v).sort()) walk((v as Record<string, unknown>)[k], [...path, k]);
+    };
+    walk(value, []);
+    return out;
   }
 
   private chunk(arr: readonly unknown[], start: number): string {

@@ -5,7 +5,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
-import { readJsonFileSafe } from './read.js';
+import { parseJsonBytesSafe, readFileBytesSafe, type SafeBytes } from './read.js';
 import { linkedPath } from './symlinks.js';
 import { rewriteWarning } from './text-form.js';
 import type { JsonPosition } from './json-parse.js';
@@ -14,6 +14,10 @@ import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkFormat, SCHEMA_FILES, validateSchemaFile, type SchemaKind } from './schema.js';
 import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
 import { checkAnchorReferences, hasAnchorsFile } from './anchors.js';
+import { isParsedCanonical } from '../core/json.js';
+import { buildId } from './derived-index/build-id.js';
+import { indexEnabled, readEntry, type IndexEntry } from './derived-index/entry.js';
+import { parseVouched, worldKey } from './derived-index/key.js';
 
 /**
  * The world store adapter, reading side: every file of WORLD_FILES plus each season's goals,
@@ -40,6 +44,11 @@ export interface LoadedWorld {
   /** world/anchors.json's live and waived anchors ([] when the optional file is absent or invalid). */
   anchors?: Anchor[];
   diagnostics: Diagnostic[];
+  /**
+   * When the load could use the derived index: the key of these files, the entry that vouched for
+   * them (null: a miss, every check ran), and per file whether its value is canonical (for an entry).
+   */
+  index?: { key: string; entry: IndexEntry | null; canonical: boolean[] };
 }
 
 /** Read, format-check and schema-validate one file; the value only when all of it passed. */
@@ -66,9 +75,19 @@ type LoadedFile = { value: unknown; diagnostics: Diagnostic[]; locate?: Locate }
 
 /** One world file: read, parsed and schema-checked; synchronous (read.ts readJsonFileSafe says why). */
 export function loadJsonFile(root: string, rel: string, kind: SchemaKind): LoadedFile {
+  const r = readWorldBytes(root, rel);
+  return r.ok ? parseWorldBytes(rel, kind, r.bytes) : { value: undefined, diagnostics: r.diagnostics };
+}
+
+/** A world file's bytes, refused when it is (or lies under) a link leaving the repository. */
+function readWorldBytes(root: string, rel: string): SafeBytes {
   const escape = linkLeavingRoot(root, rel) ?? linkedPath(root, rel);
-  if (escape) return { value: undefined, diagnostics: [escape] };
-  const r = readJsonFileSafe(path.join(root, rel), rel);
+  return escape ? { ok: false, diagnostics: [escape] } : readFileBytesSafe(path.join(root, rel), rel);
+}
+
+/** Parsed, format-checked and schema-checked: the value only when all of it passed. */
+function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFile {
+  const r = parseJsonBytesSafe(bytes, rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
   const form = rewriteWarning(rel, r.foreignForm);
   // Walk the value only when some string literal of the text is long enough to be over the limit.
@@ -139,25 +158,65 @@ export function requireWorldFolder(root: string): void {
   if (!statSync(path.join(root, 'world'), { throwIfNoEntry: false })?.isDirectory()) throw new AureusError(`not a world repository: ${root}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notAWorld(root)] });
 }
 
-export async function loadWorld(root: string): Promise<LoadedWorld> {
+/** One file the world is loaded from: a WORLD_FILES entry, a season's goals or the anchors. */
+interface Source {
+  rel: string;
+  kind: SchemaKind;
+}
+
+/**
+ * Every file of the world, read, parsed and checked (schema, then references once all are
+ * schema-valid). With `index`, a world whose bytes an entry of the derived index names
+ * (store/derived-index) is parsed without the checks that entry vouches for: the result is the
+ * same world, with the warnings the full load gave, and `index` says which entry it was.
+ */
+export async function loadWorld(root: string, opts: { index?: boolean } = {}): Promise<LoadedWorld> {
   if (!(await isDir(path.join(root, 'world')))) {
     return { world: null, parsed: null, seasonGoals: [], diagnostics: [notAWorld(root)] };
   }
   const keys = Object.keys(WORLD_FILES) as (keyof World)[];
-  const parts = keys.map((k) => loadJsonFile(root, WORLD_FILES[k], k));
   const seasons = await seasonNumbers(root);
-  const goals = seasons.map((n) => loadJsonFile(root, seasonGoalsRel(n), 'season_goals'));
   // world/anchors.json is optional (historical anchors, issue 17).
-  const anchorsPart = (await hasAnchorsFile(root)) ? loadJsonFile(root, ANCHORS_REL, 'anchors') : null;
+  const sources: Source[] = [
+    ...keys.map((k) => ({ rel: WORLD_FILES[k], kind: k })),
+    ...seasons.map((n) => ({ rel: seasonGoalsRel(n), kind: 'season_goals' as const })),
+    ...((await hasAnchorsFile(root)) ? [{ rel: ANCHORS_REL, kind: 'anchors' as const }] : []),
+  ];
+  const reads = sources.map((s) => readWorldBytes(root, s.rel));
+  const known = opts.index ? lookUp(root, sources, reads) : null;
+  const parts: LoadedFile[] = known?.entry
+    ? sources.map((_, i) => ({ value: parseVouched((reads[i] as { bytes: Buffer }).bytes, known.entry!.canonical[i]!), diagnostics: [] }))
+    : sources.map((s, i) => { const r = reads[i]!; return r.ok ? parseWorldBytes(s.rel, s.kind, r.bytes) : { value: undefined, diagnostics: r.diagnostics }; });
+  const loaded = assemble(keys, seasons, parts, known?.entry ? known.entry.diagnostics.load : null);
+  if (known) loaded.index = { key: known.key, entry: known.entry, canonical: parts.map((p) => isParsedCanonical(p.value)) };
+  return loaded;
+}
 
-  const diagnostics = [...parts, ...goals, ...(anchorsPart ? [anchorsPart] : [])].flatMap((p) => p.diagnostics);
+/** The index entry for these bytes (null on a miss), and the key to write one under; null when the index cannot be used. */
+function lookUp(root: string, sources: Source[], reads: SafeBytes[]): { key: string; entry: IndexEntry | null } | null {
+  const build = buildId();
+  if (!build || !indexEnabled() || !reads.every((r) => r.ok)) return null;
+  const key = worldKey(build, sources.map((s, i) => ({ rel: s.rel, bytes: (reads[i] as { bytes: Buffer }).bytes })));
+  const entry = readEntry(root, key, build);
+  return { key, entry: entry && entry.canonical.length === sources.length ? entry : null };
+}
+
+/**
+ * The LoadedWorld of parsed files (WORLD_FILES, then the seasons' goals, then the anchors when
+ * present). `vouched`: the warnings an index entry kept, in place of the reference checks.
+ */
+function assemble(keys: (keyof World)[], seasons: number[], parts: LoadedFile[], vouched: Diagnostic[] | null): LoadedWorld {
+  const goals = parts.slice(keys.length, keys.length + seasons.length);
+  const anchorsPart = parts[keys.length + seasons.length];
+  const diagnostics = parts.flatMap((p) => p.diagnostics);
   if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };
 
   const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
   const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
+  const anchorsFile = anchorsPart?.value as AnchorsFile | undefined;
+  if (vouched) return { world, parsed: world, seasonGoals, anchors: anchorsFile?.anchors ?? [], diagnostics: [...vouched] };
   // Reference errors name a file and a pointer: add the line:column from that file's parse.
   const locators = new Map<string, Locate | undefined>([...keys.map((k, i) => [WORLD_FILES[k], parts[i]!.locate] as const), ...seasons.map((n, i) => [seasonGoalsRel(n), goals[i]!.locate] as const)]);
-  const anchorsFile = anchorsPart?.value as AnchorsFile | undefined;
   if (anchorsPart) locators.set(ANCHORS_REL, anchorsPart.locate);
   const refs = [...checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]), ...(anchorsFile ? checkAnchorReferences(world, anchorsFile) : [])];
   diagnostics.push(...refs.map((d) => (d.file ? withLocation(d, locators.get(d.file)) : d)));

@@ -145,27 +145,41 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
  * the plan's wall time; the world loader reads its files one after the other anyway.
  */
 export function readJsonFileSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): SafeJson {
+  const r = readFileBytesSafe(absPath, rel, opts);
+  return r.ok ? parseJsonBytesSafe(r.bytes, rel) : fail(r.diagnostics);
+}
+
+/** A file's bytes as readJsonFileSafe reads them (its checks before parsing), or the diagnostics of why not. */
+export type SafeBytes = { ok: true; bytes: Buffer } | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * The reading half of readJsonFileSafe: missing, not a regular file, empty or over the size cap
+ * are diagnostics on `rel`. The world loader reads every file first, so that the derived index
+ * (store/derived-index) can name the whole world by its bytes before anything is parsed.
+ */
+export function readFileBytesSafe(absPath: string, rel: string, opts: { maxBytes?: number } = {}): SafeBytes {
   const limit = opts.maxBytes ?? maxFileBytes();
+  const no = (d: Diagnostic): SafeBytes => ({ ok: false, diagnostics: [d] });
   let fd: number;
   try {
     // Non-blocking: a FIFO must not hang `validate` waiting for a writer (the type is checked below).
     fd = openSync(absPath, NONBLOCKING_READ);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return fail([diag('AUR1001', { file: rel }, { file: rel })]);
-    return fail([diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel })]);
+    if (code === 'ENOENT' || code === 'ENOTDIR') return no(diag('AUR1001', { file: rel }, { file: rel }));
+    return no(diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel }));
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile()) return fail([diag('AUR1008', { file: rel, reason: describeNonRegular(st) }, { file: rel })]);
-    if (st.size > limit) return fail([diag('AUR1002', { size: st.size, limit }, { file: rel })]);
-    if (st.size === 0) return fail([diag('AUR1004', {}, { file: rel })]);
+    if (!st.isFile()) return no(diag('AUR1008', { file: rel, reason: describeNonRegular(st) }, { file: rel }));
+    if (st.size > limit) return no(diag('AUR1002', { size: st.size, limit }, { file: rel }));
+    if (st.size === 0) return no(diag('AUR1004', {}, { file: rel }));
     const bytes = readToEnd(fd, st.size);
     // The file may have grown between stat and read; the limit holds for what was read too.
-    if (bytes.length > limit) return fail([diag('AUR1002', { size: bytes.length, limit }, { file: rel })]);
-    return parseJsonBytesSafe(bytes, rel);
+    if (bytes.length > limit) return no(diag('AUR1002', { size: bytes.length, limit }, { file: rel }));
+    return { ok: true, bytes };
   } catch (e) {
-    return fail([diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel })]);
+    return no(diag('AUR1008', { file: rel, reason: errnoReason(e) }, { file: rel }));
   } finally {
     closeSync(fd);
   }

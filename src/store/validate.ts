@@ -7,6 +7,7 @@ import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { checkNotes } from '../season/notes.js';
 import { loadWorld, requireWorldFolder, seasonNumbers, type LoadedWorld } from './load.js';
+import { rememberWorld } from './derived-index/remember.js';
 
 /**
  * What `aureus validate` checks, as a function (the command only prints): world files,
@@ -21,21 +22,31 @@ export interface ValidationResult {
   stats: string;
 }
 
-async function checkAll(root: string, configFile?: ConfigFile): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
-  const loaded = await loadWorld(root);
+/** The world checks' findings, by check, when each ran (or was vouched for by the derived index). */
+interface WorldChecks {
+  expressions: Diagnostic[];
+  /** Null when the hard constraints did not run (an error before them). */
+  constraints: Diagnostic[] | null;
+}
+
+async function checkAll(root: string, configFile?: ConfigFile, index = false): Promise<{ loaded: LoadedWorld; diagnostics: Diagnostic[]; configFile: ConfigFile; checks: WorldChecks }> {
+  const loaded = await loadWorld(root, { index });
+  // An entry of the derived index vouches for the world checks of these very files (their warnings kept).
+  const vouched = loaded.index?.entry?.diagnostics;
   const diagnostics = [...loaded.diagnostics];
   // Runs read each season's notes (the Director's steering): a broken notes file is a broken world,
   // found here rather than halfway through a run.
   if (!diagnostics.some((d) => d.code === 'AUR1000')) for (const n of await seasonNumbers(root)) diagnostics.push(...checkNotes(root, n).diagnostics);
-  if (loaded.parsed) diagnostics.push(...typecheckWorldExpressions(loaded.parsed));
+  const checks: WorldChecks = { expressions: vouched?.expressions ?? (loaded.parsed ? typecheckWorldExpressions(loaded.parsed) : []), constraints: null };
+  diagnostics.push(...checks.expressions);
   // Hard constraints hold in every state, the starting one too (once the expressions typecheck).
-  if (loaded.world && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...checkHardConstraints(loaded.world));
+  if (loaded.world && !diagnostics.some((d) => d.severity === 'error')) diagnostics.push(...(checks.constraints = vouched?.constraints ?? checkHardConstraints(loaded.world)));
   // Not a world repository at all (AUR1000): one diagnostic says so; the style files would only repeat it.
   if (!diagnostics.some((d) => d.code === 'AUR1000')) diagnostics.push(...(await loadStyle(root)).diagnostics);
   // A caller that has read the config already (a run's preflight) passes it: one read per run.
   const config = configFile ?? readConfigFile(root);
   diagnostics.push(...resolveConfig(config).diagnostics);
-  return { loaded, diagnostics, configFile: config };
+  return { loaded, diagnostics, configFile: config, checks };
 }
 
 export async function validateWorldRepository(root: string): Promise<ValidationResult> {
@@ -69,7 +80,7 @@ export async function loadValidatedWorld(
 ): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
   // Not a world at all: AUR1000 alone, without the hint to run validate and fix the files.
   requireWorldFolder(root);
-  const { loaded, diagnostics, configFile: config } = await checkAll(root, configFile);
+  const { loaded, diagnostics, configFile: config, checks } = await checkAll(root, configFile, true);
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   if (errors || !loaded.world) {
     throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {
@@ -78,5 +89,6 @@ export async function loadValidatedWorld(
       hint: 'run `aureus validate` for the full list, fix the files, then re-run',
     });
   }
+  rememberWorld(root, loaded, checks);
   return { world: loaded.world, diagnostics, configFile: config };
 }
