@@ -1,5 +1,6 @@
 import type { Io } from './io.js';
 import type { ChalkInstance } from 'chalk';
+import type { Diagnostic } from '../diagnostics/index.js';
 import { describeCounts, SilentProgress, STAGE_ORDER, STAGE_TITLES, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
 
 /**
@@ -12,12 +13,32 @@ import { describeCounts, SilentProgress, STAGE_ORDER, STAGE_TITLES, type Progres
  */
 export { STAGE_ORDER, STAGE_TITLES, SilentProgress, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
 
+/**
+ * A run's warnings as the terminal gets them: those the pipeline reports as the run starts (the
+ * world files as loaded, ProgressSink.warnings) are said then, the others at the end of the run
+ * (or of the season), and none twice. With --json nothing is said early: the JSON lists them all.
+ */
+export class RunWarnings {
+  private readonly said = new Set<Diagnostic>();
+  constructor(private readonly print: (warnings: Diagnostic[]) => void) {}
+  say(warnings: Diagnostic[]): void {
+    if (!warnings.length) return;
+    this.print(warnings);
+    for (const w of warnings) this.said.add(w);
+  }
+  /** Of a run's warnings, those not said yet. */
+  unsaid(warnings: Diagnostic[]): Diagnostic[] {
+    return warnings.filter((w) => !this.said.has(w));
+  }
+}
+
 /** One line per event on stderr. */
 export class PlainProgress implements ProgressSink {
   private lastInflight = '';
   constructor(
     private readonly io: Io,
     private readonly c: ChalkInstance,
+    private readonly early: RunWarnings,
   ) {}
   stage(id: StageId, state: StageState, detail?: string): void {
     if (state === 'running') {
@@ -43,6 +64,9 @@ export class PlainProgress implements ProgressSink {
   }
   info(text: string): void {
     this.io.stderr(`${text}\n`);
+  }
+  warnings(list: Diagnostic[]): void {
+    this.early.say(list);
   }
   async close(): Promise<void> {}
 }
@@ -78,16 +102,28 @@ export class ListrProgress implements ProgressSink {
   private readonly sceneTasks = new Map<string, TitleSetter>();
   private readonly sceneIds = deferred();
   private ids: string[] = [];
+  private listr: { run: () => Promise<unknown> } | null = null;
   private running: Promise<unknown> | null = null;
   private current: StageId | null = null;
 
-  static async create(): Promise<ListrProgress> {
-    const p = new ListrProgress();
-    await p.start();
+  private constructor(private readonly early: RunWarnings) {}
+
+  static async create(early: RunWarnings): Promise<ListrProgress> {
+    const p = new ListrProgress(early);
+    await p.build();
     return p;
   }
 
-  private async start(): Promise<void> {
+  /**
+   * listr draws from the first stage on. Until then stderr is the run's own: once listr draws, it
+   * holds back every other write to stderr until it stops (listr2's ProcessOutput), which would put
+   * the warnings said as the run starts after the commit they warn about.
+   */
+  private begin(): void {
+    this.running ??= this.listr!.run().catch(() => undefined);
+  }
+
+  private async build(): Promise<void> {
     const { Listr, ProcessOutput } = await import('listr2');
     const tasks = STAGE_ORDER.map((id) => ({
       title: STAGE_TITLES[id],
@@ -119,11 +155,11 @@ export class ListrProgress implements ProgressSink {
     const out = new ProcessOutput(process.stderr, process.stderr);
     // listr2's own SIGINT handler calls process.exit(127), leaving the lock behind and printing
     // nothing: Ctrl-C belongs to the run (cli/commands/run-shared.ts interruptSignal, exit 130).
-    const listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, registerSignalListeners: false, rendererOptions: { processOutput: out } as never });
-    this.running = listr.run().catch(() => undefined);
+    this.listr = new Listr(tasks as never, { concurrent: false, exitOnError: true, registerSignalListeners: false, rendererOptions: { processOutput: out } as never });
   }
 
   stage(id: StageId, state: StageState, detail?: string): void {
+    this.begin();
     const d = this.stages.get(id)!;
     const t = this.stageTasks.get(id);
     if (state === 'running') {
@@ -143,11 +179,13 @@ export class ListrProgress implements ProgressSink {
     }
   }
   scenes(ids: string[]): void {
+    this.begin();
     this.ids = ids;
     for (const id of ids) this.sceneDone.set(id, deferred());
     this.sceneIds.resolve();
   }
   scene(id: string, state: SceneState, detail?: string): void {
+    this.begin();
     const t = this.sceneTasks.get(id);
     if (t) t.title = `${id} ${state}${detail ? ` — ${detail}` : ''}`;
     const d = this.sceneDone.get(id);
@@ -156,15 +194,21 @@ export class ListrProgress implements ProgressSink {
     else if (state === 'failed') d.reject(new Error(detail ?? `${id} failed`));
   }
   counts(c: SceneCounts): void {
+    this.begin();
     const t = this.stageTasks.get('EFG');
     if (t && !this.stages.get('EFG')!.settled) t.title = `${STAGE_TITLES.EFG} — ${describeCounts(c)}`;
   }
   notice(text: string): void {
+    this.begin();
     const t = this.current ? this.stageTasks.get(this.current) : undefined;
     if (t) t.output = text;
   }
   info(): void {}
+  warnings(list: Diagnostic[]): void {
+    this.early.say(list);
+  }
   async close(): Promise<void> {
+    this.begin(); // a run refused before its first stage is drawn as before: stopped at A
     for (const d of this.stages.values()) if (!d.settled) d.reject(new Error('stopped'));
     this.sceneIds.resolve();
     for (const d of this.sceneDone.values()) if (!d.settled) d.reject(new Error('stopped'));
@@ -172,10 +216,10 @@ export class ListrProgress implements ProgressSink {
   }
 }
 
-export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean): Promise<ProgressSink> {
+export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean, early: RunWarnings): Promise<ProgressSink> {
   if (json) return new SilentProgress();
   // listr2 draws on the real terminal; in-process tests pass a non-TTY Io and get plain lines.
   // A terminal that reports no width (script(1), some CI shells) gets plain lines too.
-  if (io.isTTY && process.stderr.isTTY && (process.stderr.columns ?? 0) >= 40 && !io.env.CI) return ListrProgress.create();
-  return new PlainProgress(io, chalk);
+  if (io.isTTY && process.stderr.isTTY && (process.stderr.columns ?? 0) >= 40 && !io.env.CI) return ListrProgress.create(early);
+  return new PlainProgress(io, chalk, early);
 }

@@ -6,6 +6,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { CONFIG_FILE } from '../paths.js';
 import { readSchema } from '../schemas/specs.js';
+import { decodeStrictUtf8 } from '../store/read.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
 import { applyOverrides, checkOverrideModels } from './overrides.js';
@@ -75,11 +76,13 @@ export function readConfigFile(root: string): ConfigFile {
     const st = fs.statSync(file);
     if (!st.isFile()) throw new Error('not a regular file');
     if (st.size > MAX_BYTES) throw new Error(`${st.size} bytes is more than 1 MiB`);
-    text = new TextDecoder('utf-8', { fatal: true }).decode(fs.readFileSync(file));
+    // The decoding of every text aureus trusts (a leading BOM dropped), store/read.ts.
+    const decoded = decodeStrictUtf8(fs.readFileSync(file));
+    if (decoded === null) throw new Error('not valid UTF-8');
+    text = decoded;
     if (text.includes('\0')) throw new Error('it contains NUL bytes (a binary file?)');
   } catch (e) {
-    const detail = e instanceof TypeError ? 'not valid UTF-8' : (e as Error).message;
-    diagnostics.push(diag('AUR4105', { detail }, where));
+    diagnostics.push(diag('AUR4105', { detail: (e as Error).message }, where));
     return finish(defaultConfig(), true);
   }
 

@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../diagnostics/index.js';
+
 /**
  * The progress interface of `episode run`, owned by the pipeline: the pipeline reports what really
  * happens (a stage starts, a stage ends, a scene changes state, a provider call waits) and a
@@ -42,6 +44,13 @@ export interface ProgressSink {
   /** A wait the user should know about: "429 rate limited, retrying in 8 s". */
   notice(text: string): void;
   info(text: string): void;
+  /**
+   * Warnings about the world files as the run loaded them (AUR1040: its commit rewrites a file that
+   * has CRLF line endings or a byte-order mark), reported once the checks have passed and before
+   * any stage runs: the author reads them before the commit they warn about, not after it. The
+   * run's warnings (EpisodeRunOptions.warnings) hold them too, for the caller's summary.
+   */
+  warnings(list: Diagnostic[]): void;
   /** Stop rendering (after success or failure). */
   close(): Promise<void>;
 }
@@ -53,6 +62,7 @@ export class SilentProgress implements ProgressSink {
   counts(): void {}
   notice(): void {}
   info(): void {}
+  warnings(): void {}
   async close(): Promise<void> {}
 }
 

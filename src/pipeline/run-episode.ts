@@ -159,6 +159,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // changed since (a commit rolled forward, or another run committed before we took the lock).
   const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
   (o.warnings ?? []).push(...checked.warnings);
+  // Said now, before the work, as well as returned: they are about what the commit will do.
+  o.progress?.warnings(checked.warnings);
   const run = await openRun(o, checked, git);
   let early: Promise<boolean | null> | null = null;
   let written: Promise<void> | null = null;

@@ -267,4 +267,27 @@ describe('world files saved with CRLF line endings or a byte-order mark', () => 
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/warning AUR1040 world\/characters\.json has CRLF line endings/);
   }, 240_000);
+  it('episode run and season run say it on stderr as they start, before stage A and the commit, once; --json lists it', async () => {
+    const warned = /warning AUR1040 world\/characters\.json has CRLF line endings/g;
+    for (const argv of [['episode', 'run'], ['season', 'run', '--count', '2']]) {
+      const root = await makeWorld(`crlf-early-${argv[0]}`);
+      crlf(root, 'world/characters.json');
+      commitAll(root, 'crlf');
+      const r = await cli(argv, root);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stderr.match(warned), argv.join(' ')).toHaveLength(1);
+      const at = r.stderr.search(warned);
+      expect(at, argv.join(' ')).toBeLessThan(r.stderr.indexOf('A  snapshot …'));
+      expect(at, argv.join(' ')).toBeLessThan(r.stderr.indexOf('commit and tag … done'));
+      // The commit did rewrite the file (LF): the next episode of the season has nothing to say.
+      expect(fs.readFileSync(path.join(root, 'world/characters.json'), 'utf8')).not.toContain('\r');
+    }
+    const root = await makeWorld('crlf-early-json');
+    crlf(root, 'world/characters.json');
+    commitAll(root, 'crlf');
+    const j = await cli(['episode', 'run', '--json'], root);
+    expect(j.code).toBe(0);
+    expect((JSON.parse(j.stdout) as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['AUR1040']);
+    expect(j.stderr).not.toMatch(warned);
+  }, 360_000);
 });

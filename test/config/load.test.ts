@@ -111,6 +111,19 @@ describe('loadConfig', () => {
     expect(loadConfig(await world('')).diagnostics).toEqual([]);
   });
 
+  it('reads the file as strict UTF-8: a bad byte, a NUL, and a byte-order mark (dropped)', async () => {
+    // "é" saved as Latin-1 (one byte 0xE9) in an otherwise good file.
+    const latin1 = Buffer.concat([Buffer.from('provider: offline\n# caf'), Buffer.from([0xe9]), Buffer.from('\nconcurrency: 2\n')]);
+    const bad = loadConfig(await world(latin1));
+    expect(bad.diagnostics).toEqual([expect.objectContaining({ code: 'AUR4105', severity: 'error', file: 'aureus.config.yaml', message: 'cannot read the config file: not valid UTF-8' })]);
+    expect(bad.diagnostics[0].line).toBeUndefined();
+    expect(bad.config).toEqual(defaultConfig());
+    expect(loadConfig(await world('provider: offline\n\0')).diagnostics).toEqual([expect.objectContaining({ code: 'AUR4105', message: 'cannot read the config file: it contains NUL bytes (a binary file?)' })]);
+    const bom = loadConfig(await world('\ufeffconcurrency: 2\n'));
+    expect(bom.diagnostics).toEqual([]);
+    expect(bom.config.concurrency).toBe(2);
+  });
+
   it('refuses an alias bomb', async () => {
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
     for (let i = 1; i < 9; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill('*' + String.fromCharCode(96 + i)).join(', ')}]`);

@@ -1,12 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../src/pipeline/run-episode.js';
 import type { ProgressSink, SceneCounts } from '../../src/pipeline/progress.js';
+import type { Diagnostic } from '../../src/diagnostics/index.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
 import { steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot } from '../providers/helpers.js';
-import { cleanup, makeWorld } from './world.js';
+import { cleanup, git, makeWorld } from './world.js';
 
 /** A sink that records every event, in order. */
 class Recorder implements ProgressSink {
@@ -30,6 +33,9 @@ class Recorder implements ProgressSink {
     this.events.push(`notice:${text}`);
   }
   info(): void {}
+  warnings(list: Diagnostic[]): void {
+    this.events.push(`warnings:${list.map((d) => `${d.code} ${d.file}`).join(',')}`);
+  }
   async close(): Promise<void> {}
 }
 
@@ -54,6 +60,21 @@ describe('episode run progress: each stage reported when it really runs', () => 
     expect(rec.counts_.at(-1)).toMatchObject({ working: 0, queued: 0, done: n });
     // While scenes are written, some are working and the queue shrinks as they start.
     expect(rec.counts_.some((c) => c.working > 0)).toBe(true);
+  });
+
+  it('the world files\' warnings (AUR1040) are reported before stage A, once, and are in the run\'s warnings too', async () => {
+    const root = await makeWorld('progress-crlf');
+    const rel = 'world/characters.json';
+    fs.writeFileSync(path.join(root, rel), fs.readFileSync(path.join(root, rel), 'utf8').replace(/\n/g, '\r\n'));
+    git(root, 'commit', '-qam', 'crlf');
+    const rec = new Recorder();
+    const warnings: Diagnostic[] = [];
+    const s = await runEpisode({ root, progress: rec, env: {}, warnings });
+    expect(s.status).toBe('committed');
+    expect(rec.events.filter((e) => e.startsWith('warnings:'))).toEqual([`warnings:AUR1040 ${rel}`]);
+    // Said before any stage runs, i.e. before the commit that rewrites the file.
+    expect(rec.events.slice(0, 2)).toEqual([`warnings:AUR1040 ${rel}`, 'A:running']);
+    expect(warnings.filter((w) => w.code === 'AUR1040').map((w) => w.file)).toEqual([rel]);
   });
 });
 

@@ -42,9 +42,11 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
     const episode = requirePositiveInt('episode', f.episode);
     const overrides = await overridesFrom(f);
     const steering = await steeringFrom(f);
-    const { makeProgress } = await import('../progress.js');
+    const { makeProgress, RunWarnings } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
-    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
+    // The world files' warnings are said as the run starts (stderr); the end says the others.
+    const early = new RunWarnings((ws) => printWarnings(c, ws));
+    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json), early);
     const warnings: Diagnostic[] = [];
     const intr = interruptSignal(c.io.stderr);
     try {
@@ -65,7 +67,7 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       });
       await progress.close();
       // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
-      printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+      printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
       if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warningsJson(warnings) }, null, 2) + '\n');
       else c.io.stdout(renderSummary(s, c));
     } catch (e) {
@@ -73,7 +75,7 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       // With --json a refused or failed run answers on stdout with its warnings beside the error (the
       // CLI's boundary prints the bare error only for a command that has not answered); the
       // diagnostics are said on stderr all the same.
-      printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+      printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
       if (f.json) printErrorJson(c.io, e, { warnings: warningsJson(warnings) });
       throw e;
     } finally {

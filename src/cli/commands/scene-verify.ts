@@ -35,7 +35,7 @@ Examples:
       'after',
       `
 Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
-2 a file cannot be read, 3 the packet is not a scene packet.
+2 a file cannot be read, 3 the packet is not a scene packet or the scene is not UTF-8.
 Inside a world repository (-C <dir>) the world's characters and travel matrix are used too;
 beside a run folder's episode_plan.json (../episode_plan.json) the plan's prerequisite checks too.
 

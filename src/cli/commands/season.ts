@@ -7,6 +7,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
 import type { ConfigOverrides } from '../../config/types.js';
 import type { CostGuard } from '../../providers/cost-guard.js';
+import type { RunWarnings } from '../progress.js';
 import { AureusError, ExitCode } from '../../errors.js';
 
 type SeasonFlags = RunFlags & { count: string; batch?: boolean };
@@ -64,6 +65,9 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   // A batch is a dependency layer: let every scene of a layer be issued at once.
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
   const warnings: Diagnostic[] = [];
+  // The world files' warnings are said as an episode starts (stderr); the end says the others.
+  const { RunWarnings } = await import('../progress.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
   const done: EpisodeRunSummary[] = [];
   const json = (error: unknown) => ({
     episodes: done,
@@ -71,22 +75,22 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
     warnings: warningsJson(warnings),
   });
   try {
-    await runUnderLock(c, f, { count, season, overrides, warnings, done });
+    await runUnderLock(c, f, { count, season, overrides, warnings, early, done });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
-    printWarnings(c, f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+    printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
     if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
   } catch (e) {
     // The episodes committed before the failure stay committed: --json still reports them, and a
     // season refused before its first episode (an invalid or dirty world, a held lock) says why on
     // stdout too, so a CI job reading the JSON gets an answer whatever failed.
     if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
-    else printWarnings(c, warnings);
+    else printWarnings(c, early.unsaid(warnings));
     throw e;
   }
 }
 
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
-async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'done'>): Promise<void> {
+async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'early' | 'done'>): Promise<void> {
   const { acquireLock } = await import('../../pipeline/lock.js');
   const { createGit } = await import('../../git/adapter.js');
   await createGit(c.root).requireRepo();
@@ -117,6 +121,8 @@ interface SeasonLoop {
   costGuard: CostGuard | undefined;
   preflight: RunPreflight | null;
   warnings: Diagnostic[];
+  /** The warnings said as an episode starts, left out at the end. */
+  early: RunWarnings;
   signal: AbortSignal;
   /** Filled as episodes finish, so a failure still reports the ones before it. */
   done: EpisodeRunSummary[];
@@ -127,7 +133,7 @@ async function runEpisodes(c: CommandContext, f: SeasonFlags, s: SeasonLoop): Pr
   const { makeProgress } = await import('../progress.js');
   const { runEpisode } = await import('../../pipeline/run-episode.js');
   for (let i = 0; i < s.count; i++) {
-    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json));
+    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json), s.early);
     try {
       const summary = await runEpisode({
         root: c.root,

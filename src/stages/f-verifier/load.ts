@@ -12,12 +12,21 @@ import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
-import { MAX_FILE_BYTES, parseJsonBytesSafe } from '../../store/read.js';
+import { decodeStrictUtf8, MAX_FILE_BYTES, parseJsonBytesSafe, utf8Breaks } from '../../store/read.js';
 import { formatAndSchemaDiagnostics, withLocation } from '../../store/load.js';
 
-/** I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them. */
+/**
+ * I/O edge of `scene verify`: reads a packet, a lexicon and (optionally) the world around them.
+ * A text file (the scene) is strict UTF-8, as every text aureus trusts: a byte that breaks it would
+ * otherwise become U+FFFD and be checked as prose. It is refused (exit 3) with the line:column of
+ * its first bad byte (AUR1003, which says how to re-save it).
+ */
 export function readTextFile(file: string, what: string): string {
-  return readFileBytes(file, what).toString('utf8');
+  const bytes = readFileBytes(file, what);
+  const text = decodeStrictUtf8(bytes);
+  if (text !== null) return text;
+  const at = utf8Breaks(bytes)[0]!;
+  throw new AureusError(`the ${what} ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR1003', { offset: at.offset }, { file, line: at.line, column: at.column })] });
 }
 
 function readFileBytes(file: string, what: string): Buffer {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile, mkdir, copyFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile, mkdir, copyFile, readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,25 @@ describe('aureus scene verify', () => {
     expect(y.err).toContain('AUR5081');
     const z = io(dir);
     expect(await main(['scene', 'verify', '--packet', bad], z)).toBe(2);
+  });
+
+  it('refuses a scene that is not UTF-8 (exit 3) with the file and the line:column of the first bad byte, not a U+FFFD checked as prose', async () => {
+    // The clean scene with "VILLA" saved as Latin-1 "VILLÉ" (one byte 0xC9), and one more bad byte at its end.
+    const bytes = Buffer.from((await readFile(path.join(FIX, 'clean.txt'), 'utf8')).replace('INT. VILLA', 'INT. VILL\u0000') + '\u0000\n');
+    const at = bytes.indexOf(0);
+    bytes[at] = 0xc9;
+    bytes[bytes.length - 2] = 0xff;
+    const bad = path.join(dir, 'latin1.txt');
+    await writeFile(bad, bytes);
+    const x = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', bad], x)).toBe(3);
+    expect(x.out).toBe('');
+    // Line 2 is "## SC04 — INT. VILL…": the bad byte is its 20th character.
+    expect(x.err).toContain(`${bad}\n  2:20: error AUR1003 file is not valid UTF-8 (first bad byte at offset ${at})`);
+    expect(x.err).toMatch(/hint: re-save the file as UTF-8/);
+    const j = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', bad, '--json'], j)).toBe(3);
+    expect(JSON.parse(j.out)).toEqual({ error: { message: `the scene ${bad} is not UTF-8`, exit_code: 3, codes: ['AUR1003'] } });
   });
 
   it('has --help with an example', async () => {
