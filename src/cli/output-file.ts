@@ -26,6 +26,17 @@ function reasonFor(file: string, code: string | undefined): string {
   }
 }
 
+/** Where a symbolic link points, as written in it (a dangling one says so). */
+function linkTarget(file: string): string {
+  let to: string;
+  try {
+    to = fs.readlinkSync(file);
+  } catch {
+    return 'an unreadable target';
+  }
+  return fs.existsSync(file) ? to : `${to}, which does not exist`;
+}
+
 function badOutput(file: string, reason: string): AureusError {
   return new AureusError(`cannot write ${file}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file, reason })] });
 }
@@ -44,14 +55,17 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
   }
   if (!st.isDirectory()) throw badOutput(file, `${dir} is not a directory`);
   // Only a regular file or a new path: an atomic write renames over the path, so -o /dev/null
-  // (or a FIFO, a socket, a symlink to one) would be replaced by a regular file. `-o -` is stdout.
-  // (stat follows a symbolic link: write-file-atomic writes to the link's target.)
+  // (or a FIFO, a socket) would be replaced by a regular file. `-o -` is stdout.
+  // A symbolic link is refused too, dangling or not: write-file-atomic renames over a dangling link
+  // (the link is gone, a file in its place) and writes through a live one to its target; either
+  // way the command would change something the user did not name. lstat: the link itself.
   let target: fs.Stats | null = null;
   try {
-    target = fs.statSync(file);
+    target = fs.lstatSync(file);
   } catch {
     target = null;
   }
+  if (target?.isSymbolicLink()) throw badOutput(file, `it is a symbolic link (to ${linkTarget(file)}); -o never writes through or replaces a link: name the file itself, or remove the link`);
   if (target?.isDirectory()) throw badOutput(file, 'it is a directory');
   if (target && !target.isFile()) throw badOutput(file, 'it is not a regular file (a device, FIFO or socket); use -o - for standard output');
   const { default: writeFileAtomic } = await import('write-file-atomic');

@@ -1,7 +1,7 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
-import { gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
+import { gitBytes, gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
 
 /**
  * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
@@ -325,6 +325,10 @@ class GitCliPort implements GitPort {
 
   async showFile(ref: string, file: string): Promise<string | null> {
     return this.query(['show', `${ref}:${file}`]);
+  }
+
+  async showFileBytes(ref: string, file: string): Promise<Buffer | null> {
+    return gitBytes(this.root, ['show', `${ref}:${file}`]);
   }
 
   async tag(name: string, message: string, ref = 'HEAD'): Promise<void> {

@@ -72,12 +72,17 @@ export async function gitInShellBackground(cwd: string, args: string[]): Promise
 }
 
 function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {
+  return spawnGitBytes(root, args, env).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
+}
+
+/** As spawnGit, with stdout as git wrote it (bytes): the caller decodes, strictly if it must. */
+function spawnGitBytes(root: string, args: string[], env: Record<string, string>): Promise<Omit<GitRunResult, 'stdout'> & { stdout: Buffer }> {
   return new Promise((resolve) => {
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn('git', args, { cwd: root, env, stdio: 'pipe', windowsHide: true });
     } catch (e) {
-      resolve({ code: null, stdout: '', stderr: (e as Error).message });
+      resolve({ code: null, stdout: Buffer.alloc(0), stderr: (e as Error).message });
       return;
     }
     const out: Buffer[] = [];
@@ -89,11 +94,21 @@ function spawnGit(root: string, args: string[], env: Record<string, string>): Pr
     const done = (code: number | null, extra = '') => {
       if (settled) return;
       settled = true;
-      resolve({ code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') + extra });
+      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra });
     };
     child.on('error', (e) => done(null, e.message));
     child.on('close', (code) => done(code));
   });
+}
+
+/**
+ * The stdout of `git args` in root as bytes, or null when git fails (a file missing at a ref): for
+ * committed text that must be decoded strictly (a stray byte is the user's error at its line:column,
+ * not a U+FFFD). Never through the run's shell, whose channel is text.
+ */
+export async function gitBytes(root: string, args: string[]): Promise<Buffer | null> {
+  const r = await spawnGitBytes(root, args, cleanEnv());
+  return r.code === 0 ? r.stdout : null;
 }
 
 /**

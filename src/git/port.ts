@@ -126,6 +126,8 @@ export interface GitPort {
   isAncestor(a: string, b: string): Promise<boolean>;
   /** Content of a file at a ref, or null if it does not exist there. */
   showFile(ref: string, file: string): Promise<string | null>;
+  /** As showFile, the bytes as committed (no decoding), or null if it does not exist there. */
+  showFileBytes(ref: string, file: string): Promise<Buffer | null>;
 
   // --- tags ---
   /** Create an annotated tag at HEAD (or `ref`). */

@@ -57,7 +57,8 @@ function cannotWrite(target: string, dir: string, e: unknown): AureusError {
   return new AureusError(`cannot write ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: target, reason }, { hint: 'pass a new or empty directory whose parent exists and is writable' })] });
 }
 
-function interrupted(target: string): AureusError {
+/** AUR7909 (exit 130): the import into `target` was interrupted; nothing of it is on disk. */
+export function interrupted(target: string): AureusError {
   return new AureusError(`interrupted: nothing imported into ${target}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR7909', { dir: target })] });
 }
 

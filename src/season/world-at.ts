@@ -66,3 +66,15 @@ export async function readEpisodeFile(root: string, ref: string | null, rel: str
   }
   return createGit(root).showFile(ref, rel);
 }
+
+/** As readEpisodeFile, the bytes as committed (or on disk), for a reader that decodes them strictly. */
+export async function readEpisodeBytes(root: string, ref: string | null, rel: string): Promise<Buffer | null> {
+  if (ref === null) {
+    try {
+      return fs.readFileSync(path.join(root, rel));
+    } catch {
+      return null;
+    }
+  }
+  return createGit(root).showFileBytes(ref, rel);
+}

@@ -96,6 +96,73 @@ describe('aureus export -o refuses special files (issue 12)', () => {
   });
 });
 
+describe('aureus export -o onto a symbolic link: refused, the link left as the user made it', () => {
+  it('a dangling link is exit 2 naming the path as a symbolic link, not replaced by a file', async () => {
+    const d = tempDir('export-dangling');
+    const link = path.join(d, 'out.md');
+    fs.symlinkSync('missing/x.md', link);
+    const r = await cli(['export', 's01e01', '--format', 'md', '-o', link], root);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`AUR7005 cannot write ${link}: it is a symbolic link (to missing/x.md, which does not exist)`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stdout).toBe('');
+    expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(fs.readlinkSync(link)).toBe('missing/x.md');
+    expect(fs.readdirSync(d)).toEqual(['out.md']);
+  });
+
+  it('a link to a regular file is refused the same way: neither the link nor its target is written', async () => {
+    const d = tempDir('export-link');
+    fs.writeFileSync(path.join(d, 'real.md'), 'mine');
+    const link = path.join(d, 'out.md');
+    fs.symlinkSync('real.md', link);
+    const r = await cli(['export', 's01e01', '--format', 'fountain', '-o', link], root);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`AUR7005 cannot write ${link}: it is a symbolic link (to real.md); -o never writes through or replaces a link`);
+    expect(fs.readlinkSync(link)).toBe('real.md');
+    expect(fs.readFileSync(path.join(d, 'real.md'), 'utf8')).toBe('mine');
+    expect(fs.readdirSync(d).sort()).toEqual(['out.md', 'real.md']);
+  });
+});
+
+describe('aureus export of a committed script that is not text it can export', () => {
+  const rel = 'seasons/season_01/episode_01/episode_script.md';
+  const commitScript = (label: string, bytes: Buffer): string => {
+    const w = copyRepo(root, label);
+    fs.writeFileSync(path.join(w, rel), bytes);
+    git(w, 'commit', '-qam', 'hand edit');
+    git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
+    return w;
+  };
+
+  it('a byte that is not UTF-8: exit 3 (AUR6025) at its line:column with a hint to restore it, for every format; nothing on stdout', async () => {
+    const w = commitScript('export-latin1', Buffer.concat([Buffer.from('# S01E01\n\nCaes'), Buffer.from([0xe6]), Buffer.from('r speaks.\n')]));
+    for (const format of ['md', 'fountain', 'html']) {
+      const r = await cli(['export', 's01e01', '--format', format], w);
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stderr).toContain(`${rel}\n  3:5: error AUR6025 the committed episode_script.md cannot be exported: byte 0xE6 is not UTF-8`);
+      expect(r.stderr).toContain(`hint: restore episode_script.md as the episode's commit wrote it (git log -- ${rel})`);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+      expect(r.stdout).toBe('');
+    }
+    const out = path.join(tempDir('export-latin1-o'), 'x.md');
+    expect((await cli(['export', 's01e01', '--format', 'md', '-o', out], w)).code).toBe(3);
+    expect(fs.existsSync(out)).toBe(false);
+  });
+
+  it('an empty (or blank) script: exit 3 (AUR6025) saying so, not an empty export', async () => {
+    for (const bytes of ['', '\n \n']) {
+      const w = commitScript('export-empty', Buffer.from(bytes));
+      for (const format of ['md', 'fountain']) {
+        const r = await cli(['export', 's01e01', '--format', format], w);
+        expect(r.code, r.stderr).toBe(3);
+        expect(r.stderr).toContain(`${rel}\n  error AUR6025 the committed episode_script.md cannot be exported: it is empty`);
+        expect(r.stdout).toBe('');
+      }
+    }
+  });
+});
+
 describe('aureus export with hostile input', () => {
   it('-o "" (an unset variable) is a usage error, not a silent print to stdout', async () => {
     const r = await cli(['export', 's01e01', '--format', 'md', '-o', ''], root);

@@ -33,27 +33,58 @@ function spawnCli(argv: string[], cwd: string, cmd: string[] = []): { pid: numbe
   return { pid: child.pid!, done };
 }
 
+let clockTicks: number | undefined;
+
+/** CPU time (user + system, seconds) a running process has used, from /proc: load-independent, unlike wall time. */
+function cpuSeconds(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+  // After the command name: state is field 3; utime and stime are fields 14 and 15 (proc(5)).
+  clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks;
+}
+
+/**
+ * `import synthetic big --principals <n>` in `parent`, sent SIGINT once `ready(pid)` holds: it exits 130
+ * (AUR7909, not killed by the signal, no stack trace) and leaves nothing in `parent`.
+ */
+async function interruptImport(parent: string, principals: string, ready: (pid: number) => boolean, never: string): Promise<void> {
+  const run = spawnCli(['import', 'synthetic', 'big', '--principals', principals], parent);
+  const t0 = Date.now();
+  while (!ready(run.pid)) {
+    if (Date.now() - t0 > 60_000) throw new Error(never);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  process.kill(run.pid, 'SIGINT');
+  const r = await run.done;
+  expect(r.signal).toBeNull();
+  expect(r.code, r.stderr).toBe(130);
+  expect(r.stderr).toMatch(/AUR7909 interrupted: the import into .*big stopped and its partial repository was removed/);
+  expect(r.stderr).not.toMatch(STACK_TRACE);
+  expect(fs.readdirSync(parent)).toEqual([]);
+}
+
 describe('Ctrl-C in the middle of a large import: a complete world or nothing', () => {
   it('SIGINT while the repository is written: exit 130 (AUR7909), no staging folder, no target; the next import succeeds', async () => {
     const parent = tempDir('import-intr');
-    const run = spawnCli(['import', 'synthetic', 'big', '--principals', '6667'], parent);
-    const t0 = Date.now();
-    while (!left(parent, 'big.aureus-import-').length) {
-      if (Date.now() - t0 > 60_000) throw new Error('the import never started writing');
-      await new Promise((r) => setTimeout(r, 5));
-    }
-    process.kill(run.pid, 'SIGINT');
-    const r = await run.done;
-    expect(r.signal).toBeNull();
-    expect(r.code, r.stderr).toBe(130);
-    expect(r.stderr).toMatch(/AUR7909 interrupted: the import into .*big stopped and its partial repository was removed/);
-    expect(r.stderr).not.toMatch(STACK_TRACE);
-    expect(fs.readdirSync(parent)).toEqual([]);
+    await interruptImport(parent, '6667', () => left(parent, 'big.aureus-import-').length > 0, 'the import never started writing');
     // Nothing half-written for the second import to refuse or misread.
     const again = await cli(['import', 'synthetic', 'big', '--principals', '10'], parent);
     expect(again.code, again.stderr).toBe(0);
     expect(fs.readdirSync(parent)).toEqual(['big']);
     expect(git(path.join(parent, 'big'), 'status', '--porcelain')).toBe('');
+  }, 120_000);
+
+  it('SIGINT while the world is still generated in memory: exit 130 (AUR7909), not a silent death by the signal; nothing on disk', async () => {
+    const parent = tempDir('import-intr-gen');
+    // 20,000 principals: seconds of synchronous generation (CPU time), well past the start-up (~0.2 s).
+    let seenEmpty = false;
+    await interruptImport(parent, '20000', (pid) => {
+      const busy = cpuSeconds(pid) >= 0.8;
+      // Still generating when the signal goes: nothing was written yet.
+      if (busy) seenEmpty = fs.readdirSync(parent).length === 0;
+      return busy;
+    }, 'the import never got going');
+    expect(seenEmpty).toBe(true);
   }, 120_000);
 
   it('a staging folder an import killed outright left (SIGKILL: no handler runs) is removed by the next import; a live one is kept', async () => {
@@ -140,6 +171,26 @@ describe('option values', () => {
       expect(r.stderr).not.toContain('NaN');
     }
     expect(fs.readdirSync(parent)).toEqual([]);
+  });
+
+  it('--principals over what the import can give is refused (exit 2) with the maximum, not silently capped; the default takes what there is', async () => {
+    const parent = tempDir('import-principals');
+    const dprr = ['import', 'dprr', 'x', '--from', '-100', '--to', '-44', '--data', DATA];
+    const huge = await cli([...dprr, '--principals', '100000000'], parent);
+    expect(huge.code, huge.stderr).toBe(2);
+    expect(huge.stderr).toMatch(/AUR7903 bad value for --principals: 100000000 \(at most \d+, the persons active 100–44 BC and alive in 44 BC\)/);
+    const limited = await cli([...dprr, '--limit', '30', '--principals', '31'], parent);
+    expect(limited.code, limited.stderr).toBe(2);
+    expect(limited.stderr).toContain('AUR7903 bad value for --principals: 31 (at most 30, the persons active 100–44 BC and alive in 44 BC among the --limit 30)');
+    expect(limited.stderr).toContain('hint: Ask for fewer principals, or widen the window (--from) or raise --limit.');
+    const synthetic = await cli(['import', 'synthetic', 'y', '--principals', '100000000'], parent);
+    expect(synthetic.code).toBe(2);
+    expect(synthetic.stderr).toContain('AUR7903 bad value for --principals: 100000000 (an integer from 10 to 100000)');
+    expect(fs.readdirSync(parent)).toEqual([]);
+    // Without --principals, a window of fewer than 10 living persons makes them all principals.
+    const few = await cli([...dprr, '--limit', '5', '--json'], parent);
+    expect(few.code, few.stderr).toBe(0);
+    expect(JSON.parse(few.stdout).principals).toBe(5);
   });
 
   it('an empty --seed is refused by both imports (exit 2), not a world silently different from the default', async () => {

@@ -13,7 +13,7 @@ interface DprrFlags {
   from: string;
   to: string;
   limit?: string;
-  principals: string;
+  principals?: string;
   seed?: string;
   data?: string;
   json?: boolean;
@@ -31,23 +31,30 @@ async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportO
     from: num(o.from, '--from'),
     to: num(o.to, '--to'),
     limit: o.limit === undefined ? undefined : num(o.limit, '--limit'),
-    principals: num(o.principals, '--principals'),
+    principals: o.principals === undefined ? undefined : num(o.principals, '--principals'),
     seed: importSeed(o.seed),
     data: o.data === undefined ? undefined : path.resolve(c.io.cwd, o.data),
   };
 }
 
 /**
- * Write the repository with Ctrl-C handled: the partial repository is removed and the command exits
- * 130 (AUR7909). Only around the write: before it nothing is on disk, and a handler would hold a
- * Ctrl-C until the in-memory generation (seconds for a large world) ended.
+ * Build a world in memory, then write its repository, with Ctrl-C handled all along: exit 130
+ * (AUR7909), nothing on disk (the write removes its partial repository). The generation is
+ * synchronous (a second or so at 10,000 characters, tens of seconds at 100,000 principals): a Ctrl-C
+ * during it is seen when it ends, and the import then stops before writing a byte. Without the
+ * handler the process died at once but silently, by the signal, with no message and no exit 130.
  */
-async function writeInterruptibly(c: CommandContext, target: string, files: RepoFiles, message: string): Promise<void> {
-  const { writeWorldRepo } = await import('../../import/write.js');
+async function importInterruptibly<T extends { files: RepoFiles }>(c: CommandContext, target: string, build: () => Promise<T>, message: (built: T) => string): Promise<T> {
+  const { writeWorldRepo, interrupted } = await import('../../import/write.js');
   const { interruptSignal } = await import('./run-shared.js');
   const intr = interruptSignal(c.io.stderr, { first: 'The partial repository is removed.', again: 'Nothing of the import is kept.' });
   try {
-    await writeWorldRepo(target, files, message, { signal: intr.signal });
+    const built = await build();
+    // The signal handler runs once the event loop turns after the synchronous generation.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (intr.signal.aborted) throw interrupted(target);
+    await writeWorldRepo(target, built.files, message(built), { signal: intr.signal });
+    return built;
   } finally {
     intr.dispose();
   }
@@ -71,7 +78,7 @@ Examples:
     .requiredOption('--from <year>', 'first year of the window, negative for BC (e.g. -100)')
     .requiredOption('--to <year>', 'last year of the window and the world\'s year (e.g. -44 → Kal. Ian. 44 BC, 1 Ianuarius)')
     .option('--limit <n>', 'keep only the N highest-ranked persons (the living first)')
-    .option('--principals <n>', 'how many of the living become principals', '10')
+    .option('--principals <n>', 'how many of the living become principals (default 10; at most the living in the window, else exit 2)')
     .option('--seed <seed>', 'seed for the invented parts (ledgers, secrets, temperaments)')
     .option('--data <dir>', 'folder with the DPRR CSV tables (default: the DPRR tables shipped in the aureus package, data/dprr)')
     .option('--json', 'print a JSON summary')
@@ -88,8 +95,7 @@ Example:
       const { importDprrFiles } = await import('../../import/dprr/index.js');
       const target = path.resolve(c.io.cwd, dir);
       const opts = await dprrOptions(c, o);
-      const { files, assembled } = await importDprrFiles(opts);
-      await writeInterruptibly(c, target, files, `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${assembled.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
+      const { files, assembled } = await importInterruptibly(c, target, () => importDprrFiles(opts), ({ assembled: a }) => `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${a.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
       const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
       if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
       else
@@ -123,9 +129,8 @@ Example:
       }
       const { loadStarterKit } = await import('../../import/kit.js');
       const { syntheticRepoFiles } = await import('../../import/synthetic.js');
-      const { files, assembled } = syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit());
       const target = path.resolve(c.io.cwd, dir);
-      await writeInterruptibly(c, target, files, `Synthetic world: ${n} principals (seed ${o.seed})`);
+      const { files, assembled } = await importInterruptibly(c, target, async () => syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit()), () => `Synthetic world: ${n} principals (seed ${o.seed})`);
       if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
       else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
     });

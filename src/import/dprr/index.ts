@@ -37,9 +37,9 @@ const OPTION_HINTS: Record<string, string> = {
   '--seed': 'Give any text (--seed alt), or leave --seed out for the default seed.',
 };
 
-/** AUR7903 (exit 2) for a bad import option (--from, --to, --limit, --principals, --seed). */
-export function badDprrOption(option: string, value: unknown, reason: string): AureusError {
-  const hint = option === '--from' || option === '--to' ? undefined : (OPTION_HINTS[option] ?? 'Counts are whole numbers: --limit 1000 --principals 100.');
+/** AUR7903 (exit 2) for a bad import option (--from, --to, --limit, --principals, --seed); `hint` replaces the option's. */
+export function badDprrOption(option: string, value: unknown, reason: string, hintFor?: string): AureusError {
+  const hint = hintFor ?? (option === '--from' || option === '--to' ? undefined : (OPTION_HINTS[option] ?? 'Counts are whole numbers: --limit 1000 --principals 100.'));
   return new AureusError(`invalid ${option}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option, value, reason }, hint ? { hint } : {})] });
 }
 
@@ -67,6 +67,13 @@ export function buildDprrWorld(tables: DprrTables, kit: StarterKit, o: DprrImpor
   }
   const from = `${Math.abs(o.from)}`;
   const to = `${Math.abs(o.to)}`;
+  // Principals are taken from the living: more than the window has would silently be fewer. A value
+  // the user gave is refused; the default (10) takes what there is in a narrow window.
+  const living = sel.persons.filter((p) => p.alive).length;
+  if (o.principals !== undefined && o.principals > living) {
+    const among = o.limit === undefined ? '' : ` among the --limit ${o.limit}`;
+    throw badDprrOption('--principals', o.principals, `at most ${living}, the persons active ${from}–${to} BC and alive in ${to} BC${among}`, 'Ask for fewer principals, or widen the window (--from) or raise --limit.');
+  }
   const assembled = assembleWorld(sel.persons, sel.ties, kit, {
     seed: o.seed ?? `dprr${o.from}${o.to}`,
     principals: o.principals ?? 10,
