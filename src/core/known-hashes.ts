@@ -14,6 +14,8 @@
 
 interface KnownList {
   digests: readonly string[];
+  /** Every element is canonical (core/json.ts): the list lies in a file parsed canonical throughout. */
+  canonical: boolean;
   /** The list's elements when noted (their identities; the elements themselves are not copied). */
   snapshot: readonly unknown[];
 }
@@ -26,20 +28,21 @@ export interface WorldList {
   path: readonly string[];
   list: readonly unknown[];
   digests: readonly string[];
+  canonical: boolean;
 }
 
 /** Note the hashes of `world`, as just loaded: its flat hash and every list's chunk digests. */
 export function noteKnownHashes(world: object, flat: string, known: readonly WorldList[]): void {
-  for (const k of known) lists.set(k.list, { digests: k.digests, snapshot: k.list.slice() });
+  for (const k of known) lists.set(k.list, { digests: k.digests, canonical: k.canonical, snapshot: k.list.slice() });
   worlds.set(world, { flat, lists: known.map((k) => ({ path: k.path, list: k.list })) });
 }
 
-/** The chunk digests noted for `list`, while it holds the same elements. */
-export function knownListDigests(list: readonly unknown[]): readonly string[] | undefined {
+/** The chunk digests noted for `list` and whether its elements are canonical, while it holds the same elements. */
+export function knownList(list: readonly unknown[]): { digests: readonly string[]; canonical: boolean } | undefined {
   const k = lists.get(list);
   if (!k || k.snapshot.length !== list.length) return undefined;
   for (let i = 0; i < list.length; i++) if (list[i] !== k.snapshot[i]) return undefined;
-  return k.digests;
+  return k;
 }
 
 /** The flat hash noted for `world`, while every noted list is where it was and holds the same elements. */
@@ -47,7 +50,7 @@ export function knownFlatHash(world: unknown): string | undefined {
   if (world === null || typeof world !== 'object') return undefined;
   const w = worlds.get(world);
   if (!w) return undefined;
-  for (const { path, list } of w.lists) if (at(world, path) !== list || !knownListDigests(list)) return undefined;
+  for (const { path, list } of w.lists) if (at(world, path) !== list || !knownList(list)) return undefined;
   return w.flat;
 }
 

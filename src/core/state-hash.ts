@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
 import { isCanonical, isParsedCanonical, jsonKeyOrder } from './json.js';
 import { sealedChanges } from './world-index.js';
-import { knownFlatHash, knownListDigests, type WorldList } from './known-hashes.js';
+import { knownFlatHash, knownList, type WorldList } from './known-hashes.js';
 
 /**
  * The state hash of a world (EpisodeContext.state_hash, plan.state_hash, the packets'
@@ -214,12 +214,22 @@ export class StateHasher {
 
   /**
    * A loaded list's digests as the derived index kept them (core/known-hashes.ts), kept by this
-   * hasher once checked: later states share the list or copy it (derived() starts from these).
+   * hasher once checked: later states share the list or copy it (derived() starts from these). Its
+   * chunks are noted as flatHash would have noted them, so that a state's changed chunk (stage D)
+   * still finds the loaded chunk it replaces and checks only its new elements (canonicalSlice).
    */
   private known(arr: readonly unknown[]): readonly string[] | undefined {
-    const hit = this.lists.get(arr) ?? knownListDigests(arr);
-    if (hit) this.lists.set(arr, hit);
-    return hit;
+    const kept = this.lists.get(arr);
+    if (kept) return kept;
+    const k = knownList(arr);
+    if (!k) return undefined;
+    this.lists.set(arr, k.digests);
+    for (let c = 0; c < k.digests.length; c++) {
+      const start = c * CHUNK;
+      const head = arr[start];
+      if (head !== null && typeof head === 'object') this.chunks.set(head, { refs: arr.slice(start, start + CHUNK), hex: k.digests[c]!, canonical: k.canonical });
+    }
+    return k.digests;
   }
 
   /**
@@ -229,15 +239,17 @@ export class StateHasher {
    */
   listsOf(value: unknown): WorldList[] {
     const out: WorldList[] = [];
-    const walk = (v: unknown, path: string[]): void => {
+    // `known`: an ancestor was parsed canonical throughout (as flatTop's), so every element of a list under it is.
+    const walk = (v: unknown, path: string[], known: boolean): void => {
       if (v === null || typeof v !== 'object') return;
+      const canonical = known || isParsedCanonical(v);
       if (Array.isArray(v)) {
-        out.push({ path, list: v, digests: this.listDigests(v) });
+        out.push({ path, list: v, digests: this.listDigests(v), canonical });
         return;
       }
-      for (const k of Object.keys(v).sort()) walk((v as Record<string, unknown>)[k], [...path, k]);
+      for (const k of Object.keys(v).sort()) walk((v as Record<string, unknown>)[k], [...path, k], canonical);
     };
-    walk(value, []);
+    walk(value, [], false);
     return out;
   }
 

@@ -1,3 +1,4 @@
+import { isParsedCanonical } from '../../core/json.js';
 import { at, noteKnownHashes, type WorldList } from '../../core/known-hashes.js';
 import { CHUNK, StateHasher } from '../../core/state-hash.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
@@ -45,7 +46,8 @@ function noteKept(world: object, kept: NonNullable<IndexEntry['hashes']>): boole
   for (const l of kept.lists) {
     const list = at(world, l.path);
     if (!Array.isArray(list) || Math.ceil(list.length / CHUNK) !== l.digests.length) return false;
-    lists.push({ path: l.path, list, digests: l.digests });
+    // As listsOf says it: the file the list lies in was parsed canonical throughout (its mark is put back from the entry).
+    lists.push({ path: l.path, list, digests: l.digests, canonical: isParsedCanonical(at(world, l.path.slice(0, 1))) });
   }
   noteKnownHashes(world, kept.flat, lists);
   return true;
