@@ -202,3 +202,32 @@ describe('the derived world index', () => {
     expect(fs.readFileSync(path.join(REPO, BUILD_ID_FILE), 'utf8').trim()).toBe(sourceDigest(REPO));
   });
 });
+
+describe('the derived world index and the other loaders', () => {
+  it("loadWorldOrThrow (play) uses an entry a compiling load wrote, and gives the same world and warnings; it writes none itself", async () => {
+    const { loadWorldOrThrow } = await import('../../src/store/load.js');
+    const root = world();
+    const p = path.join(root, 'world/threads.json');
+    fs.writeFileSync(p, fs.readFileSync(p, 'utf8').replace(/\n/g, '\r\n'));
+    const full = await loadWorldOrThrow(root);
+    expect(entries(root)).toEqual([]);
+    await loadValidatedWorld(root);
+    expect(entries(root)).toHaveLength(1);
+    const vouched = await loadWorldOrThrow(root);
+    expect(vouched.world).toEqual(full.world);
+    expect(vouched.diagnostics).toEqual(full.diagnostics);
+    expect(vouched.diagnostics.map((d) => d.code)).toEqual(['AUR1040']);
+  });
+
+  it('a new season folder or an anchors file changes the key: the world is checked in full with them', async () => {
+    const root = world();
+    await loadValidatedWorld(root);
+    // A second season without its goals file: the full load says so (the entry of season 1 alone cannot vouch).
+    fs.mkdirSync(path.join(root, 'seasons/season_02'));
+    await expect(loadValidatedWorld(root)).rejects.toSatisfy((e: unknown) => e instanceof AureusError && e.diagnostics.some((d) => d.file === 'seasons/season_02/season_goals.json'));
+    fs.rmdirSync(path.join(root, 'seasons/season_02'));
+    // An anchors file naming a character that does not exist: an error only the full load finds.
+    fs.writeFileSync(path.join(root, 'world/anchors.json'), JSON.stringify({ format: 'aureus-anchors/1', anchors: [{ id: 'a1', character: 'nemo' }] }, null, 2));
+    await expect(loadValidatedWorld(root)).rejects.toSatisfy((e: unknown) => e instanceof AureusError && e.diagnostics.some((d) => d.file === 'world/anchors.json'));
+  });
+});
