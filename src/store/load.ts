@@ -184,9 +184,9 @@ export async function loadWorld(root: string, opts: { index?: boolean } = {}): P
   ];
   const reads = sources.map((s) => readWorldBytes(root, s.rel));
   const known = opts.index ? lookUp(root, sources, reads) : null;
-  const parts: LoadedFile[] = known?.entry
-    ? sources.map((_, i) => ({ value: parseVouched((reads[i] as { bytes: Buffer }).bytes, known.entry!.canonical[i]!), diagnostics: [] }))
-    : sources.map((s, i) => { const r = reads[i]!; return r.ok ? parseWorldBytes(s.rel, s.kind, r.bytes) : { value: undefined, diagnostics: r.diagnostics }; });
+  const vouched = known?.entry ? parseAllVouched(reads, known.entry) : null;
+  if (known && !vouched) known.entry = null;
+  const parts: LoadedFile[] = vouched ?? sources.map((s, i) => { const r = reads[i]!; return r.ok ? parseWorldBytes(s.rel, s.kind, r.bytes) : { value: undefined, diagnostics: r.diagnostics }; });
   const loaded = assemble(keys, seasons, parts, known?.entry ? known.entry.diagnostics.load : null);
   if (known) loaded.index = { key: known.key, entry: known.entry, canonical: parts.map((p) => isParsedCanonical(p.value)) };
   return loaded;
@@ -199,6 +199,18 @@ function lookUp(root: string, sources: Source[], reads: SafeBytes[]): { key: str
   const key = worldKey(build, sources.map((s, i) => ({ rel: s.rel, bytes: (reads[i] as { bytes: Buffer }).bytes })));
   const entry = readEntry(root, key, build);
   return { key, entry: entry && entry.canonical.length === sources.length ? entry : null };
+}
+
+/**
+ * Every file parsed as an entry vouches for it; null when one does not parse (an entry forged for
+ * other bytes: the full load then says what is wrong with them, instead of a crash).
+ */
+function parseAllVouched(reads: SafeBytes[], entry: IndexEntry): LoadedFile[] | null {
+  try {
+    return reads.map((r, i) => ({ value: parseVouched((r as { bytes: Buffer }).bytes, entry.canonical[i]!), diagnostics: [] }));
+  } catch {
+    return null;
+  }
 }
 
 /**

@@ -231,3 +231,20 @@ describe('the derived world index and the other loaders', () => {
     await expect(loadValidatedWorld(root)).rejects.toSatisfy((e: unknown) => e instanceof AureusError && e.diagnostics.some((d) => d.file === 'world/anchors.json'));
   });
 });
+
+describe('an entry forged for other bytes', () => {
+  it('a file that does not parse under a forged entry is loaded in full and its error reported, not a crash', async () => {
+    const root = world();
+    await loadValidatedWorld(root);
+    const [name] = entries(root);
+    const good = JSON.parse(fs.readFileSync(path.join(root, INDEX_DIR, name!), 'utf8')) as { key: string };
+    const p = path.join(root, 'world/characters.json');
+    fs.writeFileSync(p, fs.readFileSync(p, 'utf8').slice(0, -10));
+    const key = (await loadWorld(root, { index: true })).index!.key;
+    expect(key).not.toBe(good.key);
+    fs.writeFileSync(path.join(root, INDEX_DIR, `${key}.json`), JSON.stringify({ ...good, key }));
+    const err = await loadValidatedWorld(root).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AureusError);
+    expect((err as AureusError).diagnostics).toMatchObject([{ code: 'AUR1005', file: 'world/characters.json' }]);
+  });
+});
