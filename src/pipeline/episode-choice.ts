@@ -53,6 +53,8 @@ export interface RunPreflight {
   configFile: ConfigFile;
   /** Validation's warnings the run prints: what its commit will do to the author's files (AUR1040). */
   warnings: Diagnostic[];
+  /** Keep the checks' verdict in the derived index (loadValidatedWorld): called once the run goes ahead. */
+  remember: () => void;
 }
 
 export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
@@ -76,11 +78,11 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const chosen = chooseAndLoad(root, o, configFile);
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
-  const { ref, world, warnings } = await chosen;
-  return { ref, world, head: await headQuery, configFile, warnings };
+  const { ref, world, warnings, remember } = await chosen;
+  return { ref, world, head: await headQuery, configFile, warnings, remember };
 }
 
-async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[] }> {
+async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[]; remember: () => void }> {
   // Not a world repository at all: say that (exit 3), not that season 1 has no goals (exit 2).
   (await import('../store/load.js')).requireWorldFolder(root);
   const ref = await chooseEpisode(root, o);
@@ -89,8 +91,8 @@ async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: 
   const linked = (await import('../store/symlinks.js')).linkedPath(root, episodeRelDir(ref));
   if (linked) throw new AureusError(`${episodeRelDir(ref)} is behind a symbolic link`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [linked] });
   const { loadValidatedWorld } = await import('../store/validate.js');
-  const { world, diagnostics } = await loadValidatedWorld(root, configFile);
+  const { world, diagnostics, remember } = await loadValidatedWorld(root, configFile);
   // Only the rewrite warning: validate's others (a soft constraint that does not hold) are for validate.
   const { isRewriteWarning } = await import('../store/text-form.js');
-  return { ref, world, warnings: diagnostics.filter(isRewriteWarning) };
+  return { ref, world, warnings: diagnostics.filter(isRewriteWarning), remember };
 }

@@ -197,6 +197,8 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
   const root = o.root;
   const progress = o.progress ?? new SilentProgress();
   const { ref, world } = checked;
+  // The run goes ahead (the lock is held): the checks' verdict may now be kept (derived index).
+  checked.remember();
   const prevText = previousCliffhangerText(root, ref);
   const hasher = new StateHasher();
   const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);

@@ -5,6 +5,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import { createGit } from '../git/adapter.js';
 import { enclosingWorldFolder } from './nested-world.js';
+import { copyKitIndex } from './derived-index/kit.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
 /**
@@ -118,6 +119,9 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string } =
     const files = await listFiles(staging);
     await git.add(['.']);
     const commit = await git.commit(INITIAL_COMMIT_MESSAGE);
+    // After the commit (.aureus/ is git-ignored, and not one of the files listed): the package's own
+    // kit comes with its derived-index entry (derived-index/kit.ts); another kit root does not.
+    if (!opts.kitRoot || path.resolve(opts.kitRoot) === packageRoot()) copyKitIndex(staging);
 
     // Nothing in .git records the absolute path, so the finished repository can move into place.
     // An empty target directory is replaced (rename(2) allows that); it was checked empty above.

@@ -73,11 +73,13 @@ export async function validateWorldRepository(root: string): Promise<ValidationR
  * every diagnostic. Running on a world `validate` rejects (an expression escaping the sandbox, a
  * broken style guide or config) would commit its consequences. The config file read comes back
  * (configFile) so the caller resolves its flags over it instead of reading the file again.
+ * `remember()` keeps what the checks found in the derived index (store/derived-index/remember.ts):
+ * the caller calls it once the command goes ahead, so that a refused command writes nothing.
  */
 export async function loadValidatedWorld(
   root: string,
   configFile?: ConfigFile,
-): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile }> {
+): Promise<{ world: World; diagnostics: Diagnostic[]; configFile: ConfigFile; remember: () => void }> {
   // Not a world at all: AUR1000 alone, without the hint to run validate and fix the files.
   requireWorldFolder(root);
   const { loaded, diagnostics, configFile: config, checks } = await checkAll(root, configFile, true);
@@ -89,6 +91,5 @@ export async function loadValidatedWorld(
       hint: 'run `aureus validate` for the full list, fix the files, then re-run',
     });
   }
-  rememberWorld(root, loaded, checks);
-  return { world: loaded.world, diagnostics, configFile: config };
+  return { world: loaded.world, diagnostics, configFile: config, remember: rememberWorld(root, loaded, checks) };
 }

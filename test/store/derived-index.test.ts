@@ -10,7 +10,7 @@ import { BUILD_ID_FILE, sourceDigest } from '../../src/store/derived-index/build
 import { INDEX_DIR } from '../../src/store/derived-index/entry.js';
 import { loadWorld } from '../../src/store/load.js';
 import { scaffoldWorld } from '../../src/store/scaffold.js';
-import { loadValidatedWorld, validateWorldRepository } from '../../src/store/validate.js';
+import { loadValidatedWorld as loadChecked, validateWorldRepository } from '../../src/store/validate.js';
 
 /**
  * The derived world index, first step (docs/world-index-proposal.md): a load for a command that
@@ -30,6 +30,13 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => {
   delete process.env.AUREUS_INDEX;
 });
+
+/** A compiling command's load that goes ahead: checked, then its verdict kept (remember). */
+async function loadValidatedWorld(root: string) {
+  const r = await loadChecked(root);
+  r.remember();
+  return r;
+}
 
 let n = 0;
 /** A fresh copy of the starter world (no .aureus/). */
@@ -246,5 +253,16 @@ describe('an entry forged for other bytes', () => {
     const err = await loadValidatedWorld(root).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AureusError);
     expect((err as AureusError).diagnostics).toMatchObject([{ code: 'AUR1005', file: 'world/characters.json' }]);
+  });
+});
+
+describe('a command that is refused writes no entry', () => {
+  it('loadValidatedWorld alone writes nothing: the entry is written by remember(), when the command goes ahead', async () => {
+    const root = world();
+    const r = await loadChecked(root);
+    expect(fs.existsSync(path.join(root, '.aureus'))).toBe(false);
+    r.remember();
+    r.remember();
+    expect(entries(root)).toHaveLength(1);
   });
 });

@@ -91,7 +91,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const fs = await import('node:fs');
 
   // Everything `aureus validate` checks, before any file is written.
-  const { world, configFile } = await loadValidatedWorld(c.root);
+  const { world, configFile, remember } = await loadValidatedWorld(c.root);
   // A killed commit waits to be rolled forward by the next run: say so, since a plan made now is of
   // the world as its files stand, which that commit may still change (status says it too).
   const pending = (await import('../../pipeline/transaction.js')).pendingCommitEpisodes(c.root);
@@ -102,6 +102,8 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
     throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
   }
+  // The plan goes ahead: the checks' verdict may be kept (the derived index; a refused plan writes nothing).
+  remember();
   // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
   // world's hash), so a plan previews exactly the episode a run would compile.
   // One state hasher for the seed's hash of the world and stage A's: the second finds the first's chunks.

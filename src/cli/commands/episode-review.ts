@@ -105,7 +105,8 @@ async function showReview(c: CommandContext, o: { json?: boolean; restore?: bool
   // What `episode commit` would refuse (AUR6106, AUR6111), said before it is tried.
   const { inspectStagedEdits } = await import('../../pipeline/staged-edits.js');
   printWarnings(c, inspectStagedEdits(c.root, r).refused.map((x) => x.diagnostic));
-  const { world } = await loadValidatedWorld(c.root);
+  const { world, remember } = await loadValidatedWorld(c.root);
+  remember(); // the derived index (a review is staged, so .aureus/ exists already)
   const v = await reviewView(c.root, world);
   c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
 }

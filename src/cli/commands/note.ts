@@ -25,12 +25,13 @@ Examples:
       const { addNote, checkNoteRefs, notesRel } = await import('../../season/notes.js');
       const { nextEpisode } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
-      const { world } = await loadValidatedWorld(c.root);
+      const { world, remember } = await loadValidatedWorld(c.root);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
       // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
       const { withLock } = await import('../../pipeline/lock.js');
       const { note, commit } = await withLock(c.root, 'note', async () => {
+        remember(); // the note goes ahead: the checks' verdict may be kept (derived index)
         const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
         // The notes are part of the season's history: committed (that file alone), like an episode.
         const { createGit } = await import('../../git/adapter.js');

@@ -19,7 +19,8 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
   const warnings: Diagnostic[] = [];
   return withLock(c.root, command, async () => {
     const { loadValidatedWorld } = await import('../../store/validate.js');
-    const { world, configFile } = await loadValidatedWorld(c.root);
+    const { world, configFile, remember } = await loadValidatedWorld(c.root);
+    remember(); // under the lock: the operation goes ahead (derived index)
     // Hand edits of the staged script first: the operation drops the staged stage H, they must not go with it.
     const { adoptStagedEdits } = await import('../../pipeline/scene-ops.js');
     await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);

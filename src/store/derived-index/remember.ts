@@ -8,36 +8,44 @@ import { INDEX_FORMAT, writeEntry, type IndexEntry } from './entry.js';
 
 /**
  * After a load for a command that compiles (store/validate.ts loadValidatedWorld), with the world
- * valid: note the world's hashes for every StateHasher of this process (core/known-hashes.ts), from
- * the index entry that vouched for the files or, on a miss, by taking them once here; and on a miss
- * write the entry, so that the next command on the same files skips the checks and the hashing.
+ * valid: the world's hashes are noted for every StateHasher of this process (core/known-hashes.ts)
+ * from the entry that vouched for the files, at once (no I/O); on a miss, the returned function
+ * takes them once and writes the entry, so that the next command on the same files skips the checks
+ * and the hashing. The caller calls it when the command goes ahead: a refused command (a dirty
+ * world, an episode already committed) writes nothing, not even .aureus/ (pipeline/episode-choice.ts).
  *
  * Only a world every world check ran on gets an entry (`checks.constraints` null: an error in the
  * season notes kept the hard constraints from running, so there is no verdict to keep). Taking the
- * hashes here costs nothing extra for `episode plan` and `episode run`: they hash the world anyway
- * (the default seed, stage A), and then find these.
+ * hashes costs nothing extra for `episode plan` and `episode run`: they hash the world anyway (the
+ * default seed, stage A), and then find these.
  */
-export function rememberWorld(root: string, loaded: LoadedWorld, checks: { expressions: Diagnostic[]; constraints: Diagnostic[] | null }): void {
+export function rememberWorld(root: string, loaded: LoadedWorld, checks: { expressions: Diagnostic[]; constraints: Diagnostic[] | null }): () => void {
   const ix = loaded.index;
   const world = loaded.world;
-  if (!ix || !world) return;
+  const none = (): void => {};
+  if (!ix || !world) return none;
   const kept = ix.entry?.hashes;
-  if (kept && noteKept(world, kept)) return;
-  if (!ix.entry && checks.constraints === null) return;
-  const build = buildId();
-  if (!build) return;
-  const hasher = new StateHasher();
-  const flat = hasher.flatHash(world);
-  const lists = hasher.listsOf(world);
-  noteKnownHashes(world, flat, lists);
-  const entry: IndexEntry = ix.entry ?? {
-    format: INDEX_FORMAT,
-    build,
-    key: ix.key,
-    canonical: ix.canonical,
-    diagnostics: { load: loaded.diagnostics, expressions: checks.expressions, constraints: checks.constraints ?? [] },
+  if (kept && noteKept(world, kept)) return none;
+  if (!ix.entry && checks.constraints === null) return none;
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    const build = buildId();
+    if (!build) return;
+    const hasher = new StateHasher();
+    const flat = hasher.flatHash(world);
+    const lists = hasher.listsOf(world);
+    noteKnownHashes(world, flat, lists);
+    const entry: IndexEntry = ix.entry ?? {
+      format: INDEX_FORMAT,
+      build,
+      key: ix.key,
+      canonical: ix.canonical,
+      diagnostics: { load: loaded.diagnostics, expressions: checks.expressions, constraints: checks.constraints ?? [] },
+    };
+    writeEntry(root, { ...entry, hashes: { flat, lists: lists.map((l) => ({ path: [...l.path], digests: [...l.digests] })) } });
   };
-  writeEntry(root, { ...entry, hashes: { flat, lists: lists.map((l) => ({ path: [...l.path], digests: [...l.digests] })) } });
 }
 
 /** Note an entry's hashes against the parsed world; false when one of its lists is not where, or as long as, the entry says. */
