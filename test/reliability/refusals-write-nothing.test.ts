@@ -12,6 +12,9 @@ import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
 let w = '';
 beforeAll(async () => {
   w = await makeWorld('refusals');
+  // Without the starter kit's derived-index entry that init puts in .aureus/: then a refusal that
+  // wrote anything there (the run lock, an index entry of the world it validated) would show.
+  fs.rmSync(path.join(w, '.aureus'), { recursive: true, force: true });
 }, 120_000);
 afterAll(cleanup);
 
