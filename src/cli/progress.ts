@@ -32,6 +32,14 @@ export class RunWarnings {
   }
 }
 
+/**
+ * Nothing drawn, but the world files' warnings said as the run starts, before its commit: the
+ * progress of `episode commit`, whose output is the summary alone (no stage lines, even on a TTY).
+ */
+export function earlyWarningsOnly(early: RunWarnings): ProgressSink {
+  return Object.assign(new SilentProgress(), { warnings: (list: Diagnostic[]) => early.say(list) });
+}
+
 /** One line per event on stderr. */
 export class PlainProgress implements ProgressSink {
   private lastInflight = '';

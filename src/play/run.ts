@@ -6,6 +6,7 @@ import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
 import { refuseUncommittedEdits } from './canonize.js';
+import { loadLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
@@ -70,11 +71,13 @@ async function setupFor(root: string, o: PlayOptions) {
 }
 
 /**
- * Before a session starts or resumes: uncommitted edits its canonization would carry are refused
- * (exit 8), so no turn is played only to be kept from canon. An interrupted commit is rolled forward
- * first, under the lock, by the canonization, which checks again then (as `episode run` waits for it).
+ * Before a session starts or resumes: what its canonization would refuse is refused now, so no turn
+ * is played only to be kept from canon: a lexicon with a byte that breaks UTF-8 (exit 3, loadLexicon)
+ * and uncommitted edits it would carry (exit 8). An interrupted commit is rolled forward first,
+ * under the lock, by the canonization, which checks again then (as `episode run` waits for it).
  */
-async function refuseDirtyWorld(root: string, season: number): Promise<void> {
+async function refuseUncanonizable(root: string, season: number): Promise<void> {
+  loadLexicon(root);
   if (hasPendingCommits(root)) return;
   await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
 }
@@ -97,13 +100,13 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
-    if (!session.done) await refuseDirtyWorld(root, first.setup.season);
+    if (!session.done) await refuseUncanonizable(root, first.setup.season);
     for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
     if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     await session.recover();
   } else {
     const { world, packet, setup } = await setupFor(root, o);
-    await refuseDirtyWorld(root, setup.season);
+    await refuseUncanonizable(root, setup.season);
     const id = o.session ?? `${setup.principal}-${String(store.list().length + 1).padStart(3, '0')}`;
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);

@@ -7,7 +7,7 @@ import type { VerifierReport } from '../domain/scene.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { resolveEpisodeOrRef } from './episodes.js';
 import { parseFileAt, readEpisodeBytes, readWorldAt } from './world-at.js';
-import { decodeStrictUtf8, utf8Breaks } from '../store/read.js';
+import { committedText, restoreHint, unusableCommitted } from './committed-text.js';
 import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
@@ -34,21 +34,8 @@ async function authorOf(root: string, commit: string): Promise<string> {
 }
 
 /** How to undo a hand edit of a committed file: its history, and which formats read it. */
-function restoreHint(file: string, rel: string): string {
-  const others = file === 'episode_script.md' ? '' : '; --format md and fountain do not read it';
-  return `restore ${file} as the episode's commit wrote it (git log -- ${rel})${others}`;
-}
-
-/**
- * A committed file's bytes as text, decoded strictly: a byte that breaks UTF-8 (a hand edit in
- * another encoding, a disk error) is exit 3 at its line:column, not an export of U+FFFD garbage.
- */
-function committedText(bytes: Buffer, file: string, rel: string, episode: string): string {
-  const text = decodeStrictUtf8(bytes);
-  if (text !== null) return text;
-  const at = utf8Breaks(bytes)[0]!;
-  const reason = `byte 0x${bytes[at.offset]!.toString(16).toUpperCase().padStart(2, '0')} is not UTF-8`;
-  throw new AureusError(`${rel} of ${episode} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6025', { file, reason }, { file: rel, line: at.line, column: at.column, hint: restoreHint(file, rel) })] });
+function exportHint(file: string, rel: string): string {
+  return restoreHint(file, rel) + (file === 'episode_script.md' ? '' : '; --format md and fountain do not read it');
 }
 
 /** Export a committed episode (read from its tag, so it works from any branch state). */
@@ -59,14 +46,14 @@ export async function exportEpisode(root: string, episode: string, format: Expor
   const read = async (file: string) => {
     const rel = path.posix.join(dir, file);
     const bytes = await readEpisodeBytes(root, at.commit, rel);
-    return bytes === null ? null : committedText(bytes, file, rel, ref.id);
+    return bytes === null ? null : committedText(bytes, { file, rel, episode: ref.id, use: 'exported', hint: exportHint(file, rel) });
   };
   const md = await read('episode_script.md');
   if (md === null) throw new AureusError(`episode ${ref.id} has no script`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6019', { dir, file: 'episode_script.md' })] });
   // An emptied script would export as an empty file (md) or a title page with no scenes, exit 0.
   if (md.trim() === '') {
     const rel = path.posix.join(dir, 'episode_script.md');
-    throw new AureusError(`${rel} of ${ref.id} is empty`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6025', { file: 'episode_script.md', reason: 'it is empty' }, { file: rel, hint: restoreHint('episode_script.md', rel) })] });
+    throw unusableCommitted({ file: 'episode_script.md', rel, episode: ref.id, use: 'exported', hint: exportHint('episode_script.md', rel) }, 'empty');
   }
   if (format === 'md') return { content: md, extension: 'md', episode: ref.id };
   const doc = parseScriptMarkdown(md);
@@ -77,7 +64,7 @@ export async function exportEpisode(root: string, episode: string, format: Expor
     if (t === null) return null;
     // A committed file edited by hand: exit 3 at its line:col, not an internal error.
     const rel = path.posix.join(dir, file);
-    const hint = restoreHint(file, rel);
+    const hint = exportHint(file, rel);
     const value = parseFileAt(t, rel, at.commit, hint);
     requireHtmlShape(file, rel, t, value, hint);
     return value as T;

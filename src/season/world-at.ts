@@ -55,19 +55,7 @@ export function parseFileAt(text: string, rel: string, ref: string | null, hint:
   }
 }
 
-/** A file of an episode folder in the working tree, or at a commit. */
-export async function readEpisodeFile(root: string, ref: string | null, rel: string): Promise<string | null> {
-  if (ref === null) {
-    try {
-      return fs.readFileSync(path.join(root, rel), 'utf8');
-    } catch {
-      return null;
-    }
-  }
-  return createGit(root).showFile(ref, rel);
-}
-
-/** As readEpisodeFile, the bytes as committed (or on disk), for a reader that decodes them strictly. */
+/** A file of an episode folder in the working tree (ref = null) or at a commit: its bytes, for a reader that decodes them strictly. */
 export async function readEpisodeBytes(root: string, ref: string | null, rel: string): Promise<Buffer | null> {
   if (ref === null) {
     try {

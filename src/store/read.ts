@@ -106,6 +106,15 @@ export function utf8Breaks(bytes: Uint8Array): Utf8Break[] {
 }
 
 /**
+ * AUR1003's hint for bytes that start with a UTF-16 byte order mark: Windows editors often save
+ * "Unicode" as UTF-16; say so instead of a bare byte offset. Undefined for any other bytes.
+ */
+export function utf16Hint(bytes: Uint8Array): string | undefined {
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  return utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
+}
+
+/**
  * Decode bytes as strict UTF-8 (a leading BOM is dropped) and parse them as JSON, turning every
  * problem into a catalog diagnostic on `rel`: not UTF-8, empty, syntax error at line:col,
  * forbidden or duplicate keys. Usable on any JSON input (packets, model answers saved to disk).
@@ -113,9 +122,7 @@ export function utf8Breaks(bytes: Uint8Array): Utf8Break[] {
 export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
   const text = decodeStrictUtf8(bytes);
   if (text === null) {
-    // Windows editors often save "Unicode" as UTF-16; say so instead of a bare byte offset.
-    const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
-    const hint = utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
+    const hint = utf16Hint(bytes);
     return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel, ...(hint ? { hint } : {}) })]);
   }
   const r = parseJsonTextSafe(text, rel);

@@ -125,18 +125,23 @@ describe('aureus export -o onto a symbolic link: refused, the link left as the u
   });
 });
 
+/** A copy of the repository whose tag s01e01 holds `bytes` as its episode's `file`: a hand edit committed and the tag moved onto it. */
+const commitEpisodeFile = (label: string, file: string, bytes: Buffer): string => {
+  const w = copyRepo(root, label);
+  fs.writeFileSync(path.join(w, 'seasons/season_01/episode_01', file), bytes);
+  git(w, 'commit', '-qam', 'hand edit');
+  git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
+  return w;
+};
+/** Text whose line 3 has byte 0xE6 (Latin-1 "æ") as its 5th character. */
+const LATIN1 = Buffer.concat([Buffer.from('# S01E01\n\nCaes'), Buffer.from([0xe6]), Buffer.from('r speaks.\n')]);
+
 describe('aureus export of a committed script that is not text it can export', () => {
   const rel = 'seasons/season_01/episode_01/episode_script.md';
-  const commitScript = (label: string, bytes: Buffer): string => {
-    const w = copyRepo(root, label);
-    fs.writeFileSync(path.join(w, rel), bytes);
-    git(w, 'commit', '-qam', 'hand edit');
-    git(w, 'tag', '-f', '-a', 's01e01', '-m', 'moved');
-    return w;
-  };
+  const commitScript = (label: string, bytes: Buffer): string => commitEpisodeFile(label, 'episode_script.md', bytes);
 
   it('a byte that is not UTF-8: exit 3 (AUR6025) at its line:column with a hint to restore it, for every format; nothing on stdout', async () => {
-    const w = commitScript('export-latin1', Buffer.concat([Buffer.from('# S01E01\n\nCaes'), Buffer.from([0xe6]), Buffer.from('r speaks.\n')]));
+    const w = commitScript('export-latin1', LATIN1);
     for (const format of ['md', 'fountain', 'html']) {
       const r = await cli(['export', 's01e01', '--format', format], w);
       expect(r.code, r.stderr).toBe(3);
@@ -160,6 +165,25 @@ describe('aureus export of a committed script that is not text it can export', (
         expect(r.stdout).toBe('');
       }
     }
+  });
+});
+
+describe('aureus recap of a committed recap.md that is not UTF-8', () => {
+  it('exit 3 (AUR6025) at the first bad byte\'s line:column with a hint to restore it, as export says; not U+FFFD printed', async () => {
+    const rel = 'seasons/season_01/episode_01/recap.md';
+    const w = commitEpisodeFile('recap-latin1', 'recap.md', LATIN1);
+    for (const argv of [['recap'], ['recap', 's01e01'], ['recap', 's01e01', '--json']]) {
+      const r = await cli(argv, w);
+      expect(r.code, argv.join(' ')).toBe(3);
+      expect(r.stderr).toContain(`${rel}\n  3:5: error AUR6025 the committed recap.md cannot be printed: byte 0xE6 is not UTF-8`);
+      expect(r.stderr).toContain(`hint: restore recap.md as the episode's commit wrote it (git log -- ${rel})\n`);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+      expect(r.stdout).not.toContain('\uFFFD');
+    }
+    expect((await cli(['recap'], w)).stdout).toBe('');
+    // The file is read as the tag holds it: the working tree restored, the tag still says the same.
+    git(w, 'checkout', 'HEAD~1', '--', rel);
+    expect((await cli(['recap'], w)).code).toBe(3);
   });
 });
 

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, git, makeWorld, tempDir } from '../pipeline/world.js';
+import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from '../pipeline/world.js';
+import { main } from '../../src/cli/main.js';
+import type { Io } from '../../src/cli/io.js';
 
 afterAll(cleanup);
 
@@ -292,5 +294,31 @@ describe('world files saved with CRLF line endings or a byte-order mark', () => 
     expect(j.code).toBe(0);
     expect((JSON.parse(j.stdout) as { warnings: { code: string }[] }).warnings.map((w) => w.code)).toEqual(['AUR1040']);
     expect(j.stderr).not.toMatch(warned);
+  }, 360_000);
+
+  it('episode commit (of a run staged with --review) says it on stderr before its commit, once; with --json too', async () => {
+    const root = await makeWorld('crlf-review');
+    crlf(root, 'world/characters.json');
+    commitAll(root, 'crlf');
+    const staged = await cli(['episode', 'run', '--review', '--json'], root);
+    expect(staged.code, staged.stderr).toBe(0);
+    const before = git(root, 'rev-list', '--count', 'HEAD');
+    for (const argv of [['episode', 'commit'], ['episode', 'commit', '--json']]) {
+      const w = copyRepo(root, 'crlf-review-commit');
+      // The commits the repository holds as each warning is written: the commit must not have been made yet.
+      const said: string[] = [];
+      let stdout = '';
+      let stderr = '';
+      const io: Io = { stdout: (t) => void (stdout += t), stderr: (t) => {
+        stderr += t;
+        if (/warning AUR1040 world\/characters\.json has CRLF line endings/.test(t)) said.push(git(w, 'rev-list', '--count', 'HEAD'));
+      }, env: { NO_COLOR: '1' }, cwd: w, isTTY: false };
+      expect(await main(argv, io), stderr).toBe(0);
+      expect(said, argv.join(' ')).toEqual([before]);
+      expect(stderr.match(/warning AUR1040/g), argv.join(' ')).toHaveLength(1);
+      expect(git(w, 'rev-list', '--count', 'HEAD')).toBe(String(Number(before) + 1));
+      expect(fs.readFileSync(path.join(w, 'world/characters.json'), 'utf8')).not.toContain('\r');
+      if (argv.includes('--json')) expect(JSON.parse(stdout).reviewed).toBeDefined();
+    }
   }, 360_000);
 });

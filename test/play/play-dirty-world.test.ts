@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
-import { playScript, records, startPlay, until } from './support.js';
+import { playingWithCatiline, playScript, records, until } from './support.js';
 
 /**
  * Uncommitted edits under world/ (or to the season notes play rewrites) are the user's: play never
@@ -79,9 +79,7 @@ describe.skipIf(!builtCli())('aureus play, uncommitted world edits', () => {
 
   it('an edit made while the session runs: the canonization is postponed (proposals staged), exit 8; committed by hand, --resume canonizes without it', async () => {
     const w = copyRepo(base(), 'play-dirty-mid');
-    const p = startPlay([...ARGS, '--session', 'd5'], w);
-    p.child.stdin.write('Catiline, where were you last night?\n');
-    await until(() => /^CATILINE: /m.test(p.out()));
+    const p = await playingWithCatiline([...ARGS, '--session', 'd5'], w, 'Catiline, where were you last night?\n');
     handEdit(w);
     p.child.stdin.write('/commit\n');
     await until(() => /uncommitted changes/.test(p.err()));

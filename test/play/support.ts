@@ -24,6 +24,17 @@ export async function playScript(args: string[], cwd: string, input: string | Bu
   return { code, stdout: p.out(), stderr: p.err() };
 }
 
+/**
+ * `play` started with `line` as its first turn, once Catiline has answered it: a session running,
+ * for a test that changes the world under it before its next line.
+ */
+export async function playingWithCatiline(args: string[], cwd: string, line: string): Promise<ReturnType<typeof startPlay>> {
+  const p = startPlay(args, cwd);
+  p.child.stdin.write(line);
+  await until(() => /^CATILINE: /m.test(p.out()));
+  return p;
+}
+
 export async function until(cond: () => boolean, ms = 20_000): Promise<void> {
   const t0 = Date.now();
   while (!cond()) {

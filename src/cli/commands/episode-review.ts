@@ -76,12 +76,16 @@ async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise
   };
   const warnings: Diagnostic[] = [];
   const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
+  // The world files' warnings (AUR1040: the commit rewrites a CRLF file whole) are said before the
+  // commit, as `episode run` says them (stderr, --json too: its summary lists no warnings); the rest after.
+  const { earlyWarningsOnly, RunWarnings } = await import('../progress.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
   try {
-    const s = await restage(c, r, warnings, false, true, trailers);
-    printWarnings(c, warnings);
+    const s = await restage(c, r, warnings, { commit: true, trailers, progress: earlyWarningsOnly(early) });
+    printWarnings(c, early.unsaid(warnings));
     c.io.stdout(o.json ? JSON.stringify({ ...s, reviewed: ch }, null, 2) + '\n' : renderSummary(s, c));
   } catch (e) {
-    printWarnings(c, warnings);
+    printWarnings(c, early.unsaid(warnings));
     // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
     if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
     throw e;

@@ -20,7 +20,8 @@ Examples:
       (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
-      const { readEpisodeFile } = await import('../../season/world-at.js');
+      const { readEpisodeBytes } = await import('../../season/world-at.js');
+      const { committedText } = await import('../../season/committed-text.js');
       const { episodeRelDir } = await import('../../paths.js');
       let id: string;
       if (episode !== undefined) id = requireEpisodeId(episode).id;
@@ -30,8 +31,11 @@ Examples:
         id = all[all.length - 1].ref.id;
       }
       const at = await resolveEpisodeOrRef(c.root, id, false);
-      const text = await readEpisodeFile(c.root, at.commit, `${episodeRelDir(at.ref!)}/recap.md`);
-      if (text === null) throw new AureusError(`episode ${id} has no recap.md`, { exitCode: ExitCode.INVALID_WORLD });
+      const rel = `${episodeRelDir(at.ref!)}/recap.md`;
+      const bytes = await readEpisodeBytes(c.root, at.commit, rel);
+      if (bytes === null) throw new AureusError(`episode ${id} has no recap.md`, { exitCode: ExitCode.INVALID_WORLD });
+      // Strict, as export reads it: a hand-edited byte that breaks UTF-8 is exit 3 at its line:column, not U+FFFD printed.
+      const text = committedText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });
       c.io.stdout(o.json ? JSON.stringify({ episode: id, tag: at.label, recap: text }, null, 2) + '\n' : text);
     });
 }

@@ -4,6 +4,7 @@ import type { ConfigFile } from '../../config/load.js';
 import type { EpisodeRunSummary } from '../../pipeline/run-episode.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import type { ProgressSink } from '../../pipeline/progress.js';
 
 /**
  * What the review commands share: under the run lock, load the world and the staged episode, do
@@ -26,7 +27,7 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
     await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);
     // The config as validation read it: an operation that calls a model resolves it, not a second read.
     const result = await op(world, configFile);
-    const staged = await restage(c, requireReview(c.root), warnings, true);
+    const staged = await restage(c, requireReview(c.root), warnings, { lockHeld: true });
     return { result, staged, warnings };
   }, warnings).finally(async () => {
     // Adopted hand edits of the staged script (AUR6107), a stale lock removed…: always said.
@@ -35,8 +36,16 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
   });
 }
 
+/** How restage runs: under a lock its caller holds; to the commit (`episode commit`), with its trailers; what it says as it starts. */
+export interface RestageOptions {
+  lockHeld?: boolean;
+  commit?: boolean;
+  trailers?: string[] | (() => string[]);
+  progress?: ProgressSink;
+}
+
 /** `episode run` of the staged episode again: its own run folder, from its checkpoints. */
-export async function restage(c: CommandContext, r: ReviewState, warnings: Diagnostic[], lockHeld: boolean, commit = false, trailers: string[] | (() => string[]) = []): Promise<EpisodeRunSummary> {
+export async function restage(c: CommandContext, r: ReviewState, warnings: Diagnostic[], o: RestageOptions = {}): Promise<EpisodeRunSummary> {
   const { runEpisode } = await import('../../pipeline/run-episode.js');
   return runEpisode({
     root: c.root,
@@ -44,10 +53,11 @@ export async function restage(c: CommandContext, r: ReviewState, warnings: Diagn
     episode: r.episode_number,
     seed: r.seed,
     steering: r.steering,
-    noCommit: !commit,
-    lockHeld,
+    noCommit: !o.commit,
+    lockHeld: Boolean(o.lockHeld),
     env: c.io.env,
     warnings,
-    trailers,
+    trailers: o.trailers ?? [],
+    ...(o.progress ? { progress: o.progress } : {}),
   });
 }

@@ -12,7 +12,7 @@ import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
-import { decodeStrictUtf8, MAX_FILE_BYTES, parseJsonBytesSafe, utf8Breaks } from '../../store/read.js';
+import { decodeStrictUtf8, MAX_FILE_BYTES, parseJsonBytesSafe, parseJsonTextSafe, utf16Hint, utf8Breaks } from '../../store/read.js';
 import { formatAndSchemaDiagnostics, withLocation } from '../../store/load.js';
 
 /**
@@ -25,8 +25,14 @@ export function readTextFile(file: string, what: string): string {
   const bytes = readFileBytes(file, what);
   const text = decodeStrictUtf8(bytes);
   if (text !== null) return text;
+  throw new AureusError(`the ${what} ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notUtf8(bytes, file)] });
+}
+
+/** AUR1003 at the line:column of the first byte of `bytes` (which decodeStrictUtf8 refused) that breaks UTF-8. */
+function notUtf8(bytes: Uint8Array, file: string): Diagnostic {
   const at = utf8Breaks(bytes)[0]!;
-  throw new AureusError(`the ${what} ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR1003', { offset: at.offset }, { file, line: at.line, column: at.column })] });
+  const hint = utf16Hint(bytes);
+  return diag('AUR1003', { offset: at.offset }, { file, line: at.line, column: at.column, ...(hint ? { hint } : {}) });
 }
 
 function readFileBytes(file: string, what: string): Buffer {
@@ -69,9 +75,11 @@ function badPacket(file: string, detail: string, problems: Diagnostic[]): Aureus
  * table and, before, silently no entries. Problems come back as data; resolveLexicon decides.
  */
 export function parseLexiconText(bytes: Uint8Array, file: string): { entries: LexiconEntry[]; diagnostics: Diagnostic[] } {
-  const text = Buffer.from(bytes).toString('utf8').replace(/^\uFEFF/, '');
+  // Strict for markdown as for JSON: a byte that breaks UTF-8 would be a U+FFFD inside a forbidden word, never matched.
+  const text = decodeStrictUtf8(bytes);
+  if (text === null) return { entries: [], diagnostics: [notUtf8(bytes, file)] };
   if (!file.toLowerCase().endsWith('.json') && !/^\s*[[{]/.test(text)) return parseLexicon(text, file);
-  const r = parseJsonBytesSafe(bytes, file);
+  const r = parseJsonTextSafe(text, file);
   if (!r.ok) return { entries: [], diagnostics: r.diagnostics };
   if (!Array.isArray(r.value)) return { entries: [], diagnostics: [diag('AUR5083', { where: 'file', detail: `is ${r.value === null ? 'null' : typeof r.value}, not an array of entries` }, { file, line: 1, column: 1 })] };
   const entries: LexiconEntry[] = [];
@@ -104,19 +112,29 @@ export function resolveLexicon(root: string, file?: string): LoadedLexicon {
   const world = path.join(root, 'style', 'lexicon.md');
   const [f, source] = file ? [file, 'option' as const] : existsSync(world) ? [world, 'world' as const] : [path.join(packageRoot(), 'style', 'lexicon.md'), 'package' as const];
   const { entries, diagnostics } = parseLexiconText(readFileBytes(f, 'lexicon'), f);
-  const errors = diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length) {
-    const n = errors.length;
-    throw new AureusError('invalid lexicon', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5082', { file: f, detail: `${n} problem${n === 1 ? '' : 's'} (listed below)` }, { file: f }), ...errors] });
-  }
+  refuseLexicon(f, diagnostics.filter((d) => d.severity === 'error'));
   return { entries, file: f, source };
 }
 
-/** The entries of the world's lexicon for play's canonization, which `validate` has checked already. */
+/** A lexicon with these errors is refused: exit 3, AUR5082 and every problem listed. None: nothing. */
+function refuseLexicon(file: string, errors: Diagnostic[]): void {
+  if (!errors.length) return;
+  const n = errors.length;
+  throw new AureusError('invalid lexicon', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5082', { file, detail: `${n} problem${n === 1 ? '' : 's'} (listed below)` }, { file }), ...errors] });
+}
+
+/**
+ * The entries of the world's lexicon for play's canonization. A row that does not parse is left to
+ * `validate` (skipped here, as it always was); a byte that breaks UTF-8 is refused as `scene verify`
+ * refuses it (AUR5082, AUR1003 at its line:column, exit 3): mangled into U+FFFD, a forbidden word
+ * would be one the proposals are never checked against.
+ */
 export function loadLexicon(root: string): LexiconEntry[] {
   const world = path.join(root, 'style', 'lexicon.md');
   const f = existsSync(world) ? world : path.join(packageRoot(), 'style', 'lexicon.md');
-  return parseLexiconText(readFileBytes(f, 'lexicon'), f).entries;
+  const { entries, diagnostics } = parseLexiconText(readFileBytes(f, 'lexicon'), f);
+  refuseLexicon(f, diagnostics.filter((d) => d.code === 'AUR1003'));
+  return entries;
 }
 
 /**

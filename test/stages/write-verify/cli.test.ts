@@ -176,7 +176,7 @@ describe('aureus scene verify: bad lexicons and unreadable context', () => {
   });
 
   /** Verifies with `--lexicon <name>` holding `text`: the exit code must be 3 and nothing on stdout; gives stderr. */
-  const refused = async (name: string, text: string): Promise<string> => {
+  const refused = async (name: string, text: string | Buffer): Promise<string> => {
     await writeFile(path.join(d, name), text);
     const x = io(d);
     expect(await main(lexArgs(name), x)).toBe(3);
@@ -203,6 +203,22 @@ describe('aureus scene verify: bad lexicons and unreadable context', () => {
     expect(await refused('notable.md', '# My words\n\nokay -> very well\n')).toContain('AUR1801');
     const err = await refused('rows.md', '| forbidden | replacement | note |\n| --- | --- | --- |\n| okay | very well | |\n| minute | | modern |\n');
     expect(err).toMatch(/4:1: error AUR1803 lexicon row has an empty replacement cell/);
+  });
+
+  it('refuses a lexicon with a byte that is not UTF-8, markdown as JSON (AUR1003 at its line:column), instead of a mangled word', async () => {
+    // "okay" with its "a" saved as Latin-1 "æ" (one byte 0xE6), on line 3 of each.
+    const latin1 = (before: string, after: string) => Buffer.concat([Buffer.from(before), Buffer.from([0xe6]), Buffer.from(after)]);
+    const md = latin1('| forbidden | replacement | note |\n| --- | --- | --- |\n| ok', 'y | very well | |\n| minute | moment | |\n');
+    const json = latin1('[\n  {"forbidden": "minute", "replacement": "moment"},\n  {"forbidden": "ok', 'y", "replacement": "very well"}\n]\n');
+    for (const [name, bytes, column] of [['latin1.md', md, 5], ['latin1.json', json, 20]] as const) {
+      const err = await refused(name, bytes);
+      const file = path.join(d, name);
+      expect(err).toContain(`${file}\n  error AUR5082 lexicon ${file} cannot be used: 1 problem (listed below)`);
+      expect(err).toContain(`\n  3:${column}: error AUR1003 file is not valid UTF-8 (first bad byte at offset ${bytes.indexOf(0xe6)})`);
+      const j = io(d);
+      expect(await main(lexArgs(name, '--json'), j)).toBe(3);
+      expect(JSON.parse(j.out)).toEqual({ error: { message: 'invalid lexicon', exit_code: 3, codes: ['AUR5082', 'AUR1003'] } });
+    }
   });
 
   it('warns (AUR5084) when the world around the packet or the plan beside it cannot be read, and still verifies', async () => {
