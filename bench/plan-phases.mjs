@@ -27,7 +27,9 @@ async function child(root) {
   const { seasonPlanningInputs } = await dist('pipeline/planning-adapter.js');
   const { StateHasher } = await dist('core/state-hash.js');
   mark('import');
-  const { world } = await loadValidatedWorld(root);
+  // As a compiling command that goes ahead: the derived index's entry is written on a miss (remember).
+  const { world, remember } = await loadValidatedWorld(root);
+  remember();
   mark('load');
   const ref = await planning.nextEpisodeRef(root);
   const hasher = new StateHasher();
