@@ -194,6 +194,21 @@ describe('the derived world index', () => {
     expect(entries(root)).toEqual([]);
   });
 
+  it('removes the temp file a killed write left, once it is old; a recent one may be a write in progress', async () => {
+    const root = world();
+    fs.mkdirSync(path.join(root, INDEX_DIR), { recursive: true });
+    const old = path.join(root, INDEX_DIR, `${'a'.repeat(64)}.json.4242.tmp`);
+    const recent = path.join(root, INDEX_DIR, `${'b'.repeat(64)}.json.4243.tmp`);
+    fs.writeFileSync(old, '{"format":');
+    fs.writeFileSync(recent, '{"format":');
+    const past = new Date(Date.now() - 3600_000);
+    fs.utimesSync(old, past, past);
+    await loadValidatedWorld(root);
+    expect(fs.existsSync(old)).toBe(false);
+    expect(fs.existsSync(recent)).toBe(true);
+    expect(entries(root).filter((e) => e.endsWith('.json'))).toHaveLength(1);
+  });
+
   it('keeps the eight newest entries', async () => {
     const root = world();
     const p = path.join(root, 'world/world.json');

@@ -19,6 +19,8 @@ export const INDEX_DIR = path.posix.join(AUREUS_DIR, 'index');
 export const INDEX_FORMAT = 'aureus-world-index/1';
 /** Entries kept (the newest by modification time): a few branches or checkouts of one repository. */
 const KEEP = 8;
+/** A temp file this old is no write in progress (an entry is written in milliseconds). */
+const STALE_TEMP_MS = 10 * 60 * 1000;
 /** An entry is a few KB on the starter world and ~60 KB at 10,000 characters: anything far larger is not one. */
 const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
 
@@ -88,13 +90,20 @@ function realFolder(dir: string): boolean {
   }
 }
 
+/**
+ * Keep the KEEP newest entries, and remove the temp files of writes a kill cut short (Ctrl-C, SIGKILL
+ * between write and rename) once they are older than any write in progress could be.
+ */
 function prune(dir: string): void {
   try {
-    const entries = readdirSync(dir)
+    const names = readdirSync(dir);
+    const entries = names
       .filter((n) => /^[0-9a-f]{64}\.json$/.test(n))
       .map((n) => ({ n, t: lstatSync(path.join(dir, n)).mtimeMs }))
       .sort((a, b) => b.t - a.t || (a.n < b.n ? -1 : 1));
     for (const e of entries.slice(KEEP)) rmSync(path.join(dir, e.n), { force: true });
+    const stale = Date.now() - STALE_TEMP_MS;
+    for (const n of names) if (/^[0-9a-f]{64}\.json\.\d+\.tmp$/.test(n) && lstatSync(path.join(dir, n)).mtimeMs < stale) rmSync(path.join(dir, n), { force: true });
   } catch {
     // Another process pruned first, or the folder went: nothing to keep tidy.
   }
