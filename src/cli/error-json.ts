@@ -14,8 +14,18 @@ export function errorJson(e: unknown): { message: string; exit_code: number; cod
 
 /**
  * With --json, a failed command still answers on stdout: `{error, ...fields}` (errorJson), on one
- * line: valid JSON for a reader of one document, and one record for play's JSON Lines.
+ * line: valid JSON for a reader of one document (and for play's JSON Lines when it fails before
+ * its first event).
  */
 export function printErrorJson(io: Pick<Io, 'stdout'>, e: unknown, fields: Record<string, unknown> = {}): void {
   io.stdout(JSON.stringify({ error: errorJson(e), ...fields }) + '\n');
+}
+
+/**
+ * `play --json` failed after it wrote events: the failure as the stream's last event,
+ * `{"type": "error", ...errorJson}` (the same fields as the document above), so a reader of the
+ * JSON Lines sees why the session stopped instead of only a missing `done`.
+ */
+export function printErrorEvent(io: Pick<Io, 'stdout'>, e: unknown): void {
+  io.stdout(JSON.stringify({ type: 'error', ...errorJson(e) }) + '\n');
 }

@@ -16,7 +16,8 @@ export async function main(argv: string[], rawIo: Io = processIo()): Promise<num
   const redacted = redactingIo(rawIo); // no secret is ever printed, whoever wrote the message
   // Whether the command has answered on stdout: a --json command that failed without answering gets
   // its error printed as JSON here; one that answered (season run's episodes, episode run's
-  // warnings beside the error) is left as it is, so stdout holds one JSON document either way.
+  // warnings beside the error, play's `error` event ending its JSON Lines) is left as it is, so
+  // stdout holds one error line either way.
   const answered = { stdout: false };
   const io: Io = { ...redacted, stdout: (t) => ((answered.stdout = true), redacted.stdout(t)) };
   let invoked: Command | undefined;

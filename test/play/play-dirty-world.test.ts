@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
-import { playingWithCatiline, playScript, records, until } from './support.js';
+import { HAND_EDITED as REL, handEdit, playingWithCatiline, playScript, records, until } from './support.js';
 
 /**
  * Uncommitted edits under world/ (or to the season notes play rewrites) are the user's: play never
@@ -12,15 +12,6 @@ import { playingWithCatiline, playScript, records, until } from './support.js';
  * session ends with exit 8.
  */
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open'];
-const REL = 'world/relationships.json';
-
-/** The hand edit of the audit: one fear weight, 0.3 -> 0.35, left uncommitted. */
-function handEdit(w: string): void {
-  const file = path.join(w, REL);
-  const text = fs.readFileSync(file, 'utf8');
-  expect(text).toContain('"fear": 0.3,');
-  fs.writeFileSync(file, text.replace('"fear": 0.3,', '"fear": 0.35,'));
-}
 
 /** The +/- lines of a commit's diff of one file. */
 const changed = (w: string, rev: string, rel: string) =>

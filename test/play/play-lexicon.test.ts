@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
-import { playingWithCatiline, playScript, records } from './support.js';
+import { breakLexicon, changedMidSession, LEXICON as LEX, playScript, records } from './support.js';
 
 /**
  * Play checks the proposals of a session against the world's style/lexicon.md when it canonizes.
@@ -12,17 +12,6 @@ import { playingWithCatiline, playScript, records } from './support.js';
  * a word no proposal was checked against any more.
  */
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open'];
-const LEX = 'style/lexicon.md';
-
-/** The lexicon with "okay" (line 17) saved as Latin-1 "okæy": byte 0xE6 at column 5. */
-function breakLexicon(w: string): void {
-  const file = path.join(w, LEX);
-  const text = fs.readFileSync(file, 'utf8');
-  expect(text.split('\n')[16]).toMatch(/^\| okay \|/);
-  const bytes = Buffer.from(text.replace('| okay |', '| ok\u0000y |'));
-  bytes[bytes.indexOf(0)] = 0xe6;
-  fs.writeFileSync(file, bytes);
-}
 
 /** Both diagnostics, on the lexicon's absolute path. */
 function expectRefused(stderr: string, w: string): void {
@@ -48,12 +37,10 @@ describe.skipIf(!builtCli())('aureus play, a lexicon that is not UTF-8', () => {
 
   it('broken while the session runs: its canonization is refused (exit 3), nothing committed, proposals staged; restored, --resume canonizes', async () => {
     const w = copyRepo(base(), 'play-lexicon-mid');
-    const p = await playingWithCatiline([...ARGS, '--session', 'l2'], w, 'Catiline, where were you last night?\n');
-    breakLexicon(w);
-    p.child.stdin.end('/commit\n/end\n');
-    expect(await p.closed, p.err()).toBe(3);
-    expectRefused(p.err(), w);
-    expect(p.out()).not.toMatch(/\[canon\] commit/);
+    const p = await changedMidSession([...ARGS, '--session', 'l2'], w, 'Catiline, where were you last night?\n', breakLexicon);
+    expect(p.code, p.stderr).toBe(3);
+    expectRefused(p.stderr, w);
+    expect(p.stdout).not.toMatch(/\[canon\] commit/);
     expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
     expect(records(w, 'l2').filter((x) => x.type === 'proposal').length).toBeGreaterThan(0);
     expect(records(w, 'l2').filter((x) => x.type === 'canonized')).toEqual([]);

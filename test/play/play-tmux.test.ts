@@ -47,6 +47,25 @@ describe.skipIf(!hasTmux || !builtCli())('aureus play on a terminal (tmux)', () 
     expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1');
   });
 
+  it('--json: Ctrl-C ends the stream with an error event (exit 130) after done', async () => {
+    const w = copyRepo(base, 'play-tty-json');
+    const cmd = `cd '${w}' && NO_COLOR=1 ANTHROPIC_API_KEY= '${process.execPath}' '${BIN}' play --as cicero --at forum --with catiline --mode open --session tty3 --json; echo EXIT=$?; sleep 30`;
+    tmux('new-session', '-d', '-s', 'json', '-x', '160', '-y', '50', cmd);
+    // -J joins the rows a long event wraps onto: one event per line, as a reader of the pipe gets them.
+    const scr = () => tmux('capture-pane', '-p', '-J', '-t', 'json', '-S', '-200');
+    await until(() => /^> ?$/m.test(scr()));
+    tmux('send-keys', '-t', 'json', 'Catiline, where were you', 'Enter');
+    await until(() => scr().includes('"type":"message_complete"'));
+    tmux('send-keys', '-t', 'json', 'C-c');
+    await until(() => scr().includes('EXIT=130'));
+    const shown = scr().split('\n');
+    const events = shown.slice(0, shown.findIndex((l) => l.startsWith('EXIT='))).map((l) => l.replace(/^> /, '')).filter((l) => l.startsWith('{'));
+    expect(events.slice(-2).map((l) => JSON.parse(l) as { type: string })).toEqual([
+      { type: 'done', session: 'tty3', turns: 1 },
+      { type: 'error', message: expect.stringContaining('interrupted'), exit_code: 130, codes: [] },
+    ]);
+  });
+
   it('shows a model line as it streams, then the whole line once', async () => {
     const server = await startFakeAnthropic();
     try {

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { printErrorEvent } from '../error-json.js';
 
 /** `aureus play`: the user plays a principal in a live scene (src/play/). Thin: options in, runPlay out. */
 export function registerPlay(program: Command, ctx: () => CommandContext): void {
@@ -18,7 +20,7 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .option('--resume <session>', 'continue a session from its last turn')
     .option('--brief-budget <tokens>', "the Director's brief token budget (default: play.brief_budget in aureus.config.yaml, 500)")
     .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice (default: play.max_input, 2000)')
-    .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done')
+    .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done; error, last, if it fails after its first event')
     .addHelpText('after', `
 On a terminal: a line-editing prompt (history with ↑/↓, Ctrl-C pauses the session, resumable).
 Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).
@@ -35,7 +37,18 @@ Examples:
       // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { runPlay } = await import('../../play/run.js');
-      const code = await runPlay(c.root, o as never, { stdout: c.io.stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });
-      c.exit.code = code;
+      // With --json, a failure after the first event ends the stream with an `error` event; one
+      // before it is left to the CLI's boundary, whose {"error": …} document is then the only line.
+      // Either way one error line: the event is written to stdout, so the boundary prints nothing.
+      let wrote = false;
+      const stdout = (t: string) => ((wrote = true), c.io.stdout(t));
+      try {
+        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });
+      } catch (e) {
+        if (o.json && wrote) printErrorEvent(c.io, e);
+        throw e;
+      }
+      // Ctrl-C pauses the session (exit 130, its `done` event written): a failure for a reader all the same.
+      if (o.json && c.exit.code === ExitCode.INTERRUPTED) printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED }));
     });
 }
