@@ -12,7 +12,7 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { notesRel } from '../season/notes.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
-import { loadLexicon } from '../stages/f-verifier/load.js';
+import { resolveLexicon } from '../stages/f-verifier/load.js';
 import type { LexiconEntry } from '../stages/e-writer/types.js';
 import { verifyProposals } from './verify.js';
 import { playNotesFile } from './notes.js';
@@ -61,7 +61,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
     await recoverPendingCommits(root);
     const { world } = await loadWorldOrThrow(root);
     const pending = s.proposals.filter((p) => p.status === 'pending');
-    const judged = judge(world, packet, pending, s, loadLexicon(root));
+    const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
     const n = s.canonizations + 1;
     const files: Record<string, string> = {};
     for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {

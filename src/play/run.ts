@@ -6,7 +6,7 @@ import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
 import { refuseUncommittedEdits } from './canonize.js';
-import { loadLexicon } from '../stages/f-verifier/load.js';
+import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
@@ -72,12 +72,13 @@ async function setupFor(root: string, o: PlayOptions) {
 
 /**
  * Before a session starts or resumes: what its canonization would refuse is refused now, so no turn
- * is played only to be kept from canon: a lexicon with a byte that breaks UTF-8 (exit 3, loadLexicon)
- * and uncommitted edits it would carry (exit 8). An interrupted commit is rolled forward first,
+ * is played only to be kept from canon: a lexicon `scene verify` refuses (a row or entry that does
+ * not parse, a byte that breaks UTF-8: AUR5082 and each problem, exit 3, resolveLexicon) and
+ * uncommitted edits it would carry (exit 8). An interrupted commit is rolled forward first,
  * under the lock, by the canonization, which checks again then (as `episode run` waits for it).
  */
 async function refuseUncanonizable(root: string, season: number): Promise<void> {
-  loadLexicon(root);
+  resolveLexicon(root);
   if (hasPendingCommits(root)) return;
   await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
 }

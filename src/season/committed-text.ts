@@ -23,7 +23,7 @@ export interface CommittedFile {
 export type CommittedProblem = 'empty' | { byte: number; line: number; column: number };
 
 /** AUR6025 on a committed episode file a command cannot use as text: exit 3, with how to restore it. */
-export function unusableCommitted(f: CommittedFile, problem: CommittedProblem): AureusError {
+function unusableCommitted(f: CommittedFile, problem: CommittedProblem): AureusError {
   const reason = problem === 'empty' ? 'it is empty' : `byte 0x${problem.byte.toString(16).toUpperCase().padStart(2, '0')} is not UTF-8`;
   const at = problem === 'empty' ? {} : { line: problem.line, column: problem.column };
   const d = diag('AUR6025', { file: f.file, use: f.use, reason }, { file: f.rel, ...at, hint: f.hint ?? restoreHint(f.file, f.rel) });
@@ -40,4 +40,15 @@ export function committedText(bytes: Buffer, f: CommittedFile): string {
   if (text !== null) return text;
   const at = utf8Breaks(bytes)[0]!;
   throw unusableCommitted(f, { byte: bytes[at.offset]!, line: at.line, column: at.column });
+}
+
+/**
+ * committedText for a file a command hands on as it is (a script exported, a recap printed): one
+ * with nothing but whitespace in it is refused too (AUR6025 "it is empty", exit 3), not printed or
+ * exported as nothing with exit 0, as if the episode had said nothing.
+ */
+export function committedNonEmptyText(bytes: Buffer, f: CommittedFile): string {
+  const text = committedText(bytes, f);
+  if (text.trim() === '') throw unusableCommitted(f, 'empty');
+  return text;
 }

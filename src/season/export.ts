@@ -7,7 +7,7 @@ import type { VerifierReport } from '../domain/scene.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { resolveEpisodeOrRef } from './episodes.js';
 import { parseFileAt, readEpisodeBytes, readWorldAt } from './world-at.js';
-import { committedText, restoreHint, unusableCommitted } from './committed-text.js';
+import { committedNonEmptyText, committedText, restoreHint } from './committed-text.js';
 import { parseScriptMarkdown } from './script-model.js';
 import { scriptToFountain } from './fountain.js';
 import { renderHtmlReport } from './html.js';
@@ -43,18 +43,14 @@ export async function exportEpisode(root: string, episode: string, format: Expor
   const ref = requireEpisodeId(episode);
   const at = await resolveEpisodeOrRef(root, ref.id, false);
   const dir = episodeRelDir(ref);
-  const read = async (file: string) => {
+  const read = async (file: string, decode = committedText) => {
     const rel = path.posix.join(dir, file);
     const bytes = await readEpisodeBytes(root, at.commit, rel);
-    return bytes === null ? null : committedText(bytes, { file, rel, episode: ref.id, use: 'exported', hint: exportHint(file, rel) });
+    return bytes === null ? null : decode(bytes, { file, rel, episode: ref.id, use: 'exported', hint: exportHint(file, rel) });
   };
-  const md = await read('episode_script.md');
-  if (md === null) throw new AureusError(`episode ${ref.id} has no script`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6019', { dir, file: 'episode_script.md' })] });
   // An emptied script would export as an empty file (md) or a title page with no scenes, exit 0.
-  if (md.trim() === '') {
-    const rel = path.posix.join(dir, 'episode_script.md');
-    throw unusableCommitted({ file: 'episode_script.md', rel, episode: ref.id, use: 'exported', hint: exportHint('episode_script.md', rel) }, 'empty');
-  }
+  const md = await read('episode_script.md', committedNonEmptyText);
+  if (md === null) throw new AureusError(`episode ${ref.id} has no script`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6019', { dir, file: 'episode_script.md' })] });
   if (format === 'md') return { content: md, extension: 'md', episode: ref.id };
   const doc = parseScriptMarkdown(md);
   if (format === 'fountain') return { content: scriptToFountain(doc, { credit: 'Written by', author: await authorOf(root, at.commit) }), extension: 'fountain', episode: ref.id };

@@ -168,9 +168,10 @@ describe('aureus export of a committed script that is not text it can export', (
   });
 });
 
-describe('aureus recap of a committed recap.md that is not UTF-8', () => {
-  it('exit 3 (AUR6025) at the first bad byte\'s line:column with a hint to restore it, as export says; not U+FFFD printed', async () => {
-    const rel = 'seasons/season_01/episode_01/recap.md';
+describe('aureus recap of a committed recap.md that is not text it can print', () => {
+  const rel = 'seasons/season_01/episode_01/recap.md';
+
+  it('a byte that is not UTF-8: exit 3 (AUR6025) at the first bad byte\'s line:column with a hint to restore it, as export says; not U+FFFD printed', async () => {
     const w = commitEpisodeFile('recap-latin1', 'recap.md', LATIN1);
     for (const argv of [['recap'], ['recap', 's01e01'], ['recap', 's01e01', '--json']]) {
       const r = await cli(argv, w);
@@ -184,6 +185,20 @@ describe('aureus recap of a committed recap.md that is not UTF-8', () => {
     // The file is read as the tag holds it: the working tree restored, the tag still says the same.
     git(w, 'checkout', 'HEAD~1', '--', rel);
     expect((await cli(['recap'], w)).code).toBe(3);
+  });
+
+  it('an empty (or blank) recap.md: exit 3 (AUR6025) saying so, as export says of a script, with a hint to restore it; not nothing printed with exit 0', async () => {
+    for (const bytes of ['', '\n \n']) {
+      const w = commitEpisodeFile('recap-empty', 'recap.md', Buffer.from(bytes));
+      for (const argv of [['recap'], ['recap', 's01e01'], ['recap', 's01e01', '--json']]) {
+        const r = await cli(argv, w);
+        expect(r.code, argv.join(' ')).toBe(3);
+        expect(r.stderr).toContain(`${rel}\n  error AUR6025 the committed recap.md cannot be printed: it is empty\n`);
+        expect(r.stderr).toContain(`hint: restore recap.md as the episode's commit wrote it (git log -- ${rel})\n`);
+        expect(r.stderr).not.toMatch(STACK_TRACE);
+        expect(r.stdout).toBe(argv.includes('--json') ? '{"error":{"message":"seasons/season_01/episode_01/recap.md of s01e01 is empty","exit_code":3,"codes":["AUR6025"]}}\n' : '');
+      }
+    }
   });
 });
 

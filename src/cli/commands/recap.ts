@@ -21,7 +21,7 @@ Examples:
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { readEpisodeBytes } = await import('../../season/world-at.js');
-      const { committedText } = await import('../../season/committed-text.js');
+      const { committedNonEmptyText } = await import('../../season/committed-text.js');
       const { episodeRelDir } = await import('../../paths.js');
       let id: string;
       if (episode !== undefined) id = requireEpisodeId(episode).id;
@@ -34,8 +34,9 @@ Examples:
       const rel = `${episodeRelDir(at.ref!)}/recap.md`;
       const bytes = await readEpisodeBytes(c.root, at.commit, rel);
       if (bytes === null) throw new AureusError(`episode ${id} has no recap.md`, { exitCode: ExitCode.INVALID_WORLD });
-      // Strict, as export reads it: a hand-edited byte that breaks UTF-8 is exit 3 at its line:column, not U+FFFD printed.
-      const text = committedText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });
+      // As export reads a script: a hand-edited byte that breaks UTF-8 is exit 3 at its line:column, not
+      // U+FFFD printed, and an emptied recap.md is exit 3 too, not nothing printed with exit 0.
+      const text = committedNonEmptyText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });
       c.io.stdout(o.json ? JSON.stringify({ episode: id, tag: at.label, recap: text }, null, 2) + '\n' : text);
     });
 }

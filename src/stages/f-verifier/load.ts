@@ -106,7 +106,8 @@ export interface LoadedLexicon {
  * The lexicon from --lexicon, else the world's style/lexicon.md, else the lexicon shipped with the
  * package: outside a world the anachronism check must still run rather than silently pass. A
  * lexicon with problems is refused (exit 3, every problem listed, as a packet is): a row that does
- * not parse would otherwise be a word silently not checked.
+ * not parse would otherwise be a word silently not checked. Play's canonization checks its
+ * proposals against the same lexicon (no `file`), refused the same way (src/play/run.ts, canonize.ts).
  */
 export function resolveLexicon(root: string, file?: string): LoadedLexicon {
   const world = path.join(root, 'style', 'lexicon.md');
@@ -121,20 +122,6 @@ function refuseLexicon(file: string, errors: Diagnostic[]): void {
   if (!errors.length) return;
   const n = errors.length;
   throw new AureusError('invalid lexicon', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR5082', { file, detail: `${n} problem${n === 1 ? '' : 's'} (listed below)` }, { file }), ...errors] });
-}
-
-/**
- * The entries of the world's lexicon for play's canonization. A row that does not parse is left to
- * `validate` (skipped here, as it always was); a byte that breaks UTF-8 is refused as `scene verify`
- * refuses it (AUR5082, AUR1003 at its line:column, exit 3): mangled into U+FFFD, a forbidden word
- * would be one the proposals are never checked against.
- */
-export function loadLexicon(root: string): LexiconEntry[] {
-  const world = path.join(root, 'style', 'lexicon.md');
-  const f = existsSync(world) ? world : path.join(packageRoot(), 'style', 'lexicon.md');
-  const { entries, diagnostics } = parseLexiconText(readFileBytes(f, 'lexicon'), f);
-  refuseLexicon(f, diagnostics.filter((d) => d.code === 'AUR1003'));
-  return entries;
 }
 
 /**
