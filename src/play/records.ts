@@ -2,7 +2,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { validatorFor } from '../schemas/validators.js';
 import { withLocation } from '../store/load.js';
-import { decodeStrictUtf8, parseJsonTextSafe, utf8Breaks } from '../store/read.js';
+import { decodeStrictUtf8, parseJsonTextSafe, utf8BreakDiagnostic, utf8Breaks } from '../store/read.js';
 import { schemaDiagnostics } from '../store/schema.js';
 import type { TurnRecord } from './types.js';
 
@@ -60,7 +60,7 @@ export function decodeTurnLog(bytes: Uint8Array, id: string, rel: string): strin
   const text = decodeStrictUtf8(bytes);
   if (text !== null) return text;
   const breaks = utf8Breaks(bytes);
-  const problems = breaks.slice(0, MAX_PROBLEMS).map((b) => diag('AUR1003', { offset: b.offset }, { file: rel, line: b.line, column: b.column }));
+  const problems = breaks.slice(0, MAX_PROBLEMS).map((b) => utf8BreakDiagnostic(b, rel));
   throw unreadable(id, rel, `${breaks.length} line${breaks.length === 1 ? ' is' : 's are'} not UTF-8`, problems);
 }
 

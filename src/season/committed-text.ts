@@ -20,7 +20,7 @@ export interface CommittedFile {
 }
 
 /** Why a committed episode file is not text a command can use: empty, or a byte that breaks UTF-8 at line:column. */
-export type CommittedProblem = 'empty' | { byte: number; line: number; column: number };
+type CommittedProblem = 'empty' | { byte: number; line: number; column: number };
 
 /** AUR6025 on a committed episode file a command cannot use as text: exit 3, with how to restore it. */
 function unusableCommitted(f: CommittedFile, problem: CommittedProblem): AureusError {

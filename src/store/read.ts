@@ -114,6 +114,21 @@ export function utf16Hint(bytes: Uint8Array): string | undefined {
   return utf16 ? 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' : undefined;
 }
 
+/** AUR1003 for one place where bytes break UTF-8, located (file, line:column, byte offset). */
+export function utf8BreakDiagnostic(at: Utf8Break, file: string, hint?: string): Diagnostic {
+  return diag('AUR1003', { offset: at.offset }, { file, line: at.line, column: at.column, ...(hint ? { hint } : {}) });
+}
+
+/**
+ * AUR1003 for bytes decodeStrictUtf8 refused: at the line:column of their first bad byte, with the
+ * UTF-16 hint when they look like UTF-16. The one way every reader of trusted text says it.
+ */
+export function notUtf8Diagnostic(bytes: Uint8Array, file: string): Diagnostic {
+  const hint = utf16Hint(bytes);
+  const at = utf8Breaks(bytes)[0];
+  return at ? utf8BreakDiagnostic(at, file, hint) : diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file, ...(hint ? { hint } : {}) });
+}
+
 /**
  * Decode bytes as strict UTF-8 (a leading BOM is dropped) and parse them as JSON, turning every
  * problem into a catalog diagnostic on `rel`: not UTF-8, empty, syntax error at line:col,
@@ -121,10 +136,7 @@ export function utf16Hint(bytes: Uint8Array): string | undefined {
  */
 export function parseJsonBytesSafe(bytes: Uint8Array, rel: string): SafeJson {
   const text = decodeStrictUtf8(bytes);
-  if (text === null) {
-    const hint = utf16Hint(bytes);
-    return fail([diag('AUR1003', { offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel, ...(hint ? { hint } : {}) })]);
-  }
+  if (text === null) return fail([notUtf8Diagnostic(bytes, rel)]);
   const r = parseJsonTextSafe(text, rel);
   return r.ok ? { ...r, foreignForm: foreignTextForm(bytes) } : r;
 }

@@ -59,6 +59,11 @@ describe('readJsonFileSafe', () => {
     expect(r.diagnostics).toMatchObject([{ code: 'AUR1003', message: 'file is not valid UTF-8 (first bad byte at offset 10)' }]);
   });
 
+  it('locates the first bad byte at its line:column, as every reader of trusted text does', () => {
+    const r = parseJsonBytesSafe(Buffer.from('{\n  "a": "Caf\u00e9"\n}', 'latin1'), 'w.json');
+    expect(r.diagnostics).toMatchObject([{ code: 'AUR1003', file: 'w.json', line: 2, column: 12 }]);
+  });
+
   it('recognises UTF-16 and says so', () => {
     const r = parseJsonBytesSafe(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('{}', 'utf16le')]), 'w.json');
     expect(r.diagnostics).toMatchObject([{ code: 'AUR1003', hint: 'the file is UTF-16 (it starts with a UTF-16 byte order mark); re-save it as UTF-8' }]);

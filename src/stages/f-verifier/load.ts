@@ -12,7 +12,7 @@ import type { KnownCharacter, VerifyContext } from './context.js';
 import { travelMatrix } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
-import { decodeStrictUtf8, MAX_FILE_BYTES, parseJsonBytesSafe, parseJsonTextSafe, utf16Hint, utf8Breaks } from '../../store/read.js';
+import { decodeStrictUtf8, MAX_FILE_BYTES, notUtf8Diagnostic, parseJsonBytesSafe, parseJsonTextSafe } from '../../store/read.js';
 import { formatAndSchemaDiagnostics, withLocation } from '../../store/load.js';
 
 /**
@@ -25,14 +25,7 @@ export function readTextFile(file: string, what: string): string {
   const bytes = readFileBytes(file, what);
   const text = decodeStrictUtf8(bytes);
   if (text !== null) return text;
-  throw new AureusError(`the ${what} ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notUtf8(bytes, file)] });
-}
-
-/** AUR1003 at the line:column of the first byte of `bytes` (which decodeStrictUtf8 refused) that breaks UTF-8. */
-function notUtf8(bytes: Uint8Array, file: string): Diagnostic {
-  const at = utf8Breaks(bytes)[0]!;
-  const hint = utf16Hint(bytes);
-  return diag('AUR1003', { offset: at.offset }, { file, line: at.line, column: at.column, ...(hint ? { hint } : {}) });
+  throw new AureusError(`the ${what} ${file} is not UTF-8`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [notUtf8Diagnostic(bytes, file)] });
 }
 
 function readFileBytes(file: string, what: string): Buffer {
@@ -77,7 +70,7 @@ function badPacket(file: string, detail: string, problems: Diagnostic[]): Aureus
 export function parseLexiconText(bytes: Uint8Array, file: string): { entries: LexiconEntry[]; diagnostics: Diagnostic[] } {
   // Strict for markdown as for JSON: a byte that breaks UTF-8 would be a U+FFFD inside a forbidden word, never matched.
   const text = decodeStrictUtf8(bytes);
-  if (text === null) return { entries: [], diagnostics: [notUtf8(bytes, file)] };
+  if (text === null) return { entries: [], diagnostics: [notUtf8Diagnostic(bytes, file)] };
   if (!file.toLowerCase().endsWith('.json') && !/^\s*[[{]/.test(text)) return parseLexicon(text, file);
   const r = parseJsonTextSafe(text, file);
   if (!r.ok) return { entries: [], diagnostics: r.diagnostics };
