@@ -76,9 +76,12 @@ export interface ScenePacket {
     accounts: { id: string; owner: string; denarii: number }[];
   };
   /**
-   * Every character id of the world, sorted (kept in the file, never sent to a model): the offline
-   * writer gives each stock line one owner among them for the whole season. Absent in older packets.
+   * Where the characters this packet names sit among every character id of the world, sorted
+   * (kept in the file, never sent to a model): the offline writer gives each stock line one owner
+   * among them for the whole season (providers/offline/writer-lines.ts). Absent in older packets.
    */
+  voice_seats?: VoiceSeats;
+  /** Every character id of the world, sorted: the seats as packets before `voice_seats` wrote them (read, never written). */
   voices?: string[];
   /** What the budget left out (kept in the file, never sent): forbidden_fact ids are the secret's, dead ids the character's. */
   pruned: { kind: 'edge' | 'secret' | 'thread' | 'account' | 'character' | 'forbidden_fact' | 'dead'; id: string; relevance: number }[];
@@ -92,4 +95,15 @@ export interface ScenePacket {
   state_hash_before: string;
   token_estimate: number;
   token_budget: number;
+}
+
+/**
+ * A packet's seats at the table stock lines are dealt round: `count` seats (every character of the
+ * world), and `at`, the seat of each character id the packet names. Why not the whole list: it
+ * grew with the world (10,001 ids, ~250 KB of every packet at 10,000 characters, and committed
+ * with every episode), while the writer only ever asks for the characters the packet names.
+ */
+export interface VoiceSeats {
+  count: number;
+  at: Record<string, number>;
 }

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { diag } from '../diagnostics/catalog.js';
 import './../diagnostics/codes/planning.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { canonicalShared, stableStringify } from '../core/json.js';
+import { stableStringify } from '../core/json.js';
 import { episodeRef } from '../domain/context.js';
 import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '../paths.js';
 import { buildEpisodeContext } from './a-snapshot/index.js';
@@ -114,73 +114,26 @@ export async function planEpisode(input: PlanningInput): Promise<PlanningArtifac
   return { context, proposals, plan, packets, diagnostics };
 }
 
-/** The artifacts as files (relative path -> canonical JSON), in a stable order: planningFileParts joined. */
+/** The artifacts as files (relative path -> canonical JSON), in a stable order. */
 export function planningFiles(a: Omit<PlanningArtifacts, 'diagnostics'>): [string, string][] {
-  return planningFileParts(a).map(([rel, parts]) => [rel, parts.map((x) => (typeof x === 'string' ? x : Buffer.from(x).toString('utf8'))).join('')]);
-}
-
-/**
- * The artifacts' files, each as the parts writeVisible writes one after another: the packets' shared
- * `voices` text is one UTF-8 buffer for the episode, not joined into and encoded again with every
- * packet file (issue 18: 24 x ~270 KB of the ~8.5 MB written at 10,000 characters).
- */
-function planningFileParts(a: Omit<PlanningArtifacts, 'diagnostics'>): [string, readonly (string | Uint8Array)[]][] {
-  const voices = new Map<readonly string[], Uint8Array>();
-  const shared = (list: readonly string[]): Uint8Array => {
-    let b = voices.get(list);
-    if (b === undefined) voices.set(list, (b = Buffer.from(voicesText(list), 'utf8')));
-    return b;
-  };
   return [
-    ['episode_context.json', [stableStringify(a.context)]],
-    ['agent_proposals.json', [stableStringify(a.proposals)]],
-    ['episode_plan.json', [stableStringify(a.plan)]],
-    ...a.packets.map((p): [string, readonly (string | Uint8Array)[]] => [`packets/${p.scene_id}.json`, packetParts(p, shared)]),
+    ['episode_context.json', stableStringify(a.context)],
+    ['agent_proposals.json', stableStringify(a.proposals)],
+    ['episode_plan.json', stableStringify(a.plan)],
+    ...a.packets.map((p): [string, string] => [`packets/${p.scene_id}.json`, stableStringify(p)]),
   ];
 }
 
-/**
- * stableStringify(p) for a packet, its `voices` written once per list. Why (issue 18): the voices
- * are every character id, the same list in every packet of an episode, and most of a packet file on
- * a large world (~270 KB of ~350 KB a packet at 10,000 characters, ~80 KB of ~200 KB on DPRR);
- * writing them 24 times was most of writing the artefacts.
- */
-export function packetFile(p: ScenePacket, voices: Map<readonly string[], string> = new Map()): string {
-  const parts = packetParts(p, (list) => {
-    let text = voices.get(list);
-    if (text === undefined) voices.set(list, (text = voicesText(list)));
-    return text;
-  });
-  return parts.length === 1 ? parts[0] : parts[0] + parts[1] + parts[2];
-}
-
-/**
- * packetFile(p) as [text], or as [head, the voices list's text as `shared` gives it, tail]. Sorted
- * keys put `voices` last: the packet is written without it and its entry appended, indented one
- * level (JSON text has no raw newline inside a string, so indenting is a newline replacement). A
- * packet with a key after it, or whose voices are not a list, is written whole.
- */
-function packetParts<T>(p: ScenePacket, shared: (list: readonly string[]) => T): [string] | [string, T, string] {
-  const { voices: list, ...rest } = p;
-  if (!Array.isArray(list) || Object.getPrototypeOf(p) !== Object.prototype || 'toJSON' in p || Object.keys(rest).some((k) => k >= 'voices')) return [stableStringify(p)];
-  const head = JSON.stringify(canonicalShared(rest), null, 2);
-  if (!head.endsWith('\n}')) return [stableStringify(p)];
-  return [`${head.slice(0, -2)},\n  "voices": `, shared(list), '\n}\n'];
-}
-
-/** A voices list's text as it stands in a packet file: indented one level. */
-const voicesText = (list: readonly string[]): string => JSON.stringify(canonicalShared(list), null, 2).replaceAll('\n', '\n  ');
-
 /** Write the artifacts under `dir` (the run's draft folder), each file atomically. Returns the relative paths. */
 export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts): Promise<string[]> {
-  const files = planningFileParts(a);
+  const files = planningFiles(a);
   await fs.promises.mkdir(path.join(dir, 'packets'), { recursive: true });
   // Packets of an earlier plan with more scenes would be stale: remove the ones this plan has not.
   const keep = new Set(files.map(([f]) => f));
   for (const f of await fs.promises.readdir(path.join(dir, 'packets'))) {
     if (/^SC\d{2}\.json$/.test(f) && !keep.has(`packets/${f}`)) await fs.promises.rm(path.join(dir, 'packets', f));
   }
-  for (const [rel, parts] of files) writeVisible(path.join(dir, rel), parts); // a draft lost to a power cut is rewritten by the resumed run
+  for (const [rel, text] of files) writeVisible(path.join(dir, rel), text); // a draft lost to a power cut is rewritten by the resumed run
   return files.map(([f]) => f);
 }
 

@@ -45,7 +45,7 @@ export function writeVisible(abs: string, content: FileContent): void {
     if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
   }
   if (st?.isSymbolicLink()) {
-    writeFileAtomic.sync(abs, typeof content === 'string' ? content : Buffer.concat(content.map((x) => (typeof x === 'string' ? Buffer.from(x, 'utf8') : x))), { fsync: false });
+    writeFileAtomic.sync(abs, content, { fsync: false });
     return;
   }
   try {
@@ -79,11 +79,8 @@ export async function writeVisibleAsync(abs: string, content: string): Promise<v
   }
 }
 
-/**
- * A file's text, whole or as parts written one after another (strings as UTF-8): a part shared by
- * many files is encoded once by its caller (issue 18: the packets' voices list, stages/planning.ts).
- */
-export type FileContent = string | readonly (string | Uint8Array)[];
+/** A file's text (written as UTF-8). */
+export type FileContent = string;
 
 let temps = 0;
 
@@ -115,9 +112,7 @@ function replaceWith(abs: string, content: FileContent, existing: fs.Stats | und
   const fd = fs.openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
   try {
     try {
-      // On a descriptor, writeFileSync writes all of it at the current position: parts follow each other.
-      if (typeof content === 'string') fs.writeFileSync(fd, content);
-      else for (const part of content) fs.writeFileSync(fd, part);
+      fs.writeFileSync(fd, content);
       if (existing) {
         // The mode given to open is cut by the umask: set it as the file had it.
         fs.fchmodSync(fd, existing.mode & 0o7777);

@@ -8,7 +8,7 @@ import * as P from './writer-phrases.js';
 import { lowerLead } from './writer-phrases.js';
 import { Draft, SceneState, cap, sentence } from './writer-draft.js';
 import { depict, eventFor, inventClaims } from './writer-events.js';
-import { LineBook, ownLines, sceneBlock, turnOf } from './writer-lines.js';
+import { LineBook, ownLines, packetSeats, sceneBlock, turnOf } from './writer-lines.js';
 import { address, addressable, cueOf, fill, heading, names, prose, shortName, shortNames, type Names } from './writer-names.js';
 import { cycled, timeFits, untimed } from './writer.js';
 
@@ -174,8 +174,8 @@ export function hookLine(pool: readonly string[], pk: ScenePacket, seed: string,
   const time = timeFits(pk);
   const fits = (o: string) => time(o) && (addressable(target) || !o.includes('{target}')) && (!!mover || !/\{(name|CUE)\}/.test(o));
   const key = pool === P.HOOKS ? 'hook' : 'cliff';
-  // With the world's voices a spoken hook is its owner's only (the cliffhanger's too); else the scene's own hook.
-  const owned = !!pk.voices?.length;
+  // With the world's seats a spoken hook is its owner's only (the cliffhanger's too); else the scene's own hook.
+  const owned = !!packetSeats(pk);
   const own = (owned ? narratedTurn(pool, key, seed, pk, fits, true) : undefined)
     ?? (book && (pool === P.HOOKS || owned) ? book.take(pool, key, 1, mover?.id, (o) => fits(o) && (!owned || o.startsWith('>'))) : undefined)
     ?? (owned ? narratedTurn(pool, key, seed, pk, fits, false) : undefined);

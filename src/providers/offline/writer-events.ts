@@ -8,7 +8,7 @@ import { lowerLead } from './writer-phrases.js';
 import { cycled } from './writer.js';
 import { SceneState, cap, fmt, trimDot } from './writer-draft.js';
 import { addressable, fill, humanize, inWords, names, placeWords, secretRef, threadNoun, type Names } from './writer-names.js';
-import type { LineBook } from './writer-lines.js';
+import { listSeats, packetSeats, type LineBook } from './writer-lines.js';
 
 /** What the offline writer depicts of each delta, and the EVENTS and CLAIMS it reports. */
 
@@ -27,11 +27,12 @@ export function eventFor(ins: PacketInstruction, idx: number, deltas: (ResolvedD
 }
 
 /** Every place's regulars, by name: the voices extra lines are shared out among. */
-const EXTRA_VOICES = [...new Set(Object.values(P.EXTRAS).flatMap((xs) => xs.map((x) => x.name)))].sort();
+const EXTRA_SEATS = listSeats([...new Set(Object.values(P.EXTRAS).flatMap((xs) => xs.map((x) => x.name)))].sort());
 
 /** Invents 0..allowed.max claims of the allowed canon kinds, and puts them on screen. */
 export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: string, book?: LineBook): Claim[] {
   const pk = p.packet;
+  const seated = !!packetSeats(pk);
   const { max, kinds } = pk.constraints.allowed_inventions;
   const usable = kinds.filter((k) => k === 'minor_character' || k === 'object' || k === 'place_detail');
   const n = Math.min(max, usable.length ? rng.int(3) : 0);
@@ -55,7 +56,7 @@ export function inventClaims(p: WriterPayload, rng: Rng, lines: string[], seed: 
       // The scene's own extra line: two extras never say the same thing in one episode.
       // The extra's own line: an extra line has one owner among all the places' regulars, so two
       // extras never say the same thing, in an episode or a season; with none left the extra only enters.
-      const said = book ? book.take(P.EXTRA_LINES, 'extra-line', 1, pk.voices?.length ? name : undefined, undefined, pk.voices?.length ? EXTRA_VOICES : undefined) : cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
+      const said = book ? book.take(P.EXTRA_LINES, 'extra-line', 1, seated ? name : undefined, undefined, seated ? EXTRA_SEATS : undefined) : cycled(P.EXTRA_LINES, 'extra-line', seed, pk);
       lines.splice(lines.length - 1, 0, entrance, ...(said ? [`> ${name.toUpperCase()}: ${said}`] : []), '');
     } else if (kind === 'object') {
       const obj = cycled(P.OBJECTS, 'object', seed, pk);

@@ -15,6 +15,7 @@ import { StateHasher } from '../../core/state-hash.js';
 import { forbiddenFacts, forbiddenScope, type ForbiddenScope } from './forbidden.js';
 import { retrieve, snapshotEdges, type CharacterEntries, type SnapshotEdges } from './retrieve.js';
 import { ItemLengths } from './measure.js';
+import { seatTable, voiceSeats, type SeatTable } from './voice-seats.js';
 
 export interface PacketOptions {
   /** Hops of the subgraph walk from the cast (1 or 2). */
@@ -57,7 +58,7 @@ export function buildPackets(plan: EpisodePlan, world: World, context: EpisodeCo
   const carry: Carry = { last: new Map(), visited: new Set(), told: new Set(world.secrets.secrets.filter((s) => s.told_in).map((s) => s.id)) };
   for (const c of start.characters.characters) carry.last.set(c.id, { location: c.location, day: 0 });
   const snapshot = snapshotEdges(indexWorld(world));
-  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, voices: world.characters.characters.map((c) => c.id).sort(), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths };
+  const shared: SharedInputs = { plan, world, context, opts, ops, hasher, seats: seatTable(world), scope: forbiddenScope(world), snapshot, entries: new Map(), lengths };
   return plan.scenes.map((_scene, i) => scenePacket(shared, i, projection.before[i]!, carry));
 }
 
@@ -68,8 +69,8 @@ interface SharedInputs {
   opts: PacketOptions;
   ops: Map<string, Operator>;
   hasher: StateHasher;
-  /** Every character id, sorted: who may own a stock line (the packet's `voices`). */
-  voices: string[];
+  /** Every character id, sorted, with its seat: who may own a stock line (the packets' `voice_seats`). */
+  seats: SeatTable;
   scope: ForbiddenScope;
   snapshot: SnapshotEdges;
   /** Shared by the scenes' packets: subgraph character entries and their measured lengths. */
@@ -114,7 +115,6 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
     cast,
     dead,
     retrieved_subgraph: { k: opts.k, ...got.subgraph },
-    voices: sh.voices,
     pruned: [],
     director_instructions: { purpose: scene.purpose, sequence },
     constraints: {
@@ -128,6 +128,8 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
     token_budget: opts.tokenBudget,
   };
   prunePacket(packet, opts.tokenBudget, got.secretRel, got.threadRel, prunable, sh.lengths);
+  // After pruning: the seats of what the writer will read (and of what was pruned, which costs nothing).
+  packet.voice_seats = voiceSeats(packet, sh.seats);
   for (const id of tellsNow) carry.told.add(id);
   return packet;
 }

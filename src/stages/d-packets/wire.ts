@@ -8,7 +8,7 @@ import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
  * form, and the pruned list can be most of it on a large world). The token budget is measured on
  * exactly this text, so what does not reach the model does not count against it.
  */
-export type ModelPacket = Omit<ScenePacket, 'voices' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph' | 'format' | 'marquee'> & {
+export type ModelPacket = Omit<ScenePacket, 'voices' | 'voice_seats' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before' | 'retrieved_subgraph' | 'format' | 'marquee'> & {
   retrieved_subgraph: Omit<ScenePacket['retrieved_subgraph'], 'edges' | 'characters'> & { edges: unknown[]; characters: unknown[] };
 };
 
@@ -39,8 +39,8 @@ export function packetForModel(p: ScenePacket): ModelPacket {
 }
 
 /** The packet without what never reaches the model (the subgraph is still whole here). */
-export function modelRest(p: ScenePacket): Omit<ScenePacket, 'voices' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before'> {
-  const { voices: _v, pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, ...rest } = p;
+export function modelRest(p: ScenePacket): Omit<ScenePacket, 'voices' | 'voice_seats' | 'pruned' | 'token_estimate' | 'token_budget' | 'state_hash_before'> {
+  const { voices: _v, voice_seats: _s, pruned: _p, token_estimate: _e, token_budget: _b, state_hash_before: _h, ...rest } = p;
   return rest;
 }
 
