@@ -45,8 +45,10 @@ export interface PersonIndex {
   byId: Map<string, Person>;
   /** Lower-case name form → person id; forms shared by two people who are not resolved by the cast are dropped. */
   forms: Map<string, string>;
-  /** The single regex over every form, longest first. */
-  re: RegExp | null;
+  /** The forms that start with a letter, by the key of their first word (see nameMatcher). */
+  groups: Map<string, FormGroup>;
+  /** The few forms that do not start with a letter: one regex over the text, as every form once was. */
+  otherRe: RegExp | null;
   /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
   titles: Map<string, string>;
   titleRe: RegExp | null;
@@ -114,10 +116,60 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
     if (list.length === 1) forms.set(f, list[0]);
     else if (cast.length === 1) forms.set(f, cast[0]);
   }
-  const keys = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
-  const re = keys.length ? new RegExp(`(?<![\\p{L}])(${keys.join('|')})(?![\\p{L}])`, 'giu') : null;
+  const { groups, otherRe } = nameMatcher(forms.keys());
   const titles = titleIndex(ctx);
-  return { byId, forms, re, titles, titleRe: titleRegex(titles) };
+  return { byId, forms, groups, otherRe, titles, titleRe: titleRegex(titles) };
+}
+
+/** Forms sharing a first word, longest first; `ascii[i]`: forms[i] is ASCII (compared without a regex). */
+interface FormGroup {
+  forms: string[];
+  ascii: boolean[];
+}
+
+/**
+ * Matching every name form of the world at once. It was one regex alternation of every form, longest
+ * first, between letter boundaries; V8 tries the alternatives one by one at each position, so a scene
+ * cost grew with the world: at 10,000 characters (~60,000 forms) stage F was ~100 s of an episode's
+ * ~120 s (issue 18, seventeenth pass). The same matches, found by looking up: a form that starts with
+ * a letter can only match where a word of the text starts (nothing alphabetic before it), and its
+ * first word is then that whole word of the text (a form's words are separated by non-letters, which
+ * match only themselves). So each word of the text looks up the forms whose first word it is, under
+ * a key coarser than the regex's case-insensitivity (wordKey), and its forms are tried there longest
+ * first, each as the whole regex's alternative would have matched (formAt).
+ */
+function nameMatcher(all: Iterable<string>): { groups: Map<string, FormGroup>; otherRe: RegExp | null } {
+  const groups = new Map<string, FormGroup>();
+  const other: string[] = [];
+  for (const f of all) {
+    const first = /^\p{L}+/u.exec(f);
+    if (!first) {
+      other.push(f);
+      continue;
+    }
+    const k = wordKey(first[0]);
+    const g = groups.get(k);
+    if (g) g.forms.push(f);
+    else groups.set(k, { forms: [f], ascii: [] });
+  }
+  for (const g of groups.values()) {
+    g.forms.sort((a, b) => b.length - a.length);
+    g.ascii = g.forms.map((f) => ASCII.test(f));
+  }
+  const keys = other.sort((a, b) => b.length - a.length).map(escape);
+  return { groups, otherRe: keys.length ? new RegExp(`(?<![\\p{L}])(${keys.join('|')})(?![\\p{L}])`, 'giu') : null };
+}
+
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * A word's look-up key: lower case, compatibility-decomposed, without marks (so the long s, the Kelvin
+ * sign or a dotted capital I still find the forms the case-insensitive regex would match them with);
+ * the group's regex then decides exactly.
+ */
+function wordKey(w: string): string {
+  if (ASCII.test(w)) return w.toLowerCase();
+  return w.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ς/g, 'σ');
 }
 
 /**
@@ -139,11 +191,10 @@ export function findMentions(text: string, idx: PersonIndex): readonly Mention[]
 
 function scanMentions(text: string, idx: PersonIndex): Mention[] {
   const out: Mention[] = [];
-  for (const m of idx.re ? text.matchAll(idx.re) : []) {
-    const t = m[0];
+  for (const [start, t] of nameMatches(text, idx)) {
     if (!/^\p{Lu}/u.test(t)) continue;
     const id = idx.forms.get(t.toLowerCase());
-    if (id) out.push({ id, start: m.index!, end: m.index! + t.length, text: t });
+    if (id) out.push({ id, start, end: start + t.length, text: t });
   }
   // "the consul" when the packet makes the title unambiguous; a name already found there wins.
   for (const m of idx.titleRe ? text.matchAll(idx.titleRe) : []) {
@@ -154,3 +205,79 @@ function scanMentions(text: string, idx: PersonIndex): Mention[] {
   }
   return out.sort((a, b) => a.start - b.start);
 }
+
+/**
+ * Every match of a form in the text, left to right, none overlapping an earlier one (as a global regex
+ * gives them): at each word not inside an earlier match, its group's forms, longest first. Forms that
+ * do not start with a letter (none in a world of Roman names) are matched apart and merged in.
+ */
+function nameMatches(text: string, idx: PersonIndex): [number, string][] {
+  const found: [number, string][] = [];
+  const t = new TextView(text);
+  let end = 0;
+  for (const w of text.matchAll(/\p{L}+/gu)) {
+    const at = w.index!;
+    if (at < end) continue;
+    const g = idx.groups.get(wordKey(w[0]));
+    if (!g) continue;
+    const m = g.forms.findIndex((f, i) => formAt(t, f, g.ascii[i]!, at));
+    if (m < 0) continue;
+    const len = g.ascii[m] ? g.forms[m]!.length : formLength(text, g.forms[m]!, at);
+    found.push([at, text.slice(at, at + len)]);
+    end = at + len;
+  }
+  if (!idx.otherRe) return found;
+  const all = [...found, ...[...text.matchAll(idx.otherRe)].map((m): [number, string] => [m.index!, m[0]])].sort((a, b) => a[0] - b[0]);
+  const kept: [number, string][] = [];
+  for (const m of all) if (!kept.length || m[0] >= kept.at(-1)![0] + kept.at(-1)![1].length) kept.push(m);
+  return kept;
+}
+
+/** A text, with its ASCII letters in lower case (same length) and where its non-ASCII characters are. */
+class TextView {
+  readonly lower: string;
+  private readonly nonAscii: Int32Array | null;
+  constructor(readonly text: string) {
+    this.lower = text.replace(/[A-Z]+/g, (x) => x.toLowerCase());
+    // Prefix counts of non-ASCII code units: a slice is ASCII when the count does not change across it.
+    let n = 0;
+    let counts: Int32Array | null = null;
+    for (let i = 0; i < text.length; i++) {
+      if (text.charCodeAt(i) > 0x7f) {
+        counts ??= new Int32Array(text.length + 1);
+        n++;
+      }
+      if (counts) counts[i + 1] = n;
+    }
+    this.nonAscii = counts;
+  }
+  asciiSlice(from: number, to: number): boolean {
+    return !this.nonAscii || this.nonAscii[Math.min(to, this.text.length)] === this.nonAscii[from];
+  }
+}
+
+const LETTER_AT = /\p{L}/uy;
+
+/**
+ * Whether `form` matches at `at` as its alternative in `(?<![\p{L}])(…|form|…)(?![\p{L}])` under the
+ * flags `iu` would: case-insensitively, with no letter after it. An ASCII form against an ASCII slice
+ * is ASCII case (what `iu` does there); anything else asks the regex itself.
+ */
+function formAt(t: TextView, form: string, ascii: boolean, at: number): boolean {
+  if (ascii && t.asciiSlice(at, at + form.length)) {
+    if (!t.lower.startsWith(form, at)) return false;
+    LETTER_AT.lastIndex = at + form.length;
+    return !LETTER_AT.test(t.text);
+  }
+  return formLength(t.text, form, at) > 0;
+}
+
+/** formAt by the regex: the length of the match of `form` at `at` (case folding may change it), or 0. */
+function formLength(text: string, form: string, at: number): number {
+  const re = formRegex.get(form, () => new RegExp(`${escape(form)}(?![\\p{L}])`, 'iuy'));
+  re.lastIndex = at;
+  return re.exec(text)?.[0].length ?? 0;
+}
+
+/** One sticky regex per non-ASCII form (or form against non-ASCII text): few, and the same all season. */
+const formRegex = new BoundedMemo<string, RegExp>(20000);
