@@ -77,12 +77,15 @@ export class Checkpoints {
  * the scenes begin, fresh or resumed), scene-SC03,
  * scenes, stage-h, commit-staged, commit-applied, commit-committed; planning-blobs (once the planning
  * files' blobs are stored during the scenes, with a worker: pipeline/early-blobs.ts). Comma-separated for several
- * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead. Never set either outside tests.
+ * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name of its
+ * list it reaches (two names: a Ctrl-C, then a second one). `aureus play` adds play-canonize (a
+ * canonization starts; its commit then passes the commit-* points). Never set either outside tests.
  */
 export function testKillHook(name: string): void {
   const at = process.env.AUREUS_TEST_KILL_AT;
   if (at && at.split(',').map((s) => s.trim()).includes(name)) process.kill(process.pid, 'SIGKILL');
   // `AUREUS_TEST_SIGINT_AT=<name>`: a real Ctrl-C (SIGINT through the OS and the CLI's handler) sent
   // right after that point, so a test's interrupt lands at a known step however fast the scenes run.
-  if (process.env.AUREUS_TEST_SIGINT_AT === name) process.kill(process.pid, 'SIGINT');
+  const int = process.env.AUREUS_TEST_SIGINT_AT;
+  if (int && int.split(',').map((s) => s.trim()).includes(name)) process.kill(process.pid, 'SIGINT');
 }

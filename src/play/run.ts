@@ -37,6 +37,16 @@ export interface PlayIo {
   input: Readable;
   output: Writable;
   terminal: boolean;
+  /**
+   * Ctrl-C and SIGTERM, whatever the streams are (the CLI's interruptSignal, installed around the
+   * session): the first stops the loop once the turn in progress is played (exit 130, resumable),
+   * a second quits at once, or once a canonization in progress is committed and recorded.
+   */
+  interrupt: {
+    signal: AbortSignal;
+    raise: (sig: NodeJS.Signals) => void;
+    critical: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
+  };
 }
 
 function int(v: string | undefined, flag: string, def: number, min: number): number {
@@ -91,7 +101,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   let session: PlaySession;
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info };
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
   if (o.resume) {
     const first = store.read(o.resume)[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD });
@@ -116,40 +126,57 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   return loop(session, o, io, emit);
 }
 
-/** The turn loop over input lines: a readline REPL on a terminal, one turn per line otherwise. */
+/**
+ * The turn loop over input lines: a readline REPL on a terminal, one turn per line otherwise. Ctrl-C
+ * or SIGTERM (io.interrupt) closes the input: the line in progress is played to its end, the lines
+ * after it are not, and the session pauses (exit 130) as when the input ends.
+ */
 async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): Promise<number> {
   // A terminal's keys come decoded; piped bytes are checked for UTF-8 before readline decodes them.
   const piped = io.terminal ? null : utf8CheckedLines(io.input);
   const rl = readline.createInterface({ input: piped?.input ?? io.input, output: io.terminal ? io.output : undefined, terminal: io.terminal, historySize: 200 });
-  let interrupted = false;
-  rl.on('SIGINT', () => {
-    interrupted = true;
-    rl.close();
-  });
-  if (io.terminal) {
+  const { signal } = io.interrupt;
+  // On a terminal readline reads Ctrl-C as a key (raw mode): the same interrupt as the signal.
+  rl.on('SIGINT', () => io.interrupt.raise('SIGINT'));
+  const stop = () => rl.close();
+  signal.addEventListener('abort', stop);
+  if (io.terminal && !signal.aborted) {
     rl.setPrompt('> ');
     if (!session.done) rl.prompt();
   }
   let lineNo = 0;
-  for await (const line of rl) {
-    if (session.done) break;
-    const broken = piped?.broken(++lineNo);
-    if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
-    await session.line(line);
-    if (session.done) break;
-    if (io.terminal) rl.prompt();
+  try {
+    // Interrupted before the loop (while a resume finished its last turn): no line is read.
+    if (!signal.aborted) {
+      for await (const line of rl) {
+        // Lines already read past the interrupt are not played.
+        if (session.done || signal.aborted) break;
+        const broken = piped?.broken(++lineNo);
+        if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
+        await session.line(line);
+        if (session.done || signal.aborted) break;
+        if (io.terminal) rl.prompt();
+      }
+    }
+  } finally {
+    signal.removeEventListener('abort', stop);
+    rl.close();
   }
-  rl.close();
+  return paused(session, o, io, emit, signal.aborted);
+}
+
+/** The loop's end: `done`, and for a session not complete the paused notice (exit 130 when interrupted). */
+function paused(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void, interrupted: boolean): number {
   const s = session.state;
   emit({ type: 'done', session: s.session, turns: s.director.turn_count });
-  if (interrupted || !session.done) {
-    const held = session.postponed;
-    const staged = held ? ' with its proposals staged, not canonized' : '';
-    if (!o.json) io.stderr(`aureus: session ${s.session} paused${staged}; continue with \`aureus play --resume ${s.session}\`\n`);
-    if (interrupted) return 130;
-    // The input ended while a canonization waited (the lock, exit 9; uncommitted edits, exit 8): the
-    // scene's changes are not canon, which a script must not read as success. Nothing is lost.
-    if (held) throw new AureusError(`session ${s.session} ended with its proposals staged: ${held.message}`, { exitCode: held.exitCode, diagnostics: held.diagnostics, hint: held.hint });
-  }
+  // The turn played to its end after a Ctrl-C completed the scene: nothing is left to resume.
+  if (session.done) return 0;
+  const held = session.postponed;
+  const staged = held ? ' with its proposals staged, not canonized' : '';
+  if (!o.json) io.stderr(`aureus: session ${s.session} paused${staged}; continue with \`aureus play --resume ${s.session}\`\n`);
+  if (interrupted) return ExitCode.INTERRUPTED;
+  // The input ended while a canonization waited (the lock, exit 9; uncommitted edits, exit 8): the
+  // scene's changes are not canon, which a script must not read as success. Nothing is lost.
+  if (held) throw new AureusError(`session ${s.session} ended with its proposals staged: ${held.message}`, { exitCode: held.exitCode, diagnostics: held.diagnostics, hint: held.hint });
   return 0;
 }

@@ -5,6 +5,7 @@ import type { World } from '../domain/world.js';
 import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
+import { testKillHook } from '../pipeline/checkpoint.js';
 import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
 import { evaluate, suggestNext } from './evaluate.js';
@@ -44,6 +45,8 @@ export interface PlayDeps {
   emit: (e: PlayEvent) => void;
   /** Informational text (status, help, scene). */
   info: (text: string) => void;
+  /** Runs a canonization as one step a second Ctrl-C waits for (run.ts; the CLI's interruptSignal). */
+  critical?: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
 }
 
 /**
@@ -237,9 +240,18 @@ export class PlaySession {
    * started (canonize refuses to commit the edit as the session's). Then the proposals stay staged,
    * the user is told, and the scene goes on (a later /commit, /end or --resume canonizes). Returns
    * whether it ran.
+   *
+   * A second Ctrl-C waits for it (deps.critical): its commit and the `canonized` record that says
+   * so go out together, or a resume would judge the same proposals again against a world that has them.
    */
-  private async checkpoint(trigger: string): Promise<boolean> {
+  private checkpoint(trigger: string): Promise<boolean> {
+    const critical = this.d.critical ?? ((_what, fn) => fn());
+    return critical('the canonization in progress', () => this.canonizeStaged(trigger));
+  }
+
+  private async canonizeStaged(trigger: string): Promise<boolean> {
     let r: Awaited<ReturnType<typeof canonize>> | undefined;
+    testKillHook('play-canonize');
     for (let i = 0; !r; i++) {
       try {
         r = await canonize(this.d.root, this.state, this.d.packet, trigger);

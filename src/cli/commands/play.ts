@@ -22,8 +22,10 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice (default: play.max_input, 2000)')
     .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done; error, last, if it fails after its first event')
     .addHelpText('after', `
-On a terminal: a line-editing prompt (history with ↑/↓, Ctrl-C pauses the session, resumable).
+On a terminal: a line-editing prompt (history with ↑/↓).
 Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).
+Ctrl-C (or SIGTERM), on a terminal or not: the turn in progress ends, then the session pauses
+(exit 130, resumable); a second Ctrl-C quits at once.
 
 Examples:
   $ aureus play --as cicero --at forum --with catiline,crassus --turns 6
@@ -42,13 +44,23 @@ Examples:
       // Either way one error line: the event is written to stdout, so the boundary prints nothing.
       let wrote = false;
       const stdout = (t: string) => ((wrote = true), c.io.stdout(t));
+      // Ctrl-C and SIGTERM pause the session whatever the streams are (a terminal, a pipe, a script):
+      // installed for the whole session (a resume's last turn included), removed when it ends.
+      const { interruptSignal } = await import('./run-shared.js');
+      const id = (o.resume ?? o.session) as string | undefined;
+      const interrupt = interruptSignal(c.io.stderr, {
+        first: 'The session stays resumable.',
+        again: id ? `Continue the session with \`aureus play --resume ${id}\`.` : 'The session stays resumable (`aureus session list` names it).',
+      });
       try {
-        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY) });
+        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), interrupt });
       } catch (e) {
         if (o.json && wrote) printErrorEvent(c.io, e);
         throw e;
+      } finally {
+        interrupt.dispose();
       }
-      // Ctrl-C pauses the session (exit 130, its `done` event written): a failure for a reader all the same.
+      // Ctrl-C or SIGTERM paused the session (exit 130, its `done` event written): a failure for a reader all the same.
       if (o.json && c.exit.code === ExitCode.INTERRUPTED) printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED }));
     });
 }

@@ -52,25 +52,44 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
   return o;
 }
 
-/**
- * Ctrl-C aborts in-flight calls through an AbortSignal; the run then fails with exit 130 and
- * leaves world/ and git untouched. A second Ctrl-C exits at once (still resumable).
- */
+/** What interruptSignal gives a command: the abort signal of the first Ctrl-C, and its tools. */
+export interface Interrupt {
+  /** Aborted by the first SIGINT or SIGTERM. */
+  signal: AbortSignal;
+  /** As if `sig` reached the process: a terminal's Ctrl-C that readline reads as a key, not a signal (play). */
+  raise: (sig: NodeJS.Signals) => void;
+  /**
+   * Run `fn` as one step a second signal does not cut: that one quits (130) as soon as `fn` ends
+   * instead of at once. For a step whose effect and its record must both be written or neither
+   * (play's canonization: a commit its session log did not record would be applied again on resume).
+   */
+  critical: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
+  dispose: () => void;
+}
+
 /**
  * Ctrl-C (SIGINT) and SIGTERM during a run: the first one says so at once and aborts the run, which
  * stops at the next safe point, releases the lock and exits 130 with the run resumable; a second one
- * quits at once (still 130; the lock is released on exit, the checkpoints keep the run resumable).
+ * quits at once (still 130; the lock is released on exit, the checkpoints keep the run resumable),
+ * or once the `critical` step in progress ends.
  */
 export function interruptSignal(
   stderr: (text: string) => void = (t) => void process.stderr.write(t),
   /** What the notices say comes next (a command that is not a resumable run: `aureus import`). */
   after: { first: string; again: string } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
-): { signal: AbortSignal; dispose: () => void } {
+): Interrupt {
   const ac = new AbortController();
   let count = 0;
+  let busy: string | null = null;
+  let quitAfter = false;
   const onInt = (sig: NodeJS.Signals) => {
     count += 1;
     if (count > 1) {
+      if (busy !== null) {
+        if (!quitAfter) stderr(`\naureus: interrupted again; quitting once ${busy} ends. ${after.again}\n`);
+        quitAfter = true;
+        return;
+      }
       stderr(`\naureus: interrupted again; quitting now. ${after.again}\n`);
       process.exit(130);
     }
@@ -81,6 +100,17 @@ export function interruptSignal(
   process.on('SIGTERM', onInt);
   return {
     signal: ac.signal,
+    raise: onInt,
+    critical: async (what, fn) => {
+      const outer = busy;
+      busy = what;
+      try {
+        return await fn();
+      } finally {
+        busy = outer;
+        if (busy === null && quitAfter) process.exit(130);
+      }
+    },
     dispose: () => {
       process.off('SIGINT', onInt);
       process.off('SIGTERM', onInt);
