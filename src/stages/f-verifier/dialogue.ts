@@ -42,7 +42,7 @@ function notSpeaker(cue: string): boolean {
   return NOT_CUES.has(cue) || TITLE_CARDS.has(cue);
 }
 
-export function extractSpeeches(lines: { line: number; text: string }[], knownCues: Set<string>): Speech[] {
+export function extractSpeeches(lines: { line: number; text: string }[], knownCues: { has(cue: string): boolean }): Speech[] {
   const out: Speech[] = [];
   for (let i = 0; i < lines.length; i++) {
     const { line, text } = lines[i];
@@ -71,7 +71,7 @@ const FORM_LABEL: Record<CueForm, string> = { quoted: '> CUE: words', bold: '**C
  * What the cue reader did with this scene text, as normalisations: the cue forms other than the
  * canonical `> CUE:` it read as speakers, and the title cards it did not. `knownCues` as presence.ts.
  */
-export function cueNotes(p: ParsedWriterOutput, ctx: Pick<VerifyContext, 'packet'>, knownCues?: Set<string>): Normalisation[] {
+export function cueNotes(p: ParsedWriterOutput, ctx: Pick<VerifyContext, 'packet'>, knownCues?: { has(cue: string): boolean }): Normalisation[] {
   const lines = textLines(p);
   const cues = knownCues ?? new Set(ctx.packet.cast.map((c) => normalizeCue(c.cue)));
   const speeches = extractSpeeches(lines, cues);

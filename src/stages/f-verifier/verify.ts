@@ -71,7 +71,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     downgraded_claims: cv.downgraded,
     rejected_claims: [...ca.rejected, ...cv.rejected],
     hard: findings.some((f) => f.severity === 'hard'),
-    normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, new Set(who.byCue.keys()))],
+    normalisations: [...parsed.normalisations, ...cueNotes(parsed, ctx, who.byCue)],
     form_errors: formErrors(parsed),
   };
 }

@@ -31,50 +31,101 @@ export function words(s: string): string[] {
     .filter(Boolean);
 }
 
-/** The one candidate of the first non-empty tier, or null when none or several match. */
-function pick<T extends { id: string }>(tiers: T[][]): string | null {
-  for (const t of tiers) {
-    const ids = [...new Set(t.map((c) => c.id))];
-    if (ids.length === 1) return ids[0];
-    if (ids.length > 1) return null;
-  }
-  return null;
-}
-
 interface Person {
   id: string;
   names: string[][];
-  cast: boolean;
 }
 
-function people(ctx: NormaliseContext): Person[] {
+/** People and their names (the id's words, the name's, the cue's), by the words in them. */
+interface NameBook {
+  ids: Set<string>;
+  /** A name's words joined by spaces → who has that name. */
+  exact: Map<string, Set<string>>;
+  /** A word → the names (and whose) it is in. */
+  byWord: Map<string, { id: string; name: string[] }[]>;
+}
+
+function nameBook(persons: Iterable<Person>): NameBook {
+  const book: NameBook = { ids: new Set(), exact: new Map(), byWord: new Map() };
+  for (const p of persons) {
+    book.ids.add(p.id);
+    for (const n of p.names) {
+      const k = n.join(' ');
+      (book.exact.get(k) ?? book.exact.set(k, new Set()).get(k)!).add(p.id);
+      for (const x of new Set(n)) (book.byWord.get(x) ?? book.byWord.set(x, []).get(x)!).push({ id: p.id, name: n });
+    }
+  }
+  return book;
+}
+
+/** Who in the book is named `w` exactly (a name, or the id), and who has one name holding every word of `w`. */
+function lookUp(book: NameBook, w: string[]): { exact: string[]; partial: string[] } {
+  const exact = [...(book.exact.get(w.join(' ')) ?? [])];
+  if (book.ids.has(w.join('_'))) exact.push(w.join('_'));
+  if (!w.some((x) => !PRAENOMINA.has(x))) return { exact, partial: [] };
+  // The rarest word's names, then those holding every other word too.
+  let fewest: { id: string; name: string[] }[] | undefined;
+  for (const x of w) {
+    const l = book.byWord.get(x) ?? [];
+    if (!fewest || l.length < fewest.length) fewest = l;
+  }
+  return { exact, partial: (fewest ?? []).filter((e) => w.every((x) => e.name.includes(x))).map((e) => e.id) };
+}
+
+/**
+ * The world's characters' names, once per list of them (the episode's context). Why (issue 18,
+ * seventeenth pass): each scene listed every character of the world again and each look-up scanned
+ * them all, ~8 ms a scene at 10,000 characters.
+ */
+const worldBooks = new WeakMap<object, NameBook>();
+const NO_CHARACTERS: { id: string; name: string; cue?: string }[] = [];
+
+function worldBook(characters: { id: string; name: string; cue?: string }[]): NameBook {
+  let b = worldBooks.get(characters);
+  if (!b) worldBooks.set(characters, (b = nameBook(characters.map((c) => ({ id: c.id, names: [words(c.id), ...[c.name, c.cue].filter((n): n is string => !!n).map(words)] })))));
+  return b;
+}
+
+/**
+ * A character id from what a model wrote: the id itself; else who is named so exactly, the scene's
+ * cast first; else who has one name holding every word written (one of them more than a
+ * praenomen), the cast first. A person's names are the packet's and the world's together.
+ */
+function characterResolver(ctx: NormaliseContext): (s: string) => string | null {
   const pk = ctx.packet;
   const castIds = new Set(pk.cast.map((c) => c.id));
-  const out = new Map<string, Person>();
+  const packet = new Map<string, Person>();
   const add = (id: string, ...names: (string | undefined)[]) => {
-    const p = out.get(id) ?? { id, names: [words(id)], cast: castIds.has(id) };
+    const p = packet.get(id) ?? { id, names: [words(id)] };
     for (const n of names) if (n) p.names.push(words(n));
-    out.set(id, p);
+    packet.set(id, p);
   };
   for (const c of pk.cast) add(c.id, c.name, c.cue);
   for (const d of pk.dead) add(d.id, d.name, d.cue);
   for (const c of pk.retrieved_subgraph.characters) add(c.id, c.name);
-  for (const c of ctx.characters ?? []) add(c.id, c.name, c.cue);
-  return [...out.values()];
-}
-
-function characterResolver(ctx: NormaliseContext): (s: string) => string | null {
-  const ps = people(ctx);
-  const ids = new Set(ps.map((p) => p.id));
+  const scene = nameBook(packet.values());
+  const world = worldBook(ctx.characters ?? NO_CHARACTERS);
   return (s) => {
-    if (ids.has(s)) return s;
+    if (scene.ids.has(s) || world.ids.has(s)) return s;
     const w = words(s);
     if (!w.length) return null;
-    const exact = ps.filter((p) => p.id === w.join('_') || p.names.some((n) => n.join(' ') === w.join(' ')));
-    // Every word written is part of the name, and one of them is more than a praenomen.
-    const partial = w.some((x) => !PRAENOMINA.has(x)) ? ps.filter((p) => p.names.some((n) => w.every((x) => n.includes(x)))) : [];
-    return pick([exact.filter((p) => p.cast), exact, partial.filter((p) => p.cast), partial]);
+    const a = lookUp(scene, w);
+    const b = lookUp(world, w);
+    const exact = [...a.exact, ...b.exact];
+    const partial = [...a.partial, ...b.partial];
+    const cast = (ids: string[]) => ids.filter((id) => castIds.has(id));
+    return pick([cast(exact), exact, cast(partial), partial]);
   };
+}
+
+/** The one id of the first non-empty tier, or null when several are. */
+function pick(tiers: string[][]): string | null {
+  for (const t of tiers) {
+    const ids = new Set(t);
+    if (ids.size === 1) return [...ids][0]!;
+    if (ids.size > 1) return null;
+  }
+  return null;
 }
 
 interface Move {
@@ -104,7 +155,7 @@ function operatorResolver(ctx: NormaliseContext): (s: string) => string | null {
     const named = all.filter((m) => k.startsWith(`${key(m.name)} `) || k.startsWith(`${bare(m)} `));
     // A fragment of a description, long enough to mean something (not "the" or "a debt").
     const described = k.length < 12 ? [] : all.filter((m) => m.descriptions.some((d) => key(d).includes(k) || k.includes(key(d))));
-    return pick([exact.filter((m) => m.here), exact, named.filter((m) => m.here), named, described.filter((m) => m.here), described]);
+    return pick([exact.filter((m) => m.here), exact, named.filter((m) => m.here), named, described.filter((m) => m.here), described].map((t) => t.map((m) => m.id)));
   };
 }
 

@@ -41,7 +41,7 @@ const factionMemo = new WeakMap<PersonIndex, RegExp | null>();
 
 function factionsOf(idx: PersonIndex): RegExp | null {
   let re = factionMemo.get(idx);
-  if (re === undefined) factionMemo.set(idx, (re = factionRe([...idx.byId.values()].map((p) => p.faction ?? ''))));
+  if (re === undefined) factionMemo.set(idx, (re = factionRe([...idx.factions])));
   return re;
 }
 

@@ -24,39 +24,72 @@ function cuesOf(c: { name: string; cue: string }): string[] {
   return [...new Set([normalizeCue(c.cue), n, ...parts].filter(Boolean))];
 }
 
-export function whoIndex(ctx: VerifyContext): { byCue: Map<string, Who>; byId: Map<string, Who> } {
+/** Who a scene's cues and ids name: the world's people with the packet's over them. */
+export interface WhoIndex {
+  byCue: { get(cue: string): Who | undefined; has(cue: string): boolean };
+  byId: { get(id: string): Who | undefined };
+}
+
+function mergeWho(byId: Map<string, Who>, prior: Who | undefined, c: KnownCharacter, inCast: boolean, dead: boolean): void {
+  byId.set(c.id, {
+    id: c.id,
+    name: c.name,
+    dead: dead || (prior?.dead ?? false),
+    inCast: inCast || (prior?.inCast ?? false),
+    location: prior?.location ?? c.location,
+  });
+}
+
+/**
+ * The world's people and cues, once per list of the world's characters (the episode's verify
+ * context). Why (issue 18, seventeenth pass): every scene's index registered every character of the
+ * world again, ~10 ms a scene at 10,000 characters; a scene now adds only its packet's people.
+ */
+const worldWho = new WeakMap<readonly KnownCharacter[], { byId: Map<string, Who>; byCue: Map<string, string> }>();
+const NO_CHARACTERS: KnownCharacter[] = [];
+
+function worldWhoOf(characters: readonly KnownCharacter[]): { byId: Map<string, Who>; byCue: Map<string, string> } {
+  let w = worldWho.get(characters);
+  if (w) return w;
   const byId = new Map<string, Who>();
+  for (const c of characters) mergeWho(byId, byId.get(c.id), c, false, c.status === 'dead');
+  const byCue = new Map<string, string>();
+  for (const c of characters) for (const k of cuesOf(c)) if (!byCue.has(k)) byCue.set(k, c.id);
+  worldWho.set(characters, (w = { byId, byCue }));
+  return w;
+}
+
+export function whoIndex(ctx: VerifyContext): WhoIndex {
+  const world = worldWhoOf(ctx.characters ?? NO_CHARACTERS);
+  const scene = new Map<string, Who>();
   const p = ctx.packet;
-  const add = (c: KnownCharacter, inCast: boolean, dead: boolean) => {
-    const prior = byId.get(c.id);
-    byId.set(c.id, {
-      id: c.id,
-      name: c.name,
-      dead: dead || (prior?.dead ?? false),
-      inCast: inCast || (prior?.inCast ?? false),
-      location: prior?.location ?? c.location,
-    });
-  };
-  for (const c of ctx.characters ?? []) add(c, false, c.status === 'dead');
-  for (const c of p.retrieved_subgraph.characters) add({ id: c.id, name: c.name, cue: c.name.split(/\s+/).pop()!, status: c.status, location: c.location }, false, c.status === 'dead');
+  const add = (c: KnownCharacter, inCast: boolean, dead: boolean) => mergeWho(scene, scene.get(c.id) ?? world.byId.get(c.id), c, inCast, dead);
+  const subgraph = p.retrieved_subgraph.characters.map((c) => ({ id: c.id, name: c.name, cue: c.name.split(/\s+/).pop()!, status: c.status, location: c.location }));
+  for (const c of subgraph) add(c, false, c.status === 'dead');
   for (const d of p.dead) add({ ...d, status: 'dead' }, false, true);
   for (const c of p.cast) add(c, true, c.status === 'dead');
-  const byCue = new Map<string, Who>();
-  const cueSources: { id: string; name: string; cue: string }[] = [
-    ...p.cast,
-    ...p.dead,
-    ...(ctx.characters ?? []),
-    ...p.retrieved_subgraph.characters.map((c) => ({ id: c.id, name: c.name, cue: c.name.split(/\s+/).pop()! })),
-  ];
-  // Cast cues win over others that share a name part; first registration wins otherwise.
-  for (const c of cueSources) for (const k of cuesOf(c)) if (!byCue.has(k)) byCue.set(k, byId.get(c.id)!);
+  const byId = { get: (id: string) => scene.get(id) ?? world.byId.get(id) };
+  // Cast cues win over others that share a name part; first registration wins otherwise: the cast,
+  // the dead, the world's characters, then the subgraph's.
+  const first = new Map<string, string>();
+  for (const c of [...p.cast, ...p.dead]) for (const k of cuesOf(c)) if (!first.has(k)) first.set(k, c.id);
+  const last = new Map<string, string>();
+  for (const c of subgraph) for (const k of cuesOf(c)) if (!last.has(k)) last.set(k, c.id);
+  const idOf = (k: string) => first.get(k) ?? world.byCue.get(k) ?? last.get(k);
+  const byCue = {
+    get: (k: string) => {
+      const id = idOf(k);
+      return id === undefined ? undefined : byId.get(id);
+    },
+    has: (k: string) => idOf(k) !== undefined,
+  };
   return { byCue, byId };
 }
 
 /** Dead characters who speak or act, speakers/actors outside the cast, teleportation. */
 /** `claimedExtras` is null when the CLAIMS section is unusable: then unknown cues are not judged (no cascade). */
 /** `who` is whoIndex(ctx), when the caller has it already (verify.ts reads its cues for the cue notes too). */
-export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[] | null, who = whoIndex(ctx)): Finding[] {
+export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsUsable: boolean, claimedExtras: string[] | null, who: WhoIndex = whoIndex(ctx)): Finding[] {
   const out: Finding[] = [];
   const pk = ctx.packet;
   const scene = pk.scene_id;
@@ -74,7 +107,7 @@ export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsU
     out.push(finding('AUR5014', 'hard', scene, 'invariant.teleport', { name: w.name, location: pk.setting.location_name, from: w.location, days, available: 0 }, span));
   };
 
-  const speeches = extractSpeeches(textLines(p), new Set(byCue.keys()));
+  const speeches = extractSpeeches(textLines(p), byCue);
   const seen = new Set<string>();
   for (const s of speeches) {
     const w = byCue.get(s.cue);
