@@ -4,7 +4,7 @@
 // child. Prints a table with pass/fail per target; exits 1 when a figure is missing (its data, a
 // world that failed to build, a run that failed) — a missing figure is never a pass.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -137,6 +137,24 @@ for (let i = 0; i < reps; i++) {
   });
 }
 results.plan = worlds.map((w, k) => ({ ...w, dir: undefined, ...(planFailed.has(k) ? null : { warm: summary(planRuns[k].warm), cold: summary(planRuns[k].cold) }) }));
+// A whole offline episode on each synthetic world, as a user runs it right after the import (a copy
+// of the world without .aureus/: no index entry, no planning checkpoint of the plans above). No target:
+// it shows whether the scenes' stages (E–G) grow with the world (seventeenth pass: stage F named every
+// character of the world in each scene, ~2 minutes an episode at 10,000 characters).
+results.episode_run_synthetic = [];
+for (const w of worlds.filter((x) => x.synthetic)) {
+  log(`(e) offline episode run on ${w.label} (copies of the world)…`);
+  if (w.chars >= 10000) env.AUREUS_MAX_FILE_BYTES = String(64 * 1024 * 1024);
+  const prepare = (i) => {
+    const world = path.join(tmp, `run-${w.chars}-${i}`);
+    cpSync(w.dir, world, { recursive: true });
+    rmSync(path.join(world, '.aureus'), { recursive: true, force: true });
+    return { world };
+  };
+  const s = measure(`episode run ${w.label}`, (o) => [bin, '-C', o.world, 'episode', 'run', '--provider', 'offline', '--json'], prepare, w.chars >= 10000 ? Math.min(reps, 3) : reps);
+  delete env.AUREUS_MAX_FILE_BYTES;
+  results.episode_run_synthetic.push({ label: w.label, chars: w.chars, ...s });
+}
 rmSync(tmp, { recursive: true, force: true });
 
 // Targets (issue 18). Growth: CPU ratio per 10× characters, from 100 to 10,000.
@@ -171,6 +189,7 @@ row('`node -e 0`', results.node_e0);
 row('`aureus --help`', results.help);
 row('`episode run` (offline, fresh starter world, commit included)', results.episode_run);
 for (const p of results.plan) for (const mode of MODES) row(`\`episode plan\` ${p.label}, ${p.chars} characters, index ${mode}`, p[mode]);
+for (const r of results.episode_run_synthetic) row(`\`episode run\` (offline) ${r.label}, right after the import (no target)`, r);
 md += `\n## Issue 18 targets\n\n| target | measured | result |\n|---|---|---|\n`;
 for (const t of results.targets) md += `| ${t.name} | ${t.value ?? 'MISSING'}${t.value === null ? '' : t.unit === '×' ? '×' : ' ' + t.unit} | ${t.pass === null ? 'MISSING' : t.pass ? 'pass' : 'FAIL'} |\n`;
 if (missing.length) md += `\nMissing figures:\n${missing.map((m) => `- ${m}`).join('\n')}\n`;
