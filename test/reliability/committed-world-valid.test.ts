@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli, copyRepo, editJson, git, makeWorld } from '../pipeline/world.js';
 import { steps, type FakeRequest } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { modelAnswer } from './fake-model.js';
@@ -10,7 +10,7 @@ import { isWriter, sceneOf, sectionsOf } from './real-style-model.js';
  * plan's deltas, not the answer's): an answer the verifier accepts must never commit a world that
  * `aureus validate` then refuses, which would stop every later command (exit 3) until a rollback.
  * Whole episodes through the real SDK against the local Messages API, with one claim added to
- * SC01's answer.
+ * SC01's answer; and the gate before the commit (h-commit/valid-world.ts) for what else could break it.
  */
 const server = useFakeAnthropic({ resetEachTest: true });
 let pristine = '';
@@ -43,5 +43,24 @@ describe('a committed episode is a valid world', () => {
     expect(report).toMatch(/"code": "AUR5044"[\s\S]*?claim c_davus names the subject \\"davus\\"/);
     const v = await cli(['validate'], w);
     expect(v.code, v.stdout + v.stderr).toBe(0);
+  }, 180_000);
+
+  it('an operator effect writing a value its file refuses commits nothing: AUR6026, exit 6, the world still valid', async () => {
+    // validate checks an operator's paths, not its literal values: this world is valid until the effect lands.
+    const w = copyRepo(pristine, 'committed-valid-flag');
+    editJson(w, 'operators/operators.json', (v: { operators: { id: string; effects: unknown[] }[] }) => {
+      v.operators.find((o) => o.id === 'op_reconciliation')!.effects.push({ op: 'add', path: 'relationships.actor.target.flags', value: 'Reconciled Friends' });
+    });
+    git(w, 'commit', '-qam', 'an operator with a flag out of pattern');
+    expect((await cli(['validate'], w)).code).toBe(0);
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await cli(['episode', 'run'], w);
+    expect(r.code, r.stderr.slice(-1500)).toBe(6);
+    expect(r.stderr).toMatch(/AUR6026 the changes of s01e01 would commit a world `aureus validate` refuses/);
+    expect(r.stderr).toMatch(/world\/relationships\.json\n\s+\/relationships\/\d+\/flags\/\d+: error AUR1021 id "Reconciled Friends"/);
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'tag', '--list')).toBe('');
+    expect(git(w, 'status', '--porcelain', '--', 'world', 'operators', 'seasons')).toBe('');
+    expect((await cli(['validate'], w)).code).toBe(0);
   }, 180_000);
 });
