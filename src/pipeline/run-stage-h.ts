@@ -48,6 +48,8 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const input = { ref: i.ref, seed: i.seed, world: i.world, context, proposals, plan, packets, scenes: i.scenes.scenes, report: i.scenes.report, runDir: i.runRel };
   const out = stageH(input);
   (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(i.world, out.world, i.ref.episode, i.ref.id);
+  // Before the recap call: an episode that cannot be committed spends nothing more.
+  (await import('../stages/h-commit/valid-world.js')).requireValidWorld(i.world, out.world, i.ref.id, i.runRel);
   const recapRes = await i.llm.complete({
     role: 'recap',
     system: RECAP_SYSTEM,

@@ -29,6 +29,8 @@ export interface VerifyContext {
   travelDays?: (from: string, to: string) => number | undefined;
   characters?: KnownCharacter[];
   canon?: CanonFact[];
+  /** Every id a canon fact's subject may name (world-context.ts canonSubjects); absent: not judged. */
+  subjects?: ReadonlySet<string>;
   /**
    * The plan's prerequisite checks per application id, evaluated by the Director on the projected
    * state before the application (EpisodePlan beats[].applications[].prereqs). Absent: not judged.

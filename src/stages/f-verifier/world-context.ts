@@ -2,13 +2,26 @@ import type { World } from '../../domain/world.js';
 import type { LexiconEntry } from '../e-writer/types.js';
 import type { KnownCharacter, VerifyContext } from './context.js';
 
+/** A list of entities as the verifier needs it: their ids. */
+type Ids = readonly { id: string }[];
+
 /** The parts of a world the verifier reads: plain data, which a worker thread can be sent (stages/verify-pool.ts). */
 export interface WorldVerifySource {
   world: Pick<World['world'], 'locations' | 'travel'>;
   characters: Pick<World['characters'], 'characters'>;
   canon?: Pick<World['canon'], 'facts'>;
   operators?: Pick<World['operators'], 'operators'>;
+  /**
+   * The other entities a canon fact's subject may name (ids are enough). With the characters and
+   * locations, every id store/references.ts accepts as a subject; absent, subjects are not judged.
+   */
+  factions?: { factions: Ids };
+  secrets?: { secrets: Ids };
+  threads?: { threads: Ids };
+  assets?: { cash_ledger: Ids; goods: Ids; contracts: Ids; networks: Ids };
 }
+
+const idsOf = (list: Ids): { id: string }[] => list.map((e) => ({ id: e.id }));
 
 /** An episode's base context as data: the world's parts, the lexicon, the plan's prerequisites, the word floor. */
 export interface VerifyBaseSpec {
@@ -25,7 +38,33 @@ export function verifySource(world: World): WorldVerifySource {
     characters: { characters: world.characters.characters },
     ...(world.canon ? { canon: { facts: world.canon.facts } } : {}),
     ...(world.operators ? { operators: { operators: world.operators.operators } } : {}),
+    ...subjectSource(world),
   };
+}
+
+/** The other entities a subject may name, ids only (a worker is sent the ids, not every secret's text); none from a partial world. */
+function subjectSource(world: Partial<World>): Pick<WorldVerifySource, 'factions' | 'secrets' | 'threads' | 'assets'> {
+  const { factions: f, secrets: s, threads: t, assets: a } = world;
+  if (!f || !s || !t || !a) return {};
+  return {
+    factions: { factions: idsOf(f.factions) },
+    secrets: { secrets: idsOf(s.secrets) },
+    threads: { threads: idsOf(t.threads) },
+    assets: { cash_ledger: idsOf(a.cash_ledger), goods: idsOf(a.goods), contracts: idsOf(a.contracts), networks: idsOf(a.networks) },
+  };
+}
+
+/**
+ * Every id a canon fact's subject may name (store/references.ts checks canon.json against the same
+ * entities: AUR1022 for any other), or undefined when the source lacks some of them.
+ */
+export function canonSubjects(w: WorldVerifySource): ReadonlySet<string> | undefined {
+  if (!w.factions || !w.secrets || !w.threads || !w.assets) return undefined;
+  const a = w.assets;
+  const lists: Ids[] = [w.characters.characters, w.world.locations, w.factions.factions, w.secrets.secrets, w.threads.threads, a.cash_ledger, a.goods, a.contracts, a.networks];
+  const ids = new Set<string>();
+  for (const list of lists) for (const e of list) ids.add(e.id);
+  return ids;
 }
 
 /**
@@ -62,7 +101,8 @@ export function knownCharacters(world: Pick<WorldVerifySource, 'characters'>): K
 /** Everything but the packet: what the pipeline verifies each scene against. */
 export function worldVerifyContext(world: WorldVerifySource, lexicon: LexiconEntry[]): Omit<VerifyContext, 'packet'> {
   const operators = (world.operators?.operators ?? []).map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) }));
-  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), canon: world.canon?.facts ?? [], operators };
+  const subjects = canonSubjects(world);
+  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), canon: world.canon?.facts ?? [], operators, ...(subjects ? { subjects } : {}) };
 }
 
 /** The context every scene of an episode is verified against, but its packet: the same in the main thread and in a worker. */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
+import { verifySource, worldVerifyContext } from '../../../src/stages/f-verifier/world-context.js';
+import { readStarterWorld } from '../../support/starter-world.js';
 import { ctx, fixture, packet } from './helpers.js';
 
 /**
@@ -85,6 +87,33 @@ describe('deterministic verifier rules', () => {
     expect(v.downgraded_claims).toEqual([{ id: 'c3', kind: 'rumor', text: 'The villa has a cracked fresco of Mars.', holders: ['crassus', 'cicero', 'tertulla'] }]);
     expect(v.rejected_claims).toEqual([]);
     expect(v.findings.map((f) => [f.code, f.severity])).toEqual([['AUR5040', 'soft']]);
+  });
+
+  it('keeps an accepted claim whose subject names nothing in the world, without the subject (soft AUR5044)', () => {
+    const raw = fixture('clean.txt')
+      .replace('"text":"Sosia, a doorkeeper at Villa of Crassus"}', '"text":"Sosia, a doorkeeper at Villa of Crassus","subject":"sosia"}')
+      .replace('"text":"At Villa of Crassus there is a bust of Catilina turned to face the wall."}', '"text":"At Villa of Crassus there is a bust of Catilina turned to face the wall.","subject":"villa_crassus"}');
+    const v = verifySceneOutput(raw, { ...ctx(), subjects: new Set(['crassus', 'cicero', 'tertulla', 'villa_crassus']) });
+    expect(v.accepted_claims).toEqual([
+      { id: 'c1', kind: 'minor_character', text: 'Sosia, a doorkeeper at Villa of Crassus' },
+      { id: 'c2', kind: 'object', text: 'At Villa of Crassus there is a bust of Catilina turned to face the wall.', subject: 'villa_crassus' },
+    ]);
+    expect(v.findings.map((f) => [f.code, f.severity, f.message])).toEqual([
+      ['AUR5044', 'soft', 'claim c1 names the subject "sosia", which no entity of the world has as its id: it becomes canon without a subject'],
+    ]);
+    expect(v.hard).toBe(false);
+    // A packet alone (scene verify without a world): subjects are not judged.
+    expect(verifySceneOutput(raw, ctx()).accepted_claims[0]).toHaveProperty('subject', 'sosia');
+  });
+
+  it('judges subjects against every entity canon.json may name: characters, places, factions, secrets, threads, assets', () => {
+    const world = readStarterWorld();
+    const subjects = worldVerifyContext(verifySource(world), []).subjects!;
+    const a = world.assets;
+    for (const e of [world.characters.characters[0], world.world.locations[0], world.factions.factions[0], world.secrets.secrets[0], world.threads.threads[0], a.cash_ledger[0], a.goods[0], a.contracts[0], a.networks[0]]) {
+      expect(subjects.has(e!.id), e!.id).toBe(true);
+    }
+    expect(subjects.has('davus')).toBe(false);
   });
 
   it('rejects the claims that break a rule and keeps the rest', () => {

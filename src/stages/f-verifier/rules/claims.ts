@@ -168,7 +168,24 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''):
     else canon.push(c);
   }
   overLimit(canon, allowed.max, sceneText, living, v, scene);
+  withoutUnknownSubjects(v, ctx.subjects, scene);
   return v;
+}
+
+/**
+ * An accepted claim whose subject names nothing in the world ("subject": "davus" for the porter it
+ * invents) becomes canon without it: canon.json may name only ids the world has (store/references.ts,
+ * AUR1022), so committing it would leave a world every later command refuses. The text is kept and
+ * the scene does not fail for an honest extra (soft AUR5044).
+ */
+function withoutUnknownSubjects(v: ClaimsVerdict, subjects: ReadonlySet<string> | undefined, scene: string): void {
+  if (!subjects) return;
+  v.accepted = v.accepted.map((c) => {
+    if (c.subject === undefined || subjects.has(c.subject)) return c;
+    v.findings.push(finding('AUR5044', 'soft', scene, 'claims.unknown_subject', { claim: c.id, subject: c.subject }));
+    const { subject: _unknown, ...kept } = c;
+    return kept;
+  });
 }
 
 /** Keeps the `max` strongest canon claims (ties: the earlier); the rest become rumours of the living cast. */
