@@ -23,8 +23,12 @@ export interface Mention {
   readonly text: string;
 }
 
-/** Praenomina are shared by half the Senate: never a name on their own. */
-const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus']);
+/**
+ * Praenomina are shared by half the Senate: never a name on their own; nor their abbreviations of
+ * three letters ("Ser." of Ser. Vibius Macer is not the one Servius of the cast; shorter ones are
+ * too short to be forms).
+ */
+const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus', 'ser', 'sex', 'app', 'mam', 'num']);
 
 /** English forms of Latin name parts, as English prose names these men. */
 const ENGLISH: Record<string, string[]> = {
@@ -45,7 +49,13 @@ export interface PersonIndex {
   byId: Map<string, Person>;
   /** Lower-case name form → person id; forms shared by two people who are not resolved by the cast are dropped. */
   forms: Map<string, string>;
-  /** The single regex over every form, longest first. */
+  /**
+   * Forms of two words or more that name several people none of whom the cast singles out ("Sergius
+   * Scaurus" when two men bear that name): no mention of anyone, but the regex matches them, so the
+   * part one of them shares with a cast member ("Sergius" of Sergius Murena) is not read inside them.
+   */
+  shared: Map<string, readonly string[]>;
+  /** The single regex over every form and shared form, longest first. */
   re: RegExp | null;
   /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
   titles: Map<string, string>;
@@ -108,16 +118,18 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   const owners = new Map<string, Set<string>>();
   for (const p of byId.values()) for (const f of formsOf(p.name, cues.get(p.id))) (owners.get(f) ?? owners.set(f, new Set()).get(f)!).add(p.id);
   const forms = new Map<string, string>();
+  const shared = new Map<string, readonly string[]>();
   for (const [f, ids] of owners) {
     const list = [...ids];
     const cast = list.filter((id) => byId.get(id)!.inCast);
     if (list.length === 1) forms.set(f, list[0]);
     else if (cast.length === 1) forms.set(f, cast[0]);
+    else if (f.includes(' ')) shared.set(f, Object.freeze(list.sort()));
   }
-  const keys = [...forms.keys()].sort((a, b) => b.length - a.length).map(escape);
+  const keys = [...forms.keys(), ...shared.keys()].sort((a, b) => b.length - a.length).map(escape);
   const re = keys.length ? new RegExp(`(?<![\\p{L}])(${keys.join('|')})(?![\\p{L}])`, 'giu') : null;
   const titles = titleIndex(ctx);
-  return { byId, forms, re, titles, titleRe: titleRegex(titles) };
+  return { byId, forms, shared, re, titles, titleRe: titleRegex(titles) };
 }
 
 /**
@@ -126,31 +138,55 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
  * signatures scan the same texts (about half of a starter episode's scans were repeats; issue 18,
  * eleventh pass). Frozen, as every caller shares one answer; kept as long as the index is.
  */
-const mentionMemo = new WeakMap<PersonIndex, Map<string, readonly Mention[]>>();
+const mentionMemo = new WeakMap<PersonIndex, Map<string, Names>>();
 
-/** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
-export function findMentions(text: string, idx: PersonIndex): readonly Mention[] {
+/** A shared form found in the text (PersonIndex.shared): the people it may name. */
+export interface SharedName {
+  readonly ids: readonly string[];
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Names {
+  mentions: readonly Mention[];
+  shared: readonly SharedName[];
+}
+
+function namesIn(text: string, idx: PersonIndex): Names {
   let memo = mentionMemo.get(idx);
   if (!memo) mentionMemo.set(idx, (memo = new Map()));
   let hit = memo.get(text);
-  if (!hit) memo.set(text, (hit = Object.freeze(scanMentions(text, idx))));
+  if (!hit) memo.set(text, (hit = scanMentions(text, idx)));
   return hit;
 }
 
-function scanMentions(text: string, idx: PersonIndex): Mention[] {
+/** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
+export function findMentions(text: string, idx: PersonIndex): readonly Mention[] {
+  return namesIn(text, idx).mentions;
+}
+
+/** Shared forms in a piece of text, in order: names that may be any of several people (PersonIndex.shared). */
+export function findSharedNames(text: string, idx: PersonIndex): readonly SharedName[] {
+  return namesIn(text, idx).shared;
+}
+
+function scanMentions(text: string, idx: PersonIndex): Names {
   const out: Mention[] = [];
+  const shared: SharedName[] = [];
   for (const m of idx.re ? text.matchAll(idx.re) : []) {
     const t = m[0];
     if (!/^\p{Lu}/u.test(t)) continue;
     const id = idx.forms.get(t.toLowerCase());
     if (id) out.push({ id, start: m.index!, end: m.index! + t.length, text: t });
+    const ids = idx.shared.get(t.toLowerCase());
+    if (ids) shared.push(Object.freeze({ ids, start: m.index!, end: m.index! + t.length }));
   }
   // "the consul" when the packet makes the title unambiguous; a name already found there wins.
   for (const m of idx.titleRe ? text.matchAll(idx.titleRe) : []) {
     const id = idx.titles.get(m[1].toLowerCase().replace(/\s+/g, ' '));
     const start = m.index!;
     const end = start + m[0].length;
-    if (id && !out.some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
+    if (id && ![...out, ...shared].some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
   }
-  return out.sort((a, b) => a.start - b.start);
+  return { mentions: Object.freeze(out.sort((a, b) => a.start - b.start)), shared: Object.freeze(shared) };
 }
