@@ -12,7 +12,7 @@ import { worldVerifyContext } from '../../../src/stages/f-verifier/world-context
 import { sentencesOf, tagsOnly } from '../../../src/stages/f-verifier/prose/parse.js';
 import { MODAL, plainNextWord, STATIVE, subjectVerb } from '../../../src/stages/f-verifier/prose/subjects.js';
 import { findMentions, personIndex, type PersonIndex } from '../../../src/stages/f-verifier/prose/names.js';
-import { couldMatch, couldMatchBound, passageBound, places, roughSignature } from '../../../src/stages/f-verifier/prose/facts.js';
+import { couldMatch, couldMatchBound, passageBound, passageEntities, roughSignature } from '../../../src/stages/f-verifier/prose/facts.js';
 import { possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
 import { claimRules, NAME_PATTERNS_MAX, namePatternsHeld } from '../../../src/stages/f-verifier/rules/claims.js';
 
@@ -35,7 +35,7 @@ beforeAll(async () => {
 
 /** The people and places of a text, read on the whole text (what a window's were before the pass). */
 function direct(text: string): string[] {
-  return [...new Set([...findMentions(text, idx).map((m) => `@${m.id}`), ...places(text, idx)])].sort();
+  return [...passageEntities(text, idx)].sort();
 }
 
 describe("a window's people and places are its two sentences'", () => {
@@ -85,7 +85,11 @@ describe('the bound read once per passage is the bound read per fact', () => {
       for (let i = 0; i + 1 < sentences.length; i += 3) {
         for (const p of [sentences[i], `${sentences[i]}\u2063${sentences[i + 1]}`]) {
           const b = passageBound(p, idx);
-          const shared = [...sig.entities].filter((e) => b.entities.has(e)).length;
+          // A fact's entity is held by the passage's own (a shared name's by any of its bearers), a
+          // word also by that word inside a name of one of the fact's people (`word#@id|…`).
+          const people = new Set([...sig.entities].filter((e) => e.startsWith('@')).flatMap((e) => e.split('|')));
+          const inName = (e: string) => [...b.entities].some((x) => x.startsWith(`${e}#`) && x.slice(e.length + 1).split('|').some((y) => people.has(y)));
+          const shared = [...sig.entities].filter((e) => e.split('|').some((x) => b.entities.has(x)) || (!e.startsWith('@') && inName(e))).length;
           const parts = p.split('\u2063').map(possibleRoots);
           const most = [...sig.roots].filter((r) => parts.some((c) => c.has(r))).length;
           const expected = most >= 2 && 1.5 * shared + most >= 4.5;

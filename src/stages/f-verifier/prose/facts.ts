@@ -1,12 +1,37 @@
-import { findMentions, type PersonIndex } from './names.js';
+import { findMentions, findSharedNames, type PersonIndex } from './names.js';
 import { headOf } from './synonyms.js';
 import { contentRoots, possibleRoots } from './roots.js';
 
-/** What a forbidden fact is about: its people and places, and the roots of its content words. */
+/**
+ * What a forbidden fact is about: its people and places, and the roots of its content words. A
+ * person is `@id`; a name several people bear (names.ts shared) is their ids joined by `|`, and a
+ * passage shares it when it names any of them.
+ */
 export interface FactSignature {
   text: string;
   entities: Set<string>;
   roots: Set<string>;
+}
+
+/**
+ * Whether a passage's entities hold a fact's entity: one of its people, for a shared name; for a
+ * word, the word alone, or inside a name of one of the fact's people (`people`, peopleOf). "Mucius"
+ * of Mucius Cato is no evidence for a fact about M. Mucius Brutus.
+ */
+export function holds(passage: Set<string>, entity: string, people: Set<string>): boolean {
+  if (passage.has(entity) || (entity.includes('|') && entity.split('|').some((x) => passage.has(x)))) return true;
+  if (entity.startsWith('@')) return false;
+  for (const e of passage) if (e.startsWith(`${entity}#`) && e.slice(entity.length + 1).split('|').some((x) => people.has(x))) return true;
+  return false;
+}
+
+/** A fact's people, each of a shared name's bearers among them; read once per signature (bounded against every passage). */
+const peopleMemo = new WeakMap<FactSignature, Set<string>>();
+
+export function peopleOf(sig: FactSignature): Set<string> {
+  let hit = peopleMemo.get(sig);
+  if (!hit) peopleMemo.set(sig, (hit = new Set([...sig.entities].filter((e) => e.startsWith('@')).flatMap((e) => e.split('|')))));
+  return hit;
 }
 
 /** The quoted fact inside a packet constraint: `No one here knows it, so it must not be stated as fact: "…"`. */
@@ -18,15 +43,49 @@ export function quotedFact(constraint: string): string | null {
 
 /** Capitalised words after the first word that name no person: places and things (Ostia, Sardinia). */
 export function places(text: string, idx: PersonIndex): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/(?<=[\s(])(\p{Lu}\p{Ll}{3,})/gu)) if (!idx.forms.has(m[1].toLowerCase())) out.push(m[1].toLowerCase());
+  return placesAt(text, idx).map((p) => p.word);
+}
+
+/**
+ * placesAt's words, and a word of a name no form resolves wherever it stands: a sentence, a quote or
+ * a fact opens with its subject ("Cassia paid the divisores…", two women bear the name), where any
+ * other capitalised word ("They", "There") is skipped.
+ */
+function placesAt(text: string, idx: PersonIndex): { word: string; at: number }[] {
+  const out: { word: string; at: number }[] = [];
+  const words = nameWords(idx);
+  for (const m of text.matchAll(/(?<![\p{L}])(\p{Lu}\p{Ll}{3,})/gu)) {
+    const w = m[1].toLowerCase();
+    if (!idx.forms.has(w) && (/[\s(]/.test(text[m.index! - 1] ?? '') || words.has(w))) out.push({ word: w, at: m.index! });
+  }
   return out;
+}
+
+/**
+ * A passage's places, a word inside a name the passage resolves marked with that name's people
+ * (`word#@id|@id`): a word of one man's name ("Mucius" of Mucius Cato) is his, not every Mucius's.
+ */
+function passagePlaces(passage: string, idx: PersonIndex): string[] {
+  const names = [...findMentions(passage, idx).map((m) => ({ start: m.start, end: m.end, ids: [m.id] })), ...findSharedNames(passage, idx)];
+  return placesAt(passage, idx).map(({ word, at }) => {
+    const n = names.find((x) => x.start <= at && at < x.end);
+    return n ? `${word}#${n.ids.map((id) => `@${id}`).join('|')}` : word;
+  });
+}
+
+/**
+ * A passage's people and places read on its whole text: each person named (a shared name: each of
+ * its bearers, as it may be any of them) and each place (passagePlaces).
+ */
+export function passageEntities(passage: string, idx: PersonIndex): Set<string> {
+  const people = [...findMentions(passage, idx).map((m) => `@${m.id}`), ...findSharedNames(passage, idx).flatMap((n) => n.ids.map((id) => `@${id}`))];
+  return new Set([...people, ...passagePlaces(passage, idx)]);
 }
 
 /** A passage's people and places, kept per person index: each fact is matched against every sentence and window. */
 const entityMemo = new WeakMap<PersonIndex, Map<string, Set<string>>>();
 
-function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
+export function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
   let memo = entityMemo.get(idx);
   if (!memo) entityMemo.set(idx, (memo = new Map()));
   let hit = memo.get(passage);
@@ -34,7 +93,7 @@ function entitiesOf(passage: string, idx: PersonIndex): Set<string> {
     // A window's are its sentences' (each read once): no name, title or place pattern matches U+2063
     // or looks across it (a letter or white space), so none spans the join or reads it differently.
     const parts = passage.split('\u2063');
-    hit = parts.length > 1 ? new Set(parts.flatMap((x) => [...entitiesOf(x, idx)])) : new Set([...findMentions(passage, idx).map((m) => `@${m.id}`), ...places(passage, idx)]);
+    hit = parts.length > 1 ? new Set(parts.flatMap((x) => [...entitiesOf(x, idx)])) : passageEntities(passage, idx);
     memo.set(passage, hit);
   }
   return hit;
@@ -63,25 +122,56 @@ export function passageBound(passage: string, idx: PersonIndex): PassageBound {
 /** couldMatch on a passage's bound. */
 export function couldMatchBound(b: PassageBound, sig: FactSignature): boolean {
   let shared = 0;
-  for (const e of sig.entities) if (b.entities.has(e)) shared++;
+  const people = peopleOf(sig);
+  for (const e of sig.entities) if (holds(b.entities, e, people)) shared++;
   let most = 0;
   for (const r of sig.roots) if (b.could.some((c) => c.has(r))) most++;
   return most >= 2 && 1.5 * shared + most >= 4.5;
 }
 
+/** The lower-case words of the names of everyone a person index knows (names.ts keeps the world's once per episode). */
+export function nameWords(idx: PersonIndex): { has(word: string): boolean } {
+  return idx.nameWords;
+}
+
+/** A fact's people (a shared name as one entity: its bearers joined by `|`) and places. */
+function factEntities(fact: string, idx: PersonIndex): Set<string> {
+  const shared = findSharedNames(fact, idx).map((n) => n.ids.map((id) => `@${id}`).join('|'));
+  return new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...shared, ...places(fact, idx)]);
+}
+
+/**
+ * The roots the words of a fact's names could have, with an abbreviated praenomen before one ("Ser."
+ * of "Ser. Sergius Scaurus"): a name is the fact's person, counted once as an entity, not its
+ * predicate. Left in, "Sergius" of another man (Sergius Murena) would count for a fact about Ser.
+ * Sergius Scaurus. (compromise tags most names ProperNoun and gives them no root; not all.)
+ */
+function nameRoots(fact: string, idx: PersonIndex): Set<string> {
+  const out = new Set<string>();
+  // Names only: a title ("the consul") keeps its word, which the prose may say of the same man.
+  const names = findMentions(fact, idx).filter((m) => idx.forms.has(m.text.toLowerCase()));
+  for (const n of [...names, ...findSharedNames(fact, idx)]) {
+    const abbrev = /(?<![\p{L}])\p{Lu}\p{Ll}{0,2}\.\s*$/u.exec(fact.slice(0, n.start))?.[0] ?? '';
+    for (const r of possibleRoots(`${abbrev}${fact.slice(n.start, n.end)}`)) out.add(r);
+  }
+  return out;
+}
+
 /** A signature whose roots hold every root of signature()'s, read without tagging the fact: for couldMatch only. */
 export function roughSignature(fact: string, idx: PersonIndex): FactSignature {
-  const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
+  const entities = factEntities(fact, idx);
   const roots = new Set(possibleRoots(fact));
   for (const e of entities) roots.delete(headOf(e));
+  for (const r of nameRoots(fact, idx)) roots.delete(r);
   return { text: fact, entities, roots };
 }
 
 export function signature(fact: string, idx: PersonIndex): FactSignature {
-  const entities = new Set([...findMentions(fact, idx).map((m) => `@${m.id}`), ...places(fact, idx)]);
+  const entities = factEntities(fact, idx);
   // A copy: the memoised roots of the fact's text stay as tagging gave them.
   const roots = new Set(contentRoots(fact));
   for (const e of entities) roots.delete(headOf(e));
+  for (const r of nameRoots(fact, idx)) roots.delete(r);
   return { text: fact, entities, roots };
 }
 
@@ -91,7 +181,8 @@ export function signature(fact: string, idx: PersonIndex): FactSignature {
  */
 export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex): { entities: number; roots: number } | null {
   if (!couldMatch(passage, sig, idx)) return null;
-  const shared = [...sig.entities].filter((e) => entitiesOf(passage, idx).has(e)).length;
+  const people = peopleOf(sig);
+  const shared = [...sig.entities].filter((e) => holds(entitiesOf(passage, idx), e, people)).length;
   const roots = contentRoots(passage);
   const common = [...sig.roots].filter((r) => roots.has(r)).length;
   if (common >= 2 && 1.5 * shared + common >= 4.5) return { entities: shared, roots: common };

@@ -13,8 +13,12 @@ import { BoundedMemo } from '../../../core/bounded-memo.js';
  * the whole regex's alternative would have matched (formAt).
  */
 
-/** Praenomina are shared by half the Senate: never a name on their own. */
-const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus']);
+/**
+ * Praenomina are shared by half the Senate: never a name on their own; nor their abbreviations of
+ * three letters ("Ser." of Ser. Vibius Macer is not the one Servius of the cast; shorter ones are
+ * too short to be forms).
+ */
+const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus', 'ser', 'sex', 'app', 'mam', 'num']);
 
 /** English forms of Latin name parts, as English prose names these men. */
 const ENGLISH: Record<string, string[]> = {
@@ -91,7 +95,7 @@ export function formGroup(forms: string[]): FormGroup {
 export interface FormSource {
   /** The group of forms whose first word has this key (resolved or not). */
   group(key: string): FormGroup | undefined;
-  /** Whether the form names someone here (a form two people share may not). */
+  /** Whether the form is read as a name here: it names someone, or it is a shared name (names.ts). */
   resolves(form: string): boolean;
   /** Forms that do not start with a letter (none in a world of Roman names), as one regex, or null. */
   otherRe: RegExp | null;

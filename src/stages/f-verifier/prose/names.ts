@@ -27,8 +27,16 @@ export interface PersonIndex {
   byId: { get(id: string): Person | undefined };
   /** Lower-case name form → person id; forms shared by two people who are not resolved by the cast name no one. */
   forms: { get(form: string): string | undefined; has(form: string): boolean; keys(): Iterable<string> };
+  /**
+   * Forms of two words or more that name several people none of whom the cast singles out ("Sergius
+   * Scaurus" when two men bear that name): no mention of anyone, but they are read as names, so the
+   * part one of them shares with a cast member ("Sergius" of Sergius Murena) is not read inside them.
+   */
+  shared: { get(form: string): readonly string[] | undefined; keys(): Iterable<string> };
   /** The factions of the packet's people, in the order the index met them. */
   factions: readonly string[];
+  /** The lower-case words of the names of everyone the index knows (split at spaces and dots). */
+  nameWords: { has(word: string): boolean };
   source: FormSource;
   /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
   titles: Map<string, string>;
@@ -49,10 +57,12 @@ interface WorldNames {
   /** Each character's forms (by the world's name and cue), and each form's owners. */
   formsOf: Map<string, readonly string[]>;
   owners: Map<string, string[]>;
-  /** Forms with one owner: what they name in a scene none of whose people has them. */
+  /** Forms with one owner: what they name in a scene none of whose people has them; and the shared ones (several, with a space). */
   resolved: Map<string, string>;
+  shared: Map<string, readonly string[]>;
   groups: Map<string, FormGroup>;
   other: string[];
+  nameWords: Set<string>;
 }
 
 const NO_CHARACTERS: KnownCharacter[] = [];
@@ -88,19 +98,27 @@ function worldNames(characters: readonly KnownCharacter[]): WorldNames {
     for (const f of forms) (owners.get(f) ?? owners.set(f, []).get(f)!).push(p.id);
   }
   const resolved = new Map<string, string>();
+  const shared = new Map<string, readonly string[]>();
   const byKey = new Map<string, string[]>();
   const other: string[] = [];
   for (const [f, ids] of owners) {
     if (ids.length === 1) resolved.set(f, ids[0]!);
+    else if (f.includes(' ')) shared.set(f, Object.freeze([...ids].sort()));
     const k = firstWordKey(f);
     if (k === null) other.push(f);
     else (byKey.get(k) ?? byKey.set(k, []).get(k)!).push(f);
   }
   const groups = new Map<string, FormGroup>();
   for (const [k, forms] of byKey) groups.set(k, formGroup(forms));
-  w = { persons, order, cues, formsOf: formsOfId, owners, resolved, groups, other };
+  w = { persons, order, cues, formsOf: formsOfId, owners, resolved, shared, groups, other, nameWords: wordsOfNames(persons.values()) };
   worlds.set(characters, w);
   return w;
+}
+
+function wordsOfNames(persons: Iterable<Person>): Set<string> {
+  const out = new Set<string>();
+  for (const p of persons) for (const w of p.name.toLowerCase().split(/[\s.]+/)) out.add(w);
+  return out;
 }
 
 /** Builds the name index: the world's, with the packet's people over it; the cast wins a form it shares with someone off stage. */
@@ -128,28 +146,32 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   for (const f of touched) owners.set(f, (world.owners.get(f) ?? []).filter((id) => !scene.has(id)));
   for (const [id, forms] of sceneForms) for (const f of forms) owners.get(f)!.push(id);
   const resolved = new Map<string, string | undefined>();
+  const sharedHere = new Map<string, readonly string[] | undefined>();
   for (const [f, ids] of owners) {
     const cast = ids.filter((id) => scene.get(id)?.inCast);
     resolved.set(f, ids.length === 1 ? ids[0] : cast.length === 1 ? cast[0] : undefined);
+    sharedHere.set(f, ids.length > 1 && cast.length !== 1 && f.includes(' ') ? Object.freeze([...ids].sort()) : undefined);
   }
   const resolve = (f: string): string | undefined => (resolved.has(f) ? resolved.get(f) : world.resolved.get(f));
-  const source = sceneSource(world, [...touched].filter((f) => !world.owners.has(f)), resolve);
+  const sharedOf = (f: string): readonly string[] | undefined => (sharedHere.has(f) ? sharedHere.get(f) : world.shared.get(f));
+  const read = (f: string) => resolve(f) !== undefined || sharedOf(f) !== undefined;
+  const source = sceneSource(world, [...touched].filter((f) => !world.owners.has(f)), read);
   const byId = { get: (id: string) => scene.get(id) ?? world.persons.get(id) };
-  const forms = {
-    get: resolve,
-    has: (f: string) => resolve(f) !== undefined,
-    *keys() {
-      for (const f of world.owners.keys()) if (resolve(f) !== undefined) yield f;
-      for (const f of touched) if (!world.owners.has(f) && resolve(f) !== undefined) yield f;
-    },
+  const every = function* (keep: (f: string) => boolean) {
+    for (const f of world.owners.keys()) if (keep(f)) yield f;
+    for (const f of touched) if (!world.owners.has(f) && keep(f)) yield f;
   };
+  const forms = { get: resolve, has: (f: string) => resolve(f) !== undefined, keys: () => every((f) => resolve(f) !== undefined) };
+  const shared = { get: sharedOf, keys: () => every((f) => sharedOf(f) !== undefined) };
+  const sceneWords = wordsOfNames(scene.values());
+  const nameWords = { has: (w: string) => sceneWords.has(w) || world.nameWords.has(w) };
   const met = [...scene.keys()].sort((a, b) => (world.order.get(a) ?? Infinity) - (world.order.get(b) ?? Infinity));
   const titles = titleIndex(ctx);
-  return { byId, forms, factions: met.map((id) => scene.get(id)!.faction ?? ''), source, titles, titleRe: titleRegex(titles) };
+  return { byId, forms, shared, factions: met.map((id) => scene.get(id)!.faction ?? ''), nameWords, source, titles, titleRe: titleRegex(titles) };
 }
 
-/** The world's groups with the scene's own new forms added to theirs; `resolve` says which forms name someone here. */
-function sceneSource(world: WorldNames, added: string[], resolve: (f: string) => string | undefined): FormSource {
+/** The world's groups with the scene's own new forms added to theirs; `read` says which forms are read as names here. */
+function sceneSource(world: WorldNames, added: string[], read: (f: string) => boolean): FormSource {
   const byKey = new Map<string, string[]>();
   const other: string[] = [];
   for (const f of added) {
@@ -159,10 +181,10 @@ function sceneSource(world: WorldNames, added: string[], resolve: (f: string) =>
   }
   const groups = new Map<string, FormGroup>();
   for (const [k, forms] of byKey) groups.set(k, formGroup([...(world.groups.get(k)?.forms ?? []), ...forms]));
-  const others = [...world.other, ...other].filter((f) => resolve(f) !== undefined).sort((a, b) => b.length - a.length).map(escape);
+  const others = [...world.other, ...other].filter(read).sort((a, b) => b.length - a.length).map(escape);
   return {
     group: (k) => groups.get(k) ?? world.groups.get(k),
-    resolves: (f) => resolve(f) !== undefined,
+    resolves: read,
     otherRe: others.length ? new RegExp(`(?<![\\p{L}])(${others.join('|')})(?![\\p{L}])`, 'giu') : null,
   };
 }
@@ -173,30 +195,54 @@ function sceneSource(world: WorldNames, added: string[], resolve: (f: string) =>
  * signatures scan the same texts (about half of a starter episode's scans were repeats; issue 18,
  * eleventh pass). Frozen, as every caller shares one answer; kept as long as the index is.
  */
-const mentionMemo = new WeakMap<PersonIndex, Map<string, readonly Mention[]>>();
+const mentionMemo = new WeakMap<PersonIndex, Map<string, Names>>();
 
-/** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
-export function findMentions(text: string, idx: PersonIndex): readonly Mention[] {
+/** A shared form found in the text (PersonIndex.shared): the people it may name. */
+export interface SharedName {
+  readonly ids: readonly string[];
+  readonly start: number;
+  readonly end: number;
+}
+
+interface Names {
+  mentions: readonly Mention[];
+  shared: readonly SharedName[];
+}
+
+function namesIn(text: string, idx: PersonIndex): Names {
   let memo = mentionMemo.get(idx);
   if (!memo) mentionMemo.set(idx, (memo = new Map()));
   let hit = memo.get(text);
-  if (!hit) memo.set(text, (hit = Object.freeze(scanMentions(text, idx))));
+  if (!hit) memo.set(text, (hit = scanMentions(text, idx)));
   return hit;
 }
 
-function scanMentions(text: string, idx: PersonIndex): Mention[] {
+/** Name mentions in a piece of text, in order; a lower-case word is only a name when capitalised in the text. */
+export function findMentions(text: string, idx: PersonIndex): readonly Mention[] {
+  return namesIn(text, idx).mentions;
+}
+
+/** Shared forms in a piece of text, in order: names that may be any of several people (PersonIndex.shared). */
+export function findSharedNames(text: string, idx: PersonIndex): readonly SharedName[] {
+  return namesIn(text, idx).shared;
+}
+
+function scanMentions(text: string, idx: PersonIndex): Names {
   const out: Mention[] = [];
+  const shared: SharedName[] = [];
   for (const [start, t] of nameMatches(text, idx.source)) {
     if (!/^\p{Lu}/u.test(t)) continue;
     const id = idx.forms.get(t.toLowerCase());
     if (id) out.push({ id, start, end: start + t.length, text: t });
+    const ids = idx.shared.get(t.toLowerCase());
+    if (ids) shared.push(Object.freeze({ ids, start, end: start + t.length }));
   }
   // "the consul" when the packet makes the title unambiguous; a name already found there wins.
   for (const m of idx.titleRe ? text.matchAll(idx.titleRe) : []) {
     const id = idx.titles.get(m[1].toLowerCase().replace(/\s+/g, ' '));
     const start = m.index!;
     const end = start + m[0].length;
-    if (id && !out.some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
+    if (id && ![...out, ...shared].some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
   }
-  return out.sort((a, b) => a.start - b.start);
+  return { mentions: Object.freeze(out.sort((a, b) => a.start - b.start)), shared: Object.freeze(shared) };
 }

@@ -3,6 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
 import { canonStatements } from '../prose/canon.js';
 import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, signature, type FactSignature, type PassageBound } from '../prose/facts.js';
+import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
 
 const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
@@ -17,18 +18,34 @@ function strongerOf(ss: ProseSentence[], i: number, sig: FactSignature, r: Readi
   return scoreOf(ss[i].text, sig, r) > scoreOf(ss[i + 1].text, sig, r) ? i : i + 1;
 }
 
-/** The best window (one sentence, or two adjacent ones) of the scene for one fact, by match score. */
-function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading): { i: number; score: number } | null {
+/**
+ * The best window (one sentence, or two adjacent ones) of the scene for one fact, by match score,
+ * but for those `skip` says do not tell it.
+ */
+function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading, skip: (window: string) => boolean): { i: number; score: number } | null {
   let best: { i: number; score: number } | null = null;
   for (let i = 0; i < ss.length; i++) {
     const next = ss[i + 1];
     const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
     for (const w of windows) {
       const score = scoreOf(w, sig, r);
-      if (score > 0 && (!best || score > best.score)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
+      if (score > 0 && (!best || score > best.score) && !skip(w)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
     }
   }
   return best;
+}
+
+/**
+ * Whether a window that names none of a fact's people says only what another fact of the packet says
+ * too (every root it shares with this one is that fact's as well). Worlds template their secrets ("X
+ * forged a codicil to a kinsman's will" for many X): the predicate alone singles out no one, and a
+ * line that tells it of the man it names ("You skimmed the grain money, Murena") is not the same
+ * predicate's fact about each other man. A fact whose predicate is its own still matches unnamed.
+ */
+function sharedPredicate(window: string, sig: FactSignature, r: Reading, peers: () => FactSignature[]): boolean {
+  if (namesPeopleOf(window, sig, r.index)) return false;
+  const said = predicateSaid(window, sig, r.index);
+  return peers().some((p) => p.text !== sig.text && said.every((x) => p.roots.has(x) || p.entities.has(x)));
 }
 
 /** The bounds of a reading's sentences and pairs of adjacent sentences, read once for all its forbidden facts. */
@@ -71,6 +88,9 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
   const cast = new Set(pk.cast.map((c) => c.id));
   const told = new Set(pk.director_instructions.sequence.map((q) => q.bindings.secret).filter(Boolean));
   let allowed: FactSignature[] | undefined;
+  let peers: FactSignature[] | undefined;
+  // Every fact of the packet, forbidden or a secret of its subgraph, read only when a window names none of a fact's people.
+  const peersOf = () => (peers ??= [...new Set([...texts, ...pk.retrieved_subgraph.secrets.map((x) => x.text)])].map((t) => signature(t, r.index)));
   for (const text of texts) {
     // Most facts share too little with every sentence to match any (facts.ts couldMatch): such a fact
     // is not tagged, or its tagged roots rule it out before the setting is tagged to take its words off.
@@ -78,7 +98,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const full = signature(text, r.index);
     if (!mayBeTold(r, full)) continue;
     const sig = offSetting(full, pk, r);
-    const b = bestWindow(r.sentences, sig, r);
+    const b = bestWindow(r.sentences, sig, r, (w) => toldOfAnother(w, sig, r.index) || sharedPredicate(w, sig, r, peersOf));
     if (!b) continue;
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
