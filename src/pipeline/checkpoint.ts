@@ -77,7 +77,8 @@ export class Checkpoints {
  * the scenes begin, fresh or resumed), scene-SC03,
  * scenes, stage-h, commit-staged, commit-applied, commit-committed; planning-blobs (once the planning
  * files' blobs are stored during the scenes, with a worker: pipeline/early-blobs.ts). Comma-separated for several
- * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead. Never set either outside tests.
+ * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead; an import's generation has
+ * its own point for it (import/test-hook.ts). Never set either outside tests.
  */
 export function testKillHook(name: string): void {
   const at = process.env.AUREUS_TEST_KILL_AT;
