@@ -47,12 +47,12 @@ const outDir = path.join(dist, 'bundle');
  */
 const HEAVY = ['node_modules/compromise/', 'node_modules/listr2/', 'dist/play/'];
 /**
- * Worker threads' entries (stages/verify-pool.ts): each one an entry point of the bundle, at
- * dist/bundle/<name>.js. The module that starts one names it `new URL('./<name>.js', import.meta.url)`
+ * Worker threads' entries (stages/verify-pool.ts, import/generate.ts): each one an entry point of
+ * the bundle, at dist/bundle/<name>.js. The module that starts one names it `new URL('./<name>.js', import.meta.url)`
  * next to itself in dist/; in the bundle that URL is taken from the chunk's own (real) URL instead,
  * so the bundled CLI starts the bundled worker, and dist/ the unbundled one.
  */
-const WORKERS = { 'verify-worker': path.join(dist, 'stages/verify-worker.js') };
+const WORKERS = { 'verify-worker': path.join(dist, 'stages/verify-worker.js'), 'generate-worker': path.join(dist, 'import/generate-worker.js') };
 const WORKER_URL = /new URL\((['"])\.\/([\w-]+)\.js\1, import\.meta\.url\)/g;
 const CHUNK_URL = '__aureusChunkUrl__';
 const TABLE = path.join(dist, 'cli/commands/index.js');

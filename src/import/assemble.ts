@@ -10,6 +10,7 @@ import { castMapping as mapCast, uniqueCues } from './cast.js';
 import { mergeTies, relationshipsOf } from './ties.js';
 import { inventSecrets } from './secrets.js';
 import { assetsOf } from './assets.js';
+import { generationPoint } from './test-hook.js';
 
 export interface AssembleOptions {
   seed: string;
@@ -70,6 +71,7 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
   const relationships = relationshipsOf(edges, principalList, principalIds, factionById, rng);
   const byId = new Map(persons.map((p) => [p.id, p]));
   const secrets = inventSecrets(persons, relationships, principalIds, principalList, byId, rng.fork('secrets'));
+  generationPoint('import-characters');
   const characters = charactersOf(persons, { kit, opts, rng, principalIds, factionById, relationships, secrets, cues: uniqueCues(persons) });
   const adapted = adaptKit(kit, castMapping, byId, opts);
   const world: World = {

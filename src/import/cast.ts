@@ -1,15 +1,29 @@
 import type { SourcePerson } from './model.js';
 import type { StarterKit } from './kit.js';
 
-/** Dialogue cues made unique: the cognomen, then with the praenomen, then a numeral. */
+const ROMAN = ['II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
+
+/** The i-th numbered form of a long cue: "MARCUS CATO II" … "MARCUS CATO X", then "MARCUS CATO 11". */
+const numbered = (longCue: string, i: number): string => (i < ROMAN.length ? `${longCue} ${ROMAN[i]}` : `${longCue} ${i + 2}`);
+
+/** Dialogue cues made unique: the cognomen, then with the praenomen, then the first free numeral. */
 export function uniqueCues(persons: SourcePerson[]): Map<string, string> {
   const used = new Set<string>();
   const out = new Map<string, string>();
-  const roman = ['II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'];
+  // Per long cue, the first numeral not known to be taken. Cues are only ever added, so every
+  // numeral before it stays taken and the search resumes there: the same cue as searching from II
+  // each time, without the quadratic walk (a 100,000-principal world has ~400 long cues for 150,000
+  // persons: that walk was 23 s of its ~35 s of generation).
+  const next = new Map<string, number>();
   for (const p of persons) {
     let cue = p.cue;
     if (used.has(cue)) cue = p.longCue;
-    for (let i = 0; used.has(cue); i++) cue = i < roman.length ? `${p.longCue} ${roman[i]}` : `${p.longCue} ${i + 2}`;
+    if (used.has(cue)) {
+      let i = next.get(p.longCue) ?? 0;
+      while (used.has(numbered(p.longCue, i))) i++;
+      cue = numbered(p.longCue, i);
+      next.set(p.longCue, i + 1);
+    }
     used.add(cue);
     out.set(p.id, cue);
   }

@@ -2,7 +2,7 @@ import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanup, cli, git, tempDir } from '../pipeline/world.js';
+import { BIN, cleanup, cli, git, spawnCli as spawnCliWith, tempDir } from '../pipeline/world.js';
 import { STACK_TRACE } from '../cli/helpers.js';
 
 /**
@@ -98,6 +98,52 @@ describe('Ctrl-C in the middle of a large import: a complete world or nothing', 
     expect(r.code, r.stderr).toBe(0);
     expect(fs.readdirSync(parent).sort()).toEqual(['w', 'w.aureus-import-1']);
   });
+});
+
+/**
+ * The CLI sent `signal` by itself at a named point in the middle of the generation
+ * (AUREUS_TEST_SIGINT_AT / AUREUS_TEST_SIGTERM_AT, import/test-hook.ts), where the generation then
+ * waits forever: only an import that stops its generation on the signal exits. One that noticed
+ * the signal only once the generation ended is killed after a minute and fails the test.
+ */
+function importStoppedAt(argv: string[], parent: string, signal: 'SIGINT' | 'SIGTERM'): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const env = { [signal === 'SIGINT' ? 'AUREUS_TEST_SIGINT_AT' : 'AUREUS_TEST_SIGTERM_AT']: 'import-characters' };
+  return spawnCliWith(argv, parent, env, (pid) => (timer = setTimeout(() => process.kill(pid, 'SIGKILL'), 60_000))).finally(() => clearTimeout(timer));
+}
+
+describe('a signal while the world is generated stops the import there, not when the generation ends', () => {
+  it('SIGINT in the middle of a synthetic generation: exit 130, AUR7909 once, one notice, no target folder', async () => {
+    const parent = tempDir('import-gen-sigint');
+    const r = await importStoppedAt(['import', 'synthetic', 'big', '--principals', '1000'], parent, 'SIGINT');
+    expect(r.signal, 'killed after a minute: the import did not stop while its generation was unfinished').toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr.match(/aureus: interrupted; stopping/g)).toHaveLength(1);
+    expect(r.stderr.match(/AUR7909 interrupted: the import into .*big stopped/g)).toHaveLength(1);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  }, 90_000);
+
+  it('SIGINT in the middle of a DPRR generation: exit 130, AUR7909, nothing on disk', async () => {
+    const parent = tempDir('import-gen-dprr');
+    const r = await importStoppedAt(['import', 'dprr', 'rome', '--from', '-100', '--to', '-63', '--limit', '200'], parent, 'SIGINT');
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toMatch(/AUR7909 interrupted: the import into .*rome stopped/);
+    expect(fs.readdirSync(parent)).toEqual([]);
+  }, 90_000);
+
+  it('SIGTERM into an existing empty folder: exit 130, "terminated", the folder left as it was (empty)', async () => {
+    const parent = tempDir('import-gen-sigterm');
+    fs.mkdirSync(path.join(parent, 'big'));
+    const r = await importStoppedAt(['import', 'synthetic', 'big', '--principals', '1000'], parent, 'SIGTERM');
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr.match(/aureus: terminated; stopping/g)).toHaveLength(1);
+    expect(r.stderr.match(/AUR7909/g)).toHaveLength(1);
+    expect(fs.readdirSync(parent)).toEqual(['big']);
+    expect(fs.readdirSync(path.join(parent, 'big'))).toEqual([]);
+  }, 90_000);
 });
 
 describe('a target the user may not write', () => {

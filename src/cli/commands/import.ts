@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import type { RepoFiles } from '../../import/files.js';
+import type { Generated, GeneratedSummary, GenerateRequest } from '../../import/generate.js';
 import type { DprrImportOptions } from '../../import/dprr/index.js';
 import type { RegisterCommand } from './index.js';
 
@@ -38,22 +38,25 @@ async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportO
 }
 
 /**
- * Build a world in memory, then write its repository, with Ctrl-C handled all along: exit 130
- * (AUR7909), nothing on disk (the write removes its partial repository). The generation is
- * synchronous (a second or so at 10,000 characters, tens of seconds at 100,000 principals): a Ctrl-C
- * during it is seen when it ends, and the import then stops before writing a byte. Without the
- * handler the process died at once but silently, by the signal, with no message and no exit 130.
+ * Generate a world, then write its repository, with Ctrl-C (or SIGTERM) handled all along: exit 130
+ * (AUR7909), nothing on disk (the write removes its partial repository). The generation runs in a
+ * worker thread that the signal terminates at once, wherever it is (import/generate.ts says why a
+ * worker), so an import stops promptly at any size, before writing a byte. Without the handler the
+ * process died at once but silently, by the signal, with no message and no exit 130.
  */
-async function importInterruptibly<T extends { files: RepoFiles }>(c: CommandContext, target: string, build: () => Promise<T>, message: (built: T) => string): Promise<T> {
+async function importInterruptibly(c: CommandContext, target: string, request: GenerateRequest, message: (s: GeneratedSummary) => string): Promise<Generated> {
   const { writeWorldRepo, interrupted } = await import('../../import/write.js');
+  const { generateWorld } = await import('../../import/generate.js');
   const { interruptSignal } = await import('./run-shared.js');
   const intr = interruptSignal(c.io.stderr, { first: 'The partial repository is removed.', again: 'Nothing of the import is kept.' });
   try {
-    const built = await build();
-    // The signal handler runs once the event loop turns after the synchronous generation.
+    const built = await generateWorld(request, { signal: intr.signal }).catch((e: unknown) => {
+      throw intr.signal.aborted ? interrupted(target) : e;
+    });
+    // Generated in this thread (no worker built or startable): a signal during it is handled once the event loop turns.
     await new Promise((resolve) => setImmediate(resolve));
     if (intr.signal.aborted) throw interrupted(target);
-    await writeWorldRepo(target, built.files, message(built), { signal: intr.signal });
+    await writeWorldRepo(target, built.files, message(built.summary), { signal: intr.signal });
     return built;
   } finally {
     intr.dispose();
@@ -92,10 +95,9 @@ Example:
   $ aureus import dprr rome --from -100 --to -44 --limit 1000 --principals 100`)
     .action(async (dir: string, o: DprrFlags) => {
       const c = ctx();
-      const { importDprrFiles } = await import('../../import/dprr/index.js');
       const target = path.resolve(c.io.cwd, dir);
       const opts = await dprrOptions(c, o);
-      const { files, assembled } = await importInterruptibly(c, target, () => importDprrFiles(opts), ({ assembled: a }) => `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${a.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
+      const { files, summary: assembled } = await importInterruptibly(c, target, { kind: 'dprr', options: opts }, (a) => `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${a.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
       const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
       if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
       else
@@ -127,10 +129,8 @@ Example:
         const hint = '--principals takes 10 to 100000 and adds half as many supporting characters: --principals 6667 is a 10,000-character world.';
         throw new AureusError('invalid --principals', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option: '--principals', value: o.principals, reason: 'an integer from 10 to 100000' }, { hint })] });
       }
-      const { loadStarterKit } = await import('../../import/kit.js');
-      const { syntheticRepoFiles } = await import('../../import/synthetic.js');
       const target = path.resolve(c.io.cwd, dir);
-      const { files, assembled } = await importInterruptibly(c, target, async () => syntheticRepoFiles({ principals: n, seed: o.seed }, await loadStarterKit()), () => `Synthetic world: ${n} principals (seed ${o.seed})`);
+      const { files, summary: assembled } = await importInterruptibly(c, target, { kind: 'synthetic', options: { principals: n, seed: o.seed } }, () => `Synthetic world: ${n} principals (seed ${o.seed})`);
       if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
       else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
     });
