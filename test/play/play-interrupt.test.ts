@@ -44,6 +44,19 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
     return { w, p: startPlay([...ARGS, ...args], w, env()), release };
   }
 
+  /** Ctrl-C once the Actor's held answer has begun, seen by the CLI; then (again: a second Ctrl-C first) the answer goes on. */
+  async function interruptHeld(p: ReturnType<typeof startPlay>, release: () => void, again = false): Promise<number | null> {
+    try {
+      await until(() => server.requests.some(isActor));
+      p.child.kill('SIGINT');
+      await until(() => p.err().includes('aureus: interrupted; stopping at the next safe point'));
+      if (again) p.child.kill('SIGINT');
+      return await (again ? p.closed : Promise.resolve(null));
+    } finally {
+      release();
+    }
+  }
+
   it('--json: SIGINT while reading ends the stream with done then the error event (exit 130), and --resume continues at the same turn', async () => {
     const w = copyRepo(base(), 'play-int-json');
     const r = await interruptedAfterOneTurn(w, [...ARGS, '--session', 'i1', '--json'], 'SIGINT');
@@ -83,14 +96,8 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
   it('SIGINT while the Actor call is in flight: that turn is played to its end, the lines after it are not', async () => {
     const { w, p, release } = heldActor('play-int-turn', { action: 'laughs', dialogue: 'Where I was is my affair, Consul, and where I go next is none of yours either.' }, ['--session', 'i4', '--json']);
     p.child.stdin.end(`${LINE}\nYou must answer me!\n/end\n`);
-    try {
-      // The Actor's answer has begun and waits: Ctrl-C now, then the rest of the answer.
-      await until(() => server.requests.some(isActor));
-      p.child.kill('SIGINT');
-      await until(() => p.err().includes('aureus: interrupted; stopping at the next safe point'));
-    } finally {
-      release();
-    }
+    // The Actor's answer has begun and waits: Ctrl-C now, then the rest of the answer.
+    await interruptHeld(p, release);
     const code = await p.closed;
     expect(code, p.err()).toBe(130);
     const log = records(w, 'i4');
@@ -112,13 +119,7 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
   it('SIGINT during the turn that completes the scene: the scene completes and is canonized, exit 0, nothing to resume', async () => {
     const { w, p, release } = heldActor('play-int-last', { action: 'laughs', dialogue: 'Ask the consul what he paid for his informers.' }, ['--session', 'i7', '--json', '--mode', 'turn_limited', '--turns', '1']);
     p.child.stdin.write(`${LINE}\n`);
-    try {
-      await until(() => server.requests.some(isActor));
-      p.child.kill('SIGINT');
-      await until(() => p.err().includes('aureus: interrupted; stopping at the next safe point'));
-    } finally {
-      release();
-    }
+    await interruptHeld(p, release);
     const code = await p.closed;
     expect(code, p.err()).toBe(0);
     const out = events(p.out());
@@ -131,16 +132,7 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
   it('a second SIGINT while the Actor call is in flight quits at once (130), and --resume answers that line', async () => {
     const { w, p, release } = heldActor('play-int-twice', { action: 'shrugs', dialogue: 'At home, Consul, as every honest man was.' }, ['--session', 'i6']);
     p.child.stdin.write(`${LINE}\n`);
-    let code: number | null;
-    try {
-      await until(() => server.requests.some(isActor));
-      p.child.kill('SIGINT');
-      await until(() => p.err().includes('aureus: interrupted; stopping at the next safe point'));
-      p.child.kill('SIGINT');
-      code = await p.closed;
-    } finally {
-      release();
-    }
+    const code = await interruptHeld(p, release, true);
     expect(code, p.err()).toBe(130);
     expect(p.err()).toContain('aureus: interrupted again; quitting now. Continue the session with `aureus play --resume i6`.');
     // The line is in the log, its answer is not: the resume answers it.
