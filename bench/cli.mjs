@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median, r1, requireDprrData, ROOT } from './lib.mjs';
+import { median, r1, r2, requireDprrData, ROOT } from './lib.mjs';
 
 const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const reps = Number(arg('--reps')) || 5;
@@ -163,10 +163,11 @@ const dprrAt = (c) => find((p) => !p.synthetic && p.chars === c);
 const dprrAll = find((p) => p.label === 'DPRR 100–44 BC');
 const synAt = (c) => find((p) => p.synthetic && p.chars === c);
 const cpu = (p, mode) => p?.[mode]?.cpu_ms?.median ?? null;
-const ratio = (a, b, mode) => (cpu(a, mode) && cpu(b, mode) ? r1(cpu(b, mode) / cpu(a, mode)) : null);
+// Ratios unrounded: a target is judged on the figure itself (1.524× is over 1.5×), printed to two decimals.
+const ratio = (a, b, mode) => (cpu(a, mode) && cpu(b, mode) ? cpu(b, mode) / cpu(a, mode) : null);
 const targets = [
-  ['`--help` ≤ 1.3× `node -e 0` (wall)', results.help && results.node_e0 ? r1(results.help.wall_ms.median / results.node_e0.wall_ms.median) : null, (x) => x <= 1.3, '×'],
-  ['`--help` ≤ 1.3× `node -e 0` (CPU)', results.help?.cpu_ms && results.node_e0?.cpu_ms ? r1(results.help.cpu_ms.median / results.node_e0.cpu_ms.median) : null, (x) => x <= 1.3, '×'],
+  ['`--help` ≤ 1.3× `node -e 0` (wall)', results.help && results.node_e0 ? results.help.wall_ms.median / results.node_e0.wall_ms.median : null, (x) => x <= 1.3, '×'],
+  ['`--help` ≤ 1.3× `node -e 0` (CPU)', results.help?.cpu_ms && results.node_e0?.cpu_ms ? results.help.cpu_ms.median / results.node_e0.cpu_ms.median : null, (x) => x <= 1.3, '×'],
   ['offline `episode run`, fresh starter world ≤ 1.2 s wall', results.episode_run?.wall_ms.median ?? null, (x) => x <= 1200, ' ms'],
 ];
 for (const mode of MODES) {
@@ -180,7 +181,7 @@ for (const mode of MODES) {
     [`10,000-character world ≤ 800 MB (${m})`, synAt(10000)?.[mode]?.rss_mb?.median ?? null, (x) => x <= 800, ' MB'],
   );
 }
-results.targets = targets.map(([name, value, ok, unit]) => ({ name, value, unit: unit.trim(), pass: value === null ? null : ok(value) }));
+results.targets = targets.map(([name, value, ok, unit]) => ({ name, value: value === null ? null : unit === '×' ? r2(value) : r1(value), unit: unit.trim(), pass: value === null ? null : ok(value) }));
 
 const fmt = (s, unit = '') => (s ? `${s.median}${unit} (${s.min}–${s.max}, n=${s.n})` : 'MISSING');
 let md = `\n## CLI as a process (median of ${reps}, min–max; load average at start ${results.load.join(' / ')} on ${results.cpus} cores)\n\n| run | wall | CPU | peak RSS |\n|---|---|---|---|\n`;

@@ -15,6 +15,7 @@ export function median(xs) {
 }
 
 export const r1 = (x) => (x === null || x === undefined ? null : Math.round(x * 10) / 10);
+export const r2 = (x) => (x === null || x === undefined ? null : Math.round(x * 100) / 100);
 export const mb = (bytes) => Math.round((bytes / 1048576) * 10) / 10;
 /** Peak resident set size of this process so far, in MB (ru_maxrss is in KB on Linux). */
 export const peakRssMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
