@@ -79,7 +79,8 @@ export class Checkpoints {
  * files' blobs are stored during the scenes, with a worker: pipeline/early-blobs.ts). Comma-separated for several
  * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name of its
  * list it reaches (two names: a Ctrl-C, then a second one). `aureus play` adds play-canonize (a
- * canonization starts; its commit then passes the commit-* points); an import's generation has its
+ * canonization starts; its commit then passes the commit-* points) and play-committed (its commit
+ * and tag made, its `canonized` record not yet written); an import's generation has its
  * own point for it (import/test-hook.ts). Never set either outside tests.
  */
 export function testKillHook(name: string): void {

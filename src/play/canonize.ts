@@ -4,7 +4,7 @@ import { applyDeltas } from '../core/deltas/index.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { WORLD_FILES, type CanonFact, type World } from '../domain/world.js';
 import type { ResolvedDelta } from '../domain/delta.js';
-import { RUNS_DIR, seasonDirName } from '../paths.js';
+import { RUNS_DIR } from '../paths.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { withLock } from '../pipeline/lock.js';
 import { requireCleanWorld } from '../pipeline/clean-world.js';
@@ -16,6 +16,7 @@ import { resolveLexicon } from '../stages/f-verifier/load.js';
 import type { LexiconEntry } from '../stages/e-writer/types.js';
 import { verifyProposals } from './verify.js';
 import { playNotesFile } from './notes.js';
+import { canonRecordRel, canonTag, committedCanonization, type Canonized } from './reconcile.js';
 import type { PlayState } from './state.js';
 import type { Proposal } from './types.js';
 
@@ -27,13 +28,8 @@ export interface PlayAppliedDelta extends ResolvedDelta {
   after: unknown;
 }
 
-export interface CanonizeResult {
-  commit: string | null;
-  accepted: string[];
-  rejected: Record<string, string>;
-  /** Stage F's hard findings about the scene that name no proposal (`CODE message`): shown to the user, not binding. */
-  scene_findings: string[];
-}
+/** The result; `scene_findings`: stage F's hard findings about the scene that name no proposal (`CODE message`), shown to the user, not binding. */
+export type CanonizeResult = Canonized;
 
 /**
  * Refuse uncommitted edits to what a canonization rewrites from the files on disk (exit 8, AUR6001,
@@ -59,48 +55,54 @@ export function refuseUncommittedEdits(git: GitPort, season: number, opts: { rea
 export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string): Promise<CanonizeResult> {
   return withLock(root, `play ${s.session}`, async () => {
     await recoverPendingCommits(root);
-    const { world } = await loadWorldOrThrow(root);
-    const pending = s.proposals.filter((p) => p.status === 'pending');
-    const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
     const n = s.canonizations + 1;
-    const files: Record<string, string> = {};
-    for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {
-      const text = stableStringify(judged.world[key]);
-      if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
-    }
-    if (s.notes.length || s.threads.length) {
-      const named = (text: string) => world.characters.characters.filter((c) => new RegExp(`\\b(${c.id}|${c.name.split(' ').at(-1)})\\b`, 'i').test(text)).map((c) => c.id);
-      const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
-      files[notes.rel] = notes.content;
-    }
-    // Nothing to write: the accepted proposals (if any) change nothing (a weight already at its
-    // limit). They are accepted all the same, or they would stay pending in every later checkpoint.
-    if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: judged.acceptedIds, rejected: {}, scene_findings: judged.scene };
-    const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
-    files[path.posix.join('seasons', seasonDirName(s.setup.season), 'play', s.session, `canon_${String(n).padStart(2, '0')}.json`)] = stableStringify(record);
-    const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
-    const message = [
-      `play ${s.session}: canonize ${s.setup.scene} (${judged.acceptedIds.length} accepted, ${judged.rejectedIds.length} rejected)`,
-      '',
-      `Aureus-Session: ${s.session}`,
-      `Aureus-Scene: ${s.setup.scene}`,
-      `Aureus-Trigger: ${trigger}`,
-      `Aureus-Turns: ${turns.join(', ') || '(none)'}`,
-      `Aureus-Accepted: ${judged.acceptedIds.join(', ') || '(none)'}`,
-      `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
-    ].join('\n');
-    const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
     const git = createGit(root, { batch: true });
-    let res;
     try {
-      // Checked only when there is something to commit: a canonization with nothing staged writes nothing.
-      await refuseUncommittedEdits(git, s.setup.season);
-      res = await commitEpisode(root, runDir, { episode: `play/${s.session}/${n}`, tag: `play/${s.session}/${n}`, message, files }, { git });
+      // Committed by a process killed before its `canonized` record (the roll-forward above may
+      // just have finished it): read back, never judged and applied again (reconcile.ts).
+      return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n));
     } finally {
       git.close();
     }
-    return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
   });
+}
+
+/** Judge the pending proposals, apply the accepted ones and commit them as canonization `n` (see canonize). */
+async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: ScenePacket, trigger: string, n: number): Promise<CanonizeResult> {
+  const { world } = await loadWorldOrThrow(root);
+  const pending = s.proposals.filter((p) => p.status === 'pending');
+  const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
+  const files: Record<string, string> = {};
+  for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {
+    const text = stableStringify(judged.world[key]);
+    if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
+  }
+  if (s.notes.length || s.threads.length) {
+    const named = (text: string) => world.characters.characters.filter((c) => new RegExp(`\\b(${c.id}|${c.name.split(' ').at(-1)})\\b`, 'i').test(text)).map((c) => c.id);
+    const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
+    files[notes.rel] = notes.content;
+  }
+  // Nothing to write: the accepted proposals (if any) change nothing (a weight already at its
+  // limit). They are accepted all the same, or they would stay pending in every later checkpoint.
+  if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: judged.acceptedIds, rejected: {}, scene_findings: judged.scene };
+  const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
+  files[canonRecordRel(s, n)] = stableStringify(record);
+  const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
+  const message = [
+    `play ${s.session}: canonize ${s.setup.scene} (${judged.acceptedIds.length} accepted, ${judged.rejectedIds.length} rejected)`,
+    '',
+    `Aureus-Session: ${s.session}`,
+    `Aureus-Scene: ${s.setup.scene}`,
+    `Aureus-Trigger: ${trigger}`,
+    `Aureus-Turns: ${turns.join(', ') || '(none)'}`,
+    `Aureus-Accepted: ${judged.acceptedIds.join(', ') || '(none)'}`,
+    `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
+  ].join('\n');
+  const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
+  // Checked only when there is something to commit: a canonization with nothing staged writes nothing.
+  await refuseUncommittedEdits(git, s.setup.season);
+  const res = await commitEpisode(root, runDir, { episode: canonTag(s.session, n), tag: canonTag(s.session, n), message, files }, { git });
+  return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
 }
 
 interface Judged {

@@ -5,6 +5,7 @@ import type { World } from '../domain/world.js';
 import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
+import { canonTag } from './reconcile.js';
 import { testKillHook } from '../pipeline/checkpoint.js';
 import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
@@ -71,12 +72,17 @@ export class PlaySession {
   }
 
   static resume(d: PlayDeps, id: string): PlaySession {
-    const { state, pending } = replay(d.store.read(id));
+    const records = d.store.read(id);
+    const { state, pending } = replay(records);
     prepareValidators();
     const s = new PlaySession(d, state);
     s.pending = pending;
+    s.interrupted = interruptedCheckpoint(records);
     return s;
   }
+
+  /** A /commit or /end the log has but whose canonization it has not (killed, or postponed): resume runs it again. */
+  private interrupted: 'commit' | 'end' | null = null;
 
   get done(): boolean {
     return this.state.complete !== null;
@@ -108,9 +114,15 @@ export class PlaySession {
     return turnId(this.state.seq + 1);
   }
 
-  /** Finish what a kill interrupted: a user turn without its answer, or a completion not yet written. */
+  /**
+   * Finish what a kill interrupted: a user turn without its answer, a canonization (its /commit or
+   * /end, or a critical one) without its `canonized` record, or a completion not yet written. A
+   * canonization git already holds is read back from its tag, not made again (reconcile.ts).
+   */
   async recover(): Promise<void> {
     if (this.pending) await this.answer(this.pending.id, this.pending.text);
+    else if (this.interrupted === 'commit') await this.checkpoint('commit');
+    else if (this.interrupted === 'end') await this.finish('user_end');
     else if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (!this.done && this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
   }
@@ -267,6 +279,8 @@ export class PlaySession {
       }
     }
     this.held = null;
+    testKillHook('play-committed');
+    if (r.recovered) this.d.emit({ type: 'notice', message: `canonization ${this.state.canonizations + 1} was committed (${r.commit?.slice(0, 10)}, tag ${canonTag(this.state.session, this.state.canonizations + 1)}) before the session stopped; recorded it` });
     const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
     this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
     this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
@@ -282,6 +296,12 @@ export class PlaySession {
     this.record({ type: 'complete', id: this.nextId(), trigger, evaluation, next });
     this.d.emit({ type: 'episode_complete', trigger, evaluation, next_suggestion: next });
   }
+}
+
+/** The log's last record when it is a /commit or /end: a canonization that never recorded its end. */
+function interruptedCheckpoint(records: TurnRecord[]): 'commit' | 'end' | null {
+  const last = records.at(-1);
+  return last?.type === 'command' && (last.name === 'commit' || last.name === 'end') ? last.name : null;
 }
 
 /** Why a canonization waits, and what the user can do about it. */

@@ -28,4 +28,10 @@ defineDiagnostics([
     message: 'session {id} is listed as unreadable: {problem}',
     hint: '`aureus session show {id}` lists every problem of its log',
   },
+  {
+    code: 'AUR6205',
+    severity: 'error',
+    message: 'session {session} cannot resume: tag {tag} exists, but {why}',
+    hint: 'the session log and the history disagree about canonization {n} (a tag left from elsewhere, or a history rolled back past it): `git show {tag}` says what it is; once it is deleted (`git tag -d {tag}`), resuming judges the pending proposals again',
+  },
 ]);
