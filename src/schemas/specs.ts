@@ -1,9 +1,13 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { packageRoot } from '../paths.js';
 import { DIRECTOR_EDIT_SCHEMA } from './director-edit.js';
+import { allFieldKeys, schemaAt } from './delta-fields.js';
+import { readSchema } from './files.js';
 import { TURN_RECORD_SCHEMA } from './turn-record.js';
+
+export { readSchema, schemaText } from './files.js';
 
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
@@ -30,19 +34,7 @@ const PLANNING_OPTIONS: AjvOptionsLite = { allErrors: true, strict: true };
 const VERIFIER_OPTIONS: AjvOptionsLite = { allErrors: false, strict: false };
 const CONFIG_OPTIONS: AjvOptionsLite = { allErrors: true, strict: true, allowUnionTypes: true };
 
-const texts = new Map<string, string>();
-
-/** The text of a package schema file (read once per process). */
-export function schemaText(file: string): string {
-  let t = texts.get(file);
-  if (t === undefined) {
-    t = readFileSync(path.join(packageRoot(), 'schemas', file), 'utf8');
-    texts.set(file, t);
-  }
-  return t;
-}
-
-export const readSchema = (file: string): Record<string, unknown> => JSON.parse(schemaText(file)) as Record<string, unknown>;
+const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 
 function withoutId(file: string): object {
   const { $id: _id, ...rest } = readSchema(file);
@@ -52,7 +44,7 @@ function withoutId(file: string): object {
 /** The schema a model answers one character's proposals with (agent_proposals $defs/character_answer). */
 export function characterAnswerSchemaFromFile(): object {
   const s = readSchema('agent_proposals.schema.json') as { $defs: object };
-  return { $schema: 'https://json-schema.org/draft/2020-12/schema', $defs: s.$defs, $ref: '#/$defs/character_answer' };
+  return { $schema: DRAFT, $defs: s.$defs, $ref: '#/$defs/character_answer' };
 }
 
 /**
@@ -80,8 +72,28 @@ export function answerSourceHash(schemaHash: string): string {
   return createHash('sha256').update(JSON.stringify({ options: ANSWER_OPTIONS, formats: 'ajv-formats', schema: schemaHash })).digest('hex');
 }
 
+/**
+ * The schema of one field of a world schema (`field/<file>#<pointer>`, delta-fields.ts): the sub-schema
+ * at the pointer with the file's $defs (its own $refs still resolve). `field-type/<type>`: a JSON type alone.
+ */
+function fieldSchema(key: string): (() => object) | null {
+  const type = /^field-type\/([a-z]+)$/.exec(key);
+  if (type) return () => ({ $schema: DRAFT, type: type[1] });
+  const m = /^field\/([a-z_]+\.schema\.json)#(\/.*)$/.exec(key);
+  if (!m) return null;
+  const [, file, pointer] = m;
+  return () => {
+    const whole = readSchema(file!);
+    const sub = schemaAt(whole, pointer!);
+    if (sub === null || typeof sub !== 'object') throw new Error(`no schema at ${file}#${pointer}`);
+    return { $schema: DRAFT, ...(whole.$defs ? { $defs: whole.$defs } : {}), ...sub };
+  };
+}
+
 /** The spec of one validator key (null: unknown key). */
 export function specOf(key: string): ValidatorSpec | null {
+  const field = fieldSchema(key);
+  if (field) return { key, options: STORE_OPTIONS, schema: field };
   const [area, name] = key.split('/');
   if (area === 'store' && name) return { key, options: STORE_OPTIONS, schema: () => readSchema(name) };
   if (area === 'planning' && name === 'director_edit') return { key, options: PLANNING_OPTIONS, schema: () => DIRECTOR_EDIT_SCHEMA };
@@ -103,6 +115,7 @@ export function allValidatorKeys(): string[] {
     ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
     'play/turn_record',
     'config',
+    ...allFieldKeys(),
   ];
 }
 

@@ -11,6 +11,7 @@ import { rewriteWarning } from './text-form.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
+import { checkEffectValues } from './effect-values.js';
 import { checkFormat, SCHEMA_FILES, validateSchemaFile, type SchemaKind } from './schema.js';
 import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
 import { checkAnchorReferences, hasAnchorsFile } from './anchors.js';
@@ -230,7 +231,9 @@ function assemble(keys: (keyof World)[], seasons: number[], parts: LoadedFile[],
   // Reference errors name a file and a pointer: add the line:column from that file's parse.
   const locators = new Map<string, Locate | undefined>([...keys.map((k, i) => [WORLD_FILES[k], parts[i]!.locate] as const), ...seasons.map((n, i) => [seasonGoalsRel(n), goals[i]!.locate] as const)]);
   if (anchorsPart) locators.set(ANCHORS_REL, anchorsPart.locate);
-  const refs = [...checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]), ...(anchorsFile ? checkAnchorReferences(world, anchorsFile) : [])];
+  // The operators' literal effect values against the schema of the field each writes: here, not with
+  // the expressions, so that each finding is located in operators.json like a reference error.
+  const refs = [...checkWorldReferences(world, seasonGoals satisfies SeasonGoalsInput[]), ...(anchorsFile ? checkAnchorReferences(world, anchorsFile) : []), ...checkEffectValues(world)];
   diagnostics.push(...refs.map((d) => (d.file ? withLocation(d, locators.get(d.file)) : d)));
   const ok = !diagnostics.some((d) => d.severity === 'error');
   return { world: ok ? world : null, parsed: world, seasonGoals: ok ? seasonGoals : [], anchors: ok ? anchorsFile?.anchors ?? [] : [], diagnostics };

@@ -45,11 +45,12 @@ describe('a committed episode is a valid world', () => {
     expect(v.code, v.stdout + v.stderr).toBe(0);
   }, 180_000);
 
-  it('an operator effect writing a value its file refuses commits nothing: AUR6026, exit 6, the world still valid', async () => {
-    // validate checks an operator's paths, not its literal values: this world is valid until the effect lands.
+  it('an operator effect whose expression gives a value its file refuses commits nothing: AUR6026, exit 6, the world still valid', async () => {
+    // validate checks an operator's literal values (AUR2028) but an expression's value exists only at
+    // run time: this world is valid until the effect lands.
     const w = copyRepo(pristine, 'committed-valid-flag');
     editJson(w, 'operators/operators.json', (v: { operators: { id: string; effects: unknown[] }[] }) => {
-      v.operators.find((o) => o.id === 'op_reconciliation')!.effects.push({ op: 'add', path: 'relationships.actor.target.flags', value: 'Reconciled Friends' });
+      v.operators.find((o) => o.id === 'op_reconciliation')!.effects.push({ op: 'add', path: 'relationships.actor.target.flags', value: { expr: "'Reconciled Friends'" } });
     });
     git(w, 'commit', '-qam', 'an operator with a flag out of pattern');
     expect((await cli(['validate'], w)).code).toBe(0);
@@ -62,5 +63,23 @@ describe('a committed episode is a valid world', () => {
     expect(git(w, 'tag', '--list')).toBe('');
     expect(git(w, 'status', '--porcelain', '--', 'world', 'operators', 'seasons')).toBe('');
     expect((await cli(['validate'], w)).code).toBe(0);
+  }, 180_000);
+
+  it('an operator effect writing a literal value its file refuses: validate says so at the operator (AUR2028, exit 3), and a run refuses before it starts', async () => {
+    const w = copyRepo(pristine, 'committed-valid-literal');
+    editJson(w, 'operators/operators.json', (v: { operators: { id: string; effects: unknown[] }[] }) => {
+      v.operators.find((o) => o.id === 'op_reconciliation')!.effects.push({ op: 'add', path: 'relationships.actor.target.flags', value: 'Reconciled Friends' });
+    });
+    git(w, 'commit', '-qam', 'an operator with a flag out of pattern');
+    const v = await cli(['validate'], w);
+    expect(v.code).toBe(3);
+    expect(v.stdout).toMatch(/operators\/operators\.json\n\s+\d+:\d+ \/operators\/\d+\/effects\/\d+\/value: error AUR2028 effect value "Reconciled Friends" does not fit an item of flags/);
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await cli(['episode', 'run'], w);
+    expect(r.code, r.stderr.slice(-1500)).toBe(3);
+    expect(r.stderr).toMatch(/error AUR2028 effect value "Reconciled Friends"/);
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'tag', '--list')).toBe('');
+    expect(git(w, 'status', '--porcelain', '--', 'world', 'operators', 'seasons')).toBe('');
   }, 180_000);
 });

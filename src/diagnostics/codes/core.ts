@@ -28,6 +28,7 @@ defineDiagnostics([
   { code: 'AUR2025', severity: 'error', message: "transfer of {amount} denarii from '{from}' overdraws the account (balance {balance})", hint: 'A transfer may move at most the current balance; the whole batch was rejected.' },
   { code: 'AUR2026', severity: 'error', message: "burning {amount} denarii from '{account}' would make it negative (balance {balance})", hint: 'Ledger balances never go below zero; the whole batch was rejected.' },
   { code: 'AUR2027', severity: 'error', message: 'cannot evaluate the {field} expression of effect {path}: {detail}', hint: 'Fix the expression; it is evaluated on the state at the moment the operator applies.' },
+  { code: 'AUR2028', severity: 'error', message: 'effect value {value} does not fit {field} ({path}): {rule}', hint: '{fix}; the value must be one {target} accepts (docs/paths.md).' },
 
   // ---- invariants ----
   { code: 'AUR2050', severity: 'error', message: "ledger account '{account}' has an invalid balance {balance}", hint: 'Balances are whole, non-negative denarii.' },

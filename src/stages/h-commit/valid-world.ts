@@ -10,8 +10,8 @@ import { validateSchema } from '../../store/schema.js';
  * passes what `aureus validate` checks of its files (schemas, string lengths, the references between
  * files). The verifier keeps what a model writes from reaching the world unchecked; this gate makes
  * a committed world that every later command refuses (exit 3, until a rollback) impossible, whatever
- * let it through: an operator effect writing a value its file does not allow (validate checks an
- * operator's paths, not its literal values), or a bug. Nothing is committed: AUR6026 and every
+ * let it through: an operator effect whose `{expr}` gives a value its file does not allow (validate
+ * checks literal values, AUR2028, but an expression's value exists only at run time), or a bug. Nothing is committed: AUR6026 and every
  * problem, exit 6 like a broken hard constraint (the episode's changes cannot be committed).
  *
  * Only the files the episode changed are checked against their schemas (the engine copies a file
