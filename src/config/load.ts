@@ -5,7 +5,8 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { CONFIG_FILE } from '../paths.js';
-import { readSchema } from '../schemas/specs.js';
+import { readSchema } from '../schemas/files.js';
+import { escapePointerSegment, pointerSegments } from '../core/json-pointer.js';
 import { decodeStrictUtf8 } from '../store/read.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
@@ -171,14 +172,11 @@ function mergeOverDefaults(user: Partial<AureusConfig>): AureusConfig {
   };
 }
 
-function escapePointer(s: string): string {
-  return s.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 function pointerOf(ancestors: readonly unknown[], key: string): string {
   const segs: string[] = [];
   for (const a of ancestors) if (isPair(a) && isScalar(a.key)) segs.push(String(a.key.value));
-  return '/' + [...segs, key].map(escapePointer).join('/');
+  return '/' + [...segs, key].map(escapePointerSegment).join('/');
 }
 
 function posOf(node: YamlNode | null | undefined, lc: LineCounter): { line?: number; column?: number } {
@@ -189,7 +187,7 @@ function posOf(node: YamlNode | null | undefined, lc: LineCounter): { line?: num
 }
 
 function segmentsOf(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointerSegments(pointer);
 }
 
 /** The YAML node at a JSON pointer (the key node when asked for a key). */
@@ -228,7 +226,7 @@ function schemaDiagnostic(err: ErrorObject, doc: Document, lc: LineCounter, sche
     const known = knownKeysAt(schema, segs);
     const best = known.map((k) => [k, editDistance(k, key)] as const).sort((a, b) => a[1] - b[1])[0];
     const suggestion = best && best[1] <= 2 ? `did you mean "${best[0]}"?` : `known keys here: ${known.join(', ')}`;
-    return diag('AUR4103', { key, suggestion }, { file: CONFIG_FILE, pointer: err.instancePath + '/' + escapePointer(key), ...posOf(nodeAt(doc, segs, key), lc) });
+    return diag('AUR4103', { key, suggestion }, { file: CONFIG_FILE, pointer: err.instancePath + '/' + escapePointerSegment(key), ...posOf(nodeAt(doc, segs, key), lc) });
   }
   let detail = `${err.instancePath || '/'} ${err.message ?? 'is invalid'}`;
   if (err.keyword === 'enum') detail += `: ${(err.params as { allowedValues: unknown[] }).allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;

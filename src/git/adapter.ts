@@ -2,6 +2,7 @@ import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
 import { gitBytes, gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
+import { escapeRegExp } from '../core/regex.js';
 
 /**
  * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
@@ -177,7 +178,7 @@ class GitCliPort implements GitPort {
    * --show-scope (before 2.26): the caller asks key by key.
    */
   private async scanConfig(keys: string[]): Promise<Map<string, string> | null> {
-    const pattern = `^(user\\.(name|email)|maintenance\\.auto|${keys.map((k) => canonicalKey(k).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$`;
+    const pattern = `^(user\\.(name|email)|maintenance\\.auto|${keys.map((k) => escapeRegExp(canonicalKey(k))).join('|')})$`;
     const r = await gitRun(this.root, ['config', '-z', '--show-scope', '--get-regexp', pattern]);
     if (r.code !== 0 && r.code !== 1) return null; // 1: nothing matched
     const local = new Map<string, string>();

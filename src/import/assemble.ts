@@ -11,6 +11,7 @@ import { mergeTies, relationshipsOf } from './ties.js';
 import { inventSecrets } from './secrets.js';
 import { assetsOf } from './assets.js';
 import { generationPoint } from './test-hook.js';
+import { escapeRegExp } from '../core/regex.js';
 
 export interface AssembleOptions {
   seed: string;
@@ -191,7 +192,7 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
       const tgtShort = tgt.cue.charAt(0) + tgt.cue.slice(1).toLowerCase();
       out = out.split(sc.name).join(tgt.name);
       const short = sc.cue.charAt(0) + sc.cue.slice(1).toLowerCase();
-      if (short.length > 2) out = out.replace(new RegExp(`\\b${short.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'g'), tgtShort);
+      if (short.length > 2) out = out.replace(new RegExp(`\\b${escapeRegExp(short)}\\b`, 'g'), tgtShort);
     }
     return out;
   };

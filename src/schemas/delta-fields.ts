@@ -1,6 +1,7 @@
 import { STAT_NAMES, WEIGHT_NAMES } from '../domain/world.js';
 import { DATE_FIELDS, OPS_BY_TARGET, type PathTarget } from '../core/deltas/paths.js';
 import { readSchema } from './files.js';
+import { pointerSegments } from '../core/json-pointer.js';
 
 /**
  * Where, in the world schemas, lives the field a delta path writes (docs/paths.md): the schema file and
@@ -92,8 +93,7 @@ function fieldType(f: DeltaField): string {
 /** The JSON pointer's node in a parsed schema (undefined when it names nothing). */
 export function schemaAt(schema: unknown, pointer: string): unknown {
   let node = schema;
-  for (const raw of pointer.split('/').slice(1)) {
-    const seg = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const seg of pointerSegments(pointer)) {
     if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, seg)) return undefined;
     node = (node as Record<string, unknown>)[seg];
   }

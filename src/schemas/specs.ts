@@ -7,8 +7,6 @@ import { allFieldKeys, schemaAt } from './delta-fields.js';
 import { readSchema } from './files.js';
 import { TURN_RECORD_SCHEMA } from './turn-record.js';
 
-export { readSchema, schemaText } from './files.js';
-
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
  * for the build (scripts/precompile-schemas.mjs turns each into standalone code under

@@ -1,6 +1,7 @@
 import { genderOf } from '../core/forms-of-address.js';
 import type { Gender } from '../domain/world.js';
 import type { ScriptDoc, ScriptScene } from './script-model.js';
+import { escapeRegExp } from '../core/regex.js';
 
 /**
  * The readings behind the people check (script-people.ts): who a narration sentence is about,
@@ -27,7 +28,7 @@ function callings(p: Named): string[] {
   return [...new Set([p.name, ...p.name.split(/\s+/).filter((w) => w.length > 2 && !w.endsWith('.')), cue])];
 }
 
-const word = (w: string) => new RegExp(`(?<![\\p{L}])${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u');
+const word = (w: string) => new RegExp(`(?<![\\p{L}])${escapeRegExp(w)}(?![\\p{L}])`, 'u');
 
 /** People named in a text, by any of their names (a praenomen alone names nobody: many share it). */
 export function namedIn(text: string, people: Named[]): Named[] {
@@ -114,7 +115,7 @@ export function placeFindings(sc: ScriptScene, places: PlaceOnPage[]): { text: s
   for (const other of places) {
     if (other.id === here.id || here.name.includes(other.name.replace(/^The\s+/i, ''))) continue;
     const bare = other.name.replace(/^The\s+/i, '');
-    const setIn = new RegExp(`\\b(in|at|inside|within|into|through)\\s+(the\\s+)?${bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(opening);
+    const setIn = new RegExp(`\\b(in|at|inside|within|into|through)\\s+(the\\s+)?${escapeRegExp(bare)}\\b`, 'i').test(opening);
     const own = shingles(opening, 8);
     const described = other.description && shingles(other.description, 8).some((s) => own.includes(s));
     if (setIn || described) out.push({ text: first.text, detail: `a scene at ${here.name} opens ${setIn ? 'in' : 'with the description of'} ${other.name}` });

@@ -1,5 +1,6 @@
 import { parse as momoaParse, type DocumentNode, type ValueNode } from '@humanwhocodes/momoa';
 import { FORBIDDEN_KEYS } from './json-parse-keys.js';
+import { escapePointerSegment } from '../core/json-pointer.js';
 import { fastParse, NOT_FAST } from './json-fast.js';
 
 /**
@@ -57,10 +58,6 @@ export type JsonParseResult =
 /** At most this many key findings are kept (a hostile file could hold millions). */
 export const MAX_KEY_FINDINGS = 100;
 
-/** RFC 6901 escaping of one pointer segment. */
-export function escapePointerSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 export function pointerOf(segments: readonly (string | number)[]): string {
   return segments.map((s) => '/' + escapePointerSegment(String(s))).join('');

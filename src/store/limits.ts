@@ -1,4 +1,5 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { escapePointerSegment } from '../core/json-pointer.js';
 
 /**
  * No string in a world file is longer than this (the longest in the starter kit is ~240 characters:
@@ -7,9 +8,6 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
  */
 export const MAX_STRING_CHARS = 4000;
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** AUR1051 for each over-long string (value or key), with its JSON pointer; at most `limit` of them. */
 export function checkStringLengths(value: unknown, file: string, limit = 5): Diagnostic[] {
@@ -21,7 +19,7 @@ export function checkStringLengths(value: unknown, file: string, limit = 5): Dia
     } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`));
     else if (v && typeof v === 'object') {
       for (const [k, x] of Object.entries(v)) {
-        const p = `${pointer}/${escapePointer(k.length > MAX_STRING_CHARS ? k.slice(0, 40) + '…' : k)}`;
+        const p = `${pointer}/${escapePointerSegment(k.length > MAX_STRING_CHARS ? k.slice(0, 40) + '…' : k)}`;
         if (k.length > MAX_STRING_CHARS) out.push(diag('AUR1051', { length: k.length, max: MAX_STRING_CHARS }, { file, pointer: p }));
         walk(x, p);
       }

@@ -2,7 +2,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { FORMAT_VERSION, ID_PATTERN, type World } from '../domain/world.js';
 import { validatorFor } from '../schemas/validators.js';
-import { escapePointerSegment } from './json-parse.js';
+import { escapePointerSegment } from '../core/json-pointer.js';
 import { didYouMean } from './suggest.js';
 
 /**

@@ -1,5 +1,6 @@
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { escapeRegExp } from '../core/regex.js';
 
 /**
  * style/lexicon.md: the forbidden anachronisms and their Roman replacements (spec §3.1, §6.3).
@@ -126,7 +127,6 @@ export function parseLexicon(markdown: string, file: string = LEXICON_FILE): Lex
   return { entries, diagnostics };
 }
 
-const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
  * The pattern for one entry (case-insensitive through the scanner's flags): any run of
@@ -134,7 +134,7 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
  * plural -s / -es, so "dollar" also catches "dollars". Word boundaries are added by the scanner.
  */
 function entryPattern(forbidden: string): string {
-  const words = normal(forbidden).split(' ').map((w) => escapeRe(w).replace(/'/g, "['’]"));
+  const words = normal(forbidden).split(' ').map((w) => escapeRegExp(w).replace(/'/g, "['’]"));
   const plural = /\p{L}$/u.test(forbidden) ? '(?:e?s)?' : '';
   return `${words.join('\\s+')}${plural}`;
 }

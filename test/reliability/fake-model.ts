@@ -4,7 +4,7 @@ import { realize as writeScene } from '../../src/providers/offline/writer.js';
 import { realize as critique } from '../../src/providers/offline/critic.js';
 import { realize as propose } from '../../src/providers/offline/proposals.js';
 import { resolveModelPacket, type EpisodeReference, type ReferencedModelPacket } from '../../src/stages/d-packets/reference.js';
-import { readSchema } from '../../src/schemas/specs.js';
+import { readSchema } from '../../src/schemas/files.js';
 import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropic-server.js';
 import { fillFromSchema } from './schema-fill.js';
 

@@ -1,5 +1,6 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { characterAnswerSchemaFromFile, readSchema } from '../../schemas/specs.js';
+import { characterAnswerSchemaFromFile } from '../../schemas/specs.js';
+import { readSchema } from '../../schemas/files.js';
 import { validatorFor } from '../../schemas/validators.js';
 
 /**

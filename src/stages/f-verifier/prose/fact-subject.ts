@@ -1,5 +1,5 @@
 import type { PersonIndex } from './names.js';
-import { entitiesOf, holds, nameWords, peopleOf, type FactSignature } from './facts.js';
+import { entitiesOf, holds, peopleOf, type FactSignature } from './facts.js';
 import { contentRoots } from './roots.js';
 
 /**
@@ -12,7 +12,7 @@ import { contentRoots } from './roots.js';
 /** What of a fact a passage says besides its people: its entities the passage holds that are no one's name ("the Senate"), and its roots the passage has. */
 export function predicateSaid(passage: string, sig: FactSignature, idx: PersonIndex): string[] {
   const ents = entitiesOf(passage, idx);
-  const words = nameWords(idx);
+  const words = idx.nameWords;
   const people = peopleOf(sig);
   const roots = contentRoots(passage);
   return [...[...sig.entities].filter((e) => !e.startsWith('@') && !words.has(e) && holds(ents, e, people)), ...[...sig.roots].filter((r) => roots.has(r))];
@@ -21,14 +21,14 @@ export function predicateSaid(passage: string, sig: FactSignature, idx: PersonIn
 /** Whether a passage names one of a fact's people: by id, or by a word of a name the index cannot resolve ("Scaurus" of twenty men). */
 export function namesPeopleOf(passage: string, sig: FactSignature, idx: PersonIndex): boolean {
   const ents = entitiesOf(passage, idx);
-  const words = nameWords(idx);
+  const words = idx.nameWords;
   const people = peopleOf(sig);
   return [...sig.entities].some((e) => (e.startsWith('@') || words.has(e)) && holds(ents, e, people));
 }
 
 /** Whether a passage names anyone: a person, a shared name, or a word of a name the index cannot resolve ("Cassia" of two women). */
 function namesSomeone(passage: string, idx: PersonIndex): boolean {
-  const words = nameWords(idx);
+  const words = idx.nameWords;
   return [...entitiesOf(passage, idx)].some((e) => e.startsWith('@') || words.has(e.split('#')[0]));
 }
 

@@ -53,7 +53,7 @@ export function places(text: string, idx: PersonIndex): string[] {
  */
 function placesAt(text: string, idx: PersonIndex): { word: string; at: number }[] {
   const out: { word: string; at: number }[] = [];
-  const words = nameWords(idx);
+  const words = idx.nameWords;
   for (const m of text.matchAll(/(?<![\p{L}])(\p{Lu}\p{Ll}{3,})/gu)) {
     const w = m[1].toLowerCase();
     if (!idx.forms.has(w) && (/[\s(]/.test(text[m.index! - 1] ?? '') || words.has(w))) out.push({ word: w, at: m.index! });
@@ -127,11 +127,6 @@ export function couldMatchBound(b: PassageBound, sig: FactSignature): boolean {
   let most = 0;
   for (const r of sig.roots) if (b.could.some((c) => c.has(r))) most++;
   return most >= 2 && 1.5 * shared + most >= 4.5;
-}
-
-/** The lower-case words of the names of everyone a person index knows (names.ts keeps the world's once per episode). */
-export function nameWords(idx: PersonIndex): { has(word: string): boolean } {
-  return idx.nameWords;
 }
 
 /** A fact's people (a shared name as one entity: its bearers joined by `|`) and places. */

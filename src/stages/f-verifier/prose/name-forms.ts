@@ -1,4 +1,5 @@
 import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /**
  * The forms a person is named by in prose, and finding them in a text. Matching was one regex
@@ -56,10 +57,6 @@ function formsUncached(name: string, cue?: string): string[] {
   }
   if (cue) out.add(cue.toLowerCase());
   return [...out].filter((f) => f.length >= 3 && !PRAENOMINA.has(f));
-}
-
-export function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 const ASCII = /^[\x00-\x7f]*$/;
@@ -168,7 +165,7 @@ function formAt(t: TextView, form: string, ascii: boolean, at: number): number {
     LETTER_AT.lastIndex = at + form.length;
     return LETTER_AT.test(t.text) ? 0 : form.length;
   }
-  const re = formRegex.get(form, () => new RegExp(`${escape(form)}(?![\\p{L}])`, 'iuy'));
+  const re = formRegex.get(form, () => new RegExp(`${escapeRegExp(form)}(?![\\p{L}])`, 'iuy'));
   re.lastIndex = at;
   return re.exec(t.text)?.[0].length ?? 0;
 }

@@ -1,6 +1,7 @@
 import type { KnownCharacter, VerifyContext } from '../context.js';
 import { titleIndex, titleRegex } from './titles.js';
-import { escape, firstWordKey, formGroup, formsOf, nameMatches, type FormGroup, type FormSource } from './name-forms.js';
+import { firstWordKey, formGroup, formsOf, nameMatches, type FormGroup, type FormSource } from './name-forms.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /** One person the prose may name: what the packet and world know about them. */
 export interface Person {
@@ -181,7 +182,7 @@ function sceneSource(world: WorldNames, added: string[], read: (f: string) => bo
   }
   const groups = new Map<string, FormGroup>();
   for (const [k, forms] of byKey) groups.set(k, formGroup([...(world.groups.get(k)?.forms ?? []), ...forms]));
-  const others = [...world.other, ...other].filter(read).sort((a, b) => b.length - a.length).map(escape);
+  const others = [...world.other, ...other].filter(read).sort((a, b) => b.length - a.length).map(escapeRegExp);
   return {
     group: (k) => groups.get(k) ?? world.groups.get(k),
     resolves: read,

@@ -1,5 +1,6 @@
 import type { VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /**
  * Titles the prose names an office-holder by ("the consul", "the pontifex"), resolved only when
@@ -56,18 +57,15 @@ const titleWord = new BoundedMemo<string, RegExp>(2000);
 
 /** Not global or sticky: `test` keeps no state between texts. */
 function wordPattern(t: string): RegExp {
-  return new RegExp(`(?<![\\p{L}])${escape(t)}(?![\\p{L}-])`, 'u');
+  return new RegExp(`(?<![\\p{L}])${escapeRegExp(t)}(?![\\p{L}-])`, 'u');
 }
 
-function escape(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
 
 /**
  * "the consul", "The Consul": the article is required (a bare "consul" is the office, not the man),
  * and a compound or plural ("consul-elect", "the consuls", "the consulship") is not the title.
  */
 export function titleRegex(titles: Map<string, string>): RegExp | null {
-  const keys = [...titles.keys()].sort((a, b) => b.length - a.length).map((k) => escape(k).replace(/ /g, '\\s+'));
+  const keys = [...titles.keys()].sort((a, b) => b.length - a.length).map((k) => escapeRegExp(k).replace(/ /g, '\\s+'));
   return keys.length ? new RegExp(`(?<![\\p{L}])the\\s+(${keys.join('|')})(?![\\p{L}-])`, 'giu') : null;
 }

@@ -2,6 +2,7 @@ import type { Claim, Finding } from '../../../domain/scene.js';
 import { forbiddenSecretText } from '../../d-packets/index.js';
 import { finding, type VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /** Kinds that never become canon: always allowed, always downgraded to the cast's beliefs (spec §8.3). */
 export const NON_CANON_KINDS = new Set(['rumor', 'belief']);
@@ -51,7 +52,7 @@ export function namePatternsHeld(): { death: number; word: number } {
 /** A name form's death pattern. Not global, so `test` keeps no state between claims. */
 function deathOf(form: string): RegExp {
   return deathPatterns.get(form, () => {
-    const name = escapeRe(form);
+    const name = escapeRegExp(form);
     return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
   });
 }
@@ -202,9 +203,6 @@ function overLimit(canon: Claim[], max: number, sceneText: string, living: strin
 
 /** A name as a whole word, case-insensitive (kept with deathOf's patterns). Not global: `test` keeps no state. */
 function wordOf(name: string): RegExp {
-  return wordPatterns.get(name, () => new RegExp(`\\b${escapeRe(name)}\\b`, 'i'));
+  return wordPatterns.get(name, () => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'i'));
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
