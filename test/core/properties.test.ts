@@ -114,7 +114,9 @@ describe('transactional application', () => {
         const b = applyDeltas(smallWorld(), batch, prov);
         expect(stableStringify(a.ok ? { w: a.world, x: a.applied } : a)).toBe(stableStringify(b.ok ? { w: b.world, x: b.applied } : b));
       }),
-      RUNS,
+      // fast-check's counterexample (CI, 2026-11-27): an amount of Infinity on an `add` was kept in the
+      // applied record, which canonical JSON cannot write.
+      { ...RUNS, examples: [[[{ path: 'world.global.unrest', op: 'add', value: 0, from: 'crassus', to: 'crassus', amount: Number.POSITIVE_INFINITY }]]] },
     );
   });
 });
