@@ -71,17 +71,24 @@ export class Checkpoints {
 }
 
 /**
- * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<checkpoint-name>` makes the process SIGKILL itself right
- * after that checkpoint is written (or at that named point of the commit transaction), so tests
- * can prove that a run killed there resumes to the same commit. Names: planning, scenes-start (as
- * the scenes begin, fresh or resumed), scene-SC03,
- * scenes, stage-h, commit-staged, commit-applied, commit-committed; planning-blobs (once the planning
- * files' blobs are stored during the scenes, with a worker: pipeline/early-blobs.ts). Comma-separated for several
- * (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name of its
- * list it reaches (two names: a Ctrl-C, then a second one). `aureus play` adds play-canonize (a
- * canonization starts; its commit then passes the commit-* points) and play-committed (its commit
- * and tag made, its `canonized` record not yet written); an import's generation has its
- * own point for it (import/test-hook.ts). Never set either outside tests.
+ * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<name>` makes the process SIGKILL itself at that named point,
+ * so tests can prove that a run killed there resumes to the same commit. Comma-separated for
+ * several (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name
+ * of its list it reaches (two names: a Ctrl-C, then a second one). The names, every one passed here
+ * (docs/workflow.md lists them too; keep both true):
+ * - planning: the planning checkpoint's files and index written (planning-checkpoint.ts);
+ * - planning-blobs: the planning files' blobs stored during the scenes, with a worker (early-blobs.ts);
+ * - scenes-start: as the scenes begin, fresh or resumed, before this run writes one (run-episode.ts);
+ * - scene-<id>, e.g. scene-SC03: that scene's checkpoint written (`save` above, from run-episode.ts);
+ * - scenes: the scenes checkpoint written (`save`: run-episode.ts, and scene-ops.ts's edit/rewrite);
+ * - stage-h: the stage H checkpoint written (planning-checkpoint.ts);
+ * - commit-staged, commit-applied, commit-committed: the commit transaction's journal written,
+ *   its world files written, its commit made but not tagged (transaction.ts; an episode's commit
+ *   and an `aureus play` canonization's);
+ * - play-canonize: a play canonization starts, nothing written (play/session.ts);
+ * - play-committed: its commit and tag made (if any), its `canonized` record not yet written (play/session.ts).
+ * An import's generation has its own SIGINT/SIGTERM point (import/test-hook.ts). Never set either
+ * outside tests.
  */
 export function testKillHook(name: string): void {
   const at = process.env.AUREUS_TEST_KILL_AT;

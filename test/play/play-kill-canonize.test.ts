@@ -3,7 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
-import { playScript, records } from './support.js';
+import { history, input, worldFiles } from './killed-canon.js';
+import { playScript, records, sessionLog } from './support.js';
 
 /**
  * A session killed (SIGKILL: no handler runs) at each point of a canonization, then --resume: the
@@ -12,15 +13,12 @@ import { playScript, records } from './support.js';
  * (src/pipeline/checkpoint.ts): play-canonize (nothing written yet), the commit transaction's
  * commit-staged, commit-applied (world files written, not committed) and commit-committed (not
  * tagged), and play-committed (committed and tagged, the `canonized` record not yet written); for a
- * /commit, and for a critical canonization made inside an exchange.
+ * /commit. A critical canonization's, /end's and the turn limit's are in play-kill-scene-end.test.ts.
  */
 const BEFORE = ['Catiline, where were you last night?', '/note Catiline lies about Faesulae', 'You must answer me! The Senate will hear of this!', '/commit'];
 const AFTER = ['Crassus, will you stand with him or with Rome?', '/end'];
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline,crassus', '--mode', 'open', '--session', 'k1', '--json'];
-const input = (lines: string[]) => lines.join('\n') + '\n';
-const log = (w: string) => fs.readFileSync(path.join(w, '.aureus/sessions/k1/turns.jsonl'), 'utf8').replace(/"commit":"[0-9a-f]{40}"/g, '"commit":"<sha>"');
-const worldFiles = (w: string) => Object.fromEntries(fs.readdirSync(path.join(w, 'world')).sort().map((f) => [f, fs.readFileSync(path.join(w, 'world', f), 'utf8')]));
-const history = (w: string) => git(w, 'log', '--format=%T %B');
+const log = (w: string) => sessionLog(w, 'k1');
 
 describe.skipIf(!builtCli())('aureus play killed during a canonization, then --resume', () => {
   const base = useWorld('play-kill-canonize');
@@ -64,32 +62,6 @@ describe.skipIf(!builtCli())('aureus play killed during a canonization, then --r
       expect(canonized.filter((x) => x.commit === git(w, 'rev-parse', 'play/k1/1^{commit}'))).toHaveLength(1);
       expect(log(w)).toBe(log(ref));
       expect(fs.existsSync(path.join(w, '.aureus/runs'))).toBe(fs.existsSync(path.join(ref, '.aureus/runs')));
-    });
-  }
-
-  // A death spoken of is a critical proposal: canonized mid-scene, inside the exchange, with no command of its own.
-  const CRITICAL = ['Catiline, where were you last night?', 'Manlius is dead, slain at Faesulae, and you knew it!', 'Crassus, will you stand with him or with Rome?', '/end'];
-  const ARGS2 = ARGS.map((a) => (a === 'k1' ? 'k2' : a));
-  for (const at of ['play-committed', 'commit-applied']) {
-    it(`a critical canonization killed at ${at}: --resume records it once and ends as the uninterrupted session`, async () => {
-      const ref = copyRepo(base(), `play-kill-critical-whole-${at}`);
-      const r = await playScript(ARGS2, ref, input(CRITICAL));
-      expect(r.code, r.stderr).toBe(0);
-      const critical = records(ref, 'k2').find((x) => x.type === 'canonized');
-      expect(critical?.commit).toBe(git(ref, 'rev-parse', 'play/k2/1^{commit}'));
-      expect(git(ref, 'log', '-1', '--format=%B', 'play/k2/1')).toContain('Aureus-Trigger: critical');
-      const w = copyRepo(base(), `play-kill-critical-${at}`);
-      const killed = await playScript(ARGS2, w, input(CRITICAL), { AUREUS_TEST_KILL_AT: at });
-      expect(killed.code, killed.stderr).toBe(null);
-      expect(records(w, 'k2').some((x) => x.type === 'canonized')).toBe(false);
-      const resumed = await playScript(['play', '--resume', 'k2', '--json'], w, input(CRITICAL.slice(2)));
-      expect(resumed.code, resumed.stderr).toBe(0);
-      expect(history(w)).toBe(history(ref));
-      expect(git(w, 'tag', '--list', 'play/k2/*')).toBe(git(ref, 'tag', '--list', 'play/k2/*'));
-      expect(worldFiles(w)).toEqual(worldFiles(ref));
-      expect(git(w, 'status', '--porcelain')).toBe('');
-      const norm = (x: string) => fs.readFileSync(path.join(x, '.aureus/sessions/k2/turns.jsonl'), 'utf8').replace(/"commit":"[0-9a-f]{40}"/g, '"commit":"<sha>"');
-      expect(norm(w)).toBe(norm(ref));
     });
   }
 

@@ -85,6 +85,11 @@ export function records(world: string, session: string): Record<string, unknown>
   return fs.readFileSync(path.join(world, '.aureus/sessions', session, 'turns.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
+/** A session's log as text, its commit hashes masked: equal for two sessions that canonized the same (their commits differ only in time). */
+export function sessionLog(world: string, session: string): string {
+  return fs.readFileSync(path.join(world, '.aureus/sessions', session, 'turns.jsonl'), 'utf8').replace(/"commit":"[0-9a-f]{40}"/g, '"commit":"<sha>"');
+}
+
 /** Every string the hidden briefs of a session carried (to prove none leaks). */
 export function briefStrings(world: string, session: string): string[] {
   return records(world, session)
