@@ -24,9 +24,7 @@ export interface WorldIndex {
   readonly locations: ReadonlyMap<string, Location>;
   readonly factions: ReadonlyMap<string, Faction>;
   readonly operators: ReadonlyMap<string, Operator>;
-  /** Key `${from}>${to}`. */
-  readonly edges: ReadonlyMap<string, Relationship>;
-  /** Outgoing edges per character id, in file order. */
+  /** Outgoing edges per character id, in file order, each `to` once (the first such edge; edgeOf looks one up). */
   readonly edgesFrom: ReadonlyMap<string, readonly Relationship[]>;
   /** Incoming edges per character id, in file order. */
   readonly edgesTo: ReadonlyMap<string, readonly Relationship[]>;
@@ -35,7 +33,6 @@ export interface WorldIndex {
   readonly travel: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
 
-export const edgeKey = (from: string, to: string): string => `${from}>${to}`;
 
 /**
  * Lookups built from one array, reused while the array holds the very same elements. Deltas are
@@ -185,9 +182,24 @@ export function entitiesById<T extends { id: string }>(items: readonly T[]): Rea
   return memoList(items, buildById);
 }
 
-/** The first edge of each `${from}>${to}`, memoised per list (indexWorld's edge map). */
-export function edgesByKey(items: readonly Relationship[]): ReadonlyMap<string, Relationship> {
-  return memoList(items, buildEdges).edges;
+/**
+ * The first edge of each `${from}>${to}` of a list, looked up in its ends' lists (memoised per
+ * list): the delta engine's drafts find relationships by that key. Ids are `^[a-z0-9_]+$` (the
+ * schema), so the key's first `>` separates its ends.
+ */
+export function edgesByKey(items: readonly Relationship[]): { get(key: string): Relationship | undefined; readonly size: number } {
+  const maps = memoList(items, buildEdges);
+  return {
+    get: (key) => {
+      const cut = key.indexOf('>');
+      return cut < 0 ? undefined : inList(maps.edgesFrom.get(key.slice(0, cut)), key.slice(cut + 1));
+    },
+    get size() {
+      let n = 0;
+      for (const l of maps.edgesFrom.values()) n += l.length;
+      return n;
+    },
+  };
 }
 
 function byId<T extends { id: string }>(items: readonly T[] | undefined): ReadonlyMap<string, T> {
@@ -195,30 +207,67 @@ function byId<T extends { id: string }>(items: readonly T[] | undefined): Readon
 }
 
 interface EdgeMaps {
-  edges: ReadonlyMap<string, Relationship>;
   edgesFrom: ReadonlyMap<string, readonly Relationship[]>;
   edgesTo: ReadonlyMap<string, readonly Relationship[]>;
 }
 
+/**
+ * The first edge from → to: in `from`'s list of edges (which holds each `to` once). Lists are a few
+ * edges long (at most 59 on the DPRR world), so a short one is scanned and a long one gets a map of
+ * its `to`s, once (a published list is never edited). No map keyed by joined ids of every edge is
+ * built (issue 18: at 10,000 characters, 35,000 keys made for a few hundred lookups a plan).
+ */
+export function edgeOf(index: Pick<WorldIndex, 'edgesFrom'>, from: string, to: string): Relationship | undefined {
+  return inList(index.edgesFrom.get(from), to);
+}
+
+const SCAN_MAX = 16;
+const toMaps = new WeakMap<readonly Relationship[], Map<string, Relationship>>();
+
+function inList(list: readonly Relationship[] | undefined, to: string): Relationship | undefined {
+  if (!list) return undefined;
+  if (list.length <= SCAN_MAX) return scanTo(list, to);
+  let m = toMaps.get(list);
+  if (!m) {
+    m = new Map();
+    for (const r of list) m.set(r.to, r);
+    toMaps.set(list, m);
+  }
+  return m.get(to);
+}
+
+function scanTo(list: readonly Relationship[], to: string): Relationship | undefined {
+  for (const r of list) if (r.to === to) return r;
+  return undefined;
+}
+
 function buildEdges(rels: readonly Relationship[]): EdgeMaps {
-  const edges = new Map<string, Relationship>();
   const edgesFrom = new Map<string, Relationship[]>();
   const edgesTo = new Map<string, Relationship[]>();
+  // The `to`s of each list past SCAN_MAX edges, so that a world with a character of thousands of
+  // edges does not scan its list for each of them.
+  const long = new Map<string, Set<string>>();
   for (const r of rels) {
-    const k = edgeKey(r.from, r.to);
-    if (edges.has(k)) continue;
-    edges.set(k, r);
-    (edgesFrom.get(r.from) ?? edgesFrom.set(r.from, []).get(r.from)!).push(r);
-    (edgesTo.get(r.to) ?? edgesTo.set(r.to, []).get(r.to)!).push(r);
+    const out = edgesFrom.get(r.from);
+    if (!out) edgesFrom.set(r.from, [r]);
+    else {
+      const seen = out.length > SCAN_MAX ? long.get(r.from) ?? long.set(r.from, new Set(out.map((x) => x.to))).get(r.from)! : undefined;
+      if (seen ? seen.has(r.to) : scanTo(out, r.to)) continue; // a later duplicate: not indexed
+      out.push(r);
+      seen?.add(r.to);
+    }
+    const into = edgesTo.get(r.to);
+    if (into) into.push(r);
+    else edgesTo.set(r.to, [r]);
   }
-  return { edges, edgesFrom, edgesTo };
+  return { edgesFrom, edgesTo };
 }
 
 /** buildEdges of a copy from its original's: replaced edges swapped in place in their lists, new ones appended. */
 function patchEdges(prevValue: unknown, original: readonly object[], items: readonly object[], changed: readonly number[]): EdgeMaps | undefined {
   const prev = prevValue as EdgeMaps;
-  const edges = new Map<string, Relationship>();
   const lists = { from: new Map<string, Relationship[]>(), to: new Map<string, Relationship[]>() };
+  const current = (id: string): readonly Relationship[] => lists.from.get(id) ?? prev.edgesFrom.get(id) ?? [];
   const listOf = (side: 'from' | 'to', id: string): Relationship[] => {
     let l = lists[side].get(id);
     if (!l) lists[side].set(id, (l = [...((side === 'from' ? prev.edgesFrom : prev.edgesTo).get(id) ?? [])]));
@@ -226,24 +275,20 @@ function patchEdges(prevValue: unknown, original: readonly object[], items: read
   };
   for (const i of changed) {
     const r = items[i] as Relationship;
-    const k = edgeKey(r.from, r.to);
     if (i < original.length) {
       const old = original[i] as Relationship;
-      if (edgeKey(old.from, old.to) !== k) return undefined;
-      if ((edges.get(k) ?? prev.edges.get(k)) !== old) continue; // a later duplicate: not indexed
-      edges.set(k, r);
+      if (old.from !== r.from || old.to !== r.to) return undefined;
+      if (scanTo(current(r.from), r.to) !== old) continue; // a later duplicate: not indexed
       for (const side of ['from', 'to'] as const) {
         const l = listOf(side, r[side]);
         l[l.indexOf(old)] = r;
       }
-    } else if (!prev.edges.has(k) && !edges.has(k)) {
-      edges.set(k, r);
+    } else if (!scanTo(current(r.from), r.to)) {
       listOf('from', r.from).push(r);
       listOf('to', r.to).push(r);
     }
   }
   return {
-    edges: edges.size ? OverlayMap.derive(prev.edges, edges) : prev.edges,
     edgesFrom: lists.from.size ? OverlayMap.derive(prev.edgesFrom, lists.from) : prev.edgesFrom,
     edgesTo: lists.to.size ? OverlayMap.derive(prev.edgesTo, lists.to) : prev.edgesTo,
   };
@@ -304,7 +349,7 @@ function sharedTravel(world: World): Map<string, Map<string, number>> {
 
 export function indexWorld(world: World): WorldIndex {
   const rels = world.relationships?.relationships;
-  const { edges, edgesFrom, edgesTo } = rels ? memoList(rels, buildEdges) : buildEdges([]);
+  const { edgesFrom, edgesTo } = rels ? memoList(rels, buildEdges) : buildEdges([]);
   return {
     world,
     characters: byId(world.characters?.characters),
@@ -313,7 +358,6 @@ export function indexWorld(world: World): WorldIndex {
     locations: byId(world.world?.locations),
     factions: byId(world.factions?.factions),
     operators: byId(world.operators?.operators),
-    edges,
     edgesFrom,
     edgesTo,
     ledger: byId(world.assets?.cash_ledger),

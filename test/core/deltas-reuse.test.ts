@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Provenance, ResolvedDelta } from '../../src/domain/delta.js';
 import type { World } from '../../src/domain/world.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
-import { indexWorld } from '../../src/core/world-index.js';
+import { edgeOf, indexWorld } from '../../src/core/world-index.js';
 import { smallWorld } from './fixture.js';
 
 // The delta engine takes an earlier batch's finished list when a batch makes the same changes to the
@@ -42,8 +42,8 @@ describe('applyDeltas: a batch repeated on the same lists', () => {
     expect(b.relationships.relationships).toHaveLength(4);
     // A batch on the shared list goes on from it, and the lookups over it are right.
     const next = apply(b, [{ path: 'relationships.cicero.crassus.fear', op: 'add', value: 0.1 }]);
-    expect(indexWorld(next).edges.get('cicero>crassus')!.weights.fear).toBeCloseTo(0.7);
-    expect(indexWorld(b).edges.get('cicero>crassus')!.weights.fear).toBeCloseTo(0.6);
+    expect(edgeOf(indexWorld(next), 'cicero', 'crassus')!.weights.fear).toBeCloseTo(0.7);
+    expect(edgeOf(indexWorld(b), 'cicero', 'crassus')!.weights.fear).toBeCloseTo(0.6);
   });
 
   it('makes its own list when a value differs', () => {

@@ -3,7 +3,7 @@ import type { Provenance, ResolvedDelta } from '../../src/domain/delta.js';
 import type { World } from '../../src/domain/world.js';
 import { applyDeltas, expandRolePath, parsePath, resolveEffects } from '../../src/core/deltas/index.js';
 import { stableStringify } from '../../src/core/json.js';
-import { indexWorld } from '../../src/core/world-index.js';
+import { edgeOf, indexWorld } from '../../src/core/world-index.js';
 import { smallWorld, witnessFlip } from './fixture.js';
 
 const prov = (d: ResolvedDelta, i: number): Provenance => ({ episode: 's01e01', scene: 'SC01', event: `e${i + 1}`, operator: 'op_test' });
@@ -167,10 +167,10 @@ describe('applyDeltas: every operation', () => {
     const after = r.world.relationships.relationships;
     expect(after.map((e) => `${e.from}>${e.to}`)).toEqual([...before.map((e) => `${e.from}>${e.to}`), 'clodius>cicero', 'crassus>clodius']);
     expect(after[3]!.weights).toMatchObject({ rivalry: 0.4, trust: 0.2 });
-    expect(indexWorld(r.world).edges.get('crassus>clodius')!.weights.debt).toBe(0.3);
+    expect(edgeOf(indexWorld(r.world), 'crassus', 'clodius')!.weights.debt).toBe(0.3);
     const r2 = apply(r.world, [{ path: 'relationships.clodius.cicero.rivalry', op: 'add', value: 0.1 }, { path: 'relationships.cicero.clodius.trust', op: 'add', value: 0.5 }]);
     expect(r2.world.relationships.relationships).toHaveLength(after.length + 1);
-    expect(indexWorld(r2.world).edges.get('clodius>cicero')!.weights.rivalry).toBeCloseTo(0.5);
+    expect(edgeOf(indexWorld(r2.world), 'clodius', 'cicero')!.weights.rivalry).toBeCloseTo(0.5);
     expect(after[3]!.weights.rivalry).toBe(0.4);
   });
   it('edits the first entity of a repeated id or edge in place, batch after batch (drafts find entities through the index)', () => {

@@ -36,7 +36,7 @@ describe('rel(a, b).field (core/expr evaluate.ts)', () => {
   });
 
   it('reads the stored weights, and zero for a missing edge', () => {
-    const r = [...index.edges.values()][0]!;
+    const r = [...index.edgesFrom.values()][0]![0]!;
     for (const w of WEIGHT_NAMES) expect(evaluate(`rel('${r.from}', '${r.to}').${w}`, ctx)).toEqual({ ok: true, value: r.weights[w] ?? 0 });
     expect(evaluate("rel('clodius', 'sulla').trust", ctx)).toEqual({ ok: true, value: 0 });
   });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Relationship, World } from '../../src/domain/world.js';
 import type { ResolvedDelta } from '../../src/domain/delta.js';
 import { applyDeltas } from '../../src/core/deltas/index.js';
-import { edgesByKey, entitiesById, indexWorld, noteCopy } from '../../src/core/world-index.js';
+import { edgeOf, edgesByKey, entitiesById, indexWorld, noteCopy } from '../../src/core/world-index.js';
 import { threatToGoals } from '../../src/core/tension.js';
 import { smallWorld } from './fixture.js';
 import { evaluate, makeEvalContext } from '../../src/core/expr/index.js';
@@ -28,12 +28,26 @@ function expectSameIndex(a: ReturnType<typeof indexWorld>, b: ReturnType<typeof 
   expect(entries(a.characters)).toEqual(entries(b.characters));
   for (const [k, v] of b.characters) expect(a.characters.get(k)).toBe(v);
   expect(a.characters.size).toBe(b.characters.size);
-  expect(entries(a.edges)).toEqual(entries(b.edges));
-  for (const [k, v] of b.edges) expect(a.edges.get(k)).toBe(v);
   expect(entries(a.edgesFrom)).toEqual(entries(b.edgesFrom));
   expect(entries(a.edgesTo)).toEqual(entries(b.edgesTo));
   for (const [k, l] of b.edgesFrom) expect(a.edgesFrom.get(k)!.every((r, i) => r === l[i])).toBe(true);
   expect([...a.edgesTo.keys()]).toEqual([...b.edgesTo.keys()]);
+  expectFirstEdges(a);
+}
+
+/**
+ * What a map keyed `${from}>${to}` built over the list held (the index had one until issue 18's
+ * eighteenth pass): the first relationship of each pair, in list order. edgeOf must find exactly it,
+ * and the lists by `from` hold exactly those, in list order.
+ */
+function expectFirstEdges(index: ReturnType<typeof indexWorld>): void {
+  const first = new Map<string, Relationship>();
+  for (const r of index.world.relationships.relationships) if (!first.has(`${r.from}>${r.to}`)) first.set(`${r.from}>${r.to}`, r);
+  for (const r of index.world.relationships.relationships) expect(edgeOf(index, r.from, r.to)).toBe(first.get(`${r.from}>${r.to}`));
+  expect(edgeOf(index, 'c0', 'nobody')).toBeUndefined();
+  expect(edgeOf(index, 'nobody', 'c0')).toBeUndefined();
+  expect([...index.edgesFrom.values()].flat().sort((x, y) => x.from.localeCompare(y.from))).toEqual([...first.values()].sort((x, y) => x.from.localeCompare(y.from)));
+  for (const l of index.edgesFrom.values()) expect(l.every((r) => first.get(`${r.from}>${r.to}`) === r)).toBe(true);
 }
 
 describe('lookups derived over copy-on-write lists', () => {
@@ -42,9 +56,11 @@ describe('lookups derived over copy-on-write lists', () => {
       fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), v: fc.integer() }),
       fc.record({ kind: fc.constant('append' as const), id: fc.integer({ min: 0, max: 40 }), to: fc.integer({ min: 0, max: 40 }), v: fc.integer() }),
     );
-    fc.assert(fc.property(fc.integer({ min: 0, max: 30 }), fc.array(fc.array(op, { maxLength: 6 }), { maxLength: 8 }), (n, steps) => {
+    fc.assert(fc.property(fc.integer({ min: 0, max: 30 }), fc.integer({ min: 0, max: 45 }), fc.array(fc.array(op, { maxLength: 6 }), { maxLength: 8 }), (n, hub, steps) => {
       let chars: Item[] = Array.from({ length: n }, (_, i) => ({ id: `c${i % 25}`, v: i })); // some duplicate ids
       let rels: Relationship[] = Array.from({ length: n }, (_, i) => edge(`c${i % 7}`, `c${(i * 3) % 11}`, i));
+      // c0 with up to 30 edges out (past edgeOf's scan length), repeated past 30.
+      for (let i = 0; i < hub; i++) rels.splice((i * 5) % (rels.length + 1), 0, edge('c0', `c${100 + (i % 30)}`, -i));
       const world = (): World => ({ characters: { characters: chars }, relationships: { relationships: rels } }) as unknown as World;
       expectSameIndex(indexWorld(world()), fresh(world()));
       for (const batch of steps) {
@@ -66,7 +82,8 @@ describe('lookups derived over copy-on-write lists', () => {
         expectSameIndex(indexWorld(world()), fresh(world()));
         // The delta engine's lookups (core/deltas/draft.ts) are indexWorld's maps of the same list.
         expect(entitiesById(chars)).toBe(indexWorld(world()).characters);
-        expect(edgesByKey(rels)).toBe(indexWorld(world()).edges);
+        const byKey = edgesByKey(rels);
+        for (const l of indexWorld(world()).edgesFrom.values()) for (const r of l) expect(byKey.get(`${r.from}>${r.to}`)).toBe(r);
       }
     }), { numRuns: 150 });
   });

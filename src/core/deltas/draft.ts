@@ -60,7 +60,7 @@ export class CowList<T extends object> {
      * The first entity of each key: the lookup indexWorld memoises per list (world-index.ts), so a
      * batch builds no map of its own for a list of thousands.
      */
-    private readonly lookup: (items: readonly T[]) => ReadonlyMap<string, T>,
+    private readonly lookup: (items: readonly T[]) => { get(key: string): T | undefined },
   ) {}
   /** The list the draft started from (read once: a missing file gives one empty list, not one per call). */
   private base(): readonly T[] {

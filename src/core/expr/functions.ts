@@ -1,6 +1,6 @@
 import type { RoleKind } from '../../domain/world.js';
 import { diag } from '../../diagnostics/catalog.js';
-import { edgeKey, travelDays } from '../world-index.js';
+import { edgeOf, travelDays } from '../world-index.js';
 import { OverlayMap } from '../overlay-map.js';
 import { EvalFail, type EvalContext } from './context.js';
 import { edgeView, typeName, viewMeta, type ExprType, type Value } from './views.js';
@@ -88,7 +88,7 @@ function number(v: Value, fn: string, at: { line: number; column: number }): num
 export function relEdge(a: Value, b: Value, ctx: Pick<EvalContext, 'index'>, at: { line: number; column: number }) {
   const from = refId(a, 'rel() argument', at);
   const to = refId(b, 'rel() argument', at);
-  return { from, to, edge: ctx.index.edges.get(edgeKey(from, to)) };
+  return { from, to, edge: edgeOf(ctx.index, from, to) };
 }
 
 const SPECS: FunctionSpec[] = [
@@ -132,7 +132,7 @@ const SPECS: FunctionSpec[] = [
     name: 'has_flag', params: [{ ref: 'character' }, { ref: 'character' }, { type: 'string' }], returns: 'boolean',
     impl: ([a, b, f], ctx, at) => {
       if (typeof f !== 'string') return fail('AUR2007', { detail: `has_flag() flag must be a string, got ${typeName(f)}` }, at);
-      const e = ctx.index.edges.get(edgeKey(refId(a!, 'has_flag() argument', at), refId(b!, 'has_flag() argument', at)));
+      const e = edgeOf(ctx.index, refId(a!, 'has_flag() argument', at), refId(b!, 'has_flag() argument', at));
       return (e?.flags ?? []).includes(f);
     },
   },

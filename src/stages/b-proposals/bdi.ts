@@ -1,4 +1,4 @@
-import type { Character, Operator, RoleKind, Thread, World } from '../../domain/world.js';
+import type { Character, Operator, RoleKind, Secret, Thread, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 
 /**
@@ -19,15 +19,35 @@ export function roleKind(op: Operator, role: string): RoleKind {
   return role === 'actor' ? 'character' : (op.roles?.[role]?.kind ?? 'character');
 }
 
+/** The items of a role kind and which of them can be bound (one predicate for the list and the count). */
+function kindItems(world: World, kind: RoleKind): { items: readonly Item[]; ok: (x: Item) => boolean } {
+  switch (kind) {
+    case 'character': return { items: world.characters.characters, ok: (c) => canAct(c as Character) };
+    case 'secret': return { items: world.secrets.secrets, ok: (s) => (s as Secret).status !== 'inert' };
+    case 'thread': return { items: world.threads.threads, ok: (t) => (t as Thread).status === 'open' };
+    case 'location': return { items: world.world.locations, ok: () => true };
+    case 'faction': return { items: world.factions.factions, ok: () => true };
+  }
+}
+type Item = { readonly id: string };
+
 /** Candidate ids for a role kind (the actor is bound separately). */
 export function candidatesFor(world: World, kind: RoleKind): string[] {
-  switch (kind) {
-    case 'character': return world.characters.characters.filter(canAct).map((c) => c.id).sort();
-    case 'secret': return world.secrets.secrets.filter((s) => s.status !== 'inert').map((s) => s.id).sort();
-    case 'thread': return world.threads.threads.filter((t) => t.status === 'open').map((t) => t.id).sort();
-    case 'location': return world.world.locations.map((l) => l.id).sort();
-    case 'faction': return world.factions.factions.map((f) => f.id).sort();
-  }
+  const { items, ok } = kindItems(world, kind);
+  const ids: string[] = [];
+  for (const x of items) if (ok(x)) ids.push(x.id);
+  return ids.sort();
+}
+
+/**
+ * Whether a role kind has at most `n` candidates, counted without listing them: a big world's
+ * 10,000 characters were listed and sorted only to learn that they are more than a handful (issue 18).
+ */
+export function atMostCandidates(world: World, kind: RoleKind, n: number): boolean {
+  const { items, ok } = kindItems(world, kind);
+  let count = 0;
+  for (const x of items) if ((ok as (x: unknown) => boolean)(x) && ++count > n) return false;
+  return true;
 }
 
 /**

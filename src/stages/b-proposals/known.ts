@@ -1,7 +1,7 @@
 import type { Character, RoleKind, Secret, Thread, World } from '../../domain/world.js';
 import type { WorldIndex } from '../../core/world-index.js';
 import { episodesSinceProgress } from '../a-snapshot/index.js';
-import { canAct, candidatesFor } from './bdi.js';
+import { atMostCandidates, canAct, candidatesFor } from './bdi.js';
 
 /**
  * What an agent knows (GraphRAG-lite, spec §2.2; docs/planning.md "Scaling"). Planning cost is
@@ -38,7 +38,7 @@ interface Known {
   /** Characters who can act, by location: sorted by id, and as a set (a city holds thousands). */
   at: Map<string, string[]>;
   atSet: Map<string, Set<string>>;
-  full: Map<RoleKind, string[]>;
+  full: Map<RoleKind, string[] | null>;
   chars: Map<string, string[]>;
   acting: Map<number, Character[]>;
 }
@@ -75,11 +75,15 @@ function known(world: World): Known {
   return k;
 }
 
-/** Every candidate of a kind in the world (sorted), memoized per world. */
-function fullList(world: World, kind: RoleKind): string[] {
+/**
+ * Every candidate of a kind in the world (sorted) when there are at most `cap` of them, else null;
+ * memoized per world (each kind is asked with one cap). Counted first: a big world's 10,000
+ * characters were listed and sorted only to learn that they were more than a handful (issue 18).
+ */
+function smallList(world: World, kind: RoleKind, cap: number): string[] | null {
   const k = known(world);
   let l = k.full.get(kind);
-  if (!l) k.full.set(kind, (l = candidatesFor(world, kind)));
+  if (l === undefined) k.full.set(kind, (l = atMostCandidates(world, kind, cap) ? candidatesFor(world, kind) : null));
   return l;
 }
 
@@ -90,8 +94,8 @@ function fullList(world: World, kind: RoleKind): string[] {
  * of its open threads, and who is at its location (weights in RELEVANCE; ties by id).
  */
 export function knownCharacters(world: World, index: WorldIndex, actor: string): string[] {
-  const all = fullList(world, 'character');
-  if (all.length <= KNOWN_CAP + 1) return all.filter((id) => id !== actor);
+  const all = smallList(world, 'character', KNOWN_CAP + 1);
+  if (all) return all.filter((id) => id !== actor);
   const k = known(world);
   const hit = k.chars.get(actor);
   if (hit) return hit;
@@ -136,9 +140,9 @@ export function knownCharacters(world: World, index: WorldIndex, actor: string):
  * candidates in the world is known in full.
  */
 export function knownCandidates(world: World, index: WorldIndex, actor: string, kind: RoleKind): string[] {
-  const all = fullList(world, kind);
   if (kind === 'character') return knownCharacters(world, index, actor);
-  if (all.length <= KNOWN_CAP || kind === 'location' || kind === 'faction') return all;
+  const all = smallList(world, kind, kind === 'location' || kind === 'faction' ? Infinity : KNOWN_CAP);
+  if (all) return all;
   const k = known(world);
   const people = [actor, ...knownCharacters(world, index, actor)];
   const ids = new Set<string>();

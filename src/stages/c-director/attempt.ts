@@ -12,7 +12,7 @@ import { chooseObjectives } from './objectives.js';
 import { infeasible } from './infeasible.js';
 import { openingWorld } from './checks.js';
 import { SteeringHook, type Steering } from './steering.js';
-import { CLIFFHANGER_RESERVE, buildCandidates, cliffhangerReserve, liveTypesOfTags, type Candidate, type Whereabouts } from './candidates.js';
+import { CLIFFHANGER_RESERVE, buildCandidates, cliffhangerReserve, liveTypesOfTags, WhereaboutsBook, type Candidate } from './candidates.js';
 import type { Pacing } from './application.js';
 import { actUsesIn, actableIn, allCanAct, excluded, factsOf, fixedParts, placeFullness, resolvedIn, scoreBound, scoreOf, type FixedParts, type SlotScoring } from './score.js';
 import { TypeBudget } from './type-budget.js';
@@ -90,7 +90,7 @@ export class Attempt {
   /** Every character some candidate binds, once each (slotScoring's everyoneActs). */
   readonly boundChars: string[];
   proj: Projection;
-  readonly where = new Map<string, Whereabouts>();
+  readonly where: WhereaboutsBook;
   readonly overdue: Set<string>;
   readonly advancedCount = new Map<string, number>();
   readonly deferred = new Set<string>();
@@ -139,10 +139,11 @@ export class Attempt {
     this.riskRng = new Rng(seed);
     const lastType: 'thriller' | 'soap' | null = attempt === 0 ? null : attempt % 2 === 1 ? 'soap' : 'thriller';
 
-    const acting = world.characters.characters.filter((c) => c.principal && canAct(c));
-    if (acting.length === 0) throw infeasible('acting_principals', 'no principal is alive and free', 'AUR3002');
+    let acting = 0;
+    for (const c of world.characters.characters) if (c.principal && canAct(c)) acting++;
+    if (acting === 0) throw infeasible('acting_principals', 'no principal is alive and free', 'AUR3002');
     const openThreads = world.threads.threads.filter((t) => t.status === 'open');
-    this.shape = episodeShape(acting.length, openThreads.length, this.rng);
+    this.shape = episodeShape(acting, openThreads.length, this.rng);
     if (attempt > 0) this.reversalFromAct4();
     this.objectives = chooseObjectives(this.inputIndex, context, this.rng);
     this.steer = new SteeringHook(input.steering ?? null);
@@ -155,7 +156,7 @@ export class Attempt {
 
     const start = openingWorld(world, context);
     this.proj = { world: start, index: indexWorld(start) };
-    for (const c of start.characters.characters) this.where.set(c.id, { location: c.location, day: 0 });
+    this.where = new WhereaboutsBook(this.proj.index);
     this.overdue = new Set(context.active_threads.filter((t) => t.overdue).map((t) => t.id));
     this.totalSlots = this.shape.total;
     this.opening = context.must_start_immediately ? context.opening : null;

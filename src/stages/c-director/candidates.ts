@@ -27,6 +27,29 @@ export interface Whereabouts {
   day: number;
 }
 
+/**
+ * Whereabouts of every character: as a scene places its cast (`set`), else where the episode's
+ * opening state has them on day 0, looked up when asked. A note for each character of the world
+ * was made up front (issue 18: 10,000 of them, for the few dozen a plan asks about).
+ */
+export class WhereaboutsBook {
+  private readonly placed = new Map<string, Whereabouts>();
+  private readonly opening = new Map<string, Whereabouts | undefined>();
+  constructor(private readonly start: WorldIndex) {}
+  get(id: string): Whereabouts | undefined {
+    const w = this.placed.get(id);
+    if (w) return w;
+    if (!this.opening.has(id)) {
+      const c = this.start.characters.get(id);
+      this.opening.set(id, c ? { location: c.location, day: 0 } : undefined);
+    }
+    return this.opening.get(id);
+  }
+  set(id: string, w: Whereabouts): void {
+    this.placed.set(id, w);
+  }
+}
+
 export function buildCandidates(world: World, episode: number, proposals: AgentProposals): Candidate[] {
   const proposalIndex = new Map<string, { by: string; priority: number }>();
   const proposalOpActor = new Map<string, { by: string; priority: number }>();

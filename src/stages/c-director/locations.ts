@@ -1,7 +1,7 @@
 import type { Operator } from '../../domain/world.js';
 import type { Rng } from '../../core/rng.js';
 import { travelDays, type WorldIndex } from '../../core/world-index.js';
-import { TIMES, type Candidate, type Whereabouts } from './candidates.js';
+import { TIMES, type Candidate, type WhereaboutsBook } from './candidates.js';
 
 /** Where a scene is set and when it can start: the places an operator allows, the cast's journeys. */
 export function settingOk(index: WorldIndex, op: Operator, location: string): boolean {
@@ -40,7 +40,7 @@ export function minUses(index: WorldIndex, op: Operator, uses: ReadonlyMap<strin
  *        - LOCATION_HOME_BONUS if a bound character is already there.
  * Unreachable places are never chosen; ties go to the seed.
  */
-export function pickLocation(index: WorldIndex, c: Candidate, where: Map<string, Whereabouts>, uses: ReadonlyMap<string, number>, rng: Rng): string | null {
+export function pickLocation(index: WorldIndex, c: Candidate, where: WhereaboutsBook, uses: ReadonlyMap<string, number>, rng: Rng): string | null {
   const allowed = allowedPlaces(index, c.op);
   if (allowed.length === 0) return null;
   let best: string[] = [];
@@ -68,7 +68,7 @@ export function pickLocation(index: WorldIndex, c: Candidate, where: Map<string,
 }
 
 /** The earliest (day, time) at `loc` no earlier than `from` that every cast member can reach. */
-export function sceneTime(index: WorldIndex, cast: string[], loc: string, where: Map<string, Whereabouts>, from: { day: number; tod: number }): { day: number; tod: number } | null {
+export function sceneTime(index: WorldIndex, cast: string[], loc: string, where: WhereaboutsBook, from: { day: number; tod: number }): { day: number; tod: number } | null {
   let day = from.day;
   let tod = from.tod;
   while (tod >= TIMES.length) { tod -= TIMES.length; day += 1; }

@@ -5,7 +5,7 @@ import type { EpisodePlan, OperatorApplication } from '../../domain/plan.js';
 import { isExterior, type Character, type Gender, type Operator, type World } from '../../domain/world.js';
 import { genderOf, pronoun, type PronounForm } from '../../core/forms-of-address.js';
 import { stableStringify } from '../../core/json.js';
-import { indexWorld, type WorldIndex } from '../../core/world-index.js';
+import { edgeOf, indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { secretsTold } from '../../core/secrets-told.js';
 import { dateText } from '../a-snapshot/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
@@ -262,7 +262,7 @@ function moodOf(index: WorldIndex, c: Character, cast: string[], apps: OperatorA
   let fear = 0, rivalry = 0, affection = 0, trust = 0;
   for (const o of cast) {
     if (o === c.id) continue;
-    const w = index.edges.get(`${c.id}>${o}`)?.weights;
+    const w = edgeOf(index, c.id, o)?.weights;
     if (!w) continue;
     fear = Math.max(fear, w.fear); rivalry = Math.max(rivalry, w.rivalry); affection = Math.max(affection, w.affection); trust = Math.max(trust, w.trust);
   }

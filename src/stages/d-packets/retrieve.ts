@@ -2,7 +2,7 @@ import type { ScenePacket, SubgraphEdge } from '../../domain/packet.js';
 import type { OperatorApplication } from '../../domain/plan.js';
 import type { Character, LedgerAccount, Relationship, Secret, World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
-import { memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
+import { edgeOf, memoList, registerPatch, type WorldIndex } from '../../core/world-index.js';
 import { OverlayMap } from '../../core/overlay-map.js';
 import type { ItemLengths } from './measure.js';
 import { secretParties } from './secret-parties.js';
@@ -177,41 +177,40 @@ function edgeWeights(r: Relationship): EdgeWeights {
 }
 
 export function snapshotEdges(snapshot: WorldIndex): SnapshotEdges {
-  const base = snapshot.edges;
+  const base = snapshot.edgesFrom;
+  const own = (r: Relationship): boolean => edgeOf(snapshot, r.from, r.to) === r;
   // Maps, not WeakMaps: they live for one buildPackets call, and their lookups (thousands per scene) are faster.
   const same = new Map<Relationship, boolean>();
-  const unshared = new Map<ReadonlyMap<string, Relationship>, readonly Relationship[]>();
+  const unshared = new Map<WorldIndex['edgesFrom'], readonly Relationship[]>();
   const weighed = new Map<Relationship, EdgeWeights>();
-  const notShared = (edges: ReadonlyMap<string, Relationship>): readonly Relationship[] => {
-    if (edges === base) return [];
-    let hit = unshared.get(edges);
+  // Over the state's lists of edges by `from`. The set, not its order, is what counts: subgraphEdges sorts.
+  const notShared = (lists: WorldIndex['edgesFrom']): readonly Relationship[] => {
+    if (lists === base) return [];
+    let hit = unshared.get(lists);
     if (hit) return hit;
     const out = new Set<Relationship>();
-    const split = OverlayMap.split(edges);
-    if (split.base !== edges) {
-      // An overlay: what its base does not share, where the overlay still holds it, and its own entries.
-      for (const r of notShared(split.base)) if (edges.get(`${r.from}>${r.to}`) === r) out.add(r);
-      for (const k of split.changed) {
-        const r = edges.get(k)!;
-        if (r !== base.get(k)) out.add(r);
-      }
+    const split = OverlayMap.split(lists);
+    if (split.base !== lists) {
+      // An overlay: what its base does not share, where the overlay still holds it, and its own lists' edges.
+      for (const r of notShared(split.base)) if (edgeOf({ edgesFrom: lists }, r.from, r.to) === r) out.add(r);
+      for (const id of split.changed) for (const r of lists.get(id)!) if (!own(r)) out.add(r);
     } else {
-      for (const [k, r] of edges) if (r !== base.get(k)) out.add(r);
+      for (const l of lists.values()) for (const r of l) if (!own(r)) out.add(r);
     }
-    unshared.set(edges, (hit = [...out]));
+    unshared.set(lists, (hit = [...out]));
     return hit;
   };
   return {
     same(b) {
       let hit = same.get(b);
       if (hit === undefined) {
-        const a = base.get(`${b.from}>${b.to}`);
+        const a = edgeOf(snapshot, b.from, b.to);
         hit = a === b || (!!a && WEIGHTS.every((w) => (a.weights[w] ?? 0) === (b.weights[w] ?? 0)) && a.flags.length === b.flags.length && a.flags.every((f, i) => b.flags[i] === f));
         same.set(b, hit);
       }
       return hit;
     },
-    notShared: (index) => notShared(index.edges),
+    notShared: (index) => notShared(index.edgesFrom),
     weights(r) {
       let hit = weighed.get(r);
       if (!hit) weighed.set(r, (hit = edgeWeights(r)));

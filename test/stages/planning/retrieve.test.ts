@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
-import { indexWorld, memoList, noteChanges, noteCopy } from '../../../src/core/world-index.js';
+import { edgeOf, indexWorld, memoList, noteChanges, noteCopy } from '../../../src/core/world-index.js';
 import { secretParties } from '../../../src/stages/d-packets/secret-parties.js';
 import { forbiddenScope, goneOf } from '../../../src/stages/d-packets/forbidden.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
@@ -29,7 +29,7 @@ function expectedEdges(w: World, snapshot: World, focus: SceneFocus, hop: Map<st
   for (const id of hop.keys()) {
     for (const r of index.edgesFrom.get(id) ?? []) {
       if (!hop.has(r.to)) continue;
-      const a = snap.edges.get(`${r.from}>${r.to}`);
+      const a = edgeOf(snap, r.from, r.to);
       const changed = !(a === r || (!!a && WEIGHTS.every((k) => (a.weights[k] ?? 0) === (r.weights[k] ?? 0)) && a.flags.join('|') === r.flags.join('|')));
       const inCast = Number(focus.cast.includes(r.from)) + Number(focus.cast.includes(r.to));
       const touches = stakeholders.has(r.from) || stakeholders.has(r.to);
@@ -148,7 +148,7 @@ describe('the edges a scene retrieves (d-packets/retrieve.ts)', () => {
       for (const e of check(before[i]!, f, snapshot)) {
         const key = `${e.from}>${e.to}`;
         const prev = seen.get(key);
-        const r = index.edges.get(key)!;
+        const r = edgeOf(index, e.from, e.to)!;
         // check() compared the edge with the definition; an unchanged relationship's is the very same object.
         if (prev?.r === r) (expect(e.weights).toBe(prev.weights), shared++);
         seen.set(key, { r, weights: e.weights });
