@@ -17,7 +17,7 @@ defineDiagnostics([
     code: 'AUR4002',
     severity: 'error',
     message: 'bad --model value "{value}"',
-    hint: 'valid form: --model <role>=<model-id> with role one of {roles}, e.g. --model writer=claude-opus-4-5',
+    hint: 'valid form: --model <role>=<model-id> with role one of {roles}, e.g. --model writer=claude-opus-5-5',
   },
   {
     code: 'AUR4003',
