@@ -41,6 +41,16 @@ beforeAll(async () => {
     edit.scenes[0]!.purpose = `\u202e${edit.scenes[0]!.purpose}`;
     return { text: '', json: edit };
   });
+  await salted('critic', (a) => {
+    const v = structuredClone(a.json) as { warnings?: string[] };
+    v.warnings = [...(v.warnings ?? []), `The tone${SALT} drifts`];
+    return { text: JSON.stringify(v), json: v };
+  });
+  await salted('proposals', (a) => {
+    const answer = structuredClone(a.json) as { moves: { rationale: string }[] };
+    for (const m of answer.moves) m.rationale = `\u2067${m.rationale}\u0007`;
+    return { text: '', json: answer };
+  });
   root = await makeWorld('control-chars');
   const r = await cli(['episode', 'run', '--json'], root);
   if (r.code !== 0) throw new Error(`episode run failed (${r.code}): ${r.stderr}`);
@@ -65,7 +75,7 @@ describe('model-written text committed by episode run', () => {
   });
 
   it('keeps the episode script, plan, report, recap and commit message clean', () => {
-    for (const rel of ['episode_script.md', 'episode_plan.json', 'verifier_report.json', 'recap.md', 'episode_deltas.json']) {
+    for (const rel of ['episode_script.md', 'episode_plan.json', 'agent_proposals.json', 'verifier_report.json', 'recap.md', 'episode_deltas.json']) {
       const text = show(`seasons/season_01/episode_01/${rel}`);
       expect(text, rel).not.toMatch(BAD);
       // Nor in JSON's escaped form (`\u001b`); a diagnostic that names one (`\\u001b` in JSON) is text.
@@ -81,8 +91,16 @@ describe('model-written text committed by episode run', () => {
     expect(soft.every((f) => f.severity === 'soft')).toBe(true);
     expect(soft.map((f) => f.message)).toContain('CLAIMS/0/text carried control or bidi characters (\\u0000 \\u001b \\u202e \\u0085): removed before the scene was judged and committed');
     expect(soft.some((f) => f.message.startsWith('SCENE_TEXT carried control or bidi characters (\\u202e)'))).toBe(true);
-    // The director's and the recap's answers: warnings of the run (in its --json summary).
-    expect(warnings.filter((w) => w.code === 'AUR4211').map((w) => w.message)).toEqual([
+    // The critic's: a soft finding beside its verdict (which stays PASS).
+    const critic = report.scenes.flatMap((s) => s.attempts.flatMap((a) => a.findings)).filter((f) => f.code === 'AUR4211');
+    expect(critic.length).toBe(report.scenes.flatMap((s) => s.attempts).length);
+    expect(critic[0]).toMatchObject({ severity: 'soft', message: "the critic answer's /warnings/0 carried control or bidi characters (\\u0000 \\u001b \\u202e \\u0085): removed before it was committed" });
+    expect(report.scenes.every((s) => s.final_verdict === 'PASS')).toBe(true);
+    // The proposals', the director's and the recap's answers: warnings of the run (in its --json summary).
+    const proposals = warnings.filter((w) => w.code === 'AUR4211' && w.message.startsWith('the proposals ('));
+    expect(proposals.length).toBeGreaterThan(0);
+    expect(proposals[0]!.message).toMatch(/^the proposals \(\w+\) answer's \/moves\/0\/rationale carried control or bidi characters \(\\u2067 \\u0007\): removed before it was committed$/);
+    expect(warnings.filter((w) => w.code === 'AUR4211' && !w.message.startsWith('the proposals (')).map((w) => w.message)).toEqual([
       "the director answer's /title carried control or bidi characters (\\u2066 \\u009b): removed before it was committed",
       "the director answer's /scenes/0/purpose carried control or bidi characters (\\u202e): removed before it was committed",
       "the recap answer's text carried control or bidi characters (\\u0000 \\u001b \\u202e \\u0085): removed before it was committed",
