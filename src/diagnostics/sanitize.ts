@@ -5,16 +5,64 @@
  *   drive the terminal (colours, cursor moves, title changes, bidi reordering);
  * - secrets are redacted, so a server that echoes the API key in its error message never gets it
  *   printed (issue 12). This covers every provider: it works on the text, not on the provider.
+ * Model text bound for a committed file has the same characters removed instead (stripControl).
  */
+import { escapePointerSegment } from '../core/json-pointer.js';
 
-// C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidi overrides/isolates.
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidi overrides/isolates
+// (the "Trojan Source" characters: they reorder what a reader sees in a terminal or a diff).
+const STRIPPED = String.raw`\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069`;
+// Shown escaped in messages: the above and the left-to-right/right-to-left marks.
+const CONTROL = new RegExp(`[${STRIPPED}\u200e\u200f]`, 'g');
 
 export function escapeControl(text: string): string {
   return text.replace(CONTROL, (ch) => {
     const code = ch.charCodeAt(0);
     return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
   });
+}
+
+const STRIP = new RegExp(`[${STRIPPED}]`, 'g');
+/** A terminal escape sequence (CSI `\x1b[31m`, or ESC and one byte): removed whole, not only its ESC. */
+// eslint-disable-next-line no-control-regex
+export const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
+
+/** A text with its control and bidi characters removed, and which ones were (`\u001b`, once each, in order met). */
+export interface Stripped {
+  text: string;
+  removed: string[];
+}
+
+/**
+ * Model-written text bound for a committed file (canon, the episode script, the plan): the
+ * characters of STRIPPED (and the rest of an escape sequence an ESC starts) removed, not escaped,
+ * since the file is read as text, not as a message. Newline and tab stay (fields that allow them keep their lines). Ordinary non-ASCII text
+ * (macrons, dashes, Greek, emoji) is untouched.
+ */
+export function stripControl(text: string): Stripped {
+  const removed = new Set<string>();
+  const out = text.replace(ANSI, '\u001b').replace(STRIP, (ch) => {
+    removed.add(`\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    return '';
+  });
+  return { text: out, removed: [...removed] };
+}
+
+/**
+ * stripControl over every string of a parsed JSON value (a copy; keys and other values as they
+ * are); `report` is told each string's JSON pointer below `at` and what was removed from it.
+ */
+export function stripControlIn(v: unknown, at: string, report: (field: string, removed: string[]) => void): unknown {
+  if (typeof v === 'string') {
+    const s = stripControl(v);
+    if (s.removed.length) report(at, s.removed);
+    return s.text;
+  }
+  if (Array.isArray(v)) return v.map((x, i) => stripControlIn(x, `${at}/${i}`, report));
+  if (typeof v === 'object' && v !== null) {
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, stripControlIn(x, `${at}/${escapePointerSegment(k)}`, report)]));
+  }
+  return v;
 }
 
 /** Anthropic-style keys anywhere in a text, even one we were not told about (a key from a config file). */

@@ -10,6 +10,8 @@ import { formatUsd } from '../core/readable.js';
 import type { JournaledLlm } from './call-journal.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { stripControl } from '../diagnostics/sanitize.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -35,6 +37,8 @@ export interface StageHRunInput {
   signal?: AbortSignal;
   /** Throws the "interrupted" error when the run was aborted. */
   check: () => void;
+  /** The run's warnings (a recap that carried control characters). */
+  warnings?: Diagnostic[];
 }
 
 /**
@@ -60,11 +64,14 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
     signal: i.signal,
   } as LlmRequest);
   i.check();
+  // The recap is committed (recap.md, the commit message): no control or bidi characters in it.
+  const recapText = stripControl(recapRes.text);
+  if (recapText.removed.length) i.warnings?.push(diag('AUR4211', { role: 'recap', field: 'text', removed: recapText.removed.join(' ') }));
   await i.flushRunLog();
   const lines = committedRunLogLines(readRunLog(i.runLogFile).entries);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recapRes.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
+  const files = episodeFiles(input, out, recapText.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const findings = findingCounts(report);
@@ -72,7 +79,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
     files,
     title: plan.title,
     provider: publicProviderId(i.providerId),
-    message: commitMessage(i.ref, plan.title, recapRes.text, {
+    message: commitMessage(i.ref, plan.title, recapText.text, {
       provider: publicProviderId(i.providerId),
       models,
       seed: i.seed,

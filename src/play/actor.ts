@@ -1,6 +1,8 @@
 import type { Llm, LlmMessage } from '../ports/llm.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { stableStringify } from '../core/json.js';
+import { diag } from '../diagnostics/index.js';
+import { stripControlIn } from '../diagnostics/sanitize.js';
 import { extractDirectives, type Parsed } from './directives.js';
 import { LineStream } from './stream.js';
 import type { ActorAnswer, ContextBrief } from './types.js';
@@ -63,6 +65,8 @@ export interface ActorTurn {
   /** What the user sees: `CUE: *action* "dialogue"`, directives stripped. */
   content: string;
   directives: Parsed[];
+  /** What was removed from the answer (AUR4211, said as notices): control and bidi characters. */
+  notices: string[];
 }
 
 /**
@@ -86,8 +90,15 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
     meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
     ...(line ? { stream: line } : {}),
   });
-  const raw = res.json as ActorAnswer;
-  const turn = renderAnswer({ ...raw, speaker: payload.speaker }, cue);
+  // The answer's text reaches the transcript, the season notes (its directives) and the canon
+  // record's findings: no control or bidi characters in it.
+  const notices: string[] = [];
+  const report = (field: string, removed: string[]) => {
+    const d = diag('AUR4211', { role: 'play actor', field, removed: removed.join(' ') });
+    notices.push(`${d.code} ${d.message}`);
+  };
+  const raw = stripControlIn(res.json, '', report) as ActorAnswer;
+  const turn = { ...renderAnswer({ ...raw, speaker: payload.speaker }, cue), notices };
   line?.finish(turn.content);
   return turn;
 }
@@ -99,5 +110,5 @@ export function renderAnswer(raw: ActorAnswer, cue: string): ActorTurn {
   const i = extractDirectives(raw.internal);
   const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
   const parts = [answer.action ? `*${answer.action}*` : '', answer.dialogue ? `"${answer.dialogue}"` : ''].filter(Boolean);
-  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed] };
+  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed], notices: [] };
 }

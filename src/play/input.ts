@@ -1,5 +1,6 @@
 import { Transform, type Readable } from 'node:stream';
 import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
+import { ANSI } from '../diagnostics/sanitize.js';
 
 /**
  * What a user line may carry: ANSI escapes and control characters are removed (a terminal paste
@@ -7,8 +8,6 @@ import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
  * a notice rather than refused, so nothing the user typed silently disappears.
  */
 export const DEFAULT_MAX_INPUT = 2000;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 

@@ -191,6 +191,7 @@ export class PlaySession {
     this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
     const dir = this.state.director;
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
+    for (const n of t.notices) this.emit({ type: 'notice', message: n });
     for (const p of t.directives) {
       if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
       else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);

@@ -104,4 +104,29 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(chunks.slice(from).map((e) => e.content).join('')).toBe(events.find((e) => e.type === 'message_complete')!.content);
     expect(actorCalls).toBe(2);
   });
+
+  it('removes control and bidi characters from the answer before it reaches the transcript and the committed season notes', async () => {
+    // A NUL, an ESC colour sequence, a right-to-left override and a C1 character, as a model may write them.
+    const answer = {
+      speaker: 'catiline',
+      dialogue: 'Ask \u001b[31mCrassus\u001b[0m who holds my notes. [DIRECTIVE:note|idea:Crassus\u0000 holds \u202eCatiline\u2069s notes\u0085]',
+      action: 'smiles',
+      internal: 'x',
+      mood: 'cold',
+      tension_shift: 0,
+    };
+    server.handler = playHandler('establishment', () => steps.ok('```json\n' + JSON.stringify(answer, null, 2) + '\n```'));
+    const w = copyRepo(base(), 'play-control');
+    const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'cc', '--json'], w, 'Speak!\n', env());
+    expect(r.code, r.stderr).toBe(0);
+    const events = jsonEvents<{ type: string; content?: string; message?: string }>(r.stdout);
+    expect(events.find((e) => e.type === 'message_complete')!.content).toBe('CATILINE: *smiles* "Ask Crassus who holds my notes."');
+    expect(events.filter((e) => e.type === 'notice').map((e) => e.message)).toContain(
+      "AUR4211 the play actor answer's /dialogue carried control or bidi characters (\\u001b \\u0000 \\u202e \\u2069 \\u0085): removed before it was committed",
+    );
+    const notes = git(w, 'show', 'HEAD:seasons/season_01/notes.json');
+    expect(notes).toContain('"Crassus holds Catilines notes"');
+    expect(notes).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\\u00[01]/);
+    expect(records(w, 'cc').filter((x) => x.type === 'actor').map((x) => x.content)).toEqual(['CATILINE: *smiles* "Ask Crassus who holds my notes."']);
+  });
 });

@@ -164,6 +164,12 @@ defineDiagnostics([
     hint: 'raise max_tokens.{role} in aureus.config.yaml or lower effort.{role}; the run is resumable',
   },
   {
+    code: 'AUR4211',
+    severity: 'warning',
+    message: 'the {role} answer\'s {field} carried control or bidi characters ({removed}): removed before it was committed',
+    hint: 'nothing to do: control characters, terminal escapes and bidi overrides are not text, and would hide or disguise it in a diff',
+  },
+  {
     code: 'AUR4301',
     severity: 'error',
     message: 'replay miss: no recorded answer for the {role} call{where} (key {key})',

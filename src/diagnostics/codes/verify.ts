@@ -11,6 +11,7 @@ defineDiagnostics([
   { code: 'AUR5004', severity: 'error', message: '{section}{pointer} does not match its schema: {detail}', hint: 'Follow the {section} schema: {expected}.' },
   { code: 'AUR5005', severity: 'error', message: 'the SCENE_TEXT section is empty', hint: 'Write the scene before the CLAIMS section.' },
   { code: 'AUR5006', severity: 'error', message: 'the scene has {words} words of text, fewer than the {min} required (verifier.min_scene_words)', hint: 'Write the whole scene: action and dialogue that depict every beat, not only its heading and cast line.' },
+  { code: 'AUR5007', severity: 'warning', message: '{field} carried control or bidi characters ({removed}): removed before the scene was judged and committed', hint: 'Write plain text only: no control characters, terminal escapes or bidi overrides ({removed}).' },
   // Invariants (spec §9.1).
   { code: 'AUR5010', severity: 'error', message: '{name} is dead but speaks', hint: 'Remove every line spoken by {name}; the dead may only be mentioned.' },
   { code: 'AUR5011', severity: 'error', message: '{name} is dead but acts in event {event}', hint: 'Give event {event} to a living cast member or drop it; {name} is dead.' },

@@ -5,6 +5,8 @@ import { isBadModelAnswer, type Llm } from '../../ports/llm.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
+import '../../diagnostics/codes/llm.js';
+import { stripControlIn } from '../../diagnostics/sanitize.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
@@ -146,7 +148,8 @@ export async function proposeWithLlm(world: World, context: EpisodeContext, llm:
       diagnostics.push(diag('AUR3005', { character: p.character_id, reason: `*: ${reason}` }));
       return { entry: { ...p, dropped: [{ operator_id: '*', reason }] }, diagnostics };
     }
-    const answer = res.json ?? safeParse(res.text);
+    // A kept move's rationale and risk are committed (agent_proposals.json): no control or bidi characters.
+    const answer = stripControlIn(res.json ?? safeParse(res.text), '', (field, removed) => diagnostics.push(diag('AUR4211', { role: `proposals (${p.character_id})`, field, removed: removed.join(' ') })));
     const schemaErr = validateCharacterAnswer(answer);
     const dropped: CharacterProposals['dropped'] = [];
     const kept: ProposedMove[] = [];

@@ -4,6 +4,8 @@ import type { Claim, Finding, SceneEvent } from '../../domain/scene.js';
 import { isBadModelAnswer, type Llm, type LlmRequest } from '../../ports/llm.js';
 import type { CriticPayload, CriticVerdict } from '../e-writer/types.js';
 import { finding } from './context.js';
+import '../../diagnostics/codes/llm.js';
+import { stripControlIn } from '../../diagnostics/sanitize.js';
 
 /**
  * The critic prompt of spec §6.4, sent on the `critic` role once the deterministic checks pass.
@@ -108,8 +110,11 @@ export async function runCritic(llm: Llm, req: LlmRequest): Promise<CriticResult
     if (!isBadModelAnswer(e) || req.escalate) throw e;
     res = await llm.complete({ ...req, escalate: true });
   }
-  const v = normalizeVerdict(res.json ?? safeJson(res.text));
   const scene = (req.payload as CriticPayload).packet.scene_id;
+  // Its messages and fixes are committed (verifier_report.json): no control or bidi characters.
+  const cleaned: Finding[] = [];
+  const report = (field: string, removed: string[]) => cleaned.push(finding('AUR4211', 'soft', scene, 'critic.control_chars', { role: 'critic', field, removed: removed.join(' ') }));
+  const v = normalizeVerdict(stripControlIn(res.json ?? safeJson(res.text), '', report));
   const major = v.violations.filter((x) => x.severity !== 'minor');
   if (v.verdict === 'FAIL' && v.violations.length && !major.length) v.verdict = 'PASS';
   const findings = v.verdict === 'FAIL'
@@ -117,7 +122,7 @@ export async function runCritic(llm: Llm, req: LlmRequest): Promise<CriticResult
         finding('AUR5061', 'soft', scene, `critic.${x.rule || x.type}`, { detail: x.message, fix: v.fix_instructions[v.violations.indexOf(x as CriticVerdict['violations'][number])] ?? v.fix_instructions[0] ?? 'Rework the ending.' }),
       )
     : [];
-  return { verdict: v, model: res.model, findings };
+  return { verdict: v, model: res.model, findings: [...findings, ...cleaned] };
 }
 
 /** What the report keeps of a critic's answer: its verdict and every note, minor ones marked. */

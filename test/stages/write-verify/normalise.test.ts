@@ -230,3 +230,41 @@ describe('normaliser: on the record', () => {
     expect(validators().report(report)).toBe(false);
   });
 });
+
+describe('normaliser: control and bidi characters (never committed)', () => {
+  // A chat model's answer: preamble, markdown headings, a ```json fence; the claims carry a NUL, an
+  // ANSI colour sequence, a right-to-left override and a C1 character, escaped in the JSON as models write them.
+  const dirty = '[{"id":"c1","kind":"minor_character","text":"Sosia,\\u0000 a doorkeeper at \\u001b[31mVilla of Crassus\\u001b[0m"},' +
+    '{"id":"c2","kind":"object","text":"At Villa of Crassus there is a bust of \\u202eCatilina\\u202c turned to\\u0085 face the wall."}]';
+  const chat = (claims: string, text = textPart.replace('---SCENE_TEXT---', '')) =>
+    `Here is the scene\u0000 you asked for.\n\n### SCENE_TEXT\n${text}\n### CLAIMS\n\n\`\`\`json\n${claims}\n\`\`\`\n\n### SCENE_EVENTS\n\n\`\`\`json\n${eventsPart.trim()}\n\`\`\`\n`;
+  const BAD = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+
+  it('removes them from every claim, keeps the answer, and says so in a soft AUR5007 per field', () => {
+    const v = verifySceneOutput(chat(dirty, textPart.replace('---SCENE_TEXT---', '').replace('A cup set down too hard.', 'A cup set down\u2067 too hard.\u009b')), ctx());
+    expect(v.parsed.claims.map((c) => c.text)).toEqual(['Sosia, a doorkeeper at Villa of Crassus', 'At Villa of Crassus there is a bust of Catilina turned to face the wall.']);
+    expect(v.accepted_claims.map((c) => c.id)).toEqual(['c1', 'c2']);
+    expect(v.parsed.scene_text).toContain('A cup set down too hard.');
+    expect(BAD.test(v.parsed.scene_text)).toBe(false);
+    expect(v.hard).toBe(false);
+    const soft = v.findings.filter((f) => f.code === 'AUR5007');
+    expect(soft.map((f) => [f.severity, f.rule, f.message])).toEqual([
+      ['soft', 'format.control_chars', 'SCENE_TEXT carried control or bidi characters (\\u2067 \\u009b): removed before the scene was judged and committed'],
+      ['soft', 'format.control_chars', 'CLAIMS/0/text carried control or bidi characters (\\u0000 \\u001b): removed before the scene was judged and committed'],
+      ['soft', 'format.control_chars', 'CLAIMS/1/text carried control or bidi characters (\\u202e \\u202c \\u0085): removed before the scene was judged and committed'],
+    ]);
+    expect(soft[0].fix).toBe('Write plain text only: no control characters, terminal escapes or bidi overrides (\\u2067 \\u009b).');
+    expect(noted(chat(dirty))).toContain('control_chars');
+    // The preamble is not committed content, but its note quotes it: shown escaped, as messages are.
+    expect(v.normalisations.find((n) => n.code === 'preamble')!.what).toBe('ignored 1 line(s) before the first section ("Here is the scene\\x00 you asked for.")');
+  });
+
+  it('leaves ordinary non-ASCII text as it is: macrons, dashes, Greek, emoji', () => {
+    const text = 'At Villa of Crassus there is a bust of Catilina — Rōmā, Lūcius, ἀρετή, 🏛️ — turned to face the wall.';
+    const raw = chat(`[{"id":"c2","kind":"object","text":"${text}"}]`);
+    const v = verifySceneOutput(raw, ctx());
+    expect(v.parsed.claims.map((c) => c.text)).toEqual([text]);
+    expect(v.findings.filter((f) => f.code === 'AUR5007')).toEqual([]);
+    expect(noted(raw)).not.toContain('control_chars');
+  });
+});

@@ -2,6 +2,7 @@ import type { Claim, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../parse.js';
 import { normaliseClaims } from './claims.js';
 import { normaliseEvents } from './events.js';
+import { stripAnswerControls } from './hygiene.js';
 import { resolver, type NormaliseContext } from './ids.js';
 
 export type { NormaliseContext } from './ids.js';
@@ -15,11 +16,16 @@ export { isBookkeeping } from './events.js';
  */
 export function normaliseParsed(parsed: ParsedWriterOutput, ctx: NormaliseContext): ParsedWriterOutput {
   const notes = [...parsed.normalisations];
+  const parse_findings = [...parsed.parse_findings];
+  // First: what is committed from the answer holds no control or bidi characters (hygiene.ts).
+  const clean = stripAnswerControls(parsed, parse_findings, notes);
   const r = resolver(ctx);
-  const claims_raw = parsed.claims_raw === undefined ? undefined : normaliseClaims(parsed.claims_raw, r, ctx, notes);
-  const events_raw = parsed.events_raw === undefined ? undefined : normaliseEvents(parsed.events_raw, r, ctx, notes);
+  const claims_raw = clean.claims_raw === undefined ? undefined : normaliseClaims(clean.claims_raw, r, ctx, notes);
+  const events_raw = clean.events_raw === undefined ? undefined : normaliseEvents(clean.events_raw, r, ctx, notes);
   return {
     ...parsed,
+    scene_text: clean.scene_text,
+    parse_findings,
     claims_raw,
     events_raw,
     claims: Array.isArray(claims_raw) ? (claims_raw as Claim[]) : parsed.claims,
