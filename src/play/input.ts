@@ -1,15 +1,14 @@
 import { Transform, type Readable } from 'node:stream';
 import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
-import { ANSI } from '../diagnostics/sanitize.js';
+import { stripControl } from '../diagnostics/sanitize.js';
 
 /**
- * What a user line may carry: ANSI escapes and control characters are removed (a terminal paste
- * or a stray Ctrl-key must not reach the model or the log), and a line over the limit is cut with
- * a notice rather than refused, so nothing the user typed silently disappears.
+ * What a user line may carry: ANSI escapes, control characters and bidi overrides/isolates are
+ * removed (a terminal paste or a stray Ctrl-key must not reach the model or the log, and a line's
+ * claim is committed to canon.json, where a bidi override would disguise it in a diff), and a line
+ * over the limit is cut with a notice rather than refused, so nothing the user typed silently disappears.
  */
 export const DEFAULT_MAX_INPUT = 2000;
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export interface CleanInput {
   text: string;
@@ -20,8 +19,8 @@ export interface CleanInput {
 export function cleanInput(raw: string, max: number = DEFAULT_MAX_INPUT): CleanInput {
   const notices: string[] = [];
   let text = raw.replace(/\r$/, '');
-  const stripped = text.replace(ANSI, '').replace(CONTROL, '');
-  if (stripped !== text) notices.push(`removed ${[...text].length - [...stripped].length} control character(s) from your line`);
+  const stripped = stripControl(text).text;
+  if (stripped !== text) notices.push(`removed ${[...text].length - [...stripped].length} control or bidi character(s) from your line`);
   text = stripped.replace(/\t/g, ' ').trim();
   const chars = [...text];
   let truncated = false;

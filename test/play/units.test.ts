@@ -43,6 +43,12 @@ describe('input and director', () => {
     expect(r.truncated).toBe(true);
     expect(r.notices).toHaveLength(2);
   });
+  it('removes bidi overrides and isolates from a line (its claim reaches canon.json), not marks or letters', () => {
+    const r = cleanInput('I accuse \u202eonitaliC\u202c of \u2066treason\u2069 — Cicerō, Κικέρων 🏛️');
+    expect(r.text).toBe('I accuse onitaliC of treason — Cicerō, Κικέρων 🏛️');
+    expect(r.notices).toEqual(['removed 4 control or bidi character(s) from your line']);
+    expect(cleanInput('Cicerō\u200e spoke').text).toBe('Cicerō\u200e spoke');
+  });
   it('beats by position and completion per mode', () => {
     expect([1, 2, 3, 4].map((t) => beatByPosition(t, 4))).toEqual(['complication', 'escalation', 'pivot', 'pivot']);
     const setup: SceneSetup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline'], mode: 'objective', turn_budget: 8, objective: 'accusation_made', season: 1 };
