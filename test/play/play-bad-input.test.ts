@@ -17,7 +17,7 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('empty line ignored');
     expect(r.stderr).toMatch(/cut at the limit of 60/);
-    expect(r.stderr).toMatch(/removed \d+ control character/);
+    expect(r.stderr).toMatch(/removed \d+ control or bidi character/);
     expect(r.stderr).toContain('unknown command /frobnicate');
     expect(r.stderr).toContain('no character "nobody"');
     expect(r.stderr).toContain('already on stage');
