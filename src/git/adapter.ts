@@ -1,6 +1,6 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry } from './port.js';
+import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
 import { gitBytes, gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
 import { escapeRegExp } from '../core/regex.js';
 
@@ -83,8 +83,8 @@ class GitCliPort implements GitPort {
     this.reader?.close();
   }
 
-  private raw(what: string, args: string[], extraEnv?: Record<string, string>): Promise<string> {
-    return wrap(what, () => gitOutput(this.root, args, extraEnv));
+  private raw(what: string, args: string[], extraEnv?: Record<string, string>, stop: GitStopOptions = {}): Promise<string> {
+    return wrap(what, () => gitOutput(this.root, args, extraEnv, stop));
   }
 
   /** Output of a command whose failure is an expected "no" (null), not an error. */
@@ -128,11 +128,11 @@ class GitCliPort implements GitPort {
     return known;
   }
 
-  async init(opts: { branch?: string } = {}): Promise<void> {
+  async init(opts: { branch?: string } & GitStopOptions = {}): Promise<void> {
     const branch = opts.branch ?? 'main';
-    await this.raw('init', ['init', '--quiet']);
+    await this.raw('init', ['init', '--quiet'], undefined, { signal: opts.signal });
     // `init -b` needs git >= 2.28; pointing HEAD at the branch works on every version.
-    await this.raw('symbolic-ref', ['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
+    await this.raw('symbolic-ref', ['symbolic-ref', 'HEAD', `refs/heads/${branch}`], undefined, { signal: opts.signal });
   }
 
   async isRepo(): Promise<boolean> {
@@ -206,11 +206,11 @@ class GitCliPort implements GitPort {
     return parsePorcelainZ(await this.raw('status', args));
   }
 
-  async add(paths: string[]): Promise<void> {
+  async add(paths: string[], opts: GitStopOptions = {}): Promise<void> {
     if (paths.length === 0) return;
     // An add is followed by a commit, which needs the identity: ask for it alongside (read-only).
     void this.identity();
-    await this.raw('add', ['add', '--', ...paths]);
+    await this.raw('add', ['add', '--', ...paths], undefined, opts);
   }
 
   async unstage(paths: string[]): Promise<void> {
@@ -226,7 +226,7 @@ class GitCliPort implements GitPort {
     const args = [...(opts.deferMaintenance ? ['-c', 'maintenance.auto=false'] : []), ...COMMIT_ARGS, '-m', message];
     if (opts.allowEmpty) args.push('--allow-empty');
     if (opts.paths?.length) args.push('--', ...opts.paths);
-    await this.raw('commit', args, await this.identityEnv());
+    await this.raw('commit', args, await this.identityEnv(), { signal: opts.signal });
     const sha = await this.head();
     if (!sha) throw new AureusError('git commit failed: no HEAD after committing', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what: 'commit', message: 'no HEAD after committing' })] });
     return sha;

@@ -39,14 +39,28 @@ export interface GitRunResult {
   stderr: string;
 }
 
+/** How one git command runs: in the shell's background, or stopped by a signal. */
+export interface GitRunOptions {
+  /** Alongside the run's shell's next commands instead of before them (io/shell-runner.ts). */
+  background?: boolean;
+  /**
+   * Once aborted, the command is not started, or its git process is sent SIGTERM (git removes its
+   * lock and temporary files on it) and the answer, code null, comes when that process has exited:
+   * so the caller may remove the folder it worked in. Such a command is spawned by this process,
+   * never handed to the shell, which cannot stop one of its commands.
+   */
+  signal?: AbortSignal;
+}
+
 /**
- * Run `git args` in root once and collect its output; never rejects (a failed start is code null).
- * `extraEnv` goes over the clean environment (a commit's fallback identity).
+ * Run `git args` in root once and collect its output; never rejects (a failed start, or a command
+ * `opts.signal` stopped, is code null). `extraEnv` goes over the clean environment (a commit's
+ * fallback identity).
  */
-export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: { background?: boolean } = {}): Promise<GitRunResult> {
+export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: GitRunOptions = {}): Promise<GitRunResult> {
   const env = { ...cleanEnv(), ...extraEnv };
+  if (opts.signal) return spawnGit(root, args, env, opts.signal);
   // Through the run's small shell when one is open (io/shell-runner.ts): no fork of this process.
-  // `background`: alongside the shell's next commands instead of before them.
   let viaShell;
   try {
     viaShell = await runWithShell(root, ['git', ...args], env, opts);
@@ -71,13 +85,17 @@ export async function gitInShellBackground(cwd: string, args: string[]): Promise
   }
 }
 
-function spawnGit(root: string, args: string[], env: Record<string, string>): Promise<GitRunResult> {
-  return spawnGitBytes(root, args, env).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
+function spawnGit(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<GitRunResult> {
+  return spawnGitBytes(root, args, env, signal).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
 }
 
 /** As spawnGit, with stdout as git wrote it (bytes): the caller decodes, strictly if it must. */
-function spawnGitBytes(root: string, args: string[], env: Record<string, string>): Promise<Omit<GitRunResult, 'stdout'> & { stdout: Buffer }> {
+function spawnGitBytes(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<Omit<GitRunResult, 'stdout'> & { stdout: Buffer }> {
   return new Promise((resolve) => {
+    if (signal?.aborted) {
+      resolve({ code: null, stdout: Buffer.alloc(0), stderr: 'not started: aborted' });
+      return;
+    }
     let child: ChildProcessWithoutNullStreams;
     try {
       child = spawn('git', args, { cwd: root, env, stdio: 'pipe', windowsHide: true });
@@ -90,14 +108,18 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
     child.stdin.end();
+    // Not spawn's own `signal` option: it reports the abort at once, while git may still be writing.
+    const stop = () => child.kill('SIGTERM');
+    signal?.addEventListener('abort', stop, { once: true });
     let settled = false;
     const done = (code: number | null, extra = '') => {
+      signal?.removeEventListener('abort', stop);
       if (settled) return;
       settled = true;
       resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra });
     };
     child.on('error', (e) => done(null, e.message));
-    child.on('close', (code) => done(code));
+    child.on('close', (code, by) => done(code, by ? `killed by ${by}` : ''));
   });
 }
 
@@ -120,8 +142,8 @@ export async function gitBytes(root: string, args: string[]): Promise<Buffer | n
  * more after every command that prints nothing (`add`, `commit --quiet`, `tag`, a clean `status`),
  * which was ~200 ms of an episode run's wall time spent idle.
  */
-export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> {
-  const r = await gitRun(root, args, extraEnv);
+export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: Pick<GitRunOptions, 'signal'> = {}): Promise<string> {
+  const r = await gitRun(root, args, extraEnv, opts);
   if (r.code === 0) return r.stdout;
   // A missing folder fails the start with "spawn git ENOENT", which would blame git itself.
   if (r.code === null && !fs.existsSync(root)) throw new Error(`fatal: ${root} does not exist`);

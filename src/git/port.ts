@@ -30,7 +30,16 @@ export interface GitLogEntry {
   date: string;
 }
 
-export interface GitCommitOptions {
+/** For a command that may run long (an import's add and commit of hundreds of megabytes). */
+export interface GitStopOptions {
+  /**
+   * Aborted (Ctrl-C), the command is not started, or its git process is stopped (SIGTERM) and the
+   * call fails (AUR6010) once that process has exited: whatever it left is the caller's to remove.
+   */
+  signal?: AbortSignal;
+}
+
+export interface GitCommitOptions extends GitStopOptions {
   /** Make the commit even when it changes nothing (otherwise "nothing to commit" is a failure). */
   allowEmpty?: boolean;
   /**
@@ -54,7 +63,7 @@ export interface GitPort {
 
   // --- repository ---
   /** `git init` with the given initial branch (default main). */
-  init(opts?: { branch?: string }): Promise<void>;
+  init(opts?: { branch?: string } & GitStopOptions): Promise<void>;
   /** True when root is inside a git work tree. */
   isRepo(): Promise<boolean>;
   /** Throws AureusError (exit 10, AUR6011) unless root is inside a git work tree. */
@@ -82,7 +91,7 @@ export interface GitPort {
    */
   status(paths?: string[], opts?: { readOnly?: boolean }): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
-  add(paths: string[]): Promise<void>;
+  add(paths: string[], opts?: GitStopOptions): Promise<void>;
   /** Reset the index entries of these paths to HEAD (`git reset -q -- <paths>`): undoes an `add`. */
   unstage(paths: string[]): Promise<void>;
   /** Move the current branch from `expected` back to `to` (`git update-ref`, refused if HEAD moved on). */

@@ -1,19 +1,38 @@
 /**
- * TEST-ONLY HOOK, a named point in the middle of an import's generation, in the style of
- * `AUREUS_TEST_SIGINT_AT` in pipeline/checkpoint.ts. `AUREUS_TEST_SIGINT_AT=<name>` sends the
- * process a real SIGINT there (`AUREUS_TEST_SIGTERM_AT=<name>` a SIGTERM), through the OS and the
- * CLI's handler, and the generation then never goes on: it waits there until its thread is
- * terminated. So a test sees the import stop while its world is unfinished whatever the machine's
- * speed, and an import that only noticed the signal once the generation ended (generated in the
- * main thread, whose handler cannot run meanwhile) would wait forever instead.
- * Names: import-characters (persons, ties, relationships and secrets made; characters not yet).
+ * TEST-ONLY HOOK, named points in the middle of an import, in the style of `AUREUS_TEST_SIGINT_AT`
+ * in pipeline/checkpoint.ts. `AUREUS_TEST_SIGINT_AT=<name>` sends the process a real SIGINT there
+ * (`AUREUS_TEST_SIGTERM_AT=<name>` a SIGTERM), through the OS and the CLI's handler.
  * Never set either outside tests.
  */
-export function generationPoint(name: string): void {
+
+/** Sends the signal the environment names for this point, if it does; whether it sent one. */
+function signalAt(name: string): boolean {
   const signal = process.env.AUREUS_TEST_SIGINT_AT === name ? 'SIGINT' : process.env.AUREUS_TEST_SIGTERM_AT === name ? 'SIGTERM' : undefined;
-  if (!signal) return;
-  process.kill(process.pid, signal);
+  if (signal) process.kill(process.pid, signal);
+  return signal !== undefined;
+}
+
+/**
+ * A point in the generation (a worker thread, or the main thread when no worker starts), which
+ * after its signal never goes on: it waits there until its thread is terminated. So a test sees the
+ * import stop while its world is unfinished whatever the machine's speed, and an import that only
+ * noticed the signal once the generation ended (generated in the main thread, whose handler cannot
+ * run meanwhile) would wait forever instead.
+ * Names: import-characters (persons, ties, relationships and secrets made; characters not yet).
+ */
+export function generationPoint(name: string): void {
+  if (!signalAt(name)) return;
   const cell = new Int32Array(new SharedArrayBuffer(4));
   // Short waits: terminate() stops a thread between them (it cannot interrupt one wait).
   for (;;) Atomics.wait(cell, 0, 0, 20);
+}
+
+/**
+ * A point in the repository write (main thread), which goes on after its signal: the handler runs
+ * at the event loop's next turn, while the step after the point is under way.
+ * Names: import-git-add (the files written, the repository made and configured; its `git add` of
+ * every file starts next, so the signal arrives while git hashes and compresses them).
+ */
+export function repoWritePoint(name: string): void {
+  signalAt(name);
 }

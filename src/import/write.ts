@@ -9,6 +9,7 @@ import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { RepoFiles } from './files.js';
+import { repoWritePoint } from './test-hook.js';
 
 /** The commit identity when the machine resolves none (a fresh CI machine). */
 const IMPORT_IDENTITY = { name: 'Aureus import', email: 'aureus@localhost' };
@@ -104,14 +105,17 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
   // Through the one git port, as `aureus init` does: its environment hygiene (no caller GIT_DIR,
   // editor or pager; GIT_AUTHOR_*/GIT_COMMITTER_* identity and dates passed through), exactly
   // the written files staged (never `add -A`), and the repository's identity, else ours.
+  // The add and the commit hash and compress every byte (seconds for a large world): `signal` stops
+  // their git process, so Ctrl-C does not wait for them to end.
   const git = createGit(staging);
-  await git.init({ branch: 'main' });
+  await git.init({ branch: 'main', signal });
   await git.ensureIdentity(IMPORT_IDENTITY);
   await git.setConfig(ENTITY_DIFF_CONFIG);
   stop();
-  await git.add([...files.keys()].sort());
+  repoWritePoint('import-git-add');
+  await git.add([...files.keys()].sort(), { signal });
   stop();
-  await git.commit(commitMessage);
+  await git.commit(commitMessage, { signal });
   stop();
 }
 
@@ -119,7 +123,8 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
  * Write a whole world repository and make its first commit, all or nothing: the files and the
  * git repository are built in a sibling staging folder, which is renamed onto the target only when
  * complete (rename(2) replaces a missing or empty directory atomically). A failure, or `signal`
- * aborted (Ctrl-C: exit 130, AUR7909), leaves the target exactly as it was and no staging folder.
+ * aborted (Ctrl-C: exit 130, AUR7909; the git command under way is stopped, not waited for), leaves
+ * the target exactly as it was and no staging folder.
  */
 export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string, o: { signal?: AbortSignal } = {}): Promise<void> {
   const dir = path.resolve(target);
@@ -151,7 +156,7 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
     }
   } catch (e) {
     await rm(staging, { recursive: true, force: true });
-    // A git step a terminal's Ctrl-C killed with us fails on its own: the interrupt is the cause.
+    // A git step the signal stopped (or a terminal's Ctrl-C killed with us) fails: the interrupt is the cause.
     throw o.signal?.aborted ? interrupted(target) : e;
   } finally {
     process.off('exit', onExit);

@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -155,6 +156,23 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect((err as AureusError).diagnostics[0]!.code).toBe('AUR6010');
     await expect(g.tag('bad..name', 'x')).rejects.toBeInstanceOf(AureusError);
     expect(await g.commit('empty but allowed', { allowEmpty: true })).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it('a signal stops add and commit: an aborted one starts nothing; one aborted while git adds stops that git (AUR6010), nothing staged, no lock left', async () => {
+    const { root, g } = await repo();
+    // 64 MB git cannot compress: its add takes far longer than the 20 ms before the abort.
+    fs.writeFileSync(path.join(root, 'big.bin'), randomBytes(64 * 1024 * 1024));
+    const gone = AbortSignal.abort(new Error('SIGINT'));
+    await expect(g.add(['big.bin'], { signal: gone })).rejects.toMatchObject({ exitCode: 10, diagnostics: [{ code: 'AUR6010' }] });
+    await expect(g.commit('x', { allowEmpty: true, signal: gone })).rejects.toBeInstanceOf(AureusError);
+    expect(await g.head()).toBeNull();
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(new Error('SIGTERM')), 20);
+    const err = await g.add(['big.bin'], { signal: ac.signal }).catch((e: unknown) => e);
+    expect((err as AureusError).diagnostics[0]!.code).toBe('AUR6010');
+    // Answered once git exited: it removed its lock (a caller may then remove the whole folder).
+    expect(fs.existsSync(path.join(root, '.git/index.lock'))).toBe(false);
+    expect(await g.status()).toEqual([{ path: 'big.bin', index: '?', worktree: '?' }]);
   });
 
   it("a commit can leave git's automatic maintenance to autoMaintenance, which runs it as git commit would", async () => {

@@ -39,7 +39,7 @@ async function dprrOptions(c: CommandContext, o: DprrFlags): Promise<DprrImportO
 
 /**
  * Generate a world, then write its repository, with Ctrl-C (or SIGTERM) handled all along: exit 130
- * (AUR7909), nothing on disk (the write removes its partial repository). The generation runs in a
+ * (AUR7909), nothing on disk (the write stops its git process and removes its partial repository). The generation runs in a
  * worker thread that the signal terminates at once, wherever it is (import/generate.ts says why a
  * worker), so an import stops promptly at any size, before writing a byte. Without the handler the
  * process died at once but silently, by the signal, with no message and no exit 130.
