@@ -1,5 +1,6 @@
 import { Allow, parse as parsePartial } from 'partial-json';
 import type { LlmTextSink } from '../ports/llm.js';
+import { stripControl } from '../diagnostics/sanitize.js';
 import { extractDirectives } from './directives.js';
 
 /**
@@ -64,9 +65,11 @@ const DIRECTIVE_HEAD = '[DIRECTIVE:';
 export function visibleLine(raw: string, cue: string): string | null {
   const f = partialFields(raw);
   if (!f || f.dialogue === undefined) return null;
-  const dialogue = stableWords(withoutDirectives(f.dialogue));
+  // Control characters, terminal escapes and bidi overrides go before anything reaches the screen,
+  // as the final answer loses them (actor.ts): streamed text is written to the terminal as it is.
+  const dialogue = stableWords(withoutDirectives(stripControl(f.dialogue).text));
   if (!dialogue) return null;
-  const action = f.actionFirst && f.action ? extractDirectives(f.action).clean : '';
+  const action = f.actionFirst && f.action ? extractDirectives(stripControl(f.action).text).clean : '';
   return `${cue}: ${action ? `*${action}* ` : ''}"${dialogue}`;
 }
 

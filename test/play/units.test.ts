@@ -5,6 +5,7 @@ import { beatByPosition, completion, initialDirector, threadsInPlay, writeBrief 
 import { improvisedPacket } from '../../src/play/context.js';
 import { renderAnswer } from '../../src/play/actor.js';
 import { LineStream, visibleLine } from '../../src/play/stream.js';
+import { stripControlIn } from '../../src/diagnostics/sanitize.js';
 import { estimateTokens } from '../../src/stages/d-packets/index.js';
 import { readStarterWorld } from '../support/starter-world.js';
 import type { SceneSetup } from '../../src/play/types.js';
@@ -108,6 +109,19 @@ describe('the streamed line (stream.ts)', () => {
       const line = visibleLine(raw.slice(0, cut), 'CATILINE') ?? '';
       expect(final.startsWith(line) || line === '', `cut ${cut}: ${line}`).toBe(true);
       expect(line).not.toMatch(/\[|DIRECTIVE/);
+    }
+  });
+  it('a streamed line never carries a control character, terminal escape or bidi override, and still ends as the final line', () => {
+    const dirty = { ...answer, action: 'sm\u001b[31miles\u0007', dialogue: 'You call it \u202econspiracy\u202c, Consul \u2066Tullius\u2069. I call it arithmetic\u0000.' };
+    const rawDirty = JSON.stringify(dirty);
+    const finalClean = renderAnswer(stripControlIn(dirty, '', () => {}) as typeof answer, 'CATILINE').content;
+    for (let cut = 1; cut <= rawDirty.length; cut += 2) {
+      const shown: string[] = [];
+      const s = new LineStream('CATILINE', (d) => shown.push(d));
+      for (const piece of [rawDirty.slice(0, cut), rawDirty.slice(cut)]) s.text(piece);
+      expect(shown.join(''), `cut ${cut}`).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      s.finish(finalClean);
+      expect(shown.join('')).toBe(finalClean);
     }
   });
   it('a restart tells the next piece to reset; an action after the dialogue is not guessed', () => {
