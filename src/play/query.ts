@@ -69,6 +69,12 @@ export interface HistoryEntry {
 }
 
 /** Every commit that changed the value at `p`, oldest first, with its episode or play session/turns from the trailers. */
+/** The episode an episode commit is (its subject is `S01E03: <title>`); a revert or a note names none. */
+function episodeOfSubject(subject: string): string | null {
+  const m = /^S(\d{2})E(\d{2}): /.exec(subject);
+  return m ? `s${m[1]}e${m[2]}` : null;
+}
+
 export async function valueHistory(root: string, p: string): Promise<HistoryEntry[]> {
   const { file, read } = locate(p);
   const git = createGit(root);
@@ -82,7 +88,7 @@ export async function valueHistory(root: string, p: string): Promise<HistoryEntr
     if (key === prev) continue;
     prev = key;
     const trailer = (k: string) => new RegExp(`^${k}:\\s*(.+)$`, 'mi').exec(e.message)?.[1]?.trim() ?? null;
-    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: /\b(s\d{2}e\d{2})\b/.exec(e.subject)?.[1] ?? null, session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
+    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: episodeOfSubject(e.subject), session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
   }
   return out;
 }
