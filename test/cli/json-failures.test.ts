@@ -40,6 +40,24 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
     }
   });
 
+  it('outside a git repository too: an empty folder is no world (AUR1000, exit 3), not a git error (exit 10)', async () => {
+    const empty = tempDir(); // no git, no world/: a newcomer who forgot -C
+    const cases: string[][] = [
+      ['status', '--json'], ['recap', '--json'], ['diff', 's01e01', 's01e02', '--json'], ['export', 's01e01'], ['rollback', 's01e01', '--json'],
+      ['branch', 'x', '--from', 's01e01', '--json'], ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--json'],
+      ['episode', 'run', '--json'], ['season', 'run', '--json'], ['episode', 'review', '--json'], ['scene', 'edit', 'SC01', '--json'],
+    ];
+    for (const argv of cases) {
+      const r = await cli(argv, empty);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(r.stderr, argv.join(' ')).toContain(`AUR1000 not a world repository: ${empty} has no world/ folder`);
+      if (!argv.includes('--json')) continue;
+      const doc = JSON.parse(r.stdout) as { error: { codes: string[] } };
+      expect(doc.error.codes, argv.join(' ')).toEqual(['AUR1000']);
+    }
+    expect(fs.readdirSync(empty)).toEqual([]); // nothing written
+  });
+
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {
     const r = await cli(['status', '--json', '--frobnicate'], tempDir());
     expect(r.code).toBe(2);
