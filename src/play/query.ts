@@ -2,6 +2,7 @@ import { createGit } from '../git/adapter.js';
 import { parsePath } from '../core/deltas/index.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { requireWorldFolder } from '../store/load.js';
 
 /**
  * `aureus query`: structured questions answered from the world files and their git history
@@ -77,7 +78,10 @@ function episodeOfSubject(subject: string): string | null {
 
 export async function valueHistory(root: string, p: string): Promise<HistoryEntry[]> {
   const { file, read } = locate(p);
+  // Outside a world (or a world outside git) there is no history to give: not "(none)", exit 0.
+  requireWorldFolder(root);
   const git = createGit(root);
+  await git.requireRepo();
   const log = (await git.log({ paths: [file] })).reverse();
   const out: HistoryEntry[] = [];
   let prev: string | undefined;
