@@ -20,6 +20,7 @@ import { acquireLock } from './lock.js';
 import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
 import { preflightEpisode, type RunPreflight } from './episode-choice.js';
+import { requireWorldFolder } from '../store/load.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
@@ -89,6 +90,8 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   // An interrupted commit changes the world when it is rolled forward (under the lock): the checks
   // then wait for it. Otherwise they come first, so a refused run writes nothing. The repository
   // check (a git process) runs alongside them (issue 18); its refusal still comes first.
+  // Not a world at all (an empty folder, git or not): AUR1000, before the repository's AUR6011.
+  requireWorldFolder(o.root);
   const [repo, checks] = await Promise.allSettled([git.requireRepo(), o.preflight ?? (hasPendingCommits(o.root) ? null : preflightEpisode(o, git))]);
   if (repo.status === 'rejected') throw repo.reason;
   if (checks.status === 'rejected') throw checks.reason;

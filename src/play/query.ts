@@ -2,6 +2,7 @@ import { createGit } from '../git/adapter.js';
 import { parsePath } from '../core/deltas/index.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { requireWorldFolder } from '../store/load.js';
 
 /**
  * `aureus query`: structured questions answered from the world files and their git history
@@ -69,9 +70,18 @@ export interface HistoryEntry {
 }
 
 /** Every commit that changed the value at `p`, oldest first, with its episode or play session/turns from the trailers. */
+/** The episode an episode commit is (its subject is `S01E03: <title>`); a revert or a note names none. */
+function episodeOfSubject(subject: string): string | null {
+  const m = /^S(\d{2})E(\d{2}): /.exec(subject);
+  return m ? `s${m[1]}e${m[2]}` : null;
+}
+
 export async function valueHistory(root: string, p: string): Promise<HistoryEntry[]> {
   const { file, read } = locate(p);
+  // Outside a world (or a world outside git) there is no history to give: not "(none)", exit 0.
+  requireWorldFolder(root);
   const git = createGit(root);
+  await git.requireRepo();
   const log = (await git.log({ paths: [file] })).reverse();
   const out: HistoryEntry[] = [];
   let prev: string | undefined;
@@ -82,7 +92,7 @@ export async function valueHistory(root: string, p: string): Promise<HistoryEntr
     if (key === prev) continue;
     prev = key;
     const trailer = (k: string) => new RegExp(`^${k}:\\s*(.+)$`, 'mi').exec(e.message)?.[1]?.trim() ?? null;
-    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: /\b(s\d{2}e\d{2})\b/.exec(e.subject)?.[1] ?? null, session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
+    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: episodeOfSubject(e.subject), session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
   }
   return out;
 }

@@ -84,7 +84,8 @@ export function costReport(root: string, target?: string): CostReport {
   const located = diagnostics.map((d) => ({ ...d, file: rel }));
   // A malformed line is an error, never skipped: a total without it would be silently wrong.
   if (located.some((d) => d.severity === 'error')) {
-    throw new AureusError(`${rel} has ${located.length} invalid line${located.length === 1 ? '' : 's'}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: located });
+    const lines = new Set(located.map((d) => d.line)).size; // a line can have several problems
+    throw new AureusError(`${rel} has ${lines} invalid line${lines === 1 ? '' : 's'}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: located });
   }
   return { file: rel, summary: summarizeRunLog(entries), diagnostics: located };
 }

@@ -5,6 +5,7 @@ import { round } from '../core/json.js';
 import { canonicalCompact } from '../core/json.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { LLM_ROLES, type LlmRole } from '../ports/llm.js';
+import { parseJsonTextSafe } from '../store/read.js';
 
 /**
  * The run log: one JSON line per provider call (re-asks and cache hits included) in the
@@ -122,7 +123,10 @@ export function committedRunLogLines(entries: readonly RunLogEntry[]): string[] 
   return [...new Set(kept.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
 }
 
-/** Parse a run_log.jsonl; bad lines become warnings, not failures. */
+/** The counts `aureus cost` sums: a line without one as a number would garble every total. */
+const COUNTS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'latency_ms'] as const;
+
+/** Parse a run_log.jsonl: the entries, and a diagnostic (line:col, pointer) for each line that is not one. */
 export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[] } {
   const entries: RunLogEntry[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -130,15 +134,25 @@ export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics:
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
-    try {
-      const v = JSON.parse(line) as RunLogEntry;
-      if (!v || typeof v !== 'object' || !LLM_ROLES.includes(v.role) || typeof v.model !== 'string') throw new Error('not a run log entry');
-      entries.push(v);
-    } catch (e) {
-      diagnostics.push(diag('AUR4402', { detail: (e as Error).message }, { file, line: i + 1, column: 1 }));
-    }
+    const problems = entryProblems(line, file, i + 1);
+    if (Array.isArray(problems)) diagnostics.push(...problems);
+    else entries.push(problems);
   });
   return { entries, diagnostics };
+}
+
+/** One non-blank line: its entry, or its problems at `lineNo` (syntax first, then role, model and the counts). */
+function entryProblems(line: string, file: string, lineNo: number): RunLogEntry | Diagnostic[] {
+  const r = parseJsonTextSafe(line, file);
+  if (!r.ok) return r.diagnostics.map((d) => diag('AUR4402', { detail: d.message }, { file, line: lineNo, column: d.column ?? 1 }));
+  const v = r.value as Record<string, unknown> | null;
+  if (!v || typeof v !== 'object' || Array.isArray(v) || !LLM_ROLES.includes(v.role as LlmRole) || typeof v.model !== 'string') {
+    return [diag('AUR4402', { detail: 'not a run log entry' }, { file, line: lineNo, column: 1 })];
+  }
+  const bad = COUNTS.filter((k) => typeof v[k] !== 'number' || !Number.isFinite(v[k]) || (v[k] as number) < 0);
+  const at = (k: string) => ({ file, pointer: `/${k}`, line: lineNo, column: r.locate?.(`/${k}`)?.column ?? 1 });
+  const shown = (k: string) => (k in v ? JSON.stringify(v[k]) : 'missing');
+  return bad.length ? bad.map((k) => diag('AUR4402', { detail: `${k} must be a number >= 0, not ${shown(k)}` }, at(k))) : (v as unknown as RunLogEntry);
 }
 
 export interface RoleTotals {

@@ -23,6 +23,7 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       [['diff', 'e1', 'e2', '--json'], 3, ['AUR1000']],
       [['cost', '--json'], 3, ['AUR1000']],
       [['query', 'characters', '--json'], 3, ['AUR1000']],
+      [['query', 'history', 'world.global.unrest', '--json'], 3, ['AUR1000']],
       [['episode', 'review', '--json'], 3, ['AUR1000']],
       [['episode', 'plan', '--json'], 3, ['AUR1000']],
       [['scene', 'verify', '--packet', 'nope.json', '--scene', 'x.txt', '--json'], 2, ['AUR5080']],
@@ -38,6 +39,25 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       // The diagnostics stay on stderr, as without --json.
       expect(r.stderr).toContain(codes[0]);
     }
+  });
+
+  it('outside a git repository too: an empty folder is no world (AUR1000, exit 3), not a git error (exit 10)', async () => {
+    const empty = tempDir(); // no git, no world/: a newcomer who forgot -C
+    const cases: string[][] = [
+      ['status', '--json'], ['recap', '--json'], ['diff', 's01e01', 's01e02', '--json'], ['export', 's01e01'], ['rollback', 's01e01', '--json'],
+      ['branch', 'x', '--from', 's01e01', '--json'], ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--json'],
+      ['episode', 'run', '--json'], ['season', 'run', '--json'], ['episode', 'review', '--json'], ['scene', 'edit', 'SC01', '--json'],
+      ['query', 'history', 'world.global.unrest', '--json'],
+    ];
+    for (const argv of cases) {
+      const r = await cli(argv, empty);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(3);
+      expect(r.stderr, argv.join(' ')).toContain(`AUR1000 not a world repository: ${empty} has no world/ folder`);
+      if (!argv.includes('--json')) continue;
+      const doc = JSON.parse(r.stdout) as { error: { codes: string[] } };
+      expect(doc.error.codes, argv.join(' ')).toEqual(['AUR1000']);
+    }
+    expect(fs.readdirSync(empty)).toEqual([]); // nothing written
   });
 
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {

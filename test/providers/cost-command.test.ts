@@ -102,6 +102,23 @@ describe('aureus cost', () => {
     expect(missing.err()).toContain('AUR4401');
   });
 
+  it('refuses a line whose counts are not numbers (exit 3, at the key line:col and pointer), never a garbled total', async () => {
+    const root = await worldRoot();
+    const file = path.join(root, 'seasons', 'season_01', 'episode_01', 'run_log.jsonl');
+    // A hand edit: a count as a string, another left out. Summed as they were, "abc" concatenated
+    // the totals into a string of digits and the missing one made them NaN, and the exit was 0.
+    writeLog(file, [entry({ scene: 'SC01' })], '{"attempt":0,"input_tokens":"abc","model":"m","role":"writer"}\n');
+    const t = io(root);
+    expect(await main(['cost', 's01e01'], t.io)).toBe(3);
+    expect(t.out()).toBe('');
+    expect(t.err()).toMatch(/run_log\.jsonl\n  2:14 \/input_tokens: error AUR4402 invalid run log line: input_tokens must be a number >= 0, not "abc"/);
+    expect(t.err()).toMatch(/  2:1 \/output_tokens: error AUR4402 invalid run log line: output_tokens must be a number >= 0, not missing/);
+    const j = io(root);
+    expect(await main(['cost', 's01e01', '--json'], j.io)).toBe(3);
+    // One line, six problems: the input_tokens string and the five counts it lacks.
+    expect(JSON.parse(j.out())).toEqual({ error: { message: 'seasons/season_01/episode_01/run_log.jsonl has 1 invalid line', exit_code: 3, codes: Array(6).fill('AUR4402') } });
+  });
+
   it('outside a world repository says that (AUR1000, exit 3), not that no run log was found', async () => {
     const root = await tempRoot();
     const t = io(root);

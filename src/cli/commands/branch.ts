@@ -29,9 +29,9 @@ episode there is compiled on the changed world.`)
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       const git = createGit(c.root);
-      await git.requireRepo();
       // Not a world: AUR1000 (exit 3), as episode run says it.
       (await import('../../store/load.js')).requireWorldFolder(c.root);
+      await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');
       const { branchFrom, checkBranchArgs } = await import('../../season/branch.js');
       const { requireCleanWorld } = await import('../../pipeline/clean-world.js');

@@ -19,7 +19,7 @@ report the same figures. A malformed line is an error (exit 3): a total that ski
 Examples:
   $ aureus cost                     the latest committed episode
   $ aureus cost s01e03 --json
-  $ aureus cost .aureus/runs/s01e04-7    a run that has not been committed`,
+  $ aureus cost .aureus/runs/s01e04-7-1a2b3c4d   a run that has not been committed`,
     )
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();

@@ -63,7 +63,8 @@ function defineEpisodePlan(program: Command): Command {
     .option('--json', 'print a summary object instead of the beat sheet'))
     .addHelpText('after', `
 Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
-the run's draft folder .aureus/runs/<sNNeNN>-<seed>/. The same world and seed give byte-identical files.
+the run's draft folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/. The same world and seed give
+byte-identical files.
 
 Examples:
   $ aureus episode plan                          plan the next episode with its default seed

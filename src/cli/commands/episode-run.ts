@@ -17,9 +17,9 @@ export function registerEpisodeRun(program: Command, ctx: () => CommandContext):
       'after',
       `
 Runs the snapshot, proposals, plan, packets, writing, verification, repair and commit. Every stage
-and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>/: after a crash, a kill or
-Ctrl-C, run the same command again (or add --resume) and it continues without repeating finished
-LLM calls. The commit holds only the world files and seasons/season_NN/episode_NN/, tagged sNNeNN.
+and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>-<hash8>/: after a crash,
+a kill or Ctrl-C, run the same command again (or add --resume) and it continues without repeating
+finished LLM calls. The commit holds only the world files and seasons/season_NN/episode_NN/, tagged sNNeNN.
 
 Examples:
   $ aureus episode run                         the next episode, offline unless ANTHROPIC_API_KEY is set

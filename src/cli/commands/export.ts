@@ -18,9 +18,9 @@ Examples:
     .action(async (episode: string, o: { format: string; output?: string }) => {
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
-      await createGit(c.root).requireRepo();
       // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
+      await createGit(c.root).requireRepo();
       const { exportEpisode, requireFormat } = await import('../../season/export.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);

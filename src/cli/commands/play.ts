@@ -35,9 +35,9 @@ Examples:
     .action(async (o: Record<string, string | boolean | undefined>) => {
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
-      await createGit(c.root).requireRepo();
       // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
+      await createGit(c.root).requireRepo();
       const { runPlay } = await import('../../play/run.js');
       // With --json, a failure after the first event ends the stream with an `error` event; one
       // before it is left to the CLI's boundary, whose {"error": …} document is then the only line.

@@ -15,9 +15,9 @@ Examples:
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
-      await createGit(c.root).requireRepo();
       // Not a world: AUR1000 (exit 3), not "no episode has been committed yet" (exit 2).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
+      await createGit(c.root).requireRepo();
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { readEpisodeBytes } = await import('../../season/world-at.js');

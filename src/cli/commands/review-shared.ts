@@ -13,6 +13,8 @@ import type { ProgressSink } from '../../pipeline/progress.js';
  */
 export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
   const { createGit } = await import('../../git/adapter.js');
+  // Not a world (an empty folder, git or not): AUR1000, before the git check's AUR6011.
+  (await import('../../store/load.js')).requireWorldFolder(c.root);
   await createGit(c.root).requireRepo();
   const { requireReview } = await import('../../pipeline/review-state.js');
   requireReview(c.root);

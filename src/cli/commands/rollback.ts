@@ -25,9 +25,9 @@ Examples:
       const c = ctx();
       const { createGit } = await import('../../git/adapter.js');
       const git = createGit(c.root);
-      await git.requireRepo();
       // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
+      await git.requireRepo();
       const { withLock } = await import('../../pipeline/lock.js');
       const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
       // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.

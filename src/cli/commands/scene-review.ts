@@ -93,16 +93,15 @@ Examples:
   }
 };
 
+/**
+ * The author's text, read as `scene verify` reads a scene: a missing file, a FIFO or a device is
+ * named with why (exit 2, AUR5080), and bytes that are not UTF-8 are refused at the first bad one's
+ * line:column (exit 3, AUR1003), never staged with U+FFFD in place of the author's letters.
+ */
 async function readEditFile(c: CommandContext, file: string): Promise<string> {
-  const fs = await import('node:fs');
   const path = await import('node:path');
-  const { AureusError, ExitCode } = await import('../../errors.js');
-  const { diag } = await import('../../diagnostics/index.js');
-  try {
-    return fs.readFileSync(path.resolve(c.io.cwd, file), 'utf8');
-  } catch (e) {
-    throw new AureusError(`cannot read ${file}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: '', detail: `${file}: ${(e as Error).message}` })] });
-  }
+  const { readTextFile } = await import('../../stages/f-verifier/load.js');
+  return readTextFile(path.resolve(c.io.cwd, file), 'edit');
 }
 
 /** The scene in the Writer's format in a temp file, opened with $VISUAL/$EDITOR; null when unchanged. */

@@ -93,6 +93,8 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
 async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'early' | 'done'>): Promise<void> {
   const { acquireLock } = await import('../../pipeline/lock.js');
   const { createGit } = await import('../../git/adapter.js');
+  // Not a world (an empty folder, git or not): AUR1000, before the git check's AUR6011.
+  (await import('../../store/load.js')).requireWorldFolder(c.root);
   await createGit(c.root).requireRepo();
   // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
   const { preflightEpisode } = await import('../../pipeline/run-episode.js');
