@@ -85,3 +85,32 @@ describe('refused commands write nothing, not even .aureus/', () => {
     }
   });
 });
+
+describe('a note for an episode already compiled is refused and writes nothing', () => {
+  it('`note --episode s01e01` once s01e01 is committed → exit 2, AUR3064 naming it, why and the next episode; --episode s01e02 is kept', async () => {
+    const root = await makeWorld('refusals-note');
+    const run = await cli(['episode', 'run'], root);
+    expect(run.code, run.stderr).toBe(0);
+    // The run's folders and index (.aureus/) go, so that a refusal that took the lock would show.
+    fs.rmSync(path.join(root, '.aureus'), { recursive: true, force: true });
+    for (const argv of [['note', 'Cato should lose his temper', '--episode', 's01e01'], ['note', 'Cato should lose his temper', '--episode', 'S1E1', '--json']]) {
+      const before = listing(root);
+      const r = await cli(argv, root);
+      // Was exit 0: the note committed for an episode whose Director had already run.
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain('error AUR3064 no Director will read a note for s01e01: it is already compiled (seasons/season_01/episode_01)');
+      expect(r.stderr).toContain('hint: aim it at the next episode to compile, s01e02: leave --episode out, or give --episode s01e02');
+      if (argv.includes('--json')) expect(JSON.parse(r.stdout)).toMatchObject({ error: { exit_code: 2, codes: ['AUR3064'] } });
+      expect(listing(root)).toEqual(before);
+      expect(fs.existsSync(path.join(root, '.aureus'))).toBe(false);
+      expect(fs.existsSync(path.join(root, 'seasons/season_01/notes.json'))).toBe(false);
+    }
+    // The episode the hint names is taken, as is one past the season's planned finale (episodes_planned
+    // is where the finale threads resolve, not the last episode `episode run` compiles).
+    for (const episode of ['s01e02', 's01e11']) {
+      const ok = await cli(['note', 'Cato should lose his temper', '--episode', episode, '--json'], root);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(JSON.parse(ok.stdout)).toMatchObject({ episode, source: 'cli', file: 'seasons/season_01/notes.json' });
+    }
+  }, 120_000);
+});

@@ -32,4 +32,23 @@ describe('scene edit --from', () => {
     expect(JSON.parse(bad.stdout).error.codes).toEqual(['AUR1003']);
     expect(hashTree(path.join(w, '.aureus'))).toBe(before);
   }, 240_000);
+
+  it('reports a word said twenty times on one line once, with (×20): in the output and the staged verifier_report.json', async () => {
+    const w = await makeWorld('edit-repeat');
+    const staged = await cli(['episode', 'run', '--review', '--json'], w);
+    expect(staged.code, staged.stderr).toBe(0);
+    const run = path.join(w, JSON.parse(staged.stdout).run_dir as string);
+    const file = path.join(path.dirname(w), 'sc02.txt');
+    fs.writeFileSync(file, `## SC02 — EXT. THE SUBURA - DAY\n\nMud. ${Array(20).fill('OK').join(' ')}.\nOK, says the baker.\n`);
+    const r = await cli(['scene', 'edit', 'SC02', '--from', file], w);
+    expect(r.code, r.stderr).toBe(4); // staged, but it breaks a check
+    const rows = (r.stdout + r.stderr).split('\n').filter((l) => l.includes('AUR5050'));
+    // Was twenty identical rows `AUR5050 anachronism "OK" (line 4)` (a line of the staged draft, after its ---SCENE_TEXT---); the next line's "OK" is its own.
+    expect(rows.map((l) => l.trim())).toEqual(['AUR5050 anachronism "OK" (×20) (line 4)', 'AUR5050 anachronism "OK" (line 5)']);
+    for (const rel of ['verifier_report.json', 'stage/seasons/season_01/episode_01/verifier_report.json']) {
+      const report = JSON.parse(fs.readFileSync(path.join(run, rel), 'utf8')) as { scenes: { scene: string; attempts: { findings: { code: string; message: string; span?: { line: number } }[] }[] }[] };
+      const last = report.scenes.find((s) => s.scene === 'SC02')!.attempts.at(-1)!;
+      expect(last.findings.filter((f) => f.code === 'AUR5050').map((f) => [f.message, f.span?.line]), rel).toEqual([['anachronism "OK" (×20)', 4], ['anachronism "OK"', 5]]);
+    }
+  }, 240_000);
 });

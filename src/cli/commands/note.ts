@@ -1,6 +1,10 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
+import type { EpisodeRef } from '../../domain/context.js';
+import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/index.js';
+import { episodeRelDir } from '../../paths.js';
 
 /** `aureus note "…" [--thread] [--character]`: a note in the season's notes for the next episode's Director. */
 export const registerNote: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -9,7 +13,7 @@ export const registerNote: RegisterCommand = (program: Command, ctx: () => Comma
     .description("leave a note for the next episode's Director (seasons/season_NN/notes.json)")
     .option('--thread <id>', 'the thread the note is about (the Director leans towards advancing it)')
     .option('--character <id>', 'the character the note is about (the Director leans towards featuring them)')
-    .option('--episode <sNNeNN>', 'the episode it is for (default: the next one to compile)')
+    .option('--episode <sNNeNN>', 'the episode it is for (default: the next one to compile; one already compiled is refused)')
     .option('--json', 'print the stored note as JSON')
     .addHelpText('after', `
 The Director of that episode reads the note: a model Director gets it in its prompt (SHOWRUNNER),
@@ -23,11 +27,12 @@ Examples:
       const c = ctx();
       const { loadValidatedWorld } = await import('../../store/validate.js');
       const { addNote, checkNoteRefs, notesRel } = await import('../../season/notes.js');
-      const { nextEpisode } = await import('../../season/episodes.js');
+      const { episodesInTree, nextEpisode } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { world, remember } = await loadValidatedWorld(c.root);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
+      requireUncompiled(ref, episodesInTree(c.root), () => nextEpisode(c.root, ref.season));
       // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
       const { withLock } = await import('../../pipeline/lock.js');
       const { note, commit } = await withLock(c.root, 'note', async () => {
@@ -48,3 +53,17 @@ Examples:
       else c.io.stdout(`${c.chalk.green('✓')} note ${note.id} for ${ref.id} in ${notesRel(ref.season)}\n`);
     });
 };
+
+/**
+ * A note is read by the Director of its episode when that episode is planned: one aimed at an
+ * episode already compiled (its folder is there: what `episode run` counts) would be kept and
+ * committed but never read, so it is refused (usage, exit 2) before anything is written. Checked
+ * here, not in season/notes.ts: play's notes always go to the next episode (play/notes.ts).
+ * An episode past `episodes_planned` is accepted: that is the season's planned finale, not its end
+ * (`episode run` compiles past it, docs/planning.md), so its Director will read the note.
+ */
+function requireUncompiled(ref: EpisodeRef, compiled: EpisodeRef[], next: () => EpisodeRef): void {
+  if (!compiled.some((r) => r.id === ref.id)) return;
+  const reason = `it is already compiled (${episodeRelDir(ref)}), and a note is read only when its episode is planned`;
+  throw new AureusError(`${ref.id} is already compiled`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3064', { episode: ref.id, reason, next: next().id })] });
+}

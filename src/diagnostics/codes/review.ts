@@ -6,6 +6,7 @@ defineDiagnostics([
   { code: 'AUR3061', severity: 'error', message: 'unknown {kind} "{id}" in {option}', hint: 'known: {known}' },
   { code: 'AUR3062', severity: 'error', message: 'bad {option} value "{value}": {detail}', hint: '{example}' },
   { code: 'AUR3063', severity: 'error', message: 'the season notes {file} are invalid: {detail}', hint: 'fix the file by hand or restore it with `git checkout -- {file}`' },
+  { code: 'AUR3064', severity: 'error', message: 'no Director will read a note for {episode}: {reason}', hint: 'aim it at the next episode to compile, {next}: leave --episode out, or give --episode {next}' },
   { code: 'AUR6101', severity: 'error', message: 'no episode is staged for review', hint: 'stage one with `aureus episode run --review`' },
   { code: 'AUR6102', severity: 'error', message: '{episode} is staged for review in {run_dir}{changes}', hint: 'commit it with `aureus episode commit`, or drop it with `aureus episode discard`' },
   { code: 'AUR6103', severity: 'error', message: 'unknown scene {scene} in the staged episode {episode}', hint: 'scenes: {scenes}' },

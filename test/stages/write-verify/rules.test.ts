@@ -71,6 +71,27 @@ describe('deterministic verifier rules', () => {
     expect(fs[0].span?.text).toBe('> CICERO: Okay. Give me five minutes, and no Police.');
   });
 
+  it('reports a word said n times on one line (or in one claim, one event) once, with "(×n)"', () => {
+    // Was one identical finding per occurrence: "Okay" twice on a line, two rows saying the same.
+    const raw = fixture('clean.txt')
+      .replace('> CICERO: I will not forget this.', '> CICERO: Okay, okay. Okay? Five minutes, then.')
+      .replace('> CRASSUS: You overreach.', '> CRASSUS: Okay.')
+      .replace('turned to face the wall."}', 'turned to face the wall. Okay, Okay."}')
+      .replace('"text":"Cicero fumbles the snub"', '"text":"Cicero fumbles the snub. Okay. Okay."');
+    const fs = verifySceneOutput(raw, ctx()).findings.filter((f) => f.code === 'AUR5050');
+    const lineOf = (text: string) => raw.split('\n').indexOf(text) + 1;
+    expect(fs.map((f) => [f.message, f.span?.line])).toEqual([
+      ['anachronism "Okay" (×2) in event e2', undefined],
+      // Each word as written, once per line: "okay" is its own finding, the other line its own.
+      ['anachronism "Okay" (×2)', lineOf('> CICERO: Okay, okay. Okay? Five minutes, then.')],
+      ['anachronism "okay"', lineOf('> CICERO: Okay, okay. Okay? Five minutes, then.')],
+      ['anachronism "minutes"', lineOf('> CICERO: Okay, okay. Okay? Five minutes, then.')],
+      ['anachronism "Okay"', lineOf('> CRASSUS: Okay.')],
+      ['anachronism "Okay" (×2) in claim c2', raw.split('\n').findIndex((l) => l.includes('Okay, Okay.')) + 1],
+    ]);
+    expect(fs[1].fix).toBe(fs[4].fix);
+  });
+
   it('downgrades a hidden secret stated as fact when someone in the cast holds it', () => {
     const v = verifySceneOutput(fixture('claim_secret_downgraded.txt'), ctx(packet('packet_villa_facts.json')));
     expect(v.findings).toEqual([]);

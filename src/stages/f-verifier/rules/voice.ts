@@ -12,8 +12,25 @@ export function anachronismsIn(text: string, ctx: VerifyContext): AnachronismHit
   return [...findAnachronismsIn(text, ctx.lexicon), ...eraHits(text)].sort((a, b) => a.index - b.index);
 }
 
-const anachronism = (h: AnachronismHit, ctx: VerifyContext, span?: { line: number; text: string }) =>
-  finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+/** One finding per word: a word said n times (on one line, in one claim, in one event) is one finding ending "(×n)". */
+const anachronism = (h: AnachronismHit & { times?: number }, ctx: VerifyContext, span?: { line: number; text: string }): Finding => {
+  const f = finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
+  return h.times && h.times > 1 ? { ...f, message: `${f.message} (×${h.times})` } : f;
+};
+
+/**
+ * The hits of one line, claim or event with each word (as written) once, at its first place, with how
+ * many times it is there: "OK" twenty times on a line was twenty identical findings, one fix.
+ */
+function onceEach(hits: AnachronismHit[]): (AnachronismHit & { times: number })[] {
+  const byWord = new Map<string, AnachronismHit & { times: number }>();
+  for (const h of hits) {
+    const seen = byWord.get(h.word);
+    if (seen) seen.times++;
+    else byWord.set(h.word, { ...h, times: 1 });
+  }
+  return [...byWord.values()];
+}
 
 /**
  * Anachronisms in the scene text (issue 14: src/style/anachronisms.ts, stemmed, with compounds and
@@ -25,7 +42,7 @@ export function anachronismRules(p: ParsedWriterOutput, ctx: VerifyContext): Fin
   for (const l of textLines(p)) {
     const words = findAnachronismsIn(l.text, ctx.lexicon);
     const era = OUT_OF_WORLD.test(l.text) ? [] : eraHits(l.text);
-    for (const h of [...words, ...era].sort((a, b) => a.index - b.index)) out.push(anachronism(h, ctx, l));
+    for (const h of onceEach([...words, ...era].sort((a, b) => a.index - b.index))) out.push(anachronism(h, ctx, l));
   }
   return out;
 }
@@ -42,7 +59,7 @@ export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ct
   for (const c of claims) {
     const hits = anachronismsIn(c.text, ctx);
     if (hits.length) rejected.push(c);
-    for (const h of hits) {
+    for (const h of onceEach(hits)) {
       const i = p.claims_section.first ? lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())) : -1;
       const f = anachronism(h, ctx, i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined);
       // The claim is named: it is the claim, not a line of the scene, that must change.
@@ -56,7 +73,7 @@ export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ct
 export function eventAnachronismRules(events: SceneEvent[], ctx: VerifyContext): Finding[] {
   return events.flatMap((e) =>
     typeof e.text === 'string'
-      ? anachronismsIn(e.text, ctx).map((h) => {
+      ? onceEach(anachronismsIn(e.text, ctx)).map((h) => {
           const f = anachronism(h, ctx);
           return { ...f, message: `${f.message} in event ${e.id}` };
         })
