@@ -56,6 +56,8 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       if (!argv.includes('--json')) continue;
       const doc = JSON.parse(r.stdout) as { error: { codes: string[] } };
       expect(doc.error.codes, argv.join(' ')).toEqual(['AUR1000']);
+      // One line, season run's too (its episodes and warnings beside the error): README's Exit codes.
+      expect(r.stdout.trim().split('\n'), argv.join(' ')).toHaveLength(1);
     }
     expect(fs.readdirSync(empty)).toEqual([]); // nothing written
   });
