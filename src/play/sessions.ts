@@ -1,4 +1,4 @@
-import { loadWorldOrThrow } from '../store/load.js';
+import { loadWorldOrThrow, requireWorldFolder } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { characterState, debts, valueHistory, whoKnows } from './query.js';
 import { replay } from './state.js';
@@ -25,6 +25,9 @@ export interface SessionRow {
  * with its problem, not the end of the listing: one bad log must not hide the good ones.
  */
 export function listSessions(root: string): SessionRow[] {
+  // Outside a world there are no sessions to list: AUR1000 (exit 3), as every command that reads
+  // the world says, not "no play sessions yet" with exit 0.
+  requireWorldFolder(root);
   const store = fileSessionStore(root);
   return store.list().map((id): SessionRow => {
     let records;
@@ -61,6 +64,7 @@ export interface SessionExport {
 }
 
 export function showSession(root: string, id: string): SessionExport {
+  requireWorldFolder(root);
   const { state: s } = replay(fileSessionStore(root).read(id));
   const transcript = s.exchanges.flatMap((e) => [
     { turn: e.user_id, speaker: s.setup.principal, text: e.user },

@@ -24,6 +24,8 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       [['cost', '--json'], 3, ['AUR1000']],
       [['query', 'characters', '--json'], 3, ['AUR1000']],
       [['query', 'history', 'world.global.unrest', '--json'], 3, ['AUR1000']],
+      [['session', 'list', '--json'], 3, ['AUR1000']],
+      [['session', 'show', 'cicero-001', '--json'], 3, ['AUR1000']],
       [['episode', 'review', '--json'], 3, ['AUR1000']],
       [['episode', 'plan', '--json'], 3, ['AUR1000']],
       [['scene', 'verify', '--packet', 'nope.json', '--scene', 'x.txt', '--json'], 2, ['AUR5080']],
@@ -47,7 +49,7 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       ['status', '--json'], ['recap', '--json'], ['diff', 's01e01', 's01e02', '--json'], ['export', 's01e01'], ['rollback', 's01e01', '--json'],
       ['branch', 'x', '--from', 's01e01', '--json'], ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--json'],
       ['episode', 'run', '--json'], ['season', 'run', '--json'], ['episode', 'review', '--json'], ['scene', 'edit', 'SC01', '--json'],
-      ['query', 'history', 'world.global.unrest', '--json'],
+      ['query', 'history', 'world.global.unrest', '--json'], ['session', 'list'], ['session', 'list', '--json'],
     ];
     for (const argv of cases) {
       const r = await cli(argv, empty);
