@@ -64,6 +64,26 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
     expect(fs.readdirSync(empty)).toEqual([]); // nothing written
   });
 
+  it('a world outside git: the review commands say so (AUR6011, exit 10), not that nothing is staged (AUR6101)', async () => {
+    const w = path.join(tempDir(), 'w');
+    expect((await cli(['init', w], path.dirname(w))).code).toBe(0);
+    fs.rmSync(path.join(w, '.git'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(w, 'sc01.txt'), 'Cicero waits.\n');
+    const cases: string[][] = [
+      ['scene', 'pin', 'SC01'], ['scene', 'unpin', 'SC01'], ['scene', 'rewrite', 'SC01', '--json'],
+      ['scene', 'edit', 'SC01', '--from', 'sc01.txt', '--json'], ['scene', 'edit', 'SC01', '--json'],
+      ['episode', 'review', '--json'], ['episode', 'commit', '--json'], ['episode', 'discard'],
+    ];
+    for (const argv of cases) {
+      const r = await cli(argv, w, { EDITOR: 'true' });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(10);
+      expect(r.stderr, argv.join(' ')).toContain(`AUR6011 ${w} is not a git repository`);
+      expect(r.stderr, argv.join(' ')).not.toContain('AUR6101');
+      if (!argv.includes('--json')) continue;
+      expect((JSON.parse(r.stdout) as { error: { codes: string[] } }).error.codes, argv.join(' ')).toEqual(['AUR6011']);
+    }
+  });
+
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {
     const r = await cli(['status', '--json', '--frobnicate'], tempDir());
     expect(r.code).toBe(2);
