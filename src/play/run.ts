@@ -113,7 +113,10 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
     for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
-    if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+    // A complete session plays no more lines: said plainly (exit 0, as the resume of a paused one
+    // whose input is empty), so a line piped to it is not taken for a turn that was played.
+    if (session.done) emit({ type: 'notice', message: `session ${o.resume} is complete (its scene ended after turn ${session.state.director.turn_count}): nothing was played; \`aureus session show ${o.resume}\` shows it` });
+    else if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     await session.recover();
   } else {
     const { world, packet, setup } = await setupFor(root, o);
