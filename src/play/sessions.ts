@@ -1,5 +1,6 @@
 import { loadWorldOrThrow, requireWorldFolder } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { characterState, debts, valueHistory, whoKnows } from './query.js';
 import { replay } from './state.js';
 import { fileSessionStore } from './store.js';
@@ -93,9 +94,12 @@ export function renderSession(x: SessionExport): string {
   return lines.join('\n') + '\n';
 }
 
+/** What each query's argument is, for the usage error that says it is missing. */
+const QUERY_ARGUMENT: Record<string, string> = { history: 'a world path (docs/paths.md)', character: 'a character id', knows: 'a secret id' };
+
 export async function runQuery(root: string, kind: string, arg: string | undefined): Promise<unknown> {
   const need = () => {
-    if (!arg) throw new AureusError(`query ${kind} needs an argument`, { exitCode: ExitCode.USAGE, hint: 'see aureus query --help' });
+    if (!arg) throw new AureusError(`query ${kind} needs an argument`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: `aureus query ${kind}`, needed: QUERY_ARGUMENT[kind] ?? 'an argument', example: 'see `aureus query --help`' })] });
     return arg;
   };
   if (kind === 'history') return valueHistory(root, need());
@@ -103,5 +107,5 @@ export async function runQuery(root: string, kind: string, arg: string | undefin
   if (kind === 'character') return characterState(world, need());
   if (kind === 'knows') return whoKnows(world, need());
   if (kind === 'debts') return debts(world, arg);
-  throw new AureusError(`unknown query "${kind}"`, { exitCode: ExitCode.USAGE, hint: 'one of: character <id>, knows <secret>, debts [id], history <path>' });
+  throw new AureusError(`unknown query "${kind}"`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7105', { kind })] });
 }

@@ -56,9 +56,10 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const season = requirePositiveInt('season', f.season);
   if (count > 1 && f.commit === false) {
     // Episode n+1 is planned from episode n's committed world and cliffhanger: nothing to build on.
+    const { diag } = await import('../../diagnostics/index.js');
     throw new AureusError(`--no-commit stages one episode, but --count is ${count}`, {
       exitCode: ExitCode.USAGE,
-      hint: 'each episode is planned from the committed one before it: use --count 1 with --no-commit, or commit the episodes',
+      diagnostics: [diag('AUR7012', { option: '--no-commit', other: `--count ${count}`, reason: 'it stages one episode, and each episode is planned from the committed one before it', fix: 'use --count 1 with --no-commit, or commit the episodes' })],
     });
   }
   const overrides = await overridesFrom(f);
