@@ -66,10 +66,10 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   try {
     await registerCommands(program, argv, ctxFor);
     for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
-    await program.parseAsync(argv, { from: 'user' });
+    await program.parseAsync(helpOfUnknownAsCommand(program, argv), { from: 'user' });
     return exit.code;
   } catch (e) {
-    const failure = noCommandWithBadRoot(e, io, program) ?? e;
+    const failure = noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? e;
     // Every command's --json failure has one shape, said once here: {"error": {message, exit_code,
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
     // unknown flag) are found before any action runs and stay text, as they are for every command.
@@ -93,6 +93,58 @@ function noCommandWithBadRoot(e: unknown, io: Io, program: Command): unknown {
   } catch (bad) {
     return bad;
   }
+}
+
+/** The commands an argv names, from the program down (`episode`, `run`), and the words after them. */
+function commandPath(program: Command, argv: string[]): { path: Command[]; rest: string[] } {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '-C') i++;
+    else if (a === '--no-color' || (a.startsWith('-C') && a.length > 2)) continue;
+    else if (a.startsWith('-')) break; // a command's own option: the path ends before it
+    else words.push(a);
+  }
+  const path: Command[] = [program];
+  let n = 0;
+  for (; n < words.length; n++) {
+    const sub = path.at(-1)!.commands.find((c) => c.name() === words[n] || c.aliases().includes(words[n]!));
+    if (!sub) break;
+    path.push(sub);
+  }
+  return { path, rest: words.slice(n) };
+}
+
+/**
+ * `aureus help bogus` (or `aureus episode help bogus`) is parsed as `aureus bogus`: commander would
+ * print the main help and exit 0, as if bogus were a command; now it is the unknown command it is
+ * (exit 2, with commander's "did you mean" when a name is close). `help <command>` is unchanged.
+ */
+function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
+  const { path, rest } = commandPath(program, argv);
+  const group = path.at(-1)!;
+  const target = rest[1];
+  if (rest[0] !== 'help' || target === undefined || rest.length > 2 || !group.commands.length) return argv;
+  if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) return argv;
+  const at = argv.lastIndexOf('help');
+  return [...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
+/**
+ * A command group named without its subcommand (`aureus episode`): commander prints the group's
+ * help on stderr and ends with 'commander.help', which alone is an exit 0. It is a usage error
+ * (exit 2, README): the help stays, a line after it says what is missing. A plain `aureus` (no
+ * command at all) keeps its help with 0.
+ */
+function missingSubcommand(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, program: Command, argv: string[]): CommanderError | undefined {
+  if (!(e instanceof CommanderError) || e.code !== 'commander.help' || e.exitCode === 0) return undefined;
+  const { path } = commandPath(program, argv);
+  const group = path.at(-1)!;
+  if (group === program || !group.commands.length) return undefined;
+  const names = group.commands.map((c) => c.name()).filter((n) => n !== 'help');
+  const message = `error: ${path.map((c) => c.name()).join(' ')} needs a command: ${names.join(', ')}`;
+  io.stderr(chalk.red(message) + '\n');
+  return new CommanderError(ExitCode.USAGE, 'commander.missingSubcommand', message);
 }
 
 /**

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
 import { buildPackets } from '../stages/d-packets/index.js';
 import { buildEpisodeContext } from '../stages/a-snapshot/index.js';
@@ -18,7 +19,7 @@ import { readPacket } from '../stages/f-verifier/load.js';
  */
 export function findScenePacket(root: string, scene: string): { packet: ScenePacket; file: string } {
   const m = /^(?:(s\d{2}e\d{2})\/)?(SC\d{2})$/i.exec(scene.trim());
-  if (!m) throw new AureusError(`--scene ${scene}: expected SCxx or sNNeNN/SCxx`, { exitCode: ExitCode.USAGE, hint: 'e.g. --scene SC03 or --scene s01e02/SC03' });
+  if (!m) throw new AureusError(`--scene ${scene}: expected SCxx or sNNeNN/SCxx`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--scene', value: scene.slice(0, 80) || '""', expected: 'SCxx or sNNeNN/SCxx', example: 'e.g. --scene SC03 or --scene s01e02/SC03' })] });
   const want = m[2]!.toUpperCase();
   const ep = m[1]?.toLowerCase();
   const candidates: string[] = [];
@@ -34,10 +35,7 @@ export function findScenePacket(root: string, scene: string): { packet: ScenePac
     if (ep && packet.episode_id !== ep) continue;
     return { packet, file };
   }
-  throw new AureusError(`scene ${scene} not found in any planned or committed episode`, {
-    exitCode: ExitCode.USAGE,
-    hint: 'plan one with `aureus episode plan`, or play an improvised scene with --at <location> --with <ids>',
-  });
+  throw new AureusError(`scene ${scene} not found in any planned or committed episode`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7104', { scene })] });
 }
 
 function safeList(dir: string): string[] {
@@ -51,16 +49,14 @@ function safeList(dir: string): string[] {
 /** Check a character id: in the world and alive. */
 export function requireLiving(world: World, id: string, flag: string): void {
   const c = world.characters.characters.find((x) => x.id === id);
-  if (!c) {
-    const ids = world.characters.characters.filter((x) => x.status === 'alive').map((x) => x.id);
-    throw new AureusError(`${flag} ${id}: no such character in world/characters.json`, { exitCode: ExitCode.USAGE, hint: `living characters: ${ids.join(', ')}` });
-  }
-  if (c.status !== 'alive') throw new AureusError(`${flag} ${id}: ${c.name} is ${c.status} and cannot be played`, { exitCode: ExitCode.USAGE });
+  const living = () => world.characters.characters.filter((x) => x.status === 'alive').map((x) => x.id).join(', ');
+  if (!c) throw new AureusError(`${flag} ${id}: no such character in world/characters.json`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7101', { kind: 'character', id, option: flag, file: 'world/characters.json', known: living() }, { hint: `living characters: ${living()}` })] });
+  if (c.status !== 'alive') throw new AureusError(`${flag} ${id}: ${c.name} is ${c.status} and cannot be played`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7102', { option: flag, id, name: c.name, status: c.status, known: living() })] });
 }
 
 export function improvisedPacket(world: World, location: string, ids: string[]): ScenePacket {
   const loc = world.world.locations.find((l) => l.id === location);
-  if (!loc) throw new AureusError(`--at ${location}: no such location`, { exitCode: ExitCode.USAGE, hint: `locations: ${world.world.locations.map((l) => l.id).join(', ')}` });
+  if (!loc) throw new AureusError(`--at ${location}: no such location`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7101', { kind: 'location', id: location, option: '--at', file: 'world/world.json', known: world.world.locations.map((l) => l.id).join(', ') })] });
   // Stage A's context of the world as it stands, and a one-scene plan with no applications: stage D
   // then builds the packet exactly as for a planned scene (its k-hop walk, filters, forbidden facts, budget).
   const { context } = buildEpisodeContext({ world, ref: episodeRef(1, 1), seed: 'play', previousCliffhanger: null });

@@ -2,6 +2,7 @@ import { createGit } from '../git/adapter.js';
 import { parsePath } from '../core/deltas/index.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { requireWorldFolder } from '../store/load.js';
 
 /**
@@ -10,14 +11,14 @@ import { requireWorldFolder } from '../store/load.js';
  * or JSON by the command.
  */
 /** The character with this id, or a usage error naming the ones there are. */
-function requireCharacter(world: World, id: string) {
+function requireCharacter(world: World, id: string, option: string) {
   const c = world.characters.characters.find((x) => x.id === id);
-  if (!c) throw new AureusError(`no character "${id}" in the world`, { exitCode: ExitCode.USAGE, hint: `characters: ${world.characters.characters.map((x) => x.id).join(', ')}` });
+  if (!c) throw new AureusError(`no character "${id}" in the world`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7101', { kind: 'character', id, option, file: 'world/characters.json', known: world.characters.characters.map((x) => x.id).join(', ') })] });
   return c;
 }
 
 export function characterState(world: World, id: string) {
-  const c = requireCharacter(world, id);
+  const c = requireCharacter(world, id, 'query character');
   return {
     id: c.id, name: c.name, status: c.status, location: c.location, faction: c.faction, stats: c.stats, intentions: c.bdi.intentions,
     relations: world.relationships.relationships.filter((r) => r.from === id || r.to === id).map((r) => ({ from: r.from, to: r.to, weights: r.weights, flags: r.flags })),
@@ -27,14 +28,14 @@ export function characterState(world: World, id: string) {
 
 export function whoKnows(world: World, secretId: string) {
   const s = world.secrets.secrets.find((x) => x.id === secretId);
-  if (!s) throw new AureusError(`no secret "${secretId}"`, { exitCode: ExitCode.USAGE, hint: `secrets: ${world.secrets.secrets.map((x) => x.id).join(', ')}` });
+  if (!s) throw new AureusError(`no secret "${secretId}"`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7101', { kind: 'secret', id: secretId, option: 'query knows', file: 'world/secrets.json', known: world.secrets.secrets.map((x) => x.id).join(', ') })] });
   return { id: s.id, status: s.status, subject: s.subject, holders: s.holders };
 }
 
 /** Debts: relationship edges with a debt weight or a creditor/debtor flag. */
 export function debts(world: World, id?: string) {
   // A mistyped id would otherwise read as "no debts" (an empty answer that looks like canon).
-  if (id) requireCharacter(world, id);
+  if (id) requireCharacter(world, id, 'query debts');
   return world.relationships.relationships
     .filter((r) => (r.weights.debt ?? 0) > 0 || r.flags.some((f) => /creditor|debtor|owes/.test(f)))
     .filter((r) => !id || r.from === id || r.to === id)
@@ -44,7 +45,7 @@ export function debts(world: World, id?: string) {
 /** The file a delta path lives in, and how to read its value from that file's JSON. */
 function locate(p: string): { file: string; read: (json: unknown) => unknown } {
   const t = parsePath(p);
-  if (!t.ok) throw new AureusError(`"${p}" is not a world path`, { exitCode: ExitCode.USAGE, hint: 'see docs/paths.md, e.g. characters.cicero.stats.fama or relationships.crassus.cicero.trust' });
+  if (!t.ok) throw new AureusError(`"${p}" is not a world path`, { exitCode: ExitCode.USAGE, diagnostics: [t.diagnostic] });
   const seg = p.split('.');
   const find = (list: unknown, key: string, val: string) => (Array.isArray(list) ? list.find((x: Record<string, unknown>) => x[key] === val) : undefined) as Record<string, unknown> | undefined;
   const dig = (o: unknown, rest: string[]) => rest.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);

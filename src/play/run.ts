@@ -8,6 +8,7 @@ import { hasPendingCommits } from '../pipeline/transaction.js';
 import { refuseUncommittedEdits } from './canonize.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
@@ -52,18 +53,18 @@ export interface PlayIo {
 function int(v: string | undefined, flag: string, def: number, min: number): number {
   if (v === undefined) return def;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new AureusError(`${flag} ${v}: expected a whole number ≥ ${min}`, { exitCode: ExitCode.USAGE });
+  if (!Number.isInteger(n) || n < min) throw new AureusError(`${flag} ${v}: expected a whole number ≥ ${min}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: flag, value: v.slice(0, 80) || '""', expected: `a whole number ≥ ${min}`, example: `e.g. ${flag} ${Math.max(def, min)}` })] });
   return n;
 }
 
 /** Resolve the scene: a planned/committed packet, or an improvised one from --at/--with. */
 async function setupFor(root: string, o: PlayOptions) {
   const { world } = await loadWorldOrThrow(root);
-  if (!o.as) throw new AureusError('play needs --as <character_id> (or --resume <session>)', { exitCode: ExitCode.USAGE, hint: 'e.g. aureus play --as cicero --at forum --with catiline' });
+  if (!o.as) throw new AureusError('play needs --as <character_id> (or --resume <session>)', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus play', needed: '--as <character_id> (or --resume <session>)', example: 'e.g. aureus play --as cicero --at forum --with catiline' })] });
   requireLiving(world, o.as, '--as');
   const mode = (o.mode ?? 'turn_limited') as CompletionMode;
-  if (!COMPLETION_MODES.includes(mode)) throw new AureusError(`--mode ${o.mode}: expected ${COMPLETION_MODES.join(', ')}`, { exitCode: ExitCode.USAGE });
-  if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, hint: 'e.g. --objective accusation_made' });
+  if (!COMPLETION_MODES.includes(mode)) throw new AureusError(`--mode ${o.mode}: expected ${COMPLETION_MODES.join(', ')}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--mode', value: String(o.mode).slice(0, 80) || '""', expected: `one of ${COMPLETION_MODES.join(', ')}`, example: 'e.g. --mode open (you end the scene with /end)' })] });
+  if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: '--mode objective', needed: '--objective <key>', example: 'e.g. --objective accusation_made' })] });
   let packet;
   if (o.scene) packet = findScenePacket(root, o.scene).packet;
   else if (o.at) {
@@ -71,9 +72,9 @@ async function setupFor(root: string, o: PlayOptions) {
     for (const id of ids) requireLiving(world, id, '--with');
     const others = ids.filter((i) => i !== o.as);
     // The Actor voices the others: a scene with nobody else on stage has no one to answer.
-    if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, hint: `name at least one other living character, e.g. --as ${o.as} --at ${o.at} --with ${world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline'}` });
+    if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7103', { as: o.as, at: o.at, other: world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline' })] });
     packet = improvisedPacket(world, o.at, [o.as, ...others]);
-  } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE });
+  } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus play', needed: '--scene <SCxx> or --at <location> --with <ids>', example: `e.g. aureus play --as ${o.as} --at forum --with catiline` })] });
   const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');
   const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;
   const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1), objective: o.objective ?? null, season };
@@ -104,7 +105,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
   if (o.resume) {
     const first = store.read(o.resume)[0];
-    if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD });
+    if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
     const { world } = await loadWorldOrThrow(root);
     const packet = first.setup.episode || first.setup.scene !== 'PLAY' ? findScenePacket(root, first.setup.episode ? `${first.setup.episode}/${first.setup.scene}` : first.setup.scene).packet : improvisedPacket(world, first.setup.location, [first.setup.principal, ...first.setup.cast]);
     const llm = openLlm({ root, config, seed: first.seed });
@@ -113,7 +114,10 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
     for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
-    if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+    // A complete session plays no more lines: said plainly (exit 0, as the resume of a paused one
+    // whose input is empty), so a line piped to it is not taken for a turn that was played.
+    if (session.done) emit({ type: 'notice', message: `session ${o.resume} is complete (its scene ended after turn ${session.state.director.turn_count}): nothing was played; \`aureus session show ${o.resume}\` shows it` });
+    else if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     await session.recover();
   } else {
     const { world, packet, setup } = await setupFor(root, o);

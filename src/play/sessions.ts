@@ -1,5 +1,6 @@
-import { loadWorldOrThrow } from '../store/load.js';
+import { loadWorldOrThrow, requireWorldFolder } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { characterState, debts, valueHistory, whoKnows } from './query.js';
 import { replay } from './state.js';
 import { fileSessionStore } from './store.js';
@@ -25,6 +26,9 @@ export interface SessionRow {
  * with its problem, not the end of the listing: one bad log must not hide the good ones.
  */
 export function listSessions(root: string): SessionRow[] {
+  // Outside a world there are no sessions to list: AUR1000 (exit 3), as every command that reads
+  // the world says, not "no play sessions yet" with exit 0.
+  requireWorldFolder(root);
   const store = fileSessionStore(root);
   return store.list().map((id): SessionRow => {
     let records;
@@ -61,6 +65,7 @@ export interface SessionExport {
 }
 
 export function showSession(root: string, id: string): SessionExport {
+  requireWorldFolder(root);
   const { state: s } = replay(fileSessionStore(root).read(id));
   const transcript = s.exchanges.flatMap((e) => [
     { turn: e.user_id, speaker: s.setup.principal, text: e.user },
@@ -89,9 +94,12 @@ export function renderSession(x: SessionExport): string {
   return lines.join('\n') + '\n';
 }
 
+/** What each query's argument is, for the usage error that says it is missing. */
+const QUERY_ARGUMENT: Record<string, string> = { history: 'a world path (docs/paths.md)', character: 'a character id', knows: 'a secret id' };
+
 export async function runQuery(root: string, kind: string, arg: string | undefined): Promise<unknown> {
   const need = () => {
-    if (!arg) throw new AureusError(`query ${kind} needs an argument`, { exitCode: ExitCode.USAGE, hint: 'see aureus query --help' });
+    if (!arg) throw new AureusError(`query ${kind} needs an argument`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: `aureus query ${kind}`, needed: QUERY_ARGUMENT[kind] ?? 'an argument', example: 'see `aureus query --help`' })] });
     return arg;
   };
   if (kind === 'history') return valueHistory(root, need());
@@ -99,5 +107,5 @@ export async function runQuery(root: string, kind: string, arg: string | undefin
   if (kind === 'character') return characterState(world, need());
   if (kind === 'knows') return whoKnows(world, need());
   if (kind === 'debts') return debts(world, arg);
-  throw new AureusError(`unknown query "${kind}"`, { exitCode: ExitCode.USAGE, hint: 'one of: character <id>, knows <secret>, debts [id], history <path>' });
+  throw new AureusError(`unknown query "${kind}"`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7105', { kind })] });
 }

@@ -36,7 +36,7 @@ const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 export function fileSessionStore(root: string): SessionStore {
   const dir = (id: string) => {
-    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE });
+    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7106', { id: id.slice(0, 80) })] });
     return path.join(root, SESSIONS_DIR, id);
   };
   const file = (id: string) => path.join(dir(id), 'turns.jsonl');
@@ -51,7 +51,7 @@ export function fileSessionStore(root: string): SessionStore {
   };
   return {
     create(id) {
-      if (fs.existsSync(file(id))) throw new AureusError(`session ${id} already exists`, { exitCode: ExitCode.USAGE, hint: `resume it with --resume ${id}` });
+      if (fs.existsSync(file(id))) throw new AureusError(`session ${id} already exists`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7107', { id })] });
       fs.mkdirSync(dir(id), { recursive: true });
       writeFileAtomic.sync(file(id), '');
     },
@@ -62,7 +62,7 @@ export function fileSessionStore(root: string): SessionStore {
       if (records.length) writeFileAtomic.sync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
     },
     read(id) {
-      if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, hint: 'list the sessions with `aureus session list`' });
+      if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
       const rel = sessionLogRel(id);
       let bytes: Buffer;
       try {

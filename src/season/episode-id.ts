@@ -32,7 +32,10 @@ export function requireEpisodeId(value: string): EpisodeRef {
 export function requirePositiveInt(name: string, value: string | undefined, max = 99): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new AureusError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`, { exitCode: ExitCode.USAGE });
+    throw new AureusError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`, {
+      exitCode: ExitCode.USAGE,
+      diagnostics: [diag('AUR7010', { option: `--${name}`, value: value.slice(0, 80) || '""', expected: `a whole number from 1 to ${max}`, example: `e.g. --${name} 1` })],
+    });
   }
   return Number(value);
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { diag } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
 import { parseJsonTextSafe } from '../store/read.js';
 
@@ -31,9 +32,10 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
         out[key] = EMPTY[key];
         continue;
       }
+      const hint = 'run the command inside a world repository (aureus init), or pass -C <dir>';
       throw new AureusError(`${rel} is missing${ref ? ` at ${ref.slice(0, 12)}` : ''}: not an Aureus world`, {
         exitCode: ExitCode.INVALID_WORLD,
-        hint: 'run the command inside a world repository (aureus init), or pass -C <dir>',
+        diagnostics: [diag('AUR1001', { file: ref ? `${rel} (at ${ref.slice(0, 12)})` : rel }, { hint })],
       });
     }
     out[key] = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');

@@ -60,7 +60,7 @@ async function checkTarget(target: string): Promise<void> {
 }
 
 function usage(d: ReturnType<typeof diag>): AureusError {
-  return new AureusError(d.message, { exitCode: ExitCode.USAGE, hint: d.hint });
+  return new AureusError(d.message, { exitCode: ExitCode.USAGE, diagnostics: [d] });
 }
 
 async function listFiles(dir: string, base = dir): Promise<string[]> {
@@ -87,7 +87,7 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string } =
   for (const rel of [...KIT_DIRS, ...KIT_FILES]) if (!(await exists(path.join(kit, rel)))) missing.push(rel);
   if (missing.length) {
     const d = diag('AUR7003', { missing: missing.join(', '), kit });
-    throw new AureusError(d.message, { exitCode: ExitCode.INTERNAL, hint: d.hint });
+    throw new AureusError(d.message, { exitCode: ExitCode.INTERNAL, diagnostics: [d] });
   }
 
   const parent = path.dirname(target);

@@ -24,6 +24,8 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       [['cost', '--json'], 3, ['AUR1000']],
       [['query', 'characters', '--json'], 3, ['AUR1000']],
       [['query', 'history', 'world.global.unrest', '--json'], 3, ['AUR1000']],
+      [['session', 'list', '--json'], 3, ['AUR1000']],
+      [['session', 'show', 'cicero-001', '--json'], 3, ['AUR1000']],
       [['episode', 'review', '--json'], 3, ['AUR1000']],
       [['episode', 'plan', '--json'], 3, ['AUR1000']],
       [['scene', 'verify', '--packet', 'nope.json', '--scene', 'x.txt', '--json'], 2, ['AUR5080']],
@@ -47,7 +49,7 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       ['status', '--json'], ['recap', '--json'], ['diff', 's01e01', 's01e02', '--json'], ['export', 's01e01'], ['rollback', 's01e01', '--json'],
       ['branch', 'x', '--from', 's01e01', '--json'], ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--json'],
       ['episode', 'run', '--json'], ['season', 'run', '--json'], ['episode', 'review', '--json'], ['scene', 'edit', 'SC01', '--json'],
-      ['query', 'history', 'world.global.unrest', '--json'],
+      ['query', 'history', 'world.global.unrest', '--json'], ['session', 'list'], ['session', 'list', '--json'],
     ];
     for (const argv of cases) {
       const r = await cli(argv, empty);
@@ -56,8 +58,30 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
       if (!argv.includes('--json')) continue;
       const doc = JSON.parse(r.stdout) as { error: { codes: string[] } };
       expect(doc.error.codes, argv.join(' ')).toEqual(['AUR1000']);
+      // One line, season run's too (its episodes and warnings beside the error): README's Exit codes.
+      expect(r.stdout.trim().split('\n'), argv.join(' ')).toHaveLength(1);
     }
     expect(fs.readdirSync(empty)).toEqual([]); // nothing written
+  });
+
+  it('a world outside git: the review commands say so (AUR6011, exit 10), not that nothing is staged (AUR6101)', async () => {
+    const w = path.join(tempDir(), 'w');
+    expect((await cli(['init', w], path.dirname(w))).code).toBe(0);
+    fs.rmSync(path.join(w, '.git'), { recursive: true, force: true });
+    fs.writeFileSync(path.join(w, 'sc01.txt'), 'Cicero waits.\n');
+    const cases: string[][] = [
+      ['scene', 'pin', 'SC01'], ['scene', 'unpin', 'SC01'], ['scene', 'rewrite', 'SC01', '--json'],
+      ['scene', 'edit', 'SC01', '--from', 'sc01.txt', '--json'], ['scene', 'edit', 'SC01', '--json'],
+      ['episode', 'review', '--json'], ['episode', 'commit', '--json'], ['episode', 'discard'],
+    ];
+    for (const argv of cases) {
+      const r = await cli(argv, w, { EDITOR: 'true' });
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(10);
+      expect(r.stderr, argv.join(' ')).toContain(`AUR6011 ${w} is not a git repository`);
+      expect(r.stderr, argv.join(' ')).not.toContain('AUR6101');
+      if (!argv.includes('--json')) continue;
+      expect((JSON.parse(r.stdout) as { error: { codes: string[] } }).error.codes, argv.join(' ')).toEqual(['AUR6011']);
+    }
   });
 
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {

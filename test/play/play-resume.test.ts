@@ -49,5 +49,15 @@ describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
     expect(r.code).toBe(0);
     expect(norm(w)).toBe(before);
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    // Said plainly: the line was not played (it used to be ignored with only "session r1 saved").
+    expect(r.stderr).toContain('aureus: session r1 is complete (its scene ended after turn 3): nothing was played');
+    expect(r.stderr).not.toContain('resuming r1');
+    expect(r.stdout).not.toContain('CATILINE:');
+    const j = await playScript(['play', '--resume', 'r1', '--json'], w, 'Another line\n');
+    expect(j.code).toBe(0);
+    const events = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: string });
+    expect(events.map((e) => e.type)).toEqual(['notice', 'done']);
+    expect(events[0]!.message).toMatch(/^session r1 is complete .*: nothing was played/);
+    expect(norm(w)).toBe(before);
   });
 });

@@ -23,7 +23,9 @@ describe('query (play/query.ts)', () => {
       expect(err).toBeInstanceOf(AureusError);
       expect((err as AureusError).exitCode).toBe(ExitCode.USAGE);
       expect((err as AureusError).message).toBe('no character "nobody" in the world');
-      expect((err as AureusError).hint).toMatch(/^characters: .*\bcicero\b/);
+      // The hint is the diagnostic's (AUR7101), the one the CLI prints and --json names.
+      expect((err as AureusError).diagnostics.map((d) => d.code)).toEqual(['AUR7101']);
+      expect((err as AureusError).diagnostics[0]!.hint).toMatch(/^character ids: .*\bcicero\b/);
     }
   });
 });

@@ -20,6 +20,8 @@ const LINES = GOOD.trimEnd().split('\n');
 let root = '';
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-session-log-'));
+  // A world repository's folder (sessions live in one): outside a world, `session` is AUR1000.
+  fs.mkdirSync(path.join(root, 'world'));
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 

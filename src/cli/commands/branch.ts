@@ -42,7 +42,8 @@ episode there is compiled on the changed world.`)
       // command must leave the repository as it found it. Both are checked again under the lock.
       if (!o.from && !o.set?.length) {
         const { AureusError, ExitCode } = await import('../../errors.js');
-        throw new AureusError('branch needs --from <episode> or --set <path>=<value>', { exitCode: ExitCode.USAGE, hint: 'aureus branch cato-wins --from s01e02' });
+        const { diag } = await import('../../diagnostics/index.js');
+        throw new AureusError('branch needs --from <episode> or --set <path>=<value>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus branch', needed: '--from <episode> or --set <path>=<value>', example: 'e.g. aureus branch cato-wins --from s01e02' })] });
       }
       const from = o.from ?? 'HEAD';
       await checkBranchArgs(c.root, name, from);

@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
 import { printWarnings, renderSummary } from './run-shared.js';
-import { restage } from './review-shared.js';
+import { requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 
 /** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
@@ -49,6 +49,7 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
       const path = await import('node:path');
       const { requireReview, clearReview } = await import('../../pipeline/review-state.js');
       const { withLock } = await import('../../pipeline/lock.js');
+      await requireWorldRepo(c);
       const r = requireReview(c.root);
       await withLock(c.root, 'episode discard', async () => {
         fs.rmSync(path.join(c.root, r.run_dir), { recursive: true, force: true });
@@ -61,6 +62,7 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 /** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
 async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
   const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+  await requireWorldRepo(c);
   const r = requireReview(c.root);
   let ch = reviewChanges(r);
   // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
@@ -97,6 +99,7 @@ async function showReview(c: CommandContext, o: { json?: boolean; restore?: bool
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { reviewView, renderReview } = await import('../../pipeline/review-view.js');
   const { requireReview } = await import('../../pipeline/review-state.js');
+  await requireWorldRepo(c);
   const r = requireReview(c.root);
   if (o.restore) {
     const { withLock } = await import('../../pipeline/lock.js');

@@ -1,6 +1,8 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
+import { diag } from '../../diagnostics/catalog.js';
+import '../../diagnostics/codes/commit.js';
 
 /** `aureus recap [s01e03]`: the "Previously on…" text of an episode (default: the latest). */
 export function registerRecap(program: Command, ctx: () => CommandContext): void {
@@ -27,13 +29,13 @@ Examples:
       if (episode !== undefined) id = requireEpisodeId(episode).id;
       else {
         const all = await committedEpisodes(c.root);
-        if (!all.length) throw new AureusError('no episode has been committed yet', { exitCode: ExitCode.USAGE, hint: 'run `aureus episode run` first' });
+        if (!all.length) throw new AureusError('no episode has been committed yet', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6027')] });
         id = all[all.length - 1].ref.id;
       }
       const at = await resolveEpisodeOrRef(c.root, id, false);
       const rel = `${episodeRelDir(at.ref!)}/recap.md`;
       const bytes = await readEpisodeBytes(c.root, at.commit, rel);
-      if (bytes === null) throw new AureusError(`episode ${id} has no recap.md`, { exitCode: ExitCode.INVALID_WORLD });
+      if (bytes === null) throw new AureusError(`episode ${id} has no recap.md`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6019', { dir: episodeRelDir(at.ref!), file: 'recap.md' })] });
       // As export reads a script: a hand-edited byte that breaks UTF-8 is exit 3 at its line:column, not
       // U+FFFD printed, and an emptied recap.md is exit 3 too, not nothing printed with exit 0.
       const text = committedNonEmptyText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });

@@ -12,10 +12,7 @@ import type { ProgressSink } from '../../pipeline/progress.js';
  * staged files in the run folder always show what `episode commit` would commit.
  */
 export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
-  const { createGit } = await import('../../git/adapter.js');
-  // Not a world (an empty folder, git or not): AUR1000, before the git check's AUR6011.
-  (await import('../../store/load.js')).requireWorldFolder(c.root);
-  await createGit(c.root).requireRepo();
+  await requireWorldRepo(c);
   const { requireReview } = await import('../../pipeline/review-state.js');
   requireReview(c.root);
   const { withLock } = await import('../../pipeline/lock.js');
@@ -36,6 +33,18 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
     const { printWarnings } = await import('./run-shared.js');
     printWarnings(c, warnings);
   });
+}
+
+/**
+ * Every review command's first check, before it asks what is staged: a world (AUR1000, exit 3, for
+ * an empty folder, git or not), then a git repository (AUR6011, exit 10). A world outside git has
+ * no staged episode either, but "no episode staged" (AUR6101) would send its user to `episode run
+ * --review`, which refuses it for the missing repository.
+ */
+export async function requireWorldRepo(c: CommandContext): Promise<void> {
+  const { createGit } = await import('../../git/adapter.js');
+  (await import('../../store/load.js')).requireWorldFolder(c.root);
+  await createGit(c.root).requireRepo();
 }
 
 /** How restage runs: under a lock its caller holds; to the commit (`episode commit`), with its trailers; what it says as it starts. */

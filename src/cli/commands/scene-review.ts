@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
-import { underReview } from './review-shared.js';
+import { requireWorldRepo, underReview } from './review-shared.js';
 
 /**
  * `aureus scene rewrite|edit|pin|unpin <SCxx>` on the episode staged by `episode run --review`
@@ -62,6 +62,7 @@ Examples:
   $ EDITOR=nano aureus scene edit SC03`))
     .action(async (id: string, o: { from?: string; json?: boolean }) => {
       const c = ctx();
+      await requireWorldRepo(c);
       const text = o.from !== undefined ? await readEditFile(c, o.from) : await editInEditor(c, id);
       if (text === null) {
         c.io.stdout('no change\n');
@@ -85,6 +86,7 @@ Examples:
       .action(async (id: string) => {
         const c = ctx();
         const { setPinned } = await import('../../pipeline/scene-ops.js');
+        await requireWorldRepo(c);
         const { requireReview } = await import('../../pipeline/review-state.js');
         requireReview(c.root);
         const sc = setPinned(c.root, id, pinned);

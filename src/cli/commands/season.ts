@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling } from './index.js';
-import { errorJson } from '../error-json.js';
+import { printErrorJson } from '../error-json.js';
 import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
@@ -56,9 +56,10 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const season = requirePositiveInt('season', f.season);
   if (count > 1 && f.commit === false) {
     // Episode n+1 is planned from episode n's committed world and cliffhanger: nothing to build on.
+    const { diag } = await import('../../diagnostics/index.js');
     throw new AureusError(`--no-commit stages one episode, but --count is ${count}`, {
       exitCode: ExitCode.USAGE,
-      hint: 'each episode is planned from the committed one before it: use --count 1 with --no-commit, or commit the episodes',
+      diagnostics: [diag('AUR7012', { option: '--no-commit', other: `--count ${count}`, reason: 'it stages one episode, and each episode is planned from the committed one before it', fix: 'use --count 1 with --no-commit, or commit the episodes' })],
     });
   }
   const overrides = await overridesFrom(f);
@@ -69,21 +70,17 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const { RunWarnings } = await import('../progress.js');
   const early = new RunWarnings((ws) => printWarnings(c, ws));
   const done: EpisodeRunSummary[] = [];
-  const json = (error: unknown) => ({
-    episodes: done,
-    ...(error ? { error: errorJson(error) } : {}),
-    warnings: warningsJson(warnings),
-  });
   try {
     await runUnderLock(c, f, { count, season, overrides, warnings, early, done });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
     printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
-    if (f.json) c.io.stdout(JSON.stringify(json(null), null, 2) + '\n');
+    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: warningsJson(warnings) }, null, 2) + '\n');
   } catch (e) {
     // The episodes committed before the failure stay committed: --json still reports them, and a
     // season refused before its first episode (an invalid or dirty world, a held lock) says why on
-    // stdout too, so a CI job reading the JSON gets an answer whatever failed.
-    if (f.json) c.io.stdout(JSON.stringify(json(e), null, 2) + '\n');
+    // stdout too, so a CI job reading the JSON gets an answer whatever failed: on one line, as every
+    // command's failure document (README, Exit codes).
+    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: warningsJson(warnings) });
     else printWarnings(c, early.unsaid(warnings));
     throw e;
   }

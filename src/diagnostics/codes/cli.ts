@@ -11,3 +11,10 @@ defineDiagnostics([
   { code: 'AUR7006', severity: 'error', message: 'cannot use {dir} as the world directory (-C): {reason}', hint: 'pass -C the world repository directory' },
   { code: 'AUR7007', severity: 'warning', message: 'the environment variable {name}={value} is not {expected}: {effect}', hint: 'unset it for the default, or set it to {expected}' },
 ]);
+
+// AUR701x: the options and arguments of any command, checked before it touches anything (exit 2).
+defineDiagnostics([
+  { code: 'AUR7010', severity: 'error', message: '{option} {value}: expected {expected}', hint: '{example}' },
+  { code: 'AUR7011', severity: 'error', message: '{command} needs {needed}', hint: '{example}' },
+  { code: 'AUR7012', severity: 'error', message: '{option} cannot be used with {other}: {reason}', hint: '{fix}' },
+]);
