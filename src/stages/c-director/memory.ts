@@ -17,7 +17,7 @@ export interface RecentMove {
 
 /** Episodes during which the same (operator, actor, target) is barred after it was played. */
 export const COOLDOWN_EPISODES = 4;
-/** As strong as the cliffhanger reserve: a cooled move is taken only when nothing else applies. */
+/** Heavy, though lighter than the cliffhanger reserve (RESERVE_PENALTY, 100): a cooled move is taken only when little else applies. */
 export const COOLDOWN_PENALTY = 60;
 /** The same operator with the same actor (another target) in the previous episodes costs a little. */
 export const FAMILY_PENALTY = 1.2;
