@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { VerifyContext } from '../../src/stages/f-verifier/context.js';
 import { readPacket } from '../../src/stages/f-verifier/load.js';
-import { corpusBase, WRITER_CORPUS } from './corpus-base.js';
+import { corpusBase, FAMILY_CODES, hardFindings as hard, WRITER_CORPUS } from './corpus-base.js';
 import { verifySceneOutput, type SceneVerification } from '../../src/stages/f-verifier/verify.js';
 
 // Issue 14: every file of test/fixtures/prose-corpus through the real normaliser and verifier, against
@@ -41,10 +41,6 @@ export const RECALL_FLOOR: Record<string, number> = {
   canon: 0.95,
 };
 
-/** The codes that name each family's defect: a hard finding of another family is not a catch. */
-// One table for the test and bench/prose.mjs: test/fixtures/prose-corpus/families.json.
-const FAMILY_CODES: Record<string, RegExp> = Object.fromEntries(Object.entries(JSON.parse(readFileSync(path.join(P, 'families.json'), 'utf8')) as Record<string, string>).map(([k, v]) => [k, new RegExp(v)]));
-
 const manifest = JSON.parse(readFileSync(path.join(P, 'manifest.json'), 'utf8')) as Entry[];
 let base: Omit<VerifyContext, 'packet'>;
 const results = new Map<string, SceneVerification>();
@@ -57,8 +53,6 @@ beforeAll(async () => {
   // 160 answers through the verifier: on a loaded shared machine this outlasts the default hook
   // timeout. Speed is measured by bench/prose.mjs, not here.
 }, 300_000);
-
-const hard = (v: SceneVerification) => v.findings.filter((f) => f.severity === 'hard');
 
 /** Caught: a hard finding with a code of the defect's own family (a finding of another family is not a catch). */
 function caught(e: Entry): boolean {

@@ -1,10 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { VerifyContext } from '../../src/stages/f-verifier/context.js';
-import { readPacket } from '../../src/stages/f-verifier/load.js';
-import { verifySceneOutput, type SceneVerification } from '../../src/stages/f-verifier/verify.js';
-import { corpusBase, WRITER_CORPUS as W } from './corpus-base.js';
+import type { SceneVerification } from '../../src/stages/f-verifier/verify.js';
+import { FAMILY_CODES, hardFindings as hard, verifyCorpus } from './corpus-base.js';
 
 // Issue 14, held out: test/fixtures/prose-corpus-heldout holds scenes written after the prose rules,
 // in fresh wording and several model styles (preambles, fenced JSON, trailing notes, four cue forms),
@@ -12,9 +10,6 @@ import { corpusBase, WRITER_CORPUS as W } from './corpus-base.js';
 // shows whether they hold on text they have not seen. Same packets and world as the prose corpus.
 
 const H = path.resolve(__dirname, '..', 'fixtures', 'prose-corpus-heldout');
-const FAMILY_CODES: Record<string, RegExp> = Object.fromEntries(
-  Object.entries(JSON.parse(readFileSync(path.resolve(__dirname, '..', 'fixtures', 'prose-corpus', 'families.json'), 'utf8')) as Record<string, string>).map(([k, v]) => [k, new RegExp(v)]),
-);
 
 interface Entry {
   file: string;
@@ -35,16 +30,12 @@ const HELDOUT_FLOOR = 0.9;
 const GAP: Record<string, number> = { anachronism: 0.66 };
 
 const manifest = JSON.parse(readFileSync(path.join(H, 'manifest.json'), 'utf8')) as Entry[];
-let base: Omit<VerifyContext, 'packet'>;
-const results = new Map<string, SceneVerification>();
+let results = new Map<string, SceneVerification>();
 
 beforeAll(async () => {
-  base = await corpusBase();
-  for (const e of manifest) results.set(e.file, verifySceneOutput(readFileSync(path.join(H, e.file), 'utf8'), { ...base, packet: readPacket(path.join(W, e.packet)) }));
+  results = await verifyCorpus(H, manifest);
   // Speed is bench/prose.mjs's business; a loaded machine must not fail this on time.
 }, 300_000);
-
-const hard = (v: SceneVerification) => v.findings.filter((f) => f.severity === 'hard');
 
 describe('held-out prose corpus (issue 14): fresh scenes the rules were not tuned on', () => {
   const families = [...new Set(manifest.filter((e) => e.expect === 'hard').map((e) => e.code_family))];
