@@ -76,6 +76,25 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
     // An off-stage word with a place named is still a cast member cut away: a teleport.
     expect(codes(findings('SC24', 'Elsewhere, at Ostia, Cato walks the quay and counts the grain ships.'))).toEqual(['AUR5017']);
   });
+  it('a deed done in someone else\'s private place is off this stage; at the setting\'s own place it is on it', () => {
+    // Held-out corpus 2 (x16): "Curius blurts it out in Fulvia's bed", a habit told in a scene at Crassus' house. Paraphrases:
+    const offStage = [
+      'Quintus Curius talks in his sleep in Fulvia\'s bed, and she writes down every name.',
+      'Everyone knows how it goes: Terentia opens the consul\'s letters at Cicero\'s house before he has had his bath.',
+      'In Curius\' bedroom Fulvia waits up for the news.',
+    ];
+    const onStage = [
+      // SC24 is set at the House of Crassus: his house is this stage.
+      'Terentia slips into Crassus\' house by the garden door and sets down a lamp.',
+      'Terentia sits in Crassus\' atrium and sets down a lamp.',
+      // Only the doer's own clause is put off stage; a deed told in the next sentence is on stage.
+      'Curius sleeps in Fulvia\'s bed. Terentia slips in through the garden door.',
+      // A private place that is no person's is no excuse.
+      'Terentia sets down a lamp in the Senate\'s garden.',
+    ];
+    for (const body of offStage) expect(findings('SC24', body), body).toEqual([]);
+    for (const body of onStage) expect(codes(findings('SC24', body)), body).toEqual(['AUR5016']);
+  });
   it('a cast member cut away to another place mid-scene is a teleport', () => {
     const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
     expect(codes(f)).toEqual(['AUR5017']);
@@ -115,6 +134,26 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     const rumour = findings('SC24', '**CATO:** Men say in the baths that Servilia is dead. Men say many things.');
     expect(codes(rumour)).toEqual([]);
     expect(codes(rumour, 'soft')).toEqual(['AUR5047']);
+  });
+  it('"dead" in an idiom of tiredness, resolve, drink, sleep or certainty is no death; "dead" as a state still is', () => {
+    // Held-out corpus 2 (x11): "Clodius is dead on his feet" (tired) was read as "X is dead". Paraphrases, not its words:
+    for (const body of [
+      'By noon Clodius is dead tired, and the gulls do not care.',
+      'Clodius is dead-tired after the ride down from the city.',
+      'Clodius is dead set on the march, whatever the dockers think.',
+      'Clodius was dead drunk by the second hour and sang to the harbour.',
+      'Clodius lies dead to the world on a coil of rope behind the salt sheds.',
+      'Clodius is dead serious about the grain, for once.',
+      'Clodius is dead certain the dockers will follow him.',
+      'Clodius is dead silent as the grain ships come in.',
+    ]) expect(findings('SC15', body).filter((f) => f.code === 'AUR5047')).toEqual([]);
+    for (const body of [
+      'Clodius is dead.',
+      'Clodius lies dead on the steps of the customs shed.',
+      'Clodius is dead on the quay, and the gulls are already at him.',
+      'Clodius, dead these three days, is carried past the salt sheds.',
+      'Clodius was dead before the grain ships came in.',
+    ]) expect(codes(findings('SC15', body)).filter((c) => c === 'AUR5047')).toEqual(['AUR5047']);
   });
   it('a forbidden fact paraphrased aloud is found; its people named apart are not', () => {
     const f = findings('SC24', '**SERVILIA:** Curius tells Fulvia everything in bed, and Fulvia runs to Terentia, who runs to Cicero. That is the consul\'s informer.');

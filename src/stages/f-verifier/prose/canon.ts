@@ -9,7 +9,14 @@ export interface CanonStatement {
   hedged: boolean;
 }
 
-const DEAD_AFTER = /^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead|murdered|killed|slain|executed|strangled|buried)\b|^\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these|is no more)\b/i;
+/**
+ * "Dead" as a degree or in an idiom, not a death: "dead on his feet", "dead tired", "dead set on",
+ * "dead drunk", "dead to the world", "dead silent", "dead certain" (held-out corpus 2, x11). Only
+ * these complements are excused: "dead on the steps", "dead these three days" still say a death,
+ * the last also as an apposition ("Clodius, dead these three days, …").
+ */
+const DEAD_IDIOM = String.raw`(?![\s-]+(?:on\s+(?:his|her|their|my|your|our)\s+feet|to\s+the\s+world|set\b|tired|weary|beat\b|drunk|asleep|silent|quiet|still\b|serious|earnest|certain|sure|right\b|wrong\b|level|calm|ahead|against\b|straight|centre|center|even\b|broke\b|keen|last\b|easy))`;
+const DEAD_AFTER = new RegExp(String.raw`^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead${DEAD_IDIOM}|murdered|killed|slain|executed|strangled|buried)\b|^(?:\s*,)?\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these|is no more)\b`, 'i');
 const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mourning for|the late|the dead)\s+$/i;
 const DEAD_POSSESSIVE = /^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death)\b/i;
 const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;

@@ -30,6 +30,8 @@ export interface Narration {
   narr: string;
   mentions: readonly Mention[];
   elsewhere?: string;
+  /** Private places of people other than the setting's that the sentence names ("in Fulvia's bed"; places.ts). */
+  away?: readonly string[];
   /** A said-tag's named speaker ("Cato says"). */
   said: { id: string; sure: boolean } | null;
   /** A pronoun said-tag with no name in the sentence ("he says"): the speaker is the last doer. */
@@ -49,7 +51,7 @@ export function deedOf(n: Narration): Deed | null {
   else if (last) d = { id: last, how: 'speaks', line: n.line, text: n.text, sure: false, elsewhere: n.elsewhere };
   else {
     // A question in narration asks; it does not put anyone on stage.
-    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions);
+    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away);
     if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage };
   }
   n.deed = d;

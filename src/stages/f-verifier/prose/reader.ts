@@ -2,7 +2,7 @@ import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, type Mention, type PersonIndex } from './names.js';
-import { placeOf } from './places.js';
+import { placeOf, privatePlacesAway } from './places.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 
@@ -55,10 +55,12 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const mentions = findMentions(narr, r.index);
     r.sentences.push({ line, text: s, kind: 'narration', mentions });
     for (const q of s.matchAll(QUOTE)) r.sentences.push({ line, text: q[1], kind: 'speech', mentions: findMentions(q[1], r.index) });
-    const elsewhere = placeOf(narr, ctx, (w) => r.index.forms.has(w.toLowerCase())) ?? undefined;
+    const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
+    const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
+    const away = privatePlacesAway(narr, ctx, isPerson);
     const said = hasQuote ? saidBy(narr, mentions) : null;
     const pronoun = hasQuote && mentions.length === 0 && SAID_PRONOUN.test(narr);
-    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last };
+    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}) };
     r.narration.push(n);
     chain.last = n;
   }

@@ -80,9 +80,10 @@ function actsNow(after: string): boolean | 'doubtful' {
 /**
  * Who acts in a narration sentence: a named person in the subject slot followed by a present-tense
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
- * ("Catiline stood", "Catiline would have") are not deeds in the present scene.
+ * ("Catiline stood", "Catiline would have") are not deeds in the present scene. `away`: someone
+ * else's private places the sentence names (places.ts); one in the doer's clause puts the deed off stage.
  */
-export function subjectVerb(narr: string, mentions: readonly Mention[]): Subject | null {
+export function subjectVerb(narr: string, mentions: readonly Mention[], away: readonly string[] = []): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
@@ -92,7 +93,8 @@ export function subjectVerb(narr: string, mentions: readonly Mention[]): Subject
     after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');
     const a = actsNow(after);
     if (!a) continue;
-    const off = clauseAround(narr, m).match(OFFSTAGE)?.[0];
+    const clause = clauseAround(narr, m);
+    const off = clause.match(OFFSTAGE)?.[0] ?? away.find((a) => clause.includes(a));
     return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
   }
   return null;
