@@ -62,4 +62,21 @@ describe('compliance: an attempt shown coming off', () => {
     expect(complianceIn('The magistrate takes the purse without a word.', 'narration')).not.toBeNull();
     expect(complianceIn('In the end Fulvia gives way.', 'narration')).not.toBeNull();
   });
+  // Held-out corpus 2 (x07, x11): the object's head is the last word of the verb's first noun phrase, which a
+  // relative pronoun or an apposition after a comma ends. x16: a spoken line that opens on a bare verb after its
+  // cue and some adverbs asks; the way things go, as someone knows it, is a habit. Paraphrases, not the corpus's.
+  it('a gesture before a relative clause or an apposition, a spoken request and a known habit are not; a thing handed over is', () => {
+    // [the verb found or null, how the sentence is read, the sentences]
+    const table: Array<[string | null, 'narration' | 'speech', string[]]> = [
+      [null, 'narration', ['Servilia gives Cato a glance that could freeze the Tiber in August.', 'Caesar gives her a long look which says more than the letters do.', 'Clodius gives the order, a single word bellowed down the steps.', 'Cato gives a nod, the smallest movement of his chin.']],
+      ['hand', 'narration', ['Caesar hands Cato the letters that Servilia wrote to him.', 'Crassus gives a short, dry laugh and hands her the tablet.']],
+      ['give', 'narration', ["Crassus gives Terentia the tablet, the one with Clodius' seal on it.", 'Terentia gives her the purse, which is heavier than it looks.']],
+      [null, 'speech', ['CATO: Now hand them over.', '> **SERVILIA** (low): Quickly, give it to me.', 'So give the purse to me, and go.']],
+      ['give', 'speech', ['CAESAR: I give you the letters, Cato.']],
+      ['give', 'narration', ['Then she gives them to Cato.', 'They read it, then give it to Cato.']],
+      [null, 'narration', ['Cato knows how the money moves: the freedman takes the purse and passes it on to Caesar.', 'Everyone in the house knew how it went: the steward hands the letters to her every night.']],
+      ['hand', 'narration', ['Cato knows the steward, and hands him the letters.']],
+    ];
+    for (const [verb, kind, sentences] of table) for (const s of sentences) expect(complianceIn(s, kind), s).toBe(verb);
+  });
 });

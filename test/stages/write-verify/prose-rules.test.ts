@@ -23,7 +23,7 @@ beforeAll(async () => {
   const { world } = await loadWorldOrThrow(packageRoot());
   world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
   base = worldVerifyContext(world, []);
-  for (const s of ['SC01', 'SC05', 'SC15', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
+  for (const s of ['SC01', 'SC05', 'SC12', 'SC15', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
 });
 
 /** A scene of the packet whose text is `body` after its heading and cast line. */
@@ -185,6 +185,36 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     expect(codes(findings('SC24', 'In the end Caesar triumphs, and Servilia lowers her eyes.'))).toEqual(['AUR5035']);
     // Taking the thing itself is still the beat coming off.
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
+  });
+  /** Every finding of a case, as "severity code". */
+  const said = (scene: string, body: string) => findings(scene, body).map((f) => `${f.severity} ${f.code}`);
+  const FIRES = ['hard AUR5035'];
+  it('"belongs to" is a prize owned only when it names a person of the failing beat, or the crowd', () => {
+    // Held-out corpus 2 (x05, x10): ownership said of things and strangers describes. Crassus's betrayal (SC12),
+    // Clodius's stirring (SC15) and Caesar's (SC24) are planned to fail: the prize owned is their success. Paraphrases.
+    const table: Array<[string, string, string[]]> = [
+      ['SC24', 'After dark the garden belongs to the cats and the cicadas.', []],
+      ['SC24', 'A cough that belongs to none of them comes from the atrium.', []],
+      ['SC24', '**CATO:** That seal belongs to some clerk in the treasury.', []],
+      ['SC12', 'The province belongs to Crassus now, and Terentia knows it.', FIRES],
+      ['SC24', 'From this night on, Servilia belongs to Caesar.', FIRES],
+      ['SC15', 'Before sunset the quay belongs to Clodius.', FIRES],
+      ['SC15', 'By the third hour the Subura belongs to the mob.', FIRES],
+    ];
+    for (const [scene, body, want] of table) expect(said(scene, body), body).toEqual(want);
+  });
+  it('a gesture, a request or a habit told is no handing-over; a thing handed over still is', () => {
+    // Held-out corpus 2 (x07, x11, x16): the object's head, a spoken request, the way things go. Paraphrases.
+    const table: Array<[string, string[]]> = [
+      ['Servilia gives Caesar a look that could crack marble, and leaves.', []],
+      ['Caesar gives the sign, a cup lifted an inch off the table.', []],
+      ['CATO: Then hand me the letters.', []],
+      ['Cato knows how her letters travel: her maid carries them to the steward, who passes them on to Caesar.', []],
+      ['Caesar hands Cato the letters that Servilia wrote to him.', FIRES],
+      ['Caesar gives Cato the packet, the one tied with her ribbon.', FIRES],
+      ['CAESAR: I give you the letters, Cato.', FIRES],
+    ];
+    for (const [body, want] of table) expect(said('SC24', body), body).toEqual(want);
   });
   it('in a scene with a beat planned to succeed as well, a success goes to the beat whose people it names', () => {
     // Seen on an offline season: the bribe (success) of a scene whose informer beat fails was read as the informer's success.

@@ -1,8 +1,8 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { complianceIn } from './compliance.js';
+import { complianceIn, GROUP } from './compliance.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
-import { depictsSuccess } from './outcome.js';
+import { belongingsIn, depictsSuccess } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
 
@@ -45,6 +45,20 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
 }
 
 /**
+ * Something said to belong to one of the people bound to a beat planned to fail, or one of them
+ * said to belong to someone ("Ostia belongs to Clodius", "Servilia belongs to Caesar now"), or a
+ * place said to belong to the crowd ("the street belongs to the crowd"): the prize owned. A name
+ * counts when it is written in the clause of owning (outcome.ts).
+ */
+function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
+  const owning = belongingsIn(s.text);
+  if (!owning.length) return false;
+  const bound = new Set(ctx.packet.director_instructions.sequence.filter((a) => a.outcome === 'fail').flatMap((a) => Object.values(a.bindings)));
+  const named = s.mentions.filter((m) => bound.has(m.id)).map((m) => m.text);
+  return owning.some((b) => GROUP.test(b.owner) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
+}
+
+/**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
  * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
  * (compliance.ts), or the beat's secret told. Null when the scene has no FAIL beat or shows none.
@@ -54,7 +68,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   let doubtful: BeatSuccess | null = null;
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
-    const idiom = depictsSuccess(s.text);
+    const idiom = depictsSuccess(s.text) || ownedByFailingBeat(s, ctx);
     const verb = idiom ? null : complianceIn(s.text, s.kind);
     if (!idiom && !verb) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).

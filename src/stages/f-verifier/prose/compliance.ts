@@ -34,7 +34,8 @@ const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own
 const INNER = /\b(?:something|anything)\s+(?:in|inside|within)\s+\S+\s*$|\b(?:nerve|courage|heart|voice|knees|legs|strength|composure|patience|temper)\s*$/i;
 /** Taking a sign or a slight "as" something reads it, it receives nothing ("takes it as an omen", "takes it badly"). */
 const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|personally|lightly|to heart|to mean)|the \p{L}+\s+(?:as an?|amiss|badly|ill|hard|personally|lightly|to heart))\b/iu;
-const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
+/** A crowd or a band of men, the doer of a following (and the owner of a street taken: outcome.ts). */
+export const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
 /**
  * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
  * noun, so the phrase is read as "they", as subjects.ts reads a name as "He".
@@ -49,11 +50,33 @@ const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'
  */
 const BARE_INF = /\b(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)\s+(?:it|him|her|them|us|me|you|each other|one another|\p{Lu}[\p{L}'’]+|the\s+\p{L}+)\s+$/u;
 const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
-/** Conditions, wishes and backstory: the clause is not a depiction of now. */
-const UNREAL = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|once|ago|last (?:year|month|time|spring|summer|winter)|used to|before)\b/i;
+/**
+ * Conditions, wishes and backstory: the clause is not a depiction of now. So is the way things go,
+ * as someone knows it ("they know how the consul learns it: … Terentia, who passes it on to her
+ * husband"): a habit told, not a deed.
+ */
+const UNREAL = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|once|ago|last (?:year|month|time|spring|summer|winter)|used to|before|(?:know|knows|knew) how)\b/i;
 const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
-/** Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). */
-const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before)$/i;
+/**
+ * Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). A relative
+ * pronoun starts a clause about the head, not the head itself ("a last look that would strip the
+ * gilt" → look).
+ */
+const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before|that|which|who|whom|whose)$/i;
+/**
+ * A comma before a determiner or a relative pronoun ends the object phrase: what follows is an
+ * apposition or a clause about it ("the signal, a fist raised" → signal), while a comma between
+ * modifiers stays inside it ("a short, dry laugh" → laugh).
+ */
+const APPOSITION = /,\s*(?=(?:a|an|one|two|both|each|the|his|her|their|its|my|your|our|this|that|these|those|which|who|whom|whose)\b)/i;
+/**
+ * A sentence that opens on a bare verb, after nothing but adverbs ("Then give them to me", "Now,
+ * hand it over"), asks; compromise reads such a verb after an adverb or a speaker's cue as a
+ * present tense, not an imperative.
+ */
+const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
+/** A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):"): the words said start after it. */
+const CUE = /^\s*(?:>\s*)?\**\p{Lu}[\p{Lu}'’.\- ]{0,40}\**(?:\s*\([^)]*\))?\s*:\**\s*/u;
 
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
 const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
@@ -81,6 +104,9 @@ export function mayComply(sentence: string): boolean {
   return ANSWERS.some(([w, particle]) => firsts.has(w) && (!particle || t.forms.has(particle)));
 }
 
+/** Whether a verb is written in its bare form ("give", "hand over"), not "gives", "gave" or "has given". */
+const bare = (text: string, inf: string | undefined) => text.toLowerCase().split(' ')[0] === (inf ?? '').toLowerCase().split(' ')[0];
+
 interface VerbUse {
   inf: string;
   before: string;
@@ -95,6 +121,7 @@ function liveVerbs(sentence: string): VerbUse[] {
   const out: VerbUse[] = [];
   let from = 0;
   const doc = parsed(sentence);
+  const opens = sentence.match(CUE)?.[0].length ?? 0;
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
     const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
@@ -108,6 +135,7 @@ function liveVerbs(sentence: string): VerbUse[] {
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const start = Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0);
     const before = sentence.slice(start, at);
+    if (at >= opens && OPENS_BARE.test(sentence.slice(opens, at)) && bare(text, v.verb.infinitive)) continue;
     const tail = sentence.slice(at + text.length);
     const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
     const objEnd = tail.search(/[;:—–.!("]|\b(?:and|but|then|while)\b/);
@@ -124,7 +152,7 @@ function concreteObject(after: string): boolean {
   const m = after.match(CONCRETE);
   if (!m) return false;
   if (m[1]) return true;
-  const words = (m[2] ?? '').replace(/,/g, ' ').trim().split(/\s+/);
+  const words = (m[2] ?? '').split(APPOSITION)[0].replace(/,/g, ' ').trim().split(/\s+/);
   const stop = words.findIndex((w) => NP_END.test(w));
   const head = (stop < 0 ? words : words.slice(0, stop)).pop() ?? '';
   return head.length > 0 && !ABSTRACT.test(head);

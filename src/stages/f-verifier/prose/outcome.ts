@@ -2,12 +2,12 @@ import type { ScenePacket } from '../../../domain/packet.js';
 
 /**
  * Depictions of an attempt coming off: the thing handed over and taken, the door giving way, the
- * crowd following, the prize owned, the victim finished. Said of any operator, they contradict a
- * beat planned to fail. Third person only: an imperative in speech ("Take it and go") asks, it does not show.
+ * crowd following, the victim finished (the prize owned: belongingsIn). Said of any operator, they
+ * contradict a beat planned to fail. Third person only: an imperative in speech ("Take it and go") asks, it does not show.
  * "Takes it as a warning", "takes it amiss": a reading of a sign or a slight, not a prize taken;
  * "boast in triumphs", "his wins": nouns after a preposition or determiner, not a victory now.
  */
-const SUCCESS = /\b(?:lets go(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in|takes (?:it|them)\b(?!\s+(?:as|for|to (?:heart|mean)|amiss|badly|ill|personally|lightly)\b)|accepts (?:it|them|the)|belongs? to|(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|these|those|many|all|such|no|past|old|great)\s)(?:triumphs|wins)|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|pours?|streams?|surges?) after (?:him|her|them)|the deal is struck|agreed, then)\b/i;
+const SUCCESS = /\b(?:lets go(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in|takes (?:it|them)\b(?!\s+(?:as|for|to (?:heart|mean)|amiss|badly|ill|personally|lightly)\b)|accepts (?:it|them|the)|(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|these|those|many|all|such|no|past|old|great)\s)(?:triumphs|wins)|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|pours?|streams?|surges?) after (?:him|her|them)|the deal is struck|agreed, then)\b/i;
 /** Negations, near-misses and hopes: the attempt did not come off. */
 const UNDONE = /\b(?:not|never|no one|nobody|cannot|can't|won't|doesn't|don't|does not|nearly|almost|seems|as if|would|could|might|will|next time|if|unless|refuses?|fails?|failed|instead|for a moment)\b|\?/i;
 
@@ -19,6 +19,35 @@ const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bb
 /** True when the sentence depicts an attempt succeeding, undenied. */
 export function depictsSuccess(sentence: string): boolean {
   return SUCCESS.test(sentence) && !UNDONE.test(sentence);
+}
+
+const BELONGS = /\bbelongs? to\b/gi;
+/** Where a clause ends, either side of "belongs to". */
+const CLAUSE_MARK = /[,;:—–()!.]/;
+
+/** A clause of owning, split at "belongs to": the thing owned and its owner. */
+export interface Belonging {
+  owned: string;
+  owner: string;
+}
+
+/**
+ * The clauses where something is said to belong to someone, undenied: "By noon, Ostia belongs to
+ * Clodius" → owned "Ostia", owner "Clodius". Owning is the success of a beat only when it names one
+ * of the beat's people or the crowd (beats.ts): "his house belongs to its lamps and its slaves", "a
+ * voice that belongs to neither of them" describe, they do not tell a prize won.
+ */
+export function belongingsIn(sentence: string): Belonging[] {
+  if (UNDONE.test(sentence)) return [];
+  const out: Belonging[] = [];
+  for (const m of sentence.matchAll(BELONGS)) {
+    let start = m.index;
+    while (start > 0 && !CLAUSE_MARK.test(sentence[start - 1])) start--;
+    const tail = sentence.slice(m.index + m[0].length);
+    const end = tail.search(CLAUSE_MARK);
+    out.push({ owned: sentence.slice(start, m.index), owner: end < 0 ? tail : tail.slice(0, end) });
+  }
+  return out;
 }
 
 export function endsOnCliffhanger(p: ScenePacket): boolean {
