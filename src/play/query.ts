@@ -1,9 +1,8 @@
-import { createGit } from '../git/adapter.js';
 import { parsePath } from '../core/deltas/index.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { requireWorldFolder } from '../store/load.js';
+import { requireWorldRepo } from '../pipeline/world-repo.js';
 
 /**
  * `aureus query`: structured questions answered from the world files and their git history
@@ -80,9 +79,7 @@ function episodeOfSubject(subject: string): string | null {
 export async function valueHistory(root: string, p: string): Promise<HistoryEntry[]> {
   const { file, read } = locate(p);
   // Outside a world (or a world outside git) there is no history to give: not "(none)", exit 0.
-  requireWorldFolder(root);
-  const git = createGit(root);
-  await git.requireRepo();
+  const git = await requireWorldRepo(root);
   const log = (await git.log({ paths: [file] })).reverse();
   const out: HistoryEntry[] = [];
   let prev: string | undefined;

@@ -27,11 +27,7 @@ its provenance in seasons/season_NN/what_if/<name>.json and committed on the new
 episode there is compiled on the changed world.`)
     .action(async (name: string, o: { from?: string; set?: string[]; allowDirty?: boolean; json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
-      const git = createGit(c.root);
-      // Not a world: AUR1000 (exit 3), as episode run says it.
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await git.requireRepo();
+      const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { withLock } = await import('../../pipeline/lock.js');
       const { branchFrom, checkBranchArgs } = await import('../../season/branch.js');
       const { requireCleanWorld } = await import('../../pipeline/clean-world.js');

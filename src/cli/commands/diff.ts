@@ -16,10 +16,8 @@ Examples:
   $ aureus diff s01e02 HEAD --json`)
     .action(async (from: string, to: string, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
       // Not a world: AUR1000 (exit 3), not an unknown episode (exit 2).
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await createGit(c.root).requireRepo();
+      await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { readWorldAt } = await import('../../season/world-at.js');
       const { diffWorlds, renderDiff } = await import('../../season/diff.js');

@@ -17,10 +17,8 @@ Examples:
   $ aureus export s01e02 --format html -o s01e02.html`)
     .action(async (episode: string, o: { format: string; output?: string }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
       // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await createGit(c.root).requireRepo();
+      await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { exportEpisode, requireFormat } = await import('../../season/export.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       requireEpisodeId(episode);

@@ -34,10 +34,8 @@ Examples:
   $ aureus play --resume cicero-001`)
     .action(async (o: Record<string, string | boolean | undefined>) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
       // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await createGit(c.root).requireRepo();
+      await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { runPlay } = await import('../../play/run.js');
       // With --json, a failure after the first event ends the stream with an `error` event; one
       // before it is left to the CLI's boundary, whose {"error": …} document is then the only line.

@@ -16,10 +16,8 @@ Examples:
   $ aureus recap s01e02`)
     .action(async (episode: string | undefined, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
       // Not a world: AUR1000 (exit 3), not "no episode has been committed yet" (exit 2).
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await createGit(c.root).requireRepo();
+      await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { committedEpisodes, resolveEpisodeOrRef } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { readEpisodeBytes } = await import('../../season/world-at.js');

@@ -36,15 +36,12 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
 }
 
 /**
- * Every review command's first check, before it asks what is staged: a world (AUR1000, exit 3, for
- * an empty folder, git or not), then a git repository (AUR6011, exit 10). A world outside git has
- * no staged episode either, but "no episode staged" (AUR6101) would send its user to `episode run
- * --review`, which refuses it for the missing repository.
+ * Every review command's first check, before it asks what is staged (pipeline/world-repo.ts). A
+ * world outside git has no staged episode either, but "no episode staged" (AUR6101) would send its
+ * user to `episode run --review`, which refuses it for the missing repository.
  */
 export async function requireWorldRepo(c: CommandContext): Promise<void> {
-  const { createGit } = await import('../../git/adapter.js');
-  (await import('../../store/load.js')).requireWorldFolder(c.root);
-  await createGit(c.root).requireRepo();
+  await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
 }
 
 /** How restage runs: under a lock its caller holds; to the commit (`episode commit`), with its trailers; what it says as it starts. */

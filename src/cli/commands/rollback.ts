@@ -23,11 +23,8 @@ Examples:
   $ aureus episode run          compiles s01e03 again`)
     .action(async (episode: string, o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
-      const git = createGit(c.root);
       // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await git.requireRepo();
+      const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { withLock } = await import('../../pipeline/lock.js');
       const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
       // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.

@@ -89,10 +89,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
 async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'early' | 'done'>): Promise<void> {
   const { acquireLock } = await import('../../pipeline/lock.js');
-  const { createGit } = await import('../../git/adapter.js');
-  // Not a world (an empty folder, git or not): AUR1000, before the git check's AUR6011.
-  (await import('../../store/load.js')).requireWorldFolder(c.root);
-  await createGit(c.root).requireRepo();
+  await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
   // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
   const { preflightEpisode } = await import('../../pipeline/run-episode.js');
   const { hasPendingCommits } = await import('../../pipeline/transaction.js');

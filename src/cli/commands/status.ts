@@ -13,10 +13,8 @@ Examples:
   $ aureus -C my-world status --json | jq .threads`)
     .action(async (o: { json?: boolean }) => {
       const c = ctx();
-      const { createGit } = await import('../../git/adapter.js');
       // Not a world (an empty folder, git or not, or a world's own world/ folder): AUR1000, as episode run says it.
-      (await import('../../store/load.js')).requireWorldFolder(c.root);
-      await createGit(c.root).requireRepo();
+      await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { seasonStatus, renderStatus } = await import('../../season/status.js');
       const s = await seasonStatus(c.root);
       c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s, c.chalk));
