@@ -5,7 +5,7 @@ import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from '.
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
-import { commandsNeeded, loadAllCommands, registerTable } from './commands/index.js';
+import { commandsNeeded, loadAllCommands, registerTable, rootOptionWords } from './commands/index.js';
 
 /**
  * The CLI entry point and its single error boundary. Returns the exit code instead of calling
@@ -100,8 +100,8 @@ function commandPath(program: Command, argv: string[]): { path: Command[]; rest:
   const words: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '-C') i++;
-    else if (a === '--no-color' || (a.startsWith('-C') && a.length > 2)) continue;
+    const root = rootOptionWords(argv, i);
+    if (root) i += root - 1;
     else if (a.startsWith('-')) break; // a command's own option: the path ends before it
     else words.push(a);
   }

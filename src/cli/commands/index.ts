@@ -68,6 +68,16 @@ export async function loadAllCommands(): Promise<RegisterCommand[]> {
 }
 
 /**
+ * How many words of argv at `i` are the program's own options (`-C <dir>`, `-C<dir>`,
+ * `--no-color`), which stand before a command and name none: 0 when the word is not one.
+ */
+export function rootOptionWords(argv: readonly string[], i: number): number {
+  const a = argv[i]!;
+  if (a === '-C') return 2;
+  return a === '--no-color' || (a.startsWith('-C') && a.length > 2) ? 1 : 0;
+}
+
+/**
  * Which commands an argv needs: 'table' when it names none (`--help`, `--version`, no arguments,
  * `help`), the one entry it names, or 'all' when it cannot tell (an unknown word or option, a help
  * flag before the command) — commander then sees every real command, and its errors and
@@ -78,8 +88,8 @@ export function commandsNeeded(argv: string[]): 'table' | 'all' | CommandEntry {
   let sawHelpFlag = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === '-C') { i++; continue; }
-    if (a === '--no-color' || (a.startsWith('-C') && a.length > 2)) continue;
+    const root = rootOptionWords(argv, i);
+    if (root) { i += root - 1; continue; }
     if (['-h', '--help', '-V', '--version'].includes(a)) { sawHelpFlag = true; continue; }
     if (a.startsWith('-')) return 'all';
     if (sawHelpFlag) return 'all';
