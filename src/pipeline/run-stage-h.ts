@@ -10,8 +10,8 @@ import { formatUsd } from '../core/readable.js';
 import type { JournaledLlm } from './call-journal.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { stripControl } from '../diagnostics/sanitize.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { stripModelAnswer } from '../diagnostics/model-text.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -65,13 +65,14 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   } as LlmRequest);
   i.check();
   // The recap is committed (recap.md, the commit message): no control or bidi characters in it.
-  const recapText = stripControl(recapRes.text);
-  if (recapText.removed.length) i.warnings?.push(diag('AUR4211', { role: 'recap', field: 'text', removed: recapText.removed.join(' ') }));
+  const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
+  i.warnings?.push(...recapClean.warnings);
+  const recap = recapClean.value as string;
   await i.flushRunLog();
   const lines = committedRunLogLines(readRunLog(i.runLogFile).entries);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recapText.text, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
+  const files = episodeFiles(input, out, recap, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const findings = findingCounts(report);
@@ -79,7 +80,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
     files,
     title: plan.title,
     provider: publicProviderId(i.providerId),
-    message: commitMessage(i.ref, plan.title, recapText.text, {
+    message: commitMessage(i.ref, plan.title, recap, {
       provider: publicProviderId(i.providerId),
       models,
       seed: i.seed,

@@ -1,8 +1,7 @@
 import type { Llm, LlmMessage } from '../ports/llm.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { stableStringify } from '../core/json.js';
-import { diag } from '../diagnostics/index.js';
-import { stripControlIn } from '../diagnostics/sanitize.js';
+import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { extractDirectives, type Parsed } from './directives.js';
 import { LineStream } from './stream.js';
 import type { ActorAnswer, ContextBrief } from './types.js';
@@ -92,13 +91,9 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
   });
   // The answer's text reaches the transcript, the season notes (its directives) and the canon
   // record's findings: no control or bidi characters in it.
-  const notices: string[] = [];
-  const report = (field: string, removed: string[]) => {
-    const d = diag('AUR4211', { role: 'play actor', field, removed: removed.join(' ') });
-    notices.push(`${d.code} ${d.message}`);
-  };
-  const raw = stripControlIn(res.json, '', report) as ActorAnswer;
-  const turn = { ...renderAnswer({ ...raw, speaker: payload.speaker }, cue), notices };
+  const clean = stripModelAnswer(res.json, 'play actor');
+  const notices = clean.warnings.map((d) => `${d.code} ${d.message}`);
+  const turn = { ...renderAnswer({ ...(clean.value as ActorAnswer), speaker: payload.speaker }, cue), notices };
   line?.finish(turn.content);
   return turn;
 }

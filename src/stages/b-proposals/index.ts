@@ -5,8 +5,7 @@ import { isBadModelAnswer, type Llm } from '../../ports/llm.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
-import '../../diagnostics/codes/llm.js';
-import { stripControlIn } from '../../diagnostics/sanitize.js';
+import { stripModelAnswer } from '../../diagnostics/model-text.js';
 import { Rng } from '../../core/rng.js';
 import { indexWorld, type WorldIndex } from '../../core/world-index.js';
 import { checkPrereqs, operatorRoleKinds } from '../../core/expr/index.js';
@@ -149,7 +148,9 @@ export async function proposeWithLlm(world: World, context: EpisodeContext, llm:
       return { entry: { ...p, dropped: [{ operator_id: '*', reason }] }, diagnostics };
     }
     // A kept move's rationale and risk are committed (agent_proposals.json): no control or bidi characters.
-    const answer = stripControlIn(res.json ?? safeParse(res.text), '', (field, removed) => diagnostics.push(diag('AUR4211', { role: `proposals (${p.character_id})`, field, removed: removed.join(' ') })));
+    const clean = stripModelAnswer(res.json ?? safeParse(res.text), `proposals (${p.character_id})`);
+    diagnostics.push(...clean.warnings);
+    const answer = clean.value;
     const schemaErr = validateCharacterAnswer(answer);
     const dropped: CharacterProposals['dropped'] = [];
     const kept: ProposedMove[] = [];

@@ -6,8 +6,7 @@ import { isBadModelAnswer, type Llm, type LlmMessage } from '../../ports/llm.js'
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
-import '../../diagnostics/codes/llm.js';
-import { stripControlIn } from '../../diagnostics/sanitize.js';
+import { stripModelAnswer } from '../../diagnostics/model-text.js';
 import { isAureusError } from '../../errors.js';
 import { stableStringify } from '../../core/json.js';
 import { acceptanceChecks } from './checks.js';
@@ -113,8 +112,9 @@ export async function directWithLlm(
         meta: { episode: context.episode_id, attempt },
       });
       // The title and purposes are committed (episode_plan.json, the script, the commit subject).
-      const report = (field: string, removed: string[]) => diagnostics.push(diag('AUR4211', { role: 'director', field, removed: removed.join(' ') }));
-      edit = stripControlIn(res.json ?? JSON.parse(res.text), '', report) as DirectorEdit;
+      const clean = stripModelAnswer(res.json ?? JSON.parse(res.text), 'director');
+      diagnostics.push(...clean.warnings);
+      edit = clean.value as DirectorEdit;
     } catch (e) {
       if (isAureusError(e) && !isBadModelAnswer(e)) throw e;
       lastReason = `${isBadModelAnswer(e) ? 'bad answer' : 'provider error'}: ${e instanceof Error ? e.message : String(e)}`;

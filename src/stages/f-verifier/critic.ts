@@ -4,8 +4,7 @@ import type { Claim, Finding, SceneEvent } from '../../domain/scene.js';
 import { isBadModelAnswer, type Llm, type LlmRequest } from '../../ports/llm.js';
 import type { CriticPayload, CriticVerdict } from '../e-writer/types.js';
 import { finding } from './context.js';
-import '../../diagnostics/codes/llm.js';
-import { stripControlIn } from '../../diagnostics/sanitize.js';
+import { stripModelAnswer } from '../../diagnostics/model-text.js';
 
 /**
  * The critic prompt of spec §6.4, sent on the `critic` role once the deterministic checks pass.
@@ -112,9 +111,9 @@ export async function runCritic(llm: Llm, req: LlmRequest): Promise<CriticResult
   }
   const scene = (req.payload as CriticPayload).packet.scene_id;
   // Its messages and fixes are committed (verifier_report.json): no control or bidi characters.
-  const cleaned: Finding[] = [];
-  const report = (field: string, removed: string[]) => cleaned.push(finding('AUR4211', 'soft', scene, 'critic.control_chars', { role: 'critic', field, removed: removed.join(' ') }));
-  const v = normalizeVerdict(stripControlIn(res.json ?? safeJson(res.text), '', report));
+  const clean = stripModelAnswer(res.json ?? safeJson(res.text), 'critic');
+  const cleaned = clean.removed.map((r) => finding('AUR4211', 'soft', scene, 'critic.control_chars', { role: 'critic', field: r.field, removed: r.chars }));
+  const v = normalizeVerdict(clean.value);
   const major = v.violations.filter((x) => x.severity !== 'minor');
   if (v.verdict === 'FAIL' && v.violations.length && !major.length) v.verdict = 'PASS';
   const findings = v.verdict === 'FAIL'
