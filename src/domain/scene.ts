@@ -29,7 +29,8 @@ export interface ParsedSceneOutput {
   claims: Claim[];
   events: SceneEvent[];
   /** Problems met while parsing: missing sections, repaired JSON. Never thrown. */
-  parse_findings: { code: string; message: string }[];
+  /** `args`: the finding's own values, when the message alone would have to be parsed back for them. */
+  parse_findings: { code: string; message: string; args?: Record<string, string> }[];
 }
 
 export type Severity = 'hard' | 'soft';

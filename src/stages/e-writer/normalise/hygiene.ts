@@ -27,7 +27,7 @@ export function stripAnswerControls(
   for (const [i, f] of findings.entries()) findings[i] = { ...f, message: escapeControl(f.message) };
   const report = (field: string, removed: string[]) => {
     const chars = removed.join(' ');
-    findings.push({ code: 'AUR5007', message: `${field} carried control or bidi characters (${chars}); they were removed` });
+    findings.push({ code: 'AUR5007', message: `${field} carried control or bidi characters (${chars}); they were removed`, args: { field, removed: chars } });
     notes.push({ code: 'control_chars', what: `${field}: removed ${chars}`, why: 'control characters, terminal escapes and bidi overrides are not text; committed, they would hide or disguise it in a diff' });
   };
   const text = stripControl(p.scene_text);

@@ -15,11 +15,8 @@ export function formatRules(p: ParsedWriterOutput, scene: string): Finding[] {
     else if (pf.code === 'AUR5002') out.push(finding('AUR5002', 'hard', scene, 'format.json_invalid', { section, detail }));
     else if (pf.code === 'AUR5003') out.push(finding('AUR5003', 'soft', scene, 'format.json_repaired', { section, detail }));
     else if (pf.code === 'AUR5005') out.push(finding('AUR5005', 'hard', scene, 'format.text_empty', {}));
-    else if (pf.code === 'AUR5007') {
-      // Soft: the characters are already gone (e-writer/normalise/hygiene.ts); the answer stands.
-      const [, field, removed] = /^(\S+) carried control or bidi characters \((.*)\)/.exec(pf.message) ?? ['', 'SCENE_TEXT', '?'];
-      out.push(finding('AUR5007', 'soft', scene, 'format.control_chars', { field, removed }));
-    }
+    // Soft: the characters are already gone (e-writer/normalise/hygiene.ts); the answer stands.
+    else if (pf.code === 'AUR5007') out.push(finding('AUR5007', 'soft', scene, 'format.control_chars', { field: pf.args?.field ?? 'SCENE_TEXT', removed: pf.args?.removed ?? '?' }));
   }
   const v = validators();
   const check = (section: 'CLAIMS' | 'SCENE_EVENTS', value: unknown, fn: typeof v.claims, expected: string) => {
