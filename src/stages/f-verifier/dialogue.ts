@@ -30,6 +30,12 @@ const ALONE = /^\s*\**([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})
 const NOT_CUES = new Set(['INT', 'EXT', 'CAST', 'NOTE', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'SCENE', 'END', 'THE END']);
 const TITLE_CARDS = new Set(['SUPER', 'TITLE', 'TITLE CARD', 'CARD', 'CAPTION', 'INSERT', 'CHYRON', 'SUBTITLE', 'ON SCREEN', 'INTERTITLE']);
 
+/** How many characters of a line its speaker's cue takes (`> CUE:`, `**CUE:**`, `CUE:`, with a parenthetical), or 0. */
+export function cuePrefixLength(text: string): number {
+  const m = QUOTED.exec(text) ?? BOLD.exec(text) ?? CAPS.exec(text);
+  return m ? text.length - m[2]!.length : 0;
+}
+
 export function normalizeCue(c: string): string {
   return c.replace(/\*/g, '').replace(/\s*\([^)]*\)\s*$/, '').replace(/[.:]+$/, '').trim().toUpperCase();
 }

@@ -1,5 +1,6 @@
 import { parsed, tokensOf } from './parse.js';
 import { toInfinitive, TransformMemo } from './word-transforms.js';
+import { cuePrefixLength } from '../dialogue.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -75,8 +76,6 @@ const APPOSITION = /,\s*(?=(?:a|an|one|two|both|each|the|his|her|their|its|my|yo
  * present tense, not an imperative.
  */
 const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
-/** A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):"): the words said start after it. */
-const CUE = /^\s*(?:>\s*)?\**\p{Lu}[\p{Lu}'’.\- ]{0,40}\**(?:\s*\([^)]*\))?\s*:\**\s*/u;
 
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
 const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
@@ -121,7 +120,8 @@ function liveVerbs(sentence: string): VerbUse[] {
   const out: VerbUse[] = [];
   let from = 0;
   const doc = parsed(sentence);
-  const opens = sentence.match(CUE)?.[0].length ?? 0;
+  // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):"): the words said start after it.
+  const opens = cuePrefixLength(sentence);
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
     const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
