@@ -1,7 +1,7 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { CONFIG_FILE } from '../paths.js';
 import { LLM_ROLES, type LlmRole } from '../ports/llm.js';
-import { knownModels, modelInfo } from '../providers/models.js';
+import { CURRENT_LINEUP, knownModels, modelInfo } from '../providers/models.js';
 import type { AureusConfig, ModelSlot } from './types.js';
 
 /**
@@ -30,7 +30,7 @@ export function modelDiagnostics(config: AureusConfig): Diagnostic[] {
     const key = routes.find((r) => r.model === model)!.key;
     if (!info) out.push(diag('AUR4007', { model, key, known: knownModels().join(', ') }, where('/' + key.replace('.', '/'))));
     if (!config.prices[model] && !config.prices[model.replace(/-\d{8}$/, '')]) out.push(diag('AUR4004', { model, slots: slots.join(', ') }, where('/prices')));
-    if (info?.end_of_life) out.push(diag('AUR4010', { model, slots: slots.join(', '), date: info.end_of_life }, where('/' + key.replace('.', '/'))));
+    if (info?.end_of_life) out.push(diag('AUR4010', { model, slots: slots.join(', '), date: info.end_of_life, lineup: CURRENT_LINEUP }, where('/' + key.replace('.', '/'))));
   }
   // What each role's own model (and its escalation) will be sent.
   const said = new Set<string>();

@@ -3,6 +3,7 @@ import { pause } from './pause.js';
 import type { AureusConfig } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
+import { CURRENT_LINEUP } from './models.js';
 import { CallBudget } from './budget.js';
 import { formatNumber } from '../core/readable.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
@@ -123,7 +124,7 @@ export class AnthropicProvider implements LlmProvider {
           await pause(wait, req.signal);
           continue;
         }
-        throw this.mapError(sdk, e, req, attempt);
+        throw this.mapError(sdk, e, req, attempt, model);
       }
     }
   }
@@ -196,7 +197,7 @@ export class AnthropicProvider implements LlmProvider {
     return { text, usage, model: actualModel, stop_reason: stop };
   }
 
-  private mapError(sdk: Sdk, e: unknown, req: LlmRequest, attempts: number): unknown {
+  private mapError(sdk: Sdk, e: unknown, req: LlmRequest, attempts: number, model: string): unknown {
     const role: LlmRole = req.role;
     if (req.signal?.aborted || e instanceof sdk.APIUserAbortError) return new LlmAbortedError(role, e);
     if (e instanceof TimedOut || e instanceof sdk.APIConnectionTimeoutError) {
@@ -206,7 +207,7 @@ export class AnthropicProvider implements LlmProvider {
     if (e instanceof sdk.APIConnectionError) {
       return new ProviderError(`cannot reach the provider for the ${role} call`, 'AUR4204', { role, detail: causeText(e) }, undefined, e);
     }
-    if (e instanceof sdk.APIError) return this.mapApiError(e, role);
+    if (e instanceof sdk.APIError) return this.mapApiError(e, role, model);
     if (e instanceof sdk.AnthropicError) {
       const detail = e.message.slice(0, 300);
       return new ProviderError(`the provider failed for the ${role} call: ${detail}`, 'AUR4208', { role, detail }, undefined, e);
@@ -214,14 +215,18 @@ export class AnthropicProvider implements LlmProvider {
     return e;
   }
 
-  private mapApiError(e: InstanceType<Sdk['APIError']>, role: LlmRole): unknown {
+  private mapApiError(e: InstanceType<Sdk['APIError']>, role: LlmRole, model: string): unknown {
     if (e.headers?.get(BUDGET_HEADER)) return new CallBudgetError(this.budget.used, this.budget.limit);
     const status = e.status ?? 0;
     const detail = apiErrorDetail(e);
     const advice =
       status === 401 || status === 403
         ? 'check ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL)'
-        : status === 429
+        : status === 404
+          ? // The API answers 404 for a model id it does not serve: a retired model (claude-sonnet-4-5 after
+            // 2026-11-30) or a typo. `aureus validate` cannot know the retirement happened, so say it here.
+            `the API does not serve model "${model}" (retired or mistyped): route ${role} to a current model (${CURRENT_LINEUP}) in aureus.config.yaml; the run is resumable`
+          : status === 429
           ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
           : status >= 500
             ? 'the provider is failing or overloaded; retry later, the run is resumable'

@@ -37,6 +37,9 @@ export const MODEL_CATALOG: Readonly<Record<string, ModelInfo>> = {
   'claude-opus-4-5': { family: '4.5', effort: true, structured: true, max_output_tokens: 64_000, min_cache_tokens: 4096 },
 };
 
+/** The models to move to, named in hints (AUR4010's, and the 404 advice of AUR4203). */
+export const CURRENT_LINEUP = 'claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5';
+
 /** The catalog entry for a model id; dated snapshot ids (`claude-sonnet-5-5-20261001`) map to their alias. */
 export function modelInfo(model: string): ModelInfo | undefined {
   return MODEL_CATALOG[model] ?? MODEL_CATALOG[model.replace(/-\d{8}$/, '')];

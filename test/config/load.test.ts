@@ -152,6 +152,7 @@ describe('loadConfig', () => {
     // Sonnet 4.5 takes no effort parameter, and it reaches end-of-life on 2026-11-30.
     const old = loadConfig(await world('provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n')).diagnostics;
     expect(old.map((d) => [d.code, d.severity])).toEqual([['AUR4010', 'warning'], ['AUR4009', 'error']]);
+    expect(old[0]!.hint).toBe('move to the current lineup (claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5)');
     expect(old[1]).toMatchObject({ pointer: '/effort/writer', message: expect.stringMatching(/effort\.writer is "medium" but claude-sonnet-4-5/) });
     expect(loadConfig(await world('provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\neffort:\n  writer: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n')).diagnostics.map((d) => d.code)).toEqual(['AUR4010']);
     // Schema-level: an effort the API does not know.

@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apiKeyOf, steps, writerAnswer } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
-import { MemoryRunLog, JsonlRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
-import { CallBudgetError, LlmAbortedError, LlmOutputError, LlmTruncatedError, ProviderError, ReplayMissError, canFallBackFrom } from '../../src/providers/errors.js';
+import { MemoryRunLog, summarizeRunLog } from '../../src/providers/run-log.js';
+import { CallBudgetError, LlmAbortedError, LlmOutputError, LlmTruncatedError, ProviderError, canFallBackFrom } from '../../src/providers/errors.js';
 import type { AureusConfig } from '../../src/config/types.js';
-import { FAKE_KEY, anthropicConfig, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
+import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot, writerRequest } from './helpers.js';
 
 const server = useFakeAnthropic({ resetEachTest: true });
 let root: string;
@@ -122,6 +120,17 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(err.diagnostics[0].hint).toMatch(/ANTHROPIC_API_KEY/);
     expect(err.message).not.toContain(FAKE_KEY);
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry a 404 for a retired model and names the model and the current lineup', async () => {
+    server.script(steps.notFound('claude-sonnet-4-5'));
+    const { llm } = open(anthropicConfig((c) => (c.models.critic = 'claude-sonnet-4-5')));
+    const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
+    expect(err.status).toBe(404);
+    expect(err.diagnostics[0].code).toBe('AUR4203');
+    expect(err.diagnostics[0].hint).toMatch(/does not serve model "claude-sonnet-4-5".*route critic to a current model \(claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5\)/);
+    expect(server.requests).toHaveLength(1);
+    expect((server.requests[0]!.body as { model: string }).model).toBe('claude-sonnet-4-5');
   });
 
   it('retries a connection reset', async () => {
@@ -307,85 +316,5 @@ describe('anthropic provider against the fake Messages API', () => {
 
   it('refuses to start without ANTHROPIC_API_KEY', () => {
     expect(() => openLlm({ root, config: anthropicConfig(), env: {} })).toThrow(/ANTHROPIC_API_KEY/);
-  });
-});
-
-describe('record/replay cache', () => {
-  const cfg = (mode: 'read-write' | 'replay') => testConfig((c) => ((c.provider = 'anthropic'), (c.cache.mode = mode)));
-
-  it('records in read-write mode, answers hits from disk, and replays with zero HTTP and no key', async () => {
-    const runLogFile = path.join(root, '.aureus', 'runs', 's01e01-7', 'run_log.jsonl');
-    const runLog = new JsonlRunLog(runLogFile);
-    const llm = openLlm({ root, config: cfg('read-write'), env: env(), runLog });
-    server.script(steps.json({ verdict: 'PASS', violations: [] }), steps.ok('INT. FORUM - DAY'));
-    const first = await llm.complete(criticRequest());
-    const w = await llm.complete(writerRequest());
-    expect(first.cached).toBe(false);
-    expect(server.requests).toHaveLength(2);
-    const again = await llm.complete(criticRequest());
-    expect(again.cached).toBe(true);
-    // A hit describes the recorded call: its latency and its price, not this run's cache read.
-    expect(again.cost_usd).toBe(first.cost_usd);
-    expect(again.latency_ms).toBe(first.latency_ms);
-    expect(again.json).toEqual(first.json);
-    expect(server.requests).toHaveLength(2);
-    // payload and meta are not part of the key
-    const withPayload = await llm.complete(criticRequest({ payload: { anything: 1 }, meta: { scene: 'SC99' } }));
-    expect(withPayload.cached).toBe(true);
-    expect(server.requests).toHaveLength(2);
-    await runLog.finalize();
-
-    const cacheFiles = listFiles(path.join(root, '.aureus', 'cache'));
-    expect(cacheFiles).toHaveLength(2);
-    expect(cacheFiles.every((f) => /^[0-9a-f]{2}\/[0-9a-f]{64}\.json$/.test(f))).toBe(true);
-
-    // Replay: a fresh Llm, no key, the server is not asked.
-    const before = server.requests.length;
-    const replayLog = new MemoryRunLog();
-    const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:.aureus/cache')), env: {}, runLog: replayLog });
-    expect(replay.deterministic).toBe(true);
-    const r1 = await replay.complete(criticRequest());
-    const r2 = await replay.complete(writerRequest());
-    expect(r1.json).toEqual(first.json);
-    expect(r2.text).toBe(w.text);
-    expect(r1.cached && r2.cached).toBe(true);
-    // The replay logs the recorded calls' latency and cost, and the answering family, not the replay dir.
-    expect(replayLog.entries.every((e) => e.cached && e.provider === 'anthropic')).toBe(true);
-    expect(replayLog.entries.map((e) => [e.role, e.latency_ms, e.cost_usd])).toEqual([['critic', first.latency_ms, first.cost_usd], ['writer', w.latency_ms, w.cost_usd]]);
-    // cache.mode replay with the anthropic provider is the same, and needs no key either
-    const replay2 = openLlm({ root, config: cfg('replay'), env: {} });
-    expect((await replay2.complete(writerRequest())).text).toBe(w.text);
-    expect(server.requests.length).toBe(before);
-
-    // The key went over the wire, and nowhere onto disk.
-    expect(apiKeyOf(server.requests[0])).toBe(FAKE_KEY);
-    expect(filesContaining(root, FAKE_KEY)).toEqual([]);
-    expect(fs.readFileSync(runLogFile, 'utf8').trim().split('\n')).toHaveLength(4);
-  });
-
-  it('a replay miss names the role, the scene and the key', async () => {
-    fs.mkdirSync(path.join(root, 'recorded'), { recursive: true }); // a recorded folder without this call
-    const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:recorded')), env: {} });
-    const err = (await replay.complete(writerRequest({ meta: { episode: 's01e02', scene: 'SC07' } })).catch((e: unknown) => e)) as ReplayMissError;
-    expect(err).toBeInstanceOf(ReplayMissError);
-    expect(err.exitCode).toBe(7);
-    expect(err.message).toMatch(/writer call \(s01e02 SC07\), key [0-9a-f]{64}/);
-    expect(err.diagnostics[0].code).toBe('AUR4301');
-    expect(server.requests).toHaveLength(0);
-  });
-
-  it('treats a corrupt entry as a miss, warns, and records it again', async () => {
-    const warnings: string[] = [];
-    const llm = openLlm({ root, config: cfg('read-write'), env: env(), onWarning: (f, d) => warnings.push(`${f}: ${d}`) });
-    server.script(steps.ok('one'), steps.ok('two'));
-    await llm.complete(writerRequest());
-    const [file] = listFiles(path.join(root, '.aureus', 'cache'));
-    fs.writeFileSync(path.join(root, '.aureus', 'cache', file), '{"format": 1, "key": "trunc');
-    const res = await llm.complete(writerRequest());
-    expect(res.cached).toBe(false);
-    expect(res.text).toBe('two');
-    expect(warnings).toHaveLength(1);
-    const again = await llm.complete(writerRequest());
-    expect(again).toMatchObject({ cached: true, text: 'two' });
   });
 });

@@ -53,6 +53,8 @@ export const steps = {
   overloaded: (retryAfterMs = 1): FakeStep => ({ kind: 'status', status: 529, errorType: 'overloaded_error', message: 'Overloaded', retryAfterMs }),
   serverError: (retryAfterMs = 1): FakeStep => ({ kind: 'status', status: 500, errorType: 'api_error', message: 'Internal server error', retryAfterMs }),
   unauthorized: (): FakeStep => ({ kind: 'status', status: 401, errorType: 'authentication_error', message: 'invalid x-api-key' }),
+  /** What the API answers for a model id it does not serve (a retired or mistyped one). */
+  notFound: (model: string): FakeStep => ({ kind: 'status', status: 404, errorType: 'not_found_error', message: `model: ${model}` }),
   badRequest: (message = 'model: not found'): FakeStep => ({ kind: 'status', status: 400, errorType: 'invalid_request_error', message }),
   reset: (): FakeStep => ({ kind: 'reset' }),
   truncated: (text: string, cut: 'destroy' | 'end' = 'destroy'): FakeStep => ({ kind: 'truncate', text, cut }),

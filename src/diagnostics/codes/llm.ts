@@ -65,7 +65,7 @@ defineDiagnostics([
     code: 'AUR4010',
     severity: 'warning',
     message: 'model "{model}" (used for {slots}) reaches end-of-life on {date}',
-    hint: 'move to the current lineup (claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5)',
+    hint: 'move to the current lineup ({lineup})',
   },
   {
     code: 'AUR4101',
