@@ -91,3 +91,24 @@ describe('provider waits are shown, not 22 s of silence', () => {
     expect(notices).toEqual([`429 rate limited, retrying in 1 s (retry 1 of ${config.budgets.retries})`]);
   });
 });
+
+describe("the config's warnings reach a run, not only `validate`", () => {
+  const server = useFakeAnthropic();
+
+  it('a model at its end-of-life (AUR4010, from a --model flag) is said before stage A and kept in the run\'s warnings', async () => {
+    const root = await makeWorld('progress-eol');
+    const cfg = path.join(root, 'aureus.config.yaml');
+    // Sonnet 4.5 takes no effort and has no default price: the config makes it usable, as a user would
+    // (every key not written takes its default).
+    fs.writeFileSync(cfg, 'provider: anthropic\neffort:\n  recap: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n');
+    git(root, 'commit', '-qam', 'sonnet 4.5 for the recap');
+    server.script(steps.unauthorized());
+    const rec = new Recorder();
+    const warnings: Diagnostic[] = [];
+    const err = await runEpisode({ root, progress: rec, env: anthropicEnv(server, FAKE_KEY), warnings, overrides: { models: { recap: 'claude-sonnet-4-5' } } }).catch((e: unknown) => e);
+    expect([(err as { exitCode?: number }).exitCode, (err as Error).message]).toEqual([7, expect.any(String)]); // the fake API refused the first call
+    expect(rec.events.filter((e) => e.startsWith('warnings:') && e !== 'warnings:')).toEqual(['warnings:AUR4010 aureus.config.yaml']);
+    expect(rec.events.indexOf('warnings:AUR4010 aureus.config.yaml')).toBeLessThan(rec.events.indexOf('A:running'));
+    expect(warnings.filter((w) => w.code === 'AUR4010').map((w) => w.message)).toEqual([expect.stringMatching(/claude-sonnet-4-5.*recap.*end-of-life on 2026-11-30/)]);
+  });
+});
