@@ -9,7 +9,7 @@ import { MemoryRunLog } from '../../src/providers/run-log.js';
 import { steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot } from '../providers/helpers.js';
-import { cleanup, git, makeWorld } from './world.js';
+import { cleanup, cli, git, makeWorld } from './world.js';
 
 /** A sink that records every event, in order. */
 class Recorder implements ProgressSink {
@@ -110,5 +110,15 @@ describe("the config's warnings reach a run, not only `validate`", () => {
     expect(rec.events.filter((e) => e.startsWith('warnings:') && e !== 'warnings:')).toEqual(['warnings:AUR4010 aureus.config.yaml']);
     expect(rec.events.indexOf('warnings:AUR4010 aureus.config.yaml')).toBeLessThan(rec.events.indexOf('A:running'));
     expect(warnings.filter((w) => w.code === 'AUR4010').map((w) => w.message)).toEqual([expect.stringMatching(/claude-sonnet-4-5.*recap.*end-of-life on 2026-11-30/)]);
+  });
+
+  it('`episode plan` says it too, before the Director\'s and the proposals\' calls', async () => {
+    const root = await makeWorld('plan-eol');
+    fs.writeFileSync(path.join(root, 'aureus.config.yaml'), 'provider: anthropic\nmodels:\n  director: claude-sonnet-4-5\neffort:\n  director: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n');
+    git(root, 'commit', '-qam', 'sonnet 4.5 for the Director');
+    server.script(steps.unauthorized());
+    const r = await cli(['episode', 'plan'], root, anthropicEnv(server, FAKE_KEY));
+    expect(r.code).toBe(7);
+    expect(r.stderr).toMatch(/warning AUR4010 model "claude-sonnet-4-5" \(used for director\) reaches end-of-life on 2026-11-30[\s\S]*AUR4203/);
   });
 });

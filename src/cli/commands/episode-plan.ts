@@ -115,7 +115,11 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
   const { parseProviderFlag } = await import('../../config/overrides.js');
   // The config file as validation read it, with --provider over it: read once.
-  const { config } = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
+  const loaded = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
+  const { config } = loaded;
+  // A model at its end-of-life (AUR4010) concerns the calls this plan makes: said before them, as AUR6023.
+  const configWarnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
+  if (configWarnings.length) c.io.stderr(formatDiagnostics(configWarnings, c.chalk).replace(/^\n/, ''));
   await fs.promises.mkdir(runDir, { recursive: true });
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
   const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
