@@ -225,7 +225,7 @@ export class AnthropicProvider implements LlmProvider {
         : status === 404
           ? // The API answers 404 for a model id it does not serve: a retired model (claude-sonnet-4-5 after
             // 2026-11-30) or a typo. `aureus validate` cannot know the retirement happened, so say it here.
-            `the API does not serve model "${model}" (retired or mistyped): route ${role} to a current model (${CURRENT_LINEUP}) in aureus.config.yaml; the run is resumable`
+            `the API does not serve model "${model}" (retired or mistyped): route ${role} to a current model (${CURRENT_LINEUP}) in aureus.config.yaml, commit it and run again`
           : status === 429
           ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
           : status >= 500
