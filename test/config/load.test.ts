@@ -149,7 +149,7 @@ describe('loadConfig', () => {
   it('refuses settings the chosen model would answer with HTTP 400', async () => {
     const big = loadConfig(await world('provider: anthropic\nmax_tokens:\n  writer: 100000\n')).diagnostics;
     expect(big).toEqual([expect.objectContaining({ code: 'AUR4008', severity: 'error', pointer: '/max_tokens/writer', message: expect.stringMatching(/max_tokens\.writer is 100000, more than claude-sonnet-5-5 accepts \(64000\)/) })]);
-    // Sonnet 4.5 takes no effort parameter, and it reaches end-of-life on 2026-11-30.
+    // Sonnet 4.5 takes no effort parameter, and it is retired on 2026-11-30.
     const old = loadConfig(await world('provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n')).diagnostics;
     expect(old.map((d) => [d.code, d.severity])).toEqual([['AUR4010', 'warning'], ['AUR4009', 'error']]);
     expect(old[0]!.hint).toBe('move to the current lineup (claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5)');

@@ -109,7 +109,7 @@ describe("the config's warnings reach a run, not only `validate`", () => {
     expect([(err as { exitCode?: number }).exitCode, (err as Error).message]).toEqual([7, expect.any(String)]); // the fake API refused the first call
     expect(rec.events.filter((e) => e.startsWith('warnings:') && e !== 'warnings:')).toEqual(['warnings:AUR4010 aureus.config.yaml']);
     expect(rec.events.indexOf('warnings:AUR4010 aureus.config.yaml')).toBeLessThan(rec.events.indexOf('A:running'));
-    expect(warnings.filter((w) => w.code === 'AUR4010').map((w) => w.message)).toEqual([expect.stringMatching(/claude-sonnet-4-5.*recap.*end-of-life on 2026-11-30/)]);
+    expect(warnings.filter((w) => w.code === 'AUR4010').map((w) => w.message)).toEqual([expect.stringMatching(/claude-sonnet-4-5.*recap.*is retired on 2026-11-30/)]);
   });
 
   it('`episode plan` says it too, before the Director\'s and the proposals\' calls', async () => {
@@ -119,6 +119,6 @@ describe("the config's warnings reach a run, not only `validate`", () => {
     server.script(steps.unauthorized());
     const r = await cli(['episode', 'plan'], root, anthropicEnv(server, FAKE_KEY));
     expect(r.code).toBe(7);
-    expect(r.stderr).toMatch(/warning AUR4010 model "claude-sonnet-4-5" \(used for director\) reaches end-of-life on 2026-11-30[\s\S]*AUR4203/);
+    expect(r.stderr).toMatch(/warning AUR4010 model "claude-sonnet-4-5" \(used for director\) is retired on 2026-11-30; the API refuses it from that day[\s\S]*AUR4203/);
   });
 });

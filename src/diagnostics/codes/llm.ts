@@ -64,7 +64,8 @@ defineDiagnostics([
   {
     code: 'AUR4010',
     severity: 'warning',
-    message: 'model "{model}" (used for {slots}) reaches end-of-life on {date}',
+    // Worded without tense: the check reads no clock, so the same config says the same before and after the date.
+    message: 'model "{model}" (used for {slots}) is retired on {date}; the API refuses it from that day',
     hint: 'move to the current lineup ({lineup})',
   },
   {
