@@ -97,6 +97,41 @@ describe('normaliser: sections and JSON', () => {
     });
   }
 
+  // An undecorated marker with its value on the same line, as models write it (held-out corpus 3, y08):
+  // before, the line was read as a speaker CLAIMS and the section as missing (AUR5001).
+  const inlineAnswer = (claimsLine: string, eventsLine = '---SCENE_EVENTS---\n') =>
+    answer().replace(/---CLAIMS---\n[\s\S]*?\n---SCENE_EVENTS---\n/, `${claimsLine}\n\n${eventsLine}`);
+  for (const line of ['CLAIMS: None', 'Claims: none.', 'claims: []', 'CLAIMS:   NONE — nothing new in this scene', 'Claims: N/A']) {
+    it(`reads the undecorated marker with an inline value "${line}" as the CLAIMS section`, () => {
+      const v = verifySceneOutput(inlineAnswer(line), ctx());
+      expect(v.form_errors).toEqual([]);
+      expect(v.parsed.claims).toEqual([]);
+      expect(v.findings.map((f) => f.code)).toEqual(['AUR5012']);
+      expect(noted(inlineAnswer(line))).toContain('section_marker');
+    });
+  }
+
+  it('reads "SCENE_EVENTS: [" with the JSON starting on the marker line, and a one-line claims list after "CLAIMS:"', () => {
+    const oneLine = JSON.stringify(JSON.parse(claimsPart));
+    const raw = inlineAnswer(`CLAIMS: ${oneLine}`, `Scene_Events: ${eventsPart.trim()}\n`);
+    const v = verifySceneOutput(raw, ctx());
+    expect(v.form_errors).toEqual([]);
+    expect(v.findings).toEqual([]);
+    expect(v.parsed.claims).toHaveLength(2);
+    expect(v.parsed.events).toHaveLength(2);
+  });
+
+  it('still reads a line that only starts like a section as the scene text: speech, SCENE_TEXT or "Events" with a value', () => {
+    // "None of …" is words after a cue, not a value; SCENE_TEXT and a bare "Events" never take an inline value undecorated.
+    for (const line of ['CLAIMS: None of this is yours to give.', 'SCENE_TEXT: INT. VILLA - NIGHT', 'Events: []']) {
+      const raw = answer({ text: textPart.replace('---SCENE_TEXT---', '').replace('A cup set down too hard.', `A cup set down too hard.\n${line}`) });
+      const v = verifySceneOutput(raw, ctx());
+      expect(v.parsed.scene_text, line).toContain(line);
+      expect(v.form_errors, line).toEqual([]);
+      expect(v.parsed.claims, line).toHaveLength(2);
+    }
+  });
+
   it('sets form_errors exactly when a section cannot be found or read', () => {
     expect(verifySceneOutput(clean, ctx()).form_errors).toEqual([]);
     const table = answer({ events: '| id | type |\n| --- | --- |\n| e1 | operator |' });

@@ -37,6 +37,14 @@ const CANONICAL = /^---(SCENE_TEXT|CLAIMS|SCENE_EVENTS)---$/;
 const JOINT = new RegExp(`${LEFT}${NAME}${String.raw`[ \t]*(?:&|\+|/|,|and)[ \t]*`}${NAME}${RIGHT}$`, 'i');
 /** Inline content a JSON section may start on its marker line: a JSON value or a word for "nothing". */
 const INLINE_JSON = /^(?:[[{]|```|none\b|null\b|n\/a\b|nil\b|empty\b|no\b)/i;
+/**
+ * An undecorated JSON section marker with its value on the same line ("CLAIMS: None", "Claims: []",
+ * "SCENE_EVENTS: [{…}]"), as models often write it: the name, a colon, then a JSON value or a word
+ * for "nothing" standing alone (end of line, punctuation or a dash after it). Read with the other
+ * tests of a marker: the JSON sections only, never "Events" alone, so a speaker cue of a person
+ * named like a section is not taken, and "None of this…" stays a line of speech.
+ */
+const BARE_INLINE = /^[ \t]*(?:claims|scene[ _-]?events)[ \t]*:[ \t]*(?:[[{]|(?:none|null|n\/a|nil|empty)(?=[ \t]*(?:$|[.,;(—–-])))/i;
 
 function sectionOf(name: string): SectionName {
   const n = name.toUpperCase().replace(/[ _-]/g, '');
@@ -52,7 +60,7 @@ interface Marker {
   canonical: boolean;
 }
 
-/** A marker line, or null. Undecorated names count only as a whole line (never a prose sentence). */
+/** A marker line, or null. Undecorated names count only as a whole line (never a prose sentence) or with a JSON value (BARE_INLINE). */
 function readMarker(line: string, i: number): Marker | null {
   const m = MARKER.exec(line);
   if (!m) return null;
@@ -60,7 +68,7 @@ function readMarker(line: string, i: number): Marker | null {
   // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
   const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
   const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)])/.test(line);
-  if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line)) return null;
+  if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line) && !BARE_INLINE.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
   if (!decorated && /^events$/i.test(m[1])) return null;
   if (inline && (name === 'SCENE_TEXT' || !INLINE_JSON.test(inline))) return null;
