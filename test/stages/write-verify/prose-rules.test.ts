@@ -189,6 +189,26 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
   /** Every finding of a case, as "severity code". */
   const said = (scene: string, body: string) => findings(scene, body).map((f) => `${f.severity} ${f.code}`);
   const FIRES = ['hard AUR5035'];
+  it('a thing taken is the failing beat coming off only when the one its directive leaves without it takes it', () => {
+    // Held-out corpus 3 (y15): the betrayed one taking her letters back. SC24 leaves Cato with nothing, SC12
+    // Terentia; the betrayer or the betrayed handling the thing is not the prize won. Paraphrases.
+    const someoneElse = {
+      SC24: [
+        'Servilia snatches the letters off the table and turns to the door.',
+        '**SERVILIA:** You will not sell me twice.\n\nShe gathers up the packet and walks out.',
+        'CATO: I have seen enough.\n\nSERVILIA: Then go.\n\nShe grabs the tablets from the table.',
+        'Caesar seizes the bundle and holds it against his chest.',
+      ],
+      SC12: ['Clodius takes the tablet from the ledge and weighs it in his palm.', '> CRASSUS: Not today, Terentia.\n\nThen, slowly, he takes the tablet from the ledge.'],
+    };
+    // The one left without it taking it, named or as "he"/"she", and a taker the sentence does not name: still the beat coming off.
+    const theLoser = {
+      SC24: ['Cato snatches the letters from the table.', '**CATO:** Give them here.\n\nHe takes the bundle from the table.', 'A hand comes out of the dark and takes the letters.'],
+      SC12: ['Terentia takes the tablet and slides it into her sleeve.', '> CRASSUS: Take it, then.\n\nShe takes it.'],
+    };
+    for (const [scene, bodies] of Object.entries(someoneElse)) for (const body of bodies) expect(said(scene, body), body).toEqual([]);
+    for (const [scene, bodies] of Object.entries(theLoser)) for (const body of bodies) expect(said(scene, body), body).toEqual(FIRES);
+  });
   it('"belongs to" is a prize owned only when it names a person of the failing beat, or the crowd', () => {
     // Held-out corpus 2 (x05, x10): ownership said of things and strangers describes. Crassus's betrayal (SC12),
     // Clodius's stirring (SC15) and Caesar's (SC24) are planned to fail: the prize owned is their success. Paraphrases.

@@ -1,10 +1,11 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { complianceIn, GROUP } from './compliance.js';
+import { complianceUse, GROUP } from './compliance.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
 import { belongingsIn, depictsSuccess } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
+import { takenByLoser } from './receiver.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -61,7 +62,8 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 /**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
  * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
- * (compliance.ts), or the beat's secret told. Null when the scene has no FAIL beat or shows none.
+ * (compliance.ts; a thing taken only by the one the beat leaves without it, receiver.ts), or the
+ * beat's secret told. Null when the scene has no FAIL beat or shows none.
  */
 export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatSuccess | null {
   if (!ctx.packet.director_instructions.sequence.some((q) => q.outcome === 'fail')) return null;
@@ -69,11 +71,14 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
     const idiom = depictsSuccess(s.text) || ownedByFailingBeat(s, ctx);
-    const verb = idiom ? null : complianceIn(s.text, s.kind);
+    const use = idiom ? null : complianceUse(s.text, s.kind);
+    const verb = use?.verb ?? null;
     if (!idiom && !verb) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
     if (!o) continue;
+    // Someone else taking a thing (the betrayed one taking her letters back) is not the prize won (receiver.ts).
+    if (use?.kind === 'receive' && !takenByLoser(s, use.before, o.app, r, ctx)) continue;
     const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };
     if (won.sure) return won;
     doubtful ??= won;

@@ -158,6 +158,13 @@ function concreteObject(after: string): boolean {
   return head.length > 0 && !ABSTRACT.test(head);
 }
 
+/** A verb that shows an attempt coming off: which of the lexicon's kinds it is, and its clause before it (its subject). */
+export interface ComplianceUse {
+  verb: string;
+  kind: 'yield' | 'transfer' | 'receive' | 'motion' | 'follow';
+  before: string;
+}
+
 /**
  * The verb that shows an attempt coming off in this sentence, or null. In speech only a thing
  * handed over or a crowd going along counts: a said "I agree" or "I accept it" may be grudging,
@@ -165,6 +172,11 @@ function concreteObject(after: string): boolean {
  * that says someone gives in or takes the purse shows it.
  */
 export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'narration'): string | null {
+  return complianceUse(sentence, kind)?.verb ?? null;
+}
+
+/** complianceIn's verb with its kind and subject clause: who takes a thing matters to the beat (beats.ts). */
+export function complianceUse(sentence: string, kind: 'narration' | 'speech' = 'narration'): ComplianceUse | null {
   if (UNREAL.test(sentence) || !STEMS.test(sentence)) return null;
   const read = sentence.replace(GROUP_NP, '$1they');
   if (!mayComply(read)) return null;
@@ -172,12 +184,13 @@ export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'n
   if (uses.some((u) => REFUSE.has(u.inf))) return null;
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before)) continue;
-    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return u.inf;
-    if (TRANSFER.has(u.inf) && concreteObject(u.obj)) return u.inf;
+    const found = (k: ComplianceUse['kind']): ComplianceUse => ({ verb: u.inf, kind: k, before: u.before });
+    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return found('yield');
+    if (TRANSFER.has(u.inf) && concreteObject(u.obj)) return found('transfer');
     // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-    if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return u.inf;
-    if (MOTION.has(u.inf) && concreteObject(u.obj) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return u.inf;
-    if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return u.inf;
+    if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return found('receive');
+    if (MOTION.has(u.inf) && concreteObject(u.obj) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return found('motion');
+    if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return found('follow');
   }
   return null;
 }

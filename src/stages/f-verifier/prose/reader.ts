@@ -23,6 +23,8 @@ export interface Reading {
   narration: Narration[];
   /** Every deed in order: finds every narration sentence's doer (a full dump; the rules ask per sentence). */
   readonly deeds: Deed[];
+  /** The speaker's cue (normalizeCue) of each cue line's speech, by line: who "she" may be after it (receiver.ts). */
+  cues: ReadonlyMap<number, string>;
 }
 
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\[|\*\*?scene)/i;
@@ -70,6 +72,9 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
 export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[] = []): Reading {
   const index = personIndex(ctx);
   const narration: Narration[] = [];
+  const lines = textLines(p);
+  const cues = new Set<string>([...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].map((c) => normalizeCue(c.cue)));
+  const found = extractSpeeches(lines, cues);
   const r: Reading = {
     index,
     sentences: [],
@@ -77,10 +82,8 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
     get deeds() {
       return deedsOf(narration);
     },
+    cues: new Map(found.map((s) => [s.line, s.cue])),
   };
-  const lines = textLines(p);
-  const cues = new Set<string>([...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].map((c) => normalizeCue(c.cue)));
-  const found = extractSpeeches(lines, cues);
   const speeches = new Map(found.map((s) => [s.line, s]));
   // A screenplay cue stands alone; its speech is the next line, already joined into the Speech.
   const spoken = new Set(found.filter((s) => s.form === 'screenplay').map((s) => s.line + 1));

@@ -1,0 +1,85 @@
+import type { PacketInstruction } from '../../../domain/packet.js';
+import { genderOf } from '../../../core/forms-of-address.js';
+import type { VerifyContext } from '../context.js';
+import { normalizeCue } from '../dialogue.js';
+import { GROUP } from './compliance.js';
+import { deedOf } from './deeds.js';
+import { findMentions } from './names.js';
+import type { ProseSentence, Reading } from './reader.js';
+
+/**
+ * Who takes a thing, and whether that taking is a beat planned to fail coming off (held-out corpus
+ * 3, y15: after the betrayal failed, "She takes the bundle from the table." is Servilia taking her
+ * own letters back, not the rival getting them). A failing beat's directive says who is left
+ * without the prize ("leaves Marcus Porcius Cato with nothing", "Crassus is left with a
+ * suspicion"); a verb of receiving shows the beat coming off only when that person, or a crowd, or
+ * someone the sentence does not let us name, is the taker. A directive that names no such person
+ * leaves every taking counting, as before.
+ */
+
+/** The people a failing beat's directive leaves without what they came for: "leaves X with …", "X is left with …". */
+export function leftWithout(app: PacketInstruction, r: Reading): Set<string> {
+  const d = app.narrative_directive;
+  const bound = new Set(Object.values(app.bindings));
+  const out = new Set<string>();
+  for (const m of findMentions(d, r.index)) {
+    if (!bound.has(m.id)) continue;
+    const leaves = /\bleaves\s+$/i.test(d.slice(0, m.start)) && /^\s+with\b/i.test(d.slice(m.end));
+    if (leaves || /^\s+is left with\b/i.test(d.slice(m.end))) out.add(m.id);
+  }
+  return out;
+}
+
+/** A bare pronoun as the whole subject ("She takes", "Then, slowly, he gathers"): adverbs allowed before and after. */
+const PRONOUN_SUBJECT = /^[\s,]*(?:(?:then|now|so|and|still|\p{L}+ly),?\s+)*(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
+
+/**
+ * Whether "he" or "she" can mean this person: the packet's gender, else male for a name with a
+ * praenomen (core/forms-of-address). "He" needs a man; "she" anyone not known to be one (the corpus
+ * packets declare no gender, and women's names carry no praenomen).
+ */
+function fits(id: string, pronoun: string, ctx: VerifyContext): boolean {
+  const c = ctx.packet.cast.find((x) => x.id === id) ?? ctx.characters?.find((x) => x.id === id);
+  const g = c ? genderOf(c) : undefined;
+  return pronoun.toLowerCase() === 'he' ? g === 'male' : g !== 'male';
+}
+
+/** The person a cue names: the packet's cast and dead, then the world's characters. */
+function cueId(cue: string, ctx: VerifyContext): string | undefined {
+  return [...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].find((c) => normalizeCue(c.cue) === cue)?.id;
+}
+
+/**
+ * Who "he" or "she" at sentence `i` refers back to: the nearest earlier cue line's speaker, or the
+ * nearest narration sentence's doer or its one named person (two or more named: nobody), skipping a
+ * person the pronoun cannot mean (fits). Null when nobody is found.
+ */
+function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): string | null {
+  for (let k = i - 1; k >= 0; k--) {
+    const t = r.sentences[k];
+    const cue = t.kind === 'speech' ? r.cues.get(t.line) : undefined;
+    const n = t.kind === 'narration' ? r.narration.find((x) => x.line === t.line && x.text === t.text) : undefined;
+    const d = n ? deedOf(n) : null;
+    const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.map((m) => m.id))] : [];
+    if (ids.length > 1) return null;
+    if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, ctx)) return ids[0];
+  }
+  return null;
+}
+
+/** Who takes in `s`, whose receiving verb has `before` as its clause: a person, or null (a crowd, or not known). */
+function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
+  if (GROUP.test(before)) return null;
+  const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
+  if (named.length) return named.length === 1 ? named[0] : null;
+  const p = PRONOUN_SUBJECT.exec(before);
+  return p ? referent(r, r.sentences.indexOf(s), p[1], ctx) : null;
+}
+
+/** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without. */
+export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  const losers = leftWithout(app, r);
+  if (!losers.size) return true;
+  const who = receiverOf(s, before, r, ctx);
+  return who === null || losers.has(who);
+}
