@@ -36,6 +36,8 @@ export interface VerifyContext {
    * state before the application (EpisodePlan beats[].applications[].prereqs). Absent: not judged.
    */
   prereqs?: Record<string, { expr: string; holds: boolean }[]>;
+  /** The world's locations by name, so a place the prose names resolves (prose/arrivals.ts); absent: not judged. */
+  locations?: { id: string; name: string }[];
   /** The world's operators (names and writer guidance), so an operator named by its description resolves. */
   operators?: { id: string; name: string; descriptions?: string[] }[];
   /** Fewest words a scene may have (config verifier.min_scene_words); absent: the default, 0: no minimum. */

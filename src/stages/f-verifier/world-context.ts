@@ -102,7 +102,8 @@ export function knownCharacters(world: Pick<WorldVerifySource, 'characters'>): K
 export function worldVerifyContext(world: WorldVerifySource, lexicon: LexiconEntry[]): Omit<VerifyContext, 'packet'> {
   const operators = (world.operators?.operators ?? []).map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) }));
   const subjects = canonSubjects(world);
-  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), canon: world.canon?.facts ?? [], operators, ...(subjects ? { subjects } : {}) };
+  const locations = world.world.locations.map((l) => ({ id: l.id, name: l.name }));
+  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), locations, canon: world.canon?.facts ?? [], operators, ...(subjects ? { subjects } : {}) };
 }
 
 /** The context every scene of an episode is verified against, but its packet: the same in the main thread and in a worker. */

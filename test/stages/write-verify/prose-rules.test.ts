@@ -108,6 +108,32 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       'Cato is in Caesar\'s debt now, and both of them know it.',
     ]) expect(findings('SC24', body)).toEqual([]);
   });
+  it('a cast member just come from, or a night spent at, a place too far for the days since their last scene is a teleport', () => {
+    // Held-out corpus 3 (y17). SC01: Crassus and Cicero come from their houses with 0 days; SC12: Crassus from the
+    // Campus Martius with 1 day (Ostia is a day from Rome, Tusculum a day, Faesulae four). Paraphrases.
+    const arrivals: Array<[string, string]> = [
+      ['SC01', 'Crassus has just arrived from Ostia, his boots still white with salt.'],
+      ['SC01', 'Cicero has ridden in from Tusculum in the dark, mud to the knee.'],
+      ['SC01', 'Marcus Licinius Crassus spent the night aboard a barge at Ostia and smells of tar.'],
+      ['SC12', 'Crassus has come down from the camp at Faesulae.'],
+    ];
+    for (const [scene, body] of arrivals) expect(codes(findings(scene, body)), body).toEqual(['AUR5017']);
+    expect(findings('SC01', arrivals[0][1])[0].message).toContain('Ostia');
+    const fits: Array<[string, string]> = [
+      // Time enough from there (a day's ride, one day), or no place of the world named.
+      ['SC12', 'Crassus has come straight from Ostia.'],
+      ['SC01', 'Crassus has come from his house on the Palatine.'],
+      ['SC01', 'Crassus has come to the Curia from the Forum.'],
+      // Backstory, hearsay, a denial, a pronoun, someone outside the cast, speech.
+      ['SC01', 'Years ago Crassus spent the night at Ostia waiting for a ship.'],
+      ['SC01', 'Cicero says that Crassus has come from Ostia.'],
+      ['SC01', 'Crassus has not come from Ostia, whatever the porters think.'],
+      ['SC01', 'He has come straight up from Ostia.'],
+      ['SC01', 'Varo has come up from Ostia with the tally sheets.'],
+      ['SC01', '> CRASSUS: I have come up from Ostia tonight.'],
+    ];
+    for (const [scene, body] of fits) expect(codes(findings(scene, body)).filter((c) => c === 'AUR5017'), body).toEqual([]);
+  });
 });
 
 describe('money in prose (AUR5022)', () => {

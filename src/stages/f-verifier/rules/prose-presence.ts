@@ -3,6 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
+import { arrivalsElsewhere } from '../prose/arrivals.js';
 
 /** Whether a deed by `id` (placed `elsewhere`, told on `line`) makes a finding below, offstage words aside. */
 function matters(r: Reading, id: string, elsewhere: string | undefined, line: number): boolean {
@@ -15,7 +16,8 @@ function matters(r: Reading, id: string, elsewhere: string | undefined, line: nu
 /**
  * Who speaks or acts in the prose, judged like cue lines and event actors: the dead do not
  * (AUR5015), nobody outside the cast does (AUR5016), and a cast member is not put somewhere else
- * mid-scene (AUR5017). One finding per person and rule; a doubtful reading is soft.
+ * mid-scene (AUR5017), nor said to have just come from a place too far for the days they had. One
+ * finding per person and rule; a doubtful reading is soft.
  */
 export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   const out: Finding[] = [];
@@ -44,6 +46,11 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     if (d.offstage) continue;
     if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
     else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
+  }
+  // A cast member just come from, or a night spent at, a place too far for the days they had (arrivals.ts).
+  for (const a of arrivalsElsewhere(r, ctx)) {
+    const name = pk.cast.find((c) => c.id === a.id)?.name ?? a.id;
+    once(`t:${a.id}`, () => finding('AUR5017', 'hard', pk.scene_id, 'prose.teleport', { name, location: pk.setting.location_name, place: a.place }, spanOf(a)));
   }
   return out;
 }

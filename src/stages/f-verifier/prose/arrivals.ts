@@ -1,0 +1,76 @@
+import type { VerifyContext } from '../context.js';
+import type { Reading } from './reader.js';
+
+/**
+ * A cast member the narration says has just come from, or spent the night at, a place they could
+ * not have been (held-out corpus 3, y17: "Crassus has come straight up from the quays at Ostia,
+ * where he spent the night…" in a scene he reaches from his own house with 0 days between). The
+ * present-tense reader (places.ts) leaves past placements alone, because most are backstory; these
+ * few forms are not: a present perfect of arriving is the arrival into this scene, and a night
+ * spent is the night before it. Read only when all of this holds, so a flashback, a habit, speech
+ * or a pronoun is never judged:
+ * - the sentence names the person right before the verb, and the person is in the packet's cast;
+ * - the place is one of the world's locations, named after "from" (arriving) or "at/in/on" (the
+ *   night), in the same clause;
+ * - no word of distance in time, memory, condition or hearsay is in the sentence;
+ * - the packet's days since their last scene are fewer than the travel days from that place to the
+ *   scene's: not merely "nowhere else meanwhile" (a place on the way fits that), but impossible.
+ */
+export interface ArrivalElsewhere {
+  id: string;
+  /** The location's name, as the world writes it. */
+  place: string;
+  line: number;
+  text: string;
+}
+
+/** "has (just) come (straight up) from", "arrived from", "spent the night at": the verb right after the name. */
+const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*)/i;
+const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+/** Words that put a stay in the past, in a mind, in a condition or in someone's mouth: not the night before this scene. */
+const DISTANT = /\b(?:once|ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps|not|never)\b|\?/i;
+
+/** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
+function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
+  const locs = ctx.locations ?? [];
+  const last = (n: string) => n.split(/\s+/).pop() ?? '';
+  const out = new Map<string, { id: string; name: string }>();
+  for (const l of locs) {
+    out.set(l.name.replace(/^The\s+/, ''), l);
+    const w = last(l.name);
+    if (/^\p{Lu}/u.test(w) && locs.filter((o) => last(o.name) === w).length === 1 && !r.index.forms.has(w.toLowerCase())) out.set(w, l);
+  }
+  return out;
+}
+
+/** The first world location named in `words`, as a whole word. */
+function placeIn(words: string, names: Map<string, { id: string; name: string }>): { id: string; name: string } | undefined {
+  let best: { at: number; loc: { id: string; name: string } } | undefined;
+  for (const [n, loc] of names) {
+    const m = new RegExp(`(?<![\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u').exec(words);
+    if (m && (!best || m.index < best.at)) best = { at: m.index, loc };
+  }
+  return best?.loc;
+}
+
+/** Every cast member the narration says has come from, or spent the night at, a place too far for the days they had. */
+export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewhere[] {
+  const pk = ctx.packet;
+  if (!ctx.travelDays || !ctx.locations?.length) return [];
+  const here = pk.setting.location;
+  let names: Map<string, { id: string; name: string }> | undefined;
+  const out: ArrivalElsewhere[] = [];
+  for (const n of r.narration) {
+    if (n.line <= 0 || DISTANT.test(n.narr)) continue;
+    for (const m of n.mentions) {
+      const c = pk.cast.find((x) => x.id === m.id);
+      const v = c ? (ARRIVED.exec(n.narr.slice(m.end)) ?? NIGHT.exec(n.narr.slice(m.end))) : null;
+      if (!c || !v) continue;
+      const loc = placeIn(v[2], (names ??= namesOf(ctx, r)));
+      const days = loc ? ctx.travelDays(loc.id, here) : undefined;
+      if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= c.days_since_previous) continue;
+      out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
+    }
+  }
+  return out;
+}
