@@ -165,7 +165,8 @@ export function loadPlanPrereqs(packetFile: string, warnings: Diagnostic[] = [])
 
 /**
  * The world around a packet, when the command runs inside a world repository: characters (for
- * names, the dead and where non-cast speakers are) and the travel matrix (teleportation).
+ * names, the dead and where non-cast speakers are), the travel matrix and the locations' names
+ * (teleportation).
  * Absent files are skipped (the packet alone is enough to verify); unreadable ones too, with a warning.
  */
 export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omit<VerifyContext, 'packet' | 'lexicon'> {
@@ -179,7 +180,11 @@ export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omi
   };
   const out: Omit<VerifyContext, 'packet' | 'lexicon'> = {};
   const w = read('world/world.json', ['locations', 'travel'], 'the travel-time check');
-  if (w) out.travelDays = travelMatrix({ world: w as never });
+  if (w) {
+    out.travelDays = travelMatrix({ world: w as never });
+    // Locations by name: a place the prose names resolves (prose/arrivals.ts).
+    out.locations = (w.locations as { id?: unknown; name?: unknown }[]).filter((l) => l && typeof l.id === 'string' && typeof l.name === 'string').map((l) => ({ id: l.id as string, name: l.name as string }));
+  }
   const c = read('world/characters.json', ['characters'], "the world's characters' check")?.characters as KnownCharacter[] | undefined;
   if (c) out.characters = c.filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
   // Operators by name and description, so an operator written that way resolves (issue 13).

@@ -73,6 +73,23 @@ describe('aureus scene verify', () => {
     expect(JSON.parse(x.out).findings.map((f: { code: string }) => f.code)).toEqual(['AUR5012', 'AUR5014', 'AUR5016']);
   });
 
+  it("names the world's locations for a cast member's arrival from too far away (AUR5017); with time enough, or without the world, none", async () => {
+    // Ostia is a day from this villa: Crassus comes with 0 days since his last scene, Cicero with 1.
+    const clean = await readFile(path.join(FIX, 'clean.txt'), 'utf8');
+    const verify = async (who: string, root: string) => {
+      const scene = path.join(dir, 'arrived.txt');
+      await writeFile(scene, clean.replace('A cup set down too hard.', `A cup set down too hard.\n${who} has ridden up from Ostia through the night.`));
+      const x = io(root);
+      await main(['-C', root, 'scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', scene, '--json'], x);
+      return JSON.parse(x.out).findings.map((f: { code: string; message: string }) => `${f.code} ${f.message}`);
+    };
+    expect(await verify('Crassus', dir)).toEqual(['AUR5017 Marcus Crassus is in this scene at Villa of Crassus but the prose places them at Ostia']);
+    expect(await verify('Cicero', dir)).toEqual([]);
+    const noWorld = path.join(dir, 'no-world');
+    await mkdir(noWorld, { recursive: true });
+    expect(await verify('Crassus', noWorld)).toEqual([]);
+  });
+
   it("reads the plan's prerequisite checks beside a run folder's packets", async () => {
     const run = path.join(dir, 'run');
     await mkdir(path.join(run, 'packets'), { recursive: true });
