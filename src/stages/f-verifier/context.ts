@@ -1,4 +1,4 @@
-import type { CanonFact } from '../../domain/world.js';
+import type { CanonFact, Gender } from '../../domain/world.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import type { Finding } from '../../domain/scene.js';
 import type { LexiconEntry } from '../e-writer/types.js';
@@ -16,6 +16,8 @@ export interface KnownCharacter {
   location?: string;
   /** The office held in the world's year ("consul"), if the world says. */
   office?: string;
+  /** As the world declares it (a subject pronoun is resolved by it, prose/pronoun-doer.ts); absent when it does not. */
+  gender?: Gender;
 }
 
 /**

@@ -95,7 +95,7 @@ export function travelMatrix(world: Pick<WorldVerifySource, 'world'>): (from: st
 }
 
 export function knownCharacters(world: Pick<WorldVerifySource, 'characters'>): KnownCharacter[] {
-  return world.characters.characters.map((c) => ({ id: c.id, name: c.name, cue: c.cue, status: c.status, location: c.location, ...(c.office ? { office: c.office } : {}) }));
+  return world.characters.characters.map((c) => ({ id: c.id, name: c.name, cue: c.cue, status: c.status, location: c.location, ...(c.office ? { office: c.office } : {}), ...(c.gender ? { gender: c.gender } : {}) }));
 }
 
 /** Everything but the packet: what the pipeline verifies each scene against. */

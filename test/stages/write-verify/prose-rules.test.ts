@@ -23,7 +23,7 @@ beforeAll(async () => {
   const { world } = await loadWorldOrThrow(packageRoot());
   world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
   base = worldVerifyContext(world, []);
-  for (const s of ['SC01', 'SC05', 'SC12', 'SC15', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
+  for (const s of ['SC01', 'SC05', 'SC12', 'SC15', 'SC21', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
 });
 
 /** A scene of the packet whose text is `body` after its heading and cast line. */
@@ -282,6 +282,27 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     expect(codes(findings('SC24', 'Cato walks out.\n\nIn the morning the quarrel is forgotten. The danger has passed.'))).toEqual(['AUR5036']);
     expect(codes(findings('SC24', 'Cato walks out.\n\n"All is well," Servilia says — and nobody in the room believes it.'))).toEqual([]);
   });
+});
+
+/** Paraphrases for the doers beyond a sentence's first (held-out corpus 2, x13 and x14): a data file, see its `about`. */
+const BEYOND_FIRST_DOER = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', 'prose-beyond-first-doer.json'), 'utf8')) as {
+  groups: Record<string, string>;
+  cases: { group: string; scene: string; hard: string[]; body: string }[];
+};
+
+describe('doers beyond the first of a sentence (held-out corpus 2, x13 and x14)', () => {
+  it('puts every case in a group it names', () => {
+    for (const c of BEYOND_FIRST_DOER.cases) expect(Object.keys(BEYOND_FIRST_DOER.groups), c.body).toContain(c.group);
+  });
+  for (const [group, title] of Object.entries(BEYOND_FIRST_DOER.groups)) {
+    it(title, () => {
+      for (const { scene, hard, body } of BEYOND_FIRST_DOER.cases.filter((c) => c.group === group)) {
+        const f = findings(scene, body);
+        // A must-not case raises nothing at all, not even a soft finding.
+        expect(hard.length ? codes(f) : f, body).toEqual(hard);
+      }
+    });
+  }
 });
 
 describe('wiring', () => {

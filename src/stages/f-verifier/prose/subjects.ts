@@ -18,8 +18,8 @@ export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|m
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
 const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|miles away|elsewhere|out of sight)\b/i;
-/** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs"). */
-const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?))\b/i;
+/** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs", "Crassus dreams of the night when Catiline…"). */
+const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/i;
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
 const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;

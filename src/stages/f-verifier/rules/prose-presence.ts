@@ -4,6 +4,8 @@ import type { Reading } from '../prose/reader.js';
 import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
 import { arrivalsElsewhere } from '../prose/arrivals.js';
+import { clauseDoers } from '../prose/clause-doers.js';
+import { pronounDoer } from '../prose/pronoun-doer.js';
 
 /** Whether a deed by `id` (placed `elsewhere`, told on `line`) makes a finding below, offstage words aside. */
 function matters(r: Reading, id: string, elsewhere: string | undefined, line: number): boolean {
@@ -30,6 +32,13 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     out.push(f());
   };
   const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
+  /** A deed on this stage: the dead do not act (AUR5015), nobody outside the cast does (AUR5016). */
+  const judge = (d: Deed) => {
+    const who = r.index.byId.get(d.id)!;
+    const span = spanOf(d);
+    if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
+    else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
+  };
   for (const n of r.narration) {
     // Only a deed that can make a finding below is looked for (finding it tags the sentence).
     if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line))) continue;
@@ -43,9 +52,20 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
       continue;
     }
     // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
-    if (d.offstage) continue;
-    if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
-    else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
+    if (!d.offstage) judge(d);
+  }
+  // Then the doers a sentence's first doer hides: in its other clauses, or behind a subject pronoun.
+  // Only people not judged yet are looked for, so the findings above stay as they were.
+  const unjudged = (line: number) => (id: string) => !seen.has(`d:${id}`) && !seen.has(`c:${id}`) && matters(r, id, undefined, line);
+  for (const n of r.narration) {
+    const ask = unjudged(n.line);
+    if (n.elsewhere || !(n.mentions.some((m) => ask(m.id)) || /^\s*(?:he|she)\b/i.test(n.narr))) continue;
+    const first = deedOf(n)?.id;
+    // Further clauses only for the dead: an absent person's deed in a "while" clause is as often a
+    // cutaway or a report as a presence (the offline writer's own drafts against later packets).
+    const dead = (id: string) => ask(id) && r.index.byId.get(id)!.dead;
+    const more = [...clauseDoers(n, first, dead), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
+    for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure });
   }
   // A cast member just come from, or a night spent at, a place too far for the days they had (arrivals.ts).
   for (const a of arrivalsElsewhere(r, ctx)) {

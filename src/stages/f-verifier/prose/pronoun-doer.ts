@@ -1,0 +1,72 @@
+import type { Gender } from '../../../domain/world.js';
+import { genderOf } from '../../../core/forms-of-address.js';
+import type { VerifyContext } from '../context.js';
+import type { Narration } from './deeds.js';
+import type { PersonIndex } from './names.js';
+import { subjectVerb, type Subject } from './subjects.js';
+import { FRAME, NO_DEED } from './clause-doers.js';
+
+/**
+ * A sentence that opens on "He" or "She" and acts (held-out corpus 2, x14: a litter in Clodius'
+ * colours stops, "He climbs out… and kisses Terentia's hand"). deedOf carries a pronoun over only
+ * in a said-tag; here a subject pronoun is resolved to a person, but only when nobody else could be
+ * meant: exactly one person of a fitting gender named earlier in the same paragraph, no cast member
+ * of a fitting gender (anyone on stage may be "he"), no unnamed man or woman told of since the name
+ * ("his steward", "a slave"), and no letter, memory, dream or report around the name. A gender the
+ * world does not declare is read from the name (a praenomen: a man; a nomen in -ia alone: a
+ * woman), else unknown, and an unknown gender fits both pronouns.
+ */
+
+const PRONOUN = /^\s*(he|she)\b/i;
+/** Someone unnamed the pronoun could mean instead: a singular person-noun of either gender, or of this one. */
+const ANYONE = 'slave|servant|steward|guard|porter|messenger|clerk|attendant|stranger|someone|somebody|figure|visitor|guest|neighbou?r|friend|owner|host|physician|doctor|cook|vendor|child|one of them|one of the';
+const BYSTANDER: Record<Gender, RegExp> = {
+  male: new RegExp(`\\b(?:${ANYONE}|man|boy|lictor|soldier|freedman|priest|doorkeeper|youth|fellow|father|son|brother|husband|uncle|nephew|senator|rider|driver|bearer|secretary|scribe|boatman|merchant|beggar|informer|gladiator|centurion|tribune|consul|praetor|magistrate|shopkeeper)\\b`, 'i'),
+  female: new RegExp(`\\b(?:${ANYONE}|woman|girl|maid|matron|daughter|mother|sister|wife|aunt|niece|priestess|nurse|widow|midwife|vestal|mistress)\\b`, 'i'),
+};
+
+/** A pronoun's verb that tells a state or a whereabouts rather than a deed here. */
+const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains)\b/i;
+
+/** A person's gender as the world declares it, else as the name tells it, else unknown. */
+function likelyGender(id: string, index: PersonIndex, ctx: VerifyContext): Gender | undefined {
+  const declared = ctx.packet.cast.find((c) => c.id === id)?.gender ?? ctx.characters?.find((c) => c.id === id)?.gender;
+  const name = index.byId.get(id)?.name ?? '';
+  return genderOf({ name, gender: declared }) ?? (/^\p{Lu}\p{Ll}+ia$/u.test(name.trim()) ? 'female' : undefined);
+}
+
+/** The one person the paragraph before `n` can mean by this pronoun, and the text since their last mention; else null. */
+function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
+  const since: string[] = [];
+  const ids = new Set<string>();
+  let last: { id: string; since: string[] } | null = null;
+  for (let p = n.prev; p && p.line === n.line; p = p.prev) {
+    if (p.elsewhere || p.away || FRAME.test(p.narr)) return null;
+    for (const m of [...p.mentions].reverse()) {
+      if (!fits(m.id)) continue;
+      ids.add(m.id);
+      last ??= { id: m.id, since: [p.narr.slice(m.end), ...since] };
+    }
+    since.unshift(p.narr);
+  }
+  return ids.size === 1 ? last : null;
+}
+
+/**
+ * The deed of a sentence whose subject is "he" or "she" standing for one person beyond doubt, or
+ * null. Asked only where the pronoun's person could make a finding (`matters`).
+ */
+export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext, matters: (id: string) => boolean): Subject | null {
+  const pr = PRONOUN.exec(n.narr);
+  if (!pr || n.line <= 0 || n.said || n.pronoun || n.elsewhere || n.narr.includes('?') || FRAME.test(n.narr)) return null;
+  const want: Gender = pr[1].toLowerCase() === 'he' ? 'male' : 'female';
+  const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
+  const a = antecedent(n, fits);
+  if (!a || !matters(a.id) || n.mentions.some((m) => m.id === a.id)) return null;
+  if (ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id)) || a.since.some((t) => BYSTANDER[want].test(t))) return null;
+  const end = pr.index + pr[0].length;
+  // "He is at the baths", "she keeps a house": where or how someone is, off stage as often as on it.
+  if (NO_DEED.test(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
+  const s = subjectVerb(n.narr, [{ id: a.id, start: end - pr[1].length, end, text: pr[1] }], n.away);
+  return s && !s.offstage ? s : null;
+}
