@@ -1,6 +1,5 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, builtCli, cleanup, copyRepo, makeWorld } from '../pipeline/world.js';
+import { builtCli, cleanup, copyRepo, makeWorld, spawnCli } from '../pipeline/world.js';
 import { steps, type FakeRequest } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { modelAnswer } from './fake-model.js';
@@ -29,18 +28,8 @@ function salted(req: FakeRequest): ReturnType<typeof steps.ok> {
 }
 
 /** `aureus episode run --provider anthropic --json` in a child process with the test hook `killAt` (none: ''). */
-function run(cwd: string, killAt: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const env = { ...process.env, NO_COLOR: '1', ...anthropicEnv(server, 'sk-ant-test-resume-warnings'), AUREUS_TEST_KILL_AT: killAt };
-    const child = spawn(process.execPath, [BIN, 'episode', 'run', '--provider', 'anthropic', '--json'], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-  });
-}
+const run = (cwd: string, killAt: string) =>
+  spawnCli(['episode', 'run', '--provider', 'anthropic', '--json'], cwd, { ...anthropicEnv(server, 'sk-ant-test-resume-warnings'), AUREUS_TEST_KILL_AT: killAt });
 
 type Warning = { code: string; message: string };
 const controlWarnings = (stdout: string): Warning[] => (JSON.parse(stdout) as { warnings: Warning[] }).warnings.filter((w) => w.code === 'AUR4211');
