@@ -23,9 +23,26 @@ export function escapeControl(text: string): string {
 }
 
 const STRIP = new RegExp(`[${STRIPPED}]`, 'g');
-/** A terminal escape sequence (CSI `\x1b[31m`, or ESC and one byte): removed whole, not only its ESC. */
+const KEPT = new RegExp(`[^${STRIPPED}]`, 'g');
+/**
+ * A terminal escape sequence, removed whole rather than only its ESC, as ECMA-48 (5th ed.) delimits it:
+ * - a control string (§5.6): OSC `ESC ]`, DCS `ESC P`, SOS `ESC X`, PM `ESC ^` or APC `ESC _`, its
+ *   printable payload, and ST `ESC \` (or BEL, which xterm and its followers accept after an OSC).
+ *   The payload (`0;title`, a hyperlink's address) is part of the sequence, never shown, so it goes too.
+ *   One that is never terminated loses only its opener: a terminal would swallow the rest of the text,
+ *   but cleaning a file must not delete prose on a guess;
+ * - CSI `ESC [` (§5.4): parameter bytes 0x30–0x3F (digits and `:;<=>?`, so `\x1b[38:2:0:0:0m` and
+ *   `\x1b[>c` go whole), intermediate bytes 0x20–0x2F, one final byte 0x40–0x7E;
+ * - any other Fe escape (§5.3): ESC and one byte 0x40–0x5F, the 7-bit form of a C1 control. An ESC
+ *   before a capital letter is one (`ESC N` is SS2, `ESC M` is RI, `ESC D` is IND): a terminal takes
+ *   the letter as part of the control and never shows it, so stray ESC + `N` in `\x1bNone` removes
+ *   the `N` as well. Deliberate: the letter is what a reader of that text in a terminal would not have
+ *   seen, and the 8-bit form of the same control (U+008E) is removed whole by STRIPPED alike.
+ * ESC before anything else (a lower-case letter, a digit, a space) starts no Fe escape, so only the
+ * ESC goes: the Fs/Fp/nF escapes those begin (`ESC c`, `ESC 7`, `ESC ( B`) are harmless once their ESC is gone.
+ */
 // eslint-disable-next-line no-control-regex
-export const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[@-_]/g;
+export const ANSI = /\u001b\][ -~\u00a0-\uffff]*(?:\u0007|\u001b\\)|\u001b[PX^_][ -~\u00a0-\uffff]*\u001b\\|\u001b\[[0-?]*[ -/]*[@-~]|\u001b[@-_]/g;
 
 /** A text with its control and bidi characters removed, and which ones were (`\u001b`, once each, in order met). */
 export interface Stripped {
@@ -41,7 +58,8 @@ export interface Stripped {
  */
 export function stripControl(text: string): Stripped {
   const removed = new Set<string>();
-  const out = text.replace(ANSI, '\u001b').replace(STRIP, (ch) => {
+  // A sequence keeps its control characters (ESC, BEL) until STRIP, so `removed` names them.
+  const out = text.replace(ANSI, (seq) => seq.replace(KEPT, '')).replace(STRIP, (ch) => {
     removed.add(`\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
     return '';
   });

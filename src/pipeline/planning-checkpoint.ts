@@ -7,6 +7,7 @@ import { stableStringify } from '../core/json.js';
 import { testKillHook, type Checkpoints } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import type { StageHCheckpoint } from './run-summary.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 
 /**
  * The planning checkpoint of `episode run` as the files the commit holds (issue 18).
@@ -29,6 +30,12 @@ export interface PlanningCheckpoint {
   files: Record<string, string> | null;
   /** The folder the texts are in, with their names relative to it (null: no files, an older checkpoint). */
   stored: { dir: string; names: string[] } | null;
+  /**
+   * The warnings planning gave (a model answer cleaned of control characters, AUR4211; a Director
+   * that fell back): the run says them at its end, so a resumed run, which does not plan again,
+   * says them from here. An older checkpoint has none.
+   */
+  warnings: Diagnostic[];
 }
 
 interface Index {
@@ -37,6 +44,7 @@ interface Index {
   proposals: string;
   plan: string;
   packets: string[];
+  warnings?: Diagnostic[];
 }
 
 /** The files planning decides, by their path in the episode folder, in a stable order. */
@@ -51,15 +59,15 @@ async function planningTexts(output: PlanningOutput): Promise<[string, string][]
  * (it never rejects: a checkpoint that could not be written only means planning is redone on a
  * resume). Await it before anything that relies on the checkpoint (stage H's names its files).
  */
-export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput): Promise<PlanningCheckpoint & { written: Promise<void> }> {
+export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput, warnings: Diagnostic[]): Promise<PlanningCheckpoint & { written: Promise<void> }> {
   const texts = await planningTexts(output);
   const dir = path.join(cp.dir, 'planning');
   const names = texts.map(([rel]) => rel);
-  const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3) };
+  const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3), warnings };
   const written = Promise.all(texts.map(([rel, text]) => writeVisibleAsync(path.join(dir, rel), text)))
     .then(() => writeVisibleAsync(cp.file('planning'), stableStringify(index)))
     .then(() => testKillHook('planning'), () => undefined);
-  return { ...fromTexts(ref, dir, new Map(texts)), written };
+  return { ...fromTexts(ref, dir, new Map(texts)), warnings, written };
 }
 
 /** The planning checkpoint, or null when there is none (or a part of it cannot be read: planning is redone). */
@@ -68,21 +76,21 @@ export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoi
   if (!saved) return null;
   if (!('format' in saved)) {
     // An older aureus nested the four parts in planning.json: stage H serialises them itself.
-    return { output: saved, files: null, stored: null };
+    return { output: saved, files: null, stored: null, warnings: [] };
   }
   if (saved.format !== 2) return null;
   const dir = path.join(cp.dir, 'planning');
   const texts = new Map<string, string>();
   try {
     for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
-    return fromTexts(ref, dir, texts);
+    return { ...fromTexts(ref, dir, texts), warnings: Array.isArray(saved.warnings) ? saved.warnings : [] };
   } catch {
     return null; // a file missing or not JSON (a power cut before it reached the disk): planning is redone
   }
 }
 
 /** The output parsed from the texts (context, proposals, plan, then the packets in order). */
-function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): PlanningCheckpoint {
+function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): Omit<PlanningCheckpoint, 'warnings'> {
   const names = [...texts.keys()];
   const parsed = names.map((rel) => JSON.parse(texts.get(rel)!) as unknown);
   const output = { context: parsed[0], proposals: parsed[1], plan: parsed[2], packets: parsed.slice(3) } as PlanningOutput;

@@ -185,6 +185,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
       h = saveStageH(run.cp, await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal, planned: planning.files }), planning.files);
       run.progress.stage('H', 'done');
     }
+    // The recap's warnings travel in the checkpoint: a resumed run does not call the recap again.
+    run.warnings.push(...(h.warnings ?? []));
     // Stored before the commit's `git add` looks for them (and never two git processes writing one object).
     await early;
     return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
@@ -255,13 +257,15 @@ async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: b
   const saved = loadPlanning(run.cp, run.ref);
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
+    run.warnings.push(...saved.warnings);
     return { ...saved, resumed: true, written: Promise.resolve() };
   }
   const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
   const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
-  run.warnings.push(...planned.diagnostics.filter((d) => d.severity !== 'info'));
-  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets });
+  const warnings = planned.diagnostics.filter((d) => d.severity !== 'info');
+  run.warnings.push(...warnings);
+  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings);
   return { ...made, resumed: false };
 }
 

@@ -10,7 +10,6 @@ import { formatUsd } from '../core/readable.js';
 import type { JournaledLlm } from './call-journal.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
-import type { Diagnostic } from '../diagnostics/index.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
 
 const RECAP_SYSTEM =
@@ -37,8 +36,6 @@ export interface StageHRunInput {
   signal?: AbortSignal;
   /** Throws the "interrupted" error when the run was aborted. */
   check: () => void;
-  /** The run's warnings (a recap that carried control characters). */
-  warnings?: Diagnostic[];
 }
 
 /**
@@ -66,7 +63,6 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   i.check();
   // The recap is committed (recap.md, the commit message): no control or bidi characters in it.
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
-  i.warnings?.push(...recapClean.warnings);
   const recap = recapClean.value as string;
   await i.flushRunLog();
   const lines = committedRunLogLines(readRunLog(i.runLogFile).entries);
@@ -98,6 +94,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       soft: findings.soft,
       repaired: findings.repaired,
     },
+    warnings: recapClean.warnings,
   };
 }
 

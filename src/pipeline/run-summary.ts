@@ -1,4 +1,5 @@
 import type { VerifierReport } from '../domain/scene.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 
 /** What `episode run` reports (and `--json` prints), also rebuilt from a commit a crash interrupted. */
 export interface EpisodeRunSummary {
@@ -31,6 +32,8 @@ export interface StageHCheckpoint {
   provider: string;
   totals: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
   report: { scenes: number; approved: number; attempts: number; repairs: number; manual_review: number; hard: number; soft: number; repaired?: { hard: number; soft: number } };
+  /** The recap's warnings (AUR4211: its text cleaned of control characters); none in an older checkpoint. */
+  warnings?: Diagnostic[];
 }
 
 export interface FindingCounts {

@@ -61,11 +61,16 @@ export function copyRepo(src: string, label: string): string {
   return dst;
 }
 
-/** Run the built CLI as a child process (needs `npm run build`), resolving with exit code or signal. */
+/**
+ * Run the built CLI as a child process (needs `npm run build`), resolving with exit code or signal.
+ * An ANTHROPIC_API_KEY of the test's own environment is not passed on (`auto` would pick a real
+ * provider); one in `env` is (a test's fake Messages API server).
+ */
 export function spawnCli(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}, onSpawn?: (pid: number) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete childEnv.ANTHROPIC_API_KEY;
+    Object.assign(childEnv, env);
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';

@@ -113,4 +113,20 @@ describe('a note for an episode already compiled is refused and writes nothing',
       expect(JSON.parse(ok.stdout)).toMatchObject({ episode, source: 'cli', file: 'seasons/season_01/notes.json' });
     }
   }, 120_000);
+
+  it('`note --episode s02e01` in a world whose only season is 1 → exit 2, AUR7050 as `episode run --season 2` says, no season_02/', async () => {
+    // A season is there for compiling when its season_goals.json is (requireSeasonGoals): without
+    // it `episode run` refuses every episode of that season, so no Director would read the note.
+    for (const argv of [['note', 'Cato should lose his temper', '--episode', 's02e01'], ['note', 'Cato should lose his temper', '--episode', 's02e03', '--json']]) {
+      const before = listing(w);
+      const r = await cli(argv, w);
+      // Was exit 0: seasons/season_02/notes.json created and committed.
+      expect(r.code, r.stdout + r.stderr).toBe(2);
+      expect(r.stderr).toContain('error AUR7050 season 2 has no season goals (seasons/season_02/season_goals.json is missing); seasons with goals: 1');
+      if (argv.includes('--json')) expect(JSON.parse(r.stdout)).toMatchObject({ error: { exit_code: 2, codes: ['AUR7050'] } });
+      expect(listing(w)).toEqual(before);
+      expect(fs.existsSync(path.join(w, '.aureus'))).toBe(false);
+      expect(fs.existsSync(path.join(w, 'seasons/season_02'))).toBe(false);
+    }
+  });
 });

@@ -32,6 +32,9 @@ Examples:
       const { world, remember } = await loadValidatedWorld(c.root);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
+      // A season without its goals has no episode `episode run` will compile (AUR7050, the same
+      // check and code), so no Director would read the note: refused before season_NN/ is created.
+      (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
       requireUncompiled(ref, episodesInTree(c.root), () => nextEpisode(c.root, ref.season));
       // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
       const { withLock } = await import('../../pipeline/lock.js');

@@ -58,7 +58,12 @@ Examples:
       } finally {
         interrupt.dispose();
       }
-      // Ctrl-C or SIGTERM paused the session (exit 130, its `done` event written): a failure for a reader all the same.
-      if (o.json && c.exit.code === ExitCode.INTERRUPTED) printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED }));
+      // Ctrl-C or SIGTERM paused the session (exit 130, its `done` event written): a failure for a reader all the same,
+      // with the code an interrupted `episode run` or `season run` gives (AUR6008), as every other error event has one.
+      if (o.json && c.exit.code === ExitCode.INTERRUPTED) {
+        const { diag } = await import('../../diagnostics/index.js');
+        const diagnostics = [diag('AUR6008', { where: 'the play session' })];
+        printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED, diagnostics }));
+      }
     });
 }
