@@ -1,10 +1,10 @@
 import type { Gender } from '../../../domain/world.js';
-import { genderOf } from '../../../core/forms-of-address.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import type { PersonIndex } from './names.js';
 import { subjectVerb, type Subject } from './subjects.js';
 import { FRAME, NO_DEED } from './clause-doers.js';
+import { likelyGender } from './gender.js';
 
 /**
  * A sentence that opens on "He" or "She" and acts (held-out corpus 2, x14: a litter in Clodius'
@@ -12,9 +12,8 @@ import { FRAME, NO_DEED } from './clause-doers.js';
  * in a said-tag; here a subject pronoun is resolved to a person, but only when nobody else could be
  * meant: exactly one person of a fitting gender named earlier in the same paragraph, no cast member
  * of a fitting gender (anyone on stage may be "he"), no unnamed man or woman told of since the name
- * ("his steward", "a slave"), and no letter, memory, dream or report around the name. A gender the
- * world does not declare is read from the name (a praenomen: a man; a nomen in -ia alone: a
- * woman), else unknown, and an unknown gender fits both pronouns.
+ * ("his steward", "a slave"), and no letter, memory, dream or report around the name. A gender
+ * not known (gender.ts) fits both pronouns.
  */
 
 const PRONOUN = /^\s*(he|she)\b/i;
@@ -27,13 +26,6 @@ const BYSTANDER: Record<Gender, RegExp> = {
 
 /** A pronoun's verb that tells a state or a whereabouts rather than a deed here. */
 const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains)\b/i;
-
-/** A person's gender as the world declares it, else as the name tells it, else unknown. */
-function likelyGender(id: string, index: PersonIndex, ctx: VerifyContext): Gender | undefined {
-  const declared = ctx.packet.cast.find((c) => c.id === id)?.gender ?? ctx.characters?.find((c) => c.id === id)?.gender;
-  const name = index.byId.get(id)?.name ?? '';
-  return genderOf({ name, gender: declared }) ?? (/^\p{Lu}\p{Ll}+ia$/u.test(name.trim()) ? 'female' : undefined);
-}
 
 /** The one person the paragraph before `n` can mean by this pronoun, and the text since their last mention; else null. */
 function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {

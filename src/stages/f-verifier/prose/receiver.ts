@@ -1,9 +1,9 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
-import { genderOf } from '../../../core/forms-of-address.js';
 import type { VerifyContext } from '../context.js';
 import { normalizeCue } from '../dialogue.js';
 import { GROUP } from './compliance.js';
 import { deedOf } from './deeds.js';
+import { likelyGender } from './gender.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 
@@ -34,13 +34,11 @@ export function leftWithout(app: PacketInstruction, r: Reading): Set<string> {
 const PRONOUN_SUBJECT = /^[\s,]*(?:(?:then|now|so|and|still|\p{L}+ly),?\s+)*(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
 
 /**
- * Whether "he" or "she" can mean this person: the packet's gender, else male for a name with a
- * praenomen (core/forms-of-address). "He" needs a man; "she" anyone not known to be one (the corpus
- * packets declare no gender, and women's names carry no praenomen).
+ * Whether "he" or "she" can mean this person (gender.ts): "he" needs a man; "she" anyone not known
+ * to be one (the corpus packets declare no gender, and women's names carry no praenomen).
  */
-function fits(id: string, pronoun: string, ctx: VerifyContext): boolean {
-  const c = ctx.packet.cast.find((x) => x.id === id) ?? ctx.characters?.find((x) => x.id === id);
-  const g = c ? genderOf(c) : undefined;
+function fits(id: string, pronoun: string, r: Reading, ctx: VerifyContext): boolean {
+  const g = likelyGender(id, r.index, ctx);
   return pronoun.toLowerCase() === 'he' ? g === 'male' : g !== 'male';
 }
 
@@ -62,7 +60,7 @@ function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): s
     const d = n ? deedOf(n) : null;
     const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.map((m) => m.id))] : [];
     if (ids.length > 1) return null;
-    if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, ctx)) return ids[0];
+    if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, r, ctx)) return ids[0];
   }
   return null;
 }
