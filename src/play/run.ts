@@ -12,7 +12,7 @@ import { diag } from '../diagnostics/index.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
-import { fileSessionStore } from './store.js';
+import { fileSessionStore, type SessionStore } from './store.js';
 import { brokenUtf8Notice, utf8CheckedLines } from './input.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 
@@ -94,6 +94,17 @@ async function refuseUncanonizable(root: string, season: number): Promise<void> 
   await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
 }
 
+/**
+ * `<principal>-NNN`, numbered from the count of sessions, past any id a --session already took
+ * (cicero-002 named by hand would otherwise refuse the second plain `play`, AUR7107).
+ */
+function defaultSessionId(store: SessionStore, principal: string): string {
+  for (let n = store.list().length + 1; ; n++) {
+    const id = `${principal}-${String(n).padStart(3, '0')}`;
+    if (!store.exists(id)) return id;
+  }
+}
+
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
   const store = fileSessionStore(root);
   const { config } = loadConfigOrThrow(root);
@@ -122,7 +133,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   } else {
     const { world, packet, setup } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
-    const id = o.session ?? `${setup.principal}-${String(store.list().length + 1).padStart(3, '0')}`;
+    const id = o.session ?? defaultSessionId(store, setup.principal);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
