@@ -65,6 +65,8 @@ async function setupFor(root: string, o: PlayOptions) {
   const mode = (o.mode ?? 'turn_limited') as CompletionMode;
   if (!COMPLETION_MODES.includes(mode)) throw new AureusError(`--mode ${o.mode}: expected ${COMPLETION_MODES.join(', ')}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--mode', value: String(o.mode).slice(0, 80) || '""', expected: `one of ${COMPLETION_MODES.join(', ')}`, example: 'e.g. --mode open (you end the scene with /end)' })] });
   if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: '--mode objective', needed: '--objective <key>', example: 'e.g. --objective accusation_made' })] });
+  // Only --mode objective ends on it: in another mode the flag would do nothing, silently.
+  if (mode !== 'objective' && o.objective) throw new AureusError(`--objective cannot be used with --mode ${mode}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7012', { option: '--objective', other: `--mode ${mode}`, reason: 'only --mode objective ends the scene on it', fix: `add --mode objective, or drop --objective` })] });
   let packet;
   if (o.scene) packet = findScenePacket(root, o.scene).packet;
   else if (o.at) {
