@@ -43,7 +43,7 @@ applies to the first episode only. An interrupted commit recovered at the start 
 Examples:
   $ aureus season run --count 3             three episodes offline (CI's command)
   $ aureus season run --count 2 --json      one JSON object with every episode's summary
-  $ aureus season run --count 10 --batch     ten episodes through the Message Batches API (half price)
+  $ aureus season run --count 10 --batch    ten episodes through the Message Batches API (half price)
   $ aureus season run --count 5 --max-cost 2.50 --cache-ttl 1h
                                             five episodes for at most $2.50, the prompt cache kept an hour`,
     );
