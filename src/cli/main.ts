@@ -124,10 +124,25 @@ function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
   const { path, rest } = commandPath(program, argv);
   const group = path.at(-1)!;
   const target = rest[1];
+  const deeper = helpIntoGroup(group, argv, rest);
+  if (deeper) return helpOfUnknownAsCommand(program, deeper);
   if (rest[0] !== 'help' || target === undefined || rest.length > 2 || !group.commands.length) return argv;
   if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) return argv;
   const at = argv.lastIndexOf('help');
   return [...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
+/**
+ * `aureus help season run`: commander's `help` takes one name and printed the season group's help
+ * (exit 0, `run` ignored, so `help episode rn` too). Said as `aureus season help run`, whose help
+ * commander gives (and whose unknown name the caller makes exit 2). Undefined when not that form.
+ */
+function helpIntoGroup(group: Command, argv: string[], rest: string[]): string[] | undefined {
+  if (rest[0] !== 'help' || rest.length < 3) return undefined;
+  const sub = group.commands.find((c) => c.name() === rest[1] || c.aliases().includes(rest[1]!));
+  const at = argv.indexOf('help');
+  if (!sub?.commands.length || argv[at + 1] !== rest[1]) return undefined;
+  return [...argv.slice(0, at), rest[1]!, 'help', ...argv.slice(at + 2)];
 }
 
 /**

@@ -3,7 +3,7 @@ import { addToPacket } from './context.js';
 import { HELP, type PlayAction } from './directives.js';
 import type { PlayDeps } from './session.js';
 import type { PlayState } from './state.js';
-import { BEATS, type TurnRecord } from './types.js';
+import { BEATS, type Beat, type TurnRecord } from './types.js';
 
 /** What an action may touch: the session's own recorder, never its internals. */
 export interface SessionControl {
@@ -39,7 +39,14 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
     case 'beat': {
       const b = a.text.toLowerCase();
       if (!(BEATS as readonly string[]).includes(b)) return fail(`"${a.text}" is not a beat (${BEATS.join(', ')})`);
+      // Yours is answered as /note is; a beat the scene is at or past would be recorded and change
+      // nothing, silently. A model's directive stays as it was (recorded, unanswered).
+      if (a.source !== 'directive') {
+        const at = s.director.current_beat;
+        if (BEATS.indexOf(b as Beat) <= BEATS.indexOf(at)) return fail(`the scene is already at ${at}${b === at ? '' : `, past ${b}`}`);
+      }
       rec(b, `beat ${b} reached`);
+      if (a.source !== 'directive') c.deps.info(`beat ${b} reached`);
       return;
     }
     case 'scene':

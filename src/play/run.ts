@@ -12,7 +12,7 @@ import { diag } from '../diagnostics/index.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
-import { fileSessionStore } from './store.js';
+import { fileSessionStore, type SessionStore } from './store.js';
 import { brokenUtf8Notice, utf8CheckedLines } from './input.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 
@@ -65,6 +65,8 @@ async function setupFor(root: string, o: PlayOptions) {
   const mode = (o.mode ?? 'turn_limited') as CompletionMode;
   if (!COMPLETION_MODES.includes(mode)) throw new AureusError(`--mode ${o.mode}: expected ${COMPLETION_MODES.join(', ')}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--mode', value: String(o.mode).slice(0, 80) || '""', expected: `one of ${COMPLETION_MODES.join(', ')}`, example: 'e.g. --mode open (you end the scene with /end)' })] });
   if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: '--mode objective', needed: '--objective <key>', example: 'e.g. --objective accusation_made' })] });
+  // Only --mode objective ends on it: in another mode the flag would do nothing, silently.
+  if (mode !== 'objective' && o.objective) throw new AureusError(`--objective cannot be used with --mode ${mode}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7012', { option: '--objective', other: `--mode ${mode}`, reason: 'only --mode objective ends the scene on it', fix: `add --mode objective, or drop --objective` })] });
   let packet;
   if (o.scene) packet = findScenePacket(root, o.scene).packet;
   else if (o.at) {
@@ -92,6 +94,17 @@ async function refuseUncanonizable(root: string, season: number): Promise<void> 
   resolveLexicon(root);
   if (hasPendingCommits(root)) return;
   await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
+}
+
+/**
+ * `<principal>-NNN`, numbered from the count of sessions, past any id a --session already took
+ * (cicero-002 named by hand would otherwise refuse the second plain `play`, AUR7107).
+ */
+function defaultSessionId(store: SessionStore, principal: string): string {
+  for (let n = store.list().length + 1; ; n++) {
+    const id = `${principal}-${String(n).padStart(3, '0')}`;
+    if (!store.exists(id)) return id;
+  }
 }
 
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
@@ -122,7 +135,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   } else {
     const { world, packet, setup } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
-    const id = o.session ?? `${setup.principal}-${String(store.list().length + 1).padStart(3, '0')}`;
+    const id = o.session ?? defaultSessionId(store, setup.principal);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);

@@ -46,6 +46,19 @@ describe.skipIf(!builtCli())('command groups and help as usage errors', () => {
       expect(r.stdout + r.stderr, argv.join(' ')).toContain('Usage: aureus');
     }
   });
+
+  it('help of a subcommand by its whole name (help season run) is that subcommand\'s help; an unknown one is exit 2', async () => {
+    const cwd = tempDir();
+    for (const [group, sub] of [['season', 'run'], ['episode', 'run'], ['scene', 'verify']]) {
+      const r = await spawnCli(['help', group!, sub!], cwd);
+      expect(r.code, `help ${group} ${sub}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, `help ${group} ${sub}`).toContain(`Usage: aureus ${group} ${sub} [options]`);
+    }
+    const typo = await spawnCli(['help', 'episode', 'rn'], cwd);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("error: unknown command 'rn'");
+    expect(typo.stderr).toContain('(Did you mean run?)');
+  });
 });
 
 /**

@@ -148,4 +148,17 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(r2.stdout).toMatch(/\[canon\] commit [0-9a-f]{10}: accepted p1/);
     expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('2');
   });
+
+  it('--objective without --mode objective (which alone ends on it) is a usage error, nothing written', async () => {
+    const w = copyRepo(base(), 'play-bad-objective');
+    for (const mode of [[], ['--mode', 'open']]) {
+      const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', ...mode, '--objective', 'accusation_made', '--session', 'o1'], w, 'I accuse you!\n/end\n');
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('AUR7012 --objective cannot be used with --mode');
+      expect(fs.existsSync(path.join(w, '.aureus/sessions/o1'))).toBe(false);
+    }
+    const ok = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'objective', '--objective', 'accusation_made', '--session', 'o2'], w, 'I accuse you!\n');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('Scene complete (objective_met)');
+  });
 });

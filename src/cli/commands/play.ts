@@ -17,7 +17,7 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .option('--objective <key>', 'objective flag for --mode objective (e.g. accusation_made)')
     .option('--session <id>', 'session id (default <principal>-NNN)')
     .option('--seed <s>', 'seed of the offline provider (default: the session id)')
-    .option('--resume <session>', 'continue a session from its last turn')
+    .option('--resume <session>', 'continue a session from its last turn (its scene, principal, mode, turns and seed)')
     .option('--brief-budget <tokens>', "the Director's brief token budget (default: play.brief_budget in aureus.config.yaml, 500)")
     .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice (default: play.max_input, 2000)')
     .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done; error, last, if it fails after its first event')
@@ -32,7 +32,8 @@ Examples:
   $ aureus play --as cicero --scene s01e01/SC03 --mode beat_gated
   $ printf 'Where were you last night?\\n/note Catiline lies about Faesulae\\n' | aureus play --as cicero --at forum --with catiline --json
   $ aureus play --resume cicero-001`)
-    .action(async (o: Record<string, string | boolean | undefined>) => {
+    .action(async (o: Record<string, string | boolean | undefined>, cmd: Command) => {
+      await refuseSceneFlagsOnResume(cmd);
       const c = ctx();
       // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
       await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
@@ -66,4 +67,31 @@ Examples:
         printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED, diagnostics }));
       }
     });
+}
+
+/** What a session keeps from its start: with --resume these would be ignored, so they are refused. */
+const KEPT_BY_SESSION = new Set(['as', 'scene', 'at', 'with', 'mode', 'turns', 'objective', 'session', 'seed']);
+
+/**
+ * `--resume` plays the scene the session started with (its principal, cast, mode, turn budget and
+ * seed are in its log): a flag given to change one would do nothing, silently. A usage error
+ * instead, before anything is read or written; --brief-budget, --max-input and --json still apply.
+ */
+async function refuseSceneFlagsOnResume(cmd: Command): Promise<void> {
+  if (cmd.getOptionValue('resume') === undefined) return;
+  const given = cmd.options.filter((opt) => KEPT_BY_SESSION.has(opt.attributeName()) && cmd.getOptionValueSource(opt.attributeName()) === 'cli');
+  if (!given.length) return;
+  const flag = given[0]!.long!;
+  const { diag } = await import('../../diagnostics/index.js');
+  throw new AureusError(`${flag} cannot be used with --resume`, {
+    exitCode: ExitCode.USAGE,
+    diagnostics: [
+      diag('AUR7012', {
+        option: flag,
+        other: '--resume',
+        reason: 'a session keeps the principal, scene, mode, turns and seed it started with',
+        fix: `drop ${given.map((x) => x.long).join(', ')}; for other settings start a new session (aureus play --as <id> …)`,
+      }),
+    ],
+  });
 }

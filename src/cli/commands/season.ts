@@ -8,7 +8,7 @@ import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode
 import type { ConfigOverrides } from '../../config/types.js';
 import type { CostGuard } from '../../providers/cost-guard.js';
 import type { RunWarnings } from '../progress.js';
-import { AureusError, ExitCode } from '../../errors.js';
+import { AureusError, ExitCode, isAureusError } from '../../errors.js';
 
 type SeasonFlags = RunFlags & { count: string; batch?: boolean };
 
@@ -43,7 +43,7 @@ applies to the first episode only. An interrupted commit recovered at the start 
 Examples:
   $ aureus season run --count 3             three episodes offline (CI's command)
   $ aureus season run --count 2 --json      one JSON object with every episode's summary
-  $ aureus season run --count 10 --batch     ten episodes through the Message Batches API (half price)
+  $ aureus season run --count 10 --batch    ten episodes through the Message Batches API (half price)
   $ aureus season run --count 5 --max-cost 2.50 --cache-ttl 1h
                                             five episodes for at most $2.50, the prompt cache kept an hour`,
     );
@@ -82,8 +82,26 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
     // command's failure document (README, Exit codes).
     if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: warningsJson(warnings) });
     else printWarnings(c, early.unsaid(warnings));
+    await sayWhatFinishes(c, e, count, done);
     throw e;
   }
+}
+
+/**
+ * After a failure that left some of the episodes asked committed: which they are and the --count
+ * that finishes the season, since the same command again would compile all N anew (each run counts
+ * its own episodes), and the failure's own hint speaks only of the episode it stopped.
+ */
+async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, done: EpisodeRunSummary[]): Promise<void> {
+  const committed = done.filter((s) => s.status !== 'staged').map((s) => s.episode);
+  if (!committed.length || committed.length >= count) return;
+  const { diag } = await import('../../diagnostics/index.js');
+  const stay = committed.length === 1 ? 'stays' : 'stay';
+  const note = diag('AUR6028', { done: committed.length, count, stay, episodes: committed.join(', '), rest: count - committed.length });
+  // Said after the failure's own diagnostics (main prints them); the --json document is already out,
+  // so its codes stay the failure's.
+  if (isAureusError(e)) e.diagnostics.push(note);
+  else printWarnings(c, [note]);
 }
 
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
