@@ -89,7 +89,7 @@ function hasVerb(text: string): boolean {
  * first comma followed by a verb, with a relative clause's own verb before it. None runs past
  * ASIDE_MAX characters, a clause or sentence end, or a quotation.
  */
-function pastParenthetical(after: string): string {
+export function pastParenthetical(after: string): string {
   const o = ASIDE_OPEN.exec(after);
   if (!o) return after;
   const body = after.slice(o[0].length);
