@@ -284,26 +284,30 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
   });
 });
 
-/** Paraphrases for the doers beyond a sentence's first (held-out corpus 2, x13 and x14): a data file, see its `about`. */
-const BEYOND_FIRST_DOER = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', 'prose-beyond-first-doer.json'), 'utf8')) as {
-  groups: Record<string, string>;
-  cases: { group: string; scene: string; hard: string[]; body: string }[];
-};
-
-describe('doers beyond the first of a sentence (held-out corpus 2, x13 and x14)', () => {
-  it('puts every case in a group it names', () => {
-    for (const c of BEYOND_FIRST_DOER.cases) expect(Object.keys(BEYOND_FIRST_DOER.groups), c.body).toContain(c.group);
-  });
-  for (const [group, title] of Object.entries(BEYOND_FIRST_DOER.groups)) {
-    it(title, () => {
-      for (const { scene, hard, body } of BEYOND_FIRST_DOER.cases.filter((c) => c.group === group)) {
-        const f = findings(scene, body);
-        // A must-not case raises nothing at all, not even a soft finding.
-        expect(hard.length ? codes(f) : f, body).toEqual(hard);
-      }
+/** Paraphrases in a data file (see its `about`): each case's hard codes, or no finding at all, by group. */
+function describeParaphrases(title: string, file: string): void {
+  const data = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', file), 'utf8')) as {
+    groups: Record<string, string>;
+    cases: { group: string; scene: string; hard: string[]; body: string }[];
+  };
+  describe(title, () => {
+    it('puts every case in a group it names', () => {
+      for (const c of data.cases) expect(Object.keys(data.groups), c.body).toContain(c.group);
     });
-  }
-});
+    for (const [group, about] of Object.entries(data.groups)) {
+      it(about, () => {
+        for (const { scene, hard, body } of data.cases.filter((c) => c.group === group)) {
+          const f = findings(scene, body);
+          // A must-not case raises nothing at all, not even a soft finding.
+          expect(hard.length ? codes(f) : f, body).toEqual(hard);
+        }
+      });
+    }
+  });
+}
+
+describeParaphrases('doers beyond the first of a sentence (held-out corpus 2, x13 and x14)', 'prose-beyond-first-doer.json');
+describeParaphrases('quotations over sentences, future time, asides before the verb (held-out corpus 3, y03 and y16)', 'prose-quotes-asides.json');
 
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {

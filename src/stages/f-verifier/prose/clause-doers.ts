@@ -1,6 +1,6 @@
 import type { Mention } from './names.js';
 import type { Narration } from './deeds.js';
-import { subjectVerb, type Subject } from './subjects.js';
+import { pastParenthetical, subjectVerb, type Subject } from './subjects.js';
 
 /**
  * Doers beyond a sentence's first (held-out corpus 2, x13): deedOf reads one doer per sentence,
@@ -23,18 +23,23 @@ export const FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*
 /** A future, a condition or a habit in the sentence: the deed is not happening here and now. */
 const NOT_NOW = /\b(?:will|would|shall|should|could|might|may|must|can|cannot|can't|won't|wouldn't|always|never|usually|often|every time|whenever|used to|once again|no longer)\b/i;
 /** Verbs that are no deed on stage: saying, writing or thinking (a quotation), a state, lying dead. */
-export const NO_DEED = /^\s*(?:,[^,]{1,60},\s*)?(?:\w+ly\s+)?(?:says|writes|thinks|believes|knows|claims|argues|insists|holds|wants|wishes|hopes|fears|likes|puts it|lies|rests|sleeps|haunts|remains|stands (?:accused|condemned|charged|outlawed|convicted)|waits? (?:in|at) (?:his|the) (?:grave|tomb))\b/i;
+const NO_DEED = /^\s*(?:\w+ly\s+)?(?:says|writes|thinks|believes|knows|claims|argues|insists|holds|wants|wishes|hopes|fears|likes|puts it|lies|rests|sleeps|haunts|remains|stands (?:accused|condemned|charged|outlawed|convicted)|waits? (?:in|at) (?:his|the) (?:grave|tomb))\b/i;
+
+/** Whether the words after a name or a pronoun begin with a verb that is no deed, there or past an aside on it (subjects.ts). */
+export function noDeed(after: string): boolean {
+  return NO_DEED.test(after) || NO_DEED.test(pastParenthetical(after));
+}
 
 /** The subject reading of one mention on its own: as its clause's subject, else as the antecedent of a relative clause. */
 function asSubject(n: Narration, m: Mention): Subject | null {
   const before = n.narr.slice(0, m.start);
   if (FRAME.test(before)) return null;
   const after = n.narr.slice(m.end);
-  const own = NO_DEED.test(after) ? null : ownClause(n, m, before);
+  const own = noDeed(after) ? null : ownClause(n, m, before);
   if (own?.sure || !RELATIVE.test(after)) return own;
   // "Catiline, who leans in": the relative clause's verb is his deed ("who had died" is none).
   const rest = after.replace(RELATIVE, ' ');
-  const rel = NO_DEED.test(rest) ? null : subjectVerb(m.text + rest, [{ id: m.id, start: 0, end: m.text.length, text: m.text }], n.away);
+  const rel = noDeed(rest) ? null : subjectVerb(m.text + rest, [{ id: m.id, start: 0, end: m.text.length, text: m.text }], n.away);
   return rel?.sure ? rel : (own ?? rel);
 }
 

@@ -3,7 +3,7 @@ import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import type { PersonIndex } from './names.js';
 import { subjectVerb, type Subject } from './subjects.js';
-import { FRAME, NO_DEED } from './clause-doers.js';
+import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
 
 /**
@@ -58,7 +58,7 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
   if (ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id)) || a.since.some((t) => BYSTANDER[want].test(t))) return null;
   const end = pr.index + pr[0].length;
   // "He is at the baths", "she keeps a house": where or how someone is, off stage as often as on it.
-  if (NO_DEED.test(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
+  if (noDeed(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
   const s = subjectVerb(n.narr, [{ id: a.id, start: end - pr[1].length, end, text: pr[1] }], n.away);
   return s && !s.offstage ? s : null;
 }

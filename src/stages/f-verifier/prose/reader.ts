@@ -35,6 +35,21 @@ const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
 const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
 
+/**
+ * A sentence of a line with the quotation it is in closed on both sides: a quote opened in an earlier
+ * sentence ("The rest," says Crassus, "you will pay in a different coin. Cicero speaks…") runs on
+ * until its closing mark, so the sentences inside it are speech, not narration. `open`: whether a
+ * quotation is open where the sentence starts; a straight quote mark opens or closes one, a curly one
+ * says which. The reader splits the text at line ends, and each line is a paragraph, so a quotation
+ * still open at a line's end closes there; a quote that runs on into the next paragraph opens it
+ * again with its own mark (English typography), which is read as an opening mark: the same reading.
+ */
+function quotedAlone(s: string, open: boolean): { text: string; open: boolean } {
+  let now = open;
+  for (const ch of s) now = ch === '"' ? !now : ch === '“' ? true : ch === '”' ? false : now;
+  return { text: `${open ? '“' : ''}${s}${now ? '”' : ''}`, open: now };
+}
+
 /** The named speaker of a said-tag in a sentence with a quote (`ms`: its mentions). */
 function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boolean } | null {
   for (const m of ms) {
@@ -51,12 +66,16 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
  * `chain` holds the reading order's last narration sentence (a pronoun's speaker is found before it).
  */
 function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }): void {
+  // A line is a paragraph: it opens outside any quotation (see quotedAlone).
+  let open = false;
   for (const s of sentencesOf(text)) {
-    const hasQuote = /["“]/.test(s);
-    const narr = s.replace(QUOTE, '"…"');
+    const q = quotedAlone(s, open);
+    open = q.open;
+    const hasQuote = /["“]/.test(q.text);
+    const narr = q.text.replace(QUOTE, '"…"');
     const mentions = findMentions(narr, r.index);
     r.sentences.push({ line, text: s, kind: 'narration', mentions });
-    for (const q of s.matchAll(QUOTE)) r.sentences.push({ line, text: q[1], kind: 'speech', mentions: findMentions(q[1], r.index) });
+    for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index) });
     const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
     const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
     const away = privatePlacesAway(narr, ctx, isPerson);

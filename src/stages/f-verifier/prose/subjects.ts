@@ -8,8 +8,11 @@ const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|w
 const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /** Words between a name and its verb that do not change who acts. */
 const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
-/** An apposition ("Caesar, the great hope of the optimates, rises"). */
-const APPOSITION = /^\s*,\s*[^,]{1,60},\s*/;
+/**
+ * A future time of the doer's deed: told ahead, not done here ("speaks in the Forum the day after
+ * tomorrow", "next week, Crassus opens"). Not one the deed is done now for ("for tomorrow's vote").
+ */
+const FUTURE = /(?<!\b(?:for|until|till|before|by|from)\s+(?:the\s+day\s+after\s+)?)\b(?:tomorrow(?!['’])|next (?:week|month|year|market[- ]day)|in (?:a|one|two|three|four|five|six|seven|ten|a few) (?:days?|weeks?|months?)(?:['’]s?)? time)\b/i;
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
 const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
@@ -64,6 +67,50 @@ export function plainNextWord(text: string): string | null {
   return /^([A-Za-z]+)\s/.exec(text.trim())?.[1].toLowerCase() ?? null;
 }
 
+/** A parenthetical's opening mark right after a name: a comma, a dash, a bracket. */
+const ASIDE_OPEN = /^\s*(,|—|–|--|\()\s*/;
+/** What a parenthetical never runs past: a sentence or clause end, a quotation. */
+const ASIDE_STOP = /[;:.!?"“”…]/;
+/** How far a parenthetical may run: a long relative clause is some 70 characters, and one of 160 is no aside. */
+const ASIDE_MAX = 160;
+const RELATIVE_PRONOUN = /^(?:who|whom|whose|which)\b/i;
+
+/** Whether some word of `text` is tagged a verb (a relative clause has its own). */
+function hasVerb(text: string): boolean {
+  const docs = (tagsOnly(`${text.trim()}.`) as unknown as { docs: { tags: Set<string> }[][] }).docs;
+  return docs.flat().some((t) => t.tags.has('Verb'));
+}
+
+/**
+ * The words after a name past a parenthetical on it: a relative clause ("Caesar, who has let himself
+ * in through the garden, takes the stool"), an appositive ("Caesar, the great hope of the optimates,
+ * rises"), an aside in dashes or brackets. A bracket or a dash ends at its closing mark. A comma can
+ * close the aside or sit inside it ("who, as always, has let himself in,"), so the aside ends at the
+ * first comma followed by a verb, with a relative clause's own verb before it. None runs past
+ * ASIDE_MAX characters, a clause or sentence end, or a quotation.
+ */
+export function pastParenthetical(after: string): string {
+  const o = ASIDE_OPEN.exec(after);
+  if (!o) return after;
+  const body = after.slice(o[0].length);
+  const stop = body.slice(0, ASIDE_MAX).search(ASIDE_STOP);
+  const within = stop < 0 ? body.slice(0, ASIDE_MAX) : body.slice(0, stop);
+  if (o[1] !== ',') {
+    const e = within.indexOf(o[1] === '(' ? ')' : o[1]);
+    return e > 0 ? ' ' + body.slice(e + (o[1] === '(' ? 1 : o[1].length)).replace(/^\s*,/, '') : after;
+  }
+  const ends = [...within.matchAll(/,/g)].map((x) => x.index!).filter((i) => i > 0);
+  const relative = RELATIVE_PRONOUN.test(body);
+  for (const i of ends) {
+    const rest = ' ' + body.slice(i + 1);
+    if (relative && !hasVerb(body.slice(0, i).replace(RELATIVE_PRONOUN, ''))) continue;
+    const t = firstTerm(rest.replace(FILLER, ' ').slice(0, 80));
+    if (t?.tags.includes('Verb')) return rest;
+  }
+  // No verb after any comma: the aside is taken to end at the first, and the word after it is no deed.
+  return ends.length ? ' ' + body.slice(ends[0] + 1) : after;
+}
+
 /** Whether the words after a subject begin a present-tense action or presence. */
 function actsNow(after: string): boolean | 'doubtful' {
   // A modal or a state is no deed whatever its tags ("Cicero was", "Crassus owns"): not tagged.
@@ -90,10 +137,11 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
-    after = after.replace(APPOSITION, ' ').replace(FILLER, ' ');
+    after = pastParenthetical(after).replace(FILLER, ' ');
     const a = actsNow(after);
     if (!a) continue;
     const clause = clauseAround(narr, m);
+    if (FUTURE.test(clause)) continue;
     const off = clause.match(OFFSTAGE)?.[0] ?? away.find((a) => clause.includes(a));
     return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
   }
