@@ -9,6 +9,9 @@ import { playScript } from './support.js';
 /** The Actor on Sonnet 4.5, a model at its end-of-life (AUR4010), made usable as a user would. */
 const SONNET_45_WRITER = 'provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\neffort:\n  writer: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n';
 
+/** The Actor (a streamed call) and the beat classifier (director, not streamed) both on Sonnet 4.5. */
+const SONNET_45_BOTH = 'provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\n  director: claude-sonnet-4-5\neffort:\n  writer: null\n  director: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n';
+
 const ANSWER = JSON.stringify({ speaker: 'catiline', dialogue: 'Ask Crassus.', action: 'smiles', internal: 'He knows.', mood: 'calm', tension_shift: 0.1 });
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '2'];
 
@@ -18,9 +21,9 @@ const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '
  */
 describe.skipIf(!builtCli())("aureus play says the config's warnings", () => {
   const { server, base, env } = usePlayModel('play-config-warnings');
-  const world = (label: string) => {
+  const world = (label: string, config = SONNET_45_WRITER) => {
     const w = copyRepo(base(), label);
-    fs.writeFileSync(path.join(w, 'aureus.config.yaml'), SONNET_45_WRITER);
+    fs.writeFileSync(path.join(w, 'aureus.config.yaml'), config);
     git(w, 'commit', '-qam', 'sonnet 4.5 for the writer');
     return w;
   };
@@ -48,5 +51,17 @@ describe.skipIf(!builtCli())("aureus play says the config's warnings", () => {
     const resumed = await playScript(['play', '--resume', 'ej'], w, 'Answer me!\n', env());
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toMatch(/^aureus\.config\.yaml\n {2}\/models\/writer: warning AUR4010 [^\n]*\n {4}hint: [^\n]*\naureus: resuming ej after turn 1\n/);
+  });
+
+  it("the SDK's own per-call deprecation warning stays out of stderr, streamed or not: AUR4010 is said once", async () => {
+    server.handler = playHandler('complication', () => steps.ok(ANSWER));
+    const w = world('play-eol-sdk', SONNET_45_BOTH);
+    const r = await playScript([...ARGS, '--session', 'sdk'], w, 'Catiline, what are you planning?\nAnswer me!\n', env());
+    expect(r.code, r.stderr).toBe(0);
+    // Four calls to the model the SDK lists as deprecated: two Actor streams, two beat classifications.
+    expect(server.requests.filter((q) => q.body?.model === 'claude-sonnet-4-5').map((q) => (isActor(q) ? 'actor' : 'beat')).sort()).toEqual(['actor', 'actor', 'beat', 'beat']);
+    expect(r.stderr.match(/AUR4010/g)).toHaveLength(1);
+    expect(r.stderr).toContain('warning AUR4010 model "claude-sonnet-4-5" (used for director, writer)');
+    expect(r.stderr).not.toMatch(/is deprecated and will reach end-of-life|Please migrate to a newer model/);
   });
 });
