@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../stages/write-verify/helpers.js';
+import { fileSessionStore } from '../../src/play/store.js';
+import type { AureusError } from '../../src/errors.js';
 
 /**
  * A play session's log (.aureus/sessions/<id>/turns.jsonl) is a file on disk: empty, truncated or
@@ -185,5 +187,25 @@ describe('session list: a bad log is marked, the good ones are listed (exit 0, a
       { session: 'b-empty', principal: null, scene: null, turns: null, state: 'unreadable', problem: 'no start record: the file is empty' },
     ]);
     expect(r.err).toContain('warning AUR6204 session b-empty');
+  });
+});
+
+describe('a session id that is not valid: a hint the command can follow (AUR7106)', () => {
+  it('session show and play --resume point to `aureus session list`; a new session is named with --session', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    for (const argv of [['session', 'show', 'NOPE'], ['play', '--resume', 'NOPE']]) {
+      const r = await run(...argv);
+      expect([r.rc, r.err], argv.join(' ')).toEqual([2, expect.stringContaining('error AUR7106 session id "NOPE" is not valid')]);
+      expect(r.err, argv.join(' ')).toContain('hint: no session can have that id: `aureus session list` names them');
+      expect(r.err, argv.join(' ')).not.toContain('--session');
+    }
+    const named = (() => {
+      try {
+        fileSessionStore(root).create('Bad!');
+      } catch (e) {
+        return (e as AureusError).diagnostics;
+      }
+    })();
+    expect(named).toEqual([expect.objectContaining({ code: 'AUR7106', hint: 'e.g. --session cicero-forum' })]);
   });
 });
