@@ -68,6 +68,14 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     expect(r.err).toContain('hint: the session was created but nothing was written to it');
   });
 
+  it('the header counts turns as they read ("1 turn"); the evaluation keeps the words its log stored', async () => {
+    session('s5', GOOD);
+    const r = await run('session', 'show', 's5');
+    expect(r.rc, r.err).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('session s5: cicero at forum (PLAY), 1 turn, beat establishment');
+    expect(r.out).toContain('evaluation: Marcus Tullius Cicero played 1 turn(s) at');
+  });
+
   it('a field of the wrong type: the line, the column of the value, the pointer, what was expected', async () => {
     const line = LINES[2]!.replace('"id":"t0002"', '"id":2');
     expect(line).not.toBe(LINES[2]);
@@ -168,7 +176,7 @@ describe('session list: a bad log is marked, the good ones are listed (exit 0, a
     expect(r.err).not.toContain('internal error');
     const rows = r.out.trimEnd().split('\n');
     expect(rows).toHaveLength(4);
-    expect(rows[0]).toMatch(/^a-good\s+cicero\s+PLAY\s+1 turns {2}complete$/);
+    expect(rows[0]).toMatch(/^a-good\s+cicero\s+PLAY\s+1 turn {3}complete$/);
     expect(rows[1]).toMatch(/^b-empty\s+unreadable: no start record: the file is empty$/);
     expect(rows[2]).toMatch(/^c-typed\s+unreadable: line 3:\d+ \/id: wrong type: expected a string, got integer 2$/);
     expect(rows[3]).toMatch(new RegExp(`^d-cut\\s+unreadable: line ${LINES.length}:${CUT.length + 1}: invalid JSON: unexpected end of the file`));
