@@ -19,17 +19,25 @@ export { STAGE_ORDER, STAGE_TITLES, SilentProgress, type ProgressSink, type Scen
  * (or of the season), and none twice. With --json nothing is said early: the JSON lists them all.
  */
 export class RunWarnings {
-  private readonly said = new Set<Diagnostic>();
+  private readonly said = new Set<string>();
   constructor(private readonly print: (warnings: Diagnostic[]) => void) {}
   say(warnings: Diagnostic[]): void {
     if (!warnings.length) return;
     this.print(warnings);
-    for (const w of warnings) this.said.add(w);
+    for (const w of warnings) this.said.add(sameWarning(w));
   }
-  /** Of a run's warnings, those not said yet. */
+  /**
+   * Of a run's warnings, those not said yet. Told apart by what the reader sees, not by object: a
+   * step that reads the config again (`scene rewrite`'s restage) makes its AUR4010 anew.
+   */
   unsaid(warnings: Diagnostic[]): Diagnostic[] {
-    return warnings.filter((w) => !this.said.has(w));
+    return warnings.filter((w) => !this.said.has(sameWarning(w)));
   }
+}
+
+/** A warning as its reader sees it: code, where and message. */
+function sameWarning(d: Diagnostic): string {
+  return JSON.stringify([d.code, d.file, d.pointer, d.line, d.column, d.message]);
 }
 
 /**

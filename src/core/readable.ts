@@ -30,6 +30,14 @@ export function roundForReader(n: number, decimals = 2): number {
   return r === 0 ? 0 : Math.sign(n) * r;
 }
 
+/**
+ * A noun as a count of it reads: "turn" for 1, "turns" otherwise (0 turns, 3 turns); `many` for a
+ * plural that is not one + s. The one pluralising helper: write `${n} ${plural(n, 'turn')}`.
+ */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return n === 1 ? one : many;
+}
+
 /** A number as text for a reader: rounded once, trailing zeros dropped ("0.15", "3", "-0.5"). */
 export function formatNumber(n: number, decimals = 2): string {
   return String(roundForReader(n, decimals));

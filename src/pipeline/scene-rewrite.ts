@@ -4,6 +4,7 @@ import type { Finding, SceneAttempt } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import type { ConfigOverrides } from '../config/types.js';
 import type { ConfigFile } from '../config/load.js';
+import type { Diagnostic } from '../diagnostics/index.js';
 import { renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-writer/prompt.js';
 import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier/critic.js';
 import { planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
@@ -26,7 +27,20 @@ export interface RewriteResult {
   findings: Finding[];
 }
 
-export async function rewriteScene(o: { root: string; world: World; scene: string; note?: string; overrides?: ConfigOverrides; configFile?: ConfigFile; env?: NodeJS.ProcessEnv; signal?: AbortSignal }): Promise<RewriteResult> {
+export interface RewriteOptions {
+  root: string;
+  world: World;
+  scene: string;
+  note?: string;
+  overrides?: ConfigOverrides;
+  configFile?: ConfigFile;
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Told the config's warnings (a model at its end-of-life, AUR4010) before the first model call. */
+  onWarnings?: (list: Diagnostic[]) => void;
+}
+
+export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   const st = loadStaged(o.root);
   const id = sceneIdOf(st, o.scene);
   requireUnpinned(st, id);
@@ -38,7 +52,11 @@ export async function rewriteScene(o: { root: string; world: World; scene: strin
 
   // The config file as the caller's validation read it (else read here), with the flags over it.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
-  const { config } = configOrThrow(resolveConfig(o.configFile ?? readConfigFile(o.root), o.overrides));
+  const loaded = configOrThrow(resolveConfig(o.configFile ?? readConfigFile(o.root), o.overrides));
+  const { config } = loaded;
+  // They concern the calls this rewrite makes: said now, as `episode run` and `episode plan` say them.
+  const configWarnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
+  if (configWarnings.length) o.onWarnings?.(configWarnings);
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));

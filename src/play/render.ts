@@ -1,3 +1,4 @@
+import { plural } from '../core/readable.js';
 import type { PlayEvent } from './types.js';
 
 /**
@@ -38,7 +39,7 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
       return { out: lines.join('\n') + '\n' };
     }
     case 'done':
-      return { out: `\nsession ${e.session} saved (${e.turns} turn(s)); show it with \`aureus session show ${e.session}\`\n` };
+      return { out: `\nsession ${e.session} saved (${e.turns} ${plural(e.turns, 'turn')}); show it with \`aureus session show ${e.session}\`\n` };
   }
 }
 

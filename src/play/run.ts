@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { loadConfigOrThrow } from '../config/index.js';
+import { loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
 import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
@@ -8,7 +8,7 @@ import { hasPendingCommits } from '../pipeline/transaction.js';
 import { refuseUncommittedEdits } from './canonize.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
@@ -38,6 +38,8 @@ export interface PlayIo {
   input: Readable;
   output: Writable;
   terminal: boolean;
+  /** Text mode: diagnostics on stderr, as every command shows them (the config's warnings). */
+  warnings: (list: Diagnostic[]) => void;
   /**
    * Ctrl-C and SIGTERM, whatever the streams are (the CLI's interruptSignal, installed around the
    * session): the first stops the loop once the turn in progress is played (exit 130, resumable),
@@ -107,9 +109,22 @@ function defaultSessionId(store: SessionStore, principal: string): string {
   }
 }
 
+/**
+ * The config's warnings (a model at its end-of-life, AUR4010) concern the calls the session makes:
+ * said before the first one, as `episode run` and `episode plan` say them; with --json as `notice`
+ * events carrying the code.
+ */
+function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
+  const list = loaded.diagnostics.filter((d) => d.severity === 'warning');
+  if (!list.length) return;
+  if (!o.json) return io.warnings(list);
+  for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}${d.hint ? `; hint: ${d.hint}` : ''}` });
+}
+
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
   const store = fileSessionStore(root);
-  const { config } = loadConfigOrThrow(root);
+  const loaded = loadConfigOrThrow(root);
+  const { config } = loaded;
   const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 80 });
   const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
@@ -130,11 +145,15 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     // A complete session plays no more lines: said plainly (exit 0, as the resume of a paused one
     // whose input is empty), so a line piped to it is not taken for a turn that was played.
     if (session.done) emit({ type: 'notice', message: `session ${o.resume} is complete (its scene ended after turn ${session.state.director.turn_count}): nothing was played; \`aureus session show ${o.resume}\` shows it` });
-    else if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+    else {
+      sayConfigWarnings(loaded, o, io, emit);
+      if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+    }
     await session.recover();
   } else {
     const { world, packet, setup } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
+    sayConfigWarnings(loaded, o, io, emit);
     const id = o.session ?? defaultSessionId(store, setup.principal);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);

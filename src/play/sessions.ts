@@ -1,4 +1,5 @@
 import { loadWorldOrThrow, requireWorldFolder } from '../store/load.js';
+import { plural } from '../core/readable.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { characterState, debts, valueHistory, whoKnows } from './query.js';
@@ -85,7 +86,7 @@ export function showSession(root: string, id: string): SessionExport {
 }
 
 export function renderSession(x: SessionExport): string {
-  const lines = [`session ${x.session}: ${x.setup.principal} at ${x.setup.location} (${x.setup.scene}), ${x.director.turn_count} turn(s), beat ${x.director.beat}`, ''];
+  const lines = [`session ${x.session}: ${x.setup.principal} at ${x.setup.location} (${x.setup.scene}), ${x.director.turn_count} ${plural(x.director.turn_count, 'turn')}, beat ${x.director.beat}`, ''];
   for (const t of x.transcript) lines.push(t.speaker === x.setup.principal ? `${t.turn} YOU: ${t.text}` : `${t.turn} ${t.text}`);
   lines.push('', 'proposals:');
   for (const p of x.proposals) lines.push(`  ${p.id} [${p.status}] ${p.reason} (turns ${p.turns.join(', ')})${p.rejection ? ` — ${p.rejection}` : ''}`);

@@ -33,13 +33,18 @@ export const SESSIONS_DIR = path.posix.join(AUREUS_DIR, 'sessions');
 /** The log's path relative to the world root, as diagnostics name it. */
 export const sessionLogRel = (id: string): string => `${SESSIONS_DIR}/${id}/turns.jsonl`;
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+/**
+ * AUR7106's hint, by what the id is for: a new session is named with `play --session`; an id to read
+ * (`session show`, `play --resume`) names no session, and those commands take no --session.
+ */
+const ID_FIX = { name: 'e.g. --session cicero-forum', read: 'no session can have that id: `aureus session list` names them' } as const;
 
 export function fileSessionStore(root: string): SessionStore {
-  const dir = (id: string) => {
-    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7106', { id: id.slice(0, 80) })] });
+  const dir = (id: string, use: keyof typeof ID_FIX = 'name') => {
+    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7106', { id: id.slice(0, 80), fix: ID_FIX[use] })] });
     return path.join(root, SESSIONS_DIR, id);
   };
-  const file = (id: string) => path.join(dir(id), 'turns.jsonl');
+  const file = (id: string, use: keyof typeof ID_FIX = 'name') => path.join(dir(id, use), 'turns.jsonl');
   // Bytes, not text: an append keeps what is there byte for byte, and read() decodes strictly.
   const raw = (id: string): Buffer => {
     try {
@@ -62,7 +67,7 @@ export function fileSessionStore(root: string): SessionStore {
       if (records.length) writeFileAtomic.sync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
     },
     read(id) {
-      if (!fs.existsSync(file(id))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
+      if (!fs.existsSync(file(id, 'read'))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
       const rel = sessionLogRel(id);
       let bytes: Buffer;
       try {

@@ -98,7 +98,8 @@ export type PlayEvent =
    */
   | { type: 'chunk'; turn: string; content: string; reset?: boolean }
   | { type: 'message_complete'; turn: string; content: string; structured: ActorAnswer; director: { turn_count: number; beat: Beat; completion_eligible: boolean } }
-  | { type: 'notice'; message: string }
+  /** `code`: a warning's diagnostic code (the config's, e.g. AUR4010), absent on other notices. */
+  | { type: 'notice'; message: string; code?: string }
   | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }
   /** `scene_findings`: stage F's hard findings that name no proposal (a teleport, …): reported, not binding. */
   | { type: 'canonized'; commit: string | null; accepted: string[]; rejected: Record<string, string>; scene_findings: string[] }

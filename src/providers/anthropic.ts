@@ -6,6 +6,7 @@ import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './
 import { CURRENT_LINEUP } from './models.js';
 import { CallBudget } from './budget.js';
 import { formatNumber } from '../core/readable.js';
+import { withoutSdkDeprecationWarning } from './sdk-warnings.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
 
 /**
@@ -151,7 +152,7 @@ export class AnthropicProvider implements LlmProvider {
   private async createOnce(sdk: Sdk, client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
     let msg: Anthropic.Message;
     try {
-      msg = await client.messages.create({ ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: false }, this.requestOptions(req, signal));
+      msg = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: false }, this.requestOptions(req, signal)));
     } catch (e) {
       // The SDK retries until the headers arrive; a body that breaks after them is ours to retry.
       if (e instanceof sdk.AnthropicError || signal.aborted) throw e;
@@ -161,7 +162,7 @@ export class AnthropicProvider implements LlmProvider {
   }
 
   private async streamOnce(client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
-    const events = await client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal));
+    const events = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal)));
     // A new attempt: whatever an earlier, cut-off attempt told the caller's sink is void.
     req.stream?.restart();
     let text = '';

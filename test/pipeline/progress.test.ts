@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runEpisode } from '../../src/pipeline/run-episode.js';
 import type { ProgressSink, SceneCounts } from '../../src/pipeline/progress.js';
-import type { Diagnostic } from '../../src/diagnostics/index.js';
+import { diag, type Diagnostic } from '../../src/diagnostics/index.js';
+import { RunWarnings } from '../../src/cli/progress.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
 import { steps } from '../support/fake-anthropic-server.js';
@@ -120,5 +121,28 @@ describe("the config's warnings reach a run, not only `validate`", () => {
     const r = await cli(['episode', 'plan'], root, anthropicEnv(server, FAKE_KEY));
     expect(r.code).toBe(7);
     expect(r.stderr).toMatch(/warning AUR4010 model "claude-sonnet-4-5" \(used for director\) is retired on 2026-11-30; the API refuses it from that day[\s\S]*AUR4203/);
+  });
+
+  it('`scene rewrite` says it too, before the Writer\'s call, once', async () => {
+    const root = await makeWorld('rewrite-eol');
+    const staged = await cli(['episode', 'run', '--review'], root);
+    expect(staged.code, staged.stderr).toBe(0);
+    fs.writeFileSync(path.join(root, 'aureus.config.yaml'), 'provider: anthropic\nmodels:\n  writer: claude-sonnet-4-5\neffort:\n  writer: null\nprices:\n  claude-sonnet-4-5: { input: 3, output: 15, cache_write: 3.75, cache_read: 0.3 }\n');
+    git(root, 'commit', '-qam', 'sonnet 4.5 for the Writer');
+    server.script(steps.unauthorized());
+    const r = await cli(['scene', 'rewrite', 'SC01', '--note', 'Colder.'], root, anthropicEnv(server, FAKE_KEY));
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/warning AUR4010 model "claude-sonnet-4-5" \(used for writer\) is retired on 2026-11-30; the API refuses it from that day[\s\S]*AUR4203/);
+    expect(r.stderr.match(/AUR4010/g)).toHaveLength(1);
+  }, 120_000);
+
+  it('a warning said early is not said again at the end when a later step makes it anew (scene rewrite, then its restage)', () => {
+    const printed: string[][] = [];
+    const early = new RunWarnings((ws) => printed.push(ws.map((w) => w.code)));
+    const eol = () => diag('AUR4010', { model: 'claude-sonnet-4-5', slots: 'writer', date: '2026-11-30', lineup: 'x' }, { file: 'aureus.config.yaml', pointer: '/models/writer' });
+    early.say([eol()]);
+    const lock = diag('AUR6003', { pid: 1, reason: 'dead' });
+    expect(early.unsaid([eol(), lock])).toEqual([lock]);
+    expect(printed).toEqual([['AUR4010']]);
   });
 });

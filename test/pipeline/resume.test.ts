@@ -55,6 +55,8 @@ describe.runIf(builtCli())('resume after a crash', () => {
     r = await spawnCli(['episode', 'run', '--concurrency', '1'], w, { AUREUS_TEST_SIGINT_AT: 'scenes-start' });
     expect(r.code).toBe(130);
     expect(r.stderr).toContain('AUR6008');
+    // An episode run's hint: true here (a season's speaks of the episode it stopped in, season-interrupt.test.ts).
+    expect(r.stderr).toContain('hint: nothing was committed; re-run the same command (or add --resume) to continue where it stopped');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head0);
     expect(worldClean()).toBe('');
 

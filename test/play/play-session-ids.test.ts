@@ -15,7 +15,7 @@ describe.skipIf(!builtCli())('aureus play, session ids', () => {
     // One session so far: the next default would be cicero-002, which is taken.
     const next = await playScript(scene, w, 'Where were you?\n/end\n');
     expect(next.code, next.stderr).toBe(0);
-    expect(next.stdout).toContain('session cicero-003 saved (1 turn(s))');
+    expect(next.stdout).toContain('session cicero-003 saved (1 turn);');
     expect(records(w, 'cicero-003').filter((r) => r.type === 'user').map((r) => r.text)).toEqual(['Where were you?']);
     expect(records(w, 'cicero-002').filter((r) => r.type === 'user')).toEqual([]);
   });

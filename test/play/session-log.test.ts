@@ -5,6 +5,8 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { captureIo } from '../stages/write-verify/helpers.js';
+import { fileSessionStore } from '../../src/play/store.js';
+import type { AureusError } from '../../src/errors.js';
 
 /**
  * A play session's log (.aureus/sessions/<id>/turns.jsonl) is a file on disk: empty, truncated or
@@ -64,6 +66,14 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     expect(r.err).toContain('error AUR6201 session empty cannot be read: its log is empty');
     expect(r.err).toContain('error AUR6202 no start record: the file is empty');
     expect(r.err).toContain('hint: the session was created but nothing was written to it');
+  });
+
+  it('the header counts turns as they read ("1 turn"); the evaluation keeps the words its log stored', async () => {
+    session('s5', GOOD);
+    const r = await run('session', 'show', 's5');
+    expect(r.rc, r.err).toBe(0);
+    expect(r.out.split('\n')[0]).toBe('session s5: cicero at forum (PLAY), 1 turn, beat establishment');
+    expect(r.out).toContain('evaluation: Marcus Tullius Cicero played 1 turn(s) at');
   });
 
   it('a field of the wrong type: the line, the column of the value, the pointer, what was expected', async () => {
@@ -166,7 +176,7 @@ describe('session list: a bad log is marked, the good ones are listed (exit 0, a
     expect(r.err).not.toContain('internal error');
     const rows = r.out.trimEnd().split('\n');
     expect(rows).toHaveLength(4);
-    expect(rows[0]).toMatch(/^a-good\s+cicero\s+PLAY\s+1 turns {2}complete$/);
+    expect(rows[0]).toMatch(/^a-good\s+cicero\s+PLAY\s+1 turn {3}complete$/);
     expect(rows[1]).toMatch(/^b-empty\s+unreadable: no start record: the file is empty$/);
     expect(rows[2]).toMatch(/^c-typed\s+unreadable: line 3:\d+ \/id: wrong type: expected a string, got integer 2$/);
     expect(rows[3]).toMatch(new RegExp(`^d-cut\\s+unreadable: line ${LINES.length}:${CUT.length + 1}: invalid JSON: unexpected end of the file`));
@@ -185,5 +195,25 @@ describe('session list: a bad log is marked, the good ones are listed (exit 0, a
       { session: 'b-empty', principal: null, scene: null, turns: null, state: 'unreadable', problem: 'no start record: the file is empty' },
     ]);
     expect(r.err).toContain('warning AUR6204 session b-empty');
+  });
+});
+
+describe('a session id that is not valid: a hint the command can follow (AUR7106)', () => {
+  it('session show and play --resume point to `aureus session list`; a new session is named with --session', async () => {
+    execFileSync('git', ['init', '-q'], { cwd: root });
+    for (const argv of [['session', 'show', 'NOPE'], ['play', '--resume', 'NOPE']]) {
+      const r = await run(...argv);
+      expect([r.rc, r.err], argv.join(' ')).toEqual([2, expect.stringContaining('error AUR7106 session id "NOPE" is not valid')]);
+      expect(r.err, argv.join(' ')).toContain('hint: no session can have that id: `aureus session list` names them');
+      expect(r.err, argv.join(' ')).not.toContain('--session');
+    }
+    const named = (() => {
+      try {
+        fileSessionStore(root).create('Bad!');
+      } catch (e) {
+        return (e as AureusError).diagnostics;
+      }
+    })();
+    expect(named).toEqual([expect.objectContaining({ code: 'AUR7106', hint: 'e.g. --session cicero-forum' })]);
   });
 });

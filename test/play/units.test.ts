@@ -9,6 +9,8 @@ import { stripControlIn } from '../../src/diagnostics/sanitize.js';
 import { estimateTokens } from '../../src/stages/d-packets/index.js';
 import { readStarterWorld } from '../support/starter-world.js';
 import type { SceneSetup } from '../../src/play/types.js';
+import { renderText } from '../../src/play/render.js';
+import { plural } from '../../src/core/readable.js';
 
 describe('directives and commands (seed 001)', () => {
   it('strips directives the way a real model writes them, and parses them into actions', () => {
@@ -134,5 +136,15 @@ describe('the streamed line (stream.ts)', () => {
     expect(told.filter(([, r]) => r)).toHaveLength(1);
     const late = JSON.stringify({ speaker: 'catiline', dialogue: 'Ask him yourself, Consul.', action: 'shrugs' });
     expect(visibleLine(late.slice(0, late.indexOf('action')), 'CATILINE')).toBe('CATILINE: "Ask him yourself,');
+  });
+});
+
+describe('counts as they read', () => {
+  it('the saved line says 1 turn, 2 turns, 0 turns (core/readable.ts plural)', () => {
+    const saved = (turns: number) => renderText({ type: 'done', session: 's1', turns }).out;
+    expect(saved(1)).toBe('\nsession s1 saved (1 turn); show it with `aureus session show s1`\n');
+    expect(saved(2)).toContain('saved (2 turns);');
+    expect(saved(0)).toContain('saved (0 turns);');
+    expect([plural(1, 'turn'), plural(3, 'turn'), plural(2, 'mouse', 'mice')]).toEqual(['turn', 'turns', 'mice']);
   });
 });

@@ -45,14 +45,14 @@ Examples:
       const stdout = (t: string) => ((wrote = true), c.io.stdout(t));
       // Ctrl-C and SIGTERM pause the session whatever the streams are (a terminal, a pipe, a script):
       // installed for the whole session (a resume's last turn included), removed when it ends.
-      const { interruptSignal } = await import('./run-shared.js');
+      const { interruptSignal, printWarnings } = await import('./run-shared.js');
       const id = (o.resume ?? o.session) as string | undefined;
       const interrupt = interruptSignal(c.io.stderr, {
         first: 'The session stays resumable.',
         again: id ? `Continue the session with \`aureus play --resume ${id}\`.` : 'The session stays resumable (`aureus session list` names it).',
       });
       try {
-        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), interrupt });
+        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), warnings: (list) => printWarnings(c, list), interrupt });
       } catch (e) {
         if (o.json && wrote) printErrorEvent(c.io, e);
         throw e;

@@ -11,12 +11,16 @@ import type { ProgressSink } from '../../pipeline/progress.js';
  * the operation, then stage the episode again (stage H from the scenes as they now are), so the
  * staged files in the run folder always show what `episode commit` would commit.
  */
-export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
+export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile, say: (list: Diagnostic[]) => void) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
   await requireWorldRepo(c);
   const { requireReview } = await import('../../pipeline/review-state.js');
   requireReview(c.root);
   const { withLock } = await import('../../pipeline/lock.js');
   const warnings: Diagnostic[] = [];
+  // What the operation says as it goes (the config's warnings before a model call) is not said again at the end.
+  const { RunWarnings } = await import('../progress.js');
+  const { printWarnings } = await import('./run-shared.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
   return withLock(c.root, command, async () => {
     const { loadValidatedWorld } = await import('../../store/validate.js');
     const { world, configFile, remember } = await loadValidatedWorld(c.root);
@@ -25,13 +29,12 @@ export async function underReview<T>(c: CommandContext, command: string, op: (wo
     const { adoptStagedEdits } = await import('../../pipeline/scene-ops.js');
     await adoptStagedEdits(c.root, requireReview(c.root), world, warnings);
     // The config as validation read it: an operation that calls a model resolves it, not a second read.
-    const result = await op(world, configFile);
+    const result = await op(world, configFile, (list) => early.say(list));
     const staged = await restage(c, requireReview(c.root), warnings, { lockHeld: true });
     return { result, staged, warnings };
-  }, warnings).finally(async () => {
+  }, warnings).finally(() => {
     // Adopted hand edits of the staged script (AUR6107), a stale lock removed…: always said.
-    const { printWarnings } = await import('./run-shared.js');
-    printWarnings(c, warnings);
+    printWarnings(c, early.unsaid(warnings));
   });
 }
 

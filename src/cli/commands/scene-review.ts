@@ -36,7 +36,7 @@ Examples:
       const { rewriteScene } = await import('../../pipeline/scene-rewrite.js');
       const { interruptSignal } = await import('./run-shared.js');
       const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
-      const { result } = await underReview(c, 'scene rewrite', (world, configFile) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal })).finally(() => intr.dispose());
+      const { result } = await underReview(c, 'scene rewrite', (world, configFile, say) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal, onWarnings: say })).finally(() => intr.dispose());
       if (o.json) c.io.stdout(JSON.stringify(result, null, 2) + '\n');
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {

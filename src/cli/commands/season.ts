@@ -100,7 +100,12 @@ async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, don
   const note = diag('AUR6028', { done: committed.length, count, stay, episodes: committed.join(', '), rest: count - committed.length });
   // Said after the failure's own diagnostics (main prints them); the --json document is already out,
   // so its codes stay the failure's.
-  if (isAureusError(e)) e.diagnostics.push(note);
+  if (isAureusError(e)) {
+    // An interrupt's hint (AUR6008) is an episode run's, "nothing was committed; re-run the same
+    // command": here it is true of the episode it stopped in only, and the same command would compile N more.
+    for (const d of e.diagnostics) if (d.code === 'AUR6008') d.hint = `nothing of the episode it stopped in was committed; \`aureus season run --count ${count - committed.length}\` continues it where it stopped`;
+    e.diagnostics.push(note);
+  }
   else printWarnings(c, [note]);
 }
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { plural } from '../../core/readable.js';
 
 /** `aureus session list|show`: the play sessions under .aureus/sessions/ (never the hidden briefs). */
 export function registerSession(program: Command, ctx: () => CommandContext): void {
@@ -29,7 +30,7 @@ export function registerSession(program: Command, ctx: () => CommandContext): vo
       if (!rows.length) return c.io.stdout('no play sessions yet (start one with `aureus play --as <id> --at <location> --with <ids>`)\n');
       for (const r of rows) {
         if (r.state === 'unreadable') c.io.stdout(`${r.session.padEnd(20)} unreadable: ${r.problem}\n`);
-        else c.io.stdout(`${r.session.padEnd(20)} ${r.principal!.padEnd(10)} ${r.scene!.padEnd(6)} ${String(r.turns).padStart(3)} turns  ${r.state}\n`);
+        else c.io.stdout(`${r.session.padEnd(20)} ${r.principal!.padEnd(10)} ${r.scene!.padEnd(6)} ${String(r.turns).padStart(3)} ${plural(r.turns!, 'turn').padEnd(5)}  ${r.state}\n`);
       }
     });
   cmd

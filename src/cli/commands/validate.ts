@@ -3,6 +3,7 @@ import type { Diagnostic } from '../../diagnostics/index.js';
 import type { CommandContext } from '../context.js';
 import { formatDiagnostics } from '../io.js';
 import { ExitCode } from '../../errors.js';
+import { plural } from '../../core/readable.js';
 
 /**
  * `aureus validate [--json]`: every world file (safe read, format, schema, references), every
@@ -42,10 +43,10 @@ Exit codes: 0 valid (warnings allowed), 3 invalid world or config.`,
 function summary(all: Diagnostic[], errors: Diagnostic[], stats: string, c: CommandContext): string {
   const warnings = all.filter((d) => d.severity === 'warning').length;
   const files = new Set(all.map((d) => d.file ?? '')).size;
-  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
+  const count = (n: number, w: string) => `${n} ${plural(n, w)}`;
   if (errors.length === 0) {
-    const w = warnings ? ` (${plural(warnings, 'warning')})` : '';
+    const w = warnings ? ` (${count(warnings, 'warning')})` : '';
     return `${c.chalk.green('✓')} ${c.root} is a valid world${w}: ${stats}`;
   }
-  return `${c.chalk.red('✗')} ${plural(errors.length, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${plural(files, 'file')}: the world in ${c.root} is invalid`;
+  return `${c.chalk.red('✗')} ${count(errors.length, 'error')}${warnings ? `, ${count(warnings, 'warning')}` : ''} in ${count(files, 'file')}: the world in ${c.root} is invalid`;
 }

@@ -44,7 +44,7 @@ defineDiagnostics([
   { code: 'AUR7103', severity: 'error', message: '--with names no one besides {as}, the character you play', hint: 'name at least one other living character, e.g. --as {as} --at {at} --with {other}' },
   { code: 'AUR7104', severity: 'error', message: 'scene {scene} not found in any planned or committed episode', hint: 'plan one with `aureus episode plan`, or play an improvised scene with --at <location> --with <ids>' },
   { code: 'AUR7105', severity: 'error', message: 'unknown query "{kind}"', hint: 'one of: character <id>, knows <secret>, debts [id], history <path>' },
-  { code: 'AUR7106', severity: 'error', message: 'session id "{id}" is not valid: expected lower-case letters, digits, - and _ (at most 64, not starting with - or _)', hint: 'e.g. --session cicero-forum' },
+  { code: 'AUR7106', severity: 'error', message: 'session id "{id}" is not valid: expected lower-case letters, digits, - and _ (at most 64, not starting with - or _)', hint: '{fix}' },
   { code: 'AUR7107', severity: 'error', message: 'session {id} already exists', hint: 'resume it with `aureus play --resume {id}`, or name a new one with --session' },
   { code: 'AUR7108', severity: 'error', message: 'no session {id}', hint: 'list the sessions with `aureus session list`' },
 ]);
