@@ -36,7 +36,8 @@ Examples:
       `
 Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
 2 a file cannot be read, 3 the packet is not a scene packet or the scene is not UTF-8.
-Inside a world repository (-C <dir>) the world's characters and travel matrix are used too;
+Inside a world repository (-C <dir>) the world is used as the pipeline uses it (characters,
+travel, canon, operators);
 beside a run folder's episode_plan.json (../episode_plan.json) the plan's prerequisite checks too.
 
 Examples:

@@ -5,11 +5,10 @@ import { diag } from '../../diagnostics/catalog.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import '../../diagnostics/codes/verify.js';
 import type { ScenePacket } from '../../domain/packet.js';
-import type { Operator } from '../../domain/world.js';
 import type { LexiconEntry } from '../e-writer/types.js';
 import { parseLexicon } from '../../style/lexicon.js';
-import type { KnownCharacter, VerifyContext } from './context.js';
-import { travelMatrix } from './world-context.js';
+import type { VerifyContext } from './context.js';
+import { worldPartsContext, type WorldVerifySource } from './world-context.js';
 import { packageRoot } from '../../paths.js';
 import { readRegularFileBytesSync, RegularFileError } from '../../store/regular-file.js';
 import { decodeStrictUtf8, MAX_FILE_BYTES, notUtf8Diagnostic, parseJsonBytesSafe, parseJsonTextSafe } from '../../store/read.js';
@@ -163,13 +162,17 @@ export function loadPlanPrereqs(packetFile: string, warnings: Diagnostic[] = [])
   return out;
 }
 
+/** An array's entries that are objects with a string `id` (and a string `name`, when asked): what the checks can use of a file not validated. */
+function withIds<T>(list: unknown[], named = false): T[] {
+  return list.filter((x) => !!x && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string' && (!named || typeof (x as { name?: unknown }).name === 'string')) as T[];
+}
+
 /**
- * The world around a packet, when the command runs inside a world repository: characters (for
- * names, the dead and where non-cast speakers are), the travel matrix and the locations' names
- * (teleportation).
- * Absent files are skipped (the packet alone is enough to verify); unreadable ones too, with a warning.
+ * The parts of a world the verifier reads (world-context.ts WorldVerifySource), from the files of
+ * a world repository: each part whose file is there and of the right shape; an absent file is
+ * skipped, an unreadable one too, with a warning. Entries without an id are dropped.
  */
-export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omit<VerifyContext, 'packet' | 'lexicon'> {
+function readWorldSource(root: string, warnings: Diagnostic[]): Partial<WorldVerifySource> {
   // The parts of a file the checks use, each an array; anything else is skipped with a warning.
   const read = (rel: string, keys: string[], skipped: string): Record<string, unknown[]> | undefined => {
     const file = path.join(root, rel);
@@ -178,21 +181,35 @@ export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omi
     if (v && typeof v === 'object' && keys.every((k) => Array.isArray(v[k]))) return v as Record<string, unknown[]>;
     return shapeWarning(file, `an object with ${keys.map((k) => `a "${k}" array`).join(' and ')}`, skipped, warnings);
   };
-  const out: Omit<VerifyContext, 'packet' | 'lexicon'> = {};
+  const out: Partial<WorldVerifySource> = {};
   const w = read('world/world.json', ['locations', 'travel'], 'the travel-time check');
-  if (w) {
-    out.travelDays = travelMatrix({ world: w as never });
-    // Locations by name: a place the prose names resolves (prose/arrivals.ts).
-    out.locations = (w.locations as { id?: unknown; name?: unknown }[]).filter((l) => l && typeof l.id === 'string' && typeof l.name === 'string').map((l) => ({ id: l.id as string, name: l.name as string }));
-  }
-  const c = read('world/characters.json', ['characters'], "the world's characters' check")?.characters as KnownCharacter[] | undefined;
-  if (c) out.characters = c.filter((x) => x && typeof x.id === 'string').map((x) => ({ id: x.id, name: x.name, cue: x.cue, status: x.status, location: x.location }));
-  // Operators by name and description, so an operator written that way resolves (issue 13).
-  const ops = read('operators/operators.json', ['operators'], 'resolving operators by name')?.operators as Partial<Operator>[] | undefined;
-  if (ops) {
-    out.operators = ops
-      .filter((o) => o && typeof o.id === 'string' && typeof o.name === 'string')
-      .map((o) => ({ id: o.id!, name: o.name!, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => typeof d === 'string') }));
+  if (w) out.world = { locations: withIds(w.locations, true), travel: w.travel as WorldVerifySource['world']['travel'] };
+  const c = read('world/characters.json', ['characters'], "the world's characters' check");
+  if (c) out.characters = { characters: withIds(c.characters) };
+  const canon = read('world/canon.json', ['facts'], 'the canon check');
+  if (canon) out.canon = { facts: withIds(canon.facts) };
+  const ops = read('operators/operators.json', ['operators'], 'resolving operators by name');
+  if (ops) out.operators = { operators: withIds(ops.operators, true) };
+  // The other entities a claim's subject may name: judged only when every list is there (canonSubjects).
+  const subject = 'checking what claims name';
+  const f = read('world/factions.json', ['factions'], subject);
+  const sec = read('world/secrets.json', ['secrets'], subject);
+  const t = read('world/threads.json', ['threads'], subject);
+  const a = read('world/assets.json', ['cash_ledger', 'goods', 'contracts', 'networks'], subject);
+  if (f && sec && t && a) {
+    Object.assign(out, { factions: { factions: withIds(f.factions) }, secrets: { secrets: withIds(sec.secrets) }, threads: { threads: withIds(t.threads) } });
+    out.assets = { cash_ledger: withIds(a.cash_ledger), goods: withIds(a.goods), contracts: withIds(a.contracts), networks: withIds(a.networks) };
   }
   return out;
+}
+
+/**
+ * The world around a packet, when the command runs inside a world repository: characters (names,
+ * the dead, where non-cast speakers are, office and gender), the travel matrix and the locations'
+ * names (teleportation), canon, operators and the entities a claim may name, built as the pipeline
+ * builds them (world-context.ts worldPartsContext) from the parts that could be read.
+ * Absent files are skipped (the packet alone is enough to verify); unreadable ones too, with a warning.
+ */
+export function loadWorldContext(root: string, warnings: Diagnostic[] = []): Omit<VerifyContext, 'packet' | 'lexicon'> {
+  return worldPartsContext(readWorldSource(root, warnings));
 }

@@ -98,12 +98,26 @@ export function knownCharacters(world: Pick<WorldVerifySource, 'characters'>): K
   return world.characters.characters.map((c) => ({ id: c.id, name: c.name, cue: c.cue, status: c.status, location: c.location, ...(c.office ? { office: c.office } : {}), ...(c.gender ? { gender: c.gender } : {}) }));
 }
 
-/** Everything but the packet: what the pipeline verifies each scene against. */
+/**
+ * What the parts of a world at hand give the verifier, but the packet and the lexicon: the one
+ * builder of the pipeline's context (worldVerifyContext, every part) and of `scene verify`'s
+ * (load.ts loadWorldContext, the parts it could read), so the CLI judges an answer as the pipeline
+ * does (held-out corpus 4, z08: the CLI's own copy once dropped the characters' office and gender).
+ */
+export function worldPartsContext(w: Partial<WorldVerifySource>): Omit<VerifyContext, 'packet' | 'lexicon'> {
+  const subjects = w.world && w.characters ? canonSubjects(w as WorldVerifySource) : undefined;
+  return {
+    ...(w.world ? { travelDays: travelMatrix({ world: w.world }), locations: w.world.locations.map((l) => ({ id: l.id, name: l.name })) } : {}),
+    ...(w.characters ? { characters: knownCharacters({ characters: w.characters }) } : {}),
+    ...(w.canon ? { canon: w.canon.facts } : {}),
+    ...(w.operators ? { operators: w.operators.operators.map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) })) } : {}),
+    ...(subjects ? { subjects } : {}),
+  };
+}
+
+/** Everything but the packet: what the pipeline verifies each scene against (no canon or operators: none). */
 export function worldVerifyContext(world: WorldVerifySource, lexicon: LexiconEntry[]): Omit<VerifyContext, 'packet'> {
-  const operators = (world.operators?.operators ?? []).map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) }));
-  const subjects = canonSubjects(world);
-  const locations = world.world.locations.map((l) => ({ id: l.id, name: l.name }));
-  return { lexicon, travelDays: travelMatrix(world), characters: knownCharacters(world), locations, canon: world.canon?.facts ?? [], operators, ...(subjects ? { subjects } : {}) };
+  return { lexicon, canon: [], operators: [], ...worldPartsContext(world) };
 }
 
 /** The context every scene of an episode is verified against, but its packet: the same in the main thread and in a worker. */

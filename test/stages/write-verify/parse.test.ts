@@ -51,6 +51,35 @@ describe('writer output parser', () => {
     expect(prose.scene_text).toBe('Claims and events crowd the forum.');
   });
 
+  it('reads a heading that names the scene alone as the SCENE_TEXT marker when the other sections follow it (held-out corpus 4, z07)', () => {
+    const body = 'Rain drums on the roof tiles.\n\nMarcus waits by the brazier and says nothing.';
+    const tail = '\n\n## Claims\n\nNone.\n\n## Scene Events\n\n[]\n';
+    for (const head of ['## Scene', '### The scene', '**Scene**', '# Scene:', '## The Scene Text', '### **Scene**']) {
+      const p = parseWriterOutput(`${head}\n\n${body}${tail}`);
+      expect(p.scene_text.trim(), head).toBe(body);
+      expect(formErrors(p), head).toEqual([]);
+      expect(p.normalisations.map((n) => n.what).join(' '), head).toContain(`"${head}" (line 1) as ---SCENE_TEXT---`);
+    }
+    // After a preamble, the first such heading opens the scene, and a second one inside it stays text.
+    const twice = parseWriterOutput(`Here is the scene.\n\n## Scene\n\n${body}\n\n## Scene\n\nThe lamp gutters.${tail}`);
+    expect(twice.scene_text.trim()).toBe(`${body}\n\n## Scene\n\nThe lamp gutters.`);
+  });
+
+  it('never reads a scene title, a heading under another marker or one with no sections after it as the SCENE_TEXT marker', () => {
+    const body = 'Rain drums on the roof tiles.';
+    const tail = '\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n';
+    // A title that says more than "scene" is not a marker: the section stays missing.
+    for (const head of ['## Scene 12: The Forum', '## Scene One', '### A scene at the baths', '## Scene — night']) {
+      expect(formErrors(parseWriterOutput(`${head}\n\n${body}${tail}`)), head).toEqual(['the SCENE_TEXT section is missing from the writer output']);
+    }
+    // Under a SCENE_TEXT marker it is a line of the scene.
+    expect(parseWriterOutput(`---SCENE_TEXT---\n## Scene\n${body}${tail}`).scene_text.trim()).toBe(`## Scene\n${body}`);
+    // Only before the other sections: one after the claims is inside them.
+    expect(formErrors(parseWriterOutput(`---CLAIMS---\n[]\n## Scene\n${body}\n---SCENE_EVENTS---\n[]\n`))).toContain('the SCENE_TEXT section is missing from the writer output');
+    // No section after it: no answer structure to be a part of.
+    expect(formErrors(parseWriterOutput(`## Scene\n\n${body}\n`))).toHaveLength(3);
+  });
+
   it('repairs truncated JSON and reports the repair', () => {
     const p = parseWriterOutput('---SCENE_TEXT---\nx\n---CLAIMS---\n[{"id":"c1","kind":"object","text":"a ring"\n---SCENE_EVENTS---\n[]');
     expect(p.claims).toEqual([{ id: 'c1', kind: 'object', text: 'a ring' }]);

@@ -34,6 +34,11 @@ function findings(scene: string, body: string): Finding[] {
   return proseRules(parseWriterOutput(raw), { ...base, packet: p }, []);
 }
 const codes = (fs: Finding[], sev: 'hard' | 'soft' = 'hard') => fs.filter((f) => f.severity === sev).map((f) => f.code);
+/** Each [scene, body] of `caught` raises exactly one hard AUR5017 (and nothing else hard); none of `fit` raises it. */
+function expectTeleports(caught: Array<[string, string]>, fit: Array<[string, string]>): void {
+  for (const [scene, body] of caught) expect(codes(findings(scene, body)), body).toEqual(['AUR5017']);
+  for (const [scene, body] of fit) expect(codes(findings(scene, body)).filter((c) => c === 'AUR5017'), body).toEqual([]);
+}
 
 describe('the dead in prose (AUR5015)', () => {
   it('a dead man who acts or speaks on stage is a hard finding, quoted', () => {
@@ -117,7 +122,6 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       ['SC01', 'Marcus Licinius Crassus spent the night aboard a barge at Ostia and smells of tar.'],
       ['SC12', 'Crassus has come down from the camp at Faesulae.'],
     ];
-    for (const [scene, body] of arrivals) expect(codes(findings(scene, body)), body).toEqual(['AUR5017']);
     expect(findings('SC01', arrivals[0][1])[0].message).toContain('Ostia');
     const fits: Array<[string, string]> = [
       // Time enough from there (a day's ride, one day), or no place of the world named.
@@ -132,7 +136,40 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       ['SC01', 'Varo has come up from Ostia with the tally sheets.'],
       ['SC01', '> CRASSUS: I have come up from Ostia tonight.'],
     ];
-    for (const [scene, body] of fits) expect(codes(findings(scene, body)).filter((c) => c === 'AUR5017'), body).toEqual([]);
+    expectTeleports(arrivals, fits);
+  });
+  it('a present "is at" is read in its own clause: an arrival, past or future in another clause does not undo it (held-out corpus 4, z11)', () => {
+    // SC24 is set at the House of Crassus; Terentia, Pompey and Cicero are not in its cast, Cato is.
+    for (const body of [
+      'Terentia is at the Temple of Vesta; her door stands open all the same, and clients come to it at every hour.',
+      'Pompey is in the Forum, and his freedmen will call here before dark.',
+      'Cicero sits in the Curia: the petitioners who came for him were sent home.',
+    ]) expect(findings('SC24', body), body).toEqual([]);
+    expect(codes(findings('SC24', 'Cato is at the Forum; the clients come and go without him.'))).toEqual(['AUR5017']);
+    // In the placement's own clause (a relative clause is part of it) the arrival still makes it no placement now.
+    expect(codes(findings('SC24', 'Terentia, who came from the Forum, sits at the Table of Lucullus and pours the wine.'))).toEqual(['AUR5016']);
+  });
+  it('an arrival told through a pronoun for the one person it can mean, or denied only in another clause, is a teleport (held-out corpus 4, z17)', () => {
+    // SC12: Terentia, the only woman of its cast, 3 days since her last scene; Faesulae is four days away.
+    const sc12 = (bodies: string[]) => bodies.map((body): [string, string] => ['SC12', body]);
+    const arrivals = sc12([
+      'Terentia comes in last. She has ridden in from Faesulae without a halt.',
+      'The doors open and Terentia steps through. Dust lies on her cloak; she has come straight down from the camp at Faesulae.',
+      'Terentia is pale. She spent the night at Faesulae, on a camp bed.',
+      'Terentia has travelled from Faesulae, and she has not slept since.',
+    ]);
+    arrivals.push(['SC01', 'Crassus has hurried over from Ostia, but he has not brought the tally.']);
+    const doubts = sc12([
+      // Denied in its own clause; a pronoun with two women named, a bystander, no name or another paragraph before it.
+      'Terentia has not come from Faesulae, whatever the porters say.',
+      'Terentia has never travelled from Faesulae in her life.',
+      'Terentia glances at Servilia. She has come from Faesulae without a rest.',
+      'Terentia waits by the altar. A slave girl brings water. She has come from Faesulae.',
+      'She has come straight up from Faesulae.',
+      'Terentia stands by the altar.\n\nShe has come from Faesulae.',
+      'Terentia remembers the road. She has come from Faesulae.',
+    ]);
+    expectTeleports(arrivals, doubts);
   });
 });
 

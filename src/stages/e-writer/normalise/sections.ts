@@ -46,6 +46,23 @@ const INLINE_JSON = /^(?:[[{]|```|none\b|null\b|n\/a\b|nil\b|empty\b|no\b)/i;
  */
 const BARE_INLINE = /^[ \t]*(?:claims|scene[ _-]?events)[ \t]*:[ \t]*(?:[[{]|(?:none|null|n\/a|nil|empty)(?=[ \t]*(?:$|[.,;(—–-])))/i;
 
+/**
+ * A heading that names the scene without saying "text" (`## Scene`, `### The scene`, `**Scene**`,
+ * `## Scene:`): decorated, the word alone (with "the" or "text" at most). It is read as the
+ * SCENE_TEXT marker only as the answer's own structure (sceneHeading): where no SCENE_TEXT marker
+ * is, before the CLAIMS or SCENE_EVENTS marker. A heading with more in it ("## Scene 12: The Forum",
+ * "## Scene One") is a title inside the text, never a marker.
+ */
+const SCENE_HEADING = /^[ \t]*(?:#{1,6}[ \t]*(?:[*_]{1,3}[ \t]*)?|[*_]{1,3}[ \t]*)(?:the[ \t]+)?scene(?:[ \t]+text)?[ \t]*:?[ \t]*(?:[*_]{1,3})?[ \t]*:?[ \t]*$/i;
+
+/** The first scene heading (SCENE_HEADING) before the other sections' first marker, when no SCENE_TEXT marker was found; else null. */
+function sceneHeading(lines: string[], markers: Marker[]): Marker | null {
+  if (!markers.length || markers.some((m) => m.name === 'SCENE_TEXT')) return null;
+  const before = Math.min(...markers.map((m) => m.line));
+  const i = lines.slice(0, before).findIndex((l) => SCENE_HEADING.test(l));
+  return i < 0 ? null : { name: 'SCENE_TEXT', line: i, inline: '', canonical: false };
+}
+
 function sectionOf(name: string): SectionName {
   const n = name.toUpperCase().replace(/[ _-]/g, '');
   if (n === 'SCENETEXT') return 'SCENE_TEXT';
@@ -104,6 +121,8 @@ export function findSections(raw: string): Sections {
     // The first marker of each section counts; a repeated one stays inside the section before it.
     if (m && !markers.some((x) => x.name === m.name)) markers.push(m);
   });
+  const scene = sceneHeading(lines, markers);
+  if (scene) markers.push(scene);
   const odd = markers.filter((m) => !m.canonical);
   if (odd.length) {
     notes.push({

@@ -1,5 +1,9 @@
 import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
+import type { Narration } from './deeds.js';
+import { clauseAt } from './clauses.js';
+import { FRAME } from './clause-doers.js';
+import { pronounPerson } from './pronoun-doer.js';
 
 /**
  * A cast member the narration says has just come from, or spent the night at, a place they could
@@ -7,12 +11,15 @@ import type { Reading } from './reader.js';
  * where he spent the night…" in a scene he reaches from his own house with 0 days between). The
  * present-tense reader (places.ts) leaves past placements alone, because most are backstory; these
  * few forms are not: a present perfect of arriving is the arrival into this scene, and a night
- * spent is the night before it. Read only when all of this holds, so a flashback, a habit, speech
- * or a pronoun is never judged:
- * - the sentence names the person right before the verb, and the person is in the packet's cast;
+ * spent is the night before it. Read only when all of this holds, so a flashback, a habit or speech
+ * is never judged:
+ * - the sentence names the person right before the verb, or a subject pronoun there stands for
+ *   them beyond doubt (pronoun-doer.ts; held-out corpus 4, z17: "…; she has travelled through the
+ *   night from Faesulae"), and the person is in the packet's cast;
  * - the place is one of the world's locations, named after "from" (arriving) or "at/in/on" (the
  *   night), in the same clause;
- * - no word of distance in time, memory, condition or hearsay is in the sentence;
+ * - no word of distance in time, memory, condition or hearsay is in the sentence, and no denial in
+ *   the verb's own clause (clauses.ts: "…, and has not stopped to sleep" denies another verb);
  * - the packet's days since their last scene are fewer than the travel days from that place to the
  *   scene's: not merely "nowhere else meanwhile" (a place on the way fits that), but impossible.
  */
@@ -28,7 +35,11 @@ export interface ArrivalElsewhere {
 const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*)/i;
 const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /** Words that put a stay in the past, in a mind, in a condition or in someone's mouth: not the night before this scene. */
-const DISTANT = /\b(?:once|ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps|not|never)\b|\?/i;
+const DISTANT = /\b(?:once|ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b|\?/i;
+/** A denial: of the arrival only when in the arrival's own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
+const DENIED = /\b(?:not|never)\b/i;
+/** A subject pronoun opening a clause: who it is, pronoun-doer.ts decides. */
+const PRONOUN = /(?:^|[;:—–]\s*|,\s+and\s+)(he|she)\b/gi;
 
 /** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
 function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
@@ -53,6 +64,17 @@ function placeIn(words: string, names: Map<string, { id: string; name: string }>
   return best?.loc;
 }
 
+/** The subject pronouns of `n` that stand for one person beyond doubt (pronounPerson), as mentions of them. */
+function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): { id: string; end: number }[] {
+  if (n.said || n.pronoun || n.narr.includes('?') || FRAME.test(n.narr)) return [];
+  const out: { id: string; end: number }[] = [];
+  for (const p of n.narr.matchAll(PRONOUN)) {
+    const id = n.mentions.some((m) => m.start < p.index! + p[0].length) ? null : pronounPerson(n, p[1], r.index, ctx, 'paragraph');
+    if (id) out.push({ id, end: p.index! + p[0].length });
+  }
+  return out;
+}
+
 /** Every cast member the narration says has come from, or spent the night at, a place too far for the days they had. */
 export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewhere[] {
   const pk = ctx.packet;
@@ -62,10 +84,10 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
   const out: ArrivalElsewhere[] = [];
   for (const n of r.narration) {
     if (n.line <= 0 || DISTANT.test(n.narr)) continue;
-    for (const m of n.mentions) {
+    for (const m of [...n.mentions, ...pronounsIn(n, r, ctx)]) {
       const c = pk.cast.find((x) => x.id === m.id);
       const v = c ? (ARRIVED.exec(n.narr.slice(m.end)) ?? NIGHT.exec(n.narr.slice(m.end))) : null;
-      if (!c || !v) continue;
+      if (!c || !v || DENIED.test(clauseAt(n.narr, m.end).text)) continue;
       const loc = placeIn(v[2], (names ??= namesOf(ctx, r)));
       const days = loc ? ctx.travelDays(loc.id, here) : undefined;
       if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= c.days_since_previous) continue;

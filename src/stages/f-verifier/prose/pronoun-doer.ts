@@ -45,20 +45,34 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
 }
 
 /**
+ * The one person "he" or "she" (`pronoun`) in `n` stands for beyond doubt, or null: the only person
+ * of a fitting gender named earlier in the paragraph, not named in `n` itself, no unnamed person
+ * of that gender told of since. `others` says who else on stage leaves doubt: 'cast', any other
+ * cast member of the gender (the pronoun may mean anyone on stage: for a person outside the cast,
+ * pronounDoer); 'paragraph', only one named in the paragraph (the person is of the cast, and the
+ * paragraph names them alone of their gender: arrivals.ts).
+ */
+export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex, ctx: VerifyContext, others: 'cast' | 'paragraph'): string | null {
+  const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
+  const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
+  const a = antecedent(n, fits);
+  if (!a || n.mentions.some((m) => m.id === a.id) || a.since.some((t) => BYSTANDER[want].test(t))) return null;
+  if (others === 'cast' && ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id))) return null;
+  return a.id;
+}
+
+/**
  * The deed of a sentence whose subject is "he" or "she" standing for one person beyond doubt, or
  * null. Asked only where the pronoun's person could make a finding (`matters`).
  */
 export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext, matters: (id: string) => boolean): Subject | null {
   const pr = PRONOUN.exec(n.narr);
   if (!pr || n.line <= 0 || n.said || n.pronoun || n.elsewhere || n.narr.includes('?') || FRAME.test(n.narr)) return null;
-  const want: Gender = pr[1].toLowerCase() === 'he' ? 'male' : 'female';
-  const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
-  const a = antecedent(n, fits);
-  if (!a || !matters(a.id) || n.mentions.some((m) => m.id === a.id)) return null;
-  if (ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id)) || a.since.some((t) => BYSTANDER[want].test(t))) return null;
+  const a = pronounPerson(n, pr[1], index, ctx, 'cast');
+  if (!a || !matters(a)) return null;
   const end = pr.index + pr[0].length;
   // "He is at the baths", "she keeps a house": where or how someone is, off stage as often as on it.
   if (noDeed(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
-  const s = subjectVerb(n.narr, [{ id: a.id, start: end - pr[1].length, end, text: pr[1] }], n.away);
+  const s = subjectVerb(n.narr, [{ id: a, start: end - pr[1].length, end, text: pr[1] }], n.away);
   return s && !s.offstage ? s : null;
 }
