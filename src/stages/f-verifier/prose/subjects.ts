@@ -1,6 +1,7 @@
 import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
+import { bodyRest } from './bodies.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -40,6 +41,8 @@ export interface Subject {
   sure: boolean;
   /** The words that put the subject off this stage, with no place named ("somewhere across the city"). */
   offstage?: string;
+  /** The verb says only where or how a body lies ("lies in the next room"): no deed for the dead (bodies.ts). */
+  body?: true;
 }
 
 /** The clause around a mention: from the last clause break before it to the next one after it. */
@@ -132,6 +135,21 @@ function actsNow(after: string): boolean | 'doubtful' {
 }
 
 /**
+ * Whether the words after a subject say only where or how a body lies (bodies.ts), with no other
+ * verb joined on by "and", "then" or "but" ("lies on the bier and laughs" is a deed).
+ */
+function bodyOnly(after: string): boolean {
+  const rest = bodyRest(after);
+  if (rest === null) return false;
+  const clause = rest.split(/[;:.!?"“”—–]/)[0];
+  for (const j of clause.matchAll(/\b(?:and|then|but)\s+/gi)) {
+    const next = clause.slice(j.index! + j[0].length);
+    if (firstTerm(next.slice(0, 80))?.tags.includes('Verb') && bodyRest(' ' + next) === null) return false;
+  }
+  return true;
+}
+
+/**
  * Who acts in a narration sentence: a named person in the subject slot followed by a present-tense
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
  * ("Catiline stood", "Catiline would have") are not deeds in the present scene. `away`: someone
@@ -150,7 +168,9 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     const clause = clauseAround(narr, m);
     if (FUTURE.test(clause)) continue;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
-    return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
+    const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
+    if (bodyOnly(after)) s.body = true;
+    return s;
   }
   return null;
 }
