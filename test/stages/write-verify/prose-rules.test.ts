@@ -345,6 +345,8 @@ function describeParaphrases(title: string, file: string): void {
 
 describeParaphrases('doers beyond the first of a sentence (held-out corpus 2, x13 and x14)', 'prose-beyond-first-doer.json');
 describeParaphrases('quotations over sentences, future time, asides before the verb (held-out corpus 3, y03 and y16)', 'prose-quotes-asides.json');
+describeParaphrases('out, away or dining elsewhere (held-out corpus 4, z07)', 'prose-away.json');
+describeParaphrases('a dead body lying somewhere against the dead who act or tell lies', 'prose-dead-bodies.json');
 
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {

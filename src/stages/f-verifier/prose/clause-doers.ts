@@ -1,6 +1,7 @@
 import type { Mention } from './names.js';
 import type { Narration } from './deeds.js';
 import { pastParenthetical, subjectVerb, type Subject } from './subjects.js';
+import { LYING_DEED } from './bodies.js';
 
 /**
  * Doers beyond a sentence's first (held-out corpus 2, x13): deedOf reads one doer per sentence,
@@ -25,9 +26,12 @@ const NOT_NOW = /\b(?:will|would|shall|should|could|might|may|must|can|cannot|ca
 /** Verbs that are no deed on stage: saying, writing or thinking (a quotation), a state, lying dead. */
 const NO_DEED = /^\s*(?:\w+ly\s+)?(?:says|writes|thinks|believes|knows|claims|argues|insists|holds|wants|wishes|hopes|fears|likes|puts it|lies|rests|sleeps|haunts|remains|stands (?:accused|condemned|charged|outlawed|convicted)|waits? (?:in|at) (?:his|the) (?:grave|tomb))\b/i;
 
+/** Whether these words begin with a verb that is no deed; telling lies or lying in wait is one (bodies.ts). */
+const noDeedHere = (s: string) => NO_DEED.test(s) && !LYING_DEED.test(s);
+
 /** Whether the words after a name or a pronoun begin with a verb that is no deed, there or past an aside on it (subjects.ts). */
 export function noDeed(after: string): boolean {
-  return NO_DEED.test(after) || NO_DEED.test(pastParenthetical(after));
+  return noDeedHere(after) || noDeedHere(pastParenthetical(after));
 }
 
 /** The subject reading of one mention on its own: as its clause's subject, else as the antecedent of a relative clause. */

@@ -13,6 +13,8 @@ export interface Deed {
   elsewhere?: string;
   /** Words that put the doer off this stage without naming a place ("somewhere across the city"). */
   offstage?: string;
+  /** The verb says only where or how a body lies ("lies in the next room"): no deed if the doer is dead (bodies.ts). */
+  body?: true;
 }
 
 /**
@@ -52,7 +54,7 @@ export function deedOf(n: Narration): Deed | null {
   else {
     // A question in narration asks; it does not put anyone on stage.
     const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away);
-    if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage };
+    if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage, ...(sv.body ? { body: true as const } : {}) };
   }
   n.deed = d;
   return d;

@@ -1,6 +1,7 @@
 import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
+import { bodyRest } from './bodies.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -21,6 +22,14 @@ export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|m
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
 const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|miles away|elsewhere|out of sight)\b/i;
+/**
+ * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
+ * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
+ * "is out" or "is away" itself. A bare "is out" only before a pause, a time, an -ing or an errand:
+ * "is out on the quay" or "out in the garden" may be this very stage, and "out of breath" is no place;
+ * one who "has stepped out of the crowd" or "ridden out from the city" may have come here.
+ */
+const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
 /** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs", "Crassus dreams of the night when Catiline…"). */
 const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/i;
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
@@ -33,6 +42,8 @@ export interface Subject {
   sure: boolean;
   /** The words that put the subject off this stage, with no place named ("somewhere across the city"). */
   offstage?: string;
+  /** The verb says only where or how a body lies ("lies in the next room"): no deed for the dead (bodies.ts). */
+  body?: true;
 }
 
 /** The clause around a mention: from the last clause break before it to the next one after it. */
@@ -74,6 +85,10 @@ const ASIDE_STOP = /[;:.!?"“”…]/;
 /** How far a parenthetical may run: a long relative clause is some 70 characters, and one of 160 is no aside. */
 const ASIDE_MAX = 160;
 const RELATIVE_PRONOUN = /^(?:who|whom|whose|which)\b/i;
+/** The next of a chain of relative clauses on one name, after a comma: "who was not invited, who is never invited, and who…". */
+const NEXT_RELATIVE = /^\s*(?:and\s+)?(?=(?:who|whom|whose|which)\b)/i;
+/** How many relative clauses a chain may stack on one name, each within ASIDE_MAX. */
+const CHAIN_MAX = 4;
 
 /** Whether some word of `text` is tagged a verb (a relative clause has its own). */
 function hasVerb(text: string): boolean {
@@ -87,9 +102,11 @@ function hasVerb(text: string): boolean {
  * rises"), an aside in dashes or brackets. A bracket or a dash ends at its closing mark. A comma can
  * close the aside or sit inside it ("who, as always, has let himself in,"), so the aside ends at the
  * first comma followed by a verb, with a relative clause's own verb before it. None runs past
- * ASIDE_MAX characters, a clause or sentence end, or a quotation.
+ * ASIDE_MAX characters, a clause or sentence end, or a quotation. Relative clauses stacked on one
+ * name (held-out corpus 4, z16: "who was not invited, who is never invited…, and who has been
+ * standing behind the curtain…, pushes") are read one by one, each within ASIDE_MAX, up to `links`.
  */
-export function pastParenthetical(after: string): string {
+export function pastParenthetical(after: string, links = CHAIN_MAX): string {
   const o = ASIDE_OPEN.exec(after);
   if (!o) return after;
   const body = after.slice(o[0].length);
@@ -104,6 +121,7 @@ export function pastParenthetical(after: string): string {
   for (const i of ends) {
     const rest = ' ' + body.slice(i + 1);
     if (relative && !hasVerb(body.slice(0, i).replace(RELATIVE_PRONOUN, ''))) continue;
+    if (relative && links > 1 && NEXT_RELATIVE.test(rest)) return pastParenthetical(',' + rest.replace(NEXT_RELATIVE, ' '), links - 1);
     const t = firstTerm(rest.replace(FILLER, ' ').slice(0, 80));
     if (t?.tags.includes('Verb')) return rest;
   }
@@ -125,6 +143,21 @@ function actsNow(after: string): boolean | 'doubtful' {
 }
 
 /**
+ * Whether the words after a subject say only where or how a body lies (bodies.ts), with no other
+ * verb joined on by "and", "then" or "but" ("lies on the bier and laughs" is a deed).
+ */
+function bodyOnly(after: string): boolean {
+  const rest = bodyRest(after);
+  if (rest === null) return false;
+  const clause = rest.split(/[;:.!?"“”—–]/)[0];
+  for (const j of clause.matchAll(/\b(?:and|then|but)\s+/gi)) {
+    const next = clause.slice(j.index! + j[0].length);
+    if (firstTerm(next.slice(0, 80))?.tags.includes('Verb') && bodyRest(' ' + next) === null) return false;
+  }
+  return true;
+}
+
+/**
  * Who acts in a narration sentence: a named person in the subject slot followed by a present-tense
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
  * ("Catiline stood", "Catiline would have") are not deeds in the present scene. `away`: someone
@@ -142,8 +175,10 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     if (!a) continue;
     const clause = clauseAround(narr, m);
     if (FUTURE.test(clause)) continue;
-    const off = clause.match(OFFSTAGE)?.[0] ?? away.find((a) => clause.includes(a));
-    return off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
+    const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
+    const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
+    if (bodyOnly(after)) s.body = true;
+    return s;
   }
   return null;
 }

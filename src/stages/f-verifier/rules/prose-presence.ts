@@ -51,8 +51,9 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
       if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
       continue;
     }
-    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said.
-    if (!d.offstage) judge(d);
+    // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said;
+    // a dead man's body lying somewhere is no deed of his.
+    if (!d.offstage && !(who.dead && d.body)) judge(d);
   }
   // Then the doers a sentence's first doer hides: in its other clauses, or behind a subject pronoun.
   // Only people not judged yet are looked for, so the findings above stay as they were.
