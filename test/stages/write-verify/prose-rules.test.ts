@@ -11,7 +11,7 @@ import { worldVerifyContext } from '../../../src/stages/f-verifier/world-context
 import { parseWriterOutput } from '../../../src/stages/e-writer/parse.js';
 import { proseRules } from '../../../src/stages/f-verifier/prose/index.js';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
-import { sumsIn } from '../../../src/stages/f-verifier/prose/money.js';
+import { leastDenarii, sumsIn } from '../../../src/stages/f-verifier/prose/money.js';
 
 // Issue 14: the prose rules on sentences written for this test (not taken from the prose corpus),
 // against real packets of the starter world with Catiline dead (test/fixtures/writer-corpus).
@@ -187,6 +187,24 @@ describe('money in prose (AUR5022)', () => {
       '**CAESAR:** I owe ninety thousand denarii to men who do not forgive.',
       '**CAESAR:** I could pay you a million sesterces tomorrow, if I had them.',
     ]) expect(findings('SC24', body)).toEqual([]);
+  });
+  it('talents over the payer\'s means even at the lightest talent (4,500 denarii) are hard; straddling them, soft', () => {
+    // Held-out corpus 5 (w15): a guessed rate made every sum of talents soft. Paraphrases. Caesar holds 15,000 in SC24.
+    expect(sumsIn('She sends five talents to the temple.').map((s) => [s.denarii, leastDenarii(s)])).toEqual([[30000, 22500]]);
+    expect(sumsIn('He pays 12,500 denarii.').map((s) => [s.denarii, leastDenarii(s)])).toEqual([[12500, 12500]]);
+    for (const body of [
+      'Caesar tips five talents of silver onto the table in front of Servilia.',
+      'Caesar pays the lictors four talents, one sack at a time.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual(['AUR5022']);
+    // Three talents: 18,000 at the Attic rate, 13,500 at the lightest; over his 15,000 only on a guess.
+    const straddle = findings('SC24', 'Caesar pays the lictors three talents, one sack at a time.');
+    expect(codes(straddle)).toEqual([]);
+    expect(codes(straddle, 'soft')).toEqual(['AUR5022']);
+    // Within his means at any rate, or only promised: nothing.
+    for (const body of [
+      'Caesar pays the lictors two talents, one sack at a time.',
+      '**CAESAR:** I could pay you ten talents, if I had them.',
+    ]) expect(findings('SC24', body), body).toEqual([]);
   });
 });
 

@@ -4,15 +4,23 @@ import { parsed } from './parse.js';
 export interface Sum {
   denarii: number;
   text: string;
-  /** True when the currency's rate is a guess (talents vary by standard). */
+  /** True when the currency's rate is a guess (talents vary by standard); `leastDenarii` bounds it. */
   doubtful: boolean;
 }
 
-/** Denarii per unit. A sestertius is a quarter denarius; an Attic talent about 6,000 denarii. */
-const CURRENCY: { re: RegExp; rate: number; doubtful: boolean }[] = [
-  { re: /^(?:denarii|denarius|denarius'|denarii's)$/i, rate: 1, doubtful: false },
-  { re: /^(?:sesterces|sesterce|sestertii|sestertius|HS)$/i, rate: 0.25, doubtful: false },
-  { re: /^(?:talents|talent)$/i, rate: 6000, doubtful: true },
+/**
+ * Denarii per unit, and the lowest plausible rate. A sestertius is a quarter denarius. A talent is
+ * a weight, not a coin, so its rate is a guess: the Attic talent of 6,000 drachmae, about 6,000
+ * denarii, is the usual reckoning at Rome; the lightest silver talent a Roman of the period would
+ * meet is the cistophoric one of Asia (the cistophorus passed for 3 denarii against the Attic
+ * tetradrachm's 4), about 4,500 denarii; the heaviest, the Aeginetan, about 8,500. So a sum of
+ * talents over the payer's means even at 4,500 a talent is over them whichever talent is meant;
+ * one that is over only at the usual 6,000 is a doubtful reading.
+ */
+const CURRENCY: { re: RegExp; rate: number; least: number; doubtful: boolean }[] = [
+  { re: /^(?:denarii|denarius|denarius'|denarii's)$/i, rate: 1, least: 1, doubtful: false },
+  { re: /^(?:sesterces|sesterce|sestertii|sestertius|HS)$/i, rate: 0.25, least: 0.25, doubtful: false },
+  { re: /^(?:talents|talent)$/i, rate: 6000, least: 4500, doubtful: true },
 ];
 
 const SMALL: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, twenty: 20, fifty: 50, hundred: 100 };
@@ -51,6 +59,13 @@ export function sumsIn(sentence: string): Sum[] {
     if (num > 0) out.push({ denarii: num * cur.rate, text: `${text} ${next}`, doubtful: cur.doubtful });
   }
   return out;
+}
+
+/** The sum at the lowest plausible rate of its unit (the last word of its text): `denarii` itself when the rate is sure. */
+export function leastDenarii(sum: Sum): number {
+  if (!sum.doubtful) return sum.denarii;
+  const cur = CURRENCY.find((c) => c.re.test(sum.text.slice(sum.text.lastIndexOf(' ') + 1)));
+  return cur ? (sum.denarii / cur.rate) * cur.least : sum.denarii;
 }
 
 /** Payment verbs: money leaving someone's hands now, in the scene. */

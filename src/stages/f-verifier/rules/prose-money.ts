@@ -1,14 +1,15 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
+import { leastDenarii, NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
 import { spanOf } from '../prose/span.js';
 import { payerAt } from '../prose/deeds.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
  * sentence's doer, or the last doer before it; sure when that payer's balance is exceeded, or when
- * no account on stage could cover the sum. Sums only talked about (owed, offered, worth) are not paid.
+ * no account on stage could cover the sum, even at the lowest rate a guessed unit (talents) may
+ * have. Sums only talked about (owed, offered, worth) are not paid.
  */
 export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
@@ -28,7 +29,10 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
-      const sure = !sum.doubtful && (sum.denarii > richest || has !== undefined);
+      // Sure when even the lowest plausible rate of the sum's unit puts it over the same means (money.ts):
+      // a sum of talents whose bounds straddle them stays doubtful.
+      const least = leastDenarii(sum);
+      const sure = has !== undefined ? least > has : least > richest;
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
       out.push(finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s)));
       return out;
