@@ -365,6 +365,7 @@ describeParaphrases('doers beyond the first of a sentence (held-out corpus 2, x1
 describeParaphrases('quotations over sentences, future time, asides before the verb (held-out corpus 3, y03 and y16)', 'prose-quotes-asides.json');
 describeParaphrases('out, away or dining elsewhere (held-out corpus 4, z07)', 'prose-away.json');
 describeParaphrases('a dead body lying somewhere against the dead who act or tell lies', 'prose-dead-bodies.json');
+describeParaphrases('the noun "name" against the verb "names" in a told secret (held-out corpus 5, w07)', 'prose-secret-named.json');
 
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {

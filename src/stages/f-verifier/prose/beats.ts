@@ -19,8 +19,26 @@ export interface BeatSuccess {
 
 /** Hearsay, denial and conditions around a told secret: it is not told as fact. */
 const HEDGED = /\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?/i;
-/** Narration that reports a telling ("he tells her everything: …"). */
-const TELLS = /\b(?:tells?|told|reveals?|whispers?|names?|confides?|confesses?|spells? out|lays? (?:it )?(?:all )?out|shows?|reads? (?:it )?(?:aloud|out))\b/i;
+/** Narration that reports a telling ("he tells her everything: …"); "names" is read apart (namesSomeone). */
+const TELLS = /\b(?:tells?|told|reveals?|whispers?|confides?|confesses?|spells? out|lays? (?:it )?(?:all )?out|shows?|reads? (?:it )?(?:aloud|out))\b/i;
+/** "Name(s)" and the word after it. */
+const NAME_WORD = /\bnames?\s+([\p{L}']+)/giu;
+/** A determiner, possessive or preposition just before "name(s)" makes it a noun: "the name of", "her name", "a list of names". */
+const NOUN_BEFORE = /\b(?:the|an?|his|her|their|its|my|your|our|whose|no|one|every|any|this|that|these|those|same|own|of|by|in|on|under|with|without|for|from)\s+$/i;
+/** What "names" as a verb takes: a person or a thing named ("names him", "names the paymaster", "names Clodius"). */
+const NAMED = /^(?:him|her|them|me|us|you|it|himself|herself|the|an?|his|their|every|each|names)$/i;
+
+/**
+ * "Names" as a verb of telling: an object after it and no determiner or preposition before it.
+ * "Crassus names the paymaster" tells; "on it is the name of the purse" describes a tablet.
+ */
+function namesSomeone(text: string): boolean {
+  for (const m of text.matchAll(NAME_WORD)) {
+    if (NOUN_BEFORE.test(text.slice(0, m.index))) continue;
+    if (NAMED.test(m[1]) || /^\p{Lu}/u.test(m[1])) return true;
+  }
+  return false;
+}
 
 /**
  * A FAIL beat that moves a secret (a betrayal, a confession, an informer's report) has come off
@@ -37,7 +55,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     // Tagged only once a sentence tells something unhedged.
     let sig: FactSignature | undefined;
     for (const s of r.sentences) {
-      if (s.line <= 0 || (s.kind === 'narration' && !TELLS.test(s.text)) || HEDGED.test(s.text)) continue;
+      if (s.line <= 0 || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
       const m = factMatch(s.text, (sig ??= signature(sec.text, r.index)), r.index);
       if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
