@@ -366,6 +366,7 @@ describeParaphrases('quotations over sentences, future time, asides before the v
 describeParaphrases('out, away or dining elsewhere (held-out corpus 4, z07)', 'prose-away.json');
 describeParaphrases('a dead body lying somewhere against the dead who act or tell lies', 'prose-dead-bodies.json');
 describeParaphrases('the noun "name" against the verb "names" in a told secret (held-out corpus 5, w07)', 'prose-secret-named.json');
+describeParaphrases('a subject inverted after a place phrase and a verb of being there (held-out corpus 5, w12)', 'prose-inverted-subject.json');
 
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {

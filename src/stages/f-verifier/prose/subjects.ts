@@ -7,6 +7,13 @@ import { bodyRest } from './bodies.js';
 const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
 /** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"). */
 const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
+/**
+ * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
+ * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,
+ * waiting or appearing, present tense: "lies" and "rests" may be a body (bodies.ts), and a longer list
+ * would take objects for subjects.
+ */
+const INVERTED = /^\s*(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)\s+$/iu;
 /** Words between a name and its verb that do not change who acts. */
 const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
 /**
@@ -166,12 +173,14 @@ function bodyOnly(after: string): boolean {
 export function subjectVerb(narr: string, mentions: readonly Mention[], away: readonly string[] = []): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
-    if (!(SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
+    const inverted = INVERTED.test(before) && !IMAGINED.test(before);
+    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
     if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = pastParenthetical(after).replace(FILLER, ' ');
-    const a = actsNow(after);
+    const a = inverted || actsNow(after);
     if (!a) continue;
     const clause = clauseAround(narr, m);
     if (FUTURE.test(clause)) continue;
