@@ -19,8 +19,12 @@ export interface BeatSuccess {
 
 /** Hearsay, denial and conditions around a told secret: it is not told as fact. */
 const HEDGED = /\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?/i;
-/** Narration that reports a telling ("he tells her everything: …"); "names" is read apart (namesSomeone). */
-const TELLS = /\b(?:tells?|told|reveals?|whispers?|confides?|confesses?|spells? out|lays? (?:it )?(?:all )?out|shows?|reads? (?:it )?(?:aloud|out))\b/i;
+/**
+ * Narration that reports a telling ("he tells her everything: …"), or someone holding what a colon
+ * then spells out ("closes her hand round it and has it: every name, every sum…"); "names" is read
+ * apart (namesSomeone).
+ */
+const TELLS = /\b(?:tells?|told|reveals?|whispers?|confides?|confesses?|spells? out|lays? (?:it )?(?:all )?out|shows?|reads? (?:it )?(?:aloud|out))\b|\b(?:has|holds) (?:it|them)(?: all)?:/i;
 /** "Name(s)" and the word after it. */
 const NAME_WORD = /\bnames?\s+([\p{L}']+)/giu;
 /** A determiner, possessive or preposition just before "name(s)" makes it a noun: "the name of", "her name", "a list of names". */
