@@ -115,7 +115,7 @@ export function worldPartsContext(w: Partial<WorldVerifySource>): Omit<VerifyCon
   };
 }
 
-/** Everything but the packet: what the pipeline verifies each scene against (no canon or operators: none). */
+/** Everything but the packet: what the pipeline verifies each scene against (a world without canon or operators gives empty lists). */
 export function worldVerifyContext(world: WorldVerifySource, lexicon: LexiconEntry[]): Omit<VerifyContext, 'packet'> {
   return { lexicon, canon: [], operators: [], ...worldPartsContext(world) };
 }
