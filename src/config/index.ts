@@ -1,5 +1,5 @@
 /** aureus.config.yaml: loading, defaults, CLI overrides, provider ids. */
-export { loadConfig, loadConfigOrThrow, readConfigFile, resolveConfig, configOrThrow, configSchema, type ConfigFile, type LoadedConfig } from './load.js';
+export { loadConfig, loadConfigOrThrow, readConfigFile, resolveConfig, configOrThrow, configWarnings, configSchema, type ConfigFile, type LoadedConfig } from './load.js';
 export { defaultConfig } from './defaults.js';
 export { applyOverrides, parseCacheMode, parseChaos, parseConcurrency, parseModelFlags, parseProviderFlag, parseMaxCost, parseCacheTtl } from './overrides.js';
 export { parseProviderId, resolveProviderSpec, PROVIDER_FORMS, type ProviderSpec } from './provider-id.js';

@@ -139,6 +139,15 @@ export function loadConfigOrThrow(root: string, overrides?: ConfigOverrides): Lo
   return configOrThrow(loadConfig(root, overrides));
 }
 
+/**
+ * The config's warnings (a model at its end-of-life, AUR4010): they concern the model calls a
+ * command is about to make, so `episode run`, `episode plan`, `scene rewrite` and `play` say them
+ * before the first one (`validate` lists them with everything else).
+ */
+export function configWarnings(loaded: LoadedConfig): Diagnostic[] {
+  return loaded.diagnostics.filter((d) => d.severity === 'warning');
+}
+
 /** The resolved config, or exit 3 (invalid config) when there is any error diagnostic. */
 export function configOrThrow(loaded: LoadedConfig): LoadedConfig {
   const errors = loaded.diagnostics.filter((d) => d.severity === 'error');

@@ -208,15 +208,14 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
   const hasher = new StateHasher();
   const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);
   // The config file as the preflight read it: one read per run, the flags resolved over it here.
-  const { resolveConfig, configOrThrow } = await import('../config/load.js');
+  const { resolveConfig, configOrThrow, configWarnings } = await import('../config/load.js');
   const loaded = configOrThrow(resolveConfig(checked.configFile, o.overrides));
   const { config } = loaded;
-  // The config's warnings (a model at its end-of-life, AUR4010) are about the calls this run makes:
-  // said now, with the world's, and kept with the run's; before, only `validate` showed them.
-  const configWarnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
-  if (configWarnings.length) {
-    o.warnings?.push(...configWarnings);
-    progress.warnings(configWarnings);
+  // Said now, with the world's, and kept with the run's (config/load.ts configWarnings).
+  const warned = configWarnings(loaded);
+  if (warned.length) {
+    o.warnings?.push(...warned);
+    progress.warnings(warned);
   }
   const staged = await import('./staged.js');
   const runRel = runRelDir(ref, staged.runKey(seed, o.steering));

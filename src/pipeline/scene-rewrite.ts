@@ -51,12 +51,12 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   writeReview(o.root, st.review);
 
   // The config file as the caller's validation read it (else read here), with the flags over it.
-  const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
+  const { readConfigFile, resolveConfig, configOrThrow, configWarnings } = await import('../config/load.js');
   const loaded = configOrThrow(resolveConfig(o.configFile ?? readConfigFile(o.root), o.overrides));
   const { config } = loaded;
   // They concern the calls this rewrite makes: said now, as `episode run` and `episode plan` say them.
-  const configWarnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
-  if (configWarnings.length) o.onWarnings?.(configWarnings);
+  const warned = configWarnings(loaded);
+  if (warned.length) o.onWarnings?.(warned);
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));

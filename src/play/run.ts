@@ -1,6 +1,6 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
+import { configWarnings, loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
 import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
@@ -115,7 +115,7 @@ function defaultSessionId(store: SessionStore, principal: string): string {
  * events carrying the code.
  */
 function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
-  const list = loaded.diagnostics.filter((d) => d.severity === 'warning');
+  const list = configWarnings(loaded);
   if (!list.length) return;
   if (!o.json) return io.warnings(list);
   for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}${d.hint ? `; hint: ${d.hint}` : ''}` });

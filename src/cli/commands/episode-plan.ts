@@ -84,7 +84,7 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   (await import('../../config/overrides.js')).parseSeedFlag(opts.seed);
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
-  const { resolveConfig, configOrThrow } = await import('../../config/load.js');
+  const { resolveConfig, configOrThrow, configWarnings } = await import('../../config/load.js');
   const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
   const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
   const { episodeRef } = await import('../../domain/context.js');
@@ -118,8 +118,8 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const loaded = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
   const { config } = loaded;
   // A model at its end-of-life (AUR4010) concerns the calls this plan makes: said before them, as AUR6023.
-  const configWarnings = loaded.diagnostics.filter((d) => d.severity === 'warning');
-  if (configWarnings.length) c.io.stderr(formatDiagnostics(configWarnings, c.chalk).replace(/^\n/, ''));
+  const warned = configWarnings(loaded);
+  if (warned.length) c.io.stderr(formatDiagnostics(warned, c.chalk).replace(/^\n/, ''));
   await fs.promises.mkdir(runDir, { recursive: true });
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
   const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
