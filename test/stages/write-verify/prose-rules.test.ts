@@ -367,6 +367,7 @@ describeParaphrases('out, away or dining elsewhere (held-out corpus 4, z07)', 'p
 describeParaphrases('a dead body lying somewhere against the dead who act or tell lies', 'prose-dead-bodies.json');
 describeParaphrases('the noun "name" against the verb "names" in a told secret (held-out corpus 5, w07)', 'prose-secret-named.json');
 describeParaphrases('a subject inverted after a place phrase and a verb of being there (held-out corpus 5, w12)', 'prose-inverted-subject.json');
+describeParaphrases('the dead as a preposition\'s object, before a verbless aside, or lying for a time', 'prose-things-of-the-dead.json');
 
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {

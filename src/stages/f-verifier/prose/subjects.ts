@@ -14,6 +14,12 @@ const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through
  * would take objects for subjects.
  */
 const INVERTED = /^\s*(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)\s+$/iu;
+/**
+ * A name right after a preposition is its object, never a subject: "Behind Catiline stands Crassus",
+ * "a statue of Catiline", "a letter from Catiline" (a fronted place phrase would otherwise take the
+ * name after it for the clause's subject, and the verb after the name for his deed).
+ */
+const PREPOSITION_OBJECT = /\b(?:of|from|for|to|by|with|about|against|toward|towards|into|onto|upon|at|in|on|behind|beside|near|under|before|after|beyond|among|between|like)\s+(?:the\s+)?$/i;
 /** Words between a name and its verb that do not change who acts. */
 const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
 /**
@@ -176,10 +182,12 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
     const inverted = INVERTED.test(before) && !IMAGINED.test(before);
     if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
-    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = pastParenthetical(after).replace(FILLER, ' ');
+    // An aside opened after the name and never followed by a verb ("Catiline, its seal broken."): no verb of his.
+    if (!inverted && ASIDE_OPEN.test(after)) continue;
     const a = inverted || actsNow(after);
     if (!a) continue;
     const clause = clauseAround(narr, m);
