@@ -138,6 +138,28 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
     ];
     expectTeleports(arrivals, fits);
   });
+  it('a recent past journey (rode out of, came from, left a place yesterday or this morning) too far for the days is a teleport; backstory, a day\'s ride or a denial is not (held-out corpus 5, w14)', () => {
+    // SC12: Crassus 1 day since the Campus Martius, Terentia 3 since her house; SC24: Cato 3 since the Forum; SC01:
+    // Cicero 0 since his house. Faesulae is four days from Rome, Ostia and Tusculum one. A recent time bounds the
+    // journey to a day whatever the packet allows. Paraphrases.
+    const journeys: Array<[string, string]> = [
+      ['SC12', 'Crassus, who rode out of the camp at Faesulae yesterday morning, takes his place by the altar.'],
+      ['SC24', 'Cato, who left the camp at Faesulae yesterday, is the first to speak.'],
+      ['SC12', 'Crassus, who has come down from the camp at Faesulae, sits by the altar.'],
+      ['SC01', 'Cicero rode in from Tusculum this morning, mud to the knee.'],
+      ['SC12', 'Terentia waits at the altar. She rode in from Faesulae at dawn, and her mare is lame.'],
+    ];
+    const fits: Array<[string, string]> = [
+      ['SC12', 'Terentia arrived from Ostia an hour ago, salt still in her hair.'],
+      ['SC12', 'Crassus rode out of the Camp at Faesulae with the legions, years before any of this.'],
+      ['SC24', 'Cato left Ostia yesterday by the coast road.'],
+      ['SC12', 'Crassus, who came from the Campus Martius this morning, is out of breath.'],
+      ['SC12', 'Crassus rode from Faesulae with the dispatches.'],
+      ['SC12', 'Crassus did not ride out of Faesulae yesterday, whatever the porters say.'],
+      ['SC12', 'Varo, who rode out of Faesulae yesterday, is nowhere to be seen.'],
+    ];
+    expectTeleports(journeys, fits);
+  });
   it('a present "is at" is read in its own clause: an arrival, past or future in another clause does not undo it (held-out corpus 4, z11)', () => {
     // SC24 is set at the House of Crassus; Terentia, Pompey and Cicero are not in its cast, Cato is.
     for (const body of [
@@ -264,6 +286,12 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
       '**CATO:** Count your wins at the door, Caesar. Count them twice.',
     ]) expect(findings('SC24', body)).toEqual([]);
     expect(codes(findings('SC24', 'In the end Caesar triumphs, and Servilia lowers her eyes.'))).toEqual(['AUR5035']);
+    // Taking a road, a ship or an oath is going or swearing, not a prize (session 20, paraphrases).
+    for (const body of [
+      'Cato left the Forum an hour since and took the long road round by the Subura.',
+      'Caesar took ship for Gaul in his thoughts a dozen times tonight; Servilia watches him do it.',
+      'Cato takes the oath of a guest at the threshold, and the slaves bring water.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual([]);
     // Taking the thing itself is still the beat coming off.
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
   });
