@@ -31,6 +31,18 @@ describe('writer output parser', () => {
     expect(v.hard).toBe(false);
   });
 
+  it('reads a markdown underline under a section heading as part of the heading: "None" under an underlined CLAIMS is an empty list (held-out corpus 6, v11)', () => {
+    // Written for this test: every heading underlined, "=" and "-", with and without a blank line after.
+    const raw = 'SCENE_TEXT\n==========\n\nCato waits by the door.\n\nCLAIMS\n======\n\nNone\n\nSCENE_EVENTS\n------------\n[]\n';
+    const p = parseWriterOutput(raw);
+    expect(p.parse_findings).toEqual([]);
+    expect(p.claims).toEqual([]);
+    expect(p.events).toEqual([]);
+    expect(p.scene_text.trim()).toBe('Cato waits by the door.');
+    // A rule further down a section stays where it is (a scene break in the prose).
+    expect(parseWriterOutput('---SCENE_TEXT---\nCato waits.\n\n---\n\nLater.\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n').scene_text).toContain('---');
+  });
+
   it('makes a missing or empty section a finding, never an exception', () => {
     expect(parseWriterOutput('').parse_findings.map((f) => f.code)).toEqual(['AUR5001', 'AUR5001', 'AUR5001']);
     const p = parseWriterOutput('---SCENE_TEXT---\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\nnothing happened');

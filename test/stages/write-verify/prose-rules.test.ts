@@ -1,44 +1,12 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
-import type { ScenePacket } from '../../../src/domain/packet.js';
-import type { Finding } from '../../../src/domain/scene.js';
-import { loadWorldOrThrow } from '../../../src/store/load.js';
-import { packageRoot } from '../../../src/paths.js';
-import type { VerifyContext } from '../../../src/stages/f-verifier/context.js';
-import { readPacket } from '../../../src/stages/f-verifier/load.js';
-import { worldVerifyContext } from '../../../src/stages/f-verifier/world-context.js';
-import { parseWriterOutput } from '../../../src/stages/e-writer/parse.js';
-import { proseRules } from '../../../src/stages/f-verifier/prose/index.js';
+import { describe, expect, it } from 'vitest';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
 import { leastDenarii, sumsIn } from '../../../src/stages/f-verifier/prose/money.js';
+import { codes, contextOf, findings, packets, usePackets } from './prose-scenes.js';
 
 // Issue 14: the prose rules on sentences written for this test (not taken from the prose corpus),
 // against real packets of the starter world with Catiline dead (test/fixtures/writer-corpus).
-const W = path.resolve(__dirname, '..', '..', 'fixtures', 'writer-corpus');
-let base: Omit<VerifyContext, 'packet'>;
-const packets: Record<string, ScenePacket> = {};
-
-beforeAll(async () => {
-  const { world } = await loadWorldOrThrow(packageRoot());
-  world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
-  base = worldVerifyContext(world, []);
-  for (const s of ['SC01', 'SC05', 'SC12', 'SC15', 'SC21', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
-});
-
-/** A scene of the packet whose text is `body` after its heading and cast line. */
-function findings(scene: string, body: string): Finding[] {
-  const p = packets[scene];
-  const cast = p.cast.map((c) => c.name).join(', ');
-  const raw = `---SCENE_TEXT---\n## ${scene} — INT. SOMEWHERE - NIGHT\n\n**Cast:** ${cast}\n\n${body}\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
-  return proseRules(parseWriterOutput(raw), { ...base, packet: p }, []);
-}
-const codes = (fs: Finding[], sev: 'hard' | 'soft' = 'hard') => fs.filter((f) => f.severity === sev).map((f) => f.code);
-/** Each [scene, body] of `caught` raises exactly one hard AUR5017 (and nothing else hard); none of `fit` raises it. */
-function expectTeleports(caught: Array<[string, string]>, fit: Array<[string, string]>): void {
-  for (const [scene, body] of caught) expect(codes(findings(scene, body)), body).toEqual(['AUR5017']);
-  for (const [scene, body] of fit) expect(codes(findings(scene, body)).filter((c) => c === 'AUR5017'), body).toEqual([]);
-}
+// Presence, teleports and the paraphrase files are in prose-presence.test.ts.
+usePackets();
 
 describe('the dead in prose (AUR5015)', () => {
   it('a dead man who acts or speaks on stage is a hard finding, quoted', () => {
@@ -54,122 +22,6 @@ describe('the dead in prose (AUR5015)', () => {
       'Crassus turns the ring that Catiline gave him years ago.',
       'Catiline used to stand here and shout; the benches remember.',
     ]) expect(findings('SC01', body)).toEqual([]);
-  });
-});
-
-describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
-  it('someone outside the cast who acts on stage is a hard finding', () => {
-    expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
-  });
-  it('a name joined to the object of a preposition is not the subject of the verb after it', () => {
-    // Seen on an offline season: "The business of Servilia and Caesar turns, a notch tighter."
-    expect(findings('SC24', 'The quarrel between Metellus and Terentia turns, a notch colder.')).toEqual([]);
-    expect(findings('SC24', 'Word of Pompey and Terentia travels fast in the Subura.')).toEqual([]);
-    // Without the preposition the name is the subject again.
-    expect(codes(findings('SC24', 'Terentia slips in through the garden door and sets down a lamp.'))).toEqual(['AUR5016']);
-  });
-  it('someone acting off this stage, in a report or in a mind\'s eye is not on stage; the same deed here is', () => {
-    for (const body of [
-      'Somewhere across the city, Terentia lies awake and listens to the rain.',
-      'A dog barks in the lane, and Cicero, far off in his own house, turns over in his bed.',
-      'Terentia, Servilia suspects, reads every letter twice before she seals it.',
-      'Pompey, men say, sleeps in his armour.',
-      'In his mind Catiline laughs at all of them.',
-    ]) expect(findings('SC24', body)).toEqual([]);
-    expect(codes(findings('SC24', 'A dog barks in the lane. Terentia, pale and silent, slips in through the garden door.'))).toEqual(['AUR5016']);
-    expect(codes(findings('SC01', 'In the doorway Catiline laughs at all of them.'))).toEqual(['AUR5015']);
-    // An off-stage word with a place named is still a cast member cut away: a teleport.
-    expect(codes(findings('SC24', 'Elsewhere, at Ostia, Cato walks the quay and counts the grain ships.'))).toEqual(['AUR5017']);
-  });
-  it('a deed done in someone else\'s private place is off this stage; at the setting\'s own place it is on it', () => {
-    // Held-out corpus 2 (x16): "Curius blurts it out in Fulvia's bed", a habit told in a scene at Crassus' house. Paraphrases:
-    const offStage = [
-      'Quintus Curius talks in his sleep in Fulvia\'s bed, and she writes down every name.',
-      'Everyone knows how it goes: Terentia opens the consul\'s letters at Cicero\'s house before he has had his bath.',
-      'In Curius\' bedroom Fulvia waits up for the news.',
-    ];
-    const onStage = [
-      // SC24 is set at the House of Crassus: his house is this stage.
-      'Terentia slips into Crassus\' house by the garden door and sets down a lamp.',
-      'Terentia sits in Crassus\' atrium and sets down a lamp.',
-      // Only the doer's own clause is put off stage; a deed told in the next sentence is on stage.
-      'Curius sleeps in Fulvia\'s bed. Terentia slips in through the garden door.',
-      // A private place that is no person's is no excuse.
-      'Terentia sets down a lamp in the Senate\'s garden.',
-    ];
-    for (const body of offStage) expect(findings('SC24', body), body).toEqual([]);
-    for (const body of onStage) expect(codes(findings('SC24', body)), body).toEqual(['AUR5016']);
-  });
-  it('a cast member cut away to another place mid-scene is a teleport', () => {
-    const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
-    expect(codes(f)).toEqual(['AUR5017']);
-    expect(f[0].message).toContain('Ostia');
-  });
-  it('a letter from far away, where someone came from or will go, and a house named are no finding', () => {
-    for (const body of [
-      '**CAESAR:** Manlius writes from Faesulae that the eagle is polished.',
-      '**CATO:** I rode in from Tusculum this morning. Tomorrow I will be in the Forum again.',
-      'Caesar glances toward Terentia\'s house across the valley.',
-      'Cato is in Caesar\'s debt now, and both of them know it.',
-    ]) expect(findings('SC24', body)).toEqual([]);
-  });
-  it('a cast member just come from, or a night spent at, a place too far for the days since their last scene is a teleport', () => {
-    // Held-out corpus 3 (y17). SC01: Crassus and Cicero come from their houses with 0 days; SC12: Crassus from the
-    // Campus Martius with 1 day (Ostia is a day from Rome, Tusculum a day, Faesulae four). Paraphrases.
-    const arrivals: Array<[string, string]> = [
-      ['SC01', 'Crassus has just arrived from Ostia, his boots still white with salt.'],
-      ['SC01', 'Cicero has ridden in from Tusculum in the dark, mud to the knee.'],
-      ['SC01', 'Marcus Licinius Crassus spent the night aboard a barge at Ostia and smells of tar.'],
-      ['SC12', 'Crassus has come down from the camp at Faesulae.'],
-    ];
-    expect(findings('SC01', arrivals[0][1])[0].message).toContain('Ostia');
-    const fits: Array<[string, string]> = [
-      // Time enough from there (a day's ride, one day), or no place of the world named.
-      ['SC12', 'Crassus has come straight from Ostia.'],
-      ['SC01', 'Crassus has come from his house on the Palatine.'],
-      ['SC01', 'Crassus has come to the Curia from the Forum.'],
-      // Backstory, hearsay, a denial, a pronoun, someone outside the cast, speech.
-      ['SC01', 'Years ago Crassus spent the night at Ostia waiting for a ship.'],
-      ['SC01', 'Cicero says that Crassus has come from Ostia.'],
-      ['SC01', 'Crassus has not come from Ostia, whatever the porters think.'],
-      ['SC01', 'He has come straight up from Ostia.'],
-      ['SC01', 'Varo has come up from Ostia with the tally sheets.'],
-      ['SC01', '> CRASSUS: I have come up from Ostia tonight.'],
-    ];
-    expectTeleports(arrivals, fits);
-  });
-  it('a present "is at" is read in its own clause: an arrival, past or future in another clause does not undo it (held-out corpus 4, z11)', () => {
-    // SC24 is set at the House of Crassus; Terentia, Pompey and Cicero are not in its cast, Cato is.
-    for (const body of [
-      'Terentia is at the Temple of Vesta; her door stands open all the same, and clients come to it at every hour.',
-      'Pompey is in the Forum, and his freedmen will call here before dark.',
-      'Cicero sits in the Curia: the petitioners who came for him were sent home.',
-    ]) expect(findings('SC24', body), body).toEqual([]);
-    expect(codes(findings('SC24', 'Cato is at the Forum; the clients come and go without him.'))).toEqual(['AUR5017']);
-    // In the placement's own clause (a relative clause is part of it) the arrival still makes it no placement now.
-    expect(codes(findings('SC24', 'Terentia, who came from the Forum, sits at the Table of Lucullus and pours the wine.'))).toEqual(['AUR5016']);
-  });
-  it('an arrival told through a pronoun for the one person it can mean, or denied only in another clause, is a teleport (held-out corpus 4, z17)', () => {
-    // SC12: Terentia, the only woman of its cast, 3 days since her last scene; Faesulae is four days away.
-    const sc12 = (bodies: string[]) => bodies.map((body): [string, string] => ['SC12', body]);
-    const arrivals = sc12([
-      'Terentia comes in last. She has ridden in from Faesulae without a halt.',
-      'The doors open and Terentia steps through. Dust lies on her cloak; she has come straight down from the camp at Faesulae.',
-      'Terentia is pale. She spent the night at Faesulae, on a camp bed.',
-      'Terentia has travelled from Faesulae, and she has not slept since.',
-    ]);
-    arrivals.push(['SC01', 'Crassus has hurried over from Ostia, but he has not brought the tally.']);
-    const doubts = sc12([
-      // Denied in its own clause; a pronoun with two women named, a bystander, no name or another paragraph before it.
-      'Terentia has not come from Faesulae, whatever the porters say.',
-      'Terentia has never travelled from Faesulae in her life.',
-      'Terentia glances at Servilia. She has come from Faesulae without a rest.',
-      'Terentia waits by the altar. A slave girl brings water. She has come from Faesulae.',
-      'She has come straight up from Faesulae.',
-      'Terentia stands by the altar.\n\nShe has come from Faesulae.',
-      'Terentia remembers the road. She has come from Faesulae.',
-    ]);
-    expectTeleports(arrivals, doubts);
   });
 });
 
@@ -264,6 +116,12 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
       '**CATO:** Count your wins at the door, Caesar. Count them twice.',
     ]) expect(findings('SC24', body)).toEqual([]);
     expect(codes(findings('SC24', 'In the end Caesar triumphs, and Servilia lowers her eyes.'))).toEqual(['AUR5035']);
+    // Taking a road, a ship or an oath is going or swearing, not a prize (session 20, paraphrases).
+    for (const body of [
+      'Cato left the Forum an hour since and took the long road round by the Subura.',
+      'Caesar took ship for Gaul in his thoughts a dozen times tonight; Servilia watches him do it.',
+      'Cato takes the oath of a guest at the threshold, and the slaves bring water.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual([]);
     // Taking the thing itself is still the beat coming off.
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
   });
@@ -339,40 +197,10 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
   });
 });
 
-/** Paraphrases in a data file (see its `about`): each case's hard codes, or no finding at all, by group. */
-function describeParaphrases(title: string, file: string): void {
-  const data = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', file), 'utf8')) as {
-    groups: Record<string, string>;
-    cases: { group: string; scene: string; hard: string[]; body: string }[];
-  };
-  describe(title, () => {
-    it('puts every case in a group it names', () => {
-      for (const c of data.cases) expect(Object.keys(data.groups), c.body).toContain(c.group);
-    });
-    for (const [group, about] of Object.entries(data.groups)) {
-      it(about, () => {
-        for (const { scene, hard, body } of data.cases.filter((c) => c.group === group)) {
-          const f = findings(scene, body);
-          // A must-not case raises nothing at all, not even a soft finding.
-          expect(hard.length ? codes(f) : f, body).toEqual(hard);
-        }
-      });
-    }
-  });
-}
-
-describeParaphrases('doers beyond the first of a sentence (held-out corpus 2, x13 and x14)', 'prose-beyond-first-doer.json');
-describeParaphrases('quotations over sentences, future time, asides before the verb (held-out corpus 3, y03 and y16)', 'prose-quotes-asides.json');
-describeParaphrases('out, away or dining elsewhere (held-out corpus 4, z07)', 'prose-away.json');
-describeParaphrases('a dead body lying somewhere against the dead who act or tell lies', 'prose-dead-bodies.json');
-describeParaphrases('the noun "name" against the verb "names" in a told secret (held-out corpus 5, w07)', 'prose-secret-named.json');
-describeParaphrases('a subject inverted after a place phrase and a verb of being there (held-out corpus 5, w12)', 'prose-inverted-subject.json');
-
 describe('wiring', () => {
   it('verifySceneOutput reports prose findings with the structured ones', () => {
-    const p = packets.SC01;
     const raw = `---SCENE_TEXT---\n## SC01 — INT. CURIA - DAWN\n\nCatiline strides to the tribunal and spits.\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
-    const v = verifySceneOutput(raw, { ...base, packet: p });
+    const v = verifySceneOutput(raw, contextOf('SC01'));
     expect(v.findings.map((f) => f.code)).toContain('AUR5015');
     expect(v.hard).toBe(true);
   });

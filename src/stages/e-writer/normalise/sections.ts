@@ -107,6 +107,9 @@ function unwrapOuterFence(lines: string[], notes: Normalisation[]): void {
   notes.push({ code: 'outer_fence', what: `removed the ${open[1]}${open[2]} fence around the whole answer (lines ${first + 1} and ${last + 1})`, why: 'the answer sits inside one code fence; the fence is packaging, not content' });
 }
 
+/** A markdown setext underline: a line of three or more "=" or "-" and nothing else. */
+const UNDERLINE = /^[ \t]*(?:={3,}|-{3,})[ \t]*$/;
+
 export function findSections(raw: string): Sections {
   const text = raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   const lines = text.split('\n');
@@ -143,8 +146,10 @@ export function findSections(raw: string): Sections {
   const sorted = [...markers].sort((a, b) => a.line - b.line);
   sorted.forEach((m, k) => {
     const to = Math.min(k + 1 < sorted.length ? sorted[k + 1].line : lines.length, ...joint.filter((i) => i > m.line));
-    const body = lines.slice(m.line + 1, to);
-    bodies[m.name] = m.inline ? { text: [m.inline, ...body].join('\n'), first: m.line + 1 } : { text: body.join('\n'), first: m.line + 2 };
+    // A setext underline right under a marker ("CLAIMS" over "======") is part of the heading, not of its section.
+    const under = !m.inline && UNDERLINE.test(lines[m.line + 1] ?? '') ? 1 : 0;
+    const body = lines.slice(m.line + 1 + under, to);
+    bodies[m.name] = m.inline ? { text: [m.inline, ...body].join('\n'), first: m.line + 1 } : { text: body.join('\n'), first: m.line + 2 + under };
   });
   const start = sorted.length ? sorted[0].line : 0;
   const pre = lines.slice(0, start).filter((l) => l.trim());

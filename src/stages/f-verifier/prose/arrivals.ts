@@ -34,8 +34,19 @@ export interface ArrivalElsewhere {
 /** "has (just) come (straight up) from", "arrived from", "spent the night at": the verb right after the name. */
 const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*)/i;
 const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+/**
+ * A past journey (held-out corpus 5, w14: "Crassus, who rode out of the camp at Faesulae yesterday at
+ * first light, …"): came, rode, arrived… from or out of a place, or left it. Past tense is mostly
+ * backstory, so it is read only with a recent time in its clause (RECENT), which also bounds the days
+ * the journey had: at most one.
+ */
+const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
+const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
+const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+/** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
+const WHO = /^\s*,\s*who\s+/i;
 /** Words that put a stay in the past, in a mind, in a condition or in someone's mouth: not the night before this scene. */
-const DISTANT = /\b(?:once|ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b|\?/i;
+const DISTANT = /\b(?:once|(?<!\bhours?\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b|\?/i;
 /** A denial: of the arrival only when in the arrival's own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
 /** A subject pronoun opening a clause: who it is, pronoun-doer.ts decides. */
@@ -86,13 +97,28 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
     if (n.line <= 0 || DISTANT.test(n.narr)) continue;
     for (const m of [...n.mentions, ...pronounsIn(n, r, ctx)]) {
       const c = pk.cast.find((x) => x.id === m.id);
-      const v = c ? (ARRIVED.exec(n.narr.slice(m.end)) ?? NIGHT.exec(n.narr.slice(m.end))) : null;
-      if (!c || !v || DENIED.test(clauseAt(n.narr, m.end).text)) continue;
-      const loc = placeIn(v[2], (names ??= namesOf(ctx, r)));
+      const j = c ? journey(n.narr, m.end) : null;
+      if (!c || !j) continue;
+      const loc = placeIn(j.words, (names ??= namesOf(ctx, r)));
       const days = loc ? ctx.travelDays(loc.id, here) : undefined;
-      if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= c.days_since_previous) continue;
+      if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= Math.min(c.days_since_previous, j.within)) continue;
       out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
     }
   }
   return out;
+}
+
+/**
+ * The journey told right after a person's name (or past a relative "who" on it): the words where the
+ * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
+ * denied in its own clause, or a past one with no recent time.
+ */
+function journey(narr: string, end: number): { words: string; within: number } | null {
+  const after = narr.slice(end).replace(WHO, ' ');
+  const clause = clauseAt(narr, end).text;
+  if (DENIED.test(clause)) return null;
+  const v = ARRIVED.exec(after) ?? NIGHT.exec(after);
+  if (v) return { words: v[2]!, within: Infinity };
+  const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
+  return p && RECENT.test(`${clause} ${p[0]}`) ? { words: p[1]!, within: 1 } : null;
 }

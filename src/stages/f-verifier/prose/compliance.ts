@@ -24,8 +24,11 @@ const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'po
 /** Refusals and holding back: a sentence with one of these, undenied, shows no success. */
 const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
 
-/** Objects that are gestures, abstractions or someone's body, not the thing the attempt is about ("gives the signal", "takes a breath", "takes her face in his hands"). */
-const ABSTRACT = /^(?:signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits)$/i;
+/**
+ * Objects that are gestures, abstractions, ways and means of going, or someone's body, not the thing
+ * the attempt is about ("gives the signal", "takes a breath", "takes the coast road", "takes her face in his hands").
+ */
+const ABSTRACT = /^(?:road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits)$/i;
 /** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
 const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
 /**
@@ -63,7 +66,7 @@ const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\
  * pronoun starts a clause about the head, not the head itself ("a last look that would strip the
  * gilt" → look).
  */
-const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before|that|which|who|whom|whose)$/i;
+const NP_END = /^(?:to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before|round|around|past|along|through|by|via|that|which|who|whom|whose)$/i;
 /**
  * A comma before a determiner or a relative pronoun ends the object phrase: what follows is an
  * apposition or a clause about it ("the signal, a fist raised" → signal), while a comma between

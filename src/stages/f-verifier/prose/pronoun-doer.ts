@@ -2,7 +2,7 @@ import type { Gender } from '../../../domain/world.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import type { PersonIndex } from './names.js';
-import { subjectVerb, type Subject } from './subjects.js';
+import { PREPOSITION_OBJECT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
 
@@ -27,7 +27,13 @@ const BYSTANDER: Record<Gender, RegExp> = {
 /** A pronoun's verb that tells a state or a whereabouts rather than a deed here. */
 const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains)\b/i;
 
-/** The one person the paragraph before `n` can mean by this pronoun, and the text since their last mention; else null. */
+/**
+ * The one person the paragraph before `n` can mean by this pronoun, and the text since their last
+ * mention; else null. A last mention governed by a preposition or a possessive ("one of the crowd
+ * who drank with Curius", "one of Curius' friends") names someone beside the sentence's subject,
+ * who may be an unnamed man or woman told of before the name: then the whole sentence counts as
+ * text since (held-out corpus 6, v12 and v19).
+ */
 function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
   const since: string[] = [];
   const ids = new Set<string>();
@@ -37,7 +43,8 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
     for (const m of [...p.mentions].reverse()) {
       if (!fits(m.id)) continue;
       ids.add(m.id);
-      last ??= { id: m.id, since: [p.narr.slice(m.end), ...since] };
+      const governed = PREPOSITION_OBJECT.test(p.narr.slice(0, m.start)) || /^['’]/.test(p.narr.slice(m.end));
+      last ??= { id: m.id, since: [governed ? p.narr : p.narr.slice(m.end), ...since] };
     }
     since.unshift(p.narr);
   }

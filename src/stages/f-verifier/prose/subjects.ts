@@ -14,6 +14,12 @@ const FRONTED = /^\s*(?:at|in|on|by|from|behind|beside|near|under|across|through
  * would take objects for subjects.
  */
 const INVERTED = /^\s*(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)\s+$/iu;
+/**
+ * A name right after a preposition is its object, never a subject: "Behind Catiline stands Crassus",
+ * "a statue of Catiline", "a letter from Catiline" (a fronted place phrase would otherwise take the
+ * name after it for the clause's subject, and the verb after the name for his deed).
+ */
+export const PREPOSITION_OBJECT = /\b(?:of|from|for|to|by|with|about|against|toward|towards|into|onto|upon|at|in|on|behind|beside|near|under|before|after|beyond|among|between|like)\s+(?:the\s+)?$/i;
 /** Words between a name and its verb that do not change who acts. */
 const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|again|meanwhile|at last|suddenly|quietly|slowly|softly|only)\b,?)+/i;
 /**
@@ -32,11 +38,12 @@ const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|
 /**
  * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
  * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
- * "is out" or "is away" itself. A bare "is out" only before a pause, a time, an -ing or an errand:
+ * "is out" or "is away" itself, or at the bath (held-out corpus 6, v08: "The consul is still at his bath":
+ * bathing is no place of this scene, in his own house or not). A bare "is out" only before a pause, a time, an -ing or an errand:
  * "is out on the quay" or "out in the garden" may be this very stage, and "out of breath" is no place;
  * one who "has stepped out of the crowd" or "ridden out from the city" may have come here.
  */
-const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
+const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
 /** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs", "Crassus dreams of the night when Catiline…"). */
 const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/i;
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
@@ -176,10 +183,12 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
     const inverted = INVERTED.test(before) && !IMAGINED.test(before);
     if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
-    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = pastParenthetical(after).replace(FILLER, ' ');
+    // An aside opened after the name and never followed by a verb ("Catiline, its seal broken."): no verb of his.
+    if (!inverted && ASIDE_OPEN.test(after)) continue;
     const a = inverted || actsNow(after);
     if (!a) continue;
     const clause = clauseAround(narr, m);
