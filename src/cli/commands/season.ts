@@ -101,12 +101,26 @@ async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, don
   // Said after the failure's own diagnostics (main prints them); the --json document is already out,
   // so its codes stay the failure's.
   if (isAureusError(e)) {
-    // An interrupt's hint (AUR6008) is an episode run's, "nothing was committed; re-run the same
-    // command": here it is true of the episode it stopped in only, and the same command would compile N more.
-    for (const d of e.diagnostics) if (d.code === 'AUR6008') d.hint = `nothing of the episode it stopped in was committed; \`aureus season run --count ${count - committed.length}\` continues it where it stopped`;
+    for (const d of e.diagnostics) d.hint = seasonHint(d, count - committed.length) ?? d.hint;
     e.diagnostics.push(note);
   }
   else printWarnings(c, [note]);
+}
+
+/**
+ * The hints of an episode run's failures that say "nothing was committed" and "re-run the same
+ * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209), as they
+ * are true of a season whose earlier episodes stay committed: nothing of the episode it stopped in
+ * was, and the same command would compile N more, so the --count that finishes it is named.
+ * `undefined` for any other diagnostic (its hint stays).
+ */
+export function seasonHint(d: Diagnostic, rest: number): string | undefined {
+  const stopped = 'nothing of the episode it stopped in was committed';
+  const finish = `\`aureus season run --count ${rest}\``;
+  if (d.code === 'AUR6008') return `${stopped}; ${finish} continues it where it stopped`;
+  if (d.code === 'AUR6007') return `${stopped}; fix the world or raise the budget, then ${finish} resumes it`;
+  if (d.code === 'AUR4209') return `${stopped}; raise --max-cost (or budgets.max_cost_usd) and ${finish} resumes it`;
+  return undefined;
 }
 
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
