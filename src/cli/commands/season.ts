@@ -67,21 +67,24 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
   const warnings: Diagnostic[] = [];
   // The world files' warnings are said as an episode starts (stderr); the end says the others.
-  const { RunWarnings } = await import('../progress.js');
+  const { RunWarnings, distinctWarnings } = await import('../progress.js');
   const early = new RunWarnings((ws) => printWarnings(c, ws));
+  // Every episode reads the config and the world files anew and adds their warnings (AUR4010): each
+  // is said once a season, on stderr as in the JSON.
+  const listed = () => warningsJson(distinctWarnings(warnings));
   const done: EpisodeRunSummary[] = [];
   try {
     await runUnderLock(c, f, { count, season, overrides, warnings, early, done });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
-    printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
-    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: warningsJson(warnings) }, null, 2) + '\n');
+    early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
   } catch (e) {
     // The episodes committed before the failure stay committed: --json still reports them, and a
     // season refused before its first episode (an invalid or dirty world, a held lock) says why on
     // stdout too, so a CI job reading the JSON gets an answer whatever failed: on one line, as every
     // command's failure document (README, Exit codes).
-    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: warningsJson(warnings) });
-    else printWarnings(c, early.unsaid(warnings));
+    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: listed() });
+    else early.say(warnings);
     await sayWhatFinishes(c, e, count, done);
     throw e;
   }
