@@ -51,6 +51,36 @@ Examples:
 
 /** Validates the flags and runs the season under the lock; usage errors are thrown before anything is touched. */
 async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
+  const warnings: Diagnostic[] = [];
+  // The world files' warnings are said as an episode starts (stderr); the end says the others.
+  const { RunWarnings, distinctWarnings } = await import('../progress.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
+  // Every episode reads the config and the world files anew and adds their warnings (AUR4010): each
+  // is said once a season, on stderr as in the JSON.
+  const listed = () => warningsJson(distinctWarnings(warnings));
+  const done: EpisodeRunSummary[] = [];
+  let count = 0;
+  try {
+    const flags = await seasonFlags(f);
+    count = flags.count;
+    await runUnderLock(c, f, { ...flags, warnings, early, done });
+    // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
+    early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
+  } catch (e) {
+    // The episodes committed before the failure stay committed: --json still reports them, and a
+    // season refused before its first episode (a bad flag, an invalid or dirty world, a held lock)
+    // says why on stdout in the same shape, so a CI job reading the JSON gets an answer whatever
+    // failed: on one line, as every command's failure document (README, Exit codes).
+    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: listed() });
+    else early.say(warnings);
+    await sayWhatFinishes(c, e, count, done);
+    throw e;
+  }
+}
+
+/** The flags read into what the season needs; a usage error (exit 2) for a bad one, before anything is read. */
+async function seasonFlags(f: SeasonFlags): Promise<{ count: number; season: number | undefined; overrides: ConfigOverrides }> {
   const { requirePositiveInt } = await import('../../season/episode-id.js');
   const count = requirePositiveInt('count', f.count, 99)!;
   const season = requirePositiveInt('season', f.season);
@@ -65,29 +95,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const overrides = await overridesFrom(f);
   // A batch is a dependency layer: let every scene of a layer be issued at once.
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
-  const warnings: Diagnostic[] = [];
-  // The world files' warnings are said as an episode starts (stderr); the end says the others.
-  const { RunWarnings, distinctWarnings } = await import('../progress.js');
-  const early = new RunWarnings((ws) => printWarnings(c, ws));
-  // Every episode reads the config and the world files anew and adds their warnings (AUR4010): each
-  // is said once a season, on stderr as in the JSON.
-  const listed = () => warningsJson(distinctWarnings(warnings));
-  const done: EpisodeRunSummary[] = [];
-  try {
-    await runUnderLock(c, f, { count, season, overrides, warnings, early, done });
-    // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
-    early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
-    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
-  } catch (e) {
-    // The episodes committed before the failure stay committed: --json still reports them, and a
-    // season refused before its first episode (an invalid or dirty world, a held lock) says why on
-    // stdout too, so a CI job reading the JSON gets an answer whatever failed: on one line, as every
-    // command's failure document (README, Exit codes).
-    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: listed() });
-    else early.say(warnings);
-    await sayWhatFinishes(c, e, count, done);
-    throw e;
-  }
+  return { count, season, overrides };
 }
 
 /**
