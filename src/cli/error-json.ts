@@ -24,8 +24,9 @@ export function printErrorJson(io: Pick<Io, 'stdout'>, e: unknown, fields: Recor
 /**
  * `play --json` failed after it wrote events: the failure as the stream's last event,
  * `{"type": "error", ...errorJson}` (the same fields as the document above), so a reader of the
- * JSON Lines sees why the session stopped instead of only a missing `done`.
+ * JSON Lines sees why the session stopped instead of only a missing `done`; `fields` adds what
+ * the command knows beside it (play: the session's id).
  */
-export function printErrorEvent(io: Pick<Io, 'stdout'>, e: unknown): void {
-  io.stdout(JSON.stringify({ type: 'error', ...errorJson(e) }) + '\n');
+export function printErrorEvent(io: Pick<Io, 'stdout'>, e: unknown, fields: Record<string, unknown> = {}): void {
+  io.stdout(JSON.stringify({ type: 'error', ...errorJson(e), ...fields }) + '\n');
 }

@@ -126,10 +126,22 @@ function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
   const target = rest[1];
   const deeper = helpIntoGroup(group, argv, rest);
   if (deeper) return helpOfUnknownAsCommand(program, deeper);
-  if (rest[0] !== 'help' || target === undefined || rest.length > 2 || !group.commands.length) return argv;
-  if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) return argv;
+  if (rest[0] !== 'help' || target === undefined || !group.commands.length) return argv;
+  if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) {
+    if (rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
+    return argv;
+  }
   const at = argv.lastIndexOf('help');
   return [...argv.slice(0, at), ...argv.slice(at + 1)];
+}
+
+/**
+ * `aureus help season run extra`: commander printed `season run`'s help and ignored `extra` (exit
+ * 0). No command is named so: refused as `help bogus` is, an unknown command (exit 2) with the
+ * usage hint, the whole name said since the last word alone is no command anywhere.
+ */
+function wordAfterHelpTopic(program: Command, words: string[]): never {
+  program.error(`error: unknown command '${words.join(' ')}'`, { exitCode: ExitCode.USAGE, code: 'commander.unknownCommand' });
 }
 
 /**

@@ -21,10 +21,12 @@ export { STAGE_ORDER, STAGE_TITLES, SilentProgress, type ProgressSink, type Scen
 export class RunWarnings {
   private readonly said = new Set<string>();
   constructor(private readonly print: (warnings: Diagnostic[]) => void) {}
+  /** Says those not said yet: each episode of a season reads the config anew (AUR4010), said once. */
   say(warnings: Diagnostic[]): void {
-    if (!warnings.length) return;
-    this.print(warnings);
-    for (const w of warnings) this.said.add(sameWarning(w));
+    const fresh = distinctWarnings(this.unsaid(warnings));
+    if (!fresh.length) return;
+    this.print(fresh);
+    for (const w of fresh) this.said.add(sameWarning(w));
   }
   /**
    * Of a run's warnings, those not said yet. Told apart by what the reader sees, not by object: a
@@ -33,6 +35,17 @@ export class RunWarnings {
   unsaid(warnings: Diagnostic[]): Diagnostic[] {
     return warnings.filter((w) => !this.said.has(sameWarning(w)));
   }
+}
+
+/** The warnings, each said once (the first of those its reader would see as the same, in order). */
+export function distinctWarnings(warnings: Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  return warnings.filter((w) => {
+    const key = sameWarning(w);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** A warning as its reader sees it: code, where and message. */

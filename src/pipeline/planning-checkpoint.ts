@@ -4,7 +4,7 @@ import type { EpisodeRef } from '../domain/context.js';
 import { episodeRelDir } from '../paths.js';
 import { writeVisibleAsync } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
-import { testKillHook, type Checkpoints } from './checkpoint.js';
+import { Checkpoints, testKillHook } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import type { StageHCheckpoint } from './run-summary.js';
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -132,4 +132,19 @@ export function loadStageH(cp: Checkpoints, planned: Record<string, string> | nu
 /** The files of the stage H checkpoint of this run folder (the review commands: what stage H staged). */
 export function stagedFiles(cp: Checkpoints, ref: EpisodeRef): Record<string, string> | null {
   return loadStageH(cp, loadPlanning(cp, ref)?.files ?? null)?.files ?? null;
+}
+
+/**
+ * The warnings a run keeps in its checkpoints (planning's, with the planning checkpoint; the
+ * recap's, with stage H's): a commit rolled forward from its journal reports them as its run would
+ * have, since the run that planned it was cut before it said them. Nothing for a checkpoint
+ * without them (an older aureus's).
+ */
+export function keptWarnings(runDir: string): Diagnostic[] {
+  const cp = new Checkpoints(runDir);
+  const listed = (name: string): Diagnostic[] => {
+    const warnings = cp.load<{ warnings?: unknown }>(name)?.warnings;
+    return Array.isArray(warnings) ? (warnings as Diagnostic[]) : [];
+  };
+  return [...listed('planning'), ...listed('stage-h')];
 }

@@ -25,7 +25,7 @@ import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
 import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
-import { loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
+import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
 import { storePlanningBlobs } from './early-blobs.js';
 import { startVerifyPool, thisHost, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
@@ -152,7 +152,7 @@ interface Run {
 async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
   const root = o.root;
   // 1. Finish any commit a crash interrupted (roll forward), before looking at the tree.
-  const rec = await recoverPendingCommits(root);
+  const rec = await recoverPendingCommits(root, keptWarnings);
   (o.warnings ?? []).push(...rec.diagnostics);
   if (rec.results.length && o.episode === undefined) {
     const r = rec.results[rec.results.length - 1];

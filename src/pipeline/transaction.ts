@@ -300,8 +300,10 @@ export function pendingCommitEpisodes(root: string): string[] {
 /**
  * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
  * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
+ * `kept`: the warnings a run folder keeps (read before the commit removes it), said after the
+ * commit's AUR6004.
  */
-export async function recoverPendingCommits(root: string): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
+export async function recoverPendingCommits(root: string, kept: (runDir: string) => Diagnostic[] = () => []): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
   const runsDir = path.join(root, RUNS_DIR);
   const results: CommitResult[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -327,6 +329,7 @@ export async function recoverPendingCommits(root: string): Promise<{ results: Co
         diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
       });
     }
+    const warnings = kept(runDir);
     const git = createGit(root, { batch: true });
     let r: CommitResult;
     try {
@@ -335,7 +338,7 @@ export async function recoverPendingCommits(root: string): Promise<{ results: Co
       git.close();
     }
     results.push(r);
-    diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }));
+    diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }), ...warnings);
   }
   return { results, diagnostics };
 }

@@ -50,6 +50,8 @@ export interface PlayIo {
     raise: (sig: NodeJS.Signals) => void;
     critical: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
   };
+  /** Told the session's id once it is started or resumed: a failure after it names the session (play --json's `error` event). */
+  session?: (id: string) => void;
 }
 
 function int(v: string | undefined, flag: string, def: number, min: number): number {
@@ -139,6 +141,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     const llm = openLlm({ root, config, seed: first.seed });
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
+    io.session?.(o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
     for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
@@ -157,6 +160,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     const id = o.session ?? defaultSessionId(store, setup.principal);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
+    io.session?.(id);
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
   }
   return loop(session, o, io, emit);

@@ -84,6 +84,33 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
     }
   });
 
+  it('season run: every refusal of its own has one shape, {error, episodes: [], warnings}, whether found in its flags or by the preflight', async () => {
+    const parent = tempDir();
+    expect((await cli(['init', 'w'], parent)).code).toBe(0);
+    const w = path.join(parent, 'w');
+    const cases: [string[], number, string][] = [
+      // Its flags, read before the world is.
+      [['--count', '0'], 2, 'AUR7010'],
+      [['--count', '2', '--no-commit'], 2, 'AUR7012'],
+      [['--chaos', '5'], 2, 'AUR4003'],
+      [['--seed='], 2, 'AUR4003'],
+      [['--provider', 'bogus'], 2, 'AUR4001'],
+      // The preflight's: a season without goals.
+      [['--season', '7'], 2, 'AUR7050'],
+    ];
+    for (const [flags, code, diagCode] of cases) {
+      const argv = ['season', 'run', '--json', ...flags];
+      const r = await cli(argv, w);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stdout.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      const doc = JSON.parse(r.stdout) as Record<string, unknown>;
+      expect(Object.keys(doc), argv.join(' ')).toEqual(['error', 'episodes', 'warnings']);
+      expect(doc, argv.join(' ')).toEqual({ error: { message: expect.any(String), exit_code: code, codes: [diagCode] }, episodes: [], warnings: [] });
+      expect(r.stderr, argv.join(' ')).toContain(diagCode);
+    }
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: w, encoding: 'utf8' })).toBe('');
+  });
+
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {
     const r = await cli(['status', '--json', '--frobnicate'], tempDir());
     expect(r.code).toBe(2);

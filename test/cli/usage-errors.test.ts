@@ -59,6 +59,24 @@ describe.skipIf(!builtCli())('command groups and help as usage errors', () => {
     expect(typo.stderr).toContain("error: unknown command 'rn'");
     expect(typo.stderr).toContain('(Did you mean run?)');
   });
+
+  it('help of a command with a word after it is an unknown command, as help of an unknown one: exit 2, no help printed', async () => {
+    const cwd = tempDir();
+    const cases: [string[], string][] = [
+      [['help', 'season', 'run', 'extra'], 'season run extra'],
+      [['help', 'season', 'run', 'extra', 'more'], 'season run extra'],
+      [['season', 'help', 'run', 'extra'], 'season run extra'],
+      [['episode', 'help', 'run', 'extra'], 'episode run extra'],
+      [['help', 'validate', 'extra'], 'validate extra'],
+      [['help', 'bogus', 'extra'], 'bogus'],
+    ];
+    for (const [argv, unknown] of cases) {
+      const r = await spawnCli(argv, cwd);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stderr, argv.join(' ')).toBe(`error: unknown command '${unknown}'\n(run with --help for usage)\n`);
+      expect(r.stdout, argv.join(' ')).toBe('');
+    }
+  });
 });
 
 /**

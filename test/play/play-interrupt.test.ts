@@ -65,7 +65,8 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
     expect(all.filter((e) => e.type === 'message_complete')).toHaveLength(1);
     expect(all.slice(-2)).toEqual([
       { type: 'done', session: 'i1', turns: 1 },
-      { type: 'error', message: expect.stringContaining('interrupted'), exit_code: 130, codes: ['AUR6008'] },
+      // The session it paused, named: the script resumes or inspects that one.
+      { type: 'error', message: 'interrupted: session i1 is paused; `aureus play --resume i1` continues it', exit_code: 130, codes: ['AUR6008'], session: 'i1' },
     ]);
     expect(r.stderr).toMatch(/aureus: interrupted; stopping at the next safe point/);
     expect(fs.existsSync(path.join(w, '.aureus/lock'))).toBe(false);
@@ -109,7 +110,7 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
     expect(out.filter((e) => e.type === 'message_complete')).toHaveLength(1);
     expect(out.slice(-2).map((e) => e.type)).toEqual(['done', 'error']);
     expect(out.at(-2)).toEqual({ type: 'done', session: 'i4', turns: 1 });
-    expect(out.at(-1)).toMatchObject({ exit_code: 130, codes: ['AUR6008'] });
+    expect(out.at(-1)).toMatchObject({ exit_code: 130, codes: ['AUR6008'], session: 'i4' });
     expect(git(w, 'rev-list', '--count', 'HEAD')).toBe('1'); // /end was not played
 
     const again = await playScript(['play', '--resume', 'i4', '--json'], w, '/end\n', env());

@@ -7,8 +7,8 @@ import { breakLexicon, changedMidSession, HAND_EDITED as REL, handEdit, playScri
 
 /**
  * `play --json` is JSON Lines: once it has written events, a failure ends the stream with one
- * `{"type": "error", message, exit_code, codes}` event (the fields of the CLI boundary's error
- * document), not only stderr and the exit code. A failure before any event keeps the boundary's
+ * `{"type": "error", message, exit_code, codes, session}` event (the fields of the CLI boundary's
+ * error document, and the session's id), not only stderr and the exit code. A failure before any event keeps the boundary's
  * one-line `{"error": …}` document; a session that ends well ends with `done`, as before.
  */
 const ARGS = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--json'];
@@ -18,11 +18,12 @@ const TYPES = ['chunk', 'message_complete', 'notice', 'canonized', 'episode_comp
 const lines = (stdout: string) => stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type?: string; [k: string]: unknown });
 
 /** A played session's stdout: documented events, then exactly one error event, last. */
-function expectErrorLast(stdout: string, exitCode: number, code: string): { message: string } {
+function expectErrorLast(stdout: string, exitCode: number, code: string, session: string): { message: string } {
   const events = lines(stdout);
   const last = events.at(-1)!;
-  expect(last).toEqual({ type: 'error', message: expect.any(String), exit_code: exitCode, codes: expect.arrayContaining([code]) });
-  expect(Object.keys(last).sort()).toEqual(['codes', 'exit_code', 'message', 'type']);
+  // The session it stopped, named: a script resumes or inspects that one.
+  expect(last).toEqual({ type: 'error', message: expect.any(String), exit_code: exitCode, codes: expect.arrayContaining([code]), session });
+  expect(Object.keys(last).sort()).toEqual(['codes', 'exit_code', 'message', 'session', 'type']);
   for (const e of events.slice(0, -1)) expect(TYPES, JSON.stringify(e)).toContain(e.type);
   expect(events.filter((e) => e.type === 'message_complete').length).toBeGreaterThan(0);
   expect(stdout).not.toContain('{"error"'); // the boundary's document is not printed after the event
@@ -37,7 +38,7 @@ describe.skipIf(!builtCli())('aureus play --json, failures in the stream', () =>
     const p = await changedMidSession([...ARGS, '--session', 'j1'], w, 'Catiline, where were you last night?\n', handEdit);
     expect(p.code, p.stderr).toBe(8);
     expect(p.stdout).toMatch(/"type":"notice","message":"[^"]*uncommitted changes/); // the /commit postponed, said in the stream
-    const last = expectErrorLast(p.stdout, 8, 'AUR6001');
+    const last = expectErrorLast(p.stdout, 8, 'AUR6001', 'j1');
     expect(last.message).toContain('session j1 ended with its proposals staged');
     // stderr keeps its diagnostics, as without --json.
     expect(p.stderr).toMatch(/AUR6001/);
@@ -48,8 +49,15 @@ describe.skipIf(!builtCli())('aureus play --json, failures in the stream', () =>
     const w = copyRepo(base(), 'play-json-lexicon-mid');
     const p = await changedMidSession([...ARGS, '--session', 'j4'], w, 'Catiline, where were you last night?\n', breakLexicon);
     expect(p.code, p.stderr).toBe(3);
-    expectErrorLast(p.stdout, 3, 'AUR5082');
+    expectErrorLast(p.stdout, 3, 'AUR5082', 'j4');
     expect(p.stderr).toMatch(/AUR5082/);
+  });
+
+  it('a session started without --session: the error event names the id it was given (<principal>-NNN)', async () => {
+    const w = copyRepo(base(), 'play-json-default-id');
+    const p = await changedMidSession(ARGS, w, 'Catiline, where were you last night?\n', breakLexicon);
+    expect(p.code, p.stderr).toBe(3);
+    expectErrorLast(p.stdout, 3, 'AUR5082', 'cicero-001');
   });
 
   it('a failure before any event keeps the boundary document, alone on its one line', async () => {
@@ -86,7 +94,7 @@ describe.skipIf(!builtCli())('aureus play --json, a provider error after turns w
     const w = copyRepo(base(), 'play-json-provider');
     const r = await playScript([...ARGS, '--session', 'j5'], w, 'Catiline, where were you?\nAnswer me!\n', env());
     expect(r.code, r.stderr).toBe(7);
-    const last = expectErrorLast(r.stdout, 7, 'AUR4203');
+    const last = expectErrorLast(r.stdout, 7, 'AUR4203', 'j5');
     expect(last.message).toMatch(/HTTP 401/);
     expect(r.stderr).toMatch(/AUR4203/);
   });

@@ -62,7 +62,7 @@ describe.skipIf(!hasTmux || !builtCli())('aureus play on a terminal (tmux)', () 
     const events = shown.slice(0, shown.findIndex((l) => l.startsWith('EXIT='))).map((l) => l.replace(/^> /, '')).filter((l) => l.startsWith('{'));
     expect(events.slice(-2).map((l) => JSON.parse(l) as { type: string })).toEqual([
       { type: 'done', session: 'tty3', turns: 1 },
-      { type: 'error', message: expect.stringContaining('interrupted'), exit_code: 130, codes: ['AUR6008'] },
+      { type: 'error', message: 'interrupted: session tty3 is paused; `aureus play --resume tty3` continues it', exit_code: 130, codes: ['AUR6008'], session: 'tty3' },
     ]);
   });
 

@@ -47,14 +47,17 @@ Examples:
       // installed for the whole session (a resume's last turn included), removed when it ends.
       const { interruptSignal, printWarnings } = await import('./run-shared.js');
       const id = (o.resume ?? o.session) as string | undefined;
+      // The session runPlay started or resumed (<principal>-NNN by default): an error event names it.
+      let started: string | undefined;
+      const named = () => (started === undefined ? {} : { session: started });
       const interrupt = interruptSignal(c.io.stderr, {
         first: 'The session stays resumable.',
         again: id ? `Continue the session with \`aureus play --resume ${id}\`.` : 'The session stays resumable (`aureus session list` names it).',
       });
       try {
-        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), warnings: (list) => printWarnings(c, list), interrupt });
+        c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), warnings: (list) => printWarnings(c, list), interrupt, session: (sid) => (started = sid) });
       } catch (e) {
-        if (o.json && wrote) printErrorEvent(c.io, e);
+        if (o.json && wrote) printErrorEvent(c.io, e, named());
         throw e;
       } finally {
         interrupt.dispose();
@@ -63,8 +66,8 @@ Examples:
       // with the code an interrupted `episode run` or `season run` gives (AUR6008), as every other error event has one.
       if (o.json && c.exit.code === ExitCode.INTERRUPTED) {
         const { diag } = await import('../../diagnostics/index.js');
-        const diagnostics = [diag('AUR6008', { where: 'the play session' })];
-        printErrorEvent(c.io, new AureusError('interrupted: the session is paused; `aureus play --resume <session>` (the `done` event names it) continues it', { exitCode: ExitCode.INTERRUPTED, diagnostics }));
+        const diagnostics = [diag('AUR6008', { where: `the play session ${started}` })];
+        printErrorEvent(c.io, new AureusError(`interrupted: session ${started} is paused; \`aureus play --resume ${started}\` continues it`, { exitCode: ExitCode.INTERRUPTED, diagnostics }), named());
       }
     });
 }

@@ -51,6 +51,36 @@ Examples:
 
 /** Validates the flags and runs the season under the lock; usage errors are thrown before anything is touched. */
 async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
+  const warnings: Diagnostic[] = [];
+  // The world files' warnings are said as an episode starts (stderr); the end says the others.
+  const { RunWarnings, distinctWarnings } = await import('../progress.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
+  // Every episode reads the config and the world files anew and adds their warnings (AUR4010): each
+  // is said once a season, on stderr as in the JSON.
+  const listed = () => warningsJson(distinctWarnings(warnings));
+  const done: EpisodeRunSummary[] = [];
+  let count = 0;
+  try {
+    const flags = await seasonFlags(f);
+    count = flags.count;
+    await runUnderLock(c, f, { ...flags, warnings, early, done });
+    // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
+    early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
+    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
+  } catch (e) {
+    // The episodes committed before the failure stay committed: --json still reports them, and a
+    // season refused before its first episode (a bad flag, an invalid or dirty world, a held lock)
+    // says why on stdout in the same shape, so a CI job reading the JSON gets an answer whatever
+    // failed: on one line, as every command's failure document (README, Exit codes).
+    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: listed() });
+    else early.say(warnings);
+    await sayWhatFinishes(c, e, count, done);
+    throw e;
+  }
+}
+
+/** The flags read into what the season needs; a usage error (exit 2) for a bad one, before anything is read. */
+async function seasonFlags(f: SeasonFlags): Promise<{ count: number; season: number | undefined; overrides: ConfigOverrides }> {
   const { requirePositiveInt } = await import('../../season/episode-id.js');
   const count = requirePositiveInt('count', f.count, 99)!;
   const season = requirePositiveInt('season', f.season);
@@ -65,26 +95,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   const overrides = await overridesFrom(f);
   // A batch is a dependency layer: let every scene of a layer be issued at once.
   if (f.batch) overrides.concurrency = Math.max(overrides.concurrency ?? 0, 64);
-  const warnings: Diagnostic[] = [];
-  // The world files' warnings are said as an episode starts (stderr); the end says the others.
-  const { RunWarnings } = await import('../progress.js');
-  const early = new RunWarnings((ws) => printWarnings(c, ws));
-  const done: EpisodeRunSummary[] = [];
-  try {
-    await runUnderLock(c, f, { count, season, overrides, warnings, early, done });
-    // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
-    printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
-    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: warningsJson(warnings) }, null, 2) + '\n');
-  } catch (e) {
-    // The episodes committed before the failure stay committed: --json still reports them, and a
-    // season refused before its first episode (an invalid or dirty world, a held lock) says why on
-    // stdout too, so a CI job reading the JSON gets an answer whatever failed: on one line, as every
-    // command's failure document (README, Exit codes).
-    if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: warningsJson(warnings) });
-    else printWarnings(c, early.unsaid(warnings));
-    await sayWhatFinishes(c, e, count, done);
-    throw e;
-  }
+  return { count, season, overrides };
 }
 
 /**
@@ -101,12 +112,26 @@ async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, don
   // Said after the failure's own diagnostics (main prints them); the --json document is already out,
   // so its codes stay the failure's.
   if (isAureusError(e)) {
-    // An interrupt's hint (AUR6008) is an episode run's, "nothing was committed; re-run the same
-    // command": here it is true of the episode it stopped in only, and the same command would compile N more.
-    for (const d of e.diagnostics) if (d.code === 'AUR6008') d.hint = `nothing of the episode it stopped in was committed; \`aureus season run --count ${count - committed.length}\` continues it where it stopped`;
+    for (const d of e.diagnostics) d.hint = seasonHint(d, count - committed.length) ?? d.hint;
     e.diagnostics.push(note);
   }
   else printWarnings(c, [note]);
+}
+
+/**
+ * The hints of an episode run's failures that say "nothing was committed" and "re-run the same
+ * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209), as they
+ * are true of a season whose earlier episodes stay committed: nothing of the episode it stopped in
+ * was, and the same command would compile N more, so the --count that finishes it is named.
+ * `undefined` for any other diagnostic (its hint stays).
+ */
+export function seasonHint(d: Diagnostic, rest: number): string | undefined {
+  const stopped = 'nothing of the episode it stopped in was committed';
+  const finish = `\`aureus season run --count ${rest}\``;
+  if (d.code === 'AUR6008') return `${stopped}; ${finish} continues it where it stopped`;
+  if (d.code === 'AUR6007') return `${stopped}; fix the world or raise the budget, then ${finish} resumes it`;
+  if (d.code === 'AUR4209') return `${stopped}; raise --max-cost (or budgets.max_cost_usd) and ${finish} resumes it`;
+  return undefined;
 }
 
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */

@@ -1,0 +1,42 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
+import { faultyHandler } from '../reliability/fake-model.js';
+
+/**
+ * A season that fails in an episode after committing the ones before it: the failure's hint is true
+ * of a season. An episode run's "nothing was committed; re-run the same command" would be false
+ * twice over (the earlier episodes are committed, and the same command compiles N more), so it
+ * speaks of the episode it stopped in and names the --count that resumes it (as AUR6008's does,
+ * season-interrupt.test.ts); AUR6028 after it names the episodes that stay.
+ */
+const server = useFakeAnthropic();
+afterAll(cleanup);
+
+describe.skipIf(!builtCli())('season run failing after its first episode', () => {
+  it('a failed verification (AUR6007) says nothing of the episode it stopped in was committed, and which --count resumes it', async () => {
+    const root = await makeWorld('season-6007');
+    // Offline and deterministic: at this defect rate the first episode's repairs pass, the second's run out.
+    const r = await cli(['season', 'run', '--count', '3', '--chaos', '0.6'], root);
+    expect(r.code, r.stderr.slice(-1500)).toBe(5);
+    expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
+    expect(r.stderr).not.toContain('nothing was committed');
+    expect(r.stderr).toMatch(/AUR6007 the episode failed verification: [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
+    expect(r.stderr).toMatch(/AUR6028 1 of the 3 episodes asked stays committed \(s01e01\)/);
+  }, 120_000);
+
+  it('the cost cap (AUR4209) says the same, with --max-cost to raise', async () => {
+    server.reset();
+    server.handler = faultyHandler('season-cap', 0).handler;
+    const root = await makeWorld('season-4209');
+    // One call at a time, so the reservations in flight are one call's: an episode costs about $0.19
+    // here, and the next call's worst case about $0.17, so the first fits under $0.50 and the second does not.
+    const argv = ['season', 'run', '--count', '2', '--provider', 'anthropic', '--concurrency', '1', '--max-cost', '0.5'];
+    const r = await cli(argv, root, anthropicEnv(server, 'sk-ant-test-season-cap'));
+    expect(r.code, r.stderr.slice(-1500)).toBe(5);
+    expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
+    expect(r.stderr).not.toContain('nothing was committed');
+    expect(r.stderr).toMatch(/AUR4209 cost cap reached: [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; raise --max-cost \(or budgets\.max_cost_usd\) and `aureus season run --count 1` resumes it\n/);
+    expect(r.stderr).toMatch(/AUR6028 1 of the 2 episodes asked stays committed \(s01e01\)/);
+  }, 180_000);
+});
