@@ -56,6 +56,20 @@ describe('deterministic verifier rules', () => {
     });
   }
 
+  it('a closing paragraph ending on a short sentence is a button; one ending on a long sentence, or with no end, is not (AUR5060)', () => {
+    // Written for this test: prose endings as a model writes them, one paragraph per text line.
+    const ending = (last: string) => verifySceneOutput(fixture('clean.txt').replace('> CRASSUS: Keep the purse, Cicero. I will come for the interest.', last), ctx()).findings.map((f) => f.code);
+    for (const last of [
+      'Crassus sets the cup down between them, very carefully, the way a man sets down a thing that might still go off in his hand, and looks at the door for a long moment. Then he smiles. "Send for the boy."',
+      '> CRASSUS: You came here to bargain, and you bargained badly, and every freedman in the Subura will know by morning what the word of a consul-to-be is worth. Go home, Cicero.',
+      'Cicero does not answer.',
+    ]) expect(ending(last), last).toEqual([]);
+    for (const last of [
+      'The guests drift toward the door. In the end they all leave one after another, each of them turning over what was said and what was left unsaid, while the villa empties and the lamps go out one by one.',
+      'Cicero bows and goes out into the dark, and behind him the villa settles into its evening quiet',
+    ]) expect(ending(last), last).toEqual(['AUR5060']);
+  });
+
   it('quotes the span of a dead man speaking by its line in the raw file', () => {
     const raw = fixture('dead_speaks.txt');
     const [f] = verifySceneOutput(raw, ctx()).findings;

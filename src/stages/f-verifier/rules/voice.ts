@@ -93,19 +93,30 @@ export function quoteAlternatives(replacement: string): string {
 
 /** Longest final line that still reads as a button: one beat, not a summary paragraph. */
 export const HOOK_MAX_WORDS = 30;
+/**
+ * Longest closing sentence of a longer last paragraph that still reads as one: a model writes prose
+ * in paragraphs, one text line each, and ends a paragraph on its button ("… He laughs."), so the
+ * spec's "button line" is then the paragraph's last sentence (held-out corpora 3–5: closing
+ * paragraphs of 31–60 words ending on a short line of speech or action read as no hook).
+ */
+export const HOOK_SENTENCE_MAX_WORDS = 20;
+/** Where a sentence ends inside a paragraph: terminal punctuation (a closing quote kept), then a capital, quote or bracket. */
+const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
 
 /**
  * Soft: the scene must end on a hook or button line, i.e. a last line that is dialogue or a short
- * action line ending in terminal punctuation, not a heading, a cast line or a summary paragraph.
+ * action line ending in terminal punctuation, or a paragraph ending on such a short sentence; not a
+ * heading, a cast line, a summary paragraph or a paragraph ending on a long sentence.
  */
 export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   const lines = textLines(p).filter((l) => l.text.trim());
   if (!lines.length) return [];
   const last = lines[lines.length - 1];
   const t = last.text.trim().replace(/^>\s*/, '');
-  const wordsN = t.split(/\s+/).length;
+  const words = (s: string) => s.split(/\s+/).length;
   const isHeading = /^#/.test(t) || /^\*\*Cast/i.test(t);
   const terminal = /[.!?…—–"'’”)*]$/.test(t);
-  if (!isHeading && terminal && wordsN <= HOOK_MAX_WORDS && lines.length > 2) return [];
+  const short = words(t) <= HOOK_MAX_WORDS || words(t.split(SENTENCE_END).pop()!) <= HOOK_SENTENCE_MAX_WORDS;
+  if (!isHeading && terminal && short && lines.length > 2) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
 }
