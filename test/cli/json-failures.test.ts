@@ -111,6 +111,20 @@ describe.skipIf(!builtCli())('--json failures answer on stdout', () => {
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: w, encoding: 'utf8' })).toBe('');
   });
 
+  it('episode run: a bad flag value answers in the run\'s failure shape, {error, warnings: []}, as a refusal found later does', async () => {
+    const parent = tempDir();
+    expect((await cli(['init', 'w'], parent)).code).toBe(0);
+    const w = path.join(parent, 'w');
+    for (const [flags, diagCode] of [[['--chaos', '5'], 'AUR4003'], [['--season', '0'], 'AUR7010'], [['--provider', 'bogus'], 'AUR4001']] as [string[], string][]) {
+      const argv = ['episode', 'run', '--json', ...flags];
+      const r = await cli(argv, w);
+      expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(2);
+      expect(r.stdout.trim().split('\n'), argv.join(' ')).toHaveLength(1);
+      expect(JSON.parse(r.stdout), argv.join(' ')).toEqual({ error: { message: expect.any(String), exit_code: 2, codes: [diagCode] }, warnings: [] });
+    }
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: w, encoding: 'utf8' })).toBe('');
+  });
+
   it('a usage error commander finds (an unknown flag) stays text: no command ran', async () => {
     const r = await cli(['status', '--json', '--frobnicate'], tempDir());
     expect(r.code).toBe(2);

@@ -37,11 +37,10 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
   inheritErrorHandling(program, sub);
   sub.action(async (f: RunFlags & SteerFlags & { episode?: string; review?: boolean }) => {
     const c = ctx();
-    const { requirePositiveInt } = await import('../../season/episode-id.js');
-    const season = requirePositiveInt('season', f.season);
-    const episode = requirePositiveInt('episode', f.episode);
-    const overrides = await overridesFrom(f);
-    const steering = await steeringFrom(f);
+    const { season, episode, overrides, steering } = await answered(c, f, async () => {
+      const { requirePositiveInt } = await import('../../season/episode-id.js');
+      return { season: requirePositiveInt('season', f.season), episode: requirePositiveInt('episode', f.episode), overrides: await overridesFrom(f), steering: await steeringFrom(f) };
+    });
     const { makeProgress, RunWarnings } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     // The world files' warnings are said as the run starts (stderr); the end says the others.
@@ -82,4 +81,18 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       intr.dispose();
     }
   });
+}
+
+/**
+ * The flags read (a bad value is a usage error, exit 2, before anything is touched); with --json a
+ * refusal here answers in the run's failure shape, `{error, warnings: []}`, as one found later does
+ * (README: a run that fails or is refused prints one JSON object).
+ */
+async function answered<T>(c: CommandContext, f: { json?: boolean }, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (e) {
+    if (f.json) printErrorJson(c.io, e, { warnings: [] });
+    throw e;
+  }
 }
