@@ -223,9 +223,13 @@ function buildEdges(rels: readonly Relationship[]): EdgeMaps {
   // The `to`s of each list past SCAN_MAX edges, so that a world with a character of thousands of
   // edges does not scan its list for each of them.
   const long = new Map<string, Set<string>>();
+  // A world file lists each character's edges together (sorted by `from`): the last list is reused
+  // while `from` stays the same, without hashing each edge's own copy of the id (issue 18).
+  let from: string | undefined;
+  let out: Relationship[] | undefined;
   for (const r of rels) {
-    const out = edgesFrom.get(r.from);
-    if (!out) edgesFrom.set(r.from, [r]);
+    if (out === undefined || r.from !== from) out = edgesFrom.get((from = r.from));
+    if (!out) edgesFrom.set(r.from, (out = [r]));
     else {
       const seen = out.length > SCAN_MAX ? long.get(r.from) ?? long.set(r.from, new Set(out.map((x) => x.to))).get(r.from)! : undefined;
       if (seen ? seen.has(r.to) : scanTo(out, r.to)) continue; // a later duplicate: not indexed
