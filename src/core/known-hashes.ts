@@ -1,3 +1,5 @@
+import { isFinished } from './finished-lists.js';
+
 /**
  * Hashes of a loaded world that need not be taken again (issue 18): the derived world index
  * (store/derived-index) keeps, for one exact set of world files, the world's flat hash (the default
@@ -9,15 +11,15 @@
  * Loaded states are never edited in place (copy-on-write deltas; core/json.ts parsedCanonical rests
  * on the same rule). The guard below is for the slip that rule is easiest to break by (a test
  * fixture pushing a character into a loaded list): a list's digests are used only while it holds
- * the very elements it held when noted, and the flat hash only while each list is still where it was.
+ * the very elements it held when noted (a finished list, core/finished-lists.ts: while it is as long),
+ * and the flat hash only while each list is still where it was.
  */
-
 interface KnownList {
   digests: readonly string[];
   /** Every element is canonical (core/json.ts): the list lies in a file parsed canonical throughout. */
   canonical: boolean;
-  /** The list's elements when noted (their identities; the elements themselves are not copied). */
-  snapshot: readonly unknown[];
+  /** The list's elements when noted (their identities; the elements themselves are not copied), or a finished list's length. */
+  snapshot: readonly unknown[] | number;
 }
 
 const lists = new WeakMap<readonly unknown[], KnownList>();
@@ -33,15 +35,18 @@ export interface WorldList {
 
 /** Note the hashes of `world`, as just loaded: its flat hash and every list's chunk digests. */
 export function noteKnownHashes(world: object, flat: string, known: readonly WorldList[]): void {
-  for (const k of known) lists.set(k.list, { digests: k.digests, canonical: k.canonical, snapshot: k.list.slice() });
+  for (const k of known) lists.set(k.list, { digests: k.digests, canonical: k.canonical, snapshot: isFinished(k.list) ? k.list.length : k.list.slice() });
   worlds.set(world, { flat, lists: known.map((k) => ({ path: k.path, list: k.list })) });
 }
 
 /** The chunk digests noted for `list` and whether its elements are canonical, while it holds the same elements. */
 export function knownList(list: readonly unknown[]): { digests: readonly string[]; canonical: boolean } | undefined {
   const k = lists.get(list);
-  if (!k || k.snapshot.length !== list.length) return undefined;
-  for (let i = 0; i < list.length; i++) if (list[i] !== k.snapshot[i]) return undefined;
+  if (!k) return undefined;
+  const was = k.snapshot;
+  if (typeof was === 'number') return was === list.length ? k : undefined;
+  if (was.length !== list.length) return undefined;
+  for (let i = 0; i < list.length; i++) if (list[i] !== was[i]) return undefined;
   return k;
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { hashValue, utf8 } from './hash.js';
 import { isCanonical, isParsedCanonical, jsonKeyOrder } from './json.js';
-import { sealedChanges } from './world-index.js';
+import { sealedChanges } from './finished-lists.js';
 import { knownFlatHash, knownList, type WorldList } from './known-hashes.js';
 
 /**

@@ -148,7 +148,8 @@ function enmityByTarget(rels: readonly World['relationships']['relationships'][n
   const enmity = new Map<string, number>();
   for (const r of rels) {
     const v = r.weights?.rivalry ?? 0;
-    if (v > (enmity.get(r.to) ?? 0)) enmity.set(r.to, v);
+    // The map holds only maxima above 0: an edge without rivalry (a fifth of a synthetic world's) is not looked up.
+    if (v > 0 && v > (enmity.get(r.to) ?? 0)) enmity.set(r.to, v);
   }
   return enmity;
 }

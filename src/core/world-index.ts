@@ -10,6 +10,7 @@ import type {
   World,
 } from '../domain/world.js';
 import { OverlayMap } from './overlay-map.js';
+import { copyOrigin, isFinished, sealedPositions } from './finished-lists.js';
 
 /**
  * Lookup tables over one World state. Built once per state (O(n) plus the travel matrix) and
@@ -40,37 +41,12 @@ export interface WorldIndex {
  * touch with the state before it: the Director and the packet builder index a state per move and
  * per scene, and on a 10,000-principal world rebuilding the relationship maps each time dominated
  * planning. The reuse check compares element identities (cheap next to building a Map), so an
- * array edited in place (a test fixture pushing a character) is rebuilt, never served stale.
+ * array edited in place (a test fixture pushing a character) is rebuilt, never served stale; over a
+ * finished list (core/finished-lists.ts: the delta engine's results, the loaded world's) only its
+ * length is checked (issue 18: the copies and comparisons of the loaded lists were ~15 ms of a
+ * 10,000-character plan).
  */
 const listMemo = new WeakMap<readonly object[], Map<Function, { items: readonly object[] | number; value: unknown }>>();
-
-/**
- * The list a copy-on-write list was copied from (core/deltas/draft.ts notes it). A lookup over the
- * copy is derived from the lookup over the original when the builder has a patch (see patchers):
- * what differs is found by comparing element identities, so the note is only a hint.
- */
-const copiedFrom = new WeakMap<readonly object[], readonly object[]>();
-export function noteCopy(copy: readonly object[], original: readonly object[]): void {
-  copiedFrom.set(copy, original);
-}
-
-/**
- * A list the delta engine finished (a batch's result): it is never edited in place — later states
- * share it — so a lookup memoised over it stays valid without comparing its elements (only its
- * length is checked), and `positions` (ascending) are where it differs from the list noteCopy
- * named: deriving a lookup need not compare 10,000–50,000 elements to find them.
- */
-const changesOf = new WeakMap<readonly object[], readonly number[]>();
-export function noteChanges(copy: readonly object[], positions: readonly number[]): void {
-  changesOf.set(copy, positions);
-}
-
-/** For a sealed list (noteChanges): the list it was copied from and the positions where it differs from it. */
-export function sealedChanges(list: readonly unknown[]): { from: readonly unknown[]; changed: readonly number[] } | undefined {
-  const changed = changesOf.get(list as readonly object[]);
-  const from = changed && copiedFrom.get(list as readonly object[]);
-  return from ? { from, changed: changed } : undefined;
-}
 
 /**
  * Derives `build(items)` from `build(original)`: `changed` lists the positions where items differ
@@ -84,7 +60,7 @@ export function registerPatch(build: Function, patch: Patch): void {
   patchers.set(build, patch);
 }
 
-/** Whether `items` still holds what `snapshot` (taken when a lookup was memoised: a copy, or a sealed list's length) held. */
+/** Whether `items` still holds what `snapshot` (taken when a lookup was memoised: a copy, or a finished list's length) held. */
 function unchanged(snapshot: readonly object[] | number, items: readonly object[]): boolean {
   return typeof snapshot === 'number' ? snapshot === items.length : sameItems(snapshot, items);
 }
@@ -105,14 +81,14 @@ export function memoList<T extends object, V>(items: readonly T[], build: (items
   if (hit && unchanged(hit.items, items)) return hit.value as V;
   const value = (derived(items, build) ?? build(items)) as V;
   if (!byBuilder) listMemo.set(items, (byBuilder = new Map()));
-  // A sealed list (the delta engine's results) does not change: its length is its snapshot.
-  byBuilder.set(build, { items: changesOf.has(items) ? items.length : items.slice(), value });
+  // A finished list is not edited in place: its length is its snapshot.
+  byBuilder.set(build, { items: isFinished(items) ? items.length : items.slice(), value });
   return value;
 }
 
 /**
  * The lookup over a copy, patched from its nearest memoised original (a few copies up), or undefined.
- * Where the copy differs from that original: when every list from the copy up to it is sealed (so
+ * Where the copy differs from that original: when every list from the copy up to it is finished (so
  * none was edited in place), the union of the positions each noted (noteChanges); otherwise found by
  * comparing every element. Why (issue 18): stage D and the Director index states several batches on
  * from the last one indexed, and comparing 10,000-35,000 elements for each was most of deriving.
@@ -122,16 +98,16 @@ function derived(items: readonly object[], build: Function): unknown {
   if (!patch) return undefined;
   let noted: Set<number> | undefined = new Set();
   let list = items;
-  let original = copiedFrom.get(items);
-  for (let up = 0; original && up < 4; up++, list = original, original = copiedFrom.get(original)) {
-    const step = changesOf.get(list);
+  let original = copyOrigin(items);
+  for (let up = 0; original && up < 4; up++, list = original, original = copyOrigin(original)) {
+    const step = sealedPositions(list);
     if (noted && step) for (const i of step) noted.add(i);
     else noted = undefined;
     const prev = listMemo.get(original)?.get(build);
     if (!prev || !unchanged(prev.items, original)) continue;
     if (items.length < original.length) return undefined;
     let changed: number[];
-    if (noted && changesOf.has(original)) changed = [...noted].sort((a, b) => a - b);
+    if (noted && isFinished(original)) changed = [...noted].sort((a, b) => a - b);
     else {
       changed = [];
       for (let i = 0; i < items.length; i++) if (i >= original.length || items[i] !== original[i]) changed.push(i);
@@ -247,9 +223,13 @@ function buildEdges(rels: readonly Relationship[]): EdgeMaps {
   // The `to`s of each list past SCAN_MAX edges, so that a world with a character of thousands of
   // edges does not scan its list for each of them.
   const long = new Map<string, Set<string>>();
+  // A world file lists each character's edges together (sorted by `from`): the last list is reused
+  // while `from` stays the same, without hashing each edge's own copy of the id (issue 18).
+  let from: string | undefined;
+  let out: Relationship[] | undefined;
   for (const r of rels) {
-    const out = edgesFrom.get(r.from);
-    if (!out) edgesFrom.set(r.from, [r]);
+    if (out === undefined || r.from !== from) out = edgesFrom.get((from = r.from));
+    if (!out) edgesFrom.set(r.from, (out = [r]));
     else {
       const seen = out.length > SCAN_MAX ? long.get(r.from) ?? long.set(r.from, new Set(out.map((x) => x.to))).get(r.from)! : undefined;
       if (seen ? seen.has(r.to) : scanTo(out, r.to)) continue; // a later duplicate: not indexed

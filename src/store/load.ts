@@ -19,6 +19,7 @@ import { isParsedCanonical } from '../core/json.js';
 import { buildId } from './derived-index/build-id.js';
 import { indexEnabled, readEntry, type IndexEntry } from './derived-index/entry.js';
 import { parseVouched, worldKey } from './derived-index/key.js';
+import { noteLoaded } from '../core/finished-lists.js';
 
 /**
  * The world store adapter, reading side: every file of WORLD_FILES plus each season's goals,
@@ -225,6 +226,8 @@ function assemble(keys: (keyof World)[], seasons: number[], parts: LoadedFile[],
   if (diagnostics.some((d) => d.severity === 'error')) return { world: null, parsed: null, seasonGoals: [], diagnostics };
 
   const world = Object.fromEntries(keys.map((k, i) => [k, parts[i]!.value])) as unknown as World;
+  // Nothing edits a loaded world in place: lookups and hashes kept over its lists check their length only.
+  noteLoaded(parts.slice(0, keys.length).map((p) => p.value));
   const seasonGoals: LoadedSeasonGoals[] = seasons.map((season, i) => ({ season, file: seasonGoalsRel(season), goals: goals[i]!.value as SeasonGoals }));
   const anchorsFile = anchorsPart?.value as AnchorsFile | undefined;
   if (vouched) return { world, parsed: world, seasonGoals, anchors: anchorsFile?.anchors ?? [], diagnostics: [...vouched] };

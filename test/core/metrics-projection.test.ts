@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stableStringify } from '../../src/core/json.js';
 import {
@@ -31,6 +32,19 @@ describe('tension inputs', () => {
     // cicero (enmity 0.5), clodius (secret sec_old rumored: (0.16+0.2)/2*0.75 = 0.135)
     expect(threatToGoals(w)).toBeCloseTo((10 * (0.6 + 0.5 + 0.135)) / 3, 10);
     expect(tension(w)).toBe(Number((((10 * 1.235) / 3 + 3 + 4) / 3).toFixed(2)));
+  });
+
+  it('reads enmity as the max rivalry of the edges into a principal, whatever their sign (no secrets)', () => {
+    const base = smallWorld();
+    const ids = base.characters.characters.filter((c) => c.principal && c.status === 'alive').map((c) => c.id);
+    const edges = fc.array(fc.record({ to: fc.nat(), rivalry: fc.oneof(fc.constantFrom(0, -0, 0.3, 1), fc.double({ min: -1, max: 1, noNaN: true })) }), { maxLength: 12 });
+    fc.assert(fc.property(edges, (es) => {
+      const rels = es.map((e, i) => ({ from: `x${i}`, to: ids[e.to % ids.length]!, flags: [], weights: { affection: 0, debt: 0, fear: 0, loyalty: 0, trust: 0, rivalry: e.rivalry } }));
+      const w = { ...base, secrets: { ...base.secrets, secrets: [] }, relationships: { ...base.relationships, relationships: rels } };
+      // The definition: threat(p) = max(exposure 0, enmity max over edges x->p) in 0..1; mean over living principals, x10.
+      const enmity = ids.map((p) => Math.min(1, Math.max(0, ...rels.filter((r) => r.to === p).map((r) => r.weights.rivalry))));
+      expect(threatToGoals(w)).toBe(Math.min(10, Math.max(0, (enmity.reduce((a, b) => a + b, 0) / ids.length) * 10)));
+    }));
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Character, LedgerAccount, Relationship, Secret, Thread, World } from '../../domain/world.js';
-import { edgesByKey, entitiesById, noteChanges, noteCopy } from '../world-index.js';
+import { edgesByKey, entitiesById } from '../world-index.js';
+import { noteChanges, noteCopy } from '../finished-lists.js';
 
 /**
  * The draft world of one delta batch, copy-on-write: a touched file, its list and the touched
@@ -121,10 +122,9 @@ export class CowList<T extends object> {
   /**
    * End of the batch: the list is made (once, with its new entities' places: a copy grown by a
    * push is copied again), or taken from an earlier batch that made the same changes to the same
-   * list (see `finished`). It is sealed (world-index.ts noteChanges: it is shared with later states
+   * list (see `finished`). It is sealed (finished-lists.ts noteChanges: it is shared with later states
    * and never edited in place, so lookups memoised over it need no element-by-element check) with
-   * its changed positions noted. Not Object.freeze: V8 iterates frozen arrays 2–4× slower, and
-   * every later state reads these lists.
+   * its changed positions noted. Not Object.freeze (finished-lists.ts says why).
    */
   seal(): void {
     if (!this.mine.size && !this.added.length) return;

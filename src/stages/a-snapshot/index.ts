@@ -57,7 +57,6 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
   const diagnostics: Diagnostic[] = [];
   const notes: string[] = [];
   const chars = world.characters.characters;
-  const byId = new Map(chars.map((c) => [c.id, c]));
   const principals = chars.filter((c) => c.principal);
   const acting = principals.filter((c) => c.status === 'alive').map((c) => c.id).sort();
   const unavailable = principals.filter((c) => c.status !== 'alive').map((c) => ({ id: c.id, status: c.status })).sort((a, b) => a.id.localeCompare(b.id));
@@ -71,6 +70,8 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
     timeSkip = !mustStart && (cliff.kind === 'revelation' || cliff.time_skip_allowed === true);
     if (mustStart) {
       const locationOk = world.world.locations.some((l) => l.id === cliff.location);
+      // Made only here: the opening's few characters are all it looks up (10,000 entries at 10,000 characters).
+      const byId = new Map(chars.map((c) => [c.id, c]));
       const characters: string[] = [];
       for (const id of cliff.characters) {
         const c = byId.get(id);

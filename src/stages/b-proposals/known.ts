@@ -1,5 +1,5 @@
 import type { Character, RoleKind, Secret, Thread, World } from '../../domain/world.js';
-import type { WorldIndex } from '../../core/world-index.js';
+import { entitiesById, type WorldIndex } from '../../core/world-index.js';
 import { episodesSinceProgress } from '../a-snapshot/index.js';
 import { atMostCandidates, canAct, candidatesFor } from './bdi.js';
 
@@ -35,9 +35,8 @@ interface Known {
   threadsOf: Map<string, Thread[]>;
   /** Open threads without stakeholders (anyone may take part). */
   openUnowned: Thread[];
-  /** Characters who can act, by location: sorted by id, and as a set (a city holds thousands). */
-  at: Map<string, string[]>;
-  atSet: Map<string, Set<string>>;
+  /** Characters who can act, by location (a city holds thousands). */
+  at: Map<string, Place>;
   full: Map<RoleKind, string[] | null>;
   chars: Map<string, string[]>;
   acting: Map<number, Character[]>;
@@ -66,13 +65,62 @@ function known(world: World): Known {
     if (t.stakeholders.length === 0) openUnowned.push(t);
     for (const s of new Set(t.stakeholders)) push(threadsOf, s, t);
   }
-  const at = new Map<string, string[]>();
-  for (const c of world.characters.characters) if (canAct(c)) push(at, c.location, c.id);
-  const atSet = new Map<string, Set<string>>();
-  for (const [loc, ids] of at) (ids.sort(), atSet.set(loc, new Set(ids)));
-  k = { secretsOf, threadsOf, openUnowned, at, atSet, full: new Map(), chars: new Map(), acting: new Map() };
+  const at = new Map<string, Place>();
+  for (const c of world.characters.characters) {
+    if (!canAct(c)) continue;
+    const p = at.get(c.location);
+    if (p) p.ids.push(c.id);
+    else at.set(c.location, { ids: [c.id] });
+  }
+  k = { secretsOf, threadsOf, openUnowned, at, full: new Map(), chars: new Map(), acting: new Map() };
   cache.set(world, k);
   return k;
+}
+
+/**
+ * The ids of those who can act at one place, in world order; the first few by id, or all of them
+ * sorted, once asked (newcomers), and as a set only should the world repeat an id (isAt).
+ */
+interface Place {
+  ids: string[];
+  first?: string[];
+  set?: Set<string>;
+}
+
+const byIdText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The first `n` ids of a place by id (all of them, sorted, when n reaches its size); a longer prefix already made does too. */
+function firstAt(place: Place, n: number): string[] {
+  if (place.first && (place.first.length >= n || place.first.length === place.ids.length)) return place.first;
+  place.first = n >= place.ids.length ? place.ids.slice().sort() : firstInOrder(place.ids, n, byIdText);
+  return place.first;
+}
+
+/**
+ * Who the actor may meet at its place: the first who can act there by id, neither the actor nor
+ * scored already, up to the neighbourhood's cap. With distinct ids that reads at most KNOWN_CAP + 1 +
+ * score.size of the place's ids, so only that many are put in order (issue 18: every place's list
+ * was sorted, thousands of ids, ~3 ms of a plan at 10,000 characters); should they run out first,
+ * the whole list is.
+ */
+function newcomers(place: Place, actor: string, score: ReadonlyMap<string, number>): string[] {
+  for (let n = KNOWN_CAP + 1 + score.size; ; n = place.ids.length) {
+    const here = firstAt(place, n);
+    const extra: string[] = [];
+    for (let i = 0; i < here.length && score.size + extra.length < KNOWN_CAP; i++) {
+      if (here[i] !== actor && !score.has(here[i]!)) extra.push(here[i]!);
+    }
+    if (score.size + extra.length >= KNOWN_CAP || here.length === place.ids.length) return extra;
+  }
+}
+
+/** Whether someone of that id can act at `loc` (the place's list): looked up by id, unless the world repeats an id. */
+function isAt(world: World, place: Place, loc: string, id: string): boolean {
+  const chars = world.characters.characters;
+  const byId = entitiesById(chars);
+  if (byId.size !== chars.length) return (place.set ??= new Set(place.ids)).has(id);
+  const c = byId.get(id);
+  return canAct(c) && c!.location === loc;
 }
 
 /**
@@ -115,17 +163,10 @@ export function knownCharacters(world: World, index: WorldIndex, actor: string):
   const loc = index.characters.get(actor)?.location;
   // Everyone at the same place is a possible acquaintance, weakly: in a big city that is thousands,
   // so they are scored last and only fill the neighbourhood up to the cap.
-  if (loc) {
-    // `here` is sorted once per world, and only the first few newcomers are needed (issue 18: this
-    // filtered and sorted the whole place's list for every actor).
-    const here = k.at.get(loc) ?? [];
-    const extra: string[] = [];
-    for (let i = 0; i < here.length && score.size + extra.length < KNOWN_CAP; i++) {
-      if (here[i] !== actor && !score.has(here[i]!)) extra.push(here[i]!);
-    }
-    for (const id of extra) add(id, RELEVANCE.place);
-    const hereSet = k.atSet.get(loc);
-    for (const [id, v] of score) if (hereSet?.has(id)) score.set(id, v + RELEVANCE.place);
+  const place = loc ? k.at.get(loc) : undefined;
+  if (place) {
+    for (const id of newcomers(place, actor, score)) add(id, RELEVANCE.place);
+    for (const [id, v] of score) if (isAt(world, place, loc!, id)) score.set(id, v + RELEVANCE.place);
   }
   const out = [...score].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, KNOWN_CAP).map(([id]) => id).sort();
   k.chars.set(actor, out);

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { World } from '../../../src/domain/world.js';
-import { edgeOf, indexWorld, memoList, noteChanges, noteCopy } from '../../../src/core/world-index.js';
+import { edgeOf, indexWorld, memoList } from '../../../src/core/world-index.js';
+import { noteChanges, noteCopy } from '../../../src/core/finished-lists.js';
 import { secretParties } from '../../../src/stages/d-packets/secret-parties.js';
 import { forbiddenScope, goneOf } from '../../../src/stages/d-packets/forbidden.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
