@@ -162,3 +162,4 @@ describeParaphrases('a dead body lying somewhere against the dead who act or tel
 describeParaphrases('the noun "name" against the verb "names" in a told secret (held-out corpus 5, w07)', 'prose-secret-named.json');
 describeParaphrases('a subject inverted after a place phrase and a verb of being there (held-out corpus 5, w12)', 'prose-inverted-subject.json');
 describeParaphrases('the dead as a preposition\'s object, before a verbless aside, or lying for a time', 'prose-things-of-the-dead.json');
+describeParaphrases('the dead acting after a saying\'s clause has closed, against the dead spoken of (held-out corpus 7, u14)', 'prose-after-saying.json');

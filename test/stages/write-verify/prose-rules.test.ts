@@ -56,7 +56,22 @@ describe('money in prose (AUR5022)', () => {
     for (const body of [
       'Caesar pays the lictors two talents, one sack at a time.',
       '**CAESAR:** I could pay you ten talents, if I had them.',
+      // Held-out corpus 7 (u11): a verb of paying said inside a quotation, or a payment still to come. Paraphrases.
+      '"Five talents, Cato, when I am pontifex. Spend it, or throw it in the river," Caesar says.',
+      'Caesar will hand twelve talents to the priests when the vote is counted.',
     ]) expect(findings('SC24', body), body).toEqual([]);
+    // Paid in the narration, the sum said in the quotation, or a "will" that is not the payment's: still hard.
+    expect(codes(findings('SC24', '"Five talents," Caesar says, and counts them out onto the table in front of Cato.'))).toEqual(['AUR5022']);
+    expect(codes(findings('SC24', 'Caesar pays out twenty thousand denarii in the atrium, a coin to every man who will hold out a hand.'))).toEqual(['AUR5022']);
+  });
+
+  it('reads a talent and a half, and half a talent (held-out corpus 7, u19)', () => {
+    // Fulvia holds 8,000 in SC21: a talent and a half is 9,000 at the usual rate, 6,750 at the lightest. Paraphrases.
+    expect(sumsIn('She lays a talent and a half in his hands.').map((s) => [s.denarii, leastDenarii(s), s.text])).toEqual([[9000, 6750, 'a talent and a half']]);
+    expect(sumsIn('He owes half a talent.').map((s) => s.denarii)).toEqual([3000]);
+    const f = findings('SC21', "Fulvia lays a talent and a half in old silver in the steward's hands.");
+    expect([codes(f), codes(f, 'soft')]).toEqual([[], ['AUR5022']]);
+    expect(codes(findings('SC21', "Fulvia lays two talents and a half in old silver in the steward's hands."))).toEqual(['AUR5022']);
   });
 });
 
@@ -122,8 +137,14 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
       'Caesar took ship for Gaul in his thoughts a dozen times tonight; Servilia watches him do it.',
       'Cato takes the oath of a guest at the threshold, and the slaves bring water.',
     ]) expect(codes(findings('SC24', body)), body).toEqual([]);
-    // Taking the thing itself is still the beat coming off.
+    // "It" for a signal or an order named before the verb is given as a gesture is (held-out corpus 7, u05; paraphrases).
+    for (const body of [
+      'It is the signal, and Cato gives it the way he has given it a hundred times in the Senate, one slow nod.',
+      'Cato hears the order and gives it again to the slaves at the door.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual([]);
+    // Taking the thing itself is still the beat coming off, named or as "it".
     expect(codes(findings('SC24', 'Servilia holds out the letters and Cato takes them, without a word of thanks.'))).toEqual(['AUR5035']);
+    expect(codes(findings('SC24', 'Servilia picks up the bundle of letters, and Cato takes it from her without a word.'))).toEqual(['AUR5035']);
   });
   /** Every finding of a case, as "severity code". */
   const said = (scene: string, body: string) => findings(scene, body).map((f) => `${f.severity} ${f.code}`);

@@ -2,6 +2,7 @@ import type { Mention } from './names.js';
 import type { Narration } from './deeds.js';
 import { pastParenthetical, subjectVerb, type Subject } from './subjects.js';
 import { LYING_DEED } from './bodies.js';
+import { clauseAt } from './clauses.js';
 
 /**
  * Doers beyond a sentence's first (held-out corpus 2, x13): deedOf reads one doer per sentence,
@@ -19,8 +20,24 @@ import { LYING_DEED } from './bodies.js';
 const OPENER = /\b(?:as|after|before|because|although|though|until|till|once|since)\s+$/i;
 /** A relative clause on a name: "Catiline, who leans in". */
 const RELATIVE = /^\s*,\s*who\s+/i;
+/** Words that make what follows remembered, dreamed, reported or hypothetical, wherever they stand before it in the sentence. */
+const THOUGHT = String.raw`remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|pictur\w*|memor\w*|think\w* (?:of|back|about)|thought (?:of|back|about)|fanc\w*|ghost|shade|spirit|as if|as though|if|unless|letter|message|rumou?r|story|stories|tales?|hears?|heard|news|word (?:of|from)`;
+/** Words of saying: what follows is spoken of only in their own clause ("Cicero says Catiline rises", not "Cicero says, and Catiline rises"). */
+const SAYING = String.raw`tells?|told|(?:speak|talk|ask)(?:s|ed|ing)? (?:of|about|after)|spoke (?:of|about)|says|said`;
 /** Words that make what follows remembered, dreamed, reported, spoken of or hypothetical. */
-export const FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|pictur\w*|memor\w*|think\w* (?:of|back|about)|thought (?:of|back|about)|fanc\w*|ghost|shade|spirit|as if|as though|if|unless|letter|message|rumou?r|story|stories|tales?|tells?|told|hears?|heard|news|word (?:of|from)|(?:speak|talk|ask)(?:s|ed|ing)? (?:of|about|after)|spoke (?:of|about)|says|said)\b/i;
+export const FRAME = new RegExp(String.raw`\b(?:${THOUGHT}|${SAYING})\b`, 'i');
+const THOUGHT_FRAME = new RegExp(String.raw`\b(?:${THOUGHT})\b`, 'i');
+const SAYING_FRAME = new RegExp(String.raw`\b(?:${SAYING})\b`, 'i');
+
+/**
+ * Whether the words before a mention frame it: a word of thought, report or condition anywhere
+ * before it, or a word of saying in its own clause (held-out corpus 7, u14: "'Write it large,' Cicero
+ * says, and … Catiline gets to his feet" is Catiline acting once the saying's clause is closed).
+ */
+function framed(narr: string, at: number): boolean {
+  const before = narr.slice(0, at);
+  return THOUGHT_FRAME.test(before) || SAYING_FRAME.test(before.slice(clauseAt(narr, at).start));
+}
 /** A future, a condition or a habit in the sentence: the deed is not happening here and now. */
 const NOT_NOW = /\b(?:will|would|shall|should|could|might|may|must|can|cannot|can't|won't|wouldn't|always|never|usually|often|every time|whenever|used to|once again|no longer)\b/i;
 /** Verbs that are no deed on stage: saying, writing or thinking (a quotation), a state, lying dead. */
@@ -37,7 +54,7 @@ export function noDeed(after: string): boolean {
 /** The subject reading of one mention on its own: as its clause's subject, else as the antecedent of a relative clause. */
 function asSubject(n: Narration, m: Mention): Subject | null {
   const before = n.narr.slice(0, m.start);
-  if (FRAME.test(before)) return null;
+  if (framed(n.narr, m.start)) return null;
   const after = n.narr.slice(m.end);
   const own = noDeed(after) ? null : ownClause(n, m, before);
   if (own?.sure || !RELATIVE.test(after)) return own;
@@ -50,8 +67,11 @@ function asSubject(n: Narration, m: Mention): Subject | null {
 /** The mention as the subject of its own clause: in the sentence's subject slots, or from the name on after an opener. */
 function ownClause(n: Narration, m: Mention, before: string): Subject | null {
   const whole = subjectVerb(n.narr, [m], n.away);
-  if (whole || !OPENER.test(before)) return whole;
-  return subjectVerb(n.narr.slice(m.start), [{ id: m.id, start: 0, end: m.end - m.start, text: m.text }], n.away);
+  if (whole) return whole;
+  if (OPENER.test(before)) return subjectVerb(n.narr.slice(m.start), [{ id: m.id, start: 0, end: m.end - m.start, text: m.text }], n.away);
+  // A clause of its own after a semicolon, a colon or a dash, read from its start: "…; on the far bench Catiline laughs".
+  const { start } = clauseAt(n.narr, m.start);
+  return start > 0 ? subjectVerb(n.narr.slice(start), [{ id: m.id, start: m.start - start, end: m.end - start, text: m.text }], n.away) : null;
 }
 
 /**

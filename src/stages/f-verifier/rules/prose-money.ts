@@ -20,7 +20,9 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const named = [...new Set(r.narration.flatMap((n) => n.mentions.map((m) => m.id)))];
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
-    if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
+    // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
+    const told = s.text.replace(/"[^"]*"|“[^”]*”/g, '');
+    if (!PAYS.test(told) || NOT_PAID.test(told)) continue;
     for (const sum of sumsIn(s.text)) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
