@@ -105,6 +105,13 @@ describe('anachronism allowlist: Roman-correct compounds and idioms are not anac
   ];
   for (const s of clean) it(`"${s}"`, () => expect(words(s)).toEqual([]));
 
+  it('a term matched by stem inside its own Roman replacement, as written, is that replacement (held-out corpus 8, t17)', () => {
+    // "God knows" is caught by its stems in "The gods know"; its hint is "the gods know". Sentences written for this test.
+    for (const s of ['CLODIUS: The gods know.', 'The gods know it, and so does the harbour.']) expect(words(s), s).toEqual([]);
+    expect(words('God knows what the harbour thinks.')).toEqual(['God knows']);
+    expect(words('By the gods, God knows I tried.')).toEqual(['God knows']);
+  });
+
   it('still flags the modern sense beside the Roman one', () => {
     expect(words('He buys new pants and a fork for the table.')).toEqual(['pants', 'fork']);
     expect(words('Hey kid, come here.')).toContain('kid');

@@ -65,10 +65,28 @@ describe('money in prose (AUR5022)', () => {
     expect(codes(findings('SC24', 'Caesar pays out twenty thousand denarii in the atrium, a coin to every man who will hold out a hand.'))).toEqual(['AUR5022']);
   });
 
+  it('a crowd that comes, goes or falls in with someone is following him; someone going with one person is not (held-out corpus 8, t17)', () => {
+    // SC15: Clodius' riot at Ostia is planned to fail. Paraphrases.
+    for (const body of [
+      'Clodius lifts his arm, and the crowd comes with him up the lane.',
+      'Clodius turns for the city, and the porters fall in at his back.',
+      'Clodius walks off the quay, and three hundred people go with him.',
+      'Clodius lifts his arm, and the whole quay comes with him.',
+    ]) expect(codes(findings('SC15', body)), body).toEqual(['AUR5035']);
+    for (const body of [
+      'Clodius lifts his arm; the crowd watches him go and does not move.',
+      'Clodius goes with the harbour master to the sheds.',
+      'The porters come with their hooks to see what the noise is.',
+    ]) expect(codes(findings('SC15', body)), body).toEqual([]);
+  });
+
   it('reads a talent and a half, and half a talent (held-out corpus 7, u19)', () => {
     // Fulvia holds 8,000 in SC21: a talent and a half is 9,000 at the usual rate, 6,750 at the lightest. Paraphrases.
     expect(sumsIn('She lays a talent and a half in his hands.').map((s) => [s.denarii, leastDenarii(s), s.text])).toEqual([[9000, 6750, 'a talent and a half']]);
     expect(sumsIn('He owes half a talent.').map((s) => s.denarii)).toEqual([3000]);
+    // A unit with a possessive's apostrophe (held-out corpus 8, t19; paraphrase).
+    expect(sumsIn("He lays nine talents' weight of silver on the table.").map((s) => [s.denarii, s.text])).toEqual([[54000, 'nine talents']]);
+    expect(codes(findings('SC24', "Caesar tips nine talents' weight of silver onto the table in front of Cato."))).toEqual(['AUR5022']);
     const f = findings('SC21', "Fulvia lays a talent and a half in old silver in the steward's hands.");
     expect([codes(f), codes(f, 'soft')]).toEqual([[], ['AUR5022']]);
     expect(codes(findings('SC21', "Fulvia lays two talents and a half in old silver in the steward's hands."))).toEqual(['AUR5022']);

@@ -21,6 +21,13 @@ const MOTION = new Set(['slide', 'press', 'pass', 'push']);
 const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
 /** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
 const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
+/**
+ * Going along in other words (held-out corpus 8, t17: "the quay comes with him", "fall in at his
+ * back"): come, go, fall in or roll, when the words after the verb say with, after or behind
+ * someone; a following only with a group as the subject, as FOLLOW.
+ */
+const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll', 'pour']);
+const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:(?:with|after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /** Refusals and holding back: a sentence with one of these, undenied, shows no success. */
 const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
 
@@ -44,7 +51,7 @@ export const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|thro
  * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
  * noun, so the phrase is read as "they", as subjects.ts reads a name as "He".
  */
-const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
+const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
@@ -81,10 +88,10 @@ const APPOSITION = /,\s*(?=(?:a|an|one|two|both|each|the|his|her|their|its|my|yo
 const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
 
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
-const STEMS = /\b(?:giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
+const STEMS = /\b(?:come|coming|came|fall|fell|roll|giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
 
 /** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
-const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW].map((v) => v.split(' '));
+const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW, ...ALONG].map((v) => v.split(' '));
 const infs = new TransformMemo<string, string[]>(20000);
 
 /** A word and every infinitive compromise's verb parser could read it as, whatever the tense it tags (toInfinitive). */
@@ -211,7 +218,7 @@ export function complianceUse(sentence: string, kind: 'narration' | 'speech' = '
     // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
     if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at)) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return found('receive');
     if (MOTION.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at)) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return found('motion');
-    if (FOLLOW.has(u.inf) && GROUP.test(u.before)) return found('follow');
+    if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before)) return found('follow');
   }
   return null;
 }

@@ -51,7 +51,8 @@ export function sumsIn(sentence: string): Sum[] {
     const text = n.text.replace(/^["“‘']+/, '').replace(/[.,;:!?"”’]+$/, '');
     const at = sentence.indexOf(text);
     if (at < 0) continue;
-    const next = sentence.slice(at + text.length).match(/^\s+([\p{L}']+)/u)?.[1] ?? '';
+    // "nine talents' weight of silver": the possessive's apostrophe is no part of the unit (held-out corpus 8, t19).
+    const next = (sentence.slice(at + text.length).match(/^\s+([\p{L}'’]+)/u)?.[1] ?? '').replace(/['’]+$/, '');
     const cur = CURRENCY.find((c) => c.re.test(next));
     if (!cur) continue;
     let num = n.number?.num ?? 0;
