@@ -11,6 +11,8 @@ export interface WorldVerifySource {
   characters: Pick<World['characters'], 'characters'>;
   canon?: Pick<World['canon'], 'facts'>;
   operators?: Pick<World['operators'], 'operators'>;
+  /** The marriages among the relationships (flag "married"): who "Cicero's wife" is (prose/names.ts). Only those are sent. */
+  relationships?: { relationships: Edges };
   /**
    * The other entities a canon fact's subject may name (ids are enough). With the characters and
    * locations, every id store/references.ts accepts as a subject; absent, subjects are not judged.
@@ -20,6 +22,9 @@ export interface WorldVerifySource {
   threads?: { threads: Ids };
   assets?: { cash_ledger: Ids; goods: Ids; contracts: Ids; networks: Ids };
 }
+
+/** Relationship edges as the verifier reads them: their ends and flags. */
+type Edges = readonly { from: string; to: string; flags?: readonly string[] }[];
 
 const idsOf = (list: Ids): { id: string }[] => list.map((e) => ({ id: e.id }));
 
@@ -38,8 +43,29 @@ export function verifySource(world: World): WorldVerifySource {
     characters: { characters: world.characters.characters },
     ...(world.canon ? { canon: { facts: world.canon.facts } } : {}),
     ...(world.operators ? { operators: { operators: world.operators.operators } } : {}),
+    ...(world.relationships ? { relationships: { relationships: marriages(world.relationships.relationships) } } : {}),
     ...subjectSource(world),
   };
+}
+
+/** The edges flagged "married", ends only (a worker is sent these, not the world's 35,000 relationships). */
+function marriages(rels: Edges): { from: string; to: string; flags: string[] }[] {
+  return rels.filter((r) => r.flags?.includes('married')).map((r) => ({ from: r.from, to: r.to, flags: ['married'] }));
+}
+
+/**
+ * Each married person's spouse: from the edges flagged "married", either way round; someone with
+ * two spouses in the file has none here (the prose's "his wife" could be either).
+ */
+export function spousesOf(rels: Edges): ReadonlyMap<string, string> {
+  const seen = new Map<string, string | null>();
+  const note = (a: string, b: string) => seen.set(a, seen.has(a) && seen.get(a) !== b ? null : b);
+  for (const r of rels) {
+    if (!r.flags?.includes('married') || r.from === r.to) continue;
+    note(r.from, r.to);
+    note(r.to, r.from);
+  }
+  return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
 }
 
 /** The other entities a subject may name, ids only (a worker is sent the ids, not every secret's text); none from a partial world. */
@@ -112,6 +138,7 @@ export function worldPartsContext(w: Partial<WorldVerifySource>): Omit<VerifyCon
     ...(w.canon ? { canon: w.canon.facts } : {}),
     ...(w.operators ? { operators: w.operators.operators.map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) })) } : {}),
     ...(subjects ? { subjects } : {}),
+    ...(w.relationships ? { spouses: spousesOf(w.relationships.relationships) } : {}),
   };
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spousesOf } from '../../../src/stages/f-verifier/world-context.js';
 import { codes, describeParaphrases, expectTeleports, findings, usePackets } from './prose-scenes.js';
 
 // Presence and teleports in prose (AUR5016, AUR5017), and the paraphrase files written for
@@ -59,6 +60,16 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       'Curius pushes through the press by the fountain. He bows to Terentia and asks for a coin.',
       'The crowd parts for Curius. He bows to Terentia and asks for a coin.',
     ]) expect(codes(findings('SC21', body)), body).toEqual(['AUR5016']);
+  });
+  it('"Cicero\'s wife" and "the consul\'s wife" name Terentia, his one wife in the world: her deeds on stage are hers (held-out corpus 8, t15)', () => {
+    // SC24 (Caesar, Cato, Servilia) and SC12 (Clodius, Crassus, Terentia). Paraphrases.
+    for (const body of [
+      "The consul's wife comes in from the shrine and stops in the doorway.",
+      "Cicero's wife sets down her cup and looks at Servilia.",
+    ]) expect(codes(findings('SC24', body)), body).toEqual(['AUR5016']);
+    // Named only, or on stage in her own scene: nothing.
+    expect(findings('SC24', "Servilia mentions Cicero's wife, and Cato frowns."), 'mentioned').toEqual([]);
+    expect(findings('SC12', "Cicero's wife lifts her veil and looks at Crassus."), 'in the cast').toEqual([]);
   });
   it('a cast member cut away to another place mid-scene is a teleport', () => {
     const f = findings('SC24', 'At that very hour, on the quay at Ostia, Cato counts the grain ships.');
@@ -163,3 +174,17 @@ describeParaphrases('the noun "name" against the verb "names" in a told secret (
 describeParaphrases('a subject inverted after a place phrase and a verb of being there (held-out corpus 5, w12)', 'prose-inverted-subject.json');
 describeParaphrases('the dead as a preposition\'s object, before a verbless aside, or lying for a time', 'prose-things-of-the-dead.json');
 describeParaphrases('the dead acting after a saying\'s clause has closed, against the dead spoken of (held-out corpus 7, u14)', 'prose-after-saying.json');
+
+describe('spouses from the relationships (world-context.ts spousesOf)', () => {
+  it('each end of a "married" edge is the other\'s spouse; someone with two spouses has none', () => {
+    const m = spousesOf([
+      { from: 'cicero', to: 'terentia', flags: ['married'] },
+      { from: 'terentia', to: 'cicero', flags: ['married', 'ally'] },
+      { from: 'crassus', to: 'tertulla', flags: ['married'] },
+      { from: 'caesar', to: 'pompeia', flags: ['married'] },
+      { from: 'calpurnia', to: 'caesar', flags: ['married'] },
+      { from: 'cato', to: 'servilia', flags: ['kin'] },
+    ]);
+    expect([...m].sort()).toEqual([['calpurnia', 'caesar'], ['cicero', 'terentia'], ['crassus', 'tertulla'], ['pompeia', 'caesar'], ['terentia', 'cicero'], ['tertulla', 'crassus']]);
+  });
+});

@@ -42,6 +42,8 @@ export interface PersonIndex {
   /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
   titles: Map<string, string>;
   titleRe: RegExp | null;
+  /** Each married person's spouse (VerifyContext.spouses): "Cicero's wife" and "the consul's wife" are mentions of her. */
+  spouses: ReadonlyMap<string, string>;
 }
 
 /**
@@ -168,7 +170,7 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   const nameWords = { has: (w: string) => sceneWords.has(w) || world.nameWords.has(w) };
   const met = [...scene.keys()].sort((a, b) => (world.order.get(a) ?? Infinity) - (world.order.get(b) ?? Infinity));
   const titles = titleIndex(ctx);
-  return { byId, forms, shared, factions: met.map((id) => scene.get(id)!.faction ?? ''), nameWords, source, titles, titleRe: titleRegex(titles) };
+  return { byId, forms, shared, factions: met.map((id) => scene.get(id)!.faction ?? ''), nameWords, source, titles, titleRe: titleRegex(titles), spouses: ctx.spouses ?? NO_SPOUSES };
 }
 
 /** The world's groups with the scene's own new forms added to theirs; `read` says which forms are read as names here. */
@@ -245,5 +247,25 @@ function scanMentions(text: string, idx: PersonIndex): Names {
     const end = start + m[0].length;
     if (id && ![...out, ...shared].some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
   }
+  out.push(...spouseMentions(text, out, idx));
   return { mentions: Object.freeze(out.sort((a, b) => a.start - b.start)), shared: Object.freeze(shared) };
+}
+
+const NO_SPOUSES: ReadonlyMap<string, string> = new Map();
+/** A possessive and a word for a spouse after a name or a title ("Cicero's wife", "the consul's husband"). */
+const SPOUSE = /^['’]s?\s+(?:wife|husband)\b/i;
+
+/**
+ * "Cicero's wife comes in" names Terentia (held-out corpus 8, t15): a mention of the spouse over the
+ * whole phrase, beside the possessive's own (which is no subject). Only for one spouse known beyond
+ * doubt (world-context.ts spousesOf).
+ */
+function spouseMentions(text: string, found: readonly Mention[], idx: PersonIndex): Mention[] {
+  const out: Mention[] = [];
+  for (const m of found) {
+    const spouse = idx.spouses.get(m.id);
+    const w = spouse ? SPOUSE.exec(text.slice(m.end)) : null;
+    if (spouse && w) out.push({ id: spouse, start: m.start, end: m.end + w[0].length, text: text.slice(m.start, m.end + w[0].length) });
+  }
+  return out;
 }
