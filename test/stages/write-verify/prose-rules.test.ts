@@ -65,6 +65,20 @@ describe('money in prose (AUR5022)', () => {
     expect(codes(findings('SC24', 'Caesar pays out twenty thousand denarii in the atrium, a coin to every man who will hold out a hand.'))).toEqual(['AUR5022']);
   });
 
+  it('a verb of yielding as a said-tag, or of taking inside a quotation, is speech, not the beat coming off (held-out corpus 9, s07 and s12)', () => {
+    // SC24: the betrayal of Cato is planned to fail. Paraphrases.
+    for (const body of [
+      '"Not tonight," Cato agrees, and turns back to his cup.',
+      '"You took the letters out yourself," Servilia says, and Cato looks away.',
+      '"It takes the pleasure out of everything," Caesar says.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual([]);
+    // Told in the narration, the same verbs still are.
+    for (const body of [
+      'Cato agrees at last, and Servilia lowers her eyes.',
+      '"Very well," Cato says, and he agrees to everything she asks.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual(['AUR5035']);
+  });
+
   it('a crowd that comes, goes or falls in with someone is following him; someone going with one person is not (held-out corpus 8, t17)', () => {
     // SC15: Clodius' riot at Ostia is planned to fail. Paraphrases.
     for (const body of [

@@ -28,6 +28,11 @@ const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'po
  */
 const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll', 'pour']);
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:(?:with|after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
+/**
+ * A verb of yielding right after a quotation and its speaker is a way of saying it ('"No," Caesar
+ * agrees.', held-out corpus 9, s07): what is agreed is the line, which is speech.
+ */
+const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|we)\s+)$/u;
 /** Refusals and holding back: a sentence with one of these, undenied, shows no success. */
 const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
 
@@ -213,7 +218,7 @@ export function complianceUse(sentence: string, kind: 'narration' | 'speech' = '
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before)) continue;
     const found = (k: ComplianceUse['kind']): ComplianceUse => ({ verb: u.inf, kind: k, before: u.before });
-    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return found('yield');
+    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return found('yield');
     if (TRANSFER.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at))) return found('transfer');
     // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
     if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at)) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return found('receive');
