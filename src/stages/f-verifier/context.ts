@@ -42,8 +42,8 @@ export interface VerifyContext {
   locations?: { id: string; name: string }[];
   /** The world's operators (names and writer guidance), so an operator named by its description resolves. */
   operators?: { id: string; name: string; descriptions?: string[] }[];
-  /** Each married character's spouse (world-context.ts spousesOf): "Cicero's wife", "the consul's wife" name her. */
-  spouses?: ReadonlyMap<string, string>;
+  /** Each character's relatives by kin word (world-context.ts relativesOf): "Cicero's wife", "the consul's wife" name Terentia. */
+  relatives?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Fewest words a scene may have (config verifier.min_scene_words); absent: the default, 0: no minimum. */
   min_scene_words?: number;
 }

@@ -190,7 +190,7 @@ function readWorldSource(root: string, warnings: Diagnostic[]): Partial<WorldVer
   if (canon) out.canon = { facts: withIds(canon.facts) };
   const ops = read('operators/operators.json', ['operators'], 'resolving operators by name');
   if (ops) out.operators = { operators: withIds(ops.operators, true) };
-  const rels = read('world/relationships.json', ['relationships'], 'reading who is married to whom');
+  const rels = read('world/relationships.json', ['relationships'], 'reading family ties (who is whose wife or brother)');
   if (rels) out.relationships = { relationships: rels.relationships.filter((r): r is { from: string; to: string; flags?: string[] } => !!r && typeof r === 'object' && typeof (r as { from?: unknown }).from === 'string' && typeof (r as { to?: unknown }).to === 'string' && Array.isArray((r as { flags?: unknown }).flags)) };
   // The other entities a claim's subject may name: judged only when every list is there (canonSubjects).
   const subject = 'checking what claims name';

