@@ -94,6 +94,20 @@ describe('money in prose (AUR5022)', () => {
     ]) expect(codes(findings('SC15', body)), body).toEqual([]);
   });
 
+  it('a payment in parts joined by "and" is over the means when its total is; each part alone may not be (held-out corpus 9, s19)', () => {
+    // SC24: Caesar holds 15,000 denarii. Sixty thousand sesterces is 15,000; a talent 4,500 to 6,000. Paraphrases.
+    expect(codes(findings('SC24', 'Caesar counts out sixty thousand sesterces, in leather bags, and a talent of silver besides.'))).toEqual(['AUR5022']);
+    expect(codes(findings('SC24', 'Caesar pays ten thousand denarii and twelve thousand denarii more to the lictors.'))).toEqual(['AUR5022']);
+    for (const body of [
+      'Caesar counts out sixty thousand sesterces onto the table.',
+      'Caesar pays ten thousand denarii and gets four thousand denarii back from Cato.',
+      'Caesar pays ten thousand denarii; Cato pays twelve thousand denarii.',
+    ]) expect(codes(findings('SC24', body)), body).toEqual([]);
+    // "a talent" is a sum; "a talent for" something is a gift of another kind.
+    expect(sumsIn('He pays a talent.').map((x) => x.denarii)).toEqual([6000]);
+    expect(sumsIn('He pays her a compliment; he has a talent for it.')).toEqual([]);
+  });
+
   it('reads a talent and a half, and half a talent (held-out corpus 7, u19)', () => {
     // Fulvia holds 8,000 in SC21: a talent and a half is 9,000 at the usual rate, 6,750 at the lightest. Paraphrases.
     expect(sumsIn('She lays a talent and a half in his hands.').map((s) => [s.denarii, leastDenarii(s), s.text])).toEqual([[9000, 6750, 'a talent and a half']]);

