@@ -66,8 +66,11 @@ Examples:
       // with the code an interrupted `episode run` or `season run` gives (AUR6008), as every other error event has one.
       if (o.json && c.exit.code === ExitCode.INTERRUPTED) {
         const { diag } = await import('../../diagnostics/index.js');
-        const diagnostics = [diag('AUR6008', { where: `the play session ${started}` })];
-        printErrorEvent(c.io, new AureusError(`interrupted: session ${started} is paused; \`aureus play --resume ${started}\` continues it`, { exitCode: ExitCode.INTERRUPTED, diagnostics }), named());
+        // Interrupted before the session was made (while the world loaded), there is none to name.
+        const which = started === undefined ? 'the session' : `session ${started}`;
+        const diagnostics = [diag('AUR6008', { where: `the play ${which}` })];
+        const how = started === undefined ? '`aureus play --resume <session>` (the `done` event names it)' : `\`aureus play --resume ${started}\``;
+        printErrorEvent(c.io, new AureusError(`interrupted: ${which} is paused; ${how} continues it`, { exitCode: ExitCode.INTERRUPTED, diagnostics }), named());
       }
     });
 }
