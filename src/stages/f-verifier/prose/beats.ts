@@ -82,15 +82,6 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 }
 
 /**
- * A narration sentence with what its quotations say blanked, marks and length kept: the words said
- * are read as speech on their own (reader.ts), so "You took them out," she says is no taking in the
- * narration (held-out corpus 9, s12), and a said-tag still shows after its closing mark.
- */
-function quotesBlanked(text: string): string {
-  return text.replace(/"[^"]*"|“[^”]*”/g, (q) => q[0] + ' '.repeat(q.length - 2) + q[q.length - 1]);
-}
-
-/**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
  * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
  * (compliance.ts; a thing taken only by the one the beat leaves without it, receiver.ts), or the
@@ -102,7 +93,9 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
     const idiom = depictsSuccess(s.text) || ownedByFailingBeat(s, ctx);
-    const use = idiom ? null : complianceUse(s.kind === 'narration' ? quotesBlanked(s.text) : s.text, s.kind);
+    // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
+    // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
+    const use = idiom ? null : complianceUse(s.narr ?? s.text, s.kind);
     const verb = use?.verb ?? null;
     if (!idiom && !verb) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).

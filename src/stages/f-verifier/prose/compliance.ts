@@ -24,9 +24,9 @@ const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'po
 /**
  * Going along in other words (held-out corpus 8, t17: "the quay comes with him", "fall in at his
  * back"): come, go, fall in or roll, when the words after the verb say with, after or behind
- * someone; a following only with a group as the subject, as FOLLOW.
+ * someone ("pour" is in FOLLOW already); a following only with a group as the subject, as FOLLOW.
  */
-const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll', 'pour']);
+const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:(?:with|after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
  * A verb of yielding right after a quotation and its speaker is a way of saying it ('"No," Caesar

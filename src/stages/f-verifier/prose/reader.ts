@@ -14,6 +14,8 @@ export interface ProseSentence {
   text: string;
   kind: 'narration' | 'speech';
   mentions: readonly Mention[];
+  /** Narration only: the sentence with what its quotations say blanked ("…"), as Narration.narr; the words said are speech sentences of their own. */
+  narr?: string;
 }
 
 export interface Reading {
@@ -74,7 +76,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const hasQuote = /["“]/.test(q.text);
     const narr = q.text.replace(QUOTE, '"…"');
     const mentions = findMentions(narr, r.index);
-    r.sentences.push({ line, text: s, kind: 'narration', mentions });
+    r.sentences.push({ line, text: s, kind: 'narration', mentions, narr });
     for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index) });
     const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
     const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;

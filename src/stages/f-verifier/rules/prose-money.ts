@@ -21,8 +21,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
-    const told = s.text.replace(/"[^"]*"|“[^”]*”/g, '');
-    if (!PAYS.test(told) || NOT_PAID.test(told)) continue;
+    if (!PAYS.test(s.narr) || NOT_PAID.test(s.narr)) continue;
     for (const sum of withTotal(s.text, sumsIn(s.text))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
@@ -44,7 +43,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
 }
 
 /** Between two parts of one sum: "…sesterces, in bags, and a talent of silver besides", "…denarii and two talents". */
-const AND_MORE = /^[^.;:!?]{0,60}\b(?:and|plus)\s+(?:(?:a|an|one|another|the)\s+)?$|^[^.;:!?]{0,60}\b(?:and|plus)\s+$/i;
+const AND_MORE = /^[^.;:!?]{0,60}\b(?:and|plus)\s+(?:(?:a|an|one|another|the)\s+)?$/i;
 
 /**
  * The sentence's sums, then, when two or more are joined as parts of one payment ("a hundred and twenty
