@@ -40,6 +40,8 @@ export interface Narration {
   pronoun: boolean;
   /** The narration sentence before this one in the same reading order (the scene's, or one extra text's). */
   prev: Narration | null;
+  /** The scene's narration is told in the past (tense.ts): a simple past is its now. */
+  past?: true;
   /** The deed, once found (null: none). */
   deed?: Deed | null;
 }
@@ -53,7 +55,7 @@ export function deedOf(n: Narration): Deed | null {
   else if (last) d = { id: last, how: 'speaks', line: n.line, text: n.text, sure: false, elsewhere: n.elsewhere };
   else {
     // A question in narration asks; it does not put anyone on stage.
-    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away);
+    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away, n.past);
     if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage, ...(sv.body ? { body: true as const } : {}) };
   }
   n.deed = d;

@@ -91,5 +91,17 @@ export function leastDenarii(sum: Sum): number {
 
 /** Payment verbs: money leaving someone's hands now, in the scene, or just now ("has laid out", held-out corpus 9, s19). */
 export const PAYS = /\b(?:pays?|paid|counts?(?:\s+out)?|counted|press(?:es|ed)?|hand(?:s|ed)?(?:\s+over)?|gives?|given|spends?|spent|spills?|pour(?:s|ed)?\s+out|(?:lays?|laid)\s+out|sends?|disburses?|settles?|empties|tip(?:s|ped)|flings?|throws?|push(?:es)?|slides?|passes|drops?|scatter(?:s|ed)?|showers?|toss(?:es|ed)?|buys?|bribes?)\b/i;
+/**
+ * The simple pasts of paying that PAYS leaves out: in a scene told in the past (tense.ts) they are
+ * its now ("Fulvia gave him twelve thousand denarii"); in one told in the present, backstory.
+ */
+export const PAID_PAST = /\b(?:gave|threw|thrown|flung|sent|spilled|spilt|slid|passed|pushed|dropped|emptied|settled|disbursed|showered|bought|bribed|paid over)\b/i;
 /** Sums only talked about: owed, worth, boasted of, offered, refused, hoped for, to be paid later. */
 export const NOT_PAID = /\b(?:owes?|owed|debt|worth|could|would|might|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|never|not|no one|nobody|hear|say|said|rumou?r)\b/i;
+/** A said-tag on a quotation ('"…" she said', 'said Crassus, "…"'): the quotation is said, the narration's payment is not reported. */
+const SAID_TAG = /"…"[,\s]*(?:[\p{L}'’]+\s+){0,3}said\b|\bsaid[,:\s]*"…"/gu;
+
+/** Whether a narration sentence (quotations blanked) only talks of money: owed, offered, to come, reported. */
+export function talkedOf(narr: string): boolean {
+  return NOT_PAID.test(narr.replace(SAID_TAG, '"…"'));
+}

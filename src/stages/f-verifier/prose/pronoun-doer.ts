@@ -25,7 +25,7 @@ const BYSTANDER: Record<Gender, RegExp> = {
 };
 
 /** A pronoun's verb that tells a state or a whereabouts rather than a deed here. */
-const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains)\b/i;
+const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains|was|were|had|kept|stayed|owned|owed|lived|remained)\b/i;
 
 /**
  * The one person the paragraph before `n` can mean by this pronoun, and the text since their last
@@ -80,6 +80,6 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
   const end = pr.index + pr[0].length;
   // "He is at the baths", "she keeps a house": where or how someone is, off stage as often as on it.
   if (noDeed(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
-  const s = subjectVerb(n.narr, [{ id: a, start: end - pr[1].length, end, text: pr[1] }], n.away);
+  const s = subjectVerb(n.narr, [{ id: a, start: end - pr[1].length, end, text: pr[1] }], n.away, n.past);
   return s && !s.offstage ? s : null;
 }

@@ -5,6 +5,7 @@ import { findMentions, personIndex, type Mention, type PersonIndex } from './nam
 import { placeOf, privatePlacesAway } from './places.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
+import { narrativeTense } from './tense.js';
 
 export type { Deed } from './deeds.js';
 
@@ -118,6 +119,8 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
     }
     readNarration(l.line, l.text.replace(/[*_]{1,2}/g, ''), ctx, r, chain);
   }
+  // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
+  if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;
   for (const t of extraTexts) readNarration(0, t, ctx, r, { last: null });
   return r;
 }

@@ -2,6 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
+import { pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -31,6 +32,9 @@ const FUTURE = /(?<!\b(?:for|until|till|before|by|from)\s+(?:the\s+day\s+after\s
 const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
 export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
+/** The same states told in the past, and dying: no deed on stage in a past narrative either. */
+const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled)$/i;
+const DIED = /^(?:died|perished|expired)$/i;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
@@ -143,15 +147,24 @@ export function pastParenthetical(after: string, links = CHAIN_MAX): string {
   return ends.length ? ' ' + body.slice(ends[0] + 1) : after;
 }
 
-/** Whether the words after a subject begin a present-tense action or presence. */
-function actsNow(after: string): boolean | 'doubtful' {
+/** After "is" (or "was" in a past narrative), whether what follows is being here rather than a state ("is there", not "is dead"). */
+const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust)\b/i.test(rest);
+
+/**
+ * Whether the words after a subject begin an action or presence now: a present tense, or in a past
+ * narrative (`past`, tense.ts) a simple past, answered 'past' so that its clause is checked for
+ * backstory (pastDeedHere). A past perfect ("had come"), a "would" or a state is none in either.
+ */
+function actsNow(after: string, past = false): boolean | 'doubtful' | 'past' {
   // A modal or a state is no deed whatever its tags ("Cicero was", "Crassus owns"): not tagged.
   const plain = plainNextWord(after.slice(0, 80));
-  if (plain && (MODAL.test(plain) || STATIVE.test(plain))) return false;
+  if (past && plain && /^(?:was|were)$/.test(plain)) return beingHere(after.trim().slice(plain.length)) && 'past';
+  if (plain && (MODAL.test(plain) || STATIVE.test(plain) || (past && STATIVE_PAST.test(plain)))) return false;
   const t = firstTerm(after.slice(0, 80));
-  if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('PastTense') || t.tags.includes('Modal')) return false;
+  if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('Modal')) return false;
+  if (t.tags.includes('PastTense')) return past && !STATIVE_PAST.test(t.word) && !DIED.test(t.word) && 'past';
   const rest = after.trim().slice(t.word.length);
-  if (/^(?:is|are)$/.test(t.word)) return PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust)\b/i.test(rest);
+  if (/^(?:is|are)$/.test(t.word)) return beingHere(rest);
   if (/^(?:has|have)$/.test(t.word)) return 'doubtful';
   return t.tags.includes('PresentTense') || t.tags.includes('Infinitive') ? true : 'doubtful';
 }
@@ -176,8 +189,10 @@ function bodyOnly(after: string): boolean {
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
  * ("Catiline stood", "Catiline would have") are not deeds in the present scene. `away`: someone
  * else's private places the sentence names (places.ts); one in the doer's clause puts the deed off stage.
+ * `past`: the scene is told in the past (tense.ts), so a simple past is a deed too, unless its clause
+ * tells backstory or a habit, or a memory or report frames it (pastDeedHere).
  */
-export function subjectVerb(narr: string, mentions: readonly Mention[], away: readonly string[] = []): Subject | null {
+export function subjectVerb(narr: string, mentions: readonly Mention[], away: readonly string[] = [], past = false): Subject | null {
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
@@ -189,10 +204,11 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     after = pastParenthetical(after).replace(FILLER, ' ');
     // An aside opened after the name and never followed by a verb ("Catiline, its seal broken."): no verb of his.
     if (!inverted && ASIDE_OPEN.test(after)) continue;
-    const a = inverted || actsNow(after);
-    if (!a) continue;
+    const acts = inverted || actsNow(after, past);
+    if (!acts) continue;
     const clause = clauseAround(narr, m);
-    if (FUTURE.test(clause)) continue;
+    if (FUTURE.test(clause) || (acts === 'past' && !pastDeedHere(before, clause))) continue;
+    const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
     if (bodyOnly(after)) s.body = true;

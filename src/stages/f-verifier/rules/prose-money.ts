@@ -1,7 +1,8 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { leastDenarii, NOT_PAID, PAYS, sumsIn, type Sum } from '../prose/money.js';
+import { leastDenarii, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
+import { backstory } from '../prose/tense.js';
 import { spanOf } from '../prose/span.js';
 import { payerAt } from '../prose/deeds.js';
 
@@ -21,7 +22,9 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
-    if (!PAYS.test(s.narr) || NOT_PAID.test(s.narr)) continue;
+    // Told in the past, the scene's simple past pays too, unless its time is long before (tense.ts).
+    const pays = PAYS.test(s.narr) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
+    if (!pays || talkedOf(s.narr)) continue;
     for (const sum of withTotal(s.text, sumsIn(s.text))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).

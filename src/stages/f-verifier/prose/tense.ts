@@ -1,0 +1,98 @@
+import nlp from 'compromise';
+import type { Mention } from './names.js';
+
+/**
+ * The tense a scene's narration is told in. The Writer is asked for the screenplay's present tense
+ * ("Cato rises"), and the deed reader takes a past tense there for backstory ("Cato rose in the
+ * Senate last year"). A real model may tell the whole scene in the past ("Varo came out onto the
+ * platform and looked down at the crowd": held-out corpus 10, nine answers of twenty); read as
+ * backstory, such a scene would be almost unchecked. So the narration's own tense is read first,
+ * from the verb right after each subject pronoun or name: a scene whose narration is mostly past
+ * is a past narrative, and its simple past is the scene's now (subjects.ts), its past perfect the
+ * backstory.
+ *
+ * Read by word lists and compromise's lexicon, not by tagging (issue 18: tagging every narration
+ * sentence would cost ~10 ms a scene): the verb's form says its tense well enough for a count.
+ */
+
+export type Tense = 'present' | 'past';
+
+/** A subject pronoun, with a clause's opening before it. */
+const PRONOUN_SUBJECT = /(?:^|[,;:—–]\s*|\b(?:and|then|but|when|as|while)\s+)(?:he|she|they|we|I)\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/gi;
+/** Adverbs that may stand between a name and its verb. */
+const ADVERBS = /^\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/i;
+const PAST_AUX = /^(?:was|were|had|did)$/;
+const PRESENT_AUX = /^(?:is|are|has|does|am)$/;
+/** Words ending like a verb's form that are not verbs after a subject. */
+const NOT_VERB = /^(?:perhaps|always|towards|afterwards|besides|unless|this|thus|its|his|hers|theirs|yes|us|was|has|is|does|plus|less)$/;
+
+let lexicon: Record<string, string | string[]> | null = null;
+/** compromise's lexicon's tag for a word (its irregular pasts: came, went, stood, took…). */
+function lexTag(word: string): string | string[] | undefined {
+  lexicon ??= (nlp.model() as unknown as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
+  return Object.prototype.hasOwnProperty.call(lexicon, word) ? lexicon[word] : undefined;
+}
+const tagged = (t: string | string[] | undefined, tag: string) => (Array.isArray(t) ? t.includes(tag) : t === tag);
+
+/** The tense a verb's form reads as right after a subject, or null (an ambiguous or unknown word). */
+export function formTense(word: string): Tense | null {
+  const w = word.toLowerCase();
+  if (PAST_AUX.test(w)) return 'past';
+  if (PRESENT_AUX.test(w)) return 'present';
+  if (NOT_VERB.test(w)) return null;
+  const t = lexTag(w);
+  if (tagged(t, 'PastTense')) return 'past';
+  if (tagged(t, 'PresentTense')) return 'present';
+  if (/^[a-z]{3,}ed$/.test(w) && !/eed$/.test(w)) return 'past';
+  if (/[a-z]{2}(?:[^su]s|ches|shes|sses|xes)$/.test(w)) return 'present';
+  return null;
+}
+
+/** The tenses of the verbs right after the subjects of one narration sentence (quotations blanked). */
+export function subjectTenses(narr: string, mentions: readonly Mention[]): Tense[] {
+  const out: Tense[] = [];
+  for (const m of narr.matchAll(PRONOUN_SUBJECT)) {
+    const t = formTense(m[2]!);
+    if (t) out.push(t);
+  }
+  for (const m of mentions) {
+    const v = ADVERBS.exec(narr.slice(m.end));
+    const t = v ? formTense(v[2]!) : null;
+    if (t) out.push(t);
+  }
+  return out;
+}
+
+/** How many past verbs, at least, and how many times the present ones, make a past narrative. */
+const MIN_PAST = 4;
+const RATIO = 2;
+
+/** The tense of a scene's narration: past when its subjects' verbs are mostly past, else present (the Writer's form). */
+export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): Tense {
+  let past = 0;
+  let present = 0;
+  for (const s of sentences) {
+    for (const t of subjectTenses(s.narr, s.mentions)) {
+      if (t === 'past') past++;
+      else present++;
+    }
+  }
+  return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
+}
+
+/**
+ * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
+ * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
+ * end", "as a boy Cato walked barefoot"), read in the deed's own clause.
+ */
+const BACKSTORY = /\b(?:ago|once|years?|months?|last (?:year|month|spring|summer|autumn|winter|time)|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|the (?:year|month|winter|summer|spring|autumn) before|long before|before (?:that|then)|every(?:thing| time| day| morning| evening| night)|whenever|always|never|often|usually)\b/i;
+/** Before the name anywhere in its sentence: a memory, a dream, a condition, a letter or a report frames the past deed after it. */
+const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|memor\w*|(?:thought|thinking|think) (?:of|back|about)|fancied|as if|as though|if|unless|letters?|wrote|written|story|stories|tales?|heard|news|rumou?rs?|said that|told (?:her|him|them|me|us) (?:that|how)|the (?:night|day|time|year|morning) (?:when|that))\b/i;
+
+/** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */
+export const backstory = (clause: string): boolean => BACKSTORY.test(clause);
+
+/** Whether a simple past deed in a past narrative is the scene's now: no backstory in its clause, no frame before its doer. */
+export function pastDeedHere(before: string, clause: string): boolean {
+  return !BACKSTORY.test(clause) && !PAST_FRAME.test(before);
+}
