@@ -118,7 +118,8 @@ function commandPath(program: Command, argv: string[]): { path: Command[]; rest:
 /**
  * `aureus help bogus` (or `aureus episode help bogus`) is parsed as `aureus bogus`: commander would
  * print the main help and exit 0, as if bogus were a command; now it is the unknown command it is
- * (exit 2, with commander's "did you mean" when a name is close). `help <command>` is unchanged.
+ * (exit 2, with commander's "did you mean" when a name is close). `help <command>` and `help help`
+ * are unchanged; a word after either is refused (wordAfterHelpTopic).
  */
 function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
   const { path, rest } = commandPath(program, argv);
@@ -127,6 +128,9 @@ function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
   const deeper = helpIntoGroup(group, argv, rest);
   if (deeper) return helpOfUnknownAsCommand(program, deeper);
   if (rest[0] !== 'help' || target === undefined || !group.commands.length) return argv;
+  // `help help extra`: the help command's own help takes no further word; stripping one `help` made
+  // it `help extra`, the main help with 0. Refused as `help season run extra` is.
+  if (target === 'help' && rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
   if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) {
     if (rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
     return argv;

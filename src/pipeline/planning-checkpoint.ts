@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EpisodeRef } from '../domain/context.js';
-import { episodeRelDir } from '../paths.js';
+import { RUNS_DIR, episodeRelDir } from '../paths.js';
 import { writeVisibleAsync } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
 import { Checkpoints, testKillHook } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
-import type { StageHCheckpoint } from './run-summary.js';
+import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
+import type { VerifierReport } from '../domain/scene.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 
 /**
@@ -136,8 +137,9 @@ export function stagedFiles(cp: Checkpoints, ref: EpisodeRef): Record<string, st
 
 /**
  * The warnings a run keeps in its checkpoints (planning's, with the planning checkpoint; the
- * recap's, with stage H's): a commit rolled forward from its journal reports them as its run would
- * have, since the run that planned it was cut before it said them. Nothing for a checkpoint
+ * scenes accepted for manual review, AUR5097, from E–G's report; the recap's, with stage H's), in
+ * the order the run says them: a commit rolled forward from its journal reports them as its run
+ * would have, since the run that planned it was cut before it said them. Nothing for a checkpoint
  * without them (an older aureus's).
  */
 export function keptWarnings(runDir: string): Diagnostic[] {
@@ -146,5 +148,8 @@ export function keptWarnings(runDir: string): Diagnostic[] {
     const warnings = cp.load<{ warnings?: unknown }>(name)?.warnings;
     return Array.isArray(warnings) ? (warnings as Diagnostic[]) : [];
   };
-  return [...listed('planning'), ...listed('stage-h')];
+  const report = cp.load<{ report?: VerifierReport }>('scenes')?.report;
+  // Worded as the run words it, naming the report in its run folder (runRelDir: .aureus/runs/<folder>).
+  const review = report?.scenes ? manualReviewWarnings(report, path.posix.join(RUNS_DIR, path.basename(runDir))) : [];
+  return [...listed('planning'), ...review, ...listed('stage-h')];
 }

@@ -23,7 +23,7 @@ import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
-import type { EpisodeRunSummary, StageHCheckpoint } from './run-summary.js';
+import { manualReviewWarnings, type EpisodeRunSummary, type StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
 import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
@@ -282,7 +282,7 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   if (saved) {
     for (const id of ids) tracker.scene(id, 'resumed');
     progress.stage('EFG', 'resumed');
-    warnManualReview(run, saved);
+    run.warnings.push(...manualReviewWarnings(saved.report, run.runRel));
     return { output: saved, resumed: ids.length };
   }
   const resumed = ids.filter((id) => cp.has(`scene-${id}`)).length;
@@ -329,14 +329,8 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   }
   const output = cp.save('scenes', { scenes: res.scenes, report: res.report });
   progress.stage('EFG', 'done', `${res.scenes.length} scenes, ${res.report.budget.used} repairs`);
-  warnManualReview(run, output);
+  run.warnings.push(...manualReviewWarnings(output.report, run.runRel));
   return { output, resumed };
-}
-
-/** Scenes the critic still failed once their budget was spent commit for manual review, with a warning naming them (issue 13). */
-function warnManualReview(run: Run, output: ScenesOutput): void {
-  const scenes = output.report.manual_review ?? output.report.scenes.filter((s) => s.manual_review).map((s) => s.scene);
-  if (scenes.length) run.warnings.push(diag('AUR5097', { count: scenes.length, scenes: `${scenes.join(', ')} (${path.posix.join(run.runRel, 'verifier_report.json')})` }));
 }
 
 /** Stage the files (--no-commit) or commit and tag them through the journaled transaction. */

@@ -1,5 +1,6 @@
+import path from 'node:path';
 import type { VerifierReport } from '../domain/scene.js';
-import type { Diagnostic } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 
 /** What `episode run` reports (and `--json` prints), also rebuilt from a commit a crash interrupted. */
 export interface EpisodeRunSummary {
@@ -51,4 +52,14 @@ export function findingCounts(report: VerifierReport): FindingCounts {
   const count = (fs: { severity: string }[]) => ({ hard: fs.filter((f) => f.severity === 'hard').length, soft: fs.filter((f) => f.severity === 'soft').length });
   const final = [...report.scenes.flatMap((s) => s.attempts.at(-1)?.findings ?? []), ...report.episode_findings];
   return { ...count(final), repaired: count(report.scenes.flatMap((s) => s.attempts.slice(0, -1).flatMap((a) => a.findings))) };
+}
+
+/**
+ * AUR5097 for the scenes the critic still failed once their budget was spent, committed for manual
+ * review (issue 13), naming the run folder's report; none without such scenes. Said by the run and,
+ * from the E–G checkpoint its run folder keeps, by the roll-forward of its interrupted commit.
+ */
+export function manualReviewWarnings(report: VerifierReport, runRel: string): Diagnostic[] {
+  const scenes = report.manual_review ?? report.scenes.filter((s) => s.manual_review).map((s) => s.scene);
+  return scenes.length ? [diag('AUR5097', { count: scenes.length, scenes: `${scenes.join(', ')} (${path.posix.join(runRel, 'verifier_report.json')})` })] : [];
 }

@@ -40,7 +40,7 @@ describe.skipIf(!builtCli())('command groups and help as usage errors', () => {
 
   it('the help itself still exits 0', async () => {
     const cwd = tempDir();
-    for (const argv of [['--help'], ['help'], ['help', 'episode'], ['episode', '--help'], ['episode', 'help'], ['episode', 'help', 'run'], ['help', 'help'], []]) {
+    for (const argv of [['--help'], ['help'], ['help', 'episode'], ['episode', '--help'], ['episode', 'help'], ['episode', 'help', 'run'], ['help', 'help'], ['episode', 'help', 'help'], ['help', 'episode', 'help'], []]) {
       const r = await spawnCli(argv, cwd);
       expect(r.code, `${argv.join(' ')}: ${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, argv.join(' ')).toContain('Usage: aureus');
@@ -69,6 +69,11 @@ describe.skipIf(!builtCli())('command groups and help as usage errors', () => {
       [['episode', 'help', 'run', 'extra'], 'episode run extra'],
       [['help', 'validate', 'extra'], 'validate extra'],
       [['help', 'bogus', 'extra'], 'bogus'],
+      [['help', 'help', 'extra'], 'help extra'],
+      [['help', 'help', 'episode'], 'help episode'],
+      [['help', 'help', 'help'], 'help help'],
+      [['episode', 'help', 'help', 'extra'], 'episode help extra'],
+      [['help', 'episode', 'help', 'extra'], 'episode help extra'],
     ];
     for (const [argv, unknown] of cases) {
       const r = await spawnCli(argv, cwd);

@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, git, makeWorld, spawnCli } from './world.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, cli, copyRepo, git, makeWorld, spawnCli } from './world.js';
+import { startFakeAnthropic, type FakeAnthropicServer } from '../support/fake-anthropic-server.js';
+import { realStyleModel } from '../reliability/real-style-model.js';
 
 /**
  * A commit rolled forward from its journal (the run killed once the journal was written; the next
@@ -48,4 +50,49 @@ describe.skipIf(!builtCli())('a commit rolled forward from its journal', () => {
     expect(r.stdout).toContain('✓ recovered S01E02');
     expect(r.stderr).toMatch(/AUR6004 finished the interrupted commit of s01e02[^\n]*\n[\s\S]*warning AUR3004 the previous cliffhanger names location "lost_villa"/);
   }, 120_000);
+});
+
+type Warned = { code: string; message: string }[];
+
+/**
+ * AUR5097 (scenes accepted for manual review) is said from the E–G checkpoint the run folder keeps
+ * (its `scenes`, kept up to date by scene rewrites and edits), as a resumed run says it. The run is
+ * made with a local Messages API server whose critic never passes SC03: the offline provider has no
+ * setting that leaves a scene for review on purpose.
+ */
+describe.skipIf(!builtCli())('a commit rolled forward from its journal, with a scene accepted for manual review', () => {
+  let server: FakeAnthropicServer;
+  let pristine = '';
+  beforeAll(async () => {
+    server = await startFakeAnthropic({ handler: realStyleModel({ criticFails: new Set(['SC03']) }).handler });
+    pristine = await makeWorld('recovered-review');
+  }, 120_000);
+  afterAll(async () => server?.close());
+  const env = () => ({ ANTHROPIC_API_KEY: 'sk-ant-test-review', ANTHROPIC_BASE_URL: server.url });
+
+  it('reports AUR5097 after AUR6004, worded as the uninterrupted run words it, on stderr as well as in --json', async () => {
+    const whole = copyRepo(pristine, 'review-whole');
+    const ran = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], whole, env());
+    expect(ran.code, ran.stderr.slice(-1500)).toBe(0);
+    const said = (JSON.parse(ran.stdout) as { warnings: Warned }).warnings.filter((w) => w.code === 'AUR5097');
+    expect(said).toHaveLength(1);
+    expect(said[0]!.message).toMatch(/^1 scene\(s\) accepted for manual review: SC03 \(\.aureus\/runs\/s01e01-[^)]*\/verifier_report\.json\)$/);
+
+    const root = copyRepo(pristine, 'review-killed');
+    const killed = await spawnCli(['episode', 'run', '--provider', 'anthropic'], root, { ...env(), AUREUS_TEST_KILL_AT: 'commit-staged' });
+    expect(killed.signal, killed.stderr.slice(-400)).toBe('SIGKILL');
+    expect(killed.stderr).not.toContain('AUR5097');
+    const r = await cli(['episode', 'run', '--json'], root, env());
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout) as { status: string; tag: string; manual_review: number; warnings: Warned };
+    expect([s.status, s.tag, s.manual_review]).toEqual(['recovered', 's01e01', 1]);
+    const codes = s.warnings.map((w) => w.code);
+    expect(codes.filter((c) => c === 'AUR5097')).toHaveLength(1);
+    expect(codes.indexOf('AUR5097')).toBeGreaterThan(codes.indexOf('AUR6004'));
+    expect(codes.indexOf('AUR6004')).toBeGreaterThanOrEqual(0);
+    const review = s.warnings.find((w) => w.code === 'AUR5097')!;
+    expect(review.message).toBe(said[0]!.message);
+    expect(r.stderr).toContain(`warning AUR5097 ${review.message}`);
+    expect((JSON.parse(git(root, 'show', 'HEAD:seasons/season_01/episode_01/verifier_report.json')) as { manual_review: string[] }).manual_review).toEqual(['SC03']);
+  }, 300_000);
 });

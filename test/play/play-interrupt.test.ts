@@ -164,4 +164,14 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
     expect(resumed.map((e) => e.type)).toContain('episode_complete');
     expect(again.stderr).not.toMatch(/AUR6009/);
   });
+
+  it('a second SIGINT in a session named by default (no --session) names it in the resume command, as a named one does', async () => {
+    const w = copyRepo(base(), 'play-int-default');
+    const r = await playScript([...ARGS, '--json'], w, `${LINE}\n/commit\n`, { AUREUS_TEST_SIGINT_AT: 'play-canonize,commit-committed' });
+    expect(r.code, r.stderr).toBe(130);
+    // <principal>-NNN: the first session of this world's cicero.
+    expect(r.stderr).toContain('aureus: interrupted again; quitting once the canonization in progress ends. Continue the session with `aureus play --resume cicero-001`.');
+    expect(r.stderr).not.toContain('session list');
+    expect(records(w, 'cicero-001').filter((x) => x.type === 'canonized')).toHaveLength(1);
+  });
 });

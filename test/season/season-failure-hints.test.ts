@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { builtCli, cleanup, cli, git, makeWorld } from '../pipeline/world.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from '../reliability/fake-model.js';
+import { steps } from '../support/fake-anthropic-server.js';
 
 /**
  * A season that fails in an episode after committing the ones before it: the failure's hint is true
@@ -15,13 +16,20 @@ afterAll(cleanup);
 
 describe.skipIf(!builtCli())('season run failing after its first episode', () => {
   it('a failed verification (AUR6007) says nothing of the episode it stopped in was committed, and which --count resumes it', async () => {
+    server.reset();
+    // A writer that answers as the offline one at chaos 0 (every scene passes) but never follows the
+    // format for the second episode's first scene: that scene fails whatever the repairs, after the
+    // first episode is committed. Not the offline writer at a defect rate (`--chaos 0.6` before),
+    // where which episode fails first moves whenever the offline writer's output does.
+    const good = faultyHandler('season-6007', 0).handler;
+    const broken = (text: string) => text.includes('SCENE_PACKET:') && !text.includes('SCENE_TEXT:\\n') && text.includes('\\"episode_id\\":\\"s01e02\\"') && text.includes('\\"scene_id\\":\\"SC01\\"');
+    server.handler = (req) => (broken(JSON.stringify(req.body?.messages ?? '')) ? steps.missingSection() : good(req));
     const root = await makeWorld('season-6007');
-    // Offline and deterministic: at this defect rate the first episode's repairs pass, the second's run out.
-    const r = await cli(['season', 'run', '--count', '3', '--chaos', '0.6'], root);
+    const r = await cli(['season', 'run', '--count', '3', '--provider', 'anthropic'], root, anthropicEnv(server, 'sk-ant-test-season-6007'));
     expect(r.code, r.stderr.slice(-1500)).toBe(5);
     expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
     expect(r.stderr).not.toContain('nothing was committed');
-    expect(r.stderr).toMatch(/AUR6007 the episode failed verification: [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
+    expect(r.stderr).toMatch(/AUR6007 the episode failed verification: SC01 still failing [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
     expect(r.stderr).toMatch(/AUR6028 1 of the 3 episodes asked stays committed \(s01e01\)/);
   }, 120_000);
 

@@ -50,9 +50,13 @@ Examples:
       // The session runPlay started or resumed (<principal>-NNN by default): an error event names it.
       let started: string | undefined;
       const named = () => (started === undefined ? {} : { session: started });
+      // The id a session is given by default (no --session) is known once it starts: read at the second signal.
       const interrupt = interruptSignal(c.io.stderr, {
         first: 'The session stays resumable.',
-        again: id ? `Continue the session with \`aureus play --resume ${id}\`.` : 'The session stays resumable (`aureus session list` names it).',
+        again: () => {
+          const sid = started ?? id;
+          return sid ? `Continue the session with \`aureus play --resume ${sid}\`.` : 'The session stays resumable (`aureus session list` names it).';
+        },
       });
       try {
         c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), warnings: (list) => printWarnings(c, list), interrupt, session: (sid) => (started = sid) });

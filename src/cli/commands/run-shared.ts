@@ -75,8 +75,12 @@ export interface Interrupt {
  */
 export function interruptSignal(
   stderr: (text: string) => void = (t) => void process.stderr.write(t),
-  /** What the notices say comes next (a command that is not a resumable run: `aureus import`). */
-  after: { first: string; again: string } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
+  /**
+   * What the notices say comes next (a command that is not a resumable run: `aureus import`).
+   * `again` may be read when the second signal comes: what to name may be known only then (play's
+   * session id given by default once the session starts).
+   */
+  after: { first: string; again: string | (() => string) } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
 ): Interrupt {
   const ac = new AbortController();
   let count = 0;
@@ -85,12 +89,13 @@ export function interruptSignal(
   const onInt = (sig: NodeJS.Signals) => {
     count += 1;
     if (count > 1) {
+      const again = typeof after.again === 'function' ? after.again() : after.again;
       if (busy !== null) {
-        if (!quitAfter) stderr(`\naureus: interrupted again; quitting once ${busy} ends. ${after.again}\n`);
+        if (!quitAfter) stderr(`\naureus: interrupted again; quitting once ${busy} ends. ${again}\n`);
         quitAfter = true;
         return;
       }
-      stderr(`\naureus: interrupted again; quitting now. ${after.again}\n`);
+      stderr(`\naureus: interrupted again; quitting now. ${again}\n`);
       process.exit(130);
     }
     stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${after.first}\n`);
