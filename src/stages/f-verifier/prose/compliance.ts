@@ -1,6 +1,8 @@
 import { parsed, tokensOf } from './parse.js';
 import { toInfinitive, TransformMemo } from './word-transforms.js';
 import { cuePrefixLength } from '../dialogue.js';
+import { clauseAt } from './clauses.js';
+import { LONG_PAST } from './tense.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -72,8 +74,6 @@ const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'
  */
 const BARE_INF = /\b(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)\s+(?:it|him|her|them|us|me|you|each other|one another|\p{Lu}[\p{L}'’]+|the\s+\p{L}+)\s+$/u;
 const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
-/** Backstory: a sentence that says its time is long past depicts nothing now. */
-const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|winter)|the (?:night|day|evening|morning|year|month|winter|summer) before)\b/i;
 /**
  * Conditions, wishes and habits before a verb: it is not a depiction of now. So is the way things
  * go, as someone knows it ("they know how the consul learns it: … Terentia, who passes it on to her
@@ -88,8 +88,6 @@ const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|h
  * among men who still answer his hand": held-out corpus 11, q10), it is no event of the scene.
  */
 const FUTURE_RELATIVE = /\b(?:will|would|shall|should|could|might|may|must|['’]ll|going to)\b[^;:—–]*\b(?:who|that|which)\s+(?:[\p{L}'’]+\s+){0,2}$/iu;
-/** The words of a verb's clause before it: from the last semicolon, colon or dash. */
-const clauseTo = (text: string, at: number) => text.slice(Math.max(...[';', ':', '—', '–'].map((c) => text.lastIndexOf(c, at - 1)), -1) + 1, at);
 /** A verb and its object before "shut" or "slammed": the result of that verb ("folded the tablets shut"), not a refusal. */
 const RESULT_OF = /^\S+\s+(?:the|his|her|their|its|my|your|our|a|an)\s+(?:[\p{L}'’-]+\s+){1,2}$/u;
 const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
@@ -233,6 +231,7 @@ export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'n
 
 /** complianceIn's verb with its kind and subject clause: who takes a thing matters to the beat (beats.ts). */
 export function complianceUse(sentence: string, kind: 'narration' | 'speech' = 'narration'): ComplianceUse | null {
+  // A sentence that says its time is long past depicts nothing now.
   if (LONG_PAST.test(sentence) || !STEMS.test(sentence)) return null;
   const read = sentence.replace(GROUP_NP, '$1they');
   if (!mayComply(read)) return null;
@@ -240,7 +239,7 @@ export function complianceUse(sentence: string, kind: 'narration' | 'speech' = '
   const result = (u: VerbUse) => /^(?:shut|slam)$/.test(u.inf) && uses.some((v) => v.at < u.at && RESULT_OF.test(read.slice(v.at, u.at)));
   if (uses.some((u) => REFUSE.has(u.inf) && !result(u))) return null;
   for (const u of uses) {
-    if (NEG_SUBJECT.test(u.before) || UNREAL_BEFORE.test(read.slice(0, u.at)) || FUTURE_RELATIVE.test(clauseTo(read, u.at))) continue;
+    if (NEG_SUBJECT.test(u.before) || UNREAL_BEFORE.test(read.slice(0, u.at)) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
     const found = (k: ComplianceUse['kind']): ComplianceUse => ({ verb: u.inf, kind: k, before: u.before });
     if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return found('yield');
     if (TRANSFER.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at))) return found('transfer');

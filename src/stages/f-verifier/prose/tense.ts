@@ -85,7 +85,9 @@ export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
  * end", "as a boy Cato walked barefoot"), read in the deed's own clause.
  */
-const BACKSTORY = /\b(?:ago|once|years?|months?|last (?:year|month|spring|summer|autumn|winter|time)|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|the (?:year|month|winter|summer|spring|autumn) before|long before|before (?:that|then)|every(?:thing| time| day| morning| evening| night)|whenever|always|never|often|usually)\b/i;
+/** Words that put a deed's time long past, in a scene told in either tense ("ago", "last winter", "the night before"). */
+export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|winter)|the (?:night|day|evening|morning|year|month|winter|summer|spring|autumn) before)\b/i;
+const BACKSTORY = /\b(?:ago|once|years?|months?|last (?:year|month|spring|summer|autumn|winter|time)|the (?:night|day|evening|morning) before|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|the (?:year|month|winter|summer|spring|autumn) before|long before|before (?:that|then)|every(?:thing| time| day| morning| evening| night)|whenever|always|never|often|usually)\b/i;
 /** Before the name anywhere in its sentence: a memory, a dream, a condition, a letter or a report frames the past deed after it. */
 const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|memor\w*|(?:thought|thinking|think) (?:of|back|about)|fancied|as if|as though|if|unless|letters?|wrote|written|story|stories|tales?|heard|news|rumou?rs?|said that|told (?:her|him|them|me|us) (?:that|how)|the (?:night|day|time|year|morning) (?:when|that))\b/i;
 
