@@ -18,3 +18,5 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
     expect(codes(findings('SC12', `Terentia looks at the doors. Everyone in the Forum knows that ${fact}.`))).toEqual(['AUR5046']);
   });
 });
+
+describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');

@@ -1,11 +1,11 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { complianceUse, GROUP } from './compliance.js';
+import { complianceUses, GROUP } from './compliance.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
 import { belongingsIn, depictsSuccess } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
-import { takenByLoser } from './receiver.js';
+import { wonBy } from './receiver.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -95,14 +95,15 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     const idiom = depictsSuccess(s.text) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
-    const use = idiom ? null : complianceUse(s.narr ?? s.text, s.kind);
-    const verb = use?.verb ?? null;
-    if (!idiom && !verb) continue;
+    const uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
+    if (!idiom && !uses.length) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
     if (!o) continue;
-    // Someone else taking a thing (the betrayed one taking her letters back) is not the prize won (receiver.ts).
-    if (use?.kind === 'receive' && !takenByLoser(s, use.before, o.app, r, ctx)) continue;
+    // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
+    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx));
+    if (!idiom && !use) continue;
+    const verb = use?.verb ?? null;
     const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };
     if (won.sure) return won;
     doubtful ??= won;

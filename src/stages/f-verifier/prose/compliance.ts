@@ -217,6 +217,8 @@ export interface ComplianceUse {
   verb: string;
   kind: 'yield' | 'transfer' | 'receive' | 'motion' | 'follow';
   before: string;
+  /** The words after the verb to its clause's end: what is handed, and to whom (receiver.ts). */
+  obj: string;
 }
 
 /**
@@ -231,22 +233,38 @@ export function complianceIn(sentence: string, kind: 'narration' | 'speech' = 'n
 
 /** complianceIn's verb with its kind and subject clause: who takes a thing matters to the beat (beats.ts). */
 export function complianceUse(sentence: string, kind: 'narration' | 'speech' = 'narration'): ComplianceUse | null {
+  return complianceUses(sentence, kind)[0] ?? null;
+}
+
+/**
+ * Every verb of the sentence that shows an attempt coming off, in order: a beat may set one aside
+ * (a purse handed to someone else) and still come off by the next ("…, and the porters follow him").
+ */
+export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 'narration'): ComplianceUse[] {
   // A sentence that says its time is long past depicts nothing now.
-  if (LONG_PAST.test(sentence) || !STEMS.test(sentence)) return null;
+  if (LONG_PAST.test(sentence) || !STEMS.test(sentence)) return [];
   const read = sentence.replace(GROUP_NP, '$1they');
-  if (!mayComply(read)) return null;
+  if (!mayComply(read)) return [];
   const uses = liveVerbs(read);
   const result = (u: VerbUse) => /^(?:shut|slam)$/.test(u.inf) && uses.some((v) => v.at < u.at && RESULT_OF.test(read.slice(v.at, u.at)));
-  if (uses.some((u) => REFUSE.has(u.inf) && !result(u))) return null;
+  if (uses.some((u) => REFUSE.has(u.inf) && !result(u))) return [];
+  const out: ComplianceUse[] = [];
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before) || UNREAL_BEFORE.test(read.slice(0, u.at)) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
-    const found = (k: ComplianceUse['kind']): ComplianceUse => ({ verb: u.inf, kind: k, before: u.before });
-    if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return found('yield');
-    if (TRANSFER.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at))) return found('transfer');
-    // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-    if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at)) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return found('receive');
-    if (MOTION.has(u.inf) && concreteObject(u.obj, read.slice(0, u.at)) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return found('motion');
-    if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before)) return found('follow');
+    const k = kindOf(u, read, kind);
+    if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj });
   }
+  return out;
+}
+
+/** Which way of coming off a live verb use shows, if any. */
+function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
+  const earlier = read.slice(0, u.at);
+  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
+  if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier)) return 'transfer';
+  // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
+  if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
+  if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return 'motion';
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before)) return 'follow';
   return null;
 }

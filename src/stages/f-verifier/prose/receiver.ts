@@ -1,9 +1,10 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { normalizeCue } from '../dialogue.js';
-import { GROUP } from './compliance.js';
+import { GROUP, type ComplianceUse } from './compliance.js';
 import { deedOf } from './deeds.js';
 import { likelyGender } from './gender.js';
+import { BYSTANDER } from './pronoun-doer.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 
@@ -80,4 +81,57 @@ export function takenByLoser(s: ProseSentence, before: string, app: PacketInstru
   if (!losers.size) return true;
   const who = receiverOf(s, before, r, ctx);
   return who === null || losers.has(who);
+}
+
+/**
+ * To whom a thing is handed, as the words after the verb say: an indirect object ("gives Cato the
+ * letter", "hands her the tablet"), or "to", "into" or "onto" someone or their hand ("slides it to
+ * him", "presses a denarius into his hand"). The person's word (a name or a pronoun), or null.
+ */
+const TO_WHOM = /^\s*(?:over\s+|back\s+)?(him|her|them|\p{Lu}[\p{L}'’]+)\s+(?=(?:the|a|an|his|her|their|it|this|that|some|every)\b)|\b(?:to|into|onto)\s+(?:(him|her|them|\p{Lu}[\p{L}'’]+)\b|(his|her|their)\s+(?:[\p{L}-]+\s+)?(?:hands?|palms?|lap|fingers)\b)/u;
+
+/** "to", "into" or "onto" an unnamed person: the two words after the determiner ("a slave", "the doorkeeper's hand"). */
+const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:a|an|the|his|her|their|one of the)\s+((?:[\p{L}'’-]+\s*){1,2})/u;
+
+/**
+ * Whether a handing in `s` shows the failing `app` coming off: the thing goes to one it leaves
+ * without (held-out corpora 9 and 10: a ring given back to the betrayed woman, s16; a coin pressed
+ * into a doorkeeper's hand, r11). A recipient named, or a pronoun whose person is found, who is not
+ * that loser is no prize won; so is an unnamed man or woman told of before the pronoun ("the
+ * doorkeeper … into his hand"). A recipient not said or not found, or a directive that names no
+ * loser, leaves the handing counting, as before.
+ */
+function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  const losers = leftWithout(app, r);
+  // "to a slave", "into the doorkeeper's hand": someone unnamed, not the one the beat leaves without.
+  const unnamed = TO_SOMEONE.exec(use.obj)?.[1];
+  if (losers.size && unnamed && (BYSTANDER.male.test(unnamed) || BYSTANDER.female.test(unnamed))) return false;
+  const to = TO_WHOM.exec(use.obj);
+  const word = to ? (to[1] ?? to[2] ?? to[3])! : null;
+  if (!losers.size || !word || /^(?:them|their)$/i.test(word)) return true;
+  const named = findMentions(word, r.index);
+  if (named.length) return losers.has(named[0]!.id);
+  if (/^\p{Lu}/u.test(word) && !/^(?:Him|Her|His)$/.test(word)) return true;
+  const pronoun = /^(?:him|his)$/i.test(word) ? 'he' : 'she';
+  const i = r.sentences.indexOf(s);
+  const prev = r.sentences[i - 1];
+  const upTo = (s.narr ?? s.text).slice(0, (s.narr ?? s.text).indexOf(use.obj.trim()));
+  if (BYSTANDER[pronoun === 'he' ? 'male' : 'female'].test(`${prev?.kind === 'narration' && prev.line === s.line ? prev.text : ''} ${upTo}`)) return false;
+  const who = referent(r, i, pronoun, ctx);
+  return who === null || losers.has(who);
+}
+
+/** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */
+const bindsAReceiver = (app: PacketInstruction): boolean => Object.keys(app.bindings).some((k) => k !== 'actor');
+
+/**
+ * Whether a verb of coming off in `s` shows the failing `app` won: a handing or a taking is none for
+ * a beat that binds nobody to receive (a riot comes off by the crowd following, held-out corpus 9,
+ * s19: porters taking coin), nor someone else taking the thing, nor the thing handed to someone else.
+ */
+export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  const handing = use.kind === 'transfer' || use.kind === 'motion';
+  if ((handing || use.kind === 'receive') && !bindsAReceiver(app)) return false;
+  if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
+  return !handing || givenToLoser(s, use, app, r, ctx);
 }
