@@ -9,6 +9,7 @@ import type { PlanningOutput } from './planning-adapter.js';
 import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { Diagnostic } from '../diagnostics/index.js';
+import { parseEpisodeId } from '../season/episode-id.js';
 
 /**
  * The planning checkpoint of `episode run` as the files the commit holds (issue 18).
@@ -140,16 +141,19 @@ export function stagedFiles(cp: Checkpoints, ref: EpisodeRef): Record<string, st
  * scenes accepted for manual review, AUR5097, from E–G's report; the recap's, with stage H's), in
  * the order the run says them: a commit rolled forward from its journal reports them as its run
  * would have, since the run that planned it was cut before it said them. Nothing for a checkpoint
- * without them (an older aureus's).
+ * without them (an older aureus's). `episode`: the journal's id of the episode it commits.
  */
-export function keptWarnings(runDir: string): Diagnostic[] {
+export function keptWarnings(runDir: string, episode: string): Diagnostic[] {
   const cp = new Checkpoints(runDir);
   const listed = (name: string): Diagnostic[] => {
     const warnings = cp.load<{ warnings?: unknown }>(name)?.warnings;
     return Array.isArray(warnings) ? (warnings as Diagnostic[]) : [];
   };
   const report = cp.load<{ report?: VerifierReport }>('scenes')?.report;
-  // Worded as the run words it, naming the report in its run folder (runRelDir: .aureus/runs/<folder>).
-  const review = report?.scenes ? manualReviewWarnings(report, path.posix.join(RUNS_DIR, path.basename(runDir))) : [];
+  // Worded as the committed run words it: the roll-forward commits the episode and deletes the run
+  // folder, so the report named is the committed copy in the episode folder (a journal's id not an
+  // episode's, edited by hand: the run folder's, as before).
+  const ref = parseEpisodeId(episode);
+  const review = report?.scenes ? manualReviewWarnings(report, ref ? episodeRelDir(ref) : path.posix.join(RUNS_DIR, path.basename(runDir))) : [];
   return [...listed('planning'), ...review, ...listed('stage-h')];
 }

@@ -23,7 +23,7 @@ import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
-import { manualReviewWarnings, type EpisodeRunSummary, type StageHCheckpoint } from './run-summary.js';
+import { reviewCommitted, sayReview, type EpisodeRunSummary, type SaidReview, type StageHCheckpoint } from './run-summary.js';
 import { recoveredSummary } from './recovered-summary.js';
 import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
@@ -145,6 +145,8 @@ interface Run {
   /** Scene states and counters for E–G (the counters follow the scene lines). */
   tracker: SceneTracker;
   warnings: Diagnostic[];
+  /** The AUR5097 among `warnings` (naming the run folder's report until the commit renames it). */
+  review: SaidReview | null;
   where: string;
   check: () => void;
 }
@@ -243,6 +245,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
     runLogFile,
     flushRunLog: () => runLog.flush(),
     warnings: o.warnings ?? [],
+    review: null,
     where: 'planning',
     check: () => {
       if (o.signal?.aborted) throw interrupted(run.where, o.signal.reason);
@@ -282,7 +285,7 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   if (saved) {
     for (const id of ids) tracker.scene(id, 'resumed');
     progress.stage('EFG', 'resumed');
-    run.warnings.push(...manualReviewWarnings(saved.report, run.runRel));
+    run.review = sayReview(run.warnings, saved.report, run.runRel);
     return { output: saved, resumed: ids.length };
   }
   const resumed = ids.filter((id) => cp.has(`scene-${id}`)).length;
@@ -329,7 +332,7 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   }
   const output = cp.save('scenes', { scenes: res.scenes, report: res.report });
   progress.stage('EFG', 'done', `${res.scenes.length} scenes, ${res.report.budget.used} repairs`);
-  run.warnings.push(...manualReviewWarnings(output.report, run.runRel));
+  run.review = sayReview(run.warnings, output.report, run.runRel);
   return { output, resumed };
 }
 
@@ -375,6 +378,7 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
   const tag = await tagNameFor(run.root, ref, git);
   const trailers = typeof run.o.trailers === 'function' ? run.o.trailers() : (run.o.trailers ?? []);
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + trailers.map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
+  reviewCommitted(run.warnings, run.review, episodeRelDir(ref));
   (await import('./staged.js')).clearReview(run.root);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };

@@ -56,10 +56,37 @@ export function findingCounts(report: VerifierReport): FindingCounts {
 
 /**
  * AUR5097 for the scenes the critic still failed once their budget was spent, committed for manual
- * review (issue 13), naming the run folder's report; none without such scenes. Said by the run and,
- * from the E–G checkpoint its run folder keeps, by the roll-forward of its interrupted commit.
+ * review (issue 13), naming the report in `reportDir` (repository-relative); none without such
+ * scenes. The folder is the one that still holds it when the warning is read: the run folder's
+ * until the commit, which deletes that folder, the episode folder's once committed
+ * (`reviewCommitted`). Said by the run and, from the E–G checkpoint its run folder keeps, by the
+ * roll-forward of its interrupted commit.
  */
-export function manualReviewWarnings(report: VerifierReport, runRel: string): Diagnostic[] {
+export function manualReviewWarnings(report: VerifierReport, reportDir: string): Diagnostic[] {
   const scenes = report.manual_review ?? report.scenes.filter((s) => s.manual_review).map((s) => s.scene);
-  return scenes.length ? [diag('AUR5097', { count: scenes.length, scenes: `${scenes.join(', ')} (${path.posix.join(runRel, 'verifier_report.json')})` })] : [];
+  return scenes.length ? [diag('AUR5097', { count: scenes.length, scenes: `${scenes.join(', ')} (${path.posix.join(reportDir, 'verifier_report.json')})` })] : [];
+}
+
+/** A run's AUR5097 and the report it was built from: what `reviewCommitted` renames. */
+export interface SaidReview {
+  warning: Diagnostic;
+  report: VerifierReport;
+}
+
+/** Adds the run's AUR5097, naming its run folder's report (`runRel`), to its warnings; null without one. */
+export function sayReview(warnings: Diagnostic[], report: VerifierReport, runRel: string): SaidReview | null {
+  const [warning] = manualReviewWarnings(report, runRel);
+  if (!warning) return null;
+  warnings.push(warning);
+  return { warning, report };
+}
+
+/**
+ * A run's AUR5097 once its episode is committed: the commit deleted the run folder the warning
+ * named, so it names the committed copy in the episode folder instead, in its place among the
+ * run's warnings (a season's list holds earlier episodes' too: the run's own is found by identity).
+ */
+export function reviewCommitted(warnings: Diagnostic[], said: SaidReview | null, episodeDir: string): void {
+  const at = said ? warnings.indexOf(said.warning) : -1;
+  if (said && at >= 0) warnings.splice(at, 1, ...manualReviewWarnings(said.report, episodeDir));
 }

@@ -301,9 +301,9 @@ export function pendingCommitEpisodes(root: string): string[] {
  * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
  * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
  * `kept`: the warnings a run folder keeps (read before the commit removes it), said after the
- * commit's AUR6004.
+ * commit's AUR6004; given the journal's episode id, since the commit it finishes is that episode's.
  */
-export async function recoverPendingCommits(root: string, kept: (runDir: string) => Diagnostic[] = () => []): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
+export async function recoverPendingCommits(root: string, kept: (runDir: string, episode: string) => Diagnostic[] = () => []): Promise<{ results: CommitResult[]; diagnostics: Diagnostic[] }> {
   const runsDir = path.join(root, RUNS_DIR);
   const results: CommitResult[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -329,7 +329,7 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string)
         diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
       });
     }
-    const warnings = kept(runDir);
+    const warnings = kept(runDir, journal.episode);
     const git = createGit(root, { batch: true });
     let r: CommitResult;
     try {

@@ -54,11 +54,23 @@ describe.skipIf(!builtCli())('a commit rolled forward from its journal', () => {
 
 type Warned = { code: string; message: string }[];
 
+const COMMITTED_REPORT = 'seasons/season_01/episode_01/verifier_report.json';
+
+/** The report an AUR5097 names (`… (<path>)`), checked to be on disk under `root` when it is read. */
+function namedReport(root: string, message: string): string {
+  const rel = /\(([^()]*verifier_report\.json)\)$/.exec(message)?.[1] ?? '';
+  expect(rel, message).not.toBe('');
+  expect(fs.existsSync(path.join(root, rel)), `${rel} named by: ${message}`).toBe(true);
+  return rel;
+}
+
 /**
  * AUR5097 (scenes accepted for manual review) is said from the E–G checkpoint the run folder keeps
  * (its `scenes`, kept up to date by scene rewrites and edits), as a resumed run says it. The run is
  * made with a local Messages API server whose critic never passes SC03: the offline provider has no
- * setting that leaves a scene for review on purpose.
+ * setting that leaves a scene for review on purpose. The report it names is one the reader can
+ * open: the committed episode's once committed (the commit deletes the run folder), the run
+ * folder's while the episode is not committed (--no-commit, a run stopped at its commit).
  */
 describe.skipIf(!builtCli())('a commit rolled forward from its journal, with a scene accepted for manual review', () => {
   let server: FakeAnthropicServer;
@@ -76,7 +88,9 @@ describe.skipIf(!builtCli())('a commit rolled forward from its journal, with a s
     expect(ran.code, ran.stderr.slice(-1500)).toBe(0);
     const said = (JSON.parse(ran.stdout) as { warnings: Warned }).warnings.filter((w) => w.code === 'AUR5097');
     expect(said).toHaveLength(1);
-    expect(said[0]!.message).toMatch(/^1 scene\(s\) accepted for manual review: SC03 \(\.aureus\/runs\/s01e01-[^)]*\/verifier_report\.json\)$/);
+    expect(said[0]!.message).toBe(`1 scene(s) accepted for manual review: SC03 (${COMMITTED_REPORT})`);
+    expect(namedReport(whole, said[0]!.message)).toBe(COMMITTED_REPORT);
+    expect(ran.stderr).toContain(`warning AUR5097 ${said[0]!.message}`);
 
     const root = copyRepo(pristine, 'review-killed');
     const killed = await spawnCli(['episode', 'run', '--provider', 'anthropic'], root, { ...env(), AUREUS_TEST_KILL_AT: 'commit-staged' });
@@ -93,6 +107,38 @@ describe.skipIf(!builtCli())('a commit rolled forward from its journal, with a s
     const review = s.warnings.find((w) => w.code === 'AUR5097')!;
     expect(review.message).toBe(said[0]!.message);
     expect(r.stderr).toContain(`warning AUR5097 ${review.message}`);
+    expect(namedReport(root, review.message)).toBe(COMMITTED_REPORT);
     expect((JSON.parse(git(root, 'show', 'HEAD:seasons/season_01/episode_01/verifier_report.json')) as { manual_review: string[] }).manual_review).toEqual(['SC03']);
+  }, 300_000);
+
+  it('names the committed episode\'s report after a season run', async () => {
+    const root = copyRepo(pristine, 'review-season');
+    const r = await cli(['season', 'run', '--count', '1', '--provider', 'anthropic', '--json'], root, env());
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    const said = (JSON.parse(r.stdout) as { warnings: Warned }).warnings.filter((w) => w.code === 'AUR5097');
+    expect(said).toHaveLength(1);
+    expect(namedReport(root, said[0]!.message)).toBe(COMMITTED_REPORT);
+    expect(r.stderr).toContain(`warning AUR5097 ${said[0]!.message}`);
+  }, 300_000);
+
+  it('names the run folder\'s report, left on disk, when the episode is not committed: --no-commit, a commit git refused', async () => {
+    const staged = copyRepo(pristine, 'review-staged');
+    const r = await cli(['episode', 'run', '--no-commit', '--provider', 'anthropic', '--json'], staged, env());
+    expect(r.code, r.stderr.slice(-1500)).toBe(0);
+    const s = JSON.parse(r.stdout) as { status: string; run_dir: string; warnings: Warned };
+    expect(s.status).toBe('staged');
+    const said = s.warnings.filter((w) => w.code === 'AUR5097');
+    expect(said).toHaveLength(1);
+    expect(namedReport(staged, said[0]!.message)).toBe(`${s.run_dir}/verifier_report.json`);
+    expect(fs.existsSync(path.join(staged, COMMITTED_REPORT))).toBe(false);
+
+    // A stale index lock: git refuses the commit, which is rolled back (exit 10); the run folder stays.
+    const stopped = copyRepo(pristine, 'review-stopped');
+    fs.writeFileSync(path.join(stopped, '.git/index.lock'), '');
+    const failed = await cli(['episode', 'run', '--provider', 'anthropic'], stopped, env());
+    expect(failed.code, failed.stderr.slice(-1500)).toBe(10);
+    const warned = /warning AUR5097 (.*)/.exec(failed.stderr)?.[1] ?? '';
+    expect(namedReport(stopped, warned)).toMatch(/^\.aureus\/runs\/s01e01-[^/]*\/verifier_report\.json$/);
+    expect(fs.existsSync(path.join(stopped, COMMITTED_REPORT))).toBe(false);
   }, 300_000);
 });
