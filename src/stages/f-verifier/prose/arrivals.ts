@@ -33,8 +33,12 @@ export interface ArrivalElsewhere {
 
 /** "has (just) come (straight up) from", "arrived from", "spent the night at": the verb right after the name. */
 const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*)/i;
+/** The same in a scene told in the past (tense.ts), whose past perfect is the arrival into it ("He had ridden in that dawn from…"). */
+const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|have|had)'), 'i');
 const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
+ * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its
+ * "this morning" (held-out corpus 12, p16).
  * A past journey (held-out corpus 5, w14: "Crassus, who rode out of the camp at Faesulae yesterday at
  * first light, …"): came, rode, arrived… from or out of a place, or left it. Past tense is mostly
  * backstory, so it is read only with a recent time in its clause (RECENT), which also bounds the days
@@ -43,6 +47,8 @@ const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?
 const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+/** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
+const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
 const WHO = /^\s*,\s*who\s+/i;
 /** Words that put a stay in the past, in a mind, in a condition or in someone's mouth: not the night before this scene. */
@@ -97,7 +103,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
     if (n.line <= 0 || DISTANT.test(n.narr)) continue;
     for (const m of [...n.mentions, ...pronounsIn(n, r, ctx)]) {
       const c = pk.cast.find((x) => x.id === m.id);
-      const j = c ? journey(n.narr, m.end) : null;
+      const j = c ? journey(n.narr, m.end, n.past === true) : null;
       if (!c || !j) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)));
       const days = loc ? ctx.travelDays(loc.id, here) : undefined;
@@ -113,12 +119,13 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
  * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
  * denied in its own clause, or a past one with no recent time.
  */
-function journey(narr: string, end: number): { words: string; within: number } | null {
+function journey(narr: string, end: number, past: boolean): { words: string; within: number } | null {
   const after = narr.slice(end).replace(WHO, ' ');
   const clause = clauseAt(narr, end).text;
   if (DENIED.test(clause)) return null;
-  const v = ARRIVED.exec(after) ?? NIGHT.exec(after);
+  const v = (past ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return { words: v[2]!, within: Infinity };
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
-  return p && RECENT.test(`${clause} ${p[0]}`) ? { words: p[1]!, within: 1 } : null;
+  const when = `${clause} ${p?.[0] ?? ''}`;
+  return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1 } : null;
 }

