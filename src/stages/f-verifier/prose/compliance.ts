@@ -138,6 +138,8 @@ export function mayComply(sentence: string): boolean {
   return ANSWERS.some(([w, particle]) => firsts.has(w) && (!particle || t.forms.has(particle)));
 }
 
+const DETERMINER_BEFORE = /\b(?:the|a|an|his|her|their|its|this|that|these|those|our|your|my)\s+$/i;
+
 /** Whether a verb is written in its bare form ("give", "hand over"), not "gives", "gave" or "has given". */
 const bare = (text: string, inf: string | undefined) => text.toLowerCase().split(' ')[0] === (inf ?? '').toLowerCase().split(' ')[0];
 
@@ -170,6 +172,8 @@ function liveVerbs(sentence: string): VerbUse[] {
     if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || /\bhad\b/i.test(v.verb.auxiliary ?? '') || g.form === 'imperative' || g.isInfinitive) continue;
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a))) continue;
     if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
+    // A participle after a determiner is an adjective: "the agreed signal", "the promised purse" (held-out corpus 12, p04).
+    if (DETERMINER_BEFORE.test(sentence.slice(Math.max(0, at - 8), at))) continue;
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const start = Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0);
     const before = sentence.slice(start, at);
