@@ -44,7 +44,7 @@ export function formTense(word: string): Tense | null {
   if (tagged(t, 'PastTense')) return 'past';
   if (tagged(t, 'PresentTense')) return 'present';
   if (/^[a-z]{3,}ed$/.test(w) && !/eed$/.test(w)) return 'past';
-  if (/[a-z]{2}(?:[^su]s|ches|shes|sses|xes)$/.test(w)) return 'present';
+  if (/[a-z]{2}[^su]s$/.test(w)) return 'present';
   return null;
 }
 
@@ -80,14 +80,14 @@ export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions
   return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
 }
 
+/** Words that put a deed's time long past, in a scene told in either tense ("ago", "last winter", "the night before"). */
+export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|winter)|the (?:night|day|evening|morning|year|month|winter|summer|spring|autumn) before)\b/i;
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
- * end", "as a boy Cato walked barefoot"), read in the deed's own clause.
+ * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits.
  */
-/** Words that put a deed's time long past, in a scene told in either tense ("ago", "last winter", "the night before"). */
-export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|winter)|the (?:night|day|evening|morning|year|month|winter|summer|spring|autumn) before)\b/i;
-const BACKSTORY = /\b(?:ago|once|years?|months?|last (?:year|month|spring|summer|autumn|winter|time)|the (?:night|day|evening|morning) before|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|the (?:year|month|winter|summer|spring|autumn) before|long before|before (?:that|then)|every(?:thing| time| day| morning| evening| night)|whenever|always|never|often|usually)\b/i;
+const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|\b(?:once|years?|months?|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|every(?:thing| time| day| morning| evening| night)|whenever|always|never|often|usually)\b`, 'i');
 /** Before the name anywhere in its sentence: a memory, a dream, a condition, a letter or a report frames the past deed after it. */
 const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|memor\w*|(?:thought|thinking|think) (?:of|back|about)|fancied|as if|as though|if|unless|letters?|wrote|written|story|stories|tales?|heard|news|rumou?rs?|said that|told (?:her|him|them|me|us) (?:that|how)|the (?:night|day|time|year|morning) (?:when|that))\b/i;
 
