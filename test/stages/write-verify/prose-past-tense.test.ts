@@ -25,3 +25,5 @@ describe('the narration\'s tense (tense.ts)', () => {
 describeParaphrases('a scene told in the past tense, and words that govern one verb only', 'prose-past-tense.json');
 
 describeParaphrases('arrivals told in a past narrative, and a bag whose sum the next quotation names', 'prose-past-journeys.json');
+
+describeParaphrases('who a sentence-opening "he" is', 'prose-antecedents.json');

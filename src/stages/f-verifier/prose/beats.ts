@@ -90,9 +90,11 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatSuccess | null {
   if (!ctx.packet.director_instructions.sequence.some((q) => q.outcome === 'fail')) return null;
   let doubtful: BeatSuccess | null = null;
+  // A scene told in the past (tense.ts) shows success in the simple past too.
+  const past = r.narration.some((n) => n.past);
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
-    const idiom = depictsSuccess(s.text) || ownedByFailingBeat(s, ctx);
+    const idiom = depictsSuccess(s.text, s.kind === 'narration' && past) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
     const uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);

@@ -65,7 +65,7 @@ export const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|thro
  * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
  * noun, so the phrase is read as "they", as subjects.ts reads a name as "He".
  */
-const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
+const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks|wharf|wharves|pier|jetty)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;

@@ -138,8 +138,16 @@ function splitLine(text: string): readonly string[] {
       if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) tokenMemo.set(s, tokensFrom(terms));
     });
   }
-  return Object.freeze(doc.out('array') as string[]);
+  return Object.freeze((doc.out('array') as string[]).flatMap((t) => t.split(WORD_NOT_ABBREVIATION)));
 }
+
+/**
+ * A full stop after an English word that compromise keeps as an abbreviation ("lit." as in
+ * literature, "fig." as in figure), before a capital: a sentence ends there. "The lamps are lit.
+ * Terentia slips in…" was one sentence, and Terentia no subject (session 21's paraphrase tests).
+ * Lowercase only, so "Gen." or "Col." before a name stays a title.
+ */
+const WORD_NOT_ABBREVIATION = /(?<=\b(?:lit|fig|arc|vet|temp)\.)\s+(?=\p{Lu})/u;
 
 type Transform = {
   verb: { toInfinitive: (s: string, m: unknown, tense: string) => string };

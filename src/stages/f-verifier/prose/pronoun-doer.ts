@@ -2,7 +2,7 @@ import type { Gender } from '../../../domain/world.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import type { PersonIndex } from './names.js';
-import { PREPOSITION_OBJECT, subjectVerb, type Subject } from './subjects.js';
+import { PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
 
@@ -31,24 +31,27 @@ const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|r
  * The one person the paragraph before `n` can mean by this pronoun, and the text since their last
  * mention; else null. A last mention governed by a preposition or a possessive ("one of the crowd
  * who drank with Curius", "one of Curius' friends") names someone beside the sentence's subject,
- * who may be an unnamed man or woman told of before the name: then the whole sentence counts as
- * text since (held-out corpus 6, v12 and v19).
+ * who may be an unnamed man or woman told of before the name, in that sentence or an earlier one:
+ * then the whole paragraph counts as text since (held-out corpora 6, v12 and v19, and 14, m20).
  */
 function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
   const since: string[] = [];
   const ids = new Set<string>();
-  let last: { id: string; since: string[] } | null = null;
+  let last: { id: string; since: string[]; governed: boolean } | null = null;
   for (let p = n.prev; p && p.line === n.line; p = p.prev) {
     if (p.elsewhere || p.away || FRAME.test(p.narr)) return null;
     for (const m of [...p.mentions].reverse()) {
       if (!fits(m.id)) continue;
       ids.add(m.id);
-      const governed = PREPOSITION_OBJECT.test(p.narr.slice(0, m.start)) || /^['’]/.test(p.narr.slice(m.end));
-      last ??= { id: m.id, since: [governed ? p.narr : p.narr.slice(m.end), ...since] };
+      // "as Curius", "than Curius": a comparison's object, like a preposition's (held-out corpus 14, m06).
+      const governed = PREPOSITION_OBJECT.test(p.narr.slice(0, m.start)) || /\b(?:as|than)\s+$/i.test(p.narr.slice(0, m.start)) || /^['’]/.test(p.narr.slice(m.end));
+      last ??= { id: m.id, since: [p.narr.slice(m.end), ...since], governed };
     }
     since.unshift(p.narr);
   }
-  return ids.size === 1 ? last : null;
+  if (ids.size !== 1 || !last) return null;
+  // "A man is coming up… Everyone who ever sat at Curius' table knows him. He sees her" (m20).
+  return { id: last.id, since: last.governed ? since : last.since };
 }
 
 /**
@@ -82,4 +85,23 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
   if (noDeed(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
   const s = subjectVerb(n.narr, [{ id: a, start: end - pr[1].length, end, text: pr[1] }], n.away, n.past);
   return s && !s.offstage ? s : null;
+}
+
+/**
+ * The person a sentence-opening "he" or "she" most likely means: the subject of the sentence before
+ * (held-out corpus 14, m19: "But Clodius had not come … to be owned, and he knew it, and so did
+ * Crassus. He bent, lifted the second chest…" is Clodius): the first name of a fitting gender in a
+ * subject slot there, whatever its tense, not a possessive. Null when the sentence does not open on
+ * the pronoun, or the sentence before has no such name.
+ */
+export function previousSubject(n: Narration, index: PersonIndex, ctx: VerifyContext): string | null {
+  const pr = /^\s*(?:(?:then|and|but|so|now),?\s+)?(he|she)\b/i.exec(n.narr);
+  const prev = n.prev;
+  if (!pr || !prev || prev.line !== n.line) return null;
+  const want: Gender = pr[1]!.toLowerCase() === 'he' ? 'male' : 'female';
+  for (const m of prev.mentions) {
+    if (!SUBJECT_SLOT.test(prev.narr.slice(0, m.start)) || /^['’]/.test(prev.narr.slice(m.end))) continue;
+    if ((likelyGender(m.id, index, ctx) ?? want) === want) return m.id;
+  }
+  return null;
 }

@@ -5,7 +5,7 @@ import { bodyRest } from './bodies.js';
 import { pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
-const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
+export const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
 /** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"), after a conjunction too ("and on the far bench Catiline…"). */
 const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /**

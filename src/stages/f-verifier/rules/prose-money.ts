@@ -5,7 +5,8 @@ import { leastDenarii, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../pr
 import { backstory } from '../prose/tense.js';
 import { sentencesOf } from '../prose/parse.js';
 import { spanOf } from '../prose/span.js';
-import { payerAt } from '../prose/deeds.js';
+import { deedOf, payerAt } from '../prose/deeds.js';
+import { previousSubject } from '../prose/pronoun-doer.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -30,7 +31,8 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
       if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
-      const payer = payerAt(r.narration, i);
+      // A paying sentence that opens on "he" or "she" pays for the subject of the sentence before it, else the last doer.
+      const payer = (deedOf(s) ? null : previousSubject(s, r.index, ctx)) ?? payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
