@@ -20,3 +20,17 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
 });
 
 describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');
+
+describe('a screenplay speech wrapped over several lines (Fountain: up to a blank line)', () => {
+  const asked = ['TERENTIA', 'Is it true, what they', 'say in the Forum, that the men who bought', "votes for Murena were paid out of Varo's", 'strongbox at Ostia?'];
+  it('is one speech: a question wrapped over lines states nothing as fact', () => {
+    for (const pad of ['', '          ']) {
+      const f = findings('SC12', [asked[0], ...asked.slice(1).map((l) => pad + l)].join('\n'));
+      expect([codes(f), codes(f, 'soft')], pad.length ? 'indented' : 'flush').toEqual([[], ['AUR5046']]);
+    }
+  });
+  it('ends at a blank line, or at a line back at the margin under an indented speech: the action after it is narration', () => {
+    expect(codes(findings('SC12', `${asked.join('\n')}\n\nCatiline laughs from the back of the temple.`))).toEqual(['AUR5015']);
+    expect(codes(findings('SC12', `TERENTIA\n          Is it true?\nCatiline laughs from the back of the temple.`))).toEqual(['AUR5015']);
+  });
+});

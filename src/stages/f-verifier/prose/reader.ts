@@ -109,8 +109,8 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
     cues: new Map(found.map((s) => [s.line, s.cue])),
   };
   const speeches = new Map(found.map((s) => [s.line, s]));
-  // A screenplay cue stands alone; its speech is the next line, already joined into the Speech.
-  const spoken = new Set(found.filter((s) => s.form === 'screenplay').map((s) => s.line + 1));
+  // A screenplay cue stands alone; its speech is the lines under it, already joined into the Speech.
+  const spoken = new Set(found.flatMap((s) => s.under ?? []));
   const chain: { last: Narration | null } = { last: null };
   for (const l of lines) {
     if (!l.text.trim() || HEADING.test(l.text) || spoken.has(l.line)) continue;

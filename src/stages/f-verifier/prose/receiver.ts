@@ -66,14 +66,33 @@ function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): s
   return null;
 }
 
-/** Who takes in `s`, whose receiving verb has `before` as its clause: a person, or null (a crowd, or not known). */
+/**
+ * Who takes in `s`, whose receiving verb has `before` as its clause: a person, or null (a crowd, or
+ * not known). A clause with no subject of its own continues a chain of verbs after the sentence's
+ * subject ("She rises, takes a lamp, and leaves": held-out corpus 15, k07): that subject takes.
+ */
 function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
   if (GROUP.test(before)) return null;
   const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
   if (named.length) return named.length === 1 ? named[0] : null;
   const p = PRONOUN_SUBJECT.exec(before);
-  return p ? referent(r, r.sentences.indexOf(s), p[1], ctx) : null;
+  if (p) return referent(r, r.sentences.indexOf(s), p[1]!, ctx);
+  return /^[\s,]*(?:and\s+)?$/.test(before) ? chainSubject(s, r, ctx) : null;
 }
+
+/** The subject a sentence opens on, a pronoun's person or a name after nothing but adverbs, or null. */
+function chainSubject(s: ProseSentence, r: Reading, ctx: VerifyContext): string | null {
+  const text = s.narr ?? s.text;
+  const p = CHAIN_HEAD.exec(text);
+  if (p) return referent(r, r.sentences.indexOf(s), p[1]!, ctx);
+  const head = s.mentions[0];
+  return head && OPENING.test(text.slice(0, head.start)) ? head.id : null;
+}
+
+/** Nothing but adverbs before a sentence's subject. */
+const OPENING = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*$/u;
+/** A sentence opening on "he" or "she" and a verb: the subject a chain of verbs after it shares. */
+const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{Ll}+/iu;
 
 /** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without. */
 export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
