@@ -70,7 +70,9 @@ export function extractSpeeches(lines: { line: number; text: string }[], knownCu
     const a = ALONE.exec(text);
     if (a && knownCues.has(normalizeCue(a[1])) && i + 1 < lines.length && lines[i + 1].text.trim()) {
       const under = speechUnder(lines, i, knownCues);
-      out.push({ cue: normalizeCue(a[1]), line, text: [text, ...under.map((l) => l.text)].map((t) => t.trim()).join(' '), form: 'screenplay', under: under.map((l) => l.line) });
+      // A parenthetical line is a direction to the actor, not words said: its line is the speech's, its words are not.
+      const said = under.filter((l) => !PAREN_LINE.test(l.text));
+      out.push({ cue: normalizeCue(a[1]), line, text: [text, ...said.map((l) => l.text)].map((t) => t.trim()).join(' '), form: 'screenplay', under: under.map((l) => l.line) });
       i += under.length;
     }
   }
@@ -78,6 +80,7 @@ export function extractSpeeches(lines: { line: number; text: string }[], knownCu
 }
 
 const indent = (t: string) => t.length - t.trimStart().length;
+const PAREN_LINE = /^\s*\([^)]*\)\s*$/;
 
 /**
  * The lines of a screenplay speech under the cue at `i`: up to a blank line, a cue of any form or a
@@ -92,7 +95,9 @@ function speechUnder(lines: { line: number; text: string }[], i: number, knownCu
     const t = lines[j]!.text;
     const cue = ALONE.exec(t);
     if (!t.trim() || (cue && knownCues.has(normalizeCue(cue[1]!))) || QUOTED.test(t) || BOLD.test(t) || CAPS.test(t) || /^\s*#/.test(t)) break;
-    const runsOn = first > 0 ? indent(t) >= first : !/[.!?…"”')\]]\s*$/.test(under.at(-1)!.text);
+    const last = under.at(-1)!.text;
+    // A parenthetical line ("(lightly)") is part of the speech, and so is the line after it (held-out corpus 16, j18).
+    const runsOn = first > 0 ? indent(t) >= first : !/[.!?…"”')\]]\s*$/.test(last) || PAREN_LINE.test(t) || PAREN_LINE.test(last);
     if (!runsOn) break;
     under.push(lines[j]!);
   }

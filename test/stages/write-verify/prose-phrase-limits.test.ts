@@ -34,3 +34,19 @@ describe('a screenplay speech wrapped over several lines (Fountain: up to a blan
     expect(codes(findings('SC12', `TERENTIA\n          Is it true?\nCatiline laughs from the back of the temple.`))).toEqual(['AUR5015']);
   });
 });
+
+describe('a fact that holds its own "if", and a parenthetical inside a screenplay speech', () => {
+  const debts = 'Caesar owes more than he could repay in three lifetimes, and Crassus holds the largest of his notes; if Caesar loses the priesthood his creditors will take everything';
+  it('the fact repeated with its own "if" is stated (hard); a hedge of the sentence\'s own keeps it soft', () => {
+    expect(codes(findings('SC21', `Terentia says it plainly: "${debts}."`))).toEqual(['AUR5046']);
+    const f = findings('SC21', `Terentia shrugs. "Perhaps ${debts.charAt(0).toLowerCase()}${debts.slice(1)}."`);
+    expect([codes(f), codes(f, 'soft')]).toEqual([[], ['AUR5046']]);
+  });
+  it('a flush speech runs on past a parenthetical line: the words after it are speech, not someone acting', () => {
+    expect(findings('SC05', 'CRASSUS\nShe knows a great many things.\n(lightly)\nTerentia slips in through the garden door.\n\nClodius says nothing.')).toEqual([]);
+  });
+  it('a parenthetical line is no words said: its "as if" does not hedge the fact spoken after it', () => {
+    const letters = 'Servilia writes to Caesar in terms no matron should put on a tablet, and the letters are delivered in the middle of public business.';
+    expect(codes(findings('SC05', `CRASSUS\nShe knows a great many things.\n(lightly, as if it were gossip at dinner)\n${letters}\n\nClodius says nothing.`))).toEqual(['AUR5046']);
+  });
+});

@@ -18,8 +18,8 @@ import { pronounPerson } from './pronoun-doer.js';
  *   night from Faesulae"), and the person is in the packet's cast;
  * - the place is one of the world's locations, named after "from" (arriving) or "at/in/on" (the
  *   night), in the same clause;
- * - no word of distance in time, memory, condition or hearsay is in the sentence, and no denial in
- *   the verb's own clause (clauses.ts: "…, and has not stopped to sleep" denies another verb);
+ * - no word of distance in time is in the sentence, no word of memory, condition or hearsay before
+ *   the journey or in it, and no denial in the verb's own clause (clauses.ts: "…, and has not stopped to sleep" denies another verb);
  * - the packet's days since their last scene are fewer than the travel days from that place to the
  *   scene's: not merely "nowhere else meanwhile" (a place on the way fits that), but impossible.
  */
@@ -51,8 +51,14 @@ const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|ev
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
 const WHO = /^\s*,\s*who\s+/i;
-/** Words that put a stay in the past, in a mind, in a condition or in someone's mouth: not the night before this scene. */
-const DISTANT = /\b(?:once|(?<!\bhours?\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was|dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b|\?/i;
+/** Words that put a stay in the past, or a question: not the night before this scene. */
+const DISTANT = /\b(?:once|(?<!\bhours?\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was)\b|\?/i;
+/**
+ * Words that put a journey in a mind, a condition or someone's mouth, read before it: the words
+ * before the name and the journey's own. One after it is about something else ("had come straight
+ * down from Faesulae …, to see the camp before he said another word about it": held-out corpus 16, j16).
+ */
+const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
 /** A denial: of the arrival only when in the arrival's own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
 /** A subject pronoun opening a clause: who it is, pronoun-doer.ts decides. */
@@ -104,7 +110,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
     for (const m of [...n.mentions, ...pronounsIn(n, r, ctx)]) {
       const c = pk.cast.find((x) => x.id === m.id);
       const j = c ? journey(n.narr, m.end, n.past === true) : null;
-      if (!c || !j) continue;
+      if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)));
       const days = loc ? ctx.travelDays(loc.id, here) : undefined;
       if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= Math.min(c.days_since_previous, j.within)) continue;
@@ -119,13 +125,13 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
  * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
  * denied in its own clause, or a past one with no recent time.
  */
-function journey(narr: string, end: number, past: boolean): { words: string; within: number } | null {
+function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string } | null {
   const after = narr.slice(end).replace(WHO, ' ');
   const clause = clauseAt(narr, end).text;
   if (DENIED.test(clause)) return null;
   const v = (past ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
-  if (v) return { words: v[2]!, within: Infinity };
+  if (v) return { words: v[2]!, within: Infinity, told: v[0] };
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   const when = `${clause} ${p?.[0] ?? ''}`;
-  return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1 } : null;
+  return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
 }

@@ -13,6 +13,18 @@ import { spanOf } from '../prose/span.js';
  */
 const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
 
+/**
+ * Whether a sentence hedges a fact: a word of hearsay or doubt in it that the fact's own text does not
+ * hold. A fact that has its own "if" ("if Caesar loses the priesthood his creditors will take
+ * everything") is stated, not hedged, by a sentence that repeats that "if" (held-out corpora 10, r18,
+ * and 11, q18).
+ */
+function hedged(text: string, fact: string): boolean {
+  const own = new Set([...fact.matchAll(HEARSAY_ALL)].map((m) => m[0].toLowerCase()));
+  return [...text.matchAll(HEARSAY_ALL)].some((m) => !own.has(m[0].toLowerCase()));
+}
+const HEARSAY_ALL = new RegExp(HEARSAY.source, 'gi');
+
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
   const m = factMatch(text, sig, r.index);
   return m ? 1.5 * m.entities + m.roots : 0;
@@ -108,7 +120,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !HEARSAY.test(s.text) && b.score >= 5;
+    const sure = !hedged(s.text, sig.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;
