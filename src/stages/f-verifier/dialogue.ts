@@ -10,9 +10,8 @@ import { textLines, type VerifyContext } from './context.js';
  *   `**CUE:** words`, `**CUE** (rising): words`, `CUE: words` (cue in capitals at line start), and
  *   the screenplay form of a line holding only a known CUE (indented or centred) followed by the
  *   speech on the lines below it, as Fountain reads dialogue up to a blank line (a speech wrapped
- *   over several lines is one speech: held-out corpus 15, k13), but see speechUnder for where a
- *   speech without a blank line after it ends. Title cards (`SUPER:`,
- *   `TITLE:`, `INSERT:`) are not speakers.
+ *   over several lines is one speech: held-out corpus 15, k13; speechUnder says where a speech with
+ *   no blank line after it ends). Title cards (`SUPER:`, `TITLE:`, `INSERT:`) are not speakers.
  */
 export type CueForm = 'quoted' | 'bold' | 'plain' | 'screenplay';
 
