@@ -128,13 +128,11 @@ function helpOfUnknownAsCommand(program: Command, argv: string[]): string[] {
   const deeper = helpIntoGroup(group, argv, rest);
   if (deeper) return helpOfUnknownAsCommand(program, deeper);
   if (rest[0] !== 'help' || target === undefined || !group.commands.length) return argv;
-  // `help help extra`: the help command's own help takes no further word; stripping one `help` made
-  // it `help extra`, the main help with 0. Refused as `help season run extra` is.
-  if (target === 'help' && rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
-  if (group.commands.some((c) => c.name() === target || c.aliases().includes(target))) {
-    if (rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
-    return argv;
-  }
+  const known = group.commands.some((c) => c.name() === target || c.aliases().includes(target));
+  // A word after a help topic, a command or `help` itself (`help help extra`: stripping one `help` made
+  // it `help extra`, the main help with 0), is refused as `help season run extra` is.
+  if ((known || target === 'help') && rest.length > 2) wordAfterHelpTopic(program, [...path.slice(1).map((c) => c.name()), target, rest[2]!]);
+  if (known) return argv;
   const at = argv.lastIndexOf('help');
   return [...argv.slice(0, at), ...argv.slice(at + 1)];
 }

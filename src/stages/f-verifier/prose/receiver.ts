@@ -92,7 +92,7 @@ function chainSubject(s: ProseSentence, r: Reading, ctx: VerifyContext): string 
 /** Nothing but adverbs before a sentence's subject. */
 const OPENING = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*$/u;
 /** A sentence opening on "he" or "she" and a verb: the subject a chain of verbs after it shares. */
-const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{Ll}+/iu;
+const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{L}+/iu;
 
 /** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without. */
 export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {

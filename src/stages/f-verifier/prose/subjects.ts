@@ -2,7 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
-import { pastDeedHere } from './tense.js';
+import { HABIT, pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 export const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -28,11 +28,6 @@ const FILLER = /^\s*(?:,?\s*(?:himself|herself|too|also|alone|already|now|still|
  * tomorrow", "next week, Crassus opens"). Not one the deed is done now for ("for tomorrow's vote").
  */
 const FUTURE = /(?<!\b(?:for|until|till|before|by|from)\s+(?:the\s+day\s+after\s+)?)\b(?:tomorrow(?!['’])|next (?:week|month|year|market[- ]day)|in (?:a|one|two|three|four|five|six|seven|ten|a few) (?:days?|weeks?|months?)(?:['’]s?)? time)\b/i;
-/**
- * A habit told in the present: what someone does every day or in great number, not here and now
- * ("Servilia writes a great many letters": held-out corpus 7, u18; "Cato walks the Forum every morning").
- */
-const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless)\b/i;
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
 const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
