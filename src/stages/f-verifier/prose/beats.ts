@@ -1,11 +1,11 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { complianceUses, GROUP } from './compliance.js';
+import { clauseHead, complianceUses, GROUP } from './compliance.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
-import { belongingsIn, depictsSuccess } from './outcome.js';
+import { belongingsIn, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
-import { wonBy } from './receiver.js';
+import { givenUpByActor, wonBy } from './receiver.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -94,14 +94,20 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   const past = r.narration.some((n) => n.past);
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
-    const idiom = depictsSuccess(s.text, s.kind === 'narration' && past) || ownedByFailingBeat(s, ctx);
+    const said = successIdiom(s.text, s.kind === 'narration' && past);
+    let idiom = !!said || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
-    const uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
+    let uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
     if (!idiom && !uses.length) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
     if (!o) continue;
+    // "Caesar let go of the thread" (held-out corpus 16, j01): the beat's own actor giving up is the failure planned.
+    if (said && YIELDING_IDIOM.test(said[0]) && givenUpByActor(s, clauseHead(s.text, said.index), o.app, r, ctx) && !ownedByFailingBeat(s, ctx)) {
+      idiom = false;
+      uses = complianceUses(s.narr ?? s.text, s.kind);
+    }
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
     const use = uses.find((u) => wonBy(u, s, o.app, r, ctx));
     if (!idiom && !use) continue;

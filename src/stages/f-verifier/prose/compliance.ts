@@ -50,8 +50,20 @@ const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|r
  * not the prize of the attempt received.
  */
 const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b))/i;
-/** Taking a thing off one's own body or clothes ("takes the ring from her finger") receives nothing. */
-const OWN_BODY = /\b(?:from|off|out of)\s+(?:his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast)\b/i;
+/**
+ * Taking a thing off one's own body, clothes or purse ("takes the ring from her finger", "from the
+ * fold of her palla", "from inside his cloak") receives nothing.
+ */
+const OWN_BODY = /\b(?:from|off|out of)\s+(?:(?:inside|within|under|beneath)\s+)?(?:(?:the|a)\s+(?:[\p{L}-]+\s+){0,2}?(?:of|in)\s+)?(his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast|purse|pouch|satchel)\b/iu;
+/** The subject pronoun a possessive in a fronted phrase must agree with, to be the taker's own ("From his toga he takes"). */
+const OWN_PRONOUN: Record<string, string> = { his: 'he', her: 'she', their: 'they', my: 'i', your: 'you' };
+/** A phrase fronted before the verb of taking that names the taker's own body, clothes or purse as the source. */
+function frontedOwn(before: string): boolean {
+  const own = /^[\s,]*(?:(?:and|then|so|but|\p{L}+ly),?\s+)*/iu.exec(before)![0].length;
+  const m = OWN_BODY.exec(before.slice(own));
+  const subject = /\b(he|she|they|I|you)\s+(?:\p{L}+ly\s+)?$/iu.exec(before)?.[1];
+  return !!m && m.index === 0 && !!subject && OWN_PRONOUN[m[1]!.toLowerCase()] === subject.toLowerCase();
+}
 /**
  * A yielding whose subject is a feeling or faculty ("Something in Fulvia gives way", "his nerve
  * gives way", "her voice gives out") is a person failing inside, not the attempt coming off.
@@ -154,6 +166,11 @@ interface VerbUse {
   obj: string;
 }
 
+/** The words before a verb at `at` back to the last comma, stop, dash or quote: where its subject is read. */
+export function clauseHead(sentence: string, at: number): string {
+  return sentence.slice(Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0), at);
+}
+
 /** Verb uses that are real, present or past, undenied indicatives, with the clause before and after them. */
 function liveVerbs(sentence: string): VerbUse[] {
   if (sentence.includes('?')) return [];
@@ -176,8 +193,7 @@ function liveVerbs(sentence: string): VerbUse[] {
     // A participle after a determiner is an adjective: "the agreed signal", "the promised purse" (held-out corpus 12, p04).
     if (DETERMINER_BEFORE.test(sentence.slice(Math.max(0, at - 8), at))) continue;
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
-    const start = Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0);
-    const before = sentence.slice(start, at);
+    const before = clauseHead(sentence, at);
     if (at >= opens && OPENS_BARE.test(sentence.slice(opens, at)) && bare(text, v.verb.infinitive)) continue;
     const tail = sentence.slice(at + text.length);
     const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
@@ -268,7 +284,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier)) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-  if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
+  if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return 'motion';
   if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before)) return 'follow';
   return null;

@@ -19,10 +19,16 @@ const CLOSURE = /\b(?:all is well|all will be well|(?:the )?matter is (?:closed|
 /** Irony or disbelief that keeps the question open. */
 const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bbelieves?\b|\bpretend|\blie\b|\bfor now\b|\bor so\b/i;
 
-/** True when the sentence depicts an attempt succeeding, undenied; `past`: narration of a scene told in the past. */
-export function depictsSuccess(sentence: string, past = false): boolean {
-  return (SUCCESS.test(sentence) || (past && SUCCESS_PAST.test(sentence))) && !UNDONE.test(sentence);
+/** The idiom by which the sentence depicts an attempt succeeding, undenied, or null; `past`: narration of a scene told in the past. */
+export function successIdiom(sentence: string, past = false): RegExpExecArray | null {
+  if (UNDONE.test(sentence)) return null;
+  return SUCCESS.exec(sentence) ?? (past ? SUCCESS_PAST.exec(sentence) : null);
 }
+/**
+ * An idiom of giving in: whose it is matters (the beat's own actor gives the attempt up; beats.ts).
+ * Not "lets go": an actor letting go of a tablet held out hands it over (prose corpus p049).
+ */
+export const YIELDING_IDIOM = /^(?:gives? in|gave in)\b/i;
 
 const BELONGS = /\bbelongs? to\b/gi;
 /** Where a clause ends, either side of "belongs to". */

@@ -31,8 +31,12 @@ export function leftWithout(app: PacketInstruction, r: Reading): Set<string> {
   return out;
 }
 
-/** A bare pronoun as the whole subject ("She takes", "Then, slowly, he gathers"): adverbs allowed before and after. */
-const PRONOUN_SUBJECT = /^[\s,]*(?:(?:then|now|so|and|still|\p{L}+ly),?\s+)*(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
+/**
+ * A pronoun right before the verb, an adverb allowed between, is its subject whatever comes first:
+ * "She takes", "Then, slowly, he gathers", a fronted place or manner ("From the fold of his toga he
+ * takes", held-out corpus 17, h04; "Without a word she takes it"), a clause ("as she takes it").
+ */
+const PRONOUN_SUBJECT = /(?:^|[\s,])(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
 
 /**
  * Whether "he" or "she" can mean this person (gender.ts): "he" needs a man; "she" anyone not known
@@ -73,11 +77,23 @@ function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): s
  */
 function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
   if (GROUP.test(before)) return null;
+  // Before the names: a name in a fronted phrase is not the subject ("From Crassus' hand she takes").
+  const p = PRONOUN_SUBJECT.exec(before);
+  if (p) return sameSentencePerson(s, before, p[1]!, r, ctx) ?? referent(r, r.sentences.indexOf(s), p[1]!, ctx);
   const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
   if (named.length) return named.length === 1 ? named[0] : null;
-  const p = PRONOUN_SUBJECT.exec(before);
-  if (p) return referent(r, r.sentences.indexOf(s), p[1]!, ctx);
   return /^[\s,]*(?:and\s+)?$/.test(before) ? chainSubject(s, r, ctx) : null;
+}
+
+/**
+ * The one person named earlier in the same sentence whom a later clause's pronoun can mean ("Caesar
+ * looks at the letter, and at last he relents"), or null: none, or two who both fit.
+ */
+function sameSentencePerson(s: ProseSentence, before: string, pronoun: string, r: Reading, ctx: VerifyContext): string | null {
+  const text = s.narr ?? s.text;
+  const at = text.lastIndexOf(before);
+  const ids = [...new Set(s.mentions.filter((m) => at > 0 && m.end <= at).map((m) => m.id))].filter((id) => fits(id, pronoun, r, ctx));
+  return ids.length === 1 ? ids[0]! : null;
 }
 
 /** The subject a sentence opens on, a pronoun's person or a name after nothing but adverbs, or null. */
@@ -140,15 +156,27 @@ function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstructi
   return who === null || losers.has(who);
 }
 
+/** Verbs of yielding that are giving up whoever says them; an actor who "lets go" or "agrees" may be handing or taking. */
+const GIVE_UP = new Set(['give in', 'give way', 'relent', 'yield', 'capitulate', 'concede', 'surrender', 'submit', 'cave', 'cave in', 'back down']);
+
+/** Whether the subject of a verb of yielding in `s` (its clause `before`) is the beat's own actor: he gives the attempt up. */
+export function givenUpByActor(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  return receiverOf(s, before, r, ctx) === app.bindings.actor;
+}
+
 /** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */
 const bindsAReceiver = (app: PacketInstruction): boolean => Object.keys(app.bindings).some((k) => k !== 'actor');
 
 /**
- * Whether a verb of coming off in `s` shows the failing `app` won: a handing or a taking is none for
- * a beat that binds nobody to receive (a riot comes off by the crowd following, held-out corpus 9,
+ * Whether a verb of coming off in `s` shows the failing `app` won: a giving up is none by the beat's
+ * own actor; a handing or a taking is none for a beat that binds nobody to receive (a riot comes off by the crowd following, held-out corpus 9,
  * s19: porters taking coin), nor someone else taking the thing, nor the thing handed to someone else.
  */
 export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  // The beat's own actor giving in gives the attempt up ("Then Caesar gives in and pushes it away"): a
+  // failing beat told as planned. Letting go, agreeing or accepting may be his handing or taking.
+  if (use.kind === 'yield' && GIVE_UP.has(use.verb)) return !givenUpByActor(s, use.before, app, r, ctx);
+  if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
   if ((handing || use.kind === 'receive') && !bindsAReceiver(app)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
