@@ -40,6 +40,14 @@ export function cuePrefixLength(text: string): number {
   return m ? text.length - m[2]!.length : 0;
 }
 
+/** A screenplay speech's text opens on its cue line ("CATO (CONT'D) Then give it to me": extractSpeeches joins them). */
+const JOINED_CUE = /^\s*[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2}\s*(?:\([^)]*\))?\s+(?=\S)/;
+
+/** How many characters of a speech sentence its cue takes: a cue prefix of any form, or a screenplay cue joined before the words. */
+export function spokenCueLength(text: string): number {
+  return cuePrefixLength(text) || (JOINED_CUE.exec(text)?.[0].length ?? 0);
+}
+
 export function normalizeCue(c: string): string {
   return c.replace(/\*/g, '').replace(/\s*\([^)]*\)\s*$/, '').replace(/[.:]+$/, '').trim().toUpperCase();
 }

@@ -111,6 +111,17 @@ describe('normaliser: sections and JSON', () => {
     });
   }
 
+  // Held-out corpus 19, f14: a heading over a label that names the section again with its value.
+  for (const [heading, label] of [['# Claims', 'Claims: None'], ['## CLAIMS', 'CLAIMS: []'], ['**Claims**', 'Claims: none.']]) {
+    it(`reads "${label}" under the heading "${heading}" as the CLAIMS section's value`, () => {
+      const raw = inlineAnswer(`${heading}\n\n${label}`);
+      const v = verifySceneOutput(raw, ctx());
+      expect(v.form_errors).toEqual([]);
+      expect(v.parsed.claims).toEqual([]);
+      expect(v.findings.map((f) => f.code)).toEqual(['AUR5012']);
+    });
+  }
+
   it('reads "SCENE_EVENTS: [" with the JSON starting on the marker line, and a one-line claims list after "CLAIMS:"', () => {
     const oneLine = JSON.stringify(JSON.parse(claimsPart));
     const raw = inlineAnswer(`CLAIMS: ${oneLine}`, `Scene_Events: ${eventsPart.trim()}\n`);

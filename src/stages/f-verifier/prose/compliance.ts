@@ -1,6 +1,6 @@
 import { parsed, tokensOf } from './parse.js';
 import { toInfinitive, TransformMemo } from './word-transforms.js';
-import { cuePrefixLength } from '../dialogue.js';
+import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { LONG_PAST } from './tense.js';
 
@@ -75,9 +75,11 @@ const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|
 export const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|throng|rabble|they|lane|lanes|Subura|quarter|tribes|voters|boys|gangs?|crews?|followers|everyone|all of them)\b/i;
 /**
  * A crowd as a clause's subject ("The men of the quay surge …"): compromise reads "quay surge" as one
- * noun, so the phrase is read as "they", as subjects.ts reads a name as "He".
+ * noun, so the phrase is read as "they", as subjects.ts reads a name as "He". At a clause's start, or
+ * wherever "the whole" or "the entire" makes it a crowd ("when he raises his arm the whole quay
+ * answers him": held-out corpus 18, g17).
  */
-const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+)(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks|wharf|wharves|pier|jetty)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
+const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+|(?<=\s)(?=the\s+(?:whole|entire)\s))(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks|wharf|wharves|pier|jetty)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
@@ -172,13 +174,14 @@ export function clauseHead(sentence: string, at: number): string {
 }
 
 /** Verb uses that are real, present or past, undenied indicatives, with the clause before and after them. */
-function liveVerbs(sentence: string): VerbUse[] {
+function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   if (sentence.includes('?')) return [];
   const out: VerbUse[] = [];
   let from = 0;
   const doc = parsed(sentence);
-  // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):"): the words said start after it.
-  const opens = cuePrefixLength(sentence);
+  // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):", a screenplay's
+  // "CATO Then give it to me", held-out corpus 19, f08): the words said start after it.
+  const opens = kind === 'speech' ? spokenCueLength(sentence) : cuePrefixLength(sentence);
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
     const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
@@ -266,7 +269,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   if (LONG_PAST.test(sentence) || !STEMS.test(sentence)) return [];
   const read = sentence.replace(GROUP_NP, '$1they');
   if (!mayComply(read)) return [];
-  const uses = liveVerbs(read);
+  const uses = liveVerbs(read, kind);
   const result = (u: VerbUse) => /^(?:shut|slam)$/.test(u.inf) && uses.some((v) => v.at < u.at && RESULT_OF.test(read.slice(v.at, u.at)));
   if (uses.some((u) => REFUSE.has(u.inf) && !result(u))) return [];
   const out: ComplianceUse[] = [];

@@ -53,6 +53,34 @@ function quotedAlone(s: string, open: boolean): { text: string; open: boolean } 
   return { text: `${open ? '“' : ''}${s}${now ? '”' : ''}`, open: now };
 }
 
+/**
+ * A sentence of a scene that quotes its dialogue in single quotes ('…,' she said: held-out corpus 18,
+ * g03, g10), its quotation marks made curly double ones so the reading is the same: a mark opens a
+ * quotation at a word's start and closes one after a stop or a comma; any other is an apostrophe
+ * ("Crassus' money", "don't"). `open`: whether a quotation is open where the sentence starts.
+ */
+function doubled(s: string, open: boolean): string {
+  let now = open;
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const ch = s[i]!;
+    const single = ch === "'" || ch === '‘' || ch === '’';
+    if (single && !now && /^[\s(—–-]?$/.test(s[i - 1] ?? '') && /[\p{L}\d…]/u.test(s[i + 1] ?? '')) {
+      now = true;
+      out += '“';
+    } else if (single && now && /[,.!?…—–-]/.test(s[i - 1] ?? '') && /^[\s)\]]?$/.test(s[i + 1] ?? '')) {
+      now = false;
+      out += '”';
+    } else out += ch;
+  }
+  return out;
+}
+
+/** Whether a scene quotes its dialogue in single quotes: no double quote in it, and a paragraph opening on a single one. */
+export function singleQuoted(lines: readonly { text: string }[]): boolean {
+  return !lines.some((l) => /["“”]/.test(l.text)) && lines.some((l) => /^\s*['‘][\p{L}…]/u.test(l.text));
+}
+
 /** The named speaker of a said-tag in a sentence with a quote (`ms`: its mentions). */
 function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boolean } | null {
   for (const m of ms) {
@@ -68,11 +96,11 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
  * or carried-over speaker, else the subject of a present-tense deed) is found when asked (deeds.ts).
  * `chain` holds the reading order's last narration sentence (a pronoun's speaker is found before it).
  */
-function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }): void {
+function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false): void {
   // A line is a paragraph: it opens outside any quotation (see quotedAlone).
   let open = false;
   for (const s of sentencesOf(text)) {
-    const q = quotedAlone(s, open);
+    const q = quotedAlone(singles ? doubled(s, open) : s, open);
     open = q.open;
     const hasQuote = /["“]/.test(q.text);
     const narr = q.text.replace(QUOTE, '"…"');
@@ -112,6 +140,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   // A screenplay cue stands alone; its speech is the lines under it, already joined into the Speech.
   const spoken = new Set(found.flatMap((s) => s.under ?? []));
   const chain: { last: Narration | null } = { last: null };
+  const singles = singleQuoted(lines);
   for (const l of lines) {
     if (!l.text.trim() || HEADING.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
@@ -119,7 +148,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
       for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, l.text.replace(/[*_]{1,2}/g, ''), ctx, r, chain);
+    readNarration(l.line, l.text.replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;

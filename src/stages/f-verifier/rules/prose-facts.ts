@@ -11,7 +11,7 @@ import { spanOf } from '../prose/span.js';
  * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13), and a
  * telling refused in words (a praeteritio, "I will not tell you that…": held-out corpus 8, t08).
  */
-const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
+const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if|(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
 
 /**
  * Whether a sentence hedges a fact: a word of hearsay or doubt in it that the fact's own text does not
@@ -21,9 +21,29 @@ const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will
  */
 function hedged(text: string, fact: string): boolean {
   const own = new Set([...fact.matchAll(HEARSAY_ALL)].map((m) => m[0].toLowerCase()));
-  return [...text.matchAll(HEARSAY_ALL)].some((m) => !own.has(m[0].toLowerCase()));
+  return [...text.matchAll(HEARSAY_ALL)].some((m) => !own.has(m[0].toLowerCase()) && !contact(text, m.index!, m[0].length));
+}
+
+/**
+ * Hearsay in a contact clause after a noun ("The grain they say was lost off Sardinia is sitting in
+ * Varo's warehouses": held-out corpus 19, f18) hedges only that clause, not the sentence it is in.
+ */
+function contact(text: string, at: number, length: number): boolean {
+  return /\b(?:the|a|an|that|this|those|these|his|her|their)\s+(?:[\p{L}'’-]+\s+){1,3}$/iu.test(text.slice(0, at)) && /^\s+(?:was|were|is|are|had|has|have|\p{L}+ed)\b/iu.test(text.slice(at + length));
 }
 const HEARSAY_ALL = new RegExp(HEARSAY.source, 'gi');
+
+/**
+ * A sentence with the frame it is under: one that opens on "That" ('The women at the ovens are
+ * saying the ships never sank. That the grain is sitting in some warehouse…': held-out corpus 18,
+ * g10) goes on reporting what the sentence before it reports.
+ */
+function framed(ss: readonly ProseSentence[], i: number): string {
+  const s = ss[i]!;
+  // The sentence before of the same kind: a quotation's speech sentences follow their narration one.
+  const prev = ss.slice(0, i).findLast((x) => x.kind === s.kind);
+  return prev && /^[\W_]*that\b/i.test(s.text) ? `${prev.text} ${s.text}` : s.text;
+}
 
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
   const m = factMatch(text, sig, r.index);
@@ -120,7 +140,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !hedged(s.text, sig.text) && b.score >= 5;
+    const sure = !hedged(framed(r.sentences, b.i), sig.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;

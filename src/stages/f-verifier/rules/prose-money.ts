@@ -31,8 +31,12 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
       if (sum.denarii <= richest && named.every((id) => !(sum.denarii > (balance.get(id) ?? Infinity)))) continue;
-      // A paying sentence that opens on "he" or "she" pays for the subject of the sentence before it, else the last doer.
-      const payer = (deedOf(s) ? null : previousSubject(s, r.index, ctx)) ?? payerAt(r.narration, i);
+      // A paying sentence that opens on "he" or "she" pays for the subject of the sentence before it, else the last doer;
+      // a doer named after the verb of paying is a later clause's ("She counts … into Terentia's hands; Terentia keeps them").
+      const d = deedOf(s);
+      const payAt = (PAYS.exec(s.narr) ?? PAID_PAST.exec(s.narr))?.index ?? s.narr.length;
+      const own = d !== null && s.mentions.some((m) => m.id === d.id && m.start < payAt);
+      const payer = (own ? null : previousSubject(s, r.index, ctx)) ?? payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;

@@ -100,6 +100,8 @@ export const HOOK_MAX_WORDS = 30;
  * paragraphs of 31–60 words ending on a short line of speech or action read as no hook).
  */
 export const HOOK_SENTENCE_MAX_WORDS = 20;
+/** A screenplay transition on a line of its own. */
+const TRANSITION = /^\s*(?:(?:[A-Z]+ )*(?:CUT|DISSOLVE|FADE|SMASH CUT|MATCH CUT|JUMP CUT) TO(?: BLACK)?[:.]?|FADE OUT[:.]?|FADE TO BLACK[:.]?|THE END\.?|END(?: OF SCENE)?\.?)\s*$/;
 /** Where a sentence ends inside a paragraph: terminal punctuation (a closing quote kept), then a capital, quote or bracket. */
 const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
 
@@ -109,7 +111,8 @@ const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
  * heading, a cast line, a summary paragraph or a paragraph ending on a long sentence.
  */
 export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
-  const lines = textLines(p).filter((l) => l.text.trim());
+  // A screenplay's closing transition ("CUT TO:", "FADE OUT.") is furniture: the hook is the line before it (held-out corpus 19, f05).
+  const lines = textLines(p).filter((l) => l.text.trim() && !TRANSITION.test(l.text));
   if (!lines.length) return [];
   const last = lines[lines.length - 1];
   const t = last.text.trim().replace(/^>\s*/, '');

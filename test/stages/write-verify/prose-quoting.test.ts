@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { codes, describeParaphrases, findings, usePackets } from './prose-scenes.js';
+
+// Held-out corpora 18 and 19's first runs (session 22): single-quoted dialogue, screenplay speech,
+// forbidden facts matched on too little or framed too widely, payments and arrivals read in their own
+// clause. Sentences written for these tests, against real packets of the starter world with Catiline
+// dead (test/fixtures/writer-corpus).
+usePackets();
+
+describeParaphrases('quoting, framing and the clause a verb belongs to', 'prose-quoting-and-framing.json');
+
+describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () => {
+  const fact = "Murena's vote-brokers were paid out of Varo's strongbox at Ostia";
+  it('is soft when asked indirectly ("They ask whether…"); stated plainly it is hard', () => {
+    for (const frame of ['They ask whether', 'Terentia wonders whether', 'Clodius asked whether']) {
+      const f = findings('SC12', `Terentia looks at the doors. ${frame} ${fact}.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC12', `Terentia looks at the doors. Everyone knows that ${fact}.`))).toEqual(['AUR5046']);
+  });
+  it('is soft when a sentence opening on "That" goes on with the report of the sentence before', () => {
+    const body = "'The women at the ovens are saying the Sardinian ships never sank,' Fulvia says. 'That the grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'";
+    const f = findings('SC21', body);
+    expect([codes(f), codes(f, 'soft')]).toEqual([[], ['AUR5046']]);
+    const plain = findings('SC21', "Fulvia leans close. 'The grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'");
+    expect(codes(plain)).toEqual(['AUR5046']);
+  });
+});
