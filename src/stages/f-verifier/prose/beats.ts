@@ -103,7 +103,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
     if (!o) continue;
-    // "Caesar let go of the thread" (held-out corpus 16, j01): the beat's own actor giving up is the failure planned.
+    // "Then Caesar gives in": the beat's own actor giving up is the failure planned (receiver.ts givenUpByActor).
     if (said && YIELDING_IDIOM.test(said[0]) && givenUpByActor(s, clauseHead(s.text, said.index), o.app, r, ctx) && !ownedByFailingBeat(s, ctx)) {
       idiom = false;
       uses = complianceUses(s.narr ?? s.text, s.kind);

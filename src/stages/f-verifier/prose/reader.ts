@@ -77,7 +77,7 @@ function doubled(s: string, open: boolean): string {
 }
 
 /** Whether a scene quotes its dialogue in single quotes: no double quote in it, and a paragraph opening on a single one. */
-export function singleQuoted(lines: readonly { text: string }[]): boolean {
+function singleQuoted(lines: readonly { text: string }[]): boolean {
   return !lines.some((l) => /["“”]/.test(l.text)) && lines.some((l) => /^\s*['‘][\p{L}…]/u.test(l.text));
 }
 
