@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { codes, describeParaphrases, findings, usePackets } from './prose-scenes.js';
+import { parseWriterOutput } from '../../../src/stages/e-writer/parse.js';
+import { proseRules } from '../../../src/stages/f-verifier/prose/index.js';
+import { codes, contextOf, describeParaphrases, findings, usePackets } from './prose-scenes.js';
 
 // Held-out corpora 18 and 19's first runs (session 22): single-quoted dialogue, screenplay speech,
 // forbidden facts matched on too little or framed too widely, payments and arrivals read in their own
@@ -24,5 +26,22 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     expect([codes(f), codes(f, 'soft')]).toEqual([[], ['AUR5046']]);
     const plain = findings('SC21', "Fulvia leans close. 'The grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'");
     expect(codes(plain)).toEqual(['AUR5046']);
+  });
+});
+
+describe("claims' and events' texts, each read on its own (AUR5046)", () => {
+  // Held-out corpus 20, e08: a claim naming Varo at Ostia and an event where Clodius pays and "owns" were
+  // read as two adjacent sentences, and together matched the vote-brokers fact.
+  const claim = 'A wax tablet from Varo at Ostia to Crassus, which Crassus reads aloud to Clodius.';
+  const event = 'Crassus reads Clodius a letter from Varo, names the sum and the day, and Clodius pays 3,000 denarii on account and understands who owns him.';
+  const raw = (body: string) => `---SCENE_TEXT---\n## SC05 — INT. SOMEWHERE - NIGHT\n\n${body}\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
+  it('do not join into one window', () => {
+    const f = proseRules(parseWriterOutput(raw('Crassus reads the tablet aloud.')), contextOf('SC05'), [claim, event]);
+    expect(f.map((x) => x.code)).not.toContain('AUR5046');
+  });
+  it('still tell a fact one of them states', () => {
+    const told = "Murena's vote-brokers were paid from Varo's strongbox at Ostia, and Varo wrote the receipt in his own hand.";
+    const f = proseRules(parseWriterOutput(raw('Crassus reads the tablet aloud.')), contextOf('SC05'), [told, event]);
+    expect(codes(f)).toContain('AUR5046');
   });
 });

@@ -191,7 +191,7 @@ export function factMatch(passage: string, sig: FactSignature, idx: PersonIndex)
  * of its people: "the consul, taking his place" or "called the consul a lodger in the city" is not
  * "murder the consul … fire the city in twelve places" (held-out corpora 16, j08, and 18, g08).
  */
-const GENERIC = new Set(['place', 'city', 'time', 'day', 'night', 'man', 'house', 'word', 'way', 'hand', 'side', 'room', 'street', 'people']);
+const GENERIC = new Set(['place', 'city', 'time', 'day', 'night', 'man', 'house', 'word', 'way', 'hand', 'side', 'room', 'street', 'people', 'own']);
 /** A simile's noun ("runs from mouth to mouth like fire along a roof-beam", held-out corpus 13, n14) says nothing of the fact. */
 const SIMILE = /\blike\s+(?:an?\s+)?[\p{L}-]+/giu;
 

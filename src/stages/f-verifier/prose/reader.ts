@@ -76,6 +76,24 @@ function doubled(s: string, open: boolean): string {
   return out;
 }
 
+/** An italic span: one asterisk or underscore each side, not bold. */
+const ITALIC = /(?<![*_\p{L}\d])([*_])(?![*_\s])((?:(?!\1).)+?)(?<![\s*_])\1(?![*_\p{L}\d])/gu;
+const FIRST_PERSON = /\b(?:I|me|my|mine|myself|we|us|our)\b/;
+const THOUGHT_AFTER = /^[\s,]*(?:\p{Lu}[\p{L}'’]+|he|she)\s+(?:\p{L}+ly\s+)?(?:thinks|thought|wonders|wondered|tells (?:him|her)self|told (?:him|her)self)\b/iu;
+const THOUGHT_BEFORE = /\b(?:thinks|thought|wonders|wondered|tells (?:him|her)self|told (?:him|her)self)\s*[,:]?\s*$/i;
+
+/**
+ * A line with its italic inner voice quoted: an italic span in the first person, or beside a
+ * thought-tag ("*If I give her this,* Crassus thinks, *she will have Clodius…*": held-out corpus 20,
+ * e04), is words thought, read as speech, not the narration's deeds. Other italics are emphasis.
+ */
+function thoughtsQuoted(text: string): string {
+  return text.replace(ITALIC, (all, _mark: string, inner: string, at: number) => {
+    const after = text.slice(at + all.length);
+    return FIRST_PERSON.test(inner) || THOUGHT_AFTER.test(after) || THOUGHT_BEFORE.test(text.slice(0, at)) ? `“${inner}”` : all;
+  });
+}
+
 /** Whether a scene quotes its dialogue in single quotes: no double quote in it, and a paragraph opening on a single one. */
 function singleQuoted(lines: readonly { text: string }[]): boolean {
   return !lines.some((l) => /["“”]/.test(l.text)) && lines.some((l) => /^\s*['‘][\p{L}…]/u.test(l.text));
@@ -148,7 +166,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
       for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, l.text.replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
+    readNarration(l.line, thoughtsQuoted(l.text).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;

@@ -63,7 +63,8 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading, skip: (
   let best: { i: number; score: number } | null = null;
   for (let i = 0; i < ss.length; i++) {
     const next = ss[i + 1];
-    const windows = [ss[i].text, ...(next && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
+    // Claims' and events' texts (line 0) are each their own: no window joins two of them (held-out corpus 20, e08).
+    const windows = [ss[i].text, ...(next && ss[i].line > 0 && next.line > 0 && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
     for (const w of windows) {
       const score = scoreOf(w, sig, r);
       if (score > 0 && (!best || score > best.score) && !skip(w)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
