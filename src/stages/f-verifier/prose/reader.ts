@@ -6,7 +6,7 @@ import { placeOf, privatePlacesAway } from './places.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
-import { unclefted } from './clefts.js';
+import { plainOrder } from './plain-order.js';
 
 export type { Deed } from './deeds.js';
 
@@ -122,8 +122,8 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const q = quotedAlone(singles ? doubled(s, open) : s, open);
     open = q.open;
     const hasQuote = /["“]/.test(q.text);
-    // Clefts unfolded for reading ("it was Catiline … who held the door": clefts.ts).
-    const narr = unclefted(q.text.replace(QUOTE, '"…"'));
+    // Clefts and agent passives in plain order for reading ("it was Catiline … who held the door": plain-order.ts).
+    const narr = plainOrder(q.text.replace(QUOTE, '"…"'));
     const mentions = findMentions(narr, r.index);
     r.sentences.push({ line, text: s, kind: 'narration', mentions, narr });
     for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index) });
