@@ -27,8 +27,10 @@ export interface Speech {
 const PAREN = String.raw`(?:\s*\([^)]*\))?`;
 const QUOTED = new RegExp(String.raw`^\s*>\s*\**([A-Z][A-Z'’.\- ]{0,40}?)\**${PAREN}\s*:\**\s*(.*)$`);
 const BOLD = new RegExp(String.raw`^\s*\*\*([A-Z][A-Za-z'’.\- ]{0,40}?)${PAREN}(?::\*\*|\*\*${PAREN}\s*:)\s*(.*)$`);
-const CAPS = /^\s*([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})\s*(?:\([^)]*\))?\s*:\s+(\S.*)$/;
-const ALONE = /^\s*\**([A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2})\**\s*(?:\([^)]*\))?\s*$/;
+/** A screenplay cue's name in capitals, one to three words ("CATO", "MARK ANTONY"). */
+const CUE_NAME = String.raw`[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2}`;
+const CAPS = new RegExp(String.raw`^\s*(${CUE_NAME})\s*(?:\([^)]*\))?\s*:\s+(\S.*)$`);
+const ALONE = new RegExp(String.raw`^\s*\**(${CUE_NAME})\**\s*(?:\([^)]*\))?\s*$`);
 
 // Capitalised labels that are not speakers: scene furniture and title cards.
 const NOT_CUES = new Set(['INT', 'EXT', 'CAST', 'NOTE', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'SCENE', 'END', 'THE END']);
@@ -41,7 +43,7 @@ export function cuePrefixLength(text: string): number {
 }
 
 /** A screenplay speech's text opens on its cue line ("CATO (CONT'D) Then give it to me": extractSpeeches joins them). */
-const JOINED_CUE = /^\s*[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2}\s*(?:\([^)]*\))?\s+(?=\S)/;
+const JOINED_CUE = new RegExp(String.raw`^\s*${CUE_NAME}\s*(?:\([^)]*\))?\s+(?=\S)`);
 
 /** How many characters of a speech sentence its cue takes: a cue prefix of any form, or a screenplay cue joined before the words. */
 export function spokenCueLength(text: string): number {

@@ -9,6 +9,7 @@ import { deedOf, payerAt, type Narration } from '../prose/deeds.js';
 import { previousSubject } from '../prose/pronoun-doer.js';
 import { clauseHead } from '../prose/compliance.js';
 import { SUBJECT_SLOT } from '../prose/subjects.js';
+import { OPENER } from '../prose/clause-doers.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -54,9 +55,6 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   return out;
 }
 
-/** A subordinating word that opens the clause of the name after it: "watches as Clodius counts out…". */
-const OPENS_CLAUSE = /\b(?:as|after|before|because|although|though|until|till|once|since)\s+$/i;
-
 /**
  * The one person named in a subject slot of the clause right before the verb of paying ("Caesar had paid
  * for it that night, … twenty thousand denarii": held-out corpus 22, c19, a pseudo-cleft unfolded),
@@ -64,8 +62,8 @@ const OPENS_CLAUSE = /\b(?:as|after|before|because|although|though|until|till|on
  */
 function subjectOfPaying(s: Narration, payAt: number): string | null {
   const from = payAt - clauseHead(s.narr, payAt).length;
-  // A name in a subject slot, not a possessive ("at Crassus' feet") nor an object.
-  const subject = (m: Narration['mentions'][number]) => (SUBJECT_SLOT.test(s.narr.slice(0, m.start)) || OPENS_CLAUSE.test(s.narr.slice(0, m.start))) && !/^['’]/.test(s.narr.slice(m.end));
+  // A name in a subject slot or after a subordinator ("watches as Clodius counts out…"), not a possessive ("at Crassus' feet") nor an object.
+  const subject = (m: Narration['mentions'][number]) => (SUBJECT_SLOT.test(s.narr.slice(0, m.start)) || OPENER.test(s.narr.slice(0, m.start))) && !/^['’]/.test(s.narr.slice(m.end));
   const ids = new Set(s.mentions.filter((m) => m.start >= from && m.end <= payAt && subject(m)).map((m) => m.id));
   return ids.size === 1 ? [...ids][0]! : null;
 }
