@@ -38,6 +38,8 @@ export interface Narration {
   said: { id: string; sure: boolean } | null;
   /** A pronoun said-tag with no name in the sentence ("he says"): the speaker is the last doer. */
   pronoun: boolean;
+  /** With a pronoun said-tag: whether a person's gender fits the pronoun (an unknown gender fits both). */
+  speakerFits?: (id: string) => boolean;
   /** The narration sentence before this one in the same reading order (the scene's, or one extra text's). */
   prev: Narration | null;
   /** The scene's narration is told in the past (tense.ts): a simple past is its now. */
@@ -62,12 +64,20 @@ export function deedOf(n: Narration): Deed | null {
   return d;
 }
 
-/** Who a pronoun refers back to before this sentence: the last doer, else the one person last named (two or more: nobody). */
+/**
+ * Who a pronoun said-tag refers back to before this sentence: the last doer the pronoun's gender
+ * fits, else the one such person named with no deed or beside a doer it does not fit (two or more:
+ * nobody). A doer of the other gender is passed over: in a dialogue "she said" goes back past the
+ * man's lines.
+ */
 function lastBefore(n: Narration): string | undefined {
+  const fits = n.speakerFits ?? (() => true);
   for (let p = n.prev; p; p = p.prev) {
     const d = deedOf(p);
-    if (d) return d.id;
-    if (p.mentions.length) return p.mentions.length === 1 ? p.mentions[0].id : undefined;
+    if (d && fits(d.id)) return d.id;
+    // A possessive names someone else's thing, not a speaker ("Terentia. Cicero's wife." then '"…," he says').
+    const named = p.mentions.filter((m) => fits(m.id) && m.id !== d?.id && !/^['’](?:s\b|\s)/.test(p.narr.slice(m.end)));
+    if (named.length) return named.length === 1 ? named[0].id : undefined;
   }
   return undefined;
 }

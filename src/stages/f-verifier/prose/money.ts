@@ -1,5 +1,6 @@
 import { parsed } from './parse.js';
 import { clauseAt } from './clauses.js';
+import { SAID_VERB } from './said.js';
 
 /** A sum of money named in a sentence, converted to denarii. */
 export interface Sum {
@@ -116,7 +117,7 @@ const MODAL = /\b(?:could|would|might)\b/i;
  */
 const NEGATED = /\b(?:never|not|no one|nobody)\b/i;
 /** A said-tag on a quotation ('"…" she said', 'said Crassus, "…"'): the quotation is said, the narration's payment is not reported. */
-const SAID_TAG = /"…"[,\s]*(?:[\p{L}'’]+\s+){0,3}said\b|\bsaid[,:\s]*"…"/gu;
+const SAID_TAG = new RegExp(`"…"[,\\s]*(?:[\\p{L}'’]+\\s+){0,3}${SAID_VERB}\\b|\\b${SAID_VERB}[,:\\s]*"…"`, 'giu');
 
 /** Whether a narration sentence (quotations blanked) only talks of money: owed, offered, to come, reported, or denied. */
 export function talkedOf(narr: string): boolean {

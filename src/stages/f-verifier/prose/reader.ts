@@ -7,6 +7,8 @@ import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
+import { SAID_VERB } from './said.js';
+import { likelyGender } from './gender.js';
 
 export type { Deed } from './deeds.js';
 
@@ -33,11 +35,13 @@ export interface Reading {
 
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\[|\*\*?scene)/i;
 const QUOTE = /["“]([^"”]*)["”]/g;
-const SAID = '(?:says|said|asks|replies|answers|mutters|whispers|murmurs|calls|adds|snaps|growls|shouts|cries|laughs)';
-/** A said-tag right after a name ("Cato says", "Cato quietly says"), right before it ("says Cato"), or after a pronoun. */
-const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
-const SAID_BEFORE = new RegExp(`\\b${SAID}\\s+$`, 'i');
-const SAID_PRONOUN = new RegExp(`\\b(?:he|she)\\s+(?:\\w+ly\\s+)?${SAID}\\b`, 'i');
+/**
+ * A said-tag right after a name ("Cato says", "Cato quietly murmured"), right before it ("says Cato";
+ * not after a subject pronoun: in '"Sit," he asked Cicero' Cicero is asked), or after a pronoun.
+ */
+const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID_VERB}\\b`, 'i');
+const SAID_BEFORE = new RegExp(`(?<!\\b(?:he|she|they|I|we|you)\\s+)\\b${SAID_VERB}\\s+$`, 'i');
+const SAID_PRONOUN = new RegExp(`\\b(he|she)\\s+(?:\\w+ly\\s+)?${SAID_VERB}\\b`, 'i');
 
 /**
  * A sentence of a line with the quotation it is in closed on both sides: a quote opened in an earlier
@@ -135,6 +139,11 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
     const pronoun = tag !== null && mentions.every((m) => m.start > tag.index);
     const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}) };
+    // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').
+    if (pronoun) {
+      const want = tag[1]!.toLowerCase() === 'he' ? 'male' : 'female';
+      n.speakerFits = (id) => (likelyGender(id, r.index, ctx) ?? want) === want;
+    }
     r.narration.push(n);
     chain.last = n;
   }

@@ -5,6 +5,7 @@ import { GROUP, type ComplianceUse } from './compliance.js';
 import { deedOf } from './deeds.js';
 import { likelyGender } from './gender.js';
 import { BYSTANDER } from './pronoun-doer.js';
+import { SAID_VERB } from './said.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 
@@ -168,7 +169,7 @@ export function givenUpByActor(s: ProseSentence, before: string, app: PacketInst
 
 /** A line asking for a thing to be handed to its speaker: "Give it to me", "Hand them back to me", "Give me the letter". */
 const ASKS_FOR_IT = /\b(?:give|hand|pass|bring)\s+(?:(?:it|them|that|this)\s+)?(?:back\s+)?(?:to\s+)?me\b/i;
-const SAID_BY_PRONOUN = /"…"[,\s]*(he|she)\s+(?:\p{L}+ly\s+)?(?:says|said|asks|asked|whispers|whispered|murmurs|murmured)\b/iu;
+const SAID_BY_PRONOUN = new RegExp(`"…"[,\\s]*(he|she)\\s+(?:\\p{L}+ly\\s+)?${SAID_VERB}\\b`, 'iu');
 
 /**
  * Who asked, in the few sentences before a handing that names no recipient, for the thing to be
