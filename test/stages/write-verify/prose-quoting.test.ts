@@ -20,6 +20,13 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. Everyone knows that ${fact}.`))).toEqual(['AUR5046']);
   });
+  it('is soft when the question of a quotation holds the fact itself, and hard when the question is another sentence', () => {
+    const fact = "the grain lost off Sardinia sitting in Varo's warehouses at Ostia, bought with Crassus' money and held back to drive the price up";
+    const asked = findings('SC21', `Terentia looks at the ovens. "Is ${fact}? I do not believe it."`);
+    expect([codes(asked), codes(asked, 'soft')]).toEqual([[], ['AUR5046']]);
+    const stated = findings('SC21', `Terentia looks at the ovens. "Do you want something to bring me? Listen. The grain they say was lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money and held back to drive the price up."`);
+    expect(codes(stated)).toEqual(['AUR5046']);
+  });
   it('is soft when a sentence opening on "That" goes on with the report of the sentence before', () => {
     const body = "'The women at the ovens are saying the Sardinian ships never sank,' Fulvia says. 'That the grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'";
     const f = findings('SC21', body);

@@ -3,7 +3,7 @@ import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
 import { FRAME } from './clause-doers.js';
-import { pronounPerson } from './pronoun-doer.js';
+import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
 
 /**
  * A cast member the narration says has just come from, or spent the night at, a place they could
@@ -93,8 +93,9 @@ function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): { id: string;
   if (n.said || n.pronoun || n.narr.includes('?') || FRAME.test(n.narr)) return [];
   const out: { id: string; end: number }[] = [];
   for (const p of n.narr.matchAll(PRONOUN)) {
-    const id = n.mentions.some((m) => m.start < p.index! + p[0].length) ? null : pronounPerson(n, p[1], r.index, ctx, 'paragraph');
-    if (id) out.push({ id, end: p.index! + p[0].length });
+    const end = p.index! + p[0].length;
+    const id = n.mentions.some((m) => m.start < end) ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph');
+    if (id) out.push({ id, end });
   }
   return out;
 }

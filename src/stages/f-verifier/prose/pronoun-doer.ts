@@ -77,6 +77,18 @@ export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex,
 }
 
 /**
+ * The one person of a fitting gender named, not as a possessive, in `n` before `at`, whom a later
+ * clause's "he" or "she" there stands for ("CRASSUS comes up the steps in a riding cloak: he has
+ * ridden straight from Manlius' camp at Faesulae": held-out corpus 27, o16), or null: none, or two.
+ */
+export function earlierInSentence(n: Narration, pronoun: string, at: number, index: PersonIndex, ctx: VerifyContext): string | null {
+  const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
+  const named = n.mentions.filter((m) => m.end <= at && !/^['’](?:s\b|\s)/.test(n.narr.slice(m.end)));
+  const ids = [...new Set(named.map((m) => m.id))].filter((id) => (likelyGender(id, index, ctx) ?? want) === want);
+  return ids.length === 1 ? ids[0]! : null;
+}
+
+/**
  * The deed of a sentence whose subject is "he" or "she" standing for one person beyond doubt, or
  * null. Asked only where the pronoun's person could make a finding (`matters`).
  */

@@ -2,7 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
-import { formTense, HABIT, pastDeedHere } from './tense.js';
+import { formTense, HABIT, PAST_READ_AS_NOUN, pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 export const SUBJECT_SLOT = /(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+)$/i;
@@ -45,7 +45,7 @@ const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
-const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|miles away|elsewhere|out of sight)\b/i;
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
 /**
  * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
  * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
@@ -60,6 +60,8 @@ const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
 const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
+/** A relative clause set off by commas (to the next comma or the clause's end). */
+const RELATIVE_ASIDE = /,\s*(?:where|who|whom|whose|which)\b[^,]*(?:,|$)/gi;
 export const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
@@ -168,6 +170,7 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   const plain = plainNextWord(after.slice(0, 80));
   if (past && plain && /^(?:was|were)$/.test(plain)) return beingHere(after.trim().slice(plain.length)) && 'past';
   if (plain && (MODAL.test(plain) || STATIVE.test(plain) || (past && STATIVE_PAST.test(plain)))) return false;
+  if (plain && PAST_READ_AS_NOUN.test(plain)) return past && 'past';
   const t = firstTerm(after.slice(0, 80));
   if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('Modal')) return false;
   // One person's present takes -s: after a single name "lay", "set" or "read" is a past (held-out corpus 11, q08).
@@ -217,7 +220,10 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     const acts = inverted || actsNow(after, past, JOINED.test(before));
     if (!acts) continue;
     const clause = clauseAround(narr, m);
-    if (FUTURE.test(clause) || HABIT.test(clause) || (acts === 'past' && !pastDeedHere(before, clause))) continue;
+    // A relative clause between commas tells of someone or something else's time ("rose from the back
+    // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
+    const own = clause.replace(RELATIVE_ASIDE, ',');
+    if (FUTURE.test(own) || HABIT.test(own) || (acts === 'past' && !pastDeedHere(before, own))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };

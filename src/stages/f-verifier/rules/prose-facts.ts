@@ -5,6 +5,7 @@ import { canonStatements } from '../prose/canon.js';
 import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, signature, type FactSignature, type PassageBound } from '../prose/facts.js';
 import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
+import { sentencesOf } from '../prose/parse.js';
 
 /**
  * Hearsay and doubt around a fact: it is not stated as fact (soft). Told in the past too, and as
@@ -43,6 +44,17 @@ function framed(ss: readonly ProseSentence[], i: number): string {
   // The sentence before of the same kind: a quotation's speech sentences follow their narration one.
   const prev = ss.slice(0, i).findLast((x) => x.kind === s.kind);
   return prev && /^[\W_]*that\b/i.test(s.text) ? `${prev.text} ${s.text}` : s.text;
+}
+
+/**
+ * A quotation's own questions that say nothing of the fact hedge none of its other sentences: "You
+ * want something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in
+ * Varo's warehouses…" states the fact (held-out corpus 28, aa18; a quotation is one speech sentence).
+ */
+function withoutOtherQuestions(text: string, sig: FactSignature, r: Reading): string {
+  if (!/\?["”]?\s+\S/.test(text)) return text;
+  // Split without the quotation marks: the splitter keeps a quotation whole.
+  return sentencesOf(text.replace(/["“”]/g, '')).filter((t) => !/\?\s*$/.test(t) || scoreOf(t, sig, r) > 0).join(' ');
 }
 
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
@@ -141,7 +153,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !hedged(framed(r.sentences, b.i), sig.text) && b.score >= 5;
+    const sure = !hedged(withoutOtherQuestions(framed(r.sentences, b.i), sig, r), sig.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;
