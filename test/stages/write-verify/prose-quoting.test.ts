@@ -27,6 +27,16 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     const stated = findings('SC21', `Terentia looks at the ovens. "Do you want something to bring me? Listen. The grain they say was lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money and held back to drive the price up."`);
     expect(codes(stated)).toEqual(['AUR5046']);
   });
+  it('is soft when a named group reports it, a story goes round, or the speaker disbelieves it; hard when told plainly', () => {
+    // Held-out corpora 30, ac13, and 31, ad13. "None of the men on the quay will say it, but…" (set 6, v18) is no report.
+    for (const frame of ['The women at the fountain say that', 'There is a story going round the Forum that', 'The porters on the quay are saying that']) {
+      const f = findings('SC12', `Terentia looks at the doors. "${frame} ${fact}."`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    const doubted = findings('SC12', `Terentia looks at the doors. "They tell me ${fact}, and I do not believe a word of it."`);
+    expect([codes(doubted), codes(doubted, 'soft')]).toEqual([[], ['AUR5046']]);
+    expect(codes(findings('SC12', `Terentia looks at the doors. "None of the men on the quay will say it, but ${fact}."`))).toEqual(['AUR5046']);
+  });
   it('is soft when a sentence opening on "That" goes on with the report of the sentence before', () => {
     const body = "'The women at the ovens are saying the Sardinian ships never sank,' Fulvia says. 'That the grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'";
     const f = findings('SC21', body);

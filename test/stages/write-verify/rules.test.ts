@@ -63,6 +63,8 @@ describe('deterministic verifier rules', () => {
       'Crassus sets the cup down between them, very carefully, the way a man sets down a thing that might still go off in his hand, and looks at the door for a long moment. Then he smiles. "Send for the boy."',
       '> CRASSUS: You came here to bargain, and you bargained badly, and every freedman in the Subura will know by morning what the word of a consul-to-be is worth. Go home, Cicero.',
       'Cicero does not answer.',
+      // A spoken parting shot, however long (held-out corpus 31, ad04).
+      '"Tell the consul," Crassus calls back over his shoulder, pleasantly, for the whole villa to hear, "that when he brings his charge, he had better find a better witness than his wife."',
     ]) expect(ending(last), last).toEqual([]);
     for (const last of [
       'The guests drift toward the door. In the end they all leave one after another, each of them turning over what was said and what was left unsaid, while the villa empties and the lamps go out one by one.',

@@ -31,12 +31,15 @@ const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'po
 const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:(?:with|after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
- * A yielding verb in a contact relative clause, its pronoun right after a noun phrase ("the signal,
- * the one they agreed in the tavern", "the terms she accepted"): it says which thing, not that
- * anyone gives way now (held-out corpus 26, i05). Only heads of what is agreed: "In the end he gave
- * in", "this time he lets go" are fronted times.
+ * A contact relative clause: its pronoun right after a noun phrase, the verb's object being that
+ * phrase's head ("the signal, the one they agreed in the tavern", "the look she gave a slave"): the
+ * verb says which thing the head is, not that anything is yielded or handed now (held-out corpora
+ * 26, i05, and 31, ad15). Read for a yielding verb when the head is a thing agreed (so "In the end
+ * he gave in", "this time he lets go" stay yieldings), for a handing when the head is abstract.
  */
-const CONTACT_RELATIVE = /\b(?:the|this|that|these|those)\s+(?:one|ones|same|thing|things|terms|price|bargain|deal|plan|signal|sum)\s+(?:he|she|they|we|I|you)\s+$/i;
+const CONTACT_HEAD = /\b(?:the|a|an|this|that|these|those)\s+(?:[\p{L}'’-]+\s+)?([\p{L}'’-]+)\s+(?:he|she|they|we|I|you)\s+$/iu;
+const AGREED = /^(?:one|ones|same|thing|things|terms|price|bargain|deal|plan|signal|sum)$/i;
+const contactHead = (before: string): string => CONTACT_HEAD.exec(before)?.[1]?.toLowerCase() ?? '';
 /**
  * A verb of yielding right after a quotation and its speaker is a way of saying it ('"No," Caesar
  * agrees.', held-out corpus 9, s07): what is agreed is the line, which is speech.
@@ -306,8 +309,8 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
 /** Which way of coming off a live verb use shows, if any. */
 function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
   const earlier = read.slice(0, u.at);
-  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !CONTACT_RELATIVE.test(u.before) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
-  if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier)) return 'transfer';
+  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !AGREED.test(contactHead(u.before)) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
+  if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return 'motion';
