@@ -81,6 +81,20 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
   return owning.some((b) => GROUP.test(b.owner) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
 }
 
+/** A thing taken back later in the same paragraph ("…before Caesar reaches across and takes them back out of his hand"). */
+/** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
+const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
+const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|pulling|plucks?|plucked)\s+(?:it|them|the\s+[\p{L}-]+)\s+back\b/iu;
+
+/**
+ * Whether a handing or taking in `s` is undone in it or later in its paragraph: the thing taken back (held-out
+ * corpus 33, af12: "Cato takes it. … before Caesar … takes them back out of his hand").
+ */
+function takenBack(s: ProseSentence, r: Reading): boolean {
+  const i = r.sentences.indexOf(s);
+  return r.sentences.some((t, j) => j >= i && t.line === s.line && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
+}
+
 /**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
  * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
@@ -95,7 +109,8 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   for (const s of r.sentences) {
     if (s.line <= 0) continue;
     const said = successIdiom(s.text, s.kind === 'narration' && past);
-    let idiom = !!said || ownedByFailingBeat(s, ctx);
+    // A handing or a taking undone later in its paragraph shows nothing won (takenBack).
+    let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && takenBack(s, r))) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
     let uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
@@ -109,7 +124,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
       uses = complianceUses(s.narr ?? s.text, s.kind);
     }
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
-    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx));
+    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && takenBack(s, r)));
     if (!idiom && !use) continue;
     const verb = use?.verb ?? null;
     const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };

@@ -29,7 +29,12 @@ const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'po
  * someone ("pour" is in FOLLOW already); a following only with a group as the subject, as FOLLOW.
  */
 const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
-const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:(?:with|after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
+/**
+ * Going "with them" is going with the crowd, which may be leaving the leader ("The porters began to
+ * move, but away from him… His eleven men went with them": held-out corpus 32, ae20); after or
+ * behind them, or with him, is following.
+ */
+const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?:him|her|\p{Lu}[\p{L}'’]+)\b|(?:after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
  * A contact relative clause: its pronoun right after a noun phrase, the verb's object being that
  * phrase's head ("the signal, the one they agreed in the tavern", "the look she gave a slave"): the
@@ -50,9 +55,10 @@ const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'p
 
 /**
  * Objects that are gestures, abstractions, ways and means of going, or someone's body, not the thing
- * the attempt is about ("gives the signal", "takes a breath", "takes the coast road", "takes her face in his hands").
+ * the attempt is about ("gives the signal", "takes a breath", "takes the coast road", "takes her face in his hands"),
+ * and a seat taken is sitting down ("took a stool at the foot of the table": held-out corpus 32, ae19).
  */
-const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits)$/i;
+const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion)$/i;
 /**
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
  * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
@@ -314,6 +320,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return 'motion';
-  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before)) return 'follow';
+  // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj)) return 'follow';
   return null;
 }

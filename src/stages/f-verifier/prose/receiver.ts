@@ -126,6 +126,12 @@ export function takenByLoser(s: ProseSentence, before: string, app: PacketInstru
  */
 const TO_WHOM = /^\s*(?:over\s+|back\s+)?(him|her|them|\p{Lu}[\p{L}'’]+)\s+(?=(?:the|a|an|his|her|their|it|this|that|some|every)\b)|\b(?:to|into|onto)\s+(?:(him|her|them|\p{Lu}[\p{L}'’]+)\b|(his|her|their)\s+(?:[\p{L}-]+\s+)?(?:hands?|palms?|lap|fingers)\b)/u;
 
+/**
+ * An unnamed person as the indirect object, right after the verb and before the thing handed ("gives
+ * the attendant two denarii", "gave the temple attendant three denarii": held-out corpus 32, ae04, ae08).
+ */
+const INDIRECT_SOMEONE = /^\s*(?:a|an|the|his|her|their)\s+((?:[\p{L}'’-]+\s+){1,2})(?=(?:the|a|an|his|her|their|some|one|two|three|four|five|six|seven|eight|nine|ten|twenty|fifty|\d)\b)/iu;
+
 /** "to", "into" or "onto" an unnamed person: the two words after the determiner ("a slave", "the doorkeeper's hand"). */
 const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:a|an|the|his|her|their|one of the)\s+((?:[\p{L}'’-]+\s*){1,2})/u;
 
@@ -140,7 +146,7 @@ const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:a|an|the|his|her|their|one of the)\s
 function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   const losers = leftWithout(app, r);
   // "to a slave", "into the doorkeeper's hand": someone unnamed, not the one the beat leaves without.
-  const unnamed = TO_SOMEONE.exec(use.obj)?.[1];
+  const unnamed = TO_SOMEONE.exec(use.obj)?.[1] ?? INDIRECT_SOMEONE.exec(use.obj)?.[1];
   if (losers.size && unnamed && (BYSTANDER.male.test(unnamed) || BYSTANDER.female.test(unnamed))) return false;
   const to = TO_WHOM.exec(use.obj);
   const word = to ? (to[1] ?? to[2] ?? to[3])! : null;
