@@ -40,7 +40,8 @@ export interface ArrivalElsewhere {
 const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*(?:,\s*from\b[^,;:.!?—–()]*)*)/i;
 /** The same in a scene told in the past (tense.ts), whose past perfect is the arrival into it ("He had ridden in that dawn from…"). */
 const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|have|had)'), 'i');
-const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+/** A night or the last few nights spent at a place ("had spent the last three nights in the camp at Faesulae": held-out corpus 34, ag16). */
+const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night)|last\s+night)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
  * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its
  * "this morning" (held-out corpus 12, p16).
@@ -52,12 +53,15 @@ const NIGHT = /^\s+(?:spent|passed)\s+(?:the|last)\s+night\b([^,;:.!?—–()]*?
 const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+/** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
+const DAYS_AGO = /\b(one|two|three|four|five|six|seven|\d+)\s+days?\s+ago\b/i;
+const WORD_DAYS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7 };
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
 const WHO = /^\s*,\s*who\s+/i;
 /** Words that put a stay in the past, or a question: not the night before this scene. */
-const DISTANT = /\b(?:once|(?<!\bhours?\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was)\b|\?/i;
+const DISTANT = /\b(?:once|(?<!\b(?:hours?|(?:one|two|three|four|five|six|seven|\d+)\s+days?)\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was)\b|\?/i;
 /**
  * Words that put a journey in a mind, a condition or someone's mouth, read before it: the words
  * before the name and the journey's own. One after it is about something else ("had come straight
@@ -145,5 +149,8 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;
   const when = `${clause} ${p?.[0] ?? ''}`;
+  // "left Manlius' camp at Faesulae four days ago" (held-out corpus 35, ah16): the journey had those days.
+  const ago = DAYS_AGO.exec(when);
+  if (p && ago) return { words: p[1]!, within: WORD_DAYS[ago[1]!.toLowerCase()] ?? Number(ago[1]), told: p[0] };
   return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
 }

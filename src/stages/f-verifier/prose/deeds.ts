@@ -64,6 +64,9 @@ export function deedOf(n: Narration): Deed | null {
   return d;
 }
 
+/** The words right before a name that a verb of saying reports ("says the consul…", "told him that Cato…"). */
+const REPORTED_NAME = /\b(?:says?|said|saying|tells?|told)\s+(?:(?:him|her|them|me|us)\s+)?(?:that\s+)?(?:the\s+)?$/i;
+
 /**
  * Who a pronoun said-tag refers back to before this sentence: the last doer the pronoun's gender
  * fits, else the one such person named with no deed or beside a doer it does not fit (two or more:
@@ -76,7 +79,8 @@ function lastBefore(n: Narration): string | undefined {
     const d = deedOf(p);
     if (d && fits(d.id)) return d.id;
     // A possessive names someone else's thing, not a speaker ("Terentia. Cicero's wife." then '"…," he says').
-    const named = p.mentions.filter((m) => fits(m.id) && m.id !== d?.id && !/^['’](?:s\b|\s)/.test(p.narr.slice(m.end)));
+    // Nor a name inside a report ("somebody else says the consul should open them": held-out corpus 35, ah02).
+    const named = p.mentions.filter((m) => fits(m.id) && m.id !== d?.id && !/^['’](?:s\b|\s)/.test(p.narr.slice(m.end)) && !REPORTED_NAME.test(p.narr.slice(0, m.start)));
     if (named.length) return named.length === 1 ? named[0].id : undefined;
   }
   return undefined;
