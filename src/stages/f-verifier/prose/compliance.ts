@@ -55,13 +55,16 @@ const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
  */
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?:him|her|\p{Lu}[\p{L}'’]+)\b|(?:after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
- * A contact relative clause: its pronoun right after a noun phrase, the verb's object being that
- * phrase's head ("the signal, the one they agreed in the tavern", "the look she gave a slave"): the
+ * A contact relative clause: its subject (a pronoun or "a woman") right after a noun phrase, the
+ * verb's object being that phrase's head ("the signal, the one they agreed in the tavern", "the look
+ * she gave a slave", "The look a woman gives a man": held-out corpus 37, aj07): the
  * verb says which thing the head is, not that anything is yielded or handed now (held-out corpora
  * 26, i05, and 31, ad15). Read for a yielding verb when the head is a thing agreed (so "In the end
  * he gave in", "this time he lets go" stay yieldings), for a handing when the head is abstract.
  */
-const CONTACT_HEAD = /\b(?:the|a|an|this|that|these|those)\s+(?:[\p{L}'’-]+\s+)?([\p{L}'’-]+)\s+(?:he|she|they|we|I|you)\s+$/iu;
+const CONTACT_HEAD = /\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose)\s+(?:[\p{L}'’-]+\s+)?([\p{L}'’-]+)\s+(?:[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I|[Yy]ou|(?:a|an|the)\s+[\p{Ll}'’-]+)\s+$/u;
+/** A clause of what was said or sworn, opened by "that" after the verb of saying. */
+const REPORTED_CLAUSE = /\b(?:said|says|say|told\s+\p{L}+|tells\s+\p{L}+|whispered|whispers|swore|swears)\b[^.;!?]*\bthat\s+[^.;!?]*$/iu;
 const AGREED = /^(?:one|ones|same|thing|things|terms|price|bargain|deal|plan|signal|sum)$/i;
 const contactHead = (before: string): string => CONTACT_HEAD.exec(before)?.[1]?.toLowerCase() ?? '';
 /**
@@ -321,7 +324,10 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   if (!mayComply(read)) return [];
   const uses = liveVerbs(read, kind);
   const result = (u: VerbUse) => /^(?:shut|slam)$/.test(u.inf) && uses.some((v) => v.at < u.at && RESULT_OF.test(read.slice(v.at, u.at)));
-  if (uses.some((u) => REFUSE.has(u.inf) && !result(u))) return [];
+  // A refusal reported in a clause of what was said ("said … that the crews Clodius kept in the
+  // Subura were paid with his silver": held-out corpus 36, ai17) is no refusal here.
+  const reported = (u: VerbUse) => REPORTED_CLAUSE.test(read.slice(0, u.at));
+  if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u))) return [];
   const out: ComplianceUse[] = [];
   for (const u of uses) {
     if (NEG_SUBJECT.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;

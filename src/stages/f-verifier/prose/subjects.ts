@@ -55,8 +55,12 @@ const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|
  * one who "has stepped out of the crowd" or "ridden out from the city" may have come here.
  */
 const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
-/** A fronted frame of thought, memory or dream: what follows it is imagined, not done here ("In his mind Catiline laughs", "Crassus dreams of the night when Catiline…"). */
-const IMAGINED = /\b(?:in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/i;
+/**
+ * A fronted frame of thought, memory, dream or desire: what follows it is imagined, not done here ("In
+ * his mind Catiline laughs", "Crassus dreams of the night when Catiline…", "What Fulvia wants is a
+ * house to stand behind her when … the consul starts counting heads": held-out corpus 36, ai20).
+ */
+const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/iu;
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
 const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
