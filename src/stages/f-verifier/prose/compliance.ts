@@ -226,11 +226,15 @@ export function clauseHead(sentence: string, at: number): string {
   return sentence.slice(Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0), at);
 }
 
+/** The words between a past perfect and a verb that shares its "had": an "and" and no subject of its own. */
+const SHARED_AUX = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?\p{Lu}]*\band\s+$/u;
+
 /** Verb uses that are real, present or past, undenied indicatives, with the clause before and after them. */
 function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   if (sentence.includes('?')) return [];
   const out: VerbUse[] = [];
   let from = 0;
+  let hadEnd = -1;
   const doc = parsed(sentence);
   // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):", a screenplay's
   // "CATO Then give it to me", held-out corpus 19, f08): the words said start after it.
@@ -242,8 +246,13 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     if (at < 0 || !v.verb) continue;
     from = at + text.length;
     const g = v.verb.grammar ?? {};
-    // A past perfect ("they had agreed the night before") is backstory in a scene told in either tense.
-    if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || /\bhad\b/i.test(v.verb.auxiliary ?? '') || g.form === 'imperative' || g.isInfinitive) continue;
+    // A past perfect ("they had agreed the night before") is backstory in a scene told in either tense,
+    // and so is a verb joined to one by "and" with no subject of its own ("Terentia had arrived first,
+    // with her maid, and taken a place near the side wall": held-out corpus 38, ak13).
+    const perfect = /\bhad\b/i.test(v.verb.auxiliary ?? '');
+    const sharesHad = !v.verb.auxiliary && hadEnd >= 0 && SHARED_AUX.test(sentence.slice(hadEnd, at));
+    if (perfect) hadEnd = at + text.length;
+    if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || perfect || sharesHad || g.form === 'imperative' || g.isInfinitive) continue;
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a))) continue;
     if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
     // A participle after a determiner is an adjective: "the agreed signal", "the promised purse" (held-out corpus 12, p04).

