@@ -81,9 +81,9 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
   return owning.some((b) => GROUP.test(b.owner) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
 }
 
-/** A thing taken back later in the same paragraph ("…before Caesar reaches across and takes them back out of his hand"). */
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
 const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
+/** A thing taken back: "takes them back out of his hand", "snatches it back". */
 const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|pulling|plucks?|plucked)\s+(?:it|them|the\s+[\p{L}-]+)\s+back\b/iu;
 
 /**

@@ -55,18 +55,18 @@ const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
  */
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?:him|her|\p{Lu}[\p{L}'’]+)\b|(?:after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
- * A contact relative clause: its subject (a pronoun or "a woman") right after a noun phrase, the
+ * A contact relative clause: its subject (a pronoun, or "a woman") right after a noun phrase, the
  * verb's object being that phrase's head ("the signal, the one they agreed in the tavern", "the look
- * she gave a slave", "The look a woman gives a man": held-out corpus 37, aj07): the
- * verb says which thing the head is, not that anything is yielded or handed now (held-out corpora
- * 26, i05, and 31, ad15). Read for a yielding verb when the head is a thing agreed (so "In the end
- * he gave in", "this time he lets go" stay yieldings), for a handing when the head is abstract.
+ * she gave a slave", "The look a woman gives a man": held-out corpora 26, i05, 31, ad15, and 37,
+ * aj07): the verb says which thing the head is, not that anything is yielded or handed now. Read for
+ * a yielding verb when the head is a thing agreed (AGREED: so "In the end he gave in", "this time he
+ * lets go" stay yieldings), for a handing when the head is abstract.
  */
 const CONTACT_HEAD = /\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose)\s+(?:[\p{L}'’-]+\s+)?([\p{L}'’-]+)\s+(?:[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I|[Yy]ou|(?:a|an|the)\s+[\p{Ll}'’-]+)\s+$/u;
-/** A clause of what was said or sworn, opened by "that" after the verb of saying. */
-const REPORTED_CLAUSE = /\b(?:said|says|say|told\s+\p{L}+|tells\s+\p{L}+|whispered|whispers|swore|swears)\b[^.;!?]*\bthat\s+[^.;!?]*$/iu;
 const AGREED = /^(?:one|ones|same|thing|things|terms|price|bargain|deal|plan|signal|sum)$/i;
 const contactHead = (before: string): string => CONTACT_HEAD.exec(before)?.[1]?.toLowerCase() ?? '';
+/** A clause of what was said or sworn, opened by "that" after the verb of saying. */
+const REPORTED_CLAUSE = /\b(?:said|says|say|told\s+\p{L}+|tells\s+\p{L}+|whispered|whispers|swore|swears)\b[^.;!?]*\bthat\s+[^.;!?]*$/iu;
 /**
  * A verb of yielding right after a quotation and its speaker is a way of saying it ('"No," Caesar
  * agrees.', held-out corpus 9, s07): what is agreed is the line, which is speech.

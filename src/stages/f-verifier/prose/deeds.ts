@@ -1,4 +1,4 @@
-import type { Mention } from './names.js';
+import { possessiveAfter, type Mention } from './names.js';
 import { subjectVerb } from './subjects.js';
 
 /** Someone who does something on stage, by the prose's own account. */
@@ -80,7 +80,7 @@ function lastBefore(n: Narration): string | undefined {
     if (d && fits(d.id)) return d.id;
     // A possessive names someone else's thing, not a speaker ("Terentia. Cicero's wife." then '"…," he says').
     // Nor a name inside a report ("somebody else says the consul should open them": held-out corpus 35, ah02).
-    const named = p.mentions.filter((m) => fits(m.id) && m.id !== d?.id && !/^['’](?:s\b|\s)/.test(p.narr.slice(m.end)) && !REPORTED_NAME.test(p.narr.slice(0, m.start)));
+    const named = p.mentions.filter((m) => fits(m.id) && m.id !== d?.id && !possessiveAfter(p.narr.slice(m.end)) && !REPORTED_NAME.test(p.narr.slice(0, m.start)));
     if (named.length) return named.length === 1 ? named[0].id : undefined;
   }
   return undefined;

@@ -270,3 +270,9 @@ function kinMentions(text: string, found: readonly Mention[], idx: PersonIndex):
   }
   return out;
 }
+
+/**
+ * Whether the text right after a name makes it a possessive ("Cicero's wife", "Manlius' camp"): the
+ * name is someone else's thing, not a person acting or speaking.
+ */
+export const possessiveAfter = (after: string): boolean => /^['’](?:s\b|\s)/.test(after);

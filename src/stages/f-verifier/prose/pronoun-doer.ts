@@ -1,7 +1,7 @@
 import type { Gender } from '../../../domain/world.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
-import type { PersonIndex } from './names.js';
+import { possessiveAfter, type PersonIndex } from './names.js';
 import { PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
@@ -83,7 +83,7 @@ export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex,
  */
 export function earlierInSentence(n: Narration, pronoun: string, at: number, index: PersonIndex, ctx: VerifyContext): string | null {
   const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
-  const named = n.mentions.filter((m) => m.end <= at && !/^['’](?:s\b|\s)/.test(n.narr.slice(m.end)));
+  const named = n.mentions.filter((m) => m.end <= at && !possessiveAfter(n.narr.slice(m.end)));
   const ids = [...new Set(named.map((m) => m.id))].filter((id) => (likelyGender(id, index, ctx) ?? want) === want);
   return ids.length === 1 ? ids[0]! : null;
 }

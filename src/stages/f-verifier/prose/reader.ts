@@ -1,7 +1,7 @@
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
-import { findMentions, personIndex, type Mention, type PersonIndex } from './names.js';
+import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, privatePlacesAway } from './places.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
@@ -109,7 +109,7 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
   for (const m of ms) {
     const after = narr.slice(m.end, m.end + 40);
     // '"Well?" says the consul's wife.': the speaker is his wife (held-out corpus 31, ad20).
-    if (/^['’](?:s\b|\s)/.test(after)) continue;
+    if (possessiveAfter(after)) continue;
     const before = narr.slice(Math.max(0, m.start - 12), m.start);
     if (SAID_AFTER.test(after) || SAID_BEFORE.test(before)) return { id: m.id, sure: true };
   }
