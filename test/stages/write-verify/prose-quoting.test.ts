@@ -28,8 +28,8 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     expect(codes(stated)).toEqual(['AUR5046']);
   });
   it('is soft when a named group reports it, a story goes round, or the speaker disbelieves it; hard when told plainly', () => {
-    // Held-out corpora 30, ac13, 31, ad13, 33, af13, 36, ai13, and 39, al13. "None of the men on the quay will say it, but…" (set 6, v18) is no report.
-    for (const frame of ['The women at the fountain say that', 'There is a story going round the Forum that', 'The porters on the quay are saying that', 'The washerwomen at the Juturna swear that', 'The bakers in this street say that', 'The wine shops say that']) {
+    // Held-out corpora 30, ac13, 31, ad13, 33, af13, 36, ai13, 39, al13, and 42, ao13. "None of the men on the quay will say it, but…" (set 6, v18) is no report.
+    for (const frame of ['The women at the fountain say that', 'There is a story going round the Forum that', 'The porters on the quay are saying that', 'The washerwomen at the Juturna swear that', 'The bakers in this street say that', 'The wine shops say that', 'It is being said in the baths that']) {
       const f = findings('SC12', `Terentia looks at the doors. "${frame} ${fact}."`);
       expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
     }
