@@ -2,6 +2,7 @@ import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
+import { numberIn } from './parse.js';
 import { FRAME } from './clause-doers.js';
 import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
 
@@ -61,7 +62,6 @@ const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
 const DAYS_AGO = /\b(one|two|three|four|five|six|seven|\d+)\s+days?\s+ago\b/i;
-const WORD_DAYS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7 };
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
@@ -157,6 +157,6 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const when = `${clause} ${p?.[0] ?? ''}`;
   // "left Manlius' camp at Faesulae four days ago" (held-out corpus 35, ah16): the journey had those days.
   const ago = DAYS_AGO.exec(when);
-  if (p && ago) return { words: p[1]!, within: WORD_DAYS[ago[1]!.toLowerCase()] ?? Number(ago[1]), told: p[0] };
+  if (p && ago) return { words: p[1]!, within: numberIn(ago[1]!) ?? 1, told: p[0] };
   return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
 }

@@ -36,8 +36,8 @@ export interface Narration {
   away?: readonly string[];
   /** A said-tag's named speaker ("Cato says"). */
   said: { id: string; sure: boolean } | null;
-  /** A pronoun said-tag with no name in the sentence ("he says"): the speaker is the last doer. */
-  pronoun: boolean;
+  /** A pronoun said-tag with no name in the sentence ("he says"), its pronoun: the speaker is the last doer it fits. */
+  pronoun: 'he' | 'she' | null;
   /** With a pronoun said-tag: whether a person's gender fits the pronoun (an unknown gender fits both). */
   speakerFits?: (id: string) => boolean;
   /** The narration sentence before this one in the same reading order (the scene's, or one extra text's). */

@@ -1,4 +1,4 @@
-import { parsed } from './parse.js';
+import { numberIn, parsed } from './parse.js';
 import { clauseAt } from './clauses.js';
 import { SAID_VERB } from './said.js';
 
@@ -62,7 +62,7 @@ export function sumsIn(sentence: string): Sum[] {
     // Words of two numbers across a comma are the last one: "in stacks of a hundred, three thousand denarii"
     // is three thousand, not 103,000 as compromise joins them (held-out corpus 22, c03).
     const last = /,\s+/.test(text) ? text.split(/,\s+/).pop()! : null;
-    if (last) num = (parsed(last).numbers().json() as { number?: { num?: number } }[])[0]?.number?.num ?? num;
+    if (last) num = numberIn(last) ?? num;
     if (num > 0) out.push({ denarii: num * cur.rate, text: `${last ?? text} ${next}`, doubtful: cur.doubtful });
   }
   return [...out, ...talentsInWords(sentence, out)];

@@ -28,6 +28,11 @@ export function parsed(text: string): Doc {
 type View = new (document: unknown) => Doc;
 type FromString = (text: string, world: unknown) => unknown;
 
+/** The first number a text says, in digits or words ("three", "forty-five thousand"), as compromise reads it; undefined if none. */
+export function numberIn(text: string): number | undefined {
+  return (parsed(text).numbers().json() as { number?: { num?: number } }[])[0]?.number?.num;
+}
+
 /**
  * The tags of this exact string, for a reader of tags alone (subjects.ts): the shared document when
  * there is one, else a fresh one, not kept (the shared ones must all carry roots and chunks). It is

@@ -139,11 +139,11 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const said = hasQuote ? saidBy(narr, mentions) : null;
     // "…," he says, and pushes the bag across to Servilia': a name after the pronoun's tag is no speaker (held-out corpus 12, p19).
     const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
-    const pronoun = tag !== null && mentions.every((m) => m.start > tag.index);
+    const pronoun = tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
     const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}) };
     // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').
     if (pronoun) {
-      const want = tag[1]!.toLowerCase() === 'he' ? 'male' : 'female';
+      const want = pronoun === 'he' ? 'male' : 'female';
       n.speakerFits = (id) => (likelyGender(id, r.index, ctx) ?? want) === want;
     }
     r.narration.push(n);

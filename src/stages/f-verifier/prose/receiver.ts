@@ -5,7 +5,6 @@ import { GROUP, type ComplianceUse } from './compliance.js';
 import { deedOf } from './deeds.js';
 import { likelyGender } from './gender.js';
 import { BYSTANDER } from './pronoun-doer.js';
-import { SAID_VERB } from './said.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 
@@ -175,13 +174,12 @@ export function givenUpByActor(s: ProseSentence, before: string, app: PacketInst
 
 /** A line asking for a thing to be handed to its speaker: "Give it to me", "Hand them back to me", "Give me the letter". */
 const ASKS_FOR_IT = /\b(?:give|hand|pass|bring)\s+(?:(?:it|them|that|this)\s+)?(?:back\s+)?(?:to\s+)?me\b/i;
-const SAID_BY_PRONOUN = new RegExp(`"…"[,\\s]*(he|she)\\s+(?:\\p{L}+ly\\s+)?${SAID_VERB}\\b`, 'iu');
 
 /**
  * Who asked, in the few sentences before a handing that names no recipient, for the thing to be
  * handed to them: the one it goes to ("'Give it to me,' she says. Caesar gives it.": held-out corpus
  * 19, f07, the letters back to the betrayed woman). A screenplay cue's speaker, a said-tag's name, or
- * a said-tag pronoun's person; null when no such line is found or its speaker is not.
+ * a said-tag pronoun's person (reader.ts reads the tag); null when no such line is found or its speaker is not.
  */
 function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
   for (let k = i - 1; k >= Math.max(0, i - 4); k--) {
@@ -193,8 +191,7 @@ function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
     const n = at < 0 ? undefined : r.narration.find((x) => x.line === t.line && x.text === r.sentences[at]!.text);
     if (!n) return null;
     if (n.said) return n.said.id;
-    const p = SAID_BY_PRONOUN.exec(n.narr);
-    return p ? referent(r, at, p[1]!, ctx) : null;
+    return n.pronoun ? referent(r, at, n.pronoun, ctx) : null;
   }
   return null;
 }

@@ -2,8 +2,8 @@
  * The verbs of a said-tag, in the present the Writer is asked for and in the past a real model tells
  * most scenes in ('"Sit down," Cicero murmured': a past-tense tag was read as a speaker only for
  * "said" until session 23, so an uncast man's murmured line in a past-tense scene put nobody on
- * stage). One list for every reader of who speaks: the speaker of a line (reader.ts), the asker of a
- * handing (receiver.ts) and a quotation's tag in talk of money (money.ts).
+ * stage). One list for every reader of who speaks: the speaker of a line (reader.ts, whose reading
+ * the asker of a handing in receiver.ts uses) and a quotation's tag in talk of money (money.ts).
  *
  * "calls" stays present only: "called" names more often than it speaks ("a freedman called Tiro").
  */

@@ -7,6 +7,24 @@ import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subje
 import { spanOf } from '../prose/span.js';
 import { sentencesOf } from '../prose/parse.js';
 
+/** A report by a group: "The women at the fountain say", "the wine shops say", "the washerwomen … swear". */
+const GROUP_REPORT = String.raw`(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+(?:[a-z]+\s+)?[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)`;
+const HEARSAY_WORDS = [
+  'rumou?rs?',
+  '(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)',
+  GROUP_REPORT,
+  '(?:story|stories|tales?|talk) (?:going|goes|went|that went) (?:round|around|about)',
+  'there (?:is|was|are|were) (?:a |the )?(?:story|stories|tale|tales)',
+  "(?:do|does|did) not believe|don['’]t believe|(?:nobody|no one) believes",
+  'I hear',
+  '(?:is|was|were|are) (?:being )?(?:said|whispered)',
+  '(?:are|were) saying',
+  '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
+  'gossip|perhaps|maybe|if',
+  String.raw`(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether`,
+];
+/** A telling refused in words: "I will not tell you that…", "never say whether". */
+const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b`;
 /**
  * Hearsay and doubt around a fact: it is not stated as fact (soft). Told in the past too, and as
  * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13), and a
@@ -16,7 +34,7 @@ import { sentencesOf } from '../prose/parse.js';
  * al13; any plural after "the", one word between), a story going round, and a speaker's disbelief
  * ("…, and I do not believe a word of it": held-out corpora 30, ac13, and 31, ad13).
  */
-const HEARSAY = /\b(?:rumou?rs?|(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)|(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+(?:[a-z]+\s+)?[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)|(?:story|stories|tales?|talk) (?:going|goes|went|that went) (?:round|around|about)|there (?:is|was|are|were) (?:a |the )?(?:story|stories|tale|tales)|(?:do|does|did) not believe|don['’]t believe|(?:nobody|no one) believes|I hear|(?:is|was|were|are) (?:being )?(?:said|whispered)|(?:are|were) saying|(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)|gossip|perhaps|maybe|if|(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether)\b|\?|\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b/i;
+const HEARSAY = new RegExp(String.raw`\b(?:${HEARSAY_WORDS.join('|')})\b|\?|${REFUSED_TELLING}`, 'i');
 
 /**
  * Whether a sentence hedges a fact: a word of hearsay or doubt in it that the fact's own text does not
