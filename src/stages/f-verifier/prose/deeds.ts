@@ -34,6 +34,8 @@ export interface Narration {
   elsewhere?: string;
   /** Private places of people other than the setting's that the sentence names ("in Fulvia's bed"; places.ts). */
   away?: readonly string[];
+  /** People it says were at a named place not the scene's ("Cicero was at the Curia"; places.ts placedThen): off stage when `past`. */
+  placed?: readonly { id: string; place: string }[];
   /** A said-tag's named speaker ("Cato says"). */
   said: { id: string; sure: boolean } | null;
   /** A pronoun said-tag with no name in the sentence ("he says"), its pronoun: the speaker is the last doer it fits. */
@@ -58,7 +60,8 @@ export function deedOf(n: Narration): Deed | null {
   else {
     // A question in narration asks; it does not put anyone on stage.
     const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away, n.past);
-    if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage: sv.offstage, ...(sv.body ? { body: true as const } : {}) };
+    const offstage = sv?.offstage ?? (n.past ? n.placed?.find((p) => p.id === sv?.id)?.place : undefined);
+    if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage, ...(sv.body ? { body: true as const } : {}) };
   }
   n.deed = d;
   return d;

@@ -1,10 +1,13 @@
 import type { VerifyContext } from '../context.js';
 import { clausesOf } from './clauses.js';
+import type { Mention } from './names.js';
 
 /** Words that move a sentence away from the scene's place and time-line ("Meanwhile, at Ostia, …"). */
 const ELSEWHERE = /\b(?:meanwhile|at (?:the|that|this) (?:very |same )*(?:hour|time|moment|instant)|elsewhere|far away|(?:miles|days|leagues) away)\b/i;
-/** A place named after a locative preposition: capitalised words, "of the" allowed inside ("Temple of Concord"). */
-const PLACE = /\b(?:at|in|on the road to|on the road from|near|outside|inside|on)\s+(?:the\s+)?(?!(?:Kalends|Nones|Ides|Saturnalia|Lupercalia|Floralia)\b)(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)/gu;
+/** A place's name: capitalised words, "of the" allowed inside ("Temple of Concord"); a date ("the Ides") is none. */
+const PLACE_NAME = String.raw`(?:the\s+)?(?!(?:Kalends|Nones|Ides|Saturnalia|Lupercalia|Floralia)\b)(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)`;
+/** A place named after a locative preposition. */
+const PLACE = new RegExp(String.raw`\b(?:at|in|on the road to|on the road from|near|outside|inside|on)\s+${PLACE_NAME}`, 'gu');
 /** "X is at Ostia": a present-tense placement, with or without an elsewhere word. */
 const IS_AT = /\b(?:is|are|stands|waits|sits)\s+(?:(?:still|already|now|back|down|up|out|away|home)\s+){0,2}(?:at|in|on)\s+(?:the\s+)?\p{Lu}/u;
 
@@ -38,6 +41,28 @@ export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) 
     if (!sameAsSetting(place, ctx)) return place;
   }
   return null;
+}
+
+/**
+ * Right after a name: "was at the Curia", "himself was in Rome". In a scene told in the past that is
+ * where the person is in the scene's now, as "is at the Curia" is in a present one (held-out corpus
+ * 45, ar02 and ar19: "Cicero was at the Curia." in a scene at his house read as Cicero on stage).
+ */
+const WAS_AT = new RegExp(String.raw`^(?:\s*,?\s*(?:himself|herself|themselves),?)?\s+(?:was|were)\s+(?:(?:still|already|then|now|away|out)\s+){0,2}(?:at|in|on)\s+${PLACE_NAME}`, 'u');
+
+/**
+ * The people a narration sentence says were at a named place that is not the scene's ("Cicero was at
+ * the Curia"), with the place. Read only in a scene told in the past (deeds.ts): in a present one
+ * "was at" is backstory, and "is at" is placeOf's. Only the person named right before the verb: in
+ * "Caesar knew Cicero was at the Curia" Caesar is not placed.
+ */
+export function placedThen(narr: string, mentions: readonly Mention[], ctx: VerifyContext, isPerson: (w: string) => boolean): { id: string; place: string }[] {
+  const out: { id: string; place: string }[] = [];
+  for (const m of mentions) {
+    const place = WAS_AT.exec(narr.slice(m.end))?.[1];
+    if (place && !isPerson(place) && !isPerson(place.split(/\s+/)[0]!) && !sameAsSetting(place, ctx)) out.push({ id: m.id, place });
+  }
+  return out;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
-import { placeOf, privatePlacesAway } from './places.js';
+import { placeOf, placedThen, privatePlacesAway } from './places.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
@@ -136,11 +136,12 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
     const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
     const away = privatePlacesAway(narr, ctx, isPerson);
+    const placed = placedThen(narr, mentions, ctx, isPerson);
     const said = hasQuote ? saidBy(narr, mentions) : null;
     // "…," he says, and pushes the bag across to Servilia': a name after the pronoun's tag is no speaker (held-out corpus 12, p19).
     const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
     const pronoun = tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
-    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}) };
+    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}) };
     // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').
     if (pronoun) {
       const want = pronoun === 'he' ? 'male' : 'female';
