@@ -262,6 +262,22 @@ describe('canon, forbidden facts, outcome and cliffhanger in prose', () => {
     expect(codes(findings('SC24', 'Cato walks out.\n\nIn the morning the quarrel is forgotten. The danger has passed.'))).toEqual(['AUR5036']);
     expect(codes(findings('SC24', 'Cato walks out.\n\n"All is well," Servilia says — and nobody in the room believes it.'))).toEqual([]);
   });
+  it('a closure answered to a question, then a closing line that says the question still waits, keeps it open (held-out corpus 45, ar16)', () => {
+    const asked = 'Cato walks out.\n\n"What was it?" Servilia asks.\n\nCaesar turns his face to the wall. "Nothing," he says. "It was nothing."\n\n';
+    for (const close of [
+      'The lamp gutters out, and Servilia is still waiting for an answer.',
+      'Servilia lies back on the couch, waiting for the truth, and the lamp gutters out.',
+      'She does not believe a word of it. The lamp gutters out.',
+      'The lamp gutters out. Her question hangs in the dark between them.',
+      'The lamp gutters out. The question goes unanswered.',
+    ]) {
+      const f = findings('SC24', asked + close);
+      expect(codes(f), close).toEqual([]);
+      expect(codes(f, 'soft'), close).toEqual(['AUR5036']);
+    }
+    // Closed with nothing after it that keeps it open: hard, as before.
+    for (const close of ['Servilia nods and lies back, and the lamp burns on.', 'The lamp gutters out. Servilia waits for the slave to bring more oil.']) expect(codes(findings('SC24', asked + close)), close).toEqual(['AUR5036']);
+  });
 });
 
 describe('wiring', () => {

