@@ -59,7 +59,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     // Tagged only once a sentence tells something unhedged.
     let sig: FactSignature | undefined;
     for (const s of r.sentences) {
-      if (s.line <= 0 || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
+      if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
       const m = factMatch(s.text, (sig ??= signature(sec.text, r.index)), r.index);
       if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
@@ -114,7 +114,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   // A scene told in the past (tense.ts) shows success in the simple past too.
   const past = r.narration.some((n) => n.past);
   for (const s of r.sentences) {
-    if (s.line <= 0) continue;
+    if (s.line <= 0 || s.imagined) continue;
     const said = successIdiom(s.text, s.kind === 'narration' && past);
     // A handing or a taking undone later in its paragraph shows nothing won (takenBack).
     let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && takenBack(s, r))) || ownedByFailingBeat(s, ctx);

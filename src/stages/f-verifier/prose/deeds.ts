@@ -46,6 +46,8 @@ export interface Narration {
   prev: Narration | null;
   /** The scene's narration is told in the past (tense.ts): a simple past is its now. */
   past?: true;
+  /** Told as imagined (imagined.ts): no deed. */
+  imagined?: true;
   /** The deed, once found (null: none). */
   deed?: Deed | null;
 }
@@ -53,6 +55,7 @@ export interface Narration {
 /** This sentence's deed, as the reading in order found it: a named or carried-over speaker, else a subject's present deed. */
 export function deedOf(n: Narration): Deed | null {
   if (n.deed !== undefined) return n.deed;
+  if (n.imagined) return (n.deed = null);
   let d: Deed | null = null;
   const last = n.said || !n.pronoun ? undefined : lastBefore(n);
   if (n.said) d = { id: n.said.id, how: 'speaks', line: n.line, text: n.text, sure: n.said.sure, elsewhere: n.elsewhere };

@@ -3,6 +3,7 @@ import { textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
+import { imaginedRun } from './imagined.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
@@ -20,6 +21,8 @@ export interface ProseSentence {
   mentions: readonly Mention[];
   /** Narration only: the sentence with what its quotations say blanked ("…"), as Narration.narr; the words said are speech sentences of their own. */
   narr?: string;
+  /** Told as imagined, in a run that "All he has to do is …" opens (imagined.ts): nothing in it is done. */
+  imagined?: true;
 }
 
 export interface Reading {
@@ -148,6 +151,7 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
 function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false): void {
   // A line is a paragraph: it opens outside any quotation (see quotedAlone).
   let open = false;
+  const run = imaginedRun();
   for (const s of sentencesOf(text)) {
     const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
     const q = quotedAlone(singles ? doubled(s, open) : s, open);
@@ -157,8 +161,9 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     // Clefts and agent passives in plain order for reading ("it was Catiline … who held the door": plain-order.ts).
     const narr = plainOrder(q.text.replace(QUOTE, '"…"'));
     const mentions = findMentions(narr, r.index);
-    r.sentences.push({ line, text: s, kind: 'narration', mentions, narr });
-    for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index) });
+    const imagined = run.step(narr) ? ({ imagined: true } as const) : {};
+    r.sentences.push({ line, text: s, kind: 'narration', mentions, narr, ...imagined });
+    for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index), ...imagined });
     const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
     const away = privatePlacesAway(narr, ctx, isPerson);
     const placed = placedThen(narr, mentions, ctx, isPerson);
@@ -166,7 +171,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     // "…," he says, and pushes the bag across to Servilia': a name after the pronoun's tag is no speaker (held-out corpus 12, p19).
     const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
     const pronoun = tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
-    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}) };
+    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}), ...imagined };
     // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').
     if (pronoun) {
       const want = pronoun === 'he' ? 'male' : 'female';

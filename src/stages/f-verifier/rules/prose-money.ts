@@ -30,7 +30,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
     // Told in the past, the scene's simple past pays too, unless its time is long before (tense.ts).
     const pays = PAYS.test(s.narr) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
-    if (!pays || talkedOf(s.narr)) continue;
+    if (!pays || s.imagined || talkedOf(s.narr)) continue;
     for (const sum of withTotal(s.text, sumsOfPayment(r, i))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).

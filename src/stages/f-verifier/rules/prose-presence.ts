@@ -60,7 +60,7 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   const unjudged = (line: number) => (id: string) => !seen.has(`d:${id}`) && !seen.has(`c:${id}`) && matters(r, id, undefined, line);
   for (const n of r.narration) {
     const ask = unjudged(n.line);
-    if (n.elsewhere || !(n.mentions.some((m) => ask(m.id)) || /^\s*(?:he|she)\b/i.test(n.narr))) continue;
+    if (n.elsewhere || n.imagined || !(n.mentions.some((m) => ask(m.id)) || /^\s*(?:he|she)\b/i.test(n.narr))) continue;
     const first = deedOf(n)?.id;
     // Further clauses only for the dead: an absent person's deed in a "while" clause is as often a
     // cutaway or a report as a presence (the offline writer's own drafts against later packets).
