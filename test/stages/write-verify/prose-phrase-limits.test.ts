@@ -17,6 +17,13 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. Everyone in the Forum knows that ${fact}.`))).toEqual(['AUR5046']);
   });
+  it('is soft as the oath of a witness to be bought or found (held-out corpus 47, at13); sworn by the speaker it is hard', () => {
+    for (const frame of ["By the Nones I'll have a man in the Forum swearing that", 'I can find two freedmen to swear that', 'Give me a day and I will bring a witness who will swear that', 'I could buy a dozen men to testify that']) {
+      const f = findings('SC12', `Terentia looks at the doors. "${frame} ${fact}," Crassus says.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC12', `Terentia looks at the doors. "I swear to you that ${fact}," Crassus says.`))).toEqual(['AUR5046']);
+  });
 });
 
 describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');

