@@ -59,7 +59,7 @@ const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?
  * drifted away in twos and threes, and then the porters followed them"): who follows those who
  * leave leaves too.
  */
-const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickle|head|go|sidle|stroll|shuffle|slink)(?:s|ed|ped|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
+const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickl|head|go|sidl|stroll|shuffl|slink)(?:s|es|e|ed|ped|d|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
 /** A word that joins clauses or opens a phrase: no head of a noun phrase ("the torch and his men answer"). */
 const NOT_JOIN = String.raw`(?!(?:and|or|but|then|while|as|when|so|to|of|in|at|on|with|for|from)\b)`;
 /**

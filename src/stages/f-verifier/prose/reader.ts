@@ -152,8 +152,8 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
   // A line is a paragraph: it opens outside any quotation (see quotedAlone).
   let open = false;
   const run = imaginedRun();
+  const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
   for (const s of sentencesOf(text)) {
-    const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
     const q = quotedAlone(singles ? doubled(s, open) : s, open);
     open = q.open;
     q.text = capitalsQuoted(q.text, isPerson);
