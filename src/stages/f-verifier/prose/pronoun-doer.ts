@@ -2,7 +2,7 @@ import type { Gender } from '../../../domain/world.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import { possessiveAfter, type PersonIndex } from './names.js';
-import { PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
+import { AFTER_QUOTATION, PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
 
@@ -117,9 +117,8 @@ export function previousSubject(n: Narration, index: PersonIndex, ctx: VerifyCon
   if (!pr || !prev || prev.line !== n.line) return null;
   const want: Gender = pr[1]!.toLowerCase() === 'he' ? 'male' : 'female';
   for (const m of prev.mentions) {
-    // A name right after a quotation opens its own clause ('"Nothing you want." Caesar sat up.': held-out corpus 42, ao19).
     const before = prev.narr.slice(0, m.start);
-    if (!(SUBJECT_SLOT.test(before) || /["”]\s*$/.test(before)) || /^['’]/.test(prev.narr.slice(m.end))) continue;
+    if (!(SUBJECT_SLOT.test(before) || AFTER_QUOTATION.test(before)) || /^['’]/.test(prev.narr.slice(m.end))) continue;
     if ((likelyGender(m.id, index, ctx) ?? want) === want) return m.id;
   }
   return null;

@@ -8,7 +8,7 @@ import { spanOf } from '../prose/span.js';
 import { deedOf, payerAt, type Narration } from '../prose/deeds.js';
 import { previousSubject } from '../prose/pronoun-doer.js';
 import { clauseHead } from '../prose/compliance.js';
-import { SUBJECT_SLOT } from '../prose/subjects.js';
+import { AFTER_QUOTATION, SUBJECT_SLOT } from '../prose/subjects.js';
 import { OPENER } from '../prose/clause-doers.js';
 import { possessiveAfter } from '../prose/names.js';
 
@@ -64,7 +64,10 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
 function subjectOfPaying(s: Narration, payAt: number): string | null {
   const from = payAt - clauseHead(s.narr, payAt).length;
   // A name in a subject slot or after a subordinator ("watches as Clodius counts out…"), not a possessive ("at Crassus' feet") nor an object.
-  const subject = (m: Narration['mentions'][number]) => (SUBJECT_SLOT.test(s.narr.slice(0, m.start)) || OPENER.test(s.narr.slice(0, m.start))) && !possessiveAfter(s.narr.slice(m.end));
+  const subject = (m: Narration['mentions'][number]) => {
+    const before = s.narr.slice(0, m.start);
+    return (SUBJECT_SLOT.test(before) || AFTER_QUOTATION.test(before) || OPENER.test(before)) && !possessiveAfter(s.narr.slice(m.end));
+  };
   const ids = new Set(s.mentions.filter((m) => m.start >= from && m.end <= payAt && subject(m)).map((m) => m.id));
   return ids.size === 1 ? [...ids][0]! : null;
 }
