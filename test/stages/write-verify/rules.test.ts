@@ -81,6 +81,13 @@ describe('deterministic verifier rules', () => {
     }
   });
 
+  it('reads a closing stage direction in square brackets as the last line of action, and a bracketed Writer\'s note after it as no part of the scene (AUR5060, held-out corpus 53)', () => {
+    const ending = (last: string) => verifySceneOutput(fixture('clean.txt').replace('> CRASSUS: Keep the purse, Cicero. I will come for the interest.', last), ctx()).findings.map((f) => f.code);
+    for (const t of ['[Cicero does not answer.]', '[The lamp gutters. Neither of them reaches to trim it.]', 'Cicero does not answer.\n\n[Note: the purse stays on the table; no payment is made.]']) expect(ending(t), t).toEqual([]);
+    expect(ending('[Cicero bows and goes out into the dark, and behind him the villa settles into its evening quiet]'), 'no end').toEqual(['AUR5060']);
+    expect(ending('Cicero bows and goes out into the dark, and behind him the villa settles into its evening quiet\n\n[Note: the scene ends here.]'), 'note after').toEqual(['AUR5060']);
+  });
+
   it('quotes the span of a dead man speaking by its line in the raw file', () => {
     const raw = fixture('dead_speaks.txt');
     const [f] = verifySceneOutput(raw, ctx()).findings;

@@ -36,7 +36,14 @@ export interface Reading {
   cues: ReadonlyMap<number, string>;
 }
 
-const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\[|\*\*?scene)/i;
+const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\*\*?scene)/i;
+/** A line in square brackets that is the Writer's note or a marker, not the scene: "[Note: …]", "[Scene 2]", "[End of scene]". */
+export const BRACKET_NOTE = /^\s*\[\s*(?:notes?|word count|end|scene|sc\d|author|ooc|continued|cont['’]?d)\b/i;
+/**
+ * A stage direction in square brackets ("[Catiline leans in from the dark of the peristyle, lifts a
+ * cup…]": held-out corpus 53, az14) is action: read as narration without its brackets.
+ */
+export const BRACKETED = /^\s*\[([^\]]*)\]\s*$/;
 const QUOTE = /["“]([^"”]*)["”]/g;
 /**
  * A said-tag right after a name ("Cato says", "Cato quietly murmured"), right before it ("says Cato";
@@ -204,13 +211,13 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   const chain: { last: Narration | null } = { last: null };
   const singles = singleQuoted(lines);
   for (const l of lines) {
-    if (!l.text.trim() || HEADING.test(l.text) || spoken.has(l.line)) continue;
+    if (!l.text.trim() || HEADING.test(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
     if (sp) {
       for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, thoughtsQuoted(l.text).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
+    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;

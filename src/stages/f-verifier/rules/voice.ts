@@ -3,6 +3,7 @@ import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
 import type { AnachronismHit } from '../../../style/lexicon.js';
 import { finding, textLines, type VerifyContext } from '../context.js';
+import { BRACKET_NOTE, BRACKETED } from '../prose/reader.js';
 
 /** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
 const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
@@ -112,10 +113,11 @@ const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
  */
 export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   // A screenplay's closing transition ("CUT TO:", "FADE OUT.") is furniture: the hook is the line before it (held-out corpus 19, f05).
-  const lines = textLines(p).filter((l) => l.text.trim() && !TRANSITION.test(l.text));
+  // So is a Writer's note in square brackets after the scene; a closing stage direction in brackets is its last line of action (held-out corpus 53).
+  const lines = textLines(p).filter((l) => l.text.trim() && !TRANSITION.test(l.text) && !BRACKET_NOTE.test(l.text));
   if (!lines.length) return [];
   const last = lines[lines.length - 1];
-  const t = last.text.trim().replace(/^>\s*/, '');
+  const t = last.text.trim().replace(/^>\s*/, '').replace(BRACKETED, '$1').trim();
   const words = (s: string) => s.split(/\s+/).length;
   const isHeading = /^#/.test(t) || /^\*\*Cast/i.test(t);
   const terminal = /[.!?…—–"'’”)*]$/.test(t);
