@@ -71,6 +71,15 @@ export function finding(
   return f;
 }
 
+/** A line in square brackets that is the Writer's note or a marker, not the scene: "[Note: …]", "[Scene 2]", "[End of scene]". */
+export const BRACKET_NOTE = /^\s*\[\s*(?:notes?|word count|end|scene|sc\d|author|ooc|continued|cont['’]?d)\b/i;
+/**
+ * A stage direction in square brackets ("[Catiline leans in from the dark of the peristyle, lifts a
+ * cup…]": held-out corpus 53, az14) is action: the prose reader reads it as narration without its
+ * brackets, and the hook rule as the scene's last line of action.
+ */
+export const BRACKETED = /^\s*\[([^\]]*)\]\s*$/;
+
 /** Scene text lines with their raw-file line numbers. */
 export function textLines(p: ParsedWriterOutput): { line: number; text: string }[] {
   if (!p.scene_text) return [];

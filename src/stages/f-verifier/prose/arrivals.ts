@@ -60,14 +60,19 @@ const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:last\s
 const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+/** A few days, in words or digits: "four days ago" bounds a journey (DAYS_AGO) and is no distant past (DISTANT). */
+const FEW_DAYS = String.raw`(one|two|three|four|five|six|seven|\d+)\s+days?`;
 /** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
-const DAYS_AGO = /\b(one|two|three|four|five|six|seven|\d+)\s+days?\s+ago\b/i;
+const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+ago\b`, 'i');
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
 const WHO = /^\s*,\s*who\s+/i;
 /** Words that put a stay in the past, or a question: not the night before this scene. */
-const DISTANT = /\b(?:once|(?<!\b(?:hours?|(?:one|two|three|four|five|six|seven|\d+)\s+days?)\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was)\b|\?/i;
+const DISTANT = new RegExp(
+  String.raw`\b(?:once|(?<!\b(?:hours?|${FEW_DAYS})\s+)ago|years?|months?|last (?:year|month|spring|summer|autumn|winter)|used to|as a (?:boy|girl|young man)|in (?:his|her) youth|when (?:he|she) was)\b|\?`,
+  'i',
+);
 /**
  * Words that put a journey in a mind, a condition or someone's mouth, read before it: the words
  * before the name and the journey's own. One after it is about something else ("had come straight

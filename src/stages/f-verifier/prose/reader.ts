@@ -1,5 +1,5 @@
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
-import { textLines, type VerifyContext } from '../context.js';
+import { BRACKET_NOTE, BRACKETED, textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
@@ -37,13 +37,6 @@ export interface Reading {
 }
 
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\*\*?scene)/i;
-/** A line in square brackets that is the Writer's note or a marker, not the scene: "[Note: …]", "[Scene 2]", "[End of scene]". */
-export const BRACKET_NOTE = /^\s*\[\s*(?:notes?|word count|end|scene|sc\d|author|ooc|continued|cont['’]?d)\b/i;
-/**
- * A stage direction in square brackets ("[Catiline leans in from the dark of the peristyle, lifts a
- * cup…]": held-out corpus 53, az14) is action: read as narration without its brackets.
- */
-export const BRACKETED = /^\s*\[([^\]]*)\]\s*$/;
 const QUOTE = /["“]([^"”]*)["”]/g;
 /**
  * A said-tag right after a name ("Cato says", "Cato quietly murmured"), right before it ("says Cato";

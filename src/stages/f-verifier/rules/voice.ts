@@ -2,8 +2,7 @@ import type { Claim, Finding, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
 import type { AnachronismHit } from '../../../style/lexicon.js';
-import { finding, textLines, type VerifyContext } from '../context.js';
-import { BRACKET_NOTE, BRACKETED } from '../prose/reader.js';
+import { BRACKET_NOTE, BRACKETED, finding, textLines, type VerifyContext } from '../context.js';
 
 /** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
 const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
