@@ -40,11 +40,16 @@ const tagged = (t: string | string[] | undefined, tag: string) => (Array.isArray
  * aa14: "Catiline rose from the end of the back bench … and laughed out loud" was no deed).
  */
 export const PAST_READ_AS_NOUN = /^(?:rose|bent)$/i;
+/**
+ * Irregular pasts compromise's lexicon leaves untagged, which the count of a narration's tenses
+ * passed over ("Terentia drew her shawl tighter"; the tagger in context reads them as verbs).
+ */
+const UNLISTED_PAST = /^(?:drew|woke|shone|sought|understood|clung|left|lost|bound|wound|bit|built)$/;
 
 /** The tense a verb's form reads as right after a subject, or null (an ambiguous or unknown word). */
 export function formTense(word: string): Tense | null {
   const w = word.toLowerCase();
-  if (PAST_AUX.test(w) || PAST_READ_AS_NOUN.test(w)) return 'past';
+  if (PAST_AUX.test(w) || PAST_READ_AS_NOUN.test(w) || UNLISTED_PAST.test(w)) return 'past';
   if (PRESENT_AUX.test(w)) return 'present';
   if (NOT_VERB.test(w)) return null;
   const t = lexTag(w);
