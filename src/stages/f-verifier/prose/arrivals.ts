@@ -47,8 +47,20 @@ const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|ha
  * is still on his bare feet": held-out corpus 38, ak16); without it, it is backstory there.
  */
 const STRAIGHT_HAD = /^\s+had\s+(?:just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\s+(?:straight|directly)\b/i;
-/** A night or the last few nights spent at a place ("had spent the last three nights in the camp at Faesulae": held-out corpus 34, ag16). */
-const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night)|last\s+night)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+/**
+ * A night or the last few nights spent at a place ("had spent the last three nights in the camp at
+ * Faesulae": held-out corpus 34, ag16), or the day or part of it ("has spent the whole afternoon on the
+ * quays at Ostia": held-out corpus 52, ay16): bounded by the days since the person's last scene.
+ */
+const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+/**
+ * In a scene told in the present, someone who "was (still) in" or "at" a place earlier the same day
+ * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":
+ * held-out corpus 50, aw16): read only with a time of this day in the clause (SAME_DAY), so the journey
+ * had no day at all.
+ */
+const WAS_AT = /^\s+(?:was|were)\s+(?:still\s+|already\s+)?(?:in|at|on|aboard)\b([^,;:.!?—–()]*)/i;
+const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /**
  * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its
  * "this morning" (held-out corpus 12, p16).
@@ -157,6 +169,8 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
   const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
+  const at = past ? null : WAS_AT.exec(after);
+  if (at && !denied(at) && SAME_DAY.test(`${clause} ${at[0]}`)) return { words: at[1]!, within: 0, told: at[0] };
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;
   const when = `${clause} ${p?.[0] ?? ''}`;
