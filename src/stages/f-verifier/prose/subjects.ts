@@ -38,9 +38,9 @@ const FUTURE = /(?<!\b(?:for|until|till|before|by|from)\s+(?:the\s+day\s+after\s
 /** After "is/are", what makes it being on stage rather than a state ("is there", "is leaning"). */
 const PRESENT_HERE = /^\s*(?:(?:already|still|now|back|down|up|out|off|away|home)\s+){0,2}(?:there|here|at|in|on|among|beside|by|inside|outside|behind|before|standing|sitting|waiting|leaning|watching|\w+ing)\b/i;
 /** States, not deeds: "Caesar lives here" says where he lives, not that he is in the room. */
-export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|remains\s+dead)$/i;
+export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|matters|seems|resembles|needs|wants|remains\s+dead)$/i;
 /** The same states told in the past, and dying: no deed on stage in a past narrative either. */
-const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled|gone)$/i;
+const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled|needed|wanted|gone)$/i;
 const DIED = /^(?:died|perished|expired)$/i;
 /**
  * Pasts spelt like a present without its -s ("lay" of lying, "set", "read", "put"): compromise may tag
