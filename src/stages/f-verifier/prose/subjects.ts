@@ -52,7 +52,7 @@ const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
-const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|at the (?:back|far end) of the house|in the (?:back|inner|private) rooms|in the (?:women['’]s|servants['’]|slaves['’]) quarters|in the kitchens?(?!\s+(?:door|doorway|passage|steps|yard))|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
 /**
  * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
  * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
