@@ -39,7 +39,7 @@ function intoOthersClothes(obj: string, before: string): boolean {
   return m[1]!.toLowerCase() !== { he: 'his', she: 'her', they: 'their' }[p[1]!.toLowerCase() as 'he' | 'she' | 'they'];
 }
 /** Taking what is handed: counts with a concrete object ("takes it", "accepts the purse"). */
-const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
+const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'close over', 'close around', 'close round', 'close upon', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
 /** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
 const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
 /**
@@ -373,12 +373,33 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   const reported = (u: VerbUse) => REPORTED_CLAUSE.test(read.slice(0, u.at));
   if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u))) return [];
   const out: ComplianceUse[] = [];
-  for (const u of uses) {
+  for (const use of uses) {
+    const u = gripped(use);
     if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
     const k = kindOf(u, read, kind);
     if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj });
   }
   return out;
+}
+
+/**
+ * A named person's hand closing on a thing takes it: "Cato's hand closes on them", "Cato closes his
+ * fingers over the tablets" (held-out corpus 49, av17). compromise reads the verb as "close" alone, so
+ * RECEIVE's "close on" is read here, only where a named person's hand does the closing: "the market
+ * closes on the Kalends" grips nothing, and "his hand closes on the tablet and draws it back" is as often
+ * the holder keeping his own (held-out corpora 4, 29 and 47).
+ */
+const HAND_BEFORE = /\p{Lu}[\p{L}'’-]*['’]s?\s+(?:hand|hands|fingers|fist|grip)\s+$/u;
+const NAME_BEFORE = /\b(?!(?:He|She|They|It|I|We|You)\s)\p{Lu}[\p{L}'’-]*\s+$/u;
+const GRIP = /^\s*((?:his|her|their|my|your)\s+(?:hand|hands|fingers|fist)\s+)?(on|over|around|round|upon)\b/i;
+/** What a hand closes on that may be the thing handed: a thing just named ("them") or a thing that is passed, not a table's edge or a hilt. */
+const GRIPPED_THING = /^\s*(?:(?:it|them|these|those)\b|(?:the|his|her|their|a|an|both)\s+(?:[\p{L}'’-]+\s+){0,2}?(?:tablets?|letters?|scrolls?|purse|bag|pouch|ring|seal|coins?|gold|silver|denarii|keys?|receipts?|papers?|packet|bundle)\b)/iu;
+function gripped(u: VerbUse): VerbUse {
+  if (u.inf !== 'close') return u;
+  const m = GRIP.exec(u.obj);
+  if (!m || !(m[1] ? NAME_BEFORE.test(u.before) : HAND_BEFORE.test(u.before))) return u;
+  const obj = u.obj.slice(m[0].length);
+  return GRIPPED_THING.test(obj) ? { ...u, inf: `close ${m[2]!.toLowerCase()}`, obj } : u;
 }
 
 /** Which way of coming off a live verb use shows, if any. */
