@@ -3,6 +3,7 @@ import { toInfinitive, TransformMemo } from './word-transforms.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { LONG_PAST } from './tense.js';
+import { ABSTRACT, concreteObject } from './object-phrase.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -90,13 +91,6 @@ const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|
 const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
 
 /**
- * Objects that are gestures, abstractions, ways and means of going, or someone's body, not the thing
- * the attempt is about ("gives the signal", "takes a breath", "takes the coast road", "takes her face in his hands"),
- * and a seat taken is sitting down ("took a stool at the foot of the table": held-out corpus 32, ae19);
- * knowledge, news and the truth are told, not handed ("You have given me the knowledge…": corpus 43, ap16).
- */
-const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion|knowledge|news|truth)$/i;
-/**
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
  * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
  * takes the tablets out": held-out corpus 13, n12): household business, a withdrawal or a showing,
@@ -177,22 +171,6 @@ const RELEASED_HOLD = new RegExp(String.raw`^\s*${A_HOLD}`, 'i');
 const PLACED = /\b(?:put|puts|putting|set|sets|setting|lay|lays|laid|laying|place[sd]?|placing|lower(?:s|ed)?|drop(?:s|ped)?|push(?:es|ed)?)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu;
 /** A verb and its object before "shut" or "slammed": the result of that verb ("folded the tablets shut"), not a refusal. */
 const RESULT_OF = /^\S+\s+(?:the|his|her|their|its|my|your|our|a|an)\s+(?:[\p{L}'’-]+\s+){1,2}$/u;
-const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
-/**
- * Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). A relative
- * pronoun starts a clause about the head, not the head itself ("a last look that would strip the
- * gilt" → look), and so does a subject pronoun with no relative before it ("the speech he gave in
- * the Subura" → speech), or a word of degree ("a nod so slight it might be the lamplight" → nod:
- * held-out corpus 11, q19 and q04). A preposition of place or a second determiner starts another
- * phrase ("the bench nearest the little offering table" → bench: held-out corpus 47, at12).
- */
-const NP_END = /^(?:anyway|anyhow|again|now|then|instead|regardless|nonetheless|nevertheless|to|into|onto|from|with|for|of|in|on|at|across|over|and|but|toward|towards|back|away|aside|up|down|out|off|without|under|behind|before|round|around|past|along|through|by|via|nearest|closest|beside|opposite|beneath|below|above|within|between|among|against|upon|beyond|the|a|an|that|which|who|whom|whose|he|she|they|we|I|you|it|so|such|too|as|than)$/i;
-/**
- * A comma before a determiner, a relative pronoun or a name ends the object phrase: what follows is
- * an apposition, a clause about it or the one spoken to ("the signal, a fist raised" → signal, "a
- * hope, Terentia" → hope), while a comma between modifiers stays inside it ("a short, dry laugh" → laugh).
- */
-const APPOSITION = /,\s*(?=(?:[Aa]n?|[Oo]ne|[Tt]wo|[Bb]oth|[Ee]ach|[Tt]he|[Hh]is|[Hh]er|[Tt]heir|[Ii]ts|[Mm]y|[Yy]our|[Oo]ur|[Tt]his|[Tt]hat|[Tt]hese|[Tt]hose|[Ww]hich|[Ww]ho|[Ww]hom|[Ww]hose)\b|\p{Lu})/u;
 /**
  * A sentence that opens on a bare verb, after nothing but adverbs ("Then give them to me", "Now,
  * hand it over"), asks; compromise reads such a verb after an adverb or a speaker's cue as a
@@ -301,36 +279,6 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     out.push({ inf: (v.verb.infinitive ?? text).toLowerCase(), at, before, after: end >= 0 ? tail.slice(0, end) : tail, obj: objEnd >= 0 ? tail.slice(0, objEnd) : tail });
   }
   return out;
-}
-
-function concreteObject(after: string, earlier = ''): boolean {
-  // "gave her nothing", "letting go of nothing": a transfer of nothing is a refusal.
-  if (/\b(?:nothing|none|no)\b/i.test(after)) return false;
-  // Handing a thing back returns it: the attempt did not take.
-  if (/\bback\b/i.test(after)) return false;
-  const m = after.match(CONCRETE);
-  if (!m) return false;
-  // "It is the signal, and he gives it" (held-out corpus 7, u05): "it" is the last thing named before the verb.
-  // Its phrase is read only up to where it ends, and without a tagger any word of it may be the head ("the way he has").
-  if (m[1] === 'it') return !wordsOf(lastPhraseBefore(earlier)).some((w) => ABSTRACT.test(w));
-  if (m[1]) return true;
-  const head = headOf(m[2] ?? '');
-  return head.length > 0 && !ABSTRACT.test(head);
-}
-
-/** A noun phrase's words after its determiner, up to where it ends ("short, dry laugh at him" → short, dry, laugh). */
-function wordsOf(phrase: string): string[] {
-  const words = phrase.split(APPOSITION)[0].replace(/,/g, ' ').trim().split(/\s+/);
-  const stop = words.findIndex((w) => NP_END.test(w));
-  return stop < 0 ? words : words.slice(0, stop);
-}
-
-/** A noun phrase's head: its last word ("short, dry laugh at" → "laugh"). */
-const headOf = (phrase: string): string => wordsOf(phrase).pop() ?? '';
-
-/** The words after the determiner of the last noun phrase in `text` ("the signal, and he "), or "". */
-function lastPhraseBefore(text: string): string {
-  return [...text.matchAll(/\b(?:the|his|her|their|my|your|our|a|an|this|that)\s+((?:[\p{L}'’-]+[,\s]*){1,3})/giu)].at(-1)?.[1] ?? '';
 }
 
 /** A verb that shows an attempt coming off: which of the lexicon's kinds it is, and its clause before it (its subject). */
