@@ -97,10 +97,15 @@ const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|p
  */
 function takenBack(s: ProseSentence, r: Reading): boolean {
   const i = r.sentences.indexOf(s);
+  // A fragment with no subject right after a taking back says it again ("Then Caesar takes it back. Just takes it.": held-out corpus 54, ba12).
+  const prev = r.sentences[i - 1];
+  if (prev && prev.line === s.line && prev.kind === 'narration' && TAKEN_BACK.test(prev.narr ?? prev.text) && ECHO.test(s.narr ?? s.text)) return true;
   // Its paragraph and the next one ("Cato takes it. … ¶ Then Caesar takes it back.": held-out corpus 35, ah12).
   const next = r.sentences.find((t, j) => j > i && t.line > s.line)?.line;
   return r.sentences.some((t, j) => j >= i && (t.line === s.line || t.line === next) && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
 }
+/** A sentence with no subject that opens on a verb of taking, after an adverb at most: "Just takes it.", "Simply takes them." */
+const ECHO = /^\s*(?:(?:just|simply|only|and|then|calmly|quietly|slowly)\s+)?(?:takes?|took|snatch(?:es|ed)?|pulls?|pulled|plucks?|plucked)\b/i;
 
 /**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
