@@ -2,7 +2,7 @@ import type { Gender } from '../../../domain/world.js';
 import type { VerifyContext } from '../context.js';
 import type { Narration } from './deeds.js';
 import { possessiveAfter, type PersonIndex } from './names.js';
-import { AFTER_QUOTATION, PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
+import { AFTER_QUOTATION, OPENING_ADVERB, PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
 
@@ -104,6 +104,9 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
   return s && !s.offstage ? s : null;
 }
 
+/** A sentence-opening "he" or "she", after a conjunction or an opening adverb at most. */
+const OPENING_PRONOUN = new RegExp(String.raw`^\s*(?:(?:then|and|but|so|now|${OPENING_ADVERB}),?\s+)?(he|she)\b`, 'iu');
+
 /**
  * The person a sentence-opening "he" or "she" most likely means: the subject of the sentence before
  * (held-out corpus 14, m19: "But Clodius had not come … to be owned, and he knew it, and so did
@@ -113,7 +116,7 @@ export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext
  * not open on the pronoun, or the sentence before has no such name.
  */
 export function previousSubject(n: Narration, index: PersonIndex, ctx: VerifyContext): string | null {
-  const pr = /^\s*(?:(?:then|and|but|so|now|instead|finally|still|again|soon|at (?:last|once|length)|(?!only\b|early\b)\p{L}+ly),?\s+)?(he|she)\b/iu.exec(n.narr);
+  const pr = OPENING_PRONOUN.exec(n.narr);
   const prev = n.prev;
   if (!pr || !prev || prev.line !== n.line) return null;
   const want: Gender = pr[1]!.toLowerCase() === 'he' ? 'male' : 'female';
