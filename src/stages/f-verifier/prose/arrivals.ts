@@ -4,6 +4,7 @@ import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
 import { numberIn } from './parse.js';
 import { FRAME } from './clause-doers.js';
+import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
 
 /**
@@ -143,7 +144,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
     for (const m of [...n.mentions, ...pronounsIn(n, r, ctx)]) {
       // A word of distance in time in the journey's clause: "…, and looks about her as if the city were a
       // place she had once read about" is another clause's (held-out corpus 22, c16).
-      if (DISTANT.test(clauseAt(n.narr, Math.max(0, m.end - 1)).text)) continue;
+      if (DISTANT.test(formerly(clauseAt(n.narr, Math.max(0, m.end - 1)).text))) continue;
       const c = pk.cast.find((x) => x.id === m.id);
       const j = c ? journey(n.narr, m.end, n.past === true) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;

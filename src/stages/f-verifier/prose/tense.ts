@@ -120,7 +120,8 @@ const ONCE_NOW = /\b(?:(?:all )?at once|for once|more than once|once (?:more|aga
 /** A word right before "once": a simple past that is no auxiliary makes it one time ("knocked once"). */
 const WORD_ONCE = /\b([a-z]+)\s+once\b/gi;
 
-function formerly(clause: string): string {
+/** The clause with each "once" that means one time or at once blanked (ONCE_NOW, WORD_ONCE): what is left of it says formerly. */
+export function formerly(clause: string): string {
   return clause.replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? w : all));
 }
 
