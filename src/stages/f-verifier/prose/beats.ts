@@ -104,6 +104,22 @@ function takenBack(s: ProseSentence, r: Reading): boolean {
   const next = r.sentences.find((t, j) => j > i && t.line > s.line)?.line;
   return r.sentences.some((t, j) => j >= i && (t.line === s.line || t.line === next) && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
 }
+/**
+ * A thing handed shown, a little later, to hold nothing: "The wax is smooth. Both leaves. Not a letter on
+ * them." after "Terentia takes it." (held-out corpus 47, at12): what was taken carried nothing of the prize.
+ */
+const SHOWN_EMPTY = /\b(?:(?:is|are|was|were)\s+(?:quite\s+|entirely\s+|completely\s+|still\s+)?blank|blank\s+(?:tablets?|leaves|pages?|wax|letters?|sheets?)|not a (?:letter|word|mark|scratch|line) on (?:it|them)|nothing (?:written )?on (?:it|them)|the wax (?:is|was) (?:smooth|clean|bare|unmarked))\b/i;
+/** How many paragraphs (a line of speech is one) after a handing may show what was handed to be empty. */
+const EMPTY_WITHIN = 6;
+
+/** Whether a handing or taking in `s` is undone: taken back (takenBack), or what it passed shown empty soon after. */
+function undone(s: ProseSentence, r: Reading): boolean {
+  if (takenBack(s, r)) return true;
+  const i = r.sentences.indexOf(s);
+  const lines = [...new Set(r.sentences.slice(i).map((t) => t.line))].slice(0, EMPTY_WITHIN + 1);
+  return r.sentences.some((t, j) => j > i && lines.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text));
+}
+
 /** A sentence with no subject that opens on a verb of taking, after an adverb at most: "Just takes it.", "Simply takes them." */
 const ECHO = /^\s*(?:(?:just|simply|only|and|then|calmly|quietly|slowly)\s+)?(?:takes?|took|snatch(?:es|ed)?|pulls?|pulled|plucks?|plucked)\b/i;
 
@@ -121,8 +137,8 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   for (const s of r.sentences) {
     if (s.line <= 0 || s.imagined) continue;
     const said = successIdiom(s.text, s.kind === 'narration' && past);
-    // A handing or a taking undone later in its paragraph shows nothing won (takenBack).
-    let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && takenBack(s, r))) || ownedByFailingBeat(s, ctx);
+    // A handing or a taking undone later (taken back, or what it passed shown empty) shows nothing won.
+    let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && undone(s, r))) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
     let uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
@@ -136,7 +152,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
       uses = complianceUses(s.narr ?? s.text, s.kind);
     }
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
-    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && takenBack(s, r)));
+    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && undone(s, r)));
     if (!idiom && !use) continue;
     const verb = use?.verb ?? null;
     const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };
