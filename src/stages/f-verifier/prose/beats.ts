@@ -105,19 +105,35 @@ function takenBack(s: ProseSentence, r: Reading): boolean {
   return r.sentences.some((t, j) => j >= i && (t.line === s.line || t.line === next) && t.kind === 'narration' && TAKEN_BACK.test(t.narr ?? t.text));
 }
 /**
- * A thing handed shown, a little later, to hold nothing: "The wax is smooth. Both leaves. Not a letter on
- * them." after "Terentia takes it." (held-out corpus 47, at12): what was taken carried nothing of the prize.
+ * A thing handed shown to hold nothing: "The wax is smooth. Both leaves. Not a letter on them." after
+ * "Terentia takes it." (held-out corpus 47, at12), or a tablet pushed back "as blank as when it came"
+ * before a servant gathers it up (held-out corpus 58, be04): what was taken carried nothing of the prize.
  */
-const SHOWN_EMPTY = /\b(?:(?:is|are|was|were)\s+(?:quite\s+|entirely\s+|completely\s+|still\s+)?blank|blank\s+(?:tablets?|leaves|pages?|wax|letters?|sheets?)|not a (?:letter|word|mark|scratch|line) on (?:it|them)|nothing (?:written )?on (?:it|them)|the wax (?:is|was) (?:smooth|clean|bare|unmarked))\b/i;
-/** How many paragraphs (a line of speech is one) after a handing may show what was handed to be empty. */
+const SHOWN_EMPTY = /\b(?:(?:is|are|was|were)\s+(?:quite\s+|entirely\s+|completely\s+|still\s+|as\s+)?blank|as (?:blank|clean|empty|smooth) as\b|blank\s+(?:tablets?|leaves|pages?|wax|letters?|sheets?)|not a (?:letter|word|mark|scratch|line) on (?:it|them)|nothing (?:written )?on (?:it|them)|the wax (?:is|was) (?:smooth|clean|bare|unmarked))\b/i;
+/** Writing on a thing: a blank tablet written on before it is handed is blank no more. */
+const WRITTEN = /\b(?:writes?|wrote|written|writing|scratch(?:es|ed)?|inscribes?|inscribed|pens|penned)\b/i;
+/** How many paragraphs (a line of speech is one) after a handing may show what was handed to be empty, and before it. */
 const EMPTY_WITHIN = 6;
+const EMPTY_BEFORE = 3;
 
-/** Whether a handing or taking in `s` is undone: taken back (takenBack), or what it passed shown empty soon after. */
+/**
+ * Whether a handing or taking in `s` is undone: taken back (takenBack), or what it passed shown empty
+ * soon after, or soon before with no writing between.
+ */
 function undone(s: ProseSentence, r: Reading): boolean {
   if (takenBack(s, r)) return true;
   const i = r.sentences.indexOf(s);
-  const lines = [...new Set(r.sentences.slice(i).map((t) => t.line))].slice(0, EMPTY_WITHIN + 1);
-  return r.sentences.some((t, j) => j > i && lines.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text));
+  const after = [...new Set(r.sentences.slice(i).map((t) => t.line))].slice(0, EMPTY_WITHIN + 1);
+  if (r.sentences.some((t, j) => j > i && after.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text))) return true;
+  const before = [...new Set(r.sentences.slice(0, i + 1).map((t) => t.line))].slice(-(EMPTY_BEFORE + 1));
+  for (let j = i - 1; j >= 0 && before.includes(r.sentences[j]!.line); j--) {
+    const t = r.sentences[j]!;
+    const text = t.narr ?? t.text;
+    if (SHOWN_EMPTY.test(text)) return true;
+    // Writing told, not said or denied ("You have written nothing," she says).
+    if (t.kind === 'narration' && WRITTEN.test(text) && !/\b(?:not|nothing|never|no)\b/i.test(text)) return false;
+  }
+  return false;
 }
 
 /** A sentence with no subject that opens on a verb of taking, after an adverb at most: "Just takes it.", "Simply takes them." */
