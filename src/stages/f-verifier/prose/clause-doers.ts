@@ -17,7 +17,7 @@ import { clauseAt } from './clauses.js';
  */
 
 /** Subordinating words after which a name starts its own clause (when/while are subject slots already). */
-export const OPENER = /\b(?:as|after|before|because|although|though|until|till|once|since)\s+$/i;
+export const OPENER = /\b(?:as|after|before|because|although|though|until|till|once|since|where)\s+$/i;
 /** A relative clause on a name: "Catiline, who leans in". */
 const RELATIVE = /^\s*,\s*who\s+/i;
 /**
