@@ -21,7 +21,8 @@ export interface BeatSuccess {
  * Hearsay, denial and conditions around a told secret: it is not told as fact; nor is a telling broken off
  * before its last word ("…whose crews are paid by...": held-out corpus 61, bh14).
  */
-const HEDGED = /\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?|\b(?:by|to|from|of|the|a|is|was|are|were)\s*(?:\.\.\.|…)["”]?\s*$/i;
+const BROKEN_OFF = String.raw`\b(?:by|to|from|of|the|a|is|was|are|were)\s*(?:\.\.\.|…)["”]?\s*$`;
+const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?|${BROKEN_OFF}`, 'i');
 /**
  * Narration that reports a telling ("he tells her everything: …"), or someone holding what a colon
  * then spells out ("closes her hand round it and has it: every name, every sum…"); "names" is read
@@ -94,12 +95,11 @@ const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
 const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|pulling|plucks?|plucked)\s+(?:it|them|the\s+[\p{L}-]+)\s+back\b/iu;
 
 /**
- * Whether a handing or taking in `s` is undone in it, later in its paragraph or in the next: the
+ * Whether a handing or taking in `s` (the reading's sentence `i`) is undone in it, later in its paragraph or in the next: the
  * thing taken back (held-out corpus 33, af12: "Cato takes it. … before Caesar … takes them back out
  * of his hand").
  */
-function takenBack(s: ProseSentence, r: Reading): boolean {
-  const i = r.sentences.indexOf(s);
+function takenBack(s: ProseSentence, i: number, r: Reading): boolean {
   // A fragment with no subject right after a taking back says it again ("Then Caesar takes it back. Just takes it.": held-out corpus 54, ba12).
   const prev = r.sentences[i - 1];
   if (prev && prev.line === s.line && prev.kind === 'narration' && TAKEN_BACK.test(prev.narr ?? prev.text) && ECHO.test(s.narr ?? s.text)) return true;
@@ -124,8 +124,8 @@ const EMPTY_BEFORE = 3;
  * soon after, or soon before with no writing between.
  */
 function undone(s: ProseSentence, r: Reading): boolean {
-  if (takenBack(s, r)) return true;
   const i = r.sentences.indexOf(s);
+  if (takenBack(s, i, r)) return true;
   const after = [...new Set(r.sentences.slice(i).map((t) => t.line))].slice(0, EMPTY_WITHIN + 1);
   if (r.sentences.some((t, j) => j > i && after.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text))) return true;
   const before = [...new Set(r.sentences.slice(0, i + 1).map((t) => t.line))].slice(-(EMPTY_BEFORE + 1));
