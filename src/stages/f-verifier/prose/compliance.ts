@@ -154,9 +154,11 @@ const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
  * go, as someone knows it ("they know how the consul learns it: … Terentia, who passes it on to her
  * husband"): a habit told, not a deed. Only before the verb: after it, "as though" or "if" says how
  * or on what terms a thing was done, not that it was not (held-out corpus 10, r17: "Cato took the
- * tablets, … and held them against his chest as though they were a wound").
+ * tablets, … and held them against his chest as though they were a wound"). "once" is not among them:
+ * complianceUses reads it for the whole sentence, and only where it means formerly (tense.ts formerly),
+ * so "Once more Caesar hands the tablet to Cato" is a deed now.
  */
-const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|once|used to|before|(?:know|knows|knew) how)\b/i;
+const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|used to|before|(?:know|knows|knew) how)\b/i;
 /**
  * A clause told in the future or a mood, with a relative clause opened after it: what the relative
  * clause's verb says describes someone in that future ("by tomorrow night he will be in the Subura,

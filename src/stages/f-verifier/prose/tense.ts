@@ -92,8 +92,12 @@ export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions
   return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
 }
 
-/** Words that put a deed's time long past, in a scene told in either tense ("ago", "last winter", "the night before"). */
-export const LONG_PAST = /\b(?:ago|last (?:year|month|time|spring|summer|autumn|winter)|the (?:night|day|evening|morning|year|month|winter|summer|spring|autumn) before)\b/i;
+/**
+ * Words that put a deed's time long past, in a scene told in either tense ("ago", "last winter", "the
+ * night before", "the last time they met"). "for the last time" and "one last time" are the final time,
+ * now ("For the last time, Caesar hands the tablet to Cato").
+ */
+export const LONG_PAST = /\b(?:ago|last (?:year|month|spring|summer|autumn|winter)|(?<!\b(?:for the|one)\s+)last time|the (?:night|day|evening|morning|year|month|winter|summer|spring|autumn) before)\b/i;
 /**
  * A habit, in a scene told in either tense: what someone does every day or in great number, not here
  * and now ("Servilia writes a great many letters": held-out corpus 7, u18; "Cato walks the Forum
