@@ -95,11 +95,13 @@ export function leastDenarii(sum: Sum): number {
   return cur ? (sum.denarii / cur.rate) * cur.least : sum.denarii;
 }
 
+/** What money is carried in: one list for a box set down (MONEY_SET_DOWN) and a payment's bag (prose-money.ts). */
+export const MONEY_CONTAINER = String.raw`(?:strongbox(?:es)?|chests?|box(?:es)?|purses?|bags?|sacks?|coffers?|caskets?|bundles?|pouch(?:es)?)`;
 /**
  * A box, chest or bag of money set down before someone ("Murena sets a strongbox on the table between
  * them and opens it: a hundred thousand denarii in sealed bags": held-out corpus 50, aw19).
  */
-const MONEY_SET_DOWN = String.raw`(?:sets?|puts?|places?|plants?|thumps?|heaves?)\s+(?:down\s+)?(?:(?:on|upon|before|between|beside|at|in front of)\s+(?:[\w'’-]+\s+){1,5}?)?(?:a|an|the|his|her|their|two|three|four|five|six)\s+(?:[\w-]+\s+){0,2}(?:strongbox(?:es)?|chests?|box(?:es)?|purses?|bags?|sacks?|coffers?|caskets?)`;
+const MONEY_SET_DOWN = String.raw`(?:sets?|puts?|places?|plants?|thumps?|heaves?)\s+(?:down\s+)?(?:(?:on|upon|before|between|beside|at|in front of)\s+(?:[\w'’-]+\s+){1,5}?)?(?:a|an|the|his|her|their|two|three|four|five|six)\s+(?:[\w-]+\s+){0,2}${MONEY_CONTAINER}`;
 /** Payment verbs: money leaving someone's hands now, in the scene, or just now ("has laid out", held-out corpus 9, s19). */
 export const PAYS = new RegExp(
   String.raw`\b(?:pays?|paid|counts?(?:\s+out)?|counted|press(?:es|ed)?|hand(?:s|ed)?(?:\s+over)?|gives?|given|spends?|spent|spills?|pour(?:s|ed)?\s+out|(?:lays?|laid)\s+out|sends?|disburses?|settles?|empties|tip(?:s|ped)|flings?|throws?|push(?:es)?|slides?|passes|drops?|scatter(?:s|ed)?|showers?|toss(?:es|ed)?|buys?|bribes?|${MONEY_SET_DOWN})\b`,

@@ -1,7 +1,7 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { leastDenarii, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
+import { leastDenarii, MONEY_CONTAINER, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
 import { backstory } from '../prose/tense.js';
 import { sentencesOf } from '../prose/parse.js';
 import { spanOf } from '../prose/span.js';
@@ -104,7 +104,7 @@ function withTotal(text: string, sums: Sum[]): (Sum & { least?: number })[] {
 }
 
 /** What a payment hands over when its sum is not in its own sentence: a bag, a purse, coin, or "it". */
-const HANDED_THING = /\b(?:the|a|an|his|her|their|this|that)\s+(?:[\p{L}-]+\s+)?(?:bags?|purses?|chest|box|sacks?|coffer|strongbox|bundle|pouch|casket|money|silver|gold|coins?)\b|\b(?:it|them)\b/iu;
+const HANDED_THING = new RegExp(String.raw`\b(?:the|a|an|his|her|their|this|that)\s+(?:[\p{L}-]+\s+)?(?:${MONEY_CONTAINER}|money|silver|gold|coins?)\b|\b(?:it|them)\b`, 'iu');
 
 /**
  * The sums a paying narration sentence hands over: those named in it, else, when it hands over a bag,
