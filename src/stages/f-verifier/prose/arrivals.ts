@@ -6,6 +6,7 @@ import { numberIn } from './parse.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
+import { WAS_THERE } from './places.js';
 
 /**
  * A cast member the narration says has just come from, or spent the night at, a place they could
@@ -62,7 +63,7 @@ const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:who
  * had no day at all, or a few days or nights ago ("Two nights ago Cato was standing among Manlius' tents at
  * Faesulae": held-out corpus 59, bf16), which bound it to those days.
  */
-const WAS_AT = /^\s+(?:was|were)\s+(?:still\s+|already\s+)?(?:(?:standing|sitting|waiting|sleeping|camped|encamped)\s+)?(?:in|at|on|aboard|among)\b([^,;:.!?—–()]*)/i;
+const WAS_AT = new RegExp(String.raw`^\s+${WAS_THERE}\b([^,;:.!?—–()]*)`, 'i');
 const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /**
  * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its

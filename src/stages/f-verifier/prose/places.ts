@@ -44,11 +44,17 @@ export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) 
 }
 
 /**
+ * "was at", "were still in", "was standing among": being somewhere, told in the past. One phrase for a
+ * past narrative's placing (WAS_AT here) and a present scene's earlier whereabouts (arrivals.ts).
+ */
+export const WAS_THERE = String.raw`(?:was|were)\s+(?:(?:still|already|then|now|away|out)\s+){0,2}(?:(?:standing|sitting|waiting|sleeping|camped|encamped)\s+)?(?:at|in|on|aboard|among)`;
+
+/**
  * Right after a name: "was at the Curia", "himself was in Rome". In a scene told in the past that is
  * where the person is in the scene's now, as "is at the Curia" is in a present one (held-out corpus
  * 45, ar02 and ar19: "Cicero was at the Curia." in a scene at his house read as Cicero on stage).
  */
-const WAS_AT = new RegExp(String.raw`^(?:\s*,?\s*(?:himself|herself|themselves),?)?\s+(?:was|were)\s+(?:(?:still|already|then|now|away|out)\s+){0,2}(?:at|in|on)\s+${PLACE_NAME}`, 'u');
+const WAS_AT = new RegExp(String.raw`^(?:\s*,?\s*(?:himself|herself|themselves),?)?\s+${WAS_THERE}\s+${PLACE_NAME}`, 'u');
 
 /**
  * The people a narration sentence says were at a named place that is not the scene's ("Cicero was at
