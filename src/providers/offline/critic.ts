@@ -3,7 +3,7 @@ import type { ResolvedDelta } from '../../domain/delta.js';
 import type { SceneEvent } from '../../domain/scene.js';
 import type { CriticPayload, CriticVerdict } from '../../stages/e-writer/types.js';
 import { describeDelta } from '../../stages/e-writer/prompt.js';
-import { HOOK_MAX_WORDS } from '../../stages/f-verifier/rules/voice.js';
+import { HOOK_MAX_WORDS } from '../../domain/hook.js';
 import { sameDelta } from '../../stages/f-verifier/rules/deltas.js';
 import type { OfflineRealizer } from './index.js';
 

@@ -4,6 +4,7 @@ import { readableDeltas } from './deltas.js';
 import { episodeReference, referencedPacket, referenceIsEmpty, referenceJson, type EpisodeReference } from '../d-packets/reference.js';
 import type { ResolvedDelta } from '../../domain/delta.js';
 import type { ScenePacket } from '../../domain/packet.js';
+import { HOOK_SENTENCE_MAX_WORDS } from '../../domain/hook.js';
 import type { LlmRequest } from '../../ports/llm.js';
 import { SECTION, type AttemptMode, type LexiconEntry, type WriterPayload, type WriterStyle } from './types.js';
 
@@ -26,7 +27,9 @@ INSTRUCTIONS:
    - Street/Port/Camp: use Thriller Mode (short sentences).
 5. retrieved_subgraph is the world around the scene: relationship weights not listed are 0.
    Only the cast speaks or acts. The dead (packet "dead") may be mentioned, never speak or act.
-6. End with a hook or button line per constraints.hook_requirement. Aim for the LENGTH given.
+6. End with a hook or button line per constraints.hook_requirement: the scene's last line, or the last
+   sentence of its last paragraph, is one short line of dialogue or action (at most ${HOOK_SENTENCE_MAX_WORDS} words) that
+   turns the scene. Aim for the LENGTH given.
 7. EPISODE_REFERENCE, when the system prompt has one, holds items several scenes share. In the packet,
    retrieved_subgraph.<list>_ref and constraints.forbidden_facts_ref name its entries by key: read each
    entry as if it were written out in that list of the packet.
@@ -147,7 +150,7 @@ export function buildWriterRequest(packet: ScenePacket, style: WriterStyle, o: W
   }
   if (o.mode === 'punch_up' && o.keep_text !== undefined) {
     parts.push(
-      `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
+      `PUNCH-UP: keep the opening below verbatim and rewrite only the last 30-40% of the scene so it lands on a hook: one short closing line of dialogue or action, at most ${HOOK_SENTENCE_MAX_WORDS} words (${packet.constraints.hook_requirement}). Keep the CLAIMS and SCENE_EVENTS unchanged.\n\nOPENING (keep):\n${o.keep_text}\n\nCLAIMS (keep):\n${o.keep_claims_json ?? '[]'}\n\nSCENE_EVENTS (keep):\n${o.keep_events_json ?? '[]'}`,
     );
   }
   // Compact JSON, without the pruned list and the packet's bookkeeping (d-packets/wire.ts); on the

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { verifySceneOutput } from '../../../src/stages/f-verifier/verify.js';
 import { verifySource, worldVerifyContext } from '../../../src/stages/f-verifier/world-context.js';
 import { readStarterWorld } from '../../support/starter-world.js';
-import { ctx, fixture, packet } from './helpers.js';
+import { ctx, fixture, lexicon, packet } from './helpers.js';
+import { buildWriterRequest, WRITER_SYSTEM } from '../../../src/stages/e-writer/prompt.js';
+import { HOOK_SENTENCE_MAX_WORDS } from '../../../src/domain/hook.js';
 
 /**
  * Every deterministic rule against a fixture that breaks it (planted the way a model would) and
@@ -70,6 +72,19 @@ describe('deterministic verifier rules', () => {
       'The guests drift toward the door. In the end they all leave one after another, each of them turning over what was said and what was left unsaid, while the villa empties and the lamps go out one by one.',
       'Cicero bows and goes out into the dark, and behind him the villa settles into its evening quiet',
     ]) expect(ending(last), last).toEqual(['AUR5060']);
+  });
+
+  it('tells the Writer the closing sentence\'s limit it is held to, and holds it to exactly that (AUR5060)', () => {
+    // A model not told the limit ends on a long cadenced sentence (55 of the held-out corpora's 434 clean answers).
+    const limit = `at most ${HOOK_SENTENCE_MAX_WORDS} words`;
+    expect(WRITER_SYSTEM.replace(/\s+/g, ' ')).toContain(`one short line of dialogue or action (${limit})`);
+    const punchUp = buildWriterRequest(packet(), { guide: 'g', lexicon: lexicon() }, { seed: 's', attempt: 2, mode: 'punch_up', keep_text: 'Opening.' });
+    expect(punchUp.messages[0]!.content).toContain(`one short closing line of dialogue or action, ${limit}`);
+    const ending = (last: string) => verifySceneOutput(fixture('clean.txt').replace('> CRASSUS: Keep the purse, Cicero. I will come for the interest.', last), ctx()).findings.map((f) => f.code);
+    const opening = 'Cicero looks at the purse for a long time, and at the ring on the hand that pushed it across the table, and at the door the steward has shut behind them.';
+    const sentence = (n: number) => ['Then', ...Array.from({ length: n - 2 }, () => 'slowly'), 'rises.'].join(' ');
+    expect(ending(`${opening} ${sentence(HOOK_SENTENCE_MAX_WORDS)}`)).toEqual([]);
+    expect(ending(`${opening} ${sentence(HOOK_SENTENCE_MAX_WORDS + 1)}`)).toEqual(['AUR5060']);
   });
 
   it('reads the hook above a screenplay transition on the last line ("CUT TO:", "FADE OUT."): furniture, not the ending (AUR5060)', () => {

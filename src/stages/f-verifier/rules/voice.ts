@@ -3,6 +3,7 @@ import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
 import type { AnachronismHit } from '../../../style/lexicon.js';
 import { BRACKET_NOTE, BRACKETED, finding, textLines, type VerifyContext } from '../context.js';
+import { HOOK_MAX_WORDS, HOOK_SENTENCE_MAX_WORDS } from '../../../domain/hook.js';
 
 /** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
 const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
@@ -91,15 +92,6 @@ export function quoteAlternatives(replacement: string): string {
     .join(' or ');
 }
 
-/** Longest final line that still reads as a button: one beat, not a summary paragraph. */
-export const HOOK_MAX_WORDS = 30;
-/**
- * Longest closing sentence of a longer last paragraph that still reads as one: a model writes prose
- * in paragraphs, one text line each, and ends a paragraph on its button ("… He laughs."), so the
- * spec's "button line" is then the paragraph's last sentence (held-out corpora 3–5: closing
- * paragraphs of 31–60 words ending on a short line of speech or action read as no hook).
- */
-export const HOOK_SENTENCE_MAX_WORDS = 20;
 /** A screenplay transition on a line of its own. */
 const TRANSITION = /^\s*(?:(?:[A-Z]+ )*(?:CUT|DISSOLVE|FADE|SMASH CUT|MATCH CUT|JUMP CUT) TO(?: BLACK)?[:.]?|FADE OUT[:.]?|FADE TO BLACK[:.]?|THE END\.?|END(?: OF SCENE)?\.?)\s*$/;
 /** Where a sentence ends inside a paragraph: terminal punctuation (a closing quote kept), then a capital, quote or bracket. */
