@@ -87,7 +87,8 @@ describe('normaliser: sections and JSON', () => {
     expect(v.normalisations.find((n) => n.code === 'text_around_json')?.what).toContain('Note: e1 is the loan');
   });
 
-  for (const empty of ['None', 'none.', '[]', '', 'N/A', 'None — this scene introduces nothing new.']) {
+  // Markdown around the word is packaging (held-out corpus 65, bl05: "### Claims" over "- None.").
+  for (const empty of ['None', 'none.', '[]', '', 'N/A', 'None — this scene introduces nothing new.', '- None.', '* none', '*None.*', '**None**', '- _None — nothing new is introduced._', '1. None.']) {
     it(`reads CLAIMS "${empty}" as an empty list`, () => {
       const v = verifySceneOutput(answer({ claims: empty }), ctx());
       expect(v.form_errors).toEqual([]);

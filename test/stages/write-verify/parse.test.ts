@@ -77,6 +77,27 @@ describe('writer output parser', () => {
     expect(twice.scene_text.trim()).toBe(`${body}\n\n## Scene\n\nThe lamp gutters.`);
   });
 
+  it('reads a SCENE_TEXT heading or bold label with a title after a dash, colon or quotation mark: the title is the scene\'s first line (held-out corpus 62, bi07)', () => {
+    const body = 'Rain drums on the roof tiles.\n\nMarcus waits by the brazier and says nothing.';
+    const tail = '\n\n## Claims\n\nNone.\n\n## Scene Events\n\n[]\n';
+    for (const [head, title] of [
+      ['## SCENE TEXT — "What Caesar Did Not Say"', '"What Caesar Did Not Say"'],
+      ['## Scene Text: The Price of a Name', 'The Price of a Name'],
+      ['### Scene text - "The Empty Hand"', '"The Empty Hand"'],
+      ['**SCENE TEXT — Night at the House of Crassus**', 'Night at the House of Crassus'],
+      ['**Scene text:** INT. HOUSE OF CRASSUS - NIGHT', 'INT. HOUSE OF CRASSUS - NIGHT'],
+    ]) {
+      const p = parseWriterOutput(`${head}\n\n${body}${tail}`);
+      expect(formErrors(p), head).toEqual([]);
+      expect(p.scene_text.trim(), head).toBe(`${title}\n\n${body}`);
+      expect(p.normalisations.map((n) => n.what).join(' '), head).toContain(`"${head}" (line 1) as ---SCENE_TEXT---`);
+    }
+    // Undecorated, or going on without a dash, colon or quotation mark, the line is no marker: the section is missing.
+    for (const head of ['SCENE TEXT: INT. VILLA - NIGHT', 'Scene text — a title', '## Scene text and the notes after it']) {
+      expect(formErrors(parseWriterOutput(`${head}\n\n${body}${tail}`)), head).toEqual(['the SCENE_TEXT section is missing from the writer output']);
+    }
+  });
+
   it('never reads a scene title, a heading under another marker or one with no sections after it as the SCENE_TEXT marker', () => {
     const body = 'Rain drums on the roof tiles.';
     const tail = '\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n';

@@ -17,6 +17,13 @@ type Findings = ParsedSceneOutput['parse_findings'];
 /** Words a model writes for "no claims": an empty list, said in prose. */
 const NONE_SENTENCE = /^(?:none|nothing|no new|no claims|no events|n\/a)\b/i;
 const NOTHING = /^(?:none|null|nil|n\/a|empty|no (?:new )?(?:claims|facts|inventions|events)|nothing(?: new)?)[.!]?$/i;
+/** One line of text with a markdown list marker or emphasis around it taken off ("- None.", "*None.*", "- **None**"). */
+function unwrapMarkdown(line: string): string {
+  if (line.includes('\n')) return line;
+  const item = line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '');
+  const m = /^([*_]{1,2})(.+?)\1([.!]?)$/.exec(item);
+  return (m ? m[2]! + m[3]! : item).trim();
+}
 
 /**
  * Index just past the JSON value opening at `open` (strings and escapes respected), or -1 if it
@@ -72,7 +79,9 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
   }
   const body = sec.text.replace(/^\s*```[\w-]*\s*$/gm, '').trim();
   // "None"; for claims also a sentence saying so ("None — nothing new is introduced."), with no JSON in it.
-  if (!body || NOTHING.test(body) || (name === 'CLAIMS' && NONE_SENTENCE.test(body) && !/[[{]/.test(body))) {
+  // Markdown around it is packaging: a list item ("- None."), emphasis ("*None.*", "**None**").
+  const plain = unwrapMarkdown(body);
+  if (!body || NOTHING.test(plain) || (name === 'CLAIMS' && NONE_SENTENCE.test(plain) && !/[[{]/.test(body))) {
     notes.push({ code: 'empty_section', what: `read the ${name} section ${body ? `"${clip(body)}"` : '(empty)'} as []`, why: 'an empty section or a word for "none" means an empty list' });
     return [];
   }

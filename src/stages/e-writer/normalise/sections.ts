@@ -63,6 +63,13 @@ function sceneHeading(lines: string[], markers: Marker[]): Marker | null {
   return i < 0 ? null : { name: 'SCENE_TEXT', line: i, inline: '', canonical: false };
 }
 
+/** A SCENE_TEXT marker that may carry a title: a markdown heading or a bold label. */
+const TITLED = /^[ \t]*(?:#{1,6}|\*\*|__)/;
+/** The title after the name: opened by a dash, a colon or a quotation mark. */
+const SCENE_TITLE = /^(?:[—–:-][ \t]*|(?=["“'‘]))(\S.*)$/;
+/** A colon right after the name (MARKER's RIGHT takes it, so the inline title starts after it). */
+const COLON_AFTER = /text[ \t]*(?:[*_\x60]{1,3}[ \t]*)?:/i;
+
 function sectionOf(name: string): SectionName {
   const n = name.toUpperCase().replace(/[ _-]/g, '');
   if (n === 'SCENETEXT') return 'SCENE_TEXT';
@@ -88,7 +95,14 @@ function readMarker(line: string, i: number): Marker | null {
   if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line) && !BARE_INLINE.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
   if (!decorated && /^events$/i.test(m[1])) return null;
-  if (inline && (name === 'SCENE_TEXT' || !INLINE_JSON.test(inline))) return null;
+  if (inline && name === 'SCENE_TEXT') {
+    // A heading's title after the name ("## SCENE TEXT — \"What Caesar Did Not Say\"", held-out corpus 62,
+    // bi07): the title is the scene's first line. Undecorated or without a dash, colon or quote, a line
+    // that goes on after the words "scene text" is prose or a speaker's line, not a marker.
+    const title = TITLED.test(line) ? (SCENE_TITLE.exec(inline)?.[1] ?? (COLON_AFTER.test(line) ? inline : null)) : null;
+    return title ? { name, line: i, inline: title.replace(/[ \t]*[*_]{1,3}[ \t]*$/, '').trim(), canonical: false } : null;
+  }
+  if (inline && !INLINE_JSON.test(inline)) return null;
   return { name, line: i, inline, canonical: CANONICAL.test(line.trim()) };
 }
 
