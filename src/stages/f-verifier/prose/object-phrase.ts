@@ -38,11 +38,16 @@ export function concreteObject(after: string, earlier = ''): boolean {
   if (!m) return false;
   // "It is the signal, and he gives it" (held-out corpus 7, u05): "it" is the last thing named before the verb.
   // Its phrase is read only up to where it ends, and without a tagger any word of it may be the head ("the way he has").
-  if (m[1] === 'it') return !wordsOf(lastPhraseBefore(earlier)).some((w) => ABSTRACT.test(w));
+  // A distance said as a noun phrase ("pushed the tablet the rest of the way beneath the table", held-out
+  // corpus 65, bl17) is no thing named: "the way" there is not the way someone has.
+  if (m[1] === 'it') return !wordsOf(lastPhraseBefore(earlier.replace(WAY_ADVERBIAL, ' '))).some((w) => ABSTRACT.test(w));
   if (m[1]) return true;
   const head = headOf(m[2] ?? '');
   return head.length > 0 && !ABSTRACT.test(head);
 }
+
+/** How far something is moved, said as a noun phrase: "the rest of the way", "all the way", "halfway". */
+const WAY_ADVERBIAL = /\b(?:(?:the\s+)?(?:rest|most|part|half|whole)\s+of\s+the\s+way|all\s+the\s+way|the\s+whole\s+way|halfway|the\s+other\s+way)\b/gi;
 
 /** A noun phrase's words after its determiner, up to where it ends ("short, dry laugh at him" → short, dry, laugh). */
 function wordsOf(phrase: string): string[] {

