@@ -4,6 +4,7 @@ import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST } from './tense.js';
 import { ABSTRACT, concreteObject } from './object-phrase.js';
+import { GERUND_READ, READ, readsHanded } from './reading.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -41,16 +42,6 @@ function intoOthersClothes(obj: string, before: string): boolean {
 }
 /** Taking what is handed: counts with a concrete object ("takes it", "accepts the purse"). */
 const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'close over', 'close around', 'close round', 'close upon', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
-/**
- * Reading what is handed shows it received (held-out corpora 63–65, bj17, bk17, bl17: "Terentia broke the
- * thread, read both leaves through to the end", "she read them there by the lamp"). Only a written thing
- * read: "reads his face" or "reads the crowd" takes nothing (READABLE).
- */
-const READ = new Set(['read', 'read through', 'read over']);
-/** "reading" alone is no deed: "thought of Cato reading them aloud", "without reading them" (held-out corpora 4, 12, 60). */
-const GERUND_READ = /^reading\b/i;
-/** What reading receives: a tablet, its leaves, a letter or a note, or "it" / "them" for one named before. */
-const READABLE = /^\s*(?:through\s+|over\s+)?(?:(?:the|both|all|each|every)\s+(?:(?:two|three|wax|sealed|folded|little)\s+)?(?:tablets?|leaves|letters?|notes?|list|scroll)\b|(?:it|them)\b)/i;
 /** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
 const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
 /**
@@ -392,7 +383,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   // "How long it takes a charge to become a verdict": a dummy "it" takes nothing (held-out corpus 40, am04).
   if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && !ELEMENT_TAKER.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
-  if (kind === 'narration' && READ.has(u.inf) && READABLE.test(u.obj) && (!/^\s*(?:through\s+|over\s+)?(?:it|them)\b/i.test(u.obj) || concreteObject(u.obj.replace(/^\s*(?:through|over)\s+/i, ' '), earlier)) && !/\bit\s+$/i.test(u.before) && !READS_AS.test(u.obj) && !GERUND_READ.test(read.slice(u.at, u.at + 8))) return 'read';
+  if (kind === 'narration' && READ.has(u.inf) && readsHanded(u.obj, earlier) && !READS_AS.test(u.obj) && !/\bit\s+$/i.test(u.before) && !GERUND_READ.test(read.slice(u.at, u.at + 8))) return 'read';
   if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
   // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
   if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !BACK_AWAY.test(read.slice(u.at)) && !contactHead(u.before)) return 'follow';

@@ -111,15 +111,12 @@ const OPENING = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*$/u;
 /** A sentence opening on "he" or "she" and a verb: the subject a chain of verbs after it shares. */
 const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{L}+/iu;
 
-/**
- * Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without.
- * An unknown taker counts, unless `named` asks for the taker to be known (a reading).
- */
-export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext, named = false): boolean {
+/** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without, or unknown. */
+export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   const losers = leftWithout(app, r);
-  if (!losers.size) return !named;
+  if (!losers.size) return true;
   const who = receiverOf(s, before, r, ctx);
-  return who === null ? !named : losers.has(who);
+  return who === null || losers.has(who);
 }
 
 /**
@@ -223,10 +220,10 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   if (use.kind === 'yield' && use.verb === 'let go' && lostBy(s, use.before, app, r, ctx)) return false;
   if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
-  if ((handing || use.kind === 'receive') && !bindsAReceiver(app)) return false;
+  if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
-  // Reading shows the thing received only by a reader named as one the beat leaves without: "Caesar
+  // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
   // and Servilia read it together" is no taking by Cato.
-  if (use.kind === 'read') return bindsAReceiver(app) && takenByLoser(s, use.before, app, r, ctx, true);
+  if (use.kind === 'read') return lostBy(s, use.before, app, r, ctx);
   return !handing || givenToLoser(s, use, app, r, ctx);
 }
