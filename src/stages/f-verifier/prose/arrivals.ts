@@ -2,7 +2,7 @@ import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
-import { numberIn } from './parse.js';
+import { daysBack, FEW_DAYS, SAME_DAY } from './days-back.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
@@ -61,10 +61,19 @@ const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:who
  * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":
  * held-out corpus 50, aw16): read only with a time of this day in the clause (SAME_DAY), so the journey
  * had no day at all, or a few days or nights ago ("Two nights ago Cato was standing among Manlius' tents at
- * Faesulae": held-out corpus 59, bf16), which bound it to those days.
+ * Faesulae": held-out corpus 59, bf16), yesterday or the day before (held-out corpus 65, bl16), which bound
+ * it to those days (days-back.ts).
  */
 const WAS_AT = new RegExp(String.raw`^\s+${WAS_THERE}\b([^,;:.!?—–()]*)`, 'i');
-const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+/**
+ * Being somewhere told by what one was doing there ("The day before yesterday he was drinking with
+ * Manlius' centurions by the cooking fires at Faesulae": held-out corpus 65, bl16), with a time of the
+ * same few days as WAS_AT. Only a place right after a word of place counts (LOCATIVE): "drinking with
+ * men from Faesulae" puts nobody at Faesulae.
+ */
+const WAS_DOING = /^\s+(?:was|were)\s+(?:(?:still|already|then)\s+)?(?:drinking|dining|feasting|eating|sleeping|hiding|staying|lodging|camping|drilling)\b([^,;:.!?—–()]*)/i;
+/** The words right before a place that put someone at it: "at", "in", "by the fires at", "on the hill above". */
+export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|beside|by|aboard)\s+(?:the\s+)?$/i;
 /**
  * In a scene told in the past (tense.ts), "had come from" is its "has come from", and "that dawn" its
  * "this morning" (held-out corpus 12, p16).
@@ -76,10 +85,6 @@ const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one
 const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
-/** A few days or nights, in words or digits: "four days ago" bounds a journey (DAYS_AGO) and is no distant past (DISTANT). */
-const FEW_DAYS = String.raw`(one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)`;
-/** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
-const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+ago\b`, 'i');
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
@@ -97,11 +102,13 @@ const DISTANT = new RegExp(
 const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
 /** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
-/** A subject pronoun opening a clause: who it is, pronoun-doer.ts decides. */
-const PRONOUN = /(?:^|[;:—–]\s*|,\s+and\s+)(he|she)\b/gi;
+/** A time of the last few days opening a clause before its subject ("The day before yesterday he was …"). */
+const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+ago)`;
+/** A subject pronoun opening a clause, after a time of the last few days or not: who it is, pronoun-doer.ts decides. */
+const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+)(?:${TIME_LEAD}\s*,?\s+)?(he|she)\b`, 'gi');
 
 /** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
-function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
+export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
   const locs = ctx.locations ?? [];
   const last = (n: string) => n.split(/\s+/).pop() ?? '';
   const out = new Map<string, { id: string; name: string }>();
@@ -113,11 +120,12 @@ function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name
   return out;
 }
 
-/** The first world location named in `words`, as a whole word. */
-function placeIn(words: string, names: Map<string, { id: string; name: string }>): { id: string; name: string } | undefined {
+/** The first world location named in `words`, as a whole word; with `located`, only one right after a word of place (LOCATIVE). */
+export function placeIn(words: string, names: Map<string, { id: string; name: string }>, located = false): { id: string; name: string } | undefined {
   let best: { at: number; loc: { id: string; name: string } } | undefined;
   for (const [n, loc] of names) {
     const m = new RegExp(`(?<![\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u').exec(words);
+    if (m && located && !LOCATIVE.test(words.slice(0, m.index))) continue;
     if (m && (!best || m.index < best.at)) best = { at: m.index, loc };
   }
   return best?.loc;
@@ -151,7 +159,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       const c = pk.cast.find((x) => x.id === m.id);
       const j = c ? journey(n.narr, m.end, n.past === true) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
-      const loc = placeIn(j.words, (names ??= namesOf(ctx, r)));
+      const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
       const days = loc ? ctx.travelDays(loc.id, here) : undefined;
       if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= Math.min(c.days_since_previous, j.within)) continue;
       out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
@@ -165,7 +173,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
  * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
  * denied in its own clause, or a past one with no recent time.
  */
-function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string } | null {
+function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string; located?: boolean } | null {
   const after = narr.slice(end).replace(WHO, ' ');
   const { text: clause, start } = clauseAt(narr, end);
   // Denied before the journey's end, in its clause: a "not" after it is another verb's ("He rode in
@@ -173,18 +181,21 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
   const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
-  const at = past ? null : WAS_AT.exec(after);
+  const was = past ? null : WAS_AT.exec(after);
+  const doing = past || was ? null : WAS_DOING.exec(after);
+  const at = was ?? doing;
   if (at && !denied(at)) {
     // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
-    const ago = DAYS_AGO.exec(`${clause} ${at[0]}`);
-    if (SAME_DAY.test(`${clause} ${at[0]}`)) return { words: at[1]!, within: 0, told: at[0] };
-    if (ago) return { words: at[1]!, within: numberIn(ago[1]!) ?? 1, told: at[0] };
+    const t = `${clause} ${at[0]}`;
+    const days = SAME_DAY.test(t) ? 0 : daysBack(t);
+    if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!doing };
   }
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;
   const when = `${clause} ${p?.[0] ?? ''}`;
   // "left Manlius' camp at Faesulae four days ago" (held-out corpus 35, ah16): the journey had those days.
-  const ago = DAYS_AGO.exec(when);
-  if (p && ago) return { words: p[1]!, within: numberIn(ago[1]!) ?? 1, told: p[0] };
+  // "the day before yesterday", two (not the one of the "yesterday" in it).
+  const back = daysBack(when);
+  if (p && back) return { words: p[1]!, within: back, told: p[0] };
   return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
 }

@@ -1,12 +1,10 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { normalizeCue } from '../dialogue.js';
 import { GROUP, type ComplianceUse } from './compliance.js';
-import { deedOf } from './deeds.js';
-import { likelyGender } from './gender.js';
 import { BYSTANDER } from './pronoun-doer.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
+import { fits, referent, speakerOf } from './speaker.js';
 
 /**
  * Who takes a thing, and whether that taking is a beat planned to fail coming off (held-out corpus
@@ -37,38 +35,6 @@ export function leftWithout(app: PacketInstruction, r: Reading): Set<string> {
  * takes", held-out corpus 17, h04; "Without a word she takes it"), a clause ("as she takes it").
  */
 const PRONOUN_SUBJECT = /(?:^|[\s,])(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
-
-/**
- * Whether "he" or "she" can mean this person (gender.ts): "he" needs a man; "she" anyone not known
- * to be one (the corpus packets declare no gender, and women's names carry no praenomen).
- */
-function fits(id: string, pronoun: string, r: Reading, ctx: VerifyContext): boolean {
-  const g = likelyGender(id, r.index, ctx);
-  return pronoun.toLowerCase() === 'he' ? g === 'male' : g !== 'male';
-}
-
-/** The person a cue names: the packet's cast and dead, then the world's characters. */
-function cueId(cue: string, ctx: VerifyContext): string | undefined {
-  return [...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].find((c) => normalizeCue(c.cue) === cue)?.id;
-}
-
-/**
- * Who "he" or "she" at sentence `i` refers back to: the nearest earlier cue line's speaker, or the
- * nearest narration sentence's doer or its one named person (two or more named: nobody), skipping a
- * person the pronoun cannot mean (fits). Null when nobody is found.
- */
-function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): string | null {
-  for (let k = i - 1; k >= 0; k--) {
-    const t = r.sentences[k];
-    const cue = t.kind === 'speech' ? r.cues.get(t.line) : undefined;
-    const n = t.kind === 'narration' ? r.narration.find((x) => x.line === t.line && x.text === t.text) : undefined;
-    const d = n ? deedOf(n) : null;
-    const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.map((m) => m.id))] : [];
-    if (ids.length > 1) return null;
-    if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, r, ctx)) return ids[0];
-  }
-  return null;
-}
 
 /**
  * Who takes in `s`, whose receiving verb has `before` as its clause: a person, or null (a crowd, or
@@ -192,13 +158,7 @@ function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
   for (let k = i - 1; k >= Math.max(0, i - 4); k--) {
     const t = r.sentences[k]!;
     if (t.kind !== 'speech' || !ASKS_FOR_IT.test(t.text)) continue;
-    const cue = r.cues.get(t.line);
-    if (cue) return cueId(cue, ctx) ?? null;
-    const at = r.sentences.findIndex((x, j) => j < k && x.kind === 'narration' && x.line === t.line && x.text.includes(t.text.trim()));
-    const n = at < 0 ? undefined : r.narration.find((x) => x.line === t.line && x.text === r.sentences[at]!.text);
-    if (!n) return null;
-    if (n.said) return n.said.id;
-    return n.pronoun ? referent(r, at, n.pronoun, ctx) : null;
+    return speakerOf(r, k, ctx)?.id ?? null;
   }
   return null;
 }

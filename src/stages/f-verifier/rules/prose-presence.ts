@@ -4,6 +4,7 @@ import type { Reading } from '../prose/reader.js';
 import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
 import { arrivalsElsewhere } from '../prose/arrivals.js';
+import { spokenWhereabouts } from '../prose/spoken-whereabouts.js';
 import { clauseDoers } from '../prose/clause-doers.js';
 import { pronounDoer } from '../prose/pronoun-doer.js';
 
@@ -68,8 +69,9 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     const more = [...clauseDoers(n, first, dead), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
     for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure });
   }
-  // A cast member just come from, or a night spent at, a place too far for the days they had (arrivals.ts).
-  for (const a of arrivalsElsewhere(r, ctx)) {
+  // A cast member just come from, or a night spent at, a place too far for the days they had: told
+  // by the narration (arrivals.ts) or in their own words (spoken-whereabouts.ts).
+  for (const a of [...arrivalsElsewhere(r, ctx), ...spokenWhereabouts(r, ctx)]) {
     const name = pk.cast.find((c) => c.id === a.id)?.name ?? a.id;
     once(`t:${a.id}`, () => finding('AUR5017', 'hard', pk.scene_id, 'prose.teleport', { name, location: pk.setting.location_name, place: a.place }, spanOf(a)));
   }

@@ -1,0 +1,73 @@
+import type { VerifyContext } from '../context.js';
+import { normalizeCue } from '../dialogue.js';
+import { deedOf } from './deeds.js';
+import { likelyGender } from './gender.js';
+import type { Reading } from './reader.js';
+
+/**
+ * Who says a line, and whom "he" or "she" means: one reading of speakers for every rule that needs
+ * one (the asker of a handing in receiver.ts, the speaker of a whereabouts in spoken-whereabouts.ts).
+ */
+
+/**
+ * Whether "he" or "she" can mean this person (gender.ts): "he" needs a man; "she" anyone not known
+ * to be one (the corpus packets declare no gender, and women's names carry no praenomen).
+ */
+export function fits(id: string, pronoun: string, r: Reading, ctx: VerifyContext): boolean {
+  const g = likelyGender(id, r.index, ctx);
+  return pronoun.toLowerCase() === 'he' ? g === 'male' : g !== 'male';
+}
+
+/** The person a cue names: the packet's cast and dead, then the world's characters. */
+export function cueId(cue: string, ctx: VerifyContext): string | undefined {
+  return [...ctx.packet.cast, ...ctx.packet.dead, ...(ctx.characters ?? [])].find((c) => normalizeCue(c.cue) === cue)?.id;
+}
+
+/**
+ * Who "he" or "she" at sentence `i` refers back to: the nearest earlier cue line's speaker, or the
+ * nearest narration sentence's doer or its one named person (two or more named: nobody), skipping a
+ * person the pronoun cannot mean (fits). Null when nobody is found.
+ */
+export function referent(r: Reading, i: number, pronoun: string, ctx: VerifyContext): string | null {
+  for (let k = i - 1; k >= 0; k--) {
+    const t = r.sentences[k];
+    const cue = t.kind === 'speech' ? r.cues.get(t.line) : undefined;
+    const n = t.kind === 'narration' ? r.narration.find((x) => x.line === t.line && x.text === t.text) : undefined;
+    const d = n ? deedOf(n) : null;
+    const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.map((m) => m.id))] : [];
+    if (ids.length > 1) return null;
+    if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, r, ctx)) return ids[0];
+  }
+  return null;
+}
+
+/** A narration sentence's one subject name: the name it opens on, past a quotation it opens with ('"…" Cato does not look at her.'). */
+const OPENS_ON = /^[\s"“”'‘’…,.;:!?—–-]*$/;
+
+/**
+ * Who says speech sentence `k`: a screenplay cue's speaker, a said-tag's name or a said-tag pronoun's
+ * person (reader.ts reads the tag), by the sentence that holds the quotation; null when none is
+ * found. With `beats`, a quotation with no tag is said by the one person the narration of its
+ * paragraph names as a subject ('Cato does not waste a greeting. "I stood on the hill above
+ * Faesulae …"': held-out corpus 63, bj16; '"I was at Faesulae …" Cato does not look at her.': 64,
+ * bk16), a prose convention the cue and tag readers leave unread; two such people: nobody.
+ */
+export function speakerOf(r: Reading, k: number, ctx: VerifyContext, beats = false): { id: string; by: 'cue' | 'tag' | 'beat' } | null {
+  const t = r.sentences[k]!;
+  const cue = r.cues.get(t.line);
+  if (cue) {
+    const id = cueId(cue, ctx);
+    return id ? { id, by: 'cue' } : null;
+  }
+  const at = r.sentences.findIndex((x, j) => j < k && x.kind === 'narration' && x.line === t.line && x.text.includes(t.text.trim()));
+  const n = at < 0 ? undefined : r.narration.find((x) => x.line === t.line && x.text === r.sentences[at]!.text);
+  if (!n) return null;
+  if (n.said) return { id: n.said.id, by: 'tag' };
+  if (n.pronoun) {
+    const id = referent(r, at, n.pronoun, ctx);
+    return id ? { id, by: 'tag' } : null;
+  }
+  if (!beats) return null;
+  const subjects = new Set(r.narration.filter((x) => x.line === t.line).flatMap((x) => x.mentions.filter((m) => OPENS_ON.test(x.narr.slice(0, m.start))).map((m) => m.id)));
+  return subjects.size === 1 ? { id: [...subjects][0]!, by: 'beat' } : null;
+}
