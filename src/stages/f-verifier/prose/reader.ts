@@ -3,6 +3,7 @@ import { BRACKET_NOTE, BRACKETED, textLines, type VerifyContext } from '../conte
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
+import { sluglinePlace } from './sluglines.js';
 import { imaginedRun } from './imagined.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
@@ -147,8 +148,9 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
  * Reads one narration line: its sentences, said-tags and placements; each sentence's doer (a named
  * or carried-over speaker, else the subject of a present-tense deed) is found when asked (deeds.ts).
  * `chain` holds the reading order's last narration sentence (a pronoun's speaker is found before it).
+ * `cutaway`: the place a slugline moved the scene to (sluglines.ts), where every sentence here is told.
  */
-function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false): void {
+function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false, cutaway: string | null = null): void {
   // A line is a paragraph: it opens outside any quotation (see quotedAlone).
   let open = false;
   const run = imaginedRun();
@@ -164,7 +166,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const imagined = run.step(narr) ? ({ imagined: true } as const) : {};
     r.sentences.push({ line, text: s, kind: 'narration', mentions, narr, ...imagined });
     for (const m of q.text.matchAll(QUOTE)) r.sentences.push({ line, text: m[1], kind: 'speech', mentions: findMentions(m[1], r.index), ...imagined });
-    const elsewhere = placeOf(narr, ctx, isPerson) ?? undefined;
+    const elsewhere = placeOf(narr, ctx, isPerson) ?? cutaway ?? undefined;
     const away = privatePlacesAway(narr, ctx, isPerson);
     const placed = placedThen(narr, mentions, ctx, isPerson);
     const said = hasQuote ? saidBy(narr, mentions) : null;
@@ -203,14 +205,18 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   const spoken = new Set(found.flatMap((s) => s.under ?? []));
   const chain: { last: Narration | null } = { last: null };
   const singles = singleQuoted(lines);
+  // The place a screenplay's last slugline moved the scene to, when it is not this one (sluglines.ts).
+  let cutaway: string | null = null;
   for (const l of lines) {
+    const moved = HEADING.test(l.text) ? sluglinePlace(l.text, ctx) : undefined;
+    if (moved !== undefined) cutaway = moved;
     if (!l.text.trim() || HEADING.test(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
     if (sp) {
       for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles);
+    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;
