@@ -24,6 +24,14 @@ export interface BeatSuccess {
 const BROKEN_OFF = String.raw`\b(?:by|to|from|of|the|a|is|was|are|were)\s*(?:\.\.\.|…)["”]?\s*$`;
 const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?|${BROKEN_OFF}`, 'i');
 /**
+ * A sentence that is only a question's clause on who or which, with no question mark: what someone knows or offers,
+ * not the answer ("Several names. Who pays for the crews in the Subura, and which taverns they drink
+ * in, and on which nights. I have it written down.": held-out corpus 67, bn04, an offer the failing
+ * betrayal never makes good). Its words are no telling of the secret.
+ */
+const WH_FRAGMENT = /(?:^|(?<=[.!…]["”]?\s+))(?:who|whose|which)\b[^.!?…]*(?:[.!…]|$)/gi;
+
+/**
  * Narration that reports a telling ("he tells her everything: …"), or someone holding what a colon
  * then spells out ("closes her hand round it and has it: every name, every sum…"); "names" is read
  * apart (namesSomeone).
@@ -64,7 +72,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     let sig: FactSignature | undefined;
     for (const s of r.sentences) {
       if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
-      const m = factMatch(s.text, (sig ??= signature(sec.text, r.index)), r.index);
+      const m = factMatch(s.text.replace(WH_FRAGMENT, ' '), (sig ??= signature(sec.text, r.index)), r.index);
       if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
   }
@@ -90,7 +98,7 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 }
 
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
-const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go)\b/i;
+const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:goes|went|passes|passed|slides|slid|moves|moved)\s+from)\b/iu;
 /** The idiom of letting go: whose it is matters, as giving in's does. */
 const LETS_GO = /^(?:lets|let) go\b/i;
 /** A thing taken back: "takes them back out of his hand", "snatches it back". */

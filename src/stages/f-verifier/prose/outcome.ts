@@ -17,7 +17,16 @@ import { A_HOLD, ELEMENTS } from './compliance.js';
  * his wrist" (held-out corpus 24, a07): a hand released, not a thing handed over.
  * "Gives in" ends its clause or yields to someone: "the speech he gave in the Subura" is a place.
  */
-const SUCCESS = new RegExp(String.raw`\b(?:lets go(?! ${A_HOLD})(?: of)?|hands (?:it|them|the \w+) over|hands over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b${ELEMENTS}\s)takes (?:it|them)\b(?!\s+(?:(?:halfway|partly|half|part of the way|partway|a little way)\s+)?(?:as|for|(?:(?:straight|directly|right|along|on|up|down|across|over)\s+)?(?:to|into)|amiss|badly|ill|personally|lightly|off|down|away|back|apart|out)\b)|accepts (?:it|them|the)|(?<!\b(?:we|you)\s)(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|own|these|those|many|all|such|no|past|old|great|that|which|who)\s)(?:triumphs|wins(?!\s+(?:a\s+little|a\s+few|some|little|nothing|no)\b))|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|following|pours?|pouring|streams?|streaming|surges?|surging) after (?:him|her|them)|the deal is struck|agreed, then)\b`, 'i');
+/** Before "hands", words that make it the noun: "sits with both hands over it" holds the thing, and hands nothing over (held-out corpus 67, bn16). */
+const HANDS_NOUN = String.raw`(?:both|his|her|their|two|my|your|our|its|the|with|whose)`;
+/**
+ * A written thing or a purse passing from one hand to another's: the handing, told with the thing as
+ * subject ("The tablet goes from his hand to hers under the fold of her veil": held-out corpus 9, s17;
+ * "the tablets passed from his fingers into her own": 64, bk17).
+ */
+const PASSED_HAND = String.raw`(?:tablets?|letters?|leaves|notes?|list|scroll|purse|bag|bundle)\s+(?:goes|went|passes|passed|slides|slid|moves|moved)\s+from\s+(?:his|her|their|\p{Lu}\p{L}+['’]s?)\s+(?:own\s+)?(?:hand|hands|fingers|grip)\s+(?:to|into)\s+(?:hers|his|theirs|(?:her|his|their|\p{Lu}\p{L}+['’]s?)(?:\s+own)?(?:\s+(?:hand|hands|fingers|lap|sleeve))?)`;
+const PASSED = new RegExp(String.raw`\b${PASSED_HAND}`, 'iu');
+const SUCCESS = new RegExp(String.raw`\b(?:lets go(?! ${A_HOLD})(?: of)?|(?<!\b${HANDS_NOUN}\s)(?:hands (?:it|them|the \w+) over|hands over)|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b${ELEMENTS}\s)takes (?:it|them)\b(?!\s+(?:(?:halfway|partly|half|part of the way|partway|a little way)\s+)?(?:as|for|(?:(?:straight|directly|right|along|on|up|down|across|over)\s+)?(?:to|into)|amiss|badly|ill|personally|lightly|off|down|away|back|apart|out)\b)|accepts (?:it|them|the)|(?<!\b(?:we|you)\s)(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|own|these|those|many|all|such|no|past|old|great|that|which|who)\s)(?:triumphs|wins(?!\s+(?:a\s+little|a\s+few|some|little|nothing|no)\b))|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|following|pours?|pouring|streams?|streaming|surges?|surging) after (?:him|her|them)|the deal is struck|agreed, then)\b`, 'i');
 /** The same idioms in the simple past, read in a scene told in the past (tense.ts; held-out corpus 14, m17). */
 const SUCCESS_PAST = new RegExp(String.raw`\b(?:let go (?!${A_HOLD})of|handed (?:it|them|the \w+) over|handed over|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gave\s+way|gave in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b(?:we|you)\s)(?:was|were) finished|succeeded|carried the day|(?:followed|poured|streamed|surged) after (?:him|her|them)|the deal was struck)\b`, 'i');
 /** Negations (a negative subject too: "neither of them lets go", held-out corpus 58, be12), near-misses and hopes: the attempt did not come off. */
@@ -36,6 +45,10 @@ const STILL_OPEN = /\b(?:(?:waiting|waits|waited) for (?:an?|his|her|their|the) 
 
 /** The idiom by which the sentence depicts an attempt succeeding, undenied, or null; `past`: narration of a scene told in the past. */
 export function successIdiom(sentence: string, past = false): RegExpExecArray | null {
+  // A thing passing from hand to hand is undone only by what comes before it: "… so smoothly that even
+  // the priest at the altar does not see it" denies the seeing, not the passing (held-out corpus 9, s17).
+  const passed = PASSED.exec(sentence);
+  if (passed && !UNDONE.test(sentence.slice(0, passed.index + passed[0].length))) return passed;
   if (UNDONE.test(sentence)) return null;
   return SUCCESS.exec(sentence) ?? (past ? SUCCESS_PAST.exec(sentence) : null);
 }

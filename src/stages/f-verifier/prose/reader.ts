@@ -1,6 +1,6 @@
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { BRACKET_NOTE, BRACKETED, textLines, type VerifyContext } from '../context.js';
-import { extractSpeeches, normalizeCue } from '../dialogue.js';
+import { extractSpeeches, normalizeCue, spokenCueLength } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
 import { sluglinePlace } from './sluglines.js';
@@ -213,7 +213,9 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
     if (!l.text.trim() || HEADING.test(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
     if (sp) {
-      for (const s of sentencesOf(sp.text)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
+      // The words said, without the cue that opens them ("CRASSUS (CONT'D) There are men …": the cue's name is no
+      // person spoken of; held-out corpus 66, bm09, read Crassus' own cue as the secret's Crassus).
+      for (const s of sentencesOf(sp.text.slice(spokenCueLength(sp.text)))) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
     readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway);

