@@ -3,8 +3,8 @@ import { describeHeldout } from './heldout-run.js';
 
 // A sixty-sixth held-out check (test/fixtures/prose-corpus-heldout-66, see its README): 20 Writer
 // answers in a screenwriter's style, written once, by hand and blind, by helper hb66, who had not
-// read the verifier, and committed before any run. The first run has not happened yet. Where the
-// verifier disagrees with `expect` once it has, the entry says so (`known_miss`,
+// read the verifier, and committed before any run. First run in session 27 (the README's "First
+// run"). Where the verifier disagrees with `expect`, the entry says so (`known_miss`,
 // `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
 // (heldout-run.ts), so a fix flips the assertion visibly.
 

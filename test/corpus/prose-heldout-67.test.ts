@@ -3,10 +3,10 @@ import { describeHeldout } from './heldout-run.js';
 
 // A sixty-seventh held-out check (test/fixtures/prose-corpus-heldout-67, see its README): 20 Writer
 // answers written once, by hand and blind, by helper hb67, who had not read the verifier, and
-// committed before any run. The first run has not happened yet. Where the verifier disagrees with
-// `expect`, the entry is to say so after that run (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix
-// flips the assertion visibly.
+// committed before any run. First run in session 27 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`:
+// "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the
+// assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 67: fresh answers, expectations written before the run',

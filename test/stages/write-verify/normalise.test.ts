@@ -42,6 +42,14 @@ describe('normaliser: speaker cues', () => {
     });
   }
 
+  it('reads a camera direction in capitals ("VARO\'S POV:", "ANGLE ON …:", "CLOSE ON …:") as no speaker (held-out corpus 66, bm19), and still reads an uncast cue', () => {
+    const put = (line: string) => answer({ text: textPart.replace('---SCENE_TEXT---', '').replace('A cup set down too hard.', `A cup set down too hard.\n${line}`) });
+    for (const line of ["TERTULLA'S POV: the cup, the wet ring it leaves.", 'ANGLE ON THE DOOR: nobody comes.', 'CLOSE ON TERTULLA: her hands are still.']) {
+      expect(codes(put(line)), line).not.toContain('AUR5012');
+    }
+    expect(codes(put('MARCUS PORCIUS CATO: You thought you were rid of me?'))).toContain('AUR5012');
+  });
+
   it('reads SUPER: and TITLE: cards as on-screen text, not speakers, and says so', () => {
     const raw = answer({ text: `\n## SC04 — INT. VILLA OF CRASSUS - NIGHT\n\nSUPER: Rome. The Ides.\n${textPart.replace('---SCENE_TEXT---', '').replace(/^\n## SC04.*\n/, '')}` });
     expect(codes(raw)).toEqual([]);
