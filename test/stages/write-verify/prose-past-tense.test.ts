@@ -24,18 +24,19 @@ describe('the narration\'s tense (tense.ts)', () => {
 });
 
 describe('the days a time word gives a journey (days-back.ts)', () => {
-  it('reads "the day before yesterday" as two days, not as the "yesterday" inside it', () => {
-    expect(daysBack('The day before yesterday he was at Faesulae')).toBe(2);
-    expect(daysBack('he slept there the night before last')).toBe(2);
-    expect(daysBack('Yesterday he was at Faesulae')).toBe(1);
-    expect(daysBack('he rode out last night')).toBe(1);
-  });
-  it('reads a few days ago in words or digits, this very day as none, and no time word as null', () => {
-    expect(daysBack('Two nights ago Cato was standing among the tents')).toBe(2);
-    expect(daysBack('he left Faesulae 4 days ago')).toBe(4);
-    expect(daysBack('At first light Clodius was still in the Subura')).toBe(0);
-    expect(daysBack('Clodius was once in the Subura')).toBeNull();
-  });
+  // "the day before yesterday" is two days, not the "yesterday" inside it; a few days ago in words or
+  // digits; this very day is none; no time word is null.
+  const cases: [string, number | null][] = [
+    ['The day before yesterday he was at Faesulae', 2],
+    ['he slept there the night before last', 2],
+    ['Yesterday he was at Faesulae', 1],
+    ['he rode out last night', 1],
+    ['Two nights ago Cato was standing among the tents', 2],
+    ['he left Faesulae 4 days ago', 4],
+    ['At first light Clodius was still in the Subura', 0],
+    ['Clodius was once in the Subura', null],
+  ];
+  for (const [text, days] of cases) it(`"${text}" -> ${days}`, () => expect(daysBack(text)).toBe(days));
 });
 
 describeParaphrases('a scene told in the past tense, and words that govern one verb only', 'prose-past-tense.json');
