@@ -120,11 +120,14 @@ export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: strin
   return out;
 }
 
-/** The first world location named in `words`, as a whole word; with `located`, only one right after a word of place (LOCATIVE). */
-export function placeIn(words: string, names: Map<string, { id: string; name: string }>, located = false): { id: string; name: string } | undefined {
+/**
+ * The first world location named in `words`, as a whole word; with `located`, only one right after a
+ * word of place (LOCATIVE); with `anyCase`, in capitals too (a screenplay's slugline: sluglines.ts).
+ */
+export function placeIn(words: string, names: Map<string, { id: string; name: string }>, located = false, anyCase = false): { id: string; name: string } | undefined {
   let best: { at: number; loc: { id: string; name: string } } | undefined;
   for (const [n, loc] of names) {
-    const m = new RegExp(`(?<![\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u').exec(words);
+    const m = new RegExp(`(?<![\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, anyCase ? 'iu' : 'u').exec(words);
     if (m && located && !LOCATIVE.test(words.slice(0, m.index))) continue;
     if (m && (!best || m.index < best.at)) best = { at: m.index, loc };
   }

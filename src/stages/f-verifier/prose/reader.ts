@@ -4,6 +4,7 @@ import { extractSpeeches, normalizeCue, spokenCueLength } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
 import { sluglinePlace } from './sluglines.js';
+import { namesOf } from './arrivals.js';
 import { imaginedRun } from './imagined.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
@@ -207,8 +208,9 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   const singles = singleQuoted(lines);
   // The place a screenplay's last slugline moved the scene to, when it is not this one (sluglines.ts).
   let cutaway: string | null = null;
+  let names: ReturnType<typeof namesOf> | undefined;
   for (const l of lines) {
-    const moved = HEADING.test(l.text) ? sluglinePlace(l.text, ctx) : undefined;
+    const moved = HEADING.test(l.text) ? sluglinePlace(l.text, ctx, () => (names ??= namesOf(ctx, r))) : undefined;
     if (moved !== undefined) cutaway = moved;
     if (!l.text.trim() || HEADING.test(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);

@@ -1,4 +1,5 @@
 import type { VerifyContext } from '../context.js';
+import { placeIn } from './arrivals.js';
 
 /**
  * A screenplay's slugline ("EXT. CICERO'S VILLA AT TUSCULUM — FIRST LIGHT") that moves the scene to
@@ -15,25 +16,16 @@ import type { VerifyContext } from '../context.js';
 const SLUGLINE = /^\s*(?:\*\*)?(?:INT|EXT|INT\.?\s*\/\s*EXT|I\/E)\.\s*(.*)$/i;
 const NOT_NOW = /\b(?:flashback|earlier|before|ago|previously|years?|months?|days?|dream\w*|memory|remembered|imagined|once)\b/i;
 
-/** A location a slugline names: its whole name (without "The") or its last word when no other location ends so, as arrivals.ts names them. */
-function locationIn(text: string, ctx: VerifyContext): { id: string; name: string } | undefined {
-  const locs = ctx.locations ?? [];
-  const lower = text.toLowerCase();
-  const has = (w: string) => new RegExp(`(?<![\\p{L}])${w.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, 'u').test(lower);
-  const last = (n: string) => n.split(/\s+/).pop() ?? '';
-  return locs.find((l) => has(l.name.replace(/^The\s+/, ''))) ?? locs.find((l) => /^\p{Lu}/u.test(last(l.name)) && locs.filter((o) => last(o.name) === last(l.name)).length === 1 && has(last(l.name)));
-}
-
 /**
  * For a heading line: undefined when it is no slugline (the place read so far holds); else the
  * world location the scene has moved to, by name, or null when it is this scene's place again (or
- * the slugline names no such move).
+ * the slugline names no such move). `names`: the names a location goes by (arrivals.ts namesOf).
  */
-export function sluglinePlace(line: string, ctx: VerifyContext): string | null | undefined {
+export function sluglinePlace(line: string, ctx: VerifyContext, names: () => Map<string, { id: string; name: string }>): string | null | undefined {
   const m = SLUGLINE.exec(line.replace(/[*_]{1,2}/g, ''));
   if (!m) return undefined;
   const here = ctx.packet.setting.location;
-  const loc = NOT_NOW.test(m[1]!) ? undefined : locationIn(m[1]!, ctx);
+  const loc = NOT_NOW.test(m[1]!) ? undefined : placeIn(m[1]!, names(), false, true);
   if (!loc || loc.id === here) return null;
   const days = ctx.travelDays?.(loc.id, here);
   return days !== undefined && days >= 1 ? loc.name : null;
