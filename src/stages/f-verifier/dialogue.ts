@@ -64,8 +64,14 @@ export function isTitleCard(cue: string): boolean {
  */
 const SHOT = /\b(?:POV|ANGLE|CLOSE ON|CLOSE-UP|CLOSEUP|WIDE|BACK TO|INTERCUT|MONTAGE|SERIES OF SHOTS|FLASHBACK|SMASH CUT|MATCH CUT|DISSOLVE)\b/;
 
+/**
+ * A label of the Writer's own notes around the scene, bold or in capitals ("**Beats covered:**" over a
+ * list of the beats: held-out corpus 62, bi04), not a speaker.
+ */
+const NOTE_LABEL = /^(?:BEATS?(?: COVERED| HIT)?|NOTES?|WRITER'S NOTES?|HOOK|BUTTON|SUMMARY|WORD COUNT|SETTING|LOCATION|VISUAL CUES|CUES|CONTINUITY|CHECKLIST|SELF-CHECK|CHECKS?|OUTCOMES?|RISKS?|CLAIMS|SCENE EVENTS|SCENE TEXT|TONE|MOOD|PURPOSE|CONSTRAINTS|DELTAS)$/;
+
 function notSpeaker(cue: string): boolean {
-  return NOT_CUES.has(cue) || TITLE_CARDS.has(cue) || SHOT.test(cue);
+  return NOT_CUES.has(cue) || TITLE_CARDS.has(cue) || SHOT.test(cue) || NOTE_LABEL.test(cue);
 }
 
 export function extractSpeeches(lines: { line: number; text: string }[], knownCues: { has(cue: string): boolean }): Speech[] {

@@ -50,6 +50,13 @@ describe('normaliser: speaker cues', () => {
     expect(codes(put('MARCUS PORCIUS CATO: You thought you were rid of me?'))).toContain('AUR5012');
   });
 
+  it('reads a bold label of the Writer\'s notes ("**Beats covered:**", "**Notes:**", "HOOK:") as no speaker (held-out corpus 62, bi04)', () => {
+    const put = (line: string) => answer({ text: `${textPart.replace('---SCENE_TEXT---', '')}\n${line}\n` });
+    for (const line of ['**Beats covered:**\n\n- b04: the dagger stays hidden.', '**Notes:** the hook is the knock.', 'HOOK: the knock at the door.']) {
+      expect(codes(put(line)), line).not.toContain('AUR5012');
+    }
+  });
+
   it('reads SUPER: and TITLE: cards as on-screen text, not speakers, and says so', () => {
     const raw = answer({ text: `\n## SC04 — INT. VILLA OF CRASSUS - NIGHT\n\nSUPER: Rome. The Ides.\n${textPart.replace('---SCENE_TEXT---', '').replace(/^\n## SC04.*\n/, '')}` });
     expect(codes(raw)).toEqual([]);
