@@ -71,8 +71,12 @@ export function finding(
   return f;
 }
 
-/** A line in square brackets that is the Writer's note or a marker, not the scene: "[Note: …]", "[Scene 2]", "[End of scene]". */
-export const BRACKET_NOTE = /^\s*\[\s*(?:notes?|word count|end|scene|sc\d|author|ooc|continued|cont['’]?d)\b/i;
+/**
+ * A line in square brackets that is the Writer's note or a marker, not the scene: "[Note: …]", "[Scene 2]",
+ * "[End of scene]"; or an HTML comment ("<!-- CLAIMS and SCENE_EVENTS below, in one block -->": held-out
+ * corpus 62, bi05, read as the scene's last line).
+ */
+export const BRACKET_NOTE = /^\s*(?:\[\s*(?:notes?|word count|end|scene|sc\d|author|ooc|continued|cont['’]?d)\b|<!--.*-->\s*$)/i;
 /**
  * A stage direction in square brackets ("[Catiline leans in from the dark of the peristyle, lifts a
  * cup…]": held-out corpus 53, az14) is action: the prose reader reads it as narration without its

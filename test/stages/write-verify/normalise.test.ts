@@ -50,6 +50,11 @@ describe('normaliser: speaker cues', () => {
     expect(codes(put('MARCUS PORCIUS CATO: You thought you were rid of me?'))).toContain('AUR5012');
   });
 
+  it('reads an HTML comment line as no part of the scene: not its last line for the button-line rule (held-out corpus 62, bi05)', () => {
+    const raw = answer({ text: `${textPart.replace('---SCENE_TEXT---', '').trimEnd()}\n\n<!-- CLAIMS and SCENE_EVENTS below, in one block: the scene above runs to its hook -->\n` });
+    expect(codes(raw)).not.toContain('AUR5060');
+  });
+
   it('reads a bold label of the Writer\'s notes ("**Beats covered:**", "**Notes:**", "HOOK:") as no speaker (held-out corpus 62, bi04)', () => {
     const put = (line: string) => answer({ text: `${textPart.replace('---SCENE_TEXT---', '')}\n${line}\n` });
     for (const line of ['**Beats covered:**\n\n- b04: the dagger stays hidden.', '**Notes:** the hook is the knock.', 'HOOK: the knock at the door.']) {

@@ -1,6 +1,7 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { clauseHead, complianceUses, GROUP } from './compliance.js';
+import { clauseHead, complianceUses, GROUP, type ComplianceUse } from './compliance.js';
+import { clearlyPresent, formTense } from './tense.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
 import { belongingsIn, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
@@ -163,6 +164,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   let doubtful: BeatSuccess | null = null;
   // A scene told in the past (tense.ts) shows success in the simple past too.
   const past = r.narration.some((n) => n.past);
+  const present = !past && clearlyPresent(r.narration);
   for (const s of r.sentences) {
     if (s.line <= 0 || s.imagined) continue;
     const said = successIdiom(s.text, s.kind === 'narration' && past);
@@ -184,7 +186,10 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
       uses = complianceUses(s.narr ?? s.text, s.kind);
     }
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
-    const use = uses.find((u) => wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && undone(s, r)));
+    // In a scene told in the present, a simple past is backstory ("She has seen the case in his lap; she
+    // gave it to him.": held-out corpus 63, bj07), as it is for a deed (tense.ts).
+    const now = (u: ComplianceUse) => !present || s.kind !== 'narration' || formTense(u.word) !== 'past';
+    const use = uses.find((u) => now(u) && wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && undone(s, r)));
     if (!idiom && !use) continue;
     const verb = use?.verb ?? null;
     const won = { sentence: s, app: o.app, sure: o.sure, how: verb ? `"${verb}"` : 'an idiom of success' };

@@ -310,6 +310,8 @@ export interface ComplianceUse {
   before: string;
   /** The words after the verb to its clause's end: what is handed, and to whom (receiver.ts). */
   obj: string;
+  /** The verb as written ("gave", "hands"): its tense (beats.ts). */
+  word: string;
 }
 
 /**
@@ -350,7 +352,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
     const u = gripped(use);
     if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
     const k = kindOf(u, read, kind);
-    if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj });
+    if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj, word: /^[\p{L}'’]+/u.exec(read.slice(u.at))?.[0] ?? u.inf });
   }
   return out;
 }

@@ -164,6 +164,15 @@ function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
   return null;
 }
 
+/**
+ * A thing named as a third party's, by a kin or household word: "Terentia tucks her husband's tablet
+ * into her belt" is her own letter put away, not the betrayal's tablet received.
+ */
+const THIRD_PARTYS = /^\s*(?:(?:her|his|their)\s+)?(?:husband|wife|brother|sister|father|mother|son|daughter|steward|freedman|secretary|slave|cousin|uncle|aunt)['’]s?\s/i;
+
+/** A painted, carved or woven figure as the verb's subject: a picture, not a deed. */
+const LIKENESS_DOER = /\b(?:painted|carved|marble|bronze|woven|embroidered|sculpted|mosaic)\s+(?:[\p{L}'’-]+\s+){1,2}$/iu;
+
 /** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */
 const bindsAReceiver = (app: PacketInstruction): boolean => Object.keys(app.bindings).some((k) => k !== 'actor');
 
@@ -182,6 +191,10 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
   if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
+  // A thing of a third party's ("her husband's tablet"): the reader's own business, not the prize (held-out corpus 60, bg09).
+  if (use.kind !== 'follow' && THIRD_PARTYS.test(use.obj)) return false;
+  // A likeness doing it ("On the wall a painted Paris was handing an apple to a goddess": held-out corpus 64, bk12).
+  if (LIKENESS_DOER.test(use.before)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
   // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
   // and Servilia read it together" is no taking by Cato; nor is a reading of what the scene told as the reader's own (readsOwn).

@@ -79,8 +79,7 @@ export function subjectTenses(narr: string, mentions: readonly Mention[]): Tense
 const MIN_PAST = 4;
 const RATIO = 2;
 
-/** The tense of a scene's narration: past when its subjects' verbs are mostly past, else present (the Writer's form). */
-export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): Tense {
+function tenseCounts(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): { past: number; present: number } {
   let past = 0;
   let present = 0;
   for (const s of sentences) {
@@ -89,7 +88,22 @@ export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions
       else present++;
     }
   }
+  return { past, present };
+}
+
+/** The tense of a scene's narration: past when its subjects' verbs are mostly past, else present (the Writer's form). */
+export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): Tense {
+  const { past, present } = tenseCounts(sentences);
   return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
+}
+
+/**
+ * Whether a narration is told in the present beyond doubt, as a past one must be: its simple past is then
+ * backstory even for a verb of handing (beats.ts). A few sentences with no clear tense are neither.
+ */
+export function clearlyPresent(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): boolean {
+  const { past, present } = tenseCounts(sentences);
+  return present >= MIN_PAST && present >= RATIO * past;
 }
 
 /**
