@@ -5,7 +5,7 @@ import { clauseAt } from './clauses.js';
 import { daysBack, FEW_DAYS, SAME_DAY } from './days-back.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
-import { earlierInSentence, pronounPerson } from './pronoun-doer.js';
+import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
 import { WAS_THERE } from './places.js';
 
 /**
@@ -140,7 +140,7 @@ function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): { id: string;
   const out: { id: string; end: number }[] = [];
   for (const p of n.narr.matchAll(PRONOUN)) {
     const end = p.index! + p[0].length;
-    const id = n.mentions.some((m) => m.start < end) ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph');
+    const id = n.mentions.some((m) => m.start < end) ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph') ?? soleCastMember(n, p[1]!, r.index, ctx);
     if (id) out.push({ id, end });
   }
   return out;

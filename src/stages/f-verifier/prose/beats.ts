@@ -98,8 +98,11 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
   return owning.some((b) => (GROUP.test(b.owner) && !OTHERS.test(b.owner)) || named.some((n) => b.owned.includes(n) || b.owner.includes(n)));
 }
 
+/** A causative past before a bare verb: "had six hundred men answer a lifted finger" (held-out corpus 69, bp16) is as past as "made them answer". */
+const HAD_MADE = /\b(?:had|made)\s+(?:[\p{L}'’-]+\s+){1,4}$/iu;
+
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
-const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:goes|went|passes|passed|slides|slid|moves|moved)\s+from)\b/iu;
+const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from)\b/iu;
 /** The idiom of letting go: whose it is matters, as giving in's does. */
 const LETS_GO = /^(?:lets|let) go\b/i;
 /** A thing taken back: "takes them back out of his hand", "snatches it back". */
@@ -188,7 +191,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
     // In a scene told in the present, a simple past is backstory ("She has seen the case in his lap; she
     // gave it to him.": held-out corpus 63, bj07), as it is for a deed (tense.ts).
-    const now = (u: ComplianceUse) => !present || s.kind !== 'narration' || formTense(u.word) !== 'past';
+    const now = (u: ComplianceUse) => !present || s.kind !== 'narration' || (formTense(u.word) !== 'past' && !HAD_MADE.test(u.before));
     const use = uses.find((u) => now(u) && wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && undone(s, r)));
     if (!idiom && !use) continue;
     const verb = use?.verb ?? null;

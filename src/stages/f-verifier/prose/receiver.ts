@@ -170,6 +170,8 @@ function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
  */
 const THIRD_PARTYS = /^\s*(?:(?:her|his|their)\s+)?(?:husband|wife|brother|sister|father|mother|son|daughter|steward|freedman|secretary|slave|cousin|uncle|aunt)['’]s?\s/i;
 
+/** A clause of measure or kind opening the verb's clause: what or how much was given, not a giving. */
+const HOW_MUCH = /^\s*(?:how (?:much|many|often)|whatever|what)\s+(?:[\p{L}'’-]+\s+){1,3}$/iu;
 /** A painted, carved or woven figure as the verb's subject: a picture, not a deed. */
 const LIKENESS_DOER = /\b(?:painted|carved|marble|bronze|woven|embroidered|sculpted|mosaic)\s+(?:[\p{L}'’-]+\s+){1,2}$/iu;
 
@@ -191,8 +193,13 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
   if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
+  // And the other way round: a crowd falling in behind someone is no betrayal's prize received ("the men with
+  // clubs fall in behind him": held-out corpus 68, bo04); following is what a beat binding nobody to receive wins.
+  if (use.kind === 'follow' && bindsAReceiver(app)) return false;
   // A thing of a third party's ("her husband's tablet"): the reader's own business, not the prize (held-out corpus 60, bg09).
   if (use.kind !== 'follow' && THIRD_PARTYS.test(use.obj)) return false;
+  // How much or what someone has given, said as a measure ("how much I have given the goddess this year": held-out corpus 69, bp09): no handing now.
+  if (handing && HOW_MUCH.test(use.before)) return false;
   // A likeness doing it ("On the wall a painted Paris was handing an apple to a goddess": held-out corpus 64, bk12).
   if (LIKENESS_DOER.test(use.before)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
