@@ -1,13 +1,11 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A seventy-first held-out check (test/fixtures/prose-corpus-heldout-71, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb71, a writer who had not read the verifier,
-// in a style fond of interiority (free indirect speech, plans, fears, wishes, rumours and mistaken
-// beliefs), and committed before any run. The first run has not happened yet: no entry carries a
-// `known_miss`, `known_false_positive` or `known_soft` note. Where the verifier disagrees with
-// `expect` after that run, the entry will say so ("<codes>: reason") and this test asserts today's
-// outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A held-out check (test/fixtures/prose-corpus-heldout-71, see its README): 20 Writer answers
+// written once, blind, by hand, by helper hb71, who had not read the verifier, and committed
+// before any run. First run in session 27 (the README's "First run"). Where the verifier disagrees
+// with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 71: fresh answers, expectations written before the run',

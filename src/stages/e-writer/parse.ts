@@ -1,6 +1,7 @@
 import type { Claim, Normalisation, ParsedSceneOutput, SceneEvent } from '../../domain/scene.js';
 import { findSections } from './normalise/sections.js';
 import { BROKEN, MISSING, readJsonSection } from './normalise/json.js';
+import { jsonAnswer } from './normalise/json-answer.js';
 
 export { extractJson } from './normalise/json.js';
 
@@ -26,6 +27,12 @@ export interface ParsedWriterOutput extends ParsedSceneOutput {
 
 export function parseWriterOutput(raw: string): ParsedWriterOutput {
   const { bodies, notes } = findSections(raw);
+  // No section marker at all, and the answer is one JSON object: read its fields as the sections (json-answer.ts).
+  const asJson = !bodies.SCENE_TEXT && !bodies.CLAIMS && !bodies.SCENE_EVENTS ? jsonAnswer(raw) : null;
+  if (asJson) {
+    const p = parseWriterOutput(asJson.canonical);
+    return { ...p, text_first_line: asJson.textLine, claims_section: { text: p.claims_section.text, first: 0 }, normalisations: [asJson.note, ...p.normalisations] };
+  }
   const parse_findings: ParsedSceneOutput['parse_findings'] = [];
 
   const t = bodies.SCENE_TEXT;

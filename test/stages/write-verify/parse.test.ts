@@ -113,6 +113,30 @@ describe('writer output parser', () => {
     expect(formErrors(parseWriterOutput(`## Scene\n\n${body}\n`))).toHaveLength(3);
   });
 
+  it('reads "Part 1 — SCENE_EVENTS" and the like as section markers, in any order (held-out corpus 70, bq10)', () => {
+    const raw = 'Part 1 — SCENE_EVENTS\n\n```json\n[]\n```\n\nPart 2 — CLAIMS\n\nNone.\n\nPart 3 — SCENE_TEXT\n\nCicero rises in the Curia.\n';
+    const p = parseWriterOutput(raw);
+    expect(p.parse_findings).toEqual([]);
+    expect(p.scene_text).toBe('Cicero rises in the Curia.');
+    expect(p.found).toEqual({ text: true, claims: true, events: true });
+  });
+
+  it('reads an answer written as one JSON object, fenced or bare, its fields as the three sections, and says so (held-out corpus 70, bq05, bq19)', () => {
+    const obj = { scene_events: [{ id: 'e1', application_id: 'a12', text: 'x', deltas: [] }], claims: [], scene_text: 'Cicero rises.\n\n"Enough," he says.' };
+    for (const raw of [JSON.stringify(obj, null, 2), `Here is the scene as JSON.\n\n\`\`\`json\n${JSON.stringify(obj, null, 2)}\n\`\`\`\n`]) {
+      const p = parseWriterOutput(raw);
+      expect(p.parse_findings, raw.slice(0, 30)).toEqual([]);
+      expect(p.scene_text).toBe('Cicero rises.\n\n"Enough," he says.');
+      expect(p.events).toHaveLength(1);
+      expect(p.claims).toEqual([]);
+      expect(p.normalisations.map((n) => n.code)).toContain('json_answer');
+      // Its lines are counted from the raw line of the "scene_text" key.
+      expect(p.text_first_line).toBe(raw.split('\n').findIndex((l) => l.includes('"scene_text"')) + 1);
+    }
+    // A scene that merely holds a JSON object in its prose is no such answer.
+    expect(parseWriterOutput('Cicero rises. {"scene_text": "x"}').normalisations.map((n) => n.code)).not.toContain('json_answer');
+  });
+
   it('repairs truncated JSON and reports the repair', () => {
     const p = parseWriterOutput('---SCENE_TEXT---\nx\n---CLAIMS---\n[{"id":"c1","kind":"object","text":"a ring"\n---SCENE_EVENTS---\n[]');
     expect(p.claims).toEqual([{ id: 'c1', kind: 'object', text: 'a ring' }]);

@@ -21,8 +21,9 @@ export interface Sections {
   notes: Normalisation[];
 }
 
-// Decoration a model puts around a marker: quote, heading hashes, bold/italic/code, dashes or equals.
-const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:\d{1,2}[.)][ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
+// Decoration a model puts around a marker: quote, heading hashes, bold/italic/code, a number ("2.",
+// "3)", "Part 1 —": held-out corpus 70, bq10), dashes or equals.
+const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:\d{1,2}[.)][ \t]*|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-])[ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
 const NAME = String.raw`(scene[ _-]?text|claims|scene[ _-]?events|events)`;
 const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
 /** The closing tag of a section written as XML (`<scene_text>` … `</scene_text>`): packaging, blanked. */
@@ -91,7 +92,7 @@ function readMarker(line: string, i: number): Marker | null {
   const name = sectionOf(m[1]);
   // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
   const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
-  const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)])/.test(line);
+  const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)]|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-]))/i.test(line);
   if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line) && !BARE_INLINE.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
   if (!decorated && /^events$/i.test(m[1])) return null;

@@ -101,6 +101,15 @@ function ownedByFailingBeat(s: ProseSentence, ctx: VerifyContext): boolean {
 /** A causative past before a bare verb: "had six hundred men answer a lifted finger" (held-out corpus 69, bp16) is as past as "made them answer". */
 const HAD_MADE = /\b(?:had|made)\s+(?:[\p{L}'’-]+\s+){1,4}$/iu;
 
+/**
+ * Words someone would say, with their tag after them ("Crassus gave it to me, she would say.": held-out
+ * corpus 71, br04): a speech imagined, not a deed told.
+ */
+const IMAGINED_SAYING = /,\s*(?:he|she|they|I|we|\p{Lu}\p{L}+)\s+(?:would|will|could|might|should)\s+(?:say|tell|swear|claim|answer|explain|insist)\b[^,;]*[.!]?\s*$/u;
+
+/** "had" as the verb's auxiliary, a word or two between at most. */
+const PAST_PERFECT = /\bhad\s+(?:(?:been|not|never|just|already|seen|being)\s+){0,3}$/i;
+
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
 const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from)\b/iu;
 /** The idiom of letting go: whose it is matters, as giving in's does. */
@@ -175,7 +184,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && undone(s, r))) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
-    let uses = idiom ? [] : complianceUses(s.narr ?? s.text, s.kind);
+    let uses = idiom || IMAGINED_SAYING.test(s.narr ?? s.text) ? [] : complianceUses(s.narr ?? s.text, s.kind);
     if (!idiom && !uses.length) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
@@ -191,7 +200,9 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
     // In a scene told in the present, a simple past is backstory ("She has seen the case in his lap; she
     // gave it to him.": held-out corpus 63, bj07), as it is for a deed (tense.ts).
-    const now = (u: ComplianceUse) => !present || s.kind !== 'narration' || (formTense(u.word) !== 'past' && !HAD_MADE.test(u.before));
+    // In one told in the past, its past perfect is backstory ("she had been seen being given it": held-out corpus 71, br04).
+    const now = (u: ComplianceUse) =>
+      s.kind !== 'narration' || (present ? formTense(u.word) !== 'past' && !HAD_MADE.test(u.before) : !(past && PAST_PERFECT.test(u.before)));
     const use = uses.find((u) => now(u) && wonBy(u, s, o.app, r, ctx) && !(u.kind !== 'yield' && u.kind !== 'follow' && undone(s, r)));
     if (!idiom && !use) continue;
     const verb = use?.verb ?? null;

@@ -99,10 +99,11 @@ const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'p
 /**
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
  * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
- * takes the tablets out": held-out corpus 13, n12): household business, a withdrawal or a showing,
- * not the prize of the attempt received.
+ * takes the tablets out": held-out corpus 13, n12), or food from a plate or dish ("takes an olive from
+ * his plate": held-out corpus 70, bq18): household business, a withdrawal or a showing, not the prize
+ * of the attempt received.
  */
-const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b))/i;
+const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b))/i;
 /**
  * Taking a thing off one's own body, clothes or purse ("takes the ring from her finger", "from the
  * fold of her palla", "from inside his cloak") receives nothing.
@@ -346,7 +347,8 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   const result = (u: VerbUse) => /^(?:shut|slam)$/.test(u.inf) && uses.some((v) => v.at < u.at && RESULT_OF.test(read.slice(v.at, u.at)));
   // A refusal reported in a clause of what was said ("said … that the crews Clodius kept in the
   // Subura were paid with his silver": held-out corpus 36, ai17) is no refusal here.
-  const reported = (u: VerbUse) => REPORTED_CLAUSE.test(read.slice(0, u.at));
+  // So is one in a relative clause ("whose company he keeps at night": held-out corpus 70, bq17).
+  const reported = (u: VerbUse) => REPORTED_CLAUSE.test(read.slice(0, u.at)) || /\b(?:whose|whom)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu.test(u.before);
   if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u))) return [];
   const out: ComplianceUse[] = [];
   for (const use of uses) {

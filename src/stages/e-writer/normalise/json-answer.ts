@@ -1,0 +1,59 @@
+import { jsonrepair } from 'jsonrepair';
+import type { Normalisation } from '../../../domain/scene.js';
+import { valueEnd } from './json.js';
+
+/**
+ * A whole answer written as one JSON object, the way an API with a JSON schema answers ({"scene_text":
+ * "…", "claims": [], "scene_events": [ … ]}, fenced or bare, the fields in any order: held-out corpus 70,
+ * bq05 and bq19). Its fields are the three sections, written back in the canonical form so that every
+ * other reading of the parser applies to them. The scene text is a JSON string: its lines are not lines
+ * of the raw file, so they are counted from the line of its key (the normalisation says so).
+ */
+const TEXT_KEYS = ['scene_text', 'sceneText', 'SCENE_TEXT', 'scene', 'text', 'prose'];
+const CLAIM_KEYS = ['claims', 'CLAIMS'];
+const EVENT_KEYS = ['scene_events', 'sceneEvents', 'SCENE_EVENTS', 'events'];
+
+export interface JsonAnswer {
+  /** The answer in the canonical three-section form. */
+  canonical: string;
+  /** The raw file's 1-based line of the scene text's key. */
+  textLine: number;
+  note: Normalisation;
+}
+
+/** The answer as one JSON object with a scene-text string field and the two lists, or null. */
+export function jsonAnswer(raw: string): JsonAnswer | null {
+  const open = raw.indexOf('{');
+  // Only an answer that is the object (a fence or a sentence around it at most), not a scene with JSON in it.
+  if (open < 0 || /[^\s`a-z:.]/i.test(raw.slice(0, open).replace(/```\w*/g, ''))) return null;
+  const end = valueEnd(raw, open);
+  if (end < 0) return null;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.slice(open, end));
+  } catch {
+    try {
+      value = JSON.parse(jsonrepair(raw.slice(open, end)));
+    } catch {
+      return null;
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
+  const o = value as Record<string, unknown>;
+  const textKey = TEXT_KEYS.find((k) => typeof o[k] === 'string' && (o[k] as string).trim());
+  const claims = CLAIM_KEYS.map((k) => o[k]).find((v) => v !== undefined);
+  const events = EVENT_KEYS.map((k) => o[k]).find((v) => v !== undefined);
+  if (!textKey || events === undefined) return null;
+  const keyAt = raw.indexOf(`"${textKey}"`, open);
+  const textLine = raw.slice(0, keyAt < 0 ? open : keyAt).split('\n').length;
+  const text = (o[textKey] as string).replace(/\r\n?/g, '\n');
+  return {
+    canonical: `---SCENE_TEXT---\n${text}\n---CLAIMS---\n${JSON.stringify(claims ?? [], null, 2)}\n---SCENE_EVENTS---\n${JSON.stringify(events, null, 2)}\n`,
+    textLine,
+    note: {
+      code: 'json_answer',
+      what: `read the answer as one JSON object: "${textKey}" as the scene text (its lines counted from line ${textLine}, where the key is), its claims and events as those sections`,
+      why: 'the model answered with one JSON object instead of three sections',
+    },
+  };
+}
