@@ -31,7 +31,10 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
   const asJson = !bodies.SCENE_TEXT && !bodies.CLAIMS && !bodies.SCENE_EVENTS ? jsonAnswer(raw) : null;
   if (asJson) {
     const p = parseWriterOutput(asJson.canonical);
-    return { ...p, text_first_line: asJson.textLine, claims_section: { text: p.claims_section.text, first: 0 }, normalisations: [asJson.note, ...p.normalisations] };
+    // A repair is never silent: the soft finding and the note a section's repaired JSON gets (json.ts).
+    const repair = asJson.repaired ? { code: 'AUR5003', message: `the answer's JSON object needed repair (${asJson.repaired})` } : null;
+    const notes = repair ? [asJson.note, { code: 'json_repaired', what: `repaired the answer's JSON object with jsonrepair (${asJson.repaired})`, why: 'a syntax slip with the data still readable; also the soft finding AUR5003' }] : [asJson.note];
+    return { ...p, text_first_line: asJson.textLine, claims_section: { text: p.claims_section.text, first: 0 }, parse_findings: [...(repair ? [repair] : []), ...p.parse_findings], normalisations: [...notes, ...p.normalisations] };
   }
   const parse_findings: ParsedSceneOutput['parse_findings'] = [];
 

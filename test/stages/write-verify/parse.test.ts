@@ -133,6 +133,11 @@ describe('writer output parser', () => {
       // Its lines are counted from the raw line of the "scene_text" key.
       expect(p.text_first_line).toBe(raw.split('\n').findIndex((l) => l.includes('"scene_text"')) + 1);
     }
+    // A slip mended by jsonrepair is said, as a section's is: the soft AUR5003 and the note.
+    const slipped = parseWriterOutput('{"scene_text": "Cicero rises.", "claims": [], "scene_events": [],}');
+    expect(slipped.scene_text).toBe('Cicero rises.');
+    expect(slipped.parse_findings.map((f) => f.code)).toEqual(['AUR5003']);
+    expect(slipped.normalisations.map((n) => n.code)).toEqual(expect.arrayContaining(['json_answer', 'json_repaired']));
     // A scene that merely holds a JSON object in its prose is no such answer.
     expect(parseWriterOutput('Cicero rises. {"scene_text": "x"}').normalisations.map((n) => n.code)).not.toContain('json_answer');
   });

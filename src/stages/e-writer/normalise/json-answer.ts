@@ -19,6 +19,8 @@ export interface JsonAnswer {
   /** The raw file's 1-based line of the scene text's key. */
   textLine: number;
   note: Normalisation;
+  /** The parse error jsonrepair mended, when the object needed it (a soft AUR5003, as a section's JSON: json.ts). */
+  repaired?: string;
 }
 
 /** The answer as one JSON object with a scene-text string field and the two lists, or null. */
@@ -29,11 +31,13 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
   const end = valueEnd(raw, open);
   if (end < 0) return null;
   let value: unknown;
+  let repaired: string | undefined;
   try {
     value = JSON.parse(raw.slice(open, end));
-  } catch {
+  } catch (e) {
     try {
       value = JSON.parse(jsonrepair(raw.slice(open, end)));
+      repaired = (e as Error).message;
     } catch {
       return null;
     }
@@ -55,5 +59,6 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
       what: `read the answer as one JSON object: "${textKey}" as the scene text (its lines counted from line ${textLine}, where the key is), its claims and events as those sections`,
       why: 'the model answered with one JSON object instead of three sections',
     },
+    ...(repaired ? { repaired } : {}),
   };
 }

@@ -23,8 +23,11 @@ export interface Sections {
 
 // Decoration a model puts around a marker: quote, heading hashes, bold/italic/code, a number ("2.",
 // "3)", "Part 1 —": held-out corpus 70, bq10), dashes or equals.
-const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:\d{1,2}[.)][ \t]*|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-])[ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
+const NUMBERED = String.raw`(?:\d{1,2}[.)]|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-]))`;
+const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:${NUMBERED}[ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
 const NAME = String.raw`(scene[ _-]?text|claims|scene[ _-]?events|events)`;
+/** A marker line that opens on a decoration or a number (LEFT), as opposed to a bare name. */
+const DECORATED = new RegExp(String.raw`^[ \t]*(?:[>#*_\x60<]|[-=]{2}|${NUMBERED})`, 'i');
 const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
 /** The closing tag of a section written as XML (`<scene_text>` … `</scene_text>`): packaging, blanked. */
 const CLOSING_TAG = /^[ \t]*<\/(?:scene[ _-]?text|claims|scene[ _-]?events|events)>[ \t]*$/i;
@@ -92,7 +95,7 @@ function readMarker(line: string, i: number): Marker | null {
   const name = sectionOf(m[1]);
   // A parenthetical after the name says what the section holds ("(JSON)", "(screenplay)"): not content.
   const inline = m[2].trim().replace(/^\([^)]*\)[ \t]*:?[ \t]*(?:\*{1,3})?[ \t]*/, '');
-  const decorated = /^[ \t]*(?:[>#*_\x60<]|[-=]{2}|\d{1,2}[.)]|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-]))/i.test(line);
+  const decorated = DECORATED.test(line);
   if (!decorated && !/^[ \t]*[a-z _-]+[ \t]*:?[ \t]*$/i.test(line) && !BARE_INLINE.test(line)) return null;
   // "Events" alone is too common a word to be a marker without decoration.
   if (!decorated && /^events$/i.test(m[1])) return null;

@@ -2,7 +2,7 @@ import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
-import { daysBack, FEW_DAYS, SAME_DAY } from './days-back.js';
+import { daysBack, FEW_DAYS, SAME_DAY, TIME_LEAD } from './days-back.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
@@ -35,12 +35,15 @@ export interface ArrivalElsewhere {
   text: string;
 }
 
+/** Verbs of a journey made: as a present perfect's participle ("has ridden") and as a simple past ("rode"); spoken-whereabouts.ts reads both. */
+export const JOURNEY_PERFECT = String.raw`(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)`;
+export const JOURNEY_PAST = String.raw`(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped)`;
 /**
  * "has (just) come (straight up) from", "arrived from", "spent the night at": the verb right after the
  * name. A second "from" after a comma says the same journey's start more nearly ("has come down from
  * the Alban hills, from a friend's villa above Tusculum": held-out corpus 30, ac16).
  */
-const ARRIVED = /^\s+(?:has|have)\s+(?:just\s+|only just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*(?:,\s*from\b[^,;:.!?—–()]*)*)/i;
+const ARRIVED = new RegExp(String.raw`^\s+(?:has|have)\s+(?:just\s+|only just\s+)?${JOURNEY_PERFECT}\b([^,;:.!?—–()]*?)\bfrom\b([^,;:.!?—–()]*(?:,\s*from\b[^,;:.!?—–()]*)*)`, 'i');
 /** The same in a scene told in the past (tense.ts), whose past perfect is the arrival into it ("He had ridden in that dawn from…"). */
 const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|have|had)'), 'i');
 /**
@@ -82,7 +85,7 @@ export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|bes
  * backstory, so it is read only with a recent time in its clause (RECENT), which also bounds the days
  * the journey had: at most one.
  */
-const PAST_FROM = /^\s+(?:(?:only|just)\s+)?(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/i;
+const PAST_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'i');
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
@@ -102,8 +105,6 @@ const DISTANT = new RegExp(
 const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
 /** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
-/** A time of the last few days opening a clause before its subject ("The day before yesterday he was …"). */
-const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+ago)`;
 /** A subject pronoun opening a clause, after a time of the last few days or not: who it is, pronoun-doer.ts decides. */
 const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+)(?:${TIME_LEAD}\s*,?\s+)?(he|she)\b`, 'gi');
 
@@ -150,7 +151,6 @@ function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): { id: string;
 export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewhere[] {
   const pk = ctx.packet;
   if (!ctx.travelDays || !ctx.locations?.length) return [];
-  const here = pk.setting.location;
   let names: Map<string, { id: string; name: string }> | undefined;
   const out: ArrivalElsewhere[] = [];
   for (const n of r.narration) {
@@ -163,12 +163,21 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       const j = c ? journey(n.narr, m.end, n.past === true) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
-      const days = loc ? ctx.travelDays(loc.id, here) : undefined;
-      if (!loc || loc.id === here || loc.id === c.previous_location || days === undefined || days <= Math.min(c.days_since_previous, j.within)) continue;
-      out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
+      if (loc && tooFar(loc, c, j.within, ctx)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
     }
   }
   return out;
+}
+
+/**
+ * Whether cast member `c`, at `loc` at most `within` days ago, could not have reached the scene's place:
+ * not that place nor their last scene's, and more travel days away than the days they had. One test
+ * for the narration's whereabouts (above) and a speaker's own (spoken-whereabouts.ts).
+ */
+export function tooFar(loc: { id: string }, c: { previous_location?: string | null; days_since_previous: number }, within: number, ctx: VerifyContext): boolean {
+  const here = ctx.packet.setting.location;
+  const days = ctx.travelDays?.(loc.id, here);
+  return loc.id !== here && loc.id !== c.previous_location && days !== undefined && days > Math.min(c.days_since_previous, within);
 }
 
 /**

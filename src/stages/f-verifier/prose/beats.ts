@@ -110,6 +110,9 @@ const IMAGINED_SAYING = /,\s*(?:he|she|they|I|we|\p{Lu}\p{L}+)\s+(?:would|will|c
 /** "had" as the verb's auxiliary, a word or two between at most. */
 const PAST_PERFECT = /\bhad\s+(?:(?:been|not|never|just|already|seen|being)\s+){0,3}$/i;
 
+/** The verbs of coming off in a sentence (compliance.ts), none in words someone only would say (IMAGINED_SAYING). */
+const usesIn = (s: ProseSentence): ComplianceUse[] => (IMAGINED_SAYING.test(s.narr ?? s.text) ? [] : complianceUses(s.narr ?? s.text, s.kind));
+
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
 const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from)\b/iu;
 /** The idiom of letting go: whose it is matters, as giving in's does. */
@@ -184,7 +187,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && undone(s, r))) || ownedByFailingBeat(s, ctx);
     // Narration is read with its quotations blanked: the words said are speech sentences of their own, so
     // "You took them out," she says is no taking in the narration (held-out corpus 9, s12).
-    let uses = idiom || IMAGINED_SAYING.test(s.narr ?? s.text) ? [] : complianceUses(s.narr ?? s.text, s.kind);
+    let uses = idiom ? [] : usesIn(s);
     if (!idiom && !uses.length) continue;
     // A scene may carry a beat planned to succeed too: the success goes to its owner (owner.ts).
     const o = failOwner(s, ctx.packet);
@@ -195,7 +198,7 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     const letGoBack = said && LETS_GO.test(said[0]) && lostBy(s, clauseHead(s.text, said.index), o.app, r, ctx);
     if ((givenUp || letGoBack) && !ownedByFailingBeat(s, ctx)) {
       idiom = false;
-      uses = complianceUses(s.narr ?? s.text, s.kind);
+      uses = usesIn(s);
     }
     // Who gets what matters (receiver.ts): the first verb that gives the prize to the one the beat leaves without.
     // In a scene told in the present, a simple past is backstory ("She has seen the case in his lap; she

@@ -30,3 +30,9 @@ export function daysBack(text: string): number | null {
   if (ONE_DAY.test(text)) return 1;
   return SAME_DAY.test(text) ? 0 : null;
 }
+
+/**
+ * A time of the last few days as a clause's opening words, before its subject ("The day before
+ * yesterday he was …": arrivals.ts): the same times as above, written as a phrase.
+ */
+export const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+ago)`;

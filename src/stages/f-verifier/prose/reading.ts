@@ -7,10 +7,12 @@ import type { Reading, ProseSentence } from './reader.js';
  * read: "reads his face" or "reads the crowd" takes nothing (READABLE).
  */
 export const READ = new Set(['read', 'read through', 'read over']);
+/** A written thing: one list for what is read (READABLE), what is one's own (OWN_WRITTEN) and what passes from hand to hand (outcome.ts). */
+export const WRITTEN = String.raw`(?:tablets?|leaves|letters?|notes?|lists?|scrolls?)`;
 /** "reading" alone is no deed: "thought of Cato reading them aloud", "without reading them" (held-out corpora 4, 12, 60). */
 export const GERUND_READ = /^reading\b/i;
 /** What reading receives: a tablet, its leaves, a letter or a note, or "it" / "them" for one named before (concreteObject). */
-const READABLE = /^\s*(?:(?:the|both|all|each|every)\s+(?:(?:two|three|wax|sealed|folded|little)\s+)?(?:tablets?|leaves|letters?|notes?|list|scroll)\b|(it|them)\b)/i;
+const READABLE = new RegExp(String.raw`^\s*(?:(?:the|both|all|each|every)\s+(?:(?:two|three|wax|sealed|folded|little)\s+)?${WRITTEN}\b|(it|them)\b)`, 'i');
 /** Whether the words after a verb of reading (`obj`, "through" or "over" first at most) name a written thing, or "it" for one named `earlier`. */
 export function readsHanded(obj: string, earlier: string): boolean {
   const what = obj.replace(/^\s*(?:through|over)\s+/i, ' ');
@@ -18,7 +20,6 @@ export function readsHanded(obj: string, earlier: string): boolean {
   return !!m && (!m[1] || concreteObject(what, earlier));
 }
 
-const WRITTEN = String.raw`(?:tablets?|letters?|notes?|scrolls?|list)`;
 /**
  * A written thing told as already the reader's: in their own hand or lap, held, or brought ("a wax
  * tablet open in her hand", "with a letter from her husband in her hand").

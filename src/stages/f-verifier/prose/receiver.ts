@@ -7,6 +7,7 @@ import type { ProseSentence, Reading } from './reader.js';
 import { fits, referent, speakerOf } from './speaker.js';
 import { readsOwn } from './reading.js';
 import { LOOSE_THING } from './outcome.js';
+import { LIKENESS_WORD } from './subjects.js';
 
 /**
  * Who takes a thing, and whether that taking is a beat planned to fail coming off (held-out corpus
@@ -176,7 +177,7 @@ const LOOSE_THING_BEFORE = new RegExp(String.raw`\b${LOOSE_THING}\s+$`, 'i');
 /** A clause of measure or kind opening the verb's clause: what or how much was given, not a giving. */
 const HOW_MUCH = /^\s*(?:how (?:much|many|often)|whatever|what)\s+(?:[\p{L}'’-]+\s+){1,3}$/iu;
 /** A painted, carved or woven figure as the verb's subject: a picture, not a deed. */
-const LIKENESS_DOER = /\b(?:painted|carved|marble|bronze|woven|embroidered|sculpted|mosaic)\s+(?:[\p{L}'’-]+\s+){1,2}$/iu;
+const LIKENESS_DOER = new RegExp(String.raw`\b${LIKENESS_WORD}\s+(?:[\p{L}'’-]+\s+){1,2}$`, 'iu');
 
 /** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */
 const bindsAReceiver = (app: PacketInstruction): boolean => Object.keys(app.bindings).some((k) => k !== 'actor');

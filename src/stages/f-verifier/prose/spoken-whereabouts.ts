@@ -1,5 +1,5 @@
 import type { VerifyContext } from '../context.js';
-import { namesOf, placeIn, type ArrivalElsewhere } from './arrivals.js';
+import { JOURNEY_PAST, JOURNEY_PERFECT, namesOf, placeIn, tooFar, type ArrivalElsewhere } from './arrivals.js';
 import { clauseAt } from './clauses.js';
 import { daysBack } from './days-back.js';
 import type { Reading } from './reader.js';
@@ -23,7 +23,7 @@ import { speakerOf } from './speaker.js';
  */
 
 const SELF_THERE = /\bI\s+(?:(?:was|had been|have been)(?:\s+(?:still|already|then|out|up|down))?(?:\s+(?:standing|sitting|waiting|sleeping|camped|encamped|drinking|dining|eating|hiding|staying|lodging|watching|counting))?|stood|sat|slept|lay|camped|waited|stayed|lodged|dined|drank|watched|counted|spent\s+(?:the|last|a|two|three)\s+(?:nights?|days?|evening|morning))\b([^,;:.!?—–()]*)/;
-const SELF_FROM = /\bI\s+(?:(?:have|had)\s+)?(?:just\s+)?(?:came|come|rode|ridden|arrived|travell?ed|walked|hurried|sailed|marched|galloped)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)/;
+const SELF_FROM = new RegExp(String.raw`\bI\s+(?:(?:have|had)\s+)?(?:just\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT})\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`);
 const SELF_LEFT = /\bI\s+(?:(?:have|had)\s+)?left\b([^,;:.!?—–()]*)/;
 /** A condition, a question, a wish, a memory of long ago: not where the speaker was. */
 const FRAMED = /\b(?:if|unless|would|could|might|should|perhaps|maybe|suppose|imagine\w*|dream\w*|pretend\w*|as if|as though|once|years?|months?|used to|when I was|as a (?:boy|youth|young man))\b|\?/i;
@@ -52,9 +52,7 @@ export function spokenWhereabouts(r: Reading, ctx: VerifyContext): ArrivalElsewh
     const who = loc ? speakerOf(r, k, ctx, true) : null;
     const c = who ? pk.cast.find((x) => x.id === who.id) : undefined;
     if (!loc || !c || r.narration.some((n) => n.line === s.line && TOLD_OTHERWISE.test(n.narr))) return;
-    const days = ctx.travelDays!(loc.id, pk.setting.location);
-    if (loc.id === pk.setting.location || loc.id === c.previous_location || days === undefined || days <= Math.min(c.days_since_previous, within)) return;
-    out.push({ id: c.id, place: loc.name, line: s.line, text: s.text });
+    if (tooFar(loc, c, within, ctx)) out.push({ id: c.id, place: loc.name, line: s.line, text: s.text });
   });
   return out;
 }

@@ -30,21 +30,27 @@ const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:at|in|on|by|fr
  * cup down on the floor beside him, rises Lucius Sergius Catilina": held-out corpus 24, a14); so may a
  * bare adverb of direction ("In comes Catiline").
  */
-const INVERTED = new RegExp(
-  String.raw`^\s*(?:(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches)` +
-    String.raw`|(?:(?:up|out|down|back|in)\s+)?(?:from|out of|into|through|across|onto|up|down)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:rises|comes|steps|walks|strides|emerges|climbs|stalks|bursts|appears)` +
-    String.raw`|(?:in|out|up|down|through|back)\s+(?:comes|steps|walks|strides|stalks|bursts))\s+$`,
-  'iu',
+const FRONTED_AT = String.raw`(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?`;
+const FRONTED_FROM = String.raw`(?:(?:up|out|down|back|in)\s+)?(?:from|out of|into|through|across|onto|up|down)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?`;
+/** A fronted place phrase (at a clause's `start`) and a verb of being there or of coming, right before the name. */
+const inversion = (start: string, there: string, coming: string, bare: string): RegExp =>
+  new RegExp(String.raw`${start}(?:${FRONTED_AT}(?:${there})|${FRONTED_FROM}(?:${coming})${bare})\s+$`, 'iu');
+const INVERTED = inversion(
+  String.raw`^\s*`,
+  'stands|sits|waits|appears|kneels|lingers|looms|hovers|crouches',
+  'rises|comes|steps|walks|strides|emerges|climbs|stalks|bursts|appears',
+  String.raw`|(?:in|out|up|down|through|back)\s+(?:comes|steps|walks|strides|stalks|bursts)`,
 );
 /**
  * The same inversion in a scene told in the past (tense.ts), after a clause's start too: "…, and among
  * them, patient as any client, stood Catiline in a fresh white toga" (held-out corpus 67, bn14). Its
  * simple past is the scene's now there, judged as any past deed (pastDeedHere).
  */
-const INVERTED_PAST = new RegExp(
-  String.raw`(?:^\s*|[,;:—–]\s*(?:and|but|then)?\s*)(?:(?:at|in|on|by|behind|beside|near|under|inside|outside|within|among|against|before)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:stood|sat|waited|appeared|knelt|lingered|loomed|hovered|crouched)` +
-    String.raw`|(?:(?:up|out|down|back|in)\s+)?(?:from|out of|into|through|across|onto|up|down)\s+(?:[\p{L}'’]+\s+){0,7}(?:[\p{L}'’]+,[^,;:.!?]{1,90},\s*)?(?:rose|came|stepped|walked|strode|emerged|climbed|stalked|burst|appeared))\s+$`,
-  'iu',
+const INVERTED_PAST = inversion(
+  String.raw`(?:^\s*|[,;:—–]\s*(?:and|but|then)?\s*)`,
+  'stood|sat|waited|appeared|knelt|lingered|loomed|hovered|crouched',
+  'rose|came|stepped|walked|strode|emerged|climbed|stalked|burst|appeared',
+  '',
 );
 /**
  * A name right after a preposition is its object, never a subject: "Behind Catiline stands Crassus",
@@ -93,7 +99,9 @@ const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|aw
  */
 const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/iu;
 /** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
-const LIKENESS = /\b(?:marble|bronze|stone|painted|wax|waxen|carved|clay|plaster|gilded|gilt|ivory|wooden|sculpted|(?:statue|bust|portrait|likeness|image|mask) of)\s+$/i;
+/** What a likeness of a person is made as: one list for a name's likeness (LIKENESS) and a likeness doing a deed (receiver.ts). */
+export const LIKENESS_WORD = String.raw`(?:marble|bronze|stone|painted|wax|waxen|carved|clay|plaster|gilded|gilt|ivory|wooden|sculpted|woven|embroidered|mosaic)`;
+const LIKENESS = new RegExp(String.raw`\b(?:${LIKENESS_WORD}|(?:statue|bust|portrait|likeness|image|mask) of)\s+$`, 'i');
 /**
  * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
  * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09).
