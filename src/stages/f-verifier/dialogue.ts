@@ -32,8 +32,8 @@ const CUE_NAME = String.raw`[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){
 const CAPS = new RegExp(String.raw`^\s*(${CUE_NAME})\s*(?:\([^)]*\))?\s*:\s+(\S.*)$`);
 const ALONE = new RegExp(String.raw`^\s*\**(${CUE_NAME})\**\s*(?:\([^)]*\))?\s*$`);
 
-// Capitalised labels that are not speakers: scene furniture and title cards.
-const NOT_CUES = new Set(['INT', 'EXT', 'CAST', 'NOTE', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'SCENE', 'END', 'THE END']);
+// Capitalised labels that are not speakers: scene furniture and title cards (the Writer's own labels: NOTE_LABEL).
+const NOT_CUES = new Set(['INT', 'EXT', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'END', 'THE END']);
 const TITLE_CARDS = new Set(['SUPER', 'TITLE', 'TITLE CARD', 'CARD', 'CAPTION', 'INSERT', 'CHYRON', 'SUBTITLE', 'ON SCREEN', 'INTERTITLE']);
 
 /** How many characters of a line its speaker's cue takes (`> CUE:`, `**CUE:**`, `CUE:`, with a parenthetical), or 0. */
@@ -68,7 +68,7 @@ const SHOT = /\b(?:POV|ANGLE|CLOSE ON|CLOSE-UP|CLOSEUP|WIDE|BACK TO|INTERCUT|MON
  * A label of the Writer's own notes around the scene, bold or in capitals ("**Beats covered:**" over a
  * list of the beats: held-out corpus 62, bi04), not a speaker.
  */
-const NOTE_LABEL = /^(?:BEATS?(?: COVERED| HIT)?|NOTES?|WRITER'S NOTES?|HOOK|BUTTON|SUMMARY|WORD COUNT|SETTING|LOCATION|VISUAL CUES|CUES|CONTINUITY|CHECKLIST|SELF-CHECK|CHECKS?|OUTCOMES?|RISKS?|CLAIMS|SCENE EVENTS|SCENE TEXT|TONE|MOOD|PURPOSE|CONSTRAINTS|DELTAS)$/;
+const NOTE_LABEL = /^(?:BEATS?(?: COVERED| HIT)?|NOTES?|WRITER'S NOTES?|HOOK|BUTTON|SUMMARY|WORD COUNT|SETTING|LOCATION|VISUAL CUES|CUES|CONTINUITY|CHECKLIST|SELF-CHECK|CHECKS?|OUTCOMES?|RISKS?|CLAIMS|SCENE(?: EVENTS| TEXT)?|CAST|TONE|MOOD|PURPOSE|CONSTRAINTS|DELTAS)$/;
 
 function notSpeaker(cue: string): boolean {
   return NOT_CUES.has(cue) || TITLE_CARDS.has(cue) || SHOT.test(cue) || NOTE_LABEL.test(cue);

@@ -142,6 +142,19 @@ describe('writer output parser', () => {
     expect(parseWriterOutput('Cicero rises. {"scene_text": "x"}').normalisations.map((n) => n.code)).not.toContain('json_answer');
   });
 
+  it('reads a whole-answer object whatever the spelling of its keys, and "scene_text" before a "scene" that names the scene', () => {
+    for (const [text, claims, events] of [['sceneText', 'Claims', 'sceneEvents'], ['SCENE_TEXT', 'CLAIMS', 'SCENE_EVENTS'], ['Scene Text', 'claims', 'scene-events']]) {
+      const raw = JSON.stringify({ scene: 'SC12', [text]: 'Cicero rises.', [claims]: [], [events]: [{ id: 'e1', application_id: 'a12', text: 'x', deltas: [] }] });
+      const p = parseWriterOutput(raw);
+      expect(p.parse_findings, text).toEqual([]);
+      expect(p.scene_text, text).toBe('Cicero rises.');
+      expect(p.events, text).toHaveLength(1);
+    }
+    // A wrapped section list is read by the same names: {"sceneEvents": [...]} under the marker.
+    const wrapped = parseWriterOutput('---SCENE_TEXT---\nCicero rises.\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n{"sceneEvents": []}\n');
+    expect(wrapped.normalisations.map((n) => n.code)).toContain('list_unwrapped');
+  });
+
   it('repairs truncated JSON and reports the repair', () => {
     const p = parseWriterOutput('---SCENE_TEXT---\nx\n---CLAIMS---\n[{"id":"c1","kind":"object","text":"a ring"\n---SCENE_EVENTS---\n[]');
     expect(p.claims).toEqual([{ id: 'c1', kind: 'object', text: 'a ring' }]);

@@ -2,7 +2,7 @@ import nlp from 'compromise';
 import { describe, expect, it } from 'vitest';
 import { corpusLines } from './helpers.js';
 import { parsed, sentencesOf, tagsOnly, tokenized, tokensFrom, tokensOf, type Term } from '../../../src/stages/f-verifier/prose/parse.js';
-import { mayComply } from '../../../src/stages/f-verifier/prose/compliance.js';
+import { mayComply } from '../../../src/stages/f-verifier/prose/compliance-verbs.js';
 import { contentRoots, possibleRoots } from '../../../src/stages/f-verifier/prose/roots.js';
 
 // Issue 18: the prose reader's shortcuts must not change what it reads. Sentences are split by the

@@ -1,6 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
 import type { Normalisation } from '../../../domain/scene.js';
-import { valueEnd } from './json.js';
+import { keyName, SECTION_KEYS, valueEnd } from './json.js';
 
 /**
  * A whole answer written as one JSON object, the way an API with a JSON schema answers ({"scene_text":
@@ -9,9 +9,17 @@ import { valueEnd } from './json.js';
  * other reading of the parser applies to them. The scene text is a JSON string: its lines are not lines
  * of the raw file, so they are counted from the line of its key (the normalisation says so).
  */
-const TEXT_KEYS = ['scene_text', 'sceneText', 'SCENE_TEXT', 'scene', 'text', 'prose'];
-const CLAIM_KEYS = ['claims', 'CLAIMS'];
-const EVENT_KEYS = ['scene_events', 'sceneEvents', 'SCENE_EVENTS', 'events'];
+const TEXT_KEYS = ['scene_text', 'scene', 'text', 'prose'];
+
+/** The object's key for the first of `names` (in that order: "scene_text" before "scene") it holds, by keyName, and with `ok` values. */
+function keyFor(o: Record<string, unknown>, names: string[], ok: (v: unknown) => boolean): string | undefined {
+  const keys = Object.keys(o);
+  for (const name of names) {
+    const key = keys.find((k) => keyName(k) === name && ok(o[k]));
+    if (key !== undefined) return key;
+  }
+  return undefined;
+}
 
 export interface JsonAnswer {
   /** The answer in the canonical three-section form. */
@@ -44,10 +52,12 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const o = value as Record<string, unknown>;
-  const textKey = TEXT_KEYS.find((k) => typeof o[k] === 'string' && (o[k] as string).trim());
-  const claims = CLAIM_KEYS.map((k) => o[k]).find((v) => v !== undefined);
-  const events = EVENT_KEYS.map((k) => o[k]).find((v) => v !== undefined);
-  if (!textKey || events === undefined) return null;
+  const textKey = keyFor(o, TEXT_KEYS, (v) => typeof v === 'string' && !!v.trim());
+  const claimsKey = keyFor(o, SECTION_KEYS.CLAIMS, (v) => v !== undefined);
+  const eventsKey = keyFor(o, SECTION_KEYS.SCENE_EVENTS, (v) => v !== undefined);
+  if (!textKey || eventsKey === undefined) return null;
+  const claims = claimsKey === undefined ? undefined : o[claimsKey];
+  const events = o[eventsKey];
   const keyAt = raw.indexOf(`"${textKey}"`, open);
   const textLine = raw.slice(0, keyAt < 0 ? open : keyAt).split('\n').length;
   const text = (o[textKey] as string).replace(/\r\n?/g, '\n');

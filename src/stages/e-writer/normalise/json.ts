@@ -110,8 +110,14 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
   }
 }
 
-/** Keys a model wraps a section's list in: `{"events": [...]}`, `{"claims": [...]}`. */
-const WRAPPERS: Record<'CLAIMS' | 'SCENE_EVENTS', string[]> = { CLAIMS: ['claims'], SCENE_EVENTS: ['events', 'scene_events'] };
+/**
+ * The names a model gives a section's list as a JSON key: wrapping the list (`{"events": [...]}`,
+ * `{"claims": [...]}`) or as a field of a whole-answer object (json-answer.ts). Compared by keyName.
+ */
+export const SECTION_KEYS: Record<'CLAIMS' | 'SCENE_EVENTS', string[]> = { CLAIMS: ['claims'], SCENE_EVENTS: ['scene_events', 'events'] };
+
+/** A JSON key in one spelling: "sceneEvents", "SCENE_EVENTS", "scene-events" and "Scene Events" are all "scene_events". */
+export const keyName = (key: string): string => key.replace(/([a-z])([A-Z])/g, '$1_$2').toLowerCase().replace(/[\s-]/g, '_');
 
 /**
  * The section's list from the shapes around it a model writes: the list wrapped in an object under
@@ -122,7 +128,7 @@ function asList(name: 'CLAIMS' | 'SCENE_EVENTS', v: unknown, notes: Normalisatio
   const o = v as Record<string, unknown>;
   const keys = Object.keys(o);
   const key = keys.length === 1 ? keys[0] : undefined;
-  if (key && WRAPPERS[name].includes(key.toLowerCase().replace(/[\s-]/g, '_')) && Array.isArray(o[key])) {
+  if (key && SECTION_KEYS[name].includes(keyName(key)) && Array.isArray(o[key])) {
     notes.push({ code: 'list_unwrapped', what: `read the ${name} list from inside {"${key}": [...]}`, why: 'the list was wrapped in an object named after its own section' });
     return o[key];
   }

@@ -1,5 +1,5 @@
-import { parsed, tokensOf } from './parse.js';
-import { toInfinitive, TransformMemo } from './word-transforms.js';
+import { parsed } from './parse.js';
+import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, REFUSE, STEMS, TRANSFER, YIELD } from './compliance-verbs.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST } from './tense.js';
@@ -12,15 +12,10 @@ import { GERUND_READ, READ, readsHanded } from './reading.js';
  * ("does not hand it over"), a modal or future ("would have given", "will not yield"), an
  * imperative ("Give it to him": it asks, it does not show), an infinitive ("refuses to give"), a
  * near-miss adverb ("almost hands it over") or a negative subject ("nobody follows") is not a
- * depiction of success. A refusal in the same sentence ("hands it back, refusing") voids it.
+ * depiction of success. A refusal in the same sentence ("hands it back, refusing") voids it. The verbs
+ * themselves, by kind, are in compliance-verbs.ts.
  */
 
-/** Giving way, with no object needed: the attempt's target yields. */
-const YIELD = new Set(['give in', 'give way', 'relent', 'yield', 'consent', 'agree', 'comply', 'submit', 'capitulate', 'concede', 'acquiesce', 'obey', 'surrender', 'let go', 'cave', 'cave in', 'back down', 'say yes', 'nod assent', 'accept']);
-/** Handing over: counts with a concrete object ("hands Terentia the tablet", "gives them up"). */
-const TRANSFER = new Set(['give', 'hand', 'hand over', 'deliver', 'surrender', 'release', 'turn over', 'give up', 'yield up', 'entrust']);
-/** Moving a thing toward someone: only a transfer once it arrives ("slides it to Cato", not "slides it toward Cato"). */
-const MOTION = new Set(['slide', 'slip', 'press', 'pass', 'push', 'tuck']);
 /**
  * A thing slipped or tucked under, into or inside someone's clothes reaches them ("He slips the tablet
  * under the edge of her cloak": held-out corpus 35, ah17).
@@ -40,16 +35,6 @@ function intoOthersClothes(obj: string, before: string): boolean {
   if (!p || /\p{Lu}/u.test(before.slice(p.index + p[0].length))) return false;
   return m[1]!.toLowerCase() !== { he: 'his', she: 'her', they: 'their' }[p[1]!.toLowerCase() as 'he' | 'she' | 'they'];
 }
-/** Taking what is handed: counts with a concrete object ("takes it", "accepts the purse"). */
-const RECEIVE = new Set(['take', 'accept', 'receive', 'pocket', 'close on', 'close over', 'close around', 'close round', 'close upon', 'gather', 'gather up', 'seize', 'snatch', 'grab', 'scoop up']);
-/** A crowd or men going along: counts with a group as subject ("the crowd follows him"). */
-const FOLLOW = new Set(['follow', 'answer', 'obey', 'heed', 'rise', 'surge', 'pour', 'stream', 'flood', 'march', 'take up', 'go after']);
-/**
- * Going along in other words (held-out corpus 8, t17: "the quay comes with him", "fall in at his
- * back"): come, go, fall in or roll, when the words after the verb say with, after or behind
- * someone ("pour" is in FOLLOW already); a following only with a group as the subject, as FOLLOW.
- */
-const ALONG = new Set(['come', 'go', 'fall', 'fall in', 'roll']);
 /**
  * Going "with them" is going with the crowd, which may be leaving the leader ("The porters began to
  * move, but away from him… His eleven men went with them": held-out corpus 32, ae20); after or
@@ -93,8 +78,6 @@ const REPORTED_CLAUSE = /\b(?:said|says|say|told\s+\p{L}+|tells\s+\p{L}+|whisper
  * agrees.', held-out corpus 9, s07): what is agreed is the line, which is speech.
  */
 const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|we)\s+)$/u;
-/** Refusals and holding back: a sentence with one of these, undenied, shows no success. */
-const REFUSE = new Set(['refuse', 'decline', 'withhold', 'keep', 'draw back', 'pull back', 'hold back', 'hesitate', 'falter', 'balk', 'deny', 'reject', 'shut', 'slam', 'turn away', 'shake', 'stay', 'snatch back']);
 
 /**
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
@@ -194,32 +177,6 @@ const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|wel
  * 49, av07), not a deed.
  */
 const AFTER_COLON_BARE = /[:—–]\s*(?:(?:then|now|so|just|only|simply),?\s+)*$/iu;
-
-/** Every inflection of the lexicon's verbs starts with one of these: a sentence without one is not parsed (compromise costs ~1 ms a sentence). */
-const STEMS = /\b(?:come|coming|came|fall|fell|roll|giv|gave|hand|deliver|surrender|releas|turn|yield|entrust|slid|slip|tuck|press|pass|push|tak|took|accept|receiv|pocket|clos|gather|seiz|snatch|grab|scoop|follow|answer|obey|heed|ris|rose|surg|pour|stream|flood|march|go|went|relent|consent|agre|compl|submit|capitulat|conced|acquiesc|let|cav|back|say|said|nod|read)/i;
-
-/** Every verb complianceIn can return, as [first word, particle]: compromise's infinitive of a phrase is at most two words. */
-const ANSWERS = [...YIELD, ...TRANSFER, ...MOTION, ...RECEIVE, ...READ, ...FOLLOW, ...ALONG].map((v) => v.split(' '));
-const infs = new TransformMemo<string, string[]>(20000);
-
-/** A word and every infinitive compromise's verb parser could read it as, whatever the tense it tags (toInfinitive). */
-function infinitivesOf(form: string): string[] {
-  return infs.get(form, (f) => [f, ...['Participle', 'PastTense', 'PresentTense', 'Gerund'].map((t) => toInfinitive(f, t))]);
-}
-
-/**
- * Whether tagging the sentence could find one of the verbs complianceIn answers with. A verb's
- * infinitive is toInfinitive of its root's first word, plus the root's second word as a particle;
- * the root's words are terms' normal forms unless a term runs into the next without a space. So
- * with no such run, and no term that reads as a lexicon verb with its particle present, no verb
- * use can be one, and the sentence is not tagged.
- */
-export function mayComply(sentence: string): boolean {
-  const t = tokensOf(sentence);
-  if (!t.spaced) return true;
-  const firsts = new Set([...t.forms].flatMap(infinitivesOf));
-  return ANSWERS.some(([w, particle]) => firsts.has(w) && (!particle || t.forms.has(particle)));
-}
 
 /**
  * A participle after a determiner, or after "the one" / "the same", is an adjective or a reduced

@@ -182,37 +182,51 @@ const LIKENESS_DOER = new RegExp(String.raw`\b${LIKENESS_WORD}\s+(?:[\p{L}'’-]
 /** Whether a beat binds anyone besides its actor to receive a thing (a rival, a target, a secret): a street riot binds no one. */
 const bindsAReceiver = (app: PacketInstruction): boolean => Object.keys(app.bindings).some((k) => k !== 'actor');
 
-/**
- * Whether a verb of coming off in `s` shows the failing `app` won: a giving up is none by the beat's
- * own actor; a handing or a taking is none for a beat that binds nobody to receive (a riot comes off by the crowd following, held-out corpus 9,
- * s19: porters taking coin), nor someone else taking the thing, nor the thing handed to someone else.
- */
-export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+/** Whether a verb of giving way in `s` shows the failing `app` won: its target yielding, not its actor giving up or a loose thing falling. */
+function yieldWon(use: ComplianceUse, s: ProseSentence, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   // The beat's own actor giving in gives the attempt up ("Then Caesar gives in and pushes it away"): a
   // failing beat told as planned. Letting go, agreeing or accepting may be his handing or taking.
-  if (use.kind === 'yield' && GIVE_UP.has(use.verb)) return !givenUpByActor(s, use.before, app, r, ctx);
+  if (GIVE_UP.has(use.verb)) return !givenUpByActor(s, use.before, app, r, ctx);
   // One the beat leaves without letting go lets the thing go back ("He drew the tablet back. Terentia's
   // fingers held on for a moment, then let go": held-out corpus 63, bj04): the beat failing as planned.
-  if (use.kind === 'yield' && use.verb === 'let go' && lostBy(s, use.before, app, r, ctx)) return false;
+  if (use.verb === 'let go' && lostBy(s, use.before, app, r, ctx)) return false;
   // A tile letting go of a roof is no one giving way (held-out corpus 70, bq05).
-  if (use.kind === 'yield' && LOOSE_THING_BEFORE.test(use.before)) return false;
-  if (use.kind === 'yield') return true;
+  return !LOOSE_THING_BEFORE.test(use.before);
+}
+
+/** Whether a handing, taking, reading or following is told as no deed of now, whoever the people are. */
+function noDeedNow(use: ComplianceUse): boolean {
   const handing = use.kind === 'transfer' || use.kind === 'motion';
-  if ((handing || use.kind === 'receive' || use.kind === 'read') && !bindsAReceiver(app)) return false;
-  // And the other way round: a crowd falling in behind someone is no betrayal's prize received ("the men with
-  // clubs fall in behind him": held-out corpus 68, bo04); following is what a beat binding nobody to receive wins.
-  if (use.kind === 'follow' && bindsAReceiver(app)) return false;
   // A thing of a third party's ("her husband's tablet"): the reader's own business, not the prize (held-out corpus 60, bg09).
-  if (use.kind !== 'follow' && THIRD_PARTYS.test(use.obj)) return false;
-  // How much or what someone has given, said as a measure ("how much I have given the goddess this year": held-out corpus 69, bp09): no handing now.
-  if (handing && HOW_MUCH.test(use.before)) return false;
+  if (use.kind !== 'follow' && THIRD_PARTYS.test(use.obj)) return true;
+  // How much or what someone has given, said as a measure ("how much I have given the goddess this year": held-out corpus 69, bp09).
+  if (handing && HOW_MUCH.test(use.before)) return true;
   // A gerund naming what someone did ("what she has been seen doing, which is taking it": held-out corpus 70, bq04).
-  if (/\b(?:which|what)\s+$/i.test(use.before) && /^(?:is|was)$/i.test(use.word)) return false;
+  if (/\b(?:which|what)\s+$/i.test(use.before) && /^(?:is|was)$/i.test(use.word)) return true;
   // A likeness doing it ("On the wall a painted Paris was handing an apple to a goddess": held-out corpus 64, bk12).
-  if (LIKENESS_DOER.test(use.before)) return false;
-  if (use.kind === 'receive') return takenByLoser(s, use.before, app, r, ctx);
-  // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
-  // and Servilia read it together" is no taking by Cato; nor is a reading of what the scene told as the reader's own (readsOwn).
-  if (use.kind === 'read') return lostBy(s, use.before, app, r, ctx) && !readsOwn(s, leftWithout(app, r), r);
-  return !handing || givenToLoser(s, use, app, r, ctx);
+  return LIKENESS_DOER.test(use.before);
+}
+
+/**
+ * Whether a verb of coming off in `s` shows the failing `app` won: a giving up is none by the beat's
+ * own actor; a handing or a taking is none for a beat that binds nobody to receive (a riot comes off by the crowd
+ * following, held-out corpus 9, s19: porters taking coin), nor someone else taking the thing, nor the thing handed
+ * to someone else; a following is none for a beat that binds someone to receive (the men with clubs falling in
+ * behind him are no betrayal's prize received: held-out corpus 68, bo04).
+ */
+export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+  if (use.kind === 'yield') return yieldWon(use, s, app, r, ctx);
+  if ((use.kind === 'follow') === bindsAReceiver(app) || noDeedNow(use)) return false;
+  switch (use.kind) {
+    case 'follow':
+      return true;
+    case 'receive':
+      return takenByLoser(s, use.before, app, r, ctx);
+    // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
+    // and Servilia read it together" is no taking by Cato; nor is a reading of what the scene told as the reader's own (readsOwn).
+    case 'read':
+      return lostBy(s, use.before, app, r, ctx) && !readsOwn(s, leftWithout(app, r), r);
+    default:
+      return givenToLoser(s, use, app, r, ctx);
+  }
 }
