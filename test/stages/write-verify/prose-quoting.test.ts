@@ -27,6 +27,15 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     const stated = findings('SC21', `Terentia looks at the ovens. "Do you want something to bring me? Listen. The grain they say was lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money and held back to drive the price up."`);
     expect(codes(stated)).toEqual(['AUR5046']);
   });
+  it('is soft when a question closing the quotation asks the fact itself, or the fact is a case put ("Suppose a man…"): held-out corpora 71, br18, and 52, ay13', () => {
+    for (const said of [
+      '"Men say a great many things. Were Murena\'s vote-brokers paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand?"',
+      '"Suppose a man told you that Murena\'s vote-brokers were paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand. Would you believe him?"',
+    ]) {
+      const f = findings('SC05', `Crassus turns a page. ${said}`);
+      expect([codes(f), codes(f, 'soft')], said).toEqual([[], ['AUR5046']]);
+    }
+  });
   it('is soft when a named group reports it, a story goes round, or the speaker disbelieves it; hard when told plainly', () => {
     // Held-out corpora 30, ac13, 31, ad13, 33, af13, 36, ai13, 39, al13, and 42, ao13. "None of the men on the quay will say it, but…" (set 6, v18) is no report.
     for (const frame of ['The women at the fountain say that', 'There is a story going round the Forum that', 'The porters on the quay are saying that', 'The washerwomen at the Juturna swear that', 'The bakers in this street say that', 'The wine shops say that', 'It is being said in the baths that']) {
