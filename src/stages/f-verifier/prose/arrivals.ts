@@ -93,6 +93,17 @@ const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/
  * straight off the Ostia road, with … a night in the saddle stiff in his back": held-out corpus 70, bq16).
  * At most three small words and a comma between the verb and "straight": no other clause's subject.
  */
+/**
+ * A journey there and back ("rode up to Faesulae to count Manlius' fires … and came straight back down to the
+ * city", "since then he had ridden north to Faesulae … and ridden back again": held-out corpora 7, u16, and
+ * 71, br16): both legs within the days since the person's last scene. Read as this scene's only when the
+ * return is "straight" or told in the scene's perfect ("has ridden to Ostia and back"; "had" in a scene told
+ * in the past), or a recent time is in its clause; a simple past with none of these is backstory.
+ */
+const ROUND_TRIP = new RegExp(
+  String.raw`^\s+((?:has|have|had)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|went|gone)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|as far as)\s+([^,;:.!?—–()]*?)\band\s+(?:(?:has|have|had)\s+)?(?:(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|went|gone)\s+)?((?:straight|directly)\s+)?back\b`,
+  'iu',
+);
 const STRAIGHT_OFF = /^\s+(?:(?:only|just)\s+)?(?:comes?|came|arrives?|arrived|walks?|walked|rides?|rode|strides?|strode|hurries|hurried)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)/iu;
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
@@ -113,7 +124,7 @@ const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|wou
 /** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
 /** A subject pronoun opening a clause, after a time of the last few days or not: who it is, pronoun-doer.ts decides. */
-const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+)(?:${TIME_LEAD}\s*,?\s+)?(he|she)\b`, 'gi');
+const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
 
 /** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
 export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
@@ -170,7 +181,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       const j = c ? journey(n.narr, m.end, n.past === true) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
-      if (loc && tooFar(loc, c, j.within, ctx)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
+      if (loc && tooFar(loc, c, j.within, ctx, j.roundTrip)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
     }
   }
   return out;
@@ -178,13 +189,17 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
 
 /**
  * Whether cast member `c`, at `loc` at most `within` days ago, could not have reached the scene's place:
- * not that place nor their last scene's, and more travel days away than the days they had. One test
+ * not that place nor their last scene's, and more travel days away than the days they had (with
+ * `roundTrip`, the way there from their last scene's place as well). One test
  * for the narration's whereabouts (above) and a speaker's own (spoken-whereabouts.ts).
  */
-export function tooFar(loc: { id: string }, c: { previous_location?: string | null; days_since_previous: number }, within: number, ctx: VerifyContext): boolean {
+export function tooFar(loc: { id: string }, c: { previous_location?: string | null; days_since_previous: number }, within: number, ctx: VerifyContext, roundTrip = false): boolean {
   const here = ctx.packet.setting.location;
-  const days = ctx.travelDays?.(loc.id, here);
-  return loc.id !== here && loc.id !== c.previous_location && days !== undefined && days > Math.min(c.days_since_previous, within);
+  const back = ctx.travelDays?.(loc.id, here);
+  // There and back: from the last scene's place (or here) to it, and from it here.
+  const out = roundTrip ? ctx.travelDays?.(c.previous_location ?? here, loc.id) : 0;
+  if (back === undefined || out === undefined) return false;
+  return loc.id !== here && loc.id !== c.previous_location && back + out > Math.min(c.days_since_previous, within);
 }
 
 /**
@@ -192,7 +207,7 @@ export function tooFar(loc: { id: string }, c: { previous_location?: string | nu
  * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
  * denied in its own clause, or a past one with no recent time.
  */
-function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string; located?: boolean } | null {
+function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string; located?: boolean; roundTrip?: boolean } | null {
   const after = narr.slice(end).replace(WHO, ' ');
   const { text: clause, start } = clauseAt(narr, end);
   // Denied before the journey's end, in its clause: a "not" after it is another verb's ("He rode in
@@ -200,6 +215,12 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
   const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
+  const trip = ROUND_TRIP.exec(after);
+  if (trip && !denied(trip)) {
+    const perfect = trip[1] && /^had/i.test(trip[1]) === past;
+    const days = daysBack(`${clause} ${trip[0]}`);
+    if (perfect || trip[3] || days !== null) return { words: trip[2]!, within: days ?? Infinity, told: trip[0], roundTrip: true };
+  }
   const straight = STRAIGHT_OFF.exec(after);
   if (straight) return denied(straight) ? null : { words: straight[1]!, within: Infinity, told: straight[0] };
   const was = past ? null : WAS_AT.exec(after);
