@@ -31,8 +31,11 @@ const HEARSAY_WORDS = [
   WITNESS_TO_ORDER,
   SPREAD_TO_ORDER,
 ];
-/** A telling refused in words: "I will not tell you that…", "never say whether". */
-const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)\s+(?:\w+\s+)?(?:that|whether)\b`;
+/**
+ * A telling refused in words: "I will not tell you that…", "never say whether", with a vocative between commas
+ * ("I will not tell you, Conscript Fathers, that there are men…": held-out corpus 65, bl13).
+ */
+const REFUSED_TELLING = String.raw`\b(?:not|never)\s+(?:\w+\s+){0,2}(?:tell|say|claim|swear|suggest)(?:\s+\w+)?(?:\s*,[^,.;:!?]{1,40},)?\s+(?:that|whether)\b`;
 /**
  * Hearsay and doubt around a fact: it is not stated as fact (soft). Told in the past too, and as
  * talk or gossip ("There was talk in the Subura of letters that…": held-out corpus 11, q13), and a
