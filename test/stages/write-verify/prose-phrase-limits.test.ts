@@ -11,11 +11,13 @@ describeParaphrases('where a phrase ends, and what a tense or a future governs',
 describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
   const fact = 'the letters Servilia writes to Caesar are in terms no matron should put on a tablet, and they are delivered in the middle of the night';
   it('is soft when the narration calls it talk, gossip or what men said; stated plainly it is hard', () => {
-    for (const frame of ['There was talk in the Forum that', 'There is gossip in the Subura that', 'Men said that', 'It was said that', 'I will not tell you that', 'I will not tell you, Conscript Fathers, that', 'I do not say, my friend, that', 'I do not say that', 'Some will tell you that', 'It is whispered that']) {
+    for (const frame of ['There was talk in the Forum that', 'There is gossip in the Subura that', 'Men said that', 'It was said that', 'I will not tell you that', 'I will not tell you, Conscript Fathers, that', 'I do not say, my friend, that', 'I do not say that', 'Some will tell you that', 'It is whispered that', 'Someone has chalked on the temple steps that', 'Some hand had scrawled on the wall of the baths that']) {
       const f = findings('SC12', `Terentia looks at the doors. ${frame} ${fact}.`);
       expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. Everyone in the Forum knows that ${fact}.`))).toEqual(['AUR5046']);
+    // Written by someone named, it is his telling (held-out corpus 63, bj13's graffito is no one's).
+    expect(codes(findings('SC12', `Terentia looks at the doors. Clodius has chalked on the temple steps that ${fact}.`))).toEqual(['AUR5046']);
   });
   it('is soft as the oath of a witness to be bought or found (held-out corpus 47, at13); sworn by the speaker it is hard', () => {
     for (const frame of ["By the Nones I'll have a man in the Forum swearing that", 'I can find two freedmen to swear that', 'Give me a day and I will bring a witness who will swear that', 'I could buy a dozen men to testify that']) {
