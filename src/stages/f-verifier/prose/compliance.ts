@@ -161,6 +161,11 @@ const withoutAsides = (text: string): string => text.replace(/[—–][^—–]*
 /** What a hand lets go of that is a hold on someone, not a thing handed over: "lets go of his wrist" (held-out corpus 24, a07). */
 export const A_HOLD = String.raw`of (?:his|her|their|my|your) (?:wrist|hand|arm|sleeve|shoulder|fingers|cloak|toga|palla)\b`;
 const RELEASED_HOLD = new RegExp(String.raw`^\s*${A_HOLD}`, 'i');
+/**
+ * "back down" with a way after it goes down it ("sent him back down the steps": held-out corpus 72, bs09;
+ * "backs down the ladder"), not a yielding.
+ */
+const DOWN_A_WAY = /^\s*(?:the|a|an|his|her|their|into|to|through|onto|off|from|toward|towards)\b/i;
 /** A verb of putting a thing somewhere before "back down" or "in": a particle of placing ("put the cobble back down in its hole": held-out corpus 21, d12), not a yielding. */
 const PLACED = /\b(?:put|puts|putting|set|sets|setting|lay|lays|laid|laying|place[sd]?|placing|lower(?:s|ed)?|drop(?:s|ped)?|push(?:es|ed)?)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu;
 /** A verb and its object before "shut" or "slammed": the result of that verb ("folded the tablets shut"), not a refusal. */
@@ -340,7 +345,7 @@ function gripped(u: VerbUse): VerbUse {
 /** Which way of coming off a live verb use shows, if any. */
 function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
   const earlier = read.slice(0, u.at);
-  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !AGREED.test(contactHead(u.before)) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
+  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !AGREED.test(contactHead(u.before)) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !(u.inf === 'back down' && DOWN_A_WAY.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
   // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
   // "How long it takes a charge to become a verdict": a dummy "it" takes nothing (held-out corpus 40, am04).
