@@ -3,8 +3,8 @@ import { describeHeldout } from './heldout-run.js';
 
 // A seventy-second held-out check (test/fixtures/prose-corpus-heldout-72, see its README): 20 Writer
 // answers written once, by hand and blind, by helper hb72, a writer who had not read the verifier,
-// in a terse, hard-boiled style. They were committed before any run; the first run has not happened
-// yet. Where the verifier disagrees with `expect` after that run, the entry will say so
+// in a terse, hard-boiled style. They were committed before any run; first run in
+// session 28 (the README's "First run"). Where the verifier disagrees with `expect`, the entry says so
 // (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts
 // today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
