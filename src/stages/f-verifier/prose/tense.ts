@@ -125,7 +125,7 @@ export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|e
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
  * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits.
  */
-const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:once|years?|months?|in those days|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|often|usually)\b`, 'i');
+const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|often|usually)\b`, 'i');
 /** Before the name anywhere in its sentence: a memory, a dream, a condition, a letter or a report frames the past deed after it. */
 const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|memor\w*|(?:thought|thinking|think) (?:of|back|about)|fancied|as if|as though|if|unless|letters?|wrote|written|story|stories|tales?|heard|news|rumou?rs?|said that|told (?:her|him|them|me|us) (?:that|how)|the (?:night|day|time|year|morning) (?:when|that))\b/i;
 
