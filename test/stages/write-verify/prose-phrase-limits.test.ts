@@ -11,7 +11,7 @@ describeParaphrases('where a phrase ends, and what a tense or a future governs',
 describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
   const fact = 'the letters Servilia writes to Caesar are in terms no matron should put on a tablet, and they are delivered in the middle of the night';
   it('is soft when the narration calls it talk, gossip or what men said; stated plainly it is hard', () => {
-    for (const frame of ['There was talk in the Forum that', 'There is gossip in the Subura that', 'Men said that', 'It was said that', 'I will not tell you that', 'I will not tell you, Conscript Fathers, that', 'I do not say, my friend, that', 'I do not say that', 'Some will tell you that', 'It is whispered that', 'Someone has chalked on the temple steps that', 'Some hand had scrawled on the wall of the baths that']) {
+    for (const frame of ['There was talk in the Forum that', 'There is gossip in the Subura that', 'Men said that', 'It was said that', 'I will not tell you that', 'I will not tell you, Conscript Fathers, that', 'I do not say, my friend, that', 'I do not say that', 'Some will tell you that', 'It is whispered that', 'Someone has chalked on the temple steps that', 'Some hand had scrawled on the wall of the baths that', 'There is a thing painted on the wall of the baths that says', 'Words have been scrawled across the shutters of the bakery:']) {
       const f = findings('SC12', `Terentia looks at the doors. ${frame} ${fact}.`);
       expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
     }

