@@ -20,6 +20,8 @@ const DEAD_AFTER = new RegExp(String.raw`^(?:\s*,)?\s+(?:is|was|has been|had bee
 const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mourning for|the late|the dead)\s+$/i;
 const DEAD_POSSESSIVE = /^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death)\b/i;
 const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;
+/** A death wished, toasted or plotted ("men … drank to the consul's death": held-out corpus 65, bl08) is no death. */
+const WISHED = /\b(?:drank|drink|drinks|drinking|toast(?:ed|s|ing)?|pray(?:ed|s|ing)?|plot(?:ted|s|ting)?|plan(?:ned|s|ning)?|swore|swear(?:s|ing)?|wish(?:ed|es|ing)?|want(?:ed|s|ing)?|seek(?:s|ing)?|sought|call(?:ed|s|ing)? for|demand(?:ed|s|ing)?|vow(?:ed|s|ing)?)\s+(?:to\s+|for\s+|on\s+)?(?:the\s+)?$/i;
 const ALIVE_AFTER = /^(?:\s*,)?\s+(?:is|was)\s+(?:still\s+)?(?:alive|living|not dead)\b|^\s+(?:lives|still lives|survived|escaped|is coming back|has returned)\b/i;
 /** "when" or "while" before "X was alive" makes it a time gone by ("from the days when Catiline was alive": held-out corpus 73, bt06), no claim that X lives. */
 const WHEN_BEFORE = /\b(?:when|while|whilst|until|till|before)\s+(?:(?:he|she)\s+and\s+)?$/i;
@@ -65,7 +67,7 @@ export function canonStatements(text: string, mentions: readonly Mention[], idx:
     const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
     const after = text.slice(m.end, m.end + 60);
     const before = text.slice(Math.max(0, m.start - 30), m.start);
-    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || DEAD_POSSESSIVE.test(after) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });
+    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || (DEAD_POSSESSIVE.test(after) && !WISHED.test(before)) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });
     else if (ALIVE_AFTER.test(after) && !(/^(?:\s*,)?\s+was\b/i.test(after) && WHEN_BEFORE.test(before))) out.push({ id: m.id, says: 'alive', hedged });
     const f = fre ? after.match(fre) : null;
     if (f) out.push({ id: m.id, says: 'faction', faction: f[1].toLowerCase(), hedged });
