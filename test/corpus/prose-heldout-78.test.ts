@@ -3,11 +3,11 @@ import { describeHeldout } from './heldout-run.js';
 
 // A seventy-eighth held-out check (test/fixtures/prose-corpus-heldout-78, see its README): 20 Writer
 // answers written once, by hand, by a writer (helper hb78) who had not read the verifier, in the
-// heavy-markdown style of a model that wraps its answer in apparatus (beat tables, footnotes,
-// section breaks, self-review notes), committed before any run. The first run has not happened
-// yet: until it does, no entry carries a `known_miss`, `known_false_positive` or `known_soft`
-// note. Where the verifier then disagrees with `expect`, the entry will say so ("<codes>:
-// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// heavy-markdown style of a model that wraps its answer in apparatus (beat tables, footnotes, section
+// breaks, self-review notes), committed before any run. First run in session 28 (the README's "First run").
+// Where the verifier disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
+// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips
+// the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 78: fresh answers, expectations written before the run',
