@@ -38,6 +38,8 @@ export interface ArrivalElsewhere {
 /** Verbs of a journey made: as a present perfect's participle ("has ridden") and as a simple past ("rode"); spoken-whereabouts.ts reads both. */
 export const JOURNEY_PERFECT = String.raw`(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)`;
 export const JOURNEY_PAST = String.raw`(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped)`;
+/** The same in the present ("comes straight from", "rides in fresh from"). */
+const JOURNEY_NOW = String.raw`(?:comes|arrives|rides|hurries|walks|travels|sails|marches|gallops|strides)`;
 /**
  * "has (just) come (straight up) from", "arrived from", "spent the night at": the verb right after the
  * name. A second "from" after a comma says the same journey's start more nearly ("has come down from
@@ -88,13 +90,7 @@ export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|bes
 const PAST_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'i');
 const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 /** A journey's end told as going on straight to where the scene is: "came straight to the Curia", "without going home". */
-const ON_HERE = /\b(?:came|comes|rode|went|hurried|walked)\s+straight\s+(?:to|here|up|in|on|into)\b|\bwithout\s+(?:going|stopping)\s+(?:at\s+)?home\b/i;
-/**
- * A coming in "straight off" or "fresh from" a place or its road, in either tense: the arrival into this
- * scene, whose journey is bounded by the days since the person's last scene ("Crassus came in last,
- * straight off the Ostia road, with … a night in the saddle stiff in his back": held-out corpus 70, bq16).
- * At most three small words and a comma between the verb and "straight": no other clause's subject.
- */
+const ON_HERE = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_NOW}|went)\s+straight\s+(?:to|here|up|in|on|into)\b|\bwithout\s+(?:going|stopping)\s+(?:at\s+)?home\b`, 'i');
 /**
  * A journey there and back ("rode up to Faesulae to count Manlius' fires … and came straight back down to the
  * city", "since then he had ridden north to Faesulae … and ridden back again": held-out corpora 7, u16, and
@@ -106,7 +102,13 @@ const ROUND_TRIP = new RegExp(
   String.raw`^\s+((?:has|have|had)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|went|gone)\s+(?:[\p{L}'’]+\s+){0,3}?(?:to|as far as)\s+([^,;:.!?—–()]*?)\band\s+(?:(?:has|have|had)\s+)?(?:(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|went|gone)\s+)?((?:straight|directly)\s+)?back\b`,
   'iu',
 );
-const STRAIGHT_OFF = /^\s+(?:(?:only|just)\s+)?(?:comes?|came|arrives?|arrived|walks?|walked|rides?|rode|strides?|strode|hurries|hurried)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)/iu;
+/**
+ * A coming in "straight off" or "fresh from" a place or its road, in either tense: the arrival into this
+ * scene, whose journey is bounded by the days since the person's last scene ("Crassus came in last,
+ * straight off the Ostia road, with … a night in the saddle stiff in his back": held-out corpus 70, bq16).
+ * At most three small words and a comma between the verb and "straight": no other clause's subject.
+ */
+const STRAIGHT_OFF = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
@@ -219,7 +221,7 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
   const trip = ROUND_TRIP.exec(after);
   if (trip && !denied(trip)) {
-    const perfect = trip[1] && /^had/i.test(trip[1]) === past;
+    const perfect = !!trip[1] && /^had/i.test(trip[1]) === past;
     const days = daysBack(`${clause} ${trip[0]}`);
     if (perfect || trip[3] || days !== null) return { words: trip[2]!, within: days ?? Infinity, told: trip[0], roundTrip: true };
   }
