@@ -12,9 +12,9 @@ const GROUP_REPORT = String.raw`(?:\w*(?:women|men)|people|everyone|everybody|(?
 /** A witness to be had, found or bought who will swear it: "I'll have a man in the Forum swearing that" (held-out corpus 47, at13). */
 const WITNESS_TO_ORDER = String.raw`(?:have|get|find|pay|buy|hire|bring)\s+(?:a|an|some|two|three|four|a few|a dozen|ten|twenty)\s+(?:[\w'’]+\s+){0,4}?(?:swearing|to swear|who will swear|who['’]ll swear|to testify|testifying)`;
 /** A word to be put about on someone's order: "I could have it chalked on every wall … that" (held-out corpus 59, bf13). */
-const SPREAD_TO_ORDER = String.raw`(?:have|get|had|got)\s+it\s+(?:chalked|painted|written|cried|whispered|put about|spread|noised about|shouted)`;
 /** Verbs of writing on a wall or a step. */
 const WALL_WRITING = String.raw`(?:chalked|scrawled|daubed|scratched|painted|written)`;
+const SPREAD_TO_ORDER = String.raw`(?:have|get|had|got)\s+it\s+(?:${WALL_WRITING}|cried|whispered|put about|spread|noised about|shouted)`;
 const HEARSAY_WORDS = [
   'rumou?rs?',
   '(?:they|men|people|some|others) (?:say|said|will tell you|would tell you)',
@@ -89,20 +89,21 @@ function framed(ss: readonly ProseSentence[], i: number): string {
 }
 
 /**
- * A quotation's own questions that say nothing of the fact hedge none of its other sentences (nor does a later
- * sentence's "if" on something else: otherCondition): "You
- * want something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in
- * Varo's warehouses…" states the fact (held-out corpus 28, aa18; a quotation is one speech sentence).
- * So does one that closes the quotation ("Our hostess writes to Caesar in words no matron should put on a
- * tablet … Do you imagine there is anything about you I do not know?": held-out corpus 71, br18).
+ * A quotation's own questions that say nothing of the fact hedge none of its other sentences: "You want
+ * something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in Varo's
+ * warehouses…" states the fact (held-out corpus 28, aa18; a quotation is one speech sentence), and so does
+ * one with a question closing it ("Our hostess writes to Caesar in words no matron should put on a tablet …
+ * Do you imagine there is anything about you I do not know?": held-out corpus 71, br18). Nor does a later
+ * sentence's "if" on something else (otherCondition).
  */
-function withoutOtherQuestions(text: string, sig: FactSignature, r: Reading): string {
+function withoutOtherHedges(text: string, sig: FactSignature, r: Reading): string {
   const asks = /\S[^?]*[.!;:]["”]?\s+[^?]*\?|\?["”]?\s+\S/.test(text);
   if (!asks && !CONDITION_AFTER.test(text)) return text;
   // Split without the quotation marks: the splitter keeps a quotation whole.
   const ss = sentencesOf(text.replace(/["“”]/g, ''));
-  const first = ss.findIndex((t) => scoreOf(t, sig, r) > 0);
-  return ss.filter((t, i) => scoreOf(t, sig, r) > 0 || !(/\?\s*$/.test(t) || (first >= 0 && i > first && otherCondition(t)))).join(' ');
+  const tells = ss.map((t) => scoreOf(t, sig, r) > 0);
+  const first = tells.indexOf(true);
+  return ss.filter((t, i) => tells[i] || !(/\?\s*$/.test(t) || (first >= 0 && i > first && otherCondition(t)))).join(' ');
 }
 
 /**
@@ -212,7 +213,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !hedged(withoutOtherQuestions(framed(r.sentences, b.i), sig, r), sig.text) && b.score >= 5;
+    const sure = !hedged(withoutOtherHedges(framed(r.sentences, b.i), sig, r), sig.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;
