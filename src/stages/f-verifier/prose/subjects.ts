@@ -24,7 +24,7 @@ export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(
  * ("and on the far bench Catiline…"), with a particle of direction before it ("Over by the impluvium Catiline himself
  * leaned against a pillar": held-out corpus 74, bu14).
  */
-const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|across|opposite|beyond|against)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
+const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:[\p{L}'’]+\s+){0,7}$/iu;
 /**
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
  * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,
