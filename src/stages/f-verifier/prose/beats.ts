@@ -6,7 +6,7 @@ import { factMatch, signature, type FactSignature } from './facts.js';
 import { belongingsIn, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
-import { givenUpByActor, lostBy, wonBy } from './receiver.js';
+import { givenUpByActor, lostBy, takenByLoser, wonBy } from './receiver.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -168,6 +168,8 @@ function undone(s: ProseSentence, r: Reading): boolean {
 /** A sentence with no subject that opens on a verb of taking, after an adverb at most: "Just takes it.", "Simply takes them." */
 const ECHO = /^\s*(?:(?:just|simply|only|and|then|calmly|quietly|slowly)\s+)?(?:takes?|took|snatch(?:es|ed)?|pulls?|pulled|plucks?|plucked)\b/i;
 
+/** The idiom of a taking: "takes it", "takes them". */
+const TAKES_IDIOM = /^takes (?:it|them)\b/i;
 /** A narration sentence whose subject is "you" (a speaker's words are blanked out of `narr`). */
 const GENERIC_YOU = /^\s*(?:(?:and|but|so|then)\s+)?you\b/i;
 
@@ -203,7 +205,10 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     // "Terentia holds on for a breath, then lets go" (held-out corpus 63, bj04): the one the beat leaves without lets the thing go back.
     const givenUp = said && YIELDING_IDIOM.test(said[0]) && givenUpByActor(s, clauseHead(s.text, said.index), o.app, r, ctx);
     const letGoBack = said && LETS_GO.test(said[0]) && lostBy(s, clauseHead(s.text, said.index), o.app, r, ctx);
-    if ((givenUp || letGoBack) && !ownedByFailingBeat(s, ctx)) {
+    // "Servilia passes a small tablet to Caesar. Caesar takes it" (held-out corpus 52, ay18): a taking is the prize
+    // received only by the one the beat leaves without (receiver.ts takenByLoser), as the verb read below is.
+    const takenByOther = said && TAKES_IDIOM.test(said[0]) && !takenByLoser(s, clauseHead(s.text, said.index), o.app, r, ctx);
+    if ((givenUp || letGoBack || takenByOther) && !ownedByFailingBeat(s, ctx)) {
       idiom = false;
       uses = usesIn(s);
     }
