@@ -82,11 +82,12 @@ const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|
 /**
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
  * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
- * takes the tablets out": held-out corpus 13, n12), or food from a plate or dish ("takes an olive from
+ * takes the tablets out": held-out corpus 13, n12) or off ("He takes it off and gives it to her", the ring: held-out corpus 9,
+ * s16), or food from a plate or dish ("takes an olive from
  * his plate": held-out corpus 70, bq18): household business, a withdrawal or a showing, not the prize
  * of the attempt received.
  */
-const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b))/i;
+const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b)|off\b(?!\s+(?:the|a|an|his|her|their|its|my|your)\b))/i;
 /**
  * Taking a thing off one's own body, clothes or purse ("takes the ring from her finger", "from the
  * fold of her palla", "from inside his cloak") receives nothing.
