@@ -16,6 +16,10 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
       expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. Everyone in the Forum knows that ${fact}.`))).toEqual(['AUR5046']);
+    // A dare to tell it and watch what comes of it (held-out corpus 54, ba13) is no telling; "Tell them that …" alone is one.
+    const dare = findings('SC12', `Terentia looks at the doors. "Tell them ${fact}, and see who laughs first," Clodius says.`);
+    expect([codes(dare), codes(dare, 'soft')]).toEqual([[], ['AUR5046']]);
+    expect(codes(findings('SC12', `Terentia looks at the doors. "Tell them ${fact}," Clodius says.`))).toEqual(['AUR5046']);
     // Written by someone named, it is his telling (held-out corpus 63, bj13's graffito is no one's).
     expect(codes(findings('SC12', `Terentia looks at the doors. Clodius has chalked on the temple steps that ${fact}.`))).toEqual(['AUR5046']);
   });

@@ -30,6 +30,9 @@ const HEARSAY_WORDS = [
   // A writing on a wall by no one known, like a rumour ("Someone has chalked on the lowest step in the night that…": held-out
   // corpus 63, bj13; "a thing painted on the wall of the baths …, that says…": 75, bv13). Chalked by a named person, it is theirs.
   String.raw`(?:someone|somebody|some hand|an unknown hand|an anonymous hand)\s+(?:(?:has|had)\s+)?${WALL_WRITING}|(?:thing|things|words?|something|slogans?|letters|writing|it|is|are|was|were|been|freshly|newly)\s+(?:been\s+)?${WALL_WRITING}\s+(?:up\s+)?(?:on|across|over)\b`,
+  // A dare: the fact put to be told, and the telling's outcome to be watched ("Tell them Murena's vote-brokers were paid …,
+  // and see who laughs first.": held-out corpus 54, ba13).
+  String.raw`(?:tell|say to)\s+(?:them|him|her|the\s+\w+)\b[^.!?]*\band\s+(?:then\s+)?(?:see|watch)\s+(?:who|what|how|whether|if)`,
   // A case put ("Suppose a man came to you and said that…": held-out corpus 52, ay13), not an opinion ("I suppose he has reason").
   String.raw`(?<!\b(?:I|we|you|they|he|she|one|do|does|did)\s+)suppos(?:e|ing)`,
   String.raw`(?:ask|asks|asked|asking|wonder|wonders|wondered|wondering)\s+(?:\w+\s+)?whether`,
