@@ -136,9 +136,10 @@ function takenBack(s: ProseSentence, i: number, r: Reading): boolean {
 /**
  * A thing handed shown to hold nothing: "The wax is smooth. Both leaves. Not a letter on them." after
  * "Terentia takes it." (held-out corpus 47, at12), or a tablet pushed back "as blank as when it came"
- * before a servant gathers it up (held-out corpus 58, be04): what was taken carried nothing of the prize.
+ * before a servant gathers it up (held-out corpus 58, be04), or a heading and "Below that there was nothing. The wax
+ * had been smoothed flat" (held-out corpus 81, cb04): what was taken carried nothing of the prize.
  */
-const SHOWN_EMPTY = /\b(?:(?:is|are|was|were)\s+(?:quite\s+|entirely\s+|completely\s+|still\s+|as\s+)?blank|as (?:blank|clean|empty|smooth) as\b|blank\s+(?:tablets?|leaves|pages?|wax|letters?|sheets?)|not a (?:letter|word|mark|scratch|line) on (?:it|them)|nothing (?:written )?on (?:it|them)|the wax (?:is|was) (?:smooth|clean|bare|unmarked))\b/i;
+const SHOWN_EMPTY = /\b(?:(?:is|are|was|were)\s+(?:quite\s+|entirely\s+|completely\s+|still\s+|as\s+)?blank|as (?:blank|clean|empty|smooth) as\b|blank\s+(?:tablets?|leaves|pages?|wax|letters?|sheets?)|not a (?:letter|word|mark|scratch|line) on (?:it|them)|nothing (?:written )?on (?:it|them)|the wax (?:is|was) (?:smooth|clean|bare|unmarked)|the wax (?:had|has) been (?:smoothed|scraped|rubbed|wiped)|(?:below|beneath|under|after) (?:that|it|them|the \w+),? there (?:is|was) nothing)\b/i;
 /** Writing on a thing: a blank tablet written on before it is handed is blank no more. */
 const WRITTEN = /\b(?:writes?|wrote|written|writing|scratch(?:es|ed)?|inscribes?|inscribed|pens|penned)\b/i;
 /** How many paragraphs (a line of speech is one) after a handing may show what was handed to be empty, and before it. */

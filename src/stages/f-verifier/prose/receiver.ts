@@ -38,6 +38,8 @@ export function leftWithout(app: PacketInstruction, r: Reading): Set<string> {
  * takes", held-out corpus 17, h04; "Without a word she takes it"), a clause ("as she takes it").
  */
 const PRONOUN_SUBJECT = /(?:^|[\s,])(he|she)\s+(?:\p{L}+ly\s+)?$/iu;
+/** A clause that opens the sentence on "he" or "she" and a verb, then "and" before this one: the two verbs share it. */
+const SAME_SUBJECT_AND = /^[\s,]*(?:he|she)\s+\p{Ll}+\b[^,;:]*\band\s+(?:then\s+)?$/iu;
 
 /**
  * Who takes in `s`, whose receiving verb has `before` as its clause: a person, or null (a crowd, or
@@ -51,8 +53,9 @@ function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyCon
   if (p) return sameSentencePerson(s, before, p[1]!, r, ctx) ?? referent(r, r.sentences.indexOf(s), p[1]!, ctx);
   const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
   if (named.length) return named.length === 1 ? named[0] : null;
-  // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go").
-  return /^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) ? chainSubject(s, r, ctx) : null;
+  // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go"),
+  // also after the subject's own first verb in the clause ("He came in off the steps and took them": held-out corpus 81, cb04).
+  return /^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) || SAME_SUBJECT_AND.test(before) ? chainSubject(s, r, ctx) : null;
 }
 
 /**
