@@ -144,9 +144,10 @@ const HABITUAL = /^(?:always|usually|often|habitually|invariably)$/i;
  * or on what terms a thing was done, not that it was not (held-out corpus 10, r17: "Cato took the
  * tablets, … and held them against his chest as though they were a wound"). "once" is not among them:
  * complianceUses reads it for the whole sentence, and only where it means formerly (tense.ts formerly),
- * so "Once more Caesar hands the tablet to Cato" is a deed now.
+ * so "Once more Caesar hands the tablet to Cato" is a deed now. A time of anyone's doing ("When a worshipper comes to
+ * the altar I open it, and they take a pinch": held-out corpus 79, bz13) is a habit.
  */
-const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|used to|before|(?:know|knows|knew) how)\b/i;
+const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|used to|before|(?:know|knows|knew) how|when(?:ever)? (?:a|an|any|every|each) \w+)\b/i;
 /**
  * A clause told in the future or a mood, with a relative clause opened after it: what the relative
  * clause's verb says describes someone in that future ("by tomorrow night he will be in the Subura,

@@ -121,9 +121,10 @@ const DEBT_PAID = /\b(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance
 /**
  * Sums only talked about: owed, worth, boasted of, offered, refused, hoped for, to be paid later, reported (up to the
  * payment's clause's end), also by a writing ("The slate by the customs-house door says that the master of the
- * Alexandrian ships paid forty-five thousand denarii": held-out corpus 81, cb11).
+ * Alexandrian ships paid forty-five thousand denarii": held-out corpus 81, cb11); not a word said or unsaid ("Before he
+ * said a word he paid for the morning: forty thousand denarii": held-out corpus 79, bz19).
  */
-const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|says?|said|(?:records?|shows?|notes?|reads?)\s+that|rumou?r)\b/i;
+const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|(?:says?|said)(?!\s+(?:a word|nothing|anything|not a word|no more)\b)|(?:records?|shows?|notes?|reads?)\s+that|rumou?r)\b/i;
 /**
  * A payment only possible: a modal before its verb ("he could pay forty thousand"). After it, the
  * modal is another clause's ("counted fifteen thousand denarii…, as a pledge that she would not be
