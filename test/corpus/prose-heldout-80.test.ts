@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// An eightieth held-out check (test/fixtures/prose-corpus-heldout-80, see its README): 20 Writer
-// answers written blind, once, by hand, by helper hb80, who had not read the verifier, in the style
-// of a model that crowds its prose with names (kin, clients, freedmen, the dead, people far away).
-// Committed before any run: the first run has not happened yet. Where a run finds the verifier
-// disagreeing with `expect`, the entry will say so (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix
-// flips the assertion visibly.
+// An eightieth held-out check (test/fixtures/prose-corpus-heldout-80, see its README): 20 Writer answers
+// written blind, once, by hand, by helper hb80, who had not read the verifier, in the style of a model that
+// crowds its prose with names (kin, clients, freedmen, the dead, people far away). Committed before any
+// run; first run in session 28 (the README's "First run"). Where the verifier disagrees with `expect`, the
+// entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
+// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 80: name-crowded answers, expectations written before the run',

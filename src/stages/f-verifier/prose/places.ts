@@ -8,8 +8,8 @@ const ELSEWHERE = /\b(?:meanwhile|at (?:the|that|this) (?:very |same )*(?:hour|t
 const PLACE_NAME = String.raw`(?:the\s+)?(?!(?:Kalends|Nones|Ides|Saturnalia|Lupercalia|Floralia)\b)(\p{Lu}\p{L}+(?:\s+(?:of\s+(?:the\s+)?)?\p{Lu}\p{L}+)*)`;
 /** A place named after a locative preposition. */
 const PLACE = new RegExp(String.raw`\b(?:at|in|on the road to|on the road from|near|outside|inside|on)\s+${PLACE_NAME}`, 'gu');
-/** "X is at Ostia": a present-tense placement, with or without an elsewhere word. */
-const IS_AT = /\b(?:is|are|stands|waits|sits)\s+(?:(?:still|already|now|back|down|up|out|away|home)\s+){0,2}(?:at|in|on)\s+(?:the\s+)?\p{Lu}/u;
+/** "X is at Ostia": a present-tense placement, with or without an elsewhere word; so is "X himself being at Ostia" (held-out corpus 80, ca01). */
+const IS_AT = /\b(?:is|are|stands|waits|sits|(?:himself\s+|herself\s+)?being)\s+(?:(?:still|already|now|back|down|up|out|away|home)\s+){0,2}(?:at|in|on)\s+(?:the\s+)?\p{Lu}/u;
 
 function sameAsSetting(place: string, ctx: VerifyContext): boolean {
   const here = `${ctx.packet.setting.location_name} ${ctx.packet.setting.location}`.toLowerCase();

@@ -86,16 +86,18 @@ const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
-const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|at the (?:back|far end) of the house|in the (?:back|inner|private) rooms|in the (?:women['’]s|servants['’]|slaves['’]) quarters|in the kitchens?(?!\s+(?:door|doorway|passage|steps|yard))|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill|valley|Tiber)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|at the (?:back|far end) of the house|in the (?:back|inner|private) rooms|in the (?:women['’]s|servants['’]|slaves['’]) quarters|in the kitchens?(?!\s+(?:door|doorway|passage|steps|yard))|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
 /**
  * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
  * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
  * "is out" or "is away" itself, or at the bath (held-out corpus 6, v08: "The consul is still at his bath":
  * bathing is no place of this scene, in his own house or not). A bare "is out" only before a pause, a time, an -ing or an errand:
  * "is out on the quay" or "out in the garden" may be this very stage, and "out of breath" is no place;
- * one who "has stepped out of the crowd" or "ridden out from the city" may have come here.
+ * one who "has stepped out of the crowd" or "ridden out from the city" may have come here. Word, a letter or one's love
+ * sent from somewhere, or a letter written from there, puts the sender there ("Caesar sends his love from the Subura":
+ * held-out corpus 80, ca18).
  */
-const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
+const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|(?:(?:has|have|had) )?(?:sends?|sent) (?:word|greetings|(?:his|her|their) (?:love|greetings|regards|apologies|compliments)|an? (?:note|letter|message|line|slave|boy|runner)) (?:\w+ )?from|(?:writes?|wrote|(?:has|have|had) written) from|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
 /**
  * A fronted frame of thought, memory, dream or desire: what follows it is imagined, not done here ("In
  * his mind Catiline laughs", "Crassus dreams of the night when Catiline…", "What Fulvia wants is a
