@@ -4,9 +4,9 @@ import { describeHeldout } from './heldout-run.js';
 // An eighty-second held-out check (test/fixtures/prose-corpus-heldout-82, see its README): 20 Writer
 // answers written blind, once, by hand, by helper hb82, who had not read the verifier, in the style of a
 // model that writes almost all dialogue. They were committed before any run; first run in session 28 (the
-// README's "First run"). Where the verifier disagrees with `expect`, the entry says so after that run
-// (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's
-// outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// README's "First run"). Where the verifier disagrees with `expect`, the entry says so (`known_miss`,
+// `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
+// (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 82: dialogue-led answers, expectations written before the run',
