@@ -94,6 +94,9 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       ['SC01', 'Cicero has ridden in from Tusculum in the dark, mud to the knee.'],
       ['SC01', 'Marcus Licinius Crassus spent the night aboard a barge at Ostia and smells of tar.'],
       ['SC12', 'Crassus has come down from the camp at Faesulae.'],
+      // A known speaker's own arrival in the perfect (spoken-whereabouts.ts SELF_HAVE_FROM, since held-out corpus 82's
+      // cc16): until session 28 this line was among the fits below, as speech.
+      ['SC01', '> CRASSUS: I have come up from Ostia tonight.'],
     ];
     expect(findings('SC01', arrivals[0][1])[0].message).toContain('Ostia');
     const fits: Array<[string, string]> = [
@@ -101,13 +104,15 @@ describe('presence and teleport in prose (AUR5016, AUR5017)', () => {
       ['SC12', 'Crassus has come straight from Ostia.'],
       ['SC01', 'Crassus has come from his house on the Palatine.'],
       ['SC01', 'Crassus has come to the Curia from the Forum.'],
-      // Backstory, hearsay, a denial, a pronoun, someone outside the cast, speech.
+      // Backstory, hearsay, a denial, a pronoun, someone outside the cast.
       ['SC01', 'Years ago Crassus spent the night at Ostia waiting for a ship.'],
       ['SC01', 'Cicero says that Crassus has come from Ostia.'],
       ['SC01', 'Crassus has not come from Ostia, whatever the porters think.'],
       ['SC01', 'He has come straight up from Ostia.'],
       ['SC01', 'Varo has come up from Ostia with the tally sheets.'],
-      ['SC01', '> CRASSUS: I have come up from Ostia tonight.'],
+      // Speech whose speaker is unknown, or that denies it.
+      ['SC01', '"I have come up from Ostia tonight."'],
+      ['SC01', '> CRASSUS: I have not come up from Ostia, whatever they say.'],
     ];
     expectTeleports(arrivals, fits);
   });
