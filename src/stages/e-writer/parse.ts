@@ -1,6 +1,6 @@
 import type { Claim, Normalisation, ParsedSceneOutput, SceneEvent } from '../../domain/scene.js';
 import { findSections } from './normalise/sections.js';
-import { BROKEN, MISSING, readJsonSection } from './normalise/json.js';
+import { BROKEN, MISSING, readJsonSection, repairReport } from './normalise/json.js';
 import { jsonAnswer } from './normalise/json-answer.js';
 
 export { extractJson } from './normalise/json.js';
@@ -31,10 +31,15 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
   const asJson = !bodies.SCENE_TEXT && !bodies.CLAIMS && !bodies.SCENE_EVENTS ? jsonAnswer(raw) : null;
   if (asJson) {
     const p = parseWriterOutput(asJson.canonical);
-    // A repair is never silent: the soft finding and the note a section's repaired JSON gets (json.ts).
-    const repair = asJson.repaired ? { code: 'AUR5003', message: `the answer's JSON object needed repair (${asJson.repaired})` } : null;
-    const notes = repair ? [asJson.note, { code: 'json_repaired', what: `repaired the answer's JSON object with jsonrepair (${asJson.repaired})`, why: 'a syntax slip with the data still readable; also the soft finding AUR5003' }] : [asJson.note];
-    return { ...p, text_first_line: asJson.textLine, claims_section: { text: p.claims_section.text, first: 0 }, parse_findings: [...(repair ? [repair] : []), ...p.parse_findings], normalisations: [...notes, ...p.normalisations] };
+    // A repair is never silent: the soft finding and the note a section's repaired JSON gets (json.ts repairReport).
+    const repair = asJson.repaired ? repairReport(`the answer's JSON object`, asJson.repaired) : null;
+    return {
+      ...p,
+      text_first_line: asJson.textLine,
+      claims_section: { text: p.claims_section.text, first: 0 },
+      parse_findings: [...(repair ? [repair.finding] : []), ...p.parse_findings],
+      normalisations: [asJson.note, ...(repair ? [repair.note] : []), ...p.normalisations],
+    };
   }
   const parse_findings: ParsedSceneOutput['parse_findings'] = [];
 

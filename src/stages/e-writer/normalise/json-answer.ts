@@ -1,6 +1,5 @@
-import { jsonrepair } from 'jsonrepair';
 import type { Normalisation } from '../../../domain/scene.js';
-import { keyName, SECTION_KEYS, valueEnd } from './json.js';
+import { keyName, parseOrRepair, SECTION_KEYS, valueEnd } from './json.js';
 
 /**
  * A whole answer written as one JSON object, the way an API with a JSON schema answers ({"scene_text":
@@ -38,18 +37,9 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
   if (open < 0 || /[^\s`a-z:.]/i.test(raw.slice(0, open).replace(/```\w*/g, ''))) return null;
   const end = valueEnd(raw, open);
   if (end < 0) return null;
-  let value: unknown;
-  let repaired: string | undefined;
-  try {
-    value = JSON.parse(raw.slice(open, end));
-  } catch (e) {
-    try {
-      value = JSON.parse(jsonrepair(raw.slice(open, end)));
-      repaired = (e as Error).message;
-    } catch {
-      return null;
-    }
-  }
+  const read = parseOrRepair(raw.slice(open, end));
+  if ('error' in read) return null;
+  const { value, repaired } = read;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const o = value as Record<string, unknown>;
   const textKey = keyFor(o, TEXT_KEYS, (v) => typeof v === 'string' && !!v.trim());

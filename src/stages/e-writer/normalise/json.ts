@@ -93,21 +93,39 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
   if (loc.fenced) notes.push({ code: 'json_fence', what: `read the ${name} JSON from inside a code fence`, why: 'the fence is markdown packaging around the JSON value' });
   if (loc.before.replace(/```[\w-]*/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.before)}" before the ${name} JSON`, why: 'prose before the JSON value is a note, not data' });
   if (loc.after.replace(/```/g, '').trim()) notes.push({ code: 'text_around_json', what: `ignored "${clip(loc.after)}" after the ${name} JSON`, why: 'prose after the JSON value (a note, even with brackets in it) is not data' });
-  const json = loc.json;
+  const read = parseOrRepair(loc.json);
+  if ('error' in read) {
+    findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: ${read.error}` });
+    return BROKEN;
+  }
+  if (read.repaired) {
+    const { finding, note } = repairReport(`the ${name} JSON`, read.repaired);
+    findings.push(finding);
+    notes.push(note);
+  }
+  return asList(name, read.value, notes);
+}
+
+/** A JSON text parsed, else mended by jsonrepair (`repaired`: the strict parse's error), else the strict parse's error. */
+export function parseOrRepair(json: string): { value: unknown; repaired?: string } | { error: string } {
   try {
-    return asList(name, JSON.parse(json), notes);
+    return { value: JSON.parse(json) };
   } catch (e) {
-    const first = (e as Error).message;
+    const error = (e as Error).message;
     try {
-      const repaired: unknown = JSON.parse(jsonrepair(json));
-      findings.push({ code: 'AUR5003', message: `the ${name} JSON needed repair (${first})` });
-      notes.push({ code: 'json_repaired', what: `repaired the ${name} JSON with jsonrepair (${first})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' });
-      return asList(name, repaired, notes);
+      return { value: JSON.parse(jsonrepair(json)), repaired: error };
     } catch {
-      findings.push({ code: 'AUR5002', message: `the ${name} section is not JSON: ${first}` });
-      return BROKEN;
+      return { error };
     }
   }
+}
+
+/** A repair is never silent: the soft AUR5003 and its normalisation note, for a section's JSON or a whole answer's object. */
+export function repairReport(subject: string, error: string): { finding: { code: string; message: string }; note: Normalisation } {
+  return {
+    finding: { code: 'AUR5003', message: `${subject} needed repair (${error})` },
+    note: { code: 'json_repaired', what: `repaired ${subject} with jsonrepair (${error})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' },
+  };
 }
 
 /**

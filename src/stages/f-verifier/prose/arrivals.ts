@@ -53,7 +53,7 @@ const HAD_ARRIVED = new RegExp(ARRIVED.source.replace('(?:has|have)', '(?:has|ha
  * in the present too ("Cato had come straight from Manlius' camp at Faesulae, …, and the mud of the road
  * is still on his bare feet": held-out corpus 38, ak16); without it, it is backstory there.
  */
-const STRAIGHT_HAD = /^\s+had\s+(?:just\s+)?(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)\s+(?:straight|directly)\b/i;
+const STRAIGHT_HAD = new RegExp(String.raw`^\s+had\s+(?:just\s+)?${JOURNEY_PERFECT}\s+(?:straight|directly)\b`, 'i');
 /**
  * A night or the last few nights spent at a place ("had spent the last three nights in the camp at
  * Faesulae": held-out corpus 34, ag16), or the day or part of it ("has spent the whole afternoon on the

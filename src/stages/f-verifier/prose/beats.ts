@@ -3,7 +3,7 @@ import type { VerifyContext } from '../context.js';
 import { clauseHead, complianceUses, GROUP, type ComplianceUse } from './compliance.js';
 import { clearlyPresent, formTense } from './tense.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
-import { belongingsIn, successIdiom, YIELDING_IDIOM } from './outcome.js';
+import { belongingsIn, PASSES_FROM, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
 import { givenUpByActor, lostBy, takenByLoser, wonBy } from './receiver.js';
@@ -116,7 +116,7 @@ const PAST_PERFECT = /\bhad\s+(?:(?:been|not|never|just|already|seen|being)\s+){
 const usesIn = (s: ProseSentence): ComplianceUse[] => (IMAGINED_SAYING.test(s.narr ?? s.text) ? [] : complianceUses(s.narr ?? s.text, s.kind));
 
 /** The idioms of success that hand or take a thing (outcome.ts), which a taking back undoes. */
-const HANDED_IDIOM = /^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from)\b/iu;
+const HANDED_IDIOM = new RegExp(String.raw`^(?:takes|hands|handed|accepts|lets go|let go|\p{L}+\s+${PASSES_FROM})\b`, 'iu');
 /** The idiom of letting go: whose it is matters, as giving in's does. */
 const LETS_GO = /^(?:lets|let) go\b/i;
 /** A thing taken back: "takes them back out of his hand", "snatches it back". */

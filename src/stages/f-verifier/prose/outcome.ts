@@ -26,7 +26,9 @@ const HANDS_NOUN = String.raw`(?:both|his|her|their|two|my|your|our|its|the|with
  * "the tablets passed from his fingers into her own": 64, bk17), or in the passive ("the tablet is passed
  * from Crassus' hand into Terentia's": 6, v17).
  */
-const PASSED_HAND = String.raw`(?:${WRITTEN}|purse|bag|bundle)\s+(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from\s+(?:his|her|their|\p{Lu}\p{L}+['’]s?)\s+(?:own\s+)?(?:hand|hands|fingers|grip)\s+(?:to|into)\s+(?:hers|his|theirs|(?:her|his|their|\p{Lu}\p{L}+['’]s?)(?:\s+own)?(?:\s+(?:hand|hands|fingers|lap|sleeve))?)`;
+/** A thing's passing, with the thing as subject or in the passive: "goes from", "is passed from" (beats.ts reads it too). */
+export const PASSES_FROM = String.raw`(?:(?:is|was|are|were)\s+)?(?:goes|went|passes|passed|handed|slides|slid|moves|moved)\s+from`;
+const PASSED_HAND = String.raw`(?:${WRITTEN}|purse|bag|bundle)\s+${PASSES_FROM}\s+(?:his|her|their|\p{Lu}\p{L}+['’]s?)\s+(?:own\s+)?(?:hand|hands|fingers|grip)\s+(?:to|into)\s+(?:hers|his|theirs|(?:her|his|their|\p{Lu}\p{L}+['’]s?)(?:\s+own)?(?:\s+(?:hand|hands|fingers|lap|sleeve))?)`;
 /** A thing that "lets go" of where it hung ("a tile lets go of a roof in the sea wind": held-out corpus 70, bq05): no one letting go. */
 export const LOOSE_THING = String.raw`(?:tiles?|shutters?|ropes?|stones?|branch|branches|sails?|boards?|beams?|hooks?|chains?|latch|pegs?|nails?|bricks?|slates?)`;
 const PASSED = new RegExp(String.raw`\b${PASSED_HAND}`, 'iu');

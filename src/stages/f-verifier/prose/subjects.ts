@@ -107,13 +107,15 @@ const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|aw
 const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/iu;
 /** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
 /** What a likeness of a person is made as: one list for a name's likeness (LIKENESS) and a likeness doing a deed (receiver.ts). */
-export const LIKENESS_WORD = String.raw`(?:marble|bronze|stone|painted|wax|waxen|carved|clay|plaster|gilded|gilt|ivory|wooden|sculpted|woven|embroidered|mosaic)`;
+/** What a likeness is made of. */
+const MATERIAL = String.raw`(?:marble|bronze|stone|wax|clay|plaster|terracotta|ivory|mosaic)`;
+export const LIKENESS_WORD = String.raw`(?:${MATERIAL}|painted|waxen|carved|gilded|gilt|wooden|sculpted|woven|embroidered)`;
 const LIKENESS = new RegExp(String.raw`\b(?:${LIKENESS_WORD}|(?:statue|bust|portrait|likeness|image|mask) of)\s+$`, 'i');
 /**
  * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
  * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09).
  */
-const LIKENESS_AFTER = /^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?(?:marble|bronze|stone|wax|plaster|clay|terracotta)\b|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b/i;
+const LIKENESS_AFTER = new RegExp(String.raw`^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}\b|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b`, 'i');
 /**
  * Keeping or saving a thing for some use ("Crassus keeps it for meetings he does not attend": held-out
  * corpus 48, au07) says what it is for, not what is done now.
