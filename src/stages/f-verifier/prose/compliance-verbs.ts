@@ -54,3 +54,14 @@ export function mayComply(sentence: string): boolean {
   const firsts = new Set([...t.forms].flatMap(infinitivesOf));
   return ANSWERS.some(([w, particle]) => firsts.has(w) && (!particle || t.forms.has(particle)));
 }
+
+/** A verb of the sentence read as live, with the text around it. */
+export interface VerbUse {
+  inf: string;
+  /** Where the verb starts in the sentence. */
+  at: number;
+  before: string;
+  after: string;
+  /** The words after the verb up to the clause's end, commas kept ("a short, dry laugh"). */
+  obj: string;
+}

@@ -1,5 +1,6 @@
 import { parsed } from './parse.js';
-import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, REFUSE, STEMS, TRANSFER, YIELD } from './compliance-verbs.js';
+import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, REFUSE, STEMS, TRANSFER, type VerbUse, YIELD } from './compliance-verbs.js';
+import { gripped } from './grip.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST } from './tense.js';
@@ -195,16 +196,6 @@ const DETERMINER_BEFORE = /\b(?:the|a|an|his|her|their|its|this|that|these|those
 /** Whether a verb is written in its bare form ("give", "hand over"), not "gives", "gave" or "has given". */
 const bare = (text: string, inf: string | undefined) => text.toLowerCase().split(' ')[0] === (inf ?? '').toLowerCase().split(' ')[0];
 
-interface VerbUse {
-  inf: string;
-  /** Where the verb starts in the sentence. */
-  at: number;
-  before: string;
-  after: string;
-  /** The words after the verb up to the clause's end, commas kept ("a short, dry laugh"). */
-  obj: string;
-}
-
 /** The words before a verb at `at` back to the last comma, stop, dash or quote: where its subject is read. */
 export function clauseHead(sentence: string, at: number): string {
   return sentence.slice(Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0), at);
@@ -325,36 +316,68 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
 }
 
 /**
- * A named person's hand closing on a thing takes it: "Cato's hand closes on them", "Cato closes his
- * fingers over the tablets" (held-out corpus 49, av17). compromise reads the verb as "close" alone, so
- * RECEIVE's "close on" is read here, only where a named person's hand does the closing: "the market
- * closes on the Kalends" grips nothing, and "his hand closes on the tablet and draws it back" is as often
- * the holder keeping his own (held-out corpora 4, 29 and 47).
+ * Which way of coming off a live verb use shows, if any. Each kind has its own named test of the
+ * forms that look like it and are not (the last argument of each is the text before the verb).
  */
-const HAND_BEFORE = /\p{Lu}[\p{L}'’-]*['’]s?\s+(?:hand|hands|fingers|fist|grip)\s+$/u;
-const NAME_BEFORE = /\b(?!(?:He|She|They|It|I|We|You)\s)\p{Lu}[\p{L}'’-]*\s+$/u;
-const GRIP = /^\s*((?:his|her|their|my|your)\s+(?:hand|hands|fingers|fist)\s+)?(on|over|around|round|upon)\b/i;
-/** What a hand closes on that may be the thing handed: a thing just named ("them") or a thing that is passed, not a table's edge or a hilt. */
-const GRIPPED_THING = /^\s*(?:(?:it|them|these|those)\b|(?:the|his|her|their|a|an|both)\s+(?:[\p{L}'’-]+\s+){0,2}?(?:tablets?|letters?|scrolls?|purse|bag|pouch|ring|seal|coins?|gold|silver|denarii|keys?|receipts?|papers?|packet|bundle)\b)/iu;
-function gripped(u: VerbUse): VerbUse {
-  if (u.inf !== 'close') return u;
-  const m = GRIP.exec(u.obj);
-  if (!m || !(m[1] ? NAME_BEFORE.test(u.before) : HAND_BEFORE.test(u.before))) return u;
-  const obj = u.obj.slice(m[0].length);
-  return GRIPPED_THING.test(obj) ? { ...u, inf: `close ${m[2]!.toLowerCase()}`, obj } : u;
-}
-
-/** Which way of coming off a live verb use shows, if any. */
 function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
   const earlier = read.slice(0, u.at);
-  if (kind === 'narration' && YIELD.has(u.inf) && !INNER.test(u.before) && !SAID_TAG.test(u.before) && !AGREED.test(contactHead(u.before)) && !PLACED.test(u.before) && !(u.inf === 'let go' && RELEASED_HOLD.test(u.after)) && !(u.inf === 'back down' && DOWN_A_WAY.test(u.after)) && !/^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i.test(u.after)) return 'yield';
+  if (kind === 'narration' && YIELD.has(u.inf) && yieldsHere(u)) return 'yield';
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
-  // Taking one's belongings ("gathers her washing") receives nothing: what is received is "it", "the tablet".
-  // "How long it takes a charge to become a verdict": a dummy "it" takes nothing (held-out corpus 40, am04).
-  if (kind === 'narration' && RECEIVE.has(u.inf) && !/\bit\s+$/i.test(u.before) && !ELEMENT_TAKER.test(u.before) && concreteObject(u.obj, earlier) && !OWN_BODY.test(u.obj) && !frontedOwn(u.before) && !frontedOwn(earlier) && !READS_AS.test(u.obj) && !HOUSEHOLD.test(u.obj) && !/^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i.test(u.obj)) return 'receive';
-  if (kind === 'narration' && READ.has(u.inf) && readsHanded(u.obj, earlier) && !READS_AS.test(u.obj) && !/\bit\s+$/i.test(u.before) && !GERUND_READ.test(read.slice(u.at, u.at + 8))) return 'read';
-  if (MOTION.has(u.inf) && concreteObject(u.obj, earlier) && (/\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u.test(u.after) || intoOthersClothes(u.obj, earlier)) && !/\btowards?\b/i.test(u.after)) return 'motion';
-  // "The boys who follow any noise": a crowd's habit, not this crowd following (held-out corpus 33, af10).
-  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && GROUP.test(u.before) && !/^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i.test(u.obj) && !(/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(earlier)) && !BACK_AWAY.test(read.slice(u.at)) && !contactHead(u.before)) return 'follow';
+  if (kind === 'narration' && RECEIVE.has(u.inf) && receivesHere(u, earlier)) return 'receive';
+  if (kind === 'narration' && READ.has(u.inf) && readsHere(u, read, earlier)) return 'read';
+  if (MOTION.has(u.inf) && movesToSomeone(u, earlier)) return 'motion';
+  if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && followsHere(u, read)) return 'follow';
   return null;
+}
+
+/** What a yielding verb governs that makes it no giving way: "gives way with…", "gives in on nothing". */
+const YIELD_OBJECTLESS = /^\s*(?:with|that|about|on)\b|\b(?:nothing|none|no)\b/i;
+
+/**
+ * A yielding in narration that is someone giving way, not a feeling failing (INNER), a said-tag, an
+ * agreed thing giving out, a thing put back down (PLACED), a hold let go, or a way gone down.
+ */
+function yieldsHere(u: VerbUse): boolean {
+  if (INNER.test(u.before) || SAID_TAG.test(u.before) || AGREED.test(contactHead(u.before)) || PLACED.test(u.before)) return false;
+  if (u.inf === 'let go' && RELEASED_HOLD.test(u.after)) return false;
+  if (u.inf === 'back down' && DOWN_A_WAY.test(u.after)) return false;
+  return !YIELD_OBJECTLESS.test(u.after);
+}
+
+/** Taken by "his", "her" …: one's own belongings ("gathers her washing", "takes up his stylus"). */
+const OWN_THING = /^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i;
+
+/**
+ * Taking a thing handed, not one's belongings (what is received is "it", "the tablet"), not a dummy
+ * "it" ("How long it takes a charge to become a verdict": held-out corpus 40, am04), not an element
+ * taking what is thrown to it, one's own body, a sign read as something or a household's keeping.
+ */
+function receivesHere(u: VerbUse, earlier: string): boolean {
+  if (/\bit\s+$/i.test(u.before) || ELEMENT_TAKER.test(u.before)) return false;
+  if (!concreteObject(u.obj, earlier) || OWN_BODY.test(u.obj) || READS_AS.test(u.obj) || HOUSEHOLD.test(u.obj) || OWN_THING.test(u.obj)) return false;
+  return !frontedOwn(u.before) && !frontedOwn(earlier);
+}
+
+/** Reading a thing handed, not reading a sign as something, not a dummy "it", not a gerund. */
+function readsHere(u: VerbUse, read: string, earlier: string): boolean {
+  return readsHanded(u.obj, earlier) && !READS_AS.test(u.obj) && !/\bit\s+$/i.test(u.before) && !GERUND_READ.test(read.slice(u.at, u.at + 8));
+}
+
+/** Where a thing moved goes to a person: "to Cato", "into her hands", or into someone's clothes; not "towards". */
+const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u;
+
+/** A thing moved into a person's keeping. */
+function movesToSomeone(u: VerbUse, earlier: string): boolean {
+  if (!concreteObject(u.obj, earlier) || /\btowards?\b/i.test(u.after)) return false;
+  return TO_SOMEONE.test(u.after) || intoOthersClothes(u.obj, earlier);
+}
+
+/** Whom a crowd follows as a habit: "The boys who follow any noise" (held-out corpus 33, af10). */
+const ANY_ONE = /^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i;
+
+/** A crowd following here: not a habit (ANY_ONE), not "them" going away, not backing away, not a contact's head. */
+function followsHere(u: VerbUse, read: string): boolean {
+  if (!GROUP.test(u.before) || ANY_ONE.test(u.obj)) return false;
+  if (/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(read.slice(0, u.at))) return false;
+  return !BACK_AWAY.test(read.slice(u.at)) && !contactHead(u.before);
 }
