@@ -73,7 +73,8 @@ export function deedOf(n: Narration): Deed | null {
 /**
  * The words right before a name that a verb of saying reports ("says the consul…", "told him that Cato…"), also in a
  * later "that" clause of the same report ("The talk, he says, is that the Subura will burn…; that the consul would
- * give a great deal…": held-out corpus 73, bt04).
+ * give a great deal…": held-out corpus 73, bt04). Its verbs are those of reporting, not said.ts's SAID_VERB
+ * (the verbs of a said-tag): "calls the consul over" or "laughs the consul off" reports nobody's words.
  */
 const REPORTED_NAME = /\b(?:says?|said|saying|tells?|told)\s+(?:(?:him|her|them|me|us)\s+)?(?:that\s+)?(?:the\s+)?$|\b(?:says?|said|tells?|told)\b[^.!?]*[;,]\s*(?:and\s+)?that\s+(?:the\s+)?$/i;
 
