@@ -7,6 +7,7 @@ import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
 import { WAS_THERE } from './places.js';
+import { numberIn } from './parse.js';
 
 /**
  * A cast member the narration says has just come from, or spent the night at, a place they could
@@ -82,7 +83,22 @@ const WAS_DOING = /^\s+(?:was|were)\s+(?:(?:still|already|then)\s+)?(?:drinking|
  * few days ("Cato had stood on a ridge above Manlius' camp at Faesulae the day before yesterday": held-out corpus 80,
  * ca16), the place right after a word of place.
  */
-const HAD_BEEN_AT = /^\s+had\s+(?:(?:still|already|then)\s+)?(?:been|stood|sat|waited|slept|camped|stayed|lodged)\b([^,;:.!?—–()]*)/i;
+const beenAt = (aux: string) => new RegExp(String.raw`^\s+${aux}\s+(?:(?:still|already|then)\s+)?(?:been|stood|sat|waited|slept|camped|stayed|lodged)\b([^,;:.!?—–()]*)`, 'i');
+const HAD_BEEN_AT = beenAt('had');
+/** The same in a scene told in the present: "Cato has been at Faesulae, and has ridden straight here" (THEN_HERE). */
+const HAS_BEEN_AT = beenAt('(?:has|have)');
+/**
+ * Being somewhere, then a journey that ends here, in the same sentence ("he had been up at Manlius' camp at
+ * Faesulae …, and had ridden four days straight down the Cassian Way to get here": held-out corpus 79, bz16):
+ * the journey came from that place, with no time word needed. Its length, when told in days (ON_THE_ROAD),
+ * bounds the days it had.
+ */
+const THEN_HERE = new RegExp(
+  String.raw`^[^.;!?]*?\band\s+(?:then\s+)?(?:(?:has|had)\s+)?(?:(?:just|only)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|${JOURNEY_NOW})\b[^.;!?]*?\b(?:(?:to\s+)?get\s+here|(?:straight|directly|all the way)\s+(?:here|to\s+(?:this|the)\b)|here)\b`,
+  'i',
+);
+/** A journey's length in days: "ridden four days", "four days in the saddle", "a ride of three days". */
+const ON_THE_ROAD = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|been)\s+${FEW_DAYS}\b|\b${FEW_DAYS}\s+(?:in the saddle|on the road)\b|\ba (?:ride|journey|march) of ${FEW_DAYS}\b`, 'i');
 /** The words right before a place that put someone at it: "at", "in", "by the fires at", "on the hill above". */
 export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|beside|by|aboard)\s+(?:the\s+)?$/i;
 /**
@@ -235,13 +251,19 @@ function journey(narr: string, end: number, past: boolean): { words: string; wit
   if (straight) return denied(straight) ? null : { words: straight[1]!, within: Infinity, told: straight[0] };
   const was = past ? null : WAS_AT.exec(after);
   const doing = past || was ? null : WAS_DOING.exec(after);
-  const had = past ? HAD_BEEN_AT.exec(after) : null;
+  const had = was || doing ? null : (past ? HAD_BEEN_AT : HAS_BEEN_AT).exec(after);
   const at = was ?? doing ?? had;
   if (at && !denied(at)) {
     // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
     const t = `${clause} ${at[0]}`;
     const days = SAME_DAY.test(t) ? 0 : daysBack(t);
     if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!(doing ?? had) };
+    const on = THEN_HERE.exec(after.slice(at.index + at[0].length));
+    if (on && !DENIED.test(on[0])) {
+      const road = ON_THE_ROAD.exec(on[0]);
+      const n = road ? numberIn((road[1] ?? road[2] ?? road[3])!) : undefined;
+      return { words: at[1]!, within: n ?? Infinity, told: at[0] + on[0], located: true };
+    }
   }
   const p = PAST_FROM.exec(after) ?? PAST_LEFT.exec(after);
   if (p && denied(p)) return null;
