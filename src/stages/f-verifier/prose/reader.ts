@@ -1,5 +1,5 @@
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
-import { BRACKET_NOTE, BRACKETED, textLines, type VerifyContext } from '../context.js';
+import { BRACKET_NOTE, BRACKETED, INLINE_DIRECTION, textLines, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue, spokenCueLength } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
@@ -220,7 +220,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
       for (const s of sentencesOf(sp.text.slice(spokenCueLength(sp.text)))) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway);
+    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1').replace(INLINE_DIRECTION, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;
