@@ -1,0 +1,16 @@
+import path from 'node:path';
+import { describeHeldout } from './heldout-run.js';
+
+// An eighty-third held-out check (test/fixtures/prose-corpus-heldout-83, see its README): 20 Writer
+// answers written once, by hand and blind, by helper hb83, who had not read the verifier, in the
+// style of a model that telescopes time (summary narration, habits in "would" and "used to", a few
+// moments slowed to dialogue). The expectations (`expect`, `span`, `code_family`) were committed
+// with the answers; the first run has not happened yet. Where the verifier disagrees with `expect`,
+// the entry will say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and
+// this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+
+describeHeldout(
+  'held-out prose corpus 83: telescoped-time answers, expectations written before the run',
+  path.resolve(__dirname, '..', 'fixtures', 'prose-corpus-heldout-83'),
+  { clean: 7, controls: 6, defects: 7 },
+);
