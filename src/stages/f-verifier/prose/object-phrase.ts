@@ -11,7 +11,7 @@
  * knowledge, news and the truth are told, not handed ("You have given me the knowledge…": corpus 43, ap16);
  * a room given or taken is a room to be in ("They have been given the tablinum": held-out corpus 74, bu09).
  */
-export const ABSTRACT = /^(?:hope|hopes|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion|knowledge|news|truth|room|rooms|tablinum|atrium|chamber|cell|garden|courtyard|peristyle|study|library|dining-room|triclinium|corner|alcove)$/i;
+export const ABSTRACT = /^(?:hope|hopes|sentence|sentences|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion|knowledge|news|truth|room|rooms|tablinum|atrium|chamber|cell|garden|courtyard|peristyle|study|library|dining-room|triclinium|corner|alcove)$/i;
 const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
 /**
  * Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). A relative
@@ -35,6 +35,8 @@ export function concreteObject(after: string, earlier = ''): boolean {
   if (/\b(?:nothing|none|no)\b/i.test(after)) return false;
   // Handing a thing back returns it: the attempt did not take.
   if (/\bback\b/i.test(after)) return false;
+  // "gives his hand something to do" (held-out corpus 88, ci07): an occupation, no thing handed.
+  if (/\bsomething\s+to\s+(?:do|say|hold|think about|look at)\b/i.test(after)) return false;
   const m = after.match(CONCRETE);
   if (!m) return false;
   // "It is the signal, and he gives it" (held-out corpus 7, u05): "it" is the last thing named before the verb.
