@@ -37,6 +37,13 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. "Every wall in the Subura knows that ${fact}," Crassus says.`))).toEqual(['AUR5046']);
   });
+  it('is soft as what a place whispered, or told by one who does not know whether it is true (held-out corpus 88, ci13)', () => {
+    for (const frame of ['The Subura whispered that', 'He had no idea whether it was true that', 'Crassus did not know whether', "Terentia isn't sure if"]) {
+      const f = findings('SC12', `Terentia looks at the doors. ${frame} ${fact}.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC12', `Terentia looks at the doors. Crassus knew that ${fact}.`))).toEqual(['AUR5046']);
+  });
 });
 
 describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');

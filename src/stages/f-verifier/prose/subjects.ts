@@ -86,8 +86,12 @@ const SAME_FORM_PAST = /^(?:lay|set|put|read|cut|hit|let|shut|cast|spread|beat|b
 const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
-/** A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"). */
-const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill|valley|Tiber)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|at the (?:back|far end) of the house|in the (?:back|inner|private) rooms|in the (?:women['’]s|servants['’]|slaves['’]) quarters|in the kitchens?(?!\s+(?:door|doorway|passage|steps|yard))|next door|through the wall|miles away|elsewhere|out of sight)\b/i;
+/**
+ * A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"),
+ * or seen from far off ("Far below, small as a figure painted on a vase, Cicero is climbing the Rostra": held-out corpus
+ * 89, cj09).
+ */
+const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill|valley|Tiber)|far (?:off|away|from here)|in (?:his|her|their) own (?:house|home|bed|rooms?|study|garden)|at home|in another (?:house|room|street|quarter|part of the city)|in the (?:next|other|adjoining) room|at the (?:back|far end) of the house|in the (?:back|inner|private) rooms|in the (?:women['’]s|servants['’]|slaves['’]) quarters|in the kitchens?(?!\s+(?:door|doorway|passage|steps|yard))|next door|through the wall|miles away|elsewhere|out of sight|far (?:below|beneath|down)|down in the (?:Forum|street|streets|valley|city|harbour)|(?:small|tiny) (?:as|in the distance))\b/i;
 /**
  * A clause that says its subject is out or away, wherever that is (held-out corpus 4, z07: "Crassus is
  * dining out tonight"): dining or supping out, out of town, away from Rome, gone or stepped out, or
@@ -102,9 +106,10 @@ const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|aw
 /**
  * A fronted frame of thought, memory, dream or desire: what follows it is imagined, not done here ("In
  * his mind Catiline laughs", "Crassus dreams of the night when Catiline…", "What Fulvia wants is a
- * house to stand behind her when … the consul starts counting heads": held-out corpus 36, ai20).
+ * house to stand behind her when … the consul starts counting heads": held-out corpus 36, ai20), or a mind gone
+ * elsewhere ("His mind was elsewhere: at a supper in Murena's garden years ago, Murena slapping his back": 87, ch14).
  */
-const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that))\b/iu;
+const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that)|(?:his|her|their|my) mind (?:was|is|went|goes|wandered|wanders|drifted|drifts) (?:elsewhere|back|away))\b/iu;
 /** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
 /** What a likeness of a person is made as: one list for a name's likeness (LIKENESS) and a likeness doing a deed (receiver.ts). */
 /** What a likeness is made of. */
@@ -113,9 +118,10 @@ export const LIKENESS_WORD = String.raw`(?:${MATERIAL}|painted|waxen|carved|gild
 const LIKENESS = new RegExp(String.raw`\b(?:${LIKENESS_WORD}|(?:statue|bust|portrait|likeness|image|mask) of)\s+$`, 'i');
 /**
  * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
- * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09).
+ * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09), or
+ * right after the name ("stands the consul in marble, carved the year he was elected": 86, cg09; not "in bronze armour").
  */
-const LIKENESS_AFTER = new RegExp(String.raw`^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}\b|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b`, 'i');
+const LIKENESS_AFTER = new RegExp(String.raw`^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}\b|^\s+(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}(?![\w-])(?!\s+(?:armou?r|tunic|toga|cloak|robes?|mail)\b)|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b`, 'i');
 /**
  * Keeping or saving a thing for some use ("Crassus keeps it for meetings he does not attend": held-out
  * corpus 48, au07) says what it is for, not what is done now.
@@ -232,6 +238,9 @@ const beingHere = (rest: string) => PRESENT_HERE.test(rest) && !/^\s*(?:(?:in\s+
  * backstory (pastDeedHere). A past perfect ("had come"), a "would" or a state is none in either.
  */
 function actsNow(after: string, past = false, plural = false): boolean | 'doubtful' | 'past' {
+  // An absolute construction of coming in ("Terentia herself having come in from the shrine …, the three men rose":
+  // held-out corpus 85, cf15): the person came in, here.
+  if (HAVING_COME.test(after)) return past ? 'past' : true;
   // A modal or a state is no deed whatever its tags ("Cicero was", "Crassus owns"): not tagged.
   const plain = plainNextWord(after.slice(0, 80));
   if (past && plain && /^(?:was|were)$/.test(plain)) return beingHere(after.trim().slice(plain.length)) && 'past';
@@ -247,6 +256,18 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   if (/^(?:has|have)$/.test(t.word)) return 'doubtful';
   return t.tags.includes('PresentTense') || t.tags.includes('Infinitive') ? true : 'doubtful';
 }
+
+const HAVING_COME = /^\s+(?:(?:himself|herself)\s+)?having\s+(?:just\s+)?(?:come|walked|stepped|swept|slipped|hurried|entered|arrived)\b/i;
+/**
+ * In a scene told in the past, "would" after a word of how often is the scene's own deed, done again and again ("Every
+ * so often Caesar, on the bench in front, would lean back and murmur some joke over his shoulder": held-out corpus 83,
+ * cd15), not a mood. Not "would have", nor a denied one.
+ */
+const ITERATIVE = /\b(?:every so often|every now and (?:then|again)|every few (?:moments|minutes|breaths|words|steps)|now and (?:then|again)|from time to time|again and again|time and again|once or twice|more than once|whenever)\b/i;
+const WOULD_DO = /^\s*(?:,[^,]{0,80},\s*)?would\s+(?!have\b|not\b|never\b|be\b)(?:\p{L}+ly\s+)?\p{L}+/u;
+const iterativeWould = (before: string, after: string): boolean => ITERATIVE.test(before) && WOULD_DO.test(after);
+/** A word of how often opening the clause before its subject ("Every so often Caesar …"): the name is still the subject. */
+const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)(?:${ITERATIVE.source}),?\s+$`, 'i');
 
 /**
  * Whether the words after a subject say only where or how a body lies (bodies.ts), with no other
@@ -279,20 +300,21 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
     const invertedPast = past && !INVERTED.test(before) && INVERTED_PAST.test(before) && !IMAGINED.test(before);
     const inverted = (INVERTED.test(before) && !IMAGINED.test(before)) || invertedPast;
-    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || ITERATIVE_LEAD.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
     if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = pastParenthetical(after).replace(FILLER, ' ');
     // An aside opened after the name and never followed by a verb ("Catiline, its seal broken."): no verb of his.
     if ((!inverted && ASIDE_OPEN.test(after)) || RESERVED_FOR.test(after)) continue;
-    const acts = invertedPast ? 'past' : inverted || actsNow(after, past, JOINED.test(before));
+    const again = past && iterativeWould(before, after);
+    const acts = invertedPast || again ? 'past' : inverted || actsNow(after, past, JOINED.test(before));
     if (!acts) continue;
     const clause = clauseAround(narr, m);
     // A relative clause between commas tells of someone or something else's time ("rose from the back
     // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
     const own = clause.replace(RELATIVE_ASIDE, ',');
-    if (FUTURE.test(own) || HABIT.test(own) || (acts === 'past' && !pastDeedHere(before, own))) continue;
+    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' && !pastDeedHere(before, own))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };

@@ -26,6 +26,11 @@ const HEARSAY_WORDS = [
   '(?:is|was|were|are) (?:being )?(?:said|whispered)',
   '(?:are|were) saying',
   '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
+  // What a place whispered, and a teller who does not know whether it is true ("the one the Subura whispered about some
+  // woman … who carries pillow talk to the consul's wife, except that he had no idea whether there was a word of truth
+  // in it": held-out corpus 88, ci13).
+  'whispered (?:about|of|that)',
+  "(?:no idea|(?:do|does|did) not know|(?:don|doesn|didn)['’]t know|not sure) (?:whether|if)",
   'gossip|perhaps|maybe|if',
   // A writing on a wall by no one known, like a rumour ("Someone has chalked on the lowest step in the night that…": held-out
   // corpus 63, bj13; "a thing painted on the wall of the baths …, that says…": 75, bv13). Chalked by a named person, it is theirs.
