@@ -1,13 +1,13 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// An eighty-third held-out check (test/fixtures/prose-corpus-heldout-83, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb83, who had not read the verifier, in the
-// style of a model that telescopes time (summary narration, habits in "would" and "used to", a few
-// moments slowed to dialogue). The expectations (`expect`, `span`, `code_family`) were committed
-// with the answers; the first run has not happened yet. Where the verifier disagrees with `expect`,
-// the entry will say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and
-// this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// An eighty-third held-out check (test/fixtures/prose-corpus-heldout-83, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb83, who had not read the verifier, in the style of a model
+// that telescopes time (summary narration, habits in "would" and "used to", a few moments slowed to
+// dialogue). They were committed before any run; first run in session 29 (the README's "First run"). Where
+// the verifier disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
+// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips
+// the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 83: telescoped-time answers, expectations written before the run',

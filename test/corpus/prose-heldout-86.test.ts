@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A held-out check (test/fixtures/prose-corpus-heldout-86, see its README): 20 Writer answers
-// written blind, once, by hand, by helper hb86, who had not read the verifier, and committed with
-// their `expect`, `span` and `code_family` before any run. The first run has not happened yet: no
-// entry carries a `known_miss`, `known_false_positive` or `known_soft` note. Where the first run
-// disagrees with `expect`, the entry will say so ("<codes>: reason") and this test will assert
-// today's outcome (heldout-run.ts), so that a fix flips the assertion visibly.
+// An eighty-sixth held-out check (test/fixtures/prose-corpus-heldout-86, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb86, who had not read the verifier, in the style of a model
+// that writes dialogue in European conventions (opening dashes, guillemets, British single quotes). They
+// were committed before any run; first run in session 29 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 86: fresh answers, expectations written before the run',

@@ -2,11 +2,12 @@ import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
 // An eighty-eighth held-out check (test/fixtures/prose-corpus-heldout-88, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb88, a writer who had not read the verifier,
-// and committed before any run. The first run has not happened yet. When it does, where the
-// verifier disagrees with `expect` the entry will say so (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix
-// flips the assertion visibly.
+// answers written once, by hand and blind, by helper hb88, who had not read the verifier, in the style of a
+// model that lives inside its viewpoint character's head (interior monologue, free indirect style, imagined
+// scenes). They were committed before any run; first run in session 29 (the README's "First run"). Where
+// the verifier disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
+// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips
+// the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 88: fresh answers, expectations written before the run',

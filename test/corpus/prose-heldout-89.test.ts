@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// An eighty-ninth held-out check (test/fixtures/prose-corpus-heldout-89, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb89, who had not read the verifier, in the
-// style of a model whose scenes are full of news from elsewhere. They were committed before any
-// run: the first run has not happened yet. Where the verifier disagrees with `expect`, the entry is
-// to say so after that run (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason")
-// and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// An eighty-ninth held-out check (test/fixtures/prose-corpus-heldout-89, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb89, who had not read the verifier, in the style of a model
+// whose scenes are full of news from elsewhere (messengers, letters, rumours, people acting in other
+// places). They were committed before any run; first run in session 29 (the README's "First run"). Where
+// the verifier disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
+// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips
+// the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 89: fresh answers, expectations written before the run',

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A ninetieth held-out check (test/fixtures/prose-corpus-heldout-90, see its README): 20 Writer
-// answers written once, by hand, blind, by helper hb90, who had not read the verifier, and
-// committed before any run. The first run has not happened yet: no entry carries a `known_*`
-// note, so until that run records today's outcome (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason"), this suite asserts the expectations as written.
+// A ninetieth held-out check (test/fixtures/prose-corpus-heldout-90, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb90, who had not read the verifier, in the style of a model
+// that loves numbers and the calendar (sums in several currencies, interest, Roman days and hours). They
+// were committed before any run; first run in session 29 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 90: fresh answers, expectations written before the run',
