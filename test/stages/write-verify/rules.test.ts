@@ -67,6 +67,9 @@ describe('deterministic verifier rules', () => {
       'Cicero does not answer.',
       // A spoken parting shot, however long (held-out corpus 31, ad04).
       '"Tell the consul," Crassus calls back over his shoulder, pleasantly, for the whole villa to hear, "that when he brings his charge, he had better find a better witness than his wife."',
+      // The same in European conventions: guillemets, or a dialogue dash (held-out corpus 86, cg01, cg02, cg05).
+      '«You count sacks,» Crassus says. «Good. Then you know how many are lying in your warehouses. Open them before the bread riots start, or I will come and count them myself.»',
+      '— You have charged me, Consul, Crassus says. — Tonight, ask the man who gave you my name what he was paid for it, and watch his face when he answers.',
     ]) expect(ending(last), last).toEqual([]);
     for (const last of [
       'The guests drift toward the door. In the end they all leave one after another, each of them turning over what was said and what was left unsaid, while the villa empties and the lamps go out one by one.',

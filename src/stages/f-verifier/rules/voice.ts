@@ -111,10 +111,11 @@ export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   const t = last.text.trim().replace(/^>\s*/, '').replace(BRACKETED, '$1').trim();
   const words = (s: string) => s.split(/\s+/).length;
   const isHeading = /^#/.test(t) || /^\*\*Cast/i.test(t);
-  const terminal = /[.!?…—–"'’”)*]$/.test(t);
+  const terminal = /[.!?…—–"'’”»)*]$/.test(t);
   // A last line of dialogue is a button whatever its length, as the docstring says: a spoken parting
-  // shot ('"Tell the consul," he calls back over his shoulder, …': held-out corpus 31, ad04).
-  const spoken = /^["“‘]/.test(t);
+  // shot ('"Tell the consul," he calls back over his shoulder, …': held-out corpus 31, ad04), also in guillemets or
+  // after a dialogue dash ("«Well,» he says to nobody at all.", "— You have charged me, Consul, he says.": 86, cg05, cg01).
+  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t);
   const short = spoken || words(t) <= HOOK_MAX_WORDS || words(t.split(SENTENCE_END).pop()!) <= HOOK_SENTENCE_MAX_WORDS;
   if (!isHeading && terminal && short && lines.length > 2) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
