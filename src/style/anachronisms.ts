@@ -164,9 +164,12 @@ const joined = (text: string, a: Token, b: Token) => /^[\s\-‐–]*$/.test(text
  * Stems collide across words ("presiding" and "president" both stem to "presid"; "admiration" and
  * "admiral" to "admir": held-out corpus 41, an16): an inflection keeps the forbidden word whole but
  * for its last letter (clocks, babies, Tuesdays, policemen) and adds at most two letters (watches,
- * pocketed), where a derived word adds more ("admiration", "hospitality").
+ * pocketed), where a derived word adds more ("admiration", "hospitality") or ends as one ("admirable").
  */
-const sameWord = (token: string, word: string) => token.startsWith(word.slice(0, Math.max(3, word.length - 1))) && token.length <= word.length + 2;
+const sameWord = (token: string, word: string) =>
+  token.startsWith(word.slice(0, Math.max(3, word.length - 1))) && token.length <= word.length + 2 && !(DERIVED.test(token) && !DERIVED.test(word));
+/** An adjective or adverb made from a word is another word: "admirable" is not "admiral" (held-out corpus 96, cq07). */
+const DERIVED = /(?:ab|ib)l[ey]$/;
 
 function phraseAt(text: string, toks: Token[], i: number, m: Matcher): number {
   for (let k = 0; k < m.stems.length; k++) {

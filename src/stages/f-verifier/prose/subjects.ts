@@ -23,9 +23,10 @@ export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(
  * A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"), after a conjunction too
  * ("and on the far bench Catiline…"), with a particle of direction before it ("Over by the impluvium Catiline himself
  * leaned against a pillar": held-out corpus 74, bu14), its words hyphened or not ("On the customs-shed steps Catiline
- * sits": 82, cc14).
+ * sits": 82, cc14), a fronted time too ("Halfway through the first watch Catiline comes in": 91, cl14). A relative
+ * pronoun ends the phrase: "Beyond them a young Stoic who aped Cato stood barefoot" (95, cp16) has its own subject.
  */
-const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:[\p{L}'’-]+\s+){0,7}$/iu;
+const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away|halfway|midway)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:(?!(?:who|whom|which)\s)[\p{L}'’-]+\s+){0,7}$/iu;
 /**
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
  * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,

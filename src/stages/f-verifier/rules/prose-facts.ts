@@ -30,11 +30,15 @@ const HEARSAY_WORDS = [
   // woman … who carries pillow talk to the consul's wife, except that he had no idea whether there was a word of truth
   // in it": held-out corpus 88, ci13).
   'whispered (?:about|of|that)',
+  // Hearsay passed from hand to hand ("My cook had it from a fishwife, who had it from a boatman …, that Varo paid …":
+  // held-out corpus 94, co13).
+  '(?:had|has|got|gets|heard) it from',
   "(?:no idea|(?:do|does|did) not know|(?:don|doesn|didn)['’]t know|not sure) (?:whether|if)",
   'gossip|perhaps|maybe|if',
   // A writing on a wall by no one known, like a rumour ("Someone has chalked on the lowest step in the night that…": held-out
-  // corpus 63, bj13; "a thing painted on the wall of the baths …, that says…": 75, bv13). Chalked by a named person, it is theirs.
-  String.raw`(?:someone|somebody|some hand|an unknown hand|an anonymous hand)\s+(?:(?:has|had)\s+)?${WALL_WRITING}|(?:thing|things|words?|something|slogans?|letters|writing|it|is|are|was|were|been|freshly|newly)\s+(?:been\s+)?${WALL_WRITING}\s+(?:up\s+)?(?:on|across|over)\b`,
+  // corpus 63, bj13; "a thing painted on the wall of the baths …, that says…": 75, bv13; a slander feared, "Tomorrow someone
+  // will chalk on the Rostra that …": 93, cn13). Chalked by a named person, it is theirs.
+  String.raw`(?:someone|somebody|some hand|an unknown hand|an anonymous hand)\s+(?:(?:has|had|will|would|may|might)\s+)?(?:chalk|scrawl|daub|paint|write|${WALL_WRITING})|(?:thing|things|words?|something|slogans?|letters|writing|it|is|are|was|were|been|freshly|newly)\s+(?:been\s+)?${WALL_WRITING}\s+(?:up\s+)?(?:on|across|over)\b`,
   // A dare: the fact put to be told, and the telling's outcome to be watched ("Tell them Murena's vote-brokers were paid …,
   // and see who laughs first.": held-out corpus 54, ba13).
   String.raw`(?:tell|say to)\s+(?:them|him|her|the\s+\w+)\b[^.!?]*\band\s+(?:then\s+)?(?:see|watch)\s+(?:who|what|how|whether|if)`,
