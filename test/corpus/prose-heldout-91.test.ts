@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A held-out check (test/fixtures/prose-corpus-heldout-91, see its README): 20 Writer answers
-// written once, by hand and blind, by helper hb91, a writer who had not read the verifier, and
-// committed before any run. The first run has not happened yet. When it does, where the verifier
-// disagrees with `expect`, the entry will say so (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a
-// fix flips the assertion visibly.
+// A ninety-first held-out check (test/fixtures/prose-corpus-heldout-91, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb91, who had not read the verifier, in the style of a model
+// that tells the scene as a chronicle (time-marked blocks, log-like lines, a closing summary). They were
+// committed before any run; first run in session 29 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 91: fresh answers, expectations written before the run',

@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A ninety-second held-out check (test/fixtures/prose-corpus-heldout-92, see its README): 20 Writer
-// answers in an epistolary style (letters, notes and tablets written, read and passed in the room),
-// written once, by hand and blind, by helper hb92, who had not read the verifier. They were committed
-// before any run; the first run has not happened yet. Where the verifier disagrees with `expect`
-// after that run, the entry will say so (`known_miss`, `known_false_positive`, `known_soft`:
-// "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the
-// assertion visibly.
+// A ninety-second held-out check (test/fixtures/prose-corpus-heldout-92, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb92, who had not read the verifier, in the style of an
+// epistolary model (letters, notes and tablets written, read and passed in the room). They were committed
+// before any run; first run in session 29 (the README's "First run"). Where the verifier disagrees with
+// `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and
+// this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 92: epistolary answers written blind, expectations written before the run',

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A ninety-fourth held-out check (test/fixtures/prose-corpus-heldout-94, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb94, who had not read the verifier, in the
-// style of a model fond of retold conversations. They were committed before any run; the first run
-// has not happened yet, so no entry carries a `known_miss`, `known_false_positive` or `known_soft`
-// note. Where the first run disagrees with `expect`, the entry will say so and this test will assert
-// today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A ninety-fourth held-out check (test/fixtures/prose-corpus-heldout-94, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb94, who had not read the verifier, in the style of a model
+// fond of retold conversations (nested quotations, yesterday's exchanges reported). They were committed
+// before any run; first run in session 29 (the README's "First run"). Where the verifier disagrees with
+// `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and
+// this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 94: fresh answers, expectations written before the run',

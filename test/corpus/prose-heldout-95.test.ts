@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A ninety-fifth held-out check (test/fixtures/prose-corpus-heldout-95, see its README): 20 Writer
-// answers in a rhetorical, courtroom style, written once, by hand and blind, by helper hb95, who
-// had not read the verifier, and committed before any run. The first run has not happened yet:
-// until it does, no entry carries a `known_miss`, `known_false_positive` or `known_soft` note. Where
-// the verifier then disagrees with `expect`, the entry will say so ("<codes>: reason") and this
-// test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A ninety-fifth held-out check (test/fixtures/prose-corpus-heldout-95, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb95, who had not read the verifier, in the style of a
+// rhetorical, courtroom-style model (apostrophe, rhetorical questions, a speaker voicing the absent or the
+// dead). They were committed before any run; first run in session 29 (the README's "First run"). Where the
+// verifier disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`:
+// "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion
+// visibly.
 
 describeHeldout(
   'held-out prose corpus 95: fresh answers, expectations written before the run',

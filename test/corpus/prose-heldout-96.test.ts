@@ -1,13 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A ninety-sixth held-out check (test/fixtures/prose-corpus-heldout-96, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb96, who had not read the verifier, in a
-// screen-direction style ("We see", "Close on", "Cut to", sound cues in capitals). They were
-// committed before any run; the first run has not happened yet. Where the verifier disagrees with
-// `expect` after that run, the entry will say so (`known_miss`, `known_false_positive`,
-// `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix
-// flips the assertion visibly.
+// A ninety-sixth held-out check (test/fixtures/prose-corpus-heldout-96, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb96, who had not read the verifier, in the style of a model
+// that writes prose with screen direction ("We see…", "Angle on…", sound cues in capitals). They were
+// committed before any run; first run in session 29 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 96: fresh answers, expectations written before the run',
