@@ -156,7 +156,8 @@ function undone(s: ProseSentence, r: Reading): boolean {
   const i = r.sentences.indexOf(s);
   if (takenBack(s, i, r)) return true;
   const after = [...new Set(r.sentences.slice(i).map((t) => t.line))].slice(0, EMPTY_WITHIN + 1);
-  if (r.sentences.some((t, j) => j > i && after.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text))) return true;
+  // Its own sentence too: "passes the blank tablet under the table to Terentia" (held-out corpus 92, cm11).
+  if (r.sentences.some((t, j) => j >= i && after.includes(t.line) && SHOWN_EMPTY.test(t.narr ?? t.text))) return true;
   const before = [...new Set(r.sentences.slice(0, i + 1).map((t) => t.line))].slice(-(EMPTY_BEFORE + 1));
   for (let j = i - 1; j >= 0 && before.includes(r.sentences[j]!.line); j--) {
     const t = r.sentences[j]!;

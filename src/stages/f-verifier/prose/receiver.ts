@@ -104,9 +104,6 @@ const TO_WHOM = /^\s*(?:over\s+|back\s+)?(him|her|them|\p{Lu}[\p{L}'’]+)\s+(?=
  */
 const INDIRECT_SOMEONE = /^\s*(?:a|an|the|his|her|their)\s+((?:[\p{L}'’-]+\s+){1,2})(?=(?:the|a|an|his|her|their|some|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred|thousand|several|\d)\b)/iu;
 
-/** A writing handed that holds nothing: "the blank tablet", "an empty purse", "the smoothed wax". */
-const EMPTY_THING = /^\s*(?:(?:over|back)\s+)?(?:(?:to\s+)?(?:him|her|them|\p{Lu}[\p{L}'’]+)\s+)?(?:the|a|an|his|her|their)\s+(?:[\p{L}-]+\s+)?(?:blank|empty|unwritten|wiped|smoothed)\b/u;
-
 /** A god or a god's place, given to as an offering, not a person. */
 const DEITY = /^(?:gods?|goddess(?:es)?|deity|altar|shrine|temple|lares|household gods)\b/i;
 
@@ -214,8 +211,6 @@ function noDeedNow(use: ComplianceUse): boolean {
   if (handing && HOW_MUCH.test(use.before)) return true;
   // A gerund naming what someone did ("what she has been seen doing, which is taking it": held-out corpus 70, bq04).
   if (/\b(?:which|what)\s+$/i.test(use.before) && /^(?:is|was)$/i.test(use.word)) return true;
-  // A thing handed that holds nothing ("passes the blank tablet under the table to Terentia": held-out corpus 92, cm11).
-  if (use.kind !== 'follow' && EMPTY_THING.test(use.obj)) return true;
   // A likeness doing it ("On the wall a painted Paris was handing an apple to a goddess": held-out corpus 64, bk12).
   return LIKENESS_DOER.test(use.before);
 }
