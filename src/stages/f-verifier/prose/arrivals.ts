@@ -99,7 +99,9 @@ const THEN_HERE = new RegExp(
   'i',
 );
 /** A journey's length in days: "ridden four days", "four days in the saddle", "a ride of three days". */
-const ON_THE_ROAD = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|been)\s+${FEW_DAYS}\b|\b${FEW_DAYS}\s+(?:in the saddle|on the road)\b|\ba (?:ride|journey|march) of ${FEW_DAYS}\b`, 'i');
+/** Days spent riding: "three days in the saddle", "a day on the road" (ON_THE_ROAD, SADDLE_FROM). */
+const IN_THE_SADDLE = String.raw`(?:in the saddle|on the road)`;
+const ON_THE_ROAD = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|been)\s+${FEW_DAYS}\b|\b${FEW_DAYS}\s+${IN_THE_SADDLE}\b|\ba (?:ride|journey|march) of ${FEW_DAYS}\b`, 'i');
 /** The words right before a place that put someone at it: "at", "in", "by the fires at", "on the hill above". */
 export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|beside|by|aboard)\s+(?:the\s+)?$/i;
 /**
@@ -137,7 +139,7 @@ const STRAIGHT_OFF = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY
  * A coming in told with the days it took ("Cato came in last, three days in the saddle from Manlius' camp at Faesulae":
  * held-out corpus 96, cq16): from that place, within those days.
  */
-const SADDLE_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+${FEW_DAYS}\s+(?:in the saddle|on the road)\s+from\s+([^,;:.!?—–()]*)`, 'iu');
+const SADDLE_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+${FEW_DAYS}\s+${IN_THE_SADDLE}\s+from\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
