@@ -98,9 +98,9 @@ const THEN_HERE = new RegExp(
   String.raw`^[^.;!?]*?\band\s+(?:then\s+)?(?:(?:has|had)\s+)?(?:(?:just|only)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|${JOURNEY_NOW})\b[^.;!?]*?\b(?:(?:to\s+)?get\s+here|(?:straight|directly|all the way)\s+(?:here|to\s+(?:this|the)\b)|here)\b`,
   'i',
 );
+/** Days spent riding: "three days in the saddle", "a day on the road" (ON_THE_ROAD, SADDLE_FROM, spoken-whereabouts.ts). */
+export const IN_THE_SADDLE = String.raw`(?:in the saddle|on the road)`;
 /** A journey's length in days: "ridden four days", "four days in the saddle", "a ride of three days". */
-/** Days spent riding: "three days in the saddle", "a day on the road" (ON_THE_ROAD, SADDLE_FROM). */
-const IN_THE_SADDLE = String.raw`(?:in the saddle|on the road)`;
 const ON_THE_ROAD = new RegExp(String.raw`\b(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|been)\s+${FEW_DAYS}\b|\b${FEW_DAYS}\s+${IN_THE_SADDLE}\b|\ba (?:ride|journey|march) of ${FEW_DAYS}\b`, 'i');
 /** The words right before a place that put someone at it: "at", "in", "by the fires at", "on the hill above". */
 export const LOCATIVE = /\b(?:at|in|on|among|outside|inside|near|above|below|beside|by|aboard)\s+(?:the\s+)?$/i;
@@ -134,12 +134,13 @@ const ROUND_TRIP = new RegExp(
  * straight off the Ostia road, with … a night in the saddle stiff in his back": held-out corpus 70, bq16).
  * At most three small words and a comma between the verb and "straight": no other clause's subject.
  */
-const STRAIGHT_OFF = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)`, 'iu');
+const COMING_IN = String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+`;
+const STRAIGHT_OFF = new RegExp(String.raw`${COMING_IN}(?:straight|directly|fresh)\s+(?:off|from)\s+([^,;:.!?—–()]*)`, 'iu');
 /**
  * A coming in told with the days it took ("Cato came in last, three days in the saddle from Manlius' camp at Faesulae":
  * held-out corpus 96, cq16): from that place, within those days.
  */
-const SADDLE_FROM = new RegExp(String.raw`^\s+(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_NOW}|strode)\b(?:\s+\p{Ll}+){0,3},?\s+${FEW_DAYS}\s+${IN_THE_SADDLE}\s+from\s+([^,;:.!?—–()]*)`, 'iu');
+const SADDLE_FROM = new RegExp(String.raw`${COMING_IN}${FEW_DAYS}\s+${IN_THE_SADDLE}\s+from\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
@@ -189,9 +190,12 @@ export function placeIn(words: string, names: Map<string, { id: string; name: st
 }
 
 /** The subject pronouns of `n` that stand for one person beyond doubt (pronounPerson), as mentions of them. */
-function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): { id: string; end: number }[] {
+/** A person spoken of in a sentence: a name (with where it starts) or a subject pronoun (its end only). */
+type Spoken = { id: string; end: number; start?: number };
+
+function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): Spoken[] {
   if (n.said || n.pronoun || n.narr.includes('?') || FRAME.test(n.narr)) return [];
-  const out: { id: string; end: number }[] = [];
+  const out: Spoken[] = [];
   for (const p of n.narr.matchAll(PRONOUN)) {
     const end = p.index! + p[0].length;
     const id = n.mentions.some((m) => m.start < end) ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph') ?? soleCastMember(n, p[1]!, r.index, ctx);
@@ -213,7 +217,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       // place she had once read about" is another clause's (held-out corpus 22, c16).
       if (DISTANT.test(formerly(clauseAt(n.narr, Math.max(0, m.end - 1)).text))) continue;
       const c = pk.cast.find((x) => x.id === m.id);
-      const j = c ? (journey(n.narr, m.end, n.past === true) ?? ('start' in m ? frontedJourney(n.narr, m.start as number) : null)) : null;
+      const j = c ? (journey(n.narr, m.end, n.past === true) ?? (m.start !== undefined ? frontedJourney(n.narr, m.start) : null)) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
       if (loc && tooFar(loc, c, j.within, ctx, j.roundTrip)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });

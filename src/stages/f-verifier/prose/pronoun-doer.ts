@@ -71,13 +71,14 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
  * of that gender told of since. `others` says who else on stage leaves doubt: 'cast', any other
  * cast member of the gender (the pronoun may mean anyone on stage: for a person outside the cast,
  * pronounDoer); 'paragraph', only one named in the paragraph (the person is of the cast, and the
- * paragraph names them alone of their gender: arrivals.ts).
+ * paragraph names them alone of their gender: arrivals.ts). `unnamed`: whether an unnamed man or woman told of
+ * since leaves doubt ('doubt') or not ('ignore': a payer, whom an unnamed person with no purse cannot be).
  */
-export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex, ctx: VerifyContext, others: 'cast' | 'paragraph', bystanders = true): string | null {
+export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex, ctx: VerifyContext, others: 'cast' | 'paragraph', unnamed: 'doubt' | 'ignore' = 'doubt'): string | null {
   const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
   const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
   const a = antecedent(n, fits);
-  if (!a || n.mentions.some((m) => m.id === a.id) || (bystanders && a.since.some((t) => BYSTANDER[want].test(t.replace(SIMILE, ' '))))) return null;
+  if (!a || n.mentions.some((m) => m.id === a.id) || (unnamed === 'doubt' && a.since.some((t) => BYSTANDER[want].test(t.replace(SIMILE, ' '))))) return null;
   if (others === 'cast' && ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id))) return null;
   return a.id;
 }
@@ -143,7 +144,7 @@ export function previousSubject(n: Narration, index: PersonIndex, ctx: VerifyCon
  */
 export function openingPronounPerson(n: Narration, index: PersonIndex, ctx: VerifyContext): string | null {
   const pr = OPENING_PRONOUN.exec(n.narr);
-  return pr ? pronounPerson(n, pr[1]!, index, ctx, 'paragraph', false) : null;
+  return pr ? pronounPerson(n, pr[1]!, index, ctx, 'paragraph', 'ignore') : null;
 }
 
 /**

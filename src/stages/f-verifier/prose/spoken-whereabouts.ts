@@ -1,5 +1,5 @@
 import type { VerifyContext } from '../context.js';
-import { JOURNEY_PAST, JOURNEY_PERFECT, namesOf, placeIn, tooFar, type ArrivalElsewhere } from './arrivals.js';
+import { IN_THE_SADDLE, JOURNEY_PAST, JOURNEY_PERFECT, namesOf, placeIn, tooFar, type ArrivalElsewhere } from './arrivals.js';
 import { clauseAt } from './clauses.js';
 import { daysBack } from './days-back.js';
 import type { Reading } from './reader.js';
@@ -30,7 +30,7 @@ const SELF_LEFT = /\bI\s+(?:(?:have|had)\s+)?left\b([^,;:.!?—–()]*)/;
  * came here before I went to my own house": held-out corpus 82, cc16): an arrival now, bounded by the days since their
  * last scene with no time word needed, as the narration's "has come from" (arrivals.ts ARRIVED).
  */
-const SELF_HAVE_FROM = new RegExp(String.raw`\bI\s*(?:have|['’]ve)\s+(?:just\s+)?(?:${JOURNEY_PERFECT}|been\s+(?:\p{L}+\s+){0,3}?(?:in the saddle|on the road))\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'u');
+const SELF_HAVE_FROM = new RegExp(String.raw`\bI\s*(?:have|['’]ve)\s+(?:just\s+)?(?:${JOURNEY_PERFECT}|been\s+(?:\p{L}+\s+){0,3}?${IN_THE_SADDLE})\b[^,;:.!?—–()]*?\b(?:from|out of)\b([^,;:.!?—–()]*)`, 'u');
 /** A condition, a question, a wish, a memory of long ago: not where the speaker was. */
 const FRAMED = /\b(?:if|unless|would|could|might|should|perhaps|maybe|suppose|imagine\w*|dream\w*|pretend\w*|as if|as though|once|years?|months?|used to|when I was|as a (?:boy|youth|young man))\b|\?/i;
 const DENIED = /\b(?:not|never|nor)\b|n['’]t\b/i;

@@ -111,11 +111,11 @@ const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|aw
  * elsewhere ("His mind was elsewhere: at a supper in Murena's garden years ago, Murena slapping his back": 87, ch14).
  */
 const IMAGINED = /\b(?:what \p{L}+ (?:wants|wanted|needs|needed|hopes|hoped|fears|feared|wishes|wished) (?:is|was)\b|in (?:his|her|their|my|your|the) (?:mind|mind['’]s eye|memory|memories|dreams?|imagination|thoughts|fancy)|in (?:dreams?|memory)|as (?:he|she|they) (?:imagines?|pictures?|remembers?|dreams?)|dream(?:s|ed|t|ing)? (?:of|about|that)|(?:his|her|their|my) mind (?:was|is|went|goes|wandered|wanders|drifted|drifts) (?:elsewhere|back|away))\b/iu;
-/** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
-/** What a likeness of a person is made as: one list for a name's likeness (LIKENESS) and a likeness doing a deed (receiver.ts). */
 /** What a likeness is made of. */
 const MATERIAL = String.raw`(?:marble|bronze|stone|wax|clay|plaster|terracotta|ivory|mosaic)`;
+/** What a likeness of a person is made as: one list for a name's likeness (LIKENESS) and a likeness doing a deed (receiver.ts). */
 export const LIKENESS_WORD = String.raw`(?:${MATERIAL}|painted|waxen|carved|gilded|gilt|wooden|sculpted|woven|embroidered)`;
+/** Before a name, a likeness of the person: "a marble Crassus", "the painted Caesar", "a bust of Cato". */
 const LIKENESS = new RegExp(String.raw`\b(?:${LIKENESS_WORD}|(?:statue|bust|portrait|likeness|image|mask) of)\s+$`, 'i');
 /**
  * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
