@@ -62,21 +62,13 @@ export function deedOf(n: Narration): Deed | null {
   else if (last) d = { id: last, how: 'speaks', line: n.line, text: n.text, sure: false, elsewhere: n.elsewhere };
   else {
     // A question in narration asks; it does not put anyone on stage.
-    const sv = n.narr.includes('?') ? null : subjectVerb(ownSentence(n), n.mentions, n.away, n.past);
+    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away, n.past);
     const offstage = sv?.offstage ?? (n.past ? n.placed?.find((p) => p.id === sv?.id)?.place : undefined);
     if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage, ...(sv.body ? { body: true as const } : {}) };
   }
   n.deed = d;
   return d;
 }
-
-/**
- * A quotation that ends its own sentence ('"You came." Catiline steps out from behind the shrine': compromise
- * keeps the two as one sentence) leaves the name after it a clause's subject: its blank ("…") is read as spaces, so
- * subjectVerb does not take the name for a said-tag's. A quotation closed by a comma or none is left as it is.
- */
-const QUOTE_ENDED = /^\s*["“][^"”]*[.!…]["”]\s+\p{Lu}/u;
-const ownSentence = (n: Narration): string => (QUOTE_ENDED.test(n.text) ? n.narr.replace(/^(\s*)"…"/, (_, sp: string) => `${sp}   `) : n.narr);
 
 /**
  * The words right before a name that a verb of saying reports ("says the consul…", "told him that Cato…"), also in a
