@@ -104,7 +104,15 @@ const TO_WHOM = /^\s*(?:over\s+|back\s+)?(him|her|them|\p{Lu}[\p{L}'’]+)\s+(?=
  */
 const INDIRECT_SOMEONE = /^\s*(?:a|an|the|his|her|their)\s+((?:[\p{L}'’-]+\s+){1,2})(?=(?:the|a|an|his|her|their|some|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|sixty|hundred|thousand|several|\d)\b)/iu;
 
-/** A god or a god's place, given to as an offering, not a person. */
+/**
+ * Whether someone unnamed who is handed the thing is not the one the beat leaves without: a god or a god's place,
+ * given an offering ("has given the goddess a cake", "gave the altar twelve sesterces": held-out corpora 85, cf13,
+ * and 90, ck04), or, when the beat names who loses, a person told of by a role ("to a slave", "into the
+ * doorkeeper's hand": BYSTANDER).
+ */
+function unnamedNoLoser(unnamed: string, losers: ReadonlySet<string>): boolean {
+  return DEITY.test(unnamed) || (losers.size > 0 && (BYSTANDER.male.test(unnamed) || BYSTANDER.female.test(unnamed)));
+}
 const DEITY = /^(?:gods?|goddess(?:es)?|deity|altar|shrine|temple|lares|household gods)\b/i;
 
 /** "to", "into" or "onto" an unnamed person: the two words after the determiner ("a slave", "the doorkeeper's hand"). */
@@ -120,11 +128,8 @@ const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:a|an|the|his|her|their|one of the)\s
  */
 function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
   const losers = leftWithout(app, r);
-  // "to a slave", "into the doorkeeper's hand": someone unnamed, not the one the beat leaves without.
   const unnamed = TO_SOMEONE.exec(use.obj)?.[1] ?? INDIRECT_SOMEONE.exec(use.obj)?.[1];
-  if (losers.size && unnamed && (BYSTANDER.male.test(unnamed) || BYSTANDER.female.test(unnamed))) return false;
-  // An offering: "has given the goddess a cake", "gave the altar twelve sesterces" (held-out corpora 85, cf13, and 90, ck04).
-  if (unnamed && DEITY.test(unnamed)) return false;
+  if (unnamed && unnamedNoLoser(unnamed, losers)) return false;
   const to = TO_WHOM.exec(use.obj);
   const word = to ? (to[1] ?? to[2] ?? to[3])! : null;
   const asker = losers.size && !word ? askedBy(r, r.sentences.indexOf(s), ctx) : null;

