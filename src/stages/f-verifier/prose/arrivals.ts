@@ -159,8 +159,13 @@ const DISTANT = new RegExp(
 const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
 /** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
-/** A subject pronoun opening a clause, after a time of the last few days or not: who it is, pronoun-doer.ts decides. */
-const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
+/**
+ * A subject pronoun opening a clause, after a time of the last few days or not, or after a participial phrase of
+ * "having" opening the sentence ("Having ridden all night from Faesulae, his cloak still wet, he comes in": the
+ * journey is frontedJourney's): who it is, pronoun-doer.ts decides.
+ */
+const HAVING_LEAD = /^\s*having\b/i;
+const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+|^\s*having\b[^;:.!?"“]*,\s*)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
 
 /** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
 export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
@@ -189,17 +194,19 @@ export function placeIn(words: string, names: Map<string, { id: string; name: st
   return best?.loc;
 }
 
-/** The subject pronouns of `n` that stand for one person beyond doubt (pronounPerson), as mentions of them. */
-/** A person spoken of in a sentence: a name (with where it starts) or a subject pronoun (its end only). */
-type Spoken = { id: string; end: number; start?: number };
+/** A person spoken of in a sentence: a name or a subject pronoun, where its word starts and ends. */
+type Spoken = { id: string; start: number; end: number };
 
+/** The subject pronouns of `n` that stand for one person beyond doubt (pronounPerson), as mentions of them. */
 function pronounsIn(n: Narration, r: Reading, ctx: VerifyContext): Spoken[] {
   if (n.said || n.pronoun || n.narr.includes('?') || FRAME.test(n.narr)) return [];
   const out: Spoken[] = [];
   for (const p of n.narr.matchAll(PRONOUN)) {
     const end = p.index! + p[0].length;
-    const id = n.mentions.some((m) => m.start < end) ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph') ?? soleCastMember(n, p[1]!, r.index, ctx);
-    if (id) out.push({ id, end });
+    // After a fronted "having" phrase the names in it are its objects ("from Manlius' camp"), not whom the pronoun means.
+    const inSentence = !HAVING_LEAD.test(p[0]) && n.mentions.some((m) => m.start < end);
+    const id = inSentence ? earlierInSentence(n, p[1]!, p.index!, r.index, ctx) : pronounPerson(n, p[1], r.index, ctx, 'paragraph') ?? soleCastMember(n, p[1]!, r.index, ctx);
+    if (id) out.push({ id, start: end - p[1]!.length, end });
   }
   return out;
 }
@@ -217,7 +224,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       // place she had once read about" is another clause's (held-out corpus 22, c16).
       if (DISTANT.test(formerly(clauseAt(n.narr, Math.max(0, m.end - 1)).text))) continue;
       const c = pk.cast.find((x) => x.id === m.id);
-      const j = c ? (journey(n.narr, m.end, n.past === true) ?? (m.start !== undefined ? frontedJourney(n.narr, m.start) : null)) : null;
+      const j = c ? (journey(n.narr, m.end, n.past === true) ?? frontedJourney(n.narr, m.start)) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
       if (loc && tooFar(loc, c, j.within, ctx, j.roundTrip)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
