@@ -26,7 +26,7 @@ export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(
  * sits": 82, cc14), a fronted time too ("Halfway through the first watch Catiline comes in": 91, cl14). A relative
  * pronoun ends the phrase: "Beyond them a young Stoic who aped Cato stood barefoot" (95, cp16) has its own subject.
  */
-const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away|halfway|midway)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:(?!(?:who|whom|which)\s)[\p{L}'’-]+\s+){0,7}$/iu;
+const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away|halfway|midway)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:(?!(?:who|whom|which)\s)[\p{L}'’-]+\s+){0,10}$/iu;
 /**
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the
  * curtain stands Catiline", "Beside the brazier sits Crassus"). Only verbs of standing, sitting,
