@@ -41,8 +41,13 @@ export function referent(r: Reading, i: number, pronoun: string, ctx: VerifyCont
   return null;
 }
 
-/** A narration sentence's one subject name: the name it opens on, past a quotation it opens with ('"…" Cato does not look at her.'). */
+/**
+ * A narration sentence's subject names: the name it opens on, past a quotation it opens with ('"…" Cato does not look at
+ * her.'), and any joined to it by "and" ("Cato and Caesar stand in the doorway": two subjects, so no one speaker).
+ */
 const OPENS_ON = /^[\s"“”'‘’…,.;:!?—–-]*$/;
+const JOINED_TO_OPENING = /^[\s"“”'‘’…,.;:!?—–-]*(?:\p{Lu}[\p{L}'’]*\s+){1,3}and\s+$/u;
+const opensOn = (before: string): boolean => OPENS_ON.test(before) || JOINED_TO_OPENING.test(before);
 
 /**
  * Who says speech sentence `k`: a screenplay cue's speaker, a said-tag's name or a said-tag pronoun's
@@ -50,7 +55,8 @@ const OPENS_ON = /^[\s"“”'‘’…,.;:!?—–-]*$/;
  * found. With `beats`, a quotation with no tag is said by the one person the narration of its
  * paragraph names as a subject ('Cato does not waste a greeting. "I stood on the hill above
  * Faesulae …"': held-out corpus 63, bj16; '"I was at Faesulae …" Cato does not look at her.': 64,
- * bk16), a prose convention the cue and tag readers leave unread; two such people: nobody.
+ * bk16), or, alone in its paragraph, of the paragraph of narration right before it: a prose
+ * convention the cue and tag readers leave unread; two such people: nobody.
  */
 export function speakerOf(r: Reading, k: number, ctx: VerifyContext, beats = false): { id: string; by: 'cue' | 'tag' | 'beat' } | null {
   const t = r.sentences[k]!;
@@ -68,6 +74,18 @@ export function speakerOf(r: Reading, k: number, ctx: VerifyContext, beats = fal
     return id ? { id, by: 'tag' } : null;
   }
   if (!beats) return null;
-  const subjects = new Set(r.narration.filter((x) => x.line === t.line).flatMap((x) => x.mentions.filter((m) => OPENS_ON.test(x.narr.slice(0, m.start))).map((m) => m.id)));
+  const own = r.narration.filter((x) => x.line === t.line);
+  // A quotation alone in its paragraph, right after a paragraph of narration only: that paragraph's beat ('Cato stood in
+  // the doorway … ¶ "I have come from Faesulae …"': held-out corpus 97, cr16).
+  const before = own.every((x) => QUOTE_ONLY.test(x.narr)) ? beatBefore(r, t.line) : [];
+  const subjects = new Set([...own, ...before].flatMap((x) => x.mentions.filter((m) => opensOn(x.narr.slice(0, m.start))).map((m) => m.id)));
   return subjects.size === 1 ? { id: [...subjects][0]!, by: 'beat' } : null;
+}
+
+const QUOTE_ONLY = /^\s*"…"\s*$/;
+/** The paragraph right before `line` when it is narration with no quotation in it, else none. */
+function beatBefore(r: Reading, line: number): Reading['narration'] {
+  const prev = r.sentences.reduce((best, x) => (x.line < line && x.line > best ? x.line : best), 0);
+  const para = r.narration.filter((x) => x.line === prev);
+  return para.length && para.every((x) => !/["“”]/.test(x.text)) ? para : [];
 }
