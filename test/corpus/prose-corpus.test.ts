@@ -39,8 +39,9 @@ export const RECALL_FLOOR: Record<string, number> = {
   // 8 of 9 since session 27: p048's "It is all there: who pays the Subura crews, and who drinks with
   // them." (after Crassus draws the tablet back, and Terentia answers that he has told her nothing) names
   // what the tablet holds, not who pays; it was hard only because the speaker's cue "CRASSUS" was read as
-  // the secret's Crassus. Without the cue it is a weak match (soft), as held-out corpus 67's bn04, the
-  // same offer written blind as a clean answer, is none.
+  // the secret's Crassus. Without the cue it was a weak match (soft); since session 30 it is none, as a hint
+  // that names none of the secret's people tells the rival no one (beats.ts secretTold), and as held-out
+  // corpus 67's bn04, the same offer written blind as a clean answer, is none.
   outcome: 0.88,
   cliffhanger: 0.95,
   canon: 0.95,

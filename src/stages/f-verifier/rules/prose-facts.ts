@@ -103,7 +103,7 @@ function framed(ss: readonly ProseSentence[], i: number): string {
 /**
  * A quotation's own questions that say nothing of the fact hedge none of its other sentences: "You want
  * something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in Varo's
- * warehouses…" states the fact (held-out corpus 28, aa18; a quotation is one speech sentence), and so does
+ * warehouses…" states the fact (held-out corpus 28, aa18; the narration sentence holds the whole quotation), and so does
  * one with a question closing it ("Our hostess writes to Caesar in words no matron should put on a tablet …
  * Do you imagine there is anything about you I do not know?": held-out corpus 71, br18). Nor does a later
  * sentence's "if" on something else (otherCondition).
