@@ -141,6 +141,11 @@ const STRAIGHT_OFF = new RegExp(String.raw`${COMING_IN}(?:straight|directly|fres
  * held-out corpus 96, cq16): from that place, within those days.
  */
 const SADDLE_FROM = new RegExp(String.raw`${COMING_IN}${FEW_DAYS}\s+${IN_THE_SADDLE}\s+from\s+([^,;:.!?—–()]*)`, 'iu');
+/**
+ * A coming told with, after a comma, the days of its road from a place ("Cato had come to the Palatine straight off the
+ * Cassian Way, four hard days down from Faesulae, …": held-out corpus 99, ct16): from that place, within those days.
+ */
+const DAYS_DOWN_FROM = new RegExp(String.raw`^\s+(?:(?:has|have|had)\s+)?(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|${JOURNEY_NOW})\b[^.;:!?"“”]*?,\s*(one|two|three|four|five|six|seven|\d+)\s+(?:(?:hard|long|short|full|good)\s+)?(?:days?|nights?)\s+(?:(?:down|up|out|back|south|north)\s+)?from\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
@@ -290,7 +295,7 @@ function journey(narr: string, end: number, past: boolean): Journey | null {
   }
   const straight = STRAIGHT_OFF.exec(after);
   if (straight) return denied(straight) ? null : { words: straight[1]!, within: Infinity, told: straight[0] };
-  const saddle = SADDLE_FROM.exec(after);
+  const saddle = SADDLE_FROM.exec(after) ?? DAYS_DOWN_FROM.exec(after);
   if (saddle && !denied(saddle)) return { words: saddle[2]!, within: numberIn(saddle[1]!) ?? Infinity, told: saddle[0] };
   const was = past ? null : WAS_AT.exec(after);
   const doing = past || was ? null : WAS_DOING.exec(after);
