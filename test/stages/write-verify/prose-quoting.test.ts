@@ -49,6 +49,14 @@ describe('a forbidden fact framed as a question or a report (AUR5046 soft)', () 
     expect([codes(doubted), codes(doubted, 'soft')]).toEqual([[], ['AUR5046']]);
     expect(codes(findings('SC12', `Terentia looks at the doors. "None of the men on the quay will say it, but ${fact}."`))).toEqual(['AUR5046']);
   });
+  it('is soft when a later sentence of the quotation looks back at it as talk ("Or so they say.", "So the rumour goes."), hard when its talk is of something else', () => {
+    const told = '"Fulvia sleeps with Curius and carries everything he says in bed to Terentia, and Terentia takes it to her husband.';
+    for (const after of ['Or so they say in the Forum."', 'That is the talk in the Forum, anyway."', 'So the rumour goes."']) {
+      const f = findings('SC02', `Cato turns. ${told} ${after}`);
+      expect([codes(f), codes(f, 'soft')], after).toEqual([[], ['AUR5046']]);
+    }
+    expect(codes(findings('SC02', `Cato turns. ${told} He does not need gossip from the baths to tell him what is said in Rome."`))).toEqual(['AUR5046']);
+  });
   it('is soft when a sentence opening on "That" goes on with the report of the sentence before', () => {
     const body = "'The women at the ovens are saying the Sardinian ships never sank,' Fulvia says. 'That the grain is sitting in Varo's warehouses at Ostia, bought with Crassus' money.'";
     const f = findings('SC21', body);
