@@ -70,6 +70,9 @@ describe('deterministic verifier rules', () => {
       // The same in European conventions: guillemets, or a dialogue dash (held-out corpus 86, cg01, cg02, cg05).
       '«You count sacks,» Crassus says. «Good. Then you know how many are lying in your warehouses. Open them before the bread riots start, or I will come and count them myself.»',
       '— You have charged me, Consul, Crassus says. — Tonight, ask the man who gave you my name what he was paid for it, and watch his face when he answers.',
+      // A markdown rule closing the scene section is no last line (held-out corpus 97, cr11).
+      '"Go home," Crassus says.\n\n---',
+      'Cicero does not answer.\n\n* * *',
     ]) expect(ending(last), last).toEqual([]);
     for (const last of [
       'The guests drift toward the door. In the end they all leave one after another, each of them turning over what was said and what was left unsaid, while the villa empties and the lamps go out one by one.',

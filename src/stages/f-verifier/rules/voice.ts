@@ -94,6 +94,8 @@ export function quoteAlternatives(replacement: string): string {
 
 /** A screenplay transition on a line of its own. */
 const TRANSITION = /^\s*(?:(?:[A-Z]+ )*(?:CUT|DISSOLVE|FADE|SMASH CUT|MATCH CUT|JUMP CUT) TO(?: BLACK)?[:.]?|FADE OUT[:.]?|FADE TO BLACK[:.]?|THE END\.?|END(?: OF SCENE)?\.?)\s*$/;
+/** A markdown thematic break on a line of its own: three or more of -, * or _. */
+const THEMATIC_BREAK = /^\s*(?:[-*_]\s*){3,}$/;
 /** Where a sentence ends inside a paragraph: terminal punctuation (a closing quote kept), then a capital, quote or bracket. */
 const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
 
@@ -105,7 +107,8 @@ const SENTENCE_END = /(?<=[.!?…]["'’”)*]*)\s+(?=["'‘“(*_]*\p{Lu})/u;
 export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   // A screenplay's closing transition ("CUT TO:", "FADE OUT.") is furniture: the hook is the line before it (held-out corpus 19, f05).
   // So is a Writer's note in square brackets after the scene; a closing stage direction in brackets is its last line of action (held-out corpus 53).
-  const lines = textLines(p).filter((l) => l.text.trim() && !TRANSITION.test(l.text) && !BRACKET_NOTE.test(l.text));
+  // And a markdown rule closing the scene section before the next heading ("---": held-out corpus 97, cr11).
+  const lines = textLines(p).filter((l) => l.text.trim() && !TRANSITION.test(l.text) && !BRACKET_NOTE.test(l.text) && !THEMATIC_BREAK.test(l.text));
   if (!lines.length) return [];
   const last = lines[lines.length - 1];
   const t = last.text.trim().replace(/^>\s*/, '').replace(BRACKETED, '$1').trim();
