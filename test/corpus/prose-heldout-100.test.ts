@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A hundredth held-out check (test/fixtures/prose-corpus-heldout-100, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb100, a writer who had not read the verifier,
-// and committed before any run. The first run has not happened yet: until it does, no entry
-// carries a `known_miss`, `known_false_positive` or `known_soft` note. Where the verifier then
-// disagrees with `expect`, the entry will say so ("<codes>: reason") and this test will assert
-// today's outcome (heldout-run.ts), so that a fix flips the assertion visibly.
+// A hundredth held-out check (test/fixtures/prose-corpus-heldout-100, see its README): 20 Writer answers
+// written once, by hand and blind, by helper hb100, who had not read the verifier, in a topographical
+// style (Rome's streets and landmarks, where each person stands). They were committed before any run;
+// first run in session 30 (the README's "First run"). Where the verifier disagrees with `expect`, the
+// entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
+// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 100: fresh answers, expectations written before the run',

@@ -1,11 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A held-out check (test/fixtures/prose-corpus-heldout-101, see its README): 20 Writer answers
-// written once, by hand and blind, by helper hb101, a writer who had not read the verifier, and
-// committed before any run. The first run has not happened yet. Where the verifier disagrees with
-// `expect`, the entry will say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
-// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A hundred-and-first held-out check (test/fixtures/prose-corpus-heldout-101, see its README): 20 Writer
+// answers written once, by hand and blind, by helper hb101, who had not read the verifier, in a style of
+// groups and plurals (compound subjects, "both of them", "they"). They were committed before any run;
+// first run in session 30 (the README's "First run"). Where the verifier disagrees with `expect`, the
+// entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
+// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 101: fresh answers, expectations written before the run',

@@ -2,11 +2,11 @@ import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
 // A ninety-seventh held-out check (test/fixtures/prose-corpus-heldout-97, see its README): 20 Writer
-// answers written once, by hand and blind, by helper hb97, a writer who had not read the verifier,
-// in a dialogue-dominant style. They were committed before any run; the first run has not happened
-// yet. Where the verifier disagrees with `expect`, the entry will say so (`known_miss`,
-// `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
-// (heldout-run.ts), so a fix flips the assertion visibly.
+// answers written once, by hand and blind, by helper hb97, who had not read the verifier, in a
+// dialogue-dominant style (the facts carried by what is said in the moment). They were committed before
+// any run; first run in session 30 (the README's "First run"). Where the verifier disagrees with `expect`,
+// the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
+// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 97: fresh answers, expectations written before the run',
