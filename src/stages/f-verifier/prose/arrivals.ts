@@ -2,7 +2,7 @@ import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
-import { daysBack, FEW_DAYS, SAME_DAY, TIME_LEAD } from './days-back.js';
+import { daysBack, FEW, FEW_DAYS, SAME_DAY, TIME_LEAD } from './days-back.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
@@ -145,7 +145,7 @@ const SADDLE_FROM = new RegExp(String.raw`${COMING_IN}${FEW_DAYS}\s+${IN_THE_SAD
  * A coming told with, after a comma, the days of its road from a place ("Cato had come to the Palatine straight off the
  * Cassian Way, four hard days down from Faesulae, …": held-out corpus 99, ct16): from that place, within those days.
  */
-const DAYS_DOWN_FROM = new RegExp(String.raw`^\s+(?:(?:has|have|had)\s+)?(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|${JOURNEY_NOW})\b[^.;:!?"“”]*?,\s*(one|two|three|four|five|six|seven|\d+)\s+(?:(?:hard|long|short|full|good)\s+)?(?:days?|nights?)\s+(?:(?:down|up|out|back|south|north)\s+)?from\s+([^,;:.!?—–()]*)`, 'iu');
+const DAYS_DOWN_FROM = new RegExp(String.raw`^\s+(?:(?:has|have|had)\s+)?(?:(?:only|just)\s+)?(?:${JOURNEY_PAST}|${JOURNEY_PERFECT}|${JOURNEY_NOW})\b[^.;:!?"“”]*?,\s*${FEW}\s+(?:(?:hard|long|short|full|good)\s+)?(?:days?|nights?)\s+(?:(?:down|up|out|back|south|north)\s+)?from\s+([^,;:.!?—–()]*)`, 'iu');
 const RECENT = /\b(?:yesterday|last night|overnight|this (?:morning|afternoon|evening)|today|(?:an?|one|two|three|a few) hours? ago|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak)|at the (?:first|second|third|fourth) watch|(?:at|by|before) the (?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) hour)\b/i;
 /** Told in the past, the scene's own day is "that" day ("that dawn", "that morning", "the day before"). */
 const RECENT_PAST = /\b(?:that (?:dawn|morning|afternoon|evening|night|day)|the (?:day|night|evening) before|the previous (?:day|night|evening))\b/i;
@@ -170,7 +170,7 @@ const DENIED = /\b(?:not|never)\b/i;
  * journey is frontedJourney's): who it is, pronoun-doer.ts decides.
  */
 const HAVING_LEAD = /^\s*having\b/i;
-const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+|^\s*having\b[^;:.!?"“]*,\s*)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
+const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+|${HAVING_LEAD.source}[^;:.!?"“]*,\s*)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
 
 /** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
 export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {

@@ -9,8 +9,10 @@ import { numberIn } from './parse.js';
 
 /** A time of this very day: the journey had no day at all. */
 export const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
-/** A few days or nights, in words or digits: "four days ago" bounds a journey (DAYS_AGO) and is no distant past. */
-export const FEW_DAYS = String.raw`(one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)`;
+/** A few, in words or digits, captured. */
+export const FEW = String.raw`(one|two|three|four|five|six|seven|\d+)`;
+/** A few days or nights: "four days ago" bounds a journey (DAYS_AGO) and is no distant past. */
+export const FEW_DAYS = String.raw`${FEW}\s+(?:days?|nights?)`;
 /** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
 export const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+ago\b`, 'i');
 /**

@@ -4,7 +4,6 @@ import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere } from './tense.js';
 
-/** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
  * held-out corpus 42, ao19; '"…" Murena paid him eighty thousand denarii': corpus 48, au19). A payer
@@ -18,6 +17,7 @@ export const AFTER_QUOTATION = /["”]\s*$/;
  * a subject of its own, and "early" is as often an adjective.
  */
 export const OPENING_ADVERB = String.raw`(?:instead|finally|still|again|soon|yet|at (?:last|once|length)|(?!only\b|early\b)\p{L}+ly)`;
+/** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+|(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)${OPENING_ADVERB}\s+)$`, 'iu');
 /**
  * A fronted place phrase without its comma ("At the back of the crowd Catiline lifts his arm"), after a conjunction too
