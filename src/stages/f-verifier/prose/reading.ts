@@ -32,17 +32,28 @@ const MOVED = new RegExp(String.raw`\b(?:pass\w*|push\w*|put|puts|slid\w*|slip\w
  * Whether the loser `reader` reads a written thing the scene told as theirs before anything written
  * was passed in it (held-out corpus 66, bm09: "Half in shadow: TERENTIA, … a wax tablet open in her
  * hand. She has read it twice already." is her husband's tablet, not the one the failing betrayal would
- * pass her). Told by a sentence that names the reader alone; a later passing makes the next reading
- * count again (a reading of what was handed: held-out corpora 25, 37, 48, 63–65).
+ * pass her). Told by a sentence that names the reader alone, or right before the written thing ("Terentia stands by
+ * the bronze doors with a folded tablet in her hand, and Crassus … comes to meet her": held-out corpus 104, cy09); a
+ * later passing makes the next reading count again (a reading of what was handed: held-out corpora 25, 37, 48, 63–65).
  */
 export function readsOwn(s: ProseSentence, reader: ReadonlySet<string>, r: Reading): boolean {
   let own = false;
   for (const t of r.sentences) {
     if (t === s) return own;
     if (t.kind !== 'narration') continue;
-    const ids = new Set(t.mentions.map((m) => m.id));
-    if (ids.size === 1 && reader.has([...ids][0]!) && OWN_WRITTEN.test(t.text)) own = true;
+    if (ownedBy(t, reader)) own = true;
     else if (MOVED.test(t.narr ?? t.text)) own = false;
   }
   return own;
+}
+
+/** Whether narration sentence `t` tells a written thing as the reader's own: it names the reader alone, or last before the thing. */
+function ownedBy(t: ProseSentence, reader: ReadonlySet<string>): boolean {
+  if (!OWN_WRITTEN.test(t.text)) return false;
+  const ids = new Set(t.mentions.map((x) => x.id));
+  if (ids.size === 1) return reader.has([...ids][0]!);
+  // Mentions are found in the sentence as read (narr): the thing is looked for there too.
+  const m = OWN_WRITTEN.exec(t.narr ?? t.text);
+  const last = m ? t.mentions.filter((x) => x.end <= m.index).at(-1) : undefined;
+  return !!last && reader.has(last.id);
 }
