@@ -239,6 +239,18 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
 }
 
 /**
+ * Whether a cast member told, in a scene told in the past, as being at a place mid-scene ("Within the hour Clodius was
+ * back in the Subura, …" in a scene at Ostia: held-out corpus 104, cy16; places.ts placedThen) is at a world location
+ * they could not reach within the scene: a day or more away, and not their last scene's place.
+ */
+export function placedFar(words: string, id: string, r: Reading, ctx: VerifyContext): boolean {
+  const c = ctx.packet.cast.find((x) => x.id === id);
+  if (!c || !ctx.travelDays || !ctx.locations?.length) return false;
+  const loc = placeIn(words, namesOf(ctx, r));
+  return !!loc && tooFar(loc, c, 0, ctx);
+}
+
+/**
  * Whether cast member `c`, at `loc` at most `within` days ago, could not have reached the scene's place:
  * not that place nor their last scene's, and more travel days away than the days they had (with
  * `roundTrip`, the way there from their last scene's place as well). One test

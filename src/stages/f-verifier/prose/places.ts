@@ -47,7 +47,7 @@ export function placeOf(narr: string, ctx: VerifyContext, isPerson: (w: string) 
  * "was at", "were still in", "was standing among": being somewhere, told in the past. One phrase for a
  * past narrative's placing (WAS_AT here) and a present scene's earlier whereabouts (arrivals.ts).
  */
-export const WAS_THERE = String.raw`(?:was|were)\s+(?:(?:still|already|then|now|away|out|down|up|over)\s+){0,2}(?:(?:standing|sitting|waiting|sleeping|camped|encamped)\s+)?(?:at|in|on|aboard|among)`;
+export const WAS_THERE = String.raw`(?:was|were)\s+(?:(?:still|already|then|now|away|out|down|up|over|back)\s+){0,2}(?:(?:standing|sitting|waiting|sleeping|camped|encamped)\s+)?(?:at|in|on|aboard|among)`;
 
 /**
  * Right after a name: "was at the Curia", "himself was in Rome". In a scene told in the past that is

@@ -3,7 +3,7 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
-import { arrivalsElsewhere } from '../prose/arrivals.js';
+import { arrivalsElsewhere, placedFar } from '../prose/arrivals.js';
 import { spokenWhereabouts } from '../prose/spoken-whereabouts.js';
 import { clauseDoers } from '../prose/clause-doers.js';
 import { pronounDoer } from '../prose/pronoun-doer.js';
@@ -42,7 +42,7 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   };
   for (const n of r.narration) {
     // Only a deed that can make a finding below is looked for (finding it tags the sentence).
-    if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line))) continue;
+    if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line) || (!!n.past && !!n.placed?.some((p) => p.id === id)))) continue;
     const d = deedOf(n);
     if (!d) continue;
     const who = r.index.byId.get(d.id);
@@ -50,6 +50,12 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     const span = spanOf(d);
     if (d.elsewhere) {
       if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
+      continue;
+    }
+    // A cast member placed at a far world location mid-scene, told in the past ("was back in the Subura").
+    const placed = d.offstage && n.past && who.inCast && !who.dead ? n.placed?.find((p) => p.id === d.id && p.place === d.offstage) : undefined;
+    if (placed && placedFar(placed.place, d.id, r, ctx)) {
+      once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: placed.place }, span));
       continue;
     }
     // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said;
