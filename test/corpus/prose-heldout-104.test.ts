@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A held-out check (test/fixtures/prose-corpus-heldout-104, see its README): 20 Writer answers
-// written blind, by hand, by helper hb104, who had not read the verifier, in the voice of an
-// intrusive narrator who addresses the reader, and committed before any run. The first run has
-// not happened yet. Where the verifier disagrees with `expect`, the entry will say so
-// (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts
-// today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A hundred-and-fourth held-out check (test/fixtures/prose-corpus-heldout-104, see its README): 20 Writer
+// answers written once, by hand and blind, by helper hb104, who had not read the verifier, in the style of
+// an intrusive narrator who addresses the reader. They were committed before any run; first run in session
+// 30 (the README's "First run"). Where the verifier disagrees with `expect`, the entry says so
+// (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's
+// outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 104: fresh answers, expectations written before the run',
