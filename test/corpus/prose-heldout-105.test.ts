@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A hundred-and-fifth held-out check (test/fixtures/prose-corpus-heldout-105, see its README): 20
-// Writer answers written once, by hand and blind, by helper hb105, a writer who had not read the
-// verifier, in the voice of a model fond of lists and enumerations, and committed before any run.
-// The first run has not happened yet. Where the verifier disagrees with `expect`, the entry will
-// say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
-// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A hundred-and-fifth held-out check (test/fixtures/prose-corpus-heldout-105, see its README): 20 Writer
+// answers written once, by hand and blind, by helper hb105, who had not read the verifier, in a style fond
+// of lists, inventories and sums broken down item by item. They were committed before any run; first run
+// in session 30 (the README's "First run"). Where the verifier disagrees with `expect`, the entry says so
+// (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's
+// outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 105: fresh answers, expectations written before the run',
