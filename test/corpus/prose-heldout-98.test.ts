@@ -1,12 +1,12 @@
 import path from 'node:path';
 import { describeHeldout } from './heldout-run.js';
 
-// A held-out check written blind (test/fixtures/prose-corpus-heldout-98, see its README): 20 Writer
-// answers written once, by hand, by helper hb98, who had not read the verifier, in a hedging,
-// perception-bound narrator's voice. They were committed before any run: the first run has not
-// happened yet, so no entry carries a `known_miss`, `known_false_positive` or `known_soft` note.
-// Where the verifier disagrees with `expect` once it is run, the entry will say so ("<codes>:
-// reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// A ninety-eighth held-out check (test/fixtures/prose-corpus-heldout-98, see its README): 20 Writer
+// answers written once, by hand and blind, by helper hb98, who had not read the verifier, in the style of
+// a hedging, perception-bound narrator. They were committed before any run; first run in session 30 (the
+// README's "First run"). Where the verifier disagrees with `expect`, the entry says so (`known_miss`,
+// `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
+// (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 98: hedging, perception-bound answers, expectations written before the run',
