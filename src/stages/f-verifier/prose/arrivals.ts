@@ -314,14 +314,14 @@ function journey(narr: string, end: number, past: boolean): Journey | null {
   const had = was || doing ? null : (past ? HAD_BEEN_AT : HAS_BEEN_AT).exec(after);
   // Told in the present, a past perfect of being somewhere is backstory but with a time of the last few days
   // ("Crassus had stood on the Tiber wharves at Ostia at first light this same morning, …": held-out corpus 100, cu16).
-  const before = was || doing || had || past ? null : HAD_BEEN_AT.exec(after);
-  const at = was ?? doing ?? had ?? before;
+  const pastPerfect = was || doing || had || past ? null : HAD_BEEN_AT.exec(after);
+  const at = was ?? doing ?? had ?? pastPerfect;
   if (at && !denied(at)) {
     // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
     const t = `${clause} ${at[0]}`;
     const days = SAME_DAY.test(t) ? 0 : daysBack(t);
-    if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!(doing ?? had ?? before) };
-    const on = before ? null : THEN_HERE.exec(after.slice(at.index + at[0].length));
+    if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!(doing ?? had ?? pastPerfect) };
+    const on = pastPerfect ? null : THEN_HERE.exec(after.slice(at.index + at[0].length));
     if (on && !DENIED.test(on[0])) {
       const road = ON_THE_ROAD.exec(on[0]);
       const n = road ? numberIn((road[1] ?? road[2] ?? road[3])!) : undefined;

@@ -121,7 +121,7 @@ function withoutOtherHedges(text: string, sig: FactSignature, r: Reading): strin
 /**
  * A later sentence of the quotation that tells of talk in general ("He does not need a grain merchant to tell him what is
  * said in Rome.": held-out corpus 102, cw18) hedges nothing said before it; one that looks back ("Or so they say.",
- * "Everyone in Rome is saying it.") still hedges it.
+ * "So the rumour goes.") still hedges it.
  */
 const TALK_AFTER = new RegExp(String.raw`[.!;]["”]?\s+[^.!?]*(?:${HEARSAY.source})`, 'i');
 const LOOKS_BACK = /\b(?:it|this|that|so|which|such|the (?:story|rumou?r|tale|talk)s?)\b/i;

@@ -42,7 +42,9 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
   };
   for (const n of r.narration) {
     // Only a deed that can make a finding below is looked for (finding it tags the sentence).
-    if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line) || (!!n.past && !!n.placed?.some((p) => p.id === id)))) continue;
+    // Where a scene told in the past puts someone ("Clodius was back in the Subura": places.ts placedThen).
+    const placedAt = (id: string) => (n.past ? n.placed?.find((p) => p.id === id) : undefined);
+    if (!mayBeDoneBy(n, (id) => matters(r, id, n.elsewhere, n.line) || !!placedAt(id))) continue;
     const d = deedOf(n);
     if (!d) continue;
     const who = r.index.byId.get(d.id);
@@ -53,8 +55,8 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
       continue;
     }
     // A cast member placed at a far world location mid-scene, told in the past ("was back in the Subura").
-    const placed = d.offstage && n.past && who.inCast && !who.dead ? n.placed?.find((p) => p.id === d.id && p.place === d.offstage) : undefined;
-    if (placed && placedFar(placed.place, d.id, r, ctx)) {
+    const placed = who.inCast && !who.dead ? placedAt(d.id) : undefined;
+    if (placed && placed.place === d.offstage && placedFar(placed.place, d.id, r, ctx)) {
       once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: placed.place }, span));
       continue;
     }
