@@ -37,8 +37,8 @@ export interface ArrivalElsewhere {
 }
 
 /** Verbs of a journey made: as a present perfect's participle ("has ridden") and as a simple past ("rode"); spoken-whereabouts.ts reads both. */
-export const JOURNEY_PERFECT = String.raw`(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched)`;
-export const JOURNEY_PAST = String.raw`(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped)`;
+export const JOURNEY_PERFECT = String.raw`(?:come|arrived|ridden|hurried|walked|travell?ed|sailed|marched|driven)`;
+export const JOURNEY_PAST = String.raw`(?:came|arrived|rode|hurried|walked|travell?ed|sailed|marched|galloped|drove)`;
 /** The same in the present ("comes straight from", "rides in fresh from"). */
 const JOURNEY_NOW = String.raw`(?:comes|arrives|rides|hurries|walks|travels|sails|marches|gallops|strides)`;
 /**

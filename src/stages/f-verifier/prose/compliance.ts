@@ -6,6 +6,7 @@ import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST } from './tense.js';
 import { ABSTRACT, concreteObject } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
+import { BELIEVED, MODAL_AUX, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -130,8 +131,6 @@ const ELEMENT_TAKER = new RegExp(String.raw`\b(?:the|a)\s+${ELEMENTS}\s+$`, 'i')
  */
 const ANYONE_WHO = /\b(?:whoever|(?:the|any|a)\s+(?:man|woman|one|person|fellow)\s+(?:who|that)|(?:to|for)\s+(?:the|any|all|every)\s+(?:men|man|ones?|hands|fellows|lads|boys)\s+(?:who|that))\s+$/i;
 const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{L}+|few|neither|nor)\b[^,;]*$/iu;
-/** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
-const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
 /**
  * A bare infinitive after a verb of seeing, letting or making ("wants the gods to watch it agree",
  * "lets him take the purse"): what is watched, allowed or caused is not thereby depicted as done.
@@ -202,9 +201,6 @@ export function clauseHead(sentence: string, at: number): string {
   return sentence.slice(Math.max(...[',', ';', ':', '—', '–', '(', '"'].map((c) => sentence.lastIndexOf(c, at - 1)), 0), at);
 }
 
-/** The words between a past perfect and a verb that shares its "had": an "and" and no subject of its own. */
-const SHARED_AUX = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?\p{Lu}]*\band\s+$/u;
-
 /**
  * Where a verb phrase stands in the sentence as whole words, from `from` on, or -1: a plain indexOf
  * found "read" inside "thread" ("Terentia broke the thread, read both leaves": held-out corpus 63, bj17)
@@ -223,6 +219,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   const out: VerbUse[] = [];
   let from = 0;
   let hadEnd = -1;
+  let modalEnd = -1;
   const doc = parsed(sentence);
   // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):", a screenplay's
   // "CATO Then give it to me", held-out corpus 19, f08): the words said start after it.
@@ -244,7 +241,10 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     const perfect = /\bhad\b/i.test(v.verb.auxiliary ?? '');
     const sharesHad = !v.verb.auxiliary && hadEnd >= 0 && SHARED_AUX.test(sentence.slice(hadEnd, at));
     if (perfect) hadEnd = at + text.length;
-    if (v.verb.negative || MODAL_AUX.test(v.verb.auxiliary ?? '') || perfect || sharesHad || g.form === 'imperative' || g.isInfinitive) continue;
+    const modal = MODAL_AUX.test(v.verb.auxiliary ?? '');
+    const sharesModal = !v.verb.auxiliary && modalEnd >= 0 && SHARED_MODAL.test(sentence.slice(modalEnd, at));
+    if (modal) modalEnd = at + text.length;
+    if (v.verb.negative || modal || sharesModal || perfect || sharesHad || g.form === 'imperative' || g.isInfinitive) continue;
     // Nearly done, or done as a habit ("the rest would follow, as they always followed": held-out corpus 63, bj08).
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a) || HABITUAL.test(a))) continue;
     if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
@@ -252,10 +252,12 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     if (DETERMINER_BEFORE.test(sentence.slice(Math.max(0, at - 14), at))) continue;
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const before = clauseHead(sentence, at);
+    if (BELIEVED.test(before)) continue;
     if (((at >= opens && OPENS_BARE.test(sentence.slice(opens, at))) || AFTER_COLON_BARE.test(sentence.slice(0, at))) && bare(text, v.verb.infinitive)) continue;
     const tail = sentence.slice(at + text.length);
     const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
     const objEnd = tail.search(/[;:—–.!("]|\b(?:and|but|then|while)\b/);
+    modalEnd = -1;
     out.push({ inf: (v.verb.infinitive ?? text).toLowerCase(), at, before, after: end >= 0 ? tail.slice(0, end) : tail, obj: objEnd >= 0 ? tail.slice(0, objEnd) : tail });
   }
   return out;

@@ -13,8 +13,14 @@ export const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:
 export const FEW = String.raw`(one|two|three|four|five|six|seven|\d+)`;
 /** A few days or nights: "four days ago" bounds a journey (DAYS_AGO) and is no distant past. */
 export const FEW_DAYS = String.raw`${FEW}\s+(?:days?|nights?)`;
+/**
+ * Said after a few days: back from now. "ago", and in a scene told in the past its "before" or "earlier" standing
+ * alone ("Two days before, Cato had been sitting his horse on a ridge above Faesulae": held-out corpus 103, cx16);
+ * not "two days before the Ides", a time of something else.
+ */
+const BACK = String.raw`(?:ago|earlier|before(?=\s*[,.;:!?—–]|\s*$))`;
 /** A journey's start a few days ago: its days bound the journey, as "yesterday" bounds it to one. */
-export const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+ago\b`, 'i');
+export const DAYS_AGO = new RegExp(String.raw`\b${FEW_DAYS}\s+${BACK}`, 'i');
 /**
  * Two days back, said as English says it (held-out corpora 63–65, bj16, bk16 and bl16: "the day before
  * yesterday" at Faesulae). Looked for before ONE_DAY, whose "yesterday" is inside it: read as one day,
@@ -37,4 +43,4 @@ export function daysBack(text: string): number | null {
  * A time of the last few days as a clause's opening words, before its subject ("The day before
  * yesterday he was …": arrivals.ts): the same times as above, written as a phrase.
  */
-export const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+ago)`;
+export const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+${BACK})`;

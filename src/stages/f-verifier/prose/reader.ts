@@ -12,6 +12,7 @@ import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
 import { SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
+import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
 
 export type { Deed } from './deeds.js';
 
@@ -151,13 +152,16 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
  * `chain` holds the reading order's last narration sentence (a pronoun's speaker is found before it).
  * `cutaway`: the place a slugline moved the scene to (sluglines.ts), where every sentence here is told.
  */
-function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false, cutaway: string | null = null): void {
+function readNarration(line: number, text: string, ctx: VerifyContext, r: Reading, chain: { last: Narration | null }, singles = false, cutaway: string | null = null, marks: SpeechMarks | null = null): void {
   // A line is a paragraph: it opens outside any quotation (see quotedAlone).
   let open = false;
   const run = imaginedRun();
   const isPerson = (w: string) => r.index.forms.has(w.toLowerCase());
-  for (const s of sentencesOf(text)) {
-    const q = quotedAlone(singles ? doubled(s, open) : s, open);
+  const sentences = sentencesOf(text);
+  // Dialogue with no quotation marks, its speech marked (unquoted.ts); each sentence keeps its own text for spans.
+  const marked = marks ? marks.paragraph(sentences) : sentences;
+  for (const [i, s] of sentences.entries()) {
+    const q = quotedAlone(singles ? doubled(s, open) : marked[i]!, open);
     open = q.open;
     q.text = capitalsQuoted(q.text, isPerson);
     const hasQuote = /["“]/.test(q.text);
@@ -209,6 +213,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   const spoken = new Set(found.flatMap((s) => s.under ?? []));
   const chain: { last: Narration | null } = { last: null };
   const singles = singleQuoted(lines);
+  const marks = !singles && unquotedDialogue(lines) ? speechMarks((w) => index.forms.has(w.toLowerCase())) : null;
   // The place a screenplay's last slugline moved the scene to, when it is not this one (sluglines.ts).
   let cutaway: string | null = null;
   let names: ReturnType<typeof namesOf> | undefined;
@@ -223,7 +228,7 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
       for (const s of sentencesOf(sp.text.slice(spokenCueLength(sp.text)))) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
       continue;
     }
-    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1').replace(INLINE_DIRECTION, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway);
+    readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1').replace(INLINE_DIRECTION, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway, marks);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;

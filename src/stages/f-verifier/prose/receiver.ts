@@ -88,7 +88,11 @@ export function takenByLoser(s: ProseSentence, before: string, app: PacketInstru
   const losers = leftWithout(app, r);
   if (!losers.size) return true;
   const who = receiverOf(s, before, r, ctx);
-  return who === null || losers.has(who);
+  if (who !== null) return losers.has(who);
+  // A "he" or "she" whose person is not found, that no loser can be ("He takes a folded tablet out of the fold at
+  // his breast" where the beat leaves only Terentia without: held-out corpus 107, db12), takes no prize.
+  const p = PRONOUN_SUBJECT.exec(before);
+  return !p || [...losers].some((id) => fits(id, p[1]!, r, ctx));
 }
 
 /**

