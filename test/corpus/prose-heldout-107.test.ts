@@ -3,9 +3,9 @@ import { describeHeldout } from './heldout-run.js';
 
 // A held-out check (test/fixtures/prose-corpus-heldout-107, see its README): 20 Writer answers
 // written blind, once, by hand, by helper hb107, who had not read the verifier, in a quotation-less
-// literary dialogue style. The first run has not happened yet: the answers, the manifest's `expect`,
-// `span` and `code_family` and the README were committed before any `aureus scene verify` of them.
-// Where a run disagrees with `expect`, the entry is to say so (`known_miss`, `known_false_positive`,
+// literary dialogue style. The answers, the manifest's `expect`, `span` and `code_family` and the README
+// were committed before any `aureus scene verify` of them; first run in session 31 (the README's "First
+// run"). Where a run disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
 // `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so that a
 // fix flips the assertion visibly.
 

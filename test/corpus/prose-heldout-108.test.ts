@@ -4,8 +4,8 @@ import { describeHeldout } from './heldout-run.js';
 // A held-out check (test/fixtures/prose-corpus-heldout-108, see its README): 20 Writer answers
 // written once, by hand, blind, by helper hb108, a writer who had not read the verifier, in a style
 // that mixes reported speech with direct speech set off without quotation marks. They were
-// committed before any run; the first run has not happened yet. Where the verifier disagrees with
-// `expect` after that run, the entry will say so (`known_miss`, `known_false_positive`,
+// committed before any run; first run in session 31 (the README's "First run"). Where the verifier
+// disagrees with `expect`, the entry says so (`known_miss`, `known_false_positive`,
 // `known_soft`: "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix
 // flips the assertion visibly.
 
