@@ -55,7 +55,28 @@ function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyCon
   if (named.length) return named.length === 1 ? named[0] : null;
   // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go"),
   // also after the subject's own first verb in the clause ("He came in off the steps and took them": held-out corpus 81, cb04).
-  return /^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) || SAME_SUBJECT_AND.test(before) ? chainSubject(s, r, ctx) : null;
+  if (/^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) || SAME_SUBJECT_AND.test(before)) return chainSubject(s, r, ctx);
+  return SUBJECTLESS_CHAIN.test(before) ? clauseSubjectBefore(s, before, r, ctx) : null;
+}
+
+/** A clause of verbs after a comma, with no subject of its own, ending on "and": "…, unties the red thread and reads it". */
+const SUBJECTLESS_CHAIN = /^\s*,\s*(?![^,]*\b(?:he|she|they|I|we|you)\b)[\p{Ll}'’ -]+\s(?:and|and then)\s+$/u;
+
+/**
+ * The subject of the clause right before a subjectless chain of verbs, which the chain shares: the name or "he" /
+ * "she" opening it, with only its verb phrase between ("and Terentia picks it up, unties the red thread and reads
+ * it": held-out corpus 105, cz17). Null when that clause has none, or names anyone after its subject.
+ */
+function clauseSubjectBefore(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
+  const text = s.narr ?? s.text;
+  const at = text.lastIndexOf(before);
+  const clause = /(?:^|[,;:]\s*(?:and\s+|then\s+)?|\b(?:and|then)\s+)((?:(?:he|she)\b|\p{Lu}[\p{L}'’]*)[^,;:]*)$/iu.exec(text.slice(0, Math.max(at, 0)));
+  if (at <= 0 || !clause) return null;
+  const start = clause.index + clause[0].length - clause[1]!.length;
+  const inside = s.mentions.filter((m) => m.start >= start && m.end <= at);
+  const p = /^(he|she)\b/i.exec(clause[1]!);
+  if (p) return inside.length ? null : referent(r, r.sentences.indexOf(s), p[1]!, ctx);
+  return inside.length === 1 && inside[0]!.start === start ? inside[0]!.id : null;
 }
 
 /**

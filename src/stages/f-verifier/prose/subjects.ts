@@ -90,6 +90,13 @@ const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
 const COORDINATED_OBJECT = /\b(?:of|with|between|for|about|against|to|from|toward|towards)\s+(?:the\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}and\s+$/u;
 /**
+ * A name opening the second half of a content clause: "He knew that Fulvia carried everything to Terentia, and
+ * Terentia carried it to the consul", "the one thing worth more: that Fulvia …, and Terentia carried it" (held-out
+ * corpus 105, cz18) tell what is known, as the first half does. A "that" after a verb of knowing or saying, or a
+ * colon, with no stop between it and the "and".
+ */
+const CONTENT_AND = /(?:\b(?:knew|knows?|said|says?|heard|hears?|told\s+\p{L}+|tells\s+\p{L}+|thought|thinks?|believed|believes?|learned|learns?|swore|swears?|suspected|suspects?|remembered|remembers?|is|was)\s+|:\s*)that\s+[^;:.!?"“”]*,?\s+and\s+$/u;
+/**
  * A clause that puts its subject off this stage without naming a place ("somewhere across the city", "in his own house"),
  * or seen from far off ("Far below, small as a figure painted on a vase, Cicero is climbing the Rostra": held-out corpus
  * 89, cj09).
@@ -292,7 +299,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     const invertedPast = past && !INVERTED.test(before) && INVERTED_PAST.test(before) && !IMAGINED.test(before);
     const inverted = (INVERTED.test(before) && !IMAGINED.test(before)) || invertedPast;
     if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || ITERATIVE_LEAD.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
-    if (COORDINATED_OBJECT.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
+    if (COORDINATED_OBJECT.test(before) || CONTENT_AND.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
     after = pastParenthetical(after).replace(FILLER, ' ');
