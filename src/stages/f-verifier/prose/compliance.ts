@@ -6,7 +6,7 @@ import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST } from './tense.js';
 import { ABSTRACT, concreteObject } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
-import { BELIEVED, MODAL_AUX, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
+import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -85,11 +85,11 @@ const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|
  * Taking a thing from one's own servant ("takes the cakes from her slave"), taking it away (a hand
  * withdrawn, "takes it away as if the table were hot") or out (one's own things brought out, "He
  * takes the tablets out": held-out corpus 13, n12) or off ("He takes it off and gives it to her", the ring: held-out corpus 9,
- * s16), or food from a plate or dish ("takes an olive from
- * his plate": held-out corpus 70, bq18): household business, a withdrawal or a showing, not the prize
+ * s16), or food from or off a plate or dish ("takes an olive from
+ * his plate": held-out corpus 70, bq18; "off his plate": 92, cm07): household business, a withdrawal or a showing, not the prize
  * of the attempt received.
  */
-const HOUSEHOLD = /\bfrom\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b)|off\b(?!\s+(?:the|a|an|his|her|their|its|my|your)\b))/i;
+const HOUSEHOLD = /\b(?:from|off)\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b)|off\b(?!\s+(?:the|a|an|his|her|their|its|my|your)\b))/i;
 /**
  * Taking a thing off one's own body, clothes or purse ("takes the ring from her finger", "from the
  * fold of her palla", "from inside his cloak") receives nothing.
@@ -245,6 +245,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     const sharesModal = !v.verb.auxiliary && modalEnd >= 0 && SHARED_MODAL.test(sentence.slice(modalEnd, at));
     if (modal) modalEnd = at + text.length;
     if (v.verb.negative || modal || sharesModal || perfect || sharesHad || g.form === 'imperative' || g.isInfinitive) continue;
+    if (!v.verb.auxiliary && PARTICIPLE_ALONE.test(text)) continue;
     // Nearly done, or done as a habit ("the rest would follow, as they always followed": held-out corpus 63, bj08).
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a) || HABITUAL.test(a))) continue;
     if (/\bto\s*$/i.test(sentence.slice(Math.max(0, at - 4), at))) continue;
@@ -325,7 +326,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
 function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): ComplianceUse['kind'] | null {
   const earlier = read.slice(0, u.at);
   if (kind === 'narration' && YIELD.has(u.inf) && yieldsHere(u)) return 'yield';
-  if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before))) return 'transfer';
+  if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before)) && !GIVEN_AWAY.test(u.obj)) return 'transfer';
   if (kind === 'narration' && RECEIVE.has(u.inf) && receivesHere(u, earlier)) return 'receive';
   if (kind === 'narration' && READ.has(u.inf) && readsHere(u, read, earlier)) return 'read';
   if (MOTION.has(u.inf) && movesToSomeone(u, earlier)) return 'motion';
@@ -347,6 +348,8 @@ function yieldsHere(u: VerbUse): boolean {
   return !YIELD_OBJECTLESS.test(u.after);
 }
 
+/** Given away, to no one said: "I am giving it away, which you will agree is unlike me." (held-out corpus 90, ck04). */
+const GIVEN_AWAY = /^\s*(?:it|them|this|that|everything|all)\s+away\b(?![^,;:.!?]*\b(?:to|into)\b)/i;
 /** Taken by "his", "her" …: one's own belongings ("gathers her washing", "takes up his stylus"). */
 const OWN_THING = /^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i;
 

@@ -11,7 +11,7 @@
  * knowledge, news and the truth are told, not handed ("You have given me the knowledge…": corpus 43, ap16);
  * a room given or taken is a room to be in ("They have been given the tablinum": held-out corpus 74, bu09).
  */
-export const ABSTRACT = /^(?:hope|hopes|sentence|sentences|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion|knowledge|news|truth|room|rooms|tablinum|atrium|chamber|cell|garden|courtyard|peristyle|study|library|dining-room|triclinium|corner|alcove|light|sunlight|lamplight|moonlight|firelight|glow|gleam|shine|air|breeze|shade|warmth|heat)$/i;
+export const ABSTRACT = /^(?:hope|hopes|sentence|sentences|promise|promises|warning|advice|welcome|trust|road|roads|route|path|paths|track|turning|floor|ship|boat|litter|oath|vow|risk|side|aim|signal|word|words|look|looks|glance|laugh|nod|order|orders|sign|smile|answer|reply|breath|moment|step|steps|pause|seat|leave|time|care|heart|courage|place|turn|hand|arm|arms|chance|thought|thanks|name|note|notice|ear|way|lead|shape|command|cue|shrug|kiss|blessing|point|view|example|impression|toast|speech|fright|start|sigh|groan|cry|shout|face|cheek|chin|shoulder|shoulders|wrist|wrists|head|fingers|elbow|hands|palla|toga|cloak|skirts|robe|robes|hood|veil|thoughts|wits|stool|chair|bench|couch|cushion|knowledge|news|truth|room|rooms|tablinum|atrium|chamber|cell|garden|courtyard|peristyle|study|library|dining-room|triclinium|corner|alcove|nothing|something|anything|light|sunlight|lamplight|moonlight|firelight|glow|gleam|shine|air|breeze|shade|warmth|heat)$/i;
 const CONCRETE = /^\s*(?:over\s+|up\s+)?(?:(?:to\s+)?(?:him|her|them|me|us|you|\p{Lu}[\p{L}'’]+)\s+)?(?:(it|them|these|those|everything|all)\b|(?:the|his|her|their|my|your|our|a|an|this|that|both|every)\s+((?:[\p{L}'’-]+[,\s]*){1,3}))/u;
 /**
  * Where a noun phrase ends: its head is the word before ("a short laugh" → laugh). A relative
@@ -64,5 +64,6 @@ const headOf = (phrase: string): string => wordsOf(phrase).pop() ?? '';
 
 /** The words after the determiner of the last noun phrase in `text` ("the signal, and he "), or "". */
 function lastPhraseBefore(text: string): string {
-  return [...text.matchAll(/\b(?:the|his|her|their|my|your|our|a|an|this|that)\s+((?:[\p{L}'’-]+[,\s]*){1,3})/giu)].at(-1)?.[1] ?? '';
+  // "nothing" and its kin are phrases of their own: "to give me nothing, and you have given it to me" (held-out corpus 95, cp04).
+  return [...text.matchAll(/\b(?:the|his|her|their|my|your|our|a|an|this|that)\s+((?:[\p{L}'’-]+[,\s]*){1,3})|\b(nothing|something|anything)\b/giu)].map((m) => m[1] ?? m[2]).at(-1) ?? '';
 }

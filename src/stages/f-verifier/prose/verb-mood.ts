@@ -19,3 +19,8 @@ export const BELIEVED = /\b(?:thinks?|thought|believes?|believed|supposes?|suppo
  * reads nothing now (held-out corpus 103, cx16). Capitals are no bar here: "the Senate" is a place.
  */
 export const SHARED_MODAL = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?]*\band\s+$/u;
+/**
+ * A past participle that is never a simple past, with no auxiliary: a verb of no clause of its own ("Cato, given it,
+ * would know them too": held-out corpus 92, cm19), not a deed done.
+ */
+export const PARTICIPLE_ALONE = /^(?:given|taken|stolen|forgiven|drawn|thrown|shown|written|hidden|chosen|broken|spoken)$/i;
