@@ -3,9 +3,9 @@ import { describeHeldout } from './heldout-run.js';
 
 // A held-out check (test/fixtures/prose-corpus-heldout-109, see its README): 20 Writer answers
 // told in the first person by a cast member, written once, by hand and blind, by helper hb109, who
-// had not read the verifier. The first run has not happened yet: `expect` was committed before
-// any `aureus scene verify` of these answers. Where the verifier disagrees with `expect` after the
-// run, the entry will say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// had not read the verifier. `expect` was committed before any `aureus scene verify` of these answers;
+// first run in session 31 (the README's "First run"). Where the verifier disagrees with `expect`, the
+// entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
 // reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(

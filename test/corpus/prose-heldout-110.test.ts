@@ -3,9 +3,9 @@ import { describeHeldout } from './heldout-run.js';
 
 // A held-out check (test/fixtures/prose-corpus-heldout-110, see its README): 20 Writer answers
 // written once, by hand and blind, by helper hb110, a writer who had not read the verifier, in a
-// style of very long, breathless sentences. They were committed before any run; the first run has
-// not happened yet. Where a later run finds the verifier disagreeing with `expect`, the entry will
-// say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
+// style of very long, breathless sentences. They were committed before any run; first run in
+// session 31 (the README's "First run"). Where the verifier disagrees with `expect`, the entry
+// says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
 // asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(

@@ -70,6 +70,8 @@ describe('deterministic verifier rules', () => {
       // The same in European conventions: guillemets, or a dialogue dash (held-out corpus 86, cg01, cg02, cg05).
       '«You count sacks,» Crassus says. «Good. Then you know how many are lying in your warehouses. Open them before the bread riots start, or I will come and count them myself.»',
       '— You have charged me, Consul, Crassus says. — Tonight, ask the man who gave you my name what he was paid for it, and watch his face when he answers.',
+      // A paragraph closing on a quotation, however long (held-out corpus 110, de03).
+      'Crassus sets the cup down between them. "Good," he says. "There are men in the Forum tomorrow who will want to know where you stand, and I want them to see you standing exactly where I tell you."',
       // A markdown rule closing the scene section is no last line (held-out corpus 97, cr11).
       '"Go home," Crassus says.\n\n---',
       'Cicero does not answer.\n\n* * *',

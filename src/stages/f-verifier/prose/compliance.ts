@@ -3,7 +3,7 @@ import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, REFUSE, STEMS, TRANSFER, typ
 import { gripped } from './grip.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
-import { formerly, LONG_PAST } from './tense.js';
+import { formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
 import { ABSTRACT, concreteObject } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
 import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
@@ -220,6 +220,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   let from = 0;
   let hadEnd = -1;
   let modalEnd = -1;
+  let pastBefore = false;
   const doc = parsed(sentence);
   // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):", a screenplay's
   // "CATO Then give it to me", held-out corpus 19, f08): the words said start after it.
@@ -235,6 +236,10 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     const text = phrase.slice(cut);
     const at = found + cut;
     const g = v.verb.grammar ?? {};
+    // "Terentia opened it, read the two lines, and closed it": compromise takes a same-form past after a comma for an
+    // order; right after a simple past of the same chain it is one more past (held-out corpus 110, de17).
+    const order: boolean = g.form === 'imperative' && !(pastBefore && SAME_FORM_PAST.test(text) && /,\s*(?:and\s+)?$/.test(sentence.slice(0, at)));
+    pastBefore = g.form === 'simple-past' || (g.form === 'imperative' && !order);
     // A past perfect ("they had agreed the night before") is backstory in a scene told in either tense,
     // and so is a verb joined to one by "and" with no subject of its own ("Terentia had arrived first,
     // with her maid, and taken a place near the side wall": held-out corpus 38, ak13).
@@ -244,7 +249,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     const modal = MODAL_AUX.test(v.verb.auxiliary ?? '');
     const sharesModal = !v.verb.auxiliary && modalEnd >= 0 && SHARED_MODAL.test(sentence.slice(modalEnd, at));
     if (modal) modalEnd = at + text.length;
-    if (v.verb.negative || modal || sharesModal || perfect || sharesHad || g.form === 'imperative' || g.isInfinitive) continue;
+    if (v.verb.negative || modal || sharesModal || perfect || sharesHad || order || g.isInfinitive) continue;
     if (!v.verb.auxiliary && PARTICIPLE_ALONE.test(text)) continue;
     // Nearly done, or done as a habit ("the rest would follow, as they always followed": held-out corpus 63, bj08).
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a) || HABITUAL.test(a))) continue;
@@ -273,6 +278,8 @@ export interface ComplianceUse {
   obj: string;
   /** The verb as written ("gave", "hands"): its tense (beats.ts). */
   word: string;
+  /** The sentence as read up to the verb: the clause a subjectless chain goes back to (receiver.ts). */
+  head: string;
 }
 
 /**
@@ -314,7 +321,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
     const u = gripped(use);
     if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
     const k = kindOf(u, read, kind);
-    if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj, word: /^[\p{L}'’]+/u.exec(read.slice(u.at))?.[0] ?? u.inf });
+    if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj, word: /^[\p{L}'’]+/u.exec(read.slice(u.at))?.[0] ?? u.inf, head: read.slice(0, u.at) });
   }
   return out;
 }

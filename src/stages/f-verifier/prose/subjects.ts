@@ -2,7 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, SAME_FORM_PAST } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -16,7 +16,7 @@ export const AFTER_QUOTATION = /["”]\s*$/;
  * "At last he speaks" (held-out corpus 10, r19). "Only" and "early" are left out: "Only Cicero knows" is
  * a subject of its own, and "early" is as often an adjective.
  */
-export const OPENING_ADVERB = String.raw`(?:instead|finally|still|again|soon|yet|at (?:last|once|length)|(?!only\b|early\b)\p{L}+ly)`;
+export const OPENING_ADVERB = String.raw`(?:instead|finally|still|again|soon|yet|at (?:last|once|length)|before long|presently|in the end|after a (?:while|moment|time)|in a moment|a moment later|(?!only\b|early\b)\p{L}+ly)`;
 /** Openings after which a name is still the clause's subject: nothing, a fronted phrase, a conjunction. */
 export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(?:and|then|but|now|so|when|while|meanwhile|elsewhere|tonight|later|suddenly)\s+|(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)${OPENING_ADVERB}\s+)$`, 'iu');
 /**
@@ -80,11 +80,6 @@ export const STATIVE = /^(?:lives|owns|owes|belongs|loves|hates|deserves|means|m
 /** The same states told in the past, and dying: no deed on stage in a past narrative either. */
 const STATIVE_PAST = /^(?:lived|owned|owed|belonged|loved|hated|deserved|meant|mattered|seemed|resembled|needed|wanted|gone)$/i;
 const DIED = /^(?:died|perished|expired)$/i;
-/**
- * Pasts spelt like a present without its -s ("lay" of lying, "set", "read", "put"): compromise may tag
- * them present, but after one person's name a present would be "lays", "sets", "reads".
- */
-const SAME_FORM_PAST = /^(?:lay|set|put|read|cut|hit|let|shut|cast|spread|beat|bid|burst|hurt|quit|shed|slit|split|thrust)$/i;
 /** Two people joined by "and" before the name: the verb after it is theirs, a plural ("Cicero and Catiline read"). */
 const JOINED = /(?:\p{Lu}[\p{L}'’]+|\b(?:he|she|I|you|we|they))\s+and\s+$/u;
 /** A name joined by "and" to the object of a preposition ("the business of Servilia and Caesar turns"): not a subject. */
@@ -129,9 +124,11 @@ const LIKENESS = new RegExp(String.raw`\b(?:${LIKENESS_WORD}|(?:statue|bust|port
 /**
  * After a name, in its sentence, the same said the other way round: "Crassus watches them from the niche
  * beside the door, in painted marble, … while the man himself dines across the city" (held-out corpus 67, bn09), or
- * right after the name ("stands the consul in marble, carved the year he was elected": 86, cg09; not "in bronze armour").
+ * right after the name ("stands the consul in marble, carved the year he was elected": 86, cg09; not "in bronze armour"), or
+ * painted or carved on something ("Servilia herself looks down on them from the wall above the couch, painted on a cedar
+ * board": 110, de09).
  */
-const LIKENESS_AFTER = new RegExp(String.raw`^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}\b|^\s+(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}(?![\w-])(?!\s+(?:armou?r|tunic|toga|cloak|robes?|mail)\b)|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b`, 'i');
+const LIKENESS_AFTER = new RegExp(String.raw`^[^.;!?]*?,\s*(?:(?:cast|carved|done)\s+)?(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}\b|^\s+(?:in|of)\s+(?:(?:painted|polished|white|gilded|pale|cold)\s+)?${MATERIAL}(?![\w-])(?!\s+(?:armou?r|tunic|toga|cloak|robes?|mail)\b)|^[^.;!?]*\bthe (?:man|woman) (?:himself|herself)\b|^[^.;!?]*?,\s*(?:painted|carved|sculpted|woven|embroidered)\s+(?:on|in|into|upon)\s+(?:a|an|the)\s`, 'i');
 /**
  * Keeping or saving a thing for some use ("Crassus keeps it for meetings he does not attend": held-out
  * corpus 48, au07) says what it is for, not what is done now.

@@ -101,6 +101,19 @@ function framed(ss: readonly ProseSentence[], i: number): string {
 }
 
 /**
+ * A sentence holding a quotation, without what its narration goes on to tell after the tag's own clause: in '"…,"
+ * Terentia said, and watched him to see if he would pretend to be shocked' (held-out corpus 110, de18) the "if" is
+ * a doubt of what he will do, not of what she said. A tag's own words ("she said, not believing it") still count.
+ */
+function tagClauseOnly(text: string): string {
+  const close = Math.max(text.lastIndexOf('"'), text.lastIndexOf('”'));
+  if (close <= 0) return text;
+  const after = text.slice(close + 1);
+  const cut = after.search(/,\s+(?:and|then|but)\s|;|\s[—–]\s/);
+  return cut < 0 ? text : text.slice(0, close + 1) + after.slice(0, cut);
+}
+
+/**
  * A quotation's own questions that say nothing of the fact hedge none of its other sentences: "You want
  * something to bring me? Then listen, … The grain they say was lost off Sardinia is sitting in Varo's
  * warehouses…" states the fact (held-out corpus 28, aa18; the narration sentence holds the whole quotation), and so does
@@ -234,7 +247,7 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.sentences[b.i];
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !hedged(withoutOtherHedges(framed(r.sentences, b.i), sig, r), sig.text) && b.score >= 5;
+    const sure = !hedged(withoutOtherHedges(tagClauseOnly(framed(r.sentences, b.i)), sig, r), sig.text) && b.score >= 5;
     out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
   }
   return out;

@@ -120,8 +120,11 @@ export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   // A last line of dialogue is a button whatever its length, as the docstring says: a spoken parting
   // shot ('"Tell the consul," he calls back over his shoulder, …': held-out corpus 31, ad04), also in guillemets or
   // after a dialogue dash ("«Well,» he says to nobody at all.", "— You have charged me, Consul, he says.": 86, cg05, cg01).
-  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t);
-  const short = spoken || words(t) <= HOOK_MAX_WORDS || words(t.split(SENTENCE_END).pop()!) <= HOOK_SENTENCE_MAX_WORDS;
+  // So is a paragraph closing on a quotation ('… like a brand on a beast's flank. "Good," he says. "There are speeches
+  // for the defence in the Forum tomorrow, and …"': held-out corpus 110, de03).
+  const closing = t.split(SENTENCE_END).pop()!;
+  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t) || /^["“«„]/.test(closing);
+  const short = spoken || words(t) <= HOOK_MAX_WORDS || words(closing) <= HOOK_SENTENCE_MAX_WORDS;
   if (!isHeading && terminal && lines.length > 2 && (short || endsUnquotedSpeech(lines, ctx))) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
 }
