@@ -13,6 +13,7 @@ import { plainOrder } from './plain-order.js';
 import { SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
 import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
+import { firstPersonNarrator, withNarrator } from './narrator.js';
 
 export type { Deed } from './deeds.js';
 
@@ -232,6 +233,9 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;
+  // Told in the first person by one of the cast, "I" is that person (narrator.ts).
+  const narrator = firstPersonNarrator(narration, ctx);
+  if (narrator) withNarrator(narration, narrator);
   for (const t of extraTexts) readNarration(0, t, ctx, r, { last: null });
   return r;
 }
