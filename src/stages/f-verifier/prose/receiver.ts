@@ -52,6 +52,9 @@ function receiverOf(s: ProseSentence, before: string, r: Reading, ctx: VerifyCon
   const p = PRONOUN_SUBJECT.exec(before);
   if (p) return sameSentencePerson(s, before, p[1]!, r, ctx) ?? referent(r, r.sentences.indexOf(s), p[1]!, ctx);
   const named = [...new Set(findMentions(before, r.index).map((m) => m.id))];
+  // Two names before a verb after "and": the last clause's subject ("Crassus slid the tablets across … and Terentia
+  // opened them on her knee and read them through": held-out corpus 112, dg17).
+  if (named.length > 1 && /\band\s+(?:then\s+)?$/.test(before)) return lastClauseSubject(before.replace(/\s*\band\s+(?:then\s+)?$/, ''), s, r, ctx);
   if (named.length) return named.length === 1 ? named[0] : null;
   // A verb with no subject of its own after "and" or "then" shares the sentence's ("Terentia held on, then let go"),
   // also after the subject's own first verb in the clause ("He came in off the steps and took them": held-out corpus 81, cb04).
@@ -73,12 +76,26 @@ const SUBJECTLESS_CHAIN = /^\s*,\s*(?![^,]*\b(?:he|she|they|I|we|you)\b)[\p{Ll}'
 function clauseSubjectBefore(s: ProseSentence, before: string, r: Reading, ctx: VerifyContext, head?: string): string | null {
   // The text before the chain: up to the verb as read when known (a comma chain's ", " is in the sentence more than once).
   const text = head !== undefined && head.endsWith(before) ? head.slice(0, head.length - before.length) : (s.narr ?? s.text).slice(0, Math.max((s.narr ?? s.text).lastIndexOf(before), 0));
-  const clause = /(?:^|[,;:]\s*(?:and\s+|then\s+)?|\b(?:and|then)\s+)((?:(?:he|she)\b|\p{Lu}[\p{L}'’]*)[^,;:]*)$/iu.exec(text);
-  if (!text || !clause) return null;
-  const inside = findMentions(clause[1]!, r.index);
-  const p = /^(he|she)\b/i.exec(clause[1]!);
-  if (p) return inside.length ? null : referent(r, r.sentences.indexOf(s), p[1]!, ctx);
-  return inside.length === 1 && inside[0]!.start === 0 ? inside[0]!.id : null;
+  return lastClauseSubject(text, s, r, ctx);
+}
+
+/**
+ * The subject opening the last clause of `text` that has one, past clauses of verbs with none ("and Terentia opened
+ * them on her knee and": Terentia): a name standing first, or "he" / "she" and its person. Null when a clause opens
+ * on anything else.
+ */
+function lastClauseSubject(text: string, s: ProseSentence, r: Reading, ctx: VerifyContext): string | null {
+  const starts = [0, ...[...text.matchAll(/[,;:]\s*(?:(?:and|then)\s+)?|\b(?:and|then)\s+/g)].map((m) => m.index! + m[0].length)];
+  for (let k = starts.length - 1; k >= Math.max(0, starts.length - 4); k--) {
+    const clause = text.slice(starts[k]!, starts[k + 1] ?? text.length);
+    const p = /^\s*(he|she)\b/i.exec(clause);
+    const inside = findMentions(clause, r.index);
+    if (p) return inside.length ? null : referent(r, r.sentences.indexOf(s), p[1]!, ctx);
+    if (inside.length) return inside.length === 1 && /^\s*$/.test(clause.slice(0, inside[0]!.start)) ? inside[0]!.id : null;
+    // A clause of a verb with no subject of its own ("smiled", "opened them on her knee") goes back one more.
+    if (!/^\s*\p{Ll}+\b/u.test(clause) || /^\s*(?:the|a|an|his|her|their|its|this|that|every|all)\b/i.test(clause)) return null;
+  }
+  return null;
 }
 
 /**
