@@ -3,8 +3,8 @@ import { describeHeldout } from './heldout-run.js';
 
 // A held-out check numbered 111 (test/fixtures/prose-corpus-heldout-111, see its README): 20 Writer
 // answers written once, by hand and blind, by helper hb111, who had not read the verifier, and
-// committed before any run. The first run has not happened yet. Where a run disagrees with
-// `expect`, the entry is to say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
+// committed before any run; first run in session 31 (the README's "First run"). Where a run disagrees
+// with `expect`, the entry says so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>:
 // reason") and this test asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(

