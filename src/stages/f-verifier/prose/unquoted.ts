@@ -38,6 +38,8 @@ export function unquotedDialogue(lines: readonly { text: string }[]): boolean {
 
 /** A tag's verbs: the said-verbs, and a few more that tag speech but seldom stand alone after a comma. */
 const TAG_VERB = `(?:${SAID_VERB}|began|begins|went on|goes on|repeated|repeats|continued|continues|insisted|insists|agreed|agrees|warned|warns)`;
+/** A tag's verb as a word of its own. */
+const TAG_WORD = new RegExp(`^${TAG_VERB}$`, 'i');
 /** Who speaks in a tag: a pronoun, a title ("the consul's wife"), or up to four capitalised words. */
 const SPEAKER = String.raw`(?:he|she|they|I|we|(?:the|his|her)\s+\p{Ll}+(?:['’]s\s+\p{Ll}+)?|\p{Lu}[\p{L}'’]*(?:\s+\p{Lu}[\p{L}'’]*){0,3})`;
 /**
@@ -101,7 +103,7 @@ export function speechMarks(isPerson: (word: string) => boolean): SpeechMarks {
   /** The tense of a tag's verb ("said": past), for thirdOpen. */
   const tenseOf = (tag: string): Tense | null => {
     for (const w of tag.match(/\p{L}+/gu) ?? []) {
-      const t = new RegExp(`^${TAG_VERB}$`, 'i').test(w) ? formTense(w) : null;
+      const t = TAG_WORD.test(w) ? formTense(w) : null;
       if (t) return t;
     }
     return null;
