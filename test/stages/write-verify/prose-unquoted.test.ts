@@ -21,26 +21,35 @@ function marked(...paragraphs: string[]): string[][] {
 }
 
 describe('speechMarks: the words said in dialogue with no quotation marks', () => {
+  /** Each one-paragraph text and the sentences speechMarks gives it. */
+  const expectMarks = (cases: Array<[string, string[]]>) => {
+    for (const [text, sentences] of cases) expect(marked(text), text).toEqual([sentences]);
+  };
+
   it('quotes the words before a tag, and reads what follows the tag by how it opens', () => {
-    expect(marked('Not yet, Crassus said.')).toEqual([['“Not yet,” Crassus said.']]);
-    // The splitter ends a sentence at the question: the tag's sentence gets an empty quotation, so its name is the speaker.
-    expect(marked('Why? said Clodius. Sit down.')).toEqual([['“Why?”', '“” said Clodius.', '“Sit down.”']]);
-    expect(marked('Sit, he said, pushing the cup across.')).toEqual([['“Sit,” he said, pushing the cup across.']]);
-    expect(marked('Pay me, Crassus said, and closed the book.')).toEqual([['“Pay me,” Crassus said, and closed the book.']]);
-    // Speech again after the tag: a capital, a clause that is no telling, or words in the first or second person.
-    expect(marked('Friends, Clodius began, I have no bread for you.')).toEqual([['“Friends,” Clodius began, “I have no bread for you.”']]);
-    expect(marked('Tomorrow, Clodius went on, the consul walks to the Forum.')).toEqual([['“Tomorrow,” Clodius went on, “the consul walks to the Forum.”']]);
-    expect(marked('The house, Crassus said, owes me money.')).toEqual([['“The house,” Crassus said, “owes me money.”']]);
+    expectMarks([
+      ['Not yet, Crassus said.', ['“Not yet,” Crassus said.']],
+      // The splitter ends a sentence at the question: the tag's sentence gets an empty quotation, so its name is the speaker.
+      ['Why? said Clodius. Sit down.', ['“Why?”', '“” said Clodius.', '“Sit down.”']],
+      ['Sit, he said, pushing the cup across.', ['“Sit,” he said, pushing the cup across.']],
+      ['Pay me, Crassus said, and closed the book.', ['“Pay me,” Crassus said, and closed the book.']],
+      // Speech again after the tag: a capital, a clause that is no telling, or words in the first or second person.
+      ['Friends, Clodius began, I have no bread for you.', ['“Friends,” Clodius began, “I have no bread for you.”']],
+      ['Tomorrow, Clodius went on, the consul walks to the Forum.', ['“Tomorrow,” Clodius went on, “the consul walks to the Forum.”']],
+      ['The house, Crassus said, owes me money.', ['“The house,” Crassus said, “owes me money.”']],
+    ]);
   });
 
   it('quotes the words after a tag with a comma or a colon and a capital, and a colon before first or second person', () => {
-    expect(marked('Then Clodius said, Not today.')).toEqual([['Then Clodius said, “Not today.”']]);
-    expect(marked('He said it again, slowly: I will pay by the Kalends.')).toEqual([['He said it again, slowly: “I will pay by the Kalends.”']]);
-    expect(marked('Varo thought of the old man at the door: You will be back, you always are.')).toEqual([['Varo thought of the old man at the door: “You will be back, you always are.”']]);
-    // Not a list after a colon, nor names; not a verb of saying with its object.
-    expect(marked('Three men waited: Crassus, Clodius and a clerk.')).toEqual([['Three men waited: Crassus, Clodius and a clerk.']]);
-    expect(marked('When the lamps were lit, Cicero said a prayer over the wine.')).toEqual([['When the lamps were lit, Cicero said a prayer over the wine.']]);
-    expect(marked('He said he would pay by the Kalends.')).toEqual([['He said he would pay by the Kalends.']]);
+    expectMarks([
+      ['Then Clodius said, Not today.', ['Then Clodius said, “Not today.”']],
+      ['He said it again, slowly: I will pay by the Kalends.', ['He said it again, slowly: “I will pay by the Kalends.”']],
+      ['Varo thought of the old man at the door: You will be back, you always are.', ['Varo thought of the old man at the door: “You will be back, you always are.”']],
+      // Not a list after a colon, nor names; not a verb of saying with its object.
+      ['Three men waited: Crassus, Clodius and a clerk.', ['Three men waited: Crassus, Clodius and a clerk.']],
+      ['When the lamps were lit, Cicero said a prayer over the wine.', ['When the lamps were lit, Cicero said a prayer over the wine.']],
+      ['He said he would pay by the Kalends.', ['He said he would pay by the Kalends.']],
+    ]);
   });
 
   it('runs speech on in its paragraph until a sentence opens on a third person, and opens a turn with no tag on words that speak', () => {

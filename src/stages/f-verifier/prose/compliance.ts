@@ -6,7 +6,7 @@ import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
 import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
-import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
+import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -135,7 +135,7 @@ const NEG_SUBJECT = /\b(?:nobody|no one|none|not one|not a|not a single|no\s+\p{
  * A bare infinitive after a verb of seeing, letting or making ("wants the gods to watch it agree",
  * "lets him take the purse"): what is watched, allowed or caused is not thereby depicted as done.
  */
-const BARE_INF = /\b(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)\s+(?:it|him|her|them|us|me|you|each other|one another|\p{Lu}[\p{L}'’]+|the\s+\p{L}+)\s+$/u;
+const BARE_INF = new RegExp(String.raw`\b${PERCEIVE_OR_CAUSE}\s+(?:it|him|her|them|us|me|you|each other|one another|\p{Lu}[\p{L}'’]+|the\s+\p{L}+)\s+$`, 'u');
 const NEAR = /^(?:almost|nearly|barely|never|hardly|scarcely|not)$/i;
 const HABITUAL = /^(?:always|usually|often|habitually|invariably)$/i;
 /**

@@ -9,8 +9,10 @@ import { numberIn } from './parse.js';
 
 /** A time of this very day: the journey had no day at all. */
 export const SAME_DAY = /\b(?:this (?:morning|afternoon)|today|earlier today|(?:an?|one|two|three|a few) hours? (?:ago|before)|at (?:dawn|first light|daybreak|sunrise|cockcrow)|before (?:dawn|first light|daybreak))\b/i;
-/** A few, in words or digits, captured. */
-export const FEW = String.raw`(one|two|three|four|five|six|seven|\d+)`;
+/** A few, in words or digits. */
+const FEW_WORDS = String.raw`(?:one|two|three|four|five|six|seven|\d+)`;
+/** The same, captured. */
+export const FEW = `(${FEW_WORDS})`;
 /** A few days or nights: "four days ago" bounds a journey (DAYS_AGO) and is no distant past. */
 export const FEW_DAYS = String.raw`${FEW}\s+(?:days?|nights?)`;
 /**
@@ -43,4 +45,4 @@ export function daysBack(text: string): number | null {
  * A time of the last few days as a clause's opening words, before its subject ("The day before
  * yesterday he was …": arrivals.ts): the same times as above, written as a phrase.
  */
-export const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|(?:one|two|three|four|five|six|seven|\d+)\s+(?:days?|nights?)\s+${BACK})`;
+export const TIME_LEAD = String.raw`(?:the day before yesterday|the night before last|yesterday|last night|this morning|earlier today|at (?:dawn|first light|daybreak)|${FEW_WORDS}\s+(?:days?|nights?)\s+${BACK})`;

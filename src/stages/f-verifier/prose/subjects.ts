@@ -2,6 +2,7 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
+import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
 import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, SAME_FORM_PAST } from './tense.js';
 
 /**
@@ -27,13 +28,13 @@ export const SUBJECT_SLOT = new RegExp(String.raw`(?:^\s*|,\s*|[;:—–]\s*|\b(
  * pronoun ends the phrase: "Beyond them a young Stoic who aped Cato stood barefoot" (95, cp16) has its own subject.
  */
 const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|down|out|back|far|right|just|away|halfway|midway)\s+)?(?:at|in|on|by|from|behind|beside|near|under|across|through|inside|outside|within|along|among|opposite|beyond|against)\s+(?:(?!(?:who|whom|which)\s)[\p{L}'’-]+\s+){0,10}$/iu;
+/** A verb of perceiving or causing right before the name: the name is its object ("When she hears Cicero laugh"). */
+const SEEN_DOING = new RegExp(String.raw`\b${PERCEIVE_OR_CAUSE}\s+$`, 'i');
 /**
  * A fronted clause of time with no comma, its own subject a pronoun, opening the sentence ("Before he can think better
  * of it Caesar has set on the table … the bag": held-out corpus 110, de19; "When the lamps were lit Cato rose"): the
- * name after it is the main clause's subject when a verb of its own follows.
+ * name after it is the main clause's subject when a verb of its own follows (not after SEEN_DOING).
  */
-/** A verb of perceiving or causing right before the name: the name is its object ("When she hears Cicero laugh"). */
-const SEEN_DOING = /\b(?:see|sees|saw|hear|hears|heard|watch|watches|watched|let|lets|make|makes|made|feel|feels|felt|notice|notices|noticed|help|helps|helped|have|has|had)\s+$/i;
 const FRONTED_CLAUSE = /^\s*(?:(?:and|but|then)\s+)?(?:when|while|before|after|until|till|once|as soon as|the moment)\s+(?:(?:he|she|they|I|we|you)\s+(?:[\p{L}'’]+\s+){1,6}|the\s+(?:[\p{L}'’]+\s+){1,6})$/iu;
 /**
  * A fronted place phrase and a verb of being there before the name: the subject inverted ("At the

@@ -57,8 +57,10 @@ const TAG_AFTER = new RegExp(String.raw`^(\s*\S.*?)([,?!…]|\s[—–])(\s+${TA
  * said Clodius." comes as "Why?" and "said Clodius.".
  */
 const TAG_ALONE = new RegExp(String.raw`^\s*(?:(?:he|she|they|I|we)\s+(?:\p{Ll}+ly\s+)?(?:${TAG_VERB}${AFTER_TAG}|${TOLD})|${TAG_VERB}\s+${SPEAKER}${AFTER_TAG})`, 'u');
+/** A phrase of manner between a tag and the words said ("said, in the flat voice he used for oaths, Write it large"). */
+const MANNER = String.raw`(?:(?:in|with|without)\s[^,]{1,60},\s+)?`;
 /** A tag's verb with up to four words after it, a comma or colon (a phrase of manner between), the words said. */
-const TAG_BEFORE = new RegExp(String.raw`^(.*?\b${TAG_VERB}(?:[\s,]+(?!nothing\b|no\b|so\b|that\b|yes\b)[\p{L}'’]+){0,4}?\s*[,:]\s+(?:(?:in|with|without)\s[^,]{1,60},\s+)?)((?:\p{Lu}|I\b).*)$`, 'u');
+const TAG_BEFORE = new RegExp(String.raw`^(.*?\b${TAG_VERB}(?:[\s,]+(?!nothing\b|no\b|so\b|that\b|yes\b)[\p{L}'’]+){0,4}?\s*[,:]\s+${MANNER})((?:\p{Lu}|I\b).*)$`, 'u');
 /**
  * The first word of a clause after a tag that goes on telling, not saying: a participle, an adverb, a
  * conjunction, a preposition, a possessive ("he said, sitting down heavily", ", and closed it", ", his
@@ -66,7 +68,7 @@ const TAG_BEFORE = new RegExp(String.raw`^(.*?\b${TAG_VERB}(?:[\s,]+(?!nothing\b
  */
 const TOLD_ON = /^(?:\p{L}+(?:ing|ly|ed)|and|then|but|or|as|while|when|before|after|until|without|not|never|to|at|in|with|for|from|into|under|over|through|across|by|on|his|her|their|its|half|still|almost|very|too|quite)$/iu;
 /** What the rest after a tag opens with when it is speech again: a capital, past a phrase of manner. */
-const SPEECH_AGAIN = /^(\s*[,:]\s+(?:(?:in|with|without)\s[^,]{1,60},\s+)?)((?:\p{Lu}|I\b).*)$/u;
+const SPEECH_AGAIN = new RegExp(String.raw`^(\s*[,:]\s+${MANNER})((?:\p{Lu}|I\b).*)$`, 'u');
 const COLON = /^(.*?:\s+)((\p{Lu}[\p{L}'’]*|I)\b.*)$/u;
 /** Words before a colon that say speech, writing or thought follows. */
 const SAYING = new RegExp(String.raw`\b(?:${TAG_VERB}|tells|told|wrote|writes|written|reads|read|words|letter|note|voice)\b`, 'i');

@@ -24,3 +24,9 @@ export const SHARED_MODAL = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?]*
  * would know them too": held-out corpus 92, cm19), not a deed done.
  */
 export const PARTICIPLE_ALONE = /^(?:given|taken|stolen|forgiven|drawn|thrown|shown|written|hidden|chosen|broken|spoken)$/i;
+/**
+ * Verbs of perceiving, letting or causing, whose object's bare infinitive after them is watched, allowed or caused,
+ * not done: one list for the verb after them (compliance.ts BARE_INF: "lets him take the purse") and the name right
+ * after them (subjects.ts SEEN_DOING: "When she hears Cicero laugh").
+ */
+export const PERCEIVE_OR_CAUSE = String.raw`(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)`;
