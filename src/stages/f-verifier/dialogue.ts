@@ -11,9 +11,11 @@ import { textLines, type VerifyContext } from './context.js';
  *   the screenplay form of a line holding only a known CUE (indented or centred) followed by the
  *   speech on the lines below it, as Fountain reads dialogue up to a blank line (a speech wrapped
  *   over several lines is one speech: held-out corpus 15, k13; speechUnder says where a speech with
- *   no blank line after it ends). Title cards (`SUPER:`, `TITLE:`, `INSERT:`) are not speakers.
+ *   no blank line after it ends), and a stage play's `CUE. words` or `CUE (rising). words` of a known
+ *   CUE (held-out corpus 114: "FULVIA. Because I hear things, domina."). Title cards (`SUPER:`,
+ *   `TITLE:`, `INSERT:`) are not speakers.
  */
-export type CueForm = 'quoted' | 'bold' | 'plain' | 'screenplay';
+export type CueForm = 'quoted' | 'bold' | 'plain' | 'screenplay' | 'play';
 
 export interface Speech {
   cue: string;
@@ -31,14 +33,22 @@ const BOLD = new RegExp(String.raw`^\s*\*\*([A-Z][A-Za-z'’.\- ]{0,40}?)${PAREN
 const CUE_NAME = String.raw`[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2}`;
 const CAPS = new RegExp(String.raw`^\s*(${CUE_NAME})\s*(?:\([^)]*\))?\s*:\s+(\S.*)$`);
 const ALONE = new RegExp(String.raw`^\s*\**(${CUE_NAME})\**\s*(?:\([^)]*\))?\s*$`);
+/**
+ * A stage play's speech: a cue in capitals, a direction in brackets (italic or not) perhaps, a full stop, the words.
+ * Only a known cue's: "THE SUBURA. A lane of tenements" is a heading.
+ */
+const PLAY = new RegExp(String.raw`^\s*(${CUE_NAME})\s*(?:[*_]?\([^)]*\)[*_]?)?\s*\.\s+(\S.*)$`);
 
 // Capitalised labels that are not speakers: scene furniture and title cards (the Writer's own labels: NOTE_LABEL).
 const NOT_CUES = new Set(['INT', 'EXT', 'LATER', 'CUT TO', 'FADE IN', 'FADE OUT', 'CONTINUOUS', 'END', 'THE END']);
 const TITLE_CARDS = new Set(['SUPER', 'TITLE', 'TITLE CARD', 'CARD', 'CAPTION', 'INSERT', 'CHYRON', 'SUBTITLE', 'ON SCREEN', 'INTERTITLE']);
 
-/** How many characters of a line its speaker's cue takes (`> CUE:`, `**CUE:**`, `CUE:`, with a parenthetical), or 0. */
+/**
+ * How many characters of a line its speaker's cue takes (`> CUE:`, `**CUE:**`, `CUE:`, a play's `CUE.`, with a
+ * parenthetical), or 0. A play's cue is taken for any name in capitals: only lines read as speeches are asked.
+ */
 export function cuePrefixLength(text: string): number {
-  const m = QUOTED.exec(text) ?? BOLD.exec(text) ?? CAPS.exec(text);
+  const m = QUOTED.exec(text) ?? BOLD.exec(text) ?? CAPS.exec(text) ?? PLAY.exec(text);
   return m ? text.length - m[2]!.length : 0;
 }
 
@@ -88,6 +98,11 @@ export function extractSpeeches(lines: { line: number; text: string }[], knownCu
       if (cue && !notSpeaker(cue)) out.push({ cue, line, text, form: q ? 'quoted' : b ? 'bold' : 'plain' });
       continue;
     }
+    const play = PLAY.exec(text);
+    if (play && knownCues.has(normalizeCue(play[1]!))) {
+      out.push({ cue: normalizeCue(play[1]!), line, text, form: 'play' });
+      continue;
+    }
     const a = ALONE.exec(text);
     if (a && knownCues.has(normalizeCue(a[1])) && i + 1 < lines.length && lines[i + 1].text.trim()) {
       const under = speechUnder(lines, i, knownCues);
@@ -125,7 +140,7 @@ function speechUnder(lines: { line: number; text: string }[], i: number, knownCu
   return under;
 }
 
-const FORM_LABEL: Record<CueForm, string> = { quoted: '> CUE: words', bold: '**CUE:** words', plain: 'CUE: words', screenplay: 'CUE on its own line, the speech below' };
+const FORM_LABEL: Record<CueForm, string> = { quoted: '> CUE: words', bold: '**CUE:** words', plain: 'CUE: words', screenplay: 'CUE on its own line, the speech below', play: 'CUE. words, as in a stage play' };
 
 /**
  * What the cue reader did with this scene text, as normalisations: the cue forms other than the

@@ -74,6 +74,10 @@ describe('deterministic verifier rules', () => {
       'Crassus sets the cup down between them. "Good," he says. "There are men in the Forum tomorrow who will want to know where you stand, and I want them to see you standing exactly where I tell you."',
       // A paragraph whose last words are said after a tag, however long (held-out corpus 111, df01).
       'Crassus pulls his toga straight and walks out into the noise of the Forum, and as he passes the praetor\'s chair he says, to nobody in particular, "Find me the man who sold it."',
+      // A speaker's line after its cue, however long its last sentence: a stage play's or a script's (held-out corpus 114,
+      // di11), also in a scene with quotation marks elsewhere (where the reader of unquoted dialogue does not run).
+      'Crassus says, "Sit."\n\nCRASSUS (at the door). You came here to bargain, and you bargained badly, and every freedman in the Subura will know by morning what the word of a consul-to-be is worth to a man who asks.',
+      'Crassus says, "Sit."\n\n> CRASSUS: You came here to bargain, and you bargained badly, and every freedman in the Subura will know by morning what the word of a consul-to-be is worth to a man who asks.',
       // A markdown rule closing the scene section is no last line (held-out corpus 97, cr11).
       '"Go home," Crassus says.\n\n---',
       'Cicero does not answer.\n\n* * *',

@@ -6,7 +6,7 @@ import { clauseAt } from './clauses.js';
 import { formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
 import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
-import { BELIEVED, MODAL_AUX, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
+import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, MODAL_AUX, OPENS_BARE, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,
@@ -174,18 +174,6 @@ const DOWN_A_WAY = /^\s*(?:the|a|an|his|her|their|into|to|through|onto|off|from|
 const PLACED = /\b(?:put|puts|putting|set|sets|setting|lay|lays|laid|laying|place[sd]?|placing|lower(?:s|ed)?|drop(?:s|ped)?|push(?:es|ed)?)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu;
 /** A verb and its object before "shut" or "slammed": the result of that verb ("folded the tablets shut"), not a refusal. */
 const RESULT_OF = /^\S+\s+(?:the|his|her|their|its|my|your|our|a|an)\s+(?:[\p{L}'’-]+\s+){1,2}$/u;
-/**
- * A sentence that opens on a bare verb, after nothing but adverbs ("Then give them to me", "Now,
- * hand it over"), asks; compromise reads such a verb after an adverb or a speaker's cue as a
- * present tense, not an imperative.
- */
-const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
-/**
- * The same bare verb opening a clause after a colon or a dash: what it would take, a condition
- * ("He has done the sum twice over: give Cato the tablets, and Cato has her name…": held-out corpus
- * 49, av07), not a deed.
- */
-const AFTER_COLON_BARE = /[:—–]\s*(?:(?:then|now|so|just|only|simply),?\s+)*$/iu;
 
 /**
  * A participle after a determiner, or after "the one" / "the same", is an adjective or a reduced
@@ -222,6 +210,7 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
   let hadEnd = -1;
   let modalEnd = -1;
   let pastBefore = false;
+  let orderEnd = -1;
   const doc = parsed(sentence);
   // A speaker's cue that a spoken line still carries ("CATO:", "> **CATO** (low):", a screenplay's
   // "CATO Then give it to me", held-out corpus 19, f08): the words said start after it.
@@ -250,7 +239,9 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     const modal = MODAL_AUX.test(v.verb.auxiliary ?? '');
     const sharesModal = !v.verb.auxiliary && modalEnd >= 0 && SHARED_MODAL.test(sentence.slice(modalEnd, at));
     if (modal) modalEnd = at + text.length;
-    if (v.verb.negative || modal || sharesModal || perfect || sharesHad || order || g.isInfinitive) continue;
+    const joinedOrder = orderEnd >= 0 && JOINED_TO_ORDER.test(sentence.slice(orderEnd, at)) && bare(text, v.verb.infinitive);
+    if (order || joinedOrder) orderEnd = at + text.length;
+    if (v.verb.negative || modal || sharesModal || perfect || sharesHad || order || joinedOrder || g.isInfinitive) continue;
     if (!v.verb.auxiliary && PARTICIPLE_ALONE.test(text)) continue;
     // Nearly done, or done as a habit ("the rest would follow, as they always followed": held-out corpus 63, bj08).
     if ((v.verb.preAdverbs ?? []).some((a) => NEAR.test(a) || HABITUAL.test(a))) continue;
@@ -260,7 +251,10 @@ function liveVerbs(sentence: string, kind: 'narration' | 'speech'): VerbUse[] {
     if (BARE_INF.test(sentence.slice(Math.max(0, at - 40), at))) continue;
     const before = clauseHead(sentence, at);
     if (BELIEVED.test(before)) continue;
-    if (((at >= opens && OPENS_BARE.test(sentence.slice(opens, at))) || AFTER_COLON_BARE.test(sentence.slice(0, at))) && bare(text, v.verb.infinitive)) continue;
+    if (((at >= opens && OPENS_BARE.test(sentence.slice(opens, at))) || AFTER_COLON_BARE.test(sentence.slice(0, at))) && bare(text, v.verb.infinitive)) {
+      orderEnd = at + text.length;
+      continue;
+    }
     const tail = sentence.slice(at + text.length);
     const end = tail.search(/[,;:—–.!("]|\b(?:and|but|then|while)\b/);
     const objEnd = tail.search(/[;:—–.!("]|\b(?:and|but|then|while)\b/);

