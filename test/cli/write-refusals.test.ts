@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, builtCli, cleanup, cli, git, makeWorld } from '../pipeline/world.js';
+import { BIN, builtCli, cleanup, cli, makeWorld, tempDir } from '../pipeline/world.js';
 import { STACK_TRACE } from './helpers.js';
 
 /**
@@ -15,19 +15,29 @@ afterAll(cleanup);
 
 const setpriv = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
 
+/**
+ * A HOME whose global git config trusts every repository: git trusts one another user owns only by
+ * a setting outside it (Aureus drops GIT_* variables from git's environment, so not GIT_CONFIG_*).
+ */
+function trustingHome(): string {
+  const home = tempDir('nobody-home');
+  fs.chmodSync(home, 0o755);
+  fs.writeFileSync(path.join(home, '.gitconfig'), '[safe]\n\tdirectory = *\n');
+  return home;
+}
+
 /** The built CLI run as nobody (uid 65534), which may read the world but not write it. */
 function asNobody(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'env', 'HOME=/tmp', 'NO_COLOR=1', process.execPath, BIN, ...args], { encoding: 'utf8' });
+  const r = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'env', `HOME=${trustingHome()}`, 'NO_COLOR=1', process.execPath, BIN, ...args], { encoding: 'utf8' });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-/** A world root's own folders opened to every user for reading (as `chmod -R a+rX`), git told to trust it. */
+/** A world root's own folders opened to every user for reading (as `chmod -R a+rX`). */
 async function readableWorld(label: string): Promise<string> {
   const w = await makeWorld(label);
   // nobody must get through the folders the test run made (mkdtemp: 0700): the run's temp root and the world's parent.
   for (const d of [os.tmpdir(), path.dirname(w)]) fs.chmodSync(d, fs.statSync(d).mode | 0o011);
   spawnSync('chmod', ['-R', 'a+rX', w]);
-  git(w, 'config', 'safe.directory', '*');
   return w;
 }
 
@@ -51,6 +61,15 @@ describe('a world the user cannot write', () => {
     const r = asNobody(['-C', w, 'episode', 'plan']);
     expect(r.code, r.stderr).toBe(11);
     expect(r.stderr).toContain(`AUR1053 cannot write ${path.join(w, '.aureus/runs')}: permission denied in ${path.join(w, '.aureus')}`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+  }, 120_000);
+
+  it.skipIf(!setpriv || !builtCli())('a world of another user: episode run is exit 11 (AUR1053) at the run lock, not exit 9 "another run holds the lock" (AUR6055)', async () => {
+    const w = await readableWorld('refused-lock');
+    const r = asNobody(['-C', w, 'episode', 'run']);
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain(`AUR1053 cannot write ${path.join(w, '.aureus/lock.guard')}: permission denied in ${path.join(w, '.aureus')}`);
+    expect(r.stderr).not.toContain('AUR6055');
     expect(r.stderr).not.toMatch(STACK_TRACE);
   }, 120_000);
 });
