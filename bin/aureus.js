@@ -18,10 +18,27 @@ if (built === undefined) {
   process.exit(1);
 }
 // `aureus status | head` closes our stdout early: that is the reader's choice, not an error.
+// Any other failure to write stdout (`> /dev/full`, a full disk under `export … > report.html`)
+// is: the output is lost, so the command must not exit 0 (README exit codes: 11, AUR1053).
+const WRITE_REFUSED = 11;
+let saidFailed = false;
+function stdoutFailed(e) {
+  if (saidFailed) return; // the stream's 'error' and the final flush's callback both report it
+  saidFailed = true;
+  process.stderr.write(`  error AUR1053 cannot write standard output: ${e.message}\n    hint: the output was not written whole; check where stdout goes (a full disk, a closed file)\n`, () => process.exit(WRITE_REFUSED));
+}
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
     if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    throw e;
+    if (stream === process.stdout) stdoutFailed(e);
+    else process.exit(WRITE_REFUSED); // stderr itself failed: nowhere left to say it
+  });
+}
+/** Exit with `code` once stdout and stderr are flushed; a stdout write that failed (not EPIPE) is said and exits 11. */
+function flushAndExit(code) {
+  process.stdout.write('', (e) => {
+    if (e && e.code !== 'EPIPE') stdoutFailed(e);
+    else process.stderr.write('', () => process.exit(code));
   });
 }
 
@@ -73,6 +90,7 @@ const argv = process.argv.slice(2);
 const help = prebuiltHelp(argv);
 if (help !== undefined) {
   process.stdout.write(help);
+  flushAndExit(0);
 } else {
   const main = await cliMain();
   const code = await main(argv);
@@ -80,5 +98,5 @@ if (help !== undefined) {
   // main has finished or handed off everything it started (git's batch reader is unref'd and ends
   // with our stdin): exit once stdout and stderr are flushed, instead of letting Node tear down the
   // heap first, which took 50–100 ms after an episode (issue 18).
-  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+  flushAndExit(code);
 }

@@ -15,6 +15,8 @@ export const ExitCode = {
   DIRTY_WORLD: 8,
   LOCKED: 9,
   GIT: 10,
+  /** The file system refused a write (permission, read-only, full, a file where a folder must be), or stdout could not be written. */
+  FILESYSTEM: 11,
   INTERRUPTED: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

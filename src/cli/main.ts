@@ -44,7 +44,7 @@ Examples:
 
 Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verification failed,
 5 repair budget exhausted, 6 no feasible plan, 7 provider error, 8 dirty world, 9 locked,
-10 git error, 130 interrupted. See README.md.`,
+10 git error, 11 a write refused (permissions, read-only, full), 130 interrupted. See README.md.`,
   );
 
   // Commands that finish normally but with a non-zero code (validate finding problems) set exit.code.
@@ -69,7 +69,9 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     await program.parseAsync(helpOfUnknownAsCommand(program, argv), { from: 'user' });
     return exit.code;
   } catch (e) {
-    const failure = noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? e;
+    // A write the file system refused in a direct fs call (a run folder's mkdir): AUR1053, not a bug.
+    const { escapedWriteRefusal } = await import('../store/write-refusal.js');
+    const failure = noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? escapedWriteRefusal(e) ?? e;
     // Every command's --json failure has one shape, said once here: {"error": {message, exit_code,
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
     // unknown flag) are found before any action runs and stay text, as they are for every command.

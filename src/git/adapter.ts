@@ -140,9 +140,15 @@ class GitCliPort implements GitPort {
   }
 
   async requireRepo(): Promise<void> {
-    if (!(await this.isRepo())) {
-      throw new AureusError(`${this.root} is not a git repository`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6011', { root: this.root })] });
+    const r = await gitRun(this.root, ['rev-parse', '--is-inside-work-tree']);
+    if (r.code === 0 && r.stdout.trim() === 'true') return;
+    // A repository git refuses to use (another user's, safe.directory) is not "no repository": git's
+    // own reason and its fix are passed on, instead of a hint to run `git init` over it.
+    if (/dubious ownership/.test(r.stderr)) {
+      const reason = r.stderr.split('\n').find((l) => l.startsWith('fatal:'))?.replace(/^fatal:\s*/, '') ?? r.stderr.trim();
+      throw new AureusError(`git refuses to use ${this.root}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6029', { root: this.root, reason })] });
     }
+    throw new AureusError(`${this.root} is not a git repository`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6011', { root: this.root })] });
   }
 
   async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {

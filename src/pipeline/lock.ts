@@ -5,6 +5,7 @@ import lockfile from 'proper-lockfile';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AUREUS_DIR, LOCK_FILE } from '../paths.js';
+import { refusedAs, writeRefusal } from '../store/write-refusal.js';
 
 /**
  * The run lock `.aureus/lock`: one mutating run per world repository.
@@ -78,7 +79,7 @@ function ensureAureusDir(root: string): void {
     if (fs.statSync(dir).isDirectory()) return;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw lockError('AUR6055', { path: AUREUS_DIR, reason: code ?? String(e) });
+    if (code !== 'EEXIST' && code !== 'ENOTDIR') throw writeRefusal(e, dir) ?? lockError('AUR6055', { path: AUREUS_DIR, reason: code ?? String(e) });
   }
   throw lockError('AUR6055', { path: AUREUS_DIR, reason: 'it is not a folder' }, ExitCode.INVALID_WORLD);
 }
@@ -96,7 +97,9 @@ function underGuard<T>(root: string, fn: () => T): T {
     try {
       release = lockfile.lockSync(path.join(root, GUARD_FILE), opts);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || i > 400) throw lockError('AUR6055', { path: GUARD_FILE, reason: (e as Error).message });
+      // A folder the user may not write (or a full, read-only file system) is said as such (AUR1053,
+      // exit 11), not as a lock held by another run or a name clash.
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || i > 400) throw writeRefusal(e, opts.lockfilePath) ?? lockError('AUR6055', { path: GUARD_FILE, reason: (e as Error).message });
       sleepSync(15);
     }
   }
@@ -131,7 +134,7 @@ function removeStale(root: string, kind: 'dir' | 'file'): void {
 
 function take(root: string, mine: LockInfo): () => void {
   // proper-lockfile keys its in-process registry by the first argument: one key per lock.
-  const release = lockfile.lockSync(path.join(root, LOCK_FILE), {
+  const release = refusedAs(path.join(root, LOCK_FILE), () => lockfile.lockSync(path.join(root, LOCK_FILE), {
     lockfilePath: path.join(root, LOCK_FILE),
     realpath: false,
     // Judged by this module (liveness first); proper-lockfile only keeps the mtime fresh.
@@ -139,8 +142,8 @@ function take(root: string, mine: LockInfo): () => void {
     update: REFRESH_MS,
     // Someone removed the lock by hand: the run goes on (the commit transaction keeps git safe).
     onCompromised: () => undefined,
-  });
-  fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify(mine) + '\n');
+  }));
+  refusedAs(path.join(root, OWNER_FILE), () => fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify(mine) + '\n'));
   return release;
 }
 

@@ -6,6 +6,8 @@ import { episodeRelDir } from '../paths.js';
 import { createGit } from '../git/adapter.js';
 import type { EpisodeRunSummary } from './run-episode.js';
 import { findingCounts } from './run-summary.js';
+import type { CommitResult } from './transaction.js';
+import { clearReview, readReview } from './review-state.js';
 
 /**
  * The summary of an episode whose interrupted commit was just rolled forward: read back from the
@@ -14,7 +16,7 @@ import { findingCounts } from './run-summary.js';
 export async function recoveredSummary(root: string, commit: string, tag: string): Promise<EpisodeRunSummary> {
   const message = await createGit(root).message(commit);
   const subject = message.split('\n')[0];
-  const id = tag.split('/').pop() ?? tag;
+  const id = episodeOfTag(tag);
   const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';
   const ref = episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6)));
   let report: VerifierReport | null = null;
@@ -44,4 +46,24 @@ export async function recoveredSummary(root: string, commit: string, tag: string
     run_dir: '',
     resumed: { planning: true, scenes: report?.scenes.length ?? 0, calls_replayed: 0 },
   };
+}
+
+/** The tag's episode id (`s01e01`, also of a branch's `<branch>/s01e01`). */
+export const episodeOfTag = (tag: string): string => tag.split('/').pop() ?? tag;
+
+/**
+ * The rolled-forward commit that answers this run: the last one when no episode was asked for,
+ * else the asked episode's (of the asked season, or of any when none was given).
+ */
+export function recoveredFor(results: CommitResult[], o: { season?: number; episode?: number }): CommitResult | undefined {
+  if (o.episode === undefined) return results[results.length - 1];
+  return results.find((r) => {
+    const m = /^s(\d+)e(\d+)$/.exec(episodeOfTag(r.tag));
+    return m !== null && Number(m[2]) === o.episode && (o.season === undefined || Number(m[1]) === o.season);
+  });
+}
+
+/** The staged review of an episode its recovered commit committed is over (its run folder is gone). */
+export function clearReviewOf(root: string, episode: string): void {
+  if (readReview(root)?.episode === episode) clearReview(root);
 }

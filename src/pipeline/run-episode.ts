@@ -24,7 +24,7 @@ import { requireWorldFolder } from '../store/load.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
 import { reviewCommitted, sayReview, type EpisodeRunSummary, type SaidReview, type StageHCheckpoint } from './run-summary.js';
-import { recoveredSummary } from './recovered-summary.js';
+import { clearReviewOf, episodeOfTag, recoveredFor, recoveredSummary } from './recovered-summary.js';
 import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
 import { storePlanningBlobs } from './early-blobs.js';
@@ -156,9 +156,12 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // 1. Finish any commit a crash interrupted (roll forward), before looking at the tree.
   const rec = await recoverPendingCommits(root, keptWarnings);
   (o.warnings ?? []).push(...rec.diagnostics);
-  if (rec.results.length && o.episode === undefined) {
-    const r = rec.results[rec.results.length - 1];
-    return recoveredSummary(root, r.commit, r.tag);
+  // The episode the run was for is now committed: that is its answer (`episode commit` re-run after
+  // a kill names its episode; preflight would refuse it as already committed, AUR6009, and point to rollback).
+  const done = rec.results.length ? recoveredFor(rec.results, o) : undefined;
+  if (done) {
+    clearReviewOf(root, episodeOfTag(done.tag));
+    return recoveredSummary(root, done.commit, done.tag);
   }
   // 2. Dirty world, episode, full validation: done before the lock unless the world may have
   // changed since (a commit rolled forward, or another run committed before we took the lock).

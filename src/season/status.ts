@@ -19,7 +19,7 @@ export interface SeasonStatus {
   branch: string | null;
   committed: { id: string; tag: string; commit: string; title: string; tension: number | null }[];
   next_episode: string;
-  /** An episode whose commit was interrupted: the next `episode run` finishes it first. */
+  /** An episode whose commit was interrupted: the next `episode run` or `episode commit` (which ran it) finishes it first. */
   pending_commit: string | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
   threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
@@ -109,7 +109,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Date')}      ${s.date.text}`);
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
-  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: \`aureus episode run\` finishes it first`)}`);
+  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first`)}`);
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);

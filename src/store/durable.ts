@@ -3,6 +3,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
 import writeFileAtomic from 'write-file-atomic';
+import { refusedAs, refusedAsAsync } from './write-refusal.js';
 
 /**
  * Durability for many files at once (issue 18).
@@ -36,8 +37,13 @@ import writeFileAtomic from 'write-file-atomic';
  * gave is kept: a link is written through (to its target, by write-file-atomic itself, rare), an
  * existing file keeps its mode and owner, and the temp name is write-file-atomic's shape,
  * `<file>.<digits>`, which recovery removes and the dirty check ignores (pipeline/commit-safety.ts).
+ * A write the file system refuses is AUR1053 naming `abs` (store/write-refusal.ts).
  */
 export function writeVisible(abs: string, content: FileContent): void {
+  refusedAs(abs, () => writeVisibleAs(abs, content));
+}
+
+function writeVisibleAs(abs: string, content: FileContent): void {
   let st: fs.Stats | undefined;
   try {
     st = fs.lstatSync(abs, { throwIfNoEntry: false });
@@ -63,6 +69,10 @@ export function writeVisible(abs: string, content: FileContent): void {
  * whose writes may overlap this thread's next work (issue 18: the planning checkpoint's files).
  */
 export async function writeVisibleAsync(abs: string, content: string): Promise<void> {
+  return refusedAsAsync(abs, () => writeVisibleAsyncAs(abs, content));
+}
+
+async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> {
   const tmp = tempName(abs);
   try {
     await fs.promises.writeFile(tmp, content, { flag: 'wx' });
@@ -239,8 +249,10 @@ function syncPath(p: string, flags: string): void {
  * folder, so once this returns the new state survives power loss. Used after a barrier.
  */
 export function writeDurable(abs: string, content: string): void {
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileAtomic.sync(abs, content);
+  refusedAs(abs, () => {
+    fs.mkdirSync(path.dirname(abs), { recursive: true });
+    writeFileAtomic.sync(abs, content);
+  });
   try {
     syncPath(path.dirname(abs), 'r');
   } catch {

@@ -153,3 +153,21 @@ describe('durable writes (issue 18)', () => {
     expect(fs.readFileSync(f, 'utf8')).toBe('{"format":1}\n');
   });
 });
+
+describe('a write the file system refuses', () => {
+  it('is AUR1053 (exit 11) naming the file asked for and the component that is not a folder, never the temp file', async () => {
+    const d = temp();
+    fs.writeFileSync(path.join(d, 'runs'), '');
+    const f = path.join(d, 'runs/s01e01/plan.json');
+    for (const write of [() => writeVisible(f, 'x'), () => writeDurable(f, 'x')]) {
+      let e: unknown;
+      try {
+        write();
+      } catch (err) {
+        e = err;
+      }
+      expect(e).toMatchObject({ exitCode: 11, diagnostics: [{ code: 'AUR1053', message: `cannot write ${f}: ${path.join(d, 'runs')} is not a directory` }] });
+    }
+    await expect(writeVisibleAsync(f, 'x')).rejects.toMatchObject({ exitCode: 11, diagnostics: [{ code: 'AUR1053' }] });
+  });
+});

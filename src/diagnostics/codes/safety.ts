@@ -28,6 +28,12 @@ defineDiagnostics([
     hint: '',
   },
   {
+    code: 'AUR1053',
+    severity: 'error',
+    message: 'cannot write {file}: {reason}',
+    hint: 'check that this user may write the world folder and its .aureus/, and that the file system is writable and not full',
+  },
+  {
     code: 'AUR6055',
     severity: 'error',
     message: 'cannot use {path} for the run lock: {reason}',
