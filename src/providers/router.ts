@@ -24,6 +24,8 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *   6. for JSON roles, validates against the request schema (repairing sloppy JSON); if still
  *      invalid, re-asks with the problems, up to `max_reasks` (default budgets.json_reasks), then
  *      throws LlmOutputError. A re-ask never carries an empty assistant turn.
+ *   7. every answer it does not accept (cut, empty, invalid JSON) is rejected to the provider, so the
+ *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
  * and in-flight call: they fail at once with that same error, so the run ends promptly.
  * The returned usage, cost and latency are the sums over the re-asks of that call.
@@ -136,6 +138,7 @@ export class LlmRouter implements Llm {
       const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, latency_ms: totals.latency });
 
       if (res.stop_reason === 'max_tokens') {
+        await this.reject(req, model);
         cuts++;
         const ceiling = modelInfo(model)?.max_output_tokens ?? maxTokens * 2;
         if (cuts === 1 && maxTokens < ceiling) {
@@ -146,9 +149,13 @@ export class LlmRouter implements Llm {
         if (request.json_schema) throw new LlmTruncatedError(request.role, maxTokens, cuts);
         return summed({});
       }
-      if (!request.json_schema) return summed({});
+      if (!request.json_schema) {
+        if (res.text.trim() === '') await this.reject(req, model);
+        return summed({});
+      }
       const check = res.json !== undefined ? checkJsonValue(res.json, request.json_schema) : checkJsonAnswer(res.text, request.json_schema);
       if (check.ok) return summed({ json: check.value });
+      await this.reject(req, model);
       if (reask - cuts >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
       messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
     }
@@ -187,6 +194,14 @@ export class LlmRouter implements Llm {
     totals.cost += cost;
     totals.latency += latency;
     return res;
+  }
+
+  /**
+   * An answer this router did not accept (cut, empty, invalid JSON) must not be served to a later
+   * run: the provider (the record/replay cache) is told, so a failed run resumes with fresh answers.
+   */
+  private async reject(req: LlmRequest, model: string): Promise<void> {
+    await this.opts.provider.reject?.(req, model);
   }
 
   /** A failure that ends the run cancels every other call (a bad answer or an abort does not). */
