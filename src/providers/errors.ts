@@ -108,3 +108,33 @@ export class LlmTruncatedError extends AureusError {
     this.name = 'LlmTruncatedError';
   }
 }
+
+/**
+ * The model declined the call (stop_reason `refusal`) again after the one retry the router allows.
+ * Not a bad answer a stage may paper over with its symbolic one, and never sent to format_fix as if
+ * its form were broken: it ends the run (exit 7, nothing committed, resumable), quoting the model.
+ */
+export class LlmRefusalError extends AureusError {
+  readonly role: LlmRole;
+  readonly words: string;
+  constructor(role: LlmRole, meta: { episode?: string; scene?: string; label?: string } | undefined, text: string, attempts: number) {
+    const parts = [meta?.episode, meta?.scene, meta?.label].filter(Boolean);
+    const where = parts.length ? ` (${parts.join(' ')})` : '';
+    const words = shortWords(text);
+    super(`the model refused the ${role} call${where} ${attempts} time(s): "${words}"`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4212', { role, where, attempts, words })],
+    });
+    this.name = 'LlmRefusalError';
+    this.role = role;
+    this.words = words;
+  }
+}
+
+/** The model's words for a one-line message: control characters out, spaces collapsed, at most 160 characters. */
+function shortWords(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(no text)';
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
+}

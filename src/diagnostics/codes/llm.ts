@@ -171,6 +171,12 @@ defineDiagnostics([
     hint: 'nothing to do: control characters, terminal escapes and bidi overrides are not text, and would hide or disguise it in a diff',
   },
   {
+    code: 'AUR4212',
+    severity: 'error',
+    message: 'the model refused the {role} call{where} {attempts} time(s): "{words}"',
+    hint: 'the model declined the request (stop_reason "refusal"), so nothing was committed; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>), or change the steering or world content that the call asks for',
+  },
+  {
     code: 'AUR4301',
     severity: 'error',
     message: 'replay miss: no recorded answer for the {role} call{where} (key {key})',
