@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { steps, type FakeRequest, type FakeStep } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from '../reliability/fake-model.js';
-import { cleanup, cli, makeWorld } from './world.js';
+import { cleanup, cli, git, makeWorld } from './world.js';
 
 /**
  * `episode run --provider anthropic` against the fake Messages API (real SDK) with one role's
@@ -43,5 +43,23 @@ describe('episode run with a refusing model', () => {
     expect(r.code, r.stderr.slice(-800)).toBe(7);
     expect(r.stderr).toMatch(/AUR4212 the model refused the critic call/);
     expect(r.stderr).not.toContain('AUR4201');
+  }, 180_000);
+
+  it.each([
+    ['a refused', (r: FakeRequest) => (isRecap(r) ? steps.ok("I can't help with writing this recap.", { stop_reason: 'refusal' }) : healthy(r)), /the model refused it: "I can't help with writing this recap\."/],
+    ['an empty', (r: FakeRequest) => (isRecap(r) ? steps.ok('') : healthy(r)), /it was empty/],
+  ])('%s recap is never committed: the offline recap is, with warning AUR4213', async (_label, handler, why) => {
+    const root = await makeWorld('refuse-recap');
+    server.handler = handler;
+    const r = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], root, anthropicEnv(server, KEY));
+    expect(r.code, r.stderr.slice(-800)).toBe(0);
+    const warning = (JSON.parse(r.stdout) as { warnings: { code: string; message: string }[] }).warnings.find((w) => w.code === 'AUR4213');
+    expect(warning?.message).toMatch(why);
+    const recap = git(root, 'show', 'HEAD:seasons/season_01/episode_01/recap.md');
+    const message = git(root, 'log', '-1', '--format=%B');
+    for (const text of [recap, message]) {
+      expect(text).not.toContain("can't help");
+      expect(text).toMatch(/Previously on \S/);
+    }
   }, 180_000);
 });

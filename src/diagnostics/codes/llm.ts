@@ -177,6 +177,12 @@ defineDiagnostics([
     hint: 'the model declined the request (stop_reason "refusal"), so nothing was committed; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>), or change the steering or world content that the call asks for',
   },
   {
+    code: 'AUR4213',
+    severity: 'warning',
+    message: 'the recap of {episode} was not usable ({why}): the offline recap written from the episode\'s events was committed instead',
+    hint: 'nothing to do; to have a model write it, run the episode again later or route recap to another model (--model recap=<model-id>)',
+  },
+  {
     code: 'AUR4301',
     severity: 'error',
     message: 'replay miss: no recorded answer for the {role} call{where} (key {key})',
