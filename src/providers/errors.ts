@@ -85,11 +85,14 @@ export function canFallBackFrom(e: unknown): boolean {
   return (e instanceof LlmOutputError || e instanceof LlmTruncatedError) && isBadModelAnswer(e);
 }
 
-/** `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable. */
+/**
+ * `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable.
+ * `spent` is real spend (CostGuard decides only once no call is in flight), never spend plus reservations.
+ */
 export class CostCapError extends AureusError {
   constructor(role: LlmRole, spent: number, cap: number, estimate: number) {
     const usd = (n: number) => formatFixed(n, READER_DECIMALS.usd);
-    super(`cost cap reached: the next ${role} call could take the spend from $${usd(spent)} past $${usd(cap)}`, {
+    super(`cost cap reached: the next ${role} call (worst case $${usd(estimate)}) could take the spend past $${usd(cap)}: $${usd(spent)} spent, no call in flight`, {
       exitCode: ExitCode.BUDGET_EXHAUSTED,
       diagnostics: [diag('AUR4209', { role, spent: usd(spent), cap: usd(cap), estimate: usd(estimate) })],
     });

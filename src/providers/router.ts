@@ -180,7 +180,7 @@ export class LlmRouter implements Llm {
     if (this.fatal) throw this.fatal;
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const costOpts = { ttl: config.cache.ttl };
-    const settle = this.deterministic ? () => undefined : this.costGuard.reserve(req, model, config, costOpts);
+    const settle = this.deterministic ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {

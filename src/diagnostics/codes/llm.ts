@@ -155,7 +155,7 @@ defineDiagnostics([
   {
     code: 'AUR4209',
     severity: 'error',
-    message: 'cost cap reached: the next {role} call could take the spend from ${spent} past --max-cost ${cap} (estimated ${estimate})',
+    message: 'cost cap reached: the next {role} call (worst case ${estimate}) could take the spend past --max-cost ${cap}: ${spent} spent, no call in flight',
     hint: 'nothing was committed; raise --max-cost (or budgets.max_cost_usd) and run the same command again to resume',
   },
   {
