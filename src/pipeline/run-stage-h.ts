@@ -11,6 +11,7 @@ import type { JournaledLlm } from './call-journal.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
+import { recapAnswer } from './recap-call.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -51,7 +52,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   (await import('../stages/h-commit/hard-constraints.js')).requireHardConstraints(i.world, out.world, i.ref.episode, i.ref.id);
   // Before the recap call: an episode that cannot be committed spends nothing more.
   (await import('../stages/h-commit/valid-world.js')).requireValidWorld(i.world, out.world, i.ref.id, i.runRel);
-  const recapRes = await i.llm.complete({
+  const recapRes = await recapAnswer(i.llm, {
     role: 'recap',
     system: RECAP_SYSTEM,
     messages: [{ role: 'user', content: canonicalCompact(out.recap) }],
@@ -59,7 +60,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
     payload: out.recap,
     meta: { episode: i.ref.id, label: 'recap' },
     signal: i.signal,
-  } as LlmRequest);
+  } as LlmRequest, i.seed);
   i.check();
   // The recap is committed (recap.md, the commit message): no control or bidi characters in it.
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
@@ -94,7 +95,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       soft: findings.soft,
       repaired: findings.repaired,
     },
-    warnings: recapClean.warnings,
+    warnings: [...recapRes.warnings, ...recapClean.warnings],
   };
 }
 

@@ -93,6 +93,12 @@ export interface LlmResponse {
 export interface LlmProvider {
   readonly id: string;
   complete(request: LlmRequest, model: string): Promise<LlmResponse>;
+  /**
+   * The answer to this request (as sent, with this model) was not usable: cut, refused, empty or
+   * invalid. A provider that keeps answers for later runs (the record/replay cache) must not serve
+   * it again; others need not implement it.
+   */
+  reject?(request: LlmRequest, model: string): Promise<void>;
 }
 
 /** What stages hold: routing, JSON validation/repair/re-ask, caching and accounting already applied. */

@@ -208,7 +208,7 @@ export class AnthropicProvider implements LlmProvider {
     if (e instanceof sdk.APIConnectionError) {
       return new ProviderError(`cannot reach the provider for the ${role} call`, 'AUR4204', { role, detail: causeText(e) }, undefined, e);
     }
-    if (e instanceof sdk.APIError) return this.mapApiError(e, role, model);
+    if (e instanceof sdk.APIError) return this.mapApiError(e, req, model);
     if (e instanceof sdk.AnthropicError) {
       const detail = e.message.slice(0, 300);
       return new ProviderError(`the provider failed for the ${role} call: ${detail}`, 'AUR4208', { role, detail }, undefined, e);
@@ -216,7 +216,20 @@ export class AnthropicProvider implements LlmProvider {
     return e;
   }
 
-  private mapApiError(e: InstanceType<Sdk['APIError']>, role: LlmRole, model: string): unknown {
+  /**
+   * The setting that routed this call to `model`, for advice: escalations.<role> or
+   * models.escalation for an escalated call, models.<role> otherwise, and the pinned provider id
+   * when the config names another model (`anthropic:<model>` routes every role to one model).
+   */
+  private routeKey(req: LlmRequest, model: string): string {
+    const c = this.config;
+    const key = req.escalate ? (c.escalations[req.role] !== undefined ? `escalations.${req.role}` : 'models.escalation') : `models.${req.role}`;
+    const configured = req.escalate ? (c.escalations[req.role] ?? c.models.escalation) : c.models[req.role];
+    return configured === model ? `${key} in aureus.config.yaml (or --model)` : `the pinned model of --provider anthropic:${model}`;
+  }
+
+  private mapApiError(e: InstanceType<Sdk['APIError']>, req: LlmRequest, model: string): unknown {
+    const role = req.role;
     if (e.headers?.get(BUDGET_HEADER)) return new CallBudgetError(this.budget.used, this.budget.limit);
     const status = e.status ?? 0;
     const detail = apiErrorDetail(e);
@@ -226,7 +239,7 @@ export class AnthropicProvider implements LlmProvider {
         : status === 404
           ? // The API answers 404 for a model id it does not serve: a retired model (claude-sonnet-4-5 after
             // 2026-11-30) or a typo. `aureus validate` cannot know the retirement happened, so say it here.
-            `the API does not serve model "${model}" (retired or mistyped): route ${role} to a current model (${CURRENT_LINEUP}) in aureus.config.yaml, commit it and run again`
+            `the API does not serve model "${model}" (retired or mistyped): change ${this.routeKey(req, model)} to a current model (${otherModels(model)}), commit it and run again`
           : status === 429
           ? 'rate limited even after retries: lower --concurrency or raise budgets.retries; the run is resumable'
           : status >= 500
@@ -234,6 +247,11 @@ export class AnthropicProvider implements LlmProvider {
             : 'the request was rejected; run `aureus validate` and check the model ids and settings in aureus.config.yaml';
     return new ProviderError(`the provider answered HTTP ${status} for the ${role} call: ${detail}`, 'AUR4203', { status, role, detail, advice }, status, e);
   }
+}
+
+/** The current lineup without the model the API just refused: never advise the model that failed. */
+function otherModels(failed: string): string {
+  return CURRENT_LINEUP.split(', ').filter((m) => m !== failed).join(', ');
 }
 
 /** The answer's text: text blocks only, in order (thinking and redacted_thinking blocks are skipped). */

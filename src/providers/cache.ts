@@ -20,6 +20,13 @@ import { ReplayMissError } from './errors.js';
  * Modes: read-write (hit → cached answer, miss → ask the provider and record), replay (hit →
  * cached answer, miss → ReplayMissError naming the call; the inner provider is never built, so
  * no key and zero HTTP), off (no decorator at all).
+ *
+ * Unusable answers: every answer is recorded when it arrives, but only its caller knows whether it
+ * could use it (the router: cut at max_tokens, refused, empty, JSON still invalid). The router calls
+ * `reject` for each answer it does not accept, which marks the entry `rejected`. Read-write mode
+ * treats a rejected entry as a miss and asks again, so a run that failed on a bad answer resumes
+ * with a fresh one instead of replaying the failure. Replay mode still serves it: a replay
+ * reproduces the recorded run, its cut and re-asked calls included, and never writes the recording.
  */
 
 export interface CacheKeyMaterial {
@@ -58,6 +65,8 @@ export interface CacheEntry {
   provider: string;
   model: string;
   meta?: LlmRequest['meta'];
+  /** Its caller could not use the answer (see `CachingProvider.reject`): never served in read-write mode. */
+  rejected?: true;
   /** `latency_ms`: how long the recorded call took, so a replay logs the same run_log.jsonl line. */
   response: { text: string; usage: LlmUsage; stop_reason: string; model: string; latency_ms?: number };
 }
@@ -123,7 +132,7 @@ export class CachingProvider implements LlmProvider {
   async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
     const key = cacheKey(this.family, model, req, this.effort(req.role, model));
     const hit = await this.cache.get(key);
-    if (hit) {
+    if (hit && !(hit.rejected && this.mode === 'read-write')) {
       return {
         text: hit.response.text,
         usage: { ...hit.response.usage },
@@ -150,5 +159,13 @@ export class CachingProvider implements LlmProvider {
     if (req.meta) entry.meta = req.meta;
     await this.cache.put(entry);
     return res;
+  }
+
+  /** The caller could not use the answer to this call: a later run must ask again (read-write only). */
+  async reject(req: LlmRequest, model: string): Promise<void> {
+    if (this.mode !== 'read-write') return;
+    const entry = await this.cache.get(cacheKey(this.family, model, req, this.effort(req.role, model)));
+    if (!entry || entry.rejected) return;
+    await this.cache.put({ ...entry, rejected: true });
   }
 }

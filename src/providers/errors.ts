@@ -85,11 +85,14 @@ export function canFallBackFrom(e: unknown): boolean {
   return (e instanceof LlmOutputError || e instanceof LlmTruncatedError) && isBadModelAnswer(e);
 }
 
-/** `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable. */
+/**
+ * `--max-cost`: the next call could take the spend past the cap. Exit 5: nothing committed, resumable.
+ * `spent` is real spend (CostGuard decides only once no call is in flight), never spend plus reservations.
+ */
 export class CostCapError extends AureusError {
   constructor(role: LlmRole, spent: number, cap: number, estimate: number) {
     const usd = (n: number) => formatFixed(n, READER_DECIMALS.usd);
-    super(`cost cap reached: the next ${role} call could take the spend from $${usd(spent)} past $${usd(cap)}`, {
+    super(`cost cap reached: the next ${role} call (worst case $${usd(estimate)}) could take the spend past $${usd(cap)}: $${usd(spent)} spent, no call in flight`, {
       exitCode: ExitCode.BUDGET_EXHAUSTED,
       diagnostics: [diag('AUR4209', { role, spent: usd(spent), cap: usd(cap), estimate: usd(estimate) })],
     });
@@ -107,4 +110,34 @@ export class LlmTruncatedError extends AureusError {
     });
     this.name = 'LlmTruncatedError';
   }
+}
+
+/**
+ * The model declined the call (stop_reason `refusal`) again after the one retry the router allows.
+ * Not a bad answer a stage may paper over with its symbolic one, and never sent to format_fix as if
+ * its form were broken: it ends the run (exit 7, nothing committed, resumable), quoting the model.
+ */
+export class LlmRefusalError extends AureusError {
+  readonly role: LlmRole;
+  readonly words: string;
+  constructor(role: LlmRole, meta: { episode?: string; scene?: string; label?: string } | undefined, text: string, attempts: number) {
+    const parts = [meta?.episode, meta?.scene, meta?.label].filter(Boolean);
+    const where = parts.length ? ` (${parts.join(' ')})` : '';
+    const words = shortWords(text);
+    super(`the model refused the ${role} call${where} ${attempts} time(s): "${words}"`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4212', { role, where, attempts, words })],
+    });
+    this.name = 'LlmRefusalError';
+    this.role = role;
+    this.words = words;
+  }
+}
+
+/** The model's words for a one-line message: control characters out, spaces collapsed, at most 160 characters. */
+function shortWords(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, ' ').replace(/\s+/g, ' ').trim();
+  if (flat === '') return '(no text)';
+  return flat.length > 160 ? `${flat.slice(0, 159)}…` : flat;
 }

@@ -4,7 +4,7 @@ import type { Llm, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmUsage } 
 import { isAureusError } from '../errors.js';
 import { costOf } from './cost.js';
 import { CostGuard } from './cost-guard.js';
-import { LlmAbortedError, LlmOutputError, LlmTruncatedError } from './errors.js';
+import { LlmAbortedError, LlmOutputError, LlmRefusalError, LlmTruncatedError } from './errors.js';
 import { checkJsonAnswer, checkJsonValue, reaskMessage } from './json-answer.js';
 import { modelInfo } from './models.js';
 import type { RunLogEntry, RunLogSink } from './run-log.js';
@@ -24,6 +24,10 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *   6. for JSON roles, validates against the request schema (repairing sloppy JSON); if still
  *      invalid, re-asks with the problems, up to `max_reasks` (default budgets.json_reasks), then
  *      throws LlmOutputError. A re-ask never carries an empty assistant turn.
+ *   7. a refusal (stop_reason `refusal`) is asked again once as it was, then fails with
+ *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback;
+ *   8. every answer it does not accept (cut, refused, empty, invalid JSON) is rejected to the provider, so the
+ *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
  * and in-flight call: they fail at once with that same error, so the run ends promptly.
  * The returned usage, cost and latency are the sums over the re-asks of that call.
@@ -53,6 +57,9 @@ interface Totals {
   cost: number;
   latency: number;
 }
+
+/** Retries of a call the model refused (stop_reason `refusal`) before the run ends with AUR4212. */
+export const REFUSAL_RETRIES = 1;
 
 export class LlmRouter implements Llm {
   readonly deterministic: boolean;
@@ -128,6 +135,7 @@ export class LlmRouter implements Llm {
     let messages = request.messages;
     let maxTokens = config.max_tokens[request.role];
     let cuts = 0;
+    let refusals = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
@@ -135,7 +143,15 @@ export class LlmRouter implements Llm {
       const res = await this.once(req, model, reask, totals);
       const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, latency_ms: totals.latency });
 
+      if (res.stop_reason === 'refusal') {
+        await this.reject(req, model);
+        // Asked once more as it was (a model samples; a second look may answer), then the run ends:
+        // a refusal is not a broken form to repair nor a bad answer to fall back from.
+        if (++refusals <= REFUSAL_RETRIES) continue;
+        throw new LlmRefusalError(request.role, request.meta, res.text, refusals);
+      }
       if (res.stop_reason === 'max_tokens') {
+        await this.reject(req, model);
         cuts++;
         const ceiling = modelInfo(model)?.max_output_tokens ?? maxTokens * 2;
         if (cuts === 1 && maxTokens < ceiling) {
@@ -146,10 +162,14 @@ export class LlmRouter implements Llm {
         if (request.json_schema) throw new LlmTruncatedError(request.role, maxTokens, cuts);
         return summed({});
       }
-      if (!request.json_schema) return summed({});
+      if (!request.json_schema) {
+        if (res.text.trim() === '') await this.reject(req, model);
+        return summed({});
+      }
       const check = res.json !== undefined ? checkJsonValue(res.json, request.json_schema) : checkJsonAnswer(res.text, request.json_schema);
       if (check.ok) return summed({ json: check.value });
-      if (reask - cuts >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
+      await this.reject(req, model);
+      if (reask - cuts - refusals >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
       messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
     }
   }
@@ -160,7 +180,7 @@ export class LlmRouter implements Llm {
     if (this.fatal) throw this.fatal;
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const costOpts = { ttl: config.cache.ttl };
-    const settle = this.deterministic ? () => undefined : this.costGuard.reserve(req, model, config, costOpts);
+    const settle = this.deterministic ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {
@@ -187,6 +207,14 @@ export class LlmRouter implements Llm {
     totals.cost += cost;
     totals.latency += latency;
     return res;
+  }
+
+  /**
+   * An answer this router did not accept (cut, refused, empty, invalid JSON) must not be served to a later
+   * run: the provider (the record/replay cache) is told, so a failed run resumes with fresh answers.
+   */
+  private async reject(req: LlmRequest, model: string): Promise<void> {
+    await this.opts.provider.reject?.(req, model);
   }
 
   /** A failure that ends the run cancels every other call (a bad answer or an abort does not). */

@@ -39,7 +39,7 @@ describe('a resumed run counts what its journaled calls cost against --max-cost'
     const { config } = loadConfigOrThrow(dir, {});
     const guard = new CostGuard(0.15, journalSpend(dir));
     // $0.12 already spent: a call whose worst case is 6,000 output tokens ($0.06) would pass the $0.15 cap.
-    expect(() => guard.reserve(req(4), 'claude-sonnet-5-5', config)).toThrow(CostCapError);
-    expect(() => new CostGuard(0.5, journalSpend(dir)).reserve(req(4), 'claude-sonnet-5-5', config)).not.toThrow();
+    await expect(guard.reserve(req(4), 'claude-sonnet-5-5', config)).rejects.toThrow(CostCapError);
+    await expect(new CostGuard(0.5, journalSpend(dir)).reserve(req(4), 'claude-sonnet-5-5', config)).resolves.toBeTypeOf('function');
   });
 });

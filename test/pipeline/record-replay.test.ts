@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
+import { steps, type FakeRequest } from '../support/fake-anthropic-server.js';
 import { faultyHandler } from '../reliability/fake-model.js';
 import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from './world.js';
 
@@ -12,7 +13,8 @@ import { cleanup, cli, copyRepo, git, makeWorld, tempDir } from './world.js';
  * run_log.jsonl included, and no machine's absolute path reaches a commit.
  */
 const KEY = 'sk-ant-test-record-replay';
-const server = useFakeAnthropic({ handler: faultyHandler('record-replay', 0).handler });
+const healthy = faultyHandler('record-replay', 0).handler;
+const server = useFakeAnthropic({ handler: healthy });
 afterAll(cleanup);
 
 describe('record and replay', () => {
@@ -45,5 +47,23 @@ describe('record and replay', () => {
     const message = git(replayed, 'log', '-1', '--format=%B', 's01e01');
     expect(message).not.toContain(cacheDir);
     expect(message).toMatch(/^Aureus-Provider: replay:…\/cache$/m);
+  }, 180_000);
+
+  it('a run failed on a cut answer resumes with fresh answers once the server is healthy, not from the cache', async () => {
+    const root = await makeWorld('rr-cut');
+    // The critic reads SCENE_TEXT first (f-verifier/critic.ts); its answers are cut at max_tokens.
+    const isCritic = (r: FakeRequest) => JSON.stringify(r.body?.messages?.[0]?.content ?? '').startsWith('"SCENE_TEXT:');
+    server.handler = (r) => (isCritic(r) ? steps.maxTokens('{"verdict": "PA') : healthy(r));
+    try {
+      const failed = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], root, anthropicEnv(server, KEY));
+      expect(failed.code, failed.stderr.slice(-800)).toBe(7);
+      expect(failed.stderr).toContain('AUR4210');
+    } finally {
+      server.handler = healthy;
+    }
+    const before = server.requests.length;
+    const rerun = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], root, anthropicEnv(server, KEY));
+    expect(rerun.code, rerun.stderr.slice(-800)).toBe(0);
+    expect(server.requests.slice(before).filter(isCritic).length).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -128,9 +128,20 @@ describe('anthropic provider against the fake Messages API', () => {
     const err = (await llm.complete(criticRequest()).catch((e: unknown) => e)) as ProviderError;
     expect(err.status).toBe(404);
     expect(err.diagnostics[0].code).toBe('AUR4203');
-    expect(err.diagnostics[0].hint).toMatch(/does not serve model "claude-sonnet-4-5".*route critic to a current model \(claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5\)/);
+    expect(err.diagnostics[0].hint).toMatch(/does not serve model "claude-sonnet-4-5".*change models\.critic in aureus\.config\.yaml \(or --model\) to a current model \(claude-sonnet-5-5, claude-haiku-5-5, claude-opus-5-5\)/);
     expect(server.requests).toHaveLength(1);
     expect((server.requests[0]!.body as { model: string }).model).toBe('claude-sonnet-4-5');
+  });
+
+  it('a 404 on the escalation model names models.escalation and never advises the model that failed', async () => {
+    server.script(steps.notFound('claude-opus-5-5'));
+    const { llm } = open(anthropicConfig());
+    const err = (await llm.complete(writerRequest({ escalate: true })).catch((e: unknown) => e)) as ProviderError;
+    expect(err.status).toBe(404);
+    expect((server.requests[0]!.body as { model: string }).model).toBe('claude-opus-5-5');
+    const hint = err.diagnostics[0].hint!;
+    expect(hint).toMatch(/change models\.escalation in aureus\.config\.yaml \(or --model\) to a current model \(claude-sonnet-5-5, claude-haiku-5-5\)/);
+    expect(hint).not.toMatch(/\(.*claude-opus-5-5.*\)/);
   });
 
   it('retries a connection reset', async () => {

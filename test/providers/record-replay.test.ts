@@ -5,7 +5,7 @@ import { apiKeyOf, steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { JsonlRunLog, MemoryRunLog } from '../../src/providers/run-log.js';
-import { ReplayMissError } from '../../src/providers/errors.js';
+import { LlmOutputError, LlmTruncatedError, ReplayMissError } from '../../src/providers/errors.js';
 import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
 // The record/replay cache in front of the Anthropic adapter (moved out of anthropic.test.ts, which
@@ -95,5 +95,35 @@ describe('record/replay cache', () => {
     expect(warnings).toHaveLength(1);
     const again = await llm.complete(writerRequest());
     expect(again).toMatchObject({ cached: true, text: 'two' });
+  });
+
+  it('never serves a later run an answer that was cut, empty or invalid: it asks again', async () => {
+    const good = { verdict: 'PASS', violations: [] };
+    // A run fails on a critic answer cut twice at max_tokens, a writer answer that is empty, and
+    // a critic answer that is not JSON.
+    const failed = openLlm({ root, config: cfg('read-write'), env: env() });
+    server.script(steps.maxTokens('{"verdict": "PA'), steps.maxTokens('{"verdict": "PA'));
+    await expect(failed.complete(criticRequest())).rejects.toBeInstanceOf(LlmTruncatedError);
+    server.script(steps.ok(''));
+    expect((await failed.complete(writerRequest())).text).toBe('');
+    server.script(steps.malformedJson());
+    await expect(failed.complete(criticRequest({ max_reasks: 0, meta: { scene: 'SC09' }, messages: [{ role: 'user', content: 'SCENE_TEXT: other' }] }))).rejects.toBeInstanceOf(LlmOutputError);
+    expect(server.requests).toHaveLength(4);
+
+    // A replay reproduces the recorded run, cuts included, without HTTP.
+    const replay = openLlm({ root, config: cfg('replay'), env: {} });
+    await expect(replay.complete(criticRequest())).rejects.toBeInstanceOf(LlmTruncatedError);
+    expect(server.requests).toHaveLength(4);
+
+    // The server is healthy again: the next run asks for each of those calls and succeeds.
+    const rerun = openLlm({ root, config: cfg('read-write'), env: env() });
+    server.script(steps.json(good), steps.ok('INT. FORUM - DAY'), steps.json(good));
+    expect((await rerun.complete(criticRequest())).json).toEqual(good);
+    expect(await rerun.complete(writerRequest())).toMatchObject({ cached: false, text: 'INT. FORUM - DAY' });
+    expect((await rerun.complete(criticRequest({ max_reasks: 0, meta: { scene: 'SC09' }, messages: [{ role: 'user', content: 'SCENE_TEXT: other' }] }))).json).toEqual(good);
+    expect(server.requests).toHaveLength(7);
+    // The good answers are recorded and served from then on.
+    expect(await openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest())).toMatchObject({ cached: true, text: 'INT. FORUM - DAY' });
+    expect(server.requests).toHaveLength(7);
   });
 });

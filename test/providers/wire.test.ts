@@ -102,20 +102,33 @@ describe('the 5.x wire', () => {
     expect(server.requests.length).toBeLessThanOrEqual(2); // the 401 and the one hanging in flight
   });
 
-  it('--max-cost stops before a call that could pass the cap (exit 5), counting calls in flight', async () => {
+  it('--max-cost: a call that fits only once the calls in flight settle waits for them, whatever the timing', async () => {
     // A Sonnet writer call can cost up to 6000 output tokens x $10/M = $0.06 (plus its prompt).
     const { llm, runLog } = open((c) => ((c.budgets.max_cost_usd = 0.13), (c.concurrency = 4)));
     server.handler = () => steps.ok(writerAnswer('INT. VILLA - NIGHT'), { usage: { input_tokens: 1000, output_tokens: 1000 }, delayMs: 100 });
     const results = await Promise.all([1, 2, 3].map((i) => llm.complete(writerRequest({ meta: { scene: `SC0${i}` } })).catch((e: unknown) => e)));
-    // Two fit side by side ($0.12 reserved); the third could pass $0.13 and is refused before it is sent.
+    // Two fit side by side ($0.12 reserved); the third waits for them, then fits on the $0.024 really
+    // spent. Refusing it at once would make the outcome depend on which calls were in flight.
+    expect(results.filter((r) => r instanceof CostCapError)).toHaveLength(0);
+    expect(server.requests).toHaveLength(3);
+    // The spend is what the answers cost: 3 x (1000 x $2 + 1000 x $10) / 1e6.
+    expect(llm.costGuard.spent).toBeCloseTo(0.036, 6);
+    expect(runLog.entries).toHaveLength(3);
+  });
+
+  it('--max-cost stops before a call whose worst case would pass the cap on the real spend (exit 5), saying what was spent', async () => {
+    const { llm, runLog } = open((c) => ((c.budgets.max_cost_usd = 0.07), (c.concurrency = 4)));
+    server.handler = () => steps.ok(writerAnswer('INT. VILLA - NIGHT'), { usage: { input_tokens: 1000, output_tokens: 1000 }, delayMs: 100 });
+    const results = await Promise.all([1, 2].map((i) => llm.complete(writerRequest({ meta: { scene: `SC0${i}` } })).catch((e: unknown) => e)));
+    // The first is sent; the second waits for it, then $0.012 spent + up to $0.06 could pass $0.07: refused unsent.
     expect(results.filter((r) => r instanceof CostCapError)).toHaveLength(1);
-    expect(server.requests).toHaveLength(2);
+    expect(server.requests).toHaveLength(1);
     const err = results.find((r) => r instanceof CostCapError) as CostCapError;
     expect(err.exitCode).toBe(ExitCode.BUDGET_EXHAUSTED);
     expect(err.diagnostics[0]).toMatchObject({ code: 'AUR4209', hint: expect.stringMatching(/nothing was committed/) });
-    // The spend is what the answers cost: 2 x (1000 x $2 + 1000 x $10) / 1e6.
-    expect(llm.costGuard.spent).toBeCloseTo(0.024, 6);
-    expect(runLog.entries).toHaveLength(2);
+    // The spend stated is the answer's cost, not spend plus reservations.
+    expect(err.message).toMatch(/could take the spend past \$0\.0700: \$0\.0120 spent, no call in flight$/);
+    expect(runLog.entries).toHaveLength(1);
   });
 
   it('lets the first call of a cacheable prefix go alone, so the others read the cache it wrote', async () => {

@@ -155,7 +155,7 @@ defineDiagnostics([
   {
     code: 'AUR4209',
     severity: 'error',
-    message: 'cost cap reached: the next {role} call could take the spend from ${spent} past --max-cost ${cap} (estimated ${estimate})',
+    message: 'cost cap reached: the next {role} call (worst case ${estimate}) could take the spend past --max-cost ${cap}: ${spent} spent, no call in flight',
     hint: 'nothing was committed; raise --max-cost (or budgets.max_cost_usd) and run the same command again to resume',
   },
   {
@@ -169,6 +169,18 @@ defineDiagnostics([
     severity: 'warning',
     message: 'the {role} answer\'s {field} carried control or bidi characters ({removed}): removed before it was committed',
     hint: 'nothing to do: control characters, terminal escapes and bidi overrides are not text, and would hide or disguise it in a diff',
+  },
+  {
+    code: 'AUR4212',
+    severity: 'error',
+    message: 'the model refused the {role} call{where} {attempts} time(s): "{words}"',
+    hint: 'the model declined the request (stop_reason "refusal"), so nothing was committed; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>), or change the steering or world content that the call asks for',
+  },
+  {
+    code: 'AUR4213',
+    severity: 'warning',
+    message: 'the recap of {episode} was not usable ({why}): the offline recap written from the episode\'s events was committed instead',
+    hint: 'nothing to do; to have a model write it, run the episode again later or route recap to another model (--model recap=<model-id>)',
   },
   {
     code: 'AUR4301',
