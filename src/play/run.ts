@@ -9,7 +9,8 @@ import { refuseUncommittedEdits } from './canonize.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
+import { findScenePacket, improvisedPacket, requireLiving, sceneWorld } from './context.js';
+import { replay } from './state.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
@@ -134,17 +135,17 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
   const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
   if (o.resume) {
-    const first = store.read(o.resume)[0];
+    const records = store.read(o.resume);
+    const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
-    const { world } = await loadWorldOrThrow(root);
-    const packet = first.setup.episode || first.setup.scene !== 'PLAY' ? findScenePacket(root, first.setup.episode ? `${first.setup.episode}/${first.setup.scene}` : first.setup.scene).packet : improvisedPacket(world, first.setup.location, [first.setup.principal, ...first.setup.cast]);
+    // The scene as the running session would have it now (context.ts sceneWorld, also taken after each canonization).
+    const { world, packet } = await sceneWorld(root, first.setup, replay(records).state.cast);
     const llm = openLlm({ root, config, seed: first.seed });
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
     io.session?.(o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
-    for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
     // A complete session plays no more lines: said plainly (exit 0, as the resume of a paused one
     // whose input is empty), so a line piped to it is not taken for a turn that was played.
     if (session.done) emit({ type: 'notice', message: `session ${o.resume} is complete (its scene ended after turn ${session.state.director.turn_count}): nothing was played; \`aureus session show ${o.resume}\` shows it` });
