@@ -11,6 +11,8 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { findScenePacket, improvisedPacket, requireLiving, sceneWorld } from './context.js';
 import { replay } from './state.js';
+import { lockSession } from './session-lock.js';
+import type { HeldLock } from '../pipeline/lock.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
@@ -125,6 +127,27 @@ function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emi
 }
 
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
+  // The session's lock, from the moment its id is known to every way out (end, paused input,
+  // Ctrl-C, an error); a process killed without releasing it leaves a stale lock the next takes over.
+  const held: { lock?: HeldLock } = {};
+  // A second Ctrl-C quits with process.exit (no finally runs): released then too, not left stale.
+  const atExit = () => held.lock?.release();
+  process.on('exit', atExit);
+  try {
+    return await openAndPlay(root, o, io, held);
+  } finally {
+    process.off('exit', atExit);
+    held.lock?.release();
+  }
+}
+
+/** Say the stale session lock this process took over (AUR6003), as the config's warnings are said. */
+function sayLockWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
+  if (!o.json) return list.length ? io.warnings(list) : undefined;
+  for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}` });
+}
+
+async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { lock?: HeldLock }): Promise<number> {
   const store = fileSessionStore(root);
   const loaded = loadConfigOrThrow(root);
   const { config } = loaded;
@@ -135,6 +158,11 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
   const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
   if (o.resume) {
+    store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
+    const taken: Diagnostic[] = [];
+    held.lock = lockSession(root, o.resume, taken);
+    sayLockWarnings(taken, o, io, emit);
+    // Read under the lock: what a process that held it until now appended is in it.
     const records = store.read(o.resume);
     const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
@@ -159,6 +187,8 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     await refuseUncanonizable(root, setup.season);
     sayConfigWarnings(loaded, o, io, emit);
     const id = o.session ?? defaultSessionId(store, setup.principal);
+    // A taken id is AUR7107 from PlaySession.start, not a lock's refusal.
+    if (!store.exists(id)) held.lock = lockSession(root, id);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
     io.session?.(id);
