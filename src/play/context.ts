@@ -97,7 +97,12 @@ export function addToPacket(packet: ScenePacket, world: World, id: string): Scen
  */
 export async function sceneWorld(root: string, setup: SceneSetup, cast: string[]): Promise<{ world: World; packet: ScenePacket }> {
   const { world } = await loadWorldOrThrow(root);
+  return { world, packet: scenePacket(root, world, setup, cast) };
+}
+
+/** sceneWorld's packet on a world already loaded (also after an /undo took back a character the model brought in). */
+export function scenePacket(root: string, world: World, setup: SceneSetup, cast: string[]): ScenePacket {
   let packet = setup.episode || setup.scene !== 'PLAY' ? findScenePacket(root, setup.episode ? `${setup.episode}/${setup.scene}` : setup.scene).packet : improvisedPacket(world, setup.location, [setup.principal, ...setup.cast]);
   for (const id of cast) if (!packet.cast.some((c) => c.id === id)) packet = addToPacket(packet, world, id);
-  return { world, packet };
+  return packet;
 }
