@@ -101,6 +101,6 @@ export function statusText(s: PlayState): string {
   return [
     `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
     `tension ${d.tension_curve.map((t) => t.toFixed(2)).join(' → ') || '(none yet)'}`,
-    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.length} · threads ${s.threads.length}`,
+    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
   ].join('\n');
 }

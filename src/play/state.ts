@@ -15,8 +15,9 @@ export interface PlayState {
   director: DirectorState;
   brief: ContextBrief | null;
   proposals: Proposal[];
-  notes: { id: string; text: string; turn: string }[];
-  threads: { id: string; question: string; turn: string }[];
+  /** Every note and thread of the session; `canonization`: the one that committed it (1, 2, …), null while pending. */
+  notes: { id: string; text: string; turn: string; canonization: number | null }[];
+  threads: { id: string; question: string; turn: string; canonization: number | null }[];
   seq: number;
   canonizations: number;
   complete: { trigger: string; evaluation: Evaluation; next: NextSuggestion } | null;
@@ -60,8 +61,8 @@ export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; t
           ...st,
           canonizations: st.canonizations + 1,
           proposals: st.proposals.map((p) => (r.accepted.includes(p.id) ? { ...p, status: 'accepted' } : p.id in r.rejected ? { ...p, status: 'rejected', rejection: r.rejected[p.id] } : p)),
-          notes: [],
-          threads: [],
+          notes: st.notes.map((x) => (x.canonization === null ? { ...x, canonization: st.canonizations + 1 } : x)),
+          threads: st.threads.map((x) => (x.canonization === null ? { ...x, canonization: st.canonizations + 1 } : x)),
         },
         pendingUser,
       };
@@ -72,8 +73,8 @@ export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; t
 
 function applyEffect(s: PlayState, r: Extract<TurnRecord, { type: 'command' }>): PlayState {
   if (r.effect.startsWith('error:')) return s;
-  if (r.name === 'note') return { ...s, notes: [...s.notes, { id: `${s.session}/${r.id}`, text: r.args, turn: r.id }] };
-  if (r.name === 'thread') return { ...s, threads: [...s.threads, { id: `${s.session}/${r.id}`, question: r.args, turn: r.id }] };
+  if (r.name === 'note') return { ...s, notes: [...s.notes, { id: `${s.session}/${r.id}`, text: r.args, turn: r.id, canonization: null }] };
+  if (r.name === 'thread') return { ...s, threads: [...s.threads, { id: `${s.session}/${r.id}`, question: r.args, turn: r.id, canonization: null }] };
   if (r.name === 'character') return { ...s, cast: [...s.cast, r.args] };
   if (r.name === 'beat') return { ...s, director: reachBeat(s.director, r.args as Beat) };
   return s;
