@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { configWarnings, loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
+import { parseSeedFlag } from '../config/overrides.js';
 import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
@@ -183,6 +184,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     }
     await session.recover();
   } else {
+    // The seed rule of episode run (AUR4003, exit 2), before anything is written.
+    parseSeedFlag(o.seed, 'the session id');
     const { world, packet, setup } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
     sayConfigWarnings(loaded, o, io, emit);
