@@ -18,13 +18,13 @@ function usage(flag: string, value: string, reason: string, expected: string): A
 }
 
 /**
- * `--seed <s>` of `episode run`, `season run` and `episode plan`: any text but an empty or blank one,
+ * `--seed <s>` of `episode run`, `season run`, `episode plan` and `play`: any text but an empty or blank one,
  * which would name the run folder `<sNNeNN>-` and commit `Aureus-Seed: ` with no seed to reproduce it
- * by. Not a config override, but parsed with them so the three commands share one rule.
+ * by (a play session recorded with "seed":""). Not a config override, but parsed with them so the commands share one rule.
  */
-export function parseSeedFlag(value: string | undefined): string | undefined {
+export function parseSeedFlag(value: string | undefined, defaultSeed = 'from the previous cliffhanger'): string | undefined {
   if (value !== undefined && value.trim() === '') {
-    throw usage('--seed', value, 'the seed is empty', 'valid form: --seed <text>, e.g. --seed alt; leave --seed out for the default seed (from the previous cliffhanger)');
+    throw usage('--seed', value, 'the seed is empty', `valid form: --seed <text>, e.g. --seed alt; leave --seed out for the default seed (${defaultSeed})`);
   }
   return value;
 }

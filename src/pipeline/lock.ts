@@ -35,8 +35,6 @@ export interface HeldLock {
 /** A holder refreshes the lock's mtime every REFRESH_MS; another host's lock this much older is dead. */
 export const DEFAULT_STALE_AFTER_MS = 5 * 60 * 1000;
 const REFRESH_MS = 30 * 1000;
-const OWNER_FILE = `${LOCK_FILE}.json`;
-const GUARD_FILE = `${LOCK_FILE}.guard`;
 /** The guard is held for milliseconds; one left by a killed process is taken over after this. */
 const GUARD_STALE_MS = 5000;
 
@@ -89,17 +87,18 @@ function lockError(code: string, args: Record<string, unknown>, exitCode: (typeo
   return new AureusError(d.message, { exitCode, diagnostics: [d] });
 }
 
-/** Run `fn` holding the guard (a few tries: another process holds it only for milliseconds). */
-function underGuard<T>(root: string, fn: () => T): T {
-  const opts = { lockfilePath: path.join(root, GUARD_FILE), realpath: false, stale: GUARD_STALE_MS };
+/** Run `fn` holding the guard of the lock `rel` (a few tries: another process holds it only for milliseconds). */
+function underGuard<T>(root: string, rel: string, fn: () => T): T {
+  const guard = `${rel}.guard`;
+  const opts = { lockfilePath: path.join(root, guard), realpath: false, stale: GUARD_STALE_MS };
   let release: (() => void) | null = null;
   for (let i = 0; release === null; i++) {
     try {
-      release = lockfile.lockSync(path.join(root, GUARD_FILE), opts);
+      release = lockfile.lockSync(path.join(root, guard), opts);
     } catch (e) {
       // A folder the user may not write (or a full, read-only file system) is said as such (AUR1053,
       // exit 11), not as a lock held by another run or a name clash.
-      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || i > 400) throw writeRefusal(e, opts.lockfilePath) ?? lockError('AUR6055', { path: GUARD_FILE, reason: (e as Error).message });
+      if ((e as NodeJS.ErrnoException).code !== 'ELOCKED' || i > 400) throw writeRefusal(e, opts.lockfilePath) ?? lockError('AUR6055', { path: guard, reason: (e as Error).message });
       sleepSync(15);
     }
   }
@@ -110,10 +109,10 @@ function underGuard<T>(root: string, fn: () => T): T {
   }
 }
 
-/** What holds `.aureus/lock` now: nothing, Aureus's lock directory, or something else (a file). */
-function lockState(root: string): { kind: 'none' } | { kind: 'dir' | 'file'; mtimeMs: number } {
+/** What holds the lock `rel` now: nothing, Aureus's lock directory, or something else (a file). */
+function lockState(root: string, rel: string): { kind: 'none' } | { kind: 'dir' | 'file'; mtimeMs: number } {
   try {
-    const st = fs.lstatSync(path.join(root, LOCK_FILE));
+    const st = fs.lstatSync(path.join(root, rel));
     return { kind: st.isDirectory() ? 'dir' : 'file', mtimeMs: st.mtimeMs };
   } catch {
     return { kind: 'none' };
@@ -121,21 +120,21 @@ function lockState(root: string): { kind: 'none' } | { kind: 'dir' | 'file'; mti
 }
 
 /** Remove a stale lock (guard held). A lock file of an older aureus is a plain file holding the owner. */
-function removeStale(root: string, kind: 'dir' | 'file'): void {
-  const abs = path.join(root, LOCK_FILE);
+function removeStale(root: string, rel: string, kind: 'dir' | 'file'): void {
+  const abs = path.join(root, rel);
   try {
     if (kind === 'dir') fs.rmdirSync(abs);
     else fs.rmSync(abs);
-    fs.rmSync(path.join(root, OWNER_FILE), { force: true });
+    fs.rmSync(path.join(root, `${rel}.json`), { force: true });
   } catch (e) {
-    throw lockError('AUR6056', { path: LOCK_FILE, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
+    throw lockError('AUR6056', { path: rel, reason: (e as NodeJS.ErrnoException).code ?? String(e) });
   }
 }
 
-function take(root: string, mine: LockInfo): () => void {
+function take(root: string, rel: string, mine: LockInfo): () => void {
   // proper-lockfile keys its in-process registry by the first argument: one key per lock.
-  const release = refusedAs(path.join(root, LOCK_FILE), () => lockfile.lockSync(path.join(root, LOCK_FILE), {
-    lockfilePath: path.join(root, LOCK_FILE),
+  const release = refusedAs(path.join(root, rel), () => lockfile.lockSync(path.join(root, rel), {
+    lockfilePath: path.join(root, rel),
     realpath: false,
     // Judged by this module (liveness first); proper-lockfile only keeps the mtime fresh.
     stale: 2 ** 31 - 1,
@@ -143,38 +142,50 @@ function take(root: string, mine: LockInfo): () => void {
     // Someone removed the lock by hand: the run goes on (the commit transaction keeps git safe).
     onCompromised: () => undefined,
   }));
-  refusedAs(path.join(root, OWNER_FILE), () => fs.writeFileSync(path.join(root, OWNER_FILE), JSON.stringify(mine) + '\n'));
+  refusedAs(path.join(root, `${rel}.json`), () => fs.writeFileSync(path.join(root, `${rel}.json`), JSON.stringify(mine) + '\n'));
   return release;
 }
 
+/** The run lock's refusal: another run holds it. */
+const runLockBusy = (info: LockInfo | null): AureusError =>
+  new AureusError('another aureus run is in progress', {
+    exitCode: ExitCode.LOCKED,
+    diagnostics: [diag('AUR6002', { pid: info?.pid ?? '?', host: info?.host ?? '?', since: info?.since ?? '?', lock: LOCK_FILE }, { file: LOCK_FILE })],
+  });
+
 export function acquireLock(root: string, command: string, opts: { staleAfterMs?: number; warnings?: Diagnostic[] } = {}): HeldLock {
+  return acquireLockAt(root, LOCK_FILE, command, runLockBusy, opts);
+}
+
+/**
+ * A lock of the same kind at `rel` (a folder under `.aureus`, made if missing), refused by `busy`
+ * while a live holder has it: the run lock above, and a play session's own lock (src/play/session-lock.ts).
+ */
+export function acquireLockAt(root: string, rel: string, command: string, busy: (holder: LockInfo | null) => AureusError, opts: { staleAfterMs?: number; warnings?: Diagnostic[] } = {}): HeldLock {
   ensureAureusDir(root);
+  fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
   const staleAfterMs = opts.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const mine: LockInfo = { pid: process.pid, host: os.hostname(), since: new Date().toISOString(), command };
-  const release = underGuard(root, () => {
-    const state = lockState(root);
+  const owner = path.join(root, `${rel}.json`);
+  const release = underGuard(root, rel, () => {
+    const state = lockState(root, rel);
     if (state.kind !== 'none') {
-      const info = readOwner(path.join(root, state.kind === 'dir' ? OWNER_FILE : LOCK_FILE));
+      const info = readOwner(state.kind === 'dir' ? owner : path.join(root, rel));
       const reason = staleReason(info, state.mtimeMs, Date.now(), staleAfterMs);
-      if (reason === null) {
-        throw new AureusError('another aureus run is in progress', {
-          exitCode: ExitCode.LOCKED,
-          diagnostics: [diag('AUR6002', { pid: info?.pid ?? '?', host: info?.host ?? '?', since: info?.since ?? '?', lock: LOCK_FILE }, { file: LOCK_FILE })],
-        });
-      }
-      opts.warnings?.push(diag('AUR6003', { pid: info?.pid ?? '?', reason }, { file: LOCK_FILE }));
-      removeStale(root, state.kind);
+      if (reason === null) throw busy(info);
+      opts.warnings?.push(diag('AUR6003', { pid: info?.pid ?? '?', reason }, { file: rel }));
+      removeStale(root, rel, state.kind);
     }
-    return take(root, mine);
+    return take(root, rel, mine);
   });
   let released = false;
   return {
-    file: path.join(root, LOCK_FILE),
+    file: path.join(root, rel),
     release() {
       if (released) return;
       released = true;
-      underGuard(root, () => {
-        fs.rmSync(path.join(root, OWNER_FILE), { force: true });
+      underGuard(root, rel, () => {
+        fs.rmSync(owner, { force: true });
         try {
           release();
         } catch {

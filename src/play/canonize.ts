@@ -77,10 +77,13 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
     const text = stableStringify(judged.world[key]);
     if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
   }
-  if (s.notes.length || s.threads.length) {
+  // Only what no earlier canonization committed (the state keeps those too, for `session show`).
+  const notes = s.notes.filter((x) => x.canonization === null);
+  const threads = s.threads.filter((x) => x.canonization === null);
+  if (notes.length || threads.length) {
     const named = (text: string) => world.characters.characters.filter((c) => new RegExp(`\\b(${c.id}|${c.name.split(' ').at(-1)})\\b`, 'i').test(text)).map((c) => c.id);
-    const notes = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes: s.notes, threads: s.threads, named });
-    files[notes.rel] = notes.content;
+    const file = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes, threads, named });
+    files[file.rel] = file.content;
   }
   // Nothing to write: the accepted proposals (if any) change nothing (a weight already at its
   // limit). They are accepted all the same, or they would stay pending in every later checkpoint.

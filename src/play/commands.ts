@@ -1,5 +1,5 @@
 import type { ScenePacket } from '../domain/packet.js';
-import { addToPacket } from './context.js';
+import { addToPacket, scenePacket } from './context.js';
 import { HELP, type PlayAction } from './directives.js';
 import type { PlayDeps } from './session.js';
 import type { PlayState } from './state.js';
@@ -67,6 +67,8 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
       if (!last) return fail('there is no turn to take back');
       if (s.proposals.some((p) => p.status !== 'pending' && p.turns.includes(last.user_id))) return fail('that turn is already canon');
       c.record({ type: 'undo', id: c.nextId(), target: last.user_id });
+      // A character the model's answer brought in leaves with it: the packet as a resume would build it.
+      if (c.state().cast.length < s.cast.length) c.setPacket(scenePacket(c.deps.root, c.deps.world, s.setup, c.state().cast));
       return c.deps.info(`took back ${last.user_id} and its answer`);
     }
   }
@@ -99,6 +101,6 @@ export function statusText(s: PlayState): string {
   return [
     `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
     `tension ${d.tension_curve.map((t) => t.toFixed(2)).join(' → ') || '(none yet)'}`,
-    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.length} · threads ${s.threads.length}`,
+    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
   ].join('\n');
 }

@@ -10,6 +10,8 @@ import { buildEpisodeContext } from '../stages/a-snapshot/index.js';
 import { episodeRef } from '../domain/context.js';
 import type { EpisodePlan } from '../domain/plan.js';
 import { readPacket } from '../stages/f-verifier/load.js';
+import { loadWorldOrThrow } from '../store/load.js';
+import type { SceneSetup } from './types.js';
 
 /**
  * The Actor's context is a stage D scene packet. `--scene SCxx` loads the packet stage D wrote for
@@ -84,4 +86,23 @@ export function addToPacket(packet: ScenePacket, world: World, id: string): Scen
     cast: [...packet.cast, ...impro.cast],
     retrieved_subgraph: { ...sub, characters: sub.characters.some((x) => x.id === c.id) ? sub.characters : [...sub.characters, ...impro.retrieved_subgraph.characters.filter((x) => x.id === c.id)] },
   };
+}
+
+/**
+ * The scene as a session plays it from now on: the world as committed now, and the packet from the
+ * scene file (or improvised from that world), with every character the session brought in since
+ * (`cast`, by /character) added as /character adds one. `play --resume` opens with it and a running
+ * session takes it again right after each canonization (canon is the truth from then on), so an
+ * uninterrupted session and a resumed one work from the same packet by construction.
+ */
+export async function sceneWorld(root: string, setup: SceneSetup, cast: string[]): Promise<{ world: World; packet: ScenePacket }> {
+  const { world } = await loadWorldOrThrow(root);
+  return { world, packet: scenePacket(root, world, setup, cast) };
+}
+
+/** sceneWorld's packet on a world already loaded (also after an /undo took back a character the model brought in). */
+export function scenePacket(root: string, world: World, setup: SceneSetup, cast: string[]): ScenePacket {
+  let packet = setup.episode || setup.scene !== 'PLAY' ? findScenePacket(root, setup.episode ? `${setup.episode}/${setup.scene}` : setup.scene).packet : improvisedPacket(world, setup.location, [setup.principal, ...setup.cast]);
+  for (const id of cast) if (!packet.cast.some((c) => c.id === id)) packet = addToPacket(packet, world, id);
+  return packet;
 }

@@ -1,6 +1,7 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { configWarnings, loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
+import { parseSeedFlag } from '../config/overrides.js';
 import { openLlm } from '../providers/index.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
@@ -9,7 +10,10 @@ import { refuseUncommittedEdits } from './canonize.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { findScenePacket, improvisedPacket, requireLiving } from './context.js';
+import { findScenePacket, improvisedPacket, requireLiving, sceneWorld } from './context.js';
+import { replay } from './state.js';
+import { lockSession } from './session-lock.js';
+import type { HeldLock } from '../pipeline/lock.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
@@ -124,6 +128,27 @@ function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emi
 }
 
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
+  // The session's lock, from the moment its id is known to every way out (end, paused input,
+  // Ctrl-C, an error); a process killed without releasing it leaves a stale lock the next takes over.
+  const held: { lock?: HeldLock } = {};
+  // A second Ctrl-C quits with process.exit (no finally runs): released then too, not left stale.
+  const atExit = () => held.lock?.release();
+  process.on('exit', atExit);
+  try {
+    return await openAndPlay(root, o, io, held);
+  } finally {
+    process.off('exit', atExit);
+    held.lock?.release();
+  }
+}
+
+/** Say the stale session lock this process took over (AUR6003), as the config's warnings are said. */
+function sayLockWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
+  if (!o.json) return list.length ? io.warnings(list) : undefined;
+  for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}` });
+}
+
+async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { lock?: HeldLock }): Promise<number> {
   const store = fileSessionStore(root);
   const loaded = loadConfigOrThrow(root);
   const { config } = loaded;
@@ -134,17 +159,22 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
   const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
   if (o.resume) {
-    const first = store.read(o.resume)[0];
+    store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
+    const taken: Diagnostic[] = [];
+    held.lock = lockSession(root, o.resume, taken);
+    sayLockWarnings(taken, o, io, emit);
+    // Read under the lock: what a process that held it until now appended is in it.
+    const records = store.read(o.resume);
+    const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
-    const { world } = await loadWorldOrThrow(root);
-    const packet = first.setup.episode || first.setup.scene !== 'PLAY' ? findScenePacket(root, first.setup.episode ? `${first.setup.episode}/${first.setup.scene}` : first.setup.scene).packet : improvisedPacket(world, first.setup.location, [first.setup.principal, ...first.setup.cast]);
+    // The scene as the running session would have it now (context.ts sceneWorld, also taken after each canonization).
+    const { world, packet } = await sceneWorld(root, first.setup, replay(records).state.cast);
     const llm = openLlm({ root, config, seed: first.seed });
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
     io.session?.(o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
-    for (const id of session.state.cast) if (!deps.packet.cast.some((c) => c.id === id)) deps.packet = (await import('./context.js')).addToPacket(deps.packet, world, id);
     // A complete session plays no more lines: said plainly (exit 0, as the resume of a paused one
     // whose input is empty), so a line piped to it is not taken for a turn that was played.
     if (session.done) emit({ type: 'notice', message: `session ${o.resume} is complete (its scene ended after turn ${session.state.director.turn_count}): nothing was played; \`aureus session show ${o.resume}\` shows it` });
@@ -154,10 +184,14 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
     }
     await session.recover();
   } else {
+    // The seed rule of episode run (AUR4003, exit 2), before anything is written.
+    parseSeedFlag(o.seed, 'the session id');
     const { world, packet, setup } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
     sayConfigWarnings(loaded, o, io, emit);
     const id = o.session ?? defaultSessionId(store, setup.principal);
+    // A taken id is AUR7107 from PlaySession.start, not a lock's refusal.
+    if (!store.exists(id)) held.lock = lockSession(root, id);
     const llm = openLlm({ root, config, seed: o.seed ?? id });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
     io.session?.(id);

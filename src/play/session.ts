@@ -6,6 +6,7 @@ import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
 import { canonTag } from './reconcile.js';
+import { sceneWorld } from './context.js';
 import { testKillHook } from '../pipeline/checkpoint.js';
 import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
@@ -231,9 +232,11 @@ export class PlaySession {
   }
 
   /** A new brief when the situation changed; hidden: recorded in the log, never emitted. */
-  rebrief(): void {
+  rebrief(onlyIfChanged = false): void {
     const s = this.state;
     const brief = writeBrief(this.d.packet, s.setup, s.cast, s.director, s.proposals, this.d.briefBudget, threadsInPlay(this.d.packet, s.exchanges));
+    // After a canonization: a brief only when what the Actor is told differs (a checkpoint with nothing staged adds no record).
+    if (onlyIfChanged && s.brief && JSON.stringify({ ...s.brief, turn: 0 }) === JSON.stringify({ ...brief, turn: 0 })) return;
     this.record({ type: 'brief', id: this.nextId(), brief });
   }
 
@@ -282,9 +285,18 @@ export class PlaySession {
     this.held = null;
     testKillHook('play-committed');
     if (r.recovered) this.d.emit({ type: 'notice', message: `canonization ${this.state.canonizations + 1} was committed (${r.commit?.slice(0, 10)}, tag ${canonTag(this.state.session, this.state.canonizations + 1)}) before the session stopped; recorded it` });
+    // Canon is the truth from here on: the world as committed and the packet walked on it, exactly
+    // as `--resume` would open the scene now (context.ts sceneWorld), so the two agree.
+    const scene = await sceneWorld(this.d.root, this.state.setup, this.state.cast);
+    this.d.world = scene.world;
+    this.d.packet = scene.packet;
+    // The record and the brief of the canonized world are one append: a kill cannot split them.
+    this.batch = { records: [], events: [] };
     const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
     this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
-    this.d.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
+    this.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
+    this.rebrief(true);
+    this.flush();
     return true;
   }
 

@@ -59,8 +59,9 @@ export interface SessionExport {
   setup: { scene: string; episode: string | null; location: string; principal: string; cast: string[]; mode: string; turn_budget: number };
   transcript: { turn: string; speaker: string; text: string }[];
   proposals: Proposal[];
-  notes: string[];
-  proposed_threads: string[];
+  /** Every note of the session: `canonization` is the one that committed it (its tag play/<session>/<n>), null while pending. */
+  notes: { text: string; turn: string; status: 'pending' | 'canonized'; canonization: number | null }[];
+  proposed_threads: { question: string; turn: string; status: 'pending' | 'canonized'; canonization: number | null }[];
   director: { turn_count: number; beat: string; tension_curve: number[] };
   complete: { trigger: string; evaluation: Evaluation; next: NextSuggestion } | null;
 }
@@ -78,8 +79,8 @@ export function showSession(root: string, id: string): SessionExport {
     setup: { scene, episode, location, principal, cast: s.cast, mode, turn_budget },
     transcript,
     proposals: s.proposals,
-    notes: s.notes.map((n) => n.text),
-    proposed_threads: s.threads.map((t) => t.question),
+    notes: s.notes.map(({ text, turn, canonization }) => ({ text, turn, status: canonization === null ? 'pending' : 'canonized', canonization })),
+    proposed_threads: s.threads.map(({ question, turn, canonization }) => ({ question, turn, status: canonization === null ? 'pending' : 'canonized', canonization })),
     director: { turn_count: s.director.turn_count, beat: s.director.current_beat, tension_curve: s.director.tension_curve },
     complete: s.complete,
   };
@@ -91,6 +92,11 @@ export function renderSession(x: SessionExport): string {
   lines.push('', 'proposals:');
   for (const p of x.proposals) lines.push(`  ${p.id} [${p.status}] ${p.reason} (turns ${p.turns.join(', ')})${p.rejection ? ` — ${p.rejection}` : ''}`);
   if (!x.proposals.length) lines.push('  (none)');
+  const status = (n: { status: string; canonization: number | null }) => (n.canonization === null ? 'pending' : `canonized: play/${x.session}/${n.canonization}`);
+  lines.push('', 'notes:', ...x.notes.map((n) => `  ${n.turn} [${status(n)}] ${n.text}`));
+  if (!x.notes.length) lines.push('  (none)');
+  lines.push('', 'proposed threads:', ...x.proposed_threads.map((t) => `  ${t.turn} [${status(t)}] ${t.question}`));
+  if (!x.proposed_threads.length) lines.push('  (none)');
   if (x.complete) lines.push('', `evaluation: ${x.complete.evaluation.summary}`, `next: ${x.complete.next.command}`);
   return lines.join('\n') + '\n';
 }

@@ -72,6 +72,18 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(fs.existsSync(path.join(w, '.aureus/sessions/c3'))).toBe(false);
   });
 
+  it('refuses an empty or blank --seed as episode run does (AUR4003, exit 2), writing nothing', async () => {
+    const w = copyRepo(base(), 'play-bad-seed');
+    for (const seed of ['', '  ']) {
+      const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--seed', seed], w, 'Catiline, speak.\n/end\n');
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('AUR4003 bad --seed value');
+      expect(r.stderr).toContain('the seed is empty');
+      expect(r.stderr).toContain('leave --seed out for the default seed (the session id)');
+    }
+    expect(fs.existsSync(path.join(w, '.aureus/sessions'))).toBe(false);
+  });
+
   it('refuses an unknown or dead principal, an unknown location and a missing scene, writing nothing', async () => {
     const w = copyRepo(base(), 'play-bad-args');
     const chars = path.join(w, 'world/characters.json');

@@ -61,3 +61,31 @@ describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
     expect(norm(w)).toBe(before);
   });
 });
+
+/**
+ * A secret made canon by a /commit, then the same reveal again: the session goes on from the
+ * canonized world (the secret is Cicero's now, so the next one is proposed), whether it runs on or is
+ * paused after the /commit and resumed. Both give the same log, world files and proposals.
+ */
+describe.skipIf(!builtCli())('aureus play after a canonization, uninterrupted or resumed', () => {
+  const base = useWorld('play-resume-canon');
+  const REVEAL = 'I know about the letters from the Allobroges.';
+  const ARGS2 = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'crassus', '--session', 'r1', '--json'];
+  const proposals = (w: string) => fs.readFileSync(path.join(w, '.aureus/sessions/r1/turns.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type":"proposal"')).map((l) => (JSON.parse(l) as { proposal: { reason: string } }).proposal.reason);
+
+  it('works from the canonized world and agrees with the resumed session', async () => {
+    const whole = copyRepo(base(), 'play-canon-whole');
+    const r = await playScript(ARGS2, whole, `${REVEAL}\n/commit\n${REVEAL}\n/end\n`);
+    expect(r.code, r.stderr).toBe(0);
+    const cut = copyRepo(base(), 'play-canon-cut');
+    expect((await playScript(ARGS2, cut, `${REVEAL}\n/commit\n`)).code).toBe(0);
+    const r2 = await playScript(['play', '--resume', 'r1', '--json'], cut, `${REVEAL}\n/end\n`);
+    expect(r2.code, r2.stderr).toBe(0);
+
+    const learned = proposals(whole).filter((p) => p.includes(' learns '));
+    expect(learned).toEqual(['cicero learns sec_caesar_debts from crassus', 'cicero learns sec_crassus_backing from crassus']);
+    expect(proposals(cut)).toEqual(proposals(whole));
+    expect(norm(cut)).toBe(norm(whole));
+    for (const f of fs.readdirSync(path.join(whole, 'world'))) expect(fs.readFileSync(path.join(cut, 'world', f), 'utf8'), f).toBe(fs.readFileSync(path.join(whole, 'world', f), 'utf8'));
+  });
+});

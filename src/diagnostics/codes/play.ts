@@ -34,6 +34,12 @@ defineDiagnostics([
     message: 'session {session} cannot resume: tag {tag} exists, but {why}',
     hint: 'the session log and the history disagree about canonization {n} (a tag left from elsewhere, or a history rolled back past it): `git show {tag}` says what it is; once it is deleted (`git tag -d {tag}`), resuming judges the pending proposals again',
   },
+  {
+    code: 'AUR6206',
+    severity: 'error',
+    message: 'session {id} is being played by another process (pid {pid} on {host}, since {since})',
+    hint: 'one process plays a session at a time: wait for that one to end or pause (its /end, the end of its input, Ctrl-C), then `aureus play --resume {id}`; a holder that was killed is noticed and its lock ({lock}) taken over',
+  },
 ]);
 
 // The arguments of `play`, `session` and `query` (src/play/): AUR71xx, a sub-range of AUR7xxx (CLI
