@@ -23,7 +23,7 @@ export function evaluate(s: PlayState, packet: ScenePacket): Evaluation {
   const style = signals.length ? `${signals[0]![0]}${signals[1] ? `, then ${signals[1][0]}` : ''} (${signals.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'reserved (no strong signals)';
   const changes = s.proposals.filter((p) => p.status !== 'rejected').map((p) => `${p.status === 'accepted' ? 'canon' : 'staged'}: ${p.reason} [${p.turns.join(', ')}]`);
   return {
-    summary: `${name(s.setup.principal)} played ${s.director.turn_count} turn(s) at ${packet.setting.location_name} with ${s.cast.map(name).join(', ')}; tension ${first} → ${last}; beat reached: ${s.director.current_beat}.`,
+    summary: `${name(s.setup.principal)} played ${s.director.turn_count} turn(s) at ${packet.setting.location_name} ${s.cast.length ? `with ${s.cast.map(name).join(', ')}` : 'alone'}; tension ${first} → ${last}; beat reached: ${s.director.current_beat}.`,
     key_moments: moments,
     play_style: style,
     world_changes: changes.length ? changes : ['none'],

@@ -19,6 +19,8 @@ import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
 import { brokenUtf8Notice, utf8CheckedLines } from './input.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
+import type { ScenePacket } from '../domain/packet.js';
+import type { World } from '../domain/world.js';
 
 export interface PlayOptions {
   as?: string;
@@ -76,12 +78,15 @@ async function setupFor(root: string, o: PlayOptions) {
   // Only --mode objective ends on it: in another mode the flag would do nothing, silently.
   if (mode !== 'objective' && o.objective) throw new AureusError(`--objective cannot be used with --mode ${mode}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7012', { option: '--objective', other: `--mode ${mode}`, reason: 'only --mode objective ends the scene on it', fix: `add --mode objective, or drop --objective` })] });
   let packet;
-  if (o.scene) packet = findScenePacket(root, o.scene).packet;
-  else if (o.at) {
+  if (o.scene) {
+    packet = findScenePacket(root, o.scene).packet;
+    requirePrincipalInCast(packet, world, o.as, o.scene);
+  } else if (o.at) {
     const ids = (o.with ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     for (const id of ids) requireLiving(world, id, '--with');
     const others = ids.filter((i) => i !== o.as);
     // The Actor voices the others: a scene with nobody else on stage has no one to answer.
+    if (!o.with) throw new AureusError('--at needs --with <ids>: the others on stage', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: `aureus play --at ${o.at}`, needed: '--with <ids> (the others on stage, comma-separated)', example: `e.g. aureus play --as ${o.as} --at ${o.at} --with ${world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline'}` })] });
     if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7103', { as: o.as, at: o.at, other: world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline' })] });
     packet = improvisedPacket(world, o.at, [o.as, ...others]);
   } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus play', needed: '--scene <SCxx> or --at <location> --with <ids>', example: `e.g. aureus play --as ${o.as} --at forum --with catiline` })] });
@@ -89,6 +94,17 @@ async function setupFor(root: string, o: PlayOptions) {
   const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;
   const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1), objective: o.objective ?? null, season };
   return { world, packet, setup };
+}
+
+/**
+ * A planned scene is played as one of its own cast: the packet's checks hold every speaker to its cast
+ * (AUR5012), so a principal from outside it would have their own lines rejected as proposals.
+ */
+function requirePrincipalInCast(packet: ScenePacket, world: World, as: string, scene: string): void {
+  if (packet.cast.some((c) => c.id === as)) return;
+  const name = world.characters.characters.find((c) => c.id === as)?.name ?? as;
+  const cast = packet.cast.map((c) => c.id);
+  throw new AureusError(`${name} is not in the cast of ${scene}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7109', { as, name, scene, cast: cast.join(', ') || 'nobody', example: cast[0] ?? 'cicero' })] });
 }
 
 /**

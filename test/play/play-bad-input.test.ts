@@ -103,7 +103,8 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
       [['--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'forever'], /--mode forever: expected/],
       // Nobody but the principal on stage: no one for the Actor to voice.
       [['--as', 'cicero', '--at', 'forum', '--with', 'cicero'], /--with names no one besides cicero, the character you play/],
-      [['--as', 'cicero', '--at', 'forum'], /--with names no one besides cicero/],
+      // No --with at all: said as the option missing (AUR7011), not as a --with that names no one.
+      [['--as', 'cicero', '--at', 'forum'], /aureus play --at forum needs --with <ids>/],
     ];
     for (const [args, re] of cases) {
       const r = await playScript(['play', ...args], w, 'hello\n');

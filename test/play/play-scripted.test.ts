@@ -129,4 +129,20 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     const start = records(w, 'sc')[0] as { setup: { episode: string; cast: string[] } };
     expect(start.setup).toMatchObject({ episode: packet.episode_id, cast: others });
   });
+
+  it('--scene with a principal outside its cast is a usage error naming the cast (AUR7109), nothing written', async () => {
+    const w = copyRepo(base(), 'play-scene-outsider');
+    expect((await cli(['episode', 'plan'], w)).code).toBe(0);
+    const run = path.join(w, '.aureus/runs', fs.readdirSync(path.join(w, '.aureus/runs'))[0]!);
+    const chars = (JSON.parse(fs.readFileSync(path.join(w, 'world/characters.json'), 'utf8')) as { characters: { id: string; status: string }[] }).characters;
+    // A scene and a living principal not in its cast: before, the session started and rejected the user's own lines (AUR5012).
+    const pick = fs.readdirSync(path.join(run, 'packets')).map((f) => JSON.parse(fs.readFileSync(path.join(run, 'packets', f), 'utf8')) as { episode_id: string; scene_id: string; cast: { id: string }[] })
+      .map((p) => ({ p, out: chars.find((c) => c.status === 'alive' && !p.cast.some((x) => x.id === c.id)) }))
+      .find((x) => x.out)!;
+    const r = await playScript(['play', '--as', pick.out!.id, '--scene', `${pick.p.episode_id}/${pick.p.scene_id}`, '--mode', 'open'], w, 'Who stands with me?\n/end\n');
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('AUR7109');
+    expect(r.stderr).toContain(`not in the cast of ${pick.p.episode_id}/${pick.p.scene_id} (${pick.p.cast.map((c) => c.id).join(', ')})`);
+    expect(fs.existsSync(path.join(w, '.aureus/sessions'))).toBe(false);
+  });
 });
