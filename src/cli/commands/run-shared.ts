@@ -52,6 +52,10 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
   return o;
 }
 
+/** The first notice of an episode run: resumable, unless the commit is under way (it is atomic and is finished first). */
+export const RUN_NOTICE = { first: 'The run stays resumable.', again: 'Run the same command to resume.' };
+export const COMMIT_NOTICE = 'The commit under way is atomic: it is finished first.';
+
 /** What interruptSignal gives a command: the abort signal of the first Ctrl-C, and its tools. */
 export interface Interrupt {
   /** Aborted by the first SIGINT or SIGTERM. */
@@ -77,10 +81,10 @@ export function interruptSignal(
   stderr: (text: string) => void = (t) => void process.stderr.write(t),
   /**
    * What the notices say comes next (a command that is not a resumable run: `aureus import`).
-   * `again` may be read when the second signal comes: what to name may be known only then (play's
-   * session id given by default once the session starts).
+   * Either may be read when its signal comes: what to say may be known only then (play's session
+   * id given by default once the session starts; an episode's commit under way, which is finished).
    */
-  after: { first: string; again: string | (() => string) } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
+  after: { first: string | (() => string); again: string | (() => string) } = RUN_NOTICE,
 ): Interrupt {
   const ac = new AbortController();
   let count = 0;
@@ -98,7 +102,8 @@ export function interruptSignal(
       stderr(`\naureus: interrupted again; quitting now. ${again}\n`);
       process.exit(130);
     }
-    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${after.first}\n`);
+    const first = typeof after.first === 'function' ? after.first() : after.first;
+    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${first}\n`);
     ac.abort(new Error(sig));
   };
   process.on('SIGINT', onInt);
@@ -121,6 +126,19 @@ export function interruptSignal(
       process.off('SIGTERM', onInt);
     },
   };
+}
+
+/**
+ * What a run that ended well after an interrupt says after its summary: the interrupt came once
+ * nothing was left to stop (the commit under way, which is atomic and finished first, or the last
+ * step of a staged run), so the episode is committed and tagged (or staged) and nothing is left to
+ * resume. The exit is 0: the command did all it was asked.
+ */
+export function finishedDespiteInterrupt(s: EpisodeRunSummary): string {
+  const what = s.status === 'staged'
+    ? `the run was finished first: ${s.episode} is staged in ${s.run_dir}`
+    : `the commit was finished first: ${s.episode} is committed (${(s.commit ?? '').slice(0, 12)}) and tagged ${s.tag ?? ''}`;
+  return `aureus: the interrupt came during the ${s.status === 'staged' ? 'last step' : 'commit'}; ${what}. Nothing is left to resume.\n`;
 }
 
 /** The warnings of a run as `--json` lists them. */
