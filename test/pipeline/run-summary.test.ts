@@ -1,7 +1,9 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { faultyHandler } from '../reliability/fake-model.js';
-import { cleanup, cli, git, makeWorld } from './world.js';
+import { cleanup, cli, copyRepo, git, makeWorld } from './world.js';
 
 /**
  * The text summary an `episode run` ends with, for a run of the real provider (the real SDK)
@@ -32,4 +34,48 @@ describe('the text summary of a run', () => {
     expect(write).toBeGreaterThan(0);
     expect(shown).toEqual({ total: input + output, input, output, 'cache write': write, 'cache read': read });
   }, 180_000);
+});
+
+describe('a run answered from the response cache', () => {
+  it('says how many answers came from the cache and what they cost when recorded, apart from the $0 charged (text and --json)', async () => {
+    // Before, with every answer cached (no request made), the summary said "cost $0.2687" and --json
+    // had no count of cached answers: a free run looked charged.
+    const pristine = await makeWorld('summary-cache');
+    const recorded = copyRepo(pristine, 'summary-cache-rec');
+    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, anthropicEnv(server, KEY));
+    expect(rec.code, rec.stderr.slice(-800)).toBe(0);
+    const first = JSON.parse(rec.stdout) as { cost_usd: number; charged_usd: number; cached: { answers: number } };
+    expect(first.cost_usd).toBeGreaterThan(0);
+    expect(first.charged_usd).toBe(first.cost_usd);
+    expect(first.cached.answers).toBe(0);
+    const calls = git(recorded, 'show', 's01e01:seasons/season_01/episode_01/run_log.jsonl').split('\n').filter(Boolean).length;
+
+    // A fresh copy of the world with the recorded cache: the real provider answered from it.
+    const cacheDir = path.join(recorded, '.aureus/cache');
+    const fresh = copyRepo(pristine, 'summary-cache-text');
+    fs.cpSync(cacheDir, path.join(fresh, '.aureus/cache'), { recursive: true });
+    let before = server.requests.length;
+    const text = await cli(['episode', 'run', '--provider', 'anthropic'], fresh, anthropicEnv(server, KEY));
+    expect(text.code, text.stderr.slice(-800)).toBe(0);
+    const asked = server.requests.length - before;
+    const line = /^ {2}cost {6}\$(\d+\.\d{4}) charged; (\d+) answers from the cache \(\$(\d+\.\d{4}) when recorded\) {2}provider anthropic/m.exec(text.stdout);
+    expect(line, text.stdout).not.toBeNull();
+    const [charged, answers, whenRecorded] = [Number(line![1]), Number(line![2]), Number(line![3])];
+    expect(answers).toBe(calls - asked); // each call not sent was answered from the cache
+    expect(answers).toBeGreaterThan(calls / 2);
+    const commitCost = Number(/^Aureus-Cost: \$(\S+)$/m.exec(git(fresh, 'log', '-1', '--format=%B'))![1]);
+    expect(charged + whenRecorded).toBeCloseTo(commitCost, 3);
+
+    // The replay of that cache: no request at all, every answer cached, nothing charged.
+    const replayed = copyRepo(pristine, 'summary-cache-json');
+    before = server.requests.length;
+    const json = await cli(['episode', 'run', '--provider', `replay:${cacheDir}`, '--json'], replayed);
+    expect(json.code, json.stderr.slice(-800)).toBe(0);
+    expect(server.requests.length).toBe(before);
+    const s = JSON.parse(json.stdout) as { cost_usd: number; charged_usd: number; cached: { answers: number; cost_usd: number } };
+    expect(s.cached).toEqual({ answers: calls, cost_usd: first.cost_usd });
+    expect(s.charged_usd).toBe(0);
+    // The commit prices the episode as recorded, so a recorded run and its replay commit the same.
+    expect(s.cost_usd).toBe(first.cost_usd);
+  }, 300_000);
 });

@@ -158,9 +158,12 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   const fixed = s.findings.repaired;
   lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft${fixed.hard + fixed.soft ? ch.dim(` (and ${fixed.hard} hard, ${fixed.soft} soft in drafts repair replaced)`) : ''}`);
   // Cache writes are billed (more than plain input): left out, the line hid part of what the run paid for.
-  const cached = `${s.tokens.cache_write ? `, cache write ${s.tokens.cache_write}` : ''}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''}`;
-  lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${cached})`);
-  lines.push(`  cost      ${formatUsd(s.cost_usd)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  const cacheTokens = `${s.tokens.cache_write ? `, cache write ${s.tokens.cache_write}` : ''}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''}`;
+  lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${cacheTokens})`);
+  // Answers from the response cache cost nothing now; the commit prices them as recorded, so the
+  // line says both apart: a cached run must not look as if it had been charged.
+  const fromCache = s.cached.answers ? ` charged; ${s.cached.answers} answer${s.cached.answers === 1 ? '' : 's'} from the cache (${formatUsd(s.cached.cost_usd)} when recorded)` : '';
+  lines.push(`  cost      ${formatUsd(s.cached.answers ? s.charged_usd : s.cost_usd)}${fromCache}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
   if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
   lines.push(`  script    ${s.script}`);
