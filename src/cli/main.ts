@@ -5,6 +5,7 @@ import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from '.
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
+import { AureusCommand, MissingInput, missingInputError } from './usage.js';
 import { commandsNeeded, loadAllCommands, registerTable, rootOptionWords } from './commands/index.js';
 
 /**
@@ -24,7 +25,7 @@ export async function main(argv: string[], rawIo: Io = processIo()): Promise<num
   const debug = io.env.AUREUS_DEBUG === '1';
   const noColorFlag = argv.includes('--no-color');
   const chalk = makeChalk(io, noColorFlag);
-  const program = new Command();
+  const program: Command = new AureusCommand();
   program
     .name('aureus')
     .description('Aureus — a narrative compiler for serialized late-Republic political thrillers.\nTruth lives outside the LLM: symbolic code owns the world, models only propose and render.')
@@ -71,11 +72,12 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   } catch (e) {
     // A write the file system refused in a direct fs call (a run folder's mkdir): AUR1053, not a bug.
     const { escapedWriteRefusal } = await import('../store/write-refusal.js');
-    const failure = noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? escapedWriteRefusal(e) ?? e;
+    const failure = e instanceof MissingInput ? await missingInputError(e) : (noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? escapedWriteRefusal(e) ?? e);
     // Every command's --json failure has one shape, said once here: {"error": {message, exit_code,
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
-    // unknown flag) are found before any action runs and stay text, as they are for every command.
-    const json = invoked?.opts().json === true && !(failure instanceof CommanderError);
+    // unknown flag) are found before any action runs and stay text, as they are for every command;
+    // a missing option or argument (usage.ts), found before the action too, names its command.
+    const json = (e instanceof MissingInput ? e.command : invoked)?.opts().json === true && !(failure instanceof CommanderError);
     if (json && !answered.stdout) printErrorJson(io, failure);
     return report(failure, io, chalk, debug);
   }

@@ -245,6 +245,26 @@ export class ListrProgress implements ProgressSink {
   }
 }
 
+/**
+ * A sink that also knows whether the commit stage is under way, passing every call on: a Ctrl-C
+ * then is told the commit (atomic) is finished first, not that the run stays resumable.
+ */
+export class CommitWatch implements ProgressSink {
+  committing = false;
+  constructor(private readonly inner: ProgressSink) {}
+  stage(id: StageId, state: StageState, detail?: string): void {
+    if (id === 'commit') this.committing = state === 'running';
+    this.inner.stage(id, state, detail);
+  }
+  scenes(ids: string[]): void { this.inner.scenes(ids); }
+  scene(id: string, state: SceneState, detail?: string): void { this.inner.scene(id, state, detail); }
+  counts(c: SceneCounts): void { this.inner.counts(c); }
+  notice(text: string): void { this.inner.notice(text); }
+  info(text: string): void { this.inner.info(text); }
+  warnings(list: Diagnostic[]): void { this.inner.warnings(list); }
+  close(): Promise<void> { return this.inner.close(); }
+}
+
 export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean, early: RunWarnings): Promise<ProgressSink> {
   if (json) return new SilentProgress();
   // listr2 draws on the real terminal; in-process tests pass a non-TTY Io and get plain lines.

@@ -2,15 +2,9 @@
  * TEST-ONLY HOOK, named points in the middle of an import, in the style of `AUREUS_TEST_SIGINT_AT`
  * in pipeline/checkpoint.ts. `AUREUS_TEST_SIGINT_AT=<name>` sends the process a real SIGINT there
  * (`AUREUS_TEST_SIGTERM_AT=<name>` a SIGTERM), through the OS and the CLI's handler.
- * Never set either outside tests.
+ * Never set either outside tests. The signal is sent by store/staging.ts's signalAt, shared with `aureus init`.
  */
-
-/** Sends the signal the environment names for this point, if it does; whether it sent one. */
-function signalAt(name: string): boolean {
-  const signal = process.env.AUREUS_TEST_SIGINT_AT === name ? 'SIGINT' : process.env.AUREUS_TEST_SIGTERM_AT === name ? 'SIGTERM' : undefined;
-  if (signal) process.kill(process.pid, signal);
-  return signal !== undefined;
-}
+import { signalAt } from '../store/staging.js';
 
 /**
  * A point in the generation (a worker thread, or the main thread when no worker starts), which

@@ -1,7 +1,7 @@
 import '../diagnostics/codes/cli.js';
-import { rmSync } from 'node:fs';
 import { enclosingWorldFolder } from '../store/nested-world.js';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { inStaging, stagingFolder, stopIfAborted, sweepStaleStaging } from '../store/staging.js';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { createGit } from '../git/adapter.js';
@@ -63,38 +63,9 @@ export function interrupted(target: string): AureusError {
   return new AureusError(`interrupted: nothing imported into ${target}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR7909', { dir: target })] });
 }
 
-/** Whether a process of this id still runs (EPERM: it does, under another user). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * The staging folders earlier imports into this target left when they were killed outright
- * (SIGKILL, a power cut: no handler runs) are removed, once their process is gone: each is a
- * partial repository nobody will finish, tens of megabytes for a large world. A live one is
- * another import at work and is left alone.
- */
-async function sweepStaleStaging(dir: string): Promise<void> {
-  const prefix = path.basename(dir) + STAGING_INFIX;
-  const names = await readdir(path.dirname(dir)).catch(() => [] as string[]);
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;
-    const pid = Number(name.slice(prefix.length));
-    if (pid !== process.pid && processAlive(pid)) continue;
-    await rm(path.join(path.dirname(dir), name), { recursive: true, force: true }).catch(() => undefined);
-  }
-}
-
 /** The files and the first commit, in `staging`; stops at the next step once `signal` is aborted. */
 async function buildRepo(staging: string, files: RepoFiles, commitMessage: string, signal?: AbortSignal): Promise<void> {
-  const stop = () => {
-    if (signal?.aborted) throw signal.reason;
-  };
+  const stop = () => stopIfAborted(signal);
   for (const [rel, content] of files) {
     const abs = path.join(staging, rel);
     if (!abs.startsWith(staging + path.sep)) throw new Error(`import produced an unsafe path ${rel}`);
@@ -130,8 +101,8 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
   const dir = path.resolve(target);
   await refuseOccupied(dir, target);
   refuseInsideWorldFiles(dir, target);
-  await sweepStaleStaging(dir);
-  const staging = `${dir}${STAGING_INFIX}${process.pid}`;
+  await sweepStaleStaging(dir, STAGING_INFIX);
+  const staging = stagingFolder(dir, STAGING_INFIX);
   // The place must be writable before any work: a parent that is a file, a missing permission or a
   // pseudo file system (/proc) is the user's path problem (exit 2), not an internal error.
   try {
@@ -140,11 +111,8 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
   } catch (e) {
     throw cannotWrite(target, dir, e);
   }
-  // A second Ctrl-C quits at once (process.exit, cli/commands/run-shared.ts interruptSignal): the
-  // partial repository goes with the process, as it would with the first.
-  const onExit = () => rmSync(staging, { recursive: true, force: true });
-  process.on('exit', onExit);
-  try {
+  // A git step the signal stopped (or a terminal's Ctrl-C killed with us) fails: the interrupt is the cause.
+  await inStaging(staging, { signal: o.signal, interrupted: () => interrupted(target) }, async () => {
     await buildRepo(staging, files, commitMessage, o.signal);
     await refuseOccupied(dir, target);
     try {
@@ -154,11 +122,5 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
       // An empty target the user may not replace (another owner's folder in /tmp, whose sticky bit forbids it).
       throw cannotWrite(target, dir, e);
     }
-  } catch (e) {
-    await rm(staging, { recursive: true, force: true });
-    // A git step the signal stopped (or a terminal's Ctrl-C killed with us) fails: the interrupt is the cause.
-    throw o.signal?.aborted ? interrupted(target) : e;
-  } finally {
-    process.off('exit', onExit);
-  }
+  });
 }

@@ -40,6 +40,9 @@ export async function recoveredSummary(root: string, commit: string, tag: string
     findings: report ? findingCounts(report) : { hard: 0, soft: 0, repaired: { hard: 0, soft: 0 } },
     tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
     cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
+    // The commit keeps no `cached` flag: a commit finished by a later run is counted as charged.
+    charged_usd: Number(trailer('Cost').replace('$', '')) || 0,
+    cached: { answers: 0, cost_usd: 0 },
     commit,
     tag,
     script: path.posix.join(episodeRelDir(ref), 'episode_script.md'),

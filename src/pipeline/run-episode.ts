@@ -23,6 +23,7 @@ import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
+import { round } from '../core/json.js';
 import { reviewCommitted, sayReview, type EpisodeRunSummary, type SaidReview, type StageHCheckpoint } from './run-summary.js';
 import { clearReviewOf, episodeOfTag, recoveredFor, recoveredSummary } from './recovered-summary.js';
 import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
@@ -356,6 +357,8 @@ async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: bo
     findings: { hard: h.report.hard, soft: h.report.soft, repaired: h.report.repaired ?? { hard: 0, soft: 0 } },
     tokens: { input: h.totals.input, output: h.totals.output, cache_read: h.totals.cache_read, cache_write: h.totals.cache_write },
     cost_usd: h.totals.cost_usd,
+    charged_usd: round(h.totals.cost_usd - (h.cached?.cost_usd ?? 0), 6),
+    cached: h.cached ?? { answers: 0, cost_usd: 0 },
     run_dir: runRel,
     resumed: { ...resumed, calls_replayed: run.llm.replayed },
   };

@@ -45,7 +45,7 @@ export interface StageHRunInput {
  */
 export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const { stageH, episodeFiles, commitMessage } = await import('../stages/h-commit/index.js');
-  const { committedRunLogLines, readRunLog, summarizeRunLog } = await import('../providers/index.js');
+  const { cachedAnswers, committedRunLogLines, readRunLog, summarizeRunLog } = await import('../providers/index.js');
   const { context, proposals, plan, packets } = i.planning;
   const input = { ref: i.ref, seed: i.seed, world: i.world, context, proposals, plan, packets, scenes: i.scenes.scenes, report: i.scenes.report, runDir: i.runRel };
   const out = stageH(input);
@@ -66,7 +66,8 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
   const recap = recapClean.value as string;
   await i.flushRunLog();
-  const lines = committedRunLogLines(readRunLog(i.runLogFile).entries);
+  const logged = readRunLog(i.runLogFile).entries;
+  const lines = committedRunLogLines(logged);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
   const files = episodeFiles(input, out, recap, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
@@ -85,6 +86,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       cost: formatUsd(total.cost_usd),
     }),
     totals: { input: total.input_tokens, output: total.output_tokens, cache_read: total.cache_read_tokens, cache_write: total.cache_write_tokens, cost_usd: round(total.cost_usd, 6) },
+    cached: cachedAnswers(logged),
     report: {
       scenes: report.scenes.length,
       approved: report.scenes.filter((s) => s.final_verdict === 'PASS').length,

@@ -17,7 +17,12 @@ export interface EpisodeRunSummary {
   /** What the final drafts and the episode checks still find; `repaired`: what earlier drafts had, fixed by repair. */
   findings: FindingCounts;
   tokens: { input: number; output: number; cache_read: number; cache_write: number };
+  /** What the episode's calls cost, as its commit records it: cached answers at their recorded price. */
   cost_usd: number;
+  /** What this run was charged: cost_usd without the cached answers. */
+  charged_usd: number;
+  /** The answers that came from the response cache (no request made) and what they cost when recorded. */
+  cached: CachedAnswers;
   commit: string | null;
   tag: string | null;
   script: string;
@@ -33,8 +38,15 @@ export interface StageHCheckpoint {
   provider: string;
   totals: { input: number; output: number; cache_read: number; cache_write: number; cost_usd: number };
   report: { scenes: number; approved: number; attempts: number; repairs: number; manual_review: number; hard: number; soft: number; repaired?: { hard: number; soft: number } };
+  /** The answers from the response cache (none in an older checkpoint). */
+  cached?: CachedAnswers;
   /** The recap's warnings (AUR4211: its text cleaned of control characters); none in an older checkpoint. */
   warnings?: Diagnostic[];
+}
+
+export interface CachedAnswers {
+  answers: number;
+  cost_usd: number;
 }
 
 export interface FindingCounts {

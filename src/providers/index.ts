@@ -69,7 +69,7 @@ export { LlmRouter } from './router.js';
 export { createProvider, type CreateProviderOptions, type CreatedProvider } from './registry.js';
 export { CallBudget } from './budget.js';
 export { ResponseCache, CachingProvider, cacheKey, cacheKeyMaterial, type CacheEntry } from './cache.js';
-export { committedRunLogLines, JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
+export { cachedAnswers, committedRunLogLines, JsonlRunLog, MemoryRunLog, readRunLog, sortRunLog, summarizeRunLog, type RunLogEntry, type RunLogSink, type RunLogSummary, type RoleTotals } from './run-log.js';
 export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js';
 export { CostGuard } from './cost-guard.js';
 export { BatchProvider, type BatchOptions } from './batch.js';

@@ -123,6 +123,24 @@ export function committedRunLogLines(entries: readonly RunLogEntry[]): string[] 
   return [...new Set(kept.map(({ cached: _cached, ...e }) => canonicalCompact(e)))];
 }
 
+/**
+ * The answers of the committed lines (committedRunLogLines: the same calls) that came from the
+ * response cache, and what they cost when they were recorded: the commit drops the `cached` flag,
+ * so this is read from the run folder's log, for the run's summary ("60 answers from the cache").
+ * A call logged more than once (redone after a crash) counts as cached only if every one of its
+ * lines was a cache hit: one answered by the provider was charged.
+ */
+export function cachedAnswers(entries: readonly RunLogEntry[]): { answers: number; cost_usd: number } {
+  const byLine = new Map<string, { cached: boolean; cost: number }>();
+  for (const { cached, ...e } of entries.filter((x) => x.error !== 'AUR4205')) {
+    const line = canonicalCompact(e);
+    const seen = byLine.get(line);
+    byLine.set(line, { cached: Boolean(cached) && (seen?.cached ?? true), cost: e.cost_usd });
+  }
+  const hits = [...byLine.values()].filter((v) => v.cached);
+  return { answers: hits.length, cost_usd: round(hits.reduce((n, v) => n + v.cost, 0), 6) };
+}
+
 /** The counts `aureus cost` sums: a line without one as a number would garble every total. */
 const COUNTS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'latency_ms'] as const;
 

@@ -1,4 +1,4 @@
-import { cp, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { cp, lstat, mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
@@ -6,13 +6,23 @@ import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import { createGit } from '../git/adapter.js';
 import { enclosingWorldFolder } from './nested-world.js';
 import { copyKitIndex } from './derived-index/kit.js';
+import { inStaging, signalAt, stagingFolder, stopIfAborted, sweepStaleStaging } from './staging.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
 /**
  * `aureus init`: a new world repository from the starter kit. Built in a hidden sibling folder
  * and renamed into place at the end, so a failure at any step (copy, git) leaves nothing behind:
- * not the folder, not a half-made repository.
+ * not the folder, not a half-made repository. Ctrl-C too (exit 130, AUR7008): the staging is
+ * the one import uses (store/staging.ts).
  */
+
+/** The hidden sibling an init builds in: `.<target>.aureus-init-<pid>`. */
+const STAGING_INFIX = '.aureus-init-';
+
+/** AUR7008 (exit 130): init of `target` was interrupted; nothing of it is on disk. */
+export function initInterrupted(target: string): AureusError {
+  return new AureusError(`interrupted: no world created at ${target}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR7008', { dir: target })] });
+}
 
 /** What a world repository gets from the package (directories copied whole). */
 export const KIT_DIRS = ['world', 'operators', 'style', 'schemas'] as const;
@@ -75,13 +85,44 @@ async function listFiles(dir: string, base = dir): Promise<string[]> {
   return out.sort();
 }
 
+/** The kit, the .gitignore and .gitattributes, and the first commit, in `staging`; stops between steps once `signal` is aborted. */
+async function fillStaging(staging: string, kit: string, signal: AbortSignal | undefined): Promise<{ commit: string; files: string[] }> {
+  for (const rel of KIT_DIRS) {
+    await cp(path.join(kit, rel), path.join(staging, rel), { recursive: true, errorOnExist: true, force: false });
+    if (rel === KIT_DIRS[0]) signalAt('init-copy'); // once: a second signal would quit at once
+    stopIfAborted(signal);
+  }
+  for (const rel of [...KIT_FILES, ...KIT_OPTIONAL_FILES]) {
+    const from = path.join(kit, rel);
+    if (!(await exists(from))) continue;
+    await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
+    await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
+  }
+  await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
+  await writeFile(path.join(staging, '.gitattributes'), WORLD_GITATTRIBUTES);
+  stopIfAborted(signal);
+
+  const git = createGit(staging);
+  await git.init({ branch: 'main', signal });
+  await git.ensureIdentity();
+  await git.setConfig(ENTITY_DIFF_CONFIG);
+  const files = await listFiles(staging);
+  signalAt('init-git-add');
+  await git.add(['.'], { signal });
+  const commit = await git.commit(INITIAL_COMMIT_MESSAGE, { signal });
+  stopIfAborted(signal);
+  return { commit, files };
+}
+
 /**
  * Create a world repository at `target` (absolute): the starter kit from `kitRoot` (default:
- * the aureus package), a .gitignore, `git init` on branch main and a first commit.
+ * the aureus package), a .gitignore, `git init` on branch main and a first commit. `signal` aborted
+ * (Ctrl-C) stops it at the next step, the git command under way included: AUR7008, nothing left.
  */
-export async function scaffoldWorld(target: string, opts: { kitRoot?: string } = {}): Promise<ScaffoldResult> {
+export async function scaffoldWorld(target: string, opts: { kitRoot?: string; signal?: AbortSignal } = {}): Promise<ScaffoldResult> {
   const kit = opts.kitRoot ?? packageRoot();
   await checkTarget(target);
+  if (opts.signal?.aborted) throw initInterrupted(target);
 
   const missing: string[] = [];
   for (const rel of [...KIT_DIRS, ...KIT_FILES]) if (!(await exists(path.join(kit, rel)))) missing.push(rel);
@@ -98,42 +139,28 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string } =
   } catch (e) {
     throw usage(diag('AUR7004', { dir: target, reason: (e as Error).message }));
   }
-  let staging: string | undefined;
   let removedEmptyTarget = false;
   try {
-    staging = await mkdtemp(path.join(parent, `.${path.basename(target)}.aureus-init-`));
-    for (const rel of KIT_DIRS) await cp(path.join(kit, rel), path.join(staging, rel), { recursive: true, errorOnExist: true, force: false });
-    for (const rel of [...KIT_FILES, ...KIT_OPTIONAL_FILES]) {
-      const from = path.join(kit, rel);
-      if (!(await exists(from))) continue;
-      await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
-      await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
-    }
-    await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
-    await writeFile(path.join(staging, '.gitattributes'), WORLD_GITATTRIBUTES);
+    await sweepStaleStaging(target, STAGING_INFIX, { hidden: true });
+    const staging = stagingFolder(target, STAGING_INFIX, { hidden: true });
+    await mkdir(staging);
+    const stagingOpts = { signal: opts.signal, interrupted: () => initInterrupted(target), removeOnExit: createdParent ?? staging };
+    return await inStaging(staging, stagingOpts, async () => {
+      const { commit, files } = await fillStaging(staging, kit, opts.signal);
+      // After the commit (.aureus/ is git-ignored, and not one of the files listed): the package's own
+      // kit comes with its derived-index entry (derived-index/kit.ts); another kit root does not.
+      if (!opts.kitRoot || path.resolve(opts.kitRoot) === packageRoot()) copyKitIndex(staging);
 
-    const git = createGit(staging);
-    await git.init({ branch: 'main' });
-    await git.ensureIdentity();
-    await git.setConfig(ENTITY_DIFF_CONFIG);
-    const files = await listFiles(staging);
-    await git.add(['.']);
-    const commit = await git.commit(INITIAL_COMMIT_MESSAGE);
-    // After the commit (.aureus/ is git-ignored, and not one of the files listed): the package's own
-    // kit comes with its derived-index entry (derived-index/kit.ts); another kit root does not.
-    if (!opts.kitRoot || path.resolve(opts.kitRoot) === packageRoot()) copyKitIndex(staging);
-
-    // Nothing in .git records the absolute path, so the finished repository can move into place.
-    // An empty target directory is replaced (rename(2) allows that); it was checked empty above.
-    if (await exists(target)) {
-      await rmdir(target);
-      removedEmptyTarget = true;
-    }
-    await rename(staging, target);
-    staging = undefined;
-    return { root: target, commit, files };
+      // Nothing in .git records the absolute path, so the finished repository can move into place.
+      // An empty target directory is replaced (rename(2) allows that); it was checked empty above.
+      if (await exists(target)) {
+        await rmdir(target);
+        removedEmptyTarget = true;
+      }
+      await rename(staging, target);
+      return { root: target, commit, files };
+    });
   } catch (e) {
-    if (staging) await rm(staging, { recursive: true, force: true });
     if (removedEmptyTarget) await mkdir(target).catch(() => undefined);
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
     if (e instanceof AureusError) throw e;

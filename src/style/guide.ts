@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { decodeStrictUtf8, firstInvalidUtf8Offset } from '../store/read.js';
+import { decodeStrictUtf8, firstInvalidUtf8Offset, utf8Breaks } from '../store/read.js';
 import { LEXICON_FILE, parseLexicon, type LexiconEntry } from './lexicon.js';
 
 /**
@@ -42,7 +42,12 @@ async function readStyleFile(root: string, rel: string): Promise<{ text: string;
     return { text: '', diagnostics: [diag('AUR1008', { file: rel, reason: e instanceof RegularFileError ? e.reason : String(e) }, { file: rel })] };
   }
   const decoded = decodeStrictUtf8(bytes);
-  if (decoded === null) return { text: '', diagnostics: [diag('AUR1808', { file: rel, offset: Math.max(0, firstInvalidUtf8Offset(bytes)) }, { file: rel })] };
+  if (decoded === null) {
+    // Located as the world files' AUR1003 is (store/read.ts utf8Breaks): line:col of the first bad byte, not only its offset.
+    const at = utf8Breaks(bytes)[0];
+    const where = at ? { file: rel, line: at.line, column: at.column } : { file: rel };
+    return { text: '', diagnostics: [diag('AUR1808', { file: rel, offset: at?.offset ?? Math.max(0, firstInvalidUtf8Offset(bytes)) }, where)] };
+  }
   const text = decoded.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (text.trim() === '') return { text: '', diagnostics: [diag('AUR1809', { file: rel }, { file: rel })] };
   return { text, diagnostics: [] };

@@ -155,6 +155,6 @@ describe('aureus init', () => {
     expect(h.stdout).toContain('aureus init my-world');
     const u = await runCli(['init']);
     expect(u.code).toBe(2);
-    expect(u.stderr).toContain("missing required argument 'dir'");
+    expect(u.stderr).toContain('error AUR7011 aureus init needs the argument <dir>');
   });
 });

@@ -141,4 +141,36 @@ describe.skipIf(!builtCli())('usage errors carry a diagnostic code', () => {
       expect(doc.error, what).toMatchObject({ exit_code: code, codes: [diagCode] });
     }
   });
+
+  it('a missing option or argument, of any command: AUR7011 with the usage line as hint, the one-line JSON error under --json', async () => {
+    // Before, commander's plain "error: required option '--scene <file>' not specified" (or "missing
+    // required argument 'dir'"): no code, and nothing on stdout under --json.
+    const cwd = tempDir();
+    const cases: [string[], string, string][] = [
+      [['scene', 'verify', '--packet', 'x'], 'aureus scene verify needs --scene <file>', 'usage: aureus scene verify [options] (see aureus scene verify --help)'],
+      [['import', 'synthetic', 'x'], 'aureus import synthetic needs --principals <n>', 'usage: aureus import synthetic [options] <dir> (see aureus import synthetic --help)'],
+      [['import', 'dprr', 'x', '--from', '-100'], 'aureus import dprr needs --to <year>', 'usage: aureus import dprr [options] <dir>'],
+      [['init'], 'aureus init needs the argument <dir>', 'usage: aureus init [options] <dir> (see aureus init --help)'],
+      [['scene', 'verify', '--scene', 's.md', '--packet'], 'aureus scene verify needs a value after --packet (--packet <file>)', 'usage: aureus scene verify [options]'],
+    ];
+    for (const [argv, message, hint] of cases) {
+      for (const json of [false, true]) {
+        // --json before a trailing option that lacks its value (after it, it would be that value).
+        const withJson = argv.at(-1) === '--packet' ? [...argv.slice(0, -1), '--json', '--packet'] : [...argv, '--json'];
+        const r = await spawnCli(json ? withJson : argv, cwd);
+        const what = `${argv.join(' ')}${json ? ' --json' : ''}: ${r.stderr}`;
+        expect(r.code, what).toBe(2);
+        expect(r.stderr, what).toContain(`error AUR7011 ${message}\n    hint: ${hint}`);
+        expect(r.stderr, what).not.toContain('error: ');
+        if (!json) expect(r.stdout, what).toBe('');
+        else expect(r.stdout, what).toBe(`${JSON.stringify({ error: { message, exit_code: 2, codes: ['AUR7011'] } })}\n`);
+      }
+    }
+    expect(fs.readdirSync(cwd)).toEqual([]);
+    // Commander's own (an unknown flag) stays text alone, as README says.
+    const unknown = await spawnCli(['init', 'x', '--bogus', '--json'], cwd);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: unknown option '--bogus'");
+    expect(unknown.stdout).toBe('');
+  });
 });

@@ -40,7 +40,7 @@ const BREAKAGES: Breakage[] = [
       fs.writeFileSync(path.join(w, LEX), bytes);
     },
     problem: /\n {2}17:5: error AUR1003 file is not valid UTF-8 \(first bad byte at offset \d+\)/,
-    validate: /^style\/lexicon\.md\n {2}error AUR1808 style file style\/lexicon\.md is not valid UTF-8 \(first bad byte at offset \d+\)\n/,
+    validate: /^style\/lexicon\.md\n {2}17:5: error AUR1808 style file style\/lexicon\.md is not valid UTF-8 \(first bad byte at offset \d+\)\n/,
   },
   {
     name: 'a markdown row that does not parse',

@@ -54,6 +54,11 @@ describe('loadStyle', () => {
       ['AUR1808', 'style/lexicon.md'],
     ]);
     expect(s1.diagnostics[1]!.message).toContain('offset 2');
+    expect([s1.diagnostics[1]!.line, s1.diagnostics[1]!.column]).toEqual([1, 3]);
+    // Located on a later line too, by its column in that line (as a world file's AUR1003 is).
+    const d3 = await tempRepo({ 'style/style_guide.md': '# Guide\n', 'style/lexicon.md': new Uint8Array([...Buffer.from('| a | b | c |\n| é ok'), 0xe6, 0x0a]) });
+    const bad3 = (await loadStyle(d3)).diagnostics.find((d) => d.code === 'AUR1808')!;
+    expect([bad3.line, bad3.column, bad3.message]).toEqual([2, 7, 'style file style/lexicon.md is not valid UTF-8 (first bad byte at offset 21)']);
 
     const d2 = await tempRepo({
       'style/style_guide.md': '# Guide\r\n\r\n## Voice\r\nShort.\r\n',

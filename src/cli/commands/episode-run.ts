@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { episodeCommand } from './episode-plan.js';
 import { inheritErrorHandling } from './index.js';
 import { printErrorJson } from '../error-json.js';
-import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
+import { addRunFlags, COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, overridesFrom, printWarnings, renderSummary, RUN_NOTICE, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 
@@ -32,7 +32,7 @@ Examples:
 
 Exit codes: 0 committed, 3 invalid world/config, 5 repair budget or --max-cost exhausted (resumable), 6 no feasible
 plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the lock, 10 git error,
-130 interrupted (resumable).`,
+130 interrupted (resumable; during the commit, which is atomic and finished first: 0, nothing to resume).`,
     );
   inheritErrorHandling(program, sub);
   sub.action(async (f: RunFlags & SteerFlags & { episode?: string; review?: boolean }) => {
@@ -41,13 +41,13 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       const { requirePositiveInt } = await import('../../season/episode-id.js');
       return { season: requirePositiveInt('season', f.season), episode: requirePositiveInt('episode', f.episode), overrides: await overridesFrom(f), steering: await steeringFrom(f) };
     });
-    const { makeProgress, RunWarnings } = await import('../progress.js');
+    const { makeProgress, RunWarnings, CommitWatch } = await import('../progress.js');
     const { runEpisode } = await import('../../pipeline/run-episode.js');
     // The world files' warnings are said as the run starts (stderr); the end says the others.
     const early = new RunWarnings((ws) => printWarnings(c, ws));
-    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json), early);
+    const progress = new CommitWatch(await makeProgress(c.io, c.chalk, Boolean(f.json), early));
     const warnings: Diagnostic[] = [];
-    const intr = interruptSignal(c.io.stderr);
+    const intr = interruptSignal(c.io.stderr, { ...RUN_NOTICE, first: () => (progress.committing ? COMMIT_NOTICE : RUN_NOTICE.first) });
     try {
       const s = await runEpisode({
         root: c.root,
@@ -69,6 +69,8 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
       if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warningsJson(warnings) }, null, 2) + '\n');
       else c.io.stdout(renderSummary(s, c));
+      // Nothing was left to stop: said after the summary, exit 0 (the episode is done).
+      if (intr.signal.aborted) c.io.stderr(finishedDespiteInterrupt(s));
     } catch (e) {
       await progress.close();
       // With --json a refused or failed run answers on stdout with its warnings beside the error (the

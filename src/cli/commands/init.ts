@@ -19,14 +19,23 @@ Examples:
   $ aureus init my-world                 scaffold ./my-world and commit it
   $ aureus -C my-world validate          then check it
 
-Exit codes: 0 created, 2 the directory exists and is not empty (or not a directory), 10 git failed.
-On any failure nothing is left behind.`,
+Exit codes: 0 created, 2 the directory exists and is not empty (or not a directory), 10 git failed,
+130 interrupted (Ctrl-C). On any failure or interrupt nothing is left behind.`,
     )
     .action(async (dir: string, opts: { json?: boolean }) => {
       const c = ctx();
       const { scaffoldWorld } = await import('../../store/scaffold.js');
       const target = path.resolve(c.root, dir);
-      const r = await scaffoldWorld(target);
+      // Ctrl-C (or SIGTERM): the build stops and removes its hidden staging folder (exit 130, AUR7008);
+      // without a handler the process died by the signal, silently, and left that folder behind.
+      const { interruptSignal } = await import('./run-shared.js');
+      const intr = interruptSignal(c.io.stderr, { first: 'The partial world is removed.', again: 'Nothing of it is kept.' });
+      let r;
+      try {
+        r = await scaffoldWorld(target, { signal: intr.signal });
+      } finally {
+        intr.dispose();
+      }
       if (opts.json) {
         const { stableStringify } = await import('../../core/json.js');
         c.io.stdout(stableStringify(r));

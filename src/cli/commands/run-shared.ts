@@ -52,6 +52,10 @@ export async function overridesFrom(f: RunFlags): Promise<ConfigOverrides> {
   return o;
 }
 
+/** The first notice of an episode run: resumable, unless the commit is under way (it is atomic and is finished first). */
+export const RUN_NOTICE = { first: 'The run stays resumable.', again: 'Run the same command to resume.' };
+export const COMMIT_NOTICE = 'The commit under way is atomic: it is finished first.';
+
 /** What interruptSignal gives a command: the abort signal of the first Ctrl-C, and its tools. */
 export interface Interrupt {
   /** Aborted by the first SIGINT or SIGTERM. */
@@ -77,10 +81,10 @@ export function interruptSignal(
   stderr: (text: string) => void = (t) => void process.stderr.write(t),
   /**
    * What the notices say comes next (a command that is not a resumable run: `aureus import`).
-   * `again` may be read when the second signal comes: what to name may be known only then (play's
-   * session id given by default once the session starts).
+   * Either may be read when its signal comes: what to say may be known only then (play's session
+   * id given by default once the session starts; an episode's commit under way, which is finished).
    */
-  after: { first: string; again: string | (() => string) } = { first: 'The run stays resumable.', again: 'Run the same command to resume.' },
+  after: { first: string | (() => string); again: string | (() => string) } = RUN_NOTICE,
 ): Interrupt {
   const ac = new AbortController();
   let count = 0;
@@ -98,7 +102,8 @@ export function interruptSignal(
       stderr(`\naureus: interrupted again; quitting now. ${again}\n`);
       process.exit(130);
     }
-    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${after.first}\n`);
+    const first = typeof after.first === 'function' ? after.first() : after.first;
+    stderr(`\naureus: ${sig === 'SIGTERM' ? 'terminated' : 'interrupted'}; stopping at the next safe point (Ctrl-C again to quit now). ${first}\n`);
     ac.abort(new Error(sig));
   };
   process.on('SIGINT', onInt);
@@ -123,6 +128,19 @@ export function interruptSignal(
   };
 }
 
+/**
+ * What a run that ended well after an interrupt says after its summary: the interrupt came once
+ * nothing was left to stop (the commit under way, which is atomic and finished first, or the last
+ * step of a staged run), so the episode is committed and tagged (or staged) and nothing is left to
+ * resume. The exit is 0: the command did all it was asked.
+ */
+export function finishedDespiteInterrupt(s: EpisodeRunSummary): string {
+  const what = s.status === 'staged'
+    ? `the run was finished first: ${s.episode} is staged in ${s.run_dir}`
+    : `the commit was finished first: ${s.episode} is committed (${(s.commit ?? '').slice(0, 12)}) and tagged ${s.tag ?? ''}`;
+  return `aureus: the interrupt came during the ${s.status === 'staged' ? 'last step' : 'commit'}; ${what}. Nothing is left to resume.\n`;
+}
+
 /** The warnings of a run as `--json` lists them. */
 export const warningsJson = (warnings: Diagnostic[]): { code: string; message: string }[] => warnings.map((w) => ({ code: w.code, message: w.message }));
 
@@ -139,8 +157,13 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   lines.push(`  scenes    ${s.approved}/${s.scenes} approved, ${s.attempts} attempts, ${s.repairs} repairs${s.manual_review ? `, ${s.manual_review} for manual review` : ''}`);
   const fixed = s.findings.repaired;
   lines.push(`  findings  ${s.findings.hard} hard, ${s.findings.soft} soft${fixed.hard + fixed.soft ? ch.dim(` (and ${fixed.hard} hard, ${fixed.soft} soft in drafts repair replaced)`) : ''}`);
-  lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''})`);
-  lines.push(`  cost      ${formatUsd(s.cost_usd)}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  // Cache writes are billed (more than plain input): left out, the line hid part of what the run paid for.
+  const cacheTokens = `${s.tokens.cache_write ? `, cache write ${s.tokens.cache_write}` : ''}${s.tokens.cache_read ? `, cache read ${s.tokens.cache_read}` : ''}`;
+  lines.push(`  tokens    ${s.tokens.input + s.tokens.output} (input ${s.tokens.input}, output ${s.tokens.output}${cacheTokens})`);
+  // Answers from the response cache cost nothing now; the commit prices them as recorded, so the
+  // line says both apart: a cached run must not look as if it had been charged.
+  const fromCache = s.cached.answers ? ` charged; ${s.cached.answers} answer${s.cached.answers === 1 ? '' : 's'} from the cache (${formatUsd(s.cached.cost_usd)} when recorded)` : '';
+  lines.push(`  cost      ${formatUsd(s.cached.answers ? s.charged_usd : s.cost_usd)}${fromCache}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
   if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
   lines.push(`  script    ${s.script}`);

@@ -5,6 +5,24 @@ import type { SceneVerification } from '../../stages/f-verifier/verify.js';
 import type { LoadedLexicon } from '../../stages/f-verifier/load.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 
+/** `scene verify --help`'s text after the options: exit codes, where a run's files are, examples (test/cli/scene-verify-help.test.ts runs them). */
+const VERIFY_HELP = `
+Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
+2 a file cannot be read, 3 the packet is not a scene packet or the scene is not UTF-8.
+Inside a world repository (-C <dir>) the world is used as the pipeline uses it (characters,
+travel, canon, operators);
+beside a run folder's episode_plan.json (../episode_plan.json) the plan's prerequisite checks too.
+
+Where the files are: a committed episode keeps its packets and drafts in
+seasons/season_NN/episode_NN/packets/ and drafts/; a run not committed (--no-commit, --review,
+interrupted) in its folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/: checkpoints/planning/packets/
+and drafts/ (the shell's * stands for the hash).
+
+Examples:
+  $ aureus scene verify --packet seasons/season_01/episode_01/packets/SC04.json --scene seasons/season_01/episode_01/drafts/SC04.1.txt
+  $ aureus scene verify --packet .aureus/runs/s01e01-7-*/checkpoints/planning/packets/SC04.json --scene .aureus/runs/s01e01-7-*/drafts/SC04.1.txt
+  $ aureus -C my-world scene verify --packet SC04.json --scene SC04.txt --json`;
+
 /**
  * `aureus scene verify --packet <packet.json> --scene <scene.txt> [--json]`: the deterministic
  * verifier on one writer output. A stable interface (README "scene verify"): exit 0 when no hard
@@ -19,7 +37,7 @@ export const registerSceneVerify: RegisterCommand = (program: Command, ctx: () =
         `
 Examples:
   $ aureus scene verify --packet SC04.json --scene SC04.txt              verify one writer output
-  $ aureus -C my-world scene verify --packet .aureus/runs/s01e01-7/packets/SC04.json --scene .aureus/runs/s01e01-7/drafts/SC04.1.txt --json`,
+  $ aureus -C my-world scene verify --packet seasons/season_01/episode_01/packets/SC04.json --scene seasons/season_01/episode_01/drafts/SC04.1.txt --json`,
       );
   scene
     .command('verify')
@@ -31,19 +49,7 @@ Examples:
     // Subcommands are created before main() wires the top-level ones: wire this one here.
     .exitOverride()
     .configureOutput(program.configureOutput())
-    .addHelpText(
-      'after',
-      `
-Exit codes: 0 the scene passes (soft findings are warnings), 4 a hard finding fired,
-2 a file cannot be read, 3 the packet is not a scene packet or the scene is not UTF-8.
-Inside a world repository (-C <dir>) the world is used as the pipeline uses it (characters,
-travel, canon, operators);
-beside a run folder's episode_plan.json (../episode_plan.json) the plan's prerequisite checks too.
-
-Examples:
-  $ aureus scene verify --packet .aureus/runs/s01e01-7/packets/SC04.json --scene .aureus/runs/s01e01-7/drafts/SC04.1.txt
-  $ aureus -C my-world scene verify --packet SC04.json --scene SC04.txt --json`,
-    )
+    .addHelpText('after', VERIFY_HELP)
     .action(async (o: { packet: string; scene: string; lexicon?: string; json?: boolean }) => {
       const c = ctx();
       const path = await import('node:path');

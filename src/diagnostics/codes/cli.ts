@@ -10,6 +10,7 @@ defineDiagnostics([
   { code: 'AUR7005', severity: 'error', message: 'cannot write {file}: {reason}', hint: 'pass -o a path in an existing, writable directory (or omit -o to print to stdout)' },
   { code: 'AUR7006', severity: 'error', message: 'cannot use {dir} as the world directory (-C): {reason}', hint: 'pass -C the world repository directory' },
   { code: 'AUR7007', severity: 'warning', message: 'the environment variable {name}={value} is not {expected}: {effect}', hint: 'unset it for the default, or set it to {expected}' },
+  { code: 'AUR7008', severity: 'error', message: 'interrupted: {dir} was not created, and nothing of it was left behind', hint: 'run the same command again' },
 ]);
 
 // AUR701x: the options and arguments of any command, checked before it touches anything (exit 2).

@@ -1,0 +1,52 @@
+import { Command, type Option } from 'commander';
+import type { AureusError } from '../errors.js';
+
+/**
+ * A missing option or argument, for every command: commander's own checks (a required `<arg>`, a
+ * `.requiredOption`, an option given without its value) printed plain text with no code, and
+ * nothing on stdout under --json. Every command is an AureusCommand (createCommand makes the
+ * subcommands), whose checks throw MissingInput instead; the CLI's error boundary (main.ts) turns it
+ * into AUR7011 (exit 2), with the one-line {"error": …} document under --json. Only commander's
+ * unknown command or flag stays text alone (README, Diagnostic codes).
+ */
+export class MissingInput extends Error {
+  constructor(
+    /** The command whose input is missing (its --json decides the answer's form). */
+    readonly command: Command,
+    /** What it needs, as the help writes it: `--packet <file>`, `the argument <dir>`. */
+    readonly needed: string,
+  ) {
+    super(`${commandPath(command)} needs ${needed}`);
+  }
+}
+
+/** `aureus import synthetic`: the command's name with its parents'. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+export class AureusCommand extends Command {
+  override createCommand(name?: string): Command {
+    return new AureusCommand(name);
+  }
+  // Overrides of commander's (untyped) reporters: each is called where commander found the input missing.
+  missingArgument(name: string): never {
+    throw new MissingInput(this, `the argument <${name}>`);
+  }
+  optionMissingArgument(option: Option): never {
+    throw new MissingInput(this, `a value after ${option.flags.split(/[ ,]+/).filter((f) => f.startsWith('-')).pop() ?? option.flags} (${option.flags})`);
+  }
+  missingMandatoryOptionValue(option: Option): never {
+    throw new MissingInput(this, option.flags);
+  }
+}
+
+/** MissingInput as the usage error it is: AUR7011, exit 2, its usage line as the hint. */
+export async function missingInputError(e: MissingInput): Promise<AureusError> {
+  const [{ AureusError, ExitCode }, { diag }] = await Promise.all([import('../errors.js'), import('../diagnostics/index.js')]);
+  const command = commandPath(e.command);
+  const example = `usage: ${command} ${e.command.usage()} (see ${command} --help)`;
+  return new AureusError(e.message, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command, needed: e.needed, example })] });
+}
