@@ -3,7 +3,6 @@ import { diag } from '../diagnostics/index.js';
 import '../diagnostics/codes/llm.js';
 import type { Llm, LlmRequest } from '../ports/llm.js';
 import { LlmRefusalError } from '../providers/errors.js';
-import { OfflineProvider } from '../providers/offline/index.js';
 
 /**
  * The recap call of stage H. Its text is committed as prose (recap.md, the commit message), so an
@@ -24,6 +23,8 @@ export async function recapAnswer(llm: Llm, req: LlmRequest, seed: string): Prom
     if (!(e instanceof LlmRefusalError)) throw e;
     why = `the model refused it: "${e.words}"`;
   }
+  // Loaded only for this fallback: a run whose recap is usable never needs the offline realizers.
+  const { OfflineProvider } = await import('../providers/offline/index.js');
   const offline = await new OfflineProvider({ seed }).complete(req, 'offline');
   return { text: offline.text, warnings: [diag('AUR4213', { why, episode: req.meta?.episode ?? 'the episode' })] };
 }

@@ -18,6 +18,7 @@ export async function recoveredSummary(root: string, commit: string, tag: string
   const subject = message.split('\n')[0];
   const id = episodeOfTag(tag);
   const trailer = (k: string) => new RegExp(`^Aureus-${k}: (.*)$`, 'm').exec(message)?.[1] ?? '';
+  const cost = Number(trailer('Cost').replace('$', '')) || 0;
   const ref = episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6)));
   let report: VerifierReport | null = null;
   try {
@@ -39,9 +40,9 @@ export async function recoveredSummary(root: string, commit: string, tag: string
     manual_review: report?.scenes.filter((s) => s.manual_review).length ?? 0,
     findings: report ? findingCounts(report) : { hard: 0, soft: 0, repaired: { hard: 0, soft: 0 } },
     tokens: { input: Number(tokens?.[1] ?? 0), output: Number(tokens?.[2] ?? 0), cache_read: Number(tokens?.[3] ?? 0), cache_write: Number(tokens?.[4] ?? 0) },
-    cost_usd: Number(trailer('Cost').replace('$', '')) || 0,
+    cost_usd: cost,
     // The commit keeps no `cached` flag: a commit finished by a later run is counted as charged.
-    charged_usd: Number(trailer('Cost').replace('$', '')) || 0,
+    charged_usd: cost,
     cached: { answers: 0, cost_usd: 0 },
     commit,
     tag,

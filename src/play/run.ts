@@ -85,9 +85,11 @@ async function setupFor(root: string, o: PlayOptions) {
     const ids = (o.with ?? '').split(',').map((x) => x.trim()).filter(Boolean);
     for (const id of ids) requireLiving(world, id, '--with');
     const others = ids.filter((i) => i !== o.as);
+    // For the hints: a living character to bring on stage beside the principal.
+    const someone = world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline';
     // The Actor voices the others: a scene with nobody else on stage has no one to answer.
-    if (!o.with) throw new AureusError('--at needs --with <ids>: the others on stage', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: `aureus play --at ${o.at}`, needed: '--with <ids> (the others on stage, comma-separated)', example: `e.g. aureus play --as ${o.as} --at ${o.at} --with ${world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline'}` })] });
-    if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7103', { as: o.as, at: o.at, other: world.characters.characters.find((c) => c.id !== o.as && c.status === 'alive')?.id ?? 'catiline' })] });
+    if (!o.with) throw new AureusError('--at needs --with <ids>: the others on stage', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: `aureus play --at ${o.at}`, needed: '--with <ids> (the others on stage, comma-separated)', example: `e.g. aureus play --as ${o.as} --at ${o.at} --with ${someone}` })] });
+    if (!others.length) throw new AureusError(`--with names no one besides ${o.as}, the character you play`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7103', { as: o.as, at: o.at, other: someone })] });
     packet = improvisedPacket(world, o.at, [o.as, ...others]);
   } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus play', needed: '--scene <SCxx> or --at <location> --with <ids>', example: `e.g. aureus play --as ${o.as} --at forum --with catiline` })] });
   const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');

@@ -163,7 +163,7 @@ export function renderSummary(s: EpisodeRunSummary, c: CommandContext): string {
   // Answers from the response cache cost nothing now; the commit prices them as recorded, so the
   // line says both apart: a cached run must not look as if it had been charged.
   const fromCache = s.cached.answers ? ` charged; ${s.cached.answers} answer${s.cached.answers === 1 ? '' : 's'} from the cache (${formatUsd(s.cached.cost_usd)} when recorded)` : '';
-  lines.push(`  cost      ${formatUsd(s.cached.answers ? s.charged_usd : s.cost_usd)}${fromCache}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
+  lines.push(`  cost      ${formatUsd(s.charged_usd)}${fromCache}  ${ch.dim(`provider ${s.provider}, seed ${s.seed}`)}`);
   if (s.commit) lines.push(`  commit    ${s.commit.slice(0, 12)}  tag ${ch.bold(s.tag ?? '')}`);
   if (s.resumed.planning || s.resumed.calls_replayed) lines.push(ch.dim(`  resumed   planning ${s.resumed.planning ? 'from checkpoint' : 'rerun'}, ${s.resumed.calls_replayed} LLM calls replayed from the run journal`));
   lines.push(`  script    ${s.script}`);

@@ -14,8 +14,8 @@ export interface CastNarrator {
  * ("You pay off the note you signed in the spring … twenty thousand denarii": held-out corpus 113, dh19, Fulvia).
  */
 const PERSONS = [
-  { pronoun: /\bI\b/g, text: 'I' },
-  { pronoun: /\byou\b/gi, text: 'you' },
+  { pronoun: /\bI\b/g, test: /\bI\b/, text: 'I' },
+  { pronoun: /\byou\b/gi, test: /\byou\b/i, text: 'you' },
 ] as const;
 
 /**
@@ -31,8 +31,7 @@ const PERSONS = [
 export function castNarrator(narration: readonly Narration[], ctx: VerifyContext): CastNarrator | null {
   const told = narration.filter((n) => n.line > 0);
   for (const p of PERSONS) {
-    const test = new RegExp(p.pronoun.source, p.pronoun.flags.replace('g', ''));
-    const count = told.filter((n) => test.test(n.narr)).length;
+    const count = told.filter((n) => p.test.test(n.narr)).length;
     if (count < 3 || count * 4 < told.length) continue;
     const named = new Set(told.flatMap((n) => n.mentions.map((m) => m.id)));
     const left = ctx.packet.cast.filter((c) => !named.has(c.id));
