@@ -39,10 +39,13 @@ export function suggestNext(s: PlayState, packet: ScenePacket): NextSuggestion {
   if (moved.length || s.proposals.some((p) => p.status === 'accepted') || s.threads.length) {
     return { kind: 'compile_episode', command: 'aureus episode run', reason: `the next episode picks up what this scene moved${moved.length ? ` (${moved.join(', ')})` : ''}`, threads: moved };
   }
-  const other = packet.retrieved_subgraph.characters.find((c) => c.status === 'alive' && c.id !== s.setup.principal && !s.cast.includes(c.id));
+  const other = packet.retrieved_subgraph.characters.find((c) => c.status === 'alive' && c.id !== s.setup.principal && !s.cast.includes(c.id))?.id ?? s.cast[0];
+  // Nobody else within the scene's reach (a scene played alone, no living neighbour): there is no one
+  // to name in a `--with`, so the next step is the episode (it was `--with undefined`).
+  if (other === undefined) return { kind: 'compile_episode', command: 'aureus episode run', reason: 'nobody else is within this scene\'s reach: the next episode moves the world on', threads: [] };
   return {
     kind: 'play_scene',
-    command: `aureus play --as ${s.setup.principal} --at ${packet.setting.location} --with ${other?.id ?? s.cast[0]}`,
+    command: `aureus play --as ${s.setup.principal} --at ${packet.setting.location} --with ${other}`,
     reason: 'nothing reached canon yet: play another scene with a character close to this one',
     threads: [],
   };
