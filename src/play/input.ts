@@ -1,5 +1,7 @@
+import type { Interface } from 'node:readline';
 import { Transform, type Readable } from 'node:stream';
 import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
+import { plural } from '../core/readable.js';
 import { stripControl } from '../diagnostics/sanitize.js';
 
 /**
@@ -71,3 +73,40 @@ export function utf8CheckedLines(input: Readable): { input: Readable; broken: (n
 /** The notice for a line that broke UTF-8 (utf8CheckedLines). */
 export const brokenUtf8Notice = (b: Utf8Break): string =>
   `line ${b.line} of the input is not valid UTF-8 (a bad byte at column ${b.column}): it was played with U+FFFD (�) in place of the bad bytes; send UTF-8 text`;
+
+/**
+ * readline's lines as a queue the turn loop pulls from. Why not `for await (… of rl)`: when the scene
+ * ends, the lines a script piped after its last turn are already read (readline splits each chunk at
+ * once) and were dropped without a word; here `pending()` counts them without reading further (a
+ * peek at the input would wait on a pipe its writer keeps open).
+ */
+export function lineQueue(rl: Interface): { next: () => Promise<string | null>; pending: () => string[] } {
+  const queue: string[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  rl.on('line', (line) => {
+    queue.push(line);
+    // A long file piped in is read as it is played, not held whole in memory.
+    if (queue.length === HIGH_WATER) rl.pause();
+    wake?.();
+  });
+  rl.on('close', () => {
+    ended = true;
+    wake?.();
+  });
+  const next = async (): Promise<string | null> => {
+    while (!queue.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+    wake = undefined;
+    if (queue.length === HIGH_WATER) rl.resume();
+    return queue.shift() ?? null;
+  };
+  return { next, pending: () => [...queue] };
+}
+
+const HIGH_WATER = 256;
+
+/** The notice for input lines left unplayed when the scene ended (blank lines not counted). */
+export function unplayedNotice(lines: readonly string[]): string | null {
+  const n = lines.filter((l) => l.trim()).length;
+  return n ? `the scene ended before ${n} more ${plural(n, 'line')} of your input: ${plural(n, 'it was', 'they were')} not played` : null;
+}

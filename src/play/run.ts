@@ -17,7 +17,7 @@ import type { HeldLock } from '../pipeline/lock.js';
 import { renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
-import { brokenUtf8Notice, utf8CheckedLines } from './input.js';
+import { brokenUtf8Notice, lineQueue, unplayedNotice, utf8CheckedLines } from './input.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
@@ -237,19 +237,21 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
     if (!session.done) rl.prompt();
   }
   let lineNo = 0;
+  const lines = lineQueue(rl);
   try {
     // Interrupted before the loop (while a resume finished its last turn): no line is read.
-    if (!signal.aborted) {
-      for await (const line of rl) {
-        // Lines already read past the interrupt are not played.
-        if (session.done || signal.aborted) break;
-        const broken = piped?.broken(++lineNo);
-        if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
-        await session.line(line);
-        if (session.done || signal.aborted) break;
-        if (io.terminal) rl.prompt();
-      }
+    for (let line = signal.aborted ? null : await lines.next(); line !== null; line = await lines.next()) {
+      // Lines already read past the interrupt are not played.
+      if (session.done || signal.aborted) break;
+      const broken = piped?.broken(++lineNo);
+      if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
+      await session.line(line);
+      if (session.done || signal.aborted) break;
+      if (io.terminal) rl.prompt();
     }
+    // A script's lines after the scene's last turn: said, not dropped in silence.
+    const unplayed = session.done && !io.terminal ? unplayedNotice(lines.pending()) : null;
+    if (unplayed) emit({ type: 'notice', message: unplayed });
   } finally {
     signal.removeEventListener('abort', stop);
     rl.close();

@@ -105,6 +105,24 @@ describe.skipIf(!builtCli())('aureus play, scripted through stdin', () => {
     for (const s of briefStrings(w, 's1')) expect(r.stdout).not.toContain(s);
   });
 
+  it('says how many lines of a script came after the scene ended and were not played (text and --json)', async () => {
+    // Before, the lines after /end (or the turn limit) were dropped without a word.
+    const input = 'Where were you last night?\n/end\nOne more thing.\n\nAnd another.\n';
+    const args = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--session', 'extra'];
+    const t = await playScript(args, copyRepo(base(), 'play-extra-text'), input);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toContain('Scene complete (user_end)');
+    expect(t.stderr).toContain('aureus: the scene ended before 2 more lines of your input: they were not played');
+    const j = await playScript([...args, '--json'], copyRepo(base(), 'play-extra-json'), input);
+    expect(j.code, j.stderr).toBe(0);
+    const events = j.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; message?: string });
+    expect(events.slice(-2)).toEqual([{ type: 'notice', message: 'the scene ended before 2 more lines of your input: they were not played' }, expect.objectContaining({ type: 'done' })]);
+    // A script that ends with the scene gets no such notice.
+    const exact = await playScript(args, copyRepo(base(), 'play-extra-none'), 'Where were you last night?\n/end\n\n');
+    expect(exact.code, exact.stderr).toBe(0);
+    expect(exact.stderr).not.toContain('not played');
+  });
+
   it('the same script and seed give the same session log and world (offline is deterministic)', async () => {
     const a = copyRepo(base(), 'play-det-a');
     const b = copyRepo(base(), 'play-det-b');
