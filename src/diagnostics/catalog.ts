@@ -1,4 +1,5 @@
 import type { Diagnostic, DiagnosticSeverity } from './diagnostic.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * The diagnostics catalog (TypeScript-compiler style): stable codes, message templates with
@@ -41,7 +42,7 @@ export function catalogEntry(code: string): CatalogEntry {
 }
 
 export function allCatalogEntries(): CatalogEntry[] {
-  return [...registry.values()].sort((a, b) => a.code.localeCompare(b.code));
+  return [...registry.values()].sort((a, b) => compareText(a.code, b.code));
 }
 
 function fill(template: string, args: Record<string, unknown>): string {

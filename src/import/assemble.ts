@@ -12,6 +12,7 @@ import { inventSecrets } from './secrets.js';
 import { assetsOf } from './assets.js';
 import { generationPoint } from './test-hook.js';
 import { escapeRegExp } from '../core/regex.js';
+import { compareText } from '../core/text-order.js';
 
 export interface AssembleOptions {
   seed: string;
@@ -110,7 +111,7 @@ function factionsOf(persons: SourcePerson[], opts: AssembleOptions, rng: Rng): {
   }
   const gentes = [...gensCount.entries()]
     .filter(([, n]) => n >= threshold)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]))
     .slice(0, opts.maxGensFactions ?? 40)
     .map(([g]) => g);
   const gensFactions: Faction[] = gentes.map((g) => ({

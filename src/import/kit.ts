@@ -4,6 +4,7 @@ import { diag } from '../diagnostics/index.js';
 import type { Character, ConstraintsFile, OperatorsFile, SeasonGoals, ThreadsFile, WorldFile, AssetsFile } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { packageRoot, seasonGoalsRel } from '../paths.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * The starter season kit an imported world borrows: operators, style, locations, global metrics,
@@ -53,7 +54,7 @@ async function walk(root: string, rel: string, out: Map<string, Buffer>): Promis
   } catch {
     return; // an optional part of the kit (schemas/) may be absent
   }
-  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const e of entries.sort((a, b) => compareText(a.name, b.name))) {
     const r = path.posix.join(rel, e.name);
     if (e.isDirectory()) await walk(root, r, out);
     else if (e.isFile()) out.set(r, await readFile(path.join(root, r)));

@@ -8,6 +8,7 @@ import { stagedFiles } from './planning-checkpoint.js';
 import { writeVisible } from '../store/durable.js';
 import { decodeStrictUtf8 } from '../store/read.js';
 import type { ReviewState } from './review-state.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * What the author did to the files in a staged run's stage/ folder, read before anything is adopted
@@ -88,7 +89,7 @@ function stagedOf(root: string, review: ReviewState): { runDir: string; files: R
 export function inspectStagedEdits(root: string, review: ReviewState, staged = stagedOf(root, review)): StagedInspection {
   const { runDir, files } = staged;
   const out: StagedInspection = { scripts: [], refused: [] };
-  for (const [rel, staged] of Object.entries(files).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [rel, staged] of Object.entries(files).sort(([a], [b]) => compareText(a, b))) {
     const file = path.posix.join(review.run_dir, 'stage', rel);
     const now = readNow(path.join(runDir, 'stage', rel));
     if ('text' in now && now.text === staged) continue;

@@ -2,6 +2,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import { threadsInPlay } from './director.js';
 import type { PlayState } from './state.js';
 import type { Evaluation, NextSuggestion } from './types.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * The Director's evaluation on completion (seed 000, "episode_summary") and the next suggestion
@@ -19,7 +20,7 @@ export function evaluate(s: PlayState, packet: ScenePacket): Evaluation {
     .slice(0, 3)
     .sort((a, b) => a.i - b.i)
     .map((x) => `${x.e.user_id}: ${name(s.setup.principal)} — "${clip(x.e.user)}"; ${x.e.content.length > 90 ? x.e.content.slice(0, 87) + '...' : x.e.content}`);
-  const signals = Object.entries(s.director.user_signals).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const signals = Object.entries(s.director.user_signals).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   const style = signals.length ? `${signals[0]![0]}${signals[1] ? `, then ${signals[1][0]}` : ''} (${signals.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'reserved (no strong signals)';
   const changes = s.proposals.filter((p) => p.status !== 'rejected').map((p) => `${p.status === 'accepted' ? 'canon' : 'staged'}: ${p.reason} [${p.turns.join(', ')}]`);
   return {

@@ -5,6 +5,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { episodeRef } from '../domain/context.js';
 import { RUNS_DIR, episodeRelDir } from '../paths.js';
 import { readRunLog, summarizeRunLog, type RunLogSummary } from './run-log.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * Finding and totalling an episode's run_log.jsonl for `aureus cost`. The target is:
@@ -37,7 +38,7 @@ function newestRunDir(root: string, prefix: string): string | undefined {
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name.startsWith(prefix) && fs.existsSync(path.join(dir, d.name, LOG)))
     .map((d) => ({ p: path.join(dir, d.name), t: fs.statSync(path.join(dir, d.name, LOG)).mtimeMs }))
-    .sort((a, b) => b.t - a.t || a.p.localeCompare(b.p));
+    .sort((a, b) => b.t - a.t || compareText(a.p, b.p));
   return cands[0]?.p;
 }
 

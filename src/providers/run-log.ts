@@ -6,6 +6,7 @@ import { canonicalCompact } from '../core/json.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { LLM_ROLES, type LlmRole } from '../ports/llm.js';
 import { parseJsonTextSafe } from '../store/read.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * The run log: one JSON line per provider call (re-asks and cache hits included) in the
@@ -98,12 +99,12 @@ export function sortRunLog(entries: readonly RunLogEntry[]): RunLogEntry[] {
   const keyed = entries.map((e) => ({ e, s: canonicalCompact(e) }));
   keyed.sort(
     (a, b) =>
-      (a.e.episode ?? '').localeCompare(b.e.episode ?? '') ||
+      compareText(a.e.episode ?? '', b.e.episode ?? '') ||
       PHASE[a.e.role] - PHASE[b.e.role] ||
-      (a.e.scene ?? '').localeCompare(b.e.scene ?? '') ||
+      compareText(a.e.scene ?? '', b.e.scene ?? '') ||
       a.e.attempt - b.e.attempt ||
       LLM_ROLES.indexOf(a.e.role) - LLM_ROLES.indexOf(b.e.role) ||
-      (a.e.label ?? '').localeCompare(b.e.label ?? '') ||
+      compareText(a.e.label ?? '', b.e.label ?? '') ||
       a.e.reask - b.e.reask ||
       (a.s < b.s ? -1 : a.s > b.s ? 1 : 0),
   );

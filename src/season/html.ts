@@ -3,6 +3,7 @@ import type { VerifierReport } from '../domain/scene.js';
 import type { ScriptDoc } from './script-model.js';
 import { Marked } from 'marked';
 import { formatValue } from '../core/readable.js';
+import { compareText } from '../core/text-order.js';
 
 /**
  * The self-contained HTML episode report (`aureus export <ep> --format html`): the script, an
@@ -79,7 +80,7 @@ function verifierStats(r: VerifierReport): string {
     cur.n += 1;
     byCode.set(f.code, cur);
   }
-  const rows = [...byCode.entries()].sort((a, b) => a[0].localeCompare(b[0])).map(([code, v]) => `<tr><td>${esc(code)}</td><td>${esc(v.severity)}</td><td>${esc(v.rule)}</td><td>${v.n}</td></tr>`);
+  const rows = [...byCode.entries()].sort((a, b) => compareText(a[0], b[0])).map(([code, v]) => `<tr><td>${esc(code)}</td><td>${esc(v.severity)}</td><td>${esc(v.rule)}</td><td>${v.n}</td></tr>`);
   return [
     `<p>Verdict <strong>${esc(r.verdict)}</strong>: ${r.scenes.filter((s) => s.final_verdict === 'PASS').length}/${r.scenes.length} scenes passed, ${attempts} attempts, ${r.budget.used} of ${r.budget.per_episode} regenerations used, ${r.scenes.filter((s) => s.manual_review).length} scenes flagged for manual review.</p>`,
     rows.length ? `<table><thead><tr><th>Code</th><th>Severity</th><th>Rule</th><th>Findings</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '<p>No findings.</p>',

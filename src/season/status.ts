@@ -12,6 +12,7 @@ import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/adapter.js';
+import { compareText } from '../core/text-order.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
 export interface SeasonStatus {
@@ -70,7 +71,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     next_episode: next.id,
     pending_commit: pending?.id ?? null,
     metrics: Object.entries(world.world.global)
-      .sort((a, b) => a[0].localeCompare(b[0]))
+      .sort((a, b) => compareText(a[0], b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
     threads: world.threads.threads.map((t) => {
       const since = Math.max(0, next.episode - 1 - t.last_progress_episode);
@@ -99,7 +100,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
         fama: c.stats.fama,
         standing: standing(c.stats as unknown as Record<string, number>),
       }))
-      .sort((a, b) => b.standing - a.standing || a.id.localeCompare(b.id)),
+      .sort((a, b) => b.standing - a.standing || compareText(a.id, b.id)),
     tension_sparkline: sparkline(rows.map((r) => r.tension ?? 0)),
   };
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
 import { formatUsd } from '../../core/readable.js';
+import { compareText } from '../../core/text-order.js';
 
 /** `aureus cost [episode]`: tokens and cost per role from an episode's run_log.jsonl. */
 export const registerCost: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -55,7 +56,7 @@ Examples:
       const fmt = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
       let out = `${c.chalk.bold(report.file)}\n${c.chalk.dim(fmt(header))}\n`;
       rows.forEach((r, i) => (out += (i === rows.length - 1 ? c.chalk.bold(fmt(r)) : fmt(r)) + '\n'));
-      const models = Object.entries(per_model).sort(([a], [b]) => a.localeCompare(b));
+      const models = Object.entries(per_model).sort(([a], [b]) => compareText(a, b));
       if (models.length) out += c.chalk.dim(`models: ${models.map(([m, t]) => `${m} ${t.calls} call${t.calls === 1 ? '' : 's'}`).join(', ')}`) + '\n';
       c.io.stdout(out);
     });

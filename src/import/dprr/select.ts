@@ -3,6 +3,7 @@ import { characterId, romanName } from './names.js';
 import { COLLEGIAL, higherTier, isDefeat, isMilitary, isPriesthood, isTriumph, officeTier, TIER_DIGNITAS } from './offices.js';
 import { COLLEAGUE, tieTemplate } from './relations.js';
 import type { DprrPerson, DprrPost, DprrTables } from './tables.js';
+import { compareText } from '../../core/text-order.js';
 
 export interface DprrSelection {
   /** Ranked: the living by prominence, then the dead by prominence. */
@@ -45,7 +46,7 @@ function toSource(p: DprrPerson, posts: DprrPost[], toYear: number): SourcePerso
   const eques = /^eq\b/.test(p.highest_office);
   if (tier === 'none' && eques) tier = 'eques';
   const n = romanName(p);
-  offices.sort((a, b) => a.year - b.year || a.name.localeCompare(b.name));
+  offices.sort((a, b) => a.year - b.year || compareText(a.name, b.name));
   return {
     id: characterId(p),
     name: n.name,

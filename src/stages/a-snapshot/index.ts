@@ -8,6 +8,7 @@ import { stateHash, type StateHasher } from '../../core/state-hash.js';
 import { round } from '../../core/json.js';
 import { addDays, formatDate } from '../../core/roman-date.js';
 import { snapshotTension } from '../c-director/metrics.js';
+import { compareText } from '../../core/text-order.js';
 
 /** Progress at or above this counts as "near resolution" (spec §10.2 deferral). */
 export const NEAR_RESOLUTION = 0.8;
@@ -59,7 +60,7 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
   const chars = world.characters.characters;
   const principals = chars.filter((c) => c.principal);
   const acting = principals.filter((c) => c.status === 'alive').map((c) => c.id).sort();
-  const unavailable = principals.filter((c) => c.status !== 'alive').map((c) => ({ id: c.id, status: c.status })).sort((a, b) => a.id.localeCompare(b.id));
+  const unavailable = principals.filter((c) => c.status !== 'alive').map((c) => ({ id: c.id, status: c.status })).sort((a, b) => compareText(a.id, b.id));
   for (const u of unavailable) notes.push(`${u.id} is ${u.status} and cannot act`);
 
   let mustStart = false;
@@ -116,7 +117,7 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
     active_threads: world.threads.threads
       .filter((t) => t.status === 'open')
       .map((t) => threadCadence(t, ref.episode))
-      .sort((a, b) => Number(b.overdue) - Number(a.overdue) || b.priority - a.priority || a.id.localeCompare(b.id)),
+      .sort((a, b) => Number(b.overdue) - Number(a.overdue) || b.priority - a.priority || compareText(a.id, b.id)),
     acting_principals: acting,
     unavailable,
     metrics,

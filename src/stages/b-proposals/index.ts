@@ -14,6 +14,7 @@ import { bdiScore, bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrd
 import { poolOf } from './pool.js';
 import { actingPrincipals } from './known.js';
 import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
+import { compareText } from '../../core/text-order.js';
 
 /** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */
 export const MOVES = { min: 2, max: 3 } as const;
@@ -86,7 +87,7 @@ export function proposeSymbolic(world: World, context: EpisodeContext): AgentPro
   // that part of the list gives its order in the sorted whole (a stable sort), without sorting every
   // principal of a big world (6,667 of the synthetic 10,000 world's characters, for 10 of them).
   const listed = world.characters.characters.filter((x) => x.principal && (!canAct(x) || acting.has(x.id)));
-  for (const c of listed.sort((a, b) => a.id.localeCompare(b.id))) {
+  for (const c of listed.sort((a, b) => compareText(a.id, b.id))) {
     if (!canAct(c)) { skipped.push({ character_id: c.id, status: c.status }); continue; }
     if (!acting.has(c.id)) continue;
     proposals.push({ character_id: c.id, moves: pickMoves(rankMoves(world, index, c, context.seed, context.episode, MOVES.max)), source: 'symbolic', dropped: [] });

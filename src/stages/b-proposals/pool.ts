@@ -6,6 +6,7 @@ import { compiledVerdict, type Verdict } from '../../core/expr/compile.js';
 import { bdiScore, roleKind, roleOrder, threadsAdvancedByOp } from './bdi.js';
 import { actingPrincipals, knownCandidates } from './known.js';
 import { familyKey, familyScorer, keepBest } from './family.js';
+import { compareText } from '../../core/text-order.js';
 
 /**
  * The candidate moves of an episode: acting principal × operator × binding, BDI-scored once and
@@ -256,7 +257,7 @@ export function candidatePool(world: World, episode: number, index: WorldIndex =
   const hit = byEp.get(episode);
   if (hit) return hit;
   const out: PoolEntry[] = [];
-  const ops = [...world.operators.operators].sort((a, b) => a.id.localeCompare(b.id));
+  const ops = [...world.operators.operators].sort((a, b) => compareText(a.id, b.id));
   const table = conjunctTable(ops);
   // The episode's acting principals, and for each the candidates it knows (known.ts): a few
   // dozen per role, however big the world.

@@ -2,6 +2,7 @@ import type { EpisodeContext } from '../../domain/episode-context.js';
 import type { Thread } from '../../domain/world.js';
 import type { WorldIndex } from '../../core/world-index.js';
 import type { Rng } from '../../core/rng.js';
+import { compareText } from '../../core/text-order.js';
 
 const words = (s: string) => new Set(s.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 4));
 
@@ -37,7 +38,7 @@ export function chooseObjectives(index: WorldIndex, context: EpisodeContext, rng
     if (!w) read.set(th, (w = threadWords(th)));
     return w;
   };
-  for (const f of [...world.factions.factions].sort((a, b) => a.id.localeCompare(b.id))) {
+  for (const f of [...world.factions.factions].sort((a, b) => compareText(a.id, b.id))) {
     const members = membersOf.get(f.id) ?? [];
     if (members.length === 0 || f.objectives.length === 0) continue;
     const threads: { th: Thread; overdue: boolean }[] = [];

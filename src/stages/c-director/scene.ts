@@ -8,6 +8,7 @@ import { purposeOf, summarize } from './text.js';
 import type { Attempt, SceneWork } from './attempt.js';
 import { tryPlace, type Placement } from './placement.js';
 import type { MandatoryBeat } from '../../domain/plan.js';
+import { compareText } from '../../core/text-order.js';
 
 /**
  * One scene of the Director's plan (plan.ts runs them in order): each application slot takes the
@@ -129,7 +130,7 @@ function closeScene(a: Attempt, w: SceneWork): void {
     beats: [beatId],
     purpose: purposeOf(a.inputIndex, sc, beatTag, apps),
     marquee: sc.number === 1 || beatTag === 'reversal' || isLast,
-    ...(w.movements.length ? { movements: w.movements.sort((x, y) => x.character.localeCompare(y.character)) } : {}),
+    ...(w.movements.length ? { movements: w.movements.sort((x, y) => compareText(x.character, y.character)) } : {}),
   });
   w.tag = beatTag;
 }

@@ -2,6 +2,7 @@ import { compactLength } from '../../core/json.js';
 import type { ScenePacket } from '../../domain/packet.js';
 import { ItemLengths, ModelPacketSize } from './measure.js';
 import { packetTokens } from './wire.js';
+import { compareText } from '../../core/text-order.js';
 
 /** Characters an item takes in the compact JSON the model reads (plus its comma). */
 const sizeOf = (item: unknown): number => compactLength(item) + 1;
@@ -30,7 +31,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
   const own = (e: { from: string; to: string }) => castIds.has(e.from) && castIds.has(e.to);
   const size = ModelPacketSize.of(p, lengths);
   const measure = () => (p.token_estimate = size ? Math.ceil(size.length / 4) : packetTokens(p));
-  const lowFirst = <T extends { id: string }>(rel: (x: T) => number) => (a: T, b: T): number => rel(a) - rel(b) || b.id.localeCompare(a.id);
+  const lowFirst = <T extends { id: string }>(rel: (x: T) => number) => (a: T, b: T): number => rel(a) - rel(b) || compareText(b.id, a.id);
   const pickLow = <T extends { id: string }>(xs: T[], rel: (x: T) => number): T | undefined => first(xs, lowFirst(rel));
   // The subgraph's lists lose their least relevant item at each step and nothing else changes them,
   // so each is taken in one stable sort's order (what picking the least of the rest each time gives,

@@ -6,6 +6,7 @@ import { edgeOf, memoList, registerPatch, type WorldIndex } from '../../core/wor
 import { OverlayMap } from '../../core/overlay-map.js';
 import type { ItemLengths } from './measure.js';
 import { secretParties } from './secret-parties.js';
+import { compareText } from '../../core/text-order.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 /**
@@ -139,8 +140,8 @@ function subgraphEdges(index: WorldIndex, focus: SceneFocus, hop: Map<string, nu
   return found.map((f) => f.e);
 }
 
-/** String#localeCompare with the default locale and options, as a reusable collator (the same order by definition). */
-const collate = new Intl.Collator().compare;
+/** Aureus's one text order (core/text-order.ts): en-US, whatever the process's locale. */
+const collate = compareText;
 
 /**
  * The snapshot's edges, for telling which edges of a scene's state changed this episode. Kept per

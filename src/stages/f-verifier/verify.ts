@@ -10,6 +10,7 @@ import { anachronismRules, claimAnachronismRules, eventAnachronismRules, hookRul
 import { lengthRule } from './rules/length.js';
 import { cueNotes } from './dialogue.js';
 import { proseRules } from './prose/index.js';
+import { compareText } from '../../core/text-order.js';
 
 export interface SceneVerification {
   parsed: ParsedWriterOutput;
@@ -63,7 +64,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     ...hookRule(parsed, ctx),
     ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')]),
   ];
-  findings.sort((a, b) => a.code.localeCompare(b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
+  findings.sort((a, b) => compareText(a.code, b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
   return {
     parsed,
     findings,

@@ -1,3 +1,4 @@
+import { compareText } from '../../core/text-order.js';
 /**
  * The per-episode regeneration budget, allocated deterministically. Scenes are repaired in rounds:
  * every scene's first draft is written in parallel; then, round after round, the scenes still
@@ -28,5 +29,5 @@ export function grantRound(state: BudgetState, requests: string[]): { granted: s
 export function compareSceneIds(a: string, b: string): number {
   const na = Number(a.replace(/\D/g, ''));
   const nb = Number(b.replace(/\D/g, ''));
-  return na - nb || a.localeCompare(b);
+  return na - nb || compareText(a, b);
 }

@@ -2,6 +2,7 @@ import type { AppliedDelta } from '../../domain/delta.js';
 import type { World } from '../../domain/world.js';
 import { round } from '../../core/json.js';
 import { formatNumber, formatSigned } from '../../core/readable.js';
+import { compareText } from '../../core/text-order.js';
 
 /**
  * The recap is generated from the applied deltas, never from the prose (spec §11.2): this module
@@ -158,7 +159,7 @@ export function buildDashboard(before: World, after: World, episode: number): Da
   const ids = Object.keys(after.world.global).sort((a, b) => {
     const ia = FIRST_METRICS.indexOf(a);
     const ib = FIRST_METRICS.indexOf(b);
-    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || a.localeCompare(b);
+    return (ia < 0 ? 99 : ia) - (ib < 0 ? 99 : ib) || compareText(a, b);
   });
   const metrics = ids.map((id) => {
     const m = after.world.global[id];
