@@ -3,10 +3,10 @@ import { describeHeldout } from './heldout-run.js';
 
 // A held-out check (test/fixtures/prose-corpus-heldout-116, see its README): 20 Writer answers in
 // the diction of an old English translation of Plutarch, written once, by hand and blind, by helper
-// hb116, who had not read the verifier. The first run has not happened yet: no `known_miss`,
-// `known_false_positive` or `known_soft` note is recorded. Where the first run disagrees with
-// `expect`, the entry will say so (`known_*`: "<codes>: reason") and this test asserts today's
-// outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// hb116, who had not read the verifier, and committed before any run; first run in session 33 (the
+// README's "First run"). Where the verifier disagrees with `expect`, the entry says so (`known_miss`,
+// `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
+// (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 116: fresh answers, expectations written before the run',
