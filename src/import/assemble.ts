@@ -4,7 +4,8 @@ import type { Character, Constraint, Faction, InWorldDate, SeasonGoals, Secret, 
 import type { SourcePerson, SourceTie } from './model.js';
 import { slug } from './dprr/names.js';
 import { officeInYear } from './dprr/offices.js';
-import { inventBdi, inventStats, inventVoice, standing } from './invent.js';
+import { inventBdi, inventStats, inventVoice, officeWords, standing } from './invent.js';
+import { aucYear } from '../core/roman-date.js';
 import type { StarterKit } from './kit.js';
 import { castMapping as mapCast, uniqueCues } from './cast.js';
 import { mergeTies, relationshipsOf } from './ties.js';
@@ -39,7 +40,7 @@ export interface AssembledWorld {
 const POLITICAL: Faction[] = [
   { id: 'optimates', name: 'Optimates', description: 'The "best men": the Senate\'s old families and their friends, who hold that the Republic is the Senate.', objectives: ['Defend the authority of the Senate', 'Block the agrarian and grain laws', 'Keep the consulship among the nobiles'] },
   { id: 'populares', name: 'Populares', description: 'Politicians who work through the tribunes and the popular assemblies rather than the Senate.', objectives: ['Pass a grain law through the assembly', 'Prosecute a corrupt governor', 'Restore the powers of the tribunes'] },
-  { id: 'equites', name: 'Equites', description: 'The equestrian order: tax farmers, bankers and contractors, the Republic\'s money.', objectives: ['Keep the tax contracts of Asia', 'Keep equestrian jurors in the courts', 'Collect the debts senators owe'] },
+  { id: 'equites', name: 'Equites', description: 'The equestrian order: tax farmers, money-lenders and contractors, the Republic\'s money.', objectives: ['Keep the tax contracts of Asia', 'Keep equestrian jurors in the courts', 'Collect the debts senators owe'] },
 ];
 
 /** Gens name from a nomen of either gender: Cornelius / Cornelia → Cornelia. */
@@ -158,9 +159,10 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
   return persons.map((p) => {
     const r = rng.fork(`character/${p.id}`);
     const stats = inventStats(p, degree.get(p.id) ?? 0, r.fork('stats'));
-    const firstOffices = p.offices.slice(-4).map((o) => `${o.name} ${Math.abs(o.year)} BC`);
+    // Years of the City, not BC: a description can reach a scene's prose, where "63 BC" is an anachronism.
+    const firstOffices = p.offices.slice(-4).map((o) => `${officeWords(o.name)} ${aucYear(-o.year)}`);
     const more = p.offices.length > 4 ? ` and ${p.offices.length - 4} earlier` : '';
-    const career = p.offices.length ? `Offices: ${firstOffices.join('; ')}${more}.` : 'No office on record.';
+    const career = p.offices.length ? `Offices (years of the City): ${firstOffices.join('; ')}${more}.` : 'No office on record.';
     const origin = p.origin ? ` From ${p.origin}.` : '';
     return {
       id: p.id,
@@ -176,7 +178,7 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
       stats,
       bdi: inventBdi(p, r.fork('bdi'), { rival: p.alive ? rivalOf.get(p.id) : undefined, beliefs: p.alive ? (knows.get(p.id) ?? []) : [] }),
       voice: inventVoice(p, r.fork('voice')),
-      description: `${p.name}, ${standing(p)}.${origin} ${career} ${p.source_ref}, attested ${Math.abs(p.era[0])}–${p.era[1] === 0 ? '?' : Math.abs(p.era[1])} BC. ${opts.provenance}`,
+      description: `${p.name}, ${standing(p)}.${origin} ${career} ${p.source_ref}, attested in the years ${aucYear(-p.era[0])}–${p.era[1] === 0 ? '?' : aucYear(-p.era[1])} of the City. ${opts.provenance}`,
     };
   });
 
