@@ -34,6 +34,8 @@ export interface AssembledWorld {
   seasonGoals: SeasonGoals;
   /** Starter principal id → imported character id, used to adapt threads and constraints. */
   castMapping: Record<string, string>;
+  /** The kit's constraints left out: they name a starter character this cast has no one for. */
+  droppedConstraints: string[];
   stats: { characters: number; principals: number; dead: number; factions: number; relationships: number; secrets: number };
 }
 
@@ -99,7 +101,7 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
     canon: { $schema: kit.schemaRefs['world/canon.json'], format: 1, facts: [] },
   };
   const stats = { characters: characters.length, principals: principalIds.size, dead: characters.filter((c) => c.status === 'dead').length, factions: factions.length, relationships: relationships.length, secrets: secrets.length };
-  return { world, seasonGoals: adapted.seasonGoals, castMapping, stats };
+  return { world, seasonGoals: adapted.seasonGoals, castMapping, droppedConstraints: adapted.dropped, stats };
 }
 
 /** Factions: gentes with enough members of their own, everyone else by political leaning. */
@@ -185,7 +187,7 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
 }
 
 /** The kit's threads, constraints and season goals, re-cast onto the imported principals. */
-function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Map<string, SourcePerson>, opts: AssembleOptions): { threads: Thread[]; constraints: Constraint[]; seasonGoals: SeasonGoals } {
+function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Map<string, SourcePerson>, opts: AssembleOptions): { threads: Thread[]; constraints: Constraint[]; seasonGoals: SeasonGoals; dropped: string[] } {
   const starterById = new Map(kit.characters.map((c) => [c.id, c]));
   const renameText = (text: string): string => {
     let out = text;
@@ -204,7 +206,7 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
     question: renameText(t.question),
     stakeholders: [...new Set(t.stakeholders.flatMap((id) => (castMapping[id] ? [castMapping[id]] : [])))],
   }));
-  const constraints: Constraint[] = kit.constraints.constraints.map((c) => ({
+  const recast: Constraint[] = kit.constraints.constraints.map((c) => ({
     ...c,
     expr: c.expr.replace(/'([a-z0-9_]+)'|"([a-z0-9_]+)"/g, (m, a: string | undefined, b: string | undefined) => {
       const id = a ?? b!;
@@ -212,10 +214,18 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
     }),
     message: renameText(c.message),
   }));
+  // A constraint about a starter character this cast has no one for ("Caesar lives" in a world of
+  // three) says nothing about this world, and `validate` refuses a reference to a missing character
+  // (AUR2008): it is left out, and NOTICE.md lists it, as the unmapped are left out of threads.
+  const constraints = recast.filter((c) => [...c.expr.matchAll(CHAR_REF)].every((m) => byId.has(m[2]!)));
+  const dropped = recast.filter((c) => !constraints.includes(c)).map((c) => c.id);
 
   const seasonGoals: SeasonGoals = { ...kit.seasonGoals, title: `${kit.seasonGoals.title} (${opts.title})`, logline: renameText(kit.seasonGoals.logline), goals: kit.seasonGoals.goals.map((g) => ({ ...g, text: renameText(g.text) })) };
-  return { threads, constraints, seasonGoals };
+  return { threads, constraints, seasonGoals, dropped };
 }
+
+/** A character named in a constraint: char('id') or char("id"). */
+const CHAR_REF = /\bchar\(\s*(['"])([a-z0-9_]+)\1\s*\)/g;
 
 /** The office held in the world's year, when the source records one (prose titles: "the consul"). */
 function officeField(p: SourcePerson, yearBc: number): { office?: string } {
