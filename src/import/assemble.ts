@@ -4,7 +4,8 @@ import type { Character, Constraint, Faction, InWorldDate, SeasonGoals, Secret, 
 import type { SourcePerson, SourceTie } from './model.js';
 import { slug } from './dprr/names.js';
 import { officeInYear } from './dprr/offices.js';
-import { inventBdi, inventStats, inventVoice, standing } from './invent.js';
+import { inventBdi, inventStats, inventVoice, officeWords, standing } from './invent.js';
+import { aucYear } from '../core/roman-date.js';
 import type { StarterKit } from './kit.js';
 import { castMapping as mapCast, uniqueCues } from './cast.js';
 import { mergeTies, relationshipsOf } from './ties.js';
@@ -33,13 +34,15 @@ export interface AssembledWorld {
   seasonGoals: SeasonGoals;
   /** Starter principal id → imported character id, used to adapt threads and constraints. */
   castMapping: Record<string, string>;
+  /** The kit's constraints left out: they name a starter character this cast has no one for. */
+  droppedConstraints: string[];
   stats: { characters: number; principals: number; dead: number; factions: number; relationships: number; secrets: number };
 }
 
 const POLITICAL: Faction[] = [
   { id: 'optimates', name: 'Optimates', description: 'The "best men": the Senate\'s old families and their friends, who hold that the Republic is the Senate.', objectives: ['Defend the authority of the Senate', 'Block the agrarian and grain laws', 'Keep the consulship among the nobiles'] },
   { id: 'populares', name: 'Populares', description: 'Politicians who work through the tribunes and the popular assemblies rather than the Senate.', objectives: ['Pass a grain law through the assembly', 'Prosecute a corrupt governor', 'Restore the powers of the tribunes'] },
-  { id: 'equites', name: 'Equites', description: 'The equestrian order: tax farmers, bankers and contractors, the Republic\'s money.', objectives: ['Keep the tax contracts of Asia', 'Keep equestrian jurors in the courts', 'Collect the debts senators owe'] },
+  { id: 'equites', name: 'Equites', description: 'The equestrian order: tax farmers, money-lenders and contractors, the Republic\'s money.', objectives: ['Keep the tax contracts of Asia', 'Keep equestrian jurors in the courts', 'Collect the debts senators owe'] },
 ];
 
 /** Gens name from a nomen of either gender: Cornelius / Cornelia → Cornelia. */
@@ -98,7 +101,7 @@ export function assembleWorld(persons: SourcePerson[], ties: SourceTie[], kit: S
     canon: { $schema: kit.schemaRefs['world/canon.json'], format: 1, facts: [] },
   };
   const stats = { characters: characters.length, principals: principalIds.size, dead: characters.filter((c) => c.status === 'dead').length, factions: factions.length, relationships: relationships.length, secrets: secrets.length };
-  return { world, seasonGoals: adapted.seasonGoals, castMapping, stats };
+  return { world, seasonGoals: adapted.seasonGoals, castMapping, droppedConstraints: adapted.dropped, stats };
 }
 
 /** Factions: gentes with enough members of their own, everyone else by political leaning. */
@@ -158,9 +161,10 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
   return persons.map((p) => {
     const r = rng.fork(`character/${p.id}`);
     const stats = inventStats(p, degree.get(p.id) ?? 0, r.fork('stats'));
-    const firstOffices = p.offices.slice(-4).map((o) => `${o.name} ${Math.abs(o.year)} BC`);
+    // Years of the City, not BC: a description can reach a scene's prose, where "63 BC" is an anachronism.
+    const firstOffices = p.offices.slice(-4).map((o) => `${officeWords(o.name)} ${aucYear(-o.year)}`);
     const more = p.offices.length > 4 ? ` and ${p.offices.length - 4} earlier` : '';
-    const career = p.offices.length ? `Offices: ${firstOffices.join('; ')}${more}.` : 'No office on record.';
+    const career = p.offices.length ? `Offices (years of the City): ${firstOffices.join('; ')}${more}.` : 'No office on record.';
     const origin = p.origin ? ` From ${p.origin}.` : '';
     return {
       id: p.id,
@@ -176,14 +180,14 @@ function charactersOf(persons: SourcePerson[], x: CharacterInputs): Character[] 
       stats,
       bdi: inventBdi(p, r.fork('bdi'), { rival: p.alive ? rivalOf.get(p.id) : undefined, beliefs: p.alive ? (knows.get(p.id) ?? []) : [] }),
       voice: inventVoice(p, r.fork('voice')),
-      description: `${p.name}, ${standing(p)}.${origin} ${career} ${p.source_ref}, attested ${Math.abs(p.era[0])}–${p.era[1] === 0 ? '?' : Math.abs(p.era[1])} BC. ${opts.provenance}`,
+      description: `${p.name}, ${standing(p)}.${origin} ${career} ${p.source_ref}, attested in the years ${aucYear(-p.era[0])}–${p.era[1] === 0 ? '?' : aucYear(-p.era[1])} of the City. ${opts.provenance}`,
     };
   });
 
 }
 
 /** The kit's threads, constraints and season goals, re-cast onto the imported principals. */
-function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Map<string, SourcePerson>, opts: AssembleOptions): { threads: Thread[]; constraints: Constraint[]; seasonGoals: SeasonGoals } {
+function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Map<string, SourcePerson>, opts: AssembleOptions): { threads: Thread[]; constraints: Constraint[]; seasonGoals: SeasonGoals; dropped: string[] } {
   const starterById = new Map(kit.characters.map((c) => [c.id, c]));
   const renameText = (text: string): string => {
     let out = text;
@@ -202,7 +206,7 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
     question: renameText(t.question),
     stakeholders: [...new Set(t.stakeholders.flatMap((id) => (castMapping[id] ? [castMapping[id]] : [])))],
   }));
-  const constraints: Constraint[] = kit.constraints.constraints.map((c) => ({
+  const recast: Constraint[] = kit.constraints.constraints.map((c) => ({
     ...c,
     expr: c.expr.replace(/'([a-z0-9_]+)'|"([a-z0-9_]+)"/g, (m, a: string | undefined, b: string | undefined) => {
       const id = a ?? b!;
@@ -210,10 +214,18 @@ function adaptKit(kit: StarterKit, castMapping: Record<string, string>, byId: Ma
     }),
     message: renameText(c.message),
   }));
+  // A constraint about a starter character this cast has no one for ("Caesar lives" in a world of
+  // three) says nothing about this world, and `validate` refuses a reference to a missing character
+  // (AUR2008): it is left out, and NOTICE.md lists it, as the unmapped are left out of threads.
+  const constraints = recast.filter((c) => [...c.expr.matchAll(CHAR_REF)].every((m) => byId.has(m[2]!)));
+  const dropped = recast.filter((c) => !constraints.includes(c)).map((c) => c.id);
 
   const seasonGoals: SeasonGoals = { ...kit.seasonGoals, title: `${kit.seasonGoals.title} (${opts.title})`, logline: renameText(kit.seasonGoals.logline), goals: kit.seasonGoals.goals.map((g) => ({ ...g, text: renameText(g.text) })) };
-  return { threads, constraints, seasonGoals };
+  return { threads, constraints, seasonGoals, dropped };
 }
+
+/** A character named in a constraint: char('id') or char("id"). */
+const CHAR_REF = /\bchar\(\s*(['"])([a-z0-9_]+)\1\s*\)/g;
 
 /** The office held in the world's year, when the source records one (prose titles: "the consul"). */
 function officeField(p: SourcePerson, yearBc: number): { office?: string } {

@@ -3,6 +3,7 @@ import { round } from '../core/json.js';
 import type { Rng } from '../core/rng.js';
 import type { OfficeTier, SourcePerson } from './model.js';
 import { TIER_DIGNITAS } from './dprr/offices.js';
+import { aucYear } from '../core/roman-date.js';
 
 /**
  * The invented layer of an imported world: what no prosopography records (wealth, temperament,
@@ -35,6 +36,19 @@ export function inventStats(p: SourcePerson, degree: number, rng: Rng): Record<S
     courage: Math.round(courage),
   };
 }
+
+/**
+ * A year as a Roman counted it, "the year 691 of the City" (core/roman-date's aucYear): imported
+ * text can reach a scene's prose, where the verifier's era rule rightly refuses "63 BC". Source
+ * years are negative for BC.
+ */
+export const cityYear = (year: number): string => `the year ${aucYear(-year)} of the City`;
+
+/**
+ * An office as prose may name it: DPRR's English glosses dropped ("legatus (lieutenant)" → "legatus",
+ * "senator - office unknown" → "senator"); "lieutenant" is in the lexicon's anachronisms.
+ */
+export const officeWords = (name: string): string => name.replace(/\s*\([^)]*\)/g, '').replace(/\s*-\s*office unknown$/, '').trim();
 
 /** Standing as a Roman would say it. */
 export function standing(p: SourcePerson): string {

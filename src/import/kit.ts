@@ -96,3 +96,25 @@ export async function loadStarterKit(root = packageRoot()): Promise<StarterKit> 
   if (![...verbatim.keys()].some((k) => k.startsWith('style/'))) throw kitError('style/', 'no style guide or lexicon');
   return { world, characters: chars.characters ?? [], threads, constraints, operators, assets, seasonGoals, schemaRefs, verbatim };
 }
+
+/** The fewest living principals the kit's hard constraints allow, and the constraint that says so. */
+export interface PrincipalFloor {
+  min: number;
+  constraint: string;
+}
+
+/**
+ * The floor the kit's hard `count_alive() >= N` (or `> N`) constraints put on living principals
+ * (count_alive counts the living principals): an imported world with fewer would fail `validate`
+ * (AUR2056) the moment it is written, so the import refuses it instead. Null when the kit sets none.
+ */
+export function principalFloor(kit: Pick<StarterKit, 'constraints'>): PrincipalFloor | null {
+  let floor: PrincipalFloor | null = null;
+  for (const c of kit.constraints.constraints) {
+    const m = /^\s*count_alive\(\)\s*(>=|>)\s*(\d+)\s*$/.exec(c.expr);
+    if (c.kind !== 'hard' || !m) continue;
+    const min = Number(m[2]) + (m[1] === '>' ? 1 : 0);
+    if (!floor || min > floor.min) floor = { min, constraint: c.id };
+  }
+  return floor;
+}

@@ -2,7 +2,8 @@ import { round } from '../core/json.js';
 import type { Rng } from '../core/rng.js';
 import type { Relationship, Secret } from '../domain/world.js';
 import type { SourcePerson } from './model.js';
-import { SECRET_TEMPLATES } from './invent.js';
+import { cityYear, officeWords, SECRET_TEMPLATES } from './invent.js';
+import { officeTier } from './dprr/offices.js';
 
 /** Invented secrets: about a third of the principals carry one, a few of the others too; held by kin or principals. */
 export function inventSecrets(persons: SourcePerson[], relationships: Relationship[], principalIds: Set<string>, principalList: string[], byId: Map<string, SourcePerson>, sRng: Rng): Secret[] {
@@ -24,7 +25,7 @@ export function inventSecrets(persons: SourcePerson[], relationships: Relationsh
     const near = kinOf(p.id).filter((id) => byId.get(id)?.alive);
     const pool = near.length ? near : principalList.filter((id) => id !== p.id);
     const holders = pool.length ? [...new Set([r.pick(pool), ...(r.next() < 0.4 ? [r.pick(pool)] : [])])].sort() : [];
-    const office = p.offices.length ? `${p.offices[p.offices.length - 1].name} in ${Math.abs(p.offices[p.offices.length - 1].year)} BC` : 'a magistrate\'s clerk';
+    const office = officeWhile(p.offices);
     secrets.push({
       id: `sec_${String(secrets.length + 1).padStart(4, '0')}`,
       text: tpl.text(p.name, holders.length ? nameOf(holders[0]) : 'a freedman', office),
@@ -37,4 +38,17 @@ export function inventSecrets(persons: SourcePerson[], relationships: Relationsh
     });
   }
   return secrets;
+}
+
+/**
+ * The office a secret says its subject held ("while proconsul in the year 691 of the City"): the last
+ * one actually held (an electoral defeat or a designation is none), without DPRR's editorial glosses
+ * ("legatus (lieutenant)", "senator - office unknown"). The text reaches the prose when a scene
+ * reveals the secret, so it is dated as a Roman would (cityYear), never "63 BC".
+ */
+function officeWhile(offices: SourcePerson['offices']): string {
+  const held = offices.filter((o) => officeTier(o.name) !== 'none');
+  const last = held[held.length - 1];
+  if (!last) return 'a magistrate\'s clerk';
+  return `${officeWords(last.name)} in ${cityYear(last.year)}`;
 }

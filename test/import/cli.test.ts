@@ -9,6 +9,10 @@ import { buildEpisodeContext } from '../../src/stages/a-snapshot/index.js';
 import { proposeSymbolic } from '../../src/stages/b-proposals/index.js';
 import { planSymbolic } from '../../src/stages/c-director/plan.js';
 import { episodeRef } from '../../src/domain/context.js';
+import { loadStarterKit } from '../../src/import/kit.js';
+import { buildDprrWorld, noticeText } from '../../src/import/dprr/index.js';
+import { loadDprrTables } from '../../src/import/dprr/tables.js';
+import { checkWorldReferences } from '../../src/store/references.js';
 
 const DATA = path.resolve(__dirname, '../../data/dprr');
 
@@ -66,7 +70,7 @@ describe('aureus import (with the packaged starter kit)', () => {
       await expect(readFile(path.join(tmp, argv[2], 'world/world.json'))).rejects.toThrow();
     }
     const b = io(tmp);
-    expect(await main(['import', 'dprr', 'rome', '--from', '-100', '--to', '-44', '--limit', '5', '--data', DATA], b)).toBe(2);
+    expect(await main(['import', 'dprr', 'rome', '--from', '-100', '--to', '-44', '--limit', '10', '--data', DATA], b)).toBe(2);
     expect(b.err).toMatch(/AUR7904/);
   });
 
@@ -81,5 +85,42 @@ describe('aureus import (with the packaged starter kit)', () => {
     expect(await main(['import', 'dprr', 'lim', '--from', '-100', '--to', '-44', '--limit', '0', '--data', DATA], l)).toBe(2);
     expect(l.err).toMatch(/Counts are whole numbers/);
     expect(l.err).not.toMatch(/negative for BC/);
+  });
+
+  it('never hands over a world validate refuses: too few principals for the kit is exit 2 (AUR7911), naming the minimum and the flag', async () => {
+    // --limit 1 … 7 and a window with three persons: the kit's cst_cast_alive needs 8 living principals.
+    const cases: [string[], RegExp][] = [
+      ...[1, 4, 6, 7].map((n): [string[], RegExp] => [['--from', '-100', '--to', '-63', '--limit', String(n)], new RegExp(String.raw`AUR7911 too few principals: ${n} alive[^\n]*cst_cast_alive needs at least 8\n\s+hint: Raise --limit to 8 or more`)]),
+      [['--from', '-600', '--to', '-599'], /AUR7911 too few principals: 3 alive[^\n]*needs at least 8\n\s+hint: Widen the window with an earlier --from/],
+      [['--from', '-100', '--to', '-63', '--principals', '5'], /AUR7903 bad value for --principals: 5 \(at least 8: [^\n]*cst_cast_alive[^\n]*\)\n\s+hint: Ask for --principals 8 or more/],
+    ];
+    for (const [k, [args, want]] of cases.entries()) {
+      const a = io(tmp);
+      expect(await main(['import', 'dprr', `few${k}`, ...args, '--data', DATA], a), args.join(' ')).toBe(2);
+      expect(a.err).toMatch(want);
+      expect(a.err).not.toMatch(/\n\s+at |internal error/);
+      await expect(readFile(path.join(tmp, `few${k}`, 'world/world.json'))).rejects.toThrow();
+    }
+    // From the floor up, the import is a world validate accepts.
+    for (const n of [8, 9]) {
+      expect(await main(['import', 'dprr', `enough${n}`, '--from', '-100', '--to', '-63', '--limit', String(n), '--data', DATA], io(tmp))).toBe(0);
+      const v = io(tmp);
+      expect(await main(['-C', `enough${n}`, 'validate'], v), v.err).toBe(0);
+    }
+  });
+
+  it('leaves out a kit constraint naming a starter character the cast has no one for, and says so in NOTICE.md', async () => {
+    // A kit with no principal floor: three persons cannot stand in for Cicero, Caesar, Crassus and Servilia.
+    const kit = await loadStarterKit();
+    kit.constraints = { ...kit.constraints, constraints: kit.constraints.constraints.filter((c) => !c.expr.includes('count_alive')) };
+    const a = buildDprrWorld(await loadDprrTables(DATA), kit, { from: -600, to: -599 });
+    expect(a.stats.characters).toBe(3);
+    expect(checkWorldReferences(a.world).filter((d) => d.severity === 'error')).toEqual([]);
+    expect(a.droppedConstraints.length).toBeGreaterThan(0);
+    expect(a.droppedConstraints).toContain('cst_affair_alive');
+    const kept = a.world.constraints.constraints.map((c) => c.id);
+    expect(kept).toContain('cst_treasury_floor');
+    expect(kept.filter((id) => a.droppedConstraints.includes(id))).toEqual([]);
+    expect(noticeText({ from: -600, to: -599 }, a)).toMatch(/Left out, as they name a starter character this world has no one for: [^\n]*`cst_affair_alive`/);
   });
 });

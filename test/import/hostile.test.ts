@@ -233,10 +233,11 @@ describe('option values', () => {
     expect(synthetic.code).toBe(2);
     expect(synthetic.stderr).toContain('AUR7903 bad value for --principals: 100000000 (an integer from 10 to 100000)');
     expect(fs.readdirSync(parent)).toEqual([]);
-    // Without --principals, a window of fewer than 10 living persons makes them all principals.
-    const few = await cli([...dprr, '--limit', '5', '--json'], parent);
+    // Without --principals, a window of fewer than 10 living persons makes them all principals, down to
+    // the kit's floor of 8 (below it the world would fail validate: AUR7911, test/import/cli.test.ts).
+    const few = await cli([...dprr, '--limit', '9', '--json'], parent);
     expect(few.code, few.stderr).toBe(0);
-    expect(JSON.parse(few.stdout).principals).toBe(5);
+    expect(JSON.parse(few.stdout).principals).toBe(9);
   });
 
   it('an empty --seed is refused by both imports (exit 2), not a world silently different from the default', async () => {

@@ -62,4 +62,10 @@ defineDiagnostics([
     message: 'the target {dir} is inside the {folder}/ folder of the world repository {root}',
     hint: 'A world there would be untracked files of that world (its next episode run refuses them, exit 8); put the new world in a folder beside it.',
   },
+  {
+    code: 'AUR7911',
+    severity: 'error',
+    message: 'too few principals: {count} alive {among}, and the starter kit\'s constraint {constraint} needs at least {min}',
+    hint: 'Raise --limit to {min} or more, or widen the window with an earlier --from.',
+  },
 ]);

@@ -5,7 +5,7 @@ import { packageRoot } from '../../paths.js';
 import { formatDate } from '../../core/roman-date.js';
 import { assembleWorld, type AssembledWorld } from '../assemble.js';
 import { worldRepoFiles, type RepoFiles } from '../files.js';
-import { loadStarterKit, type StarterKit } from '../kit.js';
+import { loadStarterKit, principalFloor, type StarterKit } from '../kit.js';
 import { selectDprr } from './select.js';
 import { loadDprrTables, type DprrTables } from './tables.js';
 
@@ -74,6 +74,7 @@ export function buildDprrWorld(tables: DprrTables, kit: StarterKit, o: DprrImpor
     const among = o.limit === undefined ? '' : ` among the --limit ${o.limit}`;
     throw badDprrOption('--principals', o.principals, `at most ${living}, the persons active ${from}–${to} BC and alive in ${to} BC${among}`, 'Ask for fewer principals, or widen the window (--from) or raise --limit.');
   }
+  checkFloor(tables, kit, o, living);
   const assembled = assembleWorld(sel.persons, sel.ties, kit, {
     seed: o.seed ?? `dprr${o.from}${o.to}`,
     principals: o.principals ?? 10,
@@ -82,6 +83,29 @@ export function buildDprrWorld(tables: DprrTables, kit: StarterKit, o: DprrImpor
     provenance: 'Offices and family from DPRR; wealth, temperament and secrets invented.',
   });
   return { ...assembled, active: sel.active };
+}
+
+/**
+ * The kit's hard constraints need a number of living principals (count_alive() >= 8): a world with
+ * fewer would be written and then refused by `validate` (AUR2056), so it is refused here, exit 2,
+ * naming the minimum and the flag to raise: --principals when it was asked for, --limit when the
+ * window has enough living persons beyond it, else the window itself (--from).
+ */
+function checkFloor(tables: DprrTables, kit: StarterKit, o: DprrImportOptions, living: number): void {
+  const floor = principalFloor(kit);
+  if (!floor) return;
+  const { min, constraint } = floor;
+  if (o.principals !== undefined && o.principals < min) {
+    throw badDprrOption('--principals', o.principals, `at least ${min}: the starter kit's constraint ${constraint} needs ${min} principals alive`, `Ask for --principals ${min} or more.`);
+  }
+  if (living >= min) return;
+  const to = Math.abs(o.to);
+  const inWindow = o.limit === undefined ? living : selectDprr(tables, o.from, o.to, undefined).persons.filter((p) => p.alive).length;
+  const among = `in ${to} BC among the persons active ${Math.abs(o.from)}–${to} BC${o.limit === undefined ? '' : ` (--limit ${o.limit})`}`;
+  const hint = inWindow >= min
+    ? `Raise --limit to ${min} or more (the window has ${inWindow} persons alive in ${to} BC).`
+    : `Widen the window with an earlier --from: only ${inWindow} of its persons are alive in ${to} BC.`;
+  throw new AureusError('too few principals for the starter kit', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7911', { count: living, among, constraint, min }, { hint })] });
 }
 
 export function noticeText(o: DprrImportOptions, a: AssembledWorld): string {
@@ -110,7 +134,7 @@ Operators, style guide and lexicon, locations and travel times, global metrics, 
 season goals. Threads and constraints were re-cast onto this world's principals:
 
 ${Object.entries(a.castMapping).map(([s, t]) => `- ${s} → ${t}`).join('\n') || '- (no starter cast to map)'}
-
+${droppedNote(a.droppedConstraints)}
 ## Size
 
 ${a.stats.characters} characters (${a.stats.principals} principals, ${a.stats.dead} dead by ${formatDate({ day: 1, month: 1, year_bc: Math.abs(o.to) })}), ${a.stats.factions} factions,
@@ -126,4 +150,9 @@ export async function importDprrFiles(o: DprrImportOptions, kit?: StarterKit): P
   const assembled = buildDprrWorld(tables, k, o);
   const files = worldRepoFiles(assembled.world, assembled.seasonGoals, k, { 'NOTICE.md': noticeText(o, assembled) });
   return { files, assembled };
+}
+
+/** NOTICE.md's line on the kit's constraints left out (they name a starter character this cast has no one for). */
+export function droppedNote(dropped: string[]): string {
+  return dropped.length ? `\nLeft out, as they name a starter character this world has no one for: ${dropped.map((id) => `\`${id}\``).join(', ')}.\n` : '';
 }
