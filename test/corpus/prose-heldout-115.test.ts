@@ -4,10 +4,10 @@ import { describeHeldout } from './heldout-run.js';
 // A hundred-and-fifteenth held-out check (test/fixtures/prose-corpus-heldout-115, see its README):
 // 20 Writer answers written once, by hand, blind, by helper hb115, who had not read the verifier,
 // in a period-steeped style (names varied by praenomen, nomen, cognomen, office and origin; Latin
-// words for coins, offices and rooms; Roman hours and dates). Committed before any run: the first
-// run has not happened yet. Where the verifier disagrees with `expect` after it, the entry will
-// say so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test
-// asserts today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
+// words for coins, offices and rooms; Roman hours and dates). Committed before any run; first run in
+// session 33 (the README's "First run"). Where the verifier disagrees with `expect`, the entry says
+// so (`known_miss`, `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts
+// today's outcome (heldout-run.ts), so a fix flips the assertion visibly.
 
 describeHeldout(
   'held-out prose corpus 115: period-steeped answers, expectations written before the run',
