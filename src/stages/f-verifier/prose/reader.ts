@@ -10,6 +10,7 @@ import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
+import { modernForms } from './archaic.js';
 import { SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
 import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
@@ -167,7 +168,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     q.text = capitalsQuoted(q.text, isPerson);
     const hasQuote = /["“]/.test(q.text);
     // Clefts and agent passives in plain order for reading ("it was Catiline … who held the door": plain-order.ts).
-    const narr = plainOrder(q.text.replace(QUOTE, '"…"'));
+    const narr = plainOrder(modernForms(q.text.replace(QUOTE, '"…"')));
     const mentions = findMentions(narr, r.index);
     const imagined = run.step(narr) ? ({ imagined: true } as const) : {};
     r.sentences.push({ line, text: s, kind: 'narration', mentions, narr, ...imagined });
