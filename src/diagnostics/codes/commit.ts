@@ -30,5 +30,6 @@ defineDiagnostics([
   { code: 'AUR6022', severity: 'error', message: 'no episode {episode} has been committed', hint: '`aureus status` lists the committed episodes and the next one to compile' },
   { code: 'AUR6023', severity: 'warning', message: 'the commit of {episodes} was interrupted and is not finished: this plan is of the world files as they stand now', hint: 'the next `aureus episode run` finishes that commit first; plan again after it' },
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
+  { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
   { code: 'AUR6027', severity: 'error', message: 'no episode has been committed yet', hint: 'compile the first one with `aureus episode run`; `aureus status` shows the next episode' },
 ]);
