@@ -120,9 +120,10 @@ async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, don
 
 /**
  * The hints of an episode run's failures that say "nothing was committed" and "re-run the same
- * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209), as they
- * are true of a season whose earlier episodes stay committed: nothing of the episode it stopped in
- * was, and the same command would compile N more, so the --count that finishes it is named.
+ * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209; a commit
+ * rolled back, AUR6052), as they are true of a season whose earlier episodes stay committed: nothing
+ * of the episode it stopped in was, and the same command would compile N more, so the --count that
+ * finishes it is named (the one AUR6028 names after them: one instruction, not two).
  * `undefined` for any other diagnostic (its hint stays).
  */
 export function seasonHint(d: Diagnostic, rest: number): string | undefined {
@@ -131,6 +132,7 @@ export function seasonHint(d: Diagnostic, rest: number): string | undefined {
   if (d.code === 'AUR6008') return `${stopped}; ${finish} continues it where it stopped`;
   if (d.code === 'AUR6007') return `${stopped}; fix the world or raise the budget, then ${finish} resumes it`;
   if (d.code === 'AUR4209') return `${stopped}; raise --max-cost (or budgets.max_cost_usd) and ${finish} resumes it`;
+  if (d.code === 'AUR6052') return `Fix the cause above, then ${finish}: the episode's run resumes from its checkpoints and commits.`;
   return undefined;
 }
 
