@@ -31,7 +31,14 @@ describe.skipIf(!builtCli())('season run failing after its first episode', () =>
     expect(r.code, r.stderr.slice(-1500)).toBe(5);
     expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
     expect(r.stderr).not.toContain('nothing was committed');
-    expect(r.stderr).toMatch(/AUR6007 the episode failed verification: SC01 still failing [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
+    // The progress (plain lines: a CI log) says which episode each run of stages A–H is of, and the
+    // failure names its episode, not only a run folder's path.
+    const [first, second] = [r.stderr.indexOf('episode 1 of 3: s01e01\n'), r.stderr.indexOf('episode 2 of 3: s01e02\n')];
+    expect(first, r.stderr.slice(0, 500)).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(r.stderr.indexOf('A  snapshot …'));
+    expect(second).toBeGreaterThan(r.stderr.indexOf('commit and tag … done'));
+    expect(r.stderr).not.toContain('episode 3 of 3');
+    expect(r.stderr).toMatch(/AUR6007 episode s01e02 failed verification: SC01 still failing [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
     expect(r.stderr).toMatch(/AUR6028 1 of the 3 episodes asked stays committed \(s01e01\)/);
   }, 120_000);
 

@@ -40,7 +40,7 @@ describe.skipIf(!builtCli())('season run interrupted after its first episode', (
     expect(r.stderr).toContain('AUR6008');
     // Its hint is true of a season: what it says of nothing committed is of the episode it stopped in.
     expect(r.stderr).not.toContain('nothing was committed');
-    expect(r.stderr).toMatch(/AUR6008 interrupted during [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; `aureus season run --count 2` continues it where it stopped\n/);
+    expect(r.stderr).toMatch(/AUR6008 interrupted during [^\n]* of s01e02\n\s*hint: nothing of the episode it stopped in was committed; `aureus season run --count 2` continues it where it stopped\n/);
     expect(r.stderr).toMatch(/AUR6028 1 of the 3 episodes asked stays committed \(s01e01\)/);
     expect(r.stderr).toContain('`aureus season run --count 2` finishes the season');
     const rest = await cli(['season', 'run', '--count', '2'], root);

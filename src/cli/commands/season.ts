@@ -219,6 +219,8 @@ async function runEpisodes(c: CommandContext, f: SeasonFlags, s: SeasonLoop): Pr
         warnings: s.warnings,
         lockHeld: true,
         preflight: i === 0 ? s.preflight : undefined,
+        // A season's log repeats stages A–H: this line says which episode the next ones are of.
+        onEpisode: (id) => { if (!f.json) c.io.stderr(c.chalk.bold(`episode ${i + 1} of ${s.count}: ${id}`) + '\n'); },
       });
       s.done.push(summary);
       await progress.close();
