@@ -31,7 +31,7 @@ Examples:
   $ aureus season run --count 3          three episodes, each committed and tagged
 See also: aureus status, recap, diff, branch, rollback, export.`);
   return addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
-    .option('--count <n>', 'how many episodes', '1')
+    .option('--count <n>', 'how many episodes, 1 to 99', '1')
     .option('--batch', 'send the real calls through the Message Batches API: half price, slower; batch ids kept in each run folder, so a killed run resumes by polling them')
     .addHelpText(
       'after',
