@@ -37,6 +37,16 @@ function linkTarget(file: string): string {
   return fs.existsSync(file) ? to : `${to}, which does not exist`;
 }
 
+/** Why this user may not write the existing file in place (what the shell's `>` needs), or null. */
+function writeDenied(file: string): string | null {
+  try {
+    fs.accessSync(file, fs.constants.W_OK);
+    return null;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? 'EACCES';
+  }
+}
+
 function badOutput(file: string, reason: string): AureusError {
   return new AureusError(`cannot write ${file}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file, reason })] });
 }
@@ -68,6 +78,12 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
   if (target?.isSymbolicLink()) throw badOutput(file, `it is a symbolic link (to ${linkTarget(file)}); -o never writes through or replaces a link: name the file itself, or remove the link`);
   if (target?.isDirectory()) throw badOutput(file, 'it is a directory');
   if (target && !target.isFile()) throw badOutput(file, 'it is not a regular file (a device, FIFO or socket); use -o - for standard output');
+  // The atomic write renames a new file over the path, which needs only the directory's write
+  // permission: a file the user made read-only (chmod 444) was replaced where the shell's `>` refuses
+  // it. Asked as the shell asks (access(2) for this user; root may write it, as with `>`).
+  const denied = target ? writeDenied(file) : null;
+  if (denied === 'EROFS') throw badOutput(file, reasonFor(file, denied));
+  if (denied) throw badOutput(file, `it is read-only for this user (mode ${(target!.mode & 0o777).toString(8).padStart(4, '0')}); -o does not replace a file you may not write: make it writable (chmod u+w) or name another path`);
   const { default: writeFileAtomic } = await import('write-file-atomic');
   try {
     await writeFileAtomic(file, content);

@@ -55,6 +55,8 @@ export interface EpisodeRunOptions {
   warnings?: Diagnostic[];
   /** The caller already holds the lock (season run). */
   lockHeld?: boolean;
+  /** Told the episode's id once it is chosen, before any stage (season run's "episode 2 of 3" line). */
+  onEpisode?: (episode: string) => void;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
   /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
@@ -117,8 +119,12 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   }
 }
 
-/** Map any failure after an abort to the documented "interrupted" error (exit 130). */
-function interrupted(where: string, cause: unknown): AureusError {
+/**
+ * Map any failure after an abort to the documented "interrupted" error (exit 130), naming the
+ * episode: in a season's log the step alone does not say which episode stopped.
+ */
+function interrupted(run: Pick<Run, 'where' | 'ref'>, cause: unknown): AureusError {
+  const where = `${run.where} of ${run.ref.id}`;
   return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where })], cause });
 }
 
@@ -167,6 +173,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
   // 2. Dirty world, episode, full validation: done before the lock unless the world may have
   // changed since (a commit rolled forward, or another run committed before we took the lock).
   const checked = pre && !rec.results.length && (await git.head()) === pre.head ? pre : await preflightEpisode(o, git);
+  o.onEpisode?.(checked.ref.id);
   (o.warnings ?? []).push(...checked.warnings);
   // Said now, before the work, as well as returned: they are about what the commit will do.
   o.progress?.warnings(checked.warnings);
@@ -198,8 +205,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
     await Promise.all([written, early]); // the run's shell stays open until the store is done
-    if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run.where, e);
-    if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run.where, e);
+    if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run, e);
+    if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run, e);
     throw e;
   }
 }
@@ -252,7 +259,7 @@ async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort
     review: null,
     where: 'planning',
     check: () => {
-      if (o.signal?.aborted) throw interrupted(run.where, o.signal.reason);
+      if (o.signal?.aborted) throw interrupted(run, o.signal.reason);
     },
   };
   return run;
@@ -329,9 +336,9 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   if (!res.ok) {
     const failing = res.report.scenes.filter((s) => s.final_verdict === 'FAIL').map((s) => s.scene);
     progress.stage('EFG', 'failed', `${failing.length} scene(s) failing`);
-    throw new AureusError('the repair budget is exhausted', {
+    throw new AureusError(`the repair budget of ${run.ref.id} is exhausted`, {
       exitCode: ExitCode.BUDGET_EXHAUSTED,
-      diagnostics: [diag('AUR6007', { detail: `${failing.join(', ')} still failing after ${res.report.budget.used} regenerations; report in ${path.posix.join(run.runRel, 'verifier_report.json')}` })],
+      diagnostics: [diag('AUR6007', { episode: run.ref.id, detail: `${failing.join(', ')} still failing after ${res.report.budget.used} regenerations; report in ${path.posix.join(run.runRel, 'verifier_report.json')}` })],
     });
   }
   const output = cp.save('scenes', { scenes: res.scenes, report: res.report });

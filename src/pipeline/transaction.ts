@@ -280,7 +280,12 @@ export function hasPendingCommits(root: string): boolean {
 
 /** The episodes whose commit was interrupted and waits to be rolled forward (status: the next episode follows them). */
 export function pendingCommitEpisodes(root: string): string[] {
-  const out: string[] = [];
+  return pendingCommitJournals(root).map((j) => j.episode);
+}
+
+/** The journals of the commits waiting to be finished, oldest run folder first (read-only). */
+export function pendingCommitJournals(root: string): Pick<CommitJournal, 'episode' | 'head_before'>[] {
+  const out: Pick<CommitJournal, 'episode' | 'head_before'>[] = [];
   let names: string[] = [];
   try {
     names = fs.readdirSync(path.join(root, RUNS_DIR)).sort();
@@ -289,7 +294,8 @@ export function pendingCommitEpisodes(root: string): string[] {
   }
   for (const name of names) {
     try {
-      out.push((JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal).episode);
+      const j = JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal;
+      out.push({ episode: j.episode, head_before: j.head_before ?? null });
     } catch {
       /* no journal: not pending */
     }

@@ -5,7 +5,8 @@ import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { seasonDirName } from '../paths.js';
-import { formatAndSchemaDiagnostics } from '../store/load.js';
+import { formatAndSchemaDiagnostics, withLocation } from '../store/load.js';
+import { didYouMean, listSome } from '../store/suggest.js';
 import { readJsonFileSafe } from '../store/read.js';
 import { linkedPath } from '../store/symlinks.js';
 import type { World } from '../domain/world.js';
@@ -54,7 +55,7 @@ export const notesRel = (season: number): string => path.posix.join('seasons', s
  * with its pointer, line:column and hint) after one AUR3063 naming the file. A
  * missing file is no notes. `aureus validate` reports these diagnostics; runs read through readNotes.
  */
-export function checkNotes(root: string, season: number): { notes: SeasonNotes; diagnostics: Diagnostic[] } {
+export function checkNotes(root: string, season: number, world?: World): { notes: SeasonNotes; diagnostics: Diagnostic[] } {
   const rel = notesRel(season);
   const empty: SeasonNotes = { format: 1, season, notes: [] };
   // A commit may write the notes (play mode): a link would be refused only then, after the run's work.
@@ -71,7 +72,47 @@ export function checkNotes(root: string, season: number): { notes: SeasonNotes; 
     const detail = `${n} problem${n === 1 ? '' : 's'} against schemas/${NOTES_SCHEMA} (listed below)`;
     return { notes: empty, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel }), ...problems] };
   }
-  return { notes: r.value as SeasonNotes, diagnostics: [] };
+  const notes = r.value as SeasonNotes;
+  // `aureus note` refuses an unknown id (AUR3061), but a hand-edited file reached the Director with
+  // it, which matched nothing and dropped the note in silence: the same check, at every validation.
+  const dangling = world ? noteReferenceProblems(notes, world, rel).map((d) => withLocation(d, r.locate)) : [];
+  if (dangling.length) {
+    const n = dangling.length;
+    const detail = `${n} unknown id${n === 1 ? '' : 's'} (listed below): a note naming one is never read`;
+    return { notes: empty, diagnostics: [diag('AUR3063', { file: rel, detail }, { file: rel }), ...dangling] };
+  }
+  return { notes, diagnostics: [] };
+}
+
+/**
+ * AUR1022 for each id the notes name that the world does not have (a note's character or thread, a
+ * proposed thread's stakeholders), and for an episode of another season than the file's (only this
+ * season's episodes read this file), each at its pointer with the nearest known id.
+ */
+function noteReferenceProblems(notes: SeasonNotes, world: World, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const characters = world.characters.characters.map((c) => c.id);
+  const threads = world.threads.threads.map((t) => t.id);
+  const check = (id: string | undefined, ids: string[], what: string, kind: string, pointer: string) => {
+    if (id === undefined || ids.includes(id)) return;
+    out.push(diag('AUR1022', { what, id, kind, known: listSome(ids), suggestion: didYouMean(id, ids) }, { file, pointer }));
+  };
+  const ss = `s${String(notes.season).padStart(2, '0')}`;
+  const seasonEpisode = (ep: string, pointer: string) => {
+    if (ep.startsWith(`${ss}e`)) return;
+    const known = `${ss}e01 … ${ss}e99 (this file is season ${notes.season}'s; only its episodes read it)`;
+    out.push(diag('AUR1022', { what: 'episode', id: ep, kind: `season ${notes.season} episode`, known, suggestion: '' }, { file, pointer }));
+  };
+  notes.notes.forEach((n, i) => {
+    seasonEpisode(n.episode, `/notes/${i}/episode`);
+    check(n.character, characters, 'note character', 'character', `/notes/${i}/character`);
+    check(n.thread, threads, 'note thread', 'thread', `/notes/${i}/thread`);
+  });
+  (notes.proposed_threads ?? []).forEach((t, i) => {
+    seasonEpisode(t.episode, `/proposed_threads/${i}/episode`);
+    t.stakeholders.forEach((c, j) => check(c, characters, 'stakeholder', 'character', `/proposed_threads/${i}/stakeholders/${j}`));
+  });
+  return out;
 }
 
 /** The season's notes; an empty list when the file does not exist. A bad file is exit 3 (checkNotes' diagnostics). */

@@ -7,7 +7,7 @@ import { round } from '../core/json.js';
 import { aucYear, formatDate } from '../core/roman-date.js';
 import { formatValue, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
-import { pendingCommitEpisodes } from '../pipeline/transaction.js';
+import { pendingCommitJournals } from '../pipeline/transaction.js';
 import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
@@ -40,9 +40,16 @@ function standing(stats: Record<string, number>): number {
 }
 
 export async function seasonStatus(root: string): Promise<SeasonStatus> {
-  const world: World = await readWorldAt(root, null);
+  const journals = pendingCommitJournals(root);
+  // An interrupted commit may have written its world files (or made its commit, untagged): they are
+  // not committed yet, so the world is read as it was before that commit began, as the episodes
+  // listed (the tags) say. Otherwise the working tree's.
+  const world: World = await readWorldAt(root, journals[0]?.head_before ?? null);
+  const refs = journals.map((j) => parseEpisodeId(j.episode)).filter((r): r is EpisodeRef => r !== null);
   // An interrupted commit is finished by the next run before anything else: the episode after it is next.
-  const pending = pendingCommitEpisodes(root).map(parseEpisodeId).filter((r): r is EpisodeRef => r !== null).pop() ?? null;
+  const pending = refs.at(-1) ?? null;
+  // Episodes since progress are counted to the episode the world is of: before the first pending one.
+  const asOf = journals[0]?.head_before && refs[0] ? refs[0] : null;
   const inTree = nextEpisode(root);
   const next = pending && (pending.season > inTree.season || (pending.season === inTree.season && pending.episode >= inTree.episode)) ? episodeRef(pending.season, pending.episode + 1) : inTree;
   const committed = await committedEpisodes(root);
@@ -74,7 +81,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
       .sort((a, b) => compareText(a[0], b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
     threads: world.threads.threads.map((t) => {
-      const since = Math.max(0, next.episode - 1 - t.last_progress_episode);
+      const since = Math.max(0, (asOf ?? next).episode - 1 - t.last_progress_episode);
       return {
         id: t.id,
         question: t.question,
@@ -110,7 +117,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Date')}      ${s.date.text}`);
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
-  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first`)}`);
+  if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first; the world below is as last committed`)}`);
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);
@@ -120,11 +127,22 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push('', c.bold('Threads'));
   for (const t of s.threads) {
     const tag = t.cadence_status === 'overdue' ? c.red('overdue') : t.cadence_status === 'due' ? c.yellow('due') : t.cadence_status === 'ok' ? c.green('ok') : c.dim(t.cadence_status);
-    out.push(`  ${tag.padEnd(8)} ${String(roundForReader(t.progress * 100, 0)).padStart(3)}%  ${t.question} ${c.dim(`(${t.episodes_since_progress}/${t.cadence} episodes since progress)`)}`);
+    out.push(`  ${tag.padEnd(8)} ${String(roundForReader(t.progress * 100, 0)).padStart(3)}%  ${t.question} ${c.dim(`(${sinceProgress(t)})`)}`);
   }
   out.push('', c.bold('Principals'));
   for (const p of s.principals) {
     out.push(`  ${p.name.padEnd(28)} ${p.status.padEnd(10)} standing ${formatValue(p.standing, 'stat').padStart(5)}  ${p.denarii.toLocaleString('en-US').padStart(12)} den.  ${c.dim(p.location)}`);
   }
   return out.join('\n') + '\n';
+}
+
+/**
+ * How long a thread has gone without progress, against its cadence: "3 episodes since progress, due
+ * every 2" (was "3/2", a fraction no count can reach). A resolved or dormant thread has no cadence
+ * to keep: when it last moved.
+ */
+function sinceProgress(t: SeasonStatus['threads'][number]): string {
+  if (t.cadence_status === 'resolved' || t.cadence_status === 'dormant') return t.last_progress_episode ? `last progress in episode ${t.last_progress_episode}` : 'no progress yet';
+  const n = t.episodes_since_progress;
+  return `${n} episode${n === 1 ? '' : 's'} since progress, due every ${t.cadence}`;
 }

@@ -35,8 +35,8 @@ async function checkAll(root: string, configFile?: ConfigFile, index = false): P
   const vouched = loaded.index?.entry?.diagnostics;
   const diagnostics = [...loaded.diagnostics];
   // Runs read each season's notes (the Director's steering): a broken notes file is a broken world,
-  // found here rather than halfway through a run.
-  if (!diagnostics.some((d) => d.code === 'AUR1000')) for (const n of await seasonNumbers(root)) diagnostics.push(...checkNotes(root, n).diagnostics);
+  // found here rather than halfway through a run; its ids are checked against the world once that loaded.
+  if (!diagnostics.some((d) => d.code === 'AUR1000')) for (const n of await seasonNumbers(root)) diagnostics.push(...checkNotes(root, n, loaded.world ?? undefined).diagnostics);
   const checks: WorldChecks = { expressions: vouched?.expressions ?? (loaded.parsed ? typecheckWorldExpressions(loaded.parsed) : []), constraints: null };
   diagnostics.push(...checks.expressions);
   // Hard constraints hold in every state, the starting one too (once the expressions typecheck).

@@ -32,6 +32,20 @@ describe('CLI polish', () => {
     expect(line.match(/default/g)).toHaveLength(1);
   });
 
+  it('season run --help says what the run refuses and takes: --allow-dirty names style/ and the config, --count its range', async () => {
+    const r = await cli(['season', 'run', '--help'], process.cwd());
+    const flat = r.stdout.replace(/\s+/g, ' ');
+    expect(flat).toMatch(/--allow-dirty run even with uncommitted changes under world\/, operators\/, style\/ or aureus\.config\.yaml/);
+    expect(flat).toMatch(/--count <n> how many episodes, 1 to 99/);
+    // What it says is what the run does: an edited style guide is refused (exit 8) and --count 100 is a usage error.
+    const root = await makeWorld('help-dirty-style');
+    fs.appendFileSync(path.join(root, 'style/style_guide.md'), '\nAn edit.\n');
+    const dirty = await cli(['season', 'run'], root);
+    expect(dirty.code, dirty.stderr).toBe(8);
+    expect(dirty.stderr).toContain('AUR6001 uncommitted changes under the world files: style/style_guide.md');
+    expect((await cli(['season', 'run', '--count', '100'], root)).code).toBe(2);
+  });
+
   it('status lists metrics by short name with the values in one column', async () => {
     const root = await makeWorld('status-cols');
     const r = await cli(['status'], root);

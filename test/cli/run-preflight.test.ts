@@ -65,6 +65,42 @@ describe('season notes are part of the world validate checks', () => {
   }, 120_000);
 });
 
+describe('the ids a season note names are checked against the world', () => {
+  it('a hand-edited note naming an unknown character, thread or another season\'s episode fails validate and the season run (exit 3)', async () => {
+    const root = await makeWorld('notes-refs');
+    const made = await cli(['note', 'x', '--character', 'terentia', '--episode', 's01e02'], root);
+    expect(made.code, made.stderr).toBe(0);
+    // `aureus note` refuses these ids (AUR3061); a hand edit used to pass validate, and the run
+    // dropped the note in silence.
+    const rel = 'seasons/season_01/notes.json';
+    const notes = JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8'));
+    notes.notes[0].character = 'terentiaa';
+    notes.notes[0].thread = 'thr_bogus';
+    notes.notes.push({ id: 'n002', text: 'y', episode: 's02e01', source: 'cli' });
+    fs.writeFileSync(path.join(root, rel), JSON.stringify(notes, null, 2) + '\n');
+    commitAll(root, 'hand-edited notes');
+    const v = await cli(['validate', '--json'], root);
+    expect(v.code).toBe(3);
+    type D = { code: string; file: string; pointer?: string; line?: number; message: string; hint: string };
+    const d = (JSON.parse(v.stdout) as { diagnostics: D[] }).diagnostics.filter((x) => x.file === rel);
+    expect(d.map((x) => [x.code, x.pointer])).toEqual([
+      ['AUR3063', undefined],
+      ['AUR1022', '/notes/0/character'],
+      ['AUR1022', '/notes/0/thread'],
+      ['AUR1022', '/notes/1/episode'],
+    ]);
+    expect(d[1]).toMatchObject({ message: 'note character "terentiaa" does not exist', hint: expect.stringMatching(/^did you mean "terentia"\? known character ids: /) });
+    expect(d[2]!.message).toBe('note thread "thr_bogus" does not exist');
+    expect(d[2]!.hint).toContain('thr_murena_trial');
+    expect(d[3]!.message).toBe('episode "s02e01" does not exist');
+    for (const x of d.slice(1)) expect(x.line).toBeGreaterThan(0);
+    const r = await cli(['season', 'run', '--count', '3'], root);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toMatch(/\/notes\/0\/character: error AUR1022 note character "terentiaa" does not exist/);
+    expect(git(root, 'tag', '--list', 's01e*')).toBe('');
+  }, 120_000);
+});
+
 describe('a bad model id from a flag is the flag’s usage error, not the config file’s', () => {
   it('--model director=gpt-9: exit 2 naming the flag and the known ids; nothing blamed on aureus.config.yaml, nothing written', async () => {
     const root = await makeWorld('model-flag');

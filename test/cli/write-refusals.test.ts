@@ -73,3 +73,37 @@ describe('a world the user cannot write', () => {
     expect(r.stderr).not.toMatch(STACK_TRACE);
   }, 120_000);
 });
+
+/**
+ * `export -o` onto a file the user made read-only: the atomic write renames a new file over the path,
+ * which needs only the folder's permission, so it replaced a `chmod 444` file the shell's `>` refuses.
+ * Root may write any file (as `>` does), so the user here is nobody (setpriv), owning the folder.
+ */
+describe('export -o onto a read-only file', () => {
+  it.skipIf(!setpriv || !builtCli())('nobody, in a folder nobody owns: exit 2 (AUR7005) naming the file as read-only; the file is kept', async () => {
+    const w = await makeWorld('export-ro');
+    const ran = await cli(['episode', 'run', '--json'], w);
+    expect(ran.code, ran.stderr).toBe(0);
+    for (const d of [os.tmpdir(), path.dirname(w)]) fs.chmodSync(d, fs.statSync(d).mode | 0o011);
+    spawnSync('chmod', ['-R', 'a+rX', w]);
+    const d = tempDir('export-ro-out');
+    fs.chownSync(d, 65534, 65534);
+    const ro = path.join(d, 'ro.txt');
+    fs.writeFileSync(ro, 'keep\n');
+    fs.chownSync(ro, 65534, 65534);
+    fs.chmodSync(ro, 0o444);
+    const r = asNobody(['-C', w, 'export', 's01e01', '-o', ro]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`AUR7005 cannot write ${ro}: it is read-only for this user (mode 0444)`);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stdout).not.toContain('wrote');
+    expect(fs.readFileSync(ro, 'utf8')).toBe('keep\n');
+    expect(fs.statSync(ro).mode & 0o777).toBe(0o444);
+    expect(fs.readdirSync(d)).toEqual(['ro.txt']);
+    // Made writable, the same command replaces it (the refusal is the permission, not the path).
+    fs.chmodSync(ro, 0o644);
+    const ok = asNobody(['-C', w, 'export', 's01e01', '-o', ro]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(fs.readFileSync(ro, 'utf8')).not.toBe('keep\n');
+  }, 120_000);
+});

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { builtCli, cleanup, cli, git, makeWorld } from '../pipeline/world.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
@@ -29,7 +31,14 @@ describe.skipIf(!builtCli())('season run failing after its first episode', () =>
     expect(r.code, r.stderr.slice(-1500)).toBe(5);
     expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
     expect(r.stderr).not.toContain('nothing was committed');
-    expect(r.stderr).toMatch(/AUR6007 the episode failed verification: SC01 still failing [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
+    // The progress (plain lines: a CI log) says which episode each run of stages A–H is of, and the
+    // failure names its episode, not only a run folder's path.
+    const [first, second] = [r.stderr.indexOf('episode 1 of 3: s01e01\n'), r.stderr.indexOf('episode 2 of 3: s01e02\n')];
+    expect(first, r.stderr.slice(0, 500)).toBeGreaterThanOrEqual(0);
+    expect(first).toBeLessThan(r.stderr.indexOf('A  snapshot …'));
+    expect(second).toBeGreaterThan(r.stderr.indexOf('commit and tag … done'));
+    expect(r.stderr).not.toContain('episode 3 of 3');
+    expect(r.stderr).toMatch(/AUR6007 episode s01e02 failed verification: SC01 still failing [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; fix the world or raise the budget, then `aureus season run --count 2` resumes it\n/);
     expect(r.stderr).toMatch(/AUR6028 1 of the 3 episodes asked stays committed \(s01e01\)/);
   }, 120_000);
 
@@ -46,5 +55,25 @@ describe.skipIf(!builtCli())('season run failing after its first episode', () =>
     expect(r.stderr).not.toContain('nothing was committed');
     expect(r.stderr).toMatch(/AUR4209 cost cap reached: [^\n]*\n\s*hint: nothing of the episode it stopped in was committed; raise --max-cost \(or budgets\.max_cost_usd\) and `aureus season run --count 1` resumes it\n/);
     expect(r.stderr).toMatch(/AUR6028 1 of the 2 episodes asked stays committed \(s01e01\)/);
+  }, 180_000);
+
+  it('a commit rolled back (AUR6052) names the same --count as AUR6028, not "re-run the same command"', async () => {
+    const root = await makeWorld('season-6052');
+    // A real git hook that refuses the second episode's tag: its commit fails after the first is
+    // committed, and the transaction rolls it back.
+    const hook = path.join(root, '.git/hooks/reference-transaction');
+    fs.writeFileSync(hook, '#!/bin/sh\n[ "$1" = prepared ] || exit 0\nwhile read old new ref; do [ "$ref" = refs/tags/s01e02 ] && exit 1; done\nexit 0\n');
+    fs.chmodSync(hook, 0o755);
+    const r = await cli(['season', 'run', '--count', '3'], root);
+    expect(r.code, r.stderr.slice(-1500)).toBe(10);
+    expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
+    expect(r.stderr).not.toContain('re-run the same command');
+    expect(r.stderr).toMatch(/AUR6052 the commit of s01e02 failed and was rolled back[^\n]*\n\s*hint: Fix the cause above, then `aureus season run --count 2`: the episode's run resumes from its checkpoints and commits\.\n/);
+    expect(r.stderr).toContain('`aureus season run --count 2` finishes the season');
+    // That command does: the hook gone, it commits s01e02 from its checkpoints, then s01e03.
+    fs.rmSync(hook);
+    const rest = await cli(['season', 'run', '--count', '2'], root);
+    expect(rest.code, rest.stderr.slice(-1500)).toBe(0);
+    expect(git(root, 'tag', '--list', 's01e*').split('\n')).toEqual(['s01e01', 's01e02', 's01e03']);
   }, 180_000);
 });

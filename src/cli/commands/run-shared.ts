@@ -33,7 +33,7 @@ export function addRunFlags(cmd: Command): Command {
     .option('--max-cost <usd>', 'stop before a call that could take the spend past this many US dollars (exit 5, nothing committed, resumable)')
     .option('--cache-ttl <ttl>', 'prompt cache TTL on the wire: 5m (default) or 1h (long season runs)')
     .option('--no-commit', 'run A–H but leave world/ and git untouched (output staged in the run folder)')
-    .option('--allow-dirty', 'run even with uncommitted changes under world/ and operators/')
+    .option('--allow-dirty', 'run even with uncommitted changes under world/, operators/, style/ or aureus.config.yaml')
     .option('--resume', 'continue an interrupted run (a plain re-run does too)')
     .option('--json', 'print one machine-readable summary on stdout (no progress output)');
 }

@@ -2,12 +2,12 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling } from './index.js';
 import { printErrorJson } from '../error-json.js';
-import { addRunFlags, interruptSignal, overridesFrom, printWarnings, renderSummary, warningsJson, type RunFlags } from './run-shared.js';
+import { addRunFlags, COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, overridesFrom, printWarnings, renderSummary, RUN_NOTICE, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { EpisodeRunSummary, RunPreflight } from '../../pipeline/run-episode.js';
 import type { ConfigOverrides } from '../../config/types.js';
 import type { CostGuard } from '../../providers/cost-guard.js';
-import type { RunWarnings } from '../progress.js';
+import type { CommitWatch, RunWarnings } from '../progress.js';
 import { AureusError, ExitCode, isAureusError } from '../../errors.js';
 
 type SeasonFlags = RunFlags & { count: string; batch?: boolean };
@@ -31,7 +31,7 @@ Examples:
   $ aureus season run --count 3          three episodes, each committed and tagged
 See also: aureus status, recap, diff, branch, rollback, export.`);
   return addRunFlags(group.command('run').description('compile N episodes in sequence, each committed and tagged'))
-    .option('--count <n>', 'how many episodes', '1')
+    .option('--count <n>', 'how many episodes, 1 to 99', '1')
     .option('--batch', 'send the real calls through the Message Batches API: half price, slower; batch ids kept in each run folder, so a killed run resumes by polling them')
     .addHelpText(
       'after',
@@ -120,9 +120,10 @@ async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, don
 
 /**
  * The hints of an episode run's failures that say "nothing was committed" and "re-run the same
- * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209), as they
- * are true of a season whose earlier episodes stay committed: nothing of the episode it stopped in
- * was, and the same command would compile N more, so the --count that finishes it is named.
+ * command" (an interrupt, AUR6008; a failed verification, AUR6007; the cost cap, AUR4209; a commit
+ * rolled back, AUR6052), as they are true of a season whose earlier episodes stay committed: nothing
+ * of the episode it stopped in was, and the same command would compile N more, so the --count that
+ * finishes it is named (the one AUR6028 names after them: one instruction, not two).
  * `undefined` for any other diagnostic (its hint stays).
  */
 export function seasonHint(d: Diagnostic, rest: number): string | undefined {
@@ -131,6 +132,7 @@ export function seasonHint(d: Diagnostic, rest: number): string | undefined {
   if (d.code === 'AUR6008') return `${stopped}; ${finish} continues it where it stopped`;
   if (d.code === 'AUR6007') return `${stopped}; fix the world or raise the budget, then ${finish} resumes it`;
   if (d.code === 'AUR4209') return `${stopped}; raise --max-cost (or budgets.max_cost_usd) and ${finish} resumes it`;
+  if (d.code === 'AUR6052') return `Fix the cause above, then ${finish}: the episode's run resumes from its checkpoints and commits.`;
   return undefined;
 }
 
@@ -145,12 +147,15 @@ async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoo
   const lock = acquireLock(c.root, 'season run', { warnings: s.warnings });
   const onExit = () => lock.release(); // a second Ctrl-C exits at once
   process.once('exit', onExit);
-  const intr = interruptSignal(c.io.stderr);
+  // The episode under way's progress: a Ctrl-C during its commit is told the commit (atomic) is
+  // finished first, as `episode run` says, not that the run stays resumable.
+  const watch: { current: CommitWatch | null } = { current: null };
+  const intr = interruptSignal(c.io.stderr, { ...RUN_NOTICE, first: () => (watch.current?.committing ? COMMIT_NOTICE : RUN_NOTICE.first) });
   // --max-cost caps the whole season: one spend tracker across its episodes.
   const { CostGuard } = await import('../../providers/cost-guard.js');
   const costGuard = s.overrides.maxCostUsd !== undefined ? new CostGuard(s.overrides.maxCostUsd) : undefined;
   try {
-    await runEpisodes(c, f, { ...s, costGuard, preflight, signal: intr.signal });
+    await runEpisodes(c, f, { ...s, costGuard, preflight, signal: intr.signal, watch });
   } finally {
     intr.dispose();
     process.off('exit', onExit);
@@ -170,14 +175,34 @@ interface SeasonLoop {
   signal: AbortSignal;
   /** Filled as episodes finish, so a failure still reports the ones before it. */
   done: EpisodeRunSummary[];
+  /** The progress of the episode under way, which knows whether its commit is. */
+  watch: { current: CommitWatch | null };
+}
+
+/**
+ * An interrupt that came once nothing of the episode was left to stop (during its commit, which is
+ * atomic and finished first, or as its summary was printed): the episode is committed. The last
+ * one asked: the season is done, said as `episode run` says it (exit 0). Otherwise the season stops
+ * here, before the next episode begins (exit 130), and names the --count that continues it.
+ */
+async function stopAfter(c: CommandContext, s: EpisodeRunSummary, rest: number): Promise<void> {
+  if (rest === 0) {
+    // Said on stderr: with --json stdout holds the one document.
+    c.io.stderr(finishedDespiteInterrupt(s));
+    return;
+  }
+  const { diag } = await import('../../diagnostics/index.js');
+  const d = diag('AUR6030', { episode: s.episode, rest });
+  throw new AureusError(d.message, { exitCode: ExitCode.INTERRUPTED, diagnostics: [d] });
 }
 
 /** The episodes one after another, with the lock already held: each seeded from the one before. */
 async function runEpisodes(c: CommandContext, f: SeasonFlags, s: SeasonLoop): Promise<void> {
-  const { makeProgress } = await import('../progress.js');
+  const { makeProgress, CommitWatch } = await import('../progress.js');
   const { runEpisode } = await import('../../pipeline/run-episode.js');
   for (let i = 0; i < s.count; i++) {
-    const progress = await makeProgress(c.io, c.chalk, Boolean(f.json), s.early);
+    const progress = new CommitWatch(await makeProgress(c.io, c.chalk, Boolean(f.json), s.early));
+    s.watch.current = progress;
     try {
       const summary = await runEpisode({
         root: c.root,
@@ -194,11 +219,14 @@ async function runEpisodes(c: CommandContext, f: SeasonFlags, s: SeasonLoop): Pr
         warnings: s.warnings,
         lockHeld: true,
         preflight: i === 0 ? s.preflight : undefined,
+        // A season's log repeats stages A–H: this line says which episode the next ones are of.
+        onEpisode: (id) => { if (!f.json) c.io.stderr(c.chalk.bold(`episode ${i + 1} of ${s.count}: ${id}`) + '\n'); },
       });
       s.done.push(summary);
       await progress.close();
       if (!f.json) c.io.stdout(renderSummary(summary, c));
       if (summary.status === 'staged') break; // --no-commit: the next episode needs this one committed
+      if (s.signal.aborted) await stopAfter(c, summary, s.count - s.done.length);
     } catch (e) {
       await progress.close();
       throw e;

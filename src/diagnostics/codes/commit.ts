@@ -8,7 +8,7 @@ defineDiagnostics([
   { code: 'AUR6004', severity: 'info', message: 'finished the interrupted commit of {episode} from its journal ({action})', hint: '' },
   { code: 'AUR6005', severity: 'error', message: 'not an episode id: "{value}"', hint: 'write it as s01e03 (season 1, episode 3)' },
   { code: 'AUR6006', severity: 'error', message: 'episode {episode} has not been committed (no tag {tag})', hint: 'run `aureus status` to see the committed episodes' },
-  { code: 'AUR6007', severity: 'error', message: 'the episode failed verification: {detail}', hint: 'nothing was committed; fix the world or raise the budget, then re-run to resume' },
+  { code: 'AUR6007', severity: 'error', message: 'episode {episode} failed verification: {detail}', hint: 'nothing was committed; fix the world or raise the budget, then re-run to resume' },
   { code: 'AUR6008', severity: 'error', message: 'interrupted during {where}', hint: 'nothing was committed; re-run the same command (or add --resume) to continue where it stopped' },
   { code: 'AUR6009', severity: 'error', message: 'episode {episode} is already committed', hint: 'use `aureus rollback {tag}` first, or `aureus branch` for a what-if season' },
   { code: 'AUR6010', severity: 'error', message: 'git {what} failed: {message}', hint: 'check the repository with `git status`' },
@@ -30,5 +30,6 @@ defineDiagnostics([
   { code: 'AUR6022', severity: 'error', message: 'no episode {episode} has been committed', hint: '`aureus status` lists the committed episodes and the next one to compile' },
   { code: 'AUR6023', severity: 'warning', message: 'the commit of {episodes} was interrupted and is not finished: this plan is of the world files as they stand now', hint: 'the next `aureus episode run` finishes that commit first; plan again after it' },
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
+  { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
   { code: 'AUR6027', severity: 'error', message: 'no episode has been committed yet', hint: 'compile the first one with `aureus episode run`; `aureus status` shows the next episode' },
 ]);
