@@ -5,7 +5,7 @@ import type { World } from '../domain/world.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
 import { round } from '../core/json.js';
 import { aucYear, formatDate } from '../core/roman-date.js';
-import { formatValue, roundForReader } from '../core/readable.js';
+import { formatValue, plural, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { pendingCommitJournals } from '../pipeline/transaction.js';
 import { parseEpisodeId } from './episode-id.js';
@@ -144,5 +144,5 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
 function sinceProgress(t: SeasonStatus['threads'][number]): string {
   if (t.cadence_status === 'resolved' || t.cadence_status === 'dormant') return t.last_progress_episode ? `last progress in episode ${t.last_progress_episode}` : 'no progress yet';
   const n = t.episodes_since_progress;
-  return `${n} episode${n === 1 ? '' : 's'} since progress, due every ${t.cadence}`;
+  return `${n} ${plural(n, 'episode')} since progress, due every ${t.cadence}`;
 }
