@@ -14,6 +14,7 @@ import { escapeRegExp } from '../core/regex.js';
  * - Program-launching variables (EDITOR, PAGER, GIT_EDITOR…) are dropped from the child's
  *   environment (`cleanEnv`, ./exec.ts), as are repository-redirecting GIT_* variables: Aureus never
  *   opens an editor or pager (messages go in with -m), and simple-git refused to run with them.
+ *   Configuration given through the environment (GIT_CONFIG_*) is kept.
  *
  * Commands run with argument arrays (no shell), so a multi-line -m message survives intact.
  */
@@ -75,7 +76,7 @@ class GitCliPort implements GitPort {
   /** With `batch`, refs are resolved by one long-lived `git cat-file --batch-check` (./exec.ts). */
   private readonly reader: RefReader | null;
 
-  constructor(readonly root: string, batch: boolean) {
+  constructor(readonly root: string, batch: boolean, private readonly fallback: { name: string; email: string } = FALLBACK_IDENTITY) {
     this.reader = batch ? new RefReader(root) : null;
   }
 
@@ -95,18 +96,16 @@ class GitCliPort implements GitPort {
 
   /**
    * Identity variables for a commit-making command when the repository resolves none, so a run
-   * on a fresh CI machine never fails on "Please tell me who you are" (and writes no config).
+   * on a fresh CI machine never fails on "Please tell me who you are". Per command only, never
+   * written into the repository's config: the user's own later commits there must not be ours.
+   * A variable the caller set is left to git.
    */
   private async identityEnv(): Promise<Record<string, string>> {
     const known = await this.identity();
     const env: Record<string, string> = {};
-    if (!process.env.GIT_AUTHOR_NAME && !known.name) {
-      env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
-      env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
-    }
-    if (!process.env.GIT_AUTHOR_EMAIL && !known.email) {
-      env.GIT_AUTHOR_EMAIL = FALLBACK_IDENTITY.email;
-      env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
+    for (const who of ['AUTHOR', 'COMMITTER']) {
+      if (!known.name && !process.env[`GIT_${who}_NAME`]) env[`GIT_${who}_NAME`] = this.fallback.name;
+      if (!known.email && !process.env[`GIT_${who}_EMAIL`]) env[`GIT_${who}_EMAIL`] = this.fallback.email;
     }
     return env;
   }
@@ -149,13 +148,6 @@ class GitCliPort implements GitPort {
       throw new AureusError(`git refuses to use ${this.root}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6029', { root: this.root, reason })] });
     }
     throw new AureusError(`${this.root} is not a git repository`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6011', { root: this.root })] });
-  }
-
-  async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {
-    identities.delete(this.root);
-    const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
-    if (!(await get('user.name'))) await this.raw('config', ['config', 'user.name', fallback.name]);
-    if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
   /** Scans started by prefetchConfig, by their keys, each used by one setConfig. */
@@ -366,8 +358,9 @@ class GitCliPort implements GitPort {
 /**
  * The git port for the repository at `root`. With `batch: true` its ref queries (head, resolve,
  * and the sha a commit returns) go to one long-lived git process: for a sequence of calls, such as
- * an episode's commit (issue 18). Such a port must be closed.
+ * an episode's commit (issue 18). Such a port must be closed. `fallbackIdentity`: who its commits,
+ * tags and reverts are by when git resolves no identity (default FALLBACK_IDENTITY).
  */
-export function createGit(root: string, opts: { batch?: boolean } = {}): GitPort {
-  return new GitCliPort(root, opts.batch === true);
+export function createGit(root: string, opts: { batch?: boolean; fallbackIdentity?: { name: string; email: string } } = {}): GitPort {
+  return new GitCliPort(root, opts.batch === true, opts.fallbackIdentity);
 }

@@ -68,13 +68,6 @@ export interface GitPort {
   isRepo(): Promise<boolean>;
   /** Throws AureusError (exit 10, AUR6011) unless root is inside a git work tree. */
   requireRepo(): Promise<void>;
-  /**
-   * Make commits possible on a machine without a configured identity (fresh CI): if user.name
-   * or user.email resolves to nothing, set a local one in this repository. (Commits, tags and
-   * reverts made through this port also fall back to the Aureus identity for that one command
-   * when none resolves, without writing config.)
-   */
-  ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
   /** Set local config values (this repository's .git/config), only those that differ. */
   setConfig(entries: ReadonlyArray<[string, string]>): Promise<void>;
   /**

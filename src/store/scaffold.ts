@@ -104,7 +104,6 @@ async function fillStaging(staging: string, kit: string, signal: AbortSignal | u
 
   const git = createGit(staging);
   await git.init({ branch: 'main', signal });
-  await git.ensureIdentity();
   await git.setConfig(ENTITY_DIFF_CONFIG);
   const files = await listFiles(staging);
   signalAt('init-git-add');

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { scaffoldWorld, WORLD_GITIGNORE } from '../../src/store/scaffold.js';
 import { FIXTURES, REPO, runCli, STACK_TRACE, tempDir } from './helpers.js';
+import { builtCli, spawnCli } from '../pipeline/world.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -88,6 +89,8 @@ describe('aureus init', () => {
     try {
       const r = await scaffoldWorld(path.join(parent, 'w'), { kitRoot: kit });
       expect(git(r.root, 'log', '--format=%an <%ae>')).toBe('Aureus <aureus@localhost>');
+      // Ours for our commit only: the user's own later commits there are not authored as Aureus.
+      expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: r.root }).stdout.toString()).toBe('');
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
@@ -95,6 +98,17 @@ describe('aureus init', () => {
       }
     }
   });
+
+  it.runIf(builtCli())('takes the identity from a config GIT_CONFIG_GLOBAL names, and writes none into the repository', async () => {
+    const parent = tmp('init');
+    const gc = path.join(parent, 'gc');
+    fs.writeFileSync(gc, '[user]\n\tname = X\n\temail = x@example.com\n');
+    const r = await spawnCli(['init', 'id1'], parent, { HOME: tmp('home'), XDG_CONFIG_HOME: tmp('xdg'), GIT_CONFIG_GLOBAL: gc });
+    expect(r.code, r.stderr).toBe(0);
+    const root = path.join(parent, 'id1');
+    expect(git(root, 'log', '--format=%an <%ae>')).toBe('X <x@example.com>');
+    expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: root }).stdout.toString()).toBe('');
+  }, 60_000);
 
   it('refuses a non-empty directory, says why, exit 2, and touches nothing', async () => {
     const parent = tmp('init');
