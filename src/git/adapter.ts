@@ -1,7 +1,7 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
-import { gitBytes, gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
+import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
 import { escapeRegExp } from '../core/regex.js';
 
 /**
@@ -28,11 +28,17 @@ export function summarizeGitOutput(text: string): string {
   return (telling.length ? telling : lines).slice(0, 3).join(' ');
 }
 
+/** AUR6031 (exit 10): no git to run, for every command that needs one. */
+export function gitNotFound(): AureusError {
+  return new AureusError('git was not found on PATH', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6031', {})] });
+}
+
 async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof AureusError) throw e;
+    if (!gitOnPath()) throw gitNotFound();
     const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
     throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message })], cause: e });
   }
@@ -141,6 +147,8 @@ class GitCliPort implements GitPort {
   async requireRepo(): Promise<void> {
     const r = await gitRun(this.root, ['rev-parse', '--is-inside-work-tree']);
     if (r.code === 0 && r.stdout.trim() === 'true') return;
+    // A git that cannot start is not "no repository" (with a hint to run that git).
+    if (r.code !== 0 && !gitOnPath()) throw gitNotFound();
     // A repository git refuses to use (another user's, safe.directory) is not "no repository": git's
     // own reason and its fix are passed on, instead of a hint to run `git init` over it.
     if (/dubious ownership/.test(r.stderr)) {

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineProcess } from '../io/line-process.js';
 import { runWithShell } from '../io/shell-runner.js';
@@ -62,6 +63,27 @@ export function cleanEnv(): Record<string, string> {
     env[k] = v;
   }
   return env;
+}
+
+/**
+ * Whether PATH names a folder holding an executable `git`: asked only after a git command failed,
+ * because a missing git fails differently by how it was started (a spawn's ENOENT, the run shell's
+ * exit 127), and either must be said as itself, not as "not a repository" or "git init failed".
+ */
+export function gitOnPath(): boolean {
+  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const name of names) {
+      try {
+        const file = path.join(dir || '.', name);
+        fs.accessSync(file, fs.constants.X_OK);
+        if (fs.statSync(file).isFile()) return true;
+      } catch {
+        // Not there, or not executable: the next folder.
+      }
+    }
+  }
+  return false;
 }
 
 export interface GitRunResult {
