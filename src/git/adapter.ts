@@ -33,14 +33,26 @@ export function gitNotFound(): AureusError {
   return new AureusError('git was not found on PATH', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6031', {})] });
 }
 
-async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/** What git says when commit.gpgsign / tag.gpgSign is on and the signing program fails ("gpg failed to sign the data", "unable to sign the tag"). */
+export const SIGNING_FAILED = /failed to sign|unable to sign/i;
+
+/**
+ * The hint for a commit or tag git could not sign in the repository at `root`: the cause is the
+ * user's signing setup, not the repository, so "check the repository with git status" misleads.
+ */
+export function signingHint(root: string): string {
+  return `git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or turn signing off for this world with \`git -C ${root} config commit.gpgsign false\` (and \`tag.gpgSign false\`)`;
+}
+
+async function wrap<T>(what: string, fn: () => Promise<T>, root?: string): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof AureusError) throw e;
     if (!gitOnPath()) throw gitNotFound();
     const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
-    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message })], cause: e });
+    const hint = root !== undefined && SIGNING_FAILED.test(message) ? { hint: signingHint(root) } : {};
+    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message }, hint)], cause: e });
   }
 }
 
@@ -91,7 +103,7 @@ class GitCliPort implements GitPort {
   }
 
   private raw(what: string, args: string[], extraEnv?: Record<string, string>, stop: GitStopOptions = {}): Promise<string> {
-    return wrap(what, () => gitOutput(this.root, args, extraEnv, stop));
+    return wrap(what, () => gitOutput(this.root, args, extraEnv, stop), this.root);
   }
 
   /** Output of a command whose failure is an expected "no" (null), not an error. */
@@ -278,7 +290,7 @@ class GitCliPort implements GitPort {
         // --allow-empty: a commit whose changes a later one in the range already undid reverts to
         // nothing, and still gets its own revert commit (one revert per reverted commit).
         await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
-      });
+      }, this.root);
       made.push((await this.head())!);
     }
     return made;

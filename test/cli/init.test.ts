@@ -110,6 +110,22 @@ describe('aureus init', () => {
     expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: root }).stdout.toString()).toBe('');
   }, 60_000);
 
+  it.runIf(builtCli())('commit.gpgsign without a working key: exit 10, nothing left, a hint to fix or skip signing', async () => {
+    const parent = tmp('init');
+    const home = tmp('home');
+    fs.writeFileSync(path.join(home, '.gitconfig'), '[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = false\n[user]\n\tname = X\n\temail = x@example.com\n');
+    const r = await spawnCli(['init', 'w'], parent, { HOME: home, XDG_CONFIG_HOME: home });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain('AUR6010 git commit failed: error: gpg failed to sign the data');
+    expect(r.stderr).toContain('hint: git is set to sign commits (commit.gpgsign) and its signing program failed');
+    expect(r.stderr).toContain(`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false aureus init ${path.join(parent, 'w')}`);
+    expect(r.stderr).not.toContain('git status');
+    expect(fs.readdirSync(parent)).toEqual([]);
+    // The hint's command works.
+    const unsigned = await spawnCli(['init', 'w'], parent, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'commit.gpgsign', GIT_CONFIG_VALUE_0: 'false' });
+    expect(unsigned.code, unsigned.stderr).toBe(0);
+  }, 60_000);
+
   it('refuses a non-empty directory, says why, exit 2, and touches nothing', async () => {
     const parent = tmp('init');
     const target = path.join(parent, 'busy');
