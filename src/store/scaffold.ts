@@ -1,4 +1,4 @@
-import { cp, lstat, mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
@@ -86,6 +86,24 @@ async function listFiles(dir: string, base = dir): Promise<string[]> {
 }
 
 /**
+ * Copy a kit file or folder (recursively) as new files, never over an existing one. Not fs.cp: it
+ * gives each copy the package's mode (755/644 whatever the umask), while the files a program creates
+ * follow the user's umask, as .gitignore and .aureus/ do. Only the executable bit is kept (git
+ * records it); a link is copied as a link, as fs.cp did.
+ */
+async function copyKitEntry(from: string, to: string): Promise<void> {
+  const st = await lstat(from);
+  if (st.isDirectory()) {
+    await mkdir(to);
+    for (const name of await readdir(from)) await copyKitEntry(path.join(from, name), path.join(to, name));
+  } else if (st.isSymbolicLink()) {
+    await symlink(await readlink(from), to);
+  } else {
+    await writeFile(to, await readFile(from), { flag: 'wx', mode: st.mode & 0o111 ? 0o777 : 0o666 });
+  }
+}
+
+/**
  * A first commit git could not sign (commit.gpgsign with no working key): the adapter's hint names
  * the staging folder, which is gone; this one says how to make the world without signing.
  */
@@ -99,7 +117,7 @@ function unsignedInitHint(e: AureusError, target: string): AureusError {
 /** The kit, the .gitignore and .gitattributes, and the first commit, in `staging`; stops between steps once `signal` is aborted. */
 async function fillStaging(staging: string, kit: string, signal: AbortSignal | undefined): Promise<{ commit: string; files: string[] }> {
   for (const rel of KIT_DIRS) {
-    await cp(path.join(kit, rel), path.join(staging, rel), { recursive: true, errorOnExist: true, force: false });
+    await copyKitEntry(path.join(kit, rel), path.join(staging, rel));
     if (rel === KIT_DIRS[0]) signalAt('init-copy'); // once: a second signal would quit at once
     stopIfAborted(signal);
   }
@@ -107,7 +125,7 @@ async function fillStaging(staging: string, kit: string, signal: AbortSignal | u
     const from = path.join(kit, rel);
     if (!(await exists(from))) continue;
     await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
-    await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
+    await copyKitEntry(from, path.join(staging, rel));
   }
   await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
   await writeFile(path.join(staging, '.gitattributes'), WORLD_GITATTRIBUTES);

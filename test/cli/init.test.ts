@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { scaffoldWorld, WORLD_GITIGNORE } from '../../src/store/scaffold.js';
 import { FIXTURES, REPO, runCli, STACK_TRACE, tempDir } from './helpers.js';
-import { builtCli, spawnCli } from '../pipeline/world.js';
+import { BIN, builtCli, spawnCli } from '../pipeline/world.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -124,6 +124,31 @@ describe('aureus init', () => {
     // The hint's command works.
     const unsigned = await spawnCli(['init', 'w'], parent, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'commit.gpgsign', GIT_CONFIG_VALUE_0: 'false' });
     expect(unsigned.code, unsigned.stderr).toBe(0);
+  }, 60_000);
+
+  it.runIf(builtCli())('follows the umask for everything it creates, the starter kit included; the committed tree is the same', () => {
+    const modes = (root: string, dir = root): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.name !== '.git').flatMap((e) => {
+        const abs = path.join(dir, e.name);
+        const mode = (fs.lstatSync(abs).mode & 0o777).toString(8);
+        return [`${mode} ${path.relative(root, abs)}`, ...(e.isDirectory() ? modes(root, abs) : [])];
+      });
+    const trees: string[] = [];
+    for (const [mask, file, dir] of [['077', '600', '700'], ['022', '644', '755']]) {
+      const parent = tmp('init');
+      // A real child process started under that umask, as a user's shell starts it.
+      const r = spawnSync('/bin/sh', ['-c', `umask ${mask} && exec "$0" "$@"`, process.execPath, BIN, 'init', 'w'], { cwd: parent, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const root = path.join(parent, 'w');
+      const wrong = modes(root).filter((l) => {
+        const [mode, rel] = l.split(' ') as [string, string];
+        return mode !== (fs.statSync(path.join(root, rel)).isDirectory() ? dir : file);
+      });
+      expect(wrong, `umask ${mask}`).toEqual([]);
+      expect(modes(root).some((l) => l.endsWith(' world'))).toBe(true);
+      trees.push(git(root, 'rev-parse', 'HEAD^{tree}'));
+    }
+    expect(trees[0]).toBe(trees[1]);
   }, 60_000);
 
   it('refuses a non-empty directory, says why, exit 2, and touches nothing', async () => {
