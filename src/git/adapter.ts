@@ -1,7 +1,7 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
-import { gitBytes, gitInShellBackground, gitOutput, gitRun, RefReader } from './exec.js';
+import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
 import { escapeRegExp } from '../core/regex.js';
 
 /**
@@ -14,6 +14,7 @@ import { escapeRegExp } from '../core/regex.js';
  * - Program-launching variables (EDITOR, PAGER, GIT_EDITOR…) are dropped from the child's
  *   environment (`cleanEnv`, ./exec.ts), as are repository-redirecting GIT_* variables: Aureus never
  *   opens an editor or pager (messages go in with -m), and simple-git refused to run with them.
+ *   Configuration given through the environment (GIT_CONFIG_*) is kept.
  *
  * Commands run with argument arrays (no shell), so a multi-line -m message survives intact.
  */
@@ -27,13 +28,31 @@ export function summarizeGitOutput(text: string): string {
   return (telling.length ? telling : lines).slice(0, 3).join(' ');
 }
 
-async function wrap<T>(what: string, fn: () => Promise<T>): Promise<T> {
+/** AUR6031 (exit 10): no git to run, for every command that needs one. */
+export function gitNotFound(): AureusError {
+  return new AureusError('git was not found on PATH', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6031', {})] });
+}
+
+/** What git says when commit.gpgsign / tag.gpgSign is on and the signing program fails ("gpg failed to sign the data", "unable to sign the tag"). */
+export const SIGNING_FAILED = /failed to sign|unable to sign/i;
+
+/**
+ * The hint for a commit or tag git could not sign in the repository at `root`: the cause is the
+ * user's signing setup, not the repository, so "check the repository with git status" misleads.
+ */
+export function signingHint(root: string): string {
+  return `git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or turn signing off for this world with \`git -C ${root} config commit.gpgsign false\` (and \`tag.gpgSign false\`)`;
+}
+
+async function wrap<T>(what: string, fn: () => Promise<T>, root?: string): Promise<T> {
   try {
     return await fn();
   } catch (e) {
     if (e instanceof AureusError) throw e;
+    if (!gitOnPath()) throw gitNotFound();
     const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
-    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message })], cause: e });
+    const hint = root !== undefined && SIGNING_FAILED.test(message) ? { hint: signingHint(root) } : {};
+    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message }, hint)], cause: e });
   }
 }
 
@@ -75,7 +94,7 @@ class GitCliPort implements GitPort {
   /** With `batch`, refs are resolved by one long-lived `git cat-file --batch-check` (./exec.ts). */
   private readonly reader: RefReader | null;
 
-  constructor(readonly root: string, batch: boolean) {
+  constructor(readonly root: string, batch: boolean, private readonly fallback: { name: string; email: string } = FALLBACK_IDENTITY) {
     this.reader = batch ? new RefReader(root) : null;
   }
 
@@ -84,7 +103,7 @@ class GitCliPort implements GitPort {
   }
 
   private raw(what: string, args: string[], extraEnv?: Record<string, string>, stop: GitStopOptions = {}): Promise<string> {
-    return wrap(what, () => gitOutput(this.root, args, extraEnv, stop));
+    return wrap(what, () => gitOutput(this.root, args, extraEnv, stop), this.root);
   }
 
   /** Output of a command whose failure is an expected "no" (null), not an error. */
@@ -95,18 +114,16 @@ class GitCliPort implements GitPort {
 
   /**
    * Identity variables for a commit-making command when the repository resolves none, so a run
-   * on a fresh CI machine never fails on "Please tell me who you are" (and writes no config).
+   * on a fresh CI machine never fails on "Please tell me who you are". Per command only, never
+   * written into the repository's config: the user's own later commits there must not be ours.
+   * A variable the caller set is left to git.
    */
   private async identityEnv(): Promise<Record<string, string>> {
     const known = await this.identity();
     const env: Record<string, string> = {};
-    if (!process.env.GIT_AUTHOR_NAME && !known.name) {
-      env.GIT_AUTHOR_NAME = FALLBACK_IDENTITY.name;
-      env.GIT_COMMITTER_NAME = FALLBACK_IDENTITY.name;
-    }
-    if (!process.env.GIT_AUTHOR_EMAIL && !known.email) {
-      env.GIT_AUTHOR_EMAIL = FALLBACK_IDENTITY.email;
-      env.GIT_COMMITTER_EMAIL = FALLBACK_IDENTITY.email;
+    for (const who of ['AUTHOR', 'COMMITTER']) {
+      if (!known.name && !process.env[`GIT_${who}_NAME`]) env[`GIT_${who}_NAME`] = this.fallback.name;
+      if (!known.email && !process.env[`GIT_${who}_EMAIL`]) env[`GIT_${who}_EMAIL`] = this.fallback.email;
     }
     return env;
   }
@@ -142,6 +159,8 @@ class GitCliPort implements GitPort {
   async requireRepo(): Promise<void> {
     const r = await gitRun(this.root, ['rev-parse', '--is-inside-work-tree']);
     if (r.code === 0 && r.stdout.trim() === 'true') return;
+    // A git that cannot start is not "no repository" (with a hint to run that git).
+    if (r.code !== 0 && !gitOnPath()) throw gitNotFound();
     // A repository git refuses to use (another user's, safe.directory) is not "no repository": git's
     // own reason and its fix are passed on, instead of a hint to run `git init` over it.
     if (/dubious ownership/.test(r.stderr)) {
@@ -149,13 +168,6 @@ class GitCliPort implements GitPort {
       throw new AureusError(`git refuses to use ${this.root}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6029', { root: this.root, reason })] });
     }
     throw new AureusError(`${this.root} is not a git repository`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6011', { root: this.root })] });
-  }
-
-  async ensureIdentity(fallback: { name: string; email: string } = FALLBACK_IDENTITY): Promise<void> {
-    identities.delete(this.root);
-    const get = async (key: string) => ((await this.query(['config', '--get', key])) ?? '').trim();
-    if (!(await get('user.name'))) await this.raw('config', ['config', 'user.name', fallback.name]);
-    if (!(await get('user.email'))) await this.raw('config', ['config', 'user.email', fallback.email]);
   }
 
   /** Scans started by prefetchConfig, by their keys, each used by one setConfig. */
@@ -278,7 +290,7 @@ class GitCliPort implements GitPort {
         // --allow-empty: a commit whose changes a later one in the range already undid reverts to
         // nothing, and still gets its own revert commit (one revert per reverted commit).
         await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
-      });
+      }, this.root);
       made.push((await this.head())!);
     }
     return made;
@@ -366,8 +378,9 @@ class GitCliPort implements GitPort {
 /**
  * The git port for the repository at `root`. With `batch: true` its ref queries (head, resolve,
  * and the sha a commit returns) go to one long-lived git process: for a sequence of calls, such as
- * an episode's commit (issue 18). Such a port must be closed.
+ * an episode's commit (issue 18). Such a port must be closed. `fallbackIdentity`: who its commits,
+ * tags and reverts are by when git resolves no identity (default FALLBACK_IDENTITY).
  */
-export function createGit(root: string, opts: { batch?: boolean } = {}): GitPort {
-  return new GitCliPort(root, opts.batch === true);
+export function createGit(root: string, opts: { batch?: boolean; fallbackIdentity?: { name: string; email: string } } = {}): GitPort {
+  return new GitCliPort(root, opts.batch === true, opts.fallbackIdentity);
 }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineProcess } from '../io/line-process.js';
 import { runWithShell } from '../io/shell-runner.js';
@@ -10,26 +11,79 @@ import { runWithShell } from '../io/shell-runner.js';
  * process on the main thread, so the commit of an episode asks its questions of one process.
  */
 
-const KEPT_GIT_VARS = ['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_DATE'];
-/** Non-GIT_ program-launching variables (every other GIT_* variable is dropped by prefix). */
+/**
+ * The GIT_* variables a child git keeps, each for its reason (git help git, "ENVIRONMENT"); every
+ * other one is dropped. Dropped on purpose: what points git at another repository or index
+ * (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, GIT_OBJECT_DIRECTORY, GIT_ALTERNATE_OBJECT_DIRECTORIES,
+ * GIT_COMMON_DIR, GIT_NAMESPACE, GIT_SHALLOW_FILE, GIT_QUARANTINE_PATH, GIT_PREFIX, GIT_CEILING_DIRECTORIES,
+ * GIT_DISCOVERY_ACROSS_FILESYSTEM: a caller's, e.g. inside a hook, must not send our commits
+ * elsewhere); what launches programs (GIT_EDITOR, GIT_SEQUENCE_EDITOR, GIT_PAGER, GIT_ASKPASS,
+ * GIT_SSH*, GIT_EXTERNAL_DIFF); what changes how our pathspecs are read (GIT_*_PATHSPECS) or
+ * adds to the output we parse (GIT_TRACE*).
+ */
+const KEPT_GIT_VARS = new Set([
+  // The caller's identity and dates for our commits (docs/workflow.md).
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_DATE',
+  // The user's configuration, given as files or values instead of ~/.gitconfig (CI runners set
+  // safe.directory, the identity or signing this way); it is read as git reads its config files.
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+  'GIT_CONFIG_COUNT',
+  // What `git -c key=value` hands to the programs it starts (Aureus run from a git alias).
+  'GIT_CONFIG_PARAMETERS',
+  // Where this git installation finds its own programs (relocated installs need it).
+  'GIT_EXEC_PATH',
+  // How `git init` makes a repository, as it does for the user's own `git init`.
+  'GIT_TEMPLATE_DIR',
+  'GIT_DEFAULT_HASH',
+]);
+/** GIT_CONFIG_KEY_<n> / GIT_CONFIG_VALUE_<n>: the entries GIT_CONFIG_COUNT counts. */
+const CONFIG_ENTRY = /^GIT_CONFIG_(KEY|VALUE)_\d+$/;
+/** Non-GIT_ program-launching variables. */
 const DROPPED_VARS = new Set(['EDITOR', 'VISUAL', 'PAGER', 'PREFIX', 'SSH_ASKPASS']);
 
 /**
  * The child environment, read from process.env at each command (tests and callers may change it):
- * program-launching variables are dropped (Aureus never opens an editor or pager), and so are
- * repository-redirecting GIT_* variables (a caller's GIT_DIR, e.g. inside a hook, must not send our
- * commits elsewhere). Explicit identity and date variables stay.
+ * program-launching variables are dropped (Aureus never opens an editor or pager), and so is every
+ * GIT_* variable but the identity, dates and configuration ones (KEPT_GIT_VARS says why each).
  */
 export function cleanEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
     const upper = k.toUpperCase();
-    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.includes(upper)) continue;
+    if (upper.startsWith('GIT_') && !KEPT_GIT_VARS.has(upper) && !CONFIG_ENTRY.test(upper)) continue;
     if (DROPPED_VARS.has(upper)) continue;
     env[k] = v;
   }
   return env;
+}
+
+/**
+ * Whether PATH names a folder holding an executable `git`: asked only after a git command failed,
+ * because a missing git fails differently by how it was started (a spawn's ENOENT, the run shell's
+ * exit 127), and either must be said as itself, not as "not a repository" or "git init failed".
+ */
+export function gitOnPath(): boolean {
+  const names = process.platform === 'win32' ? ['git.exe', 'git.cmd', 'git'] : ['git'];
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    for (const name of names) {
+      try {
+        const file = path.join(dir || '.', name);
+        fs.accessSync(file, fs.constants.X_OK);
+        if (fs.statSync(file).isFile()) return true;
+      } catch {
+        // Not there, or not executable: the next folder.
+      }
+    }
+  }
+  return false;
 }
 
 export interface GitRunResult {

@@ -4,7 +4,8 @@
  * One adapter: ./adapter.ts (`createGit(root)`; `createGit(root, { batch: true })` for a sequence of calls).
  *
  * Every failure leaves as an AureusError with exit code 10 (git error) and diagnostic AUR6010 —
- * except `requireRepo`, which reports AUR6011. Queries whose "no" is an expected answer (isRepo,
+ * except `requireRepo`, which reports AUR6011 (AUR6029 for a repository git refuses), and any
+ * failure while no git is on PATH, AUR6031. Queries whose "no" is an expected answer (isRepo,
  * resolve, head, currentBranch, showFile, isAncestor, isValidBranchName) return null/false instead.
  */
 
@@ -66,15 +67,8 @@ export interface GitPort {
   init(opts?: { branch?: string } & GitStopOptions): Promise<void>;
   /** True when root is inside a git work tree. */
   isRepo(): Promise<boolean>;
-  /** Throws AureusError (exit 10, AUR6011) unless root is inside a git work tree. */
+  /** Throws AureusError (exit 10, AUR6011; AUR6031 when git is not on PATH) unless root is inside a git work tree. */
   requireRepo(): Promise<void>;
-  /**
-   * Make commits possible on a machine without a configured identity (fresh CI): if user.name
-   * or user.email resolves to nothing, set a local one in this repository. (Commits, tags and
-   * reverts made through this port also fall back to the Aureus identity for that one command
-   * when none resolves, without writing config.)
-   */
-  ensureIdentity(fallback?: { name: string; email: string }): Promise<void>;
   /** Set local config values (this repository's .git/config), only those that differ. */
   setConfig(entries: ReadonlyArray<[string, string]>): Promise<void>;
   /**

@@ -78,9 +78,8 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
   // the written files staged (never `add -A`), and the repository's identity, else ours.
   // The add and the commit hash and compress every byte (seconds for a large world): `signal` stops
   // their git process, so Ctrl-C does not wait for them to end.
-  const git = createGit(staging);
+  const git = createGit(staging, { fallbackIdentity: IMPORT_IDENTITY });
   await git.init({ branch: 'main', signal });
-  await git.ensureIdentity(IMPORT_IDENTITY);
   await git.setConfig(ENTITY_DIFF_CONFIG);
   stop();
   repoWritePoint('import-git-add');

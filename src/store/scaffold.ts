@@ -1,9 +1,9 @@
-import { cp, lstat, mkdir, readdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, rename, rm, rmdir, stat, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
-import { createGit } from '../git/adapter.js';
+import { createGit, SIGNING_FAILED } from '../git/adapter.js';
 import { enclosingWorldFolder } from './nested-world.js';
 import { copyKitIndex } from './derived-index/kit.js';
 import { inStaging, signalAt, stagingFolder, stopIfAborted, sweepStaleStaging } from './staging.js';
@@ -85,10 +85,39 @@ async function listFiles(dir: string, base = dir): Promise<string[]> {
   return out.sort();
 }
 
+/**
+ * Copy a kit file or folder (recursively) as new files, never over an existing one. Not fs.cp: it
+ * gives each copy the package's mode (755/644 whatever the umask), while the files a program creates
+ * follow the user's umask, as .gitignore and .aureus/ do. Only the executable bit is kept (git
+ * records it); a link is copied as a link, as fs.cp did.
+ */
+async function copyKitEntry(from: string, to: string): Promise<void> {
+  const st = await lstat(from);
+  if (st.isDirectory()) {
+    await mkdir(to);
+    for (const name of await readdir(from)) await copyKitEntry(path.join(from, name), path.join(to, name));
+  } else if (st.isSymbolicLink()) {
+    await symlink(await readlink(from), to);
+  } else {
+    await writeFile(to, await readFile(from), { flag: 'wx', mode: st.mode & 0o111 ? 0o777 : 0o666 });
+  }
+}
+
+/**
+ * A first commit git could not sign (commit.gpgsign with no working key): the adapter's hint names
+ * the staging folder, which is gone; this one says how to make the world without signing.
+ */
+function unsignedInitHint(e: AureusError, target: string): AureusError {
+  const d = e.diagnostics[0];
+  if (d?.code !== 'AUR6010' || !SIGNING_FAILED.test(d.message)) return e;
+  const hint = `git is set to sign commits (commit.gpgsign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or create this world unsigned with \`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false aureus init ${target}\` and keep it off there with \`git -C ${target} config commit.gpgsign false\``;
+  return new AureusError(e.message, { exitCode: e.exitCode, diagnostics: [{ ...d, hint }, ...e.diagnostics.slice(1)], cause: e.cause });
+}
+
 /** The kit, the .gitignore and .gitattributes, and the first commit, in `staging`; stops between steps once `signal` is aborted. */
 async function fillStaging(staging: string, kit: string, signal: AbortSignal | undefined): Promise<{ commit: string; files: string[] }> {
   for (const rel of KIT_DIRS) {
-    await cp(path.join(kit, rel), path.join(staging, rel), { recursive: true, errorOnExist: true, force: false });
+    await copyKitEntry(path.join(kit, rel), path.join(staging, rel));
     if (rel === KIT_DIRS[0]) signalAt('init-copy'); // once: a second signal would quit at once
     stopIfAborted(signal);
   }
@@ -96,7 +125,7 @@ async function fillStaging(staging: string, kit: string, signal: AbortSignal | u
     const from = path.join(kit, rel);
     if (!(await exists(from))) continue;
     await mkdir(path.dirname(path.join(staging, rel)), { recursive: true });
-    await cp(from, path.join(staging, rel), { errorOnExist: true, force: false });
+    await copyKitEntry(from, path.join(staging, rel));
   }
   await writeFile(path.join(staging, '.gitignore'), WORLD_GITIGNORE);
   await writeFile(path.join(staging, '.gitattributes'), WORLD_GITATTRIBUTES);
@@ -104,7 +133,6 @@ async function fillStaging(staging: string, kit: string, signal: AbortSignal | u
 
   const git = createGit(staging);
   await git.init({ branch: 'main', signal });
-  await git.ensureIdentity();
   await git.setConfig(ENTITY_DIFF_CONFIG);
   const files = await listFiles(staging);
   signalAt('init-git-add');
@@ -163,7 +191,7 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string; si
   } catch (e) {
     if (removedEmptyTarget) await mkdir(target).catch(() => undefined);
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
-    if (e instanceof AureusError) throw e;
+    if (e instanceof AureusError) throw unsignedInitHint(e, target);
     // A path the user cannot write to is a usage problem; anything else is unexpected.
     // Any errno from the file system (ENOENT under /proc, EACCES, EROFS, ENOSPC…) is about the
     // target, not a bug: a usage error. Only a failure without one is internal.

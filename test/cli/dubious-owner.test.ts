@@ -27,4 +27,14 @@ describe.skipIf(!root || !builtCli())('a world repository another user owns', ()
     expect(r.stderr).not.toMatch(STACK_TRACE);
     expect(fs.existsSync(w)).toBe(true);
   }, 120_000);
+
+  it('episode run: a safe.directory given through GIT_CONFIG_COUNT/KEY/VALUE (as CI runners do) is honoured', async () => {
+    const w = await makeWorld('dubious-env');
+    expect(spawnSync('chown', ['-R', '65534:65534', w]).status).toBe(0);
+    const env = { HOME: tempDir('empty-home'), GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' };
+    expect(spawnSync('git', ['status'], { cwd: w, env: { ...process.env, ...env } }).status).toBe(0);
+    const r = await spawnCli(['episode', 'run', '--seed', '7'], w, env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('AUR6029');
+  }, 120_000);
 });

@@ -1,10 +1,11 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AureusError } from '../../src/errors.js';
 import { scaffoldWorld, WORLD_GITIGNORE } from '../../src/store/scaffold.js';
 import { FIXTURES, REPO, runCli, STACK_TRACE, tempDir } from './helpers.js';
+import { BIN, builtCli, spawnCli } from '../pipeline/world.js';
 
 const made: string[] = [];
 afterAll(() => made.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -88,6 +89,8 @@ describe('aureus init', () => {
     try {
       const r = await scaffoldWorld(path.join(parent, 'w'), { kitRoot: kit });
       expect(git(r.root, 'log', '--format=%an <%ae>')).toBe('Aureus <aureus@localhost>');
+      // Ours for our commit only: the user's own later commits there are not authored as Aureus.
+      expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: r.root }).stdout.toString()).toBe('');
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
@@ -95,6 +98,58 @@ describe('aureus init', () => {
       }
     }
   });
+
+  it.runIf(builtCli())('takes the identity from a config GIT_CONFIG_GLOBAL names, and writes none into the repository', async () => {
+    const parent = tmp('init');
+    const gc = path.join(parent, 'gc');
+    fs.writeFileSync(gc, '[user]\n\tname = X\n\temail = x@example.com\n');
+    const r = await spawnCli(['init', 'id1'], parent, { HOME: tmp('home'), XDG_CONFIG_HOME: tmp('xdg'), GIT_CONFIG_GLOBAL: gc });
+    expect(r.code, r.stderr).toBe(0);
+    const root = path.join(parent, 'id1');
+    expect(git(root, 'log', '--format=%an <%ae>')).toBe('X <x@example.com>');
+    expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: root }).stdout.toString()).toBe('');
+  }, 60_000);
+
+  it.runIf(builtCli())('commit.gpgsign without a working key: exit 10, nothing left, a hint to fix or skip signing', async () => {
+    const parent = tmp('init');
+    const home = tmp('home');
+    fs.writeFileSync(path.join(home, '.gitconfig'), '[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = false\n[user]\n\tname = X\n\temail = x@example.com\n');
+    const r = await spawnCli(['init', 'w'], parent, { HOME: home, XDG_CONFIG_HOME: home });
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain('AUR6010 git commit failed: error: gpg failed to sign the data');
+    expect(r.stderr).toContain('hint: git is set to sign commits (commit.gpgsign) and its signing program failed');
+    expect(r.stderr).toContain(`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false aureus init ${path.join(parent, 'w')}`);
+    expect(r.stderr).not.toContain('git status');
+    expect(fs.readdirSync(parent)).toEqual([]);
+    // The hint's command works.
+    const unsigned = await spawnCli(['init', 'w'], parent, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'commit.gpgsign', GIT_CONFIG_VALUE_0: 'false' });
+    expect(unsigned.code, unsigned.stderr).toBe(0);
+  }, 60_000);
+
+  it.runIf(builtCli())('follows the umask for everything it creates, the starter kit included; the committed tree is the same', () => {
+    const modes = (root: string, dir = root): string[] =>
+      fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.name !== '.git').flatMap((e) => {
+        const abs = path.join(dir, e.name);
+        const mode = (fs.lstatSync(abs).mode & 0o777).toString(8);
+        return [`${mode} ${path.relative(root, abs)}`, ...(e.isDirectory() ? modes(root, abs) : [])];
+      });
+    const trees: string[] = [];
+    for (const [mask, file, dir] of [['077', '600', '700'], ['022', '644', '755']]) {
+      const parent = tmp('init');
+      // A real child process started under that umask, as a user's shell starts it.
+      const r = spawnSync('/bin/sh', ['-c', `umask ${mask} && exec "$0" "$@"`, process.execPath, BIN, 'init', 'w'], { cwd: parent, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      const root = path.join(parent, 'w');
+      const wrong = modes(root).filter((l) => {
+        const [mode, rel] = l.split(' ') as [string, string];
+        return mode !== (fs.statSync(path.join(root, rel)).isDirectory() ? dir : file);
+      });
+      expect(wrong, `umask ${mask}`).toEqual([]);
+      expect(modes(root).some((l) => l.endsWith(' world'))).toBe(true);
+      trees.push(git(root, 'rev-parse', 'HEAD^{tree}'));
+    }
+    expect(trees[0]).toBe(trees[1]);
+  }, 60_000);
 
   it('refuses a non-empty directory, says why, exit 2, and touches nothing', async () => {
     const parent = tmp('init');

@@ -116,7 +116,7 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect(git(root, 'rev-parse', 'old^{commit}')).toBe(first);
   });
 
-  it('ensureIdentity sets a local identity only when none resolves', async () => {
+  it('falls back to the Aureus identity per command when none resolves, writing no config', async () => {
     const root = tmp();
     const g = createGit(root);
     await g.init();
@@ -126,26 +126,41 @@ describe('the git adapter (GitPort) on real repositories', () => {
     Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1' });
     try {
       const isolated = createGit(root);
-      await isolated.ensureIdentity();
-      expect(git(root, 'config', '--local', 'user.name')).toBe('Aureus');
-      expect(git(root, 'config', '--local', 'user.email')).toBe('aureus@localhost');
       write(root, 'x', 'x');
       await isolated.add(['x']);
       expect(await isolated.commit('works without a global identity')).toMatch(/^[0-9a-f]{40}$/);
+      expect(git(root, 'log', '--format=%an <%ae> %cn <%ce>')).toBe('Aureus <aureus@localhost> Aureus <aureus@localhost>');
+      // The user's own later commits in this repository must not be authored as Aureus.
+      expect(spawnSync('git', ['config', '--local', '--get-regexp', '^user\\.'], { cwd: root }).stdout.toString()).toBe('');
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
     }
-    // An identity already configured is kept.
+    // An identity already configured is the one used.
     const other = tmp();
     const g2 = createGit(other);
     await g2.init();
     git(other, 'config', 'user.name', 'Cicero');
     git(other, 'config', 'user.email', 'cicero@example.org');
-    await g2.ensureIdentity();
-    expect(git(other, 'config', '--local', 'user.name')).toBe('Cicero');
+    write(other, 'y', 'y');
+    await g2.add(['y']);
+    await g2.commit('by Cicero');
+    expect(git(other, 'log', '--format=%an <%ae>')).toBe('Cicero <cicero@example.org>');
+  });
+
+  it('passes git configuration given through the environment (GIT_CONFIG_*), and drops repository redirects', () => {
+    const saved = { ...process.env };
+    Object.assign(process.env, { GIT_CONFIG_GLOBAL: '/g', GIT_CONFIG_SYSTEM: '/s', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' });
+    Object.assign(process.env, { GIT_DIR: '/elsewhere/.git', GIT_WORK_TREE: '/w', GIT_INDEX_FILE: '/i', GIT_OBJECT_DIRECTORY: '/o', GIT_COMMON_DIR: '/c', GIT_EDITOR: 'vi', GIT_PAGER: 'less' });
+    try {
+      const env = cleanEnv();
+      for (const k of ['GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_COUNT', 'GIT_CONFIG_KEY_0', 'GIT_CONFIG_VALUE_0']) expect(env[k], k).toBe(process.env[k]);
+      for (const k of ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_EDITOR', 'GIT_PAGER']) expect(env[k], k).toBeUndefined();
+    } finally {
+      for (const k of Object.keys(process.env)) if (!(k in saved)) delete process.env[k];
+    }
   });
 
   it('failures become AureusError with exit code 10 and AUR6010, never a raw exception', async () => {

@@ -77,6 +77,24 @@ describe('a failed commit is rolled back', () => {
     expect(git(d, 'reflog', '-1', '--format=%gs')).toMatch(/roll back a failed episode commit/);
   });
 
+  it('a commit or tag git cannot sign: rolled back, and the hint names signing and how to turn it off here', async () => {
+    for (const key of ['commit.gpgsign', 'tag.gpgSign']) {
+      const d = repo();
+      const before = snapshot(d);
+      // Signing on, and a signing program that fails, as with no usable key.
+      git(d, 'config', key, 'true');
+      git(d, 'config', 'gpg.program', 'false');
+      const err = await failure(commitEpisode(d, path.join(d, '.aureus/runs/s01e01-x'), REQ));
+      expect(isAureusError(err) && err.exitCode, key).toBe(10);
+      expect(err.diagnostics.map((x: { code: string }) => x.code)).toEqual(['AUR6010', 'AUR6052']);
+      expect(err.diagnostics[0].message).toMatch(/failed to sign|unable to sign/);
+      expect(err.diagnostics[0].hint).toContain('git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign)');
+      expect(err.diagnostics[0].hint).toContain(`git -C ${d} config commit.gpgsign false`);
+      expect(err.diagnostics[0].hint).not.toContain('git status');
+      expect(snapshot(d)).toEqual(before);
+    }
+  });
+
   it('a symlinked world/ is refused before anything is written, and the target is untouched', async () => {
     const d = repo();
     const outside = tempDir('outside');

@@ -33,11 +33,10 @@ export function writeRel(root: string, rel: string, text: string): void {
   fs.writeFileSync(path.join(root, rel), text);
 }
 
-/** A new repository made through the adapter (GitPort init and identity), as `aureus init` makes one. */
+/** A new repository made through the adapter (GitPort init), as `aureus init` makes one. */
 export async function adapterRepo(root: string): Promise<{ root: string; g: GitPort }> {
   const g = createGit(root);
   await g.init();
-  await g.ensureIdentity();
   return { root, g };
 }
 

@@ -122,11 +122,15 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
   if (!editor) throw new AureusError('no editor', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: 'neither $VISUAL nor $EDITOR is set' })], hint: `set EDITOR, or give the file: aureus scene edit ${id} --from FILE` });
   const approved = st.scenes.scenes.find((s) => s.scene === id);
   const before = sceneAsRaw(approved?.text ?? '', approved);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-edit-'));
+  const dir = await editFolder(id, before);
   const file = path.join(dir, `${id}.txt`);
-  fs.writeFileSync(file, before);
   try {
-    const r = spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env: { ...process.env, ...c.io.env } });
+    // As git runs core.editor: the shell splits EDITOR (it may hold arguments, `code --wait`) and
+    // the file is its "$1", never part of the command text, so no `$` or quote in TMPDIR is expanded.
+    const env = { ...process.env, ...c.io.env };
+    const r = process.platform === 'win32'
+      ? spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
+      : spawnSync('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env });
     if (r.status !== 0) throw new AureusError(`the editor exited with ${r.status ?? r.signal}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: `${editor} exited with ${r.status ?? r.signal}; nothing changed` })] });
     const after = fs.readFileSync(file, 'utf8');
     return after === before ? null : after;
@@ -135,3 +139,31 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
   }
 }
 
+/**
+ * A private temporary folder holding `<id>.txt` with `text`, for the editor. A TMPDIR that is
+ * missing or refuses the write is the user's environment: AUR1053 (exit 11) naming it, not a crash.
+ */
+async function editFolder(id: string, text: string): Promise<string> {
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const tmp = os.tmpdir();
+  let dir: string | undefined;
+  try {
+    dir = fs.mkdtempSync(path.join(tmp, 'aureus-edit-'));
+    fs.writeFileSync(path.join(dir, `${id}.txt`), text);
+    return dir;
+  } catch (e) {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+    const { AureusError, ExitCode } = await import('../../errors.js');
+    const { diag } = await import('../../diagnostics/index.js');
+    const { writeRefusal } = await import('../../store/write-refusal.js');
+    const target = path.join(dir ?? path.join(tmp, 'aureus-edit-XXXXXX'), `${id}.txt`);
+    const code = (e as NodeJS.ErrnoException).code ?? '';
+    // writeRefusal's message is AUR1053's template, "cannot write {file}: {reason}".
+    const refused = writeRefusal(e, target)?.diagnostics[0]?.message.slice(`cannot write ${target}: `.length);
+    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? `the temporary folder ${tmp} does not exist` : (refused ?? (e as Error).message);
+    const hint = `set TMPDIR to a folder this user may write, or give the file: aureus scene edit ${id} --from FILE`;
+    throw new AureusError(`cannot write ${target}`, { exitCode: ExitCode.FILESYSTEM, diagnostics: [diag('AUR1053', { file: target, reason }, { hint })], cause: e });
+  }
+}

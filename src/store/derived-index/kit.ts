@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { packageRoot } from '../../paths.js';
 import { INDEX_DIR } from './entry.js';
@@ -27,5 +27,6 @@ export function copyKitIndex(worldRoot: string): void {
   if (!names.length) return;
   const to = path.join(worldRoot, INDEX_DIR);
   mkdirSync(to, { recursive: true });
-  for (const n of names) copyFileSync(path.join(from, n), path.join(to, n));
+  // Written, not copyFileSync'd: a copy would keep the build's mode (644) over the user's umask.
+  for (const n of names) writeFileSync(path.join(to, n), readFileSync(path.join(from, n)));
 }

@@ -1,0 +1,51 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashTree, STACK_TRACE } from '../cli/helpers.js';
+import { builtCli, cleanup, cli, makeWorld, spawnCli, tempDir } from '../pipeline/world.js';
+
+afterAll(cleanup);
+
+/**
+ * `scene edit` without --from writes the scene to a temporary file under TMPDIR and opens $EDITOR
+ * on it (in a real child process, where TMPDIR decides os.tmpdir()). A TMPDIR that does not exist
+ * is the user's environment (exit 11, AUR1053), and the file's path reaches the editor as it is:
+ * a `$` in it is not expanded by the shell that splits EDITOR's own arguments.
+ */
+describe.skipIf(!builtCli())('scene edit with $EDITOR', () => {
+  let w = '';
+  beforeAll(async () => {
+    w = await makeWorld('edit-editor');
+    const staged = await cli(['episode', 'run', '--seed', '7', '--review'], w);
+    expect(staged.code, staged.stderr).toBe(0);
+  }, 120_000);
+
+  it('a TMPDIR that does not exist: AUR1053 naming it, exit 11, nothing staged changes', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const missing = path.join(tempDir('edit-tmp'), 'gone');
+    const r = await spawnCli(['scene', 'edit', 'SC01'], w, { EDITOR: 'true', TMPDIR: missing });
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain(`AUR1053 cannot write ${missing}/aureus-edit-XXXXXX/SC01.txt: the temporary folder ${missing} does not exist`);
+    expect(r.stderr).toContain('hint: set TMPDIR to a folder this user may write, or give the file: aureus scene edit SC01 --from FILE');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
+  }, 60_000);
+
+  it('a `$` in TMPDIR is not expanded, and EDITOR keeps its own arguments', async () => {
+    const scratch = tempDir('edit-tmp');
+    const tmp = path.join(scratch, 'tmp $HOME x');
+    fs.mkdirSync(tmp);
+    const log = path.join(scratch, 'args');
+    // The editor records its arguments, refuses a path that does not exist, and adds a line.
+    const editor = path.join(scratch, 'ed.sh');
+    fs.writeFileSync(editor, `#!/bin/sh\nprintf '%s\\n' "$@" > '${log}'\nfor last; do :; done\ntest -f "$last" || exit 9\nprintf '\\nCICERO: Hm.\\n' >> "$last"\n`, { mode: 0o755 });
+    const r = await spawnCli(['scene', 'edit', 'SC01'], w, { EDITOR: `${editor} --wait`, TMPDIR: tmp });
+    const args = fs.readFileSync(log, 'utf8').trimEnd().split('\n');
+    expect(args[0]).toBe('--wait');
+    expect(args[1]).toMatch(new RegExp(`^${tmp.replace(/[$.*+?^(){}|[\]\\]/g, '\\$&')}/aureus-edit-[^/]+/SC01\\.txt$`));
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('SC01 replaced by your text');
+    // The temporary folder is removed after the edit.
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
+});
