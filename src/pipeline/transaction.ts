@@ -9,6 +9,7 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
+import { refuseChangedSinceCrash } from './recovery-check.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -24,7 +25,8 @@ import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type Be
  * checkpoints). A crash after it is ROLLED FORWARD by the next mutating command: the staged files
  * are complete and canonical, so copying them again, committing and tagging gives exactly the
  * commit an uninterrupted run makes. Each step is idempotent (a commit already made is found by
- * its message on top of the recorded HEAD; a tag already made is kept).
+ * its message on top of the recorded HEAD; a tag already made is kept). A world the author changed
+ * meanwhile (HEAD moved, a file of the commit edited) is refused instead, untouched (recovery-check.ts).
  *
  * A git step that FAILS (an existing .git/index.lock, a hook, a symlinked folder) is ROLLED BACK
  * instead: the journal records every path's content before the apply step (copies under
@@ -138,6 +140,8 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
   // only a recovered journal has to look for the commit it may already have made.
   let commit = recovered ? await findCommit(git, journal) : null;
+  // A recovered journal is finished only over a world as the crash left it (recovery-check.ts).
+  const rewrite = recovered ? await refuseChangedSinceCrash(git, root, runDir, journal, commit) : true;
   const progress = { added: false, committed: null as string | null };
   // A fresh commit's applied files are made durable while git adds, commits and tags them: the
   // barrier starts once they are written and is awaited before the journal is dropped (issue 18).
@@ -192,7 +196,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // power cut could leave a committed episode whose world files are empty and no journal to redo them.
   if (applied) await applied;
   else {
-    if (recovered) reapply(root, files); // the commit may be durable and the files not (power cut)
+    if (recovered && rewrite) reapply(root, files); // the commit may be durable and the files not (power cut)
     durableBarrier(paths.map((rel) => path.join(root, rel)));
   }
   // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
