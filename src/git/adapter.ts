@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
@@ -265,21 +267,37 @@ class GitCliPort implements GitPort {
   }
 
   async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {
-    const env = await this.identityEnv();
+    // The reverts are made in an index of their own, started from HEAD: `revert --no-commit` then a
+    // plain commit in the author's index would put whatever they had staged into the revert commit.
+    // Their index is kept as it was, except the reverted paths, moved to the new HEAD below (a path
+    // they staged is never one of them: the revert refuses to overwrite its work-tree change).
+    const index = path.resolve(this.root, (await this.raw('rev-parse', ['rev-parse', '--git-path', 'aureus-revert-index'])).trim());
+    const env = { ...(await this.identityEnv()), GIT_INDEX_FILE: index };
+    const start = await this.head();
     const made: string[] = [];
-    for (const sha of shas) {
-      await wrap('revert', async () => {
-        try {
-          await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
-        } catch (e) {
-          await gitRun(this.root, ['revert', '--abort'], env);
-          throw e;
-        }
-        // --allow-empty: a commit whose changes a later one in the range already undid reverts to
-        // nothing, and still gets its own revert commit (one revert per reverted commit).
-        await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
-      });
-      made.push((await this.head())!);
+    try {
+      await wrap('revert', () => gitOutput(this.root, ['read-tree', 'HEAD'], env));
+      for (const sha of shas) {
+        await wrap('revert', async () => {
+          try {
+            await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
+          } catch (e) {
+            await gitRun(this.root, ['revert', '--abort'], env);
+            throw e;
+          }
+          // --allow-empty: a commit whose changes a later one in the range already undid reverts to
+          // nothing, and still gets its own revert commit (one revert per reverted commit).
+          await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
+        });
+        made.push((await this.head())!);
+      }
+    } finally {
+      fs.rmSync(index, { force: true });
+      const end = await this.head();
+      if (start && end && end !== start) {
+        const changed = (await this.raw('diff', ['diff', '--name-only', '-z', '--no-renames', start, end])).split('\0').filter(Boolean);
+        if (changed.length) await this.raw('reset', ['reset', '-q', end, '--', ...changed]);
+      }
     }
     return made;
   }
