@@ -10,6 +10,7 @@ import type { GitPort } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
+import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from '../git/state.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -91,8 +92,10 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // HEAD is asked for now and read after the stage is written: the git process runs meanwhile
   // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
   const headBefore = git.head();
-  // Refused before anything is written: a link would be written through, then git would reject it.
+  // Refused before anything is written: a link would be written through, then git would reject it;
+  // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
+  await Promise.all([refuseOperationInProgress(root), refuseIgnored(root, paths)]);
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
@@ -142,7 +145,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   let commit = recovered ? await findCommit(git, journal) : null;
   // A recovered journal is finished only over a world as the crash left it (recovery-check.ts).
   const rewrite = recovered ? await refuseChangedSinceCrash(git, root, runDir, journal, commit) : true;
-  const progress = { added: false, committed: null as string | null };
+  const progress = { adding: null as IndexEntries | null, committed: null as string | null };
   // A fresh commit's applied files are made durable while git adds, commits and tags them: the
   // barrier starts once they are written and is awaited before the journal is dropped (issue 18).
   let applied: Promise<BarrierStats> | null = null;
@@ -156,10 +159,10 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
         applied = durableBarrierAsync(paths.map((rel) => path.join(root, rel)));
         applied.catch(() => undefined); // awaited below; a failed git step must not leave it unhandled
       }
-      // Only the episode's paths are committed, even if the user staged something else.
-      // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
+      // Only the episode's paths are committed, even if the user staged something else. A failed
+      // `git add` may have staged some paths already: the roll-back puts back these entries.
+      progress.adding = await indexEntries(root, paths);
       await git.add(paths);
-      progress.added = true;
       // git's automatic maintenance runs alongside the tag instead of inside the commit (issue 18).
       commit = await git.commit(journal.message, { paths, deferMaintenance: true });
       maintained = git.autoMaintenance();
@@ -189,7 +192,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
     // A commit whose answer was lost (git/exec.ts: the shell ended while it ran) may have been
     // made: the roll-back must then move HEAD back too.
-    if (progress.added && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
+    if (progress.adding && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
     throw await rollBack(git, root, runDir, journal, progress, e);
   }
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
@@ -234,11 +237,11 @@ function reapply(root: string, files: Record<string, string>): void {
 
 /**
  * Undo a failed apply/commit: HEAD back to where it was (if the commit was made), the index
- * entries of the episode's paths back to HEAD (if they were added), every file back to its
+ * entries of the episode's paths back to what they were before the add (if one was tried), every file back to its
  * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
  * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
  */
-async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { added: boolean; committed: string | null }, cause: unknown): Promise<unknown> {
+async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { adding: IndexEntries | null; committed: string | null }, cause: unknown): Promise<unknown> {
   const paths = Object.keys(journal.hashes).sort();
   const problems: string[] = [];
   const attempt = async (what: string, fn: () => Promise<unknown> | unknown) => {
@@ -251,7 +254,8 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
   if (progress.committed && journal.head_before && (await git.head()) === progress.committed) {
     await attempt('moving HEAD back', () => git.moveHead(journal.head_before!, progress.committed!));
   }
-  if (progress.added) await attempt('resetting the index', () => git.unstage(paths));
+  const entries = progress.adding;
+  if (entries) await attempt('restoring the index', () => restoreIndexEntries(root, paths, entries));
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes

@@ -40,6 +40,18 @@ defineDiagnostics([
     hint: 'Nothing was changed. Its episode was computed on {before}: committing it now would undo the later commits. Abandon it: delete {run}, then `aureus episode run` compiles the episode again on the world as it now is.',
   },
   {
+    code: 'AUR6059',
+    severity: 'error',
+    message: '{what} is in progress in this repository (.git/{marker}): an episode cannot be committed now',
+    hint: 'Finish or abort it first ({finish}), then re-run; nothing was written.',
+  },
+  {
+    code: 'AUR6060',
+    severity: 'error',
+    message: 'git ignores {files}, which the episode commit must add',
+    hint: 'A .gitignore rule (or .git/info/exclude) matches it; remove that rule, then re-run (`git check-ignore -v <file>` names the rule).',
+  },
+  {
     code: 'AUR1053',
     severity: 'error',
     message: 'cannot write {file}: {reason}',
