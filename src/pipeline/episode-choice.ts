@@ -35,6 +35,8 @@ export interface EpisodeChoiceOptions {
   season?: number;
   episode?: number;
   allowDirty?: boolean;
+  /** false: the command has no --allow-dirty (`episode commit`), so the refusal must not suggest it. */
+  allowDirtyFlag?: boolean;
   noCommit?: boolean;
 }
 
@@ -81,7 +83,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const headQuery = git.head();
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
-  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true }) : null;
+  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true, allowDirtyFlag: o.allowDirtyFlag }) : null;
   cleanQuery?.catch(() => undefined); // awaited below, after the config check
   // A merge (rebase, …) half done or a world file git ignores would fail the commit after all the
   // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
