@@ -1,7 +1,10 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
 import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
+import { gitNotFound, wrap } from './errors.js';
 import { escapeRegExp } from '../core/regex.js';
 
 /**
@@ -21,40 +24,7 @@ import { escapeRegExp } from '../core/regex.js';
 
 export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
 
-/** The lines of git's output that say what went wrong ("fatal: …", "nothing to commit…"), at most 3. */
-export function summarizeGitOutput(text: string): string {
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
-  const telling = lines.filter((l) => /^(fatal|error):/i.test(l) || /nothing (added )?to commit|no changes added to commit/i.test(l));
-  return (telling.length ? telling : lines).slice(0, 3).join(' ');
-}
-
-/** AUR6031 (exit 10): no git to run, for every command that needs one. */
-export function gitNotFound(): AureusError {
-  return new AureusError('git was not found on PATH', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6031', {})] });
-}
-
-/** What git says when commit.gpgsign / tag.gpgSign is on and the signing program fails ("gpg failed to sign the data", "unable to sign the tag"). */
-export const SIGNING_FAILED = /failed to sign|unable to sign/i;
-
-/**
- * The hint for a commit or tag git could not sign in the repository at `root`: the cause is the
- * user's signing setup, not the repository, so "check the repository with git status" misleads.
- */
-export function signingHint(root: string): string {
-  return `git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or turn signing off for this world with \`git -C ${root} config commit.gpgsign false\` (and \`tag.gpgSign false\`)`;
-}
-
-async function wrap<T>(what: string, fn: () => Promise<T>, root?: string): Promise<T> {
-  try {
-    return await fn();
-  } catch (e) {
-    if (e instanceof AureusError) throw e;
-    if (!gitOnPath()) throw gitNotFound();
-    const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
-    const hint = root !== undefined && SIGNING_FAILED.test(message) ? { hint: signingHint(root) } : {};
-    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message }, hint)], cause: e });
-  }
-}
+export { gitNotFound, SIGNING_FAILED, signingHint, summarizeGitOutput } from './errors.js';
 
 /** Parse `git status --porcelain=v1 -z`. */
 export function parsePorcelainZ(out: string): GitStatusEntry[] {
@@ -277,21 +247,37 @@ class GitCliPort implements GitPort {
   }
 
   async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {
-    const env = await this.identityEnv();
+    // The reverts are made in an index of their own, started from HEAD: `revert --no-commit` then a
+    // plain commit in the author's index would put whatever they had staged into the revert commit.
+    // Their index is kept as it was, except the reverted paths, moved to the new HEAD below (a path
+    // they staged is never one of them: the revert refuses to overwrite its work-tree change).
+    const index = path.resolve(this.root, (await this.raw('rev-parse', ['rev-parse', '--git-path', 'aureus-revert-index'])).trim());
+    const env = { ...(await this.identityEnv()), GIT_INDEX_FILE: index };
+    const start = await this.head();
     const made: string[] = [];
-    for (const sha of shas) {
-      await wrap('revert', async () => {
-        try {
-          await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
-        } catch (e) {
-          await gitRun(this.root, ['revert', '--abort'], env);
-          throw e;
-        }
-        // --allow-empty: a commit whose changes a later one in the range already undid reverts to
-        // nothing, and still gets its own revert commit (one revert per reverted commit).
-        await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
-      }, this.root);
-      made.push((await this.head())!);
+    try {
+      await wrap('revert', () => gitOutput(this.root, ['read-tree', 'HEAD'], env), this.root);
+      for (const sha of shas) {
+        await wrap('revert', async () => {
+          try {
+            await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
+          } catch (e) {
+            await gitRun(this.root, ['revert', '--abort'], env);
+            throw e;
+          }
+          // --allow-empty: a commit whose changes a later one in the range already undid reverts to
+          // nothing, and still gets its own revert commit (one revert per reverted commit).
+          await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
+        }, this.root);
+        made.push((await this.head())!);
+      }
+    } finally {
+      fs.rmSync(index, { force: true });
+      const end = await this.head();
+      if (start && end && end !== start) {
+        const changed = (await this.raw('diff', ['diff', '--name-only', '-z', '--no-renames', start, end])).split('\0').filter(Boolean);
+        if (changed.length) await this.raw('reset', ['reset', '-q', end, '--', ...changed]);
+      }
     }
     return made;
   }

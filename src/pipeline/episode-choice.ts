@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
@@ -9,6 +11,20 @@ import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/epi
 import { requireSeasonGoals } from '../season/require-season.js';
 import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 import { episodeRelDir } from '../paths.js';
+import { refuseIgnored, refuseOperationInProgress } from '../git/state.js';
+
+/** The files under world/ (repository-relative), for the ignored-file check; none when it is missing. */
+function worldFiles(root: string): string[] {
+  try {
+    return fs
+      .readdirSync(path.join(root, 'world'), { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.json')) // world files are JSON: an ignored .DS_Store is not one
+      .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
+      .sort();
+  } catch {
+    return [];
+  }
+}
 
 /**
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
@@ -19,6 +35,8 @@ export interface EpisodeChoiceOptions {
   season?: number;
   episode?: number;
   allowDirty?: boolean;
+  /** false: the command has no --allow-dirty (`episode commit`), so the refusal must not suggest it. */
+  allowDirtyFlag?: boolean;
   noCommit?: boolean;
 }
 
@@ -65,8 +83,12 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const headQuery = git.head();
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
-  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true }) : null;
+  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true, allowDirtyFlag: o.allowDirtyFlag }) : null;
   cleanQuery?.catch(() => undefined); // awaited below, after the config check
+  // A merge (rebase, …) half done or a world file git ignores would fail the commit after all the
+  // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
+  const gitState = o.noCommit ? null : Promise.all([refuseOperationInProgress(root), refuseIgnored(root, worldFiles(root))]);
+  gitState?.catch(() => undefined); // awaited below, after the dirty check
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
@@ -78,6 +100,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   const chosen = chooseAndLoad(root, o, configFile);
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
+  await gitState;
   const { ref, world, warnings, remember } = await chosen;
   return { ref, world, head: await headQuery, configFile, warnings, remember };
 }

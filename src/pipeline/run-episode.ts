@@ -46,6 +46,8 @@ export interface EpisodeRunOptions {
   overrides?: ConfigOverrides;
   noCommit?: boolean;
   allowDirty?: boolean;
+  /** false: the command takes no --allow-dirty (`episode commit`): the dirty refusal does not suggest it. */
+  allowDirtyFlag?: boolean;
   /** Informational: a plain re-run resumes too (same episode + seed = same run folder). */
   resume?: boolean;
   signal?: AbortSignal;

@@ -9,6 +9,8 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
+import { refuseChangedSinceCrash } from './recovery-check.js';
+import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from '../git/state.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -24,7 +26,8 @@ import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type Be
  * checkpoints). A crash after it is ROLLED FORWARD by the next mutating command: the staged files
  * are complete and canonical, so copying them again, committing and tagging gives exactly the
  * commit an uninterrupted run makes. Each step is idempotent (a commit already made is found by
- * its message on top of the recorded HEAD; a tag already made is kept).
+ * its message on top of the recorded HEAD; a tag already made is kept). A world the author changed
+ * meanwhile (HEAD moved, a file of the commit edited) is refused instead, untouched (recovery-check.ts).
  *
  * A git step that FAILS (an existing .git/index.lock, a hook, a symlinked folder) is ROLLED BACK
  * instead: the journal records every path's content before the apply step (copies under
@@ -89,8 +92,10 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // HEAD is asked for now and read after the stage is written: the git process runs meanwhile
   // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
   const headBefore = git.head();
-  // Refused before anything is written: a link would be written through, then git would reject it.
+  // Refused before anything is written: a link would be written through, then git would reject it;
+  // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
+  await Promise.all([refuseOperationInProgress(root), refuseIgnored(root, paths)]);
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
@@ -138,7 +143,9 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
   // only a recovered journal has to look for the commit it may already have made.
   let commit = recovered ? await findCommit(git, journal) : null;
-  const progress = { added: false, committed: null as string | null };
+  // A recovered journal is finished only over a world as the crash left it (recovery-check.ts).
+  const rewrite = recovered ? await refuseChangedSinceCrash(git, root, runDir, journal, commit) : true;
+  const progress = { adding: null as IndexEntries | null, committed: null as string | null };
   // A fresh commit's applied files are made durable while git adds, commits and tags them: the
   // barrier starts once they are written and is awaited before the journal is dropped (issue 18).
   let applied: Promise<BarrierStats> | null = null;
@@ -152,10 +159,10 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
         applied = durableBarrierAsync(paths.map((rel) => path.join(root, rel)));
         applied.catch(() => undefined); // awaited below; a failed git step must not leave it unhandled
       }
-      // Only the episode's paths are committed, even if the user staged something else.
-      // (`git add` changes the index all or nothing, so a failed add leaves nothing to reset.)
+      // Only the episode's paths are committed, even if the user staged something else. A failed
+      // `git add` may have staged some paths already: the roll-back puts back these entries.
+      progress.adding = await indexEntries(root, paths);
       await git.add(paths);
-      progress.added = true;
       // git's automatic maintenance runs alongside the tag instead of inside the commit (issue 18).
       commit = await git.commit(journal.message, { paths, deferMaintenance: true });
       maintained = git.autoMaintenance();
@@ -185,14 +192,14 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
     if (!journal.before) throw e; // a journal from an older aureus: no record to roll back to
     // A commit whose answer was lost (git/exec.ts: the shell ended while it ran) may have been
     // made: the roll-back must then move HEAD back too.
-    if (progress.added && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
+    if (progress.adding && !progress.committed) progress.committed = await findCommit(git, journal).catch(() => null);
     throw await rollBack(git, root, runDir, journal, progress, e);
   }
   // Removing the run folder drops the journal: the applied files must be on disk before that, or a
   // power cut could leave a committed episode whose world files are empty and no journal to redo them.
   if (applied) await applied;
   else {
-    if (recovered) reapply(root, files); // the commit may be durable and the files not (power cut)
+    if (recovered && rewrite) reapply(root, files); // the commit may be durable and the files not (power cut)
     durableBarrier(paths.map((rel) => path.join(root, rel)));
   }
   // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
@@ -230,11 +237,11 @@ function reapply(root: string, files: Record<string, string>): void {
 
 /**
  * Undo a failed apply/commit: HEAD back to where it was (if the commit was made), the index
- * entries of the episode's paths back to HEAD (if they were added), every file back to its
+ * entries of the episode's paths back to what they were before the add (if one was tried), every file back to its
  * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
  * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
  */
-async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { added: boolean; committed: string | null }, cause: unknown): Promise<unknown> {
+async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { adding: IndexEntries | null; committed: string | null }, cause: unknown): Promise<unknown> {
   const paths = Object.keys(journal.hashes).sort();
   const problems: string[] = [];
   const attempt = async (what: string, fn: () => Promise<unknown> | unknown) => {
@@ -247,7 +254,8 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
   if (progress.committed && journal.head_before && (await git.head()) === progress.committed) {
     await attempt('moving HEAD back', () => git.moveHead(journal.head_before!, progress.committed!));
   }
-  if (progress.added) await attempt('resetting the index', () => git.unstage(paths));
+  const entries = progress.adding;
+  if (entries) await attempt('restoring the index', () => restoreIndexEntries(root, paths, entries));
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes

@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { cleanup, cli, git, makeWorld } from '../pipeline/world.js';
 
@@ -25,6 +27,17 @@ describe('rollback refusals say why', () => {
     expect(again.stderr).toContain(`AUR6021 episode s01e01 was rolled back (tag ${tag})`);
     expect(again.stderr).not.toContain('not in the history');
     expect(git(root, 'rev-parse', 'HEAD')).toBe(head);
+  }, 300_000);
+
+  it("keeps the author's staged files out of the revert commit, and staged", async () => {
+    const root = await makeWorld('rb-staged');
+    expect((await cli(['episode', 'run', '--json'], root)).code).toBe(0);
+    fs.writeFileSync(path.join(root, 'NOTES.md'), 'note\n');
+    git(root, 'add', 'NOTES.md');
+    const r = await cli(['rollback', 's01e01'], root);
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(root, 'show', '--pretty=format:', '--name-only', 'HEAD')).not.toContain('NOTES.md');
+    expect(git(root, 'status', '--porcelain')).toBe('A  NOTES.md');
   }, 300_000);
 
   it('documents branch-qualified tags in rollback and branch --help', async () => {

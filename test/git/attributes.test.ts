@@ -18,7 +18,7 @@ afterAll(cleanup);
 describe('world repository .gitattributes and the entity diff driver', () => {
   it('init commits a .gitattributes and configures the aureus-json driver', () => {
     expect(git(root, 'ls-files', '.gitattributes')).toBe('.gitattributes');
-    expect(git(root, 'config', '--get', 'diff.aureus-json.xfuncname')).toContain('"id"');
+    expect(git(root, 'config', '--get', 'diff.aureus-json.xfuncname')).toBe('^  "[^"]+": [[{]');
   });
 
   it('marks the run artifacts generated and keeps the script and recap readable', () => {
@@ -35,12 +35,30 @@ describe('world repository .gitattributes and the entity diff driver', () => {
     expect(numstat).toMatch(/^\d+\t\d+\tseasons\/season_01\/episode_01\/episode_script\.md$/m);
   });
 
-  it('world diffs name the entity in each hunk header', () => {
-    // world.json holds the calendar and global metrics, no entities: its hunks have no id to name.
-    const diff = git(root, 'diff', first, 's01e01', '--', 'world/', ':!world/world.json');
-    const headers = diff.split('\n').filter((l) => l.startsWith('@@'));
-    expect(headers.length).toBeGreaterThan(0);
-    const named = headers.filter((h) => /@@ .* @@ +"id": "[a-z0-9_]+"/.test(h));
-    expect(named.length / headers.length).toBeGreaterThan(0.5);
+  it('world diffs name, in each hunk header, the list the hunk\'s first change is in (never another entity)', () => {
+    // Before: the `"id"` pattern named the element above (keys are sorted: "denarii" comes before
+    // "id"), e.g. "caesar" over a change to Crassus' denarii in world/assets.json.
+    const files = git(root, 'diff', '--name-only', first, 's01e01', '--', 'world/').split('\n');
+    let checked = 0;
+    for (const file of files) {
+      const lines = git(root, 'show', `s01e01:${file}`).split('\n');
+      const section = (upTo: number) => {
+        for (let n = upTo; n >= 1; n--) if (/^  "[^"]+": [[{]/.test(lines[n - 1])) return { n, text: lines[n - 1] };
+        return null;
+      };
+      const diff = git(root, 'diff', first, 's01e01', '--', file).split('\n');
+      for (let k = 0; k < diff.length; k++) {
+        const m = /^@@ -\d+(?:,\d+)? \+(\d+)(?:,\d+)? @@ ?(.*)$/.exec(diff[k]);
+        if (!m) continue;
+        const start = Number(m[1]);
+        let at = start;
+        for (let q = k + 1; q < diff.length && /^[ +-]/.test(diff[q]) && !/^[+-]/.test(diff[q]); q++) at++;
+        const owner = section(at);
+        if (!owner || owner.n >= start) continue; // the list opens inside the hunk: shown there
+        expect(m[2], `${file} ${diff[k]}`).toBe(owner.text);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(10);
   });
 });

@@ -151,6 +151,24 @@ describe('season operations with EDITOR, VISUAL, PAGER and GIT_EDITOR/GIT_PAGER 
     expect(sh(root, 'ls-tree', '--name-only', 'HEAD')).toBe('w.txt');
   });
 
+  it("revert leaves the author's staged changes staged and out of the revert commits", async () => {
+    setProgramVars();
+    const { root, g } = await repo();
+    await commitFile(g, 'w.txt', 'base\n', 'base');
+    const e1 = await commitFile(g, 'e1.txt', 'one\n', 'S01E01');
+    write(root, 'NOTES.md', 'note\n');
+    write(root, 'w.txt', 'staged\n');
+    sh(root, 'add', 'NOTES.md', 'w.txt');
+    write(root, 'w.txt', 'staged\nand not staged\n');
+    const cached = sh(root, 'diff', '--cached', 'HEAD');
+    const [revert] = await g.revert([e1], () => 'Revert S01E01\n');
+    expect(sh(root, 'show', '--pretty=format:', '--name-only', revert!)).toBe('e1.txt');
+    expect(sh(root, 'ls-tree', '--name-only', 'HEAD').split('\n')).toEqual(['w.txt']);
+    expect(sh(root, 'status', '--porcelain')).toBe('A  NOTES.md\nMM w.txt');
+    expect(sh(root, 'diff', '--cached', 'HEAD')).toBe(cached);
+    expect(fs.readFileSync(path.join(root, 'w.txt'), 'utf8')).toBe('staged\nand not staged\n');
+  });
+
   it('a conflicting revert fails with exit 10 and leaves no revert in progress', async () => {
     setProgramVars();
     const { root, g } = await repo();

@@ -154,6 +154,28 @@ describe('commit transaction', () => {
     expect(fs.existsSync(runDir)).toBe(false);
   });
 
+  it('a commit that fails after the add puts the index back exactly, the author\'s staged edit included', async () => {
+    const d = repo();
+    fs.writeFileSync(path.join(d, 'world/world.json'), '{"a":5}\n');
+    git(d, 'add', 'world/world.json');
+    fs.writeFileSync(path.join(d, 'world/world.json'), '{"a":5}\n{"b":0}\n');
+    const index = git(d, 'ls-files', '-s');
+    const head = git(d, 'rev-parse', 'HEAD');
+    // A held branch ref: `git add` succeeds, `git commit` then fails (as a concurrent git would make it).
+    fs.writeFileSync(path.join(d, '.git/refs/heads/main.lock'), '');
+    const err = await commitEpisode(d, path.join(d, '.aureus/runs/s01e01-i'), {
+      episode: 's01e01',
+      tag: 's01e01',
+      message: 'S01E01: I\n',
+      files: { 'world/world.json': '{"a":2}\n', 'seasons/season_01/episode_01/recap.md': 'r\n' },
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ exitCode: 10, diagnostics: expect.arrayContaining([expect.objectContaining({ code: 'AUR6052' })]) });
+    expect(git(d, 'ls-files', '-s')).toBe(index);
+    expect(git(d, 'rev-parse', 'HEAD')).toBe(head);
+    expect(fs.readFileSync(path.join(d, 'world/world.json'), 'utf8')).toBe('{"a":5}\n{"b":0}\n');
+    expect(fs.existsSync(path.join(d, 'seasons'))).toBe(false);
+  });
+
   it('rolls an interrupted commit forward from its journal, idempotently', async () => {
     const d = repo();
     const runDir = path.join(d, '.aureus/runs/s01e01-y');

@@ -210,3 +210,19 @@ describe('the verifier still guards canon', () => {
     expect(r.stderr).toMatch(/AUR6105 scene SC\d+ breaks a check: AUR501[01]/);
   }, 120_000);
 });
+
+describe('episode commit over uncommitted world edits', () => {
+  it('refuses (exit 8, AUR6001) with a hint that offers no option episode commit lacks', async () => {
+    const w = copyRepo(pristine, 'commit-dirty');
+    expect((await cli(['episode', 'run', '--review'], w)).code).toBe(0);
+    const f = path.join(w, 'world/factions.json');
+    fs.writeFileSync(f, read(f).replace('"The Optimates"', '"X"'));
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('AUR6001');
+    expect(r.stderr).toContain('commit or discard them first');
+    expect(r.stderr).not.toContain('--allow-dirty');
+    // The option it used to suggest is indeed not one of episode commit's.
+    expect((await cli(['episode', 'commit', '--allow-dirty'], w)).code).toBe(2);
+  }, 180_000);
+});

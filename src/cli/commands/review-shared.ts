@@ -65,6 +65,7 @@ export async function restage(c: CommandContext, r: ReviewState, warnings: Diagn
     seed: r.seed,
     steering: r.steering,
     noCommit: !o.commit,
+    allowDirtyFlag: false, // `episode commit` takes no --allow-dirty: its dirty refusal must not offer it
     lockHeld: Boolean(o.lockHeld),
     env: c.io.env,
     warnings,

@@ -28,6 +28,30 @@ defineDiagnostics([
     hint: '',
   },
   {
+    code: 'AUR6057',
+    severity: 'error',
+    message: 'the interrupted commit of {episode} cannot be finished: {files} changed since it was cut off (neither as it was before nor as the commit writes it)',
+    hint: 'Nothing was changed, your edits are kept. To finish the commit, put them aside (`git stash`), run again, then `git stash pop`; to abandon it instead, delete {run} (the files it wrote stay as uncommitted changes: keep yours, `git checkout` the rest).',
+  },
+  {
+    code: 'AUR6058',
+    severity: 'error',
+    message: 'the interrupted commit of {episode} cannot be finished: HEAD moved from {before} to {now} since it was cut off',
+    hint: 'Nothing was changed. Its episode was computed on {before}: committing it now would undo the later commits. Abandon it: delete {run}, then `aureus episode run` compiles the episode again on the world as it now is.',
+  },
+  {
+    code: 'AUR6059',
+    severity: 'error',
+    message: '{what} is in progress in this repository (.git/{marker}): an episode cannot be committed now',
+    hint: 'Finish or abort it first ({finish}), then re-run; nothing was written.',
+  },
+  {
+    code: 'AUR6060',
+    severity: 'error',
+    message: 'git ignores {files}, which the episode commit must add',
+    hint: 'A .gitignore rule (or .git/info/exclude) matches it; remove that rule, then re-run (`git check-ignore -v <file>` names the rule).',
+  },
+  {
     code: 'AUR1053',
     severity: 'error',
     message: 'cannot write {file}: {reason}',

@@ -1,0 +1,45 @@
+import { diag } from '../diagnostics/index.js';
+import { AureusError, ExitCode } from '../errors.js';
+import { gitOnPath } from './exec.js';
+
+/**
+ * Git's failures as Aureus's errors (the adapter's, ./adapter.ts): what git said, cut to its telling
+ * lines, with the hint that fits the cause (no git at all, a signing program that failed).
+ */
+
+/** The lines of git's output that say what went wrong ("fatal: …", "nothing to commit…"), at most 3. */
+export function summarizeGitOutput(text: string): string {
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean);
+  const telling = lines.filter((l) => /^(fatal|error):/i.test(l) || /nothing (added )?to commit|no changes added to commit/i.test(l));
+  return (telling.length ? telling : lines).slice(0, 3).join(' ');
+}
+
+/** AUR6031 (exit 10): no git to run, for every command that needs one. */
+export function gitNotFound(): AureusError {
+  return new AureusError('git was not found on PATH', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6031', {})] });
+}
+
+/** What git says when commit.gpgsign / tag.gpgSign is on and the signing program fails ("gpg failed to sign the data", "unable to sign the tag"). */
+export const SIGNING_FAILED = /failed to sign|unable to sign/i;
+
+/**
+ * The hint for a commit or tag git could not sign in the repository at `root`: the cause is the
+ * user's signing setup, not the repository, so "check the repository with git status" misleads.
+ */
+export function signingHint(root: string): string {
+  return `git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or turn signing off for this world with \`git -C ${root} config commit.gpgsign false\` (and \`tag.gpgSign false\`)`;
+}
+
+/** Run one git step; any failure but an AureusError becomes AUR6010 (exit 10) naming the step. */
+export async function wrap<T>(what: string, fn: () => Promise<T>, root?: string): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof AureusError) throw e;
+    if (!gitOnPath()) throw gitNotFound();
+    const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
+    const hint = root !== undefined && SIGNING_FAILED.test(message) ? { hint: signingHint(root) } : {};
+    throw new AureusError(`git ${what} failed: ${message}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what, message }, hint)], cause: e });
+  }
+}
+
