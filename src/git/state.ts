@@ -66,6 +66,10 @@ export async function indexEntries(root: string, rels: string[]): Promise<IndexE
 /** Put the index entries of `rels` back as `entries` recorded them (stage-0 entries; a path without one is removed). */
 export async function restoreIndexEntries(root: string, rels: string[], entries: IndexEntries): Promise<void> {
   if (rels.length === 0) return;
+  // An add that failed before touching the index (another process holds .git/index.lock) left the
+  // entries as they were: nothing to put back, and no write that the same lock would refuse.
+  const same = (a: IndexEntries, b: IndexEntries) => a.length === b.length && a.every((e, i) => JSON.stringify(e) === JSON.stringify(b[i]));
+  if (same(await indexEntries(root, rels), entries)) return;
   const kept = entries.filter((e) => e.stage === '0');
   const had = new Set(kept.map((e) => e.path));
   const gone = rels.filter((r) => !had.has(r));
