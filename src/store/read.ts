@@ -146,13 +146,29 @@ export function parseJsonTextSafe(text: string, rel: string): SafeJson {
   if (text.trim() === '') return fail([diag('AUR1004', {}, { file: rel })]);
   const r = parseJson(text);
   const diagnostics: Diagnostic[] = [];
-  if (!r.ok) diagnostics.push(diag('AUR1005', { detail: r.error.message }, { file: rel, line: r.error.line, column: r.error.column }));
+  if (!r.ok) diagnostics.push(diag('AUR1005', { detail: r.error.message }, { file: rel, line: r.error.line, column: r.error.column, ...syntaxHint(text, r.error.line, r.error.column) }));
   for (const k of r.keys) {
     const code = k.kind === 'forbidden' ? 'AUR1006' : 'AUR1009';
     diagnostics.push(diag(code, { key: k.key }, { file: rel, pointer: k.pointer, line: k.line, column: k.column }));
   }
   if (!r.ok || diagnostics.length) return fail(diagnostics);
   return { ok: true, value: r.value, diagnostics: [], locate: r.locate, longestString: r.longestString };
+}
+
+/**
+ * The hint for the two hand-edit mistakes a syntax error rarely is a trailing comma for: a file left
+ * with git's merge-conflict markers (both sides of a merge, one after the other), and a comment
+ * (JSON has none). Otherwise the catalog's hint (a trailing comma or a missing quote).
+ */
+function syntaxHint(text: string, line: number, column: number): { hint?: string } {
+  const marker = /^(?:<{7}|>{7})(?: .*)?$/m.exec(text);
+  if (marker) {
+    const at = text.slice(0, marker.index).split('\n').length;
+    return { hint: `the file holds git merge-conflict markers (line ${at}: "${marker[0].trim()}"): keep the side you want between "<<<<<<<", "=======" and ">>>>>>>", delete the marker lines, then \`git add\` the file` };
+  }
+  const here = text.split('\n')[line - 1]?.slice(column - 1) ?? '';
+  if (/^\/[/*]/.test(here)) return { hint: 'JSON has no comments: delete the comment (a note can go in a field such as "description")' };
+  return {};
 }
 
 /**

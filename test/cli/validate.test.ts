@@ -124,6 +124,21 @@ describe('aureus validate output', () => {
     expect(r.stdout).toContain('world/factions.json\n  1:2: error AUR1005 invalid JSON: unexpected end of the file');
   });
 
+  it('names git conflict markers and comments in a hand-edited file in the hint, not a trailing comma', async () => {
+    const dir = copyBaseWorld('hand-edits');
+    made.push(dir);
+    const file = path.join(dir, 'world/factions.json');
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    // A merge left both sides of a conflict (as `git merge` writes them).
+    fs.writeFileSync(file, [...lines.slice(0, 3), '<<<<<<< HEAD', lines[3], '=======', lines[3], '>>>>>>> side', ...lines.slice(4)].join('\n'));
+    const merged = JSON.parse((await runCli(['-C', dir, 'validate', '--json'])).stdout) as { diagnostics: Diagnostic[] };
+    expect(merged.diagnostics.find((d) => d.code === 'AUR1005')?.hint).toMatch(/git merge-conflict markers \(line 4: "<<<<<<< HEAD"\).*git add/);
+    fs.writeFileSync(file, [lines[0], '  // the factions of 63 BC', ...lines.slice(1)].join('\n'));
+    const commented = JSON.parse((await runCli(['-C', dir, 'validate', '--json'])).stdout) as { diagnostics: Diagnostic[] };
+    expect(commented.diagnostics.find((d) => d.code === 'AUR1005')).toMatchObject({ line: 2, hint: expect.stringMatching(/^JSON has no comments/) });
+  });
+
   it('checks the style files too (style/lexicon.md missing → AUR1807)', async () => {
     const dir = copyBaseWorld('style');
     made.push(dir);
