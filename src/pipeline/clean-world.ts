@@ -1,4 +1,4 @@
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitPort } from '../git/port.js';
 import { isAtomicTemp } from './commit-safety.js';
@@ -9,8 +9,7 @@ import { isAtomicTemp } from './commit-safety.js';
  * clobber them. One check for every command that changes the world's history.
  */
 export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean; readOnly?: boolean } = {}): Promise<void> {
-  // An untracked temp file of an atomic write (write-file-atomic or store/durable.ts) (left by a kill mid-write) is not an edit: recovery removes it.
-  const dirty = (await git.status(paths, { readOnly: opts.readOnly })).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
+  const dirty = await uncommitted(git, paths, opts.readOnly);
   if (dirty.length === 0) return;
   const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
   // Only suggest --allow-dirty to a command that accepts it (rollback does not).
@@ -24,3 +23,20 @@ export async function requireCleanWorld(git: GitPort, paths: string[], opts: { a
  * that is not committed would make the committed episode impossible to reproduce from its commit.
  */
 export const EPISODE_INPUT_PATHS = ['world', 'operators', 'style', 'aureus.config.yaml'];
+
+/** The uncommitted edits under `paths`; an untracked temp file of an atomic write (left by a kill mid-write) is not one: recovery removes it. */
+async function uncommitted(git: GitPort, paths: string[], readOnly?: boolean): Promise<{ path: string }[]> {
+  return (await git.status(paths, { readOnly })).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
+}
+
+/**
+ * With --allow-dirty, the uncommitted edits the episode's commit will carry, as a warning (AUR6061)
+ * said before the work and listed in --json's warnings: they were folded into the commit without a
+ * word, and an author reading `git log` could not tell them from the episode's own changes.
+ */
+export async function allowedDirtyWarning(git: GitPort, paths: string[]): Promise<Diagnostic[]> {
+  const dirty = await uncommitted(git, paths, true);
+  if (dirty.length === 0) return [];
+  const more = dirty.length > 8 ? ` and ${dirty.length - 8} more` : '';
+  return [diag('AUR6061', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') + more })];
+}

@@ -9,7 +9,7 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
-import { EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
+import { allowedDirtyWarning, EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 import { episodeRelDir } from '../paths.js';
 import { refuseIgnored, refuseOperationInProgress } from '../git/state.js';
 
@@ -85,6 +85,9 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
   const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true, allowDirtyFlag: o.allowDirtyFlag }) : null;
   cleanQuery?.catch(() => undefined); // awaited below, after the config check
+  // Allowed, the edits are still said: the episode's commit carries them (AUR6061).
+  const allowedQuery = o.allowDirty && !o.noCommit ? allowedDirtyWarning(git, EPISODE_INPUT_PATHS) : null;
+  allowedQuery?.catch(() => undefined); // awaited below
   // A merge (rebase, …) half done or a world file git ignores would fail the commit after all the
   // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
   const gitState = o.noCommit ? null : Promise.all([refuseOperationInProgress(root), refuseIgnored(root, worldFiles(root))]);
@@ -102,7 +105,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   await cleanQuery;
   await gitState;
   const { ref, world, warnings, remember } = await chosen;
-  return { ref, world, head: await headQuery, configFile, warnings, remember };
+  return { ref, world, head: await headQuery, configFile, warnings: [...warnings, ...((await allowedQuery) ?? [])], remember };
 }
 
 async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[]; remember: () => void }> {

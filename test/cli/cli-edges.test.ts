@@ -45,6 +45,22 @@ describe('CLI edges', () => {
     }
   });
 
+  it('--allow-dirty says which uncommitted edits its episode commit carries (AUR6061, text and --json)', async () => {
+    // Before, the author's edits went into the episode's commit without a word.
+    const w = await makeWorld('edges-allow-dirty');
+    const file = path.join(w, 'world/factions.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"The Optimates"', '"The Best Men"'));
+    const r = await cli(['episode', 'run', '--allow-dirty', '--json'], w);
+    expect(r.code, r.stderr).toBe(0);
+    const warned = (JSON.parse(r.stdout) as { warnings: { code: string; message: string }[] }).warnings.find((d) => d.code === 'AUR6061');
+    expect(warned?.message).toBe("--allow-dirty: the uncommitted edits to world/factions.json go into the episode's commit");
+    expect(git(w, 'show', 'HEAD:world/factions.json')).toContain('The Best Men');
+    // A clean world run with the flag says nothing of the kind.
+    const again = await cli(['episode', 'run', '--allow-dirty'], w);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toContain('AUR6061');
+  });
+
   it('uncommitted edits to style/ or aureus.config.yaml are refused like a dirty world', async () => {
     for (const rel of ['style/style_guide.md', 'aureus.config.yaml']) {
       const file = path.join(root, rel);

@@ -32,5 +32,6 @@ defineDiagnostics([
   { code: 'AUR6023', severity: 'warning', message: 'the commit of {episodes} was interrupted and is not finished: this plan is of the world files as they stand now', hint: 'the next `aureus episode run` finishes that commit first; plan again after it' },
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
   { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
+  { code: 'AUR6061', severity: 'warning', message: '--allow-dirty: the uncommitted edits to {files} go into the episode\'s commit', hint: 'they are committed with the episode, as its own changes; to keep them apart, commit them first (git commit) and run without --allow-dirty' },
   { code: 'AUR6027', severity: 'error', message: 'no episode has been committed yet', hint: 'compile the first one with `aureus episode run`; `aureus status` shows the next episode' },
 ]);
