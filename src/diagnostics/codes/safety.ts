@@ -37,7 +37,7 @@ defineDiagnostics([
     code: 'AUR6058',
     severity: 'error',
     message: 'the interrupted commit of {episode} cannot be finished: HEAD moved from {before} to {now} since it was cut off',
-    hint: 'Nothing was changed. Its episode was computed on {before}: committing it now would undo the later commits. Abandon it: delete {run}, then `aureus episode run` compiles the episode again on the world as it now is.',
+    hint: 'Nothing was changed. Its episode was computed on {before}: committing it now would undo the later commits. Abandon it: delete {run} (the files it wrote, if any, stay as uncommitted changes: `git checkout` those that are not yours), then `aureus episode run` compiles the episode again on the world as it now is.',
   },
   {
     code: 'AUR6059',
