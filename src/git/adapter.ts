@@ -5,6 +5,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
 import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
 import { gitNotFound, wrap } from './errors.js';
+import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from './state.js';
 import { escapeRegExp } from '../core/regex.js';
 
 /**
@@ -201,9 +202,20 @@ class GitCliPort implements GitPort {
     await this.raw('add', ['add', '--', ...paths], undefined, opts);
   }
 
-  async unstage(paths: string[]): Promise<void> {
-    if (paths.length === 0) return;
-    await this.raw('reset', ['reset', '-q', '--', ...paths]);
+  async indexEntries(paths: string[]): Promise<IndexEntries> {
+    return wrap('ls-files', () => indexEntries(this.root, paths), this.root);
+  }
+
+  async restoreIndex(paths: string[], entries: IndexEntries): Promise<void> {
+    await wrap('update-index', () => restoreIndexEntries(this.root, paths, entries), this.root);
+  }
+
+  async refuseOperationInProgress(): Promise<void> {
+    await wrap('rev-parse', () => refuseOperationInProgress(this.root), this.root);
+  }
+
+  async refuseIgnored(paths: string[]): Promise<void> {
+    await wrap('check-ignore', () => refuseIgnored(this.root, paths), this.root);
   }
 
   async moveHead(to: string, expected: string): Promise<void> {

@@ -1,3 +1,6 @@
+import type { IndexEntries } from './state.js';
+
+export type { IndexEntries };
 /**
  * The git port: the operations Aureus needs from version control (init, the commit stage, the
  * season workflow), so commands and stages depend on this interface and not on a git library.
@@ -55,6 +58,7 @@ export interface GitCommitOptions extends GitStopOptions {
   deferMaintenance?: boolean;
 }
 
+
 export interface GitPort {
   /** Repository root this port works on (absolute). */
   readonly root: string;
@@ -86,8 +90,14 @@ export interface GitPort {
   status(paths?: string[], opts?: { readOnly?: boolean }): Promise<GitStatusEntry[]>;
   /** Stage exactly these paths (never `add -A`); a directory stages everything under it. */
   add(paths: string[], opts?: GitStopOptions): Promise<void>;
-  /** Reset the index entries of these paths to HEAD (`git reset -q -- <paths>`): undoes an `add`. */
-  unstage(paths: string[]): Promise<void>;
+  /** The index entries of these paths (`git ls-files -s`), for a roll-back to put back exactly (./state.ts). */
+  indexEntries(paths: string[]): Promise<IndexEntries>;
+  /** Put the index entries of `paths` back as `indexEntries` read them (written only if they changed). */
+  restoreIndex(paths: string[], entries: IndexEntries): Promise<void>;
+  /** Refuse (exit 10, AUR6059) while a merge, rebase, cherry-pick or revert is in progress. */
+  refuseOperationInProgress(): Promise<void>;
+  /** Refuse (exit 10, AUR6060) when git ignores one of these paths, which a commit must add. */
+  refuseIgnored(paths: string[]): Promise<void>;
   /** Move the current branch from `expected` back to `to` (`git update-ref`, refused if HEAD moved on). */
   moveHead(to: string, expected: string): Promise<void>;
   /** Commit (what is staged, or only `opts.paths`); returns the new commit's sha. */

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
-import type { World } from '../domain/world.js';
+import { WORLD_FILES, type World } from '../domain/world.js';
 import type { ConfigFile } from '../config/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -11,20 +9,6 @@ import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/epi
 import { requireSeasonGoals } from '../season/require-season.js';
 import { allowedDirtyWarning, EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 import { episodeRelDir } from '../paths.js';
-import { refuseIgnored, refuseOperationInProgress } from '../git/state.js';
-
-/** The files under world/ (repository-relative), for the ignored-file check; none when it is missing. */
-function worldFiles(root: string): string[] {
-  try {
-    return fs
-      .readdirSync(path.join(root, 'world'), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && e.name.endsWith('.json')) // world files are JSON: an ignored .DS_Store is not one
-      .map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'))
-      .sort();
-  } catch {
-    return [];
-  }
-}
 
 /**
  * Which episode a run compiles, with which seed, and the read-only checks made before it may
@@ -90,7 +74,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   allowedQuery?.catch(() => undefined); // awaited below
   // A merge (rebase, …) half done or a world file git ignores would fail the commit after all the
   // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
-  const gitState = o.noCommit ? null : Promise.all([refuseOperationInProgress(root), refuseIgnored(root, worldFiles(root))]);
+  const gitState = o.noCommit ? null : Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(Object.values(WORLD_FILES))]);
   gitState?.catch(() => undefined); // awaited below, after the dirty check
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.

@@ -6,11 +6,10 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { RUNS_DIR } from '../paths.js';
 import { createGit } from '../git/adapter.js';
-import type { GitPort } from '../git/port.js';
+import type { GitPort, IndexEntries } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
-import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from '../git/state.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -95,7 +94,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // Refused before anything is written: a link would be written through, then git would reject it;
   // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
-  await Promise.all([refuseOperationInProgress(root), refuseIgnored(root, paths)]);
+  await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
@@ -161,7 +160,7 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
       }
       // Only the episode's paths are committed, even if the user staged something else. A failed
       // `git add` may have staged some paths already: the roll-back puts back these entries.
-      progress.adding = await indexEntries(root, paths);
+      progress.adding = await git.indexEntries(paths);
       await git.add(paths);
       // git's automatic maintenance runs alongside the tag instead of inside the commit (issue 18).
       commit = await git.commit(journal.message, { paths, deferMaintenance: true });
@@ -255,7 +254,7 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
     await attempt('moving HEAD back', () => git.moveHead(journal.head_before!, progress.committed!));
   }
   const entries = progress.adding;
-  if (entries) await attempt('restoring the index', () => restoreIndexEntries(root, paths, entries));
+  if (entries) await attempt('restoring the index', () => git.restoreIndex(paths, entries));
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes
