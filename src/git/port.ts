@@ -1,6 +1,7 @@
 import type { IndexEntries } from './state.js';
 
 export type { IndexEntries };
+
 /**
  * The git port: the operations Aureus needs from version control (init, the commit stage, the
  * season workflow), so commands and stages depend on this interface and not on a git library.
@@ -57,7 +58,6 @@ export interface GitCommitOptions extends GitStopOptions {
    */
   deferMaintenance?: boolean;
 }
-
 
 export interface GitPort {
   /** Repository root this port works on (absolute). */

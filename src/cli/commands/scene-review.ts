@@ -160,10 +160,10 @@ async function editFolder(id: string, text: string): Promise<string> {
     const { writeRefusal } = await import('../../store/write-refusal.js');
     const target = path.join(dir ?? path.join(tmp, 'aureus-edit-XXXXXX'), `${id}.txt`);
     const code = (e as NodeJS.ErrnoException).code ?? '';
-    // writeRefusal's message is AUR1053's template, "cannot write {file}: {reason}".
-    const refused = writeRefusal(e, target)?.diagnostics[0]?.message.slice(`cannot write ${target}: `.length);
-    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? `the temporary folder ${tmp} does not exist` : (refused ?? (e as Error).message);
     const hint = `set TMPDIR to a folder this user may write, or give the file: aureus scene edit ${id} --from FILE`;
-    throw new AureusError(`cannot write ${target}`, { exitCode: ExitCode.FILESYSTEM, diagnostics: [diag('AUR1053', { file: target, reason }, { hint })], cause: e });
+    // The store's reading of a refused write (permission, read-only, full), with this command's hint.
+    const refused = code === 'ENOENT' || code === 'ENOTDIR' ? undefined : writeRefusal(e, target)?.diagnostics[0];
+    const reason = code === 'ENOENT' || code === 'ENOTDIR' ? `the temporary folder ${tmp} does not exist` : (e as Error).message;
+    throw new AureusError(`cannot write ${target}`, { exitCode: ExitCode.FILESYSTEM, diagnostics: [{ ...(refused ?? diag('AUR1053', { file: target, reason })), hint }], cause: e });
   }
 }
