@@ -58,8 +58,8 @@ const RECORD = '\x1e';
 // --cleanup=verbatim keeps the message byte-exact; --no-verify: a world repo's commits are ours.
 const COMMIT_ARGS = ['commit', '--quiet', '--no-verify', '--cleanup=verbatim'];
 
-/** Whether each repository (by root) resolves user.name / user.email, asked once per process. */
-const identities = new Map<string, Promise<{ name: boolean; email: boolean }>>();
+/** The identity keys (user.*, author.*, committer.* name/email) each repository sets, asked once per process. */
+const identities = new Map<string, Promise<Set<string>>>();
 
 class GitCliPort implements GitPort {
   /** With `batch`, refs are resolved by one long-lived `git cat-file --batch-check` (./exec.ts). */
@@ -92,25 +92,27 @@ class GitCliPort implements GitPort {
   private async identityEnv(): Promise<Record<string, string>> {
     const known = await this.identity();
     const env: Record<string, string> = {};
-    for (const who of ['AUTHOR', 'COMMITTER']) {
-      if (!known.name && !process.env[`GIT_${who}_NAME`]) env[`GIT_${who}_NAME`] = this.fallback.name;
-      if (!known.email && !process.env[`GIT_${who}_EMAIL`]) env[`GIT_${who}_EMAIL`] = this.fallback.email;
+    for (const who of ['AUTHOR', 'COMMITTER'] as const) {
+      const role = who.toLowerCase();
+      // git takes author.* / committer.* over user.*, and reads $EMAIL only when no *.email is configured.
+      const fromEmailVar = !!process.env.EMAIL && ![...known].some((k) => k.endsWith('.email'));
+      if (!known.has('user.name') && !known.has(`${role}.name`) && !process.env[`GIT_${who}_NAME`]) env[`GIT_${who}_NAME`] = this.fallback.name;
+      if (!known.has('user.email') && !known.has(`${role}.email`) && !process.env[`GIT_${who}_EMAIL`] && !fromEmailVar) env[`GIT_${who}_EMAIL`] = this.fallback.email;
     }
     return env;
   }
 
   /**
-   * One `git config` for both keys, once per repository per process (a commit and its tag used to
-   * ask four times, issue 18). The answer cannot change under a run: it holds the lock. Kept as a
-   * promise so `add` can start the question while git adds, before the commit that needs it.
+   * One `git config` for the identity keys, once per repository per process (a commit and its tag
+   * used to ask four times, issue 18). The answer cannot change under a run: it holds the lock. Kept
+   * as a promise so `add` can start the question while git adds, before the commit that needs it.
    */
-  private identity(): Promise<{ name: boolean; email: boolean }> {
+  private identity(): Promise<Set<string>> {
     let known = identities.get(this.root);
     if (!known) {
-      known = this.query(['config', '--get-regexp', '^user\\.(name|email)$']).then((out) => {
-        const keys = new Set((out ?? '').split('\n').filter((l) => /^user\.(name|email) \S/.test(l)).map((l) => l.split(' ')[0]));
-        return { name: keys.has('user.name'), email: keys.has('user.email') };
-      });
+      known = this.query(['config', '--get-regexp', '^(user|author|committer)\\.(name|email)$']).then(
+        (out) => new Set((out ?? '').split('\n').filter((l) => /^(user|author|committer)\.(name|email) \S/.test(l)).map((l) => l.split(' ')[0])),
+      );
       identities.set(this.root, known);
     }
     return known;
@@ -162,16 +164,16 @@ class GitCliPort implements GitPort {
   }
 
   /**
-   * The local values of these keys, read in the same `git config` as user.name and user.email, which
+   * The local values of these keys, read in the same `git config` as the identity keys (identity()), which
    * then answers `identity()` too (one process for both, issue 18). Null when git has no
    * --show-scope (before 2.26): the caller asks key by key.
    */
   private async scanConfig(keys: string[]): Promise<Map<string, string> | null> {
-    const pattern = `^(user\\.(name|email)|maintenance\\.auto|${keys.map((k) => escapeRegExp(canonicalKey(k))).join('|')})$`;
+    const pattern = `^((user|author|committer)\\.(name|email)|maintenance\\.auto|${keys.map((k) => escapeRegExp(canonicalKey(k))).join('|')})$`;
     const r = await gitRun(this.root, ['config', '-z', '--show-scope', '--get-regexp', pattern]);
     if (r.code !== 0 && r.code !== 1) return null; // 1: nothing matched
     const local = new Map<string, string>();
-    const ident = { name: false, email: false };
+    const ident = new Set<string>();
     let maintenanceAuto = false;
     const parts = r.stdout.split('\0');
     for (let i = 0; i + 1 < parts.length; i += 2) {
@@ -180,7 +182,7 @@ class GitCliPort implements GitPort {
       const nl = entry.indexOf('\n');
       const key = nl < 0 ? entry : entry.slice(0, nl);
       const value = nl < 0 ? '' : entry.slice(nl + 1);
-      if ((key === 'user.name' || key === 'user.email') && /^\S/.test(value)) ident[key === 'user.name' ? 'name' : 'email'] = true;
+      if (/^(user|author|committer)\.(name|email)$/.test(key) && /^\S/.test(value)) ident.add(key);
       if (key === 'maintenance.auto') maintenanceAuto = true;
       if (scope === 'local') local.set(key, value);
     }

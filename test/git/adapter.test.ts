@@ -150,6 +150,39 @@ describe('the git adapter (GitPort) on real repositories', () => {
     expect(git(other, 'log', '--format=%an <%ae>')).toBe('Cicero <cicero@example.org>');
   });
 
+  it('keeps the identity git would use from author.*, committer.* or $EMAIL, filling in only what is missing', async () => {
+    const root = tmp();
+    const g = createGit(root);
+    await g.init();
+    git(root, 'config', 'author.name', 'Tiro');
+    const other = tmp();
+    await createGit(other).init();
+    git(other, 'config', 'committer.email', 'desk@example.org');
+    const home = tmp();
+    const saved = { HOME: process.env.HOME, XDG_CONFIG_HOME: process.env.XDG_CONFIG_HOME, GIT_CONFIG_NOSYSTEM: process.env.GIT_CONFIG_NOSYSTEM, EMAIL: process.env.EMAIL };
+    Object.assign(process.env, { HOME: home, XDG_CONFIG_HOME: home, GIT_CONFIG_NOSYSTEM: '1', EMAIL: 'tiro@example.org' });
+    try {
+      const isolated = createGit(root);
+      write(root, 'x', 'x');
+      await isolated.add(['x']);
+      await isolated.commit('by Tiro');
+      // author.name for the author, $EMAIL for both emails: only the committer's name is ours.
+      expect(git(root, 'log', '--format=%an <%ae> %cn <%ce>')).toBe('Tiro <tiro@example.org> Aureus <tiro@example.org>');
+      // With an email configured git does not read $EMAIL: the author's email is ours, the committer's kept.
+      delete process.env.EMAIL;
+      const desk = createGit(other);
+      write(other, 'y', 'y');
+      await desk.add(['y']);
+      await desk.commit('at the desk');
+      expect(git(other, 'log', '--format=%an <%ae> %cn <%ce>')).toBe('Aureus <aureus@localhost> Aureus <desk@example.org>');
+    } finally {
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  });
+
   it('passes git configuration given through the environment (GIT_CONFIG_*), and drops repository redirects', () => {
     const saved = { ...process.env };
     Object.assign(process.env, { GIT_CONFIG_GLOBAL: '/g', GIT_CONFIG_SYSTEM: '/s', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'safe.directory', GIT_CONFIG_VALUE_0: '*' });
