@@ -67,6 +67,30 @@ export class SilentProgress implements ProgressSink {
 }
 
 /**
+ * Passes every call on and remembers the stage started and not ended yet, so that a run that
+ * fails can end it as failed (run-episode.ts): every renderer then shows where the run stopped.
+ */
+export class StageWatch implements ProgressSink {
+  private open: StageId | null = null;
+  constructor(private readonly inner: ProgressSink) {}
+  stage(id: StageId, state: StageState, detail?: string): void {
+    this.open = state === 'running' ? id : this.open === id ? null : this.open;
+    this.inner.stage(id, state, detail);
+  }
+  /** End the stage under way, if any, as failed. */
+  failOpen(detail?: string): void {
+    if (this.open) this.stage(this.open, 'failed', detail);
+  }
+  scenes(ids: string[]): void { this.inner.scenes(ids); }
+  scene(id: string, state: SceneState, detail?: string): void { this.inner.scene(id, state, detail); }
+  counts(c: SceneCounts): void { this.inner.counts(c); }
+  notice(text: string): void { this.inner.notice(text); }
+  info(text: string): void { this.inner.info(text); }
+  warnings(list: Diagnostic[]): void { this.inner.warnings(list); }
+  close(): Promise<void> { return this.inner.close(); }
+}
+
+/**
  * Counts scenes by their last reported state, so the renderer's counters agree with the scene
  * lines ("4 working, 16 queued" while 16 show queued). Wraps the sink; calls pass through.
  */

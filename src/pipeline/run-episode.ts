@@ -1,76 +1,37 @@
 import path from 'node:path';
-import type { CliffhangerConstraints, EpisodeRef } from '../domain/context.js';
 import type { ApprovedScene, VerifierReport } from '../domain/scene.js';
-import type { World } from '../domain/world.js';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { episodeRelDir, runRelDir } from '../paths.js';
-import type { AureusConfig, ConfigOverrides } from '../config/types.js';
-import type { LlmRequest } from '../ports/llm.js';
+import { diag } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
 import { openShellRunner } from '../io/shell-runner.js';
 import { cleanEnv } from '../git/exec.js';
 import type { GitPort } from '../git/port.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
-import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
-import { tagNameFor } from '../season/episodes.js';
-import { Checkpoints, testKillHook } from './checkpoint.js';
-import { JournaledLlm, journalSpend } from './call-journal.js';
+import { SilentProgress, StageWatch } from './progress.js';
+import { testKillHook } from './checkpoint.js';
 import { acquireLock } from './lock.js';
-import { commitEpisode, hasPendingCommits, recoverPendingCommits, stageFiles } from './transaction.js';
+import { hasPendingCommits, recoverPendingCommits } from './transaction.js';
 import { runPlanning, type PlanningOutput } from './planning-adapter.js';
 import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
-import { deriveSeed, previousCliffhangerText } from './seed.js';
-import { StateHasher } from '../core/state-hash.js';
-import { round } from '../core/json.js';
-import { reviewCommitted, sayReview, type EpisodeRunSummary, type SaidReview, type StageHCheckpoint } from './run-summary.js';
+import { sayReview, type EpisodeRunSummary } from './run-summary.js';
 import { clearReviewOf, episodeOfTag, recoveredFor, recoveredSummary } from './recovered-summary.js';
 import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
 import { storePlanningBlobs } from './early-blobs.js';
 import { startVerifyPool, thisHost, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
+import { interrupted, openRun, type EpisodeRunOptions, type Run } from './run-state.js';
+import { commitStep } from './commit-step.js';
 
 export { preflightEpisode, type RunPreflight } from './episode-choice.js';
 export type { EpisodeRunSummary } from './run-summary.js';
+export type { EpisodeRunOptions } from './run-state.js';
 
 /**
  * `aureus episode run`: stages A–H composed, checkpointed, resumable, committed atomically.
- * See docs/workflow.md for the run folder, the checkpoints and the commit transaction.
+ * See docs/workflow.md for the run folder, the checkpoints and the commit transaction; the run's
+ * shared state is opened in run-state.ts, the commit step is commit-step.ts.
  */
-export interface EpisodeRunOptions {
-  root: string;
-  season?: number;
-  episode?: number;
-  seed?: string;
-  overrides?: ConfigOverrides;
-  noCommit?: boolean;
-  allowDirty?: boolean;
-  /** false: the command takes no --allow-dirty (`episode commit`): the dirty refusal does not suggest it. */
-  allowDirtyFlag?: boolean;
-  /** Informational: a plain re-run resumes too (same episode + seed = same run folder). */
-  resume?: boolean;
-  signal?: AbortSignal;
-  progress?: ProgressSink;
-  env?: NodeJS.ProcessEnv;
-  /** Warnings and notes gathered on the way (stale lock removed, commit recovered…). */
-  warnings?: Diagnostic[];
-  /** The caller already holds the lock (season run). */
-  lockHeld?: boolean;
-  /** Told the episode's id once it is chosen, before any stage (season run's "episode 2 of 3" line). */
-  onEpisode?: (episode: string) => void;
-  /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
-  preflight?: RunPreflight | null;
-  /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
-  steering?: import('../stages/c-director/steering.js').Steering | null;
-  /** Extra commit trailers; a function is asked at the commit, after the staged hand edits were adopted. */
-  trailers?: string[] | (() => string[]);
-  /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
-  costGuard?: import('../providers/cost-guard.js').CostGuard;
-  /** `season run --batch`: real calls go through the Message Batches API (batch ids kept in the run folder). */
-  batch?: boolean;
-}
-
 export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummary> {
   // One batch port for the run: its ref questions (HEAD before the lock and under it, the tag name,
   // HEAD around the commit) go to one `git cat-file` process, started now, while this process is
@@ -80,8 +41,14 @@ export async function runEpisode(o: EpisodeRunOptions): Promise<EpisodeRunSummar
   // start from one small shell started now (io/shell-runner.ts),
   // with git's environment (cleanEnv: its commands' lines then name only what differs).
   const closeShell = o.noCommit ? () => undefined : openShellRunner(cleanEnv());
+  const progress = new StageWatch(o.progress ?? new SilentProgress());
   try {
-    return await checkedRun(o, git);
+    return await checkedRun({ ...o, progress }, git);
+  } catch (e) {
+    // The stage under way when the run failed is told so: a plain log otherwise ends on
+    // "commit and tag …" with no mark, above the error.
+    progress.failOpen(o.signal?.aborted ? 'interrupted' : undefined);
+    throw e;
   } finally {
     git.close();
     closeShell();
@@ -119,45 +86,6 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
     process.off('exit', onExit);
     lock?.release();
   }
-}
-
-/**
- * Map any failure after an abort to the documented "interrupted" error (exit 130), naming the
- * episode: in a season's log the step alone does not say which episode stopped.
- */
-function interrupted(run: Pick<Run, 'where' | 'ref'>, cause: unknown): AureusError {
-  const where = `${run.where} of ${run.ref.id}`;
-  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where })], cause });
-}
-
-/** Everything the steps of one run share once the episode, seed and run folder are known. */
-interface Run {
-  o: EpisodeRunOptions;
-  /** The run's batch git port (runEpisode closes it). */
-  git: GitPort;
-  root: string;
-  ref: EpisodeRef;
-  world: World;
-  seed: string;
-  previousCliffhanger: CliffhangerConstraints | null;
-  /** The state hasher that took the default seed's world hash: stage A reuses its chunk digests. */
-  hasher: StateHasher;
-  config: AureusConfig;
-  runDir: string;
-  runRel: string;
-  cp: Checkpoints;
-  llm: JournaledLlm;
-  providerId: string;
-  runLogFile: string;
-  flushRunLog: () => Promise<void>;
-  progress: ProgressSink;
-  /** Scene states and counters for E–G (the counters follow the scene lines). */
-  tracker: SceneTracker;
-  warnings: Diagnostic[];
-  /** The AUR5097 among `warnings` (naming the run folder's report until the commit renames it). */
-  review: SaidReview | null;
-  where: string;
-  check: () => void;
 }
 
 async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: GitPort, pool: VerifyPool): Promise<EpisodeRunSummary> {
@@ -211,60 +139,6 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run, e);
     throw e;
   }
-}
-
-async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: GitPort): Promise<Run> {
-  const root = o.root;
-  const progress = o.progress ?? new SilentProgress();
-  const { ref, world } = checked;
-  // The run goes ahead (the lock is held): the checks' verdict may now be kept (derived index).
-  checked.remember();
-  const prevText = previousCliffhangerText(root, ref);
-  const hasher = new StateHasher();
-  const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);
-  // The config file as the preflight read it: one read per run, the flags resolved over it here.
-  const { resolveConfig, configOrThrow, configWarnings } = await import('../config/load.js');
-  const loaded = configOrThrow(resolveConfig(checked.configFile, o.overrides));
-  const { config } = loaded;
-  // Said now, with the world's, and kept with the run's (config/load.ts configWarnings).
-  const warned = configWarnings(loaded);
-  if (warned.length) {
-    o.warnings?.push(...warned);
-    progress.warnings(warned);
-  }
-  const staged = await import('./staged.js');
-  const runRel = runRelDir(ref, staged.runKey(seed, o.steering));
-  await staged.beforeRun({ root, ref, runRel, world, commit: !o.noCommit, warnings: o.warnings ?? [] });
-  const runDir = path.join(root, runRel);
-  const { JsonlRunLog, openLlm } = await import('../providers/index.js');
-  const runLogFile = path.join(runDir, 'run_log.jsonl');
-  const runLog = new JsonlRunLog(runLogFile);
-  // A resumed run's journaled calls were paid for: they count against --max-cost.
-  const { CostGuard } = await import('../providers/cost-guard.js');
-  const costGuard = o.costGuard ?? (config.budgets.max_cost_usd !== null ? new CostGuard(config.budgets.max_cost_usd, journalSpend(runDir)) : undefined);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
-  const tracker = new SceneTracker(progress, () => ({ active: llm.active, waiting: router.pending.queued }));
-  const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req: LlmRequest) => {
-    const scene = req.meta?.scene;
-    if (!scene) return;
-    if (req.role === 'writer') tracker.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
-    else if (req.role === 'critic') tracker.scene(scene, 'verifying');
-  }, { provider: router.providerId, models: config.models, chaos: config.chaos });
-  const run: Run = {
-    o, git, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
-    previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
-    cp: new Checkpoints(runDir),
-    providerId: router.providerId,
-    runLogFile,
-    flushRunLog: () => runLog.flush(),
-    warnings: o.warnings ?? [],
-    review: null,
-    where: 'planning',
-    check: () => {
-      if (o.signal?.aborted) throw interrupted(run, o.signal.reason);
-    },
-  };
-  return run;
 }
 
 /** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */
@@ -347,54 +221,4 @@ async function scenesStep(run: Run, planning: PlanningOutput, pool: VerifyPool):
   progress.stage('EFG', 'done', `${res.scenes.length} scenes, ${res.report.budget.used} repairs`);
   run.review = sayReview(run.warnings, output.report, run.runRel);
   return { output, resumed };
-}
-
-/** Stage the files (--no-commit) or commit and tag them through the journaled transaction. */
-async function commitStep(run: Run, h: StageHCheckpoint, resumed: { planning: boolean; scenes: number }): Promise<EpisodeRunSummary> {
-  const { ref, runRel } = run;
-  const base = {
-    episode: ref.id,
-    title: h.title,
-    seed: run.seed,
-    provider: h.provider,
-    scenes: h.report.scenes,
-    approved: h.report.approved,
-    attempts: h.report.attempts,
-    repairs: h.report.repairs,
-    manual_review: h.report.manual_review,
-    // A checkpoint written before `repaired` was counted has none: 0.
-    findings: { hard: h.report.hard, soft: h.report.soft, repaired: h.report.repaired ?? { hard: 0, soft: 0 } },
-    tokens: { input: h.totals.input, output: h.totals.output, cache_read: h.totals.cache_read, cache_write: h.totals.cache_write },
-    cost_usd: h.totals.cost_usd,
-    charged_usd: round(h.totals.cost_usd - (h.cached?.cost_usd ?? 0), 6),
-    cached: h.cached ?? { answers: 0, cost_usd: 0 },
-    run_dir: runRel,
-    resumed: { ...resumed, calls_replayed: run.llm.replayed },
-  };
-  const scriptRel = path.posix.join(episodeRelDir(ref), 'episode_script.md');
-  if (run.o.noCommit) {
-    stageFiles(run.runDir, h.files);
-    const staged = await import('./staged.js');
-    staged.recordStaged(run.root, { ref, seed: run.seed, runRel, steering: run.o.steering ?? null });
-    run.progress.stage('commit', 'skipped', '--no-commit');
-    return { ...base, status: 'staged', commit: null, tag: null, script: path.posix.join(runRel, 'stage', scriptRel) };
-  }
-  run.where = 'commit';
-  run.check();
-  run.progress.stage('commit', 'running');
-  // The entity diff driver lives in .git/config, which clones lose: set it again (idempotent). The
-  // git queries are independent: they run together. The run's batch port answers the ref
-  // questions (the tag, HEAD before and after) from its one process, and the config query also
-  // answers the identity question the commit and the tag need (issue 18).
-  // The config is set while the commit stages its files; it is in place before the journal is written.
-  const { git } = run;
-  const configured = git.setConfig(ENTITY_DIFF_CONFIG);
-  configured.catch(() => undefined); // awaited by commitEpisode
-  const tag = await tagNameFor(run.root, ref, git);
-  const trailers = typeof run.o.trailers === 'function' ? run.o.trailers() : (run.o.trailers ?? []);
-  const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + trailers.map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
-  reviewCommitted(run.warnings, run.review, episodeRelDir(ref));
-  (await import('./staged.js')).clearReview(run.root);
-  run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
-  return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
 }

@@ -43,6 +43,15 @@ class Recorder implements ProgressSink {
 afterEach(cleanup);
 
 describe('episode run progress: each stage reported when it really runs', () => {
+  it('a run that fails ends the stage under way as failed (the commit, with git\'s index locked)', async () => {
+    const root = await makeWorld('progress-fail');
+    fs.writeFileSync(path.join(root, '.git', 'index.lock'), '');
+    const rec = new Recorder();
+    await expect(runEpisode({ root, progress: rec, env: {} })).rejects.toThrow(/index\.lock/);
+    const stages = rec.events.filter((e) => /^(A|B|C|D|EFG|H|commit):/.test(e));
+    expect(stages.slice(-2)).toEqual(['commit:running', 'commit:failed']);
+  });
+
   it('A–D start and end in order, one after the other; E–G counters agree with the scene states', async () => {
     const root = await makeWorld('progress');
     const rec = new Recorder();
