@@ -25,7 +25,7 @@ import { escapeRegExp } from '../core/regex.js';
 
 export const FALLBACK_IDENTITY = { name: 'Aureus', email: 'aureus@localhost' } as const;
 
-export { gitNotFound, SIGNING_FAILED, signingHint, summarizeGitOutput } from './errors.js';
+export { gitNotFound, SIGNING_FAILED, signingHint, summarizeGitOutput, UNSIGNED_ENV, unsignedFirstCommit } from './errors.js';
 
 /** Parse `git status --porcelain=v1 -z`. */
 export function parsePorcelainZ(out: string): GitStatusEntry[] {

@@ -30,6 +30,22 @@ export function signingHint(root: string): string {
   return `git is set to sign commits and tags here (commit.gpgsign, tag.gpgSign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or turn signing off for this world with \`git -C ${root} config commit.gpgsign false\` (and \`tag.gpgSign false\`)`;
 }
 
+/** The environment that turns commit signing off for one command (git reads it as its config). */
+export const UNSIGNED_ENV = 'GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false';
+
+/**
+ * A new world's first commit git could not sign (commit.gpgsign with no working key), made in a
+ * staging folder (`init`, `import`): the adapter's hint names that folder, which is gone by now.
+ * This one says how to make the world unsigned: `unsigned` is how to run the command again
+ * without signing, said by the command. Any other error is returned as it is.
+ */
+export function unsignedFirstCommit(e: unknown, target: string, unsigned: string): unknown {
+  const d = e instanceof AureusError ? e.diagnostics[0] : undefined;
+  if (!(e instanceof AureusError) || d?.code !== 'AUR6010' || !SIGNING_FAILED.test(d.message)) return e;
+  const hint = `git is set to sign commits (commit.gpgsign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or ${unsigned} and keep it off there with \`git -C ${target} config commit.gpgsign false\``;
+  return new AureusError(e.message, { exitCode: e.exitCode, diagnostics: [{ ...d, hint }, ...e.diagnostics.slice(1)], cause: e.cause });
+}
+
 /** Run one git step; any failure but an AureusError becomes AUR6010 (exit 10) naming the step. */
 export async function wrap<T>(what: string, fn: () => Promise<T>, root?: string): Promise<T> {
   try {

@@ -4,7 +4,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { inStaging, stagingFolder, stopIfAborted, sweepStaleStaging } from '../store/staging.js';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
-import { createGit } from '../git/adapter.js';
+import { createGit, UNSIGNED_ENV, unsignedFirstCommit } from '../git/adapter.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
@@ -112,7 +112,9 @@ export async function writeWorldRepo(target: string, files: RepoFiles, commitMes
   }
   // A git step the signal stopped (or a terminal's Ctrl-C killed with us) fails: the interrupt is the cause.
   await inStaging(staging, { signal: o.signal, interrupted: () => interrupted(target) }, async () => {
-    await buildRepo(staging, files, commitMessage, o.signal);
+    await buildRepo(staging, files, commitMessage, o.signal).catch((e: unknown) => {
+      throw unsignedFirstCommit(e, target, `make this world unsigned by running the same \`aureus import\` command with \`${UNSIGNED_ENV}\` in front`);
+    });
     await refuseOccupied(dir, target);
     try {
       await rm(dir, { recursive: true, force: true }); // empty or missing: nothing of the user's is lost

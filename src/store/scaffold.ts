@@ -3,7 +3,7 @@ import path from 'node:path';
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
-import { createGit, SIGNING_FAILED } from '../git/adapter.js';
+import { createGit, UNSIGNED_ENV, unsignedFirstCommit } from '../git/adapter.js';
 import { enclosingWorldFolder } from './nested-world.js';
 import { copyKitIndex } from './derived-index/kit.js';
 import { inStaging, signalAt, stagingFolder, stopIfAborted, sweepStaleStaging } from './staging.js';
@@ -103,17 +103,6 @@ async function copyKitEntry(from: string, to: string): Promise<void> {
   }
 }
 
-/**
- * A first commit git could not sign (commit.gpgsign with no working key): the adapter's hint names
- * the staging folder, which is gone; this one says how to make the world without signing.
- */
-function unsignedInitHint(e: AureusError, target: string): AureusError {
-  const d = e.diagnostics[0];
-  if (d?.code !== 'AUR6010' || !SIGNING_FAILED.test(d.message)) return e;
-  const hint = `git is set to sign commits (commit.gpgsign) and its signing program failed: make the signing key work (user.signingkey, gpg.format), or create this world unsigned with \`GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false aureus init ${target}\` and keep it off there with \`git -C ${target} config commit.gpgsign false\``;
-  return new AureusError(e.message, { exitCode: e.exitCode, diagnostics: [{ ...d, hint }, ...e.diagnostics.slice(1)], cause: e.cause });
-}
-
 /** The kit, the .gitignore and .gitattributes, and the first commit, in `staging`; stops between steps once `signal` is aborted. */
 async function fillStaging(staging: string, kit: string, signal: AbortSignal | undefined): Promise<{ commit: string; files: string[] }> {
   for (const rel of KIT_DIRS) {
@@ -191,7 +180,7 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string; si
   } catch (e) {
     if (removedEmptyTarget) await mkdir(target).catch(() => undefined);
     if (createdParent) await rm(createdParent, { recursive: true, force: true });
-    if (e instanceof AureusError) throw unsignedInitHint(e, target);
+    if (e instanceof AureusError) throw unsignedFirstCommit(e, target, `create this world unsigned with \`${UNSIGNED_ENV} aureus init ${target}\``);
     // A path the user cannot write to is a usage problem; anything else is unexpected.
     // Any errno from the file system (ENOENT under /proc, EACCES, EROFS, ENOSPC…) is about the
     // target, not a bug: a usage error. Only a failure without one is internal.

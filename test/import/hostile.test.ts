@@ -200,6 +200,23 @@ describe('a target inside another world repository', () => {
     const beside = await cli(['import', 'synthetic', 'outer/variants/a', '--principals', '10'], parent);
     expect(beside.code, beside.stderr).toBe(0);
   });
+
+  it('commit.gpgsign without a working key: exit 10, nothing left, a hint that names how to import unsigned (the staging folder is gone)', async () => {
+    const parent = tempDir('import-signed');
+    const home = tempDir('home');
+    fs.writeFileSync(path.join(home, '.gitconfig'), '[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = false\n[user]\n\tname = X\n\temail = x@example.com\n');
+    const env = { HOME: home, XDG_CONFIG_HOME: home };
+    const r = await spawnCliWith(['import', 'synthetic', 'w', '--principals', '10'], parent, env);
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain('AUR6010 git commit failed: error: gpg failed to sign the data');
+    expect(r.stderr).toContain('running the same `aureus import` command with `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=commit.gpgsign GIT_CONFIG_VALUE_0=false` in front');
+    expect(r.stderr).toContain(`git -C ${path.join(parent, 'w')} config commit.gpgsign false`);
+    expect(r.stderr).not.toContain('.aureus-import-');
+    expect(left(parent, '')).toEqual([]);
+    // The hint's way works.
+    const unsigned = await spawnCliWith(['import', 'synthetic', 'w', '--principals', '10'], parent, { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'commit.gpgsign', GIT_CONFIG_VALUE_0: 'false' });
+    expect(unsigned.code, unsigned.stderr).toBe(0);
+  }, 60_000);
 });
 
 describe('option values', () => {
