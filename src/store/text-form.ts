@@ -5,7 +5,7 @@ import { WORLD_FILES } from '../domain/world.js';
  * How a world file is stored besides what it says. JSON reads CR as white space and the strict
  * UTF-8 decoder drops a leading byte-order mark, so a file saved with CRLF line endings or a BOM
  * (a Windows editor, git's core.autocrlf) is read like any other, but aureus writes LF and no BOM
- * (write.ts): the next episode commit rewrites the whole file and its diff shows every line
+ * (write.ts): the next episode commit that changes it rewrites the whole file and its diff shows every line
  * changed. validate and a run's preflight say so beforehand (AUR1040, a warning).
  */
 

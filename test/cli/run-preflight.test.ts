@@ -279,7 +279,7 @@ describe('world files saved with CRLF line endings or a byte-order mark', () => 
     expect(d[0]!.message).toBe('world/characters.json has CRLF line endings: aureus writes LF line endings and no byte-order mark');
     expect(d[1]!.message).toBe('world/threads.json has a byte-order mark: aureus writes LF line endings and no byte-order mark');
     expect(d[2]!.message).toBe('operators/operators.json has a byte-order mark and CRLF line endings: aureus writes LF line endings and no byte-order mark');
-    expect(d[0]!.hint).toMatch(/the next episode commit rewrites the whole file, so its git diff shows every line changed: convert it first/);
+    expect(d[0]!.hint).toMatch(/the next episode commit that changes it rewrites the whole file, so its git diff shows every line changed: convert it first/);
     expect(d[0]!.hint).toContain('"world/characters.json text eol=lf" to .gitattributes and run `git add --renormalize .`');
     const text = await cli(['validate'], root);
     expect(text.code).toBe(0);

@@ -80,6 +80,25 @@ describe('aureus episode run', () => {
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
+  it('leaves a world file the episode does not change as the author formatted it; a changed one is written canonical', async () => {
+    const formatted = copyRepo(pristine, 'formatted');
+    const fourSpaces = (rel: string) => fs.writeFileSync(path.join(formatted, rel), JSON.stringify(JSON.parse(fs.readFileSync(path.join(formatted, rel), 'utf8')), null, 4) + '\n');
+    fourSpaces('world/factions.json');
+    fourSpaces('world/world.json');
+    git(formatted, 'commit', '-qam', 'four spaces');
+    const before = fs.readFileSync(path.join(formatted, 'world/factions.json'), 'utf8');
+    const r = await cli(['episode', 'run', '--json'], formatted);
+    expect(r.code, r.stderr).toBe(0);
+    const changed = git(formatted, 'show', '--pretty=format:', '--name-only', 'HEAD').split('\n');
+    // No delta of this episode touches the factions (the offline seed is fixed): no rewrite, no diff.
+    expect(changed).not.toContain('world/factions.json');
+    expect(fs.readFileSync(path.join(formatted, 'world/factions.json'), 'utf8')).toBe(before);
+    // The calendar moves every episode: world.json is written, in aureus's format.
+    expect(changed).toContain('world/world.json');
+    expect(fs.readFileSync(path.join(formatted, 'world/world.json'), 'utf8')).toMatch(/^\{\n {2}"/);
+    expect(git(formatted, 'status', '--porcelain')).toBe('');
+  }, 300_000);
+
   it('records every applied delta with provenance, in scene order', () => {
     const dir = path.join(root, 'seasons/season_01/episode_01');
     const deltas = JSON.parse(fs.readFileSync(path.join(dir, 'episode_deltas.json'), 'utf8')).deltas as { path: string; provenance: { episode: string; scene: string; event: string; operator: string | null } }[];

@@ -16,10 +16,11 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(cleanup);
 
-const FACTIONS = 'world/factions.json';
+// A file every episode commit writes (the calendar moves): one the commit leaves alone is no conflict.
+const WORLD = 'world/world.json';
 const rename = (w: string) => {
-  const f = path.join(w, FACTIONS);
-  fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('"The Optimates"', '"The Best Men"'));
+  const f = path.join(w, WORLD);
+  fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace("The Consul's Year", 'The Best Year'));
 };
 /** Every tracked and untracked file's bytes outside .git: what "changes nothing" is checked against. */
 const snapshot = (w: string) => git(w, 'ls-files', '-s', '-m', '-o', '--exclude-standard') + git(w, 'diff') + git(w, 'rev-parse', 'HEAD');
@@ -38,11 +39,11 @@ describe.runIf(builtCli())('finishing an interrupted commit over the author\'s c
     const before = snapshot(w);
     const r = await spawnCli(['episode', 'run', '--seed', '7'], w);
     expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toMatch(/error AUR6057 the interrupted commit of s01e01 cannot be finished: world\/factions\.json changed since/);
+    expect(r.stderr).toMatch(/error AUR6057 the interrupted commit of s01e01 cannot be finished: world\/world\.json changed since/);
     expect(r.stderr).toContain('git stash');
     expect(r.stderr).not.toContain('AUR6004');
     expect(snapshot(w)).toBe(before);
-    expect(fs.readFileSync(path.join(w, FACTIONS), 'utf8')).toContain('The Best Men');
+    expect(fs.readFileSync(path.join(w, WORLD), 'utf8')).toContain('The Best Year');
     // The way the hint gives: put the edit aside, finish, take it back.
     git(w, 'stash');
     const done = await spawnCli(['episode', 'run', '--seed', '7'], w);
@@ -50,13 +51,13 @@ describe.runIf(builtCli())('finishing an interrupted commit over the author\'s c
     expect(done.stderr).toContain('AUR6004');
     git(w, 'stash', 'pop');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(git(w, 'rev-parse', 's01e01^{commit}'));
-    expect(fs.readFileSync(path.join(w, FACTIONS), 'utf8')).toContain('The Best Men');
+    expect(fs.readFileSync(path.join(w, WORLD), 'utf8')).toContain('The Best Year');
   }, 240_000);
 
   it('an edit committed after a kill at commit-staged: refused (HEAD moved), the author\'s commit stays on top', async () => {
     const w = await killedAt('commit-staged', 'recov-moved');
     rename(w);
-    git(w, 'commit', '-qam', 'rename optimates');
+    git(w, 'commit', '-qam', 'retitle');
     const head = git(w, 'rev-parse', 'HEAD');
     const r = await spawnCli(['episode', 'run', '--seed', '7'], w);
     expect(r.code, r.stderr).toBe(8);
@@ -64,7 +65,7 @@ describe.runIf(builtCli())('finishing an interrupted commit over the author\'s c
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(w, 'tag', '--list')).toBe('');
     expect(git(w, 'status', '--porcelain')).toBe('');
-    expect(git(w, 'show', `HEAD:${FACTIONS}`)).toContain('The Best Men');
+    expect(git(w, 'show', `HEAD:${WORLD}`)).toContain('The Best Year');
   }, 240_000);
 
   it('a world file edited after a kill at commit-committed (only the tag left): refused, the edit is not overwritten', async () => {

@@ -39,7 +39,7 @@ defineDiagnostics([
   { code: 'AUR1034', severity: 'error', message: 'anchor "{id}": day {day} of month {month}, {year} BC is not a day of the world\'s calendar', hint: 'up to 46 BC the Republican calendar has 29-day months except Martius, Maius, Quinctilis and October (31) and Februarius (28); see src/core/roman-date.ts' },
   { code: 'AUR1033', severity: 'error', message: '{kind} id "{id}" is reserved', hint: 'ids become keys of the engine\'s objects and "{id}" names a member every JavaScript object has ({reserved} are all reserved): choose another id, e.g. "{id}_1"' },
   // How a file is stored (104x): warnings, the file reads fine.
-  { code: 'AUR1040', severity: 'warning', message: '{file} has {found}: aureus writes LF line endings and no byte-order mark', hint: 'the next episode commit rewrites the whole file, so its git diff shows every line changed: convert it first, in a commit of its own (the editor\'s line-ending and encoding setting does both; for the line endings alone, add "{file} text eol=lf" to .gitattributes and run `git add --renormalize .`)' },
+  { code: 'AUR1040', severity: 'warning', message: '{file} has {found}: aureus writes LF line endings and no byte-order mark', hint: 'the next episode commit that changes it rewrites the whole file, so its git diff shows every line changed: convert it first, in a commit of its own (the editor\'s line-ending and encoding setting does both; for the line endings alone, add "{file} text eol=lf" to .gitattributes and run `git add --renormalize .`)' },
 ]);
 
 // AUR18xx — the style files: style/style_guide.md and style/lexicon.md (src/style/).

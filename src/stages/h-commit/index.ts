@@ -113,8 +113,11 @@ export function stageH(input: StageHInput): StageHResult {
 }
 
 /**
- * Every file the episode commit writes: the world files (canonical JSON; unchanged ones have
- * unchanged bytes) and the episode folder. Keys are repository-relative POSIX paths.
+ * Every file the episode commit writes: the world files the episode changed (canonical JSON) and
+ * the episode folder. A world file no delta touched is left as it is on disk: the engine copies a
+ * file on write (core/deltas/apply.ts), so an untouched one is the very object that was loaded, and
+ * rewriting it would put only the author's own formatting (indentation, key order) into the
+ * episode's diff as changes. Keys are repository-relative POSIX paths.
  * `planned`: the planning files (context, proposals, plan, packets) as the caller already serialised
  * them (episode run's planning checkpoint holds these texts, pipeline/planning-checkpoint.ts).
  */
@@ -127,7 +130,9 @@ export function episodeFiles(
   planned: Record<string, string> | null = null,
 ): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) files[rel] = stableStringify(h.world[key]);
+  for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
+    if (h.world[key] !== input.world[key]) files[rel] = stableStringify(h.world[key]);
+  }
   const dir = episodeRelDir(input.ref);
   const put = (rel: string, content: string) => {
     files[path.posix.join(dir, rel)] = content;
