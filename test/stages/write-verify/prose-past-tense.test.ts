@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { narrativeTense, formTense } from '../../../src/stages/f-verifier/prose/tense.js';
 import { daysBack } from '../../../src/stages/f-verifier/prose/days-back.js';
-import { describeParaphrases, usePackets } from './prose-scenes.js';
+import { codes, describeParaphrases, findings, usePackets } from './prose-scenes.js';
 
 // A scene told in the past tense (held-out corpus 10: nine answers of twenty): its simple past is
 // the scene's now, its past perfect and its "years ago" the backstory; and words of habit or manner
@@ -40,6 +40,17 @@ describe('the days a time word gives a journey (days-back.ts)', () => {
 });
 
 describeParaphrases('a scene told in the past tense, and words that govern one verb only', 'prose-past-tense.json');
+
+describe('what would be said later (held-out corpus 118)', () => {
+  it('a forbidden fact people "would swear" to long afterwards is hedged, as a rumour: soft at most', () => {
+    const body = "Fulvia came down the lane with her shawl over her head. Terentia walked beside her and said nothing. The shops were shut. A dog barked somewhere behind them.\n\nLong afterwards the fishwives would swear at every well that no grain was ever lost off Sardinia, that it lay the whole summer in Varo's warehouses at Ostia; on this evening not a soul in the lane had heard a word of it. Fulvia walked on with Terentia.";
+    const f = findings('SC21', body);
+    expect(codes(f)).toEqual([]);
+    expect(codes(f, 'soft')).toEqual(['AUR5046']);
+    // Stated by the narration as this evening's fact, the same words are hard.
+    expect(codes(findings('SC21', body.replace('Long afterwards the fishwives would swear at every well that', 'Everyone in the lane knew that')))).toEqual(['AUR5046']);
+  });
+});
 
 describeParaphrases('arrivals told in a past narrative, and a bag whose sum the next quotation names', 'prose-past-journeys.json');
 

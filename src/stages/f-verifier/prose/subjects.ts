@@ -3,7 +3,7 @@ import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, SAME_FORM_PAST } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -317,7 +317,8 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     const clause = clauseAround(narr, m);
     // A relative clause between commas tells of someone or something else's time ("rose from the back
     // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
-    const own = clause.replace(RELATIVE_ASIDE, ',');
+    // So does an aside likening the deed to a habit ("…, as he did every morning, and called her name": tense.ts).
+    const own = withoutHabitAside(clause.replace(RELATIVE_ASIDE, ','));
     if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' && !pastDeedHere(before, own))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));

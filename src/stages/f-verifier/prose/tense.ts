@@ -124,9 +124,10 @@ export const LONG_PAST = /\b(?:ago|last (?:year|month|spring|summer|autumn|winte
  * every morning"), or the way someone does everything ("keeps his lamps trimmed low, the way he keeps
  * everything": held-out corpus 49, av07), or what someone does for things of a kind ("lends Crassus her dining
  * room for business of this kind": held-out corpus 58, be13), or the house someone keeps ("Crassus keeps a good lamp-oil, I
- * will say that for him": held-out corpus 109, dd07; "The consul keeps a good house"). subjects.ts reads it in a deed's clause.
+ * will say that for him": held-out corpus 109, dd07; "The consul keeps a good house"), or a room kept for a purpose
+ * ("kept a small dining room at the back of his house for the suppers…": held-out corpus 118, dm14). subjects.ts reads it in a deed's clause.
  */
-export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all)|(?:business|meetings?|matters|talk|work|things) of (?:this|that|the same) (?:kind|sort)|(?:keeps|kept|keep) (?:a|an) (?:good|fine|poor|plain|mean|generous|decent|excellent|splendid|handsome|modest) (?:house|table|cellar|kitchen|lamp-oil|oil|wine|cook|stable|garden))\b/i;
+export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all)|(?:business|meetings?|matters|talk|work|things) of (?:this|that|the same) (?:kind|sort)|(?:keeps|kept|keep) (?:a|an) (?:good|fine|poor|plain|mean|generous|decent|excellent|splendid|handsome|modest) (?:house|table|cellar|kitchen|lamp-oil|oil|wine|cook|stable|garden)|(?:keeps|kept|keep) (?:a|an) (?:[\w-]+ ){0,2}(?:room|chamber|study|library|office|apartment|villa|house|garden|cellar|stable)s? (?:(?:at|in|on|behind|above|below|beside|near|off) [\w'’ ]{1,40}? )?for\b)\b/i;
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
@@ -135,6 +136,24 @@ export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|e
  * held-out corpus 83, cd15), not "often", a habit.
  */
 const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|(?<!\bevery so\s)often|usually)\b`, 'i');
+/**
+ * An aside that likens a deed to a habit ("Varo walked out, as he did every morning at that hour, and stopped"; "as
+ * was his custom on market days"; "as she always did when Terentia asked"): the deed is one time of the habit, here and
+ * now, so the aside's words of habit are not the deed's (held-out corpus 118, dm15 and dm19). Blanked before a
+ * clause is read for backstory or habit.
+ */
+const HABIT_ASIDE = /(?:,\s*|\s+)(?:just\s+)?(?:as|like)\s+(?:(?:he|she|they|I|we|you|\p{Lu}\p{L}+)\s+(?:(?:always|usually|often|invariably|generally)\s+)?(?:did|does|do|had done)|(?:was|is)\s+(?:his|her|their|my|our|your)\s+(?:custom|habit|way|practice|wont|rule)|always|usual|ever)\b[^,;:.!?—–]*/giu;
+/** The clause without its asides likening the deed to a habit (HABIT_ASIDE). */
+export const withoutHabitAside = (clause: string): string => clause.replace(HABIT_ASIDE, '');
+/**
+ * Time words that make a payment backstory in a past narrative, in its own clause: the long past, habits, and what
+ * was paid over years or by instalments ("Over the years she had paid this household more than thirty thousand
+ * denarii, a little at a time": held-out corpus 118, dm11). Narrower than BACKSTORY, whose "everything" and "always"
+ * a payment here may hold ("paid him everything she had").
+ */
+const PAID_BEFORE = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:(?:over|across|through|for|in)\s+(?:the|all\s+(?:the|those|these)|many|so\s+many)\s+years|used to|every time|each time|whenever|a (?:little|few [a-z]+) at a time)\b`, 'i');
+/** Whether a payment's clause, in a past narrative, tells it as paid long before or again and again (PAID_BEFORE). */
+export const paidBefore = (clause: string): boolean => PAID_BEFORE.test(withoutHabitAside(clause));
 /** Before the name anywhere in its sentence: a memory, a dream, a condition, a letter or a report frames the past deed after it. */
 const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|memor\w*|(?:thought|thinking|think) (?:of|back|about)|fancied|as if|as though|if|unless|letters?|wrote|written|story|stories|tales?|heard|news|rumou?rs?|said that|told (?:her|him|them|me|us) (?:that|how)|the (?:night|day|time|year|morning) (?:when|that))\b/i;
 
@@ -155,7 +174,7 @@ const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:
 
 /** The clause with each "once" that means one time or at once blanked (ONCE_NOW, WORD_ONCE): what is left of it says formerly. */
 export function formerly(clause: string): string {
-  return clause.replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? all.replace(/\s*once$/i, '') : all));
+  return withoutHabitAside(clause).replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? all.replace(/\s*once$/i, '') : all));
 }
 
 /** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */

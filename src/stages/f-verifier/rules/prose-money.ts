@@ -2,8 +2,9 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { leastDenarii, MONEY_CONTAINER, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
-import { backstory } from '../prose/tense.js';
+import { backstory, paidBefore } from '../prose/tense.js';
 import { sentencesOf } from '../prose/parse.js';
+import { clauseAt } from '../prose/clauses.js';
 import { spanOf } from '../prose/span.js';
 import { deedOf, payerAt, type Narration } from '../prose/deeds.js';
 import { openingPronounPerson, previousSubject } from '../prose/pronoun-doer.js';
@@ -29,7 +30,9 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     const s = r.narration[i];
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
     // Told in the past, the scene's simple past pays too, unless its time is long before (tense.ts).
-    const pays = PAYS.test(s.narr) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
+    // Told in the past, a payment over the years or by habit in its own clause is backstory too (tense.ts paidBefore).
+    const paying = PAYS.exec(s.narr);
+    const pays = (paying !== null && !(s.past === true && paidBefore(clauseAt(s.narr, paying.index).text))) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
     if (!pays || s.imagined || talkedOf(s.narr)) continue;
     for (const sum of withTotal(s.text, sumsOfPayment(r, i))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
@@ -56,6 +59,9 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   return out;
 }
 
+/** A clause head that is only a joining word before the verb: the verb shares the sentence's subject. */
+const SHARED_SUBJECT = /^[,;—–\s]*(?:and|then|and then)\s+(?:\p{L}+ly\s+)?$/iu;
+
 /**
  * The one person named in a subject slot of the clause right before the verb of paying ("Caesar had paid
  * for it that night, … twenty thousand denarii": held-out corpus 22, c19, a pseudo-cleft unfolded),
@@ -69,6 +75,11 @@ function subjectOfPaying(s: Narration, payAt: number): string | null {
     return (SUBJECT_SLOT.test(before) || AFTER_QUOTATION.test(before) || OPENER.test(before)) && !possessiveAfter(s.narr.slice(m.end));
   };
   const ids = new Set(s.mentions.filter((m) => m.start >= from && m.end <= payAt && subject(m)).map((m) => m.id));
+  // A verb of paying joined to the sentence's first verb with no subject of its own ("Caesar brought the money, and
+  // paid it over, forty thousand denarii": held-out corpus 118's mend) pays for that verb's subject.
+  if (!ids.size && SHARED_SUBJECT.test(s.narr.slice(from, payAt))) {
+    for (const m of s.mentions) if (m.end <= from && subject(m)) ids.add(m.id);
+  }
   return ids.size === 1 ? [...ids][0]! : null;
 }
 
