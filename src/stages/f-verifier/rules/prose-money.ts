@@ -11,7 +11,8 @@ import { openingPronounPerson, previousSubject } from '../prose/pronoun-doer.js'
 import { clauseHead } from '../prose/compliance.js';
 import { AFTER_QUOTATION, SUBJECT_SLOT } from '../prose/subjects.js';
 import { OPENER } from '../prose/clause-doers.js';
-import { possessiveAfter } from '../prose/names.js';
+import { possessiveAfter, type PersonIndex } from '../prose/names.js';
+import { likelyGender } from '../prose/gender.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -43,7 +44,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       const d = deedOf(s);
       const payAt = (PAYS.exec(s.narr) ?? PAID_PAST.exec(s.narr))?.index ?? s.narr.length;
       const own = d !== null && s.mentions.some((m) => m.id === d.id && m.start < payAt);
-      const payer = ownerOfSum(s, sum.text) ?? (own ? null : (subjectOfPaying(s, payAt) ?? previousSubject(s, r.index, ctx) ?? openingPronounPerson(s, r.index, ctx))) ?? payerAt(r.narration, i);
+      const payer = ownerOfSum(s, sum.text) ?? (own ? null : (subjectOfPaying(s, payAt, r.index, ctx) ?? previousSubject(s, r.index, ctx) ?? openingPronounPerson(s, r.index, ctx))) ?? payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
@@ -59,15 +60,18 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   return out;
 }
 
-/** A clause head that is only a joining word before the verb: the verb shares the sentence's subject. */
-const SHARED_SUBJECT = /^[,;—–\s]*(?:and|then|and then)\s+(?:\p{L}+ly\s+)?$/iu;
+/**
+ * A clause head that is only a joining word before the verb, or one and "he"/"she" (group 1): the verb shares the
+ * sentence's subject.
+ */
+const SHARED_SUBJECT = /^[,;—–\s]*(?:and|then|and then)\s+(?:(he|she)\s+)?(?:\p{L}+ly\s+)?$/iu;
 
 /**
  * The one person named in a subject slot of the clause right before the verb of paying ("Caesar had paid
  * for it that night, … twenty thousand denarii": held-out corpus 22, c19, a pseudo-cleft unfolded),
  * or null: none, or two.
  */
-function subjectOfPaying(s: Narration, payAt: number): string | null {
+function subjectOfPaying(s: Narration, payAt: number, index: PersonIndex, ctx: VerifyContext): string | null {
   const from = payAt - clauseHead(s.narr, payAt).length;
   // A name in a subject slot or after a subordinator ("watches as Clodius counts out…"), not a possessive ("at Crassus' feet") nor an object.
   const subject = (m: Narration['mentions'][number]) => {
@@ -75,10 +79,15 @@ function subjectOfPaying(s: Narration, payAt: number): string | null {
     return (SUBJECT_SLOT.test(before) || AFTER_QUOTATION.test(before) || OPENER.test(before)) && !possessiveAfter(s.narr.slice(m.end));
   };
   const ids = new Set(s.mentions.filter((m) => m.start >= from && m.end <= payAt && subject(m)).map((m) => m.id));
-  // A verb of paying joined to the sentence's first verb with no subject of its own ("Caesar brought the money, and
-  // paid it over, forty thousand denarii": held-out corpus 118's mend) pays for that verb's subject.
-  if (!ids.size && SHARED_SUBJECT.test(s.narr.slice(from, payAt))) {
-    for (const m of s.mentions) if (m.end <= from && subject(m)) ids.add(m.id);
+  // A verb of paying joined to the sentence's first verb with no subject of its own, or with a "he" or "she" of
+  // that subject's sex ("Caesar brought the money, and (he) paid it over, forty thousand denarii": held-out corpus
+  // 118's mend) pays for that verb's subject, not the last sentence's.
+  const shared = ids.size ? null : SHARED_SUBJECT.exec(s.narr.slice(from, payAt));
+  if (shared) {
+    const first = new Set(s.mentions.filter((m) => m.end <= from && subject(m)).map((m) => m.id));
+    const [id] = first;
+    const sex = shared[1] ? (shared[1].toLowerCase() === 'he' ? 'male' : 'female') : null;
+    if (first.size === 1 && (!sex || likelyGender(id!, index, ctx) === sex)) return id!;
   }
   return ids.size === 1 ? [...ids][0]! : null;
 }
