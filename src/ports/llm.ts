@@ -87,6 +87,11 @@ export interface LlmResponse {
   cached: boolean;
   /** Answered through the Message Batches API (billed at half price). */
   batch?: boolean;
+  /**
+   * What this call cost this run (the router's sum over its re-asks): `cost_usd` without the
+   * answers served from the record/replay cache, which were paid for when recorded.
+   */
+  charged_usd?: number;
 }
 
 /** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */

@@ -30,7 +30,7 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
  * and in-flight call: they fail at once with that same error, so the run ends promptly.
- * The returned usage, cost and latency are the sums over the re-asks of that call.
+ * The returned usage, cost, charge and latency are the sums over the re-asks of that call.
  */
 export interface RouterOptions {
   config: AureusConfig;
@@ -55,6 +55,8 @@ export interface RouterOptions {
 interface Totals {
   usage: LlmUsage;
   cost: number;
+  /** `cost` without the cached answers: what this run paid (a resumed run's --max-cost counts it). */
+  charged: number;
   latency: number;
 }
 
@@ -136,12 +138,12 @@ export class LlmRouter implements Llm {
     let maxTokens = config.max_tokens[request.role];
     let cuts = 0;
     let refusals = 0;
-    const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, latency: 0 };
+    const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
       const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal };
       const res = await this.once(req, model, reask, totals);
-      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, latency_ms: totals.latency });
+      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, charged_usd: Math.round(totals.charged * 1e6) / 1e6, latency_ms: totals.latency });
 
       if (res.stop_reason === 'refusal') {
         await this.reject(req, model);
@@ -205,6 +207,7 @@ export class LlmRouter implements Llm {
     this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
     totals.cost += cost;
+    if (!res.cached) totals.charged += cost;
     totals.latency += latency;
     return res;
   }
