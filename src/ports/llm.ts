@@ -99,6 +99,11 @@ export interface LlmProvider {
   readonly id: string;
   complete(request: LlmRequest, model: string): Promise<LlmResponse>;
   /**
+   * The answer `complete` would give from what it keeps (the record/replay cache), without asking
+   * anyone; undefined when it would have to ask. The router needs no `--max-cost` reservation for it.
+   */
+  recorded?(request: LlmRequest, model: string): Promise<LlmResponse | undefined>;
+  /**
    * The answer to this request (as sent, with this model) was not usable: cut, refused, empty or
    * invalid. A provider that keeps answers for later runs (the record/replay cache) must not serve
    * it again; others need not implement it.

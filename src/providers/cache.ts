@@ -75,6 +75,8 @@ export class ResponseCache {
   readonly dir: string;
   /** Called with a warning text when an entry is unreadable (treated as a miss). */
   onCorrupt?: (file: string, detail: string) => void;
+  /** Entries already warned about: a call reads its entry twice (the router's look, then the ask). */
+  private readonly warned = new Set<string>();
 
   constructor(dir: string) {
     this.dir = dir;
@@ -98,7 +100,8 @@ export class ResponseCache {
       if (e.format !== 1 || e.key !== key || typeof e.response?.text !== 'string' || typeof e.response.usage !== 'object') throw new Error('not a cache entry');
       return e;
     } catch (err) {
-      this.onCorrupt?.(file, (err as Error).message);
+      if (!this.warned.has(file)) this.onCorrupt?.(file, (err as Error).message);
+      this.warned.add(file);
       return undefined;
     }
   }
@@ -107,6 +110,7 @@ export class ResponseCache {
     const file = this.fileFor(entry.key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomic(file, stableStringify(entry));
+    this.warned.delete(file);
   }
 }
 
@@ -131,20 +135,8 @@ export class CachingProvider implements LlmProvider {
 
   async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
     const key = cacheKey(this.family, model, req, this.effort(req.role, model));
-    const hit = await this.cache.get(key);
-    if (hit && !(hit.rejected && this.mode === 'read-write')) {
-      return {
-        text: hit.response.text,
-        usage: { ...hit.response.usage },
-        cost_usd: 0,
-        model: hit.response.model,
-        provider: this.id,
-        stop_reason: hit.response.stop_reason,
-        // The recorded call's latency: the run log describes the call, not this run's cache read.
-        latency_ms: hit.response.latency_ms ?? 0,
-        cached: true,
-      };
-    }
+    const served = await this.servedFrom(key);
+    if (served) return served;
     if (this.mode === 'replay') throw new ReplayMissError(req.role, key, req.meta);
     this.inner ??= this.makeInner();
     const res = await this.inner.complete(req, model);
@@ -159,6 +151,27 @@ export class CachingProvider implements LlmProvider {
     if (req.meta) entry.meta = req.meta;
     await this.cache.put(entry);
     return res;
+  }
+
+  /** The recorded answer this call would be served (a hit this mode serves), else undefined: nothing is asked. */
+  async recorded(req: LlmRequest, model: string): Promise<LlmResponse | undefined> {
+    return this.servedFrom(cacheKey(this.family, model, req, this.effort(req.role, model)));
+  }
+
+  private async servedFrom(key: string): Promise<LlmResponse | undefined> {
+    const hit = await this.cache.get(key);
+    if (!hit || (hit.rejected && this.mode === 'read-write')) return undefined;
+    return {
+      text: hit.response.text,
+      usage: { ...hit.response.usage },
+      cost_usd: 0,
+      model: hit.response.model,
+      provider: this.id,
+      stop_reason: hit.response.stop_reason,
+      // The recorded call's latency: the run log describes the call, not this run's cache read.
+      latency_ms: hit.response.latency_ms ?? 0,
+      cached: true,
+    };
   }
 
   /** The caller could not use the answer to this call: a later run must ask again (read-write only). */

@@ -16,8 +16,9 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *   2. lets the first call of each cacheable prefix go alone, so it writes the prompt cache and
  *      the calls that share the prefix read it instead of each paying a write (real providers only);
  *   3. waits for a concurrency slot (p-limit, config.concurrency);
- *   4. reserves the call's worst case against `--max-cost` (CostGuard), asks the provider and
- *      records a run-log line (latency 0 for deterministic providers and cache hits);
+ *   4. reserves the call's worst case against `--max-cost` (CostGuard; an answer the provider
+ *      has recorded, a cache hit, costs nothing and needs none), asks the provider and records a
+ *      run-log line (latency 0 for deterministic providers and cache hits);
  *   5. an answer cut at max_tokens is asked again once with twice the room (never resent
  *      identically); cut again, a JSON role fails with LlmTruncatedError (a bad answer) and a text
  *      role returns what it got, for the verifier to judge;
@@ -182,11 +183,14 @@ export class LlmRouter implements Llm {
     if (this.fatal) throw this.fatal;
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
     const costOpts = { ttl: config.cache.ttl };
-    const settle = this.deterministic ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
+    // An answer already recorded costs nothing: it needs no reservation against the cap (a hit
+    // refused for a worst case it cannot cost would stop a run that spends nothing).
+    const recorded = this.deterministic ? undefined : await provider.recorded?.(req, model);
+    const settle = this.deterministic || recorded ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {
-      res = await provider.complete(req, model);
+      res = recorded ?? (await provider.complete(req, model));
     } catch (e) {
       settle(0);
       const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);

@@ -33,6 +33,20 @@ function withRecordedCache(label: string): string {
 }
 
 describe.skipIf(!builtCli())('--max-cost and answers served from the cache', () => {
+  it('a call whose answer is recorded needs no room under the cap: a run served from the cache commits', async () => {
+    const w = withRecordedCache('cached-spend-hits');
+    const before = server.requests.length;
+    // $0.12 is below a writer call's worst case (about $0.17): reserved as if it were asked, the
+    // first draft would be refused though its answer is on disk and costs nothing.
+    const r = await cli(['episode', 'run', '--provider', 'anthropic', '--max-cost', '0.12', '--json'], w, anthropicEnv(server, KEY));
+    expect(r.code, r.stderr.slice(-800)).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.status).toBe('committed');
+    expect(summary.cached.answers).toBeGreaterThan(40);
+    expect(summary.charged_usd).toBeLessThan(0.12);
+    expect(server.requests.length - before).toBeLessThan(5);
+  }, 180_000);
+
   it('a run killed and resumed does not count its cached answers as spent', async () => {
     const w = withRecordedCache('cached-spend-resume');
     const env = anthropicEnv(server, KEY);
