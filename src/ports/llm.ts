@@ -88,6 +88,11 @@ export interface LlmResponse {
   /** Answered through the Message Batches API (billed at half price). */
   batch?: boolean;
   /**
+   * A recorded answer: the prompt-cache TTL its cache writes were billed at when recorded (a 1-hour
+   * write costs twice the input price), so it is priced as it was paid, not at this run's TTL.
+   */
+  cache_ttl?: '5m' | '1h';
+  /**
    * What this call cost this run (the router's sum over its re-asks): `cost_usd` without the
    * answers served from the record/replay cache, which were paid for when recorded.
    */

@@ -205,7 +205,8 @@ export class LlmRouter implements Llm {
     // API may answer with a dated snapshot id), else by the model we routed to.
     const offline = this.deterministic && !res.cached;
     const latency = offline ? 0 : res.latency_ms;
-    const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ...costOpts, batch: res.batch === true });
+    // A recorded answer says the TTL it was billed at (cache.ts); a fresh one was billed at ours.
+    const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ttl: res.cache_ttl ?? config.cache.ttl, batch: res.batch === true });
     // The spend cap counts money spent now: a cached answer costs nothing this run.
     settle(res.cached ? 0 : cost);
     this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
