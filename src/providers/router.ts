@@ -182,7 +182,9 @@ export class LlmRouter implements Llm {
     const { config, provider } = this.opts;
     if (this.fatal) throw this.fatal;
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
-    const costOpts = { ttl: config.cache.ttl };
+    // In batch mode every call asked goes through the Message Batches API: its worst case is at the
+    // batch price, or a layer's calls would not fit the cap together and go in several batches.
+    const costOpts = { ttl: config.cache.ttl, batch: this.opts.batch === true };
     // An answer already recorded costs nothing: it needs no reservation against the cap (a hit
     // refused for a worst case it cannot cost would stop a run that spends nothing).
     const recorded = this.deterministic ? undefined : await provider.recorded?.(req, model);
