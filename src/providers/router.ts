@@ -194,10 +194,13 @@ export class LlmRouter implements Llm {
     try {
       res = recorded ?? (await provider.complete(req, model));
     } catch (e) {
-      settle(0);
+      // A failed call can still have been billed (attempts cut off mid-stream, anthropic.ts): counted and logged.
+      const billed = (e as { billedUsage?: LlmUsage } | null)?.billedUsage;
+      const paid = billed ? costOf(billed, config.prices[model], costOpts) : 0;
+      settle(paid);
       const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);
       if (this.fatal) throw this.fatal;
-      this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal' });
+      this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal', ...(billed ? { usage: billed, cost_usd: paid } : {}) });
       this.noteFatal(e);
       throw e;
     }
