@@ -75,7 +75,9 @@ export class JournaledLlm implements Llm {
 /**
  * What the journaled calls of a run already cost: a resumed run counts it against `--max-cost`, so
  * a cap means the same on a run killed and resumed as on one that ran through (unreadable entries
- * count nothing; they will be asked again and counted then).
+ * count nothing; they will be asked again and counted then). Only what was paid counts: an answer
+ * served from the record/replay cache cost nothing (its `cost_usd` is the recorded call's price), so
+ * each entry counts its `charged_usd`, or, journaled before the router said it, nothing when cached.
  */
 export function journalSpend(runDir: string): number {
   const dir = path.join(runDir, 'calls');
@@ -89,7 +91,8 @@ export function journalSpend(runDir: string): number {
   for (const n of names) {
     try {
       const r = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as Partial<LlmResponse>;
-      if (typeof r.cost_usd === 'number' && Number.isFinite(r.cost_usd)) usd += r.cost_usd;
+      const paid = typeof r.charged_usd === 'number' ? r.charged_usd : r.cached === true ? 0 : r.cost_usd;
+      if (typeof paid === 'number' && Number.isFinite(paid)) usd += paid;
     } catch {
       /* unreadable: asked again later */
     }

@@ -87,12 +87,27 @@ export interface LlmResponse {
   cached: boolean;
   /** Answered through the Message Batches API (billed at half price). */
   batch?: boolean;
+  /**
+   * A recorded answer: the prompt-cache TTL its cache writes were billed at when recorded (a 1-hour
+   * write costs twice the input price), so it is priced as it was paid, not at this run's TTL.
+   */
+  cache_ttl?: '5m' | '1h';
+  /**
+   * What this call cost this run (the router's sum over its re-asks): `cost_usd` without the
+   * answers served from the record/replay cache, which were paid for when recorded.
+   */
+  charged_usd?: number;
 }
 
 /** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */
 export interface LlmProvider {
   readonly id: string;
   complete(request: LlmRequest, model: string): Promise<LlmResponse>;
+  /**
+   * The answer `complete` would give from what it keeps (the record/replay cache), without asking
+   * anyone; undefined when it would have to ask. The router needs no `--max-cost` reservation for it.
+   */
+  recorded?(request: LlmRequest, model: string): Promise<LlmResponse | undefined>;
   /**
    * The answer to this request (as sent, with this model) was not usable: cut, refused, empty or
    * invalid. A provider that keeps answers for later runs (the record/replay cache) must not serve

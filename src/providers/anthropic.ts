@@ -5,6 +5,7 @@ import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '..
 import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './anthropic-wire.js';
 import { CURRENT_LINEUP } from './models.js';
 import { CallBudget } from './budget.js';
+import { estimateTokens } from './cost.js';
 import { formatNumber } from '../core/readable.js';
 import { withoutSdkDeprecationWarning } from './sdk-warnings.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
@@ -47,7 +48,12 @@ interface Loaded {
 }
 const BUDGET_HEADER = 'x-aureus-budget';
 
-class StreamCutOff extends Error {}
+/** A stream or body cut before its end; `usage`: what the cut attempt was billed, as far as it told. */
+class StreamCutOff extends Error {
+  constructor(message: string, readonly usage?: LlmUsage) {
+    super(message);
+  }
+}
 class TimedOut extends Error {}
 
 type Answer = Pick<LlmResponse, 'text' | 'usage' | 'model' | 'stop_reason'>;
@@ -113,11 +119,15 @@ export class AnthropicProvider implements LlmProvider {
     const stream = this.config.stream_roles.includes(req.role) || req.stream !== undefined;
     const maxAttempts = this.config.budgets.retries + 1;
     const t0 = performance.now();
+    // A cut attempt was billed (its input from message_start, the output it sent): the call's usage
+    // includes it, so the run log, the price and --max-cost count what the server charged.
+    const cut: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     for (let attempt = 1; ; attempt++) {
       try {
         const out = await this.bounded(req, (signal) => (stream ? this.streamOnce(client, body, req, signal) : this.createOnce(sdk, client, body, req, signal)));
-        return { ...out, cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
+        return { ...out, usage: addUsage(out.usage, cut), cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
       } catch (e) {
+        if (e instanceof StreamCutOff && e.usage) Object.assign(cut, addUsage(cut, e.usage));
         if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
           // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
           const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
@@ -125,7 +135,7 @@ export class AnthropicProvider implements LlmProvider {
           await pause(wait, req.signal);
           continue;
         }
-        throw this.mapError(sdk, e, req, attempt, model);
+        throw withBilledUsage(this.mapError(sdk, e, req, attempt, model), cut);
       }
     }
   }
@@ -192,9 +202,9 @@ export class AnthropicProvider implements LlmProvider {
       }
     } catch (e) {
       if (signal.aborted) throw e;
-      throw new StreamCutOff(`the stream broke: ${(e as Error).message}`);
+      throw new StreamCutOff(`the stream broke: ${(e as Error).message}`, cutUsage(usage, text));
     }
-    if (!done) throw new StreamCutOff('the stream ended before message_stop');
+    if (!done) throw new StreamCutOff('the stream ended before message_stop', cutUsage(usage, text));
     return { text, usage, model: actualModel, stop_reason: stop };
   }
 
@@ -257,6 +267,25 @@ function otherModels(failed: string): string {
 /** The answer's text: text blocks only, in order (thinking and redacted_thinking blocks are skipped). */
 export function textOf(content: ReadonlyArray<{ type: string; text?: string }>): string {
   return content.map((b) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+}
+
+/** The usage of a stream cut before message_delta: its output is at least the text it sent. */
+function cutUsage(u: LlmUsage, text: string): LlmUsage {
+  return { ...u, output_tokens: Math.max(u.output_tokens, estimateTokens(text)) };
+}
+
+function addUsage(a: LlmUsage, b: LlmUsage): LlmUsage {
+  return { input_tokens: a.input_tokens + b.input_tokens, output_tokens: a.output_tokens + b.output_tokens, cache_read_tokens: a.cache_read_tokens + b.cache_read_tokens, cache_write_tokens: a.cache_write_tokens + b.cache_write_tokens };
+}
+
+/**
+ * A failed call whose cut attempts were billed carries their usage (`billedUsage`), so the router
+ * logs and counts it (router.ts); an error that is not an object is left as it is.
+ */
+function withBilledUsage(e: unknown, billed: LlmUsage): unknown {
+  const any = billed.input_tokens + billed.output_tokens + billed.cache_read_tokens + billed.cache_write_tokens > 0;
+  if (any && typeof e === 'object' && e !== null) Object.assign(e, { billedUsage: { ...billed } });
+  return e;
 }
 
 export function usageOf(u: Partial<Anthropic.Usage> | undefined): LlmUsage {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
+import type { CacheTtl } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { ReplayMissError } from './errors.js';
 
@@ -14,8 +15,11 @@ import { ReplayMissError } from './errors.js';
  * (effort only when the call sends one, so entries recorded before it was keyed still match calls
  * that send none) and nothing else: not the payload (the offline provider's input, invisible to a real model),
  * not the meta labels, never the API key or any header. An entry holds the answer text, usage,
- * stop reason and model, plus the role and labels for people reading the cache. Files are
- * written atomically at `<dir>/<key[0..2]>/<key>.json`.
+ * stop reason and model, plus the role and labels for people reading the cache, and (format 2)
+ * what priced it: whether it went through the Message Batches API and the prompt-cache TTL, so a
+ * hit is priced as the recorded call was billed and a replay commits the recording's run_log.jsonl
+ * whatever its own flags. A format 1 entry (without it) is still read, priced at the reading run's
+ * settings as before. Files are written atomically at `<dir>/<key[0..2]>/<key>.json`.
  *
  * Modes: read-write (hit → cached answer, miss → ask the provider and record), replay (hit →
  * cached answer, miss → ReplayMissError naming the call; the inner provider is never built, so
@@ -58,8 +62,17 @@ export function cacheKey(family: string, model: string, req: LlmRequest, effort?
   return hashValue(cacheKeyMaterial(family, model, req, effort));
 }
 
+/** What a recorded call was billed by (format 2 entries). */
+export interface CachePricing {
+  /** Through the Message Batches API: half price. */
+  batch: boolean;
+  /** The TTL of its prompt-cache writes. */
+  cache_ttl: CacheTtl;
+}
+
 export interface CacheEntry {
-  format: 1;
+  /** 1: no `priced`; 2: with it. */
+  format: 1 | 2;
   key: string;
   role: LlmRole;
   provider: string;
@@ -69,12 +82,16 @@ export interface CacheEntry {
   rejected?: true;
   /** `latency_ms`: how long the recorded call took, so a replay logs the same run_log.jsonl line. */
   response: { text: string; usage: LlmUsage; stop_reason: string; model: string; latency_ms?: number };
+  /** Format 2: what priced the recorded call. */
+  priced?: CachePricing;
 }
 
 export class ResponseCache {
   readonly dir: string;
   /** Called with a warning text when an entry is unreadable (treated as a miss). */
   onCorrupt?: (file: string, detail: string) => void;
+  /** Entries already warned about: a call reads its entry twice (the router's look, then the ask). */
+  private readonly warned = new Set<string>();
 
   constructor(dir: string) {
     this.dir = dir;
@@ -95,10 +112,11 @@ export class ResponseCache {
     }
     try {
       const e = JSON.parse(text) as CacheEntry;
-      if (e.format !== 1 || e.key !== key || typeof e.response?.text !== 'string' || typeof e.response.usage !== 'object') throw new Error('not a cache entry');
+      if ((e.format !== 1 && e.format !== 2) || e.key !== key || typeof e.response?.text !== 'string' || typeof e.response.usage !== 'object') throw new Error('not a cache entry');
       return e;
     } catch (err) {
-      this.onCorrupt?.(file, (err as Error).message);
+      if (!this.warned.has(file)) this.onCorrupt?.(file, (err as Error).message);
+      this.warned.add(file);
       return undefined;
     }
   }
@@ -107,6 +125,7 @@ export class ResponseCache {
     const file = this.fileFor(entry.key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
     await writeFileAtomic(file, stableStringify(entry));
+    this.warned.delete(file);
   }
 }
 
@@ -119,9 +138,16 @@ export class CachingProvider implements LlmProvider {
   private readonly makeInner: () => LlmProvider;
   private inner?: LlmProvider;
   private readonly effort: (role: LlmRole, model: string) => string | undefined;
+  private readonly ttl: CacheTtl;
 
-  constructor(opts: { id: string; family: string; cache: ResponseCache; mode: 'read-write' | 'replay'; inner: () => LlmProvider; effort?: (role: LlmRole, model: string) => string | undefined }) {
+  constructor(opts: {
+    id: string; family: string; cache: ResponseCache; mode: 'read-write' | 'replay'; inner: () => LlmProvider;
+    effort?: (role: LlmRole, model: string) => string | undefined;
+    /** The prompt-cache TTL the calls it records are billed at (config `cache.ttl`). */
+    ttl?: CacheTtl;
+  }) {
     this.effort = opts.effort ?? (() => undefined);
+    this.ttl = opts.ttl ?? '5m';
     this.id = opts.id;
     this.family = opts.family;
     this.cache = opts.cache;
@@ -131,34 +157,46 @@ export class CachingProvider implements LlmProvider {
 
   async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
     const key = cacheKey(this.family, model, req, this.effort(req.role, model));
-    const hit = await this.cache.get(key);
-    if (hit && !(hit.rejected && this.mode === 'read-write')) {
-      return {
-        text: hit.response.text,
-        usage: { ...hit.response.usage },
-        cost_usd: 0,
-        model: hit.response.model,
-        provider: this.id,
-        stop_reason: hit.response.stop_reason,
-        // The recorded call's latency: the run log describes the call, not this run's cache read.
-        latency_ms: hit.response.latency_ms ?? 0,
-        cached: true,
-      };
-    }
+    const served = await this.servedFrom(key);
+    if (served) return served;
     if (this.mode === 'replay') throw new ReplayMissError(req.role, key, req.meta);
     this.inner ??= this.makeInner();
     const res = await this.inner.complete(req, model);
     const entry: CacheEntry = {
-      format: 1,
+      format: 2,
       key,
       role: req.role,
       provider: this.family,
       model,
       response: { text: res.text, usage: res.usage, stop_reason: res.stop_reason, model: res.model, latency_ms: res.latency_ms },
+      priced: { batch: res.batch === true, cache_ttl: this.ttl },
     };
     if (req.meta) entry.meta = req.meta;
     await this.cache.put(entry);
     return res;
+  }
+
+  /** The recorded answer this call would be served (a hit this mode serves), else undefined: nothing is asked. */
+  async recorded(req: LlmRequest, model: string): Promise<LlmResponse | undefined> {
+    return this.servedFrom(cacheKey(this.family, model, req, this.effort(req.role, model)));
+  }
+
+  private async servedFrom(key: string): Promise<LlmResponse | undefined> {
+    const hit = await this.cache.get(key);
+    if (!hit || (hit.rejected && this.mode === 'read-write')) return undefined;
+    return {
+      text: hit.response.text,
+      usage: { ...hit.response.usage },
+      cost_usd: 0,
+      model: hit.response.model,
+      provider: this.id,
+      stop_reason: hit.response.stop_reason,
+      // The recorded call's latency: the run log describes the call, not this run's cache read.
+      latency_ms: hit.response.latency_ms ?? 0,
+      cached: true,
+      // Priced as recorded (format 2); a format 1 entry as the reading run would price it.
+      ...(hit.priced ? { batch: hit.priced.batch, cache_ttl: hit.priced.cache_ttl } : {}),
+    };
   }
 
   /** The caller could not use the answer to this call: a later run must ask again (read-write only). */

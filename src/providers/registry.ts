@@ -94,10 +94,10 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   if (mode === 'read-write') {
     // Build it now: a missing key should fail before the run starts, not at the first miss.
     const inner = makeInner();
-    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner, effort });
+    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner, effort, ttl: opts.config.cache.ttl });
     return { provider, providerId, deterministic: false, pinnedModel: pinned, budget };
   }
-  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner, effort });
+  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner, effort, ttl: opts.config.cache.ttl });
   return { provider, providerId, deterministic: true, pinnedModel: pinned, budget };
 }
 

@@ -16,8 +16,9 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *   2. lets the first call of each cacheable prefix go alone, so it writes the prompt cache and
  *      the calls that share the prefix read it instead of each paying a write (real providers only);
  *   3. waits for a concurrency slot (p-limit, config.concurrency);
- *   4. reserves the call's worst case against `--max-cost` (CostGuard), asks the provider and
- *      records a run-log line (latency 0 for deterministic providers and cache hits);
+ *   4. reserves the call's worst case against `--max-cost` (CostGuard; an answer the provider
+ *      has recorded, a cache hit, costs nothing and needs none), asks the provider and records a
+ *      run-log line (latency 0 for deterministic providers and cache hits);
  *   5. an answer cut at max_tokens is asked again once with twice the room (never resent
  *      identically); cut again, a JSON role fails with LlmTruncatedError (a bad answer) and a text
  *      role returns what it got, for the verifier to judge;
@@ -30,7 +31,7 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
  * and in-flight call: they fail at once with that same error, so the run ends promptly.
- * The returned usage, cost and latency are the sums over the re-asks of that call.
+ * The returned usage, cost, charge and latency are the sums over the re-asks of that call.
  */
 export interface RouterOptions {
   config: AureusConfig;
@@ -55,6 +56,8 @@ export interface RouterOptions {
 interface Totals {
   usage: LlmUsage;
   cost: number;
+  /** `cost` without the cached answers: what this run paid (a resumed run's --max-cost counts it). */
+  charged: number;
   latency: number;
 }
 
@@ -136,12 +139,12 @@ export class LlmRouter implements Llm {
     let maxTokens = config.max_tokens[request.role];
     let cuts = 0;
     let refusals = 0;
-    const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, latency: 0 };
+    const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
       const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal };
       const res = await this.once(req, model, reask, totals);
-      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, latency_ms: totals.latency });
+      const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, charged_usd: Math.round(totals.charged * 1e6) / 1e6, latency_ms: totals.latency });
 
       if (res.stop_reason === 'refusal') {
         await this.reject(req, model);
@@ -179,17 +182,25 @@ export class LlmRouter implements Llm {
     const { config, provider } = this.opts;
     if (this.fatal) throw this.fatal;
     if (req.signal?.aborted) throw new LlmAbortedError(req.role, req.signal.reason);
-    const costOpts = { ttl: config.cache.ttl };
-    const settle = this.deterministic ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
+    // In batch mode every call asked goes through the Message Batches API: its worst case is at the
+    // batch price, or a layer's calls would not fit the cap together and go in several batches.
+    const costOpts = { ttl: config.cache.ttl, batch: this.opts.batch === true };
+    // An answer already recorded costs nothing: it needs no reservation against the cap (a hit
+    // refused for a worst case it cannot cost would stop a run that spends nothing).
+    const recorded = this.deterministic ? undefined : await provider.recorded?.(req, model);
+    const settle = this.deterministic || recorded ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {
-      res = await provider.complete(req, model);
+      res = recorded ?? (await provider.complete(req, model));
     } catch (e) {
-      settle(0);
+      // A failed call can still have been billed (attempts cut off mid-stream, anthropic.ts): counted and logged.
+      const billed = (e as { billedUsage?: LlmUsage } | null)?.billedUsage;
+      const paid = billed ? costOf(billed, config.prices[model], costOpts) : 0;
+      settle(paid);
       const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);
       if (this.fatal) throw this.fatal;
-      this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal' });
+      this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal', ...(billed ? { usage: billed, cost_usd: paid } : {}) });
       this.noteFatal(e);
       throw e;
     }
@@ -199,12 +210,14 @@ export class LlmRouter implements Llm {
     // API may answer with a dated snapshot id), else by the model we routed to.
     const offline = this.deterministic && !res.cached;
     const latency = offline ? 0 : res.latency_ms;
-    const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ...costOpts, batch: res.batch === true });
+    // A recorded answer says the TTL it was billed at (cache.ts); a fresh one was billed at ours.
+    const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ttl: res.cache_ttl ?? config.cache.ttl, batch: res.batch === true });
     // The spend cap counts money spent now: a cached answer costs nothing this run.
     settle(res.cached ? 0 : cost);
     this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
     totals.cost += cost;
+    if (!res.cached) totals.charged += cost;
     totals.latency += latency;
     return res;
   }

@@ -49,6 +49,35 @@ describe('record and replay', () => {
     expect(message).toMatch(/^Aureus-Provider: replay:…\/cache$/m);
   }, 180_000);
 
+  // A recording's answers are priced as they were billed: through the Message Batches API (half
+  // price) or with the one-hour prompt cache (writes at twice the input price). A replay that priced
+  // them at its own settings would commit another cost, so another run_log.jsonl and tree.
+  for (const [label, flags] of [['batch', ['--batch']], ['ttl', ['--cache-ttl', '1h']]] as const) {
+    it(`a recording made with ${flags.join(' ')} replays to the same tree and cost without it`, async () => {
+      // A fresh server: its prompt cache has seen no prefix, so the recording pays cache writes.
+      server.reset();
+      server.handler = healthy;
+      const pristine = await makeWorld(`rr-${label}`);
+      const recorded = copyRepo(pristine, `rr-${label}-rec`);
+      const rec = await cli(['season', 'run', '--count', '1', ...flags, '--provider', 'anthropic', '--json'], recorded, anthropicEnv(server, KEY));
+      expect(rec.code, rec.stderr.slice(-800)).toBe(0);
+      expect(rec.stdout).toMatch(/"cache_write": [1-9]/);
+      const cacheDir = path.join(tempDir(`rr-${label}-cache`), 'cache');
+      fs.cpSync(path.join(recorded, '.aureus/cache'), cacheDir, { recursive: true });
+      const replayed = copyRepo(pristine, `rr-${label}-rep`);
+      const rep = await cli(['season', 'run', '--count', '1', '--provider', `replay:${cacheDir}`, '--json'], replayed);
+      expect(rep.code, rep.stderr.slice(-800)).toBe(0);
+      const [recorded1, replayed1] = [JSON.parse(rec.stdout).episodes[0], JSON.parse(rep.stdout).episodes[0]];
+      expect(replayed1.cost_usd).toBe(recorded1.cost_usd);
+      expect(replayed1.cached.cost_usd).toBe(recorded1.cost_usd);
+      const cost = (w: string) => git(w, 'log', '-1', '--format=%B', 's01e01').match(/^Aureus-Cost: .*$/m)?.[0];
+      expect(cost(replayed)).toBe(cost(recorded));
+      const log = 'seasons/season_01/episode_01/run_log.jsonl';
+      expect(git(replayed, 'show', `s01e01:${log}`)).toBe(git(recorded, 'show', `s01e01:${log}`));
+      expect(git(replayed, 'rev-parse', 's01e01^{tree}')).toBe(git(recorded, 'rev-parse', 's01e01^{tree}'));
+    }, 180_000);
+  }
+
   it('a run failed on a cut answer resumes with fresh answers once the server is healthy, not from the cache', async () => {
     const root = await makeWorld('rr-cut');
     // The critic reads SCENE_TEXT first (f-verifier/critic.ts); its answers are cut at max_tokens.

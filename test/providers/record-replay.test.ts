@@ -82,6 +82,28 @@ describe('record/replay cache', () => {
     expect(server.requests).toHaveLength(0);
   });
 
+  it('an entry keeps what priced it (format 2); a format 1 entry is still served, priced at the reading run\'s TTL', async () => {
+    const usage = { input_tokens: 100, output_tokens: 1000, cache_creation_input_tokens: 10_000, cache_read_input_tokens: 0 };
+    const hourly = testConfig((c) => ((c.provider = 'anthropic'), (c.cache.mode = 'read-write'), (c.cache.ttl = '1h')));
+    server.script(steps.ok('INT. FORUM - DAY', { usage }));
+    const first = await openLlm({ root, config: hourly, env: env() }).complete(writerRequest());
+    const [file] = listFiles(path.join(root, '.aureus', 'cache'));
+    const entryFile = path.join(root, '.aureus', 'cache', file);
+    const entry = JSON.parse(fs.readFileSync(entryFile, 'utf8'));
+    expect(entry).toMatchObject({ format: 2, priced: { batch: false, cache_ttl: '1h' } });
+    // Read by a run at the 5-minute TTL: priced as it was billed (1-hour writes), not at its own.
+    const reader = openLlm({ root, config: cfg('read-write'), env: env() });
+    expect((await reader.complete(writerRequest())).cost_usd).toBe(first.cost_usd);
+    // The same entry as an earlier version wrote it: served, priced at the reader's TTL (cheaper writes).
+    delete entry.priced;
+    fs.writeFileSync(entryFile, JSON.stringify({ ...entry, format: 1 }));
+    const old = await reader.complete(writerRequest());
+    expect(old.cached).toBe(true);
+    expect(old.cost_usd).toBeGreaterThan(0);
+    expect(old.cost_usd).toBeLessThan(first.cost_usd);
+    expect(server.requests).toHaveLength(1);
+  });
+
   it('treats a corrupt entry as a miss, warns, and records it again', async () => {
     const warnings: string[] = [];
     const llm = openLlm({ root, config: cfg('read-write'), env: env(), onWarning: (f, d) => warnings.push(`${f}: ${d}`) });

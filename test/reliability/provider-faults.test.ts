@@ -54,6 +54,23 @@ describe('provider faults over a whole episode', () => {
     expect(created.some((b) => b.requests.length >= 18)).toBe(true); // every first draft in one batch
   }, 180_000);
 
+  it('season run --batch under --max-cost sends the same batches: worst cases are reserved at the batch price', async () => {
+    const batchSizes = async (label: string, extra: string[]) => {
+      server.reset();
+      server.handler = faultyHandler('batched', 0).handler;
+      const w = copyRepo(pristine, label);
+      const r = await cli(['season', 'run', '--count', '1', '--batch', '--provider', 'anthropic', '--json', ...extra], w, env());
+      expect(r.code, r.stderr.slice(-1500)).toBe(0);
+      return server.batches.created.map((b) => b.requests.length);
+    };
+    const free = await batchSizes('rel-batch-free', []);
+    // A first draft's worst case here is about $0.10 at full price, $0.05 at the batch price: the
+    // 24 scenes' drafts fit $1.60 together only at the price they pay (at full price: 16, then 8).
+    const capped = await batchSizes('rel-batch-capped', ['--max-cost', '1.6']);
+    expect(free.some((n) => n >= 18)).toBe(true);
+    expect(capped).toEqual(free);
+  }, 240_000);
+
   it('--max-cost stops the episode before a call that could pass it: exit 5, nothing committed, resumable', async () => {
     server.reset();
     server.handler = faultyHandler('capped', 0).handler;

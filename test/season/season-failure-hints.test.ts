@@ -57,6 +57,24 @@ describe.skipIf(!builtCli())('season run failing after its first episode', () =>
     expect(r.stderr).toMatch(/AUR6028 1 of the 2 episodes asked stays committed \(s01e01\)/);
   }, 180_000);
 
+  it('budgets.max_cost_usd in the config caps the whole season as --max-cost does, not each episode', async () => {
+    server.reset();
+    server.handler = faultyHandler('season-cap', 0).handler;
+    const root = await makeWorld('season-4209-config');
+    // The same $0.50 as the test above, from the config: two episodes (about $0.19 each) through one
+    // cap stop in the second; a cap per episode would let both commit.
+    const file = path.join(root, 'aureus.config.yaml');
+    const text = fs.readFileSync(file, 'utf8');
+    expect(text).toMatch(/^  max_cost_usd: null /m);
+    fs.writeFileSync(file, text.replace(/^  max_cost_usd: null /m, '  max_cost_usd: 0.5 '));
+    git(root, 'commit', '-qam', 'cap the season');
+    const argv = ['season', 'run', '--count', '2', '--provider', 'anthropic', '--concurrency', '1', '--json'];
+    const r = await cli(argv, root, anthropicEnv(server, 'sk-ant-test-season-cap-config'));
+    expect(r.code, r.stderr.slice(-1500)).toBe(5);
+    expect(git(root, 'tag', '--list', 's01e*')).toBe('s01e01');
+    expect(JSON.parse(r.stdout).error.codes).toContain('AUR4209');
+  }, 180_000);
+
   it('a commit rolled back (AUR6052) names the same --count as AUR6028, not "re-run the same command"', async () => {
     const root = await makeWorld('season-6052');
     // A real git hook that refuses the second episode's tag: its commit fails after the first is

@@ -151,9 +151,12 @@ async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoo
   // finished first, as `episode run` says, not that the run stays resumable.
   const watch: { current: CommitWatch | null } = { current: null };
   const intr = interruptSignal(c.io.stderr, { ...RUN_NOTICE, first: () => (watch.current?.committing ? COMMIT_NOTICE : RUN_NOTICE.first) });
-  // --max-cost caps the whole season: one spend tracker across its episodes.
+  // The cap (--max-cost, else budgets.max_cost_usd) caps the whole season: one spend tracker across
+  // its episodes. Without one here each episode would build its own guard from the config and the
+  // season could spend the cap once per episode.
   const { CostGuard } = await import('../../providers/cost-guard.js');
-  const costGuard = s.overrides.maxCostUsd !== undefined ? new CostGuard(s.overrides.maxCostUsd) : undefined;
+  const cap = s.overrides.maxCostUsd ?? (await configuredCap(c.root, preflight));
+  const costGuard = cap !== null ? new CostGuard(cap) : undefined;
   try {
     await runEpisodes(c, f, { ...s, costGuard, preflight, signal: intr.signal, watch });
   } finally {
@@ -161,6 +164,16 @@ async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoo
     process.off('exit', onExit);
     lock.release();
   }
+}
+
+/**
+ * `budgets.max_cost_usd` as the config file says it (the preflight's read, else a fresh one when a
+ * pending commit skipped the preflight). A broken file reads as the defaults (no cap): the episode
+ * then refuses the config itself (exit 3) before any call.
+ */
+async function configuredCap(root: string, preflight: RunPreflight | null): Promise<number | null> {
+  const { readConfigFile } = await import('../../config/load.js');
+  return (preflight?.configFile ?? readConfigFile(root)).base.budgets.max_cost_usd;
 }
 
 interface SeasonLoop {
