@@ -3,7 +3,7 @@ import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -262,6 +262,7 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   if (past && plain && /^(?:was|were)$/.test(plain)) return beingHere(after.trim().slice(plain.length)) && 'past';
   if (plain && (MODAL.test(plain) || STATIVE.test(plain) || (past && STATIVE_PAST.test(plain)))) return false;
   if (plain && PAST_READ_AS_NOUN.test(plain)) return past && 'past';
+  if (plain && !plural && PRESENT_READ_AS_NOUN.test(plain)) return true;
   const t = firstTerm(after.slice(0, 80));
   if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('Modal')) return false;
   // One person's present takes -s: after a single name "lay", "set" or "read" is a past (held-out corpus 11, q08).

@@ -41,6 +41,11 @@ const tagged = (t: string | string[] | undefined, tag: string) => (Array.isArray
  */
 export const PAST_READ_AS_NOUN = /^(?:rose|bent)$/i;
 /**
+ * Presents compromise tags as plural nouns even after "He" ("He glances around the room": glances), checked over
+ * fifty common verbs of looking, moving and gesturing: after one person's name they are deeds now.
+ */
+export const PRESENT_READ_AS_NOUN = /^(?:glances|gestures|motions)$/i;
+/**
  * Irregular pasts compromise's lexicon leaves untagged, which the count of a narration's tenses
  * passed over ("Terentia drew her shawl tighter"; the tagger in context reads them as verbs).
  */
@@ -56,7 +61,7 @@ export const SAME_FORM_PAST = /^(?:lay|set|put|read|cut|hit|let|shut|cast|spread
 export function formTense(word: string): Tense | null {
   const w = word.toLowerCase();
   if (PAST_AUX.test(w) || PAST_READ_AS_NOUN.test(w) || UNLISTED_PAST.test(w)) return 'past';
-  if (PRESENT_AUX.test(w)) return 'present';
+  if (PRESENT_AUX.test(w) || PRESENT_READ_AS_NOUN.test(w)) return 'present';
   if (NOT_VERB.test(w)) return null;
   const t = lexTag(w);
   if (tagged(t, 'PastTense')) return 'past';
@@ -166,15 +171,25 @@ const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|m
  */
 const ONCE_NOW = /\b(?:(?:all )?at once|for once|more than once|once (?:more|again|or twice|and for all))\b|^\s*once (?=inside|outside|indoors|there|alone|through|past|in|out|he|she|they|it|the|his|her|their|we|I)\b|^\s*once,(?=\s+(?:a little|just|shortly|soon|not long|an hour|a moment)\s+(?:after|before)\b)/gi;
 /**
- * A word right before "once": a simple past that is no auxiliary makes it one time ("knocked once"), and
+ * A word right before "once": a simple past or present that is no auxiliary makes it one time ("knocked once"), and
  * so does one with a preposition and its person or thing between ("nodded to him once", "looked at the
  * door once": held-out corpus 65, bl17). A thing given between ("gave me a pearl once") stays formerly.
  */
 const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:him|her|them|me|us|it|the\s+[a-z]+)\s+)?once\b/gi;
 
+/**
+ * A verb after which "once" is one time: a simple past or a present that is no auxiliary ("knocked once", "looks once
+ * toward the door": a present told scene's one glance, not formerly; "has once", "was once" stay formerly).
+ */
+function oneTimeVerb(word: string): boolean {
+  const w = word.toLowerCase();
+  const t = formTense(w);
+  return (t === 'past' && !PAST_AUX.test(w)) || (t === 'present' && !PRESENT_AUX.test(w) && w !== 'have' && w !== 'do');
+}
+
 /** The clause with each "once" that means one time or at once blanked (ONCE_NOW, WORD_ONCE): what is left of it says formerly. */
 export function formerly(clause: string): string {
-  return withoutHabitAside(clause).replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (formTense(w) === 'past' && !PAST_AUX.test(w.toLowerCase()) ? all.replace(/\s*once$/i, '') : all));
+  return withoutHabitAside(clause).replace(ONCE_NOW, ' ').replace(WORD_ONCE, (all, w: string) => (oneTimeVerb(w) ? all.replace(/\s*once$/i, '') : all));
 }
 
 /** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */
