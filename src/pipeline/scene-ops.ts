@@ -15,7 +15,7 @@ import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
-import { loadPlanning } from './planning-checkpoint.js';
+import { adoptIntoBaseline, loadPlanning, retireStageH } from './planning-checkpoint.js';
 import { adoptableEdits, scriptSections } from './staged-edits.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
@@ -139,7 +139,7 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   st.cp.save('scenes', st.scenes);
   const reportFile = path.join(st.runDir, 'verifier_report.json');
   writeVisible(reportFile, stableStringify(report));
-  fs.rmSync(path.join(st.cp.dir, 'stage-h.json'), { force: true });
+  retireStageH(st.cp); // stage H is computed again; what stage/ holds stays known (staged-edits.ts)
   written.push(st.cp.file('scenes'), reportFile);
   // The version's files first, with one barrier; then the review state that points at them, so a
   // power cut never leaves the review state ahead of the draft, checkpoint and report it names.
@@ -181,7 +181,7 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
   const scripts = adoptableEdits(root, review);
   if (!scripts.length) return;
   const st = loadStaged(root, review);
-  for (const { staged, now } of scripts) {
+  for (const { rel, staged, now } of scripts) {
     const before = scriptSections(staged);
     const changed = [...scriptSections(now)].filter(([id, text]) => before.get(id) !== text);
     // Pins first: a refused pinned scene must not leave the others adopted.
@@ -190,6 +190,9 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
       await applyHumanText(st, world, id, text);
       warnings.push(diag('AUR6107', { scene: id }));
     }
+    // The author's copy is now what stage/ holds as adopted: a later edit of it (a refused commit's
+    // finding fixed in place) is compared with this, not with the text stage H once staged.
+    adoptIntoBaseline(st.cp, rel, now);
   }
 }
 
