@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedDelta } from '../domain/delta.js';
-import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
+import type { ApprovedScene, Finding, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { episodeRef } from '../domain/context.js';
 import { stateHash } from '../core/state-hash.js';
@@ -17,6 +17,7 @@ import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
 import { adoptIntoBaseline, loadPlanning, retireStageH } from './planning-checkpoint.js';
 import { adoptableEdits, scriptSections } from './staged-edits.js';
+import { stagedFindingPlace } from './finding-place.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
 import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
@@ -198,12 +199,16 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
 
 /**
  * Before a reviewed episode is committed: every scene must stand on the current world. Scenes an
- * author touched are verified again, and all of them when the world changed since planning.
+ * author touched are verified again, and all of them when the world changed since planning. Every
+ * failing scene's hard findings are told at once (one AUR6105 each), placed in the staged script
+ * the author edits, so one commit attempt shows all there is to fix.
  */
 export async function verifyForCommit(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
   const st = loadStaged(root, review);
   const changed = stateHash(world) !== st.planning.context.state_hash;
   if (changed) warnings.push(diag('AUR6108', { episode: review.episode }));
+  const refusals: Diagnostic[] = [];
+  const failing: string[] = [];
   for (const sr of st.scenes.report.scenes) {
     const touched = sceneState(review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');
     const last = [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1];
@@ -213,19 +218,25 @@ export async function verifyForCommit(root: string, review: ReviewState, world: 
       const raw = fs.readFileSync(path.join(st.runDir, last.raw_file), 'utf8');
       findings = verifySceneOutput(raw, await verifyContext(root, world, st, sr.scene)).findings;
     }
-    const hard = findings.find((f) => f.severity === 'hard');
-    if (hard || sr.final_verdict === 'FAIL') {
-      const f = hard ?? last.findings[0];
-      throw new AureusError(`scene ${sr.scene} breaks a check`, {
-        exitCode: ExitCode.VERIFY_FAILED,
-        diagnostics: [diag('AUR6105', {
-          scene: sr.scene,
-          code: f?.code ?? 'FAIL',
-          message: f?.message ?? 'the scene did not pass verification',
-          where: f?.span ? ` (line ${f.span.line}: ${f.span.text.trim().slice(0, 80)})` : '',
-          fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it with \`aureus scene edit ${sr.scene}\` or \`aureus scene rewrite ${sr.scene}\``,
-        })],
-      });
-    }
+    const hard = findings.filter((f) => f.severity === 'hard');
+    if (!hard.length && sr.final_verdict !== 'FAIL') continue;
+    failing.push(sr.scene);
+    for (const f of hard.length ? hard : [last.findings[0]]) refusals.push(commitRefusal(root, review, sr.scene, f, last.raw_file));
   }
+  if (!refusals.length) return;
+  const what = failing.length === 1 ? `scene ${failing[0]} breaks a check` : `scenes ${failing.join(', ')} break checks`;
+  throw new AureusError(what, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: refusals });
+}
+
+/** One finding refusing the commit (AUR6105), at its place in the staged script, with its fix. */
+function commitRefusal(root: string, review: ReviewState, scene: string, f: Finding | undefined, rawFile: string): Diagnostic {
+  const place = f ? stagedFindingPlace(root, review, scene, f, rawFile) : null;
+  const d = diag('AUR6105', {
+    scene,
+    code: f?.code ?? 'FAIL',
+    message: f?.message ?? 'the scene did not pass verification',
+    where: f?.span ? `: ${f.span.text.trim().slice(0, 100)}` : '',
+    fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it in the staged script, or with \`aureus scene edit ${scene}\` or \`aureus scene rewrite ${scene}\``,
+  });
+  return place ? { ...d, file: place.file, line: place.line, column: place.column } : d;
 }

@@ -193,3 +193,28 @@ describe('edits of the staged script after a refused commit', () => {
     expect(read(path.join(w, EP, 'episode_script.md'))).toContain(mine);
   }, 120_000);
 });
+
+/**
+ * A refused commit tells every failing scene at once, each finding at its line of the staged script
+ * the author edits (not a line of an internal draft), with the quoted line and the fix.
+ */
+describe('the findings of a refused commit', () => {
+  it('names every failing scene, each at its line:column of the staged script, with its fix', async () => {
+    const { w, f, original } = stagedCase('all-findings', 'episode_script.md');
+    const cue = (id: string) => original.split('\n').find((l) => /^> [A-Z]+: /.test(l) && original.indexOf(l) > original.indexOf(`## ${id}`))!;
+    const [a, b] = [cue('SC01'), cue('SC02')];
+    const [a2, b2] = [a.replace(/^> [A-Z]+:/, '> CATULUS:'), b.replace(/^(> [A-Z]+:) /, '$1 Okay. ')];
+    const mine = original.replace(a, a2).replace(b, b2);
+    fs.writeFileSync(f, mine);
+    const lineOf = (l: string) => mine.split('\n').indexOf(l) + 1;
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`${runRel(w)}/stage/${EP}/episode_script.md\n`);
+    expect(r.stderr).toContain(`${lineOf(a2)}:1: error AUR6105 scene SC01 breaks a check: AUR5012 CATULUS speaks but is not in the scene cast: ${a2.slice(0, 40)}`);
+    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(b2)}:1: error AUR6105 scene SC02 breaks a check: AUR5050 anachronism "Okay"`));
+    expect(r.stderr).toMatch(/hint: Only the cast may speak[^\n]*scene edit SC01/);
+    expect(r.stderr).toMatch(/hint: Replace "Okay" with [^\n]*scene edit SC02/);
+    expect(r.stderr).not.toMatch(/drafts\/|line \d+:/);
+    expect(r.stderr).toContain('scenes SC01, SC02 break checks');
+  }, 120_000);
+});

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import type { Finding } from '../../domain/scene.js';
+import type { Place } from '../../pipeline/finding-place.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { requireWorldRepo, underReview } from './review-shared.js';
 
@@ -11,8 +13,29 @@ function sceneGroup(program: Command): Command {
   return program.commands.find((c) => c.name() === 'scene') ?? program.command('scene').description('work on single scenes');
 }
 
-function printFindings(c: CommandContext, findings: { code: string; severity: string; message: string; span?: { line: number } }[]): void {
-  for (const f of findings) c.io.stdout(`  ${f.severity === 'hard' ? c.chalk.red(f.code) : c.chalk.yellow(f.code)} ${f.message}${f.span ? c.chalk.dim(` (line ${f.span.line})`) : ''}\n`);
+/**
+ * Findings as `scene verify` prints them: where (the file the author edits, line:column), the
+ * quoted line, the fix. `place` finds a finding in that file (pipeline/finding-place.ts).
+ */
+function printFindings(c: CommandContext, findings: Finding[], place: (f: Finding) => Place | null): void {
+  for (const f of findings) {
+    const p = place(f);
+    const where = p ? `${p.file}:${p.line}:${p.column}: ` : f.span ? `line ${f.span.line}: ` : '';
+    c.io.stdout(`  ${where}${f.severity === 'hard' ? c.chalk.red('hard') : c.chalk.yellow('soft')} ${c.chalk.dim(f.code)} ${f.message}\n`);
+    if (f.span) c.io.stdout(`    ${c.chalk.dim('>')} ${f.span.text}\n`);
+    if (f.fix) c.io.stdout(`    ${c.chalk.dim('fix:')} ${f.fix}\n`);
+  }
+}
+
+/** A finding of a staged scene, placed in the author's --from file when its line is there, else in the staged script. */
+async function placer(c: CommandContext, scene: string, rawFile: string, from?: { file: string; text: string }): Promise<(f: Finding) => Place | null> {
+  const { quotedPlace, stagedFindingPlace } = await import('../../pipeline/finding-place.js');
+  const { requireReview } = await import('../../pipeline/review-state.js');
+  const review = requireReview(c.root);
+  return (f) => {
+    const mine = from && f.span ? quotedPlace(from.text, f.span.text) : null;
+    return mine ? { file: from!.file, ...mine } : stagedFindingPlace(c.root, review, scene, f, rawFile);
+  };
 }
 
 export const registerSceneReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -41,7 +64,8 @@ Examples:
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {
         c.io.stdout(`${c.chalk.red('✗')} no rewrite of ${result.scene} passed verification; the scene keeps its previous text\n`);
-        printFindings(c, result.findings);
+        // The failed drafts are not in the script: their lines are the drafts' (line N).
+        printFindings(c, result.findings, () => null);
       }
       if (!result.adopted) c.exit.code = 4;
     });
@@ -74,7 +98,7 @@ Examples:
       if (o.json) c.io.stdout(JSON.stringify({ scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings }, null, 2) + '\n');
       else {
         c.io.stdout(`${a.verdict === 'PASS' ? c.chalk.green('✓') : c.chalk.red('✗')} ${result.scene} replaced by your text (${a.raw_file})${a.verdict === 'PASS' ? '' : '; it breaks a check, `episode commit` will refuse it'}\n`);
-        printFindings(c, a.findings);
+        printFindings(c, a.findings, await placer(c, result.scene, a.raw_file, o.from !== undefined ? { file: o.from, text } : undefined));
       }
       if (a.verdict !== 'PASS') c.exit.code = 4;
     });
