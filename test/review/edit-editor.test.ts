@@ -48,4 +48,17 @@ describe.skipIf(!builtCli())('scene edit with $EDITOR', () => {
     // The temporary folder is removed after the edit.
     expect(fs.readdirSync(tmp)).toEqual([]);
   }, 60_000);
+
+  it('an editor that fails: its status, nothing changed, no hint about the scene format', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const tmp = tempDir('edit-tmp');
+    const r = await spawnCli(['scene', 'edit', 'SC03'], w, { EDITOR: 'false', TMPDIR: tmp });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('AUR6110 the edit of SC03 cannot be read: the editor (false) exited with status 1');
+    expect(r.stderr).toContain('hint: nothing was changed: SC03 stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit SC03 --from FILE');
+    expect(r.stderr).not.toContain('three sections');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
 });

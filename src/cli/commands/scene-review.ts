@@ -155,7 +155,14 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
     const r = process.platform === 'win32'
       ? spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
       : spawnSync('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env });
-    if (r.status !== 0) throw new AureusError(`the editor exited with ${r.status ?? r.signal}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: `${editor} exited with ${r.status ?? r.signal}; nothing changed` })] });
+    if (r.status !== 0) {
+      // The text was never read: the scene-format hint of AUR6110 does not apply, the editor's failure does.
+      const how = r.status !== null ? `exited with status ${r.status}` : r.signal ? `was stopped by ${r.signal}` : `could not be started (${r.error?.message ?? 'unknown error'})`;
+      throw new AureusError(`the editor ${how}`, {
+        exitCode: ExitCode.USAGE,
+        diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
+      });
+    }
     const after = fs.readFileSync(file, 'utf8');
     return after === before ? null : after;
   } finally {
