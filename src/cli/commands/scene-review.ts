@@ -135,7 +135,7 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
   const fs = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
-  const { spawnSync } = await import('node:child_process');
+  const { spawn } = await import('node:child_process');
   const { loadStaged, sceneIdOf, sceneAsRaw, requireUnpinned } = await import('../../pipeline/scene-ops.js');
   const { AureusError, ExitCode } = await import('../../errors.js');
   const { diag } = await import('../../diagnostics/index.js');
@@ -152,9 +152,15 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
     // As git runs core.editor: the shell splits EDITOR (it may hold arguments, `code --wait`) and
     // the file is its "$1", never part of the command text, so no `$` or quote in TMPDIR is expanded.
     const env = { ...process.env, ...c.io.env };
-    const r = process.platform === 'win32'
-      ? spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
-      : spawnSync('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env });
+    const r = await runEditor(process.platform === 'win32'
+      ? spawn(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
+      : spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env }));
+    if (r.interrupted) {
+      throw new AureusError('interrupted', {
+        exitCode: ExitCode.INTERRUPTED,
+        diagnostics: [diag('AUR6008', { where: `scene edit ${id}, with the editor open` }, { hint: `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again` })],
+      });
+    }
     if (r.status !== 0) {
       // The text was never read: the scene-format hint of AUR6110 does not apply, the editor's failure does.
       const how = r.status !== null ? `exited with status ${r.status}` : r.signal ? `was stopped by ${r.signal}` : `could not be started (${r.error?.message ?? 'unknown error'})`;
@@ -167,6 +173,33 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
     return after === before ? null : after;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The editor run to its end. A Ctrl-C (SIGINT) or SIGTERM meanwhile is caught, so aureus is not
+ * killed before it can remove the temporary file and say that nothing changed: the terminal's Ctrl-C
+ * reaches the editor too (one process group), a SIGTERM is passed on to it. An editor that takes
+ * Ctrl-C as a key (vim, in raw mode) gets no signal to aureus at all.
+ */
+async function runEditor(child: import('node:child_process').ChildProcess): Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error; interrupted: boolean }> {
+  let interrupted = false;
+  const onSig = (sig: NodeJS.Signals) => {
+    interrupted = true;
+    if (sig === 'SIGTERM') child.kill('SIGTERM');
+  };
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
+  try {
+    const end = await new Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ status: null, signal: null, error }));
+      child.once('close', (status, signal) => resolve({ status, signal }));
+    });
+    // An editor killed by the interrupt (or a shell reporting it, 128+2) was interrupted too.
+    return { ...end, interrupted: interrupted || end.signal === 'SIGINT' || end.status === 130 };
+  } finally {
+    process.off('SIGINT', onSig);
+    process.off('SIGTERM', onSig);
   }
 }
 
