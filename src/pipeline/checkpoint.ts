@@ -71,6 +71,12 @@ export class Checkpoints {
 }
 
 /**
+ * The checkpoint naming what the run's stage/ folder holds while stage H is to be computed again
+ * (planning-checkpoint.ts stagedFiles); stageFiles (transaction.ts) removes it when it writes stage/.
+ */
+export const STAGED_BASELINE = 'staged-baseline';
+
+/**
  * TEST-ONLY HOOK. `AUREUS_TEST_KILL_AT=<name>` makes the process SIGKILL itself at that named point,
  * so tests can prove that a run killed there resumes to the same commit. Comma-separated for
  * several (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name

@@ -4,7 +4,7 @@ import type { EpisodeRef } from '../domain/context.js';
 import { RUNS_DIR, episodeRelDir } from '../paths.js';
 import { writeVisibleAsync } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
-import { Checkpoints, testKillHook } from './checkpoint.js';
+import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
 import type { VerifierReport } from '../domain/scene.js';
@@ -117,8 +117,8 @@ export function saveStageH(cp: Checkpoints, h: StageHCheckpoint, planned: Record
 }
 
 /** The stage H checkpoint with its files whole, or null (none, or its planning files cannot be had: stage H is redone). */
-export function loadStageH(cp: Checkpoints, planned: Record<string, string> | null): StageHCheckpoint | null {
-  const saved = cp.load<StageHCheckpoint & { planned?: string[] }>('stage-h');
+export function loadStageH(cp: Checkpoints, planned: Record<string, string> | null, name = 'stage-h'): StageHCheckpoint | null {
+  const saved = cp.load<StageHCheckpoint & { planned?: string[] }>(name);
   if (!saved?.planned) return saved;
   if (!Array.isArray(saved.planned)) return null; // not what a run writes (edited by hand): stage H is redone
   const { planned: shared, files: own, ...rest } = saved;
@@ -131,9 +131,36 @@ export function loadStageH(cp: Checkpoints, planned: Record<string, string> | nu
   return { ...rest, files: Object.assign(files, own) };
 }
 
-/** The files of the stage H checkpoint of this run folder (the review commands: what stage H staged). */
+/**
+ * What the files in the run's stage/ folder were staged as (the review commands compare the author's
+ * copy with it, staged-edits.ts): the stage H checkpoint, or, once a scene changed and stage H must
+ * be computed again, the checkpoint it retired (STAGED_BASELINE) until stage/ is written anew. Without
+ * it, an edit made after a refused commit (stage H dropped, nothing staged again) had nothing to be
+ * compared with, and was ignored, then overwritten.
+ */
 export function stagedFiles(cp: Checkpoints, ref: EpisodeRef): Record<string, string> | null {
-  return loadStageH(cp, loadPlanning(cp, ref)?.files ?? null)?.files ?? null;
+  const name = cp.has(STAGED_BASELINE) ? STAGED_BASELINE : 'stage-h';
+  return loadStageH(cp, loadPlanning(cp, ref)?.files ?? null, name)?.files ?? null;
+}
+
+/**
+ * Stage H dropped (a scene changed): it is computed again before the next staging. What stage/
+ * holds is kept as the baseline: the stage H checkpoint is moved there, unless a baseline is there
+ * already (stage/ has not been written since: it still describes it).
+ */
+export function retireStageH(cp: Checkpoints): void {
+  const h = cp.file('stage-h');
+  if (!fs.existsSync(h)) return;
+  if (cp.has(STAGED_BASELINE)) fs.rmSync(h, { force: true });
+  else fs.renameSync(h, cp.file(STAGED_BASELINE));
+}
+
+/** A staged file's hand edit adopted: the baseline takes its text, so only a later edit counts as new. */
+export function adoptIntoBaseline(cp: Checkpoints, rel: string, text: string): void {
+  const saved = cp.load<StageHCheckpoint & { planned?: string[] }>(STAGED_BASELINE);
+  if (!saved) return;
+  const planned = Array.isArray(saved.planned) ? saved.planned.filter((p) => p !== rel) : undefined;
+  cp.write(STAGED_BASELINE, { ...saved, ...(planned ? { planned } : {}), files: { ...saved.files, [rel]: text } });
 }
 
 /**

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ResolvedDelta } from '../domain/delta.js';
-import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
+import type { ApprovedScene, Finding, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { episodeRef } from '../domain/context.js';
 import { stateHash } from '../core/state-hash.js';
@@ -15,8 +15,9 @@ import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
 import { Checkpoints } from './checkpoint.js';
-import { loadPlanning } from './planning-checkpoint.js';
+import { adoptIntoBaseline, loadPlanning, retireStageH } from './planning-checkpoint.js';
 import { adoptableEdits, scriptSections } from './staged-edits.js';
+import { stagedFindingPlace } from './finding-place.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
 import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
@@ -139,7 +140,7 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   st.cp.save('scenes', st.scenes);
   const reportFile = path.join(st.runDir, 'verifier_report.json');
   writeVisible(reportFile, stableStringify(report));
-  fs.rmSync(path.join(st.cp.dir, 'stage-h.json'), { force: true });
+  retireStageH(st.cp); // stage H is computed again; what stage/ holds stays known (staged-edits.ts)
   written.push(st.cp.file('scenes'), reportFile);
   // The version's files first, with one barrier; then the review state that points at them, so a
   // power cut never leaves the review state ahead of the draft, checkpoint and report it names.
@@ -181,7 +182,7 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
   const scripts = adoptableEdits(root, review);
   if (!scripts.length) return;
   const st = loadStaged(root, review);
-  for (const { staged, now } of scripts) {
+  for (const { rel, staged, now } of scripts) {
     const before = scriptSections(staged);
     const changed = [...scriptSections(now)].filter(([id, text]) => before.get(id) !== text);
     // Pins first: a refused pinned scene must not leave the others adopted.
@@ -190,17 +191,24 @@ export async function adoptStagedEdits(root: string, review: ReviewState, world:
       await applyHumanText(st, world, id, text);
       warnings.push(diag('AUR6107', { scene: id }));
     }
+    // The author's copy is now what stage/ holds as adopted: a later edit of it (a refused commit's
+    // finding fixed in place) is compared with this, not with the text stage H once staged.
+    adoptIntoBaseline(st.cp, rel, now);
   }
 }
 
 /**
  * Before a reviewed episode is committed: every scene must stand on the current world. Scenes an
- * author touched are verified again, and all of them when the world changed since planning.
+ * author touched are verified again, and all of them when the world changed since planning. Every
+ * failing scene's hard findings are told at once (one AUR6105 each), placed in the staged script
+ * the author edits, so one commit attempt shows all there is to fix.
  */
 export async function verifyForCommit(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
   const st = loadStaged(root, review);
   const changed = stateHash(world) !== st.planning.context.state_hash;
   if (changed) warnings.push(diag('AUR6108', { episode: review.episode }));
+  const refusals: Diagnostic[] = [];
+  const failing: string[] = [];
   for (const sr of st.scenes.report.scenes) {
     const touched = sceneState(review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');
     const last = [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1];
@@ -210,19 +218,25 @@ export async function verifyForCommit(root: string, review: ReviewState, world: 
       const raw = fs.readFileSync(path.join(st.runDir, last.raw_file), 'utf8');
       findings = verifySceneOutput(raw, await verifyContext(root, world, st, sr.scene)).findings;
     }
-    const hard = findings.find((f) => f.severity === 'hard');
-    if (hard || sr.final_verdict === 'FAIL') {
-      const f = hard ?? last.findings[0];
-      throw new AureusError(`scene ${sr.scene} breaks a check`, {
-        exitCode: ExitCode.VERIFY_FAILED,
-        diagnostics: [diag('AUR6105', {
-          scene: sr.scene,
-          code: f?.code ?? 'FAIL',
-          message: f?.message ?? 'the scene did not pass verification',
-          where: f?.span ? ` (line ${f.span.line}: ${f.span.text.trim().slice(0, 80)})` : '',
-          fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it with \`aureus scene edit ${sr.scene}\` or \`aureus scene rewrite ${sr.scene}\``,
-        })],
-      });
-    }
+    const hard = findings.filter((f) => f.severity === 'hard');
+    if (!hard.length && sr.final_verdict !== 'FAIL') continue;
+    failing.push(sr.scene);
+    for (const f of hard.length ? hard : [last.findings[0]]) refusals.push(commitRefusal(root, review, sr.scene, f, last.raw_file));
   }
+  if (!refusals.length) return;
+  const what = failing.length === 1 ? `scene ${failing[0]} breaks a check` : `scenes ${failing.join(', ')} break checks`;
+  throw new AureusError(what, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: refusals });
+}
+
+/** One finding refusing the commit (AUR6105), at its place in the staged script, with its fix. */
+function commitRefusal(root: string, review: ReviewState, scene: string, f: Finding | undefined, rawFile: string): Diagnostic {
+  const place = f ? stagedFindingPlace(root, review, scene, f, rawFile) : null;
+  const d = diag('AUR6105', {
+    scene,
+    code: f?.code ?? 'FAIL',
+    message: f?.message ?? 'the scene did not pass verification',
+    where: f?.span ? `: ${f.span.text.trim().slice(0, 100)}` : '',
+    fix: `${f?.fix ? `${f.fix.replace(/\.$/, '')}; ` : ''}change it in the staged script, or with \`aureus scene edit ${scene}\` or \`aureus scene rewrite ${scene}\``,
+  });
+  return place ? { ...d, file: place.file, line: place.line, column: place.column } : d;
 }

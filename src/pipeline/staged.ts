@@ -6,6 +6,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
 import { Checkpoints } from './checkpoint.js';
+import { retireStageH } from './planning-checkpoint.js';
 import { clearReview, describeChanges, readReview, sceneState, writeReview, type ReviewState } from './review-state.js';
 
 /**
@@ -56,8 +57,7 @@ export async function beforeRun(o: BeforeRun): Promise<void> {
   await adoptStagedEdits(o.root, r, o.world, o.warnings);
   if (o.commit) await verifyForCommit(o.root, readReview(o.root) ?? r, o.world, o.warnings);
   // Stage H again from the scenes as they are now (edits, rewrites), on the world as it is now.
-  const cp = new Checkpoints(path.join(o.root, r.run_dir));
-  fs.rmSync(path.join(cp.dir, 'stage-h.json'), { force: true });
+  retireStageH(new Checkpoints(path.join(o.root, r.run_dir)));
 }
 
 /** After `--review` / `--no-commit` staged the episode: remember it (keeping what the author did). */

@@ -8,7 +8,7 @@ import { RUNS_DIR } from '../paths.js';
 import { createGit } from '../git/adapter.js';
 import type { GitPort, IndexEntries } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
-import { testKillHook } from './checkpoint.js';
+import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
@@ -68,6 +68,9 @@ export function stageFiles(runDir: string, files: Record<string, string>): strin
   for (const [rel, content] of Object.entries(files)) {
     writeVisible(path.join(stageDir, rel), content);
   }
+  // stage/ now holds the stage H checkpoint's files: the baseline kept for the old ones goes
+  // (planning-checkpoint.ts stagedFiles).
+  fs.rmSync(new Checkpoints(runDir).file(STAGED_BASELINE), { force: true });
   return stageDir;
 }
 

@@ -1,8 +1,9 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashTree, STACK_TRACE } from '../cli/helpers.js';
-import { builtCli, cleanup, cli, makeWorld, spawnCli, tempDir } from '../pipeline/world.js';
+import { BIN, builtCli, cleanup, cli, makeWorld, spawnCli, tempDir } from '../pipeline/world.js';
 
 afterAll(cleanup);
 
@@ -46,6 +47,43 @@ describe.skipIf(!builtCli())('scene edit with $EDITOR', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('SC01 replaced by your text');
     // The temporary folder is removed after the edit.
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
+
+  it('an editor that fails: its status, nothing changed, no hint about the scene format', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const tmp = tempDir('edit-tmp');
+    const r = await spawnCli(['scene', 'edit', 'SC03'], w, { EDITOR: 'false', TMPDIR: tmp });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('AUR6110 the edit of SC03 cannot be read: the editor (false) exited with status 1');
+    expect(r.stderr).toContain('hint: nothing was changed: SC03 stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit SC03 --from FILE');
+    expect(r.stderr).not.toContain('three sections');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
+
+  it('Ctrl-C with the editor open: exit 130, says nothing was changed, no temporary file left', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const scratch = tempDir('edit-tmp');
+    const tmp = path.join(scratch, 'tmp');
+    fs.mkdirSync(tmp);
+    const opened = path.join(scratch, 'opened');
+    const editor = path.join(scratch, 'ed.sh');
+    fs.writeFileSync(editor, `#!/bin/sh\n: > '${opened}'\nsleep 30\n`, { mode: 0o755 });
+    // Its own process group, as a terminal's foreground job: Ctrl-C signals aureus and the editor alike.
+    const child = spawn(process.execPath, [BIN, 'scene', 'edit', 'SC03'], { cwd: w, detached: true, env: { ...process.env, NO_COLOR: '1', EDITOR: editor, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let i = 0; i < 200 && !fs.existsSync(opened); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fs.existsSync(opened)).toBe(true);
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await done, stderr).toBe(130);
+    expect(stderr).toContain('AUR6008 interrupted during scene edit SC03, with the editor open');
+    expect(stderr).toContain('nothing was changed: SC03 stays as staged');
+    expect(stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
     expect(fs.readdirSync(tmp)).toEqual([]);
   }, 60_000);
 });

@@ -142,3 +142,79 @@ describe('staged edits that cannot be adopted refuse the commit, changing nothin
     expect(read(path.join(w, EP, 'episode_script.md'))).toContain(mine);
   }, 120_000);
 });
+
+/**
+ * A refused commit adopts the author's edit and drops stage H without staging again: the author's
+ * next edit of the same staged script must still be seen (adopted and verified again), never
+ * ignored by the commit nor overwritten by the next `episode run --review`.
+ */
+describe('edits of the staged script after a refused commit', () => {
+  /** The script with SC03's first dialogue line spoken by CATULUS (not in its cast): the edit, the line, the original line. */
+  function castBreak(script: string): { text: string; line: string; was: string } {
+    const was = script.split('\n').find((l) => /^> [A-Z]+: /.test(l) && script.indexOf(l) > script.indexOf('## SC03'))!;
+    const line = was.replace(/^> [A-Z]+:/, '> CATULUS:');
+    return { text: script.replace(was, line), line, was };
+  }
+
+  async function refusedOnce(label: string): Promise<{ w: string; f: string; line: string; was: string }> {
+    const { w, f, original } = stagedCase(label, 'episode_script.md');
+    const { text, line, was } = castBreak(original);
+    fs.writeFileSync(f, text);
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('AUR6107');
+    expect(r.stderr).toMatch(/AUR6105[^\n]*CATULUS/);
+    return { w, f, line, was };
+  }
+
+  it('the finding fixed in place is adopted, verified again and committed', async () => {
+    const { w, f, line, was } = await refusedOnce('fixed-after-refusal');
+    fs.writeFileSync(f, read(f).replace(line, was));
+    const c = await cli(['episode', 'commit'], w);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('AUR6107 adopted the hand edit of SC03');
+    expect(c.stderr).not.toContain('CATULUS');
+    const committed = read(path.join(w, EP, 'episode_script.md'));
+    expect(committed).toContain(was);
+    expect(committed).not.toContain(line);
+  }, 120_000);
+
+  it('a later edit survives `episode run --review`: adopted, not overwritten by the earlier one', async () => {
+    const { w, f, line, was } = await refusedOnce('rerun-after-refusal');
+    const mine = `${was.split(':')[0]}: So be it, and write it plainly.`;
+    fs.writeFileSync(f, read(f).replace(line, mine));
+    const r = await cli(['episode', 'run', '--review'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('AUR6107 adopted the hand edit of SC03');
+    expect(read(f)).toContain(mine);
+    expect(read(f)).not.toContain(line);
+    const c = await cli(['episode', 'commit'], w);
+    expect(c.code, c.stderr).toBe(0);
+    expect(read(path.join(w, EP, 'episode_script.md'))).toContain(mine);
+  }, 120_000);
+});
+
+/**
+ * A refused commit tells every failing scene at once, each finding at its line of the staged script
+ * the author edits (not a line of an internal draft), with the quoted line and the fix.
+ */
+describe('the findings of a refused commit', () => {
+  it('names every failing scene, each at its line:column of the staged script, with its fix', async () => {
+    const { w, f, original } = stagedCase('all-findings', 'episode_script.md');
+    const cue = (id: string) => original.split('\n').find((l) => /^> [A-Z]+: /.test(l) && original.indexOf(l) > original.indexOf(`## ${id}`))!;
+    const [a, b] = [cue('SC01'), cue('SC02')];
+    const [a2, b2] = [a.replace(/^> [A-Z]+:/, '> CATULUS:'), b.replace(/^(> [A-Z]+:) /, '$1 Okay. ')];
+    const mine = original.replace(a, a2).replace(b, b2);
+    fs.writeFileSync(f, mine);
+    const lineOf = (l: string) => mine.split('\n').indexOf(l) + 1;
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain(`${runRel(w)}/stage/${EP}/episode_script.md\n`);
+    expect(r.stderr).toContain(`${lineOf(a2)}:1: error AUR6105 scene SC01 breaks a check: AUR5012 CATULUS speaks but is not in the scene cast: ${a2.slice(0, 40)}`);
+    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(b2)}:1: error AUR6105 scene SC02 breaks a check: AUR5050 anachronism "Okay"`));
+    expect(r.stderr).toMatch(/hint: Only the cast may speak[^\n]*scene edit SC01/);
+    expect(r.stderr).toMatch(/hint: Replace "Okay" with [^\n]*scene edit SC02/);
+    expect(r.stderr).not.toMatch(/drafts\/|line \d+:/);
+    expect(r.stderr).toContain('scenes SC01, SC02 break checks');
+  }, 120_000);
+});

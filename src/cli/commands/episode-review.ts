@@ -5,6 +5,7 @@ import { episodeCommand } from './episode-plan.js';
 import { printWarnings, renderSummary } from './run-shared.js';
 import { requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import type { ReviewState } from '../../pipeline/review-state.js';
 
 /** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
 export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -34,7 +35,7 @@ trailers.
 Examples:
   $ aureus episode commit
 
-Exit codes: 0 committed, 2 nothing staged, a staged file other than the script changed by hand, or a
+Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
     // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
@@ -63,7 +64,7 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
   const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
-  const r = requireReview(c.root);
+  const r = await requireStaged(c, requireReview);
   let ch = reviewChanges(r);
   // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
   // and belong in Aureus-Edited as much as `scene edit`'s do.
@@ -91,6 +92,26 @@ async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise
     // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
     if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
     throw e;
+  }
+}
+
+/**
+ * The staged episode; with none staged after an episode was committed (`episode commit` run a second
+ * time), that episode is named as committed, with its tag (AUR6009, exit 2), rather than only
+ * "nothing is staged": the author's commit did happen.
+ */
+async function requireStaged(c: CommandContext, requireReview: (root: string) => ReviewState): Promise<ReviewState> {
+  try {
+    return requireReview(c.root);
+  } catch (e) {
+    const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
+    if (!isAureusError(e) || e.diagnostics[0]?.code !== 'AUR6101') throw e;
+    const { committedEpisodes } = await import('../../season/episodes.js');
+    const last = (await committedEpisodes(c.root)).at(-1);
+    if (!last) throw e;
+    const { diag } = await import('../../diagnostics/index.js');
+    const hint = `nothing is staged for review: ${last.ref.id} is committed as ${last.commit.slice(0, 10)}, tag ${last.tag}; stage the next episode with \`aureus episode run --review\``;
+    throw new AureusError(`episode ${last.ref.id} is already committed (tag ${last.tag}); nothing is staged for review`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6009', { episode: last.ref.id, tag: last.tag }, { hint })] });
   }
 }
 

@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import type { Finding } from '../../domain/scene.js';
+import type { Place } from '../../pipeline/finding-place.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { requireWorldRepo, underReview } from './review-shared.js';
 
@@ -11,8 +13,29 @@ function sceneGroup(program: Command): Command {
   return program.commands.find((c) => c.name() === 'scene') ?? program.command('scene').description('work on single scenes');
 }
 
-function printFindings(c: CommandContext, findings: { code: string; severity: string; message: string; span?: { line: number } }[]): void {
-  for (const f of findings) c.io.stdout(`  ${f.severity === 'hard' ? c.chalk.red(f.code) : c.chalk.yellow(f.code)} ${f.message}${f.span ? c.chalk.dim(` (line ${f.span.line})`) : ''}\n`);
+/**
+ * Findings as `scene verify` prints them: where (the file the author edits, line:column), the
+ * quoted line, the fix. `place` finds a finding in that file (pipeline/finding-place.ts).
+ */
+function printFindings(c: CommandContext, findings: Finding[], place: (f: Finding) => Place | null): void {
+  for (const f of findings) {
+    const p = place(f);
+    const where = p ? `${p.file}:${p.line}:${p.column}: ` : f.span ? `line ${f.span.line}: ` : '';
+    c.io.stdout(`  ${where}${f.severity === 'hard' ? c.chalk.red('hard') : c.chalk.yellow('soft')} ${c.chalk.dim(f.code)} ${f.message}\n`);
+    if (f.span) c.io.stdout(`    ${c.chalk.dim('>')} ${f.span.text}\n`);
+    if (f.fix) c.io.stdout(`    ${c.chalk.dim('fix:')} ${f.fix}\n`);
+  }
+}
+
+/** A finding of a staged scene, placed in the author's --from file when its line is there, else in the staged script. */
+async function placer(c: CommandContext, scene: string, rawFile: string, from?: { file: string; text: string }): Promise<(f: Finding) => Place | null> {
+  const { quotedPlace, stagedFindingPlace } = await import('../../pipeline/finding-place.js');
+  const { requireReview } = await import('../../pipeline/review-state.js');
+  const review = requireReview(c.root);
+  return (f) => {
+    const mine = from && f.span ? quotedPlace(from.text, f.span.text) : null;
+    return mine ? { file: from!.file, ...mine } : stagedFindingPlace(c.root, review, scene, f, rawFile);
+  };
 }
 
 export const registerSceneReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -41,7 +64,8 @@ Examples:
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {
         c.io.stdout(`${c.chalk.red('✗')} no rewrite of ${result.scene} passed verification; the scene keeps its previous text\n`);
-        printFindings(c, result.findings);
+        // The failed drafts are not in the script: their lines are the drafts' (line N).
+        printFindings(c, result.findings, () => null);
       }
       if (!result.adopted) c.exit.code = 4;
     });
@@ -74,7 +98,7 @@ Examples:
       if (o.json) c.io.stdout(JSON.stringify({ scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings }, null, 2) + '\n');
       else {
         c.io.stdout(`${a.verdict === 'PASS' ? c.chalk.green('✓') : c.chalk.red('✗')} ${result.scene} replaced by your text (${a.raw_file})${a.verdict === 'PASS' ? '' : '; it breaks a check, `episode commit` will refuse it'}\n`);
-        printFindings(c, a.findings);
+        printFindings(c, a.findings, await placer(c, result.scene, a.raw_file, o.from !== undefined ? { file: o.from, text } : undefined));
       }
       if (a.verdict !== 'PASS') c.exit.code = 4;
     });
@@ -111,7 +135,7 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
   const fs = await import('node:fs');
   const os = await import('node:os');
   const path = await import('node:path');
-  const { spawnSync } = await import('node:child_process');
+  const { spawn } = await import('node:child_process');
   const { loadStaged, sceneIdOf, sceneAsRaw, requireUnpinned } = await import('../../pipeline/scene-ops.js');
   const { AureusError, ExitCode } = await import('../../errors.js');
   const { diag } = await import('../../diagnostics/index.js');
@@ -128,14 +152,54 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
     // As git runs core.editor: the shell splits EDITOR (it may hold arguments, `code --wait`) and
     // the file is its "$1", never part of the command text, so no `$` or quote in TMPDIR is expanded.
     const env = { ...process.env, ...c.io.env };
-    const r = process.platform === 'win32'
-      ? spawnSync(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
-      : spawnSync('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env });
-    if (r.status !== 0) throw new AureusError(`the editor exited with ${r.status ?? r.signal}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: `${editor} exited with ${r.status ?? r.signal}; nothing changed` })] });
+    const r = await runEditor(process.platform === 'win32'
+      ? spawn(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
+      : spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env }));
+    if (r.interrupted) {
+      throw new AureusError('interrupted', {
+        exitCode: ExitCode.INTERRUPTED,
+        diagnostics: [diag('AUR6008', { where: `scene edit ${id}, with the editor open` }, { hint: `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again` })],
+      });
+    }
+    if (r.status !== 0) {
+      // The text was never read: the scene-format hint of AUR6110 does not apply, the editor's failure does.
+      const how = r.status !== null ? `exited with status ${r.status}` : r.signal ? `was stopped by ${r.signal}` : `could not be started (${r.error?.message ?? 'unknown error'})`;
+      throw new AureusError(`the editor ${how}`, {
+        exitCode: ExitCode.USAGE,
+        diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
+      });
+    }
     const after = fs.readFileSync(file, 'utf8');
     return after === before ? null : after;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The editor run to its end. A Ctrl-C (SIGINT) or SIGTERM meanwhile is caught, so aureus is not
+ * killed before it can remove the temporary file and say that nothing changed: the terminal's Ctrl-C
+ * reaches the editor too (one process group), a SIGTERM is passed on to it. An editor that takes
+ * Ctrl-C as a key (vim, in raw mode) gets no signal to aureus at all.
+ */
+async function runEditor(child: import('node:child_process').ChildProcess): Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error; interrupted: boolean }> {
+  let interrupted = false;
+  const onSig = (sig: NodeJS.Signals) => {
+    interrupted = true;
+    if (sig === 'SIGTERM') child.kill('SIGTERM');
+  };
+  process.on('SIGINT', onSig);
+  process.on('SIGTERM', onSig);
+  try {
+    const end = await new Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+      child.once('error', (error) => resolve({ status: null, signal: null, error }));
+      child.once('close', (status, signal) => resolve({ status, signal }));
+    });
+    // An editor killed by the interrupt (or a shell reporting it, 128+2) was interrupted too.
+    return { ...end, interrupted: interrupted || end.signal === 'SIGINT' || end.status === 130 };
+  } finally {
+    process.off('SIGINT', onSig);
+    process.off('SIGTERM', onSig);
   }
 }
 

@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Finding } from '../domain/scene.js';
+import { episodeRef } from '../domain/context.js';
+import { episodeRelDir } from '../paths.js';
+import type { ReviewState } from './review-state.js';
+
+/**
+ * Where a verifier finding is in the file the author edits (README "Review before commit"). A
+ * finding's span counts lines of the scene's draft (`drafts/SCxx.n.txt`, the Writer's three-section
+ * format), a file the author never sees: the staged script, or the file given to `scene edit --from`,
+ * has the same line elsewhere. It is found there by its quoted text.
+ */
+export interface Place {
+  /** Relative to the world repository (or as the author named it). */
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** The 1-based line and column of `quoted` in `text` (within the section of `scene`, for a script), or null. */
+export function quotedPlace(text: string, quoted: string, scene?: string): { line: number; column: number } | null {
+  const lines = text.split(/\r?\n/);
+  let from = 0;
+  let to = lines.length;
+  if (scene) {
+    from = lines.findIndex((l) => new RegExp(`^## ${scene}\\b`).test(l));
+    if (from < 0) return null;
+    const next = lines.findIndex((l, i) => i > from && /^## SC\d/.test(l));
+    if (next >= 0) to = next;
+  }
+  const want = quoted.trim();
+  if (!want) return null;
+  for (let i = from; i < to; i++) {
+    const at = lines[i]!.indexOf(want);
+    if (at >= 0) return { line: i + 1, column: at + 1 };
+  }
+  return null;
+}
+
+/** The staged script of a review, relative to the world repository. */
+export function stagedScriptRel(review: ReviewState): string {
+  return path.posix.join(review.run_dir, 'stage', episodeRelDir(episodeRef(review.season, review.episode_number)), 'episode_script.md');
+}
+
+/**
+ * A finding of a staged scene, placed in the staged script (its line, or the scene's heading when
+ * the quoted line is not there), or else in its draft (`rawFile`, relative to the run folder).
+ */
+export function stagedFindingPlace(root: string, review: ReviewState, scene: string, f: Finding, rawFile: string): Place {
+  const script = stagedScriptRel(review);
+  const text = readOrNull(path.join(root, script));
+  const inScript = text !== null ? (f.span && quotedPlace(text, f.span.text, scene)) || quotedPlace(text, `## ${scene}`, scene) : null;
+  if (inScript) return { file: script, ...inScript };
+  const draft = path.posix.join(review.run_dir, rawFile);
+  const inDraft = f.span ? quotedPlace(readOrNull(path.join(root, draft)) ?? '', f.span.text) : null;
+  return { file: draft, line: inDraft?.line ?? f.span?.line ?? 1, column: inDraft?.column ?? 1 };
+}
+
+function readOrNull(file: string): string | null {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return null;
+  }
+}
