@@ -1,3 +1,5 @@
+import { upperQuotedCue } from '../stages/f-verifier/dialogue.js';
+
 /**
  * The episode script as data: scenes of action paragraphs and dialogue. episode_script.md is
  * rendered from it (spec §11.1) and parsed back into it, and the exporters (Fountain, md, html)
@@ -80,8 +82,8 @@ function parseBody(lines: string[], knownCues: string[]): ScriptElement[] {
     return CUE.test(s) && base.length >= 2 && base.split(/\s+/).length <= 3 && !/[.!?]$/.test(base) && !/^(INT|EXT)\b/.test(s) && !/TO:$/.test(s);
   };
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
-    const line = raw.trim();
+    // `> cato: words` is Cato's speech, read as the verifier reads it.
+    const line = upperQuotedCue(lines[i].trim());
     if (!line) {
       flush();
       continue;

@@ -91,3 +91,37 @@ describe('scene edit keeps the author lines a script could mistake for headings'
     expect(html).toContain('<p class="action"># not a heading, a line the author wrote</p>');
   }, 240_000);
 });
+
+/**
+ * A cue after `>` in any case is its speaker's (was: `> cato:` was not a cue, so Cato's line became
+ * narration showing a literal "> cato:", and the verifier's cast and dead-speaker checks never saw it).
+ */
+describe('scene edit reads a cue in any case', () => {
+  it('writes > cato: and > Servilia: as CATO and SERVILIA speaking, in the script and the exports', async () => {
+    const s = await staged('edit-lower-cue');
+    const text = draftText(s.run, 'SC03').replace(/^> CATO: Very well/m, '> cato: Very well').replace(/^> SERVILIA: Remember/m, '> Servilia: Remember');
+    expect(text).toContain('> cato: Very well');
+    expect(text).toContain('> Servilia: Remember');
+    const r = await edit(s, 'SC03', text);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const script = fs.readFileSync(s.script, 'utf8');
+    expect(script).toMatch(/\n> CATO: Very well\. On your head\.\n/);
+    expect(script).toMatch(/\n> SERVILIA: Remember this day\./);
+    expect(script).not.toMatch(/> cato|> Servilia/);
+    expect((await cli(['episode', 'commit'], s.root)).code).toBe(0);
+    const fountain = (await cli(['export', 's01e01', '--format', 'fountain'], s.root)).stdout;
+    expect(fountain).not.toMatch(/> cato|> Servilia/);
+    const tokens = new Fountain().parse(fountain, true).tokens as { type: string; text?: string }[];
+    const at = tokens.findIndex((t) => t.type === 'dialogue' && t.text === 'Very well. On your head.');
+    expect(at).toBeGreaterThan(0);
+    expect(tokens[at - 1]).toMatchObject({ type: 'character', text: 'CATO' });
+  }, 240_000);
+
+  it('checks a lower-case cue as the speaker it names: one not in the cast is a hard AUR5012 (exit 4)', async () => {
+    const s = await staged('edit-lower-cue-cast');
+    const text = draftText(s.run, 'SC03').replace(/^> CATO: Very well/m, '> crassus: Very well');
+    const r = await edit(s, 'SC03', text);
+    expect(r.code, r.stdout + r.stderr).toBe(4);
+    expect(r.stdout + r.stderr).toMatch(/AUR5012 .*speaks but is not in the scene cast/);
+  }, 240_000);
+});
