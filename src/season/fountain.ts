@@ -11,6 +11,10 @@ import type { ScriptDoc } from './script-model.js';
  * - a parenthetical is wrapped in (), on its own line under the cue;
  * - an action paragraph that fountain would read as something else (all capitals, a heading,
  *   a transition, or starting with one of ! @ . > = # ~ [[ /*) is forced with "!";
+ * - the script's words (action, speech, parentheticals) are written so fountain shows them as they
+ *   are, not as markup (fountainLiteral): `\` before * _ and \ (the spec's escape; it also keeps
+ *   `/*` from opening a boneyard), and a word joiner (U+2060, invisible) between `[[`, which the
+ *   spec and fountain-js cannot escape, so it never opens a note;
  * - every element is separated by a blank line; a dialogue block is cue, parenthetical, speech
  *   without blank lines.
  */
@@ -107,6 +111,17 @@ export function renderFountain(elements: FountainElement[]): string {
   return out.join('\n').replace(/^\n+/, '').replace(/\n*$/, '\n');
 }
 
+const WORD_JOINER = '\u2060';
+
+/**
+ * Script text as Fountain shows it literally: in md and HTML `*nobody*`, `[[twenty]]` and
+ * `/* to the tribune *\/` are the author's words, but fountain reads emphasis, a note and a
+ * boneyard (hidden from the screenplay). fountain-js escapes only `\` + one of @#!*_$~`+=.><\/.
+ */
+export function fountainLiteral(text: string): string {
+  return text.replace(/[\\*_]/g, '\\$&').replace(/\[(?=\[)/g, `[${WORD_JOINER}`);
+}
+
 /** The episode script as Fountain elements. */
 export function scriptToFountainElements(doc: ScriptDoc, meta: { credit?: string; author?: string } = {}): FountainElement[] {
   const els: FountainElement[] = [{ type: 'title', text: doc.title }];
@@ -115,11 +130,11 @@ export function scriptToFountainElements(doc: ScriptDoc, meta: { credit?: string
   for (const sc of doc.scenes) {
     els.push({ type: 'scene_heading', text: sc.heading, scene_number: sc.id });
     for (const el of sc.elements) {
-      if (el.kind === 'action') els.push({ type: 'action', text: el.text });
+      if (el.kind === 'action') els.push({ type: 'action', text: fountainLiteral(el.text) });
       else {
         els.push({ type: 'character', text: el.cue });
-        if (el.parenthetical) els.push({ type: 'parenthetical', text: `(${el.parenthetical})` });
-        els.push({ type: 'dialogue', text: el.text });
+        if (el.parenthetical) els.push({ type: 'parenthetical', text: `(${fountainLiteral(el.parenthetical)})` });
+        els.push({ type: 'dialogue', text: fountainLiteral(el.text) });
       }
     }
   }

@@ -1,3 +1,5 @@
+import { upperQuotedCue } from '../stages/f-verifier/dialogue.js';
+
 /**
  * The episode script as data: scenes of action paragraphs and dialogue. episode_script.md is
  * rendered from it (spec §11.1) and parsed back into it, and the exporters (Fountain, md, html)
@@ -38,12 +40,34 @@ export function sceneHeading(setting: string, locationName: string, timeOfDay: s
  *   CICERO                     (screenplay block: a cue alone on its line,
  *   (quietly)                   an optional parenthetical,
  *   Line one. Line two.         the speech up to a blank line)
- * Headings the writer added (INT./EXT. lines, markdown headings, **Cast:**) are dropped: the
- * script writes its own from the packet.
+ * The scene's own heading lines, before its first line of action or dialogue (a markdown heading,
+ * an INT./EXT. slugline, **Cast:**, a `---` rule), are not story: the script writes its heading from
+ * the packet. They are returned as `headings`, so an author's changed heading can be kept (h-commit).
+ * Every later line is the author's and is kept: "INT. THE TABLINUM, Cato hesitates." mid-scene is
+ * action, never dropped (the exporters escape what their format would misread).
  */
-export function parseSceneText(text: string, knownCues: string[] = []): ScriptElement[] {
-  const cues = new Set(knownCues.map((c) => c.toUpperCase()));
+export function readSceneText(text: string, knownCues: string[] = []): { headings: string[]; elements: ScriptElement[] } {
   const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  const headings: string[] = [];
+  let i = 0;
+  for (; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (!line || /^-{3,}$/.test(line) || /^\*\*Cast:\*\*/i.test(line)) continue;
+    if (/^#{1,6}\s/.test(line) || SLUGLINE.test(line)) headings.push(line);
+    else break;
+  }
+  return { headings, elements: parseBody(lines.slice(i), knownCues) };
+}
+
+const SLUGLINE = /^(INT|EXT|INT\.\/EXT|I\/E)[. ]/;
+
+/** The scene's elements, its heading lines set aside (readSceneText). */
+export function parseSceneText(text: string, knownCues: string[] = []): ScriptElement[] {
+  return readSceneText(text, knownCues).elements;
+}
+
+function parseBody(lines: string[], knownCues: string[]): ScriptElement[] {
+  const cues = new Set(knownCues.map((c) => c.toUpperCase()));
   const out: ScriptElement[] = [];
   let action: string[] = [];
   const flush = () => {
@@ -58,13 +82,9 @@ export function parseSceneText(text: string, knownCues: string[] = []): ScriptEl
     return CUE.test(s) && base.length >= 2 && base.split(/\s+/).length <= 3 && !/[.!?]$/.test(base) && !/^(INT|EXT)\b/.test(s) && !/TO:$/.test(s);
   };
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i];
-    const line = raw.trim();
+    // `> cato: words` is Cato's speech, read as the verifier reads it.
+    const line = upperQuotedCue(lines[i].trim());
     if (!line) {
-      flush();
-      continue;
-    }
-    if (/^#{1,6}\s/.test(line) || /^\*\*Cast:\*\*/i.test(line) || /^(INT|EXT|INT\.\/EXT|I\/E)[. ]/.test(line) || /^-{3,}$/.test(line)) {
       flush();
       continue;
     }
@@ -106,6 +126,14 @@ export function parseSceneText(text: string, knownCues: string[] = []): ScriptEl
   return out;
 }
 
+/**
+ * An action paragraph that this format would read back as something else (a heading, a cast line, a
+ * cue, a rule) gets a leading backslash, markdown's own escape; parseScriptMarkdown takes it off.
+ */
+function escapeAction(text: string): string {
+  return /^(?:#|>|\\|\*\*Cast:\*\*|-{3,}\s*$)/i.test(text) ? `\\${text}` : text;
+}
+
 /** Render in the spec §11.1 format. */
 export function renderScriptMarkdown(doc: ScriptDoc): string {
   const parts: string[] = [`# ${doc.title}`, ''];
@@ -114,7 +142,7 @@ export function renderScriptMarkdown(doc: ScriptDoc): string {
     parts.push(`## ${sc.id} — ${sc.heading}`, '');
     parts.push(`**Cast:** ${sc.cast.join(', ')}`, '');
     for (const el of sc.elements) {
-      if (el.kind === 'action') parts.push(el.text, '');
+      if (el.kind === 'action') parts.push(escapeAction(el.text), '');
       else parts.push(`> ${el.cue}:${el.parenthetical ? ` (${el.parenthetical})` : ''} ${el.text}`, '');
     }
   }
@@ -153,7 +181,7 @@ export function parseScriptMarkdown(md: string): ScriptDoc {
       const el: ScriptElement = { kind: 'dialogue', cue: d[1].trim(), text: d[3].trim() };
       if (d[2]) el.parenthetical = d[2].trim();
       cur.elements.push(el);
-    } else cur.elements.push({ kind: 'action', text: line.trim() });
+    } else cur.elements.push({ kind: 'action', text: line.trim().replace(/^\\/, '') });
   }
   return doc;
 }

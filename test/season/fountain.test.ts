@@ -110,3 +110,41 @@ describe('episode script → Fountain', () => {
     ]);
   });
 });
+
+/**
+ * The script's words, not Fountain markup (was: `[[twenty]]` became a note, `/* … *\/` a boneyard and
+ * `*nobody*` italics, so the screenplay lost what the md and HTML exports show).
+ */
+describe('Fountain export escapes what Fountain would read as markup', () => {
+  const said = 'I paid [[twenty]] talents /* to the tribune */ and *nobody* knew, not even my_son_ or \\ the scribe.';
+  const doc: ScriptDoc = {
+    title: 'S01E01: Debts',
+    scenes: [
+      {
+        id: 'SC03',
+        heading: 'INT. HOUSE OF SERVILIA - AFTERNOON',
+        cast: ['Cato'],
+        elements: [
+          { kind: 'action', text: `[[Later]] ${said}` },
+          { kind: 'dialogue', cue: 'CATO', parenthetical: '*aside*', text: said },
+        ],
+      },
+    ],
+  };
+
+  it('fountain-js shows every word of action, speech and parenthetical, with no note, boneyard or emphasis', () => {
+    const src = scriptToFountain(doc);
+    const out = new Fountain().parse(src, true);
+    const html = out.html.script;
+    expect(html).not.toMatch(/<!--|class="(?:italic|bold|underline)/);
+    // What a reader sees: the text of the HTML, the invisible word joiner aside.
+    const seen = html.replace(/<[^>]+>/g, '\n').replace(/\u2060/g, '').replace(/&amp;/g, '&');
+    expect(seen).toContain(`[[Later]] ${said}`);
+    expect(seen.split('\n')).toContain(said);
+    expect(seen).toContain('(*aside*)');
+    const toks = out.tokens as Tok[];
+    expect(toks.filter((t) => t.type === 'character').map((t) => t.text)).toEqual(['CATO']);
+    // Still one action paragraph: a leading [[ no longer reads as a note line.
+    expect(toks.filter((t) => t.type === 'action')).toHaveLength(1);
+  });
+});

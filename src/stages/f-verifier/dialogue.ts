@@ -27,7 +27,14 @@ export interface Speech {
 }
 
 const PAREN = String.raw`(?:\s*\([^)]*\))?`;
-const QUOTED = new RegExp(String.raw`^\s*>\s*\**([A-Z][A-Z'’.\- ]{0,40}?)\**${PAREN}\s*:\**\s*(.*)$`);
+/**
+ * `> CUE: words`. The `>` marks a speech, so after it a name in any case is a cue (`> cato:`, `> Mark
+ * Antony:`), read as its upper case; one not in capitals is held to one or two words with no full
+ * stop, so a quoted sentence or document with a colon ("> *M. Licinius Crassus: on the charge…*",
+ * held-out corpus 81, cb09) stays prose.
+ */
+const QUOTED_NAME = String.raw`[A-Z][A-Z'’.\- ]{0,40}?|[A-Za-z][A-Za-z'’\-]{0,30}(?: [A-Za-z][A-Za-z'’\-]{0,30})?`;
+const QUOTED = new RegExp(String.raw`^\s*>\s*\**(${QUOTED_NAME})\**${PAREN}\s*:\**\s*(.*)$`);
 const BOLD = new RegExp(String.raw`^\s*\*\*([A-Z][A-Za-z'’.\- ]{0,40}?)${PAREN}(?::\*\*|\*\*${PAREN}\s*:)\s*(.*)$`);
 /** A screenplay cue's name in capitals, one to three words ("CATO", "MARK ANTONY"). */
 const CUE_NAME = String.raw`[A-Z][A-Z'’.\-]{1,30}(?: [A-Z][A-Z'’.\-]{1,30}){0,2}`;
@@ -62,6 +69,17 @@ export function spokenCueLength(text: string): number {
 
 export function normalizeCue(c: string): string {
   return c.replace(/\*/g, '').replace(/\s*\([^)]*\)\s*$/, '').replace(/[.:]+$/, '').trim().toUpperCase();
+}
+
+/**
+ * A `> cue: words` line with its cue in upper case, as the script writes it (season/script-model.ts
+ * reads the Writer's text with the verifier's cue reading); any other line as it is.
+ */
+export function upperQuotedCue(line: string): string {
+  const m = QUOTED.exec(line);
+  if (!m || notSpeaker(normalizeCue(m[1]!))) return line;
+  const at = line.indexOf(m[1]!);
+  return line.slice(0, at) + m[1]!.toUpperCase() + line.slice(at + m[1]!.length);
 }
 
 export function isTitleCard(cue: string): boolean {
