@@ -87,6 +87,8 @@ describe('normaliser: sections and JSON', () => {
     ['1. NAME', (n) => `${['SCENE_TEXT', 'CLAIMS', 'SCENE_EVENTS'].indexOf(n) + 1}. ${n}`],
     ['## NAME (what it holds)', (n) => `## ${n} (${n === 'SCENE_TEXT' ? 'screenplay' : 'JSON'})`],
     ['<name> … </name>', (n) => `<${n.toLowerCase()}>`],
+    // Word order from another language (held-out corpus 117, dl13: "## Text of Scene", "## Events of Scene").
+    ['## Words of (the) Scene', (n) => ({ SCENE_TEXT: '## Text of Scene', CLAIMS: '## Claims of the scene', SCENE_EVENTS: '**Events of Scene**' })[n]!],
   ];
   for (const [label, mark] of markerForms) {
     it(`reads section markers written as ${label}`, () => {

@@ -25,7 +25,9 @@ export interface Sections {
 // "3)", "Part 1 —": held-out corpus 70, bq10), dashes or equals.
 const NUMBERED = String.raw`(?:\d{1,2}[.)]|part[ \t]+\d{1,2}[ \t]*(?:[.):]|[—–-]))`;
 const LEFT = String.raw`^[ \t]*(?:>[ \t]*)?(?:#{1,6}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?(?:${NUMBERED}[ \t]*)?(?:[-=]{2,}[ \t]*|<)?`;
-const NAME = String.raw`(scene[ _-]?text|claims|scene[ _-]?events|events)`;
+// "Text of Scene", "Events of the scene": the same names in another language's word order (held-out corpus 117,
+// dl13); first, or "Events" alone would take the line and leave " of Scene" as its inline content.
+const NAME = String.raw`((?:text|claims|events)[ \t]+of[ \t]+(?:the[ \t]+)?scene|scene[ _-]?text|claims|scene[ _-]?events|events)`;
 /** A marker line that opens on a decoration or a number (LEFT), as opposed to a bare name. */
 const DECORATED = new RegExp(String.raw`^[ \t]*(?:[>#*_\x60<]|[-=]{2}|${NUMBERED})`, 'i');
 const RIGHT = String.raw`[ \t]*(?:>[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?(?:[*_\x60]{1,3}[ \t]*)?:?[ \t]*(?:[-=]{2,}[ \t]*)?`;
@@ -75,7 +77,7 @@ const SCENE_TITLE = /^(?:[—–:-][ \t]*|(?=["“'‘]))(\S.*)$/;
 const COLON_AFTER = /text[ \t]*(?:[*_\x60]{1,3}[ \t]*)?:/i;
 
 function sectionOf(name: string): SectionName {
-  const n = name.toUpperCase().replace(/[ _-]/g, '');
+  const n = name.toUpperCase().replace(/[ \t_-]/g, '').replace(/^(TEXT|CLAIMS|EVENTS)OF(?:THE)?SCENE$/, (_m, w: string) => (w === 'TEXT' ? 'SCENETEXT' : w));
   if (n === 'SCENETEXT') return 'SCENE_TEXT';
   if (n === 'CLAIMS') return 'CLAIMS';
   return 'SCENE_EVENTS';

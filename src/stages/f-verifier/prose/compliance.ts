@@ -50,6 +50,12 @@ const WITH_SOMEONE = /^\s*(?:(?:in|up|out|along|on|too|all)\s+){0,2}(?:with\s+(?
  */
 const GOING_AWAY = /\b(?:(?:drift|wander|slip|melt|trickl|head|go|sidl|stroll|shuffl|slink)(?:s|es|e|ed|ped|d|ing)?|went|gone)\s+(?:\w+\s+)?(?:away|off|home)\b|\b(?:dispers|scatter)(?:e|es|ed|ing|s)?\b/i;
 /**
+ * What a crowd takes up to go back to work, not a cause taken up: its loads ("The porters take up their sacks and walk
+ * away around his barrel": held-out corpus 119, dn18).
+ */
+const BURDEN = /^\s*(?:(?:their|his|her|the|its)\s+)?(?:sacks?|loads?|baskets?|burdens?|bundles?|bales?|tools?|work|poles?|oars?|nets?|packs?|jars?|amphorae)\b/i;
+
+/**
  * A following with no one to follow, whose words after it go back or away ("The porters followed, back to
  * the barges, and the sailors to their ships": held-out corpus 61, bh16): the crowd follows the others off.
  */
@@ -384,6 +390,7 @@ const ANY_ONE = /^\s*(?:any|every|whoever|whatever|anyone|anybody|everyone)\b/i;
 /** A crowd following here: not a habit (ANY_ONE), not "them" going away, not backing away, not a contact's head. */
 function followsHere(u: VerbUse, read: string): boolean {
   if (!GROUP.test(u.before) || ANY_ONE.test(u.obj)) return false;
+  if (u.inf === 'take up' && BURDEN.test(u.obj)) return false;
   if (/^\s*them\b/i.test(u.obj) && GOING_AWAY.test(read.slice(0, u.at))) return false;
   return !BACK_AWAY.test(read.slice(u.at)) && !contactHead(u.before);
 }

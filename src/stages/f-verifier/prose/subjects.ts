@@ -3,7 +3,7 @@ import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -114,9 +114,10 @@ const OFFSTAGE = /\b(?:somewhere|across the (?:city|river|town|hill|valley|Tiber
  * "is out on the quay" or "out in the garden" may be this very stage, and "out of breath" is no place;
  * one who "has stepped out of the crowd" or "ridden out from the city" may have come here. Word, a letter or one's love
  * sent from somewhere, or a letter written from there, puts the sender there ("Caesar sends his love from the Subura":
- * held-out corpus 80, ca18).
+ * held-out corpus 80, ca18); so does word sent that something is so ("the consul sends word that he goes today to the
+ * granaries": held-out corpus 117, dl10): a message from someone not here.
  */
-const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|(?:(?:has|have|had) )?(?:sends?|sent) (?:word|greetings|(?:his|her|their) (?:love|greetings|regards|apologies|compliments)|an? (?:note|letter|message|line|slave|boy|runner)) (?:\w+ )?from|(?:writes?|wrote|(?:has|have|had) written) from|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
+const AWAY = /\b(?:(?:dines?|dining|dined|sups?|supping|supped) (?:out|abroad|away)|(?:(?:has|have|had) )?(?:sends?|sent) (?:word|greetings|(?:his|her|their) (?:love|greetings|regards|apologies|compliments)|an? (?:note|letter|message|line|slave|boy|runner)) (?:\w+ )?from|(?:sends?|sent) word that|(?:writes?|wrote|(?:has|have|had) written) from|out (?:to|at) (?:dinner|supper)|out of (?:town|the city|Rome)|away from (?:Rome|the city|town|home)|(?:has|have|had) (?:gone (?:out|away|off|abroad)|(?:stepped|slipped|ridden|sailed) (?:out|away|off|abroad)(?!\s+(?:of|from|onto|into)\b))|(?:is|are) (?:still |now |already )?(?:away|abroad)|(?:is|are) (?:still |now |already )?(?:at|in) (?:his|her|their|the) baths?|(?:is|are) (?:still |now |already )?(?:out|gone)(?=\s*(?:[,.;:!?—–]|$|\w+ing\b|tonight|today|this (?:evening|morning|afternoon|night)|for the (?:day|evening|night)|all (?:day|night|evening)|until|till|again|on business)))\b/i;
 /**
  * A fronted frame of thought, memory, dream or desire: what follows it is imagined, not done here ("In
  * his mind Catiline laughs", "Crassus dreams of the night when Catiline…", "What Fulvia wants is a
@@ -146,6 +147,8 @@ const RESERVED_FOR = /^\s*(?:keeps|kept|reserves|reserved|saves|saved)\s+(?:it|t
 /** An interpolated report after the name: "Crassus, Caesar thinks, pays", "Terentia, they say, weeps". */
 const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|said|suspects|fears|hopes|believes|supposes|hears|imagines|is told|they say|men say|people say|it is said|I hear|we hear)\s*,/iu;
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
+/** Time words that put a present-tense deed in the past: yesterday (not "yesterday's tunic": held-out corpus 74, bu15) and the long past (tense.ts LONG_PAST). */
+const PRESENT_OF_PAST = new RegExp(String.raw`\byesterday\b(?!['’])|${LONG_PAST.source}`, 'i');
 /** A relative clause set off by commas (to the next comma or the clause's end). */
 const RELATIVE_ASIDE = /,\s*(?:where|who|whom|whose|which)\b[^,]*(?:,|$)/gi;
 export const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
@@ -320,7 +323,9 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
     // So does an aside likening the deed to a habit ("…, as he did every morning, and called her name": tense.ts).
     const own = withoutHabitAside(clause.replace(RELATIVE_ASIDE, ','));
-    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' && !pastDeedHere(before, own))) continue;
+    // A present told of yesterday or long ago is a memory in the present tense ("Yesterday, in the smoke of the Temple
+    // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here.
+    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(own))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
