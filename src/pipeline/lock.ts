@@ -16,9 +16,9 @@ import { refusedAs, writeRefusal } from '../store/write-refusal.js';
  * lock (`.aureus/lock.guard`, also proper-lockfile), so no process ever sees a lock without its
  * owner record, and no process can delete a lock another just took (no check-then-delete race).
  *
- * Stale, liveness first: a lock held on this host is stale exactly when its process is gone,
- * however old it is (a live 7-hour run keeps it); a lock from another host is stale when its
- * holder stopped refreshing it for `staleAfterMs`.
+ * Stale (staleReason): a lock whose holder stopped refreshing it for `staleAfterMs`, whatever pid its
+ * owner record names (a live 7-hour run keeps it: it refreshes it every 30 s), and at once a lock of
+ * this host whose process is gone.
  */
 export interface LockInfo {
   pid: number;
@@ -58,10 +58,29 @@ function readOwner(file: string): LockInfo | null {
   }
 }
 
-/** Why a lock is stale, or null if it is live. Liveness first: a live process on this host keeps its lock. */
+/**
+ * Why a lock is stale, or null if it is live. proper-lockfile's rule first: a holder refreshes the
+ * lock's mtime every REFRESH_MS, so a lock not refreshed for `staleAfterMs` (ten refreshes missed) is
+ * stale, whoever its owner record names: a pid still alive then is another process that reused the
+ * number (or a run stopped for minutes). An mtime ahead of the clock by more than that is no refresh
+ * either (a clock set back, a lock from a skewed host): otherwise it would stay live for years. Within
+ * the window, liveness first on this host: a lock whose process is gone is stale at once.
+ */
 export function staleReason(info: LockInfo | null, mtimeMs: number, now: number, staleAfterMs: number): string | null {
-  if (info && info.host === os.hostname()) return pidAlive(info.pid) ? null : 'process no longer running';
-  if (now - mtimeMs > staleAfterMs) return info ? `not refreshed for ${Math.round(staleAfterMs / 60000)} minutes` : 'no owner record and not refreshed';
+  const unrefreshed = unrefreshedFor(mtimeMs, now, staleAfterMs);
+  const local = info !== null && info.host === os.hostname();
+  if (local && !pidAlive(info.pid)) return 'process no longer running';
+  if (unrefreshed === null) return null;
+  if (!info) return unrefreshed;
+  if (local) return `${unrefreshed}, though a live holder refreshes it every ${REFRESH_MS / 1000} s: pid ${info.pid} is another process now, or a stopped one`;
+  return unrefreshed;
+}
+
+/** How the lock's mtime says its holder stopped refreshing it, or null while it is fresh. */
+function unrefreshedFor(mtimeMs: number, now: number, staleAfterMs: number): string | null {
+  const when = Number.isFinite(mtimeMs) ? new Date(mtimeMs).toISOString() : String(mtimeMs);
+  if (now - mtimeMs > staleAfterMs) return `not refreshed since ${when}, over ${Math.round(staleAfterMs / 60000)} minutes ago`;
+  if (mtimeMs - now > staleAfterMs) return `last refreshed at ${when}, in the future: not a refresh this clock can trust`;
   return null;
 }
 
@@ -172,8 +191,9 @@ export function acquireLockAt(root: string, rel: string, command: string, busy: 
     if (state.kind !== 'none') {
       const info = readOwner(state.kind === 'dir' ? owner : path.join(root, rel));
       const reason = staleReason(info, state.mtimeMs, Date.now(), staleAfterMs);
-      if (reason === null) throw busy(info);
-      opts.warnings?.push(diag('AUR6003', { pid: info?.pid ?? '?', reason }, { file: rel }));
+      // A lock with no owner record (lock.json gone or unreadable) has no pid to name: said as such.
+      if (reason === null) throw info ? busy(info) : lockError('AUR6062', { path: rel, owner: `${rel}.json`, minutes: Math.round(staleAfterMs / 60000) });
+      opts.warnings?.push(info ? diag('AUR6003', { pid: info.pid, reason }, { file: rel }) : diag('AUR6063', { path: rel, reason }, { file: rel }));
       removeStale(root, rel, state.kind);
     }
     return take(root, rel, mine);

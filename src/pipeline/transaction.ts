@@ -208,8 +208,19 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
   // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
   // journal whose staged files are half deleted.
   fs.rmSync(journalPath(runDir), { force: true });
-  await Promise.all([fs.promises.rm(runDir, { recursive: true, force: true }), maintained]);
+  await Promise.all([removeRunDir(runDir), maintained]);
   return { commit, tag: journal.tag, recovered };
+}
+
+/**
+ * The run folder of a committed episode, removed. The episode is committed and tagged by now, so a
+ * folder that cannot be removed must not fail the run: a process writing into it meanwhile (an
+ * `episode plan` of an older aureus, which took no lock) made the recursive removal end in ENOTEMPTY,
+ * an internal error after the commit. Retried (node retries ENOTEMPTY, EBUSY, EPERM), then left: it
+ * holds no journal, so nothing reads it as a commit to finish, and it is git-ignored scratch.
+ */
+async function removeRunDir(runDir: string): Promise<void> {
+  await fs.promises.rm(runDir, { recursive: true, force: true, maxRetries: 3, retryDelay: 50 }).catch(() => undefined);
 }
 
 /** The backup copies backupBefore wrote (paths that existed before the apply step). */

@@ -30,35 +30,82 @@ describe('run lock', () => {
     acquireLock(d, 'again').release();
   });
 
-  it('judges liveness first: a live process on this host keeps its lock however old it is', () => {
+  it('judges by refresh first: a live pid keeps its lock only while the lock is refreshed', () => {
     const now = Date.now();
     const live = { pid: process.pid, host: os.hostname(), since: '', command: '' };
     expect(staleReason(live, now, now, 1000)).toBeNull();
-    expect(staleReason(live, now - 7 * 3600_000, now, 1000)).toBeNull();
+    // Not refreshed for hours though its pid lives: that pid is another process now (or a stopped one).
+    expect(staleReason(live, now - 7 * 3600_000, now, 1000)).toMatch(new RegExp(`not refreshed since .*pid ${process.pid} is another process now`));
     expect(staleReason({ ...live, pid: 2 ** 22 + 7 }, now, now, 1000)).toMatch(/no longer running/);
     // Another host's lock is judged by its refresh: live while its holder touches it.
     expect(staleReason({ ...live, pid: 2 ** 22 + 7, host: 'elsewhere' }, now, now, 1000)).toBeNull();
     expect(staleReason({ ...live, host: 'elsewhere' }, now - 5000, now, 1000)).toMatch(/not refreshed/);
+    // An mtime far in the future is no refresh (a skewed clock), or it would stay live for years; a little skew is.
+    expect(staleReason({ ...live, host: 'elsewhere' }, now + 500, now, 1000)).toBeNull();
+    expect(staleReason({ ...live, host: 'elsewhere' }, now + 5000, now, 1000)).toMatch(/in the future/);
   });
 
-  it('a 7-hour-old lock of a live run on this host is not taken over', () => {
+  it('a live run that took its lock 7 hours ago, and refreshes it, is not taken over', () => {
     const d = tempDir('old-live');
     const lock = acquireLock(d, 'long run');
-    const old = new Date(Date.now() - 7 * 3600_000);
-    fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
+    const owner = path.join(d, '.aureus/lock.json');
+    fs.writeFileSync(owner, JSON.stringify({ ...JSON.parse(fs.readFileSync(owner, 'utf8')), since: new Date(Date.now() - 7 * 3600_000).toISOString() }));
     expect(() => acquireLock(d, 'second')).toThrow(/another aureus run is in progress/);
     lock.release();
   });
 
-  it('an empty or unreadable lock is live while fresh (it may be being created), stale once old', () => {
+  it('a lock of this host whose pid is alive but that was not refreshed for years is stale: the pid was reused', async () => {
+    const d = tempDir('reused');
+    // An unrelated live process holds the pid the lock names (a real child, as a reused pid would be).
+    const { spawn } = await import('node:child_process');
+    const other = spawn('sleep', ['300'], { stdio: 'ignore' });
+    try {
+      fs.mkdirSync(path.join(d, '.aureus/lock'), { recursive: true });
+      fs.writeFileSync(path.join(d, '.aureus/lock.json'), JSON.stringify({ pid: other.pid, host: os.hostname(), since: '2020-01-01T00:00:00.000Z', command: 'episode run' }));
+      const old = new Date('2020-01-01T00:00:00Z');
+      fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
+      const warnings: Diagnostic[] = [];
+      acquireLock(d, 'episode run', { warnings }).release();
+      expect(warnings.map((w) => w.code)).toEqual(['AUR6003']);
+      expect(warnings[0].message).toContain(`left by pid ${other.pid} (not refreshed since 2020-01-01T00:00:00.000Z`);
+      expect(warnings[0].message).toContain(`pid ${other.pid} is another process now`);
+    } finally {
+      other.kill();
+    }
+  });
+
+  it("another host's lock dated years in the future is stale, not live for ever", () => {
+    const d = tempDir('future');
+    fs.mkdirSync(path.join(d, '.aureus/lock'), { recursive: true });
+    fs.writeFileSync(path.join(d, '.aureus/lock.json'), JSON.stringify({ pid: 4242, host: 'elsewhere.invalid', since: '2030-01-01T00:00:00.000Z', command: 'episode run' }));
+    const future = new Date('2030-01-01T00:00:00Z');
+    fs.utimesSync(path.join(d, '.aureus/lock'), future, future);
+    const warnings: Diagnostic[] = [];
+    acquireLock(d, 'episode run', { warnings }).release();
+    expect(warnings.map((w) => w.code)).toEqual(['AUR6003']);
+    expect(warnings[0].message).toMatch(/pid 4242 \(last refreshed at 2030-01-01T00:00:00.000Z, in the future/);
+  });
+
+  it('a lock with no owner record says so (no "pid ?"): held while fresh (it may be being created), stale once old', () => {
     const d = tempDir('empty');
     fs.mkdirSync(path.join(d, '.aureus/lock'), { recursive: true });
-    expect(() => acquireLock(d, 'x')).toThrow(/another aureus run is in progress/);
+    let err: unknown;
+    try {
+      acquireLock(d, 'x');
+    } catch (e) {
+      err = e;
+    }
+    expect(isAureusError(err) && err.exitCode).toBe(9);
+    const held = isAureusError(err) ? err.diagnostics[0] : undefined;
+    expect(held?.code).toBe('AUR6062');
+    expect(held?.message).toBe('the lock .aureus/lock is held, but its owner record .aureus/lock.json is missing or unreadable: no process can be named');
+    expect(held?.hint).toMatch(/taken over once not refreshed for 5 minutes/);
     const old = new Date(Date.now() - 3600_000);
     fs.utimesSync(path.join(d, '.aureus/lock'), old, old);
     const warnings: Diagnostic[] = [];
     acquireLock(d, 'x', { warnings }).release();
-    expect(warnings.map((w) => w.code)).toEqual(['AUR6003']);
+    expect(warnings.map((w) => w.code)).toEqual(['AUR6063']);
+    expect(warnings[0].message).toMatch(/^removed a stale lock \.aureus\/lock with no owner record \(not refreshed since /);
   });
 
   it('replaces the lock of a dead process (also an old-style lock file) with a warning', () => {

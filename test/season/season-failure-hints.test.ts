@@ -94,4 +94,19 @@ describe.skipIf(!builtCli())('season run failing after its first episode', () =>
     expect(rest.code, rest.stderr.slice(-1500)).toBe(0);
     expect(git(root, 'tag', '--list', 's01e*').split('\n')).toEqual(['s01e01', 's01e02', 's01e03']);
   }, 180_000);
+
+  it('a failure after an episode is committed and tagged: AUR6028 names it as committed (read from git, not the summaries)', async () => {
+    const root = await makeWorld('season-after-commit');
+    // A real git hook: once s01e02's tag is made, .aureus/review.json becomes a folder, so the run's
+    // clean-up after the commit fails (as the run folder's removal did, racing `episode plan`): the
+    // episode is committed and tagged, but its run ends in an error before its summary.
+    const hook = path.join(root, '.git/hooks/reference-transaction');
+    fs.writeFileSync(hook, '#!/bin/sh\n[ "$1" = committed ] || exit 0\nwhile read old new ref; do [ "$ref" = refs/tags/s01e02 ] && mkdir -p .aureus/review.json/x; done\nexit 0\n');
+    fs.chmodSync(hook, 0o755);
+    const r = await cli(['season', 'run', '--count', '3'], root);
+    expect(r.code, r.stderr.slice(-1500)).not.toBe(0);
+    expect(git(root, 'tag', '--list', 's01e*').split('\n')).toEqual(['s01e01', 's01e02']);
+    expect(r.stderr).toMatch(/AUR6028 2 of the 3 episodes asked stay committed \(s01e01, s01e02\)/);
+    expect(r.stderr).toContain('`aureus season run --count 1` finishes the season');
+  }, 180_000);
 });

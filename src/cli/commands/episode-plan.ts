@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
 import '../../diagnostics/codes/planning.js';
 import '../../diagnostics/codes/commit.js';
 import { formatDiagnostics } from '../io.js';
@@ -73,7 +74,8 @@ Examples:
   $ aureus episode plan --focus thr_murena_trial --cast terentia   steer the Director (notes from aureus note are read too)
 
 Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
-(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread).`);
+(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 9 a run
+holds the lock (a plan writes into the folder a run uses, so it takes the same lock).`);
 }
 
 /** Checks the flags and the target episode, plans it into its run folder, then prints the result. */
@@ -82,6 +84,25 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
     throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
   }
   (await import('../../config/overrides.js')).parseSeedFlag(opts.seed);
+  // The plan writes into the run folder `episode run` uses for this episode and seed: planning into it
+  // while a run holds it raced the run's checkpoints and its removal of the folder after its commit
+  // (a season crashed, a plan's files vanished). So a plan takes the run lock, as a run does, and is
+  // refused the same way (exit 9, AUR6002) while one holds it; taken before the world is read, so the
+  // plan is of the world and the committed episodes as no run is changing them. Outside a world,
+  // AUR1000 first: the lock would make `.aureus/` there.
+  (await import('../../store/load.js')).requireWorldFolder(c.root);
+  const lockWarnings: Diagnostic[] = [];
+  const lock = (await import('../../pipeline/lock.js')).acquireLock(c.root, 'episode plan', { warnings: lockWarnings });
+  try {
+    if (lockWarnings.length) c.io.stderr(formatDiagnostics(lockWarnings, c.chalk).replace(/^\n/, ''));
+    await planLocked(c, opts);
+  } finally {
+    lock.release();
+  }
+}
+
+/** The plan itself, the run lock held: the checks, the target episode and seed, stages A–D, the report. */
+async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { resolveConfig, configOrThrow, configWarnings } = await import('../../config/load.js');

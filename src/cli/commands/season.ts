@@ -59,11 +59,12 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
   // is said once a season, on stderr as in the JSON.
   const listed = () => warningsJson(distinctWarnings(warnings));
   const done: EpisodeRunSummary[] = [];
+  const before: CommittedBefore = { ids: null };
   let count = 0;
   try {
     const flags = await seasonFlags(f);
     count = flags.count;
-    await runUnderLock(c, f, { ...flags, warnings, early, done });
+    await runUnderLock(c, f, { ...flags, warnings, early, done, before });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
     early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
     if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
@@ -74,7 +75,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
     // failed: on one line, as every command's failure document (README, Exit codes).
     if (f.json) printErrorJson(c.io, e, { episodes: done, warnings: listed() });
     else early.say(warnings);
-    await sayWhatFinishes(c, e, count, done);
+    await sayWhatFinishes(c, e, count, await committedThisSeason(c.root, done, before));
     throw e;
   }
 }
@@ -103,8 +104,7 @@ async function seasonFlags(f: SeasonFlags): Promise<{ count: number; season: num
  * that finishes the season, since the same command again would compile all N anew (each run counts
  * its own episodes), and the failure's own hint speaks only of the episode it stopped.
  */
-async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, done: EpisodeRunSummary[]): Promise<void> {
-  const committed = done.filter((s) => s.status !== 'staged').map((s) => s.episode);
+async function sayWhatFinishes(c: CommandContext, e: unknown, count: number, committed: string[]): Promise<void> {
   if (!committed.length || committed.length >= count) return;
   const { diag } = await import('../../diagnostics/index.js');
   const stay = committed.length === 1 ? 'stays' : 'stay';
@@ -136,8 +136,29 @@ export function seasonHint(d: Diagnostic, rest: number): string | undefined {
   return undefined;
 }
 
+/** The episodes committed when the season took the lock (null: it failed before). */
+interface CommittedBefore {
+  ids: Set<string> | null;
+}
+
+/**
+ * The episodes this season committed, as git says: those committed now that were not when it took
+ * the lock, with those its summaries name. Not the summaries alone: a failure after an episode's
+ * commit (its run folder's removal, before the fix, ended in an internal error) left that episode
+ * committed and tagged with no summary, and AUR6028 said it was not.
+ */
+async function committedThisSeason(root: string, done: EpisodeRunSummary[], before: CommittedBefore): Promise<string[]> {
+  const summarized = done.filter((s) => s.status !== 'staged').map((s) => s.episode);
+  if (!before.ids) return summarized;
+  const was = before.ids;
+  const { committedEpisodes } = await import('../../season/episodes.js');
+  const now = await committedEpisodes(root).catch(() => null);
+  if (!now) return summarized;
+  return now.map((x) => x.ref.id).filter((id) => !was.has(id) || summarized.includes(id));
+}
+
 /** The preflight, the lock and the episodes; the loop's preflight, cost guard and signal are made here. */
-async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'early' | 'done'>): Promise<void> {
+async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoop, 'count' | 'season' | 'overrides' | 'warnings' | 'early' | 'done'> & { before: CommittedBefore }): Promise<void> {
   const { acquireLock } = await import('../../pipeline/lock.js');
   await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
   // Everything `aureus validate` checks, before the lock: a refused season writes nothing.
@@ -145,6 +166,10 @@ async function runUnderLock(c: CommandContext, f: SeasonFlags, s: Pick<SeasonLoo
   const { hasPendingCommits } = await import('../../pipeline/transaction.js');
   const preflight = hasPendingCommits(c.root) ? null : await preflightEpisode({ root: c.root, season: s.season, allowDirty: Boolean(f.allowDirty), noCommit: f.commit === false });
   const lock = acquireLock(c.root, 'season run', { warnings: s.warnings });
+  // What is committed already, read under the lock: a failure later reads git again for what this season committed.
+  // A git that cannot answer leaves it unknown (null), never the lock held: the summaries say it then.
+  const already = await (await import('../../season/episodes.js')).committedEpisodes(c.root).catch(() => null);
+  s.before.ids = already && new Set(already.map((x) => x.ref.id));
   const onExit = () => lock.release(); // a second Ctrl-C exits at once
   process.once('exit', onExit);
   // The episode under way's progress: a Ctrl-C during its commit is told the commit (atomic) is

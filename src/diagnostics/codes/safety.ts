@@ -70,6 +70,18 @@ defineDiagnostics([
     hint: 'No aureus process holds it; remove .aureus/lock (and .aureus/lock.json) by hand, then re-run.',
   },
   {
+    code: 'AUR6062',
+    severity: 'error',
+    message: 'the lock {path} is held, but its owner record {owner} is missing or unreadable: no process can be named',
+    hint: 'a run may be taking it this instant: re-run in a moment. Left by a crash, it is taken over once not refreshed for {minutes} minutes; if no aureus process is running here, remove {path} by hand.',
+  },
+  {
+    code: 'AUR6063',
+    severity: 'warning',
+    message: 'removed a stale lock {path} with no owner record ({reason})',
+    hint: '',
+  },
+  {
     code: 'AUR2070',
     severity: 'error',
     message: 'the changes of {episode} break the hard constraint {id}; nothing was committed',

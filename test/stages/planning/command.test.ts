@@ -5,6 +5,8 @@ import { episodeRef } from '../../../src/domain/context.js';
 import { planEpisode } from '../../../src/stages/planning.js';
 import { copyScenario, hasStarter, loadScenario, readTree, runCli, scenario, STARTER } from './helpers.js';
 import { runRelDir } from '../../../src/paths.js';
+import { acquireLock } from '../../../src/pipeline/lock.js';
+import { builtCli, spawnCli } from '../../pipeline/world.js';
 
 const base = scenario('planning-base');
 const runDir = (root: string, id: string, seed: string) => path.join(root, runRelDir(episodeRef(Number(id.slice(1, 3)), Number(id.slice(4, 6))), seed));
@@ -106,6 +108,33 @@ describe('aureus episode plan', () => {
     const plans = fs.existsSync(runs) ? fs.readdirSync(runs).filter((d) => fs.existsSync(path.join(runs, d, 'episode_plan.json'))) : [];
     expect(plans).toEqual([]);
   });
+
+  // A plan writes into the run folder `episode run` uses for the same episode and seed, which the
+  // run removes after its commit: a plan made while a run held the lock had its files deleted under
+  // it, or made the run's removal fail after the commit (ENOTEMPTY, a season ended in exit 1).
+  it.skipIf(!builtCli())('is refused (exit 9, AUR6002) while a run holds the lock, and writes nothing; plans once it is released', async () => {
+    const root = copyScenario(base);
+    // The lock as a running `episode run` holds it: a live process (this one) on this host.
+    const lock = acquireLock(root, 'episode run');
+    let released = false;
+    try {
+      const r = await spawnCli(['episode', 'plan'], root);
+      expect(r.code, r.stderr).toBe(9);
+      expect(r.stderr).toMatch(new RegExp(`AUR6002 another aureus run holds the lock \\(pid ${process.pid} on `));
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(fs.existsSync(path.join(root, '.aureus/runs'))).toBe(false);
+      // The run's lock is still its own.
+      expect(JSON.parse(fs.readFileSync(path.join(root, '.aureus/lock.json'), 'utf8')).command).toBe('episode run');
+      lock.release();
+      released = true;
+      const ok = await spawnCli(['episode', 'plan'], root);
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(fs.readdirSync(path.join(root, '.aureus/runs'))).toHaveLength(1);
+      expect(fs.existsSync(path.join(root, '.aureus/lock'))).toBe(false);
+    } finally {
+      if (!released) lock.release();
+    }
+  }, 60_000);
 
   it('rejects bad options with a usage error', async () => {
     const root = copyScenario(base);
