@@ -3,6 +3,7 @@ import path from 'node:path';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/catalog.js';
 import '../diagnostics/codes/safety.js';
+import { tooManyOpenFiles } from '../io/open-files.js';
 
 /**
  * A write the file system refused (permission denied, a read-only or full file system, a file where
@@ -73,12 +74,12 @@ export function escapedWriteRefusal(e: unknown): AureusError | undefined {
   return WRITING.has(err.syscall) || WRITE_ONLY.has(err.code ?? '') ? writeRefusal(e) : undefined;
 }
 
-/** Run a write of `file`, turning a file-system refusal into AUR1053 (other errors unchanged). */
+/** Run a write of `file`, turning a file-system refusal into AUR1053 (too many open files: AUR1054; other errors unchanged). */
 export function refusedAs<T>(file: string, write: () => T): T {
   try {
     return write();
   } catch (e) {
-    throw writeRefusal(e, file) ?? e;
+    throw writeRefusal(e, file) ?? tooManyOpenFiles(e, file) ?? e;
   }
 }
 
@@ -87,6 +88,6 @@ export async function refusedAsAsync<T>(file: string, write: () => Promise<T>): 
   try {
     return await write();
   } catch (e) {
-    throw writeRefusal(e, file) ?? e;
+    throw writeRefusal(e, file) ?? tooManyOpenFiles(e, file) ?? e;
   }
 }

@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, builtCli, cleanup, git, makeWorld } from '../pipeline/world.js';
+import { STACK_TRACE } from './helpers.js';
+
+/**
+ * The CLI under a shell's resource limits (`ulimit -n`, `ulimit -f`), as a user's shell or a CI job
+ * sets them: the limit reached is the user's environment, said with a code and a hint, never a
+ * crash dump or "internal error", and a modest limit is enough for an episode.
+ */
+afterAll(cleanup);
+
+const bash = spawnSync('bash', ['-c', 'true']).status === 0;
+
+/** The built CLI in `cwd` under `ulimit <limit>` (bash's: the soft limit), offline. */
+export function underLimit(limit: string, args: string[], cwd: string): { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+  delete env.ANTHROPIC_API_KEY;
+  const r = spawnSync('bash', ['-c', `ulimit ${limit} && exec "$@"`, 'bash', process.execPath, BIN, ...args], { cwd, env, encoding: 'utf8' });
+  return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
+}
+
+const head = (w: string) => git(w, 'rev-parse', 'HEAD').trim();
+
+describe.skipIf(!builtCli() || !bash)('too few file descriptors (ulimit -n)', () => {
+  it('ulimit -n 64 is enough for an episode run and its commit', async () => {
+    const w = await makeWorld('fd-64');
+    const r = underLimit('-n 64', ['episode', 'run', '--provider', 'offline', '--seed', '4'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(w, 'tag', '--list').trim()).toBe('s01e01');
+  }, 180_000);
+
+  it('ulimit -n 20: exit 11, AUR1054 with a hint naming ulimit -n, no crash dump; world, git and lock as before', async () => {
+    const w = await makeWorld('fd-20');
+    const before = await head(w);
+    const r = underLimit('-n 20', ['episode', 'run', '--provider', 'offline', '--seed', '4'], w);
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toMatch(/AUR1054 too many open files: cannot open .+ \(EMFILE\)/);
+    expect(r.stderr).toContain('ulimit -n');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(r.stderr).not.toMatch(/spawnargs|Unhandled 'error' event|node:events/);
+    expect(head(w)).toBe(before);
+    expect(git(w, 'status', '--porcelain').trim()).toBe('');
+    expect(fs.readdirSync(path.join(w, '.aureus')).filter((n) => n.startsWith('lock'))).toEqual([]);
+  }, 180_000);
+});
