@@ -46,3 +46,22 @@ describe.skipIf(!builtCli() || !bash)('too few file descriptors (ulimit -n)', ()
     expect(fs.readdirSync(path.join(w, '.aureus')).filter((n) => n.startsWith('lock'))).toEqual([]);
   }, 180_000);
 });
+
+describe.skipIf(!builtCli() || !bash)('a file-size limit reached mid-write (ulimit -f: EFBIG)', () => {
+  it('episode run under ulimit -f 200: exit 11, AUR1053 naming the file, a hint naming ulimit -f; the next run resumes and commits', async () => {
+    const w = await makeWorld('fsize-run');
+    const before = head(w);
+    const r = underLimit('-f 200', ['episode', 'run', '--provider', 'offline', '--seed', '3'], w);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain(`AUR1053 cannot write ${w}/`);
+    expect(r.stderr).toContain(': the file would exceed the largest file size allowed');
+    expect(r.stderr).toContain('ulimit -f');
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(head(w)).toBe(before);
+    expect(git(w, 'status', '--porcelain').trim()).toBe('');
+    const again = underLimit('-f unlimited', ['episode', 'run', '--provider', 'offline', '--seed', '3'], w);
+    expect(again.code, again.stderr).toBe(0);
+    expect(git(w, 'tag', '--list').trim()).toBe('s01e01');
+  }, 180_000);
+});
