@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, builtCli, cleanup, git, makeWorld } from '../pipeline/world.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, builtCli, cleanup, cli, git, makeWorld } from '../pipeline/world.js';
 import { STACK_TRACE } from './helpers.js';
 
 /**
@@ -14,11 +14,12 @@ afterAll(cleanup);
 
 const bash = spawnSync('bash', ['-c', 'true']).status === 0;
 
-/** The built CLI in `cwd` under `ulimit <limit>` (bash's: the soft limit), offline. */
-export function underLimit(limit: string, args: string[], cwd: string): { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
+/** The built CLI in `cwd` under `ulimit <limit>` (bash's: the soft limit), offline; stdout to the file `out` if given. */
+export function underLimit(limit: string, args: string[], cwd: string, out?: string): { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string } {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.ANTHROPIC_API_KEY;
-  const r = spawnSync('bash', ['-c', `ulimit ${limit} && exec "$@"`, 'bash', process.execPath, BIN, ...args], { cwd, env, encoding: 'utf8' });
+  const script = out === undefined ? `ulimit ${limit} && exec "$@"` : `ulimit ${limit} && exec "$@" > "$AUREUS_TEST_OUT"`;
+  const r = spawnSync('bash', ['-c', script, 'bash', process.execPath, BIN, ...args], { cwd, env: { ...env, AUREUS_TEST_OUT: out }, encoding: 'utf8' });
   return { code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -64,4 +65,40 @@ describe.skipIf(!builtCli() || !bash)('a file-size limit reached mid-write (ulim
     expect(again.code, again.stderr).toBe(0);
     expect(git(w, 'tag', '--list').trim()).toBe('s01e01');
   }, 180_000);
+});
+
+describe.skipIf(!builtCli() || !bash)('output cut short by a file-size limit (ulimit -f 4: 4096 bytes)', () => {
+  let w = '';
+  beforeAll(async () => {
+    w = await makeWorld('fsize-out');
+    const r = await cli(['episode', 'run', '--provider', 'offline'], w);
+    if (r.code !== 0) throw new Error(r.stderr);
+  }, 180_000);
+
+  for (const args of [['status', '--json'], ['export', 's01e01', '--format', 'md']]) {
+    it(`aureus ${args.join(' ')} > file: exit 11, AUR1053 on stderr, not exit 0 with the output cut`, () => {
+      const whole = underLimit('-f unlimited', args, w);
+      expect(whole.code, whole.stderr).toBe(0);
+      expect(Buffer.byteLength(whole.stdout)).toBeGreaterThan(4096);
+      const out = path.join(path.dirname(w), `${args[0]}.out`);
+      const r = underLimit('-f 4', args, w, out);
+      expect(r.signal).toBeNull();
+      expect(r.code, r.stderr).toBe(11);
+      expect(r.stderr).toContain('AUR1053 cannot write standard output: EFBIG');
+      expect(r.stderr.match(/AUR1053/g)).toHaveLength(1);
+      expect(r.stderr).not.toMatch(STACK_TRACE);
+    }, 60_000);
+  }
+
+  it('export -o under ulimit -f 4: exit 11, AUR1053 naming the file, not killed by SIGXFSZ nor "wrote" a cut file; nothing left', () => {
+    const dir = path.join(path.dirname(w), 'o');
+    fs.mkdirSync(dir);
+    const file = path.join(dir, 'e.md');
+    const r = underLimit('-f 4', ['export', 's01e01', '--format', 'md', '-o', file], w);
+    expect(r.signal).toBeNull();
+    expect(r.code, r.stderr).toBe(11);
+    expect(r.stderr).toContain(`AUR1053 cannot write ${file}: the file would exceed the largest file size allowed`);
+    expect(r.stderr).not.toContain('wrote');
+    expect(fs.readdirSync(dir)).toEqual([]);
+  }, 60_000);
 });
