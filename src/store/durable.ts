@@ -83,15 +83,17 @@ const asyncOpens = pLimit(8);
 async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> {
   const tmp = tempName(abs);
   try {
-    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-  }
-  try {
+    try {
+      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+    }
     await fs.promises.rename(tmp, abs);
   } catch (e) {
+    // A write that fails part way (a full disk, ENOSPC; a file-size limit, EFBIG) has made the temp
+    // file: removed here too, not only after a failed rename, or the next run finds it (AUR6053).
     await fs.promises.rm(tmp, { force: true });
     throw e;
   }
