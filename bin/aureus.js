@@ -17,6 +17,11 @@ if (built === undefined) {
   process.stderr.write('aureus: the CLI is not built. Run `npm install` (or `npm run build`) in the aureus package first.\n');
   process.exit(1);
 }
+// Node ignores SIGXFSZ, so a write past `ulimit -f` fails with EFBIG and is said (AUR1053, exit 11).
+// write-file-atomic's signal-exit listens for it, though, and once it is the only listener it
+// re-sends the signal to this process with the default action: `export -o` under the limit was
+// killed (exit 153) with no word. A listener of our own keeps the signal ignored.
+process.on('SIGXFSZ', () => {});
 // `aureus status | head` closes our stdout early: that is the reader's choice, not an error.
 // Any other failure to write stdout (`> /dev/full`, a full disk under `export … > report.html`)
 // is: the output is lost, so the command must not exit 0 (README exit codes: 11, AUR1053).

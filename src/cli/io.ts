@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { escapeControl, redactSecrets, secretsOf } from '../diagnostics/sanitize.js';
@@ -16,12 +17,48 @@ export interface Io {
 
 export function processIo(): Io {
   return {
-    stdout: (t) => void process.stdout.write(t),
+    stdout: writeStdout,
     stderr: (t) => void process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
     isTTY: Boolean(process.stdout.isTTY),
   };
+}
+
+let stdoutFile: boolean | undefined;
+let stdoutBroken = false;
+
+/**
+ * process.stdout.write, but whole when stdout is a regular file (`> st.json`). Node writes to a file
+ * with one write(2) and ignores a short count: under `ulimit -f 4` (or a nearly full disk) the
+ * output was cut at 4096 bytes and the command exited 0. Here the rest is written until it is all
+ * out, so the limit shows as an error (EFBIG, ENOSPC), which is emitted on process.stdout for the
+ * executable's handler (bin/aureus.js: AUR1053, exit 11), as a failed write to a pipe is.
+ */
+function writeStdout(text: string): void {
+  if (stdoutFile === undefined) {
+    try {
+      stdoutFile = fs.fstatSync(1).isFile();
+    } catch {
+      stdoutFile = false;
+    }
+  }
+  if (!stdoutFile) {
+    process.stdout.write(text);
+    return;
+  }
+  if (stdoutBroken) return; // said once; the rest of the output is lost anyway
+  let rest = Buffer.from(text, 'utf8');
+  try {
+    while (rest.length) {
+      const n = fs.writeSync(1, rest);
+      if (n <= 0) throw Object.assign(new Error('short write: the file took no more bytes'), { code: 'EIO' });
+      rest = rest.subarray(n);
+    }
+  } catch (e) {
+    stdoutBroken = true;
+    process.stdout.emit('error', e);
+  }
 }
 
 /** Colours only on a TTY, never with NO_COLOR (https://no-color.org) or --no-color. */

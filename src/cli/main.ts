@@ -70,9 +70,11 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     await program.parseAsync(helpOfUnknownAsCommand(program, argv), { from: 'user' });
     return exit.code;
   } catch (e) {
-    // A write the file system refused in a direct fs call (a run folder's mkdir): AUR1053, not a bug.
+    // A write the file system refused in a direct fs call (a run folder's mkdir): AUR1053, not a bug;
+    // too many open files (`ulimit -n`): AUR1054.
     const { escapedWriteRefusal } = await import('../store/write-refusal.js');
-    const failure = e instanceof MissingInput ? await missingInputError(e) : (noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? escapedWriteRefusal(e) ?? e);
+    const { tooManyOpenFiles } = await import('../io/open-files.js');
+    const failure = e instanceof MissingInput ? await missingInputError(e) : (noCommandWithBadRoot(e, io, program) ?? missingSubcommand(e, io, chalk, program, argv) ?? escapedWriteRefusal(e) ?? tooManyOpenFiles(e) ?? e);
     // Every command's --json failure has one shape, said once here: {"error": {message, exit_code,
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
     // unknown flag) are found before any action runs and stay text, as they are for every command;

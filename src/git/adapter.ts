@@ -5,6 +5,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
 import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
 import { gitNotFound, wrap } from './errors.js';
+import { tooManyOpenFiles } from '../io/open-files.js';
 import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from './state.js';
 import { escapeRegExp } from '../core/regex.js';
 
@@ -80,7 +81,11 @@ class GitCliPort implements GitPort {
   /** Output of a command whose failure is an expected "no" (null), not an error. */
   private async query(args: string[]): Promise<string | null> {
     const r = await gitRun(this.root, args);
-    return r.code === 0 ? r.stdout : null;
+    if (r.code === 0) return r.stdout;
+    // A git that could not start for want of descriptors is no answer at all, not a "no".
+    const fds = tooManyOpenFiles(r.startError);
+    if (fds) throw fds;
+    return null;
   }
 
   /**
@@ -132,6 +137,9 @@ class GitCliPort implements GitPort {
   async requireRepo(): Promise<void> {
     const r = await gitRun(this.root, ['rev-parse', '--is-inside-work-tree']);
     if (r.code === 0 && r.stdout.trim() === 'true') return;
+    // Nor is a git that could not start for want of descriptors (`ulimit -n`).
+    const fds = tooManyOpenFiles(r.startError);
+    if (fds) throw fds;
     // A git that cannot start is not "no repository" (with a hint to run that git).
     if (r.code !== 0 && !gitOnPath()) throw gitNotFound();
     // A repository git refuses to use (another user's, safe.directory) is not "no repository": git's

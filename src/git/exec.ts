@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineProcess } from '../io/line-process.js';
+import { tooManyOpenFiles } from '../io/open-files.js';
 import { runWithShell } from '../io/shell-runner.js';
 
 /**
@@ -91,6 +92,8 @@ export interface GitRunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Why git could not be started, when Node says (a spawn's errno error: ENOENT, EMFILE…). */
+  startError?: NodeJS.ErrnoException;
 }
 
 /** How one git command runs: in the shell's background, or stopped by a signal. */
@@ -157,6 +160,11 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
       resolve({ code: null, stdout: Buffer.alloc(0), stderr: (e as Error).message });
       return;
     }
+    if (!child.stdout) {
+      // Refused for want of descriptors (EMFILE, ENFILE): no pipes, and the reason comes as 'error'.
+      child.on('error', (e) => resolve({ code: null, stdout: Buffer.alloc(0), stderr: e.message, startError: e }));
+      return;
+    }
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -170,9 +178,13 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
       signal?.removeEventListener('abort', stop);
       if (settled) return;
       settled = true;
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra });
+      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra, ...(startError ? { startError } : {}) });
     };
-    child.on('error', (e) => done(null, e.message));
+    let startError: NodeJS.ErrnoException | undefined;
+    child.on('error', (e) => {
+      startError = e;
+      done(null, e.message);
+    });
     child.on('close', (code, by) => done(code, by ? `killed by ${by}` : ''));
   });
 }
@@ -199,6 +211,8 @@ export async function gitBytes(root: string, args: string[]): Promise<Buffer | n
 export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: Pick<GitRunOptions, 'signal'> = {}): Promise<string> {
   const r = await gitRun(root, args, extraEnv, opts);
   if (r.code === 0) return r.stdout;
+  const fds = tooManyOpenFiles(r.startError);
+  if (fds) throw fds;
   // A missing folder fails the start with "spawn git ENOENT", which would blame git itself.
   if (r.code === null && !fs.existsSync(root)) throw new Error(`fatal: ${root} does not exist`);
   const text = r.stderr + r.stdout;

@@ -47,7 +47,14 @@ export class LineProcess {
   /** Starts `command args`; null when Node cannot spawn it. */
   static start(command: string, args: string[], opts: Pick<SpawnOptions, 'cwd' | 'env'> = {}): LineProcess | null {
     try {
-      return new LineProcess(spawn(command, args, { ...opts, stdio: 'pipe', windowsHide: true }) as ChildProcessWithoutNullStreams);
+      const child = spawn(command, args, { ...opts, stdio: 'pipe', windowsHide: true });
+      // A spawn refused for want of descriptors (EMFILE, ENFILE) returns a child with no pipes and
+      // emits 'error' on the next tick: unheard, that event crashed Node with a dump of the arguments.
+      if (!child.stdin || !child.stdout || !child.stderr) {
+        child.on('error', () => undefined);
+        return null;
+      }
+      return new LineProcess(child as ChildProcessWithoutNullStreams);
     } catch {
       return null;
     }

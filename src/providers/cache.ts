@@ -6,6 +6,7 @@ import { stableStringify } from '../core/json.js';
 import type { CacheTtl } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { ReplayMissError } from './errors.js';
+import { refusedAsAsync } from '../store/write-refusal.js';
 
 /**
  * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
@@ -124,7 +125,8 @@ export class ResponseCache {
   async put(entry: CacheEntry): Promise<void> {
     const file = this.fileFor(entry.key);
     await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    await writeFileAtomic(file, stableStringify(entry));
+    // A refused write (full disk, too many open files) names this file, not write-file-atomic's temp.
+    await refusedAsAsync(file, () => writeFileAtomic(file, stableStringify(entry)));
     this.warned.delete(file);
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { threadId } from 'node:worker_threads';
+import pLimit from 'p-limit';
 import writeFileAtomic from 'write-file-atomic';
 import { refusedAs, refusedAsAsync } from './write-refusal.js';
 
@@ -69,21 +70,30 @@ function writeVisibleAs(abs: string, content: FileContent): void {
  * whose writes may overlap this thread's next work (issue 18: the planning checkpoint's files).
  */
 export async function writeVisibleAsync(abs: string, content: string): Promise<void> {
-  return refusedAsAsync(abs, () => writeVisibleAsyncAs(abs, content));
+  return asyncOpens(() => refusedAsAsync(abs, () => writeVisibleAsyncAs(abs, content)));
 }
+
+/**
+ * Files open at once across writeVisibleAsync and the barriers: callers start a whole checkpoint's
+ * or stage's files together (~80), and one descriptor each at once exceeded a modest `ulimit -n`
+ * (64), failing the run with EMFILE. libuv's thread pool does 4 at a time anyway, so 8 costs nothing.
+ */
+const asyncOpens = pLimit(8);
 
 async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> {
   const tmp = tempName(abs);
   try {
-    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-    await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-  }
-  try {
+    try {
+      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
+    }
     await fs.promises.rename(tmp, abs);
   } catch (e) {
+    // A write that fails part way (a full disk, ENOSPC; a file-size limit, EFBIG) has made the temp
+    // file: removed here too, not only after a failed rename, or the next run finds it (AUR6053).
     await fs.promises.rm(tmp, { force: true });
     throw e;
   }
@@ -189,8 +199,8 @@ export async function durableBarrierAsync(files: string[]): Promise<BarrierStats
   const dirs = [...new Set(present.map((f) => path.dirname(f)))];
   // Folders cannot be fsynced on every platform (Windows): the file data is what matters most.
   const [, folders] = await Promise.all([
-    Promise.all(present.map((f) => syncPathAsync(f))),
-    Promise.all(dirs.map((d) => syncPathAsync(d).then(() => 1, () => 0))),
+    Promise.all(present.map((f) => asyncOpens(() => syncPathAsync(f)))),
+    Promise.all(dirs.map((d) => asyncOpens(() => syncPathAsync(d)).then(() => 1, () => 0))),
   ]);
   return { method: 'fsync', syncs: present.length + folders.reduce((a: number, b) => a + b, 0) };
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
@@ -14,7 +15,26 @@ import path from 'node:path';
 
 /** The staging folder of `dir` for this process: `<dir><infix><pid>`, or `.<name><infix><pid>` beside it when `hidden`. */
 export function stagingFolder(dir: string, infix: string, o: { hidden?: boolean } = {}): string {
-  return path.join(path.dirname(dir), `${o.hidden ? '.' : ''}${path.basename(dir)}${infix}${process.pid}`);
+  return path.join(path.dirname(dir), `${stagingStem(dir, infix, o)}${process.pid}`);
+}
+
+/** Bytes a file name may have (NAME_MAX on Linux and macOS), less room for the pid (at most 10 digits). */
+const NAME_BYTES = 255 - 10;
+
+/**
+ * A staging folder's name before its pid. A legal target name near the 255-byte limit made the
+ * sibling's name too long (ENAMETOOLONG: `init` of a 240-character folder failed): then the
+ * target's name is cut (at a character, never inside one) and a hash of the whole name keeps
+ * stems of different long names apart.
+ */
+function stagingStem(dir: string, infix: string, o: { hidden?: boolean }): string {
+  const dot = o.hidden ? '.' : '';
+  const name = path.basename(dir);
+  if (Buffer.byteLength(dot + name + infix) <= NAME_BYTES) return dot + name + infix;
+  const tag = `~${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  let cut = name;
+  while (Buffer.byteLength(dot + cut + tag + infix) > NAME_BYTES) cut = [...cut].slice(0, -1).join('');
+  return dot + cut + tag + infix;
 }
 
 /** Whether a process of this id still runs (EPERM: it does, under another user). */
@@ -33,7 +53,7 @@ function processAlive(pid: number): boolean {
  * large import). A live one is another build at work and is left alone.
  */
 export async function sweepStaleStaging(dir: string, infix: string, o: { hidden?: boolean } = {}): Promise<void> {
-  const prefix = `${o.hidden ? '.' : ''}${path.basename(dir)}${infix}`;
+  const prefix = stagingStem(dir, infix, o);
   const names = await readdir(path.dirname(dir)).catch(() => [] as string[]);
   for (const name of names) {
     if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue;

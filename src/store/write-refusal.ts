@@ -3,10 +3,11 @@ import path from 'node:path';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/catalog.js';
 import '../diagnostics/codes/safety.js';
+import { tooManyOpenFiles } from '../io/open-files.js';
 
 /**
- * A write the file system refused (permission denied, a read-only or full file system, a file where
- * a folder must be) is the user's environment, not a bug: AUR1053, exit 11, naming the path, what
+ * A write the file system refused (permission denied, a read-only or full file system, a file past
+ * the size limit, a file where a folder must be) is the user's environment, not a bug: AUR1053, exit 11, naming the path, what
  * is wrong and how to fix it. The store's writers (durable.ts) throw it for the file they were
  * asked to write (never the temp file's name); the CLI's error boundary maps what other direct
  * file-system calls raise (a run folder's mkdir, the run log's append) through the same function.
@@ -18,6 +19,8 @@ const REFUSALS: Record<string, (at: string, file: string) => { reason: string; f
   EDQUOT: () => ({ reason: 'the disk quota is exceeded', fix: 'free some space within your quota, then re-run' }),
   ENOTDIR: (at) => ({ reason: `${at} is not a directory`, fix: `move ${at} away (Aureus makes the folder it needs), then re-run` }),
   EISDIR: (_at, file) => ({ reason: `${file} is a directory`, fix: `move the folder ${file} away, then re-run` }),
+  // Node ignores SIGXFSZ, so a write past the shell's `ulimit -f` (or the file system's largest file) fails with EFBIG.
+  EFBIG: () => ({ reason: 'the file would exceed the largest file size allowed (ulimit -f, or the file system\'s limit)', fix: 'raise the file-size limit (`ulimit -f` shows it; `ulimit -f unlimited`), then re-run' }),
 };
 REFUSALS.EPERM = REFUSALS.EACCES!;
 
@@ -60,7 +63,7 @@ export function writeRefusal(e: unknown, file?: string): AureusError | undefined
 /** System calls that only write: what fails in them is a refused write whatever the errno says. */
 const WRITING = new Set(['mkdir', 'mkdtemp', 'rename', 'write', 'unlink', 'rmdir', 'rm', 'copyfile', 'link', 'symlink', 'ftruncate', 'chmod', 'fchmod', 'utime']);
 /** Errnos that only a write gets. */
-const WRITE_ONLY = new Set(['EROFS', 'ENOSPC', 'EDQUOT']);
+const WRITE_ONLY = new Set(['EROFS', 'ENOSPC', 'EDQUOT', 'EFBIG']);
 
 /**
  * The CLI's error boundary: an errno error that escaped a direct file-system call as AUR1053 when
@@ -73,12 +76,12 @@ export function escapedWriteRefusal(e: unknown): AureusError | undefined {
   return WRITING.has(err.syscall) || WRITE_ONLY.has(err.code ?? '') ? writeRefusal(e) : undefined;
 }
 
-/** Run a write of `file`, turning a file-system refusal into AUR1053 (other errors unchanged). */
+/** Run a write of `file`, turning a file-system refusal into AUR1053 (too many open files: AUR1054; other errors unchanged). */
 export function refusedAs<T>(file: string, write: () => T): T {
   try {
     return write();
   } catch (e) {
-    throw writeRefusal(e, file) ?? e;
+    throw writeRefusal(e, file) ?? tooManyOpenFiles(e, file) ?? e;
   }
 }
 
@@ -87,6 +90,6 @@ export async function refusedAsAsync<T>(file: string, write: () => Promise<T>): 
   try {
     return await write();
   } catch (e) {
-    throw writeRefusal(e, file) ?? e;
+    throw writeRefusal(e, file) ?? tooManyOpenFiles(e, file) ?? e;
   }
 }

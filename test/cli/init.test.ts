@@ -213,3 +213,26 @@ describe('aureus init', () => {
     expect(u.stderr).toContain('error AUR7011 aureus init needs the argument <dir>');
   });
 });
+
+// A folder name of 240 bytes is legal (NAME_MAX 255), but the hidden staging sibling named after it
+// (`.<name>.aureus-init-<pid>`, `<name>.aureus-import-<pid>`) was not: ENAMETOOLONG, exit 2.
+describe('a target whose name is near the file system limit', () => {
+  const long = 'w'.repeat(240);
+
+  it('init of an existing empty 240-character folder succeeds and leaves no staging sibling', async () => {
+    const parent = tmp('long-init');
+    fs.mkdirSync(path.join(parent, long));
+    const r = await runCli(['init', long], { cwd: parent });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(parent, long, 'world/world.json'))).toBe(true);
+    expect(fs.readdirSync(parent)).toEqual([long]);
+  }, 120_000);
+
+  it('import synthetic into a new 240-character folder succeeds and leaves no staging sibling', async () => {
+    const parent = tmp('long-import');
+    const r = await runCli(['import', 'synthetic', long, '--principals', '10'], { cwd: parent });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(parent, long, 'world/world.json'))).toBe(true);
+    expect(fs.readdirSync(parent)).toEqual([long]);
+  }, 120_000);
+});

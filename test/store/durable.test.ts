@@ -116,6 +116,21 @@ describe('durable writes (issue 18)', () => {
     expect(fs.readdirSync(d)).toEqual(['root-owned.json']);
   });
 
+  // A write that fails part way (a full disk, ENOSPC; here the same short write made by a file-size
+  // limit, EFBIG, in a child process under `ulimit -f 1`) leaves no temp file behind, sync or async.
+  it.skipIf(process.platform !== 'linux')('a write that fails part way (EFBIG under ulimit -f) is AUR1053 and leaves no temp file', () => {
+    const d = temp();
+    const durable = pathToFileURL(path.join(import.meta.dirname, '../../dist/store/durable.js')).href;
+    const code = `const m = await import(${JSON.stringify(durable)}); const big = 'x'.repeat(5000);
+      for (const [name, write] of [['async.json', (f) => m.writeVisibleAsync(f, big)], ['sync.json', async (f) => m.writeVisible(f, big)], ['new/async.json', (f) => m.writeVisibleAsync(f, big)]])
+        await write(${JSON.stringify(d)} + '/' + name).then(() => console.log('written'), (e) => console.log(e.diagnostics?.[0]?.code ?? e.code));`;
+    const r = spawnSync('bash', ['-c', 'ulimit -f 1 && exec "$@"', 'bash', process.execPath, '--input-type=module', '-e', code], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n')).toEqual(['AUR1053', 'AUR1053', 'AUR1053']);
+    expect(fs.readdirSync(d).sort()).toEqual(['new']);
+    expect(fs.readdirSync(path.join(d, 'new'))).toEqual([]);
+  });
+
   it('one barrier for many files: a single syncfs on Linux, an fsync per file and folder as the fallback', () => {
     const d = temp();
     const files = Array.from({ length: 40 }, (_, i) => path.join(d, `dir${i % 4}`, `f${i}.json`));

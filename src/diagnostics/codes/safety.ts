@@ -58,6 +58,12 @@ defineDiagnostics([
     hint: 'check that this user may write the world folder and its .aureus/, and that the file system is writable and not full',
   },
   {
+    code: 'AUR1054',
+    severity: 'error',
+    message: 'too many open files: cannot open {what}: {reason}',
+    hint: 'raise the limit of open files (`ulimit -n`), then re-run',
+  },
+  {
     code: 'AUR6055',
     severity: 'error',
     message: 'cannot use {path} for the run lock: {reason}',
