@@ -58,11 +58,12 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     return dir === undefined ? { io, root, chalk, debug, exit } : { io: { ...io, cwd: root }, root, chalk, debug, exit, shellCwd: io.cwd };
   };
   // Check -C before any action runs (resolveRoot throws a usage error for a non-directory).
-  program.hook('preAction', (_self, action) => {
+  program.hook('preAction', async (_self, action) => {
     invoked = action;
     let top = action;
     while (top.parent && top.parent !== program) top = top.parent;
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
+    await warnFileCap(io, chalk);
   });
   try {
     await registerCommands(program, argv, ctxFor);
@@ -226,3 +227,15 @@ function report(e: unknown, io: Io, chalk: ReturnType<typeof makeChalk>, debug: 
 }
 
 export { AureusError };
+
+/**
+ * An AUREUS_MAX_FILE_BYTES the store cannot use (store/file-cap.ts) is a warning before the command
+ * runs, once, on stderr: the store itself falls back to the default cap deep in a read, unsaid.
+ */
+async function warnFileCap(io: Io, chalk: ReturnType<typeof makeChalk>): Promise<void> {
+  // Loaded only when the variable is set: start-up does not load the diagnostics catalog for it.
+  if (io.env.AUREUS_MAX_FILE_BYTES === undefined) return;
+  const { fileCapSetting } = await import('../store/file-cap.js');
+  const { warning } = fileCapSetting(io.env);
+  if (warning) io.stderr(formatDiagnostics([warning], chalk).replace(/^\n/, ''));
+}

@@ -7,6 +7,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { createGit, UNSIGNED_ENV, unsignedFirstCommit } from '../git/adapter.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
+import { maxFileBytes } from '../store/file-cap.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { RepoFiles } from './files.js';
 import { repoWritePoint } from './test-hook.js';
@@ -58,6 +59,23 @@ function cannotWrite(target: string, dir: string, e: unknown): AureusError {
   return new AureusError(`cannot write ${target}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7005', { file: target, reason }, { hint: 'pass a new or empty directory whose parent exists and is writable' })] });
 }
 
+/**
+ * A file over the store's cap (AUR1002, exit 2) refuses the import before anything is written: every
+ * command, `validate` first, would refuse the world (README: an import never hands over a world
+ * validate refuses). The cap is the one in force (AUREUS_MAX_FILE_BYTES raises it, knowingly, for
+ * the import and every command after it), so what this hands over is what validate reads.
+ */
+function refuseOverCap(files: RepoFiles, target: string): void {
+  const limit = maxFileBytes();
+  const over = [...files].map(([rel, content]) => ({ rel, size: Buffer.byteLength(content) })).filter((f) => f.size > limit);
+  if (!over.length) return;
+  const hint = `nothing was written: every command would refuse this world; import fewer characters, or raise the cap knowingly for the import and every command after it: AUREUS_MAX_FILE_BYTES=<bytes> (at least ${Math.max(...over.map((f) => f.size))})`;
+  throw new AureusError(`refusing to import into ${target}: ${over.length === 1 ? 'a file' : `${over.length} files`} over the ${limit}-byte cap`, {
+    exitCode: ExitCode.USAGE,
+    diagnostics: over.map((f) => diag('AUR1002', { size: f.size, limit }, { file: f.rel, hint })),
+  });
+}
+
 /** AUR7909 (exit 130): the import into `target` was interrupted; nothing of it is on disk. */
 export function interrupted(target: string): AureusError {
   return new AureusError(`interrupted: nothing imported into ${target}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR7909', { dir: target })] });
@@ -98,6 +116,7 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
  */
 export async function writeWorldRepo(target: string, files: RepoFiles, commitMessage: string, o: { signal?: AbortSignal } = {}): Promise<void> {
   const dir = path.resolve(target);
+  refuseOverCap(files, target);
   await refuseOccupied(dir, target);
   refuseInsideWorldFiles(dir, target);
   await sweepStaleStaging(dir, STAGING_INFIX);

@@ -3,19 +3,10 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { parseJson, type JsonPosition } from './json-parse.js';
 import { describeNonRegular, NONBLOCKING_READ } from './regular-file.js';
 import { foreignTextForm } from './text-form.js';
+import { MAX_FILE_BYTES, maxFileBytes } from './file-cap.js';
 
-/** Nothing larger is read: world files are hand-edited data, and this protects memory. */
-export const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-/**
- * The cap in force: MAX_FILE_BYTES, or AUREUS_MAX_FILE_BYTES when that is a positive integer (an
- * imported world of 10,000 characters has a relationships.json just over 10 MB; the bench and
- * users of such worlds raise the cap knowingly).
- */
-export function maxFileBytes(): number {
-  const v = Number(process.env.AUREUS_MAX_FILE_BYTES);
-  return Number.isSafeInteger(v) && v > 0 ? v : MAX_FILE_BYTES;
-}
+// The cap lives in file-cap.ts (the CLI reads it at start-up without this module's JSON reader).
+export { MAX_FILE_BYTES, maxFileBytes };
 
 export interface SafeJson {
   /** The parsed value when `ok`; undefined otherwise. */

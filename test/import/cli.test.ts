@@ -1,3 +1,4 @@
+import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { loadStarterKit } from '../../src/import/kit.js';
 import { buildDprrWorld, noticeText } from '../../src/import/dprr/index.js';
 import { loadDprrTables } from '../../src/import/dprr/tables.js';
 import { checkWorldReferences } from '../../src/store/references.js';
+import { builtCli, cleanup, spawnCli, tempDir } from '../pipeline/world.js';
 
 const DATA = path.resolve(__dirname, '../../data/dprr');
 
@@ -123,4 +125,52 @@ describe('aureus import (with the packaged starter kit)', () => {
     expect(kept.filter((id) => a.droppedConstraints.includes(id))).toEqual([]);
     expect(noticeText({ from: -600, to: -599 }, a)).toMatch(/Left out, as they name a starter character this world has no one for: [^\n]*`cst_affair_alive`/);
   });
+});
+
+/**
+ * The store reads no file over its cap (10 MB, AUREUS_MAX_FILE_BYTES raises it). `import synthetic
+ * --principals 4700` wrote a 10.7 MB characters.json that every command then refused (validate:
+ * exit 3, AUR1002, with a hint that did not name the variable), and a cap that was not a number
+ * was ignored without a word. Child processes: the cap is read from the process's environment.
+ */
+describe.skipIf(!builtCli())('aureus import and the file-size cap', () => {
+  afterAll(cleanup);
+  const capEnv = (v: string) => ({ NO_COLOR: '1', AUREUS_MAX_FILE_BYTES: v });
+  const AUR1002 = (file: string, limit: number) => new RegExp(String.raw`${file}\n\s+error AUR1002 file is \d+ bytes, over the ${limit}-byte limit\n\s+hint: [^\n]*AUREUS_MAX_FILE_BYTES=<bytes>`);
+
+  it('never hands over a world validate refuses: a file over the cap is exit 2 (AUR1002) before anything is written', async () => {
+    const parent = tempDir('import-cap');
+    const big = await spawnCli(['import', 'synthetic', 'big', '--principals', '4700'], parent, { NO_COLOR: '1', AUREUS_MAX_FILE_BYTES: undefined });
+    expect(big.code, big.stderr).toBe(2);
+    expect(big.stderr).toMatch(AUR1002('world/characters.json', 10485760));
+    expect(big.stderr).toMatch(/nothing was written/);
+    expect(big.stderr).not.toMatch(/\n\s+at |internal error/);
+    expect(readdirSync(parent)).toEqual([]);
+    // Under a lowered cap a small world is refused the same way, each file over it named.
+    const low = await spawnCli(['import', 'synthetic', 's', '--principals', '200'], parent, capEnv('300000'));
+    expect(low.code, low.stderr).toBe(2);
+    expect(low.stderr).toMatch(AUR1002('world/characters.json', 300000));
+    expect(low.stderr).toMatch(AUR1002('world/relationships.json', 300000));
+    expect(readdirSync(parent)).toEqual([]);
+    // What the import hands over under a cap, validate accepts under it; a lower cap is refused with the variable named.
+    expect((await spawnCli(['import', 'synthetic', 's', '--principals', '200'], parent, capEnv('600000'))).code).toBe(0);
+    const ok = await spawnCli(['-C', 's', 'validate'], parent, capEnv('600000'));
+    expect(ok.code, ok.stderr).toBe(0);
+    const refused = await spawnCli(['-C', 's', 'validate'], parent, capEnv('300000'));
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toMatch(AUR1002('world/characters.json', 300000));
+  }, 120_000);
+
+  it('warns (AUR7007) about an AUREUS_MAX_FILE_BYTES that is not a positive whole number, and keeps the default cap', async () => {
+    const parent = tempDir('import-cap-env');
+    expect((await spawnCli(['import', 'synthetic', 's', '--principals', '10'], parent, { NO_COLOR: '1', AUREUS_MAX_FILE_BYTES: undefined })).code).toBe(0);
+    for (const bad of ['abc', '0', '-5', '']) {
+      const r = await spawnCli(['-C', 's', 'validate'], parent, capEnv(bad));
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(`warning AUR7007 the environment variable AUREUS_MAX_FILE_BYTES=${JSON.stringify(bad)} is not a whole number of bytes above 0: using the default cap of 10485760 bytes`);
+    }
+    const good = await spawnCli(['-C', 's', 'validate'], parent, capEnv('20000000'));
+    expect(good.code).toBe(0);
+    expect(good.stderr).not.toMatch(/AUR7007/);
+  }, 120_000);
 });

@@ -26,7 +26,10 @@ const left = (dir: string, name: string) => fs.readdirSync(dir).filter((n) => n.
 /** The CLI as a child process; resolves when it exits (code, or the signal that killed it). */
 function spawnCli(argv: string[], cwd: string, cmd: string[] = []): { pid: number; done: Promise<{ code: number | null; signal: string | null; stderr: string }> } {
   const [exe, ...pre] = cmd.length ? cmd : [process.execPath];
-  const child = spawn(exe!, [...pre, ...(cmd.length ? [process.execPath] : []), BIN, ...argv], { cwd, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // The large worlds imported here (6,667 principals) have files over the 10 MB cap, which an import
+  // refuses to write: raised knowingly, as the bench does.
+  const env = { ...process.env, NO_COLOR: '1', AUREUS_MAX_FILE_BYTES: String(64 * 1024 * 1024) };
+  const child = spawn(exe!, [...pre, ...(cmd.length ? [process.execPath] : []), BIN, ...argv], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (b) => (stderr += b));
   const done = new Promise<{ code: number | null; signal: string | null; stderr: string }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stderr })));

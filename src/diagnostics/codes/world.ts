@@ -6,7 +6,7 @@ defineDiagnostics([
   // Reading and parsing (shared by every JSON input through store/read.ts readJsonFileSafe).
   { code: 'AUR1000', severity: 'error', message: 'not a world repository: {root} has no world/ folder', hint: 'create one with `aureus init <dir>`, or point -C at a world repository' },
   { code: 'AUR1001', severity: 'error', message: 'missing file {file}', hint: 'every world repository needs this file; `aureus init` creates a complete one to copy from' },
-  { code: 'AUR1002', severity: 'error', message: 'file is {size} bytes, over the {limit}-byte limit', hint: 'world files are hand-edited data; split or trim it (nothing this large is read, to protect memory)' },
+  { code: 'AUR1002', severity: 'error', message: 'file is {size} bytes, over the {limit}-byte limit', hint: 'world files are hand-edited data; split or trim it (nothing this large is read, to protect memory), or raise the cap knowingly for every command: AUREUS_MAX_FILE_BYTES=<bytes>' },
   { code: 'AUR1003', severity: 'error', message: 'file is not valid UTF-8 (first bad byte at offset {offset})', hint: 're-save the file as UTF-8 (most editors: "Save with encoding")' },
   { code: 'AUR1004', severity: 'error', message: 'file is empty', hint: 'a world file holds a JSON object with at least "format": 1; `aureus init` creates complete ones' },
   { code: 'AUR1005', severity: 'error', message: 'invalid JSON: {detail}', hint: 'fix the syntax at this line and column (a trailing comma or a missing quote is the usual cause)' },

@@ -13,7 +13,11 @@ const sizeOf = (item: unknown): number => compactLength(item) + 1;
  * the scene's business (on a world of thousands, every hidden secret and every dead senator near
  * the cast would otherwise be listed; the verifier reads the dead from the world, not from this
  * list, so its checks do not weaken). The scene's own people are never dropped: the cast's characters
- * and the edges among them stay, whatever the budget (a scene cannot be written without them).
+ * and the edges among them stay, whatever the budget (a scene cannot be written without them). So do
+ * the scene's own money facts: the cast's accounts and every account a required delta of the scene
+ * moves money from or to (ownAccounts): without them the verifier cannot tell a planned payment from
+ * an overspend (a DPRR world's second episode failed on "pay 15000 denarii … with 0 available" while
+ * the fund held 610,000, its account and the payee's pruned for room).
  * Each removal is credited with its compact size and recorded in `pruned`, which stays in the
  * packet file but is not sent and not counted; the estimate is measured, and re-measured after each
  * batch, from sizes kept up to date as items go (measure.ts: the same figure as serialising the packet
@@ -39,7 +43,8 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
   // 230 characters).
   const secrets = inOrder(g.secrets, lowFirst((x) => secretRel.get(x.id) ?? 0));
   const threads = inOrder(g.threads, lowFirst((x) => threadRel.get(x.id) ?? 0));
-  const accounts = inOrder(g.accounts, lowFirst((x) => (castIds.has(x.owner) ? 1 : 0)));
+  const keep = ownAccounts(p);
+  const accounts = inOrder(g.accounts.filter((x) => !keep(x)), lowFirst(() => 0));
   const others = inOrder(g.characters.filter((x) => !castIds.has(x.id)), lowFirst(() => 0));
   const removeOne = (): number => {
     // Edges are sorted by relevance, least relevant last; the cast's own edges stay.
@@ -56,7 +61,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     const t = threads();
     if (t) { g.threads.splice(g.threads.indexOf(t), 1); size?.removedItem('threads', t); p.pruned.push({ id: t.id, kind: 'thread', relevance: threadRel.get(t.id) ?? 0 }); return sizeOf(t); }
     const a = accounts();
-    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ id: a.id, kind: 'account', relevance: castIds.has(a.owner) ? 1 : 0 }); return sizeOf(a); }
+    if (a) { g.accounts.splice(g.accounts.indexOf(a), 1); size?.removedItem('accounts', a); p.pruned.push({ id: a.id, kind: 'account', relevance: 0 }); return sizeOf(a); }
     const c = others();
     if (c) { g.characters.splice(g.characters.indexOf(c), 1); size?.removedCharacter(c); p.pruned.push({ id: c.id, kind: 'character', relevance: 0 }); return lengths.fileLength(c) + 1; }
     return removeFact();
@@ -89,6 +94,20 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
     if (!progressed) break;
     est = measure();
   }
+}
+
+/**
+ * Whether an account is the scene's own: a cast member's, or one a required delta of the scene moves
+ * money from or to (a transfer's `from`/`to`, or an `assets.cash_ledger.<id>` add or subtract).
+ */
+function ownAccounts(p: ScenePacket): (a: { id: string; owner: string }) => boolean {
+  const cast = new Set(p.cast.map((c) => c.id));
+  const moved = new Set<string>();
+  for (const d of p.constraints.required_deltas) {
+    if (d.path === 'assets.cash_ledger') for (const id of [d.from, d.to]) if (id) moved.add(id);
+    if (d.path.startsWith('assets.cash_ledger.')) moved.add(d.path.slice('assets.cash_ledger.'.length));
+  }
+  return (a) => cast.has(a.owner) || moved.has(a.id);
 }
 
 /**

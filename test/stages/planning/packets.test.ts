@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildPackets, bindRoleNames, estimateTokens } from '../../../src/stages/d-packets/index.js';
 import { packetJson, packetTokens } from '../../../src/stages/d-packets/wire.js';
+import { prunePacket } from '../../../src/stages/d-packets/prune.js';
 import { projectPlan } from '../../../src/stages/c-director/checks.js';
 import { planScenario, scenario, hasStarter, STARTER, schemaErrors } from './helpers.js';
 
@@ -69,6 +70,32 @@ describe('scene packets (GraphRAG-lite)', () => {
       expect(schemaErrors('scene_packet', p)).toBeNull();
     });
     expect(prunedSome).toBe(true);
+  });
+
+  // The cast's accounts and those a planned transfer moves are the scene's own facts: pruned for room,
+  // the verifier read the missing balance as 0 and failed a DPRR world's second episode on a false overspend.
+  it('never prunes the cast\'s accounts nor those a required delta moves, however tight the budget', () => {
+    const full = buildPackets(a.plan, a.world, a.context, { tokenBudget: 100000 });
+    const tiny = buildPackets(a.plan, a.world, a.context, { tokenBudget: 1 });
+    let moved = 0;
+    tiny.forEach((p, i) => {
+      expect(p.pruned.length, p.scene_id).toBeGreaterThan(0);
+      expect(p.retrieved_subgraph.accounts, p.scene_id).toEqual(full[i]!.retrieved_subgraph.accounts);
+      const ids = new Set(p.retrieved_subgraph.accounts.map((x) => x.id));
+      for (const c of p.cast) if (a.world.assets.cash_ledger.some((x) => x.owner === c.id)) expect(p.retrieved_subgraph.accounts.some((x) => x.owner === c.id), `${p.scene_id} ${c.id}`).toBe(true);
+      for (const d of p.constraints.required_deltas.filter((x) => x.op === 'transfer')) {
+        expect(ids.has(d.from!) && ids.has(d.to!), `${p.scene_id} ${d.from}>${d.to}`).toBe(true);
+        if (!p.cast.some((c) => c.id === d.to)) moved++;
+      }
+    });
+    // A payee outside the cast (the treasury) is kept too.
+    expect(moved).toBeGreaterThan(0);
+    // An account that is not the scene's own still goes.
+    const p = structuredClone(full.find((x) => x.constraints.required_deltas.some((d) => d.op === 'transfer'))!);
+    p.retrieved_subgraph.accounts.push({ id: 'stranger_purse', owner: 'stranger', denarii: 7 });
+    prunePacket(p, 1, new Map(), new Map());
+    expect(p.pruned).toContainEqual({ id: 'stranger_purse', kind: 'account', relevance: 0 });
+    expect(p.retrieved_subgraph.accounts.map((x) => x.id).sort()).toEqual(full.find((x) => x.scene_id === p.scene_id)!.retrieved_subgraph.accounts.map((x) => x.id).sort());
   });
 
   it('writes directives with character names instead of role names', () => {

@@ -40,6 +40,23 @@ describe('money in prose (AUR5022)', () => {
       '**CAESAR:** I could pay you a million sesterces tomorrow, if I had them.',
     ]) expect(findings('SC24', body)).toEqual([]);
   });
+  it('an account the packet does not hold is unknown, not 0: no finding (a pruned DPRR fund "paid 15000 with 0 available")', () => {
+    // SC24 as a packet whose accounts were left out: Caesar's (15,000), then everyone's.
+    const without = (scene: string, gone: string[]) => {
+      packets[scene] = structuredClone(packets['SC24']);
+      packets[scene].retrieved_subgraph.accounts = packets[scene].retrieved_subgraph.accounts.filter((x) => !gone.includes(x.owner));
+    };
+    without('SC24_no_caesar', ['caesar']);
+    without('SC24_no_cast', ['caesar', 'cato', 'servilia']);
+    const named = 'Caesar pushes ninety thousand denarii across the table to Servilia.';
+    const nobody = 'The public fund pays fifteen thousand denarii to Cato.';
+    expect(findings('SC24_no_caesar', named)).toEqual([]);
+    expect(findings('SC24_no_cast', named)).toEqual([]);
+    expect(findings('SC24_no_cast', nobody)).toEqual([]);
+    // Known accounts are still judged: Cato's 150,000 cannot cover a million, nor Caesar's 15,000 ninety thousand.
+    expect(codes(findings('SC24_no_caesar', 'Cato pushes a million denarii across the table to Servilia.'))).toEqual(['AUR5022']);
+    expect(codes(findings('SC24', named))).toEqual(['AUR5022']);
+  });
   it('talents over the payer\'s means even at the lightest talent (4,500 denarii) are hard; straddling them, soft', () => {
     // Held-out corpus 5 (w15): a guessed rate made every sum of talents soft. Paraphrases. Caesar holds 15,000 in SC24.
     expect(sumsIn('She sends five talents to the temple.').map((s) => [s.denarii, leastDenarii(s)])).toEqual([[30000, 22500]]);

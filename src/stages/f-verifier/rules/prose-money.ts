@@ -18,12 +18,16 @@ import { likelyGender } from '../prose/gender.js';
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
  * sentence's doer, or the last doer before it; sure when that payer's balance is exceeded, or when
  * no account on stage could cover the sum, even at the lowest rate a guessed unit (talents) may
- * have. Sums only talked about (owed, offered, worth) are not paid.
+ * have. Sums only talked about (owed, offered, worth) are not paid. An account the packet does not
+ * hold is unknown, never 0: a payer without one is judged only against a stage whose every account is known.
  */
 export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const balance = new Map(pk.retrieved_subgraph.accounts.map((a) => [a.owner, a.denarii]));
   const richest = Math.max(0, ...pk.cast.map((c) => balance.get(c.id) ?? 0));
+  // A cast member whose account is not in the packet has unknown means, not none: "no account on stage
+  // could cover the sum" is then not known (a pruned fund's payment was an overspend "with 0 available").
+  const stageKnown = pk.cast.every((c) => balance.has(c.id));
   const out: Finding[] = [];
   // Whoever pays is named in the narration (a doer is a name of its sentence, or carried over from one).
   const named = [...new Set(r.narration.flatMap((n) => n.mentions.map((m) => m.id)))];
@@ -46,6 +50,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       const own = d !== null && s.mentions.some((m) => m.id === d.id && m.start < payAt);
       const payer = ownerOfSum(s, sum.text) ?? (own ? null : (subjectOfPaying(s, payAt, r.index, ctx) ?? previousSubject(s, r.index, ctx) ?? openingPronounPerson(s, r.index, ctx))) ?? payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
+      if (has === undefined && !stageKnown) continue;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
       // Sure when even the lowest plausible rate of the sum's unit puts it over the same means (money.ts):
