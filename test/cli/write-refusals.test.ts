@@ -60,7 +60,8 @@ describe('a world the user cannot write', () => {
     const w = await readableWorld('refused-eacces');
     const r = asNobody(['-C', w, 'episode', 'plan']);
     expect(r.code, r.stderr).toBe(11);
-    expect(r.stderr).toContain(`AUR1053 cannot write ${path.join(w, '.aureus/runs')}: permission denied in ${path.join(w, '.aureus')}`);
+    // The plan takes the run lock first (it writes into the run folder a run uses): refused there.
+    expect(r.stderr).toContain(`AUR1053 cannot write ${path.join(w, '.aureus/lock.guard')}: permission denied in ${path.join(w, '.aureus')}`);
     expect(r.stderr).not.toMatch(STACK_TRACE);
   }, 120_000);
 
