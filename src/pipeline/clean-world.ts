@@ -1,3 +1,4 @@
+import { WORLD_FILES } from '../domain/world.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitPort } from '../git/port.js';
@@ -39,4 +40,13 @@ export async function allowedDirtyWarning(git: GitPort, paths: string[]): Promis
   if (dirty.length === 0) return [];
   const more = dirty.length > 8 ? ` and ${dirty.length - 8} more` : '';
   return [diag('AUR6061', { files: dirty.map((e) => e.path).slice(0, 8).join(', ') + more })];
+}
+
+/**
+ * With --allow-dirty, the world files (WORLD_FILES) holding uncommitted edits: the episode's commit
+ * carries them (AUR6061) whether or not the episode changes them (h-commit episodeFiles' `carried`).
+ */
+export async function dirtyWorldFiles(git: GitPort): Promise<string[]> {
+  const files: string[] = Object.values(WORLD_FILES);
+  return (await uncommitted(git, files, true)).map((e) => e.path).filter((p) => files.includes(p));
 }

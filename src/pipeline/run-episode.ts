@@ -125,7 +125,8 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     if (h) run.progress.stage('H', 'resumed');
     else {
       run.progress.stage('H', 'running');
-      h = saveStageH(run.cp, await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal, planned: planning.files }), planning.files);
+      const carried = o.allowDirty ? await (await import('./clean-world.js')).dirtyWorldFiles(git) : [];
+      h = saveStageH(run.cp, await runStageH({ ...run, planning: planning.output, scenes: scenes.output, signal: o.signal, planned: planning.files, carried }), planning.files);
       run.progress.stage('H', 'done');
     }
     // The recap's warnings travel in the checkpoint: a resumed run does not call the recap again.

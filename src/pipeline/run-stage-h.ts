@@ -37,6 +37,8 @@ export interface StageHRunInput {
   signal?: AbortSignal;
   /** Throws the "interrupted" error when the run was aborted. */
   check: () => void;
+  /** World files with uncommitted edits that the commit carries (--allow-dirty), changed by the episode or not. */
+  carried?: string[];
 }
 
 /**
@@ -70,7 +72,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const lines = committedRunLogLines(logged);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recap, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned);
+  const files = episodeFiles(input, out, recap, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned, i.carried);
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const findings = findingCounts(report);

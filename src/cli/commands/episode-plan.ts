@@ -92,12 +92,22 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   // AUR1000 first: the lock would make `.aureus/` there.
   (await import('../../store/load.js')).requireWorldFolder(c.root);
   const lockWarnings: Diagnostic[] = [];
+  // A plan refused by the world's checks leaves nothing behind, as `episode run` (which checks before its lock) does:
+  // the `.aureus/` the lock made is removed again when nothing else was written into it.
+  const { existsSync, rmdirSync } = await import('node:fs');
+  const aureusDir = `${c.root}/.aureus`;
+  const madeAureus = !existsSync(aureusDir);
   const lock = (await import('../../pipeline/lock.js')).acquireLock(c.root, 'episode plan', { warnings: lockWarnings });
   try {
     if (lockWarnings.length) c.io.stderr(formatDiagnostics(lockWarnings, c.chalk).replace(/^\n/, ''));
     await planLocked(c, opts);
   } finally {
     lock.release();
+    try {
+      if (madeAureus) rmdirSync(aureusDir); // only when empty: a plan's files keep it
+    } catch {
+      /* not empty, or gone: nothing to undo */
+    }
   }
 }
 

@@ -117,7 +117,8 @@ export function stageH(input: StageHInput): StageHResult {
  * the episode folder. A world file no delta touched is left as it is on disk: the engine copies a
  * file on write (core/deltas/apply.ts), so an untouched one is the very object that was loaded, and
  * rewriting it would put only the author's own formatting (indentation, key order) into the
- * episode's diff as changes. Keys are repository-relative POSIX paths.
+ * episode's diff as changes. `carried`: world files written all the same, the author's uncommitted
+ * edits that `--allow-dirty` folds into the commit (AUR6061 says so). Keys are repository-relative POSIX paths.
  * `planned`: the planning files (context, proposals, plan, packets) as the caller already serialised
  * them (episode run's planning checkpoint holds these texts, pipeline/planning-checkpoint.ts).
  */
@@ -128,10 +129,11 @@ export function episodeFiles(
   runLogText: string,
   drafts: Record<string, string>,
   planned: Record<string, string> | null = null,
+  carried: readonly string[] = [],
 ): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
-    if (h.world[key] !== input.world[key]) files[rel] = stableStringify(h.world[key]);
+    if (h.world[key] !== input.world[key] || carried.includes(rel)) files[rel] = stableStringify(h.world[key]);
   }
   const dir = episodeRelDir(input.ref);
   const put = (rel: string, content: string) => {
