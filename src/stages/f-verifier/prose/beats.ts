@@ -24,7 +24,9 @@ export interface BeatSuccess {
  * before its last word ("…whose crews are paid by...": held-out corpus 61, bh14).
  */
 const BROKEN_OFF = String.raw`\b(?:by|to|from|of|the|a|is|was|are|were)\s*(?:\.\.\.|…)["”]?\s*$`;
-const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend)\b|\?|${BROKEN_OFF}`, 'i');
+/** A whisper set going, a rumour by another name ("A whisper starts to travel: Cotta owes Terentia more than he can repay"). */
+const WHISPER_GOES = String.raw`(?:a|the)\s+whisper\s+(?:starts?|started|begins?|began|goes|went|runs?|ran|spreads?|spread|travels?|travelled|traveled)\b`;
+const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is said|perhaps|maybe|if|unless|would|could|might|not|never|no one|nobody|lie|lies|nonsense|pretend|${WHISPER_GOES})\b|\?|${BROKEN_OFF}`, 'i');
 /**
  * A sentence that is only a question's clause on who or which, with no question mark: what someone knows or offers,
  * not the answer ("Several names. Who pays for the crews in the Subura, and which taverns they drink
