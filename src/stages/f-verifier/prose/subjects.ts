@@ -324,8 +324,9 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // So does an aside likening the deed to a habit ("…, as he did every morning, and called her name": tense.ts).
     const own = withoutHabitAside(clause.replace(RELATIVE_ASIDE, ','));
     // A present told of yesterday or long ago is a memory in the present tense ("Yesterday, in the smoke of the Temple
-    // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here.
-    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(own))) continue;
+    // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here: the time word
+    // before the doer in its clause ("Clodius remembers Catiline laughing … a year ago" is Clodius remembering now).
+    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(before.slice(before.search(/[^;—–]*$/))))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };
