@@ -184,9 +184,12 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
       }
     }
     if (tagged !== commit) {
+      // Made between this run's preflight and its tag: by a run in another worktree (tags are shared), so
+      // "rollback" or "re-run" here cannot help (AUR6064 says what can).
+      const branches = await git.branchesContaining(tagged).catch(() => [] as string[]);
       throw new AureusError(`tag ${journal.tag} already exists on another commit`, {
         exitCode: ExitCode.GIT,
-        diagnostics: [diag('AUR6009', { episode: journal.episode, tag: journal.tag })],
+        diagnostics: [diag('AUR6064', { episode: journal.episode, tag: journal.tag, other: tagged.slice(0, 10), branches: branches.join(', ') || 'no branch' })],
       });
     }
   } catch (e) {
@@ -274,7 +277,9 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes
   for (const sub of [JOURNAL, 'stage', 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
   if (!(cause instanceof AureusError)) return cause;
-  const note = diag('AUR6052', { episode: journal.episode, detail: '' });
+  // Re-running cannot commit over a tag another worktree's run made (AUR6064): the note says so instead.
+  const taken = cause.diagnostics.some((d) => d.code === 'AUR6064');
+  const note = diag('AUR6052', { episode: journal.episode, detail: '' }, taken ? { hint: 'Nothing of this run is committed; its checkpoints stay. See the error above for what to do: re-running here fails the same way while the tag stands.' } : {});
   return new AureusError(cause.message, { exitCode: cause.exitCode, diagnostics: [...cause.diagnostics, note], hint: cause.hint, cause });
 }
 

@@ -56,4 +56,21 @@ describe.runIf(builtCli())('episode run refuses a repository it cannot commit to
     expect(fs.existsSync(path.join(w, '.git/MERGE_HEAD'))).toBe(true);
     expect(runs(w)).toEqual([]);
   }, 180_000);
+  it('the episode\'s tag made elsewhere while this run committed (another worktree\'s run, here a post-commit hook): AUR6064 naming the other commit and its branch, a hint that works, HEAD as before', async () => {
+    // Before: AUR6009 "already committed" with AUR6052's "re-run the same command … and commits", which cannot succeed.
+    const w = copyRepo(pristine, 'git-tag-taken');
+    git(w, 'branch', 'alt');
+    const hook = path.join(w, '.git/hooks/post-commit');
+    fs.writeFileSync(hook, '#!/bin/sh\ngit rev-parse -q --verify refs/tags/s01e01 >/dev/null || git tag -a s01e01 -m other alt\n');
+    fs.chmodSync(hook, 0o755);
+    const head = git(w, 'rev-parse', 'HEAD');
+    const other = git(w, 'rev-parse', 'alt');
+    const r = await spawnCli(['episode', 'run'], w);
+    expect(r.code, r.stderr).toBe(10);
+    expect(r.stderr).toContain(`error AUR6064 tag s01e01 was made on another commit (${other.slice(0, 10)}, on alt`);
+    expect(r.stderr).toContain('Run episodes in one worktree at a time');
+    expect(r.stderr).not.toContain('re-run the same command');
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'status', '--porcelain')).toBe('');
+  }, 240_000);
 });

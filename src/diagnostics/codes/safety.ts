@@ -88,6 +88,12 @@ defineDiagnostics([
     hint: '',
   },
   {
+    code: 'AUR6064',
+    severity: 'error',
+    message: 'tag {tag} was made on another commit ({other}, on {branches}) while this run committed {episode}: another worktree or clone of this repository made the same episode (tags are shared by every worktree)',
+    hint: 'Run episodes in one worktree at a time. {episode} is committed at {other}; to make it again here, `aureus rollback {tag}` where it was made first, or start a what-if season here with `aureus branch`.',
+  },
+  {
     code: 'AUR2070',
     severity: 'error',
     message: 'the changes of {episode} break the hard constraint {id}; nothing was committed',
