@@ -1,7 +1,7 @@
 import type { Io } from './io.js';
 import type { ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../diagnostics/index.js';
-import { describeCounts, SilentProgress, STAGE_ORDER, STAGE_TITLES, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
+import { describeCounts, ForwardingProgress, SilentProgress, STAGE_ORDER, STAGE_TITLES, type ProgressSink, type SceneCounts, type SceneState, type StageId, type StageState } from '../pipeline/progress.js';
 
 /**
  * Progress of `episode run`: the stages A–H, and inside E–G a live status per scene (writing,
@@ -249,20 +249,12 @@ export class ListrProgress implements ProgressSink {
  * A sink that also knows whether the commit stage is under way, passing every call on: a Ctrl-C
  * then is told the commit (atomic) is finished first, not that the run stays resumable.
  */
-export class CommitWatch implements ProgressSink {
+export class CommitWatch extends ForwardingProgress {
   committing = false;
-  constructor(private readonly inner: ProgressSink) {}
-  stage(id: StageId, state: StageState, detail?: string): void {
+  override stage(id: StageId, state: StageState, detail?: string): void {
     if (id === 'commit') this.committing = state === 'running';
-    this.inner.stage(id, state, detail);
+    super.stage(id, state, detail);
   }
-  scenes(ids: string[]): void { this.inner.scenes(ids); }
-  scene(id: string, state: SceneState, detail?: string): void { this.inner.scene(id, state, detail); }
-  counts(c: SceneCounts): void { this.inner.counts(c); }
-  notice(text: string): void { this.inner.notice(text); }
-  info(text: string): void { this.inner.info(text); }
-  warnings(list: Diagnostic[]): void { this.inner.warnings(list); }
-  close(): Promise<void> { return this.inner.close(); }
 }
 
 export async function makeProgress(io: Io, chalk: ChalkInstance, json: boolean, early: RunWarnings): Promise<ProgressSink> {

@@ -66,21 +66,10 @@ export class SilentProgress implements ProgressSink {
   async close(): Promise<void> {}
 }
 
-/**
- * Passes every call on and remembers the stage started and not ended yet, so that a run that
- * fails can end it as failed (run-episode.ts): every renderer then shows where the run stopped.
- */
-export class StageWatch implements ProgressSink {
-  private open: StageId | null = null;
-  constructor(private readonly inner: ProgressSink) {}
-  stage(id: StageId, state: StageState, detail?: string): void {
-    this.open = state === 'running' ? id : this.open === id ? null : this.open;
-    this.inner.stage(id, state, detail);
-  }
-  /** End the stage under way, if any, as failed. */
-  failOpen(detail?: string): void {
-    if (this.open) this.stage(this.open, 'failed', detail);
-  }
+/** A sink that passes every call on to another: the base of sinks that also note something as calls pass. */
+export class ForwardingProgress implements ProgressSink {
+  constructor(protected readonly inner: ProgressSink) {}
+  stage(id: StageId, state: StageState, detail?: string): void { this.inner.stage(id, state, detail); }
   scenes(ids: string[]): void { this.inner.scenes(ids); }
   scene(id: string, state: SceneState, detail?: string): void { this.inner.scene(id, state, detail); }
   counts(c: SceneCounts): void { this.inner.counts(c); }
@@ -88,6 +77,22 @@ export class StageWatch implements ProgressSink {
   info(text: string): void { this.inner.info(text); }
   warnings(list: Diagnostic[]): void { this.inner.warnings(list); }
   close(): Promise<void> { return this.inner.close(); }
+}
+
+/**
+ * Passes every call on and remembers the stage started and not ended yet, so that a run that
+ * fails can end it as failed (run-episode.ts): every renderer then shows where the run stopped.
+ */
+export class StageWatch extends ForwardingProgress {
+  private open: StageId | null = null;
+  override stage(id: StageId, state: StageState, detail?: string): void {
+    this.open = state === 'running' ? id : this.open === id ? null : this.open;
+    super.stage(id, state, detail);
+  }
+  /** End the stage under way, if any, as failed. */
+  failOpen(detail?: string): void {
+    if (this.open) this.stage(this.open, 'failed', detail);
+  }
 }
 
 /**
