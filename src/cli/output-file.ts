@@ -4,6 +4,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/catalog.js';
 import '../diagnostics/codes/cli.js';
 import { writeRefusal } from '../store/write-refusal.js';
+import { writeWholeAsync } from '../store/durable.js';
 
 /** Why a path cannot be written, in words (never the atomic writer's temp-file name). */
 function reasonFor(file: string, code: string | undefined): string {
@@ -86,7 +87,7 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
   if (denied === 'EROFS') throw badOutput(file, reasonFor(file, denied));
   if (denied) throw badOutput(file, `it is read-only for this user (mode ${(target!.mode & 0o777).toString(8).padStart(4, '0')}); -o does not replace a file you may not write: make it writable (chmod u+w) or name another path`);
   try {
-    await writeWhole(file, content, target ? target.mode & 0o7777 : undefined);
+    await writeWholeAsync(file, content, target ? target.mode & 0o7777 : undefined);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     // A full disk or a file past the size limit (`ulimit -f`) is the file system refusing the
@@ -95,33 +96,5 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
     // The directory was there (checked above): ENOENT now is a file system that takes no new file
     // (/proc, /sys), not a missing directory.
     throw badOutput(file, code === 'ENOENT' && fs.existsSync(dir) ? `no new file can be created in ${dir}` : reasonFor(file, code));
-  }
-}
-
-let temps = 0;
-
-/**
- * `content` to `file` atomically (temp file, fsync, rename), keeping an existing file's mode. Not
- * write-file-atomic, which takes one write(2)'s short count as done: under `ulimit -f 4` (or a
- * nearly full disk) `-o` replaced the file with its first 4096 bytes and said "wrote". A FileHandle's
- * writeFile writes until all is out, so the limit shows as EFBIG (ENOSPC). The temp name has
- * write-file-atomic's shape, `<file>.<digits>`; it is removed when the write fails.
- */
-async function writeWhole(file: string, content: string, mode: number | undefined): Promise<void> {
-  const tmp = `${file}.${process.pid}${String((temps += 1)).padStart(6, '0')}`;
-  const handle = await fs.promises.open(tmp, 'wx', mode ?? 0o666);
-  try {
-    try {
-      await handle.writeFile(content, 'utf8');
-      // The mode given to open is cut by the umask: set it as the file had it.
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.promises.rename(tmp, file);
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
   }
 }

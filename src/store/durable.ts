@@ -99,6 +99,32 @@ async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> 
   }
 }
 
+/**
+ * `content` to `abs` atomically and durably (temp file, fsync, rename), keeping `mode` when given
+ * (an existing file's: the mode given to open is cut by the umask), for a file the user names
+ * (`export -o`). Not write-file-atomic, which takes one write(2)'s short count as done: under
+ * `ulimit -f 4` (or a nearly full disk) `-o` replaced the file with its first 4096 bytes. A
+ * FileHandle's writeFile writes until all is out, so the limit shows as EFBIG (ENOSPC). The temp
+ * file is removed when the write fails.
+ */
+export async function writeWholeAsync(abs: string, content: string, mode?: number): Promise<void> {
+  const tmp = tempName(abs);
+  const handle = await fs.promises.open(tmp, 'wx', mode ?? 0o666);
+  try {
+    try {
+      await handle.writeFile(content, 'utf8');
+      if (mode !== undefined) await handle.chmod(mode);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await fs.promises.rename(tmp, abs);
+  } catch (e) {
+    await fs.promises.rm(tmp, { force: true });
+    throw e;
+  }
+}
+
 /** A file's text (written as UTF-8). */
 export type FileContent = string;
 
