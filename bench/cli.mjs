@@ -8,13 +8,34 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { median, r1, r2, requireDprrData, ROOT } from './lib.mjs';
+import { benchArgs, median, r1, r2, requireDprrData, ROOT } from './lib.mjs';
 
-const arg = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
-const reps = Number(arg('--reps')) || 5;
-// --only startup,episode,plan (default all); --sizes 100,1000,all,10000 for the planning worlds.
-const only = new Set((arg('--only') ?? 'startup,episode,plan').split(','));
-const sizes = new Set((arg('--sizes') ?? '100,1000,all,10000').split(','));
+const USAGE = `Usage: node bench/cli.mjs [--reps N] [--only PARTS] [--sizes SIZES]
+
+The issue-18 targets on the real CLI as a process; figures to bench/results-cli.json.
+  --reps N        runs per figure (default 5; 3 at most for the 10,000-character world)
+  --only PARTS    comma list of startup, episode, plan (default all three)
+  --sizes SIZES   planning worlds, comma list of 100, 1000, all, 10000 (default all four)
+
+Examples:
+  node bench/cli.mjs --only startup,episode --reps 7
+  node bench/cli.mjs --only plan --sizes 1000,10000`;
+const PARTS = ['startup', 'episode', 'plan'];
+const SIZES = ['100', '1000', 'all', '10000'];
+const opts = benchArgs(
+  { reps: { type: 'string', default: '5' }, only: { type: 'string', default: PARTS.join(',') }, sizes: { type: 'string', default: SIZES.join(',') } },
+  USAGE,
+  (v) => {
+    if (!/^[1-9]\d*$/.test(v.reps)) return `--reps wants a whole number of runs of at least 1, not "${v.reps}"`;
+    const part = v.only.split(',').find((x) => !PARTS.includes(x));
+    if (part !== undefined) return `--only: "${part}" is no part (use ${PARTS.join(', ')})`;
+    const size = v.sizes.split(',').find((x) => !SIZES.includes(x));
+    return size !== undefined ? `--sizes: "${size}" is no planning world (use ${SIZES.join(', ')})` : null;
+  },
+);
+const reps = Number(opts.reps);
+const only = new Set(opts.only.split(','));
+const sizes = new Set(opts.sizes.split(','));
 const log = (s) => process.stderr.write(s + '\n');
 const bin = path.join(ROOT, 'bin/aureus.js');
 const probe = pathToFileURL(path.join(ROOT, 'bench/probe.mjs')).href;

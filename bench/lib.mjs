@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const dist = (rel) => import(path.join(ROOT, 'dist', rel));
@@ -105,4 +106,29 @@ export async function compileEpisodeInMemory({ world, config, llm, seed, ref, co
   const h = stageH({ ref, seed, world, context: planning.context, proposals: planning.proposals, plan: planning.plan, packets: planning.packets, scenes: efg.scenes, report: efg.report });
   await llm.complete({ role: 'recap', system: 'Write the recap.', messages: [{ role: 'user', content: canonicalCompact(h.recap) }], ...(recapMaxTokens !== undefined ? { max_tokens: recapMaxTokens } : {}), payload: h.recap, meta: { episode: ref.id, label: 'recap' } });
   return { planning, efg, h, marks: { t0, planned, scenes, end: performance.now() } };
+}
+
+/**
+ * A bench script's options, read strictly (node's parseArgs): `--help` prints the usage and exits 0; an
+ * unknown option or a bad value prints what was wrong and the usage and exits 2, so a typo such as
+ * `--rep 3` never starts a five-minute run with the defaults.
+ */
+export function benchArgs(options, usage, check = () => null) {
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false }));
+  } catch (e) {
+    process.stderr.write(`${e.message}\n\n${usage}\n`);
+    process.exit(2);
+  }
+  if (values.help) {
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  }
+  const bad = check(values);
+  if (bad) {
+    process.stderr.write(`${bad}\n\n${usage}\n`);
+    process.exit(2);
+  }
+  return values;
 }

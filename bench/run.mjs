@@ -6,9 +6,17 @@ import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { median, r1, requireDprrData, ROOT, runChild } from './lib.mjs';
+import { benchArgs, median, r1, requireDprrData, ROOT, runChild } from './lib.mjs';
 
-const quick = process.argv.includes('--quick');
+const USAGE = `Usage: node bench/run.mjs [--quick]   (npm run bench builds first, then runs this)
+
+Symbolic stages by world size, episode wall time against its critical path, prompt tokens, then the CLI as a
+process (bench/cli.mjs) with the issue-18 targets. Figures to bench/results.json and bench/results-cli.json.
+  --quick   sizes 10 and 100 only, 3 runs per CLI figure
+
+Example:
+  node bench/run.mjs --quick`;
+const quick = benchArgs({ quick: { type: 'boolean', default: false } }, USAGE).quick;
 const SIZES = quick ? [10, 100] : [10, 100, 1000, 10000];
 const REPS = { 10: 5, 100: 1, 1000: 1, 10000: 1 };
 const CAP_MS = { 10: 60_000, 100: 120_000, 1000: 120_000, 10000: 120_000 };
