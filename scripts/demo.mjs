@@ -40,5 +40,5 @@ const script = path.join(demo, 'seasons', 'season_01', 'episode_01', 'episode_sc
 process.stdout.write(
   `\nThe script of S01E01 is in ${script}\n` +
     `The demo world is a git repository (./demo is git-ignored); the episode is its commit tagged s01e01.\n` +
-    `Try:\n  node bin/aureus.js -C demo status\n  node bin/aureus.js -C demo recap\n  node bin/aureus.js -C demo export s01e01 --format html -o demo/s01e01.html\n  node bin/aureus.js -C demo episode run      (the next episode)\n`,
+    `Try:\n  node bin/aureus.js -C demo status\n  node bin/aureus.js -C demo recap\n  node bin/aureus.js -C demo export s01e01 --format html -o s01e01.html   (written to demo/s01e01.html)\n  node bin/aureus.js -C demo episode run      (the next episode)\n`,
 );

@@ -1,3 +1,4 @@
+import { formatValue } from '../core/readable.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { addToPacket, scenePacket } from './context.js';
 import { HELP, type PlayAction } from './directives.js';
@@ -100,7 +101,7 @@ export function statusText(s: PlayState): string {
   const budget = s.setup.mode === 'turn_limited' ? `/${s.setup.turn_budget}` : '';
   return [
     `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
-    `tension ${d.tension_curve.map((t) => t.toFixed(2)).join(' → ') || '(none yet)'}`,
+    `tension ${d.tension_curve.map((t) => formatValue(t, 'metric')).join(' → ') || '(none yet)'}`,
     `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
   ].join('\n');
 }

@@ -25,6 +25,8 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
     expect(r.stderr).toContain('usage: /note <idea>');
     expect(r.stdout).toContain('took back');
     expect(r.stdout).toMatch(/turn 1 · beat/);
+    // /status rounds the tension curve as every reader does (core/readable.ts): "0.3", never "0.30".
+    expect(r.stdout).toMatch(/^tension \d+(?:\.\d*[1-9])?(?: → \d+(?:\.\d*[1-9])?)*$/m);
     expect(r.stdout).toContain('Scene complete (user_end)');
     const log = records(w, 'b1');
     const users = log.filter((x) => x.type === 'user');
