@@ -5,6 +5,7 @@ import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import { isBadModelAnswer, type AttemptJournal, type Llm, type LlmRequest, type LlmResponse } from '../ports/llm.js';
 import { LlmRefusalError } from '../providers/errors.js';
+import type { AureusConfig } from '../config/types.js';
 
 /**
  * Resume without repeating LLM calls: every finished call's response is written to
@@ -101,6 +102,15 @@ export class JournaledLlm implements Llm {
     if (!endsOnAnAnswer(e)) return;
     for (const a of this.failedOnAnswers.splice(0)) a.drop();
   }
+}
+
+/**
+ * What answers a run's calls besides the calls themselves (the provider, the model routing, chaos):
+ * a change of it is a change of call. One salt for every command that journals into a run folder
+ * (`episode run`, `episode plan`, `scene rewrite`), so each answers the others' calls.
+ */
+export function journalSalt(providerId: string, config: Pick<AureusConfig, 'models' | 'chaos'>): unknown {
+  return { provider: providerId, models: config.models, chaos: config.chaos };
 }
 
 /** Failed on its own answers (JSON still invalid or cut twice, refused twice), not cut short. */

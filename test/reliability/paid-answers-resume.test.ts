@@ -38,10 +38,14 @@ async function uninterrupted(label: string, handler: (q: FakeRequest) => FakeSte
   return { requests: bodies(server.requests), charged: charged(r.stdout) };
 }
 
+/** The uninterrupted run of the fake model's answers, made once for the tests that compare with it. */
+let wholeRun: ReturnType<typeof uninterrupted> | undefined;
+const whole = () => (wholeRun ??= uninterrupted('paid-whole', answer));
+
 describe.runIf(builtCli())('a resumed run pays once for every answer the interrupted run received', () => {
   it('Ctrl-C while the Director re-asks: its first answer is journaled, the resume sends only the re-ask again', async () => {
-    const whole = await uninterrupted('paid-whole', answer);
-    expect(whole.requests.filter((r) => r.includes('not a valid director_edit'))).toHaveLength(1);
+    const baseline = await whole();
+    expect(baseline.requests.filter((r) => r.includes('not a valid director_edit'))).toHaveLength(1);
 
     server.reset();
     let pid = 0;
@@ -61,8 +65,8 @@ describe.runIf(builtCli())('a resumed run pays once for every answer the interru
     const resumed = await spawnCli(['episode', 'run', '--provider', 'anthropic', '--json'], w, env);
     expect(resumed.code, resumed.stderr.slice(-1500)).toBe(0);
     // Was 63 against 61: the Director's first answer (prose the stage re-asked about) was paid again.
-    expect(bodies(server.requests)).toEqual([...whole.requests, interrupted!.raw].sort());
-    expect(charged(resumed.stdout)).toBe(whole.charged);
+    expect(bodies(server.requests)).toEqual([...baseline.requests, interrupted!.raw].sort());
+    expect(charged(resumed.stdout)).toBe(baseline.charged);
   }, 300_000);
 
   it('the call budget spent just before a JSON re-ask (exit 7): the resume replays the paid answer and sends only the re-ask', async () => {
@@ -95,6 +99,21 @@ describe.runIf(builtCli())('a resumed run pays once for every answer the interru
     // no re-ask): the resume did not know it had been answered.
     expect(bodies(server.requests)).toEqual(whole.requests);
     expect(charged(resumed.stdout)).toBe(whole.charged);
+  }, 300_000);
+
+  it('`episode plan` then `episode run`: the run answers the planning calls from the plan\'s journal, paying for none twice', async () => {
+    const baseline = await whole();
+    server.reset();
+    server.handler = answer;
+    const w = copyRepo(pristine, 'paid-plan');
+    const env = anthropicEnv(server, KEY);
+    const plan = await cli(['episode', 'plan', '--provider', 'anthropic'], w, env);
+    expect(plan.code, plan.stderr.slice(-1500)).toBe(0);
+    const run = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], w, env);
+    expect(run.code, run.stderr.slice(-1500)).toBe(0);
+    // Was 63 against 61: the Director's two answers, rejected (so never served by the record cache), paid again.
+    expect(bodies(server.requests)).toEqual(baseline.requests);
+    expect(charged(run.stdout)).toBe(baseline.charged);
   }, 300_000);
 
   it('a run ended by a writer refusal (exit 7) forgets it: the resume asks the refused call afresh instead of replaying it', async () => {
