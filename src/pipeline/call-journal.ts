@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeVisible } from '../store/durable.js';
+import { writeDurable, writeVisible } from '../store/durable.js';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
-import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
+import { isBadModelAnswer, type AttemptJournal, type Llm, type LlmRequest, type LlmResponse } from '../ports/llm.js';
+import { LlmRefusalError } from '../providers/errors.js';
+import type { AureusConfig } from '../config/types.js';
 
 /**
  * Resume without repeating LLM calls: every finished call's response is written to
@@ -14,6 +16,17 @@ import type { Llm, LlmRequest, LlmResponse } from '../ports/llm.js';
  * Replayed answers are identical to the originals, so a resumed run decides exactly as the
  * uninterrupted run did. Replayed calls are not logged again: their run-log lines are already in
  * the run's run_log.jsonl (`beforeRecord` flushes the log before a call is journaled).
+ *
+ * A call is often more than one paid answer (a JSON re-ask, a refusal's second ask, a cut answer
+ * asked again with more room), and it can be cut short between them: Ctrl-C during the re-ask, or a
+ * fatal error of another call (the call budget, an outage) cancelling it. Each answer is therefore
+ * also kept on its own, at <run>/calls/<key>-<attempt>.json, the moment it arrives (CallAttempts,
+ * through LlmRequest.attempts), so the resumed run's same call is answered from the answers it paid
+ * for and asks only what it had not. So is a call that failed on its own answers (JSON still
+ * invalid, refused twice): a stage that fell back from it decides the same way on resume. When the
+ * run itself ends on such a failure, those answers are forgotten (`forgetFailedAnswers`): a run
+ * that failed on a bad answer resumes with fresh ones once the model behaves, as the record/replay
+ * cache does (providers/cache.ts). A call's attempt files go once its whole answer is journaled.
  */
 export class JournaledLlm implements Llm {
   readonly deterministic: boolean;
@@ -23,6 +36,8 @@ export class JournaledLlm implements Llm {
   fresh = 0;
   /** Calls sent to the provider and not answered yet (progress: "n in flight"). */
   active = 0;
+  /** The calls that failed on their own answers in this process (see forgetFailedAnswers). */
+  private readonly failedOnAnswers: CallAttempts[] = [];
 
   constructor(
     private readonly inner: Llm,
@@ -39,12 +54,13 @@ export class JournaledLlm implements Llm {
   }
 
   static keyOf(req: LlmRequest, salt: unknown = null): string {
-    const { signal: _signal, ...rest } = req;
+    const { signal: _signal, attempts: _attempts, ...rest } = req;
     return hashValue({ salt, req: rest }).slice(0, 32);
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
-    const file = path.join(this.dir, `${JournaledLlm.keyOf(request, this.salt)}.json`);
+    const key = JournaledLlm.keyOf(request, this.salt);
+    const file = path.join(this.dir, `${key}.json`);
     try {
       const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
       this.replayed += 1;
@@ -52,25 +68,109 @@ export class JournaledLlm implements Llm {
     } catch {
       /* not journaled yet */
     }
+    const attempts = new CallAttempts(this.dir, key);
     this.active += 1;
     this.onCall(request);
     let res: LlmResponse;
     try {
-      res = await this.inner.complete(request);
+      res = await this.inner.complete({ ...request, attempts });
+    } catch (e) {
+      if (failedOnItsAnswer(e)) this.failedOnAnswers.push(attempts);
+      throw e;
     } finally {
       this.active -= 1;
     }
     await this.beforeRecord();
-    // Without fsync (issue 18; a small file written in ~0.1 ms): the entry is a cache of an answer, not a fact the
-    // commit relies on. Temp + rename keeps it whole for any later reader; a SIGKILL leaves it in the
-    // page cache, so a resumed run finds it. A power cut can lose or empty it: `complete` then fails
-    // to parse it and asks the provider again, which costs a call and never changes a committed file
-    // (the run's checkpoints, not the call journal, carry the decisions already taken).
-    writeVisible(file, stableStringify(res));
+    // Offline (deterministic, free) without fsync (issue 18; a small file written in ~0.1 ms): the
+    // entry is a cache of an answer, not a fact the commit relies on, and losing it costs nothing.
+    // Temp + rename keeps it whole for any later reader; a SIGKILL leaves it in the page cache.
+    // A real provider's entry is a paid answer: fsynced too (a few ms against seconds of the call),
+    // so a power cut does not make the resumed run pay for it again.
+    (this.deterministic ? writeVisible : writeDurable)(file, stableStringify(res));
+    attempts.drop();
     this.fresh += 1;
     return res;
   }
+
+  /**
+   * The run ends on `e`. When it is a model's bad answer or refusal, the answers of every call that
+   * failed on its own answers are forgotten, so the resumed run asks those calls again instead of
+   * replaying the failure. Any other end (Ctrl-C, an outage, the call budget) keeps them: the
+   * resumed run decides as the uninterrupted run would have.
+   */
+  forgetFailedAnswers(e: unknown): void {
+    if (!endsOnAnAnswer(e)) return;
+    for (const a of this.failedOnAnswers.splice(0)) a.drop();
+  }
 }
+
+/**
+ * What answers a run's calls besides the calls themselves (the provider, the model routing, chaos):
+ * a change of it is a change of call. One salt for every command that journals into a run folder
+ * (`episode run`, `episode plan`, `scene rewrite`), so each answers the others' calls.
+ */
+export function journalSalt(providerId: string, config: Pick<AureusConfig, 'models' | 'chaos'>): unknown {
+  return { provider: providerId, models: config.models, chaos: config.chaos };
+}
+
+/** Failed on its own answers (JSON still invalid or cut twice, refused twice), not cut short. */
+function failedOnItsAnswer(e: unknown): boolean {
+  return isBadModelAnswer(e) || e instanceof LlmRefusalError;
+}
+
+/** `e` or an error it carries (cause, AggregateError) is a call that failed on its own answers. */
+function endsOnAnAnswer(e: unknown, depth = 0): boolean {
+  if (typeof e !== 'object' || e === null || depth > 8) return false;
+  if (failedOnItsAnswer(e)) return true;
+  const inner = [(e as { cause?: unknown }).cause, ...(e instanceof AggregateError ? e.errors : [])];
+  return inner.some((x) => endsOnAnAnswer(x, depth + 1));
+}
+
+/**
+ * One call's paid answers, attempt by attempt: <run>/calls/<call key>-<attempt key>.json, the
+ * attempt key hashing the attempt's number within the call, its model, conversation and token limit
+ * (a refusal's second ask is the same request as the first: only its number tells them apart).
+ * Written durably (temp, fsync, rename): each is an answer the run paid for.
+ */
+class CallAttempts implements AttemptJournal {
+  private readonly files = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly key: string,
+  ) {}
+
+  private fileOf(model: string, req: LlmRequest, attempt: number): string {
+    const id = hashValue({ attempt, model, messages: req.messages, max_tokens: req.max_tokens ?? null }).slice(0, 16);
+    return path.join(this.dir, `${this.key}-${id}.json`);
+  }
+
+  replay(model: string, req: LlmRequest, attempt: number): LlmResponse | undefined {
+    const file = this.fileOf(model, req, attempt);
+    try {
+      const res = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
+      this.files.add(file);
+      return res;
+    } catch {
+      return undefined; // not journaled, or torn by a power cut: asked again
+    }
+  }
+
+  record(model: string, req: LlmRequest, attempt: number, answer: LlmResponse): void {
+    const file = this.fileOf(model, req, attempt);
+    writeDurable(file, stableStringify(answer));
+    this.files.add(file);
+  }
+
+  /** The call's whole answer is journaled, or its failure is to be asked again: its attempts go. */
+  drop(): void {
+    for (const f of this.files) fs.rmSync(f, { force: true });
+    this.files.clear();
+  }
+}
+
+/** An attempt file, `<call key>-<attempt key>.json`: counted unless its call's whole answer is journaled. */
+const ATTEMPT_FILE = /^([0-9a-f]{32})-[0-9a-f]{16}\.json$/;
 
 /**
  * What the journaled calls of a run already cost: a resumed run counts it against `--max-cost`, so
@@ -78,6 +178,7 @@ export class JournaledLlm implements Llm {
  * count nothing; they will be asked again and counted then). Only what was paid counts: an answer
  * served from the record/replay cache cost nothing (its `cost_usd` is the recorded call's price), so
  * each entry counts its `charged_usd`, or, journaled before the router said it, nothing when cached.
+ * The answers of a call cut short count too; a whole call's entry already counts its attempts.
  */
 export function journalSpend(runDir: string): number {
   const dir = path.join(runDir, 'calls');
@@ -88,7 +189,10 @@ export function journalSpend(runDir: string): number {
   } catch {
     return 0;
   }
+  const whole = new Set(names);
   for (const n of names) {
+    const call = ATTEMPT_FILE.exec(n)?.[1];
+    if (call !== undefined && whole.has(`${call}.json`)) continue;
     try {
       const r = JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')) as Partial<LlmResponse>;
       const paid = typeof r.charged_usd === 'number' ? r.charged_usd : r.cached === true ? 0 : r.cost_usd;

@@ -9,7 +9,7 @@ import type { LlmRequest } from '../ports/llm.js';
 import type { GitPort } from '../git/port.js';
 import { SceneTracker, SilentProgress, type ProgressSink } from './progress.js';
 import { Checkpoints } from './checkpoint.js';
-import { JournaledLlm, journalSpend } from './call-journal.js';
+import { JournaledLlm, journalSalt, journalSpend } from './call-journal.js';
 import type { RunPreflight } from './episode-choice.js';
 import { deriveSeed, previousCliffhangerText } from './seed.js';
 import { StateHasher } from '../core/state-hash.js';
@@ -128,7 +128,7 @@ export async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: 
     if (!scene) return;
     if (req.role === 'writer') tracker.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
     else if (req.role === 'critic') tracker.scene(scene, 'verifying');
-  }, { provider: router.providerId, models: config.models, chaos: config.chaos });
+  }, journalSalt(router.providerId, config));
   const run: Run = {
     o, git, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,

@@ -9,7 +9,7 @@ import { renderLexiconMd, writerReferences, writerStyleFrom } from '../stages/e-
 import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier/critic.js';
 import { planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
 import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type WriteStep } from '../stages/scene-attempt.js';
-import { JournaledLlm } from './call-journal.js';
+import { JournaledLlm, journalSalt } from './call-journal.js';
 import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
 import { sceneState, writeReview } from './review-state.js';
 
@@ -61,7 +61,7 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));
   const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env });
-  const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, { provider: router.providerId, models: config.models, chaos: config.chaos });
+  const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, journalSalt(router.providerId, config));
   const s = await loadStyle(o.root);
   const style = writerStyleFrom(s);
   const packet = st.planning.packets.find((p) => p.scene_id === id)!;

@@ -52,6 +52,12 @@ export interface LlmRequest {
    * the final answer instead. Not part of the cache key, never changes the answer.
    */
   stream?: LlmTextSink;
+  /**
+   * Where the answers to this call's attempts (its re-asks, a refusal's second ask, a cut answer's
+   * ask with more room) are kept the moment they arrive, for a resumed run (pipeline/call-journal.ts).
+   * Set by the run's call journal; not part of any key, never changes what is asked.
+   */
+  attempts?: AttemptJournal;
   /** Accounting labels for run_log.jsonl. */
   meta?: {
     episode?: string;
@@ -60,6 +66,18 @@ export interface LlmRequest {
     /** Distinguishes calls that share role/scene/attempt (e.g. the proposals character id). Also forks the offline Rng. */
     label?: string;
   };
+}
+
+/**
+ * The paid answers to one call's attempts, attempt by attempt (LlmRequest.attempts). A call cut short
+ * (Ctrl-C, a fatal error of another call) keeps the answers it already paid for; the same call of a
+ * resumed run is answered from them, attempt by attempt, instead of paying for them again. `attempt`
+ * is the router's re-ask count within the call (0 for the first ask).
+ */
+export interface AttemptJournal {
+  replay(model: string, request: LlmRequest, attempt: number): LlmResponse | undefined;
+  /** Called as the answer arrives, before it is judged; `charged_usd` is what it cost. */
+  record(model: string, request: LlmRequest, attempt: number, answer: LlmResponse): void;
 }
 
 /** Where a streaming provider tells the answer text as it arrives (LlmRequest.stream). */

@@ -6,7 +6,7 @@ import { capRetryAfter, wireBody, type SchemaTransform, type WireBody } from './
 import { CURRENT_LINEUP } from './models.js';
 import { CallBudget } from './budget.js';
 import { estimateTokens } from './cost.js';
-import { formatNumber } from '../core/readable.js';
+import { CALL_HEADER, RetryNotices } from './retry-notice.js';
 import { withoutSdkDeprecationWarning } from './sdk-warnings.js';
 import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
 
@@ -25,8 +25,9 @@ import { CallBudgetError, LlmAbortedError, ProviderError } from './errors.js';
  *   (`LlmRequest.stream`: play's Actor shows its dialogue as it arrives). A stream or body that breaks after the
  *   headers is retried by us, since the SDK only retries a request before its body starts.
  * - Retries: the SDK retries 408/409/429 (honouring retry-after, capped here at
- *   budgets.retry_after_max_s), 5xx/529 and connection errors up to `budgets.retries`. Every HTTP
- *   request, retries included, is charged to the episode's CallBudget in the fetch wrapper.
+ *   budgets.retry_after_max_s), 5xx/529 and connection errors, we retry cut streams; `budgets.retries`
+ *   is the call's, whichever retried (retry-notice.ts counts them and says each wait, naming the call).
+ *   Every HTTP request, retries included, is charged to the episode's CallBudget in the fetch wrapper.
  * - Timeouts per role (timeouts_ms) bound the whole call, body included: a server that sends the
  *   headers and stalls cannot hang the run. The caller's AbortSignal is passed through, and an abort
  *   becomes LlmAbortedError (exit 130).
@@ -36,7 +37,7 @@ export interface AnthropicProviderOptions {
   config: AureusConfig;
   env: NodeJS.ProcessEnv;
   budget: CallBudget;
-  /** Told of each wait the user should see ("429 rate limited, retrying in 8 s"). */
+  /** Told of each wait the user should see ("writer SC04: 429 rate limited, retrying in 8 s (retry 1 of 4)"). */
   onNotice?: (text: string) => void;
 }
 
@@ -65,6 +66,7 @@ export class AnthropicProvider implements LlmProvider {
   private readonly apiKey: string;
   private readonly baseURL: string | undefined;
   private readonly onNotice: (text: string) => void;
+  private readonly notices: RetryNotices;
   private sdk?: Promise<Loaded>;
 
   constructor(opts: AnthropicProviderOptions) {
@@ -75,6 +77,7 @@ export class AnthropicProvider implements LlmProvider {
     this.config = opts.config;
     this.budget = opts.budget;
     this.onNotice = opts.onNotice ?? (() => {});
+    this.notices = new RetryNotices(this.config.budgets.retries, this.onNotice);
   }
 
   /** The SDK client, built once (the batch runner shares it). */
@@ -82,13 +85,15 @@ export class AnthropicProvider implements LlmProvider {
     this.sdk ??= Promise.all([import('@anthropic-ai/sdk'), import('@anthropic-ai/sdk/lib/transform-json-schema.js')]).then(([sdk, tjs]) => {
       const budget = this.budget;
       const capMs = this.config.budgets.retry_after_max_s * 1000;
-      const budgetFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const budgetFetch = async (input: string | URL | Request, sdkInit?: RequestInit): Promise<Response> => {
+        const { id, init } = this.notices.strip(sdkInit);
         if (!budget.take()) {
           const body = JSON.stringify({ type: 'error', error: { type: 'aureus_call_budget', message: 'provider call budget exhausted' } });
           return new Response(body, { status: 400, headers: { 'content-type': 'application/json', 'x-should-retry': 'false', [BUDGET_HEADER]: 'exhausted' } });
         }
+        this.notices.sending(id);
         const res = capRetryAfter(await fetch(input, init), capMs);
-        const notice = retryNotice(res, init, this.config.budgets.retries);
+        const notice = this.notices.response(id, res, init);
         if (notice) this.onNotice(notice);
         return res;
       };
@@ -117,23 +122,33 @@ export class AnthropicProvider implements LlmProvider {
     const body = await this.body(req, model);
     // A caller that asks to see the answer as it arrives (req.stream) gets a stream whatever the role.
     const stream = this.config.stream_roles.includes(req.role) || req.stream !== undefined;
-    const maxAttempts = this.config.budgets.retries + 1;
+    const call = this.notices.open(req);
+    try {
+      return await this.attempts(sdk, client, body, req, model, stream, call);
+    } finally {
+      this.notices.close(call, req.signal?.aborted === true);
+    }
+  }
+
+  /** The call's attempts: a stream or body cut off is asked again while the call has retries left. */
+  private async attempts(sdk: Sdk, client: Anthropic, body: WireBody, req: LlmRequest, model: string, stream: boolean, call: string): Promise<LlmResponse> {
     const t0 = performance.now();
     // A cut attempt was billed (its input from message_start, the output it sent): the call's usage
     // includes it, so the run log, the price and --max-cost count what the server charged.
     const cut: LlmUsage = { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     for (let attempt = 1; ; attempt++) {
       try {
-        const out = await this.bounded(req, (signal) => (stream ? this.streamOnce(client, body, req, signal) : this.createOnce(sdk, client, body, req, signal)));
+        const out = await this.bounded(req, (signal) => (stream ? this.streamOnce(client, body, req, signal, call) : this.createOnce(sdk, client, body, req, signal, call)));
         return { ...out, usage: addUsage(out.usage, cut), cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
       } catch (e) {
         if (e instanceof StreamCutOff && e.usage) Object.assign(cut, addUsage(cut, e.usage));
-        if (e instanceof StreamCutOff && attempt < maxAttempts && !req.signal?.aborted) {
-          // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
-          const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
-          this.onNotice(`${req.role}${req.meta?.scene ? ` ${req.meta.scene}` : ''}: the answer was cut off, retrying in ${formatNumber(wait / 1000, 1)} s`);
+        // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
+        const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
+        const notice = e instanceof StreamCutOff && !req.signal?.aborted ? this.notices.cutOff(call, wait) : null;
+        if (notice) {
+          this.onNotice(notice);
           await pause(wait, req.signal);
-          continue;
+          if (!req.signal?.aborted) continue;
         }
         throw withBilledUsage(this.mapError(sdk, e, req, attempt, model), cut);
       }
@@ -155,14 +170,15 @@ export class AnthropicProvider implements LlmProvider {
     }
   }
 
-  private requestOptions(req: LlmRequest, signal: AbortSignal) {
-    return { timeout: this.config.timeouts_ms[req.role], maxRetries: this.config.budgets.retries, signal };
+  /** The call's id rides in a header the fetch wrapper takes off; the SDK may retry only what the call has left. */
+  private requestOptions(req: LlmRequest, signal: AbortSignal, call: string) {
+    return { timeout: this.config.timeouts_ms[req.role], maxRetries: this.notices.retriesLeft(call), signal, headers: { [CALL_HEADER]: call } };
   }
 
-  private async createOnce(sdk: Sdk, client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
+  private async createOnce(sdk: Sdk, client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal, call: string): Promise<Answer> {
     let msg: Anthropic.Message;
     try {
-      msg = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: false }, this.requestOptions(req, signal)));
+      msg = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsNonStreaming), stream: false }, this.requestOptions(req, signal, call)));
     } catch (e) {
       // The SDK retries until the headers arrive; a body that breaks after them is ours to retry.
       if (e instanceof sdk.AnthropicError || signal.aborted) throw e;
@@ -171,8 +187,8 @@ export class AnthropicProvider implements LlmProvider {
     return { text: textOf(msg.content), usage: usageOf(msg.usage), model: msg.model || body.model, stop_reason: msg.stop_reason ?? 'unknown' };
   }
 
-  private async streamOnce(client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal): Promise<Answer> {
-    const events = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal)));
+  private async streamOnce(client: Anthropic, body: WireBody, req: LlmRequest, signal: AbortSignal, call: string): Promise<Answer> {
+    const events = await withoutSdkDeprecationWarning(() => client.messages.create({ ...(body as Anthropic.MessageCreateParamsStreaming), stream: true }, this.requestOptions(req, signal, call)));
     // A new attempt: whatever an earlier, cut-off attempt told the caller's sink is void.
     req.stream?.restart();
     let text = '';
@@ -306,25 +322,4 @@ function apiErrorDetail(e: { error?: unknown; message: string }): string {
 function causeText(e: Error): string {
   const c = (e as { cause?: unknown }).cause;
   return c instanceof Error ? `${e.message} (${c.message})` : e.message;
-}
-
-const STATUS_WORDS: Record<number, string> = { 408: 'request timeout', 409: 'conflict', 429: 'rate limited', 500: 'server error', 502: 'bad gateway', 503: 'unavailable', 504: 'gateway timeout', 529: 'overloaded' };
-
-/**
- * The notice for a response the SDK is about to retry (its rules: 408/409/429/5xx unless
- * x-should-retry says otherwise, while retries remain), with the wait it will honour when the
- * server names one ("429 rate limited, retrying in 8 s"); otherwise the SDK's own short backoff.
- */
-export function retryNotice(res: Response, init: RequestInit | undefined, maxRetries: number): string | null {
-  const should = res.headers.get('x-should-retry');
-  const retryable = should === 'true' || (should !== 'false' && (res.status === 408 || res.status === 409 || res.status === 429 || res.status >= 500));
-  if (!retryable || res.ok) return null;
-  const headers = new Headers(init?.headers as ConstructorParameters<typeof Headers>[0]);
-  const done = Number(headers.get('x-stainless-retry-count') ?? 0);
-  if (done >= maxRetries) return null;
-  const ms = Number(res.headers.get('retry-after-ms'));
-  const s = Number(res.headers.get('retry-after'));
-  const wait = ms > 0 ? ms / 1000 : s > 0 ? s : null;
-  const what = `${res.status} ${STATUS_WORDS[res.status] ?? 'error'}`;
-  return `${what}, retrying${wait !== null ? ` in ${formatNumber(wait, 1)} s` : ''} (retry ${done + 1} of ${maxRetries})`;
 }

@@ -185,9 +185,12 @@ export class LlmRouter implements Llm {
     // In batch mode every call asked goes through the Message Batches API: its worst case is at the
     // batch price, or a layer's calls would not fit the cap together and go in several batches.
     const costOpts = { ttl: config.cache.ttl, batch: this.opts.batch === true };
-    // An answer already recorded costs nothing: it needs no reservation against the cap (a hit
-    // refused for a worst case it cannot cost would stop a run that spends nothing).
-    const recorded = this.deterministic ? undefined : await provider.recorded?.(req, model);
+    // An answer this call's earlier, interrupted run already paid for (the run's call journal) or one
+    // already recorded costs nothing now: it needs no reservation against the cap (a hit refused for a
+    // worst case it cannot cost would stop a run that spends nothing; journaled spend is counted from
+    // the journal, pipeline/call-journal.ts journalSpend).
+    const journal = this.deterministic ? undefined : req.attempts;
+    const recorded = this.deterministic ? undefined : (journal?.replay(model, req, reask) ?? (await provider.recorded?.(req, model)));
     const settle = this.deterministic || recorded ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
@@ -214,6 +217,10 @@ export class LlmRouter implements Llm {
     const cost = offline ? 0 : costOf(res.usage, config.prices[res.model] ?? config.prices[model], { ttl: res.cache_ttl ?? config.cache.ttl, batch: res.batch === true });
     // The spend cap counts money spent now: a cached answer costs nothing this run.
     settle(res.cached ? 0 : cost);
+    // Journaled the moment it arrives, before it is judged: should the call be cut short now (a
+    // re-ask refused by a fatal error elsewhere, Ctrl-C during the next attempt), a resumed run is
+    // answered from it instead of paying for it again. Synchronous: nothing can run in between.
+    if (!recorded && !res.cached) journal?.record(model, req, reask, { ...res, charged_usd: cost });
     this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
     totals.cost += cost;

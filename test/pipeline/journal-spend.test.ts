@@ -4,7 +4,12 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { JournaledLlm, journalSpend } from '../../src/pipeline/call-journal.js';
 import { CostGuard } from '../../src/providers/cost-guard.js';
-import { CostCapError } from '../../src/providers/errors.js';
+import { CostCapError, LlmAbortedError } from '../../src/providers/errors.js';
+import { openLlm } from '../../src/providers/index.js';
+import { MemoryRunLog } from '../../src/providers/run-log.js';
+import { steps } from '../support/fake-anthropic-server.js';
+import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
+import { anthropicConfig, criticRequest } from '../providers/helpers.js';
 import { loadConfigOrThrow } from '../../src/config/load.js';
 import type { Llm, LlmRequest, LlmResponse } from '../../src/ports/llm.js';
 
@@ -41,5 +46,45 @@ describe('a resumed run counts what its journaled calls cost against --max-cost'
     // $0.12 already spent: a call whose worst case is 6,000 output tokens ($0.06) would pass the $0.15 cap.
     await expect(guard.reserve(req(4), 'claude-sonnet-5-5', config)).rejects.toThrow(CostCapError);
     await expect(new CostGuard(0.5, journalSpend(dir)).reserve(req(4), 'claude-sonnet-5-5', config)).resolves.toBeTypeOf('function');
+  });
+});
+
+describe('a call cut short between two paid answers: its resume pays only for what it had not received', () => {
+  const server = useFakeAnthropic({ resetEachTest: true });
+  const KEY = 'sk-ant-test-journal-attempts';
+  const open = (runDir: string, signal?: AbortSignal) => {
+    const runLog = new MemoryRunLog();
+    const router = openLlm({ root: runDir, config: anthropicConfig(), env: anthropicEnv(server, KEY), runLog, signal });
+    return { llm: new JournaledLlm(router, runDir), runLog };
+  };
+
+  it('Ctrl-C during the JSON re-ask: the invalid answer is journaled, counted by journalSpend, and replayed on resume', async () => {
+    const runDir = fs.mkdtempSync(path.join(dir, 'attempts-'));
+    const ac = new AbortController();
+    server.handler = (_q, i) => {
+      if (i === 0) return steps.malformedJson();
+      ac.abort(new Error('SIGINT')); // the re-ask is in flight: Ctrl-C
+      return steps.hang();
+    };
+    const first = open(runDir, ac.signal);
+    await expect(first.llm.complete(criticRequest())).rejects.toBeInstanceOf(LlmAbortedError);
+    const paid = first.runLog.entries.filter((e) => !e.error);
+    expect(paid.map((e) => e.reask)).toEqual([0]);
+    // Was 0: the malformed answer was paid for, and nothing kept it.
+    expect(journalSpend(runDir)).toBeCloseTo(paid[0]!.cost_usd, 9);
+
+    server.reset();
+    server.handler = () => steps.json({ verdict: 'PASS', violations: [] });
+    const again = open(runDir);
+    const res = await again.llm.complete(criticRequest());
+    expect(res.json).toEqual({ verdict: 'PASS', violations: [] });
+    // Only the re-ask reached the server, carrying the journaled answer as the assistant turn.
+    expect(server.requests).toHaveLength(1);
+    expect(server.requests[0]!.body!.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    // The replayed answer is logged as it was (the committed log keeps one line of it), and the whole
+    // call's entry now counts both answers, once: its attempts' files are gone.
+    expect(again.runLog.entries.map((e) => [e.reask, e.cost_usd])).toEqual([[0, paid[0]!.cost_usd], [1, expect.any(Number)]]);
+    expect(journalSpend(runDir)).toBeCloseTo(res.charged_usd!, 9);
+    expect(fs.readdirSync(path.join(runDir, 'calls'))).toEqual([`${JournaledLlm.keyOf(criticRequest())}.json`]);
   });
 });

@@ -91,14 +91,14 @@ describe('episode run progress: each stage reported when it really runs', () => 
 describe('provider waits are shown, not 22 s of silence', () => {
   const server = useFakeAnthropic();
 
-  it('a 429 with retry-after becomes "429 rate limited, retrying in 1 s"', async () => {
+  it('a 429 with retry-after becomes "critic SC03: 429 rate limited, retrying in 1 s", naming the call', async () => {
     server.script(steps.rateLimited(1), steps.json({ verdict: 'PASS', violations: [] }));
     const notices: string[] = [];
     const config = anthropicConfig();
     const llm = openLlm({ root: await tempRoot(), config, env: anthropicEnv(server, FAKE_KEY), runLog: new MemoryRunLog(), onNotice: (t) => notices.push(t) });
     await llm.complete(criticRequest());
     expect(server.requests).toHaveLength(2);
-    expect(notices).toEqual([`429 rate limited, retrying in 1 s (retry 1 of ${config.budgets.retries})`]);
+    expect(notices).toEqual([`critic SC03: 429 rate limited, retrying in 1 s (retry 1 of ${config.budgets.retries})`]);
   });
 });
 

@@ -153,7 +153,11 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
   if (warned.length) c.io.stderr(formatDiagnostics(warned, c.chalk).replace(/^\n/, ''));
   await fs.promises.mkdir(runDir, { recursive: true });
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
-  const llm = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
+  const router = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
+  // The run folder's call journal, as `episode run` keeps it: the run that follows answers these
+  // calls from it (the Director's rejected answers too) instead of paying for them again.
+  const { JournaledLlm, journalSalt } = await import('../../pipeline/call-journal.js');
+  const llm = new JournaledLlm(router, runDir, () => runLog.flush(), undefined, journalSalt(router.providerId, config));
   const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
   const started = performance.now();
   // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
@@ -162,6 +166,9 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
     ...(await seasonPlanningInputs(c.root, ref, world, flags)),
     world, ref, seed, previousCliffhanger, llm, hasher,
     packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
+  }).catch((e: unknown) => {
+    llm.forgetFailedAnswers(e); // a plan that ends on a bad answer or refusal: the run asks afresh
+    throw e;
   });
   const files = await writePlanningArtifacts(runDir, artifacts);
   await runLog.finalize();
