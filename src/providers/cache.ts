@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import type { CacheTtl } from '../config/types.js';
 import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { ReplayMissError } from './errors.js';
-import { refusedAsAsync } from '../store/write-refusal.js';
+import { writeAtomic } from '../store/atomic-write.js';
 
 /**
  * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
@@ -124,9 +123,8 @@ export class ResponseCache {
 
   async put(entry: CacheEntry): Promise<void> {
     const file = this.fileFor(entry.key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    // A refused write (full disk, too many open files) names this file, not write-file-atomic's temp.
-    await refusedAsAsync(file, () => writeFileAtomic(file, stableStringify(entry)));
+    // Whole or not at all, the old entry kept; a refused write (full disk, too many open files) names this file, not its temp.
+    await writeAtomic(file, stableStringify(entry));
     this.warned.delete(file);
   }
 }
