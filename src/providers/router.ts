@@ -187,12 +187,14 @@ export class LlmRouter implements Llm {
     const costOpts = { ttl: config.cache.ttl, batch: this.opts.batch === true };
     // An answer already recorded costs nothing: it needs no reservation against the cap (a hit
     // refused for a worst case it cannot cost would stop a run that spends nothing).
-    const recorded = this.deterministic ? undefined : await provider.recorded?.(req, model);
+    const looked = !this.deterministic && provider.recorded !== undefined;
+    const recorded = looked ? await provider.recorded!(req, model) : undefined;
     const settle = this.deterministic || recorded ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {
-      res = recorded ?? (await provider.complete(req, model));
+      // A miss just looked up is asked at once: the cache is read once per call.
+      res = recorded ?? (await provider.complete(req, model, looked ? { notRecorded: true } : undefined));
     } catch (e) {
       // A failed call can still have been billed (attempts cut off mid-stream, anthropic.ts): counted and logged.
       const billed = (e as { billedUsage?: LlmUsage } | null)?.billedUsage;
