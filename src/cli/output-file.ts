@@ -68,7 +68,7 @@ export async function writeOutputFile(file: string, content: string): Promise<vo
   if (!st.isDirectory()) throw badOutput(file, `${dir} is not a directory`);
   // Only a regular file or a new path: an atomic write renames over the path, so -o /dev/null
   // (or a FIFO, a socket) would be replaced by a regular file. `-o -` is stdout.
-  // A symbolic link is refused too, dangling or not: write-file-atomic renames over a dangling link
+  // A symbolic link is refused too, dangling or not: an atomic write renames over a dangling link
   // (the link is gone, a file in its place) and writes through a live one to its target; either
   // way the command would change something the user did not name. lstat: the link itself.
   let target: fs.Stats | null = null;

@@ -3,7 +3,7 @@ import { enclosingWorldFolder } from '../store/nested-world.js';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { inStaging, stagingFolder, stopIfAborted, sweepStaleStaging } from '../store/staging.js';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeAtomic } from '../store/atomic-write.js';
 import { createGit, UNSIGNED_ENV, unsignedFirstCommit } from '../git/adapter.js';
 import { ENTITY_DIFF_CONFIG } from '../git/attributes.js';
 import { diag } from '../diagnostics/index.js';
@@ -88,7 +88,7 @@ async function buildRepo(staging: string, files: RepoFiles, commitMessage: strin
     const abs = path.join(staging, rel);
     if (!abs.startsWith(staging + path.sep)) throw new Error(`import produced an unsafe path ${rel}`);
     await mkdir(path.dirname(abs), { recursive: true });
-    await writeFileAtomic(abs, content);
+    await writeAtomic(abs, content);
     stop();
   }
   // Through the one git port, as `aureus init` does: its environment hygiene (no caller GIT_DIR,

@@ -93,6 +93,7 @@ export const STAGED_BASELINE = 'staged-baseline';
  *   and an `aureus play` canonization's);
  * - play-canonize: a play canonization starts, nothing written (play/session.ts);
  * - play-committed: its commit and tag made (if any), its `canonized` record not yet written (play/session.ts).
+ * - plan-written: `episode plan`'s files written into the run folder, its run log not yet put in order (cli/commands/episode-plan.ts).
  * An import's generation has its own SIGINT/SIGTERM point (import/test-hook.ts). Never set either
  * outside tests.
  */

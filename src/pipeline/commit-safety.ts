@@ -93,7 +93,7 @@ function removeEmptyParents(root: string, relDir: string): void {
 }
 
 /**
- * write-file-atomic (and store/durable.ts's writes, in the same shape) writes `<file>.<number>` and renames it over `<file>`; a kill in between
+ * store/atomic-write.ts (and write-file-atomic, which earlier versions used) writes `<file>.<number>` and renames it over `<file>`; a kill in between
  * leaves the temp file. These names are never Aureus files, so recovery removes them and the
  * dirty-world check ignores them.
  */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeAtomicSync } from '../store/atomic-write.js';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -11,8 +11,9 @@ import type { TurnRecord } from './types.js';
  * The session store port (seed 004: turns are an append-only narrative log and never write canon)
  * and its one adapter, `.aureus/sessions/<id>/turns.jsonl`.
  *
- * Each append rewrites the whole log through write-file-atomic (temp file + rename), so a kill at
- * any moment leaves either the log before the record or the log with it — never half a line. Logs
+ * Each append rewrites the whole log atomically (store/atomic-write.ts: temp file written whole, then
+ * renamed), so a kill, a full disk or a file-size limit at any moment leaves either the log before
+ * the record or the log with it — never half a line, never a log cut short. Logs
  * are a few hundred lines, so the rewrite costs nothing measurable.
  */
 export interface SessionStore {
@@ -58,13 +59,13 @@ export function fileSessionStore(root: string): SessionStore {
     create(id) {
       if (fs.existsSync(file(id))) throw new AureusError(`session ${id} already exists`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7107', { id })] });
       fs.mkdirSync(dir(id), { recursive: true });
-      writeFileAtomic.sync(file(id), '');
+      writeAtomicSync(file(id), '');
     },
     append(id, record) {
       this.appendMany(id, [record]);
     },
     appendMany(id, records) {
-      if (records.length) writeFileAtomic.sync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
+      if (records.length) writeAtomicSync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
     },
     read(id) {
       if (!fs.existsSync(file(id, 'read'))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });

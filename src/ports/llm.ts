@@ -117,13 +117,23 @@ export interface LlmResponse {
   charged_usd?: number;
 }
 
+/** How `complete` is asked. */
+export interface CompleteOptions {
+  /**
+   * The caller has just asked `recorded` and got undefined: ask without looking in what the
+   * provider keeps again (one read of the record/replay cache per call, not two).
+   */
+  notRecorded?: boolean;
+}
+
 /** A provider answers one call with one concrete model. Routing (role -> model) happens above it. */
 export interface LlmProvider {
   readonly id: string;
-  complete(request: LlmRequest, model: string): Promise<LlmResponse>;
+  complete(request: LlmRequest, model: string, opts?: CompleteOptions): Promise<LlmResponse>;
   /**
    * The answer `complete` would give from what it keeps (the record/replay cache), without asking
-   * anyone; undefined when it would have to ask. The router needs no `--max-cost` reservation for it.
+   * anyone; undefined when it would have to ask (then `complete` with `notRecorded`). The router
+   * needs no `--max-cost` reservation for it.
    */
   recorded?(request: LlmRequest, model: string): Promise<LlmResponse | undefined>;
   /**

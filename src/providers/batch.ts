@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { pause } from './pause.js';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import writeFileAtomic from 'write-file-atomic';
+import { writeAtomic } from '../store/atomic-write.js';
 import type { LlmProvider, LlmRequest, LlmResponse } from '../ports/llm.js';
 import type { AnthropicProvider } from './anthropic.js';
 import { textOf, usageOf } from './anthropic.js';
@@ -204,6 +204,6 @@ export class BatchProvider implements LlmProvider {
   private async writeRecord(r: BatchRecord): Promise<void> {
     await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
     const batches = [...this.readRecords(), r];
-    await writeFileAtomic(this.file, JSON.stringify({ format: 1, batches }, null, 2) + '\n');
+    await writeAtomic(this.file, JSON.stringify({ format: 1, batches }, null, 2) + '\n');
   }
 }

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import type { CacheTtl } from '../config/types.js';
-import type { LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
+import type { CompleteOptions, LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
 import { ReplayMissError } from './errors.js';
-import { refusedAsAsync } from '../store/write-refusal.js';
+import { writeAtomic } from '../store/atomic-write.js';
 
 /**
  * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
@@ -91,7 +90,7 @@ export class ResponseCache {
   readonly dir: string;
   /** Called with a warning text when an entry is unreadable (treated as a miss). */
   onCorrupt?: (file: string, detail: string) => void;
-  /** Entries already warned about: a call reads its entry twice (the router's look, then the ask). */
+  /** Entries already warned about: every call of the same request reads the same unreadable entry. */
   private readonly warned = new Set<string>();
 
   constructor(dir: string) {
@@ -124,9 +123,8 @@ export class ResponseCache {
 
   async put(entry: CacheEntry): Promise<void> {
     const file = this.fileFor(entry.key);
-    await fs.promises.mkdir(path.dirname(file), { recursive: true });
-    // A refused write (full disk, too many open files) names this file, not write-file-atomic's temp.
-    await refusedAsAsync(file, () => writeFileAtomic(file, stableStringify(entry)));
+    // Whole or not at all, the old entry kept; a refused write (full disk, too many open files) names this file, not its temp.
+    await writeAtomic(file, stableStringify(entry));
     this.warned.delete(file);
   }
 }
@@ -157,9 +155,9 @@ export class CachingProvider implements LlmProvider {
     this.makeInner = opts.inner;
   }
 
-  async complete(req: LlmRequest, model: string): Promise<LlmResponse> {
+  async complete(req: LlmRequest, model: string, opts?: CompleteOptions): Promise<LlmResponse> {
     const key = cacheKey(this.family, model, req, this.effort(req.role, model));
-    const served = await this.servedFrom(key);
+    const served = opts?.notRecorded ? undefined : await this.servedFrom(key);
     if (served) return served;
     if (this.mode === 'replay') throw new ReplayMissError(req.role, key, req.meta);
     this.inner ??= this.makeInner();

@@ -190,12 +190,15 @@ export class LlmRouter implements Llm {
     // worst case it cannot cost would stop a run that spends nothing; journaled spend is counted from
     // the journal, pipeline/call-journal.ts journalSpend).
     const journal = this.deterministic ? undefined : req.attempts;
-    const recorded = this.deterministic ? undefined : (journal?.replay(model, req, reask) ?? (await provider.recorded?.(req, model)));
+    const journaled = journal?.replay(model, req, reask);
+    const looked = !this.deterministic && journaled === undefined && provider.recorded !== undefined;
+    const recorded = journaled ?? (looked ? await provider.recorded!(req, model) : undefined);
     const settle = this.deterministic || recorded ? () => undefined : await this.costGuard.reserve(req, model, config, costOpts);
     const t0 = performance.now();
     let res: LlmResponse;
     try {
-      res = recorded ?? (await provider.complete(req, model));
+      // A miss just looked up is asked at once: the cache is read once per call.
+      res = recorded ?? (await provider.complete(req, model, looked ? { notRecorded: true } : undefined));
     } catch (e) {
       // A failed call can still have been billed (attempts cut off mid-stream, anthropic.ts): counted and logged.
       const billed = (e as { billedUsage?: LlmUsage } | null)?.billedUsage;

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { appendWhole, writeAtomic } from '../store/atomic-write.js';
 import { round } from '../core/json.js';
 import { canonicalCompact } from '../core/json.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -69,7 +69,7 @@ export class JsonlRunLog implements RunLogSink {
     this.chain = this.chain.then(async () => {
       try {
         await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
-        await fs.promises.appendFile(this.file, line);
+        await appendWhole(this.file, line);
       } catch (e) {
         this.failure ??= e;
       }
@@ -87,7 +87,7 @@ export class JsonlRunLog implements RunLogSink {
     await this.flush();
     const { entries } = readRunLog(this.file);
     const sorted = sortRunLog(entries);
-    await writeFileAtomic(this.file, sorted.map((e) => canonicalCompact(e) + '\n').join(''));
+    await writeAtomic(this.file, sorted.map((e) => canonicalCompact(e) + '\n').join(''));
     return sorted;
   }
 }

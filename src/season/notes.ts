@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeAtomicSync } from '../store/atomic-write.js';
 import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -154,6 +154,6 @@ export function addNote(root: string, season: number, input: Omit<SeasonNote, 'i
   const out: SeasonNotes = { ...current, notes: [...current.notes, note] };
   const abs = path.join(root, notesRel(season));
   fs.mkdirSync(path.dirname(abs), { recursive: true });
-  writeFileAtomic.sync(abs, stableStringify(out));
+  writeAtomicSync(abs, stableStringify(out));
   return note;
 }

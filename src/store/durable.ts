@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { threadId } from 'node:worker_threads';
 import pLimit from 'p-limit';
-import writeFileAtomic from 'write-file-atomic';
-import { refusedAs, refusedAsAsync } from './write-refusal.js';
+import { replaceAsync, writeAtomicSync, type FileContent } from './atomic-write.js';
+import { refusedAsAsync } from './write-refusal.js';
 
 /**
  * Durability for many files at once (issue 18).
@@ -32,36 +31,16 @@ import { refusedAs, refusedAsAsync } from './write-refusal.js';
  * when the write finds it missing: a commit writes ~200 files into folders that mostly exist, and a
  * `mkdir -p` before each was a third of the write's system calls (issue 18).
  *
- * Written here rather than with write-file-atomic, which resolves every path component (a JS
- * realpath: one lstat per folder level), stats, chowns and chmods each file and registers exit
- * handlers: ~1 ms of CPU per file against ~0.1 ms (issue 18, bench in docs/benchmarks.md). What it
- * gave is kept: a link is written through (to its target, by write-file-atomic itself, rare), an
- * existing file keeps its mode and owner, and the temp name is write-file-atomic's shape,
- * `<file>.<digits>`, which recovery removes and the dirty check ignores (pipeline/commit-safety.ts).
- * A write the file system refuses is AUR1053 naming `abs` (store/write-refusal.ts).
+ * Written by store/atomic-write.ts rather than with write-file-atomic, which resolves every path
+ * component (a JS realpath: one lstat per folder level), stats, chowns and chmods each file and
+ * registers exit handlers: ~1 ms of CPU per file against ~0.1 ms (issue 18, bench in
+ * docs/benchmarks.md). What it gave is kept: a link is written through to its target, an existing
+ * file keeps its mode and owner, and the temp name is `<file>.<digits>`, which recovery removes and
+ * the dirty check ignores (pipeline/commit-safety.ts). The file is written whole or not at all; a
+ * write the file system refuses is AUR1053 naming `abs` (store/write-refusal.ts).
  */
 export function writeVisible(abs: string, content: FileContent): void {
-  refusedAs(abs, () => writeVisibleAs(abs, content));
-}
-
-function writeVisibleAs(abs: string, content: FileContent): void {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.lstatSync(abs, { throwIfNoEntry: false });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOTDIR') throw e;
-  }
-  if (st?.isSymbolicLink()) {
-    writeFileAtomic.sync(abs, content, { fsync: false });
-    return;
-  }
-  try {
-    replaceWith(abs, content, st);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    replaceWith(abs, content, st);
-  }
+  writeAtomicSync(abs, content, { fsync: false });
 }
 
 /**
@@ -81,97 +60,26 @@ export async function writeVisibleAsync(abs: string, content: string): Promise<v
 const asyncOpens = pLimit(8);
 
 async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> {
-  const tmp = tempName(abs);
+  // A write that fails part way (a full disk, ENOSPC; a file-size limit, EFBIG) removes its temp
+  // file (replaceAsync), or the next run would find it (AUR6053).
   try {
-    try {
-      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-      await fs.promises.writeFile(tmp, content, { flag: 'wx' });
-    }
-    await fs.promises.rename(tmp, abs);
+    await replaceAsync(abs, content, { fsync: false });
   } catch (e) {
-    // A write that fails part way (a full disk, ENOSPC; a file-size limit, EFBIG) has made the temp
-    // file: removed here too, not only after a failed rename, or the next run finds it (AUR6053).
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
+    await replaceAsync(abs, content, { fsync: false });
   }
 }
 
 /**
  * `content` to `abs` atomically and durably (temp file, fsync, rename), keeping `mode` when given
  * (an existing file's: the mode given to open is cut by the umask), for a file the user names
- * (`export -o`). Not write-file-atomic, which takes one write(2)'s short count as done: under
- * `ulimit -f 4` (or a nearly full disk) `-o` replaced the file with its first 4096 bytes. A
- * FileHandle's writeFile writes until all is out, so the limit shows as EFBIG (ENOSPC). The temp
- * file is removed when the write fails.
+ * (`export -o`), whose caller says what a refusal means. Written whole: under `ulimit -f 4` (or a
+ * nearly full disk) the limit is EFBIG (ENOSPC), never the file replaced by its first 4096 bytes.
+ * The temp file is removed when the write fails.
  */
 export async function writeWholeAsync(abs: string, content: string, mode?: number): Promise<void> {
-  const tmp = tempName(abs);
-  const handle = await fs.promises.open(tmp, 'wx', mode ?? 0o666);
-  try {
-    try {
-      await handle.writeFile(content, 'utf8');
-      if (mode !== undefined) await handle.chmod(mode);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    await fs.promises.rename(tmp, abs);
-  } catch (e) {
-    await fs.promises.rm(tmp, { force: true });
-    throw e;
-  }
-}
-
-/** A file's text (written as UTF-8). */
-export type FileContent = string;
-
-let temps = 0;
-
-/** A temp name no other writer (process or worker thread) uses: pid, thread and a counter, all digits. */
-function tempName(abs: string): string {
-  temps += 1;
-  return `${abs}.${process.pid}${String(threadId).padStart(3, '0')}${String(temps).padStart(9, '0')}`;
-}
-
-/**
- * The replaced file's owner and group, as write-file-atomic kept them: a non-root writer may not be
- * allowed to give a file away (EPERM, EINVAL) and a filesystem may not have owners (ENOSYS); the
- * write still happens then, owned by the writer, as it did with write-file-atomic.
- */
-function keepOwner(fd: number, existing: fs.Stats): void {
-  if (!process.getuid || (existing.uid === process.getuid() && existing.gid === process.getgid?.())) return;
-  try {
-    fs.fchownSync(fd, existing.uid, existing.gid);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const root = process.getuid() === 0;
-    if (!(code === 'ENOSYS' || (!root && (code === 'EPERM' || code === 'EINVAL')))) throw e;
-  }
-}
-
-function replaceWith(abs: string, content: FileContent, existing: fs.Stats | undefined): void {
-  const tmp = tempName(abs);
-  // 'wx': never opens a file someone else made under that name.
-  const fd = fs.openSync(tmp, 'wx', existing ? existing.mode & 0o7777 : 0o666);
-  try {
-    try {
-      fs.writeFileSync(fd, content);
-      if (existing) {
-        // The mode given to open is cut by the umask: set it as the file had it.
-        fs.fchmodSync(fd, existing.mode & 0o7777);
-        keepOwner(fd, existing);
-      }
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.renameSync(tmp, abs);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw e;
-  }
+  await replaceAsync(abs, content, { fsync: true, mode });
 }
 
 /** How the last barrier was made (tests and the bench read it). */
@@ -285,10 +193,7 @@ function syncPath(p: string, flags: string): void {
  * folder, so once this returns the new state survives power loss. Used after a barrier.
  */
 export function writeDurable(abs: string, content: string): void {
-  refusedAs(abs, () => {
-    fs.mkdirSync(path.dirname(abs), { recursive: true });
-    writeFileAtomic.sync(abs, content);
-  });
+  writeAtomicSync(abs, content);
   try {
     syncPath(path.dirname(abs), 'r');
   } catch {

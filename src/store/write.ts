@@ -1,13 +1,13 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeAtomic } from './atomic-write.js';
 import { stableStringify } from '../core/json.js';
 import { WORLD_FILES, type World } from '../domain/world.js';
 
 /**
  * The world store adapter, writing side. Every file goes out as canonical JSON (sorted keys,
- * 2-space indentation, trailing newline) through write-file-atomic (temp file + rename), so a
- * crash never leaves half a file, and only when its bytes change, so an unchanged file keeps its
+ * 2-space indentation, trailing newline) atomically and whole (store/atomic-write.ts), so a
+ * crash, a full disk or a file-size limit never leaves half a file, and only when its bytes change, so an unchanged file keeps its
  * mtime and git sees nothing.
  */
 
@@ -26,7 +26,7 @@ export async function writeTextFile(absPath: string, text: string): Promise<bool
   }
   if (current === text) return false;
   await mkdir(path.dirname(absPath), { recursive: true });
-  await writeFileAtomic(absPath, text, { encoding: 'utf8' });
+  await writeAtomic(absPath, text);
   return true;
 }
 

@@ -86,4 +86,41 @@ describe.skipIf(!builtCli())('scene edit with $EDITOR', () => {
     expect(hashTree(path.join(w, '.aureus'))).toBe(before);
     expect(fs.readdirSync(tmp)).toEqual([]);
   }, 60_000);
+
+  // The CLI's one interrupt handler (run-shared.ts interruptSignal, as `episode run`): the first
+  // Ctrl-C is said at once; a second, while an editor that ignores it is still open, quits once the
+  // editor ends, the temporary file removed first. Before, scene edit had a handler of its own that
+  // said nothing until the editor ended.
+  it('Ctrl-C twice with an editor that ignores it: said at once, quits once the editor ends; nothing changed, no temporary file', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const scratch = tempDir('edit-tmp');
+    const tmp = path.join(scratch, 'tmp');
+    fs.mkdirSync(tmp);
+    const opened = path.join(scratch, 'opened');
+    const release = path.join(scratch, 'release');
+    const editor = path.join(scratch, 'ed.sh');
+    fs.writeFileSync(editor, `#!/bin/sh\ntrap '' INT\nprintf '\\nCICERO: Hm.\\n' >> "$1"\n: > '${opened}'\nwhile [ ! -f '${release}' ]; do sleep 0.05; done\n`, { mode: 0o755 });
+    const child = spawn(process.execPath, [BIN, 'scene', 'edit', 'SC03'], { cwd: w, detached: true, env: { ...process.env, NO_COLOR: '1', EDITOR: editor, TMPDIR: tmp }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const done = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const until = async (ok: () => boolean) => {
+      for (let i = 0; i < 400 && !ok(); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(ok(), stderr).toBe(true);
+    };
+    try {
+      await until(() => fs.existsSync(opened));
+      process.kill(-child.pid!, 'SIGINT');
+      await until(() => stderr.includes('aureus: interrupted; stopping at the next safe point (Ctrl-C again to quit now). Nothing is changed: SC03 stays as staged once the editor closes.'));
+      process.kill(-child.pid!, 'SIGINT');
+      await until(() => stderr.includes('aureus: interrupted again; quitting once the editor ends. SC03 stays as staged.'));
+    } finally {
+      // The editor ends either way: a failed step above leaves no process behind.
+      fs.writeFileSync(release, '');
+    }
+    expect(await done, stderr).toBe(130);
+    expect(stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
 });

@@ -75,7 +75,8 @@ Examples:
 
 Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
 (the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 9 a run
-holds the lock (a plan writes into the folder a run uses, so it takes the same lock).`);
+holds the lock (a plan writes into the folder a run uses, so it takes the same lock), 130 interrupted
+(Ctrl-C: the lock released, the plan's partial files removed).`);
 }
 
 /** Checks the flags and the target episode, plans it into its run folder, then prints the result. */
@@ -94,25 +95,61 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
   const lockWarnings: Diagnostic[] = [];
   // A plan refused by the world's checks leaves nothing behind, as `episode run` (which checks before its lock) does:
   // the `.aureus/` the lock made is removed again when nothing else was written into it.
-  const { existsSync, rmdirSync } = await import('node:fs');
+  const { existsSync, rmdirSync, rmSync } = await import('node:fs');
   const aureusDir = `${c.root}/.aureus`;
   const madeAureus = !existsSync(aureusDir);
-  const lock = (await import('../../pipeline/lock.js')).acquireLock(c.root, 'episode plan', { warnings: lockWarnings });
+  // Ctrl-C (or SIGTERM), with the run's handler (run-shared.ts): the plan stops at its next step,
+  // removes what it wrote and releases the lock, exit 130 (AUR6008). Without one the process died
+  // by the signal, silently, leaving the lock's owner record and a partial run folder behind.
+  const { interruptSignal } = await import('./run-shared.js');
+  const intr = interruptSignal(c.io.stderr, PLAN_NOTICE);
+  const job: PlanJob = { signal: intr.signal };
   try {
-    if (lockWarnings.length) c.io.stderr(formatDiagnostics(lockWarnings, c.chalk).replace(/^\n/, ''));
-    await planLocked(c, opts);
-  } finally {
-    lock.release();
+    const lock = (await import('../../pipeline/lock.js')).acquireLock(c.root, 'episode plan', { warnings: lockWarnings });
     try {
-      if (madeAureus) rmdirSync(aureusDir); // only when empty: a plan's files keep it
-    } catch {
-      /* not empty, or gone: nothing to undo */
+      if (lockWarnings.length) c.io.stderr(formatDiagnostics(lockWarnings, c.chalk).replace(/^\n/, ''));
+      await planLocked(c, opts, job);
+    } catch (e) {
+      if (!intr.signal.aborted) throw e;
+      // Removed under the lock: no run sees a partial plan. A run folder that was there before is
+      // kept (an interrupted run's checkpoints; its plan files are whole, each written atomically).
+      if (job.made) rmSync(job.made, { recursive: true, force: true });
+      throw planInterrupted(job, e);
+    } finally {
+      lock.release();
+      try {
+        if (madeAureus) rmdirSync(aureusDir); // only when empty: a plan's files keep it
+      } catch {
+        /* not empty, or gone: nothing to undo */
+      }
     }
+  } finally {
+    intr.dispose();
   }
 }
 
-/** The plan itself, the run lock held: the checks, the target episode and seed, stages A–D, the report. */
-async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
+/** What the first and a second Ctrl-C say of a plan. */
+const PLAN_NOTICE = { first: 'The partial plan is removed.', again: 'Run `aureus episode plan` again to plan it.' };
+
+/** A plan under way: its interrupt, the episode once known, and the topmost folder it made (removed if interrupted). */
+interface PlanJob {
+  signal: AbortSignal;
+  episode?: string;
+  made?: string;
+}
+
+/** AUR6008 (exit 130): the plan was interrupted; what it wrote is removed. */
+function planInterrupted(job: PlanJob, cause: unknown): AureusError {
+  const where = `episode plan${job.episode ? ` of ${job.episode}` : ''}`;
+  const hint = 'nothing was planned: the lock is released and the plan\'s partial files removed; run `aureus episode plan` again';
+  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where }, { hint })], cause });
+}
+
+/**
+ * The plan itself, the run lock held: the checks, the target episode and seed, stages A–D, the
+ * report. Stops between its steps once `job.signal` is aborted (and its LLM calls at once).
+ */
+async function planLocked(c: CommandContext, opts: PlanOptions, job: PlanJob): Promise<void> {
   const path = await import('node:path');
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { resolveConfig, configOrThrow, configWarnings } = await import('../../config/load.js');
@@ -121,6 +158,10 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
   const { episodeRef } = await import('../../domain/context.js');
   const { runRelDir, episodeRelDir } = await import('../../paths.js');
   const fs = await import('node:fs');
+  const { testKillHook } = await import('../../pipeline/checkpoint.js');
+  const stop = () => {
+    if (job.signal.aborted) throw job.signal.reason;
+  };
 
   // Everything `aureus validate` checks, before any file is written.
   const { world, configFile, remember } = await loadValidatedWorld(c.root);
@@ -130,6 +171,7 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
   if (pending.length) c.io.stderr(formatDiagnostics([diag('AUR6023', { episodes: pending.join(', ') })], c.chalk).replace(/^\n/, ''));
   const next = await nextEpisodeRef(c.root, opts.season);
   const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
+  job.episode = ref.id;
   (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
   if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
     throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
@@ -151,9 +193,11 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
   // A model at its end-of-life (AUR4010) concerns the calls this plan makes: said before them, as AUR6023.
   const warned = configWarnings(loaded);
   if (warned.length) c.io.stderr(formatDiagnostics(warned, c.chalk).replace(/^\n/, ''));
-  await fs.promises.mkdir(runDir, { recursive: true });
+  stop();
+  // The topmost folder made (`.aureus/runs`, or the run folder), if any: what an interrupt removes.
+  job.made = await fs.promises.mkdir(runDir, { recursive: true });
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
-  const router = openLlm({ root: c.root, config, env: c.io.env, seed, runLog });
+  const router = openLlm({ root: c.root, config, env: c.io.env, seed, runLog, signal: job.signal });
   // The run folder's call journal, as `episode run` keeps it: the run that follows answers these
   // calls from it (the Director's rejected answers too) instead of paying for them again.
   const { JournaledLlm, journalSalt } = await import('../../pipeline/call-journal.js');
@@ -170,8 +214,11 @@ async function planLocked(c: CommandContext, opts: PlanOptions): Promise<void> {
     llm.forgetFailedAnswers(e); // a plan that ends on a bad answer or refusal: the run asks afresh
     throw e;
   });
+  stop();
   const files = await writePlanningArtifacts(runDir, artifacts);
+  testKillHook('plan-written');
   await runLog.finalize();
+  stop();
   const ms = Math.round(performance.now() - started);
   const rel = path.relative(c.root, runDir) || '.';
   const estimate = await estimateFor(c.root, config, artifacts);

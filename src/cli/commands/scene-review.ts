@@ -4,6 +4,8 @@ import type { Finding } from '../../domain/scene.js';
 import type { Place } from '../../pipeline/finding-place.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { requireWorldRepo, underReview } from './review-shared.js';
+import type { ChildProcess } from 'node:child_process';
+import type { Interrupt } from './run-shared.js';
 
 /**
  * `aureus scene rewrite|edit|pin|unpin <SCxx>` on the episode staged by `episode run --review`
@@ -133,7 +135,6 @@ async function readEditFile(c: CommandContext, file: string): Promise<string> {
 /** The scene in the Writer's format in a temp file, opened with $VISUAL/$EDITOR; null when unchanged. */
 async function editInEditor(c: CommandContext, rawId: string): Promise<string | null> {
   const fs = await import('node:fs');
-  const os = await import('node:os');
   const path = await import('node:path');
   const { spawn } = await import('node:child_process');
   const { loadStaged, sceneIdOf, sceneAsRaw, requireUnpinned } = await import('../../pipeline/scene-ops.js');
@@ -146,60 +147,70 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
   if (!editor) throw new AureusError('no editor', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6110', { scene: id, detail: 'neither $VISUAL nor $EDITOR is set' })], hint: `set EDITOR, or give the file: aureus scene edit ${id} --from FILE` });
   const approved = st.scenes.scenes.find((s) => s.scene === id);
   const before = sceneAsRaw(approved?.text ?? '', approved);
-  const dir = await editFolder(id, before);
-  const file = path.join(dir, `${id}.txt`);
+  // Ctrl-C and SIGTERM with the CLI's one handler (run-shared.ts, as `episode run`): set before the
+  // temporary folder exists, so no signal finds it unguarded.
+  const { interruptSignal } = await import('./run-shared.js');
+  const intr = interruptSignal(c.io.stderr, { first: `Nothing is changed: ${id} stays as staged once the editor closes.`, again: `${id} stays as staged.` });
   try {
-    // As git runs core.editor: the shell splits EDITOR (it may hold arguments, `code --wait`) and
-    // the file is its "$1", never part of the command text, so no `$` or quote in TMPDIR is expanded.
-    const env = { ...process.env, ...c.io.env };
-    const r = await runEditor(process.platform === 'win32'
-      ? spawn(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
-      : spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env }));
-    if (r.interrupted) {
-      throw new AureusError('interrupted', {
-        exitCode: ExitCode.INTERRUPTED,
-        diagnostics: [diag('AUR6008', { where: `scene edit ${id}, with the editor open` }, { hint: `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again` })],
-      });
-    }
-    if (r.status !== 0) {
-      // The text was never read: the scene-format hint of AUR6110 does not apply, the editor's failure does.
-      const how = r.status !== null ? `exited with status ${r.status}` : r.signal ? `was stopped by ${r.signal}` : `could not be started (${r.error?.message ?? 'unknown error'})`;
-      throw new AureusError(`the editor ${how}`, {
-        exitCode: ExitCode.USAGE,
-        diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
-      });
-    }
-    const after = fs.readFileSync(file, 'utf8');
-    return after === before ? null : after;
+    const dir = await editFolder(id, before);
+    const file = path.join(dir, `${id}.txt`);
+    // A second signal quits once this ends (not at once): the temporary folder is removed first.
+    return await intr.critical('the editor', async () => {
+      try {
+        // As git runs core.editor: the shell splits EDITOR (it may hold arguments, `code --wait`) and
+        // the file is its "$1", never part of the command text, so no `$` or quote in TMPDIR is expanded.
+        const env = { ...process.env, ...c.io.env };
+        const r = await runEditor(intr, () => process.platform === 'win32'
+          ? spawn(`${editor} "${file}"`, { shell: true, stdio: 'inherit', cwd: c.io.cwd, env })
+          : spawn('/bin/sh', ['-c', `${editor} "$@"`, editor, file], { stdio: 'inherit', cwd: c.io.cwd, env }));
+        if (r.interrupted) {
+          throw new AureusError('interrupted', {
+            exitCode: ExitCode.INTERRUPTED,
+            diagnostics: [diag('AUR6008', { where: `scene edit ${id}, with the editor open` }, { hint: `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again` })],
+          });
+        }
+        if (r.status !== 0) {
+          // The text was never read: the scene-format hint of AUR6110 does not apply, the editor's failure does.
+          const how = r.status !== null ? `exited with status ${r.status}` : r.signal ? `was stopped by ${r.signal}` : `could not be started (${r.error?.message ?? 'unknown error'})`;
+          throw new AureusError(`the editor ${how}`, {
+            exitCode: ExitCode.USAGE,
+            diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
+          });
+        }
+        const after = fs.readFileSync(file, 'utf8');
+        return after === before ? null : after;
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    intr.dispose();
   }
 }
 
 /**
- * The editor run to its end. A Ctrl-C (SIGINT) or SIGTERM meanwhile is caught, so aureus is not
- * killed before it can remove the temporary file and say that nothing changed: the terminal's Ctrl-C
- * reaches the editor too (one process group), a SIGTERM is passed on to it. An editor that takes
- * Ctrl-C as a key (vim, in raw mode) gets no signal to aureus at all.
+ * The editor run to its end under the CLI's interrupt handler, so a Ctrl-C (SIGINT) or SIGTERM
+ * meanwhile does not kill aureus before it can remove the temporary file and say that nothing
+ * changed: the terminal's Ctrl-C reaches the editor too (one process group), a SIGTERM is passed on
+ * to it. An editor that takes Ctrl-C as a key (vim, in raw mode) gets no signal to aureus at all.
+ * Interrupted before it starts, the editor is not opened.
  */
-async function runEditor(child: import('node:child_process').ChildProcess): Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error; interrupted: boolean }> {
-  let interrupted = false;
-  const onSig = (sig: NodeJS.Signals) => {
-    interrupted = true;
-    if (sig === 'SIGTERM') child.kill('SIGTERM');
+async function runEditor(intr: Interrupt, start: () => ChildProcess): Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error; interrupted: boolean }> {
+  if (intr.signal.aborted) return { status: null, signal: null, interrupted: true };
+  const child = start();
+  const onAbort = () => {
+    if ((intr.signal.reason as Error | undefined)?.message === 'SIGTERM') child.kill('SIGTERM');
   };
-  process.on('SIGINT', onSig);
-  process.on('SIGTERM', onSig);
+  intr.signal.addEventListener('abort', onAbort, { once: true });
   try {
     const end = await new Promise<{ status: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
       child.once('error', (error) => resolve({ status: null, signal: null, error }));
       child.once('close', (status, signal) => resolve({ status, signal }));
     });
     // An editor killed by the interrupt (or a shell reporting it, 128+2) was interrupted too.
-    return { ...end, interrupted: interrupted || end.signal === 'SIGINT' || end.status === 130 };
+    return { ...end, interrupted: intr.signal.aborted || end.signal === 'SIGINT' || end.status === 130 };
   } finally {
-    process.off('SIGINT', onSig);
-    process.off('SIGTERM', onSig);
+    intr.signal.removeEventListener('abort', onAbort);
   }
 }
 
