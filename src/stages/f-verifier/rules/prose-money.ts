@@ -78,11 +78,12 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
  */
 function overspend(scene: string, sum: Paid, name: string, balance: number, s: Narration): Finding {
   const sure = (sum.least ?? leastDenarii(sum)) > balance;
-  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance }, spanOf(s));
+  // The span points at the sum (a total's first part); a sum named in the quotation after the sentence is not in it.
+  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance }, spanOf(s, sum.lead ?? sum.text));
 }
 
-/** A sum paid; a total of parts (withTotal) has its lowest reading. */
-type Paid = Sum & { least?: number };
+/** A sum paid; a total of parts (withTotal) has its lowest reading and its first part's text. */
+type Paid = Sum & { least?: number; lead?: string };
 
 /**
  * A clause head that is only a joining word before the verb, or one and "he"/"she" (group 1): the verb shares the
@@ -143,7 +144,7 @@ function withTotal(text: string, sums: Sum[]): Paid[] {
     const at = text.indexOf(sums[i]!.text, prevEnd);
     if (prevEnd < sums[i - 1]!.text.length || at < 0 || !AND_MORE.test(text.slice(prevEnd, at))) return sums;
   }
-  const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0) };
+  const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0), lead: sums[0]!.text };
   return [...sums, total];
 }
 
