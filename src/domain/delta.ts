@@ -30,3 +30,20 @@ export interface AppliedDelta extends ResolvedDelta {
   before: unknown;
   after: unknown;
 }
+
+/** The path of the ledger (a transfer's) and the prefix of one account's (an add or subtract): docs/paths.md. */
+const LEDGER = 'assets.cash_ledger';
+
+/**
+ * The ledger accounts a delta moves money from or to (docs/paths.md): a transfer's `from` and `to`,
+ * or the one account an `add` (mint) or `subtract` (burn) on `assets.cash_ledger.<account>` credits
+ * or debits; none for any other delta. One definition for everything that must show a scene's money
+ * (retrieval, pruning): a fund only debited was left out of the packet, so neither the Writer nor the
+ * Verifier saw its balance.
+ */
+export function ledgerAccountsOf(d: Pick<ResolvedDelta, 'path' | 'from' | 'to'>): string[] {
+  if (d.path === LEDGER) return [d.from, d.to].filter((id): id is string => typeof id === 'string' && id !== '');
+  if (!d.path.startsWith(`${LEDGER}.`)) return [];
+  const id = d.path.slice(LEDGER.length + 1);
+  return id && !id.includes('.') ? [id] : [];
+}

@@ -46,6 +46,22 @@ export interface Normalisation {
   why: string;
 }
 
+/**
+ * A finding's quoted scene text: its line of the draft and the text. `at`: where in `text` the
+ * offending word starts (0-based, in UTF-16 code units, as a JavaScript string counts), when the
+ * finding knows it: the anachronism, the sum overspent, the name of who should not be there. A
+ * finding's place in the file the author edits is the quote's plus `at` (pipeline/finding-place.ts).
+ */
+/** The longest quote a finding keeps; a longer one is cut to end in QUOTE_CUT at this length (f-verifier/context.ts finding). */
+export const QUOTE_MAX = 240;
+export const QUOTE_CUT = '...';
+
+export interface FindingSpan {
+  line: number;
+  text: string;
+  at?: number;
+}
+
 export interface Finding {
   code: string; // "AUR5003"
   severity: Severity;
@@ -53,7 +69,7 @@ export interface Finding {
   rule: string;
   message: string;
   /** The quoted span of scene text the finding is about, if any. */
-  span?: { line: number; text: string };
+  span?: FindingSpan;
   fix: string;
   /**
    * How sure a reading of the prose is (issue 14): `sure` findings are hard, `doubtful` ones (a

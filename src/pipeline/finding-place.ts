@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Finding } from '../domain/scene.js';
+import { QUOTE_CUT, QUOTE_MAX, type Finding } from '../domain/scene.js';
 import { episodeRef } from '../domain/context.js';
 import { episodeRelDir } from '../paths.js';
 import type { ReviewState } from './review-state.js';
@@ -18,8 +18,13 @@ export interface Place {
   column: number;
 }
 
-/** The 1-based line and column of `quoted` in `text` (within the section of `scene`, for a script), or null. */
-export function quotedPlace(text: string, quoted: string, scene?: string): { line: number; column: number } | null {
+/**
+ * The 1-based line and column of `quoted` in `text` (within the section of `scene`, for a script), or
+ * null. `at`: the offending word's offset in `quoted` (a finding's `span.at`): the column is the
+ * word's, not the quote's start. A quote cut at 240 characters (f-verifier/context.ts) is found by
+ * what it keeps.
+ */
+export function quotedPlace(text: string, quoted: string, scene?: string, at?: number): { line: number; column: number } | null {
   const lines = text.split(/\r?\n/);
   let from = 0;
   let to = lines.length;
@@ -29,11 +34,14 @@ export function quotedPlace(text: string, quoted: string, scene?: string): { lin
     const next = lines.findIndex((l, i) => i > from && /^## SC\d/.test(l));
     if (next >= 0) to = next;
   }
-  const want = quoted.trim();
+  const cut = quoted.length === QUOTE_MAX && quoted.endsWith(QUOTE_CUT) ? quoted.slice(0, -QUOTE_CUT.length) : quoted;
+  const want = cut.trim();
   if (!want) return null;
+  // `at` counts from the quote's first character; the search is for it without its leading blanks.
+  const word = at !== undefined && at >= 0 ? at - (cut.length - cut.trimStart().length) : 0;
   for (let i = from; i < to; i++) {
-    const at = lines[i]!.indexOf(want);
-    if (at >= 0) return { line: i + 1, column: at + 1 };
+    const found = lines[i]!.indexOf(want);
+    if (found >= 0) return { line: i + 1, column: found + Math.max(0, word) + 1 };
   }
   return null;
 }
@@ -50,10 +58,10 @@ export function stagedScriptRel(review: ReviewState): string {
 export function stagedFindingPlace(root: string, review: ReviewState, scene: string, f: Finding, rawFile: string): Place {
   const script = stagedScriptRel(review);
   const text = readOrNull(path.join(root, script));
-  const inScript = text !== null ? (f.span && quotedPlace(text, f.span.text, scene)) || quotedPlace(text, `## ${scene}`, scene) : null;
+  const inScript = text !== null ? (f.span && quotedPlace(text, f.span.text, scene, f.span.at)) || quotedPlace(text, `## ${scene}`, scene) : null;
   if (inScript) return { file: script, ...inScript };
   const draft = path.posix.join(review.run_dir, rawFile);
-  const inDraft = f.span ? quotedPlace(readOrNull(path.join(root, draft)) ?? '', f.span.text) : null;
+  const inDraft = f.span ? quotedPlace(readOrNull(path.join(root, draft)) ?? '', f.span.text, undefined, f.span.at) : null;
   return { file: draft, line: inDraft?.line ?? f.span?.line ?? 1, column: inDraft?.column ?? 1 };
 }
 

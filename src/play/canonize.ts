@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { stableStringify } from '../core/json.js';
+import { worldFileText } from '../core/json-layout.js';
 import { applyDeltas } from '../core/deltas/index.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { WORLD_FILES, type CanonFact, type World } from '../domain/world.js';
@@ -74,8 +75,8 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
   const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
   const files: Record<string, string> = {};
   for (const key of Object.keys(WORLD_FILES) as (keyof World)[]) {
-    const text = stableStringify(judged.world[key]);
-    if (text !== stableStringify(world[key])) files[WORLD_FILES[key]] = text;
+    // Changed or not by value (canonical text); written as its author laid the file out (core/json-layout.ts).
+    if (stableStringify(judged.world[key]) !== stableStringify(world[key])) files[WORLD_FILES[key]] = worldFileText(judged.world[key], world[key]);
   }
   // Only what no earlier canonization committed (the state keeps those too, for `session show`).
   const notes = s.notes.filter((x) => x.canonization === null);

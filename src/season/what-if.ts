@@ -40,7 +40,7 @@ export function parseSets(values: string[]): ResolvedDelta[] {
 }
 
 /** The deltas applied to the world at `from`, checked against the schemas, before anything is written. */
-export async function whatIfWorld(root: string, name: string, fromCommit: string, deltas: ResolvedDelta[]): Promise<{ world: World; applied: AppliedDelta[] }> {
+export async function whatIfWorld(root: string, name: string, fromCommit: string, deltas: ResolvedDelta[]): Promise<{ world: World; applied: AppliedDelta[]; base: World }> {
   const base = await readWorldAt(root, fromCommit);
   const r = applyDeltas(base, withConsequences(base, deltas), () => ({ episode: `what-if:${name}`, scene: '', event: 'set', operator: null }));
   if (!r.ok) {
@@ -59,7 +59,7 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
   // References, the ledger and the hard constraints (e.g. "the consul survives"): a what-if stays a valid world.
   const refs = [...checkWorldReferences(r.world), ...checkStateInvariants(r.world)].filter((d) => d.severity === 'error');
   if (refs.length) throw new AureusError('the --set change makes the world invalid', { exitCode: ExitCode.USAGE, diagnostics: refs });
-  return { world: r.world, applied: r.applied };
+  return { world: r.world, applied: r.applied, base };
 }
 
 export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
@@ -67,9 +67,10 @@ export async function branchWithSets(root: string, name: string, from: string, s
   const deltas = parsed.filter((d) => !isAnchorPath(d.path));
   const at = await checkBranchArgs(root, name, from);
   const anchors = await waivedAnchors(root, name, at.commit, parsed.filter((d) => isAnchorPath(d.path)));
-  const { world, applied } = await whatIfWorld(root, name, at.commit, deltas);
+  const { world, applied, base } = await whatIfWorld(root, name, at.commit, deltas);
   await branchFrom(root, name, from);
-  const changed = await writeWorld(root, world);
+  // Each file as its author laid it out at `from`: the files no --set touched are left as they are.
+  const changed = await writeWorld(root, world, base);
   if (anchors) {
     await writeTextFile(path.join(root, ANCHORS_REL), stableStringify(anchors.file));
     changed.push(ANCHORS_REL);

@@ -5,10 +5,13 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
 import { parseJsonTextSafe } from '../store/read.js';
+import { jsonLayout } from '../store/text-form.js';
+import { noteJsonLayout } from '../core/json-layout.js';
+import { isCanonical } from '../core/json.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
- * `git show`. The files are Aureus's own canonical JSON, so plain JSON.parse is enough here;
+ * `git show`. The files are JSON aureus committed (validated then), so plain JSON.parse is enough here;
  * a missing part (canon.json before the first episode) reads as empty.
  */
 const EMPTY: Partial<Record<keyof World, unknown>> = {
@@ -38,7 +41,10 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
         diagnostics: [diag('AUR1001', { file: ref ? `${rel} (at ${ref.slice(0, 12)})` : rel }, { hint })],
       });
     }
-    out[key] = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');
+    const value = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');
+    // How the file is laid out, for a command that writes it back (what-if.ts): core/json-layout.ts.
+    noteJsonLayout(value, jsonLayout(Buffer.from(text, 'utf8'), value, isCanonical(value)));
+    out[key] = value;
   }
   return out as unknown as World;
 }

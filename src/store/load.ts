@@ -7,7 +7,8 @@ import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
 import { parseJsonBytesSafe, readFileBytesSafe, type SafeBytes } from './read.js';
 import { linkedPath } from './symlinks.js';
-import { rewriteWarning } from './text-form.js';
+import { jsonLayout, layoutWarning, rewriteWarning } from './text-form.js';
+import { noteJsonLayout } from '../core/json-layout.js';
 import type { JsonPosition } from './json-parse.js';
 import { checkStringLengths, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
@@ -96,7 +97,11 @@ function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFi
   const tooLong = (r.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(r.value, rel) : [];
   if (tooLong.length) return { value: undefined, diagnostics: [...form, ...tooLong] };
   const schema = formatAndSchemaDiagnostics(r.value, r.locate, SCHEMA_FILES[kind], rel);
-  return schema.length ? { value: undefined, diagnostics: [...form, ...schema] } : { value: r.value, diagnostics: form, locate: r.locate };
+  if (schema.length) return { value: undefined, diagnostics: [...form, ...schema] };
+  // How the author laid the file out, so a commit writes it back so (core/json-layout.ts), and whether it can.
+  const layout = jsonLayout(bytes, r.value);
+  noteJsonLayout(r.value, layout);
+  return { value: r.value, diagnostics: [...form, ...layoutWarning(rel, bytes, r.value, layout)], locate: r.locate };
 }
 
 /**
@@ -209,7 +214,13 @@ function lookUp(root: string, sources: Source[], reads: SafeBytes[]): { key: str
  */
 function parseAllVouched(reads: SafeBytes[], entry: IndexEntry): LoadedFile[] | null {
   try {
-    return reads.map((r, i) => ({ value: parseVouched((r as { bytes: Buffer }).bytes, entry.canonical[i]!), diagnostics: [] }));
+    return reads.map((r, i) => {
+      const bytes = (r as { bytes: Buffer }).bytes;
+      const value = parseVouched(bytes, entry.canonical[i]!);
+      // The layout as the full load notes it; its warning (AUR1041) is among the entry's kept ones.
+      noteJsonLayout(value, jsonLayout(bytes, value));
+      return { value, diagnostics: [] };
+    });
   } catch {
     return null;
   }

@@ -44,8 +44,8 @@ describe('scene edit --from', () => {
     expect(r.code, r.stderr).toBe(4); // staged, but it breaks a check
     const rows = (r.stdout + r.stderr).split('\n').filter((l) => l.includes('AUR5050'));
     // Was twenty identical rows `AUR5050 anachronism "OK" (line 4)` (a line of the staged draft, after its ---SCENE_TEXT---); the next line's "OK" is its own.
-    // Each is placed at its line:column of the author's file (not the draft's line), quoted, with its fix, as `scene verify` prints it.
-    expect(rows.map((l) => l.trim())).toEqual([`${file}:3:1: hard AUR5050 anachronism "OK" (×20)`, `${file}:4:1: hard AUR5050 anachronism "OK"`]);
+    // Each is placed at its line:column of the author's file (not the draft's line), at the word's first place, quoted, with its fix, as `scene verify` prints it.
+    expect(rows.map((l) => l.trim())).toEqual([`${file}:3:6: hard AUR5050 anachronism "OK" (×20)`, `${file}:4:1: hard AUR5050 anachronism "OK"`]);
     expect(r.stdout).toContain('    > OK, says the baker.\n    fix: Replace "OK" with');
     for (const rel of ['verifier_report.json', 'stage/seasons/season_01/episode_01/verifier_report.json']) {
       const report = JSON.parse(fs.readFileSync(path.join(run, rel), 'utf8')) as { scenes: { scene: string; attempts: { findings: { code: string; message: string; span?: { line: number } }[] }[] }[] };

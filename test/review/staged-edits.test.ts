@@ -210,11 +210,32 @@ describe('the findings of a refused commit', () => {
     const r = await cli(['episode', 'commit'], w);
     expect(r.code, r.stderr).toBe(4);
     expect(r.stderr).toContain(`${runRel(w)}/stage/${EP}/episode_script.md\n`);
-    expect(r.stderr).toContain(`${lineOf(a2)}:1: error AUR6105 scene SC01 breaks a check: AUR5012 CATULUS speaks but is not in the scene cast: ${a2.slice(0, 40)}`);
-    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(b2)}:1: error AUR6105 scene SC02 breaks a check: AUR5050 anachronism "Okay"`));
+    // At the offending word, not the line's start: the cue of who is not in the cast, the anachronism.
+    expect(r.stderr).toContain(`${lineOf(a2)}:3: error AUR6105 scene SC01 breaks a check: AUR5012 CATULUS speaks but is not in the scene cast: ${a2.slice(0, 40)}`);
+    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(b2)}:${b2.indexOf('Okay') + 1}: error AUR6105 scene SC02 breaks a check: AUR5050 anachronism "Okay"`));
     expect(r.stderr).toMatch(/hint: Only the cast may speak[^\n]*scene edit SC01/);
     expect(r.stderr).toMatch(/hint: Replace "Okay" with [^\n]*scene edit SC02/);
     expect(r.stderr).not.toMatch(/drafts\/|line \d+:/);
     expect(r.stderr).toContain('scenes SC01, SC02 break checks');
+  }, 120_000);
+
+  it('points at the sum overspent and at the name of who is not in the cast, in a long line and after other words', async () => {
+    const { w, f, original } = stagedCase('word-columns', 'episode_script.md');
+    const section = original.slice(original.indexOf('## SC03'));
+    const cast = /\*\*Cast:\*\* ([^\n]+)/.exec(section)![1]!;
+    const payer = cast.split(',')[0]!.trim();
+    const absent = ['Gaius Julius Caesar', 'Marcus Licinius Crassus', 'Publius Clodius Pulcher', 'Marcus Tullius Cicero'].find((n) => !cast.includes(n))!;
+    const heading = section.split('\n')[0]!;
+    // A paragraph longer than a finding quotes (240 characters): the quote is cut, the place still found.
+    const pays = `The lamps gutter along the colonnade and the clerks bend to their tablets, counting, recounting, writing the same figures again and again while the crowd presses at the doors and the guards lean on their staves; at last ${payer} pays ninety million denarii to the crowd.`;
+    const walks = `The doors open, and ${absent} strides across the floor to the tribunal.`;
+    const mine = original.replace(heading, `${heading}\n\n${pays}\n\n${walks}`);
+    fs.writeFileSync(f, mine);
+    const lineOf = (l: string) => mine.split('\n').indexOf(l) + 1;
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(4);
+    expect(pays.length).toBeGreaterThan(240);
+    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(pays)}:${pays.indexOf('ninety million denarii') + 1}: error AUR6105 scene SC03 breaks a check: AUR5022 `));
+    expect(r.stderr).toMatch(new RegExp(`\\n  ${lineOf(walks)}:${walks.indexOf(absent) + 1}: error AUR6105 scene SC03 breaks a check: AUR5016 `));
   }, 120_000);
 });

@@ -35,7 +35,7 @@ async function placer(c: CommandContext, scene: string, rawFile: string, from?: 
   const { requireReview } = await import('../../pipeline/review-state.js');
   const review = requireReview(c.root);
   return (f) => {
-    const mine = from && f.span ? quotedPlace(from.text, f.span.text) : null;
+    const mine = from && f.span ? quotedPlace(from.text, f.span.text, undefined, f.span.at) : null;
     return mine ? { file: from!.file, ...mine } : stagedFindingPlace(c.root, review, scene, f, rawFile);
   };
 }

@@ -40,6 +40,7 @@ defineDiagnostics([
   { code: 'AUR1033', severity: 'error', message: '{kind} id "{id}" is reserved', hint: 'ids become keys of the engine\'s objects and "{id}" names a member every JavaScript object has ({reserved} are all reserved): choose another id, e.g. "{id}_1"' },
   // How a file is stored (104x): warnings, the file reads fine.
   { code: 'AUR1040', severity: 'warning', message: '{file} has {found}: aureus writes LF line endings and no byte-order mark', hint: 'the next episode commit that changes it rewrites the whole file, so its git diff shows every line changed: convert it first, in a commit of its own (the editor\'s line-ending and encoding setting does both; for the line endings alone, add "{file} text eol=lf" to .gitattributes and run `git add --renormalize .`)' },
+  { code: 'AUR1041', severity: 'warning', message: '{file} cannot be written back as it is laid out: an episode commit that changes it rewrites line {line} and lines like it', hint: '{fix}' },
 ]);
 
 // AUR18xx — the style files: style/style_guide.md and style/lexicon.md (src/style/).

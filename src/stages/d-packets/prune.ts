@@ -3,6 +3,7 @@ import type { ScenePacket } from '../../domain/packet.js';
 import { ItemLengths, ModelPacketSize } from './measure.js';
 import { packetTokens } from './wire.js';
 import { compareText } from '../../core/text-order.js';
+import { ledgerAccountsOf } from '../../domain/delta.js';
 
 /** Characters an item takes in the compact JSON the model reads (plus its comma). */
 const sizeOf = (item: unknown): number => compactLength(item) + 1;
@@ -103,10 +104,7 @@ export function prunePacket(p: ScenePacket, budget: number, secretRel: Map<strin
 function ownAccounts(p: ScenePacket): (a: { id: string; owner: string }) => boolean {
   const cast = new Set(p.cast.map((c) => c.id));
   const moved = new Set<string>();
-  for (const d of p.constraints.required_deltas) {
-    if (d.path === 'assets.cash_ledger') for (const id of [d.from, d.to]) if (id) moved.add(id);
-    if (d.path.startsWith('assets.cash_ledger.')) moved.add(d.path.slice('assets.cash_ledger.'.length));
-  }
+  for (const d of p.constraints.required_deltas) for (const id of ledgerAccountsOf(d)) moved.add(id);
   return (a) => cast.has(a.owner) || moved.has(a.id);
 }
 

@@ -7,6 +7,7 @@ import { OverlayMap } from '../../core/overlay-map.js';
 import type { ItemLengths } from './measure.js';
 import { secretParties } from './secret-parties.js';
 import { compareText } from '../../core/text-order.js';
+import { ledgerAccountsOf } from '../../domain/delta.js';
 
 export const WEIGHTS = ['loyalty', 'fear', 'debt', 'affection', 'rivalry', 'trust'] as const;
 /**
@@ -252,8 +253,9 @@ function retrievedThreads(index: WorldIndex, focus: SceneFocus, threadRel: Map<s
 }
 
 /**
- * The accounts the cast own or the scene's transfers move, in ledger order: the positions of the
- * cast's and the transfers' accounts through the ledger's parties (by owner and by id, every
+ * The accounts the cast own or the scene's required deltas move (a transfer's two ends, an add's or a
+ * subtract's one account: domain/delta.ts ledgerAccountsOf), in ledger order: the positions of the
+ * cast's and the moved accounts through the ledger's parties (by owner and by id, every
  * position: a duplicate id is listed as the pass over the ledger listed it), not a pass over the
  * whole ledger per scene (issue 18: ~3,500 accounts a DPRR scene, ~10,000 on the synthetic world).
  * The index is memoised per ledger list, and a transfer's copy derives it (ledgerPartiesPatch).
@@ -264,11 +266,7 @@ function retrievedAccounts(before: World, focus: SceneFocus) {
   const at = new Set<number>();
   for (const id of focus.cast) for (const i of parties.byOwner.get(id) ?? []) at.add(i);
   for (const a of focus.apps) {
-    for (const d of a.required_deltas) {
-      if (d.op !== 'transfer') continue;
-      for (const i of parties.byId.get(d.from!) ?? []) at.add(i);
-      for (const i of parties.byId.get(d.to!) ?? []) at.add(i);
-    }
+    for (const d of a.required_deltas) for (const id of ledgerAccountsOf(d)) for (const i of parties.byId.get(id) ?? []) at.add(i);
   }
   return [...at].sort((x, y) => x - y).map((i) => {
     const a = ledger[i]!;

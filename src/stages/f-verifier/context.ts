@@ -1,6 +1,6 @@
 import type { CanonFact, Gender } from '../../domain/world.js';
 import type { ScenePacket } from '../../domain/packet.js';
-import type { Finding } from '../../domain/scene.js';
+import { QUOTE_CUT, QUOTE_MAX, type Finding, type FindingSpan } from '../../domain/scene.js';
 import type { LexiconEntry } from '../e-writer/types.js';
 import type { ParsedWriterOutput } from '../e-writer/parse.js';
 import { catalogEntry } from '../../diagnostics/catalog.js';
@@ -62,12 +62,13 @@ export function finding(
   scene: string,
   rule: string,
   args: Args,
-  span?: { line: number; text: string },
+  span?: FindingSpan,
 ): Finding {
   const e = catalogEntry(code);
   const fill = (t: string) => t.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
   const f: Finding = { code, severity, scene, rule, message: fill(e.message), fix: fill(e.hint) };
-  if (span) f.span = { line: span.line, text: span.text.length > 240 ? span.text.slice(0, 237) + '...' : span.text };
+  // `at` stays an offset into the line as written, also past a long quote's cut (finding-place.ts finds the cut quote).
+  if (span) f.span = { line: span.line, text: span.text.length > QUOTE_MAX ? span.text.slice(0, QUOTE_MAX - QUOTE_CUT.length) + QUOTE_CUT : span.text, ...(span.at !== undefined ? { at: span.at } : {}) };
   return f;
 }
 

@@ -8,6 +8,7 @@ import type { ScenePacket } from '../../domain/packet.js';
 import type { ApprovedScene, VerifierReport } from '../../domain/scene.js';
 import { WORLD_FILES, type InWorldDate, type World } from '../../domain/world.js';
 import { stableStringify } from '../../core/json.js';
+import { worldFileText } from '../../core/json-layout.js';
 import { addDays } from '../../core/roman-date.js';
 import { applyDeltas, DATE_FIELDS } from '../../core/deltas/index.js';
 import { decayDeltas } from '../../core/decay.js';
@@ -113,8 +114,8 @@ export function stageH(input: StageHInput): StageHResult {
 }
 
 /**
- * Every file the episode commit writes: the world files the episode changed (canonical JSON) and
- * the episode folder. A world file no delta touched is left as it is on disk: the engine copies a
+ * Every file the episode commit writes: the world files the episode changed (laid out as their
+ * authors laid them out, core/json-layout.ts; canonical JSON for a file aureus wrote) and the episode folder. A world file no delta touched is left as it is on disk: the engine copies a
  * file on write (core/deltas/apply.ts), so an untouched one is the very object that was loaded, and
  * rewriting it would put only the author's own formatting (indentation, key order) into the
  * episode's diff as changes. `carried`: world files written all the same, the author's uncommitted
@@ -133,7 +134,7 @@ export function episodeFiles(
 ): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
-    if (h.world[key] !== input.world[key] || carried.includes(rel)) files[rel] = stableStringify(h.world[key]);
+    if (h.world[key] !== input.world[key] || carried.includes(rel)) files[rel] = worldFileText(h.world[key], input.world[key]);
   }
   const dir = episodeRelDir(input.ref);
   const put = (rel: string, content: string) => {

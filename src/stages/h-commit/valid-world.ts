@@ -16,7 +16,7 @@ import { validateSchema } from '../../store/schema.js';
  *
  * Only the files the episode changed are checked against their schemas (the engine copies a file
  * on write, so an untouched one is the very object that loaded valid); the references span files
- * and are checked whole. In memory, not re-read: the commit writes these objects as canonical JSON.
+ * and are checked whole. In memory, not re-read: the commit writes these objects as JSON (core/json-layout.ts).
  */
 export function requireValidWorld(before: World, after: World, episodeId: string, runDir: string): void {
   const problems: Diagnostic[] = [];

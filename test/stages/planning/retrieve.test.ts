@@ -10,9 +10,13 @@ import { applyDeltas } from '../../../src/core/deltas/apply.js';
 import { round } from '../../../src/core/json.js';
 import { planScenario, scenario } from './helpers.js';
 
-/** The accounts a scene retrieves, by their definition: the cast's and those its transfers move, in ledger order. */
+/**
+ * The accounts a scene retrieves, by their definition: the cast's and those its required deltas move
+ * (a transfer's two ends, the account an add or subtract on `assets.cash_ledger.<id>` changes), in ledger order.
+ */
 function expectedAccounts(w: World, focus: SceneFocus) {
-  const parties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : []))));
+  const one = (path: string) => (/^assets\.cash_ledger\.([^.]+)$/.exec(path)?.[1]);
+  const parties = new Set(focus.apps.flatMap((a) => a.required_deltas.flatMap((d) => (d.op === 'transfer' ? [d.from!, d.to!] : one(d.path) ? [one(d.path)!] : []))));
   return w.assets.cash_ledger.filter((a) => focus.cast.includes(a.owner) || parties.has(a.id)).map((a) => ({ id: a.id, owner: a.owner, denarii: a.denarii }));
 }
 
@@ -122,6 +126,30 @@ describe('the accounts a scene retrieves (d-packets/retrieve.ts)', () => {
     const transfer = { ...f, apps: [{ ...f.apps[0]!, required_deltas: [{ path: 'assets.cash_ledger', op: 'transfer' as const, from: base[other]!.id, to: base[other]!.id, amount: 1 }] }] };
     expect(accountsOf(w4, transfer)).toEqual(expectedAccounts(w4, transfer));
     expect(accountsOf(w4, transfer).filter((x) => x.id === base[other]!.id)).toHaveLength(2);
+  });
+});
+
+describe('the accounts an add or subtract moves (d-packets/retrieve.ts)', () => {
+  it('are retrieved though no cast member owns them and no transfer names them', () => {
+    const w = before[0]!;
+    const f = focuses[0]!;
+    const strangers = w.assets.cash_ledger.filter((x) => !f.cast.includes(x.owner)).slice(0, 2);
+    expect(strangers).toHaveLength(2);
+    const [burnt, minted] = strangers as [typeof strangers[0], typeof strangers[0]];
+    const deltas = [
+      { path: `assets.cash_ledger.${burnt.id}`, op: 'subtract' as const, value: 1 },
+      { path: `assets.cash_ledger.${minted.id}`, op: 'add' as const, value: 1 },
+      // Not an account's path: a global metric, and a path under an account.
+      { path: 'world.global.unrest', op: 'add' as const, value: 1 },
+      { path: `assets.cash_ledger.${burnt.id}.denarii`, op: 'add' as const, value: 1 },
+    ];
+    const focus = { ...f, apps: [{ ...f.apps[0]!, required_deltas: deltas }] };
+    const got = accountsOf(w, focus);
+    expect(got).toEqual(expectedAccounts(w, focus));
+    expect(got.map((x) => x.id)).toEqual(expect.arrayContaining([burnt.id, minted.id]));
+    expect(got.find((x) => x.id === burnt.id)).toEqual({ id: burnt.id, owner: burnt.owner, denarii: burnt.denarii });
+    // Without the deltas, neither is the scene's.
+    expect(accountsOf(w, { ...f, apps: [] }).map((x) => x.id)).not.toEqual(expect.arrayContaining([burnt.id]));
   });
 });
 

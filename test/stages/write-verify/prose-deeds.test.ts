@@ -58,12 +58,14 @@ function presenceBefore(r: Reading, ctx: VerifyContext): Finding[] {
     if (!who) continue;
     const sev = d.sure ? 'hard' : 'soft';
     if (d.elsewhere) {
-      if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev, pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, spanOf(d)));
+      if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev, pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, spanOf(d, d.elsewhere)));
       continue;
     }
     if (d.offstage) continue;
-    if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev, pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, spanOf(d)));
-    else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev, pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, spanOf(d)));
+    // The span points at the doer's name as its sentence writes it.
+    const name = r.sentences.find((x) => x.line === d.line && x.text === d.text)?.mentions.find((m) => m.id === d.id)?.text;
+    if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev, pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, spanOf(d, name)));
+    else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev, pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, spanOf(d, name)));
   }
   return out;
 }
@@ -97,7 +99,7 @@ function moneyBefore(r: Reading, ctx: VerifyContext): Finding[] {
       if (!(has !== undefined ? sum.denarii > has : sum.denarii > richest)) continue;
       const sure = !sum.doubtful && (sum.denarii > richest || has !== undefined);
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
-      return [finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s))];
+      return [finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s, sum.text))];
     }
   }
   return [];

@@ -1,4 +1,5 @@
-import type { Finding, SceneEvent } from '../../../domain/scene.js';
+import type { Finding, FindingSpan, SceneEvent } from '../../../domain/scene.js';
+import { spanOf } from '../prose/span.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { finding, textLines, type KnownCharacter, type VerifyContext } from '../context.js';
 import { extractSpeeches, normalizeCue } from '../dialogue.js';
@@ -98,7 +99,7 @@ export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsU
   const here = pk.setting.location;
   const teleported = new Set<string>();
 
-  const teleportCheck = (w: Who, span?: { line: number; text: string }) => {
+  const teleportCheck = (w: Who, span?: FindingSpan) => {
     if (w.inCast || w.dead || teleported.has(w.id) || !w.location || w.location === here || !ctx.travelDays) return;
     const days = ctx.travelDays(w.location, here);
     // A character not planned into this scene has no travel time budgeted for it.
@@ -113,20 +114,20 @@ export function presenceRules(p: ParsedWriterOutput, ctx: VerifyContext, eventsU
     const w = byCue.get(s.cue);
     const key = `${s.cue}`;
     if (w?.dead) {
-      if (!seen.has(key)) out.push(finding('AUR5010', 'hard', scene, 'invariant.dead_speaks', { name: w.name }, s));
+      if (!seen.has(key)) out.push(finding('AUR5010', 'hard', scene, 'invariant.dead_speaks', { name: w.name }, spanOf(s, s.cue)));
       seen.add(key);
       continue;
     }
     if (w && !w.inCast) {
       if (!seen.has(key)) {
-        out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: w.name, cast: castNames }, s));
-        teleportCheck(w, s);
+        out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: w.name, cast: castNames }, spanOf(s, s.cue)));
+        teleportCheck(w, spanOf(s, s.cue));
       }
       seen.add(key);
       continue;
     }
     if (!w && claimedExtras && !COLLECTIVE.has(s.cue) && !claimedExtras.some((x) => x.includes(s.cue))) {
-      if (!seen.has(key)) out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: s.cue, cast: castNames }, s));
+      if (!seen.has(key)) out.push(finding('AUR5012', 'hard', scene, 'cast.speaker_not_in_cast', { name: s.cue, cast: castNames }, spanOf(s, s.cue)));
       seen.add(key);
     }
   }

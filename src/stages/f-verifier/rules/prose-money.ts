@@ -13,6 +13,7 @@ import { AFTER_QUOTATION, SUBJECT_SLOT } from '../prose/subjects.js';
 import { OPENER } from '../prose/clause-doers.js';
 import { possessiveAfter, type PersonIndex } from '../prose/names.js';
 import { likelyGender } from '../prose/gender.js';
+import { fundPayer, fundsOf } from '../prose/fund-payer.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -20,6 +21,7 @@ import { likelyGender } from '../prose/gender.js';
  * no account on stage could cover the sum, even at the lowest rate a guessed unit (talents) may
  * have. Sums only talked about (owed, offered, worth) are not paid. An account the packet does not
  * hold is unknown, never 0: a payer without one is judged only against a stage whose every account is known.
+ * A fund or treasury named as what pays is the payer (prose/fund-payer.ts): its own balance, never a person's.
  */
 export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
@@ -31,6 +33,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const out: Finding[] = [];
   // Whoever pays is named in the narration (a doer is a name of its sentence, or carried over from one).
   const named = [...new Set(r.narration.flatMap((n) => n.mentions.map((m) => m.id)))];
+  const funds = fundsOf(pk, ctx);
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
     // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
@@ -39,6 +42,15 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
     const paying = PAYS.exec(s.narr);
     const pays = (paying !== null && !(s.past === true && paidBefore(clauseAt(s.narr, paying.index).text))) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
     if (!pays || s.imagined || talkedOf(s.narr)) continue;
+    const payAt = (PAYS.exec(s.narr) ?? PAID_PAST.exec(s.narr))?.index ?? s.narr.length;
+    // A fund that pays (the annona fund, the treasury) pays from its own account, whoever the sentence names:
+    // judged against that balance alone, and not at all when the packet does not hold it (fund-payer.ts).
+    const fund = fundPayer(s.narr, payAt, funds);
+    if (fund) {
+      const over = fund === 'unknown' ? undefined : withTotal(s.text, sumsOfPayment(r, i)).find((sum) => sum.denarii > fund.fund.denarii);
+      if (over && fund !== 'unknown') return [overspend(pk.scene_id, over, fund.fund.name, fund.fund.denarii, s)];
+      continue;
+    }
     for (const sum of withTotal(s.text, sumsOfPayment(r, i))) {
       // A sum within the richest's balance and every named account's is over no payer's: the payer
       // is found only otherwise (finding it tags sentences).
@@ -46,24 +58,32 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
       // A paying sentence that opens on "he" or "she" pays for the subject of the sentence before it, else the last doer;
       // a doer named after the verb of paying is a later clause's ("She counts … into Terentia's hands; Terentia keeps them").
       const d = deedOf(s);
-      const payAt = (PAYS.exec(s.narr) ?? PAID_PAST.exec(s.narr))?.index ?? s.narr.length;
       const own = d !== null && s.mentions.some((m) => m.id === d.id && m.start < payAt);
       const payer = ownerOfSum(s, sum.text) ?? (own ? null : (subjectOfPaying(s, payAt, r.index, ctx) ?? previousSubject(s, r.index, ctx) ?? openingPronounPerson(s, r.index, ctx))) ?? payerAt(r.narration, i);
       const has = payer !== undefined ? balance.get(payer) : undefined;
       if (has === undefined && !stageKnown) continue;
       const over = has !== undefined ? sum.denarii > has : sum.denarii > richest;
       if (!over) continue;
-      // Sure when even the lowest plausible rate of the sum's unit puts it over the same means (money.ts):
-      // a sum of talents whose bounds straddle them stays doubtful.
-      const least = sum.least ?? leastDenarii(sum);
-      const sure = has !== undefined ? least > has : least > richest;
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
-      out.push(finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s)));
+      out.push(overspend(pk.scene_id, sum, name, has ?? richest, s));
       return out;
     }
   }
   return out;
 }
+
+/**
+ * AUR5022 for `sum` paid by `name` out of `balance`. Sure when even the lowest plausible rate of the
+ * sum's unit puts it over the same means (money.ts): a sum of talents whose bounds straddle them stays doubtful.
+ */
+function overspend(scene: string, sum: Paid, name: string, balance: number, s: Narration): Finding {
+  const sure = (sum.least ?? leastDenarii(sum)) > balance;
+  // The span points at the sum (a total's first part); a sum named in the quotation after the sentence is not in it.
+  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance }, spanOf(s, sum.lead ?? sum.text));
+}
+
+/** A sum paid; a total of parts (withTotal) has its lowest reading and its first part's text. */
+type Paid = Sum & { least?: number; lead?: string };
 
 /**
  * A clause head that is only a joining word before the verb, or one and "he"/"she" (group 1): the verb shares the
@@ -117,14 +137,14 @@ const AND_MORE = /^[^.;:!?]{0,60}\b(?:and|plus)\s+(?:(?:a|an|one|another|the)\s+
  * thousand sesterces … and a talent of silver besides": held-out corpus 9, s19), their total, with its
  * lowest reading (each part at its unit's lowest rate): each part alone may be within the means.
  */
-function withTotal(text: string, sums: Sum[]): (Sum & { least?: number })[] {
+function withTotal(text: string, sums: Sum[]): Paid[] {
   if (sums.length < 2) return sums;
   for (let i = 1; i < sums.length; i++) {
     const prevEnd = text.indexOf(sums[i - 1]!.text) + sums[i - 1]!.text.length;
     const at = text.indexOf(sums[i]!.text, prevEnd);
     if (prevEnd < sums[i - 1]!.text.length || at < 0 || !AND_MORE.test(text.slice(prevEnd, at))) return sums;
   }
-  const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0) };
+  const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0), lead: sums[0]!.text };
   return [...sums, total];
 }
 

@@ -1,7 +1,7 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { deedOf, mayBeDoneBy, type Deed } from '../prose/deeds.js';
+import { deedOf, mayBeDoneBy, type Deed, type Narration } from '../prose/deeds.js';
 import { spanOf } from '../prose/span.js';
 import { arrivalsElsewhere, placedFar } from '../prose/arrivals.js';
 import { spokenWhereabouts } from '../prose/spoken-whereabouts.js';
@@ -33,10 +33,10 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     out.push(f());
   };
   const sev = (d: Deed) => (d.sure ? 'hard' : 'soft');
-  /** A deed on this stage: the dead do not act (AUR5015), nobody outside the cast does (AUR5016). */
-  const judge = (d: Deed) => {
+  /** A deed on this stage: the dead do not act (AUR5015), nobody outside the cast does (AUR5016). `n`: its sentence, whose name for the doer the span points at. */
+  const judge = (d: Deed, n: Narration) => {
     const who = r.index.byId.get(d.id)!;
-    const span = spanOf(d);
+    const span = spanOf(d, nameOf(n, d.id));
     if (who.dead) once(`d:${d.id}`, () => finding('AUR5015', sev(d), pk.scene_id, 'prose.dead_on_stage', { name: who.name, how: d.how }, span));
     else if (!who.inCast && d.line > 0) once(`c:${d.id}`, () => finding('AUR5016', sev(d), pk.scene_id, 'prose.not_in_cast', { name: who.name, how: d.how, cast }, span));
   };
@@ -49,20 +49,20 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     if (!d) continue;
     const who = r.index.byId.get(d.id);
     if (!who) continue;
-    const span = spanOf(d);
+    // A teleport's span points at the far place (the person may be on stage; being there is what cannot be).
     if (d.elsewhere) {
-      if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, span));
+      if (who.inCast && !who.dead) once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: d.elsewhere! }, spanOf(d, d.elsewhere)));
       continue;
     }
     // A cast member placed at a far world location mid-scene, told in the past ("was back in the Subura").
     const placed = who.inCast && !who.dead ? placedAt(d.id) : undefined;
     if (placed && placed.place === d.offstage && placedFar(placed.place, d.id, r, ctx)) {
-      once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: placed.place }, span));
+      once(`t:${d.id}`, () => finding('AUR5017', sev(d), pk.scene_id, 'prose.teleport', { name: who.name, location: pk.setting.location_name, place: placed.place }, spanOf(d, placed.place)));
       continue;
     }
     // Someone doing something "somewhere across the city" is not on this stage, and where exactly is not said;
     // a dead man's body lying somewhere is no deed of his.
-    if (!d.offstage && !(who.dead && d.body)) judge(d);
+    if (!d.offstage && !(who.dead && d.body)) judge(d, n);
   }
   // Then the doers a sentence's first doer hides: in its other clauses, or behind a subject pronoun.
   // Only people not judged yet are looked for, so the findings above stay as they were.
@@ -75,13 +75,18 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     // cutaway or a report as a presence (the offline writer's own drafts against later packets).
     const dead = (id: string) => ask(id) && r.index.byId.get(id)!.dead;
     const more = [...clauseDoers(n, first, dead), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
-    for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure });
+    for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure }, n);
   }
   // A cast member just come from, or a night spent at, a place too far for the days they had: told
   // by the narration (arrivals.ts) or in their own words (spoken-whereabouts.ts).
   for (const a of [...arrivalsElsewhere(r, ctx), ...spokenWhereabouts(r, ctx)]) {
     const name = pk.cast.find((c) => c.id === a.id)?.name ?? a.id;
-    once(`t:${a.id}`, () => finding('AUR5017', 'hard', pk.scene_id, 'prose.teleport', { name, location: pk.setting.location_name, place: a.place }, spanOf(a)));
+    once(`t:${a.id}`, () => finding('AUR5017', 'hard', pk.scene_id, 'prose.teleport', { name, location: pk.setting.location_name, place: a.place }, spanOf(a, a.place)));
   }
   return out;
+}
+
+/** How the sentence names the person (its first mention of them, as written), or undefined (a pronoun). */
+function nameOf(n: Narration, id: string): string | undefined {
+  return n.mentions.find((m) => m.id === id)?.text;
 }

@@ -1,4 +1,5 @@
-import type { Claim, Finding, SceneEvent } from '../../../domain/scene.js';
+import type { Claim, Finding, FindingSpan, SceneEvent } from '../../../domain/scene.js';
+import { spanOf } from '../prose/span.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import { eraHits, findAnachronismsIn } from '../../../style/anachronisms.js';
 import type { AnachronismHit } from '../../../style/lexicon.js';
@@ -17,7 +18,7 @@ export function anachronismsIn(text: string, ctx: VerifyContext): AnachronismHit
 }
 
 /** One finding per word: a word said n times (on one line, in one claim, in one event) is one finding ending "(×n)". */
-const anachronism = (h: AnachronismHit & { times?: number }, ctx: VerifyContext, span?: { line: number; text: string }): Finding => {
+const anachronism = (h: AnachronismHit & { times?: number }, ctx: VerifyContext, span?: FindingSpan): Finding => {
   const f = finding('AUR5050', 'hard', ctx.packet.scene_id, 'voice.anachronism', { word: h.word, replacement: quoteAlternatives(h.replacement) }, span);
   return h.times && h.times > 1 ? { ...f, message: `${f.message} (×${h.times})` } : f;
 };
@@ -46,7 +47,8 @@ export function anachronismRules(p: ParsedWriterOutput, ctx: VerifyContext): Fin
   for (const l of textLines(p)) {
     const words = findAnachronismsIn(l.text, ctx.lexicon);
     const era = OUT_OF_WORLD.test(l.text) ? [] : eraHits(l.text);
-    for (const h of onceEach([...words, ...era].sort((a, b) => a.index - b.index))) out.push(anachronism(h, ctx, l));
+    // Pointed at the word itself (its first place on the line), not at the line's start.
+    for (const h of onceEach([...words, ...era].sort((a, b) => a.index - b.index))) out.push(anachronism(h, ctx, { ...l, at: h.index }));
   }
   return out;
 }
@@ -65,7 +67,7 @@ export function claimAnachronismRules(p: ParsedWriterOutput, claims: Claim[], ct
     if (hits.length) rejected.push(c);
     for (const h of onceEach(hits)) {
       const i = p.claims_section.first ? lines.findIndex((l) => l.toLowerCase().includes(h.word.toLowerCase())) : -1;
-      const f = anachronism(h, ctx, i >= 0 ? { line: p.claims_section.first + i, text: lines[i] } : undefined);
+      const f = anachronism(h, ctx, i >= 0 ? spanOf({ line: p.claims_section.first + i, text: lines[i]! }, h.word) : undefined);
       // The claim is named: it is the claim, not a line of the scene, that must change.
       out.push({ ...f, message: `${f.message} in claim ${c.id}` });
     }
