@@ -130,6 +130,22 @@ async function readEditFile(c: CommandContext, file: string): Promise<string> {
   return readTextFile(path.resolve(c.io.cwd, file), 'edit');
 }
 
+/**
+ * The editor's file through the checked reader of --from. Its temporary path is gone once this
+ * command ends, so a refusal's hint says what to do instead of pointing at it.
+ */
+async function readEditedFile(file: string, id: string): Promise<string> {
+  const { readTextFile } = await import('../../stages/f-verifier/load.js');
+  const { AureusError } = await import('../../errors.js');
+  try {
+    return readTextFile(file, 'edit');
+  } catch (e) {
+    if (!(e instanceof AureusError)) throw e;
+    const hint = `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again, or give the file: aureus scene edit ${id} --from FILE`;
+    throw new AureusError(e.message, { exitCode: e.exitCode, diagnostics: e.diagnostics.map((d) => ({ ...d, hint: d.hint ? `${d.hint}; ${hint}` : hint })), cause: e });
+  }
+}
+
 /** The scene in the Writer's format in a temp file, opened with $VISUAL/$EDITOR; null when unchanged. */
 async function editInEditor(c: CommandContext, rawId: string): Promise<string | null> {
   const fs = await import('node:fs');
@@ -169,7 +185,9 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
         diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
       });
     }
-    const after = fs.readFileSync(file, 'utf8');
+    // Read as --from reads the author's file (before the finally removes it): bytes the editor saved
+    // in another encoding are refused (AUR1003, exit 3) and nothing is staged, never U+FFFD.
+    const after = await readEditedFile(file, id);
     return after === before ? null : after;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
