@@ -5,7 +5,7 @@ import { diag } from '../../diagnostics/catalog.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import '../../diagnostics/codes/planning.js';
 import '../../diagnostics/codes/commit.js';
-import { formatDiagnostics } from '../io.js';
+import { formatDiagnostics, printJson } from '../io.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
 import { inheritErrorHandling } from './index.js';
 
@@ -187,8 +187,7 @@ async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): 
   const { plan } = artifacts;
   const apps = plan.beats.flatMap((b) => b.applications);
   if (opts.json) {
-    const { stableStringify } = await import('../../core/json.js');
-    c.io.stdout(stableStringify({
+    printJson(c.io, {
       episode_id: plan.episode_id, seed, title: plan.title, dir: rel, files,
       scenes: plan.scenes.length,
       applications: { thriller: apps.filter((a) => a.type === 'thriller').length, soap: apps.filter((a) => a.type === 'soap').length, failed: apps.filter((a) => a.outcome === 'fail').length },
@@ -200,7 +199,7 @@ async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): 
       estimated_cost_usd: estimate,
       state_hash: plan.state_hash,
       diagnostics: artifacts.diagnostics,
-    }));
+    });
     return;
   }
   if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));

@@ -4,6 +4,7 @@ import type { Finding } from '../../domain/scene.js';
 import type { Place } from '../../pipeline/finding-place.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { requireWorldRepo, underReview } from './review-shared.js';
+import { printJson } from '../io.js';
 
 /**
  * `aureus scene rewrite|edit|pin|unpin <SCxx>` on the episode staged by `episode run --review`
@@ -60,7 +61,7 @@ Examples:
       const { interruptSignal } = await import('./run-shared.js');
       const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
       const { result } = await underReview(c, 'scene rewrite', (world, configFile, say) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal, onWarnings: say })).finally(() => intr.dispose());
-      if (o.json) c.io.stdout(JSON.stringify(result, null, 2) + '\n');
+      if (o.json) printJson(c.io, result);
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {
         c.io.stdout(`${c.chalk.red('✗')} no rewrite of ${result.scene} passed verification; the scene keeps its previous text\n`);
@@ -95,7 +96,7 @@ Examples:
       const { editScene } = await import('../../pipeline/scene-ops.js');
       const { result } = await underReview(c, 'scene edit', (world) => editScene(c.root, world, id, text));
       const a = result.attempt;
-      if (o.json) c.io.stdout(JSON.stringify({ scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings }, null, 2) + '\n');
+      if (o.json) printJson(c.io, { scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings });
       else {
         c.io.stdout(`${a.verdict === 'PASS' ? c.chalk.green('✓') : c.chalk.red('✗')} ${result.scene} replaced by your text (${a.raw_file})${a.verdict === 'PASS' ? '' : '; it breaks a check, `episode commit` will refuse it'}\n`);
         printFindings(c, a.findings, await placer(c, result.scene, a.raw_file, o.from !== undefined ? { file: o.from, text } : undefined));
