@@ -62,7 +62,7 @@ function defineEpisodePlan(program: Command): Command {
     .option('--json', 'print a summary object instead of the beat sheet'))
     .addHelpText('after', `
 Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
-the run's draft folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/. The same world and seed give
+the run's draft folder .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/. The same world and seed give
 byte-identical files.
 
 Examples:
@@ -72,8 +72,9 @@ Examples:
   $ aureus episode plan --focus thr_murena_trial --cast terentia   steer the Director (notes from aureus note are read too)
 
 Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
-(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 9 a run
-holds the lock (a plan writes into the folder a run uses, so it takes the same lock).`);
+(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 7 provider
+error (--provider anthropic or replay:<dir>), 9 a run holds the lock (a plan writes into the folder a
+run uses, so it takes the same lock).`);
 }
 
 /** Checks the flags, plans the episode (pipeline/plan-episode.ts), then prints the result. */

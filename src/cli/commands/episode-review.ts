@@ -38,7 +38,8 @@ Examples:
 
 Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
-4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
+4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
+10 git error (the commit is rolled back).`))
     // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
     .action(async (o: { json?: boolean }) => commitReviewed(ctx(), o));
 

@@ -18,7 +18,7 @@ export function registerEpisodeRun(program: Command, ctx: () => CommandContext):
       'after',
       `
 Runs the snapshot, proposals, plan, packets, writing, verification, repair and commit. Every stage
-and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>-<hash8>/: after a crash,
+and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/: after a crash,
 a kill or Ctrl-C, run the same command again (or add --resume) and it continues without repeating
 finished LLM calls. The commit holds only the world files and seasons/season_NN/episode_NN/, tagged sNNeNN.
 

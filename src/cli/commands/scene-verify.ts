@@ -15,7 +15,7 @@ beside a run folder's episode_plan.json (../episode_plan.json) the plan's prereq
 
 Where the files are: a committed episode keeps its packets and drafts in
 seasons/season_NN/episode_NN/packets/ and drafts/; a run not committed (--no-commit, --review,
-interrupted) in its folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/: checkpoints/planning/packets/
+interrupted) in its folder .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/: checkpoints/planning/packets/
 and drafts/ (the shell's * stands for the hash).
 
 Examples:
