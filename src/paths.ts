@@ -23,9 +23,9 @@ export const LOCK_FILE = path.posix.join(AUREUS_DIR, 'lock');
 
 /**
  * A run's draft/checkpoint folder: .aureus/runs/s01e03-<seed>-<hash8> (same layout as the episode
- * folder). The name must be injective in the seed — `x.y` and `x_y` sanitise alike, and a resume
- * in the wrong folder would commit the other seed's episode — so a short hash of the raw seed
- * follows the readable part.
+ * folder; `seed` is pipeline/staged.ts runKey's, `<seed>-<steering8>` for a steered run). The name
+ * must be injective in the seed — `x.y` and `x_y` sanitise alike, and a resume in the wrong folder
+ * would commit the other seed's episode — so a short hash of the raw seed follows the readable part.
  */
 export function runRelDir(ref: EpisodeRef, seed: string): string {
   const safeSeed = seed.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 48);

@@ -112,3 +112,15 @@ export function formatDiagnostics(ds: Diagnostic[], c: ChalkInstance): string {
   }
   return out;
 }
+
+/**
+ * Every `--json` document a command prints on success (a failure's one-line `{"error": …}` is
+ * error-json.ts's): two-space indented, one trailing newline, and keys in the order the command
+ * builds its object: the order nineteen commands always printed. `validate`, `init` and `episode
+ * plan` printed sorted keys until they came here (validate's and init's top-level keys are built in
+ * their old order; nested objects and plan's keys now read in the order they are built). One
+ * helper, so the commands cannot drift apart again.
+ */
+export function printJson(io: Io, value: unknown): void {
+  io.stdout(JSON.stringify(value, null, 2) + '\n');
+}

@@ -5,7 +5,7 @@ import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from '.
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
-import { AureusCommand, MissingInput, missingInputError } from './usage.js';
+import { addCommonExitCodes, AureusCommand, MissingInput, missingInputError } from './usage.js';
 import { commandsNeeded, loadAllCommands, registerTable, rootOptionWords } from './commands/index.js';
 
 /**
@@ -67,7 +67,10 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   });
   try {
     await registerCommands(program, argv, ctxFor);
-    for (const c of program.commands) c.exitOverride().configureOutput(program.configureOutput());
+    for (const c of program.commands) {
+      c.exitOverride().configureOutput(program.configureOutput());
+      addCommonExitCodes(c);
+    }
     await program.parseAsync(helpOfUnknownAsCommand(program, argv), { from: 'user' });
     return exit.code;
   } catch (e) {

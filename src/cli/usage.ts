@@ -50,3 +50,20 @@ export async function missingInputError(e: MissingInput): Promise<AureusError> {
   const example = `usage: ${command} ${e.command.usage()} (see ${command} --help)`;
   return new AureusError(e.message, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command, needed: e.needed, example })] });
 }
+
+/**
+ * The end of every runnable command's --help: the exit codes any command can give, whatever its own
+ * "Exit codes:" line lists (that line names the ones its work gives), and where the rest are. Said
+ * once here, so no command's help claims a shorter list than it can really give (`validate` listed
+ * 0 and 3, and exits 2 for -C to a missing folder and 11 when its output cannot be written).
+ */
+export const COMMON_EXIT_CODES = `
+Any command exits 2 on a usage error (a bad flag or argument, -C to a missing folder), 11 when
+the file system refuses a write (standard output included), 130 when interrupted, 1 on a bug;
+every code and its causes: README.md, "Exit codes".`;
+
+/** Add COMMON_EXIT_CODES after the help of every runnable command under `cmd` (groups print their subcommands instead). */
+export function addCommonExitCodes(cmd: Command): void {
+  if (cmd.commands.length === 0) cmd.addHelpText('after', COMMON_EXIT_CODES);
+  for (const sub of cmd.commands) addCommonExitCodes(sub);
+}

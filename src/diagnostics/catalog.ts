@@ -26,9 +26,20 @@ export interface CatalogEntry {
 
 const registry = new Map<string, CatalogEntry>();
 
+/**
+ * Codes released and since removed, with why. A script may still match on one, so a number is never
+ * given a new meaning: defining a retired code is an error (test/diagnostics/catalog.test.ts checks
+ * that every live code is raised somewhere and named by a test).
+ */
+export const RETIRED_CODES: ReadonlyMap<string, string> = new Map([
+  // 'a stage is missing: {stage}' was for a build without one of stages A-H; every build has all eight, and nothing raised it.
+  ['AUR6020', 'a stage is missing (never raised: every build has stages A-H)'],
+]);
+
 export function defineDiagnostics(entries: CatalogEntry[]): void {
   for (const e of entries) {
     if (!/^AUR\d{4}$/.test(e.code)) throw new Error(`bad diagnostic code ${e.code}`);
+    if (RETIRED_CODES.has(e.code)) throw new Error(`diagnostic code ${e.code} is retired (${RETIRED_CODES.get(e.code)}): take a new number`);
     const prior = registry.get(e.code);
     if (prior && prior.message !== e.message) throw new Error(`diagnostic code ${e.code} defined twice`);
     registry.set(e.code, e);

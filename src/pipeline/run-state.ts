@@ -121,7 +121,12 @@ export async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: 
   // A resumed run's journaled calls were paid for: they count against --max-cost.
   const { CostGuard } = await import('../providers/cost-guard.js');
   const costGuard = o.costGuard ?? (config.budgets.max_cost_usd !== null ? new CostGuard(config.budgets.max_cost_usd, journalSpend(runDir)) : undefined);
-  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
+  // A corrupt cache entry (AUR4302) is said as it is found, and listed with the run's warnings.
+  const onWarning = (d: Diagnostic) => {
+    o.warnings?.push(d);
+    progress.warnings([d]);
+  };
+  const router = openLlm({ root, config, seed, runLog, signal: o.signal, env: o.env ?? process.env, onNotice: (t) => progress.notice(t), onWarning, costGuard, ...(o.batch ? { batch: { runDir } } : {}) });
   const tracker = new SceneTracker(progress, () => ({ active: llm.active, waiting: router.pending.queued }));
   const llm: JournaledLlm = new JournaledLlm(router, runDir, () => runLog.flush(), (req: LlmRequest) => {
     const scene = req.meta?.scene;

@@ -36,7 +36,7 @@ export interface RewriteOptions {
   configFile?: ConfigFile;
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  /** Told the config's warnings (a model at its end-of-life, AUR4010) before the first model call. */
+  /** Told the config's warnings (a model at its end-of-life, AUR4010) before the first model call, and a corrupt cache entry (AUR4302) when read. */
   onWarnings?: (list: Diagnostic[]) => void;
 }
 
@@ -60,7 +60,7 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   const { JsonlRunLog, openLlm } = await import('../providers/index.js');
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));
-  const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env });
+  const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env, onWarning: (d) => o.onWarnings?.([d]) });
   const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, journalSalt(router.providerId, config));
   const s = await loadStyle(o.root);
   const style = writerStyleFrom(s);

@@ -160,8 +160,8 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
   }
 }
 
-/** Say the stale session lock this process took over (AUR6003), as the config's warnings are said. */
-function sayLockWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
+/** Say warnings found on the way (the stale session lock taken over, AUR6003; a corrupt cache entry, AUR4302), as the config's are said. */
+function sayWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
   if (!o.json) return list.length ? io.warnings(list) : undefined;
   for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}` });
 }
@@ -180,14 +180,14 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
     const taken: Diagnostic[] = [];
     held.lock = lockSession(root, o.resume, taken);
-    sayLockWarnings(taken, o, io, emit);
+    sayWarnings(taken, o, io, emit);
     // Read under the lock: what a process that held it until now appended is in it.
     const records = store.read(o.resume);
     const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
     // The scene as the running session would have it now (context.ts sceneWorld, also taken after each canonization).
     const { world, packet } = await sceneWorld(root, first.setup, replay(records).state.cast);
-    const llm = openLlm({ root, config, seed: first.seed });
+    const llm = openLlm({ root, config, seed: first.seed, onWarning: (d) => sayWarnings([d], o, io, emit) });
     const deps: PlayDeps = { ...base, llm, world, packet };
     session = PlaySession.resume(deps, o.resume);
     io.session?.(o.resume);
@@ -210,7 +210,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     const id = o.session ?? defaultSessionId(store, setup.principal);
     // A taken id is AUR7107 from PlaySession.start, not a lock's refusal.
     if (!store.exists(id)) held.lock = lockSession(root, id);
-    const llm = openLlm({ root, config, seed: o.seed ?? id });
+    const llm = openLlm({ root, config, seed: o.seed ?? id, onWarning: (d) => sayWarnings([d], o, io, emit) });
     session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
     io.session?.(id);
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);

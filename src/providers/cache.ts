@@ -4,7 +4,7 @@ import { hashValue } from '../core/hash.js';
 import { stableStringify } from '../core/json.js';
 import type { CacheTtl } from '../config/types.js';
 import type { CompleteOptions, LlmProvider, LlmRequest, LlmResponse, LlmRole, LlmUsage } from '../ports/llm.js';
-import { ReplayMissError } from './errors.js';
+import { ReplayCorruptError, ReplayMissError } from './errors.js';
 import { writeAtomic } from '../store/atomic-write.js';
 
 /**
@@ -22,8 +22,9 @@ import { writeAtomic } from '../store/atomic-write.js';
  * settings as before. Files are written atomically at `<dir>/<key[0..2]>/<key>.json`.
  *
  * Modes: read-write (hit → cached answer, miss → ask the provider and record), replay (hit →
- * cached answer, miss → ReplayMissError naming the call; the inner provider is never built, so
- * no key and zero HTTP), off (no decorator at all).
+ * cached answer, miss → ReplayMissError naming the call, a corrupt entry → ReplayCorruptError naming
+ * its file; the inner provider is never built, so no key and zero HTTP), off (no decorator at all).
+ * Read-write mode treats a corrupt entry as a miss (asked again, recorded over it) and warns (AUR4302).
  *
  * Unusable answers: every answer is recorded when it arrives, but only its caller knows whether it
  * could use it (the router: cut at max_tokens, refused, empty, JSON still invalid). The router calls
@@ -88,13 +89,30 @@ export interface CacheEntry {
 
 export class ResponseCache {
   readonly dir: string;
-  /** Called with a warning text when an entry is unreadable (treated as a miss). */
+  /** The folder as the user named it (`.aureus/cache`, `replay:<dir>`'s dir): entries are shown under it. */
+  private readonly shownDir: string;
+  /** Called with the shown file and why when an entry is unreadable (read-write mode: treated as a miss). */
   onCorrupt?: (file: string, detail: string) => void;
-  /** Entries already warned about: every call of the same request reads the same unreadable entry. */
-  private readonly warned = new Set<string>();
+  /**
+   * Entries found corrupt, with why, each warned about once (every call of the same request reads
+   * the same entry). A replay names the damage instead of calling the call a miss.
+   */
+  private readonly warned = new Map<string, string>();
 
-  constructor(dir: string) {
+  constructor(dir: string, shownDir = dir) {
     this.dir = dir;
+    this.shownDir = shownDir;
+  }
+
+  /** Why the entry of `key` could not be read at its last read (file as shown), if it was corrupt. */
+  corruption(key: string): { file: string; detail: string } | undefined {
+    const file = this.fileFor(key);
+    const detail = this.warned.get(file);
+    return detail === undefined ? undefined : { file: this.shown(file), detail };
+  }
+
+  private shown(file: string): string {
+    return path.join(this.shownDir, path.relative(this.dir, file));
   }
 
   fileFor(key: string): string {
@@ -107,18 +125,25 @@ export class ResponseCache {
     let text: string;
     try {
       text = await fs.promises.readFile(file, 'utf8');
-    } catch {
-      return undefined;
+    } catch (err) {
+      // No file is a miss; one that is there and cannot be read (a folder, no permission) is damage.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      return this.corrupt(file, `cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     }
     try {
       const e = JSON.parse(text) as CacheEntry;
       if ((e.format !== 1 && e.format !== 2) || e.key !== key || typeof e.response?.text !== 'string' || typeof e.response.usage !== 'object') throw new Error('not a cache entry');
+      this.warned.delete(file);
       return e;
     } catch (err) {
-      if (!this.warned.has(file)) this.onCorrupt?.(file, (err as Error).message);
-      this.warned.add(file);
-      return undefined;
+      return this.corrupt(file, (err as Error).message);
     }
+  }
+
+  private corrupt(file: string, detail: string): undefined {
+    if (!this.warned.has(file)) this.onCorrupt?.(this.shown(file), detail);
+    this.warned.set(file, detail);
+    return undefined;
   }
 
   async put(entry: CacheEntry): Promise<void> {
@@ -159,7 +184,11 @@ export class CachingProvider implements LlmProvider {
     const key = cacheKey(this.family, model, req, this.effort(req.role, model));
     const served = opts?.notRecorded ? undefined : await this.servedFrom(key);
     if (served) return served;
-    if (this.mode === 'replay') throw new ReplayMissError(req.role, key, req.meta);
+    if (this.mode === 'replay') {
+      // A damaged recording is not a call never recorded: say which file, so it is restored or re-recorded.
+      const bad = this.cache.corruption(key);
+      throw bad ? new ReplayCorruptError(req.role, req.meta, bad.file, bad.detail) : new ReplayMissError(req.role, key, req.meta);
+    }
     this.inner ??= this.makeInner();
     const res = await this.inner.complete(req, model);
     const entry: CacheEntry = {

@@ -48,6 +48,27 @@ export class ReplayMissError extends AureusError {
   }
 }
 
+/**
+ * Replay mode found the call's entry but could not read it (truncated, not JSON, not an entry): a
+ * recording damaged after it was made, not a call never recorded, so AUR4302 as an error, not AUR4301.
+ */
+export class ReplayCorruptError extends AureusError {
+  readonly role: LlmRole;
+  readonly file: string;
+  constructor(role: LlmRole, meta: { episode?: string; scene?: string; label?: string } | undefined, file: string, detail: string) {
+    const parts = [meta?.episode, meta?.scene, meta?.label].filter(Boolean);
+    const where = parts.length ? ` (${parts.join(' ')})` : '';
+    const hint = `it holds the recorded answer to the ${role} call${where}, and a replay serves only recorded answers: restore the file from the recording, or delete it and record the call again with a real provider (cache.mode read-write), then replay`;
+    super(`replay: the recorded answer for the ${role} call${where} is corrupt: ${file}: ${detail}`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4302', { file, detail }, { severity: 'error', hint })],
+    });
+    this.name = 'ReplayCorruptError';
+    this.role = role;
+    this.file = file;
+  }
+}
+
 export class CallBudgetError extends AureusError {
   constructor(used: number, limit: number) {
     super(`provider call budget exhausted (${used} of ${limit} requests)`, {

@@ -10,6 +10,7 @@
  *   await runLog.finalize();
  */
 import type { AureusConfig } from '../config/types.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { LlmProvider } from '../ports/llm.js';
 import { CallBudget } from './budget.js';
 import type { CostGuard } from './cost-guard.js';
@@ -30,7 +31,8 @@ export interface OpenLlmOptions {
   signal?: AbortSignal;
   /** Use this provider instead of config.provider (benchmarks: a simulated-latency provider). */
   provider?: { provider: LlmProvider; providerId: string; deterministic: boolean };
-  onWarning?: (file: string, detail: string) => void;
+  /** A warning for the run's progress (a corrupt cache entry, AUR4302). */
+  onWarning?: (warning: Diagnostic) => void;
   /** Waits the user should see ("429 rate limited, retrying in 8 s"), for progress. */
   onNotice?: (text: string) => void;
   /** The run's spend and `--max-cost` (a season shares one across its episodes). */
@@ -74,5 +76,5 @@ export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js
 export { CostGuard } from './cost-guard.js';
 export { BatchProvider, type BatchOptions } from './batch.js';
 export { MODEL_CATALOG, modelInfo, knownModels, EFFORTS, type Effort, type ModelInfo } from './models.js';
-export { LlmOutputError, ReplayMissError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, LlmRefusalError, canFallBackFrom } from './errors.js';
+export { LlmOutputError, ReplayMissError, ReplayCorruptError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, LlmRefusalError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';

@@ -10,7 +10,7 @@ import { CallBudget } from './budget.js';
 import { CachingProvider, ResponseCache } from './cache.js';
 import { OfflineProvider } from './offline/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import '../diagnostics/codes/llm.js';
 
 /**
@@ -35,8 +35,8 @@ export interface CreateProviderOptions {
   chaos?: number;
   /** Shared per-episode request budget; a fresh one from config when absent. */
   budget?: CallBudget;
-  /** Warnings (corrupt cache entries) go here. */
-  onWarning?: (file: string, detail: string) => void;
+  /** Warnings for the run's progress: a corrupt cache entry read as a miss (AUR4302, read-write mode). */
+  onWarning?: (warning: Diagnostic) => void;
   /** Waits the user should see (retries), for progress. */
   onNotice?: (text: string) => void;
   /** Send the anthropic provider's calls through the Message Batches API (batch.ts). */
@@ -59,9 +59,12 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   const budget = opts.budget ?? new CallBudget(opts.config.budgets.provider_calls_per_episode);
   // The effort a call sends is part of what it asks: a recording made at another depth is a miss.
   const effort = (role: LlmRole, model: string) => effortFor(opts.config, role, model);
-  const cacheFor = (dir: string) => {
-    const cache = new ResponseCache(path.resolve(opts.root, dir));
-    if (opts.onWarning) cache.onCorrupt = opts.onWarning;
+  // Entries are named under the folder as configured (relative to the world root, as diagnostics are).
+  // Only read-write mode warns: a replay refuses a corrupt entry with AUR4302 as its error instead.
+  const cacheFor = (dir: string, mode: 'read-write' | 'replay') => {
+    const cache = new ResponseCache(path.resolve(opts.root, dir), dir);
+    const warn = opts.onWarning;
+    if (warn && mode === 'read-write') cache.onCorrupt = (file, detail) => warn(diag('AUR4302', { file, detail }, { file }));
     return cache;
   };
 
@@ -73,7 +76,7 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
     const provider = new CachingProvider({
       id: 'replay',
       family: 'anthropic',
-      cache: cacheFor(spec.dir),
+      cache: cacheFor(spec.dir, 'replay'),
       mode: 'replay',
       inner: () => {
         throw new Error('replay never calls a provider');
@@ -94,10 +97,10 @@ export function createProvider(id: string, opts: CreateProviderOptions): Created
   if (mode === 'read-write') {
     // Build it now: a missing key should fail before the run starts, not at the first miss.
     const inner = makeInner();
-    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode, inner: () => inner, effort, ttl: opts.config.cache.ttl });
+    const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir, mode), mode, inner: () => inner, effort, ttl: opts.config.cache.ttl });
     return { provider, providerId, deterministic: false, pinnedModel: pinned, budget };
   }
-  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir), mode: 'replay', inner: makeInner, effort, ttl: opts.config.cache.ttl });
+  const provider = new CachingProvider({ id: 'anthropic', family: 'anthropic', cache: cacheFor(opts.config.cache.dir, 'replay'), mode: 'replay', inner: makeInner, effort, ttl: opts.config.cache.ttl });
   return { provider, providerId, deterministic: true, pinnedModel: pinned, budget };
 }
 

@@ -1,12 +1,13 @@
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { escapeRegExp } from '../core/regex.js';
+import { marked, type Tokens } from 'marked';
 
 /**
  * style/lexicon.md: the forbidden anachronisms and their Roman replacements (spec §3.1, §6.3).
  *
  * The file is ordinary markdown so a showrunner can edit it in any editor; the machine-readable
- * part is every table whose header row is exactly `forbidden | replacement | note`
+ * part is every (GFM) table whose header row is exactly `forbidden | replacement | note`
  * (case-insensitive). Headings, prose and other tables are ignored, so entries can be grouped
  * by theme. A literal pipe inside a cell is written `\|`.
  */
@@ -40,32 +41,36 @@ export interface AnachronismHit {
 export const LEXICON_FILE = 'style/lexicon.md';
 const HEADER = ['forbidden', 'replacement', 'note'];
 
-/** Split a markdown table row into trimmed cells; `\|` is a literal pipe. Null when not a row. */
-function splitRow(line: string): string[] | null {
-  const t = line.trim();
-  if (!t.startsWith('|')) return null;
-  const cells: string[] = [];
-  let cur = '';
-  for (let i = 1; i < t.length; i++) {
-    const ch = t[i]!;
-    if (ch === '\\' && t[i + 1] === '|') {
-      cur += '|';
-      i++;
-    } else if (ch === '|') {
-      cells.push(cur.trim());
-      cur = '';
-    } else {
-      cur += ch;
-    }
+/**
+ * How many cells a raw table row has, split as GFM (and marked) split it: one leading and one
+ * trailing pipe are optional, a pipe after an odd number of backslashes is literal. Marked pads a
+ * short row and cuts a long one to the header's width, so a row of the wrong width is seen here.
+ */
+function rawCellCount(row: string): number {
+  let t = row.trim();
+  if (t.startsWith('|')) t = t.slice(1);
+  let count = 1;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] !== '|') continue;
+    let slashes = 0;
+    for (let k = i - 1; k >= 0 && t[k] === '\\'; k--) slashes++;
+    if (slashes % 2 === 1) continue;
+    // A final unescaped pipe closes the row; it does not open a cell.
+    if (t.slice(i + 1).trim() === '') break;
+    count++;
   }
-  // A row normally ends with '|'; text after the last pipe is a (malformed) final cell.
-  if (cur.trim() !== '') cells.push(cur.trim());
-  return cells;
+  return count;
 }
 
-const isSeparator = (cells: string[]): boolean => cells.length > 0 && cells.every((c) => /^:?-{3,}:?$/.test(c));
 const isHeader = (cells: string[]): boolean =>
-  cells.length === HEADER.length && cells.every((c, i) => c.toLowerCase() === HEADER[i]);
+  cells.length === HEADER.length && cells.every((c, i) => c.trim().toLowerCase() === HEADER[i]);
+
+/** A line that reads as the lexicon header row (for a header marked could not make a table of). */
+function isHeaderLine(line: string): boolean {
+  if (!line.includes('|') || rawCellCount(line) !== HEADER.length) return false;
+  const t = line.trim().replace(/^\|/, '').replace(/\|$/, '');
+  return isHeader(t.split('|'));
+}
 
 /** Forbidden entries must begin and end with a letter or digit so whole-word matching is defined. */
 const WORD_EDGES = /^[\p{L}\p{N}].*[\p{L}\p{N}]$|^[\p{L}\p{N}]$/u;
@@ -73,60 +78,56 @@ const WORD_EDGES = /^[\p{L}\p{N}].*[\p{L}\p{N}]$|^[\p{L}\p{N}]$/u;
 /** Normalise for duplicate detection and matching: lower case, single spaces, straight apostrophes. */
 const normal = (s: string): string => s.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
 
+/** What one row adds: an entry, or the diagnostic that refuses it. */
+type RowVerdict = { entry: LexiconEntry } | { problem: Diagnostic };
+
+function readRow(raw: string, cells: string[], line: number, file: string, seen: Map<string, number>): RowVerdict {
+  const at = { file, line, column: 1 };
+  const count = rawCellCount(raw);
+  if (count !== HEADER.length) return { problem: diag('AUR1802', { count }, at) };
+  const [forbidden, replacement, note] = cells as [string, string, string];
+  if (forbidden === '' || replacement === '') return { problem: diag('AUR1803', { column: forbidden === '' ? 'forbidden' : 'replacement' }, at) };
+  if (!WORD_EDGES.test(forbidden)) return { problem: diag('AUR1806', { word: forbidden }, at) };
+  const first = seen.get(normal(forbidden));
+  if (first !== undefined) return { problem: diag('AUR1804', { word: forbidden, first }, at) };
+  seen.set(normal(forbidden), line);
+  return { entry: { forbidden, replacement, note, line } };
+}
+
+/**
+ * The lexicon tables of a markdown file, read from marked's GFM tokens (outer pipes optional,
+ * alignment colons, `\|` in a cell), with each row's 1-based line in the file. Top-level tokens'
+ * raw texts add up to the whole (line-ending normalised) file, which is how lines are counted. A
+ * header row marked could not make a table of (no separator under it) stays in a paragraph.
+ */
 export function parseLexicon(markdown: string, file: string = LEXICON_FILE): LexiconParse {
   const entries: LexiconEntry[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, number>();
-  const lines = markdown.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
+  const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n|\r/g, '\n');
   let tables = 0;
-  let i = 0;
-  while (i < lines.length) {
-    const head = splitRow(lines[i]!);
-    if (!head || !isHeader(head)) {
-      i++;
-      continue;
+  let line = 1;
+  for (const token of marked.lexer(text, { gfm: true })) {
+    const rawLines = token.raw.split('\n');
+    if (token.type === 'table' && isHeader((token as Tokens.Table).header.map((c) => c.text))) {
+      tables++;
+      (token as Tokens.Table).rows.forEach((cells, r) => {
+        const verdict = readRow(rawLines[r + 2]!, cells.map((c) => c.text), line + r + 2, file, seen);
+        if ('entry' in verdict) entries.push(verdict.entry);
+        else diagnostics.push(verdict.problem);
+      });
+    } else if (token.type === 'paragraph') {
+      rawLines.forEach((l, k) => {
+        if (!isHeaderLine(l)) return;
+        tables++;
+        diagnostics.push(diag('AUR1805', {}, { file, line: line + k, column: 1 }));
+      });
     }
-    tables++;
-    const headerLine = i + 1;
-    const sep = i + 1 < lines.length ? splitRow(lines[i + 1]!) : null;
-    if (!sep || !isSeparator(sep)) {
-      diagnostics.push(diag('AUR1805', {}, { file, line: headerLine, column: 1 }));
-      i++;
-      continue;
-    }
-    i += 2;
-    // Rows run until the first line that is not a table row (a blank line ends the table).
-    for (; i < lines.length; i++) {
-      const cells = splitRow(lines[i]!);
-      if (!cells) break;
-      const line = i + 1;
-      if (cells.length !== 3) {
-        diagnostics.push(diag('AUR1802', { count: cells.length }, { file, line, column: 1 }));
-        continue;
-      }
-      const [forbidden, replacement, note] = cells as [string, string, string];
-      if (forbidden === '' || replacement === '') {
-        diagnostics.push(diag('AUR1803', { column: forbidden === '' ? 'forbidden' : 'replacement' }, { file, line, column: 1 }));
-        continue;
-      }
-      if (!WORD_EDGES.test(forbidden)) {
-        diagnostics.push(diag('AUR1806', { word: forbidden }, { file, line, column: 1 }));
-        continue;
-      }
-      const key = normal(forbidden);
-      const first = seen.get(key);
-      if (first !== undefined) {
-        diagnostics.push(diag('AUR1804', { word: forbidden, first }, { file, line, column: 1 }));
-        continue;
-      }
-      seen.set(key, line);
-      entries.push({ forbidden, replacement, note, line });
-    }
+    line += rawLines.length - 1;
   }
   if (tables === 0) diagnostics.push(diag('AUR1801', {}, { file, line: 1, column: 1 }));
   return { entries, diagnostics };
 }
-
 
 /**
  * The pattern for one entry (case-insensitive through the scanner's flags): any run of

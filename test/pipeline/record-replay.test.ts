@@ -78,6 +78,42 @@ describe('record and replay', () => {
     }, 180_000);
   }
 
+  it('a corrupt cache entry: a replay names it (AUR4302, exit 7), not a miss; a read-write run warns AUR4302, asks that call again and records it', async () => {
+    server.reset();
+    server.handler = healthy;
+    const pristine = await makeWorld('rr-corrupt');
+    const recorded = copyRepo(pristine, 'rr-corrupt-rec');
+    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, anthropicEnv(server, KEY));
+    expect(rec.code, rec.stderr.slice(-800)).toBe(0);
+    // One entry cut short, as a disk or an interrupted copy leaves it.
+    const cacheDir = path.join(recorded, '.aureus/cache');
+    const shard = fs.readdirSync(cacheDir).sort()[0];
+    const entry = `${shard}/${fs.readdirSync(path.join(cacheDir, shard)).sort()[0]}`;
+    const text = fs.readFileSync(path.join(cacheDir, entry), 'utf8');
+    fs.writeFileSync(path.join(cacheDir, entry), text.slice(0, Math.floor(text.length / 2)));
+
+    const before = server.requests.length;
+    const replayed = copyRepo(pristine, 'rr-corrupt-rep');
+    const rep = await cli(['episode', 'run', '--provider', `replay:${cacheDir}`], replayed);
+    expect(rep.code, rep.stderr.slice(-800)).toBe(7);
+    expect(rep.stderr).toContain(`error AUR4302 corrupt cache entry ${path.join(cacheDir, entry)}: `);
+    expect(rep.stderr).toContain('record the call again with a real provider');
+    expect(rep.stderr).not.toContain('AUR4301');
+    expect(rep.stderr).not.toMatch(/replay miss/);
+    expect(git(replayed, 'tag', '--list')).toBe('');
+
+    // Read-write: the damaged entry is a miss said as AUR4302 on stderr, asked again and recorded over.
+    const rerun = copyRepo(pristine, 'rr-corrupt-rw');
+    fs.cpSync(cacheDir, path.join(rerun, '.aureus/cache'), { recursive: true });
+    const rw = await cli(['episode', 'run', '--provider', 'anthropic'], rerun, anthropicEnv(server, KEY));
+    expect(rw.code, rw.stderr.slice(-800)).toBe(0);
+    // The damaged call at least (a fresh answer may change what later calls ask, so not exactly one).
+    expect(server.requests.length).toBeGreaterThan(before);
+    // Said once, as it was found: the run's end does not say it again.
+    expect(rw.stderr.split(`warning AUR4302 corrupt cache entry ${path.join('.aureus/cache', entry)}: Unexpected end of JSON input`)).toHaveLength(2);
+    expect(JSON.parse(fs.readFileSync(path.join(rerun, '.aureus/cache', entry), 'utf8')).key).toBe(path.basename(entry, '.json'));
+  }, 240_000);
+
   it('a run failed on a cut answer resumes with fresh answers once the server is healthy, not from the cache', async () => {
     const root = await makeWorld('rr-cut');
     // The critic reads SCENE_TEXT first (f-verifier/critic.ts); its answers are cut at max_tokens.

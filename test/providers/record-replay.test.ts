@@ -5,7 +5,8 @@ import { apiKeyOf, steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { JsonlRunLog, MemoryRunLog } from '../../src/providers/run-log.js';
-import { LlmOutputError, LlmTruncatedError, ReplayMissError } from '../../src/providers/errors.js';
+import { LlmOutputError, LlmTruncatedError, ReplayCorruptError, ReplayMissError } from '../../src/providers/errors.js';
+import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
 // The record/replay cache in front of the Anthropic adapter (moved out of anthropic.test.ts, which
@@ -104,9 +105,9 @@ describe('record/replay cache', () => {
     expect(server.requests).toHaveLength(1);
   });
 
-  it('treats a corrupt entry as a miss, warns, and records it again', async () => {
-    const warnings: string[] = [];
-    const llm = openLlm({ root, config: cfg('read-write'), env: env(), onWarning: (f, d) => warnings.push(`${f}: ${d}`) });
+  it('treats a corrupt entry as a miss, warns (AUR4302, the file under the cache folder as configured), and records it again', async () => {
+    const warnings: Diagnostic[] = [];
+    const llm = openLlm({ root, config: cfg('read-write'), env: env(), onWarning: (d) => warnings.push(d) });
     server.script(steps.ok('one'), steps.ok('two'));
     await llm.complete(writerRequest());
     const [file] = listFiles(path.join(root, '.aureus', 'cache'));
@@ -114,9 +115,28 @@ describe('record/replay cache', () => {
     const res = await llm.complete(writerRequest());
     expect(res.cached).toBe(false);
     expect(res.text).toBe('two');
-    expect(warnings).toHaveLength(1);
+    expect(warnings.map((d) => [d.code, d.severity, d.file])).toEqual([['AUR4302', 'warning', path.join('.aureus/cache', file)]]);
+    expect(warnings[0].message).toMatch(/^corrupt cache entry \.aureus\/cache\/[0-9a-f]{2}\/[0-9a-f]{64}\.json: Unterminated string/);
     const again = await llm.complete(writerRequest());
     expect(again).toMatchObject({ cached: true, text: 'two' });
+  });
+
+  it('a replay of a corrupt entry says it is corrupt (AUR4302 as the error, with a hint to re-record), not a miss', async () => {
+    server.script(steps.ok('one'));
+    await openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest());
+    const [file] = listFiles(path.join(root, '.aureus', 'cache'));
+    fs.writeFileSync(path.join(root, '.aureus', 'cache', file), '{"format": 2, "key": "tru');
+    const warnings: Diagnostic[] = [];
+    const replay = openLlm({ root, config: testConfig((c) => (c.provider = 'replay:.aureus/cache')), env: {}, onWarning: (d) => warnings.push(d) });
+    const err = (await replay.complete(writerRequest({ meta: { episode: 's01e01', scene: 'SC04' } })).catch((e: unknown) => e)) as ReplayCorruptError;
+    expect(err).toBeInstanceOf(ReplayCorruptError);
+    expect(err.exitCode).toBe(7);
+    expect(err.message).toContain(`replay: the recorded answer for the writer call (s01e01 SC04) is corrupt: ${path.join('.aureus/cache', file)}: Unterminated string`);
+    expect(err.diagnostics.map((d) => [d.code, d.severity])).toEqual([['AUR4302', 'error']]);
+    expect(err.diagnostics[0].hint).toContain('record the call again with a real provider');
+    // Said once, as the error: no warning beside it.
+    expect(warnings).toEqual([]);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('never serves a later run an answer that was cut, empty or invalid: it asks again', async () => {

@@ -50,6 +50,24 @@ describe.skipIf(!builtCli())('scene edit with $EDITOR', () => {
     expect(fs.readdirSync(tmp)).toEqual([]);
   }, 60_000);
 
+  it('an editor that saves a byte that is not UTF-8: AUR1003 at line:col, exit 3, nothing staged, no temporary file left', async () => {
+    const before = hashTree(path.join(w, '.aureus'));
+    const scratch = tempDir('edit-tmp');
+    const tmp = path.join(scratch, 'tmp');
+    fs.mkdirSync(tmp);
+    // A Latin-1 editor: "café" with é as the single byte 0xE9, as --from refuses it.
+    const editor = path.join(scratch, 'ed.sh');
+    fs.writeFileSync(editor, `#!/bin/sh\nprintf 'caf\\351 the end\\n' >> "$1"\n`, { mode: 0o755 });
+    const r = await spawnCli(['scene', 'edit', 'SC03', '--json'], w, { EDITOR: editor, TMPDIR: tmp });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/SC03\.txt\n\s+\d+:4: error AUR1003 file is not valid UTF-8/);
+    expect(r.stderr).toContain('nothing was changed: SC03 stays as staged and the temporary file is removed');
+    expect(JSON.parse(r.stdout).error.codes).toEqual(['AUR1003']);
+    expect(r.stderr).not.toMatch(STACK_TRACE);
+    expect(hashTree(path.join(w, '.aureus'))).toBe(before);
+    expect(fs.readdirSync(tmp)).toEqual([]);
+  }, 60_000);
+
   it('an editor that fails: its status, nothing changed, no hint about the scene format', async () => {
     const before = hashTree(path.join(w, '.aureus'));
     const tmp = tempDir('edit-tmp');

@@ -8,7 +8,7 @@ import { ACTOR_ANSWER_SCHEMA } from '../../src/play/actor.js';
 import { BEAT_SCHEMA } from '../../src/play/session.js';
 import { answerValidatorSources, validatorFor as answerValidatorFor } from '../../src/providers/json-answer.js';
 import { allValidatorKeys, ANSWER_OPTIONS, answerKey, compiledFile, specOf } from '../../src/schemas/specs.js';
-import { characterAnswerSchema } from '../../src/stages/c-director/schemas.js';
+import { characterAnswerSchema } from '../../src/schemas/character-answer.js';
 import { DIRECTOR_EDIT_SCHEMA } from '../../src/stages/c-director/edit.js';
 import { CRITIC_SCHEMA } from '../../src/stages/f-verifier/critic.js';
 import { validatorFor, validatorSources } from '../../src/schemas/validators.js';

@@ -98,6 +98,39 @@ describe('parseLexicon diagnostics', () => {
     expect(r.diagnostics.map((d) => [d.code, d.line, d.file])).toEqual([['AUR1801', 1, 'x.md']]);
   });
 
+  it('reads a GFM table without outer pipes (as GitHub renders it), with each row\'s line and width checked', () => {
+    const text = [
+      '# Lexicon', //                                  1
+      '', //                                           2
+      'forbidden | replacement | note', //             3
+      ':--- | --- | ---:', //                           4
+      'okay | very well | modern', //                  5
+      'clock | sundial', //                            6  two cells
+      'a \\| b | c | escaped pipe', //                 7
+      'one | two | three | four', //                   8  four cells
+      '', //                                           9
+      'Forbidden | Replacement | Note', //             10 a second table, mixed pipes
+      '--- | --- | ---', //                            11
+      '| sugar | honey | |', //                        12
+    ].join('\n');
+    const r = parseLexicon(text, 'x.md');
+    expect(r.entries.map((e) => [e.forbidden, e.replacement, e.note, e.line])).toEqual([
+      ['okay', 'very well', 'modern', 5],
+      ['a | b', 'c', 'escaped pipe', 7],
+      ['sugar', 'honey', '', 12],
+    ]);
+    expect(r.diagnostics.map((d) => [d.code, d.line, d.message])).toEqual([
+      ['AUR1802', 6, 'lexicon row has 2 cells; expected 3 (forbidden | replacement | note)'],
+      ['AUR1802', 8, 'lexicon row has 4 cells; expected 3 (forbidden | replacement | note)'],
+    ]);
+  });
+
+  it('a header without outer pipes and no separator under it is AUR1805 at its line', () => {
+    const r = parseLexicon('# Lexicon\n\nSome prose.\nforbidden | replacement | note\nokay | well | x\n', 'x.md');
+    expect(r.entries).toEqual([]);
+    expect(r.diagnostics.map((d) => [d.code, d.line])).toEqual([['AUR1805', 4]]);
+  });
+
   it('accepts CRLF line endings, a BOM, alignment colons and several tables', () => {
     const text = '\uFEFF| Forbidden | Replacement | Note |\r\n|:---|:---:|---:|\r\n| okay | well | |\r\n\r\n## More\r\n| forbidden | replacement | note |\r\n| --- | --- | --- |\r\n| stock market | the tax companies\' shares | phrase |\r\n';
     const r = parseLexicon(text);

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /** `aureus branch <name> --from s01e02`: a what-if season on its own git branch. */
 export function registerBranch(program: Command, ctx: () => CommandContext): void {
@@ -52,13 +53,15 @@ episode there is compiled on the changed world.`)
           return branchWithSets(c.root, name, from, o.set!);
         });
         const lines = r.deltas.map((d) => `  ${d.path}: ${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`).join('\n');
-        c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
+        if (o.json) printJson(c.io, r);
+        else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
         return;
       }
       const r = await withLock(c.root, 'branch', async () => {
         await requireClean();
         return branchFrom(c.root, name, from);
       });
-      c.io.stdout(o.json ? JSON.stringify(r, null, 2) + '\n' : `${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);
+      if (o.json) printJson(c.io, r);
+      else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);
     });
 }

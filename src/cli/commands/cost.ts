@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
 import { formatUsd } from '../../core/readable.js';
 import { compareText } from '../../core/text-order.js';
+import { printJson } from '../io.js';
 
 /** `aureus cost [episode]`: tokens and cost per role from an episode's run_log.jsonl. */
 export const registerCost: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -32,7 +33,7 @@ Examples:
       if (report.diagnostics.length) c.io.stderr(formatDiagnostics(report.diagnostics, c.chalk));
       const { per_role, per_model, total } = report.summary;
       if (o.json) {
-        c.io.stdout(JSON.stringify({ file: report.file, per_role, per_model, total }, null, 2) + '\n');
+        printJson(c.io, { file: report.file, per_role, per_model, total });
         return;
       }
       const header = ['role', 'calls', 'cached', 'input', 'output', 'cache write', 'cache read', 'cost USD'];

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /** `aureus diff <from> <to>`: what changed in the world between two episodes or refs, in words. */
 export function registerDiff(program: Command, ctx: () => CommandContext): void {
@@ -24,6 +25,7 @@ Examples:
       const a = await resolveEpisodeOrRef(c.root, from, true);
       const b = await resolveEpisodeOrRef(c.root, to, true);
       const d = diffWorlds(await readWorldAt(c.root, a.commit), await readWorldAt(c.root, b.commit));
-      c.io.stdout(o.json ? JSON.stringify({ from: a.label, to: b.label, ...d }, null, 2) + '\n' : renderDiff(d, a.label, b.label));
+      if (o.json) printJson(c.io, { from: a.label, to: b.label, ...d });
+      else c.io.stdout(renderDiff(d, a.label, b.label));
     });
 }

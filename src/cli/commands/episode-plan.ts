@@ -2,11 +2,10 @@ import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
-import type { Diagnostic } from '../../diagnostics/index.js';
 import '../../diagnostics/codes/planning.js';
 import '../../diagnostics/codes/commit.js';
-import { formatDiagnostics } from '../io.js';
-import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
+import { formatDiagnostics, printJson } from '../io.js';
+import { addSteerFlags, type SteerFlags } from './steer-flags.js';
 import { inheritErrorHandling } from './index.js';
 
 /**
@@ -64,7 +63,7 @@ function defineEpisodePlan(program: Command): Command {
     .option('--json', 'print a summary object instead of the beat sheet'))
     .addHelpText('after', `
 Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
-the run's draft folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/. The same world and seed give
+the run's draft folder .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/. The same world and seed give
 byte-identical files.
 
 Examples:
@@ -74,55 +73,36 @@ Examples:
   $ aureus episode plan --focus thr_murena_trial --cast terentia   steer the Director (notes from aureus note are read too)
 
 Exit codes: 0 planned, 2 unknown id in a steering flag, 3 invalid world or config, 6 no feasible plan
-(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 9 a run
-holds the lock (a plan writes into the folder a run uses, so it takes the same lock), 130 interrupted
-(Ctrl-C: the lock released, the plan's partial files removed).`);
+(the diagnostic names the rule, e.g. steer_focus when no move can advance the focus thread), 7 provider
+error (--provider anthropic or replay:<dir>), 9 a run holds the lock (a plan writes into the folder a
+run uses, so it takes the same lock), 130 interrupted (Ctrl-C: the lock released, the plan's partial
+files removed).`);
 }
 
-/** Checks the flags and the target episode, plans it into its run folder, then prints the result. */
+/** Checks the flags, plans the episode (pipeline/plan-episode.ts), then prints the result. */
 async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<void> {
   if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
     throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
   }
   (await import('../../config/overrides.js')).parseSeedFlag(opts.seed);
-  // The plan writes into the run folder `episode run` uses for this episode and seed: planning into it
-  // while a run holds it raced the run's checkpoints and its removal of the folder after its commit
-  // (a season crashed, a plan's files vanished). So a plan takes the run lock, as a run does, and is
-  // refused the same way (exit 9, AUR6002) while one holds it; taken before the world is read, so the
-  // plan is of the world and the committed episodes as no run is changing them. Outside a world,
-  // AUR1000 first: the lock would make `.aureus/` there.
-  (await import('../../store/load.js')).requireWorldFolder(c.root);
-  const lockWarnings: Diagnostic[] = [];
-  // A plan refused by the world's checks leaves nothing behind, as `episode run` (which checks before its lock) does:
-  // the `.aureus/` the lock made is removed again when nothing else was written into it.
-  const { existsSync, rmdirSync, rmSync } = await import('node:fs');
-  const aureusDir = `${c.root}/.aureus`;
-  const madeAureus = !existsSync(aureusDir);
   // Ctrl-C (or SIGTERM), with the run's handler (run-shared.ts): the plan stops at its next step,
-  // removes what it wrote and releases the lock, exit 130 (AUR6008). Without one the process died
-  // by the signal, silently, leaving the lock's owner record and a partial run folder behind.
+  // removes what it wrote and releases the lock (pipeline/plan-episode.ts), exit 130 (AUR6008).
+  // Without one the process died by the signal, leaving the lock's owner record and a partial run folder.
   const { interruptSignal } = await import('./run-shared.js');
   const intr = interruptSignal(c.io.stderr, PLAN_NOTICE);
-  const job: PlanJob = { signal: intr.signal };
+  const { planEpisodeRun, PlanInterrupted } = await import('../../pipeline/plan-episode.js');
   try {
-    const lock = (await import('../../pipeline/lock.js')).acquireLock(c.root, 'episode plan', { warnings: lockWarnings });
-    try {
-      if (lockWarnings.length) c.io.stderr(formatDiagnostics(lockWarnings, c.chalk).replace(/^\n/, ''));
-      await planLocked(c, opts, job);
-    } catch (e) {
-      if (!intr.signal.aborted) throw e;
-      // Removed under the lock: no run sees a partial plan. A run folder that was there before is
-      // kept (an interrupted run's checkpoints; its plan files are whole, each written atomically).
-      if (job.made) rmSync(job.made, { recursive: true, force: true });
-      throw planInterrupted(job, e);
-    } finally {
-      lock.release();
-      try {
-        if (madeAureus) rmdirSync(aureusDir); // only when empty: a plan's files keep it
-      } catch {
-        /* not empty, or gone: nothing to undo */
-      }
-    }
+    const report = await planEpisodeRun({
+      root: c.root, season: opts.season, episode: opts.episode, seed: opts.seed, provider: opts.provider,
+      k: opts.k as 1 | 2 | undefined, tokenBudget: opts.tokenBudget,
+      steer: { focus: opts.focus, require: opts.require, avoid: opts.avoid, cast: opts.cast },
+      env: c.io.env, signal: intr.signal,
+      onWarnings: (list) => c.io.stderr(formatDiagnostics(list, c.chalk).replace(/^\n/, '')),
+    });
+    await reportPlan(c, opts, report);
+  } catch (e) {
+    if (e instanceof PlanInterrupted) throw planInterrupted(e.episode, e.cause);
+    throw e;
   } finally {
     intr.dispose();
   }
@@ -131,118 +111,20 @@ async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<voi
 /** What the first and a second Ctrl-C say of a plan. */
 const PLAN_NOTICE = { first: 'The partial plan is removed.', again: 'Run `aureus episode plan` again to plan it.' };
 
-/** A plan under way: its interrupt, the episode once known, and the topmost folder it made (removed if interrupted). */
-interface PlanJob {
-  signal: AbortSignal;
-  episode?: string;
-  made?: string;
-}
-
 /** AUR6008 (exit 130): the plan was interrupted; what it wrote is removed. */
-function planInterrupted(job: PlanJob, cause: unknown): AureusError {
-  const where = `episode plan${job.episode ? ` of ${job.episode}` : ''}`;
+function planInterrupted(episode: string | undefined, cause: unknown): AureusError {
+  const where = `episode plan${episode ? ` of ${episode}` : ''}`;
   const hint = 'nothing was planned: the lock is released and the plan\'s partial files removed; run `aureus episode plan` again';
   return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where }, { hint })], cause });
 }
 
-/**
- * The plan itself, the run lock held: the checks, the target episode and seed, stages A–D, the
- * report. Stops between its steps once `job.signal` is aborted (and its LLM calls at once).
- */
-async function planLocked(c: CommandContext, opts: PlanOptions, job: PlanJob): Promise<void> {
-  const path = await import('node:path');
-  const { loadValidatedWorld } = await import('../../store/validate.js');
-  const { resolveConfig, configOrThrow, configWarnings } = await import('../../config/load.js');
-  const { openLlm, JsonlRunLog } = await import('../../providers/index.js');
-  const { planEpisode, writePlanningArtifacts, readPreviousCliffhanger, nextEpisodeRef } = await import('../../stages/planning.js');
-  const { episodeRef } = await import('../../domain/context.js');
-  const { runRelDir, episodeRelDir } = await import('../../paths.js');
-  const fs = await import('node:fs');
-  const { testKillHook } = await import('../../pipeline/checkpoint.js');
-  const stop = () => {
-    if (job.signal.aborted) throw job.signal.reason;
-  };
-
-  // Everything `aureus validate` checks, before any file is written.
-  const { world, configFile, remember } = await loadValidatedWorld(c.root);
-  // A killed commit waits to be rolled forward by the next run: say so, since a plan made now is of
-  // the world as its files stand, which that commit may still change (status says it too).
-  const pending = (await import('../../pipeline/transaction.js')).pendingCommitEpisodes(c.root);
-  if (pending.length) c.io.stderr(formatDiagnostics([diag('AUR6023', { episodes: pending.join(', ') })], c.chalk).replace(/^\n/, ''));
-  const next = await nextEpisodeRef(c.root, opts.season);
-  const ref = opts.episode !== undefined ? episodeRef(opts.season ?? next.season, opts.episode) : next;
-  job.episode = ref.id;
-  (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
-  if (fs.existsSync(path.join(c.root, episodeRelDir(ref), 'episode_plan.json'))) {
-    throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
-  }
-  // The plan goes ahead: the checks' verdict may be kept (the derived index; a refused plan writes nothing).
-  remember();
-  // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the
-  // world's hash), so a plan previews exactly the episode a run would compile.
-  // One state hasher for the seed's hash of the world and stage A's: the second finds the first's chunks.
-  const hasher = new (await import('../../core/state-hash.js')).StateHasher();
-  const seed = opts.seed ?? await defaultRunSeed(c.root, ref, world, hasher);
-  const flags = await steeringFrom(opts);
-  const { runKey } = await import('../../pipeline/staged.js');
-  const runDir = path.join(c.root, runRelDir(ref, runKey(seed, flags)));
-  const { parseProviderFlag } = await import('../../config/overrides.js');
-  // The config file as validation read it, with --provider over it: read once.
-  const loaded = configOrThrow(resolveConfig(configFile, opts.provider ? { provider: parseProviderFlag(opts.provider) } : undefined));
-  const { config } = loaded;
-  // A model at its end-of-life (AUR4010) concerns the calls this plan makes: said before them, as AUR6023.
-  const warned = configWarnings(loaded);
-  if (warned.length) c.io.stderr(formatDiagnostics(warned, c.chalk).replace(/^\n/, ''));
-  stop();
-  // The topmost folder made (`.aureus/runs`, or the run folder), if any: what an interrupt removes.
-  job.made = await fs.promises.mkdir(runDir, { recursive: true });
-  const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
-  const router = openLlm({ root: c.root, config, env: c.io.env, seed, runLog, signal: job.signal });
-  // The run folder's call journal, as `episode run` keeps it: the run that follows answers these
-  // calls from it (the Director's rejected answers too) instead of paying for them again.
-  const { JournaledLlm, journalSalt } = await import('../../pipeline/call-journal.js');
-  const llm = new JournaledLlm(router, runDir, () => runLog.flush(), undefined, journalSalt(router.providerId, config));
-  const previousCliffhanger = await readPreviousCliffhanger(c.root, ref);
-  const started = performance.now();
-  // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
-  const { seasonPlanningInputs } = await import('../../pipeline/planning-adapter.js');
-  const artifacts = await planEpisode({
-    ...(await seasonPlanningInputs(c.root, ref, world, flags)),
-    world, ref, seed, previousCliffhanger, llm, hasher,
-    packets: { ...(opts.k ? { k: opts.k as 1 | 2 } : {}), ...(opts.tokenBudget ? { tokenBudget: opts.tokenBudget } : {}) },
-  }).catch((e: unknown) => {
-    llm.forgetFailedAnswers(e); // a plan that ends on a bad answer or refusal: the run asks afresh
-    throw e;
-  });
-  stop();
-  const files = await writePlanningArtifacts(runDir, artifacts);
-  testKillHook('plan-written');
-  await runLog.finalize();
-  stop();
-  const ms = Math.round(performance.now() - started);
-  const rel = path.relative(c.root, runDir) || '.';
-  const estimate = await estimateFor(c.root, config, artifacts);
-  await reportPlan(c, opts, { artifacts, seed, rel, files, ms, estimate });
-}
-
-interface PlanReport {
-  artifacts: import('../../stages/planning.js').PlanningArtifacts;
-  seed: string;
-  /** The run folder, relative to the world root. */
-  rel: string;
-  files: string[];
-  ms: number;
-  estimate: Awaited<ReturnType<typeof estimateFor>>;
-}
-
 /** What `episode plan` prints: the JSON summary with --json, else diagnostics on stderr and the beat sheet. */
-async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): Promise<void> {
+async function reportPlan(c: CommandContext, opts: PlanOptions, r: import('../../pipeline/plan-episode.js').PlanEpisodeReport): Promise<void> {
   const { artifacts, seed, rel, files, ms, estimate } = r;
   const { plan } = artifacts;
   const apps = plan.beats.flatMap((b) => b.applications);
   if (opts.json) {
-    const { stableStringify } = await import('../../core/json.js');
-    c.io.stdout(stableStringify({
+    printJson(c.io, {
       episode_id: plan.episode_id, seed, title: plan.title, dir: rel, files,
       scenes: plan.scenes.length,
       applications: { thriller: apps.filter((a) => a.type === 'thriller').length, soap: apps.filter((a) => a.type === 'soap').length, failed: apps.filter((a) => a.outcome === 'fail').length },
@@ -254,39 +136,13 @@ async function reportPlan(c: CommandContext, opts: PlanOptions, r: PlanReport): 
       estimated_cost_usd: estimate,
       state_hash: plan.state_hash,
       diagnostics: artifacts.diagnostics,
-    }));
+    });
     return;
   }
   if (artifacts.diagnostics.length) c.io.stderr(formatDiagnostics(artifacts.diagnostics, c.chalk).replace(/^\n/, ''));
   const { formatUsd } = await import('../../core/readable.js');
   const est = `estimated cost on the real provider at this routing: ${formatUsd(estimate.usd, 2)} (with --batch ${formatUsd(estimate.batch_usd, 2)}; a clean run, repairs extra)`;
   c.io.stdout(beatSheet(artifacts, c) + `\n${c.chalk.green('✓')} planned ${plan.episode_id} (seed ${seed}) in ${ms} ms: ${files.length} files in ${rel}\n${est}\n`);
-}
-
-/** The episode's estimated cost from its artifacts (providers/estimate.ts), measured on the writer requests the run would send. */
-async function estimateFor(root: string, config: import('../../config/types.js').AureusConfig, a: import('../../stages/planning.js').PlanningArtifacts) {
-  const { estimateEpisodeCost } = await import('../../providers/estimate.js');
-  const { directorBrief } = await import('../../stages/c-director/llm.js');
-  const { buildWriterRequest, writerReferences, writerStyleFrom } = await import('../../stages/e-writer/prompt.js');
-  const { loadStyle } = await import('../../style/index.js');
-  const s = await loadStyle(root);
-  const style = writerStyleFrom(s);
-  const references = writerReferences(a.packets);
-  return estimateEpisodeCost(config, {
-    principals: a.proposals.proposals.length,
-    director_chars: directorBrief(a.plan, a.context, null).length,
-    scenes: a.packets.map((p) => {
-      const req = buildWriterRequest(p, style, { seed: a.plan.seed ?? '', attempt: 1, mode: 'write', escalate: p.marquee || undefined, references });
-      return { prefix_chars: req.system.length + (req.static_context?.length ?? 0), chars: req.messages.reduce((n, m) => n + m.content.length, 0), marquee: p.marquee };
-    }),
-  });
-}
-
-/** `episode run`'s default seed: deriveSeed over the previous episode's committed cliffhanger text. */
-async function defaultRunSeed(root: string, ref: import('../../domain/context.js').EpisodeRef, world: import('../../domain/world.js').World, hasher: import('../../core/state-hash.js').StateHasher): Promise<string> {
-  // pipeline/seed.ts, not run-episode.ts: a plan needs none of the run's git, lock and commit modules.
-  const { deriveSeed, previousCliffhangerText } = await import('../../pipeline/seed.js');
-  return deriveSeed(ref, previousCliffhangerText(root, ref), world, hasher);
 }
 
 function beatSheet(a: import('../../stages/planning.js').PlanningArtifacts, c: CommandContext): string {

@@ -6,6 +6,7 @@ import { printWarnings, renderSummary } from './run-shared.js';
 import { requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
+import { printJson } from '../io.js';
 
 /** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
 export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -37,7 +38,8 @@ Examples:
 
 Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
-4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked.`))
+4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
+10 git error (the commit is rolled back).`))
     // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
     .action(async (o: { json?: boolean }) => commitReviewed(ctx(), o));
 
@@ -86,7 +88,8 @@ async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise
   try {
     const s = await restage(c, r, warnings, { commit: true, trailers, progress: earlyWarningsOnly(early) });
     printWarnings(c, early.unsaid(warnings));
-    c.io.stdout(o.json ? JSON.stringify({ ...s, reviewed: ch }, null, 2) + '\n' : renderSummary(s, c));
+    if (o.json) printJson(c.io, { ...s, reviewed: ch });
+    else c.io.stdout(renderSummary(s, c));
   } catch (e) {
     printWarnings(c, early.unsaid(warnings));
     // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
@@ -136,5 +139,6 @@ async function showReview(c: CommandContext, o: { json?: boolean; restore?: bool
   const { world, remember } = await loadValidatedWorld(c.root);
   remember(); // the derived index (a review is staged, so .aureus/ exists already)
   const v = await reviewView(c.root, world);
-  c.io.stdout(o.json ? JSON.stringify(v, null, 2) + '\n' : renderReview(v, c.chalk));
+  if (o.json) printJson(c.io, v);
+  else c.io.stdout(renderReview(v, c.chalk));
 }

@@ -6,6 +6,7 @@ import { printErrorJson } from '../error-json.js';
 import { addRunFlags, COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, overridesFrom, printWarnings, renderSummary, RUN_NOTICE, warningsJson, type RunFlags } from './run-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import { addSteerFlags, steeringFrom, type SteerFlags } from './steer-flags.js';
+import { printJson } from '../io.js';
 
 /** `aureus episode run`: compile the next episode, A–H, and commit it. */
 export function registerEpisodeRun(program: Command, ctx: () => CommandContext): void {
@@ -17,7 +18,7 @@ export function registerEpisodeRun(program: Command, ctx: () => CommandContext):
       'after',
       `
 Runs the snapshot, proposals, plan, packets, writing, verification, repair and commit. Every stage
-and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>-<hash8>/: after a crash,
+and every finished scene is checkpointed in .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/: after a crash,
 a kill or Ctrl-C, run the same command again (or add --resume) and it continues without repeating
 finished LLM calls. The commit holds only the world files and seasons/season_NN/episode_NN/, tagged sNNeNN.
 
@@ -67,7 +68,7 @@ plan, 7 provider error, 8 uncommitted world changes, 9 another run holds the loc
       await progress.close();
       // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
       printWarnings(c, early.unsaid(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings));
-      if (f.json) c.io.stdout(JSON.stringify({ ...s, warnings: warningsJson(warnings) }, null, 2) + '\n');
+      if (f.json) printJson(c.io, { ...s, warnings: warningsJson(warnings) });
       else c.io.stdout(renderSummary(s, c));
       // Nothing was left to stop: said after the summary, exit 0 (the episode is done).
       if (intr.signal.aborted) c.io.stderr(finishedDespiteInterrupt(s));

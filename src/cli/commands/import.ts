@@ -4,6 +4,7 @@ import type { CommandContext } from '../context.js';
 import type { Generated, GeneratedSummary, GenerateRequest } from '../../import/generate.js';
 import type { DprrImportOptions } from '../../import/dprr/index.js';
 import type { RegisterCommand } from './index.js';
+import { printJson } from '../io.js';
 
 function int(v: string): number {
   return /^-?\d+$/.test(v.trim()) ? Number(v) : Number.NaN;
@@ -99,7 +100,7 @@ Example:
       const opts = await dprrOptions(c, o);
       const { files, summary: assembled } = await importInterruptibly(c, target, { kind: 'dprr', options: opts }, (a) => `Import DPRR world ${Math.abs(opts.from)}–${Math.abs(opts.to)} BC\n\n${a.stats.characters} characters from the Digital Prosopography of the Roman Republic (King's College London, CC BY-NC 4.0).\nLedgers, secrets and temperaments are invented; see NOTICE.md.`);
       const summary = { dir: target, active_in_window: assembled.active, ...assembled.stats, files: files.size };
-      if (o.json) c.io.stdout(JSON.stringify(summary, null, 2) + '\n');
+      if (o.json) printJson(c.io, summary);
       else
         c.io.stdout(
           `${c.chalk.green('imported')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals, ${assembled.stats.dead} dead), ` +
@@ -131,7 +132,7 @@ Example:
       }
       const target = path.resolve(c.io.cwd, dir);
       const { files, summary: assembled } = await importInterruptibly(c, target, { kind: 'synthetic', options: { principals: n, seed: o.seed } }, () => `Synthetic world: ${n} principals (seed ${o.seed})`);
-      if (o.json) c.io.stdout(JSON.stringify({ dir: target, ...assembled.stats, files: files.size }, null, 2) + '\n');
+      if (o.json) printJson(c.io, { dir: target, ...assembled.stats, files: files.size });
       else c.io.stdout(`${c.chalk.green('generated')} ${assembled.stats.characters} characters (${assembled.stats.principals} principals) into ${dir}\n`);
     });
 };

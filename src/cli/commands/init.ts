@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /**
  * `aureus init <dir>`: scaffold a world repository (starter kit, schemas, config, .gitignore,
@@ -37,8 +38,7 @@ Exit codes: 0 created, 2 the directory exists and is not empty (or not a directo
         intr.dispose();
       }
       if (opts.json) {
-        const { stableStringify } = await import('../../core/json.js');
-        c.io.stdout(stableStringify(r));
+        printJson(c.io, { commit: r.commit, files: r.files, root: r.root });
         return;
       }
       // Echo the path the way it was given: absolute stays absolute, relative is from where the user is.

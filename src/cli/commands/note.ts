@@ -5,6 +5,7 @@ import type { EpisodeRef } from '../../domain/context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/index.js';
 import { episodeRelDir } from '../../paths.js';
+import { printJson } from '../io.js';
 
 /** `aureus note "…" [--thread] [--character]`: a note in the season's notes for the next episode's Director. */
 export const registerNote: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -52,7 +53,7 @@ Examples:
       if (!o.json && readReview(c.root)?.episode === ref.id) {
         c.io.stderr(c.chalk.yellow(`note: ${ref.id} is already planned and staged for review; its Director reads this note only if it is planned again (aureus episode discard, then episode run)\n`));
       }
-      if (o.json) c.io.stdout(JSON.stringify({ ...note, file: notesRel(ref.season), commit }, null, 2) + '\n');
+      if (o.json) printJson(c.io, { ...note, file: notesRel(ref.season), commit });
       else c.io.stdout(`${c.chalk.green('✓')} note ${note.id} for ${ref.id} in ${notesRel(ref.season)}\n`);
     });
 };

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /** `aureus query`: structured questions to canon (world files and their git history). */
 export function registerQuery(program: Command, ctx: () => CommandContext): void {
@@ -17,7 +18,8 @@ Examples:
       const c = ctx();
       const { runQuery } = await import('../../play/sessions.js');
       const out = await runQuery(c.root, kind, arg);
-      c.io.stdout(o.json ? JSON.stringify(out, null, 2) + '\n' : renderPlain(out));
+      if (o.json) printJson(c.io, out);
+      else c.io.stdout(renderPlain(out));
     });
 }
 

@@ -3,6 +3,7 @@ import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/commit.js';
+import { printJson } from '../io.js';
 
 /** `aureus recap [s01e03]`: the "Previously on…" text of an episode (default: the latest). */
 export function registerRecap(program: Command, ctx: () => CommandContext): void {
@@ -37,6 +38,7 @@ Examples:
       // As export reads a script: a hand-edited byte that breaks UTF-8 is exit 3 at its line:column, not
       // U+FFFD printed, and an emptied recap.md is exit 3 too, not nothing printed with exit 0.
       const text = committedNonEmptyText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });
-      c.io.stdout(o.json ? JSON.stringify({ episode: id, tag: at.label, recap: text }, null, 2) + '\n' : text);
+      if (o.json) printJson(c.io, { episode: id, tag: at.label, recap: text });
+      else c.io.stdout(text);
     });
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /** `aureus rollback s01e03`: revert that episode and every later commit; history is kept. */
 export function registerRollback(program: Command, ctx: () => CommandContext): void {
@@ -36,7 +37,7 @@ Examples:
         await refuseDirty();
         return rollbackEpisode(c.root, episode);
       });
-      if (o.json) c.io.stdout(JSON.stringify(r, null, 2) + '\n');
+      if (o.json) printJson(c.io, r);
       else {
         let out = `${c.chalk.green('✓')} rolled back ${r.episode}: ${r.reverted.length} commit${r.reverted.length === 1 ? '' : 's'} reverted\n`;
         for (const x of r.reverted) out += `  ${x.commit.slice(0, 10)} ${x.subject}  → revert ${x.revert.slice(0, 10)}\n`;

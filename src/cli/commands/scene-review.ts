@@ -6,6 +6,7 @@ import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { requireWorldRepo, underReview } from './review-shared.js';
 import type { ChildProcess } from 'node:child_process';
 import type { Interrupt } from './run-shared.js';
+import { printJson } from '../io.js';
 
 /**
  * `aureus scene rewrite|edit|pin|unpin <SCxx>` on the episode staged by `episode run --review`
@@ -62,7 +63,7 @@ Examples:
       const { interruptSignal } = await import('./run-shared.js');
       const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
       const { result } = await underReview(c, 'scene rewrite', (world, configFile, say) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal, onWarnings: say })).finally(() => intr.dispose());
-      if (o.json) c.io.stdout(JSON.stringify(result, null, 2) + '\n');
+      if (o.json) printJson(c.io, result);
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {
         c.io.stdout(`${c.chalk.red('✗')} no rewrite of ${result.scene} passed verification; the scene keeps its previous text\n`);
@@ -97,7 +98,7 @@ Examples:
       const { editScene } = await import('../../pipeline/scene-ops.js');
       const { result } = await underReview(c, 'scene edit', (world) => editScene(c.root, world, id, text));
       const a = result.attempt;
-      if (o.json) c.io.stdout(JSON.stringify({ scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings }, null, 2) + '\n');
+      if (o.json) printJson(c.io, { scene: result.scene, verdict: a.verdict, author: 'human', raw_file: a.raw_file, findings: a.findings });
       else {
         c.io.stdout(`${a.verdict === 'PASS' ? c.chalk.green('✓') : c.chalk.red('✗')} ${result.scene} replaced by your text (${a.raw_file})${a.verdict === 'PASS' ? '' : '; it breaks a check, `episode commit` will refuse it'}\n`);
         printFindings(c, a.findings, await placer(c, result.scene, a.raw_file, o.from !== undefined ? { file: o.from, text } : undefined));
@@ -130,6 +131,22 @@ async function readEditFile(c: CommandContext, file: string): Promise<string> {
   const path = await import('node:path');
   const { readTextFile } = await import('../../stages/f-verifier/load.js');
   return readTextFile(path.resolve(c.io.cwd, file), 'edit');
+}
+
+/**
+ * The editor's file through the checked reader of --from. Its temporary path is gone once this
+ * command ends, so a refusal's hint says what to do instead of pointing at it.
+ */
+async function readEditedFile(file: string, id: string): Promise<string> {
+  const { readTextFile } = await import('../../stages/f-verifier/load.js');
+  const { AureusError } = await import('../../errors.js');
+  try {
+    return readTextFile(file, 'edit');
+  } catch (e) {
+    if (!(e instanceof AureusError)) throw e;
+    const hint = `nothing was changed: ${id} stays as staged and the temporary file is removed; run \`aureus scene edit ${id}\` again, or give the file: aureus scene edit ${id} --from FILE`;
+    throw new AureusError(e.message, { exitCode: e.exitCode, diagnostics: e.diagnostics.map((d) => ({ ...d, hint: d.hint ? `${d.hint}; ${hint}` : hint })), cause: e });
+  }
 }
 
 /** The scene in the Writer's format in a temp file, opened with $VISUAL/$EDITOR; null when unchanged. */
@@ -177,7 +194,9 @@ async function editInEditor(c: CommandContext, rawId: string): Promise<string | 
             diagnostics: [diag('AUR6110', { scene: id, detail: `the editor (${editor}) ${how}` }, { hint: `nothing was changed: ${id} stays as staged; fix $VISUAL/$EDITOR, or give the file: aureus scene edit ${id} --from FILE` })],
           });
         }
-        const after = fs.readFileSync(file, 'utf8');
+        // Read as --from reads the author's file (before the finally removes it): bytes the editor saved
+        // in another encoding are refused (AUR1003, exit 3) and nothing is staged, never U+FFFD.
+        const after = await readEditedFile(file, id);
         return after === before ? null : after;
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ beside a run folder's episode_plan.json (../episode_plan.json) the plan's prereq
 
 Where the files are: a committed episode keeps its packets and drafts in
 seasons/season_NN/episode_NN/packets/ and drafts/; a run not committed (--no-commit, --review,
-interrupted) in its folder .aureus/runs/<sNNeNN>-<seed>-<hash8>/: checkpoints/planning/packets/
+interrupted) in its folder .aureus/runs/<sNNeNN>-<seed>[-<steering8>]-<hash8>/: checkpoints/planning/packets/
 and drafts/ (the shell's * stands for the hash).
 
 Examples:
@@ -56,7 +56,7 @@ Examples:
       const { readPacket, readTextFile, resolveLexicon, loadWorldContext, loadPlanPrereqs } = await import('../../stages/f-verifier/load.js');
       const { verifySceneOutput } = await import('../../stages/f-verifier/verify.js');
       const { ExitCode } = await import('../../errors.js');
-      const { formatDiagnostics } = await import('../io.js');
+      const { formatDiagnostics, printJson } = await import('../io.js');
       const packetFile = path.resolve(c.io.cwd, o.packet);
       const packet = readPacket(packetFile);
       const raw = readTextFile(path.resolve(c.io.cwd, o.scene), 'scene');
@@ -69,24 +69,18 @@ Examples:
       const verdict = v.hard ? 'FAIL' : 'PASS';
       if (v.hard) c.exit.code = ExitCode.VERIFY_FAILED;
       if (o.json) {
-        c.io.stdout(
-          JSON.stringify(
-            {
-              scene: packet.scene_id,
-              verdict,
-              findings: v.findings,
-              accepted_claims: v.accepted_claims,
-              downgraded_claims: v.downgraded_claims,
-              rejected_claims: v.rejected_claims,
-              normalisations: v.normalisations,
-              form_errors: v.form_errors,
-              lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
-              warnings: warnings.map((w) => ({ code: w.code, message: w.message, file: w.file })),
-            },
-            null,
-            2,
-          ) + '\n',
-        );
+        printJson(c.io, {
+          scene: packet.scene_id,
+          verdict,
+          findings: v.findings,
+          accepted_claims: v.accepted_claims,
+          downgraded_claims: v.downgraded_claims,
+          rejected_claims: v.rejected_claims,
+          normalisations: v.normalisations,
+          form_errors: v.form_errors,
+          lexicon: { source: lex.source, file: lex.file, entries: lex.entries.length },
+          warnings: warnings.map((w) => ({ code: w.code, message: w.message, file: w.file })),
+        });
         return;
       }
       c.io.stdout(renderVerification(v, { file: o.scene, scene: packet.scene_id, lex, root: c.root, chalk: c.chalk }));

@@ -9,6 +9,7 @@ import type { ConfigOverrides } from '../../config/types.js';
 import type { CostGuard } from '../../providers/cost-guard.js';
 import type { CommitWatch, RunWarnings } from '../progress.js';
 import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+import { printJson } from '../io.js';
 
 type SeasonFlags = RunFlags & { count: string; batch?: boolean };
 
@@ -67,7 +68,7 @@ async function runSeason(c: CommandContext, f: SeasonFlags): Promise<void> {
     await runUnderLock(c, f, { ...flags, warnings, early, done, before });
     // With --json the warnings go in the JSON; scenes left for manual review are said on stderr as well.
     early.say(f.json ? warnings.filter((w) => w.code === 'AUR5097') : warnings);
-    if (f.json) c.io.stdout(JSON.stringify({ episodes: done, warnings: listed() }, null, 2) + '\n');
+    if (f.json) printJson(c.io, { episodes: done, warnings: listed() });
   } catch (e) {
     // The episodes committed before the failure stay committed: --json still reports them, and a
     // season refused before its first episode (a bad flag, an invalid or dirty world, a held lock)

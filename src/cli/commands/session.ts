@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { plural } from '../../core/readable.js';
+import { printJson } from '../io.js';
 
 /** `aureus session list|show`: the play sessions under .aureus/sessions/ (never the hidden briefs). */
 export function registerSession(program: Command, ctx: () => CommandContext): void {
@@ -26,7 +27,7 @@ export function registerSession(program: Command, ctx: () => CommandContext): vo
         const { sessionLogRel } = await import('../../play/store.js');
         for (const r of bad) c.io.stderr(formatDiagnostic(diag('AUR6204', { id: r.session, problem: r.problem }, { file: sessionLogRel(r.session) }), c.chalk));
       }
-      if (o.json) return c.io.stdout(JSON.stringify(rows, null, 2) + '\n');
+      if (o.json) return printJson(c.io, rows);
       if (!rows.length) return c.io.stdout('no play sessions yet (start one with `aureus play --as <id> --at <location> --with <ids>`)\n');
       for (const r of rows) {
         if (r.state === 'unreadable') c.io.stdout(`${r.session.padEnd(20)} unreadable: ${r.problem}\n`);
@@ -42,6 +43,7 @@ export function registerSession(program: Command, ctx: () => CommandContext): vo
       const c = ctx();
       const { showSession, renderSession } = await import('../../play/sessions.js');
       const s = showSession(c.root, id);
-      c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderSession(s));
+      if (o.json) printJson(c.io, s);
+      else c.io.stdout(renderSession(s));
     });
 }

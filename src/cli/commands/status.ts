@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
+import { printJson } from '../io.js';
 
 /** `aureus status [--json]`: the season dashboard. */
 export function registerStatus(program: Command, ctx: () => CommandContext): void {
@@ -17,6 +18,7 @@ Examples:
       await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { seasonStatus, renderStatus } = await import('../../season/status.js');
       const s = await seasonStatus(c.root);
-      c.io.stdout(o.json ? JSON.stringify(s, null, 2) + '\n' : renderStatus(s, c.chalk));
+      if (o.json) printJson(c.io, s);
+      else c.io.stdout(renderStatus(s, c.chalk));
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { CommandContext } from '../context.js';
-import { formatDiagnostics } from '../io.js';
+import { formatDiagnostics, printJson } from '../io.js';
 import { ExitCode } from '../../errors.js';
 import { plural } from '../../core/readable.js';
 
@@ -31,8 +31,7 @@ Exit codes: 0 valid (warnings allowed), 3 invalid world or config.`,
       const errors = result.diagnostics.filter((d) => d.severity === 'error');
       if (!result.valid) c.exit.code = ExitCode.INVALID_WORLD;
       if (opts.json) {
-        const { stableStringify } = await import('../../core/json.js');
-        c.io.stdout(stableStringify({ valid: result.valid, diagnostics: result.diagnostics }));
+        printJson(c.io, { diagnostics: result.diagnostics, valid: result.valid });
         return;
       }
       if (result.diagnostics.length) c.io.stdout(formatDiagnostics(result.diagnostics, c.chalk).replace(/^\n/, '') + '\n');

@@ -26,7 +26,6 @@ defineDiagnostics([
   { code: 'AUR6025', severity: 'error', message: 'the committed {file} cannot be {use}: {reason}', hint: 'restore it as the episode\'s commit wrote it (git log -- {file})' },
   { code: 'AUR6026', severity: 'error', message: 'the changes of {episode} would commit a world `aureus validate` refuses ({count} error(s), below): nothing was committed', hint: 'an operator effect writes a value its file does not allow (fix the operator), or this is a bug of aureus: report it with the run folder {run}' },
   { code: 'AUR6019', severity: 'error', message: 'the episode folder {dir} is missing {file}', hint: 'the episode was not committed by aureus, or was edited by hand' },
-  { code: 'AUR6020', severity: 'error', message: 'a stage is missing: {stage}', hint: 'this build of aureus does not include {stage} yet' },
   { code: 'AUR6021', severity: 'error', message: 'episode {episode} was rolled back (tag {tag}); there is nothing to roll back', hint: 'compile it again with `aureus episode run`; `aureus status` lists the committed episodes' },
   { code: 'AUR6022', severity: 'error', message: 'no episode {episode} has been committed', hint: '`aureus status` lists the committed episodes and the next one to compile' },
   { code: 'AUR6023', severity: 'warning', message: 'the commit of {episodes} was interrupted and is not finished: this plan is of the world files as they stand now', hint: 'the next `aureus episode run` finishes that commit first; plan again after it' },

@@ -197,8 +197,8 @@ defineDiagnostics([
   {
     code: 'AUR4302',
     severity: 'warning',
-    message: 'ignoring a corrupt cache entry {file}: {detail}',
-    hint: 'delete the file; it will be recorded again',
+    message: 'corrupt cache entry {file}: {detail}',
+    hint: 'read as a miss: the call is asked again (a paid call) and its answer recorded over the entry; nothing to do unless it recurs (entries are written whole, so something else changed the file)',
   },
   {
     code: 'AUR4401',

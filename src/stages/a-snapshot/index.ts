@@ -7,7 +7,7 @@ import '../../diagnostics/codes/planning.js';
 import { stateHash, type StateHasher } from '../../core/state-hash.js';
 import { round } from '../../core/json.js';
 import { addDays, formatDate } from '../../core/roman-date.js';
-import { snapshotTension } from '../c-director/metrics.js';
+import { tension } from '../../core/tension.js';
 import { compareText } from '../../core/text-order.js';
 
 /** Progress at or above this counts as "near resolution" (spec §10.2 deferral). */
@@ -121,7 +121,7 @@ export function buildEpisodeContext(input: SnapshotInput): { context: EpisodeCon
     acting_principals: acting,
     unavailable,
     metrics,
-    tension: round(snapshotTension(world)),
+    tension: round(tension(world)),
     notes,
   };
   return { context, diagnostics };

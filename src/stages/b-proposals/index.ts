@@ -13,7 +13,7 @@ import { resolveEffects } from '../../core/deltas/index.js';
 import { bdiScore, bindingKey, canAct, mainTarget, priorityOf, roleKind, roleOrder } from './bdi.js';
 import { poolOf } from './pool.js';
 import { actingPrincipals } from './known.js';
-import { characterAnswerSchema, validateCharacterAnswer } from '../c-director/schemas.js';
+import { characterAnswerSchema, validateCharacterAnswer } from '../../schemas/character-answer.js';
 import { compareText } from '../../core/text-order.js';
 
 /** How many candidate moves each principal keeps (spec §5.2 B: 2-3). */

@@ -1,13 +1,13 @@
 import type { AppliedDelta } from '../../domain/delta.js';
 import type { DramaResponse } from '../../domain/plan.js';
 import type { World } from '../../domain/world.js';
-import { actMetrics, expectedDeltasPerScene, pacingResponses, sceneMetrics, tension, tensionPlateauResponses, threadsToDefer, type MetricsOptions, type SceneMetrics } from '../../core/metrics.js';
+import { actMetrics, expectedDeltasPerScene, pacingResponses, sceneMetrics, tensionPlateauResponses, threadsToDefer, type MetricsOptions, type SceneMetrics } from '../../core/metrics.js';
 
 /**
  * The drama metrics the Director steers by while planning (spec §10), computed with the core's
  * definitions (src/core/metrics.ts, docs/metrics.md) so the plan and episode_metrics.json agree.
+ * Tension itself is core/tension.ts's, read from there by stages A and D too.
  */
-export const snapshotTension = (world: World): number => tension(world);
 
 /** Incremental §10.2 bookkeeping over the scenes planned so far. */
 export class DramaTracker {

@@ -1,5 +1,4 @@
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { characterAnswerSchemaFromFile } from '../../schemas/specs.js';
 import { readSchema } from '../../schemas/files.js';
 import { validatorFor } from '../../schemas/validators.js';
 
@@ -28,19 +27,6 @@ function validator(key: string): ValidateFunction {
 /** Errors as one readable line, or null when valid. */
 export function validateAgainst(name: PlanningSchema, value: unknown): string | null {
   const v = validator(name);
-  return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
-}
-
-/** The schema a model answers one character's proposals with (agent_proposals $defs/character_answer). */
-let answerSchema: object | undefined;
-export function characterAnswerSchema(): object {
-  // One object for the process: validators downstream may cache by identity.
-  answerSchema ??= characterAnswerSchemaFromFile();
-  return answerSchema;
-}
-
-export function validateCharacterAnswer(value: unknown): string | null {
-  const v = validator('character_answer');
   return v(value) ? null : (v.errors ?? []).slice(0, 8).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
 }
 

@@ -10,7 +10,7 @@ import { secretsTold } from '../../core/secrets-told.js';
 import { dateText } from '../a-snapshot/index.js';
 import { canAct, roleKind, roleOrder } from '../b-proposals/bdi.js';
 import { openingWorld, projectPlan } from '../c-director/checks.js';
-import { snapshotTension } from '../c-director/metrics.js';
+import { tension } from '../../core/tension.js';
 import { StateHasher } from '../../core/state-hash.js';
 import { forbiddenFacts, forbiddenScope, type ForbiddenScope } from './forbidden.js';
 import { retrieve, snapshotEdges, type CharacterEntries, type SnapshotEdges } from './retrieve.js';
@@ -110,7 +110,7 @@ function scenePacket(sh: SharedInputs, i: number, before: World, carry: Carry): 
       day: scene.day,
       date_text: dateText(context.date, scene.day),
       // The place is described the first time the episode goes there, not at every return.
-      atmosphere: atmosphere(revisit ? '' : location?.description ?? '', scene.time_of_day, snapshotTension(before), scene.number + 5 * (Number(plan.episode_id.replace(/\D/g, '')) || 0)),
+      atmosphere: atmosphere(revisit ? '' : location?.description ?? '', scene.time_of_day, tension(before), scene.number + 5 * (Number(plan.episode_id.replace(/\D/g, '')) || 0)),
     },
     cast,
     dead,
