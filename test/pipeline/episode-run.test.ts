@@ -80,7 +80,7 @@ describe('aureus episode run', () => {
     expect(stderr).not.toMatch(/\n\s+at /); // no stack trace
   });
 
-  it('leaves a world file the episode does not change as the author formatted it; a changed one is written canonical', async () => {
+  it('leaves a world file the episode does not change as the author formatted it; a changed one keeps its layout', async () => {
     const formatted = copyRepo(pristine, 'formatted');
     const fourSpaces = (rel: string) => fs.writeFileSync(path.join(formatted, rel), JSON.stringify(JSON.parse(fs.readFileSync(path.join(formatted, rel), 'utf8')), null, 4) + '\n');
     fourSpaces('world/factions.json');
@@ -93,9 +93,12 @@ describe('aureus episode run', () => {
     // No delta of this episode touches the factions (the offline seed is fixed): no rewrite, no diff.
     expect(changed).not.toContain('world/factions.json');
     expect(fs.readFileSync(path.join(formatted, 'world/factions.json'), 'utf8')).toBe(before);
-    // The calendar moves every episode: world.json is written, in aureus's format.
+    // The calendar moves every episode: world.json is written, in its author's 4-space layout (core/json-layout.ts),
+    // so its diff is the episode's change only.
     expect(changed).toContain('world/world.json');
-    expect(fs.readFileSync(path.join(formatted, 'world/world.json'), 'utf8')).toMatch(/^\{\n {2}"/);
+    expect(fs.readFileSync(path.join(formatted, 'world/world.json'), 'utf8')).toMatch(/^\{\n {4}"/);
+    const stat = git(formatted, 'diff', '--numstat', 'HEAD~1', 'HEAD', '--', 'world/world.json').trim().split('\t');
+    expect(Number(stat[0])).toBeLessThan(20);
     expect(git(formatted, 'status', '--porcelain')).toBe('');
   }, 300_000);
 
