@@ -1,5 +1,7 @@
 import { round } from '../core/json.js';
 import type { ScenePacket } from '../domain/packet.js';
+import type { World } from '../domain/world.js';
+import { disclosedSecrets } from './disclosure.js';
 import { estimateTokens } from '../stages/d-packets/index.js';
 import { BEATS, type ActorAnswer, type Beat, type ContextBrief, type DirectorState, type Proposal, type SceneSetup } from './types.js';
 
@@ -71,17 +73,19 @@ export function completionEligible(d: DirectorState, s: SceneSetup): boolean {
   return completion(d, s) !== null || d.beats_completed.includes('escalation');
 }
 
-const REVEAL = /\b(reveal\w*|discover\w*|confess\w*|i know (?:that|about|of)|know your secret|found out)\b/i;
+/** A death spoken of; DEATH_DENIED: the same words denied ("Nobody was killed tonight", "he is not dead"). */
 const DEATH = /\b(dies|is dead|killed|slain|murdered)\b/i;
+const DEATH_DENIED = /\b(?:nobody|no one|no man|none|not|never|nor)\b[^.;!?]*\b(?:dies|dead|killed|slain|murdered)\b/i;
 
 /**
  * Proposed changes from one exchange, each with its supporting turn ids (seed 004). The speaker's
- * regard for the principal moves with the exchange's tension (rivalry up, or trust up); a reveal
- * of a secret the speaker holds makes the principal a holder — a discovery, so it is critical and
- * canonized mid-scene. Claims are the Actor's mentions of hidden matters stated as fact: stage F
- * judges them at canonization.
+ * regard for the principal moves with the exchange's tension (rivalry up, or trust up). A secret is
+ * learned only when the answer tells it (disclosure.ts: stage F's reading of a forbidden fact told in
+ * prose): the speaker, who holds it, makes the principal a holder — a discovery, so it is critical
+ * and canonized mid-scene. What the user asks reveals nothing. A death the user speaks of (not
+ * denies) is a claim: stage F judges it at canonization.
  */
-export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
+export function extractProposals(world: World, packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
   const turns = [userId, actorId];
   const out: Proposal[] = [];
   const id = () => `p${next + out.length}`;
@@ -90,11 +94,10 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
     const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
     out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
-  if (REVEAL.test(userText)) {
-    const secret = packet.retrieved_subgraph.secrets.find((s) => s.holders.includes(answer.speaker) && !s.holders.includes(setup.principal) && s.status !== 'inert');
-    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+  for (const secret of disclosedSecrets(world, packet, setup.principal, answer)) {
+    out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
   }
-  if (DEATH.test(userText)) {
+  if (DEATH.test(userText) && !DEATH_DENIED.test(userText)) {
     out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });
   }
   return out;
