@@ -42,7 +42,7 @@ export interface ActorPayload {
 const SYSTEM = `You are the Actor in a live scene of a late-Republic Roman political drama. The user plays one principal; you voice the other character named in "speaker", in their own voice, period-true (no anachronisms).
 Answer only with JSON, in this order: speaker, action, dialogue, internal, mood, tension_shift (-0.3..0.3).
 A message may begin with a <director_brief> block: it is hidden stage direction for you alone. Use it; never quote, mention or speak it.
-You may add [DIRECTIVE:action|key:value] markers inside dialogue when a beat is reached (beat:…); they are stripped before the user sees the line.`;
+You may add [DIRECTIVE:action|key:value] markers inside dialogue; they are stripped before the user sees the line. The ones you may give: [DIRECTIVE:beat|beat:<establishment|complication|escalation|pivot|resolution>] when the scene reaches a beat, [DIRECTIVE:note|idea:<text>] a note for the showrunner, [DIRECTIVE:thread|question:<text>] a new question for the next episode, [DIRECTIVE:character|name:<character id>] to bring a character on stage.`;
 
 /**
  * The Actor's running session: the scene packet as static context, the exchanges so far, and the
@@ -98,12 +98,13 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
   return turn;
 }
 
-/** Strip directives from every visible field and render `CUE: *action* "dialogue"`. */
+/** Strip directives from every field the user or a reader sees and render `CUE: *action* "dialogue"`. */
 export function renderAnswer(raw: ActorAnswer, cue: string): ActorTurn {
   const d = extractDirectives(raw.dialogue);
   const a = extractDirectives(raw.action);
   const i = extractDirectives(raw.internal);
-  const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
+  const m = extractDirectives(raw.mood);
+  const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, mood: m.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
   const parts = [answer.action ? `*${answer.action}*` : '', answer.dialogue ? `"${answer.dialogue}"` : ''].filter(Boolean);
-  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed], notices: [] };
+  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed, ...m.parsed], notices: [] };
 }

@@ -39,8 +39,12 @@ export function userSignals(text: string): string[] {
   return SIGNALS.filter(([, re]) => re.test(text)).map(([k]) => k);
 }
 
-/** After one exchange: count, beat, signals, tension. Flags for the objective come from the user's words. */
-export function observeExchange(d: DirectorState, setup: SceneSetup, userText: string, answer: ActorAnswer, classified?: Beat): DirectorState {
+/**
+ * After one exchange: count, beat, signals, tension, flags. `objectiveMet` is the Director's verdict
+ * recorded with the exchange (observe.ts); a log written before it was recorded is judged by the
+ * symbolic check of the user's words.
+ */
+export function observeExchange(d: DirectorState, setup: SceneSetup, userText: string, answer: ActorAnswer, classified?: Beat, objectiveMet?: boolean): DirectorState {
   const turn = d.turn_count + 1;
   const budget = setup.mode === 'turn_limited' ? setup.turn_budget : Math.max(setup.turn_budget, 1);
   const beat = classified ?? beatByPosition(turn, budget);
@@ -49,15 +53,27 @@ export function observeExchange(d: DirectorState, setup: SceneSetup, userText: s
   const prev = d.tension_curve.at(-1) ?? 0.3;
   const tension = round(Math.min(1, Math.max(0, prev + answer.tension_shift)));
   const flags = { ...d.flags };
-  if (setup.objective && objectiveMet(setup.objective, userText)) flags[setup.objective] = true;
+  if (setup.objective && (objectiveMet ?? objectiveHeuristic(setup.objective, userText))) flags[setup.objective] = true;
   const next = reachBeat({ ...d, turn_count: turn, user_signals: signals, tension_curve: [...d.tension_curve, tension], flags }, beat);
   return { ...next, completion_trigger: completion(next, setup) };
 }
 
-/** An objective key such as `accusation_made` is met when the user's words carry its stem ("accus"). */
-export function objectiveMet(key: string, text: string): boolean {
+/** Words that deny, doubt or suppose what follows them in a sentence. */
+const NOT_SO = /\b(?:not|never|no|nor|cannot|if|unless|whether|would|should|could|might)\b|n['’]t\b/i;
+
+/**
+ * The symbolic objective check (offline, and when the model's verdict is unusable): an objective key
+ * such as `accusation_made` is met by a sentence of the user's that carries its stem ("accus") as a
+ * statement — not a question ("Do you accuse me?"), not denied or supposed before it ("I do not
+ * accuse you", "If I accused you…").
+ */
+export function objectiveHeuristic(key: string, text: string): boolean {
   const stem = key.split('_')[0]!.slice(0, 5).toLowerCase();
-  return stem.length >= 3 && text.toLowerCase().includes(stem);
+  if (stem.length < 3) return false;
+  return (text.match(/[^.!?]+[.!?]*/g) ?? []).some((sentence) => {
+    const at = sentence.toLowerCase().indexOf(stem);
+    return at >= 0 && !sentence.trim().endsWith('?') && !NOT_SO.test(sentence.slice(0, at));
+  });
 }
 
 /** Seed 000's completion check, per mode. */

@@ -43,7 +43,7 @@ export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; t
     case 'actor': {
       const user = pendingUser ?? { id: r.reply_to, text: '' };
       return {
-        state: { ...st, exchanges: [...st.exchanges, { user: user.text, answer: r.answer, user_id: user.id, actor_id: r.id, content: r.content, beat: r.beat }], director: observeExchange(st.director, st.setup, user.text, r.answer, r.beat) },
+        state: { ...st, exchanges: [...st.exchanges, { user: user.text, answer: r.answer, user_id: user.id, actor_id: r.id, content: r.content, beat: r.beat }], director: observeExchange(st.director, st.setup, user.text, r.answer, r.beat, r.objective_met) },
         pendingUser: null,
       };
     }

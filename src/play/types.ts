@@ -81,7 +81,8 @@ export interface NextSuggestion {
 export type TurnRecord =
   | { type: 'start'; session: string; seed: string; setup: SceneSetup }
   | { type: 'user'; id: string; text: string; truncated: boolean }
-  | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat }
+  /** `beat`, `objective_met`: the Director's observation of the exchange (observe.ts); objective_met in `--mode objective` only. */
+  | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat; objective_met?: boolean }
   | { type: 'command'; id: string; name: string; args: string; effect: string }
   | { type: 'brief'; id: string; brief: ContextBrief }
   | { type: 'proposal'; proposal: Proposal }

@@ -90,7 +90,7 @@ const COMPLETE = {
 const RECORDS: Record<string, { required: string[]; properties: Record<string, object> }> = {
   start: { required: ['session', 'seed', 'setup'], properties: { session: STRING, seed: STRING, setup: SETUP } },
   user: { required: ['id', 'text', 'truncated'], properties: { id: TURN_ID, text: STRING, truncated: { type: 'boolean' } } },
-  actor: { required: ['id', 'reply_to', 'answer', 'content'], properties: { id: TURN_ID, reply_to: TURN_ID, answer: ANSWER, content: STRING, beat: BEAT } },
+  actor: { required: ['id', 'reply_to', 'answer', 'content'], properties: { id: TURN_ID, reply_to: TURN_ID, answer: ANSWER, content: STRING, beat: BEAT, objective_met: { type: 'boolean' } } },
   command: { required: ['id', 'name', 'args', 'effect'], properties: { id: TURN_ID, name: STRING, args: STRING, effect: STRING } },
   brief: {
     required: ['id', 'brief'],
