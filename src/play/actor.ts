@@ -59,6 +59,15 @@ export function actorMessages(history: Exchange[], userText: string, brief: Cont
   return msgs;
 }
 
+export interface ActorCallMeta {
+  scene: string;
+  label: string;
+  /** Cancels the call (the interrupt, call-guard.ts). */
+  signal?: AbortSignal;
+  /** Told when a piece of the answer arrives. */
+  progress?: () => void;
+}
+
 export interface ActorTurn {
   answer: ActorAnswer;
   /** What the user sees: `CUE: *action* "dialogue"`, directives stripped. */
@@ -73,10 +82,12 @@ export interface ActorTurn {
  * `show` is told each new piece of the visible line; the offline provider answers at once and
  * never calls it.
  */
-export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: { scene: string; label: string }, show?: (delta: string, reset: boolean) => void): Promise<ActorTurn> {
+export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: ActorCallMeta, show?: (delta: string, reset: boolean) => void): Promise<ActorTurn> {
   const principal = packet.retrieved_subgraph.characters.find((c) => c.id === payload.principal);
   const cue = payload.cast.find((c) => c.id === payload.speaker)?.cue ?? payload.speaker.toUpperCase();
   const line = show ? new LineStream(cue, show) : undefined;
+  // Every piece of text that arrives is progress, shown or not (call-guard.ts: a stalled answer is cancelled on Ctrl-C).
+  const sink = line && { text: (d: string) => (meta.progress?.(), line.text(d)), restart: () => line.restart() };
   const res = await llm.complete({
     role: 'writer',
     system: SYSTEM,
@@ -87,7 +98,8 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
     max_tokens: 600,
     payload,
     meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
-    ...(line ? { stream: line } : {}),
+    ...(sink ? { stream: sink } : {}),
+    ...(meta.signal ? { signal: meta.signal } : {}),
   });
   // The answer's text reaches the transcript, the season notes (its directives) and the canon
   // record's findings: no control or bidi characters in it.

@@ -3,6 +3,7 @@ import type { Readable, Writable } from 'node:stream';
 import { configWarnings, loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
 import { parseSeedFlag } from '../config/overrides.js';
 import { openLlm } from '../providers/index.js';
+import { LlmAbortedError } from '../providers/errors.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
@@ -175,7 +176,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   let session: PlaySession;
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical, interrupt: io.interrupt.signal };
   if (o.resume) {
     store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
     const taken: Diagnostic[] = [];
@@ -200,7 +201,6 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
       sayConfigWarnings(loaded, o, io, emit);
       if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     }
-    await session.recover();
   } else {
     // The seed rule of episode run (AUR4003, exit 2), before anything is written.
     parseSeedFlag(o.seed, 'the session id');
@@ -232,20 +232,22 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
   rl.on('SIGINT', () => io.interrupt.raise('SIGINT'));
   const stop = () => rl.close();
   signal.addEventListener('abort', stop);
-  if (io.terminal && !signal.aborted) {
-    rl.setPrompt('> ');
-    if (!session.done) rl.prompt();
-  }
   let lineNo = 0;
   const lines = lineQueue(rl);
   try {
+    // A resume first finishes what its last process left (a line without its answer, a canonization).
+    if (!(await played(() => session.recover(), signal))) return paused(session, o, io, emit, true);
+    if (io.terminal && !signal.aborted) {
+      rl.setPrompt('> ');
+      if (!session.done) rl.prompt();
+    }
     // Interrupted before the loop (while a resume finished its last turn): no line is read.
     for (let line = signal.aborted ? null : await lines.next(); line !== null; line = await lines.next()) {
       // Lines already read past the interrupt are not played.
       if (session.done || signal.aborted) break;
       const broken = piped?.broken(++lineNo);
       if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
-      await session.line(line);
+      if (!(await played(() => session.line(line), signal))) break;
       if (session.done || signal.aborted) break;
       if (io.terminal) rl.prompt();
     }
@@ -257,6 +259,20 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
     rl.close();
   }
   return paused(session, o, io, emit, signal.aborted);
+}
+
+/**
+ * Whether a line (or a resume's recovery) was played: false when the interrupt cancelled a model
+ * call in flight (call-guard.ts), which leaves the line to be answered on resume.
+ */
+async function played(fn: () => Promise<void>, signal: AbortSignal): Promise<boolean> {
+  try {
+    await fn();
+    return true;
+  } catch (e) {
+    if (e instanceof LlmAbortedError && signal.aborted) return false;
+    throw e;
+  }
 }
 
 /** The loop's end: `done`, and for a session not complete the paused notice (exit 130 when interrupted). */

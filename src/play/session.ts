@@ -3,6 +3,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
+import { guardCall } from './call-guard.js';
 import { BEAT_OBJECTIVE_SCHEMA, BEAT_SCHEMA, observe } from './observe.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
@@ -48,6 +49,8 @@ export interface PlayDeps {
   info: (text: string) => void;
   /** Runs a canonization as one step a second Ctrl-C waits for (run.ts; the CLI's interruptSignal). */
   critical?: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
+  /** The first Ctrl-C or SIGTERM: it reaches the model calls in flight (call-guard.ts). */
+  interrupt?: AbortSignal;
 }
 
 /**
@@ -195,8 +198,14 @@ export class PlaySession {
     // The answer's id: nothing is recorded while the Actor answers, so it is the next one now.
     const actorId = this.nextId();
     const show = (content: string, reset: boolean) => this.d.emit({ type: 'chunk', turn: actorId, content, ...(reset ? { reset } : {}) });
-    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` }, show);
-    const seen = await observe(this.d.llm, { setup: s.setup, session: s.session, turn: s.director.turn_count + 1, exchanges: [...s.exchanges.slice(-1), { user: text, content: t.content }] });
+    const guard = guardCall(this.d.interrupt);
+    let t: Awaited<ReturnType<typeof actorTurn>>;
+    try {
+      t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}`, signal: guard.signal, progress: guard.progress }, show);
+    } finally {
+      guard.dispose();
+    }
+    const seen = await observe(this.d.llm, { setup: s.setup, session: s.session, turn: s.director.turn_count + 1, exchanges: [...s.exchanges.slice(-1), { user: text, content: t.content }], signal: this.d.interrupt });
     // The answer, its directives, its proposals and the new brief are one atomic append, and the
     // user sees the whole answer only after it (a streamed line is shown as it arrives, but the
     // message_complete that makes it part of the transcript comes after the append): a kill
