@@ -98,6 +98,12 @@ function sceneText(c: SessionControl): string {
   return `${s.setup.scene}${s.setup.episode ? ` of ${s.setup.episode}` : ''} at ${p.setting.location_name}; you are ${name(s.setup.principal)}; on stage: ${s.cast.map(name).join(', ') || 'nobody'}.`;
 }
 
+/** Proposals judged that wrote nothing, when there are any. */
+function unchangedText(s: PlayState): string {
+  const n = s.proposals.filter((p) => p.status === 'unchanged').length;
+  return n ? `${n} unchanged, ` : '';
+}
+
 export function statusText(s: PlayState): string {
   const d = s.director;
   const pending = s.proposals.filter((p) => p.status === 'pending').length;
@@ -105,6 +111,6 @@ export function statusText(s: PlayState): string {
   return [
     `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
     `tension ${d.tension_curve.map((t) => formatValue(t, 'metric')).join(' → ') || '(none yet)'}`,
-    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
+    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${unchangedText(s)}${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
   ].join('\n');
 }

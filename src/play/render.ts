@@ -15,10 +15,11 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
     case 'notice':
       return { err: `aureus: ${e.message}\n` };
     case 'canonized': {
+      const same = e.unchanged.length ? `; unchanged ${e.unchanged.join(', ')} (nothing to write: already so, or kept as the scene's word)` : '';
       const head = e.commit
-        ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n`
-        : e.accepted.length
-          ? `\n[canon] accepted ${e.accepted.join(', ')}: no change to the world (already so); nothing to commit\n`
+        ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}${same}\n`
+        : e.unchanged.length
+          ? `\n[canon] ${e.unchanged.join(', ')}: no change to the world (already so, or kept as the scene's word); nothing to commit\n`
           : `\n[canon] nothing to canonize\n`;
       // Findings about the scene that bind no proposal: the user still sees what stage F found.
       return { out: head + e.scene_findings.map((f) => `[canon] scene finding (no proposal rejected): ${f}\n`).join('') };

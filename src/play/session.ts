@@ -302,8 +302,9 @@ export class PlaySession {
     // The record and the brief of the canonized world are one append: a kill cannot split them.
     this.batch = { records: [], said: [] };
     const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
-    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
-    this.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
+    const unchanged = r.unchanged.length ? { unchanged: r.unchanged } : {};
+    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, ...unchanged, rejected: r.rejected, ...found });
+    this.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, unchanged: r.unchanged, rejected: r.rejected, scene_findings: r.scene_findings });
     this.rebrief(true);
     this.flush();
     return true;

@@ -68,7 +68,7 @@ const PROPOSAL = {
     turns: { type: 'array', items: TURN_ID },
     reason: STRING,
     critical: { type: 'boolean' },
-    status: { enum: ['pending', 'accepted', 'rejected'] },
+    status: { enum: ['pending', 'accepted', 'unchanged', 'rejected'] },
     rejection: STRING,
   },
 } as const;
@@ -103,7 +103,7 @@ const RECORDS: Record<string, { required: string[]; properties: Record<string, o
   undo: { required: ['id', 'target'], properties: { id: TURN_ID, target: TURN_ID } },
   canonized: {
     required: ['id', 'commit', 'accepted', 'rejected'],
-    properties: { id: TURN_ID, commit: { type: ['string', 'null'] }, accepted: STRINGS, rejected: { type: 'object', additionalProperties: STRING }, scene_findings: STRINGS },
+    properties: { id: TURN_ID, commit: { type: ['string', 'null'] }, accepted: STRINGS, unchanged: STRINGS, rejected: { type: 'object', additionalProperties: STRING }, scene_findings: STRINGS },
   },
   complete: { required: ['id', 'trigger', 'evaluation', 'next'], properties: { id: TURN_ID, trigger: STRING, ...COMPLETE } },
 };
