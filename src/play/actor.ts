@@ -3,6 +3,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import { stableStringify } from '../core/json.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { extractDirectives, type Parsed } from './directives.js';
+import { briefText } from './director.js';
 import { LineStream } from './stream.js';
 import type { ActorAnswer, ContextBrief } from './types.js';
 
@@ -54,7 +55,7 @@ export function actorMessages(history: Exchange[], userText: string, brief: Cont
     msgs.push({ role: 'user', content: `${principalCue}: ${h.user}` });
     msgs.push({ role: 'assistant', content: stableStringify(h.answer).trim() });
   }
-  const whisper = brief ? `<director_brief>\n${stableStringify({ key_facts: brief.key_facts, suggested_topics: brief.suggested_topics }).trim()}\n</director_brief>\n\n` : '';
+  const whisper = brief ? briefText(brief) : '';
   msgs.push({ role: 'user', content: `${whisper}${principalCue}: ${userText}` });
   return msgs;
 }

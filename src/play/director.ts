@@ -2,7 +2,7 @@ import { round } from '../core/json.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { disclosedSecrets } from './disclosure.js';
-import { estimateTokens } from '../stages/d-packets/index.js';
+import { stableStringify } from '../core/json.js';
 import { BEATS, type ActorAnswer, type Beat, type ContextBrief, type DirectorState, type Proposal, type SceneSetup } from './types.js';
 
 /**
@@ -121,7 +121,7 @@ export function extractProposals(world: World, packet: ScenePacket, setup: Scene
 
 /**
  * The ContextBrief the Director whispers to the Actor (seed 002): key facts and suggested topics,
- * cut from the end until it fits the token budget. Written when the situation changes: who is
+ * cut from the end until the text sent fits the token budget. Written when the situation changes: who is
  * present, what just happened (a staged change, a reveal), which thread moved, the beat.
  */
 export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[], d: DirectorState, staged: Proposal[], budget: number, moving: string[] = []): ContextBrief {
@@ -136,12 +136,23 @@ export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[
   ];
   const topics = packet.retrieved_subgraph.threads.filter((t) => t.status === 'open').map((t) => t.question).slice(0, 3);
   const brief: ContextBrief = { turn: d.turn_count, key_facts: facts.slice(0, 8), suggested_topics: topics, tokens: 0 };
-  while (estimateTokens(brief) > budget && (brief.key_facts.length > 1 || brief.suggested_topics.length > 0)) {
+  // Measured on the text the Actor is sent; at its smallest it keeps who is on stage (the caller warns when even that is over).
+  while (briefTokens(brief) > budget && (brief.key_facts.length > 1 || brief.suggested_topics.length > 0)) {
     if (brief.suggested_topics.length > 0 && brief.key_facts.length <= 2) brief.suggested_topics.pop();
     else brief.key_facts.pop();
   }
-  brief.tokens = estimateTokens(brief);
+  brief.tokens = briefTokens(brief);
   return brief;
+}
+
+/** The brief as it is whispered to the Actor, inside its newest user message (actor.ts sends exactly this). */
+export function briefText(b: Pick<ContextBrief, 'key_facts' | 'suggested_topics'>): string {
+  return `<director_brief>\n${stableStringify({ key_facts: b.key_facts, suggested_topics: b.suggested_topics }).trim()}\n</director_brief>\n\n`;
+}
+
+/** Its tokens, estimated as every prompt's are (4 characters a token). */
+export function briefTokens(b: Pick<ContextBrief, 'key_facts' | 'suggested_topics'>): number {
+  return Math.ceil(briefText(b).length / 4);
 }
 
 /** The speaker for this exchange: whoever the user names, else the cast in turn. */

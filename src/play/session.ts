@@ -247,7 +247,14 @@ export class PlaySession {
     // After a canonization: a brief only when what the Actor is told differs (a checkpoint with nothing staged adds no record).
     if (onlyIfChanged && s.brief && JSON.stringify({ ...s.brief, turn: 0 }) === JSON.stringify({ ...brief, turn: 0 })) return;
     this.record({ type: 'brief', id: this.nextId(), brief });
+    // Over even at its smallest (who is on stage): sent so, and said once a session (the brief's words stay hidden).
+    if (brief.tokens > this.d.briefBudget && !this.briefOver) {
+      this.briefOver = true;
+      this.emit({ type: 'notice', message: `the Director's brief needs ${brief.tokens} tokens even at its smallest (who is on stage), over the brief budget of ${this.d.briefBudget}: it is sent at its smallest; raise --brief-budget (or play.brief_budget)` });
+    }
   }
+
+  private briefOver = false;
 
   /**
    * Why the last canonization did not run (the lock held, exit 9; uncommitted edits, exit 8), until

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo } from '../pipeline/world.js';
 import { steps } from '../support/fake-anthropic-server.js';
-import { jsonEvents, playHandler, usePlayModel } from '../support/play-model.js';
+import { isActor, jsonEvents, playHandler, usePlayModel } from '../support/play-model.js';
 import { playScript } from './support.js';
 
 /**
@@ -37,5 +37,27 @@ describe.skipIf(!builtCli())('aureus play: what the player sees', () => {
       'notice: noted (saved to the season notes at the next canonization)',
       'done',
     ]);
+  });
+
+  it('keeps the brief sent within --brief-budget, and says once when even its smallest form is over', async () => {
+    server.handler = playHandler('complication', () => steps.json({ speaker: 'catiline', action: 'waits', dialogue: 'Well?', internal: 'x', mood: 'cold', tension_shift: 0.1 }));
+    const w = copyRepo(base(), 'play-out-brief');
+    const ok = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--brief-budget', '90', '--session', 'o2', '--json'], w, 'Where were you?\nAnswer me!\n', env());
+    expect(ok.code, ok.stderr).toBe(0);
+    const textOf = (content: unknown): string => (typeof content === 'string' ? content : (content as { text?: string }[]).map((b) => b.text ?? '').join(''));
+    const briefs = server.requests.filter(isActor).map((q) => /<director_brief>[\s\S]*?<\/director_brief>\n\n/.exec(textOf(q.body?.messages.at(-1)?.content))?.[0] ?? '');
+    expect(briefs.length).toBe(2);
+    for (const b of briefs) {
+      expect(b).toMatch(/^<director_brief>\n\{\n {2}"key_facts": \[\n {4}"Marcus Tullius Cicero is played by the user/);
+      expect(Math.ceil(b.length / 4)).toBeLessThanOrEqual(90);
+    }
+    expect(jsonEvents<Event>(ok.stdout).some((e) => e.type === 'notice' && /brief/.test(e.message!))).toBe(false);
+
+    const crowd = 'catiline,crassus,caesar,cato,terentia,clodius';
+    const over = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', crowd, '--mode', 'open', '--brief-budget', '50', '--session', 'o3', '--json'], w, 'Where were you?\nAnswer me!\n', env());
+    expect(over.code, over.stderr).toBe(0);
+    const said = jsonEvents<Event>(over.stdout).filter((e) => e.type === 'notice' && /brief/.test(e.message!));
+    expect(said).toHaveLength(1);
+    expect(said[0]!.message).toMatch(/^the Director's brief needs \d+ tokens even at its smallest \(who is on stage\), over the brief budget of 50: it is sent at its smallest; raise --brief-budget/);
   });
 });
