@@ -52,7 +52,7 @@ export function refuseUncommittedEdits(git: GitPort, season: number, opts: { rea
  * `episode run`, are serialised). Rejected proposals keep their reasons in the session log. An
  * uncommitted edit to the world or the notes refuses the commit (exit 8, nothing written).
  */
-export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string): Promise<CanonizeResult> {
+export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string, trailers: string[] = []): Promise<CanonizeResult> {
   return withLock(root, `play ${s.session}`, async () => {
     await recoverPendingCommits(root);
     const n = s.canonizations + 1;
@@ -60,7 +60,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
     try {
       // Committed by a process killed before its `canonized` record (the roll-forward above may
       // just have finished it): read back, never judged and applied again (reconcile.ts).
-      return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n));
+      return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n, trailers));
     } finally {
       git.close();
     }
@@ -68,7 +68,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
 }
 
 /** Judge the pending proposals, apply the accepted ones and commit them as canonization `n` (see canonize). */
-async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: ScenePacket, trigger: string, n: number): Promise<CanonizeResult> {
+async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: ScenePacket, trigger: string, n: number, trailers: string[]): Promise<CanonizeResult> {
   const { world } = await loadWorldOrThrow(root);
   const pending = s.proposals.filter((p) => p.status === 'pending');
   const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
@@ -101,6 +101,7 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
     `Aureus-Accepted: ${judged.acceptedIds.join(', ') || '(none)'}`,
     `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
     ...(judged.unchangedIds.length ? [`Aureus-Unchanged: ${judged.unchangedIds.join(', ')}`] : []),
+    ...trailers,
   ].join('\n');
   const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
   // Checked only when there is something to commit: a canonization with nothing staged writes nothing.

@@ -51,6 +51,8 @@ export interface PlayDeps {
   critical?: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
   /** The first Ctrl-C or SIGTERM: it reaches the model calls in flight (call-guard.ts). */
   interrupt?: AbortSignal;
+  /** The canonization commit's trailers of the session's spend so far (accounting.ts). */
+  trailers?: () => Promise<string[]>;
 }
 
 /**
@@ -283,10 +285,12 @@ export class PlaySession {
 
   private async canonizeStaged(trigger: string): Promise<boolean> {
     let r: Awaited<ReturnType<typeof canonize>> | undefined;
+    // Read (and the run log flushed) before anything can stop it: a resumed canonization says the same spend.
+    const trailers = (await this.d.trailers?.()) ?? [];
     testKillHook('play-canonize');
     for (let i = 0; !r; i++) {
       try {
-        r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+        r = await canonize(this.d.root, this.state, this.d.packet, trigger, trailers);
       } catch (e) {
         if (!(e instanceof AureusError) || (e.exitCode !== ExitCode.LOCKED && e.exitCode !== ExitCode.DIRTY_WORLD)) throw e;
         if (e.exitCode === ExitCode.LOCKED && i < LOCK_TRIES) {

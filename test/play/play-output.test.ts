@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { builtCli, copyRepo } from '../pipeline/world.js';
+import { builtCli, cli, copyRepo } from '../pipeline/world.js';
 import { steps } from '../support/fake-anthropic-server.js';
 import { isActor, jsonEvents, playHandler, usePlayModel } from '../support/play-model.js';
 import { playScript } from './support.js';
@@ -59,5 +59,11 @@ describe.skipIf(!builtCli())('aureus play: what the player sees', () => {
     const said = jsonEvents<Event>(over.stdout).filter((e) => e.type === 'notice' && /brief/.test(e.message!));
     expect(said).toHaveLength(1);
     expect(said[0]!.message).toMatch(/^the Director's brief needs \d+ tokens even at its smallest \(who is on stage\), over the brief budget of 50: it is sent at its smallest; raise --brief-budget/);
+  });
+
+  it('play --help lists its exit codes as every command does', async () => {
+    const r = await cli(['play', '--help'], base());
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^Exit codes: 0 .*130 interrupted/ms);
   });
 });
