@@ -188,7 +188,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
   const loaded = loadConfigOrThrow(root, overrides);
   const { config } = loaded;
   checkOverrideModels(config, overrides);
-  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 80 });
+  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 0 });
   const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
   const calls = (seed: string, session: string) => openSessionLlm({ root, config, seed, session, onNotice: (message) => emit({ type: 'notice', message }) });
