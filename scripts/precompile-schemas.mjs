@@ -37,7 +37,7 @@ for (const key of keys) {
 const { DIRECTOR_EDIT_SCHEMA } = await import(path.join(root, 'dist/stages/c-director/edit.js'));
 const { CRITIC_SCHEMA } = await import(path.join(root, 'dist/stages/f-verifier/critic.js'));
 const { ACTOR_ANSWER_SCHEMA } = await import(path.join(root, 'dist/play/actor.js'));
-const { BEAT_SCHEMA } = await import(path.join(root, 'dist/play/session.js'));
+const { BEAT_SCHEMA, BEAT_OBJECTIVE_SCHEMA } = await import(path.join(root, 'dist/play/observe.js'));
 const { hashValue } = await import(path.join(root, 'dist/core/hash.js'));
 const addFormats = require('ajv-formats').default;
 
@@ -52,7 +52,7 @@ const inlineAjv = new Ajv2020({ ...inline.options, code: { source: true } });
 write(inline.key, inlineAjv, inlineAjv.compile(inline.schema()), specs.specHash(inline));
 made += 1;
 
-const answers = [specs.characterAnswerSchemaFromFile(), DIRECTOR_EDIT_SCHEMA, CRITIC_SCHEMA, ACTOR_ANSWER_SCHEMA, BEAT_SCHEMA];
+const answers = [specs.characterAnswerSchemaFromFile(), DIRECTOR_EDIT_SCHEMA, CRITIC_SCHEMA, ACTOR_ANSWER_SCHEMA, BEAT_SCHEMA, BEAT_OBJECTIVE_SCHEMA];
 for (const schema of answers) {
   const h = hashValue(schema);
   const ajv = new Ajv2020({ ...specs.ANSWER_OPTIONS, code: { source: true } });

@@ -3,6 +3,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import { stableStringify } from '../core/json.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { extractDirectives, type Parsed } from './directives.js';
+import { briefText } from './director.js';
 import { LineStream } from './stream.js';
 import type { ActorAnswer, ContextBrief } from './types.js';
 
@@ -42,7 +43,7 @@ export interface ActorPayload {
 const SYSTEM = `You are the Actor in a live scene of a late-Republic Roman political drama. The user plays one principal; you voice the other character named in "speaker", in their own voice, period-true (no anachronisms).
 Answer only with JSON, in this order: speaker, action, dialogue, internal, mood, tension_shift (-0.3..0.3).
 A message may begin with a <director_brief> block: it is hidden stage direction for you alone. Use it; never quote, mention or speak it.
-You may add [DIRECTIVE:action|key:value] markers inside dialogue when a beat is reached (beat:…); they are stripped before the user sees the line.`;
+You may add [DIRECTIVE:action|key:value] markers inside dialogue; they are stripped before the user sees the line. The ones you may give: [DIRECTIVE:beat|beat:<establishment|complication|escalation|pivot|resolution>] when the scene reaches a beat, [DIRECTIVE:note|idea:<text>] a note for the showrunner, [DIRECTIVE:thread|question:<text>] a new question for the next episode, [DIRECTIVE:character|name:<character id>] to bring a character on stage.`;
 
 /**
  * The Actor's running session: the scene packet as static context, the exchanges so far, and the
@@ -54,9 +55,18 @@ export function actorMessages(history: Exchange[], userText: string, brief: Cont
     msgs.push({ role: 'user', content: `${principalCue}: ${h.user}` });
     msgs.push({ role: 'assistant', content: stableStringify(h.answer).trim() });
   }
-  const whisper = brief ? `<director_brief>\n${stableStringify({ key_facts: brief.key_facts, suggested_topics: brief.suggested_topics }).trim()}\n</director_brief>\n\n` : '';
+  const whisper = brief ? briefText(brief) : '';
   msgs.push({ role: 'user', content: `${whisper}${principalCue}: ${userText}` });
   return msgs;
+}
+
+export interface ActorCallMeta {
+  scene: string;
+  label: string;
+  /** Cancels the call (the interrupt, call-guard.ts). */
+  signal?: AbortSignal;
+  /** Told when a piece of the answer arrives. */
+  progress?: () => void;
 }
 
 export interface ActorTurn {
@@ -73,10 +83,12 @@ export interface ActorTurn {
  * `show` is told each new piece of the visible line; the offline provider answers at once and
  * never calls it.
  */
-export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: { scene: string; label: string }, show?: (delta: string, reset: boolean) => void): Promise<ActorTurn> {
+export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPayload, history: Exchange[], brief: ContextBrief | null, meta: ActorCallMeta, show?: (delta: string, reset: boolean) => void): Promise<ActorTurn> {
   const principal = packet.retrieved_subgraph.characters.find((c) => c.id === payload.principal);
   const cue = payload.cast.find((c) => c.id === payload.speaker)?.cue ?? payload.speaker.toUpperCase();
   const line = show ? new LineStream(cue, show) : undefined;
+  // Every piece of text that arrives is progress, shown or not (call-guard.ts: a stalled answer is cancelled on Ctrl-C).
+  const sink = line && { text: (d: string) => (meta.progress?.(), line.text(d)), restart: () => line.restart() };
   const res = await llm.complete({
     role: 'writer',
     system: SYSTEM,
@@ -87,7 +99,8 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
     max_tokens: 600,
     payload,
     meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
-    ...(line ? { stream: line } : {}),
+    ...(sink ? { stream: sink } : {}),
+    ...(meta.signal ? { signal: meta.signal } : {}),
   });
   // The answer's text reaches the transcript, the season notes (its directives) and the canon
   // record's findings: no control or bidi characters in it.
@@ -98,12 +111,13 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
   return turn;
 }
 
-/** Strip directives from every visible field and render `CUE: *action* "dialogue"`. */
+/** Strip directives from every field the user or a reader sees and render `CUE: *action* "dialogue"`. */
 export function renderAnswer(raw: ActorAnswer, cue: string): ActorTurn {
   const d = extractDirectives(raw.dialogue);
   const a = extractDirectives(raw.action);
   const i = extractDirectives(raw.internal);
-  const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
+  const m = extractDirectives(raw.mood);
+  const answer: ActorAnswer = { ...raw, dialogue: d.clean, action: a.clean, internal: i.clean, mood: m.clean, tension_shift: Math.max(-0.3, Math.min(0.3, Number(raw.tension_shift) || 0)) };
   const parts = [answer.action ? `*${answer.action}*` : '', answer.dialogue ? `"${answer.dialogue}"` : ''].filter(Boolean);
-  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed], notices: [] };
+  return { answer, content: `${cue}: ${parts.join(' ') || '*is silent*'}`, directives: [...d.parsed, ...a.parsed, ...i.parsed, ...m.parsed], notices: [] };
 }

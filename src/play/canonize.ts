@@ -53,7 +53,7 @@ export function refuseUncommittedEdits(git: GitPort, season: number, opts: { rea
  * `episode run`, are serialised). Rejected proposals keep their reasons in the session log. An
  * uncommitted edit to the world or the notes refuses the commit (exit 8, nothing written).
  */
-export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string): Promise<CanonizeResult> {
+export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string, trailers: string[] = []): Promise<CanonizeResult> {
   return withLock(root, `play ${s.session}`, async () => {
     await recoverPendingCommits(root);
     const n = s.canonizations + 1;
@@ -61,7 +61,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
     try {
       // Committed by a process killed before its `canonized` record (the roll-forward above may
       // just have finished it): read back, never judged and applied again (reconcile.ts).
-      return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n));
+      return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n, trailers));
     } finally {
       git.close();
     }
@@ -69,7 +69,7 @@ export async function canonize(root: string, s: PlayState, packet: ScenePacket, 
 }
 
 /** Judge the pending proposals, apply the accepted ones and commit them as canonization `n` (see canonize). */
-async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: ScenePacket, trigger: string, n: number): Promise<CanonizeResult> {
+async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: ScenePacket, trigger: string, n: number, trailers: string[]): Promise<CanonizeResult> {
   const { world } = await loadWorldOrThrow(root);
   const pending = s.proposals.filter((p) => p.status === 'pending');
   const judged = judge(world, packet, pending, s, resolveLexicon(root).entries);
@@ -86,9 +86,9 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
     const file = playNotesFile(root, s.setup.season, { session: s.session, principal: s.setup.principal, notes, threads, named });
     files[file.rel] = file.content;
   }
-  // Nothing to write: the accepted proposals (if any) change nothing (a weight already at its
-  // limit). They are accepted all the same, or they would stay pending in every later checkpoint.
-  if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: judged.acceptedIds, rejected: {}, scene_findings: judged.scene };
+  // Nothing to write: the judged proposals (if any) change nothing. They are resolved all the same
+  // (unchanged), or they would stay pending in every later checkpoint.
+  if (Object.keys(files).length === 0 && judged.rejectedIds.length === 0) return { commit: null, accepted: judged.acceptedIds, unchanged: judged.unchangedIds, rejected: {}, scene_findings: judged.scene };
   const record = { format: 1, session: s.session, scene: s.setup.scene, episode: s.setup.episode, trigger, checkpoint: n, deltas: judged.applied, claims: judged.claims, rejected: judged.rejected, ...(judged.scene.length ? { scene_findings: judged.scene } : {}) };
   files[canonRecordRel(s, n)] = stableStringify(record);
   const turns = [...new Set(judged.applied.flatMap((d) => d.provenance.turns))].sort();
@@ -101,12 +101,14 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
     `Aureus-Turns: ${turns.join(', ') || '(none)'}`,
     `Aureus-Accepted: ${judged.acceptedIds.join(', ') || '(none)'}`,
     `Aureus-Rejected: ${judged.rejectedIds.join(', ') || '(none)'}`,
+    ...(judged.unchangedIds.length ? [`Aureus-Unchanged: ${judged.unchangedIds.join(', ')}`] : []),
+    ...trailers,
   ].join('\n');
   const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
   // Checked only when there is something to commit: a canonization with nothing staged writes nothing.
   await refuseUncommittedEdits(git, s.setup.season);
   const res = await commitEpisode(root, runDir, { episode: canonTag(s.session, n), tag: canonTag(s.session, n), message, files }, { git });
-  return { commit: res.commit, accepted: judged.acceptedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
+  return { commit: res.commit, accepted: judged.acceptedIds, unchanged: judged.unchangedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
 }
 
 interface Judged {
@@ -115,6 +117,8 @@ interface Judged {
   claims: CanonFact[];
   rejected: { id: string; reason: string }[];
   acceptedIds: string[];
+  /** Judged and not rejected, but they write nothing: a delta already so, a claim kept as the cast's word (not canon). */
+  unchangedIds: string[];
   rejectedIds: string[];
   /** Stage F's hard findings about the scene that named no proposal (kept in the canon record). */
   scene: string[];
@@ -122,7 +126,7 @@ interface Judged {
 
 function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlayState, lexicon: LexiconEntry[]): Judged {
   let w = world;
-  const out: Judged = { world, applied: [], claims: [], rejected: [], acceptedIds: [], rejectedIds: [], scene: [] };
+  const out: Judged = { world, applied: [], claims: [], rejected: [], acceptedIds: [], unchangedIds: [], rejectedIds: [], scene: [] };
   const verdict = verifyProposals(world, packet, s, pending, lexicon);
   out.scene = verdict.scene.map((f) => `${f.code} ${f.message}`);
   for (const p of pending) {
@@ -132,8 +136,12 @@ function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlaySt
       continue;
     }
     if (p.kind === 'claim') {
-      // A claim stage F downgraded (a rumor, a belief, a secret someone here holds) stays the cast's: accepted, not canon.
-      if (verdict.canonClaims.has(p.id)) out.claims.push({ id: `f_play_${s.session}_${p.id}`.replace(/[^a-z0-9_]/g, '_'), kind: p.claim!.kind as CanonFact['kind'], text: p.claim!.text, episode: s.setup.episode ?? 'play', scene: s.setup.scene });
+      // A claim stage F downgraded (a rumor, a belief, a secret someone here holds) stays the cast's: judged, nothing written.
+      if (!verdict.canonClaims.has(p.id)) {
+        out.unchangedIds.push(p.id);
+        continue;
+      }
+      out.claims.push({ id: `f_play_${s.session}_${p.id}`.replace(/[^a-z0-9_]/g, '_'), kind: p.claim!.kind as CanonFact['kind'], text: p.claim!.text, episode: s.setup.episode ?? 'play', scene: s.setup.scene });
       out.acceptedIds.push(p.id);
       continue;
     }
@@ -143,8 +151,13 @@ function judge(world: World, packet: ScenePacket, pending: Proposal[], s: PlaySt
       out.rejected.push({ id: p.id, reason: r.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ') });
       continue;
     }
-    w = r.world;
     const a = r.applied[0]!;
+    // Already so (a weight at its limit): nothing is written, and it is not reported as canon.
+    if (stableStringify(a.before) === stableStringify(a.after)) {
+      out.unchangedIds.push(p.id);
+      continue;
+    }
+    w = r.world;
     out.applied.push({ ...p.delta!, proposal: p.id, provenance: { session: s.session, scene: s.setup.scene, turns: p.turns }, before: a.before, after: a.after });
     out.acceptedIds.push(p.id);
   }

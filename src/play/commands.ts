@@ -4,12 +4,15 @@ import { addToPacket, scenePacket } from './context.js';
 import { HELP, type PlayAction } from './directives.js';
 import type { PlayDeps } from './session.js';
 import type { PlayState } from './state.js';
-import { BEATS, type Beat, type TurnRecord } from './types.js';
+import { BEATS, type Beat, type PlayEvent, type TurnRecord } from './types.js';
 
 /** What an action may touch: the session's own recorder, never its internals. */
 export interface SessionControl {
   state: () => PlayState;
   deps: PlayDeps;
+  /** What the user is told (an event, a command's answer): through the session, so an answer's directive is said after its line. */
+  emit: (e: PlayEvent) => void;
+  info: (text: string) => void;
   nextId: () => string;
   record: (r: TurnRecord) => void;
   rebrief: () => void;
@@ -23,18 +26,18 @@ export interface SessionControl {
  * invalid action is reported and records nothing, so it changes nothing.
  */
 export async function runAction(c: SessionControl, a: PlayAction): Promise<void> {
-  const fail = (m: string) => c.deps.emit({ type: 'notice', message: `/${a.name}: ${m}; nothing changed` });
+  const fail = (m: string) => c.emit({ type: 'notice', message: `/${a.name}: ${m}; nothing changed` });
   const rec = (args: string, effect: string) => c.record({ type: 'command', id: c.nextId(), name: a.name, args, effect: a.source === 'directive' ? `${effect} (model directive)` : effect });
   const s = c.state();
   switch (a.name) {
     case 'note':
       if (!a.text) return fail('usage: /note <idea>');
       rec(a.text, 'staged note for the season notes');
-      return c.deps.info(`noted (saved to the season notes at the next canonization)`);
+      return c.info(`noted (saved to the season notes at the next canonization)`);
     case 'thread':
       if (!a.text) return fail('usage: /thread <question>');
       rec(a.text, 'staged proposed thread');
-      return c.deps.info(`thread proposed for the next episode`);
+      return c.info(`thread proposed for the next episode`);
     case 'character':
       return character(c, a.text, fail, rec);
     case 'beat': {
@@ -47,15 +50,15 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
         if (BEATS.indexOf(b as Beat) <= BEATS.indexOf(at)) return fail(`the scene is already at ${at}${b === at ? '' : `, past ${b}`}`);
       }
       rec(b, `beat ${b} reached`);
-      if (a.source !== 'directive') c.deps.info(`beat ${b} reached`);
+      if (a.source !== 'directive') c.info(`beat ${b} reached`);
       return;
     }
     case 'scene':
-      return c.deps.info(sceneText(c));
+      return c.info(sceneText(c));
     case 'status':
-      return c.deps.info(statusText(s));
+      return c.info(statusText(s));
     case 'help':
-      return c.deps.info(HELP);
+      return c.info(HELP);
     case 'commit':
       rec('', 'canonize now');
       await c.canonize('commit');
@@ -70,7 +73,7 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
       c.record({ type: 'undo', id: c.nextId(), target: last.user_id });
       // A character the model's answer brought in leaves with it: the packet as a resume would build it.
       if (c.state().cast.length < s.cast.length) c.setPacket(scenePacket(c.deps.root, c.deps.world, s.setup, c.state().cast));
-      return c.deps.info(`took back ${last.user_id} and its answer`);
+      return c.info(`took back ${last.user_id} and its answer`);
     }
   }
 }
@@ -85,7 +88,7 @@ function character(c: SessionControl, id: string, fail: (m: string) => void, rec
   rec(who.id, `${who.id} enters`);
   c.setPacket(addToPacket(c.deps.packet, c.deps.world, who.id));
   c.rebrief();
-  c.deps.info(`${who.name} enters.`);
+  c.info(`${who.name} enters.`);
 }
 
 function sceneText(c: SessionControl): string {
@@ -95,6 +98,12 @@ function sceneText(c: SessionControl): string {
   return `${s.setup.scene}${s.setup.episode ? ` of ${s.setup.episode}` : ''} at ${p.setting.location_name}; you are ${name(s.setup.principal)}; on stage: ${s.cast.map(name).join(', ') || 'nobody'}.`;
 }
 
+/** Proposals judged that wrote nothing, when there are any. */
+function unchangedText(s: PlayState): string {
+  const n = s.proposals.filter((p) => p.status === 'unchanged').length;
+  return n ? `${n} unchanged, ` : '';
+}
+
 export function statusText(s: PlayState): string {
   const d = s.director;
   const pending = s.proposals.filter((p) => p.status === 'pending').length;
@@ -102,6 +111,6 @@ export function statusText(s: PlayState): string {
   return [
     `session ${s.session} · mode ${s.setup.mode} · turn ${d.turn_count}${budget} · beat ${d.current_beat}`,
     `tension ${d.tension_curve.map((t) => formatValue(t, 'metric')).join(' → ') || '(none yet)'}`,
-    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
+    `staged proposals: ${pending} pending, ${s.proposals.filter((p) => p.status === 'accepted').length} canon, ${unchangedText(s)}${s.proposals.filter((p) => p.status === 'rejected').length} rejected · notes ${s.notes.filter((x) => x.canonization === null).length} · threads ${s.threads.filter((x) => x.canonization === null).length}`,
   ].join('\n');
 }

@@ -1,6 +1,8 @@
 import { round } from '../core/json.js';
 import type { ScenePacket } from '../domain/packet.js';
-import { estimateTokens } from '../stages/d-packets/index.js';
+import type { World } from '../domain/world.js';
+import { disclosedSecrets } from './disclosure.js';
+import { stableStringify } from '../core/json.js';
 import { BEATS, type ActorAnswer, type Beat, type ContextBrief, type DirectorState, type Proposal, type SceneSetup } from './types.js';
 
 /**
@@ -37,8 +39,12 @@ export function userSignals(text: string): string[] {
   return SIGNALS.filter(([, re]) => re.test(text)).map(([k]) => k);
 }
 
-/** After one exchange: count, beat, signals, tension. Flags for the objective come from the user's words. */
-export function observeExchange(d: DirectorState, setup: SceneSetup, userText: string, answer: ActorAnswer, classified?: Beat): DirectorState {
+/**
+ * After one exchange: count, beat, signals, tension, flags. `objectiveMet` is the Director's verdict
+ * recorded with the exchange (observe.ts); a log written before it was recorded is judged by the
+ * symbolic check of the user's words.
+ */
+export function observeExchange(d: DirectorState, setup: SceneSetup, userText: string, answer: ActorAnswer, classified?: Beat, objectiveMet?: boolean): DirectorState {
   const turn = d.turn_count + 1;
   const budget = setup.mode === 'turn_limited' ? setup.turn_budget : Math.max(setup.turn_budget, 1);
   const beat = classified ?? beatByPosition(turn, budget);
@@ -47,15 +53,27 @@ export function observeExchange(d: DirectorState, setup: SceneSetup, userText: s
   const prev = d.tension_curve.at(-1) ?? 0.3;
   const tension = round(Math.min(1, Math.max(0, prev + answer.tension_shift)));
   const flags = { ...d.flags };
-  if (setup.objective && objectiveMet(setup.objective, userText)) flags[setup.objective] = true;
+  if (setup.objective && (objectiveMet ?? objectiveHeuristic(setup.objective, userText))) flags[setup.objective] = true;
   const next = reachBeat({ ...d, turn_count: turn, user_signals: signals, tension_curve: [...d.tension_curve, tension], flags }, beat);
   return { ...next, completion_trigger: completion(next, setup) };
 }
 
-/** An objective key such as `accusation_made` is met when the user's words carry its stem ("accus"). */
-export function objectiveMet(key: string, text: string): boolean {
+/** Words that deny, doubt or suppose what follows them in a sentence. */
+const NOT_SO = /\b(?:not|never|no|nor|cannot|if|unless|whether|would|should|could|might)\b|n['’]t\b/i;
+
+/**
+ * The symbolic objective check (offline, and when the model's verdict is unusable): an objective key
+ * such as `accusation_made` is met by a sentence of the user's that carries its stem ("accus") as a
+ * statement — not a question ("Do you accuse me?"), not denied or supposed before it ("I do not
+ * accuse you", "If I accused you…").
+ */
+export function objectiveHeuristic(key: string, text: string): boolean {
   const stem = key.split('_')[0]!.slice(0, 5).toLowerCase();
-  return stem.length >= 3 && text.toLowerCase().includes(stem);
+  if (stem.length < 3) return false;
+  return (text.match(/[^.!?]+[.!?]*/g) ?? []).some((sentence) => {
+    const at = sentence.toLowerCase().indexOf(stem);
+    return at >= 0 && !sentence.trim().endsWith('?') && !NOT_SO.test(sentence.slice(0, at));
+  });
 }
 
 /** Seed 000's completion check, per mode. */
@@ -71,17 +89,19 @@ export function completionEligible(d: DirectorState, s: SceneSetup): boolean {
   return completion(d, s) !== null || d.beats_completed.includes('escalation');
 }
 
-const REVEAL = /\b(reveal\w*|discover\w*|confess\w*|i know (?:that|about|of)|know your secret|found out)\b/i;
+/** A death spoken of; DEATH_DENIED: the same words denied ("Nobody was killed tonight", "he is not dead"). */
 const DEATH = /\b(dies|is dead|killed|slain|murdered)\b/i;
+const DEATH_DENIED = /\b(?:nobody|no one|no man|none|not|never|nor)\b[^.;!?]*\b(?:dies|dead|killed|slain|murdered)\b/i;
 
 /**
  * Proposed changes from one exchange, each with its supporting turn ids (seed 004). The speaker's
- * regard for the principal moves with the exchange's tension (rivalry up, or trust up); a reveal
- * of a secret the speaker holds makes the principal a holder — a discovery, so it is critical and
- * canonized mid-scene. Claims are the Actor's mentions of hidden matters stated as fact: stage F
- * judges them at canonization.
+ * regard for the principal moves with the exchange's tension (rivalry up, or trust up). A secret is
+ * learned only when the answer tells it (disclosure.ts: stage F's reading of a forbidden fact told in
+ * prose): the speaker, who holds it, makes the principal a holder — a discovery, so it is critical
+ * and canonized mid-scene. What the user asks reveals nothing. A death the user speaks of (not
+ * denies) is a claim: stage F judges it at canonization.
  */
-export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
+export function extractProposals(world: World, packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
   const turns = [userId, actorId];
   const out: Proposal[] = [];
   const id = () => `p${next + out.length}`;
@@ -90,11 +110,10 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
     const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
     out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
-  if (REVEAL.test(userText)) {
-    const secret = packet.retrieved_subgraph.secrets.find((s) => s.holders.includes(answer.speaker) && !s.holders.includes(setup.principal) && s.status !== 'inert');
-    if (secret) out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+  for (const secret of disclosedSecrets(world, packet, setup.principal, answer)) {
+    out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
   }
-  if (DEATH.test(userText)) {
+  if (DEATH.test(userText) && !DEATH_DENIED.test(userText)) {
     out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });
   }
   return out;
@@ -102,7 +121,7 @@ export function extractProposals(packet: ScenePacket, setup: SceneSetup, userId:
 
 /**
  * The ContextBrief the Director whispers to the Actor (seed 002): key facts and suggested topics,
- * cut from the end until it fits the token budget. Written when the situation changes: who is
+ * cut from the end until the text sent fits the token budget. Written when the situation changes: who is
  * present, what just happened (a staged change, a reveal), which thread moved, the beat.
  */
 export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[], d: DirectorState, staged: Proposal[], budget: number, moving: string[] = []): ContextBrief {
@@ -117,12 +136,23 @@ export function writeBrief(packet: ScenePacket, setup: SceneSetup, cast: string[
   ];
   const topics = packet.retrieved_subgraph.threads.filter((t) => t.status === 'open').map((t) => t.question).slice(0, 3);
   const brief: ContextBrief = { turn: d.turn_count, key_facts: facts.slice(0, 8), suggested_topics: topics, tokens: 0 };
-  while (estimateTokens(brief) > budget && (brief.key_facts.length > 1 || brief.suggested_topics.length > 0)) {
+  // Measured on the text the Actor is sent; at its smallest it keeps who is on stage (the caller warns when even that is over).
+  while (briefTokens(brief) > budget && (brief.key_facts.length > 1 || brief.suggested_topics.length > 0)) {
     if (brief.suggested_topics.length > 0 && brief.key_facts.length <= 2) brief.suggested_topics.pop();
     else brief.key_facts.pop();
   }
-  brief.tokens = estimateTokens(brief);
+  brief.tokens = briefTokens(brief);
   return brief;
+}
+
+/** The brief as it is whispered to the Actor, inside its newest user message (actor.ts sends exactly this). */
+export function briefText(b: Pick<ContextBrief, 'key_facts' | 'suggested_topics'>): string {
+  return `<director_brief>\n${stableStringify({ key_facts: b.key_facts, suggested_topics: b.suggested_topics }).trim()}\n</director_brief>\n\n`;
+}
+
+/** Its tokens, estimated as every prompt's are (4 characters a token). */
+export function briefTokens(b: Pick<ContextBrief, 'key_facts' | 'suggested_topics'>): number {
+  return Math.ceil(briefText(b).length / 4);
 }
 
 /** The speaker for this exchange: whoever the user names, else the cast in turn. */

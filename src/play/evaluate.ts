@@ -22,7 +22,9 @@ export function evaluate(s: PlayState, packet: ScenePacket): Evaluation {
     .map((x) => `${x.e.user_id}: ${name(s.setup.principal)} — "${clip(x.e.user)}"; ${x.e.content.length > 90 ? x.e.content.slice(0, 87) + '...' : x.e.content}`);
   const signals = Object.entries(s.director.user_signals).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   const style = signals.length ? `${signals[0]![0]}${signals[1] ? `, then ${signals[1][0]}` : ''} (${signals.map(([k, v]) => `${k} ${v}`).join(', ')})` : 'reserved (no strong signals)';
-  const changes = s.proposals.filter((p) => p.status !== 'rejected').map((p) => `${p.status === 'accepted' ? 'canon' : 'staged'}: ${p.reason} [${p.turns.join(', ')}]`);
+  // Only what was written is canon; a proposal judged but changing nothing says so.
+  const said = { accepted: 'canon', unchanged: 'no change (nothing written)', pending: 'staged' } as const;
+  const changes = s.proposals.filter((p) => p.status !== 'rejected').map((p) => `${said[p.status as keyof typeof said]}: ${p.reason} [${p.turns.join(', ')}]`);
   return {
     summary: `${name(s.setup.principal)} played ${s.director.turn_count} turn(s) at ${packet.setting.location_name} ${s.cast.length ? `with ${s.cast.map(name).join(', ')}` : 'alone'}; tension ${first} → ${last}; beat reached: ${s.director.current_beat}.`,
     key_moments: moments,

@@ -16,7 +16,10 @@ export function canonRecordRel(s: PlayState, n: number): string {
 /** What the session log's `canonized` record says of a canonization (canonize.ts's result). */
 export interface Canonized {
   commit: string | null;
+  /** Written to canon. */
   accepted: string[];
+  /** Judged, not rejected, and nothing written (already so, or kept as the cast's word). */
+  unchanged: string[];
   rejected: Record<string, string>;
   scene_findings: string[];
   /** Committed by an earlier process that was killed before it recorded it (read back from git). */
@@ -38,7 +41,7 @@ interface CanonRecord {
  * its `canonized` record leaves a log whose proposals are still pending: judged again, they would be
  * applied twice or refused as AUR6009 on the existing tag. So, under the lock and after the
  * transaction's own roll-forward, the tag is read back instead: the `canonized` record is rebuilt
- * from what the commit itself says (the Aureus-Session/-Accepted trailers of its message, the canon
+ * from what the commit itself says (the Aureus-Session/-Accepted/-Unchanged trailers of its message, the canon
  * record it wrote: the rejections with their reasons, the scene findings), exactly the fields the
  * uninterrupted path records. It is this canonization's only if all of that agrees with the log:
  * the commit is in the current branch's history, the message and the canon record name this session
@@ -67,9 +70,10 @@ export async function committedCanonization(git: GitPort, s: PlayState, n: numbe
   if (!record || record.session !== s.session || record.checkpoint !== n || record.scene !== s.setup.scene) throw refuse(`its commit has no canon record ${rel} of checkpoint ${n} of this session's scene ${s.setup.scene}`);
   const ids = (v: string | undefined) => (!v || v === '(none)' ? [] : v.split(', '));
   const accepted = ids(trailer('Accepted'));
+  const unchanged = ids(trailer('Unchanged'));
   const rejected = record.rejected ?? [];
-  const judged = [...accepted, ...rejected.map((r) => r.id)].sort().join(', ');
+  const judged = [...accepted, ...unchanged, ...rejected.map((r) => r.id)].sort().join(', ');
   const pending = s.proposals.filter((p) => p.status === 'pending').map((p) => p.id).sort().join(', ');
   if (judged !== pending) throw refuse(`it judged the proposals ${judged || '(none)'}, the session log has ${pending || '(none)'} pending`);
-  return { commit, accepted, rejected: Object.fromEntries(rejected.map((r) => [r.id, r.reason])), scene_findings: record.scene_findings ?? [], recovered: true };
+  return { commit, accepted, unchanged, rejected: Object.fromEntries(rejected.map((r) => [r.id, r.reason])), scene_findings: record.scene_findings ?? [], recovered: true };
 }

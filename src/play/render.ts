@@ -15,10 +15,11 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
     case 'notice':
       return { err: `aureus: ${e.message}\n` };
     case 'canonized': {
+      const same = e.unchanged.length ? `; unchanged ${e.unchanged.join(', ')} (nothing to write: already so, or kept as the scene's word)` : '';
       const head = e.commit
-        ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}\n`
-        : e.accepted.length
-          ? `\n[canon] accepted ${e.accepted.join(', ')}: no change to the world (already so); nothing to commit\n`
+        ? `\n[canon] commit ${e.commit.slice(0, 10)}: accepted ${e.accepted.join(', ') || 'none'}; rejected ${Object.entries(e.rejected).map(([k, v]) => `${k} (${v})`).join(', ') || 'none'}${same}\n`
+        : e.unchanged.length
+          ? `\n[canon] ${e.unchanged.join(', ')}: no change to the world (already so, or kept as the scene's word); nothing to commit\n`
           : `\n[canon] nothing to canonize\n`;
       // Findings about the scene that bind no proposal: the user still sees what stage F found.
       return { out: head + e.scene_findings.map((f) => `[canon] scene finding (no proposal rejected): ${f}\n`).join('') };
@@ -52,6 +53,7 @@ export interface TextSink {
   err: (t: string) => void;
   /** A terminal: a streamed line is shown as it arrives, and replaced when the final one differs. */
   live: boolean;
+  /** The terminal's width; 0 or NaN: unknown (80). */
   columns: () => number;
 }
 
@@ -64,7 +66,10 @@ export interface TextSink {
 export function textRenderer(o: TextSink): (e: PlayEvent) => void {
   let shown: string | null = null;
   const erase = (t: string) => {
-    const rows = t.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / Math.max(1, o.columns()))), 0);
+    // A terminal that reports no width (0 columns: a 0×0 pty, or none at all) is taken as 80 wide, not
+    // as 1 column: that would count a row per character and move the cursor up over the whole screen.
+    const columns = o.columns() || 80;
+    const rows = t.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / columns)), 0);
     o.out('\r' + '\u001b[1A'.repeat(rows - 1) + '\u001b[J');
   };
   return (e) => {
@@ -85,6 +90,13 @@ export function textRenderer(o: TextSink): (e: PlayEvent) => void {
       }
       shown = null;
       return;
+    }
+    // A notice while a line streams (a retry's wait): the line so far is left above it and the
+    // stream goes on below, on a row of its own (it was glued to the partial line, and a reset then
+    // erased the wrong rows).
+    if (e.type === 'notice' && o.live && shown) {
+      o.out('\n');
+      shown = '';
     }
     const r = renderText(e);
     if (r.out) o.out(r.out);

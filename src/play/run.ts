@@ -1,8 +1,11 @@
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { configWarnings, loadConfigOrThrow, type LoadedConfig } from '../config/index.js';
-import { parseSeedFlag } from '../config/overrides.js';
-import { openLlm } from '../providers/index.js';
+import { checkOverrideModels, parseMaxCost, parseModelFlags, parseProviderFlag, parseSeedFlag } from '../config/overrides.js';
+import type { ConfigOverrides } from '../config/types.js';
+import { LlmAbortedError } from '../providers/errors.js';
+import { openSessionLlm, type SessionLlm } from './accounting.js';
+import { failureForPlay, resumeCommand } from './recovery.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
@@ -36,6 +39,10 @@ export interface PlayOptions {
   seed?: string;
   briefBudget?: string;
   maxInput?: string;
+  /** As `episode run`'s: the provider, a model per role, the session's spend cap (they may change on --resume). */
+  provider?: string;
+  model?: string[];
+  maxCost?: string;
 }
 
 export interface PlayIo {
@@ -166,16 +173,29 @@ function sayWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: P
   for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}` });
 }
 
+/** --provider, --model and --max-cost over aureus.config.yaml, as `episode run` takes them (usage errors, exit 2). */
+function playOverrides(o: PlayOptions): ConfigOverrides {
+  const out: ConfigOverrides = {};
+  if (o.provider !== undefined) out.provider = parseProviderFlag(o.provider);
+  if (o.model?.length) out.models = parseModelFlags(o.model);
+  if (o.maxCost !== undefined) out.maxCostUsd = parseMaxCost(o.maxCost);
+  return out;
+}
+
 async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { lock?: HeldLock }): Promise<number> {
   const store = fileSessionStore(root);
-  const loaded = loadConfigOrThrow(root);
+  const overrides = playOverrides(o);
+  const loaded = loadConfigOrThrow(root, overrides);
   const { config } = loaded;
-  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 80 });
+  checkOverrideModels(config, overrides);
+  const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 0 });
   const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
   const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
+  const calls = (seed: string, session: string) => openSessionLlm({ root, config, seed, session, onNotice: (message) => emit({ type: 'notice', message }), onWarning: (d) => sayWarnings([d], o, io, emit) });
   let session: PlaySession;
+  let accounts: SessionLlm;
   // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical };
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical, interrupt: io.interrupt.signal };
   if (o.resume) {
     store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
     const taken: Diagnostic[] = [];
@@ -187,9 +207,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
     // The scene as the running session would have it now (context.ts sceneWorld, also taken after each canonization).
     const { world, packet } = await sceneWorld(root, first.setup, replay(records).state.cast);
-    const llm = openLlm({ root, config, seed: first.seed, onWarning: (d) => sayWarnings([d], o, io, emit) });
-    const deps: PlayDeps = { ...base, llm, world, packet };
-    session = PlaySession.resume(deps, o.resume);
+    accounts = calls(first.seed, o.resume);
+    session = PlaySession.resume({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet }, o.resume);
     io.session?.(o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
@@ -200,7 +219,6 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
       sayConfigWarnings(loaded, o, io, emit);
       if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
     }
-    await session.recover();
   } else {
     // The seed rule of episode run (AUR4003, exit 2), before anything is written.
     parseSeedFlag(o.seed, 'the session id');
@@ -210,12 +228,19 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     const id = o.session ?? defaultSessionId(store, setup.principal);
     // A taken id is AUR7107 from PlaySession.start, not a lock's refusal.
     if (!store.exists(id)) held.lock = lockSession(root, id);
-    const llm = openLlm({ root, config, seed: o.seed ?? id, onWarning: (d) => sayWarnings([d], o, io, emit) });
-    session = PlaySession.start({ ...base, llm, world, packet }, id, o.seed ?? id, setup);
+    accounts = calls(o.seed ?? id, id);
+    session = PlaySession.start({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet }, id, o.seed ?? id, setup);
     io.session?.(id);
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
   }
-  return loop(session, o, io, emit);
+  try {
+    return await loop(session, o, io, emit);
+  } catch (e) {
+    // A failure that stopped the session (a provider error, a spent budget): paused, its log whole.
+    if (session.done) throw e;
+    if (!o.json) io.stderr(`aureus: session ${session.state.session} paused; continue with \`${resumeCommand(session.state.session)}\`\n`);
+    throw failureForPlay(e, session.state.session);
+  }
 }
 
 /**
@@ -232,20 +257,22 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
   rl.on('SIGINT', () => io.interrupt.raise('SIGINT'));
   const stop = () => rl.close();
   signal.addEventListener('abort', stop);
-  if (io.terminal && !signal.aborted) {
-    rl.setPrompt('> ');
-    if (!session.done) rl.prompt();
-  }
   let lineNo = 0;
   const lines = lineQueue(rl);
   try {
+    // A resume first finishes what its last process left (a line without its answer, a canonization).
+    if (!(await played(() => session.recover(), signal))) return paused(session, o, io, emit, true);
+    if (io.terminal && !signal.aborted) {
+      rl.setPrompt('> ');
+      if (!session.done) rl.prompt();
+    }
     // Interrupted before the loop (while a resume finished its last turn): no line is read.
     for (let line = signal.aborted ? null : await lines.next(); line !== null; line = await lines.next()) {
       // Lines already read past the interrupt are not played.
       if (session.done || signal.aborted) break;
       const broken = piped?.broken(++lineNo);
       if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
-      await session.line(line);
+      if (!(await played(() => session.line(line), signal))) break;
       if (session.done || signal.aborted) break;
       if (io.terminal) rl.prompt();
     }
@@ -259,6 +286,20 @@ async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: 
   return paused(session, o, io, emit, signal.aborted);
 }
 
+/**
+ * Whether a line (or a resume's recovery) was played: false when the interrupt cancelled a model
+ * call in flight (call-guard.ts), which leaves the line to be answered on resume.
+ */
+async function played(fn: () => Promise<void>, signal: AbortSignal): Promise<boolean> {
+  try {
+    await fn();
+    return true;
+  } catch (e) {
+    if (e instanceof LlmAbortedError && signal.aborted) return false;
+    throw e;
+  }
+}
+
 /** The loop's end: `done`, and for a session not complete the paused notice (exit 130 when interrupted). */
 function paused(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void, interrupted: boolean): number {
   const s = session.state;
@@ -267,7 +308,7 @@ function paused(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: Play
   if (session.done) return 0;
   const held = session.postponed;
   const staged = held ? ' with its proposals staged, not canonized' : '';
-  if (!o.json) io.stderr(`aureus: session ${s.session} paused${staged}; continue with \`aureus play --resume ${s.session}\`\n`);
+  if (!o.json) io.stderr(`aureus: session ${s.session} paused${staged}; continue with \`${resumeCommand(s.session)}\`\n`);
   if (interrupted) return ExitCode.INTERRUPTED;
   // The input ended while a canonization waited (the lock, exit 9; uncommitted edits, exit 8): the
   // scene's changes are not canon, which a script must not read as success. Nothing is lost.

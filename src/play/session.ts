@@ -3,22 +3,21 @@ import { AureusError, ExitCode } from '../errors.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import { ACTOR_ANSWER_SCHEMA, actorTurn } from './actor.js';
+import { guardCall } from './call-guard.js';
+import { BEAT_OBJECTIVE_SCHEMA, BEAT_SCHEMA, observe } from './observe.js';
 import { validatorFor } from '../providers/json-answer.js';
 import { canonize } from './canonize.js';
 import { canonTag } from './reconcile.js';
 import { sceneWorld } from './context.js';
 import { testKillHook } from '../pipeline/checkpoint.js';
-import { chooseSpeaker, beatByPosition, extractProposals, threadsInPlay, writeBrief } from './director.js';
+import { chooseSpeaker, extractProposals, threadsInPlay, writeBrief } from './director.js';
 import { parseCommand, type Parsed } from './directives.js';
 import { evaluate, suggestNext } from './evaluate.js';
 import { cleanInput } from './input.js';
 import { runAction } from './commands.js';
 import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
-import { BEATS, type ActorAnswer, type Beat, type PlayEvent, type SceneSetup, type TurnRecord } from './types.js';
-
-/** The beat classifier's answer. */
-export const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalProperties: false, properties: { beat: { type: 'string', enum: [...BEATS] } } };
+import type { ActorAnswer, Beat, PlayEvent, SceneSetup, TurnRecord } from './types.js';
 
 /**
  * The answers' validators, compiled when the session opens: ajv's start costs more than a whole
@@ -27,6 +26,7 @@ export const BEAT_SCHEMA = { type: 'object', required: ['beat'], additionalPrope
 function prepareValidators(): void {
   validatorFor(ACTOR_ANSWER_SCHEMA);
   validatorFor(BEAT_SCHEMA);
+  validatorFor(BEAT_OBJECTIVE_SCHEMA);
 }
 
 /** The directives a model may give; the others (commit, end, undo …) are the user's. */
@@ -49,6 +49,10 @@ export interface PlayDeps {
   info: (text: string) => void;
   /** Runs a canonization as one step a second Ctrl-C waits for (run.ts; the CLI's interruptSignal). */
   critical?: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
+  /** The first Ctrl-C or SIGTERM: it reaches the model calls in flight (call-guard.ts). */
+  interrupt?: AbortSignal;
+  /** The canonization commit's trailers of the session's spend so far (accounting.ts). */
+  trailers?: () => Promise<string[]>;
 }
 
 /**
@@ -89,8 +93,11 @@ export class PlaySession {
     return this.state.complete !== null;
   }
 
-  /** Records and events of one exchange, written in one atomic append (see answer()). */
-  private batch: { records: TurnRecord[]; events: PlayEvent[] } | null = null;
+  /**
+   * Records of one exchange, written in one atomic append (see answer()), and what the user is told
+   * of it (events, a command's answer), said after the append, in the order it happened.
+   */
+  private batch: { records: TurnRecord[]; said: (() => void)[] } | null = null;
 
   private record(r: TurnRecord): void {
     if (this.batch) this.batch.records.push(r);
@@ -98,9 +105,13 @@ export class PlaySession {
     ({ state: this.state, pendingUser: this.pending } = reduce(this.state, r, this.pending));
   }
 
+  private say(fn: () => void): void {
+    if (this.batch) this.batch.said.push(fn);
+    else fn();
+  }
+
   private emit(e: PlayEvent): void {
-    if (this.batch) this.batch.events.push(e);
-    else this.d.emit(e);
+    this.say(() => this.d.emit(e));
   }
 
   private flush(): void {
@@ -108,7 +119,7 @@ export class PlaySession {
     this.batch = null;
     if (!b) return;
     this.d.store.appendMany(this.state.session, b.records);
-    for (const e of b.events) this.d.emit(e);
+    for (const fn of b.said) fn();
   }
 
   private nextId(): string {
@@ -160,6 +171,8 @@ export class PlaySession {
     return {
       state: () => this.state,
       deps: this.d,
+      emit: (e: PlayEvent) => this.emit(e),
+      info: (text: string) => this.say(() => this.d.info(text)),
       nextId: () => this.nextId(),
       record: (r: TurnRecord) => this.record(r),
       rebrief: () => this.rebrief(),
@@ -169,10 +182,14 @@ export class PlaySession {
     };
   }
 
+  /**
+   * One exchange: the Actor answers first (nothing waits before its call, so its line starts at
+   * once), then the Director observes the exchange just completed (observe.ts: its beat, the
+   * objective), then the whole exchange is recorded in one append.
+   */
   private async answer(userId: string, text: string): Promise<void> {
     const s = this.state;
     const speaker = chooseSpeaker(this.d.packet, s.cast, text, s.director.turn_count);
-    const beat = await this.classify(s.director.turn_count + 1);
     const cast = s.cast.map((id) => {
       const pc = this.d.packet.cast.find((c) => c.id === id);
       const c = this.d.world.characters.characters.find((x) => x.id === id);
@@ -183,49 +200,43 @@ export class PlaySession {
     // The answer's id: nothing is recorded while the Actor answers, so it is the next one now.
     const actorId = this.nextId();
     const show = (content: string, reset: boolean) => this.d.emit({ type: 'chunk', turn: actorId, content, ...(reset ? { reset } : {}) });
-    const t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}` }, show);
+    const guard = guardCall(this.d.interrupt);
+    let t: Awaited<ReturnType<typeof actorTurn>>;
+    try {
+      t = await actorTurn(this.d.llm, this.d.packet, payload, history, s.brief, { scene: s.setup.scene, label: `play/${s.session}/${userId}`, signal: guard.signal, progress: guard.progress }, show);
+    } finally {
+      guard.dispose();
+    }
+    const seen = await observe(this.d.llm, { setup: s.setup, session: s.session, turn: s.director.turn_count + 1, exchanges: [...s.exchanges.slice(-1), { user: text, content: t.content }], signal: this.d.interrupt });
     // The answer, its directives, its proposals and the new brief are one atomic append, and the
     // user sees the whole answer only after it (a streamed line is shown as it arrives, but the
     // message_complete that makes it part of the transcript comes after the append): a kill
     // leaves the exchange wholly there or wholly absent (then resume answers the line again).
-    this.batch = { records: [], events: [] };
-    this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat });
+    this.batch = { records: [], said: [] };
+    this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat: seen.beat, ...(seen.objective_met !== undefined ? { objective_met: seen.objective_met } : {}) });
     const dir = this.state.director;
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
-    for (const n of t.notices) this.emit({ type: 'notice', message: n });
-    for (const p of t.directives) {
-      if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
-      else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);
-      else this.emit({ type: 'notice', message: `the model wrote a ${p.action.name} directive, which is yours to give (/${p.action.name}); it was ignored` });
-    }
+    for (const n of [...t.notices, ...(seen.fallback ? [seen.fallback] : [])]) this.emit({ type: 'notice', message: n });
+    await this.modelDirectives(t.directives);
     this.stage(userId, actorId, text, t.answer, s.director.current_beat);
     this.flush();
     if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
   }
 
-  /** The beat by a classifier call through the port (the offline realizer answers with the position heuristic). */
-  private async classify(turn: number): Promise<Beat> {
-    const s = this.state.setup;
-    const heuristic = beatByPosition(turn, Math.max(1, s.turn_budget));
-    const res = await this.d.llm.complete({
-      role: 'director',
-      system: 'Classify the narrative beat of the latest exchange. Answer JSON {"beat": one of establishment, complication, escalation, pivot, resolution}.',
-      messages: [{ role: 'user', content: this.state.exchanges.slice(-2).map((e) => `${e.user}\n${e.content}`).join('\n\n') || '(scene opening)' }],
-      json_schema: BEAT_SCHEMA,
-      schema_name: 'play_beat',
-      max_tokens: 50,
-      payload: { kind: 'play_beat', heuristic },
-      meta: { scene: s.scene, label: `play/${this.state.session}/beat/${turn}` },
-    });
-    const b = (res.json as { beat?: string } | undefined)?.beat;
-    return (BEATS as readonly string[]).includes(b ?? '') ? (b as Beat) : heuristic;
+  /** The directives of a model's answer: its own are run as the same actions as the commands; the user's are refused. */
+  private async modelDirectives(list: Parsed[]): Promise<void> {
+    for (const p of list) {
+      if (!p.ok) this.emit({ type: 'notice', message: `the model wrote a malformed directive (${p.error}); it was ignored` });
+      else if (MODEL_ACTIONS.includes(p.action.name)) await runAction(this.ctl(), p.action);
+      else this.emit({ type: 'notice', message: `the model wrote ${/^[aeiou]/.test(p.action.name) ? 'an' : 'a'} ${p.action.name} directive, which is yours to give (/${p.action.name}); it was ignored` });
+    }
   }
 
   /** Stage the exchange's proposals; a new brief when something happened, a thread moved or the beat turned. */
   private stage(userId: string, actorId: string, text: string, answer: ActorAnswer, beatBefore: Beat): void {
     const next = this.state.proposals.length + 1;
-    const props = extractProposals(this.d.packet, this.state.setup, userId, actorId, text, answer, next);
+    const props = extractProposals(this.d.world, this.d.packet, this.state.setup, userId, actorId, text, answer, next);
     for (const p of props) this.record({ type: 'proposal', proposal: p });
     const moved = threadsInPlay(this.d.packet, this.state.exchanges).length > threadsInPlay(this.d.packet, this.state.exchanges.slice(0, -1)).length;
     if (props.length || moved || this.state.director.current_beat !== beatBefore) this.rebrief();
@@ -238,7 +249,14 @@ export class PlaySession {
     // After a canonization: a brief only when what the Actor is told differs (a checkpoint with nothing staged adds no record).
     if (onlyIfChanged && s.brief && JSON.stringify({ ...s.brief, turn: 0 }) === JSON.stringify({ ...brief, turn: 0 })) return;
     this.record({ type: 'brief', id: this.nextId(), brief });
+    // Over even at its smallest (who is on stage): sent so, and said once a session (the brief's words stay hidden).
+    if (brief.tokens > this.d.briefBudget && !this.briefOver) {
+      this.briefOver = true;
+      this.emit({ type: 'notice', message: `the Director's brief needs ${brief.tokens} tokens even at its smallest (who is on stage), over the brief budget of ${this.d.briefBudget}: it is sent at its smallest; raise --brief-budget (or play.brief_budget)` });
+    }
   }
+
+  private briefOver = false;
 
   /**
    * Why the last canonization did not run (the lock held, exit 9; uncommitted edits, exit 8), until
@@ -267,10 +285,12 @@ export class PlaySession {
 
   private async canonizeStaged(trigger: string): Promise<boolean> {
     let r: Awaited<ReturnType<typeof canonize>> | undefined;
+    // Read (and the run log flushed) before anything can stop it: a resumed canonization says the same spend.
+    const trailers = (await this.d.trailers?.()) ?? [];
     testKillHook('play-canonize');
     for (let i = 0; !r; i++) {
       try {
-        r = await canonize(this.d.root, this.state, this.d.packet, trigger);
+        r = await canonize(this.d.root, this.state, this.d.packet, trigger, trailers);
       } catch (e) {
         if (!(e instanceof AureusError) || (e.exitCode !== ExitCode.LOCKED && e.exitCode !== ExitCode.DIRTY_WORLD)) throw e;
         if (e.exitCode === ExitCode.LOCKED && i < LOCK_TRIES) {
@@ -291,10 +311,11 @@ export class PlaySession {
     this.d.world = scene.world;
     this.d.packet = scene.packet;
     // The record and the brief of the canonized world are one append: a kill cannot split them.
-    this.batch = { records: [], events: [] };
+    this.batch = { records: [], said: [] };
     const found = r.scene_findings.length ? { scene_findings: r.scene_findings } : {};
-    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, rejected: r.rejected, ...found });
-    this.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, rejected: r.rejected, scene_findings: r.scene_findings });
+    const unchanged = r.unchanged.length ? { unchanged: r.unchanged } : {};
+    this.record({ type: 'canonized', id: this.nextId(), commit: r.commit, accepted: r.accepted, ...unchanged, rejected: r.rejected, ...found });
+    this.emit({ type: 'canonized', commit: r.commit, accepted: r.accepted, unchanged: r.unchanged, rejected: r.rejected, scene_findings: r.scene_findings });
     this.rebrief(true);
     this.flush();
     return true;

@@ -43,7 +43,7 @@ export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; t
     case 'actor': {
       const user = pendingUser ?? { id: r.reply_to, text: '' };
       return {
-        state: { ...st, exchanges: [...st.exchanges, { user: user.text, answer: r.answer, user_id: user.id, actor_id: r.id, content: r.content, beat: r.beat }], director: observeExchange(st.director, st.setup, user.text, r.answer, r.beat) },
+        state: { ...st, exchanges: [...st.exchanges, { user: user.text, answer: r.answer, user_id: user.id, actor_id: r.id, content: r.content, beat: r.beat }], director: observeExchange(st.director, st.setup, user.text, r.answer, r.beat, r.objective_met) },
         pendingUser: null,
       };
     }
@@ -60,7 +60,7 @@ export function reduce(s: PlayState, r: TurnRecord, pendingUser: { id: string; t
         state: {
           ...st,
           canonizations: st.canonizations + 1,
-          proposals: st.proposals.map((p) => (r.accepted.includes(p.id) ? { ...p, status: 'accepted' } : p.id in r.rejected ? { ...p, status: 'rejected', rejection: r.rejected[p.id] } : p)),
+          proposals: st.proposals.map((p) => (r.accepted.includes(p.id) ? { ...p, status: 'accepted' } : r.unchanged?.includes(p.id) ? { ...p, status: 'unchanged' } : p.id in r.rejected ? { ...p, status: 'rejected', rejection: r.rejected[p.id] } : p)),
           notes: st.notes.map((x) => (x.canonization === null ? { ...x, canonization: st.canonizations + 1 } : x)),
           threads: st.threads.map((x) => (x.canonization === null ? { ...x, canonization: st.canonizations + 1 } : x)),
         },

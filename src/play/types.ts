@@ -37,7 +37,8 @@ export interface Proposal {
   turns: string[]; // supporting turn ids ("t0003")
   reason: string;
   critical: boolean;
-  status: 'pending' | 'accepted' | 'rejected';
+  /** `unchanged`: judged and not rejected, but it wrote nothing (already so, or a claim kept as the cast's word). */
+  status: 'pending' | 'accepted' | 'unchanged' | 'rejected';
   rejection?: string;
 }
 
@@ -81,12 +82,13 @@ export interface NextSuggestion {
 export type TurnRecord =
   | { type: 'start'; session: string; seed: string; setup: SceneSetup }
   | { type: 'user'; id: string; text: string; truncated: boolean }
-  | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat }
+  /** `beat`, `objective_met`: the Director's observation of the exchange (observe.ts); objective_met in `--mode objective` only. */
+  | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat; objective_met?: boolean }
   | { type: 'command'; id: string; name: string; args: string; effect: string }
   | { type: 'brief'; id: string; brief: ContextBrief }
   | { type: 'proposal'; proposal: Proposal }
   | { type: 'undo'; id: string; target: string }
-  | { type: 'canonized'; id: string; commit: string | null; accepted: string[]; rejected: Record<string, string>; scene_findings?: string[] }
+  | { type: 'canonized'; id: string; commit: string | null; accepted: string[]; unchanged?: string[]; rejected: Record<string, string>; scene_findings?: string[] }
   | { type: 'complete'; id: string; trigger: string; evaluation: Evaluation; next: NextSuggestion };
 
 /** The stream events of seed 000, printed one per line with --json. */
@@ -102,5 +104,6 @@ export type PlayEvent =
   | { type: 'notice'; message: string; code?: string }
   | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }
   /** `scene_findings`: stage F's hard findings that name no proposal (a teleport, …): reported, not binding. */
-  | { type: 'canonized'; commit: string | null; accepted: string[]; rejected: Record<string, string>; scene_findings: string[] }
+  /** `accepted`: written to canon; `unchanged`: judged, nothing written (already so, or kept as the cast's word). */
+  | { type: 'canonized'; commit: string | null; accepted: string[]; unchanged: string[]; rejected: Record<string, string>; scene_findings: string[] }
   | { type: 'done'; session: string; turns: number };

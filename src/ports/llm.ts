@@ -30,8 +30,8 @@ export interface LlmRequest {
   /** Name of the schema, for error messages. */
   schema_name?: string;
   /**
-   * The answer's token limit. The router sets it from the config (`max_tokens.<role>`); a stage's
-   * value is ignored, so every role's limit lives in aureus.config.yaml.
+   * The answer's token limit. The config's `max_tokens.<role>` caps it and is the value when a
+   * stage names none: a stage may ask for less (a short answer it knows the size of), never more.
    */
   max_tokens?: number;
   /** Re-asks after an invalid JSON answer for this call (default budgets.json_reasks). */

@@ -7,8 +7,10 @@ export class CallBudget {
   readonly limit: number;
   private usedCount = 0;
 
-  constructor(limit: number) {
+  /** `used`: requests already made against this budget by an earlier process (a resumed play session). */
+  constructor(limit: number, used = 0) {
     this.limit = limit;
+    this.usedCount = used;
   }
 
   get used(): number {

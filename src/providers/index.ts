@@ -37,6 +37,8 @@ export interface OpenLlmOptions {
   onNotice?: (text: string) => void;
   /** The run's spend and `--max-cost` (a season shares one across its episodes). */
   costGuard?: CostGuard;
+  /** Provider requests already taken from `budgets.provider_calls_per_episode` (a resumed play session's). */
+  callsUsed?: number;
   /** `--batch`: the Message Batches API, batch ids kept in this run folder. */
   batch?: { runDir: string; pollMs?: number };
 }
@@ -46,7 +48,7 @@ export interface OpenedLlm extends LlmRouter {
 }
 
 export function openLlm(o: OpenLlmOptions): OpenedLlm {
-  const budget = new CallBudget(o.config.budgets.provider_calls_per_episode);
+  const budget = new CallBudget(o.config.budgets.provider_calls_per_episode, o.callsUsed);
   const created = o.provider
     ? { ...o.provider, budget, pinnedModel: undefined }
     : createProvider(o.config.provider, {

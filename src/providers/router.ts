@@ -12,7 +12,8 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
 /**
  * The `Llm` stages hold. Per call it:
  *   1. routes the role to a model from config (escalate → the escalation model; `anthropic:<m>`
- *      pins one model for every role) and sets max_tokens from config (`max_tokens.<role>`);
+ *      pins one model for every role) and sets max_tokens: the request's, capped by the config's
+ *      `max_tokens.<role>` (which is the value when the request names none);
  *   2. lets the first call of each cacheable prefix go alone, so it writes the prompt cache and
  *      the calls that share the prefix read it instead of each paying a write (real providers only);
  *   3. waits for a concurrency slot (p-limit, config.concurrency);
@@ -136,7 +137,9 @@ export class LlmRouter implements Llm {
     const signal = this.signalFor(request);
     const maxReasks = request.max_reasks ?? config.budgets.json_reasks;
     let messages = request.messages;
-    let maxTokens = config.max_tokens[request.role];
+    // The config's `max_tokens.<role>` is the cap; a stage may ask for less (play's Actor line, its
+    // beat classifier), never for more: the worst case `--max-cost` reserves is then the stage's.
+    let maxTokens = Math.min(request.max_tokens ?? config.max_tokens[request.role], config.max_tokens[request.role]);
     let cuts = 0;
     let refusals = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };

@@ -68,7 +68,7 @@ const PROPOSAL = {
     turns: { type: 'array', items: TURN_ID },
     reason: STRING,
     critical: { type: 'boolean' },
-    status: { enum: ['pending', 'accepted', 'rejected'] },
+    status: { enum: ['pending', 'accepted', 'unchanged', 'rejected'] },
     rejection: STRING,
   },
 } as const;
@@ -90,7 +90,7 @@ const COMPLETE = {
 const RECORDS: Record<string, { required: string[]; properties: Record<string, object> }> = {
   start: { required: ['session', 'seed', 'setup'], properties: { session: STRING, seed: STRING, setup: SETUP } },
   user: { required: ['id', 'text', 'truncated'], properties: { id: TURN_ID, text: STRING, truncated: { type: 'boolean' } } },
-  actor: { required: ['id', 'reply_to', 'answer', 'content'], properties: { id: TURN_ID, reply_to: TURN_ID, answer: ANSWER, content: STRING, beat: BEAT } },
+  actor: { required: ['id', 'reply_to', 'answer', 'content'], properties: { id: TURN_ID, reply_to: TURN_ID, answer: ANSWER, content: STRING, beat: BEAT, objective_met: { type: 'boolean' } } },
   command: { required: ['id', 'name', 'args', 'effect'], properties: { id: TURN_ID, name: STRING, args: STRING, effect: STRING } },
   brief: {
     required: ['id', 'brief'],
@@ -103,7 +103,7 @@ const RECORDS: Record<string, { required: string[]; properties: Record<string, o
   undo: { required: ['id', 'target'], properties: { id: TURN_ID, target: TURN_ID } },
   canonized: {
     required: ['id', 'commit', 'accepted', 'rejected'],
-    properties: { id: TURN_ID, commit: { type: ['string', 'null'] }, accepted: STRINGS, rejected: { type: 'object', additionalProperties: STRING }, scene_findings: STRINGS },
+    properties: { id: TURN_ID, commit: { type: ['string', 'null'] }, accepted: STRINGS, unchanged: STRINGS, rejected: { type: 'object', additionalProperties: STRING }, scene_findings: STRINGS },
   },
   complete: { required: ['id', 'trigger', 'evaluation', 'next'], properties: { id: TURN_ID, trigger: STRING, ...COMPLETE } },
 };

@@ -34,20 +34,28 @@ async function interruptedAfterOneTurn(w: string, args: string[], sig: NodeJS.Si
 describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
   const { server, base, env } = usePlayModel('play-interrupt');
 
-  /** A session on a copy of the world whose Actor answers `line` after its first piece only once `release` is called. */
+  /**
+   * A session on a copy of the world whose Actor begins its answer `line` (its action and the first
+   * words of its dialogue, shown as a chunk) and finishes it only once `release` is called.
+   */
   function heldActor(label: string, line: { action: string; dialogue: string }, args: string[]) {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     const answer = { speaker: 'catiline', ...line, internal: 'x', mood: 'cold', tension_shift: 0.1 };
-    server.handler = playHandler('establishment', () => steps.ok(JSON.stringify(answer), { hold: { after: 1, until: gate } }));
+    const text = JSON.stringify(answer);
+    const after = Math.floor((text.indexOf('"dialogue":"') + 30) / 40) + 1;
+    server.handler = playHandler('establishment', () => steps.ok(text, { hold: { after, until: gate } }));
     const w = copyRepo(base(), label);
     return { w, p: startPlay([...ARGS, ...args], w, env()), release };
   }
 
-  /** Ctrl-C once the Actor's held answer has begun, seen by the CLI; then (again: a second Ctrl-C first) the answer goes on. */
+  /**
+   * Ctrl-C once the Actor's held answer has begun, seen by the CLI (its first words are out, a
+   * `chunk`: an answer arriving is let finish); then (again: a second Ctrl-C first) the answer goes on.
+   */
   async function interruptHeld(p: ReturnType<typeof startPlay>, release: () => void, again = false): Promise<number | null> {
     try {
-      await until(() => server.requests.some(isActor));
+      await until(() => p.out().includes('"type":"chunk"'));
       p.child.kill('SIGINT');
       await until(() => p.err().includes('aureus: interrupted; stopping at the next safe point'));
       if (again) p.child.kill('SIGINT');
@@ -118,6 +126,42 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
     expect(events(again.stdout).map((e) => e.type)).toContain('episode_complete');
   });
 
+  it('SIGINT while the Actor call has not begun to answer (a stalled provider): the call is cancelled at once, the session pauses (130), and --resume answers the line', async () => {
+    server.handler = playHandler('establishment', () => steps.hang());
+    const w = copyRepo(base(), 'play-int-stalled');
+    const p = startPlay([...ARGS, '--session', 'i8', '--json'], w, env());
+    p.child.stdin.write(`${LINE}\n`);
+    await until(() => server.requests.some(isActor));
+    const t0 = Date.now();
+    p.child.kill('SIGINT');
+    const code = await p.closed;
+    // Not the call's timeout (minutes) and its exit 7: the pause, now.
+    expect(code, p.err()).toBe(130);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(p.err()).not.toMatch(/AUR420[57]/);
+    const out = events(p.out());
+    expect(out.at(-2)).toEqual({ type: 'done', session: 'i8', turns: 0 });
+    expect(out.at(-1)).toMatchObject({ type: 'error', exit_code: 130, codes: ['AUR6008'], session: 'i8' });
+    expect(records(w, 'i8').filter((x) => x.type === 'user' || x.type === 'actor').map((x) => x.type)).toEqual(['user']);
+
+    server.handler = playHandler('establishment', () => steps.json({ speaker: 'catiline', action: 'shrugs', dialogue: 'At home, Consul.', internal: 'x', mood: 'cold', tension_shift: 0 }));
+    const again = await playScript(['play', '--resume', 'i8', '--json'], w, '', env());
+    expect(again.code, again.stderr).toBe(0);
+    expect(records(w, 'i8').filter((x) => x.type === 'actor').map((x) => x.content)).toEqual(['CATILINE: *shrugs* "At home, Consul."']);
+  });
+
+  it('SIGINT while an answer arrives that then stops arriving: it is cancelled once it stalls, and the session pauses (130)', async () => {
+    const { w, p } = heldActor('play-int-stall-mid', { action: 'laughs', dialogue: 'Where I was is my affair, Consul, and where I go next is none of yours either.' }, ['--session', 'i9', '--json']);
+    p.child.stdin.write(`${LINE}\n`);
+    await until(() => p.out().includes('"type":"chunk"'));
+    p.child.kill('SIGINT');
+    // Never released: the answer stalls after its first words.
+    const code = await p.closed;
+    expect(code, p.err()).toBe(130);
+    expect(events(p.out()).filter((e) => e.type === 'message_complete')).toEqual([]);
+    expect(records(w, 'i9').filter((x) => x.type === 'actor')).toEqual([]);
+  });
+
   it('SIGINT during the turn that completes the scene: the scene completes and is canonized, exit 0, nothing to resume', async () => {
     const { w, p, release } = heldActor('play-int-last', { action: 'laughs', dialogue: 'Ask the consul what he paid for his informers.' }, ['--session', 'i7', '--json', '--mode', 'turn_limited', '--turns', '1']);
     p.child.stdin.write(`${LINE}\n`);
@@ -132,7 +176,7 @@ describe.skipIf(!builtCli())('aureus play interrupted with piped stdio', () => {
   });
 
   it('a second SIGINT while the Actor call is in flight quits at once (130), and --resume answers that line', async () => {
-    const { w, p, release } = heldActor('play-int-twice', { action: 'shrugs', dialogue: 'At home, Consul, as every honest man was.' }, ['--session', 'i6']);
+    const { w, p, release } = heldActor('play-int-twice', { action: 'shrugs', dialogue: 'At home, Consul, as every honest man was.' }, ['--session', 'i6', '--json']);
     p.child.stdin.write(`${LINE}\n`);
     const code = await interruptHeld(p, release, true);
     expect(code, p.err()).toBe(130);

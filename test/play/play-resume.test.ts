@@ -3,6 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { builtCli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
+import { steps } from '../support/fake-anthropic-server.js';
+import { playHandler, usePlayModel } from '../support/play-model.js';
 import { playScript, startPlay, until } from './support.js';
 
 /**
@@ -63,23 +65,32 @@ describe.skipIf(!builtCli())('aureus play --resume after a kill', () => {
 });
 
 /**
- * A secret made canon by a /commit, then the same reveal again: the session goes on from the
- * canonized world (the secret is Cicero's now, so the next one is proposed), whether it runs on or is
- * paused after the /commit and resumed. Both give the same log, world files and proposals.
+ * A secret made canon by a /commit, then the same disclosure again with a second secret: the session
+ * goes on from the canonized world (the first secret is Cicero's now, so only the second is
+ * proposed), whether it runs on or is paused after the /commit and resumed. Both give the same log,
+ * world files and proposals. Crassus' answers come from a model (the fake Messages API): a secret is
+ * learned only from an answer that tells it.
  */
 describe.skipIf(!builtCli())('aureus play after a canonization, uninterrupted or resumed', () => {
-  const base = useWorld('play-resume-canon');
-  const REVEAL = 'I know about the letters from the Allobroges.';
+  const { server, base, env } = usePlayModel('play-resume-canon');
+  const ASK = 'What do you know of Caesar and of Catiline, Crassus?';
+  const DEBTS = 'Caesar owes me more than he could repay in three lifetimes, and I hold the largest of his notes.';
+  const BACKING = "It was my money behind Catiline's earlier campaigns; I still hold his notes, and yes, I knew of the first plot two years ago.";
   const ARGS2 = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'crassus', '--session', 'r1', '--json'];
   const proposals = (w: string) => fs.readFileSync(path.join(w, '.aureus/sessions/r1/turns.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"type":"proposal"')).map((l) => (JSON.parse(l) as { proposal: { reason: string } }).proposal.reason);
 
   it('works from the canonized world and agrees with the resumed session', async () => {
+    // The first time he is asked, Crassus tells of Caesar's debts; the second time, of both secrets.
+    server.handler = playHandler('complication', (req) => {
+      const second = (req.body?.messages.length ?? 0) > 1;
+      return steps.json({ speaker: 'crassus', action: 'smiles', dialogue: second ? `${DEBTS} ${BACKING}` : DEBTS, internal: 'x', mood: 'amused', tension_shift: 0 });
+    });
     const whole = copyRepo(base(), 'play-canon-whole');
-    const r = await playScript(ARGS2, whole, `${REVEAL}\n/commit\n${REVEAL}\n/end\n`);
+    const r = await playScript(ARGS2, whole, `${ASK}\n/commit\n${ASK}\n/end\n`, env());
     expect(r.code, r.stderr).toBe(0);
     const cut = copyRepo(base(), 'play-canon-cut');
-    expect((await playScript(ARGS2, cut, `${REVEAL}\n/commit\n`)).code).toBe(0);
-    const r2 = await playScript(['play', '--resume', 'r1', '--json'], cut, `${REVEAL}\n/end\n`);
+    expect((await playScript(ARGS2, cut, `${ASK}\n/commit\n`, env())).code).toBe(0);
+    const r2 = await playScript(['play', '--resume', 'r1', '--json'], cut, `${ASK}\n/end\n`, env());
     expect(r2.code, r2.stderr).toBe(0);
 
     const learned = proposals(whole).filter((p) => p.includes(' learns '));

@@ -5,7 +5,7 @@ import formats from 'ajv-formats';
 import { describe, expect, it } from 'vitest';
 import { hashValue } from '../../src/core/hash.js';
 import { ACTOR_ANSWER_SCHEMA } from '../../src/play/actor.js';
-import { BEAT_SCHEMA } from '../../src/play/session.js';
+import { BEAT_OBJECTIVE_SCHEMA, BEAT_SCHEMA } from '../../src/play/observe.js';
 import { answerValidatorSources, validatorFor as answerValidatorFor } from '../../src/providers/json-answer.js';
 import { allValidatorKeys, ANSWER_OPTIONS, answerKey, compiledFile, specOf } from '../../src/schemas/specs.js';
 import { characterAnswerSchema } from '../../src/schemas/character-answer.js';
@@ -65,6 +65,7 @@ describe('answer validators (issue 18)', () => {
       [characterAnswerSchema(), [{}, { character_id: 'x', moves: [{}] }, 'no']],
       [ACTOR_ANSWER_SCHEMA, [{}, { line: 3 }]],
       [BEAT_SCHEMA, [{ beat: 'nope' }, { beat: 'x', more: 1 }]],
+      [BEAT_OBJECTIVE_SCHEMA, [{ beat: 'pivot' }, { beat: 'pivot', objective: { met: 'yes', confidence: 2 } }]],
     ];
     for (const [schema, values] of cases) {
       const v = answerValidatorFor(schema);

@@ -10,6 +10,7 @@ export const registerCost: RegisterCommand = (program: Command, ctx: () => Comma
   program
     .command('cost [episode]')
     .description("print an episode's LLM tokens and cost per role (from its run_log.jsonl)")
+    .option('--session <id>', "a play session's calls instead of an episode's (`aureus session list` names them)")
     .option('--json', 'print the totals as JSON')
     .addHelpText(
       'after',
@@ -21,15 +22,16 @@ report the same figures. A malformed line is an error (exit 3): a total that ski
 Examples:
   $ aureus cost                     the latest committed episode
   $ aureus cost s01e03 --json
-  $ aureus cost .aureus/runs/s01e04-7-1a2b3c4d   a run that has not been committed`,
+  $ aureus cost .aureus/runs/s01e04-7-1a2b3c4d   a run that has not been committed
+  $ aureus cost --session cicero-001    a play session's calls, over all its resumes`,
     )
-    .action(async (episode: string | undefined, o: { json?: boolean }) => {
+    .action(async (episode: string | undefined, o: { json?: boolean; session?: string }) => {
       const c = ctx();
       // Not a world: AUR1000 (exit 3), as episode run says it, not that no run log was found (exit 2).
       (await import('../../store/load.js')).requireWorldFolder(c.root);
       const { costReport } = await import('../../providers/cost-report.js');
       const { formatDiagnostics } = await import('../io.js');
-      const report = costReport(c.root, episode);
+      const report = costReport(c.root, o.session === undefined ? episode : await sessionRunLog(c.root, o.session, episode));
       if (report.diagnostics.length) c.io.stderr(formatDiagnostics(report.diagnostics, c.chalk));
       const { per_role, per_model, total } = report.summary;
       if (o.json) {
@@ -62,3 +64,26 @@ Examples:
       c.io.stdout(out);
     });
 };
+
+/** The run log of play session `id` (src/play/accounting.ts): the session must exist and have made a call. */
+async function sessionRunLog(root: string, id: string, episode: string | undefined): Promise<string> {
+  const { AureusError, ExitCode } = await import('../../errors.js');
+  const { diag } = await import('../../diagnostics/index.js');
+  if (episode !== undefined) {
+    throw new AureusError(`--session cannot be used with an episode (${episode})`, {
+      exitCode: ExitCode.USAGE,
+      diagnostics: [diag('AUR7012', { option: '--session', other: `the episode ${episode}`, reason: 'a session is not an episode', fix: `drop ${episode} to see the session, or --session to see the episode` })],
+    });
+  }
+  const { fileSessionStore } = await import('../../play/store.js');
+  const { sessionRunLogRel } = await import('../../play/accounting.js');
+  const store = fileSessionStore(root);
+  if (!store.exists(id)) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
+  const rel = sessionRunLogRel(id);
+  const fs = await import('node:fs');
+  const path = await import('node:path');
+  if (!fs.existsSync(path.join(root, rel))) {
+    throw new AureusError(`no run log at ${rel}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR4401', { file: rel }, { hint: 'a session played before aureus recorded its calls has none; its next turn (aureus play --resume) starts one' })] });
+  }
+  return rel;
+}

@@ -3,6 +3,26 @@ import type { CommandContext } from '../context.js';
 import { AureusError, ExitCode } from '../../errors.js';
 import { printErrorEvent } from '../error-json.js';
 
+/** What `play --help` says after the options: how input works, examples, the exit codes. */
+const PLAY_HELP = `
+On a terminal: a line-editing prompt (history with ↑/↓).
+Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).
+Ctrl-C (or SIGTERM), on a terminal or not: the turn in progress ends, then the session pauses
+(exit 130, resumable); a model call that has not begun to answer, or whose answer stalls, is
+cancelled and its line answered on resume; a second Ctrl-C quits at once.
+
+Examples:
+  $ aureus play --as cicero --at forum --with catiline,crassus --turns 6
+  $ aureus play --as cicero --scene s01e01/SC03 --mode beat_gated
+  $ printf 'Where were you last night?\\n/note Catiline lies about Faesulae\\n' | aureus play --as cicero --at forum --with catiline --json
+  $ aureus play --resume cicero-001
+  $ aureus play --resume cicero-001 --model writer=claude-haiku-5-5 --max-cost 0.50
+  $ aureus cost --session cicero-001        the session's tokens and spend
+
+Exit codes: 0 the scene complete, or paused by the end of the input, 2 usage, 3 invalid world, config, lexicon or
+session log, 5 --max-cost reached (paused, resumable), 7 provider error (paused, resumable), 8 uncommitted world
+changes, 9 the session or the world lock held, 10 git error, 130 interrupted (paused, resumable).`;
+
 /** `aureus play`: the user plays a principal in a live scene (src/play/). Thin: options in, runPlay out. */
 export function registerPlay(program: Command, ctx: () => CommandContext): void {
   program
@@ -20,18 +40,11 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .option('--resume <session>', 'continue a session from its last turn (its scene, principal, mode, turns and seed)')
     .option('--brief-budget <tokens>', "the Director's brief token budget (default: play.brief_budget in aureus.config.yaml, 500)")
     .option('--max-input <chars>', 'longest input line; longer lines are cut with a notice (default: play.max_input, 2000)')
+    .option('--provider <id>', 'LLM provider: auto | offline | anthropic | anthropic:<model> | replay:<dir> (default: config)')
+    .option('--model <role=id>', 'model for a role (repeatable): writer (the Actor), director (the beat classifier), …', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--max-cost <usd>', "stop before a call that could take the session's spend, over all its resumes, past this many US dollars (exit 5, paused, resumable)")
     .option('--json', 'one JSON event per line: chunk (a model line as it streams), message_complete, notice, canonized, episode_complete, done; error, last, if it fails after its first event')
-    .addHelpText('after', `
-On a terminal: a line-editing prompt (history with ↑/↓).
-Without a terminal: one turn per stdin line. Lines starting with / are commands (/help lists them).
-Ctrl-C (or SIGTERM), on a terminal or not: the turn in progress ends, then the session pauses
-(exit 130, resumable); a second Ctrl-C quits at once.
-
-Examples:
-  $ aureus play --as cicero --at forum --with catiline,crassus --turns 6
-  $ aureus play --as cicero --scene s01e01/SC03 --mode beat_gated
-  $ printf 'Where were you last night?\\n/note Catiline lies about Faesulae\\n' | aureus play --as cicero --at forum --with catiline --json
-  $ aureus play --resume cicero-001`)
+    .addHelpText('after', PLAY_HELP)
     .action(async (o: Record<string, string | boolean | undefined>, cmd: Command) => {
       await refuseSceneFlagsOnResume(cmd);
       const c = ctx();
@@ -61,7 +74,8 @@ Examples:
       try {
         c.exit.code = await runPlay(c.root, o as never, { stdout, stderr: c.io.stderr, input: process.stdin, output: process.stdout, terminal: Boolean(process.stdin.isTTY && process.stdout.isTTY), warnings: (list) => printWarnings(c, list), interrupt, session: (sid) => (started = sid) });
       } catch (e) {
-        if (o.json && wrote) printErrorEvent(c.io, e, named());
+        // Once the session has started the stream is the session's: its failure is an event naming it, even as its first line.
+        if (o.json && (wrote || started !== undefined)) printErrorEvent(c.io, e, named());
         throw e;
       } finally {
         interrupt.dispose();

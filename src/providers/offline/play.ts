@@ -58,10 +58,14 @@ export const realizeActor: OfflineRealizer = (req, ctx) => {
   return { text: JSON.stringify(answer), json: answer };
 };
 
-/** The beat classifier's offline answer: the position heuristic the session passes in. */
+/**
+ * The beat classifier's offline answer: the position heuristic the session passes in, and in
+ * `--mode objective` the symbolic check of the user's words as a sure verdict.
+ */
 export const realizeBeat: OfflineRealizer = (req) => {
-  const p = req.payload as { heuristic: string };
-  return { text: JSON.stringify({ beat: p.heuristic }), json: { beat: p.heuristic } };
+  const p = req.payload as { heuristic: string; objective?: { heuristic: boolean } };
+  const json = { beat: p.heuristic, ...(p.objective ? { objective: { met: p.objective.heuristic, confidence: 1 } } : {}) };
+  return { text: JSON.stringify(json), json };
 };
 
 export function playKind(payload: unknown): string | undefined {
