@@ -97,6 +97,7 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
     json_schema: ACTOR_ANSWER_SCHEMA,
     schema_name: 'play_actor_answer',
     max_tokens: 600,
+    own_max_tokens: true,
     payload,
     meta: { episode: packet.episode_id, scene: meta.scene, label: meta.label },
     ...(sink ? { stream: sink } : {}),

@@ -69,6 +69,7 @@ export async function observe(llm: Llm, o: ObserveInput): Promise<Observed> {
       json_schema: observeSchema(objective !== null),
       schema_name: 'play_beat',
       max_tokens: OBSERVE_MAX_TOKENS,
+      own_max_tokens: true,
       payload: { kind: 'play_beat', heuristic, ...(objective ? { objective } : {}) },
       meta: { scene: setup.scene, label: `play/${o.session}/beat/${o.turn}` },
       ...(o.signal ? { signal: o.signal } : {}),

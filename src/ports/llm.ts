@@ -34,6 +34,11 @@ export interface LlmRequest {
    * stage names none: a stage may ask for less (a short answer it knows the size of), never more.
    */
   max_tokens?: number;
+  /**
+   * The stage holds its own `max_tokens` under the config's cap (play's Actor line and beat classifier). Without it
+   * the router sends the config's `max_tokens.<role>`, as every compile stage always has (their recordings stay valid).
+   */
+  own_max_tokens?: boolean;
   /** Re-asks after an invalid JSON answer for this call (default budgets.json_reasks). */
   max_reasks?: number;
   signal?: AbortSignal;

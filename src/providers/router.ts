@@ -139,7 +139,7 @@ export class LlmRouter implements Llm {
     let messages = request.messages;
     // The config's `max_tokens.<role>` is the cap; a stage may ask for less (play's Actor line, its
     // beat classifier), never for more: the worst case `--max-cost` reserves is then the stage's.
-    let maxTokens = Math.min(request.max_tokens ?? config.max_tokens[request.role], config.max_tokens[request.role]);
+    let maxTokens = request.own_max_tokens && request.max_tokens !== undefined ? Math.min(request.max_tokens, config.max_tokens[request.role]) : config.max_tokens[request.role];
     let cuts = 0;
     let refusals = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
