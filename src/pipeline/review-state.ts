@@ -59,10 +59,22 @@ export function clearReview(root: string): void {
   fs.rmSync(path.join(root, REVIEW_FILE), { force: true });
 }
 
+/** Whether `runDir` (relative to the world) is one folder directly under .aureus/runs/. */
+function underRuns(root: string, runDir: unknown): boolean {
+  if (typeof runDir !== 'string' || runDir === '') return false;
+  const runs = path.resolve(root, AUREUS_DIR, 'runs');
+  return path.dirname(path.resolve(root, runDir)) === runs;
+}
+
 export function requireReview(root: string): ReviewState {
   // Not a world at all: AUR1000 (exit 3), as episode run says it, not that nothing is staged (exit 2).
   requireWorldFolder(root);
   const r = readReview(root);
+  // The run folder is removed by `episode discard` and written by the scene commands: a review file
+  // naming anything but a folder under .aureus/runs/ (a hand edit, "", "../x") must never reach them.
+  if (r && !underRuns(root, r.run_dir)) {
+    throw new AureusError('the review file names no staged run folder', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6112', { file: REVIEW_FILE, run_dir: JSON.stringify(r.run_dir) })] });
+  }
   if (!r || !fs.existsSync(path.join(root, r.run_dir))) {
     throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   }

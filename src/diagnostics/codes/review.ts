@@ -18,4 +18,5 @@ defineDiagnostics([
   { code: 'AUR6109', severity: 'error', message: 'bad --set "{value}": {detail}', hint: 'write --set <path>=<value>, e.g. --set characters.cato.status=exiled (docs/paths.md)' },
   { code: 'AUR6110', severity: 'error', message: 'the edit of {scene} cannot be read: {detail}', hint: 'give the scene text, or the three sections ---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS---' },
   { code: 'AUR6111', severity: 'error', message: 'the staged file {file} {problem}: this cannot be adopted, nothing was changed and the episode stays staged', hint: 'put the file back as it was, or run `aureus episode review --restore` for the staged original (a changed file is kept in the run\'s hand-edits/ folder){more}' },
+  { code: 'AUR6112', severity: 'error', message: '{file} names {run_dir} as the staged run folder, which is not a folder under .aureus/runs/: nothing was read or removed', hint: 'restore .aureus/review.json from the run (its run_dir is .aureus/runs/<sNNeNN>-…), or delete it and stage again with `aureus episode run --review`' },
 ]);
