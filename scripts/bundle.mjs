@@ -13,8 +13,8 @@
 // - `import.meta.url` of a dist/ module is rewritten to the URL that module has in dist/, so every
 //   path resolved from it (the package root in paths.ts, package.json in cli/main.ts, the
 //   createRequire of ajv and of the precompiled schemas) is the same as unbundled.
-// - CommonJS packages inside an ESM bundle call `require` for Node's built-ins, and write-file-atomic
-//   hashes `__filename` into its temporary names: each chunk gets a real `require` (createRequire of
+// - CommonJS packages inside an ESM bundle call `require` for Node's built-ins, and may read
+//   `__filename`: each chunk gets a real `require` (createRequire of
 //   the chunk's own URL) and `__filename` (esbuild renames any module's own declarations of them).
 // ajv and dist/schemas-compiled/*.cjs are loaded through createRequire at run time, not bundled.
 //
@@ -43,7 +43,7 @@ const outDir = path.join(dist, 'bundle');
  *   heavy part the importer does not already load: compromise (the prose checks), listr2, play mode;
  * - the offline provider's per-role module (`import(\`./${role}.js\`)`, which esbuild would make a
  *   chunk of every file in its folder) is one of the roles' modules, bundled by the same rule;
- * - imports of packages (listr2, write-file-atomic, the SDK, which is not bundled) stay dynamic.
+ * - imports of packages (listr2, the SDK, which is not bundled) stay dynamic.
  */
 const HEAVY = ['node_modules/compromise/', 'node_modules/listr2/', 'dist/play/'];
 /**
@@ -213,8 +213,8 @@ const result = await build({
 });
 
 // The same trap for any other package imported dynamically: esbuild makes a CommonJS one a chunk that
-// exports `default` only. Allowed where the code reads only `default` (cli/output-file.ts).
-const DEFAULT_ONLY = ['node_modules/write-file-atomic/'];
+// exports `default` only. Allowed where the code reads only `default` (none today).
+const DEFAULT_ONLY = [];
 for (const [file, out] of Object.entries(result.metafile.outputs)) {
   const cjs = out.entryPoint && result.metafile.inputs[out.entryPoint]?.format === 'cjs';
   if (cjs && !DEFAULT_ONLY.some((d) => out.entryPoint.includes(d))) {

@@ -1,4 +1,4 @@
-import { canonicalShared, stableStringify } from './json.js';
+import { canonicalShared, refuseNonFinite, stableStringify } from './json.js';
 
 /**
  * How a world file's JSON was laid out when it was loaded, so that an episode commit that changes the
@@ -53,6 +53,6 @@ export function worldFileText(value: unknown, loaded: unknown): string {
 }
 
 function finiteOnly(_key: string, v: unknown): unknown {
-  if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
+  if (typeof v === 'number') refuseNonFinite(v);
   return v;
 }

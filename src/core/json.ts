@@ -13,10 +13,13 @@ export function canonicalize(value: unknown): unknown {
     }
     return out;
   }
-  if (typeof value === 'number' && !Number.isFinite(value)) {
-    throw new Error(`cannot serialise non-finite number ${value}`);
-  }
+  if (typeof value === 'number') refuseNonFinite(value);
   return value;
+}
+
+/** JSON has no NaN or Infinity (JSON.stringify would write null): every writer of JSON refuses them. */
+export function refuseNonFinite(n: number): void {
+  if (!Number.isFinite(n)) throw new Error(`cannot serialise non-finite number ${n}`);
 }
 
 export function stableStringify(value: unknown): string {
@@ -33,7 +36,7 @@ export function stableStringify(value: unknown): string {
  */
 export function canonicalShared(value: unknown): unknown {
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`cannot serialise non-finite number ${value}`);
+    refuseNonFinite(value);
     return value;
   }
   if (value === null || typeof value !== 'object') return value;
@@ -99,7 +102,7 @@ function compactText(v: unknown): string {
  */
 export function compactInto(v: unknown, out: { push(piece: string): unknown }): void {
   if (v === null || typeof v !== 'object') {
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new Error(`cannot serialise non-finite number ${v}`);
+    if (typeof v === 'number') refuseNonFinite(v);
     out.push(JSON.stringify(v));
     return;
   }

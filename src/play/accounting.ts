@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { appendWholeSync } from '../store/atomic-write.js';
 import path from 'node:path';
 import { canonicalCompact } from '../core/json.js';
 import type { AureusConfig } from '../config/types.js';
@@ -36,7 +37,8 @@ class SessionRunLog implements RunLogSink {
 
   append(entry: RunLogEntry): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    fs.appendFileSync(this.file, canonicalCompact(entry) + '\n');
+    // Whole or not at all (a full disk, a file-size limit): a torn line would read as a corrupt log.
+    appendWholeSync(this.file, canonicalCompact(entry) + '\n');
   }
 }
 

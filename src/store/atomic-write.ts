@@ -185,15 +185,22 @@ export function writeAtomicSync(abs: string, content: FileContent, opts: AtomicO
 export async function writeAtomic(abs: string, content: FileContent, opts: AtomicOptions = {}): Promise<void> {
   await refusedAsAsync(abs, async () => {
     const { file, how } = targetOf(abs);
-    const replace = { ...how, fsync: opts.fsync !== false };
-    try {
-      await replaceAsync(file, content, replace);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-      await fs.promises.mkdir(path.dirname(file), { recursive: true });
-      await replaceAsync(file, content, replace);
-    }
+    await replaceInFolderAsync(file, content, { ...how, fsync: opts.fsync !== false });
   });
+}
+
+/**
+ * replaceAsync, making the folder when the write finds it missing (most writes go into folders that
+ * exist: a `mkdir -p` before each would cost more than the rare retry).
+ */
+export async function replaceInFolderAsync(file: string, content: FileContent, how: Replace): Promise<void> {
+  try {
+    await replaceAsync(file, content, how);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    await fs.promises.mkdir(path.dirname(file), { recursive: true });
+    await replaceAsync(file, content, how);
+  }
 }
 
 /**
@@ -214,6 +221,28 @@ export async function appendWhole(abs: string, text: string): Promise<void> {
       }
     } finally {
       await handle.close();
+    }
+  });
+}
+
+/** appendWhole, synchronously: for a log whose line must be on disk before the caller goes on (a play session's calls). */
+export function appendWholeSync(abs: string, text: string): void {
+  refusedAs(abs, () => {
+    const fd = fs.openSync(abs, 'a');
+    try {
+      const { size } = fs.fstatSync(fd);
+      try {
+        fs.writeFileSync(fd, text);
+      } catch (e) {
+        try {
+          fs.ftruncateSync(fd, size);
+        } catch {
+          /* the refusal below says what went wrong */
+        }
+        throw e;
+      }
+    } finally {
+      fs.closeSync(fd);
     }
   });
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pLimit from 'p-limit';
-import { replaceAsync, writeAtomicSync, type FileContent } from './atomic-write.js';
+import { replaceAsync, replaceInFolderAsync, writeAtomicSync, type FileContent } from './atomic-write.js';
 import { refusedAsAsync } from './write-refusal.js';
 
 /**
@@ -62,13 +62,7 @@ const asyncOpens = pLimit(8);
 async function writeVisibleAsyncAs(abs: string, content: string): Promise<void> {
   // A write that fails part way (a full disk, ENOSPC; a file-size limit, EFBIG) removes its temp
   // file (replaceAsync), or the next run would find it (AUR6053).
-  try {
-    await replaceAsync(abs, content, { fsync: false });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    await fs.promises.mkdir(path.dirname(abs), { recursive: true });
-    await replaceAsync(abs, content, { fsync: false });
-  }
+  await replaceInFolderAsync(abs, content, { fsync: false });
 }
 
 /**

@@ -91,6 +91,12 @@ const SITES: Site[] = [
     write: `const { fileSessionStore } = await import(${dist('play/store.js')}); fileSessionStore(d).append('s5', { kind: 'note', text: 'one more' });`,
   },
   {
+    // 885 bytes, then a ~500-byte line past the limit: a play session's call log (synchronous, appendWholeSync).
+    name: "a play session's call log, a line appended past the limit",
+    setup: (d) => fs.writeFileSync(path.join(d, 'calls.jsonl'), logLines(3)),
+    write: `const m = await import(${dist('store/atomic-write.js')}); m.appendWholeSync(d + '/calls.jsonl', ${JSON.stringify(logLines(1, 'z'.repeat(200)))});`,
+  },
+  {
     name: 'the season notes (aureus note)',
     setup: (d) => {
       for (let i = 0; i < 8; i++) addNote(d, 1, { text: `note ${i}: Cicero should lose his temper in public, and Terentia should see it from the gallery.`, episode: 's01e01', source: 'cli' });
