@@ -38,6 +38,8 @@ export class JournaledLlm implements Llm {
   active = 0;
   /** The calls that failed on their own answers in this process (see forgetFailedAnswers). */
   private readonly failedOnAnswers: CallAttempts[] = [];
+  /** Every call not settled yet, journal hits included (see settled). */
+  private readonly pending = new Set<Promise<LlmResponse>>();
 
   constructor(
     private readonly inner: Llm,
@@ -59,6 +61,26 @@ export class JournaledLlm implements Llm {
   }
 
   async complete(request: LlmRequest): Promise<LlmResponse> {
+    const call = this.answer(request);
+    this.pending.add(call);
+    try {
+      return await call;
+    } finally {
+      this.pending.delete(call);
+    }
+  }
+
+  /**
+   * Every call made so far has settled (answered, failed or cancelled). A stage that fails on its
+   * first rejected call leaves its sibling calls running; once cancelled they still write (the
+   * router logs each into the run log): an interrupted plan removes its folder only after them, or
+   * the removal races their writes (ENOTEMPTY) and they make the folder again.
+   */
+  async settled(): Promise<void> {
+    while (this.pending.size) await Promise.allSettled([...this.pending]);
+  }
+
+  private async answer(request: LlmRequest): Promise<LlmResponse> {
     const key = JournaledLlm.keyOf(request, this.salt);
     const file = path.join(this.dir, `${key}.json`);
     try {

@@ -45,10 +45,12 @@ export interface PlanEpisodeReport {
   estimate: CostEstimate;
 }
 
-/** A plan under way: the episode once known, and the topmost folder it made (removed if interrupted). */
+/** A plan under way: the episode once known, the topmost folder it made (removed if interrupted), and how to wait for its calls. */
 interface PlanJob {
   episode?: string;
   made?: string;
+  /** Resolves once every model call has settled and its run-log line is written. */
+  quiet?: () => Promise<void>;
 }
 
 /** The plan stopped by its signal (Ctrl-C): what it wrote is removed and the lock released. */
@@ -80,6 +82,8 @@ export async function planEpisodeRun(o: PlanEpisodeOptions): Promise<PlanEpisode
     if (!o.signal?.aborted) throw e;
     // Removed under the lock: no run sees a partial plan. A run folder that was there before is
     // kept (an interrupted run's checkpoints; its plan files are whole, each written atomically).
+    // The calls cancelled with it still log into the folder: it is removed once they are done.
+    await job.quiet?.();
     if (job.made) fs.rmSync(job.made, { recursive: true, force: true });
     throw new PlanInterrupted(job.episode, e);
   } finally {
@@ -153,6 +157,10 @@ async function planLocked(o: PlanEpisodeOptions, job: PlanJob): Promise<PlanEpis
   // calls from it (the Director's rejected answers too) instead of paying for them again.
   const { JournaledLlm, journalSalt } = await import('./call-journal.js');
   const llm = new JournaledLlm(router, runDir, () => runLog.flush(), undefined, journalSalt(router.providerId, config));
+  job.quiet = async () => {
+    await llm.settled();
+    await runLog.flush().catch(() => {}); // a write error here concerns a folder about to go
+  };
   const previousCliffhanger = await readPreviousCliffhanger(o.root, ref);
   const started = performance.now();
   // The same season inputs as `episode run` (goals, memory, steering and notes, anchors), so the plan previews the run.
