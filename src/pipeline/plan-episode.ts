@@ -49,6 +49,8 @@ export interface PlanEpisodeReport {
 interface PlanJob {
   episode?: string;
   made?: string;
+  /** The run folder, once known. */
+  runDir?: string;
   /** Resolves once every model call has settled and its run-log line is written. */
   quiet?: () => Promise<void>;
 }
@@ -79,7 +81,13 @@ export async function planEpisodeRun(o: PlanEpisodeOptions): Promise<PlanEpisode
     if (lockWarnings.length) o.onWarnings(lockWarnings);
     return await planLocked(o, job);
   } catch (e) {
-    if (!o.signal?.aborted) throw e;
+    if (!o.signal?.aborted) {
+      // A plan refused before it wrote anything (an unknown id in --cast) leaves no empty run folder behind;
+      // one that wrote something (paid answers in its call journal) keeps it for the run that follows.
+      await job.quiet?.();
+      removeEmptyUpTo(job.runDir, job.made);
+      throw e;
+    }
     // Removed under the lock: no run sees a partial plan. A run folder that was there before is
     // kept (an interrupted run's checkpoints; its plan files are whole, each written atomically).
     // The calls cancelled with it still log into the folder: it is removed once they are done.
@@ -93,6 +101,19 @@ export async function planEpisodeRun(o: PlanEpisodeOptions): Promise<PlanEpisode
     } catch {
       /* not empty, or gone: nothing to undo */
     }
+  }
+}
+
+/** Removes `dir` and its parents up to `top` (the topmost folder the plan made) while they are empty. */
+function removeEmptyUpTo(dir: string | undefined, top: string | undefined): void {
+  if (!dir || !top) return;
+  for (let d = dir; d.startsWith(top); d = path.dirname(d)) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      return; // not empty (or gone): what is in it stays
+    }
+    if (d === top) return;
   }
 }
 
@@ -151,6 +172,7 @@ async function planLocked(o: PlanEpisodeOptions, job: PlanJob): Promise<PlanEpis
   stop();
   // The topmost folder made (`.aureus/runs`, or the run folder), if any: what an interrupt removes.
   job.made = await fs.promises.mkdir(runDir, { recursive: true });
+  job.runDir = runDir;
   const runLog = new JsonlRunLog(path.join(runDir, 'run_log.jsonl'));
   const router = openLlm({ root: o.root, config, env: o.env, seed, runLog, signal: o.signal, onWarning: (d) => o.onWarnings([d]) });
   // The run folder's call journal, as `episode run` keeps it: the run that follows answers these
