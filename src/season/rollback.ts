@@ -54,7 +54,16 @@ async function notCommittedHere(root: string, id: string): Promise<AureusError> 
   if (!live.length) {
     return new AureusError(`episode ${id} has not been committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6022', { episode: id })] });
   }
-  return new AureusError(`episode ${id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: id })], hint: `tag${live.length === 1 ? '' : 's'} ${live.join(', ')} ${live.length === 1 ? 'is' : 'are'} on another line` });
+  // One hint, naming where the episode is (it was the catalog's "switch to the branch" and a second "tag … is on another line").
+  const branches = new Set<string>();
+  for (const t of live) {
+    const c = await git.resolve(`refs/tags/${t}`);
+    if (c) for (const b of await git.branchesContaining(c).catch(() => [] as string[])) branches.add(b);
+  }
+  const tagged = `tag${live.length === 1 ? '' : 's'} ${live.join(', ')} ${live.length === 1 ? 'is' : 'are'} on another line`;
+  const [first] = [...branches].sort();
+  const hint = first ? `${tagged}, branch ${[...branches].sort().join(', ')}: switch to it first (git switch ${first})` : `${tagged}, on no branch: check out the commit it tags to roll it back`;
+  return new AureusError(`episode ${id} is not in the current history`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6014', { episode: id }, { hint })] });
 }
 
 export async function rollbackEpisode(root: string, episode: string): Promise<RollbackResult> {

@@ -47,7 +47,9 @@ describe('history refusals', () => {
     const head = git(r, 'rev-parse', 'HEAD');
     const out = await cli(['rollback', 's01e01'], r);
     refused(out, 2, 'error AUR6014 episode s01e01 is not in the history of the current branch');
-    expect(out.stderr).toContain('tag s01e01 is on another line');
+    // One hint, naming the branch that holds the episode (there were two: the catalog's and the tag's).
+    expect(out.stderr).toContain('hint: tag s01e01 is on another line, branch main: switch to it first (git switch main)');
+    expect(out.stderr.match(/hint:/g)).toHaveLength(1);
     expect(git(r, 'rev-parse', 'HEAD')).toBe(head);
   });
 
