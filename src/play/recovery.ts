@@ -29,11 +29,14 @@ const PLAY_HINTS: Record<string, (d: Diagnostic, resume: string) => string> = {
 /** Every other hint of a resumable failure: the episode's advice, then how the session goes on. */
 const EPISODE_RESUME = /[;,]?\s*(?:(?:the run|it) is resumable(?::? run the same command again[^;]*)?|run the same command again[^;]*)\.?$/i;
 
+/** Advice that names what only an episode run has: play makes one call at a time (no --concurrency). */
+const EPISODE_ONLY_ADVICE: [RegExp, string][] = [[/\blower --concurrency or raise\b/, 'wait a minute, or raise']];
+
 function hintForPlay(d: Diagnostic, resume: string): string | undefined {
   const own = PLAY_HINTS[d.code];
   if (own) return own(d, resume);
   if (!d.hint || !EPISODE_RESUME.test(d.hint)) return d.hint;
-  const advice = d.hint.replace(EPISODE_RESUME, '').trim();
+  const advice = EPISODE_ONLY_ADVICE.reduce((h, [from, to]) => h.replace(from, to), d.hint.replace(EPISODE_RESUME, '').trim());
   return `${advice ? `${advice}; ` : ''}the session is paused: continue it with \`${resume}\``;
 }
 

@@ -65,6 +65,16 @@ describe.skipIf(!builtCli())('aureus play: the calls of a session', () => {
     expect(server.requests.filter(isActor)).toHaveLength(1);
   });
 
+  it('rate limited past its retries: the session is paused, and the hint names nothing play does not have (--concurrency)', async () => {
+    server.handler = playHandler('complication', () => steps.rateLimited(0.001));
+    const w = copyRepo(base(), 'play-acc-429');
+    const r = await playScript([...ARGS, '--session', 'a5'], w, 'Where were you?\n', env());
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('AUR4203');
+    expect(r.stderr).toContain('rate limited even after retries: wait a minute, or raise budgets.retries; the session is paused: continue it with `aureus play --resume a5`');
+    expect(r.stderr).not.toContain('--concurrency');
+  });
+
   it('a refusal pauses the session with its own --resume in the hint; --json names the session; --model reroutes the resumed session', async () => {
     server.handler = playHandler('complication', () => steps.ok("I can't write this character.", { stop_reason: 'refusal' }));
     const w = copyRepo(base(), 'play-acc-refusal');
