@@ -50,12 +50,18 @@ interface Loaded {
 const BUDGET_HEADER = 'x-aureus-budget';
 
 /** A stream or body cut before its end; `usage`: what the cut attempt was billed, as far as it told. */
+/** An attempt's stream that ended early: cut by the server or network, or `stopped` by our own signal (Ctrl-C, the timeout). */
 class StreamCutOff extends Error {
-  constructor(message: string, readonly usage?: LlmUsage) {
+  constructor(message: string, readonly usage?: LlmUsage, readonly stopped = false) {
     super(message);
   }
 }
-class TimedOut extends Error {}
+/** The role's timeout; `usage` is what a stream it stopped had been billed. */
+class TimedOut extends Error {
+  constructor(readonly usage?: LlmUsage) {
+    super('timeout');
+  }
+}
 
 type Answer = Pick<LlmResponse, 'text' | 'usage' | 'model' | 'stop_reason'>;
 
@@ -141,10 +147,12 @@ export class AnthropicProvider implements LlmProvider {
         const out = await this.bounded(req, (signal) => (stream ? this.streamOnce(client, body, req, signal, call) : this.createOnce(sdk, client, body, req, signal, call)));
         return { ...out, usage: addUsage(out.usage, cut), cost_usd: 0, provider: this.id, latency_ms: Math.round(performance.now() - t0), cached: false };
       } catch (e) {
-        if (e instanceof StreamCutOff && e.usage) Object.assign(cut, addUsage(cut, e.usage));
+        // Stopped by Ctrl-C or the timeout too: the server billed what it had sent (the run log says so).
+        const billed = e instanceof StreamCutOff || e instanceof TimedOut ? e.usage : undefined;
+        if (billed) Object.assign(cut, addUsage(cut, billed));
         // A short backoff (100, 200, 400 ms …): a cut usually means a busy server.
         const wait = Math.min(2000, 100 * 2 ** (attempt - 1));
-        const notice = e instanceof StreamCutOff && !req.signal?.aborted ? this.notices.cutOff(call, wait) : null;
+        const notice = e instanceof StreamCutOff && !e.stopped && !req.signal?.aborted ? this.notices.cutOff(call, wait) : null;
         if (notice) {
           this.onNotice(notice);
           await pause(wait, req.signal);
@@ -163,7 +171,7 @@ export class AnthropicProvider implements LlmProvider {
     try {
       return await run(signal);
     } catch (e) {
-      if (timer.signal.aborted && !req.signal?.aborted) throw new TimedOut();
+      if (timer.signal.aborted && !req.signal?.aborted) throw new TimedOut(e instanceof StreamCutOff ? e.usage : undefined);
       throw e;
     } finally {
       clearTimeout(handle);
@@ -217,7 +225,8 @@ export class AnthropicProvider implements LlmProvider {
         }
       }
     } catch (e) {
-      if (signal.aborted) throw e;
+      // Stopped by our own signal mid-answer: not retried, but what was sent so far was billed.
+      if (signal.aborted) throw new StreamCutOff(`the stream was stopped: ${(e as Error).message}`, cutUsage(usage, text), true);
       throw new StreamCutOff(`the stream broke: ${(e as Error).message}`, cutUsage(usage, text));
     }
     if (!done) throw new StreamCutOff('the stream ended before message_stop', cutUsage(usage, text));

@@ -208,8 +208,11 @@ export class LlmRouter implements Llm {
       const paid = billed ? costOf(billed, config.prices[model], costOpts) : 0;
       settle(paid);
       const latency = this.deterministic ? 0 : Math.round(performance.now() - t0);
-      if (this.fatal) throw this.fatal;
+      // A call cancelled by another call's fatal error is not logged, unless it was billed (a stream
+      // stopped mid-answer): what was paid is in the run log, so the committed log and cost say it.
+      if (this.fatal && !billed) throw this.fatal;
       this.log(req, model, reask, { latency_ms: latency, error: isAureusError(e) ? (e.diagnostics[0]?.code ?? 'error') : 'internal', ...(billed ? { usage: billed, cost_usd: paid } : {}) });
+      if (this.fatal) throw this.fatal;
       this.noteFatal(e);
       throw e;
     }
