@@ -97,11 +97,12 @@ const DEATH_DENIED = /\b(?:nobody|no one|no man|none|not|never|nor)\b[^.;!?]*\b(
  * Proposed changes from one exchange, each with its supporting turn ids (seed 004). The speaker's
  * regard for the principal moves with the exchange's tension (rivalry up, or trust up). A secret is
  * learned only when the answer tells it (disclosure.ts: stage F's reading of a forbidden fact told in
- * prose): the speaker, who holds it, makes the principal a holder — a discovery, so it is critical
- * and canonized mid-scene. What the user asks reveals nothing. A death the user speaks of (not
+ * prose): said aloud, it is heard by everyone on stage, so the speaker, who holds it, makes the
+ * principal and each other character present (`onStage`, the cast as it stands now) a holder — a
+ * discovery, so it is critical and canonized mid-scene. What the user asks reveals nothing. A death the user speaks of (not
  * denies) is a claim: stage F judges it at canonization.
  */
-export function extractProposals(world: World, packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number): Proposal[] {
+export function extractProposals(world: World, packet: ScenePacket, setup: SceneSetup, userId: string, actorId: string, userText: string, answer: ActorAnswer, next: number, onStage: readonly string[] = setup.cast): Proposal[] {
   const turns = [userId, actorId];
   const out: Proposal[] = [];
   const id = () => `p${next + out.length}`;
@@ -110,8 +111,11 @@ export function extractProposals(world: World, packet: ScenePacket, setup: Scene
     const weight = answer.tension_shift > 0 ? 'rivalry' : 'trust';
     out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
-  for (const secret of disclosedSecrets(world, packet, setup.principal, answer)) {
-    out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: setup.principal }, actor: answer.speaker, turns, reason: `${setup.principal} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+  const listeners = [setup.principal, ...onStage.filter((c) => c !== answer.speaker && c !== setup.principal)];
+  for (const secret of disclosedSecrets(world, packet, listeners, answer)) {
+    for (const who of listeners.filter((l) => !secret.holders.includes(l))) {
+      out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: who }, actor: answer.speaker, turns, reason: `${who} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
+    }
   }
   if (DEATH.test(userText) && !DEATH_DENIED.test(userText)) {
     out.push({ id: id(), kind: 'claim', claim: { id: `c_${userId}`, kind: 'rumor', text: userText.slice(0, 200) }, turns: [userId], reason: 'a death spoken of in the scene (kept as rumor unless canon agrees)', critical: true, status: 'pending' });

@@ -8,16 +8,17 @@ import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import type { ActorAnswer } from './types.js';
 
 /**
- * Which of the speaker's secrets an Actor's answer tells the principal. Judged on the answer
+ * Which of the speaker's secrets an Actor's answer tells those who hear it (the principal and the
+ * rest of the cast on stage): each one some listener does not hold yet. Judged on the answer
  * alone (what the user asks reveals nothing: "what did you discover?" is a question, not an
  * answer), by stage F's own reading of a forbidden fact in prose (AUR5046): each secret the
- * speaker holds and the principal does not is put to the reader as a forbidden fact, and only a
+ * speaker holds and a listener does not is put to the reader as a forbidden fact, and only a
  * sure finding — the secret stated as fact, in paraphrase or not, not denied, hedged as rumour or
  * asked back — counts as told. What the character thinks (`internal`) is never said aloud, so
  * it is not read.
  */
-export function disclosedSecrets(world: World, packet: ScenePacket, principal: string, answer: ActorAnswer): PacketSecret[] {
-  const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && !s.holders.includes(principal) && s.status !== 'inert');
+export function disclosedSecrets(world: World, packet: ScenePacket, listeners: readonly string[], answer: ActorAnswer): PacketSecret[] {
+  const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && listeners.some((l) => !s.holders.includes(l)) && s.status !== 'inert');
   if (!candidates.length || !answer.dialogue.trim()) return [];
   const cue = packet.cast.find((c) => c.id === answer.speaker)?.cue ?? world.characters.characters.find((c) => c.id === answer.speaker)?.cue ?? answer.speaker.toUpperCase();
   const lines = [`# ${packet.setting.location_name}`, ...(answer.action ? [`*${flat(answer.action)}*`] : []), `> ${cue}: ${flat(answer.dialogue)}`];

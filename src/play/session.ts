@@ -236,7 +236,7 @@ export class PlaySession {
   /** Stage the exchange's proposals; a new brief when something happened, a thread moved or the beat turned. */
   private stage(userId: string, actorId: string, text: string, answer: ActorAnswer, beatBefore: Beat): void {
     const next = this.state.proposals.length + 1;
-    const props = extractProposals(this.d.world, this.d.packet, this.state.setup, userId, actorId, text, answer, next);
+    const props = extractProposals(this.d.world, this.d.packet, this.state.setup, userId, actorId, text, answer, next, this.state.cast);
     for (const p of props) this.record({ type: 'proposal', proposal: p });
     const moved = threadsInPlay(this.d.packet, this.state.exchanges).length > threadsInPlay(this.d.packet, this.state.exchanges.slice(0, -1)).length;
     if (props.length || moved || this.state.director.current_beat !== beatBefore) this.rebrief();

@@ -56,6 +56,22 @@ describe('a secret is learned only when the answer tells it (disclosure.ts)', ()
     expect(extractProposals(knowing, packet, setupWith(['crassus']), 't0002', 't0003', 'Speak.', answer('crassus', told), 1).filter((p) => p.reason.includes(' learns '))).toEqual([]);
   });
 
+  it('told aloud, a secret is learned by everyone on stage who lacks it, not by a holder nor by one who has left', () => {
+    const told = 'Caesar owes me more than he could repay in three lifetimes, and I hold the largest of his notes.';
+    const packet = improvisedPacket(world, 'forum', ['cicero', 'crassus', 'cato', 'servilia', 'clodius']);
+    const reasons = (onStage: string[]) =>
+      extractProposals(world, packet, setupWith(['crassus', 'cato', 'servilia', 'clodius']), 't0002', 't0003', 'Speak.', answer('crassus', told), 1, onStage)
+        .filter((p) => p.reason.includes(' learns '))
+        .map((p) => [p.reason, p.delta?.value, p.critical]);
+    // Servilia already holds it; Clodius has left the scene since it began.
+    expect(reasons(['crassus', 'cato', 'servilia'])).toEqual([
+      ['cicero learns sec_caesar_debts from crassus', 'cicero', true],
+      ['cato learns sec_caesar_debts from crassus', 'cato', true],
+    ]);
+    // Nobody else on stage: the principal alone.
+    expect(reasons(['crassus'])).toEqual([['cicero learns sec_caesar_debts from crassus', 'cicero', true]]);
+  });
+
   it('a death denied is no death spoken of', () => {
     const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline']);
     const claims = (user: string) => extractProposals(world, packet, setupWith(['catiline']), 't0002', 't0003', user, answer('catiline', 'Calm yourself.'), 1).filter((p) => p.kind === 'claim');
