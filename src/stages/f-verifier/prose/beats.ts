@@ -38,6 +38,14 @@ const HEDGED = new RegExp(String.raw`\b(?:rumou?rs?|they say|men say|some say|is
 const WH_FRAGMENT = /(?:^|(?<=[.!…]["”]?\s+))(?:(?:who|whose|which)\b[^.!?…]*|(?:where|what|how)\b[^.!?…]*\b(?:is|are)\s+(?:all\s+)?(?:written|set down|here|in (?:this|these|that)|on (?:this|that|these))\b[^.!?…]*)(?:[.!…]|$)/gi;
 
 /**
+ * A question's clause on who, whose or which after a verb of knowing, asking or telling, to the end of its clause: what
+ * someone knows or would say, not the answer ("She has been told … that Crassus knows who pays the crews in the Subura,
+ * and that for the right price he will say so in writing.": held-out corpus 123, dr04). An answer after a colon or a
+ * comma is read ("he will tell you who pays them: Crassus himself").
+ */
+const EMBEDDED_WH = /\b(?:knows?|knew|known|ask(?:s|ed)?|wonders?|wondered|learn(?:s|ed|t)?|find(?:s)? out|found out|guess(?:es|ed)?|tells?|told|say(?:s)?|said)\s+(?:(?:him|her|them|me|us|you)\s+)?(?:who|whose|which)\b[^,;:.!?…]*/gi;
+
+/**
  * Narration that reports a telling ("he tells her everything: …"), or someone holding what a colon
  * then spells out ("closes her hand round it and has it: every name, every sum…"); "names" is read
  * apart (namesSomeone).
@@ -81,7 +89,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     let sig: FactSignature | undefined;
     for (const s of r.sentences) {
       if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
-      const m = factMatch(s.text.replace(WH_FRAGMENT, ' '), (sig ??= signature(sec.text, r.index)), r.index);
+      const m = factMatch(s.text.replace(WH_FRAGMENT, ' ').replace(EMBEDDED_WH, ' '), (sig ??= signature(sec.text, r.index)), r.index);
       // Its people named: "The men who pay the Subura crews." asks who; it tells the rival no one (held-out corpus 9, s04).
       if (m && namesPeopleOf(s.text, sig, r.index)) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
     }
