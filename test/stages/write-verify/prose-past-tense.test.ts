@@ -52,6 +52,23 @@ describe('what would be said later (held-out corpus 118)', () => {
   });
 });
 
+describe('a story had or heard (held-out corpus 123)', () => {
+  it('a forbidden fact that is the story someone had, heard or brought is hedged: soft at most; the same words as the narration\'s own are hard', () => {
+    const lead = 'Fulvia came down the lane with her shawl over her head. Terentia walked beside her and said nothing. The shops were shut. A dog barked somewhere behind them.\n\n';
+    const fact = "the grain lost off Sardinia had never been lost at all; it was sitting in Varo's warehouses at Ostia, bought with Crassus' money.";
+    for (const frame of [
+      'The fishwives at the well had a story this morning, and Fulvia passed it on as they walked:',
+      'Terentia had heard the same tale from her steward at breakfast:',
+      'The water-carrier brought a fresh story up from the river:',
+    ]) {
+      const f = findings('SC21', `${lead}${frame} ${fact} Fulvia walked on with Terentia.`);
+      expect(codes(f), frame).toEqual([]);
+      expect(codes(f, 'soft'), frame).toEqual(['AUR5046']);
+    }
+    expect(codes(findings('SC21', `${lead}Fulvia knew it for certain now: ${fact} Fulvia walked on with Terentia.`))).toEqual(['AUR5046']);
+  });
+});
+
 describeParaphrases('arrivals told in a past narrative, and a bag whose sum the next quotation names', 'prose-past-journeys.json');
 
 describeParaphrases('who a sentence-opening "he" is', 'prose-antecedents.json');

@@ -21,6 +21,9 @@ const HEARSAY_WORDS = [
   GROUP_REPORT,
   '(?:story|stories|tales?|talk) (?:going|goes|went|that went) (?:round|around|about)',
   'there (?:is|was|are|were) (?:a |the )?(?:story|stories|tale|tales)',
+  // A story had, heard or told and passed on ("the bakers … had a story this morning, and Fulvia repeated it …: the grain
+  // lost off Sardinia had never been lost at all": held-out corpus 123, dr12): what it says is the story's.
+  '(?:had|has|have|heard|hears|brought|brings|told|tells) (?:a|the|their|this|that|his|her) (?:new |fresh |whole |same |old )?(?:story|tale)',
   "(?:do|does|did) not believe|don['’]t believe|(?:nobody|no one) believes",
   'I hear',
   '(?:is|was|were|are) (?:being )?(?:said|whispered)',
