@@ -91,6 +91,15 @@ export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoi
   }
 }
 
+/**
+ * Every stage checkpoint of the run folder removed: each later one (the scenes, stage H) was made from
+ * the planning, so without a planning checkpoint to resume, or with one made on another world, none of
+ * them may be. The call journal (calls/) and the run log stay: a paid answer serves the same request.
+ */
+export function dropCheckpoints(cp: Checkpoints): void {
+  fs.rmSync(cp.dir, { recursive: true, force: true });
+}
+
 /** The output parsed from the texts (context, proposals, plan, then the packets in order). */
 function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): Omit<PlanningCheckpoint, 'warnings'> {
   const names = [...texts.keys()];

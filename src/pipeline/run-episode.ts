@@ -16,7 +16,7 @@ import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
 import { sayReview, type EpisodeRunSummary } from './run-summary.js';
 import { clearReviewOf, episodeOfTag, recoveredFor, recoveredSummary } from './recovered-summary.js';
-import { keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
+import { dropCheckpoints, keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
 import { storePlanningBlobs } from './early-blobs.js';
 import { startVerifyPool, thisHost, verifyWorkers, type VerifyPool } from '../stages/verify-pool.js';
@@ -146,7 +146,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
 
 /** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */
 async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: boolean; written: Promise<void> }> {
-  const saved = loadPlanning(run.cp, run.ref);
+  const saved = currentPlanning(run);
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
     run.warnings.push(...saved.warnings);
@@ -159,6 +159,25 @@ async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: b
   run.warnings.push(...warnings);
   const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings);
   return { ...made, resumed: false };
+}
+
+/**
+ * The planning checkpoint when it was made on the world as it stands (its context's state hash), or
+ * null, with every checkpoint of the run folder dropped. The folder is keyed by episode, seed and
+ * steering only: resumed after a hand edit, a what-if branch or a checkout, its plan and scenes were
+ * made on another world and would be committed on this one (AUR6065 says so).
+ */
+function currentPlanning(run: Run): PlanningCheckpoint | null {
+  const saved = loadPlanning(run.cp, run.ref);
+  const made = (saved?.output.context as { state_hash?: unknown } | undefined)?.state_hash;
+  if (saved && (typeof made !== 'string' || made === run.hasher.hash(run.world))) return saved;
+  if (saved) {
+    const stale = diag('AUR6065', { episode: run.ref.id, run: run.runRel });
+    run.warnings.push(stale);
+    run.progress.warnings([stale]);
+  }
+  dropCheckpoints(run.cp);
+  return null;
 }
 
 type ScenesOutput = { scenes: ApprovedScene[]; report: VerifierReport };

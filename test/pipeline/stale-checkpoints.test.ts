@@ -1,0 +1,64 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtCli, cleanup, copyRepo, git, makeWorld, spawnCli } from './world.js';
+
+/**
+ * A run folder is keyed by episode, seed and steering only. Resumed after the world changed (a hand
+ * edit committed, a what-if branch, a checkout), its checkpoints were made on another world: before,
+ * the resumed run committed the old world's plan and scenes onto the new one. Now the planning
+ * checkpoint's state hash is compared with the world's: a stale one is set aside with AUR6065 and the
+ * episode is planned again, so the commit is the one an uninterrupted run on the new world makes.
+ */
+let pristine = '';
+beforeAll(async () => {
+  pristine = await makeWorld('stale-pristine');
+}, 120_000);
+afterAll(cleanup);
+
+/** A change planning reads: Catiline grows bold and rich (the proposals and the plan read the stats). */
+function editWorld(w: string): void {
+  const file = path.join(w, 'world/characters.json');
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { characters: { id: string; stats: Record<string, number> }[] };
+  for (const c of doc.characters) if (c.id === 'catiline') Object.assign(c.stats, { courage: 99, wealth: 95, cunning: 99 });
+  fs.writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
+  git(w, 'commit', '-qam', 'Catiline grows bold');
+}
+
+const planOf = (w: string) => fs.readFileSync(path.join(w, 'seasons/season_01/episode_01/episode_plan.json'), 'utf8');
+const contextOf = (w: string) => JSON.parse(fs.readFileSync(path.join(w, 'seasons/season_01/episode_01/episode_context.json'), 'utf8')) as { state_hash: string };
+
+describe.runIf(builtCli())('a run resumed after the world changed', () => {
+  it('sets the stale checkpoints aside (AUR6065) and commits what an uninterrupted run on the new world commits', async () => {
+    // Uninterrupted, on the changed world.
+    const fresh = copyRepo(pristine, 'stale-fresh');
+    editWorld(fresh);
+    const f = await spawnCli(['episode', 'run', '--seed', 'kept'], fresh);
+    expect(f.code, f.stderr).toBe(0);
+
+    // Killed once planned on the old world, the world changed, then resumed with the same seed.
+    const w = copyRepo(pristine, 'stale-resumed');
+    const killed = await spawnCli(['episode', 'run', '--seed', 'kept'], w, { AUREUS_TEST_KILL_AT: 'stage-h' });
+    expect(killed.signal).toBe('SIGKILL');
+    editWorld(w);
+    const r = await spawnCli(['episode', 'run', '--seed', 'kept'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning AUR6065 the world changed since s01e01 was planned in \.aureus\/runs\/s01e01-[^:]+: its plan and scenes there are set aside/);
+    expect(contextOf(w).state_hash).toBe(contextOf(fresh).state_hash);
+    expect(planOf(w)).toBe(planOf(fresh));
+    for (const f of ['episode_script.md', 'recap.md', 'episode_deltas.json']) {
+      expect(fs.readFileSync(path.join(w, 'seasons/season_01/episode_01', f), 'utf8'), f).toBe(fs.readFileSync(path.join(fresh, 'seasons/season_01/episode_01', f), 'utf8'));
+    }
+  }, 240_000);
+
+  it('an unchanged world resumes its checkpoints, with no warning', async () => {
+    const w = copyRepo(pristine, 'stale-unchanged');
+    const killed = await spawnCli(['episode', 'run', '--seed', 'kept'], w, { AUREUS_TEST_KILL_AT: 'stage-h' });
+    expect(killed.signal).toBe('SIGKILL');
+    const r = await spawnCli(['episode', 'run', '--seed', 'kept', '--json'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('AUR6065');
+    const summary = JSON.parse(r.stdout) as { resumed?: { planning?: boolean } };
+    expect(JSON.stringify(summary)).toMatch(/"planning":true/);
+  }, 240_000);
+});
