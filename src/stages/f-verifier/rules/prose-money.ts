@@ -14,6 +14,7 @@ import { OPENER } from '../prose/clause-doers.js';
 import { possessiveAfter, type PersonIndex } from '../prose/names.js';
 import { likelyGender } from '../prose/gender.js';
 import { fundPayer, fundsOf } from '../prose/fund-payer.js';
+import { formatAmount } from '../../../core/readable.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -79,7 +80,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
 function overspend(scene: string, sum: Paid, name: string, balance: number, s: Narration): Finding {
   const sure = (sum.least ?? leastDenarii(sum)) > balance;
   // The span points at the sum (a total's first part); a sum named in the quotation after the sentence is not in it.
-  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance }, spanOf(s, sum.lead ?? sum.text));
+  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: formatAmount(Math.round(sum.denarii)), text: sum.text, balance: formatAmount(balance) }, spanOf(s, sum.lead ?? sum.text));
 }
 
 /** A sum paid; a total of parts (withTotal) has its lowest reading and its first part's text. */
