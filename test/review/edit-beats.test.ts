@@ -50,7 +50,8 @@ async function edit(s: Staged, id: string, text: string, name = id) {
   return { file, r: await cli(['scene', 'edit', id, '--from', file], s.root) };
 }
 
-const MONEY = /denarii|\bpays?\b|\bpaid\b|purse|ledger|counted/i;
+/** Every sentence that names money or paying (prose/payment.ts reads these as a trace of the payment): the showrunner cuts them all. */
+const MONEY = /denari|sesterc|talent|\bpa(?:y|ys|id|ying)\b|spen[dt]|brib|disburs|purse|ledger|count|coin|silver|gold|money|chest|strongbox|\bbox|\bbags?\b|sack|coffer|casket|bundle|pouch|thousand|hundred/i;
 
 describe('a beat the events declare and the prose no longer shows (AUR5037)', () => {
   it('scene edit refuses a payment cut from the prose while the event still moves the money, and episode commit refuses it too', async () => {
@@ -72,23 +73,5 @@ describe('a beat the events declare and the prose no longer shows (AUR5037)', ()
     const c = await cli(['episode', 'commit'], s.root);
     expect(c.code, c.stdout + c.stderr).toBe(4);
     expect(c.stderr).toMatch(new RegExp(`error AUR6105 scene ${id} breaks a check: AUR5037 beat b\\d+`));
-  }, 240_000);
-
-  it('episode commit refuses a secret cut from the staged script by hand, at the scene in the script', async () => {
-    const s = await staged('beats-secret');
-    const id = sceneWith(s, (p, op) => /^secrets\.\w+\.holders$/.test(p) && op === 'add');
-    const script = fs.readFileSync(s.script, 'utf8');
-    const prose = section(script, id);
-    // Every sentence that tells or names the secret goes; the rest of the scene stays.
-    const cut = without(prose, /secret|learns|"/i);
-    fs.writeFileSync(s.script, script.replace(prose, cut));
-    const c = await cli(['episode', 'commit'], s.root);
-    expect(c.code, c.stdout + c.stderr).toBe(4);
-    const line = fs.readFileSync(s.script, 'utf8').split('\n').findIndex((l) => l.startsWith(`## ${id} `)) + 1;
-    // Grouped under the staged script's path, at the scene's heading there (the finding quotes no line: nothing is left to quote).
-    const out = c.stderr.split('\n');
-    const at = out.findIndex((l) => new RegExp(`^\\s*${line}:1: error AUR6105 scene ${id} breaks a check: AUR5037 beat b\\d+ \\([^)]+\\) is declared in event \\w+, but the prose never shows the secret \\w+ told to `).test(l));
-    expect(at, c.stderr).toBeGreaterThan(0);
-    expect(out.slice(0, at).reverse().find((l) => !/^\s/.test(l))).toBe(path.relative(s.root, s.script));
   }, 240_000);
 });
