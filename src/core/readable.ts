@@ -64,7 +64,12 @@ export function formatUsd(n: number, decimals: number = READER_DECIMALS.usd): st
   return `$${formatFixed(n, decimals)}`;
 }
 
+/** A sum of money as a reader writes it ("15,000", "2,500.25"): rounded once, with thousands separators. */
+export function formatAmount(n: number): string {
+  return roundForReader(n, 2).toLocaleString('en-US', { maximumFractionDigits: 2 });
+}
+
 /** An amount of money in the world ("12,500 denarii"). */
 export function formatDenarii(n: number): string {
-  return `${n.toLocaleString('en-US')} denarii`;
+  return `${formatAmount(n)} denarii`;
 }

@@ -30,7 +30,8 @@ export interface ParsedSceneOutput {
   events: SceneEvent[];
   /** Problems met while parsing: missing sections, repaired JSON. Never thrown. */
   /** `args`: the finding's own values, when the message alone would have to be parsed back for them. */
-  parse_findings: { code: string; message: string; args?: Record<string, string> }[];
+  /** `span`: where in the raw answer, for a slip found at one place (its line, a stretch of it quoted, the slip's offset `at` in it). */
+  parse_findings: { code: string; message: string; args?: Record<string, string>; span?: FindingSpan }[];
 }
 
 export type Severity = 'hard' | 'soft';

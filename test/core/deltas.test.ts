@@ -227,6 +227,10 @@ describe('applyDeltas: every operation', () => {
     ]);
     expect(bad.failedIndex).toBe(1);
     expect(bad.diagnostics[0]!.code).toBe('AUR2025');
+    // The sums as a reader writes them (core/readable.ts).
+    expect(rejects(w, [{ path: 'assets.cash_ledger', op: 'transfer', from: 'crassus', to: 'cicero', amount: 150000 }]).diagnostics[0]!.message).toBe(
+      "transfer of 150,000 denarii from 'crassus' overdraws the account (balance 100,000)",
+    );
     rejects(w, [{ path: 'assets.cash_ledger', op: 'transfer', from: 'cicero', to: 'cicero', amount: 1 }]);
     rejects(w, [{ path: 'assets.cash_ledger', op: 'transfer', from: 'cicero', to: 'nobody', amount: 1 }]);
     rejects(w, [{ path: 'assets.cash_ledger', op: 'transfer', from: 'crassus', to: 'cicero', amount: 1.5 }]);
@@ -241,6 +245,9 @@ describe('applyDeltas: every operation', () => {
     ]);
     expect([acct(r.world, 'aerarium'), acct(r.world, 'cicero')]).toEqual([51000, 0]);
     expect(rejects(w, [{ path: 'assets.cash_ledger.cicero', op: 'subtract', value: 501 }]).diagnostics[0]!.code).toBe('AUR2026');
+    expect(rejects(w, [{ path: 'assets.cash_ledger.aerarium', op: 'subtract', value: 50001 }]).diagnostics[0]!.message).toBe(
+      "burning 50,001 denarii from 'aerarium' would make it negative (balance 50,000)",
+    );
     rejects(w, [{ path: 'assets.cash_ledger.cicero', op: 'multiply', value: 2 }]);
     rejects(w, [{ path: 'assets.cash_ledger.cicero', op: 'set', value: 2 }]);
     rejects(w, [{ path: 'assets.cash_ledger.nobody', op: 'add', value: 2 }]);

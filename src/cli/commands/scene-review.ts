@@ -32,11 +32,11 @@ function printFindings(c: CommandContext, findings: Finding[], place: (f: Findin
 
 /** A finding of a staged scene, placed in the author's --from file when its line is there, else in the staged script. */
 async function placer(c: CommandContext, scene: string, rawFile: string, from?: { file: string; text: string }): Promise<(f: Finding) => Place | null> {
-  const { quotedPlace, stagedFindingPlace } = await import('../../pipeline/finding-place.js');
+  const { spanPlace, stagedFindingPlace } = await import('../../pipeline/finding-place.js');
   const { requireReview } = await import('../../pipeline/review-state.js');
   const review = requireReview(c.root);
   return (f) => {
-    const mine = from && f.span ? quotedPlace(from.text, f.span.text, undefined, f.span.at) : null;
+    const mine = from ? spanPlace(from.text, f) : null;
     return mine ? { file: from!.file, ...mine } : stagedFindingPlace(c.root, review, scene, f, rawFile);
   };
 }

@@ -4,6 +4,7 @@ import type { RegisterCommand } from './index.js';
 import type { SceneVerification } from '../../stages/f-verifier/verify.js';
 import type { LoadedLexicon } from '../../stages/f-verifier/load.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
+import type { Finding } from '../../domain/scene.js';
 
 /** `scene verify --help`'s text after the options: exit codes, where a run's files are, examples (test/cli/scene-verify-help.test.ts runs them). */
 const VERIFY_HELP = `
@@ -83,17 +84,21 @@ Examples:
         });
         return;
       }
-      c.io.stdout(renderVerification(v, { file: o.scene, scene: packet.scene_id, lex, root: c.root, chalk: c.chalk }));
+      const { spanPlace } = await import('../../pipeline/finding-place.js');
+      c.io.stdout(renderVerification(v, { file: o.scene, place: (f) => spanPlace(raw, f), scene: packet.scene_id, lex, root: c.root, chalk: c.chalk }));
     });
 };
 
 /** The human-readable report: findings with their spans and fixes, what was normalised, the verdict, the lexicon used. */
-function renderVerification(v: SceneVerification, o: { file: string; scene: string; lex: LoadedLexicon; root: string; chalk: CommandContext['chalk'] }): string {
+function renderVerification(v: SceneVerification, o: { file: string; place: (f: Finding) => { line: number; column: number } | null; scene: string; lex: LoadedLexicon; root: string; chalk: CommandContext['chalk'] }): string {
   const ch = o.chalk;
   let out = '';
   for (const f of v.findings) {
     const sev = f.severity === 'hard' ? ch.red('hard') : ch.yellow('soft');
-    out += `${o.file}${f.span ? `:${f.span.line}` : ''}: ${sev} ${ch.dim(f.code)} ${f.message}\n`;
+    // A finding that knows its word (span.at: a JSON slip, an anachronism, a sum overspent) gives its column too.
+    const p = f.span?.at !== undefined ? o.place(f) : null;
+    const where = f.span ? `:${p?.line ?? f.span.line}${p ? `:${p.column}` : ''}` : '';
+    out += `${o.file}${where}: ${sev} ${ch.dim(f.code)} ${f.message}\n`;
     if (f.span) out += `  ${ch.dim('>')} ${f.span.text}\n`;
     out += `  ${ch.dim('fix:')} ${f.fix}\n`;
   }

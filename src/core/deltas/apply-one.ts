@@ -3,6 +3,7 @@ import { STAT_RANGE, WEIGHT_NAMES, WEIGHT_RANGE } from '../../domain/world.js';
 import type { Relationship } from '../../domain/world.js';
 import { checkOp, parsePath, type PathTarget } from './paths.js';
 import type { Draft } from './draft.js';
+import { formatAmount } from '../readable.js';
 import {
   CHARACTER_STATUSES,
   DATE_RANGE,
@@ -227,7 +228,7 @@ function applyMoney(draft: Draft, d: ResolvedDelta, t: Target<'ledger' | 'accoun
       const amount = whole(d, d.amount, 'amount');
       const a = draft.ledger.get(from) ?? missing('ledger account', from);
       const b = draft.ledger.get(to) ?? missing('ledger account', to);
-      if (amount > a.denarii) fail('AUR2025', { amount, from, balance: a.denarii });
+      if (amount > a.denarii) fail('AUR2025', { amount: formatAmount(amount), from, balance: formatAmount(a.denarii) });
       const before = { [from]: a.denarii, [to]: b.denarii };
       const na = a.denarii - amount;
       const nb = b.denarii + amount;
@@ -240,7 +241,7 @@ function applyMoney(draft: Draft, d: ResolvedDelta, t: Target<'ledger' | 'accoun
       const amount = whole(d, d.value, 'value');
       const before = acc.denarii;
       const after = d.op === 'add' ? before + amount : before - amount;
-      if (after < 0) fail('AUR2026', { amount, account: t.account, balance: before });
+      if (after < 0) fail('AUR2026', { amount: formatAmount(amount), account: t.account, balance: formatAmount(before) });
       if (!Number.isSafeInteger(after)) fail('AUR2022', { path: d.path, detail: 'the balance exceeds the safe integer range' });
       draft.ledger.write(t.account)!.denarii = after;
       return { before, after };

@@ -32,6 +32,8 @@ defineDiagnostics([
   { code: 'AUR5034', severity: 'error', message: 'event {event} depicts {operator} succeeding ({path}) but the plan says it fails', hint: 'Write the failure: {directive}' },
   { code: 'AUR5035', severity: 'error', message: 'beat {beat} ({operator}) is planned to fail but the prose shows it coming off', hint: 'Write the failure the packet directs; nothing changes hands, nobody follows, nothing gives way.' },
   { code: 'AUR5036', severity: 'error', message: 'the cliffhanger is resolved in the closing lines', hint: 'End on the open question: {hook}' },
+  // A required change declared in SCENE_EVENTS must be on stage too (docs/verifier.md): events record what the prose shows.
+  { code: 'AUR5037', severity: 'error', message: 'beat {beat} ({operator}) is declared in event {event}, but the prose never shows {what}', hint: 'Write {what} into the scene, in action or dialogue ({directive}); SCENE_EVENTS only record what the prose shows.' },
   { code: 'AUR5033', severity: 'error', message: 'event {event} names application {application} which is not planned for this scene', hint: 'Use only these application ids: {known}.' },
   // Claims (spec §8.3).
   { code: 'AUR5040', severity: 'warning', message: '{count} claims exceed the {max} inventions allowed in this scene: the weakest ({claim}) downgraded to rumour', hint: 'Introduce at most {max} new facts; {claim} will only be the cast\'s rumour.' },

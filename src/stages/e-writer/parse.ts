@@ -32,7 +32,7 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
   if (asJson) {
     const p = parseWriterOutput(asJson.canonical);
     // A repair is never silent: the soft finding and the note a section's repaired JSON gets (json.ts repairReport).
-    const repair = asJson.repaired ? repairReport(`the answer's JSON object`, asJson.repaired) : null;
+    const repair = asJson.repaired && asJson.repairedAt ? repairReport(`the answer's JSON object`, asJson.repaired, asJson.repairedAt) : null;
     return {
       ...p,
       text_first_line: asJson.textLine,

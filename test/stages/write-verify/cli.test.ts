@@ -34,10 +34,26 @@ describe('aureus scene verify', () => {
     const x = io(dir);
     expect(await main(args('dead_speaks.txt'), x)).toBe(4);
     const line = x.out.split('\n')[0];
-    expect(line).toMatch(/dead_speaks\.txt:\d+: hard AUR5010 Lucius Sergius Catilina is dead but speaks$/);
+    // line:column at the dead speaker's name (span.at), after the quote's "> ", as the review commands place it.
+    expect(line).toMatch(/dead_speaks\.txt:\d+:3: hard AUR5010 Lucius Sergius Catilina is dead but speaks$/);
     expect(x.out).toContain('  > > CATILINA: You thought you were rid of me?');
     expect(x.out).toContain('  fix: Remove every line spoken by Lucius Sergius Catilina');
     expect(x.out).toContain('SC04: FAIL');
+  });
+
+  it('places a repaired JSON slip at its line:column of the file, never at a character offset (AUR5003)', async () => {
+    // The second event's closing brace with a stray comma after it: the slip is the "]" on the next line.
+    const raw = (await readFile(path.join(FIX, 'clean.txt'), 'utf8')).replace('"text":"Cicero fumbles the snub"}', '"text":"Cicero fumbles the snub"},');
+    const file = path.join(dir, 'slip.txt');
+    await writeFile(file, raw);
+    const line = raw.split('\n').lastIndexOf(']') + 1;
+    const x = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', file], x)).toBe(0);
+    expect(x.out.split('\n')).toContain(`${file}:${line}:1: soft AUR5003 the SCENE_EVENTS JSON needed repair (unexpected "]", expected a value (a trailing comma?))`);
+    expect(x.out).not.toMatch(/position \d/);
+    const j = io(dir);
+    expect(await main(['scene', 'verify', '--packet', path.join(FIX, 'packet_villa.json'), '--scene', file, '--json'], j)).toBe(0);
+    expect(JSON.parse(j.out).findings[0].span).toEqual({ line, text: ']', at: 0 });
   });
 
   it('shows how a real answer was read (issue 13), and --json gives the normalisations and form_errors', async () => {

@@ -155,6 +155,35 @@ describe('writer output parser', () => {
     expect(wrapped.normalisations.map((n) => n.code)).toContain('list_unwrapped');
   });
 
+  it('places a repaired slip at its line and column of the answer, never at a character offset (AUR5003)', () => {
+    // A trailing comma in the events, on line 10 of the answer: in a bare section, in a fence, after an inline marker.
+    const events = '  {"id":"e1","type":"action","deltas":[],"text":"Cato waits."},\n]';
+    for (const [raw, line] of [
+      [`---SCENE_TEXT---\nCato waits by the door.\n\n---CLAIMS---\n[]\n\n---SCENE_EVENTS---\n[\n${events}\n`, 10],
+      [`---SCENE_TEXT---\nCato waits by the door.\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n\`\`\`json\n[\n${events}\n\`\`\`\n`, 10],
+      [`---SCENE_TEXT---\nCato waits by the door.\n\n---CLAIMS---\n[]\n\n\nSCENE_EVENTS: [\n${events}\n`, 10],
+    ] as const) {
+      const v = verifySceneOutput(raw, ctx());
+      const f = v.findings.find((x) => x.code === 'AUR5003')!;
+      expect(f.message, raw).toBe('the SCENE_EVENTS JSON needed repair (unexpected "]", expected a value (a trailing comma?))');
+      expect(f.span, raw).toEqual({ line, text: ']', at: 0 });
+      expect(raw.split('\n')[line - 1], raw).toBe(']');
+      expect(v.normalisations.find((n) => n.code === 'json_repaired')!.what).not.toMatch(/position/);
+    }
+    // On a long line (a whole event list on one line) the quote is a stretch of it that starts a little before the slip.
+    const long = `[${Array.from({ length: 6 }, (_, i) => `{"id":"e${i}","type":"action","deltas":[],"text":"Cato waits, and waits."}`).join(',')},]`;
+    const raw = `---SCENE_TEXT---\nCato waits by the door.\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n${long}\n`;
+    const f = verifySceneOutput(raw, ctx()).findings.find((x) => x.code === 'AUR5003')!;
+    const at = long.length - 1;
+    expect(f.span!.line).toBe(6);
+    expect(long.indexOf(f.span!.text) + f.span!.at!).toBe(at);
+    expect(f.span!.text.length).toBeLessThan(long.length);
+    // A whole answer given as one JSON object: the slip's line and column in the raw answer.
+    const obj = '{\n  "scene_text": "Cicero rises.",\n  "claims": [],\n  "scene_events": [],\n}';
+    const o = verifySceneOutput(obj, ctx()).findings.find((x) => x.code === 'AUR5003')!;
+    expect(o.span).toEqual({ line: 5, text: '}', at: 0 });
+  });
+
   it('repairs truncated JSON and reports the repair', () => {
     const p = parseWriterOutput('---SCENE_TEXT---\nx\n---CLAIMS---\n[{"id":"c1","kind":"object","text":"a ring"\n---SCENE_EVENTS---\n[]');
     expect(p.claims).toEqual([{ id: 'c1', kind: 'object', text: 'a ring' }]);

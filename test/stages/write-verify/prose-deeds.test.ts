@@ -15,6 +15,7 @@ import { prosePresenceRules } from '../../../src/stages/f-verifier/rules/prose-p
 import { proseMoneyRules } from '../../../src/stages/f-verifier/rules/prose-money.js';
 import { PAYS, sumsIn, talkedOf } from '../../../src/stages/f-verifier/prose/money.js';
 import { spanOf } from '../../../src/stages/f-verifier/prose/span.js';
+import { formatAmount } from '../../../src/core/readable.js';
 
 // Issue 18, twelfth pass: a narration sentence's doer is found only when a rule can use it (finding
 // it tags the words after each name). The rules must give what the reading in order gave: here the
@@ -99,7 +100,7 @@ function moneyBefore(r: Reading, ctx: VerifyContext): Finding[] {
       if (!(has !== undefined ? sum.denarii > has : sum.denarii > richest)) continue;
       const sure = !sum.doubtful && (sum.denarii > richest || has !== undefined);
       const name = payer ? (r.index.byId.get(payer)?.name ?? payer) : 'the payer';
-      return [finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance: has ?? richest }, spanOf(s, sum.text))];
+      return [finding('AUR5022', sure ? 'hard' : 'soft', pk.scene_id, 'prose.overspend', { name, amount: formatAmount(Math.round(sum.denarii)), text: sum.text, balance: formatAmount(has ?? richest) }, spanOf(s, sum.text))];
     }
   }
   return [];

@@ -27,7 +27,7 @@ describe('a fund that pays (AUR5022)', () => {
     // Clodius paying into the fund pays from his own purse.
     const own = findings(scene, 'Clodius pays fifty thousand denarii into the annona fund.');
     expect(codes(own)).toEqual(['AUR5022']);
-    expect(own[0]!.message).toMatch(/Publius Clodius Pulcher pay 50000 denarii .* with 32000 available/);
+    expect(own[0]!.message).toMatch(/Publius Clodius Pulcher pay 50,000 denarii .* with 32,000 available/);
   });
 
   it('beyond its balance is a finding naming the fund and its balance, though a richer man is on stage', () => {
@@ -39,8 +39,8 @@ describe('a fund that pays (AUR5022)', () => {
     ]) {
       const f = findings(scene, body);
       expect(codes(f), body).toEqual(['AUR5022']);
-      expect(f[0]!.message).toBe('the prose has the annona fund pay 900000 denarii ("nine hundred thousand denarii") with 600000 available');
-      expect(f[0]!.fix).toContain('Pay at most 600000 denarii');
+      expect(f[0]!.message).toBe('the prose has the annona fund pay 900,000 denarii ("nine hundred thousand denarii") with 600,000 available');
+      expect(f[0]!.fix).toContain('Pay at most 600,000 denarii');
     }
     // Over its balance only at the usual talent (120 × 6,000 = 720,000), not at the lightest (540,000): doubtful.
     expect(codes(findings(scene, 'The annona fund pays Crassus a hundred and twenty talents.'), 'soft')).toEqual(['AUR5022']);
@@ -52,7 +52,7 @@ describe('a fund that pays (AUR5022)', () => {
     const body = 'The treasury pays Servilia a million denarii for the Asian contracts.';
     expect(findings(rich, body)).toEqual([]);
     const poor = withFunds('SC24_poor_aerarium', 'SC24', [{ id: 'aerarium', denarii: 500000 }]);
-    expect(findings(poor, body).map((f) => f.message)).toEqual(['the prose has the aerarium pay 1000000 denarii ("a million denarii") with 500000 available']);
+    expect(findings(poor, body).map((f) => f.message)).toEqual(['the prose has the aerarium pay 1,000,000 denarii ("a million denarii") with 500,000 available']);
     // No fund in the packet: its means are unknown, not the richest cast member's.
     expect(findings('SC24', body)).toEqual([]);
     const two = withFunds('SC24_two_funds', 'SC24', [{ id: 'annona_fund', denarii: 100 }, { id: 'war_fund', denarii: 100 }]);
@@ -65,6 +65,6 @@ describe('a fund that pays (AUR5022)', () => {
     const scene = withFunds('SC24_annona', 'SC24', [{ id: 'annona_fund', denarii: 600000 }]);
     const f = findings(scene, 'Caesar opens the chest and counts out ninety thousand denarii to Servilia.');
     expect(codes(f)).toEqual(['AUR5022']);
-    expect(f[0]!.message).toContain('with 15000 available');
+    expect(f[0]!.message).toContain('with 15,000 available');
   });
 });

@@ -34,6 +34,12 @@ describe('money in prose (AUR5022)', () => {
   it('a payment beyond the payer\'s balance is hard; within means, owed or boasted is no finding', () => {
     // Caesar holds 15,000 denarii in SC24.
     expect(codes(findings('SC24', 'Caesar pushes ninety thousand denarii across the table to Servilia.'))).toEqual(['AUR5022']);
+    // The sums as a reader writes them (core/readable.ts), never a raw 90000.
+    const [f] = findings('SC24', 'Caesar pushes ninety thousand denarii across the table to Servilia.');
+    expect([f!.message, f!.fix]).toEqual([
+      'the prose has Gaius Julius Caesar pay 90,000 denarii ("ninety thousand denarii") with 15,000 available',
+      'Pay at most 15,000 denarii, or only name the sum without paying it.',
+    ]);
     for (const body of [
       'Caesar pushes three hundred denarii across the table to Servilia.',
       '**CAESAR:** I owe ninety thousand denarii to men who do not forgive.',

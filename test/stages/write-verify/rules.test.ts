@@ -227,6 +227,12 @@ describe('deterministic verifier rules', () => {
 
   it('reports the transfer that overdraws with the balance it had', () => {
     const f = verifySceneOutput(fixture('overdraw.txt'), ctx()).findings.find((x) => x.code === 'AUR5020')!;
-    expect(f.message).toBe('event e3 overdraws cicero: 7000 denarii available, 9000 moved');
+    expect(f.message).toBe('event e3 overdraws cicero: 7,000 denarii available, 9,000 moved');
+    expect(f.fix).toBe('Move at most 7,000 denarii from cicero, or only the transfers the packet requires.');
+  });
+
+  it('prints the sum of a transfer listed twice as a reader writes it (AUR5021, core/readable.ts)', () => {
+    const f = verifySceneOutput(fixture('double_spend.txt'), ctx()).findings.find((x) => x.code === 'AUR5021')!;
+    expect(f.message).toBe('event e3 spends the same denarii twice (transfer crassus -> cicero of 5,000 repeats a required transfer)');
   });
 });

@@ -1,5 +1,5 @@
-import type { Normalisation } from '../../../domain/scene.js';
-import { keyName, parseOrRepair, SECTION_KEYS, valueEnd } from './json.js';
+import type { FindingSpan, Normalisation } from '../../../domain/scene.js';
+import { keyName, parseOrRepair, SECTION_KEYS, slipIn, valueEnd } from './json.js';
 
 /**
  * A whole answer written as one JSON object, the way an API with a JSON schema answers ({"scene_text":
@@ -26,8 +26,9 @@ export interface JsonAnswer {
   /** The raw file's 1-based line of the scene text's key. */
   textLine: number;
   note: Normalisation;
-  /** The parse error jsonrepair mended, when the object needed it (a soft AUR5003, as a section's JSON: json.ts). */
+  /** The parse error jsonrepair mended, when the object needed it (a soft AUR5003, as a section's JSON: json.ts), and where. */
   repaired?: string;
+  repairedAt?: FindingSpan;
 }
 
 /** The answer as one JSON object with a scene-text string field and the two lists, or null. */
@@ -39,7 +40,7 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
   if (end < 0) return null;
   const read = parseOrRepair(raw.slice(open, end));
   if ('error' in read) return null;
-  const { value, repaired } = read;
+  const { value, repaired, offset } = read;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return null;
   const o = value as Record<string, unknown>;
   const textKey = keyFor(o, TEXT_KEYS, (v) => typeof v === 'string' && !!v.trim());
@@ -59,6 +60,6 @@ export function jsonAnswer(raw: string): JsonAnswer | null {
       what: `read the answer as one JSON object: "${textKey}" as the scene text (its lines counted from line ${textLine}, where the key is), its claims and events as those sections`,
       why: 'the model answered with one JSON object instead of three sections',
     },
-    ...(repaired ? { repaired } : {}),
+    ...(repaired ? { repaired, repairedAt: slipIn(raw, open + offset, 1) } : {}),
   };
 }

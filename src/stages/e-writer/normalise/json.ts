@@ -1,5 +1,6 @@
 import { jsonrepair } from 'jsonrepair';
-import type { Normalisation, ParsedSceneOutput } from '../../../domain/scene.js';
+import type { FindingSpan, Normalisation, ParsedSceneOutput } from '../../../domain/scene.js';
+import { parseJson } from '../../../store/json-parse.js';
 import { clip } from './sections.js';
 
 /**
@@ -59,20 +60,23 @@ export function extractJson(s: string): string | null {
   return locateJson(s)?.json ?? null;
 }
 
-function locateJson(s: string): { json: string; before: string; after: string; fenced: boolean } | null {
+/** The JSON value of a section, the text around it, and where it starts in the section (`at`, an offset into `s`). */
+function locateJson(s: string): { json: string; at: number; before: string; after: string; fenced: boolean } | null {
   const fences = [...s.matchAll(/```[a-zA-Z]*[ \t]*\n([\s\S]*?)(?:\n[ \t]*```|$)/g)];
   const fence = fences.find((f) => /[[{]/.test(f[1]));
   const src = fence ? fence[1] : s;
   const open = src.search(/[[{]/);
   if (open < 0) return null;
+  // The fence's body starts after its opening line.
+  const at = (fence ? fence.index! + fence[0].indexOf('\n') + 1 : 0) + open;
   const end = valueEnd(src, open);
   const before = fence ? s.slice(0, fence.index) : src.slice(0, open);
-  if (end < 0) return { json: src.slice(open), before, after: '', fenced: !!fence };
+  if (end < 0) return { json: src.slice(open), at, before, after: '', fenced: !!fence };
   const after = fence ? s.slice(fence.index + fence[0].length) : src.slice(end);
-  return { json: src.slice(open, end), before, after: fence ? `${src.slice(end)}\n${after}` : after, fenced: !!fence };
+  return { json: src.slice(open, end), at, before, after: fence ? `${src.slice(end)}\n${after}` : after, fenced: !!fence };
 }
 
-export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: string } | undefined, findings: Findings, notes: Normalisation[]): JsonRead {
+export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: string; first: number } | undefined, findings: Findings, notes: Normalisation[]): JsonRead {
   if (!sec) {
     findings.push({ code: 'AUR5001', message: `the ${name} section is missing from the writer output` });
     return MISSING;
@@ -99,31 +103,63 @@ export function readJsonSection(name: 'CLAIMS' | 'SCENE_EVENTS', sec: { text: st
     return BROKEN;
   }
   if (read.repaired) {
-    const { finding, note } = repairReport(`the ${name} JSON`, read.repaired);
+    const { finding, note } = repairReport(`the ${name} JSON`, read.repaired, slipIn(sec.text, loc.at + read.offset, sec.first));
     findings.push(finding);
     notes.push(note);
   }
   return asList(name, read.value, notes);
 }
 
-/** A JSON text parsed, else mended by jsonrepair (`repaired`: the strict parse's error), else the strict parse's error. */
-export function parseOrRepair(json: string): { value: unknown; repaired?: string } | { error: string } {
+/**
+ * A JSON text parsed, else mended by jsonrepair, else the strict parse's error. A mended text says what
+ * was wrong and where (`repaired`, `offset` into `json`), read by the store's parser (store/json-parse.ts,
+ * which explains a slip: "unexpected "}", expected a value (a trailing comma?)"); JSON.parse's own message
+ * gives only a character offset, or none.
+ */
+export function parseOrRepair(json: string): { value: unknown; repaired?: string; offset: number } | { error: string } {
   try {
-    return { value: JSON.parse(json) };
+    return { value: JSON.parse(json), offset: 0 };
   } catch (e) {
     const error = (e as Error).message;
     try {
-      return { value: JSON.parse(jsonrepair(json)), repaired: error };
+      const value: unknown = JSON.parse(jsonrepair(json));
+      const strict = parseJson(json);
+      if (!strict.ok) return { value, repaired: strict.error.message, offset: strict.error.offset };
+      const at = /\bat position (\d+)/.exec(error);
+      return { value, repaired: error.replace(/\s*\bin JSON at position \d+(?:\s*\(line \d+ column \d+\))?/, ''), offset: at ? Number(at[1]) : 0 };
     } catch {
       return { error };
     }
   }
 }
 
-/** A repair is never silent: the soft AUR5003 and its normalisation note, for a section's JSON or a whole answer's object. */
-export function repairReport(subject: string, error: string): { finding: { code: string; message: string }; note: Normalisation } {
+
+/** How much of a long line (a whole event list on one line) is quoted, and how far before the slip the quote starts. */
+const QUOTE = 100;
+const QUOTE_BEFORE = 40;
+
+/**
+ * The slip at `offset` of `text`, whose first line is the raw file's line `first`. The quote is what a
+ * reader finds again in the file they edit (pipeline/finding-place.ts finds a finding's line by its quoted
+ * text): the line trimmed, or, for a long one, a stretch that starts a little before the slip.
+ */
+export function slipIn(text: string, offset: number, first: number): FindingSpan {
+  const before = text.slice(0, offset);
+  const k = before.split('\n').length - 1;
+  const line = (text.split('\n')[k] ?? '').replace(/\r$/, '');
+  const col = offset - (before.lastIndexOf('\n') + 1);
+  const lead = line.length - line.trimStart().length;
+  const start = line.length - lead <= QUOTE ? lead : Math.max(lead, Math.min(col - QUOTE_BEFORE, line.length - QUOTE));
+  return { line: first + k, text: line.slice(start, start + QUOTE).trimEnd(), at: Math.max(0, col - start) };
+}
+
+/**
+ * A repair is never silent: the soft AUR5003, at the slip (its line and column, `at`), and its normalisation
+ * note, for a section's JSON or a whole answer's object.
+ */
+export function repairReport(subject: string, error: string, at: FindingSpan): { finding: ParsedSceneOutput['parse_findings'][number]; note: Normalisation } {
   return {
-    finding: { code: 'AUR5003', message: `${subject} needed repair (${error})` },
+    finding: { code: 'AUR5003', message: `${subject} needed repair (${error})`, span: at },
     note: { code: 'json_repaired', what: `repaired ${subject} with jsonrepair (${error})`, why: 'a syntax slip (smart quotes as delimiters, a trailing comma, a cut-off value) with the data still readable; also the soft finding AUR5003' },
   };
 }

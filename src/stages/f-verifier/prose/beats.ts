@@ -75,8 +75,7 @@ function namesSomeone(text: string): boolean {
 
 /**
  * A FAIL beat that moves a secret (a betrayal, a confession, an informer's report) has come off
- * when the secret is put into words in the scene: the rival now holds it. Speech counts, and
- * narration that reports a telling; a hedged or denied telling does not.
+ * when the secret is put into words in the scene: the rival now holds it (secretToldIn).
  */
 function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
   const pk = ctx.packet;
@@ -84,14 +83,32 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     const id = app.outcome === 'fail' ? app.bindings.secret : undefined;
     if (!id) continue;
     const sec = pk.retrieved_subgraph.secrets.find((x) => x.id === id);
-    if (!sec) continue;
-    // Tagged only once a sentence tells something unhedged.
-    let sig: FactSignature | undefined;
-    for (const s of r.sentences) {
-      if (s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)) continue;
-      const m = factMatch(s.text.replace(WH_FRAGMENT, ' ').replace(EMBEDDED_WH, ' '), (sig ??= signature(sec.text, r.index)), r.index);
+    const told = sec ? secretToldIn(r, sec) : null;
+    if (told) return { ...told, app, how: `the secret ${id} told` };
+  }
+  return null;
+}
+
+/**
+ * The first sentence of the scene that puts a secret into words, and whether the match is sure: speech, or
+ * narration that reports a telling; a hedged or denied telling does not count. One reading for both questions
+ * asked of it: a beat planned to fail whose secret is told anyway (AUR5035), and a beat planned to succeed whose
+ * secret never is (rules/prose-beats.ts, AUR5037). `run`: how many adjacent telling sentences (each within two
+ * lines of the one before) are read together. The failing beat's rule reads one, since a false telling there fails
+ * the scene; the other question reads a telling spread over a line of speech ('"The brokers who worked the tribes
+ * for him. I paid them. Out of my own strongbox at Ostia."'), since a telling missed there is the false alarm.
+ */
+export function secretToldIn(r: Reading, sec: { text: string }, run = 1): { sentence: ProseSentence; sure: boolean } | null {
+  const telling = r.sentences.filter((s) => !(s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)));
+  // Tagged only once a sentence tells something unhedged.
+  let sig: FactSignature | undefined;
+  for (let i = 0; i < telling.length; i++) {
+    let text = '';
+    for (let j = i; j < Math.min(telling.length, i + run) && (j === i || telling[j]!.line - telling[j - 1]!.line <= 2); j++) {
+      text = `${text} ${telling[j]!.text}`.trim();
+      const m = factMatch(text.replace(WH_FRAGMENT, ' ').replace(EMBEDDED_WH, ' '), (sig ??= signature(sec.text, r.index)), r.index);
       // Its people named: "The men who pay the Subura crews." asks who; it tells the rival no one (held-out corpus 9, s04).
-      if (m && namesPeopleOf(s.text, sig, r.index)) return { sentence: s, app, sure: 1.5 * m.entities + m.roots >= 5, how: `the secret ${id} told` };
+      if (m && namesPeopleOf(text, sig, r.index)) return { sentence: telling[i]!, sure: 1.5 * m.entities + m.roots >= 5 };
     }
   }
   return null;

@@ -1,4 +1,4 @@
-import type { Finding } from '../../../domain/scene.js';
+import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import type { ParsedWriterOutput } from '../../e-writer/parse.js';
 import type { VerifyContext } from '../context.js';
 import { readProse } from './reader.js';
@@ -7,12 +7,14 @@ import { proseMoneyRules } from '../rules/prose-money.js';
 import { proseCanonRules, proseForbiddenRules } from '../rules/prose-facts.js';
 import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome.js';
 import { proseNewsRules } from '../rules/prose-news.js';
+import { proseBeatRules } from '../rules/prose-beats.js';
 
 /**
  * Every prose rule over one answer (issue 14): the scene text is read once, then judged like the
- * structured sections. Claim and event texts are read as narration too (line 0: no span).
+ * structured sections. Claim and event texts are read as narration too (line 0: no span). `events`: the
+ * SCENE_EVENTS the rules may judge, whose required changes the prose must show (prose-beats.ts).
  */
-export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[]): Finding[] {
+export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[], events: readonly SceneEvent[] = []): Finding[] {
   const r = readProse(p, ctx, extraTexts);
   const all = [
     ...prosePresenceRules(r, ctx),
@@ -22,6 +24,7 @@ export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts
     ...proseNewsRules(r, ctx),
     ...proseOutcomeRules(r, ctx),
     ...proseCliffhangerRules(r, ctx),
+    ...proseBeatRules(r, ctx, events),
   ];
   // Each rule grades its reading and makes a sure one hard and a doubtful one soft; the finding says which.
   return all.map((f) => ({ ...f, confidence: f.severity === 'hard' ? 'sure' : 'doubtful' }));

@@ -2,6 +2,7 @@ import type { ResolvedDelta } from '../../../domain/delta.js';
 import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import { describeDelta } from '../../e-writer/prompt.js';
 import { finding, type VerifyContext } from '../context.js';
+import { formatAmount } from '../../../core/readable.js';
 
 /** Numbers equal up to float noise (a model may write 0.30000000000000004 for 0.3). */
 function sameNumber(a: unknown, b: unknown): boolean {
@@ -55,7 +56,7 @@ export function deltaRules(events: SceneEvent[], ctx: VerifyContext): Finding[] 
       // The same change listed under another application: reported once, as that one's missing delta.
       if (remaining.some((r) => !r.used && r.app !== e.application_id && sameDelta(r.d, d))) continue;
       if (d.op === 'transfer' && pk.constraints.required_deltas.some((r) => sameDelta(r, d))) {
-        out.push(finding('AUR5021', 'hard', scene, 'ledger.double_spend', { event: e.id, from: d.from ?? '?', to: d.to ?? '?', amount: d.amount ?? 0 }));
+        out.push(finding('AUR5021', 'hard', scene, 'ledger.double_spend', { event: e.id, from: d.from ?? '?', to: d.to ?? '?', amount: formatAmount(d.amount ?? 0) }));
         continue;
       }
       const ins = e.application_id ? instr.get(e.application_id) : undefined;
@@ -88,7 +89,7 @@ export function ledgerRules(events: SceneEvent[], ctx: VerifyContext): Finding[]
     if (!account || !bal.has(account)) return; // an account outside the packet cannot be checked here
     const before = bal.get(account)!;
     if (before - amount < 0) {
-      out.push(finding('AUR5020', 'hard', ctx.packet.scene_id, 'ledger.overdraw', { event: e.id, account, balance: before, amount }));
+      out.push(finding('AUR5020', 'hard', ctx.packet.scene_id, 'ledger.overdraw', { event: e.id, account, balance: formatAmount(before), amount: formatAmount(amount) }));
     }
     bal.set(account, before - amount);
   };

@@ -13,7 +13,8 @@ export function formatRules(p: ParsedWriterOutput, scene: string): Finding[] {
     const detail = pf.message.replace(/^.*?(?:JSON: |repair \()/, '').replace(/\)$/, '');
     if (pf.code === 'AUR5001') out.push(finding('AUR5001', 'hard', scene, 'format.section_missing', { section }));
     else if (pf.code === 'AUR5002') out.push(finding('AUR5002', 'hard', scene, 'format.json_invalid', { section, detail }));
-    else if (pf.code === 'AUR5003') out.push(finding('AUR5003', 'soft', scene, 'format.json_repaired', { section, detail }));
+    // At the slip: its line of the answer and its offset in the quoted stretch (json.ts slipIn), found again in the file the author edits.
+    else if (pf.code === 'AUR5003') out.push(finding('AUR5003', 'soft', scene, 'format.json_repaired', { section, detail }, pf.span));
     else if (pf.code === 'AUR5005') out.push(finding('AUR5005', 'hard', scene, 'format.text_empty', {}));
     // Soft: the characters are already gone (e-writer/normalise/hygiene.ts); the answer stands.
     else if (pf.code === 'AUR5007') out.push(finding('AUR5007', 'soft', scene, 'format.control_chars', { field: pf.args?.field ?? 'SCENE_TEXT', removed: pf.args?.removed ?? '?' }));

@@ -1,10 +1,8 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { leastDenarii, MONEY_CONTAINER, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from '../prose/money.js';
-import { backstory, paidBefore } from '../prose/tense.js';
-import { sentencesOf } from '../prose/parse.js';
-import { clauseAt } from '../prose/clauses.js';
+import { leastDenarii, type Sum } from '../prose/money.js';
+import { paymentAt, sumsOfPayment } from '../prose/payment.js';
 import { spanOf } from '../prose/span.js';
 import { deedOf, payerAt, type Narration } from '../prose/deeds.js';
 import { openingPronounPerson, previousSubject } from '../prose/pronoun-doer.js';
@@ -14,6 +12,7 @@ import { OPENER } from '../prose/clause-doers.js';
 import { possessiveAfter, type PersonIndex } from '../prose/names.js';
 import { likelyGender } from '../prose/gender.js';
 import { fundPayer, fundsOf } from '../prose/fund-payer.js';
+import { formatAmount } from '../../../core/readable.js';
 
 /**
  * Money paid out in the narration beyond what the payer holds (AUR5022). The payer is the
@@ -36,13 +35,9 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
   const funds = fundsOf(pk, ctx);
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i];
-    // Paid in the narration: a verb of paying inside a quotation is said, not done ("…or to throw in the Tiber," held-out corpus 7, u11).
-    // Told in the past, the scene's simple past pays too, unless its time is long before (tense.ts).
-    // Told in the past, a payment over the years or by habit in its own clause is backstory too (tense.ts paidBefore).
-    const paying = PAYS.exec(s.narr);
-    const pays = (paying !== null && !(s.past === true && paidBefore(clauseAt(s.narr, paying.index).text))) || (s.past === true && PAID_PAST.test(s.narr) && !backstory(s.narr));
-    if (!pays || s.imagined || talkedOf(s.narr)) continue;
-    const payAt = (PAYS.exec(s.narr) ?? PAID_PAST.exec(s.narr))?.index ?? s.narr.length;
+    // Paid now in the narration (prose/payment.ts: not said in a quotation, nor backstory, talk or imagined).
+    const payAt = paymentAt(s);
+    if (payAt === null) continue;
     // A fund that pays (the annona fund, the treasury) pays from its own account, whoever the sentence names:
     // judged against that balance alone, and not at all when the packet does not hold it (fund-payer.ts).
     const fund = fundPayer(s.narr, payAt, funds);
@@ -79,7 +74,7 @@ export function proseMoneyRules(r: Reading, ctx: VerifyContext): Finding[] {
 function overspend(scene: string, sum: Paid, name: string, balance: number, s: Narration): Finding {
   const sure = (sum.least ?? leastDenarii(sum)) > balance;
   // The span points at the sum (a total's first part); a sum named in the quotation after the sentence is not in it.
-  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: Math.round(sum.denarii), text: sum.text, balance }, spanOf(s, sum.lead ?? sum.text));
+  return finding('AUR5022', sure ? 'hard' : 'soft', scene, 'prose.overspend', { name, amount: formatAmount(Math.round(sum.denarii)), text: sum.text, balance: formatAmount(balance) }, spanOf(s, sum.lead ?? sum.text));
 }
 
 /** A sum paid; a total of parts (withTotal) has its lowest reading and its first part's text. */
@@ -146,43 +141,4 @@ function withTotal(text: string, sums: Sum[]): Paid[] {
   }
   const total = { denarii: sums.reduce((a, x) => a + x.denarii, 0), text: sums.map((x) => x.text).join(' and '), doubtful: sums.some((x) => x.doubtful), least: sums.reduce((a, x) => a + leastDenarii(x), 0), lead: sums[0]!.text };
   return [...sums, total];
-}
-
-/** What a payment hands over when its sum is not in its own sentence: a bag, a purse, coin, or "it". */
-const HANDED_THING = new RegExp(String.raw`\b(?:the|a|an|his|her|their|this|that)\s+(?:[\p{L}-]+,?\s+){0,3}?(?:${MONEY_CONTAINER}|money|silver|gold|coins?)\b|\b(?:it|them)\b`, 'iu');
-/**
- * A sentence about the thing handed itself, between the handing and the quotation naming its sum ("Murena drops a
- * heavy leather bag onto the bench beside Varo. It clinks. \"There's seventy thousand denarii in that bag…\"":
- * held-out corpus 82, cc19): the quotation still names what was handed.
- */
-const THE_THING_ITSELF = new RegExp(String.raw`^\s*(?:It|They|The\s+(?:[\p{L}-]+\s+){0,2}?(?:${MONEY_CONTAINER}|coins?|silver|gold))\s+(?:[\p{L}'’-]+\s*){1,5}[.!][\])]?\s*`, 'u');
-
-/**
- * The sums a paying narration sentence hands over: those named in it, else, when it hands over a bag,
- * a purse or coin and names no sum, those of the quotation that follows it on the same line, but
- * for a sentence of it that only talks of money (owed, offered, to come)
- * ('"First, a debt," he says, and pushes the bag across the table to Servilia. "Fifty thousand
- * denarii, in silver."': held-out corpus 12, p19).
- */
-function sumsOfPayment(r: Reading, i: number): Sum[] {
-  const s = r.narration[i]!;
-  const own = sumsIn(s.text);
-  const quoted = own.length || !HANDED_THING.test(s.narr) ? undefined : quotationAfter(r, i);
-  if (quoted === undefined) return own;
-  // Each sentence said in it by itself: "Fifty thousand denarii, in silver. Everything I owe you…" names the sum handed, then the debt.
-  return sentencesOf(quoted.replace(/^["“]|["”]$/g, '')).flatMap((q) => (talkedOf(q) ? [] : sumsIn(q)));
-}
-
-/** The quotation right after narration sentence `i` on its line, past sentences about the thing itself, or undefined. */
-function quotationAfter(r: Reading, i: number): string | undefined {
-  const line = r.narration[i]!.line;
-  for (let j = i + 1; j <= i + 3; j++) {
-    const n = r.narration[j];
-    if (n?.line !== line) return undefined;
-    const lead = THE_THING_ITSELF.exec(n.narr)?.[0].length ?? 0;
-    const rest = n.narr.slice(lead);
-    if (rest.includes('"…"') && rest.replace(/"…"/g, '').trim() === '') return n.text.slice(lead);
-    if (!lead || rest.trim()) return undefined;
-  }
-  return undefined;
 }
