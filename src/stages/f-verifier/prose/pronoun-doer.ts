@@ -51,6 +51,10 @@ const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|r
  * who may be an unnamed man or woman told of before the name, in that sentence or an earlier one:
  * then the whole paragraph counts as text since (held-out corpora 6, v12 and v19, and 14, m20).
  */
+const FRAME_ALL = new RegExp(FRAME.source, 'gi');
+/** Frame words of memory, dream or fancy, which can run on past their sentence. */
+const MEMORY = /^(?:remember|recall|recollect|dream|imagin|pictur|memor|think|thought|fanc|ghost|shade|spirit|as if|as though)/i;
+
 function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
   const since: string[] = [];
   const ids = new Set<string>();
@@ -61,12 +65,14 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
   const back = n.prev && n.prev.line !== n.line && n.prev.line >= n.line - 2 ? n.prev.line : n.line;
   for (let p = n.prev; p && (p.line === n.line || p.line === back); p = p.prev) {
     if (p.elsewhere || p.away) return null;
-    // A word of thought or report leaves in doubt the people told of after it, in what was thought or
-    // said; its own subject, named before it, is still the one the pronoun can mean ("Clodius had heard
-    // all of it before he was off his horse. ¶ He had ridden in at dawn straight from … Faesulae":
-    // held-out corpus 123, dr16).
-    const frame = FRAME.exec(p.narr);
-    if (frame && p.mentions.some((m) => m.end > frame.index)) return null;
+    // A word of report leaves in doubt the people told of after it, in what was said or heard; its own
+    // subject, named before it, is still the one the pronoun can mean ("Clodius had heard all of it before
+    // he was off his horse. ¶ He had ridden in at dawn straight from … Faesulae": held-out corpus 123, dr16).
+    // A memory or a dream may go on into the next sentence ("Terentia remembers the road. She has come
+    // from Faesulae."): it leaves the pronoun in doubt.
+    for (const f of p.narr.matchAll(FRAME_ALL)) {
+      if (MEMORY.test(f[0]) || p.mentions.some((m) => m.end > f.index!)) return null;
+    }
     for (const m of [...p.mentions].reverse()) {
       if (!fits(m.id)) continue;
       ids.add(m.id);
