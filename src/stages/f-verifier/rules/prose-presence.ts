@@ -7,6 +7,7 @@ import { arrivalsElsewhere, placedFar } from '../prose/arrivals.js';
 import { spokenWhereabouts } from '../prose/spoken-whereabouts.js';
 import { clauseDoers } from '../prose/clause-doers.js';
 import { pronounDoer } from '../prose/pronoun-doer.js';
+import { deedEarlierToday } from '../prose/recent-past.js';
 
 /** Whether a deed by `id` (placed `elsewhere`, told on `line`) makes a finding below, offstage words aside. */
 function matters(r: Reading, id: string, elsewhere: string | undefined, line: number): boolean {
@@ -76,6 +77,15 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     const dead = (id: string) => ask(id) && r.index.byId.get(id)!.dead;
     const more = [...clauseDoers(n, first, dead), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
     for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure }, n);
+  }
+  // A dead person's deed earlier this very day, in the past perfect (recent-past.ts): sure when the world had them
+  // dead before the episode began; one who died during it may have acted that morning.
+  for (const n of r.narration) {
+    for (const id of new Set(n.mentions.map((m) => m.id))) {
+      if (seen.has(`d:${id}`) || !r.index.byId.get(id)?.dead || !deedEarlierToday(n, id)) continue;
+      const sure = ctx.characters?.find((c) => c.id === id)?.status === 'dead';
+      judge({ id, how: 'acts', line: n.line, text: n.text, sure }, n);
+    }
   }
   // A cast member just come from, or a night spent at, a place too far for the days they had: told
   // by the narration (arrivals.ts) or in their own words (spoken-whereabouts.ts).
