@@ -7,6 +7,8 @@ import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import type { Steering } from '../stages/c-director/steering.js';
+import type { ApprovedScene } from '../domain/scene.js';
+import { Checkpoints } from './checkpoint.js';
 
 /**
  * The episode staged for review (issue 16): `.aureus/review.json`, git-ignored like the run
@@ -79,6 +81,29 @@ export function requireReview(root: string): ReviewState {
     throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   }
   return r;
+}
+
+/**
+ * Who wrote each scene, as the run's scenes checkpoint records it. The checkpoint holds a scene's
+ * text and its `author` in one atomic write; the review file is written after it (scene-ops'
+ * recordVersion), so a process killed in between leaves the file behind. The checkpoint is what
+ * the commit commits, so its word is the one the trailers, the review and the next write use:
+ * an author's text is never committed without Aureus-Edited, nor a model's with it.
+ */
+export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<ApprovedScene, 'scene' | 'author'>[]): ReviewState {
+  const out: ReviewState = { ...r, scenes: { ...r.scenes } };
+  for (const s of scenes) {
+    if (typeof s?.scene !== 'string') continue; // a checkpoint is the run's own file; a torn entry says nothing
+    const author = s.author === 'human' ? 'human' : 'model';
+    if (sceneState(r, s.scene).author !== author) out.scenes[s.scene] = { ...sceneState(r, s.scene), author };
+  }
+  return out;
+}
+
+/** The review record with the authors its run's scenes checkpoint records (as is when the checkpoint cannot be read). */
+export function recordedReview(root: string, r: ReviewState): ReviewState {
+  const saved = new Checkpoints(path.join(root, r.run_dir)).load<{ scenes?: unknown }>('scenes');
+  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
 }
 
 export function sceneState(r: ReviewState, scene: string): SceneReviewState {

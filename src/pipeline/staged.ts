@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
 import { Checkpoints } from './checkpoint.js';
 import { retireStageH } from './planning-checkpoint.js';
-import { clearReview, describeChanges, readReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+import { clearReview, describeChanges, readReview, recordedReview, sceneState, writeReview, type ReviewState } from './review-state.js';
 
 /**
  * The staged episode between `episode run --review` (or `--no-commit`) and its commit (issue 16).
@@ -47,7 +47,7 @@ export async function beforeRun(o: BeforeRun): Promise<void> {
     return;
   }
   if (r.run_dir !== o.runRel) {
-    const changes = describeChanges(r);
+    const changes = describeChanges(recordedReview(o.root, r));
     throw new AureusError(`${r.episode} is staged for review`, {
       exitCode: ExitCode.USAGE,
       diagnostics: [diag('AUR6102', { episode: r.episode, run_dir: r.run_dir, changes: changes ? ` (${changes})` : '' })],
@@ -74,7 +74,9 @@ export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; r
     steering: s.steering && hasFlags(s.steering) ? { ...s.steering, notes: [] } : null,
     scenes: same?.scenes ?? {},
   };
-  writeReview(root, state);
+  // The authors as the scenes checkpoint records them: a run folder staged again after its record
+  // was lost keeps its author's edits as edits.
+  writeReview(root, recordedReview(root, state));
 }
 
 export { sceneState };

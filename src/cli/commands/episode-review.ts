@@ -64,14 +64,15 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 
 /** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
 async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
-  const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+  const { readReview, recordedReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
   const r = await requireStaged(c, requireReview);
   let ch = reviewChanges(r);
   // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
-  // and belong in Aureus-Edited as much as `scene edit`'s do.
+  // and belong in Aureus-Edited as much as `scene edit`'s do. Who wrote each scene is read from the
+  // scenes checkpoint the commit commits, which records a scene's text and author together.
   const trailers = () => {
-    ch = reviewChanges(readReview(c.root) ?? r);
+    ch = reviewChanges(recordedReview(c.root, readReview(c.root) ?? r));
     return [
       'Aureus-Reviewed: yes',
       ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
