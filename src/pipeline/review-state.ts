@@ -3,10 +3,12 @@ import path from 'node:path';
 import { stableStringify } from '../core/json.js';
 import { writeDurable } from '../store/durable.js';
 import { requireWorldFolder } from '../store/load.js';
-import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 import type { Steering } from '../stages/c-director/steering.js';
+import type { ApprovedScene } from '../domain/scene.js';
+import { Checkpoints } from './checkpoint.js';
+import { loadReview, REVIEW_FILE } from './review-file.js';
 
 /**
  * The episode staged for review (issue 16): `.aureus/review.json`, git-ignored like the run
@@ -36,11 +38,16 @@ export interface ReviewState {
   scenes: Record<string, SceneReviewState>;
 }
 
-export const REVIEW_FILE = path.posix.join(AUREUS_DIR, 'review.json');
+export { REVIEW_FILE, loadReview };
 
+/**
+ * The review record for a message that changes nothing (a hint after `note`, a recovered commit's
+ * clean-up): null when there is none or it is damaged. Any decision that reads, writes or removes
+ * the staged episode uses loadReview, which refuses a damaged file (review-file.ts).
+ */
 export function readReview(root: string): ReviewState | null {
   try {
-    return JSON.parse(fs.readFileSync(path.join(root, REVIEW_FILE), 'utf8')) as ReviewState;
+    return loadReview(root);
   } catch {
     return null;
   }
@@ -59,26 +66,37 @@ export function clearReview(root: string): void {
   fs.rmSync(path.join(root, REVIEW_FILE), { force: true });
 }
 
-/** Whether `runDir` (relative to the world) is one folder directly under .aureus/runs/. */
-function underRuns(root: string, runDir: unknown): boolean {
-  if (typeof runDir !== 'string' || runDir === '') return false;
-  const runs = path.resolve(root, AUREUS_DIR, 'runs');
-  return path.dirname(path.resolve(root, runDir)) === runs;
-}
-
 export function requireReview(root: string): ReviewState {
   // Not a world at all: AUR1000 (exit 3), as episode run says it, not that nothing is staged (exit 2).
   requireWorldFolder(root);
-  const r = readReview(root);
-  // The run folder is removed by `episode discard` and written by the scene commands: a review file
-  // naming anything but a folder under .aureus/runs/ (a hand edit, "", "../x") must never reach them.
-  if (r && !underRuns(root, r.run_dir)) {
-    throw new AureusError('the review file names no staged run folder', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6112', { file: REVIEW_FILE, run_dir: JSON.stringify(r.run_dir) })] });
-  }
+  const r = loadReview(root);
   if (!r || !fs.existsSync(path.join(root, r.run_dir))) {
     throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   }
   return r;
+}
+
+/**
+ * Who wrote each scene, as the run's scenes checkpoint records it. The checkpoint holds a scene's
+ * text and its `author` in one atomic write; the review file is written after it (scene-ops'
+ * recordVersion), so a process killed in between leaves the file behind. The checkpoint is what
+ * the commit commits, so its word is the one the trailers, the review and the next write use:
+ * an author's text is never committed without Aureus-Edited, nor a model's with it.
+ */
+export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<ApprovedScene, 'scene' | 'author'>[]): ReviewState {
+  const out: ReviewState = { ...r, scenes: { ...r.scenes } };
+  for (const s of scenes) {
+    if (typeof s?.scene !== 'string') continue; // a checkpoint is the run's own file; a torn entry says nothing
+    const author = s.author === 'human' ? 'human' : 'model';
+    if (sceneState(r, s.scene).author !== author) out.scenes[s.scene] = { ...sceneState(r, s.scene), author };
+  }
+  return out;
+}
+
+/** The review record with the authors its run's scenes checkpoint records (as is when the checkpoint cannot be read). */
+export function recordedReview(root: string, r: ReviewState): ReviewState {
+  const saved = new Checkpoints(path.join(root, r.run_dir)).load<{ scenes?: unknown }>('scenes');
+  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
 }
 
 export function sceneState(r: ReviewState, scene: string): SceneReviewState {

@@ -20,7 +20,8 @@ import { adoptableEdits, scriptSections } from './staged-edits.js';
 import { stagedFindingPlace } from './finding-place.js';
 import type { PlanningOutput } from './planning-adapter.js';
 import { durableBarrier, writeVisible } from '../store/durable.js';
-import { requireReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+import { requireReview, sceneState, withRecordedAuthors, writeReview, type ReviewState } from './review-state.js';
+import { testKillHook } from './checkpoint.js';
 
 /**
  * The scene operations on a staged episode (issue 16): load it, verify a new version of a scene
@@ -43,7 +44,8 @@ export function loadStaged(root: string, review: ReviewState = requireReview(roo
   const planning = loadPlanning(cp, episodeRef(review.season, review.episode_number))?.output;
   const scenes = cp.load<{ scenes: ApprovedScene[]; report: VerifierReport }>('scenes');
   if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
-  return { root, review, runDir, cp, planning, scenes };
+  // Each scene's author as the checkpoint records it with its text (review-state.ts withRecordedAuthors).
+  return { root, review: withRecordedAuthors(review, scenes.scenes), runDir, cp, planning, scenes };
 }
 
 /** "sc4", "SC04", "4" → "SC04", checked against the staged plan. */
@@ -123,6 +125,7 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
   if (!nv.attempt.raw_file) {
     writeVisible(path.join(st.runDir, rawFile), nv.raw);
     written.push(path.join(st.runDir, rawFile));
+    testKillHook('scene-version-draft');
   }
   const attempt: SceneAttempt = { ...nv.attempt, attempt: n, raw_file: rawFile };
   sr.attempts.push(attempt);
@@ -137,15 +140,19 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
     st.review.scenes[id] = { ...state, author: human ? 'human' : 'model' };
   }
   report.verdict = report.scenes.every((s) => s.final_verdict === 'PASS') ? 'PASS' : 'FAIL';
+  // The scene's text and its author in one atomic write: the checkpoint is the record of both (the
+  // review file written below only follows it; loadStaged and the commit's trailers read the author here).
   st.cp.save('scenes', st.scenes);
   const reportFile = path.join(st.runDir, 'verifier_report.json');
   writeVisible(reportFile, stableStringify(report));
+  testKillHook('scene-version-report');
   retireStageH(st.cp); // stage H is computed again; what stage/ holds stays known (staged-edits.ts)
   written.push(st.cp.file('scenes'), reportFile);
   // The version's files first, with one barrier; then the review state that points at them, so a
   // power cut never leaves the review state ahead of the draft, checkpoint and report it names.
   durableBarrier(written);
   writeReview(st.root, st.review);
+  testKillHook('scene-version-review');
   return attempt;
 }
 
@@ -210,7 +217,7 @@ export async function verifyForCommit(root: string, review: ReviewState, world: 
   const refusals: Diagnostic[] = [];
   const failing: string[] = [];
   for (const sr of st.scenes.report.scenes) {
-    const touched = sceneState(review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');
+    const touched = sceneState(st.review, sr.scene).author === 'human' || sr.attempts.some((a) => a.mode === 'edit' || a.mode === 'rewrite');
     const last = [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1];
     if (!last) continue;
     let findings = last.findings;

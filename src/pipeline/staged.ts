@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
 import { Checkpoints } from './checkpoint.js';
 import { retireStageH } from './planning-checkpoint.js';
-import { clearReview, describeChanges, readReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+import { clearReview, describeChanges, loadReview, recordedReview, sceneState, writeReview, type ReviewState } from './review-state.js';
 
 /**
  * The staged episode between `episode run --review` (or `--no-commit`) and its commit (issue 16).
@@ -40,14 +40,16 @@ export interface BeforeRun {
 }
 
 export async function beforeRun(o: BeforeRun): Promise<void> {
-  const r = readReview(o.root);
+  // A damaged review file refuses the run (AUR6199, exit 3) before any work: read as "nothing
+  // staged", the run would write a new record over it and the staged edits would be lost.
+  const r = loadReview(o.root);
   if (!r) return;
   if (!fs.existsSync(path.join(o.root, r.run_dir))) {
     clearReview(o.root); // its run folder is gone (committed, or deleted by hand): nothing is staged
     return;
   }
   if (r.run_dir !== o.runRel) {
-    const changes = describeChanges(r);
+    const changes = describeChanges(recordedReview(o.root, r));
     throw new AureusError(`${r.episode} is staged for review`, {
       exitCode: ExitCode.USAGE,
       diagnostics: [diag('AUR6102', { episode: r.episode, run_dir: r.run_dir, changes: changes ? ` (${changes})` : '' })],
@@ -55,14 +57,14 @@ export async function beforeRun(o: BeforeRun): Promise<void> {
   }
   const { adoptStagedEdits, verifyForCommit } = await import('./scene-ops.js');
   await adoptStagedEdits(o.root, r, o.world, o.warnings);
-  if (o.commit) await verifyForCommit(o.root, readReview(o.root) ?? r, o.world, o.warnings);
+  if (o.commit) await verifyForCommit(o.root, loadReview(o.root) ?? r, o.world, o.warnings);
   // Stage H again from the scenes as they are now (edits, rewrites), on the world as it is now.
   retireStageH(new Checkpoints(path.join(o.root, r.run_dir)));
 }
 
 /** After `--review` / `--no-commit` staged the episode: remember it (keeping what the author did). */
 export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; runRel: string; steering: Steering | null }): void {
-  const prior = readReview(root);
+  const prior = loadReview(root);
   const same = prior && prior.run_dir === s.runRel ? prior : null;
   const state: ReviewState = {
     format: 1,
@@ -74,7 +76,9 @@ export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; r
     steering: s.steering && hasFlags(s.steering) ? { ...s.steering, notes: [] } : null,
     scenes: same?.scenes ?? {},
   };
-  writeReview(root, state);
+  // The authors as the scenes checkpoint records them: a run folder staged again after its record
+  // was lost (moved aside as AUR6199's hint says) keeps its author's edits as edits.
+  writeReview(root, recordedReview(root, state));
 }
 
 export { sceneState };

@@ -38,7 +38,7 @@ Examples:
 
 Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
-4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
+3 a damaged .aureus/review.json (AUR6199, AUR6112: kept as it is, the hint says how to stage again), 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
 10 git error (the commit is rolled back).`))
     // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
     .action(async (o: { json?: boolean }) => commitReviewed(ctx(), o));
@@ -64,14 +64,15 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
 
 /** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
 async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
-  const { readReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+  const { loadReview, recordedReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
   const r = await requireStaged(c, requireReview);
   let ch = reviewChanges(r);
   // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
-  // and belong in Aureus-Edited as much as `scene edit`'s do.
+  // and belong in Aureus-Edited as much as `scene edit`'s do. Who wrote each scene is read from the
+  // scenes checkpoint the commit commits, which records a scene's text and author together.
   const trailers = () => {
-    ch = reviewChanges(readReview(c.root) ?? r);
+    ch = reviewChanges(recordedReview(c.root, loadReview(c.root) ?? r));
     return [
       'Aureus-Reviewed: yes',
       ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),

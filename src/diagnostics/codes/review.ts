@@ -19,4 +19,5 @@ defineDiagnostics([
   { code: 'AUR6110', severity: 'error', message: 'the edit of {scene} cannot be read: {detail}', hint: 'give the scene text, or the three sections ---SCENE_TEXT---, ---CLAIMS---, ---SCENE_EVENTS---' },
   { code: 'AUR6111', severity: 'error', message: 'the staged file {file} {problem}: this cannot be adopted, nothing was changed and the episode stays staged', hint: 'put the file back as it was, or run `aureus episode review --restore` for the staged original (a changed file is kept in the run\'s hand-edits/ folder){more}' },
   { code: 'AUR6112', severity: 'error', message: '{file} names {run_dir} as the staged run folder, which is not a folder under .aureus/runs/: nothing was read or removed', hint: 'restore .aureus/review.json from the run (its run_dir is .aureus/runs/<sNNeNN>-…), or delete it and stage again with `aureus episode run --review`' },
+  { code: 'AUR6199', severity: 'error', message: '{file} cannot be read as the record of the episode under review: {detail}; nothing was changed and the file is kept as it is', hint: '{hint}' },
 ]);
