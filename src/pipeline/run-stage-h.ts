@@ -12,7 +12,6 @@ import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { recapAnswer } from './recap-call.js';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -69,10 +68,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
   const recap = recapClean.value as string;
   await i.flushRunLog();
-  const read = readRunLog(i.runLogFile);
-  const logged = read.entries;
-  // A damaged line (a hand edit, a disk fault) is left out: said, and the figures say they are a lower bound.
-  const damaged = damagedLines(read.diagnostics, path.posix.join(i.runRel, path.basename(i.runLogFile)));
+  const logged = readRunLog(i.runLogFile).entries;
   const lines = committedRunLogLines(logged);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
@@ -88,8 +84,8 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       provider: publicProviderId(i.providerId),
       models,
       seed: i.seed,
-      tokens: `${damaged ? 'at least ' : ''}${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens}${damaged ? `; ${damaged.args} damaged run-log line(s) left out` : ''})`,
-      cost: `${damaged ? 'at least ' : ''}${formatUsd(total.cost_usd)}`,
+      tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens})`,
+      cost: formatUsd(total.cost_usd),
     }),
     totals: { input: total.input_tokens, output: total.output_tokens, cache_read: total.cache_read_tokens, cache_write: total.cache_write_tokens, cost_usd: round(total.cost_usd, 6) },
     cached: cachedAnswers(logged),
@@ -103,17 +99,8 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       soft: findings.soft,
       repaired: findings.repaired,
     },
-    warnings: [...recapRes.warnings, ...recapClean.warnings, ...(damaged ? [damaged.warning] : [])],
+    warnings: [...recapRes.warnings, ...recapClean.warnings],
   };
-}
-
-/** The run log's damaged lines as one warning (AUR4403), or null when every line was read. */
-function damagedLines(problems: Diagnostic[], file: string): { warning: Diagnostic; args: number } | null {
-  const first = problems[0];
-  if (!first) return null;
-  const count = new Set(problems.map((d) => d.line)).size;
-  const detail = first.message.replace(/^invalid run log line: /, '');
-  return { warning: diag('AUR4403', { count, file, line: first.line ?? 1, detail }, { file, line: first.line ?? 1 }), args: count };
 }
 
 /**

@@ -212,10 +212,4 @@ defineDiagnostics([
     message: 'invalid run log line: {detail}',
     hint: 'run_log.jsonl holds one JSON object per line; a total that skipped lines would be wrong, so none is printed',
   },
-  {
-    code: 'AUR4403',
-    severity: 'warning',
-    message: '{count} damaged line(s) of {file} left out of the committed run log (first at line {line}: {detail}): the commit\'s tokens and cost say "at least"',
-    hint: 'the calls on those lines were made and may have been paid for; see the provider\'s usage page for the exact figures',
-  },
 ]);
