@@ -36,6 +36,8 @@ export interface PlanningInput {
   steering?: Steering | null;
   /** The state hasher the default seed was derived with (stages/planning.ts PlanningInput.hasher). */
   hasher?: StateHasher;
+  /** seasonPlanningInputs already read (the run digests them to tell a stale checkpoint): not read again. */
+  inputs?: Awaited<ReturnType<typeof seasonPlanningInputs>>;
 }
 
 /**
@@ -60,7 +62,7 @@ export async function runPlanning(input: PlanningInput): Promise<PlanningOutput 
   const { planEpisode } = await import('../stages/planning.js');
   input.signal?.throwIfAborted();
   const a = await planEpisode({
-    ...(await seasonPlanningInputs(input.root, input.ref, input.world, input.steering ?? null)),
+    ...(input.inputs ?? (await seasonPlanningInputs(input.root, input.ref, input.world, input.steering ?? null))),
     world: input.world,
     ref: input.ref,
     seed: input.seed,

@@ -10,6 +10,7 @@ import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { Diagnostic } from '../diagnostics/index.js';
 import { parseEpisodeId } from '../season/episode-id.js';
+import type { PlanningDigest } from './planning-inputs.js';
 
 /**
  * The planning checkpoint of `episode run` as the files the commit holds (issue 18).
@@ -38,6 +39,11 @@ export interface PlanningCheckpoint {
    * says them from here. An older checkpoint has none.
    */
   warnings: Diagnostic[];
+  /**
+   * What planning was made from (planning-inputs.ts), compared on a resume: a checkpoint of another
+   * world is set aside (AUR6065). Absent in an older checkpoint: its context's state hash is compared.
+   */
+  inputs?: PlanningDigest;
 }
 
 interface Index {
@@ -47,6 +53,7 @@ interface Index {
   plan: string;
   packets: string[];
   warnings?: Diagnostic[];
+  inputs?: PlanningDigest;
 }
 
 /** The files planning decides, by their path in the episode folder, in a stable order. */
@@ -61,15 +68,15 @@ async function planningTexts(output: PlanningOutput): Promise<[string, string][]
  * (it never rejects: a checkpoint that could not be written only means planning is redone on a
  * resume). Await it before anything that relies on the checkpoint (stage H's names its files).
  */
-export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput, warnings: Diagnostic[]): Promise<PlanningCheckpoint & { written: Promise<void> }> {
+export async function savePlanning(cp: Checkpoints, ref: EpisodeRef, output: PlanningOutput, warnings: Diagnostic[], inputs?: PlanningDigest): Promise<PlanningCheckpoint & { written: Promise<void> }> {
   const texts = await planningTexts(output);
   const dir = path.join(cp.dir, 'planning');
   const names = texts.map(([rel]) => rel);
-  const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3), warnings };
+  const index: Index = { format: 2, context: names[0]!, proposals: names[1]!, plan: names[2]!, packets: names.slice(3), warnings, ...(inputs ? { inputs } : {}) };
   const written = Promise.all(texts.map(([rel, text]) => writeVisibleAsync(path.join(dir, rel), text)))
     .then(() => writeVisibleAsync(cp.file('planning'), stableStringify(index)))
     .then(() => testKillHook('planning'), () => undefined);
-  return { ...fromTexts(ref, dir, new Map(texts)), warnings, written };
+  return { ...fromTexts(ref, dir, new Map(texts)), warnings, ...(inputs ? { inputs } : {}), written };
 }
 
 /** The planning checkpoint, or null when there is none (or a part of it cannot be read: planning is redone). */
@@ -85,10 +92,16 @@ export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoi
   const texts = new Map<string, string>();
   try {
     for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
-    return { ...fromTexts(ref, dir, texts), warnings: Array.isArray(saved.warnings) ? saved.warnings : [] };
+    const inputs = isDigest(saved.inputs) ? { inputs: saved.inputs } : {};
+    return { ...fromTexts(ref, dir, texts), warnings: Array.isArray(saved.warnings) ? saved.warnings : [], ...inputs };
   } catch {
     return null; // a file missing or not JSON (a power cut before it reached the disk): planning is redone
   }
+}
+
+/** A digest as savePlanning writes it (an index edited by hand to anything else: none, the state hash is compared). */
+function isDigest(v: unknown): v is PlanningDigest {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
 /**

@@ -11,7 +11,9 @@ import { SilentProgress, StageWatch } from './progress.js';
 import { testKillHook } from './checkpoint.js';
 import { acquireLock } from './lock.js';
 import { hasPendingCommits, recoverPendingCommits } from './transaction.js';
-import { runPlanning, type PlanningOutput } from './planning-adapter.js';
+import { runPlanning, seasonPlanningInputs, type PlanningOutput } from './planning-adapter.js';
+import { readReview } from './review-state.js';
+import { changedParts, planningDigest, type PlanningDigest } from './planning-inputs.js';
 import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
 import { sayReview, type EpisodeRunSummary } from './run-summary.js';
@@ -146,33 +148,43 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
 
 /** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */
 async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: boolean; written: Promise<void> }> {
-  const saved = currentPlanning(run);
+  const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
+  // Read once: digested to tell a stale checkpoint, and planning's own input when it plans.
+  const inputs = await seasonPlanningInputs(root, ref, world, run.o.steering ?? null);
+  const digest = planningDigest({ world: hasher.hash(world), inputs, previousCliffhanger, tokenBudget: config.packets.token_budget });
+  const saved = currentPlanning(run, digest);
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
     run.warnings.push(...saved.warnings);
     return { ...saved, resumed: true, written: Promise.resolve() };
   }
-  const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
-  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
+  const planned = await runPlanning({ root, world, ref, seed, previousCliffhanger, llm, config, hasher, inputs, signal: run.o.signal, onStage: (s, state) => run.progress.stage(s, state), steering: run.o.steering });
   run.check();
   const warnings = planned.diagnostics.filter((d) => d.severity !== 'info');
   run.warnings.push(...warnings);
-  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings);
+  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings, digest);
   return { ...made, resumed: false };
 }
 
 /**
- * The planning checkpoint when it was made on the world as it stands (its context's state hash), or
- * null, with every checkpoint of the run folder dropped. The folder is keyed by episode, seed and
- * steering only: resumed after a hand edit, a what-if branch or a checkout, its plan and scenes were
- * made on another world and would be committed on this one (AUR6065 says so).
+ * The planning checkpoint when it was made from what planning reads now (planning-inputs.ts: the
+ * world files, season goals, notes, anchors, earlier episodes), or null, with every checkpoint of the
+ * run folder dropped. The folder is keyed by episode, seed and steering only: resumed after a hand
+ * edit, a what-if branch or a checkout, its plan and scenes were made on another world and would be
+ * committed on this one (AUR6065 says so, naming what changed). An older checkpoint, without a
+ * digest, is compared by its context's state hash (the world files). Not an episode staged for review.
  */
-function currentPlanning(run: Run): PlanningCheckpoint | null {
+function currentPlanning(run: Run, now: PlanningDigest): PlanningCheckpoint | null {
   const saved = loadPlanning(run.cp, run.ref);
-  const made = (saved?.output.context as { state_hash?: unknown } | undefined)?.state_hash;
-  if (saved && (typeof made !== 'string' || made === run.hasher.hash(run.world))) return saved;
+  // An episode staged for review keeps its plan and its scenes, the author's edits among them: its
+  // commit verifies every scene again on the world as it is (AUR6108) and computes stage H on it.
+  if (saved && readReview(run.root)?.run_dir === run.runRel) return saved;
+  const hash = (saved?.output.context as { state_hash?: unknown } | undefined)?.state_hash;
+  const made: PlanningDigest = { ...(typeof hash === 'string' ? { 'the world files': hash } : {}), ...saved?.inputs };
+  const changed = saved ? changedParts(made, now) : [];
+  if (saved && !changed.length) return saved;
   if (saved) {
-    const stale = diag('AUR6065', { episode: run.ref.id, run: run.runRel });
+    const stale = diag('AUR6065', { episode: run.ref.id, run: run.runRel, what: changed.join(', ') });
     run.warnings.push(stale);
     run.progress.warnings([stale]);
   }

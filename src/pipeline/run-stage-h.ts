@@ -12,6 +12,7 @@ import type { PlanningOutput } from './planning-adapter.js';
 import { findingCounts, type StageHCheckpoint } from './run-summary.js';
 import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { recapAnswer } from './recap-call.js';
+import { lowerBoundNote, runLogDamage, runLogRel } from './run-log-damage.js';
 
 const RECAP_SYSTEM =
   'You write the "Previously on…" recap of a serialized late-Republic political thriller. Use only the events in the JSON payload ' +
@@ -68,11 +69,16 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
   const recap = recapClean.value as string;
   await i.flushRunLog();
-  const logged = readRunLog(i.runLogFile).entries;
+  const read = readRunLog(i.runLogFile);
+  const logged = read.entries;
+  // Lines that are no entries are named and kept, and the totals said to be a lower bound (run-log-damage.ts).
+  const damage = runLogDamage(read, runLogRel(i.runRel), i.ref.id);
   const lines = committedRunLogLines(logged);
   const unique = lines.map((l) => JSON.parse(l));
   const total = summarizeRunLog(unique).total;
-  const files = episodeFiles(input, out, recap, lines.map((l) => l + '\n').join(''), readDrafts(i.runDir, i.scenes.report), i.planned, i.carried);
+  const logText = [...lines, ...damage.lines.map((l) => l.text)].map((l) => l + '\n').join('');
+  const files = episodeFiles(input, out, recap, logText, readDrafts(i.runDir, i.scenes.report), i.planned, i.carried);
+  const note = damage.lines.length ? lowerBoundNote(damage) : '';
   const models = [...new Set(unique.map((e) => `${e.role}=${e.model}`))].sort().join(', ') || 'none';
   const report = i.scenes.report;
   const findings = findingCounts(report);
@@ -84,8 +90,8 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       provider: publicProviderId(i.providerId),
       models,
       seed: i.seed,
-      tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens})`,
-      cost: formatUsd(total.cost_usd),
+      tokens: `${total.input_tokens + total.output_tokens} (input ${total.input_tokens}, output ${total.output_tokens}, cache read ${total.cache_read_tokens}, cache write ${total.cache_write_tokens}${note ? `; ${note}` : ''})`,
+      cost: `${formatUsd(total.cost_usd)}${note ? ` (${note})` : ''}`,
     }),
     totals: { input: total.input_tokens, output: total.output_tokens, cache_read: total.cache_read_tokens, cache_write: total.cache_write_tokens, cost_usd: round(total.cost_usd, 6) },
     cached: cachedAnswers(logged),
@@ -99,7 +105,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
       soft: findings.soft,
       repaired: findings.repaired,
     },
-    warnings: [...recapRes.warnings, ...recapClean.warnings],
+    warnings: [...recapRes.warnings, ...recapClean.warnings, ...damage.warnings],
   };
 }
 

@@ -85,9 +85,12 @@ export class JsonlRunLog implements RunLogSink {
   /** Rewrite the file (atomically) with every line ever appended to it, in canonical order. */
   async finalize(): Promise<RunLogEntry[]> {
     await this.flush();
-    const { entries } = readRunLog(this.file);
+    const { entries, unreadable } = readRunLog(this.file);
     const sorted = sortRunLog(entries);
-    await writeAtomic(this.file, sorted.map((e) => canonicalCompact(e) + '\n').join(''));
+    // A line that is no entry is kept, after the others: dropped here, its call would go uncounted,
+    // silently, by the commit and `aureus cost` alike (audit k, D9).
+    const kept = [...sorted.map((e) => canonicalCompact(e)), ...unreadable.map((u) => u.text)];
+    await writeAtomic(this.file, kept.map((l) => l + '\n').join(''));
     return sorted;
   }
 }
@@ -145,19 +148,31 @@ export function cachedAnswers(entries: readonly RunLogEntry[]): { answers: numbe
 /** The counts `aureus cost` sums: a line without one as a number would garble every total. */
 const COUNTS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens', 'cost_usd', 'latency_ms'] as const;
 
-/** Parse a run_log.jsonl: the entries, and a diagnostic (line:col, pointer) for each line that is not one. */
-export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[] } {
+/** A non-blank line of a run log that is not an entry, as it is in the file (1-based `line`). */
+export interface UnreadableRunLogLine {
+  line: number;
+  text: string;
+}
+
+/**
+ * Parse a run_log.jsonl: the entries, a diagnostic (line:col, pointer) for each line that is not
+ * one, and those lines' text (kept by finalize() and the commit, pipeline/run-log-damage.ts).
+ */
+export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[]; unreadable: UnreadableRunLogLine[] } {
   const entries: RunLogEntry[] = [];
   const diagnostics: Diagnostic[] = [];
-  if (!fs.existsSync(file)) return { entries, diagnostics };
+  const unreadable: UnreadableRunLogLine[] = [];
+  if (!fs.existsSync(file)) return { entries, diagnostics, unreadable };
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const problems = entryProblems(line, file, i + 1);
-    if (Array.isArray(problems)) diagnostics.push(...problems);
-    else entries.push(problems);
+    if (Array.isArray(problems)) {
+      diagnostics.push(...problems);
+      unreadable.push({ line: i + 1, text: line });
+    } else entries.push(problems);
   });
-  return { entries, diagnostics };
+  return { entries, diagnostics, unreadable };
 }
 
 /** One non-blank line: its entry, or its problems at `lineNo` (syntax first, then role, model and the counts). */

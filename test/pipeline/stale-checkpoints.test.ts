@@ -51,6 +51,59 @@ describe.runIf(builtCli())('a run resumed after the world changed', () => {
     }
   }, 240_000);
 
+  it('sets them aside too when a planning input beside the world files changed (the season goals; a note for it), naming it', async () => {
+    // The world's state hash covers the world files only: the season's goals and its notes steer the
+    // Director as much, and a resumed run committed the plan of the old goals (thread pacing, deltas).
+    const goals = (w: string) => {
+      const file = path.join(w, 'seasons/season_01/season_goals.json');
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as { goals: { threads: string[] }[]; finale_threads: string[] };
+      doc.goals = doc.goals.filter((g) => !g.threads.includes('thr_conspiracy'));
+      doc.finale_threads = doc.finale_threads.filter((t) => t !== 'thr_conspiracy');
+      fs.writeFileSync(file, JSON.stringify(doc, null, 2) + '\n');
+      git(w, 'commit', '-qam', 'the conspiracy is no longer a season goal');
+    };
+    const fresh = copyRepo(pristine, 'stale-goals-fresh');
+    goals(fresh);
+    expect((await spawnCli(['episode', 'run', '--seed', 'kept'], fresh)).code).toBe(0);
+
+    const w = copyRepo(pristine, 'stale-goals');
+    expect((await spawnCli(['episode', 'run', '--seed', 'kept'], w, { AUREUS_TEST_KILL_AT: 'stage-h' })).signal).toBe('SIGKILL');
+    goals(w);
+    const r = await spawnCli(['episode', 'run', '--seed', 'kept'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning AUR6065 the world changed since s01e01 was planned in \.aureus\/runs\/s01e01-\S+ \(the season goals\): its plan and scenes there are set aside/);
+    for (const f of ['episode_plan.json', 'episode_deltas.json', 'episode_script.md']) {
+      expect(fs.readFileSync(path.join(w, 'seasons/season_01/episode_01', f), 'utf8'), f).toBe(fs.readFileSync(path.join(fresh, 'seasons/season_01/episode_01', f), 'utf8'));
+    }
+
+    const n = copyRepo(pristine, 'stale-note');
+    expect((await spawnCli(['episode', 'run', '--seed', 'kept'], n, { AUREUS_TEST_KILL_AT: 'stage-h' })).signal).toBe('SIGKILL');
+    expect((await spawnCli(['note', 'Catiline must be seen buying votes', '--character', 'catiline'], n)).code).toBe(0);
+    const noted = await spawnCli(['episode', 'run', '--seed', 'kept'], n);
+    expect(noted.code, noted.stderr).toBe(0);
+    expect(noted.stderr).toMatch(/AUR6065 .* \(the notes for it\): /);
+  }, 240_000);
+
+  it('an episode staged for review keeps its plan and the author\'s edit when the world changed (AUR6108, not AUR6065)', async () => {
+    // Setting the checkpoints aside here planned a new episode and committed it under the review's
+    // trailers (Aureus-Edited: SC01) without the author's SC01.
+    const w = copyRepo(pristine, 'stale-staged');
+    expect((await spawnCli(['episode', 'run', '--review', '--seed', 'kept'], w)).code).toBe(0);
+    const mine = path.join(path.dirname(w), 'sc01.txt');
+    fs.writeFileSync(mine, 'Cicero walks alone across the Field of Mars at dawn, counting the pens where the centuries will vote tomorrow, and the bearers of a litter curse him as they pass.\n\nHe says nothing to anyone; the wind carries the smell of wet straw and smoke from the Subura.\n\nA boy runs up with a wax tablet. Cicero reads it and his face goes white.\n\n"Catiline," he says.\n');
+    const edited = await spawnCli(['scene', 'edit', 'SC01', '--from', mine], w);
+    expect(edited.code, edited.stderr).toBe(0);
+    const staged = JSON.parse(fs.readFileSync(path.join(w, '.aureus/review.json'), 'utf8')) as { run_dir: string };
+    const plan = fs.readFileSync(path.join(w, staged.run_dir, 'stage/seasons/season_01/episode_01/episode_plan.json'), 'utf8');
+    editWorld(w);
+    const c = await spawnCli(['episode', 'commit'], w);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stderr).toContain('AUR6108');
+    expect(c.stderr).not.toContain('AUR6065');
+    expect(fs.readFileSync(path.join(w, 'seasons/season_01/episode_01/episode_script.md'), 'utf8')).toContain('counting the pens where the centuries will vote');
+    expect(planOf(w)).toBe(plan);
+  }, 240_000);
+
   it('an unchanged world resumes its checkpoints, with no warning', async () => {
     const w = copyRepo(pristine, 'stale-unchanged');
     const killed = await spawnCli(['episode', 'run', '--seed', 'kept'], w, { AUREUS_TEST_KILL_AT: 'stage-h' });

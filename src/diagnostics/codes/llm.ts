@@ -212,4 +212,10 @@ defineDiagnostics([
     message: 'invalid run log line: {detail}',
     hint: 'run_log.jsonl holds one JSON object per line; a total that skipped lines would be wrong, so none is printed',
   },
+  {
+    code: 'AUR4499',
+    severity: 'warning',
+    message: 'line {line} of {file} is not a run log entry ({detail}): the call it records is not counted, so the tokens and cost committed for {episode} are a lower bound',
+    hint: 'the commit keeps the line as it was and its Aureus-Tokens and Aureus-Cost trailers say "a lower bound"; `aureus cost` of the episode names the line and prints no total (AUR4402). Lines are appended whole: something else changed the file',
+  },
 ]);
