@@ -86,11 +86,12 @@ describe.runIf(builtCli())('a run resumed after the world changed', () => {
 
   it('an episode staged for review keeps its plan and the author\'s edit when the world changed (AUR6108, not AUR6065)', async () => {
     // Setting the checkpoints aside here planned a new episode and committed it under the review's
-    // trailers (Aureus-Edited: SC01) without the author's SC01.
+    // trailers (Aureus-Edited: SC01) without the author's SC01. The author's text keeps the scene's
+    // required payment (AUR5037 refuses an edit that deletes it).
     const w = copyRepo(pristine, 'stale-staged');
     expect((await spawnCli(['episode', 'run', '--review', '--seed', 'kept'], w)).code).toBe(0);
     const mine = path.join(path.dirname(w), 'sc01.txt');
-    fs.writeFileSync(mine, 'Cicero walks alone across the Field of Mars at dawn, counting the pens where the centuries will vote tomorrow, and the bearers of a litter curse him as they pass.\n\nHe says nothing to anyone; the wind carries the smell of wet straw and smoke from the Subura.\n\nA boy runs up with a wax tablet. Cicero reads it and his face goes white.\n\n"Catiline," he says.\n');
+    fs.writeFileSync(mine, 'Cicero walks alone across the Field of Mars at dawn, counting the pens where the centuries will vote tomorrow, and the bearers of a litter curse him as they pass.\n\nAt the public stores he pays twenty thousand denarii into the grain fund, and the clerks open the doors. Bread will be cheap today, and the crowd chants his name.\n\nA boy runs up with a wax tablet. Cicero reads it and his face goes white.\n\n"Catiline," he says.\n');
     const edited = await spawnCli(['scene', 'edit', 'SC01', '--from', mine], w);
     expect(edited.code, edited.stderr).toBe(0);
     const staged = JSON.parse(fs.readFileSync(path.join(w, '.aureus/review.json'), 'utf8')) as { run_dir: string };
