@@ -60,6 +60,8 @@ describe('a story had or heard (held-out corpus 123)', () => {
       'The fishwives at the well had a story this morning, and Fulvia passed it on as they walked:',
       'Terentia had heard the same tale from her steward at breakfast:',
       'The water-carrier brought a fresh story up from the river:',
+      // Talk going on for a while (held-out corpus 122, dq13).
+      'As the fishwives at the well have been whispering all week,',
     ]) {
       const f = findings('SC21', `${lead}${frame} ${fact} Fulvia walked on with Terentia.`);
       expect(codes(f), frame).toEqual([]);

