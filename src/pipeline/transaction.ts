@@ -10,6 +10,7 @@ import type { GitPort, IndexEntries } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
+import { JOURNAL, journalPath, readJournal, type CommitJournal } from './commit-journal.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -41,25 +42,13 @@ export interface CommitRequest {
   files: Record<string, string>;
 }
 
-export interface CommitJournal extends Omit<CommitRequest, 'files'> {
-  format: 1;
-  head_before: string | null;
-  /** sha256 of each staged file, so a torn stage is detected instead of committed. */
-  hashes: Record<string, string>;
-  /** sha256 of each path before the apply step (null: absent), for the roll-back. Older journals lack it. */
-  before?: BeforeState;
-}
+export type { CommitJournal } from './commit-journal.js';
+export { hasPendingCommits, pendingCommitEpisodes, pendingCommitJournals } from './commit-journal.js';
 
 export interface CommitResult {
   commit: string;
   tag: string;
   recovered: boolean;
-}
-
-const JOURNAL = 'commit.json';
-
-function journalPath(runDir: string): string {
-  return path.join(runDir, JOURNAL);
 }
 
 /** Write the commit's files under <run>/stage/ (the --no-commit output too). */
@@ -295,40 +284,6 @@ async function findCommit(git: GitPort, journal: CommitJournal): Promise<string 
   return null;
 }
 
-/** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
-export function hasPendingCommits(root: string): boolean {
-  try {
-    return fs.readdirSync(path.join(root, RUNS_DIR)).some((name) => fs.existsSync(journalPath(path.join(root, RUNS_DIR, name))));
-  } catch {
-    return false;
-  }
-}
-
-/** The episodes whose commit was interrupted and waits to be rolled forward (status: the next episode follows them). */
-export function pendingCommitEpisodes(root: string): string[] {
-  return pendingCommitJournals(root).map((j) => j.episode);
-}
-
-/** The journals of the commits waiting to be finished, oldest run folder first (read-only). */
-export function pendingCommitJournals(root: string): Pick<CommitJournal, 'episode' | 'head_before'>[] {
-  const out: Pick<CommitJournal, 'episode' | 'head_before'>[] = [];
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(path.join(root, RUNS_DIR)).sort();
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    try {
-      const j = JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal;
-      out.push({ episode: j.episode, head_before: j.head_before ?? null });
-    } catch {
-      /* no journal: not pending */
-    }
-  }
-  return out;
-}
-
 /**
  * Roll forward every interrupted commit found under .aureus/runs/ (there is at most one in
  * practice: the lock serialises runs). Call it holding the lock, before the dirty check.
@@ -350,17 +305,8 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string,
   }
   for (const name of entries) {
     const runDir = path.join(runsDir, name);
-    const jf = journalPath(runDir);
-    if (!fs.existsSync(jf)) continue;
-    let journal: CommitJournal;
-    try {
-      journal = JSON.parse(fs.readFileSync(jf, 'utf8')) as CommitJournal;
-    } catch (e) {
-      throw new AureusError('an interrupted commit cannot be recovered', {
-        exitCode: ExitCode.GIT,
-        diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
-      });
-    }
+    const journal = readJournal(root, name);
+    if (!journal) continue;
     const warnings = kept(runDir, journal.episode);
     const git = createGit(root, { batch: true });
     let r: CommitResult;

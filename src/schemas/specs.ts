@@ -6,6 +6,7 @@ import { DIRECTOR_EDIT_SCHEMA } from './director-edit.js';
 import { allFieldKeys, schemaAt } from './delta-fields.js';
 import { readSchema } from './files.js';
 import { TURN_RECORD_SCHEMA } from './turn-record.js';
+import { RUN_FILE_SCHEMAS } from './run-files.js';
 
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
@@ -99,6 +100,8 @@ export function specOf(key: string): ValidatorSpec | null {
   if (area === 'planning' && name) return { key, options: PLANNING_OPTIONS, schema: () => withoutId(`${name}.schema.json`) };
   // Under the store's options: a session log is a file on disk, reported like a world file (verbose: the value in each error).
   if (area === 'play' && name === 'turn_record') return { key, options: STORE_OPTIONS, schema: () => TURN_RECORD_SCHEMA };
+  // A run folder's own files (run-files.ts), reported like a world file too.
+  if (area === 'run' && name && RUN_FILE_SCHEMAS[name]) return { key, options: STORE_OPTIONS, schema: () => RUN_FILE_SCHEMAS[name]! };
   if (area === 'verifier' && name) return { key, options: VERIFIER_OPTIONS, schema: () => readSchema(name) };
   if (area === 'config') return { key, options: CONFIG_OPTIONS, schema: () => readSchema('config.schema.json') };
   return null;
@@ -112,6 +115,7 @@ export function allValidatorKeys(): string[] {
     ...['episode_context', 'agent_proposals', 'episode_plan', 'scene_packet', 'character_answer', 'director_edit'].map((n) => `planning/${n}`),
     ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
     'play/turn_record',
+    ...Object.keys(RUN_FILE_SCHEMAS).map((n) => `run/${n}`),
     'config',
     ...allFieldKeys(),
   ];
