@@ -18,6 +18,11 @@ export interface CommitJournal extends Omit<CommitRequest, 'files'> {
   hashes: Record<string, string>;
   /** sha256 of each path before the apply step (null: absent), for the roll-back. Older journals lack it. */
   before?: BeforeState;
+  /**
+   * stage/ was there before this commit began (a staged review's, `episode commit`): the roll-back
+   * keeps it, or the review it belongs to would read every staged file as deleted (AUR6111).
+   */
+  keep_stage?: true;
 }
 
 export const JOURNAL = 'commit.json';

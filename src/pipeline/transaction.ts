@@ -87,6 +87,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
   await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
+  const keepStage = fs.existsSync(path.join(runDir, 'stage'));
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
@@ -103,6 +104,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
     head_before: await headBefore,
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
+    ...(keepStage ? { keep_stage: true as const } : {}),
   };
   await Promise.all([staged, ready]);
   writeDurable(journalPath(runDir), stableStringify(journal));
@@ -243,8 +245,8 @@ function reapply(root: string, files: Record<string, string>): void {
 /**
  * Undo a failed apply/commit: HEAD back to where it was (if the commit was made), the index
  * entries of the episode's paths back to what they were before the add (if one was tried), every file back to its
- * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
- * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
+ * recorded content. Then drop the journal, stage (unless a staged review's: keep_stage) and backup,
+ * keeping the checkpoints, so the next run resumes and commits. Returns the error to throw: the original, with a note of what was done.
  */
 async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { adding: IndexEntries | null; committed: string | null }, cause: unknown): Promise<unknown> {
   const paths = Object.keys(journal.hashes).sort();
@@ -264,7 +266,9 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes
-  for (const sub of [JOURNAL, 'stage', 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
+  // A staged review's stage/ stays: it holds what the review staged (stage H's files, which the
+  // commit staged again byte for byte), and `episode commit` again commits it once the cause is fixed.
+  for (const sub of [JOURNAL, ...(journal.keep_stage ? [] : ['stage']), 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
   if (!(cause instanceof AureusError)) return cause;
   // Re-running cannot commit over a tag another worktree's run made (AUR6064): the note says so instead.
   const taken = cause.diagnostics.some((d) => d.code === 'AUR6064');

@@ -29,6 +29,7 @@ const COMMIT_JOURNAL = {
     head_before: COMMIT,
     hashes: { type: 'object', minProperties: 1, additionalProperties: SHA256 },
     before: { type: 'object', additionalProperties: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' } },
+    keep_stage: { const: true },
   },
 } as const;
 
