@@ -31,6 +31,17 @@ export function journalPath(runDir: string): string {
   return path.join(runDir, JOURNAL);
 }
 
+/**
+ * The session and number of a play canonization's commit, from its tag (`play/<session>/<n>`,
+ * play/reconcile.ts canonTag), or null for an episode's (`s01e03`, `<branch>/s01e03`). `aureus play`
+ * commits its canonizations through this transaction too: one recovered is finished and named as
+ * play's, never taken for an episode.
+ */
+export function playCanonization(tag: string): { session: string; n: number } | null {
+  const m = /^play\/(.+)\/(\d+)$/.exec(tag);
+  return m ? { session: m[1]!, n: Number(m[2]) } : null;
+}
+
 /** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
 export function hasPendingCommits(root: string): boolean {
   try {

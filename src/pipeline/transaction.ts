@@ -10,7 +10,7 @@ import type { GitPort, IndexEntries } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
-import { JOURNAL, journalPath, readJournal, type CommitJournal } from './commit-journal.js';
+import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -49,6 +49,8 @@ export interface CommitResult {
   commit: string;
   tag: string;
   recovered: boolean;
+  /** A play canonization's commit (commit-journal.ts playCanonization), not an episode's. */
+  play?: { session: string; n: number };
 }
 
 /** Write the commit's files under <run>/stage/ (the --no-commit output too). */
@@ -311,7 +313,8 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string,
     const runDir = path.join(runsDir, name);
     const journal = readJournal(root, name);
     if (!journal) continue;
-    const warnings = kept(runDir, journal.episode);
+    const play = playCanonization(journal.tag);
+    const warnings = play ? [] : kept(runDir, journal.episode);
     const git = createGit(root, { batch: true });
     let r: CommitResult;
     try {
@@ -319,8 +322,19 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string,
     } finally {
       git.close();
     }
-    results.push(r);
-    diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }), ...warnings);
+    results.push(play ? { ...r, play } : r);
+    diagnostics.push(recoveredNote(journal, r, play), ...warnings);
   }
   return { results, diagnostics };
+}
+
+/**
+ * AUR6004 for a finished commit: an episode's by its id; a play canonization's by its session, with
+ * what finishes it as play does (its tag and commit are made; `play --resume` reads them back into
+ * the session's log, play/reconcile.ts, instead of judging its proposals again).
+ */
+function recoveredNote(journal: CommitJournal, r: CommitResult, play: { session: string; n: number } | null): Diagnostic {
+  const made = `commit ${r.commit.slice(0, 10)}, tag ${r.tag}`;
+  if (!play) return diag('AUR6004', { episode: journal.episode, action: made });
+  return diag('AUR6004', { episode: `canonization ${play.n} of play session ${play.session}`, action: `${made}; \`aureus play --resume ${play.session}\` records it in the session` });
 }
