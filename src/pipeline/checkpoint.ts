@@ -67,11 +67,15 @@ export class Checkpoints {
     const rel = path.posix.join('checkpoints', `${name}.json`);
     const r = readStateFile<T>(file, rel, SHAPES[name] ?? null);
     if (r.ok) return r.value;
-    if (!r.missing && !this.said.has(file)) {
-      this.said.add(file);
-      this.onIgnored(diag('AUR6098', { file: runRelative(file), detail: r.detail }, { file: runRelative(file) }));
-    }
+    if (!r.missing) this.ignored(file, r.detail);
     return null;
+  }
+
+  /** A checkpoint (or a file of one, such as a planning text) found damaged and ignored: warned of once (AUR6098). */
+  ignored(file: string, detail: string): void {
+    if (this.said.has(file)) return;
+    this.said.add(file);
+    this.onIgnored(diag('AUR6098', { file: runRelative(file), detail }, { file: runRelative(file) }));
   }
 
   /**

@@ -70,14 +70,22 @@ describe.runIf(builtCli())('a damaged commit journal is refused, nothing changed
 });
 
 describe.runIf(builtCli())('a damaged checkpoint or call journal entry is ignored with a warning and redone', () => {
-  for (const [name, text] of [['scenes', '{}'], ['stage-h', '{"files":[]}'], ['planning', '7']] as const) {
-    it(`checkpoints/${name}.json ${text}: AUR6098 names it, the run commits the uninterrupted run's tree`, async () => {
-      const w = copyRepo(killed['stage-h']!, `damaged-cp-${name}`);
-      fs.writeFileSync(path.join(runDir(w), 'checkpoints', `${name}.json`), text);
-      const rel = runRel(w, `checkpoints/${name}.json`);
+  // The planning texts are the files stage H commits: one of another shape was committed as it stood (a context {}).
+  const damaged: [string, string, string][] = [
+    ['scenes.json', '{}', '1:1'],
+    ['stage-h.json', '{"files":[]}', '1:1'],
+    ['planning.json', '7', '1:1'],
+    ['planning/episode_plan.json', '{}', 'missing required key'],
+    ['planning/episode_context.json', '{}', 'missing required key'],
+  ];
+  for (const [name, text, detail] of damaged) {
+    it(`checkpoints/${name} ${text}: AUR6098 names it, the run commits the uninterrupted run's tree`, async () => {
+      const w = copyRepo(killed['stage-h']!, `damaged-cp-${name.replace(/\W/g, '-')}`);
+      fs.writeFileSync(path.join(runDir(w), 'checkpoints', name), text);
+      const rel = runRel(w, `checkpoints/${name}`);
       const r = await cli(['episode', 'run', '--seed', '7'], w);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr).toContain(`warning AUR6098 ignored the damaged checkpoint ${rel} (1:1`);
+      expect(r.stderr).toContain(`warning AUR6098 ignored the damaged checkpoint ${rel} (${detail}`);
       expect(r.stderr).not.toMatch(STACK_TRACE);
       expect(git(w, 'rev-parse', 'HEAD^{tree}')).toBe(wholeTree);
     }, 120_000);
