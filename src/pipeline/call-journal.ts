@@ -6,6 +6,9 @@ import { stableStringify } from '../core/json.js';
 import { isBadModelAnswer, type AttemptJournal, type Llm, type LlmRequest, type LlmResponse } from '../ports/llm.js';
 import { LlmRefusalError } from '../providers/errors.js';
 import type { AureusConfig } from '../config/types.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { runRelative } from './checkpoint.js';
+import { readStateFile } from './state-file.js';
 
 /**
  * Resume without repeating LLM calls: every finished call's response is written to
@@ -49,6 +52,8 @@ export class JournaledLlm implements Llm {
     private readonly onCall: (req: LlmRequest) => void = () => {},
     /** What answers the calls (provider, model routing, chaos): a change of it is a change of call. */
     private readonly salt: unknown = null,
+    /** Told of a damaged entry (AUR6097), ignored and asked again: the run's warnings. */
+    private readonly onIgnored: (warning: Diagnostic) => void = () => {},
   ) {
     this.deterministic = inner.deterministic;
     this.providerId = inner.providerId;
@@ -83,14 +88,12 @@ export class JournaledLlm implements Llm {
   private async answer(request: LlmRequest): Promise<LlmResponse> {
     const key = JournaledLlm.keyOf(request, this.salt);
     const file = path.join(this.dir, `${key}.json`);
-    try {
-      const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
+    const cached = this.journaled(file);
+    if (cached) {
       this.replayed += 1;
       return cached;
-    } catch {
-      /* not journaled yet */
     }
-    const attempts = new CallAttempts(this.dir, key);
+    const attempts = new CallAttempts(this.dir, key, (f) => this.journaled(f));
     this.active += 1;
     this.onCall(request);
     let res: LlmResponse;
@@ -112,6 +115,19 @@ export class JournaledLlm implements Llm {
     attempts.drop();
     this.fresh += 1;
     return res;
+  }
+
+  /**
+   * The answer journaled in `file`, or undefined: not journaled yet, or damaged (not JSON, or not of
+   * an answer's shape: schemas/run-files.ts), which is ignored with a warning (AUR6097) and asked
+   * again. An entry this user may not read is AUR1053 (state-file.ts): asking again would pay twice.
+   */
+  private journaled(file: string): LlmResponse | undefined {
+    const rel = path.posix.join('calls', path.basename(file));
+    const r = readStateFile<LlmResponse>(file, rel, 'call_answer');
+    if (r.ok) return r.value;
+    if (!r.missing) this.onIgnored(diag('AUR6097', { file: runRelative(file), detail: r.detail }, { file: runRelative(file) }));
+    return undefined;
   }
 
   /**
@@ -160,6 +176,8 @@ class CallAttempts implements AttemptJournal {
   constructor(
     private readonly dir: string,
     private readonly key: string,
+    /** JournaledLlm's reading of an entry (a damaged one warned of and asked again). */
+    private readonly read: (file: string) => LlmResponse | undefined,
   ) {}
 
   private fileOf(model: string, req: LlmRequest, attempt: number): string {
@@ -169,13 +187,9 @@ class CallAttempts implements AttemptJournal {
 
   replay(model: string, req: LlmRequest, attempt: number): LlmResponse | undefined {
     const file = this.fileOf(model, req, attempt);
-    try {
-      const res = JSON.parse(fs.readFileSync(file, 'utf8')) as LlmResponse;
-      this.files.add(file);
-      return res;
-    } catch {
-      return undefined; // not journaled, or torn by a power cut: asked again
-    }
+    const res = this.read(file); // not journaled, or torn by a power cut: asked again
+    if (res) this.files.add(file);
+    return res;
   }
 
   record(model: string, req: LlmRequest, attempt: number, answer: LlmResponse): void {

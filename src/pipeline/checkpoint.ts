@@ -2,6 +2,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeVisible } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { readStateFile } from './state-file.js';
+
+/** The schema (schemas/run-files.ts) of each checkpoint a run reads back; the scene ones are only counted. */
+const SHAPES: Record<string, string> = {
+  planning: 'checkpoint_planning',
+  scenes: 'checkpoint_scenes',
+  'stage-h': 'checkpoint_stage_h',
+  'staged-baseline': 'checkpoint_stage_h',
+};
+
+/** `.aureus/runs/<run>/…` of a file under a run folder, as diagnostics name it. */
+export function runRelative(abs: string): string {
+  const parts = abs.split(path.sep);
+  const at = parts.lastIndexOf('runs');
+  return at > 0 ? parts.slice(at - 1).join('/') : abs;
+}
 
 /**
  * Checkpoints of a run under `.aureus/runs/<run-id>/checkpoints/`: one canonical JSON file per
@@ -15,7 +32,17 @@ import { stableStringify } from '../core/json.js';
  */
 export class Checkpoints {
   readonly dir: string;
-  constructor(runDir: string) {
+  /** The damaged checkpoints already said (a checkpoint may be loaded more than once per run). */
+  private readonly said = new Set<string>();
+
+  /**
+   * `onIgnored`: told of a checkpoint that is there but damaged (AUR6098), which `load` ignores:
+   * the run's warnings (run-state.ts).
+   */
+  constructor(
+    runDir: string,
+    private readonly onIgnored: (warning: Diagnostic) => void = () => {},
+  ) {
     this.dir = path.join(runDir, 'checkpoints');
   }
 
@@ -29,12 +56,26 @@ export class Checkpoints {
     return fs.existsSync(this.file(name));
   }
 
+  /**
+   * The checkpoint, or null when there is none or it is damaged: not JSON (a power cut before it
+   * reached the disk), or not of its shape (a hand edit, an older aureus; schemas/run-files.ts):
+   * a cache of finished work, so it is ignored with a warning and the step redone. One this user
+   * may not read is AUR1053 (state-file.ts). A name without a schema is read as it is.
+   */
   load<T>(name: string): T | null {
-    try {
-      return JSON.parse(fs.readFileSync(this.file(name), 'utf8')) as T;
-    } catch {
-      return null; // missing or torn (cannot be torn: atomic) — treat as not done
-    }
+    const file = this.file(name);
+    const rel = path.posix.join('checkpoints', `${name}.json`);
+    const r = readStateFile<T>(file, rel, SHAPES[name] ?? null);
+    if (r.ok) return r.value;
+    if (!r.missing) this.ignored(file, r.detail);
+    return null;
+  }
+
+  /** A checkpoint (or a file of one, such as a planning text) found damaged and ignored: warned of once (AUR6098). */
+  ignored(file: string, detail: string): void {
+    if (this.said.has(file)) return;
+    this.said.add(file);
+    this.onIgnored(diag('AUR6098', { file: runRelative(file), detail }, { file: runRelative(file) }));
   }
 
   /**

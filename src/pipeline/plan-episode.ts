@@ -178,7 +178,7 @@ async function planLocked(o: PlanEpisodeOptions, job: PlanJob): Promise<PlanEpis
   // The run folder's call journal, as `episode run` keeps it: the run that follows answers these
   // calls from it (the Director's rejected answers too) instead of paying for them again.
   const { JournaledLlm, journalSalt } = await import('./call-journal.js');
-  const llm = new JournaledLlm(router, runDir, () => runLog.flush(), undefined, journalSalt(router.providerId, config));
+  const llm = new JournaledLlm(router, runDir, () => runLog.flush(), undefined, journalSalt(router.providerId, config), (d) => o.onWarnings([d]));
   job.quiet = async () => {
     await llm.settled();
     await runLog.flush().catch(() => {}); // a write error here concerns a folder about to go

@@ -6,6 +6,7 @@ import { writeVisibleAsync } from '../store/durable.js';
 import { stableStringify } from '../core/json.js';
 import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import type { PlanningOutput } from './planning-adapter.js';
+import { damagedPlanningPart } from './planning-shapes.js';
 import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
 import type { VerifierReport } from '../domain/scene.js';
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -92,8 +93,11 @@ export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoi
   const texts = new Map<string, string>();
   try {
     for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
+    const made = fromTexts(ref, dir, texts);
+    const bad = damagedPlanningPart(dir, [...texts.keys()], made.output); // a text of another shape: planning is redone
+    if (bad) return cp.ignored(bad.file, bad.detail), null;
     const inputs = isDigest(saved.inputs) ? { inputs: saved.inputs } : {};
-    return { ...fromTexts(ref, dir, texts), warnings: Array.isArray(saved.warnings) ? saved.warnings : [], ...inputs };
+    return { ...made, warnings: Array.isArray(saved.warnings) ? saved.warnings : [], ...inputs };
   } catch {
     return null; // a file missing or not JSON (a power cut before it reached the disk): planning is redone
   }

@@ -57,9 +57,11 @@ export const episodeOfTag = (tag: string): string => tag.split('/').pop() ?? tag
 
 /**
  * The rolled-forward commit that answers this run: the last one when no episode was asked for,
- * else the asked episode's (of the asked season, or of any when none was given).
+ * else the asked episode's (of the asked season, or of any when none was given). A play
+ * canonization's never does: it is no episode, and the run goes on to compile the one it was for.
  */
-export function recoveredFor(results: CommitResult[], o: { season?: number; episode?: number }): CommitResult | undefined {
+export function recoveredFor(all: CommitResult[], o: { season?: number; episode?: number }): CommitResult | undefined {
+  const results = all.filter((r) => r.play === undefined);
   if (o.episode === undefined) return results[results.length - 1];
   return results.find((r) => {
     const m = /^s(\d+)e(\d+)$/.exec(episodeOfTag(r.tag));

@@ -133,11 +133,11 @@ export async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: 
     if (!scene) return;
     if (req.role === 'writer') tracker.scene(scene, (req.meta?.attempt ?? 1) > 1 ? 'repairing' : 'writing', `attempt ${req.meta?.attempt ?? 1}`);
     else if (req.role === 'critic') tracker.scene(scene, 'verifying');
-  }, journalSalt(router.providerId, config));
+  }, journalSalt(router.providerId, config), onWarning);
   const run: Run = {
     o, git, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
     previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
-    cp: new Checkpoints(runDir),
+    cp: new Checkpoints(runDir, onWarning),
     providerId: router.providerId,
     runLogFile,
     flushRunLog: () => runLog.flush(),

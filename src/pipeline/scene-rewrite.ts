@@ -61,7 +61,7 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   const { loadStyle } = await import('../style/index.js');
   const runLog = new JsonlRunLog(path.join(st.runDir, 'run_log.jsonl'));
   const router = openLlm({ root: o.root, config, seed: st.review.seed, runLog, signal: o.signal, env: o.env ?? process.env, onWarning: (d) => o.onWarnings?.([d]) });
-  const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, journalSalt(router.providerId, config));
+  const llm = new JournaledLlm(router, st.runDir, () => runLog.flush(), () => {}, journalSalt(router.providerId, config), (d) => o.onWarnings?.([d]));
   const s = await loadStyle(o.root);
   const style = writerStyleFrom(s);
   const packet = st.planning.packets.find((p) => p.scene_id === id)!;

@@ -10,6 +10,7 @@ import type { GitPort, IndexEntries } from '../git/port.js';
 import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type BarrierStats } from '../store/durable.js';
 import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
+import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -41,25 +42,15 @@ export interface CommitRequest {
   files: Record<string, string>;
 }
 
-export interface CommitJournal extends Omit<CommitRequest, 'files'> {
-  format: 1;
-  head_before: string | null;
-  /** sha256 of each staged file, so a torn stage is detected instead of committed. */
-  hashes: Record<string, string>;
-  /** sha256 of each path before the apply step (null: absent), for the roll-back. Older journals lack it. */
-  before?: BeforeState;
-}
+export type { CommitJournal } from './commit-journal.js';
+export { hasPendingCommits, pendingCommitEpisodes, pendingCommitJournals } from './commit-journal.js';
 
 export interface CommitResult {
   commit: string;
   tag: string;
   recovered: boolean;
-}
-
-const JOURNAL = 'commit.json';
-
-function journalPath(runDir: string): string {
-  return path.join(runDir, JOURNAL);
+  /** A play canonization's commit (commit-journal.ts playCanonization), not an episode's. */
+  play?: { session: string; n: number };
 }
 
 /** Write the commit's files under <run>/stage/ (the --no-commit output too). */
@@ -98,6 +89,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
   await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
+  const keepStage = fs.existsSync(path.join(runDir, 'stage'));
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);
   // The journal is written last: its existence means "the stage is complete". So the staged files
@@ -114,6 +106,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
     head_before: await headBefore,
     hashes: Object.fromEntries(Object.entries(req.files).map(([k, v]) => [k, sha256(v)])),
     before,
+    ...(keepStage ? { keep_stage: true as const } : {}),
   };
   await Promise.all([staged, ready]);
   writeDurable(journalPath(runDir), stableStringify(journal));
@@ -254,8 +247,8 @@ function reapply(root: string, files: Record<string, string>): void {
 /**
  * Undo a failed apply/commit: HEAD back to where it was (if the commit was made), the index
  * entries of the episode's paths back to what they were before the add (if one was tried), every file back to its
- * recorded content. Then drop the journal, stage and backup, keeping the checkpoints, so the next
- * run resumes and commits. Returns the error to throw: the original, with a note of what was done.
+ * recorded content. Then drop the journal, stage (unless a staged review's: keep_stage) and backup,
+ * keeping the checkpoints, so the next run resumes and commits. Returns the error to throw: the original, with a note of what was done.
  */
 async function rollBack(git: GitPort, root: string, runDir: string, journal: CommitJournal, progress: { adding: IndexEntries | null; committed: string | null }, cause: unknown): Promise<unknown> {
   const paths = Object.keys(journal.hashes).sort();
@@ -275,7 +268,9 @@ async function rollBack(git: GitPort, root: string, runDir: string, journal: Com
   await attempt('restoring the files', () => restoreBefore(root, runDir, journal.before!));
   if (problems.length) return cause; // the journal stays: the next run rolls forward or reports it
   durableBarrier(paths.map((rel) => path.join(root, rel))); // restored files on disk before the journal goes
-  for (const sub of [JOURNAL, 'stage', 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
+  // A staged review's stage/ stays: it holds what the review staged (stage H's files, which the
+  // commit staged again byte for byte), and `episode commit` again commits it once the cause is fixed.
+  for (const sub of [JOURNAL, ...(journal.keep_stage ? [] : ['stage']), 'backup']) fs.rmSync(path.join(runDir, sub), { recursive: true, force: true });
   if (!(cause instanceof AureusError)) return cause;
   // Re-running cannot commit over a tag another worktree's run made (AUR6064): the note says so instead.
   const taken = cause.diagnostics.some((d) => d.code === 'AUR6064');
@@ -293,40 +288,6 @@ async function findCommit(git: GitPort, journal: CommitJournal): Promise<string 
     if (msg.trim() === journal.message.trim()) return sha;
   }
   return null;
-}
-
-/** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
-export function hasPendingCommits(root: string): boolean {
-  try {
-    return fs.readdirSync(path.join(root, RUNS_DIR)).some((name) => fs.existsSync(journalPath(path.join(root, RUNS_DIR, name))));
-  } catch {
-    return false;
-  }
-}
-
-/** The episodes whose commit was interrupted and waits to be rolled forward (status: the next episode follows them). */
-export function pendingCommitEpisodes(root: string): string[] {
-  return pendingCommitJournals(root).map((j) => j.episode);
-}
-
-/** The journals of the commits waiting to be finished, oldest run folder first (read-only). */
-export function pendingCommitJournals(root: string): Pick<CommitJournal, 'episode' | 'head_before'>[] {
-  const out: Pick<CommitJournal, 'episode' | 'head_before'>[] = [];
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(path.join(root, RUNS_DIR)).sort();
-  } catch {
-    return out;
-  }
-  for (const name of names) {
-    try {
-      const j = JSON.parse(fs.readFileSync(journalPath(path.join(root, RUNS_DIR, name)), 'utf8')) as CommitJournal;
-      out.push({ episode: j.episode, head_before: j.head_before ?? null });
-    } catch {
-      /* no journal: not pending */
-    }
-  }
-  return out;
 }
 
 /**
@@ -350,18 +311,10 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string,
   }
   for (const name of entries) {
     const runDir = path.join(runsDir, name);
-    const jf = journalPath(runDir);
-    if (!fs.existsSync(jf)) continue;
-    let journal: CommitJournal;
-    try {
-      journal = JSON.parse(fs.readFileSync(jf, 'utf8')) as CommitJournal;
-    } catch (e) {
-      throw new AureusError('an interrupted commit cannot be recovered', {
-        exitCode: ExitCode.GIT,
-        diagnostics: [diag('AUR6018', { file: path.posix.join(RUNS_DIR, name, JOURNAL), message: (e as Error).message })],
-      });
-    }
-    const warnings = kept(runDir, journal.episode);
+    const journal = readJournal(root, name);
+    if (!journal) continue;
+    const play = playCanonization(journal.tag);
+    const warnings = play ? [] : kept(runDir, journal.episode);
     const git = createGit(root, { batch: true });
     let r: CommitResult;
     try {
@@ -369,8 +322,19 @@ export async function recoverPendingCommits(root: string, kept: (runDir: string,
     } finally {
       git.close();
     }
-    results.push(r);
-    diagnostics.push(diag('AUR6004', { episode: journal.episode, action: `commit ${r.commit.slice(0, 10)}, tag ${r.tag}` }), ...warnings);
+    results.push(play ? { ...r, play } : r);
+    diagnostics.push(recoveredNote(journal, r, play), ...warnings);
   }
   return { results, diagnostics };
+}
+
+/**
+ * AUR6004 for a finished commit: an episode's by its id; a play canonization's by its session, with
+ * what finishes it as play does (its tag and commit are made; `play --resume` reads them back into
+ * the session's log, play/reconcile.ts, instead of judging its proposals again).
+ */
+function recoveredNote(journal: CommitJournal, r: CommitResult, play: { session: string; n: number } | null): Diagnostic {
+  const made = `commit ${r.commit.slice(0, 10)}, tag ${r.tag}`;
+  if (!play) return diag('AUR6004', { episode: journal.episode, action: made });
+  return diag('AUR6004', { episode: `canonization ${play.n} of play session ${play.session}`, action: `${made}; \`aureus play --resume ${play.session}\` records it in the session` });
 }

@@ -7,6 +7,7 @@ import { allFieldKeys, schemaAt } from './delta-fields.js';
 import { readSchema } from './files.js';
 import { TURN_RECORD_SCHEMA } from './turn-record.js';
 import { REVIEW_STATE_SCHEMA } from './review-state.js';
+import { RUN_FILE_SCHEMAS } from './run-files.js';
 
 /**
  * Every JSON-Schema validator Aureus uses, by key: which schema, with which ajv options. One list
@@ -102,6 +103,8 @@ export function specOf(key: string): ValidatorSpec | null {
   if (area === 'play' && name === 'turn_record') return { key, options: STORE_OPTIONS, schema: () => TURN_RECORD_SCHEMA };
   // The episode staged for review (.aureus/review.json): a file on disk too, reported the same way.
   if (area === 'state' && name === 'review') return { key, options: STORE_OPTIONS, schema: () => REVIEW_STATE_SCHEMA };
+  // A run folder's own files (run-files.ts), reported like a world file too.
+  if (area === 'run' && name && RUN_FILE_SCHEMAS[name]) return { key, options: STORE_OPTIONS, schema: () => RUN_FILE_SCHEMAS[name]! };
   if (area === 'verifier' && name) return { key, options: VERIFIER_OPTIONS, schema: () => readSchema(name) };
   if (area === 'config') return { key, options: CONFIG_OPTIONS, schema: () => readSchema('config.schema.json') };
   return null;
@@ -116,6 +119,7 @@ export function allValidatorKeys(): string[] {
     ...['claims.schema.json', 'scene_events.schema.json', 'verifier_report.schema.json'].map((f) => `verifier/${f}`),
     'play/turn_record',
     'state/review',
+    ...Object.keys(RUN_FILE_SCHEMAS).map((n) => `run/${n}`),
     'config',
     ...allFieldKeys(),
   ];

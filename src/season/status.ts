@@ -8,6 +8,7 @@ import { aucYear, formatDate } from '../core/roman-date.js';
 import { formatValue, plural, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { pendingCommitJournals } from '../pipeline/transaction.js';
+import { playCanonization } from '../pipeline/commit-journal.js';
 import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
@@ -22,6 +23,8 @@ export interface SeasonStatus {
   next_episode: string;
   /** An episode whose commit was interrupted: the next `episode run` or `episode commit` (which ran it) finishes it first. */
   pending_commit: string | null;
+  /** The tags (`play/<session>/<n>`) of play canonizations whose commit was interrupted: finished by the next `play --resume <session>` or `episode run`. */
+  pending_canonizations: string[];
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
   threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
   principals: { id: string; name: string; faction: string; status: string; location: string; denarii: number; dignitas: number; auctoritas: number; fama: number; standing: number }[];
@@ -77,6 +80,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     committed: rows,
     next_episode: next.id,
     pending_commit: pending?.id ?? null,
+    pending_canonizations: journals.filter((j) => playCanonization(j.episode)).map((j) => j.episode),
     metrics: Object.entries(world.world.global)
       .sort((a, b) => compareText(a[0], b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
@@ -118,6 +122,10 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
   if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first; the world below is as last committed`)}`);
+  for (const tag of s.pending_canonizations) {
+    const play = playCanonization(tag)!;
+    out.push(`          ${c.yellow(`canonization ${play.n} of play session ${play.session} was interrupted: \`aureus play --resume ${play.session}\` (or the next \`aureus episode run\`) finishes it first; the world below is as last committed`)}`);
+  }
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);

@@ -6,7 +6,8 @@ import { ENTITY_DIFF_CONFIG, WORLD_GITATTRIBUTES } from '../git/attributes.js';
 import { createGit, UNSIGNED_ENV, unsignedFirstCommit } from '../git/adapter.js';
 import { enclosingWorldFolder } from './nested-world.js';
 import { copyKitIndex } from './derived-index/kit.js';
-import { inStaging, signalAt, stagingFolder, stopIfAborted, sweepStaleStaging } from './staging.js';
+import { inStaging, signalAt, stagingFolder, stopIfAborted } from './staging.js';
+import { claimStaging, sweepDeadStaging } from './staging-owner.js';
 import { AUREUS_DIR, CONFIG_FILE, packageRoot, seasonGoalsRel } from '../paths.js';
 
 /**
@@ -158,10 +159,11 @@ export async function scaffoldWorld(target: string, opts: { kitRoot?: string; si
   }
   let removedEmptyTarget = false;
   try {
-    await sweepStaleStaging(target, STAGING_INFIX, { hidden: true });
+    // Every dead build's staging folder beside it goes, whatever name it was for (staging-owner.ts).
+    await sweepDeadStaging(parent, '.', STAGING_INFIX);
     const staging = stagingFolder(target, STAGING_INFIX, { hidden: true });
-    await mkdir(staging);
-    const stagingOpts = { signal: opts.signal, interrupted: () => initInterrupted(target), removeOnExit: createdParent ?? staging };
+    const release = await claimStaging(staging);
+    const stagingOpts = { signal: opts.signal, interrupted: () => initInterrupted(target), removeOnExit: createdParent ?? staging, release };
     return await inStaging(staging, stagingOpts, async () => {
       const { commit, files } = await fillStaging(staging, kit, opts.signal);
       // After the commit (.aureus/ is git-ignored, and not one of the files listed): the package's own

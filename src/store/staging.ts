@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { LOCK_SUFFIX_BYTES, processAlive } from './staging-owner.js';
 
 /**
  * The one way a whole new repository is built out of sight and moved into place, all or nothing:
@@ -10,7 +11,8 @@ import path from 'node:path';
  * only when complete. A failure, or Ctrl-C (the caller's abort signal), removes the staging folder
  * and fails with the caller's "interrupted" error (exit 130); a second Ctrl-C quits at once
  * (process.exit, cli/commands/run-shared.ts interruptSignal) and the folder goes on exit; one a
- * process killed outright left (SIGKILL: no handler runs) is swept by the next build of that target.
+ * process killed outright left (SIGKILL: no handler runs) is swept by the next build of that target
+ * (an init's, by the next init of any name in that parent: staging-owner.ts).
  */
 
 /** The staging folder of `dir` for this process: `<dir><infix><pid>`, or `.<name><infix><pid>` beside it when `hidden`. */
@@ -18,8 +20,11 @@ export function stagingFolder(dir: string, infix: string, o: { hidden?: boolean 
   return path.join(path.dirname(dir), `${stagingStem(dir, infix, o)}${process.pid}`);
 }
 
-/** Bytes a file name may have (NAME_MAX on Linux and macOS), less room for the pid (at most 10 digits). */
-const NAME_BYTES = 255 - 10;
+/**
+ * Bytes a file name may have (NAME_MAX on Linux and macOS), less room for the pid (at most 10
+ * digits) and for the owner lock's suffix beside the folder (staging-owner.ts).
+ */
+const NAME_BYTES = 255 - 10 - LOCK_SUFFIX_BYTES;
 
 /**
  * A staging folder's name before its pid. A legal target name near the 255-byte limit made the
@@ -35,16 +40,6 @@ function stagingStem(dir: string, infix: string, o: { hidden?: boolean }): strin
   let cut = name;
   while (Buffer.byteLength(dot + cut + tag + infix) > NAME_BYTES) cut = [...cut].slice(0, -1).join('');
   return dot + cut + tag + infix;
-}
-
-/** Whether a process of this id still runs (EPERM: it does, under another user). */
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**
@@ -70,6 +65,8 @@ export interface StagingOptions {
   interrupted: () => Error;
   /** What to remove if the process exits mid-build (default `staging`; a parent folder the build created holds it). */
   removeOnExit?: string;
+  /** The release of the staging folder's owner lock (staging-owner.ts claimStaging): once built and renamed, or removed. */
+  release?: () => Promise<void>;
 }
 
 /**
@@ -88,6 +85,7 @@ export async function inStaging<T>(staging: string, o: StagingOptions, build: ()
     throw o.signal?.aborted ? o.interrupted() : e;
   } finally {
     process.off('exit', onExit);
+    await o.release?.();
   }
 }
 

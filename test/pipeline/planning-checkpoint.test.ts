@@ -119,10 +119,12 @@ describe('a stage H checkpoint that names its planning files oddly', () => {
     try {
       const cp = new Checkpoints(dir);
       const files = { [`${EPISODE}/episode_script.md`]: 'INT. CURIA - DAY\n' };
+      // The rest of a stage H checkpoint, as a run writes it (a checkpoint of another shape is ignored).
+      const rest = { message: 'S01E01: T\n', title: 'T', provider: 'offline', totals: { input: 0, output: 0, cache_read: 0, cache_write: 0, cost_usd: 0 }, report: { scenes: 1, approved: 1, attempts: 1, repairs: 0, manual_review: 0, hard: 0, soft: 0 } };
       fs.mkdirSync(path.dirname(cp.file('stage-h')), { recursive: true });
-      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ files, planned: 5 }));
+      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ ...rest, files, planned: 5 }));
       expect(loadStageH(cp, {})).toBeNull();
-      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ files, planned: [`${EPISODE}/episode_plan.json`] }));
+      fs.writeFileSync(cp.file('stage-h'), JSON.stringify({ ...rest, files, planned: [`${EPISODE}/episode_plan.json`] }));
       expect(loadStageH(cp, {})).toBeNull();
       const plan = { [`${EPISODE}/episode_plan.json`]: '{}\n' };
       expect(loadStageH(cp, plan)?.files).toEqual({ ...plan, ...files });

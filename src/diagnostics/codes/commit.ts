@@ -33,5 +33,8 @@ defineDiagnostics([
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
   { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
   { code: 'AUR6061', severity: 'warning', message: '--allow-dirty: the uncommitted edits to {files} go into the episode\'s commit', hint: 'they are committed with the episode, as its own changes; to keep them apart, commit them first (git commit) and run without --allow-dirty' },
+  { code: 'AUR6099', severity: 'error', message: 'the commit journal {file} is damaged: {detail}', hint: 'it records what an interrupted commit writes, so it is not guessed at: put it back as it was if it was edited; to abandon that commit instead, restore the files it changed (`git status`; `git checkout -- <file>`) and delete {run}' },
+  { code: 'AUR6098', severity: 'warning', message: 'ignored the damaged checkpoint {file} ({detail}): that step is done again', hint: '' },
+  { code: 'AUR6097', severity: 'warning', message: 'ignored the damaged call journal entry {file} ({detail}): the call is asked again', hint: 'with a paid provider the call is paid again; entries are written whole, so something else changed the file' },
   { code: 'AUR6027', severity: 'error', message: 'no episode has been committed yet', hint: 'compile the first one with `aureus episode run`; `aureus status` shows the next episode' },
 ]);
