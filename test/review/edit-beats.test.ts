@@ -2,20 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ScenePacket } from '../../src/domain/packet.js';
-import { cleanup, cli, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli } from '../pipeline/world.js';
+import { stagedEpisode, type Staged } from './staged-episode.js';
 
 afterAll(cleanup);
 
-type Staged = { root: string; run: string; script: string };
-
-/** A staged episode (`episode run --review`, the offline provider) and its staged script. */
-async function staged(label: string): Promise<Staged> {
-  const root = await makeWorld(label);
-  const r = await cli(['episode', 'run', '--review', '--json'], root);
-  expect(r.code, r.stderr).toBe(0);
-  const run = path.join(root, JSON.parse(r.stdout).run_dir as string);
-  return { root, run, script: path.join(run, 'stage/seasons/season_01/episode_01/episode_script.md') };
-}
+const staged = stagedEpisode;
 
 /** The first staged scene whose beat, planned to succeed, requires a change of this kind (a ledger transfer, a secret's holders). */
 function sceneWith(s: Staged, change: (path: string, op: string) => boolean): string {

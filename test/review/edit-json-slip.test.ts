@@ -7,20 +7,12 @@ import { loadWorldOrThrow } from '../../src/store/load.js';
 import { requireReview } from '../../src/pipeline/review-state.js';
 import { adoptStagedEdits } from '../../src/pipeline/scene-ops.js';
 import { stagedFindingPlace } from '../../src/pipeline/finding-place.js';
-import { cleanup, cli, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli } from '../pipeline/world.js';
+import { stagedEpisode, type Staged } from './staged-episode.js';
 
 afterAll(cleanup);
 
-type Staged = { root: string; run: string; script: string };
-
-/** A staged episode (`episode run --review`, the offline provider) and its staged script. */
-async function staged(label: string): Promise<Staged> {
-  const root = await makeWorld(label);
-  const r = await cli(['episode', 'run', '--review', '--json'], root);
-  expect(r.code, r.stderr).toBe(0);
-  const run = path.join(root, JSON.parse(r.stdout).run_dir as string);
-  return { root, run, script: path.join(run, 'stage/seasons/season_01/episode_01/episode_script.md') };
-}
+const staged = stagedEpisode;
 
 /** The scene's section of the staged script. */
 function section(script: string, id: string): string {

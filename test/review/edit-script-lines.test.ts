@@ -2,20 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Fountain } from 'fountain-js';
-import { cleanup, cli, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli } from '../pipeline/world.js';
+import { stagedEpisode, type Staged } from './staged-episode.js';
 
 afterAll(cleanup);
 
-type Staged = { root: string; run: string; script: string };
-
-/** A staged episode (`episode run --review`) and its staged script's path. */
-async function staged(label: string): Promise<Staged> {
-  const root = await makeWorld(label);
-  const r = await cli(['episode', 'run', '--review', '--json'], root);
-  expect(r.code, r.stderr).toBe(0);
-  const run = path.join(root, JSON.parse(r.stdout).run_dir as string);
-  return { root, run, script: path.join(run, 'stage/seasons/season_01/episode_01/episode_script.md') };
-}
+const staged = stagedEpisode;
 
 /** The Writer's SCENE_TEXT of the scene's first draft: what an author starts an edit from. */
 function draftText(run: string, id: string): string {
