@@ -124,7 +124,7 @@ export class JournaledLlm implements Llm {
    */
   private journaled(file: string): LlmResponse | undefined {
     const rel = path.posix.join('calls', path.basename(file));
-    const r = readStateFile<LlmResponse>(file, rel, 'call_answer');
+    const r = readStateFile<LlmResponse>(file, rel, 'run/call_answer');
     if (r.ok) return r.value;
     if (!r.missing) this.onIgnored(diag('AUR6097', { file: runRelative(file), detail: r.detail }, { file: runRelative(file) }));
     return undefined;

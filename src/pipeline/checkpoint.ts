@@ -65,7 +65,7 @@ export class Checkpoints {
   load<T>(name: string): T | null {
     const file = this.file(name);
     const rel = path.posix.join('checkpoints', `${name}.json`);
-    const r = readStateFile<T>(file, rel, SHAPES[name] ?? null);
+    const r = readStateFile<T>(file, rel, SHAPES[name] ? `run/${SHAPES[name]}` : null);
     if (r.ok) return r.value;
     if (!r.missing) this.ignored(file, r.detail);
     return null;

@@ -79,7 +79,7 @@ export function pendingCommitJournals(root: string): Pick<CommitJournal, 'episod
  */
 export function readJournal(root: string, name: string): CommitJournal | null {
   const rel = path.posix.join(RUNS_DIR, name, JOURNAL);
-  const r = readStateFile<CommitJournal>(journalPath(path.join(root, RUNS_DIR, name)), rel, 'commit_journal');
+  const r = readStateFile<CommitJournal>(journalPath(path.join(root, RUNS_DIR, name)), rel, 'run/commit_journal');
   if (r.ok) return r.value;
   if (r.missing) return null;
   throw new AureusError('an interrupted commit cannot be recovered', {

@@ -3,10 +3,7 @@ import path from 'node:path';
 import { AUREUS_DIR, RUNS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { validatorFor } from '../schemas/validators.js';
-import { withLocation } from '../store/load.js';
-import { decodeStrictUtf8, parseJsonTextSafe, utf8BreakDiagnostic, utf8Breaks } from '../store/read.js';
-import { schemaDiagnostics } from '../store/schema.js';
+import { readStateFile, type StateProblem } from './state-file.js';
 import type { ReviewState } from './review-state.js';
 
 /**
@@ -22,27 +19,23 @@ export const REVIEW_FILE = path.posix.join(AUREUS_DIR, 'review.json');
 /** What the schema diagnostics' hints point to. */
 const RECORD_DOC = 'the review record `aureus episode run --review` writes';
 
-/** At most this many problems are listed (a file of garbage could have many). */
-const MAX_PROBLEMS = 20;
+/** How AUR6199 says what is wrong with the file (state-file.ts's problems). */
+const SAID: Record<StateProblem, (detail: string) => string> = {
+  folder: () => 'it is a folder, not a file',
+  unreadable: (detail) => detail,
+  'not-utf8': () => 'it is not UTF-8 text',
+  empty: () => 'it is empty',
+  syntax: () => 'it is not valid JSON',
+  shape: () => "it is not of the record's shape",
+};
 
 /** The review record, validated; null when there is none. Throws AUR6199 / AUR6112 (exit 3) for a damaged one. */
 export function loadReview(root: string): ReviewState | null {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(path.join(root, REVIEW_FILE));
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    // ENOTDIR: `.aureus` itself is not a folder, which the commands that need it say (exit 3).
-    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
-    throw damaged(root, code === 'EISDIR' ? 'it is a folder, not a file' : `it cannot be read (${code ?? (e as Error).message})`, []);
-  }
-  const text = decodeStrictUtf8(bytes);
-  if (text === null) throw damaged(root, 'it is not UTF-8 text', utf8Breaks(bytes).slice(0, MAX_PROBLEMS).map((b) => utf8BreakDiagnostic(b, REVIEW_FILE)));
-  const parsed = parseJsonTextSafe(text, REVIEW_FILE);
-  if (!parsed.ok) throw damaged(root, text.trim() === '' ? 'it is empty' : 'it is not valid JSON', parsed.diagnostics.slice(0, MAX_PROBLEMS));
-  const problems = schemaDiagnostics(validatorFor('state/review'), parsed.value, REVIEW_FILE, RECORD_DOC);
-  if (problems.length) throw damaged(root, 'it is not of the record\'s shape', problems.slice(0, MAX_PROBLEMS).map((d) => withLocation(d, parsed.locate)));
-  const r = parsed.value as ReviewState;
+  // ENOTDIR (missing): `.aureus` itself is not a folder, which the commands that need it say (exit 3).
+  const read = readStateFile<ReviewState>(path.join(root, REVIEW_FILE), REVIEW_FILE, 'state/review', { doc: RECORD_DOC, unreadable: 'report' });
+  if (!read.ok && read.missing) return null;
+  if (!read.ok) throw damaged(root, SAID[read.problem](read.detail), read.diagnostics);
+  const r = read.value;
   // The run folder is removed by `episode discard` and written by the scene commands: a review file
   // naming anything but a folder under .aureus/runs/ (a hand edit, "", "../x") must never reach them.
   if (!underRuns(root, r.run_dir)) {
