@@ -151,8 +151,9 @@ async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: b
   const { root, world, ref, seed, previousCliffhanger, llm, config, hasher } = run;
   // Read once: digested to tell a stale checkpoint, and planning's own input when it plans.
   const inputs = await seasonPlanningInputs(root, ref, world, run.o.steering ?? null);
-  const digest = planningDigest({ world: hasher.hash(world), inputs, previousCliffhanger, tokenBudget: config.packets.token_budget });
-  const saved = currentPlanning(run, digest);
+  const digest = (worldHash: string) => planningDigest({ world: worldHash, inputs, previousCliffhanger, tokenBudget: config.packets.token_budget });
+  // The world is hashed here only to judge a checkpoint; a fresh plan's digest takes stage A's hash.
+  const saved = currentPlanning(run, () => digest(hasher.hash(world)));
   if (saved) {
     for (const s of ['A', 'B', 'C', 'D'] as const) run.progress.stage(s, 'resumed');
     run.warnings.push(...saved.warnings);
@@ -162,7 +163,7 @@ async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: b
   run.check();
   const warnings = planned.diagnostics.filter((d) => d.severity !== 'info');
   run.warnings.push(...warnings);
-  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings, digest);
+  const made = await savePlanning(run.cp, ref, { context: planned.context, proposals: planned.proposals, plan: planned.plan, packets: planned.packets }, warnings, digest(planned.context.state_hash));
   return { ...made, resumed: false };
 }
 
@@ -174,14 +175,14 @@ async function planningStep(run: Run): Promise<PlanningCheckpoint & { resumed: b
  * committed on this one (AUR6065 says so, naming what changed). An older checkpoint, without a
  * digest, is compared by its context's state hash (the world files). Not an episode staged for review.
  */
-function currentPlanning(run: Run, now: PlanningDigest): PlanningCheckpoint | null {
+function currentPlanning(run: Run, now: () => PlanningDigest): PlanningCheckpoint | null {
   const saved = loadPlanning(run.cp, run.ref);
   // An episode staged for review keeps its plan and its scenes, the author's edits among them: its
   // commit verifies every scene again on the world as it is (AUR6108) and computes stage H on it.
   if (saved && readReview(run.root)?.run_dir === run.runRel) return saved;
   const hash = (saved?.output.context as { state_hash?: unknown } | undefined)?.state_hash;
   const made: PlanningDigest = { ...(typeof hash === 'string' ? { 'the world files': hash } : {}), ...saved?.inputs };
-  const changed = saved ? changedParts(made, now) : [];
+  const changed = saved ? changedParts(made, now()) : [];
   if (saved && !changed.length) return saved;
   if (saved) {
     const stale = diag('AUR6065', { episode: run.ref.id, run: run.runRel, what: changed.join(', ') });
