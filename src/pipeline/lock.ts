@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { processAlive } from '../store/process-alive.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AUREUS_DIR, LOCK_FILE } from '../paths.js';
@@ -38,17 +39,6 @@ const REFRESH_MS = 30 * 1000;
 /** The guard is held for milliseconds; one left by a killed process is taken over after this. */
 const GUARD_STALE_MS = 5000;
 
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else — alive.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 function readOwner(file: string): LockInfo | null {
   try {
     const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
@@ -69,7 +59,7 @@ function readOwner(file: string): LockInfo | null {
 export function staleReason(info: LockInfo | null, mtimeMs: number, now: number, staleAfterMs: number): string | null {
   const unrefreshed = unrefreshedFor(mtimeMs, now, staleAfterMs);
   const local = info !== null && info.host === os.hostname();
-  if (local && !pidAlive(info.pid)) return 'process no longer running';
+  if (local && !processAlive(info.pid)) return 'process no longer running';
   if (unrefreshed === null) return null;
   if (!info) return unrefreshed;
   if (local) return `${unrefreshed}, though a live holder refreshes it every ${REFRESH_MS / 1000} s: pid ${info.pid} is another process now, or a stopped one`;

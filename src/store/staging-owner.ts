@@ -3,6 +3,7 @@ import { mkdir, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
+import { processAlive } from './process-alive.js';
 
 /**
  * Who owns a staging folder (store/staging.ts), so a folder a killed build left (SIGKILL: no
@@ -30,16 +31,6 @@ export const LOCK_SUFFIX_BYTES = 1 + 8 + 5;
 
 /** The lock of a staging folder made by this process on this host. */
 const lockOf = (staging: string, host = HOST): string => `${staging}@${host}.lock`;
-
-/** Whether a process of this id runs on this host (EPERM: it does, under another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Take the lock of `staging`, then make the folder (the lock first: a folder is never there without

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { LOCK_SUFFIX_BYTES, processAlive } from './staging-owner.js';
+import { LOCK_SUFFIX_BYTES } from './staging-owner.js';
+import { processAlive } from './process-alive.js';
 
 /**
  * The one way a whole new repository is built out of sight and moved into place, all or nothing:
