@@ -32,15 +32,21 @@ export type Shown = 'shown' | 'doubtful' | 'missing';
  * warning to mean anything (beatsShown still gives it, for the fixture's near misses and for a later, surer reader).
  */
 export function proseBeatRules(r: Reading, ctx: VerifyContext, events: readonly SceneEvent[]): Finding[] {
-  return beatsShown(r, ctx, events)
-    .filter((b) => b.shown === 'missing')
+  // Only a change that can read as missing is read at all: a secret's telling is never a finding (see above).
+  return beatTraces(r, ctx, events)
+    .filter((b) => b.missable && b.shown() === 'missing')
     .map((b) => finding('AUR5037', 'hard', ctx.packet.scene_id, 'prose.beat_not_shown', args(b.app, b.event, b.label)));
 }
 
 /** Each required change of a beat planned to succeed that an event declares and the prose can be read for: what it is and how it is shown. */
 export function beatsShown(r: Reading, ctx: VerifyContext, events: readonly SceneEvent[]): { app: PacketInstruction; event: SceneEvent; label: string; shown: Shown }[] {
+  return beatTraces(r, ctx, events).map(({ app, event, label, shown }) => ({ app, event, label, shown: shown() }));
+}
+
+/** The required changes beatsShown judges, each with its reading left to be made (`shown`). */
+function beatTraces(r: Reading, ctx: VerifyContext, events: readonly SceneEvent[]): ({ app: PacketInstruction; event: SceneEvent } & Trace)[] {
   const pk = ctx.packet;
-  const out: { app: PacketInstruction; event: SceneEvent; label: string; shown: Shown }[] = [];
+  const out: ({ app: PacketInstruction; event: SceneEvent } & Trace)[] = [];
   for (const app of pk.director_instructions.sequence) {
     if (app.outcome !== 'success') continue;
     for (const d of pk.constraints.required_deltas.filter((x) => x.application_id === app.application_id)) {
@@ -48,7 +54,7 @@ export function beatsShown(r: Reading, ctx: VerifyContext, events: readonly Scen
       if (!what) continue;
       // Declared: an event of this application carries the change (else AUR5031 already says it is missing).
       const event = events.find((x) => x.application_id === app.application_id && (x.deltas ?? []).some((y) => sameDelta(y, d)));
-      if (event) out.push({ app, event, label: what.label, shown: what.shown() });
+      if (event) out.push({ app, event, ...what });
     }
   }
   return out;
@@ -58,21 +64,28 @@ function args(app: PacketInstruction, e: SceneEvent, what: string): Record<strin
   return { beat: app.beat_id, operator: app.operator_name, event: e.id, what, directive: app.narrative_directive.replace(/[.\s]+$/, '') };
 }
 
-/** A required change with a trace the prose can be read for, what to call it, and how it is shown; null for other changes. */
-function traceOf(d: ResolvedDelta, ctx: VerifyContext, r: Reading): { label: string; shown: () => Shown } | null {
+/** A change the prose can be read for: what to call it, how it is shown, and whether it can read as missing (a payment; not a secret). */
+interface Trace {
+  label: string;
+  shown: () => Shown;
+  missable: boolean;
+}
+
+/** A required change with a trace the prose can be read for; null for other changes. */
+function traceOf(d: ResolvedDelta, ctx: VerifyContext, r: Reading): Trace | null {
   const pk = ctx.packet;
   const nameOf = (id: string | undefined) => (id ? (r.index.byId.get(pk.retrieved_subgraph.accounts.find((a) => a.id === id)?.owner ?? id)?.name ?? id.replace(/_/g, ' ')) : '?');
   if (d.op === 'transfer' && d.path === 'assets.cash_ledger') {
     const label = `the payment of ${formatDenarii(d.amount ?? 0)} from ${nameOf(d.from)} to ${nameOf(d.to)}`;
-    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)] };
+    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)], missable: true };
   }
   const m = /^secrets\.([a-z0-9_]+)\.(holders|status)$/.exec(d.path);
   const sec = m ? pk.retrieved_subgraph.secrets.find((s) => s.id === m[1]) : undefined;
   if (!m || !sec) return null;
   const shown = (): Shown => (secretToldIn(r, sec, TELLING_RUN) ? 'shown' : 'doubtful');
-  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown };
+  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown, missable: false };
   if (m[2] === 'status' && d.op === 'set' && (d.value === 'revealed' || d.value === 'rumored')) {
-    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown };
+    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown, missable: false };
   }
   return null;
 }
