@@ -135,6 +135,14 @@ export function paymentShown(r: Reading): PaymentShown {
     const before = moneyJustBefore(n);
     if (paysNow(r, i, before) || handsMoney(n, present, before)) return 'paid';
   }
-  // Only money named, or a verb that is paying itself: verbs of handing alone ("hands", "pushes back his chair") are no trace.
-  return r.sentences.some((s) => s.line > 0 && (money(s.text) || PAYING.test(s.text))) ? 'talked' : 'none';
+  return moneyNamed(r) ? 'talked' : 'none';
+}
+
+/**
+ * Whether any sentence of the scene's prose, said or told, names money or a verb that is paying: without one, no
+ * payment can be shown (paymentShown is 'none'), which is cheap to tell without reading a verb. Verbs of handing
+ * alone ("hands", "pushes back his chair") are no trace.
+ */
+export function moneyNamed(r: Reading): boolean {
+  return r.sentences.some((s) => s.line > 0 && (money(s.text) || PAYING.test(s.text)));
 }

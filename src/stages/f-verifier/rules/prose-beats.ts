@@ -4,7 +4,7 @@ import type { Finding, SceneEvent } from '../../../domain/scene.js';
 import { formatDenarii } from '../../../core/readable.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
-import { paymentShown } from '../prose/payment.js';
+import { moneyNamed, paymentShown } from '../prose/payment.js';
 import { secretToldIn } from '../prose/beats.js';
 import { sameDelta } from './deltas.js';
 
@@ -32,9 +32,9 @@ export type Shown = 'shown' | 'doubtful' | 'missing';
  * warning to mean anything (beatsShown still gives it, for the fixture's near misses and for a later, surer reader).
  */
 export function proseBeatRules(r: Reading, ctx: VerifyContext, events: readonly SceneEvent[]): Finding[] {
-  // Only a change that can read as missing is read at all: a secret's telling is never a finding (see above).
+  // Only whether a change is surely missing is asked: cheaper than how it is shown, and a secret never is (see above).
   return beatTraces(r, ctx, events)
-    .filter((b) => b.missable && b.shown() === 'missing')
+    .filter((b) => b.missing())
     .map((b) => finding('AUR5037', 'hard', ctx.packet.scene_id, 'prose.beat_not_shown', args(b.app, b.event, b.label)));
 }
 
@@ -64,11 +64,11 @@ function args(app: PacketInstruction, e: SceneEvent, what: string): Record<strin
   return { beat: app.beat_id, operator: app.operator_name, event: e.id, what, directive: app.narrative_directive.replace(/[.\s]+$/, '') };
 }
 
-/** A change the prose can be read for: what to call it, how it is shown, and whether it can read as missing (a payment; not a secret). */
+/** A change the prose can be read for: what to call it, how it is shown, and whether that is surely 'missing' (shown() would say so). */
 interface Trace {
   label: string;
   shown: () => Shown;
-  missable: boolean;
+  missing: () => boolean;
 }
 
 /** A required change with a trace the prose can be read for; null for other changes. */
@@ -77,15 +77,15 @@ function traceOf(d: ResolvedDelta, ctx: VerifyContext, r: Reading): Trace | null
   const nameOf = (id: string | undefined) => (id ? (r.index.byId.get(pk.retrieved_subgraph.accounts.find((a) => a.id === id)?.owner ?? id)?.name ?? id.replace(/_/g, ' ')) : '?');
   if (d.op === 'transfer' && d.path === 'assets.cash_ledger') {
     const label = `the payment of ${formatDenarii(d.amount ?? 0)} from ${nameOf(d.from)} to ${nameOf(d.to)}`;
-    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)], missable: true };
+    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)], missing: () => !moneyNamed(r) };
   }
   const m = /^secrets\.([a-z0-9_]+)\.(holders|status)$/.exec(d.path);
   const sec = m ? pk.retrieved_subgraph.secrets.find((s) => s.id === m[1]) : undefined;
   if (!m || !sec) return null;
   const shown = (): Shown => (secretToldIn(r, sec, TELLING_RUN) ? 'shown' : 'doubtful');
-  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown, missable: false };
+  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown, missing: () => false };
   if (m[2] === 'status' && d.op === 'set' && (d.value === 'revealed' || d.value === 'rumored')) {
-    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown, missable: false };
+    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown, missing: () => false };
   }
   return null;
 }
