@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli, copyRepo, git } from '../pipeline/world.js';
+import { stagedEpisode } from './staged-episode.js';
 
 /**
  * `episode commit` of a staged review that git refuses (a stale .git/index.lock) is rolled back:
@@ -13,9 +14,7 @@ import { cleanup, cli, copyRepo, git, makeWorld } from '../pipeline/world.js';
 let staged = '';
 let wholeTree = '';
 beforeAll(async () => {
-  staged = await makeWorld('commit-rolled-back');
-  const r = await cli(['episode', 'run', '--seed', '7', '--review'], staged);
-  if (r.code !== 0) throw new Error(r.stderr);
+  staged = (await stagedEpisode('commit-rolled-back', ['--seed', '7'])).root;
   const whole = copyRepo(staged, 'commit-rolled-back-whole');
   const c = await cli(['episode', 'commit'], whole);
   if (c.code !== 0) throw new Error(c.stderr);

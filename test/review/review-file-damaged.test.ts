@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, copyRepo, git, makeWorld, spawnCli } from '../pipeline/world.js';
+import { builtCli, cleanup, cli, copyRepo, git, spawnCli } from '../pipeline/world.js';
+import { authorEdit, stagedEpisode } from './staged-episode.js';
 
 /**
  * `.aureus/review.json` damaged — truncated, garbled, valid JSON of another shape, a folder — is
@@ -17,15 +18,11 @@ let staged = '';
 let runDir = '';
 
 beforeAll(async () => {
-  staged = await makeWorld('review-damaged');
-  const r = await cli(['episode', 'run', '--seed', '7', '--review'], staged);
-  if (r.code !== 0) throw new Error(r.stderr);
-  runDir = (JSON.parse(fs.readFileSync(path.join(staged, REVIEW), 'utf8')) as { run_dir: string }).run_dir;
+  const s = await stagedEpisode('review-damaged', ['--seed', '7']);
+  staged = s.root;
+  runDir = path.relative(staged, s.run).split(path.sep).join('/');
   // An author's edit of SC02: the staged work a wrong hint would lose.
-  const script = fs.readFileSync(path.join(staged, runDir, SCRIPT), 'utf8');
-  const sc02 = /## SC02[^\n]*\n([\s\S]*?)(?=\n## SC03)/.exec(script)![1]!.replace(/^\*\*Cast:\*\*[^\n]*\n/m, '');
-  fs.writeFileSync(path.join(path.dirname(staged), 'sc02.txt'), `${sc02.trim()}\n\n${LINE}\n`);
-  const e = await cli(['scene', 'edit', 'SC02', '--from', path.join(path.dirname(staged), 'sc02.txt')], staged);
+  const e = await cli(['scene', 'edit', 'SC02', '--from', authorEdit(s, 'SC02', 'SC03', LINE)], staged);
   if (e.code !== 0) throw new Error(e.stderr);
 }, 240_000);
 afterAll(cleanup);

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtCli, cleanup, cli, copyRepo, git, makeWorld, spawnCli } from '../pipeline/world.js';
+import { builtCli, cleanup, copyRepo, git, spawnCli } from '../pipeline/world.js';
+import { authorEdit, stagedEpisode } from './staged-episode.js';
 
 /**
  * `scene edit` (and `scene rewrite`) killed between its writes: the scene's text and the record that
@@ -16,14 +15,9 @@ let staged = '';
 let edit = '';
 
 beforeAll(async () => {
-  staged = await makeWorld('edit-killed');
-  const r = await cli(['episode', 'run', '--seed', '7', '--review'], staged);
-  if (r.code !== 0) throw new Error(r.stderr);
-  const runDir = (JSON.parse(fs.readFileSync(path.join(staged, '.aureus/review.json'), 'utf8')) as { run_dir: string }).run_dir;
-  const script = fs.readFileSync(path.join(staged, runDir, 'stage', SCRIPT), 'utf8');
-  const sc02 = /## SC02[^\n]*\n([\s\S]*?)(?=\n## SC03)/.exec(script)![1]!.replace(/^\*\*Cast:\*\*[^\n]*\n/m, '');
-  edit = path.join(path.dirname(staged), 'sc02.txt');
-  fs.writeFileSync(edit, `${sc02.trim()}\n\n${LINE}\n`);
+  const s = await stagedEpisode('edit-killed', ['--seed', '7']);
+  staged = s.root;
+  edit = authorEdit(s, 'SC02', 'SC03', LINE);
 }, 240_000);
 afterAll(cleanup);
 

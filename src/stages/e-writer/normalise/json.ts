@@ -133,7 +133,6 @@ export function parseOrRepair(json: string): { value: unknown; repaired?: string
   }
 }
 
-
 /** How much of a long line (a whole event list on one line) is quoted, and how far before the slip the quote starts. */
 const QUOTE = 100;
 const QUOTE_BEFORE = 40;
