@@ -5,8 +5,8 @@ import { describeHeldout } from './heldout-run.js';
 // README): 20 Writer answers written once, blind, by helper hb124, who had not read the verifier,
 // in a voice of negation, counterfactual and intention (what does not happen, what almost happens,
 // what someone plans, fears, wishes or imagines, "if Catiline had lived…"), with `expect`, `span`
-// and `code_family` committed before any run. The first run has not happened yet. Where the
-// verifier disagrees with `expect` after it, the entry will say so (`known_miss`,
+// and `code_family` committed before any run. First run (session 37): 5/7, 5/6, 6/7; after the mends its README
+// lists, 7/7, 6/6, 7/7. Where the verifier disagrees with `expect`, the entry says so (`known_miss`,
 // `known_false_positive`, `known_soft`: "<codes>: reason") and this test asserts today's outcome
 // (heldout-run.ts), so a fix flips the assertion visibly.
 

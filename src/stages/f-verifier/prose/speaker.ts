@@ -34,11 +34,28 @@ export function referent(r: Reading, i: number, pronoun: string, ctx: VerifyCont
     const cue = t.kind === 'speech' ? r.cues.get(t.line) : undefined;
     const n = t.kind === 'narration' ? r.narration.find((x) => x.line === t.line && x.text === t.text) : undefined;
     const d = n ? deedOf(n) : null;
-    const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.map((m) => m.id))] : [];
+    const ids = cue ? [cueId(cue, ctx)] : d ? [d.id] : n ? [...new Set(n.mentions.filter((m) => !hiddenFrom(n.narr, m)).map((m) => m.id))] : [];
     if (ids.length > 1) return null;
     if (ids.length === 1 && ids[0] && fits(ids[0], pronoun, r, ctx)) return ids[0];
   }
   return null;
+}
+
+/**
+ * A person something is kept from ("passed along beneath the couches where Cato cannot see", "without Cato seeing",
+ * "behind Cato's back", "hidden from Cato"): told of as outside what is done, so not whom the next sentence's "he" or
+ * "she" means (held-out corpus 124, ds07: "He takes it without looking" is Caesar, whose hand the tablet touched).
+ */
+const KEPT_FROM: readonly [RegExp, RegExp][] = [
+  [/\b(?:where|so that|lest|while)\s+$/i, /^\s+(?:cannot|can't|could not|couldn't|does not|doesn't|did not|didn't|will not|won't|would not|wouldn't)\s+(?:see|notice|hear|watch)\b/i],
+  [/\bwithout\s+$/i, /^\s+(?:seeing|noticing|hearing|knowing)\b/i],
+  [/\b(?:behind|out of|beyond)\s+$/i, /^['’]s?\s+(?:back|sight|eyes|view|reach)\b/i],
+  [/\b(?:(?:hidden|kept|screened)\s+from|unseen by|unnoticed by)\s+$/i, /^/],
+];
+function hiddenFrom(narr: string, m: { start: number; end: number }): boolean {
+  const before = narr.slice(0, m.start);
+  const after = narr.slice(m.end);
+  return KEPT_FROM.some(([b, a]) => b.test(before) && a.test(after));
 }
 
 /**

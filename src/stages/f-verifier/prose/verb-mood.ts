@@ -34,9 +34,10 @@ export const PERCEIVE_OR_CAUSE = String.raw`(?:watch|watches|watched|watching|se
 /**
  * A sentence that opens on a bare verb, after nothing but adverbs ("Then give them to me", "Now,
  * hand it over"), asks; compromise reads such a verb after an adverb or a speaker's cue as a
- * present tense, not an imperative.
+ * present tense, not an imperative. "Either" opens a choice of orders ("Either give it to me or do not.":
+ * held-out corpus 124, ds13).
  */
-export const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|\p{L}+ly),?\s+)*$/iu;
+export const OPENS_BARE = /^\s*(?:(?:then|now|so|just|please|here|quick|only|simply|well|oh|come|go|and|either|\p{L}+ly),?\s+)*$/iu;
 /**
  * The same bare verb opening a clause after a colon or a dash: what it would take, a condition
  * ("He has done the sum twice over: give Cato the tablets, and Cato has her name…": held-out corpus
