@@ -2,6 +2,7 @@ import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
 import type { ParsedWriterOutput } from '../stages/e-writer/parse.js';
 import { forbiddenSecretFact } from '../stages/d-packets/forbidden.js';
+import { factMatch, signature } from '../stages/f-verifier/prose/facts.js';
 import { readProse } from '../stages/f-verifier/prose/reader.js';
 import { proseForbiddenRules } from '../stages/f-verifier/rules/prose-facts.js';
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
@@ -21,7 +22,9 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
   const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && listeners.some((l) => !s.holders.includes(l)) && s.status !== 'inert');
   if (!candidates.length || !answer.dialogue.trim()) return [];
   const cue = packet.cast.find((c) => c.id === answer.speaker)?.cue ?? world.characters.characters.find((c) => c.id === answer.speaker)?.cue ?? answer.speaker.toUpperCase();
-  const lines = [`# ${packet.setting.location_name}`, ...(answer.action ? [`*${flat(answer.action)}*`] : []), `> ${cue}: ${flat(answer.dialogue)}`];
+  const name = packet.cast.find((c) => c.id === answer.speaker)?.name ?? world.characters.characters.find((c) => c.id === answer.speaker)?.name;
+  const said = name ? inThirdPerson(flat(answer.dialogue), name) : flat(answer.dialogue);
+  const lines = [`# ${packet.setting.location_name}`, ...(answer.action ? [`*${flat(answer.action)}*`] : []), `> ${cue}: ${said}`];
   const parsed: ParsedWriterOutput = {
     scene_text: lines.join('\n'), claims: [], events: [], parse_findings: [], text_first_line: 1,
     found: { text: true, claims: false, events: false }, claims_raw: [], events_raw: [],
@@ -35,11 +38,44 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
     constraints: { ...packet.constraints, forbidden_facts: candidates.map((s) => forbiddenSecretFact(s.text)), required_deltas: [] },
   };
   const ctx = { ...worldVerifyContext(world, []), packet: probe };
-  const found = proseForbiddenRules(readProse(parsed, ctx), ctx).filter((f) => f.code === 'AUR5046' && f.severity === 'hard');
-  return candidates.filter((s) => found.some((f) => f.message.endsWith(s.text)));
+  const reading = readProse(parsed, ctx);
+  const found = proseForbiddenRules(reading, ctx).filter((f) => f.code === 'AUR5046' && f.severity === 'hard');
+  const told = candidates.map((sec) => ({ sec, at: found.find((f) => f.message.endsWith(sec.text))?.span?.text }));
+  // One sentence tells one secret: where two candidates are read in the same sentence, the one it says more of. Two
+  // secrets of one holder may share a person and a word ("Catiline stood for the consulship on my money", Crassus of
+  // his backing, is no word on whose money pays Clodius' crews: held-out play set 1, pe31).
+  const score = (sec: PacketSecret, text: string) => {
+    const m = factMatch(text, signature(sec.text, reading.index), reading.index);
+    return m ? 1.5 * m.entities + m.roots : 0;
+  };
+  return told
+    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !told.some((o) => o.sec !== sec && o.at === at && score(o.sec, at) > score(sec, at)))
+    .map(({ sec }) => sec);
 }
 
+/**
+ * A sentence that opens on a negative subject denies what it names ("Nobody paid my brokers out of any strongbox at Ostia,
+ * and Varo never wrote me a receipt"): the holder says it is not so, which tells a listener nothing. Only its opening:
+ * tellings are full of negatives ("he could not repay it in three lifetimes", "I did not lend Varo that silver to sell at
+ * a loss": held-out play set 1, pe05, pe27).
+ */
+const DENIED = /^[^\p{L}]*(?:nobody|no one|no man|nothing|never)\b/iu;
+
 type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
+
+/**
+ * The speaker's words with "I", "me", "my" and "mine" put as the speaker's name. Why: stage F reads a forbidden fact by
+ * the people and places a sentence names, and in a scene's narration the holder is named; a holder telling it in the
+ * first person ("It is in my sheds, … and there it stays until the price in Rome has doubled": held-out play set 1,
+ * pe01; "Every sesterce … came out of Crassus' coffers", said by Catiline about himself, pe11) names no one. Reported
+ * speech inside the answer is rare in an Actor's line, and would be misread the same way by a listener.
+ */
+function inThirdPerson(text: string, name: string): string {
+  return text
+    .replace(/\b(?:my|mine)\b/gi, `${name}'s`)
+    .replace(/\b(?:I|me)\b(?!['’])/g, name)
+    .replace(/\bI['’](?:m|ve|ll|d)\b/g, (m) => `${name} ${{ m: 'is', ve: 'has', ll: 'will', d: 'would' }[m.slice(2)]!}`);
+}
 
 function flat(t: string): string {
   return t.replace(/\s+/g, ' ').trim();

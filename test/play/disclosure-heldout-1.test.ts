@@ -8,7 +8,8 @@ import { readStarterWorld } from '../support/starter-world.js';
 
 // The first held-out set of play disclosures (test/fixtures/play-disclosure-heldout-1, see its
 // README): 40 Actor answers written blind, by helper hbplay, who had not read the Director's code,
-// each with the secrets Cicero learns from it, committed before any run. A case whose outcome differs
+// each with the secrets Cicero learns from it, committed before any run (first run, session 37: told 6/20,
+// controls 19/20; after the mends its README lists, 15/20 and 20/20). A case whose outcome differs
 // carries `known_miss` / `known_false_positive` ("reason"), and the test asserts today's outcome, so a
 // fix flips the assertion visibly.
 interface Case { id: string; location: string; cast: string[]; speaker: string; user: string; dialogue: string; action: string; internal: string; mood: string; class: string; expect: string[]; note: string; known_miss?: string; known_false_positive?: string }
