@@ -132,8 +132,24 @@ export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<Approv
 
 /** The review record with the authors its run's scenes checkpoint records (as is when the checkpoint cannot be read). */
 export function recordedReview(root: string, r: ReviewState): ReviewState {
+  return withScenes(root, r).review;
+}
+
+function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null } {
   const saved = new Checkpoints(path.join(root, r.run_dir)).load<{ scenes?: unknown }>('scenes');
-  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
+  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length } : { review: r, scenes: null };
+}
+
+/**
+ * The staged episode for a view that changes nothing (`status`): its record with the authors its
+ * scenes checkpoint records, and how many scenes it has (null: that checkpoint cannot be read); null
+ * when nothing is staged (no record, or its run folder is gone, as requireReview says). A damaged
+ * record is refused as every reader refuses it (AUR6199, AUR6112; exit 3), never taken for "nothing staged".
+ */
+export function stagedReview(root: string): { review: ReviewState; scenes: number | null } | null {
+  const r = loadReview(root);
+  if (!r || !fs.existsSync(path.join(root, r.run_dir))) return null;
+  return withScenes(root, r);
 }
 
 export function sceneState(r: ReviewState, scene: string): SceneReviewState {
