@@ -42,6 +42,22 @@ export function playCanonization(tag: string): { session: string; n: number } | 
   return m ? { session: m[1]!, n: Number(m[2]) } : null;
 }
 
+/**
+ * AUR6023 for the interrupted commits a plan is made over (`pending`: their journals' episodes, in
+ * order): one for the episodes, named by id, which the next `episode run` finishes; one per play
+ * canonization, named by its session, which its `play --resume` finishes (the next `episode run`
+ * does too, as play's): a canonization's tag is neither an episode nor finished by episode commands alone.
+ */
+export function pendingCommitWarnings(pending: readonly string[]): Diagnostic[] {
+  const episodes = pending.filter((e) => !playCanonization(e));
+  const out = episodes.length ? [diag('AUR6023', { what: episodes.join(', '), finish: 'the next `aureus episode run`' })] : [];
+  for (const tag of pending) {
+    const play = playCanonization(tag);
+    if (play) out.push(diag('AUR6023', { what: `canonization ${play.n} of play session ${play.session}`, finish: `\`aureus play --resume ${play.session}\` (or the next \`aureus episode run\`)` }));
+  }
+  return out;
+}
+
 /** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */
 export function hasPendingCommits(root: string): boolean {
   try {

@@ -33,7 +33,7 @@ export async function commitStep(run: Run, h: StageHCheckpoint, resumed: { plann
   if (run.o.noCommit) {
     stageFiles(run.runDir, h.files);
     const staged = await import('./staged.js');
-    staged.recordStaged(run.root, { ref, seed: run.seed, runRel, steering: run.o.steering ?? null });
+    staged.recordStaged(run.root, { ref, seed: run.seed, runRel, steering: run.o.steering ?? null, warnings: run.warnings });
     run.progress.stage('commit', 'skipped', '--no-commit');
     return { ...base, status: 'staged', commit: null, tag: null, script: path.posix.join(runRel, 'stage', scriptRel) };
   }
@@ -52,7 +52,7 @@ export async function commitStep(run: Run, h: StageHCheckpoint, resumed: { plann
   const trailers = typeof run.o.trailers === 'function' ? run.o.trailers() : (run.o.trailers ?? []);
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + trailers.map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
   reviewCommitted(run.warnings, run.review, episodeRelDir(ref));
-  (await import('./staged.js')).clearReview(run.root);
+  (await import('./staged.js')).clearReview(run.root, run.runRel);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
   return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
 }

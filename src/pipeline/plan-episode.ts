@@ -127,8 +127,9 @@ async function targetOf(o: PlanEpisodeOptions): Promise<{ world: World; configFi
   const { world, configFile, remember } = await loadValidatedWorld(o.root);
   // A killed commit waits to be rolled forward by the next run: say so, since a plan made now is of
   // the world as its files stand, which that commit may still change (status says it too).
-  const pending = (await import('./transaction.js')).pendingCommitEpisodes(o.root);
-  if (pending.length) o.onWarnings([diag('AUR6023', { episodes: pending.join(', ') })]);
+  const { pendingCommitEpisodes, pendingCommitWarnings } = await import('./commit-journal.js');
+  const pending = pendingCommitWarnings(pendingCommitEpisodes(o.root));
+  if (pending.length) o.onWarnings(pending);
   const next = await nextEpisodeRef(o.root, o.season);
   const ref = o.episode !== undefined ? episodeRef(o.season ?? next.season, o.episode) : next;
   (await import('../season/require-season.js')).requireSeasonGoals(o.root, ref.season);

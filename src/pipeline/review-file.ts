@@ -70,7 +70,7 @@ function keepWorkHint(root: string, placed: boolean): string {
   const where = runs.map((r) => `${r.dir}${r.seed ? ` (seed ${r.seed})` : ''}`).join(', ');
   const one = runs.length === 1 ? runs[0]!.seed : null;
   const seed = one ? ` --seed ${/^[A-Za-z0-9_.-]+$/.test(one) ? one : JSON.stringify(one)}` : ' --seed <its seed>';
-  return `the staged episode is kept in ${where}: ${fix} (${aside}) and stage it again from there with \`aureus episode run --review${seed}\` and the steering flags it had, if any: its scenes and your edits are resumed, not written anew (pins and the count of rewrites are not: pin again)`;
+  return `the staged episode is kept in ${where}: ${fix} (${aside}) and stage it again from there with \`aureus episode run --review${seed}\` and the steering flags it had, if any: its scenes, your edits, pins and rewrite counts are resumed, not written anew`;
 }
 
 /** Run folders with scenes written (at most 3, newest first), with the seed their plan records. */

@@ -4,11 +4,12 @@ import { stableStringify } from '../core/json.js';
 import { writeDurable } from '../store/durable.js';
 import { requireWorldFolder } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import type { Steering } from '../stages/c-director/steering.js';
 import type { ApprovedScene } from '../domain/scene.js';
 import { Checkpoints } from './checkpoint.js';
 import { loadReview, REVIEW_FILE } from './review-file.js';
+import { readStateFile } from './state-file.js';
 
 /**
  * The episode staged for review (issue 16): `.aureus/review.json`, git-ignored like the run
@@ -36,6 +37,8 @@ export interface ReviewState {
   run_dir: string;
   steering: Steering | null;
   scenes: Record<string, SceneReviewState>;
+  /** When the episode was first staged (ISO time; `status` says it). Absent in a record an older aureus wrote. */
+  staged_at?: string;
 }
 
 export { REVIEW_FILE, loadReview };
@@ -56,13 +59,47 @@ export function readReview(root: string): ReviewState | null {
 /**
  * Save the review state durably (file and folder synced). It is the marker of a change: a caller
  * that writes other files for the same change makes them durable first (scene-ops' recordVersion:
- * one barrier for its files, then this).
+ * one barrier for its files, then this). A copy goes first into the run folder (keptReview), so
+ * that staging the episode again after the record is lost keeps the pins and rewrite counts.
  */
 export function writeReview(root: string, r: ReviewState): void {
+  const runDir = path.join(root, r.run_dir);
+  // Never into a run folder that is gone (discarded): writing would make it look staged again.
+  if (fs.existsSync(runDir)) new Checkpoints(runDir).write(REVIEW_CHECKPOINT, r);
   writeDurable(path.join(root, REVIEW_FILE), stableStringify(r));
 }
 
-export function clearReview(root: string): void {
+/**
+ * The checkpoint beside the scenes checkpoint that keeps a copy of the review record. The scenes
+ * checkpoint keeps each scene's text and author, but a pin and a rewrite count (the nonce of the
+ * next rewrite, README "Review before commit") are only in the record: lost with `.aureus/review.json`
+ * (deleted, or moved aside as AUR6199's hint says), a pinned scene could be rewritten and a rewrite
+ * counted from 1 again. Dropped with the other checkpoints when the plan is made again.
+ */
+export const REVIEW_CHECKPOINT = 'review';
+
+/**
+ * The record kept in run folder `runRel` for episode `episode`, or null when there is none (or it is
+ * another run's: a copied folder). A damaged one is told (AUR6113, warning) and not used: the episode
+ * is staged again without what it kept, as before this copy existed, rather than refused.
+ */
+export function keptReview(root: string, runRel: string, episode: string, warnings: Diagnostic[]): ReviewState | null {
+  const cp = new Checkpoints(path.join(root, runRel));
+  const rel = path.posix.join(runRel, 'checkpoints', `${REVIEW_CHECKPOINT}.json`);
+  const read = readStateFile<ReviewState>(cp.file(REVIEW_CHECKPOINT), rel, 'state/review', { doc: 'the copy of the review record `aureus episode run --review` keeps in its run folder' });
+  if (read.ok) return read.value.run_dir === runRel && read.value.episode === episode ? read.value : null;
+  if (!read.missing) warnings.push(diag('AUR6113', { file: rel, detail: read.detail }, { file: rel }));
+  return null;
+}
+
+/**
+ * The review is over (committed, discarded, its run folder gone): the record, and the copy its run
+ * folder keeps (and `runRel`'s, the run just committed, whose record may have been lost), so that a
+ * later staging of the same run folder (after a rollback) starts with no pins, as a new review.
+ */
+export function clearReview(root: string, runRel?: string): void {
+  const runs = new Set([readReview(root)?.run_dir, runRel].filter((r): r is string => !!r));
+  for (const r of runs) fs.rmSync(new Checkpoints(path.join(root, r)).file(REVIEW_CHECKPOINT), { force: true });
   fs.rmSync(path.join(root, REVIEW_FILE), { force: true });
 }
 
@@ -95,8 +132,24 @@ export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<Approv
 
 /** The review record with the authors its run's scenes checkpoint records (as is when the checkpoint cannot be read). */
 export function recordedReview(root: string, r: ReviewState): ReviewState {
+  return withScenes(root, r).review;
+}
+
+function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null } {
   const saved = new Checkpoints(path.join(root, r.run_dir)).load<{ scenes?: unknown }>('scenes');
-  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
+  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length } : { review: r, scenes: null };
+}
+
+/**
+ * The staged episode for a view that changes nothing (`status`): its record with the authors its
+ * scenes checkpoint records, and how many scenes it has (null: that checkpoint cannot be read); null
+ * when nothing is staged (no record, or its run folder is gone, as requireReview says). A damaged
+ * record is refused as every reader refuses it (AUR6199, AUR6112; exit 3), never taken for "nothing staged".
+ */
+export function stagedReview(root: string): { review: ReviewState; scenes: number | null } | null {
+  const r = loadReview(root);
+  if (!r || !fs.existsSync(path.join(root, r.run_dir))) return null;
+  return withScenes(root, r);
 }
 
 export function sceneState(r: ReviewState, scene: string): SceneReviewState {

@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
 import { Checkpoints } from './checkpoint.js';
 import { retireStageH } from './planning-checkpoint.js';
-import { clearReview, describeChanges, loadReview, recordedReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+import { clearReview, describeChanges, keptReview, loadReview, recordedReview, sceneState, writeReview, type ReviewState } from './review-state.js';
 
 /**
  * The staged episode between `episode run --review` (or `--no-commit`) and its commit (issue 16).
@@ -62,10 +62,14 @@ export async function beforeRun(o: BeforeRun): Promise<void> {
   retireStageH(new Checkpoints(path.join(o.root, r.run_dir)));
 }
 
-/** After `--review` / `--no-commit` staged the episode: remember it (keeping what the author did). */
-export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; runRel: string; steering: Steering | null }): void {
+/**
+ * After `--review` / `--no-commit` staged the episode: remember it (keeping what the author did).
+ * With no record (lost, or moved aside as AUR6199's hint says), the copy its run folder keeps gives
+ * back the pins, rewrite counts and notes; a damaged copy is told in `warnings` (AUR6113).
+ */
+export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; runRel: string; steering: Steering | null; warnings: Diagnostic[] }): void {
   const prior = loadReview(root);
-  const same = prior && prior.run_dir === s.runRel ? prior : null;
+  const same = prior ? (prior.run_dir === s.runRel ? prior : null) : keptReview(root, s.runRel, s.ref.id, s.warnings);
   const state: ReviewState = {
     format: 1,
     episode: s.ref.id,
@@ -75,6 +79,7 @@ export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; r
     run_dir: s.runRel,
     steering: s.steering && hasFlags(s.steering) ? { ...s.steering, notes: [] } : null,
     scenes: same?.scenes ?? {},
+    staged_at: same?.staged_at ?? new Date().toISOString(),
   };
   // The authors as the scenes checkpoint records them: a run folder staged again after its record
   // was lost (moved aside as AUR6199's hint says) keeps its author's edits as edits.

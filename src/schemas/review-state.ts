@@ -50,5 +50,6 @@ export const REVIEW_STATE_SCHEMA = {
     run_dir: STRING,
     steering: STEERING,
     scenes: { type: 'object', additionalProperties: SCENE },
+    staged_at: { type: 'string', minLength: 1 },
   },
 };

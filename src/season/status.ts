@@ -14,6 +14,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/adapter.js';
 import { compareText } from '../core/text-order.js';
+import { renderReviewStatus, statusOfReview, type StagedForReview } from './status-review.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
 export interface SeasonStatus {
@@ -25,6 +26,8 @@ export interface SeasonStatus {
   pending_commit: string | null;
   /** The tags (`play/<session>/<n>`) of play canonizations whose commit was interrupted: finished by the next `play --resume <session>` or `episode run`. */
   pending_canonizations: string[];
+  /** The episode staged for review (`episode run --review`), or null: status-review.ts. */
+  staged_for_review: StagedForReview | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
   threads: { id: string; question: string; status: string; progress: number; last_progress_episode: number; episodes_since_progress: number; cadence: number; cadence_status: 'ok' | 'due' | 'overdue' | 'resolved' | 'dormant' }[];
   principals: { id: string; name: string; faction: string; status: string; location: string; denarii: number; dignitas: number; auctoritas: number; fama: number; standing: number }[];
@@ -81,6 +84,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     next_episode: next.id,
     pending_commit: pending?.id ?? null,
     pending_canonizations: journals.filter((j) => playCanonization(j.episode)).map((j) => j.episode),
+    staged_for_review: statusOfReview(root, journals.map((j) => j.episode)),
     metrics: Object.entries(world.world.global)
       .sort((a, b) => compareText(a[0], b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),
@@ -126,6 +130,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
     const play = playCanonization(tag)!;
     out.push(`          ${c.yellow(`canonization ${play.n} of play session ${play.session} was interrupted: \`aureus play --resume ${play.session}\` (or the next \`aureus episode run\`) finishes it first; the world below is as last committed`)}`);
   }
+  if (s.staged_for_review) out.push(...renderReviewStatus(s.staged_for_review, c));
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
   out.push('', c.bold('Rome'));
   // The metric id is the short name (labels are sentences and would push the values out of line);
