@@ -43,4 +43,22 @@ describe.skipIf(!builtCli())('episode commit re-run after a kill mid-commit', ()
       expect(again.stderr).not.toContain('rollback');
     }, 120_000);
   }
+
+  it('refuses `episode discard` while the killed commit waits, keeping its journal, and the commit then finishes', async () => {
+    const w = copyRepo(staged, 'commit-killed-discard');
+    const killed = await spawnCli(['episode', 'commit'], w, { AUREUS_TEST_KILL_AT: 'commit-applied' });
+    expect(killed.signal, killed.stderr.slice(-400)).toBe('SIGKILL');
+    const runDir = JSON.parse(fs.readFileSync(path.join(w, '.aureus/review.json'), 'utf8')).run_dir as string;
+    const discard = await cli(['episode', 'discard'], w);
+    expect(discard.code, discard.stderr).toBe(8);
+    expect(discard.stderr).toContain('AUR6114');
+    expect(discard.stderr).toContain('`aureus episode commit`');
+    // Nothing was dropped: the run folder, its journal and the record are there, and the commit finishes.
+    expect(fs.existsSync(path.join(w, runDir, 'commit.json'))).toBe(true);
+    expect(fs.existsSync(path.join(w, '.aureus/review.json'))).toBe(true);
+    const r = await cli(['episode', 'commit'], w);
+    expect(r.code, r.stderr).toBe(0);
+    expect(git(w, 'status', '--porcelain', '--', 'world')).toBe('');
+    expect(git(w, 'tag', '--list', 's01e01')).toBe('s01e01');
+  }, 120_000);
 });

@@ -53,8 +53,14 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
       const { requireReview, clearReview } = await import('../../pipeline/review-state.js');
       const { withLock } = await import('../../pipeline/lock.js');
       await requireWorldRepo(c);
+      const { journalPath } = await import('../../pipeline/commit-journal.js');
+      const { AureusError, ExitCode } = await import('../../errors.js');
+      const { diag } = await import('../../diagnostics/index.js');
       const r = requireReview(c.root);
       await withLock(c.root, 'episode discard', async () => {
+        // An interrupted commit's journal is the only way to finish or undo its half-written world files.
+        if (fs.existsSync(journalPath(path.join(c.root, r.run_dir))))
+          throw new AureusError(`the commit of ${r.episode} was interrupted`, { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6114', { episode: r.episode, run_dir: r.run_dir })] });
         fs.rmSync(path.join(c.root, r.run_dir), { recursive: true, force: true });
         clearReview(c.root);
       });
