@@ -48,7 +48,7 @@ export interface ReviewView {
    * as the commit's trailers will say it; each line is among `warnings` (AUR4499, file:line:column).
    */
   cost: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number; lower_bound: string | null };
-  /** What the review could not read: damaged run log lines (AUR4499). */
+  /** What the review could not read: damaged run log lines (AUR4499), a damaged stage H checkpoint (AUR6098). */
   warnings: Diagnostic[];
 }
 
@@ -108,7 +108,8 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
     scenes,
     episode_findings: st.scenes.report.episode_findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
     cost: { calls: log.length, input_tokens: total.input_tokens, output_tokens: total.output_tokens, cost_usd: round(total.cost_usd, 6), lower_bound: damage.lines.length ? lowerBoundNote(damage) : null },
-    warnings: damage.warnings,
+    // The checkpoints' after the run log's: stagedFiles above has read the stage H checkpoint by now.
+    warnings: [...damage.warnings, ...st.warnings],
   };
 }
 
