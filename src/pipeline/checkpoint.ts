@@ -37,11 +37,12 @@ export class Checkpoints {
 
   /**
    * `onIgnored`: told of a checkpoint that is there but damaged (AUR6098), which `load` ignores:
-   * the run's warnings (run-state.ts).
+   * the run's warnings (run-state.ts); with the file and what is wrong, for a reader that cannot
+   * do the step again and refuses instead (the review commands, staged-checkpoints.ts).
    */
   constructor(
     runDir: string,
-    private readonly onIgnored: (warning: Diagnostic) => void = () => {},
+    private readonly onIgnored: (warning: Diagnostic, damage: { file: string; detail: string }) => void = () => {},
   ) {
     this.dir = path.join(runDir, 'checkpoints');
   }
@@ -75,7 +76,7 @@ export class Checkpoints {
   ignored(file: string, detail: string): void {
     if (this.said.has(file)) return;
     this.said.add(file);
-    this.onIgnored(diag('AUR6098', { file: runRelative(file), detail }, { file: runRelative(file) }));
+    this.onIgnored(diag('AUR6098', { file: runRelative(file), detail }, { file: runRelative(file) }), { file: runRelative(file), detail });
   }
 
   /**

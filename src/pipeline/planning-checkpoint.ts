@@ -9,7 +9,7 @@ import type { PlanningOutput } from './planning-adapter.js';
 import { damagedPlanningPart } from './planning-shapes.js';
 import { manualReviewWarnings, type StageHCheckpoint } from './run-summary.js';
 import type { VerifierReport } from '../domain/scene.js';
-import type { Diagnostic } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { parseEpisodeId } from '../season/episode-id.js';
 import type { PlanningDigest } from './planning-inputs.js';
 
@@ -197,7 +197,9 @@ export function adoptIntoBaseline(cp: Checkpoints, rel: string, text: string): v
  * without them (an older aureus's). `episode`: the journal's id of the episode it commits.
  */
 export function keptWarnings(runDir: string, episode: string): Diagnostic[] {
-  const cp = new Checkpoints(runDir);
+  // A damaged checkpoint's warnings cannot be repeated: said so (AUR6096), not left out without a word.
+  const lost: Diagnostic[] = [];
+  const cp = new Checkpoints(runDir, (_d, { file, detail }) => lost.push(diag('AUR6096', { file, detail }, { file })));
   const listed = (name: string): Diagnostic[] => {
     const warnings = cp.load<{ warnings?: unknown }>(name)?.warnings;
     return Array.isArray(warnings) ? (warnings as Diagnostic[]) : [];
@@ -208,5 +210,5 @@ export function keptWarnings(runDir: string, episode: string): Diagnostic[] {
   // episode's, edited by hand: the run folder's, as before).
   const ref = parseEpisodeId(episode);
   const review = report?.scenes ? manualReviewWarnings(report, ref ? episodeRelDir(ref) : path.posix.join(RUNS_DIR, path.basename(runDir))) : [];
-  return [...listed('planning'), ...review, ...listed('stage-h')];
+  return [...listed('planning'), ...review, ...listed('stage-h'), ...lost];
 }

@@ -10,6 +10,8 @@ import { loadStaged, verifyContext } from './scene-ops.js';
 import { sceneState } from './review-state.js';
 import { stagedFiles } from './planning-checkpoint.js';
 import { episodeRef } from '../domain/context.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { lowerBoundNote, runLogDamage, runLogRel } from './run-log-damage.js';
 
 /**
  * `aureus episode review [--json]`: the staged episode as the showrunner reads it — the beat
@@ -41,15 +43,25 @@ export interface ReviewView {
     claims: { accepted: Claim[]; downgraded: Claim[]; rejected: Claim[] };
   }[];
   episode_findings: Pick<Finding, 'code' | 'severity' | 'message'>[];
-  cost: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number };
+  /**
+   * `lower_bound`: run log lines that are no entries were not counted (null: every line was), said
+   * as the commit's trailers will say it; each line is among `warnings` (AUR4499, file:line:column).
+   */
+  cost: { calls: number; input_tokens: number; output_tokens: number; cost_usd: number; lower_bound: string | null };
+  /** What the review could not read: damaged run log lines (AUR4499), a damaged stage H checkpoint (AUR6098). */
+  warnings: Diagnostic[];
 }
 
 export async function reviewView(root: string, world: World): Promise<ReviewView> {
   const st = loadStaged(root);
   const { plan } = st.planning;
   const { committedRunLogLines, readRunLog, summarizeRunLog } = await import('../providers/index.js');
-  // Counted as the commit will record them (a second `episode plan` journals its calls again).
-  const log = committedRunLogLines(readRunLog(path.join(st.runDir, 'run_log.jsonl')).entries).map((l) => JSON.parse(l) as RunLogEntry);
+  // Counted as the commit will record them (a second `episode plan` journals its calls again), and a
+  // line that is no entry named as the commit names it (run-log-damage.ts): dropped here without a
+  // word, "cost so far" was less than was spent, and less than the commit's "lower bound" said.
+  const read = readRunLog(path.join(st.runDir, 'run_log.jsonl'));
+  const damage = runLogDamage(read, runLogRel(st.review.run_dir), st.review.episode);
+  const log = committedRunLogLines(read.entries).map((l) => JSON.parse(l) as RunLogEntry);
   const total = summarizeRunLog(log).total;
   const scenes: ReviewView['scenes'] = [];
   for (const sc of plan.scenes) {
@@ -95,7 +107,9 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
     steering: st.review.steering,
     scenes,
     episode_findings: st.scenes.report.episode_findings.map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
-    cost: { calls: log.length, input_tokens: total.input_tokens, output_tokens: total.output_tokens, cost_usd: round(total.cost_usd, 6) },
+    cost: { calls: log.length, input_tokens: total.input_tokens, output_tokens: total.output_tokens, cost_usd: round(total.cost_usd, 6), lower_bound: damage.lines.length ? lowerBoundNote(damage) : null },
+    // The checkpoints' after the run log's: stagedFiles above has read the stage H checkpoint by now.
+    warnings: [...damage.warnings, ...st.warnings],
   };
 }
 
@@ -112,7 +126,7 @@ export function renderReview(v: ReviewView, ch: { bold: (s: string) => string; d
     for (const f of s.findings) out.push(`    ${f.severity === 'hard' ? ch.red(f.code) : ch.yellow(f.code)} ${f.message}`);
   }
   for (const f of v.episode_findings) out.push(`episode: ${f.code} ${f.message}`);
-  out.push('', `cost so far: ${v.cost.calls} calls, ${v.cost.input_tokens + v.cost.output_tokens} tokens, ${formatUsd(v.cost.cost_usd)}`);
+  out.push('', `cost so far: ${v.cost.calls} calls, ${v.cost.input_tokens + v.cost.output_tokens} tokens, ${formatUsd(v.cost.cost_usd)}${v.cost.lower_bound ? ch.yellow(` (${v.cost.lower_bound})`) : ''}`);
   if (v.script) out.push(`script: ${v.script}`);
   out.push(ch.dim('next: aureus scene edit|rewrite|pin <SCxx>, then aureus episode commit'));
   return out.join('\n') + '\n';

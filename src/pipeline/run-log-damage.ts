@@ -17,12 +17,16 @@ export interface RunLogDamage {
   warnings: Diagnostic[];
 }
 
-/** `read`: readRunLog's answer; `rel`: the file as the warning names it (repository-relative). */
-export function runLogDamage(read: { diagnostics: readonly Diagnostic[]; unreadable: UnreadableRunLogLine[] }, rel: string, episode: string): RunLogDamage {
+/**
+ * `read`: readRunLog's answer; `rel`: the file as the warning names it (repository-relative);
+ * `hint`: the reader's own, where the commit's (the trailers, `aureus cost` of the episode) is not
+ * what happens next (a play session's log).
+ */
+export function runLogDamage(read: { diagnostics: readonly Diagnostic[]; unreadable: UnreadableRunLogLine[] }, rel: string, episode: string, hint?: string): RunLogDamage {
   const warnings = read.unreadable.map(({ line }) => {
     const ds = read.diagnostics.filter((d) => d.line === line);
     const detail = ds.map((d) => d.message.replace(/^invalid run log line: /, '')).join('; ');
-    return diag('AUR4499', { file: rel, line, detail, episode }, { file: rel, line, column: ds[0]?.column ?? 1 });
+    return diag('AUR4499', { file: rel, line, detail, episode }, { file: rel, line, column: ds[0]?.column ?? 1, ...(hint ? { hint } : {}) });
   });
   return { lines: read.unreadable, warnings };
 }

@@ -14,7 +14,8 @@ import type { VerifyContext } from '../stages/f-verifier/context.js';
 import { verifySceneOutput, type SceneVerification } from '../stages/f-verifier/verify.js';
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import { planPrereqs } from '../stages/scenes.js';
-import { Checkpoints } from './checkpoint.js';
+import type { Checkpoints } from './checkpoint.js';
+import { damagedStaged, stagedCheckpoints } from './staged-checkpoints.js';
 import { adoptIntoBaseline, loadPlanning, retireStageH } from './planning-checkpoint.js';
 import { adoptableEdits, scriptSections } from './staged-edits.js';
 import { stagedFindingPlace } from './finding-place.js';
@@ -36,16 +37,20 @@ export interface StagedEpisode {
   cp: Checkpoints;
   planning: PlanningOutput;
   scenes: { scenes: ApprovedScene[]; report: VerifierReport };
+  /** Damaged checkpoints met reading it, now or later through `cp` (AUR6098, staged-checkpoints.ts): for the command to say. */
+  warnings: Diagnostic[];
 }
 
 export function loadStaged(root: string, review: ReviewState = requireReview(root)): StagedEpisode {
   const runDir = path.join(root, review.run_dir);
-  const cp = new Checkpoints(runDir);
+  const { cp, warnings, damaged } = stagedCheckpoints(runDir);
   const planning = loadPlanning(cp, episodeRef(review.season, review.episode_number))?.output;
   const scenes = cp.load<{ scenes: ApprovedScene[]; report: VerifierReport }>('scenes');
+  // Damaged, not missing: the staged episode is there, and what the review did is in it.
+  if ((!planning || !scenes) && damaged.length) throw damagedStaged(review.episode, damaged);
   if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   // Each scene's author as the checkpoint records it with its text (review-state.ts withRecordedAuthors).
-  return { root, review: withRecordedAuthors(review, scenes.scenes), runDir, cp, planning, scenes };
+  return { root, review: withRecordedAuthors(review, scenes.scenes), runDir, cp, planning, scenes, warnings };
 }
 
 /** "sc4", "SC04", "4" → "SC04", checked against the staged plan. */
@@ -186,7 +191,7 @@ export function setPinned(root: string, rawId: string, pinned: boolean): string 
  * adopted (staged-edits.ts) refuses before any scene is touched.
  */
 export async function adoptStagedEdits(root: string, review: ReviewState, world: World, warnings: Diagnostic[]): Promise<void> {
-  const scripts = adoptableEdits(root, review);
+  const scripts = adoptableEdits(root, review, warnings);
   if (!scripts.length) return;
   const st = loadStaged(root, review);
   for (const { rel, staged, now } of scripts) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { episodeRef } from '../domain/context.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { Checkpoints } from './checkpoint.js';
+import { stagedCheckpoints } from './staged-checkpoints.js';
 import { stagedFiles } from './planning-checkpoint.js';
 import { writeVisible } from '../store/durable.js';
 import { decodeStrictUtf8 } from '../store/read.js';
@@ -80,10 +80,14 @@ function readNow(abs: string): { text: string } | { problem: string } {
   return text === null ? { problem: 'is no longer UTF-8 text' } : { text };
 }
 
-/** The run folder and what stage H staged in it (the planning and stage H checkpoints' texts: ~1 MB read). */
-function stagedOf(root: string, review: ReviewState): { runDir: string; files: Record<string, string> } {
+/**
+ * The run folder and what stage H staged in it (the planning and stage H checkpoints' texts: ~1 MB
+ * read). A damaged checkpoint among them is said in `warnings` (AUR6098): without it, no hand edit
+ * can be told from the staged text, and none is adopted.
+ */
+function stagedOf(root: string, review: ReviewState, warnings?: Diagnostic[]): { runDir: string; files: Record<string, string> } {
   const runDir = path.join(root, review.run_dir);
-  return { runDir, files: stagedFiles(new Checkpoints(runDir), episodeRef(review.season, review.episode_number)) ?? {} };
+  return { runDir, files: stagedFiles(stagedCheckpoints(runDir, warnings).cp, episodeRef(review.season, review.episode_number)) ?? {} };
 }
 
 export function inspectStagedEdits(root: string, review: ReviewState, staged = stagedOf(root, review)): StagedInspection {
@@ -102,9 +106,12 @@ export function inspectStagedEdits(root: string, review: ReviewState, staged = s
   return out;
 }
 
-/** The scripts whose scene edits can be adopted; refuses (exit 2, nothing changed) when any staged edit cannot be. */
-export function adoptableEdits(root: string, review: ReviewState): ScriptEdit[] {
-  const { scripts, refused } = inspectStagedEdits(root, review);
+/**
+ * The scripts whose scene edits can be adopted; refuses (exit 2, nothing changed) when any staged edit
+ * cannot be. `warnings`: the command's, told of a damaged checkpoint among the staged texts.
+ */
+export function adoptableEdits(root: string, review: ReviewState, warnings?: Diagnostic[]): ScriptEdit[] {
+  const { scripts, refused } = inspectStagedEdits(root, review, stagedOf(root, review, warnings));
   if (refused.length) {
     const first = refused[0]!.diagnostic.code === 'AUR6106' ? 'was changed by hand' : 'cannot be adopted';
     const more = refused.length > 1 ? ` (and ${refused.length - 1} more)` : '';

@@ -5,6 +5,7 @@ import { canonicalCompact } from '../core/json.js';
 import type { AureusConfig } from '../config/types.js';
 import { formatUsd } from '../core/readable.js';
 import { publicProviderId } from '../pipeline/run-stage-h.js';
+import { lowerBoundNote, runLogDamage } from '../pipeline/run-log-damage.js';
 import { CostGuard } from '../providers/cost-guard.js';
 import { openLlm, readRunLog, summarizeRunLog, type OpenedLlm, type RunLogEntry, type RunLogSink } from '../providers/index.js';
 import { SESSIONS_DIR } from './store.js';
@@ -55,8 +56,9 @@ export interface SessionLlmOptions {
 
 export function openSessionLlm(o: SessionLlmOptions): SessionLlm {
   const file = path.join(o.root, sessionRunLogRel(o.session));
+  const read = sessionRunLog(o, file);
   // What an earlier process of this session already spent and asked: a cached answer costs nothing and asks nobody.
-  const before = readRunLog(file).entries.filter((e) => !e.cached);
+  const before = read().entries.filter((e) => !e.cached);
   const spent = before.reduce((n, e) => n + e.cost_usd, 0);
   const cap = o.config.budgets.max_cost_usd;
   const runLog = new SessionRunLog(file);
@@ -73,12 +75,37 @@ export function openSessionLlm(o: SessionLlmOptions): SessionLlm {
   return {
     llm,
     trailers: async () => {
-      const t = summarizeRunLog(readRunLog(file).entries).total;
+      const { entries, note } = read();
+      const t = summarizeRunLog(entries).total;
+      const so = `the session so far${note ? `; ${note}` : ''}`;
       return [
         `Aureus-Provider: ${publicProviderId(llm.providerId)}`,
-        `Aureus-Tokens: ${t.input_tokens + t.output_tokens} (input ${t.input_tokens}, output ${t.output_tokens}, cache read ${t.cache_read_tokens}, cache write ${t.cache_write_tokens}; the session so far)`,
-        `Aureus-Cost: ${formatUsd(t.cost_usd)} (the session so far)`,
+        `Aureus-Tokens: ${t.input_tokens + t.output_tokens} (input ${t.input_tokens}, output ${t.output_tokens}, cache read ${t.cache_read_tokens}, cache write ${t.cache_write_tokens}; ${so})`,
+        `Aureus-Cost: ${formatUsd(t.cost_usd)} (${so})`,
       ];
     },
+  };
+}
+
+/**
+ * The session's run log read back (on a resume, for its budgets; at each canonization, for the
+ * trailers), its damaged lines named as an episode's commit names them (AUR4499, file:line:column;
+ * pipeline/run-log-damage.ts), each once per process, through the player's warnings. Before, a line
+ * cut short or garbled was dropped without a word: the spend counted against --max-cost and the
+ * commits' "so far" were less than the session had spent. `note`: the trailers' "a lower bound".
+ */
+function sessionRunLog(o: SessionLlmOptions, file: string): () => { entries: RunLogEntry[]; note: string } {
+  const rel = sessionRunLogRel(o.session);
+  const hint = `the session's canonization commits say its tokens and cost so far as "a lower bound", and --max-cost (budgets.max_cost_usd) counts its spend without that call; \`aureus cost --session ${o.session}\` names the line and prints no total (AUR4402). Lines are appended whole: something else changed the file`;
+  const said = new Set<number>();
+  return () => {
+    const r = readRunLog(file);
+    const damage = runLogDamage(r, rel, `play session ${o.session}`, hint);
+    damage.warnings.forEach((d, i) => {
+      const line = damage.lines[i]!.line;
+      if (!said.has(line)) o.onWarning?.(d);
+      said.add(line);
+    });
+    return { entries: r.entries, note: damage.lines.length ? lowerBoundNote(damage) : '' };
   };
 }

@@ -146,6 +146,8 @@ async function showReview(c: CommandContext, o: { json?: boolean; restore?: bool
   const { world, remember } = await loadValidatedWorld(c.root);
   remember(); // the derived index (a review is staged, so .aureus/ exists already)
   const v = await reviewView(c.root, world);
+  // On stderr, as every command says its warnings; with --json they are in the view too.
+  printWarnings(c, v.warnings);
   if (o.json) printJson(c.io, v);
   else c.io.stdout(renderReview(v, c.chalk));
 }
