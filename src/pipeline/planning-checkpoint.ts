@@ -91,15 +91,19 @@ export function loadPlanning(cp: Checkpoints, ref: EpisodeRef): PlanningCheckpoi
   if (saved.format !== 2) return null;
   const dir = path.join(cp.dir, 'planning');
   const texts = new Map<string, string>();
+  let part = '';
   try {
-    for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set(rel, fs.readFileSync(path.join(dir, rel), 'utf8'));
-    const made = fromTexts(ref, dir, texts);
+    for (const rel of [saved.context, saved.proposals, saved.plan, ...saved.packets]) texts.set((part = rel), fs.readFileSync(path.join(dir, rel), 'utf8'));
+    const made = fromTexts(ref, dir, texts, (rel) => (part = rel));
+    part = '';
     const bad = damagedPlanningPart(dir, [...texts.keys()], made.output); // a text of another shape: planning is redone
     if (bad) return cp.ignored(bad.file, bad.detail), null;
     const inputs = isDigest(saved.inputs) ? { inputs: saved.inputs } : {};
     return { ...made, warnings: Array.isArray(saved.warnings) ? saved.warnings : [], ...inputs };
-  } catch {
-    return null; // a file missing or not JSON (a power cut before it reached the disk): planning is redone
+  } catch (e) {
+    // A part missing or not JSON (a power cut before it reached the disk, a hand edit): planning is redone, and said so.
+    if (part) cp.ignored(path.join(dir, part), (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'the file is missing' : `not JSON: ${(e as Error).message}`);
+    return null;
   }
 }
 
@@ -118,9 +122,10 @@ export function dropCheckpoints(cp: Checkpoints): void {
 }
 
 /** The output parsed from the texts (context, proposals, plan, then the packets in order). */
-function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>): Omit<PlanningCheckpoint, 'warnings'> {
+function fromTexts(ref: EpisodeRef, dir: string, texts: Map<string, string>, parsing: (rel: string) => void = () => {}): Omit<PlanningCheckpoint, 'warnings'> {
   const names = [...texts.keys()];
-  const parsed = names.map((rel) => JSON.parse(texts.get(rel)!) as unknown);
+  // `parsing` is told each text before it is parsed, so that one that is not JSON can be named.
+  const parsed = names.map((rel) => (parsing(rel), JSON.parse(texts.get(rel)!) as unknown));
   const output = { context: parsed[0], proposals: parsed[1], plan: parsed[2], packets: parsed.slice(3) } as PlanningOutput;
   const files: Record<string, string> = {};
   for (const rel of names) files[path.posix.join(episodeRelDir(ref), rel)] = texts.get(rel)!;

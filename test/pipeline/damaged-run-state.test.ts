@@ -77,9 +77,11 @@ describe.runIf(builtCli())('a damaged checkpoint or call journal entry is ignore
     ['planning.json', '7', '1:1'],
     ['planning/episode_plan.json', '{}', 'missing required key'],
     ['planning/episode_context.json', '{}', 'missing required key'],
+    // Cut short by a power cut or a hand edit: not JSON at all (before, planning was redone without a word).
+    ['planning/episode_plan.json', '{"episode": "s01', 'not JSON'],
   ];
   for (const [name, text, detail] of damaged) {
-    it(`checkpoints/${name} ${text}: AUR6098 names it, the run commits the uninterrupted run's tree`, async () => {
+    it(`checkpoints/${name} ${JSON.stringify(text)}: AUR6098 names it, the run commits the uninterrupted run's tree`, async () => {
       const w = copyRepo(killed['stage-h']!, `damaged-cp-${name.replace(/\W/g, '-')}`);
       fs.writeFileSync(path.join(runDir(w), 'checkpoints', name), text);
       const rel = runRel(w, `checkpoints/${name}`);
