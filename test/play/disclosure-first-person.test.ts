@@ -34,6 +34,11 @@ describe('a secret told in the first person (disclosure.ts)', () => {
     expect(learned('subura', 'clodius', "The boys in the wine-shops say Crassus' money pays my crews in the Subura. Let them talk.")).toEqual([]);
   });
 
+  it('is not told by what the speaker says he has heard, nor by a thing the speaker says is not theirs', () => {
+    expect(learned('forum', 'crassus', "I am told the grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with my money. Men will say anything.")).toEqual([]);
+    expect(learned('forum', 'servilia', "The letters that reach Caesar in the middle of the Senate's business, in words no matron should put on a tablet, are not mine.")).toEqual([]);
+  });
+
   it("tells one secret a sentence: the one it says most of, not another of the speaker's that shares a name and a word", () => {
     expect(learned('villa_tusculum', 'crassus', 'Catiline stood for the consulship on my money, both times, and his notes are still in my strongroom.')).toEqual(['sec_crassus_backing']);
   });

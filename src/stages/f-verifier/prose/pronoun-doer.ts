@@ -59,7 +59,7 @@ const FRAME_ALL = new RegExp(FRAME.source, 'gi');
  */
 const MEMORY = /^(?:remember|recall|recollect|dream|imagin|pictur|memor|think|thought|fanc|ghost|shade|spirit)/i;
 
-function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; since: string[] } | null {
+function antecedent(n: Narration, fits: (id: string) => boolean, want: Gender): { id: string; since: string[] } | null {
   const since: string[] = [];
   const ids = new Set<string>();
   let last: { id: string; since: string[]; governed: boolean } | null = null;
@@ -81,7 +81,10 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
       if (!fits(m.id)) continue;
       ids.add(m.id);
       // "as Curius", "than Curius": a comparison's object, like a preposition's (held-out corpus 14, m06).
-      const governed = PREPOSITION_OBJECT.test(p.narr.slice(0, m.start)) || /\b(?:as|than)\s+$/i.test(p.narr.slice(0, m.start)) || /^['’]/.test(p.narr.slice(m.end));
+      // An unnamed man or woman told of before the name in its sentence ("A man is coming down the lane …, one of the old crowd
+      // who used to sit at Catiline's table when Catiline had a table": held-out corpus 125, dt06) is its subject too.
+      const before = p.narr.slice(0, m.start);
+      const governed = PREPOSITION_OBJECT.test(before) || /\b(?:as|than)\s+$/i.test(before) || /^['’]/.test(p.narr.slice(m.end)) || BYSTANDER[want].test(before.replace(SIMILE, ' ').replace(OWNER, ' '));
       last ??= { id: m.id, since: [p.narr.slice(m.end), ...since], governed };
     }
     since.unshift(p.narr);
@@ -103,7 +106,7 @@ function antecedent(n: Narration, fits: (id: string) => boolean): { id: string; 
 export function pronounPerson(n: Narration, pronoun: string, index: PersonIndex, ctx: VerifyContext, others: 'cast' | 'paragraph', unnamed: 'doubt' | 'ignore' = 'doubt'): string | null {
   const want: Gender = pronoun.toLowerCase() === 'he' ? 'male' : 'female';
   const fits = (id: string) => (likelyGender(id, index, ctx) ?? want) === want;
-  const a = antecedent(n, fits);
+  const a = antecedent(n, fits, want);
   if (!a || n.mentions.some((m) => m.id === a.id) || (unnamed === 'doubt' && a.since.some((t) => BYSTANDER[want].test(t.replace(SIMILE, ' ').replace(OWNER, ' '))))) return null;
   if (others === 'cast' && ctx.packet.cast.some((c) => c.id !== a.id && fits(c.id))) return null;
   return a.id;
