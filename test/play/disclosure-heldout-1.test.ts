@@ -1,10 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { improvisedPacket } from '../../src/play/context.js';
-import { extractProposals } from '../../src/play/director.js';
-import type { ActorAnswer, SceneSetup } from '../../src/play/types.js';
-import { readStarterWorld } from '../support/starter-world.js';
+import { describeDisclosureHeldout } from './disclosure-heldout-run.js';
 
 // The first held-out set of play disclosures (test/fixtures/play-disclosure-heldout-1, see its
 // README): 40 Actor answers written blind, by helper hbplay, who had not read the Director's code,
@@ -12,31 +6,5 @@ import { readStarterWorld } from '../support/starter-world.js';
 // controls 19/20; after the mends its README lists, 15/20 and 20/20). A case whose outcome differs
 // carries `known_miss` / `known_false_positive` ("reason"), and the test asserts today's outcome, so a
 // fix flips the assertion visibly.
-interface Case { id: string; location: string; cast: string[]; speaker: string; user: string; dialogue: string; action: string; internal: string; mood: string; class: string; expect: string[]; note: string; known_miss?: string; known_false_positive?: string }
-const dir = path.resolve(__dirname, '..', 'fixtures', 'play-disclosure-heldout-1');
-const cases = JSON.parse(fs.readFileSync(path.join(dir, 'cases.json'), 'utf8')) as Case[];
-const world = readStarterWorld();
 
-function learnedByCicero(c: Case): string[] {
-  const packet = improvisedPacket(world, c.location, ['cicero', ...c.cast]);
-  const setup: SceneSetup = { scene: 'PLAY', episode: null, location: c.location, principal: 'cicero', cast: c.cast, mode: 'open', turn_budget: 8, objective: null, season: 1 };
-  const answer: ActorAnswer = { speaker: c.speaker, dialogue: c.dialogue, action: c.action, internal: c.internal, mood: c.mood, tension_shift: 0 };
-  return extractProposals(world, packet, setup, 't0002', 't0003', c.user, answer, 1)
-    .map((p) => /^cicero learns (\S+) from /.exec(p.reason)?.[1])
-    .filter((id): id is string => id !== undefined)
-    .sort();
-}
-
-describe('held-out play disclosures 1: a secret is learned when the answer tells it, in a real model\'s words', () => {
-  it('has 20 told cases and 20 controls', () => {
-    expect(cases.filter((c) => c.class.startsWith('told')).length).toBe(20);
-    expect(cases.filter((c) => c.class.startsWith('control')).length).toBe(20);
-  });
-  for (const c of cases)
-    it(`${c.id} ${c.class}`, () => {
-      const got = learnedByCicero(c);
-      const want = [...c.expect].sort();
-      if (c.known_miss || c.known_false_positive) expect(got, c.known_miss ?? c.known_false_positive).not.toEqual(want);
-      else expect(got, c.note).toEqual(want);
-    });
-});
+describeDisclosureHeldout('held-out play disclosures 1: a secret is learned when the answer tells it, in a real model\'s words', 1);
