@@ -37,3 +37,16 @@ describe('an unnamed man told of before a name in his sentence', () => {
     expect(hard('SC21', `Fulvia waits by the fountain, and we fill our jars and watch her.\n\nCatiline is coming down the lane from the wine shop, grey now, a little drunk. He sees Fulvia and stops and lifts a hand to her.`)).toEqual(['AUR5015']);
   });
 });
+
+describe('what a witness saw someone do', () => {
+  const steps = 'We swept the temple steps while the armed men stood about them and Crassus waited inside with Terentia.';
+  it('was done: the dead man seen coming up the steps is a hard AUR5015', () => {
+    expect(hard('SC12', `${steps} We saw Catiline come up between the armed men and take Clodius by the shoulder.`)).toEqual(['AUR5015']);
+  });
+
+  it('was not done when the seeing is sworn to, told, long ago or a habit', () => {
+    expect(hard('SC12', `${steps} A boatman swore to us that he saw Catiline come up between the armed men.`)).toEqual([]);
+    expect(hard('SC12', `${steps} We had seen Catiline come up those steps a hundred times, in the old days.`)).toEqual([]);
+    expect(hard('SC12', `${steps} We never saw Catiline come up those steps again.`)).toEqual([]);
+  });
+});

