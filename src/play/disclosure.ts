@@ -4,6 +4,7 @@ import type { ParsedWriterOutput } from '../stages/e-writer/parse.js';
 import { forbiddenSecretFact } from '../stages/d-packets/forbidden.js';
 import { factMatch, signature } from '../stages/f-verifier/prose/facts.js';
 import { readProse } from '../stages/f-verifier/prose/reader.js';
+import { escapeRegExp } from '../core/regex.js';
 import { proseForbiddenRules } from '../stages/f-verifier/rules/prose-facts.js';
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import type { ActorAnswer } from './types.js';
@@ -21,8 +22,9 @@ import type { ActorAnswer } from './types.js';
 export function disclosedSecrets(world: World, packet: ScenePacket, listeners: readonly string[], answer: ActorAnswer): PacketSecret[] {
   const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && listeners.some((l) => !s.holders.includes(l)) && s.status !== 'inert');
   if (!candidates.length || !answer.dialogue.trim()) return [];
-  const cue = packet.cast.find((c) => c.id === answer.speaker)?.cue ?? world.characters.characters.find((c) => c.id === answer.speaker)?.cue ?? answer.speaker.toUpperCase();
-  const name = packet.cast.find((c) => c.id === answer.speaker)?.name ?? world.characters.characters.find((c) => c.id === answer.speaker)?.name;
+  const who = packet.cast.find((c) => c.id === answer.speaker) ?? world.characters.characters.find((c) => c.id === answer.speaker);
+  const cue = who?.cue ?? answer.speaker.toUpperCase();
+  const name = who?.name;
   const said = name ? inThirdPerson(flat(answer.dialogue), name) : flat(answer.dialogue);
   const lines = [`# ${packet.setting.location_name}`, ...(answer.action ? [`*${flat(answer.action)}*`] : []), `> ${cue}: ${said}`];
   const parsed: ParsedWriterOutput = {
@@ -67,7 +69,7 @@ const DENIED = /^[^\p{L}]*(?:nobody|no one|no man|nothing|never)\b/iu;
  * names the holder beside the secret's words, but says the thing is not theirs.
  */
 function disowned(sentence: string, name: string): boolean {
-  return new RegExp(String.raw`\b(?:not|never|none of it)\s+${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:'s)?(?![\p{L}])`, 'iu').test(sentence);
+  return new RegExp(String.raw`\b(?:not|never|none of it)\s+${escapeRegExp(name)}(?:'s)?(?![\p{L}])`, 'iu').test(sentence);
 }
 
 type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
@@ -82,10 +84,15 @@ type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
 function inThirdPerson(text: string, name: string): string {
   return text
     .replace(/\b(?:my|mine)\b/gi, `${name}'s`)
-    // "I hear", "I am told", "I think": the speaker's hedge, which stage F reads by its words, stays as said.
-    .replace(/\b(?:I(?!\s+(?:hear|heard|am told|was told|have heard|had heard|gather|gathered|think|thought|believe|suppose|fancy|guess|imagine|dare say)\b)|me)\b(?!['’])/g, name)
-    .replace(/\bI['’](?:m|ve|ll|d)\b/g, (m) => `${name} ${{ m: 'is', ve: 'has', ll: 'will', d: 'would' }[m.slice(2)]!}`);
+    .replace(new RegExp(String.raw`\b(?:I(?!${HEDGED_I})|me)\b(?!['’])`, 'g'), name)
+    .replace(new RegExp(String.raw`\bI['’](?:m|ve|ll|d)\b(?!\s+(?:told|heard)\b)`, 'g'), (m) => `${name} ${{ m: 'is', ve: 'has', ll: 'will', d: 'would' }[m.slice(2)]!}`);
 }
+
+/**
+ * What after "I" is the speaker's own hedge, which stage F reads by its words ("I hear", "I am told", "I think": held-out
+ * play set 2, pf16): that "I" stays as said, as does "I'm told" or "I've heard".
+ */
+const HEDGED_I = String.raw`\s+(?:hear|heard|am told|was told|have heard|had heard|gather|gathered|think|thought|believe|suppose|fancy|guess|imagine|dare say)\b`;
 
 function flat(t: string): string {
   return t.replace(/\s+/g, ' ').trim();

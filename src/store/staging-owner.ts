@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { processAlive } from './process-alive.js';
+import { escapeRegExp } from '../core/regex.js';
 
 /**
  * Who owns a staging folder (store/staging.ts), so a folder a killed build left (SIGKILL: no
@@ -79,8 +80,7 @@ async function ownerAlive(dir: string, staging: string, pid: number, host: strin
  */
 export async function sweepDeadStaging(dir: string, prefix: string, infix: string): Promise<void> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const entries = entriesOf(names, new RegExp(`^(${esc(prefix)}.*${esc(infix)}(\\d+))(?:@([0-9a-f]{8})\\.lock)?$`));
+  const entries = entriesOf(names, new RegExp(`^(${escapeRegExp(prefix)}.*${escapeRegExp(infix)}(\\d+))(?:@([0-9a-f]{8})\\.lock)?$`));
   const locks = new Map<string, string[]>();
   for (const e of entries) if (e.host !== null) locks.set(e.staging, [...(locks.get(e.staging) ?? []), e.host]);
   const dead = new Map<string, boolean>();

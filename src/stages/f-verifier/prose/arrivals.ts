@@ -8,6 +8,7 @@ import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
 import { WAS_THERE } from './places.js';
 import { numberIn } from './parse.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /**
  * A cast member the narration says has just come from, or spent the night at, a place they could
@@ -193,7 +194,7 @@ export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: strin
 export function placeIn(words: string, names: Map<string, { id: string; name: string }>, located = false, anyCase = false): { id: string; name: string } | undefined {
   let best: { at: number; loc: { id: string; name: string } } | undefined;
   for (const [n, loc] of names) {
-    const m = new RegExp(`(?<![\\p{L}])${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\p{L}])`, anyCase ? 'iu' : 'u').exec(words);
+    const m = new RegExp(`(?<![\\p{L}])${escapeRegExp(n)}(?![\\p{L}])`, anyCase ? 'iu' : 'u').exec(words);
     if (m && located && !LOCATIVE.test(words.slice(0, m.index))) continue;
     if (m && (!best || m.index < best.at)) best = { at: m.index, loc };
   }

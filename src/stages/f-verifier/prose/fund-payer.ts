@@ -1,6 +1,7 @@
 import type { ScenePacket } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { SUBJECT_SLOT } from './subjects.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /**
  * A payer that is no person: a ledger account no character owns (an institution's fund, a faction's
@@ -42,12 +43,11 @@ export function fundsOf(pk: ScenePacket, ctx: VerifyContext): Fund[] {
     });
 }
 
-const escape = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /**
  * "the annona fund", "the public grain fund", "the divisores": up to three words before the naming
  * noun, as many as end on one ("the annona fund", not "the annona").
  */
-const phrase = (heads: readonly string[]) => String.raw`\bthe\s+((?:[\p{L}'’-]+\s+){0,3}(?:${heads.map(escape).join('|')}))\b`;
+const phrase = (heads: readonly string[]) => String.raw`\bthe\s+((?:[\p{L}'’-]+\s+){0,3}(?:${heads.map(escapeRegExp).join('|')}))\b`;
 /** Between a subject fund and its verb of paying: its men ("'s clerks"), an adverb, an auxiliary. */
 const TO_VERB = /^(?:['’]s?\s+(?:[\p{L}-]+\s+){1,2}?)?(?:(?:\p{L}+ly|has|have|had|now|then|duly|at once)\s+)*$/iu;
 

@@ -1,4 +1,5 @@
 import type { FindingSpan } from '../../../domain/scene.js';
+import { escapeRegExp } from '../../../core/regex.js';
 
 /**
  * A finding's quoted span: the sentence and its line; text outside the scene (a claim, an event) has
@@ -20,7 +21,7 @@ export function wordIn(text: string, word: string): number {
   const want = word.trim();
   if (!want) return -1;
   const edge = (c: string) => /[\p{L}\p{N}]/u.test(c);
-  const escaped = want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(want);
   const re = new RegExp(`${edge(want[0]!) ? '(?<![\\p{L}\\p{N}])' : ''}${escaped}${edge(want.at(-1)!) ? '(?![\\p{L}\\p{N}])' : ''}`, 'giu');
   let inside = -1;
   for (const m of text.matchAll(re)) {
