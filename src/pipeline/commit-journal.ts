@@ -53,9 +53,14 @@ export function pendingCommitWarnings(pending: readonly string[]): Diagnostic[] 
   const out = episodes.length ? [diag('AUR6023', { what: episodes.join(', '), finish: 'the next `aureus episode run`' })] : [];
   for (const tag of pending) {
     const play = playCanonization(tag);
-    if (play) out.push(diag('AUR6023', { what: `canonization ${play.n} of play session ${play.session}`, finish: `\`aureus play --resume ${play.session}\` (or the next \`aureus episode run\`)` }));
+    if (play) out.push(diag('AUR6023', { what: `canonization ${play.n} of play session ${play.session}`, finish: playFinish(play.session) }));
   }
   return out;
+}
+
+/** What finishes a play session's interrupted canonization (AUR6023, `status`): its resume, or the next episode run, as play's. */
+export function playFinish(session: string): string {
+  return `\`aureus play --resume ${session}\` (or the next \`aureus episode run\`)`;
 }
 
 /** Whether an interrupted commit waits to be rolled forward (read-only: for checks made before the lock). */

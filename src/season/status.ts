@@ -8,7 +8,7 @@ import { aucYear, formatDate } from '../core/roman-date.js';
 import { formatValue, plural, roundForReader } from '../core/readable.js';
 import { committedEpisodes, nextEpisode } from './episodes.js';
 import { pendingCommitJournals } from '../pipeline/transaction.js';
-import { playCanonization } from '../pipeline/commit-journal.js';
+import { playCanonization, playFinish } from '../pipeline/commit-journal.js';
 import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
@@ -128,7 +128,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first; the world below is as last committed`)}`);
   for (const tag of s.pending_canonizations) {
     const play = playCanonization(tag)!;
-    out.push(`          ${c.yellow(`canonization ${play.n} of play session ${play.session} was interrupted: \`aureus play --resume ${play.session}\` (or the next \`aureus episode run\`) finishes it first; the world below is as last committed`)}`);
+    out.push(`          ${c.yellow(`canonization ${play.n} of play session ${play.session} was interrupted: ${playFinish(play.session)} finishes it first; the world below is as last committed`)}`);
   }
   if (s.staged_for_review) out.push(...renderReviewStatus(s.staged_for_review, c));
   if (s.committed.length) out.push(`${c.bold('Tension')}   ${s.tension_sparkline}  ${c.dim(s.committed.map((e) => formatValue(e.tension ?? 0, 'metric')).join(' '))}`);
