@@ -112,7 +112,7 @@ export function extractProposals(world: World, packet: ScenePacket, setup: Scene
     out.push({ id: id(), kind: 'delta', delta: { path: `relationships.${answer.speaker}.${setup.principal}.${weight}`, op: 'add', value: shift }, actor: answer.speaker, turns, reason: `${answer.speaker}'s ${weight} toward ${setup.principal} moved with the exchange`, critical: false, status: 'pending' });
   }
   const listeners = [setup.principal, ...onStage.filter((c) => c !== answer.speaker && c !== setup.principal)];
-  for (const secret of disclosedSecrets(world, packet, listeners, answer)) {
+  for (const secret of disclosedSecrets(world, packet, listeners, answer, userText)) {
     for (const who of listeners.filter((l) => !secret.holders.includes(l))) {
       out.push({ id: id(), kind: 'delta', delta: { path: `secrets.${secret.id}.holders`, op: 'add', value: who }, actor: answer.speaker, turns, reason: `${who} learns ${secret.id} from ${answer.speaker}`, critical: true, status: 'pending' });
     }

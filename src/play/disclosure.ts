@@ -5,6 +5,9 @@ import { forbiddenSecretFact } from '../stages/d-packets/forbidden.js';
 import { factMatch, signature } from '../stages/f-verifier/prose/facts.js';
 import { readProse } from '../stages/f-verifier/prose/reader.js';
 import { escapeRegExp } from '../core/regex.js';
+import { personIndex } from '../stages/f-verifier/prose/names.js';
+import { affirmedQuestion, flat, heardAs, type Exchange, type Person } from './exchange.js';
+import type { VerifyContext } from '../stages/f-verifier/context.js';
 import { proseForbiddenRules } from '../stages/f-verifier/rules/prose-facts.js';
 import { worldVerifyContext } from '../stages/f-verifier/world-context.js';
 import type { ActorAnswer } from './types.js';
@@ -12,36 +15,44 @@ import type { ActorAnswer } from './types.js';
 /**
  * Which of the speaker's secrets an Actor's answer tells those who hear it (the principal and the
  * rest of the cast on stage): each one some listener does not hold yet. Judged on the answer
- * alone (what the user asks reveals nothing: "what did you discover?" is a question, not an
+ * as heard in the exchange (exchange.ts: "you", "here", a "he" the user's line named, a bare "yes"
+ * to it; what the user asks alone reveals nothing: "what did you discover?" is a question, not an
  * answer), by stage F's own reading of a forbidden fact in prose (AUR5046): each secret the
  * speaker holds and a listener does not is put to the reader as a forbidden fact, and only a
  * sure finding — the secret stated as fact, in paraphrase or not, not denied, hedged as rumour or
  * asked back — counts as told. What the character thinks (`internal`) is never said aloud, so
  * it is not read.
  */
-export function disclosedSecrets(world: World, packet: ScenePacket, listeners: readonly string[], answer: ActorAnswer): PacketSecret[] {
+export function disclosedSecrets(world: World, packet: ScenePacket, listeners: readonly string[], answer: ActorAnswer, userText = ''): PacketSecret[] {
   const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && listeners.some((l) => !s.holders.includes(l)) && s.status !== 'inert');
   if (!candidates.length || !answer.dialogue.trim()) return [];
-  const who = packet.cast.find((c) => c.id === answer.speaker) ?? world.characters.characters.find((c) => c.id === answer.speaker);
-  const cue = who?.cue ?? answer.speaker.toUpperCase();
-  const name = who?.name;
-  const said = name ? inThirdPerson(flat(answer.dialogue), name) : flat(answer.dialogue);
-  const lines = [`# ${packet.setting.location_name}`, ...(answer.action ? [`*${flat(answer.action)}*`] : []), `> ${cue}: ${said}`];
+  const person = (id: string): Person | undefined => {
+    const c = packet.cast.find((x) => x.id === id) ?? world.characters.characters.find((x) => x.id === id);
+    return c && { id: c.id, name: c.name, gender: c.gender ?? world.characters.characters.find((x) => x.id === id)?.gender };
+  };
+  const speaker = person(answer.speaker);
+  const principal = listeners[0] !== undefined ? person(listeners[0]) : undefined;
+  if (!speaker || !principal || IRONIC.test(answer.dialogue)) return [];
+  const ctx = { ...worldVerifyContext(world, []), packet: probeOf(packet, candidates) };
+  const cue = packet.cast.find((c) => c.id === answer.speaker)?.cue ?? world.characters.characters.find((c) => c.id === answer.speaker)?.cue ?? answer.speaker.toUpperCase();
+  const x: Exchange = { speaker, principal, onStage: listeners.map(person).filter((p): p is Person => !!p), place: packet.setting.location_name ?? null, userText, index: personIndex(ctx), person };
+  const told = toldIn(heardAs(answer.dialogue, x), candidates, { ctx, packet, cue, action: answer.action, name: speaker.name });
+  // A bare "yes" to a line that carries the substance tells what that line says (exchange.ts affirmsAll), read apart.
+  const affirmed = affirmedQuestion(answer.dialogue, x);
+  const more = affirmed ? toldIn(affirmed, candidates, { ctx, packet, cue, action: '', name: speaker.name }) : [];
+  return candidates.filter((c) => told.includes(c) || more.includes(c));
+}
+
+/** The candidates stage F reads as told, sure, in the words said: each in its own sentence, not denied, disowned or supposed. */
+function toldIn(said: string, candidates: readonly PacketSecret[], o: { ctx: VerifyContext; packet: ScenePacket; cue: string; action: string; name: string }): PacketSecret[] {
+  const lines = [`# ${o.packet.setting.location_name}`, ...(o.action ? [`*${flat(o.action)}*`] : []), `> ${o.cue}: ${said}`];
   const parsed: ParsedWriterOutput = {
     scene_text: lines.join('\n'), claims: [], events: [], parse_findings: [], text_first_line: 1,
     found: { text: true, claims: false, events: false }, claims_raw: [], events_raw: [],
     claims_section: { text: '', first: 0 }, normalisations: [],
   };
-  // The candidates are the packet's only forbidden facts, and no beat of it tells a secret: a secret
-  // the cast may tell (one the principal already holds) still outscores a candidate it resembles.
-  const probe: ScenePacket = {
-    ...packet,
-    director_instructions: { ...packet.director_instructions, sequence: [] },
-    constraints: { ...packet.constraints, forbidden_facts: candidates.map((s) => forbiddenSecretFact(s.text)), required_deltas: [] },
-  };
-  const ctx = { ...worldVerifyContext(world, []), packet: probe };
-  const reading = readProse(parsed, ctx);
-  const found = proseForbiddenRules(reading, ctx).filter((f) => f.code === 'AUR5046' && f.severity === 'hard');
+  const reading = readProse(parsed, o.ctx);
+  const found = proseForbiddenRules(reading, o.ctx).filter((f) => f.code === 'AUR5046' && f.severity === 'hard');
   const told = candidates.map((sec) => ({ sec, at: found.find((f) => f.message.endsWith(sec.text))?.span?.text }));
   // One sentence tells one secret: where two candidates are read in the same sentence, the one it says more of. Two
   // secrets of one holder may share a person and a word ("Catiline stood for the consulship on my money", Crassus of
@@ -51,8 +62,32 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
     return m ? 1.5 * m.entities + m.roots : 0;
   };
   return told
-    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !(name && disowned(at, name)) && !told.some((o) => o.sec !== sec && o.at === at && score(o.sec, at) > score(sec, at)))
+    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !SUPPOSED.test(at) && !disowned(at, o.name) && !told.some((t) => t.sec !== sec && t.at === at && score(t.sec, at) > score(sec, at)))
     .map(({ sec }) => sec);
+}
+
+/**
+ * An answer that opens in irony ("Oh, certainly. I paid for all his campaigns … And I am the King of Parthia": held-out
+ * play set 2, pf10) says the opposite of its words: read with the question's people put in, it states the secret.
+ */
+const IRONIC = /^[^\p{L}]*oh,?\s+(?:certainly|yes|of course|indeed|surely|absolutely|naturally|to be sure|quite)\b/iu;
+
+/**
+ * A sentence whose doer "would", "could" or "might" do it supposes, it does not tell ("If I wanted you dead … I would send
+ * a few friends … to your morning salutation": held-out play set 2, pf38, where the "if" stands in the sentence before).
+ */
+const SUPPOSED = /^[^\p{L}]*(?:(?:and|but|then|so)\s+)?(?:\p{Lu}[\p{L}'’]*\s+){1,4}(?:would|could|might)\s/u;
+
+/**
+ * The packet stage F reads the answer against: the candidates are its only forbidden facts, and no beat of it tells a
+ * secret, so a secret the cast may tell (one the principal already holds) still outscores a candidate it resembles.
+ */
+function probeOf(packet: ScenePacket, candidates: readonly PacketSecret[]): ScenePacket {
+  return {
+    ...packet,
+    director_instructions: { ...packet.director_instructions, sequence: [] },
+    constraints: { ...packet.constraints, forbidden_facts: candidates.map((s) => forbiddenSecretFact(s.text)), required_deltas: [] },
+  };
 }
 
 /**
@@ -73,27 +108,3 @@ function disowned(sentence: string, name: string): boolean {
 }
 
 type PacketSecret = ScenePacket['retrieved_subgraph']['secrets'][number];
-
-/**
- * The speaker's words with "I", "me", "my" and "mine" put as the speaker's name. Why: stage F reads a forbidden fact by
- * the people and places a sentence names, and in a scene's narration the holder is named; a holder telling it in the
- * first person ("It is in my sheds, … and there it stays until the price in Rome has doubled": held-out play set 1,
- * pe01; "Every sesterce … came out of Crassus' coffers", said by Catiline about himself, pe11) names no one. Reported
- * speech inside the answer is rare in an Actor's line, and would be misread the same way by a listener.
- */
-function inThirdPerson(text: string, name: string): string {
-  return text
-    .replace(/\b(?:my|mine)\b/gi, `${name}'s`)
-    .replace(new RegExp(String.raw`\b(?:I(?!${HEDGED_I})|me)\b(?!['’])`, 'g'), name)
-    .replace(new RegExp(String.raw`\bI['’](?:m|ve|ll|d)\b(?!\s+(?:told|heard)\b)`, 'g'), (m) => `${name} ${{ m: 'is', ve: 'has', ll: 'will', d: 'would' }[m.slice(2)]!}`);
-}
-
-/**
- * What after "I" is the speaker's own hedge, which stage F reads by its words ("I hear", "I am told", "I think": held-out
- * play set 2, pf16): that "I" stays as said, as does "I'm told" or "I've heard".
- */
-const HEDGED_I = String.raw`\s+(?:hear|heard|am told|was told|have heard|had heard|gather|gathered|think|thought|believe|suppose|fancy|guess|imagine|dare say)\b`;
-
-function flat(t: string): string {
-  return t.replace(/\s+/g, ' ').trim();
-}
