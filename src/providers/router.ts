@@ -4,7 +4,7 @@ import type { Llm, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmUsage } 
 import { isAureusError } from '../errors.js';
 import { costOf } from './cost.js';
 import { CostGuard } from './cost-guard.js';
-import { LlmAbortedError, LlmOutputError, LlmRefusalError, LlmTruncatedError } from './errors.js';
+import { CallBudgetError, CostCapError, LlmAbortedError, LlmOutputError, LlmRefusalError, LlmTruncatedError } from './errors.js';
 import { checkJsonAnswer, checkJsonValue, reaskMessage } from './json-answer.js';
 import { modelInfo } from './models.js';
 import type { RunLogEntry, RunLogSink } from './run-log.js';
@@ -30,8 +30,9 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback;
  *   8. every answer it does not accept (cut, refused, empty, invalid JSON) is rejected to the provider, so the
  *      record/replay cache never serves it to a later run (cache.ts).
- * A fatal error (provider outage, spent call budget, replay miss, cost cap) cancels every queued
- * and in-flight call: they fail at once with that same error, so the run ends promptly.
+ * A fatal error (provider outage, spent call budget, replay miss, cost cap) fails every queued call
+ * with that same error; an outage or a replay miss cancels the calls in flight too, so the run ends
+ * promptly, while a spent budget lets them land (paid for already: noteFatal says why).
  * The returned usage, cost, charge and latency are the sums over the re-asks of that call.
  */
 export interface RouterOptions {
@@ -246,12 +247,18 @@ export class LlmRouter implements Llm {
     await this.opts.provider.reject?.(req, model);
   }
 
-  /** A failure that ends the run cancels every other call (a bad answer or an abort does not). */
+  /**
+   * A failure that ends the run fails every call not yet sent (a bad answer or an abort does not). An outage, a refused
+   * key or a replay miss cancels the calls in flight too: they cannot succeed, or the run is not to go on. A spent budget
+   * (the call budget, the cost cap) does not: those calls were sent within it and are paid for whatever happens next;
+   * answered, they are journaled and logged, so the run log says what was spent and a resumed run does not pay for them
+   * again. The run then ends once they settle.
+   */
   private noteFatal(e: unknown): void {
     if (this.fatal || !isAureusError(e) || e instanceof LlmAbortedError) return;
     if ((e as { badModelAnswer?: boolean }).badModelAnswer) return;
     this.fatal = e;
-    this.fatalAbort.abort(e);
+    if (!(e instanceof CallBudgetError || e instanceof CostCapError)) this.fatalAbort.abort(e);
   }
 
   private log(

@@ -3,7 +3,7 @@ import { steps, writerAnswer } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { MemoryRunLog } from '../../src/providers/run-log.js';
-import { CostCapError, ProviderError } from '../../src/providers/errors.js';
+import { CallBudgetError, CostCapError, ProviderError } from '../../src/providers/errors.js';
 import { ExitCode } from '../../src/errors.js';
 import type { AureusConfig } from '../../src/config/types.js';
 import { FAKE_KEY, anthropicConfig, criticRequest, tempRoot, writerRequest } from './helpers.js';
@@ -100,6 +100,24 @@ describe('the 5.x wire', () => {
     expect(errs.every((e) => e instanceof ProviderError && e.exitCode === ExitCode.PROVIDER)).toBe(true);
     expect(new Set(errs).size).toBe(1); // the same 401 everywhere
     expect(server.requests.length).toBeLessThanOrEqual(2); // the 401 and the one hanging in flight
+  });
+
+  it('lets the calls in flight land when the call budget runs out, logging what they cost, and sends nothing more', async () => {
+    // The writer call is slow and answers; the critic's retries of a 429 spend the budget of 3 requests meanwhile.
+    server.handler = (req) => (req.body?.output_config?.format ? steps.rateLimited(0.001) : steps.ok(writerAnswer('INT. VILLA - NIGHT'), { usage: { input_tokens: 1000, output_tokens: 1000 }, delayMs: 400 }));
+    const { llm, runLog } = open((c) => ((c.concurrency = 2), (c.budgets.provider_calls_per_episode = 3), (c.budgets.retries = 5)));
+    const writer = llm.complete(writerRequest({ meta: { scene: 'SC01' } })).catch((e: unknown) => e);
+    const critic = llm.complete(criticRequest({ meta: { scene: 'SC02' } })).catch((e: unknown) => e);
+    const queued = llm.complete(criticRequest({ meta: { scene: 'SC03' } })).catch((e: unknown) => e);
+    expect(await critic).toBeInstanceOf(CallBudgetError);
+    // Sent within the budget and paid for: answered, not cancelled, and in the run log with its cost.
+    const answered = await writer;
+    expect(answered).not.toBeInstanceOf(Error);
+    expect((answered as { text: string }).text).toContain('INT. VILLA - NIGHT');
+    expect(runLog.entries.filter((e) => e.role === 'writer' && e.cost_usd !== undefined && e.cost_usd > 0)).toHaveLength(1);
+    // The call waiting for a slot fails with the same error, unsent.
+    expect(await queued).toBe(await critic);
+    expect(server.requests).toHaveLength(3);
   });
 
   it('--max-cost: a call that fits only once the calls in flight settle waits for them, whatever the timing', async () => {
