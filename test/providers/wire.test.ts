@@ -104,7 +104,7 @@ describe('the 5.x wire', () => {
 
   it('lets the calls in flight land when the call budget runs out, logging what they cost, and sends nothing more', async () => {
     // The writer call is slow and answers; the critic's retries of a 429 spend the budget of 3 requests meanwhile.
-    server.handler = (req) => (req.body?.output_config?.format ? steps.rateLimited(0.001) : steps.ok(writerAnswer('INT. VILLA - NIGHT'), { usage: { input_tokens: 1000, output_tokens: 1000 }, delayMs: 400 }));
+    server.handler = (req) => ((req.body?.output_config as { format?: unknown } | undefined)?.format ? steps.rateLimited(0.001) : steps.ok(writerAnswer('INT. VILLA - NIGHT'), { usage: { input_tokens: 1000, output_tokens: 1000 }, delayMs: 400 }));
     const { llm, runLog } = open((c) => ((c.concurrency = 2), (c.budgets.provider_calls_per_episode = 3), (c.budgets.retries = 5)));
     const writer = llm.complete(writerRequest({ meta: { scene: 'SC01' } })).catch((e: unknown) => e);
     const critic = llm.complete(criticRequest({ meta: { scene: 'SC02' } })).catch((e: unknown) => e);
