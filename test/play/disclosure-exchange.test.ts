@@ -81,6 +81,13 @@ describe('an answer read with the exchange it answers (exchange.ts)', () => {
     expect(learned('ostia', 'varo', "The grain lost off Sardinia sits in your warehouses here at Ostia, bought with Crassus' money. Am I wrong?", 'You are not wrong, Consul. You are only slow.')).toEqual(['sec_varo_hoard']);
     expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'Only the first part is true. Cato knew nothing.')).toEqual(['sec_murena_bribes']);
     expect(learned('forum', 'murena', "Cato knew all along, Murena, and Varo's strongbox at Ostia paid your vote-brokers.", 'Only the first part is true. Cato knew.')).toEqual([]);
+    expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'The first part, yes. Not the second.')).toEqual(['sec_murena_bribes']);
+  });
+
+  it('reads the words of the place\'s own atmosphere in what is said there ("crews" in the Subura)', () => {
+    expect(learned('subura', 'crassus', 'Who pays the crews on these corners?', "I do. I pay Clodius' crews, every market day.")).toEqual(['sec_clodius_pay']);
+    // …and a denial said there stays one: the doer who keeps or pays "nothing" tells nothing.
+    expect(learned('subura', 'crassus', 'Who pays the crews on these corners?', "I pay nothing to Clodius' crews, Consul, and I keep nothing in the Subura but rents.")).toEqual([]);
   });
 
   it('knows an affirmation from a qualified one', () => {
