@@ -5,7 +5,8 @@ import { stripModelAnswer } from '../diagnostics/model-text.js';
 import { extractDirectives, type Parsed } from './directives.js';
 import { briefText } from './director.js';
 import { LineStream } from './stream.js';
-import type { ActorAnswer, ContextBrief } from './types.js';
+import { diagnosticNotice } from './render.js';
+import type { ActorAnswer, ContextBrief, PlayNotice } from './types.js';
 
 /** The structured-output schema of the Actor's answer (seed 000). */
 export const ACTOR_ANSWER_SCHEMA = {
@@ -74,8 +75,8 @@ export interface ActorTurn {
   /** What the user sees: `CUE: *action* "dialogue"`, directives stripped. */
   content: string;
   directives: Parsed[];
-  /** What was removed from the answer (AUR4211, said as notices): control and bidi characters. */
-  notices: string[];
+  /** What was removed from the answer (AUR4211, said as notices with its code and hint): control and bidi characters. */
+  notices: PlayNotice[];
 }
 
 /**
@@ -106,7 +107,7 @@ export async function actorTurn(llm: Llm, packet: ScenePacket, payload: ActorPay
   // The answer's text reaches the transcript, the season notes (its directives) and the canon
   // record's findings: no control or bidi characters in it.
   const clean = stripModelAnswer(res.json, 'play actor');
-  const notices = clean.warnings.map((d) => `${d.code} ${d.message}`);
+  const notices = clean.warnings.map((d) => diagnosticNotice(d, `${d.code} ${d.message}`));
   const turn = { ...renderAnswer({ ...(clean.value as ActorAnswer), speaker: payload.speaker }, cue), notices };
   line?.finish(turn.content);
   return turn;

@@ -1,5 +1,6 @@
 import { plural } from '../core/readable.js';
-import type { PlayEvent } from './types.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import type { PlayEvent, PlayNotice } from './types.js';
 
 /**
  * What the user sees for each event. Text: the rendered line only (`CUE: *action* "dialogue"`);
@@ -42,6 +43,16 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
     case 'done':
       return { out: `\nsession ${e.session} saved (${e.turns} ${plural(e.turns, 'turn')}); show it with \`aureus session show ${e.session}\`\n` };
   }
+}
+
+/**
+ * A diagnostic said as a notice (`message`: the words the caller says it in): its code, and its hint
+ * whenever it has one. Text mode prints the hint under the warning; --json gave the code and message
+ * alone, so a program reading the stream lost what to do about it (the hint of a damaged run-log line,
+ * AUR4499, is the only place that says how the budget and the trailers count it).
+ */
+export function diagnosticNotice(d: Diagnostic, message: string): PlayNotice {
+  return { type: 'notice', code: d.code, message, ...(d.hint ? { hint: d.hint } : {}) };
 }
 
 export function renderJson(e: PlayEvent): string {

@@ -17,7 +17,7 @@ import { findScenePacket, improvisedPacket, requireLiving, sceneWorld } from './
 import { replay } from './state.js';
 import { lockSession } from './session-lock.js';
 import type { HeldLock } from '../pipeline/lock.js';
-import { renderJson, textRenderer } from './render.js';
+import { diagnosticNotice, renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
 import { brokenUtf8Notice, lineQueue, unplayedNotice, utf8CheckedLines } from './input.js';
@@ -149,7 +149,8 @@ function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emi
   const list = configWarnings(loaded);
   if (!list.length) return;
   if (!o.json) return io.warnings(list);
-  for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}${d.hint ? `; hint: ${d.hint}` : ''}` });
+  // The message keeps the hint it always carried; `hint` gives it as every other warning's notice does.
+  for (const d of list) emit(diagnosticNotice(d, `warning ${d.code} ${d.message}${d.hint ? `; hint: ${d.hint}` : ''}`));
 }
 
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
@@ -170,7 +171,7 @@ export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise
 /** Say warnings found on the way (the stale session lock taken over, AUR6003; a corrupt cache entry, AUR4302), as the config's are said. */
 function sayWarnings(list: Diagnostic[], o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): void {
   if (!o.json) return list.length ? io.warnings(list) : undefined;
-  for (const d of list) emit({ type: 'notice', code: d.code, message: `warning ${d.code} ${d.message}` });
+  for (const d of list) emit(diagnosticNotice(d, `warning ${d.code} ${d.message}`));
 }
 
 /** --provider, --model and --max-cost over aureus.config.yaml, as `episode run` takes them (usage errors, exit 2). */

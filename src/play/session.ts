@@ -216,7 +216,8 @@ export class PlaySession {
     this.record({ type: 'actor', id: actorId, reply_to: userId, answer: t.answer, content: t.content, beat: seen.beat, ...(seen.objective_met !== undefined ? { objective_met: seen.objective_met } : {}) });
     const dir = this.state.director;
     this.emit({ type: 'message_complete', turn: actorId, content: t.content, structured: t.answer, director: { turn_count: dir.turn_count, beat: dir.current_beat, completion_eligible: dir.completion_trigger !== null || dir.beats_completed.includes('escalation') } });
-    for (const n of [...t.notices, ...(seen.fallback ? [seen.fallback] : [])]) this.emit({ type: 'notice', message: n });
+    for (const n of t.notices) this.emit(n);
+    if (seen.fallback) this.emit({ type: 'notice', message: seen.fallback });
     await this.modelDirectives(t.directives);
     this.stage(userId, actorId, text, t.answer, s.director.current_beat);
     this.flush();

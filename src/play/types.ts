@@ -100,10 +100,15 @@ export type PlayEvent =
    */
   | { type: 'chunk'; turn: string; content: string; reset?: boolean }
   | { type: 'message_complete'; turn: string; content: string; structured: ActorAnswer; director: { turn_count: number; beat: Beat; completion_eligible: boolean } }
-  /** `code`: a warning's diagnostic code (the config's, e.g. AUR4010), absent on other notices. */
-  | { type: 'notice'; message: string; code?: string }
+  /**
+   * `code`: a warning's diagnostic code (the config's, e.g. AUR4010), absent on other notices;
+   * `hint`: that diagnostic's hint whenever it has one, the text text mode prints under it.
+   */
+  | { type: 'notice'; message: string; code?: string; hint?: string }
   | { type: 'episode_complete'; trigger: string; evaluation: Evaluation; next_suggestion: NextSuggestion }
   /** `scene_findings`: stage F's hard findings that name no proposal (a teleport, …): reported, not binding. */
   /** `accepted`: written to canon; `unchanged`: judged, nothing written (already so, or kept as the cast's word). */
   | { type: 'canonized'; commit: string | null; accepted: string[]; unchanged: string[]; rejected: Record<string, string>; scene_findings: string[] }
   | { type: 'done'; session: string; turns: number };
+
+export type PlayNotice = Extract<PlayEvent, { type: 'notice' }>;

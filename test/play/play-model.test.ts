@@ -119,8 +119,10 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     const w = copyRepo(base(), 'play-control');
     const r = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'cc', '--json'], w, 'Speak!\n', env());
     expect(r.code, r.stderr).toBe(0);
-    const events = jsonEvents<{ type: string; content?: string; message?: string }>(r.stdout);
+    const events = jsonEvents<{ type: string; content?: string; message?: string; code?: string }>(r.stdout);
     expect(events.find((e) => e.type === 'message_complete')!.content).toBe('CATILINE: *smiles* "Ask Crassus who holds my notes."');
+    // Said as the diagnostic it is: its code and the catalog's hint, as every warning's notice.
+    expect(events.find((e) => e.code === 'AUR4211')).toMatchObject({ type: 'notice', hint: expect.stringMatching(/^nothing to do: control characters/) });
     expect(events.filter((e) => e.type === 'notice').map((e) => e.message)).toContain(
       "AUR4211 the play actor answer's /dialogue carried control or bidi characters (\\u001b \\u0000 \\u202e \\u2069 \\u0085): removed before it was committed",
     );

@@ -55,6 +55,19 @@ describe.skipIf(!builtCli())('aureus play --resume with a damaged session run lo
     expect(notices[0]!.message).toContain('line 1 of .aureus/sessions/d1/run_log.jsonl is not a run log entry');
   }, 120_000);
 
+  // The hint says how the budget and the trailers count the damaged line: text mode prints it under
+  // the warning, and a --json reader gets the same text in the notice's `hint` (it had code and message only).
+  it('--json: the notice carries the hint text mode prints', async () => {
+    const text = await playScript(['play', '--resume', 'd1', '--provider', 'offline'], await damagedSession('play-log-hint-text'), '/end\n');
+    expect(text.code, text.stderr).toBe(0);
+    const printed = /warning AUR4499 [^\n]*\n\s*hint: ([^\n]+)\n/.exec(text.stderr)?.[1];
+    expect(printed).toContain('`aureus cost --session d1` names the line');
+    const r = await playScript(['play', '--resume', 'd1', '--provider', 'offline', '--json'], await damagedSession('play-log-hint-json'), '/end\n');
+    expect(r.code, r.stderr).toBe(0);
+    const notice = r.stdout.split('\n').filter(Boolean).map((l) => JSON.parse(l) as { type: string; code?: string; hint?: string }).find((e) => e.code === 'AUR4499');
+    expect(notice).toMatchObject({ type: 'notice', code: 'AUR4499', hint: printed });
+  }, 120_000);
+
   it('a whole run log: plain trailers, no warning', async () => {
     const w = copyRepo(base(), 'play-log-whole');
     expect((await playScript([...ARGS, '--session', 'd1'], w, 'Catiline, where were you last night?\n')).code).toBe(0);
