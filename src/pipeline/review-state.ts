@@ -10,6 +10,7 @@ import type { ApprovedScene } from '../domain/scene.js';
 import { Checkpoints } from './checkpoint.js';
 import { loadReview, REVIEW_FILE } from './review-file.js';
 import { readStateFile } from './state-file.js';
+import { damagedStaged, stagedCheckpoints } from './staged-checkpoints.js';
 
 /**
  * The episode staged for review (issue 16): `.aureus/review.json`, git-ignored like the run
@@ -130,9 +131,21 @@ export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<Approv
   return out;
 }
 
-/** The review record with the authors its run's scenes checkpoint records (as is when the checkpoint cannot be read). */
+/**
+ * The review record with the authors its run's scenes checkpoint records (as is when there is no
+ * checkpoint). Read through the staged episode's sink (staged-checkpoints.ts): a damaged one was
+ * taken for "no authors recorded" without a word. It is refused (AUR6115, exit 3, nothing changed),
+ * as loadStaged refuses it, not warned of (AUR6098 says the step is done again; nothing here redoes
+ * it), because every caller acts on what it gives: recordStaged writes these authors into the
+ * review record, `episode commit` into its Aureus-Edited trailer (a guess would commit an author's
+ * text as the model's), and beforeRun names the edited scenes in its AUR6102 refusal, which could
+ * then list fewer than the author made; the episode cannot be committed as it stands either.
+ */
 export function recordedReview(root: string, r: ReviewState): ReviewState {
-  return withScenes(root, r).review;
+  const { cp, damaged } = stagedCheckpoints(path.join(root, r.run_dir));
+  const saved = cp.load<{ scenes?: unknown }>('scenes');
+  if (!saved && damaged.length) throw damagedStaged(r.episode, damaged);
+  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
 }
 
 function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null } {
