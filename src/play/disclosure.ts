@@ -27,8 +27,9 @@ export function disclosedSecrets(world: World, packet: ScenePacket, listeners: r
   const candidates = packet.retrieved_subgraph.secrets.filter((s) => s.holders.includes(answer.speaker) && listeners.some((l) => !s.holders.includes(l)) && s.status !== 'inert');
   if (!candidates.length || !answer.dialogue.trim()) return [];
   const person = (id: string): Person | undefined => {
-    const c = packet.cast.find((x) => x.id === id) ?? world.characters.characters.find((x) => x.id === id);
-    return c && { id: c.id, name: c.name, gender: c.gender ?? world.characters.characters.find((x) => x.id === id)?.gender };
+    const w = world.characters.characters.find((x) => x.id === id);
+    const c = packet.cast.find((x) => x.id === id) ?? w;
+    return c && { id: c.id, name: c.name, gender: c.gender ?? w?.gender };
   };
   const speaker = person(answer.speaker);
   const principal = listeners[0] !== undefined ? person(listeners[0]) : undefined;

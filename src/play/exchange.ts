@@ -157,7 +157,6 @@ function vocativeIn(sentence: string, x: Exchange): Person | null {
  */
 function inSecondPerson(sentence: string, who: Person): string {
   const name = who.name;
-  const AS_IS = /^(?:thank you|you know|you see|mind you|mark you|if you please|believe you me)$/i;
   return sentence.replace(/\b(?:thank you|you know|you see|mind you|mark you|if you please|believe you me|[Yy]ou['’](?:re|ve|ll|d)|[Yy]ou\s+(?:are|were|have)\b|[Yy]our(?:s|self|selves)?|[Yy]ou)\b/g, (m) => {
     if (AS_IS.test(m)) return m;
     const low = m.toLowerCase().replace('’', "'");
@@ -167,6 +166,9 @@ function inSecondPerson(sentence: string, who: Person): string {
     return verb ? `${name} ${{ re: 'is', ve: 'has', ll: 'will', d: 'would', are: 'is', were: 'was', have: 'has' }[verb]}` : name;
   });
 }
+
+/** The turns of phrase inSecondPerson leaves as said. */
+const AS_IS = /^(?:thank you|you know|you see|mind you|mark you|if you please|believe you me)$/i;
 
 /**
  * "This lady", "this man", "the man beside me": the one woman, or the one man besides the principal, on stage with the
@@ -201,7 +203,7 @@ function hereAs(sentence: string, place: string | null): string {
  * pe01; "Every sesterce … came out of Crassus' coffers", said by Catiline about himself, pe11) names no one. Reported
  * speech inside the answer is rare in an Actor's line, and would be misread the same way by a listener.
  */
-export function inFirstPerson(text: string, name: string): string {
+function inFirstPerson(text: string, name: string): string {
   return text
     .replace(/\b(?:my|mine)\b/gi, `${name}'s`)
     .replace(new RegExp(String.raw`\b(?:I(?!${HEDGED_I})|me)\b(?!['’])`, 'g'), name)
