@@ -86,10 +86,6 @@ const SUPPOSED = /^[^\p{L}]*(?:(?:and|but|then|so)\s+)?(?:\p{Lu}[\p{L}'’]*\s+)
 function probeOf(packet: ScenePacket, candidates: readonly PacketSecret[]): ScenePacket {
   return {
     ...packet,
-    // Stage F sets a scene's atmosphere words aside as the packet's own (a camp's "fires"); an Actor's line is no scene
-    // describing its setting, and "crews" said in the Subura, whose atmosphere has them, is the secret's word (held-out
-    // play set 4, ph39: "Crassus pays your crews" affirmed there).
-    setting: { ...packet.setting, atmosphere: '' },
     director_instructions: { ...packet.director_instructions, sequence: [] },
     constraints: { ...packet.constraints, forbidden_facts: candidates.map((s) => forbiddenSecretFact(s.text)), required_deltas: [] },
   };

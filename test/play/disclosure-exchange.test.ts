@@ -84,10 +84,9 @@ describe('an answer read with the exchange it answers (exchange.ts)', () => {
     expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'The first part, yes. Not the second.')).toEqual(['sec_murena_bribes']);
   });
 
-  it('reads the words of the place\'s own atmosphere in what is said there ("crews" in the Subura)', () => {
-    expect(learned('subura', 'crassus', 'Who pays the crews on these corners?', "I do. I pay Clodius' crews, every market day.")).toEqual(['sec_clodius_pay']);
-    // …and a denial said there stays one: the doer who keeps or pays "nothing" tells nothing.
-    expect(learned('subura', 'crassus', 'Who pays the crews on these corners?', "I pay nothing to Clodius' crews, Consul, and I keep nothing in the Subura but rents.")).toEqual([]);
+  it('reads a doer who knows, keeps or pays "nothing" as denying it', () => {
+    expect(learned('forum', 'crassus', 'Who pays the crews in the Subura?', "I pay nothing to Clodius' crews, Consul, and I keep nothing in the Subura but rents.")).toEqual([]);
+    expect(learned('forum', 'crassus', 'Who pays the crews in the Subura?', "I pay Clodius' crews in the Subura, Consul, every market day.")).toEqual(['sec_clodius_pay']);
   });
 
   it('knows an affirmation from a qualified one', () => {
