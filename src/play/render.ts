@@ -14,7 +14,8 @@ export function renderText(e: PlayEvent): { out?: string; err?: string } {
     case 'message_complete':
       return { out: `${e.content}\n` };
     case 'notice':
-      return { err: `aureus: ${e.message}\n` };
+      // The hint under the notice, as a warning's is printed (cli/io.ts), and as --json gives it.
+      return { err: `aureus: ${e.message}\n${e.hint && !e.message.includes(e.hint) ? `  hint: ${e.hint}\n` : ''}` };
     case 'canonized': {
       const same = e.unchanged.length ? `; unchanged ${e.unchanged.join(', ')} (nothing to write: already so, or kept as the scene's word)` : '';
       const head = e.commit

@@ -130,5 +130,9 @@ describe.skipIf(!builtCli())('aureus play with a model provider', () => {
     expect(notes).toContain('"Crassus holds Catilines notes"');
     expect(notes).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|\\u00[01]/);
     expect(records(w, 'cc').filter((x) => x.type === 'actor').map((x) => x.content)).toEqual(['CATILINE: *smiles* "Ask Crassus who holds my notes."']);
+    // In text, the notice is printed with its hint under it, as a warning is.
+    const t = await playScript(['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--turns', '1', '--session', 'ct'], copyRepo(base(), 'play-control-text'), 'Speak!\n', env());
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stderr).toMatch(/aureus: AUR4211 [^\n]*\n {2}hint: nothing to do: control characters/);
   });
 });
