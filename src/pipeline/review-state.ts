@@ -148,18 +148,21 @@ export function recordedReview(root: string, r: ReviewState): ReviewState {
   return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
 }
 
-function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null } {
-  const saved = new Checkpoints(path.join(root, r.run_dir)).load<{ scenes?: unknown }>('scenes');
-  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length } : { review: r, scenes: null };
+function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null; damaged: { file: string; detail: string }[] } {
+  // Through the staged episode's sink, so that a damaged scenes checkpoint is named rather than taken for "unknown".
+  const { cp, damaged } = stagedCheckpoints(path.join(root, r.run_dir));
+  const saved = cp.load<{ scenes?: unknown }>('scenes');
+  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length, damaged } : { review: r, scenes: null, damaged };
 }
 
 /**
  * The staged episode for a view that changes nothing (`status`): its record with the authors its
- * scenes checkpoint records, and how many scenes it has (null: that checkpoint cannot be read); null
- * when nothing is staged (no record, or its run folder is gone, as requireReview says). A damaged
- * record is refused as every reader refuses it (AUR6199, AUR6112; exit 3), never taken for "nothing staged".
+ * scenes checkpoint records, and how many scenes it has (null: that checkpoint cannot be read, and
+ * `damaged` says so when it is there but damaged); null when nothing is staged (no record, or its run
+ * folder is gone, as requireReview says). A damaged record is refused as every reader refuses it
+ * (AUR6199, AUR6112; exit 3), never taken for "nothing staged".
  */
-export function stagedReview(root: string): { review: ReviewState; scenes: number | null } | null {
+export function stagedReview(root: string): { review: ReviewState; scenes: number | null; damaged: { file: string; detail: string }[] } | null {
   const r = loadReview(root);
   if (!r || !fs.existsSync(path.join(root, r.run_dir))) return null;
   return withScenes(root, r);

@@ -19,6 +19,11 @@ export interface StagedForReview {
   changed_at: string;
   /** Scenes in the staged episode (null: its scenes checkpoint cannot be read). */
   scenes: number | null;
+  /**
+   * Its checkpoints found damaged (file and what is wrong): `episode review` and `episode commit` refuse the episode
+   * while its planning or scenes checkpoint is (AUR6115), so the dashboard says so instead of a bare unknown count.
+   */
+  damaged_checkpoints: { file: string; detail: string }[];
   /** Scene ids, as the commit's trailers name them (Aureus-Edited, Aureus-Rewritten, Aureus-Pinned). */
   edited: string[];
   rewritten: string[];
@@ -37,7 +42,7 @@ export interface StagedForReview {
 export function statusOfReview(root: string, pendingCommits: readonly string[]): StagedForReview | null {
   const staged = stagedReview(root);
   if (!staged) return null;
-  const { review: r, scenes } = staged;
+  const { review: r, scenes, damaged } = staged;
   const commitInterrupted = pendingCommits.includes(r.episode);
   return {
     episode: r.episode,
@@ -46,6 +51,7 @@ export function statusOfReview(root: string, pendingCommits: readonly string[]):
     staged_at: r.staged_at ?? null,
     changed_at: fs.statSync(path.join(root, REVIEW_FILE)).mtime.toISOString(),
     scenes,
+    damaged_checkpoints: damaged,
     ...reviewChanges(r),
     commit_interrupted: commitInterrupted,
     commands: commitInterrupted ? ['aureus episode commit'] : ['aureus episode review', 'aureus episode commit', 'aureus episode discard'],
@@ -59,6 +65,7 @@ export function renderReviewStatus(s: StagedForReview, c: Paint, now = Date.now(
   const when = s.staged_at ? `since ${moment(s.staged_at, now)}` : `last changed ${moment(s.changed_at, now)}`;
   const out = [`${c.bold('Review')}    ${c.yellow(`${s.episode.toUpperCase()} is staged for review`)}, ${when}: ${changes(s)}`];
   out.push(`          ${c.dim(`run folder ${s.run_dir}, seed ${s.seed}`)}`);
+  for (const d of s.damaged_checkpoints) out.push(`          ${c.yellow(`its checkpoint ${d.file} is damaged (${d.detail}): \`aureus episode review\` and \`aureus episode commit\` refuse it (AUR6115) until the file is restored; \`aureus episode discard\` drops the episode`)}`);
   if (s.commit_interrupted) out.push(`          next: \`aureus episode commit\` finishes its interrupted commit`);
   else out.push('          next: `aureus episode review` to read it, `aureus episode commit` to commit it as reviewed, `aureus episode discard` to drop it');
   return out;

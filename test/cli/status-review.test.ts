@@ -83,6 +83,25 @@ describe.skipIf(!builtCli())('status with an episode staged for review', () => {
     expect(text.stdout).not.toContain('episode discard');
   }, 120_000);
 
+  it('a damaged scenes checkpoint: named, with what refuses it and what still works, never a bare unknown count', async () => {
+    const w = copyRepo(s.root, 'status-review-scenes');
+    const file = path.join(w, path.relative(s.root, s.run), 'checkpoints', 'scenes.json');
+    fs.writeFileSync(file, fs.readFileSync(file).subarray(0, 100)); // cut short, as a write that never reached the disk whole
+    const rel = path.relative(w, file).split(path.sep).join('/');
+    const review = (await statusJson(w)).staged_for_review as Review & { damaged_checkpoints: { file: string; detail: string }[] };
+    expect(review.scenes).toBeNull();
+    expect(review.damaged_checkpoints).toEqual([{ file: rel, detail: expect.stringMatching(/invalid JSON/) }]);
+    const text = await spawnCli(['status'], w);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`its checkpoint ${rel} is damaged (`);
+    expect(text.stdout).toContain('`aureus episode review` and `aureus episode commit` refuse it (AUR6115) until the file is restored; `aureus episode discard` drops the episode');
+    // What the line says refuses it does, and what it says still works does.
+    expect((await spawnCli(['episode', 'review'], w)).stderr).toContain('AUR6115');
+    const discard = await spawnCli(['episode', 'discard'], w);
+    expect(discard.code, discard.stderr).toBe(0);
+    expect((await statusJson(w)).staged_for_review).toBeNull();
+  }, 120_000);
+
   it('a damaged record: exit 3, AUR6199 with the hint that keeps the work, never "nothing staged" nor a stack trace', async () => {
     const w = copyRepo(s.root, 'status-review-damaged');
     const file = path.join(w, REVIEW);
