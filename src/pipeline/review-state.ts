@@ -142,14 +142,16 @@ export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<Approv
  * then list fewer than the author made; the episode cannot be committed as it stands either.
  */
 export function recordedReview(root: string, r: ReviewState): ReviewState {
-  const { cp, damaged } = stagedCheckpoints(path.join(root, r.run_dir));
-  const saved = cp.load<{ scenes?: unknown }>('scenes');
-  if (!saved && damaged.length) throw damagedStaged(r.episode, damaged);
-  return Array.isArray(saved?.scenes) ? withRecordedAuthors(r, saved.scenes as ApprovedScene[]) : r;
+  const { review, damaged } = withScenes(root, r);
+  if (damaged.length) throw damagedStaged(r.episode, damaged);
+  return review;
 }
 
+/**
+ * The record with the authors its scenes checkpoint records, and how many scenes it holds; read through the staged
+ * episode's sink, so that a damaged checkpoint is in `damaged` (the one read path of recordedReview and stagedReview).
+ */
 function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null; damaged: { file: string; detail: string }[] } {
-  // Through the staged episode's sink, so that a damaged scenes checkpoint is named rather than taken for "unknown".
   const { cp, damaged } = stagedCheckpoints(path.join(root, r.run_dir));
   const saved = cp.load<{ scenes?: unknown }>('scenes');
   return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length, damaged } : { review: r, scenes: null, damaged };

@@ -96,8 +96,9 @@ function userAsSaid(x: Exchange, text: string): string {
  */
 function fromQuestion(said: string, x: Exchange): string {
   let out = said;
+  const others = [...new Set(findMentions(x.userText, x.index).map((m) => m.id))].filter((id) => id !== x.speaker.id && id !== x.principal.id);
   for (const gender of ['male', 'female'] as const) {
-    const inQuestion = [...new Set(findMentions(x.userText, x.index).map((m) => m.id))].filter((id) => id !== x.speaker.id && id !== x.principal.id && genderOf(id, x) === gender);
+    const inQuestion = others.filter((id) => genderOf(id, x) === gender);
     if (inQuestion.length !== 1) continue;
     const name = x.person(inQuestion[0]!)?.name;
     if (!name) continue;
