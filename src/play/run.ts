@@ -149,8 +149,8 @@ function sayConfigWarnings(loaded: LoadedConfig, o: PlayOptions, io: PlayIo, emi
   const list = configWarnings(loaded);
   if (!list.length) return;
   if (!o.json) return io.warnings(list);
-  // The message keeps the hint it always carried; `hint` gives it as every other warning's notice does.
-  for (const d of list) emit(diagnosticNotice(d, `warning ${d.code} ${d.message}${d.hint ? `; hint: ${d.hint}` : ''}`));
+  // The hint is the notice's `hint`, as every other warning's (it was once in the message too, said twice).
+  for (const d of list) emit(diagnosticNotice(d, `warning ${d.code} ${d.message}`));
 }
 
 export async function runPlay(root: string, o: PlayOptions, io: PlayIo): Promise<number> {
