@@ -143,7 +143,7 @@ export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<Approv
  */
 export function recordedReview(root: string, r: ReviewState): ReviewState {
   const { review, damaged } = withScenes(root, r);
-  if (damaged.length) throw damagedStaged(r.episode, damaged);
+  if (damaged.length) throw damagedStaged(r, damaged);
   return review;
 }
 

@@ -47,7 +47,7 @@ export function loadStaged(root: string, review: ReviewState = requireReview(roo
   const planning = loadPlanning(cp, episodeRef(review.season, review.episode_number))?.output;
   const scenes = cp.load<{ scenes: ApprovedScene[]; report: VerifierReport }>('scenes');
   // Damaged, not missing: the staged episode is there, and what the review did is in it.
-  if ((!planning || !scenes) && damaged.length) throw damagedStaged(review.episode, damaged);
+  if ((!planning || !scenes) && damaged.length) throw damagedStaged(review, damaged);
   if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
   // Each scene's author as the checkpoint records it with its text (review-state.ts withRecordedAuthors).
   return { root, review: withRecordedAuthors(review, scenes.scenes), runDir, cp, planning, scenes, warnings };

@@ -1,6 +1,8 @@
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { Checkpoints } from './checkpoint.js';
+import { steeringFlags } from '../stages/c-director/steering.js';
+import type { ReviewState } from './review-state.js';
 
 /**
  * The checkpoints of an episode staged for review, as the review commands (`episode review`,
@@ -45,12 +47,16 @@ export function stagedCheckpoints(runDir: string, warnings: Diagnostic[] = []): 
 /**
  * The staged episode cannot be read (AUR6115, exit 3): its planning or scenes checkpoint is damaged.
  * It holds what the review did (the scenes edited and rewritten), so it is not done again behind the
- * author's back: the refusal names the file, and the hint the two ways on.
+ * author's back: the refusal names the file, and the hint the two ways on. The command that stages it
+ * again carries the seed and steering the review record holds: without them `episode run --review`
+ * plans another run folder and meets this refusal again.
  */
-export function damagedStaged(episode: string, damaged: readonly { file: string; detail: string }[]): AureusError {
+export function damagedStaged(review: Pick<ReviewState, 'episode' | 'seed' | 'steering'>, damaged: readonly { file: string; detail: string }[]): AureusError {
   const first = damaged[0]!;
+  const seed = /^[A-Za-z0-9_.-]+$/.test(review.seed) ? review.seed : JSON.stringify(review.seed);
+  const again = `aureus episode run --review --seed ${seed}${review.steering ? steeringFlags(review.steering) : ''}`;
   return new AureusError(`the episode staged for review cannot be read: ${first.file} is damaged`, {
     exitCode: ExitCode.INVALID_WORLD,
-    diagnostics: damaged.map((d) => diag('AUR6115', { episode, file: d.file, detail: d.detail }, { file: d.file })),
+    diagnostics: damaged.map((d) => diag('AUR6115', { episode: review.episode, file: d.file, detail: d.detail, again }, { file: d.file })),
   });
 }

@@ -49,3 +49,23 @@ describe('recordedReview with a damaged scenes checkpoint', () => {
     expect(r.stderr).not.toContain('AUR6115');
   }, 120_000);
 });
+
+describe("AUR6115's hint stages the episode again with its own seed and steering", () => {
+  it('the command it names is the run folder\'s, and it works: the episode is staged again', async () => {
+    // A seed and a steering flag of the author's own: without them the hint's `episode run --review` planned another
+    // run folder (the world's default seed) and was refused with AUR6115 again.
+    const s = await stagedEpisode('recorded-review-hint', ['--seed', '41', '--focus', 'thr_murena_trial']);
+    const file = path.join(s.run, 'checkpoints', 'scenes.json');
+    fs.writeFileSync(file, 'garbage\n');
+    const refused = await cli(['episode', 'review'], s.root);
+    expect(refused.code, refused.stderr).toBe(3);
+    const again = /`(aureus episode run --review[^`]*)`/.exec(refused.stderr)?.[1];
+    expect(again).toBe('aureus episode run --review --seed 41 --focus thr_murena_trial');
+    expect(refused.stderr).toContain('`aureus episode discard`');
+    const rerun = await cli(again!.split(' ').slice(1), s.root);
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toContain('warning AUR6098 ignored the damaged checkpoint');
+    const review = await cli(['episode', 'review'], s.root);
+    expect(review.code, review.stderr).toBe(0);
+  }, 240_000);
+});

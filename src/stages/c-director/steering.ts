@@ -81,6 +81,13 @@ export function parseSteeringFlags(f: { focus?: string[]; require?: string[]; av
   };
 }
 
+/** The command-line flags that give this steering back (parseSteeringFlags' inverse), for a hint that names the command again. */
+export function steeringFlags(s: Steering): string {
+  const flag = (option: string, values: string[]) => (values.length ? ` ${option} ${values.join(',')}` : '');
+  const require = s.require.map((r) => (r.actor ? `${r.op}@${r.actor}` : r.op));
+  return `${flag('--focus', s.focus)}${flag('--require', require)}${flag('--avoid', s.avoid)}${flag('--cast', s.cast)}`;
+}
+
 function unknown(kind: string, id: string, option: string, known: string[]): AureusError {
   return new AureusError(`unknown ${kind} ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3061', { kind, id, option, known: known.slice(0, 40).join(', ') })] });
 }
