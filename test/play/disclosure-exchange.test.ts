@@ -82,6 +82,13 @@ describe('an answer read with the exchange it answers (exchange.ts)', () => {
     expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'Only the first part is true. Cato knew nothing.')).toEqual(['sec_murena_bribes']);
     expect(learned('forum', 'murena', "Cato knew all along, Murena, and Varo's strongbox at Ostia paid your vote-brokers.", 'Only the first part is true. Cato knew.')).toEqual([]);
     expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'The first part, yes. Not the second.')).toEqual(['sec_murena_bribes']);
+    // The ordinal alone, or with "one", names the clause as well.
+    expect(learned('forum', 'murena', "Varo's strongbox at Ostia paid your vote-brokers, Murena, and Cato knew it all along.", 'The first, yes. Cato knew nothing.')).toEqual(['sec_murena_bribes']);
+    expect(learned('forum', 'murena', "Cato knew all along, Murena, and Varo's strongbox at Ostia paid your vote-brokers.", 'The first one, yes. Not the other.')).toEqual([]);
+    expect(learned('forum', 'murena', "Cato knew all along, Murena, and Varo's strongbox at Ostia paid your vote-brokers.", 'The last, yes.')).toEqual(['sec_murena_bribes']);
+    // Two questions are two clauses, as "A, and B" is.
+    expect(learned('forum', 'murena', "Murena, did Varo's strongbox at Ostia pay your vote-brokers? And did Cato know it?", 'The first, yes. Cato knew nothing.')).toEqual(['sec_murena_bribes']);
+    expect(learned('forum', 'murena', "Murena, did Cato know it all along? And did Varo's strongbox at Ostia pay your vote-brokers?", 'The first, yes.')).toEqual([]);
   });
 
   it('reads a doer who knows, keeps or pays "nothing" as denying it', () => {
