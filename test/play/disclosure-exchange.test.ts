@@ -73,6 +73,11 @@ describe('an answer read with the exchange it answers (exchange.ts)', () => {
     expect(heard('subura', 'crassus', 'Whose men are these?', 'Mine, Consul. Publius, you may stop smiling. Your crews are fed from my purse.', ['clodius'])).toBe("Marcus Licinius Crassus's, Consul. Publius, Publius Clodius Pulcher may stop smiling. Publius Clodius Pulcher's crews are fed from Marcus Licinius Crassus's purse.");
   });
 
+  it('leaves a "you" of many as said: "you gentlemen", "each of you" are not the one spoken to', () => {
+    expect(heard('forum', 'murena', 'Murena, who paid?', 'While you senators argue, Consul, each of you has been bought twice.', ['cato'])).toBe('While you senators argue, Consul, each of you has been bought twice.');
+    expect(heard('forum', 'murena', 'Murena, who paid?', 'Consul, you two may stare. Your friend knows.', ['cato'])).toBe("Consul, you two may stare. Marcus Tullius Cicero's friend knows.");
+  });
+
   it('reads "this lady", "the man beside me" and "this house" as who and what is on stage', () => {
     expect(heard('domus_crassus', 'caesar', 'Who holds your bonds, Caesar?', 'Ask the man beside me. Or ask this lady, whose husband keeps them in this house.', ['crassus', 'tertulla'])).toBe('Ask Marcus Licinius Crassus. Or ask Tertulla, whose husband keeps them in the House of Crassus on the Palatine.');
   });
