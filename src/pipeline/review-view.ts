@@ -3,11 +3,13 @@ import path from 'node:path';
 import type { Claim, Finding } from '../domain/scene.js';
 import type { World } from '../domain/world.js';
 import { round } from '../core/json.js';
+import { isAureusError } from '../errors.js';
 import { formatUsd } from '../core/readable.js';
 import type { RunLogEntry } from '../providers/run-log.js';
 import { verifySceneOutput } from '../stages/f-verifier/verify.js';
-import { loadStaged, verifyContext } from './scene-ops.js';
-import { sceneState } from './review-state.js';
+import { authorRaw, loadStaged, verifyContext, type StagedEpisode } from './scene-ops.js';
+import { sceneState, type ReviewState } from './review-state.js';
+import { inspectStagedEdits, scriptSections } from './staged-edits.js';
 import { stagedFiles } from './planning-checkpoint.js';
 import { episodeRef } from '../domain/context.js';
 import type { Diagnostic } from '../diagnostics/index.js';
@@ -34,6 +36,11 @@ export interface ReviewView {
     cast: string[];
     beats: string[];
     author: 'model' | 'human';
+    /**
+     * The scene was changed by hand in the staged script and not adopted yet (`episode commit` adopts it, AUR6107):
+     * its verdict, findings and claims are those of the text as it stands in the script, verified as an author's edit.
+     */
+    edited_in_script: boolean;
     pinned: boolean;
     rewrites: number;
     attempts: number;
@@ -64,19 +71,12 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
   const log = committedRunLogLines(read.entries).map((l) => JSON.parse(l) as RunLogEntry);
   const total = summarizeRunLog(log).total;
   const scenes: ReviewView['scenes'] = [];
+  const pending = pendingScriptEdits(root, st.review);
   for (const sc of plan.scenes) {
     const sr = st.scenes.report.scenes.find((s) => s.scene === sc.id);
     const last = sr ? [...sr.attempts].reverse().find((a) => a.verdict === sr.final_verdict) ?? sr.attempts[sr.attempts.length - 1] : undefined;
-    let claims: ReviewView['scenes'][number]['claims'] = { accepted: [], downgraded: [], rejected: [] };
-    if (last) {
-      try {
-        const raw = fs.readFileSync(path.join(st.runDir, last.raw_file), 'utf8');
-        const v = verifySceneOutput(raw, await verifyContext(root, world, st, sc.id));
-        claims = { accepted: v.accepted_claims, downgraded: v.downgraded_claims, rejected: v.rejected_claims };
-      } catch {
-        /* the draft file is gone: no claims to show */
-      }
-    }
+    const edit = pending.get(sc.id);
+    const read = edit !== undefined ? await readEdit(st, world, sc.id, edit) : await readDraft(st, world, sc.id, last?.raw_file);
     const state = sceneState(st.review, sc.id);
     const beats = plan.beats.filter((b) => b.scene === sc.id);
     scenes.push({
@@ -87,14 +87,15 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
       location: sc.location,
       cast: sc.cast,
       beats: beats.flatMap((b) => b.applications.map((a) => `${a.id} ${a.operator_id} by ${a.bindings.actor} → ${a.outcome}${b.tag ? ` [${b.tag}]` : ''}`)),
-      author: state.author,
+      author: edit !== undefined ? 'human' : state.author,
+      edited_in_script: edit !== undefined,
       pinned: state.pinned,
       rewrites: state.rewrites,
       attempts: sr?.attempts.length ?? 0,
-      verdict: sr?.final_verdict ?? 'FAIL',
+      verdict: read.verdict ?? sr?.final_verdict ?? 'FAIL',
       manual_review: sr?.manual_review ?? false,
-      findings: (last?.findings ?? []).map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
-      claims,
+      findings: (read.findings ?? last?.findings ?? []).map((f) => ({ code: f.code, severity: f.severity, message: f.message })),
+      claims: read.claims,
     });
   }
   const scriptRel = Object.keys(stagedFiles(st.cp, episodeRef(st.review.season, st.review.episode_number)) ?? {}).find((f) => f.endsWith('/episode_script.md'));
@@ -113,13 +114,53 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
   };
 }
 
+type SceneRead = { claims: ReviewView['scenes'][number]['claims']; findings?: Finding[]; verdict?: 'PASS' | 'FAIL' };
+const NO_CLAIMS: SceneRead['claims'] = { accepted: [], downgraded: [], rejected: [] };
+
+/**
+ * The scenes changed by hand in the staged script, by id, with their text as it stands: what `episode commit` will
+ * adopt as the author's edits (scene-ops.ts adoptStagedEdits). Shown as the model's, with the model's verdict, a
+ * showrunner who edited the script and then read the review was told every scene passed.
+ */
+function pendingScriptEdits(root: string, review: ReviewState): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { staged, now } of inspectStagedEdits(root, review).scripts) {
+    const before = scriptSections(staged);
+    for (const [id, text] of scriptSections(now)) if (before.get(id) !== text) out.set(id, text);
+  }
+  return out;
+}
+
+/** The last draft's claims, read again on the world as it is (a draft file gone: none to show). */
+async function readDraft(st: StagedEpisode, world: World, id: string, rawFile: string | undefined): Promise<SceneRead> {
+  if (!rawFile) return { claims: NO_CLAIMS };
+  try {
+    const v = verifySceneOutput(fs.readFileSync(path.join(st.runDir, rawFile), 'utf8'), await verifyContext(st.root, world, st, id));
+    return { claims: { accepted: v.accepted_claims, downgraded: v.downgraded_claims, rejected: v.rejected_claims } };
+  } catch {
+    return { claims: NO_CLAIMS };
+  }
+}
+
+/** A hand edit of the script verified as `episode commit` will verify it: by the deterministic rules, as an author's. */
+async function readEdit(st: StagedEpisode, world: World, id: string, text: string): Promise<SceneRead> {
+  try {
+    const v = verifySceneOutput(authorRaw(st, id, text), await verifyContext(st.root, world, st, id));
+    return { claims: { accepted: v.accepted_claims, downgraded: v.downgraded_claims, rejected: v.rejected_claims }, findings: v.findings, verdict: v.hard ? 'FAIL' : 'PASS' };
+  } catch (e) {
+    // An emptied scene (AUR6110) is refused by the commit: shown as failing, with the refusal's words.
+    if (!isAureusError(e)) throw e;
+    return { claims: NO_CLAIMS, findings: [{ code: e.diagnostics[0]?.code ?? 'AUR6110', severity: 'hard', message: e.message } as Finding], verdict: 'FAIL' };
+  }
+}
+
 /** The review as text: one block per scene. */
 export function renderReview(v: ReviewView, ch: { bold: (s: string) => string; dim: (s: string) => string; yellow: (s: string) => string; red: (s: string) => string; cyan: (s: string) => string; green: (s: string) => string }): string {
   const out: string[] = [ch.bold(`${v.episode.toUpperCase()}: ${v.title}`) + ch.dim(`  (staged in ${v.run_dir}, seed ${v.seed})`)];
   let act = 0;
   for (const s of v.scenes) {
     if (s.act !== act) { act = s.act; out.push('', ch.bold(`ACT ${act}`)); }
-    const flags = [s.author === 'human' ? ch.yellow('edited by you') : '', s.rewrites ? ch.cyan(`rewritten ×${s.rewrites}`) : '', s.pinned ? ch.green('pinned') : '', s.manual_review ? ch.yellow('MANUAL REVIEW') : '', s.verdict === 'FAIL' ? ch.red('FAILS VERIFICATION') : ''].filter(Boolean).join(', ');
+    const flags = [s.edited_in_script ? ch.yellow('edited by you in the staged script (adopted at `episode commit`)') : s.author === 'human' ? ch.yellow('edited by you') : '', s.rewrites ? ch.cyan(`rewritten ×${s.rewrites}`) : '', s.pinned ? ch.green('pinned') : '', s.manual_review ? ch.yellow('MANUAL REVIEW') : '', s.verdict === 'FAIL' ? ch.red('FAILS VERIFICATION') : ''].filter(Boolean).join(', ');
     out.push(`${ch.cyan(s.id)} day ${s.day} ${s.time_of_day}, ${s.location} — ${s.cast.join(', ')}${flags ? `  ${flags}` : ''}`);
     for (const b of s.beats) out.push(`    ${b}`);
     out.push(ch.dim(`    ${s.attempts} attempt(s); claims: ${s.claims.accepted.length} accepted, ${s.claims.downgraded.length} downgraded to rumour, ${s.claims.rejected.length} rejected`));
