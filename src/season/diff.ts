@@ -1,6 +1,7 @@
 import type { Character, World } from '../domain/world.js';
 import { formatDate } from '../core/roman-date.js';
 import { formatDenarii, formatValue, READER_DECIMALS, roundForReader } from '../core/readable.js';
+import { holdingChanges } from './assets-diff.js';
 
 /**
  * A semantic diff of two worlds: what a showrunner asks after a stretch of episodes — who gained
@@ -11,9 +12,11 @@ export interface WorldDiff {
   date: { from: string; to: string } | null;
   metrics: { id: string; label: string; from: number; to: number }[];
   money: { account: string; owner: string; from: number; to: number }[];
+  /** Goods, contracts and client networks: what changed of each, in words (assets-diff.ts). */
+  holdings: { id: string; name: string; changes: string[] }[];
   characters: { id: string; name: string; changes: string[] }[];
   secrets: { id: string; text: string; from: string; to: string; new_holders: string[]; lost_holders: string[] }[];
-  relationships: { from: string; to: string; changes: { weight: string; from: number; to: number }[]; flags_added: string[]; flags_removed: string[]; new_edge: boolean }[];
+  relationships: { from: string; to: string; changes: { weight: string; from: number; to: number }[]; flags_added: string[]; flags_removed: string[]; new_edge: boolean; gone: boolean }[];
   threads: { id: string; question: string; progress_from: number; progress_to: number; status_from: string; status_to: string }[];
   canon: { added: string[] };
 }
@@ -31,7 +34,7 @@ export function diffWorlds(a: World, b: World): WorldDiff {
     a.characters.characters.find((c) => c.id === id)?.name ??
     b.factions.factions.find((f) => f.id === id)?.name ??
     `the ${id.replace(/_/g, ' ')}`;
-  const diff: WorldDiff = { date: null, metrics: [], money: [], characters: [], secrets: [], relationships: [], threads: [], canon: { added: [] } };
+  const diff: WorldDiff = { date: null, metrics: [], money: [], holdings: [], characters: [], secrets: [], relationships: [], threads: [], canon: { added: [] } };
 
   if (dateStr(a) !== dateStr(b)) diff.date = { from: dateStr(a), to: dateStr(b) };
 
@@ -47,6 +50,7 @@ export function diffWorlds(a: World, b: World): WorldDiff {
     const from = accA.get(acc.id)?.denarii ?? 0;
     if (from !== acc.denarii) diff.money.push({ account: acc.id, owner: name(acc.owner), from, to: acc.denarii });
   }
+  diff.holdings = holdingChanges(a.assets, b.assets, name);
 
   const charA = new Map(a.characters.characters.map((c) => [c.id, c]));
   for (const c of b.characters.characters) {
@@ -54,6 +58,8 @@ export function diffWorlds(a: World, b: World): WorldDiff {
     const changes = characterChanges(p, c);
     if (changes.length) diff.characters.push({ id: c.id, name: c.name, changes });
   }
+  const charB = new Set(b.characters.characters.map((c) => c.id));
+  for (const c of a.characters.characters) if (!charB.has(c.id)) diff.characters.push({ id: c.id, name: c.name, changes: ['leaves the story'] });
 
   const secA = new Map(a.secrets.secrets.map((s) => [s.id, s]));
   for (const s of b.secrets.secrets) {
@@ -76,8 +82,10 @@ export function diffWorlds(a: World, b: World): WorldDiff {
     }
     const fa = r.flags.filter((f) => !(p?.flags ?? []).includes(f));
     const fr = (p?.flags ?? []).filter((f) => !r.flags.includes(f));
-    if (changes.length || fa.length || fr.length || !p) diff.relationships.push({ from: name(r.from), to: name(r.to), changes, flags_added: fa, flags_removed: fr, new_edge: !p });
+    if (changes.length || fa.length || fr.length || !p) diff.relationships.push({ from: name(r.from), to: name(r.to), changes, flags_added: fa, flags_removed: fr, new_edge: !p, gone: false });
   }
+  const relB = new Set(b.relationships.relationships.map(key));
+  for (const r of a.relationships.relationships) if (!relB.has(key(r))) diff.relationships.push({ from: name(r.from), to: name(r.to), changes: [], flags_added: [], flags_removed: [], new_edge: false, gone: true });
 
   const thrA = new Map(a.threads.threads.map((t) => [t.id, t]));
   for (const t of b.threads.threads) {
@@ -97,6 +105,8 @@ function characterChanges(p: Character | undefined, c: Character): string[] {
   const changes: string[] = [];
   if (!p) return ['enters the story'];
   if (p.status !== c.status) changes.push(`status ${p.status} → ${c.status}`);
+  if (p.faction !== c.faction) changes.push(`changed sides ${p.faction} → ${c.faction}`);
+  if ((p.office ?? '') !== (c.office ?? '')) changes.push(c.office ? `now ${c.office}${p.office ? ` (was ${p.office})` : ''}` : `no longer ${p.office}`);
   if (p.location !== c.location) changes.push(`moved ${p.location} → ${c.location}`);
   for (const s of Object.keys(c.stats).sort()) {
     const d = (c.stats as Record<string, number>)[s] - ((p.stats as Record<string, number>)[s] ?? 0);
@@ -119,6 +129,7 @@ export function renderDiff(d: WorldDiff, fromLabel: string, toLabel: string): st
   };
   if (d.date) section('Calendar', [`${d.date.from} → ${d.date.to}`]);
   section('Gained and lost', d.money.map((m) => `${m.owner}: ${m.to > m.from ? 'gained' : 'lost'} ${formatDenarii(Math.abs(m.to - m.from))} (${formatDenarii(m.from)} → ${formatDenarii(m.to)})`));
+  section('Holdings', d.holdings.map((h) => `${h.name}: ${h.changes.join('; ')}`));
   section('Characters', d.characters.map((c) => `${c.name}: ${c.changes.join('; ')}`));
   section(
     'Secrets',
@@ -136,7 +147,7 @@ export function renderDiff(d: WorldDiff, fromLabel: string, toLabel: string): st
       const bits = r.changes.map((c) => `${c.weight} ${c.from} → ${c.to}`);
       if (r.flags_added.length) bits.push(`now ${r.flags_added.join(', ')}`);
       if (r.flags_removed.length) bits.push(`no longer ${r.flags_removed.join(', ')}`);
-      return `${r.from} → ${r.to}${r.new_edge ? ' (new)' : ''}: ${bits.join('; ')}`;
+      return r.gone ? `${r.from} → ${r.to}: no longer tied` : `${r.from} → ${r.to}${r.new_edge ? ' (new)' : ''}: ${bits.join('; ')}`;
     }),
   );
   section(

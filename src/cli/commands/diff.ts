@@ -6,7 +6,7 @@ import { printJson } from '../io.js';
 export function registerDiff(program: Command, ctx: () => CommandContext): void {
   program
     .command('diff <from> <to>')
-    .description('semantic world diff between two episodes (tags) or git refs: money, status, secrets, relationships, threads')
+    .description('semantic world diff between two episodes (tags) or git refs: money, holdings, characters, secrets, relationships, threads')
     .option('--json', 'print the diff as JSON')
     .addHelpText('after', `
 <from> and <to> are episode ids (s01e02) or git refs (HEAD, main, a sha). The world files are read
