@@ -1,4 +1,4 @@
-import type { World } from '../domain/world.js';
+import type { Relationship, World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 
@@ -29,12 +29,27 @@ export function whoKnows(world: World, secretId: string) {
   return { id: s.id, status: s.status, subject: s.subject, holders: s.holders };
 }
 
-/** Debts: relationship edges with a debt weight or a creditor/debtor flag. */
+/**
+ * Debts: who owes whom, one row per debtor and creditor. An edge from→to is what `from` has toward
+ * `to`: its `debt` weight, or a `debtor`/`owes` flag, says `from` owes `to` (op_call_in_debt reads
+ * `rel(debtor, creditor).debt`); a `creditor` flag says the reverse, `to` owes `from`. The debt shown is
+ * the weight on the debtor's edge; the flags are those of the debtor's edge but `creditor`, and the
+ * creditor's `creditor` flag (the evidence for this debt, each flag on the row it speaks of).
+ */
 export function debts(world: World, id?: string) {
   // A mistyped id would otherwise read as "no debts" (an empty answer that looks like canon).
   if (id) requireCharacter(world, id, 'query debts');
-  return world.relationships.relationships
-    .filter((r) => (r.weights.debt ?? 0) > 0 || r.flags.some((f) => /creditor|debtor|owes/.test(f)))
-    .filter((r) => !id || r.from === id || r.to === id)
-    .map((r) => ({ debtor: r.from, creditor: r.to, debt: r.weights.debt ?? 0, flags: r.flags }));
+  const edges = world.relationships.relationships;
+  const edge = (from: string, to: string) => edges.find((r) => r.from === from && r.to === to);
+  const creditorFlag = (f: string) => /creditor/.test(f);
+  const pairs = new Map<string, [debtor: string, creditor: string]>();
+  const claim = (debtor: string, creditor: string) => pairs.set(`${debtor}\u0000${creditor}`, [debtor, creditor]);
+  for (const r of edges) {
+    if ((r.weights.debt ?? 0) > 0 || r.flags.some((f) => /debtor|owes/.test(f))) claim(r.from, r.to);
+    if (r.flags.some(creditorFlag)) claim(r.to, r.from);
+  }
+  const flagsOf = (owes: Relationship | undefined, lends: Relationship | undefined) => [...new Set([...(owes?.flags.filter((f) => !creditorFlag(f)) ?? []), ...(lends?.flags.filter(creditorFlag) ?? [])])];
+  return [...pairs.values()]
+    .filter(([debtor, creditor]) => !id || debtor === id || creditor === id)
+    .map(([debtor, creditor]) => ({ debtor, creditor, debt: edge(debtor, creditor)?.weights.debt ?? 0, flags: flagsOf(edge(debtor, creditor), edge(creditor, debtor)) }));
 }
