@@ -1,8 +1,6 @@
-import { parsePath } from '../core/deltas/index.js';
-import { WORLD_FILES, type World } from '../domain/world.js';
+import type { Relationship, World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
-import { requireWorldRepo } from '../pipeline/world-repo.js';
 
 /**
  * `aureus query`: structured questions answered from the world files and their git history
@@ -31,66 +29,27 @@ export function whoKnows(world: World, secretId: string) {
   return { id: s.id, status: s.status, subject: s.subject, holders: s.holders };
 }
 
-/** Debts: relationship edges with a debt weight or a creditor/debtor flag. */
+/**
+ * Debts: who owes whom, one row per debtor and creditor. An edge from→to is what `from` has toward
+ * `to`: its `debt` weight, or a `debtor`/`owes` flag, says `from` owes `to` (op_call_in_debt reads
+ * `rel(debtor, creditor).debt`); a `creditor` flag says the reverse, `to` owes `from`. The debt shown is
+ * the weight on the debtor's edge; the flags are those of the debtor's edge but `creditor`, and the
+ * creditor's `creditor` flag (the evidence for this debt, each flag on the row it speaks of).
+ */
 export function debts(world: World, id?: string) {
   // A mistyped id would otherwise read as "no debts" (an empty answer that looks like canon).
   if (id) requireCharacter(world, id, 'query debts');
-  return world.relationships.relationships
-    .filter((r) => (r.weights.debt ?? 0) > 0 || r.flags.some((f) => /creditor|debtor|owes/.test(f)))
-    .filter((r) => !id || r.from === id || r.to === id)
-    .map((r) => ({ debtor: r.from, creditor: r.to, debt: r.weights.debt ?? 0, flags: r.flags }));
-}
-
-/** The file a delta path lives in, and how to read its value from that file's JSON. */
-function locate(p: string): { file: string; read: (json: unknown) => unknown } {
-  const t = parsePath(p);
-  if (!t.ok) throw new AureusError(`"${p}" is not a world path`, { exitCode: ExitCode.USAGE, diagnostics: [t.diagnostic] });
-  const seg = p.split('.');
-  const find = (list: unknown, key: string, val: string) => (Array.isArray(list) ? list.find((x: Record<string, unknown>) => x[key] === val) : undefined) as Record<string, unknown> | undefined;
-  const dig = (o: unknown, rest: string[]) => rest.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
-  switch (seg[0]) {
-    case 'characters': return { file: WORLD_FILES.characters, read: (j) => dig(find((j as { characters: unknown }).characters, 'id', seg[1]!), seg.slice(2)) };
-    case 'relationships': return { file: WORLD_FILES.relationships, read: (j) => dig((j as { relationships: Record<string, unknown>[] }).relationships.find((r) => r.from === seg[1] && r.to === seg[2]), seg[3] === 'flags' ? ['flags'] : ['weights', seg[3]!]) };
-    case 'secrets': return { file: WORLD_FILES.secrets, read: (j) => dig(find((j as { secrets: unknown }).secrets, 'id', seg[1]!), seg.slice(2)) };
-    case 'threads': return { file: WORLD_FILES.threads, read: (j) => dig(find((j as { threads: unknown }).threads, 'id', seg[1]!), seg.slice(2)) };
-    case 'world': return { file: WORLD_FILES.world, read: (j) => dig(j, seg.slice(1)) };
-    default: return { file: WORLD_FILES.assets, read: (j) => dig(j, seg.slice(1)) };
+  const edges = world.relationships.relationships;
+  const edge = (from: string, to: string) => edges.find((r) => r.from === from && r.to === to);
+  const creditorFlag = (f: string) => /creditor/.test(f);
+  const pairs = new Map<string, [debtor: string, creditor: string]>();
+  const claim = (debtor: string, creditor: string) => pairs.set(`${debtor}\u0000${creditor}`, [debtor, creditor]);
+  for (const r of edges) {
+    if ((r.weights.debt ?? 0) > 0 || r.flags.some((f) => /debtor|owes/.test(f))) claim(r.from, r.to);
+    if (r.flags.some(creditorFlag)) claim(r.to, r.from);
   }
-}
-
-export interface HistoryEntry {
-  commit: string;
-  date: string;
-  subject: string;
-  value: unknown;
-  episode: string | null;
-  session: string | null;
-  scene: string | null;
-  turns: string | null;
-}
-
-/** Every commit that changed the value at `p`, oldest first, with its episode or play session/turns from the trailers. */
-/** The episode an episode commit is (its subject is `S01E03: <title>`); a revert or a note names none. */
-function episodeOfSubject(subject: string): string | null {
-  const m = /^S(\d{2})E(\d{2}): /.exec(subject);
-  return m ? `s${m[1]}e${m[2]}` : null;
-}
-
-export async function valueHistory(root: string, p: string): Promise<HistoryEntry[]> {
-  const { file, read } = locate(p);
-  // Outside a world (or a world outside git) there is no history to give: not "(none)", exit 0.
-  const git = await requireWorldRepo(root);
-  const log = (await git.log({ paths: [file] })).reverse();
-  const out: HistoryEntry[] = [];
-  let prev: string | undefined;
-  for (const e of log) {
-    const text = await git.showFile(e.sha, file);
-    const value = text === null ? undefined : read(JSON.parse(text));
-    const key = JSON.stringify(value);
-    if (key === prev) continue;
-    prev = key;
-    const trailer = (k: string) => new RegExp(`^${k}:\\s*(.+)$`, 'mi').exec(e.message)?.[1]?.trim() ?? null;
-    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: episodeOfSubject(e.subject), session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
-  }
-  return out;
+  const flagsOf = (owes: Relationship | undefined, lends: Relationship | undefined) => [...new Set([...(owes?.flags.filter((f) => !creditorFlag(f)) ?? []), ...(lends?.flags.filter(creditorFlag) ?? [])])];
+  return [...pairs.values()]
+    .filter(([debtor, creditor]) => !id || debtor === id || creditor === id)
+    .map(([debtor, creditor]) => ({ debtor, creditor, debt: edge(debtor, creditor)?.weights.debt ?? 0, flags: flagsOf(edge(debtor, creditor), edge(creditor, debtor)) }));
 }

@@ -54,4 +54,5 @@ defineDiagnostics([
   { code: 'AUR7107', severity: 'error', message: 'session {id} already exists', hint: 'resume it with `aureus play --resume {id}`, or name a new one with --session' },
   { code: 'AUR7108', severity: 'error', message: 'no session {id}', hint: 'list the sessions with `aureus session list`' },
   { code: 'AUR7109', severity: 'error', message: '--as {as}: {name} is not in the cast of {scene} ({cast})', hint: 'play one of its cast (e.g. --as {example} --scene {scene}), or improvise a scene with --at <location> --with <ids>' },
+  { code: 'AUR7110', severity: 'error', message: 'query history {path}: no {kind} "{id}" in {file}, and no commit ever gave this path a value', hint: '{suggestion}{kind} ids: {known}' },
 ]);
