@@ -8,6 +8,8 @@ import { parseJsonTextSafe } from '../store/read.js';
 import { jsonLayout } from '../store/text-form.js';
 import { noteJsonLayout } from '../core/json-layout.js';
 import { isCanonical } from '../core/json.js';
+import { checkFormat, validateSchema } from '../store/schema.js';
+import { withLocation } from '../store/load.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -19,7 +21,7 @@ const EMPTY: Partial<Record<keyof World, unknown>> = {
   constraints: { format: 1, constraints: [] },
 };
 
-export async function readWorldAt(root: string, ref: string | null): Promise<World> {
+export async function readWorldAt(root: string, ref: string | null, o: { checked?: boolean } = {}): Promise<World> {
   const out: Record<string, unknown> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
     let text: string | null;
@@ -42,6 +44,7 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
       });
     }
     const value = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');
+    if (o.checked) requireSchema(key, value, text, rel, ref);
     // How the file is laid out, for a command that writes it back (what-if.ts): core/json-layout.ts.
     noteJsonLayout(value, jsonLayout(Buffer.from(text, 'utf8'), value, isCanonical(value)));
     out[key] = value;
@@ -73,4 +76,23 @@ export async function readEpisodeBytes(root: string, ref: string | null, rel: st
     }
   }
   return createGit(root).showFileBytes(ref, rel);
+}
+
+/**
+ * A file whose JSON does not fit its schema ("fama": "lots"), for a reader that would misread it rather than fail:
+ * `aureus diff` took a stat that is not a number for no change. Exit 3 with each problem at its line:column and
+ * pointer, as `aureus validate` gives them, naming the commit.
+ */
+function requireSchema(key: keyof World, value: unknown, text: string, rel: string, ref: string | null): void {
+  const file = ref ? `${rel} (at ${ref.slice(0, 12)})` : rel;
+  const format = checkFormat(value, file);
+  const problems = format ? [format] : validateSchema(key, value, file);
+  if (!problems.length) return;
+  const parsed = parseJsonTextSafe(text, rel);
+  const locate = parsed.ok ? parsed.locate : undefined;
+  throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} does not fit its schema`, {
+    exitCode: ExitCode.INVALID_WORLD,
+    diagnostics: problems.map((d) => withLocation(d, locate)),
+    hint: 'a world file committed with a value of the wrong kind: fix it in a new commit (`aureus validate` on the working tree lists every problem)',
+  });
 }

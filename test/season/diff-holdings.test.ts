@@ -65,4 +65,15 @@ describe('diff: what it used to miss', () => {
     const j = await cli(['diff', 'HEAD~1', 'HEAD', '--json'], w);
     expect(JSON.parse(j.stdout).characters).toEqual([{ id: 'cato', name: 'Marcus Porcius Cato', changes: ['changed sides optimates → populares'] }]);
   }, 60_000);
+
+  it('a committed value of the wrong kind is refused (exit 3, its line:column and pointer), not read as no change', async () => {
+    const w = await makeWorld('diff-wrong-kind');
+    const file = path.join(w, 'world/characters.json');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(/"fama": \d+/, '"fama": "lots"'));
+    git(w, 'commit', '-qam', 'a hand edit of the wrong kind');
+    const r = await cli(['diff', 'HEAD~1', 'HEAD'], w);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/world\/characters\.json \(at [0-9a-f]{12}\)\n {2}\d+:\d+ \/characters\/\d+\/stats\/fama: error AUR1011 wrong type: expected a number, got string "lots"/);
+  }, 60_000);
 });
