@@ -10,6 +10,9 @@ import { didYouMean, listSome } from '../store/suggest.js';
 import { readJsonFileSafe } from '../store/read.js';
 import { linkedPath } from '../store/symlinks.js';
 import type { World } from '../domain/world.js';
+import type { GitPort } from '../git/port.js';
+import { requireCleanWorld } from '../pipeline/clean-world.js';
+import { stripControl } from '../diagnostics/sanitize.js';
 
 /**
  * The season's notes (seasons/season_NN/notes.json): what the showrunner wants from coming
@@ -142,10 +145,38 @@ export function checkNoteRefs(world: World, note: Pick<SeasonNote, 'thread' | 'c
   if (note.character && !world.characters.characters.some((c) => c.id === note.character)) throw unknown('character', note.character, '--character', world.characters.characters.map((c) => c.id));
 }
 
+/**
+ * A note's text as it is stored: one line, its runs of white space made one space. Refused (usage,
+ * AUR3062): an empty one, and one holding control or bidi characters, which would reach the
+ * commit's subject and body (an escape drives the terminal of whoever runs `git log`, a bidi
+ * override disguises the text in a diff): a note is the author's own text, so it is refused with
+ * the reason rather than changed without a word. (Play strips them from a typed line, with a notice.)
+ */
+export function checkNoteText(raw: string): string {
+  const text = raw.replace(/\s+/g, ' ').trim();
+  const example = 'aureus note "Cato should lose his temper in public"';
+  if (!text) throw new AureusError('an empty note', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: '', detail: 'the note is empty', example })] });
+  const { removed } = stripControl(text);
+  if (removed.length) {
+    const detail = `it holds control or bidi characters (${removed.join(', ')}); a note is plain text`;
+    throw new AureusError('a note with control characters', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: text.slice(0, 60), detail, example: `write it without them, e.g. ${example}` })] });
+  }
+  return text;
+}
+
+/**
+ * Refuse (exit 8, AUR6001 naming the file) an uncommitted edit of the season's notes, the check
+ * play makes (play/canonize.ts): `aureus note` writes the file whole and commits it, so a hand edit
+ * there would go out in its commit as the note's. No --allow-dirty: the edit is the user's to commit
+ * or discard. Edits elsewhere are not refused: the note's commit carries only this file.
+ */
+export function refuseNotesEdits(git: GitPort, season: number, opts: { readOnly?: boolean } = {}): Promise<void> {
+  return requireCleanWorld(git, [notesRel(season)], { allowDirtyFlag: false, readOnly: opts.readOnly });
+}
+
 /** Append a note (atomic write of the whole file); returns it with its id. */
 export function addNote(root: string, season: number, input: Omit<SeasonNote, 'id'>): SeasonNote {
-  const text = input.text.replace(/\s+/g, ' ').trim();
-  if (!text) throw new AureusError('an empty note', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: '', detail: 'the note is empty', example: 'aureus note "Cato should lose his temper in public"' })] });
+  const text = checkNoteText(input.text);
   const current = readNotes(root, season);
   const next = current.notes.reduce((m, n) => Math.max(m, Number(n.id.slice(1)) || 0), 0) + 1;
   const note: SeasonNote = { id: `n${String(next).padStart(3, '0')}`, text: text.slice(0, 2000), episode: input.episode, source: input.source };

@@ -5,6 +5,7 @@ import { stableStringify } from '../core/json.js';
 import { applyDeltas } from '../core/deltas/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import { stripControl } from '../diagnostics/sanitize.js';
 import { seasonDirName } from '../paths.js';
 import { createGit } from '../git/adapter.js';
 import { validateSchema, type SchemaKind } from '../store/schema.js';
@@ -12,7 +13,7 @@ import { checkWorldReferences } from '../store/references.js';
 import { checkStateInvariants } from '../core/invariants.js';
 import { writeTextFile, writeWorld } from '../store/write.js';
 import { readWorldAt } from './world-at.js';
-import { branchFrom, checkBranchArgs } from './branch.js';
+import { branchFrom, checkBranchArgs, refuseLostEdits } from './branch.js';
 import { ANCHORS_REL, type AnchorsFile } from '../domain/anchors.js';
 import { nextEpisode } from './episodes.js';
 
@@ -28,6 +29,10 @@ export function parseSets(values: string[]): ResolvedDelta[] {
     const p = eq > 0 ? v.slice(0, eq).trim() : '';
     const raw = eq > 0 ? v.slice(eq + 1).trim() : '';
     if (!p || !raw) throw new AureusError(`bad --set ${v}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: v, detail: 'expected <path>=<value>' })] });
+    // A --set goes into the world and, as typed, into the commit's Aureus-Set trailer: a line break
+    // there would forge a trailer, an escape would drive the terminal of whoever runs `git log`.
+    const control = [...(/[\t\n]/.test(v) ? ['line breaks or tabs'] : []), ...stripControl(v).removed];
+    if (control.length) throw new AureusError(`bad --set ${v}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: v, detail: `it holds control characters (${control.join(', ')}): a --set is one line of plain text` })] });
     // JSON when it parses (numbers, true, "quoted"), else the bare text (an id, a status).
     let value: unknown = raw;
     try {
@@ -39,6 +44,9 @@ export function parseSets(values: string[]): ResolvedDelta[] {
   });
 }
 
+/** A --set as the user writes it, for a message: a text value bare (it is quoted as a whole: `bad --set "x.status=exiled"`). */
+const setText = (d: ResolvedDelta): string => `${d.path}=${typeof d.value === 'string' ? d.value : JSON.stringify(d.value)}`;
+
 /** The deltas applied to the world at `from`, checked against the schemas, before anything is written. */
 export async function whatIfWorld(root: string, name: string, fromCommit: string, deltas: ResolvedDelta[]): Promise<{ world: World; applied: AppliedDelta[]; base: World }> {
   const base = await readWorldAt(root, fromCommit);
@@ -49,7 +57,7 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
       exitCode: ExitCode.USAGE,
       // One diagnostic naming the --set: the engine's messages are its detail (listing them again
       // printed each twice), and the engine's hint (the valid paths) is the more useful one.
-      diagnostics: [diag('AUR6109', { value: `${d?.path}=${JSON.stringify(d?.value)}`, detail: r.diagnostics.map((x) => x.message).join('; ') }, r.diagnostics[0]?.hint ? { hint: r.diagnostics[0].hint } : {})],
+      diagnostics: [diag('AUR6109', { value: d ? setText(d) : '', detail: r.diagnostics.map((x) => x.message).join('; ') }, r.diagnostics[0]?.hint ? { hint: r.diagnostics[0].hint } : {})],
     });
   }
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
@@ -62,13 +70,44 @@ export async function whatIfWorld(root: string, name: string, fromCommit: string
   return { world: r.world, applied: r.applied, base };
 }
 
-export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
+/** What a what-if branch will write, worked out from the world at `from` before anything is written. */
+interface WhatIf {
+  at: { label: string; commit: string };
+  world: World;
+  base: World;
+  applied: AppliedDelta[];
+  anchors: { file: AnchorsFile; applied: AppliedDelta[] } | null;
+  /** Whether it writes this file: a world file a --set changes, world/anchors.json when waived, the record. */
+  writes: (file: string) => boolean;
+}
+
+async function planWhatIf(root: string, name: string, from: string, sets: string[]): Promise<WhatIf> {
   const parsed = parseSets(sets);
-  const deltas = parsed.filter((d) => !isAnchorPath(d.path));
   const at = await checkBranchArgs(root, name, from);
   const anchors = await waivedAnchors(root, name, at.commit, parsed.filter((d) => isAnchorPath(d.path)));
-  const { world, applied, base } = await whatIfWorld(root, name, at.commit, deltas);
-  await branchFrom(root, name, from);
+  const { world, applied, base } = await whatIfWorld(root, name, at.commit, parsed.filter((d) => !isAnchorPath(d.path)));
+  const files = (Object.keys(WORLD_FILES) as (keyof World)[]).filter((k) => world[k] !== base[k]).map((k) => WORLD_FILES[k]);
+  if (anchors) files.push(ANCHORS_REL);
+  // The record's season is the next episode's at `from`, known once it is checked out: any season's.
+  const record = new RegExp(`^seasons/season_\\d+/what_if/${recordName(name).replace(/\./g, '\\.')}$`);
+  return { at, world, base, applied, anchors, writes: (f) => files.includes(f) || record.test(f) };
+}
+
+const recordName = (branch: string): string => `${branch.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`;
+
+/**
+ * Every check of `branch --set` without writing anything (the command runs it before it takes the
+ * lock, branchWithSets again under it): the --set values, the name and `from`, the changed world,
+ * and no uncommitted edit to a file the branch writes or switches (AUR6032, even with --allow-dirty).
+ */
+export async function checkWhatIf(root: string, name: string, from: string, sets: string[]): Promise<void> {
+  const w = await planWhatIf(root, name, from, sets);
+  await refuseLostEdits(root, name, w.at, w.writes);
+}
+
+export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
+  const { at, world, base, applied, anchors, writes } = await planWhatIf(root, name, from, sets);
+  await branchFrom(root, name, from, writes);
   // Each file as its author laid it out at `from`: the files no --set touched are left as they are.
   const changed = await writeWorld(root, world, base);
   if (anchors) {
@@ -76,8 +115,7 @@ export async function branchWithSets(root: string, name: string, from: string, s
     changed.push(ANCHORS_REL);
     applied.push(...anchors.applied);
   }
-  const season = nextEpisode(root).season;
-  const record = path.posix.join('seasons', seasonDirName(season), 'what_if', `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}.json`);
+  const record = path.posix.join('seasons', seasonDirName(nextEpisode(root).season), 'what_if', recordName(name));
   await writeTextFile(path.join(root, record), stableStringify({ format: 1, branch: name, from: at.label, deltas: applied }));
   const git = createGit(root);
   const paths = [...changed, record];
@@ -111,7 +149,7 @@ const isAnchorPath = (p: string): boolean => p === 'anchors' || p.startsWith('an
 async function waivedAnchors(root: string, name: string, commit: string, sets: ResolvedDelta[]): Promise<{ file: AnchorsFile; applied: AppliedDelta[] } | null> {
   if (sets.length === 0) return null;
   const bad = (d: ResolvedDelta, detail: string) =>
-    new AureusError('the --set change cannot be applied', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: `${d.path}=${JSON.stringify(d.value)}`, detail })] });
+    new AureusError('the --set change cannot be applied', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6109', { value: setText(d), detail })] });
   const text = await createGit(root).showFile(commit, ANCHORS_REL);
   if (text === null) throw bad(sets[0]!, `${ANCHORS_REL} does not exist in this world`);
   const file = JSON.parse(text) as AnchorsFile;

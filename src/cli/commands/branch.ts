@@ -9,7 +9,7 @@ export function registerBranch(program: Command, ctx: () => CommandContext): voi
     .description('start a what-if season: a new git branch at an episode, checked out (optionally with world changes)')
     .option('--from <episode>', 'the episode (or git ref) the branch starts from, e.g. s01e02 (default with --set: HEAD)')
     .option('--set <path=value>', 'change the world on the new branch (repeatable): a recorded, committed delta, e.g. characters.cato.status=exiled; anchors.<id>.waived=true waives a historical anchor', (v: string, prev: string[] = []) => [...prev, v])
-    .option('--allow-dirty', 'switch even with uncommitted changes under world/')
+    .option('--allow-dirty', 'switch even with uncommitted changes under world/: they stay uncommitted on the new branch; an edit to a file that differs at --from, or that a --set writes, is refused (exit 8), never lost')
     .option('--json', 'print {branch, from, commit} as JSON')
     .addHelpText('after', `
 The next \`aureus episode run\` on the branch compiles the episode after <episode> anew. Episodes
@@ -30,7 +30,7 @@ episode there is compiled on the changed world.`)
       const c = ctx();
       const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
       const { withLock } = await import('../../pipeline/lock.js');
-      const { branchFrom, checkBranchArgs } = await import('../../season/branch.js');
+      const { branchFrom, checkBranchArgs, refuseLostEdits } = await import('../../season/branch.js');
       const { requireCleanWorld } = await import('../../pipeline/clean-world.js');
       const requireClean = async () => {
         if (!o.allowDirty) await requireCleanWorld(git, ['world', 'operators', 'seasons']);
@@ -43,11 +43,12 @@ episode there is compiled on the changed world.`)
         throw new AureusError('branch needs --from <episode> or --set <path>=<value>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus branch', needed: '--from <episode> or --set <path>=<value>', example: 'e.g. aureus branch cato-wins --from s01e02' })] });
       }
       const from = o.from ?? 'HEAD';
-      await checkBranchArgs(c.root, name, from);
+      const at = await checkBranchArgs(c.root, name, from);
       await requireClean();
       if (o.set?.length) {
-        const { branchWithSets, parseSets } = await import('../../season/what-if.js');
-        parseSets(o.set); // a malformed --set is refused before the lock
+        const { branchWithSets, checkWhatIf } = await import('../../season/what-if.js');
+        // A malformed --set, or one writing a file with uncommitted edits, is refused before the lock.
+        await checkWhatIf(c.root, name, from, o.set);
         const r = await withLock(c.root, 'branch', async () => {
           await requireClean();
           return branchWithSets(c.root, name, from, o.set!);
@@ -57,6 +58,7 @@ episode there is compiled on the changed world.`)
         else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
         return;
       }
+      await refuseLostEdits(c.root, name, at, () => false);
       const r = await withLock(c.root, 'branch', async () => {
         await requireClean();
         return branchFrom(c.root, name, from);

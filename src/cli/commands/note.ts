@@ -20,6 +20,8 @@ export const registerNote: RegisterCommand = (program: Command, ctx: () => Comma
 The Director of that episode reads the note: a model Director gets it in its prompt (SHOWRUNNER),
 the symbolic Director favours moves on its thread and character. The notes file is plain JSON
 (schemas/notes.schema.json), git-tracked with the season; play mode adds its notes there too.
+Each note is committed with that file alone, so an uncommitted hand edit of it is refused (exit 8):
+commit or discard it first. A note is plain text: control characters are refused (exit 2).
 
 Examples:
   $ aureus note "Terentia has had enough of being ignored" --character terentia
@@ -27,25 +29,29 @@ Examples:
     .action(async (text: string, o: { thread?: string; character?: string; episode?: string; json?: boolean }) => {
       const c = ctx();
       const { loadValidatedWorld } = await import('../../store/validate.js');
-      const { addNote, checkNoteRefs, notesRel } = await import('../../season/notes.js');
+      const { addNote, checkNoteRefs, checkNoteText, notesRel, refuseNotesEdits } = await import('../../season/notes.js');
       const { episodesInTree, nextEpisode } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { world, remember } = await loadValidatedWorld(c.root);
+      checkNoteText(text);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
       // A season without its goals has no episode `episode run` will compile (AUR7050, the same
       // check and code), so no Director would read the note: refused before season_NN/ is created.
       (await import('../../season/require-season.js')).requireSeasonGoals(c.root, ref.season);
       requireUncompiled(ref, episodesInTree(c.root), () => nextEpisode(c.root, ref.season));
+      // The notes are part of the season's history: committed (that file alone), like an episode.
+      // A hand edit of the file would go out in that commit: refused now (nothing written) and again under the lock.
+      const git = (await import('../../git/adapter.js')).createGit(c.root);
+      const repo = await git.isRepo();
+      if (repo) await refuseNotesEdits(git, ref.season, { readOnly: true });
       // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
       const { withLock } = await import('../../pipeline/lock.js');
       const { note, commit } = await withLock(c.root, 'note', async () => {
+        if (repo) await refuseNotesEdits(git, ref.season);
         remember(); // the note goes ahead: the checks' verdict may be kept (derived index)
         const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
-        // The notes are part of the season's history: committed (that file alone), like an episode.
-        const { createGit } = await import('../../git/adapter.js');
-        const git = createGit(c.root);
-        if (!(await git.isRepo())) return { note, commit: null };
+        if (!repo) return { note, commit: null };
         await git.add([notesRel(ref.season)]);
         return { note, commit: await git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [notesRel(ref.season)] }) };
       });

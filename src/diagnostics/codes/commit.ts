@@ -15,6 +15,7 @@ defineDiagnostics([
   { code: 'AUR6011', severity: 'error', message: '{root} is not a git repository', hint: 'create the world with `aureus init <dir>`, or run `git init` and commit the world first' },
   { code: 'AUR6031', severity: 'error', message: 'git was not found on PATH', hint: 'Aureus keeps the world\'s history with git: install git (https://git-scm.com/downloads), or add the folder that holds it to PATH' },
   { code: 'AUR6029', severity: 'error', message: 'git refuses to use the repository {root}: {reason}', hint: 'it belongs to another user; if you trust it, run `git config --global --add safe.directory {root}` (or run aureus as its owner)' },
+  { code: 'AUR6032', severity: 'error', message: 'branch {name} would lose uncommitted edits: {reason}', hint: 'nothing was changed; commit them (git commit) or set them aside (git stash), then branch again: --allow-dirty carries into the new branch only edits to files that are the same at {from} and that no --set writes' },
   { code: 'AUR6012', severity: 'error', message: 'unknown episode or ref: "{ref}"', hint: 'use an episode tag (s01e02) or any git ref' },
   { code: 'AUR6013', severity: 'error', message: 'cannot create branch "{name}": {reason}', hint: 'pick another name' },
   { code: 'AUR6014', severity: 'error', message: 'episode {episode} is not in the history of the current branch', hint: 'switch to the branch that holds it first' },
