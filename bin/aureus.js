@@ -22,7 +22,10 @@ if (built === undefined) {
 // re-sends the signal to this process with the default action: `export -o` under the limit was
 // killed (exit 153) with no word. A listener of our own keeps the signal ignored.
 process.on('SIGXFSZ', () => {});
-// `aureus status | head` closes our stdout early: that is the reader's choice, not an error.
+// `aureus status | head` closes our stdout early: that is the reader's choice, not an error; a
+// command whose whole job is its output then ends at once. One that does work (`episode run | head`)
+// goes on to its end, what it writes to the closed stream dropped, and exits with the work's own
+// code: it ended with exit 0 mid-work before (src/cli/io.ts CLOSED_PIPE_KEY says which command does which).
 // Any other failure to write stdout (`> /dev/full`, a full disk under `export … > report.html`)
 // is: the output is lost, so the command must not exit 0 (README exit codes: 11, AUR1053).
 const WRITE_REFUSED = 11;
@@ -34,7 +37,10 @@ function stdoutFailed(e) {
 }
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (e) => {
-    if (e && e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    if (e && e.code === 'EPIPE') {
+      if (process[Symbol.for('aureus.closedPipe')] === 'keep-working') return;
+      process.exit(process.exitCode ?? 0);
+    }
     if (stream === process.stdout) stdoutFailed(e);
     else process.exit(WRITE_REFUSED); // stderr itself failed: nowhere left to say it
   });

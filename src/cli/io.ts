@@ -61,6 +61,28 @@ function writeStdout(text: string): void {
   }
 }
 
+/**
+ * What bin/aureus.js does when the reader of stdout or stderr closes its pipe early (EPIPE), read
+ * there through this global key (the executable is not part of the bundle). Unset (start-up, help,
+ * a command whose whole job is its output): it exits at once with the code so far, as `status |
+ * head` always did: the reader has what it wanted. 'keep-working': a command that does work (an
+ * episode run, a commit, `play`, `init`…) goes on to its end with what it writes to the closed
+ * stream dropped, and exits with the work's own code; before, it exited 0 mid-work, an episode run
+ * uncommitted and a season cut short without a word (README "Exit codes").
+ */
+export const CLOSED_PIPE_KEY = Symbol.for('aureus.closedPipe');
+
+/** The commands whose whole job is their output: closing their pipe early ends them (`export` only to stdout). */
+const OUTPUT_ONLY = new Set(['status', 'recap', 'diff', 'query', 'cost', 'validate', 'export', 'session list', 'session show', 'episode review', 'scene verify']);
+
+/** Called as a command's action starts: what a closed pipe does to it (CLOSED_PIPE_KEY). */
+export function declareClosedPipePolicy(names: string[], opts: { output?: unknown; restore?: unknown }): void {
+  const name = names.join(' ');
+  // `export -o` writes a file and `episode review --restore` the staged files: work, not output.
+  const outputOnly = OUTPUT_ONLY.has(name) && !(name === 'export' && opts.output !== undefined && opts.output !== '-') && !opts.restore;
+  (process as unknown as Record<symbol, unknown>)[CLOSED_PIPE_KEY] = outputOnly ? undefined : 'keep-working';
+}
+
 /** Colours only on a TTY, never with NO_COLOR (https://no-color.org) or --no-color. */
 export function makeChalk(io: Io, forceOff = false): ChalkInstance {
   const off = forceOff || 'NO_COLOR' in io.env || !io.isTTY;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { AureusError, ExitCode, isAureusError } from '../errors.js';
-import { formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
+import { declareClosedPipePolicy, formatDiagnostics, makeChalk, processIo, redactingIo, type Io } from './io.js';
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
@@ -61,7 +61,9 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
   program.hook('preAction', async (_self, action) => {
     invoked = action;
     let top = action;
-    while (top.parent && top.parent !== program) top = top.parent;
+    const names = [action.name()];
+    while (top.parent && top.parent !== program) (top = top.parent), names.unshift(top.name());
+    declareClosedPipePolicy(names, action.opts());
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
     await warnFileCap(io, chalk);
   });

@@ -124,6 +124,7 @@ export const STAGED_BASELINE = 'staged-baseline';
  * several (the first one reached fires). `AUREUS_TEST_SIGINT_AT` sends SIGINT instead, at each name
  * of its list it reaches (two names: a Ctrl-C, then a second one). The names, every one passed here
  * (docs/workflow.md lists them too; keep both true):
+ * - run-locked: the checks passed and the run's lock taken (or held by its caller), nothing of the run written (run-episode.ts);
  * - planning: the planning checkpoint's files and index written (planning-checkpoint.ts);
  * - planning-blobs: the planning files' blobs stored during the scenes, with a worker (early-blobs.ts);
  * - scenes-start: as the scenes begin, fresh or resumed, before this run writes one (run-episode.ts);

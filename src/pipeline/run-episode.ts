@@ -71,6 +71,7 @@ async function checkedRun(o: EpisodeRunOptions, git: GitPort): Promise<EpisodeRu
   if (checks.status === 'rejected') throw checks.reason;
   const pre = checks.value;
   const lock = o.lockHeld ? null : acquireLock(o.root, 'episode run', { warnings: o.warnings });
+  testKillHook('run-locked');
   // A second Ctrl-C exits at once (process.exit): the lock still goes; the checkpoints stay.
   const onExit = () => lock?.release();
   process.once('exit', onExit);

@@ -2,11 +2,14 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
-import { printWarnings, renderSummary } from './run-shared.js';
+import { COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, printWarnings, renderSummary } from './run-shared.js';
 import { requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
 import { printJson } from '../io.js';
+import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+import type { ProgressSink } from '../../pipeline/progress.js';
+import type { RunWarnings } from '../progress.js';
 
 /** `aureus episode review|commit|discard`: the staged episode of `episode run --review` (issue 16). */
 export const registerEpisodeReview: RegisterCommand = (program: Command, ctx: () => CommandContext) => {
@@ -39,7 +42,8 @@ Examples:
 Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
 3 a damaged .aureus/review.json (AUR6199, AUR6112: kept as it is, the hint says how to stage again), 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
-10 git error (the commit is rolled back).`))
+10 git error (the commit is rolled back), 130 interrupted before the commit (nothing changed, the episode still
+staged; during the commit, which is atomic and finished first: 0).`))
     // With --json a refused commit answers on stdout through the CLI's error boundary (main.ts).
     .action(async (o: { json?: boolean }) => commitReviewed(ctx(), o));
 
@@ -68,8 +72,30 @@ staged file deleted, emptied, unreadable or missing a scene (\`episode review --
     });
 };
 
-/** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
+/**
+ * `episode commit`. Ctrl-C is taken as `episode run` takes it at its commit: before the transaction
+ * the run stops with nothing changed (130, AUR6008, the episode still staged); during it the commit
+ * is finished first and said after it (0). Without a handler the signal killed the process: exit 130
+ * without a word, mid-transaction, world files half written and the lock left behind.
+ */
 async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise<void> {
+  // The world files' warnings (AUR1040: the commit rewrites a CRLF file whole) are said before the
+  // commit, as `episode run` says them (stderr, --json too: its summary lists no warnings); the rest after.
+  const { earlyWarningsOnly, RunWarnings, CommitWatch } = await import('../progress.js');
+  const early = new RunWarnings((ws) => printWarnings(c, ws));
+  const progress = new CommitWatch(earlyWarningsOnly(early));
+  const intr = interruptSignal(c.io.stderr, { first: () => (progress.committing ? COMMIT_NOTICE : STAYS_STAGED), again: STAYS_STAGED });
+  try {
+    await commitStaged(c, o, { early, progress, signal: intr.signal });
+  } finally {
+    intr.dispose();
+  }
+}
+
+const STAYS_STAGED = 'Nothing is committed: the episode stays staged for review.';
+
+/** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
+async function commitStaged(c: CommandContext, o: { json?: boolean }, run: { early: RunWarnings; progress: ProgressSink; signal: AbortSignal }): Promise<void> {
   const { loadReview, recordedReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
   const r = await requireStaged(c, requireReview);
@@ -87,22 +113,33 @@ async function commitReviewed(c: CommandContext, o: { json?: boolean }): Promise
     ];
   };
   const warnings: Diagnostic[] = [];
-  const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
-  // The world files' warnings (AUR1040: the commit rewrites a CRLF file whole) are said before the
-  // commit, as `episode run` says them (stderr, --json too: its summary lists no warnings); the rest after.
-  const { earlyWarningsOnly, RunWarnings } = await import('../progress.js');
-  const early = new RunWarnings((ws) => printWarnings(c, ws));
+  const { early, progress, signal } = run;
   try {
-    const s = await restage(c, r, warnings, { commit: true, trailers, progress: earlyWarningsOnly(early) });
+    if (signal.aborted) throw await interruptedCommit(r.episode, 'the checks before the run');
+    const s = await restage(c, r, warnings, { commit: true, trailers, progress, signal });
     printWarnings(c, early.unsaid(warnings));
     if (o.json) printJson(c.io, { ...s, reviewed: ch });
     else c.io.stdout(renderSummary(s, c));
+    // Nothing was left to stop (the commit under way is finished first): said after the summary, exit 0.
+    if (signal.aborted) c.io.stderr(finishedDespiteInterrupt(s));
   } catch (e) {
     printWarnings(c, early.unsaid(warnings));
     // The world changed so that a staged scene's deltas no longer apply: a refusal, not a bug.
     if (isAureusError(e) && e.diagnostics.some((d) => d.code === 'AUR6016')) throw new AureusError(e.message, { exitCode: ExitCode.VERIFY_FAILED, diagnostics: e.diagnostics });
+    // The run's AUR6008 says to re-run with --resume, which `episode commit` has not: its own hint.
+    if (isAureusError(e) && e.diagnostics[0]?.code === 'AUR6008') throw await interruptedCommit(r.episode, e.message.replace(/^interrupted during /, ''), e);
+    // Ctrl-C reaches the whole process group: a git command of the checks killed by it fails them
+    // ("not a git repository"); after an interrupt any failure is the interrupt, as in `episode run`.
+    if (signal.aborted) throw await interruptedCommit(r.episode, `the checks of the commit of ${r.episode}`, e);
     throw e;
   }
+}
+
+/** AUR6008 (exit 130) of an interrupted `episode commit`: nothing committed, the episode still staged. */
+async function interruptedCommit(episode: string, where: string, cause?: unknown): Promise<AureusError> {
+  const { diag } = await import('../../diagnostics/index.js');
+  const hint = `nothing was committed and ${episode} stays staged for review; run \`aureus episode commit\` again to commit it`;
+  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where }, { hint })], cause });
 }
 
 /**

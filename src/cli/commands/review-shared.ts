@@ -53,6 +53,8 @@ export interface RestageOptions {
   commit?: boolean;
   trailers?: string[] | (() => string[]);
   progress?: ProgressSink;
+  /** Ctrl-C (`episode commit`): the run stops before its commit, or finishes the commit under way. */
+  signal?: AbortSignal;
 }
 
 /** `episode run` of the staged episode again: its own run folder, from its checkpoints. */
@@ -71,5 +73,6 @@ export async function restage(c: CommandContext, r: ReviewState, warnings: Diagn
     warnings,
     trailers: o.trailers ?? [],
     ...(o.progress ? { progress: o.progress } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
   });
 }
