@@ -63,7 +63,7 @@ export interface RunPreflight {
 export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
   const root = o.root;
   // A rollback a kill cut (its journal left): the work tree and tags may be half moved, so neither
-  // the world read nor a dirty-files refusal would say what is wrong (AUR6033 says how to finish it).
+  // the world read nor a dirty-files refusal would say what is wrong (AUR6037 says how to finish it).
   refuseInterruptedRollback(root);
   // The git queries start now and are read when their answer is due: the git processes run while
   // this process reads the config and loads the world (issue 18). Both are read-only: HEAD, and a

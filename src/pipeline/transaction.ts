@@ -89,7 +89,7 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // Refused before anything is written: a link would be written through, then git would reject it;
   // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
-  // A rollback a kill cut may have half moved the work tree and the tags (AUR6033).
+  // A rollback a kill cut may have half moved the work tree and the tags (AUR6037).
   refuseInterruptedRollback(root);
   await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
   const keepStage = fs.existsSync(path.join(runDir, 'stage'));

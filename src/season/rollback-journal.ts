@@ -10,7 +10,7 @@ import { writeAtomicSync } from '../store/atomic-write.js';
  * the refs move, removed once both have. A process killed in between (SIGKILL: no handler runs)
  * leaves it, and with it everything the next `aureus rollback` needs to finish the switch; every
  * command that would read or commit a half-moved world (`episode run`, `season run`, an episode's
- * or a play canonization's commit) refuses until then (AUR6033), and `status` names it.
+ * or a play canonization's commit) refuses until then (AUR6037), and `status` names it.
  */
 export interface RollbackJournal {
   version: 1;
@@ -73,7 +73,7 @@ function journalProblem(v: unknown): string | null {
 
 /**
  * The interrupted rollback's journal, or null when there is none. One that is not JSON of its shape
- * refuses (exit 3, AUR6035): it says which HEAD and tags the rollback was moving, so it is never guessed at.
+ * refuses (exit 3, AUR6039): it says which HEAD and tags the rollback was moving, so it is never guessed at.
  */
 export function interruptedRollback(root: string): RollbackJournal | null {
   const file = rollbackJournalPath(root);
@@ -97,10 +97,10 @@ export function interruptedRollback(root: string): RollbackJournal | null {
 }
 
 function damaged(file: string, detail: string): AureusError {
-  return new AureusError(`the rollback journal ${file} is damaged`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6035', { file, detail })] });
+  return new AureusError(`the rollback journal ${file} is damaged`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6039', { file, detail })] });
 }
 
-/** Refuse (exit 10, AUR6033) while a rollback's switch is unfinished: the work tree and tags may be half moved. */
+/** Refuse (exit 10, AUR6037) while a rollback's switch is unfinished: the work tree and tags may be half moved. */
 export function refuseInterruptedRollback(root: string): void {
   const j = interruptedRollback(root);
   if (j) throw interruptedRollbackError(root, j);
@@ -108,5 +108,5 @@ export function refuseInterruptedRollback(root: string): void {
 
 export function interruptedRollbackError(root: string, j: RollbackJournal, hint?: string): AureusError {
   const file = rollbackJournalPath(root) ?? ROLLBACK_JOURNAL;
-  return new AureusError(`the rollback of ${j.episode} was interrupted`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6033', { episode: j.episode, file }, hint ? { hint } : {})] });
+  return new AureusError(`the rollback of ${j.episode} was interrupted`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6037', { episode: j.episode, file }, hint ? { hint } : {})] });
 }

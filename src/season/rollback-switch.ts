@@ -42,7 +42,7 @@ export async function switchRollback(root: string, git: GitPort, j: RollbackJour
  * moved means all of it was done but the journal's removal (the work tree moves first); HEAD where
  * the rollback found it means the work tree is as it was, moved, or half moved, and is moved (files
  * of the move a kill left half written are the move's own, so they are overwritten: `force`). HEAD
- * anywhere else is not guessed at (AUR6033, its hint saying where). Null when nothing was left.
+ * anywhere else is not guessed at (AUR6037, its hint saying where). Null when nothing was left.
  */
 export async function finishInterruptedRollback(root: string, git: GitPort): Promise<{ journal: RollbackJournal; note: Diagnostic } | null> {
   const j = interruptedRollback(root);
@@ -50,7 +50,7 @@ export async function finishInterruptedRollback(root: string, git: GitPort): Pro
   const head = await git.head();
   if (head === j.to) {
     removeRollbackJournal(root);
-    return { journal: j, note: diag('AUR6034', { episode: j.episode, how: 'HEAD and the tags were already moved; only its journal was left' }) };
+    return { journal: j, note: diag('AUR6038', { episode: j.episode, how: 'HEAD and the tags were already moved; only its journal was left' }) };
   }
   if (head !== j.from) {
     const hint = `HEAD is at ${String(head).slice(0, 10)}, neither where the rollback found it (${j.from.slice(0, 10)}) nor where it goes (${j.to.slice(0, 10)}): put HEAD back (git switch, git reset --keep ${j.from.slice(0, 10)}) and run \`aureus rollback ${j.episode}\` again, or delete the journal to leave things as they are`;
@@ -65,5 +65,5 @@ export async function finishInterruptedRollback(root: string, git: GitPort): Pro
   }
   await git.updateRefs(j.refs, `aureus rollback ${j.episode} (finished)`);
   removeRollbackJournal(root);
-  return { journal: j, note: diag('AUR6034', { episode: j.episode, how }) };
+  return { journal: j, note: diag('AUR6038', { episode: j.episode, how }) };
 }

@@ -77,11 +77,11 @@ async function notCommittedHere(root: string, id: string): Promise<AureusError> 
 
 /** How a rollback is stopped and kept whole: the CLI's Ctrl-C (cli/commands/run-shared.ts interruptSignal). */
 export interface RollbackControl {
-  /** Aborted by Ctrl-C: before the switch the rollback stops with nothing changed (exit 130, AUR6032). */
+  /** Aborted by Ctrl-C: before the switch the rollback stops with nothing changed (exit 130, AUR6036). */
   signal?: AbortSignal;
   /** Runs the switch as one step a second Ctrl-C does not cut. */
   critical?: <T>(what: string, fn: () => Promise<T>) => Promise<T>;
-  /** An interrupted rollback finished first (AUR6034), said as it is done. */
+  /** An interrupted rollback finished first (AUR6038), said as it is done. */
   notice?: (d: Diagnostic) => void;
 }
 
@@ -112,15 +112,15 @@ export async function rollbackEpisode(root: string, episode: string, o: Rollback
   return { episode: ref.id, reverted: j.reverted, retagged: j.retagged, head: j.to, finished_interrupted: false };
 }
 
-/** Exit 130, AUR6032: a Ctrl-C before the switch, which changed nothing. */
+/** Exit 130, AUR6036: a Ctrl-C before the switch, which changed nothing. */
 export function rollbackInterrupted(episode: string): AureusError {
-  return new AureusError(`interrupted: the rollback of ${episode} changed nothing`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6032', { episode })] });
+  return new AureusError(`interrupted: the rollback of ${episode} changed nothing`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6036', { episode })] });
 }
 
 /**
  * Everything the switch will do, made ready without changing what the author sees: the revert
  * commits (newest first, one each, as objects), the tag objects of the rolledback/<id>/<sha> names,
- * and the ref changes. A Ctrl-C meanwhile stops it (AUR6032) between git commands.
+ * and the ref changes. A Ctrl-C meanwhile stops it (AUR6036) between git commands.
  */
 async function planRollback(root: string, git: GitPort, episode: string, signal?: AbortSignal): Promise<RollbackJournal> {
   const { ref, found } = await checkRollbackArgs(root, episode);

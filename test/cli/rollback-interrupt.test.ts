@@ -8,7 +8,7 @@ afterAll(cleanup);
 
 /**
  * Ctrl-C and kills in the middle of `aureus rollback` (a real CLI process, the built dist/): before
- * its switch nothing changes and it says so (exit 130, AUR6032); in its switch it finishes first;
+ * its switch nothing changes and it says so (exit 130, AUR6036); in its switch it finishes first;
  * a kill in the switch leaves a journal the next `rollback` finishes and every other command names.
  * The points are the AUREUS_TEST_SIGINT_AT / AUREUS_TEST_KILL_AT hooks of season/rollback.ts and
  * season/rollback-switch.ts. Before the fix a Ctrl-C left two of five reverts committed, 121 files
@@ -51,12 +51,12 @@ describe('rollback interrupted', () => {
     expect(expected.tags).toEqual(['rolledback/s01e02/' + git(season, 'rev-parse', 's01e02^{commit}').slice(0, 10), 'rolledback/s01e03/' + git(season, 'rev-parse', 's01e03^{commit}').slice(0, 10), 's01e01']);
   }, 300_000);
 
-  it('a Ctrl-C before the switch changes nothing and says so (exit 130, AUR6032); the same rollback then runs', async () => {
+  it('a Ctrl-C before the switch changes nothing and says so (exit 130, AUR6036); the same rollback then runs', async () => {
     const root = copyRepo(season, 'rb-int-built');
     const before = snapshot(root);
     const r = await spawnCli(['rollback', 's01e02'], root, { AUREUS_TEST_SIGINT_AT: 'rollback-built' });
     expect(r.code).toBe(130);
-    expect(r.stderr).toContain('AUR6032 interrupted: the rollback of s01e02 was stopped before it changed anything');
+    expect(r.stderr).toContain('AUR6036 interrupted: the rollback of s01e02 was stopped before it changed anything');
     expect(r.stderr).toContain('HEAD, the index, the work tree and the tags are as they were');
     expect(r.stdout).toBe('');
     expect(snapshot(root)).toEqual(before);
@@ -78,7 +78,7 @@ describe('rollback interrupted', () => {
     expect(fs.existsSync(journal(root))).toBe(false);
   }, 120_000);
 
-  it('a kill in the switch is named by status, refused by episode run (AUR6033), and finished by the same rollback', async () => {
+  it('a kill in the switch is named by status, refused by episode run (AUR6037), and finished by the same rollback', async () => {
     const root = copyRepo(season, 'rb-int-kill');
     const killed = await spawnCli(['rollback', 's01e02'], root, { AUREUS_TEST_KILL_AT: 'rollback-moved' });
     expect(killed.signal).toBe('SIGKILL');
@@ -92,13 +92,13 @@ describe('rollback interrupted', () => {
     const stuck = snapshot(root);
     const run = await spawnCli(['episode', 'run'], root);
     expect(run.code).toBe(10);
-    expect(run.stderr).toContain('AUR6033 the rollback of s01e02 was interrupted before it finished');
+    expect(run.stderr).toContain('AUR6037 the rollback of s01e02 was interrupted before it finished');
     expect(run.stderr).toContain('`aureus rollback s01e02` finishes it');
     expect(snapshot(root)).toEqual(stuck);
 
     const again = await spawnCli(['rollback', 's01e02'], root);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('AUR6034 finished the interrupted rollback of s01e02 from its journal');
+    expect(again.stderr).toContain('AUR6038 finished the interrupted rollback of s01e02 from its journal');
     expect(again.stdout).toContain('rolled back s01e02: 2 commits reverted');
     expect(rolledBack(root)).toEqual(expected);
     expect(fs.existsSync(journal(root))).toBe(false);
@@ -113,16 +113,16 @@ describe('rollback interrupted', () => {
     fs.rmSync(path.join(root, 'seasons/season_01/episode_03/episode_plan.json'));
     const again = await spawnCli(['rollback', 's01e02'], root);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stderr).toContain('AUR6034 finished the interrupted rollback of s01e02 from its journal (the files the kill left half moved were rewritten');
+    expect(again.stderr).toContain('AUR6038 finished the interrupted rollback of s01e02 from its journal (the files the kill left half moved were rewritten');
     expect(rolledBack(root)).toEqual(expected);
   }, 120_000);
 
-  it('a damaged journal refuses status (exit 3, AUR6035) and is left as it is', async () => {
+  it('a damaged journal refuses status (exit 3, AUR6039) and is left as it is', async () => {
     const root = copyRepo(season, 'rb-int-damaged');
     fs.writeFileSync(journal(root), '{"version": 1');
     const r = await spawnCli(['status'], root);
     expect(r.code).toBe(3);
-    expect(r.stderr).toContain('AUR6035 the rollback journal');
+    expect(r.stderr).toContain('AUR6039 the rollback journal');
     expect(fs.readFileSync(journal(root), 'utf8')).toBe('{"version": 1');
   }, 120_000);
 });

@@ -21,15 +21,15 @@ Refusals say why: AUR6022 never committed, AUR6021 already rolled back (rolledba
 AUR6014 committed on another branch only.
 
 All or nothing: the reverts and tags are built first, then one switch moves the work tree, HEAD
-and the tags. Ctrl-C before it changes nothing (exit 130, AUR6032); during it, it is finished
-first. A rollback killed in its switch is finished by running the same command again (AUR6034).
+and the tags. Ctrl-C before it changes nothing (exit 130, AUR6036); during it, it is finished
+first. A rollback killed in its switch is finished by running the same command again (AUR6038).
 
 Examples:
   $ aureus rollback s01e03
   $ aureus episode run          compiles s01e03 again`)
     .action(async (episode: string, o: { json?: boolean }) => {
       const c = ctx();
-      // Ctrl-C before the switch: nothing changed (exit 130, AUR6032), whatever it stopped (a git
+      // Ctrl-C before the switch: nothing changed (exit 130, AUR6036), whatever it stopped (a git
       // command of the checks gets the terminal's signal too); during it: finished first.
       const { interruptSignal } = await import('./run-shared.js');
       let switching = false;
