@@ -8,6 +8,7 @@ import { gitNotFound, wrap } from './errors.js';
 import { tooManyOpenFiles } from '../io/open-files.js';
 import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from './state.js';
 import { escapeRegExp } from '../core/regex.js';
+import { buildReverts, gitPath, moveWorkTree, refValue, tagObject, updateRefs, type RefChange } from './rewind.js';
 
 /**
  * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
@@ -268,40 +269,30 @@ class GitCliPort implements GitPort {
     return names.length > 0 && gitInShellBackground(dir, ['hash-object', '-w', '--no-filters', '--', ...names]);
   }
 
-  async revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]> {
-    // The reverts are made in an index of their own, started from HEAD: `revert --no-commit` then a
-    // plain commit in the author's index would put whatever they had staged into the revert commit.
-    // Their index is kept as it was, except the reverted paths, moved to the new HEAD below (a path
-    // they staged is never one of them: the revert refuses to overwrite its work-tree change).
-    const index = path.resolve(this.root, (await this.raw('rev-parse', ['rev-parse', '--git-path', 'aureus-revert-index'])).trim());
-    const env = { ...(await this.identityEnv()), GIT_INDEX_FILE: index };
-    const start = await this.head();
-    const made: string[] = [];
-    try {
-      await wrap('revert', () => gitOutput(this.root, ['read-tree', 'HEAD'], env), this.root);
-      for (const sha of shas) {
-        await wrap('revert', async () => {
-          try {
-            await gitOutput(this.root, ['revert', '--no-edit', '--no-commit', sha], env);
-          } catch (e) {
-            await gitRun(this.root, ['revert', '--abort'], env);
-            throw e;
-          }
-          // --allow-empty: a commit whose changes a later one in the range already undid reverts to
-          // nothing, and still gets its own revert commit (one revert per reverted commit).
-          await gitOutput(this.root, [...COMMIT_ARGS, '--allow-empty', '-m', messageFor(sha)], env);
-        }, this.root);
-        made.push((await this.head())!);
-      }
-    } finally {
-      fs.rmSync(index, { force: true });
-      const end = await this.head();
-      if (start && end && end !== start) {
-        const changed = (await this.raw('diff', ['diff', '--name-only', '-z', '--no-renames', start, end])).split('\0').filter(Boolean);
-        if (changed.length) await this.raw('reset', ['reset', '-q', end, '--', ...changed]);
-      }
-    }
-    return made;
+  async buildReverts(newestFirst: string[], messageFor: (sha: string) => string, signal?: AbortSignal): Promise<string[]> {
+    const env = await this.identityEnv();
+    return wrap('revert', () => buildReverts(this.root, newestFirst, messageFor, env, signal), this.root);
+  }
+
+  async tagObject(name: string, message: string, commit: string): Promise<string> {
+    const env = await this.identityEnv();
+    return wrap('mktag', () => tagObject(this.root, name, message, commit, env), this.root);
+  }
+
+  async refValue(ref: string): Promise<string | null> {
+    return refValue(this.root, ref);
+  }
+
+  async moveWorkTree(from: string, to: string, force: boolean): Promise<void> {
+    await wrap('read-tree', () => moveWorkTree(this.root, from, to, force), this.root);
+  }
+
+  async updateRefs(changes: RefChange[], reason: string): Promise<void> {
+    await wrap('update-ref', () => updateRefs(this.root, changes, reason), this.root);
+  }
+
+  async gitPath(name: string): Promise<string> {
+    return path.resolve(this.root, await wrap('rev-parse', () => gitPath(this.root, name), this.root));
   }
 
   async head(): Promise<string | null> {

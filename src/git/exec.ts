@@ -107,6 +107,14 @@ export interface GitRunOptions {
    * never handed to the shell, which cannot stop one of its commands.
    */
   signal?: AbortSignal;
+  /**
+   * In a process group of its own: a terminal's Ctrl-C reaches the whole foreground group, and would
+   * stop git halfway through a step its caller must finish once begun (a rollback's switch of the
+   * work tree and refs, season/rollback-switch.ts). Spawned by this process, never by the shell.
+   */
+  detached?: boolean;
+  /** Written to git's standard input (`update-ref --stdin`, `mktag`); spawned by this process. */
+  input?: string;
 }
 
 /**
@@ -116,7 +124,7 @@ export interface GitRunOptions {
  */
 export async function gitRun(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: GitRunOptions = {}): Promise<GitRunResult> {
   const env = { ...cleanEnv(), ...extraEnv };
-  if (opts.signal) return spawnGit(root, args, env, opts.signal);
+  if (opts.signal || opts.detached || opts.input !== undefined) return spawnGit(root, args, env, opts.signal, opts);
   // Through the run's small shell when one is open (io/shell-runner.ts): no fork of this process.
   let viaShell;
   try {
@@ -142,12 +150,12 @@ export async function gitInShellBackground(cwd: string, args: string[]): Promise
   }
 }
 
-function spawnGit(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<GitRunResult> {
-  return spawnGitBytes(root, args, env, signal).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
+function spawnGit(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal, o: Pick<GitRunOptions, 'detached' | 'input'> = {}): Promise<GitRunResult> {
+  return spawnGitBytes(root, args, env, signal, o).then((r) => ({ ...r, stdout: r.stdout.toString('utf8') }));
 }
 
 /** As spawnGit, with stdout as git wrote it (bytes): the caller decodes, strictly if it must. */
-function spawnGitBytes(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal): Promise<Omit<GitRunResult, 'stdout'> & { stdout: Buffer }> {
+function spawnGitBytes(root: string, args: string[], env: Record<string, string>, signal?: AbortSignal, o: Pick<GitRunOptions, 'detached' | 'input'> = {}): Promise<Omit<GitRunResult, 'stdout'> & { stdout: Buffer }> {
   return new Promise((resolve) => {
     if (signal?.aborted) {
       resolve({ code: null, stdout: Buffer.alloc(0), stderr: 'not started: aborted' });
@@ -155,7 +163,7 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
     }
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn('git', args, { cwd: root, env, stdio: 'pipe', windowsHide: true });
+      child = spawn('git', args, { cwd: root, env, stdio: 'pipe', windowsHide: true, detached: o.detached === true });
     } catch (e) {
       resolve({ code: null, stdout: Buffer.alloc(0), stderr: (e as Error).message });
       return;
@@ -169,7 +177,8 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
     child.stderr.on('data', (d: Buffer) => err.push(d));
-    child.stdin.end();
+    child.stdin.on('error', () => undefined); // git exiting before it read its input: its exit code says why
+    child.stdin.end(o.input);
     // Not spawn's own `signal` option: it reports the abort at once, while git may still be writing.
     const stop = () => child.kill('SIGTERM');
     signal?.addEventListener('abort', stop, { once: true });
@@ -208,7 +217,7 @@ export async function gitBytes(root: string, args: string[]): Promise<Buffer | n
  * more after every command that prints nothing (`add`, `commit --quiet`, `tag`, a clean `status`),
  * which was ~200 ms of an episode run's wall time spent idle.
  */
-export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: Pick<GitRunOptions, 'signal'> = {}): Promise<string> {
+export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: Pick<GitRunOptions, 'signal' | 'detached' | 'input'> = {}): Promise<string> {
   const r = await gitRun(root, args, extraEnv, opts);
   if (r.code === 0) return r.stdout;
   const fds = tooManyOpenFiles(r.startError);

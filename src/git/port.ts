@@ -1,4 +1,5 @@
 import type { IndexEntries } from './state.js';
+import type { RefChange } from './rewind.js';
 
 export type { IndexEntries };
 
@@ -116,11 +117,21 @@ export interface GitPort {
    */
   storeBlobs(dir: string, names: string[]): Promise<boolean>;
   /**
-   * Revert each commit, in the order given (pass newest first), each as its own commit with
-   * `messageFor(sha)`; history is kept. A revert that changes nothing still gets its commit, so
-   * the result has one revert sha per input sha. A conflict aborts that revert and fails.
+   * Revert commits for a line of single-parent commits ending at HEAD (pass newest first), each on
+   * the one before, as `git revert` makes them, but as objects only: no ref, index or file changes
+   * (./rewind.ts). A merge commit fails. Stops between commits once `signal` is aborted.
    */
-  revert(shas: string[], messageFor: (sha: string) => string): Promise<string[]>;
+  buildReverts(newestFirst: string[], messageFor: (sha: string) => string, signal?: AbortSignal): Promise<string[]>;
+  /** An annotated tag object (`git mktag`) for `commit`, no ref yet; its sha. */
+  tagObject(name: string, message: string, commit: string): Promise<string>;
+  /** The object a ref names (a tag's tag object, not its commit), or null. */
+  refValue(ref: string): Promise<string | null>;
+  /** Index and work tree from tree `from` to `to` (`read-tree -m -u`; `force`: `--reset`), not stopped by a terminal's Ctrl-C. */
+  moveWorkTree(from: string, to: string, force: boolean): Promise<void>;
+  /** These ref changes all at once or none (`update-ref --stdin`), not stopped by a terminal's Ctrl-C. */
+  updateRefs(changes: RefChange[], reason: string): Promise<void>;
+  /** A file's path in the git folder of this work tree (`rev-parse --git-path`), absolute. */
+  gitPath(name: string): Promise<string>;
 
   // --- refs and history ---
   /** HEAD's commit sha, or null in a repository without commits. */

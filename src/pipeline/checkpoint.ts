@@ -137,6 +137,9 @@ export const STAGED_BASELINE = 'staged-baseline';
  * - play-canonize: a play canonization starts, nothing written (play/session.ts);
  * - play-committed: its commit and tag made (if any), its `canonized` record not yet written (play/session.ts).
  * - plan-written: `episode plan`'s files written into the run folder, its run log not yet put in order (cli/commands/episode-plan.ts).
+ * - rollback-built: `aureus rollback`'s reverts and tags built as objects, nothing moved (season/rollback.ts);
+ * - rollback-journaled, rollback-moved, rollback-refs: its switch's journal written; the work tree
+ *   and index moved; HEAD and the tags moved too, the journal not yet removed (season/rollback-switch.ts).
  * An import's generation has its own SIGINT/SIGTERM point (import/test-hook.ts). Never set either
  * outside tests.
  */

@@ -7,6 +7,7 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
+import { refuseInterruptedRollback } from '../season/rollback-journal.js';
 import { allowedDirtyWarning, EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 import { episodeRelDir } from '../paths.js';
 
@@ -61,6 +62,9 @@ export interface RunPreflight {
 
 export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = createGit(o.root)): Promise<RunPreflight> {
   const root = o.root;
+  // A rollback a kill cut (its journal left): the work tree and tags may be half moved, so neither
+  // the world read nor a dirty-files refusal would say what is wrong (AUR6037 says how to finish it).
+  refuseInterruptedRollback(root);
   // The git queries start now and are read when their answer is due: the git processes run while
   // this process reads the config and loads the world (issue 18). Both are read-only: HEAD, and a
   // `git status` that does not refresh .git/index (a refused run writes nothing, not even the index).

@@ -11,6 +11,7 @@ import { durableBarrier, durableBarrierAsync, writeDurable, writeVisible, type B
 import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
 import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
+import { refuseInterruptedRollback } from '../season/rollback-journal.js';
 import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -88,6 +89,8 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // Refused before anything is written: a link would be written through, then git would reject it;
   // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
   refuseSymlinks(root, paths);
+  // A rollback a kill cut may have half moved the work tree and the tags (AUR6037).
+  refuseInterruptedRollback(root);
   await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
   const keepStage = fs.existsSync(path.join(runDir, 'stage'));
   stageFiles(runDir, req.files);

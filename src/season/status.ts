@@ -14,6 +14,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
 import { createGit } from '../git/adapter.js';
 import { compareText } from '../core/text-order.js';
+import { interruptedRollback } from './rollback-journal.js';
 import { renderReviewStatus, statusOfReview, type StagedForReview } from './status-review.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
@@ -26,6 +27,8 @@ export interface SeasonStatus {
   pending_commit: string | null;
   /** The tags (`play/<session>/<n>`) of play canonizations whose commit was interrupted: finished by the next `play --resume <session>` or `episode run`. */
   pending_canonizations: string[];
+  /** The episode a rollback a kill cut was rolling back (its journal left): `aureus rollback <it>` finishes it. */
+  interrupted_rollback: string | null;
   /** The episode staged for review (`episode run --review`), or null: status-review.ts. */
   staged_for_review: StagedForReview | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
@@ -47,10 +50,12 @@ function standing(stats: Record<string, number>): number {
 
 export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const journals = pendingCommitJournals(root);
+  // A rollback a kill cut may have half moved the work tree: the world is read as HEAD has it.
+  const rollback = interruptedRollback(root);
   // An interrupted commit may have written its world files (or made its commit, untagged): they are
   // not committed yet, so the world is read as it was before that commit began, as the episodes
   // listed (the tags) say. Otherwise the working tree's.
-  const world: World = await readWorldAt(root, journals[0]?.head_before ?? null);
+  const world: World = await readWorldAt(root, journals[0]?.head_before ?? (rollback ? await createGit(root).head() : null));
   const refs = journals.map((j) => parseEpisodeId(j.episode)).filter((r): r is EpisodeRef => r !== null);
   // An interrupted commit is finished by the next run before anything else: the episode after it is next.
   const pending = refs.at(-1) ?? null;
@@ -83,6 +88,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     committed: rows,
     next_episode: next.id,
     pending_commit: pending?.id ?? null,
+    interrupted_rollback: rollback?.episode ?? null,
     pending_canonizations: journals.filter((j) => playCanonization(j.episode)).map((j) => j.episode),
     staged_for_review: statusOfReview(root, journals.map((j) => j.episode)),
     metrics: Object.entries(world.world.global)
@@ -126,6 +132,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
   if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first; the world below is as last committed`)}`);
+  if (s.interrupted_rollback) out.push(`          ${c.yellow(`the rollback of ${s.interrupted_rollback} was interrupted: \`aureus rollback ${s.interrupted_rollback}\` finishes it; the world below is as HEAD has it, the episodes and tags may be half rolled back`)}`);
   for (const tag of s.pending_canonizations) {
     const play = playCanonization(tag)!;
     out.push(`          ${c.yellow(`canonization ${play.n} of play session ${play.session} was interrupted: ${playFinish(play.session)} finishes it first; the world below is as last committed`)}`);

@@ -129,29 +129,25 @@ describe('season operations with EDITOR, VISUAL, PAGER and GIT_EDITOR/GIT_PAGER 
     expect(await g.showFile('no-such-ref', 'world/world.json')).toBeNull();
   });
 
-  it('revert: one commit each, newest first, history kept; an empty revert still gets its commit', async () => {
+  it('buildReverts: one commit each, newest first, history kept, as objects only (HEAD, index and files unmoved)', async () => {
     setProgramVars();
     const { root, g } = await repo();
     const base = await commitFile(g, 'w.txt', 'base\n', 'base');
     const e1 = await commitFile(g, 'e1.txt', 'one\n', 'S01E01');
     const e2 = await commitFile(g, 'e2.txt', 'two\n', 'S01E02');
-    const reverts = await g.revert([e2, e1], (sha) => `Revert ${sha.slice(0, 7)}\n`);
+    const reverts = await g.buildReverts([e2, e1], (sha) => `Revert ${sha.slice(0, 7)}\n`);
     expect(reverts).toHaveLength(2);
     expect(new Set(reverts).size).toBe(2);
-    expect(await g.head()).toBe(reverts[1]);
+    expect(await g.head()).toBe(e2);
+    expect(sh(root, 'status', '--porcelain')).toBe('');
     expect(await g.message(reverts[0]!)).toBe(`Revert ${e2.slice(0, 7)}\n`);
-    expect(sh(root, 'ls-tree', '--name-only', 'HEAD')).toBe('w.txt');
-    expect(sh(root, 'rev-list', '--count', 'HEAD')).toBe('5');
-    expect(await g.isAncestor(base, 'HEAD')).toBe(true);
-
-    // e2 is already undone: reverting it again changes nothing, and still makes a commit.
-    const again = await g.revert([reverts[0]!, e2], () => 'noop pair\n');
-    expect(again).toHaveLength(2);
-    expect(again[0]).not.toBe(again[1]);
-    expect(sh(root, 'ls-tree', '--name-only', 'HEAD')).toBe('w.txt');
+    expect(sh(root, 'ls-tree', '--name-only', reverts[1]!)).toBe('w.txt');
+    expect(sh(root, 'ls-tree', '--name-only', reverts[0]!).split('\n')).toEqual(['e1.txt', 'w.txt']);
+    expect(sh(root, 'rev-list', '--count', reverts[1]!)).toBe('5');
+    expect(await g.isAncestor(base, reverts[1]!)).toBe(true);
   });
 
-  it("revert leaves the author's staged changes staged and out of the revert commits", async () => {
+  it("moveWorkTree and updateRefs switch to the reverts keeping the author's staged and unstaged changes elsewhere", async () => {
     setProgramVars();
     const { root, g } = await repo();
     await commitFile(g, 'w.txt', 'base\n', 'base');
@@ -161,26 +157,34 @@ describe('season operations with EDITOR, VISUAL, PAGER and GIT_EDITOR/GIT_PAGER 
     sh(root, 'add', 'NOTES.md', 'w.txt');
     write(root, 'w.txt', 'staged\nand not staged\n');
     const cached = sh(root, 'diff', '--cached', 'HEAD');
-    const [revert] = await g.revert([e1], () => 'Revert S01E01\n');
+    const [revert] = await g.buildReverts([e1], () => 'Revert S01E01\n');
+    await g.moveWorkTree(e1, revert!, false);
+    await g.updateRefs([{ ref: 'HEAD', old: e1, new: revert! }], 'test');
+    expect(await g.head()).toBe(revert);
     expect(sh(root, 'show', '--pretty=format:', '--name-only', revert!)).toBe('e1.txt');
-    expect(sh(root, 'ls-tree', '--name-only', 'HEAD').split('\n')).toEqual(['w.txt']);
     expect(sh(root, 'status', '--porcelain')).toBe('A  NOTES.md\nMM w.txt');
     expect(sh(root, 'diff', '--cached', 'HEAD')).toBe(cached);
     expect(fs.readFileSync(path.join(root, 'w.txt'), 'utf8')).toBe('staged\nand not staged\n');
+    // A ref that moved meanwhile refuses the whole transaction.
+    await expect(g.updateRefs([{ ref: 'HEAD', old: e1, new: revert! }], 'test')).rejects.toMatchObject({ exitCode: 10 });
   });
 
-  it('a conflicting revert fails with exit 10 and leaves no revert in progress', async () => {
+  it('buildReverts refuses a merge commit or commits that are not one line, with exit 10', async () => {
     setProgramVars();
     const { root, g } = await repo();
     await commitFile(g, 'w.txt', 'base\n', 'base');
     const change = await commitFile(g, 'w.txt', 'changed\n', 'change');
     const head = await commitFile(g, 'w.txt', 'changed again\n', 'change again');
-    const err = (await g.revert([change], () => 'Revert change\n').catch((e: unknown) => e)) as AureusError;
+    const err = (await g.buildReverts([head, `${change}^`], () => 'Revert\n').catch((e: unknown) => e)) as AureusError;
     expect(err).toBeInstanceOf(AureusError);
     expect(err.exitCode).toBe(10);
-    expect(err.message).toMatch(/^git revert failed: /);
-    expect(await g.head()).toBe(head);
-    expect(fs.existsSync(path.join(root, '.git', 'REVERT_HEAD'))).toBe(false);
+    expect(err.message).toMatch(/^git revert failed: .*not the parent/);
+    sh(root, 'switch', '-q', '-c', 'side', change);
+    const side = await commitFile(g, 's.txt', 's\n', 'side');
+    sh(root, 'switch', '-q', 'main');
+    sh(root, 'merge', '-q', '--no-ff', '-m', 'merge', side);
+    const merge = await g.head();
+    await expect(g.buildReverts([merge!], () => 'Revert\n')).rejects.toThrow(/is a merge/);
     expect(await g.status()).toEqual([]);
   });
 

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { printJson } from '../io.js';
+import { formatDiagnostics, printJson } from '../io.js';
+import type { Diagnostic } from '../../diagnostics/index.js';
 
 /** `aureus rollback s01e03`: revert that episode and every later commit; history is kept. */
 export function registerRollback(program: Command, ctx: () => CommandContext): void {
@@ -19,24 +20,45 @@ history still holds is kept (that line still has the episode); a re-run here is 
 Refusals say why: AUR6022 never committed, AUR6021 already rolled back (rolledback/<id>/<sha>),
 AUR6014 committed on another branch only.
 
+All or nothing: the reverts and tags are built first, then one switch moves the work tree, HEAD
+and the tags. Ctrl-C before it changes nothing (exit 130, AUR6036); during it, it is finished
+first. A rollback killed in its switch is finished by running the same command again (AUR6038).
+
 Examples:
   $ aureus rollback s01e03
   $ aureus episode run          compiles s01e03 again`)
     .action(async (episode: string, o: { json?: boolean }) => {
       const c = ctx();
-      // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
-      const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
-      const { withLock } = await import('../../pipeline/lock.js');
-      const { rollbackEpisode, checkRollbackArgs } = await import('../../season/rollback.js');
-      // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
-      const { requireCleanWorld } = await import('../../pipeline/clean-world.js');
-      const refuseDirty = () => requireCleanWorld(git, ['world', 'operators', 'seasons'], { allowDirtyFlag: false });
-      await checkRollbackArgs(c.root, episode);
-      await refuseDirty();
-      const r = await withLock(c.root, 'rollback', async () => {
-        await refuseDirty();
-        return rollbackEpisode(c.root, episode);
-      });
+      // Ctrl-C before the switch: nothing changed (exit 130, AUR6036), whatever it stopped (a git
+      // command of the checks gets the terminal's signal too); during it: finished first.
+      const { interruptSignal } = await import('./run-shared.js');
+      let switching = false;
+      let switched = false;
+      const intr = interruptSignal(c.io.stderr, { first: () => (switching ? 'The rollback under way is finished first.' : 'Nothing is changed.'), again: 'Nothing of the rollback is kept.' });
+      const critical = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+        switching = switched = true;
+        return intr.critical(what, fn).finally(() => (switching = false));
+      };
+      const notice = (d: Diagnostic) => c.io.stderr(formatDiagnostics([d], c.chalk).replace(/^\n/, ''));
+      const { rollbackEpisode, checkRollbackArgs, rollbackInterrupted } = await import('../../season/rollback.js');
+      let r;
+      try {
+        // Not a world: AUR1000 (exit 3), not an uncommitted episode (exit 2).
+        const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
+        const { withLock } = await import('../../pipeline/lock.js');
+        const { interruptedRollback } = await import('../../season/rollback-journal.js');
+        // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
+        // Not while a rollback a kill cut is left (its journal): that one is finished first, under the lock.
+        if (!interruptedRollback(c.root)) {
+          await checkRollbackArgs(c.root, episode);
+          await (await import('../../pipeline/clean-world.js')).requireCleanWorld(git, ['world', 'operators', 'seasons'], { allowDirtyFlag: false });
+        }
+        r = await withLock(c.root, 'rollback', () => rollbackEpisode(c.root, episode, { signal: intr.signal, critical, notice }));
+      } catch (e) {
+        throw intr.signal.aborted && !switched ? rollbackInterrupted(episode) : e;
+      } finally {
+        intr.dispose();
+      }
       if (o.json) printJson(c.io, r);
       else {
         let out = `${c.chalk.green('✓')} rolled back ${r.episode}: ${r.reverted.length} commit${r.reverted.length === 1 ? '' : 's'} reverted\n`;
@@ -44,5 +66,6 @@ Examples:
         for (const t of r.retagged) out += c.chalk.dim(`  tag ${t.from} → ${t.to}\n`);
         c.io.stdout(out);
       }
+      if (intr.signal.aborted) c.io.stderr(`aureus: the interrupt came during the rollback's switch, which is atomic: it was finished first. ${r.episode} is rolled back; nothing is left to resume.\n`);
     });
 }
