@@ -27,6 +27,10 @@ export interface RefChange {
  */
 export async function buildReverts(root: string, newestFirst: string[], messageFor: (sha: string) => string, env: Record<string, string>, signal?: AbortSignal): Promise<string[]> {
   const made: string[] = [];
+  // `git commit-tree` ignores commit.gpgSign (plumbing, since git 2.x); `git revert` honoured it, and an author who
+  // signs every commit gets signed reverts: -S when it is on, as git's own scripts do. A signing program that fails
+  // is AUR6010 with the signing hint (errors.ts), before anything is moved.
+  const sign = (await configValue(root, 'commit.gpgsign', 'bool')) === 'true';
   let tip = newestFirst[0]!;
   for (const [i, sha] of newestFirst.entries()) {
     if (signal?.aborted) throw signal.reason;
@@ -38,7 +42,7 @@ export async function buildReverts(root: string, newestFirst: string[], messageF
     // The first commit of the repository has no parent: its revert is the empty tree.
     const tree = parents.length ? `${parents[0]}^{tree}` : (await gitOutput(root, ['mktree'], {}, { input: '' })).trim();
     // commit-tree ends the message with one newline of its own; -m keeps it as given otherwise.
-    tip = (await gitOutput(root, ['commit-tree', tree, '-p', tip, '-m', messageFor(sha).replace(/\n+$/, '')], env)).trim();
+    tip = (await gitOutput(root, ['commit-tree', tree, '-p', tip, ...(sign ? ['-S'] : []), '-m', messageFor(sha).replace(/\n+$/, '')], env)).trim();
     made.push(tip);
   }
   return made;
@@ -83,4 +87,13 @@ export async function gitPath(root: string, name: string): Promise<string> {
   const out = (await gitOutput(root, ['rev-parse', '--git-path', name])).trim();
   if (!out) throw new AureusError('git rev-parse --git-path failed', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what: 'rev-parse', message: `no path for ${name}` })] });
   return out;
+}
+
+/** A config value as git reads it (`--type`: bool gives "true"/"false"), or null when it is not set. */
+async function configValue(root: string, key: string, type: 'bool'): Promise<string | null> {
+  try {
+    return (await gitOutput(root, ['config', `--type=${type}`, '--get', key])).trim() || null;
+  } catch {
+    return null; // exit 1: not set
+  }
 }
