@@ -2,6 +2,7 @@ import { parsePath, type PathTarget } from '../core/deltas/index.js';
 import { compareText } from '../core/text-order.js';
 import { WORLD_FILES } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
+import { parseJsonTextSafe } from '../store/read.js';
 import { diag } from '../diagnostics/index.js';
 import type { GitPort } from '../git/port.js';
 import { requireWorldRepo } from '../pipeline/world-repo.js';
@@ -97,7 +98,8 @@ function locate(t: PathTarget): Located {
 async function refuseUnknownIds(git: GitPort, path: string, refs: readonly PathRef[]): Promise<void> {
   for (const ref of refs) {
     const text = await git.showFile('HEAD', ref.file);
-    const known = text === null ? [] : ref.ids(JSON.parse(text));
+    const at = text === null ? null : readVersion(text, ref.file);
+    const known = at && 'value' in at ? ref.ids(at.value) : [];
     if (known.includes(ref.id)) continue;
     throw new AureusError(`no ${ref.kind} "${ref.id}" in the world`, {
       exitCode: ExitCode.USAGE,
@@ -111,6 +113,8 @@ export interface HistoryEntry {
   date: string;
   subject: string;
   value: unknown;
+  /** The file at this commit is not valid JSON (a hand commit): where and what, its value unknown (null). */
+  unreadable?: string;
   episode: string | null;
   session: string | null;
   scene: string | null;
@@ -135,13 +139,28 @@ export async function valueHistory(root: string, p: string): Promise<HistoryEntr
   let prev: string | undefined;
   for (const e of log) {
     const text = await git.showFile(e.sha, file);
-    const value = text === null ? undefined : read(JSON.parse(text));
-    const key = JSON.stringify(value);
+    const at = text === null ? null : readVersion(text, file);
+    const value = at && 'value' in at ? read(at.value) : undefined;
+    const key = at && 'unreadable' in at ? `unreadable ${e.sha}` : JSON.stringify(value);
     if (key === prev) continue;
     prev = key;
     const trailer = (k: string) => new RegExp(`^${k}:\\s*(.+)$`, 'mi').exec(e.message)?.[1]?.trim() ?? null;
-    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, episode: episodeOfSubject(e.subject), session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
+    out.push({ commit: e.sha, date: e.date, subject: e.subject, value: value ?? null, ...(at && 'unreadable' in at ? { unreadable: at.unreadable } : {}), episode: episodeOfSubject(e.subject), session: trailer('Aureus-Session'), scene: trailer('Aureus-Scene'), turns: trailer('Aureus-Turns') });
   }
   if (out.length === 0) await refuseUnknownIds(git, p, refs);
   return out;
+}
+
+/**
+ * One version of a world file from the history: a commit made by hand may hold text that is not JSON. Its value is
+ * unknown, said with the place and what is wrong, and the history goes on; JSON.parse's error ended the whole query
+ * as an internal error (exit 1) before.
+ */
+function readVersion(text: string, file: string): { value: unknown } | { unreadable: string } {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    const d = parseJsonTextSafe(text, file).diagnostics[0];
+    return { unreadable: d ? `${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}` : `${file} is not valid JSON` };
+  }
 }

@@ -140,3 +140,28 @@ describe.skipIf(!builtCli())('aureus query history: ids that name nothing', () =
     expect(await history(w, `relationships.${missing}.trust`)).toEqual([]);
   });
 });
+
+describe.skipIf(!builtCli())('aureus query history over a commit whose file is not JSON', () => {
+  afterAll(() => cleanup());
+
+  it('says that commit is unreadable, where and why, and goes on (it was an internal error, exit 1)', async () => {
+    const w = await makeWorld('query-history-unreadable');
+    const file = path.join(w, 'world/characters.json');
+    const good = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, '{ broken\n');
+    git(w, 'commit', '-qam', 'a hand commit that broke the file');
+    fs.writeFileSync(file, good.replace(/"fama": \d+/, '"fama": 12'));
+    git(w, 'commit', '-qam', 'mended by hand');
+    const q = await cli(['query', 'history', 'characters.cicero.stats.fama', '--json'], w);
+    expect(q.code, q.stderr).toBe(0);
+    const h = JSON.parse(q.stdout) as { subject: string; value: unknown; unreadable?: string }[];
+    expect(h.map((e) => [e.subject, e.value, e.unreadable ?? null])).toEqual([
+      ['Create the world from the Aureus starter kit', expect.any(Number), null],
+      ['a hand commit that broke the file', null, expect.stringMatching(/^world\/characters\.json:1:\d+: invalid JSON/)],
+      ['mended by hand', 12, null],
+    ]);
+    const text = await cli(['query', 'history', 'characters.cicero.stats.fama'], w);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/unreadable: world\/characters\.json:1:\d+: invalid JSON/);
+  });
+});
