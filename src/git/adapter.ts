@@ -4,7 +4,7 @@ import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitCommitOptions, GitLogEntry, GitPort, GitStatusEntry, GitStopOptions } from './port.js';
 import { gitBytes, gitInShellBackground, gitOnPath, gitOutput, gitRun, RefReader } from './exec.js';
-import { gitNotFound, wrap } from './errors.js';
+import { gitInterrupt, gitNotFound, wrap } from './errors.js';
 import { tooManyOpenFiles } from '../io/open-files.js';
 import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from './state.js';
 import { escapeRegExp } from '../core/regex.js';
@@ -83,6 +83,8 @@ class GitCliPort implements GitPort {
   private async query(args: string[]): Promise<string | null> {
     const r = await gitRun(this.root, args);
     if (r.code === 0) return r.stdout;
+    // Nor is one the user's Ctrl-C stopped (a tag taken for missing, say): the interrupt.
+    if (r.interrupted) throw gitInterrupt(args[0] ?? 'query');
     // A git that could not start for want of descriptors is no answer at all, not a "no".
     const fds = tooManyOpenFiles(r.startError);
     if (fds) throw fds;
@@ -138,6 +140,8 @@ class GitCliPort implements GitPort {
   async requireRepo(): Promise<void> {
     const r = await gitRun(this.root, ['rev-parse', '--is-inside-work-tree']);
     if (r.code === 0 && r.stdout.trim() === 'true') return;
+    // A git the user's Ctrl-C stopped says nothing of the folder: the interrupt (exit 130), not "no repository".
+    if (r.interrupted) throw gitInterrupt('rev-parse');
     // Nor is a git that could not start for want of descriptors (`ulimit -n`).
     const fds = tooManyOpenFiles(r.startError);
     if (fds) throw fds;

@@ -1,6 +1,6 @@
 import { diag } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { gitOnPath } from './exec.js';
+import { GitInterrupted, gitOnPath } from './exec.js';
 
 /**
  * Git's failures as Aureus's errors (the adapter's, ./adapter.ts): what git said, cut to its telling
@@ -52,6 +52,8 @@ export async function wrap<T>(what: string, fn: () => Promise<T>, root?: string)
     return await fn();
   } catch (e) {
     if (e instanceof AureusError) throw e;
+    // Ctrl-C stopped git: the interrupt it is (exit 130), for the command's own handling of one (exec.ts GitInterrupted).
+    if (e instanceof GitInterrupted) throw gitInterrupt(what, e);
     if (!gitOnPath()) throw gitNotFound();
     const message = summarizeGitOutput(e instanceof Error ? e.message : String(e));
     const hint = root !== undefined && SIGNING_FAILED.test(message) ? { hint: signingHint(root) } : {};
@@ -59,3 +61,7 @@ export async function wrap<T>(what: string, fn: () => Promise<T>, root?: string)
   }
 }
 
+/** A git command stopped by the user's Ctrl-C (exec.ts GitInterrupted), as the interrupt it is: exit 130, AUR6008. */
+export function gitInterrupt(what: string, cause?: unknown): AureusError {
+  return new AureusError(`interrupted during git ${what}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where: `git ${what}` })], cause });
+}

@@ -94,6 +94,19 @@ export interface GitRunResult {
   stderr: string;
   /** Why git could not be started, when Node says (a spawn's errno error: ENOENT, EMFILE…). */
   startError?: NodeJS.ErrnoException;
+  /** Git was stopped by SIGINT: a terminal's Ctrl-C reaches the whole process group, git with this process. */
+  interrupted?: true;
+}
+
+/**
+ * A git command a Ctrl-C stopped (GitRunResult.interrupted). Said as the interrupt it is (git/errors.ts wrap: exit 130,
+ * AUR6008), not as a git failure: git may die of the terminal's SIGINT before this process's own handler has run, and
+ * the command then ended with exit 10, "git status failed: exit code null" (seen under `episode commit`).
+ */
+export class GitInterrupted extends Error {
+  constructor(args: readonly string[]) {
+    super(`git ${args[0] ?? ''} was interrupted`);
+  }
 }
 
 /** How one git command runs: in the shell's background, or stopped by a signal. */
@@ -183,18 +196,23 @@ function spawnGitBytes(root: string, args: string[], env: Record<string, string>
     const stop = () => child.kill('SIGTERM');
     signal?.addEventListener('abort', stop, { once: true });
     let settled = false;
+    let interrupted: true | undefined;
     const done = (code: number | null, extra = '') => {
       signal?.removeEventListener('abort', stop);
       if (settled) return;
       settled = true;
-      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra, ...(startError ? { startError } : {}) });
+      resolve({ code, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString('utf8') + extra, ...(startError ? { startError } : {}), ...(interrupted ? { interrupted } : {}) });
     };
     let startError: NodeJS.ErrnoException | undefined;
     child.on('error', (e) => {
       startError = e;
       done(null, e.message);
     });
-    child.on('close', (code, by) => done(code, by ? `killed by ${by}` : ''));
+    child.on('close', (code, by) => {
+      // Not a stop of our own (the abort above sends SIGTERM): the user's Ctrl-C.
+      if (by === 'SIGINT') interrupted = true;
+      done(code, by ? `killed by ${by}` : '');
+    });
   });
 }
 
@@ -220,6 +238,7 @@ export async function gitBytes(root: string, args: string[]): Promise<Buffer | n
 export async function gitOutput(root: string, args: string[], extraEnv: Record<string, string> = {}, opts: Pick<GitRunOptions, 'signal' | 'detached' | 'input'> = {}): Promise<string> {
   const r = await gitRun(root, args, extraEnv, opts);
   if (r.code === 0) return r.stdout;
+  if (r.interrupted) throw new GitInterrupted(args);
   const fds = tooManyOpenFiles(r.startError);
   if (fds) throw fds;
   // A missing folder fails the start with "spawn git ENOENT", which would blame git itself.

@@ -143,6 +143,8 @@ export interface ShellRunResult {
   code: number | null;
   stdout: string;
   stderr: string;
+  /** Killed by Ctrl-C (the shell's INT), as git/exec.ts GitRunResult says it. */
+  interrupted?: true;
 }
 
 /**
@@ -186,7 +188,10 @@ export async function runWithShell(
   } catch (e) {
     throw new Error(`${what} ran, but its output could not be read back from ${r.dir} (${(e as Error).message}): it is not run again`);
   }
-  if (m[2] === 'INT') return { code: null, ...out };
+  if (m[2] === 'INT') return { code: null, ...out, interrupted: true };
   const code = Number(m[2]);
+  // 130 without the shell's own INT (above): SIGINT reached the command alone, or it exited 130 itself (git never does:
+  // a git killed by a Ctrl-C sent to it, not to the group). The code stays as it came; `interrupted` says what it means to git.
+  if (code === 130) return { code, ...out, interrupted: true };
   return code === 126 || code === 127 ? undefined : { code, ...out };
 }
