@@ -2,7 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanup, cli, copyRepo, makeWorld } from '../pipeline/world.js';
+import { cleanup, cli, copyRepo } from '../pipeline/world.js';
+import { stagedEpisode, type Staged } from './staged-episode.js';
 
 /**
  * A scene changed by hand in the staged script, before `episode commit` adopts it (AUR6107): `episode review` showed it
@@ -11,17 +12,14 @@ import { cleanup, cli, copyRepo, makeWorld } from '../pipeline/world.js';
  * it stands in the script, as the commit will, and says the scene is the author's edit, not yet adopted; reading it
  * changes nothing.
  */
-let staged = '';
+let staged: Staged;
 beforeAll(async () => {
-  const w = await makeWorld('review-pending-edit');
-  const r = await cli(['episode', 'run', '--review'], w);
-  if (r.code !== 0) throw new Error(r.stderr);
-  staged = w;
+  staged = await stagedEpisode('review-pending-edit');
 }, 120_000);
 afterAll(cleanup);
 
-const runRel = (w: string): string => JSON.parse(fs.readFileSync(path.join(w, '.aureus/review.json'), 'utf8')).run_dir;
-const script = (w: string) => path.join(w, runRel(w), 'stage/seasons/season_01/episode_01/episode_script.md');
+/** The copied world's staged script (the same run folder as the original's). */
+const script = (w: string) => path.join(w, path.relative(staged.root, staged.script));
 
 /** SC04's first spoken line replaced by the author's. */
 function editSc04(w: string, said: string): void {
@@ -48,7 +46,7 @@ const sceneOf = async (w: string, id: string): Promise<Scene> => {
 
 describe('episode review shows a hand edit of the staged script before the commit adopts it', () => {
   it('an edit that breaks a check: the author\'s, failing, with its finding; nothing changed by reading it', async () => {
-    const w = copyRepo(staged, 'pending-fail');
+    const w = copyRepo(staged.root, 'pending-fail');
     editSc04(w, 'I will telephone Caesar before noon.');
     const before = digest(path.join(w, '.aureus'));
     const text = await cli(['episode', 'review'], w);
@@ -69,7 +67,7 @@ describe('episode review shows a hand edit of the staged script before the commi
   }, 120_000);
 
   it('an edit that passes: the author\'s, passing', async () => {
-    const w = copyRepo(staged, 'pending-pass');
+    const w = copyRepo(staged.root, 'pending-pass');
     editSc04(w, 'Write it down, and write it plainly.');
     expect(await sceneOf(w, 'SC04')).toMatchObject({ author: 'human', edited_in_script: true, verdict: 'PASS', findings: [] });
   }, 120_000);
