@@ -111,8 +111,9 @@ describe.runIf(process.platform === 'linux')('the run shell (issue 18: child pro
     expect(spawned.signal).toBe('SIGINT');
     const close = openShellRunner();
     try {
-      expect(await runWithShell(d, ctrlC)).toEqual({ code: null, stdout: 'before\n', stderr: '' });
-      expect((await runWithShell(d, ['sh', '-c', 'exit 130']))?.code).toBe(130);
+      expect(await runWithShell(d, ctrlC)).toEqual({ code: null, stdout: 'before\n', stderr: '', interrupted: true });
+      // Its code kept, a 130 is also marked as what it means to git (git/exec.ts GitInterrupted: git never exits 130 itself).
+      expect(await runWithShell(d, ['sh', '-c', 'exit 130'])).toEqual({ code: 130, stdout: '', stderr: '', interrupted: true });
       // Only a command the interruption reached: the next one's 130 is its own.
       expect((await runWithShell(d, ['sh', '-c', 'kill -INT $PPID; exit 3']))?.code).toBe(3);
       expect((await runWithShell(d, ['sh', '-c', 'exit 130']))?.code).toBe(130);
