@@ -45,7 +45,7 @@ export class LineProcess {
   }
 
   /** Starts `command args`; null when Node cannot spawn it. */
-  static start(command: string, args: string[], opts: Pick<SpawnOptions, 'cwd' | 'env'> = {}): LineProcess | null {
+  static start(command: string, args: string[], opts: Pick<SpawnOptions, 'cwd' | 'env' | 'detached'> = {}): LineProcess | null {
     try {
       const child = spawn(command, args, { ...opts, stdio: 'pipe', windowsHide: true });
       // A spawn refused for want of descriptors (EMFILE, ENFILE) returns a child with no pipes and

@@ -119,7 +119,10 @@ export function openShellRunner(env: Record<string, string | undefined> = proces
     try {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aureus-sh-'));
       const started = new Map(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
-      const child = LineProcess.start('sh', ['-c', SCRIPT, 'sh', dir], { env: Object.fromEntries(started) });
+      // In a process group of its own: a terminal's Ctrl-C reaches Node alone, whose handler decides (a run stops at its
+      // next step, a commit under way is finished first). In the terminal's group, the Ctrl-C killed the commit's own
+      // git commands, and the commit said to be "finished first" was rolled back (exit 130, nothing committed).
+      const child = LineProcess.start('sh', ['-c', SCRIPT, 'sh', dir], { env: Object.fromEntries(started), detached: true });
       if (child) runner = { process: child, dir, env: started, next: 0 };
       else fs.rmSync(dir, { recursive: true, force: true });
     } catch {

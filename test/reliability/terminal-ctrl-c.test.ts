@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, builtCli, cleanup, git, makeWorld, tempDir } from '../pipeline/world.js';
+
+/**
+ * A terminal's Ctrl-C is sent to the whole foreground process group, not to Aureus alone (the other interrupt tests send
+ * SIGINT to the process, AUREUS_TEST_SIGINT_AT). README promises that an interrupt during an episode's commit lets the
+ * atomic commit finish first (exit 0). With the run's shell in the terminal's group, the Ctrl-C also killed the commit's
+ * own git commands: the commit was rolled back and the run ended with exit 130, nothing committed, right after saying the
+ * commit would be finished. The shell now runs in a group of its own (io/shell-runner.ts).
+ *
+ * The Ctrl-C comes the moment git commits: a reference-transaction hook (it runs inside git) sends SIGINT to the
+ * CLI's process group, the CLI being started as a group leader, as a shell starts a foreground job.
+ */
+afterAll(cleanup);
+
+function runAsForegroundJob(world: string, pgidFile: string): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+    delete env.ANTHROPIC_API_KEY;
+    const child = spawn(process.execPath, [BIN, 'episode', 'run'], { cwd: world, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    let stderr = '';
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stderr }));
+    fs.writeFileSync(pgidFile, String(child.pid));
+  });
+}
+
+describe.skipIf(!builtCli() || process.platform !== 'linux')("a terminal's Ctrl-C during an episode's commit", () => {
+  it('the commit is finished first, as said: committed and tagged, exit 0', async () => {
+    const w = await makeWorld('terminal-ctrl-c');
+    const pgid = path.join(tempDir('terminal-ctrl-c-pgid'), 'pgid');
+    const hook = path.join(w, '.git/hooks/reference-transaction');
+    // Once, at the first ref git prepares to move (the commit's own); then it waits, as a git at work would.
+    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\nif [ "$1" = prepared ] && [ -f '${pgid}' ]; then p=$(cat '${pgid}'); rm -f '${pgid}'; kill -INT -$p 2>/dev/null || /bin/kill -INT -- -$p; sleep 1; fi\nexit 0\n`, { mode: 0o755 });
+    const before = git(w, 'rev-parse', 'HEAD');
+    const r = await runAsForegroundJob(w, pgid);
+    expect(fs.existsSync(pgid), 'the hook sent its Ctrl-C').toBe(false);
+    expect(r.stderr).toContain('aureus: interrupted; stopping at the next safe point');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the commit was finished first: s01e01 is committed');
+    expect(git(w, 'rev-parse', 'HEAD~1')).toBe(before);
+    expect(git(w, 'tag', '-l', 's01e01')).toBe('s01e01');
+    expect(git(w, 'status', '--porcelain')).toBe('');
+  }, 120_000);
+});
