@@ -38,8 +38,9 @@ const SCRIPT = [
   "CR=$(printf '\\r')",
   'd=$1',
   "trap 'rm -rf \"$d\"' EXIT",
-  // Ctrl-C reaches the whole process group: the shell outlives it as Node does (a run stops at
-  // its next step); a handled signal is reset to its default in the commands it starts. The shell
+  // The shell has a process group of its own (openShellRunner), so a terminal's Ctrl-C does not reach
+  // it; a SIGINT sent to it all the same is outlived as Node outlives one (a run stops at its next
+  // step); a handled signal is reset to its default in the commands it starts. The shell
   // notes that it saw one: a foreground command that then ends with 130 (128 + SIGINT) was killed
   // by it, and is answered "id INT" (a shell's $? cannot tell that from a command's own exit 130).
   "trap 'intr=1' INT",
