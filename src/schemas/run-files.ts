@@ -1,6 +1,6 @@
 /**
  * The JSON schemas of the files a run keeps under `.aureus/runs/<run>/`: the commit transaction's
- * journal (commit.json), a call journal entry (calls/<key>.json) and the checkpoints a resumed run
+ * journal (commit.json), a rollback's journal (.git/aureus-rollback.json), a call journal entry (calls/<key>.json) and the checkpoints a resumed run
  * reads back (checkpoints/<name>.json). They are files on disk that a hand edit, a disk error or an
  * older aureus can leave in another shape, and the code that reads them indexes their fields
  * freely: each is checked against its schema when read (pipeline/state-file.ts), so a wrong shape
@@ -30,6 +30,24 @@ const COMMIT_JOURNAL = {
     hashes: { type: 'object', minProperties: 1, additionalProperties: SHA256 },
     before: { type: 'object', additionalProperties: { type: ['string', 'null'], pattern: '^[0-9a-f]{64}$' } },
     keep_stage: { const: true },
+  },
+} as const;
+
+/** season/rollback-journal.ts's RollbackJournal: the switch of a rollback, kept until it is done. */
+const ROLLBACK_JOURNAL = {
+  type: 'object',
+  required: ['version', 'episode', 'from', 'to', 'reverted', 'retagged', 'refs'],
+  properties: {
+    version: { const: 1 },
+    episode: { type: 'string', pattern: '^s[0-9]{2}e[0-9]{2}$' },
+    from: { ...COMMIT, type: 'string' },
+    to: { ...COMMIT, type: 'string' },
+    reverted: OBJECTS,
+    retagged: OBJECTS,
+    refs: {
+      type: 'array',
+      items: { type: 'object', required: ['ref', 'old', 'new'], properties: { ref: NAME, old: COMMIT, new: COMMIT } },
+    },
   },
 } as const;
 
@@ -133,6 +151,7 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 /** By validator key name (`run/<name>`, specs.ts). */
 export const RUN_FILE_SCHEMAS: Record<string, object> = {
   commit_journal: { $schema: DRAFT, ...COMMIT_JOURNAL },
+  rollback_journal: { $schema: DRAFT, ...ROLLBACK_JOURNAL },
   call_answer: { $schema: DRAFT, ...CALL_ANSWER },
   checkpoint_planning: { $schema: DRAFT, ...CHECKPOINT_PLANNING },
   checkpoint_scenes: { $schema: DRAFT, ...CHECKPOINT_SCENES },

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { readStateFile } from '../pipeline/state-file.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { RefChange } from '../git/rewind.js';
 import { writeAtomicSync } from '../store/atomic-write.js';
@@ -55,49 +56,23 @@ export function removeRollbackJournal(root: string): void {
   if (file) fs.rmSync(file, { force: true });
 }
 
-const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
-const isRef = (c: unknown): c is RefChange => {
-  const r = c as RefChange;
-  return typeof r === 'object' && r !== null && typeof r.ref === 'string' && (r.old === null || SHA.test(String(r.old))) && (r.new === null || SHA.test(String(r.new)));
-};
-
-/** What is wrong with a journal's content, or null when it is one this code wrote. */
-function journalProblem(v: unknown): string | null {
-  const j = v as RollbackJournal;
-  if (typeof j !== 'object' || j === null || j.version !== 1) return 'not a version 1 rollback journal';
-  if (typeof j.episode !== 'string' || !/^s\d{2}e\d{2}$/.test(j.episode)) return 'no episode id';
-  if (!SHA.test(String(j.from)) || !SHA.test(String(j.to))) return '"from" and "to" must be commit ids';
-  if (!Array.isArray(j.reverted) || !Array.isArray(j.retagged) || !Array.isArray(j.refs) || !j.refs.every(isRef)) return '"reverted", "retagged" and "refs" must be lists of their shape';
-  return null;
-}
-
 /**
  * The interrupted rollback's journal, or null when there is none. One that is not JSON of its shape
- * refuses (exit 3, AUR6039): it says which HEAD and tags the rollback was moving, so it is never guessed at.
+ * refuses (exit 3, AUR6039, each problem at its line:column and pointer): it says which HEAD and tags
+ * the rollback was moving, so it is never guessed at. Read as a run's own state files are
+ * (pipeline/state-file.ts, its schema in schemas/run-files.ts).
  */
 export function interruptedRollback(root: string): RollbackJournal | null {
   const file = rollbackJournalPath(root);
   if (!file) return null;
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw damaged(file, (e as Error).message);
-  }
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    throw damaged(file, `not JSON (${(e as Error).message})`);
-  }
-  const problem = journalProblem(v);
-  if (problem) throw damaged(file, problem);
-  return v as RollbackJournal;
+  const r = readStateFile<RollbackJournal>(file, file, 'run/rollback_journal', { unreadable: 'report' });
+  if (r.ok) return r.value;
+  if (r.missing) return null;
+  throw damaged(file, r.detail, r.diagnostics);
 }
 
-function damaged(file: string, detail: string): AureusError {
-  return new AureusError(`the rollback journal ${file} is damaged`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6039', { file, detail })] });
+function damaged(file: string, detail: string, problems: Diagnostic[]): AureusError {
+  return new AureusError(`the rollback journal ${file} is damaged`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6039', { file, detail }), ...problems] });
 }
 
 /** Refuse (exit 10, AUR6037) while a rollback's switch is unfinished: the work tree and tags may be half moved. */
