@@ -8,7 +8,7 @@ import { gitInterrupt, gitNotFound, wrap } from './errors.js';
 import { tooManyOpenFiles } from '../io/open-files.js';
 import { indexEntries, refuseIgnored, refuseOperationInProgress, restoreIndexEntries, type IndexEntries } from './state.js';
 import { escapeRegExp } from '../core/regex.js';
-import { buildReverts, gitPath, moveWorkTree, refValue, tagObject, updateRefs, type RefChange } from './rewind.js';
+import { buildReverts, moveWorkTree, refValue, tagObject, updateRefs, type RefChange } from './rewind.js';
 
 /**
  * The one GitPort adapter. It was written over simple-git; its commands now run as plain child
@@ -293,10 +293,6 @@ class GitCliPort implements GitPort {
 
   async updateRefs(changes: RefChange[], reason: string): Promise<void> {
     await wrap('update-ref', () => updateRefs(this.root, changes, reason), this.root);
-  }
-
-  async gitPath(name: string): Promise<string> {
-    return path.resolve(this.root, await wrap('rev-parse', () => gitPath(this.root, name), this.root));
   }
 
   async head(): Promise<string | null> {

@@ -130,8 +130,6 @@ export interface GitPort {
   moveWorkTree(from: string, to: string, force: boolean): Promise<void>;
   /** These ref changes all at once or none (`update-ref --stdin`), not stopped by a terminal's Ctrl-C. */
   updateRefs(changes: RefChange[], reason: string): Promise<void>;
-  /** A file's path in the git folder of this work tree (`rev-parse --git-path`), absolute. */
-  gitPath(name: string): Promise<string>;
 
   // --- refs and history ---
   /** HEAD's commit sha, or null in a repository without commits. */

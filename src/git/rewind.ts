@@ -1,5 +1,3 @@
-import { diag } from '../diagnostics/index.js';
-import { AureusError, ExitCode } from '../errors.js';
 import { gitOutput } from './exec.js';
 
 /**
@@ -82,12 +80,6 @@ export async function updateRefs(root: string, changes: RefChange[], reason: str
   await gitOutput(root, ['update-ref', '-m', reason, '--stdin'], {}, { detached: true, input: changes.map(line).join('\n') + '\n' });
 }
 
-/** A path in the git folder (per work tree), as `git rev-parse --git-path` names it, relative to root or absolute. */
-export async function gitPath(root: string, name: string): Promise<string> {
-  const out = (await gitOutput(root, ['rev-parse', '--git-path', name])).trim();
-  if (!out) throw new AureusError('git rev-parse --git-path failed', { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6010', { what: 'rev-parse', message: `no path for ${name}` })] });
-  return out;
-}
 
 /** A config value as git reads it (`--type`: bool gives "true"/"false"), or null when it is not set. */
 async function configValue(root: string, key: string, type: 'bool'): Promise<string | null> {
