@@ -8,8 +8,8 @@ import { parseJsonTextSafe } from '../store/read.js';
 import { jsonLayout } from '../store/text-form.js';
 import { noteJsonLayout } from '../core/json-layout.js';
 import { isCanonical } from '../core/json.js';
-import { checkFormat, validateSchema } from '../store/schema.js';
-import { withLocation } from '../store/load.js';
+import { SCHEMA_FILES } from '../store/schema.js';
+import { formatAndSchemaDiagnostics, withLocation } from '../store/load.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -85,8 +85,8 @@ export async function readEpisodeBytes(root: string, ref: string | null, rel: st
  */
 function requireSchema(key: keyof World, value: unknown, text: string, rel: string, ref: string | null): void {
   const file = ref ? `${rel} (at ${ref.slice(0, 12)})` : rel;
-  const format = checkFormat(value, file);
-  const problems = format ? [format] : validateSchema(key, value, file);
+  // The store's own sequence (its format first, then the schema); placed at line:column only when there is a problem.
+  const problems = formatAndSchemaDiagnostics(value, undefined, SCHEMA_FILES[key], file);
   if (!problems.length) return;
   const parsed = parseJsonTextSafe(text, rel);
   const locate = parsed.ok ? parsed.locate : undefined;
