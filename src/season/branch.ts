@@ -4,6 +4,7 @@ import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { isAtomicTemp } from '../pipeline/commit-safety.js';
 import { resolveEpisodeOrRef } from './episodes.js';
+import { refuseInterruptedRollback } from './rollback-journal.js';
 
 /**
  * `aureus branch <name> --from s01e02`: a what-if season. A new git branch at that episode's
@@ -22,6 +23,9 @@ export async function branchFrom(root: string, name: string, from: string, write
  * it takes the run lock, so a rejected `branch` leaves no trace (branchFrom checks again under it).
  */
 export async function checkBranchArgs(root: string, name: string, from: string): Promise<{ label: string; commit: string }> {
+  // A rollback a kill cut has half moved HEAD, the work tree or the tags: a branch taken now would
+  // start from that half and strand the journal's expected HEAD (AUR6037 says how to finish it).
+  refuseInterruptedRollback(root);
   const git = createGit(root);
   if (name.startsWith('-') || name.startsWith('rolledback') || !(await git.isValidBranchName(name))) {
     throw new AureusError(`bad branch name ${JSON.stringify(name)}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6013', { name: name.slice(0, 60), reason: 'not a valid git branch name' })] });

@@ -78,7 +78,7 @@ describe('rollback interrupted', () => {
     expect(fs.existsSync(journal(root))).toBe(false);
   }, 120_000);
 
-  it('a kill in the switch is named by status, refused by episode run (AUR6037), and finished by the same rollback', async () => {
+  it('a kill in the switch is named by status, refused by episode run, note and branch (AUR6037), and finished by the same rollback', async () => {
     const root = copyRepo(season, 'rb-int-kill');
     const killed = await spawnCli(['rollback', 's01e02'], root, { AUREUS_TEST_KILL_AT: 'rollback-moved' });
     expect(killed.signal).toBe('SIGKILL');
@@ -95,6 +95,14 @@ describe('rollback interrupted', () => {
     expect(run.stderr).toContain('AUR6037 the rollback of s01e02 was interrupted before it finished');
     expect(run.stderr).toContain('`aureus rollback s01e02` finishes it');
     expect(snapshot(root)).toEqual(stuck);
+    // The other commands that commit refuse too: a note or a branch taken on the half-moved HEAD
+    // would strand the journal's expected HEAD, and the rollback could no longer be finished.
+    for (const args of [['note', 'The trial must feel close to collapse'], ['branch', 'whatif', '--from', 's01e01'], ['branch', 'whatif', '--from', 's01e01', '--set', 'characters.varo.status=exiled']]) {
+      const r = await spawnCli(args, root);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(10);
+      expect(r.stderr).toContain('AUR6037 the rollback of s01e02 was interrupted before it finished');
+      expect(snapshot(root)).toEqual(stuck);
+    }
 
     const again = await spawnCli(['rollback', 's01e02'], root);
     expect(again.code, again.stderr).toBe(0);

@@ -28,6 +28,10 @@ Examples:
   $ aureus note "The trial must feel close to collapse" --thread thr_murena_trial`)
     .action(async (text: string, o: { thread?: string; character?: string; episode?: string; json?: boolean }) => {
       const c = ctx();
+      // A rollback a kill cut has half moved HEAD and the work tree: the world read would be the half,
+      // and a note committed on top would move HEAD from under the journal (AUR6037 says how to finish it).
+      const { refuseInterruptedRollback } = await import('../../season/rollback-journal.js');
+      refuseInterruptedRollback(c.root);
       const { loadValidatedWorld } = await import('../../store/validate.js');
       const { addNote, checkNoteRefs, checkNoteText, notesRel, refuseNotesEdits } = await import('../../season/notes.js');
       const { episodesInTree, nextEpisode } = await import('../../season/episodes.js');
@@ -48,6 +52,7 @@ Examples:
       // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
       const { withLock } = await import('../../pipeline/lock.js');
       const { note, commit } = await withLock(c.root, 'note', async () => {
+        refuseInterruptedRollback(c.root);
         if (repo) await refuseNotesEdits(git, ref.season);
         remember(); // the note goes ahead: the checks' verdict may be kept (derived index)
         const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
