@@ -10,6 +10,8 @@ import { loadWorldOrThrow } from '../store/load.js';
 import { withLock } from '../pipeline/lock.js';
 import { requireCleanWorld } from '../pipeline/clean-world.js';
 import { createGit } from '../git/adapter.js';
+import { cleanEnv } from '../git/exec.js';
+import { openShellRunner } from '../io/shell-runner.js';
 import type { GitPort } from '../git/port.js';
 import { notesRel } from '../season/notes.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
@@ -55,15 +57,21 @@ export function refuseUncommittedEdits(git: GitPort, season: number, opts: { rea
  */
 export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string, trailers: string[] = []): Promise<CanonizeResult> {
   return withLock(root, `play ${s.session}`, async () => {
-    await recoverPendingCommits(root);
-    const n = s.canonizations + 1;
+    // The commit's git commands (and a roll-forward's) start from the small shell of io/shell-runner.ts, as an
+    // episode's do: it has a process group of its own, so a terminal's Ctrl-C reaches this process alone and the
+    // commit under way is finished first. Spawned in the terminal's group, git was killed by it and the
+    // canonization rolled back (exit 130).
+    const closeShell = openShellRunner(cleanEnv());
     const git = createGit(root, { batch: true });
     try {
+      await recoverPendingCommits(root);
+      const n = s.canonizations + 1;
       // Committed by a process killed before its `canonized` record (the roll-forward above may
       // just have finished it): read back, never judged and applied again (reconcile.ts).
       return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n, trailers));
     } finally {
       git.close();
+      closeShell();
     }
   });
 }

@@ -16,26 +16,33 @@ import { BIN, builtCli, cleanup, git, makeWorld, tempDir } from '../pipeline/wor
  */
 afterAll(cleanup);
 
-function runAsForegroundJob(world: string, pgidFile: string): Promise<{ code: number | null; stderr: string }> {
+function runAsForegroundJob(world: string, pgidFile: string, args = ['episode', 'run'], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
     delete env.ANTHROPIC_API_KEY;
-    const child = spawn(process.execPath, [BIN, 'episode', 'run'], { cwd: world, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: world, env, stdio: [input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
     let stderr = '';
-    child.stderr.on('data', (d) => (stderr += d));
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => (stderr += d));
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
     fs.writeFileSync(pgidFile, String(child.pid));
+    if (input !== undefined) child.stdin!.end(input);
   });
 }
 
-describe.skipIf(!builtCli() || process.platform !== 'linux')("a terminal's Ctrl-C during an episode's commit", () => {
+/** Once, at the first ref git prepares to move (the commit's own): Ctrl-C to the CLI's group; then it waits, as a git at work would. */
+function ctrlCAtCommit(world: string, pgid: string): void {
+  const hook = path.join(world, '.git/hooks/reference-transaction');
+  fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\nif [ "$1" = prepared ] && [ -f '${pgid}' ]; then p=$(cat '${pgid}'); rm -f '${pgid}'; kill -INT -$p 2>/dev/null || /bin/kill -INT -- -$p; sleep 1; fi\nexit 0\n`, { mode: 0o755 });
+}
+
+describe.skipIf(!builtCli() || process.platform !== 'linux')("a terminal's Ctrl-C during an episode's or a canonization's commit", () => {
   it('the commit is finished first, as said: committed and tagged, exit 0', async () => {
     const w = await makeWorld('terminal-ctrl-c');
     const pgid = path.join(tempDir('terminal-ctrl-c-pgid'), 'pgid');
-    const hook = path.join(w, '.git/hooks/reference-transaction');
-    // Once, at the first ref git prepares to move (the commit's own); then it waits, as a git at work would.
-    fs.writeFileSync(hook, `#!/bin/sh\ncat >/dev/null\nif [ "$1" = prepared ] && [ -f '${pgid}' ]; then p=$(cat '${pgid}'); rm -f '${pgid}'; kill -INT -$p 2>/dev/null || /bin/kill -INT -- -$p; sleep 1; fi\nexit 0\n`, { mode: 0o755 });
+    ctrlCAtCommit(w, pgid);
     const before = git(w, 'rev-parse', 'HEAD');
     const r = await runAsForegroundJob(w, pgid);
     expect(fs.existsSync(pgid), 'the hook sent its Ctrl-C').toBe(false);
@@ -44,6 +51,26 @@ describe.skipIf(!builtCli() || process.platform !== 'linux')("a terminal's Ctrl-
     expect(r.stderr).toContain('the commit was finished first: s01e01 is committed');
     expect(git(w, 'rev-parse', 'HEAD~1')).toBe(before);
     expect(git(w, 'tag', '-l', 's01e01')).toBe('s01e01');
+    expect(git(w, 'status', '--porcelain')).toBe('');
+  }, 120_000);
+
+  // play's canonization commits through the same transaction: its git commands were spawned in the terminal's group,
+  // so the Ctrl-C killed `git commit` and the canonization was rolled back (AUR6008, AUR6052, nothing canonized).
+  it("play: a canonization under way is finished first, then the session pauses (130), nothing to redo", async () => {
+    const w = await makeWorld('terminal-ctrl-c-play');
+    const pgid = path.join(tempDir('terminal-ctrl-c-play-pgid'), 'pgid');
+    ctrlCAtCommit(w, pgid);
+    const before = git(w, 'rev-parse', 'HEAD');
+    const args = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'open', '--session', 't1'];
+    const r = await runAsForegroundJob(w, pgid, args, 'Catiline, where were you last night?\n/commit\n');
+    expect(fs.existsSync(pgid), 'the hook sent its Ctrl-C').toBe(false);
+    expect(r.stderr).toContain('aureus: interrupted; stopping at the next safe point');
+    expect(r.stderr).not.toMatch(/AUR6008|AUR6052/);
+    expect(r.stdout).toMatch(/\[canon\] commit [0-9a-f]+: accepted p1/);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stderr).toContain('aureus: session t1 paused; continue with `aureus play --resume t1`');
+    expect(git(w, 'rev-parse', 'HEAD~1')).toBe(before);
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(git(w, 'rev-parse', 'play/t1/1^{commit}'));
     expect(git(w, 'status', '--porcelain')).toBe('');
   }, 120_000);
 });
