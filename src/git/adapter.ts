@@ -353,10 +353,6 @@ class GitCliPort implements GitPort {
     await this.raw('tag', ['tag', '-a', name, '-m', message, ref], await this.identityEnv());
   }
 
-  async deleteTag(name: string): Promise<void> {
-    await this.raw('tag -d', ['tag', '-d', name]);
-  }
-
   async tags(pattern = '*'): Promise<string[]> {
     return lines(await this.raw('tag --list', ['tag', '--list', pattern])).sort();
   }

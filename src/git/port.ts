@@ -154,8 +154,6 @@ export interface GitPort {
   // --- tags ---
   /** Create an annotated tag at HEAD (or `ref`). */
   tag(name: string, message: string, ref?: string): Promise<void>;
-  /** Delete a tag. */
-  deleteTag(name: string): Promise<void>;
   /** Tag names matching a glob (e.g. "s01e*"), sorted. */
   tags(pattern?: string): Promise<string[]>;
 
