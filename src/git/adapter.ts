@@ -365,6 +365,11 @@ class GitCliPort implements GitPort {
     await this.raw('switch', ['switch', '--quiet', '-c', name, from]);
   }
 
+  async dropNewBranch(name: string, back: { branch: string } | { commit: string }): Promise<void> {
+    await this.raw('switch', ['switch', '--quiet', ...('branch' in back ? [back.branch] : ['--detach', back.commit])]);
+    await this.raw('branch -D', ['branch', '--quiet', '-D', name]);
+  }
+
   async branchesContaining(sha: string): Promise<string[]> {
     return lines(await this.raw('branch --contains', ['branch', '--contains', sha, '--format=%(refname:short)'])).sort();
   }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { LineProcess } from '../io/line-process.js';
 import { tooManyOpenFiles } from '../io/open-files.js';
-import { runWithShell } from '../io/shell-runner.js';
+import { openShellRunner, runWithShell } from '../io/shell-runner.js';
 
 /**
  * Git processes run without simple-git: a one-shot command whose exit code is part of the answer
@@ -271,5 +271,19 @@ export class RefReader {
   close(): void {
     this.current?.end();
     this.current = null;
+  }
+}
+
+/**
+ * `fn` with the git commands it starts run from the small shell of io/shell-runner.ts, which has a process group of
+ * its own: a terminal's Ctrl-C, sent to the whole foreground group, reaches this process alone, whose handler lets the
+ * step finish, instead of killing its `git switch` or `git commit` halfway through the step.
+ */
+export async function inOwnProcessGroup<T>(fn: () => Promise<T>): Promise<T> {
+  const close = openShellRunner(cleanEnv());
+  try {
+    return await fn();
+  } finally {
+    close();
   }
 }

@@ -162,6 +162,11 @@ export interface GitPort {
   isValidBranchName(name: string): Promise<boolean>;
   /** Create branch `name` at `from` and switch the working tree to it. */
   checkoutNewBranch(name: string, from: string): Promise<void>;
+  /**
+   * Undo checkoutNewBranch: switch back to `back` (a branch name, or a commit for a detached HEAD) and
+   * delete branch `name`. For a what-if whose commit failed: nothing on the new branch is kept.
+   */
+  dropNewBranch(name: string, back: { branch: string } | { commit: string }): Promise<void>;
   /** Local branches whose history contains the commit, sorted. */
   branchesContaining(sha: string): Promise<string[]>;
 }

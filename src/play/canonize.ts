@@ -10,8 +10,7 @@ import { loadWorldOrThrow } from '../store/load.js';
 import { withLock } from '../pipeline/lock.js';
 import { requireCleanWorld } from '../pipeline/clean-world.js';
 import { createGit } from '../git/adapter.js';
-import { cleanEnv } from '../git/exec.js';
-import { openShellRunner } from '../io/shell-runner.js';
+import { inOwnProcessGroup } from '../git/exec.js';
 import type { GitPort } from '../git/port.js';
 import { notesRel } from '../season/notes.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
@@ -56,24 +55,21 @@ export function refuseUncommittedEdits(git: GitPort, season: number, opts: { rea
  * uncommitted edit to the world or the notes refuses the commit (exit 8, nothing written).
  */
 export async function canonize(root: string, s: PlayState, packet: ScenePacket, trigger: string, trailers: string[] = []): Promise<CanonizeResult> {
-  return withLock(root, `play ${s.session}`, async () => {
-    // The commit's git commands (and a roll-forward's) start from the small shell of io/shell-runner.ts, as an
-    // episode's do: it has a process group of its own, so a terminal's Ctrl-C reaches this process alone and the
-    // commit under way is finished first. Spawned in the terminal's group, git was killed by it and the
-    // canonization rolled back (exit 130).
-    const closeShell = openShellRunner(cleanEnv());
+  // The commit's git commands (and a roll-forward's) run in a process group of their own, as an episode's do: a
+  // terminal's Ctrl-C reaches this process alone and the commit under way is finished first. In the terminal's
+  // group, git was killed by it and the canonization rolled back (exit 130).
+  return withLock(root, `play ${s.session}`, () => inOwnProcessGroup(async () => {
+    await recoverPendingCommits(root);
+    const n = s.canonizations + 1;
     const git = createGit(root, { batch: true });
     try {
-      await recoverPendingCommits(root);
-      const n = s.canonizations + 1;
       // Committed by a process killed before its `canonized` record (the roll-forward above may
       // just have finished it): read back, never judged and applied again (reconcile.ts).
       return (await committedCanonization(git, s, n)) ?? (await judgeAndCommit(git, root, s, packet, trigger, n, trailers));
     } finally {
       git.close();
-      closeShell();
     }
-  });
+  }));
 }
 
 /** Judge the pending proposals, apply the accepted ones and commit them as canonization `n` (see canonize). */

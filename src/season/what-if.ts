@@ -14,6 +14,7 @@ import { checkStateInvariants } from '../core/invariants.js';
 import { writeTextFile, writeWorld } from '../store/write.js';
 import { readWorldAt } from './world-at.js';
 import { branchFrom, checkBranchArgs, refuseLostEdits } from './branch.js';
+import { commitOrPutBack } from './undoable-commit.js';
 import { ANCHORS_REL, type AnchorsFile } from '../domain/anchors.js';
 import { nextEpisode } from './episodes.js';
 
@@ -107,21 +108,33 @@ export async function checkWhatIf(root: string, name: string, from: string, sets
 
 export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
   const { at, world, base, applied, anchors, writes } = await planWhatIf(root, name, from, sets);
-  await branchFrom(root, name, from, writes);
-  // Each file as its author laid it out at `from`: the files no --set touched are left as they are.
-  const changed = await writeWorld(root, world, base);
-  if (anchors) {
-    await writeTextFile(path.join(root, ANCHORS_REL), stableStringify(anchors.file));
-    changed.push(ANCHORS_REL);
-    applied.push(...anchors.applied);
-  }
-  const record = path.posix.join('seasons', seasonDirName(nextEpisode(root).season), 'what_if', recordName(name));
-  await writeTextFile(path.join(root, record), stableStringify({ format: 1, branch: name, from: at.label, deltas: applied }));
   const git = createGit(root);
-  const paths = [...changed, record];
-  await git.add(paths);
-  const message = [`What if: ${name}`, '', ...applied.map((d) => `${d.path}: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`), '', `Aureus-Branch: ${name}`, ...sets.map((s) => `Aureus-Set: ${s}`), ''].join('\n');
-  const commit = await git.commit(message, { paths });
+  const branch = await git.currentBranch();
+  const back = branch !== null ? { branch } : { commit: (await git.head())! };
+  await branchFrom(root, name, from, writes);
+  const record = path.posix.join('seasons', seasonDirName(nextEpisode(root).season), 'what_if', recordName(name));
+  const rels = [...Object.values(WORLD_FILES).filter(writes), ...(anchors ? [ANCHORS_REL] : []), record];
+  let paths: string[] = [];
+  // A commit git refuses (a signing program that fails, a terminal's Ctrl-C) leaves no branch and no written file.
+  const commit = await commitOrPutBack(git, root, rels, {
+    write: async () => {
+      // Each file as its author laid it out at `from`: the files no --set touched are left as they are.
+      const changed = await writeWorld(root, world, base);
+      if (anchors) {
+        await writeTextFile(path.join(root, ANCHORS_REL), stableStringify(anchors.file));
+        changed.push(ANCHORS_REL);
+        applied.push(...anchors.applied);
+      }
+      await writeTextFile(path.join(root, record), stableStringify({ format: 1, branch: name, from: at.label, deltas: applied }));
+      paths = [...changed, record];
+    },
+    commit: async () => {
+      await git.add(paths);
+      const message = [`What if: ${name}`, '', ...applied.map((d) => `${d.path}: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`), '', `Aureus-Branch: ${name}`, ...sets.map((s) => `Aureus-Set: ${s}`), ''].join('\n');
+      return git.commit(message, { paths });
+    },
+    undo: () => git.dropNewBranch(name, back),
+  });
   return { branch: name, from: at.label, commit, record, deltas: applied };
 }
 

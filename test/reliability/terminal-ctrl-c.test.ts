@@ -73,4 +73,35 @@ describe.skipIf(!builtCli() || process.platform !== 'linux')("a terminal's Ctrl-
     expect(git(w, 'rev-parse', 'HEAD')).toBe(git(w, 'rev-parse', 'play/t1/1^{commit}'));
     expect(git(w, 'status', '--porcelain')).toBe('');
   }, 120_000);
+
+  // `note` and `branch --set` commit outside the transaction, with no handler: the Ctrl-C killed Aureus and its git
+  // between the write and the commit, leaving the note written and staged (the next note refused it, AUR6001).
+  it('note: its commit is finished first, exit 0, and it says so', async () => {
+    const w = await makeWorld('terminal-ctrl-c-note');
+    const pgid = path.join(tempDir('terminal-ctrl-c-note-pgid'), 'pgid');
+    ctrlCAtCommit(w, pgid);
+    const before = git(w, 'rev-parse', 'HEAD');
+    const r = await runAsForegroundJob(w, pgid, ['note', 'The trial must feel close to collapse']);
+    expect(fs.existsSync(pgid), 'the hook sent its Ctrl-C').toBe(false);
+    expect(r.stderr).toContain("aureus: interrupted; stopping at the next safe point (Ctrl-C again to quit now). The note's commit under way is finished first.");
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/the interrupt came during the note's commit; it was finished first: note n001 is committed \([0-9a-f]{12}\)/);
+    expect(git(w, 'rev-parse', 'HEAD~1')).toBe(before);
+    expect(git(w, 'log', '-1', '--format=%s')).toBe('Note for S01E01: The trial must feel close to collapse');
+    expect(git(w, 'status', '--porcelain')).toBe('');
+  }, 120_000);
+
+  it('branch --set: the switch and its commit are finished first, exit 0', async () => {
+    const w = await makeWorld('terminal-ctrl-c-branch');
+    const pgid = path.join(tempDir('terminal-ctrl-c-branch-pgid'), 'pgid');
+    const before = git(w, 'rev-parse', 'HEAD');
+    ctrlCAtCommit(w, pgid);
+    const r = await runAsForegroundJob(w, pgid, ['branch', 'exiled', '--set', 'characters.varo.status=exiled']);
+    expect(fs.existsSync(pgid), 'the hook sent its Ctrl-C').toBe(false);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('the interrupt came during the branch; it was finished first: on exiled, committed');
+    expect(git(w, 'branch', '--show-current')).toBe('exiled');
+    expect(git(w, 'rev-parse', 'HEAD~1')).toBe(before);
+    expect(git(w, 'status', '--porcelain')).toBe('');
+  }, 120_000);
 });

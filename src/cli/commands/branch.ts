@@ -45,19 +45,7 @@ episode there is compiled on the changed world.`)
       const from = o.from ?? 'HEAD';
       const at = await checkBranchArgs(c.root, name, from);
       await requireClean();
-      if (o.set?.length) {
-        const { branchWithSets, checkWhatIf } = await import('../../season/what-if.js');
-        // A malformed --set, or one writing a file with uncommitted edits, is refused before the lock.
-        await checkWhatIf(c.root, name, from, o.set);
-        const r = await withLock(c.root, 'branch', async () => {
-          await requireClean();
-          return branchWithSets(c.root, name, from, o.set!);
-        });
-        const lines = r.deltas.map((d) => `  ${d.path}: ${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`).join('\n');
-        if (o.json) printJson(c.io, r);
-        else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
-        return;
-      }
+      if (o.set?.length) return branchWithChanges(c, name, from, o.set, { requireClean, json: o.json });
       await refuseLostEdits(c.root, name, at, () => false);
       const r = await withLock(c.root, 'branch', async () => {
         await requireClean();
@@ -66,4 +54,41 @@ episode there is compiled on the changed world.`)
       if (o.json) printJson(c.io, r);
       else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from} (${r.commit.slice(0, 12)})\n`);
     });
+}
+
+/**
+ * `branch --set`: the what-if's checks, then under the lock the switch, the written files and their commit as one step.
+ * Ctrl-C before it changes nothing (130, AUR6008); during it, the step is finished first (its git commands in a process
+ * group of their own, out of reach of a terminal's Ctrl-C), and a commit git refuses undoes it whole (what-if.ts).
+ */
+async function branchWithChanges(c: CommandContext, name: string, from: string, sets: string[], o: { requireClean: () => Promise<void>; json?: boolean }): Promise<void> {
+  const { branchWithSets, checkWhatIf } = await import('../../season/what-if.js');
+  const { withLock } = await import('../../pipeline/lock.js');
+  const { inOwnProcessGroup } = await import('../../git/exec.js');
+  const { interruptSignal } = await import('./run-shared.js');
+  const { AureusError, ExitCode, isAureusError } = await import('../../errors.js');
+  const { diag } = await import('../../diagnostics/index.js');
+  const interrupted = (where: string, cause?: unknown) => new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, cause, diagnostics: [diag('AUR6008', { where }, { hint: 'nothing was changed: no branch, no written file; run the same command again' })] });
+  let switching = false;
+  const intr = interruptSignal(c.io.stderr, { first: () => (switching ? 'The branch under way is finished first.' : 'Nothing is changed.'), again: 'Nothing is left half done.' });
+  let r: Awaited<ReturnType<typeof branchWithSets>>;
+  try {
+    // A malformed --set, or one writing a file with uncommitted edits, is refused before the lock.
+    await checkWhatIf(c.root, name, from, sets);
+    r = await withLock(c.root, 'branch', async () => {
+      await o.requireClean();
+      if (intr.signal.aborted) throw interrupted('the checks before the branch');
+      switching = true;
+      return intr.critical('the branch', () => inOwnProcessGroup(() => branchWithSets(c.root, name, from, sets)));
+    });
+  } catch (e) {
+    if (isAureusError(e) && e.diagnostics[0]?.code === 'AUR6008') throw interrupted(e.message.replace(/^interrupted during /, ''), e);
+    throw e;
+  } finally {
+    intr.dispose();
+  }
+  if (intr.signal.aborted) c.io.stderr(`aureus: the interrupt came during the branch; it was finished first: on ${r.branch}, committed (${r.commit.slice(0, 12)}).\n`);
+  const lines = r.deltas.map((d) => `  ${d.path}: ${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`).join('\n');
+  if (o.json) printJson(c.io, r);
+  else c.io.stdout(`${c.chalk.green('✓')} on branch ${c.chalk.bold(r.branch)} from ${r.from}, world changed (${r.commit.slice(0, 12)}, recorded in ${r.record}):\n${lines}\n`);
 }

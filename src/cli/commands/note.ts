@@ -2,7 +2,9 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
 import type { EpisodeRef } from '../../domain/context.js';
-import { AureusError, ExitCode } from '../../errors.js';
+import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+import type { GitPort } from '../../git/port.js';
+import type { SeasonNote } from '../../season/notes.js';
 import { diag } from '../../diagnostics/index.js';
 import { episodeRelDir } from '../../paths.js';
 import { printJson } from '../io.js';
@@ -49,17 +51,28 @@ Examples:
       const git = (await import('../../git/adapter.js')).createGit(c.root);
       const repo = await git.isRepo();
       if (repo) await refuseNotesEdits(git, ref.season, { readOnly: true });
-      // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
-      const { withLock } = await import('../../pipeline/lock.js');
-      const { note, commit } = await withLock(c.root, 'note', async () => {
-        refuseInterruptedRollback(c.root);
-        if (repo) await refuseNotesEdits(git, ref.season);
-        remember(); // the note goes ahead: the checks' verdict may be kept (derived index)
-        const note = addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
-        if (!repo) return { note, commit: null };
-        await git.add([notesRel(ref.season)]);
-        return { note, commit: await git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [notesRel(ref.season)] }) };
-      });
+      const { interruptSignal } = await import('./run-shared.js');
+      let committing = false;
+      const intr = interruptSignal(c.io.stderr, { first: () => (committing ? 'The note\'s commit under way is finished first.' : 'Nothing is written.'), again: 'Nothing is left half written.' });
+      let done: { note: SeasonNote; commit: string | null };
+      try {
+        // Under the run lock, as every command that commits: a run holding it commits too (exit 9 here).
+        const { withLock } = await import('../../pipeline/lock.js');
+        done = await withLock(c.root, 'note', async () => {
+          refuseInterruptedRollback(c.root);
+          if (repo) await refuseNotesEdits(git, ref.season);
+          if (intr.signal.aborted) throw interruptedNote('the checks before the note is written');
+          remember(); // the note goes ahead: the checks' verdict may be kept (derived index)
+          const add = () => addNote(c.root, ref.season, { text, episode: ref.id, source: 'cli', ...(o.thread ? { thread: o.thread } : {}), ...(o.character ? { character: o.character } : {}) });
+          if (!repo) return { note: add(), commit: null };
+          committing = true;
+          return intr.critical('the note\'s commit', () => commitNote(git, c.root, notesRel(ref.season), ref, add));
+        });
+      } finally {
+        intr.dispose();
+      }
+      const { note, commit } = done;
+      if (intr.signal.aborted) c.io.stderr(`aureus: the interrupt came during the note's commit; it was finished first: note ${note.id} is committed (${(commit ?? '').slice(0, 12)}).\n`);
       const { readReview } = await import('../../pipeline/review-state.js');
       if (!o.json && readReview(c.root)?.episode === ref.id) {
         c.io.stderr(c.chalk.yellow(`note: ${ref.id} is already planned and staged for review; its Director reads this note only if it is planned again (aureus episode discard, then episode run)\n`));
@@ -68,6 +81,35 @@ Examples:
       else c.io.stdout(`${c.chalk.green('✓')} note ${note.id} for ${ref.id} in ${notesRel(ref.season)}\n`);
     });
 };
+
+/**
+ * The note written and committed (that file alone), or, when git refuses the commit (a signing
+ * program that fails, a full disk), the file and its index entry put back as they were
+ * (season/undoable-commit.ts): the next note is then not refused as a hand edit.
+ */
+async function commitNote(git: GitPort, root: string, rel: string, ref: EpisodeRef, add: () => SeasonNote): Promise<{ note: SeasonNote; commit: string }> {
+  const { commitOrPutBack } = await import('../../season/undoable-commit.js');
+  const { inOwnProcessGroup } = await import('../../git/exec.js');
+  let note!: SeasonNote;
+  try {
+    const commit = await inOwnProcessGroup(() => commitOrPutBack(git, root, [rel], {
+      write: () => void (note = add()),
+      commit: async () => {
+        await git.add([rel]);
+        return git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [rel] });
+      },
+    }));
+    return { note, commit };
+  } catch (e) {
+    if (isAureusError(e) && e.diagnostics[0]?.code === 'AUR6008') throw interruptedNote(e.message.replace(/^interrupted during /, ''), e);
+    throw e;
+  }
+}
+
+/** AUR6008 (exit 130) of an interrupted note: nothing written or committed; its hint names no --resume, which `note` has not. */
+function interruptedNote(where: string, cause?: unknown): AureusError {
+  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, cause, diagnostics: [diag('AUR6008', { where }, { hint: 'nothing was written or committed: the notes are as they were; run the same command again' })] });
+}
 
 /**
  * A note is read by the Director of its episode when that episode is planned: one aimed at an
