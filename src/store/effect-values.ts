@@ -29,6 +29,13 @@ export function checkEffectValues(world: World): Diagnostic[] {
       const exp = expandRolePath(String(e?.path), roles);
       const parsed = exp.ok ? parsePath(exp.path) : null;
       if (!parsed?.ok || checkOp(String(e.path), parsed.target, e.op)) return;
+      // A transfer between one account and itself (the same role or id on both sides) is AUR2022 whenever it applies:
+      // the operator's every application failed at run time, which the Director could only say as "no operator's
+      // prerequisites hold" (AUR3001), naming neither the effect nor the rule.
+      if (e.op === 'transfer' && typeof e.from === 'string' && e.from === e.to) {
+        out.push(diag('AUR2022', { path: String(e.path), detail: `a transfer needs two different accounts, and from and to are both ${JSON.stringify(e.from)}` }, { file: WORLD_FILES.operators, pointer: `${ptr}/to` }));
+        return;
+      }
       const slot = e.op === 'transfer' ? 'amount' : 'value';
       const v = e[slot] as unknown;
       if (v === undefined || (v !== null && typeof v === 'object')) return;

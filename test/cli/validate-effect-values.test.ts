@@ -124,4 +124,24 @@ describe('aureus validate checks operators\' literal effect values (AUR2028)', (
     expect(t.stdout).toContain(`operators/operators.json\n  ${first.line}:${first.column} ${at(0)}/value: error AUR2028 effect value "Reconciled Friends"`);
     expect(t.stdout).toContain('✗ 8 errors in 1 file');
   });
+
+  // Found by a fuzzer: a transfer from an account to itself passed validate; every application of the operator then
+  // failed (AUR2022) and `episode plan` said only that no operator's prerequisites held (AUR3001, exit 6).
+  it('reports a transfer from an account to itself at its "to" (AUR2022, exit 3)', async () => {
+    const { text, base } = writeOperators([
+      { path: 'assets.cash_ledger', op: 'transfer', from: 'actor', to: 'actor', amount: 1 },
+      { path: 'assets.cash_ledger', op: 'transfer', from: 'actor', to: 'target', amount: 1 }, // good: not reported
+    ]);
+    const r = await runCli(['-C', world, 'validate', '--json']);
+    expect(r.code).toBe(3);
+    const out = JSON.parse(r.stdout) as { valid: boolean; diagnostics: Diagnostic[] };
+    expect(out.diagnostics.map((d) => [d.code, d.file, d.pointer])).toEqual([['AUR2022', 'operators/operators.json', `/operators/0/effects/${base}/to`]]);
+    expect(out.diagnostics[0]!.message).toContain('a transfer needs two different accounts, and from and to are both "actor"');
+    // The "to" right after a "from": "actor" (other operators send to the actor from elsewhere).
+    const hits = [...text.matchAll(/"from": "actor",\n( *)"to": "actor"/g)];
+    expect(hits).toHaveLength(1);
+    const offset = hits[0]!.index! + hits[0]![0].indexOf('"to"');
+    const before = text.slice(0, offset).split('\n');
+    expect({ line: out.diagnostics[0]!.line, column: out.diagnostics[0]!.column }).toEqual({ line: before.length, column: before.at(-1)!.length + 1 });
+  });
 });
