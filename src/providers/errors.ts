@@ -103,7 +103,7 @@ export class ProviderError extends AureusError {
  * outages end the run so it can be resumed with the same answers.
  */
 export function canFallBackFrom(e: unknown): boolean {
-  return (e instanceof LlmOutputError || e instanceof LlmTruncatedError) && isBadModelAnswer(e);
+  return (e instanceof LlmOutputError || e instanceof LlmTruncatedError || e instanceof LlmEmptyAnswerError) && isBadModelAnswer(e);
 }
 
 /**
@@ -121,16 +121,48 @@ export class CostCapError extends AureusError {
   }
 }
 
-/** An answer cut at max_tokens again after the re-ask with more room. A bad answer: stages may fall back. */
+/**
+ * An answer cut at max_tokens again after the re-ask with more room: a JSON role's, or the writer's
+ * (a scene cut short is not a draft to verify and regenerate: router.ts). A bad answer: stages may
+ * fall back. Names the call (episode, scene, label) so the user knows which answer did not fit.
+ */
 export class LlmTruncatedError extends AureusError {
   readonly badModelAnswer = true;
-  constructor(role: LlmRole, maxTokens: number, attempts: number) {
-    super(`the ${role} answer was cut off at max_tokens (${maxTokens}) ${attempts} time(s)`, {
+  constructor(role: LlmRole, maxTokens: number, attempts: number, meta?: CallMeta) {
+    const where = whereOf(meta);
+    super(`the ${role} answer${where} was cut off at max_tokens (${maxTokens}) ${attempts} time(s)`, {
       exitCode: ExitCode.PROVIDER,
-      diagnostics: [diag('AUR4210', { role, max_tokens: maxTokens, attempts })],
+      diagnostics: [diag('AUR4210', { role, where, max_tokens: maxTokens, attempts })],
     });
     this.name = 'LlmTruncatedError';
   }
+}
+
+/**
+ * A JSON role's answer that held no text at all (an empty content list, or thinking blocks only)
+ * when its re-asks ran out: not JSON of the wrong shape, so AUR4201's advice (a stronger model, more
+ * re-asks for the schema) would mislead. A bad answer, as AUR4201 is: stages may fall back.
+ */
+export class LlmEmptyAnswerError extends AureusError {
+  readonly badModelAnswer = true;
+  readonly role: LlmRole;
+  constructor(role: LlmRole, meta: CallMeta | undefined, empties: number, attempts: number) {
+    const where = whereOf(meta);
+    super(`the ${role} answer${where} was empty (no text) in ${empties} of ${attempts} attempt(s)`, {
+      exitCode: ExitCode.PROVIDER,
+      diagnostics: [diag('AUR4230', { role, where, empties, attempts })],
+    });
+    this.name = 'LlmEmptyAnswerError';
+    this.role = role;
+  }
+}
+
+type CallMeta = { episode?: string; scene?: string; label?: string };
+
+/** ` (s01e01 SC03)`: the call's episode, scene and label, or nothing. */
+function whereOf(meta: CallMeta | undefined): string {
+  const parts = [meta?.episode, meta?.scene, meta?.label].filter(Boolean);
+  return parts.length ? ` (${parts.join(' ')})` : '';
 }
 
 /**

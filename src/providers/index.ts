@@ -78,5 +78,5 @@ export { costOf, estimateTokens, worstCaseCost, BATCH_DISCOUNT } from './cost.js
 export { CostGuard } from './cost-guard.js';
 export { BatchProvider, type BatchOptions } from './batch.js';
 export { MODEL_CATALOG, modelInfo, knownModels, EFFORTS, type Effort, type ModelInfo } from './models.js';
-export { LlmOutputError, ReplayMissError, ReplayCorruptError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, LlmRefusalError, canFallBackFrom } from './errors.js';
+export { LlmOutputError, ReplayMissError, ReplayCorruptError, CallBudgetError, LlmAbortedError, ProviderError, CostCapError, LlmTruncatedError, LlmEmptyAnswerError, LlmRefusalError, canFallBackFrom } from './errors.js';
 export { OfflineProvider, registerOfflineRealizer, offlineRealizerFor, MissingRealizerError, type OfflineRealizer, type OfflineContext, type OfflineAnswer } from './offline/index.js';

@@ -1,18 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { jsonrepair } from 'jsonrepair';
 import type { ValidateFunction } from 'ajv';
 import type { Ajv2020 as AjvType } from 'ajv/dist/2020.js';
 import { hashValue } from '../core/hash.js';
 import { packageRoot } from '../paths.js';
 import { ANSWER_OPTIONS, answerKey, answerSourceHash, compiledFile } from '../schemas/specs.js';
+import { expectedKind, jsonCandidates, kindOf, type JsonCandidate, type JsonKind } from './json-extract.js';
 
 /**
- * Checking a JSON answer: find the JSON in the text (models wrap it in fences or prose), parse,
- * repair when it is truncated or sloppy (jsonrepair: trailing commas, unclosed brackets, single
- * quotes), then validate with ajv against the request's schema. Validators are compiled once per
- * distinct schema.
+ * Checking a JSON answer: find the JSON in the text (models wrap it in fences or prose:
+ * json-extract.ts), parse, repair when it is truncated or sloppy (jsonrepair: trailing commas,
+ * unclosed brackets, single quotes), then validate with ajv against the request's schema.
+ * Validators are compiled once per distinct schema.
  */
 
 const require = createRequire(import.meta.url);
@@ -106,55 +106,50 @@ function withPackageSchemas(schema: object, key: string): ValidateFunction {
 }
 
 /**
- * The JSON part of a model's text: inside ```json fences, else from the first { or [ to the
- * bracket that closes it (prose after it is dropped). An unclosed value runs to the end of the
- * text, for jsonrepair to finish.
+ * The JSON part of a model's text (json-extract.ts): the first candidate whose value is of the
+ * `want`ed kind, else the first with a value, else the first that looks like JSON but cannot be
+ * read (for the problem to quote it). An unclosed value runs to the end of its fence or text.
  */
-export function extractJsonText(text: string): string | undefined {
-  const fence = /```(?:json)?\s*\n([\s\S]*?)(?:```|$)/.exec(text);
-  const body = fence ? fence[1] : text;
-  const start = body.search(/[[{]/);
-  if (start < 0) return undefined;
-  return body.slice(start, balancedEnd(body, start)).trim();
-}
-
-/** Index just past the bracket closing the one at `start`, or the text's length. */
-function balancedEnd(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const ch = s[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
+export function extractJsonText(text: string, want?: JsonKind): string | undefined {
+  let valued: string | undefined;
+  let broken: string | undefined;
+  for (const c of jsonCandidates(text)) {
+    if (c.value === undefined) broken ??= c.raw;
+    else if (!want || kindOf(c.value) === want) return c.raw;
+    else valued ??= c.raw;
   }
-  return s.length;
+  return valued ?? broken;
 }
 
 export type JsonCheck = { ok: true; value: unknown; repaired: boolean } | { ok: false; problems: string[] };
 
+/** The problem of an answer with no text at all (an empty content list, or thinking blocks only). */
+export const EMPTY_ANSWER = 'the answer is empty: it holds no text at all';
+
+/**
+ * The answer's JSON, checked. The first candidate (json-extract.ts) of the schema's top-level kind
+ * that the schema accepts is the answer, so a bracketed label before it or a sketch in an earlier
+ * fence does not hide it. When none is accepted, the problems are those of the longest candidate of
+ * the right kind (the one meant as the answer, not a `{}` in a sentence), else of the first value of
+ * another kind ("/ must be object"), else the parse error of JSON too broken to mend.
+ */
 export function checkJsonAnswer(text: string, schema: object | undefined): JsonCheck {
-  const raw = extractJsonText(text);
-  if (raw === undefined) return { ok: false, problems: ['the answer holds no JSON object or array'] };
-  let value: unknown;
-  let repaired = false;
-  try {
-    value = JSON.parse(raw);
-  } catch (e1) {
-    try {
-      value = JSON.parse(jsonrepair(raw));
-      repaired = true;
-    } catch {
-      return { ok: false, problems: [`not parseable JSON (${(e1 as Error).message})`] };
-    }
+  if (text.trim() === '') return { ok: false, problems: [EMPTY_ANSWER] };
+  const want = expectedKind(schema);
+  const validate = schema ? validatorFor(schema) : undefined;
+  let fitting: JsonCandidate | undefined;
+  let other: JsonCandidate | undefined;
+  let broken: JsonCandidate | undefined;
+  for (const c of jsonCandidates(text)) {
+    if (c.value === undefined) broken ??= c;
+    else if (want && kindOf(c.value) !== want) other ??= c;
+    else if (!validate || validate(c.value)) return { ok: true, value: c.value, repaired: c.repaired };
+    else if (!fitting || c.raw.length > fitting.raw.length) fitting = c;
   }
-  return checkJsonValue(value, schema, repaired);
+  const shown = fitting ?? other;
+  if (shown) return checkJsonValue(shown.value, schema, shown.repaired);
+  if (broken) return { ok: false, problems: [`not parseable JSON (${broken.error})`] };
+  return { ok: false, problems: ['the answer holds no JSON object or array'] };
 }
 
 /** Validate an already parsed value (the offline provider hands its JSON over directly). */

@@ -4,7 +4,7 @@ import type { Llm, LlmMessage, LlmProvider, LlmRequest, LlmResponse, LlmUsage } 
 import { isAureusError } from '../errors.js';
 import { costOf } from './cost.js';
 import { CostGuard } from './cost-guard.js';
-import { CallBudgetError, CostCapError, LlmAbortedError, LlmOutputError, LlmRefusalError, LlmTruncatedError } from './errors.js';
+import { CallBudgetError, CostCapError, LlmAbortedError, LlmEmptyAnswerError, LlmOutputError, LlmRefusalError, LlmTruncatedError } from './errors.js';
 import { checkJsonAnswer, checkJsonValue, reaskMessage } from './json-answer.js';
 import { modelInfo } from './models.js';
 import type { RunLogEntry, RunLogSink } from './run-log.js';
@@ -21,11 +21,12 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      has recorded, a cache hit, costs nothing and needs none), asks the provider and records a
  *      run-log line (latency 0 for deterministic providers and cache hits);
  *   5. an answer cut at max_tokens is asked again once with twice the room (never resent
- *      identically); cut again, a JSON role fails with LlmTruncatedError (a bad answer) and a text
- *      role returns what it got, for the verifier to judge;
+ *      identically); cut again, a JSON role or the writer fails with LlmTruncatedError (AUR4210, a
+ *      bad answer) and the recap and format_fix get what came back, for their callers to judge;
  *   6. for JSON roles, validates against the request schema (repairing sloppy JSON); if still
  *      invalid, re-asks with the problems, up to `max_reasks` (default budgets.json_reasks), then
- *      throws LlmOutputError. A re-ask never carries an empty assistant turn.
+ *      throws LlmOutputError, or LlmEmptyAnswerError (AUR4230) when the last answer held no text.
+ *      A re-ask never carries an empty assistant turn.
  *   7. a refusal (stop_reason `refusal`) is asked again once as it was, then fails with
  *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback;
  *   8. every answer it does not accept (cut, refused, empty, invalid JSON) is rejected to the provider, so the
@@ -143,6 +144,7 @@ export class LlmRouter implements Llm {
     let maxTokens = request.own_max_tokens && request.max_tokens !== undefined ? Math.min(request.max_tokens, config.max_tokens[request.role]) : config.max_tokens[request.role];
     let cuts = 0;
     let refusals = 0;
+    let empties = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
@@ -166,7 +168,12 @@ export class LlmRouter implements Llm {
           maxTokens = Math.min(ceiling, maxTokens * 2);
           continue;
         }
-        if (request.json_schema) throw new LlmTruncatedError(request.role, maxTokens, cuts);
+        // Cut twice, a JSON role's answer and a scene are not answers: a scene cut short would fail
+        // verification as if its content were wrong and be regenerated with no more room, a dozen
+        // times, for an error that never names the cut. The recap falls back to its offline text on a
+        // cut (pipeline/recap-call.ts), and a format fix's answer is taken only if its prose is the
+        // draft's and its form reads (g-repair), so those two get what came back.
+        if (request.json_schema || request.role === 'writer') throw new LlmTruncatedError(request.role, maxTokens, cuts, request.meta);
         return summed({});
       }
       if (!request.json_schema) {
@@ -176,7 +183,13 @@ export class LlmRouter implements Llm {
       const check = res.json !== undefined ? checkJsonValue(res.json, request.json_schema) : checkJsonAnswer(res.text, request.json_schema);
       if (check.ok) return summed({ json: check.value });
       await this.reject(req, model);
-      if (reask - cuts - refusals >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
+      const empty = res.json === undefined && res.text.trim() === '';
+      if (empty) empties++;
+      if (reask - cuts - refusals >= maxReasks) {
+        // No text at all is not JSON of the wrong shape: said as such, not as AUR4201's schema advice.
+        if (empty) throw new LlmEmptyAnswerError(request.role, request.meta, empties, reask + 1);
+        throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
+      }
       messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
     }
   }

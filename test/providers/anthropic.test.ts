@@ -225,10 +225,11 @@ describe('anthropic provider against the fake Messages API', () => {
     expect(server.requests.map((r) => r.body!.max_tokens)).toEqual([6000, 12000]); // max_tokens.writer from the config, then doubled
     expect(runLog.entries.map((e) => e.stop_reason)).toEqual(['max_tokens', 'end_turn']);
 
-    // Cut twice: a text role returns what it got (the verifier judges it), a JSON role fails as a bad answer.
+    // Cut twice: the recap gets what came back (its caller falls back to the offline recap), a JSON
+    // role fails as a bad answer (the writer too: unusable-answers.test.ts).
     server.reset();
-    server.script(steps.maxTokens('INT. CURIA'), steps.maxTokens('INT. CURIA - DAY'));
-    const again = await llm.complete(writerRequest());
+    server.script(steps.maxTokens('Previously'), steps.maxTokens('Previously on'));
+    const again = await llm.complete(writerRequest({ role: 'recap' }));
     expect(again.stop_reason).toBe('max_tokens');
     server.script(steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook"'), steps.maxTokens('{"verdict": "FAIL", "violations": [{"type": "hook", "message": "no'));
     const err = await llm.complete(criticRequest()).catch((e: unknown) => e);

@@ -51,7 +51,7 @@ export class FakeAnswers {
   messageOf(step: Extract<FakeStep, { kind: 'ok' }>, body: FakeMessagesBody | undefined, id: string, usage: FakeUsage = this.usageFor(step, body, step.text)): Record<string, unknown> {
     const content: unknown[] = [];
     if (step.thinking) content.push({ type: 'thinking', thinking: step.thinking, signature: 'sig_fake' });
-    content.push({ type: 'text', text: step.text });
+    if (!step.noText) content.push({ type: 'text', text: step.text });
     return {
       id,
       type: 'message',

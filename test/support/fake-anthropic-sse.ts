@@ -52,9 +52,10 @@ export async function streamAnswer(res: http.ServerResponse, step: TextStep, m: 
     thinkingBlock(res, step.thinking);
     bi = 1;
   }
-  sse(res, 'content_block_start', { type: 'content_block_start', index: bi, content_block: { type: 'text', text: '' } });
+  const text = !(step.kind === 'ok' && step.noText);
+  if (text) sse(res, 'content_block_start', { type: 'content_block_start', index: bi, content_block: { type: 'text', text: '' } });
   sse(res, 'ping', { type: 'ping' });
-  await textDeltas(res, step, bi);
+  if (text) await textDeltas(res, step, bi);
   if (step.kind === 'stream_error') {
     sse(res, 'error', { type: 'error', error: { type: step.errorType ?? 'overloaded_error', message: 'Overloaded' } });
     res.end();
@@ -68,7 +69,7 @@ export async function streamAnswer(res: http.ServerResponse, step: TextStep, m: 
     } else res.end();
     return;
   }
-  sse(res, 'content_block_stop', { type: 'content_block_stop', index: bi });
+  if (text) sse(res, 'content_block_stop', { type: 'content_block_stop', index: bi });
   sse(res, 'message_delta', { type: 'message_delta', delta: { stop_reason: step.stop_reason ?? 'end_turn', stop_sequence: null }, usage: { output_tokens: m.usage.output_tokens } });
   sse(res, 'message_stop', { type: 'message_stop' });
   res.end();

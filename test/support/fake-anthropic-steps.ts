@@ -13,9 +13,10 @@ export interface FakeUsage {
 export type FakeStep =
   /**
    * A successful answer; JSON or SSE as the request asks (`stream: true`). `thinking` puts a
-   * thinking block before the text, as adaptive thinking on 5.x models does.
+   * thinking block before the text, as adaptive thinking on 5.x models does. `noText`: no text
+   * block at all (`content: []`, or the thinking block alone), as a model that says nothing answers.
    */
-  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string; hold?: FakeHold }
+  | { kind: 'ok'; text: string; stop_reason?: string; usage?: Partial<FakeUsage>; model?: string; delayMs?: number; thinking?: string; hold?: FakeHold; noText?: boolean }
   /** Send the headers and part of the body, then stall (never finish). */
   | { kind: 'stall' }
   /** An HTTP error with the API's error body. `retryAfter` (seconds) and `retryAfterMs` set those headers. */
@@ -60,6 +61,10 @@ export const steps = {
   truncated: (text: string, cut: 'destroy' | 'end' = 'destroy'): FakeStep => ({ kind: 'truncate', text, cut }),
   /** An answer cut by the token limit: text as given, stop_reason max_tokens. */
   maxTokens: (text: string): FakeStep => ({ kind: 'ok', text, stop_reason: 'max_tokens' }),
+  /** An answer with no content blocks at all: `content: []`. */
+  empty: (): FakeStep => ({ kind: 'ok', text: '', noText: true }),
+  /** An answer with a thinking block and nothing after it. */
+  thinkingOnly: (thinking = 'The scene lands its hook; I will pass it.'): FakeStep => ({ kind: 'ok', text: '', thinking, noText: true }),
   /** A JSON-role answer that is not JSON at all (jsonrepair cannot save it). */
   malformedJson: (): FakeStep => ({ kind: 'ok', text: 'I think the plan should focus on the grain dole, as follows: first, Crassus' }),
   /** A writer answer in the §6.3 format with the ---SCENE_EVENTS--- section missing. */

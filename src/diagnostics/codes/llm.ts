@@ -161,7 +161,7 @@ defineDiagnostics([
   {
     code: 'AUR4210',
     severity: 'error',
-    message: 'the {role} answer was cut off at max_tokens ({max_tokens}) {attempts} time(s)',
+    message: 'the {role} answer{where} was cut off at max_tokens ({max_tokens}) {attempts} time(s)',
     hint: 'raise max_tokens.{role} in aureus.config.yaml or lower effort.{role}; the run is resumable',
   },
   {
@@ -181,6 +181,12 @@ defineDiagnostics([
     severity: 'warning',
     message: 'the recap of {episode} was not usable ({why}): the offline recap written from the episode\'s events was committed instead',
     hint: 'nothing to do; to have a model write it, run the episode again later or route recap to another model (--model recap=<model-id>)',
+  },
+  {
+    code: 'AUR4230',
+    severity: 'error',
+    message: 'the {role} answer{where} was empty (no text) in {empties} of {attempts} attempt(s)',
+    hint: 'the model answered with no text at all (an empty content list, or thinking blocks only), not with JSON a re-ask could correct; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>)',
   },
   {
     code: 'AUR4301',
