@@ -7,6 +7,7 @@ import type { LlmProvider, LlmRequest, LlmResponse } from '../ports/llm.js';
 import type { AnthropicProvider } from './anthropic.js';
 import { textOf, usageOf } from './anthropic.js';
 import { LlmAbortedError, ProviderError } from './errors.js';
+import { callNoun } from './retry-notice.js';
 
 /**
  * The Message Batches API behind the provider port (`season run --batch`): half price, answers
@@ -100,7 +101,7 @@ export class BatchProvider implements LlmProvider {
     }
     if (this.o.signal?.aborted || r?.type === 'canceled') throw new LlmAbortedError(req.role, this.o.signal?.reason);
     const detail = r?.type === 'errored' ? (r.error?.error?.message ?? 'errored') : (r?.type ?? 'no result');
-    throw new ProviderError(`the provider failed for the ${req.role} call: batch item ${detail}`, 'AUR4208', { role: req.role, detail: `batch item ${detail}` });
+    throw new ProviderError(`the provider failed for ${callNoun(req)}: batch item ${detail}`, 'AUR4208', { role: req.role, call: callNoun(req), detail: `batch item ${detail}` });
   }
 
   /** Send what was collected as one batch, record its id, then answer each waiter from its results. */

@@ -48,6 +48,15 @@ export function callLabel(req: Pick<LlmRequest, 'role' | 'meta' | 'escalate'>): 
   }
 }
 
+/**
+ * The call as an error names it, as its notices do: "the writer SC04 call", "the critic SC03
+ * (escalated) call", "the proposals call for cicero".
+ */
+export function callNoun(req: Pick<LlmRequest, 'role' | 'meta' | 'escalate'>): string {
+  const label = callLabel(req);
+  return label.startsWith('proposals for ') ? `the proposals call ${label.slice('proposals '.length)}` : `the ${label} call`;
+}
+
 export class RetryNotices {
   private readonly calls = new Map<string, CallState>();
   private next = 0;
@@ -116,11 +125,33 @@ export class RetryNotices {
     return this.announce(c, `${res.status} ${STATUS_WORDS[res.status] ?? 'error'}, retrying${wait !== null ? ` in ${formatNumber(wait, 1)} s` : ''}`, n);
   }
 
-  /** Our own retry after a cut stream or body, waiting `ms`: its notice, or null when the call has no retry left. */
-  cutOff(id: string, ms: number): string | null {
+  /**
+   * The notice for a request that failed without a response (connection refused or reset, DNS, the
+   * attempt's deadline before the headers), which the SDK retries while the call has retries left:
+   * `problem` says what failed ("connection refused (ECONNREFUSED 127.0.0.1:1)"). The SDK picks its
+   * own backoff (half a second, doubling, with jitter), so no wait is named. Null when it will not retry.
+   */
+  failed(id: string | undefined, problem: string, init: RequestInit | undefined): string | null {
+    if (init?.signal?.aborted) return null;
+    const c = id === undefined ? undefined : this.calls.get(id);
+    if (!c || c.signal?.aborted || c.sent > this.maxRetries) return null;
+    return this.announce(c, `${problem}, retrying`, c.sent);
+  }
+
+  /**
+   * Our own retry, waiting `ms`, after the answer broke once its headers had come (the SDK retries
+   * only until then): cut off, or `problem` when it is something else ("timed out after 60 s").
+   * Its notice, or null when the call has no retry left.
+   */
+  cutOff(id: string, ms: number, problem = 'the answer was cut off'): string | null {
     const c = this.calls.get(id);
     if (!c || c.sent > this.maxRetries || c.signal?.aborted) return null;
-    return this.announce(c, `the answer was cut off, retrying in ${formatNumber(ms / 1000, 1)} s`, c.sent);
+    return this.announce(c, `${problem}, retrying in ${formatNumber(ms / 1000, 1)} s`, c.sent);
+  }
+
+  /** HTTP requests the call has sent so far, retries included. */
+  sent(id: string): number {
+    return this.calls.get(id)?.sent ?? 0;
   }
 
   private announce(c: CallState | undefined, what: string, n: number): string {

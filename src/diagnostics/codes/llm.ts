@@ -119,13 +119,13 @@ defineDiagnostics([
   {
     code: 'AUR4203',
     severity: 'error',
-    message: 'the provider answered HTTP {status} for the {role} call: {detail}',
+    message: 'the provider answered HTTP {status} for {call}: {detail}',
     hint: '{advice}',
   },
   {
     code: 'AUR4204',
     severity: 'error',
-    message: 'cannot reach the provider for the {role} call after retries: {detail}',
+    message: 'cannot reach the provider for {call} after retries: {detail}',
     hint: 'check the network and ANTHROPIC_BASE_URL; the run is resumable',
   },
   {
@@ -137,19 +137,19 @@ defineDiagnostics([
   {
     code: 'AUR4206',
     severity: 'error',
-    message: 'the {role} answer stream was cut off {attempts} time(s): {detail}',
+    message: 'the answer stream of {call} was cut off {attempts} time(s): {detail}',
     hint: 'the provider closed the stream early; the run is resumable',
   },
   {
     code: 'AUR4207',
     severity: 'error',
-    message: 'the {role} call timed out after {timeout_ms} ms',
-    hint: 'raise timeouts_ms.{role} in aureus.config.yaml; the run is resumable',
+    message: '{call} timed out after {timeout_ms} ms, with no retry left ({attempts} request(s))',
+    hint: 'each request of a {role} call may take timeouts_ms.{role}, its answer included (not the waits between retries): raise it, or budgets.retries, in aureus.config.yaml; the run is resumable',
   },
   {
     code: 'AUR4208',
     severity: 'error',
-    message: 'the provider failed for the {role} call: {detail}',
+    message: 'the provider failed for {call}: {detail}',
     hint: 'check the model id and settings in aureus.config.yaml; the run is resumable',
   },
   {
@@ -187,6 +187,12 @@ defineDiagnostics([
     severity: 'error',
     message: 'the {role} answer{where} was empty (no text) in {empties} of {attempts} attempt(s)',
     hint: 'the model answered with no text at all (an empty content list, or thinking blocks only), not with JSON a re-ask could correct; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>)',
+  },
+  {
+    code: 'AUR4214',
+    severity: 'error',
+    message: 'no Messages API at {url} (HTTP 404) for {call}: {detail}',
+    hint: '{fix}; the run is resumable',
   },
   {
     code: 'AUR4301',
