@@ -80,6 +80,10 @@ export interface LlmRequest {
  * is the router's re-ask count within the call (0 for the first ask).
  */
 export interface AttemptJournal {
+  /**
+   * The answer journaled for this attempt, asked right before the attempt would be sent; it throws
+   * instead when nothing more is to be asked (the run ended on a bad answer or refusal meanwhile).
+   */
   replay(model: string, request: LlmRequest, attempt: number): LlmResponse | undefined;
   /** Called as the answer arrives, before it is judged; `charged_usd` is what it cost. */
   record(model: string, request: LlmRequest, attempt: number, answer: LlmResponse): void;
