@@ -63,6 +63,12 @@ export interface LlmRequest {
    * Set by the run's call journal; not part of any key, never changes what is asked.
    */
   attempts?: AttemptJournal;
+  /**
+   * How many times the router already asked this very request within the call: 1 on a refusal's
+   * second ask, which is the first ask again. Set by the router only; the record/replay cache keys
+   * it (cache.ts), so the refusal and the answer after it are two entries and a replay meets both.
+   */
+  repeat?: number;
   /** Accounting labels for run_log.jsonl. */
   meta?: {
     episode?: string;

@@ -27,7 +27,8 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      invalid, re-asks with the problems, up to `max_reasks` (default budgets.json_reasks), then
  *      throws LlmOutputError. A re-ask never carries an empty assistant turn.
  *   7. a refusal (stop_reason `refusal`) is asked again once as it was, then fails with
- *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback;
+ *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback; the second
+ *      ask carries `repeat`, so the record/replay cache keeps both answers (cache.ts);
  *   8. every answer it does not accept (cut, refused, empty, invalid JSON) is rejected to the provider, so the
  *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) fails every queued call
@@ -143,10 +144,12 @@ export class LlmRouter implements Llm {
     let maxTokens = request.own_max_tokens && request.max_tokens !== undefined ? Math.min(request.max_tokens, config.max_tokens[request.role]) : config.max_tokens[request.role];
     let cuts = 0;
     let refusals = 0;
+    // Asks of this same request so far (a refusal is asked again as it was): the record cache keys each apart.
+    let repeat = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
-      const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal };
+      const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal, ...(repeat ? { repeat } : {}) };
       const res = await this.once(req, model, reask, totals);
       const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, charged_usd: Math.round(totals.charged * 1e6) / 1e6, latency_ms: totals.latency });
 
@@ -154,7 +157,10 @@ export class LlmRouter implements Llm {
         await this.reject(req, model);
         // Asked once more as it was (a model samples; a second look may answer), then the run ends:
         // a refusal is not a broken form to repair nor a bad answer to fall back from.
-        if (++refusals <= REFUSAL_RETRIES) continue;
+        if (++refusals <= REFUSAL_RETRIES) {
+          repeat++;
+          continue;
+        }
         throw new LlmRefusalError(request.role, request.meta, res.text, refusals);
       }
       if (res.stop_reason === 'max_tokens') {
@@ -164,6 +170,7 @@ export class LlmRouter implements Llm {
         if (cuts === 1 && maxTokens < ceiling) {
           // Ask again with twice the room: the same request with more room is not the same request.
           maxTokens = Math.min(ceiling, maxTokens * 2);
+          repeat = 0;
           continue;
         }
         if (request.json_schema) throw new LlmTruncatedError(request.role, maxTokens, cuts);
@@ -178,6 +185,7 @@ export class LlmRouter implements Llm {
       await this.reject(req, model);
       if (reask - cuts - refusals >= maxReasks) throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
       messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
+      repeat = 0;
     }
   }
 
