@@ -224,19 +224,34 @@ export class CachingProvider implements LlmProvider {
   }
 
   /**
-   * The answer served for this ask. A refusal's second ask recorded before it had a key of its own
-   * (see above) is under the first ask's key: a replay serves that, as it did. Read-write mode does
-   * not: there the first ask's entry is the refusal just rejected, or an answer it already served.
+   * The answer served for this ask. A replay serves the entry of this very ask (the refusal, then
+   * the answer after it); a refusal's second ask recorded before it had a key of its own (see above)
+   * is under the first ask's key, which a replay then serves, as it did. Read-write mode serves no
+   * rejected entry, but the same request's next ask may hold an answer it could use (refused, then
+   * answered): a later run is served that, as when it was recorded over the refusal, and pays nothing.
    */
   private async servedFor(req: LlmRequest, model: string): Promise<LlmResponse | undefined> {
-    const served = await this.servedFrom(this.keyOf(req, model));
-    if (served || !req.repeat || this.mode !== 'replay') return served;
-    return this.servedFrom(this.keyOf({ ...req, repeat: 0 }, model));
+    if (this.mode === 'replay') {
+      const served = await this.servedFrom(this.keyOf(req, model));
+      if (served || !req.repeat) return served;
+      return this.servedFrom(this.keyOf({ ...req, repeat: 0 }, model));
+    }
+    // Each entry of the chain is the same request's next ask after a rejected one: it ends at a
+    // missing entry or one served (an entry is only recorded when the ask before it was refused).
+    for (let repeat = req.repeat ?? 0; ; repeat++) {
+      const hit = await this.cache.get(this.keyOf({ ...req, repeat }, model));
+      if (!hit) return undefined;
+      if (!hit.rejected) return this.served(hit);
+    }
   }
 
   private async servedFrom(key: string): Promise<LlmResponse | undefined> {
     const hit = await this.cache.get(key);
     if (!hit || (hit.rejected && this.mode === 'read-write')) return undefined;
+    return this.served(hit);
+  }
+
+  private served(hit: CacheEntry): LlmResponse {
     return {
       text: hit.response.text,
       usage: { ...hit.response.usage },
