@@ -29,7 +29,11 @@ import { readStateFile } from './state-file.js';
  * invalid, refused twice): a stage that fell back from it decides the same way on resume. When the
  * run itself ends on such a failure, those answers are forgotten (`forgetFailedAnswers`): a run
  * that failed on a bad answer resumes with fresh ones once the model behaves, as the record/replay
- * cache does (providers/cache.ts). A call's attempt files go once its whole answer is journaled.
+ * cache does (providers/cache.ts). Not only the call the run ended on: its siblings in flight
+ * (another scene's writer) land after it, and a refusal or bad answer of theirs would otherwise be
+ * replayed by the resumed run, which then fails again without asking the model. So the run's end
+ * first stops every attempt not yet asked, lets the ones in flight land (paid for: a good answer is
+ * journaled whole and kept), then forgets. A call's attempt files go once its whole answer is journaled.
  */
 export class JournaledLlm implements Llm {
   readonly deterministic: boolean;
@@ -43,6 +47,8 @@ export class JournaledLlm implements Llm {
   private readonly failedOnAnswers: CallAttempts[] = [];
   /** Every call not settled yet, journal hits included (see settled). */
   private readonly pending = new Set<Promise<LlmResponse>>();
+  /** The bad answer or refusal the run ended on, once forgetFailedAnswers has it: nothing more is asked. */
+  private ended: { error: unknown } | undefined;
 
   constructor(
     private readonly inner: Llm,
@@ -93,14 +99,18 @@ export class JournaledLlm implements Llm {
       this.replayed += 1;
       return cached;
     }
-    const attempts = new CallAttempts(this.dir, key, (f) => this.journaled(f));
+    // The run has ended on an answer: a call its stages still make (a scene whose writer landed
+    // goes on to its critic) is not asked; it fails as the run did.
+    if (this.ended) throw this.ended.error;
+    const attempts = new CallAttempts(this.dir, key, (f) => this.journaled(f), () => this.ended);
     this.active += 1;
     this.onCall(request);
     let res: LlmResponse;
     try {
       res = await this.inner.complete({ ...request, attempts });
     } catch (e) {
-      if (failedOnItsAnswer(e)) this.failedOnAnswers.push(attempts);
+      // Stopped by the run's end (CallAttempts.replay threw it): forgotten with the call it ended on.
+      if (failedOnItsAnswer(e) || this.stoppedBy(e)) this.failedOnAnswers.push(attempts);
       throw e;
     } finally {
       this.active -= 1;
@@ -115,6 +125,10 @@ export class JournaledLlm implements Llm {
     attempts.drop();
     this.fresh += 1;
     return res;
+  }
+
+  private stoppedBy(e: unknown): boolean {
+    return this.ended !== undefined && e === this.ended.error;
   }
 
   /**
@@ -135,9 +149,17 @@ export class JournaledLlm implements Llm {
    * failed on its own answers are forgotten, so the resumed run asks those calls again instead of
    * replaying the failure. Any other end (Ctrl-C, an outage, the call budget) keeps them: the
    * resumed run decides as the uninterrupted run would have.
+   *
+   * The run's other calls are still going when it ends (a stage fails on its first rejected call):
+   * no attempt of theirs is asked from now on (each fails with `e`, and so is forgotten too), those
+   * in flight land, and only once every call has settled are the failures forgotten. Forgotten at
+   * once, a sibling refused after it kept its refusals, and the next run replayed them (AUR4212
+   * again, no request sent).
    */
-  forgetFailedAnswers(e: unknown): void {
+  async forgetFailedAnswers(e: unknown): Promise<void> {
     if (!endsOnAnAnswer(e)) return;
+    this.ended ??= { error: e };
+    await this.settled();
     for (const a of this.failedOnAnswers.splice(0)) a.drop();
   }
 }
@@ -178,6 +200,8 @@ class CallAttempts implements AttemptJournal {
     private readonly key: string,
     /** JournaledLlm's reading of an entry (a damaged one warned of and asked again). */
     private readonly read: (file: string) => LlmResponse | undefined,
+    /** The error the run ended on, if it has: an attempt not journaled is then not asked. */
+    private readonly ended: () => { error: unknown } | undefined = () => undefined,
   ) {}
 
   private fileOf(model: string, req: LlmRequest, attempt: number): string {
@@ -185,10 +209,17 @@ class CallAttempts implements AttemptJournal {
     return path.join(this.dir, `${this.key}-${id}.json`);
   }
 
+  /**
+   * Throws once the run has ended on a bad answer or refusal: the router asks for the journaled
+   * answer right before it would send the attempt, so a call waiting for a slot, or about to re-ask
+   * or ask a refusal again, sends nothing and fails as the run did (then forgotten with it).
+   */
   replay(model: string, req: LlmRequest, attempt: number): LlmResponse | undefined {
     const file = this.fileOf(model, req, attempt);
     const res = this.read(file); // not journaled, or torn by a power cut: asked again
     if (res) this.files.add(file);
+    const ended = this.ended();
+    if (!res && ended) throw ended.error;
     return res;
   }
 

@@ -192,8 +192,8 @@ async function planLocked(o: PlanEpisodeOptions, job: PlanJob): Promise<PlanEpis
     ...(await seasonPlanningInputs(o.root, ref, world, steering)),
     world, ref, seed, previousCliffhanger, llm, hasher,
     packets: { ...(o.k ? { k: o.k } : {}), ...(o.tokenBudget ? { tokenBudget: o.tokenBudget } : {}) },
-  }).catch((e: unknown) => {
-    llm.forgetFailedAnswers(e); // a plan that ends on a bad answer or refusal: the run asks afresh
+  }).catch(async (e: unknown) => {
+    await llm.forgetFailedAnswers(e); // a plan that ends on a bad answer or refusal: the run asks afresh
     throw e;
   });
   stop();

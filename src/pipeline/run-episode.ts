@@ -138,8 +138,9 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     await early;
     return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
-    // A run that ends on a model's bad answer resumes with fresh answers, not that failure again.
-    run.llm.forgetFailedAnswers(e);
+    // A run that ends on a model's bad answer resumes with fresh answers, not that failure again
+    // (nor a sibling call's, refused as it landed after this one: forgotten once all have settled).
+    await run.llm.forgetFailedAnswers(e);
     await Promise.all([written, early]); // the run's shell stays open until the store is done
     if (o.signal?.aborted && !(isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code === 'AUR6008')) throw interrupted(run, e);
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run, e);

@@ -63,6 +63,12 @@ export interface LlmRequest {
    * Set by the run's call journal; not part of any key, never changes what is asked.
    */
   attempts?: AttemptJournal;
+  /**
+   * How many times the router already asked this very request within the call: 1 on a refusal's
+   * second ask, which is the first ask again. Set by the router only; the record/replay cache keys
+   * it (cache.ts), so the refusal and the answer after it are two entries and a replay meets both.
+   */
+  repeat?: number;
   /** Accounting labels for run_log.jsonl. */
   meta?: {
     episode?: string;
@@ -80,6 +86,10 @@ export interface LlmRequest {
  * is the router's re-ask count within the call (0 for the first ask).
  */
 export interface AttemptJournal {
+  /**
+   * The answer journaled for this attempt, asked right before the attempt would be sent; it throws
+   * instead when nothing more is to be asked (the run ended on a bad answer or refusal meanwhile).
+   */
   replay(model: string, request: LlmRequest, attempt: number): LlmResponse | undefined;
   /** Called as the answer arrives, before it is judged; `charged_usd` is what it cost. */
   record(model: string, request: LlmRequest, attempt: number, answer: LlmResponse): void;

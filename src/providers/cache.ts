@@ -11,9 +11,9 @@ import { writeAtomic } from '../store/atomic-write.js';
  * Record/replay: a content-addressed cache of provider answers under `.aureus/cache/`.
  *
  * The key is the sha256 of the canonical JSON of what determines an answer:
- *   { provider, model, system, static_context, messages, json_schema, max_tokens[, effort] }
+ *   { provider, model, system, static_context, messages, json_schema, max_tokens[, effort][, repeat] }
  * (effort only when the call sends one, so entries recorded before it was keyed still match calls
- * that send none) and nothing else: not the payload (the offline provider's input, invisible to a real model),
+ * that send none; repeat only on a refusal's second ask, see below) and nothing else: not the payload (the offline provider's input, invisible to a real model),
  * not the meta labels, never the API key or any header. An entry holds the answer text, usage,
  * stop reason and model, plus the role and labels for people reading the cache, and (format 2)
  * what priced it: whether it went through the Message Batches API and the prompt-cache TTL, so a
@@ -32,6 +32,12 @@ import { writeAtomic } from '../store/atomic-write.js';
  * treats a rejected entry as a miss and asks again, so a run that failed on a bad answer resumes
  * with a fresh one instead of replaying the failure. Replay mode still serves it: a replay
  * reproduces the recorded run, its cut and re-asked calls included, and never writes the recording.
+ *
+ * A refusal is asked again as it was: the same request, which under one key would record its answer
+ * over the refusal, and the replay of a run refused then answered would miss the refusal (a shorter
+ * run_log.jsonl, a lower Aureus-Cost). The router marks that second ask (`LlmRequest.repeat`) and
+ * it is keyed apart. A recording made before that kept only the last answer under the first ask's
+ * key: replay mode falls back to it when the second ask's key has none, so it replays as it did.
  */
 
 export interface CacheKeyMaterial {
@@ -44,11 +50,14 @@ export interface CacheKeyMaterial {
   max_tokens: number;
   /** `output_config.effort`: a different depth is a different answer. */
   effort?: string;
+  /** The same request asked again within its call (a refusal's second ask): another answer. */
+  repeat?: number;
 }
 
 export function cacheKeyMaterial(family: string, model: string, req: LlmRequest, effort?: string): CacheKeyMaterial {
   return {
     ...(effort ? { effort } : {}),
+    ...(req.repeat ? { repeat: req.repeat } : {}),
     provider: family,
     model,
     system: req.system,
@@ -181,8 +190,8 @@ export class CachingProvider implements LlmProvider {
   }
 
   async complete(req: LlmRequest, model: string, opts?: CompleteOptions): Promise<LlmResponse> {
-    const key = cacheKey(this.family, model, req, this.effort(req.role, model));
-    const served = opts?.notRecorded ? undefined : await this.servedFrom(key);
+    const key = this.keyOf(req, model);
+    const served = opts?.notRecorded ? undefined : await this.servedFor(req, model);
     if (served) return served;
     if (this.mode === 'replay') {
       // A damaged recording is not a call never recorded: say which file, so it is restored or re-recorded.
@@ -207,12 +216,42 @@ export class CachingProvider implements LlmProvider {
 
   /** The recorded answer this call would be served (a hit this mode serves), else undefined: nothing is asked. */
   async recorded(req: LlmRequest, model: string): Promise<LlmResponse | undefined> {
-    return this.servedFrom(cacheKey(this.family, model, req, this.effort(req.role, model)));
+    return this.servedFor(req, model);
+  }
+
+  private keyOf(req: LlmRequest, model: string): string {
+    return cacheKey(this.family, model, req, this.effort(req.role, model));
+  }
+
+  /**
+   * The answer served for this ask. A replay serves the entry of this very ask (the refusal, then
+   * the answer after it); a refusal's second ask recorded before it had a key of its own (see above)
+   * is under the first ask's key, which a replay then serves, as it did. Read-write mode serves no
+   * rejected entry, but the same request's next ask may hold an answer it could use (refused, then
+   * answered): a later run is served that, as when it was recorded over the refusal, and pays nothing.
+   */
+  private async servedFor(req: LlmRequest, model: string): Promise<LlmResponse | undefined> {
+    if (this.mode === 'replay') {
+      const served = await this.servedFrom(this.keyOf(req, model));
+      if (served || !req.repeat) return served;
+      return this.servedFrom(this.keyOf({ ...req, repeat: 0 }, model));
+    }
+    // Each entry of the chain is the same request's next ask after a rejected one: it ends at a
+    // missing entry or one served (an entry is only recorded when the ask before it was refused).
+    for (let repeat = req.repeat ?? 0; ; repeat++) {
+      const hit = await this.cache.get(this.keyOf({ ...req, repeat }, model));
+      if (!hit) return undefined;
+      if (!hit.rejected) return this.served(hit);
+    }
   }
 
   private async servedFrom(key: string): Promise<LlmResponse | undefined> {
     const hit = await this.cache.get(key);
     if (!hit || (hit.rejected && this.mode === 'read-write')) return undefined;
+    return this.served(hit);
+  }
+
+  private served(hit: CacheEntry): LlmResponse {
     return {
       text: hit.response.text,
       usage: { ...hit.response.usage },
@@ -231,7 +270,7 @@ export class CachingProvider implements LlmProvider {
   /** The caller could not use the answer to this call: a later run must ask again (read-write only). */
   async reject(req: LlmRequest, model: string): Promise<void> {
     if (this.mode !== 'read-write') return;
-    const entry = await this.cache.get(cacheKey(this.family, model, req, this.effort(req.role, model)));
+    const entry = await this.cache.get(this.keyOf(req, model));
     if (!entry || entry.rejected) return;
     await this.cache.put({ ...entry, rejected: true });
   }

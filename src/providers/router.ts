@@ -28,7 +28,8 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *      throws LlmOutputError, or LlmEmptyAnswerError (AUR4230) when the last answer held no text.
  *      A re-ask never carries an empty assistant turn.
  *   7. a refusal (stop_reason `refusal`) is asked again once as it was, then fails with
- *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback;
+ *      LlmRefusalError (AUR4212, exit 7): never re-asked for its form, never a fallback; the second
+ *      ask carries `repeat`, so the record/replay cache keeps both answers (cache.ts);
  *   8. every answer it does not accept (cut, refused, empty, invalid JSON) is rejected to the provider, so the
  *      record/replay cache never serves it to a later run (cache.ts).
  * A fatal error (provider outage, spent call budget, replay miss, cost cap) fails every queued call
@@ -145,10 +146,12 @@ export class LlmRouter implements Llm {
     let cuts = 0;
     let refusals = 0;
     let empties = 0;
+    // Asks of this same request so far (a refusal is asked again as it was): the record cache keys each apart.
+    let repeat = 0;
     const totals: Totals = { usage: { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 }, cost: 0, charged: 0, latency: 0 };
 
     for (let reask = 0; ; reask++) {
-      const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal };
+      const req: LlmRequest = { ...request, messages, max_tokens: maxTokens, signal, ...(repeat ? { repeat } : {}) };
       const res = await this.once(req, model, reask, totals);
       const summed = (extra: Partial<LlmResponse>): LlmResponse => ({ ...res, ...extra, usage: { ...totals.usage }, cost_usd: Math.round(totals.cost * 1e6) / 1e6, charged_usd: Math.round(totals.charged * 1e6) / 1e6, latency_ms: totals.latency });
 
@@ -156,7 +159,10 @@ export class LlmRouter implements Llm {
         await this.reject(req, model);
         // Asked once more as it was (a model samples; a second look may answer), then the run ends:
         // a refusal is not a broken form to repair nor a bad answer to fall back from.
-        if (++refusals <= REFUSAL_RETRIES) continue;
+        if (++refusals <= REFUSAL_RETRIES) {
+          repeat++;
+          continue;
+        }
         throw new LlmRefusalError(request.role, request.meta, res.text, refusals);
       }
       if (res.stop_reason === 'max_tokens') {
@@ -166,6 +172,7 @@ export class LlmRouter implements Llm {
         if (cuts === 1 && maxTokens < ceiling) {
           // Ask again with twice the room: the same request with more room is not the same request.
           maxTokens = Math.min(ceiling, maxTokens * 2);
+          repeat = 0;
           continue;
         }
         // Cut twice, a JSON role's answer and a scene are not answers: a scene cut short would fail
@@ -191,6 +198,7 @@ export class LlmRouter implements Llm {
         throw new LlmOutputError(request.role, request.schema_name ?? 'the requested schema', check.problems, reask + 1, res.text);
       }
       messages = reaskMessages(messages, res.text, reaskMessage(request.schema_name ?? 'the requested schema', check.problems));
+      repeat = 0;
     }
   }
 

@@ -131,4 +131,29 @@ describe('record and replay', () => {
     expect(rerun.code, rerun.stderr.slice(-800)).toBe(0);
     expect(server.requests.slice(before).filter(isCritic).length).toBeGreaterThan(0);
   }, 180_000);
+
+  it('a recording with a refused writer asked again replays to the same run_log.jsonl and Aureus-Cost', async () => {
+    server.reset();
+    // The first two writer requests are refused once each; their second asks are answered.
+    const isWriter = (r: FakeRequest) => JSON.stringify(r.body?.messages?.[0]?.content ?? '').includes('SCENE_PACKET:');
+    let refusals = 0;
+    server.handler = (r) => (isWriter(r) && refusals < 2 ? (refusals++, steps.ok("I can't help with that.", { stop_reason: 'refusal' })) : healthy(r));
+    const pristine = await makeWorld('rr-refused');
+    const recorded = copyRepo(pristine, 'rr-refused-rec');
+    const rec = await cli(['episode', 'run', '--provider', 'anthropic', '--json'], recorded, anthropicEnv(server, KEY));
+    server.handler = healthy;
+    expect(rec.code, rec.stderr.slice(-800)).toBe(0);
+    const log = 'seasons/season_01/episode_01/run_log.jsonl';
+    const recLog = git(recorded, 'show', `s01e01:${log}`);
+    expect(recLog.split('\n').filter((l) => l.includes('"stop_reason":"refusal"'))).toHaveLength(2);
+
+    const replayed = copyRepo(pristine, 'rr-refused-rep');
+    const rep = await cli(['episode', 'run', '--provider', `replay:${path.join(recorded, '.aureus/cache')}`, '--json'], replayed);
+    expect(rep.code, rep.stderr.slice(-800)).toBe(0);
+    // Was the log without its two refusal lines and a lower cost: each answer was recorded over its refusal.
+    expect(git(replayed, 'show', `s01e01:${log}`)).toBe(recLog);
+    const cost = (w: string) => git(w, 'log', '-1', '--format=%B', 's01e01').match(/^Aureus-Cost: .*$/m)?.[0];
+    expect(cost(replayed)).toBe(cost(recorded));
+    expect(git(replayed, 'rev-parse', 's01e01^{tree}')).toBe(git(recorded, 'rev-parse', 's01e01^{tree}'));
+  }, 180_000);
 });

@@ -5,7 +5,7 @@ import { apiKeyOf, steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { JsonlRunLog, MemoryRunLog } from '../../src/providers/run-log.js';
-import { LlmOutputError, LlmTruncatedError, ReplayCorruptError, ReplayMissError } from '../../src/providers/errors.js';
+import { LlmOutputError, LlmRefusalError, LlmTruncatedError, ReplayCorruptError, ReplayMissError } from '../../src/providers/errors.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
@@ -167,5 +167,42 @@ describe('record/replay cache', () => {
     // The good answers are recorded and served from then on.
     expect(await openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest())).toMatchObject({ cached: true, text: 'INT. FORUM - DAY' });
     expect(server.requests).toHaveLength(7);
+  });
+
+  it('a call refused then answered replays both asks: the same run-log lines and cost as the recording', async () => {
+    const line = (e: MemoryRunLog['entries'][number]) => [e.reask, e.stop_reason, e.latency_ms, e.cost_usd, e.output_tokens];
+    const recording = new MemoryRunLog();
+    server.script(steps.ok("I can't help with that.", { stop_reason: 'refusal', usage: { output_tokens: 12 } }), steps.ok('INT. FORUM - DAY', { usage: { output_tokens: 900 } }));
+    const recorded = await openLlm({ root, config: cfg('read-write'), env: env(), runLog: recording }).complete(writerRequest());
+    expect(recording.entries.map((e) => e.stop_reason)).toEqual(['refusal', 'end_turn']);
+
+    const replayLog = new MemoryRunLog();
+    const replayed = await openLlm({ root, config: cfg('replay'), env: {}, runLog: replayLog }).complete(writerRequest());
+    // Was one end_turn line and the answer's cost alone: the answer was recorded over the refusal.
+    expect(replayLog.entries.map(line)).toEqual(recording.entries.map(line));
+    expect([replayed.text, replayed.cost_usd]).toEqual([recorded.text, recorded.cost_usd]);
+    expect(server.requests).toHaveLength(2);
+
+    // A later read-write run is served the answer that followed the refusal, as when it was recorded over it.
+    expect(await openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest())).toMatchObject({ cached: true, text: recorded.text });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a recording made before the second ask had its own key replays as it did', async () => {
+    // Then, a call refused twice left its second refusal (rejected) under the first ask's key only.
+    server.script(steps.ok('No.', { stop_reason: 'refusal' }), steps.ok('Still no.', { stop_reason: 'refusal' }));
+    await expect(openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest())).rejects.toBeInstanceOf(LlmRefusalError);
+    const cache = path.join(root, '.aureus', 'cache');
+    const entries = listFiles(cache).map((f) => ({ file: path.join(cache, f), entry: JSON.parse(fs.readFileSync(path.join(cache, f), 'utf8')) }));
+    const first = entries.find((e) => e.entry.response.text === 'No.')!;
+    const second = entries.find((e) => e.entry.response.text === 'Still no.')!;
+    fs.writeFileSync(first.file, JSON.stringify({ ...second.entry, key: first.entry.key }));
+    fs.rmSync(second.file);
+    const replayLog = new MemoryRunLog();
+    const err = await openLlm({ root, config: cfg('replay'), env: {}, runLog: replayLog }).complete(writerRequest()).catch((e: unknown) => e);
+    // Refused twice, as recorded, not a replay miss of the second ask.
+    expect(err).toBeInstanceOf(LlmRefusalError);
+    expect(replayLog.entries.map((e) => [e.reask, e.stop_reason])).toEqual([[0, 'refusal'], [1, 'refusal']]);
+    expect(server.requests).toHaveLength(2);
   });
 });

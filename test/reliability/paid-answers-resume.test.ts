@@ -135,4 +135,27 @@ describe.runIf(builtCli())('a resumed run pays once for every answer the interru
     // The journal keeps a call's paid answers for a resume, but not the refusals the run ended on.
     expect(server.requests.filter((q) => q.raw === asked!.raw)).toHaveLength(3);
   }, 300_000);
+
+  it('several writers at once, all refused (exit 7): the resume asks every refused call afresh, not only the one the run ended on', async () => {
+    server.reset();
+    const first = (q: FakeRequest) => JSON.stringify(q.body?.messages?.[0]?.content ?? '');
+    const isWriter = (q: FakeRequest) => first(q).includes('SCENE_PACKET:');
+    server.handler = (q) => (isWriter(q) ? steps.ok("I can't help with that request.", { stop_reason: 'refusal' }) : answer(q));
+    const w = copyRepo(pristine, 'paid-refused-siblings');
+    const run = () => spawnCli(['episode', 'run', '--provider', 'anthropic', '--concurrency', '4'], w, anthropicEnv(server, KEY));
+    const refused = await run();
+    expect(refused.code, refused.stderr.slice(-800)).toBe(7);
+    expect(refused.stderr).toContain('AUR4212');
+    // Other writers were asked alongside the one the run ended on, and refused too.
+    const writers = new Set(server.requests.filter(isWriter).map((q) => q.raw));
+    expect(writers.size).toBeGreaterThan(1);
+    server.reset();
+    server.handler = answer;
+    const resumed = await run();
+    // Was exit 7 again with no request sent: a sibling's refusals, journaled after the run had
+    // forgotten its failures, were replayed (AUR4212 for SC02, then only a third run went through).
+    expect(resumed.code, resumed.stderr.slice(-800)).toBe(0);
+    const asked = new Set(server.requests.filter(isWriter).map((q) => q.raw));
+    for (const r of writers) expect(asked.has(r)).toBe(true);
+  }, 300_000);
 });
