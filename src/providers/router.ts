@@ -67,6 +67,8 @@ interface Totals {
 
 /** Retries of a call the model refused (stop_reason `refusal`) before the run ends with AUR4212. */
 export const REFUSAL_RETRIES = 1;
+/** An empty scene (no text at all) is asked again this many times before the run ends on it (AUR4230). */
+const EMPTY_RETRIES = 1;
 
 export class LlmRouter implements Llm {
   readonly deterministic: boolean;
@@ -184,8 +186,16 @@ export class LlmRouter implements Llm {
         return summed({});
       }
       if (!request.json_schema) {
-        if (res.text.trim() === '') await this.reject(req, model);
-        return summed({});
+        if (res.text.trim() !== '') return summed({});
+        await this.reject(req, model);
+        // A scene with no text is not a draft: verified, it failed every check and was regenerated a dozen times into
+        // AUR6007. Asked once more as it was, then said as what it is. The recap and a format fix judge their own.
+        if (request.role !== 'writer') return summed({});
+        if (++empties <= EMPTY_RETRIES) {
+          repeat++;
+          continue;
+        }
+        throw new LlmEmptyAnswerError(request.role, request.meta, empties, reask + 1);
       }
       const check = res.json !== undefined ? checkJsonValue(res.json, request.json_schema) : checkJsonAnswer(res.text, request.json_schema);
       if (check.ok) return summed({ json: check.value });

@@ -79,4 +79,17 @@ describe('an episode whose model answers are wrapped, empty or cut', () => {
     expect(r.stderr).not.toMatch(/AUR4201|does not match the schema/);
     untouched(w, head);
   }, 240_000);
+
+  it('a writer that answers with no text: asked once more, then exit 7 with AUR4230 naming the scene, not a dozen regenerations', async () => {
+    server.reset();
+    server.handler = (r) => (isWriter(r) ? (r.index % 2 ? steps.empty() : steps.thinkingOnly()) : steps.ok(modelAnswer(r)));
+    const w = copyRepo(pristine, 'unusable-empty-writer');
+    const head = git(w, 'rev-parse', 'HEAD');
+    const r = await cli(['episode', 'run', '--provider', 'anthropic'], w, env());
+    expect(r.code, r.stderr.slice(-1500)).toBe(7);
+    expect(r.stderr).toMatch(/AUR4230 the writer answer \(s01e01 SC\d+\) was empty \(no text\) in 2 of 2 attempt\(s\)/);
+    expect(r.stderr).not.toMatch(/AUR6007|regenerations/);
+    expect(server.requests.filter(isFormatFix)).toEqual([]);
+    untouched(w, head);
+  }, 240_000);
 });

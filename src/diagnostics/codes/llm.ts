@@ -186,7 +186,7 @@ defineDiagnostics([
     code: 'AUR4230',
     severity: 'error',
     message: 'the {role} answer{where} was empty (no text) in {empties} of {attempts} attempt(s)',
-    hint: 'the model answered with no text at all (an empty content list, or thinking blocks only), not with JSON a re-ask could correct; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>)',
+    hint: 'the model answered with no text at all (an empty content list, or thinking blocks only), which no re-ask for its form can mend; the run is resumable: run the same command again, or route {role} to another model (--model {role}=<model-id>)',
   },
   {
     code: 'AUR4214',
