@@ -5,7 +5,7 @@ import { apiKeyOf, steps } from '../support/fake-anthropic-server.js';
 import { anthropicEnv, useFakeAnthropic } from '../support/use-fake-anthropic.js';
 import { openLlm } from '../../src/providers/index.js';
 import { JsonlRunLog, MemoryRunLog } from '../../src/providers/run-log.js';
-import { LlmOutputError, LlmRefusalError, LlmTruncatedError, ReplayCorruptError, ReplayMissError } from '../../src/providers/errors.js';
+import { LlmEmptyAnswerError, LlmOutputError, LlmRefusalError, LlmTruncatedError, ReplayCorruptError, ReplayMissError } from '../../src/providers/errors.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { FAKE_KEY, criticRequest, filesContaining, listFiles, tempRoot, testConfig, writerRequest } from './helpers.js';
 
@@ -146,16 +146,17 @@ describe('record/replay cache', () => {
     const failed = openLlm({ root, config: cfg('read-write'), env: env() });
     server.script(steps.maxTokens('{"verdict": "PA'), steps.maxTokens('{"verdict": "PA'));
     await expect(failed.complete(criticRequest())).rejects.toBeInstanceOf(LlmTruncatedError);
-    server.script(steps.ok(''));
-    expect((await failed.complete(writerRequest())).text).toBe('');
+    // An empty scene is asked once more as it was, then fails as empty (AUR4230).
+    server.script(steps.ok(''), steps.ok(''));
+    await expect(failed.complete(writerRequest())).rejects.toBeInstanceOf(LlmEmptyAnswerError);
     server.script(steps.malformedJson());
     await expect(failed.complete(criticRequest({ max_reasks: 0, meta: { scene: 'SC09' }, messages: [{ role: 'user', content: 'SCENE_TEXT: other' }] }))).rejects.toBeInstanceOf(LlmOutputError);
-    expect(server.requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(5);
 
     // A replay reproduces the recorded run, cuts included, without HTTP.
     const replay = openLlm({ root, config: cfg('replay'), env: {} });
     await expect(replay.complete(criticRequest())).rejects.toBeInstanceOf(LlmTruncatedError);
-    expect(server.requests).toHaveLength(4);
+    expect(server.requests).toHaveLength(5);
 
     // The server is healthy again: the next run asks for each of those calls and succeeds.
     const rerun = openLlm({ root, config: cfg('read-write'), env: env() });
@@ -163,10 +164,10 @@ describe('record/replay cache', () => {
     expect((await rerun.complete(criticRequest())).json).toEqual(good);
     expect(await rerun.complete(writerRequest())).toMatchObject({ cached: false, text: 'INT. FORUM - DAY' });
     expect((await rerun.complete(criticRequest({ max_reasks: 0, meta: { scene: 'SC09' }, messages: [{ role: 'user', content: 'SCENE_TEXT: other' }] }))).json).toEqual(good);
-    expect(server.requests).toHaveLength(7);
+    expect(server.requests).toHaveLength(8);
     // The good answers are recorded and served from then on.
     expect(await openLlm({ root, config: cfg('read-write'), env: env() }).complete(writerRequest())).toMatchObject({ cached: true, text: 'INT. FORUM - DAY' });
-    expect(server.requests).toHaveLength(7);
+    expect(server.requests).toHaveLength(8);
   });
 
   it('a call refused then answered replays both asks: the same run-log lines and cost as the recording', async () => {
