@@ -116,7 +116,8 @@ describe('transactional application', () => {
       }),
       // fast-check's counterexample (CI, 2026-11-27): an amount of Infinity on an `add` was kept in the
       // applied record, which canonical JSON cannot write.
-      { ...RUNS, examples: [[[{ path: 'world.global.unrest', op: 'add', value: 0, from: 'crassus', to: 'crassus', amount: Number.POSITIVE_INFINITY }]]] },
+      // Another (full suite, 2026-11-29, seed 932316384): a value of NaN on a transfer, which reads only its amount.
+      { ...RUNS, examples: [[[{ path: 'world.global.unrest', op: 'add', value: 0, from: 'crassus', to: 'crassus', amount: Number.POSITIVE_INFINITY }]], [[{ path: 'assets.cash_ledger', op: 'transfer', value: Number.NaN, from: 'crassus', to: 'aerarium', amount: 0 }]]] },
     );
   });
 });

@@ -36,8 +36,12 @@ export function applyDeltas(
       if (d === null || typeof d !== 'object') fail('AUR2022', { path: '(delta)', detail: 'a delta must be an object' });
       // A number the record keeps must be one JSON can write: the applied list is written as canonical
       // JSON (episode_deltas.json, play's canon records), which refuses Infinity and NaN. The value's
-      // own checks are the target's (values.ts); an amount rides along on any op, so it is checked here.
-      if (typeof d.amount === 'number' && !Number.isFinite(d.amount)) fail('AUR2022', { path: String(d.path), detail: 'the amount is not a finite number' });
+      // own checks are the target's (values.ts); an amount rides along on any op, and a value on a transfer
+      // (which reads only its amount), so both are checked here.
+      for (const k of ['amount', 'value'] as const) {
+        const v = d[k];
+        if (typeof v === 'number' && !Number.isFinite(v)) fail('AUR2022', { path: String(d.path), detail: `the ${k} is not a finite number` });
+      }
       r = applyOne(draft, d);
     } catch (e) {
       if (e instanceof Fail) return { ok: false, diagnostics: [e.diagnostic], failedIndex: i };
