@@ -98,6 +98,10 @@ export async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: 
   const { ref, world } = checked;
   // The run goes ahead (the lock is held): the checks' verdict may now be kept (derived index).
   checked.remember();
+  // Read as `episode plan` reads it (the store's reader, its shape checked: AUR3003, exit 3); a bare
+  // JSON.parse here took a BOM or a hand edit for an internal error.
+  const { readPreviousCliffhanger } = await import('../stages/planning.js');
+  const previousCliffhanger = await readPreviousCliffhanger(root, ref);
   const prevText = previousCliffhangerText(root, ref);
   const hasher = new StateHasher();
   const seed = o.seed ?? deriveSeed(ref, prevText, world, hasher);
@@ -136,7 +140,7 @@ export async function openRun(o: EpisodeRunOptions, checked: RunPreflight, git: 
   }, journalSalt(router.providerId, config), onWarning);
   const run: Run = {
     o, git, root, ref, world, seed, hasher, config, runDir, runRel, llm, progress, tracker,
-    previousCliffhanger: prevText ? (JSON.parse(prevText) as CliffhangerConstraints) : null,
+    previousCliffhanger,
     cp: new Checkpoints(runDir, onWarning),
     providerId: router.providerId,
     runLogFile,

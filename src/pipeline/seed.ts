@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { readFileBytesSafe } from '../store/read.js';
 import path from 'node:path';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
@@ -25,9 +25,9 @@ export function deriveSeed(ref: EpisodeRef, previousCliffhangerText: string | nu
 /** The previous episode's committed cliffhanger_constraints.json, as text (null for episode 1 or when missing). */
 export function previousCliffhangerText(root: string, ref: EpisodeRef): string | null {
   if (ref.episode <= 1) return null;
-  try {
-    return fs.readFileSync(path.join(root, episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json'), 'utf8');
-  } catch {
-    return null;
-  }
+  // The store's reader refuses a FIFO instead of blocking on it (readFileSync waited for a writer for
+  // ever); a file it cannot read is no basis, and readPreviousCliffhanger says why (AUR3003).
+  const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json');
+  const r = readFileBytesSafe(path.join(root, rel), rel);
+  return r.ok ? r.bytes.toString('utf8') : null;
 }

@@ -2,7 +2,7 @@ import { parsePath, type PathTarget } from '../core/deltas/index.js';
 import { compareText } from '../core/text-order.js';
 import { WORLD_FILES } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { parseJsonTextSafe } from '../store/read.js';
+import { parseJsonBytesSafe } from '../store/read.js';
 import { diag } from '../diagnostics/index.js';
 import type { GitPort } from '../git/port.js';
 import { requireWorldRepo } from '../pipeline/world-repo.js';
@@ -97,8 +97,8 @@ function locate(t: PathTarget): Located {
  */
 async function refuseUnknownIds(git: GitPort, path: string, refs: readonly PathRef[]): Promise<void> {
   for (const ref of refs) {
-    const text = await git.showFile('HEAD', ref.file);
-    const at = text === null ? null : readVersion(text, ref.file);
+    const bytes = await git.showFileBytes('HEAD', ref.file);
+    const at = bytes === null ? null : readVersion(bytes, ref.file);
     const known = at && 'value' in at ? ref.ids(at.value) : [];
     if (known.includes(ref.id)) continue;
     throw new AureusError(`no ${ref.kind} "${ref.id}" in the world`, {
@@ -138,8 +138,8 @@ export async function valueHistory(root: string, p: string): Promise<HistoryEntr
   const out: HistoryEntry[] = [];
   let prev: string | undefined;
   for (const e of log) {
-    const text = await git.showFile(e.sha, file);
-    const at = text === null ? null : readVersion(text, file);
+    const bytes = await git.showFileBytes(e.sha, file);
+    const at = bytes === null ? null : readVersion(bytes, file);
     const value = at && 'value' in at ? read(at.value) : undefined;
     const key = at && 'unreadable' in at ? `unreadable ${e.sha}` : JSON.stringify(value);
     if (key === prev) continue;
@@ -154,13 +154,12 @@ export async function valueHistory(root: string, p: string): Promise<HistoryEntr
 /**
  * One version of a world file from the history: a commit made by hand may hold text that is not JSON. Its value is
  * unknown, said with the place and what is wrong, and the history goes on; JSON.parse's error ended the whole query
- * as an internal error (exit 1) before.
+ * as an internal error (exit 1) before. Read as the store reads a world file (store/read.ts): a version with a UTF-8
+ * BOM, which `aureus validate` reads fine, was "unreadable" to JSON.parse.
  */
-function readVersion(text: string, file: string): { value: unknown } | { unreadable: string } {
-  try {
-    return { value: JSON.parse(text) };
-  } catch {
-    const d = parseJsonTextSafe(text, file).diagnostics[0];
-    return { unreadable: d ? `${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}` : `${file} is not valid JSON` };
-  }
+function readVersion(bytes: Buffer, file: string): { value: unknown } | { unreadable: string } {
+  const r = parseJsonBytesSafe(bytes, file);
+  if (r.ok) return { value: r.value };
+  const d = r.diagnostics[0];
+  return { unreadable: d ? `${file}${d.line ? `:${d.line}:${d.column}` : ''}: ${d.message}` : `${file} is not valid JSON` };
 }

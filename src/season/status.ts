@@ -1,5 +1,4 @@
 import path from 'node:path';
-import fs from 'node:fs';
 import { episodeRelDir } from '../paths.js';
 import type { World } from '../domain/world.js';
 import type { EpisodeMetrics } from '../stages/h-commit/metrics-model.js';
@@ -12,6 +11,7 @@ import { playCanonization, playFinish } from '../pipeline/commit-journal.js';
 import { parseEpisodeId } from './episode-id.js';
 import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import { readWorldAt } from './world-at.js';
+import { readJsonFileSafe } from '../store/read.js';
 import { createGit } from '../git/adapter.js';
 import { compareText } from '../core/text-order.js';
 import { interruptedRollback } from './rollback-journal.js';
@@ -65,20 +65,13 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const next = pending && (pending.season > inTree.season || (pending.season === inTree.season && pending.episode >= inTree.episode)) ? episodeRef(pending.season, pending.episode + 1) : inTree;
   const committed = await committedEpisodes(root);
   const rows = committed.map((c) => {
-    let tension: number | null = null;
-    let title = '';
-    try {
-      const m = JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(c.ref), 'episode_metrics.json'), 'utf8')) as EpisodeMetrics;
-      tension = m.episode.tension;
-    } catch {
-      /* an episode without metrics shows a gap */
-    }
-    try {
-      title = (JSON.parse(fs.readFileSync(path.join(root, episodeRelDir(c.ref), 'episode_plan.json'), 'utf8')) as { title?: string }).title ?? '';
-    } catch {
-      /* untitled */
-    }
-    return { id: c.ref.id, tag: c.tag, commit: c.commit, title, tension };
+    // Through the store's reader: a FIFO here hung status as one among the world files did. An
+    // episode without readable metrics shows a gap, one without a plan is untitled.
+    const metrics = readJsonFileSafe(path.join(root, episodeRelDir(c.ref), 'episode_metrics.json'), 'episode_metrics.json');
+    const plan = readJsonFileSafe(path.join(root, episodeRelDir(c.ref), 'episode_plan.json'), 'episode_plan.json');
+    const tension = (metrics.value as Partial<EpisodeMetrics> | undefined)?.episode?.tension;
+    const title = (plan.value as { title?: unknown } | undefined)?.title;
+    return { id: c.ref.id, tag: c.tag, commit: c.commit, title: typeof title === 'string' ? title : '', tension: typeof tension === 'number' ? tension : null };
   });
   const d = world.world.date;
   const ledger = new Map(world.assets.cash_ledger.map((a) => [a.id, a.denarii]));

@@ -2,37 +2,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { diag } from '../diagnostics/index.js';
+import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
-import { parseJsonTextSafe } from '../store/read.js';
+import { maxFileBytes, parseJsonBytesSafe, parseJsonTextSafe, readFileBytesSafe, type SafeJson } from '../store/read.js';
 import { jsonLayout } from '../store/text-form.js';
 import { noteJsonLayout } from '../core/json-layout.js';
 import { isCanonical } from '../core/json.js';
 import { SCHEMA_FILES } from '../store/schema.js';
-import { formatAndSchemaDiagnostics, withLocation } from '../store/load.js';
+import { checkStringLengths, MAX_STRING_CHARS } from '../store/limits.js';
+import { formatAndSchemaDiagnostics } from '../store/load.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
- * `git show`. The files are JSON aureus committed (validated then), so plain JSON.parse is enough here;
- * a missing part (canon.json before the first episode) reads as empty.
+ * `git show`, as the store reads them (store/read.ts, load.ts): a FIFO or other non-regular file is
+ * refused rather than waited on, a BOM is dropped, bad UTF-8 or JSON is placed at its line:column,
+ * and every file is checked against its schema. Status, export and branch --set index into the
+ * values (`c.stats.dignitas`): a file validate refuses must be exit 3 here, not a TypeError (exit 1),
+ * a stack overflow, a hang, or a NaN printed. A missing part (canon.json before the first episode)
+ * reads as empty.
  */
 const EMPTY: Partial<Record<keyof World, unknown>> = {
   canon: { format: 1, facts: [] },
   constraints: { format: 1, constraints: [] },
 };
 
-export async function readWorldAt(root: string, ref: string | null, o: { checked?: boolean } = {}): Promise<World> {
+const FIX_HINT = 'fix the file (`aureus validate` lists every problem), then run the command again';
+
+export async function readWorldAt(root: string, ref: string | null): Promise<World> {
   const out: Record<string, unknown> = {};
   for (const [key, rel] of Object.entries(WORLD_FILES) as [keyof World, string][]) {
-    let text: string | null;
-    if (ref === null) {
-      try {
-        text = fs.readFileSync(path.join(root, rel), 'utf8');
-      } catch {
-        text = null;
-      }
-    } else text = await createGit(root).showFile(ref, rel);
-    if (text === null) {
+    const bytes = await worldFileBytes(root, ref, rel);
+    if (bytes === null) {
       if (EMPTY[key] !== undefined) {
         out[key] = EMPTY[key];
         continue;
@@ -40,30 +40,54 @@ export async function readWorldAt(root: string, ref: string | null, o: { checked
       const hint = 'run the command inside a world repository (aureus init), or pass -C <dir>';
       throw new AureusError(`${rel} is missing${ref ? ` at ${ref.slice(0, 12)}` : ''}: not an Aureus world`, {
         exitCode: ExitCode.INVALID_WORLD,
-        diagnostics: [diag('AUR1001', { file: ref ? `${rel} (at ${ref.slice(0, 12)})` : rel }, { hint })],
+        diagnostics: [diag('AUR1001', { file: fileAt(rel, ref) }, { hint })],
       });
     }
-    const value = parseFileAt(text, rel, ref, 'fix the file (`aureus validate` lists every problem), then run the command again');
-    if (o.checked) requireSchema(key, value, text, rel, ref);
+    const parsed = parseJsonBytesSafe(bytes, fileAt(rel, ref));
+    if (!parsed.ok) throw notReadable(rel, ref, 'is not valid JSON', parsed.diagnostics, FIX_HINT);
+    requireSchema(key, parsed, rel, ref);
     // How the file is laid out, for a command that writes it back (what-if.ts): core/json-layout.ts.
-    noteJsonLayout(value, jsonLayout(Buffer.from(text, 'utf8'), value, isCanonical(value)));
-    out[key] = value;
+    noteJsonLayout(parsed.value, jsonLayout(bytes, parsed.value, isCanonical(parsed.value)));
+    out[key] = parsed.value;
   }
   return out as unknown as World;
+}
+
+/** How a diagnostic names a file: the path, and the commit when it was read from one. */
+const fileAt = (rel: string, ref: string | null): string => (ref ? `${rel} (at ${ref.slice(0, 12)})` : rel);
+
+function notReadable(rel: string, ref: string | null, what: string, diagnostics: Diagnostic[], hint: string): AureusError {
+  return new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} ${what}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics, hint });
+}
+
+/**
+ * A world file's bytes, or null when it is missing. From the working tree through the store's
+ * reader: fs.readFileSync on a FIFO blocked `aureus status` for ever, Ctrl-C included. At a commit
+ * the blob, under the same size cap.
+ */
+async function worldFileBytes(root: string, ref: string | null, rel: string): Promise<Buffer | null> {
+  if (ref !== null) {
+    const bytes = await createGit(root).showFileBytes(ref, rel);
+    const limit = maxFileBytes();
+    if (bytes !== null && bytes.length > limit) throw notReadable(rel, ref, 'cannot be read', [diag('AUR1002', { size: bytes.length, limit }, { file: fileAt(rel, ref) })], FIX_HINT);
+    return bytes;
+  }
+  const r = readFileBytesSafe(path.join(root, rel), rel);
+  if (r.ok) return r.bytes;
+  if (r.diagnostics.every((d) => d.code === 'AUR1001')) return null;
+  throw notReadable(rel, ref, 'cannot be read', r.diagnostics, FIX_HINT);
 }
 
 /**
  * The JSON of a file read from the working tree (ref = null) or a commit; invalid JSON is exit 3
  * naming the file (and the commit) with the store's line:col and what, as `aureus validate` does:
- * JSON.parse's own message quoted the text around the error, control characters and all.
+ * JSON.parse's own message quoted the text around the error, control characters and all, and
+ * overflowed the stack on deep nesting later.
  */
 export function parseFileAt(text: string, rel: string, ref: string | null, hint: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    const { diagnostics } = parseJsonTextSafe(text, rel);
-    throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} is not valid JSON`, { exitCode: ExitCode.INVALID_WORLD, diagnostics, hint });
-  }
+  const r = parseJsonTextSafe(text, rel);
+  if (!r.ok) throw notReadable(rel, ref, 'is not valid JSON', r.diagnostics, hint);
+  return r.value;
 }
 
 /** A file of an episode folder in the working tree (ref = null) or at a commit: its bytes, for a reader that decodes them strictly. */
@@ -80,19 +104,14 @@ export async function readEpisodeBytes(root: string, ref: string | null, rel: st
 
 /**
  * A file whose JSON does not fit its schema ("fama": "lots"), for a reader that would misread it rather than fail:
- * `aureus diff` took a stat that is not a number for no change. Exit 3 with each problem at its line:column and
- * pointer, as `aureus validate` gives them, naming the commit.
+ * `aureus diff` took a stat that is not a number for no change, `status` crashed on a missing stats object.
+ * Exit 3 with each problem at its line:column and pointer, as `aureus validate` gives them, naming the commit.
  */
-function requireSchema(key: keyof World, value: unknown, text: string, rel: string, ref: string | null): void {
-  const file = ref ? `${rel} (at ${ref.slice(0, 12)})` : rel;
-  // The store's own sequence (its format first, then the schema); placed at line:column only when there is a problem.
-  const problems = formatAndSchemaDiagnostics(value, undefined, SCHEMA_FILES[key], file);
+function requireSchema(key: keyof World, parsed: SafeJson, rel: string, ref: string | null): void {
+  const file = fileAt(rel, ref);
+  // The store's own sequence (load.ts parseWorldBytes): over-long strings, then the format, then the schema.
+  const tooLong = (parsed.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(parsed.value, file) : [];
+  const problems = tooLong.length ? tooLong : formatAndSchemaDiagnostics(parsed.value, parsed.locate, SCHEMA_FILES[key], file);
   if (!problems.length) return;
-  const parsed = parseJsonTextSafe(text, rel);
-  const locate = parsed.ok ? parsed.locate : undefined;
-  throw new AureusError(`${rel}${ref ? ` at ${ref.slice(0, 12)}` : ''} does not fit its schema`, {
-    exitCode: ExitCode.INVALID_WORLD,
-    diagnostics: problems.map((d) => withLocation(d, locate)),
-    hint: 'a world file committed with a value of the wrong kind: fix it in a new commit (`aureus validate` on the working tree lists every problem)',
-  });
+  throw notReadable(rel, ref, 'does not fit its schema', problems, 'fix the file, in a new commit if it is committed (`aureus validate` on the working tree lists every problem)');
 }

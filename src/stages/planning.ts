@@ -26,6 +26,7 @@ import { DEFAULT_EPISODES_PLANNED } from '../core/threads.js';
 import type { Anchor } from '../domain/anchors.js';
 import { checkPlanSteering, checkSteering, isSteered, showrunnerBrief, type Steering } from './c-director/steering.js';
 import { writeVisible } from '../store/durable.js';
+import { readJsonFileSafe } from '../store/read.js';
 
 /**
  * Planning stages A–D (docs/planning.md). `planEpisode` is pure apart from the LLM port; the
@@ -141,17 +142,8 @@ export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts):
 export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Promise<CliffhangerConstraints | null> {
   if (ref.episode <= 1) return null;
   const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json');
-  let text: string;
-  try {
-    text = await fs.promises.readFile(path.join(root, rel), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new AureusError('cannot read the previous cliffhanger', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3003', { detail: String((e as Error).message), file: rel }, { file: rel })] });
-  }
-  let v: unknown;
-  try { v = JSON.parse(text); } catch (e) {
-    throw new AureusError('cannot read the previous cliffhanger', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3003', { detail: `invalid JSON: ${(e as Error).message}`, file: rel }, { file: rel })] });
-  }
+  const v = readPlanningInput(root, rel, 'AUR3003', 'cannot read the previous cliffhanger');
+  if (v === NONE) return null;
   const c = v as Partial<CliffhangerConstraints>;
   const kinds = ['physical_danger', 'revelation', 'political', 'emotional'];
   if (!c || typeof c !== 'object' || !kinds.includes(String(c.kind)) || typeof c.location !== 'string' || !Array.isArray(c.characters)) {
@@ -175,12 +167,28 @@ export async function readRecentMoves(root: string, ref: EpisodeRef): Promise<Re
   const plans: Pick<EpisodePlan, 'episode' | 'beats'>[] = [];
   for (let e = Math.max(1, ref.episode - COOLDOWN_EPISODES); e < ref.episode; e++) {
     const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, e)), 'episode_plan.json');
-    try {
-      const v = JSON.parse(await fs.promises.readFile(path.join(root, rel), 'utf8')) as Partial<EpisodePlan>;
-      if (Array.isArray(v.beats)) plans.push({ episode: e, beats: v.beats });
-    } catch { /* no plan there: nothing to remember */ }
+    // No plan there, or one that cannot be read (a FIFO is refused, not waited on): nothing to remember.
+    const v = readJsonFileSafe(path.join(root, rel), rel).value as Partial<EpisodePlan> | null | undefined;
+    if (Array.isArray(v?.beats)) plans.push({ episode: e, beats: v.beats });
   }
   return recentMovesOf(plans);
+}
+
+const NONE: unique symbol = Symbol('no such file');
+
+/**
+ * A committed input planning reads beside the world (the previous cliffhanger, the season goals)
+ * as `aureus validate` reads it, through the store's reader (store/read.ts): a BOM dropped, a
+ * syntax error at its line:column, a FIFO refused rather than waited on. JSON.parse took a file with
+ * a BOM validate passed for invalid and quoted the raw text in its message. NONE when the file is
+ * missing; each problem is `code` (exit 3) naming the file.
+ */
+function readPlanningInput(root: string, rel: string, code: 'AUR3003' | 'AUR3009', what: string): unknown {
+  const r = readJsonFileSafe(path.join(root, rel), rel);
+  if (r.ok) return r.value;
+  if (r.diagnostics.every((d) => d.code === 'AUR1001')) return NONE;
+  const diagnostics = r.diagnostics.map((d) => diag(code, { detail: d.message, file: rel }, { file: rel, pointer: d.pointer, line: d.line, column: d.column }));
+  throw new AureusError(what, { exitCode: ExitCode.INVALID_WORLD, diagnostics });
 }
 
 /**
@@ -189,17 +197,9 @@ export async function readRecentMoves(root: string, ref: EpisodeRef): Promise<Re
  */
 export async function readSeasonGoals(root: string, season: number): Promise<SeasonGoals | null> {
   const rel = seasonGoalsRel(season);
-  let text: string;
-  try {
-    text = await fs.promises.readFile(path.join(root, rel), 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: String((e as Error).message), file: rel }, { file: rel })] });
-  }
-  let v: Partial<SeasonGoals>;
-  try { v = JSON.parse(text) as Partial<SeasonGoals>; } catch (e) {
-    throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: `invalid JSON: ${(e as Error).message}`, file: rel }, { file: rel })] });
-  }
+  const read = readPlanningInput(root, rel, 'AUR3009', 'cannot read the season goals');
+  if (read === NONE) return null;
+  const v = read as Partial<SeasonGoals>;
   if (!v || typeof v !== 'object' || typeof v.episodes_planned !== 'number' || !Array.isArray(v.finale_threads)) {
     throw new AureusError('cannot read the season goals', { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR3009', { detail: 'it needs episodes_planned and finale_threads', file: rel }, { file: rel })] });
   }

@@ -164,4 +164,18 @@ describe.skipIf(!builtCli())('aureus query history over a commit whose file is n
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/unreadable: world\/characters\.json:1:\d+: invalid JSON/);
   });
+
+  it('reads a version saved with a UTF-8 BOM, as validate does (JSON.parse called it unreadable)', async () => {
+    const w = await makeWorld('query-history-bom');
+    const file = path.join(w, 'world/characters.json');
+    fs.writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(fs.readFileSync(file, 'utf8').replace(/"fama": \d+/, '"fama": 13'))]));
+    git(w, 'commit', '-qam', 'saved with a BOM');
+    const q = await cli(['query', 'history', 'characters.cicero.stats.fama', '--json'], w);
+    expect(q.code, q.stderr).toBe(0);
+    const h = JSON.parse(q.stdout) as { subject: string; value: unknown; unreadable?: string }[];
+    expect(h.map((e) => [e.subject, e.value, e.unreadable ?? null])).toEqual([
+      ['Create the world from the Aureus starter kit', expect.any(Number), null],
+      ['saved with a BOM', 13, null],
+    ]);
+  });
 });

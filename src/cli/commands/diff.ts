@@ -24,7 +24,7 @@ Examples:
       const { diffWorlds, renderDiff } = await import('../../season/diff.js');
       const a = await resolveEpisodeOrRef(c.root, from, true);
       const b = await resolveEpisodeOrRef(c.root, to, true);
-      const d = diffWorlds(await readWorldAt(c.root, a.commit, { checked: true }), await readWorldAt(c.root, b.commit, { checked: true }));
+      const d = diffWorlds(await readWorldAt(c.root, a.commit), await readWorldAt(c.root, b.commit));
       if (o.json) printJson(c.io, { from: a.label, to: b.label, ...d });
       else c.io.stdout(renderDiff(d, a.label, b.label));
     });

@@ -1,9 +1,11 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSeasonGoals } from '../../../src/stages/planning.js';
+import { readPreviousCliffhanger, readSeasonGoals } from '../../../src/stages/planning.js';
+import { episodeRef } from '../../../src/domain/context.js';
 import { AureusError } from '../../../src/errors.js';
-import { cleanup, cli, makeWorld, tempDir } from '../../pipeline/world.js';
+import { BIN, builtCli, cleanup, cli, git, makeWorld, tempDir } from '../../pipeline/world.js';
 
 afterAll(cleanup);
 
@@ -21,7 +23,8 @@ describe('planning inputs that cannot be read', () => {
     fs.writeFileSync(path.join(w, rel), '{"kind": "political", "location": ');
     const r = await cli(['episode', 'plan'], w);
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toContain(`${rel}\n  error AUR3003 cannot read the previous cliffhanger: invalid JSON: `);
+    // At its line:column, as `aureus validate` places a syntax error.
+    expect(r.stderr).toContain(`${rel}\n  1:34: error AUR3003 cannot read the previous cliffhanger: invalid JSON: unexpected end of the file`);
     // Of the right syntax but not a cliffhanger: said as such.
     fs.writeFileSync(path.join(w, rel), '{"kind": "lunar"}\n');
     const shape = await cli(['episode', 'plan', '--json'], w);
@@ -43,5 +46,55 @@ describe('planning inputs that cannot be read', () => {
       expect(err.diagnostics.map((d) => [d.code, d.file])).toEqual([['AUR3009', rel]]);
       expect(err.diagnostics[0]!.message).toContain(detail);
     }
+    // A syntax error is placed at its line:column, as `aureus validate` places it (was JSON.parse's bare message).
+    fs.writeFileSync(path.join(root, rel), '{\n  "episodes_planned": 6,\n}\n');
+    const err = (await readSeasonGoals(root, 1).catch((e: unknown) => e)) as AureusError;
+    expect(err.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['AUR3009', 3, 1]]);
   });
+});
+
+const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+const withBom = (file: string): void => fs.writeFileSync(file, Buffer.concat([BOM, fs.readFileSync(file)]));
+
+/**
+ * Planning read its inputs with JSON.parse: a BOM `aureus validate` passes (AUR1040, a warning) was
+ * AUR3009 or AUR3003 with JSON.parse's message, the raw BOM in it, and a FIFO hung the plan. They
+ * now go through the store's reader, as validate does.
+ */
+describe('planning inputs read as the store reads them', () => {
+  it('season goals with a BOM: readSeasonGoals reads them; validate and episode plan agree (exit 0)', async () => {
+    const w = await makeWorld('inputs-goals-bom');
+    const rel = 'seasons/season_01/season_goals.json';
+    const goals = await readSeasonGoals(w, 1);
+    withBom(path.join(w, rel));
+    expect(await readSeasonGoals(w, 1)).toEqual(goals);
+    expect((await cli(['validate'], w)).code).toBe(0);
+    const r = await cli(['episode', 'plan'], w);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+
+  it.skipIf(!builtCli())('a previous cliffhanger with a BOM plans and runs; a FIFO there is AUR3003, not a hang', async () => {
+    const w = await makeWorld('inputs-cliff-bom');
+    expect((await cli(['episode', 'run', '--seed', '7'], w)).code).toBe(0);
+    const rel = 'seasons/season_01/episode_01/cliffhanger_constraints.json';
+    const cliff = await readPreviousCliffhanger(w, episodeRef(1, 2));
+    withBom(path.join(w, rel));
+    git(w, 'commit', '-qam', 'BOM');
+    expect(await readPreviousCliffhanger(w, episodeRef(1, 2))).toEqual(cliff);
+    const plan = await cli(['episode', 'plan'], w);
+    expect(plan.code, plan.stderr).toBe(0);
+    const run = await cli(['episode', 'run'], w);
+    expect(run.code, run.stderr.slice(-800)).toBe(0);
+    git(w, 'reset', '-q', '--hard', 's01e01');
+    git(w, 'tag', '-d', 's01e02');
+    fs.rmSync(path.join(w, rel));
+    execFileSync('mkfifo', [path.join(w, rel)]);
+    for (const args of [['episode', 'plan'], ['episode', 'run']]) {
+      // The limit only ends a hang (the bug), so the test fails instead of sticking; a process blocked on a FIFO runs no signal handler.
+      const p = spawnSync(process.execPath, [BIN, ...args], { cwd: w, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '' } });
+      expect(p.signal, args.join(' ')).toBeNull();
+      expect(p.status, p.stderr).toBe(3);
+      expect(p.stderr).toContain(`error AUR3003 cannot read the previous cliffhanger: cannot read ${rel}: it is a named pipe (FIFO)`);
+    }
+  }, 240_000);
 });
