@@ -1,4 +1,5 @@
 import { isAureusError } from '../errors.js';
+import { capPerFile } from '../diagnostics/cap.js';
 import type { Io } from './io.js';
 
 /**
@@ -8,7 +9,8 @@ import type { Io } from './io.js';
  * boundary (main.ts) can print it without loading any command module.
  */
 export function errorJson(e: unknown): { message: string; exit_code: number; codes: string[] } {
-  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: e.diagnostics.map((d) => d.code) };
+  // The codes of the diagnostics stderr lists: past a file's first 50, its AUR7009 line (diagnostics/cap.ts).
+  if (isAureusError(e)) return { message: e.message, exit_code: e.exitCode, codes: capPerFile(e.diagnostics).map((d) => d.code) };
   return { message: e instanceof Error ? e.message : String(e), exit_code: 1, codes: [] };
 }
 

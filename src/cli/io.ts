@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { capPerFile } from '../diagnostics/cap.js';
 import { escapeControl, redactSecrets, secretsOf } from '../diagnostics/sanitize.js';
 
 /**
@@ -119,10 +120,13 @@ export function formatDiagnostic(raw: Diagnostic, c: ChalkInstance): string {
   return s;
 }
 
-/** Diagnostics grouped by file, files in name order, stable within a file. */
+/**
+ * Diagnostics grouped by file, files in name order, stable within a file; past the first
+ * MAX_DIAGNOSTICS_PER_FILE of a file, one "… and N more problems" line (diagnostics/cap.ts).
+ */
 export function formatDiagnostics(ds: Diagnostic[], c: ChalkInstance): string {
   const groups = new Map<string, Diagnostic[]>();
-  for (const d of ds) {
+  for (const d of capPerFile(ds)) {
     const k = d.file ?? '';
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k)!.push(d);

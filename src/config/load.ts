@@ -10,6 +10,8 @@ import { escapePointerSegment, pointerSegments } from '../core/json-pointer.js';
 import { decodeStrictUtf8 } from '../store/read.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
+import { firstTooDeep, MAX_CONFIG_DEPTH } from './yaml-depth.js';
+import { positionOf } from '../store/json-parse.js';
 import { applyOverrides, checkOverrideModels } from './overrides.js';
 import { modelDiagnostics } from './model-checks.js';
 import type { AureusConfig, ConfigOverrides } from './types.js';
@@ -88,15 +90,8 @@ export function readConfigFile(root: string): ConfigFile {
   }
 
   const lc = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
-  if (doc.errors.length > 0) {
-    for (const err of doc.errors) {
-      const pos = lc.linePos(err.pos[0]);
-      const detail = err.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-      diagnostics.push(diag('AUR4101', { detail }, { ...where, line: pos.line, column: pos.col }));
-    }
-    return finish(defaultConfig(), true);
-  }
+  const doc = parseYaml(text, lc, diagnostics);
+  if (!doc) return finish(defaultConfig(), true);
 
   // Prototype keys, anywhere in the tree, before anything turns the document into objects.
   visit(doc, {
@@ -132,6 +127,34 @@ export function readConfigFile(root: string): ConfigFile {
     return finish(defaultConfig(), true);
   }
   return finish(mergeOverDefaults(data as Partial<AureusConfig>), true);
+}
+
+/**
+ * The YAML document, or null with its syntax errors (AUR4101): first a nesting deeper than
+ * MAX_CONFIG_DEPTH, alone (what follows an unclosed bracket is noise). yaml reports one error per
+ * level it gives up on, all at the same place: each distinct one is said once.
+ */
+function parseYaml(text: string, lc: LineCounter, diagnostics: Diagnostic[]): Document | null {
+  const where = { file: CONFIG_FILE };
+  const deep = firstTooDeep(text);
+  if (deep !== null) {
+    const at = positionOf(text, deep);
+    const hint = 'the config nests a few levels (models.overrides.<stage>.<key>); an unclosed { or [ nests everything after it';
+    diagnostics.push(diag('AUR4101', { detail: `nested deeper than ${MAX_CONFIG_DEPTH} levels` }, { ...where, line: at.line, column: at.column, hint }));
+    return null;
+  }
+  const doc = parseDocument(text, { lineCounter: lc, prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length === 0) return doc;
+  const seen = new Set<string>();
+  for (const err of doc.errors) {
+    const pos = lc.linePos(err.pos[0]);
+    const detail = err.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    const key = `${pos.line}:${pos.col} ${detail}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    diagnostics.push(diag('AUR4101', { detail }, { ...where, line: pos.line, column: pos.col }));
+  }
+  return null;
 }
 
 /** loadConfig, throwing exit 3 (invalid config) when there is any error diagnostic. */

@@ -16,4 +16,9 @@ export interface Diagnostic {
   line?: number;
   column?: number;
   hint?: string;
+  /**
+   * Only on AUR7009, the line standing for the diagnostics of a file beyond the first
+   * MAX_DIAGNOSTICS_PER_FILE (cap.ts): how many were left out, by severity.
+   */
+  omitted?: Partial<Record<DiagnosticSeverity, number>>;
 }

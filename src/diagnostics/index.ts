@@ -13,3 +13,4 @@ import './codes/play.js';
 
 export * from './catalog.js';
 export * from './diagnostic.js';
+export * from './cap.js';

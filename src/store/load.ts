@@ -1,7 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { diag, severityCounts, type Diagnostic } from '../diagnostics/index.js';
 import { WORLD_FILES, type SeasonGoals, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { seasonGoalsRel } from '../paths.js';
@@ -263,7 +263,7 @@ export async function loadWorldOrThrow(root: string): Promise<{ world: World; se
   // An entry of the derived index vouches for these very files' load checks (play starts faster on a large world).
   const r = await loadWorld(root, { index: true });
   if (!r.world) {
-    const n = r.diagnostics.filter((d) => d.severity === 'error').length;
+    const n = severityCounts(r.diagnostics).error;
     throw new AureusError(`the world in ${root} is invalid (${n} error${n === 1 ? '' : 's'})`, {
       exitCode: ExitCode.INVALID_WORLD,
       diagnostics: r.diagnostics,

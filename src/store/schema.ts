@@ -1,5 +1,5 @@
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { capPerFile, diag, type Diagnostic } from '../diagnostics/index.js';
 import { FORMAT_VERSION, ID_PATTERN, type World } from '../domain/world.js';
 import { validatorFor } from '../schemas/validators.js';
 import { escapePointerSegment } from '../core/json-pointer.js';
@@ -67,10 +67,13 @@ export function validateSchemaFile(schemaFile: string, value: unknown, file: str
 /**
  * Validate with any validator made under the store's options (allErrors, verbose: each error has
  * its value) and translate its errors as for world files; `schema` is what the hints point to.
+ * Every error is translated (the count of the rest is exact), but only the first
+ * MAX_DIAGNOSTICS_PER_FILE come back, then one AUR7009 line for the rest: callers locate each
+ * one in the text, and nobody reads 150,000 "unknown key" lines.
  */
 export function schemaDiagnostics(validate: ValidateFunction, value: unknown, file: string, schema: string): Diagnostic[] {
   if (validate(value)) return [];
-  return translateErrors(validate.errors ?? [], value, file, schema);
+  return capPerFile(translateErrors(validate.errors ?? [], value, file, schema));
 }
 
 export function describeType(v: unknown): string {

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../diagnostics/index.js';
+import { severityCounts, type Diagnostic } from '../diagnostics/index.js';
 import { readConfigFile, resolveConfig, type ConfigFile } from '../config/load.js';
 import { typecheckWorldExpressions } from '../core/expr/check.js';
 import { checkHardConstraints } from '../core/invariants.js';
@@ -83,7 +83,7 @@ export async function loadValidatedWorld(
   // Not a world at all: AUR1000 alone, without the hint to run validate and fix the files.
   requireWorldFolder(root);
   const { loaded, diagnostics, configFile: config, checks } = await checkAll(root, configFile, true);
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const errors = severityCounts(diagnostics).error;
   if (errors || !loaded.world) {
     throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {
       exitCode: ExitCode.INVALID_WORLD,

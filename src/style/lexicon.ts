@@ -1,6 +1,7 @@
 // The index registers every catalog range, so diag() knows the AUR18xx codes.
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { escapeRegExp } from '../core/regex.js';
+import { AureusError, ExitCode } from '../errors.js';
 import { marked, type Tokens } from 'marked';
 
 /**
@@ -78,6 +79,26 @@ const WORD_EDGES = /^[\p{L}\p{N}].*[\p{L}\p{N}]$|^[\p{L}\p{N}]$/u;
 /** Normalise for duplicate detection and matching: lower case, single spaces, straight apostrophes. */
 const normal = (s: string): string => s.toLowerCase().replace(/[’‘]/g, "'").replace(/\s+/g, ' ').trim();
 
+/**
+ * Limits of one entry and of the lexicon. The scanner compiles every entry into one regular
+ * expression: an entry of 3,000 words made V8's regex parser overflow its stack in the middle of
+ * `episode run` (exit 1) after `validate` had passed it, and past 32,766 entries V8 refuses the
+ * capture groups. The longest shipped entry has two words and 14 characters.
+ */
+export const MAX_FORBIDDEN_WORDS = 12;
+export const MAX_FORBIDDEN_CHARS = 100;
+export const MAX_LEXICON_ENTRIES = 10_000;
+
+/** How `forbidden` is over the limits of one entry ("3000 words"), or null when it is within them. */
+export function forbiddenTooLong(forbidden: string): string | null {
+  const words = normal(forbidden).split(' ').length;
+  if (words > MAX_FORBIDDEN_WORDS) return `${words} words`;
+  return forbidden.length > MAX_FORBIDDEN_CHARS ? `${forbidden.length} characters` : null;
+}
+
+/** A long entry quoted in a message by its start. */
+const quoted = (s: string): string => (s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
 /** What one row adds: an entry, or the diagnostic that refuses it. */
 type RowVerdict = { entry: LexiconEntry } | { problem: Diagnostic };
 
@@ -87,7 +108,9 @@ function readRow(raw: string, cells: string[], line: number, file: string, seen:
   if (count !== HEADER.length) return { problem: diag('AUR1802', { count }, at) };
   const [forbidden, replacement, note] = cells as [string, string, string];
   if (forbidden === '' || replacement === '') return { problem: diag('AUR1803', { column: forbidden === '' ? 'forbidden' : 'replacement' }, at) };
-  if (!WORD_EDGES.test(forbidden)) return { problem: diag('AUR1806', { word: forbidden }, at) };
+  if (!WORD_EDGES.test(forbidden)) return { problem: diag('AUR1806', { word: quoted(forbidden) }, at) };
+  const size = forbiddenTooLong(forbidden);
+  if (size) return { problem: diag('AUR1811', { word: quoted(forbidden), size, maxWords: MAX_FORBIDDEN_WORDS, maxChars: MAX_FORBIDDEN_CHARS }, at) };
   const first = seen.get(normal(forbidden));
   if (first !== undefined) return { problem: diag('AUR1804', { word: forbidden, first }, at) };
   seen.set(normal(forbidden), line);
@@ -107,14 +130,16 @@ export function parseLexicon(markdown: string, file: string = LEXICON_FILE): Lex
   const text = markdown.replace(/^\uFEFF/, '').replace(/\r\n|\r/g, '\n');
   let tables = 0;
   let line = 1;
+  let tooMany = false;
   for (const token of marked.lexer(text, { gfm: true })) {
     const rawLines = token.raw.split('\n');
     if (token.type === 'table' && isHeader((token as Tokens.Table).header.map((c) => c.text))) {
       tables++;
       (token as Tokens.Table).rows.forEach((cells, r) => {
         const verdict = readRow(rawLines[r + 2]!, cells.map((c) => c.text), line + r + 2, file, seen);
-        if ('entry' in verdict) entries.push(verdict.entry);
-        else diagnostics.push(verdict.problem);
+        if (!('entry' in verdict)) diagnostics.push(verdict.problem);
+        else if (entries.length < MAX_LEXICON_ENTRIES) entries.push(verdict.entry);
+        else if (!tooMany) (tooMany = true), diagnostics.push(diag('AUR1812', { max: MAX_LEXICON_ENTRIES }, { file, line: verdict.entry.line, column: 1 }));
       });
     } else if (token.type === 'paragraph') {
       rawLines.forEach((l, k) => {
@@ -157,9 +182,32 @@ function scannerFor(entries: readonly Pick<LexiconEntry, 'forbidden' | 'replacem
   if (compiled.has(entries)) return compiled.get(entries)!;
   // Longer entries first: at one position "stock market" wins over "stock", "o'clock" over "o".
   const order = entries.map((_, i) => i).sort((a, b) => entries[b]!.forbidden.length - entries[a]!.forbidden.length || a - b);
-  const scanner = order.length ? { re: new RegExp(`${BEFORE}(?:${order.map((i) => `(${entryPattern(entries[i]!.forbidden)})`).join('|')})${AFTER}`, 'giu'), order } : null;
+  const scanner = order.length ? { re: compile(`${BEFORE}(?:${order.map((i) => `(${entryPattern(entries[i]!.forbidden)})`).join('|')})${AFTER}`, entries, order[0]!), order } : null;
   compiled.set(entries, scanner);
   return scanner;
+}
+
+/**
+ * The scanner's expression, or exit 3 naming the lexicon's longest entry: parseLexicon refuses
+ * what is known to break it (AUR1811, AUR1812), but entries can come from elsewhere (a packet),
+ * and V8's limits depend on the stack left. Its message quotes the whole expression (16 KB for
+ * one long entry): only its reason is kept.
+ */
+function compile(source: string, entries: readonly Pick<LexiconEntry, 'forbidden'>[], longest: number): RegExp {
+  try {
+    return new RegExp(source, 'giu');
+  } catch (e) {
+    throw unusable(e, entries, longest);
+  }
+}
+
+function unusable(e: unknown, entries: readonly Pick<LexiconEntry, 'forbidden'>[], longest: number): AureusError {
+  const reason = e instanceof Error ? e.message.replace(/^Invalid regular expression: \/[\s\S]*\/[a-z]*: /, '') : String(e);
+  const entry = entries[longest] as Partial<LexiconEntry> & { forbidden: string };
+  const at = entry.line !== undefined ? ` (line ${entry.line})` : '';
+  const detail = `its ${entries.length} entries make a pattern the scanner cannot compile (${reason}); the longest, "${quoted(entry.forbidden)}"${at}, has ${normal(entry.forbidden).split(' ').length} words`;
+  const d = diag('AUR5082', { file: LEXICON_FILE, detail }, { file: LEXICON_FILE, ...(entry.line !== undefined ? { line: entry.line, column: 1 } : {}) });
+  return new AureusError(`lexicon ${LEXICON_FILE} cannot be used`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [d] });
 }
 
 /**
@@ -174,7 +222,16 @@ export function findAnachronisms(text: string, entries: readonly Pick<LexiconEnt
   for (let k = 0; k < text.length; k++) if (text[k] === '\n') lineStarts.push(k + 1);
   const hits: AnachronismHit[] = [];
   const re = new RegExp(scanner.re.source, scanner.re.flags);
-  for (let m = re.exec(text); m; m = re.exec(text)) {
+  // V8 compiles an expression when it first runs (again for a text with characters beyond Latin-1):
+  // that can fail too, as the construction can.
+  const next = (): RegExpExecArray | null => {
+    try {
+      return re.exec(text);
+    } catch (e) {
+      throw unusable(e, entries, scanner.order[0]!);
+    }
+  };
+  for (let m = next(); m; m = next()) {
     if (m[0].length === 0) {
       re.lastIndex++;
       continue;

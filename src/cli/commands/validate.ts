@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Diagnostic } from '../../diagnostics/index.js';
+import { capPerFile, severityCounts, type Diagnostic } from '../../diagnostics/index.js';
 import type { CommandContext } from '../context.js';
 import { formatDiagnostics, printJson } from '../io.js';
 import { ExitCode } from '../../errors.js';
@@ -28,24 +28,25 @@ Exit codes: 0 valid (warnings allowed), 3 invalid world or config.`,
       const c = ctx();
       const { validateWorldRepository } = await import('../../store/validate.js');
       const result = await validateWorldRepository(c.root);
-      const errors = result.diagnostics.filter((d) => d.severity === 'error');
       if (!result.valid) c.exit.code = ExitCode.INVALID_WORLD;
       if (opts.json) {
-        printJson(c.io, { diagnostics: result.diagnostics, valid: result.valid });
+        // The same list as the text: a file's first 50, then its AUR7009 line with the counts left out.
+        printJson(c.io, { diagnostics: capPerFile(result.diagnostics), valid: result.valid });
         return;
       }
       if (result.diagnostics.length) c.io.stdout(formatDiagnostics(result.diagnostics, c.chalk).replace(/^\n/, '') + '\n');
-      c.io.stdout(summary(result.diagnostics, errors, result.stats, c) + '\n');
+      c.io.stdout(summary(result.diagnostics, result.stats, c) + '\n');
     });
 }
 
-function summary(all: Diagnostic[], errors: Diagnostic[], stats: string, c: CommandContext): string {
-  const warnings = all.filter((d) => d.severity === 'warning').length;
+function summary(all: Diagnostic[], stats: string, c: CommandContext): string {
+  // Every problem, those a file's AUR7009 line stands for too.
+  const { error: errors, warning: warnings } = severityCounts(all);
   const files = new Set(all.map((d) => d.file ?? '')).size;
   const count = (n: number, w: string) => `${n} ${plural(n, w)}`;
-  if (errors.length === 0) {
+  if (errors === 0) {
     const w = warnings ? ` (${count(warnings, 'warning')})` : '';
     return `${c.chalk.green('✓')} ${c.root} is a valid world${w}: ${stats}`;
   }
-  return `${c.chalk.red('✗')} ${count(errors.length, 'error')}${warnings ? `, ${count(warnings, 'warning')}` : ''} in ${count(files, 'file')}: the world in ${c.root} is invalid`;
+  return `${c.chalk.red('✗')} ${count(errors, 'error')}${warnings ? `, ${count(warnings, 'warning')}` : ''} in ${count(files, 'file')}: the world in ${c.root} is invalid`;
 }

@@ -11,6 +11,8 @@ defineDiagnostics([
   { code: 'AUR7006', severity: 'error', message: 'cannot use {dir} as the world directory (-C): {reason}', hint: 'pass -C the world repository directory' },
   { code: 'AUR7007', severity: 'warning', message: 'the environment variable {name}={value} is not {expected}: {effect}', hint: 'unset it for the default, or set it to {expected}' },
   { code: 'AUR7008', severity: 'error', message: 'interrupted: {dir} was not created, and nothing of it was left behind', hint: 'run the same command again' },
+  // One line for the diagnostics of a file beyond the first 50 (diagnostics/cap.ts); its severity is the worst of theirs.
+  { code: 'AUR7009', severity: 'error', message: '… and {count} more {problems}{where}', hint: '{breakdown} not listed: only the first {max} problems of a file are; fix those and run `aureus validate` again for the rest' },
 ]);
 
 // AUR701x: the options and arguments of any command, checked before it touches anything (exit 2).

@@ -55,4 +55,6 @@ defineDiagnostics([
   { code: 'AUR1808', severity: 'error', message: 'style file {file} is not valid UTF-8 (first bad byte at offset {offset})', hint: 'save the file as UTF-8' },
   { code: 'AUR1809', severity: 'error', message: 'style file {file} is empty', hint: 'restore it from the starter kit' },
   { code: 'AUR1810', severity: 'error', message: 'style file {file} is larger than {max} bytes', hint: 'style files are prompts; keep them short' },
+  { code: 'AUR1811', severity: 'error', message: 'forbidden entry "{word}" is too long: {size} (at most {maxWords} words and {maxChars} characters)', hint: 'list a word or a short phrase (matching is whole-word and case-insensitive); a longer passage is no anachronism to replace' },
+  { code: 'AUR1812', severity: 'error', message: 'the lexicon has more than {max} entries', hint: 'the anachronism scan matches every entry at once; keep the lexicon to the words writers actually reach for' },
 ]);
