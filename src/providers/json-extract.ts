@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { valueEnd } from '../core/json-scan.js';
 
 /**
  * Where the JSON is in a model's text. Real models wrap it: a preamble ("Here's the JSON you asked
@@ -55,7 +56,7 @@ function* bodyCandidates(body: string): Generator<JsonCandidate> {
   for (let starts = 0; starts < MAX_STARTS; starts++) {
     const m = open.exec(body);
     if (!m) return;
-    const end = balancedEnd(body, m.index);
+    const end = valueEnd(body, m.index, { lenient: true });
     const raw = (end < 0 ? body.slice(m.index) : body.slice(m.index, end)).trim();
     const c = candidate(raw);
     if (c.value !== undefined || c.error !== undefined) {
@@ -79,25 +80,6 @@ function candidate(raw: string): JsonCandidate {
       return { raw, repaired: false, error: (e as Error).message };
     }
   }
-}
-
-/** Index just past the bracket closing the one at `start`, or -1 when the text ends first. */
-function balancedEnd(s: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < s.length; i++) {
-    const ch = s[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-    } else if (ch === '"') inString = true;
-    else if (ch === '{' || ch === '[') depth++;
-    else if (ch === '}' || ch === ']') {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return -1;
 }
 
 type SchemaNode = { type?: unknown; $ref?: unknown; $defs?: Record<string, SchemaNode> };

@@ -1,5 +1,6 @@
 import type { FindingSpan, Normalisation } from '../../../domain/scene.js';
-import { keyName, parseOrRepair, SECTION_KEYS, slipIn, valueEnd } from './json.js';
+import { valueEnd } from '../../../core/json-scan.js';
+import { keyName, parseOrRepair, SECTION_KEYS, slipIn } from './json.js';
 
 /**
  * A whole answer written as one JSON object, the way an API with a JSON schema answers ({"scene_text":

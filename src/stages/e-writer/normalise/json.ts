@@ -1,3 +1,4 @@
+import { valueEnd } from '../../../core/json-scan.js';
 import { jsonrepair } from 'jsonrepair';
 import type { FindingSpan, Normalisation, ParsedSceneOutput } from '../../../domain/scene.js';
 import { parseJson } from '../../../store/json-parse.js';
@@ -24,31 +25,6 @@ function unwrapMarkdown(line: string): string {
   const item = line.replace(/^(?:[-*+•]|\d+[.)])\s+/, '');
   const m = /^([*_]{1,2})(.+?)\1([.!]?)$/.exec(item);
   return (m ? m[2]! + m[3]! : item).trim();
-}
-
-/**
- * Index just past the JSON value opening at `open` (strings and escapes respected), or -1 if it
- * never closes. Bracket matching only, no parsing (JSON.parse and jsonrepair do that): jsonrepair
- * would read a trailing `Note: … [a05] …` as more values, so the value's own end is found first.
- */
-export function valueEnd(s: string, open: number): number {
-  const stack: string[] = [];
-  let inString = false;
-  for (let i = open; i < s.length; i++) {
-    const ch = s[i];
-    if (inString) {
-      if (ch === '\\') i++;
-      else if (ch === '"') inString = false;
-      continue;
-    }
-    if (ch === '"') inString = true;
-    else if (ch === '[' || ch === '{') stack.push(ch === '[' ? ']' : '}');
-    else if (ch === ']' || ch === '}') {
-      if (stack.pop() !== ch) return -1;
-      if (!stack.length) return i + 1;
-    }
-  }
-  return -1;
 }
 
 /**
