@@ -267,7 +267,7 @@ export async function loadWorldOrThrow(root: string): Promise<{ world: World; se
     throw new AureusError(`the world in ${root} is invalid (${n} error${n === 1 ? '' : 's'})`, {
       exitCode: ExitCode.INVALID_WORLD,
       diagnostics: r.diagnostics,
-      hint: 'run `aureus validate` for the full list, fix the files, then re-run',
+      hint: 'fix the files (`aureus validate` checks them again as you go: every file, warnings too, 50 problems a file at most), then re-run',
     });
   }
   return { world: r.world, seasonGoals: r.seasonGoals, diagnostics: r.diagnostics };

@@ -88,7 +88,7 @@ export async function loadValidatedWorld(
     throw new AureusError(`the world in ${root} is invalid (${errors} error${errors === 1 ? '' : 's'})`, {
       exitCode: ExitCode.INVALID_WORLD,
       diagnostics,
-      hint: 'run `aureus validate` for the full list, fix the files, then re-run',
+      hint: 'fix the files (`aureus validate` checks them again as you go: every file, warnings too, 50 problems a file at most), then re-run',
     });
   }
   return { world: loaded.world, diagnostics, configFile: config, remember: rememberWorld(root, loaded, checks) };
