@@ -10,7 +10,7 @@ import { noteJsonLayout } from '../core/json-layout.js';
 import { isCanonical } from '../core/json.js';
 import { SCHEMA_FILES } from '../store/schema.js';
 import { checkStringLengths, MAX_STRING_CHARS } from '../store/limits.js';
-import { formatAndSchemaDiagnostics } from '../store/load.js';
+import { formatAndSchemaDiagnostics, linkLeavingRoot } from '../store/load.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -72,6 +72,9 @@ async function worldFileBytes(root: string, ref: string | null, rel: string): Pr
     if (bytes !== null && bytes.length > limit) throw notReadable(rel, ref, 'cannot be read', [diag('AUR1002', { size: bytes.length, limit }, { file: fileAt(rel, ref) })], FIX_HINT);
     return bytes;
   }
+  // A link out of the repository is refused as every world read refuses it (AUR1050): foreign data, read as this world's.
+  const leaving = linkLeavingRoot(root, rel);
+  if (leaving) throw notReadable(rel, ref, 'cannot be read', [leaving], FIX_HINT);
   const r = readFileBytesSafe(path.join(root, rel), rel);
   if (r.ok) return r.bytes;
   if (r.diagnostics.every((d) => d.code === 'AUR1001')) return null;

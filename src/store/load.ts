@@ -108,7 +108,7 @@ function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFi
  * AUR1050: a world file that is (or lies under) a symbolic link resolving outside the repository.
  * Reading it would import foreign data, and a commit would write through it (issue 12).
  */
-function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
+export function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
   let target: string;
   try {
     target = realpathSync.native(path.join(root, rel));

@@ -106,3 +106,22 @@ describe('status and diff read a UTF-8 BOM as validate does', () => {
     expect(d.stdout).toContain('No change to the world.');
   });
 });
+
+describe.skipIf(!builtCli())('status: a world file linked out of the repository is refused', () => {
+  // validate and every command that loads the world refuse it (AUR1050): status read the foreign file as this world's.
+  it('exit 3, AUR1050 naming the file and where it leads, as validate', () => {
+    const w = copyRepo(pristine, 'link-out');
+    const outside = path.join(path.dirname(w), `${path.basename(w)}-foreign-factions.json`);
+    fs.copyFileSync(path.join(w, 'world/factions.json'), outside);
+    fs.rmSync(path.join(w, 'world/factions.json'));
+    fs.symlinkSync(outside, path.join(w, 'world/factions.json'));
+    const v = run(['validate'], w);
+    expect(v.code).toBe(3);
+    expect(v.stdout + v.stderr).toContain('AUR1050');
+    const r = run(['status'], w);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain('AUR1050');
+    expect(r.stderr).toContain('world/factions.json');
+    expect(r.stderr).toContain(outside);
+  });
+});
