@@ -4,13 +4,8 @@ import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
-import { maxFileBytes, parseJsonBytesSafe, parseJsonTextSafe, readFileBytesSafe, type SafeJson } from '../store/read.js';
-import { jsonLayout } from '../store/text-form.js';
-import { noteJsonLayout } from '../core/json-layout.js';
-import { isCanonical } from '../core/json.js';
-import { SCHEMA_FILES } from '../store/schema.js';
-import { checkStringLengths, MAX_STRING_CHARS } from '../store/limits.js';
-import { formatAndSchemaDiagnostics, linkLeavingRoot } from '../store/load.js';
+import { maxFileBytes, parseJsonTextSafe } from '../store/read.js';
+import { parseWorldBytes, readWorldBytes } from '../store/load.js';
 
 /**
  * Read the world files as they are in the working tree (ref = null) or at a commit, through
@@ -26,7 +21,7 @@ const EMPTY: Partial<Record<keyof World, unknown>> = {
   constraints: { format: 1, constraints: [] },
 };
 
-const FIX_HINT = 'fix the file (`aureus validate` lists every problem), then run the command again';
+const FIX_HINT = 'fix the file, in a new commit if it is committed (`aureus validate` checks the working tree), then run the command again';
 
 export async function readWorldAt(root: string, ref: string | null): Promise<World> {
   const out: Record<string, unknown> = {};
@@ -43,12 +38,11 @@ export async function readWorldAt(root: string, ref: string | null): Promise<Wor
         diagnostics: [diag('AUR1001', { file: fileAt(rel, ref) }, { hint })],
       });
     }
-    const parsed = parseJsonBytesSafe(bytes, fileAt(rel, ref));
-    if (!parsed.ok) throw notReadable(rel, ref, 'is not valid JSON', parsed.diagnostics, FIX_HINT);
-    requireSchema(key, parsed, rel, ref);
-    // How the file is laid out, for a command that writes it back (what-if.ts): core/json-layout.ts.
-    noteJsonLayout(parsed.value, jsonLayout(bytes, parsed.value, isCanonical(parsed.value)));
-    out[key] = parsed.value;
+    // As every world load reads a file (load.ts): parsed (a BOM dropped, bad JSON at its line:column), then its
+    // string lengths, format and schema, and its layout noted for a command that writes it back (what-if.ts).
+    const loaded = parseWorldBytes(fileAt(rel, ref), key, bytes);
+    if (loaded.value === undefined) throw notReadable(rel, ref, 'is not a valid world file', loaded.diagnostics, FIX_HINT);
+    out[key] = loaded.value;
   }
   return out as unknown as World;
 }
@@ -72,10 +66,8 @@ async function worldFileBytes(root: string, ref: string | null, rel: string): Pr
     if (bytes !== null && bytes.length > limit) throw notReadable(rel, ref, 'cannot be read', [diag('AUR1002', { size: bytes.length, limit }, { file: fileAt(rel, ref) })], FIX_HINT);
     return bytes;
   }
-  // A link out of the repository is refused as every world read refuses it (AUR1050): foreign data, read as this world's.
-  const leaving = linkLeavingRoot(root, rel);
-  if (leaving) throw notReadable(rel, ref, 'cannot be read', [leaving], FIX_HINT);
-  const r = readFileBytesSafe(path.join(root, rel), rel);
+  // A link (or one out of the repository) is refused as every world load refuses it (AUR1052, AUR1050).
+  const r = readWorldBytes(root, rel);
   if (r.ok) return r.bytes;
   if (r.diagnostics.every((d) => d.code === 'AUR1001')) return null;
   throw notReadable(rel, ref, 'cannot be read', r.diagnostics, FIX_HINT);
@@ -103,18 +95,4 @@ export async function readEpisodeBytes(root: string, ref: string | null, rel: st
     }
   }
   return createGit(root).showFileBytes(ref, rel);
-}
-
-/**
- * A file whose JSON does not fit its schema ("fama": "lots"), for a reader that would misread it rather than fail:
- * `aureus diff` took a stat that is not a number for no change, `status` crashed on a missing stats object.
- * Exit 3 with each problem at its line:column and pointer, as `aureus validate` gives them, naming the commit.
- */
-function requireSchema(key: keyof World, parsed: SafeJson, rel: string, ref: string | null): void {
-  const file = fileAt(rel, ref);
-  // The store's own sequence (load.ts parseWorldBytes): over-long strings, then the format, then the schema.
-  const tooLong = (parsed.longestString ?? Infinity) > MAX_STRING_CHARS ? checkStringLengths(parsed.value, file) : [];
-  const problems = tooLong.length ? tooLong : formatAndSchemaDiagnostics(parsed.value, parsed.locate, SCHEMA_FILES[key], file);
-  if (!problems.length) return;
-  throw notReadable(rel, ref, 'does not fit its schema', problems, 'fix the file, in a new commit if it is committed (`aureus validate` on the working tree lists every problem)');
 }

@@ -83,13 +83,13 @@ export function loadJsonFile(root: string, rel: string, kind: SchemaKind): Loade
 }
 
 /** A world file's bytes, refused when it is (or lies under) a link leaving the repository. */
-function readWorldBytes(root: string, rel: string): SafeBytes {
+export function readWorldBytes(root: string, rel: string): SafeBytes {
   const escape = linkLeavingRoot(root, rel) ?? linkedPath(root, rel);
   return escape ? { ok: false, diagnostics: [escape] } : readFileBytesSafe(path.join(root, rel), rel);
 }
 
 /** Parsed, format-checked and schema-checked: the value only when all of it passed. */
-function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFile {
+export function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFile {
   const r = parseJsonBytesSafe(bytes, rel);
   if (!r.ok) return { value: undefined, diagnostics: r.diagnostics };
   const form = rewriteWarning(rel, r.foreignForm);
@@ -108,7 +108,7 @@ function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): LoadedFi
  * AUR1050: a world file that is (or lies under) a symbolic link resolving outside the repository.
  * Reading it would import foreign data, and a commit would write through it (issue 12).
  */
-export function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
+function linkLeavingRoot(root: string, rel: string): Diagnostic | null {
   let target: string;
   try {
     target = realpathSync.native(path.join(root, rel));
