@@ -1,4 +1,5 @@
 import { diag } from '../diagnostics/index.js';
+import { interruptedDuring } from '../diagnostics/interrupted.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { GitInterrupted, gitOnPath } from './exec.js';
 
@@ -63,5 +64,5 @@ export async function wrap<T>(what: string, fn: () => Promise<T>, root?: string)
 
 /** A git command stopped by the user's Ctrl-C (exec.ts GitInterrupted), as the interrupt it is: exit 130, AUR6008. */
 export function gitInterrupt(what: string, cause?: unknown): AureusError {
-  return new AureusError(`interrupted during git ${what}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where: `git ${what}` })], cause });
+  return interruptedDuring(`git ${what}`, { cause });
 }

@@ -1,8 +1,9 @@
 import path from 'node:path';
 import type { CliffhangerConstraints, EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
-import { AureusError, ExitCode } from '../errors.js';
-import { diag, type Diagnostic } from '../diagnostics/index.js';
+import { AureusError } from '../errors.js';
+import type { Diagnostic } from '../diagnostics/index.js';
+import { interruptedDuring } from '../diagnostics/interrupted.js';
 import { runRelDir } from '../paths.js';
 import type { AureusConfig, ConfigOverrides } from '../config/types.js';
 import type { LlmRequest } from '../ports/llm.js';
@@ -58,7 +59,7 @@ export interface EpisodeRunOptions {
  */
 export function interrupted(run: Pick<Run, 'where' | 'ref'>, cause: unknown): AureusError {
   const where = `${run.where} of ${run.ref.id}`;
-  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where })], cause });
+  return interruptedDuring(where, { cause });
 }
 
 /** Everything the steps of one run share once the episode, seed and run folder are known. */

@@ -66,9 +66,8 @@ async function branchWithChanges(c: CommandContext, name: string, from: string, 
   const { withLock } = await import('../../pipeline/lock.js');
   const { inOwnProcessGroup } = await import('../../git/exec.js');
   const { interruptSignal } = await import('./run-shared.js');
-  const { AureusError, ExitCode, isAureusError } = await import('../../errors.js');
-  const { diag } = await import('../../diagnostics/index.js');
-  const interrupted = (where: string, cause?: unknown) => new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, cause, diagnostics: [diag('AUR6008', { where }, { hint: 'nothing was changed: no branch, no written file; run the same command again' })] });
+  const { interruptedDuring, isInterruptedDuring } = await import('../../diagnostics/interrupted.js');
+  const interrupted = (where: string, cause?: unknown) => interruptedDuring(where, { cause, hint: 'nothing was changed: no branch, no written file; run the same command again' });
   let switching = false;
   const intr = interruptSignal(c.io.stderr, { first: () => (switching ? 'The branch under way is finished first.' : 'Nothing is changed.'), again: 'Nothing is left half done.' });
   let r: Awaited<ReturnType<typeof branchWithSets>>;
@@ -82,7 +81,7 @@ async function branchWithChanges(c: CommandContext, name: string, from: string, 
       return intr.critical('the branch', () => inOwnProcessGroup(() => branchWithSets(c.root, name, from, sets)));
     });
   } catch (e) {
-    if (isAureusError(e) && e.diagnostics[0]?.code === 'AUR6008') throw interrupted(e.message.replace(/^interrupted during /, ''), e);
+    if (isInterruptedDuring(e)) throw interrupted(e.message.replace(/^interrupted during /, ''), e);
     throw e;
   } finally {
     intr.dispose();

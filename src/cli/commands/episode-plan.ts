@@ -4,6 +4,7 @@ import { AureusError, ExitCode } from '../../errors.js';
 import { diag } from '../../diagnostics/catalog.js';
 import '../../diagnostics/codes/planning.js';
 import '../../diagnostics/codes/commit.js';
+import { interruptedDuring } from '../../diagnostics/interrupted.js';
 import { formatDiagnostics, printJson } from '../io.js';
 import { addSteerFlags, type SteerFlags } from './steer-flags.js';
 import { inheritErrorHandling } from './index.js';
@@ -115,7 +116,7 @@ const PLAN_NOTICE = { first: 'The partial plan is removed.', again: 'Run `aureus
 function planInterrupted(episode: string | undefined, cause: unknown): AureusError {
   const where = `episode plan${episode ? ` of ${episode}` : ''}`;
   const hint = 'nothing was planned: the lock is released and the plan\'s partial files removed; run `aureus episode plan` again';
-  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where }, { hint })], cause });
+  return interruptedDuring(where, { hint, cause });
 }
 
 /** What `episode plan` prints: the JSON summary with --json, else diagnostics on stderr and the beat sheet. */

@@ -137,9 +137,9 @@ async function commitStaged(c: CommandContext, o: { json?: boolean }, run: { ear
 
 /** AUR6008 (exit 130) of an interrupted `episode commit`: nothing committed, the episode still staged. */
 async function interruptedCommit(episode: string, where: string, cause?: unknown): Promise<AureusError> {
-  const { diag } = await import('../../diagnostics/index.js');
+  const { interruptedDuring } = await import('../../diagnostics/interrupted.js');
   const hint = `nothing was committed and ${episode} stays staged for review; run \`aureus episode commit\` again to commit it`;
-  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, diagnostics: [diag('AUR6008', { where }, { hint })], cause });
+  return interruptedDuring(where, { hint, cause });
 }
 
 /**

@@ -2,10 +2,11 @@ import type { Command } from 'commander';
 import type { CommandContext } from '../context.js';
 import type { RegisterCommand } from './index.js';
 import type { EpisodeRef } from '../../domain/context.js';
-import { AureusError, ExitCode, isAureusError } from '../../errors.js';
+import { AureusError, ExitCode } from '../../errors.js';
 import type { GitPort } from '../../git/port.js';
 import type { SeasonNote } from '../../season/notes.js';
 import { diag } from '../../diagnostics/index.js';
+import { interruptedDuring, isInterruptedDuring } from '../../diagnostics/interrupted.js';
 import { episodeRelDir } from '../../paths.js';
 import { printJson } from '../io.js';
 
@@ -101,14 +102,14 @@ async function commitNote(git: GitPort, root: string, rel: string, ref: EpisodeR
     }));
     return { note, commit };
   } catch (e) {
-    if (isAureusError(e) && e.diagnostics[0]?.code === 'AUR6008') throw interruptedNote(e.message.replace(/^interrupted during /, ''), e);
+    if (isInterruptedDuring(e)) throw interruptedNote(e.message.replace(/^interrupted during /, ''), e);
     throw e;
   }
 }
 
 /** AUR6008 (exit 130) of an interrupted note: nothing written or committed; its hint names no --resume, which `note` has not. */
 function interruptedNote(where: string, cause?: unknown): AureusError {
-  return new AureusError(`interrupted during ${where}`, { exitCode: ExitCode.INTERRUPTED, cause, diagnostics: [diag('AUR6008', { where }, { hint: 'nothing was written or committed: the notes are as they were; run the same command again' })] });
+  return interruptedDuring(where, { cause, hint: 'nothing was written or committed: the notes are as they were; run the same command again' });
 }
 
 /**
