@@ -20,12 +20,17 @@ export class AttemptTimeout extends Error {
   }
 }
 
+/** The attempt's deadline `e` is, or was caused by, if any. */
+function attemptTimeoutOf(e: unknown): AttemptTimeout | undefined {
+  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 8; c = c.cause, depth++) {
+    if (c instanceof AttemptTimeout) return c;
+  }
+  return undefined;
+}
+
 /** Whether `e`, or an error it was caused by, is an attempt's deadline. */
 export function isAttemptTimeout(e: unknown): boolean {
-  for (let c: unknown = e, depth = 0; c instanceof Error && depth < 8; c = c.cause, depth++) {
-    if (c instanceof AttemptTimeout) return true;
-  }
-  return false;
+  return attemptTimeoutOf(e) !== undefined;
 }
 
 /**
@@ -107,7 +112,8 @@ interface NetError extends Error {
  * ("Connection error.") and fetch's ("fetch failed") name neither, which is what one needs to fix it.
  */
 export function connectionProblem(e: unknown, url: string): string {
-  if (isAttemptTimeout(e)) return timedOutAfter(deadlineOf(e));
+  const timeout = attemptTimeoutOf(e);
+  if (timeout) return timedOutAfter(timeout.ms);
   const deepest = deepestCause(e);
   const code = deepest?.code ?? codeOf(deepest?.message ?? '');
   const where = hostPort(deepest, url);
@@ -116,11 +122,6 @@ export function connectionProblem(e: unknown, url: string): string {
   if (code) return `${CODE_WORDS[code] ?? 'connection failed'} (${code} ${where})`;
   const said = deepest?.message ?? String(e);
   return `connection failed (${said.slice(0, 200)}, ${where})`;
-}
-
-function deadlineOf(e: unknown): number {
-  for (let c: unknown = e; c instanceof Error; c = c.cause) if (c instanceof AttemptTimeout) return c.ms;
-  return 0;
 }
 
 /** "timed out after 60 s", "timed out after 0.15 s". */

@@ -139,9 +139,10 @@ export class LlmTruncatedError extends AureusError {
 }
 
 /**
- * A JSON role's answer that held no text at all (an empty content list, or thinking blocks only)
- * when its re-asks ran out: not JSON of the wrong shape, so AUR4201's advice (a stronger model, more
- * re-asks for the schema) would mislead. A bad answer, as AUR4201 is: stages may fall back.
+ * An answer that held no text at all (an empty content list, or thinking blocks only): a JSON role's
+ * when its re-asks ran out, the writer's when asked once more (router.ts). Not JSON of the wrong shape,
+ * so AUR4201's advice (a stronger model, more re-asks for the schema) would mislead. A bad answer, as
+ * AUR4201 is: stages may fall back.
  */
 export class LlmEmptyAnswerError extends AureusError {
   readonly badModelAnswer = true;
