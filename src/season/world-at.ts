@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { WORLD_FILES, type World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -85,14 +83,11 @@ export function parseFileAt(text: string, rel: string, ref: string | null, hint:
   return r.value;
 }
 
-/** A file of an episode folder in the working tree (ref = null) or at a commit: its bytes, for a reader that decodes them strictly. */
-export async function readEpisodeBytes(root: string, ref: string | null, rel: string): Promise<Buffer | null> {
-  if (ref === null) {
-    try {
-      return fs.readFileSync(path.join(root, rel));
-    } catch {
-      return null;
-    }
-  }
-  return createGit(root).showFileBytes(ref, rel);
+/**
+ * A file of a committed episode's folder, at that commit: its bytes (null when the commit has no such
+ * file), for a reader that decodes them strictly. Only ever read from a commit (export and recap read
+ * an episode at its tag), so a hand edit of the working tree, or a FIFO put there, is never read.
+ */
+export async function readEpisodeBytes(root: string, commit: string, rel: string): Promise<Buffer | null> {
+  return createGit(root).showFileBytes(commit, rel);
 }
