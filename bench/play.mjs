@@ -22,7 +22,7 @@ try {
   const { world } = await loadWorldOrThrow(root);
   const { config } = loadConfigOrThrow(root);
   const packet = improvisedPacket(world, 'forum', ['cicero', 'catiline', 'crassus']);
-  const deps = { root, store: fileSessionStore(root), llm: openLlm({ root, config: { ...config, provider: 'offline' }, seed: 'bench' }), world, packet, briefBudget: 500, maxInput: 2000, emit: () => {}, info: () => {} };
+  const deps = { root, store: fileSessionStore(root), llm: openLlm({ root, config: { ...config, provider: 'offline' }, seed: 'bench' }), world, packet, pinned: null, briefBudget: 500, maxInput: 2000, emit: () => {}, info: () => {} };
   const setup = { scene: 'PLAY', episode: null, location: 'forum', principal: 'cicero', cast: ['catiline', 'crassus'], mode: 'open', turn_budget: 20, objective: null, season: 1 };
   const s = PlaySession.start(deps, 'bench', 'bench', setup);
   const times = [];

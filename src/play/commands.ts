@@ -72,7 +72,7 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
       if (s.proposals.some((p) => p.status !== 'pending' && p.turns.includes(last.user_id))) return fail('that turn is already canon');
       c.record({ type: 'undo', id: c.nextId(), target: last.user_id });
       // A character the model's answer brought in leaves with it: the packet as a resume would build it.
-      if (c.state().cast.length < s.cast.length) c.setPacket(scenePacket(c.deps.root, c.deps.world, s.setup, c.state().cast));
+      if (c.state().cast.length < s.cast.length) c.setPacket(scenePacket(c.deps.world, s.setup, c.deps.pinned?.packet ?? null, c.state().cast));
       return c.info(`took back ${last.user_id} and its answer`);
     }
   }

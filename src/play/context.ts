@@ -13,31 +13,72 @@ import { readPacket } from '../stages/f-verifier/load.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import type { SceneSetup } from './types.js';
 
+/** Where a planned or committed scene's packet was found, and the other folders that hold the scene too. */
+export interface FoundPacket {
+  packet: ScenePacket;
+  file: string;
+  /** Why this one (the committed episode, or the most recent plan), said when `others` is not empty. */
+  why: string;
+  others: string[];
+}
+
 /**
  * The Actor's context is a stage D scene packet. `--scene SCxx` loads the packet stage D wrote for
  * a committed episode (seasons/…/packets/) or a planned one (.aureus/runs/…/packets/); `--at/--with`
  * improvises one through stage D itself (buildPackets over a one-scene plan on stage A's context):
  * the same GraphRAG-lite walk from the cast, so stage F's rules read it exactly as a planned one.
+ *
+ * Several folders may hold the scene (a plan per seed, the committed episode): the committed episode
+ * comes first (canon; the latest episode first), then the plans by when stage D wrote the packet,
+ * most recent first — never by the folders' names, which order seeds, not time. A session pins the
+ * packet it starts with (its start record), so this is looked up once, at the start.
  */
-export function findScenePacket(root: string, scene: string): { packet: ScenePacket; file: string } {
+export function findScenePacket(root: string, scene: string): FoundPacket {
   const m = /^(?:(s\d{2}e\d{2})\/)?(SC\d{2})$/i.exec(scene.trim());
   if (!m) throw new AureusError(`--scene ${scene}: expected SCxx or sNNeNN/SCxx`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--scene', value: scene.slice(0, 80) || '""', expected: 'SCxx or sNNeNN/SCxx', example: 'e.g. --scene SC03 or --scene s01e02/SC03' })] });
   const want = m[2]!.toUpperCase();
   const ep = m[1]?.toLowerCase();
-  const candidates: string[] = [];
-  const seasons = path.join(root, 'seasons');
-  for (const s of safeList(seasons)) for (const e of safeList(path.join(seasons, s))) candidates.push(path.join('seasons', s, e));
-  for (const r of safeList(path.join(root, RUNS_DIR))) candidates.push(path.join(RUNS_DIR, r));
-  for (const dir of candidates.sort().reverse()) {
-    const file = path.join(dir, 'packets', `${want}.json`);
-    if (!fs.existsSync(path.join(root, file))) continue;
+  const holders = packetHolders(root, want).filter((h) => !ep || h.episode === null || h.episode === ep);
+  for (const [i, h] of holders.entries()) {
     // Read as `scene verify` reads one (strict JSON, the packet schema): a hand-edited or truncated
     // packet is exit 3 with its line:column, not an internal error in the middle of the scene.
-    const packet = readPacket(path.join(root, file));
+    const packet = readPacket(path.join(root, h.file));
     if (ep && packet.episode_id !== ep) continue;
-    return { packet, file };
+    const when = h.committed ? `the committed episode ${packet.episode_id}` : `the most recent plan (${new Date(h.mtime).toISOString()})`;
+    return { packet, file: h.file, why: when, others: holders.filter((_, j) => j !== i).map((o) => o.file) };
   }
   throw new AureusError(`scene ${scene} not found in any planned or committed episode`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7104', { scene })] });
+}
+
+/** Every packet file of the scene, in findScenePacket's order of preference. */
+function packetHolders(root: string, scene: string): { file: string; episode: string | null; committed: boolean; mtime: number }[] {
+  const at = (dir: string) => {
+    const file = path.posix.join(dir, 'packets', `${scene}.json`);
+    try {
+      const st = fs.statSync(path.join(root, file));
+      return st.isFile() ? { file, mtime: st.mtimeMs } : null;
+    } catch {
+      return null; // not there (or a file such as season_goals.json where a folder was listed)
+    }
+  };
+  const committed = [];
+  for (const s of safeList(path.join(root, 'seasons'))) {
+    for (const e of safeList(path.join(root, 'seasons', s))) {
+      const h = at(path.posix.join('seasons', s, e));
+      const sn = /^season_(\d+)$/.exec(s)?.[1];
+      const en = /^episode_(\d+)$/.exec(e)?.[1];
+      if (h) committed.push({ ...h, episode: sn && en ? episodeRef(Number(sn), Number(en)).id : null, committed: true });
+    }
+  }
+  const plans = [];
+  for (const r of safeList(path.join(root, RUNS_DIR))) {
+    const h = at(path.posix.join(RUNS_DIR, r));
+    if (h) plans.push({ ...h, episode: /^(s\d{2}e\d{2})-/.exec(r)?.[1] ?? null, committed: false });
+  }
+  // The latest committed episode first; the plans newest first (the name only breaks a tie, for a stable order).
+  committed.sort((a, b) => (a.file < b.file ? 1 : -1));
+  plans.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? 1 : -1));
+  return [...committed, ...plans];
 }
 
 function safeList(dir: string): string[] {
@@ -48,12 +89,15 @@ function safeList(dir: string): string[] {
   }
 }
 
-/** Check a character id: in the world and alive. */
-export function requireLiving(world: World, id: string, flag: string): void {
+/**
+ * Check a character id: in the world and alive. The one check of who may play, for a new session
+ * (`--as`, `--with`) and a resumed one (its principal: `hint` then says the session cannot go on).
+ */
+export function requireLiving(world: World, id: string, flag: string, hint?: string): void {
   const c = world.characters.characters.find((x) => x.id === id);
   const living = () => world.characters.characters.filter((x) => x.status === 'alive').map((x) => x.id).join(', ');
   if (!c) throw new AureusError(`${flag} ${id}: no such character in world/characters.json`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7101', { kind: 'character', id, option: flag, file: 'world/characters.json', known: living() }, { hint: `living characters: ${living()}` })] });
-  if (c.status !== 'alive') throw new AureusError(`${flag} ${id}: ${c.name} is ${c.status} and cannot be played`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7102', { option: flag, id, name: c.name, status: c.status, known: living() })] });
+  if (c.status !== 'alive') throw new AureusError(`${flag} ${id}: ${c.name} is ${c.status} and cannot be played`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7102', { option: flag, id, name: c.name, status: c.status, known: living() }, hint ? { hint } : {})] });
 }
 
 export function improvisedPacket(world: World, location: string, ids: string[]): ScenePacket {
@@ -89,20 +133,25 @@ export function addToPacket(packet: ScenePacket, world: World, id: string): Scen
 }
 
 /**
- * The scene as a session plays it from now on: the world as committed now, and the packet from the
- * scene file (or improvised from that world), with every character the session brought in since
- * (`cast`, by /character) added as /character adds one. `play --resume` opens with it and a running
- * session takes it again right after each canonization (canon is the truth from then on), so an
- * uninterrupted session and a resumed one work from the same packet by construction.
+ * The scene as a session plays it from now on: the world as committed now, and the packet — the one
+ * the session pinned when it started (`pinned`, a planned scene's, kept in its start record), or one
+ * improvised from that world — with every character the session brought in since (`cast`, by
+ * /character) added as /character adds one. `play --resume` opens with it and a running session
+ * takes it again right after each canonization (canon is the truth from then on), so an
+ * uninterrupted session and a resumed one work from the same packet by construction: a later plan or
+ * episode run that rewrites the scene's packet file changes neither.
  */
-export async function sceneWorld(root: string, setup: SceneSetup, cast: string[]): Promise<{ world: World; packet: ScenePacket }> {
+export async function sceneWorld(root: string, setup: SceneSetup, pinned: ScenePacket | null, cast: string[]): Promise<{ world: World; packet: ScenePacket }> {
   const { world } = await loadWorldOrThrow(root);
-  return { world, packet: scenePacket(root, world, setup, cast) };
+  return { world, packet: scenePacket(world, setup, pinned, cast) };
 }
 
 /** sceneWorld's packet on a world already loaded (also after an /undo took back a character the model brought in). */
-export function scenePacket(root: string, world: World, setup: SceneSetup, cast: string[]): ScenePacket {
-  let packet = setup.episode || setup.scene !== 'PLAY' ? findScenePacket(root, setup.episode ? `${setup.episode}/${setup.scene}` : setup.scene).packet : improvisedPacket(world, setup.location, [setup.principal, ...setup.cast]);
+export function scenePacket(world: World, setup: SceneSetup, pinned: ScenePacket | null, cast: string[]): ScenePacket {
+  let packet = pinned ?? improvisedPacket(world, setup.location, [setup.principal, ...setup.cast]);
   for (const id of cast) if (!packet.cast.some((c) => c.id === id)) packet = addToPacket(packet, world, id);
   return packet;
 }
+
+/** Whether a setup is a planned or committed scene's (its packet is a file), not an improvised one. */
+export const isPlanned = (setup: SceneSetup): boolean => setup.episode !== null || setup.scene !== 'PLAY';

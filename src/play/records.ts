@@ -1,7 +1,8 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { validatorFor } from '../schemas/validators.js';
-import { withLocation } from '../store/load.js';
+import { formatAndSchemaDiagnostics, withLocation } from '../store/load.js';
+import { PACKET_SCHEMA } from '../stages/f-verifier/load.js';
 import { decodeStrictUtf8, parseJsonTextSafe, utf8BreakDiagnostic, utf8Breaks } from '../store/read.js';
 import { schemaDiagnostics } from '../store/schema.js';
 import type { TurnRecord } from './types.js';
@@ -24,6 +25,7 @@ export function parseTurnLog(text: string, id: string, rel: string): TurnRecord[
   const problems: Diagnostic[] = [];
   let badLines = 0;
   let firstLine = 0;
+  let firstText = '';
   text.split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     const r = readLine(line, rel, i + 1);
@@ -32,14 +34,52 @@ export function parseTurnLog(text: string, id: string, rel: string): TurnRecord[
       problems.push(...r.slice(0, MAX_PROBLEMS - problems.length));
       return;
     }
-    if (!records.length) firstLine = i + 1;
+    if (!records.length) [firstLine, firstText] = [i + 1, line];
     records.push(r);
   });
   if (badLines) throw unreadable(id, rel, `${badLines} line${badLines === 1 ? ' is' : 's are'} not a turn record`, problems);
   const first = records[0];
   if (!first) throw unreadable(id, rel, 'its log is empty', [diag('AUR6202', { id }, { file: rel })]);
   if (first.type !== 'start') throw unreadable(id, rel, 'its log does not begin with a start record', [diag('AUR6203', { type: first.type }, { file: rel, line: firstLine, column: 1 })]);
+  const located = locator(firstText, rel, firstLine);
+  // The folder is the session: a start record naming another (a folder copied or renamed by hand)
+  // would resume, lock and tag that other session, and write into its log.
+  if (first.session !== id) throw unreadable(id, rel, `its start record names session ${first.session}`, [located(diag('AUR6207', { id, named: first.session }, { file: rel, pointer: '/session' }))]);
+  const pinned = pinnedPacketProblems(first, rel);
+  if (pinned.length) throw unreadable(id, rel, 'the scene packet its start record pinned is not valid', pinned.map(located));
   return records;
+}
+
+/**
+ * Diagnostics on the log's `index`-th record (0: the start record), each at its pointer's
+ * line:column: for what is found wrong with a readable log later, against the world (run.ts).
+ */
+export function recordLocator(text: string, index: number, rel: string): (d: Diagnostic) => Diagnostic {
+  const lines = text.split('\n');
+  const at = lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim() !== '')[index];
+  return at ? locator(at[0], rel, at[1] + 1) : (d) => d;
+}
+
+/** A diagnostic on the start line, at its pointer's line:column (the line itself when the pointer is not found). */
+function locator(line: string, rel: string, lineNo: number): (d: Diagnostic) => Diagnostic {
+  const r = parseJsonTextSafe(line, rel);
+  return (d) => {
+    const at = r.ok && d.pointer !== undefined ? r.locate?.(d.pointer) : undefined;
+    return { ...d, line: lineNo, column: at?.column ?? 1 };
+  };
+}
+
+/**
+ * The packet a planned scene's session pinned at its start (a resume plays it, so it is read as
+ * `scene verify` reads a packet file: its own schema), and it must be that scene's.
+ */
+function pinnedPacketProblems(start: Extract<TurnRecord, { type: 'start' }>, rel: string): Diagnostic[] {
+  if (start.packet === undefined) return [];
+  const problems = formatAndSchemaDiagnostics(start.packet, undefined, PACKET_SCHEMA, rel).map((d) => ({ ...d, pointer: `/packet${d.pointer ?? ''}` }));
+  if (problems.length) return problems;
+  const { scene_id, episode_id } = start.packet;
+  if (scene_id === start.setup.scene && episode_id === start.setup.episode) return [];
+  return [diag('AUR6208', { packet: `${episode_id}/${scene_id}`, scene: `${start.setup.episode ?? 'play'}/${start.setup.scene}` }, { file: rel, pointer: '/packet/scene_id' })];
 }
 
 /** One non-blank line: its record, or its problems located at `lineNo` (and the column inside it). */

@@ -13,7 +13,8 @@ import { refuseUncommittedEdits } from './canonize.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { findScenePacket, improvisedPacket, requireLiving, sceneWorld } from './context.js';
+import { findScenePacket, improvisedPacket, requireLiving, scenePacket, type FoundPacket } from './context.js';
+import { checkResumeCast, pinnedPacketOf } from './resume-scene.js';
 import { replay } from './state.js';
 import { lockSession } from './session-lock.js';
 import type { HeldLock } from '../pipeline/lock.js';
@@ -85,8 +86,10 @@ async function setupFor(root: string, o: PlayOptions) {
   // Only --mode objective ends on it: in another mode the flag would do nothing, silently.
   if (mode !== 'objective' && o.objective) throw new AureusError(`--objective cannot be used with --mode ${mode}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7012', { option: '--objective', other: `--mode ${mode}`, reason: 'only --mode objective ends the scene on it', fix: `add --mode objective, or drop --objective` })] });
   let packet;
+  let found: FoundPacket | null = null;
   if (o.scene) {
-    packet = findScenePacket(root, o.scene).packet;
+    found = findScenePacket(root, o.scene);
+    packet = found.packet;
     requirePrincipalInCast(packet, world, o.as, o.scene);
   } else if (o.at) {
     const ids = (o.with ?? '').split(',').map((x) => x.trim()).filter(Boolean);
@@ -102,7 +105,14 @@ async function setupFor(root: string, o: PlayOptions) {
   const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');
   const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;
   const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1), objective: o.objective ?? null, season };
-  return { world, packet, setup };
+  return { world, packet, setup, found };
+}
+
+/** Which folder's packet a planned scene is played from, when several hold it (context.ts findScenePacket's order). */
+function whichPacket(found: FoundPacket | null): string | null {
+  if (!found?.others.length) return null;
+  const n = found.others.length;
+  return `${found.packet.scene_id}: playing ${found.file}, the packet of ${found.why}; ${n} other folder${n === 1 ? '' : 's'} hold${n === 1 ? 's' : ''} it too (${found.others.join(', ')}): the committed episode comes first, then the most recent plan (--scene sNNeNN/SCxx picks the episode); the session keeps this packet`;
 }
 
 /**
@@ -206,10 +216,18 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     const records = store.read(o.resume);
     const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
-    // The scene as the running session would have it now (context.ts sceneWorld, also taken after each canonization).
-    const { world, packet } = await sceneWorld(root, first.setup, replay(records).state.cast);
+    // The scene as the running session would have it now (context.ts sceneWorld, also taken after
+    // each canonization): its pinned packet, on the world as committed, with who is on stage checked
+    // against that world first (an id it no longer has, a principal who died: refused; a dead cast member leaves).
+    const { state } = replay(records);
+    const { world } = await loadWorldOrThrow(root);
+    const leaving = checkResumeCast(root, o.resume, records, state, world);
+    const pinned = pinnedPacketOf(root, first, (message) => {
+      if (!state.complete) emit({ type: 'notice', message });
+    });
+    const packet = scenePacket(world, first.setup, pinned?.packet ?? null, state.cast);
     accounts = calls(first.seed, o.resume);
-    session = PlaySession.resume({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet }, o.resume);
+    session = PlaySession.resume({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet, pinned }, o.resume);
     io.session?.(o.resume);
     // A finished session canonizes nothing more: resuming it stays harmless on a dirty world.
     if (!session.done) await refuseUncanonizable(root, first.setup.season);
@@ -219,19 +237,22 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     else {
       sayConfigWarnings(loaded, o, io, emit);
       if (!o.json) io.stderr(`aureus: resuming ${o.resume} after turn ${session.state.director.turn_count}\n`);
+      session.leave(leaving);
     }
   } else {
     // The seed rule of episode run (AUR4003, exit 2), before anything is written.
     parseSeedFlag(o.seed, 'the session id');
-    const { world, packet, setup } = await setupFor(root, o);
+    const { world, packet, setup, found } = await setupFor(root, o);
     await refuseUncanonizable(root, setup.season);
     sayConfigWarnings(loaded, o, io, emit);
     const id = o.session ?? defaultSessionId(store, setup.principal);
     // A taken id is AUR7107 from PlaySession.start, not a lock's refusal.
     if (!store.exists(id)) held.lock = lockSession(root, id);
     accounts = calls(o.seed ?? id, id);
-    session = PlaySession.start({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet }, id, o.seed ?? id, setup);
+    session = PlaySession.start({ ...base, llm: accounts.llm, trailers: accounts.trailers, world, packet, pinned: found && { packet: found.packet, file: found.file } }, id, o.seed ?? id, setup);
     io.session?.(id);
+    const which = whichPacket(found);
+    if (which) emit({ type: 'notice', message: which });
     if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
   }
   try {

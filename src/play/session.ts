@@ -19,6 +19,12 @@ import { reduce, replay, emptyState, turnId, type PlayState } from './state.js';
 import type { SessionStore } from './store.js';
 import type { ActorAnswer, Beat, PlayEvent, SceneSetup, TurnRecord } from './types.js';
 
+/** A planned scene's packet as a session pinned it, and the file it was read from. */
+export interface PinnedPacket {
+  packet: ScenePacket;
+  file: string;
+}
+
 /**
  * The answers' validators, compiled when the session opens: ajv's start costs more than a whole
  * offline turn, and the user should not wait for it on the first line (bench/play.mjs: ≤ 200 ms a turn).
@@ -41,6 +47,12 @@ export interface PlayDeps {
   llm: Llm;
   world: World;
   packet: ScenePacket;
+  /**
+   * A planned or committed scene's packet as the session started with it (its start record keeps
+   * it): every packet the session takes again (a resume, after a canonization, an /undo) is built on
+   * this one, never on whatever the scene's file holds by then. Null for an improvised scene.
+   */
+  pinned: PinnedPacket | null;
   briefBudget: number;
   maxInput: number;
   /** Events for the user (rendered as text, or one JSON line each with --json). Never carries the brief. */
@@ -71,7 +83,8 @@ export class PlaySession {
     d.store.create(id);
     prepareValidators();
     const s = new PlaySession(d, emptyState(id, seed, setup));
-    s.record({ type: 'start', session: id, seed, setup });
+    const pinned = d.pinned ? { packet: d.pinned.packet, packet_file: d.pinned.file } : {};
+    s.record({ type: 'start', session: id, seed, setup, ...pinned });
     s.rebrief();
     return s;
   }
@@ -132,11 +145,29 @@ export class PlaySession {
    * canonization git already holds is read back from its tag, not made again (reconcile.ts).
    */
   async recover(): Promise<void> {
-    if (this.pending) await this.answer(this.pending.id, this.pending.text);
+    // Everyone else left the stage while the session was paused (leave()): nobody can answer the line.
+    if (this.pending && !this.state.cast.length) this.d.emit({ type: 'notice', message: `nobody else is on stage to answer ${this.pending.id}: it stays unanswered; bring someone in with /character <id>` });
+    else if (this.pending) await this.answer(this.pending.id, this.pending.text);
     else if (this.interrupted === 'commit') await this.checkpoint('commit');
     else if (this.interrupted === 'end') await this.finish('user_end');
     else if (this.state.proposals.some((p) => p.critical && p.status === 'pending')) await this.checkpoint('critical');
     if (!this.done && this.state.director.completion_trigger) await this.finish(this.state.director.completion_trigger);
+  }
+
+  /**
+   * Characters on stage who died in the world since the session paused leave the scene before it
+   * goes on: a `leave` command record each (a later resume or /undo replays it), said with a notice,
+   * then the brief of who is on stage now. The dead do not speak, as a new session never casts them.
+   */
+  leave(ids: string[]): void {
+    if (!ids.length) return;
+    for (const id of ids) {
+      const c = this.d.world.characters.characters.find((x) => x.id === id);
+      const why = `${c?.name ?? id} is ${c?.status ?? 'gone'} in the world as committed now`;
+      this.record({ type: 'command', id: this.nextId(), name: 'leave', args: id, effect: `${id} leaves the scene: ${why}` });
+      this.d.emit({ type: 'notice', message: `${id} leaves the scene: ${why}` });
+    }
+    this.rebrief();
   }
 
   /** One input line: a slash command or an in-character turn. */
@@ -308,7 +339,7 @@ export class PlaySession {
     if (r.recovered) this.d.emit({ type: 'notice', message: `canonization ${this.state.canonizations + 1} was committed (${r.commit?.slice(0, 10)}, tag ${canonTag(this.state.session, this.state.canonizations + 1)}) before the session stopped; recorded it` });
     // Canon is the truth from here on: the world as committed and the packet walked on it, exactly
     // as `--resume` would open the scene now (context.ts sceneWorld), so the two agree.
-    const scene = await sceneWorld(this.d.root, this.state.setup, this.state.cast);
+    const scene = await sceneWorld(this.d.root, this.state.setup, this.d.pinned?.packet ?? null, this.state.cast);
     this.d.world = scene.world;
     this.d.packet = scene.packet;
     // The record and the brief of the canonized world are one append: a kill cannot split them.

@@ -76,6 +76,8 @@ function applyEffect(s: PlayState, r: Extract<TurnRecord, { type: 'command' }>):
   if (r.name === 'note') return { ...s, notes: [...s.notes, { id: `${s.session}/${r.id}`, text: r.args, turn: r.id, canonization: null }] };
   if (r.name === 'thread') return { ...s, threads: [...s.threads, { id: `${s.session}/${r.id}`, question: r.args, turn: r.id, canonization: null }] };
   if (r.name === 'character') return { ...s, cast: [...s.cast, r.args] };
+  // Written by a resume (session.ts leave) for a character who died while the session was paused.
+  if (r.name === 'leave') return { ...s, cast: s.cast.filter((id) => id !== r.args) };
   if (r.name === 'beat') return { ...s, director: reachBeat(s.director, r.args as Beat) };
   return s;
 }

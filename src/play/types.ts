@@ -1,5 +1,6 @@
 import type { ResolvedDelta } from '../domain/delta.js';
 import type { Claim } from '../domain/scene.js';
+import type { ScenePacket } from '../domain/packet.js';
 
 /** The play data model (seeds 000, 001, 002, 004). Pure types: no I/O. */
 
@@ -80,7 +81,12 @@ export interface NextSuggestion {
 
 /** One line of turns.jsonl. Every record is self-contained and the log is only appended to. */
 export type TurnRecord =
-  | { type: 'start'; session: string; seed: string; setup: SceneSetup }
+  /**
+   * `packet`, `packet_file`: a planned or committed scene's stage D packet, pinned when the session
+   * started (and the file it was read from): every resume and canonization plays this one, whatever
+   * a later plan or episode run wrote since. A log written before they existed has neither.
+   */
+  | { type: 'start'; session: string; seed: string; setup: SceneSetup; packet?: ScenePacket; packet_file?: string }
   | { type: 'user'; id: string; text: string; truncated: boolean }
   /** `beat`, `objective_met`: the Director's observation of the exchange (observe.ts); objective_met in `--mode objective` only. */
   | { type: 'actor'; id: string; reply_to: string; answer: ActorAnswer; content: string; beat?: Beat; objective_met?: boolean }

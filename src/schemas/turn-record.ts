@@ -88,7 +88,8 @@ const COMPLETE = {
 
 /** Each record type: its required keys and their shapes. */
 const RECORDS: Record<string, { required: string[]; properties: Record<string, object> }> = {
-  start: { required: ['session', 'seed', 'setup'], properties: { session: STRING, seed: STRING, setup: SETUP } },
+  // The pinned packet is checked against its own schema (scene_packet.schema.json) by records.ts.
+  start: { required: ['session', 'seed', 'setup'], properties: { session: STRING, seed: STRING, setup: SETUP, packet: { type: 'object' }, packet_file: STRING } },
   user: { required: ['id', 'text', 'truncated'], properties: { id: TURN_ID, text: STRING, truncated: { type: 'boolean' } } },
   actor: { required: ['id', 'reply_to', 'answer', 'content'], properties: { id: TURN_ID, reply_to: TURN_ID, answer: ANSWER, content: STRING, beat: BEAT, objective_met: { type: 'boolean' } } },
   command: { required: ['id', 'name', 'args', 'effect'], properties: { id: TURN_ID, name: STRING, args: STRING, effect: STRING } },

@@ -27,10 +27,14 @@ beforeEach(() => {
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
+/**
+ * The log `text` as session `id`'s: the fixture is session s5's, and a start record naming another
+ * session than its folder is itself a problem (AUR6207), so the start record names the folder.
+ */
 function session(id: string, text: string | Buffer): string {
   const dir = path.join(root, '.aureus', 'sessions', id);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'turns.jsonl'), text);
+  fs.writeFileSync(path.join(dir, 'turns.jsonl'), typeof text === 'string' ? text.replace('{"type":"start","session":"s5"', `{"type":"start","session":"${id}"`) : text);
   return `.aureus/sessions/${id}/turns.jsonl`;
 }
 
@@ -53,7 +57,7 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     const r = await run('session', 'show', 'good', '--json');
     expect(r.rc, r.err).toBe(0);
     const x = JSON.parse(r.out);
-    expect(x.session).toBe('s5');
+    expect(x.session).toBe('good');
     expect(x.proposals.map((p: { kind: string }) => p.kind)).toEqual(['claim']);
   });
 
@@ -154,6 +158,7 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
   it('play --resume of a bad session is exit 3 too, and appends nothing', async () => {
     const bad = withLine(3, LINES[2]!.replace('"id":"t0002"', '"id":2'));
     session('typed', bad);
+    const written = fs.readFileSync(path.join(root, '.aureus/sessions/typed/turns.jsonl'), 'utf8');
     // play refuses a folder that is not a git repository, or has no world/ (AUR1000), first
     execFileSync('git', ['init', '-q'], { cwd: root });
     fs.mkdirSync(path.join(root, 'world'), { recursive: true });
@@ -161,7 +166,7 @@ describe('session show: a bad log is exit 3 with its line:column, never an inter
     expect(r.rc).toBe(3);
     expect(r.err).not.toContain('internal error');
     expect(r.err).toContain('/id: error AUR1011');
-    expect(fs.readFileSync(path.join(root, '.aureus/sessions/typed/turns.jsonl'), 'utf8')).toBe(bad);
+    expect(fs.readFileSync(path.join(root, '.aureus/sessions/typed/turns.jsonl'), 'utf8')).toBe(written);
   });
 });
 

@@ -40,6 +40,24 @@ defineDiagnostics([
     message: 'session {id} is being played by another process (pid {pid} on {host}, since {since})',
     hint: 'one process plays a session at a time: wait for that one to end or pause (its /end, the end of its input, Ctrl-C), then `aureus play --resume {id}`; a holder that was killed is noticed and its lock ({lock}) taken over',
   },
+  {
+    code: 'AUR6207',
+    severity: 'error',
+    message: 'the start record names session {named}, but the log is in the folder of session {id}',
+    hint: 'a session folder copied or renamed by hand: its records, lock and canonization tags (play/{named}/<n>) are session {named}\'s. Move it back to .aureus/sessions/{named}, or remove .aureus/sessions/{id}; a copy cannot go on as a session of its own (start a new one with `aureus play`)',
+  },
+  {
+    code: 'AUR6208',
+    severity: 'error',
+    message: 'the pinned scene packet is {packet}\'s, not the session\'s scene {scene}',
+    hint: 'the packet a session pins at its start was changed by hand: restore the log from a backup, or remove the session\'s folder to drop it',
+  },
+  {
+    code: 'AUR6209',
+    severity: 'error',
+    message: 'the session\'s {what} "{id}" is not in {file}',
+    hint: 'it was removed from the world (or renamed) since the session started, or the log was edited: the session cannot go on without it. `aureus session show {session}` reads the session; to resume it, bring "{id}" back into {file} (`git log -p -- {file}` shows it) and commit',
+  },
 ]);
 
 // The arguments of `play`, `session` and `query` (src/play/): AUR71xx, a sub-range of AUR7xxx (CLI

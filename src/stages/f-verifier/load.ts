@@ -37,7 +37,7 @@ function readFileBytes(file: string, what: string): Buffer {
   }
 }
 
-const PACKET_SCHEMA = 'scene_packet.schema.json';
+export const PACKET_SCHEMA = 'scene_packet.schema.json';
 
 /**
  * A packet is a user-supplied file (any path on the command line), so it is read like a world
