@@ -2,6 +2,7 @@ import { formatValue } from '../core/readable.js';
 import type { ScenePacket } from '../domain/packet.js';
 import { addToPacket, scenePacket } from './context.js';
 import { HELP, type PlayAction } from './directives.js';
+import { playNoteText, PLAY_NOTE_MAX } from './notes.js';
 import type { PlayDeps } from './session.js';
 import type { PlayState } from './state.js';
 import { BEATS, type Beat, type PlayEvent, type TurnRecord } from './types.js';
@@ -31,13 +32,8 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
   const s = c.state();
   switch (a.name) {
     case 'note':
-      if (!a.text) return fail('usage: /note <idea>');
-      rec(a.text, 'staged note for the season notes');
-      return c.info(`noted (saved to the season notes at the next canonization)`);
     case 'thread':
-      if (!a.text) return fail('usage: /thread <question>');
-      rec(a.text, 'staged proposed thread');
-      return c.info(`thread proposed for the next episode`);
+      return staged(c, a, fail, rec);
     case 'character':
       return character(c, a.text, fail, rec);
     case 'beat': {
@@ -76,6 +72,21 @@ export async function runAction(c: SessionControl, a: PlayAction): Promise<void>
       return c.info(`took back ${last.user_id} and its answer`);
     }
   }
+}
+
+/**
+ * A /note or /thread, staged for the season notes as they will keep it (notes.ts playNoteText):
+ * one over their limit is cut here, with a notice, and the cut text is what is recorded — before,
+ * the line was answered `noted` and cut only at canonization, in silence (and in UTF-16 units, which
+ * could leave half an emoji in notes.json), while `session show` listed it whole.
+ */
+function staged(c: SessionControl, a: PlayAction, fail: (m: string) => void, rec: (args: string, effect: string) => void): void {
+  const note = a.name === 'note';
+  const t = playNoteText(a.text);
+  if (!t.text) return fail(note ? 'usage: /note <idea>' : 'usage: /thread <question>');
+  if (t.cut) c.emit({ type: 'notice', message: `/${a.name}: it was ${t.length} characters; cut at the season notes' limit of ${PLAY_NOTE_MAX} (the first ${PLAY_NOTE_MAX} are kept)` });
+  rec(t.text, note ? 'staged note for the season notes' : 'staged proposed thread');
+  c.info(note ? 'noted (saved to the season notes at the next canonization)' : 'thread proposed for the next episode');
 }
 
 function character(c: SessionControl, id: string, fail: (m: string) => void, rec: (args: string, effect: string) => void): void {

@@ -76,11 +76,15 @@ export function objectiveHeuristic(key: string, text: string): boolean {
   });
 }
 
-/** Seed 000's completion check, per mode. */
+/**
+ * Seed 000's completion check, per mode. The objective's flag is met only when set on the flags
+ * themselves: `d.flags[key]` found Object.prototype's members, so `--objective constructor` (or
+ * toString) ended the scene on its first turn with nothing said.
+ */
 export function completion(d: DirectorState, s: SceneSetup): string | null {
   if (s.mode === 'turn_limited' && d.turn_count >= s.turn_budget) return 'turn_limit';
   if (s.mode === 'beat_gated' && d.beats_completed.includes('pivot')) return 'beat_complete';
-  if (s.mode === 'objective' && s.objective && d.flags[s.objective]) return 'objective_met';
+  if (s.mode === 'objective' && s.objective && Object.hasOwn(d.flags, s.objective) && d.flags[s.objective] === true) return 'objective_met';
   return null;
 }
 

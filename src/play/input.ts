@@ -1,5 +1,5 @@
 import type { Interface } from 'node:readline';
-import { Transform, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
 import { plural } from '../core/readable.js';
 import { stripControl } from '../diagnostics/sanitize.js';
@@ -23,87 +23,147 @@ export function cleanInput(raw: string, max: number = DEFAULT_MAX_INPUT): CleanI
   let text = raw.replace(/\r$/, '');
   const stripped = stripControl(text).text;
   if (stripped !== text) notices.push(`removed ${[...text].length - [...stripped].length} control or bidi character(s) from your line`);
-  text = stripped.replace(/\t/g, ' ').trim();
-  const chars = [...text];
-  let truncated = false;
-  if (chars.length > max) {
-    text = chars.slice(0, max).join('');
-    truncated = true;
-    notices.push(`your line was ${chars.length} characters; cut at the limit of ${max} (play.max_input in aureus.config.yaml, or --max-input)`);
-  }
-  return { text, truncated, notices };
+  const cut = cutCodePoints(stripped.replace(/\t/g, ' ').trim(), max);
+  if (cut.cut) notices.push(`your line was ${cut.length} characters; cut at the limit of ${max} (play.max_input in aureus.config.yaml, or --max-input)`);
+  return { text: cut.text, truncated: cut.cut, notices };
 }
 
 /**
- * Piped input checked line by line before readline decodes it: readline turns a byte that breaks
- * UTF-8 into U+FFFD without a word, so the turn would go to the model (and the log) changed. The
- * bytes pass through unchanged (the turn is still played, as the CLI reads other text it is given);
- * `broken(n)` says where line n (1-based, split at LF as readline does) broke UTF-8, for a notice.
+ * `text` at most `max` characters long, counted in code points as a reader counts them and as the
+ * schemas' maxLength does (an emoji is one), so a cut never splits a surrogate pair: a UTF-16
+ * `.slice` left a lone surrogate in a committed file. `length` is the text's length before the cut.
  */
-export function utf8CheckedLines(input: Readable): { input: Readable; broken: (n: number) => Utf8Break | undefined } {
-  const breaks = new Map<number, Utf8Break>();
-  let pending: Buffer[] = [];
-  let line = 1;
-  const check = (bytes: Buffer) => {
-    const x = utf8BreakInLine(bytes, line);
-    if (x) breaks.set(line, x);
+export function cutCodePoints(text: string, max: number): { text: string; length: number; cut: boolean } {
+  // Under max UTF-16 units is under max code points: no need to split the text.
+  if (text.length <= max) return { text, length: [...text].length, cut: false };
+  const chars = [...text];
+  return chars.length > max ? { text: chars.slice(0, max).join(''), length: chars.length, cut: true } : { text, length: chars.length, cut: false };
+}
+
+/** One input line: its text, and for piped input where its bytes broke UTF-8 (for a notice). */
+export interface InputLine {
+  text: string;
+  broken?: Utf8Break;
+}
+
+/**
+ * The turn loop's lines, pulled one at a time. `pending()` are the lines already read and not yet
+ * taken (the script's lines after the scene's end, for the notice that says they were not played):
+ * counted without reading further, since a peek at the input would wait on a pipe its writer keeps
+ * open. `close()` stops reading (an interrupt): what is queued stays for `pending()`.
+ */
+export interface LineSource {
+  next: () => Promise<InputLine | null>;
+  pending: () => string[];
+  close: () => void;
+}
+
+/** Lines are read ahead at most this far: a long file piped in is read as it is played, not held whole in memory. */
+const HIGH_WATER = 256;
+
+/** The waiting half of a line source: a queue, an end, and a wake-up for the reader waiting on them. */
+function queueOf(pause: () => void, resume: () => void) {
+  const queue: InputLine[] = [];
+  let ended = false;
+  let wake: (() => void) | undefined;
+  return {
+    push(line: InputLine) {
+      queue.push(line);
+      if (queue.length === HIGH_WATER) pause();
+      wake?.();
+    },
+    end() {
+      ended = true;
+      wake?.();
+    },
+    ended: () => ended,
+    async next(): Promise<InputLine | null> {
+      while (!queue.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+      if (queue.length === HIGH_WATER && !ended) resume();
+      return queue.shift() ?? null;
+    },
+    pending: () => queue.map((l) => l.text),
   };
-  const checked = new Transform({
-    transform(chunk: Buffer | string, _enc, done) {
-      const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-      let start = 0;
-      for (let lf = b.indexOf(10); lf >= 0; lf = b.indexOf(10, start)) {
-        check(Buffer.concat([...pending, b.subarray(start, lf)]));
-        pending = [];
-        line++;
-        start = lf + 1;
-      }
-      if (start < b.length) pending.push(b.subarray(start));
-      done(null, b);
+}
+
+/**
+ * Piped input, one turn per line: split at LF and only there. Not readline, which also ends a line
+ * at a lone CR (a stray CR inside a line made two turns of it) and numbered lines its own way,
+ * while the UTF-8 check counted LFs, so a bad byte's notice came with the wrong turn. Here one
+ * split gives both: a CR before the LF is the line's CRLF ending and dropped; a CR inside a line
+ * stays in it, for cleanInput to remove with its control-character notice. Each line's bytes are
+ * checked for UTF-8 before they are decoded (a bad byte becomes U+FFFD, as the CLI reads other
+ * text it is given; the line is still played) and `broken` says where, for brokenUtf8Notice.
+ */
+export function pipedLines(input: Readable): LineSource {
+  const q = queueOf(
+    () => input.pause(),
+    () => input.resume(),
+  );
+  let partial: Buffer[] = [];
+  let lineNo = 0;
+  const line = (bytes: Buffer) => {
+    lineNo++;
+    const body = bytes.length && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, -1) : bytes;
+    const broken = utf8BreakInLine(body, lineNo);
+    q.push({ text: body.toString('utf8'), ...(broken ? { broken } : {}) });
+  };
+  const data = (chunk: Buffer | string) => {
+    if (q.ended()) return;
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let start = 0;
+    for (let lf = b.indexOf(10); lf >= 0; lf = b.indexOf(10, start)) {
+      line(partial.length ? Buffer.concat([...partial, b.subarray(start, lf)]) : b.subarray(start, lf));
+      partial = [];
+      start = lf + 1;
+    }
+    if (start < b.length) partial.push(b.subarray(start));
+  };
+  const detach = () => {
+    input.off('data', data);
+    input.off('end', end);
+    input.off('error', end);
+  };
+  // The last line needs no LF; an input that fails (a read error) ends as one that closes.
+  const end = () => {
+    if (q.ended()) return;
+    if (partial.length) line(Buffer.concat(partial));
+    partial = [];
+    detach();
+    q.end();
+  };
+  input.on('data', data);
+  input.on('end', end);
+  input.on('error', end);
+  return {
+    next: () => q.next(),
+    pending: q.pending,
+    close() {
+      if (q.ended()) return;
+      detach();
+      // Stop reading: the process may exit while a writer still holds the pipe open.
+      input.pause();
+      partial = [];
+      q.end();
     },
-    flush(done) {
-      if (pending.length) check(Buffer.concat(pending));
-      done();
-    },
-  });
-  input.pipe(checked);
-  return { input: checked, broken: (n) => breaks.get(n) };
+  };
 }
 
 /** The notice for a line that broke UTF-8 (utf8CheckedLines). */
 export const brokenUtf8Notice = (b: Utf8Break): string =>
   `line ${b.line} of the input is not valid UTF-8 (a bad byte at column ${b.column}): it was played with U+FFFD (�) in place of the bad bytes; send UTF-8 text`;
 
-/**
- * readline's lines as a queue the turn loop pulls from. Why not `for await (… of rl)`: when the scene
- * ends, the lines a script piped after its last turn are already read (readline splits each chunk at
- * once) and were dropped without a word; here `pending()` counts them without reading further (a
- * peek at the input would wait on a pipe its writer keeps open).
- */
-export function lineQueue(rl: Interface): { next: () => Promise<string | null>; pending: () => string[] } {
-  const queue: string[] = [];
-  let ended = false;
-  let wake: (() => void) | undefined;
-  rl.on('line', (line) => {
-    queue.push(line);
-    // A long file piped in is read as it is played, not held whole in memory.
-    if (queue.length === HIGH_WATER) rl.pause();
-    wake?.();
-  });
-  rl.on('close', () => {
-    ended = true;
-    wake?.();
-  });
-  const next = async (): Promise<string | null> => {
-    while (!queue.length && !ended) await new Promise<void>((resolve) => (wake = resolve));
-    wake = undefined;
-    if (queue.length === HIGH_WATER) rl.resume();
-    return queue.shift() ?? null;
-  };
-  return { next, pending: () => [...queue] };
+/** A terminal's lines, as readline reads them (its keys come decoded: nothing to check). */
+export function terminalLines(rl: Interface): LineSource {
+  const q = queueOf(
+    () => rl.pause(),
+    () => rl.resume(),
+  );
+  rl.on('line', (text) => q.push({ text }));
+  rl.on('close', () => q.end());
+  return { next: () => q.next(), pending: q.pending, close: () => rl.close() };
 }
-
-const HIGH_WATER = 256;
 
 /** The notice for input lines left unplayed when the scene ended (blank lines not counted). */
 export function unplayedNotice(lines: readonly string[]): string | null {

@@ -1,5 +1,6 @@
 import { stableStringify } from '../core/json.js';
 import { nextEpisode } from '../season/episodes.js';
+import { cutCodePoints } from './input.js';
 import { notesRel, readNotes, type ProposedThread, type SeasonNote, type SeasonNotes } from '../season/notes.js';
 
 /**
@@ -19,6 +20,19 @@ export interface PlayNotesInput {
   named: (text: string) => string[];
 }
 
+/** The season notes' limit on a note's text and a thread's question (schemas/notes.schema.json maxLength, in code points). */
+export const PLAY_NOTE_MAX = 2000;
+
+/**
+ * A /note's or /thread's text as the season notes keep it: one line (runs of white space made one
+ * space), cut to PLAY_NOTE_MAX code points. commands.ts applies it where the command is accepted
+ * (the cut said in a notice) and records what it keeps, so `session show` lists what the
+ * canonization commits; playNotesFile applies it again, a no-op but for a log written before.
+ */
+export function playNoteText(raw: string): { text: string; length: number; cut: boolean } {
+  return cutCodePoints(raw.replace(/\s+/g, ' ').trim(), PLAY_NOTE_MAX);
+}
+
 export function playNotesFile(root: string, season: number, p: PlayNotesInput): { rel: string; content: string } {
   const current: SeasonNotes = readNotes(root, season);
   const episode = nextEpisode(root, season).id;
@@ -26,7 +40,7 @@ export function playNotesFile(root: string, season: number, p: PlayNotesInput): 
   const threads: ProposedThread[] = [...(current.proposed_threads ?? [])];
   let n = notes.reduce((m, x) => Math.max(m, Number(x.id.slice(1)) || 0), 0);
   let t = threads.reduce((m, x) => Math.max(m, Number(x.id.slice(2)) || 0), 0);
-  const clean = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 2000);
+  const clean = (text: string) => playNoteText(text).text;
   for (const x of p.notes) {
     const text = clean(x.text);
     if (!text || notes.some((y) => y.text === text && y.episode === episode && y.source === 'play')) continue;

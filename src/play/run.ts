@@ -21,7 +21,9 @@ import type { HeldLock } from '../pipeline/lock.js';
 import { diagnosticNotice, renderJson, textRenderer } from './render.js';
 import { PlaySession, type PlayDeps } from './session.js';
 import { fileSessionStore, type SessionStore } from './store.js';
-import { brokenUtf8Notice, lineQueue, unplayedNotice, utf8CheckedLines } from './input.js';
+import { brokenUtf8Notice, pipedLines, terminalLines, unplayedNotice } from './input.js';
+import { OBJECTIVE_KEY } from '../schemas/turn-record.js';
+import { requirePositiveInt } from '../season/episode-id.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
@@ -68,12 +70,17 @@ export interface PlayIo {
   session?: (id: string) => void;
 }
 
-function int(v: string | undefined, flag: string, def: number, min: number): number {
-  if (v === undefined) return def;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min) throw new AureusError(`${flag} ${v}: expected a whole number ≥ ${min}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: flag, value: v.slice(0, 80) || '""', expected: `a whole number ≥ ${min}`, example: `e.g. ${flag} ${Math.max(def, min)}` })] });
-  return n;
+/**
+ * A whole-number option from `min` to `max`, or its default: the CLI's one such parser
+ * (season/episode-id.ts requirePositiveInt, AUR7010). Number(v) took `0x10`, `1e3`, ` 3` and
+ * 99999999999999999999 as numbers; only digits are a count.
+ */
+function int(v: string | undefined, flag: string, def: number, min: number, max: number): number {
+  return requirePositiveInt(flag.replace(/^--/, ''), v, max, min) ?? def;
 }
+
+/** The longest turn budget `--turns` takes (README, Completion): a scene, not a season. */
+const MAX_TURNS = 1000;
 
 /** Resolve the scene: a planned/committed packet, or an improvised one from --at/--with. */
 async function setupFor(root: string, o: PlayOptions) {
@@ -85,6 +92,8 @@ async function setupFor(root: string, o: PlayOptions) {
   if (mode === 'objective' && !o.objective) throw new AureusError('--mode objective needs --objective <key>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: '--mode objective', needed: '--objective <key>', example: 'e.g. --objective accusation_made' })] });
   // Only --mode objective ends on it: in another mode the flag would do nothing, silently.
   if (mode !== 'objective' && o.objective) throw new AureusError(`--objective cannot be used with --mode ${mode}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7012', { option: '--objective', other: `--mode ${mode}`, reason: 'only --mode objective ends the scene on it', fix: `add --mode objective, or drop --objective` })] });
+  // The Director's flags are keyed by it (schemas/turn-record.ts OBJECTIVE_KEY, which a log's start record is held to too).
+  if (o.objective && !new RegExp(OBJECTIVE_KEY).test(o.objective)) throw new AureusError(`--objective ${o.objective}: not a flag name`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--objective', value: o.objective.slice(0, 80) || '""', expected: 'a flag name: a lower-case letter, then lower-case letters, digits or _ (at most 64)', example: 'e.g. --objective accusation_made (met by a line of yours that states it: "I accuse you")' })] });
   let packet;
   let found: FoundPacket | null = null;
   if (o.scene) {
@@ -104,7 +113,7 @@ async function setupFor(root: string, o: PlayOptions) {
   } else throw new AureusError('play needs --scene <SCxx> or --at <location> --with <ids>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus play', needed: '--scene <SCxx> or --at <location> --with <ids>', example: `e.g. aureus play --as ${o.as} --at forum --with catiline` })] });
   const cast = packet.cast.map((c) => c.id).filter((id) => id !== o.as && world.characters.characters.find((c) => c.id === id)?.status === 'alive');
   const season = Number(/^s(\d{2})/.exec(packet.episode_id)?.[1] ?? 1) || 1;
-  const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1), objective: o.objective ?? null, season };
+  const setup: SceneSetup = { scene: packet.scene_id, episode: packet.episode_id === 'play' ? null : packet.episode_id, location: packet.setting.location, principal: o.as, cast, mode, turn_budget: int(o.turns, '--turns', 8, 1, MAX_TURNS), objective: o.objective ?? null, season };
   return { world, packet, setup, found };
 }
 
@@ -205,8 +214,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
   const calls = (seed: string, session: string) => openSessionLlm({ root, config, seed, session, onNotice: (message) => emit({ type: 'notice', message }), onWarning: (d) => sayWarnings([d], o, io, emit) });
   let session: PlaySession;
   let accounts: SessionLlm;
-  // aureus.config.yaml `play:` keys, a flag overriding its key (same bounds as the config schema's minimums).
-  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10), emit, info, critical: io.interrupt.critical, interrupt: io.interrupt.signal };
+  // aureus.config.yaml `play:` keys, a flag overriding its key (within the config schema's bounds for the key).
+  const base = { root, store, briefBudget: int(o.briefBudget, '--brief-budget', config.play.brief_budget, 50, 20000), maxInput: int(o.maxInput, '--max-input', config.play.max_input, 10, 100000), emit, info, critical: io.interrupt.critical, interrupt: io.interrupt.signal };
   if (o.resume) {
     store.read(o.resume); // AUR7108 for no such session, before a lock is made for it
     const taken: Diagnostic[] = [];
@@ -266,44 +275,46 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
 }
 
 /**
- * The turn loop over input lines: a readline REPL on a terminal, one turn per line otherwise. Ctrl-C
- * or SIGTERM (io.interrupt) closes the input: the line in progress is played to its end, the lines
- * after it are not, and the session pauses (exit 130) as when the input ends.
+ * The turn loop over input lines: a readline REPL on a terminal, one turn per LF-ended line
+ * otherwise (input.ts pipedLines). Ctrl-C or SIGTERM (io.interrupt) closes the input: the line in
+ * progress is played to its end, the lines after it are not, and the session pauses (exit 130) as
+ * when the input ends.
  */
 async function loop(session: PlaySession, o: PlayOptions, io: PlayIo, emit: (e: PlayEvent) => void): Promise<number> {
-  // A terminal's keys come decoded; piped bytes are checked for UTF-8 before readline decodes them.
-  const piped = io.terminal ? null : utf8CheckedLines(io.input);
-  const rl = readline.createInterface({ input: piped?.input ?? io.input, output: io.terminal ? io.output : undefined, terminal: io.terminal, historySize: 200 });
+  const rl = io.terminal ? readline.createInterface({ input: io.input, output: io.output, terminal: true, historySize: 200 }) : null;
+  const lines = rl ? terminalLines(rl) : pipedLines(io.input);
   const { signal } = io.interrupt;
   // On a terminal readline reads Ctrl-C as a key (raw mode): the same interrupt as the signal.
-  rl.on('SIGINT', () => io.interrupt.raise('SIGINT'));
-  const stop = () => rl.close();
+  rl?.on('SIGINT', () => io.interrupt.raise('SIGINT'));
+  const stop = () => lines.close();
   signal.addEventListener('abort', stop);
-  let lineNo = 0;
-  const lines = lineQueue(rl);
+  // A session complete before this resume was said so (openAndPlay's notice: nothing was played).
+  const completeBefore = session.done;
   try {
     // A resume first finishes what its last process left (a line without its answer, a canonization).
     if (!(await played(() => session.recover(), signal))) return paused(session, o, io, emit, true);
-    if (io.terminal && !signal.aborted) {
+    if (rl && !signal.aborted) {
       rl.setPrompt('> ');
       if (!session.done) rl.prompt();
     }
-    // Interrupted before the loop (while a resume finished its last turn): no line is read.
-    for (let line = signal.aborted ? null : await lines.next(); line !== null; line = await lines.next()) {
+    // No line is read once the scene is over (a resume's recovery may end it) or the input was
+    // interrupted (while a resume finished its last turn): a line taken here and then not played
+    // would be missing from the count of lines not played.
+    const more = () => !session.done && !signal.aborted;
+    for (let line = more() ? await lines.next() : null; line !== null; line = more() ? await lines.next() : null) {
       // Lines already read past the interrupt are not played.
-      if (session.done || signal.aborted) break;
-      const broken = piped?.broken(++lineNo);
-      if (broken) emit({ type: 'notice', message: brokenUtf8Notice(broken) });
-      if (!(await played(() => session.line(line), signal))) break;
-      if (session.done || signal.aborted) break;
-      if (io.terminal) rl.prompt();
+      if (!more()) break;
+      if (line.broken) emit({ type: 'notice', message: brokenUtf8Notice(line.broken) });
+      if (!(await played(() => session.line(line.text), signal))) break;
+      if (!more()) break;
+      if (rl) rl.prompt();
     }
     // A script's lines after the scene's last turn: said, not dropped in silence.
-    const unplayed = session.done && !io.terminal ? unplayedNotice(lines.pending()) : null;
+    const unplayed = session.done && !completeBefore && !rl ? unplayedNotice(lines.pending()) : null;
     if (unplayed) emit({ type: 'notice', message: unplayed });
   } finally {
     signal.removeEventListener('abort', stop);
-    rl.close();
+    lines.close();
   }
   return paused(session, o, io, emit, signal.aborted);
 }

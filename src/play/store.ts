@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeAtomicSync } from '../store/atomic-write.js';
+import { maxFileBytes } from '../store/file-cap.js';
+import { readRegularFileBytesSync, RegularFileError } from '../store/regular-file.js';
 import { AUREUS_DIR } from '../paths.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
@@ -40,19 +42,28 @@ const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
  */
 const ID_FIX = { name: 'e.g. --session cicero-forum', read: 'no session can have that id: `aureus session list` names them' } as const;
 
+/** A session id, or AUR7106 (exit 2) with the hint for what it is for: naming a new session, or reading one. */
+export function checkSessionId(id: string, use: keyof typeof ID_FIX = 'name'): string {
+  if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7106', { id: id.slice(0, 80), fix: ID_FIX[use] })] });
+  return id;
+}
+
 export function fileSessionStore(root: string): SessionStore {
-  const dir = (id: string, use: keyof typeof ID_FIX = 'name') => {
-    if (!ID.test(id)) throw new AureusError(`session id "${id}" is not valid (lower-case letters, digits, - and _)`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7106', { id: id.slice(0, 80), fix: ID_FIX[use] })] });
-    return path.join(root, SESSIONS_DIR, id);
-  };
+  const dir = (id: string, use: keyof typeof ID_FIX = 'name') => path.join(root, SESSIONS_DIR, checkSessionId(id, use));
   const file = (id: string, use: keyof typeof ID_FIX = 'name') => path.join(dir(id, use), 'turns.jsonl');
   // Bytes, not text: an append keeps what is there byte for byte, and read() decodes strictly.
-  const raw = (id: string): Buffer => {
+  // Read without ever waiting (store/regular-file.ts): a FIFO, a device or a directory in the log's
+  // place is refused as not a regular file — fs.readFileSync blocked in open() on a FIFO, and
+  // `session list`, `session show` and `play --resume` hung there past SIGINT and SIGTERM. The
+  // append reads through this too, so it never writes a log it could not read (nor into a FIFO).
+  const raw = (id: string, use: keyof typeof ID_FIX = 'name'): Buffer => {
     try {
-      return fs.readFileSync(file(id));
+      return readRegularFileBytesSync(file(id, use), maxFileBytes());
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
-      throw e;
+      if (!(e instanceof RegularFileError)) throw e;
+      if (e.code === 'ENOENT') return Buffer.alloc(0);
+      const rel = sessionLogRel(id);
+      throw unreadable(id, rel, e.reason, [diag('AUR1008', { file: rel, reason: e.reason }, { file: rel })]);
     }
   };
   return {
@@ -70,14 +81,7 @@ export function fileSessionStore(root: string): SessionStore {
     read(id) {
       if (!fs.existsSync(file(id, 'read'))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
       const rel = sessionLogRel(id);
-      let bytes: Buffer;
-      try {
-        bytes = raw(id);
-      } catch (e) {
-        // A directory or an unreadable file where the log should be: the session cannot be read, said so.
-        const reason = (e as NodeJS.ErrnoException).code === 'EISDIR' ? 'it is a directory' : ((e as NodeJS.ErrnoException).code ?? String(e));
-        throw unreadable(id, rel, reason, [diag('AUR1008', { file: rel, reason }, { file: rel })]);
-      }
+      const bytes = raw(id, 'read');
       return parseTurnLog(decodeTurnLog(bytes, id, rel), id, rel);
     },
     list() {

@@ -15,6 +15,14 @@ const STRINGS = { type: 'array', items: STRING } as const;
 const TURN_ID = { type: 'string', pattern: '^t\\d+$' } as const;
 const BEAT = { enum: ['establishment', 'complication', 'escalation', 'pivot', 'resolution'] } as const;
 
+/**
+ * An objective's flag (`--objective accusation_made`): a lower-case name, as the Director's flags
+ * are keyed by it. play checks `--objective` against it before a session starts (run.ts), and a
+ * log's start record against it when the log is read, so a `__proto__` or `toString` edited into
+ * a log is the log's error, not a flag lookup that finds Object.prototype.
+ */
+export const OBJECTIVE_KEY = '^[a-z][a-z0-9_]{0,63}$';
+
 const SETUP = {
   type: 'object',
   required: ['scene', 'episode', 'location', 'principal', 'cast', 'mode', 'turn_budget', 'objective', 'season'],
@@ -26,7 +34,7 @@ const SETUP = {
     cast: STRINGS,
     mode: { enum: ['open', 'beat_gated', 'turn_limited', 'objective'] },
     turn_budget: { type: 'integer', minimum: 1 },
-    objective: { type: ['string', 'null'] },
+    objective: { type: ['string', 'null'], pattern: OBJECTIVE_KEY },
     season: { type: 'integer', minimum: 1 },
   },
 } as const;

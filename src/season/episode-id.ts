@@ -28,13 +28,17 @@ export function requireEpisodeId(value: string): EpisodeRef {
   return ref;
 }
 
-/** A positive integer option (--season, --episode, --count, --concurrency). */
-export function requirePositiveInt(name: string, value: string | undefined, max = 99): number | undefined {
+/**
+ * A positive integer option (--season, --episode, --count, --concurrency; play's --turns,
+ * --max-input, --brief-budget with their own `min`): digits only, so `0x10`, `1e3`, ` 3` and
+ * `1.5` are refused, and nothing over `max` (99999999999999999999 is not a count).
+ */
+export function requirePositiveInt(name: string, value: string | undefined, max = 99, min = 1): number | undefined {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > max) {
-    throw new AureusError(`--${name} must be a whole number from 1 to ${max}, not ${JSON.stringify(value)}`, {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max) {
+    throw new AureusError(`--${name} must be a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`, {
       exitCode: ExitCode.USAGE,
-      diagnostics: [diag('AUR7010', { option: `--${name}`, value: value.slice(0, 80) || '""', expected: `a whole number from 1 to ${max}`, example: `e.g. --${name} 1` })],
+      diagnostics: [diag('AUR7010', { option: `--${name}`, value: value.slice(0, 80) || '""', expected: `a whole number from ${min} to ${max}`, example: `e.g. --${name} ${min}` })],
     });
   }
   return Number(value);

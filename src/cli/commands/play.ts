@@ -47,6 +47,8 @@ export function registerPlay(program: Command, ctx: () => CommandContext): void 
     .addHelpText('after', PLAY_HELP)
     .action(async (o: Record<string, string | boolean | undefined>, cmd: Command) => {
       await refuseSceneFlagsOnResume(cmd);
+      // `--resume ''` names no session: AUR7106, not the "needs --as" of a new session it was taken for.
+      if (typeof o.resume === 'string') (await import('../../play/store.js')).checkSessionId(o.resume, 'read');
       const c = ctx();
       // Not a world: AUR1000 alone, before the world is loaded (whose error adds a validate hint).
       await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
