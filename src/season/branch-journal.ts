@@ -66,6 +66,8 @@ export async function halfMadeBranch(root: string, git: GitPort = createGit(root
 
 /** Refuse (exit 10, AUR6035) to commit on the half-made branch HEAD is on: it lacks its what-if change. */
 export async function refuseHalfMadeBranch(root: string, blocked: string, git: GitPort = createGit(root)): Promise<void> {
+  // No journal (every run but one after such a kill): no git process is started.
+  if (!readBranchJournal(root)) return;
   const [j, current] = await Promise.all([halfMadeBranch(root, git), git.currentBranch()]);
   if (j && j.branch === current) throw halfMadeBranchError(root, j, blocked);
 }

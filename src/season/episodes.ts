@@ -104,8 +104,10 @@ export async function tagNameFor(root: string, ref: EpisodeRef, git: GitPort = c
  * fail at its tag. (AUR6064 stays for a tag made while the run computed: another worktree's run.)
  */
 export async function refuseTakenTag(root: string, ref: EpisodeRef, git: GitPort = createGit(root)): Promise<{ tag: string; detached: boolean }> {
-  const [tag, detached] = await Promise.all([tagNameFor(root, ref, git), git.currentBranch().then((b) => b === null)]);
-  const commit = tag === ref.id ? null : await git.resolve(`refs/tags/${tag}`);
+  const tag = await tagNameFor(root, ref, git);
+  // The plain tag (the common case) costs one ref query: the branch is asked only for a qualified one.
+  if (tag === ref.id) return { tag, detached: false };
+  const [commit, detached] = await Promise.all([git.resolve(`refs/tags/${tag}`), git.currentBranch().then((b) => b === null)]);
   if (commit === null) return { tag, detached };
   const taken = await describeTaggedCommit(git, commit);
   const rename = detached ? 'put this line on a branch (`git switch -c <name>`)' : 'rename this branch (`git branch -m <other-name>`)';
