@@ -225,8 +225,8 @@ class GitCliPort implements GitPort {
     await wrap('update-index', () => restoreIndexEntries(this.root, paths, entries), this.root);
   }
 
-  async refuseOperationInProgress(): Promise<void> {
-    await wrap('rev-parse', () => refuseOperationInProgress(this.root), this.root);
+  async refuseOperationInProgress(blocked?: string): Promise<void> {
+    await wrap('rev-parse', () => refuseOperationInProgress(this.root, blocked), this.root);
   }
 
   async refuseIgnored(paths: string[]): Promise<void> {
@@ -361,8 +361,8 @@ class GitCliPort implements GitPort {
     return (await this.query(['check-ref-format', '--branch', name])) !== null;
   }
 
-  async checkoutNewBranch(name: string, from: string): Promise<void> {
-    await this.raw('switch', ['switch', '--quiet', '-c', name, from]);
+  async checkoutNewBranch(name: string, from: string, opts: { reset?: boolean } = {}): Promise<void> {
+    await this.raw('switch', ['switch', '--quiet', opts.reset ? '-C' : '-c', name, from]);
   }
 
   async dropNewBranch(name: string, back: { branch: string } | { commit: string }): Promise<void> {

@@ -95,8 +95,8 @@ export interface GitPort {
   indexEntries(paths: string[]): Promise<IndexEntries>;
   /** Put the index entries of `paths` back as `indexEntries` read them (written only if they changed). */
   restoreIndex(paths: string[], entries: IndexEntries): Promise<void>;
-  /** Refuse (exit 10, AUR6059) while a merge, rebase, cherry-pick or revert is in progress. */
-  refuseOperationInProgress(): Promise<void>;
+  /** Refuse (exit 10, AUR6059) while a merge, rebase, cherry-pick or revert is in progress; `blocked`: what cannot be done now (default: an episode's commit). */
+  refuseOperationInProgress(blocked?: string): Promise<void>;
   /** Refuse (exit 10, AUR6060) when git ignores one of these paths, which a commit must add. */
   refuseIgnored(paths: string[]): Promise<void>;
   /** Move the current branch from `expected` back to `to` (`git update-ref`, refused if HEAD moved on). */
@@ -160,8 +160,11 @@ export interface GitPort {
   // --- branches ---
   /** Whether `name` is acceptable to git as a branch name. */
   isValidBranchName(name: string): Promise<boolean>;
-  /** Create branch `name` at `from` and switch the working tree to it. */
-  checkoutNewBranch(name: string, from: string): Promise<void>;
+  /**
+   * Create branch `name` at `from` and switch the working tree to it. `reset`: the branch may exist
+   * already and is set to `from` (`switch -C`): a half-made what-if branch, which has no commit of its own.
+   */
+  checkoutNewBranch(name: string, from: string, opts?: { reset?: boolean }): Promise<void>;
   /**
    * Undo checkoutNewBranch: switch back to `back` (a branch name, or a commit for a detached HEAD) and
    * delete branch `name`. For a what-if whose commit failed: nothing on the new branch is kept.

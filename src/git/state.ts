@@ -24,14 +24,19 @@ const OPERATIONS: Array<[string, string, string]> = [
   ['REVERT_HEAD', 'a revert', 'git revert --continue or git revert --abort'],
 ];
 
-/** Refuse (exit 10, AUR6059) while a merge, rebase, cherry-pick or revert is in progress. */
-export async function refuseOperationInProgress(root: string): Promise<void> {
+/**
+ * Refuse (exit 10, AUR6059) while a merge, rebase, cherry-pick or revert is in progress. `blocked`
+ * says what cannot be done now: every command that commits or moves HEAD (an episode's commit, a
+ * note, a branch, a rollback) asks this before any work, so the author reads how to finish the
+ * operation instead of git's own refusal (a partial commit, an unresolved index) after it.
+ */
+export async function refuseOperationInProgress(root: string, blocked = 'an episode cannot be committed now'): Promise<void> {
   const args = OPERATIONS.flatMap(([marker]) => ['--git-path', marker]);
   const where = (await gitOutput(root, ['rev-parse', ...args])).split('\n').slice(0, OPERATIONS.length);
   const i = where.findIndex((p) => p && fs.existsSync(path.resolve(root, p)));
   if (i < 0) return;
   const [marker, what, finish] = OPERATIONS[i];
-  throw new AureusError(`${what} is in progress`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6059', { what, marker, finish })] });
+  throw new AureusError(`${what} is in progress`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6059', { what, marker, finish, blocked })] });
 }
 
 /** Refuse (exit 10, AUR6060) when git ignores a path the commit must add (a .gitignore rule). */

@@ -140,6 +140,7 @@ export const STAGED_BASELINE = 'staged-baseline';
  * - rollback-built: `aureus rollback`'s reverts and tags built as objects, nothing moved (season/rollback.ts);
  * - rollback-journaled, rollback-moved, rollback-refs: its switch's journal written; the work tree
  *   and index moved; HEAD and the tags moved too, the journal not yet removed (season/rollback-switch.ts).
+ * - branch-switched: `branch <name> --set`'s journal written and the new branch checked out, nothing of it written (season/what-if.ts).
  * An import's generation has its own SIGINT/SIGTERM point (import/test-hook.ts). Never set either
  * outside tests.
  */

@@ -5,9 +5,10 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
-import { episodesInTree, findCommittedEpisode, nextEpisode } from '../season/episodes.js';
+import { episodesInTree, findCommittedEpisode, nextEpisode, refuseTakenTag } from '../season/episodes.js';
 import { requireSeasonGoals } from '../season/require-season.js';
 import { refuseInterruptedRollback } from '../season/rollback-journal.js';
+import { refuseHalfMadeBranch } from '../season/branch-journal.js';
 import { allowedDirtyWarning, EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
 import { episodeRelDir } from '../paths.js';
 
@@ -80,6 +81,10 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
   const gitState = o.noCommit ? null : Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(Object.values(WORLD_FILES))]);
   gitState?.catch(() => undefined); // awaited below, after the dirty check
+  // A what-if branch a kill left half made (`branch --set` cut off before its commit, AUR6035): an
+  // episode compiled there would miss the change its author believes is made, committed or staged.
+  const halfMade = refuseHalfMadeBranch(root, 'an episode cannot be compiled on it', git);
+  halfMade.catch(() => undefined); // awaited below, after the dirty check
   // A broken config is reported as broken (exit 3) even when it is also uncommitted: fixing it comes first.
   // Read once here: validation and the run resolve their flags over this same read.
   const { readConfigFile, resolveConfig, configOrThrow } = await import('../config/load.js');
@@ -88,18 +93,23 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   // The episode and the world are worked out while `git status` runs and HEAD is read (HEAD is
   // awaited last: the load does not wait for it, issue 18); a dirty world is still the refusal
   // reported first (exit 8), then the episode asked for (exit 2), then validation (exit 3).
-  const chosen = chooseAndLoad(root, o, configFile);
+  const chosen = chooseAndLoad(root, o, configFile, git);
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
   await gitState;
+  await halfMade;
   const { ref, world, warnings, remember } = await chosen;
   return { ref, world, head: await headQuery, configFile, warnings: [...warnings, ...((await allowedQuery) ?? [])], remember };
 }
 
-async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[]; remember: () => void }> {
+async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: ConfigFile, git: GitPort): Promise<{ ref: EpisodeRef; world: World; warnings: Diagnostic[]; remember: () => void }> {
   // Not a world repository at all: say that (exit 3), not that season 1 has no goals (exit 2).
   (await import('../store/load.js')).requireWorldFolder(root);
   const ref = await chooseEpisode(root, o);
+  // The tag its commit will get, if left by a deleted branch or an earlier detached run, would fail
+  // the commit after all the work (AUR6033): refused now. A detached HEAD's qualified tag is said (AUR6034).
+  const { tag, detached } = await refuseTakenTag(root, ref, git);
+  const notices = detached && tag !== ref.id ? [diag('AUR6034', { episode: ref.id, tag })] : [];
   // The episode folder the commit will write (or its season folder) behind a symbolic link: refused
   // now (AUR1052, exit 3), as a linked world or season file is, not at the commit after all the work.
   const linked = (await import('../store/symlinks.js')).linkedPath(root, episodeRelDir(ref));
@@ -108,5 +118,5 @@ async function chooseAndLoad(root: string, o: EpisodeChoiceOptions, configFile: 
   const { world, diagnostics, remember } = await loadValidatedWorld(root, configFile);
   // Only the rewrite warning: validate's others (a soft constraint that does not hold) are for validate.
   const { isRewriteWarning } = await import('../store/text-form.js');
-  return { ref, world, warnings: diagnostics.filter(isRewriteWarning), remember };
+  return { ref, world, warnings: [...notices, ...diagnostics.filter(isRewriteWarning)], remember };
 }

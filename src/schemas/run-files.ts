@@ -1,6 +1,6 @@
 /**
  * The JSON schemas of the files a run keeps under `.aureus/runs/<run>/`: the commit transaction's
- * journal (commit.json), a rollback's journal (.git/aureus-rollback.json), a call journal entry (calls/<key>.json) and the checkpoints a resumed run
+ * journal (commit.json), a rollback's journal (.git/aureus-rollback.json), a `branch --set`'s (.git/aureus-branch.json), a call journal entry (calls/<key>.json) and the checkpoints a resumed run
  * reads back (checkpoints/<name>.json). They are files on disk that a hand edit, a disk error or an
  * older aureus can leave in another shape, and the code that reads them indexes their fields
  * freely: each is checked against its schema when read (pipeline/state-file.ts), so a wrong shape
@@ -48,6 +48,20 @@ const ROLLBACK_JOURNAL = {
       type: 'array',
       items: { type: 'object', required: ['ref', 'old', 'new'], properties: { ref: NAME, old: COMMIT, new: COMMIT } },
     },
+  },
+} as const;
+
+/** season/branch-journal.ts's BranchJournal: a `branch --set` under way, kept until its commit is made. */
+const BRANCH_JOURNAL = {
+  type: 'object',
+  required: ['version', 'branch', 'from', 'label', 'back', 'sets'],
+  properties: {
+    version: { const: 1 },
+    branch: NAME,
+    from: { ...COMMIT, type: 'string' },
+    label: NAME,
+    back: { type: 'object', properties: { branch: NAME, commit: { ...COMMIT, type: 'string' } }, minProperties: 1, maxProperties: 1 },
+    sets: { type: 'array', items: NAME },
   },
 } as const;
 
@@ -152,6 +166,7 @@ const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
 export const RUN_FILE_SCHEMAS: Record<string, object> = {
   commit_journal: { $schema: DRAFT, ...COMMIT_JOURNAL },
   rollback_journal: { $schema: DRAFT, ...ROLLBACK_JOURNAL },
+  branch_journal: { $schema: DRAFT, ...BRANCH_JOURNAL },
   call_answer: { $schema: DRAFT, ...CALL_ANSWER },
   checkpoint_planning: { $schema: DRAFT, ...CHECKPOINT_PLANNING },
   checkpoint_scenes: { $schema: DRAFT, ...CHECKPOINT_SCENES },

@@ -96,6 +96,34 @@ export async function tagNameFor(root: string, ref: EpisodeRef, git: GitPort = c
   return `${branch}/${ref.id}`;
 }
 
+/**
+ * The tag the commit of this episode will get here, refused before any work (exit 10, AUR6033) when
+ * it is a tag already. Only a qualified tag can be: the plain one is asked for only when free. One
+ * stands when a branch was deleted after committing that episode (git keeps its tags), or when an
+ * earlier run on a detached HEAD made `detached/<id>`: the run would compute the whole episode, then
+ * fail at its tag. (AUR6064 stays for a tag made while the run computed: another worktree's run.)
+ */
+export async function refuseTakenTag(root: string, ref: EpisodeRef, git: GitPort = createGit(root)): Promise<{ tag: string; detached: boolean }> {
+  const tag = await tagNameFor(root, ref, git);
+  // The plain tag (the common case) costs one ref query: the branch is asked only for a qualified one.
+  if (tag === ref.id) return { tag, detached: false };
+  const [commit, detached] = await Promise.all([git.resolve(`refs/tags/${tag}`), git.currentBranch().then((b) => b === null)]);
+  if (commit === null) return { tag, detached };
+  const taken = await describeTaggedCommit(git, commit);
+  const rename = detached ? 'put this line on a branch (`git switch -c <name>`)' : 'rename this branch (`git branch -m <other-name>`)';
+  const fix = taken.branches.length
+    ? `That tag is the episode of another line: ${rename} so that its episodes get tags of their own, then re-run.`
+    : `Its commit is on no branch: the tag was left by ${tag.startsWith('detached/') ? 'an earlier run on a detached HEAD' : `a branch named ${tag.slice(0, -ref.id.length - 1)} since deleted`}. If that episode is not wanted, delete the tag (\`git tag -d ${tag}\`) and re-run; to keep it, ${rename} and re-run.`;
+  throw new AureusError(`tag ${tag} already exists`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6033', { episode: ref.id, tag, commit: commit.slice(0, 10), where: taken.where, fix })] });
+}
+
+/** Where a tagged commit is: the branches whose history holds it, or "on no branch". */
+export async function describeTaggedCommit(git: GitPort, commit: string): Promise<{ branches: string[]; where: string }> {
+  const branches = await git.branchesContaining(commit).catch(() => [] as string[]);
+  const some = branches.slice(0, 4).join(', ') + (branches.length > 4 ? ` and ${branches.length - 4} more` : '');
+  return { branches, where: branches.length ? `on branch ${some}` : 'on no branch' };
+}
+
 /** Committed episodes reachable from HEAD, in episode order. */
 export async function committedEpisodes(root: string): Promise<CommittedEpisode[]> {
   const git = createGit(root);

@@ -34,11 +34,16 @@ export const ROLLBACK_JOURNAL = 'aureus-rollback.json';
  * linked work tree). Null when neither is there.
  */
 export function rollbackJournalPath(root: string): string | null {
+  return worktreeGitFile(root, ROLLBACK_JOURNAL);
+}
+
+/** A file of this work tree's git folder (its HEAD's: a journal of a step that moves HEAD), or null. */
+export function worktreeGitFile(root: string, name: string): string | null {
   const dotGit = path.join(root, '.git');
   try {
-    if (fs.statSync(dotGit).isDirectory()) return path.join(dotGit, ROLLBACK_JOURNAL);
+    if (fs.statSync(dotGit).isDirectory()) return path.join(dotGit, name);
     const m = /^gitdir: (.+)$/m.exec(fs.readFileSync(dotGit, 'utf8'));
-    return m ? path.join(path.resolve(root, m[1]!.trim()), ROLLBACK_JOURNAL) : null;
+    return m ? path.join(path.resolve(root, m[1]!.trim()), name) : null;
   } catch {
     return null;
   }

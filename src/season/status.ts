@@ -15,6 +15,7 @@ import { readJsonFileSafe } from '../store/read.js';
 import { createGit } from '../git/adapter.js';
 import { compareText } from '../core/text-order.js';
 import { interruptedRollback } from './rollback-journal.js';
+import { finishCommand, halfMadeBranch } from './branch-journal.js';
 import { renderReviewStatus, statusOfReview, type StagedForReview } from './status-review.js';
 
 /** `aureus status`: the showrunner's dashboard, computed from the working tree and the tags. */
@@ -29,6 +30,8 @@ export interface SeasonStatus {
   pending_canonizations: string[];
   /** The episode a rollback a kill cut was rolling back (its journal left): `aureus rollback <it>` finishes it. */
   interrupted_rollback: string | null;
+  /** A what-if branch a kill left half made (`branch --set` cut off before its commit), and the command that finishes it. */
+  half_made_branch: { branch: string; from: string; finish: string } | null;
   /** The episode staged for review (`episode run --review`), or null: status-review.ts. */
   staged_for_review: StagedForReview | null;
   metrics: { id: string; label: string; value: number; min: number; max: number }[];
@@ -64,6 +67,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
   const inTree = nextEpisode(root);
   const next = pending && (pending.season > inTree.season || (pending.season === inTree.season && pending.episode >= inTree.episode)) ? episodeRef(pending.season, pending.episode + 1) : inTree;
   const committed = await committedEpisodes(root);
+  const half = await halfMadeBranch(root);
   const rows = committed.map((c) => {
     // Through the store's reader: a FIFO here hung status as one among the world files did. An
     // episode without readable metrics shows a gap, one without a plan is untitled.
@@ -82,6 +86,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     next_episode: next.id,
     pending_commit: pending?.id ?? null,
     interrupted_rollback: rollback?.episode ?? null,
+    half_made_branch: half ? { branch: half.branch, from: half.label, finish: finishCommand(half) } : null,
     pending_canonizations: journals.filter((j) => playCanonization(j.episode)).map((j) => j.episode),
     staged_for_review: statusOfReview(root, journals.map((j) => j.episode)),
     metrics: Object.entries(world.world.global)
@@ -125,6 +130,7 @@ export function renderStatus(s: SeasonStatus, c: { bold: (t: string) => string; 
   out.push(`${c.bold('Branch')}    ${s.branch ?? '(detached)'}`);
   out.push(`${c.bold('Episodes')}  ${s.committed.length ? s.committed.map((e) => e.tag).join(' ') : 'none committed yet'}   next: ${s.next_episode}`);
   if (s.pending_commit) out.push(`          ${c.yellow(`the commit of ${s.pending_commit} was interrupted: the next \`aureus episode run\` or \`aureus episode commit\` finishes it first; the world below is as last committed`)}`);
+  if (s.half_made_branch) out.push(`          ${c.yellow(`branch ${s.half_made_branch.branch} is half made: its \`branch --set\` was cut off before its what-if change was committed, so it is ${s.half_made_branch.from} without it; \`${s.half_made_branch.finish}\` finishes it`)}`);
   if (s.interrupted_rollback) out.push(`          ${c.yellow(`the rollback of ${s.interrupted_rollback} was interrupted: \`aureus rollback ${s.interrupted_rollback}\` finishes it; the world below is as HEAD has it, the episodes and tags may be half rolled back`)}`);
   for (const tag of s.pending_canonizations) {
     const play = playCanonization(tag)!;

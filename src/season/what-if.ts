@@ -13,7 +13,9 @@ import { checkWorldReferences } from '../store/references.js';
 import { checkStateInvariants } from '../core/invariants.js';
 import { writeTextFile, writeWorld } from '../store/write.js';
 import { readWorldAt } from './world-at.js';
-import { branchFrom, checkBranchArgs, refuseLostEdits } from './branch.js';
+import { checkBranchArgs, refuseLostEdits, switchToWhatIfBranch } from './branch.js';
+import { halfMadeBranch, removeBranchJournal, writeBranchJournal } from './branch-journal.js';
+import { testKillHook } from '../pipeline/checkpoint.js';
 import { commitOrPutBack } from './undoable-commit.js';
 import { ANCHORS_REL, type AnchorsFile } from '../domain/anchors.js';
 import { nextEpisode } from './episodes.js';
@@ -84,7 +86,7 @@ interface WhatIf {
 
 async function planWhatIf(root: string, name: string, from: string, sets: string[]): Promise<WhatIf> {
   const parsed = parseSets(sets);
-  const at = await checkBranchArgs(root, name, from);
+  const at = await checkBranchArgs(root, name, from, { resume: true });
   const anchors = await waivedAnchors(root, name, at.commit, parsed.filter((d) => isAnchorPath(d.path)));
   const { world, applied, base } = await whatIfWorld(root, name, at.commit, parsed.filter((d) => !isAnchorPath(d.path)));
   const files = (Object.keys(WORLD_FILES) as (keyof World)[]).filter((k) => world[k] !== base[k]).map((k) => WORLD_FILES[k]);
@@ -109,9 +111,16 @@ export async function checkWhatIf(root: string, name: string, from: string, sets
 export async function branchWithSets(root: string, name: string, from: string, sets: string[]): Promise<{ branch: string; from: string; commit: string; record: string; deltas: AppliedDelta[] }> {
   const { at, world, base, applied, anchors, writes } = await planWhatIf(root, name, from, sets);
   const git = createGit(root);
+  // A re-run after a kill finishes the half-made branch that kill left (planWhatIf accepted it):
+  // back to where the first run started when git refuses the commit, not to that branch.
+  const half = await halfMadeBranch(root, git);
+  const resume = half?.branch === name;
   const branch = await git.currentBranch();
-  const back = branch !== null ? { branch } : { commit: (await git.head())! };
-  await branchFrom(root, name, from, writes);
+  const back = resume ? half.back : branch !== null ? { branch } : { commit: (await git.head())! };
+  // Written before the switch: a kill from there on leaves a branch that reads as half made (AUREUS_TEST_KILL_AT=branch-switched).
+  const journal = () => writeBranchJournal(root, { version: 1, branch: name, from: at.commit, label: at.label, back, sets });
+  await switchToWhatIfBranch(root, name, from, { writes, resume, journal });
+  testKillHook('branch-switched');
   const record = path.posix.join('seasons', seasonDirName(nextEpisode(root).season), 'what_if', recordName(name));
   const rels = [...Object.values(WORLD_FILES).filter(writes), ...(anchors ? [ANCHORS_REL] : []), record];
   let paths: string[] = [];
@@ -133,8 +142,12 @@ export async function branchWithSets(root: string, name: string, from: string, s
       const message = [`What if: ${name}`, '', ...applied.map((d) => `${d.path}: ${JSON.stringify(d.before)} -> ${JSON.stringify(d.after)}`), '', `Aureus-Branch: ${name}`, ...sets.map((s) => `Aureus-Set: ${s}`), ''].join('\n');
       return git.commit(message, { paths });
     },
-    undo: () => git.dropNewBranch(name, back),
+    undo: async () => {
+      await git.dropNewBranch(name, back);
+      removeBranchJournal(root);
+    },
   });
+  removeBranchJournal(root);
   return { branch: name, from: at.label, commit, record, deltas: applied };
 }
 

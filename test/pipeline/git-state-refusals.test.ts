@@ -69,6 +69,9 @@ describe.runIf(builtCli())('episode run refuses a repository it cannot commit to
     expect(r.code, r.stderr).toBe(10);
     expect(r.stderr).toContain(`error AUR6064 tag s01e01 was made on another commit (${other.slice(0, 10)}, on alt`);
     expect(r.stderr).toContain('Run episodes in one worktree at a time');
+    // Rollback takes the plain id (`aureus rollback s01e01/…` was exit 2, AUR6005), in the worktree that made it.
+    expect(r.stderr).toContain('`aureus rollback s01e01` there');
+    expect(r.stderr).not.toContain('or clone');
     expect(r.stderr).not.toContain('re-run the same command');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(w, 'status', '--porcelain')).toBe('');

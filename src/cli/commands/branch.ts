@@ -43,7 +43,8 @@ episode there is compiled on the changed world.`)
         throw new AureusError('branch needs --from <episode> or --set <path>=<value>', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7011', { command: 'aureus branch', needed: '--from <episode> or --set <path>=<value>', example: 'e.g. aureus branch cato-wins --from s01e02' })] });
       }
       const from = o.from ?? 'HEAD';
-      const at = await checkBranchArgs(c.root, name, from);
+      // With --set, the half-made branch of that name a killed `branch --set` left is finished (what-if.ts).
+      const at = await checkBranchArgs(c.root, name, from, { resume: Boolean(o.set?.length) });
       await requireClean();
       if (o.set?.length) return branchWithChanges(c, name, from, o.set, { requireClean, json: o.json });
       await refuseLostEdits(c.root, name, at, () => false);

@@ -51,6 +51,10 @@ Examples:
       // A hand edit of the file would go out in that commit: refused now (nothing written) and again under the lock.
       const git = (await import('../../git/adapter.js')).createGit(c.root);
       const repo = await git.isRepo();
+      // A merge (rebase, …) half done: git refuses the note's partial commit (AUR6059 says how to finish it).
+      if (repo) await git.refuseOperationInProgress('a note cannot be committed now');
+      // On a what-if branch a kill left half made, the note's commit would hide that it is (AUR6035).
+      if (repo) await (await import('../../season/branch-journal.js')).refuseHalfMadeBranch(c.root, 'a note cannot be committed on it', git);
       if (repo) await refuseNotesEdits(git, ref.season, { readOnly: true });
       const { interruptSignal } = await import('./run-shared.js');
       let committing = false;

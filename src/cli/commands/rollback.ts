@@ -47,6 +47,10 @@ Examples:
         const git = await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
         const { withLock } = await import('../../pipeline/lock.js');
         const { interruptedRollback } = await import('../../season/rollback-journal.js');
+        // A merge (rebase, …) half done: git would refuse the switch's read-tree after the reverts are built.
+        await git.refuseOperationInProgress('a rollback cannot be made now');
+        // Its reverts on a what-if branch a kill left half made would hide that it is (AUR6035).
+        await (await import('../../season/branch-journal.js')).refuseHalfMadeBranch(c.root, 'a rollback cannot be made on it', git);
         // Refusals come before the lock, so a refused rollback writes nothing; checked again under it.
         // Not while a rollback a kill cut is left (its journal): that one is finished first, under the lock.
         if (!interruptedRollback(c.root)) {

@@ -42,7 +42,7 @@ defineDiagnostics([
   {
     code: 'AUR6059',
     severity: 'error',
-    message: '{what} is in progress in this repository (.git/{marker}): an episode cannot be committed now',
+    message: '{what} is in progress in this repository (.git/{marker}): {blocked}',
     hint: 'Finish or abort it first ({finish}), then re-run; nothing was written.',
   },
   {
@@ -90,8 +90,8 @@ defineDiagnostics([
   {
     code: 'AUR6064',
     severity: 'error',
-    message: 'tag {tag} was made on another commit ({other}, on {branches}) while this run committed {episode}: another worktree or clone of this repository made the same episode (tags are shared by every worktree)',
-    hint: 'Run episodes in one worktree at a time. {episode} is committed at {other}; to make it again here, `aureus rollback {tag}` where it was made first, or start a what-if season here with `aureus branch`.',
+    message: 'tag {tag} was made on another commit ({other}, on {branches}) while this run committed {episode}: a run in another worktree of this repository made the same episode meanwhile (tags are shared by every worktree)',
+    hint: 'Run episodes in one worktree at a time. {episode} is committed at {other}; to make it again here, roll it back in the worktree that made it (`aureus rollback {episode}` there: it takes the plain id), or start a what-if season here with `aureus branch <name>`.',
   },
   {
     code: 'AUR2070',
