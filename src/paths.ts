@@ -15,6 +15,15 @@ export function seasonGoalsRel(season: number): string {
   return path.posix.join('seasons', seasonDirName(season), 'season_goals.json');
 }
 
+/** The season's notes for coming episodes (season/notes.ts): seasons/season_01/notes.json */
+export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
+
+/** A committed episode's plan, read again when the later episodes of its season are planned (their recent moves, the operators played). */
+export const episodePlanRel = (ref: EpisodeRef): string => path.posix.join(episodeRelDir(ref), 'episode_plan.json');
+
+/** A committed episode's cliffhanger: the next episode's opening and default seed; its presence marks the episode done (season/episodes.ts). */
+export const cliffhangerRel = (ref: EpisodeRef): string => path.posix.join(episodeRelDir(ref), 'cliffhanger_constraints.json');
+
 /** Run-private state, git-ignored. */
 export const AUREUS_DIR = '.aureus';
 export const CACHE_DIR = path.posix.join(AUREUS_DIR, 'cache');

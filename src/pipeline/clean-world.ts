@@ -1,4 +1,6 @@
+import path from 'node:path';
 import { WORLD_FILES } from '../domain/world.js';
+import { readFileBytesSafe } from '../store/read.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitPort } from '../git/port.js';
@@ -17,13 +19,6 @@ export async function requireCleanWorld(git: GitPort, paths: string[], opts: { a
   const override = opts.allowDirtyFlag === false ? '' : ', or pass --allow-dirty to run on top of them';
   throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files, override })] });
 }
-
-/**
- * What an episode is compiled from, besides the world: the style guide and lexicon steer the writer
- * and the verifier, the config picks models, budgets and the packet budget. An edit to any of them
- * that is not committed would make the committed episode impossible to reproduce from its commit.
- */
-export const EPISODE_INPUT_PATHS = ['world', 'operators', 'style', 'aureus.config.yaml'];
 
 /** The uncommitted edits under `paths`; an untracked temp file of an atomic write (left by a kill mid-write) is not one: recovery removes it. */
 async function uncommitted(git: GitPort, paths: string[], readOnly?: boolean): Promise<{ path: string }[]> {
@@ -49,4 +44,25 @@ export async function allowedDirtyWarning(git: GitPort, paths: string[]): Promis
 export async function dirtyWorldFiles(git: GitPort): Promise<string[]> {
   const files: string[] = Object.values(WORLD_FILES);
   return (await uncommitted(git, files, true)).map((e) => e.path).filter((p) => files.includes(p));
+}
+
+/**
+ * With --allow-dirty, the episode's other inputs holding uncommitted edits (the season goals, the
+ * notes, an earlier episode's plan or cliffhanger, the style guide, the config: `paths`), as they
+ * stand now, for the episode's commit to carry as it carries the world files (stage H writes those
+ * from its world): AUR6061 says they go into the commit, and the episode was made from them. A
+ * file deleted, or not UTF-8 text (the commit writes text), cannot be carried and stays as it is.
+ */
+export async function carriedEdits(git: GitPort, root: string, paths: string[]): Promise<Record<string, string>> {
+  const world: string[] = Object.values(WORLD_FILES);
+  const out: Record<string, string> = {};
+  for (const { path: rel } of await uncommitted(git, paths, true)) {
+    if (world.includes(rel)) continue;
+    // The store's reader: a FIFO planted there is refused, not waited on.
+    const r = readFileBytesSafe(path.join(root, rel), rel);
+    if (!r.ok) continue;
+    const text = r.bytes.toString('utf8');
+    if (Buffer.from(text, 'utf8').equals(r.bytes)) out[rel] = text;
+  }
+  return out;
 }

@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeVisible } from '../store/durable.js';
 import { firstSymlink } from '../store/symlinks.js';
+import { readFileBytesSafe } from '../store/read.js';
 import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import type { GitPort } from '../git/port.js';
 
 /**
  * What the commit transaction needs to be really atomic (issue 12): a record of every path's
@@ -25,6 +27,51 @@ const BACKUP = 'backup';
 export function refuseSymlinks(root: string, rels: string[]): void {
   const sub = firstSymlink(root, rels);
   if (sub) throw new AureusError(`cannot commit through the symbolic link ${sub}`, { exitCode: ExitCode.GIT, diagnostics: [diag('AUR6050', { path: sub }, { file: sub })] });
+}
+
+/**
+ * The files an episode run writes into its episode folder, by their path in it: stage H's
+ * (h-commit episodeFiles), the planning files (context, proposals, plan, packets) and the drafts
+ * (stages/scene-attempt.ts: SC04.2.txt, .kept.txt, .fix.txt). Any other file there is the author's
+ * and is left alone. test/pipeline/untracked-overwrite.test.ts checks a committed folder against it.
+ */
+export const EPISODE_FILE = /^(?:(?:episode_context|agent_proposals|episode_plan|episode_deltas|verifier_report|cliffhanger_constraints|episode_metrics)\.json|episode_script\.md|recap\.md|run_log\.jsonl|packets\/SC\d+\.json|drafts\/SC\d+\.\d+(?:\.kept|\.fix)?\.txt)$/;
+
+/** Not in HEAD: untracked, or added to the index and never committed (the commit's own `git add` would drop that blob). */
+const isNew = (e: { index: string }): boolean => e.index === '?' || e.index === 'A';
+
+function refuseOverwrite(files: string[]): never {
+  const more = files.length > 8 ? ` and ${files.length - 8} more` : '';
+  throw new AureusError('the episode would overwrite a file git has no copy of', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6066', { files: files.slice(0, 8).join(', ') + more })] });
+}
+
+/**
+ * Refuse (exit 8, AUR6066) before any work when the episode folder `dir` holds a file git does not
+ * have at a path the episode writes: its commit would replace it and git would have no copy (git
+ * itself refuses to overwrite an untracked file on checkout). The author's other files there are left.
+ */
+export async function refuseNewEpisodeFiles(git: GitPort, dir: string): Promise<void> {
+  const found = (await git.status([dir], { readOnly: true })).filter((e) => isNew(e) && EPISODE_FILE.test(path.posix.relative(dir, e.path)));
+  if (found.length) refuseOverwrite(found.map((e) => e.path));
+}
+
+/**
+ * The same at the commit, over the very files it writes (a world file too): a file git does not
+ * have whose bytes differ from the commit's, put there since the run began. One already holding the
+ * commit's bytes loses nothing (an input --allow-dirty carries as it stands, clean-world.ts carriedEdits).
+ */
+export async function refuseUntrackedOverwrite(git: GitPort, root: string, files: Record<string, string>): Promise<void> {
+  const entries = await git.status(Object.keys(files), { readOnly: true });
+  // A file taken out of the index (`git rm --cached`) is in HEAD: git has its copy.
+  const inHead = new Set(entries.filter((e) => e.index === 'D').map((e) => e.path));
+  const found = entries.filter((e) => isNew(e) && e.path in files && !inHead.has(e.path) && currentText(root, e.path) !== files[e.path]);
+  if (found.length) refuseOverwrite(found.map((e) => e.path).sort());
+}
+
+/** The file's text, null when it cannot be read (the store's reader: a FIFO is refused, not waited on). */
+function currentText(root: string, rel: string): string | null {
+  const r = readFileBytesSafe(path.join(root, rel), rel);
+  return r.ok ? r.bytes.toString('utf8') : null;
 }
 
 /** Read what each path holds now and keep a copy under <run>/backup/ (before the journal is written). */

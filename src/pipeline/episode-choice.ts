@@ -9,7 +9,9 @@ import { episodesInTree, findCommittedEpisode, nextEpisode, refuseTakenTag } fro
 import { requireSeasonGoals } from '../season/require-season.js';
 import { refuseInterruptedRollback } from '../season/rollback-journal.js';
 import { refuseHalfMadeBranch } from '../season/branch-journal.js';
-import { allowedDirtyWarning, EPISODE_INPUT_PATHS, requireCleanWorld } from './clean-world.js';
+import { allowedDirtyWarning, requireCleanWorld } from './clean-world.js';
+import { episodeInputPaths } from './planning-inputs.js';
+import { refuseNewEpisodeFiles } from './commit-safety.js';
 import { episodeRelDir } from '../paths.js';
 
 /**
@@ -26,11 +28,16 @@ export interface EpisodeChoiceOptions {
   noCommit?: boolean;
 }
 
-async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
+/** The episode asked for (--season, --episode), else the next one; not checked yet (chooseEpisode). */
+function askedEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): { next: EpisodeRef; ref: EpisodeRef } {
   const next = nextEpisode(root, o.season);
+  return { next, ref: o.episode === undefined ? next : episodeRef(o.season ?? next.season, o.episode) };
+}
+
+async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season' | 'episode'>): Promise<EpisodeRef> {
+  const { next, ref } = askedEpisode(root, o);
   requireSeasonGoals(root, next.season);
   if (o.episode === undefined) return next;
-  const ref = episodeRef(o.season ?? next.season, o.episode);
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {
     throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6009', { episode: ref.id, tag: ref.id })] });
   }
@@ -71,15 +78,20 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   // `git status` that does not refresh .git/index (a refused run writes nothing, not even the index).
   const headQuery = git.head();
   // Refuse to run on top of uncommitted world edits (they would be committed as the episode's) or
-  // uncommitted style/config edits (the committed episode could not be reproduced from its commit).
-  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, EPISODE_INPUT_PATHS, { readOnly: true, allowDirtyFlag: o.allowDirtyFlag }) : null;
+  // uncommitted edits of its other inputs (season goals, notes, the episodes before it, style,
+  // config: the committed episode could not be reproduced from its commit). The episode asked for
+  // names them; chooseEpisode checks it below, after this refusal, which comes first.
+  const asked = askedEpisode(root, o).ref;
+  const inputs = episodeInputPaths(asked);
+  const cleanQuery = !o.allowDirty && !o.noCommit ? requireCleanWorld(git, inputs, { readOnly: true, allowDirtyFlag: o.allowDirtyFlag }) : null;
   cleanQuery?.catch(() => undefined); // awaited below, after the config check
   // Allowed, the edits are still said: the episode's commit carries them (AUR6061).
-  const allowedQuery = o.allowDirty && !o.noCommit ? allowedDirtyWarning(git, EPISODE_INPUT_PATHS) : null;
+  const allowedQuery = o.allowDirty && !o.noCommit ? allowedDirtyWarning(git, inputs) : null;
   allowedQuery?.catch(() => undefined); // awaited below
   // A merge (rebase, …) half done or a world file git ignores would fail the commit after all the
-  // work (git/state.ts): refused now. A --no-commit run commits nothing, so it is not asked.
-  const gitState = o.noCommit ? null : Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(Object.values(WORLD_FILES))]);
+  // work (git/state.ts), and a file git has no copy of where the episode writes would be replaced
+  // (AUR6066; the commit checks again): refused now. A --no-commit run commits nothing, so it is not asked.
+  const gitState = o.noCommit ? null : Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(Object.values(WORLD_FILES)), refuseNewEpisodeFiles(git, episodeRelDir(asked))]);
   gitState?.catch(() => undefined); // awaited below, after the dirty check
   // A what-if branch a kill left half made (`branch --set` cut off before its commit, AUR6035): an
   // episode compiled there would miss the change its author believes is made, committed or staged.

@@ -13,10 +13,10 @@ import { acquireLock } from './lock.js';
 import { hasPendingCommits, recoverPendingCommits } from './transaction.js';
 import { runPlanning, seasonPlanningInputs, type PlanningOutput } from './planning-adapter.js';
 import { readReview } from './review-state.js';
-import { changedParts, planningDigest, type PlanningDigest } from './planning-inputs.js';
+import { changedParts, episodeInputPaths, planningDigest, type PlanningDigest } from './planning-inputs.js';
 import { preflightEpisode, type RunPreflight } from './episode-choice.js';
 import { requireWorldFolder } from '../store/load.js';
-import { sayReview, type EpisodeRunSummary } from './run-summary.js';
+import { sayReview, type EpisodeRunSummary, type StageHCheckpoint } from './run-summary.js';
 import { clearReviewOf, episodeOfTag, recoveredFor, recoveredSummary } from './recovered-summary.js';
 import { dropCheckpoints, keptWarnings, loadPlanning, loadStageH, savePlanning, saveStageH, type PlanningCheckpoint } from './planning-checkpoint.js';
 import { runStageH } from './run-stage-h.js';
@@ -136,7 +136,7 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     run.warnings.push(...(h.warnings ?? []));
     // Stored before the commit's `git add` looks for them (and never two git processes writing one object).
     await early;
-    return await commitStep(run, h, { planning: planning.resumed, scenes: scenes.resumed });
+    return await commitStep(run, await withCarriedEdits(run, h), { planning: planning.resumed, scenes: scenes.resumed });
   } catch (e) {
     // A run that ends on a model's bad answer resumes with fresh answers, not that failure again
     // (nor a sibling call's, refused as it landed after this one: forgotten once all have settled).
@@ -146,6 +146,19 @@ async function runLocked(o: EpisodeRunOptions, pre: RunPreflight | null, git: Gi
     if (isAureusError(e) && e.exitCode === ExitCode.INTERRUPTED && e.diagnostics[0]?.code !== 'AUR6008') throw interrupted(run, e);
     throw e;
   }
+}
+
+/**
+ * With --allow-dirty, the commit carries the uncommitted edits of the episode's other inputs (its
+ * season goals, notes, earlier episodes, style, config) as they stand now, as it carries the world
+ * files' (AUR6061): they were left out, so the episode was committed without what it was made from.
+ * Read at the commit, never kept in the stage H checkpoint: a resumed run carries the files as they
+ * are then. Not for --no-commit: a staged episode's commit is refused over them (no --allow-dirty).
+ */
+async function withCarriedEdits(run: Run, h: StageHCheckpoint): Promise<StageHCheckpoint> {
+  if (!run.o.allowDirty || run.o.noCommit) return h;
+  const { carriedEdits } = await import('./clean-world.js');
+  return { ...h, files: { ...(await carriedEdits(run.git, run.root, episodeInputPaths(run.ref))), ...h.files } };
 }
 
 /** A–D, or their checkpoint (pipeline/planning-checkpoint.ts: the committed planning files). */

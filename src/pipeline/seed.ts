@@ -4,7 +4,7 @@ import { episodeRef, type EpisodeRef } from '../domain/context.js';
 import type { World } from '../domain/world.js';
 import { sha256, hashValue } from '../core/hash.js';
 import type { StateHasher } from '../core/state-hash.js';
-import { episodeRelDir } from '../paths.js';
+import { cliffhangerRel } from '../paths.js';
 
 /**
  * An episode's default seed, in a module of its own: `episode plan` derives the seed `episode run`
@@ -27,7 +27,7 @@ export function previousCliffhangerText(root: string, ref: EpisodeRef): string |
   if (ref.episode <= 1) return null;
   // The store's reader refuses a FIFO instead of blocking on it (readFileSync waited for a writer for
   // ever); a file it cannot read is no basis, and readPreviousCliffhanger says why (AUR3003).
-  const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json');
+  const rel = cliffhangerRel(episodeRef(ref.season, ref.episode - 1));
   const r = readFileBytesSafe(path.join(root, rel), rel);
   return r.ok ? r.bytes.toString('utf8') : null;
 }

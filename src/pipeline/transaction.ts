@@ -12,7 +12,7 @@ import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
 import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
 import { refuseInterruptedRollback } from '../season/rollback-journal.js';
-import { backupBefore, refuseSymlinks, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
+import { backupBefore, refuseSymlinks, refuseUntrackedOverwrite, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
  * The commit of an episode as a roll-forward transaction (docs/workflow.md, "Atomicity").
@@ -87,11 +87,12 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   // (issue 18). Nothing here moves HEAD, and `head()` answers null rather than failing.
   const headBefore = git.head();
   // Refused before anything is written: a link would be written through, then git would reject it;
-  // an ignored path or an operation in progress would fail the add or the commit (git/state.ts).
+  // an ignored path or an operation in progress would fail the add or the commit (git/state.ts);
+  // a file git has no copy of would be replaced for good (AUR6066).
   refuseSymlinks(root, paths);
   // A rollback a kill cut may have half moved the work tree and the tags (AUR6037).
   refuseInterruptedRollback(root);
-  await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths)]);
+  await Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(paths), refuseUntrackedOverwrite(git, root, req.files)]);
   const keepStage = fs.existsSync(path.join(runDir, 'stage'));
   stageFiles(runDir, req.files);
   const before = backupBefore(root, runDir, paths);

@@ -4,7 +4,7 @@ import { writeAtomicSync } from '../store/atomic-write.js';
 import { stableStringify } from '../core/json.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { seasonDirName } from '../paths.js';
+import { notesRel } from '../paths.js';
 import { formatAndSchemaDiagnostics, withLocation } from '../store/load.js';
 import { didYouMean, listSome } from '../store/suggest.js';
 import { readJsonFileSafe } from '../store/read.js';
@@ -50,7 +50,7 @@ export interface SeasonNotes {
 
 const NOTES_SCHEMA = 'notes.schema.json';
 
-export const notesRel = (season: number): string => path.posix.join('seasons', seasonDirName(season), 'notes.json');
+export { notesRel };
 
 /**
  * The season's notes and what is wrong with the file: read with the world files' reader, so a

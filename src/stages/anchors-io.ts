@@ -6,7 +6,7 @@ import type { EpisodePlan } from '../domain/plan.js';
 import type { World } from '../domain/world.js';
 import { ANCHORS_REL, type Anchor, type AnchorsFile } from '../domain/anchors.js';
 import { AureusError, ExitCode } from '../errors.js';
-import { episodeRelDir } from '../paths.js';
+import { episodePlanRel } from '../paths.js';
 import { loadJsonFile } from '../store/load.js';
 import { checkAnchorReferences, hasAnchorsFile } from '../store/anchors.js';
 
@@ -32,7 +32,7 @@ export async function readAnchors(root: string, world: World): Promise<Anchor[]>
 export async function readPlayedOperators(root: string, ref: EpisodeRef): Promise<Set<string>> {
   const out = new Set<string>();
   for (let e = 1; e < ref.episode; e++) {
-    const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, e)), 'episode_plan.json');
+    const rel = episodePlanRel(episodeRef(ref.season, e));
     try {
       const v = JSON.parse(await fs.promises.readFile(path.join(root, rel), 'utf8')) as Partial<EpisodePlan>;
       for (const b of v.beats ?? []) for (const a of b.applications ?? []) if (a.operator_id) out.add(a.operator_id);

@@ -13,7 +13,7 @@ import './../diagnostics/codes/planning.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { stableStringify } from '../core/json.js';
 import { episodeRef } from '../domain/context.js';
-import { episodeDirName, episodeRelDir, seasonDirName, seasonGoalsRel } from '../paths.js';
+import { cliffhangerRel, episodeDirName, episodePlanRel, seasonDirName, seasonGoalsRel } from '../paths.js';
 import { buildEpisodeContext } from './a-snapshot/index.js';
 import { StateHasher } from '../core/state-hash.js';
 import { proposeSymbolic, proposeWithLlm } from './b-proposals/index.js';
@@ -141,7 +141,7 @@ export async function writePlanningArtifacts(dir: string, a: PlanningArtifacts):
 /** The previous episode's cliffhanger_constraints.json, or null when there is none (episode 1, or not written). */
 export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Promise<CliffhangerConstraints | null> {
   if (ref.episode <= 1) return null;
-  const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, ref.episode - 1)), 'cliffhanger_constraints.json');
+  const rel = cliffhangerRel(episodeRef(ref.season, ref.episode - 1));
   const v = readPlanningInput(root, rel, 'AUR3003', 'cannot read the previous cliffhanger');
   if (v === NONE) return null;
   const c = v as Partial<CliffhangerConstraints>;
@@ -166,7 +166,7 @@ export async function readPreviousCliffhanger(root: string, ref: EpisodeRef): Pr
 export async function readRecentMoves(root: string, ref: EpisodeRef): Promise<RecentMove[]> {
   const plans: Pick<EpisodePlan, 'episode' | 'beats'>[] = [];
   for (let e = Math.max(1, ref.episode - COOLDOWN_EPISODES); e < ref.episode; e++) {
-    const rel = path.posix.join(episodeRelDir(episodeRef(ref.season, e)), 'episode_plan.json');
+    const rel = episodePlanRel(episodeRef(ref.season, e));
     // No plan there, or one that cannot be read (a FIFO is refused, not waited on): nothing to remember.
     const v = readJsonFileSafe(path.join(root, rel), rel).value as Partial<EpisodePlan> | null | undefined;
     if (Array.isArray(v?.beats)) plans.push({ episode: e, beats: v.beats });
