@@ -41,6 +41,7 @@ defineDiagnostics([
   { code: 'AUR5042', severity: 'error', message: 'claim {claim} contradicts canon: {detail}', hint: 'Drop claim {claim}; canon says {canon}.' },
   { code: 'AUR5043', severity: 'error', message: 'claim {claim} states the hidden secret {secret} as fact, and nobody in the cast holds it', hint: 'Do not reveal {secret} here; at most hint at it without stating it.' },
   { code: 'AUR5044', severity: 'warning', message: 'claim {claim} names the subject "{subject}", which no entity of the world has as its id: it becomes canon without a subject', hint: 'Give "subject" only as the id of a character, place, faction, secret, thread or account of the world; leave it out for someone or something new.' },
+  { code: 'AUR5045', severity: 'warning', message: 'claim {claim} is denied by the scene ("{sentence}"): it does not become canon', hint: 'Drop claim {claim}, or change the scene: the scene and its claims cannot say opposite things.' },
   { code: 'AUR5046', severity: 'error', message: 'the prose states a forbidden fact: {fact}', hint: 'Nobody here knows this: cut it, or leave it as a hint or a rumour nobody confirms.' },
   { code: 'AUR5047', severity: 'error', message: 'the prose contradicts canon: {detail}', hint: 'Keep to canon: {detail}.' },
   // Voice.

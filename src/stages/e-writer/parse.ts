@@ -1,7 +1,8 @@
 import type { Claim, Normalisation, ParsedSceneOutput, SceneEvent } from '../../domain/scene.js';
-import { findSections } from './normalise/sections.js';
+import { clip, findSections } from './normalise/sections.js';
 import { BROKEN, MISSING, readJsonSection, repairReport } from './normalise/json.js';
 import { jsonAnswer } from './normalise/json-answer.js';
+import { dropClosingNote } from './normalise/closing-note.js';
 
 export { extractJson } from './normalise/json.js';
 
@@ -48,7 +49,7 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
   let text_first_line = 1;
   if (t) {
     const trimmed = trimSceneText(t.text);
-    scene_text = trimmed.text;
+    scene_text = withoutClosingNote(trimmed.text, notes);
     text_first_line = t.first + trimmed.skipped;
     if (!scene_text.trim()) parse_findings.push({ code: 'AUR5005', message: 'the SCENE_TEXT section is empty' });
   } else {
@@ -77,6 +78,18 @@ export function parseWriterOutput(raw: string): ParsedWriterOutput {
  */
 export function formErrors(p: Pick<ParsedSceneOutput, 'parse_findings'>): string[] {
   return p.parse_findings.filter((f) => f.code === 'AUR5001' || f.code === 'AUR5002').map((f) => f.message);
+}
+
+/** The scene text without a writer's closing note at its tail (normalise/closing-note.ts), the drop on the record. */
+function withoutClosingNote(text: string, notes: Normalisation[]): string {
+  const note = dropClosingNote(text);
+  if (!note) return text;
+  notes.push({
+    code: 'closing_note',
+    what: `ignored ${note.dropped} line(s) at the end of SCENE_TEXT ("${clip(note.quote)}")`,
+    why: "a note to the reader after the scene (a note label, a word count, an offer to revise) is about the writing, not part of the scene",
+  });
+  return note.text;
 }
 
 /** Drops leading/trailing blank lines and stray code fences around the prose; counts lines skipped at the top. */

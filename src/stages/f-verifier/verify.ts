@@ -48,7 +48,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
   const judged = { ...parsed, events: usable.judged_events };
   // A claim carrying an anachronism is rejected before the canon rules: it never becomes canon.
   const ca = claimAnachronismRules(parsed, claims, ctx);
-  const cv = claimRules(claims.filter((c) => !ca.rejected.includes(c)), ctx, parsed.scene_text);
+  const cv = claimRules(claims.filter((c) => !ca.rejected.includes(c)), ctx, parsed.scene_text, parsed.text_first_line);
   // One index of who may be on stage, for the presence rules and the cue notes.
   const who = whoIndex(ctx);
   const extras = usable.claims ? claims.filter((c) => c.kind === 'minor_character').map((c) => c.text.toUpperCase()) : null;

@@ -3,6 +3,7 @@ import { forbiddenSecretText } from '../../d-packets/index.js';
 import { finding, type VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import { escapeRegExp } from '../../../core/regex.js';
+import { deniedBy } from './claims-denied.js';
 
 /** Kinds that never become canon: always allowed, always downgraded to the cast's beliefs (spec §8.3). */
 export const NON_CANON_KINDS = new Set(['rumor', 'belief']);
@@ -119,11 +120,12 @@ function strength(c: Claim, sceneText: string): number {
  * - a claim stating a hidden secret: a belief of the cast members who hold it; when nobody here
  *   holds it, a `fact` is rejected (AUR5043);
  * - a kind the scene may not invent is rejected (AUR5041), a canon claim that the dead live too (AUR5042);
+ * - a canon claim the scene's narration denies in the same place is rejected with a soft AUR5045;
  * - rumours and beliefs are downgraded to the living cast's beliefs;
  * - over the invention limit, the weakest canon claims (least supported by the scene) are
  *   downgraded to rumours, with a soft AUR5040: the scene does not fail for an honest extra detail.
  */
-export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''): ClaimsVerdict {
+export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = '', firstLine = 1): ClaimsVerdict {
   const pk = ctx.packet;
   const scene = pk.scene_id;
   const v: ClaimsVerdict = { findings: [], accepted: [], downgraded: [], rejected: [] };
@@ -165,8 +167,19 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = ''):
       reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${diedHit.name} is dead`, canon: `${diedHit.name} is alive` }));
       continue;
     }
-    if (NON_CANON_KINDS.has(c.kind)) v.downgraded.push({ ...c, holders: living });
-    else canon.push(c);
+    if (NON_CANON_KINDS.has(c.kind)) {
+      v.downgraded.push({ ...c, holders: living });
+      continue;
+    }
+    // The scene's narration says the opposite in the same place (claims-denied.ts): the claim never becomes
+    // canon, but the scene stands (soft): the scene is what is committed, the claim only its bookkeeping.
+    const denial = deniedBy(c, sceneText, firstLine);
+    if (denial) {
+      v.findings.push(finding('AUR5045', 'soft', scene, 'claims.denied_by_scene', { claim: c.id, sentence: denial.sentence }, { line: denial.line, text: denial.text }));
+      v.rejected.push(c);
+      continue;
+    }
+    canon.push(c);
   }
   overLimit(canon, allowed.max, sceneText, living, v, scene);
   withoutUnknownSubjects(v, ctx.subjects, scene);

@@ -6,6 +6,7 @@ import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, s
 import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
 import { sentencesOf } from '../prose/parse.js';
+import { answeredExchanges, statementOf, type Exchange } from '../prose/exchange.js';
 
 /**
  * A report by a group: "The women at the fountain say", "the wine shops say", "the washerwomen … swear", "Men in the
@@ -220,12 +221,14 @@ function passagesOf(r: Reading): PassageBound[] {
   if (!hit) {
     const ss = r.sentences;
     hit = ss.flatMap((s, i) => [passageBound(s.text, r.index), ...(i + 1 < ss.length ? [passageBound(`${s.text}\u2063${ss[i + 1].text}`, r.index)] : [])]);
+    // And each answered question with its answer (toldInExchange).
+    for (const x of exchanges(r)) hit.push(passageBound(x.window, r.index));
     bounds.set(r, hit);
   }
   return hit;
 }
 
-/** Whether any sentence or pair of adjacent sentences could match a fact whose roots lie within the rough signature's. */
+/** Whether any sentence, pair of adjacent sentences or answered exchange could match a fact whose roots lie within the rough signature's. */
 function mayBeTold(r: Reading, rough: FactSignature): boolean {
   return passagesOf(r).some((b) => couldMatchBound(b, rough));
 }
@@ -262,15 +265,50 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     const full = signature(text, r.index);
     if (!mayBeTold(r, full)) continue;
     const sig = offSetting(full, pk, r);
-    const b = bestWindow(r.sentences, sig, r, (w) => toldOfAnother(w, sig, r.index) || sharedPredicate(w, sig, r, peersOf));
-    if (!b) continue;
-    const s = r.sentences[b.i];
+    const skip = (w: string) => toldOfAnother(w, sig, r.index) || sharedPredicate(w, sig, r, peersOf);
+    const b = bestWindow(r.sentences, sig, r, skip);
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
-    if (allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !hedged(withoutOtherHedges(tagClauseOnly(framed(r.sentences, b.i)), sig, r), sig.text) && b.score >= 5;
-    out.push(finding('AUR5046', sure ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(s)));
+    const s = b ? r.sentences[b.i]! : null;
+    if (b && s && allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
+    const sure = !!b && !!s && !hedged(withoutOtherHedges(tagClauseOnly(framed(r.sentences, b.i)), sig, r), sig.text) && b.score >= 5;
+    // Not sure in one or two sentences, but told as fact across a question answered in dialogue (exchange.ts).
+    const x = sure ? null : toldInExchange(r, sig, skip, allowed);
+    const at = x !== null ? r.sentences[x]! : s;
+    if (at) out.push(finding('AUR5046', sure || x !== null ? 'hard' : 'soft', pk.scene_id, 'prose.forbidden_fact', { fact: sig.text }, spanOf(at)));
   }
   return out;
+}
+
+const exchangesOf = new WeakMap<Reading, Exchange[]>();
+
+/** The reading's short question-and-answer exchanges (exchange.ts), read once for all its forbidden facts. */
+function exchanges(r: Reading): Exchange[] {
+  let xs = exchangesOf.get(r);
+  if (!xs) {
+    // Who speaks a line, where the scene says: its cue, or its said-tag's name.
+    const tagged = new Map(r.narration.flatMap((n) => (n.said ? [[n.line, `@${n.said.id}`] as const] : [])));
+    exchangesOf.set(r, (xs = answeredExchanges(r.sentences, (line) => r.cues.get(line) ?? tagged.get(line))));
+  }
+  return xs;
+}
+
+/**
+ * The sentence to point at of a short exchange of the dialogue that tells the fact as fact (exchange.ts: an
+ * answered question read with its answer), or null. Judged as a window is: the match's score, the hedges of
+ * the exchange read as statements, a secret this scene may tell that it says more of.
+ */
+function toldInExchange(r: Reading, sig: FactSignature, skip: (w: string) => boolean, allowed: FactSignature[]): number | null {
+  for (const x of exchanges(r)) {
+    const score = scoreOf(x.window, sig, r);
+    if (score < 5 || skip(x.window) || allowed.some((a) => scoreOf(x.window, a, r) > score)) continue;
+    // An open question carries into an answer that supplies some of the fact ("Crassus."), not into a retort.
+    const carried = x.pairs.filter((p) => !p.open || p.answer.some((i) => namesPeopleOf(r.sentences[i]!.text, sig, r.index) || predicateSaid(r.sentences[i]!.text, sig, r.index).length > 0));
+    if (!carried.length || hedged(withoutOtherHedges(statementOf(r.sentences, x, carried), sig, r), sig.text)) continue;
+    // The answer that says most: the exchange's statement is in its answers (a question's words complete them).
+    const said = x.sentences.filter((i) => !/\?[\s"”'’)\]]*$/.test(r.sentences[i]!.text));
+    return said.reduce((best, i) => (scoreOf(r.sentences[i]!.text, sig, r) > scoreOf(r.sentences[best]!.text, sig, r) ? i : best), said[0]!);
+  }
+  return null;
 }
 
 function planned(ctx: VerifyContext, id: string): boolean {
