@@ -130,10 +130,12 @@ export const STAGED_BASELINE = 'staged-baseline';
  * - scenes-start: as the scenes begin, fresh or resumed, before this run writes one (run-episode.ts);
  * - scene-<id>, e.g. scene-SC03: that scene's checkpoint written (`save` above, from run-episode.ts);
  * - scenes: the scenes checkpoint written (`save`: run-episode.ts, and scene-ops.ts's edit/rewrite);
+ * - rewrite-nonce: `scene rewrite`'s nonce spent in the review record, before its first call (scene-rewrite.ts);
  * - stage-h: the stage H checkpoint written (planning-checkpoint.ts);
- * - commit-staged, commit-applied, commit-committed: the commit transaction's journal written,
- *   its world files written, its commit made but not tagged (transaction.ts; an episode's commit
- *   and an `aureus play` canonization's);
+ * - commit-staged, commit-applied, commit-committed, commit-done: the commit transaction's journal
+ *   written, its world files written, its commit made but not tagged, its journal removed (after the
+ *   review record) but not its run folder (transaction.ts; an episode's commit and an `aureus play`
+ *   canonization's);
  * - play-canonize: a play canonization starts, nothing written (play/session.ts);
  * - play-committed: its commit and tag made (if any), its `canonized` record not yet written (play/session.ts).
  * - plan-written: `episode plan`'s files written into the run folder, its run log not yet put in order (cli/commands/episode-plan.ts).

@@ -49,10 +49,12 @@ export async function commitStep(run: Run, h: StageHCheckpoint, resumed: { plann
   const configured = git.setConfig(ENTITY_DIFF_CONFIG);
   configured.catch(() => undefined); // awaited by commitEpisode
   const tag = await tagNameFor(run.root, ref, git);
-  const trailers = typeof run.o.trailers === 'function' ? run.o.trailers() : (run.o.trailers ?? []);
+  // A staged episode's review trailers, whichever command commits it (staged.ts reviewTrailers).
+  const reviewed = (await import('./staged.js')).reviewTrailers(run.root, { ref, runRel, seed: run.seed }, run.warnings);
+  const trailers = reviewed?.trailers ?? [];
+  // The review record is cleared by the transaction itself, before its journal goes (transaction.ts).
   const committed = await commitEpisode(run.root, run.runDir, { episode: ref.id, tag, message: h.message + trailers.map((t) => `${t}\n`).join(''), files: h.files }, { git, ready: configured });
   reviewCommitted(run.warnings, run.review, episodeRelDir(ref));
-  (await import('./staged.js')).clearReview(run.root, run.runRel);
   run.progress.stage('commit', 'done', `${committed.commit.slice(0, 10)} ${committed.tag}`);
-  return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel };
+  return { ...base, status: 'committed', commit: committed.commit, tag: committed.tag, script: scriptRel, ...(reviewed ? { reviewed: reviewed.reviewed } : {}) };
 }

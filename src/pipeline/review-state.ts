@@ -6,7 +6,7 @@ import { requireWorldFolder } from '../store/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import type { Steering } from '../stages/c-director/steering.js';
-import type { ApprovedScene } from '../domain/scene.js';
+import type { ApprovedScene, SceneAttempt, VerifierReport } from '../domain/scene.js';
 import { Checkpoints } from './checkpoint.js';
 import { loadReview, REVIEW_FILE } from './review-file.js';
 import { readStateFile } from './state-file.js';
@@ -22,9 +22,19 @@ import { damagedStaged, stagedCheckpoints } from './staged-checkpoints.js';
 export interface SceneReviewState {
   author: 'model' | 'human';
   pinned: boolean;
-  /** Rewrites asked for (the nonce of the next one: a rewrite is never a replay of an old answer). */
+  /**
+   * Rewrites adopted: `scene rewrite`s whose draft passed and replaced the scene's text, as its
+   * scenes checkpoint records them (withRecordedAuthors); a rewrite that failed or was interrupted
+   * changed nothing and is not counted.
+   */
   rewrites: number;
-  /** The notes of the rewrites, in order. */
+  /**
+   * Rewrite nonces spent: the next rewrite asks with `rewrite/<nonce + 1>`, never a replay of an old
+   * answer. Spent before the call, so a rewrite killed mid-call still gets a fresh one next time.
+   * Absent in a record an older aureus wrote, whose `rewrites` counted them.
+   */
+  nonce?: number;
+  /** The notes of the rewrites recorded, in order. */
   notes: string[];
 }
 
@@ -72,10 +82,10 @@ export function writeReview(root: string, r: ReviewState): void {
 
 /**
  * The checkpoint beside the scenes checkpoint that keeps a copy of the review record. The scenes
- * checkpoint keeps each scene's text and author, but a pin and a rewrite count (the nonce of the
- * next rewrite, README "Review before commit") are only in the record: lost with `.aureus/review.json`
- * (deleted, or moved aside as AUR6199's hint says), a pinned scene could be rewritten and a rewrite
- * counted from 1 again. Dropped with the other checkpoints when the plan is made again.
+ * checkpoint keeps each scene's text, author and attempts, but a pin and the rewrite nonces spent
+ * (README "Review before commit") are only in the record: lost with `.aureus/review.json`
+ * (deleted, or moved aside as AUR6199's hint says), a pinned scene could be rewritten and the nonce
+ * of a rewrite interrupted before its draft was recorded asked for again. Dropped with the other checkpoints when the plan is made again.
  */
 export const REVIEW_CHECKPOINT = 'review';
 
@@ -104,6 +114,17 @@ export function clearReview(root: string, runRel?: string): void {
   fs.rmSync(path.join(root, REVIEW_FILE), { force: true });
 }
 
+/**
+ * The episode of run folder `runRel` is committed: its review is over. The record goes when it names
+ * that folder (another's, or a damaged one, is kept), and the copy the folder keeps goes anyway: the
+ * folder may outlive the commit (removeRunDir leaves what it cannot remove), and a later staging of
+ * it (after a rollback) must start with no pins, as a new review.
+ */
+export function clearReviewOfRun(root: string, runRel: string): void {
+  if (readReview(root)?.run_dir === runRel) clearReview(root, runRel);
+  else fs.rmSync(new Checkpoints(path.join(root, runRel)).file(REVIEW_CHECKPOINT), { force: true });
+}
+
 export function requireReview(root: string): ReviewState {
   // Not a world at all: AUR1000 (exit 3), as episode run says it, not that nothing is staged (exit 2).
   requireWorldFolder(root);
@@ -115,20 +136,49 @@ export function requireReview(root: string): ReviewState {
 }
 
 /**
- * Who wrote each scene, as the run's scenes checkpoint records it. The checkpoint holds a scene's
- * text and its `author` in one atomic write; the review file is written after it (scene-ops'
- * recordVersion), so a process killed in between leaves the file behind. The checkpoint is what
- * the commit commits, so its word is the one the trailers, the review and the next write use:
- * an author's text is never committed without Aureus-Edited, nor a model's with it.
+ * Who wrote each scene and how many rewrites it took, as the run's scenes checkpoint records them.
+ * The checkpoint holds a scene's text, its `author` and the report of its attempts in one atomic
+ * write; the review file is written after it (scene-ops' recordVersion), so a process killed in
+ * between leaves the file behind. The checkpoint is what the commit commits, so its word is the one
+ * the trailers, the review and the next write use: an author's text is never committed without
+ * Aureus-Edited, nor a model's with it, and a rewrite never named in Aureus-Rewritten unless its
+ * draft is the text committed (a rewrite interrupted before a draft passed changed nothing).
  */
-export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<ApprovedScene, 'scene' | 'author'>[]): ReviewState {
+export function withRecordedAuthors(r: ReviewState, scenes: readonly Pick<ApprovedScene, 'scene' | 'author'>[], report?: Pick<VerifierReport, 'scenes'>): ReviewState {
   const out: ReviewState = { ...r, scenes: { ...r.scenes } };
   for (const s of scenes) {
     if (typeof s?.scene !== 'string') continue; // a checkpoint is the run's own file; a torn entry says nothing
-    const author = s.author === 'human' ? 'human' : 'model';
-    if (sceneState(r, s.scene).author !== author) out.scenes[s.scene] = { ...sceneState(r, s.scene), author };
+    const before = sceneState(r, s.scene);
+    const now: SceneReviewState = { ...before, author: s.author === 'human' ? 'human' : 'model' };
+    const attempts = report?.scenes?.find((x) => x?.scene === s.scene)?.attempts;
+    if (Array.isArray(attempts)) {
+      const counted = rewritesOf(attempts);
+      now.rewrites = counted.adopted;
+      // A record an older aureus wrote counted the nonces spent in `rewrites`: they stay spent.
+      const nonce = Math.max(before.nonce ?? before.rewrites, counted.tried);
+      if (nonce > 0) now.nonce = nonce;
+    }
+    if (now.author !== before.author || now.rewrites !== before.rewrites || now.nonce !== before.nonce) out.scenes[s.scene] = now;
   }
   return out;
+}
+
+/**
+ * The rewrites a scene's attempts record: `tried`, one per `rewrite` attempt (the first draft of
+ * each `scene rewrite`); `adopted`, those whose draft, or a repair of it, passed and so replaced the
+ * scene's text. A rewrite's repairs follow its first draft until the next write, rewrite or edit.
+ */
+function rewritesOf(attempts: readonly Pick<SceneAttempt, 'mode' | 'verdict'>[]): { tried: number; adopted: number } {
+  let tried = 0;
+  let adopted = 0;
+  let inRewrite = false;
+  for (const a of attempts) {
+    if (a?.mode === 'write' || a?.mode === 'edit' || a?.mode === 'rewrite') inRewrite = a.mode === 'rewrite';
+    if (a?.mode === 'rewrite') tried += 1;
+    // A rewrite stops at its first passing draft (scene-rewrite.ts), which is adopted.
+    if (inRewrite && a?.verdict === 'PASS') adopted += 1;
+  }
+  return { tried, adopted };
 }
 
 /**
@@ -153,8 +203,9 @@ export function recordedReview(root: string, r: ReviewState): ReviewState {
  */
 function withScenes(root: string, r: ReviewState): { review: ReviewState; scenes: number | null; damaged: { file: string; detail: string }[] } {
   const { cp, damaged } = stagedCheckpoints(path.join(root, r.run_dir));
-  const saved = cp.load<{ scenes?: unknown }>('scenes');
-  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[]), scenes: saved.scenes.length, damaged } : { review: r, scenes: null, damaged };
+  const saved = cp.load<{ scenes?: unknown; report?: { scenes?: unknown } }>('scenes');
+  const report = Array.isArray(saved?.report?.scenes) ? (saved.report as Pick<VerifierReport, 'scenes'>) : undefined;
+  return Array.isArray(saved?.scenes) ? { review: withRecordedAuthors(r, saved.scenes as ApprovedScene[], report), scenes: saved.scenes.length, damaged } : { review: r, scenes: null, damaged };
 }
 
 /**
@@ -174,8 +225,15 @@ export function sceneState(r: ReviewState, scene: string): SceneReviewState {
   return r.scenes[scene] ?? { author: 'model', pinned: false, rewrites: 0, notes: [] };
 }
 
+/** The scenes the showrunner edited, rewrote (the rewrite's draft is the scene's text) and pinned, by id. */
+export interface ReviewChanges {
+  edited: string[];
+  rewritten: string[];
+  pinned: string[];
+}
+
 /** What the showrunner did, in words ("2 edited, 1 rewritten, 1 pinned"), for messages and trailers. */
-export function reviewChanges(r: ReviewState): { edited: string[]; rewritten: string[]; pinned: string[] } {
+export function reviewChanges(r: ReviewState): ReviewChanges {
   const ids = Object.keys(r.scenes).sort();
   return {
     edited: ids.filter((id) => r.scenes[id]!.author === 'human'),

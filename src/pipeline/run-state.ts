@@ -43,10 +43,8 @@ export interface EpisodeRunOptions {
   onEpisode?: (episode: string) => void;
   /** Checks already made by the caller before taking the lock (season run), see preflightEpisode. */
   preflight?: RunPreflight | null;
-  /** Issue 16: the showrunner's steering flags, the staged review, extra commit trailers (pipeline/staged.ts). */
+  /** Issue 16: the showrunner's steering flags (a staged review's trailers are the commit step's: pipeline/staged.ts). */
   steering?: import('../stages/c-director/steering.js').Steering | null;
-  /** Extra commit trailers; a function is asked at the commit, after the staged hand edits were adopted. */
-  trailers?: string[] | (() => string[]);
   /** The spend and `--max-cost` cap shared across a season's episodes (default: one per episode, from config). */
   costGuard?: import('../providers/cost-guard.js').CostGuard;
   /** `season run --batch`: real calls go through the Message Batches API (batch ids kept in the run folder). */

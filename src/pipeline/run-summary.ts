@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { VerifierReport } from '../domain/scene.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
+import type { ReviewChanges } from './review-state.js';
 
 /** What `episode run` reports (and `--json` prints), also rebuilt from a commit a crash interrupted. */
 export interface EpisodeRunSummary {
@@ -28,6 +29,8 @@ export interface EpisodeRunSummary {
   script: string;
   run_dir: string;
   resumed: { planning: boolean; scenes: number; calls_replayed: number };
+  /** A committed episode that was staged for review: the scenes its Aureus-Edited, -Rewritten and -Pinned trailers name. */
+  reviewed?: ReviewChanges;
 }
 
 /** The stage H checkpoint: the episode's files and commit message, ready for the transaction. */

@@ -49,8 +49,8 @@ export function loadStaged(root: string, review: ReviewState = requireReview(roo
   // Damaged, not missing: the staged episode is there, and what the review did is in it.
   if ((!planning || !scenes) && damaged.length) throw damagedStaged(review, damaged);
   if (!planning || !scenes) throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101')] });
-  // Each scene's author as the checkpoint records it with its text (review-state.ts withRecordedAuthors).
-  return { root, review: withRecordedAuthors(review, scenes.scenes), runDir, cp, planning, scenes, warnings };
+  // Each scene's author and adopted rewrites as the checkpoint records them with its text (review-state.ts withRecordedAuthors).
+  return { root, review: withRecordedAuthors(review, scenes.scenes, scenes.report), runDir, cp, planning, scenes, warnings };
 }
 
 /** "sc4", "SC04", "4" → "SC04", checked against the staged plan. */
@@ -141,9 +141,9 @@ export function recordVersion(st: StagedEpisode, id: string, nv: NewVersion): Sc
     const next = approvedFrom(id, nv.verification, n, attempt.model, human);
     const order = st.planning.plan.scenes.map((s) => s.id);
     st.scenes.scenes = [...st.scenes.scenes.filter((s) => s.scene !== id), next].sort((a, b) => order.indexOf(a.scene) - order.indexOf(b.scene));
-    const state = sceneState(st.review, id);
-    st.review.scenes[id] = { ...state, author: human ? 'human' : 'model' };
   }
+  // The record follows the checkpoint: the scene's author, and its rewrites counted once one is adopted.
+  st.review = withRecordedAuthors(st.review, st.scenes.scenes, report);
   report.verdict = report.scenes.every((s) => s.final_verdict === 'PASS') ? 'PASS' : 'FAIL';
   // The scene's text and its author in one atomic write: the checkpoint is the record of both (the
   // review file written below only follows it; loadStaged and the commit's trailers read the author here).

@@ -10,7 +10,9 @@ import { buildCriticRequest, criticNotes, runCritic } from '../stages/f-verifier
 import { planRepair, type RepairPlan } from '../stages/g-repair/policy.js';
 import { attemptFindings, formatFix, holdOpening, onlyFormBroken, writeDraft, type AttemptEnv, type WriteStep } from '../stages/scene-attempt.js';
 import { JournaledLlm, journalSalt } from './call-journal.js';
-import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext } from './scene-ops.js';
+import { loadStaged, recordVersion, requireUnpinned, sceneIdOf, verifyContext, type StagedEpisode } from './scene-ops.js';
+import { testKillHook } from './checkpoint.js';
+import { interruptedDuring } from '../diagnostics/interrupted.js';
 import { sceneState, writeReview } from './review-state.js';
 
 /**
@@ -44,11 +46,29 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
   const st = loadStaged(o.root);
   const id = sceneIdOf(st, o.scene);
   requireUnpinned(st, id);
+  try {
+    if (o.signal?.aborted) throw o.signal.reason;
+    return await rewrite(o, st, id);
+  } catch (e) {
+    // Ctrl-C or SIGTERM aborts the call under way with the signal's name: that is an interrupt
+    // (exit 130), not a bug; so is any failure after it (a git the Ctrl-C stopped says AUR6008 with a
+    // run's hint). No draft of this rewrite passed, so the scene keeps its text.
+    if (!o.signal?.aborted) throw e;
+    const hint = `${id} keeps its text (a draft judged before the stop is kept in the run folder's drafts/ and counted in its attempts); run \`aureus scene rewrite ${id}\` again: it asks anew`;
+    throw interruptedDuring(`the rewrite of ${id}`, { hint, cause: e });
+  }
+}
+
+async function rewrite(o: RewriteOptions, st: StagedEpisode, id: string): Promise<RewriteResult> {
   const state = sceneState(st.review, id);
-  const nonce = `rewrite/${state.rewrites + 1}`;
-  // The nonce is spent before the call: a crash mid-rewrite never makes the next one a replay.
-  st.review.scenes[id] = { ...state, rewrites: state.rewrites + 1, notes: [...state.notes, o.note ?? ''] };
+  const n = (state.nonce ?? state.rewrites) + 1;
+  const nonce = `rewrite/${n}`;
+  // The nonce is spent before the call: a crash mid-rewrite never makes the next one a replay. The
+  // rewrite itself (its count, its note) is recorded only with its first draft (recordVersion): a
+  // rewrite interrupted before any changed nothing, and must not read as done in the trailers.
+  st.review.scenes[id] = { ...state, nonce: n };
   writeReview(o.root, st.review);
+  testKillHook('rewrite-nonce');
 
   // The config file as the caller's validation read it (else read here), with the flags over it.
   const { readConfigFile, resolveConfig, configOrThrow, configWarnings } = await import('../config/load.js');
@@ -92,6 +112,7 @@ export async function rewriteScene(o: RewriteOptions): Promise<RewriteResult> {
     findings = attemptFindings(d, criticFindings);
     const verdict = !d.refused && !d.v.hard && critic?.verdict === 'PASS' ? 'PASS' : 'FAIL';
     const notes = d.v.normalisations;
+    if (k === 0) st.review.scenes[id] = { ...sceneState(st.review, id), notes: [...state.notes, o.note ?? ''] };
     const attempt = recordVersion(st, id, {
       raw: d.raw,
       verification: { ...d.v, findings },

@@ -7,7 +7,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { hasFlags, steeringKey, type Steering } from '../stages/c-director/steering.js';
 import { Checkpoints } from './checkpoint.js';
 import { retireStageH } from './planning-checkpoint.js';
-import { clearReview, describeChanges, keptReview, loadReview, recordedReview, sceneState, writeReview, type ReviewState } from './review-state.js';
+import { clearReview, describeChanges, keptReview, loadReview, recordedReview, reviewChanges, sceneState, writeReview, type ReviewChanges, type ReviewState } from './review-state.js';
 
 /**
  * The staged episode between `episode run --review` (or `--no-commit`) and its commit (issue 16).
@@ -48,6 +48,14 @@ export async function beforeRun(o: BeforeRun): Promise<void> {
     clearReview(o.root); // its run folder is gone (committed, or deleted by hand): nothing is staged
     return;
   }
+  // Its episode committed and tagged already (a kill after the commit left the record): over, not staged.
+  const { committedReview, committedReviewNote, dropCommittedReview } = await import('./review-finished.js');
+  const committed = await committedReview(o.root, r);
+  if (committed) {
+    dropCommittedReview(o.root, r);
+    o.warnings.push(committedReviewNote(r, committed));
+    return;
+  }
   if (r.run_dir !== o.runRel) {
     const changes = describeChanges(recordedReview(o.root, r));
     throw new AureusError(`${r.episode} is staged for review`, {
@@ -84,6 +92,31 @@ export function recordStaged(root: string, s: { ref: EpisodeRef; seed: string; r
   // The authors as the scenes checkpoint records them: a run folder staged again after its record
   // was lost (moved aside as AUR6199's hint says) keeps its author's edits as edits.
   writeReview(root, recordedReview(root, state));
+}
+
+/**
+ * The review trailers of the commit of run folder `runRel`, and what they name; null for an episode
+ * that was never staged for review (a plain run: its commit is byte for byte as before). One function
+ * for every path that commits a staged episode — `episode commit`, and a plain `episode run` or
+ * `season run` that commits it (README: "a later plain run commits it") — so none of them commits an
+ * author's text without Aureus-Edited. Asked at the commit: the hand edits of the staged script are
+ * adopted by then (beforeRun). The record, else the copy its run folder keeps, gives the pins; who
+ * wrote each scene and which rewrites were adopted are read from the scenes checkpoint the commit
+ * commits, so even with both lost an edited or rewritten scene is named.
+ */
+export function reviewTrailers(root: string, run: { ref: EpisodeRef; runRel: string; seed: string }, warnings: Diagnostic[]): { trailers: string[]; reviewed: ReviewChanges } | null {
+  const prior = loadReview(root);
+  const kept = prior?.run_dir === run.runRel ? prior : keptReview(root, run.runRel, run.ref.id, warnings);
+  const base: ReviewState = kept ?? { format: 1, episode: run.ref.id, season: run.ref.season, episode_number: run.ref.episode, seed: run.seed, run_dir: run.runRel, steering: null, scenes: {} };
+  const reviewed = reviewChanges(recordedReview(root, base));
+  if (!kept && !reviewed.edited.length && !reviewed.rewritten.length) return null;
+  const trailers = [
+    'Aureus-Reviewed: yes',
+    ...(reviewed.edited.length ? [`Aureus-Edited: ${reviewed.edited.join(', ')} (author: human)`] : []),
+    ...(reviewed.rewritten.length ? [`Aureus-Rewritten: ${reviewed.rewritten.join(', ')}`] : []),
+    ...(reviewed.pinned.length ? [`Aureus-Pinned: ${reviewed.pinned.join(', ')}`] : []),
+  ];
+  return { trailers, reviewed };
 }
 
 export { sceneState };

@@ -12,6 +12,7 @@ import { Checkpoints, STAGED_BASELINE, testKillHook } from './checkpoint.js';
 import { refuseChangedSinceCrash } from './recovery-check.js';
 import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
 import { refuseInterruptedRollback } from '../season/rollback-journal.js';
+import { clearReviewOfRun } from './review-state.js';
 import { backupBefore, refuseSymlinks, refuseUntrackedOverwrite, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
@@ -21,7 +22,8 @@ import { backupBefore, refuseSymlinks, refuseUntrackedOverwrite, removeAtomicTem
  *              <run>/commit.json is written (state "staged"). World and git are untouched.
  *   2. apply   the staged files are copied over the world files and into the episode folder.
  *   3. commit  `git add` + `git commit` of exactly those paths, then the annotated tag.
- *   4. done    the run folder is deleted.
+ *   4. done    the review record of the run folder (if staged for review) is cleared, the
+ *              journal removed, then the run folder deleted.
  *
  * A crash before the journal exists leaves world/ and git untouched (the run resumes from its
  * checkpoints). A crash after it is ROLLED FORWARD by the next mutating command: the staged files
@@ -204,10 +206,14 @@ async function finish(git: GitPort, root: string, runDir: string, journal: Commi
     if (recovered && rewrite) reapply(root, files); // the commit may be durable and the files not (power cut)
     durableBarrier(paths.map((rel) => path.join(root, rel)));
   }
+  // A staged review of this run folder is over: its record goes before the journal, so no kill leaves
+  // "staged for review" beside the committed episode without a journal whose roll-forward ends here.
+  clearReviewOfRun(root, path.posix.join(RUNS_DIR, path.basename(runDir)));
   // The journal goes first (one unlink ends the transaction), then the rest of the run folder, its
   // ~200 files removed concurrently: a kill in between leaves a folder with no journal, never a
   // journal whose staged files are half deleted.
   fs.rmSync(journalPath(runDir), { force: true });
+  testKillHook('commit-done');
   await Promise.all([removeRunDir(runDir), maintained]);
   return { commit, tag: journal.tag, recovered };
 }

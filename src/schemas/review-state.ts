@@ -17,6 +17,7 @@ const SCENE = {
     author: { enum: ['model', 'human'] },
     pinned: { type: 'boolean' },
     rewrites: { type: 'integer', minimum: 0 },
+    nonce: { type: 'integer', minimum: 0 },
     notes: STRINGS,
   },
 } as const;

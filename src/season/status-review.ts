@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { plural } from '../core/readable.js';
 import { REVIEW_FILE, reviewChanges, stagedReview } from '../pipeline/review-state.js';
+import { committedReview } from '../pipeline/review-finished.js';
 
 /**
  * The episode staged for review on the `status` dashboard (README "Review before commit"): which
@@ -35,15 +36,19 @@ export interface StagedForReview {
 }
 
 /**
- * The staged episode, or null when none is (no record, or its run folder is gone). A damaged record
+ * The staged episode, or null when none is (no record, its run folder is gone, or its episode is
+ * committed already: pipeline/review-finished.ts). A damaged record
  * refuses `status` as it refuses every command that reads it (AUR6199, AUR6112, exit 3: the hint
  * names the run folder that keeps the episode), rather than showing "nothing staged".
  */
-export function statusOfReview(root: string, pendingCommits: readonly string[]): StagedForReview | null {
+export async function statusOfReview(root: string, pendingCommits: readonly string[]): Promise<StagedForReview | null> {
   const staged = stagedReview(root);
   if (!staged) return null;
   const { review: r, scenes, damaged } = staged;
   const commitInterrupted = pendingCommits.includes(r.episode);
+  // Committed already (a kill after the commit left the record): nothing is staged, and no command
+  // is offered that would fail; the next `episode commit` or run removes the record.
+  if (!commitInterrupted && (await committedReview(root, r))) return null;
   return {
     episode: r.episode,
     run_dir: r.run_dir,

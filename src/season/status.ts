@@ -88,7 +88,7 @@ export async function seasonStatus(root: string): Promise<SeasonStatus> {
     interrupted_rollback: rollback?.episode ?? null,
     half_made_branch: half ? { branch: half.branch, from: half.label, finish: finishCommand(half) } : null,
     pending_canonizations: journals.filter((j) => playCanonization(j.episode)).map((j) => j.episode),
-    staged_for_review: statusOfReview(root, journals.map((j) => j.episode)),
+    staged_for_review: await statusOfReview(root, journals.map((j) => j.episode)),
     metrics: Object.entries(world.world.global)
       .sort((a, b) => compareText(a[0], b[0]))
       .map(([id, m]) => ({ id, label: m.label, value: round(m.value), min: m.min, max: m.max })),

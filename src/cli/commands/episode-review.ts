@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
 import { episodeCommand } from './episode-plan.js';
 import { COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, printWarnings, renderSummary } from './run-shared.js';
-import { requireWorldRepo, restage } from './review-shared.js';
+import { requireLiveReview, requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
 import { printJson } from '../io.js';
@@ -96,29 +96,19 @@ const STAYS_STAGED = 'Nothing is committed: the episode stays staged for review.
 
 /** The staged episode committed as reviewed: hand edits adopted, touched scenes verified again, stage H anew. */
 async function commitStaged(c: CommandContext, o: { json?: boolean }, run: { early: RunWarnings; progress: ProgressSink; signal: AbortSignal }): Promise<void> {
-  const { loadReview, recordedReview, requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
+  const { requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
   const r = await requireStaged(c, requireReview);
-  let ch = reviewChanges(r);
-  // Asked at the commit: the hand edits of the staged script are adopted (as human edits) by then,
-  // and belong in Aureus-Edited as much as `scene edit`'s do. Who wrote each scene is read from the
-  // scenes checkpoint the commit commits, which records a scene's text and author together.
-  const trailers = () => {
-    ch = reviewChanges(recordedReview(c.root, loadReview(c.root) ?? r));
-    return [
-      'Aureus-Reviewed: yes',
-      ...(ch.edited.length ? [`Aureus-Edited: ${ch.edited.join(', ')} (author: human)`] : []),
-      ...(ch.rewritten.length ? [`Aureus-Rewritten: ${ch.rewritten.join(', ')}`] : []),
-      ...(ch.pinned.length ? [`Aureus-Pinned: ${ch.pinned.join(', ')}`] : []),
-    ];
-  };
+  if (await committedAlready(c, r, o)) return;
   const warnings: Diagnostic[] = [];
   const { early, progress, signal } = run;
   try {
     if (signal.aborted) throw await interruptedCommit(r.episode, 'the checks before the run');
-    const s = await restage(c, r, warnings, { commit: true, trailers, progress, signal });
+    // The commit step adds the review trailers (pipeline/staged.ts reviewTrailers), as it does for a plain run.
+    const s = await restage(c, r, warnings, { commit: true, progress, signal });
     printWarnings(c, early.unsaid(warnings));
-    if (o.json) printJson(c.io, { ...s, reviewed: ch });
+    // A commit finished from its journal (recovered) says no changes of its own: the record's.
+    if (o.json) printJson(c.io, { ...s, reviewed: s.reviewed ?? reviewChanges(r) });
     else c.io.stdout(renderSummary(s, c));
     // Nothing was left to stop (the commit under way is finished first): said after the summary, exit 0.
     if (signal.aborted) c.io.stderr(finishedDespiteInterrupt(s));
@@ -133,6 +123,26 @@ async function commitStaged(c: CommandContext, o: { json?: boolean }, run: { ear
     if (signal.aborted) throw await interruptedCommit(r.episode, `the checks of the commit of ${r.episode}`, e);
     throw e;
   }
+}
+
+/**
+ * The staged episode is committed and tagged already: a kill after its commit left the record
+ * (pipeline/review-finished.ts). Run again, `episode commit` answers as for a commit it finished:
+ * what is left is removed (under the lock), the commit is reported as recovered, exit 0.
+ */
+async function committedAlready(c: CommandContext, r: ReviewState, o: { json?: boolean }): Promise<boolean> {
+  const { committedReview, committedReviewNote, dropCommittedReview } = await import('../../pipeline/review-finished.js');
+  const found = await committedReview(c.root, r);
+  if (!found) return false;
+  const { withLock } = await import('../../pipeline/lock.js');
+  await withLock(c.root, 'episode commit', async () => dropCommittedReview(c.root, r));
+  const { recoveredSummary } = await import('../../pipeline/recovered-summary.js');
+  const { reviewChanges } = await import('../../pipeline/review-state.js');
+  const s = await recoveredSummary(c.root, found.commit, found.tag);
+  printWarnings(c, [committedReviewNote(r, found)]);
+  if (o.json) printJson(c.io, { ...s, reviewed: reviewChanges(r) });
+  else c.io.stdout(renderSummary(s, c));
+  return true;
 }
 
 /** AUR6008 (exit 130) of an interrupted `episode commit`: nothing committed, the episode still staged. */
@@ -166,9 +176,7 @@ async function requireStaged(c: CommandContext, requireReview: (root: string) =>
 async function showReview(c: CommandContext, o: { json?: boolean; restore?: boolean }): Promise<void> {
   const { loadValidatedWorld } = await import('../../store/validate.js');
   const { reviewView, renderReview } = await import('../../pipeline/review-view.js');
-  const { requireReview } = await import('../../pipeline/review-state.js');
-  await requireWorldRepo(c);
-  const r = requireReview(c.root);
+  const r = await requireLiveReview(c);
   if (o.restore) {
     const { withLock } = await import('../../pipeline/lock.js');
     const { restoreStaged } = await import('../../pipeline/staged-edits.js');

@@ -12,9 +12,8 @@ import type { ProgressSink } from '../../pipeline/progress.js';
  * staged files in the run folder always show what `episode commit` would commit.
  */
 export async function underReview<T>(c: CommandContext, command: string, op: (world: World, configFile: ConfigFile, say: (list: Diagnostic[]) => void) => Promise<T>): Promise<{ result: T; staged: EpisodeRunSummary; warnings: Diagnostic[] }> {
-  await requireWorldRepo(c);
+  await requireLiveReview(c);
   const { requireReview } = await import('../../pipeline/review-state.js');
-  requireReview(c.root);
   const { withLock } = await import('../../pipeline/lock.js');
   const warnings: Diagnostic[] = [];
   // What the operation says as it goes (the config's warnings before a model call) is not said again at the end.
@@ -47,11 +46,29 @@ export async function requireWorldRepo(c: CommandContext): Promise<void> {
   await (await import('../../pipeline/world-repo.js')).requireWorldRepo(c.root);
 }
 
-/** How restage runs: under a lock its caller holds; to the commit (`episode commit`), with its trailers; what it says as it starts. */
+/**
+ * The staged episode, for a command that works on it (requireReview after requireWorldRepo). A
+ * record whose episode is committed already (a kill after its commit left it behind:
+ * pipeline/review-finished.ts) is nothing staged (AUR6101, exit 2), said with the commit and what
+ * removes the record, rather than a staged episode whose run folder is half gone.
+ */
+export async function requireLiveReview(c: CommandContext): Promise<ReviewState> {
+  await requireWorldRepo(c);
+  const { requireReview } = await import('../../pipeline/review-state.js');
+  const r = requireReview(c.root);
+  const { committedReview } = await import('../../pipeline/review-finished.js');
+  const found = await committedReview(c.root, r);
+  if (!found) return r;
+  const { AureusError, ExitCode } = await import('../../errors.js');
+  const { diag } = await import('../../diagnostics/index.js');
+  const hint = `${r.episode} is committed as ${found.commit.slice(0, 10)}, tag ${found.tag}; \`aureus episode commit\` (or the next \`aureus episode run\`) removes the review record a kill left behind`;
+  throw new AureusError('no episode is staged for review', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6101', {}, { hint })] });
+}
+
+/** How restage runs: under a lock its caller holds; to the commit (`episode commit`: the commit step adds the review trailers); what it says as it starts. */
 export interface RestageOptions {
   lockHeld?: boolean;
   commit?: boolean;
-  trailers?: string[] | (() => string[]);
   progress?: ProgressSink;
   /** Ctrl-C (`episode commit`): the run stops before its commit, or finishes the commit under way. */
   signal?: AbortSignal;
@@ -71,7 +88,6 @@ export async function restage(c: CommandContext, r: ReviewState, warnings: Diagn
     lockHeld: Boolean(o.lockHeld),
     env: c.io.env,
     warnings,
-    trailers: o.trailers ?? [],
     ...(o.progress ? { progress: o.progress } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
   });

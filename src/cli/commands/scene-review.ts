@@ -3,7 +3,7 @@ import type { CommandContext } from '../context.js';
 import type { Finding } from '../../domain/scene.js';
 import type { Place } from '../../pipeline/finding-place.js';
 import { inheritErrorHandling, type RegisterCommand } from './index.js';
-import { requireWorldRepo, underReview } from './review-shared.js';
+import { requireLiveReview, requireWorldRepo, underReview } from './review-shared.js';
 import type { ChildProcess } from 'node:child_process';
 import type { Interrupt } from './run-shared.js';
 import { printJson } from '../io.js';
@@ -59,10 +59,7 @@ Examples:
   $ aureus scene rewrite sc5 --json`))
     .action(async (id: string, o: { note?: string; json?: boolean }) => {
       const c = ctx();
-      const { rewriteScene } = await import('../../pipeline/scene-rewrite.js');
-      const { interruptSignal } = await import('./run-shared.js');
-      const intr = interruptSignal(); // Ctrl-C aborts the Writer's call: exit 130, the scene unchanged
-      const { result } = await underReview(c, 'scene rewrite', (world, configFile, say) => rewriteScene({ root: c.root, world, scene: id, note: o.note, configFile, env: c.io.env, signal: intr.signal, onWarnings: say })).finally(() => intr.dispose());
+      const { result } = await rewriteUnderInterrupt(c, id, o.note);
       if (o.json) printJson(c.io, result);
       else if (result.adopted) c.io.stdout(`${c.chalk.green('✓')} ${result.scene} rewritten (${result.attempts.length} draft${result.attempts.length === 1 ? '' : 's'}) and staged\n`);
       else {
@@ -113,14 +110,43 @@ Examples:
       .action(async (id: string) => {
         const c = ctx();
         const { setPinned } = await import('../../pipeline/scene-ops.js');
-        await requireWorldRepo(c);
-        const { requireReview } = await import('../../pipeline/review-state.js');
-        requireReview(c.root);
+        await requireLiveReview(c);
         const sc = setPinned(c.root, id, pinned);
         c.io.stdout(`${c.chalk.green('✓')} ${sc} ${pinned ? 'pinned' : 'unpinned'}\n`);
       });
   }
 };
+
+/**
+ * `scene rewrite` under the CLI's interrupt handler: Ctrl-C (or SIGTERM) aborts the Writer's call,
+ * and the rewrite ends with AUR6008 (exit 130), the scene keeping its text (pipeline/scene-rewrite.ts).
+ * Once the rewrite is recorded, the staging after it is not cut: a failure of it after the signal
+ * (a git the Ctrl-C stopped) is the interrupt too, said with what is kept.
+ */
+async function rewriteUnderInterrupt(c: CommandContext, rawId: string, note: string | undefined) {
+  const { rewriteScene } = await import('../../pipeline/scene-rewrite.js');
+  const { interruptSignal } = await import('./run-shared.js');
+  const done = { scene: null as string | null };
+  const intr = interruptSignal(c.io.stderr, {
+    first: () => (done.scene ? `The rewrite of ${done.scene} is recorded; it is staged first.` : 'The rewrite stops; the scene keeps its text.'),
+    again: 'Run `aureus episode review` to see what is staged.',
+  });
+  try {
+    return await underReview(c, 'scene rewrite', async (world, configFile, say) => {
+      const r = await rewriteScene({ root: c.root, world, scene: rawId, note, configFile, env: c.io.env, signal: intr.signal, onWarnings: say });
+      done.scene = r.scene;
+      return r;
+    });
+  } catch (e) {
+    const { interruptedDuring } = await import('../../diagnostics/interrupted.js');
+    // Before the rewrite was recorded the pipeline said it (AUR6008, the scene unchanged).
+    if (!intr.signal.aborted || done.scene === null) throw e;
+    const hint = `the rewrite of ${done.scene} is recorded; its staged files are written again by the next \`aureus scene\` command or by \`aureus episode commit\``;
+    throw interruptedDuring(`the staging after the rewrite of ${done.scene}`, { hint, cause: e });
+  } finally {
+    intr.dispose();
+  }
+}
 
 /**
  * The author's text, read as `scene verify` reads a scene: a missing file, a FIFO or a device is
