@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { lexiconTagged } from './parse.js';
 import type { Mention } from './names.js';
 
 /**
@@ -26,13 +26,6 @@ const PRESENT_AUX = /^(?:is|are|has|does|am)$/;
 /** Words ending like a verb's form that are not verbs after a subject. */
 const NOT_VERB = /^(?:perhaps|always|towards|afterwards|besides|unless|this|thus|its|his|hers|theirs|yes|us|plus|less)$/;
 
-let lexicon: Record<string, string | string[]> | null = null;
-/** compromise's lexicon's tag for a word (its irregular pasts: came, went, stood, took…). */
-function lexTag(word: string): string | string[] | undefined {
-  lexicon ??= (nlp.model() as unknown as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
-  return Object.prototype.hasOwnProperty.call(lexicon, word) ? lexicon[word] : undefined;
-}
-const tagged = (t: string | string[] | undefined, tag: string) => (Array.isArray(t) ? t.includes(tag) : t === tag);
 
 /**
  * Simple pasts compromise tags as a noun or an adjective even after "He" ("He rose from the bench":
@@ -63,9 +56,8 @@ export function formTense(word: string): Tense | null {
   if (PAST_AUX.test(w) || PAST_READ_AS_NOUN.test(w) || UNLISTED_PAST.test(w)) return 'past';
   if (PRESENT_AUX.test(w) || PRESENT_READ_AS_NOUN.test(w)) return 'present';
   if (NOT_VERB.test(w)) return null;
-  const t = lexTag(w);
-  if (tagged(t, 'PastTense')) return 'past';
-  if (tagged(t, 'PresentTense')) return 'present';
+  if (lexiconTagged(w, 'PastTense')) return 'past';
+  if (lexiconTagged(w, 'PresentTense')) return 'present';
   if (/^[a-z]{3,}ed$/.test(w) && !/eed$/.test(w)) return 'past';
   if (/[a-z]{2}[^su]s$/.test(w)) return 'present';
   return null;
