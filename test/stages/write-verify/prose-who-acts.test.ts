@@ -107,6 +107,18 @@ describe('a habit told in bed is not a deed on this stage (audit finding 9)', ()
       "Fulvia was Terentia's eyes in Catiline's house. Curius told her everything in bed, and she carried it to Terentia. Terentia carried it to the consul. Nobody else knew.",
     ]);
   });
+  it('a present told of whenever something happens, or of everything someone hears, is a habit, not a deed here', () => {
+    expectClean('SC21', [
+      'Curius tells her everything whenever he visits her house.',
+      'Curius tells her everything he hears, and she brings it to Terentia.',
+      "Curius passes on whatever he overhears at Catiline's table, and she carries it to Terentia.",
+    ]);
+    // The deed itself, or a "whenever" before the name that times the scene's own moment: on stage.
+    expectEach('SC21', [
+      'Curius tells her everything: the names, the dates, the house where they meet.',
+      'Whenever she looks away, Curius edges closer to the door.',
+    ], ['AUR5016']);
+  });
   it('the same deed here, or in a scene set in a bedroom, is on stage', () => {
     expectEach('SC21', [
       'Curius comes in from the street and tells her everything.',

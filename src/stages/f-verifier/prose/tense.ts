@@ -126,6 +126,13 @@ export const LONG_PAST = /\b(?:ago|last (?:year|month|spring|summer|autumn|winte
  */
 export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all)|(?:business|meetings?|matters|talk|work|things) of (?:this|that|the same) (?:kind|sort)|(?:keeps|kept|keep) (?:a|an) (?:good|fine|poor|plain|mean|generous|decent|excellent|splendid|handsome|modest) (?:house|table|cellar|kitchen|lamp-oil|oil|wine|cook|stable|garden)|(?:keeps|kept|keep) (?:a|an) (?:[\w-]+ ){0,2}(?:room|chamber|study|library|office|apartment|villa|house|garden|cellar|stable)s? (?:(?:at|in|on|behind|above|below|beside|near|off) [\w'’ ]{1,40}? )?for\b)\b/i;
 /**
+ * A present told of every time something happens, after the doer's verb ("Curius tells her everything whenever he visits
+ * her"), or of all someone comes to hear ("tells her everything he hears", "passes on whatever he overhears"): a habit
+ * told in the present, not this scene's deed (session 41's audit, P9). subjects.ts reads it after the name only:
+ * "Whenever Terentia looks away, Curius slips in" times the scene's own moment.
+ */
+export const RECURRING = /\b(?:whenever|(?:everything|whatever|all)\s+(?:that\s+)?(?:he|she|they|I|we|you)\s+(?:hears|learns|overhears|picks up|finds out|gathers|gleans))\b/i;
+/**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
  * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits. "Every so
