@@ -34,7 +34,7 @@ const names = (text: string, idx: PersonIndex) => findMentions(text, idx).filter
  */
 function oldForms(c: VerifyContext): { forms: Map<string, string>; shared: Map<string, string[]> } {
   const PRAE = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus', 'ser', 'sex', 'app', 'mam', 'num']);
-  const ENG: Record<string, string[]> = { catilina: ['catiline'], pompeius: ['pompey'], antonius: ['antony', 'mark antony', 'marc antony'], octavius: ['octavian'], octavianus: ['octavian'], vergilius: ['virgil'], horatius: ['horace'], livius: ['livy'], ovidius: ['ovid'], terentius: ['terence'], sulla: ['sylla'] };
+  const ENG: Record<string, string[]> = { catilina: ['catiline'], pompeius: ['pompey'], antonius: ['antony', 'mark antony', 'marc antony'], octavius: ['octavian'], octavianus: ['octavian'], vergilius: ['virgil'], horatius: ['horace'], livius: ['livy'], ovidius: ['ovid'], terentius: ['terence'], sulla: ['sylla'], tullius: ['tully'], sallustius: ['sallust'], plinius: ['pliny'] };
   const formsOf = (name: string, cue?: string) => {
     const parts = name.toLowerCase().replace(/\./g, '').split(/\s+/).filter(Boolean);
     const out = new Set<string>([parts.join(' ')]);
@@ -43,6 +43,8 @@ function oldForms(c: VerifyContext): { forms: Map<string, string>; shared: Map<s
     for (const x of parts.filter((x) => x.length >= 3 && !PRAE.has(x))) {
       out.add(x);
       for (const e of ENG[x] ?? []) out.add(e);
+      // Added with "Tully" (session 41's audit): DPRR's consonantal I as English prose writes it, J.
+      if (/^i[aeiou]/.test(x)) out.add(`j${x.slice(1)}`);
     }
     if (cue) out.add(cue.toLowerCase());
     return [...out].filter((f) => f.length >= 3 && !PRAE.has(f));

@@ -1,5 +1,6 @@
 import { possessiveAfter, type Mention } from './names.js';
-import { subjectVerb } from './subjects.js';
+import { subjectVerb, type Subject } from './subjects.js';
+import { identifiedHere } from './identified.js';
 
 /** Someone who does something on stage, by the prose's own account. */
 export interface Deed {
@@ -62,7 +63,7 @@ export function deedOf(n: Narration): Deed | null {
   else if (last) d = { id: last, how: 'speaks', line: n.line, text: n.text, sure: false, elsewhere: n.elsewhere };
   else {
     // A question in narration asks; it does not put anyone on stage.
-    const sv = n.narr.includes('?') ? null : subjectVerb(n.narr, n.mentions, n.away, n.past);
+    const sv = n.narr.includes('?') ? null : (subjectVerb(n.narr, n.mentions, n.away, n.past) ?? arrivedBy(n));
     const offstage = sv?.offstage ?? (n.past ? n.placed?.find((p) => p.id === sv?.id)?.place : undefined);
     if (sv) d = { id: sv.id, how: 'acts', line: n.line, text: n.text, sure: sv.sure, elsewhere: n.elsewhere, offstage, ...(sv.body ? { body: true as const } : {}) };
   }
@@ -77,6 +78,12 @@ export function deedOf(n: Narration): Deed | null {
  * (the verbs of a said-tag): "calls the consul over" or "laughs the consul off" reports nobody's words.
  */
 const REPORTED_NAME = /\b(?:says?|said|saying|tells?|told)\s+(?:(?:him|her|them|me|us)\s+)?(?:that\s+)?(?:the\s+)?$|\b(?:says?|said|tells?|told)\b[^.!?]*[;,]\s*(?:and\s+)?that\s+(?:the\s+)?$/i;
+
+/** Someone named as who has come in ("The door opens, and it is Catiline."; identified.ts): on stage, as a deed is. */
+function arrivedBy(n: Narration): Subject | null {
+  const m = identifiedHere(n);
+  return m && { id: m.id, sure: true };
+}
 
 /**
  * Who a pronoun said-tag refers back to before this sentence: the last doer the pronoun's gender

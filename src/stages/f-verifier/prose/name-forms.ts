@@ -21,9 +21,15 @@ import { escapeRegExp } from '../../../core/regex.js';
  */
 const PRAENOMINA = new Set(['marcus', 'gaius', 'lucius', 'publius', 'quintus', 'gnaeus', 'titus', 'decimus', 'servius', 'aulus', 'sextus', 'tiberius', 'appius', 'manius', 'spurius', 'numerius', 'mamercus', 'ser', 'sex', 'app', 'mam', 'num']);
 
-/** English forms of Latin name parts, as English prose names these men. */
+/**
+ * English forms of Latin name parts, as English prose names these men: "Tully" is Cicero in English letters from
+ * Chaucer to the nineteenth century (session 41's audit: "Tully walks in" was nobody), "Sallust" the historian.
+ */
 const ENGLISH: Record<string, string[]> = {
   catilina: ['catiline'],
+  tullius: ['tully'],
+  sallustius: ['sallust'],
+  plinius: ['pliny'],
   pompeius: ['pompey'],
   antonius: ['antony', 'mark antony', 'marc antony'],
   octavius: ['octavian'],
@@ -54,6 +60,8 @@ function formsUncached(name: string, cue?: string): string[] {
   for (const x of named) {
     out.add(x);
     for (const e of ENGLISH[x] ?? []) out.add(e);
+    // DPRR spells a consonantal I as I ("C. Iulius Caesar", "Iunius"); English prose writes J ("Julius", "Junius").
+    if (/^i[aeiou]/.test(x)) out.add(`j${x.slice(1)}`);
   }
   if (cue) out.add(cue.toLowerCase());
   return [...out].filter((f) => f.length >= 3 && !PRAENOMINA.has(f));

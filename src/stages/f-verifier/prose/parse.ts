@@ -25,6 +25,17 @@ export function parsed(text: string): Doc {
   return docs.get(text, tag);
 }
 
+let lexicon: Record<string, string | string[]> | null = null;
+/**
+ * Whether compromise's own lexicon gives a lower-case word this tag ("Actor", "Adjective", "PastTense"): a look-up, no
+ * tagging (issue 18), for a word read outside a sentence (tense.ts, titles.ts).
+ */
+export function lexiconTagged(word: string, tag: string): boolean {
+  lexicon ??= (nlp.model() as unknown as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
+  const t = Object.prototype.hasOwnProperty.call(lexicon, word) ? lexicon[word] : undefined;
+  return Array.isArray(t) ? t.includes(tag) : t === tag;
+}
+
 type View = new (document: unknown) => Doc;
 type FromString = (text: string, world: unknown) => unknown;
 

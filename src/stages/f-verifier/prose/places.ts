@@ -79,9 +79,19 @@ export function placedThen(narr: string, mentions: readonly Mention[], ctx: Veri
  */
 const PRIVATE_PLACE = /\b(?:[Ii]n|[Aa]t|[Ii]nside)\s+(\p{Lu}\p{L}+(?:\s+\p{Lu}\p{L}+){0,2})(?:['’]s|['’])\s+(?:own\s+)?(?:house|home|bed|bedroom|bedchamber|rooms?|study|garden|villa|couch|kitchen|atrium|door(?:step|way)?)\b/gu;
 
-/** The private places of people other than the setting's that a narration sentence names (see PRIVATE_PLACE). */
+/**
+ * A bed, nobody's named ("Curius tells her everything in bed": session 41's audit, P9; "talks in his sleep"): where people
+ * lie at night, which a scene is not set in unless its place is a bedroom. Not "bedside" or "bed-chamber" words of a scene
+ * that is one (BEDROOM).
+ */
+const IN_BED = /\b(?:in (?:bed|(?:his|her|their) (?:bed|sleep))|abed|between the sheets)\b/i;
+const BEDROOM = /\b(?:bed|bedroom|bedchamber|bed-chamber|cubicul\w*|sleeping)\b/i;
+
+/** The private places of people other than the setting's that a narration sentence names (see PRIVATE_PLACE), and a bed (IN_BED). */
 export function privatePlacesAway(narr: string, ctx: VerifyContext, isPerson: (w: string) => boolean): string[] {
   const out: string[] = [];
   for (const m of narr.matchAll(PRIVATE_PLACE)) if (isPerson(m[1]) && !sameAsSetting(m[1], ctx)) out.push(m[0]);
+  const bed = IN_BED.exec(narr)?.[0];
+  if (bed && !BEDROOM.test(`${ctx.packet.setting.location_name} ${ctx.packet.setting.location}`)) out.push(bed);
   return out;
 }

@@ -5,6 +5,7 @@ import { possessiveAfter, type PersonIndex } from './names.js';
 import { AFTER_QUOTATION, OPENING_ADVERB, PREPOSITION_OBJECT, SUBJECT_SLOT, subjectVerb, type Subject } from './subjects.js';
 import { FRAME, noDeed } from './clause-doers.js';
 import { likelyGender } from './gender.js';
+import { identifiedHere } from './identified.js';
 
 /**
  * A sentence that opens on "He" or "She" and acts (held-out corpus 2, x14: a litter in Clodius'
@@ -131,13 +132,24 @@ export function earlierInSentence(n: Narration, pronoun: string, at: number, ind
 export function pronounDoer(n: Narration, index: PersonIndex, ctx: VerifyContext, matters: (id: string) => boolean): Subject | null {
   const pr = PRONOUN.exec(n.narr);
   if (!pr || n.line <= 0 || n.said || n.pronoun || n.elsewhere || n.narr.includes('?') || FRAME.test(n.narr)) return null;
-  const a = pronounPerson(n, pr[1], index, ctx, 'cast');
+  const a = pronounPerson(n, pr[1], index, ctx, 'cast') ?? justIdentified(n, pr[1], index, ctx);
   if (!a || !matters(a)) return null;
   const end = pr.index + pr[0].length;
   // "He is at the baths", "she keeps a house": where or how someone is, off stage as often as on it.
   if (noDeed(n.narr.slice(end)) || STATE.test(n.narr.slice(end))) return null;
   const s = subjectVerb(n.narr, [{ id: a, start: end - pr[1].length, end, text: pr[1] }], n.away, n.past);
   return s && !s.offstage ? s : null;
+}
+
+/**
+ * The person the sentence before named as who has just come in ("The door opens, and it is Catiline. He crosses to the
+ * brazier": identified.ts), when they are the only one of the pronoun's gender the paragraph names: the cast member of
+ * that gender on stage and not named here (Cicero, in his own house) is not who the "he" after an entrance means.
+ */
+function justIdentified(n: Narration, pronoun: string, index: PersonIndex, ctx: VerifyContext): string | null {
+  const p = n.prev;
+  const m = p && p.line === n.line ? identifiedHere(p) : null;
+  return m && pronounPerson(n, pronoun, index, ctx, 'paragraph') === m.id ? m.id : null;
 }
 
 /** A sentence-opening "he" or "she", after a conjunction or an opening adverb at most. */

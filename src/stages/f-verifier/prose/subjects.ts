@@ -2,8 +2,9 @@ import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
+import { relativeOnTitle, titleBefore } from './titles.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, RECURRING, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -306,6 +307,42 @@ function bodyOnly(after: string): boolean {
   return true;
 }
 
+interface Slot {
+  /** The words before the name that put it in the slot: without its title, when it has one (titles.ts). */
+  before: string;
+  inverted: boolean;
+  invertedPast: boolean;
+  titled: boolean;
+}
+
+/** Whether the words before a name put it in a subject slot, or right after its verb (INVERTED), and how; null if not. */
+function slotAfter(before: string, past: boolean): Omit<Slot, 'titled'> | null {
+  // "a marble Crassus watches them" (held-out corpus 49, av09): a likeness, not the man.
+  if (LIKENESS.test(before)) return null;
+  // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
+  const invertedPast = past && !INVERTED.test(before) && INVERTED_PAST.test(before) && !IMAGINED.test(before);
+  const inverted = (INVERTED.test(before) && !IMAGINED.test(before)) || invertedPast;
+  if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || (FRONTED_CLAUSE.test(before) && !SEEN_DOING.test(before)) || ITERATIVE_LEAD.test(before) || (WITNESSED.test(before) && !WITNESS_REPORTED.test(before))) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) return null;
+  if (COORDINATED_OBJECT.test(before) || CONTENT_AND.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) return null;
+  return { before, inverted, invertedPast };
+}
+
+/**
+ * The slot of a name as written, else with the title before it taken off (titles.ts titleBefore): "The conspirator
+ * Catiline comes in", "His old debtor Lucius Sergius Catilina comes in", "Crassus' wife Tertulla brings in the wine",
+ * "Young Curius slips in" (session 41's audit: each was read as no subject). What the title leaves before it is read as
+ * before a bare name: "with the consul Cicero" stays a preposition's object, "In comes the consul Cicero" inverted.
+ */
+export function subjectSlot(whole: string, past = false): Slot | null {
+  const plain = slotAfter(whole, past);
+  if (plain?.inverted) return { ...plain, titled: false };
+  const t = titleBefore(whole);
+  const titled = t >= 0 ? slotAfter(whole.slice(0, t), past) : null;
+  // "In comes the conspirator Catiline": FRONTED would take "In comes the conspirator" for a place phrase.
+  if (titled && (titled.inverted || !plain)) return { ...titled, titled: true };
+  return plain && { ...plain, titled: false };
+}
+
 /**
  * Who acts in a narration sentence: a named person in the subject slot followed by a present-tense
  * verb. Possessives ("Catiline's head"), objects ("remembers Catiline") and past or modal verbs
@@ -316,16 +353,13 @@ function bodyOnly(after: string): boolean {
  */
 export function subjectVerb(narr: string, mentions: readonly Mention[], away: readonly string[] = [], past = false): Subject | null {
   for (const m of mentions) {
-    const before = narr.slice(0, m.start);
-    // "a marble Crassus watches them" (held-out corpus 49, av09): a likeness, not the man.
-    if (LIKENESS.test(before) || LIKENESS_AFTER.test(narr.slice(m.end))) continue;
-    // The verb before the name is its deed (INVERTED); the words after it are then no evidence.
-    const invertedPast = past && !INVERTED.test(before) && INVERTED_PAST.test(before) && !IMAGINED.test(before);
-    const inverted = (INVERTED.test(before) && !IMAGINED.test(before)) || invertedPast;
-    if (!(inverted || SUBJECT_SLOT.test(before) || FRONTED.test(before) || (FRONTED_CLAUSE.test(before) && !SEEN_DOING.test(before)) || ITERATIVE_LEAD.test(before) || (WITNESSED.test(before) && !WITNESS_REPORTED.test(before))) || /["…]\s*$/.test(before.trim()) && before.trim().length > 0 && !/,\s*$/.test(before)) continue;
-    if (COORDINATED_OBJECT.test(before) || CONTENT_AND.test(before) || IMAGINED.test(before) || PREPOSITION_OBJECT.test(before)) continue;
+    const slot = subjectSlot(narr.slice(0, m.start), past);
+    if (!slot || LIKENESS_AFTER.test(narr.slice(m.end))) continue;
+    const { before, inverted, invertedPast } = slot;
     let after = narr.slice(m.end);
     if (/^['’]/.test(after) || REPORTED.test(after)) continue;
+    // "The slave Crassus sends comes in": a relative clause on the title's noun, not the name's deed.
+    if (slot.titled && relativeOnTitle(after.replace(FILLER, ' '))) continue;
     // "Cicero himself, who has been at his scrolls since before first light …, comes through the curtain" (held-out
     // corpus 122, dq15): the aside is on the name, past its "himself".
     after = pastParenthetical(after.replace(INTENSIFIER_BEFORE_ASIDE, '')).replace(FILLER, ' ');
@@ -342,7 +376,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // A present told of yesterday or long ago is a memory in the present tense ("Yesterday, in the smoke of the Temple
     // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here: the time word
     // before the doer in its clause ("Clodius remembers Catiline laughing … a year ago" is Clodius remembering now).
-    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(before.slice(before.search(/[^;—–]*$/))))) continue;
+    if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts !== 'past' && RECURRING.test(after.split(/[;:.!?—–]/)[0]!)) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(before.slice(before.search(/[^;—–]*$/))))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));
     const s: Subject = off ? { id: m.id, sure: a === true, offstage: off } : { id: m.id, sure: a === true };

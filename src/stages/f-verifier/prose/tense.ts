@@ -1,4 +1,4 @@
-import nlp from 'compromise';
+import { lexiconTagged } from './parse.js';
 import type { Mention } from './names.js';
 
 /**
@@ -26,13 +26,6 @@ const PRESENT_AUX = /^(?:is|are|has|does|am)$/;
 /** Words ending like a verb's form that are not verbs after a subject. */
 const NOT_VERB = /^(?:perhaps|always|towards|afterwards|besides|unless|this|thus|its|his|hers|theirs|yes|us|plus|less)$/;
 
-let lexicon: Record<string, string | string[]> | null = null;
-/** compromise's lexicon's tag for a word (its irregular pasts: came, went, stood, took…). */
-function lexTag(word: string): string | string[] | undefined {
-  lexicon ??= (nlp.model() as unknown as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
-  return Object.prototype.hasOwnProperty.call(lexicon, word) ? lexicon[word] : undefined;
-}
-const tagged = (t: string | string[] | undefined, tag: string) => (Array.isArray(t) ? t.includes(tag) : t === tag);
 
 /**
  * Simple pasts compromise tags as a noun or an adjective even after "He" ("He rose from the bench":
@@ -63,9 +56,8 @@ export function formTense(word: string): Tense | null {
   if (PAST_AUX.test(w) || PAST_READ_AS_NOUN.test(w) || UNLISTED_PAST.test(w)) return 'past';
   if (PRESENT_AUX.test(w) || PRESENT_READ_AS_NOUN.test(w)) return 'present';
   if (NOT_VERB.test(w)) return null;
-  const t = lexTag(w);
-  if (tagged(t, 'PastTense')) return 'past';
-  if (tagged(t, 'PresentTense')) return 'present';
+  if (lexiconTagged(w, 'PastTense')) return 'past';
+  if (lexiconTagged(w, 'PresentTense')) return 'present';
   if (/^[a-z]{3,}ed$/.test(w) && !/eed$/.test(w)) return 'past';
   if (/[a-z]{2}[^su]s$/.test(w)) return 'present';
   return null;
@@ -133,6 +125,13 @@ export const LONG_PAST = /\b(?:ago|last (?:year|month|spring|summer|autumn|winte
  * ("kept a small dining room at the back of his house for the suppers…": held-out corpus 118, dm14). subjects.ts reads it in a deed's clause.
  */
 export const HABIT = /\b(?:every (?:day|morning|evening|night|week|month|year)|each (?:day|morning|evening|night)|daily|nightly|as a rule|a great many|a good many|countless|the way (?:he|she|they|I|we|you) (?:does|do|did|keeps|kept|keep|runs|ran|run) (?:everything|all things|things|it all)|(?:business|meetings?|matters|talk|work|things) of (?:this|that|the same) (?:kind|sort)|(?:keeps|kept|keep) (?:a|an) (?:good|fine|poor|plain|mean|generous|decent|excellent|splendid|handsome|modest) (?:house|table|cellar|kitchen|lamp-oil|oil|wine|cook|stable|garden)|(?:keeps|kept|keep) (?:a|an) (?:[\w-]+ ){0,2}(?:room|chamber|study|library|office|apartment|villa|house|garden|cellar|stable)s? (?:(?:at|in|on|behind|above|below|beside|near|off) [\w'’ ]{1,40}? )?for\b)\b/i;
+/**
+ * A present told of every time something happens, after the doer's verb ("Curius tells her everything whenever he visits
+ * her"), or of all someone comes to hear ("tells her everything he hears", "passes on whatever he overhears"): a habit
+ * told in the present, not this scene's deed (session 41's audit, P9). subjects.ts reads it after the name only:
+ * "Whenever Terentia looks away, Curius slips in" times the scene's own moment.
+ */
+export const RECURRING = /\b(?:whenever|(?:everything|whatever|all)\s+(?:that\s+)?(?:he|she|they|I|we|you)\s+(?:hears|learns|overhears|picks up|finds out|gathers|gleans))\b/i;
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
