@@ -58,8 +58,8 @@ export function readBranchJournal(root: string): BranchJournal | null {
  * own: the what-if's was never made). A journal whose branch is gone (killed before the switch, or
  * dropped by hand) or has moved on (killed after the commit) is of a step that ended: null.
  */
-export async function halfMadeBranch(root: string, git: GitPort = createGit(root)): Promise<BranchJournal | null> {
-  const j = readBranchJournal(root);
+export async function halfMadeBranch(root: string, git: GitPort = createGit(root), journal: BranchJournal | null = readBranchJournal(root)): Promise<BranchJournal | null> {
+  const j = journal;
   if (!j) return null;
   return (await git.resolve(`refs/heads/${j.branch}`)) === j.from ? j : null;
 }
@@ -67,8 +67,9 @@ export async function halfMadeBranch(root: string, git: GitPort = createGit(root
 /** Refuse (exit 10, AUR6035) to commit on the half-made branch HEAD is on: it lacks its what-if change. */
 export async function refuseHalfMadeBranch(root: string, blocked: string, git: GitPort = createGit(root)): Promise<void> {
   // No journal (every run but one after such a kill): no git process is started.
-  if (!readBranchJournal(root)) return;
-  const [j, current] = await Promise.all([halfMadeBranch(root, git), git.currentBranch()]);
+  const journal = readBranchJournal(root);
+  if (!journal) return;
+  const [j, current] = await Promise.all([halfMadeBranch(root, git, journal), git.currentBranch()]);
   if (j && j.branch === current) throw halfMadeBranchError(root, j, blocked);
 }
 
