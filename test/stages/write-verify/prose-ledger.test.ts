@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { findings, usePackets } from './prose-scenes.js';
 
 // Money the narration shows paid that the scene's transfers do not move (AUR5023, rules/prose-ledger.ts): SC05 of
-// the writer corpus, where Clodius (35,000 denarii) pays Crassus 3,000, and SC21, which moves no money at all.
+// the writer corpus, where Clodius (35,000 denarii) pays Crassus 3,000, and SC21, whose plan moves no money at all.
 usePackets();
 
 const LEAD = 'The lamps in the study burn low, and a slave with a jug of watered wine waits by the door, pretending not to listen.';
@@ -18,11 +18,10 @@ describe('money paid in the prose that the scene\'s transfers do not move (AUR50
     expect(ledger('SC05', '"Three thousand," Crassus says. "Today."\n\nClodius counts five thousand denarii onto the table — not three, five, to show he can — and understands, at last, who owns him.')).toEqual(['soft 5,000']);
   });
 
-  it('other payers, other words, other sums, a scene with no transfer at all', () => {
+  it('other payers, other words, other sums', () => {
     expect(ledger('SC05', '"Three thousand," Crassus says.\n\nClodius empties his purse onto the table: four thousand denarii, and he pushes the pile across without a word.')).toEqual(['soft 4,000']);
     expect(ledger('SC05', '"Three thousand," Crassus says.\n\nClodius counts three thousand denarii onto the table. On his way out he flings a purse of five hundred denarii to the doorkeeper.')).toEqual(['soft 500']);
     expect(ledger('SC05', '"Three thousand," Crassus says.\n\nClodius pays him twenty thousand sesterces, coin by coin, and does not look up.')).toEqual(['soft 5,000']);
-    expect(ledger('SC21', 'Fulvia waits in the atrium. Terentia comes in and sits.\n\nFulvia presses a purse of two thousand denarii into the steward\'s hand and sends him out.')).toEqual(['soft 2,000']);
   });
 
   it('stays clean on sums owed, offered, refused, demanded, remembered, hypothetical, a debt\'s total, and parts of the transfer', () => {
@@ -33,6 +32,8 @@ describe('money paid in the prose that the scene\'s transfers do not move (AUR50
     clean('"Three thousand," Crassus says.\n\nIf he paid five thousand denarii, Crassus would own him forever. He counts three thousand denarii onto the table.');
     clean('"Three thousand," Crassus says.\n\nClodius counts out a thousand denarii. Then he counts out another thousand denarii. Then he counts out the last thousand denarii, and stands.');
     clean('"Three thousand," Crassus says.\n\nClodius pays him twelve thousand sesterces, coin by coin.');
+    // A scene whose plan moves no money: an invented payment is judged against the payer's means only (AUR5022).
+    expect(ledger('SC21', 'Fulvia waits in the atrium. Terentia comes in and sits.\n\nFulvia presses a purse of two thousand denarii into the steward\'s hand and sends him out.')).toEqual([]);
     // Small change beside the transfer: a tip, a coin for the lamp.
     clean('"Three thousand," Crassus says.\n\nClodius counts three thousand denarii onto the table, and on his way out flips the doorkeeper two denarii.');
     // A sum said in the quotation of a paying sentence is said, not paid.

@@ -30,19 +30,8 @@ function before(s: Narration, payAt: number): boolean {
   return REMEMBERED.test(head) || /\bhad\s+(?:\p{L}+\s+){0,2}$/iu.test(head) || (!s.past && formTense(verb) === 'past');
 }
 
-/** A tenth: below it of the scene's smallest transfer, or with none of its poorest known purse on stage, a sum is small change. */
+/** A tenth: below it of the scene's smallest transfer, a sum is small change beside what the scene moves. */
 const SMALL_SHARE = 0.1;
-
-/**
- * The least sum the ledger is judged for: a tenth of the scene's smallest transfer, or with none, of the poorest
- * known purse in the cast. Below it a sum is small change beside what the scene moves (four denarii for a copy of a
- * charge, two for incense, a coin pressed into every palm: held-out corpora 32, 51, 69), which no ledger keeps.
- */
-function smallChange(ctx: VerifyContext, amounts: readonly number[]): number {
-  if (amounts.length) return SMALL_SHARE * Math.min(...amounts);
-  const purses = ctx.packet.cast.map((c) => ctx.packet.retrieved_subgraph.accounts.find((a) => a.owner === c.id)?.denarii).filter((d): d is number => d !== undefined);
-  return purses.length ? SMALL_SHARE * Math.min(...purses) : Infinity;
-}
 
 /** Two sums the same to the denarius: sesterces are quartered, so "twelve thousand sesterces" is 3,000 denarii. */
 const same = (a: number, b: number) => Math.abs(a - b) < 1;
@@ -67,7 +56,12 @@ const same = (a: number, b: number) => Math.abs(a - b) < 1;
 export function proseLedgerRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const transfers = pk.constraints.required_deltas.filter((d) => d.op === 'transfer' && d.path === 'assets.cash_ledger' && typeof d.amount === 'number');
-  const small = smallChange(ctx, transfers.map((t) => t.amount!));
+  // A scene whose plan moves no money: a payment in it is the Writer's invention, judged against the payer's means
+  // (AUR5022) only; flagging every sum would flag the sound within-means payments of the held-out corpora and fixtures.
+  if (!transfers.length) return [];
+  // Below a tenth of the smallest transfer a sum is small change (four denarii for a copy of a charge, two for
+  // incense, a coin pressed into every palm: held-out corpora 32, 51, 69), which no ledger keeps.
+  const small = SMALL_SHARE * Math.min(...transfers.map((t) => t.amount!));
   const paying: Paying[] = [];
   for (let i = 0; i < r.narration.length; i++) {
     const s = r.narration[i]!;
@@ -89,6 +83,6 @@ export function proseLedgerRules(r: Reading, ctx: VerifyContext): Finding[] {
   if (transfers.some((t) => same(total, t.amount!))) return [];
   const p = stray[0]!;
   const sum = p.sums.find((x) => same(x.denarii, largest(p)))!;
-  const moved = transfers.length ? transfers.map((t) => formatAmount(t.amount!)).join(', ') : 'none';
+  const moved = transfers.map((t) => formatAmount(t.amount!)).join(', ');
   return [finding('AUR5023', 'soft', pk.scene_id, 'prose.unledgered_payment', { amount: formatAmount(Math.round(sum.denarii)), text: sum.text, moved }, spanOf(p.s, sum.lead ?? sum.text))];
 }
