@@ -23,6 +23,7 @@ defineDiagnostics([
   { code: 'AUR5016', severity: 'error', message: '{name} {how} on stage in the prose but is not in the scene cast', hint: 'Only the cast may speak or act on stage: {cast}. Mention {name} only as absent.' },
   { code: 'AUR5017', severity: 'error', message: '{name} is in this scene at {location} but the prose places them at {place}', hint: 'Keep {name} at {location} for the whole scene; cut the cut-away to {place}.' },
   { code: 'AUR5022', severity: 'error', message: 'the prose has {name} pay {amount} denarii ("{text}") with {balance} available', hint: 'Pay at most {balance} denarii, or only name the sum without paying it.' },
+  { code: 'AUR5023', severity: 'error', message: 'the prose shows {amount} denarii paid ("{text}"), a sum no transfer of this scene moves (transfers: {moved})', hint: 'Show only the payments the scene\'s transfers make, with their sums ({moved}); other money may be named, owed or offered, not paid.' },
   { code: 'AUR5020', severity: 'error', message: 'event {event} overdraws {account}: {balance} denarii available, {amount} moved', hint: 'Move at most {balance} denarii from {account}, or only the transfers the packet requires.' },
   { code: 'AUR5021', severity: 'error', message: 'event {event} spends the same denarii twice (transfer {from} -> {to} of {amount} repeats a required transfer)', hint: 'List each required transfer once, in the event aligned to its application.' },
   // Plan compliance.

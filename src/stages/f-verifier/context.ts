@@ -40,8 +40,12 @@ export interface VerifyContext {
   prereqs?: Record<string, { expr: string; holds: boolean }[]>;
   /** The world's locations by name, so a place the prose names resolves (prose/arrivals.ts); absent: not judged. */
   locations?: { id: string; name: string }[];
-  /** The world's operators (names and writer guidance), so an operator named by its description resolves. */
-  operators?: { id: string; name: string; descriptions?: string[] }[];
+  /**
+   * The world's operators (names and writer guidance), so an operator named by its description resolves; `success` and
+   * `fail` are its directives apart and `roles` its role names, from which a failing beat's success words are read
+   * (prose/success-words.ts).
+   */
+  operators?: { id: string; name: string; descriptions?: string[]; success?: string; fail?: string; roles?: string[] }[];
   /** Each character's relatives by kin word (world-context.ts relativesOf): "Cicero's wife", "the consul's wife" name Terentia. */
   relatives?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Fewest words a scene may have (config verifier.min_scene_words); absent: the default, 0: no minimum. */

@@ -158,9 +158,22 @@ export function worldPartsContext(w: Partial<WorldVerifySource>): Omit<VerifyCon
     ...(w.world ? { travelDays: travelMatrix({ world: w.world }), locations: w.world.locations.map((l) => ({ id: l.id, name: l.name })) } : {}),
     ...(w.characters ? { characters: knownCharacters({ characters: w.characters }) } : {}),
     ...(w.canon ? { canon: w.canon.facts } : {}),
-    ...(w.operators ? { operators: w.operators.operators.map((o) => ({ id: o.id, name: o.name, descriptions: [o.writer_guidance?.success_beat, o.writer_guidance?.fail_beat].filter((d): d is string => !!d) })) } : {}),
+    ...(w.operators ? { operators: w.operators.operators.map(operatorContext) } : {}),
     ...(subjects ? { subjects } : {}),
     ...(w.relationships ? { relatives: relativesOf(w.relationships.relationships, w.characters?.characters ?? []) } : {}),
+  };
+}
+
+/** An operator as the verifier reads it: names, its directives (together for resolving a name, apart for success words), its role names. */
+function operatorContext(o: World['operators']['operators'][number]): NonNullable<VerifyContext['operators']>[number] {
+  const g = o.writer_guidance;
+  return {
+    id: o.id,
+    name: o.name,
+    descriptions: [g?.success_beat, g?.fail_beat].filter((d): d is string => !!d),
+    ...(g?.success_beat ? { success: g.success_beat } : {}),
+    ...(g?.fail_beat ? { fail: g.fail_beat } : {}),
+    roles: Object.keys(o.roles ?? {}),
   };
 }
 

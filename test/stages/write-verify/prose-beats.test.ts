@@ -15,7 +15,8 @@ usePackets();
 
 const data = JSON.parse(readFileSync(path.resolve(__dirname, '..', '..', 'fixtures', 'prose-beats-shown.json'), 'utf8')) as {
   groups: Record<string, string>;
-  cases: { group: string; scene: string; body: string; expect: 'shown' | 'doubtful' | 'missing'; miss?: string }[];
+  /** `finding`: where the prose keeps the change off the stage in words (denied, promised, a secret kept), the finding it gives. */
+  cases: { group: string; scene: string; body: string; expect: 'shown' | 'doubtful' | 'missing'; miss?: string; finding?: 'hard' | 'soft' }[];
 };
 
 /** The packet's one beat as a Writer declares it: an operator event with every required delta, verbatim. */
@@ -68,8 +69,9 @@ describe('a required beat declared in SCENE_EVENTS but not shown in the prose (A
         const hard = v.findings.filter((f) => f.severity === 'hard').map((f) => f.code);
         return `${reading(scene, body)}: ${beat(v).map((f) => f.severity).join(',') || 'no AUR5037'}; hard ${hard.join(',') || 'none'}`;
       });
-      const finding = (e: string) => (e === 'missing' ? 'hard; hard AUR5037' : 'no AUR5037; hard none');
-      expect(got.map((g, i) => `${i}: ${g}`)).toEqual(cases.map((c, i) => `${i}: ${c.expect}: ${finding(c.expect)}`));
+      const finding = (c: (typeof cases)[number]) =>
+        c.expect === 'missing' || c.finding === 'hard' ? 'hard; hard AUR5037' : c.finding === 'soft' ? 'soft; hard none' : 'no AUR5037; hard none';
+      expect(got.map((g, i) => `${i}: ${g}`)).toEqual(cases.map((c, i) => `${i}: ${c.expect}: ${finding(c)}`));
     });
   }
 

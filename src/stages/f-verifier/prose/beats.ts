@@ -8,6 +8,7 @@ import { belongingsIn, PASSES_FROM, successIdiom, YIELDING_IDIOM } from './outco
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
 import { givenUpByActor, lostBy, takenByLoser, wonBy } from './receiver.js';
+import { toldInOperatorWords } from './success-words.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -261,5 +262,9 @@ export function failedBeatShownSucceeding(r: Reading, ctx: VerifyContext): BeatS
     if (won.sure) return won;
     doubtful ??= won;
   }
-  return secretTold(r, ctx) ?? doubtful;
+  const told = secretTold(r, ctx);
+  if (told) return told;
+  // In the operator's own words for success (success-words.ts): a sure reading there outranks a doubtful one here.
+  const own = toldInOperatorWords(r, ctx, past, (s) => generic && GENERIC_YOU.test(s.narr ?? s.text));
+  return own?.sure ? own : (doubtful ?? own);
 }

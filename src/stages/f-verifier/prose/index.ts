@@ -4,6 +4,7 @@ import type { VerifyContext } from '../context.js';
 import { readProse } from './reader.js';
 import { prosePresenceRules } from '../rules/prose-presence.js';
 import { proseMoneyRules } from '../rules/prose-money.js';
+import { proseLedgerRules } from '../rules/prose-ledger.js';
 import { proseCanonRules, proseForbiddenRules } from '../rules/prose-facts.js';
 import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome.js';
 import { proseNewsRules } from '../rules/prose-news.js';
@@ -16,9 +17,11 @@ import { proseBeatRules } from '../rules/prose-beats.js';
  */
 export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts: string[], events: readonly SceneEvent[] = []): Finding[] {
   const r = readProse(p, ctx, extraTexts);
+  // A sum paid beyond the payer's means (AUR5022) is the graver fault; its sentence is not judged again against the transfers.
+  const money = proseMoneyRules(r, ctx);
   const all = [
     ...prosePresenceRules(r, ctx),
-    ...proseMoneyRules(r, ctx),
+    ...(money.length ? money : proseLedgerRules(r, ctx)),
     ...proseForbiddenRules(r, ctx),
     ...proseCanonRules(r, ctx),
     ...proseNewsRules(r, ctx),

@@ -6,7 +6,9 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { moneyNamed, paymentShown } from '../prose/payment.js';
 import { secretToldIn } from '../prose/beats.js';
+import { paymentWithheld, secretWithheld } from '../prose/withheld.js';
 import { sameDelta } from './deltas.js';
+import { spanOf } from '../prose/span.js';
 
 /** How many adjacent sentences a telling may run over: a line of speech split at every stop. */
 const TELLING_RUN = 4;
@@ -32,10 +34,11 @@ export type Shown = 'shown' | 'doubtful' | 'missing';
  * warning to mean anything (beatsShown still gives it, for the fixture's near misses and for a later, surer reader).
  */
 export function proseBeatRules(r: Reading, ctx: VerifyContext, events: readonly SceneEvent[]): Finding[] {
-  // Only whether a change is surely missing is asked: cheaper than how it is shown, and a secret never is (see above).
-  return beatTraces(r, ctx, events)
-    .filter((b) => b.missing())
-    .map((b) => finding('AUR5037', 'hard', ctx.packet.scene_id, 'prose.beat_not_shown', args(b.app, b.event, b.label)));
+  // Only whether a change is missing or kept off the stage in words is asked: cheaper than how it is shown.
+  return beatTraces(r, ctx, events).flatMap((b) => {
+    const gap = b.gap();
+    return gap ? [finding('AUR5037', gap.severity, ctx.packet.scene_id, 'prose.beat_not_shown', args(b.app, b.event, b.label), gap.at ? spanOf(gap.at) : undefined)] : [];
+  });
 }
 
 /** Each required change of a beat planned to succeed that an event declares and the prose can be read for: what it is and how it is shown. */
@@ -64,11 +67,20 @@ function args(app: PacketInstruction, e: SceneEvent, what: string): Record<strin
   return { beat: app.beat_id, operator: app.operator_name, event: e.id, what, directive: app.narrative_directive.replace(/[.\s]+$/, '') };
 }
 
-/** A change the prose can be read for: what to call it, how it is shown, and whether that is surely 'missing' (shown() would say so). */
+/**
+ * A change the prose can be read for: what to call it, how it is shown, and `gap`, the finding its reading gives:
+ * 'hard' when it is surely missing or the prose denies it, 'soft' when the prose only puts it off, else null.
+ */
 interface Trace {
   label: string;
   shown: () => Shown;
-  missing: () => boolean;
+  gap: () => Gap | null;
+}
+
+/** A finding's severity, and the sentence that keeps the change off the stage when one does. */
+interface Gap {
+  severity: 'hard' | 'soft';
+  at?: { line: number; text: string };
 }
 
 /** A required change with a trace the prose can be read for; null for other changes. */
@@ -77,15 +89,30 @@ function traceOf(d: ResolvedDelta, ctx: VerifyContext, r: Reading): Trace | null
   const nameOf = (id: string | undefined) => (id ? (r.index.byId.get(pk.retrieved_subgraph.accounts.find((a) => a.id === id)?.owner ?? id)?.name ?? id.replace(/_/g, ' ')) : '?');
   if (d.op === 'transfer' && d.path === 'assets.cash_ledger') {
     const label = `the payment of ${formatDenarii(d.amount ?? 0)} from ${nameOf(d.from)} to ${nameOf(d.to)}`;
-    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)], missing: () => !moneyNamed(r) };
+    const payer = pk.retrieved_subgraph.accounts.find((a) => a.id === d.from)?.owner ?? d.from ?? '';
+    const gap = (): Gap | null => {
+      if (!moneyNamed(r)) return { severity: 'hard' };
+      if (paymentShown(r) === 'paid') return null;
+      // Denied by its payer, the ledger would commit what the prose says did not happen; put off, it is only not shown yet.
+      const kept = paymentWithheld(r, payer, d.amount ?? 0);
+      return kept ? { severity: kept.how === 'refused' ? 'hard' : 'soft', at: kept.sentence } : null;
+    };
+    return { label, shown: () => ({ paid: 'shown', talked: 'doubtful', none: 'missing' } as const)[paymentShown(r)], gap };
   }
   const m = /^secrets\.([a-z0-9_]+)\.(holders|status)$/.exec(d.path);
   const sec = m ? pk.retrieved_subgraph.secrets.find((s) => s.id === m[1]) : undefined;
   if (!m || !sec) return null;
   const shown = (): Shown => (secretToldIn(r, sec, TELLING_RUN) ? 'shown' : 'doubtful');
-  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown, missing: () => false };
+  // A telling no reader finds is no finding (see proseBeatRules); the prose saying the secret is kept is.
+  const gap = (): Gap | null => {
+    if (shown() === 'shown') return null;
+    // Said to be kept, the secret contradicts the event; a telling denied may deny another telling than this one.
+    const kept = secretWithheld(r);
+    return kept ? { severity: kept.how === 'kept' ? 'hard' : 'soft', at: kept.sentence } : null;
+  };
+  if (m[2] === 'holders' && d.op === 'add' && typeof d.value === 'string') return { label: `the secret ${sec.id} told to ${nameOf(d.value)}`, shown, gap };
   if (m[2] === 'status' && d.op === 'set' && (d.value === 'revealed' || d.value === 'rumored')) {
-    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown, missing: () => false };
+    return { label: `the secret ${sec.id} ${d.value === 'rumored' ? 'spread as a rumour' : 'made public'}`, shown, gap };
   }
   return null;
 }

@@ -78,7 +78,7 @@ function overspend(scene: string, sum: Paid, name: string, balance: number, s: N
 }
 
 /** A sum paid; a total of parts (withTotal) has its lowest reading and its first part's text. */
-type Paid = Sum & { least?: number; lead?: string };
+export type Paid = Sum & { least?: number; lead?: string };
 
 /**
  * A clause head that is only a joining word before the verb, or one and "he"/"she" (group 1): the verb shares the
@@ -132,7 +132,7 @@ const AND_MORE = /^[^.;:!?]{0,60}\b(?:and|plus)\s+(?:(?:a|an|one|another|the)\s+
  * thousand sesterces … and a talent of silver besides": held-out corpus 9, s19), their total, with its
  * lowest reading (each part at its unit's lowest rate): each part alone may be within the means.
  */
-function withTotal(text: string, sums: Sum[]): Paid[] {
+export function withTotal(text: string, sums: Sum[]): Paid[] {
   if (sums.length < 2) return sums;
   for (let i = 1; i < sums.length; i++) {
     const prevEnd = text.indexOf(sums[i - 1]!.text) + sums[i - 1]!.text.length;
