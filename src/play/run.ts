@@ -222,7 +222,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     held.lock = lockSession(root, o.resume, taken);
     sayWarnings(taken, o, io, emit);
     // Read under the lock: what a process that held it until now appended is in it.
-    const records = store.read(o.resume);
+    const log = store.readLog(o.resume);
+    const { records } = log;
     const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
     // The scene as the running session would have it now (context.ts sceneWorld, also taken after
@@ -230,7 +231,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     // against that world first (an id it no longer has, a principal who died: refused; a dead cast member leaves).
     const { state } = replay(records);
     const { world } = await loadWorldOrThrow(root);
-    const leaving = checkResumeCast(root, o.resume, records, state, world);
+    const leaving = checkResumeCast(o.resume, log, state, world);
     const pinned = pinnedPacketOf(root, first, (message) => {
       if (!state.complete) emit({ type: 'notice', message });
     });
