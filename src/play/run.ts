@@ -9,7 +9,8 @@ import { failureForPlay, resumeCommand } from './recovery.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
-import { refuseUncommittedEdits } from './canonize.js';
+import { CANONIZE_BLOCKED, refuseUncommittedEdits } from './canonize.js';
+import { refuseHalfMadeBranch } from '../season/branch-journal.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -139,13 +140,17 @@ function requirePrincipalInCast(packet: ScenePacket, world: World, as: string, s
  * Before a session starts or resumes: what its canonization would refuse is refused now, so no turn
  * is played only to be kept from canon: a lexicon `scene verify` refuses (a row or entry that does
  * not parse, a byte that breaks UTF-8: AUR5082 and each problem, exit 3, resolveLexicon) and
- * uncommitted edits it would carry (exit 8). An interrupted commit is rolled forward first,
+ * uncommitted edits it would carry (exit 8), a half-made what-if branch (exit 10, AUR6035). An interrupted commit is rolled forward first,
  * under the lock, by the canonization, which checks again then (as `episode run` waits for it).
  */
 async function refuseUncanonizable(root: string, season: number): Promise<void> {
   resolveLexicon(root);
   if (hasPendingCommits(root)) return;
-  await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
+  const git = createGit(root);
+  await refuseUncommittedEdits(git, season, { readOnly: true });
+  // A half-made what-if branch (AUR6035): refused before a turn is played, as the other committing
+  // commands refuse before their work; canonize.ts checks again under the lock.
+  await refuseHalfMadeBranch(root, CANONIZE_BLOCKED, git);
 }
 
 /**
