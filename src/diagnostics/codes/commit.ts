@@ -2,7 +2,7 @@ import { defineDiagnostics } from '../catalog.js';
 
 // AUR6xxx — commit, git, locks, resume, season workflow.
 defineDiagnostics([
-  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes under the world files: {files}', hint: 'commit or discard them first: `git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away{override}' },
+  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes to {what}: {files}', hint: 'commit or discard them first: `git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away{override}' },
   { code: 'AUR6002', severity: 'error', message: 'another aureus run holds the lock (pid {pid} on {host}, since {since})', hint: 'wait for it to finish; if it is gone, delete {lock}' },
   { code: 'AUR6003', severity: 'warning', message: 'removed a stale lock left by pid {pid} ({reason})', hint: '' },
   { code: 'AUR6004', severity: 'info', message: 'finished the interrupted commit of {episode} from its journal ({action})', hint: '' },
