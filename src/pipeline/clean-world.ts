@@ -5,6 +5,7 @@ import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
 import type { GitPort } from '../git/port.js';
 import { isAtomicTemp } from './commit-safety.js';
+import { CONFIG_FILE } from '../paths.js';
 
 /**
  * Refuse to work on top of uncommitted edits under `paths` (exit 8, AUR6001 naming up to eight
@@ -14,10 +15,33 @@ import { isAtomicTemp } from './commit-safety.js';
 export async function requireCleanWorld(git: GitPort, paths: string[], opts: { allowDirtyFlag?: boolean; readOnly?: boolean } = {}): Promise<void> {
   const dirty = await uncommitted(git, paths, opts.readOnly);
   if (dirty.length === 0) return;
-  const files = dirty.map((e) => e.path).slice(0, 8).join(', ');
+  const more = dirty.length > 8 ? ` and ${dirty.length - 8} more` : '';
+  const files = dirty.map((e) => e.path).slice(0, 8).join(', ') + more;
   // Only suggest --allow-dirty to a command that accepts it (rollback does not).
   const override = opts.allowDirtyFlag === false ? '' : ', or pass --allow-dirty to run on top of them';
-  throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { files, override })] });
+  throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { what: whatTheyAre(dirty.map((e) => e.path)), files, override })] });
+}
+
+/**
+ * What the dirty files are, as AUR6001 says it: "the world files" named a season's notes or goals,
+ * an earlier episode's plan or a style file as well, which the author would look for under world/
+ * and not find. Each kind once, in the order met.
+ */
+export function whatTheyAre(paths: string[]): string {
+  const kinds = [...new Set(paths.map(kindOf))];
+  return kinds.length <= 1 ? (kinds[0] ?? 'the world files') : `${kinds.slice(0, -1).join(', ')} and ${kinds.at(-1)}`;
+}
+
+function kindOf(rel: string): string {
+  if (rel.startsWith('world/')) return 'the world files';
+  if (/^seasons\/[^/]+\/notes\.json$/.test(rel)) return 'the season notes';
+  if (/^seasons\/[^/]+\/season_goals\.json$/.test(rel)) return 'the season goals';
+  if (/^seasons\/[^/]+\/episode_[^/]+\//.test(rel)) return "the episodes' files";
+  if (rel.startsWith('seasons/')) return 'the season files';
+  if (rel.startsWith('operators/')) return 'the operators';
+  if (rel.startsWith('style/')) return 'the style files';
+  if (rel === CONFIG_FILE) return 'the config';
+  return 'files this command commits';
 }
 
 /** The uncommitted edits under `paths`; an untracked temp file of an atomic write (left by a kill mid-write) is not one: recovery removes it. */

@@ -40,9 +40,48 @@ export const EPISODE_FILE = /^(?:(?:episode_context|agent_proposals|episode_plan
 /** Not in HEAD: untracked, or added to the index and never committed (the commit's own `git add` would drop that blob). */
 const isNew = (e: { index: string }): boolean => e.index === '?' || e.index === 'A';
 
-function refuseOverwrite(files: string[]): never {
+function refuseOverwrite(files: string[], folderIsTheirs: (folder: string) => boolean = () => false): never {
   const more = files.length > 8 ? ` and ${files.length - 8} more` : '';
-  throw new AureusError('the episode would overwrite a file git has no copy of', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6066', { files: files.slice(0, 8).join(', ') + more })] });
+  throw new AureusError('the episode would overwrite a file git has no copy of', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6066', { files: files.slice(0, 8).join(', ') + more, target: pathArgs(files, folderIsTheirs) })] });
+}
+
+const EPISODE_FOLDER = /^seasons\/season_\d+\/episode_\d+(?=\/)/;
+
+/**
+ * Paths for a git command the user is told to run (AUR6066, AUR6018): the files themselves, or, for
+ * an episode folder's when `folderIsTheirs` says the folder holds nothing else git lacks, that
+ * folder (an episode writes some twenty files: a command line of them all is unreadable; a folder
+ * that holds an author's file too is never named, so `git clean` of it cannot take that file).
+ */
+export function pathArgs(files: string[], folderIsTheirs: (folder: string) => boolean = () => false): string {
+  const named = files.map((f) => {
+    const folder = EPISODE_FOLDER.exec(f)?.[0];
+    return folder && folderIsTheirs(folder) ? folder : f;
+  });
+  return [...new Set(named)].sort().map((p) => (/^[A-Za-z0-9_./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
+}
+
+/**
+ * How to abandon an interrupted commit that cannot be finished (AUR6018), as commands: its run
+ * folder deleted, and what its apply step may have written undone — the files it changed checked
+ * out, the files it made removed (from the journal's `before`: null is a file it made; an episode
+ * folder named whole only when every file in it is one of those). Harmless when the apply step had
+ * not begun: git then finds nothing to do.
+ */
+export function abandonCommands(root: string, runRel: string, before: BeforeState | undefined, files: string[]): string {
+  const made = files.filter((f) => before?.[f] === null);
+  const changed = files.filter((f) => typeof before?.[f] === 'string');
+  const onlyMade = (folder: string) => filesUnder(root, folder).every((f) => made.includes(f));
+  return [`rm -rf ${runRel}`, ...(changed.length ? [`git checkout -- ${pathArgs(changed)}`] : []), ...(made.length ? [`git clean -fd -- ${pathArgs(made, onlyMade)}`] : [])].join(' && ');
+}
+
+/** Every file under `folder` (repository-relative, '/'-separated); none when it cannot be listed. */
+function filesUnder(root: string, folder: string): string[] {
+  try {
+    return fs.readdirSync(path.join(root, folder), { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => path.relative(root, path.join(e.parentPath, e.name)).split(path.sep).join('/'));
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -51,8 +90,10 @@ function refuseOverwrite(files: string[]): never {
  * itself refuses to overwrite an untracked file on checkout). The author's other files there are left.
  */
 export async function refuseNewEpisodeFiles(git: GitPort, dir: string): Promise<void> {
-  const found = (await git.status([dir], { readOnly: true })).filter((e) => isNew(e) && EPISODE_FILE.test(path.posix.relative(dir, e.path)));
-  if (found.length) refuseOverwrite(found.map((e) => e.path));
+  const fresh = (await git.status([dir], { readOnly: true })).filter(isNew);
+  const found = fresh.filter((e) => EPISODE_FILE.test(path.posix.relative(dir, e.path)));
+  // The folder is named in the hint's commands only when git lacks nothing else there (the author's own files).
+  if (found.length) refuseOverwrite(found.map((e) => e.path), () => found.length === fresh.length);
 }
 
 /**

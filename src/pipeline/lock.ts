@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
 import { processAlive } from '../store/process-alive.js';
+import { readRegularFileSync } from '../store/regular-file.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AUREUS_DIR, LOCK_FILE } from '../paths.js';
@@ -39,9 +40,18 @@ const REFRESH_MS = 30 * 1000;
 /** The guard is held for milliseconds; one left by a killed process is taken over after this. */
 const GUARD_STALE_MS = 5000;
 
+/** An owner record is one short JSON line: anything much longer is not one. */
+const OWNER_MAX_BYTES = 64 * 1024;
+
+/**
+ * The lock's owner record, or null when it is missing or unreadable (said as such: AUR6062, or the
+ * stale lock taken over). Read through the store's non-blocking, bounded reader: fs.readFileSync
+ * waited forever in open() on a FIFO in its place (every command that takes the run lock, and
+ * `play --resume` of that session, hung past Ctrl-C), and read a huge file whole.
+ */
 function readOwner(file: string): LockInfo | null {
   try {
-    const v = JSON.parse(fs.readFileSync(file, 'utf8')) as LockInfo;
+    const v = JSON.parse(readRegularFileSync(file, OWNER_MAX_BYTES)) as LockInfo;
     return typeof v === 'object' && v !== null && typeof v.pid === 'number' ? v : null;
   } catch {
     return null;

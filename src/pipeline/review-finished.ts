@@ -4,7 +4,7 @@ import { episodeRef } from '../domain/context.js';
 import { episodeRelDir } from '../paths.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { createGit } from '../git/adapter.js';
-import { findCommittedEpisode, type CommittedEpisode } from '../season/episodes.js';
+import { committedEpisodes, findCommittedEpisode, type CommittedEpisode } from '../season/episodes.js';
 import { journalPath } from './commit-journal.js';
 import { clearReview, type ReviewState } from './review-state.js';
 
@@ -40,4 +40,23 @@ export function dropCommittedReview(root: string, r: ReviewState): void {
 /** AUR6116 (info): what was left of the committed episode's review, removed. */
 export function committedReviewNote(r: ReviewState, found: CommittedEpisode): Diagnostic {
   return diag('AUR6116', { episode: r.episode, commit: found.commit.slice(0, 10), tag: found.tag, run_dir: r.run_dir });
+}
+
+/**
+ * With nothing staged for review, the last committed episode and whether `episode commit` made it
+ * (its commit carries `Aureus-Reviewed: yes`, pipeline/staged.ts reviewTrailers). `episode commit`
+ * run again after one that a kill stopped once its commit was made (journal and record gone) finds
+ * its episode so: answered as done (AUR6117, exit 0), as a re-run of an interrupted command should
+ * be. An episode committed by a plain run was never staged: `episode commit` then is a mistake (AUR6009).
+ */
+export async function lastCommittedEpisode(root: string): Promise<{ last: CommittedEpisode; reviewed: boolean } | null> {
+  const last = (await committedEpisodes(root)).at(-1);
+  if (!last) return null;
+  const reviewed = /^Aureus-Reviewed: yes$/m.test(await createGit(root).message(last.commit));
+  return { last, reviewed };
+}
+
+/** AUR6117 (info): `episode commit` found its episode committed already, nothing staged. */
+export function alreadyCommittedNote(last: CommittedEpisode): Diagnostic {
+  return diag('AUR6117', { episode: last.ref.id, commit: last.commit.slice(0, 10), tag: last.tag });
 }

@@ -66,7 +66,7 @@ export async function reviewView(root: string, world: World): Promise<ReviewView
   // Counted as the commit will record them (a second `episode plan` journals its calls again), and a
   // line that is no entry named as the commit names it (run-log-damage.ts): dropped here without a
   // word, "cost so far" was less than was spent, and less than the commit's "lower bound" said.
-  const read = readRunLog(path.join(st.runDir, 'run_log.jsonl'));
+  const read = readRunLog(path.join(st.runDir, 'run_log.jsonl'), runLogRel(st.review.run_dir));
   const damage = runLogDamage(read, runLogRel(st.review.run_dir), st.review.episode);
   const log = committedRunLogLines(read.entries).map((l) => JSON.parse(l) as RunLogEntry);
   const total = summarizeRunLog(log).total;

@@ -69,7 +69,7 @@ export async function runStageH(i: StageHRunInput): Promise<StageHCheckpoint> {
   const recapClean = stripModelAnswer(recapRes.text, 'recap', 'text');
   const recap = recapClean.value as string;
   await i.flushRunLog();
-  const read = readRunLog(i.runLogFile);
+  const read = readRunLog(i.runLogFile, runLogRel(i.runRel));
   const logged = read.entries;
   // Lines that are no entries are named and kept, and the totals said to be a lower bound (run-log-damage.ts).
   const damage = runLogDamage(read, runLogRel(i.runRel), i.ref.id);

@@ -13,7 +13,7 @@ import { refuseChangedSinceCrash } from './recovery-check.js';
 import { JOURNAL, journalPath, playCanonization, readJournal, type CommitJournal } from './commit-journal.js';
 import { refuseInterruptedRollback } from '../season/rollback-journal.js';
 import { clearReviewOfRun } from './review-state.js';
-import { backupBefore, refuseSymlinks, refuseUntrackedOverwrite, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
+import { abandonCommands, backupBefore, refuseSymlinks, refuseUntrackedOverwrite, removeAtomicTemps, restoreBefore, type BeforeState } from './commit-safety.js';
 
 /**
  * The commit of an episode as a roll-forward transaction (docs/workflow.md, "Atomicity").
@@ -121,16 +121,25 @@ async function stageAndFinish(git: GitPort, root: string, runDir: string, req: C
   return finish(git, root, runDir, journal, req.files);
 }
 
-function readStaged(runDir: string, journal: CommitJournal): Record<string, string> {
+function readStaged(root: string, runDir: string, journal: CommitJournal): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const rel of Object.keys(journal.hashes).sort()) {
-    const content = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
-    if (sha256(content) !== journal.hashes[rel]) {
-      throw new AureusError('an interrupted commit cannot be recovered', {
-        exitCode: ExitCode.GIT,
-        diagnostics: [diag('AUR6018', { file: path.posix.join(path.basename(path.dirname(runDir)), path.basename(runDir), JOURNAL), message: `staged file ${rel} does not match its hash` })],
-      });
+  const rels = Object.keys(journal.hashes).sort();
+  // The way out, as commands (commit-safety.ts abandonCommands): deleting the run folder alone left
+  // the files the apply step wrote, and the next run refused them (AUR6001, AUR6066) without saying why.
+  const runRel = path.relative(root, runDir).split(path.sep).join('/');
+  const cannot = (message: string) =>
+    new AureusError('an interrupted commit cannot be recovered', {
+      exitCode: ExitCode.GIT,
+      diagnostics: [diag('AUR6018', { file: `${runRel}/${JOURNAL}`, message, abandon: abandonCommands(root, runRel, journal.before, rels) })],
+    });
+  for (const rel of rels) {
+    let content: string;
+    try {
+      content = fs.readFileSync(path.join(runDir, 'stage', rel), 'utf8');
+    } catch (e) {
+      throw cannot(`staged file ${rel} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
+    if (sha256(content) !== journal.hashes[rel]) throw cannot(`staged file ${rel} does not match its hash`);
     out[rel] = content;
   }
   return out;
@@ -139,7 +148,7 @@ function readStaged(runDir: string, journal: CommitJournal): Record<string, stri
 /** Apply, commit and tag a journalled commit: a fresh one (`staged`: its files) or a recovered one (null). */
 async function finish(git: GitPort, root: string, runDir: string, journal: CommitJournal, staged: Record<string, string> | null): Promise<CommitResult> {
   const recovered = staged === null;
-  const files = staged ?? readStaged(runDir, journal);
+  const files = staged ?? readStaged(root, runDir, journal);
   const paths = Object.keys(files).sort();
   // A fresh commit knows HEAD is still head_before (it read it a moment ago, holding the lock):
   // only a recovered journal has to look for the commit it may already have made.

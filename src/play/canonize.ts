@@ -13,6 +13,7 @@ import { createGit } from '../git/adapter.js';
 import { inOwnProcessGroup } from '../git/exec.js';
 import type { GitPort } from '../git/port.js';
 import { notesRel } from '../season/notes.js';
+import { refuseHalfMadeBranch } from '../season/branch-journal.js';
 import { commitEpisode, recoverPendingCommits } from '../pipeline/transaction.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import type { LexiconEntry } from '../stages/e-writer/types.js';
@@ -44,6 +45,9 @@ export type CanonizeResult = Canonized;
 export function refuseUncommittedEdits(git: GitPort, season: number, opts: { readOnly?: boolean } = {}): Promise<void> {
   return requireCleanWorld(git, ['world', notesRel(season)], { allowDirtyFlag: false, readOnly: opts.readOnly });
 }
+
+/** What AUR6035 says play cannot do on a half-made what-if branch. */
+export const CANONIZE_BLOCKED = "a play session's scene cannot be canonized on it";
 
 /**
  * The canonization gate (seed 004): the staged proposals are judged by stage F (verify.ts: the
@@ -111,6 +115,10 @@ async function judgeAndCommit(git: GitPort, root: string, s: PlayState, packet: 
   const runDir = path.join(root, RUNS_DIR, `play-${s.session}-${n}`);
   // Checked only when there is something to commit: a canonization with nothing staged writes nothing.
   await refuseUncommittedEdits(git, s.setup.season);
+  // On a what-if branch a kill left half made, the commit would hide that it is: it would no longer
+  // point at its --from commit, so it would read as made, without its what-if change (AUR6035, as
+  // every committing command). Refused under the lock; session.ts keeps the proposals staged.
+  await refuseHalfMadeBranch(root, CANONIZE_BLOCKED, git);
   const res = await commitEpisode(root, runDir, { episode: canonTag(s.session, n), tag: canonTag(s.session, n), message, files }, { git });
   return { commit: res.commit, accepted: judged.acceptedIds, unchanged: judged.unchangedIds, rejected: Object.fromEntries(judged.rejected.map((r) => [r.id, r.reason])), scene_findings: judged.scene };
 }

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { utf8BreakInLine, type Utf8Break } from '../store/read.js';
 import { plural } from '../core/readable.js';
 import { stripControl } from '../diagnostics/sanitize.js';
+import { cutCodePoints } from '../core/code-points.js';
 
 /**
  * What a user line may carry: ANSI escapes, control characters and bidi overrides/isolates are
@@ -26,18 +27,6 @@ export function cleanInput(raw: string, max: number = DEFAULT_MAX_INPUT): CleanI
   const cut = cutCodePoints(stripped.replace(/\t/g, ' ').trim(), max);
   if (cut.cut) notices.push(`your line was ${cut.length} characters; cut at the limit of ${max} (play.max_input in aureus.config.yaml, or --max-input)`);
   return { text: cut.text, truncated: cut.cut, notices };
-}
-
-/**
- * `text` at most `max` characters long, counted in code points as a reader counts them and as the
- * schemas' maxLength does (an emoji is one), so a cut never splits a surrogate pair: a UTF-16
- * `.slice` left a lone surrogate in a committed file. `length` is the text's length before the cut.
- */
-export function cutCodePoints(text: string, max: number): { text: string; length: number; cut: boolean } {
-  // Under max UTF-16 units is under max code points: no need to split the text.
-  if (text.length <= max) return { text, length: [...text].length, cut: false };
-  const chars = [...text];
-  return chars.length > max ? { text: chars.slice(0, max).join(''), length: chars.length, cut: true } : { text, length: chars.length, cut: false };
 }
 
 /** One input line: its text, and for piped input where its bytes broke UTF-8 (for a notice). */

@@ -1,7 +1,6 @@
 import { stableStringify } from '../core/json.js';
 import { nextEpisode } from '../season/episodes.js';
-import { cutCodePoints } from './input.js';
-import { notesRel, readNotes, type ProposedThread, type SeasonNote, type SeasonNotes } from '../season/notes.js';
+import { NOTE_MAX, noteTextCut, notesRel, readNotes, type ProposedThread, type SeasonNote, type SeasonNotes } from '../season/notes.js';
 
 /**
  * Play's side of the season notes (`seasons/season_NN/notes.json`, module src/season/notes.ts, shared
@@ -21,7 +20,7 @@ export interface PlayNotesInput {
 }
 
 /** The season notes' limit on a note's text and a thread's question (schemas/notes.schema.json maxLength, in code points). */
-export const PLAY_NOTE_MAX = 2000;
+export const PLAY_NOTE_MAX = NOTE_MAX;
 
 /**
  * A /note's or /thread's text as the season notes keep it: one line (runs of white space made one
@@ -30,7 +29,7 @@ export const PLAY_NOTE_MAX = 2000;
  * canonization commits; playNotesFile applies it again, a no-op but for a log written before.
  */
 export function playNoteText(raw: string): { text: string; length: number; cut: boolean } {
-  return cutCodePoints(raw.replace(/\s+/g, ' ').trim(), PLAY_NOTE_MAX);
+  return noteTextCut(raw);
 }
 
 export function playNotesFile(root: string, season: number, p: PlayNotesInput): { rel: string; content: string } {

@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import type { World } from '../domain/world.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -32,8 +30,12 @@ export function pinnedPacketOf(root: string, start: Start, notice: (message: str
  * it too, as for a new session (requireLiving, AUR7102, exit 2): nobody plays the dead. A dead cast
  * member is returned, to leave the stage (session.ts leave): the scene goes on without them, as a
  * planned scene started now would. Only an unfinished session is held to the living.
+ * `log` is the session store's read (records and the text they came from, store.ts readLog): the
+ * diagnostics are placed in that text, not in a second read of the file, which went around the
+ * store's reader (a FIFO put there since hung it) and could place them in another log than the one checked.
  */
-export function checkResumeCast(root: string, id: string, records: TurnRecord[], state: PlayState, world: World): string[] {
+export function checkResumeCast(id: string, log: { records: TurnRecord[]; text: string }, state: PlayState, world: World): string[] {
+  const { records } = log;
   const start = records[0] as Start;
   const has = (who: string) => world.characters.characters.some((c) => c.id === who);
   const missing: { index: number; who: string; d: Diagnostic }[] = [];
@@ -50,8 +52,7 @@ export function checkResumeCast(root: string, id: string, records: TurnRecord[],
   }
   if (missing.length) {
     const rel = sessionLogRel(id);
-    const text = fs.readFileSync(path.join(root, rel), 'utf8');
-    throw new AureusError(`session ${id} cannot resume: the world has no ${[...new Set(missing.map((m) => `"${m.who}"`))].join(', ')}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: missing.map((m) => recordLocator(text, m.index, rel)(m.d)) });
+    throw new AureusError(`session ${id} cannot resume: the world has no ${[...new Set(missing.map((m) => `"${m.who}"`))].join(', ')}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: missing.map((m) => recordLocator(log.text, m.index, rel)(m.d)) });
   }
   if (state.complete) return [];
   requireLiving(world, start.setup.principal, `session ${id}'s principal`, `the session cannot go on: \`aureus session show ${id}\` reads it; play another character in a new session (\`aureus play --as <id> …\`)`);

@@ -9,7 +9,8 @@ import { failureForPlay, resumeCommand } from './recovery.js';
 import { loadWorldOrThrow } from '../store/load.js';
 import { createGit } from '../git/adapter.js';
 import { hasPendingCommits } from '../pipeline/transaction.js';
-import { refuseUncommittedEdits } from './canonize.js';
+import { CANONIZE_BLOCKED, refuseUncommittedEdits } from './canonize.js';
+import { refuseHalfMadeBranch } from '../season/branch-journal.js';
 import { resolveLexicon } from '../stages/f-verifier/load.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
@@ -139,13 +140,17 @@ function requirePrincipalInCast(packet: ScenePacket, world: World, as: string, s
  * Before a session starts or resumes: what its canonization would refuse is refused now, so no turn
  * is played only to be kept from canon: a lexicon `scene verify` refuses (a row or entry that does
  * not parse, a byte that breaks UTF-8: AUR5082 and each problem, exit 3, resolveLexicon) and
- * uncommitted edits it would carry (exit 8). An interrupted commit is rolled forward first,
+ * uncommitted edits it would carry (exit 8), a half-made what-if branch (exit 10, AUR6035). An interrupted commit is rolled forward first,
  * under the lock, by the canonization, which checks again then (as `episode run` waits for it).
  */
 async function refuseUncanonizable(root: string, season: number): Promise<void> {
   resolveLexicon(root);
   if (hasPendingCommits(root)) return;
-  await refuseUncommittedEdits(createGit(root), season, { readOnly: true });
+  const git = createGit(root);
+  await refuseUncommittedEdits(git, season, { readOnly: true });
+  // A half-made what-if branch (AUR6035): refused before a turn is played, as the other committing
+  // commands refuse before their work; canonize.ts checks again under the lock.
+  await refuseHalfMadeBranch(root, CANONIZE_BLOCKED, git);
 }
 
 /**
@@ -222,7 +227,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     held.lock = lockSession(root, o.resume, taken);
     sayWarnings(taken, o, io, emit);
     // Read under the lock: what a process that held it until now appended is in it.
-    const records = store.read(o.resume);
+    const log = store.readLog(o.resume);
+    const { records } = log;
     const first = records[0];
     if (!first || first.type !== 'start') throw new AureusError(`session ${o.resume} has no start record`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR6202', { id: o.resume })] });
     // The scene as the running session would have it now (context.ts sceneWorld, also taken after
@@ -230,7 +236,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     // against that world first (an id it no longer has, a principal who died: refused; a dead cast member leaves).
     const { state } = replay(records);
     const { world } = await loadWorldOrThrow(root);
-    const leaving = checkResumeCast(root, o.resume, records, state, world);
+    const leaving = checkResumeCast(o.resume, log, state, world);
     const pinned = pinnedPacketOf(root, first, (message) => {
       if (!state.complete) emit({ type: 'notice', message });
     });

@@ -324,7 +324,7 @@ export class PlaySession {
       try {
         r = await canonize(this.d.root, this.state, this.d.packet, trigger, trailers);
       } catch (e) {
-        if (!(e instanceof AureusError) || (e.exitCode !== ExitCode.LOCKED && e.exitCode !== ExitCode.DIRTY_WORLD)) throw e;
+        if (!heldBack(e)) throw e;
         if (e.exitCode === ExitCode.LOCKED && i < LOCK_TRIES) {
           await new Promise((res) => setTimeout(res, 250));
           continue;
@@ -370,10 +370,22 @@ function interruptedCheckpoint(records: TurnRecord[]): 'commit' | 'end' | null {
   return last?.type === 'command' && (last.name === 'commit' || last.name === 'end') ? last.name : null;
 }
 
+/**
+ * A refusal a canonization waits out with its proposals staged (the scene goes on): the lock held
+ * (exit 9), uncommitted edits (exit 8), a half-made what-if branch (exit 10, AUR6035). Any other
+ * error stops the session.
+ */
+function heldBack(e: unknown): e is AureusError {
+  if (!(e instanceof AureusError)) return false;
+  return e.exitCode === ExitCode.LOCKED || e.exitCode === ExitCode.DIRTY_WORLD || e.diagnostics.some((d) => d.code === 'AUR6035');
+}
+
 /** Why a canonization waits, and what the user can do about it. */
 function postponedNotice(e: AureusError): string {
   const stays = 'the staged proposals stay staged';
   if (e.exitCode === ExitCode.LOCKED) return `another run holds the world lock (${e.message}); ${stays} — /commit or /end again later, or --resume`;
+  const half = e.diagnostics.find((d) => d.code === 'AUR6035');
+  if (half) return `${half.message}; ${stays} — ${half.hint}, then /commit or /end again, or --resume`;
   const what = e.diagnostics.map((d) => d.message).join('; ');
   return `${what}: canonizing now would commit them as this session's; ${stays} — commit or discard them, then /commit or /end again, or --resume`;
 }

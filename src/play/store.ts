@@ -28,6 +28,8 @@ export interface SessionStore {
    * AureusError (exit 3) with its diagnostics, never a partial list.
    */
   read(id: string): TurnRecord[];
+  /** read(), with the log's text the records came from: to place diagnostics at their line:column without reading the file again. */
+  readLog(id: string): { records: TurnRecord[]; text: string };
   list(): string[];
   exists(id: string): boolean;
 }
@@ -66,6 +68,12 @@ export function fileSessionStore(root: string): SessionStore {
       throw unreadable(id, rel, e.reason, [diag('AUR1008', { file: rel, reason: e.reason }, { file: rel })]);
     }
   };
+  const readLog = (id: string): { records: TurnRecord[]; text: string } => {
+    if (!fs.existsSync(file(id, 'read'))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
+    const rel = sessionLogRel(id);
+    const text = decodeTurnLog(raw(id, 'read'), id, rel);
+    return { records: parseTurnLog(text, id, rel), text };
+  };
   return {
     create(id) {
       if (fs.existsSync(file(id))) throw new AureusError(`session ${id} already exists`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7107', { id })] });
@@ -78,12 +86,8 @@ export function fileSessionStore(root: string): SessionStore {
     appendMany(id, records) {
       if (records.length) writeAtomicSync(file(id), Buffer.concat([raw(id), Buffer.from(records.map((r) => JSON.stringify(r) + '\n').join(''))]));
     },
-    read(id) {
-      if (!fs.existsSync(file(id, 'read'))) throw new AureusError(`no session ${id}`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7108', { id })] });
-      const rel = sessionLogRel(id);
-      const bytes = raw(id, 'read');
-      return parseTurnLog(decodeTurnLog(bytes, id, rel), id, rel);
-    },
+    read: (id) => readLog(id).records,
+    readLog,
     list() {
       try {
         return fs.readdirSync(path.join(root, SESSIONS_DIR)).filter((n) => ID.test(n) && fs.existsSync(file(n))).sort();

@@ -80,8 +80,8 @@ export function locateRunLog(root: string, target?: string): string {
 
 export function costReport(root: string, target?: string): CostReport {
   const file = locateRunLog(root, target);
-  const { entries, diagnostics } = readRunLog(file);
   const rel = path.relative(root, file).split(path.sep).join('/');
+  const { entries, diagnostics } = readRunLog(file, rel);
   const located = diagnostics.map((d) => ({ ...d, file: rel }));
   // A malformed line is an error, never skipped: a total without it would be silently wrong.
   if (located.some((d) => d.severity === 'error')) {

@@ -6,6 +6,9 @@ import { canonicalCompact } from '../core/json.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { LLM_ROLES, type LlmRole } from '../ports/llm.js';
 import { parseJsonTextSafe } from '../store/read.js';
+import { readRegularFileSync, RegularFileError } from '../store/regular-file.js';
+import { maxFileBytes } from '../store/file-cap.js';
+import { AureusError, ExitCode } from '../errors.js';
 import { compareText } from '../core/text-order.js';
 
 /**
@@ -155,15 +158,38 @@ export interface UnreadableRunLogLine {
 }
 
 /**
- * Parse a run_log.jsonl: the entries, a diagnostic (line:col, pointer) for each line that is not
- * one, and those lines' text (kept by finalize() and the commit, pipeline/run-log-damage.ts).
+ * A run log is read whole, so it has a bound: far above any run's (a line is ~300 bytes), and never
+ * below the world files' cap (AUREUS_MAX_FILE_BYTES), so raising that cap raises this one too.
  */
-export function readRunLog(file: string): { entries: RunLogEntry[]; diagnostics: Diagnostic[]; unreadable: UnreadableRunLogLine[] } {
+const RUN_LOG_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * The run log's text, or '' when there is none. Read through the store's non-blocking, bounded
+ * reader (store/regular-file.ts): fs.readFileSync waited forever in open() on a FIFO put in the
+ * log's place (`aureus cost`, `episode review`, a run's commit, a play session's resume hung past
+ * Ctrl-C), and read a file of any size whole. Anything but a regular file within the bound is
+ * AUR1008 (exit 3) naming the file (`rel`, as the user knows it) and why.
+ */
+function runLogText(file: string, rel: string): string {
+  try {
+    return readRegularFileSync(file, Math.max(RUN_LOG_MAX_BYTES, maxFileBytes()));
+  } catch (e) {
+    if (!(e instanceof RegularFileError)) throw e;
+    if (e.code === 'ENOENT') return '';
+    throw new AureusError(`cannot read ${rel}: ${e.reason}`, { exitCode: ExitCode.INVALID_WORLD, diagnostics: [diag('AUR1008', { file: rel, reason: e.reason }, { file: rel })] });
+  }
+}
+
+/**
+ * Parse a run_log.jsonl: the entries, a diagnostic (line:col, pointer) for each line that is not
+ * one, and those lines' text (kept by finalize() and the commit, pipeline/run-log-damage.ts). A
+ * missing log has no entries; an unreadable one is AUR1008 (runLogText). `rel` names the file in that error.
+ */
+export function readRunLog(file: string, rel: string = file): { entries: RunLogEntry[]; diagnostics: Diagnostic[]; unreadable: UnreadableRunLogLine[] } {
   const entries: RunLogEntry[] = [];
   const diagnostics: Diagnostic[] = [];
   const unreadable: UnreadableRunLogLine[] = [];
-  if (!fs.existsSync(file)) return { entries, diagnostics, unreadable };
-  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const lines = runLogText(file, rel).split('\n');
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     const problems = entryProblems(line, file, i + 1);

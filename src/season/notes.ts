@@ -13,6 +13,7 @@ import type { World } from '../domain/world.js';
 import type { GitPort } from '../git/port.js';
 import { requireCleanWorld } from '../pipeline/clean-world.js';
 import { stripControl } from '../diagnostics/sanitize.js';
+import { cutCodePoints } from '../core/code-points.js';
 
 /**
  * The season's notes (seasons/season_NN/notes.json): what the showrunner wants from coming
@@ -49,6 +50,18 @@ export interface SeasonNotes {
 }
 
 const NOTES_SCHEMA = 'notes.schema.json';
+
+/** A note's text and a thread's question at most this long (schemas/notes.schema.json maxLength, in code points). */
+export const NOTE_MAX = 2000;
+
+/**
+ * A note's text as the notes keep it: one line (runs of white space made one space), cut to
+ * NOTE_MAX code points, never inside a surrogate pair; `length` (before the cut) and `cut` are for
+ * the notice each writer gives (`aureus note`, play's /note and /thread), so nothing is cut in silence.
+ */
+export function noteTextCut(raw: string): { text: string; length: number; cut: boolean } {
+  return cutCodePoints(raw.replace(/\s+/g, ' ').trim(), NOTE_MAX);
+}
 
 export { notesRel };
 
@@ -159,7 +172,7 @@ export function checkNoteText(raw: string): string {
   const { removed } = stripControl(text);
   if (removed.length) {
     const detail = `it holds control or bidi characters (${removed.join(', ')}); a note is plain text`;
-    throw new AureusError('a note with control characters', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: text.slice(0, 60), detail, example: `write it without them, e.g. ${example}` })] });
+    throw new AureusError('a note with control characters', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3062', { option: 'note', value: cutCodePoints(text, 60).text, detail, example: `write it without them, e.g. ${example}` })] });
   }
   return text;
 }
@@ -179,7 +192,7 @@ export function addNote(root: string, season: number, input: Omit<SeasonNote, 'i
   const text = checkNoteText(input.text);
   const current = readNotes(root, season);
   const next = current.notes.reduce((m, n) => Math.max(m, Number(n.id.slice(1)) || 0), 0) + 1;
-  const note: SeasonNote = { id: `n${String(next).padStart(3, '0')}`, text: text.slice(0, 2000), episode: input.episode, source: input.source };
+  const note: SeasonNote = { id: `n${String(next).padStart(3, '0')}`, text: noteTextCut(text).text, episode: input.episode, source: input.source };
   if (input.thread) note.thread = input.thread;
   if (input.character) note.character = input.character;
   const out: SeasonNotes = { ...current, notes: [...current.notes, note] };

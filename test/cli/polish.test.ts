@@ -42,7 +42,7 @@ describe('CLI polish', () => {
     fs.appendFileSync(path.join(root, 'style/style_guide.md'), '\nAn edit.\n');
     const dirty = await cli(['season', 'run'], root);
     expect(dirty.code, dirty.stderr).toBe(8);
-    expect(dirty.stderr).toContain('AUR6001 uncommitted changes under the world files: style/style_guide.md');
+    expect(dirty.stderr).toContain('AUR6001 uncommitted changes to the style files: style/style_guide.md');
     expect((await cli(['season', 'run', '--count', '100'], root)).code).toBe(2);
   });
 

@@ -46,7 +46,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
     const head = git(w, 'rev-parse', 'HEAD');
     const r = await run(['episode', 'run', '--seed', '11'], w);
     expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${GOALS}`);
+    expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season goals: ${GOALS}`);
     expect(r.stderr).toContain('`git checkout -- <file>` drops one');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(w, 'status', '--porcelain')).toBe(`M ${GOALS}`);
@@ -74,7 +74,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
     const head = git(w, 'rev-parse', 'HEAD');
     const r = await run(['episode', 'commit'], w);
     expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${GOALS}`);
+    expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season goals: ${GOALS}`);
     expect(r.stderr).not.toContain('--allow-dirty');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(w, 'status', '--porcelain')).toBe(`M ${GOALS}`);
@@ -89,7 +89,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
     const r = await run(['season', 'run', '--count', '1', '--json'], w);
     expect(r.code, r.stderr).toBe(8);
     expect(JSON.parse(r.stdout).error.codes).toEqual(['AUR6001']);
-    expect(r.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${CLIFF}`);
+    expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the episodes' files: ${CLIFF}`);
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
   }, 120_000);
 
@@ -101,7 +101,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
     for (const args of [['episode', 'run'], ['note', 'Caesar sulks', '--character', 'caesar']]) {
       const r = await run(args, w);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(8);
-      expect(r.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${NOTES}`);
+      expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season notes: ${NOTES}`);
       expect(r.stderr).toContain('`git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away');
     }
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);

@@ -35,7 +35,17 @@ describe.runIf(builtCli())('an episode run never overwrites a file git has no co
     const r = await spawnCli(['episode', 'run'], w, ENV);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toContain(`error AUR6066 the episode would overwrite ${DIR}/episode_plan.json, which git has no copy of`);
-    expect(r.stderr).toContain('Move it away, or commit it');
+    // The way out as commands naming the file; not the folder, which holds the author's outline.txt too.
+    expect(r.stderr).toContain(`Yours: move them away, or commit them (\`git add -- ${DIR}/episode_plan.json && git commit\`)`);
+    expect(r.stderr).toContain(`remove them (\`git clean -fd -- ${DIR}/episode_plan.json\`;`);
+    fs.rmSync(path.join(w, DIR, 'outline.txt'));
+    fs.writeFileSync(path.join(w, DIR, 'recap.md'), 'left\n');
+    const only = await spawnCli(['episode', 'run'], w, ENV);
+    expect(only.code, only.stderr).toBe(8);
+    // Only files the episode writes: the folder is named, as a leftover episode's twenty files would be.
+    expect(only.stderr).toContain(`remove them (\`git clean -fd -- ${DIR}\`; \`git clean -nd -- ${DIR}\` lists them first)`);
+    fs.rmSync(path.join(w, DIR, 'recap.md'));
+    fs.writeFileSync(path.join(w, DIR, 'outline.txt'), 'mine\n');
     expect(fs.readFileSync(path.join(w, DIR, 'episode_plan.json'), 'utf8')).toBe('{"my":"outline"}\n');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(runs(w)).toEqual([]); // nothing planned, nothing spent

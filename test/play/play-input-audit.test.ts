@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtCli, cli, copyRepo, git } from '../pipeline/world.js';
 import { useWorld } from '../support/use-world.js';
 import { playScript, records } from './support.js';
-import { cutCodePoints } from '../../src/play/input.js';
+import { cutCodePoints } from '../../src/core/code-points.js';
 import { playNoteText } from '../../src/play/notes.js';
 
 const IMPROVISED = ['play', '--as', 'cicero', '--at', 'forum', '--with', 'catiline'];

@@ -11,6 +11,8 @@ import { stagedEpisode, type Staged } from './staged-episode.js';
  * `episode run`/`season run` refused to go on (AUR6102). The transaction now clears the record before
  * its journal; a record left so by an older aureus is read as finished: `status` shows nothing
  * staged, `episode commit` reports the commit (exit 0) and the runs go on, removing what was left.
+ * Killed after the record was cleared too, `episode commit` run again said "nothing is staged"
+ * (AUR6009, exit 2); it now says the episode is committed, with its tag (AUR6117, exit 0).
  */
 const REVIEW = '.aureus/review.json';
 let s: Staged;
@@ -51,10 +53,17 @@ describe.skipIf(!builtCli())('episode commit killed after its journal is removed
     expect(git(w, 'tag', '--list')).toBe('s01e01');
     expect(fs.existsSync(path.join(w, REVIEW))).toBe(false);
     expect(await staged(w)).toBeNull();
+    // Run again, as a user re-runs an interrupted command: the commit it made is said, exit 0.
+    const head = git(w, 'rev-parse', 'HEAD');
     const again = await spawnCli(['episode', 'commit'], w);
-    expect(again.code).toBe(2);
-    expect(again.stderr).toContain('AUR6009 episode s01e01 is already committed');
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`info AUR6117 s01e01 is already committed (${head.slice(0, 10)}, tag s01e01) through \`episode commit\`, and nothing is staged for review`);
     expect(again.stderr).not.toContain('rollback');
+    expect(again.stdout).toContain('S01E01');
+    const json = await spawnCli(['episode', 'commit', '--json'], w);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ episode: 's01e01', commit: head, tag: 's01e01' });
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     const next = await spawnCli(['episode', 'run', '--seed', '7'], w);
     expect(next.code, next.stderr).toBe(0);
     expect(git(w, 'tag', '--list', 's01e02')).toBe('s01e02');
@@ -73,6 +82,17 @@ describe.skipIf(!builtCli())('episode commit killed after its journal is removed
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(fs.existsSync(path.join(w, REVIEW))).toBe(false);
     expect(fs.existsSync(path.join(w, runRel))).toBe(false);
+  }, 240_000);
+
+  it('after an episode a plain run committed (never staged), `episode commit` is still refused: AUR6009 naming it, exit 2', async () => {
+    const w = copyRepo(s.root, 'commit-plain-run');
+    expect((await spawnCli(['episode', 'discard'], w)).code).toBe(0);
+    const run = await spawnCli(['episode', 'run', '--seed', '7'], w);
+    expect(run.code, run.stderr).toBe(0);
+    const r = await spawnCli(['episode', 'commit'], w);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('AUR6009 episode s01e01 is already committed');
+    expect(r.stderr).not.toContain('AUR6117');
   }, 240_000);
 
   for (const args of [['episode', 'run', '--seed', '7'], ['season', 'run', '--count', '1', '--seed', '7']]) {

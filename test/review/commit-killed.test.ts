@@ -34,11 +34,11 @@ describe.skipIf(!builtCli())('episode commit re-run after a kill mid-commit', ()
       expect(r.stdout).toContain('✓ recovered S01E01');
       expect(git(w, 'tag', '--list').trim()).toBe('s01e01');
       // Nothing is left staged: the review is over, a third run says the episode is committed (its
-      // tag, no rollback hint) rather than committing again.
+      // tag, no rollback hint, exit 0) rather than committing again.
       expect(fs.existsSync(path.join(w, '.aureus/review.json'))).toBe(false);
       const again = await cli(['episode', 'commit'], w);
-      expect(again.code).toBe(2);
-      expect(again.stderr).toContain('AUR6009 episode s01e01 is already committed');
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).toContain('AUR6117 s01e01 is already committed');
       expect(again.stderr).toContain('tag s01e01');
       expect(again.stderr).not.toContain('rollback');
     }, 120_000);

@@ -129,11 +129,11 @@ describe('episode run --review, scene edit / rewrite / pin, episode commit', () 
     expect(git(w, 'status', '--porcelain')).toBe('');
     expect(fs.existsSync(path.join(w, '.aureus/review.json'))).toBe(false);
     expect((await cli(['episode', 'review'], w)).code).toBe(2);
-    // Run again, the commit says the episode is committed, with its tag, not only that nothing is staged.
+    // Run again, the commit says the episode is committed, with its tag (exit 0: the command's work is done).
     const again = await cli(['episode', 'commit', '--json'], w);
-    expect(again.code).toBe(2);
-    expect(JSON.parse(again.stdout).error).toEqual({ message: 'episode s01e01 is already committed (tag s01e01); nothing is staged for review', exit_code: 2, codes: ['AUR6009'] });
-    expect(again.stderr).toContain(`AUR6009 episode s01e01 is already committed\n    hint: nothing is staged for review: s01e01 is committed as ${git(w, 'rev-parse', 'HEAD').slice(0, 10)}, tag s01e01;`);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ episode: 's01e01', tag: 's01e01', commit: git(w, 'rev-parse', 'HEAD') });
+    expect(again.stderr).toContain(`AUR6117 s01e01 is already committed (${git(w, 'rev-parse', 'HEAD').slice(0, 10)}, tag s01e01)`);
     expect(again.stderr).not.toContain('rollback');
   }, 60_000);
 });

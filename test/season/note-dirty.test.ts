@@ -27,7 +27,7 @@ describe('note', () => {
     const head = git(w, 'rev-parse', 'HEAD');
     const r = await spawnCli(['note', 'second'], w);
     expect(r.code, r.stderr).toBe(8);
-    expect(r.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${NOTES}`);
+    expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season notes: ${NOTES}`);
     expect(r.stderr).not.toContain('--allow-dirty');
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(fs.readFileSync(file, 'utf8')).toBe(edited);

@@ -6,6 +6,7 @@ import { COMMIT_NOTICE, finishedDespiteInterrupt, interruptSignal, printWarnings
 import { requireLiveReview, requireWorldRepo, restage } from './review-shared.js';
 import type { Diagnostic } from '../../diagnostics/index.js';
 import type { ReviewState } from '../../pipeline/review-state.js';
+import type { CommittedEpisode } from '../../season/episodes.js';
 import { printJson } from '../io.js';
 import { AureusError, ExitCode, isAureusError } from '../../errors.js';
 import type { ProgressSink } from '../../pipeline/progress.js';
@@ -39,7 +40,9 @@ trailers.
 Examples:
   $ aureus episode commit
 
-Exit codes: 0 committed, 2 nothing staged (AUR6009 names the episode last committed, with its tag), a staged file other than the script changed by hand, or a
+Exit codes: 0 committed, or already committed by \`episode commit\` with nothing staged (run again after a kill
+that came once its commit was made: AUR6117 names it and its tag), 2 nothing staged (AUR6009 names the
+episode a plain run committed last, with its tag), a staged file other than the script changed by hand, or a
 staged file deleted, emptied, unreadable or missing a scene (\`episode review --restore\` puts it back),
 3 a damaged .aureus/review.json (AUR6199, AUR6112: kept as it is, the hint says how to stage again), 4 a scene breaks a check (AUR6105 names it and the finding), 8 uncommitted world changes, 9 locked,
 10 git error (the commit is rolled back), 130 interrupted before the commit (nothing changed, the episode still
@@ -99,6 +102,7 @@ async function commitStaged(c: CommandContext, o: { json?: boolean }, run: { ear
   const { requireReview, reviewChanges } = await import('../../pipeline/review-state.js');
   await requireWorldRepo(c);
   const r = await requireStaged(c, requireReview);
+  if ('done' in r) return void (await reportCommitted(c, r.done, o));
   if (await committedAlready(c, r, o)) return;
   const warnings: Diagnostic[] = [];
   const { early, progress, signal } = run;
@@ -153,23 +157,36 @@ async function interruptedCommit(episode: string, where: string, cause?: unknown
 }
 
 /**
- * The staged episode; with none staged after an episode was committed (`episode commit` run a second
- * time), that episode is named as committed, with its tag (AUR6009, exit 2), rather than only
- * "nothing is staged": the author's commit did happen.
+ * The staged episode. With none staged: when the last episode was committed by `episode commit`
+ * (this command run again, e.g. after a kill that came once its commit was made), `done` (exit 0,
+ * AUR6117); after an episode a plain run committed, that episode is named as committed, with its
+ * tag (AUR6009, exit 2), rather than only "nothing is staged".
  */
-async function requireStaged(c: CommandContext, requireReview: (root: string) => ReviewState): Promise<ReviewState> {
+async function requireStaged(c: CommandContext, requireReview: (root: string) => ReviewState): Promise<ReviewState | { done: CommittedEpisode }> {
   try {
     return requireReview(c.root);
   } catch (e) {
     const { isAureusError, AureusError, ExitCode } = await import('../../errors.js');
     if (!isAureusError(e) || e.diagnostics[0]?.code !== 'AUR6101') throw e;
-    const { committedEpisodes } = await import('../../season/episodes.js');
-    const last = (await committedEpisodes(c.root)).at(-1);
-    if (!last) throw e;
+    const { lastCommittedEpisode } = await import('../../pipeline/review-finished.js');
+    const found = await lastCommittedEpisode(c.root);
+    if (!found) throw e;
+    if (found.reviewed) return { done: found.last };
+    const { last } = found;
     const { diag } = await import('../../diagnostics/index.js');
     const hint = `nothing is staged for review: ${last.ref.id} is committed as ${last.commit.slice(0, 10)}, tag ${last.tag}; stage the next episode with \`aureus episode run --review\``;
     throw new AureusError(`episode ${last.ref.id} is already committed (tag ${last.tag}); nothing is staged for review`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6009', { episode: last.ref.id, tag: last.tag }, { hint })] });
   }
+}
+
+/** `episode commit` with its episode committed already by `episode commit`: said (AUR6117) with the commit's summary, exit 0. */
+async function reportCommitted(c: CommandContext, last: CommittedEpisode, o: { json?: boolean }): Promise<void> {
+  const { alreadyCommittedNote } = await import('../../pipeline/review-finished.js');
+  const { recoveredSummary } = await import('../../pipeline/recovered-summary.js');
+  const s = await recoveredSummary(c.root, last.commit, last.tag);
+  printWarnings(c, [alreadyCommittedNote(last)]);
+  if (o.json) printJson(c.io, s);
+  else c.io.stdout(renderSummary(s, c));
 }
 
 /** The review (with --restore, the staged originals of the files a commit would refuse put back first). */

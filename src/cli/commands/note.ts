@@ -36,11 +36,12 @@ Examples:
       const { refuseInterruptedRollback } = await import('../../season/rollback-journal.js');
       refuseInterruptedRollback(c.root);
       const { loadValidatedWorld } = await import('../../store/validate.js');
-      const { addNote, checkNoteRefs, checkNoteText, notesRel, refuseNotesEdits } = await import('../../season/notes.js');
+      const { addNote, checkNoteRefs, checkNoteText, NOTE_MAX, noteTextCut, notesRel, refuseNotesEdits } = await import('../../season/notes.js');
       const { episodesInTree, nextEpisode } = await import('../../season/episodes.js');
       const { requireEpisodeId } = await import('../../season/episode-id.js');
       const { world, remember } = await loadValidatedWorld(c.root);
       checkNoteText(text);
+      const cut = noteTextCut(text);
       checkNoteRefs(world, o);
       const ref = o.episode ? requireEpisodeId(o.episode) : nextEpisode(c.root);
       // A season without its goals has no episode `episode run` will compile (AUR7050, the same
@@ -82,6 +83,8 @@ Examples:
       if (!o.json && readReview(c.root)?.episode === ref.id) {
         c.io.stderr(c.chalk.yellow(`note: ${ref.id} is already planned and staged for review; its Director reads this note only if it is planned again (aureus episode discard, then episode run)\n`));
       }
+      // Cut, as play cuts a /note, rather than refused: said here, so no text is lost in silence.
+      if (cut.cut) c.io.stderr(c.chalk.yellow(`note: it was ${cut.length} characters; cut at the season notes' limit of ${NOTE_MAX} (the first ${NOTE_MAX} are kept)\n`));
       if (o.json) printJson(c.io, { ...note, file: notesRel(ref.season), commit });
       else c.io.stdout(`${c.chalk.green('✓')} note ${note.id} for ${ref.id} in ${notesRel(ref.season)}\n`);
     });
@@ -95,13 +98,14 @@ Examples:
 async function commitNote(git: GitPort, root: string, rel: string, ref: EpisodeRef, add: () => SeasonNote): Promise<{ note: SeasonNote; commit: string }> {
   const { commitOrPutBack } = await import('../../season/undoable-commit.js');
   const { inOwnProcessGroup } = await import('../../git/exec.js');
+  const { cutCodePoints } = await import('../../core/code-points.js');
   let note!: SeasonNote;
   try {
     const commit = await inOwnProcessGroup(() => commitOrPutBack(git, root, [rel], {
       write: () => void (note = add()),
       commit: async () => {
         await git.add([rel]);
-        return git.commit(`Note for ${ref.id.toUpperCase()}: ${note.text.slice(0, 60)}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [rel] });
+        return git.commit(`Note for ${ref.id.toUpperCase()}: ${cutCodePoints(note.text, 60).text}\n\n${note.text}\n\nAureus-Note: ${note.id}\n`, { paths: [rel] });
       },
     }));
     return { note, commit };

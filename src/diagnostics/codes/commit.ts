@@ -2,7 +2,7 @@ import { defineDiagnostics } from '../catalog.js';
 
 // AUR6xxx — commit, git, locks, resume, season workflow.
 defineDiagnostics([
-  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes under the world files: {files}', hint: 'commit or discard them first: `git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away{override}' },
+  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes to {what}: {files}', hint: 'commit or discard them first: `git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away{override}' },
   { code: 'AUR6002', severity: 'error', message: 'another aureus run holds the lock (pid {pid} on {host}, since {since})', hint: 'wait for it to finish; if it is gone, delete {lock}' },
   { code: 'AUR6003', severity: 'warning', message: 'removed a stale lock left by pid {pid} ({reason})', hint: '' },
   { code: 'AUR6004', severity: 'info', message: 'finished the interrupted commit of {episode} from its journal ({action})', hint: '' },
@@ -29,7 +29,7 @@ defineDiagnostics([
   { code: 'AUR6015', severity: 'error', message: 'episode {episode} cannot be compiled: {reason}', hint: 'episodes are compiled in order; run `aureus status` to see the next one' },
   { code: 'AUR6016', severity: 'error', message: 'the approved deltas of {scene} could not be applied: {message}', hint: 'the scene passed verification but its deltas do not apply; report this with the run folder {run}' },
   { code: 'AUR6017', severity: 'error', message: 'unknown export format "{format}"', hint: 'use fountain, md or html' },
-  { code: 'AUR6018', severity: 'error', message: 'the commit journal {file} is unreadable: {message}', hint: 'delete the run folder to abandon the interrupted commit (world files may need `git checkout`)' },
+  { code: 'AUR6018', severity: 'error', message: 'the commit journal {file} is unreadable: {message}', hint: 'put the staged file back as it was and re-run, which finishes the commit; or abandon the commit and undo what it wrote (`git status` shows it): {abandon}' },
   { code: 'AUR6024', severity: 'error', message: 'not of the shape the html report reads: {expected} expected here', hint: 'the committed file was edited by hand' },
   { code: 'AUR6025', severity: 'error', message: 'the committed {file} cannot be {use}: {reason}', hint: 'restore it as the episode\'s commit wrote it (git log -- {file})' },
   { code: 'AUR6026', severity: 'error', message: 'the changes of {episode} would commit a world `aureus validate` refuses ({count} error(s), below): nothing was committed', hint: 'an operator effect writes a value its file does not allow (fix the operator), or this is a bug of aureus: report it with the run folder {run}' },
@@ -40,7 +40,7 @@ defineDiagnostics([
   { code: 'AUR6023', severity: 'warning', message: 'the commit of {what} was interrupted and is not finished: this plan is of the world files as they stand now', hint: '{finish} finishes that commit first; plan again after it' },
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
   { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
-  { code: 'AUR6066', severity: 'error', message: 'the episode would overwrite {files}, which git has no copy of', hint: 'nothing was written: the episode writes its own file there. Move it away, or commit it (`git add <file>`, `git commit`), then re-run' },
+  { code: 'AUR6066', severity: 'error', message: 'the episode would overwrite {files}, which git has no copy of', hint: 'nothing was written: the episode writes its own files there. Yours: move them away, or commit them (`git add -- {target} && git commit`); left by a commit that could not finish (AUR6018): remove them (`git clean -fd -- {target}`; `git clean -nd -- {target}` lists them first); then re-run' },
   { code: 'AUR6061', severity: 'warning', message: '--allow-dirty: the uncommitted edits to {files} go into the episode\'s commit', hint: 'they are committed with the episode, as its own changes; to keep them apart, commit them first (git commit) and run without --allow-dirty' },
   { code: 'AUR6099', severity: 'error', message: 'the commit journal {file} is damaged: {detail}', hint: 'it records what an interrupted commit writes, so it is not guessed at: put it back as it was if it was edited; to abandon that commit instead, restore the files it changed (`git status`; `git checkout -- <file>`) and delete {run}' },
   { code: 'AUR6098', severity: 'warning', message: 'ignored the damaged checkpoint {file} ({detail}): that step is done again', hint: '' },

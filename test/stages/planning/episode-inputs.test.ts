@@ -93,7 +93,7 @@ describe('planning inputs read as the store reads them', () => {
     // AUR6001, read by git, never opened); --allow-dirty goes on to read it.
     const refused = spawnSync(process.execPath, [BIN, 'episode', 'run'], { cwd: w, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '' } });
     expect(refused.status, refused.stderr).toBe(8);
-    expect(refused.stderr).toContain(`error AUR6001 uncommitted changes under the world files: ${rel}`);
+    expect(refused.stderr).toContain(`error AUR6001 uncommitted changes to the episodes' files: ${rel}`);
     for (const args of [['episode', 'plan'], ['episode', 'run', '--allow-dirty']]) {
       // The limit only ends a hang (the bug), so the test fails instead of sticking; a process blocked on a FIFO runs no signal handler.
       const p = spawnSync(process.execPath, [BIN, ...args], { cwd: w, encoding: 'utf8', timeout: 60_000, killSignal: 'SIGKILL', env: { ...process.env, NO_COLOR: '1', ANTHROPIC_API_KEY: '' } });
