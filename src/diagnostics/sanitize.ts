@@ -22,6 +22,36 @@ export function escapeControl(text: string): string {
   });
 }
 
+/**
+ * Text bound for a terminal that is not a message (world text printed by `status`, `query`, `diff`,
+ * `recap`, `play`): every string of `v` escaped as messages are (escapeControl: newline and tab kept,
+ * so a description keeps its lines), keys too, since ids and names are keys there. A copy; other
+ * values as they are. Escaped, not stripped: a reader sees that something is there, and what.
+ */
+export function escapeControlIn<T>(v: T): T {
+  if (typeof v === 'string') return escapeControl(v) as T;
+  if (Array.isArray(v)) return v.map((x) => escapeControlIn(x)) as T;
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [escapeControl(k), escapeControlIn(x)])) as T;
+  return v;
+}
+
+// What a name may not hold (validation, store/limits.ts): every control character (C0 with tab and
+// newline, DEL, C1), every invisible format character (bidi marks and overrides, zero-width
+// characters, the BOM, soft hyphen) and the line and paragraph separators. A name is one line of
+// visible text that the terminal, the prompts and the committed script all show.
+const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** The characters of `text` a name may not hold, each once, as escapeControl shows them (`\x1b`, `\u200b`). */
+export function unseenIn(text: string): string[] {
+  const found = new Set<string>();
+  for (const [ch] of text.matchAll(UNSEEN)) {
+    const code = ch.codePointAt(0)!;
+    const hex = code.toString(16);
+    found.add(code <= 0xff ? `\\x${hex.padStart(2, '0')}` : code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`);
+  }
+  return [...found];
+}
+
 const STRIP = new RegExp(`[${STRIPPED}]`, 'g');
 const KEPT = new RegExp(`[^${STRIPPED}]`, 'g');
 /**

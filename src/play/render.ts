@@ -1,5 +1,6 @@
 import { plural } from '../core/readable.js';
 import type { Diagnostic } from '../diagnostics/index.js';
+import { escapeControl } from '../diagnostics/sanitize.js';
 import type { PlayEvent, PlayNotice } from './types.js';
 
 /**
@@ -76,6 +77,9 @@ export interface TextSink {
  * final line written in their place. Off a terminal, chunks are not shown: the final line is.
  */
 export function textRenderer(o: TextSink): (e: PlayEvent) => void {
+  // What is shown carries world text (names, places, a scene's lines) and the model's: its control
+  // characters are shown escaped, never obeyed; the renderer's own cursor moves (erase) are not text.
+  const safe = (e: PlayEvent): PlayEvent => ('content' in e && typeof e.content === 'string' ? { ...e, content: escapeControl(e.content) } : e);
   let shown: string | null = null;
   const erase = (t: string) => {
     // A terminal that reports no width (0 columns: a 0×0 pty, or none at all) is taken as 80 wide, not
@@ -84,7 +88,8 @@ export function textRenderer(o: TextSink): (e: PlayEvent) => void {
     const rows = t.split('\n').reduce((n, l) => n + Math.max(1, Math.ceil([...l].length / columns)), 0);
     o.out('\r' + '\u001b[1A'.repeat(rows - 1) + '\u001b[J');
   };
-  return (e) => {
+  return (raw) => {
+    const e = safe(raw);
     if (e.type === 'chunk') {
       if (!o.live) return;
       if (e.reset && shown) {
@@ -111,7 +116,7 @@ export function textRenderer(o: TextSink): (e: PlayEvent) => void {
       shown = '';
     }
     const r = renderText(e);
-    if (r.out) o.out(r.out);
-    if (r.err) o.err(r.err);
+    if (r.out) o.out(escapeControl(r.out));
+    if (r.err) o.err(escapeControl(r.err));
   };
 }

@@ -28,6 +28,7 @@ import { requirePositiveInt } from '../season/episode-id.js';
 import { COMPLETION_MODES, type CompletionMode, type PlayEvent, type SceneSetup } from './types.js';
 import type { ScenePacket } from '../domain/packet.js';
 import type { World } from '../domain/world.js';
+import { escapeControl } from '../diagnostics/sanitize.js';
 
 export interface PlayOptions {
   as?: string;
@@ -215,7 +216,7 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
   checkOverrideModels(config, overrides);
   const text = textRenderer({ out: io.stdout, err: io.stderr, live: io.terminal, columns: () => (io.output as { columns?: number }).columns ?? 0 });
   const emit = (e: PlayEvent) => (o.json ? io.stdout(renderJson(e)) : text(e));
-  const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(t + '\n'));
+  const info = (t: string) => (o.json ? io.stdout(renderJson({ type: 'notice', message: t })) : io.stdout(escapeControl(t) + '\n'));
   const calls = (seed: string, session: string) => openSessionLlm({ root, config, seed, session, onNotice: (message) => emit({ type: 'notice', message }), onWarning: (d) => sayWarnings([d], o, io, emit) });
   let session: PlaySession;
   let accounts: SessionLlm;
@@ -268,7 +269,8 @@ async function openAndPlay(root: string, o: PlayOptions, io: PlayIo, held: { loc
     io.session?.(id);
     const which = whichPacket(found);
     if (which) emit({ type: 'notice', message: which });
-    if (!o.json) io.stdout(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`);
+    // The place and the principal's name are world text: shown escaped (textRenderer says why).
+    if (!o.json) io.stdout(escapeControl(`${setup.scene} at ${packet.setting.location_name}. You are ${world.characters.characters.find((c) => c.id === setup.principal)?.name}; on stage: ${setup.cast.join(', ') || 'nobody'}. (/help for commands)\n`));
   }
   try {
     return await loop(session, o, io, emit);

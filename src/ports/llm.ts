@@ -126,8 +126,10 @@ export interface LlmResponse {
    */
   cache_ttl?: '5m' | '1h';
   /**
-   * What this call cost this run (the router's sum over its re-asks): `cost_usd` without the
-   * answers served from the record/replay cache, which were paid for when recorded.
+   * What this call was charged (the router's sum over its re-asks): `cost_usd` without the
+   * answers served from the record/replay cache, which were paid for when recorded. Attempts a
+   * resumed run replays from its call journal count (paid by the run that asked them): the
+   * journal's entry for the whole call says all it cost (pipeline/call-journal.ts journalSpend).
    */
   charged_usd?: number;
 }

@@ -19,7 +19,8 @@ import type { RunLogEntry, RunLogSink } from './run-log.js';
  *   3. waits for a concurrency slot (p-limit, config.concurrency);
  *   4. reserves the call's worst case against `--max-cost` (CostGuard; an answer the provider
  *      has recorded, a cache hit, costs nothing and needs none), asks the provider and records a
- *      run-log line (latency 0 for deterministic providers and cache hits);
+ *      run-log line (latency 0 for deterministic providers and cache hits; none for an answer
+ *      replayed from the run's call journal, whose line the run that paid for it wrote);
  *   5. an answer cut at max_tokens is asked again once with twice the room (never resent
  *      identically); cut again, a JSON role or the writer fails with LlmTruncatedError (AUR4210, a
  *      bad answer) and the recap and format_fix get what came back, for their callers to judge;
@@ -60,7 +61,7 @@ export interface RouterOptions {
 interface Totals {
   usage: LlmUsage;
   cost: number;
-  /** `cost` without the cached answers: what this run paid (a resumed run's --max-cost counts it). */
+  /** `cost` without the cached answers: what the call was paid (journaled attempts included: LlmResponse.charged_usd). */
   charged: number;
   latency: number;
 }
@@ -262,7 +263,11 @@ export class LlmRouter implements Llm {
     // re-ask refused by a fatal error elsewhere, Ctrl-C during the next attempt), a resumed run is
     // answered from it instead of paying for it again. Synchronous: nothing can run in between.
     if (!recorded && !res.cached) journal?.record(model, req, reask, { ...res, charged_usd: cost });
-    this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
+    // An answer replayed from the journal was logged by the run that paid for it (its line is in this
+    // run folder's run_log.jsonl): logged again, `aureus cost` of the run counted it twice. It still
+    // counts in the call's sums, `charged` included: the whole call's journal entry then says all the
+    // call was paid, by whichever run, and journalSpend counts it once the attempt files are gone.
+    if (journaled === undefined) this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
     totals.cost += cost;
     if (!res.cached) totals.charged += cost;

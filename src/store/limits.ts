@@ -1,5 +1,6 @@
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { escapePointerSegment } from '../core/json-pointer.js';
+import { unseenIn } from '../diagnostics/sanitize.js';
 
 /**
  * No string in a world file is longer than this (the longest in the starter kit is ~240 characters:
@@ -26,5 +27,29 @@ export function checkStringLengths(value: unknown, file: string, limit = 5): Dia
     }
   };
   walk(value, '');
+  return out;
+}
+
+/**
+ * The fields that name something, one line of visible text each: an id, a name, a title, a label, a
+ * script cue and any `…_id`. They reach the terminal and the prompts, and a name is written into the
+ * committed episode script as it is: a control character there (an ESC that recolours or moves the
+ * cursor, a bidi override that reorders a line) would act on every reader. A description or a line of
+ * text may hold line breaks; these may not.
+ */
+const NAMING = /^(?:id|name|title|label|cue|.+_id)$/;
+
+/** AUR1055 for each naming field (NAMING) whose string holds a control or invisible format character; at most `limit`. */
+export function checkNameCharacters(value: unknown, file: string, limit = 20): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const walk = (v: unknown, pointer: string, key: string | undefined) => {
+    if (out.length >= limit) return;
+    if (typeof v === 'string') {
+      const found = key !== undefined && NAMING.test(key) ? unseenIn(v) : [];
+      if (found.length) out.push(diag('AUR1055', { field: key!, chars: found.join(' ') }, { file, pointer }));
+    } else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${pointer}/${i}`, undefined));
+    else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) walk(x, `${pointer}/${escapePointerSegment(k)}`, k);
+  };
+  walk(value, '', undefined);
   return out;
 }

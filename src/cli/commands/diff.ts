@@ -26,6 +26,7 @@ Examples:
       const b = await resolveEpisodeOrRef(c.root, to, true);
       const d = diffWorlds(await readWorldAt(c.root, a.commit), await readWorldAt(c.root, b.commit));
       if (o.json) printJson(c.io, { from: a.label, to: b.label, ...d });
-      else c.io.stdout(renderDiff(d, a.label, b.label));
+      // World text (names, statuses) with its control characters shown, not obeyed (diagnostics/sanitize.ts).
+      else c.io.stdout((await import('../../diagnostics/sanitize.js')).escapeControl(renderDiff(d, a.label, b.label)));
     });
 }

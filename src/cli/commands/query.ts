@@ -19,7 +19,8 @@ Examples:
       const { runQuery } = await import('../../play/sessions.js');
       const out = await runQuery(c.root, kind, arg);
       if (o.json) printJson(c.io, out);
-      else c.io.stdout(renderPlain(out));
+      // World text (names, descriptions, git history) with its control characters shown, not obeyed.
+      else c.io.stdout(renderPlain((await import('../../diagnostics/sanitize.js')).escapeControlIn(out)));
     });
 }
 

@@ -39,6 +39,7 @@ Examples:
       // U+FFFD printed, and an emptied recap.md is exit 3 too, not nothing printed with exit 0.
       const text = committedNonEmptyText(bytes, { file: 'recap.md', rel, episode: id, use: 'printed' });
       if (o.json) printJson(c.io, { episode: id, tag: at.label, recap: text });
-      else c.io.stdout(text);
+      // A hand-edited recap.md may hold what a model's never does (its answer is cleaned before the commit).
+      else c.io.stdout((await import('../../diagnostics/sanitize.js')).escapeControl(text));
     });
 }

@@ -26,6 +26,7 @@ commit journal (AUR6099).`)
       const { seasonStatus, renderStatus } = await import('../../season/status.js');
       const s = await seasonStatus(c.root);
       if (o.json) printJson(c.io, s);
-      else c.io.stdout(renderStatus(s, c.chalk));
+      // World text (names, titles) with its control characters shown, not obeyed (diagnostics/sanitize.ts).
+      else c.io.stdout(renderStatus((await import('../../diagnostics/sanitize.js')).escapeControlIn(s), c.chalk));
     });
 }

@@ -118,6 +118,12 @@ defineDiagnostics([
     hint: 'Names, ids and descriptions are short prose; a value this long is a paste or generation accident. Shorten it.',
   },
   {
+    code: 'AUR1055',
+    severity: 'error',
+    message: 'the {field} holds {chars}: a control or invisible character, which terminals obey and the episode script would keep',
+    hint: 'Ids, names, titles, labels and cues are one line of visible text: delete the character (in JSON it is often written \\u001b or \\u200b). A description may hold line breaks.',
+  },
+  {
     code: 'AUR1052',
     severity: 'error',
     message: '{link} is a symbolic link; an episode commit writing {file} would have to write through it',
