@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { escapePointerSegment } from '../core/json-pointer.js';
 import { unseenIn } from '../diagnostics/sanitize.js';
@@ -52,4 +53,34 @@ export function checkNameCharacters(value: unknown, file: string, limit = 20): D
   };
   walk(value, '', undefined);
   return out;
+}
+
+/**
+ * The first byte of the UTF-8 form of every non-ASCII character a name may not hold (sanitize.ts
+ * unseenIn: controls, format characters, the line and paragraph separators).
+ * test/store/name-characters-bytes.test.ts derives the set again from that regex over every code point.
+ */
+export const UNSEEN_LEADS: readonly number[] = [0xc2, 0xd8, 0xdb, 0xdc, 0xe0, 0xe1, 0xe2, 0xef, 0xf0, 0xf3];
+/** A JSON escape that writes a character, not a quote or a slash: \uXXXX, \b, \f, \n, \r, \t. */
+const CHAR_ESCAPE = new Set([0x75, 0x62, 0x66, 0x6e, 0x72, 0x74]);
+
+/**
+ * Whether a JSON text may hold a string with a character a name may not: false proves that none does,
+ * so checkNameCharacters' walk over every value (~120 ms of CPU on the 10,000-character world's files,
+ * a cold load's whole budget for growth: issue 18) is skipped for the usual clean file. JSON allows no
+ * raw control character in a string but DEL, so one is there only as an escape or a DEL; a non-ASCII
+ * character only where a byte of UNSEEN_LEADS starts it, and each such character is decoded and tested.
+ */
+export function mayHoldUnseen(bytes: Buffer): boolean {
+  if (bytes.indexOf(0x7f) >= 0) return true;
+  // Escapes come in pairs: "\\n" is a backslash and an n, so the search resumes after each pair.
+  for (let at = bytes.indexOf(0x5c); at >= 0; at = bytes.indexOf(0x5c, at + 2)) if (CHAR_ESCAPE.has(bytes[at + 1]!)) return true;
+  if (isAscii(bytes)) return false;
+  for (const lead of UNSEEN_LEADS) {
+    for (let at = bytes.indexOf(lead); at >= 0; at = bytes.indexOf(lead, at + 1)) {
+      const cp = bytes.toString('utf8', at, at + 4).codePointAt(0)!;
+      if (unseenIn(String.fromCodePoint(cp)).length) return true;
+    }
+  }
+  return false;
 }

@@ -10,7 +10,7 @@ import { linkedPath } from './symlinks.js';
 import { jsonLayout, layoutWarning, rewriteWarning } from './text-form.js';
 import { noteJsonLayout } from '../core/json-layout.js';
 import type { JsonPosition } from './json-parse.js';
-import { checkNameCharacters, checkStringLengths, MAX_STRING_CHARS } from './limits.js';
+import { checkNameCharacters, checkStringLengths, mayHoldUnseen, MAX_STRING_CHARS } from './limits.js';
 import { checkWorldReferences, type SeasonGoalsInput } from './references.js';
 import { checkEffectValues } from './effect-values.js';
 import { checkFormat, SCHEMA_FILES, validateSchemaFile, type SchemaKind } from './schema.js';
@@ -98,7 +98,8 @@ export function parseWorldBytes(rel: string, kind: SchemaKind, bytes: Buffer): L
   if (tooLong.length) return { value: undefined, diagnostics: [...form, ...tooLong] };
   const schema = formatAndSchemaDiagnostics(r.value, r.locate, SCHEMA_FILES[kind], rel);
   if (schema.length) return { value: undefined, diagnostics: [...form, ...schema] };
-  const unseen = checkNameCharacters(r.value, rel).map((d) => withLocation(d, r.locate));
+  // Walk the value only when the bytes may hold such a character at all (mayHoldUnseen).
+  const unseen = mayHoldUnseen(bytes) ? checkNameCharacters(r.value, rel).map((d) => withLocation(d, r.locate)) : [];
   if (unseen.length) return { value: undefined, diagnostics: [...form, ...unseen] };
   // How the author laid the file out, so a commit writes it back so (core/json-layout.ts), and whether it can.
   const layout = jsonLayout(bytes, r.value);
