@@ -69,11 +69,11 @@ export function noDeed(after: string): boolean {
 }
 
 /** The subject reading of one mention on its own: as its clause's subject, else as the antecedent of a relative clause. */
-function asSubject(n: Narration, m: Mention): Subject | null {
+function asSubject(n: Narration, m: Mention, touching = false): Subject | null {
   const before = n.narr.slice(0, m.start);
   if (framed(n.narr, m.start)) return null;
   const after = n.narr.slice(m.end);
-  const own = noDeed(after) ? null : ownClause(n, m, before);
+  const own = noDeed(after) && !touching ? null : ownClause(n, m, before);
   if (own?.sure || !RELATIVE.test(after)) return own;
   // "Catiline, who leans in": the relative clause's verb is his deed ("who had died" is none).
   const rest = after.replace(RELATIVE, ' ');
@@ -100,9 +100,20 @@ export function clauseDoers(n: Narration, first: string | undefined, matters: (i
   if (n.elsewhere || n.narr.includes('?')) return [];
   const out: Subject[] = [];
   for (const m of n.mentions) {
-    if (m.id === first || !matters(m.id) || out.some((d) => d.id === m.id) || NOT_NOW.test(governing(n.narr, m))) continue;
-    const s = asSubject(n, m);
-    if (s && !s.offstage) out.push(s);
+    if (m.id === first || !matters(m.id) || out.some((d) => d.id === m.id)) continue;
+    const s = doerHere(n, m);
+    if (s) out.push(s);
   }
   return out;
+}
+
+/**
+ * One mention read as the subject of its own clause, now and on this stage: not told as future, condition or habit,
+ * not framed, not put off stage. Also for a phrase standing for its owner ("Catiline's hand": body-parts.ts), whose
+ * resting on a thing (`touching`) is a deed.
+ */
+export function doerHere(n: Narration, m: Mention, touching = false): Subject | null {
+  if (NOT_NOW.test(governing(n.narr, m))) return null;
+  const s = asSubject(n, m, touching);
+  return s && !s.offstage ? s : null;
 }
