@@ -223,3 +223,24 @@ export const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and
 const EVERY_TIME_BEFORE = /\b(?:each|every) time\s+(?:[\p{L}'’]+\s+){0,4}?(?:has|have|had)\s+(?:\p{L}+ly\s+)?$/iu;
 /** EVERY_TIME_BEFORE up to a verb at `at`, its auxiliary taken in (a verb use may start at "has"). */
 export const everyTimeBefore = (read: string, at: number): boolean => EVERY_TIME_BEFORE.test(read.slice(0, at) + (/^(?:has|have|had)\s+(?:\p{L}+ly\s+)?/iu.exec(read.slice(at))?.[0] ?? ''));
+
+/** The opener of a clause of time right before its subject: "when Terentia…", "as soon as Curius…", "until Cato…". */
+const TIME_OPENER = /\b(?:when|while|(?<!\b(?:such|well|same|much)\s+)as|after|before|until|till|once|the moment)\s+$/i;
+/**
+ * A relative clause before the opener in its clause: "after" there is a preposition of the relative's verb ("one of the
+ * young Stoics who trailed after Cato stood barefoot": held-out corpus 29's aa01), and the verb after the name is the
+ * relative's antecedent's.
+ */
+const RELATIVE_BEFORE = /\b(?:who|whom|whose|which|that)\b[^,;:—–]*$/i;
+/** Whether the words before a name end in an opener of a clause of time whose subject the name is (not a relative's preposition). */
+export const timeLead = (before: string): boolean => TIME_OPENER.test(before) && !RELATIVE_BEFORE.test(before.replace(TIME_OPENER, ''));
+/**
+ * A future or a supposition anywhere in the sentence: a clause of time takes its time from its main clause ("When
+ * Terentia hears of it, she will not forgive him", "Cato will not rest until Terentia pays"), so its deed is no more
+ * done now than the main one.
+ */
+const SENTENCE_NOT_NOW = /\b(?:will|shall|would|could|might|must|won['’]t|wouldn['’]t|going to)\b|\b\p{L}+['’]ll\b/iu;
+/** Whether a name after `before` is the subject of a clause of time whose sentence is told as future or supposed. */
+export const timedNotNow = (before: string, narr: string): boolean => TIME_OPENER.test(before) && SENTENCE_NOT_NOW.test(narr);
+/** "Whenever" right before the subject: every time it happens, a habit, unless a past "would" tells the scene's own repeats. */
+export const WHENEVER_LEAD = /\bwhenever\s+$/i;
