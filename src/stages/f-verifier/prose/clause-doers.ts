@@ -3,6 +3,7 @@ import type { Narration } from './deeds.js';
 import { pastParenthetical, subjectVerb, type Subject } from './subjects.js';
 import { LYING_DEED } from './bodies.js';
 import { clauseAt } from './clauses.js';
+import { timeLead, timedNotNow } from './tense.js';
 
 /**
  * Doers beyond a sentence's first (held-out corpus 2, x13): deedOf reads one doer per sentence,
@@ -69,11 +70,11 @@ export function noDeed(after: string): boolean {
 }
 
 /** The subject reading of one mention on its own: as its clause's subject, else as the antecedent of a relative clause. */
-function asSubject(n: Narration, m: Mention): Subject | null {
+function asSubject(n: Narration, m: Mention, touching = false): Subject | null {
   const before = n.narr.slice(0, m.start);
   if (framed(n.narr, m.start)) return null;
   const after = n.narr.slice(m.end);
-  const own = noDeed(after) ? null : ownClause(n, m, before);
+  const own = noDeed(after) && !touching ? null : ownClause(n, m, before);
   if (own?.sure || !RELATIVE.test(after)) return own;
   // "Catiline, who leans in": the relative clause's verb is his deed ("who had died" is none).
   const rest = after.replace(RELATIVE, ' ');
@@ -94,15 +95,31 @@ function ownClause(n: Narration, m: Mention, before: string): Subject | null {
 /**
  * The doers of a narration sentence in clauses other than its first doer's, for the people
  * `matters` holds (each found once, in reading order). None in a question or a sentence put at
- * another place, nor a deed told as future, condition or habit.
+ * another place, nor a deed told as future, condition or habit. For the people `timedOnly` holds, only the subject of
+ * a clause of time ("When Terentia looks away, …", "…, while Terentia pours the wine"): that clause tells what happens
+ * here as the main one does, where a "because" or "although" clause as often gives a reason from elsewhere.
  */
-export function clauseDoers(n: Narration, first: string | undefined, matters: (id: string) => boolean): Subject[] {
+export function clauseDoers(n: Narration, first: string | undefined, matters: (id: string) => boolean, timedOnly: (id: string) => boolean = () => false): Subject[] {
   if (n.elsewhere || n.narr.includes('?')) return [];
   const out: Subject[] = [];
   for (const m of n.mentions) {
-    if (m.id === first || !matters(m.id) || out.some((d) => d.id === m.id) || NOT_NOW.test(governing(n.narr, m))) continue;
-    const s = asSubject(n, m);
-    if (s && !s.offstage) out.push(s);
+    if (m.id === first || !matters(m.id) || out.some((d) => d.id === m.id)) continue;
+    const timed = timedOnly(m.id);
+    if (timed && !timeLead(n.narr.slice(0, m.start))) continue;
+    // A perfect in a clause of time may be a leaving told after it ("once Terentia has gone"): sure readings only there.
+    const s = doerHere(n, m);
+    if (s && (s.sure || !timed)) out.push(s);
   }
   return out;
+}
+
+/**
+ * One mention read as the subject of its own clause, now and on this stage: not told as future, condition or habit,
+ * not framed, not put off stage. Also for a phrase standing for its owner ("Catiline's hand": body-parts.ts), whose
+ * resting on a thing (`touching`) is a deed.
+ */
+export function doerHere(n: Narration, m: Mention, touching = false): Subject | null {
+  if (NOT_NOW.test(governing(n.narr, m)) || timedNotNow(n.narr.slice(0, m.start), n.narr)) return null;
+  const s = asSubject(n, m, touching);
+  return s && !s.offstage ? s : null;
 }

@@ -4,7 +4,7 @@ import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { relativeOnTitle, titleBefore } from './titles.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
-import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, RECURRING, SAME_FORM_PAST, withoutHabitAside } from './tense.js';
+import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, RECURRING, SAME_FORM_PAST, relayChain, timedNotNow, WHENEVER_LEAD, withoutHabitAside } from './tense.js';
 
 /**
  * Right after a quotation: a name there opens its own clause ('"Nothing you want." Caesar sat up.':
@@ -376,6 +376,11 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // A present told of yesterday or long ago is a memory in the present tense ("Yesterday, in the smoke of the Temple
     // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here: the time word
     // before the doer in its clause ("Clodius remembers Catiline laughing … a year ago" is Clodius remembering now).
+    // A clause of time told of a future or supposed time, or of every time ("When Terentia hears of it, she will…",
+    // "Whenever Terentia visits, Cato hides the wine"): not a deed here (tense.ts).
+    if (timedNotNow(before, narr) || (WHENEVER_LEAD.test(before) && !again)) continue;
+    // How news runs, told as a chain of relays ("Curius tells her everything, and she brings it to Terentia"): tense.ts.
+    if (acts !== 'past' && relayChain(after)) continue;
     if ((FUTURE.test(own) && !again) || HABIT.test(own) || (acts !== 'past' && RECURRING.test(after.split(/[;:.!?—–]/)[0]!)) || (acts === 'past' ? !pastDeedHere(before, own) : PRESENT_OF_PAST.test(before.slice(before.search(/[^;—–]*$/))))) continue;
     const a = acts === 'past' ? true : acts;
     const off = (clause.match(OFFSTAGE) ?? clause.match(AWAY))?.[0] ?? away.find((a) => clause.includes(a));

@@ -223,3 +223,41 @@ export const ITERATIVE_LEAD = new RegExp(String.raw`(?:^|[,;:—–]\s*|\b(?:and
 const EVERY_TIME_BEFORE = /\b(?:each|every) time\s+(?:[\p{L}'’]+\s+){0,4}?(?:has|have|had)\s+(?:\p{L}+ly\s+)?$/iu;
 /** EVERY_TIME_BEFORE up to a verb at `at`, its auxiliary taken in (a verb use may start at "has"). */
 export const everyTimeBefore = (read: string, at: number): boolean => EVERY_TIME_BEFORE.test(read.slice(0, at) + (/^(?:has|have|had)\s+(?:\p{L}+ly\s+)?/iu.exec(read.slice(at))?.[0] ?? ''));
+
+/** The opener of a clause of time right before its subject: "when Terentia…", "as soon as Curius…", "until Cato…". */
+const TIME_OPENER = /\b(?:when|while|(?<!\b(?:such|well|same|much)\s+)as|after|before|until|till|once|the moment)\s+$/i;
+/**
+ * A relative clause before the opener in its clause: "after" there is a preposition of the relative's verb ("one of the
+ * young Stoics who trailed after Cato stood barefoot": held-out corpus 29's aa01), and the verb after the name is the
+ * relative's antecedent's.
+ */
+const RELATIVE_BEFORE = /\b(?:who|whom|whose|which|that)\b[^,;:—–]*$/i;
+/** Whether the words before a name end in an opener of a clause of time whose subject the name is (not a relative's preposition). */
+export const timeLead = (before: string): boolean => TIME_OPENER.test(before) && !RELATIVE_BEFORE.test(before.replace(TIME_OPENER, ''));
+/**
+ * A future or a supposition anywhere in the sentence: a clause of time takes its time from its main clause ("When
+ * Terentia hears of it, she will not forgive him", "Cato will not rest until Terentia pays"), so its deed is no more
+ * done now than the main one.
+ */
+const SENTENCE_NOT_NOW = /\b(?:will|shall|would|could|might|must|won['’]t|wouldn['’]t|going to)\b|\b\p{L}+['’]ll\b/iu;
+/** Whether a name after `before` is the subject of a clause of time whose sentence is told as future or supposed. */
+export const timedNotNow = (before: string, narr: string): boolean => TIME_OPENER.test(before) && SENTENCE_NOT_NOW.test(narr);
+/** "Whenever" right before the subject: every time it happens, a habit, unless a past "would" tells the scene's own repeats. */
+export const WHENEVER_LEAD = /\bwhenever\s+$/i;
+
+/** Verbs that pass on what one has learned, and the same passed on again. */
+const TELLING = String.raw`(?:tells|whispers|repeats|reports|confides|feeds|passes on|gives up)`;
+const PASSING = String.raw`(?:brings|carries|takes|passes|hands|gives|tells|repeats|reports|sends|feeds)`;
+/**
+ * A chain of relays told in one sentence: the doer tells someone what he knows, and it is carried on to someone else
+ * ("Curius tells her everything, and she brings it to Terentia, and Terentia brings it to Cicero": the audit's SC16
+ * exposition). The chain spans times and houses beyond one moment, so it tells how news runs, a habit with no habit
+ * word, not a deed on this stage. Only when the doer's own verb is the telling: "Curius comes in and tells her
+ * everything, and she carries it to Terentia" brings him in. The links may be joined by "and" or a semicolon. Nor a thing handed ("hands her the tablet, and she passes
+ * it to Terentia"), which may be done here and now. Read after the name, to the sentence's end.
+ */
+const RELAY_CHAIN = new RegExp(String.raw`^\s*(?:\w+ly\s+)?${TELLING}\b[^.:!?]*?(?:\band\s+|;\s*(?:and\s+)?)(?:[\p{L}'’]+\s+){1,3}?${PASSING}\s+(?:it|them|this|that|everything|all of it|it all|the lot|each (?:word|name))(?:\s+(?:on|along|back|straight|in turn))?\s+to\b`, 'iu');
+/** Words that pin a telling to this scene's moment or place: then it is a deed here, chain or not. */
+const PINNED = /\b(?:here|now|tonight|this (?:night|morning|evening|afternoon)|at (?:this|that) moment|in (?:this|the) (?:room|atrium|hall|doorway))\b/i;
+/** Whether the words after a name tell a chain of relays (RELAY_CHAIN), not pinned to this moment. */
+export const relayChain = (after: string): boolean => RELAY_CHAIN.test(after) && !PINNED.test(after.split(/[.;:!?]/)[0]!);

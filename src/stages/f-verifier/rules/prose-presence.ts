@@ -6,6 +6,7 @@ import { spanOf } from '../prose/span.js';
 import { arrivalsElsewhere, placedFar } from '../prose/arrivals.js';
 import { spokenWhereabouts } from '../prose/spoken-whereabouts.js';
 import { clauseDoers } from '../prose/clause-doers.js';
+import { bodyPartDoers } from '../prose/body-parts.js';
 import { pronounDoer } from '../prose/pronoun-doer.js';
 import { deedEarlierToday } from '../prose/recent-past.js';
 
@@ -72,10 +73,12 @@ export function prosePresenceRules(r: Reading, ctx: VerifyContext): Finding[] {
     const ask = unjudged(n.line);
     if (n.elsewhere || n.imagined || !(n.mentions.some((m) => ask(m.id)) || /^\s*(?:he|she)\b/i.test(n.narr))) continue;
     const first = deedOf(n)?.id;
-    // Further clauses only for the dead: an absent person's deed in a "while" clause is as often a
-    // cutaway or a report as a presence (the offline writer's own drafts against later packets).
-    const dead = (id: string) => ask(id) && r.index.byId.get(id)!.dead;
-    const more = [...clauseDoers(n, first, dead), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
+    // Further clauses: any for the dead; for the living outside the cast only a clause of time ("When Terentia looks
+    // away, Curius slips in"), which tells what happens here as its main clause does. A "because" or "although" clause
+    // is as often a report or a reason from elsewhere (the offline writer's own drafts against later packets).
+    const alive = (id: string) => !r.index.byId.get(id)!.dead;
+    // A hand, a voice, a shadow doing the verb is its owner doing it (body-parts.ts), for the uncast as for the dead.
+    const more = [...clauseDoers(n, first, ask, alive), ...bodyPartDoers(n, ask), ...(first ? [] : [pronounDoer(n, r.index, ctx, ask)])];
     for (const s of more) if (s) judge({ id: s.id, how: 'acts', line: n.line, text: n.text, sure: s.sure }, n);
   }
   // A dead person's deed earlier this very day, in the past perfect (recent-past.ts): sure when the world had them
