@@ -67,6 +67,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
     await warnFileCap(io, chalk);
   });
+  helpOnStdoutWithoutCommand(program, io);
   try {
     await registerCommands(program, argv, ctxFor);
     for (const c of program.commands) {
@@ -89,6 +90,24 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     if (json && !answered.stdout) printErrorJson(io, failure);
     return report(failure, io, chalk, debug);
   }
+}
+
+/**
+ * `aureus` with no command: commander prints the help as an error (stderr) and ends with 0. Its help
+ * is the answer asked for, as `aureus --help`'s is: on stdout, exit 0 (README, Exit codes). With a
+ * -C that is no folder it stays the usage error it is (noCommandWithBadRoot): help on stderr, exit 2.
+ */
+function helpOnStdoutWithoutCommand(program: Command, io: Io): void {
+  const help = program.help.bind(program);
+  const rootIsFine = (): boolean => {
+    try {
+      resolveRoot(io, (program.opts() as { C?: string }).C);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  program.help = ((context?: { error: boolean }) => help(context?.error && rootIsFine() ? { error: false } : context)) as Command['help'];
 }
 
 /**
