@@ -5,7 +5,7 @@ import { declareClosedPipePolicy, formatDiagnostics, makeChalk, processIo, redac
 import { escapeControl } from '../diagnostics/sanitize.js';
 import { printErrorJson } from './error-json.js';
 import { resolveRoot, type CommandContext } from './context.js';
-import { addCommonExitCodes, AureusCommand, MissingInput, missingInputError } from './usage.js';
+import { addCommonExitCodes, AureusCommand, commandBeingParsed, MissingInput, missingInputError, wantsJson } from './usage.js';
 import { commandsNeeded, loadAllCommands, registerTable, rootOptionWords } from './commands/index.js';
 
 /**
@@ -67,6 +67,7 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     void resolveRoot(io, program.opts().C, { mayCreate: ['init', 'import'].includes(top.name()) });
     await warnFileCap(io, chalk);
   });
+  helpOnStdoutWithoutCommand(program, io);
   try {
     await registerCommands(program, argv, ctxFor);
     for (const c of program.commands) {
@@ -85,10 +86,28 @@ Exit codes: 0 ok, 1 internal error, 2 usage, 3 invalid world or config, 4 verifi
     // codes}} on stdout, the diagnostics on stderr as without --json. Commander's usage errors (an
     // unknown flag) are found before any action runs and stay text, as they are for every command;
     // a missing option or argument (usage.ts), found before the action too, names its command.
-    const json = (e instanceof MissingInput ? e.command : invoked)?.opts().json === true && !(failure instanceof CommanderError);
+    const json = wantsJson(e instanceof MissingInput ? e.command : (invoked ?? commandBeingParsed())) && !(failure instanceof CommanderError);
     if (json && !answered.stdout) printErrorJson(io, failure);
     return report(failure, io, chalk, debug);
   }
+}
+
+/**
+ * `aureus` with no command: commander prints the help as an error (stderr) and ends with 0. Its help
+ * is the answer asked for, as `aureus --help`'s is: on stdout, exit 0 (README, Exit codes). With a
+ * -C that is no folder it stays the usage error it is (noCommandWithBadRoot): help on stderr, exit 2.
+ */
+function helpOnStdoutWithoutCommand(program: Command, io: Io): void {
+  const help = program.help.bind(program);
+  const rootIsFine = (): boolean => {
+    try {
+      resolveRoot(io, (program.opts() as { C?: string }).C);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  program.help = ((context?: { error: boolean }) => help(context?.error && rootIsFine() ? { error: false } : context)) as Command['help'];
 }
 
 /**

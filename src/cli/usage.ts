@@ -27,9 +27,35 @@ export function commandPath(cmd: Command): string {
   return names.join(' ');
 }
 
+/**
+ * The command whose options commander parsed last, and the words it parsed. An option's parser that
+ * throws (`episode plan --episode abc`) does so before preAction names the command, and before
+ * commander has read a later `--json`: main.ts asks wantsJson() to answer such a failure in JSON too.
+ */
+let parsing: { command: Command; args: string[] } | undefined;
+
+/** Whether the failed command line asked for --json: the command has a --json flag and its words hold it. */
+export function wantsJson(command: Command | undefined): boolean {
+  if (!command) return false;
+  if (command.opts().json === true) return true;
+  if (parsing?.command !== command || !command.options.some((o) => o.long === '--json')) return false;
+  const end = parsing.args.indexOf('--');
+  return (end < 0 ? parsing.args : parsing.args.slice(0, end)).includes('--json');
+}
+
+/** The command being parsed when the parse threw (see `parsing`). */
+export function commandBeingParsed(): Command | undefined {
+  return parsing?.command;
+}
+
 export class AureusCommand extends Command {
   override createCommand(name?: string): Command {
     return new AureusCommand(name);
+  }
+  override parseOptions(args: string[]): { operands: string[]; unknown: string[] } {
+    parsing = { command: this, args };
+    refuseFlagAsValue(this, args);
+    return super.parseOptions(args);
   }
   // Overrides of commander's (untyped) reporters: each is called where commander found the input missing.
   missingArgument(name: string): never {
@@ -40,6 +66,26 @@ export class AureusCommand extends Command {
   }
   missingMandatoryOptionValue(option: Option): never {
     throw new MissingInput(this, option.flags);
+  }
+}
+
+/**
+ * An option given without its value took the next flag as it (`episode run --seed --json` committed
+ * an episode seeded "--json"): for every option that takes a value, a separate next word that begins
+ * with `--` is refused as the missing value it is (AUR7011). Said with `=` (`--seed=--x`) the value
+ * is taken literally; a value with one dash (`--delta -3`) is still a value. Walks the words as
+ * commander's parseOptions does: a known option's value is skipped, `--` ends the options.
+ */
+function refuseFlagAsValue(cmd: Command, args: string[]): void {
+  const find = (flag: string): Option | undefined => (cmd as unknown as { _findOption(f: string): Option | undefined })._findOption(flag);
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--') return;
+    const option = arg.startsWith('-') ? find(arg) : undefined;
+    if (!option?.required) continue;
+    const value = args[i + 1];
+    if (value?.startsWith('--')) throw new MissingInput(cmd, `a value after ${arg} (${option.flags}), not the flag ${value} (a value that begins with -- is given as ${option.long ?? arg}=${value})`);
+    i++;
   }
 }
 

@@ -7,7 +7,7 @@ import { AureusError, ExitCode } from '../errors.js';
 import { CONFIG_FILE } from '../paths.js';
 import { readSchema } from '../schemas/files.js';
 import { escapePointerSegment, pointerSegments } from '../core/json-pointer.js';
-import { decodeStrictUtf8 } from '../store/read.js';
+import { decodeStrictUtf8, firstInvalidUtf8Offset, utf16Hint, utf8Breaks } from '../store/read.js';
 import { validatorFor } from '../schemas/validators.js';
 import { defaultConfig } from './defaults.js';
 import { firstTooDeep, MAX_CONFIG_DEPTH } from './yaml-depth.js';
@@ -80,8 +80,14 @@ export function readConfigFile(root: string): ConfigFile {
     if (!st.isFile()) throw new Error('not a regular file');
     if (st.size > MAX_BYTES) throw new Error(`${st.size} bytes is more than 1 MiB`);
     // The decoding of every text aureus trusts (a leading BOM dropped), store/read.ts.
-    const decoded = decodeStrictUtf8(fs.readFileSync(file));
-    if (decoded === null) throw new Error('not valid UTF-8');
+    const bytes = fs.readFileSync(file);
+    const decoded = decodeStrictUtf8(bytes);
+    if (decoded === null) {
+      // Located as the world files' AUR1003 is (store/read.ts utf8Breaks): the first bad byte's line:col, since README
+      // promises every config error its place; a UTF-16 file gets the hint that says so.
+      diagnostics.push(notUtf8Config(bytes));
+      return finish(defaultConfig(), true);
+    }
     text = decoded;
     if (text.includes('\0')) throw new Error('it contains NUL bytes (a binary file?)');
   } catch (e) {
@@ -129,6 +135,14 @@ export function readConfigFile(root: string): ConfigFile {
   return finish(mergeOverDefaults(data as Partial<AureusConfig>), true);
 }
 
+/** AUR4105 for a config that is not UTF-8, at its first bad byte's line:col (and offset). */
+function notUtf8Config(bytes: Uint8Array): Diagnostic {
+  const at = utf8Breaks(bytes)[0];
+  const offset = at?.offset ?? Math.max(0, firstInvalidUtf8Offset(bytes));
+  const hint = utf16Hint(bytes) ?? 're-save aureus.config.yaml as UTF-8 (most editors: "Save with encoding")';
+  return diag('AUR4105', { detail: `not valid UTF-8 (first bad byte at offset ${offset})` }, { file: CONFIG_FILE, ...(at ? { line: at.line, column: at.column } : {}), hint });
+}
+
 /**
  * The YAML document, or null with its syntax errors (AUR4101): first a nesting deeper than
  * MAX_CONFIG_DEPTH, alone (what follows an unclosed bracket is noise). yaml reports one error per
@@ -139,7 +153,7 @@ function parseYaml(text: string, lc: LineCounter, diagnostics: Diagnostic[]): Do
   const deep = firstTooDeep(text);
   if (deep !== null) {
     const at = positionOf(text, deep);
-    const hint = 'the config nests a few levels (models.overrides.<stage>.<key>); an unclosed { or [ nests everything after it';
+    const hint = 'the config nests at most four levels (prices.<model>.long_context.input); an unclosed { or [ nests everything after it';
     diagnostics.push(diag('AUR4101', { detail: `nested deeper than ${MAX_CONFIG_DEPTH} levels` }, { ...where, line: at.line, column: at.column, hint }));
     return null;
   }

@@ -51,7 +51,8 @@ export interface Normalisation {
  * A finding's quoted scene text: its line of the draft and the text. `at`: where in `text` the
  * offending word starts (0-based, in UTF-16 code units, as a JavaScript string counts), when the
  * finding knows it: the anachronism, the sum overspent, the name of who should not be there. A
- * finding's place in the file the author edits is the quote's plus `at` (pipeline/finding-place.ts).
+ * finding's place in the file the author edits is the quote's plus `at` (pipeline/finding-place.ts); a long line's quote
+ * is windowed around the word (f-verifier/context.ts quoteOf).
  */
 /** The longest quote a finding keeps; a longer one is cut to end in QUOTE_CUT at this length (f-verifier/context.ts finding). */
 export const QUOTE_MAX = 240;

@@ -41,13 +41,21 @@ async function chooseEpisode(root: string, o: Pick<EpisodeChoiceOptions, 'season
   if ((await findCommittedEpisode(root, ref)) || episodesInTree(root).some((r) => r.id === ref.id)) {
     throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR6009', { episode: ref.id, tag: ref.id })] });
   }
+  refuseOutOfOrder(root, ref, next);
+  return ref;
+}
+
+/**
+ * AUR6015 (usage, exit 2): episodes are compiled in order, so one whose previous episode is not
+ * committed is refused. `episode plan` refuses the same way: its plan previews the run (README).
+ */
+export function refuseOutOfOrder(root: string, ref: EpisodeRef, next: EpisodeRef): void {
   if (ref.episode > 1 && !episodesInTree(root).some((r) => r.season === ref.season && r.episode === ref.episode - 1)) {
     throw new AureusError(`episode ${ref.id} cannot be compiled yet`, {
       exitCode: ExitCode.USAGE,
-      diagnostics: [diag('AUR6015', { episode: ref.id, reason: `the previous episode s${String(ref.season).padStart(2, '0')}e${String(ref.episode - 1).padStart(2, '0')} is not committed (next is ${next.id})` })],
+      diagnostics: [diag('AUR6015', { episode: ref.id, reason: `the previous episode ${episodeRef(ref.season, ref.episode - 1).id} is not committed (next is ${next.id})` })],
     });
   }
-  return ref;
 }
 
 /**

@@ -35,11 +35,14 @@ export function quotedPlace(text: string, quoted: string, scene?: string, at?: n
     const next = lines.findIndex((l, i) => i > from && /^## SC\d/.test(l));
     if (next >= 0) to = next;
   }
-  const cut = quoted.length === QUOTE_MAX && quoted.endsWith(QUOTE_CUT) ? quoted.slice(0, -QUOTE_CUT.length) : quoted;
+  // A cut quote (f-verifier/context.ts quoteOf) has "..." where it was cut: at its end, and at its start when windowed around its word.
+  const cutTail = quoted.length === QUOTE_MAX && quoted.endsWith(QUOTE_CUT) ? quoted.slice(0, -QUOTE_CUT.length) : quoted;
+  const lead = quoted.length === QUOTE_MAX && cutTail.startsWith(QUOTE_CUT) ? QUOTE_CUT.length : 0;
+  const cut = cutTail.slice(lead);
   const want = cut.trim();
   if (!want) return null;
-  // `at` counts from the quote's first character; the search is for it without its leading blanks.
-  const word = Math.max(0, at !== undefined && at >= 0 ? at - (cut.length - cut.trimStart().length) : 0);
+  // `at` counts from the quote's first character; the search is for it without its cut mark and leading blanks.
+  const word = Math.max(0, at !== undefined && at >= 0 ? at - lead - (cut.length - cut.trimStart().length) : 0);
   const hinted = near !== undefined && from + near - 1 < to ? (lines[from + near - 1] ?? '').indexOf(want) : -1;
   if (hinted >= 0) return { line: from + near!, column: hinted + word + 1 };
   for (let i = from; i < to; i++) {

@@ -134,8 +134,10 @@ async function targetOf(o: PlanEpisodeOptions): Promise<{ world: World; configFi
   const ref = o.episode !== undefined ? episodeRef(o.season ?? next.season, o.episode) : next;
   (await import('../season/require-season.js')).requireSeasonGoals(o.root, ref.season);
   if (fs.existsSync(path.join(o.root, episodeRelDir(ref), 'episode_plan.json'))) {
-    throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode })] });
+    throw new AureusError(`episode ${ref.id} is already committed`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3007', { season: ref.season, episode: ref.episode, id: ref.id })] });
   }
+  // The plan previews the run (README): an episode the run would refuse out of order is refused here too.
+  if (o.episode !== undefined) (await import('./episode-choice.js')).refuseOutOfOrder(o.root, ref, next);
   // The plan goes ahead: the checks' verdict may be kept (the derived index; a refused plan writes nothing).
   remember();
   // The same default seed as `episode run` (deriveSeed: the previous cliffhanger's bytes, else the

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
-import { episodeRef } from '../domain/context.js';
+import { episodeIdIfAny } from '../season/episode-id.js';
 import { RUNS_DIR, episodeRelDir } from '../paths.js';
 import { readRunLog, summarizeRunLog, type RunLogSummary } from './run-log.js';
 import { compareText } from '../core/text-order.js';
@@ -21,7 +21,6 @@ export interface CostReport {
   diagnostics: Diagnostic[];
 }
 
-const EPISODE_RE = /^s(\d{2})e(\d{2})$/i;
 const LOG = 'run_log.jsonl';
 
 function usage(message: string, value: string): AureusError {
@@ -58,9 +57,8 @@ export function locateRunLog(root: string, target?: string): string {
     if (!dir) throw new AureusError('no run log found in this world', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR4401', { file: 'seasons/*/*/' + LOG })] });
     return path.join(dir, LOG);
   }
-  const m = EPISODE_RE.exec(target);
-  if (m) {
-    const ref = episodeRef(Number(m[1]), Number(m[2]));
+  const ref = episodeIdIfAny(target);
+  if (ref) {
     const committed = path.join(root, episodeRelDir(ref), LOG);
     if (fs.existsSync(committed)) return committed;
     const run = newestRunDir(root, `${ref.id}-`);

@@ -3,13 +3,17 @@ import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
 
 /**
- * Episode ids typed by a user ("s01e03", "S1E3") are validated here and nowhere else: only digits
- * reach paths and git refs, so "../x" or "s01e03/../../etc" is a usage error, never a path.
+ * Episode ids typed by a user are validated here and nowhere else: only digits reach paths and git
+ * refs, so "../x" or "s01e03/../../etc" is a usage error, never a path. Strictly `sNNeNN`, as README
+ * says and as every command reads them: "s1e1" and "S1E3" were taken by `note` and `recap` while
+ * `cost` said it had no run log "at s1e1"; now each refuses them alike (AUR6005).
  */
-const EPISODE_ID = /^s(\d{1,2})e(\d{1,2})$/i;
+const EPISODE_ID = /^s(\d{2})e(\d{2})$/;
+/** What a user means as an episode id, written otherwise (s1e1, S01E01): refused as one, not read as a path or ref. */
+const EPISODE_ID_LIKE = /^\s*s\d+e\d+\s*$/i;
 
 export function parseEpisodeId(value: string): EpisodeRef | null {
-  const m = EPISODE_ID.exec(value.trim());
+  const m = EPISODE_ID.exec(value);
   if (!m) return null;
   const season = Number(m[1]);
   const episode = Number(m[2]);
@@ -26,6 +30,15 @@ export function requireEpisodeId(value: string): EpisodeRef {
     });
   }
   return ref;
+}
+
+/**
+ * For an argument that is an episode id or something else (a run folder for `cost`, a git ref for
+ * `diff`): the id, null when the value is no episode id at all, AUR6005 when it is one written
+ * otherwise than `sNNeNN` (it would be looked up as a path or a ref and not found, said obliquely).
+ */
+export function episodeIdIfAny(value: string): EpisodeRef | null {
+  return parseEpisodeId(value) ?? (EPISODE_ID_LIKE.test(value) ? requireEpisodeId(value) : null);
 }
 
 /**

@@ -6,7 +6,7 @@ import { diag } from '../diagnostics/index.js';
 import { episodeRelDir, seasonDirName } from '../paths.js';
 import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
-import { parseEpisodeId } from './episode-id.js';
+import { episodeIdIfAny, parseEpisodeId } from './episode-id.js';
 
 /**
  * Where the committed episodes are. An episode's tag is its id ("s01e03"); when that name is
@@ -147,7 +147,7 @@ export async function committedEpisodes(root: string): Promise<CommittedEpisode[
  */
 export async function resolveEpisodeOrRef(root: string, value: string, allowRef: boolean): Promise<{ commit: string; label: string; ref: EpisodeRef | null }> {
   const git = createGit(root);
-  const ep = parseEpisodeId(value);
+  const ep = episodeIdIfAny(value);
   if (ep) {
     const c = await findCommittedEpisode(root, ep);
     if (c) return { commit: c.commit, label: c.tag, ref: ep };

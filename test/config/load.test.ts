@@ -115,8 +115,11 @@ describe('loadConfig', () => {
     // "é" saved as Latin-1 (one byte 0xE9) in an otherwise good file.
     const latin1 = Buffer.concat([Buffer.from('provider: offline\n# caf'), Buffer.from([0xe9]), Buffer.from('\nconcurrency: 2\n')]);
     const bad = loadConfig(await world(latin1));
-    expect(bad.diagnostics).toEqual([expect.objectContaining({ code: 'AUR4105', severity: 'error', file: 'aureus.config.yaml', message: 'cannot read the config file: not valid UTF-8' })]);
-    expect(bad.diagnostics[0].line).toBeUndefined();
+    // At the first bad byte's line:col, as a world file's AUR1003 is (README: config errors come with their place).
+    const offset = latin1.indexOf(0xe9);
+    expect(bad.diagnostics).toEqual([expect.objectContaining({ code: 'AUR4105', severity: 'error', file: 'aureus.config.yaml', line: 2, column: 6, message: `cannot read the config file: not valid UTF-8 (first bad byte at offset ${offset})` })]);
+    const utf16 = loadConfig(await world(Buffer.from('\ufeffprovider: offline\n', 'utf16le'))).diagnostics[0]!;
+    expect(utf16).toMatchObject({ code: 'AUR4105', line: 1, column: 1, hint: expect.stringMatching(/UTF-16/) });
     expect(bad.config).toEqual(defaultConfig());
     expect(loadConfig(await world('provider: offline\n\0')).diagnostics).toEqual([expect.objectContaining({ code: 'AUR4105', message: 'cannot read the config file: it contains NUL bytes (a binary file?)' })]);
     const bom = loadConfig(await world('\ufeffconcurrency: 2\n'));

@@ -14,6 +14,8 @@ import { builtCli, cleanup, makeWorld, spawnCli } from '../pipeline/world.js';
  */
 afterAll(cleanup);
 
+interface Schema { properties?: Record<string, Schema>; additionalProperties?: Schema | boolean }
+
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
 function configDir(yaml: string): string {
@@ -24,6 +26,15 @@ function configDir(yaml: string): string {
 }
 
 describe('nesting in aureus.config.yaml', () => {
+  it('the hint\'s example key is one the config has (it named models.overrides.<stage>.<key>, which it has not)', () => {
+    const [d] = loadConfig(configDir('models: ' + '{a: '.repeat(MAX_CONFIG_DEPTH + 1))).diagnostics;
+    const example = /\(([a-z_.<>]+)\)/.exec(d!.hint ?? '')![1]!;
+    const config = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../schemas/config.schema.json'), 'utf8')) as Schema;
+    let node: Schema | undefined = config;
+    for (const key of example.split('.')) node = key.startsWith('<') ? (node?.additionalProperties as Schema | undefined) : node?.properties?.[key];
+    expect(node, example).toBeDefined();
+  });
+
   it('finds the first collection deeper than the limit, flow or block, without the call stack', () => {
     expect(firstTooDeep('models:\n  overrides:\n    writer: {model: x, tags: [a, b]}\n')).toBeNull();
     const flow = 'models: ' + '{a: '.repeat(MAX_CONFIG_DEPTH);

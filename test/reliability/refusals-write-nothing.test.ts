@@ -93,7 +93,7 @@ describe('a note for an episode already compiled is refused and writes nothing',
     expect(run.code, run.stderr).toBe(0);
     // The run's folders and index (.aureus/) go, so that a refusal that took the lock would show.
     fs.rmSync(path.join(root, '.aureus'), { recursive: true, force: true });
-    for (const argv of [['note', 'Cato should lose his temper', '--episode', 's01e01'], ['note', 'Cato should lose his temper', '--episode', 'S1E1', '--json']]) {
+    for (const argv of [['note', 'Cato should lose his temper', '--episode', 's01e01'], ['note', 'Cato should lose his temper', '--episode', 's01e01', '--json']]) {
       const before = listing(root);
       const r = await cli(argv, root);
       // Was exit 0: the note committed for an episode whose Director had already run.

@@ -74,7 +74,7 @@ export const registerImport: RegisterCommand = (program: Command, ctx: () => Com
   group.addHelpText('after', `
 Examples:
   $ aureus import dprr rome-63 --from -100 --to -63 --limit 200
-  $ aureus import synthetic big --principals 10000 --seed bench`);
+  $ aureus import synthetic big --principals 4000 --seed bench`);
 
   group
     .command('dprr <dir>')
@@ -116,8 +116,11 @@ Example:
     .option('--seed <seed>', 'generator seed', 'bench')
     .option('--json', 'print a JSON summary')
     .addHelpText('after', `
+From about 4,700 principals on, characters.json and relationships.json pass the 10 MB file cap
+(AUR1002): prefix the command, and every later one on that world, with AUREUS_MAX_FILE_BYTES=67108864.
+
 Example:
-  $ aureus import synthetic big --principals 10000 --seed bench`)
+  $ aureus import synthetic big --principals 4000 --seed bench`)
     .action(async (dir: string, o: { principals: string; seed: string; json?: boolean }) => {
       const c = ctx();
       const { AureusError, ExitCode } = await import('../../errors.js');
@@ -127,7 +130,7 @@ Example:
       // Below 10 principals the starter kit's constraints name characters the world does not have
       // (an audit's --principals 5 imported, then failed validate).
       if (!Number.isInteger(n) || n < 10 || n > 100_000) {
-        const hint = '--principals takes 10 to 100000 and adds half as many supporting characters: --principals 6667 is a 10,000-character world.';
+        const hint = '--principals takes 10 to 100000 and adds half as many supporting characters: --principals 6667 is a 10,000-character world (over about 4,700 principals, set AUREUS_MAX_FILE_BYTES=67108864: README).';
         throw new AureusError('invalid --principals', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7903', { option: '--principals', value: o.principals, reason: 'an integer from 10 to 100000' }, { hint })] });
       }
       const target = path.resolve(c.io.cwd, dir);

@@ -13,7 +13,7 @@ cancelled and its line answered on resume; a second Ctrl-C quits at once.
 
 Examples:
   $ aureus play --as cicero --at forum --with catiline,crassus --turns 6
-  $ aureus play --as cicero --scene s01e01/SC03 --mode beat_gated
+  $ aureus play --as cato --scene s01e01/SC03 --mode beat_gated
   $ printf 'Where were you last night?\\n/note Catiline lies about Faesulae\\n' | aureus play --as cicero --at forum --with catiline --json
   $ aureus play --resume cicero-001
   $ aureus play --resume cicero-001 --model writer=claude-haiku-5-5 --max-cost 0.50

@@ -141,7 +141,7 @@ async function rewriteUnderInterrupt(c: CommandContext, rawId: string, note: str
     const { interruptedDuring } = await import('../../diagnostics/interrupted.js');
     // Before the rewrite was recorded the pipeline said it (AUR6008, the scene unchanged).
     if (!intr.signal.aborted || done.scene === null) throw e;
-    const hint = `the rewrite of ${done.scene} is recorded; its staged files are written again by the next \`aureus scene\` command or by \`aureus episode commit\``;
+    const hint = `the rewrite of ${done.scene} is recorded; its staged files are written again by the next \`aureus scene …\` command or by \`aureus episode commit\``;
     throw interruptedDuring(`the staging after the rewrite of ${done.scene}`, { hint, cause: e });
   } finally {
     intr.dispose();

@@ -42,7 +42,7 @@ defineDiagnostics([
     code: 'AUR3007',
     severity: 'error',
     message: 'episode {episode} of season {season} is already committed',
-    hint: 'Plan the next episode (omit --episode), or roll back with `aureus season rollback`.',
+    hint: 'Plan the next episode (omit --episode), or revert it and every later episode with `aureus rollback {id}`.',
   },
   {
     code: 'AUR3008',

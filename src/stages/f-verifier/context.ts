@@ -71,9 +71,30 @@ export function finding(
   const e = catalogEntry(code);
   const fill = (t: string) => t.replace(/\{(\w+)\}/g, (m, k: string) => (k in args ? String(args[k]) : m));
   const f: Finding = { code, severity, scene, rule, message: fill(e.message), fix: fill(e.hint) };
-  // `at` stays an offset into the line as written, also past a long quote's cut (finding-place.ts finds the cut quote).
-  if (span) f.span = { line: span.line, text: span.text.length > QUOTE_MAX ? span.text.slice(0, QUOTE_MAX - QUOTE_CUT.length) + QUOTE_CUT : span.text, ...(span.at !== undefined ? { at: span.at } : {}) };
+  if (span) f.span = quoteOf(span);
   return f;
+}
+
+/** Room kept after a finding's word in a cut quote, and context shown before it when the quote is windowed. */
+const WORD_ROOM = 40;
+const LEAD = 80;
+
+/**
+ * A finding's quote, cut to QUOTE_MAX so a report stays readable and a finding small, whatever line
+ * the Writer wrote (finding-place.ts finds a cut quote in the file by what it keeps). A quote that
+ * knows its word (`at`) is windowed around it, "..." marking each cut: `at` is then an offset into
+ * the window, so it is always inside `text` (README) and the quoted line shows the word. Before, the
+ * quote was the line's head and `at` an offset into the whole line, past the quote's end.
+ */
+function quoteOf(span: FindingSpan): FindingSpan {
+  const { line, text, at } = span;
+  if (text.length <= QUOTE_MAX) return at !== undefined ? { line, text, at } : { line, text };
+  const headRoom = QUOTE_MAX - QUOTE_CUT.length;
+  if (at === undefined || at + WORD_ROOM <= headRoom) return { line, text: text.slice(0, headRoom) + QUOTE_CUT, ...(at !== undefined ? { at } : {}) };
+  const start = Math.max(0, Math.min(at - LEAD, text.length - headRoom));
+  const toEnd = start + headRoom >= text.length;
+  const body = text.slice(start, start + QUOTE_MAX - QUOTE_CUT.length * (toEnd ? 1 : 2));
+  return { line, text: QUOTE_CUT + body + (toEnd ? '' : QUOTE_CUT), at: at - start + QUOTE_CUT.length };
 }
 
 /**
