@@ -85,8 +85,37 @@ describe('anachronism vocabulary (issue 14): caught with inflections and compoun
         if (e.after) expect(v.sets[e.after], e.term).toBeDefined();
       }
     }
-    expect(Object.keys(v.categories).sort()).toEqual(['calendar_and_era', 'religion', 'slang', 'technology_and_materials', 'timekeeping', 'titles_and_offices', 'units', 'weapons']);
+    expect(Object.keys(v.categories).sort()).toEqual(['calendar_and_era', 'idioms', 'religion', 'slang', 'technology_and_materials', 'timekeeping', 'titles_and_offices', 'units', 'weapons']);
   });
+});
+
+describe('idioms born of a later sport or machine, and the Roman boss of a shield (second prose audit, finding 2)', () => {
+  // Real-model-style sentences, not the audit's: other people, tenses, word orders, dialogue.
+  const caught: [string, string][] = [
+    ['Nepos, after a moment, throws in the towel and walks off toward the Basilica.', 'throws in the towel'],
+    ['By the third hour Murena had thrown in the towel.', 'thrown in the towel'],
+    ['Clodius threw in the towel before the vote was called.', 'threw in the towel'],
+    ['"Throw in the towel, Marcus. The Senate is lost."', 'Throw in the towel'],
+    ['Nobody is throwing in the towel tonight.', 'throwing in the towel'],
+    ['"Let him blow off steam," Murena says of Cato.', 'blow off steam'],
+    ['The dockers blew off steam in the tavern until dawn.', 'blew off steam'],
+    ['Caesar lets off steam at the baths, shouting at nobody.', 'lets off steam'],
+    ['He is only blowing off steam.', 'blowing off steam'],
+    ['The boss of the guild wants his cut.', 'boss'],
+    ['"Tell your boss the grain is not for sale."', 'boss'],
+  ];
+  for (const [s, w] of caught) it(`"${s}" -> ${w}`, () => expect(words(s)).toContain(w));
+  const clean = [
+    'The sun flashes off the boss of a legionary\'s shield by the Rostra.',
+    'He strikes with the boss of his shield, then the sword.',
+    'The bronze boss of the scutum is dented from Pistoria.',
+    'Steam rises from the bath and fogs the mosaic.',
+    'A slave hands her a towel and withdraws.',
+    'She throws the towel over the bench and sits.',
+    'The horses steam in the cold and the grooms blow on their hands.',
+    'He lets off the boy with a warning.',
+  ];
+  for (const s of clean) it(`"${s}" is clean`, () => expect(words(s)).toEqual([]));
 });
 
 describe('anachronism allowlist: Roman-correct compounds and idioms are not anachronisms', () => {

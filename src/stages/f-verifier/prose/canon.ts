@@ -1,4 +1,6 @@
 import type { Mention, PersonIndex } from './names.js';
+import type { Gender } from '../../../domain/world.js';
+import { GRAVE_NOUN, saidDeadAt } from './death.js';
 
 /** A statement the prose makes about a person's life or party. */
 export interface CanonStatement {
@@ -18,7 +20,7 @@ export interface CanonStatement {
 const DEAD_IDIOM = String.raw`(?![\s-]+(?:on\s+(?:his|her|their|my|your|our)\s+feet|to\s+the\s+world|set\b|tired|weary|beat\b|drunk|asleep|silent|quiet|still\b|serious|earnest|certain|sure|right\b|wrong\b|level|calm|ahead|against\b|straight|centre|center|even\b|broke\b|keen|last\b|easy))`;
 const DEAD_AFTER = new RegExp(String.raw`^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead${DEAD_IDIOM}|murdered|killed|slain|executed|strangled|buried)\b|^(?:\s*,)?\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these|is no more)\b`, 'i');
 const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mourning for|the late|the dead)\s+$/i;
-const DEAD_POSSESSIVE = /^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death)\b/i;
+const DEAD_POSSESSIVE = new RegExp(String.raw`^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death|burial|${GRAVE_NOUN})\b`, 'i');
 const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;
 /** A death wished, toasted or plotted ("men … drank to the consul's death": held-out corpus 65, bl08) is no death. */
 const WISHED = /\b(?:drank|drink|drinks|drinking|toast(?:ed|s|ing)?|pray(?:ed|s|ing)?|plot(?:ted|s|ting)?|plan(?:ned|s|ning)?|swore|swear(?:s|ing)?|wish(?:ed|es|ing)?|want(?:ed|s|ing)?|seek(?:s|ing)?|sought|call(?:ed|s|ing)? for|demand(?:ed|s|ing)?|vow(?:ed|s|ing)?)\s+(?:to\s+|for\s+|on\s+)?(?:the\s+)?$/i;
@@ -60,14 +62,18 @@ function factionsOf(idx: PersonIndex): RegExp | null {
  * What a sentence says about the life or party of the people it names: "X is dead", "X's widow",
  * "kills X", "X is alive", "X, darling of the populares". Hedged statements are kept as doubtful.
  */
-export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex): CanonStatement[] {
+export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex, genderOf: (id: string) => Gender | undefined = () => undefined): CanonStatement[] {
   const out: CanonStatement[] = [];
   const fre = factionsOf(idx);
   for (const m of mentions) {
     const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
     const after = text.slice(m.end, m.end + 60);
     const before = text.slice(Math.max(0, m.start - 30), m.start);
-    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || (DEAD_POSSESSIVE.test(after) && !WISHED.test(before)) || KILLS.test(before)) out.push({ id: m.id, says: 'dead', hedged });
+    const others = mentions.filter((o) => o.id !== m.id).map((o) => ({ start: o.start, end: o.end, gender: genderOf(o.id) }));
+    const at = { start: m.start, end: m.end, gender: genderOf(m.id) };
+    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || (DEAD_POSSESSIVE.test(after) && !WISHED.test(before)) || KILLS.test(before) || saidDeadAt(text, at, others, before)) {
+      out.push({ id: m.id, says: 'dead', hedged });
+    }
     else if (ALIVE_AFTER.test(after) && !(/^(?:\s*,)?\s+was\b/i.test(after) && WHEN_BEFORE.test(before))) out.push({ id: m.id, says: 'alive', hedged });
     const f = fre ? after.match(fre) : null;
     if (f) out.push({ id: m.id, says: 'faction', faction: f[1].toLowerCase(), hedged });

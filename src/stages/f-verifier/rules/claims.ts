@@ -4,6 +4,9 @@ import { finding, type VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import { escapeRegExp } from '../../../core/regex.js';
 import { deniedBy } from './claims-denied.js';
+import { pronounSaidDead, saidDeadAt, type Span } from '../prose/death.js';
+import { genderOf } from '../../../core/forms-of-address.js';
+import type { Gender } from '../../../domain/world.js';
 
 /** Kinds that never become canon: always allowed, always downgraded to the cast's beliefs (spec §8.3). */
 export const NON_CANON_KINDS = new Set(['rumor', 'belief']);
@@ -21,17 +24,40 @@ const ALIVE = /\b(alive|living|lives|survived|survives|breathes|breathing|walks 
 const DIED = '(?:died|is dead|was dead|lies dead|lay dead|was killed|has been killed|was murdered|was executed|was slain|is slain|was buried|is buried)';
 const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
 /** A word every match of DIED or DEATH_OF holds, as a whole word. */
-const DEATH_WORD = /\b(?:died|dead|killed|murdered|executed|slain|buried|death|execution|funeral|murder|corpse|body|widow)\b/i;
+const DEATH_WORD = /\b(?:died|dead|killed|murdered|executed|slain|buried|death|execution|funeral|murder|corpse|body|widow|tomb|sepulchre|urn|barrow|pyre|grave|ashes|ash|dust|late|burial|bier|cremated|entombed)\b/i;
+
+type Named = { id: string; name: string; cue: string; gender?: Gender };
 
 /**
  * A living character a canon claim says is dead: named (full name, cue or a distinctive part of the
  * name) as the subject of a death ("Cicero … died in the night", "the funeral of Crassus",
- * "Cicero's widow"). Rumours and beliefs never reach here; "Varo's father died" is not Varo's death.
+ * "Cicero's widow"), in one of the constructions prose/death.ts reads ("the tomb of Cato, raised after
+ * his death", "Cato, who died"), or the claim's own subject through a pronoun ("His tomb stands …").
+ * Rumours and beliefs never reach here; "Varo's father died" is not Varo's death.
  */
-function livingSaidDead(c: Claim, living: { id: string; name: string; cue: string }[]): { id: string; name: string; cue: string } | undefined {
+function livingSaidDead(c: Claim, living: Named[], everyone: Named[]): Named | undefined {
   // Each pattern below needs one of these words: a claim without one is not tested name by name.
   if (!DEATH_WORD.test(c.text)) return undefined;
-  return living.find((p) => nameForms(p).some((n) => deathOf(n).test(c.text)));
+  const spans = new Map(everyone.map((p) => [p.id, spansOf(p, c.text)]));
+  const others = (id: string) => [...spans].filter(([o]) => o !== id).flatMap(([, s]) => s);
+  return living.find(
+    (p) =>
+      nameForms(p).some((n) => deathOf(n).test(c.text)) ||
+      spans.get(p.id)!.some((at) => saidDeadAt(c.text, at, others(p.id))) ||
+      (c.subject === p.id && pronounSaidDead(c.text, others(p.id), genderOf(p))),
+  );
+}
+
+/** Where a person's name forms stand in a text (the longest form at a place). */
+function spansOf(p: Named, text: string): Span[] {
+  const out: Span[] = [];
+  for (const n of nameForms(p)) {
+    for (const m of text.matchAll(everyWordOf(n))) {
+      const at = { start: m.index!, end: m.index! + m[0].length, gender: genderOf(p) };
+      if (!out.some((o) => o.start <= at.start && o.end >= at.end)) out.push(at);
+    }
+  }
+  return out;
 }
 
 /**
@@ -44,6 +70,7 @@ function livingSaidDead(c: Claim, living: { id: string; name: string; cue: strin
 export const NAME_PATTERNS_MAX = 2000;
 const deathPatterns = new BoundedMemo<string, RegExp>(NAME_PATTERNS_MAX);
 const wordPatterns = new BoundedMemo<string, RegExp>(NAME_PATTERNS_MAX);
+const everyPatterns = new BoundedMemo<string, RegExp>(NAME_PATTERNS_MAX);
 
 /** How many name patterns of each kind are kept now (for the test of the bound). */
 export function namePatternsHeld(): { death: number; word: number } {
@@ -54,7 +81,7 @@ export function namePatternsHeld(): { death: number; word: number } {
 function deathOf(form: string): RegExp {
   return deathPatterns.get(form, () => {
     const name = escapeRegExp(form);
-    return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
+    return new RegExp(`\\b${name}\\b(?!['’]s)[^.;:]{0,60}?\\b${DIED}\\b|\\b${DEATH_OF} of ${name}\\b(?!['’]s)|\\b${name}['’]s ${DEATH_OF}\\b`, 'i');
   });
 }
 
@@ -162,7 +189,7 @@ export function claimRules(claims: Claim[], ctx: VerifyContext, sceneText = '', 
       reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${deadHit.name} is alive`, canon: `${deadHit.name} is dead` }));
       continue;
     }
-    const diedHit = NON_CANON_KINDS.has(c.kind) ? undefined : livingSaidDead(c, aliveNow);
+    const diedHit = NON_CANON_KINDS.has(c.kind) ? undefined : livingSaidDead(c, aliveNow, [...aliveNow, ...dead]);
     if (diedHit) {
       reject(finding('AUR5042', 'hard', scene, 'claims.contradicts_canon', { claim: c.id, detail: `it says ${diedHit.name} is dead`, canon: `${diedHit.name} is alive` }));
       continue;
@@ -212,6 +239,11 @@ function overLimit(canon: Claim[], max: number, sceneText: string, living: strin
   if (over.length) {
     v.findings.push(finding('AUR5040', 'soft', scene, 'claims.too_many', { count: canon.length, max, claim: over.map((c) => c.id).join(', ') }));
   }
+}
+
+/** A name as a whole word, every place it stands (matchAll copies a global pattern, so none keeps state). */
+function everyWordOf(name: string): RegExp {
+  return everyPatterns.get(name, () => new RegExp(`\\b${escapeRegExp(name)}\\b`, 'gi'));
 }
 
 /** A name as a whole word, case-insensitive (kept with deathOf's patterns). Not global: `test` keeps no state. */

@@ -2,6 +2,7 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
 import { canonStatements } from '../prose/canon.js';
+import { likelyGender } from '../prose/gender.js';
 import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, signature, type FactSignature, type PassageBound } from '../prose/facts.js';
 import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
@@ -324,7 +325,7 @@ export function proseCanonRules(r: Reading, ctx: VerifyContext): Finding[] {
     // A narration sentence's names were found with its quotations blanked (reader.ts), so it is read
     // so: with the quotation in place, '"Nobody has died." Crassus opens…' put "died" right before
     // Crassus (held-out corpus 30, ac03). What the quotation says is a speech sentence of its own.
-    for (const st of canonStatements(s.narr ?? s.text, s.mentions, r.index)) {
+    for (const st of canonStatements(s.narr ?? s.text, s.mentions, r.index, (id) => likelyGender(id, r.index, ctx))) {
       const p = r.index.byId.get(st.id);
       if (!p || planned(ctx, st.id)) continue;
       let detail = '';
