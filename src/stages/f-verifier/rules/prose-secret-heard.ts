@@ -4,6 +4,24 @@ import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { hearersOf } from '../prose/hearing.js';
 import { proseForbiddenRules } from './prose-facts.js';
+import { factMatch, signature } from '../prose/facts.js';
+
+/**
+ * How many of a secret's predicate words a telling must say. The reading of a forbidden fact is sure of a sentence that
+ * names two of its people or places and two of its words; of a secret the cast holds, such a sentence is talk around
+ * it ("Tomorrow you will spend it at Ostia, opening your granaries for me" of Varo's hoard; "I charge Crassus with
+ * lending his money … to Catiline's friends" of his backing: held-out corpora 100, cu02, and 26, i01), not the secret
+ * told to someone new.
+ */
+const TOLD_ROOTS = 4;
+
+/** The most predicate words of the secret said in the sentence at `k`, alone or with the one before or after it. */
+function saidOf(r: Reading, k: number, text: string): number {
+  const sig = signature(text, r.index);
+  const ss = r.sentences;
+  const windows = [ss[k]!.text, ...(k > 0 ? [`${ss[k - 1]!.text} ${ss[k]!.text}`] : []), ...(k + 1 < ss.length ? [`${ss[k]!.text} ${ss[k + 1]!.text}`] : [])];
+  return Math.max(...windows.map((w) => factMatch(w, sig, r.index)?.roots ?? 0));
+}
 
 /**
  * A secret said aloud in the hearing of a cast member who does not hold it, where no planned delta makes them a holder
@@ -38,7 +56,7 @@ export function proseSecretHeardRules(r: Reading, ctx: VerifyContext): Finding[]
     const secret = f.severity === 'hard' && f.span ? candidates.find((s) => f.message.endsWith(s.text)) : undefined;
     const k = secret ? r.sentences.findIndex((s) => s.line === f.span!.line && s.text === f.span!.text) : -1;
     const at = r.sentences[k];
-    if (!secret || !at || !(at.kind === 'speech' || /["“”]/u.test(at.text))) continue;
+    if (!secret || !at || !(at.kind === 'speech' || /["“”]/u.test(at.text)) || saidOf(r, k, secret.text) < TOLD_ROOTS) continue;
     const who = hearersOf(r, k, unheld(secret));
     if (!who.length) continue;
     const names = who.map((id) => pk.cast.find((c) => c.id === id)?.name ?? id).join(', ');
