@@ -37,6 +37,7 @@ describe('a denial that still tells the fact, or is no denial of it, stays hard'
     ['a negation denied in turn', 'SC01', `"It is not true that Catiline's men do not mean to murder the consul at his morning reception," Crassus says.`],
     ['a cleft that denies whose money, not the deed (SC15)', 'SC15', `"It wasn't my money that bought the grain lost off Sardinia and held it back in Varo's warehouses at Ostia to drive the price up," Clodius says.`],
     ['a negation the fact itself holds ("no matron should put"), SC02', 'SC02', `"Servilia writes Caesar letters a matron would never put on a tablet, and they are delivered to him in the middle of public business," Varo says.`],
+    ['a negation corrected at once ("…; it was Crassus\' money"), SC21', 'SC21', `"Catiline never paid for a campaign out of his own purse in his life; it was Crassus' money behind every one of them, and Crassus still holds his notes," Fulvia says.`],
     ['a negation of another verb of the fact\'s sentence', 'SC05', `"The conspirators around Catiline mean to murder the consul at his morning reception, and they will not wait for the elections," Clodius says.`],
   ];
   for (const [what, scene, body] of told) {
