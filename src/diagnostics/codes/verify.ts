@@ -45,6 +45,7 @@ defineDiagnostics([
   { code: 'AUR5045', severity: 'warning', message: 'claim {claim} is denied by the scene ("{sentence}"): it does not become canon', hint: 'Drop claim {claim}, or change the scene: the scene and its claims cannot say opposite things.' },
   { code: 'AUR5046', severity: 'error', message: 'the prose states a forbidden fact: {fact}', hint: 'Nobody here knows this: cut it, or leave it as a hint or a rumour nobody confirms.' },
   { code: 'AUR5047', severity: 'error', message: 'the prose contradicts canon: {detail}', hint: 'Keep to canon: {detail}.' },
+  { code: 'AUR5048', severity: 'warning', message: 'the prose tells the secret {secret} in the hearing of {who}, who does not hold it, and no planned change makes them a holder', hint: 'Keep {who} out of hearing (gone, asleep, spoken to apart), cut the telling, or plan the reveal: a required delta adding them to the holders of {secret}.' },
   // Voice.
   { code: 'AUR5050', severity: 'error', message: 'anachronism "{word}"', hint: 'Replace "{word}" with {replacement}.' },
   // Soft quality gates (spec §9.2).

@@ -9,6 +9,7 @@ import { proseCanonRules, proseForbiddenRules } from '../rules/prose-facts.js';
 import { proseCliffhangerRules, proseOutcomeRules } from '../rules/prose-outcome.js';
 import { proseNewsRules } from '../rules/prose-news.js';
 import { proseBeatRules } from '../rules/prose-beats.js';
+import { proseSecretHeardRules } from '../rules/prose-secret-heard.js';
 
 /**
  * Every prose rule over one answer (issue 14): the scene text is read once, then judged like the
@@ -23,6 +24,7 @@ export function proseRules(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts
     ...prosePresenceRules(r, ctx),
     ...(money.length ? money : proseLedgerRules(r, ctx)),
     ...proseForbiddenRules(r, ctx),
+    ...proseSecretHeardRules(r, ctx),
     ...proseCanonRules(r, ctx),
     ...proseNewsRules(r, ctx),
     ...proseOutcomeRules(r, ctx),

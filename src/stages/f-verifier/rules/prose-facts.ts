@@ -8,6 +8,7 @@ import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subje
 import { spanOf } from '../prose/span.js';
 import { sentencesOf } from '../prose/parse.js';
 import { answeredExchanges, statementOf, type Exchange } from '../prose/exchange.js';
+import { deniesFact } from '../prose/denial.js';
 
 /**
  * A report by a group: "The women at the fountain say", "the wine shops say", "the washerwomen … swear", "Men in the
@@ -97,6 +98,9 @@ function hedged(text: string, fact: string): boolean {
   const own = new Set([...fact.matchAll(HEARSAY_ALL)].map((m) => m[0].toLowerCase()));
   return [...text.matchAll(HEARSAY_ALL)].some((m) => !own.has(m[0].toLowerCase()) && !contact(text, m.index!, m[0].length) && !DENIED.test(text.slice(0, m.index)));
 }
+
+/** Whether a passage states the fact as fact: neither hedged (as rumour, doubt, a question) nor denied (denial.ts). */
+const asFact = (text: string, sig: FactSignature, r: Reading): boolean => !hedged(text, sig.text) && !deniesFact(text, sig, r.index);
 
 /** A word of hearsay denied ("is not a rumour but the plan", "This is no rumour": held-out corpus 49, av18) hedges nothing. */
 const DENIED = /\b(?:not|no|never)\s+(?:(?:a|an|mere|merely|just|idle|only)\s+)*$/i;
@@ -267,11 +271,14 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     if (!mayBeTold(r, full)) continue;
     const sig = offSetting(full, pk, r);
     const skip = (w: string) => toldOfAnother(w, sig, r.index) || sharedPredicate(w, sig, r, peersOf);
-    const b = bestWindow(r.sentences, sig, r, skip);
+    const isSure = (w: { i: number; score: number }) => w.score >= 5 && asFact(withoutOtherHedges(tagClauseOnly(framed(r.sentences, w.i)), sig, r), sig, r);
+    // A window that only denies the fact is read last: the fact told plainly elsewhere is found first (denial.ts).
+    const open = bestWindow(r.sentences, sig, r, (w) => skip(w) || w.split('\u2063').some((t) => deniesFact(t, sig, r.index)));
+    const b = open && isSure(open) ? open : bestWindow(r.sentences, sig, r, skip);
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     const s = b ? r.sentences[b.i]! : null;
     if (b && s && allowed.some((a) => scoreOf(s.text, a, r) > scoreOf(s.text, sig, r))) continue;
-    const sure = !!b && !!s && !hedged(withoutOtherHedges(tagClauseOnly(framed(r.sentences, b.i)), sig, r), sig.text) && b.score >= 5;
+    const sure = !!b && !!s && isSure(b);
     // Not sure in one or two sentences, but told as fact across a question answered in dialogue (exchange.ts).
     const x = sure ? null : toldInExchange(r, sig, skip, allowed);
     const at = x !== null ? r.sentences[x]! : s;
@@ -304,7 +311,7 @@ function toldInExchange(r: Reading, sig: FactSignature, skip: (w: string) => boo
     if (score < 5 || skip(x.window) || allowed.some((a) => scoreOf(x.window, a, r) > score)) continue;
     // An open question carries into an answer that supplies some of the fact ("Crassus."), not into a retort.
     const carried = x.pairs.filter((p) => !p.open || p.answer.some((i) => namesPeopleOf(r.sentences[i]!.text, sig, r.index) || predicateSaid(r.sentences[i]!.text, sig, r.index).length > 0));
-    if (!carried.length || hedged(withoutOtherHedges(statementOf(r.sentences, x, carried), sig, r), sig.text)) continue;
+    if (!carried.length || !asFact(withoutOtherHedges(statementOf(r.sentences, x, carried), sig, r), sig, r)) continue;
     // The answer that says most: the exchange's statement is in its answers (a question's words complete them).
     const said = x.sentences.filter((i) => !/\?[\s"”'’)\]]*$/.test(r.sentences[i]!.text));
     return said.reduce((best, i) => (scoreOf(r.sentences[i]!.text, sig, r) > scoreOf(r.sentences[best]!.text, sig, r) ? i : best), said[0]!);
