@@ -26,6 +26,8 @@ describe('a secret told in the first person, its pronouns read by who speaks and
     clean('SC12', 'Crassus looks at Clodius for a long moment, and says nothing of him at all. "My money goes where I please," he tells Terentia.');
     clean('SC12', 'Terentia looks at Clodius. "Are his crews paid with your money?" she asks Crassus. Crassus does not answer.');
     clean('SC12', 'Crassus looks at Clodius. "His crews are not paid with my money," he says. "Whatever you have heard."');
+    // The speaker's "my" fills the fact but points at no one: who the man is stays unsaid.
+    clean('SC12', 'Crassus looks at Terentia. "About a man who takes my money and keeps bad company on the same nights," he says. "No more than that."');
     clean('SC12', 'Crassus says nothing of Clodius. "I will not sell a friend," he tells her, and leaves Terentia with nothing.');
     clean('SC12', 'Crassus looks from Clodius to Caesar\'s empty chair and back to Cicero. "His crews are paid with my money," he says.');
   });

@@ -30,13 +30,16 @@ function personPointedAt(r: Reading, k: number, speaker: string | null, pronoun:
 const nameOf = (id: string, r: Reading, ctx: VerifyContext): string | undefined =>
   r.index.byId.get(id)?.name ?? [...ctx.packet.cast, ...ctx.packet.dead].find((c) => c.id === id)?.name;
 
-/** The speech sentence `s` with its first- and third-person pronouns named where the scene says whom they mean; narration as it is. */
-export function withSpeakersNamed(r: Reading, s: ProseSentence, ctx: VerifyContext | undefined): string {
+/**
+ * The speech sentence `s` with its first- and third-person pronouns named where the scene says whom they mean
+ * (`first`: the speaker's own too; without it, only the person pointed at); narration as it is.
+ */
+export function withSpeakersNamed(r: Reading, s: ProseSentence, ctx: VerifyContext | undefined, first = true): string {
   if (!ctx || s.kind !== 'speech') return s.text;
   const k = r.sentences.indexOf(s);
   if (k < 0) return s.text;
   const speaker = speakerOf(r, k, ctx, true)?.id ?? null;
-  const me = speaker ? nameOf(speaker, r, ctx) : undefined;
+  const me = speaker && first ? nameOf(speaker, r, ctx) : undefined;
   let text = s.text;
   if (me) text = text.replace(FIRST, (w) => (/^(?:my|mine)$/i.test(w) ? `${me}'s` : me));
   for (const p of ['he', 'she'] as const) {
