@@ -9,6 +9,7 @@ import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
 import { givenUpByActor, lostBy, takenByLoser, wonBy } from './receiver.js';
 import { toldInOperatorWords } from './success-words.js';
+import { withSpeakersNamed } from './spoken-persons.js';
 
 /** A sentence showing a beat planned to fail coming off, and how sure the reading is. */
 export interface BeatSuccess {
@@ -84,7 +85,7 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
     const id = app.outcome === 'fail' ? app.bindings.secret : undefined;
     if (!id) continue;
     const sec = pk.retrieved_subgraph.secrets.find((x) => x.id === id);
-    const told = sec ? secretToldIn(r, sec) : null;
+    const told = sec ? secretToldIn(r, sec, 1, ctx) : null;
     if (told) return { ...told, app, how: `the secret ${id} told` };
   }
   return null;
@@ -99,17 +100,21 @@ function secretTold(r: Reading, ctx: VerifyContext): BeatSuccess | null {
  * the scene; the other question reads a telling spread over a line of speech ('"The brokers who worked the tribes
  * for him. I paid them. Out of my own strongbox at Ostia."'), since a telling missed there is the false alarm.
  */
-export function secretToldIn(r: Reading, sec: { text: string }, run = 1): { sentence: ProseSentence; sure: boolean } | null {
+export function secretToldIn(r: Reading, sec: { text: string }, run = 1, ctx?: VerifyContext): { sentence: ProseSentence; sure: boolean } | null {
   const telling = r.sentences.filter((s) => !(s.line <= 0 || s.imagined || (s.kind === 'narration' && !TELLS.test(s.text) && !namesSomeone(s.text)) || HEDGED.test(s.text)));
   // Tagged only once a sentence tells something unhedged.
   let sig: FactSignature | undefined;
   for (let i = 0; i < telling.length; i++) {
     let text = '';
+    let pointed = '';
     for (let j = i; j < Math.min(telling.length, i + run) && (j === i || telling[j]!.line - telling[j - 1]!.line <= 2); j++) {
-      text = `${text} ${telling[j]!.text}`.trim();
+      // Speech read with its persons named (spoken-persons.ts): "His crews are paid with my money", said by Crassus looking at Clodius.
+      text = `${text} ${withSpeakersNamed(r, telling[j]!, ctx)}`.trim();
+      pointed = `${pointed} ${withSpeakersNamed(r, telling[j]!, ctx, false)}`.trim();
       const m = factMatch(text.replace(WH_FRAGMENT, ' ').replace(EMBEDDED_WH, ' '), (sig ??= signature(sec.text, r.index)), r.index);
       // Its people named: "The men who pay the Subura crews." asks who; it tells the rival no one (held-out corpus 9, s04).
-      if (m && namesPeopleOf(text, sig, r.index)) return { sentence: telling[i]!, sure: 1.5 * m.entities + m.roots >= 5 };
+      // The speaker's "I" or "my" names no one pointed at: "About a man who takes my money" (held-out corpus 84, ce12) leaves who unsaid.
+      if (m && namesPeopleOf(pointed, sig, r.index)) return { sentence: telling[i]!, sure: 1.5 * m.entities + m.roots >= 5 };
     }
   }
   return null;

@@ -6,11 +6,12 @@ import { toInfinitive } from './word-transforms.js';
 import { MODAL_AUX } from './verb-mood.js';
 import { MOTION, TRANSFER } from './compliance-verbs.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
-import { clauseAt } from './clauses.js';
+import { clauseAt, clausesOf } from './clauses.js';
 import { clauseHead } from './compliance.js';
 import { failOwner } from './owner.js';
 import type { ProseSentence, Reading } from './reader.js';
 import type { BeatSuccess } from './beats.js';
+import { failureTurnedIn, turnedFailure } from './turned-failure.js';
 
 /**
  * An operator's own words for its success, read from the operator's data, so a beat planned to fail shown
@@ -204,6 +205,14 @@ export function showsFailure(text: string, lex: SuccessLexicon): boolean {
   return false;
 }
 
+/**
+ * A clause that denies what it says: "She never lowers her voice" says the fail directive's words ("target lowers the
+ * voice") and shows no failure. "Nothing but fragments" restricts, as "only" does: no denial.
+ */
+const DENIED = /\b(?:not|never|no|nor|neither|nothing|nobody|cannot)\b|n['’]t\b/i;
+const QUANTITY = /^(?:enough|all|much|more|less|little|few|half|some|every|whole|many)$/;
+const ONLY = /\b(?:nothing|no\s+more|not\s+more)\s+(?:but|than)\b/gi;
+
 /** A person pronoun that may stand for the beat's actor, at the end of a clause head (an adverb after it at most). */
 const PERSON_PRONOUN_END = /\b(?:he|she|I|we|you)\s+(?:\p{L}+ly\s+)?$/iu;
 /** A clause head with no subject of its own: the verb shares one told before, perhaps the actor. */
@@ -258,8 +267,7 @@ function aboutBeat(s: ProseSentence, hit: SuccessWord, app: PacketInstruction, l
 export function toldInOperatorWords(r: Reading, ctx: VerifyContext, past: boolean, generalTruth: (s: ProseSentence) => boolean): BeatSuccess | null {
   for (const app of ctx.packet.director_instructions.sequence.filter((a) => a.outcome === 'fail')) {
     const lex = successLexicon(app, ctx);
-    if (!lex.verbs.size) continue;
-    for (let i = 0; i < r.sentences.length; i++) {
+    for (let i = 0; lex.verbs.size && i < r.sentences.length; i++) {
       const s = r.sentences[i]!;
       if (s.line <= 0 || s.imagined || s.kind !== 'narration' || generalTruth(s)) continue;
       const hit = successWordIn(s.narr ?? s.text, lex, past);
@@ -268,6 +276,15 @@ export function toldInOperatorWords(r: Reading, ctx: VerifyContext, past: boolea
       const o = failOwner(s, ctx.packet);
       if (o) return { sentence: s, app, sure: o.sure, how: `"${hit.word}"` };
     }
+    // Its fail directive turned over (turned-failure.ts): "hears every word" for "hears only fragments".
+    // A quantity word is no sign of failure ("enough to suspect" fails; "proof enough to hang a dozen men" does not),
+    // nor the thing that held named again ("The squeeze holds. … the squeeze has doubled his money").
+    const held = new Set(turnedFailure(app, ctx).things.flatMap((t) => [...contentRoots(t)]));
+    const failLex = { ...lex, failRoots: new Set([...lex.failRoots].filter((w) => !QUANTITY.test(w) && !held.has(w))) };
+    const later = (i: number) => r.sentences.slice(i + 1).some((t) => t.line > 0 && clausesOf(t.text).some((c) => showsFailure(c, failLex) && !DENIED.test(c.replace(ONLY, ''))));
+    const turned = failureTurnedIn(r, app, ctx, past, generalTruth, later);
+    const o = turned && failOwner(turned, ctx.packet);
+    if (turned && o) return { sentence: turned, app, sure: o.sure, how: 'its failure turned over' };
   }
   return null;
 }

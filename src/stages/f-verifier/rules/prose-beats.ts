@@ -102,7 +102,7 @@ function traceOf(d: ResolvedDelta, ctx: VerifyContext, r: Reading): Trace | null
   const m = /^secrets\.([a-z0-9_]+)\.(holders|status)$/.exec(d.path);
   const sec = m ? pk.retrieved_subgraph.secrets.find((s) => s.id === m[1]) : undefined;
   if (!m || !sec) return null;
-  const shown = (): Shown => (secretToldIn(r, sec, TELLING_RUN) ? 'shown' : 'doubtful');
+  const shown = (): Shown => (secretToldIn(r, sec, TELLING_RUN, ctx) ? 'shown' : 'doubtful');
   // A telling no reader finds is no finding (see proseBeatRules); the prose saying the secret is kept is.
   const gap = (): Gap | null => {
     if (shown() === 'shown') return null;
