@@ -2,7 +2,7 @@ import type { VerifyContext } from '../context.js';
 import type { Reading } from './reader.js';
 import type { Narration } from './deeds.js';
 import { clauseAt } from './clauses.js';
-import { daysBack, FEW, FEW_DAYS, SAME_DAY, TIME_LEAD } from './days-back.js';
+import { daysBack, FEW, FEW_DAYS, TIME_LEAD } from './days-back.js';
 import { FRAME } from './clause-doers.js';
 import { formerly } from './tense.js';
 import { earlierInSentence, pronounPerson, soleCastMember } from './pronoun-doer.js';
@@ -65,6 +65,11 @@ const STRAIGHT_HAD = new RegExp(String.raw`^\s+had\s+(?:just\s+)?${JOURNEY_PERFE
  */
 const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:whole\s+|entire\s+)?(?:of\s+the\s+)?(?:last\s+)?(?:(?:two|three|four|five|six|few)\s+(?:nights|days)|night|day|morning|afternoon|evening)(?:\s+before)?|last\s+night|this\s+(?:morning|afternoon)|all\s+(?:night|day|morning|afternoon))|slept(?:\s+(?:the\s+night(?:\s+before)?|last\s+night))?)\b([^,;:.!?—–()]*?)\b(?:at|in|on|aboard)\b([^,;:.!?—–()]*)/i;
 /**
+ * Being somewhere told by a verb of staying in the simple past ("Nepos stood on the quays at Ostia at dawn today":
+ * prose audit 2, f6), read as WAS_AT's "was at", with the same time of the last few days.
+ */
+const STOOD_THERE = String.raw`(?:stood|sat|waited|slept|lay|lingered|stayed|lodged)\s+(?:(?:still|already|then|there|alone)\s+)?(?:at|in|on|aboard|among)`;
+/**
  * In a scene told in the present, someone who "was (still) in" or "at" a place earlier the same day
  * ("At first light Clodius was still in the Subura, …, and now … he is standing on the quay at Ostia":
  * held-out corpus 50, aw16): read only with a time of this day in the clause (SAME_DAY), so the journey
@@ -72,7 +77,7 @@ const NIGHT = /^\s+(?:(?:has|have|had)\s+)?(?:(?:spent|passed)\s+(?:the\s+(?:who
  * Faesulae": held-out corpus 59, bf16), yesterday or the day before (held-out corpus 65, bl16), which bound
  * it to those days (days-back.ts).
  */
-const WAS_AT = new RegExp(String.raw`^\s+${WAS_THERE}\b([^,;:.!?—–()]*)`, 'i');
+const WAS_AT = new RegExp(String.raw`^\s+(?:${WAS_THERE}|${STOOD_THERE})\b([^,;:.!?—–()]*)`, 'i');
 /**
  * Being somewhere told by what one was doing there ("The day before yesterday he was drinking with
  * Manlius' centurions by the cooking fires at Faesulae": held-out corpus 65, bl16), with a time of the
@@ -172,9 +177,14 @@ const DENIED = /\b(?:not|never)\b/i;
  * journey is frontedJourney's): who it is, pronoun-doer.ts decides.
  */
 const HAVING_LEAD = /^\s*having\b/i;
-const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+and\s+|${HAVING_LEAD.source}[^;:.!?"“]*,\s*)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
+const PRONOUN = new RegExp(String.raw`(?:^|[;:—–]\s*|,\s+(?:and|where)\s+|${HAVING_LEAD.source}[^;:.!?"“]*,\s*)(?:(?:${TIME_LEAD}|since then)\s*,?\s+)?(he|she)\b`, 'gi');
 
-/** The names a location may go by: its whole name (without "The"), and its last word when no other location or person shares it. */
+/**
+ * The names a location may go by: its whole name (without "The"), and its last word when no person has it and no
+ * other location shares it, or only locations no travel apart: "the Palatine" of "House of Cicero on the Palatine"
+ * and "House of Crassus on the Palatine" is one quarter, a day from Ostia either way (prose audit 2, f6), read as
+ * the scene's own when it is one of them.
+ */
 export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: string; name: string }> {
   const locs = ctx.locations ?? [];
   const last = (n: string) => n.split(/\s+/).pop() ?? '';
@@ -182,7 +192,11 @@ export function namesOf(ctx: VerifyContext, r: Reading): Map<string, { id: strin
   for (const l of locs) {
     out.set(l.name.replace(/^The\s+/, ''), l);
     const w = last(l.name);
-    if (/^\p{Lu}/u.test(w) && locs.filter((o) => last(o.name) === w).length === 1 && !r.index.forms.has(w.toLowerCase())) out.set(w, l);
+    const sharing = locs.filter((o) => last(o.name) === w);
+    const together = sharing.every((o) => o === l || ctx.travelDays?.(o.id, l.id) === 0);
+    if (!/^\p{Lu}/u.test(w) || !together || r.index.forms.has(w.toLowerCase()) || out.has(w)) continue;
+    const one = sharing.find((o) => o.id === ctx.packet.setting.location) ?? l;
+    out.set(w, sharing.length > 1 ? { id: one.id, name: `the ${w}` } : one);
   }
   return out;
 }
@@ -231,7 +245,7 @@ export function arrivalsElsewhere(r: Reading, ctx: VerifyContext): ArrivalElsewh
       // place she had once read about" is another clause's (held-out corpus 22, c16).
       if (DISTANT.test(formerly(clauseAt(n.narr, Math.max(0, m.end - 1)).text))) continue;
       const c = pk.cast.find((x) => x.id === m.id);
-      const j = c ? (journey(n.narr, m.end, n.past === true) ?? frontedJourney(n.narr, m.start)) : null;
+      const j = c ? (whereJourney(n.narr, m.start, m.end) ?? journey(n.narr, m.end, n.past === true) ?? frontedJourney(n.narr, m.start)) : null;
       if (!c || !j || FRAMED.test(n.narr.slice(0, m.end) + j.told)) continue;
       const loc = placeIn(j.words, (names ??= namesOf(ctx, r)), j.located);
       if (loc && tooFar(loc, c, j.within, ctx, j.roundTrip)) out.push({ id: c.id, place: loc.name, line: n.line, text: n.text });
@@ -264,7 +278,9 @@ export function tooFar(loc: { id: string }, c: { previous_location?: string | nu
   // There and back: from the last scene's place (or here) to it, and from it here.
   const out = roundTrip ? ctx.travelDays?.(c.previous_location ?? here, loc.id) : 0;
   if (back === undefined || out === undefined) return false;
-  return loc.id !== here && loc.id !== c.previous_location && back + out > Math.min(c.days_since_previous, within);
+  // The last scene's place is within reach of the days since it, unless a time word says the person was there later.
+  const last = loc.id === c.previous_location && within >= c.days_since_previous;
+  return loc.id !== here && !last && back + out > Math.min(c.days_since_previous, within);
 }
 
 /** A journey into the scene: the words naming where from, the days it can have taken, the words that tell it. */
@@ -275,6 +291,20 @@ interface Journey {
   /** The place must follow a word of place ("at", "in"): a whereabouts, not a journey's start. */
   located?: boolean;
   roundTrip?: boolean;
+}
+
+/**
+ * A place, then a relative "where" whose subject is the person, being there at a time of the last few days ("Nepos
+ * still smells of the Ostia quays, where he stood at dawn today": prose audit 2, f6): the place is the words before
+ * "where", in their clause; the time bounds the journey. Without a time it is backstory ("the Subura, where he grew up").
+ */
+const WHERE_BEFORE = /([^;:.!?—–()]*?),?\s+where\s+$/i;
+const BEING_THERE = /^\s+(?:(?:still|once)\s+)?(?:was|were|(?:had|has|have)\s+been|stood|sat|waited|slept|lay|stayed|lodged|spent)\b[^,;:.!?—–()]*/i;
+function whereJourney(narr: string, start: number, end: number): Journey | null {
+  const place = WHERE_BEFORE.exec(narr.slice(0, start));
+  const there = place ? BEING_THERE.exec(narr.slice(end)) : null;
+  const days = there ? daysBack(there[0]) : null;
+  return place && there && days !== null && !DENIED.test(there[0]) ? { words: place[1]!, within: days, told: there[0] } : null;
 }
 
 /**
@@ -304,7 +334,8 @@ function journey(narr: string, end: number, past: boolean): Journey | null {
   // from Manlius' camp at Faesulae at dawn and has not yet been home": held-out corpus 19, f16).
   const denied = (m: RegExpExecArray) => DENIED.test(narr.slice(start, end)) || DENIED.test(after.slice(0, m.index) + m[0].split(/\s(?:and|but|while|yet)\s/)[0]);
   const v = (past || STRAIGHT_HAD.test(after) ? HAD_ARRIVED : ARRIVED).exec(after) ?? NIGHT.exec(after);
-  if (v) return denied(v) ? null : { words: v[2]!, within: Infinity, told: v[0] };
+  // "has come straight from … the Palatine, not an hour ago" (prose audit 2, f6): a time in its clause bounds the journey.
+  if (v) return denied(v) ? null : { words: v[2]!, within: daysBack(`${clause} ${v[0]}`) ?? Infinity, told: v[0] };
   const trip = ROUND_TRIP.exec(after);
   if (trip && !denied(trip)) {
     const perfect = !!trip[1] && /^had/i.test(trip[1]) === past;
@@ -325,7 +356,8 @@ function journey(narr: string, end: number, past: boolean): Journey | null {
   if (at && !denied(at)) {
     // "Two nights ago Cato was standing among Manlius' tents at Faesulae" (held-out corpus 59, bf16): those days.
     const t = `${clause} ${at[0]}`;
-    const days = SAME_DAY.test(t) ? 0 : daysBack(t);
+    // "Yesterday at dawn" is a day back, not this dawn (held-out corpus 88, ci10): daysBack reads the days before the hour.
+    const days = daysBack(t);
     if (days !== null) return { words: at[1]!, within: days, told: at[0], located: !!(doing ?? had ?? pastPerfect) };
     const on = pastPerfect ? null : THEN_HERE.exec(after.slice(at.index + at[0].length));
     if (on && !DENIED.test(on[0])) {

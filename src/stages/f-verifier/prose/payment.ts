@@ -1,5 +1,5 @@
 import type { Reading } from './reader.js';
-import type { Narration } from './deeds.js';
+import { deedOf, type Narration } from './deeds.js';
 import { MONEY_CONTAINER, PAID_PAST, PAYS, sumsIn, talkedOf, type Sum } from './money.js';
 import { backstory, formTense, paidBefore } from './tense.js';
 import { sentencesOf } from './parse.js';
@@ -53,19 +53,37 @@ export function sumsOfPayment(r: Reading, i: number): Sum[] {
   return sentencesOf(quoted.replace(/^["“]|["”]$/g, '')).flatMap((q) => (talkedOf(q) ? [] : sumsIn(q)));
 }
 
-/** The quotation right after narration sentence `i` on its line, past sentences about the thing itself, or undefined. */
+/**
+ * The quotation right after narration sentence `i` on its line, past sentences about the thing itself, or undefined.
+ * A quotation with a said-tag is the payer's words on what they hand over when its speaker is the payer, named or a
+ * "he"/"she" read as them (deeds.ts), on the same line or opening the next paragraph ("Tertulla takes a purse from her
+ * sleeve and drops it into Servilia's lap. ¶ \"Sixty thousand denarii,\" she says.": prose audit 2, f5); another's words
+ * ("\"Sixty thousand?\" Servilia says.") name no sum handed.
+ */
 function quotationAfter(r: Reading, i: number): string | undefined {
-  const line = r.narration[i]!.line;
+  const s = r.narration[i]!;
   for (let j = i + 1; j <= i + 3; j++) {
     const n = r.narration[j];
-    if (n?.line !== line) return undefined;
+    if (!n) return undefined;
+    if (n.line !== s.line) return j === i + 1 && n.line <= s.line + 2 && /^\s*"…"/.test(n.narr) && saidByPayer(s, n) ? quotedIn(n.text) : undefined;
     const lead = THE_THING_ITSELF.exec(n.narr)?.[0].length ?? 0;
     const rest = n.narr.slice(lead);
     if (rest.includes('"…"') && rest.replace(/"…"/g, '').trim() === '') return n.text.slice(lead);
+    if (rest.includes('"…"') && saidByPayer(s, n)) return quotedIn(n.text.slice(lead));
     if (!lead || rest.trim()) return undefined;
   }
   return undefined;
 }
+
+/** Whether quotation sentence `q`'s said-tag names, or stands for, the doer of paying sentence `s`. */
+function saidByPayer(s: Narration, q: Narration): boolean {
+  if (!q.said && !q.pronoun) return false;
+  const payer = deedOf(s)?.id;
+  return payer !== undefined && deedOf(q)?.id === payer;
+}
+
+/** The words quoted in a sentence, its said-tag left out. */
+const quotedIn = (text: string) => [...text.matchAll(/["“]([^"”]*)["”]/g)].map((m) => m[1]!.trim()).join(' ');
 
 /** Verbs that are paying whatever their object: "In the end Clodius paid." (PAYS also has verbs of handing, which move money only with money as their object.) */
 const PAYING = /\b(?:pays?|paid|paying|spends?|spent|bribes?|bribed|disburses?|disbursed|repays?|repaid)\b/i;

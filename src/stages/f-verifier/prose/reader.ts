@@ -3,7 +3,7 @@ import { BRACKET_NOTE, BRACKETED, INLINE_DIRECTION, textLines, type VerifyContex
 import { extractSpeeches, normalizeCue, spokenCueLength } from '../dialogue.js';
 import { findMentions, personIndex, possessiveAfter, type Mention, type PersonIndex } from './names.js';
 import { placeOf, placedThen, privatePlacesAway } from './places.js';
-import { sluglinePlace } from './sluglines.js';
+import { isTransition, sluglinePlace } from './sluglines.js';
 import { namesOf } from './arrivals.js';
 import { imaginedRun } from './imagined.js';
 import { deedsOf, type Deed, type Narration } from './deeds.js';
@@ -236,9 +236,10 @@ export function readProse(p: ParsedWriterOutput, ctx: VerifyContext, extraTexts:
   let cutaway: string | null = null;
   let names: ReturnType<typeof namesOf> | undefined;
   for (const l of lines) {
-    const moved = HEADING.test(l.text) ? sluglinePlace(l.text, ctx, () => (names ??= namesOf(ctx, r))) : undefined;
+    // A slugline, a transition ("CUT TO: …", "BACK TO: …") or a paragraph opening "Back in …" (sluglines.ts).
+    const moved = spoken.has(l.line) ? undefined : sluglinePlace(l.text, ctx, () => (names ??= namesOf(ctx, r)));
     if (moved !== undefined) cutaway = moved;
-    if (!l.text.trim() || HEADING.test(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
+    if (!l.text.trim() || HEADING.test(l.text) || isTransition(l.text) || BRACKET_NOTE.test(l.text) || spoken.has(l.line)) continue;
     const sp = speeches.get(l.line);
     if (sp) {
       // The words said, without the cue that opens them ("CRASSUS (CONT'D) There are men …": the cue's name is no
