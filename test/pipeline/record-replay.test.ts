@@ -110,7 +110,8 @@ describe('record and replay', () => {
     // The damaged call at least (a fresh answer may change what later calls ask, so not exactly one).
     expect(server.requests.length).toBeGreaterThan(before);
     // Said once, as it was found: the run's end does not say it again.
-    expect(rw.stderr.split(`warning AUR4302 corrupt cache entry ${path.join('.aureus/cache', entry)}: Unexpected end of JSON input`)).toHaveLength(2);
+    // JSON.parse's own words after the colon depend on where the cut fell (inside a string or not), so only the rest is matched.
+    expect(rw.stderr.split(`warning AUR4302 corrupt cache entry ${path.join('.aureus/cache', entry)}: `)).toHaveLength(2);
     expect(JSON.parse(fs.readFileSync(path.join(rerun, '.aureus/cache', entry), 'utf8')).key).toBe(path.basename(entry, '.json'));
   }, 240_000);
 
