@@ -25,6 +25,30 @@ export function parsed(text: string): Doc {
   return docs.get(text, tag);
 }
 
+/** One word of compromise's reading of a text, as its `json()` gives it (`pre`/`post`: the spacing and punctuation around it). */
+export interface TaggedTerm {
+  text: string;
+  normal: string;
+  tags: string[];
+  pre: string;
+  post: string;
+}
+
+const termLists = new BoundedMemo<string, readonly TaggedTerm[]>(MAX);
+
+/**
+ * The words of a text in order, across its sentences, each with its tags: made once per distinct string, as the
+ * document is (`json()` builds a fresh object per word, and the beat readers ask again for every sentence and every
+ * failing beat). Shared: readers must not change the list or its terms.
+ */
+export function termsOf(text: string): readonly TaggedTerm[] {
+  return termLists.get(text, (t) =>
+    (parsed(t).json() as { terms: Partial<TaggedTerm>[] }[]).flatMap((sentence) =>
+      sentence.terms.map((w) => ({ text: w.text ?? '', normal: w.normal ?? '', tags: w.tags ?? [], pre: w.pre ?? '', post: w.post ?? '' })),
+    ),
+  );
+}
+
 let lexicon: Record<string, string | string[]> | null = null;
 /**
  * Whether compromise's own lexicon gives a lower-case word this tag ("Actor", "Adjective", "PastTense"): a look-up, no

@@ -1,6 +1,6 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
-import { parsed, transforms } from './parse.js';
+import { termsOf, transforms } from './parse.js';
 import { contentRoots } from './roots.js';
 import { toInfinitive } from './word-transforms.js';
 import { MODAL_AUX } from './verb-mood.js';
@@ -67,15 +67,6 @@ const DENOMINAL: [RegExp, string[]][] = [
 /** Tags of words that are no verb of the act whatever compromise guesses. */
 const NOT_VERB = new Set(['Pronoun', 'Auxiliary', 'Copula', 'Modal', 'Determiner', 'ProperNoun', 'Preposition', 'Particle', 'Adverb', 'Conjunction']);
 
-interface Term {
-  normal: string;
-  tags: string[];
-  pre?: string;
-}
-
-function termsOf(text: string): Term[] {
-  return (parsed(text).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
-}
 
 /** The verbs a text tells: its verbs' infinitives, an event noun's verb ("an embrace"), a nominalisation's (`named`: the act's own name). */
 function verbsIn(text: string, named: boolean): string[] {

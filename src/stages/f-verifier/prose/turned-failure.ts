@@ -1,7 +1,7 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
-import { parsed } from './parse.js';
+import { parsed, termsOf, type TaggedTerm as Term } from './parse.js';
 import { toInfinitive } from './word-transforms.js';
 import { clauseAt } from './clauses.js';
 import { clauseHead } from './compliance.js';
@@ -44,11 +44,6 @@ const TO_VERB = String.raw`\s+(?:(?:now|still|at\s+last|finally|indeed|\p{L}+ly|
 
 const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-interface Term {
-  normal: string;
-  tags: string[];
-}
-const termsOf = (text: string): Term[] => (parsed(text).json() as { terms: Term[] }[]).flatMap((s) => s.terms);
 const infinitive = (t: Term): string => ['PastTense', 'PresentTense', 'Gerund', 'Participle'].map((g) => (t.tags.includes(g) ? toInfinitive(t.normal, g) : undefined)).find((v) => v) ?? t.normal;
 
 /** A verb's finite and perfect forms, and the bare one: "hears", "heard", "hear". */

@@ -1,5 +1,5 @@
 import type { Claim, FindingSpan } from '../../../domain/scene.js';
-import { parsed, sentencesOf } from '../prose/parse.js';
+import { sentencesOf, termsOf, type TaggedTerm as Term } from '../prose/parse.js';
 import { escapeRegExp } from '../../../core/regex.js';
 
 /**
@@ -16,15 +16,6 @@ import { escapeRegExp } from '../../../core/regex.js';
  * ("there had been no bust until …") is no denial.
  */
 
-interface Term {
-  text: string;
-  normal: string;
-  tags: string[];
-  post: string;
-}
-
-const termsOf = (text: string): Term[] =>
-  (parsed(text).json() as { terms: Term[] }[]).flatMap((s) => s.terms.map((t) => ({ text: t.text ?? '', normal: t.normal, tags: t.tags, post: t.post ?? '' })));
 const has = (t: Term, ...tags: string[]) => tags.some((g) => t.tags.includes(g));
 
 /** Prepositions that put a thing somewhere. */
@@ -44,7 +35,7 @@ const UNDONE = /\b(?:until|till|not yet|used to|perhaps|maybe|if|as if|as though
 const named = (t: Term) => has(t, 'ProperNoun', 'Pronoun', 'Possessive') || (/^\p{Lu}/u.test(t.text) && !has(t, 'Determiner', 'Adjective', 'Preposition'));
 
 /** The last common noun of the noun phrase from `from`, and where the phrase ends. */
-function headFrom(ts: Term[], from: number): { head: string | null; end: number } {
+function headFrom(ts: readonly Term[], from: number): { head: string | null; end: number } {
   let head: string | null = null;
   let i = from;
   for (; i < ts.length; i++) {
@@ -81,7 +72,7 @@ export function claimShape(text: string): { head: string; places: string[] } | n
 }
 
 /** The nouns of the first locative phrase at or after `from` (common nouns; proper ones only when it has none). */
-function placesFrom(ts: Term[], from: number): string[] {
+function placesFrom(ts: readonly Term[], from: number): string[] {
   const at = ts.findIndex((t, i) => i >= from && LOCATIVE.has(t.normal));
   if (at < 0) return [];
   const common: string[] = [];
@@ -100,7 +91,7 @@ function placesFrom(ts: Term[], from: number): string[] {
 const isHead = (w: string, head: string) => w === head || w === `${head}s` || w === `${head}es`;
 
 /** Whether the terms negate `head` at index `h`: a negator, or a negated verb of having, before it with at most three gap words. */
-function negatedAt(ts: Term[], h: number): boolean {
+function negatedAt(ts: readonly Term[], h: number): boolean {
   let j = h - 1;
   for (let gap = 0; j >= 0 && gap < 3; gap++, j--) {
     const t = ts[j]!;
@@ -115,7 +106,7 @@ function negatedAt(ts: Term[], h: number): boolean {
 }
 
 /** The place a negation gives itself after the head (its clause only), as nouns; [] when it gives none. */
-function ownPlace(ts: Term[], h: number): string[] {
+function ownPlace(ts: readonly Term[], h: number): string[] {
   for (let i = h + 1; i < ts.length; i++) {
     if (/[,;:.!?]/.test(ts[i - 1]!.post) || ts[i]!.normal === 'but') return [];
     if (LOCATIVE.has(ts[i]!.normal)) return placesFrom(ts, i).concat(ts[i + 1]?.normal === 'here' ? ['here'] : []);
