@@ -34,6 +34,8 @@ const registry = new Map<string, CatalogEntry>();
 export const RETIRED_CODES: ReadonlyMap<string, string> = new Map([
   // 'a stage is missing: {stage}' was for a build without one of stages A-H; every build has all eight, and nothing raised it.
   ['AUR6020', 'a stage is missing (never raised: every build has stages A-H)'],
+  // `episode plan`'s bad --season/--episode/--k/--token-budget: every other command says AUR7010 for a bad option value, and now this one does too.
+  ['AUR3008', 'invalid planning option (now AUR7010, as for every command)'],
 ]);
 
 export function defineDiagnostics(entries: CatalogEntry[]): void {

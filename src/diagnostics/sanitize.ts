@@ -1,8 +1,9 @@
 /**
  * What reaches a reader's terminal from data Aureus does not control (world files, model and
  * server answers) is made safe at the one place messages are formatted:
- * - control characters are shown escaped (`\x1b`, `\u202e`), so a hostile id or name cannot
- *   drive the terminal (colours, cursor moves, title changes, bidi reordering);
+ * - control and invisible characters are shown escaped (`\x1b`, `\u202e`, `\u200b`), so a hostile id
+ *   or name cannot drive the terminal (colours, cursor moves, title changes, bidi reordering) and
+ *   an invisible one is seen (escapeControl);
  * - secrets are redacted, so a server that echoes the API key in its error message never gets it
  *   printed (issue 12). This covers every provider: it works on the text, not on the provider.
  * Model text bound for a committed file has the same characters removed instead (stripControl).
@@ -12,13 +13,36 @@ import { escapePointerSegment } from '../core/json-pointer.js';
 // C0 controls except tab and newline, DEL, C1 controls, and the Unicode bidi overrides/isolates
 // (the "Trojan Source" characters: they reorder what a reader sees in a terminal or a diff).
 const STRIPPED = String.raw`\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069`;
-// Shown escaped in messages: the above and the left-to-right/right-to-left marks.
-const CONTROL = new RegExp(`[${STRIPPED}\u200e\u200f]`, 'g');
 
+// What a name may not hold (validation, store/limits.ts): every control character (C0 with tab and
+// newline, DEL, C1), every invisible format character (bidi marks and overrides, zero-width
+// characters, the BOM, soft hyphen, tag characters) and the line and paragraph separators. A name is
+// one line of visible text that the terminal, the prompts and the committed script all show.
+const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
+
+/** How a message shows an unseen character: `\x1b`, `\u200b`, `\u{e0041}`. */
+function shown(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  const hex = code.toString(16);
+  return code <= 0xff ? `\\x${hex.padStart(2, '0')}` : code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`;
+}
+
+const PICTOGRAPH_BEFORE = /\p{Extended_Pictographic}[\u{fe0f}\u{1f3fb}-\u{1f3ff}]?$/u;
+const PICTOGRAPH_AFTER = /^\p{Extended_Pictographic}/u;
+
+/**
+ * A message's text with every character a name may not hold (UNSEEN) shown escaped, so a hostile id
+ * or name cannot drive the terminal (colours, cursor moves, bidi reordering), and an invisible one
+ * (a zero-width space, a soft hyphen, a BOM) is seen: two names that look the same and are not say
+ * why ("no character \"cato\u200b\""). Two differences from the names' rule, both about layout,
+ * not hiding: tab and newline stay (a message has lines), and so does a zero-width joiner between
+ * two pictographs, which draws one emoji (👨‍👩‍👧), not an invisible mark.
+ */
 export function escapeControl(text: string): string {
-  return text.replace(CONTROL, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  return text.replace(UNSEEN, (ch, at: number, all: string) => {
+    if (ch === '\n' || ch === '\t') return ch;
+    if (ch === '\u200d' && PICTOGRAPH_BEFORE.test(all.slice(Math.max(0, at - 4), at)) && PICTOGRAPH_AFTER.test(all.slice(at + 1, at + 3))) return ch;
+    return shown(ch);
   });
 }
 
@@ -35,21 +59,9 @@ export function escapeControlIn<T>(v: T): T {
   return v;
 }
 
-// What a name may not hold (validation, store/limits.ts): every control character (C0 with tab and
-// newline, DEL, C1), every invisible format character (bidi marks and overrides, zero-width
-// characters, the BOM, soft hyphen) and the line and paragraph separators. A name is one line of
-// visible text that the terminal, the prompts and the committed script all show.
-const UNSEEN = /[\p{Cc}\p{Cf}\u2028\u2029]/gu;
-
 /** The characters of `text` a name may not hold, each once, as escapeControl shows them (`\x1b`, `\u200b`). */
 export function unseenIn(text: string): string[] {
-  const found = new Set<string>();
-  for (const [ch] of text.matchAll(UNSEEN)) {
-    const code = ch.codePointAt(0)!;
-    const hex = code.toString(16);
-    found.add(code <= 0xff ? `\\x${hex.padStart(2, '0')}` : code <= 0xffff ? `\\u${hex.padStart(4, '0')}` : `\\u{${hex}}`);
-  }
-  return [...found];
+  return [...new Set(Array.from(text.matchAll(UNSEEN), ([ch]) => shown(ch)))];
 }
 
 const STRIP = new RegExp(`[${STRIPPED}]`, 'g');

@@ -3,7 +3,8 @@ import { WORLD_FILES } from '../domain/world.js';
 import { readFileBytesSafe } from '../store/read.js';
 import { diag, type Diagnostic } from '../diagnostics/index.js';
 import { AureusError, ExitCode } from '../errors.js';
-import type { GitPort } from '../git/port.js';
+import type { GitPort, GitStatusEntry } from '../git/port.js';
+import { someShellWords } from '../core/shell-word.js';
 import { isAtomicTemp } from './commit-safety.js';
 import { CONFIG_FILE } from '../paths.js';
 
@@ -19,7 +20,29 @@ export async function requireCleanWorld(git: GitPort, paths: string[], opts: { a
   const files = dirty.map((e) => e.path).slice(0, 8).join(', ') + more;
   // Only suggest --allow-dirty to a command that accepts it (rollback does not).
   const override = opts.allowDirtyFlag === false ? '' : ', or pass --allow-dirty to run on top of them';
-  throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { what: whatTheyAre(dirty.map((e) => e.path)), files, override })] });
+  throw new AureusError('the world has uncommitted changes', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6001', { what: whatTheyAre(dirty.map((e) => e.path)), files, ...dirtyCommands(dirty), override })] });
+}
+
+/**
+ * AUR6001's git commands, naming the dirty paths (a few, then how many more; quoted for a shell):
+ * `git add` keeps them all; `git checkout HEAD` drops the edits to files git has (staged or not), `git clean` removes
+ * the new files it lacks (`git rm` those added and never committed). The hint said `<file>`, and the
+ * author had to work out which files and which command fits each.
+ */
+function dirtyCommands(dirty: GitStatusEntry[]): { keep: string; drop: string } {
+  const cmd = (git: string, paths: string[]): string[] => {
+    if (!paths.length) return [];
+    const { words, more } = someShellWords(paths);
+    return [`\`${git} -- ${words}\`${more ? ` (…and ${more} more: \`git status\` lists them)` : ''}`];
+  };
+  const all = dirty.map((e) => e.path);
+  const keep = cmd('git add', all)[0]!.replace(/^`git add -- ([^`]*)`/, '`git add -- $1 && git commit`');
+  const drop = [
+    ...cmd('git checkout HEAD', dirty.filter((e) => e.index !== '?' && e.index !== 'A').map((e) => e.path)),
+    ...cmd('git clean -fd', dirty.filter((e) => e.index === '?').map((e) => e.path)),
+    ...cmd('git rm -f', dirty.filter((e) => e.index === 'A').map((e) => e.path)),
+  ];
+  return { keep, drop: drop.join(' and ') };
 }
 
 /**
@@ -45,7 +68,7 @@ function kindOf(rel: string): string {
 }
 
 /** The uncommitted edits under `paths`; an untracked temp file of an atomic write (left by a kill mid-write) is not one: recovery removes it. */
-async function uncommitted(git: GitPort, paths: string[], readOnly?: boolean): Promise<{ path: string }[]> {
+async function uncommitted(git: GitPort, paths: string[], readOnly?: boolean): Promise<GitStatusEntry[]> {
   return (await git.status(paths, { readOnly })).filter((e) => !(e.index === '?' && isAtomicTemp(e.path)));
 }
 

@@ -6,6 +6,7 @@ import { readFileBytesSafe } from '../store/read.js';
 import { sha256 } from '../core/hash.js';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import { shellWord } from '../core/shell-word.js';
 import type { GitPort } from '../git/port.js';
 
 /**
@@ -45,7 +46,8 @@ function refuseOverwrite(files: string[], folderIsTheirs: (folder: string) => bo
   throw new AureusError('the episode would overwrite a file git has no copy of', { exitCode: ExitCode.DIRTY_WORLD, diagnostics: [diag('AUR6066', { files: files.slice(0, 8).join(', ') + more, target: pathArgs(files, folderIsTheirs) })] });
 }
 
-const EPISODE_FOLDER = /^seasons\/season_\d+\/episode_\d+(?=\/)/;
+/** The episode folder a path is in (`seasons/season_01/episode_02`). */
+export const EPISODE_FOLDER = /^seasons\/season_\d+\/episode_\d+(?=\/)/;
 
 /**
  * Paths for a git command the user is told to run (AUR6066, AUR6018): the files themselves, or, for
@@ -58,7 +60,7 @@ export function pathArgs(files: string[], folderIsTheirs: (folder: string) => bo
     const folder = EPISODE_FOLDER.exec(f)?.[0];
     return folder && folderIsTheirs(folder) ? folder : f;
   });
-  return [...new Set(named)].sort().map((p) => (/^[A-Za-z0-9_./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return [...new Set(named)].sort().map(shellWord).join(' ');
 }
 
 /**

@@ -12,6 +12,7 @@ import { refuseHalfMadeBranch } from '../season/branch-journal.js';
 import { allowedDirtyWarning, requireCleanWorld } from './clean-world.js';
 import { episodeInputPaths } from './planning-inputs.js';
 import { refuseNewEpisodeFiles } from './commit-safety.js';
+import { refuseLeftoverEpisodes } from './leftover-episode.js';
 import { episodeRelDir } from '../paths.js';
 
 /**
@@ -100,6 +101,10 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   // work (git/state.ts), and a file git has no copy of where the episode writes would be replaced
   // (AUR6066; the commit checks again): refused now. A --no-commit run commits nothing, so it is not asked.
   const gitState = o.noCommit ? null : Promise.all([git.refuseOperationInProgress(), git.refuseIgnored(Object.values(WORLD_FILES)), refuseNewEpisodeFiles(git, episodeRelDir(asked))]);
+  // An earlier episode's folder git has no copy of (an abandoned commit's, AUR6067): the episode
+  // asked for was chosen after it, on the world its unfinished apply left. Refused, committed or not.
+  const leftover = refuseLeftoverEpisodes(git, episodeRelDir(asked));
+  leftover.catch(() => undefined); // awaited below, after the dirty check
   gitState?.catch(() => undefined); // awaited below, after the dirty check
   // A what-if branch a kill left half made (`branch --set` cut off before its commit, AUR6035): an
   // episode compiled there would miss the change its author believes is made, committed or staged.
@@ -117,6 +122,7 @@ export async function preflightEpisode(o: EpisodeChoiceOptions, git: GitPort = c
   chosen.catch(() => undefined); // awaited below, after the dirty check
   await cleanQuery;
   await gitState;
+  await leftover;
   await halfMade;
   const { ref, world, warnings, remember } = await chosen;
   return { ref, world, head: await headQuery, configFile, warnings: [...warnings, ...((await allowedQuery) ?? [])], remember };

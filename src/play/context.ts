@@ -8,6 +8,7 @@ import { RUNS_DIR } from '../paths.js';
 import { buildPackets } from '../stages/d-packets/index.js';
 import { buildEpisodeContext } from '../stages/a-snapshot/index.js';
 import { episodeRef } from '../domain/context.js';
+import { requireEpisodeId } from '../season/episode-id.js';
 import type { EpisodePlan } from '../domain/plan.js';
 import { readPacket } from '../stages/f-verifier/load.js';
 import { loadWorldOrThrow } from '../store/load.js';
@@ -34,10 +35,13 @@ export interface FoundPacket {
  * packet it starts with (its start record), so this is looked up once, at the start.
  */
 export function findScenePacket(root: string, scene: string): FoundPacket {
-  const m = /^(?:(s\d{2}e\d{2})\/)?(SC\d{2})$/i.exec(scene.trim());
+  const m = /^(?:([^/]*)\/)?(SC\d{2})$/i.exec(scene.trim());
+  // The episode part is read as every command reads an episode id (season/episode-id.ts): strictly
+  // sNNeNN, so `S01E01/SC03` is AUR6005 here as `recap S01E01` is, not quietly taken as s01e01.
+  if (m?.[1] !== undefined) requireEpisodeId(m[1]);
   if (!m) throw new AureusError(`--scene ${scene}: expected SCxx or sNNeNN/SCxx`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR7010', { option: '--scene', value: scene.slice(0, 80) || '""', expected: 'SCxx or sNNeNN/SCxx', example: 'e.g. --scene SC03 or --scene s01e02/SC03' })] });
   const want = m[2]!.toUpperCase();
-  const ep = m[1]?.toLowerCase();
+  const ep = m[1];
   const holders = packetHolders(root, want).filter((h) => !ep || h.episode === null || h.episode === ep);
   for (const [i, h] of holders.entries()) {
     // Read as `scene verify` reads one (strict JSON, the packet schema): a hand-edited or truncated

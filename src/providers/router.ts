@@ -267,7 +267,12 @@ export class LlmRouter implements Llm {
     // run folder's run_log.jsonl): logged again, `aureus cost` of the run counted it twice. It still
     // counts in the call's sums, `charged` included: the whole call's journal entry then says all the
     // call was paid, by whichever run, and journalSpend counts it once the attempt files are gone.
-    if (journaled === undefined) this.log(req, res.model, reask, { latency_ms: latency, usage: res.usage, cost_usd: cost, cached: res.cached, stop_reason: res.stop_reason });
+    // One exception: a kill between the answer's journal file and its line (the line is appended
+    // after the file is written) left the paid answer out of the log. The line it would have had is
+    // written now, if the log lacks it (RunLogSink.appendMissing), at the price it was charged.
+    const line = { latency_ms: latency, usage: res.usage, cost_usd: journaled?.charged_usd ?? cost, cached: res.cached, stop_reason: res.stop_reason };
+    if (journaled === undefined) this.log(req, res.model, reask, line);
+    else this.log(req, res.model, reask, line, true);
     for (const k of Object.keys(totals.usage) as (keyof LlmUsage)[]) totals.usage[k] += res.usage[k];
     totals.cost += cost;
     if (!res.cached) totals.charged += cost;
@@ -302,9 +307,11 @@ export class LlmRouter implements Llm {
     model: string,
     reask: number,
     r: { latency_ms: number; usage?: LlmUsage; cost_usd?: number; cached?: boolean; stop_reason?: string; error?: string },
+    /** A replayed answer: logged only if the log lacks its line. */
+    replayed = false,
   ): void {
     const sink = this.opts.runLog;
-    if (!sink) return;
+    if (!sink || (replayed && !sink.appendMissing)) return;
     const u = r.usage ?? { input_tokens: 0, output_tokens: 0, cache_read_tokens: 0, cache_write_tokens: 0 };
     const entry: RunLogEntry = {
       role: req.role,
@@ -326,7 +333,8 @@ export class LlmRouter implements Llm {
     if (req.meta?.scene) entry.scene = req.meta.scene;
     if (req.meta?.label) entry.label = req.meta.label;
     if (r.error) entry.error = r.error;
-    sink.append(entry);
+    if (replayed) sink.appendMissing!(entry);
+    else sink.append(entry);
   }
 }
 

@@ -45,6 +45,13 @@ export interface RunLogEntry {
 
 export interface RunLogSink {
   append(entry: RunLogEntry): void;
+  /**
+   * The line of an answer replayed from the run's call journal, appended only if the log lacks it:
+   * the answer's journal file is written before its line, so a kill between them (SIGKILL, a power
+   * cut) left that paid call out of the log. A line already there is not written again (`aureus
+   * cost` of the run counted a replayed answer twice). Sinks without a log on disk leave it out.
+   */
+  appendMissing?(entry: RunLogEntry): void;
 }
 
 /** Keeps entries in memory (tests, `--no-commit` dry runs). */
@@ -61,6 +68,8 @@ export class JsonlRunLog implements RunLogSink {
   readonly entries: RunLogEntry[] = [];
   private chain: Promise<void> = Promise.resolve();
   private failure: unknown;
+  /** The lines already in the file, for appendMissing: read at its first call. */
+  private before: Map<string, number> | undefined;
 
   constructor(file: string) {
     this.file = file;
@@ -77,6 +86,18 @@ export class JsonlRunLog implements RunLogSink {
         this.failure ??= e;
       }
     });
+  }
+
+  /**
+   * RunLogSink.appendMissing. The lines the file held when first asked, each claimable once: two
+   * replayed answers logged alike (the same call's two attempts) need two lines there, not one.
+   */
+  appendMissing(entry: RunLogEntry): void {
+    const line = canonicalCompact(entry);
+    this.before ??= countLines(readRunLog(this.file).entries);
+    const left = this.before.get(line) ?? 0;
+    if (left > 0) this.before.set(line, left - 1);
+    else this.append(entry);
   }
 
   /** Wait for pending appends. Throws the first write error, if any. */
@@ -96,6 +117,13 @@ export class JsonlRunLog implements RunLogSink {
     await writeAtomic(this.file, kept.map((l) => l + '\n').join(''));
     return sorted;
   }
+}
+
+/** How many times each canonical line occurs. */
+function countLines(entries: readonly RunLogEntry[]): Map<string, number> {
+  const n = new Map<string, number>();
+  for (const e of entries) n.set(canonicalCompact(e), (n.get(canonicalCompact(e)) ?? 0) + 1);
+  return n;
 }
 
 const PHASE: Record<LlmRole, number> = { proposals: 0, director: 1, writer: 2, critic: 2, format_fix: 2, recap: 3 };

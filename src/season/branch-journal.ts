@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { AureusError, ExitCode } from '../errors.js';
 import { diag } from '../diagnostics/index.js';
+import { shellWord } from '../core/shell-word.js';
 import { createGit } from '../git/adapter.js';
 import type { GitPort } from '../git/port.js';
 import { readStateFile } from '../pipeline/state-file.js';
@@ -88,4 +89,3 @@ export function finishCommand(j: BranchJournal): string {
   return ['aureus', 'branch', j.branch, '--from', from, ...j.sets.flatMap((s) => ['--set', s])].map(shellWord).join(' ');
 }
 
-const shellWord = (s: string): string => (/^[A-Za-z0-9_.,:=/@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);

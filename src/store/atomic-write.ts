@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { refusedAs, refusedAsAsync } from './write-refusal.js';
+import { notRegularRefusal, refusedAs, refusedAsAsync } from './write-refusal.js';
+import { describeNonRegular } from './regular-file.js';
 
 /**
  * Replacing a file whole: a temp file next to it, written to the last byte, renamed over it. A
@@ -204,19 +205,45 @@ export async function replaceInFolderAsync(file: string, content: FileContent, h
 }
 
 /**
+ * open(2) flags of an append: create, append, and do not wait on a FIFO or device. A plain 'a'
+ * blocked in open() forever on a FIFO put in a log's place (no reader ever comes); non-blocking, a
+ * FIFO with no reader fails at once (ENXIO) and one with a reader opens, to be refused by its type.
+ */
+const NONBLOCKING_APPEND = fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | (fs.constants.O_NONBLOCK ?? 0);
+
+/**
+ * Refuse to append to anything but a regular file (checked on the open descriptor, as the store's
+ * reader checks, store/regular-file.ts): AUR1053 naming the file and what it is.
+ */
+function requireRegular(abs: string, st: fs.Stats): void {
+  if (!st.isFile()) throw notRegularRefusal(abs, describeNonRegular(st));
+}
+
+/** What an append's open failed on: a FIFO with no reader (ENXIO) is said as the FIFO it is. */
+function appendOpenError(abs: string, e: unknown): unknown {
+  if ((e as NodeJS.ErrnoException).code !== 'ENXIO') return e;
+  const st = fs.lstatSync(abs, { throwIfNoEntry: false });
+  return notRegularRefusal(abs, st ? describeNonRegular(st) : 'it is not a regular file');
+}
+
+/**
  * Append `text` to `abs` whole or not at all: a write cut short (a full disk, a file-size limit)
  * is undone by cutting the file back to its length before, so a log never ends in half a line that
- * the next reader takes for a corrupt entry. The folder must exist. A refusal is AUR1053 naming `abs`.
+ * the next reader takes for a corrupt entry. The folder must exist. A refusal is AUR1053 naming
+ * `abs`; a FIFO, a device or a folder there is refused the same way, at once, never waited on.
  */
 export async function appendWhole(abs: string, text: string): Promise<void> {
   await refusedAsAsync(abs, async () => {
-    const handle = await fs.promises.open(abs, 'a');
+    const handle = await fs.promises.open(abs, NONBLOCKING_APPEND, 0o666).catch((e: unknown) => {
+      throw appendOpenError(abs, e);
+    });
     try {
-      const { size } = await handle.stat();
+      const st = await handle.stat();
+      requireRegular(abs, st);
       try {
         await handle.writeFile(text);
       } catch (e) {
-        await handle.truncate(size).catch(() => undefined);
+        await handle.truncate(st.size).catch(() => undefined);
         throw e;
       }
     } finally {
@@ -228,14 +255,20 @@ export async function appendWhole(abs: string, text: string): Promise<void> {
 /** appendWhole, synchronously: for a log whose line must be on disk before the caller goes on (a play session's calls). */
 export function appendWholeSync(abs: string, text: string): void {
   refusedAs(abs, () => {
-    const fd = fs.openSync(abs, 'a');
+    let fd: number;
     try {
-      const { size } = fs.fstatSync(fd);
+      fd = fs.openSync(abs, NONBLOCKING_APPEND, 0o666);
+    } catch (e) {
+      throw appendOpenError(abs, e);
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      requireRegular(abs, st);
       try {
         fs.writeFileSync(fd, text);
       } catch (e) {
         try {
-          fs.ftruncateSync(fd, size);
+          fs.ftruncateSync(fd, st.size);
         } catch {
           /* the refusal below says what went wrong */
         }

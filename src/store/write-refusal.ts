@@ -60,6 +60,15 @@ export function writeRefusal(e: unknown, file?: string): AureusError | undefined
   return new AureusError(`cannot write ${target}`, { exitCode: ExitCode.FILESYSTEM, diagnostics: [diag('AUR1053', { file: target, reason }, { hint: fix })], cause: e });
 }
 
+/**
+ * AUR1053 for a write into something that is not a regular file (a FIFO, a device, a folder where
+ * a log is appended): `reason` as describeNonRegular says it (store/regular-file.ts). Exit 11, as any
+ * refused write: the file is the user's to move away; the write never waited on it.
+ */
+export function notRegularRefusal(file: string, reason: string): AureusError {
+  return new AureusError(`cannot write ${file}`, { exitCode: ExitCode.FILESYSTEM, diagnostics: [diag('AUR1053', { file, reason }, { hint: `move ${file} away (Aureus writes a regular file there), then re-run` })] });
+}
+
 /** System calls that only write: what fails in them is a refused write whatever the errno says. */
 const WRITING = new Set(['mkdir', 'mkdtemp', 'rename', 'write', 'unlink', 'rmdir', 'rm', 'copyfile', 'link', 'symlink', 'ftruncate', 'chmod', 'fchmod', 'utime']);
 /** Errnos that only a write gets. */

@@ -11,18 +11,21 @@ afterAll(cleanup);
 describe('option values', () => {
   it('a bad value refused by an option parser answers in JSON under --json, wherever --json stands', async () => {
     const w = await makeWorld('opt-json');
-    const cases: string[][] = [
-      ['episode', 'plan', '--episode', 'abc', '--json'],
-      ['episode', 'plan', '--json', '--season', '0'],
-      ['episode', 'plan', '--k', 'x', '--json'],
-      ['episode', 'plan', '--token-budget', '5', '--json'],
+    // AUR7010, as `episode run --episode abc` says it (episode plan said AUR3008 for the same kind of value).
+    const cases: [string[], string][] = [
+      [['episode', 'plan', '--episode', 'abc', '--json'], '--episode abc: expected a whole number from 1 to 99'],
+      [['episode', 'plan', '--json', '--season', '0'], '--season 0: expected a whole number from 1 to 99'],
+      [['episode', 'plan', '--k', 'x', '--json'], '--k x: expected a whole number from 1 to 2'],
+      [['episode', 'plan', '--k', '3', '--json'], '--k 3: expected a whole number from 1 to 2'],
+      [['episode', 'plan', '--token-budget', '5', '--json'], '--token-budget 5: expected a whole number from 200 to 200000'],
+      [['episode', 'run', '--episode', 'abc', '--json'], '--episode abc: expected a whole number from 1 to 99'],
     ];
-    for (const argv of cases) {
+    for (const [argv, said] of cases) {
       const r = await cli(argv, w);
       expect(r.code, argv.join(' ')).toBe(2);
       const doc = JSON.parse(r.stdout) as { error: { codes: string[]; exit_code: number } };
-      expect(doc.error, argv.join(' ')).toMatchObject({ codes: ['AUR3008'], exit_code: 2 });
-      expect(r.stderr).toContain('AUR3008');
+      expect(doc.error, argv.join(' ')).toMatchObject({ codes: ['AUR7010'], exit_code: 2 });
+      expect(r.stderr).toContain(`error AUR7010 ${said}`);
     }
     // Without --json: text only, nothing on stdout.
     const text = await cli(['episode', 'plan', '--episode', 'abc'], w);

@@ -47,7 +47,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
     const r = await run(['episode', 'run', '--seed', '11'], w);
     expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season goals: ${GOALS}`);
-    expect(r.stderr).toContain('`git checkout -- <file>` drops one');
+    expect(r.stderr).toContain(`hint: commit or discard them first: to keep them, \`git add -- ${GOALS} && git commit\`; to discard them, \`git checkout HEAD -- ${GOALS}\``);
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(git(w, 'status', '--porcelain')).toBe(`M ${GOALS}`);
     expect(runs(w)).toEqual([]);
@@ -102,7 +102,7 @@ describe.runIf(builtCli())('uncommitted planning inputs from the season', () => 
       const r = await run(args, w);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(8);
       expect(r.stderr).toContain(`error AUR6001 uncommitted changes to the season notes: ${NOTES}`);
-      expect(r.stderr).toContain('`git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away');
+      expect(r.stderr).toContain(`to keep them, \`git add -- ${NOTES} && git commit\`; to discard them, \`git clean -fd -- ${NOTES}\` (or move a new file away)`);
     }
     expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
     expect(fs.readFileSync(path.join(w, NOTES), 'utf8')).toBe(noteText);

@@ -102,6 +102,9 @@ describe.skipIf(!builtCli())('aureus play, bad input', () => {
       [['--as', 'cicero', '--at', 'atlantis', '--with', 'catiline'], /--at atlantis: no such location/],
       [['--as', 'cicero', '--scene', 'SC42'], /scene SC42 not found in any planned or committed episode/],
       [['--as', 'cicero', '--scene', 'nonsense'], /expected SCxx or sNNeNN\/SCxx/],
+      // The episode part is an episode id as every command reads one (season/episode-id.ts): strictly sNNeNN, AUR6005 and its hint.
+      [['--as', 'cicero', '--scene', 'S01E01/SC01'], /error AUR6005 not an episode id: "S01E01"\n\s+hint: write it as s01e03/],
+      [['--as', 'cicero', '--scene', 's1e1/SC01'], /error AUR6005 not an episode id: "s1e1"/],
       [['--as', 'cicero', '--at', 'forum', '--with', 'catiline', '--mode', 'forever'], /--mode forever: expected/],
       // Nobody but the principal on stage: no one for the Actor to voice.
       [['--as', 'cicero', '--at', 'forum', '--with', 'cicero'], /--with names no one besides cicero, the character you play/],

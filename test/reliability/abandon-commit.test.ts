@@ -35,4 +35,35 @@ describe.skipIf(!builtCli())('abandoning a commit that cannot be finished (AUR60
     expect(next.code, next.stderr).toBe(0);
     expect(git(w, 'tag', '--list')).toBe('s01e01');
   }, 120_000);
+
+  it('abandoned by removing only the run folder: the next run, --allow-dirty or --review, refuses the leftover episode folder (AUR6067) instead of compiling the episode after it', async () => {
+    const w = copyRepo(base(), 'abandon-partly');
+    const head = git(w, 'rev-parse', 'HEAD');
+    const killed = await spawnCli(['episode', 'run', '--seed', '7'], w, { AUREUS_TEST_KILL_AT: 'commit-applied' });
+    expect(killed.signal, killed.stderr.slice(-400)).toBe('SIGKILL');
+    const run = fs.readdirSync(path.join(w, '.aureus/runs'))[0]!;
+    fs.appendFileSync(path.join(w, '.aureus/runs', run, 'stage/seasons/season_01/episode_01/recap.md'), 'edited\n');
+    expect((await spawnCli(['episode', 'run', '--seed', '7'], w)).code).toBe(10);
+    // The old hint's way out, half taken: the run folder deleted, its world edits and episode folder left.
+    fs.rmSync(path.join(w, '.aureus/runs', run), { recursive: true });
+    // Before: S01E02 compiled on episode 1's world and committed with episode_01/episode_plan.json and
+    // cliffhanger_constraints.json and the world edits, episode 1 never tagged.
+    for (const args of [['--allow-dirty'], ['--allow-dirty', '--json'], ['--review']]) {
+      const r = await spawnCli(['episode', 'run', '--seed', '7', ...args], w);
+      expect(r.code, `${args.join(' ')}: ${r.stderr.slice(-800)}`).toBe(8);
+      expect(r.stderr).toContain('error AUR6067 seasons/season_01/episode_01: an episode folder git has no copy of, taken for a committed episode');
+      if (args.includes('--json')) expect(JSON.parse(r.stdout).error.codes).toEqual(['AUR6067']);
+    }
+    expect(git(w, 'rev-parse', 'HEAD')).toBe(head);
+    expect(git(w, 'tag', '--list')).toBe('');
+    expect(fs.existsSync(path.join(w, 'seasons/season_01/episode_02'))).toBe(false);
+    const r = await spawnCli(['episode', 'run', '--seed', '7', '--allow-dirty'], w);
+    const undo = /undo the rest \(`([^`]*)`/.exec(r.stderr)?.[1];
+    expect(undo).toMatch(/^git clean -fd -- seasons\/season_01\/episode_01 && git checkout HEAD -- world\/\S+\.json( world\/\S+\.json)*$/);
+    execFileSync('sh', ['-c', undo!], { cwd: w });
+    expect(git(w, 'status', '--porcelain')).toBe('');
+    const next = await spawnCli(['episode', 'run', '--seed', '7'], w);
+    expect(next.code, next.stderr).toBe(0);
+    expect(git(w, 'tag', '--list')).toBe('s01e01');
+  }, 180_000);
 });

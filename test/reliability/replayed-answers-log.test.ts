@@ -65,4 +65,38 @@ describe.runIf(builtCli())('a resumed run logs only the answers it asked for', (
     expect(runLog(w).proposals).toBe(asked);
     expect(runLog(w).lines).toEqual(baseline.lines);
   }, 300_000);
+
+  it('a kill between an answer\'s journal file and its run-log line: the resume writes the missing lines, once', async () => {
+    server.reset();
+    server.handler = handler;
+    const whole = copyRepo(pristine, 'unlogged-whole');
+    const env = anthropicEnv(server, KEY);
+    expect((await spawnCli(['episode', 'run', '--provider', 'anthropic', '--no-commit'], whole, env)).code).toBe(0);
+    const baseline = runLog(whole);
+
+    server.reset();
+    server.handler = handler;
+    const w = copyRepo(pristine, 'unlogged-resumed');
+    const capped = await spawnCli(['episode', 'run', '--provider', 'anthropic', '--no-commit', '--max-cost', '0.02'], w, env);
+    expect(capped.code, capped.stderr.slice(-1500)).toBe(5);
+    const asked = server.requests.filter(isProposal).length;
+    // The state a SIGKILL leaves after calls/<key>-<attempt>.json is written and before its line is
+    // appended: the answers journaled (paid, counted by journalSpend), two of their lines not in the log.
+    const runs = path.join(w, '.aureus', 'runs');
+    const file = path.join(runs, fs.readdirSync(runs).find((d) => d.startsWith('s01e01-'))!, 'run_log.jsonl');
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter(Boolean);
+    const cut = lines.map((l, i) => (JSON.parse(l).role === 'proposals' ? i : -1)).filter((i) => i >= 0).slice(0, 2);
+    expect(cut).toHaveLength(2);
+    fs.writeFileSync(file, lines.filter((_, i) => !cut.includes(i)).map((l) => l + '\n').join(''));
+    expect(runLog(w).proposals).toBe(asked - 2);
+
+    const resumed = await spawnCli(['episode', 'run', '--provider', 'anthropic', '--no-commit'], w, env);
+    expect(resumed.code, resumed.stderr.slice(-1500)).toBe(0);
+    expect(server.requests.filter(isProposal).length).toBe(asked); // replayed, not asked again
+    // Was asked - 2: the two paid answers never reached the log, nor `aureus cost` of the run.
+    expect(runLog(w).proposals).toBe(asked);
+    expect(runLog(w).lines).toEqual(baseline.lines);
+    // The lines written are the ones the answers had: their recorded latency, their charge.
+    for (const i of cut) expect(fs.readFileSync(file, 'utf8')).toContain(lines[i]!);
+  }, 300_000);
 });

@@ -1,13 +1,13 @@
 import { Command } from 'commander';
 import type { CommandContext } from '../context.js';
-import { AureusError, ExitCode } from '../../errors.js';
-import { diag } from '../../diagnostics/catalog.js';
+import type { AureusError } from '../../errors.js';
 import '../../diagnostics/codes/planning.js';
 import '../../diagnostics/codes/commit.js';
 import { interruptedDuring } from '../../diagnostics/interrupted.js';
 import { formatDiagnostics, printJson } from '../io.js';
 import { addSteerFlags, type SteerFlags } from './steer-flags.js';
 import { inheritErrorHandling } from './index.js';
+import { requirePositiveInt } from '../../season/episode-id.js';
 
 /**
  * The `episode` command group. Other modules add their subcommands to the same group
@@ -25,12 +25,11 @@ Examples:
 }
 
 
-const int = (flag: string, min: number) => (v: string): number => {
-  if (!/^\d+$/.test(v) || Number(v) < min) {
-    throw new AureusError(`bad ${flag} value "${v}"`, { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: flag, detail: `"${v}" is not a whole number >= ${min}` })] });
-  }
-  return Number(v);
-};
+/**
+ * A number option, read as every command reads one (season/episode-id.ts requirePositiveInt): a bad
+ * value is AUR7010, exit 2, as `episode run --episode x` says it (this command said AUR3008 before).
+ */
+const int = (name: string, max: number, min = 1) => (v: string): number => requirePositiveInt(name, v, max, min)!;
 
 interface PlanOptions extends SteerFlags {
   season?: number;
@@ -55,12 +54,12 @@ function defineEpisodePlan(program: Command): Command {
   return addSteerFlags(episode
     .command('plan')
     .description('run planning stages A–D: snapshot, agent proposals, the Director\'s plan and the scene packets')
-    .option('--season <n>', 'season number (default: the latest season folder)', int('--season', 1))
-    .option('--episode <n>', 'episode number (default: the one after the last committed episode)', int('--episode', 1))
+    .option('--season <n>', 'season number (default: the latest season folder)', int('season', 99))
+    .option('--episode <n>', 'episode number (default: the one after the last committed episode)', int('episode', 99))
     .option('--seed <s>', 'planning seed (default: the one `episode run` uses, from the previous cliffhanger or the world)')
     .option('--provider <id>', 'LLM provider for the proposals and director roles (default: config, else offline)')
-    .option('--k <hops>', 'subgraph walk depth for packets: 1 or 2', int('--k', 1))
-    .option('--token-budget <n>', 'estimated tokens allowed per packet', int('--token-budget', 200))
+    .option('--k <hops>', 'subgraph walk depth for packets: 1 or 2', int('k', 2))
+    .option('--token-budget <n>', 'estimated tokens allowed per packet', int('token-budget', 200_000, 200))
     .option('--json', 'print a summary object instead of the beat sheet'))
     .addHelpText('after', `
 Writes episode_context.json, agent_proposals.json, episode_plan.json and packets/SCxx.json into
@@ -82,9 +81,6 @@ files removed).`);
 
 /** Checks the flags, plans the episode (pipeline/plan-episode.ts), then prints the result. */
 async function runEpisodePlan(c: CommandContext, opts: PlanOptions): Promise<void> {
-  if (opts.k !== undefined && opts.k !== 1 && opts.k !== 2) {
-    throw new AureusError('bad --k value', { exitCode: ExitCode.USAGE, diagnostics: [diag('AUR3008', { option: '--k', detail: 'the subgraph walk is 1 or 2 hops' })] });
-  }
   (await import('../../config/overrides.js')).parseSeedFlag(opts.seed);
   // Ctrl-C (or SIGTERM), with the run's handler (run-shared.ts): the plan stops at its next step,
   // removes what it wrote and releases the lock (pipeline/plan-episode.ts), exit 130 (AUR6008).

@@ -2,7 +2,7 @@ import { defineDiagnostics } from '../catalog.js';
 
 // AUR6xxx — commit, git, locks, resume, season workflow.
 defineDiagnostics([
-  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes to {what}: {files}', hint: 'commit or discard them first: `git add <file>` and `git commit` keep an edit; `git checkout -- <file>` drops one, and a new file git does not track is removed or moved away{override}' },
+  { code: 'AUR6001', severity: 'error', message: 'uncommitted changes to {what}: {files}', hint: 'commit or discard them first: to keep them, {keep}; to discard them, {drop} (or move a new file away){override}' },
   { code: 'AUR6002', severity: 'error', message: 'another aureus run holds the lock (pid {pid} on {host}, since {since})', hint: 'wait for it to finish; if it is gone, delete {lock}' },
   { code: 'AUR6003', severity: 'warning', message: 'removed a stale lock left by pid {pid} ({reason})', hint: '' },
   { code: 'AUR6004', severity: 'info', message: 'finished the interrupted commit of {episode} from its journal ({action})', hint: '' },
@@ -41,6 +41,7 @@ defineDiagnostics([
   { code: 'AUR6028', severity: 'info', message: '{done} of the {count} episodes asked {stay} committed ({episodes})', hint: '`aureus season run --count {rest}` finishes the season (the same command again would compile {count} more)' },
   { code: 'AUR6030', severity: 'error', message: 'interrupted: the season stopped after {episode}, which is committed and tagged; its next episode was not begun', hint: '`aureus season run --count {rest}` continues it with the next episode' },
   { code: 'AUR6066', severity: 'error', message: 'the episode would overwrite {files}, which git has no copy of', hint: 'nothing was written: the episode writes its own files there. Yours: move them away, or commit them (`git add -- {target} && git commit`); left by a commit that could not finish (AUR6018): remove them (`git clean -fd -- {target}`; `git clean -nd -- {target}` lists them first); then re-run' },
+  { code: 'AUR6067', severity: 'error', message: '{folders}: an episode folder git has no copy of, taken for a committed episode', hint: 'nothing was written. Left by a commit that could not finish (AUR6018) and was abandoned without undoing what it wrote: undo the rest (`{undo}`; the world files are those its apply step changed, `git status` shows them; `git clean -nd -- {target}` lists the folder first); or, if the folder is yours, commit it (`git add -- {target} && git commit`); then re-run' },
   { code: 'AUR6061', severity: 'warning', message: '--allow-dirty: the uncommitted edits to {files} go into the episode\'s commit', hint: 'they are committed with the episode, as its own changes; to keep them apart, commit them first (git commit) and run without --allow-dirty' },
   { code: 'AUR6099', severity: 'error', message: 'the commit journal {file} is damaged: {detail}', hint: 'it records what an interrupted commit writes, so it is not guessed at: put it back as it was if it was edited; to abandon that commit instead, restore the files it changed (`git status`; `git checkout -- <file>`) and delete {run}' },
   { code: 'AUR6098', severity: 'warning', message: 'ignored the damaged checkpoint {file} ({detail}): that step is done again', hint: '' },

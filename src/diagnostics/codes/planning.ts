@@ -45,12 +45,6 @@ defineDiagnostics([
     hint: 'Plan the next episode (omit --episode), or revert it and every later episode with `aureus rollback {id}`.',
   },
   {
-    code: 'AUR3008',
-    severity: 'error',
-    message: 'invalid planning option {option}: {detail}',
-    hint: 'See `aureus episode plan --help`.',
-  },
-  {
     code: 'AUR3009',
     severity: 'error',
     message: 'cannot read the season goals: {detail}',

@@ -140,7 +140,7 @@ describe('aureus episode plan', () => {
     const root = copyScenario(base);
     const r = await runCli(['-C', root, 'episode', 'plan', '--episode', 'two'], root);
     expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/AUR3008/);
+    expect(r.stderr).toMatch(/AUR7010/);
     const k = await runCli(['-C', root, 'episode', 'plan', '--k', '3'], root);
     expect(k.code).toBe(2);
   });
