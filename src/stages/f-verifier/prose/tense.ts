@@ -17,8 +17,8 @@ import type { Mention } from './names.js';
 
 export type Tense = 'present' | 'past';
 
-/** A subject pronoun, with a clause's opening before it. */
-const PRONOUN_SUBJECT = /(?:^|[,;:—–]\s*|\b(?:and|then|but|when|as|while)\s+)(?:he|she|they|we|I)\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/gi;
+/** A subject pronoun, with a clause's opening before it, or a quotation's close (a said-tag: '"…," she said'). */
+const PRONOUN_SUBJECT = /(?:^|[,;:—–]\s*|["”]\s*|\b(?:and|then|but|when|as|while)\s+)(?:he|she|they|we|I)\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/gi;
 /** Adverbs that may stand between a name and its verb. */
 const ADVERBS = /^\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/i;
 const PAST_AUX = /^(?:was|were|had|did)$/;
@@ -81,6 +81,13 @@ export function subjectTenses(narr: string, mentions: readonly Mention[]): Tense
 /** How many past verbs, at least, and how many times the present ones, make a past narrative. */
 const MIN_PAST = 4;
 const RATIO = 2;
+/**
+ * How many past verbs make a past narrative when no subject's verb is present at all: a short scene told wholly in the
+ * past ("Servilia crossed the room. … Cato was there too, by the door.") has no present for its pasts to be a memory
+ * in, and read as present it put a dead man or an uncast one by the door unseen (session 43's audit). Two are still
+ * too few to tell a scene from a line of backstory.
+ */
+const MIN_PAST_ALONE = 3;
 
 function tenseCounts(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): { past: number; present: number } {
   let past = 0;
@@ -97,7 +104,7 @@ function tenseCounts(sentences: ReadonlyArray<{ narr: string; mentions: readonly
 /** The tense of a scene's narration: past when its subjects' verbs are mostly past, else present (the Writer's form). */
 export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): Tense {
   const { past, present } = tenseCounts(sentences);
-  return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
+  return (past >= MIN_PAST && past >= RATIO * present) || (present === 0 && past >= MIN_PAST_ALONE) ? 'past' : 'present';
 }
 
 /**
@@ -197,9 +204,15 @@ export function formerly(clause: string): string {
 /** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */
 export const backstory = (clause: string): boolean => BACKSTORY.test(formerly(clause));
 
+/**
+ * A likeness after the deed, "as if" or "as though" to its clause's end: how it looks, not when it was ("Catiline was
+ * already there, leaning on the far column, as if he had never left": its "never" is no backstory of the deed).
+ */
+const LIKENED = /\bas\s+(?:if|though)\b[^,;:.!?—–]*/gi;
+
 /** Whether a simple past deed in a past narrative is the scene's now: no backstory in its clause, no frame before its doer. */
 export function pastDeedHere(before: string, clause: string): boolean {
-  return !backstory(clause) && !PAST_FRAME.test(before);
+  return !backstory(clause.replace(LIKENED, ' ')) && !PAST_FRAME.test(before);
 }
 
 /** An absolute construction of coming in after a subject ("Terentia herself having come in from the shrine, …"). */
