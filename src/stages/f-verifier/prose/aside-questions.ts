@@ -9,9 +9,10 @@
 /**
  * A dash or an opening bracket, the aside's words (no stop, no quotation), its "?" or "!", the matching close. The
  * aside opens in lower case: "— Cato's? —" or "(Murena?)" doubts who it is, and so does an aside of doubt ("— could
- * it be? —", "— or was it? —"); those keep their mark, and the sentence stays a question no deed is read in.
+ * it be? —", "— or was it? —"; not "— who could stop him? —", which doubts nothing). Those keep their mark, and the
+ * sentence stays a question no deed is read in.
  */
-const ASIDE_ASKED = /(—|–|--|\()(\s*(?!(?:[^—–()?!]*\b(?:could|can|might|may|or|surely|really|possibly|perhaps|was it|is it|was that|is that|was he|is he|was she|is she)\b))\p{Ll}[^—–()?!.;:"“”]{0,59}?)[?!]+(\s*)(?=—|–|--|\))/gu;
+const ASIDE_ASKED = /(—|–|--|\()(\s*(?!(?:[^—–()?!]*\b(?:(?:could|can|might|may|must)\s+(?:it|that|this|he|she)\s+be|or|surely|really|possibly|perhaps|was it|is it|was that|is that|was he|is he|was she|is she)\b))\p{Ll}[^—–()?!.;:"“”]{0,59}?)[?!]+(\s*)(?=—|–|--|\))/gu;
 
 /** The narration with each aside's own question or exclamation mark taken off, for reading only (spans quote the text). */
 export const asideUnasked = (narr: string): string => (/[?!]\s*(?:—|–|--|\))/.test(narr) ? narr.replace(ASIDE_ASKED, '$1$2$3') : narr);
