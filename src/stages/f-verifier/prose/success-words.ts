@@ -155,6 +155,34 @@ export interface SuccessWord {
   start: number;
 }
 
+/** A success verb's four patterns, in the order they are tried. */
+interface VerbPatterns {
+  inf: string;
+  res: { re: RegExp; how: SuccessWord['how'] }[];
+}
+
+/**
+ * Each lexicon's patterns, for a scene told in the present and in the past, made once: successWordIn is asked for
+ * every narration sentence of every failing beat, and compiling four expressions per verb per sentence was most of
+ * its time (issue 18: stage F's share of `episode run`). Keyed by the lexicon object, which successLexicon memoises.
+ */
+const patterns = new WeakMap<SuccessLexicon, { present?: VerbPatterns[]; past?: VerbPatterns[] }>();
+
+function patternsOf(lex: SuccessLexicon, past: boolean): VerbPatterns[] {
+  let made = patterns.get(lex);
+  if (!made) patterns.set(lex, (made = {}));
+  const key = past ? 'past' : 'present';
+  return (made[key] ??= [...lex.verbs].map(([inf, f]) => ({
+    inf,
+    res: [
+      { re: new RegExp(String.raw`\b${esc(past ? f.past : f.present3)}\b`, 'iu'), how: 'finite' as const },
+      { re: new RegExp(String.raw`${PLURAL_SUBJECT}(${esc(past ? f.past : f.bare)})\b`, 'iu'), how: 'plural' as const },
+      { re: new RegExp(String.raw`(?:${STATE}${past ? `|${STATE_PAST}` : ''})(${esc(f.participle)}|${esc(f.past)})\b`, 'iu'), how: 'state' as const },
+      { re: new RegExp(String.raw`,\s*(?:\p{L}+ly\s+)?(${esc(f.participle)}|${esc(f.past)})\s*(?=[,;.!—–]|$)`, 'iu'), how: 'depictive' as const },
+    ],
+  })));
+}
+
 /**
  * Where a narration sentence (its quotations blanked) tells one of the lexicon's verbs as done, or null: a present
  * verb (compromise reads it as one: "Cato seizes", not "Cato's seals"), the bare form after a plural subject, a state
@@ -163,14 +191,7 @@ export interface SuccessWord {
  */
 export function successWordIn(narr: string, lex: SuccessLexicon, past: boolean): SuccessWord | null {
   if (!lex.verbs.size) return null;
-  for (const [inf, f] of lex.verbs) {
-    const finite = past ? [f.past] : [f.present3];
-    const res = [
-      ...finite.map((w) => ({ re: new RegExp(String.raw`\b${esc(w)}\b`, 'iu'), how: 'finite' as const })),
-      { re: new RegExp(String.raw`${PLURAL_SUBJECT}(${esc(past ? f.past : f.bare)})\b`, 'iu'), how: 'plural' as const },
-      { re: new RegExp(String.raw`(?:${STATE}${past ? `|${STATE_PAST}` : ''})(${esc(f.participle)}|${esc(f.past)})\b`, 'iu'), how: 'state' as const },
-      { re: new RegExp(String.raw`,\s*(?:\p{L}+ly\s+)?(${esc(f.participle)}|${esc(f.past)})\s*(?=[,;.!—–]|$)`, 'iu'), how: 'depictive' as const },
-    ];
+  for (const { inf, res } of patternsOf(lex, past)) {
     for (const { re, how } of res) {
       const m = re.exec(narr);
       if (!m) continue;
