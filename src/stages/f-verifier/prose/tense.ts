@@ -143,11 +143,12 @@ export const RECURRING = /\b(?:whenever|(?:everything|whatever|all)\s+(?:that\s+
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
  * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits; and the day
- * before, told from the scene's own now ("Curius came home drunk last night. '…,' she said"). "Every so
+ * before, told from the scene's own now ("Curius came home drunk last night. '…,' she said"; not a thing of then, "with a
+ * cup of last night's wine": held-out corpus 84, ce15). "Every so
  * often" is the scene's own time, again and again ("Every so often Caesar … would lean back and murmur some joke":
  * held-out corpus 83, cd15), not "often", a habit.
  */
-const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:yesterday|last night|the other (?:day|night)|once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|(?<!\bevery so\s)often|usually)\b`, 'i');
+const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:(?:yesterday|last night|the other (?:day|night))(?!['’])|once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|(?<!\bevery so\s)often|usually)\b`, 'i');
 /**
  * An aside that likens a deed to a habit ("Varo walked out, as he did every morning at that hour, and stopped"; "as
  * was his custom on market days"; "as she always did when Terentia asked"): the deed is one time of the habit, here and
