@@ -1,5 +1,6 @@
 import nlp from 'compromise';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
+import { asideJoined } from './aside-questions.js';
 
 /**
  * compromise's reading of a piece of prose, made once per distinct string. Tagging costs about half
@@ -178,7 +179,7 @@ function splitLine(text: string): readonly string[] {
       if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) tokenMemo.set(s, tokensFrom(terms));
     });
   }
-  return Object.freeze((doc.out('array') as string[]).flatMap(endsWithin));
+  return Object.freeze(asideJoined((doc.out('array') as string[]).flatMap(endsWithin)));
 }
 
 /**

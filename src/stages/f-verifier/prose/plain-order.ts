@@ -20,10 +20,37 @@ import { parsed } from './parse.js';
 
 /** Where a clause starts: the sentence's start, or after a stop, a dash or a comma and a conjunction. */
 const START = String.raw`(^|[;:—–]\s*|,\s+(?:and|but|so|then)\s+|\b(?:and|but|then)\s+)`;
-const FOCUS = String.raw`((?:the\s+(?:whole\s+|entire\s+)?[\p{Ll}'’-]+(?:\s+[\p{Ll}'’-]+)?)|\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3})`;
+/** A part that sounds, which a voice or a step is heard by (body-parts.ts reads it as its owner's deed). */
+const SOUNDING = String.raw`(?:voice|voices|laugh|laughter|cough|whisper|footsteps?|footfalls?|tread|breath)`;
+const FOCUS = String.raw`((?:the\s+(?:whole\s+|entire\s+)?[\p{Ll}'’-]+(?:\s+[\p{Ll}'’-]+)?)|\p{Lu}[\p{L}'’.-]*(?:\s+\p{Lu}[\p{L}'’.-]*){0,3}(?:(?<=['’]s?)\s+${SOUNDING})?)`;
 const WHO_CLEFT = new RegExp(String.raw`${START}[Ii]t\s+(?:is|was)\s+${FOCUS}(?:\s+(?:himself|herself|themselves))?(?:\s*,[^,;]*,)?\s+(?:who|that)\s+(?=\p{Ll})`, 'gu');
 const PLACE_CLEFT = new RegExp(String.raw`${START}[Ii]t\s+(?:is|was)\s+(from\s+[^,;:]+?)\s+that\s+([^,;:.!?]+)`, 'gu');
 const SUM_CLEFT = new RegExp(String.raw`${START}[Ww]hat\s+([^;:.!?]+?),?\s+(?:was|were|is|are)\s+(?=[^,;:.!?]*\b(?:denarii|denarius|sesterces|sestertii|talents?)\b)`, 'gu');
+
+/**
+ * A cleft the other way round, its focus a person last (session 43's audit): "The voice that answers is Cato's" →
+ * "Cato's voice answers" (a sounding part only, as body-parts.ts reads it: "the hand is Cato's" is his writing); "The
+ * voice in the atrium was Cato's" → "Cato's voice sounded in the atrium", the tense kept; "The one who answers is
+ * Murena" → "Murena answers". A likeness or a doubt is none: "sounds like Cato's", "is surely Cato's", "…, or his
+ * ghost's" stay as written, and so does "The man they fear is Cato" (no verb of the man's own).
+ */
+/** A name, its words of letters joined by a dot or a hyphen at most (no full stop after it, no possessive). */
+const OWNER = String.raw`(\p{Lu}\p{L}*(?:[.-]\p{L}+)*(?:\s+\p{Lu}\p{L}*(?:[.-]\p{L}+)*){0,3})`;
+/** The end of the focus: the sentence's or clause's end, not a hedge (", or so…", ", perhaps", ", he thought"). */
+const FOCUS_END = String.raw`(?=\s*(?:[.;:!—–]|,(?!\s*(?:or|perhaps|maybe|surely|almost|as if|as though|he|she|they|I|we|it seemed)\b)|$))`;
+const PART_RELATIVE = new RegExp(String.raw`${START}[Tt]he\s+((?:\p{Ll}+\s+)?${SOUNDING})\s+(?:that|which)\s+([^,;:.!?—–"]+?)\s+(?:is|are|was|were)\s+${OWNER}['’]s?${FOCUS_END}`, 'gu');
+const PART_PLACED = new RegExp(String.raw`${START}[Tt]he\s+((?:\p{Ll}+\s+)?${SOUNDING})((?:\s+(?:from|in|at|on|beyond|behind|outside|below|above|across)\s+[^,;:.!?—–"]{1,40}?)?)\s+(is|are|was|were)\s+${OWNER}['’]s?${FOCUS_END}`, 'gu');
+const SOUNDS: Record<string, string> = { is: 'sounds', are: 'sound', was: 'sounded', were: 'sounded' };
+const ONE_WHO = new RegExp(String.raw`${START}[Tt]he\s+(?:one|man|woman|figure|person|stranger|visitor)\s+(?:who|that)\s+([^,;:.!?—–"]+?)\s+(?:is|was)\s+${OWNER}${FOCUS_END}`, 'gu');
+
+/** A sentence with its clefts focused last (above) in plain order. */
+function focusFirst(narr: string): string {
+  if (!/\b(?:is|are|was|were)\s+\p{Lu}/u.test(narr)) return narr;
+  return narr
+    .replace(PART_RELATIVE, (_all, start: string, part: string, rest: string, owner: string) => `${start}${owner}'s ${part} ${rest}`)
+    .replace(PART_PLACED, (_all, start: string, part: string, where: string, aux: string, owner: string) => `${start}${owner}'s ${part} ${SOUNDS[aux.toLowerCase()]}${where}`)
+    .replace(ONE_WHO, (_all, start: string, rest: string, owner: string) => `${start}${owner} ${rest}`);
+}
 
 /**
  * A passive with its agent, a name: "the cups were filled by Servilia (herself)"; its subject a bare noun too, and a few
@@ -52,7 +79,7 @@ export function plainOrder(narr: string): string {
     const verb = active(participle, aux);
     return verb ? `${start}${agent} ${verb} ${object.replace(/^(?:The|An?|His|Her|Their)\b/, (w) => w.toLowerCase())}${between}` : all;
   }) : narr;
-  return unclefted(passive);
+  return focusFirst(unclefted(passive));
 }
 
 function unclefted(narr: string): string {

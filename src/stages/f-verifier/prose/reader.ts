@@ -10,6 +10,7 @@ import { deedsOf, type Deed, type Narration } from './deeds.js';
 import { sentencesOf } from './parse.js';
 import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
+import { asideUnasked } from './aside-questions.js';
 import { modernForms } from './archaic.js';
 import { SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
@@ -168,7 +169,8 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     q.text = capitalsQuoted(q.text, isPerson);
     const hasQuote = /["“]/.test(q.text);
     // Clefts and agent passives in plain order for reading ("it was Catiline … who held the door": plain-order.ts).
-    const narr = plainOrder(modernForms(q.text.replace(QUOTE, '"…"')));
+    // An aside's own question ("Cato — who else? — is on the quay") asks nothing of the sentence (aside-questions.ts).
+    const narr = plainOrder(asideUnasked(modernForms(q.text.replace(QUOTE, '"…"'))));
     const mentions = findMentions(narr, r.index);
     const imagined = run.step(narr) ? ({ imagined: true } as const) : {};
     r.sentences.push({ line, text: s, kind: 'narration', mentions, narr, ...imagined });

@@ -17,8 +17,8 @@ import type { Mention } from './names.js';
 
 export type Tense = 'present' | 'past';
 
-/** A subject pronoun, with a clause's opening before it. */
-const PRONOUN_SUBJECT = /(?:^|[,;:—–]\s*|\b(?:and|then|but|when|as|while)\s+)(?:he|she|they|we|I)\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/gi;
+/** A subject pronoun, with a clause's opening before it, or a quotation's close (a said-tag: '"…," she said'). */
+const PRONOUN_SUBJECT = /(?:^|[,;:—–]\s*|["”]\s*|\b(?:and|then|but|when|as|while)\s+)(?:he|she|they|we|I)\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/gi;
 /** Adverbs that may stand between a name and its verb. */
 const ADVERBS = /^\s+((?:(?:\w+ly|always|never|still|just|only|also|even|now|then|too|already|almost|again|perhaps|at once)\s+){0,2})([a-z]+)\b/i;
 const PAST_AUX = /^(?:was|were|had|did)$/;
@@ -81,6 +81,13 @@ export function subjectTenses(narr: string, mentions: readonly Mention[]): Tense
 /** How many past verbs, at least, and how many times the present ones, make a past narrative. */
 const MIN_PAST = 4;
 const RATIO = 2;
+/**
+ * How many past verbs make a past narrative when no subject's verb is present at all: a short scene told wholly in the
+ * past ("Servilia crossed the room. … Cato was there too, by the door.") has no present for its pasts to be a memory
+ * in, and read as present it put a dead man or an uncast one by the door unseen (session 43's audit). Two are still
+ * too few to tell a scene from a line of backstory.
+ */
+const MIN_PAST_ALONE = 3;
 
 function tenseCounts(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): { past: number; present: number } {
   let past = 0;
@@ -97,7 +104,7 @@ function tenseCounts(sentences: ReadonlyArray<{ narr: string; mentions: readonly
 /** The tense of a scene's narration: past when its subjects' verbs are mostly past, else present (the Writer's form). */
 export function narrativeTense(sentences: ReadonlyArray<{ narr: string; mentions: readonly Mention[] }>): Tense {
   const { past, present } = tenseCounts(sentences);
-  return past >= MIN_PAST && past >= RATIO * present ? 'past' : 'present';
+  return (past >= MIN_PAST && past >= RATIO * present) || (present === 0 && past >= MIN_PAST_ALONE) ? 'past' : 'present';
 }
 
 /**
@@ -135,11 +142,13 @@ export const RECURRING = /\b(?:whenever|(?:everything|whatever|all)\s+(?:that\s+
 /**
  * In a past narrative, time words that make a simple past backstory or habit rather than the scene's
  * now ("Catiline came to this house years ago", "Catiline laughed at everything, right up to the
- * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits. "Every so
+ * end", "as a boy Cato walked barefoot"), read in the deed's own clause: the long past, and habits; and the day
+ * before, told from the scene's own now ("Curius came home drunk last night. '…,' she said"; not a thing of then, "with a
+ * cup of last night's wine": held-out corpus 84, ce15). "Every so
  * often" is the scene's own time, again and again ("Every so often Caesar … would lean back and murmur some joke":
  * held-out corpus 83, cd15), not "often", a habit.
  */
-const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|(?<!\bevery so\s)often|usually)\b`, 'i');
+const BACKSTORY = new RegExp(String.raw`${LONG_PAST.source}|${HABIT.source}|\b(?:(?:yesterday|last night|the other (?:day|night))(?!['’])|once|years?|months?|in those days|(?:in|from) the (?:old )?days when|back when|as a (?:boy|girl|young man|youth)|in (?:his|her|their) youth|when (?:he|she|they) (?:was|were) young|used to|(?:up )?(?:to|until|till) the (?:very )?end|all (?:his|her|their) li(?:fe|ves)|in (?:his|her) day|long before|before (?:that|then)|everything|every time|whenever|always|never|(?<!\bevery so\s)often|usually)\b`, 'i');
 /**
  * An aside that likens a deed to a habit ("Varo walked out, as he did every morning at that hour, and stopped"; "as
  * was his custom on market days"; "as she always did when Terentia asked"): the deed is one time of the habit, here and
@@ -197,9 +206,15 @@ export function formerly(clause: string): string {
 /** Whether a clause of a past narrative tells backstory or habit (BACKSTORY). */
 export const backstory = (clause: string): boolean => BACKSTORY.test(formerly(clause));
 
+/**
+ * A likeness after the deed, "as if" or "as though" to its clause's end: how it looks, not when it was ("Catiline was
+ * already there, leaning on the far column, as if he had never left": its "never" is no backstory of the deed).
+ */
+const LIKENED = /\bas\s+(?:if|though)\b[^,;:.!?—–]*/gi;
+
 /** Whether a simple past deed in a past narrative is the scene's now: no backstory in its clause, no frame before its doer. */
 export function pastDeedHere(before: string, clause: string): boolean {
-  return !backstory(clause) && !PAST_FRAME.test(before);
+  return !backstory(clause.replace(LIKENED, ' ')) && !PAST_FRAME.test(before);
 }
 
 /** An absolute construction of coming in after a subject ("Terentia herself having come in from the shrine, …"). */
