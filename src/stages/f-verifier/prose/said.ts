@@ -5,8 +5,7 @@
  * stage). One list for every reader of who speaks: the speaker of a line (reader.ts, whose reading
  * the asker of a handing in receiver.ts uses) and a quotation's tag in talk of money (money.ts).
  *
- * "calls" stays present only: "called" names more often than it speaks ("a freedman called Tiro"); it tags a
- * line only as CALLED_TAG reads it.
+ * "calls" stays present only: "called" names more often than it speaks ("a freedman called Tiro").
  */
 const FORMS = [
   'says', 'said', 'asks', 'asked', 'replies', 'replied', 'answers', 'answered', 'mutters', 'muttered',
