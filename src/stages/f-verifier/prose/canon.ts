@@ -1,6 +1,7 @@
 import type { Mention, PersonIndex } from './names.js';
 import type { Gender } from '../../../domain/world.js';
 import { GRAVE_NOUN, saidDeadAt } from './death.js';
+import { FELL_DYING } from './fell.js';
 
 /** A statement the prose makes about a person's life or party. */
 export interface CanonStatement {
@@ -71,7 +72,7 @@ export function canonStatements(text: string, mentions: readonly Mention[], idx:
     const before = text.slice(Math.max(0, m.start - 30), m.start);
     const others = mentions.filter((o) => o.id !== m.id).map((o) => ({ start: o.start, end: o.end, gender: genderOf(o.id) }));
     const at = { start: m.start, end: m.end, gender: genderOf(m.id) };
-    if (DEAD_AFTER.test(after) || DEAD_BEFORE.test(before) || (DEAD_POSSESSIVE.test(after) && !WISHED.test(before)) || KILLS.test(before) || saidDeadAt(text, at, others, before)) {
+    if (DEAD_AFTER.test(after) || FELL_DYING.test(after) || DEAD_BEFORE.test(before) || (DEAD_POSSESSIVE.test(after) && !WISHED.test(before)) || KILLS.test(before) || saidDeadAt(text, at, others, before)) {
       out.push({ id: m.id, says: 'dead', hedged });
     }
     else if (ALIVE_AFTER.test(after) && !(/^(?:\s*,)?\s+was\b/i.test(after) && WHEN_BEFORE.test(before))) out.push({ id: m.id, says: 'alive', hedged });

@@ -2,6 +2,7 @@ import type { Mention } from './names.js';
 import type { Narration } from './deeds.js';
 import { pastParenthetical, subjectVerb, type Subject } from './subjects.js';
 import { LYING_DEED } from './bodies.js';
+import { fellDying } from './fell.js';
 import { clauseAt } from './clauses.js';
 import { timeLead, timedNotNow } from './tense.js';
 
@@ -74,7 +75,8 @@ function asSubject(n: Narration, m: Mention, touching = false): Subject | null {
   const before = n.narr.slice(0, m.start);
   if (framed(n.narr, m.start)) return null;
   const after = n.narr.slice(m.end);
-  const own = noDeed(after) && !touching ? null : ownClause(n, m, before);
+  // "Since Catiline fell, …": a death dated, as "since Catiline died" is (fell.ts), read before the opener is cut off.
+  const own = (noDeed(after) || fellDying(before, after)) && !touching ? null : ownClause(n, m, before);
   if (own?.sure || !RELATIVE.test(after)) return own;
   // "Catiline, who leans in": the relative clause's verb is his deed ("who had died" is none).
   const rest = after.replace(RELATIVE, ' ');

@@ -6,6 +6,7 @@ import { clauseAt } from './clauses.js';
 import { everyTimeBefore, formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js';
 import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
+import { movesToSomeone } from './moved-to.js';
 import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, MODAL_AUX, OPENS_BARE, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
@@ -18,25 +19,6 @@ import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, MODAL_AUX, OPENS_BARE, PAR
  * themselves, by kind, are in compliance-verbs.ts.
  */
 
-/**
- * A thing slipped or tucked under, into or inside someone's clothes reaches them ("He slips the tablet
- * under the edge of her cloak": held-out corpus 35, ah17).
- */
-const UNDER_CLOTHES = /\b(?:under|beneath|inside|into)\s+(?:the\s+(?:edge|fold|folds|hem)\s+of\s+)?(his|her|their)\s+(?:cloak|palla|toga|stola|mantle|robe|sleeve)\b/i;
-/**
- * Whether a thing is put under someone else's clothes: not "away", and not the subject's own ("Caesar
- * tucks the tablet away inside his toga": held-out corpus 34, ag12). Read only after a subject
- * pronoun in the sentence before the verb, whose possessive it must not be: no gender is known here
- * for a name ("Servilia … tucks them inside her cloak" is her own).
- */
-function intoOthersClothes(obj: string, before: string): boolean {
-  const m = UNDER_CLOTHES.exec(obj);
-  if (!m || /\baway\b/i.test(obj.slice(0, m.index))) return false;
-  const p = /\b(he|she|they)\b(?![\s\S]*\b(?:he|she|they)\b)/i.exec(before);
-  // A name after the pronoun is the nearer subject ("They stand…, and then Caesar … tucks it into the fold of his toga").
-  if (!p || /\p{Lu}/u.test(before.slice(p.index + p[0].length))) return false;
-  return m[1]!.toLowerCase() !== { he: 'his', she: 'her', they: 'their' }[p[1]!.toLowerCase() as 'he' | 'she' | 'they'];
-}
 /**
  * Going "with them" is going with the crowd, which may be leaving the leader ("The porters began to
  * move, but away from him… His eleven men went with them": held-out corpus 32, ae20); after or
@@ -374,15 +356,6 @@ function receivesHere(u: VerbUse, earlier: string): boolean {
 /** Reading a thing handed, not reading a sign as something, not a dummy "it", not a gerund. */
 function readsHere(u: VerbUse, read: string, earlier: string): boolean {
   return readsHanded(u.obj, earlier) && !READS_AS.test(u.obj) && !/\bit\s+$/i.test(u.before) && !GERUND_READ.test(read.slice(u.at, u.at + 8));
-}
-
-/** Where a thing moved goes to a person: "to Cato", "into her hands", or into someone's clothes; not "towards". */
-const TO_SOMEONE = /\b(?:to|into|onto)\s+(?:\p{Lu}|[Hh]im\b|[Hh]er\b|[Tt]hem\b|(?:his|her|their) (?:\w+ )?hands?\b)/u;
-
-/** A thing moved into a person's keeping. */
-function movesToSomeone(u: VerbUse, earlier: string): boolean {
-  if (!concreteObject(u.obj, earlier) || /\btowards?\b/i.test(u.after)) return false;
-  return TO_SOMEONE.test(u.after) || intoOthersClothes(u.obj, earlier);
 }
 
 /** Whom a crowd follows as a habit: "The boys who follow any noise" (held-out corpus 33, af10). */

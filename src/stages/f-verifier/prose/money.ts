@@ -1,6 +1,6 @@
 import { numberIn, parsed } from './parse.js';
 import { clauseAt } from './clauses.js';
-import { SAID_VERB } from './said.js';
+import { CALLED_TAG, SAID_VERB } from './said.js';
 
 /** A sum of money named in a sentence, converted to denarii. */
 export interface Sum {
@@ -159,7 +159,7 @@ const OTHER_MODAL = /\b(?:before|after|until|till|when|while|because|though|alth
  */
 const NEGATED = /\b(?:never|not|no one|nobody)\b/i;
 /** A said-tag on a quotation ('"…" she said', 'said Crassus, "…"'): the quotation is said, the narration's payment is not reported. */
-const SAID_TAG = new RegExp(`"…"[,\\s]*(?:[\\p{L}'’]+\\s+){0,3}${SAID_VERB}\\b|\\b${SAID_VERB}[,:\\s]*"…"`, 'giu');
+const SAID_TAG = new RegExp(`"…"[,\\s]*(?:[\\p{L}'’]+\\s+){0,3}(?:${SAID_VERB}|${CALLED_TAG})\\b|\\b${SAID_VERB}[,:\\s]*"…"`, 'giu');
 
 /**
  * A likeness to its clause's end: someone the person is like, or as if ("reclines there like a man with fifty thousand

@@ -12,7 +12,7 @@ import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
 import { asideUnasked } from './aside-questions.js';
 import { modernForms } from './archaic.js';
-import { SAID_VERB } from './said.js';
+import { CALLED_TAG, SAID_VERB } from './said.js';
 import { likelyGender } from './gender.js';
 import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
 import { castNarrator, withNarrator } from './narrator.js';
@@ -45,12 +45,13 @@ export interface Reading {
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\*\*?scene)/i;
 const QUOTE = /["“]([^"”]*)["”]/g;
 /**
- * A said-tag right after a name ("Cato says", "Cato quietly murmured"), right before it ("says Cato";
- * not after a subject pronoun: in '"Sit," he asked Cicero' Cicero is asked), or after a pronoun.
+ * A said-tag right after a name ("Cato says", "Cato quietly murmured", "Varo called from the door"), right before
+ * it ("says Cato"; not after a subject pronoun: in '"Sit," he asked Cicero' Cicero is asked), or after a pronoun.
  */
-const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${SAID_VERB}\\b`, 'i');
-const SAID_BEFORE = new RegExp(`(?<!\\b(?:he|she|they|I|we|you)\\s+)\\b${SAID_VERB}\\s+$`, 'i');
-const SAID_PRONOUN = new RegExp(`\\b(he|she)\\s+(?:\\w+ly\\s+)?${SAID_VERB}\\b`, 'i');
+const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?(?:${SAID_VERB}|${CALLED_TAG})\\b`, 'i');
+// '"…," called Varo': the past "called" before its speaker only right after the quotation ("a freedman called Tiro" names).
+const SAID_BEFORE = new RegExp(`(?<!\\b(?:he|she|they|I|we|you)\\s+)\\b${SAID_VERB}\\s+$|"…"[,\\s]*called\\s+$`, 'i');
+const SAID_PRONOUN = new RegExp(`\\b(he|she)\\s+(?:\\w+ly\\s+)?(?:${SAID_VERB}|${CALLED_TAG})\\b`, 'i');
 
 /** Three or more words in capitals, outside a quotation. */
 const CAPITALS = /(?<!\p{L})\p{Lu}[\p{Lu}'’-]*(?:[ \t]+\p{Lu}[\p{Lu}'’-]*){2,}(?!\p{L})/gu;

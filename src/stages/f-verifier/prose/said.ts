@@ -15,3 +15,13 @@ const FORMS = [
 
 /** A said-tag's verb, as a regular expression source (a non-capturing group, no word boundaries). */
 export const SAID_VERB = `(?:${FORMS.join('|')})`;
+
+/**
+ * The past "called" as a said-tag's verb (held-out corpus 127, dw20: '"You're wasting your breath, Publius," Varo called
+ * from the door of his warehouse'): only where nothing follows it but the clause's end, an adverb or a word of where
+ * the voice goes ("called out", "called from the door", "called across the yard", "called to him", "called back").
+ * The naming and the summoning senses take an object after it ("a freedman called Tiro", "what they called the
+ * Subura", "called him a fool", "called the steward"), so they never fit. Before the speaker ('"…," called Varo') it
+ * is read only right after a quotation (reader.ts), where "called Tiro" cannot name.
+ */
+export const CALLED_TAG = String.raw`called(?=\s*(?:$|[,.;:!?—–"“”])|\s+(?:[a-z]+ly\s+)?(?:out|from|across|to|back|up|down|over|after|through|along|into)\b)`;

@@ -1,3 +1,4 @@
+import { fellDying } from './fell.js';
 import { tagsOnly } from './parse.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
@@ -368,6 +369,8 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     const again = past && iterativeWould(before, after);
     const acts = invertedPast || again ? 'past' : inverted || actsNow(after, past, JOINED.test(before));
     if (!acts) continue;
+    // "Since Catiline fell, …", "Catiline fell at Pistoria": a death told, as "died" is (fell.ts), not the man acting.
+    if (fellDying(before, after)) continue;
     const clause = clauseAround(narr, m);
     // A relative clause between commas tells of someone or something else's time ("rose from the back
     // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
