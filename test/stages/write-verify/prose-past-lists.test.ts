@@ -34,6 +34,10 @@ describe('the later verbs of a list after a subject (verb-list.ts)', () => {
   it('a list that shares a modal, an auxiliary or a death with its first verb is read by the first', () => {
     for (const s of [' had risen, thrown his toga aside, and walked out', ' would rise, throw his toga aside, and walk out', ' died, was burned, and was forgotten']) expect(laterItems(s), s).toEqual([]);
   });
+  it('an item is a finite verb of the first verb\'s tense: not a bare word, nor a present after a past', () => {
+    expect(laterItems(' laughed at everything, right up to the end')).toEqual([]);
+    expect(laterItems(' laughed at everything, sits down, and drinks')).toEqual([]);
+  });
 });
 
 describe('relative clauses out of a deed\'s clause (relative-clauses.ts)', () => {

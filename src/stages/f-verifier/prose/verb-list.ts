@@ -1,3 +1,5 @@
+import { formTense, type Tense } from './tense.js';
+
 /**
  * A list of verbs after one subject, joined by commas: "Catiline rose, threw the fold of his toga over his shoulder,
  * and walked out through the bronze doors" (held-out corpus 126, du15). Each verb of the list is the subject's, though
@@ -15,20 +17,33 @@ const ITEM_OPENING = /^\s*(?:(?:and|but)\s+)?(?:then\s+)?/i;
 const OWN_SUBJECT = /^(?:he|she|it|they|I|we|you|one|someone|everyone|nobody|no one|\p{Lu}[\p{L}'’]*)\b/u;
 /** A first word whose mood, time or death the later verbs share (subjects.ts MODAL and the auxiliaries). */
 const SHARED_FIRST = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|do|had|has|have|was|were|is|are|am|been|being|once|died|perished|expired)$/i;
+/** The first word of a text, if it is letters. */
+const firstWord = (text: string): string | undefined => /^\s*([A-Za-z]+)/.exec(text)?.[1];
+/**
+ * Whether an item opens with a finite verb in the list's tense: a form that reads as a past or a present (formTense),
+ * the first verb's when that has one. A bare word ("…, right up to the end": held-out corpus 8, t09) is no verb of the
+ * list, and a list keeps its tense: "Catiline laughed at everything, …" in a present-tense scene is backstory throughout.
+ */
+function sameTense(item: string, first: Tense | null): boolean {
+  const w = firstWord(item);
+  const t = w ? formTense(w) : null;
+  return t !== null && (first === null || t === first);
+}
 /** How many items after the first are read. */
 const ITEMS = 4;
 
 /** The later items of a verb list after a subject, each with a space before it (as the words after a name are read). */
 export function laterItems(after: string): string[] {
-  const first = /^\s*([A-Za-z]+)/.exec(after)?.[1];
+  const first = firstWord(after);
   if (!first || SHARED_FIRST.test(first)) return [];
+  const tense = formTense(first);
   const end = after.search(LIST_END);
   const list = end < 0 ? after : after.slice(0, end);
   const out: string[] = [];
   for (const part of list.split(',').slice(1)) {
     const item = part.replace(ITEM_OPENING, '');
     if (OWN_SUBJECT.test(item)) break;
-    if (item.trim()) out.push(' ' + item.trim());
+    if (sameTense(item, tense)) out.push(' ' + item.trim());
     if (out.length >= ITEMS) break;
   }
   return out;
