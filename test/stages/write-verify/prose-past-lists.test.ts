@@ -37,6 +37,8 @@ describe('the later verbs of a list after a subject (verb-list.ts)', () => {
   it('an item is a finite verb of the first verb\'s tense: not a bare word, nor a present after a past', () => {
     expect(laterItems(' laughed at everything, right up to the end')).toEqual([]);
     expect(laterItems(' laughed at everything, sits down, and drinks')).toEqual([]);
+    expect(laterItems("  Clodius had been told, was sitting in the consul's atrium")).toEqual([]);
+    expect(laterItems(' hated the place, was on his feet, and walked out')).toEqual([' walked out']);
   });
 });
 

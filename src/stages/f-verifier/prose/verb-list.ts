@@ -35,7 +35,9 @@ const ITEMS = 4;
 /** The later items of a verb list after a subject, each with a space before it (as the words after a name are read). */
 export function laterItems(after: string): string[] {
   const first = firstWord(after);
-  if (!first || SHARED_FIRST.test(first)) return [];
+  // A subject of its own first is a report between the name and its verb ("Varo himself, Clodius had been told, was
+  // sitting in the consul's atrium": held-out corpus 88, ci09), read as before.
+  if (!first || SHARED_FIRST.test(first) || OWN_SUBJECT.test(after.trimStart())) return [];
   const tense = formTense(first);
   const end = after.search(LIST_END);
   const list = end < 0 ? after : after.slice(0, end);
@@ -43,7 +45,7 @@ export function laterItems(after: string): string[] {
   for (const part of list.split(',').slice(1)) {
     const item = part.replace(ITEM_OPENING, '');
     if (OWN_SUBJECT.test(item)) break;
-    if (sameTense(item, tense)) out.push(' ' + item.trim());
+    if (sameTense(item, tense) && !SHARED_FIRST.test(firstWord(item) ?? '')) out.push(' ' + item.trim());
     if (out.length >= ITEMS) break;
   }
   return out;
