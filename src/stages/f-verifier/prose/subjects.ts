@@ -4,6 +4,8 @@ import { BoundedMemo } from '../../../core/bounded-memo.js';
 import type { Mention } from './names.js';
 import { bodyRest } from './bodies.js';
 import { relativeOnTitle, titleBefore } from './titles.js';
+import { laterDeed } from './verb-list.js';
+import { withoutRelatives } from './relative-clauses.js';
 import { PERCEIVE_OR_CAUSE } from './verb-mood.js';
 import { formTense, HABIT, HAVING_COME, ITERATIVE_LEAD, iterativeWould, LONG_PAST, PAST_READ_AS_NOUN, pastDeedHere, PRESENT_READ_AS_NOUN, RECURRING, SAME_FORM_PAST, relayChain, timedNotNow, WHENEVER_LEAD, withoutHabitAside } from './tense.js';
 
@@ -160,8 +162,6 @@ const REPORTED = /^\s*,\s*(?:[\p{L}'’]+\s+){0,3}(?:thinks|thought|knows|says|s
 const CLAUSE_BREAK = /;|—|–|\b(?:and|but|while|whereas)\b/gi;
 /** Time words that put a present-tense deed in the past: yesterday (not "yesterday's tunic": held-out corpus 74, bu15) and the long past (tense.ts LONG_PAST). */
 const PRESENT_OF_PAST = new RegExp(String.raw`\byesterday\b(?!['’])|${LONG_PAST.source}`, 'i');
-/** A relative clause set off by commas (to the next comma or the clause's end). */
-const RELATIVE_ASIDE = /,\s*(?:where|who|whom|whose|which)\b[^,]*(?:,|$)/gi;
 export const MODAL = /^(?:will|would|could|can|may|might|must|should|shall|used|did|does|had|was|were|once)$/i;
 
 export interface Subject {
@@ -280,8 +280,10 @@ function actsNow(after: string, past = false, plural = false): boolean | 'doubtf
   const plain = plainNextWord(after.slice(0, 80));
   if (past && plain && /^(?:was|were)$/.test(plain)) return beingHere(after.trim().slice(plain.length)) && 'past';
   if (plain && (MODAL.test(plain) || STATIVE.test(plain) || (past && STATIVE_PAST.test(plain)))) return false;
-  if (plain && PAST_READ_AS_NOUN.test(plain)) return past && 'past';
-  if (plain && !plural && PRESENT_READ_AS_NOUN.test(plain)) return true;
+  // Their tags are not read, so a stop may follow them: "Catiline rose." (held-out corpus 126, du15).
+  const word = plain ?? /^\s*([A-Za-z]+)[,.;:!?]/.exec(after)?.[1].toLowerCase();
+  if (word && PAST_READ_AS_NOUN.test(word)) return past && 'past';
+  if (word && !plural && PRESENT_READ_AS_NOUN.test(word)) return true;
   const t = firstTerm(after.slice(0, 80));
   if (!t || !t.tags.includes('Verb') || MODAL.test(t.word) || STATIVE.test(t.word) || t.tags.includes('Modal')) return false;
   // One person's present takes -s: after a single name "lay", "set" or "read" is a past (held-out corpus 11, q08).
@@ -367,7 +369,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // An aside opened after the name and never followed by a verb ("Catiline, its seal broken."): no verb of his.
     if ((!inverted && ASIDE_OPEN.test(after)) || RESERVED_FOR.test(after)) continue;
     const again = past && iterativeWould(before, after);
-    const acts = invertedPast || again ? 'past' : inverted || actsNow(after, past, JOINED.test(before));
+    const acts = invertedPast || again ? 'past' : inverted || actsNow(after, past, JOINED.test(before)) || laterDeed(after, (item) => actsNow(item, past, JOINED.test(before)));
     if (!acts) continue;
     // "Since Catiline fell, …", "Catiline fell at Pistoria": a death told, as "died" is (fell.ts), not the man acting.
     if (fellDying(before, after)) continue;
@@ -375,7 +377,7 @@ export function subjectVerb(narr: string, mentions: readonly Mention[], away: re
     // A relative clause between commas tells of someone or something else's time ("rose from the back
     // bench, where he always sat alone, and laughed": held-out corpus 28, aa14): not the deed's.
     // So does an aside likening the deed to a habit ("…, as he did every morning, and called her name": tense.ts).
-    const own = withoutHabitAside(clause.replace(RELATIVE_ASIDE, ','));
+    const own = withoutHabitAside(withoutRelatives(clause));
     // A present told of yesterday or long ago is a memory in the present tense ("Yesterday, in the smoke of the Temple
     // of Concord, Crassus looks at him … and smiles": held-out corpus 119, dn09), not a deed here: the time word
     // before the doer in its clause ("Clodius remembers Catiline laughing … a year ago" is Clodius remembering now).

@@ -24,8 +24,10 @@ export function proseOutcomeRules(r: Reading, ctx: VerifyContext): Finding[] {
 export function proseCliffhangerRules(r: Reading, ctx: VerifyContext): Finding[] {
   if (!endsOnCliffhanger(ctx.packet)) return [];
   const tail = r.sentences.filter((x) => x.line > 0).slice(-LAST);
+  // Told in the past, the closures are read in the past too (outcome.ts): a narration sentence of it is a past one.
+  const past = r.narration.some((n) => n.past);
   for (let i = 0; i < tail.length; i++) {
-    const c = closes(tail[i].text, tail.slice(i + 1).map((x) => x.text));
+    const c = closes(tail[i].text, tail.slice(i + 1).map((x) => x.text), past && tail[i].kind === 'narration');
     if (c) return [finding('AUR5036', c === 'sure' ? 'hard' : 'soft', ctx.packet.scene_id, 'prose.cliffhanger_resolved', { hook: ctx.packet.constraints.hook_requirement }, spanOf(tail[i]))];
   }
   return [];
