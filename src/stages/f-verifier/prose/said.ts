@@ -15,3 +15,11 @@ const FORMS = [
 
 /** A said-tag's verb, as a regular expression source (a non-capturing group, no word boundaries). */
 export const SAID_VERB = `(?:${FORMS.join('|')})`;
+
+/**
+ * A tag whose verb takes the hearer ("tells the praetor", "told her", "asked Crassus"): said after its speaker only,
+ * as the name after it is who hears ('"Sell it," Curius told Fulvia': Curius speaks; '"Sell it," he told her': he
+ * does), never before it: a name may follow "says" as its speaker ('says Cato'), but "told Fulvia" never makes
+ * Fulvia the speaker. A regular expression source for the `u` flag (with `i` too, the hearer is any word).
+ */
+export const TOLD = String.raw`(?:tells|told|asks|asked)\s+(?:him|her|them|me|us|the\s+\p{Ll}+|\p{Lu}\p{Ll}+)`;
