@@ -192,7 +192,7 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const tag = hasQuote && !said ? firstOf(SAID_PRONOUN.exec(narr), TOLD_PRONOUN.exec(narr)) : null;
     // A tag naming someone nobody here knows ('"…," says Gnaeus Plautius'), unless a pronoun's tag comes first (strangers.ts).
     const unknown = hasQuote && !said ? strangerSaid(narr, r.index, ctx) : null;
-    const stranger = unknown && !(tag && tag.index < unknown.start) ? { name: unknown.name, sure: unknown.sure } : undefined;
+    const stranger = unknown && !(tag && tag.index < unknown.start) ? { name: unknown.name, sure: unknown.sure, past: unknown.past } : undefined;
     const pronoun = !stranger && tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
     const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(stranger ? { stranger } : {}), ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}), ...imagined };
     // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').

@@ -17,6 +17,8 @@ import type { PersonIndex } from './names.js';
 export interface Stranger {
   name: string;
   sure: boolean;
+  /** The tag's verb is in the past ("said", "snapped"): in a scene told in the present, a line remembered, not said now. */
+  past: boolean;
 }
 
 /** Gods and deified things a line may call on or a vision give a voice: never an extra the Writer invented. */
@@ -35,9 +37,9 @@ const KIN = new Set(KIN_WORDS.map((w) => w.toLowerCase()));
 const WORD = String.raw`(?:\p{Lu}\p{Ll}{0,3}\.|\p{Lu}[\p{Ll}'’]+)`;
 const PHRASE = String.raw`${WORD}(?:\s+${WORD}){0,3}`;
 /** A name that opens its clause and says the tag's verb ('Plautius said, "…"', '"…," Lucius Vettius snapped.'). */
-const NAME_THEN_VERB = new RegExp(String.raw`(?<![\p{L}'’.])(${PHRASE})\s+(?:\p{Ll}+ly\s+)?(?:${SAID_VERB}\b|${TOLD})`, 'gu');
+const NAME_THEN_VERB = new RegExp(String.raw`(?<![\p{L}'’.])(${PHRASE})\s+(?:\p{Ll}+ly\s+)?(${SAID_VERB}\b|${TOLD})`, 'gu');
 /** The verb right after the quotation, then its speaker ('"…," says Gnaeus Plautius'). */
-const VERB_THEN_NAME = new RegExp(String.raw`"…"[*_,.!?…:;\s—–-]*(?:\p{Ll}+ly\s+)?${SAID_VERB}\s+(${PHRASE})`, 'gu');
+const VERB_THEN_NAME = new RegExp(String.raw`"…"[*_,.!?…:;\s—–-]*(?:\p{Ll}+ly\s+)?(${SAID_VERB})\s+(${PHRASE})`, 'gu');
 /** What may stand before a name that opens its clause: the sentence's start, a quotation and its stop, a dash. */
 const OPENS = /(?:^|"…"|[,.!?…:;—–-])[\s"“”'‘’*_]*$/u;
 
@@ -59,7 +61,7 @@ function kindOf(word: string, index: PersonIndex, places: ReadonlySet<string>): 
  * The person a phrase names, if it is an unknown person's name: its leading words that are no name ("Then Plautius")
  * dropped; every other word a name or a praenomen, one at least a name and none a known person's.
  */
-function strangerIn(phrase: string, index: PersonIndex, places: ReadonlySet<string>): Stranger | null {
+function strangerIn(phrase: string, verb: string, index: PersonIndex, places: ReadonlySet<string>): Stranger | null {
   const words = phrase.split(/\s+/);
   const kinds = words.map((w) => kindOf(w, index, places));
   const from = kinds.findIndex((k) => k !== 'other');
@@ -72,7 +74,7 @@ function strangerIn(phrase: string, index: PersonIndex, places: ReadonlySet<stri
   const names = rest.filter((k) => k === 'name').length;
   // A praenomen and a name, two names, or a gentile name's ending: a Roman's name. Else (Davus, Syrus) a name most likely.
   const sure = rest[0] === 'praenomen' || names >= 2 || /(?:ius|ia)$/u.test(name);
-  return { name, sure };
+  return { name, sure, past: /^(?:said|told|asked|\p{Ll}+ed)$/u.test(verb.split(/\s+/)[0]!) };
 }
 
 /** The words of the world's place names and the scene's own ("Rome", "Ostia", "Subura"), lower case. */
@@ -92,14 +94,14 @@ export function strangerSaid(narr: string, index: PersonIndex, ctx: VerifyContex
   const found: (Stranger & { start: number })[] = [];
   for (const m of narr.matchAll(NAME_THEN_VERB)) {
     if (!OPENS.test(narr.slice(0, m.index))) continue;
-    const s = strangerIn(m[1]!, index, places);
+    const s = strangerIn(m[1]!, m[2]!, index, places);
     if (s) found.push({ ...s, start: m.index! });
   }
   for (const m of narr.matchAll(VERB_THEN_NAME)) {
     const at = m.index! + m[0].length;
     if (/^['’]s?\b/u.test(narr.slice(at))) continue;
-    const s = strangerIn(m[1]!, index, places);
-    if (s) found.push({ ...s, start: at - m[1]!.length });
+    const s = strangerIn(m[2]!, m[1]!, index, places);
+    if (s) found.push({ ...s, start: at - m[2]!.length });
   }
   return found.sort((a, b) => a.start - b.start)[0] ?? null;
 }

