@@ -62,7 +62,7 @@ export function verifyParsed(parsed: ParsedWriterOutput, ctx: VerifyContext): Sc
     ...ca.findings,
     ...eventAnachronismRules(judged.events, ctx),
     ...hookRule(parsed, ctx),
-    ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')], usable.events ? judged.events : []),
+    ...proseRules(parsed, ctx, [...claims.map((c) => c.text), ...(judged.events as { text?: string }[]).map((e) => e.text ?? '')], usable.events ? judged.events : [], extras),
   ];
   findings.sort((a, b) => compareText(a.code, b.code) || (a.span?.line ?? 0) - (b.span?.line ?? 0));
   return {

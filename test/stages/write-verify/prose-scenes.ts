@@ -30,12 +30,12 @@ export function usePackets(): void {
 /** The verify context of one loaded packet. */
 export const contextOf = (scene: string): VerifyContext => ({ ...base, packet: packets[scene] });
 
-/** A scene of the packet whose text is `body` after its heading and cast line. */
-export function findings(scene: string, body: string): Finding[] {
+/** A scene of the packet whose text is `body` after its heading and cast line; `extras`: its minor_character claims' texts. */
+export function findings(scene: string, body: string, extras: string[] = []): Finding[] {
   const p = packets[scene];
   const cast = p.cast.map((c) => c.name).join(', ');
   const raw = `---SCENE_TEXT---\n## ${scene} — INT. SOMEWHERE - NIGHT\n\n**Cast:** ${cast}\n\n${body}\n\n---CLAIMS---\n[]\n---SCENE_EVENTS---\n[]\n`;
-  return proseRules(parseWriterOutput(raw), contextOf(scene), []);
+  return proseRules(parseWriterOutput(raw), contextOf(scene), extras, [], extras.map((x) => x.toUpperCase()));
 }
 export const codes = (fs: Finding[], sev: 'hard' | 'soft' = 'hard') => fs.filter((f) => f.severity === sev).map((f) => f.code);
 /** Each [scene, body] of `caught` raises exactly one hard AUR5017 (and nothing else hard); none of `fit` raises it. */

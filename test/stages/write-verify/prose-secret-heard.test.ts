@@ -55,3 +55,38 @@ describe('a secret said where every listener holds it, learns it by plan, or doe
     });
   }
 });
+
+// A line whispered or said apart with no listener named ("She leans close and whispers, '…'"): heard by the one cast
+// member its paragraph names besides the speaker, of several by the one it puts beside the speaker or speaks to, else by
+// nobody in particular; a paragraph naming no one else leaves it to the one before. SC24: Caesar's debts, which Caesar
+// and Servilia hold and Cato does not.
+describe('a whisper whose listener goes unnamed is heard by the one beside the speaker, else by nobody', () => {
+  const told = `"Caesar owes more than he could repay in three lifetimes, and Crassus holds the largest of his notes."`;
+  const caught: Array<[string, string]> = [
+    ['Cato beside her in the paragraph before', `Cato sits on the couch beside Servilia, turning a cup in his hands.\n\nServilia leans close and whispers, ${told}`],
+    ['Cato the only other named', `Cato sets down his cup. Servilia leans close and whispers, ${told}`],
+    ['Cato at her side, Caesar across the room', `Caesar is across the room with the steward. Cato sits close beside Servilia, and she murmurs, ${told}`],
+    ['she takes Cato by the arm', `Servilia takes Cato by the arm and murmurs, ${told}`],
+    ['she leans to Cato, Caesar across the room', `Caesar is across the room. Servilia leans to Cato and whispers, ${told}`],
+  ];
+  for (const [what, body] of caught) {
+    it(`is soft AUR5048 for Cato: ${what}`, () => {
+      const f = heard('SC24', body);
+      expect(f.map((x) => x.severity), body).toEqual(['soft']);
+      expect(f[0]!.message).toContain('Marcus Porcius Cato');
+    });
+  }
+  const clean: Array<[string, string]> = [
+    ['Caesar beside her, Cato at the far end', `Cato is at the far end of the table, reading. Caesar takes the couch beside Servilia, and she leans close and whispers, ${told}`],
+    ['both at the table, neither beside her', `Cato and Caesar are both at the table when Servilia leans close and whispers, ${told}`],
+    ['she bends to Caesar while Cato stands by the window', `Cato stands by the window; Caesar has the couch. Servilia bends toward Caesar and whispers, ${told}`],
+    ['the paragraph before names two, neither beside her', `Cato and Caesar sit over the dice, arguing about the Ides.\n\nServilia leans close and whispers, ${told}`],
+    ['she draws Caesar aside from the brazier where Cato stands', `Caesar and Cato stand at the brazier. Servilia draws Caesar aside and whispers, ${told}`],
+    ['she leans to Caesar, Cato across the room', `Cato is across the room. Servilia leans to Caesar and whispers, ${told}`],
+  ];
+  for (const [what, body] of clean) {
+    it(`is clean: ${what}`, () => {
+      expect(heard('SC24', body), body).toEqual([]);
+    });
+  }
+});

@@ -1,6 +1,7 @@
 import { possessiveAfter, type Mention } from './names.js';
 import { subjectVerb, type Subject } from './subjects.js';
 import { identifiedHere } from './identified.js';
+import type { Stranger } from './strangers.js';
 
 /** Someone who does something on stage, by the prose's own account. */
 export interface Deed {
@@ -39,6 +40,8 @@ export interface Narration {
   placed?: readonly { id: string; place: string }[];
   /** A said-tag's named speaker ("Cato says"). */
   said: { id: string; sure: boolean } | null;
+  /** A said-tag's speaker no known name names ('"…," says Gnaeus Plautius'; strangers.ts): nobody the scene knows says the line. */
+  stranger?: Stranger;
   /** A pronoun said-tag with no name in the sentence ("he says"), its pronoun: the speaker is the last doer it fits. */
   pronoun: 'he' | 'she' | null;
   /** With a pronoun said-tag: whether a person's gender fits the pronoun (an unknown gender fits both). */

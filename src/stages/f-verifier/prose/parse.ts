@@ -66,9 +66,14 @@ let lexicon: Record<string, string | string[]> | null = null;
  * tagging (issue 18), for a word read outside a sentence (tense.ts, titles.ts).
  */
 export function lexiconTagged(word: string, tag: string): boolean {
+  return lexiconTags(word).includes(tag);
+}
+
+/** The tags compromise's own lexicon gives a lower-case word; none for a word it does not know ("plautius"). */
+export function lexiconTags(word: string): readonly string[] {
   lexicon ??= (nlp.model() as unknown as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon;
   const t = Object.prototype.hasOwnProperty.call(lexicon, word) ? lexicon[word] : undefined;
-  return Array.isArray(t) ? t.includes(tag) : t === tag;
+  return t === undefined ? [] : Array.isArray(t) ? t : [t];
 }
 
 type View = new (document: unknown) => Doc;

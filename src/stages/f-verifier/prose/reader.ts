@@ -12,7 +12,8 @@ import { narrativeTense } from './tense.js';
 import { plainOrder } from './plain-order.js';
 import { asideUnasked } from './aside-questions.js';
 import { modernForms } from './archaic.js';
-import { CALLED_TAG, SAID_VERB } from './said.js';
+import { CALLED_TAG, SAID_VERB, TOLD } from './said.js';
+import { strangerSaid } from './strangers.js';
 import { likelyGender } from './gender.js';
 import { speechMarks, unquotedDialogue, type SpeechMarks } from './unquoted.js';
 import { castNarrator, withNarrator } from './narrator.js';
@@ -45,13 +46,17 @@ export interface Reading {
 const HEADING = /^\s*(#|\*\*cast|cast:|(\*\*)?(int|ext)\.|---|\*\*?scene)/i;
 const QUOTE = /["“]([^"”]*)["”]/g;
 /**
- * A said-tag right after a name ("Cato says", "Cato quietly murmured", "Varo called from the door"), right before
- * it ("says Cato"; not after a subject pronoun: in '"Sit," he asked Cicero' Cicero is asked), or after a pronoun.
+ * A said-tag right after a name ("Cato says", "Cato quietly murmured", "Varo called from the door", "Curius told
+ * Fulvia"), right before it ("says Cato"; not after a subject pronoun: in '"Sit," he asked Cicero' Cicero is asked;
+ * never "told Cato", whose Cato hears: said.ts TOLD), or after a pronoun ("he told her").
  */
 const SAID_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?(?:${SAID_VERB}|${CALLED_TAG})\\b`, 'i');
 // '"…," called Varo': the past "called" before its speaker only right after the quotation ("a freedman called Tiro" names).
 const SAID_BEFORE = new RegExp(`(?<!\\b(?:he|she|they|I|we|you)\\s+)\\b${SAID_VERB}\\s+$|"…"[,\\s]*called\\s+$`, 'i');
 const SAID_PRONOUN = new RegExp(`\\b(he|she)\\s+(?:\\w+ly\\s+)?(?:${SAID_VERB}|${CALLED_TAG})\\b`, 'i');
+/** TOLD's tags, without `i`: its hearer is a pronoun, "the" and a noun, or a name ("Curius told of it" tells nobody). */
+const TOLD_AFTER = new RegExp(`^\\s+(?:\\w+ly\\s+)?${TOLD}`, 'u');
+const TOLD_PRONOUN = new RegExp(`\\b([Hh]e|[Ss]he)\\s+(?:\\w+ly\\s+)?${TOLD}`, 'u');
 
 /** Three or more words in capitals, outside a quotation. */
 const CAPITALS = /(?<!\p{L})\p{Lu}[\p{Lu}'’-]*(?:[ \t]+\p{Lu}[\p{Lu}'’-]*){2,}(?!\p{L})/gu;
@@ -138,6 +143,9 @@ function singleQuoted(lines: readonly { text: string }[]): boolean {
   return !lines.some((l) => /["“”]/.test(l.text)) && lines.some((l) => /^\s*['‘][\p{L}…]/u.test(l.text));
 }
 
+/** The earlier of two matches, or the one found. */
+const firstOf = (a: RegExpExecArray | null, b: RegExpExecArray | null) => (a && b ? (a.index <= b.index ? a : b) : (a ?? b));
+
 /** The named speaker of a said-tag in a sentence with a quote (`ms`: its mentions). */
 function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boolean } | null {
   for (const m of ms) {
@@ -145,7 +153,7 @@ function saidBy(narr: string, ms: readonly Mention[]): { id: string; sure: boole
     // '"Well?" says the consul's wife.': the speaker is his wife (held-out corpus 31, ad20).
     if (possessiveAfter(after)) continue;
     const before = narr.slice(Math.max(0, m.start - 12), m.start);
-    if (SAID_AFTER.test(after) || SAID_BEFORE.test(before)) return { id: m.id, sure: true };
+    if (SAID_AFTER.test(after) || TOLD_AFTER.test(after) || SAID_BEFORE.test(before)) return { id: m.id, sure: true };
   }
   return null;
 }
@@ -184,9 +192,12 @@ function readNarration(line: number, text: string, ctx: VerifyContext, r: Readin
     const placed = placedThen(narr, mentions, ctx, isPerson);
     const said = hasQuote ? saidBy(narr, mentions) : null;
     // "…," he says, and pushes the bag across to Servilia': a name after the pronoun's tag is no speaker (held-out corpus 12, p19).
-    const tag = hasQuote && !said ? SAID_PRONOUN.exec(narr) : null;
-    const pronoun = tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
-    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}), ...imagined };
+    const tag = hasQuote && !said ? firstOf(SAID_PRONOUN.exec(narr), TOLD_PRONOUN.exec(narr)) : null;
+    // A tag naming someone nobody here knows ('"…," says Gnaeus Plautius'), unless a pronoun's tag comes first (strangers.ts).
+    const unknown = hasQuote && !said ? strangerSaid(narr, r.index, ctx) : null;
+    const stranger = unknown && !(tag && tag.index < unknown.start) ? { name: unknown.name, sure: unknown.sure, past: unknown.past } : undefined;
+    const pronoun = !stranger && tag !== null && mentions.every((m) => m.start > tag.index) ? (tag[1]!.toLowerCase() as 'he' | 'she') : null;
+    const n: Narration = { line, text: s, narr, mentions, elsewhere, said, pronoun, prev: chain.last, ...(stranger ? { stranger } : {}), ...(away.length ? { away } : {}), ...(placed.length ? { placed } : {}), ...imagined };
     // '"…," she said' is not the man who acted last (held-out corpus 29, ab06: Terentia's line was Curius').
     if (pronoun) {
       const want = pronoun === 'he' ? 'male' : 'female';

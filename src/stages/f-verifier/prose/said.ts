@@ -25,3 +25,11 @@ export const SAID_VERB = `(?:${FORMS.join('|')})`;
  * is read only right after a quotation (reader.ts), where "called Tiro" cannot name.
  */
 export const CALLED_TAG = String.raw`called(?=\s*(?:$|[,.;:!?—–"“”])|\s+(?:[a-z]+ly\s+)?(?:out|from|across|to|back|up|down|over|after|through|along|into)\b)`;
+
+/**
+ * A tag whose verb takes the hearer ("tells the praetor", "told her", "asked Crassus"): said after its speaker only,
+ * as the name after it is who hears ('"Sell it," Curius told Fulvia': Curius speaks; '"Sell it," he told her': he
+ * does), never before it: a name may follow "says" as its speaker ('says Cato'), but "told Fulvia" never makes
+ * Fulvia the speaker. A regular expression source for the `u` flag (with `i` too, the hearer is any word).
+ */
+export const TOLD = String.raw`(?:tells|told|asks|asked)\s+(?:him|her|them|me|us|the\s+\p{Ll}+|\p{Lu}\p{Ll}+)`;

@@ -86,6 +86,8 @@ export function speakerOf(r: Reading, k: number, ctx: VerifyContext, beats = fal
   const n = at < 0 ? undefined : r.narration.find((x) => x.line === t.line && x.text === r.sentences[at]!.text);
   if (!n) return null;
   if (n.said) return { id: n.said.id, by: 'tag' };
+  // Said by someone the scene does not know: not the paragraph's beat, nor whom a pronoun would carry back to.
+  if (n.stranger) return null;
   if (n.pronoun) {
     const id = referent(r, at, n.pronoun, ctx);
     return id ? { id, by: 'tag' } : null;

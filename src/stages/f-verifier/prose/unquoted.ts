@@ -1,4 +1,4 @@
-import { SAID_VERB } from './said.js';
+import { SAID_VERB, TOLD } from './said.js';
 import { formTense, type Tense } from './tense.js';
 import { sentencesOf } from './parse.js';
 
@@ -47,8 +47,6 @@ const SPEAKER = String.raw`(?:he|she|they|I|we|(?:the|his|her)\s+\p{Ll}+(?:['’
  * clause. Not a noun: "When he had finished, Cicero said the name again" is narration.
  */
 const AFTER_TAG = String.raw`(?=\s*$|\s*[,.;:!?—–]|\s+(?:\p{Ll}+ly|to|at|again|aloud|once|when|as|and|then|without|not|in|with|over|into|across|through|from|after|before|until|while|for)\b)`;
-/** "tells the praetor", "asked Crassus": a tag whose verb takes the hearer. */
-const TOLD = String.raw`(?:tells|told|asks|asked)\s+(?:him|her|them|me|us|the\s+\p{Ll}+|\p{Lu}\p{Ll}+)`;
 const TAG = String.raw`(?:${SPEAKER}\s+(?:\p{Ll}+ly\s+)?(?:${TAG_VERB}${AFTER_TAG}|${TOLD})|${TAG_VERB}\s+${SPEAKER}${AFTER_TAG})`;
 /** Words said, a stop, the tag, the rest. */
 const TAG_AFTER = new RegExp(String.raw`^(\s*\S.*?)([,?!…]|\s[—–])(\s+${TAG})(.*)$`, 'u');

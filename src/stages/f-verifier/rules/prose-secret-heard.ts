@@ -57,7 +57,7 @@ export function proseSecretHeardRules(r: Reading, ctx: VerifyContext): Finding[]
     const k = secret ? r.sentences.findIndex((s) => s.line === f.span!.line && s.text === f.span!.text) : -1;
     const at = r.sentences[k];
     if (!secret || !at || !(at.kind === 'speech' || /["“”]/u.test(at.text)) || saidOf(r, k, secret.text) < TOLD_ROOTS) continue;
-    const who = hearersOf(r, k, unheld(secret));
+    const who = hearersOf(r, k, unheld(secret), ctx);
     if (!who.length) continue;
     const names = who.map((id) => pk.cast.find((c) => c.id === id)?.name ?? id).join(', ');
     out.push(finding('AUR5048', 'soft', pk.scene_id, 'prose.secret_heard', { secret: secret.id, who: names }, f.span));
