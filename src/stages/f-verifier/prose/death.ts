@@ -1,5 +1,6 @@
 import type { Gender } from '../../../domain/world.js';
 import { BYSTANDER } from './pronoun-doer.js';
+import { TO_COME } from './moods.js';
 
 /**
  * Ways of saying that a named person is dead that are not "X died" / "X is dead" / "X's death"
@@ -50,8 +51,6 @@ const POSSESSED = new RegExp(String.raw`\b(?:after|since|upon|following)\s+(?:hi
 /** The name governed by a preposition or owning a thing: not the clause's subject, so "his" after it can be its. */
 const GOVERNED_BEFORE = /\b(?:of|for|to|with|about|by|from|over|beside|mourning|mourns|mourned|mourn)\s+(?:the\s+)?$/i;
 const PERSON_NOUN = new RegExp(`${BYSTANDER.male.source}|${BYSTANDER.female.source}`, 'i');
-/** A death to come, planned or willed: "Cato's lands will go to his nephew after his death" (a testament, not a death). */
-const TO_COME = /\b(?:will|shall|would|should|could|might|may|must|can|is to|are to|was to|were to|going to|plans?|planned|intends?|intended|means? to|wants?|wanted|wish(?:es|ed)?|promis(?:es|ed)|bequeath(?:s|ed)?|testament|(?:his|her) will)\b|['’]ll\b/i;
 /** A tomb a living man builds for himself is no death ("the tomb Crassus is building for himself"). */
 const OWN_TOMB = /\b(?:for\s+(?:himself|herself)|is\s+being\s+(?:built|raised)|(?:is|are|was|were)\s+building|unfinished|half[-\s]finished|in\s+(?:his|her)\s+(?:own\s+)?lifetime)\b/i;
 
