@@ -67,6 +67,60 @@ describe('a living man said to be dead in prose (AUR5047)', () => {
   });
 });
 
+// A death told of "he" or "she" whose person is named only in the sentence before (prose/canon.ts pronounDeath), and
+// the idioms of dying (death.ts DIED_IDIOM) after a name or a pronoun. Controls: two men named before, a woman before
+// "he", an unnamed man or a body the pronoun could mean, "dead" in an idiom, a death feared, supposed, to come, denied
+// or nearly, and a man already dead.
+describe('a death told through a pronoun, or in an idiom of dying (AUR5047)', () => {
+  it('"he" or "she" in the sentence after the only person of that gender it can mean', () => {
+    for (const [scene, body] of [
+      ['SC24', 'Cato left the Forum at dusk. By morning he was dead.'],
+      ['SC24', 'They carried Cato home on a door. He did not live to see the lamps lit.'],
+      ['SC05', 'Crassus went down to the baths alone after the auction.\n\nHe was dead before the water had cooled.'],
+      ['SC24', '"Caesar dined with us on the Kalends," Servilia says quietly. "Three days later he was dead."'],
+      ['SC21', 'Terentia sent a litter for Cicero at noon. By evening he had died, and the house was shut.'],
+      ['SC15', 'Clodius lay a long while with his face to the wall. Before the lamps were lit he breathed his last.'],
+      ['SC05', 'Crassus sinks back against the cushions. He is dead before the cup reaches the floor.'],
+      ['SC21', 'Fulvia took the fever in the spring. She was dead by the Ides.'],
+    ]) expect(codes(canon(scene, body)), body).toEqual(['AUR5047']);
+  });
+  it('an idiom of dying after the name, or in a relative clause on it', () => {
+    for (const [scene, body] of [
+      ['SC24', 'Cato breathed his last at Utica, the book still open on his chest.'],
+      ['SC05', 'Crassus gave up the ghost in the small hours, and the house went quiet.'],
+      ['SC24', '"Caesar is no more," Servilia says, and lets the tablet fall.'],
+      ['SC15', 'Clodius passed from this life on the third day of the fever.'],
+      ['SC21', 'Terentia keeps the loom of Fulvia, who has gone to the shades.'],
+      ['SC24', 'Cato crossed the Styx a month ago, and still Servilia has his place laid.'],
+      ['SC24', 'Servilia has not left the house since Caesar breathed his last in her arms.'],
+    ]) expect(codes(canon(scene, body)), body).toEqual(['AUR5047']);
+  });
+  it('two men before "he", a woman before "he", an unnamed man or a body, an idiom, a death feared, to come, denied or nearly, a dead man: clean', () => {
+    for (const [scene, body] of [
+      ['SC24', 'Cato left the Forum with Caesar at dusk. By morning he was dead.'],
+      ['SC24', 'Servilia left the Forum at dusk. By morning he was dead.'],
+      ['SC24', 'Cato sat up through the night with the old steward. By morning he was dead.'],
+      ['SC24', 'Cato knelt beside the body in the street. He was dead.'],
+      ['SC24', 'Cato left the Forum at dusk. By morning he was dead tired, and slept till noon.'],
+      ['SC24', 'Cato left the Forum at dusk. He would be dead by morning if the fever did not break.'],
+      ['SC24', 'Cato left the Forum at dusk. He thought he would die before he reached the Palatine.'],
+      ['SC24', 'Cato left the Forum at dusk. For a moment in the alley he thought he was dead.'],
+      ['SC24', 'Cato left the Forum at dusk. He did not die that night, whatever the Subura says.'],
+      ['SC24', 'Cato left the Forum at dusk. He was half dead with cold by the time he reached home.'],
+      ['SC24', '"Caesar?" Servilia says. "He is dead to me."'],
+      ['SC24', '"Caesar is dead to me," Servilia says.'],
+      ['SC24', 'Catiline rode out of Rome in the night. Within the month he was dead at Pistoria.'],
+      ['SC24', 'Cato did not breathe his last at Utica; the ship turned back at Corcyra.'],
+      ['SC05', 'Crassus may yet breathe his last in this house, if the fever holds.'],
+      ['SC24', 'Caesar will give up the ghost before he gives up the priesthood.'],
+      ['SC24', 'Cato nearly breathed his last in the river that winter.'],
+      ['SC24', '"Caesar is no more a friend of this house than the tax-farmers are," Servilia says.'],
+      ['SC15', 'Clodius would have crossed the Styx that night, had the ferryman not been drunk.'],
+      ['SC24', 'Cato crossed the river at dawn and was in the Forum by the second hour.'],
+    ]) expect(canon(scene, body), body).toEqual([]);
+  });
+});
+
 const claim = (c: Partial<Claim>): Claim => ({ id: 'c1', kind: 'place_detail', ...c }) as Claim;
 const claimCodes = (scene: string, c: Partial<Claim>) => claimRules([claim(c)], contextOf(scene), '').findings.map((f) => f.code);
 
@@ -80,6 +134,10 @@ describe('a canon claim that a living man is dead (AUR5042)', () => {
       ['SC15', { kind: 'object', text: "The late Clodius' signet ring, kept now by his freedman." }],
       ['SC21', { subject: 'fulvia', text: 'The garden was let go to weeds after her death.' }],
       ['SC05', { subject: 'crassus', text: 'The tomb of Crassus was raised on the Appian Way after his death.' }],
+      ['SC24', { subject: 'cato', text: 'Cato breathed his last at Utica with a book on his chest.' }],
+      ['SC24', { subject: 'caesar', text: 'He gave up the ghost in the house of Servilia, in the second hour of the night.' }],
+      ['SC24', { subject: 'servilia', text: 'She did not live to see her daughter married.' }],
+      ['SC05', { kind: 'object', subject: 'crassus', text: 'A ring of red gold, which he wore until he was dead.' }],
     ] as [string, Partial<Claim>][]) {
       const v = claimRules([claim(c)], contextOf(scene), '');
       expect(v.findings.map((f) => f.code), c.text).toEqual(['AUR5042']);
@@ -95,6 +153,10 @@ describe('a canon claim that a living man is dead (AUR5042)', () => {
       ['SC24', { kind: 'rumor', subject: 'cato', text: 'They say in the baths that Cato died at sea.' }],
       ['SC24', { subject: 'cato', text: "The funeral of Cato's freedman was paid from his own purse." }],
       ['SC24', { subject: 'servilia', text: 'Her villa at Tusculum will pass to her daughters after her death.' }],
+      ['SC24', { subject: 'cato', text: 'Cato may yet breathe his last at Utica, if the ships do not come.' }],
+      ['SC24', { subject: 'cato', text: 'He thought he would die at sea, but the ship came in to Brundisium.' }],
+      ['SC24', { subject: 'caesar', text: 'His freedman breathed his last in the atrium, and Caesar paid for the pyre.' }],
+      ['SC24', { subject: 'caesar', text: 'Caesar is no more a friend of the tax-farmers than Cato is.' }],
     ] as [string, Partial<Claim>][]) expect(claimCodes(scene, c), c.text).toEqual([]);
   });
 });

@@ -51,3 +51,35 @@ describe('a denial that still tells the fact, or is no denial of it, stays hard'
     expect(hard('SC01', body), body).toEqual(['AUR5046']);
   });
 });
+
+// A denial spread over two sentences: the fact said (or asked) in one and denied bare in the next ("It is not.", "No.
+// She never did.", "That is a lie."), in the same voice (denial.ts deniedByNext). Soft, as the one-sentence denial is.
+// Not when the next sentence denies something else, affirms, or a character's line answers what the narrator tells.
+describe('a fact said, then denied bare in the next sentence, is not hard (AUR5046)', () => {
+  const denied: Array<[string, string, string]> = [
+    ['narration, "It is not."', 'SC15', `Everyone on the quay at Ostia knows the grain lost off Sardinia is sitting in Varo's warehouses, bought with Crassus' money. It is not.`],
+    ['a line, and another speaker\'s "It isn\'t." after a beat of narration', 'SC15', `"The grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money," the harbour clerk says.\n\nClodius laughs at him. "It isn't. I looked myself."`],
+    ['cue lines, "No. He never did."', 'SC24', `> CATO: The money behind every campaign Catiline ever fought was Crassus' money, and Crassus still holds Catiline's notes.\n\n> SERVILIA: No. He never did.`],
+    ['a said-tag on both lines, "They do not,"', 'SC01', `"Catiline's men mean to murder the consul at his morning reception," Cicero says.\n\n"They do not," Crassus says. "Whatever you have heard in the Forum."`],
+    ['"That is a lie." in a paragraph of its own', 'SC05', `"The conspirators around Catiline mean to murder the consul at his morning reception and fire the city in twelve places," Clodius says.\n\n"That is a lie," Crassus says, and does not look up from his accounts.`],
+    ['the fact asked, then "No. She never did." (soft before too: a question)', 'SC24', `"Crassus still holds Catiline's notes? The money behind his campaigns was Crassus' money?" Caesar asks.\n\n"No. He never did," Servilia says.`],
+  ];
+  for (const [what, scene, body] of denied) {
+    it(`is not hard: ${what}`, () => {
+      expect(hard(scene, body), body).toEqual([]);
+      expect(codes(findings(scene, body), 'soft'), body).toEqual(['AUR5046']);
+    });
+  }
+  const told: Array<[string, string, string]> = [
+    ['the next sentence denies something else ("It is not safe there for long.")', 'SC15', `The grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money. It is not safe there for long.`],
+    ['the next sentence affirms ("It is true.")', 'SC15', `"The grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money," Clodius says. "It is true. I have seen the sacks."`],
+    ['the narrator tells it, a character denies it', 'SC15', `The grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money. "It is not," Clodius tells the harbour clerk, and smiles.`],
+    ['a bare denial of a question between', 'SC15', `"The grain lost off Sardinia is sitting in Varo's warehouses at Ostia, bought with Crassus' money. Is Varo a fool? He is not."`],
+    ['the denial two paragraphs on', 'SC01', `"Catiline's men mean to murder the consul at his morning reception," Cicero says.\n\nCrassus turns the cup in his hands for a long time.\n\nThe lamp gutters.\n\n"They do not," Crassus says.`],
+  ];
+  for (const [what, scene, body] of told) {
+    it(`is hard: ${what}`, () => {
+      expect(hard(scene, body), body).toEqual(['AUR5046']);
+    });
+  }
+});

@@ -1,7 +1,10 @@
 import type { Mention, PersonIndex } from './names.js';
 import type { Gender } from '../../../domain/world.js';
-import { GRAVE_NOUN, saidDeadAt } from './death.js';
+import { DEAD_IDIOM, GRAVE_NOUN, pronounDied, saidDeadAt } from './death.js';
 import { FELL_DYING } from './fell.js';
+import { BYSTANDER } from './pronoun-doer.js';
+import { possessiveAfter } from './names.js';
+import type { ProseSentence } from './reader.js';
 
 /** A statement the prose makes about a person's life or party. */
 export interface CanonStatement {
@@ -12,14 +15,7 @@ export interface CanonStatement {
   hedged: boolean;
 }
 
-/**
- * "Dead" as a degree or in an idiom, not a death: "dead on his feet", "dead tired", "dead set on",
- * "dead drunk", "dead to the world", "dead silent", "dead certain" (held-out corpus 2, x11). Only
- * these complements are excused: "dead on the steps", "dead these three days" still say a death,
- * the last also as an apposition ("Clodius, dead these three days, …").
- */
-const DEAD_IDIOM = String.raw`(?![\s-]+(?:on\s+(?:his|her|their|my|your|our)\s+feet|to\s+the\s+world|set\b|tired|weary|beat\b|drunk|asleep|silent|quiet|still\b|serious|earnest|certain|sure|right\b|wrong\b|level|calm|ahead|against\b|straight|centre|center|even\b|broke\b|keen|last\b|easy))`;
-const DEAD_AFTER = new RegExp(String.raw`^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead${DEAD_IDIOM}|murdered|killed|slain|executed|strangled|buried)\b|^(?:\s*,)?\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these|is no more)\b`, 'i');
+const DEAD_AFTER = new RegExp(String.raw`^(?:\s*,)?\s+(?:is|was|has been|had been|lies|lay)\s+(?:already\s+)?(?:dead${DEAD_IDIOM}|murdered|killed|slain|executed|strangled|buried)\b|^(?:\s*,)?\s+(?:died|has died|is dying|was killed|was murdered|was executed|dead since|dead these)\b`, 'i');
 const DEAD_BEFORE = /\b(?:killed|murdered|executed|strangled|buried|stabbed|mourning for|the late|the dead)\s+$/i;
 const DEAD_POSSESSIVE = new RegExp(String.raw`^['’]s?\s+(?:widow|execution|murder|funeral|corpse|body|ghost|tomb|pyre|ashes|killing|death|burial|${GRAVE_NOUN})\b`, 'i');
 const KILLS = /\b(?:kills|stabs|strangles|murders|cuts down|runs through|beheads|slays)\s+$/i;
@@ -62,9 +58,13 @@ function factionsOf(idx: PersonIndex): RegExp | null {
 /**
  * What a sentence says about the life or party of the people it names: "X is dead", "X's widow",
  * "kills X", "X is alive", "X, darling of the populares". Hedged statements are kept as doubtful.
+ * With the sentence before (`prev`, sentenceBefore): a death told of "he" or "she" that can mean only
+ * one person named there (pronounDeath).
  */
-export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex, genderOf: (id: string) => Gender | undefined = () => undefined): CanonStatement[] {
+export function canonStatements(text: string, mentions: readonly Mention[], idx: PersonIndex, genderOf: (id: string) => Gender | undefined = () => undefined, prev: Before | null = null): CanonStatement[] {
   const out: CanonStatement[] = [];
+  const died = prev ? pronounDeath(text, mentions, prev, genderOf) : null;
+  if (died) out.push(died);
   const fre = factionsOf(idx);
   for (const m of mentions) {
     const hedged = HEDGE.test(clauseOf(text, m)) || (m.text === m.text.toUpperCase() && m.text.length > 2);
@@ -80,4 +80,50 @@ export function canonStatements(text: string, mentions: readonly Mention[], idx:
     if (f) out.push({ id: m.id, says: 'faction', faction: f[1].toLowerCase(), hedged });
   }
   return out;
+}
+
+/** The sentence before one, as canonStatements reads it: its text (quotations blanked for narration) and names. */
+export interface Before {
+  text: string;
+  mentions: readonly Mention[];
+  /** The names of the sentences of the other kind between: a quotation's, or its narration's said-tag. */
+  between: readonly Mention[];
+}
+
+/**
+ * The sentence before `ss[i]` of the same kind (narration or speech), in its paragraph or ending the one before (a
+ * blank line between), with the names of the sentences of the other kind between; or null: none, or a claim's or
+ * event's text (line 0).
+ */
+export function sentenceBefore(ss: readonly ProseSentence[], i: number): Before | null {
+  const s = ss[i]!;
+  const between: Mention[] = [];
+  let j = i - 1;
+  for (; j >= 0 && ss[j]!.kind !== s.kind; j--) between.push(...ss[j]!.mentions);
+  const p = j >= 0 ? ss[j]! : null;
+  return p && p.line > 0 && s.line > 0 && s.line - p.line <= 2 ? { text: p.narr ?? p.text, mentions: p.mentions, between } : null;
+}
+
+/** A body or a bier: "he" after it may be the dead man it was ("Cato knelt by the body. He was dead."). */
+const BODY = /\b(?:body|bodies|corpse|corpses|remains|bier|shroud)\b/i;
+
+/**
+ * "Cato left the Forum at dusk. By morning he was dead." (death.ts pronounDied): the pronoun means the one person of
+ * its gender the sentence before names (not only as an owner, "Cato's horse"), when this sentence names nobody it fits
+ * and neither tells of an unnamed man or woman (BYSTANDER: "his steward", "a slave") or a body it could mean. Two men
+ * named before, a woman named before "he", or a man named between (a quotation's "Caesar is coming," between "Cato
+ * said." and "By morning he was dead.") leave it unread. Hedged as a sentence is (a question, "if", rumour).
+ */
+function pronounDeath(text: string, mentions: readonly Mention[], prev: Before, genderOf: (id: string) => Gender | undefined): CanonStatement | null {
+  const d = pronounDied(text);
+  if (!d) return null;
+  const want: Gender = d.pronoun === 'he' ? 'male' : 'female';
+  const fits = (id: string) => (genderOf(id) ?? want) === want;
+  if ([...mentions, ...prev.between].some((m) => fits(m.id))) return null;
+  const before = text.slice(0, d.at);
+  if ([before, prev.text].some((t) => BYSTANDER[want].test(t) || BODY.test(t))) return null;
+  const named = prev.mentions.filter((m) => fits(m.id));
+  const ids = new Set(named.map((m) => m.id));
+  if (ids.size !== 1 || named.every((m) => possessiveAfter(prev.text.slice(m.end)))) return null;
+  return { id: named[0]!.id, says: 'dead', hedged: HEDGE.test(text) };
 }

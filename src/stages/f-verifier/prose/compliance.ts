@@ -7,7 +7,8 @@ import { everyTimeBefore, formerly, LONG_PAST, SAME_FORM_PAST } from './tense.js
 import { ABSTRACT, concreteObject, GIVEN_AWAY, PUT_BACK } from './object-phrase.js';
 import { GERUND_READ, READ, readsHanded } from './reading.js';
 import { movesToSomeone } from './moved-to.js';
-import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, MODAL_AUX, OPENS_BARE, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
+import { MODAL_AUX } from './moods.js';
+import { AFTER_COLON_BARE, BELIEVED, JOINED_TO_ORDER, OPENS_BARE, PARTICIPLE_ALONE, PERCEIVE_OR_CAUSE, SHARED_AUX, SHARED_MODAL } from './verb-mood.js';
 
 /**
  * Whether a sentence shows someone giving way to an attempt on them: yielding, handing over,

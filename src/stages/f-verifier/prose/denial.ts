@@ -123,3 +123,48 @@ export function deniesFact(text: string, sig: FactSignature, idx: PersonIndex): 
   const m = factMatch(rest, sig, idx);
   return !m || 1.5 * m.entities + m.roots < 5;
 }
+
+/** A word that denies on its own: "No.", "Never.", "Nonsense.", "Not so.", "A lie." */
+const BARE_NO = String.raw`(?:no|nay|never|not\s+so|not\s+at\s+all|not\s+true|untrue|false|nonsense|a\s+lie|lies)`;
+/** The subject of an echoing denial: a pronoun for the thing said before, not a new one. */
+const ECHO_SUBJECT = String.raw`(?:it|that|this|they|he|she|those|these|there)`;
+const ECHO_AUX = String.raw`(?:is|are|was|were|do|does|did|has|have|had)`;
+/**
+ * A sentence that only denies the one before it, with no words of its own: "It is not.", "They are not.", "She never
+ * did.", "No, it isn't.", "That is a lie.", "No." It says nothing but the denial, so what it denies is the sentence
+ * before. "It is not safe there." or "They are not Caesar's." say something of their own; "It is true." affirms.
+ */
+const ECHO_DENIAL = new RegExp(
+  String.raw`^[\s"“”'‘’*_(—–-]*(?:${BARE_NO}\s*[,.;:!—–]+\s*)?` +
+    String.raw`(?:${BARE_NO}|${ECHO_SUBJECT}\s+(?:${ECHO_AUX}\s*(?:not\b|n['’]t\b)|never\b(?:\s+${ECHO_AUX}\b)?|${ECHO_AUX}\s+never\b)(?:\s+(?:so|true|did|do|does|is|are|was|were|been|be|had|have|at\s+all|either|ever|now))*` +
+    String.raw`|${ECHO_SUBJECT}\s*(?:is|was|['’]s)\s+(?:(?:simply|plainly|all|just)\s+)?(?:an?\s+)?(?:lie|false|untrue|nonsense|slander|fable|not\s+so|not\s+true))` +
+    String.raw`[\s"“”'‘’*_)]*[,.!]?[\s"“”'‘’*_)]*$`,
+  'iu',
+);
+/** The sentences denial reads across: a reading's, with their kind and line. */
+interface Said {
+  text: string;
+  kind: 'narration' | 'speech';
+  line: number;
+}
+
+/**
+ * Whether the sentence at `i` is denied by the next one in the same voice, a bare denial (ECHO_DENIAL) that can deny
+ * only what was just said: "Some say the ships are Caesar's. They are not."; '"Servilia holds the notes?" "No. She
+ * never did."'. The same voice: narration after narration (a character's "It is not" does not undo what the narrator
+ * tells), speech after speech (a beat of narration between), within two lines. A narration sentence holding a
+ * quotation is read as its quotation's last sentence.
+ */
+export function deniedByNext(ss: readonly Said[], i: number): boolean {
+  let s = ss[i];
+  if (!s || s.line <= 0) return false;
+  if (s.kind === 'narration' && /["“]/u.test(s.text)) {
+    while (ss[i + 1]?.kind === 'speech' && ss[i + 1]!.line === s.line) i++;
+    if (ss[i] === s) return false;
+    s = ss[i]!;
+  }
+  const kind = s.kind;
+  const next = ss.slice(i + 1).find((x) => x.kind === kind);
+  if (!next || next.line <= 0 || next.line - s.line > 2 || (kind === 'narration' && /["“]/u.test(next.text))) return false;
+  return ECHO_DENIAL.test(next.text);
+}

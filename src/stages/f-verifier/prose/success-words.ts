@@ -3,7 +3,7 @@ import type { VerifyContext } from '../context.js';
 import { termsOf, transforms } from './parse.js';
 import { contentRoots } from './roots.js';
 import { toInfinitive } from './word-transforms.js';
-import { MODAL_AUX } from './verb-mood.js';
+import { MODAL_AUX } from './moods.js';
 import { MOTION, TRANSFER } from './compliance-verbs.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import { clauseAt, clausesOf } from './clauses.js';

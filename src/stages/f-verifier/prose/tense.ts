@@ -1,5 +1,6 @@
 import { lexiconTagged } from './parse.js';
 import type { Mention } from './names.js';
+import { SENTENCE_NOT_NOW } from './moods.js';
 
 /**
  * The tense a scene's narration is told in. The Writer is asked for the screenplay's present tense
@@ -250,12 +251,10 @@ const RELATIVE_BEFORE = /\b(?:who|whom|whose|which|that)\b[^,;:—–]*$/i;
 /** Whether the words before a name end in an opener of a clause of time whose subject the name is (not a relative's preposition). */
 export const timeLead = (before: string): boolean => TIME_OPENER.test(before) && !RELATIVE_BEFORE.test(before.replace(TIME_OPENER, ''));
 /**
- * A future or a supposition anywhere in the sentence: a clause of time takes its time from its main clause ("When
- * Terentia hears of it, she will not forgive him", "Cato will not rest until Terentia pays"), so its deed is no more
- * done now than the main one.
+ * Whether a name after `before` is the subject of a clause of time whose sentence is told as future or supposed
+ * (moods.ts SENTENCE_NOT_NOW): a clause of time takes its time from its main clause ("When Terentia hears of it, she
+ * will not forgive him", "Cato will not rest until Terentia pays"), so its deed is no more done now than the main one.
  */
-const SENTENCE_NOT_NOW = /\b(?:will|shall|would|could|might|must|won['’]t|wouldn['’]t|going to)\b|\b\p{L}+['’]ll\b/iu;
-/** Whether a name after `before` is the subject of a clause of time whose sentence is told as future or supposed. */
 export const timedNotNow = (before: string, narr: string): boolean => TIME_OPENER.test(before) && SENTENCE_NOT_NOW.test(narr);
 /** "Whenever" right before the subject: every time it happens, a habit, unless a past "would" tells the scene's own repeats. */
 export const WHENEVER_LEAD = /\bwhenever\s+$/i;

@@ -1,11 +1,9 @@
 /**
  * What keeps a verb of handing or taking from being done now, read from the words around it in its sentence
- * (compliance.ts liveVerbs): a modal on it or shared with it, a past perfect's "had" shared with it, a belief
- * it stands in.
+ * (compliance.ts liveVerbs): a modal on it (moods.ts MODAL_AUX) or shared with it, a past perfect's "had" shared
+ * with it, a belief it stands in.
  */
 
-/** Modals, and the aims and plans that a verb after "to" only intends ("was going to give", "tries to hand"). */
-export const MODAL_AUX = /\b(?:will|would|could|can|might|may|must|should|shall|ought|'ll|'d|going to|about to|meant to|means to|tries to|tried to|trying to|wants? to|wanted to|hopes? to|hoped to)\b/i;
 /** The words between a past perfect and a verb that shares its "had": an "and" and no subject of its own. */
 export const SHARED_AUX = /^(?![^.;:!?]*\b(?:he|she|they|I|we|you)\b)[^.;:!?\p{Lu}]*\band\s+$/u;
 /**

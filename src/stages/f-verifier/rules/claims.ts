@@ -23,8 +23,11 @@ const ALIVE = /\b(alive|living|lives|survived|survives|breathes|breathing|walks 
 /** A death stated outright of its subject (not a threat, a wish or a rumour, which a rumour claim would carry). */
 const DIED = '(?:died|is dead|was dead|lies dead|lay dead|was killed|has been killed|was murdered|was executed|was slain|is slain|was buried|is buried)';
 const DEATH_OF = '(?:death|execution|funeral|murder|corpse|body|widow)';
-/** A word every match of DIED or DEATH_OF holds, as a whole word. */
-const DEATH_WORD = /\b(?:died|dead|killed|murdered|executed|slain|buried|death|execution|funeral|murder|corpse|body|widow|tomb|sepulchre|urn|barrow|pyre|grave|ashes|ash|dust|late|burial|bier|cremated|entombed)\b/i;
+/**
+ * A word every match of DIED or DEATH_OF holds, as a whole word, or of prose/death.ts (its idioms of dying, DIED_IDIOM,
+ * and a pronoun that "did not live to see").
+ */
+const DEATH_WORD = /\b(?:died|dead|killed|murdered|executed|slain|buried|death|execution|funeral|murder|corpse|body|widow|tomb|sepulchre|urn|barrow|pyre|grave|ashes|ash|dust|late|burial|bier|cremated|entombed|breathed|breathes|ghost|no\s+more|this\s+(?:life|world)|passed\s+away|shades|styx|live[ds]?\s+to\s+see)\b/i;
 
 type Named = { id: string; name: string; cue: string; gender?: Gender };
 

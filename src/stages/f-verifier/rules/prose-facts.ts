@@ -1,14 +1,14 @@
 import type { Finding } from '../../../domain/scene.js';
 import { finding, type VerifyContext } from '../context.js';
 import type { ProseSentence, Reading } from '../prose/reader.js';
-import { canonStatements } from '../prose/canon.js';
+import { canonStatements, sentenceBefore } from '../prose/canon.js';
 import { likelyGender } from '../prose/gender.js';
 import { couldMatchBound, factMatch, passageBound, quotedFact, roughSignature, signature, type FactSignature, type PassageBound } from '../prose/facts.js';
 import { namesPeopleOf, predicateSaid, toldOfAnother } from '../prose/fact-subject.js';
 import { spanOf } from '../prose/span.js';
 import { sentencesOf } from '../prose/parse.js';
 import { answeredExchanges, statementOf, type Exchange } from '../prose/exchange.js';
-import { deniesFact } from '../prose/denial.js';
+import { deniedByNext, deniesFact } from '../prose/denial.js';
 
 /**
  * A report by a group: "The women at the fountain say", "the wine shops say", "the washerwomen … swear", "Men in the
@@ -191,7 +191,7 @@ function strongerOf(ss: ProseSentence[], i: number, sig: FactSignature, r: Readi
  * The best window (one sentence, or two adjacent ones) of the scene for one fact, by match score,
  * but for those `skip` says do not tell it.
  */
-function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading, skip: (window: string) => boolean): { i: number; score: number } | null {
+function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading, skip: (window: string, i: number) => boolean): { i: number; score: number } | null {
   let best: { i: number; score: number } | null = null;
   for (let i = 0; i < ss.length; i++) {
     const next = ss[i + 1];
@@ -199,7 +199,7 @@ function bestWindow(ss: ProseSentence[], sig: FactSignature, r: Reading, skip: (
     const windows = [ss[i].text, ...(next && ss[i].line > 0 && next.line > 0 && Math.abs(next.line - ss[i].line) <= 2 ? [`${ss[i].text}\u2063${next.text}`] : [])];
     for (const w of windows) {
       const score = scoreOf(w, sig, r);
-      if (score > 0 && (!best || score > best.score) && !skip(w)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
+      if (score > 0 && (!best || score > best.score) && !skip(w, i)) best = { i: w === ss[i].text ? i : strongerOf(ss, i, sig, r), score };
     }
   }
   return best;
@@ -271,9 +271,11 @@ export function proseForbiddenRules(r: Reading, ctx: VerifyContext): Finding[] {
     if (!mayBeTold(r, full)) continue;
     const sig = offSetting(full, pk, r);
     const skip = (w: string) => toldOfAnother(w, sig, r.index) || sharedPredicate(w, sig, r, peersOf);
-    const isSure = (w: { i: number; score: number }) => w.score >= 5 && asFact(withoutOtherHedges(tagClauseOnly(framed(r.sentences, w.i)), sig, r), sig, r);
+    // A sentence the next one denies bare ("… They are not."): denied as a one-sentence denial is (denial.ts).
+    const isSure = (w: { i: number; score: number }) => w.score >= 5 && !deniedByNext(r.sentences, w.i) && asFact(withoutOtherHedges(tagClauseOnly(framed(r.sentences, w.i)), sig, r), sig, r);
     // A window that only denies the fact is read last: the fact told plainly elsewhere is found first (denial.ts).
-    const open = bestWindow(r.sentences, sig, r, (w) => skip(w) || w.split('\u2063').some((t) => deniesFact(t, sig, r.index)));
+    const denied = (w: string, i: number) => w.split('\u2063').some((t) => deniesFact(t, sig, r.index)) || deniedByNext(r.sentences, i) || (w.includes('\u2063') && deniedByNext(r.sentences, i + 1));
+    const open = bestWindow(r.sentences, sig, r, (w, i) => skip(w) || denied(w, i));
     const b = open && isSure(open) ? open : bestWindow(r.sentences, sig, r, skip);
     allowed ??= pk.retrieved_subgraph.secrets.filter((x) => !facts.has(x.text) && (told.has(x.id) || x.holders.some((h) => cast.has(h)))).map((x) => signature(x.text, r.index));
     const s = b ? r.sentences[b.i]! : null;
@@ -328,11 +330,11 @@ export function proseCanonRules(r: Reading, ctx: VerifyContext): Finding[] {
   const pk = ctx.packet;
   const out: Finding[] = [];
   const seen = new Set<string>();
-  for (const s of r.sentences as ProseSentence[]) {
+  for (const [i, s] of (r.sentences as ProseSentence[]).entries()) {
     // A narration sentence's names were found with its quotations blanked (reader.ts), so it is read
     // so: with the quotation in place, '"Nobody has died." Crassus opens…' put "died" right before
     // Crassus (held-out corpus 30, ac03). What the quotation says is a speech sentence of its own.
-    for (const st of canonStatements(s.narr ?? s.text, s.mentions, r.index, (id) => likelyGender(id, r.index, ctx))) {
+    for (const st of canonStatements(s.narr ?? s.text, s.mentions, r.index, (id) => likelyGender(id, r.index, ctx), sentenceBefore(r.sentences, i))) {
       const p = r.index.byId.get(st.id);
       if (!p || planned(ctx, st.id)) continue;
       let detail = '';
