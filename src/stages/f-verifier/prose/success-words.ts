@@ -2,7 +2,7 @@ import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { termsOf, transforms } from './parse.js';
 import { contentRoots } from './roots.js';
-import { toInfinitive } from './word-transforms.js';
+import { conjugated, toInfinitive } from './word-transforms.js';
 import { MODAL_AUX } from './verb-mood.js';
 import { MOTION, TRANSFER } from './compliance-verbs.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
@@ -98,8 +98,7 @@ function verbsIn(text: string, named: boolean): string[] {
 }
 
 function formsOf(inf: string): VerbForms {
-  const { tr, model } = transforms();
-  const c = (tr.verb as unknown as { conjugate: (w: string, m: unknown) => Record<string, string> }).conjugate(inf, model);
+  const c = conjugated(inf);
   return { present3: c.PresentTense ?? `${inf}s`, bare: inf, past: c.PastTense ?? `${inf}ed`, participle: c.Participle ?? c.PastTense ?? `${inf}ed` };
 }
 

@@ -1,8 +1,8 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
-import { parsed, termsOf, type TaggedTerm as Term } from './parse.js';
-import { toInfinitive } from './word-transforms.js';
+import { termsOf, type TaggedTerm as Term } from './parse.js';
+import { conjugated, toInfinitive } from './word-transforms.js';
 import { clauseAt } from './clauses.js';
 import { clauseHead } from './compliance.js';
 import { referent } from './speaker.js';
@@ -48,7 +48,7 @@ const infinitive = (t: Term): string => ['PastTense', 'PresentTense', 'Gerund', 
 
 /** A verb's finite and perfect forms, and the bare one: "hears", "heard", "hear". */
 function formsOf(verb: string): string[] {
-  const c = (parsed(verb).verbs() as unknown as { conjugate: () => Record<string, string>[] }).conjugate()[0] ?? {};
+  const c = conjugated(verb);
   return [...new Set([c.PresentTense, c.PastTense, c.Participle, c.Infinitive ?? verb].filter((w): w is string => !!w))];
 }
 
