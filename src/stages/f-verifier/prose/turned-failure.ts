@@ -25,6 +25,8 @@ export interface TurnedFailure {
   restricted: { forms: string[]; nouns: string[] }[];
   /** Things the fail directive has collapse, and the act's own noun. */
   things: string[];
+  /** Whether the act's success pays the actor (its effects: a ledger transfer to the actor), so the actor told rich now is it. */
+  enriches: boolean;
 }
 
 /** What holding, working or healing is said in: a thing that held is the success ("the corner holds"). */
@@ -90,7 +92,7 @@ export function turnedFailure(app: PacketInstruction, ctx: VerifyContext): Turne
     const head = termsOf(app.operator_name).find((t) => /^\p{L}{4,}$/u.test(t.normal));
     const act = head && !PREPOSITION.test(head.normal) && (head.tags.includes('Noun') || head.tags.includes('Verb')) ? head : undefined;
     const things = [...new Set([...collapsingIn(fail), ...(act ? [act.normal] : [])])];
-    return { restricted: restrictionsIn(fail), things };
+    return { restricted: restrictionsIn(fail), things, enriches: !!op?.enriches };
   });
 }
 
@@ -152,17 +154,42 @@ function thingHeld(narr: string, tf: TurnedFailure, past: boolean): number | nul
 }
 
 /**
+ * The actor told made rich by now: a fortune made ("has made his fortune", in a scene told in the past "made a
+ * fortune"), rich now ("is rich now", "is now a rich man"), a purse or strongbox full. A fortune made long ago is a
+ * simple or past perfect ("made his fortune in Asia", "had made his fortune"), and "rich" alone is what a man may always
+ * have been ("Crassus is rich"): neither counts.
+ */
+function enrichedNow(s: ProseSentence, i: number, app: PacketInstruction, r: Reading, ctx: VerifyContext, past: boolean): number | null {
+  const narr = s.narr ?? s.text;
+  const be = past ? String.raw`(?:was|were)` : String.raw`(?:is|are|has\s+been|have\s+been)`;
+  const made = past ? String.raw`(?<!\bhad\s+(?:\p{L}+ly\s+)?)made` : String.raw`(?:has|have)\s+(?:now\s+|\p{L}+ly\s+)?made`;
+  const re = new RegExp(
+    String.raw`\b(?:${made}\s+(?:his|her|their|a|an)\s+(?:own\s+|\p{L}+\s+)?fortunes?|${be}\s+(?:now\s+(?:a\s+)?rich(?:er)?|(?:a\s+)?rich(?:er)?\s+(?:(?:man|woman)\s+)?now)|(?:his|her|their)\s+(?:purses?|coffers|strongbox(?:es)?|money-?chests?)\s+${be}\s+(?:now\s+)?(?:full|fat|heavy|bulging|overflowing))`,
+    'giu',
+  );
+  for (const m of narr.matchAll(re)) {
+    const end = m.index! + m[0].length;
+    if (heldOff(narr, m.index!, end)) continue;
+    // "his purse is full" is his whose the "his" is: the last person named before it, or the one "he" stands for.
+    const owner = /^(his|her)\b/i.exec(m[0]);
+    const who = s.mentions.some((x) => x.end <= m.index!) || !owner ? doer(s, i, m.index!, r, ctx) : referent(r, i, owner[1]!.toLowerCase() === 'his' ? 'he' : 'she', ctx);
+    if (who === app.bindings.actor) return m.index!;
+  }
+  return null;
+}
+
+/**
  * The first narration sentence that tells the beat's failure turned over (wholeHeard, thingHeld), with no later one
  * telling the failure after all (`failsLater`: the fail directive's own words, success-words.ts showsFailure).
  */
 export function failureTurnedIn(r: Reading, app: PacketInstruction, ctx: VerifyContext, past: boolean, skip: (s: ProseSentence) => boolean, failsLater: (i: number) => boolean): ProseSentence | null {
   const tf = turnedFailure(app, ctx);
-  if (!tf.restricted.length && !tf.things.length) return null;
+  if (!tf.restricted.length && !tf.things.length && !tf.enriches) return null;
   for (let i = 0; i < r.sentences.length; i++) {
     const s = r.sentences[i]!;
     if (s.line <= 0 || s.imagined || s.kind !== 'narration' || skip(s)) continue;
     const narr = s.narr ?? s.text;
-    if ((wholeHeard(s, i, tf, app, r, ctx, past) ?? thingHeld(narr, tf, past)) !== null && !failsLater(i)) return s;
+    if ((wholeHeard(s, i, tf, app, r, ctx, past) ?? thingHeld(narr, tf, past) ?? (tf.enriches ? enrichedNow(s, i, app, r, ctx, past) : null)) !== null && !failsLater(i)) return s;
   }
   return null;
 }
