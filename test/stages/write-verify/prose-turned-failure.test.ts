@@ -112,7 +112,16 @@ describe('a failing beat shown succeeding by its fail directive turned over (AUR
     hard('MEND', 'past: Servilia poured the wine herself. Cato looked at it a long time. Then Cato drank, and Servilia smiled.\n\nThe reconciliation held; he stayed to dine, and they spoke of their mother.');
   });
 
+  it('the old good between them said to be back, for "the wound is deeper"', () => {
+    hard('MEND', 'Neither of them speaks of the quarrel again. By the time the lamp gutters, the old warmth is back between them.');
+    hard('MEND', 'Servilia laughs at something he says about their mother, and Cato laughs too; the ease has come back between the two of them.');
+    hard('MEND', 'past: Servilia poured the wine herself. Cato looked at it a long time. Then he drank, and she sat down beside him.\n\nThey talked until the lamps burned out, and the old trust returned between Cato and Servilia.');
+  });
+
   it('stays clean on the cup pushed away, a hope, a denial, a memory', () => {
+    clean('MEND', 'The old warmth is not back between them, and both of them know it. Cato refuses her offer.');
+    clean('MEND', 'Servilia waits for the old warmth to come back between them. It does not; Cato refuses her offer.');
+    clean('MEND', 'The quarrel is back between them, worse than before, and Cato refuses her offer.');
     clean('MEND', 'Cato pushes the cup away. The wound is deeper now for having been opened, and Servilia knows it.');
     clean('MEND', 'Servilia hopes that what lies between them mends one day. Cato refuses the cup.');
     clean('MEND', 'Nothing between them mends. Cato leaves the cup untouched.');

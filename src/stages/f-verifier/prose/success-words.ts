@@ -146,6 +146,17 @@ const STATE = String.raw`\b(?:is|are|stands?|lies?|remains?|has\s+been|have\s+be
 const STATE_PAST = String.raw`\b(?:was|were|stood|lay|remained)\s+(?:(?:now|all|at\s+last|finally|\p{L}+ly)\s+){0,2}`;
 const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * An embrace in other words, both of them doing it (read as after a plural subject): "they hold each other", "in each
+ * other's arms", one letting the other take their hands ("Cicero lets her take his hands"). A subject right before
+ * the verb, so "they used to hold each other" is a habit of the past, no embrace now.
+ */
+function embracedIn(past: boolean): RegExp {
+  const hold = past ? 'held' : 'hold';
+  const lets = past ? 'let' : 'lets';
+  return new RegExp(String.raw`${PLURAL_SUBJECT}(${hold}\s+each\s+other)\b|\b(?:are|were|stand|stood|lie|lay)\s+(in\s+each\s+other['’]s\s+arms)\b|\b(${lets}\s+(?:her|him)\s+take\s+(?:his|her|both\s+(?:his|her))\s+hands?)\b`, 'iu');
+}
+
 /** A success verb told as done: where, which verb, and how (a present verb, after a plural subject, a state reached, a participle set off by commas); `start`: where its match begins (a depictive's comma). */
 export interface SuccessWord {
   index: number;
@@ -165,6 +176,7 @@ export function successWordIn(narr: string, lex: SuccessLexicon, past: boolean):
   for (const [inf, f] of lex.verbs) {
     const finite = past ? [f.past] : [f.present3];
     const res = [
+      ...(inf === 'embrace' ? [{ re: embracedIn(past), how: 'plural' as const }] : []),
       ...finite.map((w) => ({ re: new RegExp(String.raw`\b${esc(w)}\b`, 'iu'), how: 'finite' as const })),
       { re: new RegExp(String.raw`${PLURAL_SUBJECT}(${esc(past ? f.past : f.bare)})\b`, 'iu'), how: 'plural' as const },
       { re: new RegExp(String.raw`(?:${STATE}${past ? `|${STATE_PAST}` : ''})(${esc(f.participle)}|${esc(f.past)})\b`, 'iu'), how: 'state' as const },
@@ -173,7 +185,8 @@ export function successWordIn(narr: string, lex: SuccessLexicon, past: boolean):
     for (const { re, how } of res) {
       const m = re.exec(narr);
       if (!m) continue;
-      const word = m[1] ?? m[0];
+      // The embrace's paraphrases (embracedIn) capture in one of three groups.
+      const word = m[1] ?? m[2] ?? m[3] ?? m[0];
       const at = m.index + m[0].length - word.length;
       // Denied, hedged, tried or meant up to the end of its clause ("tries to seize", "they might embrace"); a later
       // clause's denial is another matter ("…embrace at last, and neither of them speaks of it"), but for a turn.

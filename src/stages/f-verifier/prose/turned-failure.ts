@@ -33,6 +33,13 @@ export interface TurnedFailure {
 const HOLDS = String.raw`(?:holds|held|works|worked|succeeds|succeeded|bites|bit|sticks|stuck|pays\s+off|paid\s+off|comes\s+off|came\s+off|goes\s+through|went\s+through|heals|healed|mends|mended)`;
 /** Repair only: what lies between two people mending is their quarrel made up. */
 const MENDS = String.raw`(?:heals|healed|mends|mended|is\s+mended|is\s+healed|was\s+mended|was\s+healed)`;
+/** Two people together: "them", "the two of them", "Cicero and Terentia". */
+const TWO = String.raw`(?:them|us|the\s+two(?:\s+of\s+them)?|\p{Lu}\p{L}+\s+and\s+\p{Lu}\p{L}+)`;
+/** What is good between two people: its coming back between them is their quarrel made up ("the old warmth is back between them"). */
+const GOOD_BETWEEN = String.raw`(?:warmth|peace|love|affection|tenderness|trust|ease|friendship|fondness|kindness|laughter)`;
+/** A perfect's "has" stands before these, as before any verb of thingHeld ("has come back", "has returned"). */
+const BACK = String.raw`(?:is\s+back|are\s+back|comes\s+back|come\s+back|returns|returned)`;
+const BACK_PAST = String.raw`(?:was\s+back|were\s+back|came\s+back|returned)`;
 /** The whole of what is heard or had: "every word", "all of it", "the whole of it", "everything". */
 const WHOLE = /\b(?:every(?!\s+(?:other|few|second|third|now))|all|whole|everything|entire|each)\b/i;
 /** A part, a doubt, a hedge or a wish between the verb and the whole: "hears only part of every sentence". */
@@ -140,7 +147,11 @@ function doer(s: ProseSentence, i: number, at: number, r: Reading, ctx: VerifyCo
 /** The thing that broke in the fail directive, or the act itself, said to hold; or what lies between two people mended. */
 function thingHeld(narr: string, tf: TurnedFailure, past: boolean): number | null {
   const things = tf.things.length ? String.raw`\b(?:${tf.things.map(esc).join('|')})(?:e?s)?` : null;
-  const res = [...(things ? [new RegExp(String.raw`${things}${TO_VERB}(${HOLDS})\b`, 'giu')] : []), new RegExp(String.raw`\bbetween\s+(?:them|us|the\s+two(?:\s+of\s+them)?|\p{Lu}\p{L}+\s+and\s+\p{Lu}\p{L}+)${TO_VERB}(${MENDS})\b`, 'giu')];
+  const res = [
+    ...(things ? [new RegExp(String.raw`${things}${TO_VERB}(${HOLDS})\b`, 'giu')] : []),
+    new RegExp(String.raw`\bbetween\s+${TWO}${TO_VERB}(${MENDS})\b`, 'giu'),
+    new RegExp(String.raw`\b${GOOD_BETWEEN}${TO_VERB}(${past ? BACK_PAST : BACK})(?=\s+(?:between|to)\s+${TWO})`, 'giu'),
+  ];
   for (const re of res) {
     for (const m of narr.matchAll(re)) {
       const at = m.index! + m[0].length - m[1]!.length;
