@@ -132,11 +132,9 @@ export function speechMarks(isPerson: (word: string) => boolean): SpeechMarks {
       const again = SPEECH_AGAIN.exec(rest);
       const clause = /^(\s*,\s+)(([\p{L}'’]+).*)$/su.exec(rest);
       const more = again ? `${again[1]}${quote(again[2]!)}` : clause && (speaks(rest) || !TOLD_ON.test(clause[3]!)) ? clause[1] + quote(clause[2]!) : rest;
-      if (!(more === rest && stop === ',' && frontedClause(said))) {
-        tagTense = tenseOf(tag);
-        const dash = said.match(DASH)?.[0] ?? '';
-        return { text: `${dash}${quote(said.slice(dash.length) + stop)}${tag}${more}`, speaking: true };
-      }
+      const dash = said.match(DASH)?.[0] ?? '';
+      // A fronted clause and a deed (frontedClause) falls through: narration, unless read as speech below.
+      if (!(more === rest && stop === ',' && frontedClause(said))) return (tagTense = tenseOf(tag)), { text: `${dash}${quote(said.slice(dash.length) + stop)}${tag}${more}`, speaking: true };
     }
     const before = TAG_BEFORE.exec(s);
     if (before) {
