@@ -43,9 +43,10 @@ export interface VerifyContext {
   /**
    * The world's operators (names and writer guidance), so an operator named by its description resolves; `success` and
    * `fail` are its directives apart and `roles` its role names, from which a failing beat's success words are read
-   * (prose/success-words.ts).
+   * (prose/success-words.ts); `enriches`: its effects pay the actor (a ledger transfer to the actor), so the actor told
+   * rich now is its success (prose/turned-failure.ts).
    */
-  operators?: { id: string; name: string; descriptions?: string[]; success?: string; fail?: string; roles?: string[] }[];
+  operators?: { id: string; name: string; descriptions?: string[]; success?: string; fail?: string; roles?: string[]; enriches?: boolean }[];
   /** Each character's relatives by kin word (world-context.ts relativesOf): "Cicero's wife", "the consul's wife" name Terentia. */
   relatives?: ReadonlyMap<string, ReadonlyMap<string, string>>;
   /** Fewest words a scene may have (config verifier.min_scene_words); absent: the default, 0: no minimum. */

@@ -174,6 +174,7 @@ function operatorContext(o: World['operators']['operators'][number]): NonNullabl
     ...(g?.success_beat ? { success: g.success_beat } : {}),
     ...(g?.fail_beat ? { fail: g.fail_beat } : {}),
     roles: Object.keys(o.roles ?? {}),
+    ...((o.effects ?? []).some((e) => e.op === 'transfer' && e.path === 'assets.cash_ledger' && e.to === 'actor') ? { enriches: true } : {}),
   };
 }
 

@@ -71,6 +71,10 @@ describe("a failing beat shown coming off in its operator's own success words (A
     hard('SEIZE', 'The lictors break the doors. By nightfall every granary Murena owns stands seized, and Cato goes home to supper.');
     hard('RECONCILE', 'Fulvia and Terentia embrace at last, and neither of them speaks of the old quarrel again.');
     hard('RECONCILE', '"Enough," Terentia says, and opens her arms. They are reconciled before the lamp has burned down.');
+    // The embrace in other words: a reciprocal hold, one letting the other take their hands.
+    hard('RECONCILE', 'Fulvia crosses the room and kneels by the couch. After a while they hold each other, the way they did before the consulship.');
+    hard('RECONCILE', 'Fulvia reaches across the table, and Terentia lets her take both her hands.');
+    hard('RECONCILE', 'Terentia and Fulvia stand in each other\'s arms in the middle of the atrium, and the slaves find somewhere else to be.');
     hard('POISON', 'Caesar pours the wine himself. Cato drinks, slowly, to the last drop, and sets the cup down.');
     // Told in the past: its simple past and "was seized" are the scene's now.
     expect(outcome('SEIZE', 'Cato waited in the Forum. Murena came late. Cato read the order aloud, and Murena said nothing at all.\n\nThe lictors broke the doors at noon. By nightfall the grain of Murena was seized, and Cato went home to supper.').map((x) => x.split(' ')[0])).toEqual(['hard']);
@@ -87,6 +91,9 @@ describe("a failing beat shown coming off in its operator's own success words (A
     clean('RECONCILE', 'Would they ever be reconciled? Terentia does not know, and does not ask.');
     clean('RECONCILE', 'They embrace, stiffly, because the household is watching.\n\nThen Terentia steps back. "No," she says. "I refuse your offer."');
     clean('RECONCILE', 'Fulvia tries to embrace her, and Terentia steps out of reach.');
+    clean('RECONCILE', 'Fulvia reaches for her hands. Terentia does not let her take her hands, and the slave at the door looks away.');
+    clean('RECONCILE', 'Terentia remembers how they used to hold each other as girls, when the house was small. Now she refuses the cup.');
+    clean('RECONCILE', 'They might hold each other, Fulvia thinks, if either of them would move first. Neither does.');
     clean('POISON', 'Caesar pours the wine. Cato lifts the cup, smells it, and pours it on the floor between them.');
     clean('POISON', 'Caesar watches Cato over the rim of his own cup. If Cato drinks, it is over.');
   });

@@ -87,6 +87,24 @@ describe('a failing beat shown succeeding by its fail directive turned over (AUR
     clean('CORNER', 'The old warehouse roof holds through the storm, and a competitor undercuts Varo by half before dawn.');
   });
 
+  it('the speculator told rich by now, for a corner whose success pays him: a fortune made, rich now, a full purse', () => {
+    hard('CORNER', 'Varo walks the length of his sheds with a lamp, counting. No ship has come in. The bakers paid what he asked, every one of them, and Varo has made his fortune.');
+    hard('CORNER', 'Varo stands at the end of the quay and lets the wind have his cloak. He is rich now, richer than he ever dreamed in the years of small cargoes.');
+    hard('CORNER', 'Varo counts the last of the silver into the chest. His purse is full, and for once he does not bother to lock the door behind him.');
+    hard('CORNER', 'The price on the board at the harbour gate has been chalked higher four times since dawn. Varo, by any reckoning, is now a rich man.');
+    hard('CORNER', 'past: Varo walked the length of his sheds at dusk. He counted the sacks twice. The bakers came at noon, and they paid what he asked.\n\nNo ship came in from Sicily. Varo made a fortune in nine days, and he knew it.');
+  });
+
+  it('stays clean on a fortune hoped for, missed, made long ago, or made by someone else, and on "rich" alone', () => {
+    clean('CORNER', 'Varo stands at the end of the quay. He hopes to make his fortune before the winter, but a ship from Sicily is already in sight.');
+    clean('CORNER', 'Varo looks at the rotting sacks. Another month, and he would have made his fortune. A competitor undercut him by half.');
+    clean('CORNER', 'Varo made his fortune in the Asian trade, years ago. Tonight a competitor undercuts him, and the squeeze breaks.');
+    clean('CORNER', 'Varo is rich, as rich men go at Ostia. Tonight a competitor undercuts him, and the squeeze breaks.');
+    clean('CORNER', 'Murena sold early and has made his fortune. Varo, who held on, is left with a shed of rotting grain.');
+    clean('CORNER', 'If no ship comes in, Varo is rich now. A ship comes in at noon.');
+    clean('CORNER', 'past: Varo walked the length of his sheds at dusk. He counted the sacks twice. He had made his fortune long before this.\n\nThat autumn a competitor undercut him, and the squeeze broke.');
+  });
+
   it('what lies between them mended, or the wound healed, for "the wound is deeper": the audit\'s words, and others', () => {
     hard('MEND', 'Cato looks at the cup a long time. Then he lifts it, and drinks, and when she comes round the table he lets her put her arms about him. Whatever was broken between them mends in that moment; he kisses her forehead.');
     hard('MEND', 'Servilia says their mother\'s name, and Cato weeps. What lay between Cato and Servilia heals, there in the lamplight.');
@@ -94,7 +112,16 @@ describe('a failing beat shown succeeding by its fail directive turned over (AUR
     hard('MEND', 'past: Servilia poured the wine herself. Cato looked at it a long time. Then Cato drank, and Servilia smiled.\n\nThe reconciliation held; he stayed to dine, and they spoke of their mother.');
   });
 
+  it('the old good between them said to be back, for "the wound is deeper"', () => {
+    hard('MEND', 'Neither of them speaks of the quarrel again. By the time the lamp gutters, the old warmth is back between them.');
+    hard('MEND', 'Servilia laughs at something he says about their mother, and Cato laughs too; the ease has come back between the two of them.');
+    hard('MEND', 'past: Servilia poured the wine herself. Cato looked at it a long time. Then he drank, and she sat down beside him.\n\nThey talked until the lamps burned out, and the old trust returned between Cato and Servilia.');
+  });
+
   it('stays clean on the cup pushed away, a hope, a denial, a memory', () => {
+    clean('MEND', 'The old warmth is not back between them, and both of them know it. Cato refuses her offer.');
+    clean('MEND', 'Servilia waits for the old warmth to come back between them. It does not; Cato refuses her offer.');
+    clean('MEND', 'The quarrel is back between them, worse than before, and Cato refuses her offer.');
     clean('MEND', 'Cato pushes the cup away. The wound is deeper now for having been opened, and Servilia knows it.');
     clean('MEND', 'Servilia hopes that what lies between them mends one day. Cato refuses the cup.');
     clean('MEND', 'Nothing between them mends. Cato leaves the cup untouched.');

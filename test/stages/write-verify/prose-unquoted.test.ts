@@ -68,6 +68,22 @@ describe('speechMarks: the words said in dialogue with no quotation marks', () =
     expect(marked('Sit, Crassus said.', 'Clodius stood up.', 'I cannot wait all night.')).toEqual([['“Sit,” Crassus said.'], ['Clodius stood up.'], ['“I cannot wait all night.”']]);
   });
 
+  it('reads a fronted clause of time before a said-verb that is also a deed as narration, and speech that only opens so as speech', () => {
+    expectMarks([
+      // Two deeds: the clause is no words said, and "laughs" no tag (the audit's sentence, and others).
+      ['After Terentia sets down the cup, Caesar laughs.', ['After Terentia sets down the cup, Caesar laughs.']],
+      ['When Murena had finished reading, Crassus laughed aloud.', ['When Murena had finished reading, Crassus laughed aloud.']],
+      ['Then, as the lictors carry out the last sack, the crowd shouts.', ['Then, as the lictors carry out the last sack, the crowd shouts.']],
+      ['Once Cato was out of earshot, Clodius laughed.', ['Once Cato was out of earshot, Clodius laughed.']],
+      // Still speech: a phrase with no verb, words in the first or second person, speech again after the tag.
+      ['After the vote, Crassus said.', ['“After the vote,” Crassus said.']],
+      ['When you are ready, Crassus said.', ['“When you are ready,” Crassus said.']],
+      ['Before I pay, Crassus said.', ['“Before I pay,” Crassus said.']],
+      ['When the consul comes to open the granaries, Clodius said, I will be standing at the door.', ['“When the consul comes to open the granaries,” Clodius said, “I will be standing at the door.”']],
+      ['Not yet, Crassus laughed.', ['“Not yet,” Crassus laughed.']],
+    ]);
+  });
+
   it('reads a dialogue dash as speech', () => {
     expect(marked('— Twelve, said Crassus. — Good.')).toEqual([['— “Twelve,” said Crassus.', '— “Good.”']]);
   });

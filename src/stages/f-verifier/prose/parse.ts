@@ -212,7 +212,7 @@ const WORD_NOT_ABBREVIATION = /(?<=\b(?:lit|fig|arc|vet|temp)\.)\s+(?=\p{Lu})/u;
 const QUOTE_ENDED = /(?<=[.!…]["”])\s+(?=\p{Lu})/u;
 
 type Transform = {
-  verb: { toInfinitive: (s: string, m: unknown, tense: string) => string };
+  verb: { toInfinitive: (s: string, m: unknown, tense: string) => string; conjugate: (s: string, m: unknown) => Record<string, string | undefined> };
   noun: { toSingular: (s: string, m: unknown) => string };
   adjective: { fromComparative: (s: string, m: unknown) => string; fromSuperlative: (s: string, m: unknown) => string; fromAdverb: (s: string) => string };
 };

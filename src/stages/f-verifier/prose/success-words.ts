@@ -2,7 +2,7 @@ import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { termsOf, transforms } from './parse.js';
 import { contentRoots } from './roots.js';
-import { toInfinitive } from './word-transforms.js';
+import { conjugated, toInfinitive } from './word-transforms.js';
 import { MODAL_AUX } from './moods.js';
 import { MOTION, TRANSFER } from './compliance-verbs.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
@@ -98,8 +98,7 @@ function verbsIn(text: string, named: boolean): string[] {
 }
 
 function formsOf(inf: string): VerbForms {
-  const { tr, model } = transforms();
-  const c = (tr.verb as unknown as { conjugate: (w: string, m: unknown) => Record<string, string> }).conjugate(inf, model);
+  const c = conjugated(inf);
   return { present3: c.PresentTense ?? `${inf}s`, bare: inf, past: c.PastTense ?? `${inf}ed`, participle: c.Participle ?? c.PastTense ?? `${inf}ed` };
 }
 
@@ -147,6 +146,17 @@ const STATE = String.raw`\b(?:is|are|stands?|lies?|remains?|has\s+been|have\s+be
 const STATE_PAST = String.raw`\b(?:was|were|stood|lay|remained)\s+(?:(?:now|all|at\s+last|finally|\p{L}+ly)\s+){0,2}`;
 const esc = (w: string) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * An embrace in other words, both of them doing it (read as after a plural subject): "they hold each other", "in each
+ * other's arms", one letting the other take their hands ("Cicero lets her take his hands"). A subject right before
+ * the verb, so "they used to hold each other" is a habit of the past, no embrace now.
+ */
+function embracedIn(past: boolean): RegExp {
+  const hold = past ? 'held' : 'hold';
+  const lets = past ? 'let' : 'lets';
+  return new RegExp(String.raw`${PLURAL_SUBJECT}(${hold}\s+each\s+other)\b|\b(?:are|were|stand|stood|lie|lay)\s+(in\s+each\s+other['’]s\s+arms)\b|\b(${lets}\s+(?:her|him)\s+take\s+(?:his|her|both\s+(?:his|her))\s+hands?)\b`, 'iu');
+}
+
 /** A success verb told as done: where, which verb, and how (a present verb, after a plural subject, a state reached, a participle set off by commas); `start`: where its match begins (a depictive's comma). */
 export interface SuccessWord {
   index: number;
@@ -175,6 +185,7 @@ function patternsOf(lex: SuccessLexicon, past: boolean): VerbPatterns[] {
   return (made[key] ??= [...lex.verbs].map(([inf, f]) => ({
     inf,
     res: [
+      ...(inf === 'embrace' ? [{ re: embracedIn(past), how: 'plural' as const }] : []),
       { re: new RegExp(String.raw`\b${esc(past ? f.past : f.present3)}\b`, 'iu'), how: 'finite' as const },
       { re: new RegExp(String.raw`${PLURAL_SUBJECT}(${esc(past ? f.past : f.bare)})\b`, 'iu'), how: 'plural' as const },
       { re: new RegExp(String.raw`(?:${STATE}${past ? `|${STATE_PAST}` : ''})(${esc(f.participle)}|${esc(f.past)})\b`, 'iu'), how: 'state' as const },
@@ -195,7 +206,8 @@ export function successWordIn(narr: string, lex: SuccessLexicon, past: boolean):
     for (const { re, how } of res) {
       const m = re.exec(narr);
       if (!m) continue;
-      const word = m[1] ?? m[0];
+      // The embrace's paraphrases (embracedIn) capture in one of three groups.
+      const word = m[1] ?? m[2] ?? m[3] ?? m[0];
       const at = m.index + m[0].length - word.length;
       // Denied, hedged, tried or meant up to the end of its clause ("tries to seize", "they might embrace"); a later
       // clause's denial is another matter ("…embrace at last, and neither of them speaks of it"), but for a turn.

@@ -1,8 +1,8 @@
 import type { PacketInstruction } from '../../../domain/packet.js';
 import type { VerifyContext } from '../context.js';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
-import { parsed, termsOf, type TaggedTerm as Term } from './parse.js';
-import { toInfinitive } from './word-transforms.js';
+import { termsOf, type TaggedTerm as Term } from './parse.js';
+import { conjugated, toInfinitive } from './word-transforms.js';
 import { clauseAt } from './clauses.js';
 import { clauseHead } from './compliance.js';
 import { referent } from './speaker.js';
@@ -25,12 +25,21 @@ export interface TurnedFailure {
   restricted: { forms: string[]; nouns: string[] }[];
   /** Things the fail directive has collapse, and the act's own noun. */
   things: string[];
+  /** Whether the act's success pays the actor (its effects: a ledger transfer to the actor), so the actor told rich now is it. */
+  enriches: boolean;
 }
 
 /** What holding, working or healing is said in: a thing that held is the success ("the corner holds"). */
 const HOLDS = String.raw`(?:holds|held|works|worked|succeeds|succeeded|bites|bit|sticks|stuck|pays\s+off|paid\s+off|comes\s+off|came\s+off|goes\s+through|went\s+through|heals|healed|mends|mended)`;
 /** Repair only: what lies between two people mending is their quarrel made up. */
 const MENDS = String.raw`(?:heals|healed|mends|mended|is\s+mended|is\s+healed|was\s+mended|was\s+healed)`;
+/** Two people together: "them", "the two of them", "Cicero and Terentia". */
+const TWO = String.raw`(?:them|us|the\s+two(?:\s+of\s+them)?|\p{Lu}\p{L}+\s+and\s+\p{Lu}\p{L}+)`;
+/** What is good between two people: its coming back between them is their quarrel made up ("the old warmth is back between them"). */
+const GOOD_BETWEEN = String.raw`(?:warmth|peace|love|affection|tenderness|trust|ease|friendship|fondness|kindness|laughter)`;
+/** A perfect's "has" stands before these, as before any verb of thingHeld ("has come back", "has returned"). */
+const BACK = String.raw`(?:is\s+back|are\s+back|comes\s+back|come\s+back|returns|returned)`;
+const BACK_PAST = String.raw`(?:was\s+back|were\s+back|came\s+back|returned)`;
 /** The whole of what is heard or had: "every word", "all of it", "the whole of it", "everything". */
 const WHOLE = /\b(?:every(?!\s+(?:other|few|second|third|now))|all|whole|everything|entire|each)\b/i;
 /** A part, a doubt, a hedge or a wish between the verb and the whole: "hears only part of every sentence". */
@@ -48,7 +57,7 @@ const infinitive = (t: Term): string => ['PastTense', 'PresentTense', 'Gerund', 
 
 /** A verb's finite and perfect forms, and the bare one: "hears", "heard", "hear". */
 function formsOf(verb: string): string[] {
-  const c = (parsed(verb).verbs() as unknown as { conjugate: () => Record<string, string>[] }).conjugate()[0] ?? {};
+  const c = conjugated(verb);
   return [...new Set([c.PresentTense, c.PastTense, c.Participle, c.Infinitive ?? verb].filter((w): w is string => !!w))];
 }
 
@@ -90,7 +99,7 @@ export function turnedFailure(app: PacketInstruction, ctx: VerifyContext): Turne
     const head = termsOf(app.operator_name).find((t) => /^\p{L}{4,}$/u.test(t.normal));
     const act = head && !PREPOSITION.test(head.normal) && (head.tags.includes('Noun') || head.tags.includes('Verb')) ? head : undefined;
     const things = [...new Set([...collapsingIn(fail), ...(act ? [act.normal] : [])])];
-    return { restricted: restrictionsIn(fail), things };
+    return { restricted: restrictionsIn(fail), things, enriches: !!op?.enriches };
   });
 }
 
@@ -138,7 +147,11 @@ function doer(s: ProseSentence, i: number, at: number, r: Reading, ctx: VerifyCo
 /** The thing that broke in the fail directive, or the act itself, said to hold; or what lies between two people mended. */
 function thingHeld(narr: string, tf: TurnedFailure, past: boolean): number | null {
   const things = tf.things.length ? String.raw`\b(?:${tf.things.map(esc).join('|')})(?:e?s)?` : null;
-  const res = [...(things ? [new RegExp(String.raw`${things}${TO_VERB}(${HOLDS})\b`, 'giu')] : []), new RegExp(String.raw`\bbetween\s+(?:them|us|the\s+two(?:\s+of\s+them)?|\p{Lu}\p{L}+\s+and\s+\p{Lu}\p{L}+)${TO_VERB}(${MENDS})\b`, 'giu')];
+  const res = [
+    ...(things ? [new RegExp(String.raw`${things}${TO_VERB}(${HOLDS})\b`, 'giu')] : []),
+    new RegExp(String.raw`\bbetween\s+${TWO}${TO_VERB}(${MENDS})\b`, 'giu'),
+    new RegExp(String.raw`\b${GOOD_BETWEEN}${TO_VERB}(${past ? BACK_PAST : BACK})(?=\s+(?:between|to)\s+${TWO})`, 'giu'),
+  ];
   for (const re of res) {
     for (const m of narr.matchAll(re)) {
       const at = m.index! + m[0].length - m[1]!.length;
@@ -152,17 +165,42 @@ function thingHeld(narr: string, tf: TurnedFailure, past: boolean): number | nul
 }
 
 /**
+ * The actor told made rich by now: a fortune made ("has made his fortune", in a scene told in the past "made a
+ * fortune"), rich now ("is rich now", "is now a rich man"), a purse or strongbox full. A fortune made long ago is a
+ * simple or past perfect ("made his fortune in Asia", "had made his fortune"), and "rich" alone is what a man may always
+ * have been ("Crassus is rich"): neither counts.
+ */
+function enrichedNow(s: ProseSentence, i: number, app: PacketInstruction, r: Reading, ctx: VerifyContext, past: boolean): number | null {
+  const narr = s.narr ?? s.text;
+  const be = past ? String.raw`(?:was|were)` : String.raw`(?:is|are|has\s+been|have\s+been)`;
+  const made = past ? String.raw`(?<!\bhad\s+(?:\p{L}+ly\s+)?)made` : String.raw`(?:has|have)\s+(?:now\s+|\p{L}+ly\s+)?made`;
+  const re = new RegExp(
+    String.raw`\b(?:${made}\s+(?:his|her|their|a|an)\s+(?:own\s+|\p{L}+\s+)?fortunes?|${be}\s+(?:now\s+(?:a\s+)?rich(?:er)?|(?:a\s+)?rich(?:er)?\s+(?:(?:man|woman)\s+)?now)|(?:his|her|their)\s+(?:purses?|coffers|strongbox(?:es)?|money-?chests?)\s+${be}\s+(?:now\s+)?(?:full|fat|heavy|bulging|overflowing))`,
+    'giu',
+  );
+  for (const m of narr.matchAll(re)) {
+    const end = m.index! + m[0].length;
+    if (heldOff(narr, m.index!, end)) continue;
+    // "his purse is full" is his whose the "his" is: the last person named before it, or the one "he" stands for.
+    const owner = /^(his|her)\b/i.exec(m[0]);
+    const who = s.mentions.some((x) => x.end <= m.index!) || !owner ? doer(s, i, m.index!, r, ctx) : referent(r, i, owner[1]!.toLowerCase() === 'his' ? 'he' : 'she', ctx);
+    if (who === app.bindings.actor) return m.index!;
+  }
+  return null;
+}
+
+/**
  * The first narration sentence that tells the beat's failure turned over (wholeHeard, thingHeld), with no later one
  * telling the failure after all (`failsLater`: the fail directive's own words, success-words.ts showsFailure).
  */
 export function failureTurnedIn(r: Reading, app: PacketInstruction, ctx: VerifyContext, past: boolean, skip: (s: ProseSentence) => boolean, failsLater: (i: number) => boolean): ProseSentence | null {
   const tf = turnedFailure(app, ctx);
-  if (!tf.restricted.length && !tf.things.length) return null;
+  if (!tf.restricted.length && !tf.things.length && !tf.enriches) return null;
   for (let i = 0; i < r.sentences.length; i++) {
     const s = r.sentences[i]!;
     if (s.line <= 0 || s.imagined || s.kind !== 'narration' || skip(s)) continue;
     const narr = s.narr ?? s.text;
-    if ((wholeHeard(s, i, tf, app, r, ctx, past) ?? thingHeld(narr, tf, past)) !== null && !failsLater(i)) return s;
+    if ((wholeHeard(s, i, tf, app, r, ctx, past) ?? thingHeld(narr, tf, past) ?? (tf.enriches ? enrichedNow(s, i, app, r, ctx, past) : null)) !== null && !failsLater(i)) return s;
   }
   return null;
 }

@@ -1,6 +1,6 @@
 import { SAID_VERB, TOLD } from './said.js';
 import { formTense, type Tense } from './tense.js';
-import { sentencesOf } from './parse.js';
+import { sentencesOf, termsOf } from './parse.js';
 
 /**
  * Dialogue set with no quotation marks at all, as some novelists set it and a model asked to write like
@@ -73,6 +73,18 @@ const SAYING = new RegExp(String.raw`\b(?:${TAG_VERB}|tells|told|wrote|writes|wr
 const FIRST_SECOND = /\b(?:me|my|mine|myself|we|us|our|ours|you|your|yours|yourself)\b/i;
 const SELF = /\bI\b/;
 const DASH = /^\s*[—–]\s*/;
+/**
+ * A clause of time or cause fronted before its main clause, in the third person: "After Terentia sets down the cup,
+ * Caesar laughs." tells two deeds, and "Caesar laughs" is no tag of words said (a said-verb that is also a deed:
+ * laughs, cries, shouts, answers). Words said before a tag open so too ("When the consul comes, Crassus said, I trust
+ * …"), so only where nothing after the tag is speech again and nothing in the clause speaks in the first or second
+ * person.
+ */
+const FRONTED = /^\s*(?:(?:then|and|but|so|now|just|only|even|long|soon|shortly|right|a\s+moment|moments)\s*,?\s+)*(?:after|when|whenever|as\s+soon\s+as|once|before|while|until|till|since|as|because|though|although)\s+\S/iu;
+/** A fronted clause with a verb of its own ("After Terentia sets down the cup"), not a phrase ("After the vote, Crassus said."), none of it in the first or second person. */
+function frontedClause(said: string): boolean {
+  return FRONTED.test(said) && !FIRST_SECOND.test(said) && !SELF.test(said) && termsOf(said).slice(1).some((t) => t.tags.includes('PresentTense') || t.tags.includes('PastTense'));
+}
 /** Words that may open a sentence of narration before its subject. */
 const LEAD = /^(?:then|and|but|so|now|when|as|while|still)$/i;
 
@@ -115,12 +127,12 @@ export function speechMarks(isPerson: (word: string) => boolean): SpeechMarks {
     const after = TAG_AFTER.exec(s);
     if (after) {
       const [, said, stop, tag, rest] = after as unknown as [string, string, string, string, string];
-      tagTense = tenseOf(tag);
       const again = SPEECH_AGAIN.exec(rest);
       const clause = /^(\s*,\s+)(([\p{L}'’]+).*)$/su.exec(rest);
       const more = again ? `${again[1]}${quote(again[2]!)}` : clause && (speaks(rest) || !TOLD_ON.test(clause[3]!)) ? clause[1] + quote(clause[2]!) : rest;
       const dash = said.match(DASH)?.[0] ?? '';
-      return { text: `${dash}${quote(said.slice(dash.length) + stop)}${tag}${more}`, speaking: true };
+      // A fronted clause and a deed (frontedClause) falls through: narration, unless read as speech below.
+      if (!(more === rest && stop === ',' && frontedClause(said))) return (tagTense = tenseOf(tag)), { text: `${dash}${quote(said.slice(dash.length) + stop)}${tag}${more}`, speaking: true };
     }
     const before = TAG_BEFORE.exec(s);
     if (before) {

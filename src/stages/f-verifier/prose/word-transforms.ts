@@ -47,3 +47,26 @@ export function toInfinitive(form: string, tense: string): string {
     return tr.verb.toInfinitive(f, model, tense);
   });
 }
+
+/** An infinitive's forms as compromise's conjugation tables give them ("hear": "hears", "heard", "hearing"); Participle only where it differs from the past ("seen", "written"). */
+export interface Conjugation {
+  Infinitive?: string;
+  PresentTense?: string;
+  PastTense?: string;
+  Participle?: string;
+  Gerund?: string;
+}
+
+const conjugations = new TransformMemo<string, Readonly<Conjugation>>(5000);
+
+/**
+ * The one conjugation of a verb the prose readers use (success-words.ts: a success verb's present, past and
+ * participle; turned-failure.ts: a restricted verb's forms). Read from the tables, not by tagging the bare word: a
+ * word tagged alone may come out a noun ("open", "lower", "mean", "shoot") and then has no verb to conjugate.
+ */
+export function conjugated(infinitive: string): Readonly<Conjugation> {
+  return conjugations.get(infinitive, (inf) => {
+    const { tr, model } = transforms();
+    return Object.freeze({ ...tr.verb.conjugate(inf, model) }) as Conjugation;
+  });
+}
