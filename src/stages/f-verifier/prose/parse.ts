@@ -1,6 +1,7 @@
 import nlp from 'compromise';
 import { BoundedMemo } from '../../../core/bounded-memo.js';
 import { asideJoined } from './aside-questions.js';
+import { tagJoined } from './tag-joined.js';
 import { retagRoseAfterSubject } from './misread-pasts.js';
 
 /**
@@ -196,7 +197,7 @@ function splitLine(text: string): readonly string[] {
       if (alone.length === 1 && alone[0].trim() === chunks[i].trim()) tokenMemo.set(s, tokensFrom(terms));
     });
   }
-  return Object.freeze(asideJoined((doc.out('array') as string[]).flatMap(endsWithin)));
+  return Object.freeze(tagJoined(asideJoined((doc.out('array') as string[]).flatMap(endsWithin))));
 }
 
 /**
